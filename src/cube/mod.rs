@@ -1,0 +1,1 @@
+//! Cube model: facelets, cubies, moves, notation, validation.

@@ -1,0 +1,3 @@
+//! The `cubed` library: cube model, solver, and (as they land) robot planner, vision, link, simulator and daemon.
+pub mod cube;
+pub mod solver;
