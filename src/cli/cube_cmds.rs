@@ -1,0 +1,49 @@
+//! `cubed check`: cube validation from the command line.
+
+use super::EXIT_INVALID;
+use crate::cube::{parse_cube, FaceOrder};
+use clap::{Args, ValueEnum};
+use std::process::ExitCode;
+
+/// Face order of facelet input.
+#[derive(Clone, Copy, Debug, ValueEnum, Default)]
+#[value(rename_all = "UPPER")]
+pub enum OrderArg {
+    #[default]
+    Urfdlb,
+    Ulfrbd,
+    Tfrplb,
+}
+
+impl From<OrderArg> for FaceOrder {
+    fn from(o: OrderArg) -> FaceOrder {
+        match o {
+            OrderArg::Urfdlb => FaceOrder::Urfdlb,
+            OrderArg::Ulfrbd => FaceOrder::Ulfrbd,
+            OrderArg::Tfrplb => FaceOrder::Tfrplb,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// 54 colour symbols; the centres say which colour is which face.
+    pub facelets: String,
+    /// Order of the faces in the input.
+    #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
+    pub order: OrderArg,
+}
+
+/// Prints `ok` or the reason the cube cannot exist (exit 2).
+pub fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    match parse_cube(&args.facelets, args.order.into(), None) {
+        Ok(_) => {
+            println!("ok");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            println!("invalid: {e}");
+            Ok(ExitCode::from(EXIT_INVALID))
+        }
+    }
+}

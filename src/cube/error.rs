@@ -1,0 +1,53 @@
+//! Everything that can be wrong with a described cube, each naming where.
+
+use super::cubie::{Corner, Edge};
+use super::face::{Face, Sticker};
+
+/// Why a facelet description is not a cube that can exist.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CubeError {
+    #[error("wrong length: {found} stickers, a cube has 54")]
+    WrongLength { found: usize },
+    #[error(
+        "centres are not six distinct colours: {first} and {second} centres are both '{symbol}'"
+    )]
+    CentresNotDistinct {
+        symbol: char,
+        first: Face,
+        second: Face,
+    },
+    #[error("unknown symbol '{symbol}' at sticker {sticker}: it is not {allowed}")]
+    UnknownSymbol {
+        symbol: char,
+        sticker: Sticker,
+        allowed: String,
+    },
+    #[error("colour '{symbol}' (face {face}) appears {count} times, each colour must appear exactly 9 times")]
+    ColourCount {
+        symbol: char,
+        face: Face,
+        count: usize,
+    },
+    #[error("the corner at {position:?} has colours {colours} which no corner piece has")]
+    InvalidCorner { position: Corner, colours: String },
+    #[error("the edge at {position:?} has colours {colours} which no edge piece has")]
+    InvalidEdge { position: Edge, colours: String },
+    #[error("corner piece {piece:?} appears twice: at {first:?} and at {second:?}")]
+    DuplicateCorner {
+        piece: Corner,
+        first: Corner,
+        second: Corner,
+    },
+    #[error("edge piece {piece:?} appears twice: at {first:?} and at {second:?}")]
+    DuplicateEdge {
+        piece: Edge,
+        first: Edge,
+        second: Edge,
+    },
+    #[error("corner twist is {twist} mod 3 (must be 0): one corner is twisted in place")]
+    CornerTwist { twist: u8 },
+    #[error("edge flip is odd: one edge is flipped in place")]
+    EdgeFlip,
+    #[error("permutation parity is odd: two pieces are swapped")]
+    Parity,
+}

@@ -1,0 +1,79 @@
+//! The six faces of the cube (named by their centres) and their letters in both notations.
+
+use std::fmt;
+
+/// A face of the cube, named by its centre. The discriminant is the face's
+/// position in the URFDLB facelet string.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Face {
+    U = 0,
+    R = 1,
+    F = 2,
+    D = 3,
+    L = 4,
+    B = 5,
+}
+
+impl Face {
+    /// All faces in URFDLB order.
+    pub const ALL: [Face; 6] = [Face::U, Face::R, Face::F, Face::D, Face::L, Face::B];
+
+    /// Position of the face in URFDLB order (0..6).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The face at position `i` (taken modulo 6) in URFDLB order.
+    pub fn from_index(i: usize) -> Face {
+        Face::ALL[i % 6]
+    }
+
+    /// The Singmaster letter of the face.
+    pub fn letter(self) -> char {
+        b"URFDLB"[self.index()] as char
+    }
+
+    /// The face with this Singmaster letter.
+    pub fn from_letter(c: char) -> Option<Face> {
+        Face::ALL.into_iter().find(|f| f.letter() == c)
+    }
+
+    /// The letter of the 1988 notation: Top, Right, Front, Bottom, Left, Posterior.
+    pub fn woolley_letter(self) -> char {
+        b"TRFBLP"[self.index()] as char
+    }
+
+    /// The face with this 1988-notation letter.
+    pub fn from_woolley_letter(c: char) -> Option<Face> {
+        Face::ALL.into_iter().find(|f| f.woolley_letter() == c)
+    }
+
+    /// The face on the other side of the cube.
+    pub fn opposite(self) -> Face {
+        Face::from_index(self.index() + 3)
+    }
+}
+
+impl fmt::Display for Face {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// A sticker position 0..54 in the URFDLB facelet string, printed as e.g. `F7`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Sticker(pub usize);
+
+impl Sticker {
+    /// The face this sticker lies on.
+    pub fn face(self) -> Face {
+        Face::from_index(self.0 / 9)
+    }
+}
+
+impl fmt::Display for Sticker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{} (index {})", self.face(), self.0 % 9 + 1, self.0)
+    }
+}

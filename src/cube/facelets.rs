@@ -1,0 +1,203 @@
+//! Facelet strings: parsing arbitrary colour symbols (centres define faces), face orders, and the sticker-level checks.
+
+use super::error::CubeError;
+use super::face::{Face, Sticker};
+use super::moves::Move;
+use std::collections::HashMap;
+use std::fmt;
+
+/// The order in which an input lists its six faces. Each face is read row by
+/// row as seen from outside in the usual net.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum FaceOrder {
+    #[default]
+    Urfdlb,
+    Ulfrbd,
+    /// The 1988 order: top, front, right, posterior, left, bottom.
+    Tfrplb,
+}
+
+impl FaceOrder {
+    /// For each block of nine in the input, the face it describes.
+    pub fn faces(self) -> [Face; 6] {
+        use Face::*;
+        match self {
+            FaceOrder::Urfdlb => [U, R, F, D, L, B],
+            FaceOrder::Ulfrbd => [U, L, F, R, B, D],
+            FaceOrder::Tfrplb => [U, F, R, B, L, D],
+        }
+    }
+
+    /// Reorders 54 symbols given in this order into URFDLB order.
+    pub fn to_urfdlb<T: Copy + Default>(self, input: &[T; 54]) -> [T; 54] {
+        let mut out = [T::default(); 54];
+        for (block, face) in self.faces().into_iter().enumerate() {
+            let dst = face.index() * 9;
+            out[dst..dst + 9].copy_from_slice(&input[block * 9..block * 9 + 9]);
+        }
+        out
+    }
+}
+
+/// The colour symbol of each face, indexed by face (URFDLB).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ColourScheme {
+    pub symbols: [char; 6],
+}
+
+impl Default for ColourScheme {
+    /// Letters of the faces themselves: `URFDLB`.
+    fn default() -> Self {
+        ColourScheme {
+            symbols: Face::ALL.map(Face::letter),
+        }
+    }
+}
+
+/// A cube as 54 stickers in URFDLB order, each naming the face its colour belongs to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FaceletCube {
+    pub stickers: [Face; 54],
+}
+
+impl Default for FaceletCube {
+    /// The solved cube.
+    fn default() -> Self {
+        FaceletCube {
+            stickers: std::array::from_fn(|i| Face::from_index(i / 9)),
+        }
+    }
+}
+
+impl FaceletCube {
+    /// Reads 54 colour symbols (whitespace ignored) in `order`. The centres say
+    /// which symbol belongs to which face; `valid` restricts the allowed symbols.
+    pub fn parse(
+        text: &str,
+        order: FaceOrder,
+        valid: Option<&[char]>,
+    ) -> Result<(FaceletCube, ColourScheme), CubeError> {
+        let symbols: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let input: [char; 54] =
+            symbols
+                .as_slice()
+                .try_into()
+                .map_err(|_| CubeError::WrongLength {
+                    found: symbols.len(),
+                })?;
+        let symbols = order.to_urfdlb(&input);
+        if let Some(valid) = valid {
+            check_symbols_allowed(&symbols, valid)?;
+        }
+        let scheme = scheme_from_centres(&symbols)?;
+        let stickers = faces_of_symbols(&symbols, &scheme)?;
+        check_counts(&stickers, &scheme)?;
+        Ok((FaceletCube { stickers }, scheme))
+    }
+
+    /// The 54 symbols in URFDLB order.
+    pub fn to_symbols(&self, scheme: &ColourScheme) -> String {
+        self.stickers
+            .iter()
+            .map(|f| scheme.symbols[f.index()])
+            .collect()
+    }
+
+    /// True when every face shows one colour.
+    pub fn is_solved(&self) -> bool {
+        self.stickers
+            .chunks(9)
+            .all(|face| face.iter().all(|&s| s == face[4]))
+    }
+
+    /// The cube after `m` (a rotation moves the centres too).
+    pub fn apply(&self, m: Move) -> FaceletCube {
+        FaceletCube {
+            stickers: m.perm().apply(&self.stickers),
+        }
+    }
+
+    /// The cube after a whole sequence.
+    pub fn apply_all(&self, moves: &[Move]) -> FaceletCube {
+        moves.iter().fold(*self, |c, &m| c.apply(m))
+    }
+
+    /// Renames colours so that each centre names its own face (needed after rotations).
+    pub fn relabel_by_centres(&self) -> FaceletCube {
+        let mut rename = [Face::U; 6];
+        for face in Face::ALL {
+            rename[self.stickers[face.index() * 9 + 4].index()] = face;
+        }
+        FaceletCube {
+            stickers: self.stickers.map(|s| rename[s.index()]),
+        }
+    }
+}
+
+impl fmt::Display for FaceletCube {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_symbols(&ColourScheme::default()))
+    }
+}
+
+fn check_symbols_allowed(symbols: &[char; 54], valid: &[char]) -> Result<(), CubeError> {
+    match symbols.iter().position(|s| !valid.contains(s)) {
+        None => Ok(()),
+        Some(i) => Err(CubeError::UnknownSymbol {
+            symbol: symbols[i],
+            sticker: Sticker(i),
+            allowed: format!(
+                "one of the valid colours {}",
+                valid.iter().collect::<String>()
+            ),
+        }),
+    }
+}
+
+fn scheme_from_centres(symbols: &[char; 54]) -> Result<ColourScheme, CubeError> {
+    let centres = Face::ALL.map(|f| symbols[f.index() * 9 + 4]);
+    for (i, a) in centres.iter().enumerate() {
+        if let Some(j) = centres[i + 1..].iter().position(|b| b == a) {
+            return Err(CubeError::CentresNotDistinct {
+                symbol: *a,
+                first: Face::from_index(i),
+                second: Face::from_index(i + 1 + j),
+            });
+        }
+    }
+    Ok(ColourScheme { symbols: centres })
+}
+
+fn faces_of_symbols(symbols: &[char; 54], scheme: &ColourScheme) -> Result<[Face; 54], CubeError> {
+    let face_of: HashMap<char, Face> = Face::ALL
+        .into_iter()
+        .map(|f| (scheme.symbols[f.index()], f))
+        .collect();
+    let mut stickers = [Face::U; 54];
+    for (i, s) in symbols.iter().enumerate() {
+        stickers[i] = *face_of.get(s).ok_or_else(|| CubeError::UnknownSymbol {
+            symbol: *s,
+            sticker: Sticker(i),
+            allowed: format!(
+                "the colour of any centre ({})",
+                scheme.symbols.iter().collect::<String>()
+            ),
+        })?;
+    }
+    Ok(stickers)
+}
+
+fn check_counts(stickers: &[Face; 54], scheme: &ColourScheme) -> Result<(), CubeError> {
+    let mut counts = [0usize; 6];
+    for s in stickers {
+        counts[s.index()] += 1;
+    }
+    match counts.iter().position(|&c| c != 9) {
+        None => Ok(()),
+        Some(f) => Err(CubeError::ColourCount {
+            symbol: scheme.symbols[f],
+            face: Face::from_index(f),
+            count: counts[f],
+        }),
+    }
+}

@@ -1,0 +1,169 @@
+//! Reading and writing move sequences in Singmaster notation and in the 1988 notation.
+//!
+//! Singmaster: `U R F D L B` with `'` (or `’`) and `2`, rotations `x y z`;
+//! spaces between moves are optional. 1988 ("woolley"): `T R F B L P` for
+//! top, right, front, bottom, left, posterior with a mandatory `+`, `-` or `2`,
+//! and `RC+ RC- RC2` for the whole-cube rotations `y y' y2`.
+
+use super::face::Face;
+use super::moves::{Axis, Move, Rotation, Turn};
+use std::fmt::Write;
+
+/// Which notation to read or write.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Notation {
+    #[default]
+    Singmaster,
+    /// The 1988 program's notation.
+    Woolley,
+}
+
+/// What is wrong with a move sequence, and where (character offset).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    #[error("unknown move '{text}' at character {at}")]
+    UnknownMove { text: String, at: usize },
+    #[error("move '{text}' at character {at} needs a suffix '+', '-' or '2' in the 1988 notation")]
+    MissingSuffix { text: String, at: usize },
+    #[error(
+        "rotation {rotation} has no form in the 1988 notation (only y rotations: RC+ RC- RC2)"
+    )]
+    NoWoolleyForm { rotation: String },
+}
+
+/// Reads a move sequence.
+pub fn parse_moves(text: &str, notation: Notation) -> Result<Vec<Move>, NotationError> {
+    match notation {
+        Notation::Singmaster => parse_singmaster(text),
+        Notation::Woolley => parse_woolley(text),
+    }
+}
+
+/// Writes a move sequence, moves separated by single spaces.
+pub fn format_moves(moves: &[Move], notation: Notation) -> Result<String, NotationError> {
+    let mut out = String::new();
+    for (i, m) in moves.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        match notation {
+            Notation::Singmaster => out.push_str(&singmaster(*m)),
+            Notation::Woolley => out.push_str(&woolley(*m)?),
+        }
+    }
+    Ok(out)
+}
+
+/// One move in Singmaster notation, e.g. `R'`, `U2`, `y`.
+pub fn singmaster(m: Move) -> String {
+    let (letter, q) = match m {
+        Move::Turn(t) => (t.face.letter(), t.quarters),
+        Move::Rotate(r) => (r.axis.letter(), r.quarters),
+    };
+    let suffix = ["", "2", "'"][q as usize - 1];
+    format!("{letter}{suffix}")
+}
+
+/// One move in the 1988 notation, e.g. `R-`, `T2`, `RC+`.
+pub fn woolley(m: Move) -> Result<String, NotationError> {
+    let suffix = ["+", "2", "-"][m.quarters() as usize - 1];
+    match m {
+        Move::Turn(t) => Ok(format!("{}{suffix}", t.face.woolley_letter())),
+        Move::Rotate(r) if r.axis == Axis::Y => Ok(format!("RC{suffix}")),
+        Move::Rotate(_) => Err(NotationError::NoWoolleyForm {
+            rotation: singmaster(m),
+        }),
+    }
+}
+
+fn parse_singmaster(text: &str) -> Result<Vec<Move>, NotationError> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut moves = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        i += 1;
+        if c.is_whitespace() || c == ',' {
+            continue;
+        }
+        let base = match (Face::from_letter(c), c) {
+            (Some(face), _) => Some((Some(face), None)),
+            (None, 'x') => Some((None, Some(Axis::X))),
+            (None, 'y') => Some((None, Some(Axis::Y))),
+            (None, 'z') => Some((None, Some(Axis::Z))),
+            _ => None,
+        };
+        let Some((face, axis)) = base else {
+            let text = token_text(&chars, i - 1);
+            return Err(NotationError::UnknownMove { text, at });
+        };
+        let mut quarters = 1u8;
+        while let Some(&(_, s)) = chars.get(i) {
+            match s {
+                '2' => quarters = 2,
+                '\'' | '’' | '′' => quarters = if quarters == 2 { 2 } else { 3 },
+                _ => break,
+            }
+            i += 1;
+        }
+        moves.push(match (face, axis) {
+            (Some(face), _) => Move::Turn(Turn { face, quarters }),
+            (None, Some(axis)) => Move::Rotate(Rotation { axis, quarters }),
+            (None, None) => unreachable!("a base was matched"),
+        });
+    }
+    Ok(moves)
+}
+
+fn parse_woolley(text: &str) -> Result<Vec<Move>, NotationError> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut moves = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        if c.is_whitespace() || c == ',' {
+            i += 1;
+            continue;
+        }
+        let upper = c.to_ascii_uppercase();
+        let next = chars.get(i + 1).map(|&(_, n)| n.to_ascii_uppercase());
+        let (rotation, face, len) = if upper == 'R' && next == Some('C') {
+            (true, None, 2)
+        } else {
+            (false, Face::from_woolley_letter(upper), 1)
+        };
+        if !rotation && face.is_none() {
+            let text = token_text(&chars, i);
+            return Err(NotationError::UnknownMove { text, at });
+        }
+        let quarters = match chars.get(i + len).map(|&(_, s)| s) {
+            Some('+') => 1,
+            Some('2') => 2,
+            Some('-') => 3,
+            _ => {
+                let text = token_text(&chars, i);
+                return Err(NotationError::MissingSuffix { text, at });
+            }
+        };
+        i += len + 1;
+        moves.push(match face {
+            Some(face) => Move::Turn(Turn { face, quarters }),
+            None => Move::Rotate(Rotation {
+                axis: Axis::Y,
+                quarters,
+            }),
+        });
+    }
+    Ok(moves)
+}
+
+fn token_text(chars: &[(usize, char)], start: usize) -> String {
+    let mut s = String::new();
+    for &(_, c) in chars[start..]
+        .iter()
+        .take_while(|(_, c)| !c.is_whitespace())
+    {
+        let _ = s.write_char(c);
+    }
+    s
+}

@@ -1,0 +1,279 @@
+//! Unit and property tests of the cube model.
+
+use super::geometry::position;
+use super::random::{random_cube, random_scramble};
+use super::*;
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+const SOLVED: &str = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+
+fn turn(s: &str) -> Move {
+    parse_moves(s, Notation::Singmaster).unwrap()[0]
+}
+
+#[test]
+fn u_turn_moves_front_top_row_to_left() {
+    let p = turn("U").perm();
+    assert_eq!(&p.src[36..39], &[18, 19, 20]);
+    assert_eq!(&p.src[18..21], &[9, 10, 11]);
+}
+
+#[test]
+fn r_turn_moves_front_up_and_f_turn_moves_up_to_right() {
+    assert_eq!(turn("R").perm().src[2], 20);
+    assert_eq!(turn("F").perm().src[9], 6);
+}
+
+#[test]
+fn rotations_follow_their_faces() {
+    let centre = |m: &str, at: Face| turn(m).perm().src[at.index() * 9 + 4] as usize / 9;
+    assert_eq!(centre("x", Face::U), Face::F.index());
+    assert_eq!(
+        centre("y", Face::F),
+        Face::R.index(),
+        "RC+: the right side becomes the front"
+    );
+    assert_eq!(centre("z", Face::R), Face::U.index());
+}
+
+#[test]
+fn piece_stickers_share_a_cubie() {
+    for s in cubie::CORNER_STICKERS {
+        assert!(s.iter().all(|&i| position(i) == position(s[0])));
+    }
+    for s in cubie::EDGE_STICKERS {
+        assert_eq!(position(s[0]), position(s[1]));
+    }
+}
+
+#[test]
+fn turn_cubies_match_the_known_tables() {
+    let r = CubieCube::default().turn(Turn {
+        face: Face::R,
+        quarters: 1,
+    });
+    assert_eq!(r.cp, [4, 1, 2, 0, 7, 5, 6, 3]);
+    assert_eq!(r.co, [2, 0, 0, 1, 1, 0, 0, 2]);
+    let f = CubieCube::default().turn(Turn {
+        face: Face::F,
+        quarters: 1,
+    });
+    assert_eq!(f.eo, [0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0]);
+    let u = CubieCube::default().turn(Turn {
+        face: Face::U,
+        quarters: 1,
+    });
+    assert_eq!(u.cp, [3, 0, 1, 2, 4, 5, 6, 7]);
+}
+
+#[test]
+fn four_quarter_turns_are_nothing() {
+    for t in Turn::all().filter(|t| t.quarters == 1) {
+        let c = (0..4).fold(CubieCube::default(), |c, _| c.turn(t));
+        assert!(c.is_solved(), "{t:?}^4");
+    }
+}
+
+#[test]
+fn face_orders_convert_to_urfdlb() {
+    let ulfrbd = "UUUUUUUUULLLLLLLLLFFFFFFFFFRRRRRRRRRBBBBBBBBBDDDDDDDDD";
+    let (f, _) = FaceletCube::parse(ulfrbd, FaceOrder::Ulfrbd, None).unwrap();
+    assert_eq!(f.to_string(), SOLVED);
+    let tfrplb = "UUUUUUUUUFFFFFFFFFRRRRRRRRRBBBBBBBBBLLLLLLLLLDDDDDDDDD";
+    let (f, _) = FaceletCube::parse(tfrplb, FaceOrder::Tfrplb, None).unwrap();
+    assert_eq!(f.to_string(), SOLVED);
+}
+
+#[test]
+fn any_six_symbols_work() {
+    let s: String = "WROYPK"
+        .chars()
+        .flat_map(|c| std::iter::repeat_n(c, 9))
+        .collect();
+    let (f, scheme, c) = parse_cube(&s, FaceOrder::Urfdlb, None).unwrap();
+    assert!(c.is_solved() && f.is_solved());
+    assert_eq!(f.to_symbols(&scheme), s);
+}
+
+fn err(s: &str) -> CubeError {
+    parse_cube(s, FaceOrder::Urfdlb, None).unwrap_err()
+}
+
+fn with(s: &str, changes: &[(usize, char)]) -> String {
+    let mut v: Vec<char> = s.chars().collect();
+    for &(i, c) in changes {
+        v[i] = c;
+    }
+    v.into_iter().collect()
+}
+
+#[test]
+fn each_error_class_is_reported() {
+    assert_eq!(err("UUU"), CubeError::WrongLength { found: 3 });
+    assert!(matches!(
+        err(&with(SOLVED, &[(13, 'U')])),
+        CubeError::CentresNotDistinct { symbol: 'U', .. }
+    ));
+    assert!(matches!(
+        err(&with(SOLVED, &[(0, 'Q')])),
+        CubeError::UnknownSymbol {
+            symbol: 'Q',
+            sticker: Sticker(0),
+            ..
+        }
+    ));
+    assert_eq!(
+        err(&with(SOLVED, &[(0, 'R')])),
+        CubeError::ColourCount {
+            symbol: 'U',
+            face: Face::U,
+            count: 8
+        }
+    );
+    // URF corner showing U, R, R: no such piece (counts kept right by swapping with an R sticker).
+    assert!(matches!(
+        err(&with(SOLVED, &[(20, 'R'), (10, 'F')])),
+        CubeError::InvalidCorner {
+            position: Corner::URF,
+            ..
+        }
+    ));
+    assert!(matches!(
+        err(&with(SOLVED, &[(10, 'U'), (1, 'R')])),
+        CubeError::InvalidEdge {
+            position: Edge::UR,
+            ..
+        }
+    ));
+    // Twist URF in place.
+    assert_eq!(
+        err(&with(SOLVED, &[(8, 'F'), (9, 'U'), (20, 'R')])),
+        CubeError::CornerTwist { twist: 1 }
+    );
+    // Flip UR in place.
+    assert_eq!(
+        err(&with(SOLVED, &[(5, 'R'), (10, 'U')])),
+        CubeError::EdgeFlip
+    );
+    // Swap UR and UF edges.
+    assert_eq!(
+        err(&with(SOLVED, &[(5, 'F'), (10, 'U'), (7, 'R'), (19, 'U')])),
+        CubeError::Parity
+    );
+}
+
+#[test]
+fn duplicated_pieces_are_named() {
+    let mut c = CubieCube::default();
+    c.cp[1] = 0;
+    assert!(matches!(
+        c.check(),
+        Err(CubeError::DuplicateCorner {
+            piece: Corner::URF,
+            ..
+        })
+    ));
+    let mut c = CubieCube::default();
+    c.ep[5] = 4;
+    assert!(matches!(
+        c.check(),
+        Err(CubeError::DuplicateEdge {
+            piece: Edge::DR,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn woolley_notation_reads_the_1988_program() {
+    let m = parse_moves("T+ P- B2 RC+ RC2 RC- L+", Notation::Woolley).unwrap();
+    let s = format_moves(&m, Notation::Singmaster).unwrap();
+    assert_eq!(s, "U B' D2 y y2 y' L");
+    assert!(matches!(
+        parse_moves("T", Notation::Woolley),
+        Err(NotationError::MissingSuffix { .. })
+    ));
+    assert!(matches!(
+        parse_moves("Q+", Notation::Woolley),
+        Err(NotationError::UnknownMove { .. })
+    ));
+    let x = parse_moves("x", Notation::Singmaster).unwrap();
+    assert!(format_moves(&x, Notation::Woolley).is_err());
+}
+
+#[test]
+fn singmaster_accepts_compact_and_unicode_forms() {
+    let a = parse_moves("RU2F'x2y’", Notation::Singmaster).unwrap();
+    assert_eq!(
+        format_moves(&a, Notation::Singmaster).unwrap(),
+        "R U2 F' x2 y'"
+    );
+    assert!(matches!(
+        parse_moves("R Q", Notation::Singmaster),
+        Err(NotationError::UnknownMove { at: 2, .. })
+    ));
+}
+
+fn any_move(rotations: bool) -> impl Strategy<Value = Move> {
+    let n: usize = if rotations { 27 } else { 21 };
+    (0..n).prop_map(|k| match k {
+        0..18 => Move::Turn(Turn::from_index(k)),
+        18..21 => Move::Rotate(Rotation {
+            axis: Axis::Y,
+            quarters: (k - 17) as u8,
+        }),
+        _ => Move::Rotate(Rotation {
+            axis: if k < 24 { Axis::X } else { Axis::Z },
+            quarters: ((k - 21) % 3 + 1) as u8,
+        }),
+    })
+}
+
+proptest! {
+    #[test]
+    fn singmaster_round_trip(moves in proptest::collection::vec(any_move(true), 0..40)) {
+        let text = format_moves(&moves, Notation::Singmaster).unwrap();
+        prop_assert_eq!(parse_moves(&text, Notation::Singmaster).unwrap(), moves);
+    }
+
+    #[test]
+    fn woolley_round_trip(moves in proptest::collection::vec(any_move(false), 0..40)) {
+        let text = format_moves(&moves, Notation::Woolley).unwrap();
+        prop_assert_eq!(parse_moves(&text, Notation::Woolley).unwrap(), moves);
+    }
+
+    #[test]
+    fn cubies_and_facelets_round_trip(seed in any::<u64>()) {
+        let c = random_cube(&mut ChaCha8Rng::seed_from_u64(seed));
+        prop_assert_eq!(CubieCube::from_facelets(&c.to_facelets()), Ok(c));
+    }
+
+    #[test]
+    fn sequence_then_inverse_is_solved(moves in proptest::collection::vec(any_move(true), 0..30)) {
+        let f = FaceletCube::default().apply_all(&moves);
+        let back = f.apply_all(&moves::invert_sequence(&moves));
+        prop_assert_eq!(back, FaceletCube::default());
+    }
+
+    #[test]
+    fn facelet_and_cubie_turns_agree(seed in any::<u64>()) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let moves = random_scramble(&mut rng, 25, false);
+        let by_stickers = FaceletCube::default().apply_all(&moves);
+        let by_cubies = moves.iter().fold(CubieCube::default(), |c, m| match m {
+            Move::Turn(t) => c.turn(*t),
+            Move::Rotate(_) => c,
+        });
+        prop_assert_eq!(by_cubies.to_facelets(), by_stickers);
+    }
+
+    #[test]
+    fn rotated_cubes_relabel_to_valid_cubes(seed in any::<u64>()) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let moves = random_scramble(&mut rng, 25, true);
+        let f = FaceletCube::default().apply_all(&moves).relabel_by_centres();
+        prop_assert!(CubieCube::from_facelets(&f).is_ok());
+    }
+}
