@@ -1,0 +1,304 @@
+//! Classification of 54 sticker readings into a legal cube (or a clear refusal): centres name faces, references adapt to this scan, pieces are decided together. Pure.
+
+use super::classify_pieces::{solve_pieces, sticker_gaps, PieceSolution, StickerCosts};
+use super::colour::{LabColour, Rgb};
+use super::colour_difference::ciede2000;
+use super::lighting::{chromaticity, linearize, FaceGains};
+use super::palette::Palette;
+use crate::cube::moves::Axis;
+use crate::cube::{ColourScheme, CubieCube, FaceletCube, Move, Rotation};
+
+/// Tuning of the classifier.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassifyOptions {
+    /// How much of the calibrated palette goes into each reference colour
+    /// (0 = only this scan's stickers, 1 = only the palette).
+    pub palette_weight: f32,
+    /// Stickers whose confidence (ΔE00 cost gap to the best legal alternative)
+    /// is below this make the result "unsure".
+    pub min_confidence: f32,
+    /// Rounds of re-estimating the references from the classified stickers.
+    pub refinements: usize,
+    /// Estimate per-face exposure and white balance from the stickers and correct them.
+    pub correct_lighting: bool,
+    /// CIEDE2000 lightness factor kL: larger forgives exposure differences more.
+    pub lightness_factor: f32,
+}
+
+impl Default for ClassifyOptions {
+    fn default() -> Self {
+        ClassifyOptions {
+            palette_weight: 0.1,
+            min_confidence: 2.0,
+            refinements: 4,
+            correct_lighting: true,
+            lightness_factor: 2.0,
+        }
+    }
+}
+
+/// A legal cube read from the stickers, with how sure each sticker is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Classification {
+    /// Each sticker's colour, named by the face of its centre.
+    pub facelets: FaceletCube,
+    pub cubies: CubieCube,
+    /// The palette symbol of each face's colour.
+    pub scheme: ColourScheme,
+    /// Index into the palette (by home face) of each face's colour.
+    pub names: [usize; 6],
+    /// Per sticker: cost gap (ΔE00) to the best legal cube in which it has
+    /// another colour; for centres, the naming confidence.
+    pub confidence: [f32; 54],
+}
+
+impl Classification {
+    /// The 54 palette symbols, URFDLB.
+    pub fn symbols(&self) -> String {
+        self.facelets.to_symbols(&self.scheme)
+    }
+
+    /// Stickers whose confidence is below `threshold`.
+    pub fn unsure_stickers(&self, threshold: f32) -> Vec<usize> {
+        (0..54)
+            .filter(|&s| self.confidence[s] < threshold)
+            .collect()
+    }
+}
+
+/// Why the classifier refuses to give a cube.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ClassifyError {
+    #[error("unsure of {} sticker(s) {stickers:?}: confidence below {threshold}; re-capture", stickers.len())]
+    Unsure {
+        stickers: Vec<usize>,
+        threshold: f32,
+        best_guess: Box<Classification>,
+    },
+}
+
+impl ClassifyError {
+    /// A short machine-readable name of the refusal.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ClassifyError::Unsure { .. } => "unsure",
+        }
+    }
+}
+
+/// Reads a cube from 54 sRGB readings (URFDLB, each face row by row in net orientation).
+pub fn classify(
+    readings: &[Rgb; 54],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Result<Classification, ClassifyError> {
+    let best = classify_best_guess(readings, palette, options);
+    let stickers = best.unsure_stickers(options.min_confidence);
+    if stickers.is_empty() {
+        Ok(best)
+    } else {
+        Err(ClassifyError::Unsure {
+            stickers,
+            threshold: options.min_confidence,
+            best_guess: Box::new(best),
+        })
+    }
+}
+
+/// The most likely legal cube, however unsure.
+///
+/// 1. A first reading by chromaticity against the centres (blind to exposure).
+/// 2. Per-face gains from that reading (exposure, white balance); each colour's
+///    reference is the median of its corrected stickers, named against the
+///    palette and blended with it.
+/// 3. Pieces decided again by CIEDE2000; 2–3 repeat until nothing changes.
+pub fn classify_best_guess(
+    readings: &[Rgb; 54],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Classification {
+    let linear = readings.map(linearize);
+    let mut solution = solve_pieces(&chromaticity_costs(readings));
+    let mut gains = FaceGains::default();
+    let mut labs = readings.map(LabColour::from_rgb);
+    let mut naming = name_colours(&colour_medians(&labs, &solution), palette);
+    for round in 0..=options.refinements {
+        let colour_of = solution.cubies.to_facelets().stickers.map(|f| f.index());
+        if options.correct_lighting {
+            gains = gains.estimate(readings, &linear, &colour_of);
+            labs = gains.correct(&linear);
+        }
+        let medians = colour_medians(&labs, &solution);
+        naming = name_colours(&medians, palette);
+        let refs: [LabColour; 6] = std::array::from_fn(|f| {
+            medians[f].mix(
+                palette.colours[naming.0[f]].reference,
+                options.palette_weight,
+            )
+        });
+        let costs = sticker_costs(&labs, &refs, options.lightness_factor);
+        let next = solve_pieces(&costs);
+        if next.cubies == solution.cubies || round == options.refinements {
+            return finish(next, &costs, naming, palette);
+        }
+        solution = next;
+    }
+    unreachable!("the last round returns")
+}
+
+/// Per colour, the median of the stickers `solution` gives it.
+fn colour_medians(labs: &[LabColour; 54], solution: &PieceSolution) -> [LabColour; 6] {
+    let colour_of = solution.cubies.to_facelets().stickers.map(|f| f.index());
+    std::array::from_fn(|f| {
+        let members = (0..54).filter(|&s| colour_of[s] == f).map(|s| labs[s]);
+        LabColour::median(members).unwrap_or(labs[f * 9 + 4])
+    })
+}
+
+/// First-pass costs: distance in chromaticity to each centre, x100.
+fn chromaticity_costs(readings: &[Rgb; 54]) -> StickerCosts {
+    let chroma = readings.map(chromaticity);
+    std::array::from_fn(|s| {
+        std::array::from_fn(|f| {
+            let (x, y) = (chroma[s], chroma[f * 9 + 4]);
+            100.0 * ((x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2) + (x[2] - y[2]).powi(2)).sqrt()
+        })
+    })
+}
+
+fn finish(
+    solution: PieceSolution,
+    costs: &StickerCosts,
+    (names, naming_gap): ([usize; 6], f32),
+    palette: &Palette,
+) -> Classification {
+    let mut confidence = sticker_gaps(costs, &solution);
+    for f in 0..6 {
+        confidence[f * 9 + 4] = naming_gap;
+    }
+    Classification {
+        facelets: solution.cubies.to_facelets(),
+        cubies: solution.cubies,
+        scheme: palette.scheme(&names),
+        names,
+        confidence,
+    }
+}
+
+/// Cost of each sticker being each face's colour: CIEDE2000 to the face's reference.
+fn sticker_costs(labs: &[LabColour; 54], refs: &[LabColour; 6], k_l: f32) -> StickerCosts {
+    std::array::from_fn(|s| std::array::from_fn(|f| ciede2000(labs[s], refs[f], k_l)))
+}
+
+/// The 24 ways a cube can be held: for each, the home face (in the reference
+/// orientation) of the colour now on each face.
+pub fn orientations() -> Vec<[usize; 6]> {
+    let mut found: Vec<FaceletCube> = vec![FaceletCube::default()];
+    let mut i = 0;
+    while i < found.len() {
+        for axis in [Axis::X, Axis::Y] {
+            let next = found[i].apply(Move::Rotate(Rotation { axis, quarters: 1 }));
+            if !found.contains(&next) {
+                found.push(next);
+            }
+        }
+        i += 1;
+    }
+    found
+        .iter()
+        .map(|f| std::array::from_fn(|face| f.stickers[face * 9 + 4].index()))
+        .collect()
+}
+
+/// Which palette colour each face's colour is: the cheapest of the 24
+/// orientations of the palette's scheme, and the cost gap to the next cheapest.
+pub fn name_colours(centres: &[LabColour; 6], palette: &Palette) -> ([usize; 6], f32) {
+    let mut scored: Vec<(f32, [usize; 6])> = orientations()
+        .into_iter()
+        .map(|names| {
+            (
+                (0..6)
+                    .map(|f| centres[f].delta_e(palette.colours[names[f]].reference))
+                    .sum(),
+                names,
+            )
+        })
+        .collect();
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    (scored[0].1, scored[1].0 - scored[0].0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn there_are_24_orientations_each_keeping_opposites_opposite() {
+        let all = orientations();
+        assert_eq!(all.len(), 24);
+        for names in &all {
+            for f in 0..3 {
+                assert_eq!((names[f] + 3) % 6, names[f + 3]);
+            }
+        }
+    }
+
+    fn palette_readings(cube: &FaceletCube, palette: &Palette, names: &[usize; 6]) -> [Rgb; 54] {
+        std::array::from_fn(|s| {
+            palette.colours[names[cube.stickers[s].index()]]
+                .reference
+                .to_rgb()
+        })
+    }
+
+    #[test]
+    fn the_palette_colours_themselves_classify_exactly() {
+        let palette = Palette::default();
+        let cube = CubieCube {
+            cp: [1, 0, 2, 3, 4, 5, 6, 7],
+            ep: [1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+            ..Default::default()
+        };
+        let facelets = cube.to_facelets();
+        for names in orientations() {
+            let readings = palette_readings(&facelets, &palette, &names);
+            let got = classify(&readings, &palette, &ClassifyOptions::default()).expect("sure");
+            assert_eq!(got.facelets, facelets);
+            assert_eq!(got.names, names);
+        }
+    }
+
+    #[test]
+    fn two_corners_that_read_grey_are_unsure_and_the_guess_is_legal() {
+        let palette = Palette::default();
+        let mut readings = palette_readings(&FaceletCube::default(), &palette, &[0, 1, 2, 3, 4, 5]);
+        // Every twist of URF and UFL costs the same: no way to tell them apart.
+        for sticker in [8, 9, 20, 6, 18, 38] {
+            readings[sticker] = [128, 128, 128];
+        }
+        match classify(&readings, &palette, &ClassifyOptions::default()) {
+            Err(ClassifyError::Unsure {
+                stickers,
+                best_guess,
+                ..
+            }) => {
+                assert_eq!(stickers, vec![6, 8, 9, 18, 20, 38]);
+                assert!(best_guess.cubies.check().is_ok());
+            }
+            Ok(c) => panic!("should be unsure, got {} {:?}", c.symbols(), c.confidence),
+        }
+    }
+
+    #[test]
+    fn one_corner_halfway_is_still_sure_because_no_legal_cube_differs_only_there() {
+        let palette = Palette::default();
+        let solved = FaceletCube::default();
+        let mut readings = palette_readings(&solved, &palette, &[0, 1, 2, 3, 4, 5]);
+        readings[8] = palette.colours[0]
+            .reference
+            .mix(palette.colours[3].reference, 0.5)
+            .to_rgb();
+        let got = classify(&readings, &palette, &ClassifyOptions::default()).expect("sure");
+        assert_eq!(got.facelets, solved);
+    }
+}

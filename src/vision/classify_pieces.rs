@@ -1,0 +1,318 @@
+//! The piece-level decision: assigns the 8 corners and 12 edges to positions (Kuhn–Munkres) with legal twist, flip and parity, at the lowest total sticker cost. Pure.
+
+use crate::cube::cubie::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
+use crate::cube::{CubieCube, Face};
+use pathfinding::kuhn_munkres::kuhn_munkres_min;
+use pathfinding::matrix::Matrix;
+
+/// Cost of each sticker (0..54, URFDLB) showing each colour (named by the
+/// face whose centre has it). Lower is more likely.
+pub type StickerCosts = [[f32; 6]; 54];
+
+/// Costs are scaled to integers for the assignment solver.
+const SCALE: f32 = 1000.0;
+/// Cost of an option that is forbidden (larger than any real total).
+const FORBIDDEN: f32 = 1.0e6;
+
+/// One kind of piece: corners (3 stickers, 3 twists) or edges (2 stickers, 2 flips).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PieceKind {
+    Corner,
+    Edge,
+}
+
+impl PieceKind {
+    /// Number of positions (and pieces) of this kind.
+    pub fn count(self) -> usize {
+        match self {
+            PieceKind::Corner => 8,
+            PieceKind::Edge => 12,
+        }
+    }
+
+    /// Number of orientations of a piece in its slot.
+    pub fn orientations(self) -> usize {
+        match self {
+            PieceKind::Corner => 3,
+            PieceKind::Edge => 2,
+        }
+    }
+
+    /// Sticker indices of a position, in the cube core's reference order.
+    pub fn stickers(self, pos: usize) -> &'static [usize] {
+        match self {
+            PieceKind::Corner => &CORNER_STICKERS[pos],
+            PieceKind::Edge => &EDGE_STICKERS[pos],
+        }
+    }
+
+    /// Colours of a piece, in the order of `stickers`.
+    fn colours(self, piece: usize) -> Vec<Face> {
+        match self {
+            PieceKind::Corner => corner_colours(piece).to_vec(),
+            PieceKind::Edge => edge_colours(piece).to_vec(),
+        }
+    }
+
+    /// The colour `piece` shows on sticker `slot` of its position when in `orientation`
+    /// (the cube core puts colour `n` on sticker `(n + orientation) % orientations`).
+    pub fn colour_on(self, piece: usize, orientation: usize, slot: usize) -> Face {
+        let k = self.orientations();
+        self.colours(piece)[(slot + k - orientation) % k]
+    }
+}
+
+/// The cost of every (position, piece, orientation) option of one kind of piece.
+#[derive(Clone, Debug)]
+pub struct OptionCosts {
+    kind: PieceKind,
+    cost: Vec<f32>,
+}
+
+impl OptionCosts {
+    /// Sums the sticker costs of every option.
+    pub fn new(kind: PieceKind, stickers: &StickerCosts) -> OptionCosts {
+        let (n, k) = (kind.count(), kind.orientations());
+        let mut cost = vec![0.0; n * n * k];
+        for pos in 0..n {
+            let slots = kind.stickers(pos);
+            for piece in 0..n {
+                let colours = kind.colours(piece);
+                for o in 0..k {
+                    cost[(pos * n + piece) * k + o] = colours
+                        .iter()
+                        .enumerate()
+                        .map(|(c, face)| stickers[slots[(c + o) % k]][face.index()])
+                        .sum();
+                }
+            }
+        }
+        OptionCosts { kind, cost }
+    }
+
+    fn get(&self, pos: usize, piece: usize, o: usize) -> f32 {
+        let (n, k) = (self.kind.count(), self.kind.orientations());
+        self.cost[(pos * n + piece) * k + o]
+    }
+
+    /// Forbids every option that would put `colour` on sticker `slot` of `pos`.
+    pub fn forbid_colour(&mut self, pos: usize, slot: usize, colour: Face) {
+        let (n, k) = (self.kind.count(), self.kind.orientations());
+        for piece in 0..n {
+            for o in 0..k {
+                if self.kind.colour_on(piece, o, slot) == colour {
+                    self.cost[(pos * n + piece) * k + o] = FORBIDDEN;
+                }
+            }
+        }
+    }
+}
+
+/// Pieces of one kind placed in their positions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    pub perm: Vec<u8>,
+    pub orient: Vec<u8>,
+    pub cost: f32,
+}
+
+/// The cheapest placement with even permutation parity (index 0) and with odd parity (index 1).
+pub fn best_by_parity(options: &OptionCosts) -> [Placement; 2] {
+    let best = assign_pieces(options);
+    let parity = usize::from(crate::cube::cubie::permutation_parity(&best.perm));
+    let other = best_transposition(options, &best.perm);
+    if parity == 0 {
+        [best, other]
+    } else {
+        [other, best]
+    }
+}
+
+/// Kuhn–Munkres on the cheapest orientation of each (position, piece), then the orientation sum repaired.
+fn assign_pieces(options: &OptionCosts) -> Placement {
+    let (n, k) = (options.kind.count(), options.kind.orientations());
+    let weights: Vec<i64> = (0..n * n)
+        .map(|i| {
+            let c = (0..k)
+                .map(|o| options.get(i / n, i % n, o))
+                .fold(f32::MAX, f32::min);
+            (c * SCALE).round() as i64
+        })
+        .collect();
+    let matrix = Matrix::from_vec(n, n, weights).expect("an n x n matrix has n * n weights");
+    let (_, perm) = kuhn_munkres_min(&matrix);
+    let perm: Vec<u8> = perm.into_iter().map(|p| p as u8).collect();
+    orient_pieces(options, perm)
+}
+
+/// The cheapest orientations for a fixed permutation whose sum is 0 modulo the orientation count.
+fn orient_pieces(options: &OptionCosts, perm: Vec<u8>) -> Placement {
+    let k = options.kind.orientations();
+    // best[s] = (cost, orientations so far) with orientation sum ≡ s.
+    let mut best: Vec<(f32, Vec<u8>)> = (0..k)
+        .map(|s| (if s == 0 { 0.0 } else { f32::INFINITY }, Vec::new()))
+        .collect();
+    for (pos, &piece) in perm.iter().enumerate() {
+        let mut next: Vec<(f32, Vec<u8>)> = (0..k).map(|_| (f32::INFINITY, Vec::new())).collect();
+        for (s, (cost, orients)) in best.iter().enumerate() {
+            for o in 0..k {
+                let c = cost + options.get(pos, piece as usize, o);
+                let t = (s + o) % k;
+                if c < next[t].0 {
+                    let mut v = orients.clone();
+                    v.push(o as u8);
+                    next[t] = (c, v);
+                }
+            }
+        }
+        best = next;
+    }
+    let (cost, orient) = best.swap_remove(0);
+    Placement { perm, orient, cost }
+}
+
+/// The cheapest placement that swaps two pieces of `perm` (so has the other parity).
+fn best_transposition(options: &OptionCosts, perm: &[u8]) -> Placement {
+    let n = perm.len();
+    let mut best: Option<Placement> = None;
+    for i in 0..n {
+        for j in i + 1..n {
+            let mut swapped = perm.to_vec();
+            swapped.swap(i, j);
+            let candidate = orient_pieces(options, swapped);
+            if best.as_ref().is_none_or(|b| candidate.cost < b.cost) {
+                best = Some(candidate);
+            }
+        }
+    }
+    best.expect("there are at least two pieces")
+}
+
+/// The cheapest legal cube for some sticker costs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceSolution {
+    pub cubies: CubieCube,
+    pub cost: f32,
+}
+
+/// Combines corner and edge placements of equal parity into the cheapest legal cube.
+pub fn combine(corners: &[Placement; 2], edges: &[Placement; 2]) -> PieceSolution {
+    let parity = if corners[0].cost + edges[0].cost <= corners[1].cost + edges[1].cost {
+        0
+    } else {
+        1
+    };
+    let (c, e) = (&corners[parity], &edges[parity]);
+    let cubies = CubieCube {
+        cp: c.perm.clone().try_into().expect("8 corners"),
+        co: c.orient.clone().try_into().expect("8 corners"),
+        ep: e.perm.clone().try_into().expect("12 edges"),
+        eo: e.orient.clone().try_into().expect("12 edges"),
+    };
+    PieceSolution {
+        cubies,
+        cost: c.cost + e.cost,
+    }
+}
+
+/// The cheapest legal cube: every piece once, twist and flip sums zero, equal parities.
+pub fn solve_pieces(costs: &StickerCosts) -> PieceSolution {
+    let corners = best_by_parity(&OptionCosts::new(PieceKind::Corner, costs));
+    let edges = best_by_parity(&OptionCosts::new(PieceKind::Edge, costs));
+    combine(&corners, &edges)
+}
+
+/// For each sticker, how much more the cheapest legal cube costs if that sticker
+/// must show another colour than in `best` (infinite for centres, which define the faces).
+pub fn sticker_gaps(costs: &StickerCosts, best: &PieceSolution) -> [f32; 54] {
+    let mut gaps = [f32::INFINITY; 54];
+    let facelets = best.cubies.to_facelets();
+    let mut tables = [PieceKind::Corner, PieceKind::Edge].map(|kind| OptionCosts::new(kind, costs));
+    let placed = tables.clone().map(|t| best_by_parity(&t));
+    for (which, kind) in [PieceKind::Corner, PieceKind::Edge].into_iter().enumerate() {
+        for pos in 0..kind.count() {
+            for (slot, &sticker) in kind.stickers(pos).iter().enumerate() {
+                let saved = tables[which].clone();
+                tables[which].forbid_colour(pos, slot, facelets.stickers[sticker]);
+                let changed = best_by_parity(&tables[which]);
+                let alternative = if which == 0 {
+                    combine(&changed, &placed[1])
+                } else {
+                    combine(&placed[0], &changed)
+                };
+                gaps[sticker] = (alternative.cost - best.cost).max(0.0);
+                tables[which] = saved;
+            }
+        }
+    }
+    gaps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::random::random_cube;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// Costs that are 0 for the true colour of each sticker and `wrong` otherwise.
+    fn exact_costs(cube: &CubieCube, wrong: f32) -> StickerCosts {
+        let f = cube.to_facelets();
+        std::array::from_fn(|s| {
+            std::array::from_fn(|c| {
+                if f.stickers[s].index() == c {
+                    0.0
+                } else {
+                    wrong
+                }
+            })
+        })
+    }
+
+    #[test]
+    fn exact_costs_give_back_the_cube() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..50 {
+            let cube = random_cube(&mut rng);
+            let solution = solve_pieces(&exact_costs(&cube, 10.0));
+            assert_eq!(solution.cubies, cube);
+            assert_eq!(solution.cost, 0.0);
+        }
+    }
+
+    #[test]
+    fn a_twisted_corner_reading_is_repaired_into_a_legal_cube() {
+        let mut cube = CubieCube::default();
+        cube.co[0] = 1; // one corner twisted in place: illegal
+        let solution = solve_pieces(&exact_costs(&cube, 10.0));
+        assert!(solution.cubies.check().is_ok());
+        assert!(solution.cost > 0.0);
+    }
+
+    #[test]
+    fn two_swapped_edges_are_repaired_for_parity() {
+        let mut cube = CubieCube::default();
+        cube.ep.swap(0, 1);
+        let solution = solve_pieces(&exact_costs(&cube, 10.0));
+        assert!(solution.cubies.check().is_ok());
+    }
+
+    #[test]
+    fn gaps_are_small_exactly_where_a_legal_alternative_is_cheap() {
+        let cube = CubieCube::default();
+        let mut costs = exact_costs(&cube, 10.0);
+        // Flipping both the UR and UF edges costs only 4: a cheap legal alternative.
+        for (sticker, face) in [(5, Face::R), (10, Face::U), (7, Face::F), (19, Face::U)] {
+            costs[sticker][face.index()] = 1.0;
+        }
+        let solution = solve_pieces(&costs);
+        assert_eq!(solution.cubies, cube);
+        let gaps = sticker_gaps(&costs, &solution);
+        assert!(gaps[4].is_infinite(), "centres define faces");
+        for (s, &g) in gaps.iter().enumerate() {
+            let expected_small = [5, 10, 7, 19].contains(&s);
+            assert_eq!(g == 4.0, expected_small, "sticker {s} gap {g}");
+            assert!(g >= 4.0);
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Per-face exposure and white-balance correction: linear-light readings and the gains that make each colour look the same on every face. Pure.
+
+use super::colour::{median_of_sorted, LabColour, Rgb};
+use palette::{FromColor, Lab, LinSrgb, Srgb};
+
+/// A reading in linear light (0..1 for unclipped camera values).
+pub type Linear = [f32; 3];
+
+/// Readings at or above this (0..255) may be clipped and say nothing about gain.
+const CLIPPED: u8 = 250;
+/// Channel values below this (linear) are too noisy to estimate a gain from.
+const TOO_DARK: f32 = 0.02;
+/// Rounds of re-estimating colours and gains in turn.
+const ALTERNATING_ROUNDS: usize = 6;
+/// A channel's own gain is used only when this many stickers of the face support it.
+const MIN_SUPPORT: usize = 4;
+/// Gains beyond these are taken as misreadings, not lighting.
+const MIN_GAIN: f32 = 0.4;
+const MAX_GAIN: f32 = 2.5;
+
+/// The linear-light value of an sRGB reading.
+pub fn linearize(rgb: Rgb) -> Linear {
+    let lin: LinSrgb = Srgb::new(rgb[0], rgb[1], rgb[2])
+        .into_format::<f32>()
+        .into_linear();
+    [lin.red, lin.green, lin.blue]
+}
+
+/// CIELAB (D65) of a linear-light value (values above 1 are allowed).
+pub fn lab_of_linear(v: Linear) -> LabColour {
+    let lab: Lab = Lab::from_color(LinSrgb::new(v[0], v[1], v[2]));
+    LabColour {
+        l: lab.l,
+        a: lab.a,
+        b: lab.b,
+    }
+}
+
+/// The share of each channel in an sRGB reading. sRGB is close to a power of
+/// linear light, so an exposure change scales the three channels alike and
+/// leaves this nearly unchanged; unlike linear chromaticity it keeps red and
+/// orange well apart.
+pub fn chromaticity(rgb: Rgb) -> [f32; 3] {
+    let v = rgb.map(|c| c as f32);
+    let sum = v[0] + v[1] + v[2] + 1.0;
+    v.map(|c| c / sum)
+}
+
+/// Gains per face (URFDLB) and channel; all 1 leaves the readings as they are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FaceGains(pub [[f32; 3]; 6]);
+
+impl Default for FaceGains {
+    fn default() -> Self {
+        FaceGains([[1.0; 3]; 6])
+    }
+}
+
+impl FaceGains {
+    /// The readings corrected by these gains, in CIELAB.
+    pub fn correct(&self, linear: &[Linear; 54]) -> [LabColour; 54] {
+        std::array::from_fn(|s| lab_of_linear(self.apply(linear[s], s / 9)))
+    }
+
+    fn apply(&self, v: Linear, face: usize) -> Linear {
+        std::array::from_fn(|c| v[c] * self.0[face][c])
+    }
+
+    /// New gains such that each face's stickers best match their colour's
+    /// median (over all faces) once corrected; `colour_of[s]` is the colour
+    /// (0..6) currently decided for sticker `s`. Colours and gains are
+    /// re-estimated in turn (a few rounds of alternating medians), so faces
+    /// that show a colour mostly under other light still converge.
+    pub fn estimate(
+        &self,
+        readings: &[Rgb; 54],
+        linear: &[Linear; 54],
+        colour_of: &[usize; 54],
+    ) -> FaceGains {
+        let mut current = *self;
+        for _ in 0..ALTERNATING_ROUNDS {
+            current = current.estimate_once(readings, linear, colour_of);
+        }
+        current
+    }
+
+    fn estimate_once(
+        &self,
+        readings: &[Rgb; 54],
+        linear: &[Linear; 54],
+        colour_of: &[usize; 54],
+    ) -> FaceGains {
+        let references = self.colour_medians(linear, colour_of);
+        let gains = std::array::from_fn(|face| {
+            let ratios: [Vec<f32>; 3] = std::array::from_fn(|c| {
+                (face * 9..face * 9 + 9)
+                    .filter(|&s| readings[s][c] < CLIPPED && linear[s][c] > TOO_DARK)
+                    .map(|s| references[colour_of[s]][c] / linear[s][c])
+                    .collect()
+            });
+            face_gain(ratios).unwrap_or(self.0[face])
+        });
+        FaceGains(normalise(gains))
+    }
+
+    /// Per colour, the component-wise median of its corrected stickers.
+    fn colour_medians(&self, linear: &[Linear; 54], colour_of: &[usize; 54]) -> [Linear; 6] {
+        std::array::from_fn(|colour| {
+            let members: Vec<Linear> = (0..54)
+                .filter(|&s| colour_of[s] == colour)
+                .map(|s| self.apply(linear[s], s / 9))
+                .collect();
+            std::array::from_fn(|c| {
+                let mut v: Vec<f32> = members.iter().map(|m| m[c]).collect();
+                v.sort_by(f32::total_cmp);
+                median_of_sorted(&v).unwrap_or(0.0)
+            })
+        })
+    }
+}
+
+/// One face's gains from its stickers' ratios (wanted / measured) per channel:
+/// the median of each channel with enough support, else the face's overall
+/// median (brightness only); `None` when nothing on the face can be used.
+fn face_gain(ratios: [Vec<f32>; 3]) -> Option<[f32; 3]> {
+    let mut pooled: Vec<f32> = ratios.iter().flatten().copied().collect();
+    pooled.sort_by(f32::total_cmp);
+    let overall = median_of_sorted(&pooled)?;
+    Some(ratios.map(|mut r| {
+        r.sort_by(f32::total_cmp);
+        let gain = if r.len() >= MIN_SUPPORT {
+            median_of_sorted(&r).unwrap_or(overall)
+        } else {
+            overall
+        };
+        gain.clamp(MIN_GAIN, MAX_GAIN)
+    }))
+}
+
+/// Scales each channel's gains so their geometric mean over the faces is 1 (keeps the overall exposure).
+fn normalise(mut gains: [[f32; 3]; 6]) -> [[f32; 3]; 6] {
+    for c in 0..3 {
+        let log_mean = gains.iter().map(|g| g[c].max(1e-3).ln()).sum::<f32>() / 6.0;
+        let k = (-log_mean).exp();
+        for g in gains.iter_mut() {
+            g[c] *= k;
+        }
+    }
+    gains
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_lab_agrees_with_srgb_lab() {
+        for rgb in [[200, 30, 40], [20, 150, 250], [128, 128, 128]] {
+            assert!(lab_of_linear(linearize(rgb)).delta_e(LabColour::from_rgb(rgb)) < 0.01);
+        }
+    }
+
+    #[test]
+    fn a_darker_face_gets_a_larger_gain() {
+        let colours = [[200u8, 40, 40], [40, 160, 60], [40, 60, 200]];
+        let colour_of: [usize; 54] = std::array::from_fn(|s| s % 3);
+        let readings: [Rgb; 54] = std::array::from_fn(|s| {
+            let c = colours[s % 3];
+            if s / 9 == 2 {
+                c.map(|v| v / 2)
+            } else {
+                c
+            }
+        });
+        let linear = readings.map(linearize);
+        let gains = FaceGains::default().estimate(&readings, &linear, &colour_of);
+        for c in 0..3 {
+            assert!(gains.0[2][c] > 1.8 * gains.0[0][c], "{:?}", gains.0);
+            assert!((gains.0[0][c] - gains.0[1][c]).abs() < 1e-4);
+        }
+    }
+}

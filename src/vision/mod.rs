@@ -1,0 +1,11 @@
+//! Vision: reading the cube's colours from camera images. `classify*`, `colour` and `palette` are pure; `camera` does the I/O.
+
+pub mod classify;
+pub mod classify_pieces;
+pub mod colour;
+pub mod colour_difference;
+pub mod evaluate;
+pub mod lighting;
+pub mod palette;
+pub mod perturb;
+pub mod scan_file;

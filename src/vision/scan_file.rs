@@ -1,0 +1,154 @@
+//! The sampled-readings JSON format (faces URFDLB, nine sRGB readings each, row by row in net orientation): reading, validating and writing.
+
+use super::colour::Rgb;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The file as stored: `{"id", "faces": {"U": [[r,g,b] x 9], …}, "expected", …}`.
+/// Other fields (`source`, `license`, …) are kept when read and written back.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct ScanFile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub faces: ScanFaces,
+    /// The true state when known (URFDLB facelets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Nine readings per face.
+#[allow(non_snake_case)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ScanFaces {
+    pub U: Vec<Rgb>,
+    pub R: Vec<Rgb>,
+    pub F: Vec<Rgb>,
+    pub D: Vec<Rgb>,
+    pub L: Vec<Rgb>,
+    pub B: Vec<Rgb>,
+}
+
+/// Why a scan file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanFileError {
+    #[error("cannot read scan {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("scan {path} is not a scan in the expected JSON format: {source}")]
+    Parse {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("scan {path}: faces.{face} has {found} readings, each face needs exactly 9")]
+    WrongCount {
+        path: PathBuf,
+        face: char,
+        found: usize,
+    },
+    #[error("cannot write scan {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl ScanFile {
+    /// A file holding these 54 readings (URFDLB).
+    pub fn from_readings(id: Option<String>, readings: &[Rgb; 54]) -> ScanFile {
+        let face = |f: usize| readings[f * 9..f * 9 + 9].to_vec();
+        ScanFile {
+            id,
+            faces: ScanFaces {
+                U: face(0),
+                R: face(1),
+                F: face(2),
+                D: face(3),
+                L: face(4),
+                B: face(5),
+            },
+            expected: None,
+            other: Default::default(),
+        }
+    }
+
+    /// The 54 readings in URFDLB order, or which face has the wrong count.
+    pub fn readings(&self, path: &Path) -> Result<[Rgb; 54], ScanFileError> {
+        let f = &self.faces;
+        let mut out = [[0u8; 3]; 54];
+        for (i, (letter, face)) in [
+            ('U', &f.U),
+            ('R', &f.R),
+            ('F', &f.F),
+            ('D', &f.D),
+            ('L', &f.L),
+            ('B', &f.B),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if face.len() != 9 {
+                return Err(ScanFileError::WrongCount {
+                    path: path.to_path_buf(),
+                    face: letter,
+                    found: face.len(),
+                });
+            }
+            out[i * 9..i * 9 + 9].copy_from_slice(face);
+        }
+        Ok(out)
+    }
+
+    /// The file as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a scan file always serialises")
+    }
+}
+
+/// Reads a scan file and its 54 readings.
+pub fn load_scan(path: &Path) -> Result<(ScanFile, [Rgb; 54]), ScanFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ScanFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let file: ScanFile = serde_json::from_str(&text).map_err(|source| ScanFileError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let readings = file.readings(path)?;
+    Ok((file, readings))
+}
+
+/// Writes a scan file.
+pub fn save_scan(path: &Path, file: &ScanFile) -> Result<(), ScanFileError> {
+    std::fs::write(path, file.to_json() + "\n").map_err(|source| ScanFileError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings_round_trip_through_json() {
+        let readings: [Rgb; 54] = std::array::from_fn(|i| [i as u8, 2 * i as u8, 255 - i as u8]);
+        let file = ScanFile::from_readings(Some("x".into()), &readings);
+        let back: ScanFile = serde_json::from_str(&file.to_json()).expect("parses");
+        assert_eq!(back.readings(Path::new("x")).expect("54"), readings);
+    }
+
+    #[test]
+    fn a_face_with_eight_readings_is_refused_by_name() {
+        let readings = [[0u8; 3]; 54];
+        let mut file = ScanFile::from_readings(None, &readings);
+        file.faces.L.pop();
+        let err = file.readings(Path::new("s.json")).expect_err("8 readings");
+        assert!(err.to_string().contains("faces.L has 8"), "{err}");
+    }
+}

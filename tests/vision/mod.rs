@@ -1,0 +1,3 @@
+//! Integration tests of vision: real scans, real photos, robustness, simulated camera, CLI.
+
+mod real_scans;
