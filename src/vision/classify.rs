@@ -58,11 +58,19 @@ impl Classification {
         self.facelets.to_symbols(&self.scheme)
     }
 
-    /// Stickers whose confidence is below `threshold`.
+    /// Non-centre stickers whose confidence is below `threshold`. Centres
+    /// define the faces, so they are never unsure; their confidence is that of
+    /// the naming of the colours (which palette colour is which face), which
+    /// changes only the printed symbols, not the cube.
     pub fn unsure_stickers(&self, threshold: f32) -> Vec<usize> {
         (0..54)
-            .filter(|&s| self.confidence[s] < threshold)
+            .filter(|&s| s % 9 != 4 && self.confidence[s] < threshold)
             .collect()
+    }
+
+    /// How sure the naming of the six colours is (cost gap to the next orientation of the palette's scheme).
+    pub fn naming_confidence(&self) -> f32 {
+        self.confidence[4]
     }
 }
 

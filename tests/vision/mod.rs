@@ -1,3 +1,4 @@
 //! Integration tests of vision: real scans, real photos, robustness, simulated camera, CLI.
 
+mod config_files;
 mod real_scans;
