@@ -1,7 +1,7 @@
 //! Classification of 54 sticker readings into a legal cube (or a clear refusal): centres name faces, references adapt to this scan, pieces are decided together. Pure.
 
 use super::classify_pieces::{solve_pieces, sticker_gaps, PieceSolution, StickerCosts};
-use super::colour::{LabColour, Rgb};
+use super::colour::{median_of_sorted, LabColour, Rgb};
 use super::colour_difference::ciede2000;
 use super::lighting::{chromaticity, linearize, FaceGains};
 use super::palette::Palette;
@@ -23,16 +23,19 @@ pub struct ClassifyOptions {
     pub correct_lighting: bool,
     /// CIEDE2000 lightness factor kL: larger forgives exposure differences more.
     pub lightness_factor: f32,
+    /// Floor of a colour's spread (ΔE00) used to scale its costs.
+    pub min_spread: f32,
 }
 
 impl Default for ClassifyOptions {
     fn default() -> Self {
         ClassifyOptions {
             palette_weight: 0.1,
-            min_confidence: 2.0,
+            min_confidence: 1.4,
             refinements: 4,
             correct_lighting: true,
             lightness_factor: 2.0,
+            min_spread: 0.75,
         }
     }
 }
@@ -129,22 +132,22 @@ pub fn classify_best_guess(
     let mut solution = solve_pieces(&chromaticity_costs(readings));
     let mut gains = FaceGains::default();
     let mut labs = readings.map(LabColour::from_rgb);
-    let mut naming = name_colours(&colour_medians(&labs, &solution), palette);
     for round in 0..=options.refinements {
         let colour_of = solution.cubies.to_facelets().stickers.map(|f| f.index());
         if options.correct_lighting {
             gains = gains.estimate(readings, &linear, &colour_of);
-            labs = gains.correct(&linear);
+            labs = gains.correct(readings, &linear);
         }
         let medians = colour_medians(&labs, &solution);
-        naming = name_colours(&medians, palette);
+        let naming = name_colours(&medians, palette);
         let refs: [LabColour; 6] = std::array::from_fn(|f| {
             medians[f].mix(
                 palette.colours[naming.0[f]].reference,
                 options.palette_weight,
             )
         });
-        let costs = sticker_costs(&labs, &refs, options.lightness_factor);
+        let spreads = colour_spreads(&labs, &refs, &colour_of, options);
+        let costs = sticker_costs(&labs, &refs, &spreads, options.lightness_factor);
         let next = solve_pieces(&costs);
         if next.cubies == solution.cubies || round == options.refinements {
             return finish(next, &costs, naming, palette);
@@ -193,9 +196,34 @@ fn finish(
     }
 }
 
-/// Cost of each sticker being each face's colour: CIEDE2000 to the face's reference.
-fn sticker_costs(labs: &[LabColour; 54], refs: &[LabColour; 6], k_l: f32) -> StickerCosts {
-    std::array::from_fn(|s| std::array::from_fn(|f| ciede2000(labs[s], refs[f], k_l)))
+/// Cost of each sticker being each face's colour: CIEDE2000 to the face's
+/// reference, in units of that colour's spread in this scan.
+fn sticker_costs(
+    labs: &[LabColour; 54],
+    refs: &[LabColour; 6],
+    spreads: &[f32; 6],
+    k_l: f32,
+) -> StickerCosts {
+    std::array::from_fn(|s| std::array::from_fn(|f| ciede2000(labs[s], refs[f], k_l) / spreads[f]))
+}
+
+/// How far each colour's stickers typically lie from its reference (median
+/// CIEDE2000, at least `min_spread`): a tight colour (a saturated white)
+/// makes small differences from it count.
+fn colour_spreads(
+    labs: &[LabColour; 54],
+    refs: &[LabColour; 6],
+    colour_of: &[usize; 54],
+    options: &ClassifyOptions,
+) -> [f32; 6] {
+    std::array::from_fn(|f| {
+        let mut d: Vec<f32> = (0..54)
+            .filter(|&s| colour_of[s] == f)
+            .map(|s| ciede2000(labs[s], refs[f], options.lightness_factor))
+            .collect();
+        d.sort_by(f32::total_cmp);
+        median_of_sorted(&d).unwrap_or(0.0).max(options.min_spread)
+    })
 }
 
 /// The 24 ways a cube can be held: for each, the home face (in the reference

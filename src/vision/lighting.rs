@@ -7,7 +7,7 @@ use palette::{FromColor, Lab, LinSrgb, Srgb};
 pub type Linear = [f32; 3];
 
 /// Readings at or above this (0..255) may be clipped and say nothing about gain.
-const CLIPPED: u8 = 250;
+const CLIPPED: u8 = 254;
 /// Channel values below this (linear) are too noisy to estimate a gain from.
 const TOO_DARK: f32 = 0.02;
 /// Rounds of re-estimating colours and gains in turn.
@@ -57,9 +57,20 @@ impl Default for FaceGains {
 }
 
 impl FaceGains {
-    /// The readings corrected by these gains, in CIELAB.
-    pub fn correct(&self, linear: &[Linear; 54]) -> [LabColour; 54] {
-        std::array::from_fn(|s| lab_of_linear(self.apply(linear[s], s / 9)))
+    /// The readings corrected by these gains, in CIELAB. A clipped channel
+    /// says only "at least full scale", so it stays at full scale, and no
+    /// corrected channel goes beyond it: a white stays white on every face.
+    pub fn correct(&self, readings: &[Rgb; 54], linear: &[Linear; 54]) -> [LabColour; 54] {
+        std::array::from_fn(|s| {
+            let v = self.apply(linear[s], s / 9);
+            lab_of_linear(std::array::from_fn(|c| {
+                if readings[s][c] >= CLIPPED {
+                    1.0
+                } else {
+                    v[c].min(1.0)
+                }
+            }))
+        })
     }
 
     fn apply(&self, v: Linear, face: usize) -> Linear {

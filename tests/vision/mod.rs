@@ -1,4 +1,5 @@
 //! Integration tests of vision: real scans, real photos, robustness, simulated camera, CLI.
 
 mod config_files;
+mod photos;
 mod real_scans;

@@ -1,0 +1,301 @@
+//! Automatic grid finding: the sticker squares of a face (bright or coloured blobs separated by the dark cube body) and a 3x3 lattice fitted to them.
+
+use super::sample::FaceGrid;
+use image::RgbImage;
+
+/// The working width the image is reduced to before searching.
+const WORK_WIDTH: u32 = 240;
+
+/// Why no grid was found.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GridError {
+    #[error("no 3x3 grid of stickers found: best lattice matched {found} of 9 sticker squares ({candidates} candidate squares)")]
+    NotFound { found: usize, candidates: usize },
+    #[error("the image is empty")]
+    EmptyImage,
+}
+
+/// A blob centre and its (column, row) index in the lattice, each -1..=1.
+type LatticePoint = ([f32; 2], [i32; 2]);
+
+/// A sticker-like blob: centre and side in working pixels.
+#[derive(Clone, Copy, Debug)]
+struct Blob {
+    centre: [f32; 2],
+    side: f32,
+}
+
+/// Finds the face's grid in a photo where the cube may not be where the config says.
+pub fn find_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
+    if image.width() == 0 || image.height() == 0 {
+        return Err(GridError::EmptyImage);
+    }
+    let scale = (image.width() as f32 / WORK_WIDTH as f32).max(1.0);
+    let (w, h) = (
+        (image.width() as f32 / scale) as usize,
+        (image.height() as f32 / scale) as usize,
+    );
+    let value: Vec<u8> = (0..w * h)
+        .map(|i| {
+            let p = image
+                .get_pixel(
+                    ((i % w) as f32 * scale) as u32,
+                    ((i / w) as f32 * scale) as u32,
+                )
+                .0;
+            p[0].max(p[1]).max(p[2])
+        })
+        .collect();
+    let threshold = otsu(&value);
+    let bright: Vec<bool> = value.iter().map(|&v| v > threshold).collect();
+    let blobs = square_blobs(&bright, w, h);
+    let grid = fit_lattice(&blobs)?;
+    Ok(FaceGrid {
+        corners: grid.corners.map(|[x, y]| [x * scale, y * scale]),
+    })
+}
+
+/// Otsu's threshold of a histogram of 0..=255 values.
+fn otsu(values: &[u8]) -> u8 {
+    let mut hist = [0f64; 256];
+    for &v in values {
+        hist[v as usize] += 1.0;
+    }
+    let total = values.len() as f64;
+    let sum_all: f64 = hist.iter().enumerate().map(|(i, h)| i as f64 * h).sum();
+    let (mut best, mut best_t, mut weight0, mut sum0) = (0.0, 0u8, 0.0, 0.0);
+    for (t, &h) in hist.iter().enumerate() {
+        weight0 += h;
+        sum0 += t as f64 * h;
+        let weight1 = total - weight0;
+        if weight0 == 0.0 || weight1 == 0.0 {
+            continue;
+        }
+        let (m0, m1) = (sum0 / weight0, (sum_all - sum0) / weight1);
+        let between = weight0 * weight1 * (m0 - m1).powi(2);
+        if between > best {
+            (best, best_t) = (between, t as u8);
+        }
+    }
+    best_t
+}
+
+/// Connected regions of `mask` that look like a sticker: roughly square and filling their box.
+fn square_blobs(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
+    let mut seen = vec![false; mask.len()];
+    let mut blobs = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..mask.len() {
+        if !mask[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        let (mut area, mut min, mut max) = (0usize, [usize::MAX; 2], [0usize; 2]);
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            area += 1;
+            min = [min[0].min(x), min[1].min(y)];
+            max = [max[0].max(x), max[1].max(y)];
+            let neighbours = [
+                (x > 0, i.wrapping_sub(1)),
+                (x + 1 < w, i + 1),
+                (y > 0, i.wrapping_sub(w)),
+                (y + 1 < h, i + w),
+            ];
+            for (ok, j) in neighbours {
+                if ok && mask[j] && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        let (bw, bh) = ((max[0] - min[0] + 1) as f32, (max[1] - min[1] + 1) as f32);
+        let squarish = bw / bh > 0.6 && bh / bw > 0.6;
+        let filled = area as f32 / (bw * bh) > 0.65;
+        if squarish && filled && area >= 20 && bw < w as f32 / 2.5 {
+            blobs.push(Blob {
+                centre: [
+                    (min[0] + max[0]) as f32 / 2.0,
+                    (min[1] + max[1]) as f32 / 2.0,
+                ],
+                side: (bw + bh) / 2.0,
+            });
+        }
+    }
+    blobs
+}
+
+/// The 3x3 lattice (centre blob plus its neighbours at one pitch) that explains the most blobs, refined by least squares.
+fn fit_lattice(blobs: &[Blob]) -> Result<FaceGrid, GridError> {
+    let mut best: Option<(usize, f32, Vec<LatticePoint>)> = None;
+    for centre in blobs {
+        let similar: Vec<&Blob> = blobs
+            .iter()
+            .filter(|b| (b.side / centre.side - 1.0).abs() < 0.35)
+            .collect();
+        let Some((u, v)) = lattice_axes(centre, &similar) else {
+            continue;
+        };
+        let matched = match_lattice(centre.centre, u, v, &similar);
+        let area: f32 = similar.iter().map(|b| b.side).sum();
+        if best
+            .as_ref()
+            .is_none_or(|(n, a, _)| matched.len() > *n || (matched.len() == *n && area > *a))
+        {
+            best = Some((matched.len(), area, matched));
+        }
+    }
+    let (found, _, matched) = best.unwrap_or((0, 0.0, Vec::new()));
+    if found < 5 {
+        return Err(GridError::NotFound {
+            found,
+            candidates: blobs.len(),
+        });
+    }
+    let (origin, u, v) = least_squares_lattice(&matched);
+    let corner = |i: f32, j: f32| {
+        [
+            origin[0] + i * u[0] + j * v[0],
+            origin[1] + i * u[1] + j * v[1],
+        ]
+    };
+    Ok(FaceGrid {
+        corners: [
+            corner(-1.5, -1.5),
+            corner(1.5, -1.5),
+            corner(1.5, 1.5),
+            corner(-1.5, 1.5),
+        ],
+    })
+}
+
+/// The lattice steps from `centre` to its nearest similar neighbours: u (mostly along x) and v (mostly along y).
+fn lattice_axes(centre: &Blob, similar: &[&Blob]) -> Option<([f32; 2], [f32; 2])> {
+    let mut nearest = similar
+        .iter()
+        .map(|b| {
+            [
+                b.centre[0] - centre.centre[0],
+                b.centre[1] - centre.centre[1],
+            ]
+        })
+        .filter(|d| d[0].hypot(d[1]) > centre.side * 0.8 && d[0].hypot(d[1]) < centre.side * 1.8)
+        .collect::<Vec<_>>();
+    nearest.sort_by(|a, b| a[0].hypot(a[1]).total_cmp(&b[0].hypot(b[1])));
+    let step = *nearest.first()?;
+    let pitch = step[0].hypot(step[1]);
+    let (c, s) = (step[0] / pitch, step[1] / pitch);
+    // Rotate the first step into the quadrant where it is mostly +x.
+    let mut u = [c * pitch, s * pitch];
+    for _ in 0..4 {
+        if u[0] >= u[1].abs() {
+            break;
+        }
+        u = [u[1], -u[0]];
+    }
+    Some((u, [-u[1], u[0]]))
+}
+
+/// Blobs lying on `origin + i u + j v` for i, j in -1..=1, each with its lattice index.
+fn match_lattice(origin: [f32; 2], u: [f32; 2], v: [f32; 2], blobs: &[&Blob]) -> Vec<LatticePoint> {
+    let pitch = u[0].hypot(u[1]);
+    let mut matched = Vec::new();
+    for j in -1..=1 {
+        for i in -1..=1 {
+            let want = [
+                origin[0] + i as f32 * u[0] + j as f32 * v[0],
+                origin[1] + i as f32 * u[1] + j as f32 * v[1],
+            ];
+            let hit = blobs
+                .iter()
+                .find(|b| (b.centre[0] - want[0]).hypot(b.centre[1] - want[1]) < 0.25 * pitch);
+            if let Some(b) = hit {
+                matched.push((b.centre, [i, j]));
+            }
+        }
+    }
+    matched
+}
+
+/// Least-squares fit of `p = o + i u + j v` to matched blobs.
+fn least_squares_lattice(matched: &[LatticePoint]) -> ([f32; 2], [f32; 2], [f32; 2]) {
+    // Normal equations for the three unknown 2-vectors (o, u, v), one axis at a time.
+    let mut ata = [[0f64; 3]; 3];
+    let mut atb = [[0f64; 2]; 3];
+    for (p, [i, j]) in matched {
+        let row = [1.0, *i as f64, *j as f64];
+        for a in 0..3 {
+            for b in 0..3 {
+                ata[a][b] += row[a] * row[b];
+            }
+            for k in 0..2 {
+                atb[a][k] += row[a] * p[k] as f64;
+            }
+        }
+    }
+    let solve = |k: usize| solve3(ata, [atb[0][k], atb[1][k], atb[2][k]]);
+    let (x, y) = (solve(0), solve(1));
+    (
+        [x[0] as f32, y[0] as f32],
+        [x[1] as f32, y[1] as f32],
+        [x[2] as f32, y[2] as f32],
+    )
+}
+
+/// Solves a 3x3 linear system by Cramer's rule (the lattice system is well conditioned with 5+ points).
+fn solve3(m: [[f64; 3]; 3], b: [f64; 3]) -> [f64; 3] {
+    let det = |m: [[f64; 3]; 3]| {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    };
+    let d = det(m);
+    std::array::from_fn(|c| {
+        let mut mc = m;
+        for r in 0..3 {
+            mc[r][c] = b[r];
+        }
+        det(mc) / d
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn synthetic_face(left: u32, top: u32, cell: u32) -> RgbImage {
+        let mut image = RgbImage::from_pixel(400, 300, image::Rgb([90, 90, 90]));
+        for y in top..top + 3 * cell {
+            for x in left..left + 3 * cell {
+                let (cx, cy) = ((x - left) % cell, (y - top) % cell);
+                let inside =
+                    cx > cell / 10 && cx < cell * 9 / 10 && cy > cell / 10 && cy < cell * 9 / 10;
+                let colour = [[200, 30, 30], [240, 240, 240], [30, 60, 200]]
+                    [((x - left) / cell + (y - top) / cell) as usize % 3];
+                image.put_pixel(x, y, image::Rgb(if inside { colour } else { [15, 15, 15] }));
+            }
+        }
+        image
+    }
+
+    #[test]
+    fn finds_a_face_placed_off_centre() {
+        let image = synthetic_face(150, 60, 50);
+        let grid = find_grid(&image).expect("found");
+        let want = FaceGrid::square(150.0, 60.0, 150.0);
+        for (got, want) in grid.corners.iter().zip(want.corners) {
+            assert!(
+                (got[0] - want[0]).abs() < 8.0 && (got[1] - want[1]).abs() < 8.0,
+                "{:?}",
+                grid.corners
+            );
+        }
+    }
+
+    #[test]
+    fn an_image_without_stickers_is_refused() {
+        let image = RgbImage::from_pixel(200, 200, image::Rgb([20, 20, 20]));
+        assert!(matches!(find_grid(&image), Err(GridError::NotFound { .. })));
+    }
+}

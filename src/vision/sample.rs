@@ -1,0 +1,211 @@
+//! Sticker sampling: the 3x3 grid of a face in an image (four corners), a robust colour statistic of the inner part of each sticker that rejects glare, and un-rotating the nine readings into net order.
+
+use super::colour::Rgb;
+use image::RgbImage;
+
+/// Where a face is in an image: its four outer corners in pixels, in the order
+/// top-left, top-right, bottom-right, bottom-left of the face as it appears in the image.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FaceGrid {
+    pub corners: [[f32; 2]; 4],
+}
+
+impl FaceGrid {
+    /// An axis-aligned square grid.
+    pub fn square(left: f32, top: f32, size: f32) -> FaceGrid {
+        FaceGrid {
+            corners: [
+                [left, top],
+                [left + size, top],
+                [left + size, top + size],
+                [left, top + size],
+            ],
+        }
+    }
+
+    /// The image point at face coordinates (u, v), each 0..1 from the top-left corner (bilinear).
+    pub fn point(&self, u: f32, v: f32) -> [f32; 2] {
+        let [a, b, c, d] = self.corners;
+        std::array::from_fn(|k| {
+            let top = a[k] + (b[k] - a[k]) * u;
+            let bottom = d[k] + (c[k] - d[k]) * u;
+            top + (bottom - top) * v
+        })
+    }
+
+    /// The centre of sticker (row, col) in the image.
+    pub fn sticker_centre(&self, row: usize, col: usize) -> [f32; 2] {
+        self.point((col as f32 + 0.5) / 3.0, (row as f32 + 0.5) / 3.0)
+    }
+
+    /// Approximate side of one sticker cell in pixels.
+    pub fn cell_size(&self) -> f32 {
+        let [a, b, c, d] = self.corners;
+        let dist = |p: [f32; 2], q: [f32; 2]| (p[0] - q[0]).hypot(p[1] - q[1]);
+        (dist(a, b) + dist(b, c) + dist(c, d) + dist(d, a)) / 12.0
+    }
+}
+
+/// How stickers are sampled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleOptions {
+    /// Side of the sampled square as a fraction of the sticker cell (the inner part, away from edges).
+    pub inner: f32,
+    /// A pixel whose smallest channel is at least this is glare (unless most of the sticker is).
+    pub glare_min_channel: u8,
+    /// Sample points per side of the inner square, at most.
+    pub max_points_per_side: usize,
+}
+
+impl Default for SampleOptions {
+    fn default() -> Self {
+        SampleOptions {
+            inner: 0.5,
+            glare_min_channel: 245,
+            max_points_per_side: 16,
+        }
+    }
+}
+
+/// Why a face cannot be sampled.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SampleError {
+    #[error(
+        "sticker (row {row}, column {col}) of the grid lies outside the {width}x{height} image"
+    )]
+    OutsideImage {
+        row: usize,
+        col: usize,
+        width: u32,
+        height: u32,
+    },
+}
+
+/// The nine readings of a face, row by row as the stickers appear in the image.
+pub fn sample_face(
+    image: &RgbImage,
+    grid: &FaceGrid,
+    options: &SampleOptions,
+) -> Result<[Rgb; 9], SampleError> {
+    let mut out = [[0u8; 3]; 9];
+    let cell = grid.cell_size();
+    let points = ((cell * options.inner) as usize).clamp(2, options.max_points_per_side.max(2));
+    for (i, reading) in out.iter_mut().enumerate() {
+        let (row, col) = (i / 3, i % 3);
+        let pixels = sticker_pixels(image, grid, row, col, points, options.inner).ok_or(
+            SampleError::OutsideImage {
+                row,
+                col,
+                width: image.width(),
+                height: image.height(),
+            },
+        )?;
+        *reading = robust_colour(pixels, options.glare_min_channel);
+    }
+    Ok(out)
+}
+
+/// Pixels on a `points` x `points` lattice over the inner part of a sticker (None if any falls outside).
+fn sticker_pixels(
+    image: &RgbImage,
+    grid: &FaceGrid,
+    row: usize,
+    col: usize,
+    points: usize,
+    inner: f32,
+) -> Option<Vec<Rgb>> {
+    let mut pixels = Vec::with_capacity(points * points);
+    for j in 0..points {
+        for i in 0..points {
+            let offset =
+                |k: usize| (0.5 - inner / 2.0 + inner * (k as f32 + 0.5) / points as f32) / 3.0;
+            let [x, y] = grid.point(col as f32 / 3.0 + offset(i), row as f32 / 3.0 + offset(j));
+            if x < 0.0 || y < 0.0 || x >= image.width() as f32 || y >= image.height() as f32 {
+                return None;
+            }
+            pixels.push(image.get_pixel(x as u32, y as u32).0);
+        }
+    }
+    Some(pixels)
+}
+
+/// Per-channel median of the pixels that are not glare (all of them if most are "glare": a white sticker).
+pub fn robust_colour(mut pixels: Vec<Rgb>, glare_min_channel: u8) -> Rgb {
+    let is_glare = |p: &Rgb| p.iter().all(|&c| c >= glare_min_channel);
+    let glare = pixels.iter().filter(|p| is_glare(p)).count();
+    if glare * 2 < pixels.len() {
+        pixels.retain(|p| !is_glare(p));
+    }
+    std::array::from_fn(|c| {
+        let mut channel: Vec<u8> = pixels.iter().map(|p| p[c]).collect();
+        let mid = channel.len() / 2;
+        *channel.select_nth_unstable(mid).1
+    })
+}
+
+/// The readings in net order, given readings in image order of a photo rotated
+/// `image_rotation` clockwise quarter turns relative to the net.
+pub fn unrotate(readings: &[Rgb; 9], image_rotation: u8) -> [Rgb; 9] {
+    (0..image_rotation % 4).fold(*readings, |g, _| {
+        std::array::from_fn(|i| g[(i % 3) * 3 + 2 - i / 3])
+    })
+}
+
+/// The readings as they appear in a photo rotated `image_rotation` clockwise quarter turns (inverse of `unrotate`).
+pub fn rotate(readings: &[Rgb; 9], image_rotation: u8) -> [Rgb; 9] {
+    (0..image_rotation % 4).fold(*readings, |g, _| {
+        std::array::from_fn(|i| g[(2 - i % 3) * 3 + i / 3])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbered() -> [Rgb; 9] {
+        std::array::from_fn(|i| [i as u8; 3])
+    }
+
+    #[test]
+    fn a_clockwise_quarter_turn_puts_the_top_left_sticker_top_right() {
+        let turned = rotate(&numbered(), 1);
+        assert_eq!(turned[2], [0; 3]);
+        assert_eq!(turned[0], [6; 3]);
+        for k in 0..4 {
+            assert_eq!(unrotate(&rotate(&numbered(), k), k), numbered());
+        }
+        assert_eq!(rotate(&numbered(), 4), numbered());
+    }
+
+    #[test]
+    fn sampling_reads_each_sticker_and_ignores_glare() {
+        let mut image = RgbImage::from_pixel(300, 300, image::Rgb([10, 10, 10]));
+        let grid = FaceGrid::square(0.0, 0.0, 300.0);
+        for (x, y, p) in image.enumerate_pixels_mut() {
+            let i = (y / 100 * 3 + x / 100) as u8;
+            p.0 = [20 * i, 100, 200 - 10 * i];
+            let (dx, dy) = (x as i32 % 100 - 50, y as i32 % 100 - 50);
+            if i == 4 && dx * dx + dy * dy < 200 {
+                p.0 = [255, 255, 255]; // a glare spot on the centre sticker
+            }
+        }
+        let readings = sample_face(&image, &grid, &SampleOptions::default()).expect("inside");
+        for (i, r) in readings.iter().enumerate() {
+            assert_eq!(*r, [20 * i as u8, 100, 200 - 10 * i as u8]);
+        }
+    }
+
+    #[test]
+    fn a_grid_outside_the_image_is_refused() {
+        let image = RgbImage::new(100, 100);
+        let err = sample_face(
+            &image,
+            &FaceGrid::square(50.0, 50.0, 100.0),
+            &SampleOptions::default(),
+        );
+        assert!(
+            matches!(err, Err(SampleError::OutsideImage { row: 0, col: 1, .. })),
+            "{err:?}"
+        );
+    }
+}

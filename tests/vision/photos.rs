@@ -1,0 +1,78 @@
+//! The real photo set (tests/data/vision/photos, MIT, Daniel Walton): grid found automatically, sampled, classified.
+
+use cubed::cube::{Face, FaceOrder, FaceletCube};
+use cubed::vision::classify::{classify, ClassifyOptions};
+use cubed::vision::colour::LabColour;
+use cubed::vision::grid_finder::find_grid;
+use cubed::vision::palette::Palette;
+use cubed::vision::sample::{sample_face, FaceGrid, SampleOptions};
+use std::path::{Path, PathBuf};
+
+fn photo_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vision/photos/3x3x3-random-01")
+}
+
+fn truth() -> FaceletCube {
+    let text = std::fs::read_to_string(photo_dir().join("expected.json")).expect("expected.json");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let expected = json["expected"].as_str().expect("expected state");
+    FaceletCube::parse(expected, FaceOrder::Urfdlb, None)
+        .expect("legal")
+        .0
+}
+
+fn photo(face: Face) -> image::RgbImage {
+    image::open(photo_dir().join(format!("{face}.png")))
+        .expect("photo")
+        .to_rgb8()
+}
+
+/// The author's own per-sticker means on the full frames, URFDLB.
+fn author_readings() -> Vec<[u8; 3]> {
+    let text = std::fs::read_to_string(photo_dir().join("expected.json")).expect("expected.json");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let faces = &json["faces_rgb_full_frame_sampling"];
+    Face::ALL
+        .iter()
+        .flat_map(|f| {
+            faces[f.letter().to_string()]
+                .as_array()
+                .expect("face")
+                .clone()
+        })
+        .map(|v| serde_json::from_value(v).expect("rgb"))
+        .collect()
+}
+
+#[test]
+fn the_grid_found_on_every_real_photo_samples_what_the_author_measured() {
+    let readings = read_photos(|image| find_grid(image).unwrap_or_else(|e| panic!("{e}")));
+    let author = author_readings();
+    assert_eq!(author.len(), 54);
+    for (s, (ours, theirs)) in readings.iter().zip(&author).enumerate() {
+        let d = LabColour::from_rgb(*ours).delta_e(LabColour::from_rgb(*theirs));
+        assert!(
+            d < 6.0,
+            "sticker {s}: ours {ours:?}, author's {theirs:?}, ΔE {d}"
+        );
+    }
+}
+
+fn read_photos(grid_of: impl Fn(&image::RgbImage) -> FaceGrid) -> [[u8; 3]; 54] {
+    let mut readings = [[0u8; 3]; 54];
+    for face in Face::ALL {
+        let image = photo(face);
+        let nine =
+            sample_face(&image, &grid_of(&image), &SampleOptions::default()).expect("inside");
+        readings[face.index() * 9..face.index() * 9 + 9].copy_from_slice(&nine);
+    }
+    readings
+}
+
+#[test]
+fn the_real_photo_set_is_read_exactly_with_the_grid_found_automatically() {
+    let readings = read_photos(|image| find_grid(image).expect("grid"));
+    let got = classify(&readings, &Palette::default(), &ClassifyOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(got.facelets, truth());
+}
