@@ -2,3 +2,4 @@
 pub mod cli;
 pub mod cube;
 pub mod solver;
+pub mod table_cache;

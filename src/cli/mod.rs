@@ -3,7 +3,11 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+pub mod bench_cmds;
 pub mod cube_cmds;
+pub mod solve_cmds;
+pub mod tables_arg;
+pub mod test_program;
 
 /// Exit status for a refused input (an impossible cube, a bad config, …).
 pub const EXIT_INVALID: u8 = 2;
@@ -23,11 +27,24 @@ pub struct Cli {
 pub enum Command {
     /// Check that facelet strings describe a cube that can exist.
     Check(cube_cmds::CheckArgs),
+    /// Solve cubes given as facelet strings.
+    Solve(solve_cmds::SolveArgs),
+    /// Print uniformly random cubes as facelet strings.
+    Scramble(solve_cmds::ScrambleArgs),
+    /// The 1988 Test Program: scramble, solve and verify many cubes, print the statistics.
+    TestProgram(test_program::TestProgramArgs),
+    /// Benchmarks.
+    #[command(subcommand)]
+    Bench(bench_cmds::BenchCommand),
 }
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => cube_cmds::check(args),
+        Command::Solve(args) => solve_cmds::solve(args),
+        Command::Scramble(args) => solve_cmds::scramble(args),
+        Command::TestProgram(args) => test_program::test_program(args),
+        Command::Bench(cmd) => bench_cmds::run(cmd),
     }
 }
