@@ -67,6 +67,9 @@ pub enum Error {
     /// The firmware's command queue has no free slot for a queued command
     /// (`Home`, `Motion`, `Dwell`): wait for an `Ack` announcing free slots.
     NoQueueSpace,
+    /// Sequenced messages need a session: the `Hello` handshake has not completed, or
+    /// the peer rebooted since.
+    NoSession,
     /// A sequenced message was handed to an API for unsequenced ones, or the reverse.
     WrongSequencing {
         /// Message type code.
@@ -89,6 +92,7 @@ impl Error {
             Error::BadValue { .. } => "bad_value",
             Error::WindowFull { .. } => "window_full",
             Error::NoQueueSpace => "no_queue_space",
+            Error::NoSession => "no_session",
             Error::WrongSequencing { .. } => "wrong_sequencing",
         }
     }
@@ -129,6 +133,7 @@ impl fmt::Display for Error {
                 write!(f, "send window full ({unacked} frames unacknowledged)")
             }
             Error::NoQueueSpace => write!(f, "firmware command queue has no free slot"),
+            Error::NoSession => write!(f, "no session: the Hello handshake has not completed"),
             Error::WrongSequencing { message_type } => write!(
                 f,
                 "message type {message_type:#04x} used with the wrong sequencing API"

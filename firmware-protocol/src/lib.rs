@@ -20,18 +20,27 @@ pub mod cobs;
 pub mod crc;
 mod decoder;
 mod error;
+mod firmware_link;
 mod fixed;
 pub mod frame;
+mod host_link;
 pub mod message;
+pub mod rx;
 pub mod seq;
+pub mod timing;
+pub mod window;
 mod wire;
 
 pub use decoder::{Decoder, Feed};
 pub use error::Error;
+pub use firmware_link::{FirmwareLink, Inbound};
 pub use fixed::FixedList;
 pub use frame::{
     decode_content, decode_frame, encode, encode_content, Frame, Header, MAX_FRAME_LEN,
     MAX_PAYLOAD_LEN, MAX_WIRE_LEN, PROTOCOL_VERSION,
 };
+pub use host_link::{HostInbound, HostLink, HostPhase, HOST_FREE_SLOTS};
 pub use message::{Message, MessageType};
+pub use rx::{RxTracker, RxVerdict};
 pub use seq::{Seq, MAX_WINDOW};
+pub use window::TxWindow;

@@ -96,6 +96,18 @@ wire_enum! {
     }
 }
 
+impl MessageType {
+    /// Whether the host may send this message (type codes below 0x80).
+    pub const fn sent_by_host(self) -> bool {
+        self.code() < 0x80
+    }
+
+    /// Whether the firmware may send this message (type codes from 0x40).
+    pub const fn sent_by_firmware(self) -> bool {
+        self.code() >= 0x40
+    }
+}
+
 /// One protocol message (the header's type byte plus the payload).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Message {
