@@ -1,11 +1,16 @@
 //! Host end of a session: handshake, retransmit window, queue credits, notification
 //! duplicate filtering and heartbeat. Pure: the caller passes the time.
+//!
+//! Queue credits: the firmware's free command-queue slots as of the latest ack it
+//! sent (`Ack::free_slots`, or `queue_depth - Status::queue_used`), minus the queued
+//! commands sent since. This never overestimates; a lost `Ack` can only leave it low
+//! until the next `Ack` or `Status`, which [`HostLink::heartbeat_due`] then asks for.
 
 use crate::frame::{encode, Frame, PROTOCOL_VERSION};
 use crate::message::{Event, Message, NakReason};
 use crate::rx::{RxTracker, RxVerdict};
 use crate::seq::{Seq, MAX_WINDOW};
-use crate::timing::SilenceTimer;
+use crate::timing::{SilenceTimer, RETRANSMIT_TIMEOUT_MS};
 use crate::window::TxWindow;
 use crate::Error;
 
@@ -179,9 +184,19 @@ impl<const N: usize> HostLink<N> {
         self.tx.retransmit_all_now();
     }
 
-    /// Whether a `Ping` should be sent: session up and nothing sent for 500 ms.
+    /// Whether the heartbeat, a `QueryStatus`, should be sent now: the session is up
+    /// and nothing was sent for
+    /// [`HEARTBEAT_INTERVAL_MS`](crate::timing::HEARTBEAT_INTERVAL_MS) — or already after
+    /// [`RETRANSMIT_TIMEOUT_MS`] when the queue credits are exhausted with no queued
+    /// command in flight, because then only the `Status` reply (or an `Ack` that may
+    /// have been lost) can free credits again.
     pub fn heartbeat_due(&self, now_ms: u64) -> bool {
-        self.phase == HostPhase::Established && self.heartbeat.expired(now_ms)
+        if self.phase != HostPhase::Established {
+            return false;
+        }
+        let starved = self.queue_credits() == 0 && self.queued_in_flight() == 0;
+        self.heartbeat.expired(now_ms)
+            || (starved && self.heartbeat.silent_for(now_ms) >= RETRANSMIT_TIMEOUT_MS)
     }
 
     /// Whether the oldest unacked message went unanswered through every retransmission:

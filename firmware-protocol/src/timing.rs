@@ -8,7 +8,7 @@ pub const RETRANSMIT_TIMEOUT_MS: u64 = 100;
 /// After this many retransmissions of the same frame without an ack, the sender
 /// declares the link lost (about 2 s at [`RETRANSMIT_TIMEOUT_MS`]).
 pub const MAX_RETRANSMISSIONS: u16 = 20;
-/// The host sends a `Ping` whenever it has sent nothing for this long.
+/// The host sends a heartbeat (`QueryStatus`) whenever it has sent nothing for this long.
 pub const HEARTBEAT_INTERVAL_MS: u64 = 500;
 /// The firmware stops and latches `Fault::CommsTimeout` if it has received no valid
 /// frame for this long while it is executing queued commands.
