@@ -218,3 +218,93 @@ pub fn golden(name: &str) -> Vec<u8> {
         .unwrap_or_else(|| panic!("no golden vector named {name}"));
     hex(text)
 }
+
+/// What [`check_stream`] saw.
+#[derive(Debug, Default)]
+pub struct StreamStats {
+    /// Bytes fed.
+    pub bytes: u64,
+    /// Frames decoded.
+    pub frames: u64,
+    /// Errors, by [`firmware_protocol::Error::kind_name`].
+    pub errors: std::collections::BTreeMap<&'static str, u64>,
+}
+
+/// Feeds `bytes` to a streaming [`firmware_protocol::Decoder`] in pieces cut at
+/// `cuts`, and checks, panicking on any difference, that:
+/// - each delimited chunk gives the same result as `decode_frame` on that chunk;
+/// - every decoded frame re-encodes to exactly the bytes it came from (one encoding
+///   per frame: nothing accepted is ambiguous);
+/// - both session helpers digest every decoded frame without panicking.
+pub fn check_stream(bytes: &[u8], cuts: &[usize], stats: &mut StreamStats) {
+    use firmware_protocol::{decode_frame, encode, Decoder, FirmwareLink, HostLink, MAX_WIRE_LEN};
+
+    let mut decoder = Decoder::new();
+    let mut results = Vec::new();
+    let mut start = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&bytes.len())) {
+        let end = cut.clamp(start, bytes.len());
+        results.extend(decoder.feed(&bytes[start..end]));
+        start = end;
+    }
+    let mut chunks: Vec<&[u8]> = bytes.split(|&byte| byte == 0).collect();
+    chunks.pop(); // bytes after the last delimiter: an unfinished frame
+    chunks.retain(|chunk| !chunk.is_empty());
+    assert_eq!(
+        results.len(),
+        chunks.len(),
+        "one result per delimited chunk"
+    );
+
+    let mut firmware = FirmwareLink::<4>::new(8, 0);
+    let mut host = HostLink::<4>::new(0);
+    stats.bytes += bytes.len() as u64;
+    for (index, (result, chunk)) in results.iter().zip(&chunks).enumerate() {
+        assert_eq!(*result, decode_frame(chunk), "streaming vs one-shot decode");
+        match result {
+            Ok(frame) => {
+                let mut wire = [0u8; MAX_WIRE_LEN];
+                let len = encode(frame, &mut wire).expect("a decoded frame re-encodes");
+                assert_eq!(&wire[..len - 1], *chunk, "canonical encoding");
+                firmware.on_frame(frame, (index % 3) as u8, index as u64);
+                host.on_frame(frame);
+                stats.frames += 1;
+            }
+            Err(error) => {
+                firmware.nak_for_decode_error(error);
+                *stats.errors.entry(error.kind_name()).or_default() += 1;
+            }
+        }
+    }
+}
+
+/// All golden frames' wire bytes, concatenated.
+pub fn golden_stream() -> Vec<Vec<u8>> {
+    GOLDEN.iter().map(|(_, text)| hex(text)).collect()
+}
+
+/// Wire bytes (COBS + 0x00) of a frame whose body is `body` (header + payload) with a
+/// correct CRC appended: lets fuzzers reach the payload parsers past the CRC check.
+pub fn wire_with_valid_crc(body: &[u8]) -> Vec<u8> {
+    let mut content = body.to_vec();
+    content.extend_from_slice(&firmware_protocol::crc::crc16(body).to_le_bytes());
+    let mut wire = vec![0u8; firmware_protocol::cobs::max_encoded_len(content.len()) + 1];
+    let len = firmware_protocol::cobs::encode(&content, &mut wire).expect("buffer sized");
+    wire.truncate(len);
+    wire.push(0);
+    wire
+}
+
+/// The bodies (header + payload, CRC removed) of the golden frames.
+pub fn golden_bodies() -> Vec<Vec<u8>> {
+    golden_stream()
+        .iter()
+        .map(|wire| {
+            let mut content = vec![0u8; wire.len()];
+            let len = firmware_protocol::cobs::decode(&wire[..wire.len() - 1], &mut content)
+                .expect("golden COBS");
+            content.truncate(len - 2);
+            content
+        })
+        .collect()
+}
