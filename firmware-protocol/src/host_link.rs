@@ -7,7 +7,7 @@
 //! until the next `Ack` or `Status`, which [`HostLink::heartbeat_due`] then asks for.
 
 use crate::frame::{encode, Frame, PROTOCOL_VERSION};
-use crate::message::{Event, Message, NakReason};
+use crate::message::{Event, FirmwareState, HelloReply, Message, NakReason};
 use crate::rx::{RxTracker, RxVerdict};
 use crate::seq::{Seq, MAX_WINDOW};
 use crate::timing::{SilenceTimer, RETRANSMIT_TIMEOUT_MS};
@@ -57,6 +57,8 @@ pub struct HostLink<const N: usize> {
     /// Firmware's free queue slots as of the latest ack it sent.
     free_slots: u8,
     queue_depth: u8,
+    /// A `ConfigureReply` arrived in this session.
+    configured: bool,
     heartbeat: SilenceTimer,
 }
 
@@ -69,6 +71,7 @@ impl<const N: usize> HostLink<N> {
             phase: HostPhase::NoSession,
             free_slots: 0,
             queue_depth: 0,
+            configured: false,
             heartbeat: SilenceTimer::heartbeat(now_ms),
         }
     }
@@ -91,17 +94,18 @@ impl<const N: usize> HostLink<N> {
     /// room in the window and, if queued (`Home`, `Motion`, `Dwell`), a queue credit;
     /// they are kept for retransmission. Sending `Hello` restarts the handshake.
     pub fn send(&mut self, message: &Message, now_ms: u64, out: &mut [u8]) -> Result<usize, Error> {
+        if matches!(message, Message::Hello { .. }) {
+            self.tx.reset();
+            self.rx.reset();
+            self.configured = false;
+            self.phase = HostPhase::AwaitingHelloReply;
+        }
         let len = if message.is_sequenced() {
             self.check_can_send(message)?;
             self.tx.send(message, self.rx.ack(), now_ms, out)?
         } else {
             encode(&Frame::unsequenced(self.rx.ack(), *message), out)?
         };
-        if matches!(message, Message::Hello { .. }) {
-            self.tx.reset();
-            self.rx.reset();
-            self.phase = HostPhase::AwaitingHelloReply;
-        }
         self.heartbeat.note_activity(now_ms);
         Ok(len)
     }
@@ -140,12 +144,7 @@ impl<const N: usize> HostLink<N> {
             return HostInbound::Ignore;
         }
         if let Message::HelloReply(reply) = message {
-            return self.on_hello_reply(
-                frame,
-                reply.protocol_version,
-                reply.rx_window,
-                reply.queue_depth,
-            );
+            return self.on_hello_reply(frame.header.version, &reply);
         }
         if self.phase != HostPhase::Established {
             // Sequenced frames before the HelloReply belong to the previous session.
@@ -160,6 +159,7 @@ impl<const N: usize> HostLink<N> {
             RxVerdict::Unsequenced => HostInbound::Deliver(message),
             RxVerdict::New => {
                 self.rx.accept();
+                self.configured |= matches!(message, Message::ConfigureReply { .. });
                 HostInbound::DeliverAndAck(message)
             }
             RxVerdict::Duplicate => HostInbound::AckOnly,
@@ -220,25 +220,20 @@ impl<const N: usize> HostLink<N> {
         self.tx.unacked()
     }
 
-    fn on_hello_reply(
-        &mut self,
-        frame: &Frame,
-        firmware: u8,
-        rx_window: u8,
-        queue_depth: u8,
-    ) -> HostInbound {
+    fn on_hello_reply(&mut self, header_version: u8, reply: &HelloReply) -> HostInbound {
         if self.phase != HostPhase::AwaitingHelloReply {
             return HostInbound::Ignore;
         }
-        if firmware != PROTOCOL_VERSION || frame.header.version != PROTOCOL_VERSION {
+        let firmware = reply.protocol_version;
+        if firmware != PROTOCOL_VERSION || header_version != PROTOCOL_VERSION {
             self.phase = HostPhase::VersionMismatch { firmware };
         } else {
             self.phase = HostPhase::Established;
-            self.tx.set_peer_window(rx_window);
-            self.queue_depth = queue_depth;
-            self.free_slots = queue_depth;
+            self.tx.set_peer_window(reply.rx_window);
+            self.queue_depth = reply.queue_depth;
+            self.free_slots = reply.queue_depth;
         }
-        HostInbound::Deliver(frame.message)
+        HostInbound::Deliver(Message::HelloReply(*reply))
     }
 
     /// Releases acked messages and updates the firmware's free-slot count: every
@@ -258,15 +253,17 @@ impl<const N: usize> HostLink<N> {
         }
     }
 
+    /// A reboot shows as `Event::Boot`, `Nak NoSession`, or a `Status` saying
+    /// Unconfigured after this session's `Configure` was accepted.
     fn note_session_loss(&mut self, message: &Message) {
-        let lost = matches!(
-            message,
-            Message::Event(Event::Boot { .. })
-                | Message::Nak {
-                    reason: NakReason::NoSession,
-                    ..
-                }
-        );
+        let lost = match message {
+            Message::Event(Event::Boot { .. }) => true,
+            Message::Nak { reason, .. } => *reason == NakReason::NoSession,
+            Message::Status(status) => {
+                self.configured && status.state == FirmwareState::Unconfigured
+            }
+            _ => false,
+        };
         if lost {
             self.phase = HostPhase::NoSession;
         }

@@ -376,6 +376,23 @@ fn host_notices_a_firmware_reboot() {
     assert_eq!(host.phase(), HostPhase::NoSession);
 
     let mut host = host_established();
+    let configured = Frame::new(Seq(0), Seq(0), Message::ConfigureReply { checksum: 1 });
+    host.on_frame(&configured);
+    let mut status = Status {
+        state: FirmwareState::Idle,
+        faults: FaultFlags(0),
+        last_completed_move_id: 0,
+        queue_used: 0,
+        config_checksum: 1,
+        positions: FixedList::new(),
+    };
+    host.on_frame(&Frame::unsequenced(Seq(0), Message::Status(status)));
+    assert_eq!(host.phase(), HostPhase::Established);
+    status.state = FirmwareState::Unconfigured;
+    host.on_frame(&Frame::unsequenced(Seq(0), Message::Status(status)));
+    assert_eq!(host.phase(), HostPhase::NoSession, "reboot seen in Status");
+
+    let mut host = host_established();
     let nak = Message::Nak {
         seq: Seq(0),
         reason: NakReason::NoSession,
