@@ -178,6 +178,19 @@ fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
+    /// COBS alone, on inputs far longer than a frame, with long non-zero runs.
+    #[test]
+    fn cobs_round_trips_within_its_bound(
+        data in proptest::collection::vec(prop_oneof![1 => Just(0u8), 30 => 1u8..=255], 0..1200),
+    ) {
+        let mut encoded = vec![0u8; firmware_protocol::cobs::max_encoded_len(data.len())];
+        let len = firmware_protocol::cobs::encode(&data, &mut encoded).expect("sized by the bound");
+        prop_assert!(!encoded[..len].contains(&0));
+        let mut decoded = vec![0u8; data.len()];
+        let back = firmware_protocol::cobs::decode(&encoded[..len], &mut decoded).expect("decodes");
+        prop_assert_eq!(&decoded[..back], &data[..]);
+    }
+
     #[test]
     fn encodable_messages_round_trip(message in message(), seq in any::<u8>(), ack in any::<u8>()) {
         let frame = Frame::new(Seq(seq), Seq(ack), message);
