@@ -1,1 +1,4 @@
-//! Integration tests: one binary.
+//! Integration tests: one binary, one module per area.
+
+mod cli_cube;
+mod common;

@@ -1,6 +1,6 @@
 //! Golden byte vectors: every message type's exact encoding is pinned, and decodes back.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

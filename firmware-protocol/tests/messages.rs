@@ -1,6 +1,6 @@
 //! Payload validation: limits that fit, and each malformed payload's precise error.
 
-mod common;
+use crate::common;
 
 use firmware_protocol::crc::crc16;
 use firmware_protocol::message::{

@@ -1,7 +1,7 @@
 //! Property tests: every valid message round-trips, and the decoder never panics on
 //! random or mutated streams (and agrees with the one-shot decoder).
 
-mod common;
+use crate::common;
 
 use common::{check_stream, golden_bodies, golden_stream, wire_with_valid_crc, StreamStats};
 use firmware_protocol::message::{

@@ -1,7 +1,7 @@
 //! PROTOCOL.md agrees with the code: its examples are the golden vectors, its tables
 //! list every message type and reason code, and its limits are the crate's constants.
 
-mod common;
+use crate::common;
 
 use common::{hex, to_hex, GOLDEN};
 use firmware_protocol::message::{NakReason, MAX_ACTIONS, MAX_ACTUATORS};

@@ -2,6 +2,7 @@
 
 pub mod coord;
 pub mod movetables;
+pub mod optimal;
 pub mod pruning;
 pub mod search;
 pub mod symmetry;
@@ -52,6 +53,18 @@ impl Solver {
                 exhausted: true,
                 ..SearchStats::default()
             });
+        }
+        let deadline = std::time::Instant::now() + opts.budget;
+        let mut short = optimal::Optimal::new(&self.tables, deadline);
+        if short.lower_bound(cube) <= optimal::SHORT_DEPTH {
+            if let Some(s) = short.solve(cube) {
+                on_solution(&s);
+                return Ok(SearchStats {
+                    solutions: 1,
+                    exhausted: true,
+                    ..SearchStats::default()
+                });
+            }
         }
         Ok(search::Search::new(&self.tables, opts, &mut on_solution).run(cube))
     }

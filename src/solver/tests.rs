@@ -31,6 +31,17 @@ fn solved_cube_needs_no_moves() {
 }
 
 #[test]
+fn one_turn_gets_its_inverse() {
+    for t in Turn::all() {
+        let c = CubieCube::default().turn(t);
+        assert_eq!(
+            small_solver().solve(&c, Duration::from_millis(10)),
+            Ok(vec![t.inverse()])
+        );
+    }
+}
+
+#[test]
 fn invalid_cube_is_refused() {
     let mut c = CubieCube::default();
     c.co[0] = 1;
@@ -111,7 +122,7 @@ proptest! {
     }
 
     #[test]
-    fn short_scrambles_get_solutions_no_longer_than_the_scramble(seed in any::<u64>(), n in 1usize..=5) {
+    fn short_scrambles_get_solutions_no_longer_than_the_scramble(seed in any::<u64>(), n in 1usize..=7) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let scramble = random_scramble(&mut rng, n, false);
         let c = scramble.iter().fold(CubieCube::default(), |c, m| match m {
