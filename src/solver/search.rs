@@ -19,6 +19,9 @@ pub struct SearchOptions {
     pub alternatives: bool,
     /// Longest solution worth reporting.
     pub max_length: usize,
+    /// Stop after this many search nodes (once a solution exists): makes results
+    /// reproducible whatever the machine's speed.
+    pub node_budget: Option<u64>,
 }
 
 impl Default for SearchOptions {
@@ -28,6 +31,7 @@ impl Default for SearchOptions {
             target_length: None,
             alternatives: false,
             max_length: 30,
+            node_budget: None,
         }
     }
 }
@@ -190,11 +194,15 @@ impl<'a, 'f> Search<'a, 'f> {
     #[inline(always)]
     fn tick(&mut self) {
         self.stats.nodes += 1;
-        if self.stats.nodes & 255 == 0
-            && self.stats.solutions > 0
-            && Instant::now() >= self.deadline
-        {
+        if self.stats.nodes & 255 == 0 && self.stats.solutions > 0 && self.out_of_budget() {
             self.stop = true;
+        }
+    }
+
+    fn out_of_budget(&self) -> bool {
+        match self.opts.node_budget {
+            Some(n) => self.stats.nodes >= n,
+            None => Instant::now() >= self.deadline,
         }
     }
 
@@ -345,7 +353,7 @@ impl<'a, 'f> Search<'a, 'f> {
         if self.opts.target_length.is_some_and(|t| len <= t) {
             self.stop = true;
         }
-        if Instant::now() >= self.deadline {
+        if self.out_of_budget() {
             self.stop = true;
         }
     }
