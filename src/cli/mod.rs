@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 pub mod cube_cmds;
+pub mod plan_cmds;
 
 /// Exit status for a refused input (an impossible cube, a bad config, …).
 pub const EXIT_INVALID: u8 = 2;
@@ -23,11 +24,17 @@ pub struct Cli {
 pub enum Command {
     /// Check that facelet strings describe a cube that can exist.
     Check(cube_cmds::CheckArgs),
+    /// Plan gripper commands for a robot design: face turns, a cube, or the scan.
+    Plan(plan_cmds::PlanArgs),
+    /// Benchmark the planner against the naive baseline on random cubes.
+    PlanBench(plan_cmds::PlanBenchArgs),
 }
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => cube_cmds::check(args),
+        Command::Plan(args) => plan_cmds::plan(args),
+        Command::PlanBench(args) => plan_cmds::plan_bench(args),
     }
 }

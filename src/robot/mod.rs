@@ -8,9 +8,13 @@ pub mod model;
 pub mod physics;
 pub mod planner;
 pub mod program;
+pub mod scan;
 pub mod search;
+pub mod select;
 mod violation;
 
+#[cfg(test)]
+mod physics_tests;
 #[cfg(test)]
 mod tests;
 
@@ -20,3 +24,5 @@ pub use model::{RobotModel, RobotState};
 pub use physics::{replay, IllegalStep, PhysicsState, Replay, StepEffect, Violation};
 pub use planner::{Plan, PlanError, Planner};
 pub use program::{Action, Program, ProgramDoc, Step};
+pub use scan::ScanPlan;
+pub use select::Choice;

@@ -16,7 +16,7 @@ use crate::cube::{Face, Turn};
 use std::sync::Arc;
 
 /// How many nodes the search expands at most per layer, by default (`usize::MAX`: exact).
-pub const DEFAULT_PER_LAYER: usize = 400;
+pub const DEFAULT_PER_LAYER: usize = 80;
 
 /// Why no program could be planned.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,6 +25,8 @@ pub enum PlanError {
     UnknownStart { robot: String },
     #[error("robot '{robot}' found no way to perform the moves (from block {block} on)")]
     NoPlan { robot: String, block: usize },
+    #[error("robot '{robot}' found no way to show all six faces to its cameras")]
+    NoScan { robot: String },
 }
 
 /// A planned program and what it does.
