@@ -142,7 +142,7 @@ pub struct RobotModel {
 impl RobotModel {
     /// Whether the closed grippers `held` (bit mask) hold the cube up.
     pub fn supported(&self, held: u16) -> bool {
-        self.support.iter().any(|&set| set & held == set)
+        self.support.iter().any(|set| set & !held == 0)
     }
 
     /// The state a plan starts from unless told otherwise: cube at home,

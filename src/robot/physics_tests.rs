@@ -124,7 +124,7 @@ fn angles_stay_within_range_and_open_grippers_turn_freely() {
     let turn_front = step(&model, &[("front", Act::Turn(1))]);
     let end = run(
         &model,
-        &[open_front_back(&model), turn_front, turn_front.clone()],
+        &[open_front_back(&model), turn_front, turn_front],
     );
     assert!(matches!(end, Err(Violation::OutOfReach { .. })), "{end:?}");
     let ok = run(

@@ -129,13 +129,10 @@ fn slot_mut<'a>(
 
 fn unwind(slots: &[Option<Vec<Slot>>], mut layer: u32, mut state: u32) -> Vec<PathNode> {
     let mut path = Vec::new();
-    loop {
-        let Some(slot) = slots[layer as usize]
-            .as_ref()
-            .map(|row| row[state as usize])
-        else {
-            break;
-        };
+    while let Some(slot) = slots[layer as usize]
+        .as_ref()
+        .map(|row| row[state as usize])
+    {
         if slot.parent_layer == u32::MAX {
             break;
         }
