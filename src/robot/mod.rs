@@ -8,6 +8,7 @@ pub mod model;
 pub mod physics;
 pub mod planner;
 pub mod program;
+pub mod replay;
 pub mod scan;
 pub mod search;
 pub mod select;

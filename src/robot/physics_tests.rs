@@ -122,10 +122,7 @@ fn a_jaw_opens_only_if_the_cube_stays_supported() {
 fn angles_stay_within_range_and_open_grippers_turn_freely() {
     let model = shipped("four-arm");
     let turn_front = step(&model, &[("front", Act::Turn(1))]);
-    let end = run(
-        &model,
-        &[open_front_back(&model), turn_front, turn_front],
-    );
+    let end = run(&model, &[open_front_back(&model), turn_front, turn_front]);
     assert!(matches!(end, Err(Violation::OutOfReach { .. })), "{end:?}");
     let ok = run(
         &model,

@@ -203,14 +203,15 @@ fn an_unknown_start_state_is_refused() {
 
 #[test]
 #[ignore = "slow: compares the capped search with the exact one"]
-fn capped_search_matches_exact_search() {
+fn capped_search_is_within_two_percent_of_exact_search() {
     let mut planner = Planner::new(shipped("four-arm"));
+    let (mut capped, mut exact) = (0, 0);
     for seed in 0..5 {
         let (_, solution) = scrambled(seed, 16);
-        let capped = planner.plan(&planner.home(), &solution).unwrap().total_ms;
-        planner.per_layer = usize::MAX;
-        let exact = planner.plan(&planner.home(), &solution).unwrap().total_ms;
         planner.per_layer = planner::DEFAULT_PER_LAYER;
-        assert!(capped <= exact + 100, "capped {capped} exact {exact}");
+        capped += planner.plan(&planner.home(), &solution).unwrap().total_ms;
+        planner.per_layer = usize::MAX;
+        exact += planner.plan(&planner.home(), &solution).unwrap().total_ms;
     }
+    assert!(capped * 100 <= exact * 102, "capped {capped} exact {exact}");
 }
