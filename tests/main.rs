@@ -2,3 +2,4 @@
 
 mod cli_cube;
 mod common;
+mod robot;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 pub mod bench_cmds;
 pub mod cube_cmds;
+pub mod plan_cmds;
 pub mod solve_cmds;
 pub mod tables_arg;
 pub mod test_program;
@@ -36,6 +37,10 @@ pub enum Command {
     /// Benchmarks.
     #[command(subcommand)]
     Bench(bench_cmds::BenchCommand),
+    /// Plan gripper commands for a robot design: face turns, a cube, or the scan.
+    Plan(plan_cmds::PlanArgs),
+    /// Benchmark the planner against the naive baseline on random cubes.
+    PlanBench(plan_cmds::PlanBenchArgs),
 }
 
 /// Runs the parsed command.
@@ -46,5 +51,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Scramble(args) => solve_cmds::scramble(args),
         Command::TestProgram(args) => test_program::test_program(args),
         Command::Bench(cmd) => bench_cmds::run(cmd),
+        Command::Plan(args) => plan_cmds::plan(args),
+        Command::PlanBench(args) => plan_cmds::plan_bench(args),
     }
 }
