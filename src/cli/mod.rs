@@ -3,7 +3,12 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+pub mod bench_cmds;
 pub mod cube_cmds;
+pub mod plan_cmds;
+pub mod solve_cmds;
+pub mod tables_arg;
+pub mod test_program;
 
 /// Exit status for a refused input (an impossible cube, a bad config, …).
 pub const EXIT_INVALID: u8 = 2;
@@ -23,11 +28,30 @@ pub struct Cli {
 pub enum Command {
     /// Check that facelet strings describe a cube that can exist.
     Check(cube_cmds::CheckArgs),
+    /// Solve cubes given as facelet strings.
+    Solve(solve_cmds::SolveArgs),
+    /// Print uniformly random cubes as facelet strings.
+    Scramble(solve_cmds::ScrambleArgs),
+    /// The 1988 Test Program: scramble, solve and verify many cubes, print the statistics.
+    TestProgram(test_program::TestProgramArgs),
+    /// Benchmarks.
+    #[command(subcommand)]
+    Bench(bench_cmds::BenchCommand),
+    /// Plan gripper commands for a robot design: face turns, a cube, or the scan.
+    Plan(plan_cmds::PlanArgs),
+    /// Benchmark the planner against the naive baseline on random cubes.
+    PlanBench(plan_cmds::PlanBenchArgs),
 }
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => cube_cmds::check(args),
+        Command::Solve(args) => solve_cmds::solve(args),
+        Command::Scramble(args) => solve_cmds::scramble(args),
+        Command::TestProgram(args) => test_program::test_program(args),
+        Command::Bench(cmd) => bench_cmds::run(cmd),
+        Command::Plan(args) => plan_cmds::plan(args),
+        Command::PlanBench(args) => plan_cmds::plan_bench(args),
     }
 }

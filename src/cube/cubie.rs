@@ -206,18 +206,18 @@ impl CubieCube {
     /// The stickers of this cube.
     pub fn to_facelets(&self) -> FaceletCube {
         let mut f = FaceletCube::default();
-        for pos in 0..8 {
+        for (pos, stickers) in CORNER_STICKERS.iter().enumerate() {
             let colours = corner_colours(self.cp[pos] as usize);
             let twist = self.co[pos] as usize;
             for (n, colour) in colours.into_iter().enumerate() {
-                f.stickers[CORNER_STICKERS[pos][(n + twist) % 3]] = colour;
+                f.stickers[stickers[(n + twist) % 3]] = colour;
             }
         }
-        for pos in 0..12 {
+        for (pos, stickers) in EDGE_STICKERS.iter().enumerate() {
             let colours = edge_colours(self.ep[pos] as usize);
             let flip = self.eo[pos] as usize;
             for (n, colour) in colours.into_iter().enumerate() {
-                f.stickers[EDGE_STICKERS[pos][(n + flip) % 2]] = colour;
+                f.stickers[stickers[(n + flip) % 2]] = colour;
             }
         }
         f

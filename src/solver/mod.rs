@@ -1,1 +1,107 @@
-//! Two-phase solver.
+//! Solver: the two-phase search over move, symmetry and pruning tables, with an anytime interface. Pure: no I/O.
+
+pub mod coord;
+pub mod movetables;
+pub mod optimal;
+pub mod pruning;
+pub mod search;
+pub mod symmetry;
+pub mod symtables;
+pub mod table_bytes;
+pub mod tables;
+
+#[cfg(test)]
+mod tests;
+
+pub use search::{Flow, SearchOptions, SearchStats};
+pub use tables::{TableMode, Tables};
+
+use crate::cube::{CubeError, CubieCube, Turn};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Solves cubes with shared tables. Cheap to clone.
+#[derive(Clone)]
+pub struct Solver {
+    tables: Arc<Tables>,
+}
+
+impl Solver {
+    pub fn new(tables: Arc<Tables>) -> Solver {
+        Solver { tables }
+    }
+
+    /// The tables this solver searches with.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// Calls `on_solution` with every solution found within the budget, each
+    /// shorter than the one before (with `alternatives`, also as long).
+    /// A solved cube gets one empty solution.
+    pub fn search(
+        &self,
+        cube: &CubieCube,
+        opts: &SearchOptions,
+        mut on_solution: impl FnMut(&[Turn]) -> Flow,
+    ) -> Result<SearchStats, SolveError> {
+        cube.check()?;
+        if cube.is_solved() {
+            on_solution(&[]);
+            return Ok(SearchStats {
+                solutions: 1,
+                exhausted: true,
+                ..SearchStats::default()
+            });
+        }
+        let deadline = std::time::Instant::now() + opts.budget;
+        let mut short = optimal::Optimal::new(&self.tables, deadline);
+        if short.lower_bound(cube) <= optimal::SHORT_DEPTH {
+            if let Some(s) = short.solve(cube) {
+                on_solution(&s);
+                return Ok(SearchStats {
+                    solutions: 1,
+                    exhausted: true,
+                    ..SearchStats::default()
+                });
+            }
+        }
+        Ok(search::Search::new(&self.tables, opts, &mut on_solution).run(cube))
+    }
+
+    /// The shortest solution found within `budget`.
+    pub fn solve(&self, cube: &CubieCube, budget: Duration) -> Result<Vec<Turn>, SolveError> {
+        let opts = SearchOptions {
+            budget,
+            ..SearchOptions::default()
+        };
+        self.solve_with(cube, &opts)
+    }
+
+    /// The shortest solution found with these options.
+    pub fn solve_with(
+        &self,
+        cube: &CubieCube,
+        opts: &SearchOptions,
+    ) -> Result<Vec<Turn>, SolveError> {
+        let mut best: Option<Vec<Turn>> = None;
+        self.search(cube, opts, |s| {
+            if best.as_ref().is_none_or(|b| s.len() < b.len()) {
+                best = Some(s.to_vec());
+            }
+            Flow::Continue
+        })?;
+        best.ok_or(SolveError::NoSolution {
+            max_length: opts.max_length,
+        })
+    }
+}
+
+/// Why the solver returned no solution.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error("not a valid cube: {0}")]
+    InvalidCube(#[from] CubeError),
+    #[error("no solution of at most {max_length} turns was found")]
+    NoSolution { max_length: usize },
+}

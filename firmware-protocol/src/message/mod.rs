@@ -1,0 +1,323 @@
+//! The message catalogue: type codes, the `Message` enum, sequencing rules and payload codecs.
+
+/// Declares a `#[repr(u8)]` enum carried on the wire as one byte, with `code`,
+/// `from_code` (unknown codes are `Error::BadValue { field, .. }`) and `ALL`.
+macro_rules! wire_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident($field:literal) {
+            $($(#[$variant_meta:meta])* $variant:ident = $code:literal,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum $name {
+            $($(#[$variant_meta])* $variant = $code,)*
+        }
+
+        impl $name {
+            /// Every variant, in code order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            /// The byte sent on the wire.
+            pub const fn code(self) -> u8 {
+                self as u8
+            }
+
+            /// The variant sent as `code`.
+            pub fn from_code(code: u8) -> Result<Self, $crate::Error> {
+                match code {
+                    $($code => Ok($name::$variant),)*
+                    other => Err($crate::Error::BadValue {
+                        field: $field,
+                        value: other as i64,
+                    }),
+                }
+            }
+        }
+    };
+}
+
+mod command;
+mod report;
+
+pub use command::{
+    Action, ActuatorConfig, Configure, JawTarget, Motion, RotationRange, ACTION_RECORD_LEN,
+    ACTUATOR_RECORD_LEN, MAX_ACTIONS, MAX_ACTUATORS,
+};
+pub use report::{
+    Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason, ResetCause,
+    Status, EVENT_LEN, FIRMWARE_NAME_LEN, HELLO_REPLY_LEN, STATUS_FIXED_LEN,
+};
+
+use crate::seq::Seq;
+use crate::wire::{Reader, Writer};
+use crate::Error;
+
+wire_enum! {
+    /// Message type codes (header byte 3). 0x0_: host → firmware, 0x4_: either
+    /// direction, 0x8_: firmware → host.
+    pub enum MessageType("message_type") {
+        /// Handshake request (unsequenced).
+        Hello = 0x01,
+        /// Actuator limits and timings (sequenced, immediate).
+        Configure = 0x02,
+        /// Home all actuators (sequenced, queued).
+        Home = 0x03,
+        /// Start actions together (sequenced, queued).
+        Motion = 0x04,
+        /// Wait (sequenced, queued).
+        Dwell = 0x05,
+        /// Ask for a `Status` (unsequenced).
+        QueryStatus = 0x06,
+        /// Heartbeat / round trip (unsequenced).
+        Ping = 0x07,
+        /// Stop everything now and latch (unsequenced).
+        EmergencyStop = 0x08,
+        /// Clear a latched fault or e-stop (sequenced, immediate).
+        ClearFault = 0x09,
+        /// Cumulative ack plus free slots (unsequenced, either direction).
+        Ack = 0x40,
+        /// Refusal of one frame (unsequenced, either direction).
+        Nak = 0x41,
+        /// Handshake answer (unsequenced).
+        HelloReply = 0x81,
+        /// Checksum of an accepted `Configure` (sequenced).
+        ConfigureReply = 0x82,
+        /// A queued command finished (sequenced).
+        MoveDone = 0x83,
+        /// Button, fault or boot (sequenced, except `Boot`).
+        Event = 0x84,
+        /// Answer to `QueryStatus` (unsequenced).
+        Status = 0x85,
+        /// Answer to `Ping` (unsequenced).
+        Pong = 0x86,
+    }
+}
+
+impl MessageType {
+    /// Whether the host may send this message (type codes below 0x80).
+    pub const fn sent_by_host(self) -> bool {
+        self.code() < 0x80
+    }
+
+    /// Whether the firmware may send this message (type codes from 0x40).
+    pub const fn sent_by_firmware(self) -> bool {
+        self.code() >= 0x40
+    }
+}
+
+/// One protocol message (the header's type byte plus the payload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Message {
+    /// Host → firmware: start a session. Payload: protocol_version u8.
+    Hello {
+        /// The host's `PROTOCOL_VERSION`.
+        protocol_version: u8,
+    },
+    /// Host → firmware: actuator limits; answered by `ConfigureReply`.
+    Configure(Configure),
+    /// Host → firmware: home every actuator; answered by `MoveDone`. Payload: move_id u32.
+    Home {
+        /// Id echoed in `MoveDone`.
+        move_id: u32,
+    },
+    /// Host → firmware: actions that start together; answered by `MoveDone`.
+    Motion(Motion),
+    /// Host → firmware: wait; answered by `MoveDone`. Payload: move_id u32, ms u16.
+    Dwell {
+        /// Id echoed in `MoveDone`.
+        move_id: u32,
+        /// Duration, ms.
+        ms: u16,
+    },
+    /// Host → firmware: ask for a `Status`. Empty payload.
+    QueryStatus,
+    /// Host → firmware: heartbeat; answered by `Pong`. Payload: nonce u32.
+    Ping {
+        /// Echoed in `Pong`.
+        nonce: u32,
+    },
+    /// Host → firmware: stop all motors now, flush the queue, latch. Empty payload.
+    EmergencyStop,
+    /// Host → firmware: clear a latched fault or e-stop. Empty payload.
+    ClearFault,
+    /// Either direction: the header's ack field is the cumulative ack. Payload: free_slots u8.
+    Ack {
+        /// From the firmware: free command-queue slots. From the host: 255.
+        free_slots: u8,
+    },
+    /// Either direction: a frame was refused. Payload: seq u8, reason u8.
+    Nak {
+        /// Which seq (see [`NakReason`] for which one each reason names).
+        seq: Seq,
+        /// Why.
+        reason: NakReason,
+    },
+    /// Firmware → host: answer to `Hello`.
+    HelloReply(HelloReply),
+    /// Firmware → host: a `Configure` was accepted. Payload: checksum u16.
+    ConfigureReply {
+        /// [`Configure::checksum`] of the accepted payload.
+        checksum: u16,
+    },
+    /// Firmware → host: a queued command finished. Payload: move_id u32.
+    MoveDone {
+        /// The command's id.
+        move_id: u32,
+    },
+    /// Firmware → host: something happened.
+    Event(Event),
+    /// Firmware → host: answer to `QueryStatus`.
+    Status(Status),
+    /// Firmware → host: answer to `Ping`. Payload: nonce u32.
+    Pong {
+        /// The `Ping`'s nonce.
+        nonce: u32,
+    },
+}
+
+impl Message {
+    /// The type code for the header.
+    pub const fn message_type(&self) -> MessageType {
+        match self {
+            Message::Hello { .. } => MessageType::Hello,
+            Message::Configure(_) => MessageType::Configure,
+            Message::Home { .. } => MessageType::Home,
+            Message::Motion(_) => MessageType::Motion,
+            Message::Dwell { .. } => MessageType::Dwell,
+            Message::QueryStatus => MessageType::QueryStatus,
+            Message::Ping { .. } => MessageType::Ping,
+            Message::EmergencyStop => MessageType::EmergencyStop,
+            Message::ClearFault => MessageType::ClearFault,
+            Message::Ack { .. } => MessageType::Ack,
+            Message::Nak { .. } => MessageType::Nak,
+            Message::HelloReply(_) => MessageType::HelloReply,
+            Message::ConfigureReply { .. } => MessageType::ConfigureReply,
+            Message::MoveDone { .. } => MessageType::MoveDone,
+            Message::Event(_) => MessageType::Event,
+            Message::Status(_) => MessageType::Status,
+            Message::Pong { .. } => MessageType::Pong,
+        }
+    }
+
+    /// Whether the message consumes a sequence number, is acknowledged and is
+    /// retransmitted until it is. All others carry seq 0 and are never retransmitted.
+    pub const fn is_sequenced(&self) -> bool {
+        match self {
+            Message::Configure(_)
+            | Message::Home { .. }
+            | Message::Motion(_)
+            | Message::Dwell { .. }
+            | Message::ClearFault
+            | Message::ConfigureReply { .. }
+            | Message::MoveDone { .. } => true,
+            Message::Event(event) => !matches!(event, Event::Boot { .. }),
+            _ => false,
+        }
+    }
+
+    /// Whether the message takes a slot in the firmware's command queue.
+    pub const fn is_queued(&self) -> bool {
+        matches!(
+            self,
+            Message::Home { .. } | Message::Motion(_) | Message::Dwell { .. }
+        )
+    }
+
+    /// The move id of a queued command.
+    pub const fn move_id(&self) -> Option<u32> {
+        match *self {
+            Message::Home { move_id } | Message::Dwell { move_id, .. } => Some(move_id),
+            Message::Motion(Motion { move_id, .. }) => Some(move_id),
+            _ => None,
+        }
+    }
+
+    /// Writes the payload (validating it as the decoder would).
+    pub(crate) fn write_payload(&self, w: &mut Writer<'_>) -> Result<(), Error> {
+        match self {
+            Message::Hello { protocol_version } => w.u8(*protocol_version),
+            Message::Configure(configure) => configure.write(w),
+            Message::Home { move_id } | Message::MoveDone { move_id } => w.u32(*move_id),
+            Message::Motion(motion) => motion.write(w),
+            Message::Dwell { move_id, ms } => {
+                w.u32(*move_id)?;
+                w.u16(*ms)
+            }
+            Message::QueryStatus | Message::EmergencyStop | Message::ClearFault => Ok(()),
+            Message::Ping { nonce } | Message::Pong { nonce } => w.u32(*nonce),
+            Message::Ack { free_slots } => w.u8(*free_slots),
+            Message::Nak { seq, reason } => {
+                w.u8(seq.0)?;
+                w.u8(reason.code())
+            }
+            Message::HelloReply(reply) => reply.write(w),
+            Message::ConfigureReply { checksum } => w.u16(*checksum),
+            Message::Event(event) => event.write(w),
+            Message::Status(status) => status.write(w),
+        }
+    }
+
+    /// Parses the payload of a message of type `message_type`.
+    pub(crate) fn read_payload(message_type: MessageType, payload: &[u8]) -> Result<Self, Error> {
+        let code = message_type.code();
+        let fixed = |len: usize| Reader::exact(payload, code, len);
+        let message = match message_type {
+            MessageType::Hello => Message::Hello {
+                protocol_version: fixed(1)?.u8()?,
+            },
+            MessageType::Configure => Message::Configure(Configure::read(payload, code)?),
+            MessageType::Home => Message::Home {
+                move_id: fixed(4)?.u32()?,
+            },
+            MessageType::Motion => Message::Motion(Motion::read(payload, code)?),
+            MessageType::Dwell => {
+                let mut r = fixed(6)?;
+                Message::Dwell {
+                    move_id: r.u32()?,
+                    ms: r.u16()?,
+                }
+            }
+            MessageType::QueryStatus => {
+                fixed(0)?;
+                Message::QueryStatus
+            }
+            MessageType::Ping => Message::Ping {
+                nonce: fixed(4)?.u32()?,
+            },
+            MessageType::EmergencyStop => {
+                fixed(0)?;
+                Message::EmergencyStop
+            }
+            MessageType::ClearFault => {
+                fixed(0)?;
+                Message::ClearFault
+            }
+            MessageType::Ack => Message::Ack {
+                free_slots: fixed(1)?.u8()?,
+            },
+            MessageType::Nak => {
+                let mut r = fixed(2)?;
+                Message::Nak {
+                    seq: Seq(r.u8()?),
+                    reason: NakReason::from_code(r.u8()?)?,
+                }
+            }
+            MessageType::HelloReply => Message::HelloReply(HelloReply::read(payload, code)?),
+            MessageType::ConfigureReply => Message::ConfigureReply {
+                checksum: fixed(2)?.u16()?,
+            },
+            MessageType::MoveDone => Message::MoveDone {
+                move_id: fixed(4)?.u32()?,
+            },
+            MessageType::Event => Message::Event(Event::read(payload, code)?),
+            MessageType::Status => Message::Status(Status::read(payload, code)?),
+            MessageType::Pong => Message::Pong {
+                nonce: fixed(4)?.u32()?,
+            },
+        };
+        Ok(message)
+    }
+}

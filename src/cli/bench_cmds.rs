@@ -1,0 +1,160 @@
+//! `cubed bench …`: benchmarks that measure what the issues ask for (never timing assertions in tests).
+
+use super::tables_arg::TableArgs;
+use crate::cube::random::random_cube;
+use crate::cube::ColourScheme;
+use crate::solver::{SearchOptions, Solver};
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Solution length at several budgets on uniformly random cubes, cold and warm start, memory.
+    Solver(SolverBenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SolverBenchArgs {
+    /// Random cubes per budget.
+    #[arg(long, default_value_t = 200)]
+    pub cubes: usize,
+    /// Budgets in milliseconds, comma separated.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![10u64, 100])]
+    pub budgets: Vec<u64>,
+    /// Cubes for the "every cube ≤ 20 moves at 1 s" check (0 skips it).
+    #[arg(long, default_value_t = 20)]
+    pub long_cubes: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Skip the cold/warm start and memory measurements (they run `cubed solve` in a child process).
+    #[arg(long)]
+    pub no_startup: bool,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        BenchCommand::Solver(args) => solver_bench(args),
+    }
+}
+
+fn solver_bench(args: SolverBenchArgs) -> anyhow::Result<ExitCode> {
+    if !args.no_startup {
+        startup_bench(&args)?;
+    }
+    let solver = args.tables.solver();
+    println!("one thread, uniformly random cubes (seed {})", args.seed);
+    println!(
+        "{:>9} {:>6} {:>8} {:>5} {:>12} {:>14}  distribution",
+        "budget", "cubes", "average", "max", "first ms p50", "overrun ms max"
+    );
+    for &budget in &args.budgets {
+        length_row(&solver, budget, args.cubes, args.seed);
+    }
+    if args.long_cubes > 0 {
+        length_row(&solver, 1000, args.long_cubes, args.seed);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn length_row(solver: &Solver, budget_ms: u64, cubes: usize, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let opts = SearchOptions {
+        budget: Duration::from_millis(budget_ms),
+        ..SearchOptions::default()
+    };
+    let mut lengths = Vec::with_capacity(cubes);
+    let mut first_ms = Vec::with_capacity(cubes);
+    let mut overrun_ms: f64 = 0.0;
+    for _ in 0..cubes {
+        let cube = random_cube(&mut rng);
+        let start = Instant::now();
+        let mut first = None;
+        let mut best = usize::MAX;
+        let _ = solver.search(&cube, &opts, |s| {
+            first.get_or_insert_with(|| start.elapsed());
+            best = best.min(s.len());
+            crate::solver::Flow::Continue
+        });
+        let total = start.elapsed();
+        overrun_ms = overrun_ms.max((total.as_secs_f64() - opts.budget.as_secs_f64()) * 1000.0);
+        first_ms.push(first.unwrap_or(total).as_secs_f64() * 1000.0);
+        lengths.push(best);
+    }
+    let avg = lengths.iter().sum::<usize>() as f64 / cubes as f64;
+    let max = lengths.iter().max().copied().unwrap_or(0);
+    println!(
+        "{:>7}ms {cubes:>6} {avg:>8.3} {max:>5} {:>12.3} {overrun_ms:>14.2}  {}",
+        budget_ms,
+        median(&mut first_ms),
+        distribution(&lengths)
+    );
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+fn distribution(lengths: &[usize]) -> String {
+    let mut counts = std::collections::BTreeMap::new();
+    for &l in lengths {
+        *counts.entry(l).or_insert(0) += 1;
+    }
+    counts
+        .iter()
+        .map(|(l, n)| format!("{l}:{n}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs `cubed solve` in a child with an empty cache (cold) and then with the cache (warm).
+fn startup_bench(args: &SolverBenchArgs) -> anyhow::Result<()> {
+    let exe = std::env::current_exe().context("finding the cubed executable")?;
+    let dir = tempfile::tempdir().context("creating a temporary cache directory")?;
+    let cube = random_cube(&mut ChaCha8Rng::seed_from_u64(args.seed))
+        .to_facelets()
+        .to_symbols(&ColourScheme::default());
+    let run = |label: &str| -> anyhow::Result<()> {
+        let start = Instant::now();
+        let status = Command::new(&exe)
+            .args(["solve", "--budget-ms", "0", "--cache-dir"])
+            .arg(dir.path())
+            .arg(&cube)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .with_context(|| format!("running {}", exe.display()))?;
+        anyhow::ensure!(status.success(), "cubed solve failed: {status}");
+        println!(
+            "{label}: first solution after {:.0} ms (whole process)",
+            start.elapsed().as_secs_f64() * 1000.0
+        );
+        Ok(())
+    };
+    run("cold start (no cache, builds tables)")?;
+    run("warm start (tables from cache)")?;
+    println!(
+        "peak resident memory of cubed solve: {:.0} MB",
+        peak_child_rss_mb()
+    );
+    Ok(())
+}
+
+/// Largest peak resident set of any child process so far.
+fn peak_child_rss_mb() -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a rusage struct into the pointer it is given.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) };
+    if rc != 0 {
+        return f64::NAN;
+    }
+    // SAFETY: getrusage returned 0, so the struct is initialised.
+    let usage = unsafe { usage.assume_init() };
+    usage.ru_maxrss as f64 / 1024.0
+}

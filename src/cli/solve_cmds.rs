@@ -1,0 +1,173 @@
+//! `cubed solve` and `cubed scramble`: solving facelet strings from arguments or stdin, and printing random cubes.
+
+use super::cube_cmds::OrderArg;
+use super::tables_arg::TableArgs;
+use super::EXIT_INVALID;
+use crate::cube::random::random_cube;
+use crate::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
+use crate::solver::{SolveError, Solver};
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use std::io::BufRead;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum NotationArg {
+    Singmaster,
+    /// The 1988 program's notation (T F R P L B with + - 2).
+    Woolley,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
+        match n {
+            NotationArg::Singmaster => Notation::Singmaster,
+            NotationArg::Woolley => Notation::Woolley,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum FormatArg {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Cubes as 54 colour symbols each (centres say which colour is which face).
+    pub facelets: Vec<String>,
+    /// Read one cube per line from standard input (a bad line is reported, the others still solved).
+    #[arg(long)]
+    pub stdin: bool,
+    #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
+    pub order: OrderArg,
+    #[arg(long, value_enum, default_value_t = NotationArg::Singmaster)]
+    pub notation: NotationArg,
+    /// Time to search each cube for shorter solutions.
+    #[arg(long, default_value_t = 100)]
+    pub budget_ms: u64,
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    pub format: FormatArg,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+/// Solves each cube; exit 2 if any was invalid.
+pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    if args.facelets.is_empty() && !args.stdin {
+        anyhow::bail!("give cubes as arguments or use --stdin");
+    }
+    let solver = args.tables.solver();
+    let mut any_invalid = false;
+    for cube in &args.facelets {
+        any_invalid |= !solve_one(&solver, &args, cube.trim(), None)?;
+    }
+    if args.stdin {
+        for (n, line) in std::io::stdin().lock().lines().enumerate() {
+            let line = line.context("reading standard input")?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            any_invalid |= !solve_one(&solver, &args, line.trim(), Some(n + 1))?;
+        }
+    }
+    Ok(if any_invalid {
+        ExitCode::from(EXIT_INVALID)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Prints one cube's solution or error; false if the cube was refused.
+fn solve_one(
+    solver: &Solver,
+    args: &SolveArgs,
+    text: &str,
+    line: Option<usize>,
+) -> anyhow::Result<bool> {
+    let start = Instant::now();
+    let result = parse_cube(text, args.order.into(), None)
+        .map_err(SolveError::from)
+        .and_then(|(_, _, cubies)| solver.solve(&cubies, Duration::from_millis(args.budget_ms)));
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    let where_ = line.map(|n| format!("line {n}: ")).unwrap_or_default();
+    match result {
+        Ok(turns) => {
+            let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
+            let solution = format_moves(&moves, args.notation.into())?;
+            match args.format {
+                FormatArg::Text => println!("{solution}"),
+                FormatArg::Json => println!(
+                    "{}",
+                    json!({"facelets": text, "solution": solution, "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0})
+                ),
+            }
+            Ok(true)
+        }
+        Err(e) => {
+            let kind = error_kind(&e);
+            match args.format {
+                FormatArg::Text => eprintln!("{where_}invalid cube {text}: {e}"),
+                FormatArg::Json => println!(
+                    "{}",
+                    json!({"facelets": text, "error": {"kind": kind, "message": e.to_string()}})
+                ),
+            }
+            Ok(false)
+        }
+    }
+}
+
+/// A short machine-readable name of what went wrong.
+pub fn error_kind(e: &SolveError) -> String {
+    let debug = match e {
+        SolveError::InvalidCube(c) => format!("{c:?}"),
+        SolveError::NoSolution { .. } => "NoSolution".to_string(),
+    };
+    let name: String = debug.chars().take_while(|c| c.is_alphanumeric()).collect();
+    let mut snake = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            snake.push('_');
+        }
+        snake.push(c.to_ascii_lowercase());
+    }
+    snake
+}
+
+#[derive(Args, Debug)]
+pub struct ScrambleArgs {
+    /// Seed for reproducible cubes (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How many cubes.
+    #[arg(long, default_value_t = 1)]
+    pub count: usize,
+}
+
+/// Prints uniformly random cubes as facelet strings.
+pub fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed.unwrap_or_else(clock_seed));
+    for _ in 0..args.count {
+        println!(
+            "{}",
+            random_cube(&mut rng)
+                .to_facelets()
+                .to_symbols(&ColourScheme::default())
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A seed from the system clock, for runs that did not ask for one.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}

@@ -1,0 +1,59 @@
+//! The `--tables` and `--cache-dir` options shared by every command that solves, and loading a solver from them.
+
+use crate::solver::{Solver, TableMode, Tables};
+use crate::table_cache::{default_cache_dir, load_or_build, CacheOutcome};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum TablesArg {
+    /// Symmetry-reduced tables (~70 MB), built once (~10 s) and cached.
+    Full,
+    /// Small tables (a few MB) built in well under a second, never cached.
+    Small,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct TableArgs {
+    /// Which solver tables to use.
+    #[arg(long, value_enum, default_value_t = TablesArg::Full)]
+    pub tables: TablesArg,
+    /// Where the full tables are cached (default: $CUBED_CACHE_DIR, $XDG_CACHE_HOME/cubed or ~/.cache/cubed).
+    #[arg(long)]
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl TableArgs {
+    /// Loads (or builds) the tables and says on stderr when that takes time or the cache was unusable.
+    pub fn solver(&self) -> Solver {
+        let mode = match self.tables {
+            TablesArg::Full => TableMode::Full,
+            TablesArg::Small => TableMode::Small,
+        };
+        let dir = self.cache_dir.clone().unwrap_or_else(default_cache_dir);
+        let (tables, outcome) = load_or_build(&dir, mode);
+        report(&outcome, &tables);
+        Solver::new(Arc::new(tables))
+    }
+}
+
+fn report(outcome: &CacheOutcome, tables: &Tables) {
+    let secs = tables.build_seconds;
+    match outcome {
+        CacheOutcome::Loaded | CacheOutcome::BuiltSmall => {}
+        CacheOutcome::Built => {
+            eprintln!("cubed: built solver tables in {secs:.1} s and cached them")
+        }
+        CacheOutcome::Rebuilt { reason } => {
+            eprintln!(
+                "cubed: cached solver tables were unusable ({reason}); rebuilt in {secs:.1} s"
+            )
+        }
+        CacheOutcome::NotSaved { reason } => {
+            eprintln!(
+                "cubed: built solver tables in {secs:.1} s but could not cache them: {reason}"
+            )
+        }
+    }
+}

@@ -1,0 +1,523 @@
+//! Robot design files (`config/robots/*.toml`): the serde form, and its validation into a [`RobotModel`] with errors naming file, section and key.
+
+use super::direction::Direction;
+use super::graph::StateGraph;
+use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
+use crate::cube::Face;
+use serde::Deserialize;
+use std::path::Path;
+
+/// Longest time any single action may be given, in ms.
+pub const MAX_ACTION_MS: u32 = 60_000;
+/// Furthest a limited gripper may reach from home, in quarter turns.
+pub const MAX_REACH: i8 = 4;
+
+/// What is wrong with a robot design file.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{file}: cannot read the file: {source}")]
+    Read {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error("{file}: {section} (line {line}): {message}")]
+    Syntax {
+        file: String,
+        section: String,
+        line: usize,
+        message: String,
+    },
+    #[error("{file}: {section}: key '{key}': {problem}")]
+    Invalid {
+        file: String,
+        section: String,
+        key: String,
+        problem: String,
+    },
+    #[error("{file}: {section}: key '{key}': impossible design: {problem}")]
+    Impossible {
+        file: String,
+        section: String,
+        key: String,
+        problem: String,
+    },
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RobotToml {
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    gripper: Vec<GripperToml>,
+    #[serde(default)]
+    flipper: Vec<FlipperToml>,
+    #[serde(default)]
+    cradle: Vec<CradleToml>,
+    support: SupportToml,
+    #[serde(default)]
+    camera: Vec<CameraToml>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct GripperToml {
+    name: String,
+    at: String,
+    grips: String,
+    #[serde(default = "yes")]
+    jaw: bool,
+    range: toml::Value,
+    #[serde(default)]
+    carries_cube: bool,
+    quarter_ms: Option<u32>,
+    half_ms: Option<u32>,
+    open_ms: Option<u32>,
+    close_ms: Option<u32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct FlipperToml {
+    name: String,
+    from: String,
+    to: String,
+    #[serde(default)]
+    needs_open: Vec<String>,
+    flip_ms: u32,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct CradleToml {
+    name: String,
+    at: String,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct SupportToml {
+    sets: Vec<Vec<String>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct CameraToml {
+    name: String,
+    at: String,
+    image_top: String,
+    #[serde(default)]
+    needs_open: Vec<String>,
+    #[serde(default)]
+    capture_ms: u32,
+}
+
+/// Reads and validates a robot design file (the only function here that does I/O).
+pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        file: file.clone(),
+        source,
+    })?;
+    parse_robot(&text, &file)
+}
+
+/// Parses and validates a robot design; `file` names it in errors.
+pub fn parse_robot(text: &str, file: &str) -> Result<RobotModel, ConfigError> {
+    let raw: RobotToml = toml::from_str(text).map_err(|e| syntax_error(text, file, &e))?;
+    let ctx = Ctx { file };
+    let model = ctx.build(&raw)?;
+    ctx.check_possible(&model)?;
+    Ok(model)
+}
+
+fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
+    let offset = e.span().map_or(0, |s| s.start);
+    let line = text[..offset.min(text.len())].matches('\n').count() + 1;
+    ConfigError::Syntax {
+        file: file.to_string(),
+        section: section_at(text, offset),
+        line,
+        message: e.message().trim().to_string(),
+    }
+}
+
+/// The table header in force at byte `offset`, e.g. `[[gripper]] #2`.
+fn section_at(text: &str, offset: usize) -> String {
+    let mut section = "top level".to_string();
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if at > offset {
+            break;
+        }
+        at += line.len();
+        let header = line.trim();
+        if let Some(name) = header.strip_prefix("[[").and_then(|h| h.split("]]").next()) {
+            let n = match counts.iter_mut().find(|(k, _)| k == name) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    counts.push((name.to_string(), 1));
+                    1
+                }
+            };
+            section = format!("[[{name}]] #{n}");
+        } else if header.starts_with('[') {
+            section = header
+                .split('#')
+                .next()
+                .unwrap_or(header)
+                .trim()
+                .to_string();
+        }
+    }
+    section
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+}
+
+impl Ctx<'_> {
+    fn invalid(&self, section: &str, key: &str, problem: impl Into<String>) -> ConfigError {
+        ConfigError::Invalid {
+            file: self.file.to_string(),
+            section: section.to_string(),
+            key: key.to_string(),
+            problem: problem.into(),
+        }
+    }
+
+    fn impossible(&self, section: &str, key: &str, problem: impl Into<String>) -> ConfigError {
+        ConfigError::Impossible {
+            file: self.file.to_string(),
+            section: section.to_string(),
+            key: key.to_string(),
+            problem: problem.into(),
+        }
+    }
+
+    fn direction(&self, section: &str, key: &str, text: &str) -> Result<Direction, ConfigError> {
+        Direction::ALL
+            .into_iter()
+            .find(|d| d.name() == text)
+            .ok_or_else(|| {
+                self.invalid(
+                    section,
+                    key,
+                    format!("'{text}' is not a direction; allowed: up down front back left right"),
+                )
+            })
+    }
+
+    fn ms(&self, section: &str, key: &str, value: Option<u32>) -> Result<u32, ConfigError> {
+        match value {
+            None => Err(self.invalid(section, key, "missing; required for this actuator")),
+            Some(ms) if ms == 0 || ms > MAX_ACTION_MS => Err(self.invalid(
+                section,
+                key,
+                format!("{ms} ms is out of range; allowed 1..={MAX_ACTION_MS}"),
+            )),
+            Some(ms) => Ok(ms),
+        }
+    }
+
+    fn build(&self, raw: &RobotToml) -> Result<RobotModel, ConfigError> {
+        let grippers = self.grippers(raw)?;
+        let names: Vec<&str> = grippers.iter().map(|g| g.name.as_str()).collect();
+        let cradles = self.cradles(raw)?;
+        self.unique_names(raw)?;
+        let model = RobotModel {
+            name: raw.name.clone(),
+            description: raw.description.clone(),
+            flippers: self.flippers(raw, &names)?,
+            support: self.support(raw, &names, &cradles)?,
+            cameras: self.cameras(raw, &names)?,
+            grippers,
+            cradles,
+        };
+        Ok(model)
+    }
+
+    fn unique_names(&self, raw: &RobotToml) -> Result<(), ConfigError> {
+        let mut seen: Vec<&str> = Vec::new();
+        let all = raw
+            .gripper
+            .iter()
+            .map(|g| ("gripper", g.name.as_str()))
+            .chain(raw.flipper.iter().map(|f| ("flipper", f.name.as_str())))
+            .chain(raw.cradle.iter().map(|c| ("cradle", c.name.as_str())))
+            .chain(raw.camera.iter().map(|c| ("camera", c.name.as_str())));
+        for (kind, name) in all {
+            if seen.contains(&name) {
+                return Err(self.invalid(
+                    &format!("[[{kind}]] '{name}'"),
+                    "name",
+                    "names must be unique across all actuators and cameras",
+                ));
+            }
+            seen.push(name);
+        }
+        Ok(())
+    }
+
+    fn grippers(&self, raw: &RobotToml) -> Result<Vec<Gripper>, ConfigError> {
+        if raw.gripper.len() > MAX_GRIPPERS {
+            return Err(self.invalid(
+                "[[gripper]]",
+                "name",
+                format!(
+                    "{} grippers; at most {MAX_GRIPPERS} are allowed",
+                    raw.gripper.len()
+                ),
+            ));
+        }
+        let mut out: Vec<Gripper> = Vec::new();
+        for g in &raw.gripper {
+            let gripper = self.gripper(g)?;
+            if out.iter().any(|o| o.at == gripper.at) {
+                return Err(self.invalid(
+                    &format!("[[gripper]] '{}'", g.name),
+                    "at",
+                    format!("another gripper is already at {}", gripper.at),
+                ));
+            }
+            out.push(gripper);
+        }
+        Ok(out)
+    }
+
+    fn gripper(&self, g: &GripperToml) -> Result<Gripper, ConfigError> {
+        let section = format!("[[gripper]] '{}'", g.name);
+        let grip = match g.grips.as_str() {
+            "layer" => Grip::Layer,
+            "two-layers" => Grip::TwoLayers,
+            "centre" | "center" => Grip::Centre,
+            other => {
+                return Err(self.invalid(
+                    &section,
+                    "grips",
+                    format!("'{other}' is not a grip; allowed: layer, two-layers, centre"),
+                ))
+            }
+        };
+        let reach = self.reach(&section, &g.range)?;
+        let turns = reach != Reach::Limited { min: 0, max: 0 };
+        let turn_ms = |key, v| {
+            if turns {
+                self.ms(&section, key, v)
+            } else {
+                Ok(v.unwrap_or(0))
+            }
+        };
+        let jaw_ms = |key, v| {
+            if g.jaw {
+                self.ms(&section, key, v)
+            } else {
+                Ok(v.unwrap_or(0))
+            }
+        };
+        Ok(Gripper {
+            name: g.name.clone(),
+            at: self.direction(&section, "at", &g.at)?,
+            grip,
+            has_jaw: g.jaw,
+            reach,
+            carries_cube: g.carries_cube,
+            quarter_ms: turn_ms("quarter_ms", g.quarter_ms)?,
+            half_ms: turn_ms("half_ms", g.half_ms)?,
+            open_ms: jaw_ms("open_ms", g.open_ms)?,
+            close_ms: jaw_ms("close_ms", g.close_ms)?,
+        })
+    }
+
+    fn reach(&self, section: &str, value: &toml::Value) -> Result<Reach, ConfigError> {
+        let allowed = format!("expected [min, max] with -{MAX_REACH} <= min <= 0 <= max <= {MAX_REACH}, or \"continuous\"");
+        if value.as_str() == Some("continuous") {
+            return Ok(Reach::Continuous);
+        }
+        let ints: Option<Vec<i64>> = value
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_integer()).collect());
+        match ints.as_deref() {
+            Some(&[min, max])
+                if -(MAX_REACH as i64) <= min
+                    && min <= 0
+                    && 0 <= max
+                    && max <= MAX_REACH as i64 =>
+            {
+                Ok(Reach::Limited {
+                    min: min as i8,
+                    max: max as i8,
+                })
+            }
+            _ => Err(self.invalid(
+                section,
+                "range",
+                format!("{value} is not allowed; {allowed}"),
+            )),
+        }
+    }
+
+    fn gripper_refs(
+        &self,
+        section: &str,
+        key: &str,
+        names: &[&str],
+        refs: &[String],
+    ) -> Result<Vec<usize>, ConfigError> {
+        refs.iter()
+            .map(|r| {
+                names.iter().position(|n| n == r).ok_or_else(|| {
+                    self.invalid(
+                        section,
+                        key,
+                        format!("'{r}' is not a gripper; grippers: {}", names.join(", ")),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    fn flippers(&self, raw: &RobotToml, names: &[&str]) -> Result<Vec<Flipper>, ConfigError> {
+        raw.flipper
+            .iter()
+            .map(|f| {
+                let section = format!("[[flipper]] '{}'", f.name);
+                let from = self.direction(&section, "from", &f.from)?;
+                let to = self.direction(&section, "to", &f.to)?;
+                if from.axis() == to.axis() {
+                    return Err(self.invalid(
+                        &section,
+                        "to",
+                        format!("a flip must move {from} to a perpendicular direction, not {to}"),
+                    ));
+                }
+                Ok(Flipper {
+                    name: f.name.clone(),
+                    from,
+                    to,
+                    needs_open: self.gripper_refs(&section, "needs_open", names, &f.needs_open)?,
+                    flip_ms: self.ms(&section, "flip_ms", Some(f.flip_ms))?,
+                })
+            })
+            .collect()
+    }
+
+    fn cradles(&self, raw: &RobotToml) -> Result<Vec<Cradle>, ConfigError> {
+        raw.cradle
+            .iter()
+            .map(|c| {
+                let section = format!("[[cradle]] '{}'", c.name);
+                Ok(Cradle {
+                    name: c.name.clone(),
+                    at: self.direction(&section, "at", &c.at)?,
+                })
+            })
+            .collect()
+    }
+
+    fn support(
+        &self,
+        raw: &RobotToml,
+        names: &[&str],
+        cradles: &[Cradle],
+    ) -> Result<Vec<u16>, ConfigError> {
+        if raw.support.sets.is_empty() {
+            return Err(self.impossible(
+                "[support]",
+                "sets",
+                "no set of grippers supports the cube",
+            ));
+        }
+        let mut sets = Vec::new();
+        for set in &raw.support.sets {
+            let grippers: Vec<String> = set
+                .iter()
+                .filter(|n| !cradles.iter().any(|c| &c.name == *n))
+                .cloned()
+                .collect();
+            let indices = self.gripper_refs("[support]", "sets", names, &grippers)?;
+            sets.push(indices.iter().fold(0u16, |mask, &g| mask | 1 << g));
+        }
+        Ok(sets)
+    }
+
+    fn cameras(&self, raw: &RobotToml, names: &[&str]) -> Result<Vec<Camera>, ConfigError> {
+        raw.camera
+            .iter()
+            .map(|c| {
+                let section = format!("[[camera]] '{}'", c.name);
+                let at = self.direction(&section, "at", &c.at)?;
+                let image_top = self.direction(&section, "image_top", &c.image_top)?;
+                if image_top.axis() == at.axis() {
+                    return Err(self.invalid(
+                        &section,
+                        "image_top",
+                        format!(
+                            "must be perpendicular to the camera's direction {at}, not {image_top}"
+                        ),
+                    ));
+                }
+                if c.capture_ms > MAX_ACTION_MS {
+                    return Err(self.invalid(
+                        &section,
+                        "capture_ms",
+                        format!(
+                            "{} ms is out of range; allowed 0..={MAX_ACTION_MS}",
+                            c.capture_ms
+                        ),
+                    ));
+                }
+                Ok(Camera {
+                    name: c.name.clone(),
+                    at,
+                    image_top,
+                    needs_open: self.gripper_refs(&section, "needs_open", names, &c.needs_open)?,
+                    capture_ms: c.capture_ms,
+                })
+            })
+            .collect()
+    }
+
+    /// Designs that validate one key at a time but cannot work as a whole.
+    fn check_possible(&self, model: &RobotModel) -> Result<(), ConfigError> {
+        if !model.supported(model.home().closed) {
+            return Err(self.impossible(
+                "[support]",
+                "sets",
+                "with every gripper closed the cube is in none of the support sets",
+            ));
+        }
+        let graph = StateGraph::shared(model);
+        for face in Face::ALL {
+            if !graph.can_turn(face) {
+                return Err(self.impossible(
+                    "[[gripper]]",
+                    "at",
+                    format!("face {face} can never be turned: no reachable state lets a gripper turn it"),
+                ));
+            }
+        }
+        if !model.cameras.is_empty() {
+            for face in Face::ALL {
+                if !graph.can_see(model, face) {
+                    return Err(self.impossible(
+                        "[[camera]]",
+                        "at",
+                        format!("face {face} can never be shown to a camera with a clear view"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}

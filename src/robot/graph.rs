@@ -1,0 +1,254 @@
+//! The state graph of one design: every robot state reachable from home and every legal step between them, built once with the physics rules.
+
+use super::model::{RobotModel, RobotState};
+use super::physics::{step_motion, Act, CubeMotion, Motions};
+use crate::cube::{Face, Turn};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// What an edge does to the cube in its own frame: up to two face turns
+/// (solver turn indices, sorted) and whether the whole cube turns.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Effect {
+    pub turns: [Option<Turn>; 2],
+    pub rotates: bool,
+}
+
+impl Effect {
+    /// Whether the step turns no face.
+    pub fn keeps_faces(&self) -> bool {
+        self.turns[0].is_none()
+    }
+
+    fn of(motion: &CubeMotion, state: &RobotState) -> Effect {
+        let mut turns = motion.turns.map(|t| {
+            t.map(|(dir, q)| Turn {
+                face: state.orientation.face_at(dir),
+                quarters: q as u8,
+            })
+        });
+        if turns[0].is_none() {
+            turns.swap(0, 1);
+        }
+        Effect {
+            turns,
+            rotates: motion.rotation.is_some(),
+        }
+    }
+}
+
+/// A legal step from one state to another.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Edge {
+    pub to: u32,
+    pub ms: u32,
+    /// Index into [`StateGraph::motions`].
+    pub motions: u32,
+    pub effect: Effect,
+}
+
+/// All reachable states and the legal steps between them.
+#[derive(Clone, Debug)]
+pub struct StateGraph {
+    pub states: Vec<RobotState>,
+    index: HashMap<RobotState, u32>,
+    offsets: Vec<u32>,
+    edges: Vec<Edge>,
+    pub motions: Vec<Motions>,
+}
+
+impl StateGraph {
+    /// The graph of `model`, built on first use and then shared (building
+    /// the four-arm graph takes a good fraction of a second).
+    pub fn shared(model: &RobotModel) -> Arc<StateGraph> {
+        static CACHE: Mutex<Vec<(RobotModel, Arc<StateGraph>)>> = Mutex::new(Vec::new());
+        let mut cache = CACHE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, graph)) = cache.iter().find(|(m, _)| m == model) {
+            return graph.clone();
+        }
+        let graph = Arc::new(StateGraph::build(model));
+        cache.push((model.clone(), graph.clone()));
+        graph
+    }
+
+    /// Explores every state reachable from the design's home state.
+    pub fn build(model: &RobotModel) -> StateGraph {
+        let mut graph = StateGraph {
+            states: vec![model.home()],
+            index: HashMap::from([(model.home(), 0)]),
+            offsets: vec![0],
+            edges: Vec::new(),
+            motions: Vec::new(),
+        };
+        let mut motion_ids: HashMap<Motions, u32> = HashMap::new();
+        let mut next = 0;
+        while next < graph.states.len() {
+            let state = graph.states[next];
+            let mut out: Vec<Edge> = Vec::new();
+            for_each_motion(model, &state, |m| {
+                let Ok((after, motion)) = step_motion(model, &state, m) else {
+                    return;
+                };
+                let to = graph.id_or_insert(after);
+                let id = *motion_ids.entry(*m).or_insert_with(|| {
+                    graph.motions.push(*m);
+                    graph.motions.len() as u32 - 1
+                });
+                out.push(Edge {
+                    to,
+                    ms: motions_ms(model, m),
+                    motions: id,
+                    effect: Effect::of(&motion, &state),
+                });
+            });
+            keep_cheapest(&mut out);
+            graph.edges.extend(out);
+            graph.offsets.push(graph.edges.len() as u32);
+            next += 1;
+        }
+        graph
+    }
+
+    fn id_or_insert(&mut self, state: RobotState) -> u32 {
+        if let Some(&id) = self.index.get(&state) {
+            return id;
+        }
+        self.states.push(state);
+        let id = self.states.len() as u32 - 1;
+        self.index.insert(state, id);
+        id
+    }
+
+    /// The id of a state, if it is reachable from home.
+    pub fn id(&self, state: &RobotState) -> Option<u32> {
+        self.index.get(state).copied()
+    }
+
+    /// Legal steps out of state `id`.
+    pub fn edges(&self, id: u32) -> &[Edge] {
+        let (a, b) = (self.offsets[id as usize], self.offsets[id as usize + 1]);
+        &self.edges[a as usize..b as usize]
+    }
+
+    /// Number of legal steps in the whole graph.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Whether some reachable state has a step that turns cube face `face`.
+    pub fn can_turn(&self, face: Face) -> bool {
+        self.edges
+            .iter()
+            .any(|e| e.effect.turns.iter().flatten().any(|t| t.face == face))
+    }
+
+    /// Whether some reachable state shows cube face `face` to a camera with a clear view.
+    pub fn can_see(&self, model: &RobotModel, face: Face) -> bool {
+        self.states.iter().any(|s| {
+            clear_cameras(model, s).any(|c| s.orientation.face_at(model.cameras[c].at) == face)
+        })
+    }
+}
+
+/// Cameras whose view is clear in `state`.
+pub fn clear_cameras<'a>(
+    model: &'a RobotModel,
+    state: &'a RobotState,
+) -> impl Iterator<Item = usize> + 'a {
+    (0..model.cameras.len()).filter(move |&c| {
+        model.cameras[c]
+            .needs_open
+            .iter()
+            .all(|&g| !state.is_closed(g))
+    })
+}
+
+/// Time of a motion step: its slowest action.
+pub fn motions_ms(model: &RobotModel, m: &Motions) -> u32 {
+    let grippers = model.grippers.iter().zip(m.acts).map(|(g, act)| match act {
+        Act::Idle => 0,
+        Act::Open => g.open_ms,
+        Act::Close => g.close_ms,
+        Act::Turn(q) => g.turn_ms(q),
+    });
+    let flip = m.flip.map_or(0, |f| model.flippers[f as usize].flip_ms);
+    grippers.fold(flip, u32::max)
+}
+
+/// Keeps only the cheapest of steps with the same target and effect.
+fn keep_cheapest(edges: &mut Vec<Edge>) {
+    edges.sort_by_key(|e| {
+        (
+            e.to,
+            e.effect.turns.map(|t| t.map(|t| t.index())),
+            e.effect.rotates,
+            e.ms,
+        )
+    });
+    edges.dedup_by(|later, first| later.to == first.to && later.effect == first.effect);
+}
+
+/// Calls `f` with every candidate step from `state`: each gripper idle, opening,
+/// closing or turning within reach (all combinations), and each flip alone.
+fn for_each_motion(model: &RobotModel, state: &RobotState, mut f: impl FnMut(&Motions)) {
+    let options: Vec<Vec<Act>> = model
+        .grippers
+        .iter()
+        .enumerate()
+        .map(|(g, gripper)| {
+            let mut acts = vec![Act::Idle];
+            if gripper.has_jaw {
+                acts.push(if state.is_closed(g) {
+                    Act::Open
+                } else {
+                    Act::Close
+                });
+            }
+            acts.extend(gripper.turn_options(state.angles[g]).map(Act::Turn));
+            acts
+        })
+        .collect();
+    let mut choice = vec![0usize; options.len()];
+    let mut m = Motions::default();
+    loop {
+        for (g, &c) in choice.iter().enumerate() {
+            m.acts[g] = options[g][c];
+        }
+        if choice.iter().any(|&c| c != 0) && turns_on_one_axis(model, state, &m) {
+            f(&m);
+        }
+        if !advance(&mut choice, &options) {
+            break;
+        }
+    }
+    for flip in 0..model.flippers.len() {
+        f(&Motions {
+            flip: Some(flip as u8),
+            ..Motions::default()
+        });
+    }
+}
+
+/// Cheap pre-check: closed grippers that turn all share one axis.
+fn turns_on_one_axis(model: &RobotModel, state: &RobotState, m: &Motions) -> bool {
+    let mut axes = 0u8;
+    for (g, gripper) in model.grippers.iter().enumerate() {
+        if state.is_closed(g) && matches!(m.acts[g], Act::Turn(_)) {
+            axes |= 1 << gripper.at.axis();
+        }
+    }
+    axes.count_ones() <= 1
+}
+
+fn advance(choice: &mut [usize], options: &[Vec<Act>]) -> bool {
+    for (c, opts) in choice.iter_mut().zip(options) {
+        *c += 1;
+        if *c < opts.len() {
+            return true;
+        }
+        *c = 0;
+    }
+    false
+}

@@ -1,0 +1,29 @@
+//! Robot model (config → rules), physics checker, gripper planner, scan plan and robot-aware solution choice. Pure: no I/O except the config loader's file read.
+
+pub mod config;
+pub mod direction;
+pub mod graph;
+pub mod heuristic;
+pub mod model;
+pub mod physics;
+pub mod planner;
+pub mod program;
+pub mod replay;
+pub mod scan;
+pub mod search;
+pub mod select;
+mod violation;
+
+#[cfg(test)]
+mod physics_tests;
+#[cfg(test)]
+mod tests;
+
+pub use config::{load_robot, parse_robot, ConfigError};
+pub use direction::{Direction, Orientation};
+pub use model::{RobotModel, RobotState};
+pub use physics::{replay, IllegalStep, PhysicsState, Replay, StepEffect, Violation};
+pub use planner::{Plan, PlanError, Planner};
+pub use program::{Action, Program, ProgramDoc, Step};
+pub use scan::ScanPlan;
+pub use select::Choice;

@@ -1,0 +1,188 @@
+//! The typed, validated robot model: grippers, flippers, cradles, support sets, cameras and timings, and the robot's state.
+
+use super::direction::{Direction, Orientation};
+
+/// Most grippers a design may have (the state packs one jaw bit and one angle per gripper).
+pub const MAX_GRIPPERS: usize = 8;
+
+/// What a gripper holds when its jaw is closed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Grip {
+    /// The outer layer on its side (a four-arm robot's grippers, a turntable).
+    Layer,
+    /// The outer layer and the middle layer behind it (a holder that clamps two layers).
+    TwoLayers,
+    /// Only the centre cap: turning it turns the face, and it never blocks another face.
+    Centre,
+}
+
+/// The angles a gripper can reach, in quarter turns from home.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reach {
+    /// `min..=max` quarter turns (min ≤ 0 ≤ max).
+    Limited { min: i8, max: i8 },
+    /// Any angle: the angle never matters.
+    Continuous,
+}
+
+impl Reach {
+    /// Whether a gripper at `angle` may turn by `quarters`.
+    pub fn allows(self, angle: i8, quarters: i8) -> bool {
+        match self {
+            Reach::Limited { min, max } => (min..=max).contains(&(angle + quarters)),
+            Reach::Continuous => true,
+        }
+    }
+
+    /// The angle after turning by `quarters` (continuous grippers stay at 0).
+    pub fn after(self, angle: i8, quarters: i8) -> i8 {
+        match self {
+            Reach::Limited { .. } => angle + quarters,
+            Reach::Continuous => 0,
+        }
+    }
+}
+
+/// A gripper: a jaw at a direction that grips a block and can rotate it.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Gripper {
+    pub name: String,
+    pub at: Direction,
+    pub grip: Grip,
+    /// False for a motor fixed to a centre cap or a turntable: always closed.
+    pub has_jaw: bool,
+    pub reach: Reach,
+    /// Whether turning it alone carries the whole cube with it (a turntable).
+    pub carries_cube: bool,
+    pub quarter_ms: u32,
+    pub half_ms: u32,
+    pub open_ms: u32,
+    pub close_ms: u32,
+}
+
+impl Gripper {
+    /// Time for a turn of `quarters` (±1 or ±2).
+    pub fn turn_ms(&self, quarters: i8) -> u32 {
+        if quarters.abs() >= 2 {
+            self.half_ms
+        } else {
+            self.quarter_ms
+        }
+    }
+
+    /// The turns worth considering from `angle`: quarters in -2..=2 the reach allows.
+    pub fn turn_options(&self, angle: i8) -> impl Iterator<Item = i8> + '_ {
+        let candidates: &[i8] = match self.reach {
+            Reach::Continuous => &[-1, 1, 2],
+            Reach::Limited { .. } => &[-2, -1, 1, 2],
+        };
+        candidates
+            .iter()
+            .copied()
+            .filter(move |&q| self.reach.allows(angle, q))
+    }
+}
+
+/// A flipper: tips the cube over so the face at `from` ends at `to`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Flipper {
+    pub name: String,
+    pub from: Direction,
+    pub to: Direction,
+    /// Grippers (indices) that must be open to flip.
+    pub needs_open: Vec<usize>,
+    pub flip_ms: u32,
+}
+
+impl Flipper {
+    /// The whole-cube rotation of a flip: `(about, quarters)`.
+    pub fn rotation(&self) -> (Direction, i8) {
+        for about in Direction::ALL {
+            if self.from.rotated(about, 1) == self.to {
+                return (about, 1);
+            }
+        }
+        (self.from, 0)
+    }
+}
+
+/// A passive support the cube rests on (never moves, never blocks a turn).
+#[derive(Clone, PartialEq, Debug)]
+pub struct Cradle {
+    pub name: String,
+    pub at: Direction,
+}
+
+/// A camera looking at the face in direction `at`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Camera {
+    pub name: String,
+    pub at: Direction,
+    /// The direction the top edge of the image points to.
+    pub image_top: Direction,
+    /// Grippers (indices) that must be open for a clear view.
+    pub needs_open: Vec<usize>,
+    pub capture_ms: u32,
+}
+
+/// A validated robot design.
+#[derive(Clone, PartialEq, Debug)]
+pub struct RobotModel {
+    pub name: String,
+    pub description: String,
+    pub grippers: Vec<Gripper>,
+    pub flippers: Vec<Flipper>,
+    pub cradles: Vec<Cradle>,
+    /// Sets of grippers (bit masks over gripper indices) that hold the cube
+    /// up when all are closed. Cradles are always there, so they are left out.
+    pub support: Vec<u16>,
+    pub cameras: Vec<Camera>,
+}
+
+impl RobotModel {
+    /// Whether the closed grippers `held` (bit mask) hold the cube up.
+    pub fn supported(&self, held: u16) -> bool {
+        self.support.iter().any(|set| set & !held == 0)
+    }
+
+    /// The state a plan starts from unless told otherwise: cube at home,
+    /// every gripper closed at angle 0.
+    pub fn home(&self) -> RobotState {
+        RobotState {
+            orientation: Orientation::HOME,
+            closed: ((1u32 << self.grippers.len()) - 1) as u16,
+            angles: [0; MAX_GRIPPERS],
+        }
+    }
+
+    /// The index of the gripper called `name`.
+    pub fn gripper_index(&self, name: &str) -> Option<usize> {
+        self.grippers.iter().position(|g| g.name == name)
+    }
+
+    /// The index of the flipper called `name`.
+    pub fn flipper_index(&self, name: &str) -> Option<usize> {
+        self.flippers.iter().position(|f| f.name == name)
+    }
+
+    /// The index of the camera called `name`.
+    pub fn camera_index(&self, name: &str) -> Option<usize> {
+        self.cameras.iter().position(|c| c.name == name)
+    }
+}
+
+/// Everything about the robot that changes: the cube's orientation, which
+/// jaws are closed (bit per gripper) and each gripper's angle.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct RobotState {
+    pub orientation: Orientation,
+    pub closed: u16,
+    pub angles: [i8; MAX_GRIPPERS],
+}
+
+impl RobotState {
+    /// Whether gripper `g`'s jaw is closed.
+    pub fn is_closed(&self, g: usize) -> bool {
+        self.closed & (1 << g) != 0
+    }
+}

@@ -1,0 +1,163 @@
+//! Unit tests of the physics rules on the four-arm design, exactly as the issue states them.
+
+use super::physics::{Act, Motions};
+use super::tests::shipped;
+use super::*;
+use crate::cube::{Axis, Face, FaceletCube, Move, Rotation, Turn};
+
+fn step(model: &RobotModel, actions: &[(&str, Act)]) -> Motions {
+    let mut m = Motions::default();
+    for (name, act) in actions {
+        m.acts[model.gripper_index(name).unwrap()] = *act;
+    }
+    m
+}
+
+fn run(model: &RobotModel, steps: &[Motions]) -> Result<PhysicsState, Violation> {
+    let mut physics = PhysicsState::new(model.home(), &FaceletCube::default());
+    for m in steps {
+        physics.apply_step(model, &m.to_step())?;
+    }
+    Ok(physics)
+}
+
+fn open_front_back(model: &RobotModel) -> Motions {
+    step(model, &[("front", Act::Open), ("back", Act::Open)])
+}
+
+#[test]
+fn right_plus_one_with_left_closed_is_r() {
+    let model = shipped("four-arm");
+    let end = run(
+        &model,
+        &[
+            open_front_back(&model),
+            step(&model, &[("right", Act::Turn(1))]),
+        ],
+    )
+    .unwrap();
+    let r = FaceletCube::default().apply(Move::Turn(Turn {
+        face: Face::R,
+        quarters: 1,
+    }));
+    assert_eq!(end.cube, r);
+}
+
+#[test]
+fn opposite_grippers_turning_together_rotate_the_cube() {
+    let model = shipped("four-arm");
+    let x = run(
+        &model,
+        &[
+            open_front_back(&model),
+            step(&model, &[("right", Act::Turn(1)), ("left", Act::Turn(-1))]),
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        x.cube,
+        FaceletCube::default().apply(Move::Rotate(Rotation {
+            axis: Axis::X,
+            quarters: 1
+        }))
+    );
+    let open_sides = step(&model, &[("left", Act::Open), ("right", Act::Open)]);
+    let z = run(
+        &model,
+        &[
+            open_sides,
+            step(&model, &[("front", Act::Turn(1)), ("back", Act::Turn(-1))]),
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        z.cube,
+        FaceletCube::default().apply(Move::Rotate(Rotation {
+            axis: Axis::Z,
+            quarters: 1
+        }))
+    );
+    assert_eq!(
+        z.robot.orientation,
+        Orientation::HOME.rotated(Direction::Front, 1)
+    );
+}
+
+#[test]
+fn a_closed_perpendicular_gripper_jams_the_turn() {
+    let model = shipped("four-arm");
+    let err = run(&model, &[step(&model, &[("right", Act::Turn(1))])]).unwrap_err();
+    assert!(matches!(err, Violation::Jammed { .. }), "{err:?}");
+}
+
+#[test]
+fn opposite_gripper_turning_another_way_leaves_the_middle_free() {
+    let model = shipped("four-arm");
+    let err = run(
+        &model,
+        &[
+            open_front_back(&model),
+            step(&model, &[("right", Act::Turn(1)), ("left", Act::Turn(1))]),
+        ],
+    )
+    .unwrap_err();
+    assert!(matches!(err, Violation::MiddleNotHeld { .. }), "{err:?}");
+}
+
+#[test]
+fn a_jaw_opens_only_if_the_cube_stays_supported() {
+    let model = shipped("four-arm");
+    let err = run(
+        &model,
+        &[
+            open_front_back(&model),
+            step(&model, &[("left", Act::Open)]),
+        ],
+    )
+    .unwrap_err();
+    assert_eq!(err, Violation::Unsupported);
+}
+
+#[test]
+fn angles_stay_within_range_and_open_grippers_turn_freely() {
+    let model = shipped("four-arm");
+    let turn_front = step(&model, &[("front", Act::Turn(1))]);
+    let end = run(&model, &[open_front_back(&model), turn_front, turn_front]);
+    assert!(matches!(end, Err(Violation::OutOfReach { .. })), "{end:?}");
+    let ok = run(
+        &model,
+        &[
+            open_front_back(&model),
+            turn_front,
+            step(&model, &[("front", Act::Turn(-2))]),
+        ],
+    )
+    .unwrap();
+    assert_eq!(ok.cube, FaceletCube::default());
+}
+
+#[test]
+fn replay_names_the_first_illegal_step() {
+    let model = shipped("four-arm");
+    let program = Program {
+        steps: vec![
+            open_front_back(&model).to_step(),
+            step(&model, &[("left", Act::Open)]).to_step(),
+        ],
+    };
+    let err = replay(&model, model.home(), &FaceletCube::default(), &program).unwrap_err();
+    assert_eq!(err.step, 1);
+    assert_eq!(err.at_ms, 100);
+    assert!(
+        err.to_string().contains("open left") && err.reason.contains("fall"),
+        "{err}"
+    );
+}
+
+#[test]
+fn camera_reads_the_top_face_as_in_the_net() {
+    let model = shipped("four-arm");
+    assert_eq!(physics::view(&model, Orientation::HOME, 0), (Face::U, 0));
+    let z = Orientation::HOME.rotated(Direction::Front, -1);
+    assert_eq!(physics::view(&model, z, 0), (Face::R, 3));
+}

@@ -1,0 +1,279 @@
+//! The gripper planner: the cheapest program that performs a solution's face turns on a given design, and the naive baseline.
+//!
+//! The solution is first cut into axis blocks: maximal runs of turns on one
+//! axis (opposite faces commute), with turns of the same face merged. The
+//! search then runs over (progress × robot state): progress is the block
+//! and the quarter turns still owed to each of its two faces, so a block's
+//! turns can be done in either order, together in one step where the
+//! hardware allows it, or a half turn as two quarter turns.
+
+use super::graph::{Edge, Effect, StateGraph};
+use super::heuristic::Bounds;
+use super::model::{RobotModel, RobotState};
+use super::program::Program;
+use super::search::{cheapest_path, Space, Succ};
+use crate::cube::{Face, Turn};
+use std::sync::Arc;
+
+/// How many nodes the search expands at most per layer, by default (`usize::MAX`: exact).
+pub const DEFAULT_PER_LAYER: usize = 80;
+
+/// Why no program could be planned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("the start state is not one the robot '{robot}' can reach from home")]
+    UnknownStart { robot: String },
+    #[error("robot '{robot}' found no way to perform the moves (from block {block} on)")]
+    NoPlan { robot: String, block: usize },
+    #[error("robot '{robot}' found no way to show all six faces to its cameras")]
+    NoScan { robot: String },
+}
+
+/// A planned program and what it does.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Plan {
+    pub program: Program,
+    /// The face turns performed, canonical (same-face turns merged), in solution order.
+    pub solution: Vec<Turn>,
+    pub start: RobotState,
+    pub end: RobotState,
+    pub total_ms: u32,
+    pub face_turns: usize,
+    pub cube_rotations: usize,
+    /// Nodes the search expanded (for benchmarks).
+    pub expanded: usize,
+}
+
+/// Plans programs for one design; build once, plan many times.
+#[derive(Clone, Debug)]
+pub struct Planner {
+    pub model: RobotModel,
+    pub graph: Arc<StateGraph>,
+    pub bounds: Arc<Bounds>,
+    pub per_layer: usize,
+}
+
+/// Turns on one axis: quarter turns owed to its positive face (U, R, F) and to the opposite face.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Block {
+    pub faces: [Face; 2],
+    pub quarters: [u8; 2],
+}
+
+/// Cuts a solution into axis blocks, merging turns of the same face and dropping what cancels.
+pub fn axis_blocks(solution: &[Turn]) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    for t in solution {
+        let positive = Face::from_index(t.face.index() % 3);
+        let side = usize::from(t.face != positive);
+        match blocks.last_mut() {
+            Some(b) if b.faces[0] == positive => {
+                b.quarters[side] = (b.quarters[side] + t.quarters) % 4
+            }
+            _ => {
+                let mut b = Block {
+                    faces: [positive, positive.opposite()],
+                    quarters: [0, 0],
+                };
+                b.quarters[side] = t.quarters % 4;
+                blocks.push(b);
+            }
+        }
+        if blocks.last().is_some_and(|b| b.quarters == [0, 0]) {
+            blocks.pop();
+        }
+    }
+    blocks
+}
+
+/// The turns of a list of blocks, positive face first.
+pub fn block_turns(blocks: &[Block]) -> Vec<Turn> {
+    blocks
+        .iter()
+        .flat_map(|b| {
+            (0..2).filter(|&i| b.quarters[i] != 0).map(|i| Turn {
+                face: b.faces[i],
+                quarters: b.quarters[i],
+            })
+        })
+        .collect()
+}
+
+/// The search space of one solution: layer = block × quarters owed to each face (16 per block).
+struct SolutionSpace<'a> {
+    graph: &'a StateGraph,
+    bounds: &'a Bounds,
+    blocks: &'a [Block],
+}
+
+impl SolutionSpace<'_> {
+    fn start_layer(&self, block: usize) -> u32 {
+        match self.blocks.get(block) {
+            Some(b) => (block * 16 + b.quarters[0] as usize * 4 + b.quarters[1] as usize) as u32,
+            None => (block * 16) as u32,
+        }
+    }
+
+    /// The layer after a step with `effect` from `layer`, if the step fits the solution.
+    fn advance(&self, layer: u32, effect: &Effect) -> Option<u32> {
+        if effect.keeps_faces() {
+            return Some(layer);
+        }
+        let block_index = layer as usize / 16;
+        let block = self.blocks.get(block_index)?;
+        let mut owed = [(layer / 4 % 4) as u8, (layer % 4) as u8];
+        for turn in effect.turns.iter().flatten() {
+            let side = block.faces.iter().position(|&f| f == turn.face)?;
+            if owed[side] == 0 {
+                return None;
+            }
+            owed[side] = (owed[side] + 4 - turn.quarters) % 4;
+        }
+        Some(match owed {
+            [0, 0] => self.start_layer(block_index + 1),
+            [a, b] => (block_index * 16) as u32 + a as u32 * 4 + b as u32,
+        })
+    }
+}
+
+impl Space for SolutionSpace<'_> {
+    fn layers(&self) -> usize {
+        self.blocks.len() * 16 + 1
+    }
+
+    fn states(&self) -> usize {
+        self.graph.states.len()
+    }
+
+    fn is_goal(&self, layer: u32) -> bool {
+        layer as usize == self.blocks.len() * 16
+    }
+
+    fn successors(&self, layer: u32, state: u32, out: &mut Vec<Succ>) {
+        for (i, edge) in self.graph.edges(state).iter().enumerate() {
+            if let Some(next) = self.advance(layer, &edge.effect) {
+                out.push(Succ {
+                    layer: next,
+                    state: edge.to,
+                    ms: edge.ms,
+                    via: i as u32,
+                });
+            }
+        }
+    }
+
+    fn bound(&self, layer: u32, state: u32) -> u32 {
+        let block_index = layer as usize / 16;
+        let Some(block) = self.blocks.get(block_index) else {
+            return 0;
+        };
+        let owed = [layer / 4 % 4, layer % 4];
+        let until = (0..2)
+            .filter(|&i| owed[i] != 0)
+            .map(|i| self.bounds.until_turn[block.faces[i].index()][state as usize])
+            .min()
+            .unwrap_or(0);
+        if until == u32::MAX {
+            return u32::MAX;
+        }
+        let later = (self.blocks.len() - block_index - 1) as u32;
+        until
+            + self.bounds.cheapest_turn
+            + later * (self.bounds.axis_change + self.bounds.cheapest_turn)
+    }
+}
+
+impl Planner {
+    /// Builds the design's state graph (done once per design).
+    pub fn new(model: RobotModel) -> Planner {
+        let graph = StateGraph::shared(&model);
+        let bounds = Arc::new(Bounds::new(&model, &graph));
+        Planner {
+            model,
+            graph,
+            bounds,
+            per_layer: DEFAULT_PER_LAYER,
+        }
+    }
+
+    /// The design's home state.
+    pub fn home(&self) -> RobotState {
+        self.model.home()
+    }
+
+    /// The cheapest program (within the search's beam) that performs `solution` from `start`.
+    pub fn plan(&self, start: &RobotState, solution: &[Turn]) -> Result<Plan, PlanError> {
+        let blocks = axis_blocks(solution);
+        self.plan_blocks(start, &blocks)
+    }
+
+    /// The baseline: each face turn planned alone from the state the previous one left.
+    pub fn plan_naive(&self, start: &RobotState, solution: &[Turn]) -> Result<Plan, PlanError> {
+        let mut total = self.empty_plan(*start);
+        for turn in solution {
+            let part = self.plan_blocks(&total.end, &axis_blocks(&[*turn]))?;
+            total.program.steps.extend(part.program.steps);
+            total.solution.extend(part.solution);
+            total.end = part.end;
+            total.total_ms += part.total_ms;
+            total.face_turns += part.face_turns;
+            total.cube_rotations += part.cube_rotations;
+            total.expanded += part.expanded;
+        }
+        Ok(total)
+    }
+
+    fn empty_plan(&self, start: RobotState) -> Plan {
+        Plan {
+            program: Program::default(),
+            solution: Vec::new(),
+            start,
+            end: start,
+            total_ms: 0,
+            face_turns: 0,
+            cube_rotations: 0,
+            expanded: 0,
+        }
+    }
+
+    fn plan_blocks(&self, start: &RobotState, blocks: &[Block]) -> Result<Plan, PlanError> {
+        let start_id = self
+            .graph
+            .id(start)
+            .ok_or_else(|| PlanError::UnknownStart {
+                robot: self.model.name.clone(),
+            })?;
+        let space = SolutionSpace {
+            graph: &self.graph,
+            bounds: &self.bounds,
+            blocks,
+        };
+        let no_plan = || PlanError::NoPlan {
+            robot: self.model.name.clone(),
+            block: 0,
+        };
+        let (path, total_ms, stats) =
+            cheapest_path(&space, space.start_layer(0), start_id, self.per_layer)
+                .ok_or_else(no_plan)?;
+        let mut plan = self.empty_plan(*start);
+        plan.solution = block_turns(blocks);
+        let mut from = start_id;
+        for node in &path {
+            let edge = self.graph.edges(from)[node.via as usize];
+            self.record(&mut plan, &edge);
+            from = node.state;
+        }
+        plan.end = self.graph.states[from as usize];
+        plan.total_ms = total_ms;
+        plan.expanded = stats.expanded;
+        Ok(plan)
+    }
+
+    fn record(&self, plan: &mut Plan, edge: &Edge) {
+        plan.program
+            .steps
+            .push(self.graph.motions[edge.motions as usize].to_step());
+        plan.face_turns += edge.effect.turns.iter().flatten().count();
+        plan.cube_rotations += usize::from(edge.effect.rotates);
+    }
+}

@@ -1,0 +1,148 @@
+//! Cheapest-path search over (layer × robot state), shared by the solution planner (layer = progress through the moves) and the scan planner (layer = faces seen).
+//!
+//! A* with the space's lower bound, and one pruning rule: at most
+//! `per_layer` nodes are expanded in each layer (the most promising ones,
+//! as A* takes them in order of cost plus bound). Later nodes of a crowded
+//! layer are nearly always dominated by the ones already taken (a few
+//! regrips turn one into the other); `usize::MAX` gives exact A*.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// A successor of a node: the layer and state it reaches, the step's time,
+/// and an opaque tag the caller uses to rebuild the step.
+#[derive(Clone, Copy, Debug)]
+pub struct Succ {
+    pub layer: u32,
+    pub state: u32,
+    pub ms: u32,
+    pub via: u32,
+}
+
+/// One node of a found path, with the tag of the step that reached it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathNode {
+    pub layer: u32,
+    pub state: u32,
+    pub via: u32,
+}
+
+/// The problem: how many layers and states, the goal, and the successors of a node.
+pub trait Space {
+    fn layers(&self) -> usize;
+    fn states(&self) -> usize;
+    fn is_goal(&self, layer: u32) -> bool;
+    fn successors(&self, layer: u32, state: u32, out: &mut Vec<Succ>);
+    /// A lower bound on the cost from the node to a goal (consistent: it drops by at most a step's cost).
+    fn bound(&self, layer: u32, state: u32) -> u32;
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    cost: u32,
+    parent_layer: u32,
+    parent_state: u32,
+    via: u32,
+}
+
+const UNSEEN: Slot = Slot {
+    cost: u32::MAX,
+    parent_layer: u32::MAX,
+    parent_state: u32::MAX,
+    via: u32::MAX,
+};
+
+/// Search statistics, for benchmarks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchStats {
+    pub expanded: usize,
+}
+
+/// The cheapest path from `(layer, state)` to a goal layer (within the beam),
+/// as the nodes after the start, with its total cost.
+pub fn cheapest_path(
+    space: &impl Space,
+    layer: u32,
+    state: u32,
+    per_layer: usize,
+) -> Option<(Vec<PathNode>, u32, SearchStats)> {
+    let mut slots: Vec<Option<Vec<Slot>>> = vec![None; space.layers()];
+    let mut expanded = vec![0usize; space.layers()];
+    let mut heap = BinaryHeap::new();
+    let mut succs = Vec::new();
+    let mut stats = SearchStats::default();
+    slot_mut(&mut slots, space, layer, state).cost = 0;
+    heap.push(Reverse((
+        space.bound(layer, state),
+        Reverse(0u32),
+        layer,
+        state,
+    )));
+    while let Some(Reverse((_, Reverse(cost), l, s))) = heap.pop() {
+        if cost > slot_mut(&mut slots, space, l, s).cost {
+            continue;
+        }
+        if space.is_goal(l) {
+            return Some((unwind(&slots, l, s), cost, stats));
+        }
+        if expanded[l as usize] >= per_layer {
+            continue;
+        }
+        expanded[l as usize] += 1;
+        stats.expanded += 1;
+        succs.clear();
+        space.successors(l, s, &mut succs);
+        for succ in &succs {
+            let next = cost + succ.ms;
+            let slot = slot_mut(&mut slots, space, succ.layer, succ.state);
+            if next < slot.cost {
+                *slot = Slot {
+                    cost: next,
+                    parent_layer: l,
+                    parent_state: s,
+                    via: succ.via,
+                };
+                let bound = space.bound(succ.layer, succ.state);
+                if bound != u32::MAX {
+                    heap.push(Reverse((
+                        next + bound,
+                        Reverse(next),
+                        succ.layer,
+                        succ.state,
+                    )));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn slot_mut<'a>(
+    slots: &'a mut [Option<Vec<Slot>>],
+    space: &impl Space,
+    layer: u32,
+    state: u32,
+) -> &'a mut Slot {
+    let row = slots[layer as usize].get_or_insert_with(|| vec![UNSEEN; space.states()]);
+    &mut row[state as usize]
+}
+
+fn unwind(slots: &[Option<Vec<Slot>>], mut layer: u32, mut state: u32) -> Vec<PathNode> {
+    let mut path = Vec::new();
+    while let Some(slot) = slots[layer as usize]
+        .as_ref()
+        .map(|row| row[state as usize])
+    {
+        if slot.parent_layer == u32::MAX {
+            break;
+        }
+        path.push(PathNode {
+            layer,
+            state,
+            via: slot.via,
+        });
+        (layer, state) = (slot.parent_layer, slot.parent_state);
+    }
+    path.reverse();
+    path
+}

@@ -1,0 +1,300 @@
+//! All tables of the search in one value: built in a small mode (exact-depth byte tables, well under a second) or a full mode (symmetry-reduced 2-bit tables), and turned into and from bytes with a checksum.
+
+use super::coord::*;
+use super::movetables::{MoveTables, UdEdgeMerge, PHASE2_MOVES};
+use super::pruning::{build_byte_table, next_depth, Packed2, SymPruneSpec};
+use super::symtables::{conjugation_table, SymClasses};
+use std::time::Instant;
+
+/// Which set of pruning tables to build.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TableMode {
+    /// A few MB, built in well under a second; solutions a little longer at short budgets.
+    Small,
+    /// About 70 MB, built once (seconds) and cached on disk; the strongest search.
+    Full,
+}
+
+pub(crate) enum Phase1Prune {
+    /// Only the exact slice×twist and slice×flip tables (kept in `Tables` for both modes).
+    Small,
+    Full {
+        classes: SymClasses,
+        twist_conj: Vec<u16>,
+        table: Packed2,
+    },
+}
+
+pub(crate) enum Phase2Prune {
+    Small {
+        edge_slice: Vec<u8>,
+    },
+    Full {
+        classes: SymClasses,
+        ud_conj: Vec<u16>,
+        table: Packed2,
+    },
+}
+
+/// Move, symmetry and pruning tables.
+pub struct Tables {
+    pub mode: TableMode,
+    pub(crate) moves: MoveTables,
+    pub(crate) merge: UdEdgeMerge,
+    /// Exact phase-2 depth of (corners, slice_sorted < 24): `[corners * 24 + slice]`.
+    pub(crate) cornslice: Vec<u8>,
+    /// Exact phase-1 depths of (slice, twist) and (slice, flip): a lower bound
+    /// that sits in cache, checked before the large table.
+    pub(crate) slice_twist: Vec<u8>,
+    pub(crate) slice_flip: Vec<u8>,
+    pub(crate) phase1: Phase1Prune,
+    pub(crate) phase2: Phase2Prune,
+    /// Seconds it took to build these tables (0 when loaded).
+    pub build_seconds: f64,
+}
+
+fn slice_move_table(moves: &MoveTables) -> Vec<u16> {
+    let mut t = vec![0u16; N_SLICE * 18];
+    for s in 0..N_SLICE {
+        for m in 0..18 {
+            t[s * 18 + m] = moves.slice_sorted[s * 24 * 18 + m] / 24;
+        }
+    }
+    t
+}
+
+impl Tables {
+    /// Builds the tables of `mode` from nothing.
+    pub fn build(mode: TableMode) -> Tables {
+        let start = Instant::now();
+        let moves = MoveTables::build();
+        let all: Vec<u8> = (0..18).collect();
+        let slice = slice_move_table(&moves);
+        let slice_twist = build_byte_table(N_SLICE, N_TWIST, &all, &slice, &moves.twist);
+        let slice_flip = build_byte_table(N_SLICE, N_FLIP, &all, &slice, &moves.flip);
+        let (phase1, phase2, cornslice) = match mode {
+            TableMode::Small => {
+                let p1 = Phase1Prune::Small;
+                let p2 = Phase2Prune::Small {
+                    edge_slice: build_byte_table(
+                        N_PERM8,
+                        24,
+                        &PHASE2_MOVES,
+                        &moves.ud_edges,
+                        &moves.slice_sorted,
+                    ),
+                };
+                (p1, p2, cornslice_table(&moves))
+            }
+            TableMode::Full => std::thread::scope(|scope| {
+                let p1 = scope.spawn(|| full_phase1(&moves));
+                let p2 = full_phase2(&moves);
+                let cs = cornslice_table(&moves);
+                (
+                    p1.join().expect("phase-1 table builder does not panic"),
+                    p2,
+                    cs,
+                )
+            }),
+        };
+        Tables {
+            mode,
+            merge: UdEdgeMerge::build(),
+            moves,
+            cornslice,
+            slice_twist,
+            slice_flip,
+            phase1,
+            phase2,
+            build_seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// The small tables (for tests and quick starts).
+    pub fn small() -> Tables {
+        Tables::build(TableMode::Small)
+    }
+
+    /// Exact phase-1 distance of a cube with these coordinates.
+    pub(crate) fn phase1_depth(&self, flip: u16, slice_sorted: u16, twist: u16) -> u8 {
+        match &self.phase1 {
+            Phase1Prune::Small => self.phase1_small_bound(flip, slice_sorted, twist),
+            Phase1Prune::Full { .. } => self.descend_phase1(flip, slice_sorted, twist),
+        }
+    }
+
+    /// Phase-1 distance of a child, given its parent's distance.
+    #[inline(always)]
+    pub(crate) fn phase1_child(&self, parent: u8, flip: u16, slice_sorted: u16, twist: u16) -> u8 {
+        match &self.phase1 {
+            Phase1Prune::Small => self.phase1_small_bound(flip, slice_sorted, twist),
+            Phase1Prune::Full { .. } => {
+                next_depth(parent, self.phase1_entry(flip, slice_sorted, twist))
+            }
+        }
+    }
+
+    /// A lower bound on the phase-1 distance from the two small exact tables.
+    #[inline(always)]
+    pub(crate) fn phase1_small_bound(&self, flip: u16, slice_sorted: u16, twist: u16) -> u8 {
+        let slice = slice_sorted as usize / 24;
+        self.slice_twist[slice * N_TWIST + twist as usize]
+            .max(self.slice_flip[slice * N_FLIP + flip as usize])
+    }
+
+    /// The stored phase-1 entry: the exact distance (small) or the distance mod 3 (full).
+    #[inline(always)]
+    fn phase1_entry(&self, flip: u16, slice_sorted: u16, twist: u16) -> u8 {
+        let slice = slice_sorted as usize / 24;
+        match &self.phase1 {
+            Phase1Prune::Small => self.phase1_small_bound(flip, slice_sorted, twist),
+            Phase1Prune::Full {
+                classes,
+                twist_conj,
+                table,
+            } => {
+                let raw = slice * N_FLIP + flip as usize;
+                let (class, sym) = classes.class_and_sym(raw);
+                let t = twist_conj[twist as usize * 16 + sym] as usize;
+                table.get(class * N_TWIST + t)
+            }
+        }
+    }
+
+    fn descend_phase1(&self, mut flip: u16, mut slice: u16, mut twist: u16) -> u8 {
+        let m = &self.moves;
+        let mut depth = 0u8;
+        // Distances are found by walking down: some turn always lowers the distance by one.
+        let mut dist_mod3 = self.phase1_mod3(flip, slice, twist);
+        while flip != 0 || slice / 24 != 0 || twist != 0 {
+            let want = (dist_mod3 + 2) % 3;
+            let step = (0..18).find_map(|mv| {
+                let (f, s, t) = (
+                    m.flip[flip as usize * 18 + mv],
+                    m.slice_sorted[slice as usize * 18 + mv],
+                    m.twist[twist as usize * 18 + mv],
+                );
+                (self.phase1_mod3(f, s, t) == want).then_some((f, s, t))
+            });
+            let Some((f, s, t)) = step else { break };
+            (flip, slice, twist, dist_mod3) = (f, s, t, want);
+            depth += 1;
+        }
+        depth
+    }
+
+    fn phase1_mod3(&self, flip: u16, slice_sorted: u16, twist: u16) -> u8 {
+        self.phase1_entry(flip, slice_sorted, twist) % 3
+    }
+
+    /// Exact distance of (corners, ud_edges) in the phase-2 pruning table.
+    pub(crate) fn phase2_depth(&self, corners: u16, ud: u16, slice: u16) -> u8 {
+        match &self.phase2 {
+            Phase2Prune::Small { .. } => self.phase2_child(0, corners, ud, slice),
+            Phase2Prune::Full { .. } => self.descend_phase2(corners, ud),
+        }
+    }
+
+    /// Phase-2 distance of a child (without the corner-slice bound), given its parent's.
+    #[inline(always)]
+    pub(crate) fn phase2_child(&self, parent: u8, corners: u16, ud: u16, slice: u16) -> u8 {
+        match &self.phase2 {
+            Phase2Prune::Small { .. } => self.phase2_entry(corners, ud, slice),
+            Phase2Prune::Full { .. } => next_depth(parent, self.phase2_entry(corners, ud, slice)),
+        }
+    }
+
+    /// The stored phase-2 entry: the exact distance (small) or the distance mod 3 (full).
+    #[inline(always)]
+    fn phase2_entry(&self, corners: u16, ud: u16, slice: u16) -> u8 {
+        match &self.phase2 {
+            Phase2Prune::Small { edge_slice } => edge_slice[ud as usize * 24 + slice as usize],
+            Phase2Prune::Full {
+                classes,
+                ud_conj,
+                table,
+            } => {
+                let (class, sym) = classes.class_and_sym(corners as usize);
+                let u = ud_conj[ud as usize * 16 + sym] as usize;
+                table.get(class * N_PERM8 + u)
+            }
+        }
+    }
+
+    fn descend_phase2(&self, mut corners: u16, mut ud: u16) -> u8 {
+        let m = &self.moves;
+        let mut depth = 0u8;
+        let mut dist_mod3 = self.phase2_entry(corners, ud, 0) % 3;
+        while corners != 0 || ud != 0 {
+            let want = (dist_mod3 + 2) % 3;
+            let step = PHASE2_MOVES.iter().find_map(|&mv| {
+                let mv = mv as usize;
+                let (c, u) = (
+                    m.corners[corners as usize * 18 + mv],
+                    m.ud_edges[ud as usize * 18 + mv],
+                );
+                (self.phase2_entry(c, u, 0) % 3 == want).then_some((c, u))
+            });
+            let Some((c, u)) = step else { break };
+            (corners, ud, dist_mod3) = (c, u, want);
+            depth += 1;
+        }
+        depth
+    }
+}
+
+fn cornslice_table(moves: &MoveTables) -> Vec<u8> {
+    build_byte_table(
+        N_PERM8,
+        24,
+        &PHASE2_MOVES,
+        &moves.corners,
+        &moves.slice_sorted,
+    )
+}
+
+fn full_phase1(moves: &MoveTables) -> Phase1Prune {
+    let classes = SymClasses::flipslice();
+    let twist_conj = conjugation_table(N_TWIST, set_twist, twist);
+    let all: Vec<u8> = (0..18).collect();
+    let rep_move = |raw: u32, m: u8| {
+        let (slice, flip) = (raw as usize / N_FLIP, raw as usize % N_FLIP);
+        let flip1 = moves.flip[flip * 18 + m as usize] as usize;
+        let slice1 = moves.slice_sorted[slice * 24 * 18 + m as usize] as usize / 24;
+        slice1 * N_FLIP + flip1
+    };
+    let table = SymPruneSpec {
+        classes: &classes,
+        n_inner: N_TWIST,
+        moves: &all,
+        rep_move: &rep_move,
+        inner_move: &moves.twist,
+        inner_conj: &twist_conj,
+    }
+    .build();
+    Phase1Prune::Full {
+        classes,
+        twist_conj,
+        table,
+    }
+}
+
+fn full_phase2(moves: &MoveTables) -> Phase2Prune {
+    let classes = SymClasses::corners();
+    let ud_conj = conjugation_table(N_PERM8, set_ud_edges, ud_edges);
+    let rep_move = |raw: u32, m: u8| moves.corners[raw as usize * 18 + m as usize] as usize;
+    let table = SymPruneSpec {
+        classes: &classes,
+        n_inner: N_PERM8,
+        moves: &PHASE2_MOVES,
+        rep_move: &rep_move,
+        inner_move: &moves.ud_edges,
+        inner_conj: &ud_conj,
+    }
+    .build();
+    Phase2Prune::Full {
+        classes,
+        ud_conj,
+        table,
+    }
+}

@@ -1,0 +1,136 @@
+//! Solver tests on the small tables: solutions solve, short cubes get short solutions, bytes round-trip.
+
+use super::*;
+use crate::cube::random::{random_cube, random_scramble};
+use crate::cube::Move;
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::OnceLock;
+
+pub(crate) fn small_solver() -> Solver {
+    static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
+    Solver::new(TABLES.get_or_init(|| Arc::new(Tables::small())).clone())
+}
+
+fn apply(cube: &CubieCube, turns: &[Turn]) -> CubieCube {
+    turns.iter().fold(*cube, |c, &t| c.turn(t))
+}
+
+fn quick() -> SearchOptions {
+    SearchOptions {
+        budget: Duration::from_millis(5),
+        ..SearchOptions::default()
+    }
+}
+
+#[test]
+fn solved_cube_needs_no_moves() {
+    let s = small_solver().solve(&CubieCube::default(), Duration::from_millis(10));
+    assert_eq!(s, Ok(vec![]));
+}
+
+#[test]
+fn one_turn_gets_its_inverse() {
+    for t in Turn::all() {
+        let c = CubieCube::default().turn(t);
+        assert_eq!(
+            small_solver().solve(&c, Duration::from_millis(10)),
+            Ok(vec![t.inverse()])
+        );
+    }
+}
+
+#[test]
+fn invalid_cube_is_refused() {
+    let mut c = CubieCube::default();
+    c.co[0] = 1;
+    let r = small_solver().solve(&c, Duration::from_millis(10));
+    assert!(matches!(
+        r,
+        Err(SolveError::InvalidCube(CubeError::CornerTwist { .. }))
+    ));
+}
+
+#[test]
+fn thousands_of_random_cubes_are_solved() {
+    let solver = small_solver();
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let opts = SearchOptions {
+        target_length: Some(26),
+        ..quick()
+    };
+    for i in 0..2000 {
+        let c = random_cube(&mut rng);
+        let s = solver
+            .solve_with(&c, &opts)
+            .expect("a valid cube has a solution");
+        assert!(apply(&c, &s).is_solved(), "cube {i} not solved by {s:?}");
+        assert!(s.len() <= 30);
+    }
+}
+
+#[test]
+fn every_reported_solution_solves_and_none_is_longer_than_the_last() {
+    let solver = small_solver();
+    let c = random_cube(&mut ChaCha8Rng::seed_from_u64(5));
+    let mut lengths = Vec::new();
+    let opts = SearchOptions {
+        budget: Duration::from_millis(50),
+        alternatives: true,
+        ..SearchOptions::default()
+    };
+    solver
+        .search(&c, &opts, |s| {
+            assert!(apply(&c, s).is_solved());
+            lengths.push(s.len());
+            Flow::Continue
+        })
+        .unwrap();
+    assert!(lengths.len() > 1, "alternatives were reported: {lengths:?}");
+    assert!(lengths.windows(2).all(|w| w[1] <= w[0]), "{lengths:?}");
+}
+
+#[test]
+fn tables_round_trip_through_bytes_and_corruption_is_caught() {
+    let solver = small_solver();
+    let bytes = solver.tables().to_bytes();
+    let back = Tables::from_bytes(&bytes).expect("fresh bytes load");
+    assert_eq!(back.to_bytes(), bytes);
+    let mut bad = bytes.clone();
+    bad[1000] ^= 0x40;
+    assert!(matches!(
+        Tables::from_bytes(&bad),
+        Err(table_bytes::TableBytesError::Checksum { .. })
+    ));
+    let mut stale = bytes.clone();
+    stale[8] = 99;
+    assert!(matches!(
+        Tables::from_bytes(&stale),
+        Err(table_bytes::TableBytesError::StaleVersion { found: 99 })
+    ));
+    assert!(Tables::from_bytes(&bytes[..bytes.len() / 2]).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn random_cube_solve_apply_is_solved(seed in any::<u64>()) {
+        let c = random_cube(&mut ChaCha8Rng::seed_from_u64(seed));
+        let s = small_solver().solve_with(&c, &quick()).unwrap();
+        prop_assert!(apply(&c, &s).is_solved());
+    }
+
+    #[test]
+    fn short_scrambles_get_solutions_no_longer_than_the_scramble(seed in any::<u64>(), n in 1usize..=7) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let scramble = random_scramble(&mut rng, n, false);
+        let c = scramble.iter().fold(CubieCube::default(), |c, m| match m {
+            Move::Turn(t) => c.turn(*t),
+            Move::Rotate(_) => c,
+        });
+        let s = small_solver().solve(&c, Duration::from_millis(50)).unwrap();
+        prop_assert!(apply(&c, &s).is_solved());
+        prop_assert!(s.len() <= n, "{} moves for a {}-move scramble", s.len(), n);
+    }
+}

@@ -1,0 +1,218 @@
+//! The cube and solver commands, run as a user runs them: check, solve, scramble, test-program, and the table cache.
+
+use crate::common::{cubed, stderr, stdout, SOLVED};
+use cubed::cube::{parse_cube, FaceOrder, Move, Notation};
+
+fn solves(facelets: &str, solution: &str, notation: Notation) -> bool {
+    let (cube, _, _) = parse_cube(facelets, FaceOrder::Urfdlb, None).expect("valid cube");
+    let moves: Vec<Move> = cubed::cube::parse_moves(solution, notation).expect("solution parses");
+    cube.apply_all(&moves).is_solved()
+}
+
+fn scrambles(seed: &str, count: &str) -> Vec<String> {
+    let out = cubed(&["scramble", "--seed", seed, "--count", count], None);
+    assert!(out.status.success());
+    stdout(&out).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn check_says_ok_or_the_reason_with_exit_2() {
+    let ok = cubed(&["check", SOLVED], None);
+    assert_eq!((ok.status.code(), stdout(&ok).trim()), (Some(0), "ok"));
+    let bad = cubed(&["check", &SOLVED[..53]], None);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stdout(&bad).contains("53 stickers"), "{}", stdout(&bad));
+}
+
+#[test]
+fn scramble_is_reproducible_and_valid() {
+    let a = scrambles("42", "5");
+    assert_eq!(a, scrambles("42", "5"));
+    assert_eq!(a.len(), 5);
+    for cube in &a {
+        assert!(parse_cube(cube, FaceOrder::Urfdlb, None).is_ok(), "{cube}");
+    }
+}
+
+#[test]
+fn solve_prints_solutions_that_solve() {
+    let cubes = scrambles("7", "3");
+    let mut args = vec!["solve", "--tables", "small", "--budget-ms", "20"];
+    args.extend(cubes.iter().map(String::as_str));
+    let out = cubed(&args, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3);
+    for (cube, line) in cubes.iter().zip(&lines) {
+        assert!(
+            solves(cube, line, Notation::Singmaster),
+            "{line} does not solve {cube}"
+        );
+    }
+}
+
+#[test]
+fn solve_json_reports_bad_lines_on_stdin_and_solves_the_rest() {
+    let good = scrambles("9", "2");
+    let input = format!("{}\nUUUU\n{}\n", good[0], good[1]);
+    let out = cubed(
+        &[
+            "solve",
+            "--stdin",
+            "--tables",
+            "small",
+            "--budget-ms",
+            "5",
+            "--format",
+            "json",
+        ],
+        Some(&input),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an invalid line makes the exit status 2"
+    );
+    let rows: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[1]["error"]["kind"], "wrong_length");
+    assert!(rows[1]["error"]["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("4 stickers"));
+    for row in [&rows[0], &rows[2]] {
+        let solution = row["solution"].as_str().expect("solution");
+        let facelets = row["facelets"].as_str().expect("facelets");
+        assert!(solves(facelets, solution, Notation::Singmaster));
+        assert_eq!(
+            row["moves"].as_u64(),
+            Some(solution.split_whitespace().count() as u64)
+        );
+    }
+}
+
+#[test]
+fn solve_reads_the_1988_face_order_and_writes_the_1988_notation() {
+    let cube = &scrambles("11", "1")[0];
+    let (f, scheme, _) = parse_cube(cube, FaceOrder::Urfdlb, None).expect("valid");
+    let s = f.to_symbols(&scheme);
+    // TFRPLB: top, front, right, posterior, left, bottom.
+    let tfrplb: String = [0usize, 2, 1, 5, 4, 3]
+        .iter()
+        .map(|&b| &s[b * 9..b * 9 + 9])
+        .collect();
+    let out = cubed(
+        &[
+            "solve",
+            "--tables",
+            "small",
+            "--order",
+            "TFRPLB",
+            "--notation",
+            "woolley",
+            &tfrplb,
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = stdout(&out);
+    assert!(line.contains('+') || line.contains('-') || line.contains('2'));
+    assert!(solves(cube, line.trim(), Notation::Woolley), "{line}");
+}
+
+#[test]
+fn an_impossible_cube_exits_2_with_the_reason() {
+    let mut twisted: Vec<char> = SOLVED.chars().collect();
+    (twisted[8], twisted[9], twisted[20]) = ('F', 'U', 'R');
+    let twisted: String = twisted.into_iter().collect();
+    let out = cubed(&["solve", "--tables", "small", &twisted], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("corner twist"), "{}", stderr(&out));
+}
+
+#[test]
+fn test_program_solves_and_verifies_every_cube() {
+    let out = cubed(
+        &[
+            "test-program",
+            "--cubes",
+            "60",
+            "--turns",
+            "20",
+            "--seed",
+            "3",
+            "--rotations",
+            "--tables",
+            "small",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    let text = stdout(&out);
+    let counts: Vec<usize> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("cube ").and_then(|r| r.split(": ").nth(1)))
+        .filter_map(|r| r.strip_suffix(" moves").and_then(|n| n.parse().ok()))
+        .collect();
+    assert_eq!(counts.len(), 60);
+    let (most, least) = (
+        counts.iter().max().copied().unwrap_or(0),
+        counts.iter().min().copied().unwrap_or(0),
+    );
+    let avg = counts.iter().sum::<usize>() as f64 / 60.0;
+    assert!(
+        text.contains(&format!(
+            "average {avg:.2} moves, most {most}, least {least}"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("60 solved, 0 failed"));
+}
+
+#[test]
+fn full_tables_are_cached_and_a_corrupt_cache_is_rebuilt() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = dir.path().to_str().expect("utf-8 path");
+    let cube = &scrambles("5", "1")[0];
+    let run = || {
+        cubed(
+            &["solve", "--budget-ms", "10", "--cache-dir", cache, cube],
+            None,
+        )
+    };
+    let cold = run();
+    assert!(cold.status.success(), "{}", stderr(&cold));
+    assert!(
+        stderr(&cold).contains("built solver tables"),
+        "{}",
+        stderr(&cold)
+    );
+    assert!(solves(cube, stdout(&cold).trim(), Notation::Singmaster));
+    let warm = run();
+    assert!(
+        warm.status.success() && stderr(&warm).is_empty(),
+        "{}",
+        stderr(&warm)
+    );
+    let file = std::fs::read_dir(dir.path())
+        .expect("cache dir")
+        .next()
+        .expect("a cache file")
+        .expect("entry")
+        .path();
+    let mut bytes = std::fs::read(&file).expect("cache file");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&file, &bytes).expect("corrupting the cache");
+    let rebuilt = run();
+    assert!(rebuilt.status.success());
+    assert!(
+        stderr(&rebuilt).contains("checksum mismatch"),
+        "{}",
+        stderr(&rebuilt)
+    );
+    assert!(solves(cube, stdout(&rebuilt).trim(), Notation::Singmaster));
+}

@@ -1,0 +1,129 @@
+//! Integration tests of robot designs: every shipped config loads and plans, and each class of config error names file, section and key.
+
+use cubed::robot::{load_robot, parse_robot, ConfigError, Planner};
+use std::path::Path;
+
+fn shipped_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots")
+}
+
+fn four_arm_text() -> String {
+    std::fs::read_to_string(shipped_dir().join("four-arm.toml")).unwrap()
+}
+
+fn error_of(text: &str) -> String {
+    let err = parse_robot(text, "test.toml").expect_err("the design should be refused");
+    let message = err.to_string();
+    assert!(message.starts_with("test.toml: "), "{message}");
+    message
+}
+
+#[test]
+fn every_shipped_design_loads_plans_and_scans() {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(shipped_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let model = load_robot(&path).unwrap_or_else(|e| panic!("{e}"));
+        let planner = Planner::new(model);
+        planner.plan(&planner.home(), &[]).unwrap();
+        planner.plan_scan(&planner.home()).unwrap();
+        names.push(planner.model.name.clone());
+    }
+    names.sort();
+    assert_eq!(names, ["four-arm", "six-motor", "turntable-flipper"]);
+}
+
+#[test]
+fn an_unknown_key_names_the_section_and_the_key() {
+    let text = four_arm_text().replacen("open_ms = 100", "open_ms = 100\nopen_speed = 3", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains("[[gripper]] #1") && message.contains("open_speed"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_bad_range_names_the_gripper_key_and_allowed_range() {
+    let text = four_arm_text().replacen("range = [-1, 1]", "range = [1, 2]", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains("[[gripper]] 'left'")
+            && message.contains("'range'")
+            && message.contains("min <= 0 <= max"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_bad_timing_names_its_key() {
+    let text = four_arm_text().replacen("quarter_ms = 150", "quarter_ms = 0", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains("'quarter_ms'") && message.contains("1..="),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_unknown_direction_or_gripper_name_is_refused() {
+    let message = error_of(&four_arm_text().replacen("at = \"up\"", "at = \"top\"", 1));
+    assert!(
+        message.contains("[[camera]] 'top'")
+            && message.contains("'at'")
+            && message.contains("up down front back left right"),
+        "{message}"
+    );
+    let message =
+        error_of(&four_arm_text().replacen("[\"left\", \"right\"]", "[\"left\", \"rihgt\"]", 1));
+    assert!(
+        message.contains("[support]") && message.contains("'sets'") && message.contains("rihgt"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_design_without_support_is_impossible() {
+    let text = four_arm_text().replace(
+        "sets = [[\"left\", \"right\"], [\"front\", \"back\"]]",
+        "sets = []",
+    );
+    let message = error_of(&text);
+    assert!(
+        message.contains("[support]") && message.contains("impossible design"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_face_that_can_never_be_turned_is_impossible() {
+    // Grippers that cannot rotate: no face can ever turn.
+    let text = four_arm_text().replace("range = [-1, 1]", "range = [0, 0]");
+    let message = error_of(&text);
+    assert!(
+        message.contains("impossible design") && message.contains("can never be turned"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_camera_that_never_sees_some_face_is_impossible() {
+    let text = std::fs::read_to_string(shipped_dir().join("six-motor.toml")).unwrap();
+    let only_up = text
+        .split("\n[[camera]]")
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n[[camera]]");
+    let message = error_of(&only_up);
+    assert!(
+        message.contains("[[camera]]") && message.contains("never be shown"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_missing_file_is_a_read_error() {
+    let err = load_robot(Path::new("/nonexistent/robot.toml")).unwrap_err();
+    assert!(matches!(err, ConfigError::Read { .. }));
+    assert!(err.to_string().contains("/nonexistent/robot.toml"));
+}
