@@ -1,0 +1,161 @@
+//! The image-directory camera: `U.png … B.png` (or `.jpg`) named by face, or otherwise frames in capture order (sorted file names).
+
+use super::{Camera, CameraError, CaptureRequest};
+use crate::cube::Face;
+use image::RgbImage;
+use std::path::{Path, PathBuf};
+
+/// Photos from a folder. With files named after faces, a capture returns the
+/// photo of the requested face; otherwise each capture returns the next image
+/// file in name order.
+#[derive(Debug)]
+pub struct ImageDirCamera {
+    dir: PathBuf,
+    frames: Vec<PathBuf>,
+    next_frame: usize,
+}
+
+const EXTENSIONS: [&str; 3] = ["png", "jpg", "jpeg"];
+
+impl ImageDirCamera {
+    /// Lists the folder's images.
+    pub fn open(dir: &Path) -> Result<ImageDirCamera, CameraError> {
+        let read_err = |source| CameraError::ReadDir {
+            path: dir.to_path_buf(),
+            source,
+        };
+        let mut frames = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(read_err)? {
+            let path = entry.map_err(read_err)?.path();
+            if is_image(&path) {
+                frames.push(path);
+            }
+        }
+        frames.sort();
+        Ok(ImageDirCamera {
+            dir: dir.to_path_buf(),
+            frames,
+            next_frame: 0,
+        })
+    }
+
+    /// The photo named after `face`, if the folder has one.
+    pub fn face_file(&self, face: Face) -> Option<PathBuf> {
+        EXTENSIONS
+            .iter()
+            .map(|ext| self.dir.join(format!("{face}.{ext}")))
+            .find(|p| p.is_file())
+    }
+}
+
+fn is_image(path: &Path) -> bool {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    ext.is_some_and(|e| EXTENSIONS.contains(&e.as_str()))
+}
+
+/// Reads an image file as RGB.
+pub fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
+    let decoded = image::ImageReader::open(path)
+        .map_err(|e| CameraError::Decode {
+            path: path.to_path_buf(),
+            source: image::ImageError::IoError(e),
+        })?
+        .with_guessed_format()
+        .map_err(|e| CameraError::Decode {
+            path: path.to_path_buf(),
+            source: image::ImageError::IoError(e),
+        })?
+        .decode()
+        .map_err(|source| CameraError::Decode {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    Ok(decoded.to_rgb8())
+}
+
+impl Camera for ImageDirCamera {
+    fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError> {
+        let path = match self.face_file(request.face) {
+            Some(p) => p,
+            None => {
+                let p = self.frames.get(self.next_frame).cloned();
+                self.next_frame += 1;
+                p.ok_or_else(|| CameraError::MissingImage {
+                    path: self.dir.clone(),
+                    face: request.face,
+                })?
+            }
+        };
+        load_image(&path)
+    }
+
+    fn describe(&self) -> String {
+        format!("image dir {}", self.dir.display())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(face: Face) -> CaptureRequest {
+        CaptureRequest {
+            face,
+            image_rotation: 0,
+        }
+    }
+
+    #[test]
+    fn frames_in_name_order_when_files_are_not_named_by_face() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (i, name) in ["b-002.png", "a-001.png"].iter().enumerate() {
+            RgbImage::from_pixel(2, 2, image::Rgb([i as u8 * 100; 3]))
+                .save(dir.path().join(name))
+                .expect("save");
+        }
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        assert_eq!(
+            camera
+                .capture(&request(Face::U))
+                .expect("first")
+                .get_pixel(0, 0)
+                .0,
+            [100; 3]
+        );
+        assert_eq!(
+            camera
+                .capture(&request(Face::R))
+                .expect("second")
+                .get_pixel(0, 0)
+                .0,
+            [0; 3]
+        );
+        assert!(matches!(
+            camera.capture(&request(Face::F)),
+            Err(CameraError::MissingImage { face: Face::F, .. })
+        ));
+    }
+
+    #[test]
+    fn a_file_named_after_the_face_wins_and_a_broken_image_is_a_clear_error() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        RgbImage::from_pixel(2, 2, image::Rgb([7; 3]))
+            .save(dir.path().join("F.png"))
+            .expect("save");
+        std::fs::write(dir.path().join("U.png"), b"not a png").expect("write");
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        assert_eq!(
+            camera
+                .capture(&request(Face::F))
+                .expect("F")
+                .get_pixel(1, 1)
+                .0,
+            [7; 3]
+        );
+        let err = camera.capture(&request(Face::U)).expect_err("broken");
+        assert!(err.to_string().contains("U.png"), "{err}");
+    }
+}

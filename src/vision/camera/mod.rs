@@ -1,0 +1,58 @@
+//! Cameras: the `Camera` trait the daemon captures through, and its backends (image directory, simulated, and USB webcams via nokhwa behind the `camera` feature). The only part of vision that does I/O.
+
+pub mod image_dir;
+#[cfg(feature = "camera")]
+pub mod nokhwa;
+pub mod sim;
+
+use crate::cube::Face;
+use image::RgbImage;
+use std::path::PathBuf;
+
+/// What the daemon asks for: a photo of the face now in front of the camera.
+///
+/// `face` is the cube face (named by its centre, in the scan's reference
+/// orientation) the scan plan has put in view; `image_rotation` is how many
+/// clockwise quarter turns the photo will be rotated relative to that face
+/// drawn as in the facelet-string net. Real cameras ignore both (they are
+/// used when sampling: see `sample::unrotate`); the simulated camera renders
+/// exactly that face at that rotation; the image-directory camera picks the
+/// file named after the face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaptureRequest {
+    pub face: Face,
+    pub image_rotation: u8,
+}
+
+/// A source of photos of the cube.
+pub trait Camera: Send {
+    /// Takes one photo.
+    fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError>;
+    /// A short description for logs ("image dir photos/", "sim seed 7", "usb 0: HD Webcam").
+    fn describe(&self) -> String;
+}
+
+/// Why a photo could not be taken.
+#[derive(Debug, thiserror::Error)]
+pub enum CameraError {
+    #[error("no camera found (no video devices are present)")]
+    NoCamera,
+    #[error("no camera matches {wanted:?}; available: {available}")]
+    DeviceNotFound { wanted: String, available: String },
+    #[error("camera backend error: {0}")]
+    Backend(String),
+    #[error("cannot read image directory {path}: {source}")]
+    ReadDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
+    MissingImage { path: PathBuf, face: Face },
+    #[error("cannot decode image {path}: {source}")]
+    Decode {
+        path: PathBuf,
+        source: image::ImageError,
+    },
+    #[error("the simulated camera's scene is not available (its lock was poisoned)")]
+    SceneUnavailable,
+}

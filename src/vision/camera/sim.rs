@@ -1,0 +1,402 @@
+//! The simulated camera: renders one face of the simulated cube as a webcam would see it (perspective, lighting gradient, exposure and white-balance drift, noise, blur, glare spots), seeded.
+//!
+//! The simulator shares a [`SimScene`] with the camera (`Arc<Mutex<…>>`): it
+//! updates the cube as the robot turns it, and each `capture` renders the
+//! requested face at the requested rotation. `render_face` draws any nine
+//! sticker colours directly.
+
+use super::{Camera, CameraError, CaptureRequest};
+use crate::cube::{Face, FaceletCube};
+use crate::vision::colour::Rgb;
+use crate::vision::sample::{rotate, FaceGrid};
+use image::RgbImage;
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::{Arc, Mutex};
+
+/// Image size of the simulated webcam.
+pub const WIDTH: u32 = 640;
+pub const HEIGHT: u32 = 480;
+/// Side of the face in the image at its nominal place, pixels.
+const FACE_SIDE: f32 = 300.0;
+const BODY: [f32; 3] = [18.0, 18.0, 20.0];
+
+/// How unkind the simulated light and optics are. Every range is drawn anew per capture.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimLighting {
+    /// Exposure factor range.
+    pub exposure: (f32, f32),
+    /// Largest brightness change across the image from a lighting gradient (0.15 = ±15 %).
+    pub gradient: f32,
+    /// Largest per-channel white-balance drift (0.05 = ±5 %).
+    pub white_balance: f32,
+    /// Standard deviation of pixel noise, 0..255 units.
+    pub noise: f32,
+    /// Box-blur radius in pixels (0 = sharp).
+    pub blur: u32,
+    /// Largest number of glare spots.
+    pub glare_spots: usize,
+    /// Largest displacement of each face corner from its nominal place, fraction of the face side.
+    pub perspective: f32,
+}
+
+impl Default for SimLighting {
+    /// The default lighting noise: an ordinary webcam under an ordinary lamp.
+    fn default() -> Self {
+        SimLighting {
+            exposure: (0.85, 1.15),
+            gradient: 0.15,
+            white_balance: 0.05,
+            noise: 4.0,
+            blur: 1,
+            glare_spots: 2,
+            perspective: 0.03,
+        }
+    }
+}
+
+/// What the camera looks at: a cube and the physical colour of each face's stickers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimScene {
+    pub cube: FaceletCube,
+    /// sRGB of the stickers whose colour belongs to each face (URFDLB).
+    pub colours: [Rgb; 6],
+}
+
+/// Physical sticker colours of a standard cube (white U, red R, green F, yellow D, orange L, blue B).
+pub const STANDARD_STICKERS: [Rgb; 6] = [
+    [240, 240, 232],
+    [200, 22, 32],
+    [20, 165, 75],
+    [245, 222, 25],
+    [255, 115, 10],
+    [10, 70, 200],
+];
+
+impl Default for SimScene {
+    fn default() -> Self {
+        SimScene {
+            cube: FaceletCube::default(),
+            colours: STANDARD_STICKERS,
+        }
+    }
+}
+
+impl SimScene {
+    /// The nine sticker colours of `face`, in net order.
+    pub fn face_colours(&self, face: Face) -> [Rgb; 9] {
+        std::array::from_fn(|i| self.colours[self.cube.stickers[face.index() * 9 + i].index()])
+    }
+}
+
+/// A scene shared between the simulated robot (which moves the cube) and the camera.
+pub type SharedScene = Arc<Mutex<SimScene>>;
+
+/// The simulated webcam.
+#[derive(Debug)]
+pub struct SimCamera {
+    rng: ChaCha8Rng,
+    seed: u64,
+    lighting: SimLighting,
+    scene: SharedScene,
+}
+
+impl SimCamera {
+    /// A camera looking at a solved standard cube.
+    pub fn new(seed: u64, lighting: SimLighting) -> SimCamera {
+        SimCamera {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            seed,
+            lighting,
+            scene: Arc::new(Mutex::new(SimScene::default())),
+        }
+    }
+
+    /// The scene, to share with the simulated robot.
+    pub fn scene(&self) -> SharedScene {
+        Arc::clone(&self.scene)
+    }
+
+    /// Looks at another scene.
+    pub fn with_scene(mut self, scene: SharedScene) -> SimCamera {
+        self.scene = scene;
+        self
+    }
+
+    /// Where the face is drawn before perspective jitter: the grid to configure for this camera.
+    pub fn nominal_grid() -> FaceGrid {
+        FaceGrid::square(
+            (WIDTH as f32 - FACE_SIDE) / 2.0,
+            (HEIGHT as f32 - FACE_SIDE) / 2.0,
+            FACE_SIDE,
+        )
+    }
+
+    /// Renders a face showing `stickers` (net order) in a photo rotated `image_rotation` clockwise quarter turns.
+    pub fn render_face(&mut self, stickers: &[Rgb; 9], image_rotation: u8) -> RgbImage {
+        let shown = rotate(stickers, image_rotation);
+        let shot = Shot::draw(&mut self.rng, &self.lighting);
+        let mut pixels = vec![[0f32; 3]; (WIDTH * HEIGHT) as usize];
+        for (i, p) in pixels.iter_mut().enumerate() {
+            let (x, y) = (
+                (i as u32 % WIDTH) as f32 + 0.5,
+                (i as u32 / WIDTH) as f32 + 0.5,
+            );
+            *p = shot.light(x, y, shot.surface(x, y, &shown));
+        }
+        let pixels = box_blur(&pixels, self.lighting.blur);
+        let mut image = RgbImage::new(WIDTH, HEIGHT);
+        for (i, p) in image.pixels_mut().enumerate() {
+            let noisy: [f32; 3] = std::array::from_fn(|c| {
+                pixels[i][c] + self.lighting.noise * gaussian(&mut self.rng)
+            });
+            p.0 = noisy.map(|v| v.round().clamp(0.0, 255.0) as u8);
+        }
+        image
+    }
+}
+
+impl Camera for SimCamera {
+    fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError> {
+        let stickers = self
+            .scene
+            .lock()
+            .map_err(|_| CameraError::SceneUnavailable)?
+            .face_colours(request.face);
+        Ok(self.render_face(&stickers, request.image_rotation))
+    }
+
+    fn describe(&self) -> String {
+        format!("simulated camera (seed {})", self.seed)
+    }
+}
+
+/// Everything random about one photo.
+struct Shot {
+    /// Image point → face coordinates (inverse homography).
+    to_face: [[f32; 3]; 3],
+    exposure: f32,
+    gradient: [f32; 2],
+    white_balance: [f32; 3],
+    glare: Vec<([f32; 2], f32)>,
+}
+
+impl Shot {
+    fn draw(rng: &mut ChaCha8Rng, l: &SimLighting) -> Shot {
+        let nominal = SimCamera::nominal_grid().corners;
+        let jitter = l.perspective * FACE_SIDE;
+        let mut spread = |r: f32| {
+            if r > 0.0 {
+                rng.random_range(-r..=r)
+            } else {
+                0.0
+            }
+        };
+        let corners = nominal.map(|[x, y]| [x + spread(jitter), y + spread(jitter)]);
+        let gradient = [spread(l.gradient), spread(l.gradient)];
+        let white_balance = [0; 3].map(|_| 1.0 + spread(l.white_balance));
+        let exposure = if l.exposure.0 < l.exposure.1 {
+            rng.random_range(l.exposure.0..=l.exposure.1)
+        } else {
+            l.exposure.0
+        };
+        let spots = if l.glare_spots > 0 {
+            rng.random_range(0..=l.glare_spots)
+        } else {
+            0
+        };
+        let glare = (0..spots)
+            .map(|_| {
+                let at = [
+                    rng.random_range(170.0..470.0),
+                    rng.random_range(90.0..390.0),
+                ];
+                (at, rng.random_range(6.0..16.0))
+            })
+            .collect();
+        Shot {
+            to_face: invert(square_to_quad(corners)),
+            exposure,
+            gradient,
+            white_balance,
+            glare,
+        }
+    }
+
+    /// The colour of the surface at image point (x, y) before lighting.
+    fn surface(&self, x: f32, y: f32, stickers: &[Rgb; 9]) -> [f32; 3] {
+        let m = &self.to_face;
+        let w = m[2][0] * x + m[2][1] * y + m[2][2];
+        let (u, v) = (
+            (m[0][0] * x + m[0][1] * y + m[0][2]) / w,
+            (m[1][0] * x + m[1][1] * y + m[1][2]) / w,
+        );
+        if !(0.0..1.0).contains(&u) || !(0.0..1.0).contains(&v) {
+            let shade = 70.0 + 40.0 * (x / WIDTH as f32);
+            return [shade, shade * 0.95, shade * 0.9];
+        }
+        let (cu, cv) = ((u * 3.0).floor(), (v * 3.0).floor());
+        let (fu, fv) = (u * 3.0 - cu, v * 3.0 - cv);
+        if on_sticker(fu, fv) {
+            stickers[cv as usize * 3 + cu as usize].map(|c| c as f32)
+        } else {
+            BODY
+        }
+    }
+
+    /// Applies exposure, gradient, white balance and glare.
+    fn light(&self, x: f32, y: f32, colour: [f32; 3]) -> [f32; 3] {
+        let (dx, dy) = (x / WIDTH as f32 - 0.5, y / HEIGHT as f32 - 0.5);
+        let gain = self.exposure * (1.0 + 2.0 * (self.gradient[0] * dx + self.gradient[1] * dy));
+        let glare = self
+            .glare
+            .iter()
+            .map(|([gx, gy], r)| (-((x - gx).powi(2) + (y - gy).powi(2)) / (r * r)).exp())
+            .fold(0.0f32, f32::max);
+        std::array::from_fn(|c| {
+            let lit = colour[c] * gain * self.white_balance[c];
+            lit + (255.0 * 1.3 - lit) * glare.min(1.0)
+        })
+    }
+}
+
+/// True inside the rounded sticker square of a cell (cell coordinates 0..1).
+fn on_sticker(fu: f32, fv: f32) -> bool {
+    const INSET: f32 = 0.08;
+    const RADIUS: f32 = 0.12;
+    let (du, dv) = (
+        (fu - 0.5).abs() - (0.5 - INSET - RADIUS),
+        (fv - 0.5).abs() - (0.5 - INSET - RADIUS),
+    );
+    if du <= 0.0 || dv <= 0.0 {
+        return du <= RADIUS && dv <= RADIUS;
+    }
+    du * du + dv * dv <= RADIUS * RADIUS
+}
+
+/// Homography mapping the unit square (corners TL, TR, BR, BL) onto a quadrilateral.
+fn square_to_quad(q: [[f32; 2]; 4]) -> [[f32; 3]; 3] {
+    let [[x0, y0], [x1, y1], [x2, y2], [x3, y3]] = q;
+    let (dx1, dx2, dx3) = (x1 - x2, x3 - x2, x0 - x1 + x2 - x3);
+    let (dy1, dy2, dy3) = (y1 - y2, y3 - y2, y0 - y1 + y2 - y3);
+    let den = dx1 * dy2 - dx2 * dy1;
+    let g = (dx3 * dy2 - dx2 * dy3) / den;
+    let h = (dx1 * dy3 - dx3 * dy1) / den;
+    [
+        [x1 - x0 + g * x1, x3 - x0 + h * x3, x0],
+        [y1 - y0 + g * y1, y3 - y0 + h * y3, y0],
+        [g, h, 1.0],
+    ]
+}
+
+/// Inverse of a 3x3 matrix (the adjugate; the scale does not matter for a homography).
+fn invert(m: [[f32; 3]; 3]) -> [[f32; 3]; 3] {
+    let c =
+        |r0: usize, r1: usize, c0: usize, c1: usize| m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0];
+    [
+        [c(1, 2, 1, 2), -c(0, 2, 1, 2), c(0, 1, 1, 2)],
+        [-c(1, 2, 0, 2), c(0, 2, 0, 2), -c(0, 1, 0, 2)],
+        [c(1, 2, 0, 1), -c(0, 2, 0, 1), c(0, 1, 0, 1)],
+    ]
+}
+
+/// Separable box blur of radius `r`.
+fn box_blur(pixels: &[[f32; 3]], r: u32) -> Vec<[f32; 3]> {
+    if r == 0 {
+        return pixels.to_vec();
+    }
+    let (w, h, r) = (WIDTH as usize, HEIGHT as usize, r as usize);
+    let pass = |src: &[[f32; 3]], horizontal: bool| -> Vec<[f32; 3]> {
+        let mut out = vec![[0f32; 3]; src.len()];
+        for (i, o) in out.iter_mut().enumerate() {
+            let (x, y) = (i % w, i / w);
+            let (pos, len) = if horizontal { (x, w) } else { (y, h) };
+            let (lo, hi) = (pos.saturating_sub(r), (pos + r).min(len - 1));
+            let mut sum = [0f32; 3];
+            for k in lo..=hi {
+                let j = if horizontal { y * w + k } else { k * w + x };
+                for c in 0..3 {
+                    sum[c] += src[j][c];
+                }
+            }
+            *o = sum.map(|s| s / (hi - lo + 1) as f32);
+        }
+        out
+    };
+    pass(&pass(pixels, true), false)
+}
+
+/// A standard normal sample (Irwin–Hall: the sum of four uniforms, rescaled).
+fn gaussian<R: Rng>(rng: &mut R) -> f32 {
+    let sum: f32 = (0..4).map(|_| rng.random::<f32>()).sum();
+    (sum - 2.0) * 3f32.sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vision::sample::{sample_face, unrotate, SampleOptions};
+
+    #[test]
+    fn the_homography_maps_the_square_onto_the_corners_and_back() {
+        let q = [[10.0, 20.0], [300.0, 30.0], [310.0, 280.0], [5.0, 260.0]];
+        let (m, inv) = (square_to_quad(q), invert(square_to_quad(q)));
+        for ((u, v), want) in [
+            ((0.0, 0.0), q[0]),
+            ((1.0, 0.0), q[1]),
+            ((1.0, 1.0), q[2]),
+            ((0.0, 1.0), q[3]),
+        ] {
+            let w = m[2][0] * u + m[2][1] * v + m[2][2];
+            let (x, y) = (
+                (m[0][0] * u + m[0][1] * v + m[0][2]) / w,
+                (m[1][0] * u + m[1][1] * v + m[1][2]) / w,
+            );
+            assert!((x - want[0]).abs() < 1e-3 && (y - want[1]).abs() < 1e-3);
+            let w2 = inv[2][0] * x + inv[2][1] * y + inv[2][2];
+            assert!(((inv[0][0] * x + inv[0][1] * y + inv[0][2]) / w2 - u).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn a_rotated_render_samples_back_to_the_stickers_in_net_order() {
+        let stickers: [Rgb; 9] = std::array::from_fn(|i| STANDARD_STICKERS[i % 6]);
+        let mut camera = SimCamera::new(
+            3,
+            SimLighting {
+                glare_spots: 0,
+                noise: 0.0,
+                ..SimLighting::default()
+            },
+        );
+        for rotation in 0..4 {
+            let image = camera.render_face(&stickers, rotation);
+            let seen = sample_face(
+                &image,
+                &SimCamera::nominal_grid(),
+                &SampleOptions::default(),
+            )
+            .expect("inside");
+            let back = unrotate(&seen, rotation);
+            for i in 0..9 {
+                let hue_kept =
+                    (0..3).all(|c| (back[i][c] as i32 - stickers[i][c] as i32).abs() < 70);
+                assert!(
+                    hue_kept,
+                    "rotation {rotation} sticker {i}: {:?} vs {:?}",
+                    back[i], stickers[i]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_renders_the_same_photo() {
+        let stickers = [STANDARD_STICKERS[0]; 9];
+        let a = SimCamera::new(9, SimLighting::default()).render_face(&stickers, 0);
+        let b = SimCamera::new(9, SimLighting::default()).render_face(&stickers, 0);
+        let c = SimCamera::new(10, SimLighting::default()).render_face(&stickers, 0);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+}
