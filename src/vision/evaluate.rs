@@ -1,11 +1,16 @@
 //! Measuring the classifier: run it over known scans (optionally with seeded lighting variants) and count right, unsure, wrong and illegal results.
 
+use super::camera::sim::{SimCamera, SimLighting};
+use super::camera::CaptureRequest;
 use super::classify::{classify, ClassifyError, ClassifyOptions};
 use super::colour::Rgb;
 use super::palette::Palette;
 use super::perturb::Perturbation;
-use crate::cube::FaceletCube;
-use rand::SeedableRng;
+use super::sample::SampleOptions;
+use super::scan::{capture_faces, read_photos, GridChoice};
+use crate::cube::random::random_cube;
+use crate::cube::{Face, FaceletCube};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Readings with the true cube they show.
@@ -114,6 +119,45 @@ pub fn tally_variants(
                 palette,
                 options,
             );
+        }
+    }
+    tally
+}
+
+/// Random cubes photographed by the simulated camera (random rotation per
+/// face), sampled with the camera's nominal grid and classified.
+pub fn tally_sim_cubes(
+    cubes: usize,
+    seed: u64,
+    lighting: &SimLighting,
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Tally {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut camera = SimCamera::new(seed, *lighting);
+    let scene = camera.scene();
+    let grid = GridChoice::Fixed(SimCamera::nominal_grid());
+    let mut tally = Tally::default();
+    for n in 0..cubes {
+        let truth = random_cube(&mut rng).to_facelets();
+        if let Ok(mut s) = scene.lock() {
+            s.cube = truth;
+        }
+        let plan: Vec<CaptureRequest> = Face::ALL
+            .iter()
+            .map(|&face| CaptureRequest {
+                face,
+                image_rotation: rng.random_range(0..4),
+            })
+            .collect();
+        let readings = capture_faces(&mut camera, &plan)
+            .and_then(|photos| read_photos(&photos, &grid, &SampleOptions::default()));
+        match readings {
+            Ok(r) => tally.record(format!("sim cube {n}"), &r, &truth, palette, options),
+            Err(e) => {
+                tally.unsure += 1;
+                tally.failures.push(format!("sim cube {n}: {e}"));
+            }
         }
     }
     tally

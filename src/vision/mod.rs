@@ -11,4 +11,5 @@ pub mod lighting;
 pub mod palette;
 pub mod perturb;
 pub mod sample;
+pub mod scan;
 pub mod scan_file;

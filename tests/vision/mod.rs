@@ -3,3 +3,4 @@
 mod config_files;
 mod photos;
 mod real_scans;
+mod sim_camera;

@@ -1,0 +1,35 @@
+//! The whole reading chain on the simulated camera: random cubes, rotated photos, sampling, classification.
+
+use cubed::vision::camera::sim::{SimCamera, SimLighting};
+use cubed::vision::classify::ClassifyOptions;
+use cubed::vision::evaluate::tally_sim_cubes;
+use cubed::vision::grid_finder::find_grid;
+use cubed::vision::palette::Palette;
+
+#[test]
+fn simulated_photos_of_random_cubes_are_read_exactly() {
+    let tally = tally_sim_cubes(
+        25,
+        11,
+        &SimLighting::default(),
+        &Palette::default(),
+        &ClassifyOptions::default(),
+    );
+    assert_eq!(tally.right, 25, "{:?}", tally.failures);
+}
+
+#[test]
+fn the_grid_finder_finds_the_simulated_face() {
+    let mut camera = SimCamera::new(4, SimLighting::default());
+    let stickers = cubed::vision::camera::sim::STANDARD_STICKERS;
+    let nine = std::array::from_fn(|i| stickers[(i * 5) % 6]);
+    for rotation in 0..4 {
+        let image = camera.render_face(&nine, rotation);
+        let grid = find_grid(&image).unwrap_or_else(|e| panic!("{e}"));
+        let nominal = SimCamera::nominal_grid();
+        for (got, want) in grid.corners.iter().zip(nominal.corners) {
+            let off = (got[0] - want[0]).hypot(got[1] - want[1]);
+            assert!(off < 20.0, "rotation {rotation}: {:?}", grid.corners);
+        }
+    }
+}
