@@ -9,6 +9,8 @@ pub mod plan_cmds;
 pub mod solve_cmds;
 pub mod tables_arg;
 pub mod test_program;
+pub mod vision_bench;
+pub mod vision_cmds;
 
 /// Exit status for a refused input (an impossible cube, a bad config, …).
 pub const EXIT_INVALID: u8 = 2;
@@ -41,6 +43,14 @@ pub enum Command {
     Plan(plan_cmds::PlanArgs),
     /// Benchmark the planner against the naive baseline on random cubes.
     PlanBench(plan_cmds::PlanBenchArgs),
+    /// Read a cube from sticker readings (scan JSON): facelets and per-sticker confidence.
+    Classify(vision_cmds::ClassifyArgs),
+    /// Read a cube from six photos (U.png … B.png).
+    Scan(vision_cmds::ScanArgs),
+    /// Write a palette of valid colours from a scan of a solved cube.
+    Calibrate(vision_cmds::CalibrateArgs),
+    /// Vision figures: real scans and photos, lighting robustness, simulated camera, timings.
+    VisionBench(vision_bench::VisionBenchArgs),
 }
 
 /// Runs the parsed command.
@@ -53,5 +63,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(cmd) => bench_cmds::run(cmd),
         Command::Plan(args) => plan_cmds::plan(args),
         Command::PlanBench(args) => plan_cmds::plan_bench(args),
+        Command::Classify(args) => vision_cmds::classify_cmd(args),
+        Command::Scan(args) => vision_cmds::scan_cmd(args),
+        Command::Calibrate(args) => vision_cmds::calibrate_cmd(args),
+        Command::VisionBench(args) => vision_bench::vision_bench(args),
     }
 }

@@ -1,11 +1,13 @@
 //! Vision: reading the cube's colours from camera images. `classify*`, `colour` and `palette` are pure; `camera` does the I/O.
 
+pub mod calibrate;
 pub mod camera;
 pub mod classify;
 pub mod classify_pieces;
 pub mod colour;
 pub mod colour_difference;
 pub mod evaluate;
+pub mod grid_file;
 pub mod grid_finder;
 pub mod lighting;
 pub mod palette;

@@ -1,5 +1,6 @@
 //! Integration tests of vision: real scans, real photos, robustness, simulated camera, CLI.
 
+mod cli;
 mod config_files;
 mod photos;
 mod real_scans;

@@ -63,25 +63,3 @@ fn lighting_variants_of_the_real_scans_are_legal_and_almost_always_right() {
     assert_eq!(tally.illegal, 0);
     assert!(tally.percent_right() >= 95.0, "{:?}", tally);
 }
-
-#[test]
-#[ignore = "the full robustness figure: cubed vision-bench prints it"]
-fn full_robustness_run() {
-    let scans = real_scans();
-    let tally = tally_variants(
-        &scans,
-        20,
-        1,
-        &Perturbation::default(),
-        &Palette::default(),
-        &ClassifyOptions::default(),
-    );
-    eprintln!(
-        "lighting variants: {}/{} right, {} unsure, {} wrong: {:#?}",
-        tally.right,
-        tally.total(),
-        tally.unsure,
-        tally.wrong,
-        tally.failures
-    );
-}

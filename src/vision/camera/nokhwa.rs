@@ -7,6 +7,7 @@ use nokhwa::utils::{
     ApiBackend, CameraIndex, CameraInfo, ControlValueSetter, KnownCameraControl, RequestedFormat,
     RequestedFormatType, Resolution,
 };
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Which webcam and how to set it up.
@@ -38,9 +39,11 @@ impl Default for UsbCameraConfig {
     }
 }
 
-/// A USB webcam.
+/// A USB webcam. `nokhwa::Camera` is not `Send`, so it lives on its own
+/// thread and captures are requests over a channel: `UsbCamera` itself can
+/// move between threads (into `spawn_blocking`, for instance).
 pub struct UsbCamera {
-    camera: nokhwa::Camera,
+    requests: mpsc::Sender<mpsc::Sender<Result<RgbImage, CameraError>>>,
     name: String,
     /// Controls the camera refused to fix (reported, not fatal).
     pub refused_controls: Vec<String>,
@@ -85,45 +88,82 @@ fn choose(cameras: &[CameraInfo], wanted: &str) -> Result<CameraIndex, CameraErr
         })
 }
 
+/// The camera opened on its thread: its name and refused controls.
+type Opened = Result<(String, Vec<String>), CameraError>;
+
 impl UsbCamera {
     /// Opens, streams, lets the automatic controls settle, then fixes the configured ones.
     pub fn open(config: &UsbCameraConfig) -> Result<UsbCamera, CameraError> {
-        let cameras = list_cameras()?;
-        let index = choose(&cameras, &config.device)?;
-        let format = RequestedFormat::new::<RgbFormat>(RequestedFormatType::HighestResolution(
-            Resolution::new(config.width, config.height),
-        ));
-        let mut camera = nokhwa::Camera::new(index.clone(), format).map_err(backend)?;
-        camera.open_stream().map_err(backend)?;
-        let started = Instant::now();
-        while started.elapsed() < config.settle {
-            camera.frame().map_err(backend)?;
-        }
-        let mut refused_controls = Vec::new();
-        for (control, value) in [
-            (KnownCameraControl::Exposure, config.exposure),
-            (KnownCameraControl::WhiteBalance, config.white_balance),
-            (KnownCameraControl::Focus, config.focus),
-        ] {
-            if let Some(v) = value {
-                if let Err(e) = camera.set_camera_control(control, ControlValueSetter::Integer(v)) {
-                    refused_controls.push(format!("{control:?}: {e}"));
+        let (opened_tx, opened_rx) = mpsc::channel::<Opened>();
+        let (requests, requests_rx) =
+            mpsc::channel::<mpsc::Sender<Result<RgbImage, CameraError>>>();
+        let config = config.clone();
+        std::thread::Builder::new()
+            .name("usb-camera".into())
+            .spawn(move || match open_device(&config) {
+                Ok((mut camera, name, refused)) => {
+                    let _ = opened_tx.send(Ok((name, refused)));
+                    for reply in requests_rx {
+                        let frame = camera
+                            .frame()
+                            .map_err(backend)
+                            .and_then(|f| f.decode_image::<RgbFormat>().map_err(backend));
+                        let _ = reply.send(frame);
+                    }
                 }
-            }
-        }
-        let name = format!("usb {index}: {}", camera.info().human_name());
+                Err(e) => {
+                    let _ = opened_tx.send(Err(e));
+                }
+            })
+            .map_err(|e| CameraError::Backend(format!("cannot start the camera thread: {e}")))?;
+        let (name, refused_controls) = opened_rx.recv().map_err(|_| {
+            CameraError::Backend("the camera thread stopped while opening".into())
+        })??;
         Ok(UsbCamera {
-            camera,
+            requests,
             name,
             refused_controls,
         })
     }
 }
 
+/// Opens the device on the camera thread.
+fn open_device(
+    config: &UsbCameraConfig,
+) -> Result<(nokhwa::Camera, String, Vec<String>), CameraError> {
+    let cameras = list_cameras()?;
+    let index = choose(&cameras, &config.device)?;
+    let format = RequestedFormat::new::<RgbFormat>(RequestedFormatType::HighestResolution(
+        Resolution::new(config.width, config.height),
+    ));
+    let mut camera = nokhwa::Camera::new(index.clone(), format).map_err(backend)?;
+    camera.open_stream().map_err(backend)?;
+    let started = Instant::now();
+    while started.elapsed() < config.settle {
+        camera.frame().map_err(backend)?;
+    }
+    let mut refused = Vec::new();
+    for (control, value) in [
+        (KnownCameraControl::Exposure, config.exposure),
+        (KnownCameraControl::WhiteBalance, config.white_balance),
+        (KnownCameraControl::Focus, config.focus),
+    ] {
+        if let Some(v) = value {
+            if let Err(e) = camera.set_camera_control(control, ControlValueSetter::Integer(v)) {
+                refused.push(format!("{control:?}: {e}"));
+            }
+        }
+    }
+    let name = format!("usb {index}: {}", camera.info().human_name());
+    Ok((camera, name, refused))
+}
+
 impl Camera for UsbCamera {
     fn capture(&mut self, _request: &CaptureRequest) -> Result<RgbImage, CameraError> {
-        let frame = self.camera.frame().map_err(backend)?;
-        frame.decode_image::<RgbFormat>().map_err(backend)
+        let (reply, answer) = mpsc::channel();
+        let gone = || CameraError::Backend("the camera thread has stopped".into());
+        self.requests.send(reply).map_err(|_| gone())?;
+        answer.recv().map_err(|_| gone())?
     }
 
     fn describe(&self) -> String {

@@ -1,0 +1,332 @@
+//! `cubed classify`, `cubed scan`, `cubed calibrate`: reading colours from the command line (readings JSON, photo folders, cameras).
+
+use super::EXIT_INVALID;
+use crate::cube::Face;
+use crate::vision::calibrate::calibrate;
+use crate::vision::camera::image_dir::ImageDirCamera;
+use crate::vision::classify::{classify, ClassifyError, ClassifyOptions};
+use crate::vision::colour::Rgb;
+use crate::vision::grid_file::{load_grid, parse_corners};
+use crate::vision::palette::{load_palette, Palette};
+use crate::vision::sample::SampleOptions;
+use crate::vision::scan::{capture_faces, plain_plan, read_photos, GridChoice};
+use crate::vision::scan_file::{load_scan, save_scan, ScanFile};
+use anyhow::Context;
+use clap::{ArgGroup, Args, ValueEnum};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq)]
+pub enum OutputFormat {
+    #[default]
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq)]
+pub enum GridMode {
+    /// Find the sticker grid in each photo.
+    #[default]
+    Auto,
+    /// Use the configured grid (`--corners` or `--grid-file`, else `grid.toml` in the folder).
+    Config,
+}
+
+/// Options shared by the commands that classify.
+#[derive(Args, Debug, Clone)]
+pub struct ClassifyFlags {
+    /// Palette of valid colours (default: the built-in standard scheme, the same as config/palette.toml).
+    #[arg(long)]
+    pub palette: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// Stickers less sure than this (ΔE00 cost gap, scaled by the colour's spread) make the result "unsure".
+    #[arg(long, default_value_t = ClassifyOptions::default().min_confidence)]
+    pub min_confidence: f32,
+    /// Also write the readings in the scan JSON format (a regression test for later).
+    #[arg(long)]
+    pub dump: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ClassifyArgs {
+    /// Readings: `{"faces": {"U": [[r,g,b] x 9], …}}`, faces URFDLB, each row by row in net orientation.
+    #[arg(long)]
+    pub scan: PathBuf,
+    #[command(flatten)]
+    pub flags: ClassifyFlags,
+}
+
+/// How photos are located in a folder of images.
+#[derive(Args, Debug, Clone)]
+pub struct GridArgs {
+    #[arg(long, value_enum, default_value_t = GridMode::Auto)]
+    pub grid: GridMode,
+    /// Face corners for `--grid config`: "x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left).
+    #[arg(long)]
+    pub corners: Option<String>,
+    /// A grid file (`corners = [[x, y] x 4]`) for `--grid config`.
+    #[arg(long)]
+    pub grid_file: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ScanArgs {
+    /// Folder with `U.png … B.png` (or six frames in URFDLB order), each in net orientation.
+    #[arg(long)]
+    pub images: PathBuf,
+    #[command(flatten)]
+    pub grid: GridArgs,
+    #[command(flatten)]
+    pub flags: ClassifyFlags,
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("source").required(true).args(["camera", "images", "scan"])))]
+pub struct CalibrateArgs {
+    /// A USB camera (index or name); needs the `camera` feature. Shows one face per capture, URFDLB.
+    #[arg(long)]
+    pub camera: Option<String>,
+    /// Photos of a solved cube (`U.png … B.png`).
+    #[arg(long)]
+    pub images: Option<PathBuf>,
+    /// Readings of a solved cube in the scan JSON format.
+    #[arg(long)]
+    pub scan: Option<PathBuf>,
+    /// The palette to start from (names, symbols, faces are kept).
+    #[arg(long)]
+    pub palette: Option<PathBuf>,
+    /// Where to write the calibrated palette.
+    #[arg(long)]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub grid: GridArgs,
+}
+
+/// A refusal printed in the requested format, exit status 2.
+fn refuse(format: OutputFormat, kind: &str, message: &str, unsure: &[usize]) -> ExitCode {
+    match format {
+        OutputFormat::Json => {
+            println!(
+                "{}",
+                json!({"error": {"kind": kind, "message": message}, "unsure": unsure})
+            );
+        }
+        OutputFormat::Text => println!("refused ({kind}): {message}"),
+    }
+    ExitCode::from(EXIT_INVALID)
+}
+
+fn palette_of(path: &Option<PathBuf>) -> Result<Palette, crate::vision::palette::PaletteError> {
+    path.as_deref()
+        .map(load_palette)
+        .unwrap_or_else(|| Ok(Palette::default()))
+}
+
+/// `cubed classify`: readings JSON → facelets.
+pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
+    let (file, readings) = match load_scan(&args.scan) {
+        Ok(x) => x,
+        Err(e) => {
+            return Ok(refuse(
+                args.flags.format,
+                "invalid_scan",
+                &e.to_string(),
+                &[],
+            ))
+        }
+    };
+    if let Some(path) = &args.flags.dump {
+        save_scan(path, &ScanFile::from_readings(file.id.clone(), &readings))?;
+    }
+    classify_and_print(&readings, &args.flags)
+}
+
+/// Classifies readings and prints the result (or the refusal).
+pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow::Result<ExitCode> {
+    let palette = match palette_of(&flags.palette) {
+        Ok(p) => p,
+        Err(e) => return Ok(refuse(flags.format, "invalid_palette", &e.to_string(), &[])),
+    };
+    let options = ClassifyOptions {
+        min_confidence: flags.min_confidence,
+        ..ClassifyOptions::default()
+    };
+    match classify(readings, &palette, &options) {
+        Ok(c) => {
+            let confidence: Vec<f64> = c
+                .confidence
+                .iter()
+                .map(|&v| (v as f64 * 100.0).round() / 100.0)
+                .collect();
+            match flags.format {
+                OutputFormat::Json => println!(
+                    "{}",
+                    json!({"facelets": c.symbols(), "confidence": confidence})
+                ),
+                OutputFormat::Text => print_text(&c.symbols(), &c.confidence),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e @ ClassifyError::Unsure { .. }) => {
+            let ClassifyError::Unsure { stickers, .. } = &e;
+            Ok(refuse(flags.format, e.kind(), &e.to_string(), stickers))
+        }
+    }
+}
+
+fn print_text(symbols: &str, confidence: &[f32; 54]) {
+    println!("{symbols}");
+    for (face, row) in symbols.as_bytes().chunks(9).enumerate() {
+        let rows: Vec<String> = row
+            .chunks(3)
+            .map(|r| String::from_utf8_lossy(r).into_owned())
+            .collect();
+        println!("  {} {}", Face::from_index(face), rows.join(" "));
+    }
+    let mut order: Vec<usize> = (0..54).filter(|s| s % 9 != 4).collect();
+    order.sort_by(|a, b| confidence[*a].total_cmp(&confidence[*b]));
+    let least: Vec<String> = order
+        .iter()
+        .take(4)
+        .map(|&s| {
+            format!(
+                "{}{}={:.2}",
+                Face::from_index(s / 9),
+                s % 9 + 1,
+                confidence[s]
+            )
+        })
+        .collect();
+    println!(
+        "least sure: {}; colour naming {:.2}",
+        least.join(" "),
+        confidence[4]
+    );
+}
+
+/// The grid the arguments ask for in `dir`.
+fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridChoice> {
+    if args.grid == GridMode::Auto {
+        return Ok(GridChoice::Auto);
+    }
+    if let Some(text) = &args.corners {
+        return parse_corners_arg(text).map(GridChoice::Fixed);
+    }
+    let path = args
+        .grid_file
+        .clone()
+        .unwrap_or_else(|| dir.join("grid.toml"));
+    Ok(GridChoice::Fixed(load_grid(&path)?))
+}
+
+fn parse_corners_arg(text: &str) -> anyhow::Result<crate::vision::sample::FaceGrid> {
+    let numbers: Vec<f64> = text
+        .split(|c: char| c == ',' || c.is_whitespace() || c == ';')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<f64>()
+                .with_context(|| format!("--corners: {s:?} is not a number"))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    anyhow::ensure!(
+        numbers.len() == 8,
+        "--corners needs 4 points \"x,y x,y x,y x,y\", got {} numbers",
+        numbers.len()
+    );
+    let corners = std::array::from_fn(|i| [numbers[2 * i], numbers[2 * i + 1]]);
+    parse_corners(corners).map_err(|p| anyhow::anyhow!("--corners: {p}"))
+}
+
+/// Reads the six photos of a folder.
+fn read_folder(dir: &Path, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
+    let choice = grid_choice(grid, dir)?;
+    let mut camera = ImageDirCamera::open(dir)?;
+    let photos = capture_faces(&mut camera, &plain_plan())?;
+    Ok(read_photos(&photos, &choice, &SampleOptions::default())?)
+}
+
+/// `cubed scan`: six photos → facelets.
+pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
+    let readings = match read_folder(&args.images, &args.grid) {
+        Ok(r) => r,
+        Err(e) => {
+            return Ok(refuse(
+                args.flags.format,
+                "unreadable_photos",
+                &format!("{e:#}"),
+                &[],
+            ))
+        }
+    };
+    if let Some(path) = &args.flags.dump {
+        let id = args
+            .images
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
+        save_scan(path, &ScanFile::from_readings(id, &readings))?;
+    }
+    classify_and_print(&readings, &args.flags)
+}
+
+/// `cubed calibrate`: a solved cube → palette file, with distances before and after.
+pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
+    let palette = palette_of(&args.palette)?;
+    let readings = if let Some(path) = &args.scan {
+        load_scan(path)?.1
+    } else if let Some(dir) = &args.images {
+        read_folder(dir, &args.grid)?
+    } else {
+        read_camera(args.camera.as_deref().unwrap_or("0"), &args.grid)?
+    };
+    let cal = match calibrate(&readings, &palette) {
+        Ok(c) => c,
+        Err(e) => {
+            println!("refused: {e}");
+            return Ok(ExitCode::from(EXIT_INVALID));
+        }
+    };
+    println!(
+        "{:<10} {:>6} {:>4} {:>12} {:>12}",
+        "colour", "symbol", "face", "ΔE00 before", "ΔE00 after"
+    );
+    for c in &cal.colours {
+        println!(
+            "{:<10} {:>6} {:>4} {:>12.2} {:>12.2}",
+            c.name, c.symbol, c.face, c.before, c.after
+        );
+    }
+    std::fs::write(&args.output, cal.palette.to_toml())
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    println!("wrote {}", args.output.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(feature = "camera")]
+fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
+    use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
+    use crate::vision::camera::Camera;
+    let mut camera = UsbCamera::open(&UsbCameraConfig {
+        device: device.into(),
+        ..UsbCameraConfig::default()
+    })?;
+    eprintln!(
+        "{}: show the faces U R F D L B in turn, each in net orientation; press Enter for each",
+        camera.describe()
+    );
+    let choice = grid_choice(grid, Path::new("."))?;
+    let mut photos = Vec::new();
+    for request in plain_plan() {
+        eprintln!("face {} then Enter", request.face);
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line)?;
+        photos.extend(capture_faces(&mut camera, &[request])?);
+    }
+    Ok(read_photos(&photos, &choice, &SampleOptions::default())?)
+}
+
+#[cfg(not(feature = "camera"))]
+fn read_camera(_device: &str, _grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
+    anyhow::bail!("this cubed was built without USB cameras: rebuild with `--features camera` (needs the Debian package libclang1-14)")
+}

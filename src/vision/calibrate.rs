@@ -1,0 +1,127 @@
+//! Calibration ("set valid colors"): new palette references from a scan of a solved cube, with each colour's distances before and after. Pure.
+
+use super::classify::{classify_best_guess, ClassifyOptions};
+use super::colour::{LabColour, Rgb};
+use super::palette::Palette;
+
+/// One colour's line of the calibration report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CalibratedColour {
+    pub name: String,
+    pub symbol: char,
+    /// The face of the scan it was found on.
+    pub face: char,
+    /// Mean CIEDE2000 of its nine stickers to the old and to the new reference.
+    pub before: f32,
+    pub after: f32,
+    pub new_reference: LabColour,
+}
+
+/// The new palette and the report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibration {
+    pub palette: Palette,
+    pub colours: Vec<CalibratedColour>,
+}
+
+/// Why a scan cannot calibrate the palette.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CalibrateError {
+    #[error("the scan is not of a solved cube: face {face} does not read as one colour (calibrate from a solved cube)")]
+    NotSolved { face: char },
+}
+
+/// Calibrates `palette` from readings (URFDLB) of a solved cube.
+pub fn calibrate(readings: &[Rgb; 54], palette: &Palette) -> Result<Calibration, CalibrateError> {
+    let guess = classify_best_guess(readings, palette, &ClassifyOptions::default());
+    if let Some(face) =
+        (0..6).find(|&f| (0..9).any(|i| guess.facelets.stickers[f * 9 + i].index() != f))
+    {
+        return Err(CalibrateError::NotSolved {
+            face: b"URFDLB"[face] as char,
+        });
+    }
+    let labs = readings.map(LabColour::from_rgb);
+    let medians: [LabColour; 6] = std::array::from_fn(|f| {
+        LabColour::median(labs[f * 9..f * 9 + 9].iter().copied()).expect("nine stickers")
+    });
+    let stray = (0..54)
+        .find(|&s| (0..6).any(|f| labs[s].delta_e(medians[f]) < labs[s].delta_e(medians[s / 9])));
+    if let Some(s) = stray {
+        return Err(CalibrateError::NotSolved {
+            face: b"URFDLB"[s / 9] as char,
+        });
+    }
+    let mut references = palette.colours.clone().map(|c| c.reference);
+    let mut colours = Vec::new();
+    for face in 0..6 {
+        let named = guess.names[face];
+        let stickers = &labs[face * 9..face * 9 + 9];
+        let new = medians[face];
+        let mean_to = |r: LabColour| stickers.iter().map(|s| s.delta_e(r)).sum::<f32>() / 9.0;
+        let old = &palette.colours[named];
+        colours.push(CalibratedColour {
+            name: old.name.clone(),
+            symbol: old.symbol,
+            face: b"URFDLB"[face] as char,
+            before: mean_to(old.reference),
+            after: mean_to(new),
+            new_reference: new,
+        });
+        references[named] = new;
+    }
+    Ok(Calibration {
+        palette: palette.with_references(references),
+        colours,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solved_readings(colours: [Rgb; 6]) -> [Rgb; 54] {
+        std::array::from_fn(|s| {
+            let c = colours[s / 9];
+            let wobble = (s % 9) as u8;
+            [
+                c[0].saturating_add(wobble),
+                c[1],
+                c[2].saturating_sub(wobble),
+            ]
+        })
+    }
+
+    #[test]
+    fn calibration_moves_each_reference_to_its_stickers() {
+        // A camera that sees everything warmer than the default palette.
+        let seen = [
+            [250, 235, 200],
+            [220, 40, 30],
+            [60, 170, 60],
+            [250, 230, 30],
+            [255, 140, 30],
+            [40, 80, 170],
+        ];
+        let palette = Palette::default();
+        let cal = calibrate(&solved_readings(seen), &palette).expect("solved");
+        assert_eq!(cal.colours.len(), 6);
+        for c in &cal.colours {
+            assert!(c.after < c.before, "{c:?}");
+            assert!(c.after < 2.0, "{c:?}");
+        }
+        assert_eq!(cal.palette.symbols(), palette.symbols());
+    }
+
+    #[test]
+    fn a_scrambled_cube_is_refused() {
+        let palette = Palette::default();
+        let mut readings = solved_readings(crate::vision::camera::sim::STANDARD_STICKERS);
+        readings.swap(0, 9);
+        readings.swap(1, 10);
+        assert!(matches!(
+            calibrate(&readings, &palette),
+            Err(CalibrateError::NotSolved { .. })
+        ));
+    }
+}

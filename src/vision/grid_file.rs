@@ -1,0 +1,101 @@
+//! The configured grid: a small TOML file (`corners = [[x, y] x 4]`, pixels, top-left, top-right, bottom-right, bottom-left) and its loader.
+
+use super::sample::FaceGrid;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GridFile {
+    corners: Vec<[f64; 2]>,
+}
+
+/// Why a grid file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum GridFileError {
+    #[error("cannot read grid {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("grid {path} is not valid TOML for a grid: {source}")]
+    Parse {
+        path: PathBuf,
+        source: Box<toml::de::Error>,
+    },
+    #[error("grid {path}: {key}: {problem}")]
+    Invalid {
+        path: PathBuf,
+        key: String,
+        problem: String,
+    },
+}
+
+/// Reads and validates a grid file.
+pub fn load_grid(path: &Path) -> Result<FaceGrid, GridFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| GridFileError::Read {
+        path: path.into(),
+        source,
+    })?;
+    let file: GridFile = toml::from_str(&text).map_err(|e| GridFileError::Parse {
+        path: path.into(),
+        source: Box::new(e),
+    })?;
+    let invalid = |key: &str, problem: String| GridFileError::Invalid {
+        path: path.into(),
+        key: key.into(),
+        problem,
+    };
+    let corners: [[f64; 2]; 4] = file.corners.as_slice().try_into().map_err(|_| {
+        invalid(
+            "corners",
+            format!("{} points, exactly 4 are needed", file.corners.len()),
+        )
+    })?;
+    parse_corners(corners).map_err(|p| invalid("corners", p))
+}
+
+/// Checks four corners (non-negative, below 100 000 pixels, a face of at least 9 pixels a side).
+pub fn parse_corners(corners: [[f64; 2]; 4]) -> Result<FaceGrid, String> {
+    if let Some(p) = corners
+        .iter()
+        .flatten()
+        .find(|v| !(0.0..100_000.0).contains(*v))
+    {
+        return Err(format!("coordinate {p} is outside 0..100000 pixels"));
+    }
+    let grid = FaceGrid {
+        corners: corners.map(|c| c.map(|v| v as f32)),
+    };
+    if grid.cell_size() < 3.0 {
+        return Err("the face is smaller than 9 pixels a side".into());
+    }
+    Ok(grid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grid_file_loads_and_a_bad_one_names_the_key() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let good = dir.path().join("grid.toml");
+        std::fs::write(
+            &good,
+            "corners = [[10, 10], [310, 10], [310, 310], [10, 310]]\n",
+        )
+        .expect("write");
+        assert_eq!(
+            load_grid(&good).expect("valid"),
+            FaceGrid::square(10.0, 10.0, 300.0)
+        );
+        let bad = dir.path().join("bad.toml");
+        std::fs::write(&bad, "corners = [[10, 10], [310, 10], [310, 310]]\n").expect("write");
+        let msg = load_grid(&bad).expect_err("three corners").to_string();
+        assert!(
+            msg.contains("bad.toml") && msg.contains("corners") && msg.contains("exactly 4"),
+            "{msg}"
+        );
+    }
+}

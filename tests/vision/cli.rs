@@ -1,0 +1,229 @@
+//! The vision commands through the real binary: classify, scan (auto and configured grid), calibrate, refusals with exit status 2.
+
+use crate::common::{cubed, stdout};
+use cubed::cube::{FaceOrder, FaceletCube};
+use cubed::vision::camera::sim::{SimCamera, SimLighting, SimScene};
+use cubed::vision::camera::{Camera, CaptureRequest};
+use std::path::Path;
+
+fn data(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/vision")
+        .join(path)
+        .display()
+        .to_string()
+}
+
+fn same_cube(symbols: &str, expected: &str) -> bool {
+    let ours = FaceletCube::parse(symbols, FaceOrder::Urfdlb, None)
+        .expect("legal output")
+        .0;
+    ours == FaceletCube::parse(expected, FaceOrder::Urfdlb, None)
+        .expect("legal")
+        .0
+}
+
+#[test]
+fn classify_prints_facelets_and_confidence_as_json_and_dumps_the_readings() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dump = dir.path().join("dump.json");
+    let out = cubed(
+        &[
+            "classify",
+            "--scan",
+            &data("scans/3x3x3-superflip.json"),
+            "--format",
+            "json",
+            "--dump",
+            dump.to_str().expect("utf8"),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let facelets = json["facelets"].as_str().expect("facelets");
+    assert!(
+        same_cube(
+            facelets,
+            "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB"
+        ),
+        "{facelets}"
+    );
+    assert_eq!(json["confidence"].as_array().expect("confidence").len(), 54);
+    let again = cubed(
+        &[
+            "classify",
+            "--scan",
+            dump.to_str().expect("utf8"),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(stdout(&again), stdout(&out), "the dump reproduces the run");
+}
+
+#[test]
+fn an_unsure_reading_is_refused_with_the_sticker_list_and_exit_2() {
+    let out = cubed(
+        &[
+            "classify",
+            "--scan",
+            &data("scans/3x3x3-random-02.json"),
+            "--format",
+            "json",
+            "--min-confidence",
+            "1000",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(json["error"]["kind"], "unsure");
+    let unsure = json["unsure"].as_array().expect("unsure");
+    assert_eq!(unsure.len(), 48, "every sticker but the centres");
+}
+
+#[test]
+fn a_broken_scan_or_palette_is_refused_with_exit_2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, r#"{"faces": {"U": [[1,2,3]]}}"#).expect("write");
+    let out = cubed(
+        &[
+            "classify",
+            "--scan",
+            bad.to_str().expect("utf8"),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("invalid_scan"), "{}", stdout(&out));
+    let palette = dir.path().join("palette.toml");
+    std::fs::write(&palette, "[[colour]]\nname = \"x\"\n").expect("write");
+    let out = cubed(
+        &[
+            "classify",
+            "--scan",
+            &data("scans/3x3x3-cross.json"),
+            "--palette",
+            palette.to_str().expect("utf8"),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("invalid_palette"), "{}", stdout(&out));
+}
+
+#[test]
+fn scan_reads_the_real_photos_with_the_grid_found_automatically() {
+    let out = cubed(
+        &[
+            "scan",
+            "--images",
+            &data("photos/3x3x3-random-01"),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert!(same_cube(
+        json["facelets"].as_str().expect("facelets"),
+        "LBBUURDDRDDLBRFRBDLLFRFRBLURFFLDLDBLURFULFBUUUDFDBFBUR"
+    ));
+}
+
+/// Six simulated photos of `cube` written as U.png … B.png.
+fn simulated_folder(cube: FaceletCube, dir: &Path) {
+    let mut camera = SimCamera::new(5, SimLighting::default());
+    *camera.scene().lock().expect("scene") = SimScene {
+        cube,
+        ..SimScene::default()
+    };
+    for face in cubed::cube::Face::ALL {
+        let image = camera
+            .capture(&CaptureRequest {
+                face,
+                image_rotation: 0,
+            })
+            .expect("render");
+        image.save(dir.join(format!("{face}.png"))).expect("save");
+    }
+}
+
+#[test]
+fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cube = FaceletCube::parse(
+        "DURUULDBRFDFLRRLFBRLUUFFUFFLRUDDDRRDLBBDLLBBBDFFBBRLUU",
+        FaceOrder::Urfdlb,
+        None,
+    )
+    .expect("legal")
+    .0;
+    simulated_folder(cube, dir.path());
+    let dirname = dir.path().to_str().expect("utf8");
+    let out = cubed(
+        &[
+            "scan",
+            "--images",
+            dirname,
+            "--grid",
+            "config",
+            "--corners",
+            "170,90 470,90 470,390 170,390",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let read = FaceletCube::parse(
+        json["facelets"].as_str().expect("facelets"),
+        FaceOrder::Urfdlb,
+        None,
+    )
+    .expect("legal")
+    .0;
+    assert_eq!(read, cube);
+
+    let solved = tempfile::tempdir().expect("temp dir");
+    simulated_folder(FaceletCube::default(), solved.path());
+    let written = solved.path().join("palette.toml");
+    let out = cubed(
+        &[
+            "calibrate",
+            "--images",
+            solved.path().to_str().expect("utf8"),
+            "--output",
+            written.to_str().expect("utf8"),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains("before"), "{}", stdout(&out));
+    cubed::vision::palette::load_palette(&written).expect("the written palette loads");
+    let refused = cubed(
+        &[
+            "calibrate",
+            "--images",
+            dirname,
+            "--output",
+            written.to_str().expect("utf8"),
+        ],
+        None,
+    );
+    assert_eq!(
+        refused.status.code(),
+        Some(2),
+        "a scrambled cube cannot calibrate: {}",
+        stdout(&refused)
+    );
+}
