@@ -1,16 +1,13 @@
-//! The piece-level decision: assigns the 8 corners and 12 edges to positions (Kuhn–Munkres) with legal twist, flip and parity, at the lowest total sticker cost. Pure.
+//! The piece-level decision: assigns the 8 corners and 12 edges to positions (Hungarian method, `assignment.rs`) with legal twist, flip and parity, at the lowest total sticker cost. Pure.
 
+use super::assignment::min_cost_assignment;
 use crate::cube::cubie::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
 use crate::cube::{CubieCube, Face};
-use pathfinding::kuhn_munkres::kuhn_munkres_min;
-use pathfinding::matrix::Matrix;
 
 /// Cost of each sticker (0..54, URFDLB) showing each colour (named by the
 /// face whose centre has it). Lower is more likely.
 pub type StickerCosts = [[f32; 6]; 54];
 
-/// Costs are scaled to integers for the assignment solver.
-const SCALE: f32 = 1000.0;
 /// Cost of an option that is forbidden (larger than any real total).
 const FORBIDDEN: f32 = 1.0e6;
 
@@ -131,61 +128,73 @@ pub fn best_by_parity(options: &OptionCosts) -> [Placement; 2] {
 /// Kuhn–Munkres on the cheapest orientation of each (position, piece), then the orientation sum repaired.
 fn assign_pieces(options: &OptionCosts) -> Placement {
     let (n, k) = (options.kind.count(), options.kind.orientations());
-    let weights: Vec<i64> = (0..n * n)
-        .map(|i| {
-            let c = (0..k)
-                .map(|o| options.get(i / n, i % n, o))
-                .fold(f32::MAX, f32::min);
-            (c * SCALE).round() as i64
-        })
-        .collect();
-    let matrix = Matrix::from_vec(n, n, weights).expect("an n x n matrix has n * n weights");
-    let (_, perm) = kuhn_munkres_min(&matrix);
-    let perm: Vec<u8> = perm.into_iter().map(|p| p as u8).collect();
-    orient_pieces(options, perm)
+    let perm = min_cost_assignment(n, |pos, piece| {
+        (0..k)
+            .map(|o| options.get(pos, piece, o))
+            .fold(f32::MAX, f32::min)
+    });
+    orient_pieces(options, perm[..n].to_vec())
 }
 
 /// The cheapest orientations for a fixed permutation whose sum is 0 modulo the orientation count.
 fn orient_pieces(options: &OptionCosts, perm: Vec<u8>) -> Placement {
+    let (cost, orient) = orientation_dp(options, &perm, true);
+    Placement { perm, orient, cost }
+}
+
+/// Dynamic programme over positions with the orientation sum modulo k as
+/// state: the cheapest total with sum ≡ 0, and (when `trace`) the orientations.
+/// Allocation-free apart from the returned orientations.
+fn orientation_dp(options: &OptionCosts, perm: &[u8], trace: bool) -> (f32, Vec<u8>) {
     let k = options.kind.orientations();
-    // best[s] = (cost, orientations so far) with orientation sum ≡ s.
-    let mut best: Vec<(f32, Vec<u8>)> = (0..k)
-        .map(|s| (if s == 0 { 0.0 } else { f32::INFINITY }, Vec::new()))
-        .collect();
+    let mut best = [0.0, f32::INFINITY, f32::INFINITY];
+    // choice[pos][t] = (previous sum, orientation) that reached sum t at pos.
+    let mut choice = [[(0u8, 0u8); 3]; 12];
     for (pos, &piece) in perm.iter().enumerate() {
-        let mut next: Vec<(f32, Vec<u8>)> = (0..k).map(|_| (f32::INFINITY, Vec::new())).collect();
-        for (s, (cost, orients)) in best.iter().enumerate() {
+        let mut next = [f32::INFINITY; 3];
+        for (s, &cost) in best.iter().enumerate().take(k) {
             for o in 0..k {
                 let c = cost + options.get(pos, piece as usize, o);
                 let t = (s + o) % k;
-                if c < next[t].0 {
-                    let mut v = orients.clone();
-                    v.push(o as u8);
-                    next[t] = (c, v);
+                if c < next[t] {
+                    next[t] = c;
+                    choice[pos][t] = (s as u8, o as u8);
                 }
             }
         }
         best = next;
     }
-    let (cost, orient) = best.swap_remove(0);
-    Placement { perm, orient, cost }
+    if !trace {
+        return (best[0], Vec::new());
+    }
+    let mut orient = vec![0u8; perm.len()];
+    let mut state = 0usize;
+    for pos in (0..perm.len()).rev() {
+        let (prev, o) = choice[pos][state];
+        orient[pos] = o;
+        state = prev as usize;
+    }
+    (best[0], orient)
 }
 
 /// The cheapest placement that swaps two pieces of `perm` (so has the other parity).
 fn best_transposition(options: &OptionCosts, perm: &[u8]) -> Placement {
     let n = perm.len();
-    let mut best: Option<Placement> = None;
+    let mut swapped = perm.to_vec();
+    let mut best = (f32::INFINITY, (0, 1));
     for i in 0..n {
         for j in i + 1..n {
-            let mut swapped = perm.to_vec();
             swapped.swap(i, j);
-            let candidate = orient_pieces(options, swapped);
-            if best.as_ref().is_none_or(|b| candidate.cost < b.cost) {
-                best = Some(candidate);
+            let (cost, _) = orientation_dp(options, &swapped, false);
+            if cost < best.0 {
+                best = (cost, (i, j));
             }
+            swapped.swap(i, j);
         }
     }
-    best.expect("there are at least two pieces")
+    let (i, j) = best.1;
+    swapped.swap(i, j);
+    orient_pieces(options, swapped)
 }
 
 /// The cheapest legal cube for some sticker costs.
