@@ -6,6 +6,7 @@ use std::process::ExitCode;
 pub mod bench_cmds;
 pub mod cube_cmds;
 pub mod plan_cmds;
+pub mod planner_bench;
 pub mod solve_cmds;
 pub mod tables_arg;
 pub mod test_program;
