@@ -18,6 +18,8 @@ pub mod select;
 mod violation;
 
 #[cfg(test)]
+mod aware_tests;
+#[cfg(test)]
 mod physics_tests;
 #[cfg(test)]
 mod tests;

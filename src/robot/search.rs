@@ -1,10 +1,16 @@
 //! Cheapest-path search over (layer × robot state), shared by the solution planner (layer = progress through the moves) and the scan planner (layer = faces seen).
 //!
-//! A* with the space's lower bound, and one pruning rule: at most
-//! `per_layer` nodes are expanded in each layer (the most promising ones,
-//! as A* takes them in order of cost plus bound). Later nodes of a crowded
-//! layer are nearly always dominated by the ones already taken (a few
-//! regrips turn one into the other); `usize::MAX` gives exact A*.
+//! A* with the space's lower bound, cut down by a heuristic beam: at most
+//! `per_layer` nodes are expanded in each layer (the first ones A* takes,
+//! i.e. the lowest cost plus bound). This is a cap chosen by measurement, not
+//! a proof: the program found is a legal one and an upper bound on the
+//! cheapest, and nodes dropped from a crowded layer are only *usually*
+//! dominated by those kept (a few regrips turn one into the other). On the
+//! four-arm design the default cap of 80 matched exact A* on the sampled
+//! solutions (`robot::tests::capped_search_stays_close_to_exact_search`
+//! checks short ones in every run); a cap far too small (under ~20 there)
+//! can drop every way through a layer and find no program at all.
+//! `usize::MAX` gives exact A*.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
