@@ -35,7 +35,7 @@ impl Default for AwareOptions {
         AwareOptions {
             budget: Duration::from_millis(300),
             orientations: 1,
-            full_plans: 2,
+            full_plans: 1,
             planning_budget: Duration::from_millis(25),
         }
     }
@@ -80,15 +80,19 @@ pub fn solve_for_robot(
     let mut shortlist = Shortlist::new(opts.full_plans);
     shortlist.offer(planner, start, naive.clone())?;
     let mut failed = None;
-    let found = collect(solver, cube, opts.budget, opts.orientations, |s| {
-        match shortlist.offer(planner, start, s) {
+    let found = collect(
+        solver,
+        cube,
+        opts.budget,
+        opts.orientations,
+        |s| match shortlist.offer(planner, start, s) {
             Ok(()) => Flow::Continue,
             Err(e) => {
                 failed = Some(e);
                 Flow::Stop
             }
-        }
-    })?;
+        },
+    )?;
     if let Some(e) = failed {
         return Err(e.into());
     }

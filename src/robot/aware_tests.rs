@@ -32,8 +32,13 @@ fn check_replays_to_solved(
     plan: &Plan,
 ) -> Result<(), TestCaseError> {
     let name = &planner.model.name;
-    let result = replay(&planner.model, plan.start, &cube.to_facelets(), &plan.program)
-        .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+    let result = replay(
+        &planner.model,
+        plan.start,
+        &cube.to_facelets(),
+        &plan.program,
+    )
+    .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
     prop_assert!(result.end.cube_frame().is_solved(), "{name}: not solved");
     prop_assert_eq!(result.total_ms, plan.total_ms, "{}", name);
     Ok(())
@@ -120,8 +125,13 @@ fn the_estimate_is_close_to_the_planned_time() {
     let solution = first_solution(&small_solver(), &cube).unwrap();
     let estimate = planner.estimate(&planner.home(), &solution).unwrap();
     let planned = planner.plan(&planner.home(), &solution).unwrap().total_ms;
-    let naive = planner.plan_naive(&planner.home(), &solution).unwrap().total_ms;
+    let naive = planner
+        .plan_naive(&planner.home(), &solution)
+        .unwrap()
+        .total_ms;
     assert!(estimate <= naive, "estimate {estimate} naive {naive}");
-    assert!(estimate * 10 <= planned * 13, "estimate {estimate} planned {planned}");
+    assert!(
+        estimate * 10 <= planned * 13,
+        "estimate {estimate} planned {planned}"
+    );
 }
-

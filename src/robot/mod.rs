@@ -3,6 +3,7 @@
 pub mod aware;
 pub mod candidates;
 pub mod config;
+mod config_syntax;
 pub mod direction;
 pub mod estimate;
 pub mod graph;

@@ -240,7 +240,11 @@ impl Planner {
         }
     }
 
-    pub(super) fn plan_blocks(&self, start: &RobotState, blocks: &[Block]) -> Result<Plan, PlanError> {
+    pub(super) fn plan_blocks(
+        &self,
+        start: &RobotState,
+        blocks: &[Block],
+    ) -> Result<Plan, PlanError> {
         let start_id = self
             .graph
             .id(start)
