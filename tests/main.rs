@@ -2,4 +2,5 @@
 
 mod cli_cube;
 mod common;
+mod plan_cli;
 mod robot;

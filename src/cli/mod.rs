@@ -6,6 +6,7 @@ use std::process::ExitCode;
 pub mod bench_cmds;
 pub mod cube_cmds;
 pub mod plan_cmds;
+pub mod planner_bench;
 pub mod solve_cmds;
 pub mod tables_arg;
 pub mod test_program;
@@ -39,8 +40,6 @@ pub enum Command {
     Bench(bench_cmds::BenchCommand),
     /// Plan gripper commands for a robot design: face turns, a cube, or the scan.
     Plan(plan_cmds::PlanArgs),
-    /// Benchmark the planner against the naive baseline on random cubes.
-    PlanBench(plan_cmds::PlanBenchArgs),
 }
 
 /// Runs the parsed command.
@@ -52,6 +51,5 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::TestProgram(args) => test_program::test_program(args),
         Command::Bench(cmd) => bench_cmds::run(cmd),
         Command::Plan(args) => plan_cmds::plan(args),
-        Command::PlanBench(args) => plan_cmds::plan_bench(args),
     }
 }
