@@ -5,18 +5,12 @@ use super::tests::{planners, DESIGNS};
 use super::*;
 use crate::cube::random::random_cube;
 use crate::cube::{CubieCube, Turn};
-use crate::solver::{Flow, Solver, Tables};
+use crate::solver::tests::small_solver;
+use crate::solver::Flow;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
-
-/// A solver on the small tables, built once for all tests here.
-fn small_solver() -> Solver {
-    static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
-    Solver::new(TABLES.get_or_init(|| Arc::new(Tables::small())).clone())
-}
 
 fn quick() -> AwareOptions {
     AwareOptions {
