@@ -2,5 +2,6 @@
 
 mod cli_cube;
 mod common;
+mod plan_cli;
 mod robot;
 mod vision;

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 pub enum BenchCommand {
     /// Solution length at several budgets on uniformly random cubes, cold and warm start, memory.
     Solver(SolverBenchArgs),
+    /// Robot-aware solving against the naive baseline: mean program time per cube, ratio, planning time.
+    Planner(super::planner_bench::PlannerBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -40,6 +42,7 @@ pub struct SolverBenchArgs {
 pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         BenchCommand::Solver(args) => solver_bench(args),
+        BenchCommand::Planner(args) => super::planner_bench::planner_bench(args),
     }
 }
 

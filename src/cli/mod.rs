@@ -6,6 +6,7 @@ use std::process::ExitCode;
 pub mod bench_cmds;
 pub mod cube_cmds;
 pub mod plan_cmds;
+pub mod planner_bench;
 pub mod solve_cmds;
 pub mod tables_arg;
 pub mod test_program;
@@ -41,8 +42,6 @@ pub enum Command {
     Bench(bench_cmds::BenchCommand),
     /// Plan gripper commands for a robot design: face turns, a cube, or the scan.
     Plan(plan_cmds::PlanArgs),
-    /// Benchmark the planner against the naive baseline on random cubes.
-    PlanBench(plan_cmds::PlanBenchArgs),
     /// Read a cube from sticker readings (scan JSON): facelets and per-sticker confidence.
     Classify(vision_cmds::ClassifyArgs),
     /// Read a cube from six photos (U.png … B.png).
@@ -62,7 +61,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::TestProgram(args) => test_program::test_program(args),
         Command::Bench(cmd) => bench_cmds::run(cmd),
         Command::Plan(args) => plan_cmds::plan(args),
-        Command::PlanBench(args) => plan_cmds::plan_bench(args),
         Command::Classify(args) => vision_cmds::classify_cmd(args),
         Command::Scan(args) => vision_cmds::scan_cmd(args),
         Command::Calibrate(args) => vision_cmds::calibrate_cmd(args),

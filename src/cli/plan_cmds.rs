@@ -1,15 +1,16 @@
-//! `cubed plan` (gripper programs for a robot design) and `cubed plan-bench` (planned against naive on random cubes).
+//! `cubed plan`: gripper programs for a robot design, from face turns, from a cube (solved robot-aware, or the naive baseline), or for the scan.
 
+use super::tables_arg::TableArgs;
 use super::EXIT_INVALID;
-use crate::cube::{format_moves, parse_moves, random::random_scramble, Move, Notation, Turn};
-use crate::robot::{load_robot, Plan, Planner, ProgramDoc};
-use anyhow::Context;
+use crate::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
+use crate::robot::{
+    load_robot, solve_for_robot, solve_naive, AwareError, AwareOptions, Plan, Planner, ProgramDoc,
+};
+use crate::solver::SolveError;
 use clap::{ArgGroup, Args, ValueEnum};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The default robot design.
 pub const DEFAULT_ROBOT: &str = "config/robots/four-arm.toml";
@@ -37,14 +38,16 @@ pub struct PlanArgs {
     /// Plan the scan: show all six faces to the cameras.
     #[arg(long)]
     pub scan: bool,
-    /// The baseline: first solution found in 10 ms, each face turn planned alone.
+    /// The baseline: the solver's first solution (10 ms budget), each face turn planned alone.
     #[arg(long)]
     pub naive: bool,
-    /// Compute budget for finding solutions, in ms.
+    /// Compute budget for finding and rating candidate solutions, in ms.
     #[arg(long, default_value_t = 300)]
     pub budget_ms: u64,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    #[command(flatten)]
+    pub tables: TableArgs,
 }
 
 fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
@@ -74,22 +77,22 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(e),
     };
     let planner = Planner::new(model);
-    let start = planner.home();
     if args.scan {
-        let scan = planner.plan_scan(&start)?;
+        let scan = planner.plan_scan(&planner.home())?;
         print_program(&planner, &scan.program, 0, 0, String::new(), args.format)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let solution = match (&args.moves, &args.facelets) {
-        (Some(moves), _) => match face_turns(moves) {
-            Ok(turns) => turns,
-            Err(e) => return refuse(e),
-        },
-        (None, Some(_)) => anyhow::bail!(
-            "solving a cube needs the solver, which this build does not have yet; give --moves"
-        ),
-        (None, None) => unreachable!("clap requires one input"),
+    if let Some(facelets) = &args.facelets {
+        return plan_cube(&args, &planner, facelets);
+    }
+    let Some(moves) = &args.moves else {
+        anyhow::bail!("give --moves, --facelets or --scan");
     };
+    let solution = match face_turns(moves) {
+        Ok(turns) => turns,
+        Err(e) => return refuse(e),
+    };
+    let start = planner.home();
     let plan = if args.naive {
         planner.plan_naive(&start, &solution)?
     } else {
@@ -97,6 +100,33 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
     };
     print_plan(&planner, &plan, args.format)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Solves a cube (robot-aware, or the naive baseline) and prints its program.
+fn plan_cube(args: &PlanArgs, planner: &Planner, facelets: &str) -> anyhow::Result<ExitCode> {
+    let cube = match parse_cube(facelets, FaceOrder::Urfdlb, None) {
+        Ok((_, _, cube)) => cube,
+        Err(e) => return refuse(e),
+    };
+    let solver = args.tables.solver();
+    let start = planner.home();
+    let result = if args.naive {
+        solve_naive(planner, &solver, &start, &cube)
+    } else {
+        let opts = AwareOptions {
+            budget: Duration::from_millis(args.budget_ms),
+            ..AwareOptions::default()
+        };
+        solve_for_robot(planner, &solver, &start, &cube, &opts).map(|s| s.plan)
+    };
+    match result {
+        Ok(plan) => {
+            print_plan(planner, &plan, args.format)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(AwareError::Solve(SolveError::InvalidCube(e))) => refuse(e),
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn print_plan(planner: &Planner, plan: &Plan, format: Format) -> anyhow::Result<()> {
@@ -147,91 +177,4 @@ fn print_program(
         }
     }
     Ok(())
-}
-
-#[derive(Args, Debug)]
-pub struct PlanBenchArgs {
-    /// Robot design file.
-    #[arg(long, default_value = DEFAULT_ROBOT)]
-    pub robot: PathBuf,
-    /// Number of random cubes.
-    #[arg(long, default_value_t = 100)]
-    pub cubes: usize,
-    /// Seed of the random cubes.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Length of the random scrambles whose inverses are planned.
-    #[arg(long, default_value_t = 20)]
-    pub scramble_length: usize,
-    /// Most nodes the planner's search expands per layer (0: exact search).
-    #[arg(long, default_value_t = crate::robot::planner::DEFAULT_PER_LAYER)]
-    pub per_layer: usize,
-}
-
-/// Plans random cubes both ways and prints mean program time, the ratio, and planning times.
-pub fn plan_bench(args: PlanBenchArgs) -> anyhow::Result<ExitCode> {
-    let built = Instant::now();
-    let model = match load_robot(&args.robot) {
-        Ok(model) => model,
-        Err(e) => return refuse(e),
-    };
-    let mut planner = Planner::new(model);
-    planner.per_layer = if args.per_layer == 0 {
-        usize::MAX
-    } else {
-        args.per_layer
-    };
-    let setup = built.elapsed();
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let (mut planned_ms, mut naive_ms, mut times) = (0u64, 0u64, Vec::new());
-    for _ in 0..args.cubes {
-        let scramble = random_scramble(&mut rng, args.scramble_length, false);
-        let solution: Vec<Turn> = scramble
-            .iter()
-            .rev()
-            .filter_map(|m| match m.inverse() {
-                Move::Turn(t) => Some(t),
-                Move::Rotate(_) => None,
-            })
-            .collect();
-        let began = Instant::now();
-        let plan = planner
-            .plan(&planner.home(), &solution)
-            .context("planning")?;
-        times.push(began.elapsed());
-        planned_ms += plan.total_ms as u64;
-        naive_ms += planner
-            .plan_naive(&planner.home(), &solution)
-            .context("naive planning")?
-            .total_ms as u64;
-    }
-    times.sort();
-    let n = args.cubes.max(1) as f64;
-    let quantile = |q: f64| {
-        times
-            .get(((times.len() as f64 - 1.0) * q).round() as usize)
-            .copied()
-            .unwrap_or(Duration::ZERO)
-    };
-    println!(
-        "robot {}: {} cubes (seed {}), solutions = inverses of {}-move scrambles",
-        planner.model.name, args.cubes, args.seed, args.scramble_length
-    );
-    println!(
-        "setup (load, state graph, bounds): {:.0} ms, {} states",
-        setup.as_secs_f64() * 1000.0,
-        planner.graph.states.len()
-    );
-    println!("planned: mean {:.0} ms per cube", planned_ms as f64 / n);
-    println!("naive:   mean {:.0} ms per cube", naive_ms as f64 / n);
-    println!(
-        "ratio planned/naive: {:.3}",
-        planned_ms as f64 / naive_ms.max(1) as f64
-    );
-    println!(
-        "planning time per cube: median {:.1} ms, p99 {:.1} ms",
-        quantile(0.5).as_secs_f64() * 1000.0,
-        quantile(0.99).as_secs_f64() * 1000.0
-    );
-    Ok(ExitCode::SUCCESS)
 }

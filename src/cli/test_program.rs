@@ -29,7 +29,7 @@ pub struct TestProgramArgs {
     #[arg(long, default_value_t = 20)]
     pub target: usize,
     /// Longest search per cube when the target is not reached.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 3)]
     pub budget_ms: u64,
     /// Worker threads (default: all cores).
     #[arg(long)]

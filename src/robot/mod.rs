@@ -1,7 +1,11 @@
 //! Robot model (config → rules), physics checker, gripper planner, scan plan and robot-aware solution choice. Pure: no I/O except the config loader's file read.
 
+pub mod aware;
+pub mod candidates;
 pub mod config;
+mod config_syntax;
 pub mod direction;
+pub mod estimate;
 pub mod graph;
 pub mod heuristic;
 pub mod model;
@@ -15,10 +19,13 @@ pub mod select;
 mod violation;
 
 #[cfg(test)]
+mod aware_tests;
+#[cfg(test)]
 mod physics_tests;
 #[cfg(test)]
 mod tests;
 
+pub use aware::{solve_for_robot, solve_naive, AwareError, AwareOptions, AwareSolve};
 pub use config::{load_robot, parse_robot, ConfigError};
 pub use direction::{Direction, Orientation};
 pub use model::{RobotModel, RobotState};

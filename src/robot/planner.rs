@@ -7,6 +7,7 @@
 //! turns can be done in either order, together in one step where the
 //! hardware allows it, or a half turn as two quarter turns.
 
+use super::estimate::BlockMemo;
 use super::graph::{Edge, Effect, StateGraph};
 use super::heuristic::Bounds;
 use super::model::{RobotModel, RobotState};
@@ -51,10 +52,12 @@ pub struct Planner {
     pub graph: Arc<StateGraph>,
     pub bounds: Arc<Bounds>,
     pub per_layer: usize,
+    /// Memo of [`Planner::estimate`] (blocks planned alone), shared by clones.
+    pub memo: Arc<BlockMemo>,
 }
 
 /// Turns on one axis: quarter turns owed to its positive face (U, R, F) and to the opposite face.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Block {
     pub faces: [Face; 2],
     pub quarters: [u8; 2],
@@ -193,6 +196,7 @@ impl Planner {
             graph,
             bounds,
             per_layer: DEFAULT_PER_LAYER,
+            memo: Arc::default(),
         }
     }
 
@@ -236,7 +240,11 @@ impl Planner {
         }
     }
 
-    fn plan_blocks(&self, start: &RobotState, blocks: &[Block]) -> Result<Plan, PlanError> {
+    pub(super) fn plan_blocks(
+        &self,
+        start: &RobotState,
+        blocks: &[Block],
+    ) -> Result<Plan, PlanError> {
         let start_id = self
             .graph
             .id(start)

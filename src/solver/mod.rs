@@ -11,7 +11,7 @@ pub mod table_bytes;
 pub mod tables;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use search::{Flow, SearchOptions, SearchStats};
 pub use tables::{TableMode, Tables};

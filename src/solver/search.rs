@@ -108,6 +108,23 @@ impl Direction {
     }
 }
 
+/// A phase-1 node: its coordinates (with the corners, which phase 2 needs) and its phase-1 distance.
+#[derive(Clone, Copy, Default)]
+struct Node {
+    flip: u16,
+    twist: u16,
+    slice: u16,
+    corners: u16,
+    dist: u8,
+}
+
+/// A child of a phase-1 node: the turn that leads to it, and the node.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    mv: u8,
+    node: Node,
+}
+
 /// True if turn `m` may follow turn `last` (no same face twice, opposite faces in one order only).
 #[inline(always)]
 fn may_follow(last: Option<u8>, m: u8) -> bool {
@@ -130,8 +147,7 @@ pub(crate) struct Search<'a, 'f> {
     best: usize,
     path: [u8; MAX_PATH],
     len1: usize,
-    /// Phase-2 coordinates along the phase-1 path, valid up to `valid`.
-    corners_at: [u16; MAX_PATH],
+    /// U- and D-edge coordinates along the phase-1 path, valid up to `valid`.
     u_at: [u16; MAX_PATH],
     d_at: [u16; MAX_PATH],
     valid: usize,
@@ -154,7 +170,6 @@ impl<'a, 'f> Search<'a, 'f> {
             best: opts.max_length + 1,
             path: [0; MAX_PATH],
             len1: 0,
-            corners_at: [0; MAX_PATH],
             u_at: [0; MAX_PATH],
             d_at: [0; MAX_PATH],
             valid: 0,
@@ -177,11 +192,17 @@ impl<'a, 'f> Search<'a, 'f> {
                 }
                 self.dir = i;
                 self.len1 = depth1;
-                self.corners_at[0] = d.corners;
                 self.u_at[0] = d.u_edges;
                 self.d_at[0] = d.d_edges;
                 self.valid = 0;
-                self.phase1(&dirs, d.flip, d.twist, d.slice_sorted, d.depth1, depth1, 0);
+                let root = Node {
+                    flip: d.flip,
+                    twist: d.twist,
+                    slice: d.slice_sorted,
+                    corners: d.corners,
+                    dist: d.depth1,
+                };
+                self.phase1(&dirs, root, depth1, 0);
                 if self.stop {
                     break 'depths;
                 }
@@ -206,77 +227,155 @@ impl<'a, 'f> Search<'a, 'f> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn phase1(
-        &mut self,
-        dirs: &[Direction],
-        flip: u16,
-        twist: u16,
-        slice: u16,
-        dist: u8,
-        togo: usize,
-        n: usize,
-    ) {
+    fn phase1(&mut self, dirs: &[Direction], node: Node, togo: usize, n: usize) {
         self.tick();
         if togo == 0 {
-            if n == 0 || !is_phase2_move(self.path[n - 1]) {
-                self.start_phase2(dirs, slice);
-            }
+            // Only a cube already in phase 2 at the root gets here.
+            self.walk_to(n);
+            let (u, d) = (self.u_at[n], self.d_at[n]);
+            self.start_phase2(dirs, node.corners, u, d, node.slice);
             return;
         }
-        // All children first (independent table reads overlap in memory), then recurse.
-        let m = &self.t.moves;
-        let last = (n > 0).then(|| self.path[n - 1]);
-        let mut children = [(0u8, 0u16, 0u16, 0u16, 0u8); 18];
-        let mut count = 0;
-        for mv in 0..18u8 {
-            if !may_follow(last, mv) {
-                continue;
-            }
-            let k = mv as usize;
-            let f1 = m.flip[flip as usize * 18 + k];
-            let t1 = m.twist[twist as usize * 18 + k];
-            let s1 = m.slice_sorted[slice as usize * 18 + k];
-            // The last move must enter phase 2; earlier ones are first checked against the cached small bound.
-            let d1 = if togo == 1 {
-                if f1 != 0 || t1 != 0 || s1 >= 24 {
-                    continue;
-                }
-                0
-            } else {
-                if self.t.phase1_small_bound(f1, s1, t1) as usize >= togo {
-                    continue;
-                }
-                self.t.phase1_child(dist, f1, s1, t1)
-            };
-            children[count] = (mv, f1, t1, s1, d1);
-            count += 1;
+        let (children, count) = self.phase1_children(&node, togo, n);
+        if togo == 1 {
+            self.phase1_leaves(dirs, &children[..count], n);
+            return;
         }
-        for &(mv, f1, t1, s1, d1) in &children[..count] {
-            if d1 as usize >= togo {
-                continue;
-            }
-            self.path[n] = mv;
+        for kid in &children[..count] {
+            self.path[n] = kid.mv;
             self.valid = self.valid.min(n);
-            self.phase1(dirs, f1, t1, s1, d1, togo - 1, n + 1);
+            self.phase1(dirs, kid.node, togo - 1, n + 1);
             if self.stop {
                 return;
             }
         }
     }
 
-    fn start_phase2(&mut self, dirs: &[Direction], slice: u16) {
+    /// Longest total solution still worth finding.
+    fn allowed_total(&self) -> usize {
+        self.best.min(self.opts.max_length + 1) - usize::from(!self.opts.alternatives)
+    }
+
+    /// The children of a phase-1 node that may still reach phase 2 in `togo - 1`
+    /// turns, with their distances. Done in stages so that the table reads of all
+    /// children are in flight together: coordinates and prefetches, then the
+    /// small bound, then the large tables.
+    fn phase1_children(&self, node: &Node, togo: usize, n: usize) -> ([Child; 18], usize) {
         let m = &self.t.moves;
-        for i in self.valid..self.len1 {
+        let last = (n > 0).then(|| self.path[n - 1]);
+        let mut kids = [Child::default(); 18];
+        let mut count = 0;
+        for mv in 0..18u8 {
+            if !may_follow(last, mv) {
+                continue;
+            }
+            let k = mv as usize;
+            let kid = Node {
+                flip: m.flip[node.flip as usize * 18 + k],
+                twist: m.twist[node.twist as usize * 18 + k],
+                slice: m.slice_sorted[node.slice as usize * 18 + k],
+                corners: m.corners[node.corners as usize * 18 + k],
+                dist: 0,
+            };
+            if togo == 1 {
+                // The last turn must enter phase 2 itself.
+                if kid.flip == 0 && kid.twist == 0 && kid.slice < 24 {
+                    kids[count] = Child { mv, node: kid };
+                    count += 1;
+                }
+                continue;
+            }
+            self.t.prefetch_phase1(kid.flip, kid.slice, kid.twist);
+            kids[count] = Child { mv, node: kid };
+            count += 1;
+        }
+        if togo == 1 {
+            return (kids, count);
+        }
+        let mut index = [0usize; 18];
+        let mut kept = 0;
+        for i in 0..count {
+            let kid = kids[i].node;
+            let bound = self.t.phase1_small_bound(kid.flip, kid.slice, kid.twist);
+            if (bound as usize) < togo {
+                index[kept] = self
+                    .t
+                    .phase1_index(kid.flip, kid.slice, kid.twist)
+                    .unwrap_or(usize::MAX);
+                kids[kept] = kids[i];
+                kids[kept].node.dist = bound;
+                kept += 1;
+            }
+        }
+        let mut survivors = 0;
+        for i in 0..kept {
+            let mut kid = kids[i];
+            if index[i] != usize::MAX {
+                kid.node.dist = self.t.phase1_child_at(node.dist, index[i]);
+            }
+            if kid.node.dist as usize >= togo {
+                continue;
+            }
+            kids[survivors] = kid;
+            survivors += 1;
+        }
+        (kids, survivors)
+    }
+
+    /// Brings the U- and D-edge coordinates along the path up to depth `n`.
+    fn walk_to(&mut self, n: usize) {
+        let m = &self.t.moves;
+        for i in self.valid..n {
             let k = self.path[i] as usize;
-            self.corners_at[i + 1] = m.corners[self.corners_at[i] as usize * 18 + k];
             self.u_at[i + 1] = m.u_edges[self.u_at[i] as usize * 18 + k];
             self.d_at[i + 1] = m.d_edges[self.d_at[i] as usize * 18 + k];
         }
-        self.valid = self.len1;
-        let corners = self.corners_at[self.len1];
-        let bound = self.best.min(self.opts.max_length + 1) - usize::from(!self.opts.alternatives);
-        let Some(limit) = bound.checked_sub(self.len1).map(|l| l.min(MAX_PHASE2)) else {
+        self.valid = self.valid.max(n);
+    }
+
+    /// The children of a node one turn from phase 2: each that enters phase 2
+    /// with a turn that is not itself a phase-2 turn is handed to phase 2. Their
+    /// corner-slice entries are fetched together.
+    fn phase1_leaves(&mut self, dirs: &[Direction], leaves: &[Child], n: usize) {
+        if leaves.iter().all(|kid| is_phase2_move(kid.mv)) {
+            return;
+        }
+        self.walk_to(n);
+        for kid in leaves {
+            let i = kid.node.corners as usize * 24 + kid.node.slice as usize;
+            super::tables::prefetch(&self.t.cornslice, i);
+        }
+        let m = &self.t.moves;
+        let (u, d) = (self.u_at[n] as usize, self.d_at[n] as usize);
+        for kid in leaves {
+            if is_phase2_move(kid.mv) {
+                continue;
+            }
+            self.tick();
+            self.path[n] = kid.mv;
+            self.valid = self.valid.min(n);
+            let k = kid.mv as usize;
+            let (u1, d1) = (m.u_edges[u * 18 + k], m.d_edges[d * 18 + k]);
+            self.start_phase2(dirs, kid.node.corners, u1, d1, kid.node.slice);
+            if self.stop {
+                return;
+            }
+        }
+    }
+
+    fn start_phase2(
+        &mut self,
+        dirs: &[Direction],
+        corners: u16,
+        u_edges: u16,
+        d_edges: u16,
+        slice: u16,
+    ) {
+        let Some(limit) = self
+            .allowed_total()
+            .checked_sub(self.len1)
+            .map(|l| l.min(MAX_PHASE2))
+        else {
             return;
         };
         let cs = self.t.cornslice[corners as usize * 24 + slice as usize] as usize;
@@ -284,11 +383,10 @@ impl<'a, 'f> Search<'a, 'f> {
             return;
         }
         self.stats.phase2_starts += 1;
-        let ud = self
-            .t
-            .merge
-            .merge(self.u_at[self.len1], self.d_at[self.len1]);
-        let dprune = self.t.phase2_depth(corners, ud, slice);
+        let ud = self.t.merge.merge(u_edges, d_edges);
+        let Some(dprune) = self.t.phase2_depth_within(corners, ud, slice, limit) else {
+            return;
+        };
         for togo in cs.max(dprune as usize)..=limit {
             if self.phase2(corners, ud, slice, dprune, togo, self.len1) {
                 self.report(dirs, self.len1 + togo);

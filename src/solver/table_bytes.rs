@@ -7,7 +7,7 @@ use super::tables::{Phase1Prune, Phase2Prune, TableMode, Tables};
 
 const MAGIC: &[u8; 8] = b"CUBEDTBL";
 /// Bump whenever any table's layout or meaning changes.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 6;
 
 /// Why bytes are not usable tables.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -146,6 +146,7 @@ impl Tables {
             w.u16s(t);
         }
         w.u8s(&self.cornslice);
+        w.u8s(&self.edge_slice);
         w.u8s(&self.slice_twist);
         w.u8s(&self.slice_flip);
         match &self.phase1 {
@@ -161,7 +162,7 @@ impl Tables {
             }
         }
         match &self.phase2 {
-            Phase2Prune::Small { edge_slice } => w.u8s(edge_slice),
+            Phase2Prune::Small => {}
             Phase2Prune::Full {
                 classes,
                 ud_conj,
@@ -220,6 +221,7 @@ fn read_body(r: &mut Reader, mode: TableMode) -> Result<Tables, TableBytesError>
         ud_edges: r.u16s("ud_edges_move", N_PERM8 * 18)?,
     };
     let cornslice = r.u8s("cornslice", N_PERM8 * 24)?;
+    let edge_slice = r.u8s("edge_slice", N_PERM8 * 24)?;
     let slice_twist = r.u8s("slice_twist", N_SLICE * N_TWIST)?;
     let slice_flip = r.u8s("slice_flip", N_SLICE * N_FLIP)?;
     let classes_like = |n_raw: usize, n_class: usize| SymClasses {
@@ -228,12 +230,7 @@ fn read_body(r: &mut Reader, mode: TableMode) -> Result<Tables, TableBytesError>
         stabilizer: vec![0; n_class],
     };
     let (phase1, phase2) = match mode {
-        TableMode::Small => (
-            Phase1Prune::Small,
-            Phase2Prune::Small {
-                edge_slice: r.u8s("edge_slice", N_PERM8 * 24)?,
-            },
-        ),
+        TableMode::Small => (Phase1Prune::Small, Phase2Prune::Small),
         TableMode::Full => {
             let classes = r.classes(&classes_like(N_SLICE * N_FLIP, N_FLIPSLICE_CLASS))?;
             let twist_conj = r.u16s("twist_conj", N_TWIST * 16)?;
@@ -261,6 +258,7 @@ fn read_body(r: &mut Reader, mode: TableMode) -> Result<Tables, TableBytesError>
         moves,
         merge: UdEdgeMerge::build(),
         cornslice,
+        edge_slice,
         slice_twist,
         slice_flip,
         phase1,

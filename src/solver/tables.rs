@@ -26,9 +26,8 @@ pub(crate) enum Phase1Prune {
 }
 
 pub(crate) enum Phase2Prune {
-    Small {
-        edge_slice: Vec<u8>,
-    },
+    /// Only the exact corners×slice and U/D-edges×slice tables (kept in `Tables` for both modes).
+    Small,
     Full {
         classes: SymClasses,
         ud_conj: Vec<u16>,
@@ -43,6 +42,8 @@ pub struct Tables {
     pub(crate) merge: UdEdgeMerge,
     /// Exact phase-2 depth of (corners, slice_sorted < 24): `[corners * 24 + slice]`.
     pub(crate) cornslice: Vec<u8>,
+    /// Exact phase-2 depth of (ud_edges, slice_sorted < 24): `[ud * 24 + slice]`.
+    pub(crate) edge_slice: Vec<u8>,
     /// Exact phase-1 depths of (slice, twist) and (slice, flip): a lower bound
     /// that sits in cache, checked before the large table.
     pub(crate) slice_twist: Vec<u8>,
@@ -72,20 +73,19 @@ impl Tables {
         let slice = slice_move_table(&moves);
         let slice_twist = build_byte_table(N_SLICE, N_TWIST, &all, &slice, &moves.twist);
         let slice_flip = build_byte_table(N_SLICE, N_FLIP, &all, &slice, &moves.flip);
+        let edge_slice = build_byte_table(
+            N_PERM8,
+            24,
+            &PHASE2_MOVES,
+            &moves.ud_edges,
+            &moves.slice_sorted,
+        );
         let (phase1, phase2, cornslice) = match mode {
-            TableMode::Small => {
-                let p1 = Phase1Prune::Small;
-                let p2 = Phase2Prune::Small {
-                    edge_slice: build_byte_table(
-                        N_PERM8,
-                        24,
-                        &PHASE2_MOVES,
-                        &moves.ud_edges,
-                        &moves.slice_sorted,
-                    ),
-                };
-                (p1, p2, cornslice_table(&moves))
-            }
+            TableMode::Small => (
+                Phase1Prune::Small,
+                Phase2Prune::Small,
+                cornslice_table(&moves),
+            ),
             TableMode::Full => std::thread::scope(|scope| {
                 let p1 = scope.spawn(|| full_phase1(&moves));
                 let p2 = full_phase2(&moves);
@@ -102,6 +102,7 @@ impl Tables {
             merge: UdEdgeMerge::build(),
             moves,
             cornslice,
+            edge_slice,
             slice_twist,
             slice_flip,
             phase1,
@@ -131,6 +132,44 @@ impl Tables {
             Phase1Prune::Full { .. } => {
                 next_depth(parent, self.phase1_entry(flip, slice_sorted, twist))
             }
+        }
+    }
+
+    /// Asks the memory system for what `phase1_index` and `phase1_small_bound` will read.
+    #[inline(always)]
+    pub(crate) fn prefetch_phase1(&self, flip: u16, slice_sorted: u16, twist: u16) {
+        let slice = slice_sorted as usize / 24;
+        prefetch(&self.slice_twist, slice * N_TWIST + twist as usize);
+        prefetch(&self.slice_flip, slice * N_FLIP + flip as usize);
+        if let Phase1Prune::Full { classes, .. } = &self.phase1 {
+            prefetch(&classes.class_sym, slice * N_FLIP + flip as usize);
+        }
+    }
+
+    /// Position of a cube's entry in the full phase-1 table (prefetched), or None in small mode.
+    #[inline(always)]
+    pub(crate) fn phase1_index(&self, flip: u16, slice_sorted: u16, twist: u16) -> Option<usize> {
+        let Phase1Prune::Full {
+            classes,
+            twist_conj,
+            table,
+        } = &self.phase1
+        else {
+            return None;
+        };
+        let (class, sym) =
+            classes.class_and_sym(slice_sorted as usize / 24 * N_FLIP + flip as usize);
+        let index = class * N_TWIST + twist_conj[twist as usize * 16 + sym] as usize;
+        prefetch(&table.words, index >> 5);
+        Some(index)
+    }
+
+    /// Phase-1 distance of a child from its entry position (see `phase1_index`).
+    #[inline(always)]
+    pub(crate) fn phase1_child_at(&self, parent: u8, index: usize) -> u8 {
+        match &self.phase1 {
+            Phase1Prune::Full { table, .. } => next_depth(parent, table.get(index)),
+            Phase1Prune::Small => parent,
         }
     }
 
@@ -187,19 +226,31 @@ impl Tables {
         self.phase1_entry(flip, slice_sorted, twist) % 3
     }
 
-    /// Exact distance of (corners, ud_edges) in the phase-2 pruning table.
-    pub(crate) fn phase2_depth(&self, corners: u16, ud: u16, slice: u16) -> u8 {
-        match &self.phase2 {
-            Phase2Prune::Small { .. } => self.phase2_child(0, corners, ud, slice),
-            Phase2Prune::Full { .. } => self.descend_phase2(corners, ud),
+    /// Distance of (corners, ud_edges) in the phase-2 pruning table if it is
+    /// at most `limit`, else None (the walk down stops after `limit` steps).
+    pub(crate) fn phase2_depth_within(
+        &self,
+        corners: u16,
+        ud: u16,
+        slice: u16,
+        limit: usize,
+    ) -> Option<u8> {
+        let exact_bound = self.edge_slice[ud as usize * 24 + slice as usize];
+        if exact_bound as usize > limit {
+            return None;
         }
+        let depth = match &self.phase2 {
+            Phase2Prune::Small => exact_bound,
+            Phase2Prune::Full { .. } => self.descend_phase2(corners, ud, limit)?,
+        };
+        (depth as usize <= limit).then_some(depth)
     }
 
     /// Phase-2 distance of a child (without the corner-slice bound), given its parent's.
     #[inline(always)]
     pub(crate) fn phase2_child(&self, parent: u8, corners: u16, ud: u16, slice: u16) -> u8 {
         match &self.phase2 {
-            Phase2Prune::Small { .. } => self.phase2_entry(corners, ud, slice),
+            Phase2Prune::Small => self.phase2_entry(corners, ud, slice),
             Phase2Prune::Full { .. } => next_depth(parent, self.phase2_entry(corners, ud, slice)),
         }
     }
@@ -208,7 +259,7 @@ impl Tables {
     #[inline(always)]
     fn phase2_entry(&self, corners: u16, ud: u16, slice: u16) -> u8 {
         match &self.phase2 {
-            Phase2Prune::Small { edge_slice } => edge_slice[ud as usize * 24 + slice as usize],
+            Phase2Prune::Small => self.edge_slice[ud as usize * 24 + slice as usize],
             Phase2Prune::Full {
                 classes,
                 ud_conj,
@@ -221,11 +272,14 @@ impl Tables {
         }
     }
 
-    fn descend_phase2(&self, mut corners: u16, mut ud: u16) -> u8 {
+    fn descend_phase2(&self, mut corners: u16, mut ud: u16, limit: usize) -> Option<u8> {
         let m = &self.moves;
         let mut depth = 0u8;
         let mut dist_mod3 = self.phase2_entry(corners, ud, 0) % 3;
         while corners != 0 || ud != 0 {
+            if depth as usize >= limit {
+                return None;
+            }
             let want = (dist_mod3 + 2) % 3;
             let step = PHASE2_MOVES.iter().find_map(|&mv| {
                 let mv = mv as usize;
@@ -239,8 +293,24 @@ impl Tables {
             (corners, ud, dist_mod3) = (c, u, want);
             depth += 1;
         }
-        depth
+        Some(depth)
     }
+}
+
+/// A hint to bring `slice[i]` into cache; no effect if `i` is out of range or on other CPUs.
+#[inline(always)]
+pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = slice.get(i) {
+        // SAFETY: a prefetch only hints the cache; the pointer is valid (in bounds).
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (item as *const T).cast::<i8>(),
+            )
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slice, i);
 }
 
 fn cornslice_table(moves: &MoveTables) -> Vec<u8> {

@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::OnceLock;
 
+/// A solver on the small tables, built once for every test in the crate.
 pub(crate) fn small_solver() -> Solver {
     static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
     Solver::new(TABLES.get_or_init(|| Arc::new(Tables::small())).clone())

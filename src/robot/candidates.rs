@@ -1,0 +1,104 @@
+//! Candidate solutions for robot-aware solving: the naive baseline's first solution, and many distinct solutions found by searching the cube as seen in several whole-cube orientations.
+//!
+//! The solver has no robot costs, so diversity comes from outside it: a
+//! whole-cube rotation relabels the faces, the search then meets other
+//! solutions first (its move order and its three search axes are fixed in
+//! its own frame), and each solution maps back by relabelling its faces.
+//! With `alternatives` each search also reports solutions as long as its
+//! best, and every search reports its own progression from long to short.
+
+use super::planner::{axis_blocks, block_turns};
+use crate::cube::{CubieCube, Face, FaceletCube, Move, Turn};
+use crate::robot::Orientation;
+use crate::solver::{Flow, SearchOptions, SolveError, Solver};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// Budget of the naive baseline's search (its first solution is kept).
+pub const NAIVE_BUDGET: Duration = Duration::from_millis(10);
+
+/// The cube seen in a whole-cube orientation, and how its faces map back.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen {
+    pub cube: CubieCube,
+    /// `back[f]`: the real face that is face `f` of the seen cube.
+    pub back: [Face; 6],
+}
+
+impl Seen {
+    /// The cube after the whole-cube rotations that take home to `orientation`.
+    pub fn new(cube: &CubieCube, orientation: Orientation) -> Result<Seen, SolveError> {
+        let moves: Vec<Move> = orientation
+            .rotations_from_home()
+            .iter()
+            .map(|&r| Move::Rotate(r))
+            .collect();
+        let rotated: FaceletCube = cube.to_facelets().apply_all(&moves);
+        let back = std::array::from_fn(|f| rotated.stickers[f * 9 + 4]);
+        let cube = CubieCube::from_facelets(&rotated.relabel_by_centres())?;
+        Ok(Seen { cube, back })
+    }
+
+    /// A solution of the seen cube as a solution of the real one.
+    pub fn map_back(&self, solution: &[Turn]) -> Vec<Turn> {
+        solution
+            .iter()
+            .map(|t| Turn {
+                face: self.back[t.face.index()],
+                quarters: t.quarters,
+            })
+            .collect()
+    }
+}
+
+/// The naive baseline's solution: the first one the solver finds (budget [`NAIVE_BUDGET`]).
+pub fn first_solution(solver: &Solver, cube: &CubieCube) -> Result<Vec<Turn>, SolveError> {
+    let opts = SearchOptions {
+        budget: NAIVE_BUDGET,
+        ..SearchOptions::default()
+    };
+    let mut first = None;
+    solver.search(cube, &opts, |s| {
+        first = Some(s.to_vec());
+        Flow::Stop
+    })?;
+    first.ok_or(SolveError::NoSolution {
+        max_length: opts.max_length,
+    })
+}
+
+/// Calls `on_candidate` with each distinct solution (same-axis runs in
+/// canonical order) found within `budget`, shared equally by searches of the
+/// cube in `orientations` orientations. The callback's time counts in the budget.
+pub fn collect(
+    solver: &Solver,
+    cube: &CubieCube,
+    budget: Duration,
+    orientations: usize,
+    mut on_candidate: impl FnMut(Vec<Turn>) -> Flow,
+) -> Result<usize, SolveError> {
+    let began = Instant::now();
+    let count = orientations.clamp(1, 24);
+    let mut seen_keys = HashSet::new();
+    for (i, orientation) in Orientation::all().take(count).enumerate() {
+        let left = budget.saturating_sub(began.elapsed());
+        let opts = SearchOptions {
+            budget: left / (count - i) as u32,
+            alternatives: true,
+            ..SearchOptions::default()
+        };
+        let seen = Seen::new(cube, orientation)?;
+        let mut flow = Flow::Continue;
+        solver.search(&seen.cube, &opts, |s| {
+            let canonical = block_turns(&axis_blocks(&seen.map_back(s)));
+            if seen_keys.insert(canonical.clone()) {
+                flow = on_candidate(canonical);
+            }
+            flow
+        })?;
+        if flow == Flow::Stop {
+            break;
+        }
+    }
+    Ok(seen_keys.len())
+}

@@ -1,0 +1,96 @@
+//! `cubed plan` on cubes, run as a user runs it: the JSON program replays to solved on every shipped design, and the robot-aware default never loses to `--naive`.
+
+use crate::common::{cubed, stderr, stdout};
+use cubed::cube::{parse_cube, FaceOrder};
+use cubed::robot::{load_robot, replay, ProgramDoc, RobotModel};
+use std::path::PathBuf;
+
+fn design(name: &str) -> (String, RobotModel) {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "config/robots", name]
+        .iter()
+        .collect();
+    let model = load_robot(&path).expect("shipped design loads");
+    (path.display().to_string(), model)
+}
+
+fn scrambles(count: &str) -> Vec<String> {
+    let out = cubed(&["scramble", "--seed", "9", "--count", count], None);
+    assert!(out.status.success());
+    stdout(&out).lines().map(str::to_string).collect()
+}
+
+/// Runs `cubed plan --facelets … --format json --tables small` and returns the program document.
+fn plan_json(robot: &str, facelets: &str, extra: &[&str]) -> ProgramDoc {
+    let mut args = vec![
+        "plan",
+        "--robot",
+        robot,
+        "--facelets",
+        facelets,
+        "--format",
+        "json",
+        "--tables",
+        "small",
+        "--budget-ms",
+        "30",
+    ];
+    args.extend_from_slice(extra);
+    let out = cubed(&args, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("the output is a program document")
+}
+
+fn replays_to_solved(model: &RobotModel, facelets: &str, doc: &ProgramDoc) {
+    let (cube, _, _) = parse_cube(facelets, FaceOrder::Urfdlb, None).expect("valid cube");
+    let program = doc.to_program(model).expect("names resolve");
+    let result = replay(model, model.home(), &cube, &program).expect("every step is legal");
+    assert!(
+        result.end.cube_frame().is_solved(),
+        "{}: not solved",
+        model.name
+    );
+    assert_eq!(result.total_ms, doc.total_ms);
+    assert_eq!(result.turns.len(), doc.face_turns);
+}
+
+#[test]
+fn a_planned_cube_replays_to_solved_on_every_design() {
+    let cube = &scrambles("1")[0];
+    for name in ["four-arm.toml", "turntable-flipper.toml", "six-motor.toml"] {
+        let (path, model) = design(name);
+        for extra in [&[][..], &["--naive"][..]] {
+            replays_to_solved(&model, cube, &plan_json(&path, cube, extra));
+        }
+    }
+}
+
+#[test]
+fn the_default_is_never_slower_than_naive_and_usually_faster() {
+    let (path, model) = design("four-arm.toml");
+    let mut faster = 0;
+    let cubes = scrambles("4");
+    for cube in &cubes {
+        let aware = plan_json(&path, cube, &[]);
+        let naive = plan_json(&path, cube, &["--naive"]);
+        replays_to_solved(&model, cube, &naive);
+        assert!(
+            aware.total_ms <= naive.total_ms,
+            "{cube}: {} > {}",
+            aware.total_ms,
+            naive.total_ms
+        );
+        faster += usize::from(aware.total_ms < naive.total_ms);
+    }
+    assert!(
+        faster >= cubes.len() / 2,
+        "faster on {faster} of {} cubes",
+        cubes.len()
+    );
+}
+
+#[test]
+fn an_invalid_cube_is_refused_with_exit_2() {
+    let out = cubed(&["plan", "--facelets", "UUUU", "--tables", "small"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("54"), "{}", stderr(&out));
+}
