@@ -17,6 +17,8 @@ pub enum BenchCommand {
     Solver(SolverBenchArgs),
     /// Robot-aware solving against the naive baseline: mean program time per cube, ratio, planning time.
     Planner(super::planner_bench::PlannerBenchArgs),
+    /// Real scans, real photos, lighting robustness, simulated camera, timings.
+    Vision(super::vision_bench::VisionBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -43,6 +45,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         BenchCommand::Solver(args) => solver_bench(args),
         BenchCommand::Planner(args) => super::planner_bench::planner_bench(args),
+        BenchCommand::Vision(args) => super::vision_bench::vision_bench(args),
     }
 }
 

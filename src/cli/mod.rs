@@ -48,8 +48,6 @@ pub enum Command {
     Scan(vision_cmds::ScanArgs),
     /// Write a palette of valid colours from a scan of a solved cube.
     Calibrate(vision_cmds::CalibrateArgs),
-    /// Vision figures: real scans and photos, lighting robustness, simulated camera, timings.
-    VisionBench(vision_bench::VisionBenchArgs),
 }
 
 /// Runs the parsed command.
@@ -64,6 +62,5 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Classify(args) => vision_cmds::classify_cmd(args),
         Command::Scan(args) => vision_cmds::scan_cmd(args),
         Command::Calibrate(args) => vision_cmds::calibrate_cmd(args),
-        Command::VisionBench(args) => vision_bench::vision_bench(args),
     }
 }

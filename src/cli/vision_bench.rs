@@ -1,4 +1,4 @@
-//! `cubed vision-bench`: the vision figures of issue 5 (real scans, real photos, lighting robustness, simulated camera, timings), printed.
+//! `cubed bench vision`: the vision figures of issue 5 (real scans, real photos, lighting robustness, simulated camera, timings), printed.
 
 use crate::cube::{FaceOrder, FaceletCube};
 use crate::vision::camera::image_dir::ImageDirCamera;
