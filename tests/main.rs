@@ -2,6 +2,7 @@
 
 mod cli_cube;
 mod common;
+mod config_files;
 mod plan_cli;
 mod robot;
 mod vision;

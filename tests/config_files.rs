@@ -1,0 +1,48 @@
+//! Every file under config/ loads with the loader of its kind; a file of no known kind fails the test.
+
+use cubed::robot::load_robot;
+use cubed::vision::palette::load_palette;
+use std::path::{Path, PathBuf};
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_config_file_loads() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
+    let files = files_under(&root);
+    assert!(
+        files.len() >= 4,
+        "expected the palette and three robots, found {files:?}"
+    );
+    for path in &files {
+        let relative = path.strip_prefix(&root).expect("under config/");
+        let parent = relative.parent().and_then(|p| p.to_str()).unwrap_or("");
+        let name = relative.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let result = match (parent, name) {
+            ("robots", n) if n.ends_with(".toml") => {
+                load_robot(path).map(|_| ()).map_err(|e| e.to_string())
+            }
+            ("", n) if n.starts_with("palette") && n.ends_with(".toml") => {
+                load_palette(path).map(|_| ()).map_err(|e| e.to_string())
+            }
+            _ => Err(format!(
+                "no loader knows config/{}: add it to this test",
+                relative.display()
+            )),
+        };
+        if let Err(e) = result {
+            panic!("config/{}: {e}", relative.display());
+        }
+    }
+}
