@@ -94,3 +94,29 @@ fn an_invalid_cube_is_refused_with_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("54"), "{}", stderr(&out));
 }
+
+#[test]
+fn another_start_orientation_is_planned_from_and_opposite_faces_are_refused() {
+    use cubed::cube::Face;
+    use cubed::robot::{Direction, Orientation, RobotState};
+    let (robot, model) = design("four-arm.toml");
+    let cube = &scrambles("1")[0];
+    let doc = plan_json(&robot, cube, &["--start", "FR"]);
+    let orientation = Orientation::all()
+        .find(|o| o.face_at(Direction::Up) == Face::F && o.face_at(Direction::Front) == Face::R)
+        .expect("F up, R front exists");
+    let start = RobotState {
+        orientation,
+        ..model.home()
+    };
+    let (parsed, _, _) = parse_cube(cube, FaceOrder::Urfdlb, None).expect("valid cube");
+    let program = doc.to_program(&model).expect("names resolve");
+    let result = replay(&model, start, &parsed, &program).expect("legal from the given start");
+    assert!(result.end.cube_frame().is_solved());
+    let out = cubed(
+        &["plan", "--robot", &robot, "--moves", "R", "--start", "UD"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("opposite") || stderr(&out).contains("opposite"));
+}

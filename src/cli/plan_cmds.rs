@@ -2,10 +2,12 @@
 
 use super::tables_arg::TableArgs;
 use super::EXIT_INVALID;
+use crate::cube::Face;
 use crate::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
 use crate::robot::{
     load_robot, solve_for_robot, solve_naive, AwareError, AwareOptions, Plan, Planner, ProgramDoc,
 };
+use crate::robot::{Direction, Orientation, RobotState};
 use crate::solver::SolveError;
 use clap::{ArgGroup, Args, ValueEnum};
 use std::path::PathBuf;
@@ -44,6 +46,9 @@ pub struct PlanArgs {
     /// Compute budget for finding and rating candidate solutions, in ms.
     #[arg(long, default_value_t = 300)]
     pub budget_ms: u64,
+    /// Start with this cube face up and this one to the front (e.g. `FR`); grippers at home.
+    #[arg(long, default_value = "UF")]
+    pub start: String,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     #[command(flatten)]
@@ -70,6 +75,21 @@ pub fn face_turns(text: &str) -> Result<Vec<Turn>, String> {
         .collect()
 }
 
+/// The home state with the cube held as `faces` says: the face up, then the face to the front.
+fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
+    let letters: Vec<Option<Face>> = faces.trim().chars().map(Face::from_letter).collect();
+    let [Some(up), Some(front)] = letters[..] else {
+        return Err(format!("--start '{faces}': give two face letters, the face up then the face to the front (e.g. UF)"));
+    };
+    let orientation = Orientation::all()
+        .find(|o| o.face_at(Direction::Up) == up && o.face_at(Direction::Front) == front)
+        .ok_or_else(|| format!("--start '{faces}': {up} and {front} are opposite faces; they cannot be up and front at once"))?;
+    Ok(RobotState {
+        orientation,
+        ..planner.home()
+    })
+}
+
 /// Prints the program for the requested moves, cube or scan.
 pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
     let model = match load_robot(&args.robot) {
@@ -77,13 +97,17 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(e),
     };
     let planner = Planner::new(model);
+    let start = match start_state(&planner, &args.start) {
+        Ok(start) => start,
+        Err(e) => return refuse(e),
+    };
     if args.scan {
-        let scan = planner.plan_scan(&planner.home())?;
+        let scan = planner.plan_scan(&start)?;
         print_program(&planner, &scan.program, 0, 0, String::new(), args.format)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(facelets) = &args.facelets {
-        return plan_cube(&args, &planner, facelets);
+        return plan_cube(&args, &planner, &start, facelets);
     }
     let Some(moves) = &args.moves else {
         anyhow::bail!("give --moves, --facelets or --scan");
@@ -92,7 +116,6 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Ok(turns) => turns,
         Err(e) => return refuse(e),
     };
-    let start = planner.home();
     let plan = if args.naive {
         planner.plan_naive(&start, &solution)?
     } else {
@@ -103,21 +126,25 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Solves a cube (robot-aware, or the naive baseline) and prints its program.
-fn plan_cube(args: &PlanArgs, planner: &Planner, facelets: &str) -> anyhow::Result<ExitCode> {
+fn plan_cube(
+    args: &PlanArgs,
+    planner: &Planner,
+    start: &RobotState,
+    facelets: &str,
+) -> anyhow::Result<ExitCode> {
     let cube = match parse_cube(facelets, FaceOrder::Urfdlb, None) {
         Ok((_, _, cube)) => cube,
         Err(e) => return refuse(e),
     };
     let solver = args.tables.solver();
-    let start = planner.home();
     let result = if args.naive {
-        solve_naive(planner, &solver, &start, &cube)
+        solve_naive(planner, &solver, start, &cube)
     } else {
         let opts = AwareOptions {
             budget: Duration::from_millis(args.budget_ms),
             ..AwareOptions::default()
         };
-        solve_for_robot(planner, &solver, &start, &cube, &opts).map(|s| s.plan)
+        solve_for_robot(planner, &solver, start, &cube, &opts).map(|s| s.plan)
     };
     match result {
         Ok(plan) => {
