@@ -34,6 +34,10 @@ pub struct SolverBenchArgs {
     pub long_cubes: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Treat the budgets as search-node counts instead of milliseconds: the
+    /// lengths then do not depend on the machine's speed or load (for A/B runs).
+    #[arg(long)]
+    pub nodes: bool,
     /// Skip the cold/warm start and memory measurements (they run `cubed solve` in a child process).
     #[arg(long)]
     pub no_startup: bool,
@@ -60,18 +64,19 @@ fn solver_bench(args: SolverBenchArgs) -> anyhow::Result<ExitCode> {
         "budget", "cubes", "average", "max", "first ms p50", "overrun ms max"
     );
     for &budget in &args.budgets {
-        length_row(&solver, budget, args.cubes, args.seed);
+        length_row(&solver, budget, args.cubes, args.seed, args.nodes);
     }
-    if args.long_cubes > 0 {
-        length_row(&solver, 1000, args.long_cubes, args.seed);
+    if args.long_cubes > 0 && !args.nodes {
+        length_row(&solver, 1000, args.long_cubes, args.seed, false);
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn length_row(solver: &Solver, budget_ms: u64, cubes: usize, seed: u64) {
+fn length_row(solver: &Solver, budget: u64, cubes: usize, seed: u64, nodes: bool) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let opts = SearchOptions {
-        budget: Duration::from_millis(budget_ms),
+        budget: Duration::from_millis(if nodes { 3_600_000 } else { budget }),
+        node_budget: nodes.then_some(budget),
         ..SearchOptions::default()
     };
     let mut lengths = Vec::with_capacity(cubes);
@@ -88,15 +93,21 @@ fn length_row(solver: &Solver, budget_ms: u64, cubes: usize, seed: u64) {
             crate::solver::Flow::Continue
         });
         let total = start.elapsed();
-        overrun_ms = overrun_ms.max((total.as_secs_f64() - opts.budget.as_secs_f64()) * 1000.0);
+        if !nodes {
+            overrun_ms = overrun_ms.max((total.as_secs_f64() - opts.budget.as_secs_f64()) * 1000.0);
+        }
         first_ms.push(first.unwrap_or(total).as_secs_f64() * 1000.0);
         lengths.push(best);
     }
     let avg = lengths.iter().sum::<usize>() as f64 / cubes as f64;
     let max = lengths.iter().max().copied().unwrap_or(0);
     println!(
-        "{:>7}ms {cubes:>6} {avg:>8.3} {max:>5} {:>12.3} {overrun_ms:>14.2}  {}",
-        budget_ms,
+        "{:>9} {cubes:>6} {avg:>8.3} {max:>5} {:>12.3} {overrun_ms:>14.2}  {}",
+        if nodes {
+            format!("{budget}n")
+        } else {
+            format!("{budget}ms")
+        },
         median(&mut first_ms),
         distribution(&lengths)
     );
