@@ -2,4 +2,5 @@
 
 mod cli_cube;
 mod common;
+mod link;
 mod robot;
