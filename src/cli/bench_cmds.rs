@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 pub enum BenchCommand {
     /// Solution length at several budgets on uniformly random cubes, cold and warm start, memory.
     Solver(SolverBenchArgs),
+    /// Serial link over a pty: frames/s and move-ack latency (median, p99).
+    Link(super::link_bench::LinkBenchArgs),
+    /// Random cubes solved through the simulator with corrupted/dropped bytes and an unplug each.
+    Soak(super::link_bench::SoakArgs),
 }
 
 #[derive(Args, Debug)]
@@ -40,6 +44,8 @@ pub struct SolverBenchArgs {
 pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         BenchCommand::Solver(args) => solver_bench(args),
+        BenchCommand::Link(args) => super::link_bench::link_bench(args),
+        BenchCommand::Soak(args) => super::link_bench::soak(args),
     }
 }
 

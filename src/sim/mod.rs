@@ -7,6 +7,7 @@ pub mod mechanics;
 pub mod pty;
 pub mod report;
 pub mod scenario;
+pub mod soak;
 pub mod spawn;
 
 pub use firmware::{FaultRecord, SimFirmware, SimStats};
