@@ -74,6 +74,11 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         (_, Err(e)) => return refuse(e),
     };
     let map = ActuatorMap::new(&model)?;
+    eprintln!(
+        "cubed sim: robot {}, cube {}",
+        model.name,
+        cube.to_symbols(&crate::cube::ColourScheme::default())
+    );
     let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

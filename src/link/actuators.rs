@@ -293,3 +293,55 @@ pub struct EncodedProgram {
     /// Steps that only take photos (not sent to the firmware).
     pub photo_steps: Vec<usize>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::Turn;
+    use crate::robot::{load_robot, Planner};
+
+    fn four_arm() -> RobotModel {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config/robots/four-arm.toml");
+        load_robot(std::path::Path::new(path)).expect("four-arm loads")
+    }
+
+    #[test]
+    fn link_four_arm_has_a_jaw_and_a_rotation_per_gripper() {
+        let map = ActuatorMap::new(&four_arm()).expect("fits");
+        assert_eq!(map.roles.len(), 8);
+        assert_eq!(map.index_of(Role::Rotation { gripper: 1 }), Some(3));
+    }
+
+    #[test]
+    fn link_encoded_targets_are_absolute_and_decode_back_to_the_steps() {
+        let model = four_arm();
+        let planner = Planner::new(model.clone());
+        let solution: Vec<Turn> = ["R", "U", "F2", "L'"]
+            .iter()
+            .map(|t| {
+                crate::cube::parse_moves(t, crate::cube::Notation::Singmaster).expect("move")[0]
+            })
+            .filter_map(|m| match m {
+                crate::cube::Move::Turn(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let plan = planner.plan(&planner.home(), &solution).expect("plans");
+        let map = ActuatorMap::new(&model).expect("fits");
+        let encoded = map
+            .encode_program(&plan.program, &planner.home(), 5)
+            .expect("encodes");
+        let mut positions = map.positions_at(&planner.home());
+        for (index, (step_index, group)) in encoded.groups.iter().enumerate() {
+            let MotionGroup::Motion(motion) = group else {
+                panic!("only motions")
+            };
+            assert_eq!(motion.move_id, 5 + index as u32, "ids consecutive");
+            let step = map.decode_motion(motion, &mut positions).expect("decodes");
+            assert_eq!(step, plan.program.steps[*step_index]);
+            // A duplicate changes nothing: absolute targets.
+            let again = map.decode_motion(motion, &mut positions).expect("decodes");
+            assert!(again.actions.is_empty());
+        }
+    }
+}

@@ -3,6 +3,8 @@
 
 pub mod faults;
 pub mod firmware;
+#[cfg(test)]
+mod firmware_tests;
 pub mod mechanics;
 pub mod pty;
 pub mod report;
