@@ -206,6 +206,7 @@ pub fn soak(args: SoakArgs) -> anyhow::Result<ExitCode> {
         .worker_threads(2)
         .enable_all()
         .build()?;
+    let (mut finished, mut reported) = (0, 0);
     let summary = runtime.block_on(run_soak(
         &model,
         cases,
@@ -213,7 +214,11 @@ pub fn soak(args: SoakArgs) -> anyhow::Result<ExitCode> {
         args.parallel,
         args.seed,
         |s| {
-            let finished = s.solved + s.failures.len();
+            finished += 1;
+            for failure in &s.failures[reported..] {
+                eprintln!("  failure: {failure}");
+            }
+            reported = s.failures.len();
             if finished % 100 == 0 {
                 eprintln!(
                     "  {finished}/{} cubes, {} failures",

@@ -6,7 +6,7 @@ use crate::cube::{parse_cube, random::random_cube, FaceOrder, FaceletCube};
 use crate::link::ActuatorMap;
 use crate::robot::load_robot;
 use crate::sim::faults::FaultPlan;
-use crate::sim::pty::{point_symlink, serve, Control, ServeOptions};
+use crate::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeOptions};
 use crate::sim::report::SimReport;
 use crate::sim::{PhysicsMechanics, SimFirmware};
 use anyhow::Context;
@@ -14,7 +14,7 @@ use clap::{ArgGroup, Args};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use tokio::sync::mpsc;
 
@@ -114,8 +114,15 @@ fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(EXIT_INVALID))
 }
 
-fn announcer(link: Option<PathBuf>) -> Box<dyn FnMut(&Path) + Send> {
+fn announcer(link: Option<PathBuf>) -> PathAnnouncer {
     Box::new(move |path| {
+        let Some(path) = path else {
+            // Unplugged: like udev, remove the by-id style link until the device is back.
+            if let Some(link) = &link {
+                let _ = std::fs::remove_file(link);
+            }
+            return;
+        };
         println!("{}", path.display());
         let _ = std::io::stdout().flush();
         if let Some(link) = &link {

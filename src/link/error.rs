@@ -28,6 +28,13 @@ pub enum LinkError {
     ConfigRefused { reason: NakReason },
     #[error("the firmware on {path} rebooted (or forgot the session): the run is interrupted; re-home the robot and rescan the cube")]
     FirmwareRebooted { path: PathBuf },
+    #[error("the device now at {path} reports move {reported} as its last completed, but this session saw {done} done and sent up to {sent}: not the same firmware session; refusing to guess")]
+    NotOurSession {
+        path: PathBuf,
+        reported: u32,
+        done: u32,
+        sent: u32,
+    },
     #[error("serial port {path} did not come back within {waited_ms} ms")]
     PortGone { path: PathBuf, waited_ms: u64 },
     #[error("move id {given} is not greater than the previous move id {previous}: move ids must be unique and increasing")]

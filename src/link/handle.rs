@@ -150,6 +150,15 @@ impl LinkHandle {
         rx.await.map_err(|_| LinkError::Closed)
     }
 
+    /// The status as text for diagnostics, or why it could not be had within 1 s.
+    pub async fn status_now(&self) -> String {
+        match tokio::time::timeout(Duration::from_secs(1), self.status()).await {
+            Ok(Ok(status)) => format!("{status:?}"),
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => "no Status within 1 s".into(),
+        }
+    }
+
     /// The next event; `None` once the task has ended and every event was read.
     pub async fn next_event(&mut self) -> Option<LinkEvent> {
         self.events.recv().await

@@ -24,6 +24,8 @@ pub enum StreamError {
     EStopped { done: usize, total: usize },
     #[error(transparent)]
     Link(#[from] LinkError),
+    #[error("not done after {waited_ms} ms; firmware status: {status}")]
+    TimedOut { waited_ms: u64, status: String },
 }
 
 /// How the program went.

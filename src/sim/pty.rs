@@ -21,6 +21,9 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
+/// How long a write to a host that does not read may block before its bytes are dropped.
+const WRITE_STALL: Duration = Duration::from_millis(50);
+
 /// Orders for a running simulator (its control endpoint).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Control {
@@ -63,12 +66,16 @@ pub fn point_symlink(link: &Path, target: &Path) -> io::Result<()> {
     std::fs::rename(&temporary, link)
 }
 
+/// Receives each new pty path, or `None` when the pty is unplugged.
+pub type PathAnnouncer = Box<dyn FnMut(Option<&Path>) + Send>;
+
 /// How the simulator is served.
 pub struct ServeOptions {
     pub faults: FaultPlan,
     pub seed: u64,
-    /// Called with each new pty path (first one included).
-    pub on_path: Box<dyn FnMut(&Path) + Send>,
+    /// Called with each new pty path (first one included), and with `None` the moment the
+    /// pty is unplugged so that nobody opens the old path (pty numbers are reused).
+    pub on_path: PathAnnouncer,
 }
 
 /// What serving did, besides the firmware's own counts.
@@ -122,7 +129,7 @@ pub async fn serve<M: Mechanics>(
     let mut triggers = Triggers::new(&options.faults);
     let mut endpoint = Some(open_pty()?);
     if let Some(e) = &endpoint {
-        (options.on_path)(&e.path);
+        (options.on_path)(Some(&e.path));
     }
     let mut unplugged_until: Option<u64> = None;
     let mut buf = vec![0u8; 4096];
@@ -136,6 +143,7 @@ pub async fn serve<M: Mechanics>(
         }
         if endpoint.is_some() && triggers.unplug_due(now, executed, options.faults.unplug_every_ms)
         {
+            (options.on_path)(None);
             endpoint = None;
             unplugs += 1;
             unplugged_until = Some(now + options.faults.unplug_for_ms);
@@ -143,7 +151,7 @@ pub async fn serve<M: Mechanics>(
         if let Some(until) = unplugged_until.filter(|&until| now >= until) {
             let _ = until;
             let fresh = open_pty()?;
-            (options.on_path)(&fresh.path);
+            (options.on_path)(Some(&fresh.path));
             firmware.reset_decoder();
             endpoint = Some(fresh);
             unplugged_until = None;
@@ -152,7 +160,9 @@ pub async fn serve<M: Mechanics>(
         if let Some(e) = endpoint.as_mut() {
             if !output.is_empty() {
                 let bytes = mangle_out.mangle(&output);
-                e.master.write_all(&bytes).await?;
+                // Like a UART with nobody listening: bytes the host does not read are lost,
+                // the simulator never blocks on them.
+                let _ = tokio::time::timeout(WRITE_STALL, e.master.write_all(&bytes)).await;
             }
         }
         let wait = firmware
@@ -171,6 +181,7 @@ pub async fn serve<M: Mechanics>(
                 Some(Control::Button) => firmware.press_button(clock.now_ms()),
                 Some(Control::Reboot) => firmware.reboot(clock.now_ms()),
                 Some(Control::Unplug) => {
+                    (options.on_path)(None);
                     endpoint = None;
                     unplugs += 1;
                     unplugged_until = Some(clock.now_ms() + options.faults.unplug_for_ms.max(1));

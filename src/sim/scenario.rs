@@ -49,6 +49,8 @@ pub struct Scenario {
     pub seed: u64,
     pub speed: f64,
     pub settings: LinkSettings,
+    /// Longest the program may take before the run counts as failed.
+    pub deadline: std::time::Duration,
 }
 
 impl Scenario {
@@ -70,8 +72,15 @@ impl Scenario {
         .await
         {
             Ok(mut link) => {
-                let outcome =
-                    stream_program(&mut link, &groups, |_, _, e| events.push(e.clone())).await;
+                let streaming =
+                    stream_program(&mut link, &groups, |_, _, e| events.push(e.clone()));
+                let outcome = match tokio::time::timeout(self.deadline, streaming).await {
+                    Ok(outcome) => outcome,
+                    Err(_) => Err(StreamError::TimedOut {
+                        waited_ms: self.deadline.as_millis() as u64,
+                        status: link.status_now().await,
+                    }),
+                };
                 link.shutdown().await;
                 outcome
             }

@@ -72,6 +72,7 @@ pub async fn run_soak(
             seed: seed.wrapping_add(index as u64),
             speed: 0.0,
             settings: LinkSettings::default(),
+            deadline: std::time::Duration::from_secs(60),
         };
         let gate = gate.clone();
         tasks.spawn(async move {
@@ -109,7 +110,18 @@ fn tally(
     summary.bytes_dropped += report.bytes_dropped;
     match &result.outcome {
         Ok(outcome) => summary.links_restored += outcome.links_restored as u64,
-        Err(e) => summary.failures.push(format!("cube {index}: {e}")),
+        Err(e) => {
+            let last: Vec<String> = result
+                .events
+                .iter()
+                .rev()
+                .take(6)
+                .map(|e| format!("{e:?}"))
+                .collect();
+            summary.failures.push(format!(
+                "cube {index}: {e}; last events (newest first): {last:?}"
+            ))
+        }
     }
     if report.solved {
         summary.solved += 1;

@@ -6,7 +6,7 @@ use super::firmware::SimFirmware;
 use super::mechanics::Mechanics;
 use super::pty::{serve, Control, ServeOptions, Served};
 use crate::link::SharedPath;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -31,7 +31,7 @@ impl<M: Mechanics + Send + 'static> RunningSim<M> {
             faults,
             seed,
             on_path: Box::new(move |p| {
-                announce.set(p.to_path_buf());
+                announce.set(p.map(Path::to_path_buf).unwrap_or_default());
                 let _ = first_tx.send(());
             }),
         };

@@ -25,6 +25,10 @@ mod recovery;
 pub const WINDOW: usize = 32;
 /// How often timers are checked when nothing arrives.
 const TICK: Duration = Duration::from_millis(5);
+/// Without any acknowledgement progress for this long the link counts as lost.
+const STALL_MS: u64 = RETRANSMIT_TIMEOUT_MS * firmware_protocol::timing::MAX_RETRANSMISSIONS as u64;
+/// How long a write may block before the port counts as lost.
+const WRITE_STALL: Duration = Duration::from_secs(1);
 /// Least time between early retransmissions triggered by a `Nak`.
 const NAK_RESEND_SPACING_MS: u64 = 30;
 
@@ -76,6 +80,11 @@ pub(crate) struct LinkTask {
     pending: VecDeque<MotionGroup>,
     pending_control: VecDeque<Message>,
     outstanding: BTreeSet<u32>,
+    /// Highest move id reported done, and highest sent, in this session.
+    highest_done: u32,
+    highest_sent: u32,
+    /// When the host's oldest unacked frame last made progress (or none was unacked).
+    pub(super) last_progress: u64,
     seq_moves: HashMap<u8, u32>,
     status_waiters: Vec<oneshot::Sender<Status>>,
     estop_last_sent: Option<u64>,
@@ -112,6 +121,9 @@ impl LinkTask {
             pending: VecDeque::new(),
             pending_control: VecDeque::new(),
             outstanding: BTreeSet::new(),
+            highest_done: 0,
+            highest_sent: 0,
+            last_progress: now,
             seq_moves: HashMap::new(),
             status_waiters: Vec::new(),
             estop_last_sent: None,
@@ -195,8 +207,13 @@ impl LinkTask {
         let Some(port) = self.port.as_mut() else {
             return;
         };
-        if let Err(e) = port.writer.write_all(&bytes).await {
-            self.lose(e.to_string());
+        match tokio::time::timeout(WRITE_STALL, port.writer.write_all(&bytes)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => self.lose(e.to_string()),
+            Err(_) => self.lose(format!(
+                "a write blocked for {} ms: the device does not read",
+                WRITE_STALL.as_millis()
+            )),
         }
     }
 
@@ -257,8 +274,13 @@ impl LinkTask {
     }
 
     fn on_running_timers(&mut self, now: u64) -> Result<(), LinkError> {
-        if self.link.stalled() {
-            self.lose("no acknowledgement after every retransmission".into());
+        if self.link.unacked() == 0 {
+            self.last_progress = now;
+        }
+        // The protocol's rule (20 unanswered retransmissions, about 2 s), measured here so
+        // that it starts afresh after a reconnect.
+        if now.saturating_sub(self.last_progress) > STALL_MS {
+            self.lose(format!("no acknowledgement for {STALL_MS} ms"));
             return Ok(());
         }
         self.repeat_estop(now)?;
@@ -297,6 +319,7 @@ impl LinkTask {
             }
             self.emit_frame(&message)?;
             self.pending.pop_front();
+            self.highest_sent = self.highest_sent.max(group.move_id());
             if let Some((seq, _)) = self.link.unacked_messages().last() {
                 self.seq_moves.insert(seq.0, group.move_id());
             }
@@ -322,7 +345,12 @@ impl LinkTask {
     fn on_bytes(&mut self, bytes: &[u8]) -> Result<(), LinkError> {
         let frames: Vec<_> = self.decoder.feed(bytes).flatten().collect();
         for frame in frames {
-            match self.link.on_frame(&frame) {
+            let unacked_before = self.link.unacked();
+            let inbound = self.link.on_frame(&frame);
+            if self.link.unacked() < unacked_before {
+                self.last_progress = self.now();
+            }
+            match inbound {
                 HostInbound::DeliverAndAck(message) => {
                     self.on_notification(message)?;
                     let mut out = [0u8; firmware_protocol::MAX_WIRE_LEN];
@@ -374,6 +402,7 @@ impl LinkTask {
     }
 
     fn mark_done(&mut self, move_id: u32) {
+        self.highest_done = self.highest_done.max(move_id);
         if self.outstanding.remove(&move_id) {
             self.emit(LinkEvent::MoveDone {
                 move_id,

@@ -101,6 +101,14 @@ impl LinkTask {
             });
         }
         let last = status.last_completed_move_id;
+        if last < self.highest_done || last > self.highest_sent {
+            return Err(LinkError::NotOurSession {
+                path: self.path.clone(),
+                reported: last,
+                done: self.highest_done,
+                sent: self.highest_sent,
+            });
+        }
         let in_flight: BTreeSet<u32> = self.seq_moves.values().copied().collect();
         let done: Vec<u32> = self
             .outstanding
@@ -113,6 +121,7 @@ impl LinkTask {
         }
         self.stage = Stage::Running;
         self.link.retransmit_all_now();
+        self.last_progress = self.clock.now_ms();
         self.emit(LinkEvent::LinkRestored {
             path: self.path.clone(),
             last_completed_move_id: last,
