@@ -1,11 +1,268 @@
+//! The real host link against the simulated robot over real pseudo-terminals: clean runs,
+//! corrupted and dropped bytes, unplugs, reboots, e-stop, button, refused handshakes.
+
+use cubed::cube::{random::random_scramble, FaceletCube, Move, Turn};
+use cubed::link::{
+    ActuatorMap, LinkError, LinkEvent, LinkHandle, LinkSettings, SerialConnector, StreamError,
+    TokioClock,
+};
+use cubed::robot::{load_robot, Planner, Program, RobotModel};
+use cubed::sim::faults::FaultPlan;
+use cubed::sim::pty::Control;
+use cubed::sim::scenario::{program_groups, Scenario, ScenarioResult};
+use cubed::sim::spawn::RunningSim;
+use cubed::sim::{PhysicsMechanics, SimFirmware};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn four_arm() -> RobotModel {
+    load_robot(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/config/robots/four-arm.toml"
+    )))
+    .expect("four-arm design loads")
+}
+
+/// A scrambled cube and the program that solves it on `model`.
+fn scrambled(model: &RobotModel, seed: u64, length: usize) -> (FaceletCube, Program) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let scramble = random_scramble(&mut rng, length, false);
+    let cube = FaceletCube::default().apply_all(&scramble);
+    let solution: Vec<Turn> = scramble
+        .iter()
+        .rev()
+        .filter_map(|m| match m.inverse() {
+            Move::Turn(t) => Some(t),
+            Move::Rotate(_) => None,
+        })
+        .collect();
+    let planner = Planner::new(model.clone());
+    let plan = planner.plan(&planner.home(), &solution).expect("plannable");
+    (cube, plan.program)
+}
+
+fn scenario(model: RobotModel, cube: FaceletCube, faults: &str, seed: u64) -> Scenario {
+    Scenario {
+        model,
+        cube,
+        faults: FaultPlan::parse(faults).expect("fault spec"),
+        seed,
+        speed: 0.0,
+        settings: LinkSettings::default(),
+        deadline: Duration::from_secs(60),
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
+}
+
+fn run(scenario: &Scenario, program: &Program) -> ScenarioResult {
+    runtime().block_on(async {
+        tokio::time::timeout(Duration::from_secs(120), scenario.run(program))
+            .await
+            .expect("scenario finishes within 120 s")
+            .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here")
+    })
+}
+
+fn assert_exactly_once(result: &ScenarioResult) {
+    assert_eq!(result.report.move_ids_run_twice, 0, "a move ran twice");
+    assert_eq!(
+        result.report.moves_executed, result.commands as u64,
+        "moves lost or repeated"
+    );
+    assert!(
+        result.report.faults.is_empty(),
+        "faults: {:?}",
+        result.report.faults
+    );
+    assert!(
+        result.report.solved,
+        "cube not solved: {}",
+        result.report.cube
+    );
+}
+
+#[test]
+fn link_solves_a_cube_over_a_clean_pty() {
+    let model = four_arm();
+    let (cube, program) = scrambled(&model, 1, 12);
+    let result = run(&scenario(model, cube, "", 1), &program);
+    let outcome = result.outcome.as_ref().expect("program completes");
+    assert_eq!(outcome.done, result.commands);
+    assert_exactly_once(&result);
+}
+
+#[test]
+fn link_survives_corruption_drops_and_an_unplug() {
+    let model = four_arm();
+    for seed in 0..3 {
+        let (cube, program) = scrambled(&model, 10 + seed, 15);
+        let faults = "corrupt=0.01,drop=0.01,unplug-at-move=8,unplug-for=80ms";
+        let result = run(&scenario(model.clone(), cube, faults, seed), &program);
+        let outcome = result
+            .outcome
+            .as_ref()
+            .expect("program completes despite faults");
+        assert!(
+            outcome.links_lost >= 1 && outcome.links_restored >= 1,
+            "{outcome:?}"
+        );
+        assert_eq!(result.report.unplugs, 1);
+        assert_exactly_once(&result);
+    }
+}
+
+#[test]
+fn link_stops_when_the_firmware_reboots() {
+    let model = four_arm();
+    let (cube, program) = scrambled(&model, 3, 12);
+    let result = run(&scenario(model, cube, "reboot-at=5", 3), &program);
+    match result.outcome {
+        Err(StreamError::Link(LinkError::FirmwareRebooted { .. })) => {}
+        other => panic!("expected FirmwareRebooted, got {other:?}"),
+    }
+    assert_eq!(result.report.reboots, 1);
+    assert_eq!(result.report.move_ids_run_twice, 0);
+}
+
+/// Opens the link to a fresh simulator of `model` holding a solved cube.
+async fn open_link(
+    model: &RobotModel,
+    speed: f64,
+) -> (RunningSim<PhysicsMechanics>, LinkHandle, ActuatorMap) {
+    let map = ActuatorMap::new(model).expect("design fits the protocol");
+    let mechanics = PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default());
+    let sim = RunningSim::start(
+        SimFirmware::new(mechanics, speed, 0),
+        FaultPlan::default(),
+        1,
+    )
+    .await
+    .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
+    let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
+    let link = LinkHandle::open(
+        connector,
+        map.configure(),
+        LinkSettings::default(),
+        Arc::new(TokioClock::new()),
+    )
+    .await
+    .expect("handshake");
+    (sim, link, map)
+}
+
+async fn wait_for(link: &mut LinkHandle, wanted: impl Fn(&LinkEvent) -> bool) -> LinkEvent {
+    loop {
+        let event = tokio::time::timeout(Duration::from_secs(20), link.next_event())
+            .await
+            .expect("event within 20 s")
+            .expect("link still running");
+        if wanted(&event) {
+            return event;
+        }
+    }
+}
+
+#[test]
+fn link_emergency_stop_overtakes_queued_moves() {
+    runtime().block_on(async {
+        let model = four_arm();
+        let (_, program) = scrambled(&model, 4, 20);
+        let (sim, mut link, map) = open_link(&model, 1.0).await;
+        let groups = program_groups(&map, &program, &model.home()).expect("encodes");
+        for group in &groups {
+            link.send(*group).expect("queued");
+        }
+        wait_for(&mut link, |e| {
+            matches!(e, LinkEvent::MoveDone { move_id: 2, .. })
+        })
+        .await;
+        link.emergency_stop().expect("e-stop sent");
+        let event = wait_for(&mut link, |e| matches!(e, LinkEvent::EStopped { .. })).await;
+        let LinkEvent::EStopped { cancelled } = event else {
+            unreachable!()
+        };
+        assert!(!cancelled.is_empty(), "queued moves are cancelled");
+        let status = link.status().await.expect("status");
+        assert_eq!(
+            status.state,
+            firmware_protocol::message::FirmwareState::EStopped
+        );
+        link.shutdown().await;
+        let served = sim.stop().await.expect("sim stops");
+        assert!((served.firmware.stats.moves_executed as usize) < groups.len());
+        assert_eq!(served.firmware.stats.move_ids_run_twice, 0);
+    });
+}
+
+#[test]
+fn link_reports_the_start_button() {
+    runtime().block_on(async {
+        let (sim, mut link, _) = open_link(&four_arm(), 0.0).await;
+        sim.controls.send(Control::Button).expect("sim running");
+        let event = wait_for(&mut link, |e| matches!(e, LinkEvent::Button { .. })).await;
+        assert_eq!(event, LinkEvent::Button { button: 0 });
+        link.shutdown().await;
+        sim.stop().await.expect("sim stops");
+    });
+}
+
+#[test]
+fn link_refuses_a_firmware_for_another_design() {
+    runtime().block_on(async {
+        let turntable = load_robot(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/config/robots/turntable-flipper.toml"
+        )))
+        .expect("turntable design loads");
+        let map = ActuatorMap::new(&turntable).expect("fits");
+        let mechanics = PhysicsMechanics::new(turntable.clone(), map, &FaceletCube::default());
+        let sim = RunningSim::start(SimFirmware::new(mechanics, 0.0, 0), FaultPlan::default(), 1)
+            .await
+            .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
+        let four = ActuatorMap::new(&four_arm()).expect("fits");
+        let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
+        let result = LinkHandle::open(
+            connector,
+            four.configure(),
+            LinkSettings::default(),
+            Arc::new(TokioClock::new()),
+        )
+        .await;
+        assert!(
+            matches!(result, Err(LinkError::ConfigRefused { .. })),
+            "{:?}",
+            result.err()
+        );
+        sim.stop().await.expect("sim stops");
+    });
+}
 
 /// The CI-sized soak: the same runner as `cubed bench soak`, on a few cubes.
 #[test]
 fn link_soak_small() {
     let model = four_arm();
-    let cases: Vec<_> = (0..6).map(|seed| scrambled(&model, 100 + seed, 20)).collect();
+    let cases: Vec<_> = (0..6)
+        .map(|seed| scrambled(&model, 100 + seed, 20))
+        .collect();
     let faults = FaultPlan::parse("corrupt=0.01,drop=0.01,unplug-for=80ms").expect("fault spec");
-    let summary = runtime().block_on(cubed::sim::soak::run_soak(&model, cases, &faults, 3, 7, |_| {}));
+    let summary = runtime().block_on(cubed::sim::soak::run_soak(
+        &model,
+        cases,
+        &faults,
+        3,
+        7,
+        |_| {},
+    ));
     assert!(summary.passed(), "{summary:#?}");
     assert_eq!(summary.unplugs, 6, "one unplug per solve");
     assert_eq!(summary.moves_lost, 0);

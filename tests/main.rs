@@ -3,6 +3,7 @@
 mod cli_cube;
 mod common;
 mod config_files;
+mod link;
 mod plan_cli;
 mod robot;
 mod vision;

@@ -19,6 +19,10 @@ pub enum BenchCommand {
     Planner(super::planner_bench::PlannerBenchArgs),
     /// Real scans, real photos, lighting robustness, simulated camera, timings.
     Vision(super::vision_bench::VisionBenchArgs),
+    /// Serial link over a pty: frames/s and move-ack latency (median, p99).
+    Link(super::link_bench::LinkBenchArgs),
+    /// Random cubes solved through the simulator with corrupted/dropped bytes and an unplug each.
+    Soak(super::link_bench::SoakArgs),
 }
 
 #[derive(Args, Debug)]
@@ -50,6 +54,8 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Solver(args) => solver_bench(args),
         BenchCommand::Planner(args) => super::planner_bench::planner_bench(args),
         BenchCommand::Vision(args) => super::vision_bench::vision_bench(args),
+        BenchCommand::Link(args) => super::link_bench::link_bench(args),
+        BenchCommand::Soak(args) => super::link_bench::soak(args),
     }
 }
 

@@ -5,8 +5,11 @@ use std::process::ExitCode;
 
 pub mod bench_cmds;
 pub mod cube_cmds;
+pub mod exec_cmds;
+pub mod link_bench;
 pub mod plan_cmds;
 pub mod planner_bench;
+pub mod sim_cmds;
 pub mod solve_cmds;
 pub mod tables_arg;
 pub mod test_program;
@@ -37,6 +40,10 @@ pub enum Command {
     Scramble(solve_cmds::ScrambleArgs),
     /// The 1988 Test Program: scramble, solve and verify many cubes, print the statistics.
     TestProgram(test_program::TestProgramArgs),
+    /// The simulated robot on a pseudo-terminal.
+    Sim(sim_cmds::SimArgs),
+    /// Plan a program and stream it to a robot (real or simulated).
+    Exec(exec_cmds::ExecArgs),
     /// Benchmarks.
     #[command(subcommand)]
     Bench(bench_cmds::BenchCommand),
@@ -58,6 +65,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Scramble(args) => solve_cmds::scramble(args),
         Command::TestProgram(args) => test_program::test_program(args),
         Command::Bench(cmd) => bench_cmds::run(cmd),
+        Command::Sim(args) => sim_cmds::sim(args),
+        Command::Exec(args) => exec_cmds::exec(args),
         Command::Plan(args) => plan_cmds::plan(args),
         Command::Classify(args) => vision_cmds::classify_cmd(args),
         Command::Scan(args) => vision_cmds::scan_cmd(args),

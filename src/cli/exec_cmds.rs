@@ -1,0 +1,167 @@
+//! `cubed exec`: plan a program and stream it to a real or simulated robot with a progress
+//! bar; exits 0 only when every command is acknowledged done.
+
+use super::plan_cmds::{face_turns, DEFAULT_ROBOT};
+use super::tables_arg::TableArgs;
+use super::EXIT_INVALID;
+use crate::cube::{parse_cube, FaceOrder};
+use crate::link::{
+    stream_program, ActuatorMap, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
+    TokioClock,
+};
+use crate::robot::{load_robot, Planner, Program, ProgramDoc, RobotModel};
+use crate::sim::scenario::program_groups;
+use anyhow::Context;
+use clap::{ArgGroup, Args};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("input").required(true).args(["moves", "facelets", "program"])))]
+pub struct ExecArgs {
+    /// Serial port (e.g. /dev/serial/by-id/…, or the pty / --link symlink of `cubed sim`).
+    #[arg(long)]
+    pub port: PathBuf,
+    /// Baud rate.
+    #[arg(long, default_value_t = 115_200)]
+    pub baud: u32,
+    /// Robot design file.
+    #[arg(long, default_value = DEFAULT_ROBOT)]
+    pub robot: PathBuf,
+    /// Face turns to perform, e.g. "R U F'".
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// The cube in the robot (54 symbols, URFDLB): solved, planned and executed.
+    #[arg(long)]
+    pub facelets: Option<String>,
+    /// A program document (JSON, as printed by `cubed plan --format json`).
+    #[arg(long)]
+    pub program: Option<PathBuf>,
+    /// Solver budget for --facelets, ms.
+    #[arg(long, default_value_t = 300)]
+    pub budget_ms: u64,
+    /// Seconds to keep trying to reopen a lost port.
+    #[arg(long, default_value_t = 30)]
+    pub reconnect_secs: u64,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
+    eprintln!("invalid: {message}");
+    Ok(ExitCode::from(EXIT_INVALID))
+}
+
+fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
+    let start = planner.home();
+    if let Some(path) = &args.program {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let doc: ProgramDoc = match serde_json::from_str(&text) {
+            Ok(doc) => doc,
+            Err(e) => return Ok(Err(format!("{}: {e}", path.display()))),
+        };
+        return Ok(doc.to_program(&planner.model).map_err(|e| e.to_string()));
+    }
+    let solution = match (&args.moves, &args.facelets) {
+        (Some(moves), _) => match face_turns(moves) {
+            Ok(turns) => turns,
+            Err(e) => return Ok(Err(e)),
+        },
+        (None, Some(text)) => {
+            let cubie = match parse_cube(text, FaceOrder::Urfdlb, None) {
+                Ok((_, _, cubie)) => cubie,
+                Err(e) => return Ok(Err(e.to_string())),
+            };
+            args.tables
+                .solver()
+                .solve(&cubie, Duration::from_millis(args.budget_ms))?
+        }
+        (None, None) => return Ok(Err("give --moves, --facelets or --program".into())),
+    };
+    Ok(Ok(planner.plan(&start, &solution)?.program))
+}
+
+/// Plans, connects, streams, and reports.
+pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
+    let model = match load_robot(&args.robot) {
+        Ok(model) => model,
+        Err(e) => return refuse(e),
+    };
+    let planner = Planner::new(model.clone());
+    let program = match program_for(&args, &planner)? {
+        Ok(program) => program,
+        Err(e) => return refuse(e),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(stream(&args, &model, &program))
+}
+
+async fn stream(
+    args: &ExecArgs,
+    model: &RobotModel,
+    program: &Program,
+) -> anyhow::Result<ExitCode> {
+    let map = ActuatorMap::new(model)?;
+    let groups = program_groups(&map, program, &model.home())?;
+    let connector = Arc::new(SerialConnector::new(
+        FixedPath(args.port.clone()),
+        args.baud,
+    ));
+    let settings = LinkSettings {
+        reconnect_timeout: Duration::from_secs(args.reconnect_secs),
+        ..LinkSettings::default()
+    };
+    let mut link = LinkHandle::open(
+        connector,
+        map.configure(),
+        settings,
+        Arc::new(TokioClock::new()),
+    )
+    .await?;
+    let bar = ProgressBar::new(groups.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} commands  {elapsed_precise} ETA {eta}  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let outcome = stream_program(&mut link, &groups, |done, _, event| {
+        bar.set_position(done as u64);
+        match event {
+            LinkEvent::LinkLost { path, reason } => {
+                bar.println(format!("link lost on {}: {reason}", path.display()))
+            }
+            LinkEvent::LinkRestored {
+                path,
+                last_completed_move_id,
+            } => bar.println(format!(
+                "link restored on {} (firmware's last completed move: {last_completed_move_id})",
+                path.display()
+            )),
+            LinkEvent::Button { button } => bar.println(format!("button {button} pressed")),
+            _ => {}
+        }
+    })
+    .await;
+    bar.finish_and_clear();
+    link.shutdown().await;
+    match outcome {
+        Ok(outcome) => {
+            println!(
+                "done: {} commands acknowledged ({} link losses, {} restored)",
+                outcome.done, outcome.links_lost, outcome.links_restored
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! `cubed sim`: the simulated robot on a pseudo-terminal, controlled from stdin
+//! (`b` = start button, `u` = unplug, `r` = reboot, `q` or end of input = quit) and by signals.
+
+use super::EXIT_INVALID;
+use crate::cube::{parse_cube, random::random_cube, FaceOrder, FaceletCube};
+use crate::link::ActuatorMap;
+use crate::robot::load_robot;
+use crate::sim::faults::FaultPlan;
+use crate::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeOptions};
+use crate::sim::report::SimReport;
+use crate::sim::{PhysicsMechanics, SimFirmware};
+use anyhow::Context;
+use clap::{ArgGroup, Args};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tokio::sync::mpsc;
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("start").args(["cube", "random"])))]
+pub struct SimArgs {
+    /// Serve on a pseudo-terminal (its path is printed as the first line, and again after each unplug).
+    #[arg(long, required = true)]
+    pub pty: bool,
+    /// Robot design file.
+    #[arg(long, default_value = super::plan_cmds::DEFAULT_ROBOT)]
+    pub robot: PathBuf,
+    /// The cube in the robot (54 symbols, URFDLB); solved if neither this nor --random.
+    #[arg(long)]
+    pub cube: Option<String>,
+    /// A uniformly random cube from this seed.
+    #[arg(long)]
+    pub random: Option<u64>,
+    /// Action time divisor: 0 = instant, 1 = real time, 10 = ten times faster.
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    /// Faults to inject, e.g. corrupt=0.01,drop=0.01,unplug-every=2s,unplug-for=100ms,unplug-at-move=10,reboot-at=40.
+    #[arg(long, default_value = "")]
+    pub faults: String,
+    /// Seed of the fault injection.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Keep this symlink pointing at the current pty (like /dev/serial/by-id; give it to `cubed exec --port`).
+    #[arg(long)]
+    pub link: Option<PathBuf>,
+    /// Write the JSON report here on exit.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+}
+
+fn starting_cube(args: &SimArgs) -> Result<FaceletCube, String> {
+    if let Some(text) = &args.cube {
+        return parse_cube(text, FaceOrder::Urfdlb, None)
+            .map(|(f, _, _)| f)
+            .map_err(|e| e.to_string());
+    }
+    Ok(match args.random {
+        Some(seed) => random_cube(&mut ChaCha8Rng::seed_from_u64(seed)).to_facelets(),
+        None => FaceletCube::default(),
+    })
+}
+
+/// Runs the simulator until stdin ends, `q`, SIGINT or SIGTERM.
+pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
+    let model = match load_robot(&args.robot) {
+        Ok(model) => model,
+        Err(e) => return refuse(e),
+    };
+    let (cube, faults) = match (starting_cube(&args), FaultPlan::parse(&args.faults)) {
+        (Ok(cube), Ok(faults)) => (cube, faults),
+        (Err(e), _) => return refuse(e),
+        (_, Err(e)) => return refuse(e),
+    };
+    let map = ActuatorMap::new(&model)?;
+    eprintln!(
+        "cubed sim: robot {}, cube {}",
+        model.name,
+        cube.to_symbols(&crate::cube::ColourScheme::default())
+    );
+    let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let served = runtime.block_on(async {
+        let (controls, control_rx) = mpsc::unbounded_channel();
+        read_stdin(controls.clone());
+        forward_signals(controls);
+        let options = ServeOptions {
+            faults,
+            seed: args.seed,
+            on_path: announcer(args.link.clone()),
+        };
+        serve(firmware, options, control_rx).await
+    })?;
+    let mechanics = &served.firmware.mechanics;
+    let report = SimReport::new(
+        mechanics.cube_facelets(),
+        mechanics.robot_frame_facelets(),
+        mechanics.physics.cube_frame().is_solved(),
+        &served.firmware.stats,
+        &served.injected,
+    );
+    if let Some(path) = &args.report {
+        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+            .with_context(|| format!("writing the report {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
+    eprintln!("invalid: {message}");
+    Ok(ExitCode::from(EXIT_INVALID))
+}
+
+fn announcer(link: Option<PathBuf>) -> PathAnnouncer {
+    Box::new(move |path| {
+        let Some(path) = path else {
+            // Unplugged: like udev, remove the by-id style link until the device is back.
+            if let Some(link) = &link {
+                let _ = std::fs::remove_file(link);
+            }
+            return;
+        };
+        println!("{}", path.display());
+        let _ = std::io::stdout().flush();
+        if let Some(link) = &link {
+            if let Err(e) = point_symlink(link, path) {
+                eprintln!(
+                    "cubed sim: cannot point {} at {}: {e}",
+                    link.display(),
+                    path.display()
+                );
+            }
+        }
+    })
+}
+
+fn read_stdin(controls: mpsc::UnboundedSender<Control>) {
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            let control = match line.trim() {
+                "b" => Control::Button,
+                "u" => Control::Unplug,
+                "r" => Control::Reboot,
+                "q" => break,
+                "" => continue,
+                other => {
+                    eprintln!("cubed sim: unknown command '{other}' (b = button, u = unplug, r = reboot, q = quit)");
+                    continue;
+                }
+            };
+            if controls.send(control).is_err() {
+                return;
+            }
+        }
+        let _ = controls.send(Control::Shutdown);
+    });
+}
+
+fn forward_signals(controls: mpsc::UnboundedSender<Control>) {
+    tokio::spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut interrupt), Ok(mut terminate)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) else {
+            return;
+        };
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+        let _ = controls.send(Control::Shutdown);
+    });
+}

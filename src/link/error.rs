@@ -1,0 +1,62 @@
+//! The link layer's errors: each names the port path, the frame or the move id involved.
+
+use firmware_protocol::message::NakReason;
+use std::path::PathBuf;
+
+/// Everything that stops or refuses the serial link.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LinkError {
+    #[error("cannot open serial port {path}: {reason}")]
+    Open { path: PathBuf, reason: String },
+    #[error("serial port {path}: {reason}")]
+    Io { path: PathBuf, reason: String },
+    #[error("no HelloReply from the firmware on {path} within {waited_ms} ms (is it a cubed robot, at the right baud rate?)")]
+    NoAnswer { path: PathBuf, waited_ms: u64 },
+    #[error("firmware on {path} speaks protocol version {firmware}, this host speaks {host}: refusing to run (update the firmware or the daemon)")]
+    VersionMismatch {
+        path: PathBuf,
+        host: u8,
+        firmware: u8,
+    },
+    #[error("firmware on {path} reports configuration checksum {found:#06x}, the robot config gives {expected:#06x}: refusing to run (wrong robot file or firmware?)")]
+    ConfigMismatch {
+        path: PathBuf,
+        expected: u16,
+        found: u16,
+    },
+    #[error("the firmware refused the configuration with Nak {reason:?}: it cannot drive this robot design")]
+    ConfigRefused { reason: NakReason },
+    #[error("the firmware on {path} rebooted (or forgot the session): the run is interrupted; re-home the robot and rescan the cube")]
+    FirmwareRebooted { path: PathBuf },
+    #[error("the device now at {path} reports move {reported} as its last completed, but this session saw {done} done and sent up to {sent}: not the same firmware session; refusing to guess")]
+    NotOurSession {
+        path: PathBuf,
+        reported: u32,
+        done: u32,
+        sent: u32,
+    },
+    #[error("serial port {path} did not come back within {waited_ms} ms")]
+    PortGone { path: PathBuf, waited_ms: u64 },
+    #[error("move id {given} is not greater than the previous move id {previous}: move ids must be unique and increasing")]
+    MoveIdNotIncreasing { previous: u32, given: u32 },
+    #[error("cannot encode a frame: {0}")]
+    Protocol(firmware_protocol::Error),
+    #[error("the link task has stopped")]
+    Closed,
+}
+
+impl LinkError {
+    /// An I/O failure on `path`.
+    pub fn io(path: &std::path::Path, error: &std::io::Error) -> LinkError {
+        LinkError::Io {
+            path: path.to_path_buf(),
+            reason: error.to_string(),
+        }
+    }
+}
+
+impl From<firmware_protocol::Error> for LinkError {
+    fn from(error: firmware_protocol::Error) -> Self {
+        LinkError::Protocol(error)
+    }
+}

@@ -1,0 +1,172 @@
+//! The daemon's view of the link: open it (handshake included), send queued commands,
+//! emergency-stop, query the status, and receive events.
+
+use super::actuators::MotionGroup;
+use super::clock::Clock;
+use super::error::LinkError;
+use super::task::LinkTask;
+use super::transport::Connector;
+use firmware_protocol::message::{Configure, Fault, HelloReply, NakReason, Status};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+/// Timeouts of the link.
+#[derive(Debug, Clone)]
+pub struct LinkSettings {
+    /// How long to wait for `HelloReply` and `ConfigureReply`.
+    pub handshake_timeout: Duration,
+    /// How long to keep trying to reopen a lost port before giving up.
+    pub reconnect_timeout: Duration,
+    /// Pause between attempts to reopen a lost port.
+    pub reconnect_poll: Duration,
+    /// After reopening, how long to wait for the firmware's `Status`.
+    pub verify_timeout: Duration,
+}
+
+impl Default for LinkSettings {
+    fn default() -> Self {
+        LinkSettings {
+            handshake_timeout: Duration::from_secs(3),
+            reconnect_timeout: Duration::from_secs(30),
+            reconnect_poll: Duration::from_millis(20),
+            verify_timeout: Duration::from_millis(600),
+        }
+    }
+}
+
+/// Something the firmware or the link reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// A queued command finished; `outstanding` commands are still sent or waiting.
+    MoveDone { move_id: u32, outstanding: usize },
+    /// A button on the robot was pressed (0 = start).
+    Button { button: u8 },
+    /// The firmware latched a fault (motors stopped, queue flushed).
+    Fault(Fault),
+    /// The firmware refused a command it accepted in sequence (bad state, e-stop, impossible).
+    Refused {
+        move_id: Option<u32>,
+        reason: NakReason,
+    },
+    /// The port failed; the link is trying to reopen it.
+    LinkLost { path: PathBuf, reason: String },
+    /// The port is back, the firmware kept its session; streaming resumes.
+    LinkRestored {
+        path: PathBuf,
+        last_completed_move_id: u32,
+    },
+    /// The emergency stop is latched in the firmware; these commands will not run.
+    EStopped { cancelled: Vec<u32> },
+    /// The link stopped for good (the error, if any, says why).
+    Stopped { error: Option<LinkError> },
+}
+
+/// Requests to the link task.
+#[derive(Debug)]
+pub(crate) enum Request {
+    Send(MotionGroup),
+    ClearFault,
+    Status(oneshot::Sender<Status>),
+    Shutdown,
+}
+
+/// Who the firmware is, from the handshake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Connected {
+    pub hello: HelloReply,
+    pub config_checksum: u16,
+}
+
+/// A running link: owns the tokio task that owns the port.
+pub struct LinkHandle {
+    requests: mpsc::UnboundedSender<Request>,
+    estop: mpsc::UnboundedSender<()>,
+    events: mpsc::UnboundedReceiver<LinkEvent>,
+    task: JoinHandle<()>,
+    last_move_id: Option<u32>,
+    pub connected: Connected,
+}
+
+impl LinkHandle {
+    /// Opens the port, handshakes (protocol version) and configures the firmware (checksum).
+    /// Fails with a precise error if the firmware is of another version or configuration.
+    pub async fn open(
+        connector: Arc<dyn Connector>,
+        configure: Configure,
+        settings: LinkSettings,
+        clock: Arc<dyn Clock>,
+    ) -> Result<LinkHandle, LinkError> {
+        let (request_tx, request_rx) = mpsc::unbounded_channel();
+        let (estop_tx, estop_rx) = mpsc::unbounded_channel();
+        let (event_tx, event_rx) = mpsc::unbounded_channel();
+        let (ready_tx, ready_rx) = oneshot::channel();
+        let task = LinkTask::new(connector, configure, settings, clock, event_tx);
+        let task = tokio::spawn(task.run(request_rx, estop_rx, ready_tx));
+        let connected = ready_rx.await.map_err(|_| LinkError::Closed)??;
+        Ok(LinkHandle {
+            requests: request_tx,
+            estop: estop_tx,
+            events: event_rx,
+            task,
+            last_move_id: None,
+            connected,
+        })
+    }
+
+    /// Queues a command; it is sent when the firmware has room. Move ids must increase.
+    pub fn send(&mut self, group: MotionGroup) -> Result<(), LinkError> {
+        let given = group.move_id();
+        if let Some(previous) = self.last_move_id.filter(|&p| given <= p) {
+            return Err(LinkError::MoveIdNotIncreasing { previous, given });
+        }
+        self.last_move_id = Some(given);
+        self.requests
+            .send(Request::Send(group))
+            .map_err(|_| LinkError::Closed)
+    }
+
+    /// Emergency stop: sent at once, ahead of anything queued, repeated until the firmware
+    /// confirms; commands not yet run are dropped ([`LinkEvent::EStopped`]).
+    pub fn emergency_stop(&self) -> Result<(), LinkError> {
+        self.estop.send(()).map_err(|_| LinkError::Closed)
+    }
+
+    /// Clears a latched fault or e-stop (the robot must be homed again).
+    pub fn clear_fault(&self) -> Result<(), LinkError> {
+        self.requests
+            .send(Request::ClearFault)
+            .map_err(|_| LinkError::Closed)
+    }
+
+    /// Asks the firmware for its status.
+    pub async fn status(&self) -> Result<Status, LinkError> {
+        let (tx, rx) = oneshot::channel();
+        self.requests
+            .send(Request::Status(tx))
+            .map_err(|_| LinkError::Closed)?;
+        rx.await.map_err(|_| LinkError::Closed)
+    }
+
+    /// The status as text for diagnostics, or why it could not be had within 1 s.
+    pub async fn status_now(&self) -> String {
+        match tokio::time::timeout(Duration::from_secs(1), self.status()).await {
+            Ok(Ok(status)) => format!("{status:?}"),
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => "no Status within 1 s".into(),
+        }
+    }
+
+    /// The next event; `None` once the task has ended and every event was read.
+    pub async fn next_event(&mut self) -> Option<LinkEvent> {
+        self.events.recv().await
+    }
+
+    /// Closes the port and ends the task.
+    pub async fn shutdown(self) {
+        let _ = self.requests.send(Request::Shutdown);
+        let _ = self.task.await;
+    }
+}

@@ -1,0 +1,33 @@
+//! The serial link to the robot firmware: transports (serial ports, ptys), the tokio task
+//! that owns the port and the protocol's `HostLink`, and the mapping from gripper programs
+//! to firmware commands.
+//!
+//! Guarantees: a move is sent as a new command once (ids unique and increasing, targets
+//! absolute); retransmissions carry the same seq, so the firmware runs each once. A lost
+//! port is reported at once ([`LinkEvent::LinkLost`]); the link reopens the port (asking a
+//! [`PathResolver`] where it is now), checks with `QueryStatus` that the firmware kept the
+//! session and configuration, reports moves done meanwhile and resends only unacked frames
+//! ([`LinkEvent::LinkRestored`]). A rebooted firmware ends the link with
+//! [`LinkError::FirmwareRebooted`]: re-home and rescan, never guess.
+//!
+//! Reconnection keeps the protocol session rather than sending a new `Hello`: a `Hello`
+//! flushes the firmware's queue and interrupts the running move (PROTOCOL.md §9).
+
+pub mod actuators;
+pub mod clock;
+pub mod error;
+pub mod handle;
+pub mod stream;
+mod task;
+pub mod transport;
+
+pub use actuators::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
+pub use clock::{Clock, TokioClock};
+pub use error::LinkError;
+pub use handle::{Connected, LinkEvent, LinkHandle, LinkSettings};
+pub use stream::{stream_program, StreamError, StreamOutcome};
+pub use task::WINDOW;
+pub use transport::{
+    open_serial, Connector, FdStream, FixedPath, PathResolver, SerialConnector, SharedPath,
+    Transport,
+};

@@ -1,0 +1,506 @@
+//! The tokio task that owns the serial port and the protocol's `HostLink`: handshake,
+//! streaming with queue credits, acks, retransmission, heartbeat, e-stop, and reconnection
+//! after a lost port (keeping the session, so nothing is repeated or skipped).
+
+use super::actuators::MotionGroup;
+use super::clock::Clock;
+use super::error::LinkError;
+use super::handle::{Connected, LinkEvent, LinkSettings, Request};
+use super::transport::{Connector, Transport};
+use firmware_protocol::message::{
+    Configure, Event, Fault, FirmwareState, HelloReply, NakReason, Status,
+};
+use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
+use firmware_protocol::{Decoder, HostInbound, HostLink, HostPhase, Message, PROTOCOL_VERSION};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt, ReadHalf, WriteHalf};
+use tokio::sync::{mpsc, oneshot};
+
+mod recovery;
+
+/// Retransmit window capacity (the usable window is the firmware's `rx_window` if smaller).
+pub const WINDOW: usize = 32;
+/// How often timers are checked when nothing arrives.
+const TICK: Duration = Duration::from_millis(5);
+/// Without any acknowledgement progress for this long the link counts as lost.
+const STALL_MS: u64 = RETRANSMIT_TIMEOUT_MS * firmware_protocol::timing::MAX_RETRANSMISSIONS as u64;
+/// How long a write may block before the port counts as lost.
+const WRITE_STALL: Duration = Duration::from_secs(1);
+/// Least time between early retransmissions triggered by a `Nak`.
+const NAK_RESEND_SPACING_MS: u64 = 30;
+
+enum Stage {
+    Hello {
+        started: u64,
+        last_sent: u64,
+    },
+    Configuring {
+        started: u64,
+    },
+    Running,
+    Reconnecting {
+        since: u64,
+        last_try: u64,
+    },
+    Verifying {
+        since: u64,
+        attempt: u64,
+        last_query: u64,
+    },
+}
+
+struct Port {
+    reader: ReadHalf<Box<dyn Transport>>,
+    writer: WriteHalf<Box<dyn Transport>>,
+}
+
+enum Wake {
+    EStop,
+    Read(std::io::Result<usize>),
+    Request(Option<Request>),
+    Tick,
+}
+
+pub(crate) struct LinkTask {
+    connector: Arc<dyn Connector>,
+    configure: Configure,
+    checksum: u16,
+    settings: LinkSettings,
+    clock: Arc<dyn Clock>,
+    events: mpsc::UnboundedSender<LinkEvent>,
+    link: HostLink<WINDOW>,
+    decoder: Decoder,
+    port: Option<Port>,
+    path: PathBuf,
+    outbox: Vec<u8>,
+    stage: Stage,
+    pending: VecDeque<MotionGroup>,
+    pending_control: VecDeque<Message>,
+    outstanding: BTreeSet<u32>,
+    /// Highest move id reported done, and highest sent, in this session.
+    highest_done: u32,
+    highest_sent: u32,
+    /// When the host's oldest unacked frame last made progress (or none was unacked).
+    pub(super) last_progress: u64,
+    seq_moves: HashMap<u8, u32>,
+    status_waiters: Vec<oneshot::Sender<Status>>,
+    estop_last_sent: Option<u64>,
+    last_nak_resend: u64,
+    hello: Option<HelloReply>,
+    ready: Option<oneshot::Sender<Result<Connected, LinkError>>>,
+}
+
+impl LinkTask {
+    pub(crate) fn new(
+        connector: Arc<dyn Connector>,
+        configure: Configure,
+        settings: LinkSettings,
+        clock: Arc<dyn Clock>,
+        events: mpsc::UnboundedSender<LinkEvent>,
+    ) -> LinkTask {
+        let now = clock.now_ms();
+        LinkTask {
+            connector,
+            checksum: configure.checksum().unwrap_or(0),
+            configure,
+            settings,
+            clock,
+            events,
+            link: HostLink::new(now),
+            decoder: Decoder::new(),
+            port: None,
+            path: PathBuf::new(),
+            outbox: Vec::new(),
+            stage: Stage::Hello {
+                started: now,
+                last_sent: now,
+            },
+            pending: VecDeque::new(),
+            pending_control: VecDeque::new(),
+            outstanding: BTreeSet::new(),
+            highest_done: 0,
+            highest_sent: 0,
+            last_progress: now,
+            seq_moves: HashMap::new(),
+            status_waiters: Vec::new(),
+            estop_last_sent: None,
+            last_nak_resend: 0,
+            hello: None,
+            ready: None,
+        }
+    }
+
+    pub(crate) async fn run(
+        mut self,
+        mut requests: mpsc::UnboundedReceiver<Request>,
+        mut estop: mpsc::UnboundedReceiver<()>,
+        ready: oneshot::Sender<Result<Connected, LinkError>>,
+    ) {
+        self.ready = Some(ready);
+        let result = self.serve(&mut requests, &mut estop).await;
+        self.port = None;
+        match (self.ready.take(), result) {
+            (Some(ready), Err(error)) => {
+                let _ = ready.send(Err(error));
+            }
+            (_, result) => self.emit(LinkEvent::Stopped {
+                error: result.err(),
+            }),
+        }
+    }
+
+    fn now(&self) -> u64 {
+        self.clock.now_ms()
+    }
+
+    fn emit(&self, event: LinkEvent) {
+        let _ = self.events.send(event);
+    }
+
+    async fn serve(
+        &mut self,
+        requests: &mut mpsc::UnboundedReceiver<Request>,
+        estop: &mut mpsc::UnboundedReceiver<()>,
+    ) -> Result<(), LinkError> {
+        self.open_port()?;
+        self.begin_hello();
+        let mut buf = vec![0u8; 4096];
+        loop {
+            self.on_timers()?;
+            self.flush().await;
+            let woke = tokio::select! {
+                biased;
+                Some(()) = estop.recv() => Wake::EStop,
+                read = read_some(&mut self.port, &mut buf) => Wake::Read(read),
+                request = requests.recv() => Wake::Request(request),
+                _ = tokio::time::sleep(TICK) => Wake::Tick,
+            };
+            match woke {
+                Wake::EStop => self.start_estop(),
+                Wake::Read(Ok(0)) => self.lose("hang-up: the port closed (unplugged?)".into()),
+                Wake::Read(Ok(n)) => self.on_bytes(&buf[..n])?,
+                Wake::Read(Err(e)) => self.lose(e.to_string()),
+                Wake::Request(None | Some(Request::Shutdown)) => return Ok(()),
+                Wake::Request(Some(request)) => self.on_request(request),
+                Wake::Tick => {}
+            }
+        }
+    }
+
+    fn open_port(&mut self) -> Result<(), LinkError> {
+        let (transport, path) = self.connector.connect()?;
+        let (reader, writer) = tokio::io::split(transport);
+        self.port = Some(Port { reader, writer });
+        self.path = path;
+        self.decoder.reset();
+        Ok(())
+    }
+
+    async fn flush(&mut self) {
+        if self.outbox.is_empty() {
+            return;
+        }
+        let bytes = std::mem::take(&mut self.outbox);
+        let Some(port) = self.port.as_mut() else {
+            return;
+        };
+        match tokio::time::timeout(WRITE_STALL, port.writer.write_all(&bytes)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => self.lose(e.to_string()),
+            Err(_) => self.lose(format!(
+                "a write blocked for {} ms: the device does not read",
+                WRITE_STALL.as_millis()
+            )),
+        }
+    }
+
+    /// Encodes `message` into the outbox (sequenced ones are kept for retransmission).
+    fn emit_frame(&mut self, message: &Message) -> Result<(), LinkError> {
+        let mut out = [0u8; firmware_protocol::MAX_WIRE_LEN];
+        let len = self.link.send(message, self.now(), &mut out)?;
+        self.outbox.extend_from_slice(&out[..len]);
+        Ok(())
+    }
+
+    fn begin_hello(&mut self) {
+        let now = self.now();
+        self.outbox.push(0);
+        let mut out = [0u8; firmware_protocol::MAX_WIRE_LEN];
+        if let Ok(len) = self.link.start_handshake(now, &mut out) {
+            self.outbox.extend_from_slice(&out[..len]);
+        }
+        if let Stage::Hello { last_sent, .. } = &mut self.stage {
+            *last_sent = now;
+        }
+    }
+
+    fn on_timers(&mut self) -> Result<(), LinkError> {
+        let now = self.now();
+        let timeout = self.settings.handshake_timeout.as_millis() as u64;
+        match self.stage {
+            Stage::Hello { started, last_sent } => {
+                if self.port.is_none() || now.saturating_sub(started) > timeout {
+                    return Err(self.no_answer(now, started));
+                }
+                if now.saturating_sub(last_sent) >= RETRANSMIT_TIMEOUT_MS {
+                    self.begin_hello();
+                }
+                Ok(())
+            }
+            Stage::Configuring { started } => {
+                if self.port.is_none() || now.saturating_sub(started) > timeout {
+                    return Err(self.no_answer(now, started));
+                }
+                self.retransmit_due(now)
+            }
+            Stage::Running => self.on_running_timers(now),
+            Stage::Reconnecting { since, last_try } => self.try_reconnect(now, since, last_try),
+            Stage::Verifying {
+                since,
+                attempt,
+                last_query,
+            } => self.on_verifying_timers(now, since, attempt, last_query),
+        }
+    }
+
+    fn no_answer(&self, now: u64, started: u64) -> LinkError {
+        LinkError::NoAnswer {
+            path: self.path.clone(),
+            waited_ms: now.saturating_sub(started),
+        }
+    }
+
+    fn on_running_timers(&mut self, now: u64) -> Result<(), LinkError> {
+        if self.link.unacked() == 0 {
+            self.last_progress = now;
+        }
+        // The protocol's rule (20 unanswered retransmissions, about 2 s), measured here so
+        // that it starts afresh after a reconnect.
+        if now.saturating_sub(self.last_progress) > STALL_MS {
+            self.lose(format!("no acknowledgement for {STALL_MS} ms"));
+            return Ok(());
+        }
+        self.repeat_estop(now)?;
+        self.retransmit_due(now)?;
+        self.send_pending()?;
+        if self.link.heartbeat_due(now) {
+            self.emit_frame(&Message::QueryStatus)?;
+        }
+        Ok(())
+    }
+
+    fn retransmit_due(&mut self, now: u64) -> Result<(), LinkError> {
+        let mut out = [0u8; firmware_protocol::MAX_WIRE_LEN];
+        while let Some(seq) = self.link.due_for_retransmit(now) {
+            let len = self.link.retransmit(seq, now, &mut out)?;
+            self.outbox.extend_from_slice(&out[..len]);
+        }
+        Ok(())
+    }
+
+    fn send_pending(&mut self) -> Result<(), LinkError> {
+        if self.estop_last_sent.is_some() {
+            return Ok(());
+        }
+        while let Some(message) = self.pending_control.front().copied() {
+            if self.link.check_can_send(&message).is_err() {
+                return Ok(());
+            }
+            self.emit_frame(&message)?;
+            self.pending_control.pop_front();
+        }
+        while let Some(group) = self.pending.front().copied() {
+            let message = group.to_message();
+            if self.link.check_can_send(&message).is_err() {
+                break;
+            }
+            self.emit_frame(&message)?;
+            self.pending.pop_front();
+            self.highest_sent = self.highest_sent.max(group.move_id());
+            if let Some((seq, _)) = self.link.unacked_messages().last() {
+                self.seq_moves.insert(seq.0, group.move_id());
+            }
+        }
+        Ok(())
+    }
+
+    fn on_request(&mut self, request: Request) {
+        match request {
+            Request::Send(group) => {
+                self.outstanding.insert(group.move_id());
+                self.pending.push_back(group);
+            }
+            Request::ClearFault => self.pending_control.push_back(Message::ClearFault),
+            Request::Status(reply) => {
+                self.status_waiters.push(reply);
+                let _ = self.emit_frame(&Message::QueryStatus);
+            }
+            Request::Shutdown => {}
+        }
+    }
+
+    fn on_bytes(&mut self, bytes: &[u8]) -> Result<(), LinkError> {
+        let frames: Vec<_> = self.decoder.feed(bytes).flatten().collect();
+        for frame in frames {
+            let unacked_before = self.link.unacked();
+            let inbound = self.link.on_frame(&frame);
+            if self.link.unacked() < unacked_before {
+                self.last_progress = self.now();
+            }
+            match inbound {
+                HostInbound::DeliverAndAck(message) => {
+                    self.on_notification(message)?;
+                    let mut out = [0u8; firmware_protocol::MAX_WIRE_LEN];
+                    let len = self.link.ack(self.now(), &mut out)?;
+                    self.outbox.extend_from_slice(&out[..len]);
+                }
+                HostInbound::AckOnly => {
+                    let mut out = [0u8; firmware_protocol::MAX_WIRE_LEN];
+                    let len = self.link.ack(self.now(), &mut out)?;
+                    self.outbox.extend_from_slice(&out[..len]);
+                }
+                HostInbound::Deliver(message) => self.on_reply(message)?,
+                HostInbound::Ignore => {}
+            }
+            self.check_session()?;
+        }
+        Ok(())
+    }
+
+    fn check_session(&self) -> Result<(), LinkError> {
+        let in_session = matches!(
+            self.stage,
+            Stage::Configuring { .. } | Stage::Running | Stage::Verifying { .. }
+        );
+        if in_session && self.link.phase() == HostPhase::NoSession {
+            return Err(LinkError::FirmwareRebooted {
+                path: self.path.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    fn on_notification(&mut self, message: Message) -> Result<(), LinkError> {
+        match message {
+            Message::ConfigureReply { checksum } => self.on_configure_reply(checksum)?,
+            Message::MoveDone { move_id } => self.mark_done(move_id),
+            Message::Event(Event::ButtonPressed { button }) => {
+                self.emit(LinkEvent::Button { button })
+            }
+            Message::Event(Event::Fault(fault)) => {
+                if fault == Fault::EStopLatched {
+                    self.confirm_estop();
+                }
+                self.emit(LinkEvent::Fault(fault));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn mark_done(&mut self, move_id: u32) {
+        self.highest_done = self.highest_done.max(move_id);
+        if self.outstanding.remove(&move_id) {
+            self.emit(LinkEvent::MoveDone {
+                move_id,
+                outstanding: self.outstanding.len(),
+            });
+        }
+    }
+
+    fn on_configure_reply(&mut self, found: u16) -> Result<(), LinkError> {
+        if !matches!(self.stage, Stage::Configuring { .. }) {
+            return Ok(());
+        }
+        if found != self.checksum {
+            return Err(LinkError::ConfigMismatch {
+                path: self.path.clone(),
+                expected: self.checksum,
+                found,
+            });
+        }
+        self.stage = Stage::Running;
+        if let (Some(ready), Some(hello)) = (self.ready.take(), self.hello) {
+            let _ = ready.send(Ok(Connected {
+                hello,
+                config_checksum: found,
+            }));
+        }
+        Ok(())
+    }
+
+    fn on_reply(&mut self, message: Message) -> Result<(), LinkError> {
+        match message {
+            Message::HelloReply(reply) => self.on_hello_reply(reply)?,
+            Message::Status(status) => self.on_status(status)?,
+            Message::Nak { seq, reason } => self.on_nak(seq.0, reason)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn on_hello_reply(&mut self, reply: HelloReply) -> Result<(), LinkError> {
+        if !matches!(self.stage, Stage::Hello { .. }) {
+            return Ok(());
+        }
+        if let HostPhase::VersionMismatch { firmware } = self.link.phase() {
+            return Err(LinkError::VersionMismatch {
+                path: self.path.clone(),
+                host: PROTOCOL_VERSION,
+                firmware,
+            });
+        }
+        self.hello = Some(reply);
+        self.stage = Stage::Configuring {
+            started: self.now(),
+        };
+        self.emit_frame(&Message::Configure(self.configure))
+    }
+
+    fn on_nak(&mut self, seq: u8, reason: NakReason) -> Result<(), LinkError> {
+        if matches!(self.stage, Stage::Configuring { .. }) && reason.consumes_seq() {
+            return Err(LinkError::ConfigRefused { reason });
+        }
+        if reason.consumes_seq() {
+            let move_id = self.seq_moves.remove(&seq);
+            if let Some(id) = move_id {
+                self.outstanding.remove(&id);
+            }
+            self.emit(LinkEvent::Refused { move_id, reason });
+            return Ok(());
+        }
+        let now = self.now();
+        let early = matches!(
+            reason,
+            NakReason::OutOfOrder | NakReason::BadCrc | NakReason::BadFrame
+        );
+        if early && now.saturating_sub(self.last_nak_resend) >= NAK_RESEND_SPACING_MS {
+            self.last_nak_resend = now;
+            self.link.retransmit_all_now();
+        }
+        Ok(())
+    }
+
+    fn on_status(&mut self, status: Status) -> Result<(), LinkError> {
+        for waiter in self.status_waiters.drain(..) {
+            let _ = waiter.send(status);
+        }
+        if self.estop_last_sent.is_some() && status.state == FirmwareState::EStopped {
+            self.confirm_estop();
+        }
+        if let Stage::Verifying { .. } = self.stage {
+            self.verify_after_reconnect(&status)?;
+        }
+        Ok(())
+    }
+}
+
+async fn read_some(port: &mut Option<Port>, buf: &mut [u8]) -> std::io::Result<usize> {
+    match port {
+        Some(port) => port.reader.read(buf).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,157 @@
+//! Recovery paths of the link task: losing the port, reopening it, checking the firmware
+//! kept the session, and the emergency stop.
+
+use super::{LinkTask, Stage};
+use crate::link::error::LinkError;
+use crate::link::handle::LinkEvent;
+use firmware_protocol::message::{FirmwareState, Status};
+use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
+use firmware_protocol::Message;
+use std::collections::BTreeSet;
+
+impl LinkTask {
+    pub(super) fn lose(&mut self, reason: String) {
+        if self.port.is_none() {
+            return;
+        }
+        self.port = None;
+        self.decoder.reset();
+        let now = self.now();
+        if matches!(self.stage, Stage::Running | Stage::Verifying { .. }) {
+            let since = match self.stage {
+                Stage::Verifying { since, .. } => since,
+                _ => now,
+            };
+            self.stage = Stage::Reconnecting {
+                since,
+                last_try: now,
+            };
+        }
+        self.emit(LinkEvent::LinkLost {
+            path: self.path.clone(),
+            reason,
+        });
+    }
+
+    pub(super) fn try_reconnect(
+        &mut self,
+        now: u64,
+        since: u64,
+        last_try: u64,
+    ) -> Result<(), LinkError> {
+        if now.saturating_sub(since) > self.settings.reconnect_timeout.as_millis() as u64 {
+            return Err(LinkError::PortGone {
+                path: self.path.clone(),
+                waited_ms: now.saturating_sub(since),
+            });
+        }
+        if now.saturating_sub(last_try) < self.settings.reconnect_poll.as_millis() as u64 {
+            return Ok(());
+        }
+        self.stage = Stage::Reconnecting {
+            since,
+            last_try: now,
+        };
+        if self.open_port().is_ok() {
+            self.stage = Stage::Verifying {
+                since,
+                attempt: now,
+                last_query: 0,
+            };
+            self.outbox.push(0);
+        }
+        Ok(())
+    }
+
+    pub(super) fn on_verifying_timers(
+        &mut self,
+        now: u64,
+        since: u64,
+        attempt: u64,
+        last_query: u64,
+    ) -> Result<(), LinkError> {
+        if now.saturating_sub(attempt) > self.settings.verify_timeout.as_millis() as u64 {
+            self.lose("no Status from the firmware after reopening".into());
+            return Ok(());
+        }
+        if now.saturating_sub(last_query) >= RETRANSMIT_TIMEOUT_MS {
+            self.emit_frame(&Message::QueryStatus)?;
+            self.stage = Stage::Verifying {
+                since,
+                attempt,
+                last_query: now,
+            };
+        }
+        Ok(())
+    }
+
+    /// After reopening: the same firmware session (configured, same checksum) resumes;
+    /// moves it completed meanwhile are reported; unacked frames go out again at once.
+    pub(super) fn verify_after_reconnect(&mut self, status: &Status) -> Result<(), LinkError> {
+        if status.state == FirmwareState::Unconfigured {
+            return Err(LinkError::FirmwareRebooted {
+                path: self.path.clone(),
+            });
+        }
+        if status.config_checksum != self.checksum {
+            return Err(LinkError::ConfigMismatch {
+                path: self.path.clone(),
+                expected: self.checksum,
+                found: status.config_checksum,
+            });
+        }
+        let last = status.last_completed_move_id;
+        if last < self.highest_done || last > self.highest_sent {
+            return Err(LinkError::NotOurSession {
+                path: self.path.clone(),
+                reported: last,
+                done: self.highest_done,
+                sent: self.highest_sent,
+            });
+        }
+        let in_flight: BTreeSet<u32> = self.seq_moves.values().copied().collect();
+        let done: Vec<u32> = self
+            .outstanding
+            .iter()
+            .copied()
+            .filter(|&id| id <= last && in_flight.contains(&id))
+            .collect();
+        for id in done {
+            self.mark_done(id);
+        }
+        self.stage = Stage::Running;
+        self.link.retransmit_all_now();
+        self.last_progress = self.clock.now_ms();
+        self.emit(LinkEvent::LinkRestored {
+            path: self.path.clone(),
+            last_completed_move_id: last,
+        });
+        Ok(())
+    }
+
+    pub(super) fn start_estop(&mut self) {
+        let _ = self.emit_frame(&Message::EmergencyStop);
+        let _ = self.emit_frame(&Message::QueryStatus);
+        self.estop_last_sent = Some(self.now());
+        self.pending.clear();
+        self.pending_control.clear();
+    }
+
+    pub(super) fn repeat_estop(&mut self, now: u64) -> Result<(), LinkError> {
+        if let Some(last) = self.estop_last_sent {
+            if now.saturating_sub(last) >= RETRANSMIT_TIMEOUT_MS {
+                self.emit_frame(&Message::EmergencyStop)?;
+                self.emit_frame(&Message::QueryStatus)?;
+                self.estop_last_sent = Some(now);
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn confirm_estop(&mut self) {
+        if self.estop_last_sent.take().is_some() {
+            let cancelled = std::mem::take(&mut self.outstanding).into_iter().collect();
+            self.emit(LinkEvent::EStopped { cancelled });
+        }
+    }
+}

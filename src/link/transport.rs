@@ -1,0 +1,187 @@
+//! Byte transports under the link: a serial port opened by path (exclusive, raw, baud) made
+//! async with tokio, any file descriptor as a stream (pty masters), and the connector that
+//! (re)opens the port — asking a path resolver where the robot is now.
+//!
+//! Unplug and reconnect: a USB serial adapter comes back at the same `/dev/serial/by-id/…`
+//! path, so [`FixedPath`] simply reopens it. A pseudo-terminal cannot be reopened at the same
+//! path: the simulator opens a new pty and announces its path (stdout, its control endpoint,
+//! and optionally a symlink it keeps pointing at the current pty, like udev's by-id links).
+//! The host then resolves the path again: [`SharedPath`] holds the latest announced path for
+//! in-process use; a symlink works with [`FixedPath`].
+
+use super::error::LinkError;
+use std::io;
+use std::os::fd::{AsFd, FromRawFd, IntoRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{ready, Context, Poll};
+use tokio::io::unix::AsyncFd;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+/// A full-duplex byte stream the link can own.
+pub trait Transport: AsyncRead + AsyncWrite + Send + Unpin {}
+impl<T: AsyncRead + AsyncWrite + Send + Unpin> Transport for T {}
+
+/// A non-blocking file descriptor driven by tokio (a serial port or a pty master).
+/// A hang-up (EIO after the far side closed, or end of file) reads as `Ok(0)`.
+#[derive(Debug)]
+pub struct FdStream {
+    fd: AsyncFd<OwnedFd>,
+}
+
+impl FdStream {
+    /// Wraps `fd`, switching it to non-blocking mode.
+    pub fn new(fd: OwnedFd) -> io::Result<FdStream> {
+        use nix::fcntl::{fcntl, FcntlArg, OFlag};
+        let flags = fcntl(&fd, FcntlArg::F_GETFL).map_err(io::Error::from)?;
+        let flags = OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK;
+        fcntl(&fd, FcntlArg::F_SETFL(flags)).map_err(io::Error::from)?;
+        // SAFETY: `OwnedFd` keeps its descriptor open and unchanged until it is dropped,
+        // which happens only when the `AsyncFd` is.
+        let fd = unsafe { AsyncFd::register(fd) }.map_err(io::Error::from)?;
+        Ok(FdStream { fd })
+    }
+}
+
+fn would_block(error: nix::errno::Errno) -> io::Error {
+    io::Error::from(error)
+}
+
+impl AsyncRead for FdStream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        loop {
+            let mut guard = ready!(self.fd.poll_read_ready(cx))?;
+            let unfilled = buf.initialize_unfilled();
+            match guard
+                .try_io(|fd| nix::unistd::read(fd.get_ref().as_fd(), unfilled).map_err(would_block))
+            {
+                Ok(Ok(n)) => {
+                    buf.advance(n);
+                    return Poll::Ready(Ok(()));
+                }
+                // EIO: the other side of the tty closed — a hang-up, reported as end of file.
+                Ok(Err(e)) if e.raw_os_error() == Some(nix::libc::EIO) => {
+                    return Poll::Ready(Ok(()))
+                }
+                Ok(Err(e)) => return Poll::Ready(Err(e)),
+                Err(_would_block) => continue,
+            }
+        }
+    }
+}
+
+impl AsyncWrite for FdStream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        loop {
+            let mut guard = ready!(self.fd.poll_write_ready(cx))?;
+            match guard.try_io(|fd| nix::unistd::write(fd.get_ref(), data).map_err(would_block)) {
+                Ok(result) => return Poll::Ready(result),
+                Err(_would_block) => continue,
+            }
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// Opens a serial port with `serialport`: exclusive (a second opener fails), raw 8N1 at
+/// `baud`, no DTR/RTS changes (those calls fail on a pty), then hands its descriptor to tokio.
+pub fn open_serial(path: &Path, baud: u32) -> Result<FdStream, LinkError> {
+    let fail = |reason: String| LinkError::Open {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let port = serialport::new(path.to_string_lossy(), baud)
+        .open_native()
+        .map_err(|e| fail(e.to_string()))?;
+    let raw = port.into_raw_fd();
+    // SAFETY: `into_raw_fd` released the descriptor, so this `OwnedFd` is its only owner.
+    let fd = unsafe { OwnedFd::from_raw_fd(raw) };
+    FdStream::new(fd).map_err(|e| fail(e.to_string()))
+}
+
+/// Where the robot's serial port is now.
+pub trait PathResolver: Send + Sync {
+    /// The path to open next.
+    fn resolve(&self) -> PathBuf;
+}
+
+/// Always the same path: real hardware (`/dev/serial/by-id/…`) or a symlink the simulator
+/// keeps pointing at its current pty.
+#[derive(Debug, Clone)]
+pub struct FixedPath(pub PathBuf);
+
+impl PathResolver for FixedPath {
+    fn resolve(&self) -> PathBuf {
+        self.0.clone()
+    }
+}
+
+/// The latest path announced by an in-process simulator.
+#[derive(Debug, Clone, Default)]
+pub struct SharedPath(Arc<Mutex<PathBuf>>);
+
+impl SharedPath {
+    /// A resolver starting at `path`.
+    pub fn new(path: PathBuf) -> SharedPath {
+        SharedPath(Arc::new(Mutex::new(path)))
+    }
+
+    /// Announces a new path.
+    pub fn set(&self, path: PathBuf) {
+        if let Ok(mut current) = self.0.lock() {
+            *current = path;
+        }
+    }
+}
+
+impl PathResolver for SharedPath {
+    fn resolve(&self) -> PathBuf {
+        self.0.lock().map(|p| p.clone()).unwrap_or_default()
+    }
+}
+
+/// Opens the transport to the robot, again after every loss.
+pub trait Connector: Send + Sync {
+    /// Opens the port where the robot is now; returns the stream and the path opened.
+    fn connect(&self) -> Result<(Box<dyn Transport>, PathBuf), LinkError>;
+}
+
+/// Serial ports found through a [`PathResolver`].
+pub struct SerialConnector {
+    pub resolver: Box<dyn PathResolver>,
+    pub baud: u32,
+}
+
+impl SerialConnector {
+    /// A connector for `resolver` at `baud`.
+    pub fn new(resolver: impl PathResolver + 'static, baud: u32) -> SerialConnector {
+        SerialConnector {
+            resolver: Box::new(resolver),
+            baud,
+        }
+    }
+}
+
+impl Connector for SerialConnector {
+    fn connect(&self) -> Result<(Box<dyn Transport>, PathBuf), LinkError> {
+        let path = self.resolver.resolve();
+        let stream = open_serial(&path, self.baud)?;
+        Ok((Box::new(stream), path))
+    }
+}

@@ -1,0 +1,195 @@
+//! Fault injection for the simulator: the `--faults` option and the byte mangler.
+//!
+//! `corrupt=P` flips one bit of each byte with probability P, `drop=P` drops each byte with
+//! probability P (both directions); `unplug-every=DURATION` (`500ms`, `2s`) and
+//! `unplug-at-move=N` close the pty (the host sees a hang-up) and open a new one after
+//! `unplug-for=DURATION` (default 100ms); `reboot-at=N` reboots after the N-th executed
+//! command. Several `unplug-at-move` and `reboot-at` entries may be given.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+/// A `--faults` specification that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FaultSpecError {
+    #[error("fault '{item}': expected key=value (keys: corrupt, drop, unplug-every, unplug-for, unplug-at-move, reboot-at)")]
+    Malformed { item: String },
+    #[error("fault '{key}': unknown key (keys: corrupt, drop, unplug-every, unplug-for, unplug-at-move, reboot-at)")]
+    UnknownKey { key: String },
+    #[error("fault '{key}={value}': {expected}")]
+    BadValue {
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+/// Which faults to inject.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FaultPlan {
+    pub corrupt: f64,
+    pub drop: f64,
+    pub unplug_every_ms: Option<u64>,
+    pub unplug_for_ms: u64,
+    pub unplug_at_moves: Vec<u64>,
+    pub reboot_at_moves: Vec<u64>,
+}
+
+fn parse_ms(key: &str, value: &str) -> Result<u64, FaultSpecError> {
+    let bad = || FaultSpecError::BadValue {
+        key: key.into(),
+        value: value.into(),
+        expected: "a duration such as 250ms or 2s",
+    };
+    let (number, scale) = if let Some(ms) = value.strip_suffix("ms") {
+        (ms, 1.0)
+    } else if let Some(s) = value.strip_suffix('s') {
+        (s, 1000.0)
+    } else {
+        return Err(bad());
+    };
+    let number: f64 = number.parse().map_err(|_| bad())?;
+    if !(number.is_finite() && number > 0.0) {
+        return Err(bad());
+    }
+    Ok((number * scale).round() as u64)
+}
+
+fn parse_probability(key: &str, value: &str) -> Result<f64, FaultSpecError> {
+    match value.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(FaultSpecError::BadValue {
+            key: key.into(),
+            value: value.into(),
+            expected: "a probability between 0 and 1",
+        }),
+    }
+}
+
+fn parse_count(key: &str, value: &str) -> Result<u64, FaultSpecError> {
+    value.parse().map_err(|_| FaultSpecError::BadValue {
+        key: key.into(),
+        value: value.into(),
+        expected: "a number of executed commands",
+    })
+}
+
+impl FaultPlan {
+    /// Reads `corrupt=0.01,drop=0.01,unplug-every=2s,reboot-at=40`.
+    pub fn parse(text: &str) -> Result<FaultPlan, FaultSpecError> {
+        let mut plan = FaultPlan {
+            unplug_for_ms: 100,
+            ..FaultPlan::default()
+        };
+        for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| FaultSpecError::Malformed { item: item.into() })?;
+            match key {
+                "corrupt" => plan.corrupt = parse_probability(key, value)?,
+                "drop" => plan.drop = parse_probability(key, value)?,
+                "unplug-every" => plan.unplug_every_ms = Some(parse_ms(key, value)?),
+                "unplug-for" => plan.unplug_for_ms = parse_ms(key, value)?,
+                "unplug-at-move" => plan.unplug_at_moves.push(parse_count(key, value)?),
+                "reboot-at" => plan.reboot_at_moves.push(parse_count(key, value)?),
+                _ => return Err(FaultSpecError::UnknownKey { key: key.into() }),
+            }
+        }
+        Ok(plan)
+    }
+}
+
+/// What the injector did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct InjectionStats {
+    pub bytes_corrupted: u64,
+    pub bytes_dropped: u64,
+    pub unplugs: u64,
+}
+
+/// Corrupts and drops bytes at random (seeded).
+pub struct Mangler {
+    rng: ChaCha8Rng,
+    corrupt: f64,
+    drop: f64,
+    pub stats: InjectionStats,
+}
+
+impl Mangler {
+    /// A mangler for `plan`, reproducible from `seed`.
+    pub fn new(plan: &FaultPlan, seed: u64) -> Mangler {
+        Mangler {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            corrupt: plan.corrupt,
+            drop: plan.drop,
+            stats: InjectionStats::default(),
+        }
+    }
+
+    /// The bytes as the line delivers them.
+    pub fn mangle(&mut self, bytes: &[u8]) -> Vec<u8> {
+        if self.corrupt == 0.0 && self.drop == 0.0 {
+            return bytes.to_vec();
+        }
+        let mut out = Vec::with_capacity(bytes.len());
+        for &byte in bytes {
+            if self.rng.random_bool(self.drop) {
+                self.stats.bytes_dropped += 1;
+                continue;
+            }
+            if self.rng.random_bool(self.corrupt) {
+                self.stats.bytes_corrupted += 1;
+                out.push(byte ^ (1 << self.rng.random_range(0..8)));
+            } else {
+                out.push(byte);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_key() {
+        let plan = FaultPlan::parse(
+            "corrupt=0.01,drop=0.02,unplug-every=1.5s,unplug-for=50ms,unplug-at-move=7,reboot-at=9",
+        )
+        .expect("valid");
+        assert_eq!(plan.corrupt, 0.01);
+        assert_eq!(plan.drop, 0.02);
+        assert_eq!(plan.unplug_every_ms, Some(1500));
+        assert_eq!(plan.unplug_for_ms, 50);
+        assert_eq!(plan.unplug_at_moves, vec![7]);
+        assert_eq!(plan.reboot_at_moves, vec![9]);
+    }
+
+    #[test]
+    fn refuses_unknown_keys_and_bad_values() {
+        assert!(matches!(
+            FaultPlan::parse("melt=1"),
+            Err(FaultSpecError::UnknownKey { .. })
+        ));
+        assert!(matches!(
+            FaultPlan::parse("drop=2"),
+            Err(FaultSpecError::BadValue { .. })
+        ));
+        assert!(matches!(
+            FaultPlan::parse("unplug-every=5"),
+            Err(FaultSpecError::BadValue { .. })
+        ));
+        assert!(matches!(
+            FaultPlan::parse("drop"),
+            Err(FaultSpecError::Malformed { .. })
+        ));
+    }
+
+    #[test]
+    fn mangler_without_faults_passes_bytes_through() {
+        let mut mangler = Mangler::new(&FaultPlan::default(), 1);
+        assert_eq!(mangler.mangle(&[1, 2, 0, 3]), vec![1, 2, 0, 3]);
+    }
+}

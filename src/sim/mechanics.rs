@@ -1,0 +1,244 @@
+//! What the simulated firmware drives: the `Mechanics` seam, a plain actuator-position
+//! tracker, and the robot physics (tracks the cube, faults on illegal steps).
+
+use crate::cube::{ColourScheme, FaceletCube};
+use crate::link::actuators::{ActuatorMap, Role};
+use crate::robot::{PhysicsState, RobotModel, Violation};
+use firmware_protocol::message::{Action, ActuatorConfig, Configure, Fault, Motion, RotationRange};
+
+/// A mechanical failure: the fault the firmware latches and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MechanicalFault {
+    pub fault: Fault,
+    pub reason: String,
+}
+
+/// The motors and whatever they hold.
+pub trait Mechanics {
+    /// Whether this hardware can be driven with `configure` (`Nak InvalidCommand` if not).
+    fn accepts(&self, configure: &Configure) -> Result<(), String>;
+    /// Homes every actuator; returns the time it takes (ms at speed 1).
+    fn home(&mut self) -> Result<u32, MechanicalFault>;
+    /// Performs a motion (already checked against the configuration); returns its duration.
+    fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault>;
+    /// Current absolute position of each configured actuator.
+    fn positions(&self) -> Vec<i32>;
+}
+
+/// Tracks actuator positions only: any motion within the configured limits is fine.
+#[derive(Debug, Clone, Default)]
+pub struct PositionTracker {
+    configs: Vec<ActuatorConfig>,
+    positions: Vec<i32>,
+}
+
+impl PositionTracker {
+    /// A tracker for the actuators of `configure` at home.
+    pub fn new(configure: &Configure) -> PositionTracker {
+        PositionTracker {
+            configs: configure.actuators.to_vec(),
+            positions: vec![0; configure.actuators.len()],
+        }
+    }
+}
+
+/// How long moving `actuator` configured as `config` from `from` to `to` takes.
+pub fn action_ms(config: &ActuatorConfig, from: i32, to: i32) -> u32 {
+    let distance = from.abs_diff(to);
+    match *config {
+        ActuatorConfig::Jaw { open_ms, .. } if to == 0 => u32::from(open_ms),
+        ActuatorConfig::Jaw { close_ms, .. } => u32::from(close_ms),
+        ActuatorConfig::Rotation {
+            quarter_turn_ms,
+            half_turn_ms,
+            ..
+        } => {
+            let halves = distance / 2;
+            halves * u32::from(half_turn_ms) + (distance % 2) * u32::from(quarter_turn_ms)
+        }
+        ActuatorConfig::Flipper { step_ms, .. } => distance * u32::from(step_ms),
+    }
+}
+
+fn target_of(action: &Action) -> i32 {
+    match *action {
+        Action::Jaw { target, .. } => {
+            i32::from(target == firmware_protocol::message::JawTarget::Closed)
+        }
+        Action::Rotate { quarter_turns, .. } => quarter_turns,
+        Action::Flip { position, .. } => position,
+    }
+}
+
+impl Mechanics for PositionTracker {
+    fn accepts(&self, configure: &Configure) -> Result<(), String> {
+        if self.configs.is_empty() || self.configs.as_slice() == configure.actuators.as_slice() {
+            Ok(())
+        } else {
+            Err("these motors are not the configured ones".into())
+        }
+    }
+
+    fn home(&mut self) -> Result<u32, MechanicalFault> {
+        self.positions.iter_mut().for_each(|p| *p = 0);
+        Ok(0)
+    }
+
+    fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault> {
+        let mut ms = 0;
+        for action in motion.actions.iter() {
+            let index = usize::from(action.actuator());
+            let (Some(config), Some(slot)) =
+                (self.configs.get(index), self.positions.get_mut(index))
+            else {
+                continue;
+            };
+            let target = target_of(action);
+            ms = ms.max(action_ms(config, *slot, target));
+            *slot = target;
+        }
+        Ok(ms)
+    }
+
+    fn positions(&self) -> Vec<i32> {
+        self.positions.clone()
+    }
+}
+
+/// The robot design's physics: the simulator tracks the cube and refuses illegal steps.
+#[derive(Debug, Clone)]
+pub struct PhysicsMechanics {
+    pub model: RobotModel,
+    pub map: ActuatorMap,
+    pub physics: PhysicsState,
+    positions: Vec<i32>,
+}
+
+impl PhysicsMechanics {
+    /// The robot at its home pose holding `cube` (cube frame).
+    pub fn new(model: RobotModel, map: ActuatorMap, cube: &FaceletCube) -> PhysicsMechanics {
+        let home = model.home();
+        let positions = map.positions_at(&home);
+        PhysicsMechanics {
+            physics: PhysicsState::new(home, cube),
+            model,
+            map,
+            positions,
+        }
+    }
+
+    /// The cube in its own frame, as 54 URFDLB letters.
+    pub fn cube_facelets(&self) -> String {
+        self.physics
+            .cube_frame()
+            .to_symbols(&ColourScheme::default())
+    }
+
+    /// The stickers as the robot sees them (by robot-frame position).
+    pub fn robot_frame_facelets(&self) -> String {
+        self.physics.cube.to_symbols(&ColourScheme::default())
+    }
+
+    fn fault_for(&self, violation: &Violation) -> Fault {
+        let rotation = |g: usize| {
+            self.map
+                .index_of(Role::Rotation { gripper: g })
+                .unwrap_or(0)
+        };
+        let jaw = |g: usize| self.map.index_of(Role::Jaw { gripper: g }).unwrap_or(0);
+        match *violation {
+            Violation::Jammed { turning, .. } => Fault::Stall {
+                actuator: rotation(turning),
+            },
+            Violation::OutOfReach { gripper, .. } => Fault::Limit {
+                actuator: rotation(gripper),
+            },
+            Violation::NothingHolds { gripper } => Fault::Limit {
+                actuator: jaw(gripper),
+            },
+            _ => Fault::Stall { actuator: 0 },
+        }
+    }
+}
+
+impl Mechanics for PhysicsMechanics {
+    fn accepts(&self, configure: &Configure) -> Result<(), String> {
+        if *configure == self.map.configure() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the configuration does not describe robot '{}'",
+                self.model.name
+            ))
+        }
+    }
+
+    fn home(&mut self) -> Result<u32, MechanicalFault> {
+        let turned = self.physics.robot.angles.iter().any(|&a| a != 0);
+        if turned {
+            return Err(MechanicalFault {
+                fault: Fault::Stall { actuator: 0 },
+                reason: "cannot home: a gripper holding the cube is turned away from home".into(),
+            });
+        }
+        for (slot, role) in self.positions.iter_mut().zip(&self.map.roles) {
+            if !matches!(role, Role::Jaw { .. }) {
+                *slot = 0;
+            }
+        }
+        Ok(0)
+    }
+
+    fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault> {
+        let mut positions = self.positions.clone();
+        let step = self
+            .map
+            .decode_motion(motion, &mut positions)
+            .map_err(|e| MechanicalFault {
+                fault: Fault::Stall { actuator: 0 },
+                reason: e.to_string(),
+            })?;
+        if step.actions.is_empty() {
+            self.positions = positions;
+            return Ok(0);
+        }
+        match self.physics.apply_step(&self.model, &step) {
+            Ok(effect) => {
+                self.positions = positions;
+                Ok(effect.ms)
+            }
+            Err(violation) => Err(MechanicalFault {
+                fault: self.fault_for(&violation),
+                reason: violation.explain(&self.model),
+            }),
+        }
+    }
+
+    fn positions(&self) -> Vec<i32> {
+        self.positions.clone()
+    }
+}
+
+/// Whether `motion` fits the configured actuators (index, kind, limits).
+pub fn motion_fits(configure: &Configure, motion: &Motion) -> bool {
+    motion.actions.iter().all(|action| {
+        let Some(config) = configure.actuators.get(usize::from(action.actuator())) else {
+            return false;
+        };
+        match (*action, *config) {
+            (Action::Jaw { .. }, ActuatorConfig::Jaw { .. }) => true,
+            (Action::Rotate { quarter_turns, .. }, ActuatorConfig::Rotation { range, .. }) => {
+                match range {
+                    RotationRange::Limited { min, max } => {
+                        (i32::from(min)..=i32::from(max)).contains(&quarter_turns)
+                    }
+                    RotationRange::Continuous => true,
+                }
+            }
+            (Action::Flip { position, .. }, ActuatorConfig::Flipper { min, max, .. }) => {
+                (i32::from(min)..=i32::from(max)).contains(&position)
+            }
+            _ => false,
+        }
+    })
+}

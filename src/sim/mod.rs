@@ -1,0 +1,16 @@
+//! The simulated robot: firmware state machine, mechanics (physics of the robot design),
+//! fault injection, and the pseudo-terminal server that makes it a real serial peer.
+
+pub mod faults;
+pub mod firmware;
+#[cfg(test)]
+mod firmware_tests;
+pub mod mechanics;
+pub mod pty;
+pub mod report;
+pub mod scenario;
+pub mod soak;
+pub mod spawn;
+
+pub use firmware::{FaultRecord, SimFirmware, SimStats};
+pub use mechanics::{Mechanics, PhysicsMechanics, PositionTracker};

@@ -1,0 +1,206 @@
+//! The simulator served over a real pseudo-terminal, so the host's real serial code talks
+//! to it. The slave side is put in raw mode before its path is announced (bytes written
+//! earlier would be echoed) and kept open by the simulator, so the master never reads EIO
+//! while no host is connected.
+//!
+//! Unplug: a pty cannot come back at the same path, so the simulator closes both sides
+//! (the host reads a hang-up), waits, opens a new pty and announces the new path through
+//! the `on_path` callback (stdout for `cubed sim`, a [`crate::link::SharedPath`] in tests)
+//! and, if asked, by re-pointing a symlink (`--link`), as udev does for `/dev/serial/by-id`.
+
+use super::faults::{FaultPlan, InjectionStats, Mangler};
+use super::firmware::SimFirmware;
+use super::mechanics::Mechanics;
+use crate::link::{Clock, FdStream, TokioClock};
+use nix::pty::openpty;
+use nix::sys::termios::{cfmakeraw, tcgetattr, tcsetattr, SetArg};
+use std::io;
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+
+/// How long a write to a host that does not read may block before its bytes are dropped.
+const WRITE_STALL: Duration = Duration::from_millis(50);
+
+/// Orders for a running simulator (its control endpoint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// The start button.
+    Button,
+    /// Pull the cable now.
+    Unplug,
+    /// Reset the firmware now.
+    Reboot,
+    /// Stop serving and return the firmware.
+    Shutdown,
+}
+
+/// One pseudo-terminal: the master the simulator drives and its slave's path.
+pub struct PtyEndpoint {
+    pub master: FdStream,
+    _slave: OwnedFd,
+    pub path: PathBuf,
+}
+
+/// Opens a pty with its slave in raw mode.
+pub fn open_pty() -> io::Result<PtyEndpoint> {
+    let pty = openpty(None, None).map_err(io::Error::from)?;
+    let mut termios = tcgetattr(&pty.slave).map_err(io::Error::from)?;
+    cfmakeraw(&mut termios);
+    tcsetattr(&pty.slave, SetArg::TCSANOW, &termios).map_err(io::Error::from)?;
+    let path = nix::unistd::ttyname(&pty.slave).map_err(io::Error::from)?;
+    Ok(PtyEndpoint {
+        master: FdStream::new(pty.master)?,
+        _slave: pty.slave,
+        path,
+    })
+}
+
+/// Points `link` at `target`, replacing any previous link atomically.
+pub fn point_symlink(link: &Path, target: &Path) -> io::Result<()> {
+    let temporary = link.with_extension("new");
+    let _ = std::fs::remove_file(&temporary);
+    std::os::unix::fs::symlink(target, &temporary)?;
+    std::fs::rename(&temporary, link)
+}
+
+/// Receives each new pty path, or `None` when the pty is unplugged.
+pub type PathAnnouncer = Box<dyn FnMut(Option<&Path>) + Send>;
+
+/// How the simulator is served.
+pub struct ServeOptions {
+    pub faults: FaultPlan,
+    pub seed: u64,
+    /// Called with each new pty path (first one included), and with `None` the moment the
+    /// pty is unplugged so that nobody opens the old path (pty numbers are reused).
+    pub on_path: PathAnnouncer,
+}
+
+/// What serving did, besides the firmware's own counts.
+pub struct Served<M: Mechanics> {
+    pub firmware: SimFirmware<M>,
+    pub injected: InjectionStats,
+}
+
+struct Triggers {
+    next_unplug_ms: Option<u64>,
+    unplug_at_moves: Vec<u64>,
+    reboot_at_moves: Vec<u64>,
+}
+
+impl Triggers {
+    fn new(plan: &FaultPlan) -> Triggers {
+        Triggers {
+            next_unplug_ms: plan.unplug_every_ms,
+            unplug_at_moves: plan.unplug_at_moves.clone(),
+            reboot_at_moves: plan.reboot_at_moves.clone(),
+        }
+    }
+
+    fn take(list: &mut Vec<u64>, executed: u64) -> bool {
+        let before = list.len();
+        list.retain(|&at| at > executed);
+        list.len() != before
+    }
+
+    fn unplug_due(&mut self, now: u64, executed: u64, every: Option<u64>) -> bool {
+        let timed = match (self.next_unplug_ms, every) {
+            (Some(at), Some(every)) if now >= at => {
+                self.next_unplug_ms = Some(now + every);
+                true
+            }
+            _ => false,
+        };
+        Self::take(&mut self.unplug_at_moves, executed) || timed
+    }
+}
+
+/// Serves `firmware` over ptys until `Shutdown` (or the control channel closes).
+pub async fn serve<M: Mechanics>(
+    mut firmware: SimFirmware<M>,
+    mut options: ServeOptions,
+    mut controls: mpsc::UnboundedReceiver<Control>,
+) -> io::Result<Served<M>> {
+    let clock = TokioClock::new();
+    let mut mangle_out = Mangler::new(&options.faults, options.seed);
+    let mut mangle_in = Mangler::new(&options.faults, options.seed ^ 0x5eed);
+    let mut triggers = Triggers::new(&options.faults);
+    let mut endpoint = Some(open_pty()?);
+    if let Some(e) = &endpoint {
+        (options.on_path)(Some(&e.path));
+    }
+    let mut unplugged_until: Option<u64> = None;
+    let mut buf = vec![0u8; 4096];
+    let mut unplugs = 0;
+    loop {
+        let now = clock.now_ms();
+        firmware.poll(now);
+        let executed = firmware.stats.moves_executed;
+        if Triggers::take(&mut triggers.reboot_at_moves, executed) {
+            firmware.reboot(now);
+        }
+        if endpoint.is_some() && triggers.unplug_due(now, executed, options.faults.unplug_every_ms)
+        {
+            (options.on_path)(None);
+            endpoint = None;
+            unplugs += 1;
+            unplugged_until = Some(now + options.faults.unplug_for_ms);
+        }
+        if let Some(until) = unplugged_until.filter(|&until| now >= until) {
+            let _ = until;
+            let fresh = open_pty()?;
+            (options.on_path)(Some(&fresh.path));
+            firmware.reset_decoder();
+            endpoint = Some(fresh);
+            unplugged_until = None;
+        }
+        let output = firmware.take_output();
+        if let Some(e) = endpoint.as_mut() {
+            if !output.is_empty() {
+                let bytes = mangle_out.mangle(&output);
+                // Like a UART with nobody listening: bytes the host does not read are lost,
+                // the simulator never blocks on them.
+                let _ = tokio::time::timeout(WRITE_STALL, e.master.write_all(&bytes)).await;
+            }
+        }
+        let wait = firmware
+            .next_deadline()
+            .map_or(5, |at| at.saturating_sub(now).min(5));
+        let read = async {
+            match endpoint.as_mut() {
+                Some(e) => e.master.read(&mut buf).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            biased;
+            control = controls.recv() => match control {
+                None | Some(Control::Shutdown) => break,
+                Some(Control::Button) => firmware.press_button(clock.now_ms()),
+                Some(Control::Reboot) => firmware.reboot(clock.now_ms()),
+                Some(Control::Unplug) => {
+                    (options.on_path)(None);
+                    endpoint = None;
+                    unplugs += 1;
+                    unplugged_until = Some(clock.now_ms() + options.faults.unplug_for_ms.max(1));
+                }
+            },
+            read = read => match read {
+                Ok(0) => {}
+                Ok(n) => {
+                    let bytes = mangle_in.mangle(&buf[..n]);
+                    firmware.on_bytes(&bytes, clock.now_ms());
+                }
+                Err(e) => return Err(e),
+            },
+            _ = tokio::time::sleep(Duration::from_millis(wait)) => {}
+        }
+    }
+    let mut injected = mangle_out.stats;
+    injected.bytes_corrupted += mangle_in.stats.bytes_corrupted;
+    injected.bytes_dropped += mangle_in.stats.bytes_dropped;
+    injected.unplugs = unplugs;
+    Ok(Served { firmware, injected })
+}

@@ -1,0 +1,48 @@
+//! The simulator's JSON report (`--report FILE`): the cube, what ran, and every fault.
+
+use super::faults::InjectionStats;
+use super::firmware::{FaultRecord, SimStats};
+use serde::Serialize;
+
+/// Written when the simulator exits.
+#[derive(Debug, Clone, Serialize)]
+pub struct SimReport {
+    /// The cube in its own frame (54 URFDLB letters).
+    pub cube: String,
+    /// The stickers as the robot sees them (by robot-frame position).
+    pub robot_frame: String,
+    pub solved: bool,
+    pub moves_executed: u64,
+    pub duplicates_rejected: u64,
+    pub move_ids_run_twice: u64,
+    pub reboots: u64,
+    pub unplugs: u64,
+    pub bytes_corrupted: u64,
+    pub bytes_dropped: u64,
+    pub faults: Vec<FaultRecord>,
+}
+
+impl SimReport {
+    /// The report of a run.
+    pub fn new(
+        cube: String,
+        robot_frame: String,
+        solved: bool,
+        stats: &SimStats,
+        injected: &InjectionStats,
+    ) -> SimReport {
+        SimReport {
+            cube,
+            robot_frame,
+            solved,
+            moves_executed: stats.moves_executed,
+            duplicates_rejected: stats.duplicates_rejected,
+            move_ids_run_twice: stats.move_ids_run_twice,
+            reboots: stats.reboots,
+            unplugs: injected.unplugs,
+            bytes_corrupted: injected.bytes_corrupted,
+            bytes_dropped: injected.bytes_dropped,
+            faults: stats.faults.clone(),
+        }
+    }
+}
