@@ -76,5 +76,33 @@ fn save(path: &Path, tables: &Tables) -> std::io::Result<()> {
     std::fs::write(&tmp, tables.to_bytes())?;
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
-    })
+    })?;
+    remove_other_versions(path);
+    Ok(())
+}
+
+/// Deletes cache files of the same mode written by other format versions (each is ~75 MB).
+fn remove_other_versions(current: &Path) {
+    let (Some(dir), Some(name)) = (
+        current.parent(),
+        current.file_name().and_then(|n| n.to_str()),
+    ) else {
+        return;
+    };
+    let mode_suffix = name.rsplit('-').next().unwrap_or(name).to_string();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let other = entry.file_name();
+        let Some(other) = other.to_str() else {
+            continue;
+        };
+        if other != name
+            && other.starts_with("cubed-tables-v")
+            && other.ends_with(&format!("-{mode_suffix}"))
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }

@@ -176,6 +176,8 @@ fn test_program_solves_and_verifies_every_cube() {
 fn full_tables_are_cached_and_a_corrupt_cache_is_rebuilt() {
     let dir = tempfile::tempdir().expect("temp dir");
     let cache = dir.path().to_str().expect("utf-8 path");
+    let stale = dir.path().join("cubed-tables-v0-full.bin");
+    std::fs::write(&stale, b"an older format").expect("writing a stale cache file");
     let cube = &scrambles("5", "1")[0];
     let run = || {
         cubed(
@@ -191,6 +193,10 @@ fn full_tables_are_cached_and_a_corrupt_cache_is_rebuilt() {
         stderr(&cold)
     );
     assert!(solves(cube, stdout(&cold).trim(), Notation::Singmaster));
+    assert!(
+        !stale.exists(),
+        "a cache file of an older format is removed"
+    );
     let warm = run();
     assert!(
         warm.status.success() && stderr(&warm).is_empty(),

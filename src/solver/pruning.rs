@@ -130,12 +130,19 @@ impl SymPruneSpec<'_> {
         table
     }
 
-    fn forward_pass(&self, table: &mut Packed2, total: usize, depth: u8) -> usize {
-        let (cur, next) = (depth % 3, (depth + 1) % 3);
+    /// Calls `visit(table, index, inner, neighbours of its class)` for every
+    /// entry equal to `value` (word by word), and sums what it returns.
+    fn scan(
+        &self,
+        table: &mut Packed2,
+        total: usize,
+        value: u8,
+        mut visit: impl FnMut(&mut Packed2, usize, usize, &[(usize, usize)]) -> usize,
+    ) -> usize {
         let mut added = 0;
         let mut cached = (usize::MAX, Vec::new());
         for w in 0..table.words.len() {
-            let mut mask = table.matches(w, cur);
+            let mut mask = table.matches(w, value);
             while mask != 0 {
                 let idx = w * 32 + mask.trailing_zeros() as usize / 2;
                 mask &= mask - 1;
@@ -146,41 +153,39 @@ impl SymPruneSpec<'_> {
                 if cached.0 != c {
                     cached = (c, self.class_neighbours(c));
                 }
-                for k in 0..self.moves.len() {
-                    let idx1 = self.neighbour(&cached.1, k, inner);
-                    if table.get(idx1) == EMPTY {
-                        added += self.fill(table, idx1, next);
-                    }
-                }
+                added += visit(table, idx, inner, &cached.1);
             }
         }
         added
     }
 
-    fn backward_pass(&self, table: &mut Packed2, total: usize, depth: u8) -> usize {
+    /// Every entry at `depth` fills its empty neighbours.
+    fn forward_pass(&self, table: &mut Packed2, total: usize, depth: u8) -> usize {
         let (cur, next) = (depth % 3, (depth + 1) % 3);
-        let mut added = 0;
-        let mut cached = (usize::MAX, Vec::new());
-        for w in 0..table.words.len() {
-            let mut mask = table.matches(w, EMPTY);
-            while mask != 0 {
-                let idx = w * 32 + mask.trailing_zeros() as usize / 2;
-                mask &= mask - 1;
-                if idx >= total {
-                    break;
-                }
-                let (c, inner) = (idx / self.n_inner, idx % self.n_inner);
-                if cached.0 != c {
-                    cached = (c, self.class_neighbours(c));
-                }
-                let found = (0..self.moves.len())
-                    .any(|k| table.get(self.neighbour(&cached.1, k, inner)) == cur);
-                if found && table.get(idx) == EMPTY {
-                    added += self.fill(table, idx, next);
+        self.scan(table, total, cur, |table, _, inner, neigh| {
+            let mut added = 0;
+            for k in 0..self.moves.len() {
+                let idx1 = self.neighbour(neigh, k, inner);
+                if table.get(idx1) == EMPTY {
+                    added += self.fill(table, idx1, next);
                 }
             }
-        }
-        added
+            added
+        })
+    }
+
+    /// Every empty entry with a neighbour at `depth` is filled.
+    fn backward_pass(&self, table: &mut Packed2, total: usize, depth: u8) -> usize {
+        let (cur, next) = (depth % 3, (depth + 1) % 3);
+        self.scan(table, total, EMPTY, |table, idx, inner, neigh| {
+            let found =
+                (0..self.moves.len()).any(|k| table.get(self.neighbour(neigh, k, inner)) == cur);
+            if found && table.get(idx) == EMPTY {
+                self.fill(table, idx, next)
+            } else {
+                0
+            }
+        })
     }
 }
 
