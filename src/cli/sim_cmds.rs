@@ -94,14 +94,7 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         };
         serve(firmware, options, control_rx).await
     })?;
-    let mechanics = &served.firmware.mechanics;
-    let report = SimReport::new(
-        mechanics.cube_facelets(),
-        mechanics.robot_frame_facelets(),
-        mechanics.physics.cube_frame().is_solved(),
-        &served.firmware.stats,
-        &served.injected,
-    );
+    let report = SimReport::of_served(&served);
     if let Some(path) = &args.report {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
             .with_context(|| format!("writing the report {}", path.display()))?;

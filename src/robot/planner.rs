@@ -187,6 +187,13 @@ impl Space for SolutionSpace<'_> {
 }
 
 impl Planner {
+    /// The state graph's id of `start`, or an error naming the robot.
+    pub(crate) fn start_id(&self, start: &RobotState) -> Result<u32, PlanError> {
+        self.graph.id(start).ok_or_else(|| PlanError::UnknownStart {
+            robot: self.model.name.clone(),
+        })
+    }
+
     /// Builds the design's state graph (done once per design).
     pub fn new(model: RobotModel) -> Planner {
         let graph = StateGraph::shared(&model);
@@ -245,12 +252,7 @@ impl Planner {
         start: &RobotState,
         blocks: &[Block],
     ) -> Result<Plan, PlanError> {
-        let start_id = self
-            .graph
-            .id(start)
-            .ok_or_else(|| PlanError::UnknownStart {
-                robot: self.model.name.clone(),
-            })?;
+        let start_id = self.start_id(start)?;
         let space = SolutionSpace {
             graph: &self.graph,
             bounds: &self.bounds,

@@ -117,12 +117,7 @@ impl Space for ScanSpace<'_> {
 impl Planner {
     /// The cheapest program (within the search's limits) that photographs all six faces from `start`.
     pub fn plan_scan(&self, start: &RobotState) -> Result<ScanPlan, PlanError> {
-        let start_id = self
-            .graph
-            .id(start)
-            .ok_or_else(|| PlanError::UnknownStart {
-                robot: self.model.name.clone(),
-            })?;
+        let start_id = self.start_id(start)?;
         let space = ScanSpace { planner: self };
         let no_plan = || PlanError::NoScan {
             robot: self.model.name.clone(),

@@ -45,4 +45,18 @@ impl SimReport {
             faults: stats.faults.clone(),
         }
     }
+
+    /// The report of a served simulation of the physical robot.
+    pub fn of_served(
+        served: &crate::sim::pty::Served<crate::sim::mechanics::PhysicsMechanics>,
+    ) -> SimReport {
+        let mechanics = &served.firmware.mechanics;
+        SimReport::new(
+            mechanics.cube_facelets(),
+            mechanics.robot_frame_facelets(),
+            mechanics.physics.cube_frame().is_solved(),
+            &served.firmware.stats,
+            &served.injected,
+        )
+    }
 }

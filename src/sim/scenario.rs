@@ -87,14 +87,7 @@ impl Scenario {
             Err(e) => Err(e.into()),
         };
         let served = sim.stop().await?;
-        let mechanics = &served.firmware.mechanics;
-        let report = SimReport::new(
-            mechanics.cube_facelets(),
-            mechanics.robot_frame_facelets(),
-            mechanics.physics.cube_frame().is_solved(),
-            &served.firmware.stats,
-            &served.injected,
-        );
+        let report = SimReport::of_served(&served);
         Ok(ScenarioResult {
             commands: groups.len(),
             outcome,
