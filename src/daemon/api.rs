@@ -1,0 +1,404 @@
+//! The daemon's public face, shared by the web layer and the CLI client: states, the status document, pushed events, run records, and the handle that sends requests to the daemon task.
+
+use super::history::{History, HistoryError};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+
+/// What the daemon is doing.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum DaemonState {
+    Idle,
+    Scanning,
+    Solving,
+    Executing,
+    Verifying,
+    /// The last run ended with the cube verified solved.
+    Done,
+    /// A run is waiting for the robot's link to come back (it resumes by itself).
+    Paused,
+    /// The last run failed (the message says why); a new start is allowed.
+    Faulted,
+    /// The emergency stop is latched; only `reset` leaves this state.
+    EStopped,
+}
+
+impl DaemonState {
+    /// Whether a run is in progress (start is refused).
+    pub fn is_busy(self) -> bool {
+        matches!(
+            self,
+            DaemonState::Scanning
+                | DaemonState::Solving
+                | DaemonState::Executing
+                | DaemonState::Verifying
+                | DaemonState::Paused
+        )
+    }
+}
+
+/// Who asked for a run.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum StartSource {
+    /// The robot's start button (a firmware event).
+    Button,
+    /// The web page or the REST API.
+    Web,
+    /// `cubed start`.
+    Cli,
+    /// `cubed dry-run`.
+    DryRun,
+}
+
+impl StartSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StartSource::Button => "button",
+            StartSource::Web => "web",
+            StartSource::Cli => "cli",
+            StartSource::DryRun => "dry_run",
+        }
+    }
+}
+
+/// Progress of the program being executed.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Face turns of the solution completed ("move 12 of 19").
+    pub moves_done: usize,
+    pub moves: usize,
+    /// Firmware commands acknowledged done, of all commands of the program.
+    pub commands_done: usize,
+    pub commands: usize,
+    pub elapsed_ms: u64,
+    /// Planned time left.
+    pub eta_ms: u64,
+}
+
+/// One sticker as read from a photo.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct StickerDoc {
+    /// Palette symbol of the colour it was read as.
+    pub symbol: char,
+    /// The sampled colour, "#rrggbb".
+    pub rgb: String,
+    /// ΔE00 cost gap to the best other legal reading (higher is surer).
+    pub confidence: f32,
+}
+
+/// One photo of the current or last run.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct PhotoDoc {
+    /// Cube face (URFDLB letter).
+    pub face: char,
+    /// Scan attempt: 0 = first scan, 1.. = verification rescans.
+    pub attempt: u32,
+    /// Where the PNG is served (`/api/runs/{id}/images/{attempt}/{face}`).
+    pub url: String,
+    /// The nine stickers in net order (empty until classified).
+    pub stickers: Vec<StickerDoc>,
+}
+
+/// A colour of the palette.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct PaletteColourDoc {
+    pub name: String,
+    pub symbol: char,
+    pub face: char,
+    /// Reference colour as "#rrggbb".
+    pub rgb: String,
+}
+
+/// Everything the page shows, pushed on every change (and served by `GET /api/status`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct StatusDoc {
+    pub state: DaemonState,
+    /// Current run, or the last one.
+    pub run: Option<u64>,
+    /// One sentence for people: what is happening, or why it failed.
+    pub message: String,
+    pub progress: Option<Progress>,
+    /// The cube as the daemon believes it now (URFDLB, palette symbols), updated move by move.
+    pub facelets: Option<String>,
+    /// The solution being executed (Singmaster).
+    pub solution: Vec<String>,
+    pub photos: Vec<PhotoDoc>,
+    /// Something the user must know that outlives a run (e.g. an interrupted run after a crash).
+    pub notice: Option<String>,
+    pub robot: String,
+    pub camera: String,
+    pub palette: Vec<PaletteColourDoc>,
+}
+
+/// Pushed over the WebSocket (`/api/events`), one JSON object per message.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum DaemonEvent {
+    Status(StatusDoc),
+    Log { message: String },
+    RunFinished { run: u64, outcome: String },
+}
+
+/// A solution for a person to follow (guide mode): the turns and the cube after each.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct GuideDoc {
+    /// The cube to solve (URFDLB, its own symbols).
+    pub facelets: String,
+    pub solution: Vec<String>,
+    /// The same turns in the 1988 notation (`T+ F- …`).
+    pub woolley: Vec<String>,
+    /// `states[0]` is the cube given; `states[i]` the cube after `i` turns.
+    pub states: Vec<String>,
+}
+
+/// What calibration changed.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct CalibrationDoc {
+    pub palette: Vec<PaletteColourDoc>,
+    /// Per colour: mean ΔE00 of its stickers to the old and the new reference.
+    pub before: Vec<f32>,
+    pub after: Vec<f32>,
+    /// Where the new palette was written.
+    pub saved_to: String,
+}
+
+/// A run in the history list.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    pub id: u64,
+    /// Unix time, ms.
+    pub started_ms: i64,
+    pub finished_ms: Option<i64>,
+    pub source: String,
+    /// `None` while running; else "solved", "already_solved", "refused", "failed",
+    /// "stopped", "estopped" or "interrupted".
+    pub outcome: Option<String>,
+    /// Face turns executed in all.
+    pub moves: Option<u32>,
+    pub error: Option<String>,
+    /// Last move id the firmware acknowledged as done (the journal).
+    pub last_acked_move: Option<u32>,
+}
+
+/// One scan of a run (attempt 0 = the first, 1.. = verification rescans).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct ScanRecord {
+    pub attempt: u32,
+    /// Faces photographed, with the image URL of each.
+    pub images: Vec<PhotoDoc>,
+    /// Sampled sRGB of the 54 stickers (URFDLB), empty if sampling failed.
+    pub readings: Vec<[u8; 3]>,
+    /// Classified cube (palette symbols), if it was read.
+    pub facelets: Option<String>,
+    pub confidence: Vec<f32>,
+    pub error: Option<String>,
+}
+
+/// A solution and its program.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct SolutionRecord {
+    pub attempt: u32,
+    pub solution: String,
+    pub moves: u32,
+    /// The gripper program (as `cubed plan --format json` prints it).
+    pub program: serde_json::Value,
+    pub planned_ms: u32,
+}
+
+/// How long one phase of a run took.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct StepTiming {
+    /// "scan", "classify", "solve", "execute", "verify", …
+    pub name: String,
+    pub attempt: u32,
+    pub started_ms: i64,
+    pub ms: f64,
+}
+
+/// Everything recorded of one run (`GET /api/runs/{id}`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct RunDetail {
+    pub summary: RunSummary,
+    pub scans: Vec<ScanRecord>,
+    pub solutions: Vec<SolutionRecord>,
+    pub steps: Vec<StepTiming>,
+}
+
+/// Why a request was not carried out; the web layer maps the kind to an HTTP status.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct Refusal {
+    pub kind: RefusalKind,
+    pub reason: String,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalKind {
+    /// The request does not fit the current state (HTTP 409).
+    Conflict,
+    /// The request itself is wrong (HTTP 400).
+    BadRequest,
+    /// The daemon is shutting down or broken (HTTP 503).
+    Unavailable,
+}
+
+impl Refusal {
+    pub fn conflict(reason: impl Into<String>) -> Refusal {
+        Refusal {
+            kind: RefusalKind::Conflict,
+            reason: reason.into(),
+        }
+    }
+    pub fn bad_request(reason: impl Into<String>) -> Refusal {
+        Refusal {
+            kind: RefusalKind::BadRequest,
+            reason: reason.into(),
+        }
+    }
+    pub fn unavailable(reason: impl Into<String>) -> Refusal {
+        Refusal {
+            kind: RefusalKind::Unavailable,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A request to the daemon task, with where to send the answer.
+#[derive(Debug)]
+pub enum Request {
+    Start {
+        source: StartSource,
+        reply: oneshot::Sender<Result<u64, Refusal>>,
+    },
+    /// Stop the run at the next step boundary (the move in progress finishes).
+    Stop {
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Emergency stop: motors halt at once; latched until `Reset`.
+    EStop {
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Clear a latched e-stop or fault (the robot is homed again).
+    Reset {
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Scan a solved cube and recalibrate the palette from it.
+    Calibrate {
+        reply: oneshot::Sender<Result<CalibrationDoc, Refusal>>,
+    },
+    /// Solve a cube typed by a person (guide mode); does not move the robot.
+    Guide {
+        facelets: String,
+        reply: oneshot::Sender<Result<GuideDoc, Refusal>>,
+    },
+}
+
+/// The daemon side of the channels behind a [`DaemonHandle`].
+pub struct DaemonInbox {
+    pub requests: mpsc::Receiver<Request>,
+    pub status: watch::Sender<StatusDoc>,
+    pub events: broadcast::Sender<DaemonEvent>,
+}
+
+/// How the web layer and tests talk to the running daemon. Cheap to clone.
+#[derive(Clone)]
+pub struct DaemonHandle {
+    requests: mpsc::Sender<Request>,
+    status: watch::Receiver<StatusDoc>,
+    events: broadcast::Sender<DaemonEvent>,
+    history: Arc<History>,
+}
+
+impl DaemonHandle {
+    /// A handle and the daemon's end of it.
+    pub fn new(initial: StatusDoc, history: Arc<History>) -> (DaemonHandle, DaemonInbox) {
+        let (request_tx, request_rx) = mpsc::channel(32);
+        let (status_tx, status_rx) = watch::channel(initial);
+        let (events, _) = broadcast::channel(256);
+        let handle = DaemonHandle {
+            requests: request_tx,
+            status: status_rx,
+            events: events.clone(),
+            history,
+        };
+        let inbox = DaemonInbox {
+            requests: request_rx,
+            status: status_tx,
+            events,
+        };
+        (handle, inbox)
+    }
+
+    /// The status now.
+    pub fn status(&self) -> StatusDoc {
+        self.status.borrow().clone()
+    }
+
+    /// A receiver that sees every status change.
+    pub fn watch_status(&self) -> watch::Receiver<StatusDoc> {
+        self.status.clone()
+    }
+
+    /// Events from now on (a slow reader that lags loses the oldest; resend the status then).
+    pub fn subscribe(&self) -> broadcast::Receiver<DaemonEvent> {
+        self.events.subscribe()
+    }
+
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, Refusal>>) -> Request,
+    ) -> Result<T, Refusal> {
+        let gone = || Refusal::unavailable("the daemon is shutting down");
+        let (tx, rx) = oneshot::channel();
+        self.requests.send(make(tx)).await.map_err(|_| gone())?;
+        rx.await.map_err(|_| gone())?
+    }
+
+    /// Starts a run; its id, or why not (409 when one is running or the e-stop is latched).
+    pub async fn start(&self, source: StartSource) -> Result<u64, Refusal> {
+        self.ask(|reply| Request::Start { source, reply }).await
+    }
+
+    pub async fn stop(&self) -> Result<(), Refusal> {
+        self.ask(|reply| Request::Stop { reply }).await
+    }
+
+    pub async fn estop(&self) -> Result<(), Refusal> {
+        self.ask(|reply| Request::EStop { reply }).await
+    }
+
+    pub async fn reset(&self) -> Result<(), Refusal> {
+        self.ask(|reply| Request::Reset { reply }).await
+    }
+
+    pub async fn calibrate(&self) -> Result<CalibrationDoc, Refusal> {
+        self.ask(|reply| Request::Calibrate { reply }).await
+    }
+
+    pub async fn guide(&self, facelets: String) -> Result<GuideDoc, Refusal> {
+        self.ask(|reply| Request::Guide { facelets, reply }).await
+    }
+
+    /// The newest `limit` runs, newest first.
+    pub fn runs(&self, limit: usize) -> Result<Vec<RunSummary>, HistoryError> {
+        self.history.list_runs(limit)
+    }
+
+    pub fn run(&self, id: u64) -> Result<Option<RunDetail>, HistoryError> {
+        self.history.run(id)
+    }
+
+    /// The file of one photo of a run, if it was recorded.
+    pub fn image(
+        &self,
+        run: u64,
+        attempt: u32,
+        face: char,
+    ) -> Result<Option<PathBuf>, HistoryError> {
+        self.history.image_path(run, attempt, face)
+    }
+}

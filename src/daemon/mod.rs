@@ -1,0 +1,10 @@
+//! The daemon: a tokio task that owns the robot link and the camera, runs scan → solve → execute → verify one run at a time, journals every run in SQLite, and answers requests from the web page, the CLI and the robot's button.
+
+pub mod api;
+pub mod history;
+
+pub use api::{
+    DaemonEvent, DaemonHandle, DaemonInbox, DaemonState, Refusal, RefusalKind, Request, RunDetail,
+    RunSummary, StartSource, StatusDoc,
+};
+pub use history::{History, HistoryError};
