@@ -1,5 +1,6 @@
 //! Every file under config/ loads with the loader of its kind; a file of no known kind fails the test.
 
+use cubed::daemon::config::load_config;
 use cubed::robot::load_robot;
 use cubed::vision::palette::load_palette;
 use std::path::{Path, PathBuf};
@@ -22,8 +23,8 @@ fn every_config_file_loads() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
     let files = files_under(&root);
     assert!(
-        files.len() >= 4,
-        "expected the palette and three robots, found {files:?}"
+        files.len() >= 5,
+        "expected cubed.toml, the palette and three robots, found {files:?}"
     );
     for path in &files {
         let relative = path.strip_prefix(&root).expect("under config/");
@@ -33,6 +34,11 @@ fn every_config_file_loads() {
             ("robots", n) if n.ends_with(".toml") => {
                 load_robot(path).map(|_| ()).map_err(|e| e.to_string())
             }
+            ("", "cubed.toml") => load_config(path).map_err(|e| e.to_string()).and_then(|c| {
+                // The files it names must load too.
+                load_robot(&c.robot_design).map_err(|e| e.to_string())?;
+                load_palette(&c.palette).map(|_| ()).map_err(|e| e.to_string())
+            }),
             ("", n) if n.starts_with("palette") && n.ends_with(".toml") => {
                 load_palette(path).map(|_| ()).map_err(|e| e.to_string())
             }

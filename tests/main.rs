@@ -3,6 +3,7 @@
 mod cli_cube;
 mod common;
 mod config_files;
+mod daemon;
 mod link;
 mod plan_cli;
 mod robot;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 pub mod bench_cmds;
 pub mod cube_cmds;
+pub mod dry_run_cmd;
 pub mod exec_cmds;
 pub mod link_bench;
 pub mod plan_cmds;
@@ -55,6 +56,8 @@ pub enum Command {
     Scan(vision_cmds::ScanArgs),
     /// Write a palette of valid colours from a scan of a solved cube.
     Calibrate(vision_cmds::CalibrateArgs),
+    /// The whole daemon pipeline on the simulated robot and camera, for N random cubes.
+    DryRun(dry_run_cmd::DryRunArgs),
 }
 
 /// Runs the parsed command.
@@ -71,5 +74,16 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Classify(args) => vision_cmds::classify_cmd(args),
         Command::Scan(args) => vision_cmds::scan_cmd(args),
         Command::Calibrate(args) => vision_cmds::calibrate_cmd(args),
+        Command::DryRun(args) => dry_run_cmd::dry_run_cmd(args),
     }
+}
+
+/// Logs to stderr with `tracing`; `RUST_LOG` overrides the default level.
+pub fn init_logging(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }

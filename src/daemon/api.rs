@@ -51,6 +51,8 @@ pub enum StartSource {
     Cli,
     /// `cubed dry-run`.
     DryRun,
+    /// Calibration of the palette (a scan of a solved cube).
+    Calibration,
 }
 
 impl StartSource {
@@ -60,6 +62,7 @@ impl StartSource {
             StartSource::Web => "web",
             StartSource::Cli => "cli",
             StartSource::DryRun => "dry_run",
+            StartSource::Calibration => "calibration",
         }
     }
 }
@@ -136,6 +139,7 @@ pub struct StatusDoc {
 /// Pushed over the WebSocket (`/api/events`), one JSON object per message.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // status pushes are the common case; boxing them buys nothing
 pub enum DaemonEvent {
     Status(StatusDoc),
     Log { message: String },

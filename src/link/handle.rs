@@ -80,6 +80,17 @@ pub struct Connected {
     pub config_checksum: u16,
 }
 
+/// Emergency stop of a link, usable while another task streams on it.
+#[derive(Clone, Debug)]
+pub struct EStopHandle(mpsc::UnboundedSender<()>);
+
+impl EStopHandle {
+    /// As [`LinkHandle::emergency_stop`].
+    pub fn emergency_stop(&self) -> Result<(), LinkError> {
+        self.0.send(()).map_err(|_| LinkError::Closed)
+    }
+}
+
 /// A running link: owns the tokio task that owns the port.
 pub struct LinkHandle {
     requests: mpsc::UnboundedSender<Request>,
@@ -132,6 +143,11 @@ impl LinkHandle {
     /// confirms; commands not yet run are dropped ([`LinkEvent::EStopped`]).
     pub fn emergency_stop(&self) -> Result<(), LinkError> {
         self.estop.send(()).map_err(|_| LinkError::Closed)
+    }
+
+    /// A handle that can emergency-stop this link from anywhere (another task, a signal handler).
+    pub fn estop_handle(&self) -> EStopHandle {
+        EStopHandle(self.estop.clone())
     }
 
     /// Clears a latched fault or e-stop (the robot must be homed again).

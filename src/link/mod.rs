@@ -24,8 +24,8 @@ pub mod transport;
 pub use actuators::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
 pub use clock::{Clock, TokioClock};
 pub use error::LinkError;
-pub use handle::{Connected, LinkEvent, LinkHandle, LinkSettings};
-pub use stream::{stream_program, StreamError, StreamOutcome};
+pub use handle::{Connected, EStopHandle, LinkEvent, LinkHandle, LinkSettings};
+pub use stream::{stream_gated, stream_program, StreamError, StreamOutcome};
 pub use task::WINDOW;
 pub use transport::{
     open_serial, Connector, FdStream, FixedPath, PathResolver, SerialConnector, SharedPath,

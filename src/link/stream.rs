@@ -24,6 +24,8 @@ pub enum StreamError {
     EStopped { done: usize, total: usize },
     #[error(transparent)]
     Link(#[from] LinkError),
+    #[error("stopped on request after {done} of {total} commands")]
+    Stopped { done: usize, total: usize },
     #[error("not done after {waited_ms} ms; firmware status: {status}")]
     TimedOut { waited_ms: u64, status: String },
 }
@@ -41,14 +43,39 @@ pub struct StreamOutcome {
 pub async fn stream_program(
     link: &mut LinkHandle,
     groups: &[MotionGroup],
+    progress: impl FnMut(usize, usize, &LinkEvent),
+) -> Result<StreamOutcome, StreamError> {
+    stream_gated(link, groups, usize::MAX, || false, progress).await
+}
+
+/// Like [`stream_program`], but keeps at most `lookahead` commands queued beyond those done,
+/// and once `stop_requested()` is true sends nothing more: the queued commands finish and the
+/// program ends at a step boundary with [`StreamError::Stopped`].
+pub async fn stream_gated(
+    link: &mut LinkHandle,
+    groups: &[MotionGroup],
+    lookahead: usize,
+    stop_requested: impl Fn() -> bool,
     mut progress: impl FnMut(usize, usize, &LinkEvent),
 ) -> Result<StreamOutcome, StreamError> {
-    for group in groups {
-        link.send(*group)?;
-    }
     let total = groups.len();
     let mut outcome = StreamOutcome::default();
-    while outcome.done < total {
+    let (mut sent, mut stopping) = (0, false);
+    loop {
+        stopping = stopping || stop_requested();
+        while !stopping && sent < total && sent - outcome.done < lookahead.max(1) {
+            link.send(groups[sent])?;
+            sent += 1;
+        }
+        if outcome.done == total {
+            return Ok(outcome);
+        }
+        if stopping && outcome.done == sent {
+            return Err(StreamError::Stopped {
+                done: outcome.done,
+                total,
+            });
+        }
         let Some(event) = link.next_event().await else {
             return Err(LinkError::Closed.into());
         };
@@ -59,26 +86,17 @@ pub async fn stream_program(
             _ => {}
         }
         progress(outcome.done, total, &event);
-        match event {
-            LinkEvent::Fault(fault) => {
-                return Err(StreamError::Fault {
-                    fault,
-                    done: outcome.done,
-                    total,
-                })
-            }
-            LinkEvent::Refused { move_id, reason } => {
-                return Err(StreamError::Refused { move_id, reason })
-            }
-            LinkEvent::EStopped { .. } => {
-                return Err(StreamError::EStopped {
-                    done: outcome.done,
-                    total,
-                })
-            }
-            LinkEvent::Stopped { error } => return Err(error.unwrap_or(LinkError::Closed).into()),
-            _ => {}
-        }
+        check_event(event, outcome.done, total)?;
     }
-    Ok(outcome)
+}
+
+/// The error an event ends the program with, if any.
+fn check_event(event: LinkEvent, done: usize, total: usize) -> Result<(), StreamError> {
+    match event {
+        LinkEvent::Fault(fault) => Err(StreamError::Fault { fault, done, total }),
+        LinkEvent::Refused { move_id, reason } => Err(StreamError::Refused { move_id, reason }),
+        LinkEvent::EStopped { .. } => Err(StreamError::EStopped { done, total }),
+        LinkEvent::Stopped { error } => Err(error.unwrap_or(LinkError::Closed).into()),
+        _ => Ok(()),
+    }
 }

@@ -2,7 +2,7 @@
 
 use super::config::ConfigError;
 
-pub(super) fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
+pub(crate) fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
     let offset = e.span().map_or(0, |s| s.start);
     let line = text[..offset.min(text.len())].matches('\n').count() + 1;
     ConfigError::Syntax {

@@ -3,7 +3,7 @@
 pub mod aware;
 pub mod candidates;
 pub mod config;
-mod config_syntax;
+pub(crate) mod config_syntax;
 pub mod direction;
 pub mod estimate;
 pub mod graph;
@@ -29,7 +29,7 @@ pub use aware::{solve_for_robot, solve_naive, AwareError, AwareOptions, AwareSol
 pub use config::{load_robot, parse_robot, ConfigError};
 pub use direction::{Direction, Orientation};
 pub use model::{RobotModel, RobotState};
-pub use physics::{replay, IllegalStep, PhysicsState, Replay, StepEffect, Violation};
+pub use physics::{replay, view, IllegalStep, PhysicsState, Replay, StepEffect, Violation};
 pub use planner::{Plan, PlanError, Planner};
 pub use program::{Action, Program, ProgramDoc, Step};
 pub use scan::ScanPlan;

@@ -4,7 +4,9 @@
 //! probability P (both directions); `unplug-every=DURATION` (`500ms`, `2s`) and
 //! `unplug-at-move=N` close the pty (the host sees a hang-up) and open a new one after
 //! `unplug-for=DURATION` (default 100ms); `reboot-at=N` reboots after the N-th executed
-//! command. Several `unplug-at-move` and `reboot-at` entries may be given.
+//! command; `slip-at-turn=N` makes the N-th face turn slip (the motor turns, the layer
+//! stays: only where a simulated camera watches, as in `cubed run` and `cubed dry-run`).
+//! Several `unplug-at-move`, `reboot-at` and `slip-at-turn` entries may be given.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -13,9 +15,9 @@ use serde::Serialize;
 /// A `--faults` specification that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FaultSpecError {
-    #[error("fault '{item}': expected key=value (keys: corrupt, drop, unplug-every, unplug-for, unplug-at-move, reboot-at)")]
+    #[error("fault '{item}': expected key=value (keys: corrupt, drop, unplug-every, unplug-for, unplug-at-move, reboot-at, slip-at-turn)")]
     Malformed { item: String },
-    #[error("fault '{key}': unknown key (keys: corrupt, drop, unplug-every, unplug-for, unplug-at-move, reboot-at)")]
+    #[error("fault '{key}': unknown key (keys: corrupt, drop, unplug-every, unplug-for, unplug-at-move, reboot-at, slip-at-turn)")]
     UnknownKey { key: String },
     #[error("fault '{key}={value}': {expected}")]
     BadValue {
@@ -34,6 +36,7 @@ pub struct FaultPlan {
     pub unplug_for_ms: u64,
     pub unplug_at_moves: Vec<u64>,
     pub reboot_at_moves: Vec<u64>,
+    pub slip_at_turns: Vec<u64>,
 }
 
 fn parse_ms(key: &str, value: &str) -> Result<u64, FaultSpecError> {
@@ -93,6 +96,7 @@ impl FaultPlan {
                 "unplug-for" => plan.unplug_for_ms = parse_ms(key, value)?,
                 "unplug-at-move" => plan.unplug_at_moves.push(parse_count(key, value)?),
                 "reboot-at" => plan.reboot_at_moves.push(parse_count(key, value)?),
+                "slip-at-turn" => plan.slip_at_turns.push(parse_count(key, value)?),
                 _ => return Err(FaultSpecError::UnknownKey { key: key.into() }),
             }
         }

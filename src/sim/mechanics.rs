@@ -1,6 +1,7 @@
 //! What the simulated firmware drives: the `Mechanics` seam, a plain actuator-position
 //! tracker, and the robot physics (tracks the cube, faults on illegal steps).
 
+use super::bench::Attachment;
 use crate::cube::{ColourScheme, FaceletCube};
 use crate::link::actuators::{ActuatorMap, Role};
 use crate::robot::{PhysicsState, RobotModel, Violation};
@@ -112,6 +113,8 @@ pub struct PhysicsMechanics {
     pub map: ActuatorMap,
     pub physics: PhysicsState,
     positions: Vec<i32>,
+    /// The camera scene and bench kept up to date, when a simulated camera looks on.
+    pub attached: Option<Attachment>,
 }
 
 impl PhysicsMechanics {
@@ -124,6 +127,22 @@ impl PhysicsMechanics {
             model,
             map,
             positions,
+            attached: None,
+        }
+    }
+
+    /// Keeps `attachment`'s scene showing this robot's cube and takes cubes loaded on its bench.
+    pub fn attach(mut self, attachment: Attachment) -> PhysicsMechanics {
+        attachment.take_load(&mut self.physics);
+        attachment.publish(&self.model, &self.physics);
+        self.attached = Some(attachment);
+        self
+    }
+
+    fn take_load(&mut self) {
+        if let Some(a) = &self.attached {
+            a.take_load(&mut self.physics);
+            a.publish(&self.model, &self.physics);
         }
     }
 
@@ -174,6 +193,7 @@ impl Mechanics for PhysicsMechanics {
     }
 
     fn home(&mut self) -> Result<u32, MechanicalFault> {
+        self.take_load();
         let turned = self.physics.robot.angles.iter().any(|&a| a != 0);
         if turned {
             return Err(MechanicalFault {
@@ -190,6 +210,7 @@ impl Mechanics for PhysicsMechanics {
     }
 
     fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault> {
+        self.take_load();
         let mut positions = self.positions.clone();
         let step = self
             .map
@@ -205,6 +226,10 @@ impl Mechanics for PhysicsMechanics {
         match self.physics.apply_step(&self.model, &step) {
             Ok(effect) => {
                 self.positions = positions;
+                if let Some(a) = &self.attached {
+                    a.after_step(&mut self.physics, &effect.turns, effect.ms);
+                    a.publish(&self.model, &self.physics);
+                }
                 Ok(effect.ms)
             }
             Err(violation) => Err(MechanicalFault {

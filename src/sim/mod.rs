@@ -1,6 +1,7 @@
 //! The simulated robot: firmware state machine, mechanics (physics of the robot design),
 //! fault injection, and the pseudo-terminal server that makes it a real serial peer.
 
+pub mod bench;
 pub mod faults;
 pub mod firmware;
 #[cfg(test)]

@@ -146,6 +146,7 @@ pub fn tally_sim_cubes(
         let plan: Vec<CaptureRequest> = Face::ALL
             .iter()
             .map(|&face| CaptureRequest {
+                camera: 0,
                 face,
                 image_rotation: rng.random_range(0..4),
             })

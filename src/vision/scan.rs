@@ -107,6 +107,7 @@ pub fn plain_plan() -> Vec<CaptureRequest> {
     Face::ALL
         .iter()
         .map(|&face| CaptureRequest {
+            camera: 0,
             face,
             image_rotation: 0,
         })

@@ -149,6 +149,7 @@ fn simulated_folder(cube: FaceletCube, dir: &Path) {
     for face in cubed::cube::Face::ALL {
         let image = camera
             .capture(&CaptureRequest {
+                camera: 0,
                 face,
                 image_rotation: 0,
             })

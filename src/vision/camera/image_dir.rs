@@ -103,6 +103,7 @@ mod tests {
 
     fn request(face: Face) -> CaptureRequest {
         CaptureRequest {
+            camera: 0,
             face,
             image_rotation: 0,
         }

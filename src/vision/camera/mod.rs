@@ -16,10 +16,14 @@ use std::path::PathBuf;
 /// clockwise quarter turns the photo will be rotated relative to that face
 /// drawn as in the facelet-string net. Real cameras ignore both (they are
 /// used when sampling: see `sample::unrotate`); the simulated camera renders
-/// exactly that face at that rotation; the image-directory camera picks the
+/// what the simulated robot really shows that camera (the face the plan
+/// asked for unless the robot did something else), or the requested face when
+/// no robot shares its scene; the image-directory camera picks the
 /// file named after the face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CaptureRequest {
+    /// Which of the robot's cameras (index in the design file; 0 when there is one).
+    pub camera: usize,
     pub face: Face,
     pub image_rotation: u8,
 }

@@ -61,6 +61,9 @@ pub struct SimScene {
     pub cube: FaceletCube,
     /// sRGB of the stickers whose colour belongs to each face (URFDLB).
     pub colours: [Rgb; 6],
+    /// What each camera sees now, `(face, image_rotation)` by camera index, when a
+    /// simulated robot holds the cube; empty = the camera sees what it is asked for.
+    pub in_view: Vec<(Face, u8)>,
 }
 
 /// Physical sticker colours of a standard cube (white U, red R, green F, yellow D, orange L, blue B).
@@ -78,6 +81,7 @@ impl Default for SimScene {
         SimScene {
             cube: FaceletCube::default(),
             colours: STANDARD_STICKERS,
+            in_view: Vec::new(),
         }
     }
 }
@@ -158,12 +162,19 @@ impl SimCamera {
 
 impl Camera for SimCamera {
     fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError> {
-        let stickers = self
-            .scene
-            .lock()
-            .map_err(|_| CameraError::SceneUnavailable)?
-            .face_colours(request.face);
-        Ok(self.render_face(&stickers, request.image_rotation))
+        let (stickers, rotation) = {
+            let scene = self
+                .scene
+                .lock()
+                .map_err(|_| CameraError::SceneUnavailable)?;
+            let (face, rotation) = scene
+                .in_view
+                .get(request.camera)
+                .copied()
+                .unwrap_or((request.face, request.image_rotation));
+            (scene.face_colours(face), rotation)
+        };
+        Ok(self.render_face(&stickers, rotation))
     }
 
     fn describe(&self) -> String {

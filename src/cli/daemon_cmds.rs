@@ -1,0 +1,142 @@
+//! `cubed run` (the daemon: robot, camera, run history, web page and API, until SIGINT/SIGTERM) and `cubed start|stop|estop|reset|status` (ask the running daemon).
+
+use super::tables_arg::TableArgs;
+use super::EXIT_INVALID;
+use crate::daemon::config::{load_config, DaemonConfig, DEFAULT_CONFIG};
+use crate::daemon::RunningDaemon;
+use crate::web::client::{control, ClientError, ControlCommand};
+use crate::web::server::{check_bind, serve, WebSettings};
+use anyhow::Context;
+use clap::Args;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Daemon configuration.
+    #[arg(long, default_value = DEFAULT_CONFIG)]
+    pub config: PathBuf,
+    /// Address of the page and API (overrides `[http] bind`).
+    #[arg(long)]
+    pub http: Option<SocketAddr>,
+    /// Run history and photos here (overrides `[data] dir`).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ControlArgs {
+    /// The daemon's configuration (for its address and token).
+    #[arg(long, default_value = DEFAULT_CONFIG)]
+    pub config: PathBuf,
+    /// The daemon's address (overrides the config's `[http] bind`).
+    #[arg(long)]
+    pub http: Option<SocketAddr>,
+}
+
+fn invalid(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
+    eprintln!("invalid: {message}");
+    Ok(ExitCode::from(EXIT_INVALID))
+}
+
+fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
+    let mut config = load_config(&args.config).map_err(|e| e.to_string())?;
+    if let Some(dir) = &args.data_dir {
+        config.data_dir = dir.clone();
+    }
+    let web = WebSettings {
+        bind: args.http.unwrap_or(config.bind),
+        token: config.token.clone(),
+    };
+    check_bind(&web).map_err(|e| e.to_string())?;
+    Ok((config, web))
+}
+
+/// Runs the daemon until SIGINT or SIGTERM.
+pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
+    super::init_logging("info");
+    let (config, web) = match settings(&args) {
+        Ok(pair) => pair,
+        Err(e) => return invalid(e),
+    };
+    let solver = Arc::new(args.tables.solver());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(web.bind)
+            .await
+            .with_context(|| format!("listening on {}", web.bind))?;
+        let daemon = RunningDaemon::start(&config, solver)
+            .await
+            .with_context(|| format!("starting the daemon ({})", config.file.display()))?;
+        if let Some(notice) = daemon.handle.status().notice {
+            eprintln!("cubed: {notice}");
+        }
+        let address = listener.local_addr().unwrap_or(web.bind);
+        eprintln!("cubed: serving the page and API on http://{address}/ (history in {})", config.data_dir.display());
+        let server = tokio::spawn(serve(listener, daemon.handle.clone(), web, daemon.shutdown_signal()));
+        wait_for_signal().await;
+        eprintln!("cubed: shutting down (a run stops at the next step boundary)");
+        daemon.shutdown().await;
+        match server.await {
+            Ok(Ok(())) => Ok(ExitCode::SUCCESS),
+            Ok(Err(e)) => Err(e.into()),
+            Err(e) => Err(anyhow::anyhow!("web server task: {e}")),
+        }
+    })
+}
+
+async fn wait_for_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) {
+        (Ok(mut int), Ok(mut term)) => {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+        }
+        _ => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+/// Sends one control command to the running daemon and prints its answer.
+pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result<ExitCode> {
+    let config = load_config(&args.config);
+    let (bind, token) = match (&config, args.http) {
+        (Ok(c), http) => (http.unwrap_or(c.bind), c.token.clone()),
+        (Err(_), Some(http)) => (http, None),
+        (Err(e), None) => return invalid(e),
+    };
+    let token = std::env::var("CUBED_TOKEN").ok().filter(|t| !t.is_empty()).or(token);
+    match control(reachable(bind), token.as_deref(), command) {
+        Ok(reply) => {
+            println!("{}", reply.render());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e @ ClientError::Refused { .. }) => {
+            eprintln!("{e}");
+            Ok(ExitCode::from(EXIT_INVALID))
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// A daemon bound to every address is reached on loopback.
+fn reachable(bind: SocketAddr) -> SocketAddr {
+    match bind.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), bind.port()),
+        IpAddr::V6(ip) if ip.is_unspecified() => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), bind.port()),
+        _ => bind,
+    }
+}

@@ -1,0 +1,442 @@
+//! The daemon's configuration file (`config/cubed.toml`): serde form, then validation into typed settings with errors naming file, section, key and the allowed values.
+
+use crate::robot::config_syntax::syntax_error;
+use crate::robot::ConfigError;
+use serde::Deserialize;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Where the robot is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PortChoice {
+    /// The simulated robot, in-process on a pseudo-terminal.
+    Sim,
+    /// A serial port (best a `/dev/serial/by-id/…` path or the udev symlink `/dev/cubed-robot`).
+    Serial(PathBuf),
+}
+
+/// Where the photos come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CameraChoice {
+    /// The simulated camera looking at the simulated robot's cube.
+    Sim,
+    /// A USB webcam (index or part of its name), through nokhwa (`--features camera`).
+    Usb(String),
+    /// Photos in a directory (`U.png` … or numbered frames).
+    Dir(PathBuf),
+}
+
+/// Where the stickers are in each photo.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GridSetting {
+    Auto,
+    /// Top-left corner and side of the face in the image, pixels.
+    Square { x: f32, y: f32, side: f32 },
+}
+
+/// The simulated robot's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimSettings {
+    pub seed: u64,
+    /// Action time divisor: 0 = instant, 1 = real time.
+    pub speed: f64,
+    /// Faults to inject (`cubed sim --faults` syntax).
+    pub faults: String,
+}
+
+/// The validated configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DaemonConfig {
+    /// The file it came from (for messages).
+    pub file: PathBuf,
+    pub robot_design: PathBuf,
+    pub port: PortChoice,
+    pub baud: u32,
+    pub reconnect: Duration,
+    pub camera: CameraChoice,
+    pub grid: GridSetting,
+    pub palette: PathBuf,
+    pub min_confidence: f32,
+    /// Rounds of re-capturing unsure faces before refusing.
+    pub recaptures: u32,
+    pub solve_budget: Duration,
+    /// Solves per run: the first plus re-solves after a failed verification.
+    pub max_solves: u32,
+    pub bind: SocketAddr,
+    pub token: Option<String>,
+    pub data_dir: PathBuf,
+    pub sim: SimSettings,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct CubedToml {
+    robot: RobotSection,
+    camera: CameraSection,
+    vision: VisionSection,
+    #[serde(default)]
+    solver: SolverSection,
+    #[serde(default)]
+    run: RunSection,
+    #[serde(default)]
+    http: HttpSection,
+    #[serde(default)]
+    data: DataSection,
+    #[serde(default)]
+    sim: SimSection,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RobotSection {
+    design: String,
+    port: String,
+    #[serde(default = "default_baud")]
+    baud: u32,
+    #[serde(default = "default_reconnect")]
+    reconnect_secs: u64,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct CameraSection {
+    source: String,
+    #[serde(default = "default_grid")]
+    grid: toml::Value,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct VisionSection {
+    palette: String,
+    #[serde(default = "default_min_confidence")]
+    min_confidence: f32,
+    #[serde(default = "one")]
+    recaptures: u32,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct SolverSection {
+    budget_ms: Option<u64>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct RunSection {
+    max_solves: Option<u32>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct HttpSection {
+    bind: Option<String>,
+    token: Option<String>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct DataSection {
+    dir: Option<String>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct SimSection {
+    seed: Option<u64>,
+    speed: Option<f64>,
+    faults: Option<String>,
+}
+
+fn default_baud() -> u32 {
+    115_200
+}
+fn default_reconnect() -> u64 {
+    30
+}
+fn default_grid() -> toml::Value {
+    toml::Value::String("auto".into())
+}
+fn default_min_confidence() -> f32 {
+    1.4
+}
+fn one() -> u32 {
+    1
+}
+
+/// The shipped configuration (simulated robot and camera).
+pub const DEFAULT_CONFIG: &str = "config/cubed.toml";
+/// Default HTTP address.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+
+/// Reads and validates a configuration file.
+pub fn load_config(path: &Path) -> Result<DaemonConfig, ConfigError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        file: file.clone(),
+        source,
+    })?;
+    parse_config(&text, path)
+}
+
+/// Parses and validates configuration text (`path` names it and anchors relative paths).
+pub fn parse_config(text: &str, path: &Path) -> Result<DaemonConfig, ConfigError> {
+    let file = path.display().to_string();
+    let raw: CubedToml = toml::from_str(text).map_err(|e| syntax_error(text, &file, &e))?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    Validator { file: &file, base }.validate(raw, path)
+}
+
+struct Validator<'a> {
+    file: &'a str,
+    base: &'a Path,
+}
+
+impl Validator<'_> {
+    fn invalid(&self, section: &str, key: &str, problem: impl Into<String>) -> ConfigError {
+        ConfigError::Invalid {
+            file: self.file.to_string(),
+            section: format!("[{section}]"),
+            key: key.to_string(),
+            problem: problem.into(),
+        }
+    }
+
+    /// A path relative to the config file's directory; `~/` is the home directory.
+    fn path(&self, section: &str, key: &str, value: &str) -> Result<PathBuf, ConfigError> {
+        if value.trim().is_empty() {
+            return Err(self.invalid(section, key, "must not be empty"));
+        }
+        if let Some(rest) = value.strip_prefix("~/") {
+            let home = std::env::var_os("HOME")
+                .ok_or_else(|| self.invalid(section, key, "'~/' used but HOME is not set"))?;
+            return Ok(PathBuf::from(home).join(rest));
+        }
+        Ok(self.base.join(value))
+    }
+
+    fn validate(&self, raw: CubedToml, path: &Path) -> Result<DaemonConfig, ConfigError> {
+        let port = match raw.robot.port.as_str() {
+            "sim" => PortChoice::Sim,
+            other => PortChoice::Serial(self.path("robot", "port", other)?),
+        };
+        self.range("robot", "baud", raw.robot.baud, 300, 4_000_000)?;
+        self.range("robot", "reconnect_secs", raw.robot.reconnect_secs, 1, 3600)?;
+        let camera = self.camera(&raw.camera.source)?;
+        if camera == CameraChoice::Sim && port != PortChoice::Sim {
+            return Err(self.invalid(
+                "camera",
+                "source",
+                "\"sim\" needs the simulated robot ([robot] port = \"sim\"): it photographs the simulated cube",
+            ));
+        }
+        let min_confidence = raw.vision.min_confidence;
+        if !(0.0..=20.0).contains(&min_confidence) {
+            return Err(self.invalid("vision", "min_confidence", format!("{min_confidence} is outside 0..=20 (ΔE00 gap; 1.4 is the default)")));
+        }
+        self.range("vision", "recaptures", raw.vision.recaptures, 0, 5)?;
+        let budget_ms = raw.solver.budget_ms.unwrap_or(300);
+        self.range("solver", "budget_ms", budget_ms, 1, 60_000)?;
+        let max_solves = raw.run.max_solves.unwrap_or(3);
+        self.range("run", "max_solves", max_solves, 1, 10)?;
+        let (bind, token) = self.http(raw.http)?;
+        let sim = self.sim(raw.sim)?;
+        Ok(DaemonConfig {
+            file: path.to_path_buf(),
+            robot_design: self.path("robot", "design", &raw.robot.design)?,
+            port,
+            baud: raw.robot.baud,
+            reconnect: Duration::from_secs(raw.robot.reconnect_secs),
+            camera,
+            grid: self.grid(&raw.camera.grid)?,
+            palette: self.path("vision", "palette", &raw.vision.palette)?,
+            min_confidence,
+            recaptures: raw.vision.recaptures,
+            solve_budget: Duration::from_millis(budget_ms),
+            max_solves,
+            bind,
+            token,
+            data_dir: self.data_dir(raw.data)?,
+            sim,
+        })
+    }
+
+    fn range<T: PartialOrd + std::fmt::Display>(
+        &self,
+        section: &str,
+        key: &str,
+        value: T,
+        min: T,
+        max: T,
+    ) -> Result<(), ConfigError> {
+        if value < min || value > max {
+            return Err(self.invalid(section, key, format!("{value} is outside {min}..={max}")));
+        }
+        Ok(())
+    }
+
+    fn camera(&self, source: &str) -> Result<CameraChoice, ConfigError> {
+        let allowed = "allowed: \"sim\", \"usb\", \"usb:DEVICE\" (index or part of the name), \"dir:PATH\"";
+        match source {
+            "sim" => Ok(CameraChoice::Sim),
+            "usb" => Ok(CameraChoice::Usb("0".into())),
+            _ => {
+                if let Some(device) = source.strip_prefix("usb:").filter(|d| !d.is_empty()) {
+                    Ok(CameraChoice::Usb(device.to_string()))
+                } else if let Some(dir) = source.strip_prefix("dir:") {
+                    Ok(CameraChoice::Dir(self.path("camera", "source", dir)?))
+                } else {
+                    Err(self.invalid("camera", "source", format!("\"{source}\": {allowed}")))
+                }
+            }
+        }
+    }
+
+    fn grid(&self, value: &toml::Value) -> Result<GridSetting, ConfigError> {
+        let bad = || {
+            self.invalid(
+                "camera",
+                "grid",
+                "expected \"auto\" or [x, y, side] (the face's top-left corner and side, pixels)",
+            )
+        };
+        match value {
+            toml::Value::String(s) if s == "auto" => Ok(GridSetting::Auto),
+            toml::Value::Array(items) if items.len() == 3 => {
+                let n: Vec<f32> = items
+                    .iter()
+                    .map(|v| match v {
+                        toml::Value::Integer(i) => Some(*i as f32),
+                        toml::Value::Float(f) => Some(*f as f32),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()
+                    .ok_or_else(bad)?;
+                if n[0] < 0.0 || n[1] < 0.0 || n[2] < 9.0 {
+                    return Err(self.invalid("camera", "grid", "x and y must be ≥ 0 and side ≥ 9 pixels"));
+                }
+                Ok(GridSetting::Square {
+                    x: n[0],
+                    y: n[1],
+                    side: n[2],
+                })
+            }
+            _ => Err(bad()),
+        }
+    }
+
+    fn http(&self, http: HttpSection) -> Result<(SocketAddr, Option<String>), ConfigError> {
+        let text = http.bind.unwrap_or_else(|| DEFAULT_BIND.into());
+        let bind: SocketAddr = text.parse().map_err(|_| {
+            self.invalid("http", "bind", format!("\"{text}\" is not ADDRESS:PORT (e.g. {DEFAULT_BIND})"))
+        })?;
+        let token = http.token.filter(|t| !t.is_empty());
+        if let Some(t) = &token {
+            if t.len() < 16 {
+                return Err(self.invalid("http", "token", "at least 16 characters"));
+            }
+        }
+        Ok((bind, token))
+    }
+
+    fn data_dir(&self, data: DataSection) -> Result<PathBuf, ConfigError> {
+        match data.dir {
+            Some(dir) => self.path("data", "dir", &dir),
+            None => default_data_dir().ok_or_else(|| {
+                self.invalid("data", "dir", "not given, and neither XDG_DATA_HOME nor HOME is set")
+            }),
+        }
+    }
+
+    fn sim(&self, sim: SimSection) -> Result<SimSettings, ConfigError> {
+        let speed = sim.speed.unwrap_or(1.0);
+        if !(speed.is_finite() && (0.0..=1000.0).contains(&speed)) {
+            return Err(self.invalid("sim", "speed", format!("{speed} is outside 0..=1000 (0 = instant, 1 = real time)")));
+        }
+        let faults = sim.faults.unwrap_or_default();
+        crate::sim::faults::FaultPlan::parse(&faults)
+            .map_err(|e| self.invalid("sim", "faults", e.to_string()))?;
+        Ok(SimSettings {
+            seed: sim.seed.unwrap_or(1),
+            speed,
+            faults,
+        })
+    }
+}
+
+/// `$XDG_DATA_HOME/cubed`, else `~/.local/share/cubed`.
+pub fn default_data_dir() -> Option<PathBuf> {
+    if let Some(xdg) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(xdg).join("cubed"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/cubed"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = "[robot]\ndesign = \"robots/four-arm.toml\"\nport = \"sim\"\n[camera]\nsource = \"sim\"\n[vision]\npalette = \"palette.toml\"\n";
+
+    fn parse(text: &str) -> Result<DaemonConfig, ConfigError> {
+        parse_config(text, Path::new("/etc/cubed/cubed.toml"))
+    }
+
+    #[test]
+    fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
+        let c = parse(MINIMAL).expect("valid");
+        assert_eq!(c.robot_design, PathBuf::from("/etc/cubed/robots/four-arm.toml"));
+        assert_eq!(c.port, PortChoice::Sim);
+        assert_eq!(c.bind, DEFAULT_BIND.parse().expect("addr"));
+        assert_eq!(c.grid, GridSetting::Auto);
+        assert_eq!(c.max_solves, 3);
+    }
+
+    #[test]
+    fn errors_name_the_section_key_and_range() {
+        let cases = [
+            ("[robot]\nbaud = 7\n", "[robot]", "baud", "300..=4000000"),
+            ("[camera]\nsource = \"webcam\"\n", "[camera]", "source", "allowed"),
+            ("[camera]\ngrid = [1, 2]\n", "[camera]", "grid", "[x, y, side]"),
+            ("[http]\nbind = \"localhost\"\n", "[http]", "bind", "ADDRESS:PORT"),
+            ("[http]\ntoken = \"short\"\n", "[http]", "token", "16"),
+            ("[sim]\nfaults = \"explode=1\"\n", "[sim]", "faults", "unknown key"),
+            ("[run]\nmax_solves = 0\n", "[run]", "max_solves", "1..=10"),
+        ];
+        for (extra, section, key, hint) in cases {
+            let text = merge(MINIMAL, extra);
+            let message = parse(&text).expect_err(extra).to_string();
+            for needle in ["/etc/cubed/cubed.toml", section, key, hint] {
+                assert!(message.contains(needle), "{extra:?}: {message:?} lacks {needle:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_keys_and_a_sim_camera_on_real_hardware_are_refused() {
+        let unknown = parse(&format!("{MINIMAL}[data]\ndirectory = \"x\"\n")).expect_err("unknown key");
+        assert!(unknown.to_string().contains("directory"), "{unknown}");
+        let real = parse(&MINIMAL.replace("port = \"sim\"", "port = \"/dev/ttyUSB0\"")).expect_err("sim camera");
+        assert!(real.to_string().contains("[camera]"), "{real}");
+    }
+
+    /// `extra`'s keys added to (or replacing) the same section of `base`.
+    fn merge(base: &str, extra: &str) -> String {
+        let (header, body) = extra.split_once('\n').expect("header line");
+        let key = body.split('=').next().unwrap_or_default().trim();
+        if let Some(at) = base.find(header) {
+            let after = &base[at + header.len()..];
+            let kept: String = after
+                .lines()
+                .take_while(|l| !l.starts_with('['))
+                .filter(|l| !l.trim_start().starts_with(&format!("{key} ")))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let rest: String = after.lines().skip_while(|l| !l.starts_with('[')).map(|l| format!("{l}\n")).collect();
+            format!("{}{header}\n{body}{kept}{rest}", &base[..at])
+        } else {
+            format!("{base}{extra}")
+        }
+    }
+}

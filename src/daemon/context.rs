@@ -1,0 +1,110 @@
+//! What a run task carries: the rig, the history, the status board, the abort flag and the run's settings; plus the small helpers every phase uses (timing, recording without losing the run).
+
+use super::board::StatusBoard;
+use super::history::{History, HistoryError};
+use super::outcome::{AbortFlag, Outcome};
+use super::rig::Rig;
+use crate::link::StreamError;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Settings of a run, from the config.
+#[derive(Clone, Debug)]
+pub struct RunSettings {
+    pub min_confidence: f32,
+    pub recaptures: u32,
+    pub max_solves: u32,
+    pub solve_budget: Duration,
+}
+
+/// A run in progress.
+pub struct RunContext {
+    pub rig: Rig,
+    pub history: Arc<History>,
+    pub board: StatusBoard,
+    pub abort: Arc<AbortFlag>,
+    pub settings: RunSettings,
+    pub run: u64,
+}
+
+/// Unix time in ms.
+pub fn unix_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A phase being timed for the history.
+pub struct Phase {
+    name: &'static str,
+    attempt: u32,
+    started_ms: i64,
+    began: Instant,
+}
+
+impl Phase {
+    pub fn begin(name: &'static str, attempt: u32) -> Phase {
+        Phase {
+            name,
+            attempt,
+            started_ms: unix_ms(),
+            began: Instant::now(),
+        }
+    }
+
+    /// Records the phase's duration.
+    pub fn end(self, ctx: &RunContext) {
+        let ms = self.began.elapsed().as_secs_f64() * 1000.0;
+        let recorded = ctx
+            .history
+            .record_step(ctx.run, self.name, self.attempt, self.started_ms, ms);
+        ctx.note(recorded);
+    }
+}
+
+impl RunContext {
+    /// A history write that failed is logged loudly; the run goes on (the robot is moving).
+    pub fn note<T>(&self, result: Result<T, HistoryError>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                tracing::error!("run history: {e}");
+                self.board.log(format!("could not record in the run history: {e}"));
+                None
+            }
+        }
+    }
+}
+
+/// Shows link trouble on the board: `paused` while the port is lost, `resume` once it is back.
+pub fn show_link_event(board: &super::board::StatusBoard, event: &crate::link::LinkEvent, resume: super::api::DaemonState) {
+    use crate::link::LinkEvent;
+    match event {
+        LinkEvent::LinkLost { path, reason } => board.set(
+            super::api::DaemonState::Paused,
+            format!(
+                "robot link lost on {}: {reason}; waiting for it to come back (the run resumes by itself)",
+                path.display()
+            ),
+        ),
+        LinkEvent::LinkRestored { last_completed_move_id, .. } => board.set(
+            resume,
+            format!("robot link restored (firmware's last completed move {last_completed_move_id}); resuming"),
+        ),
+        LinkEvent::Button { .. } => board.log("start button pressed during a run: ignored"),
+        _ => {}
+    }
+}
+
+/// The outcome a failed program ends the run with.
+pub fn stream_outcome(error: StreamError, what: &str) -> Outcome {
+    match error {
+        StreamError::Stopped { done, total } => {
+            Outcome::Stopped(format!("stopped on request while {what}, after {done} of {total} commands"))
+        }
+        StreamError::EStopped { done, total } => {
+            Outcome::EStopped(format!("while {what}, after {done} of {total} commands"))
+        }
+        other => Outcome::Failed(format!("while {what}: {other}")),
+    }
+}

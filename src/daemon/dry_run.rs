@@ -1,0 +1,122 @@
+//! `cubed dry-run`'s engine: N random cubes loaded into the simulated robot one after another, each run started through the daemon's own handle, awaited, and checked against the simulator's truth.
+
+use super::api::{DaemonState, StartSource};
+use super::launch::RunningDaemon;
+use crate::cube::random::random_cube;
+use crate::cube::ColourScheme;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
+
+/// What happened to one cube.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CubeResult {
+    pub run: u64,
+    /// The cube loaded (URFDLB letters).
+    pub scramble: String,
+    pub outcome: String,
+    pub error: Option<String>,
+    pub moves: u32,
+    /// Solutions computed (1 + re-solves after a slipped turn).
+    pub solves: usize,
+    /// Scans recorded (first scan, re-captures, verifications).
+    pub scans: usize,
+    /// Planned robot time of the motions streamed, and the simulator's own count, ms.
+    pub planned_ms: u64,
+    pub simulated_ms: u64,
+    /// Times the run went to `paused` (robot link lost and restored).
+    pub link_losses: usize,
+    /// The daemon said solved and the simulator agrees.
+    pub verified: bool,
+}
+
+/// Why the dry run could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum DryRunError {
+    #[error("the daemon has no simulated robot (dry runs need [robot] port = \"sim\")")]
+    NoSimulator,
+    #[error("cube {index}: the daemon refused to start: {reason}")]
+    Refused { index: usize, reason: String },
+    #[error("cube {index}: run {run} did not finish within {secs} s (state {state:?})")]
+    TimedOut {
+        index: usize,
+        run: u64,
+        secs: u64,
+        state: DaemonState,
+    },
+    #[error("run history: {0}")]
+    History(#[from] super::history::HistoryError),
+}
+
+/// Solves `cubes` random cubes (from `seed`) one after another; `each` sees every result.
+pub async fn dry_run(
+    daemon: &RunningDaemon,
+    cubes: usize,
+    seed: u64,
+    per_cube: Duration,
+    mut each: impl FnMut(usize, &CubeResult),
+) -> Result<Vec<CubeResult>, DryRunError> {
+    let sim = daemon.sim.as_ref().ok_or(DryRunError::NoSimulator)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut results = Vec::new();
+    for index in 1..=cubes {
+        let cube = random_cube(&mut rng).to_facelets();
+        sim.load_cube(cube);
+        let (planned_before, simulated_before) = (daemon.planned_motion_ms(), sim.bench().robot_ms);
+        let mut status = daemon.handle.watch_status();
+        let run = daemon
+            .handle
+            .start(StartSource::DryRun)
+            .await
+            .map_err(|r| DryRunError::Refused { index, reason: r.reason })?;
+        let mut link_losses = 0;
+        let mut last_state = DaemonState::Scanning;
+        let finished = tokio::time::timeout(per_cube, async {
+            loop {
+                let (state, this_run) = {
+                    let s = status.borrow_and_update();
+                    (s.state, s.run)
+                };
+                if state == DaemonState::Paused && last_state != DaemonState::Paused {
+                    link_losses += 1;
+                }
+                last_state = state;
+                if this_run == Some(run) && !state.is_busy() {
+                    return;
+                }
+                if status.changed().await.is_err() {
+                    return;
+                }
+            }
+        })
+        .await;
+        if finished.is_err() {
+            return Err(DryRunError::TimedOut {
+                index,
+                run,
+                secs: per_cube.as_secs(),
+                state: daemon.handle.status().state,
+            });
+        }
+        let detail = daemon.handle.run(run)?;
+        let summary = detail.as_ref().map(|d| d.summary.clone());
+        let outcome = summary.as_ref().and_then(|s| s.outcome.clone()).unwrap_or_else(|| "unknown".into());
+        let truly_solved = sim.cube().is_solved();
+        let result = CubeResult {
+            run,
+            scramble: cube.to_symbols(&ColourScheme::default()),
+            verified: truly_solved && (outcome == "solved"),
+            error: summary.as_ref().and_then(|s| s.error.clone()),
+            moves: summary.as_ref().and_then(|s| s.moves).unwrap_or(0),
+            solves: detail.as_ref().map_or(0, |d| d.solutions.len()),
+            scans: detail.as_ref().map_or(0, |d| d.scans.len()),
+            planned_ms: daemon.planned_motion_ms() - planned_before,
+            simulated_ms: sim.bench().robot_ms - simulated_before,
+            link_losses,
+            outcome,
+        };
+        each(index, &result);
+        results.push(result);
+    }
+    Ok(results)
+}

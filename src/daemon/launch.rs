@@ -1,0 +1,126 @@
+//! Starting and stopping the whole daemon in-process: history opened (interrupted runs reported), rig set up, the service task spawned; used by `cubed run`, `cubed dry-run` and the tests.
+
+use super::api::{DaemonHandle, DaemonState, RunSummary, StatusDoc};
+use super::board::{palette_doc, StatusBoard};
+use super::config::DaemonConfig;
+use super::context::RunSettings;
+use super::history::{History, HistoryError};
+use super::rig::{Rig, RigError, SimControls};
+use super::service::Service;
+use crate::solver::Solver;
+use std::sync::Arc;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// Why the daemon did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    #[error(transparent)]
+    Rig(#[from] RigError),
+}
+
+/// A daemon running on the current tokio runtime.
+pub struct RunningDaemon {
+    pub handle: DaemonHandle,
+    /// The simulated robot's bench, when the config says `sim`.
+    pub sim: Option<SimControls>,
+    /// Runs a crash or power loss interrupted, reported once at start.
+    pub interrupted: Vec<RunSummary>,
+    shutdown: watch::Sender<bool>,
+    task: JoinHandle<()>,
+    planned_motion: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl RunningDaemon {
+    /// Opens the history, sets up the robot and camera, and starts serving requests.
+    pub async fn start(config: &DaemonConfig, solver: Arc<Solver>) -> Result<RunningDaemon, LaunchError> {
+        let history = Arc::new(History::open(&config.data_dir)?);
+        let interrupted = history.take_interrupted()?;
+        let rig = Rig::new(config, solver).await?;
+        let sim = rig.sim.as_ref().map(|s| s.controls.clone());
+        let planned_motion = Arc::clone(&rig.planned_motion_ms);
+        let notice = interrupted_notice(&interrupted);
+        if let Some(n) = &notice {
+            tracing::warn!("{n}");
+        }
+        let initial = StatusDoc {
+            state: DaemonState::Idle,
+            run: interrupted.first().map(|r| r.id),
+            message: format!("ready: robot {} on {}, {}", rig.model.name, port_name(config), rig.camera_name),
+            progress: None,
+            facelets: None,
+            solution: Vec::new(),
+            photos: Vec::new(),
+            notice,
+            robot: rig.model.name.clone(),
+            camera: rig.camera_name.clone(),
+            palette: palette_doc(&rig.palette),
+        };
+        let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
+        let board = StatusBoard::new(inbox.status.clone(), inbox.events.clone());
+        let settings = RunSettings {
+            min_confidence: config.min_confidence,
+            recaptures: config.recaptures,
+            max_solves: config.max_solves,
+            solve_budget: config.solve_budget,
+        };
+        let service = Service::new(inbox, board, history, settings, rig);
+        let (shutdown, shutdown_rx) = watch::channel(false);
+        let task = tokio::spawn(service.serve(shutdown_rx));
+        Ok(RunningDaemon {
+            handle,
+            sim,
+            interrupted,
+            shutdown,
+            task,
+            planned_motion,
+        })
+    }
+
+    /// Planned robot time of every motion streamed so far, ms.
+    pub fn planned_motion_ms(&self) -> u64 {
+        self.planned_motion.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Stops a run at a step boundary, records it, closes the link and the simulator.
+    pub async fn shutdown(self) {
+        let _ = self.shutdown.send(true);
+        let _ = self.task.await;
+    }
+
+    /// A future that resolves once shutdown has been asked for (for the web server).
+    pub fn shutdown_signal(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut rx = self.shutdown.subscribe();
+        async move {
+            let _ = rx.wait_for(|&s| s).await;
+        }
+    }
+
+    /// Asks for shutdown without waiting.
+    pub fn request_shutdown(&self) {
+        let _ = self.shutdown.send(true);
+    }
+}
+
+fn port_name(config: &DaemonConfig) -> String {
+    match &config.port {
+        super::config::PortChoice::Sim => "the simulator".into(),
+        super::config::PortChoice::Serial(p) => p.display().to_string(),
+    }
+}
+
+/// What to tell the user about runs a crash interrupted.
+fn interrupted_notice(runs: &[RunSummary]) -> Option<String> {
+    let ids: Vec<String> = runs.iter().map(|r| r.id.to_string()).collect();
+    let last = runs.first()?;
+    let at = last
+        .last_acked_move
+        .map_or("before any move was done".to_string(), |m| format!("after move id {m}"));
+    Some(format!(
+        "run {} was interrupted (the daemon stopped during it, {at}); the cube's state is unknown, so the next start rescans it. Interrupted: {}",
+        last.id,
+        ids.join(", ")
+    ))
+}

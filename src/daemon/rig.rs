@@ -1,0 +1,369 @@
+//! What a run works with: the robot model and planner, the solver, the palette, the camera, the link to the robot (opened, homed, reopened after a fatal error), and the in-process simulated robot when the config says `sim`.
+
+use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
+use crate::cube::FaceletCube;
+use crate::link::{
+    stream_gated, ActuatorError, ActuatorMap, Connector, EStopHandle, FixedPath, LinkError,
+    LinkEvent, LinkHandle, LinkSettings, MotionGroup, SerialConnector, StreamError,
+    StreamOutcome, TokioClock,
+};
+use crate::robot::{load_robot, ConfigError, Planner, RobotModel, RobotState};
+use crate::sim::bench::{Attachment, Bench, SharedBench};
+use crate::sim::faults::FaultPlan;
+use crate::sim::pty::Control;
+use crate::sim::spawn::RunningSim;
+use crate::sim::{PhysicsMechanics, SimFirmware};
+use crate::solver::Solver;
+use crate::vision::camera::image_dir::ImageDirCamera;
+use crate::vision::camera::sim::{SharedScene, SimCamera, SimLighting};
+use crate::vision::camera::{Camera, CameraError};
+use crate::vision::palette::{load_palette, Palette, PaletteError};
+use crate::vision::scan::GridChoice;
+use crate::vision::sample::FaceGrid;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// Why the daemon cannot set up its hardware.
+#[derive(Debug, thiserror::Error)]
+pub enum RigError {
+    #[error(transparent)]
+    Robot(#[from] ConfigError),
+    #[error(transparent)]
+    Palette(#[from] PaletteError),
+    #[error("robot design: {0}")]
+    Actuators(#[from] ActuatorError),
+    #[error("camera: {0}")]
+    Camera(#[from] CameraError),
+    #[error("the USB camera needs a build with `--features camera` (this one has none); or set [camera] source = \"dir:PATH\" or \"sim\"")]
+    NoCameraSupport,
+    #[error("cannot start the simulated robot on a pseudo-terminal: {0}")]
+    Sim(std::io::Error),
+    #[error("robot link: {0}")]
+    Link(#[from] LinkError),
+    #[error("homing the robot: {0}")]
+    Home(StreamError),
+}
+
+/// The in-process simulated robot and the bench around it.
+pub struct SimRig {
+    pub running: RunningSim<PhysicsMechanics>,
+    pub controls: SimControls,
+}
+
+/// What a person at the simulated robot can do: load a cube, press the button, pull the cable.
+#[derive(Clone)]
+pub struct SimControls {
+    pub scene: SharedScene,
+    pub bench: SharedBench,
+    pub orders: tokio::sync::mpsc::UnboundedSender<Control>,
+}
+
+impl SimControls {
+    /// A person puts `cube` (its own frame) into the robot.
+    pub fn load_cube(&self, cube: FaceletCube) {
+        if let Ok(mut bench) = self.bench.lock() {
+            bench.load = Some(cube);
+        }
+        if let Ok(mut scene) = self.scene.lock() {
+            scene.cube = cube;
+        }
+    }
+
+    /// Presses the robot's start button.
+    pub fn press_button(&self) {
+        let _ = self.orders.send(Control::Button);
+    }
+
+    /// Pulls the USB cable (the pty closes; it comes back after the `unplug-for` time).
+    pub fn unplug(&self) {
+        let _ = self.orders.send(Control::Unplug);
+    }
+
+    /// The cube the robot holds now (its own frame).
+    pub fn cube(&self) -> FaceletCube {
+        self.scene.lock().map(|s| s.cube).unwrap_or_default()
+    }
+
+    pub fn bench(&self) -> Bench {
+        self.bench.lock().map(|b| b.clone()).unwrap_or_default()
+    }
+}
+
+/// Where the e-stop of the link in use is found, by whoever holds a clone (the service).
+#[derive(Clone, Default, Debug)]
+pub struct EStopSlot(Arc<Mutex<Option<EStopHandle>>>);
+
+impl EStopSlot {
+    pub fn get(&self) -> Option<EStopHandle> {
+        self.0.lock().ok().and_then(|h| h.clone())
+    }
+
+    fn set(&self, handle: Option<EStopHandle>) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = handle;
+        }
+    }
+}
+
+/// Everything a run works with. Moved into the run's task and back.
+pub struct Rig {
+    pub model: RobotModel,
+    pub planner: Planner,
+    pub map: ActuatorMap,
+    pub solver: Arc<Solver>,
+    pub palette: Palette,
+    /// Where the palette in use came from.
+    pub palette_file: PathBuf,
+    /// Where calibration writes the palette.
+    pub calibrated_file: PathBuf,
+    pub camera: Arc<Mutex<Box<dyn Camera>>>,
+    pub camera_name: String,
+    pub grid: GridChoice,
+    connector: Arc<dyn Connector>,
+    settings: LinkSettings,
+    link: Option<LinkHandle>,
+    estop: EStopSlot,
+    /// Where the robot is, if known (None: home it before moving).
+    pub robot_state: Option<RobotState>,
+    next_move_id: u32,
+    pub sim: Option<SimRig>,
+    /// Planned robot time of every motion streamed so far, ms (to compare with the robot's own).
+    pub planned_motion_ms: Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// The palette calibrated by the daemon, kept in the data directory (the config stays untouched).
+pub fn calibrated_palette_file(config: &DaemonConfig) -> PathBuf {
+    config.data_dir.join("palette.toml")
+}
+
+impl Rig {
+    /// Loads the design and palette, opens the camera and (for `sim`) starts the simulated robot.
+    /// The link is opened by [`Rig::ensure_link`].
+    pub async fn new(config: &DaemonConfig, solver: Arc<Solver>) -> Result<Rig, RigError> {
+        let model = load_robot(&config.robot_design)?;
+        let map = ActuatorMap::new(&model)?;
+        let calibrated = calibrated_palette_file(config);
+        let palette_file = if calibrated.exists() { calibrated } else { config.palette.clone() };
+        let palette = load_palette(&palette_file)?;
+        let sim = match config.port {
+            PortChoice::Sim => Some(start_sim(config, &model, &map).await?),
+            PortChoice::Serial(_) => None,
+        };
+        let connector: Arc<dyn Connector> = match (&config.port, &sim) {
+            (PortChoice::Serial(path), _) => {
+                Arc::new(SerialConnector::new(FixedPath(path.clone()), config.baud))
+            }
+            (PortChoice::Sim, Some(s)) => Arc::new(SerialConnector::new(s.running.path.clone(), 115_200)),
+            (PortChoice::Sim, None) => {
+                return Err(RigError::Sim(std::io::Error::other("the simulator did not start")))
+            }
+        };
+        let (camera, grid) = open_camera(config, sim.as_ref())?;
+        let camera_name = camera.describe();
+        Ok(Rig {
+            planner: Planner::new(model.clone()),
+            model,
+            map,
+            solver,
+            palette,
+            palette_file,
+            calibrated_file: calibrated_palette_file(config),
+            camera: Arc::new(Mutex::new(camera)),
+            camera_name,
+            grid,
+            connector,
+            settings: LinkSettings {
+                reconnect_timeout: config.reconnect,
+                ..LinkSettings::default()
+            },
+            link: None,
+            estop: EStopSlot::default(),
+            robot_state: None,
+            next_move_id: 1,
+            sim,
+            planned_motion_ms: Arc::default(),
+        })
+    }
+
+    /// The link, opened (handshake, configuration) and the robot homed if needed.
+    pub async fn ensure_link(&mut self) -> Result<&mut LinkHandle, RigError> {
+        if self.link.is_none() {
+            let link = LinkHandle::open(
+                Arc::clone(&self.connector),
+                self.map.configure(),
+                self.settings.clone(),
+                Arc::new(TokioClock::new()),
+            )
+            .await?;
+            self.estop.set(Some(link.estop_handle()));
+            self.link = Some(link);
+            self.next_move_id = 1;
+            self.robot_state = None;
+        }
+        if self.robot_state.is_none() {
+            let home = [MotionGroup::Home {
+                move_id: self.take_move_ids(1),
+            }];
+            self.stream(&home, &|| false, |_, _| {}).await.map_err(RigError::Home)?;
+            self.robot_state = Some(self.model.home());
+        }
+        self.link.as_mut().ok_or(RigError::Link(LinkError::Closed))
+    }
+
+    /// Counts planned motion time about to be streamed.
+    pub fn plan_motion(&self, ms: u64) {
+        self.planned_motion_ms
+            .fetch_add(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Reserves `n` consecutive move ids; returns the first.
+    pub fn take_move_ids(&mut self, n: usize) -> u32 {
+        let first = self.next_move_id;
+        self.next_move_id = self.next_move_id.wrapping_add(n as u32);
+        first
+    }
+
+    /// The next move id the link will use.
+    pub fn next_move_id(&self) -> u32 {
+        self.next_move_id
+    }
+
+    /// The slot holding the e-stop of whatever link is open.
+    pub fn estop_slot(&self) -> EStopSlot {
+        self.estop.clone()
+    }
+
+    /// Streams commands (two queued ahead of the one running), stopping at a step boundary
+    /// when `stop()` becomes true. A fatal link error drops the link (reopened next time).
+    pub async fn stream(
+        &mut self,
+        groups: &[MotionGroup],
+        stop: &(dyn Fn() -> bool + Sync),
+        mut progress: impl FnMut(usize, &LinkEvent),
+    ) -> Result<StreamOutcome, StreamError> {
+        let Some(link) = self.link.as_mut() else {
+            return Err(LinkError::Closed.into());
+        };
+        let result = stream_gated(link, groups, 2, stop, |done, _, event| progress(done, event)).await;
+        if let Err(e) = &result {
+            self.after_failure(e).await;
+        }
+        result
+    }
+
+    /// After a failed program the robot's pose is unknown; a dead link is closed for reopening.
+    async fn after_failure(&mut self, error: &StreamError) {
+        if !matches!(error, StreamError::Stopped { .. }) {
+            self.robot_state = None;
+        }
+        if matches!(error, StreamError::Link(_) | StreamError::TimedOut { .. }) {
+            self.drop_link().await;
+        }
+    }
+
+    /// Clears a latched fault or e-stop in the firmware and forgets the pose (home next).
+    pub fn clear_fault(&mut self) {
+        if let Some(link) = &self.link {
+            let _ = link.clear_fault();
+        }
+        self.robot_state = None;
+    }
+
+    /// Reads the next link event while idle (the start button, link trouble).
+    pub async fn next_idle_event(&mut self) -> Option<LinkEvent> {
+        match self.link.as_mut() {
+            Some(link) => link.next_event().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// Closes the link for good (the event stream ended).
+    pub async fn drop_link(&mut self) {
+        self.estop.set(None);
+        if let Some(link) = self.link.take() {
+            link.shutdown().await;
+        }
+        self.robot_state = None;
+    }
+
+    /// Closes the link and stops the simulator.
+    pub async fn shutdown(mut self) {
+        self.drop_link().await;
+        if let Some(sim) = self.sim.take() {
+            let _ = sim.running.stop().await;
+        }
+    }
+}
+
+async fn start_sim(
+    config: &DaemonConfig,
+    model: &RobotModel,
+    map: &ActuatorMap,
+) -> Result<SimRig, RigError> {
+    let faults = FaultPlan::parse(&config.sim.faults).unwrap_or_default();
+    let scene: SharedScene = Arc::new(Mutex::new(Default::default()));
+    let bench: SharedBench = Arc::new(Mutex::new(Bench {
+        slip_at_turns: faults.slip_at_turns.clone(),
+        ..Bench::default()
+    }));
+    let attachment = Attachment {
+        scene: Arc::clone(&scene),
+        bench: Arc::clone(&bench),
+    };
+    let mechanics = PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default())
+        .attach(attachment);
+    let firmware = SimFirmware::new(mechanics, config.sim.speed, 0);
+    let running = RunningSim::start(firmware, faults, config.sim.seed)
+        .await
+        .map_err(RigError::Sim)?;
+    let orders = running.controls.clone();
+    Ok(SimRig {
+        running,
+        controls: SimControls {
+            scene,
+            bench,
+            orders,
+        },
+    })
+}
+
+fn open_camera(
+    config: &DaemonConfig,
+    sim: Option<&SimRig>,
+) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
+    let grid = match config.grid {
+        GridSetting::Auto => GridChoice::Auto,
+        GridSetting::Square { x, y, side } => GridChoice::Fixed(FaceGrid::square(x, y, side)),
+    };
+    match &config.camera {
+        CameraChoice::Sim => {
+            let camera = SimCamera::new(config.sim.seed, SimLighting::default());
+            let camera = match sim {
+                Some(s) => camera.with_scene(Arc::clone(&s.controls.scene)),
+                None => camera,
+            };
+            let grid = match config.grid {
+                GridSetting::Auto => GridChoice::Fixed(SimCamera::nominal_grid()),
+                _ => grid,
+            };
+            Ok((Box::new(camera), grid))
+        }
+        CameraChoice::Dir(dir) => Ok((Box::new(ImageDirCamera::open(dir)?), grid)),
+        CameraChoice::Usb(device) => open_usb(device, grid),
+    }
+}
+
+#[cfg(feature = "camera")]
+fn open_usb(device: &str, grid: GridChoice) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
+    use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
+    let config = UsbCameraConfig {
+        device: device.to_string(),
+        ..UsbCameraConfig::default()
+    };
+    Ok((Box::new(UsbCamera::open(&config)?), grid))
+}
+
+#[cfg(not(feature = "camera"))]
+fn open_usb(_device: &str, _grid: GridChoice) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
+    Err(RigError::NoCameraSupport)
+}

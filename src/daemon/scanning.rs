@@ -1,0 +1,256 @@
+//! A run's scan: the robot shows each face to the camera (the planner's scan program), the photos are saved and read, unsure faces are photographed again, and the classified cube is recorded or refused with the reason.
+
+use super::api::{DaemonState, PhotoDoc, StickerDoc};
+use super::board::hex;
+use super::context::{show_link_event, stream_outcome, Phase, RunContext};
+use super::outcome::Outcome;
+use crate::cube::Face;
+use crate::link::MotionGroup;
+use crate::robot::{Action, PhysicsState, RobotState};
+use crate::vision::camera::{CameraError, CaptureRequest};
+use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
+use crate::vision::colour::Rgb;
+use crate::vision::sample::SampleOptions;
+use crate::vision::scan::{read_photos, FacePhoto};
+use std::sync::Arc;
+
+/// Scans and classifies; `attempt` 0 is the first scan, later ones verify.
+pub async fn scan_cube(ctx: &mut RunContext, attempt: u32) -> Result<Classification, Outcome> {
+    let state = if attempt == 0 { DaemonState::Scanning } else { DaemonState::Verifying };
+    let what = if attempt == 0 { "scanning" } else { "verifying" };
+    ctx.board.set(state, format!("{what}: photographing the six faces"));
+    ctx.board.update(|s| s.photos.retain(|p| p.attempt != attempt));
+    let mut photos = capture_scan(ctx, attempt, &Face::ALL).await?;
+    let mut rounds = 0;
+    loop {
+        let phase = Phase::begin("classify", attempt);
+        let read = read_and_classify(ctx, &photos);
+        phase.end(ctx);
+        let (readings, result) = match read {
+            Ok(pair) => pair,
+            Err(reason) if rounds < ctx.settings.recaptures => {
+                ctx.board.say(format!("{what}: {reason}; photographing again"));
+                rounds += 1;
+                photos = capture_scan(ctx, attempt, &Face::ALL).await?;
+                continue;
+            }
+            Err(reason) => return Err(refuse(ctx, attempt, None, reason)),
+        };
+        match result {
+            Ok(cube) => {
+                record(ctx, attempt, &readings, Ok(&cube));
+                return Ok(cube);
+            }
+            Err(ClassifyError::Unsure { stickers, best_guess, .. }) => {
+                record(ctx, attempt, &readings, Err(&best_guess));
+                let names = sticker_names(&stickers);
+                if rounds >= ctx.settings.recaptures {
+                    let reason = format!(
+                        "unsure of sticker(s) {names} after {rounds} re-capture(s): check the lighting and the camera, or recalibrate the palette",
+                    );
+                    return Err(refuse(ctx, attempt, Some(&readings), reason));
+                }
+                rounds += 1;
+                let faces = faces_of(&stickers);
+                ctx.board.say(format!("{what}: unsure of {names}; photographing those faces again"));
+                let again = capture_scan(ctx, attempt, &faces).await?;
+                photos.retain(|p| !faces.contains(&p.face));
+                photos.extend(again);
+            }
+        }
+    }
+}
+
+fn refuse(ctx: &RunContext, attempt: u32, readings: Option<&[Rgb; 54]>, reason: String) -> Outcome {
+    let recorded = ctx.history.record_scan(ctx.run, attempt, readings, None, &[], Some(&reason));
+    ctx.note(recorded);
+    Outcome::Refused(reason)
+}
+
+type Read = ([Rgb; 54], Result<Classification, ClassifyError>);
+
+fn read_and_classify(ctx: &RunContext, photos: &[FacePhoto]) -> Result<Read, String> {
+    let readings = read_photos(photos, &ctx.rig.grid, &SampleOptions::default()).map_err(|e| e.to_string())?;
+    let options = ClassifyOptions {
+        min_confidence: ctx.settings.min_confidence,
+        ..ClassifyOptions::default()
+    };
+    Ok((readings, classify(&readings, &ctx.rig.palette, &options)))
+}
+
+/// Records the scan and shows each photo's stickers on the page.
+fn record(ctx: &RunContext, attempt: u32, readings: &[Rgb; 54], cube: Result<&Classification, &Classification>) {
+    let (cube, error) = match cube {
+        Ok(c) => (c, None),
+        Err(c) => (c, Some("unsure")),
+    };
+    let symbols: Vec<char> = cube.symbols().chars().collect();
+    let recorded = ctx.history.record_scan(
+        ctx.run,
+        attempt,
+        Some(readings),
+        Some(&cube.symbols()),
+        &cube.confidence,
+        error,
+    );
+    ctx.note(recorded);
+    ctx.board.update(|s| {
+        for photo in s.photos.iter_mut().filter(|p| p.attempt == attempt) {
+            let f = Face::ALL.iter().position(|x| x.letter() == photo.face).unwrap_or(0);
+            photo.stickers = (f * 9..f * 9 + 9)
+                .map(|i| StickerDoc {
+                    symbol: symbols.get(i).copied().unwrap_or('?'),
+                    rgb: hex(readings[i]),
+                    confidence: cube.confidence[i],
+                })
+                .collect();
+        }
+        s.facelets = Some(cube.symbols());
+    });
+}
+
+/// "F3, R7" for sticker indices (face letter, 1-based position in the face's net order).
+pub fn sticker_names(stickers: &[usize]) -> String {
+    stickers
+        .iter()
+        .map(|&s| format!("{}{}", Face::ALL[s / 9].letter(), s % 9 + 1))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn faces_of(stickers: &[usize]) -> Vec<Face> {
+    let mut faces: Vec<Face> = stickers.iter().map(|&s| Face::ALL[s / 9]).collect();
+    faces.dedup();
+    faces.sort_by_key(|f| f.index());
+    faces.dedup();
+    faces
+}
+
+/// Runs the scan program from the robot's pose and photographs `wanted` faces on the way.
+pub async fn capture_scan(ctx: &mut RunContext, attempt: u32, wanted: &[Face]) -> Result<Vec<FacePhoto>, Outcome> {
+    ctx.abort.check()?;
+    let phase = Phase::begin("scan", attempt);
+    let start = ctx.rig.robot_state.ok_or_else(|| Outcome::Failed("the robot's pose is unknown".into()))?;
+    let plan = ctx.rig.planner.plan_scan(&start).map_err(|e| Outcome::Failed(e.to_string()))?;
+    let encoded = ctx
+        .rig
+        .map
+        .encode_program(&plan.program, &start, ctx.rig.next_move_id())
+        .map_err(|e| Outcome::Failed(e.to_string()))?;
+    ctx.rig.take_move_ids(encoded.groups.len());
+    let (poses, motion_ms) = robot_poses(ctx, &start, &plan.program)?;
+    ctx.rig.plan_motion(motion_ms);
+    let mut photos = Vec::new();
+    let mut sent = 0;
+    for (index, step) in plan.program.steps.iter().enumerate() {
+        let captures: Vec<CaptureRequest> = step.actions.iter().filter_map(capture_request).collect();
+        if captures.is_empty() {
+            continue;
+        }
+        let upto = encoded.groups.iter().take_while(|(s, _)| *s < index).count();
+        let groups: Vec<MotionGroup> = encoded.groups[sent..upto].iter().map(|(_, g)| *g).collect();
+        move_robot(ctx, &groups, &poses, &encoded.groups[sent..upto]).await?;
+        sent = upto;
+        for request in captures.into_iter().filter(|r| wanted.contains(&r.face)) {
+            photos.push(take_photo(ctx, attempt, request).await?);
+        }
+    }
+    let rest: Vec<MotionGroup> = encoded.groups[sent..].iter().map(|(_, g)| *g).collect();
+    move_robot(ctx, &rest, &poses, &encoded.groups[sent..]).await?;
+    ctx.rig.robot_state = Some(plan.end);
+    phase.end(ctx);
+    Ok(photos)
+}
+
+fn capture_request(action: &Action) -> Option<CaptureRequest> {
+    match *action {
+        Action::Capture { camera, face, image_rotation } => Some(CaptureRequest {
+            camera,
+            face,
+            image_rotation,
+        }),
+        _ => None,
+    }
+}
+
+/// The robot's pose after each step of `program` (the cube does not matter for the pose),
+/// and the planned time of its motions (photos excluded).
+pub fn robot_poses(
+    ctx: &RunContext,
+    start: &RobotState,
+    program: &crate::robot::Program,
+) -> Result<(Vec<RobotState>, u64), Outcome> {
+    let mut physics = PhysicsState::new(*start, &Default::default());
+    let mut motion_ms = 0;
+    let mut poses = Vec::new();
+    for (i, step) in program.steps.iter().enumerate() {
+        let effect = physics.apply_step(&ctx.rig.model, step).map_err(|v| {
+            Outcome::Failed(format!(
+                "the planned program breaks a rule at step {i}: {}",
+                v.explain(&ctx.rig.model)
+            ))
+        })?;
+        if effect.captures.is_empty() {
+            motion_ms += u64::from(effect.ms);
+        }
+        poses.push(physics.robot);
+    }
+    Ok((poses, motion_ms))
+}
+
+/// Streams scan motions; a stop keeps the pose of the last step done.
+async fn move_robot(
+    ctx: &mut RunContext,
+    groups: &[MotionGroup],
+    poses: &[RobotState],
+    steps: &[(usize, MotionGroup)],
+) -> Result<(), Outcome> {
+    if groups.is_empty() {
+        return Ok(());
+    }
+    let abort = Arc::clone(&ctx.abort);
+    let (board, resume) = (ctx.board.clone(), ctx.board.now().state);
+    let mut done = 0;
+    let result = ctx
+        .rig
+        .stream(groups, &move || abort.requested().is_some(), |d, event| {
+            done = d;
+            show_link_event(&board, event, resume);
+        })
+        .await;
+    if let Some((step, _)) = done.checked_sub(1).and_then(|i| steps.get(i)) {
+        if ctx.rig.robot_state.is_some() {
+            ctx.rig.robot_state = poses.get(*step).copied();
+        }
+    }
+    result.map(|_| ()).map_err(|e| stream_outcome(e, "scanning"))
+}
+
+async fn take_photo(ctx: &mut RunContext, attempt: u32, request: CaptureRequest) -> Result<FacePhoto, Outcome> {
+    let camera = Arc::clone(&ctx.rig.camera);
+    let shot = tokio::task::spawn_blocking(move || {
+        let mut camera = camera
+            .lock()
+            .map_err(|_| CameraError::Backend("the camera's lock was poisoned".into()))?;
+        camera.capture(&request)
+    })
+    .await
+    .map_err(|e| Outcome::Failed(format!("camera task: {e}")))?;
+    let image = shot.map_err(|e| Outcome::Failed(format!("photographing face {}: {e}", request.face)))?;
+    let url = ctx.note(ctx.history.save_image(ctx.run, attempt, request.face.letter(), &image));
+    let face = request.face.letter();
+    ctx.board.update(|s| {
+        s.photos.retain(|p| !(p.attempt == attempt && p.face == face));
+        s.photos.push(PhotoDoc {
+            face,
+            attempt,
+            url: url.unwrap_or_default(),
+            stickers: Vec::new(),
+        });
+    });
+    Ok(FacePhoto {
+        face: request.face,
+        image_rotation: request.image_rotation,
+        image,
+    })
+}

@@ -1,0 +1,333 @@
+//! The daemon task: one run at a time, requests answered with 409 when they do not fit the state, the robot's start button, e-stop at any time, and a safe shutdown (stop at a step boundary, record, exit).
+
+use super::api::{DaemonInbox, DaemonState, Refusal, Request, StartSource};
+use super::board::StatusBoard;
+use super::context::{RunContext, RunSettings};
+use super::history::History;
+use super::outcome::{Abort, AbortFlag, Outcome};
+use super::rig::Rig;
+use super::api::CalibrationDoc;
+use super::tasks::{calibrate_run, guide};
+use super::rig::EStopSlot;
+use crate::link::LinkEvent;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{oneshot, watch};
+use tokio::task::JoinHandle;
+
+/// How long a shutdown waits for the run to reach a step boundary before it e-stops.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
+
+/// What a started task does.
+enum Job {
+    Solve,
+    Calibrate(oneshot::Sender<Result<CalibrationDoc, Refusal>>),
+}
+
+struct ActiveRun {
+    id: u64,
+    abort: Arc<AbortFlag>,
+    task: JoinHandle<(Rig, Outcome)>,
+}
+
+/// The daemon's state between requests.
+pub struct Service {
+    pub inbox: DaemonInbox,
+    pub board: StatusBoard,
+    pub history: Arc<History>,
+    pub settings: RunSettings,
+    pub rig: Option<Rig>,
+    /// The e-stop of the link in use (kept outside the rig, which a run takes away).
+    estop: EStopSlot,
+    active: Option<ActiveRun>,
+}
+
+impl Service {
+    pub fn new(inbox: DaemonInbox, board: StatusBoard, history: Arc<History>, settings: RunSettings, rig: Rig) -> Service {
+        Service {
+            inbox,
+            board,
+            history,
+            settings,
+            estop: rig.estop_slot(),
+            rig: Some(rig),
+            active: None,
+        }
+    }
+
+    /// Serves until `shutdown` turns true (or every handle is dropped).
+    pub async fn serve(mut self, mut shutdown: watch::Receiver<bool>) {
+        loop {
+            let idle = self.active.is_none();
+            tokio::select! {
+                request = self.inbox.requests.recv() => match request {
+                    Some(r) => self.on_request(r).await,
+                    None => break,
+                },
+                finished = wait_run(&mut self.active) => self.on_finished(finished).await,
+                event = idle_event(&mut self.rig), if idle => self.on_idle_event(event).await,
+                _ = async { let _ = shutdown.wait_for(|&s| s).await; } => break,
+            }
+        }
+        self.shut_down().await;
+    }
+
+    async fn on_request(&mut self, request: Request) {
+        match request {
+            Request::Start { source, reply } => {
+                let _ = reply.send(self.start(source, Job::Solve).await);
+            }
+            Request::Stop { reply } => {
+                let _ = reply.send(self.stop());
+            }
+            Request::EStop { reply } => {
+                self.emergency_stop();
+                let _ = reply.send(Ok(()));
+            }
+            Request::Reset { reply } => {
+                let _ = reply.send(self.reset());
+            }
+            Request::Calibrate { reply } => {
+                if let Some(refusal) = self.start_refusal() {
+                    let _ = reply.send(Err(refusal));
+                } else {
+                    let _ = self.start(StartSource::Calibration, Job::Calibrate(reply)).await;
+                }
+            }
+            Request::Guide { facelets, reply } => {
+                let solver = self.rig.as_ref().map(|r| Arc::clone(&r.solver));
+                tokio::spawn(async move {
+                    let answer = match solver {
+                        Some(solver) => guide(solver, facelets).await,
+                        None => Err(Refusal::conflict("the solver is busy with a run; try again when it ends")),
+                    };
+                    let _ = reply.send(answer);
+                });
+            }
+        }
+    }
+
+    /// Why a run cannot start now, if it cannot.
+    fn start_refusal(&self) -> Option<Refusal> {
+        let status = self.board.now();
+        if let Some(active) = &self.active {
+            return Some(Refusal::conflict(format!(
+                "run {} is in progress ({}); stop it first",
+                active.id,
+                state_name(status.state)
+            )));
+        }
+        if status.state == DaemonState::EStopped {
+            return Some(Refusal::conflict(
+                "the emergency stop is latched: check the robot, then reset (cubed reset, or the page's Reset)",
+            ));
+        }
+        None
+    }
+
+    async fn start(&mut self, source: StartSource, job: Job) -> Result<u64, Refusal> {
+        if let Some(refusal) = self.start_refusal() {
+            return Err(refusal);
+        }
+        let Some(rig) = self.rig.take() else {
+            return Err(Refusal::unavailable("the robot is not available"));
+        };
+        let id = match self.history.begin_run(source, &rig.model.name) {
+            Ok(id) => id,
+            Err(e) => {
+                self.rig = Some(rig);
+                return Err(Refusal::unavailable(format!("cannot record a new run: {e}")));
+            }
+        };
+        let abort = Arc::new(AbortFlag::default());
+        self.board.update(|s| {
+            s.state = DaemonState::Scanning;
+            s.message = format!("run {id} starting");
+            s.notice = None;
+            s.run = Some(id);
+            s.photos.clear();
+            s.progress = None;
+            s.solution.clear();
+            s.facelets = None;
+        });
+        self.board.log(format!("run {id} started ({})", source.as_str()));
+        let mut ctx = RunContext {
+            rig,
+            history: Arc::clone(&self.history),
+            board: self.board.clone(),
+            abort: Arc::clone(&abort),
+            settings: self.settings.clone(),
+            run: id,
+        };
+        let task = tokio::spawn(async move {
+            let outcome = match job {
+                Job::Solve => super::run::run(&mut ctx).await,
+                Job::Calibrate(reply) => {
+                    let result = calibrate_run(&mut ctx).await;
+                    let outcome = result.as_ref().map_or_else(Clone::clone, |_| Outcome::Calibrated);
+                    let _ = reply.send(result.map_err(|o| Refusal::conflict(o.message(ctx.run))));
+                    outcome
+                }
+            };
+            (ctx.rig, outcome)
+        });
+        self.active = Some(ActiveRun { id, abort, task });
+        Ok(id)
+    }
+
+    fn stop(&mut self) -> Result<(), Refusal> {
+        match &self.active {
+            Some(active) => {
+                active.abort.request(Abort::Stop);
+                self.board.say(format!("stopping run {} after the current move", active.id));
+                Ok(())
+            }
+            None => Err(Refusal::conflict("no run is in progress")),
+        }
+    }
+
+    /// Halts the motors now (whatever the state) and latches until reset.
+    fn emergency_stop(&mut self) {
+        if let Some(active) = &self.active {
+            active.abort.request(Abort::EStop);
+        }
+        if let Some(h) = self.estop.get() {
+            let _ = h.emergency_stop();
+        }
+        self.board.set(DaemonState::EStopped, "EMERGENCY STOP: motors halted; check the robot, then reset");
+    }
+
+    fn reset(&mut self) -> Result<(), Refusal> {
+        if self.active.is_some() {
+            return Err(Refusal::conflict("a run is in progress; stop it first"));
+        }
+        let status = self.board.now();
+        if !matches!(status.state, DaemonState::EStopped | DaemonState::Faulted) {
+            return Err(Refusal::conflict(format!(
+                "nothing to reset: the daemon is {}",
+                state_name(status.state)
+            )));
+        }
+        if let Some(rig) = self.rig.as_mut() {
+            rig.clear_fault();
+        }
+        self.board.set(DaemonState::Idle, "reset: the robot will be homed at the next start");
+        Ok(())
+    }
+
+    async fn on_finished(&mut self, finished: Result<(u64, Rig, Outcome), String>) {
+        let Some(active) = self.active.take() else { return };
+        let (rig, outcome) = match finished {
+            Ok((_, rig, outcome)) => (Some(rig), outcome),
+            Err(panic) => (None, Outcome::Failed(format!("the run task failed: {panic}"))),
+        };
+        if let Some(rig) = rig {
+            self.rig = Some(rig);
+        }
+        let recorded = self.history.finish_run(active.id, outcome.name(), outcome.error());
+        if let Err(e) = recorded {
+            self.board.log(format!("could not record the end of run {}: {e}", active.id));
+        }
+        let state = if self.board.now().state == DaemonState::EStopped { DaemonState::EStopped } else { outcome.state() };
+        self.board.set(state, outcome.message(active.id));
+        self.board.finished(active.id, outcome.name());
+    }
+
+    async fn on_idle_event(&mut self, event: Option<LinkEvent>) {
+        match event {
+            Some(LinkEvent::Button { button: 0 }) => {
+                if let Err(refusal) = self.start(StartSource::Button, Job::Solve).await {
+                    self.board.log(format!("start button: {refusal}"));
+                }
+            }
+            Some(LinkEvent::Button { button }) => self.board.log(format!("button {button} pressed")),
+            Some(LinkEvent::LinkLost { path, reason }) => {
+                self.board.say(format!("robot link lost on {}: {reason}; reconnecting", path.display()))
+            }
+            Some(LinkEvent::LinkRestored { .. }) => self.board.say("robot link restored"),
+            Some(LinkEvent::Fault(fault)) => {
+                self.board.set(DaemonState::Faulted, format!("the robot reported a fault while idle: {fault:?}; reset to continue"))
+            }
+            Some(LinkEvent::Stopped { error }) => {
+                if let Some(rig) = self.rig.as_mut() {
+                    rig.drop_link().await;
+                }
+                let why = error.map_or("closed".to_string(), |e| e.to_string());
+                self.board.say(format!("robot link ended ({why}); it is reopened at the next start"));
+            }
+            Some(other) => tracing::debug!("idle link event {other:?}"),
+            None => {
+                if let Some(rig) = self.rig.as_mut() {
+                    rig.drop_link().await;
+                }
+            }
+        }
+    }
+
+    /// Stops a run at a step boundary (e-stop if it does not come), records it, closes the link.
+    async fn shut_down(mut self) {
+        if let Some(active) = self.active.take() {
+            self.board.say(format!("shutting down: stopping run {} at the next step boundary", active.id));
+            active.abort.request(Abort::Stop);
+            let abort = Arc::clone(&active.abort);
+            let mut task = active.task;
+            let outcome = match tokio::time::timeout(SHUTDOWN_GRACE, &mut task).await {
+                Ok(Ok((rig, outcome))) => {
+                    self.rig = Some(rig);
+                    outcome
+                }
+                Ok(Err(e)) => Outcome::Failed(format!("the run task failed: {e}")),
+                Err(_) => {
+                    abort.request(Abort::EStop);
+                    if let Some(h) = self.estop.get() {
+                        let _ = h.emergency_stop();
+                    }
+                    task.abort();
+                    Outcome::EStopped("the daemon shut down and the run did not reach a step boundary in time".into())
+                }
+            };
+            let outcome = match outcome {
+                Outcome::Stopped(_) => Outcome::Stopped("the daemon was shut down (SIGINT/SIGTERM)".into()),
+                other => other,
+            };
+            let _ = self.history.finish_run(active.id, outcome.name(), outcome.error());
+            self.board.finished(active.id, outcome.name());
+        }
+        if let Some(rig) = self.rig.take() {
+            rig.shutdown().await;
+        }
+        self.board.set(DaemonState::Idle, "the daemon has shut down");
+    }
+}
+
+/// Waits for the active run to end (never, when there is none).
+async fn wait_run(active: &mut Option<ActiveRun>) -> Result<(u64, Rig, Outcome), String> {
+    match active {
+        Some(run) => match (&mut run.task).await {
+            Ok((rig, outcome)) => Ok((run.id, rig, outcome)),
+            Err(e) => Err(e.to_string()),
+        },
+        None => std::future::pending().await,
+    }
+}
+
+async fn idle_event(rig: &mut Option<Rig>) -> Option<LinkEvent> {
+    match rig {
+        Some(rig) => rig.next_idle_event().await,
+        None => std::future::pending().await,
+    }
+}
+
+pub fn state_name(state: DaemonState) -> &'static str {
+    match state {
+        DaemonState::Idle => "idle",
+        DaemonState::Scanning => "scanning",
+        DaemonState::Solving => "solving",
+        DaemonState::Executing => "executing",
+        DaemonState::Verifying => "verifying",
+        DaemonState::Done => "done",
+        DaemonState::Paused => "paused",
+        DaemonState::Faulted => "faulted",
+        DaemonState::EStopped => "e-stopped",
+    }
+}

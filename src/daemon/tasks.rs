@@ -1,0 +1,77 @@
+//! The daemon's other jobs: calibration from a scan of a solved cube (a recorded run that moves the robot) and guide mode (a solution for a person to follow, turn by turn; no robot).
+
+use super::api::{CalibrationDoc, GuideDoc, Refusal};
+use super::board::palette_doc;
+use super::context::RunContext;
+use super::outcome::Outcome;
+use super::scanning::capture_scan;
+use crate::cube::notation::{singmaster, woolley};
+use crate::cube::{parse_cube, FaceOrder, Move};
+use crate::cube::Face;
+use crate::solver::Solver;
+use crate::vision::calibrate::calibrate;
+use crate::vision::sample::SampleOptions;
+use crate::vision::scan::read_photos;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Scans the (solved) cube in the robot and recalibrates the palette from it; the new palette
+/// is written to the data directory (atomically) and used from now on.
+pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, Outcome> {
+    ctx.board.set(super::api::DaemonState::Scanning, "calibrating: photographing a solved cube");
+    ctx.rig
+        .ensure_link()
+        .await
+        .map_err(|e| Outcome::Failed(e.to_string()))?;
+    let photos = capture_scan(ctx, 0, &Face::ALL).await?;
+    let readings = read_photos(&photos, &ctx.rig.grid, &SampleOptions::default())
+        .map_err(|e| Outcome::Refused(e.to_string()))?;
+    let calibration = calibrate(&readings, &ctx.rig.palette).map_err(|e| Outcome::Refused(e.to_string()))?;
+    let file = ctx.rig.calibrated_file.clone();
+    write_atomically(&file, &calibration.palette.to_toml())
+        .map_err(|e| Outcome::Failed(format!("writing the palette {}: {e}", file.display())))?;
+    ctx.rig.palette = calibration.palette.clone();
+    ctx.rig.palette_file = file.clone();
+    let palette = palette_doc(&calibration.palette);
+    ctx.board.update(|s| s.palette = palette.clone());
+    Ok(CalibrationDoc {
+        palette,
+        before: calibration.colours.iter().map(|c| c.before).collect(),
+        after: calibration.colours.iter().map(|c| c.after).collect(),
+        saved_to: file.display().to_string(),
+    })
+}
+
+/// Writes `text` to `path` through a temporary file and a rename (never a half-written file).
+pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let temporary = path.with_extension("toml.new");
+    std::fs::write(&temporary, text)?;
+    std::fs::rename(&temporary, path)
+}
+
+/// Solves a cube typed by a person and lists the cube after each turn.
+pub async fn guide(solver: Arc<Solver>, facelets: String) -> Result<GuideDoc, Refusal> {
+    let text = facelets.trim().to_string();
+    let (cube, scheme, cubies) =
+        parse_cube(&text, FaceOrder::Urfdlb, None).map_err(|e| Refusal::bad_request(e.to_string()))?;
+    let turns = tokio::task::spawn_blocking(move || solver.solve(&cubies, Duration::from_millis(500)))
+        .await
+        .map_err(|e| Refusal::unavailable(format!("solver task: {e}")))?
+        .map_err(|e| Refusal::bad_request(e.to_string()))?;
+    let moves: Vec<Move> = turns.iter().map(|&t| Move::Turn(t)).collect();
+    let mut states = vec![cube.to_symbols(&scheme)];
+    let mut now = cube;
+    for &m in &moves {
+        now = now.apply(m);
+        states.push(now.to_symbols(&scheme));
+    }
+    Ok(GuideDoc {
+        facelets: text,
+        solution: moves.iter().map(|&m| singmaster(m)).collect(),
+        woolley: moves.iter().map(|&m| woolley(m).unwrap_or_else(|_| singmaster(m))).collect(),
+        states,
+    })
+}

@@ -1,0 +1,106 @@
+//! Runs with trouble: an unplugged cable mid-run (paused, resumed, nothing repeated), a slipped turn (seen at verification, solved again), stop at a step boundary, and the emergency stop latched until reset.
+
+use super::{finished, is, random, start, wait_until};
+use cubed::daemon::{DaemonEvent, DaemonState, RefusalKind, StartSource};
+use std::sync::{Arc, Mutex};
+
+/// Records every state the daemon passes through.
+fn record_states(daemon: &cubed::daemon::RunningDaemon) -> Arc<Mutex<Vec<DaemonState>>> {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut events = daemon.handle.subscribe();
+    let sink = Arc::clone(&seen);
+    tokio::spawn(async move {
+        loop {
+            match events.recv().await {
+                Ok(DaemonEvent::Status(s)) => {
+                    if let Ok(mut v) = sink.lock() {
+                        if v.last() != Some(&s.state) {
+                            v.push(s.state);
+                        }
+                    }
+                }
+                Ok(_) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(_) => return,
+            }
+        }
+    });
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unplug_mid_run_pauses_it_and_it_resumes_to_solved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "unplug-at-move=30,unplug-for=300ms", 2.0).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(11));
+    let states = record_states(&daemon);
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert!(sim.cube().is_solved());
+    let seen = states.lock().expect("states").clone();
+    assert!(seen.contains(&DaemonState::Paused), "never paused: {seen:?}");
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    assert_eq!(detail.solutions.len(), 1, "resumed, not re-solved");
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slipped_turn_is_seen_at_verification_and_solved_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "slip-at-turn=4", 0.0).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(12));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert!(sim.cube().is_solved());
+    assert_eq!(sim.bench().slips, 1);
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    assert_eq!(detail.solutions.len(), 2, "solved again from what was seen");
+    assert_eq!(detail.scans.len(), 3, "scan, failed verification, verification");
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_ends_the_run_at_a_step_boundary() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 10.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(13));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    wait_until(&daemon.handle, "executing", |s| {
+        s.state == DaemonState::Executing && s.progress.as_ref().is_some_and(|p| p.commands_done >= 2)
+    })
+    .await;
+    daemon.handle.stop().await.expect("stop");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Idle, "{}", end.message);
+    let progress = end.progress.expect("progress");
+    assert!(progress.commands_done < progress.commands, "stopped early: {progress:?}");
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    assert_eq!(detail.summary.outcome.as_deref(), Some("stopped"));
+    let refused = daemon.handle.stop().await.expect_err("nothing to stop");
+    assert_eq!(refused.kind, RefusalKind::Conflict);
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_emergency_stop_latches_until_reset() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 10.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(14));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    wait_until(&daemon.handle, "executing", is(DaemonState::Executing)).await;
+    daemon.handle.estop().await.expect("estop");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    assert_eq!(detail.summary.outcome.as_deref(), Some("estopped"));
+    let refused = daemon.handle.start(StartSource::Web).await.expect_err("latched");
+    assert_eq!(refused.kind, RefusalKind::Conflict);
+    assert!(refused.reason.contains("reset"), "{}", refused.reason);
+    daemon.handle.reset().await.expect("reset");
+    assert_eq!(daemon.handle.status().state, DaemonState::Idle);
+    daemon.shutdown().await;
+}

@@ -1,0 +1,74 @@
+//! The daemon against the simulated robot (a real pty) and camera, with a real SQLite history: runs started by the button and the handle, faults, stop, e-stop, a crash and restart, bad configs.
+
+mod crash;
+mod faults;
+mod runs;
+
+use cubed::cube::random::random_cube;
+use cubed::cube::FaceletCube;
+use cubed::daemon::config::{load_config, DaemonConfig};
+use cubed::daemon::{DaemonHandle, DaemonState, RunningDaemon, StatusDoc};
+use cubed::solver::{Solver, Tables};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// The solver on small tables (built once per test binary).
+pub fn solver() -> Arc<Solver> {
+    static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
+    Arc::new(Solver::new(TABLES.get_or_init(|| Arc::new(Tables::small())).clone()))
+}
+
+/// The shipped config with the data in `dir`, the given faults and simulator speed.
+pub fn config(dir: &Path, faults: &str, speed: f64) -> DaemonConfig {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/cubed.toml");
+    let mut config = load_config(&shipped).expect("the shipped config loads");
+    config.data_dir = dir.to_path_buf();
+    config.sim.faults = faults.to_string();
+    config.sim.speed = speed;
+    config.solve_budget = Duration::from_millis(50);
+    config
+}
+
+pub async fn start(dir: &Path, faults: &str, speed: f64) -> RunningDaemon {
+    RunningDaemon::start(&config(dir, faults, speed), solver())
+        .await
+        .expect("the daemon starts on the simulator")
+}
+
+pub fn random(seed: u64) -> FaceletCube {
+    random_cube(&mut ChaCha8Rng::seed_from_u64(seed)).to_facelets()
+}
+
+/// Waits (up to 120 s) until the status satisfies `done`; panics with the last status otherwise.
+pub async fn wait_until(handle: &DaemonHandle, what: &str, done: impl Fn(&StatusDoc) -> bool) -> StatusDoc {
+    let mut status = handle.watch_status();
+    let waited = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            let now = status.borrow_and_update().clone();
+            if done(&now) {
+                return now;
+            }
+            if status.changed().await.is_err() {
+                return now;
+            }
+        }
+    })
+    .await;
+    match waited {
+        Ok(s) if done(&s) => s,
+        Ok(s) => panic!("{what}: the daemon stopped; last status {s:?}"),
+        Err(_) => panic!("{what}: not within 120 s; status {:?}", handle.status()),
+    }
+}
+
+/// Waits until run `run` has ended.
+pub async fn finished(handle: &DaemonHandle, run: u64) -> StatusDoc {
+    wait_until(handle, &format!("run {run} ends"), |s| s.run == Some(run) && !s.state.is_busy()).await
+}
+
+pub fn is(state: DaemonState) -> impl Fn(&StatusDoc) -> bool {
+    move |s| s.state == state
+}
