@@ -2,6 +2,8 @@
 
 pub mod api;
 pub mod history;
+mod history_rows;
+mod history_schema;
 
 pub use api::{
     DaemonEvent, DaemonHandle, DaemonInbox, DaemonState, Refusal, RefusalKind, Request, RunDetail,
