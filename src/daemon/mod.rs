@@ -4,6 +4,8 @@ pub mod api;
 pub mod history;
 mod history_rows;
 mod history_schema;
+#[cfg(test)]
+mod history_tests;
 
 pub use api::{
     DaemonEvent, DaemonHandle, DaemonInbox, DaemonState, Refusal, RefusalKind, Request, RunDetail,
