@@ -177,8 +177,8 @@ pub struct RunSummary {
     pub started_ms: i64,
     pub finished_ms: Option<i64>,
     pub source: String,
-    /// `None` while running; else "solved", "already_solved", "refused", "failed",
-    /// "stopped", "estopped" or "interrupted".
+    /// `None` while running; else "solved", "already_solved", "calibrated", "refused",
+    /// "failed", "stopped", "estopped" or "interrupted".
     pub outcome: Option<String>,
     /// Face turns executed in all.
     pub moves: Option<u32>,

@@ -1,28 +1,126 @@
 //! Run history and journal in SQLite (rusqlite, bundled): each run's times, photos (PNG files in the data directory, paths in the database), readings, facelets with confidence, solutions and programs, per-phase timings, outcome, and the last acknowledged move id as it happens.
 
 use super::api::{RunDetail, RunSummary, StartSource};
+use super::history_rows::{self as rows, query_rows, query_summaries, SUMMARY_COLUMNS};
+use super::history_schema::open_database;
 use image::RgbImage;
+use rusqlite::{params, Connection, OptionalExtension, Params, TransactionBehavior};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The database file in the data directory.
+pub const DATABASE_FILE: &str = "cubed.sqlite";
+/// The photo directory in the data directory.
+pub const IMAGES_DIR: &str = "images";
+
+/// Outcomes a run may end with.
+pub const OUTCOMES: [&str; 8] = [
+    "solved",
+    "already_solved",
+    "calibrated",
+    "refused",
+    "failed",
+    "stopped",
+    "estopped",
+    "interrupted",
+];
 
 /// Why the history could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
     #[error("run history {path}: {message}")]
     Open { path: PathBuf, message: String },
+    #[error("run history {path} has schema version {found}, newer than this cubed understands ({supported}); it was left untouched: use a newer cubed or another data directory")]
+    NewerSchema {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+    #[error("run history: {doing}: {source}")]
+    Sql {
+        doing: String,
+        source: rusqlite::Error,
+    },
+    #[error("run history: {doing} {path}: {source}")]
+    Io {
+        doing: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("run history: cannot encode the photo {path} as PNG: {source}")]
+    Image {
+        path: PathBuf,
+        source: image::ImageError,
+    },
+    #[error("run history: run {run} has a bad {column}: {message}")]
+    BadRow {
+        run: i64,
+        column: String,
+        message: String,
+    },
+    #[error("run history: there is no run {0}")]
+    UnknownRun(u64),
+    #[error("run history: {0:?} is not a cube face (one of URFDLB)")]
+    BadFace(char),
+    #[error("run history: {0:?} is not a run outcome (one of {OUTCOMES:?})")]
+    BadOutcome(String),
+    #[error("run history: step {name:?} of run {run} has a duration of {ms} ms")]
+    BadDuration { run: u64, name: String, ms: f64 },
+    #[error("run history: unusable after a panic while it was being written")]
+    Poisoned,
+}
+
+impl HistoryError {
+    pub(super) fn sql(doing: String, source: rusqlite::Error) -> HistoryError {
+        HistoryError::Sql { doing, source }
+    }
 }
 
 /// The run history of one data directory.
-pub struct History {}
+pub struct History {
+    data_dir: PathBuf,
+    conn: Mutex<Connection>,
+    /// Runs with larger ids were begun by this process, so they are never taken as interrupted.
+    last_run_before_open: i64,
+}
 
 impl History {
     /// Opens (creating if needed) `{data_dir}/cubed.sqlite` and `{data_dir}/images/`.
     pub fn open(data_dir: &Path) -> Result<History, HistoryError> {
-        todo!("{}", data_dir.display())
+        let images = data_dir.join(IMAGES_DIR);
+        std::fs::create_dir_all(&images).map_err(|source| HistoryError::Io {
+            doing: "cannot create the directory",
+            path: images,
+            source,
+        })?;
+        let conn = open_database(&data_dir.join(DATABASE_FILE))?;
+        let last_run_before_open = conn
+            .query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |row| {
+                row.get(0)
+            })
+            .map_err(|e| HistoryError::sql("finding the newest run".into(), e))?;
+        Ok(History {
+            data_dir: data_dir.to_path_buf(),
+            conn: Mutex::new(conn),
+            last_run_before_open,
+        })
     }
 
     /// Records a new run (no outcome yet) and returns its id.
     pub fn begin_run(&self, source: StartSource, robot: &str) -> Result<u64, HistoryError> {
-        todo!("{source:?} {robot}")
+        let failed = |e| HistoryError::sql("beginning a run".into(), e);
+        let conn = self.lock()?;
+        let id = conn
+            .prepare_cached("INSERT INTO runs (started_ms, source, robot) VALUES (?1, ?2, ?3)")
+            .and_then(|mut s| s.insert(params![now_ms(), source.as_str(), robot]))
+            .map_err(failed)?;
+        u64::try_from(id).map_err(|_| HistoryError::BadRow {
+            run: id,
+            column: "runs.id".into(),
+            message: "negative run id".into(),
+        })
     }
 
     /// Writes a photo as `{data_dir}/images/{run}/{attempt}-{face}.png` and records it; returns its URL path.
@@ -33,7 +131,18 @@ impl History {
         face: char,
         image: &RgbImage,
     ) -> Result<String, HistoryError> {
-        todo!("{run} {attempt} {face} {}", image.width())
+        rows::face_index(face).ok_or(HistoryError::BadFace(face))?;
+        let id = self.existing_run(run)?;
+        let relative = rows::image_relative_path(run, attempt, face);
+        let path = self.data_dir.join(&relative);
+        write_atomically(&path, &encode_png(image, &path)?)?;
+        self.execute_for_run(
+            run,
+            || format!("recording photo {attempt}-{face} of run {run}"),
+            "INSERT OR REPLACE INTO images (run, attempt, face, path) VALUES (?1, ?2, ?3, ?4)",
+            params![id, attempt, face.to_string(), relative],
+        )?;
+        Ok(rows::image_url(run, attempt, face))
     }
 
     /// Records a scan: readings (URFDLB sRGB), the classified facelets and confidences, or the error.
@@ -46,7 +155,16 @@ impl History {
         confidence: &[f32],
         error: Option<&str>,
     ) -> Result<(), HistoryError> {
-        todo!("{run} {attempt} {readings:?} {facelets:?} {confidence:?} {error:?}")
+        let id = sql_id(run)?;
+        let readings = readings.map(rows::encode_readings);
+        let confidence = rows::encode_confidence(confidence);
+        self.execute_for_run(
+            run,
+            || format!("recording scan {attempt} of run {run}"),
+            "INSERT OR REPLACE INTO scans (run, attempt, readings, facelets, confidence, error) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![id, attempt, readings, facelets, confidence, error],
+        )
     }
 
     /// Records a solution and its gripper program (JSON).
@@ -59,7 +177,14 @@ impl History {
         program: &serde_json::Value,
         planned_ms: u32,
     ) -> Result<(), HistoryError> {
-        todo!("{run} {attempt} {solution} {moves} {program} {planned_ms}")
+        let id = sql_id(run)?;
+        self.execute_for_run(
+            run,
+            || format!("recording solution {attempt} of run {run}"),
+            "INSERT OR REPLACE INTO solutions (run, attempt, solution, moves, program, planned_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![id, attempt, solution, moves, program.to_string(), planned_ms],
+        )
     }
 
     /// Records how long a phase took.
@@ -71,42 +196,137 @@ impl History {
         started_ms: i64,
         ms: f64,
     ) -> Result<(), HistoryError> {
-        todo!("{run} {name} {attempt} {started_ms} {ms}")
+        if !ms.is_finite() {
+            let name = name.to_string();
+            return Err(HistoryError::BadDuration { run, name, ms });
+        }
+        let id = sql_id(run)?;
+        self.execute_for_run(
+            run,
+            || format!("recording step {name:?} of run {run}"),
+            "INSERT INTO steps (run, name, attempt, started_ms, ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, name, attempt, started_ms, ms],
+        )
     }
 
     /// Journals the last move id the firmware acknowledged as done (durable before returning).
     pub fn journal_ack(&self, run: u64, move_id: u32) -> Result<(), HistoryError> {
-        todo!("{run} {move_id}")
+        let id = sql_id(run)?;
+        self.execute_for_run_durably(
+            run,
+            || format!("journaling acknowledged move {move_id} of run {run}"),
+            "UPDATE runs SET last_acked_move = ?2 WHERE id = ?1",
+            params![id, move_id],
+        )
     }
 
     /// Adds executed face turns to the run's count.
     pub fn add_moves(&self, run: u64, moves: u32) -> Result<(), HistoryError> {
-        todo!("{run} {moves}")
+        let id = sql_id(run)?;
+        self.execute_for_run(
+            run,
+            || format!("adding {moves} moves to run {run}"),
+            "UPDATE runs SET moves = COALESCE(moves, 0) + ?2 WHERE id = ?1",
+            params![id, moves],
+        )
     }
 
-    /// Ends a run with its outcome ("solved", "already_solved", "refused", "failed", "stopped", "estopped").
+    /// Ends a run with its outcome ("solved", "already_solved", "refused", "failed", "stopped", "estopped"),
+    /// durably (a power cut right after must not turn a solved run into an interrupted one).
     pub fn finish_run(
         &self,
         run: u64,
         outcome: &str,
         error: Option<&str>,
     ) -> Result<(), HistoryError> {
-        todo!("{run} {outcome} {error:?}")
+        if !OUTCOMES.contains(&outcome) {
+            return Err(HistoryError::BadOutcome(outcome.to_string()));
+        }
+        let id = sql_id(run)?;
+        self.execute_for_run_durably(
+            run,
+            || format!("finishing run {run} as {outcome:?}"),
+            "UPDATE runs SET outcome = ?2, error = ?3, finished_ms = ?4, \
+             moves = COALESCE(moves, 0) WHERE id = ?1",
+            params![id, outcome, error, now_ms()],
+        )
     }
 
     /// Runs left without an outcome by a crash or power loss: marks them "interrupted" and returns them.
+    ///
+    /// Runs begun since this `History` was opened are still live and never taken.
     pub fn take_interrupted(&self) -> Result<Vec<RunSummary>, HistoryError> {
-        todo!()
+        let doing = || "marking interrupted runs".to_string();
+        let mut conn = self.lock()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| HistoryError::sql(doing(), e))?;
+        let mut runs = query_summaries(
+            &tx,
+            &format!(
+                "SELECT {SUMMARY_COLUMNS} FROM runs WHERE outcome IS NULL AND id <= ?1 ORDER BY id"
+            ),
+            params![self.last_run_before_open],
+        )?;
+        for run in &mut runs {
+            mark_interrupted(&tx, run)?;
+        }
+        tx.commit().map_err(|e| HistoryError::sql(doing(), e))?;
+        Ok(runs)
     }
 
     /// The newest `limit` runs, newest first.
     pub fn list_runs(&self, limit: usize) -> Result<Vec<RunSummary>, HistoryError> {
-        todo!("{limit}")
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let conn = self.lock()?;
+        query_summaries(
+            &conn,
+            &format!("SELECT {SUMMARY_COLUMNS} FROM runs ORDER BY id DESC LIMIT ?1"),
+            params![limit],
+        )
     }
 
     /// Everything recorded of one run.
     pub fn run(&self, id: u64) -> Result<Option<RunDetail>, HistoryError> {
-        todo!("{id}")
+        let Ok(key) = i64::try_from(id) else {
+            return Ok(None);
+        };
+        let conn = self.lock()?;
+        let sql = format!("SELECT {SUMMARY_COLUMNS} FROM runs WHERE id = ?1");
+        let Some(summary) = query_summaries(&conn, &sql, params![key])?.pop() else {
+            return Ok(None);
+        };
+        let scans = query_rows(
+            &conn,
+            "SELECT attempt, readings, facelets, confidence, error FROM scans WHERE run = ?1",
+            key,
+            |row| rows::scan(row, key),
+        )?;
+        let photos = query_rows(
+            &conn,
+            "SELECT attempt, face FROM images WHERE run = ?1",
+            key,
+            |row| rows::photo(row, id),
+        )?;
+        let solutions = query_rows(
+            &conn,
+            "SELECT attempt, solution, moves, program, planned_ms FROM solutions \
+             WHERE run = ?1 ORDER BY attempt",
+            key,
+            |row| rows::solution(row, key),
+        )?;
+        let steps = query_rows(
+            &conn,
+            "SELECT name, attempt, started_ms, ms FROM steps WHERE run = ?1 ORDER BY id",
+            key,
+            |row| rows::step(row, key),
+        )?;
+        Ok(Some(RunDetail {
+            summary,
+            scans: rows::assemble_scans(scans, photos),
+            solutions,
+            steps,
+        }))
     }
 
     /// The file of a recorded photo.
@@ -116,6 +336,162 @@ impl History {
         attempt: u32,
         face: char,
     ) -> Result<Option<PathBuf>, HistoryError> {
-        todo!("{run} {attempt} {face}")
+        let Ok(key) = i64::try_from(run) else {
+            return Ok(None);
+        };
+        let conn = self.lock()?;
+        let relative: Option<String> = conn
+            .prepare_cached("SELECT path FROM images WHERE run = ?1 AND attempt = ?2 AND face = ?3")
+            .and_then(|mut s| {
+                s.query_row(params![key, attempt, face.to_string()], |row| row.get(0))
+                    .optional()
+            })
+            .map_err(|e| {
+                HistoryError::sql(format!("finding photo {attempt}-{face} of run {run}"), e)
+            })?;
+        match relative {
+            Some(path) if !rows::is_safe_relative(&path) => Err(HistoryError::BadRow {
+                run: key,
+                column: "images.path".into(),
+                message: format!("{path:?} is not a path inside the data directory"),
+            }),
+            relative => Ok(relative.map(|path| self.data_dir.join(path))),
+        }
     }
+
+    fn lock(&self) -> Result<MutexGuard<'_, Connection>, HistoryError> {
+        self.conn.lock().map_err(|_| HistoryError::Poisoned)
+    }
+
+    /// The database key of a run that exists.
+    fn existing_run(&self, run: u64) -> Result<i64, HistoryError> {
+        let id = sql_id(run)?;
+        let conn = self.lock()?;
+        let found = conn
+            .prepare_cached("SELECT 1 FROM runs WHERE id = ?1")
+            .and_then(|mut s| s.exists(params![id]))
+            .map_err(|e| HistoryError::sql(format!("finding run {run}"), e))?;
+        found.then_some(id).ok_or(HistoryError::UnknownRun(run))
+    }
+
+    fn execute_for_run<P: Params>(
+        &self,
+        run: u64,
+        doing: impl FnOnce() -> String,
+        sql: &str,
+        params: P,
+    ) -> Result<(), HistoryError> {
+        let conn = self.lock()?;
+        execute_locked(&conn, run, doing, sql, params)
+    }
+
+    /// As [`Self::execute_for_run`], with the commit's write-ahead log fsynced before returning.
+    fn execute_for_run_durably<P: Params>(
+        &self,
+        run: u64,
+        doing: impl FnOnce() -> String,
+        sql: &str,
+        params: P,
+    ) -> Result<(), HistoryError> {
+        let conn = self.lock()?;
+        set_synchronous(&conn, "FULL")?;
+        let written = execute_locked(&conn, run, doing, sql, params);
+        let restored = set_synchronous(&conn, "NORMAL");
+        written.and(restored)
+    }
+}
+
+/// Runs one cached statement that writes a row of `run`; no such run is [`HistoryError::UnknownRun`].
+fn execute_locked<P: Params>(
+    conn: &Connection,
+    run: u64,
+    doing: impl FnOnce() -> String,
+    sql: &str,
+    params: P,
+) -> Result<(), HistoryError> {
+    match conn.prepare_cached(sql).and_then(|mut s| s.execute(params)) {
+        Ok(0) => Err(HistoryError::UnknownRun(run)),
+        Ok(_) => Ok(()),
+        Err(e) if is_foreign_key_failure(&e) => Err(HistoryError::UnknownRun(run)),
+        Err(e) => Err(HistoryError::sql(doing(), e)),
+    }
+}
+
+fn is_foreign_key_failure(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY)
+}
+
+/// FULL makes the next commit fsync the write-ahead log before it returns.
+fn set_synchronous(conn: &Connection, level: &str) -> Result<(), HistoryError> {
+    let sql = if level == "FULL" {
+        "PRAGMA synchronous = FULL"
+    } else {
+        "PRAGMA synchronous = NORMAL"
+    };
+    conn.prepare_cached(sql)
+        .and_then(|mut s| s.execute([]))
+        .map(|_| ())
+        .map_err(|e| HistoryError::sql(format!("setting synchronous = {level}"), e))
+}
+
+fn mark_interrupted(conn: &Connection, run: &mut RunSummary) -> Result<(), HistoryError> {
+    let at = run
+        .last_acked_move
+        .map_or_else(|| "none".to_string(), |m| m.to_string());
+    let error = format!(
+        "the daemon stopped during this run (crash or power loss) at move {at}; \
+         the cube state is unknown, so the next run rescans it"
+    );
+    conn.execute(
+        "UPDATE runs SET outcome = 'interrupted', error = ?2 WHERE id = ?1",
+        params![run.id as i64, error],
+    )
+    .map_err(|e| HistoryError::sql(format!("marking run {} interrupted", run.id), e))?;
+    run.outcome = Some("interrupted".into());
+    run.error = Some(error);
+    Ok(())
+}
+
+/// A run id as the database stores it; ids beyond i64 cannot exist.
+fn sql_id(run: u64) -> Result<i64, HistoryError> {
+    i64::try_from(run).map_err(|_| HistoryError::UnknownRun(run))
+}
+
+fn now_ms() -> i64 {
+    let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH);
+    since_epoch.map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+fn encode_png(image: &RgbImage, path: &Path) -> Result<Vec<u8>, HistoryError> {
+    let mut png = Vec::new();
+    image
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .map_err(|source| HistoryError::Image {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    Ok(png)
+}
+
+/// Writes a temporary file beside `path`, syncs it, and renames it over `path`.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), HistoryError> {
+    let io_error = |doing| {
+        let path = path.to_path_buf();
+        move |source| HistoryError::Io {
+            doing,
+            path,
+            source,
+        }
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io_error("cannot create the directory of"))?;
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(io_error("cannot write"))?;
+    file.write_all(bytes).map_err(io_error("cannot write"))?;
+    file.as_file()
+        .sync_all()
+        .map_err(io_error("cannot write"))?;
+    file.persist(path)
+        .map_err(|e| io_error("cannot replace")(e.error))?;
+    Ok(())
 }

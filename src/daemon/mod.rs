@@ -6,6 +6,10 @@ pub mod config;
 pub mod context;
 pub mod dry_run;
 pub mod history;
+mod history_rows;
+mod history_schema;
+#[cfg(test)]
+mod history_tests;
 pub mod launch;
 pub mod outcome;
 pub mod rig;

@@ -85,12 +85,14 @@ fn record(ctx: &RunContext, attempt: u32, readings: &[Rgb; 54], cube: Result<&Cl
         Err(c) => (c, Some("unsure")),
     };
     let symbols: Vec<char> = cube.symbols().chars().collect();
+    // A sticker with no legal alternative is certain: shown as a large finite gap (JSON has no infinity).
+    let confidence: Vec<f32> = cube.confidence.iter().map(|c| c.min(CERTAIN)).collect();
     let recorded = ctx.history.record_scan(
         ctx.run,
         attempt,
         Some(readings),
         Some(&cube.symbols()),
-        &cube.confidence,
+        &confidence,
         error,
     );
     ctx.note(recorded);
@@ -101,13 +103,16 @@ fn record(ctx: &RunContext, attempt: u32, readings: &[Rgb; 54], cube: Result<&Cl
                 .map(|i| StickerDoc {
                     symbol: symbols.get(i).copied().unwrap_or('?'),
                     rgb: hex(readings[i]),
-                    confidence: cube.confidence[i],
+                    confidence: confidence[i],
                 })
                 .collect();
         }
         s.facelets = Some(cube.symbols());
     });
 }
+
+/// The confidence shown for a sticker that has no legal alternative colour.
+const CERTAIN: f32 = 99.0;
 
 /// "F3, R7" for sticker indices (face letter, 1-based position in the face's net order).
 pub fn sticker_names(stickers: &[usize]) -> String {

@@ -1,0 +1,292 @@
+//! The run history's rows as the API's records: the queries that read them, column encodings (readings, confidences) both ways, image paths and URLs, and decoding that names the run and column of a bad value.
+
+use super::api::{PhotoDoc, RunSummary, ScanRecord, SolutionRecord, StepTiming, StickerDoc};
+use super::history::HistoryError;
+use rusqlite::types::FromSql;
+use rusqlite::{params, Connection, Params, Row};
+use std::collections::BTreeMap;
+use std::path::{Component, Path};
+
+/// Face letters in net order: face `f` owns stickers `f*9..f*9+9`.
+pub const FACES: &str = "URFDLB";
+
+/// Columns read by [`summary`], in `SELECT` form.
+pub const SUMMARY_COLUMNS: &str =
+    "id, started_ms, finished_ms, source, outcome, moves, error, last_acked_move";
+
+/// Net position of a face letter.
+pub fn face_index(face: char) -> Option<usize> {
+    FACES.chars().position(|f| f == face)
+}
+
+/// Where the web layer serves a photo.
+pub fn image_url(run: u64, attempt: u32, face: char) -> String {
+    format!("/api/runs/{run}/images/{attempt}/{face}")
+}
+
+/// A photo's file, relative to the data directory (as stored).
+pub fn image_relative_path(run: u64, attempt: u32, face: char) -> String {
+    format!("images/{run}/{attempt}-{face}.png")
+}
+
+/// Whether a stored relative path stays inside the data directory.
+pub fn is_safe_relative(path: &str) -> bool {
+    let path = Path::new(path);
+    path.components().count() > 0 && path.components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// 54 readings as 162 bytes (R, G, B per sticker).
+pub fn encode_readings(readings: &[[u8; 3]; 54]) -> Vec<u8> {
+    readings.concat()
+}
+
+/// Confidences as a JSON array; values JSON cannot hold are the strings "inf", "-inf", "nan".
+pub fn encode_confidence(values: &[f32]) -> String {
+    let items: Vec<String> = values
+        .iter()
+        .map(|&v| match v {
+            v if v.is_finite() => format!("{v}"),
+            v if v.is_nan() => "\"nan\"".to_string(),
+            v if v > 0.0 => "\"inf\"".to_string(),
+            _ => "\"-inf\"".to_string(),
+        })
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+/// Reads one column of one run's row; a missing or mistyped value names both.
+pub struct Cols<'a, 'r> {
+    pub row: &'a Row<'r>,
+    pub run: i64,
+    pub table: &'static str,
+}
+
+impl Cols<'_, '_> {
+    pub fn get<T: FromSql>(&self, column: &'static str) -> Result<T, HistoryError> {
+        self.row
+            .get(column)
+            .map_err(|e| self.bad(column, e.to_string()))
+    }
+
+    pub fn bad(&self, column: &'static str, message: String) -> HistoryError {
+        HistoryError::BadRow {
+            run: self.run,
+            column: format!("{}.{column}", self.table),
+            message,
+        }
+    }
+}
+
+/// A `runs` row selected with [`SUMMARY_COLUMNS`].
+pub fn summary(row: &Row<'_>) -> Result<RunSummary, HistoryError> {
+    let id: i64 = Cols {
+        row,
+        run: 0,
+        table: "runs",
+    }
+    .get("id")?;
+    let cols = Cols {
+        row,
+        run: id,
+        table: "runs",
+    };
+    Ok(RunSummary {
+        id: u64::try_from(id).map_err(|_| cols.bad("id", "negative run id".into()))?,
+        started_ms: cols.get("started_ms")?,
+        finished_ms: cols.get("finished_ms")?,
+        source: cols.get("source")?,
+        outcome: cols.get("outcome")?,
+        moves: cols.get("moves")?,
+        error: cols.get("error")?,
+        last_acked_move: cols.get("last_acked_move")?,
+    })
+}
+
+/// A `scans` row (attempt, readings, facelets, confidence, error), photos not yet attached.
+pub fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> {
+    let cols = Cols {
+        row,
+        run,
+        table: "scans",
+    };
+    let readings: Option<Vec<u8>> = cols.get("readings")?;
+    let confidence: String = cols.get("confidence")?;
+    Ok(ScanRecord {
+        attempt: cols.get("attempt")?,
+        images: Vec::new(),
+        readings: decode_readings(readings.as_deref()).map_err(|m| cols.bad("readings", m))?,
+        facelets: cols.get("facelets")?,
+        confidence: decode_confidence(&confidence).map_err(|m| cols.bad("confidence", m))?,
+        error: cols.get("error")?,
+    })
+}
+
+/// The runs `sql` selects with [`SUMMARY_COLUMNS`].
+pub fn query_summaries<P: Params>(
+    conn: &Connection,
+    sql: &str,
+    params: P,
+) -> Result<Vec<RunSummary>, HistoryError> {
+    let failed = |e| HistoryError::sql("reading runs".into(), e);
+    let mut stmt = conn.prepare_cached(sql).map_err(failed)?;
+    let mut found = stmt.query(params).map_err(failed)?;
+    let mut summaries = Vec::new();
+    while let Some(row) = found.next().map_err(failed)? {
+        summaries.push(summary(row)?);
+    }
+    Ok(summaries)
+}
+
+/// The rows of one run from `sql` (which takes the run id as ?1), each decoded by `decode`.
+pub fn query_rows<T>(
+    conn: &Connection,
+    sql: &str,
+    run: i64,
+    decode: impl Fn(&Row<'_>) -> Result<T, HistoryError>,
+) -> Result<Vec<T>, HistoryError> {
+    let failed = |e| HistoryError::sql(format!("reading run {run}"), e);
+    let mut stmt = conn.prepare_cached(sql).map_err(failed)?;
+    let mut found = stmt.query(params![run]).map_err(failed)?;
+    let mut decoded = Vec::new();
+    while let Some(row) = found.next().map_err(failed)? {
+        decoded.push(decode(row)?);
+    }
+    Ok(decoded)
+}
+
+/// An `images` row (attempt, face) as the attempt and its photo, stickers not yet attached.
+pub fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
+    let cols = Cols {
+        row,
+        run: run as i64,
+        table: "images",
+    };
+    let attempt: u32 = cols.get("attempt")?;
+    let face: String = cols.get("face")?;
+    let face = single_face(&face).ok_or_else(|| cols.bad("face", format!("{face:?}")))?;
+    Ok(PhotoDoc {
+        face,
+        attempt,
+        url: image_url(run, attempt, face),
+        stickers: Vec::new(),
+    })
+}
+
+/// A `solutions` row.
+pub fn solution(row: &Row<'_>, run: i64) -> Result<SolutionRecord, HistoryError> {
+    let cols = Cols {
+        row,
+        run,
+        table: "solutions",
+    };
+    let program: String = cols.get("program")?;
+    Ok(SolutionRecord {
+        attempt: cols.get("attempt")?,
+        solution: cols.get("solution")?,
+        moves: cols.get("moves")?,
+        program: serde_json::from_str(&program).map_err(|e| cols.bad("program", e.to_string()))?,
+        planned_ms: cols.get("planned_ms")?,
+    })
+}
+
+/// A `steps` row.
+pub fn step(row: &Row<'_>, run: i64) -> Result<StepTiming, HistoryError> {
+    let cols = Cols {
+        row,
+        run,
+        table: "steps",
+    };
+    Ok(StepTiming {
+        name: cols.get("name")?,
+        attempt: cols.get("attempt")?,
+        started_ms: cols.get("started_ms")?,
+        ms: cols.get("ms")?,
+    })
+}
+
+/// Scans by attempt, with each attempt's photos (net order) and their stickers; an attempt
+/// with photos but no recorded scan still appears.
+pub fn assemble_scans(scans: Vec<ScanRecord>, photos: Vec<PhotoDoc>) -> Vec<ScanRecord> {
+    let mut by_attempt: BTreeMap<u32, ScanRecord> =
+        scans.into_iter().map(|s| (s.attempt, s)).collect();
+    for photo in photos {
+        by_attempt
+            .entry(photo.attempt)
+            .or_insert_with(|| unscanned(photo.attempt))
+            .images
+            .push(photo);
+    }
+    let mut scans: Vec<ScanRecord> = by_attempt.into_values().collect();
+    for scan in &mut scans {
+        scan.images.sort_by_key(|p| face_index(p.face));
+        let stickers: Vec<Vec<StickerDoc>> = scan
+            .images
+            .iter()
+            .map(|p| face_stickers(scan, p.face))
+            .collect();
+        for (photo, stickers) in scan.images.iter_mut().zip(stickers) {
+            photo.stickers = stickers;
+        }
+    }
+    scans
+}
+
+fn unscanned(attempt: u32) -> ScanRecord {
+    ScanRecord {
+        attempt,
+        images: Vec::new(),
+        readings: Vec::new(),
+        facelets: None,
+        confidence: Vec::new(),
+        error: None,
+    }
+}
+
+/// The nine stickers of `face` if the scan was classified, else none.
+fn face_stickers(scan: &ScanRecord, face: char) -> Vec<StickerDoc> {
+    let symbols: Vec<char> = scan.facelets.as_deref().unwrap_or("").chars().collect();
+    let (Some(f), 54, 54) = (face_index(face), symbols.len(), scan.readings.len()) else {
+        return Vec::new();
+    };
+    (f * 9..f * 9 + 9)
+        .map(|i| {
+            let [r, g, b] = scan.readings[i];
+            StickerDoc {
+                symbol: symbols[i],
+                rgb: format!("#{r:02x}{g:02x}{b:02x}"),
+                confidence: scan.confidence.get(i).copied().unwrap_or(0.0),
+            }
+        })
+        .collect()
+}
+
+fn single_face(text: &str) -> Option<char> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(face), None) if face_index(face).is_some() => Some(face),
+        _ => None,
+    }
+}
+
+fn decode_readings(bytes: Option<&[u8]>) -> Result<Vec<[u8; 3]>, String> {
+    match bytes {
+        None => Ok(Vec::new()),
+        Some(b) if b.len() == 54 * 3 => Ok(b.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()),
+        Some(b) => Err(format!("{} bytes, expected 162 (54 × RGB)", b.len())),
+    }
+}
+
+fn decode_confidence(text: &str) -> Result<Vec<f32>, String> {
+    let values: Vec<serde_json::Value> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    values.iter().map(decode_confidence_value).collect()
+}
+
+fn decode_confidence_value(value: &serde_json::Value) -> Result<f32, String> {
+    match (value.as_f64(), value.as_str()) {
+        (Some(v), _) => Ok(v as f32),
+        (_, Some("inf")) => Ok(f32::INFINITY),
+        (_, Some("-inf")) => Ok(f32::NEG_INFINITY),
+        (_, Some("nan")) => Ok(f32::NAN),
+        _ => Err(format!("{value} is not a confidence")),
+    }
+}

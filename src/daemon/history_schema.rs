@@ -1,0 +1,141 @@
+//! The run history's SQLite file: opening it, its pragmas, and the versioned schema (`PRAGMA user_version`) with its migrations.
+
+use super::history::HistoryError;
+use rusqlite::{Connection, TransactionBehavior};
+use std::path::Path;
+use std::time::Duration;
+
+/// Schema version this build writes, and the newest it can read.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// `MIGRATIONS[v]` takes the schema from version `v` to `v + 1`; append, never edit.
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [SCHEMA_V1];
+
+/// Version 1. Ids grow monotonically (AUTOINCREMENT), so "newest first" never depends on the
+/// wall clock. Readings are 162 bytes (54 × RGB); confidences and programs are JSON text.
+const SCHEMA_V1: &str = "
+CREATE TABLE runs (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    started_ms      INTEGER NOT NULL,
+    finished_ms     INTEGER,
+    source          TEXT    NOT NULL,
+    robot           TEXT    NOT NULL,
+    outcome         TEXT,
+    error           TEXT,
+    moves           INTEGER,
+    last_acked_move INTEGER
+);
+CREATE INDEX runs_unfinished ON runs (id) WHERE outcome IS NULL;
+CREATE TABLE images (
+    run     INTEGER NOT NULL REFERENCES runs (id),
+    attempt INTEGER NOT NULL,
+    face    TEXT    NOT NULL,
+    path    TEXT    NOT NULL,
+    PRIMARY KEY (run, attempt, face)
+) WITHOUT ROWID;
+CREATE TABLE scans (
+    run        INTEGER NOT NULL REFERENCES runs (id),
+    attempt    INTEGER NOT NULL,
+    readings   BLOB,
+    facelets   TEXT,
+    confidence TEXT    NOT NULL,
+    error      TEXT,
+    PRIMARY KEY (run, attempt)
+) WITHOUT ROWID;
+CREATE TABLE solutions (
+    run        INTEGER NOT NULL REFERENCES runs (id),
+    attempt    INTEGER NOT NULL,
+    solution   TEXT    NOT NULL,
+    moves      INTEGER NOT NULL,
+    program    TEXT    NOT NULL,
+    planned_ms INTEGER NOT NULL,
+    PRIMARY KEY (run, attempt)
+) WITHOUT ROWID;
+CREATE TABLE steps (
+    id         INTEGER PRIMARY KEY,
+    run        INTEGER NOT NULL REFERENCES runs (id),
+    name       TEXT    NOT NULL,
+    attempt    INTEGER NOT NULL,
+    started_ms INTEGER NOT NULL,
+    ms         REAL    NOT NULL
+);
+CREATE INDEX steps_by_run ON steps (run, id);
+";
+
+/// Opens `path`, refusing files that are not a cubed history of a version this build knows,
+/// before anything is written to them; then sets the pragmas and migrates to [`SCHEMA_VERSION`].
+pub fn open_database(path: &Path) -> Result<Connection, HistoryError> {
+    let failed = |e: rusqlite::Error| open_error(path, e);
+    let mut conn = Connection::open(path).map_err(failed)?;
+    conn.busy_timeout(Duration::from_secs(5)).map_err(failed)?;
+    let found = schema_version(&conn).map_err(failed)?;
+    refuse_foreign(path, &conn, found)?;
+    configure(&conn).map_err(failed)?;
+    if found < SCHEMA_VERSION {
+        migrate(path, &mut conn)?;
+    }
+    Ok(conn)
+}
+
+fn schema_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+}
+
+/// A newer schema, or a non-empty database that is not ours: left untouched.
+fn refuse_foreign(path: &Path, conn: &Connection, found: i64) -> Result<(), HistoryError> {
+    if found > SCHEMA_VERSION {
+        return Err(HistoryError::NewerSchema {
+            path: path.to_path_buf(),
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    let tables: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))
+        .map_err(|e| open_error(path, e))?;
+    if found == 0 && tables > 0 {
+        return Err(HistoryError::Open {
+            path: path.to_path_buf(),
+            message: "is an SQLite database but not a cubed run history (it has tables and no \
+                      schema version); it was left untouched"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// WAL so web readers never block the daemon; NORMAL sync except where the journal asks for FULL.
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+    )
+}
+
+/// Applies the missing migrations in one transaction (another process may be migrating too).
+fn migrate(path: &Path, conn: &mut Connection) -> Result<(), HistoryError> {
+    let failed = |e: rusqlite::Error| open_error(path, e);
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(failed)?;
+    let found = schema_version(&tx).map_err(failed)?;
+    refuse_foreign(path, &tx, found)?;
+    for migration in MIGRATIONS.iter().skip(found.max(0) as usize) {
+        tx.execute_batch(migration).map_err(failed)?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .map_err(failed)?;
+    tx.commit().map_err(failed)
+}
+
+fn open_error(path: &Path, e: rusqlite::Error) -> HistoryError {
+    let not_a_database = e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase);
+    let message = if not_a_database {
+        format!("is not an SQLite database ({e}); move it aside to start a new run history")
+    } else {
+        format!("cannot open or set up the run history: {e}")
+    };
+    HistoryError::Open {
+        path: path.to_path_buf(),
+        message,
+    }
+}

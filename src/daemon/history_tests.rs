@@ -1,0 +1,409 @@
+//! Tests of the run history on real SQLite files in temporary directories: round trip, journal durability across a real crash, reopening, refusing foreign or newer files, photos.
+
+use super::api::StartSource;
+use super::history::{History, HistoryError, DATABASE_FILE};
+use image::{Rgb, RgbImage};
+use serde_json::json;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+use tempfile::TempDir;
+
+const FACES: &str = "URFDLB";
+/// Set for the child process of [`journal_survives_a_crash`]: the data directory to crash in.
+const CRASH_DIR_VAR: &str = "CUBED_HISTORY_TEST_CRASH_DIR";
+
+fn open(dir: &TempDir) -> History {
+    History::open(dir.path()).expect("open the history")
+}
+
+fn photo(shade: u8) -> RgbImage {
+    RgbImage::from_pixel(4, 3, Rgb([shade, 255 - shade, 7]))
+}
+
+fn readings() -> [[u8; 3]; 54] {
+    std::array::from_fn(|i| [i as u8, (i * 2) as u8, (255 - i) as u8])
+}
+
+fn solved_facelets() -> String {
+    FACES
+        .chars()
+        .flat_map(|f| std::iter::repeat_n(f, 9))
+        .collect()
+}
+
+#[test]
+fn round_trip_returns_everything_recorded() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = history.begin_run(StartSource::Web, "two-gripper").unwrap();
+    for face in FACES.chars() {
+        let url = history.save_image(run, 0, face, &photo(10)).unwrap();
+        assert_eq!(url, format!("/api/runs/{run}/images/0/{face}"));
+    }
+    history.save_image(run, 1, 'F', &photo(20)).unwrap();
+    let mut confidence: Vec<f32> = (0..54).map(|i| i as f32 / 4.0).collect();
+    confidence[4] = f32::INFINITY;
+    let facelets = solved_facelets();
+    history
+        .record_scan(
+            run,
+            0,
+            Some(&readings()),
+            Some(&facelets),
+            &confidence,
+            None,
+        )
+        .unwrap();
+    history
+        .record_scan(run, 1, None, None, &[], Some("no grid found"))
+        .unwrap();
+    let program = json!({"commands": [{"id": 1, "action": "grip"}], "ms": 1234});
+    history
+        .record_solution(run, 0, "R U R'", 3, &program, 1234)
+        .unwrap();
+    history.record_step(run, "scan", 0, 1_000, 812.5).unwrap();
+    history.record_step(run, "solve", 0, 1_900, 3.25).unwrap();
+    for move_id in 1..=9 {
+        history.journal_ack(run, move_id).unwrap();
+    }
+    history.add_moves(run, 2).unwrap();
+    history.add_moves(run, 1).unwrap();
+    history
+        .finish_run(run, "failed", Some("verify failed"))
+        .unwrap();
+
+    let detail = history.run(run).unwrap().expect("the run is recorded");
+    let summary = &detail.summary;
+    assert_eq!(summary.id, run);
+    assert_eq!(summary.source, "web");
+    assert_eq!(summary.outcome.as_deref(), Some("failed"));
+    assert_eq!(summary.error.as_deref(), Some("verify failed"));
+    assert_eq!(summary.moves, Some(3));
+    assert_eq!(summary.last_acked_move, Some(9));
+    assert!(summary.finished_ms.is_some_and(|f| f >= summary.started_ms));
+
+    assert_eq!(detail.scans.len(), 2);
+    let first = &detail.scans[0];
+    assert_eq!(first.readings, readings().to_vec());
+    assert_eq!(first.facelets.as_deref(), Some(facelets.as_str()));
+    assert_eq!(first.confidence, confidence);
+    let faces: String = first.images.iter().map(|p| p.face).collect();
+    assert_eq!(faces, FACES);
+    let front = &first.images[2];
+    assert_eq!(front.url, format!("/api/runs/{run}/images/0/F"));
+    assert_eq!(front.stickers.len(), 9);
+    assert_eq!(front.stickers[0].symbol, 'F');
+    assert_eq!(front.stickers[0].rgb, "#1224ed"); // sticker 18
+    assert_eq!(front.stickers[0].confidence, 4.5);
+    assert_eq!(first.images[0].stickers[4].confidence, f32::INFINITY);
+
+    let rescan = &detail.scans[1];
+    assert_eq!(rescan.error.as_deref(), Some("no grid found"));
+    assert!(rescan.readings.is_empty() && rescan.facelets.is_none());
+    assert_eq!(rescan.images.len(), 1);
+    assert!(rescan.images[0].stickers.is_empty());
+
+    assert_eq!(detail.solutions.len(), 1);
+    assert_eq!(detail.solutions[0].solution, "R U R'");
+    assert_eq!(detail.solutions[0].moves, 3);
+    assert_eq!(detail.solutions[0].program, program);
+    assert_eq!(detail.solutions[0].planned_ms, 1234);
+    let steps: Vec<(&str, i64, f64)> = detail
+        .steps
+        .iter()
+        .map(|s| (s.name.as_str(), s.started_ms, s.ms))
+        .collect();
+    assert_eq!(steps, [("scan", 1_000, 812.5), ("solve", 1_900, 3.25)]);
+}
+
+#[test]
+fn list_runs_is_newest_first_and_limited() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let ids: Vec<u64> = (0..4)
+        .map(|_| history.begin_run(StartSource::Cli, "r").unwrap())
+        .collect();
+    let listed: Vec<u64> = history.list_runs(3).unwrap().iter().map(|r| r.id).collect();
+    assert_eq!(listed, [ids[3], ids[2], ids[1]]);
+    assert_eq!(history.list_runs(100).unwrap().len(), 4);
+    assert!(history.list_runs(0).unwrap().is_empty());
+    assert!(history.run(999).unwrap().is_none());
+}
+
+/// Runs only as the child process of [`journal_survives_a_crash`], which sets the variable.
+#[test]
+#[ignore = "the crashing child of journal_survives_a_crash"]
+fn crash_child() {
+    let Some(dir) = std::env::var_os(CRASH_DIR_VAR) else {
+        return;
+    };
+    let history = History::open(Path::new(&dir)).unwrap();
+    let run = history.begin_run(StartSource::Button, "r").unwrap();
+    for move_id in 1..=41 {
+        history.journal_ack(run, move_id).unwrap();
+    }
+    std::process::abort();
+}
+
+#[test]
+fn journal_survives_a_crash() {
+    let dir = TempDir::new().unwrap();
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "daemon::history_tests::crash_child", "--ignored"])
+        .env(CRASH_DIR_VAR, dir.path())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(!status.success(), "the child must have aborted: {status}");
+
+    let history = open(&dir);
+    let interrupted = history.take_interrupted().unwrap();
+    assert_eq!(interrupted.len(), 1);
+    assert_eq!(interrupted[0].last_acked_move, Some(41));
+    assert_eq!(interrupted[0].outcome.as_deref(), Some("interrupted"));
+    let error = interrupted[0].error.as_deref().unwrap();
+    assert!(error.contains("at move 41;"), "{error}");
+    assert_eq!(history.list_runs(1).unwrap(), interrupted);
+    assert!(history.take_interrupted().unwrap().is_empty());
+}
+
+#[test]
+fn dropped_history_leaves_the_run_interrupted_once() {
+    let dir = TempDir::new().unwrap();
+    let (acked, unacked) = {
+        let history = open(&dir);
+        let acked = history.begin_run(StartSource::Web, "r").unwrap();
+        history.journal_ack(acked, 7).unwrap();
+        let unacked = history.begin_run(StartSource::Web, "r").unwrap();
+        (acked, unacked)
+    };
+    let history = open(&dir);
+    let live = history.begin_run(StartSource::Web, "r").unwrap();
+    let interrupted = history.take_interrupted().unwrap();
+    let found: Vec<(u64, Option<u32>)> = interrupted
+        .iter()
+        .map(|r| (r.id, r.last_acked_move))
+        .collect();
+    assert_eq!(found, [(acked, Some(7)), (unacked, None)]);
+    let error = interrupted[1].error.as_deref().unwrap();
+    assert_eq!(
+        error,
+        "the daemon stopped during this run (crash or power loss) at move none; \
+         the cube state is unknown, so the next run rescans it"
+    );
+    assert!(history.take_interrupted().unwrap().is_empty());
+    let live = history.run(live).unwrap().unwrap();
+    assert_eq!(
+        live.summary.outcome, None,
+        "a run of this process is not taken"
+    );
+}
+
+#[test]
+fn reopening_keeps_all_runs() {
+    let dir = TempDir::new().unwrap();
+    {
+        let history = open(&dir);
+        for _ in 0..3 {
+            let run = history.begin_run(StartSource::DryRun, "r").unwrap();
+            history.finish_run(run, "solved", None).unwrap();
+        }
+    }
+    let history = open(&dir);
+    let runs = history.list_runs(10).unwrap();
+    assert_eq!(runs.len(), 3);
+    assert!(runs.iter().all(|r| r.outcome.as_deref() == Some("solved")));
+    assert!(runs
+        .iter()
+        .all(|r| r.source == "dry_run" && r.moves == Some(0)));
+    let next = history.begin_run(StartSource::Web, "r").unwrap();
+    assert!(runs.iter().all(|r| r.id < next), "ids are never reused");
+}
+
+#[test]
+fn a_garbage_file_is_refused_naming_it() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join(DATABASE_FILE);
+    let garbage =
+        b"this is not a database, just some text that fills more than a header ".repeat(20);
+    std::fs::write(&path, &garbage).unwrap();
+    let error = History::open(dir.path()).err().expect("refused");
+    assert!(matches!(error, HistoryError::Open { .. }), "{error:?}");
+    let message = error.to_string();
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(message.contains("not an SQLite database"), "{message}");
+    assert_eq!(std::fs::read(&path).unwrap(), garbage);
+}
+
+#[test]
+fn a_newer_schema_is_refused_untouched() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join(DATABASE_FILE);
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE future (x); INSERT INTO future VALUES (1); PRAGMA user_version = 99;",
+        )
+        .unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let error = History::open(dir.path()).err().expect("refused");
+    assert!(
+        matches!(error, HistoryError::NewerSchema { found: 99, .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains(&path.display().to_string()));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert!(!dir.path().join("cubed.sqlite-wal").exists());
+}
+
+#[test]
+fn another_programs_database_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join(DATABASE_FILE);
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch("CREATE TABLE runs (name TEXT);")
+        .unwrap();
+    let error = History::open(dir.path()).err().expect("refused");
+    assert!(
+        error.to_string().contains("not a cubed run history"),
+        "{error}"
+    );
+}
+
+#[test]
+fn saving_a_photo_again_replaces_it_atomically() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = history.begin_run(StartSource::Web, "r").unwrap();
+    history.save_image(run, 0, 'U', &photo(1)).unwrap();
+    history.save_image(run, 0, 'U', &photo(200)).unwrap();
+    let path = history.image_path(run, 0, 'U').unwrap().expect("recorded");
+    assert_eq!(path, dir.path().join(format!("images/{run}/0-U.png")));
+    let saved = image::open(&path).unwrap().to_rgb8();
+    assert_eq!(saved, photo(200));
+    let files = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
+    assert_eq!(files, 1, "no temporary file is left behind");
+    let detail = history.run(run).unwrap().unwrap();
+    assert_eq!(detail.scans[0].images.len(), 1);
+}
+
+#[test]
+fn unknown_photos_and_runs_are_reported() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = history.begin_run(StartSource::Web, "r").unwrap();
+    history.save_image(run, 0, 'U', &photo(1)).unwrap();
+    assert_eq!(history.image_path(run, 0, 'R').unwrap(), None);
+    assert_eq!(history.image_path(run, 1, 'U').unwrap(), None);
+    assert_eq!(history.image_path(run + 1, 0, 'U').unwrap(), None);
+    assert_eq!(history.image_path(u64::MAX, 0, 'U').unwrap(), None);
+    let missing = run + 1;
+    assert!(
+        matches!(history.journal_ack(missing, 1), Err(HistoryError::UnknownRun(r)) if r == missing)
+    );
+    assert!(matches!(
+        history.save_image(missing, 0, 'U', &photo(1)),
+        Err(HistoryError::UnknownRun(_))
+    ));
+    assert!(matches!(
+        history.record_scan(missing, 0, None, None, &[], None),
+        Err(HistoryError::UnknownRun(_))
+    ));
+    assert!(matches!(
+        history.save_image(run, 0, 'X', &photo(1)),
+        Err(HistoryError::BadFace('X'))
+    ));
+    assert!(matches!(
+        history.finish_run(run, "won", None),
+        Err(HistoryError::BadOutcome(_))
+    ));
+    assert!(matches!(
+        history.record_step(run, "scan", 0, 0, f64::NAN),
+        Err(HistoryError::BadDuration { .. })
+    ));
+}
+
+#[test]
+fn a_bad_column_is_an_error_naming_run_and_column() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = history.begin_run(StartSource::Web, "r").unwrap();
+    history
+        .record_scan(run, 0, None, None, &[1.0], None)
+        .unwrap();
+    let conn = rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).unwrap();
+    conn.execute(
+        "UPDATE scans SET confidence = '[1.0,' WHERE run = ?1",
+        [run as i64],
+    )
+    .unwrap();
+    let error = history.run(run).expect_err("bad JSON is an error");
+    assert!(
+        matches!(&error, HistoryError::BadRow { column, .. } if column == "scans.confidence"),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains(&format!("run {run}")), "{error}");
+}
+
+#[test]
+fn shared_between_threads_every_write_lands() {
+    let dir = TempDir::new().unwrap();
+    let history = Arc::new(open(&dir));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let history = Arc::clone(&history);
+            std::thread::spawn(move || {
+                let run = history.begin_run(StartSource::Web, "r").unwrap();
+                for move_id in 1..=20 {
+                    history.journal_ack(run, move_id).unwrap();
+                    history.list_runs(5).unwrap();
+                }
+                history.finish_run(run, "solved", None).unwrap();
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    let runs = history.list_runs(10).unwrap();
+    assert_eq!(runs.len(), 4);
+    assert!(runs.iter().all(|r| r.last_acked_move == Some(20)));
+}
+
+/// Prints the cost of one durable journal write (no timing assertion: machines differ).
+#[test]
+fn journal_ack_cost() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = history.begin_run(StartSource::Web, "r").unwrap();
+    let durable = percentiles((1..=1000).map(|move_id| {
+        let start = Instant::now();
+        history.journal_ack(run, move_id).unwrap();
+        start.elapsed()
+    }));
+    // The same one-row update at synchronous = NORMAL: what the fsync costs.
+    let unsynced = percentiles((1..=1000).map(|_| {
+        let start = Instant::now();
+        history.add_moves(run, 1).unwrap();
+        start.elapsed()
+    }));
+    println!("journal_ack over 1000 calls (µs): {durable}; add_moves, not fsynced: {unsynced}");
+    let summary = &history.list_runs(1).unwrap()[0];
+    assert_eq!(summary.last_acked_move, Some(1000));
+    assert_eq!(summary.moves, Some(1000));
+}
+
+fn percentiles(times: impl Iterator<Item = std::time::Duration>) -> String {
+    let mut micros: Vec<f64> = times.map(|t| t.as_secs_f64() * 1e6).collect();
+    micros.sort_by(f64::total_cmp);
+    let at = |q: f64| micros[((micros.len() - 1) as f64 * q) as usize];
+    format!(
+        "median {:.0}, p90 {:.0}, max {:.0}",
+        at(0.5),
+        at(0.9),
+        at(1.0)
+    )
+}
