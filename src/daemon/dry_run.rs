@@ -48,6 +48,22 @@ pub enum DryRunError {
     History(#[from] super::history::HistoryError),
 }
 
+/// The run's record once its outcome is in the history (the state may say so a moment before,
+/// e.g. an e-stop is shown at once while the run winds down). Gives up after 30 s.
+pub async fn wait_recorded(
+    handle: &super::api::DaemonHandle,
+    run: u64,
+) -> Result<Option<super::api::RunDetail>, super::history::HistoryError> {
+    for _ in 0..1500 {
+        let detail = handle.run(run)?;
+        if detail.as_ref().is_none_or(|d| d.summary.outcome.is_some()) {
+            return Ok(detail);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    handle.run(run)
+}
+
 /// Solves `cubes` random cubes (from `seed`) one after another; `each` sees every result.
 pub async fn dry_run(
     daemon: &RunningDaemon,
@@ -98,7 +114,7 @@ pub async fn dry_run(
                 state: daemon.handle.status().state,
             });
         }
-        let detail = daemon.handle.run(run)?;
+        let detail = wait_recorded(&daemon.handle, run).await?;
         let summary = detail.as_ref().map(|d| d.summary.clone());
         let outcome = summary.as_ref().and_then(|s| s.outcome.clone()).unwrap_or_else(|| "unknown".into());
         let truly_solved = sim.cube().is_solved();

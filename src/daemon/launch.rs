@@ -38,7 +38,12 @@ impl RunningDaemon {
     pub async fn start(config: &DaemonConfig, solver: Arc<Solver>) -> Result<RunningDaemon, LaunchError> {
         let history = Arc::new(History::open(&config.data_dir)?);
         let interrupted = history.take_interrupted()?;
-        let rig = Rig::new(config, solver).await?;
+        let mut rig = Rig::new(config, solver).await?;
+        // Open the link now so the robot's start button works at once (a robot that is
+        // not there yet is retried by the service while idle).
+        if let Err(e) = rig.connect().await {
+            tracing::warn!("robot link not open yet: {e}");
+        }
         let sim = rig.sim.as_ref().map(|s| s.controls.clone());
         let planned_motion = Arc::clone(&rig.planned_motion_ms);
         let notice = interrupted_notice(&interrupted);

@@ -185,8 +185,8 @@ impl Rig {
         })
     }
 
-    /// The link, opened (handshake, configuration) and the robot homed if needed.
-    pub async fn ensure_link(&mut self) -> Result<&mut LinkHandle, RigError> {
+    /// Opens the link (handshake, configuration) if it is not open; the robot is not moved.
+    pub async fn connect(&mut self) -> Result<(), RigError> {
         if self.link.is_none() {
             let link = LinkHandle::open(
                 Arc::clone(&self.connector),
@@ -200,6 +200,17 @@ impl Rig {
             self.next_move_id = 1;
             self.robot_state = None;
         }
+        Ok(())
+    }
+
+    /// Whether the link is open.
+    pub fn connected(&self) -> bool {
+        self.link.is_some()
+    }
+
+    /// The link, opened (handshake, configuration) and the robot homed if needed.
+    pub async fn ensure_link(&mut self) -> Result<&mut LinkHandle, RigError> {
+        self.connect().await?;
         if self.robot_state.is_none() {
             let home = [MotionGroup::Home {
                 move_id: self.take_move_ids(1),

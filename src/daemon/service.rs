@@ -10,6 +10,7 @@ use super::api::CalibrationDoc;
 use super::tasks::{calibrate_run, guide};
 use super::rig::EStopSlot;
 use crate::link::LinkEvent;
+use firmware_protocol::message::Fault;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{oneshot, watch};
@@ -17,6 +18,8 @@ use tokio::task::JoinHandle;
 
 /// How long a shutdown waits for the run to reach a step boundary before it e-stops.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
+/// How often an idle daemon without a robot link tries to open it.
+const RECONNECT_IDLE: Duration = Duration::from_secs(3);
 
 /// What a started task does.
 enum Job {
@@ -40,6 +43,8 @@ pub struct Service {
     /// The e-stop of the link in use (kept outside the rig, which a run takes away).
     estop: EStopSlot,
     active: Option<ActiveRun>,
+    /// The last failure to open the link while idle (said once, not every retry).
+    link_error: Option<String>,
 }
 
 impl Service {
@@ -52,6 +57,7 @@ impl Service {
             estop: rig.estop_slot(),
             rig: Some(rig),
             active: None,
+            link_error: None,
         }
     }
 
@@ -65,7 +71,7 @@ impl Service {
                     None => break,
                 },
                 finished = wait_run(&mut self.active) => self.on_finished(finished).await,
-                event = idle_event(&mut self.rig), if idle => self.on_idle_event(event).await,
+                event = idle_event(&mut self.rig, &self.board, &mut self.link_error), if idle => self.on_idle_event(event).await,
                 _ = async { let _ = shutdown.wait_for(|&s| s).await; } => break,
             }
         }
@@ -245,6 +251,11 @@ impl Service {
                 self.board.say(format!("robot link lost on {}: {reason}; reconnecting", path.display()))
             }
             Some(LinkEvent::LinkRestored { .. }) => self.board.say("robot link restored"),
+            Some(LinkEvent::Fault(Fault::EStopLatched)) | Some(LinkEvent::EStopped { .. }) => {
+                if self.board.now().state != DaemonState::EStopped {
+                    self.board.set(DaemonState::EStopped, "the robot's emergency stop is latched; check the robot, then reset");
+                }
+            }
             Some(LinkEvent::Fault(fault)) => {
                 self.board.set(DaemonState::Faulted, format!("the robot reported a fault while idle: {fault:?}; reset to continue"))
             }
@@ -311,11 +322,29 @@ async fn wait_run(active: &mut Option<ActiveRun>) -> Result<(u64, Rig, Outcome),
     }
 }
 
-async fn idle_event(rig: &mut Option<Rig>) -> Option<LinkEvent> {
-    match rig {
-        Some(rig) => rig.next_idle_event().await,
-        None => std::future::pending().await,
+/// The next link event while idle; with no link, tries to open one every few seconds
+/// (so the robot's start button works as soon as the robot is there).
+async fn idle_event(rig: &mut Option<Rig>, board: &StatusBoard, last_error: &mut Option<String>) -> Option<LinkEvent> {
+    let Some(rig) = rig else {
+        return std::future::pending().await;
+    };
+    while !rig.connected() {
+        match rig.connect().await {
+            Ok(()) => {
+                board.log("robot link open");
+                *last_error = None;
+            }
+            Err(e) => {
+                let text = e.to_string();
+                if last_error.as_deref() != Some(text.as_str()) {
+                    board.say(format!("cannot reach the robot: {text} (retrying every {} s)", RECONNECT_IDLE.as_secs()));
+                    *last_error = Some(text);
+                }
+                tokio::time::sleep(RECONNECT_IDLE).await;
+            }
+        }
     }
+    rig.next_idle_event().await
 }
 
 pub fn state_name(state: DaemonState) -> &'static str {

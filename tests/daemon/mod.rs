@@ -7,6 +7,7 @@ mod runs;
 use cubed::cube::random::random_cube;
 use cubed::cube::FaceletCube;
 use cubed::daemon::config::{load_config, DaemonConfig};
+use cubed::daemon::dry_run::wait_recorded;
 use cubed::daemon::{DaemonHandle, DaemonState, RunningDaemon, StatusDoc};
 use cubed::solver::{Solver, Tables};
 use rand::SeedableRng;
@@ -64,9 +65,15 @@ pub async fn wait_until(handle: &DaemonHandle, what: &str, done: impl Fn(&Status
     }
 }
 
-/// Waits until run `run` has ended.
+/// Waits until run `run` has ended and its outcome is recorded.
 pub async fn finished(handle: &DaemonHandle, run: u64) -> StatusDoc {
-    wait_until(handle, &format!("run {run} ends"), |s| s.run == Some(run) && !s.state.is_busy()).await
+    wait_until(handle, &format!("run {run} ends"), |s| s.run == Some(run) && !s.state.is_busy()).await;
+    let detail = wait_recorded(handle, run).await.expect("history");
+    assert!(
+        detail.is_some_and(|d| d.summary.outcome.is_some()),
+        "run {run}: no outcome recorded"
+    );
+    handle.status()
 }
 
 pub fn is(state: DaemonState) -> impl Fn(&StatusDoc) -> bool {
