@@ -191,12 +191,12 @@ async fn run(inbox: &DaemonInbox, step: Duration) {
         message: format!("solution: {SOLUTION}"),
     });
     tokio::time::sleep(step).await;
-    for done in 0..=moves {
+    for (done, cube) in states.iter().enumerate() {
         push(&|s| {
             s.state = DaemonState::Executing;
             s.message = "turning".to_string();
             s.solution = solution.clone();
-            s.facelets = Some(states[done].clone());
+            s.facelets = Some(cube.clone());
             s.progress = Some(progress(done, moves));
         });
         tokio::time::sleep(step).await;
