@@ -200,3 +200,40 @@ pub fn state_name(state: DaemonState) -> String {
         _ => format!("{state:?}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::daemon::api::Progress;
+
+    #[test]
+    fn status_lines_for_people() {
+        let mut s = crate::web::scripted::idle_status();
+        assert_eq!(status_line(&s), "idle");
+        s.state = DaemonState::Executing;
+        s.run = Some(3);
+        s.progress = Some(Progress {
+            moves_done: 12,
+            moves: 19,
+            commands_done: 40,
+            commands: 60,
+            elapsed_ms: 1000,
+            eta_ms: 40_500,
+        });
+        let text = ControlReply::Status(Box::new(s.clone())).render();
+        assert!(
+            text.starts_with("executing: move 12 of 19 (ETA 41 s), run 3\n"),
+            "{text}"
+        );
+        s.state = DaemonState::EStopped;
+        let text = ControlReply::Accepted {
+            command: ControlCommand::EStop,
+            status: Box::new(s),
+        }
+        .render();
+        assert!(
+            text.contains("EMERGENCY STOP") && text.contains("e-stopped"),
+            "{text}"
+        );
+    }
+}

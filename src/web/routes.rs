@@ -247,3 +247,28 @@ pub(super) async fn method_not_allowed() -> ApiError {
         "this route does not take that method (actions are POST, reading is GET)".to_string(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_map_to_statuses() {
+        for (refusal, status, kind) in [
+            (Refusal::conflict("busy"), 409, "conflict"),
+            (Refusal::bad_request("bad"), 400, "bad_request"),
+            (Refusal::unavailable("gone"), 503, "unavailable"),
+        ] {
+            let e = ApiError::from(refusal);
+            assert_eq!((e.status.as_u16(), e.kind), (status, kind));
+        }
+    }
+
+    #[test]
+    fn faces_are_single_letters() {
+        assert_eq!(face_letter("U").ok(), Some('U'));
+        for bad in ["", "u", "X", "UR"] {
+            assert!(face_letter(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -3,7 +3,7 @@
 use super::client::{control, ClientError, ControlCommand, ControlReply};
 use super::scripted::{self, SECOND_START};
 use super::server::{serve, WebSettings};
-use crate::daemon::{DaemonHandle, DaemonState, History, StatusDoc};
+use crate::daemon::{DaemonHandle, DaemonState, History};
 use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -242,21 +242,6 @@ async fn guide_answers_the_daemons_solution() {
     assert_eq!(doc.solution.join(" "), scripted::SOLUTION);
     assert_eq!(doc.states.len(), doc.solution.len() + 1);
     server.shut_down().await;
-}
-
-#[tokio::test]
-async fn refusals_map_to_statuses() {
-    use super::routes::ApiError;
-    use crate::daemon::Refusal;
-    use axum::response::IntoResponse;
-    for (refusal, status) in [
-        (Refusal::conflict("busy"), 409),
-        (Refusal::bad_request("bad"), 400),
-        (Refusal::unavailable("gone"), 503),
-    ] {
-        let response = ApiError::from(refusal).into_response();
-        assert_eq!(response.status().as_u16(), status);
-    }
 }
 
 #[tokio::test]
@@ -508,24 +493,4 @@ async fn the_socket_pushes_status_and_events_then_closes_on_shutdown() {
     let (frame, ()) = tokio::join!(closing, stop);
     let frame = frame.expect("a close frame");
     assert_eq!(u16::from(frame.code), 1001);
-}
-
-#[test]
-fn status_lines_for_people() {
-    let mut s: StatusDoc = scripted::idle_status();
-    s.state = DaemonState::Executing;
-    s.run = Some(3);
-    s.progress = Some(crate::daemon::api::Progress {
-        moves_done: 12,
-        moves: 19,
-        commands_done: 40,
-        commands: 60,
-        elapsed_ms: 1000,
-        eta_ms: 40_500,
-    });
-    let text = ControlReply::Status(Box::new(s)).render();
-    assert!(
-        text.starts_with("executing: move 12 of 19 (ETA 41 s)"),
-        "{text}"
-    );
 }
