@@ -1,5 +1,6 @@
 //! Integration tests: one binary, one module per area.
 
+mod browser;
 mod cli_cube;
 mod common;
 mod config_files;

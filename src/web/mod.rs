@@ -1,1 +1,15 @@
 //! The HTTP side of the daemon: REST API, WebSocket events and the page (served from the binary), talking to the daemon only through a [`crate::daemon::DaemonHandle`].
+
+pub mod client;
+mod events;
+mod routes;
+#[doc(hidden)]
+pub mod scripted;
+pub mod server;
+
+#[cfg(test)]
+mod tests;
+
+pub use client::{control, ClientError, ControlCommand, ControlReply};
+pub use routes::{ErrorBody, ErrorDetail, Started, DEFAULT_RUNS, MAX_RUNS};
+pub use server::{check_bind, serve, WebError, WebSettings, MIN_TOKEN_LEN};

@@ -1,0 +1,239 @@
+//! The HTTP client behind `cubed start|stop|estop|reset|status`: one blocking request to the running daemon's API, its answer or a clear error.
+
+use super::routes::{ErrorBody, Started};
+use crate::daemon::{DaemonState, StatusDoc};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// What to ask the daemon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ControlCommand {
+    Start,
+    Stop,
+    EStop,
+    Reset,
+    Status,
+}
+
+impl ControlCommand {
+    fn request(self) -> (&'static str, &'static str) {
+        match self {
+            ControlCommand::Start => ("POST", "/api/start"),
+            ControlCommand::Stop => ("POST", "/api/stop"),
+            ControlCommand::EStop => ("POST", "/api/estop"),
+            ControlCommand::Reset => ("POST", "/api/reset"),
+            ControlCommand::Status => ("GET", "/api/status"),
+        }
+    }
+
+    fn done(self) -> &'static str {
+        match self {
+            ControlCommand::Start => "started",
+            ControlCommand::Stop => "stop requested",
+            ControlCommand::EStop => "EMERGENCY STOP latched (`cubed reset` clears it)",
+            ControlCommand::Reset => "reset",
+            ControlCommand::Status => "status",
+        }
+    }
+}
+
+/// The daemon's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ControlReply {
+    Started {
+        run: u64,
+    },
+    /// Stop, e-stop or reset was taken; the status right after.
+    Accepted {
+        command: ControlCommand,
+        status: Box<StatusDoc>,
+    },
+    Status(Box<StatusDoc>),
+}
+
+/// Why a control request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("no daemon is listening on {addr}; start it with `cubed run`")]
+    NotRunning { addr: SocketAddr },
+    #[error("the daemon refused: {reason}")]
+    Refused { reason: String },
+    #[error("the daemon wants a valid token ({reason}); set `[http] token` in cubed.toml to the daemon's")]
+    Unauthorized { reason: String },
+    #[error("the daemon answered {status} ({kind}): {reason}")]
+    Daemon {
+        status: u16,
+        kind: String,
+        reason: String,
+    },
+    #[error("talking to the daemon on {addr}: {message}")]
+    Transport { addr: SocketAddr, message: String },
+    #[error("the daemon on {addr} sent an answer that is not understood: {message}")]
+    Reply { addr: SocketAddr, message: String },
+}
+
+/// How long one request may take (the daemon answers at once; a run goes on after).
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Sends `command` to the daemon's API at `addr` (plain HTTP), with the bearer token if given.
+pub fn control(
+    addr: SocketAddr,
+    token: Option<&str>,
+    command: ControlCommand,
+) -> Result<ControlReply, ClientError> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(TIMEOUT))
+        .build()
+        .into();
+    let (method, path) = command.request();
+    let url = format!("http://{addr}{path}");
+    let transport = |e: ureq::Error| match e {
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+            ClientError::NotRunning { addr }
+        }
+        ureq::Error::ConnectionFailed => ClientError::NotRunning { addr },
+        other => ClientError::Transport {
+            addr,
+            message: other.to_string(),
+        },
+    };
+    let response = if method == "GET" {
+        agent.get(&url).call()
+    } else {
+        let mut request = agent.post(&url);
+        if let Some(token) = token {
+            request = request.header("Authorization", &format!("Bearer {token}"));
+        }
+        request.send_empty()
+    }
+    .map_err(transport)?;
+    let status = response.status().as_u16();
+    let body = response.into_body().read_to_string().map_err(transport)?;
+    let unreadable = |e: serde_json::Error| ClientError::Reply {
+        addr,
+        message: e.to_string(),
+    };
+    if !(200..300).contains(&status) {
+        let (kind, reason) = match serde_json::from_str::<ErrorBody>(&body) {
+            Ok(b) => (b.error.kind, b.error.reason),
+            Err(_) => ("unknown".to_string(), body.trim().to_string()),
+        };
+        return Err(match status {
+            409 => ClientError::Refused { reason },
+            401 => ClientError::Unauthorized { reason },
+            _ => ClientError::Daemon {
+                status,
+                kind,
+                reason,
+            },
+        });
+    }
+    Ok(match command {
+        ControlCommand::Start => {
+            let started: Started = serde_json::from_str(&body).map_err(unreadable)?;
+            ControlReply::Started { run: started.run }
+        }
+        ControlCommand::Status => {
+            ControlReply::Status(Box::new(serde_json::from_str(&body).map_err(unreadable)?))
+        }
+        command => ControlReply::Accepted {
+            command,
+            status: Box::new(serde_json::from_str(&body).map_err(unreadable)?),
+        },
+    })
+}
+
+impl ControlReply {
+    /// One or two lines for people.
+    pub fn render(&self) -> String {
+        match self {
+            ControlReply::Started { run } => {
+                format!("started run {run} (follow it with `cubed status` or on the web page)")
+            }
+            ControlReply::Accepted { command, status } => {
+                format!("{}\n{}", command.done(), status_line(status))
+            }
+            ControlReply::Status(status) => {
+                let mut out = status_line(status);
+                if !status.message.is_empty() {
+                    out.push('\n');
+                    out.push_str(&status.message);
+                }
+                if let Some(notice) = &status.notice {
+                    out.push_str("\nnotice: ");
+                    out.push_str(notice);
+                }
+                out
+            }
+        }
+    }
+}
+
+/// `executing: move 12 of 19 (ETA 41 s)`, `done (run 3)`, `idle`.
+fn status_line(status: &StatusDoc) -> String {
+    let mut line = state_name(status.state).replace('_', "-");
+    match (&status.progress, status.state) {
+        (Some(p), DaemonState::Executing | DaemonState::Paused) => {
+            line.push_str(&format!(
+                ": move {} of {} (ETA {} s)",
+                p.moves_done,
+                p.moves,
+                p.eta_ms.div_ceil(1000)
+            ));
+        }
+        (Some(p), DaemonState::Done) => {
+            line.push_str(&format!(": {} moves", p.moves));
+        }
+        _ => {}
+    }
+    if let Some(run) = status.run {
+        line.push_str(&format!(", run {run}"));
+    }
+    line
+}
+
+/// The state as the API spells it (`e_stopped`).
+pub fn state_name(state: DaemonState) -> String {
+    match serde_json::to_value(state) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => format!("{state:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::daemon::api::Progress;
+
+    #[test]
+    fn status_lines_for_people() {
+        let mut s = crate::web::scripted::idle_status();
+        assert_eq!(status_line(&s), "idle");
+        s.state = DaemonState::Executing;
+        s.run = Some(3);
+        s.progress = Some(Progress {
+            moves_done: 12,
+            moves: 19,
+            commands_done: 40,
+            commands: 60,
+            elapsed_ms: 1000,
+            eta_ms: 40_500,
+        });
+        let text = ControlReply::Status(Box::new(s.clone())).render();
+        assert!(
+            text.starts_with("executing: move 12 of 19 (ETA 41 s), run 3\n"),
+            "{text}"
+        );
+        s.state = DaemonState::EStopped;
+        let text = ControlReply::Accepted {
+            command: ControlCommand::EStop,
+            status: Box::new(s),
+        }
+        .render();
+        assert!(
+            text.contains("EMERGENCY STOP") && text.contains("e-stopped"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,432 @@
+// cubed: the robot's page. Plain JS, no build step, nothing loaded from elsewhere.
+// Live status over the WebSocket /api/events; actions are POSTs to /api/*.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const FACES = ['U', 'R', 'F', 'D', 'L', 'B'];
+const DEFAULT_COLOURS = { U: '#eeeeee', R: '#c41e3a', F: '#009e60', D: '#ffd500', L: '#ff5800', B: '#0051ba' };
+const BUSY = ['scanning', 'solving', 'executing', 'verifying', 'paused'];
+const UNSURE = 1.4; // sticker confidence below this is marked on the photos
+const TOKEN_KEY = 'cubed-token';
+
+let status = null; // the last StatusDoc pushed
+let guideDoc = null; // the GuideDoc being followed
+let guideAt = 0; // moves of it done
+let shownPhotos = ''; // what the photo panel shows (to redraw only on change)
+let shownPalette = '';
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+// ---- Token and requests ---------------------------------------------------
+
+(function takeTokenFromUrl() {
+  const url = new URL(location.href);
+  const t = url.searchParams.get('token');
+  if (t) {
+    sessionStorage.setItem(TOKEN_KEY, t);
+    url.searchParams.delete('token');
+    history.replaceState(null, '', url.pathname + url.search + url.hash);
+  }
+})();
+
+// Calls the API; resolves to the JSON answer, or throws an Error with the daemon's reason.
+async function api(method, path, body, retried) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token && method !== 'GET') headers.Authorization = 'Bearer ' + token;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new Error('cannot reach the daemon (' + e.message + ')');
+  }
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+  if (res.status === 401 && !retried) {
+    const given = prompt('This robot needs its access token (`[http] token` in cubed.toml):');
+    if (given) {
+      sessionStorage.setItem(TOKEN_KEY, given.trim());
+      return api(method, path, body, true);
+    }
+  }
+  if (!res.ok) {
+    const reason = data && data.error ? data.error.reason : (text || res.statusText);
+    throw new Error(reason + ' (HTTP ' + res.status + ')');
+  }
+  return data;
+}
+
+function showError(message) {
+  $('error-text').textContent = message;
+  $('error').hidden = false;
+}
+
+function clearError() {
+  $('error').hidden = true;
+  $('error-text').textContent = '';
+}
+
+// An action the user asked for: its answer, or null after showing why it failed.
+async function act(method, path, body) {
+  try {
+    const answer = await api(method, path, body);
+    clearError();
+    return answer;
+  } catch (e) {
+    showError(e.message);
+    return null;
+  }
+}
+
+// ---- Colours and the cube net ---------------------------------------------
+
+function paletteBySymbol() {
+  const m = {};
+  for (const c of (status && status.palette) || []) m[c.symbol] = c.rgb;
+  return m;
+}
+
+// Colour of each symbol of `facelets`: the palette's own symbols, or else by the
+// face whose centre shows the symbol (guide mode accepts any six symbols).
+function colourer(facelets) {
+  const bySymbol = paletteBySymbol();
+  if ([...facelets].every((s) => s in bySymbol)) return (s) => bySymbol[s];
+  const byFace = {};
+  for (const c of (status && status.palette) || []) byFace[c.face] = c.rgb;
+  const m = {};
+  FACES.forEach((f, k) => { m[facelets[9 * k + 4]] = byFace[f] || DEFAULT_COLOURS[f]; });
+  return (s) => m[s] || '#888';
+}
+
+// Sticker geometry: x right, y up, z towards the viewer. Each face is read row by
+// row as seen from outside, U with B at its top, D with F at its top.
+const NORMAL = { U: [0, 1, 0], D: [0, -1, 0], F: [0, 0, 1], B: [0, 0, -1], R: [1, 0, 0], L: [-1, 0, 0] };
+function place(face, r, c) {
+  const a = c - 1, b = r - 1;
+  switch (face) {
+    case 'U': return [a, 1, b];
+    case 'D': return [a, -1, -b];
+    case 'F': return [a, -b, 1];
+    case 'B': return [-a, -b, -1];
+    case 'R': return [1, -b, -a];
+    default: return [-1, -b, a]; // L
+  }
+}
+// Whole-cube turns that bring the chosen side to the front.
+const VIEW = {
+  F: (p) => p,
+  R: ([x, y, z]) => [-z, y, x],
+  B: ([x, y, z]) => [-x, y, -z],
+  L: ([x, y, z]) => [z, y, -x],
+  U: ([x, y, z]) => [x, -z, y],
+  D: ([x, y, z]) => [x, z, -y],
+};
+const same = (p, q) => p[0] === q[0] && p[1] === q[1] && p[2] === q[2];
+const faceOfNormal = (n) => FACES.find((f) => same(NORMAL[f], n));
+function cellAt(face, p) {
+  for (let i = 0; i < 9; i++) if (same(place(face, Math.floor(i / 3), i % 3), p)) return i;
+  return 0;
+}
+
+// Draws `facelets` (URFDLB, 54) as a net: U above F; L F R B in a row; D below F.
+// opts.view: the side shown as front; opts.turning: the face to outline.
+function drawNet(box, facelets, opts = {}) {
+  box.textContent = '';
+  if (!facelets || facelets.length !== 54) {
+    box.appendChild(el('span', 'small', opts.empty || 'no cube read yet'));
+    return;
+  }
+  const turn = VIEW[opts.view || 'F'];
+  const colour = colourer(facelets);
+  const net = el('div', 'net' + (opts.large ? ' large' : ''));
+  const cells = {};
+  for (const f of FACES) {
+    const face = el('div', 'face pos-' + f);
+    cells[f] = [];
+    for (let i = 0; i < 9; i++) cells[f].push(face.appendChild(el('div', 'cell')));
+    net.appendChild(face);
+  }
+  FACES.forEach((face, k) => {
+    const to = faceOfNormal(turn(NORMAL[face]));
+    const div = cells[to][0].parentNode;
+    div.dataset.face = face;
+    if (face === opts.turning) div.classList.add('turning');
+    for (let i = 0; i < 9; i++) {
+      const symbol = facelets[9 * k + i];
+      const cell = cells[to][cellAt(to, turn(place(face, Math.floor(i / 3), i % 3)))];
+      cell.style.background = colour(symbol);
+      cell.title = face + ' ' + (i + 1) + ': ' + symbol;
+      if (i === 4 && opts.labels) cell.textContent = face;
+    }
+  });
+  box.appendChild(net);
+}
+
+// The six photos (the latest attempt of each face) with the colours read drawn over them.
+function drawPhotos(box, photos) {
+  box.textContent = '';
+  const latest = {};
+  for (const p of photos || []) if (!latest[p.face] || p.attempt >= latest[p.face].attempt) latest[p.face] = p;
+  const colour = paletteBySymbol();
+  for (const f of FACES) {
+    const p = latest[f];
+    if (!p) continue;
+    const fig = el('figure', 'photo');
+    const img = el('img');
+    img.alt = 'photo of face ' + f;
+    img.src = p.url;
+    img.addEventListener('error', () => { img.hidden = true; });
+    fig.appendChild(img);
+    const overlay = fig.appendChild(el('div', 'overlay'));
+    p.stickers.forEach((s) => {
+      const unsure = s.confidence < UNSURE;
+      const mark = overlay.appendChild(el('div', 'mark' + (unsure ? ' unsure' : ''), s.symbol + (unsure ? '?' : '')));
+      mark.style.background = colour[s.symbol] || s.rgb;
+      mark.title = 'read ' + s.symbol + ' (sampled ' + s.rgb + ', confidence ' + s.confidence.toFixed(1) + ')';
+    });
+    fig.appendChild(el('figcaption', '', f + (p.attempt > 0 ? ' (rescan ' + p.attempt + ')' : '')));
+    box.appendChild(fig);
+  }
+  if (!box.childElementCount) box.appendChild(el('span', 'small', 'no photos yet'));
+}
+
+function drawMoves(box, moves, done) {
+  box.textContent = '';
+  moves.forEach((m, i) => box.appendChild(el('span', i < done ? 'done' : i === done ? 'now' : '', m)));
+}
+
+// ---- Live status ----------------------------------------------------------
+
+function seconds(ms) {
+  const s = Math.ceil(ms / 1000);
+  return s < 60 ? s + ' s' : Math.floor(s / 60) + ' min ' + (s % 60) + ' s';
+}
+
+function render(s) {
+  status = s;
+  const state = $('state');
+  state.textContent = s.state.replace('_', '-');
+  state.className = 'state ' + s.state;
+  $('message').textContent = s.message;
+  $('notice').hidden = !s.notice;
+  $('notice').textContent = s.notice || '';
+  $('devices').textContent = 'robot: ' + s.robot + ' · camera: ' + s.camera + (s.run ? ' · run ' + s.run : '');
+  const busy = BUSY.includes(s.state);
+  $('start').disabled = busy || s.state === 'e_stopped';
+  $('stop').disabled = !busy;
+  $('reset').hidden = !(s.state === 'e_stopped' || s.state === 'faulted');
+
+  const p = s.progress;
+  $('progress-text').textContent = p ? 'move ' + p.moves_done + ' of ' + p.moves : '';
+  $('progress-bar').hidden = !p;
+  if (p) $('progress-bar').value = p.commands ? p.commands_done / p.commands : p.moves ? p.moves_done / p.moves : 0;
+  $('progress-eta').textContent = p && busy && p.eta_ms > 0 ? 'ETA ' + seconds(p.eta_ms) : '';
+  drawMoves($('solution'), s.solution, p ? p.moves_done : 0);
+  drawNet($('net'), s.facelets);
+
+  const photosKey = JSON.stringify(s.photos);
+  if (photosKey !== shownPhotos) {
+    shownPhotos = photosKey;
+    drawPhotos($('photos'), s.photos);
+  }
+  const paletteKey = JSON.stringify(s.palette);
+  if (paletteKey !== shownPalette) {
+    shownPalette = paletteKey;
+    drawPalette();
+  }
+}
+
+function log(message) {
+  const list = $('log');
+  list.insertBefore(el('li', '', new Date().toLocaleTimeString() + '  ' + message), list.firstChild);
+  while (list.childElementCount > 8) list.removeChild(list.lastChild);
+}
+
+let backoff = 500;
+function connect() {
+  const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/events');
+  ws.addEventListener('open', () => {
+    backoff = 500;
+    $('conn').textContent = 'live';
+    $('conn').className = 'conn';
+    loadHistory();
+  });
+  ws.addEventListener('message', (m) => {
+    let event;
+    try { event = JSON.parse(m.data); } catch (e) { return; }
+    if (event.type === 'status') render(event);
+    else if (event.type === 'log') log(event.message);
+    else if (event.type === 'run_finished') {
+      log('run ' + event.run + ' finished: ' + event.outcome);
+      loadHistory();
+    }
+  });
+  ws.addEventListener('close', () => {
+    $('conn').textContent = 'no connection to the daemon; retrying in ' + seconds(backoff);
+    $('conn').className = 'conn down';
+    setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 10000);
+  });
+}
+
+// ---- History --------------------------------------------------------------
+
+const when = (ms) => (ms ? new Date(ms).toLocaleString() : '');
+
+async function loadHistory() {
+  let runs;
+  try {
+    runs = await api('GET', '/api/runs?limit=50');
+  } catch (e) {
+    $('history-status').textContent = 'run history unavailable: ' + e.message;
+    return;
+  }
+  $('history-status').textContent = runs.length ? '' : 'no runs yet';
+  const body = $('history').tBodies[0];
+  body.textContent = '';
+  for (const r of runs) {
+    const row = el('tr', 'run-row');
+    row.dataset.outcome = r.outcome || 'running';
+    row.dataset.run = r.id;
+    for (const text of [r.id, when(r.started_ms), r.source, r.outcome || 'running', r.moves ?? '', r.error || '']) {
+      row.appendChild(el('td', '', text));
+    }
+    row.addEventListener('click', () => showRun(r.id));
+    body.appendChild(row);
+  }
+}
+
+async function showRun(id) {
+  const box = $('run-detail');
+  let d;
+  try {
+    d = await api('GET', '/api/runs/' + id);
+  } catch (e) {
+    showError('run ' + id + ': ' + e.message);
+    return;
+  }
+  box.textContent = '';
+  box.hidden = false;
+  const close = box.appendChild(el('button', 'small-btn', 'close'));
+  close.addEventListener('click', () => { box.hidden = true; });
+  const s = d.summary;
+  box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + (s.outcome || 'running')));
+  box.appendChild(el('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
+    ' · from ' + s.source + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
+  for (const scan of d.scans) {
+    box.appendChild(el('h3', '', scan.attempt === 0 ? 'Scan' : 'Rescan ' + scan.attempt));
+    if (scan.error) box.appendChild(el('p', 'notice', scan.error));
+    drawPhotos(box.appendChild(el('div', 'photos')), scan.images);
+    drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
+  }
+  for (const sol of d.solutions) {
+    box.appendChild(el('p', 'moves', 'solution ' + sol.attempt + ' (' + sol.moves + ' moves, planned ' +
+      seconds(sol.planned_ms) + '): ' + sol.solution));
+  }
+  if (d.steps.length) {
+    const table = box.appendChild(el('table'));
+    table.appendChild(el('tr')).append(el('th', '', 'step'), el('th', '', 'attempt'), el('th', '', 'ms'));
+    for (const st of d.steps) {
+      table.appendChild(el('tr')).append(el('td', '', st.name), el('td', '', st.attempt), el('td', '', st.ms.toFixed(0)));
+    }
+  }
+}
+
+// ---- Colours and calibration ----------------------------------------------
+
+function drawPalette() {
+  const box = $('palette');
+  box.textContent = '';
+  for (const c of (status && status.palette) || []) {
+    const sw = box.appendChild(el('div', 'swatch'));
+    sw.appendChild(el('span', 'chip')).style.background = c.rgb;
+    sw.appendChild(el('span', '', c.name + ' · ' + c.symbol + ' · face ' + c.face));
+  }
+}
+
+async function calibrate() {
+  $('calibration').textContent = 'calibrating…';
+  const doc = await act('POST', '/api/calibrate');
+  $('calibration').textContent = '';
+  if (!doc) return;
+  const table = $('calibration').appendChild(el('table'));
+  table.appendChild(el('tr')).append(el('th', '', 'colour'), el('th', '', 'ΔE before'), el('th', '', 'ΔE after'));
+  doc.palette.forEach((c, i) => {
+    table.appendChild(el('tr')).append(el('td', '', c.name),
+      el('td', '', (doc.before[i] ?? NaN).toFixed(1)), el('td', '', (doc.after[i] ?? NaN).toFixed(1)));
+  });
+  $('calibration').appendChild(el('p', 'small', 'saved to ' + doc.saved_to));
+}
+
+// ---- Guide mode -----------------------------------------------------------
+
+async function guideSolve() {
+  const facelets = $('guide-input').value.replace(/\s+/g, '');
+  const doc = await act('POST', '/api/guide', { facelets });
+  if (!doc) return;
+  guideDoc = doc;
+  guideAt = 0;
+  $('guide-steps').hidden = false;
+  renderGuide();
+}
+
+function renderGuide() {
+  if (!guideDoc) return;
+  const n = guideDoc.solution.length;
+  const i = guideAt;
+  $('guide-step').textContent = n === 0 ? 'already solved'
+    : i < n ? 'step ' + (i + 1) + ' of ' + n + ': ' + guideDoc.solution[i] + ' (' + guideDoc.woolley[i] + ')'
+      : 'solved after ' + n + ' steps';
+  $('guide-prev').disabled = i === 0;
+  $('guide-next').disabled = i >= n;
+  drawMoves($('guide-moves'), guideDoc.solution.map((m, k) => m + ' (' + guideDoc.woolley[k] + ')'), i);
+  drawNet($('guide-net'), guideDoc.states[i], {
+    view: $('guide-view').value, turning: i < n ? guideDoc.solution[i][0] : null, labels: true, large: true,
+  });
+}
+
+function guideStep(delta) {
+  if (!guideDoc) return;
+  guideAt = Math.max(0, Math.min(guideDoc.solution.length, guideAt + delta));
+  renderGuide();
+}
+
+// ---- Wiring ---------------------------------------------------------------
+
+function showTab(id) {
+  for (const b of document.querySelectorAll('.tab')) b.classList.toggle('active', b.dataset.tab === id);
+  for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== id;
+  if (id === 'history-panel') loadHistory();
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => showTab(b.dataset.tab));
+  $('start').addEventListener('click', () => act('POST', '/api/start'));
+  $('stop').addEventListener('click', () => act('POST', '/api/stop'));
+  $('estop').addEventListener('click', () => act('POST', '/api/estop'));
+  $('reset').addEventListener('click', () => act('POST', '/api/reset'));
+  $('error-close').addEventListener('click', clearError);
+  $('history-refresh').addEventListener('click', loadHistory);
+  $('calibrate').addEventListener('click', calibrate);
+  $('guide-solve').addEventListener('click', guideSolve);
+  $('guide-next').addEventListener('click', () => guideStep(1));
+  $('guide-prev').addEventListener('click', () => guideStep(-1));
+  $('guide-view').addEventListener('change', renderGuide);
+  $('guide-last').addEventListener('click', () => {
+    if (status && status.facelets) $('guide-input').value = status.facelets;
+    else showError('there is no scan yet: let the robot read a cube, or type the stickers');
+  });
+  document.addEventListener('keydown', (e) => {
+    if ($('guide').hidden || ['TEXTAREA', 'INPUT', 'SELECT'].includes(e.target.tagName)) return;
+    if (e.key === 'ArrowRight') guideStep(1);
+    else if (e.key === 'ArrowLeft') guideStep(-1);
+  });
+  connect();
+});

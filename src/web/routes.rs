@@ -1,0 +1,274 @@
+//! The REST handlers and the API's error body (`{"error": {"kind", "reason"}}`): daemon refusals, history errors and bad input mapped to HTTP statuses.
+
+use super::server::AppState;
+use crate::daemon::api::{CalibrationDoc, GuideDoc, RunSummary};
+use crate::daemon::{HistoryError, Refusal, RefusalKind, RunDetail, StartSource, StatusDoc};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+/// Default and largest `limit` of `GET /api/runs`.
+pub const DEFAULT_RUNS: usize = 50;
+pub const MAX_RUNS: usize = 1000;
+
+/// An error answer: a status and `{"error": {"kind": ..., "reason": ...}}`.
+#[derive(Debug)]
+pub(super) struct ApiError {
+    status: StatusCode,
+    kind: &'static str,
+    reason: String,
+}
+
+/// The JSON body of an error answer (also read back by the client).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct ErrorDetail {
+    pub kind: String,
+    pub reason: String,
+}
+
+impl ApiError {
+    pub(super) fn new(status: StatusCode, kind: &'static str, reason: String) -> ApiError {
+        ApiError {
+            status,
+            kind,
+            reason,
+        }
+    }
+
+    fn bad_request(reason: String) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", reason)
+    }
+
+    fn not_found(reason: String) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", reason)
+    }
+
+    fn internal(reason: String) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", reason)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: ErrorDetail {
+                kind: self.kind.to_string(),
+                reason: self.reason,
+            },
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        let (status, kind) = match r.kind {
+            RefusalKind::Conflict => (StatusCode::CONFLICT, "conflict"),
+            RefusalKind::BadRequest => (StatusCode::BAD_REQUEST, "bad_request"),
+            RefusalKind::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+        };
+        ApiError::new(status, kind, r.reason)
+    }
+}
+
+impl From<HistoryError> for ApiError {
+    fn from(e: HistoryError) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "history", e.to_string())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        ApiError::bad_request(format!("request body: {}", r.body_text()))
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(r: PathRejection) -> ApiError {
+        ApiError::bad_request(r.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> ApiError {
+        ApiError::bad_request(r.body_text())
+    }
+}
+
+type ApiResult<T> = Result<Json<T>, ApiError>;
+
+/// Runs a (blocking, SQLite) history call off the async threads; a panic there is a 500, not a lost connection.
+async fn history<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, HistoryError> + Send + 'static,
+) -> Result<T, ApiError> {
+    match tokio::task::spawn_blocking(f).await {
+        Ok(result) => Ok(result?),
+        Err(e) => Err(ApiError::internal(format!(
+            "reading the run history failed: {e}"
+        ))),
+    }
+}
+
+pub(super) async fn status(State(app): State<AppState>) -> Json<StatusDoc> {
+    Json(app.handle.status())
+}
+
+/// `POST /api/start` answers `{"run": id}`.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Started {
+    pub run: u64,
+}
+
+pub(super) async fn start(State(app): State<AppState>) -> ApiResult<Started> {
+    let run = app.handle.start(StartSource::Web).await?;
+    Ok(Json(Started { run }))
+}
+
+/// Stop, e-stop and reset answer with the status after the request was taken.
+pub(super) async fn stop(State(app): State<AppState>) -> ApiResult<StatusDoc> {
+    app.handle.stop().await?;
+    Ok(Json(app.handle.status()))
+}
+
+pub(super) async fn estop(State(app): State<AppState>) -> ApiResult<StatusDoc> {
+    app.handle.estop().await?;
+    Ok(Json(app.handle.status()))
+}
+
+pub(super) async fn reset(State(app): State<AppState>) -> ApiResult<StatusDoc> {
+    app.handle.reset().await?;
+    Ok(Json(app.handle.status()))
+}
+
+pub(super) async fn calibrate(State(app): State<AppState>) -> ApiResult<CalibrationDoc> {
+    Ok(Json(app.handle.calibrate().await?))
+}
+
+#[derive(Deserialize)]
+pub(super) struct GuideRequest {
+    facelets: String,
+}
+
+pub(super) async fn guide(
+    State(app): State<AppState>,
+    body: Result<Json<GuideRequest>, JsonRejection>,
+) -> ApiResult<GuideDoc> {
+    let Json(body) = body?;
+    Ok(Json(app.handle.guide(body.facelets).await?))
+}
+
+#[derive(Deserialize)]
+pub(super) struct RunsQuery {
+    limit: Option<usize>,
+}
+
+pub(super) async fn runs(
+    State(app): State<AppState>,
+    query: Result<Query<RunsQuery>, QueryRejection>,
+) -> ApiResult<Vec<RunSummary>> {
+    let Query(query) = query?;
+    let limit = query.limit.unwrap_or(DEFAULT_RUNS);
+    if limit > MAX_RUNS {
+        return Err(ApiError::bad_request(format!(
+            "limit {limit} is too large (at most {MAX_RUNS})"
+        )));
+    }
+    let handle = app.handle.clone();
+    Ok(Json(history(move || handle.runs(limit)).await?))
+}
+
+pub(super) async fn run(
+    State(app): State<AppState>,
+    id: Result<Path<u64>, PathRejection>,
+) -> ApiResult<RunDetail> {
+    let Path(id) = id?;
+    let handle = app.handle.clone();
+    match history(move || handle.run(id)).await? {
+        Some(detail) => Ok(Json(detail)),
+        None => Err(ApiError::not_found(format!("there is no run {id}"))),
+    }
+}
+
+pub(super) async fn image(
+    State(app): State<AppState>,
+    path: Result<Path<(u64, u32, String)>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let Path((run, attempt, face)) = path?;
+    let face = face_letter(&face)?;
+    let handle = app.handle.clone();
+    let missing = || ApiError::not_found(format!("run {run} has no photo {attempt}/{face}"));
+    let Some(file) = history(move || handle.image(run, attempt, face)).await? else {
+        return Err(missing());
+    };
+    match tokio::fs::read(&file).await {
+        Ok(bytes) => Ok((
+            [
+                (header::CONTENT_TYPE, "image/png"),
+                (header::CACHE_CONTROL, "max-age=3600"),
+            ],
+            bytes,
+        )
+            .into_response()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(missing()),
+        Err(e) => Err(ApiError::internal(format!(
+            "reading {}: {e}",
+            file.display()
+        ))),
+    }
+}
+
+/// One of `URFDLB`.
+fn face_letter(text: &str) -> Result<char, ApiError> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if "URFDLB".contains(c) => Ok(c),
+        _ => Err(ApiError::bad_request(format!(
+            "face \"{text}\" is not one of U R F D L B"
+        ))),
+    }
+}
+
+pub(super) async fn not_found() -> ApiError {
+    ApiError::not_found("no such page or API route".to_string())
+}
+
+pub(super) async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this route does not take that method (actions are POST, reading is GET)".to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_map_to_statuses() {
+        for (refusal, status, kind) in [
+            (Refusal::conflict("busy"), 409, "conflict"),
+            (Refusal::bad_request("bad"), 400, "bad_request"),
+            (Refusal::unavailable("gone"), 503, "unavailable"),
+        ] {
+            let e = ApiError::from(refusal);
+            assert_eq!((e.status.as_u16(), e.kind), (status, kind));
+        }
+    }
+
+    #[test]
+    fn faces_are_single_letters() {
+        assert_eq!(face_letter("U").ok(), Some('U'));
+        for bad in ["", "u", "X", "UR"] {
+            assert!(face_letter(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! A scripted stand-in for the daemon task, for tests of the web layer only: plays the [`DaemonInbox`] side with a fixed run (first start → run 1 to `done`, any later start → 409).
+
+use crate::cube::{format_moves, parse_moves, ColourScheme, FaceOrder, FaceletCube, Notation};
+use crate::daemon::api::{
+    CalibrationDoc, GuideDoc, PaletteColourDoc, PhotoDoc, Progress, StickerDoc,
+};
+use crate::daemon::{DaemonEvent, DaemonInbox, DaemonState, Refusal, Request, StatusDoc};
+use std::time::Duration;
+
+/// The scramble the scripted robot finds in its cube.
+pub const SCRAMBLE: &str = "R U F' L2 D";
+/// Its solution, the one the scripted run executes and guide mode answers.
+pub const SOLUTION: &str = "D' L2 F U' R'";
+/// What the second start is refused with.
+pub const SECOND_START: &str = "scripted daemon: only one run per test";
+
+const SCHEME: ColourScheme = ColourScheme {
+    symbols: ['W', 'R', 'G', 'Y', 'O', 'B'],
+};
+
+/// The standard palette (white up, green front).
+pub fn palette() -> Vec<PaletteColourDoc> {
+    [
+        ("white", 'W', 'U', "#ebebeb"),
+        ("red", 'R', 'R', "#be1e28"),
+        ("green", 'G', 'F', "#1ea050"),
+        ("yellow", 'Y', 'D', "#e6d728"),
+        ("orange", 'O', 'L', "#fa781e"),
+        ("blue", 'B', 'B', "#1e50be"),
+    ]
+    .into_iter()
+    .map(|(name, symbol, face, rgb)| PaletteColourDoc {
+        name: name.to_string(),
+        symbol,
+        face,
+        rgb: rgb.to_string(),
+    })
+    .collect()
+}
+
+/// The idle daemon before any run.
+pub fn idle_status() -> StatusDoc {
+    StatusDoc {
+        state: DaemonState::Idle,
+        run: None,
+        message: "ready: put a cube in the robot and press start".to_string(),
+        progress: None,
+        facelets: None,
+        solution: Vec::new(),
+        photos: Vec::new(),
+        notice: None,
+        robot: "scripted".to_string(),
+        camera: "scripted".to_string(),
+        palette: palette(),
+    }
+}
+
+/// The scrambled cube, and the cube after each turn of [`SOLUTION`], as palette symbols.
+pub fn states() -> Vec<String> {
+    let scramble = parse_moves(SCRAMBLE, Notation::Singmaster).unwrap_or_default();
+    let solution = parse_moves(SOLUTION, Notation::Singmaster).unwrap_or_default();
+    let mut cube = FaceletCube::default().apply_all(&scramble);
+    let mut out = vec![cube.to_symbols(&SCHEME)];
+    for m in solution {
+        cube = cube.apply(m);
+        out.push(cube.to_symbols(&SCHEME));
+    }
+    out
+}
+
+/// Answers requests until the handle side is gone; `step` paces the scripted run.
+pub async fn respond(mut inbox: DaemonInbox, step: Duration) {
+    let mut started = false;
+    while let Some(request) = inbox.requests.recv().await {
+        match request {
+            Request::Start { reply, .. } => {
+                if started {
+                    let _ = reply.send(Err(Refusal::conflict(SECOND_START)));
+                    continue;
+                }
+                started = true;
+                let _ = reply.send(Ok(1));
+                run(&inbox, step).await;
+            }
+            Request::Stop { reply } => {
+                let _ = reply.send(Ok(()));
+            }
+            Request::EStop { reply } => {
+                inbox.status.send_modify(|s| {
+                    s.state = DaemonState::EStopped;
+                    s.message = "emergency stop".to_string();
+                });
+                let _ = reply.send(Ok(()));
+            }
+            Request::Reset { reply } => {
+                let latched = matches!(
+                    inbox.status.borrow().state,
+                    DaemonState::EStopped | DaemonState::Faulted
+                );
+                if latched {
+                    inbox.status.send_modify(|s| {
+                        s.state = DaemonState::Idle;
+                        s.message = "reset".to_string();
+                    });
+                    let _ = reply.send(Ok(()));
+                } else {
+                    let _ = reply.send(Err(Refusal::conflict("nothing to reset")));
+                }
+            }
+            Request::Calibrate { reply } => {
+                let _ = reply.send(Ok(CalibrationDoc {
+                    palette: palette(),
+                    before: vec![4.0; 6],
+                    after: vec![1.0; 6],
+                    saved_to: "/tmp/scripted-palette.toml".to_string(),
+                }));
+            }
+            Request::Guide { facelets, reply } => {
+                let _ = reply.send(guide(&facelets));
+            }
+        }
+    }
+}
+
+/// Guide mode knows one cube: the scripted scramble (in any six symbols).
+fn guide(facelets: &str) -> Result<GuideDoc, Refusal> {
+    let (cube, scheme) = FaceletCube::parse(facelets, FaceOrder::Urfdlb, None)
+        .map_err(|e| Refusal::bad_request(e.to_string()))?;
+    let ours = states();
+    if cube.to_symbols(&SCHEME) != ours[0] {
+        return Err(Refusal::bad_request(format!(
+            "scripted daemon: can only solve the scramble {SCRAMBLE}"
+        )));
+    }
+    let moves = parse_moves(SOLUTION, Notation::Singmaster).unwrap_or_default();
+    let woolley = format_moves(&moves, Notation::Woolley).unwrap_or_default();
+    let mut states = vec![cube.to_symbols(&scheme)];
+    let mut now = cube;
+    for m in &moves {
+        now = now.apply(*m);
+        states.push(now.to_symbols(&scheme));
+    }
+    Ok(GuideDoc {
+        facelets: facelets.to_string(),
+        solution: SOLUTION.split(' ').map(str::to_string).collect(),
+        woolley: woolley.split(' ').map(str::to_string).collect(),
+        states,
+    })
+}
+
+/// Run 1: scanning → solving → executing move by move → verifying → done.
+async fn run(inbox: &DaemonInbox, step: Duration) {
+    let states = states();
+    let solution: Vec<String> = SOLUTION.split(' ').map(str::to_string).collect();
+    let moves = solution.len();
+    let photos: Vec<PhotoDoc> = "URFDLB"
+        .chars()
+        .enumerate()
+        .map(|(i, face)| PhotoDoc {
+            face,
+            attempt: 0,
+            url: format!("/api/runs/1/images/0/{face}"),
+            stickers: states[0][i * 9..i * 9 + 9]
+                .chars()
+                .enumerate()
+                .map(|(k, symbol)| StickerDoc {
+                    symbol,
+                    rgb: "#808080".to_string(),
+                    confidence: if k == 2 { 0.9 } else { 6.0 },
+                })
+                .collect(),
+        })
+        .collect();
+    let push = |f: &dyn Fn(&mut StatusDoc)| inbox.status.send_modify(|s| f(s));
+    push(&|s| {
+        s.state = DaemonState::Scanning;
+        s.run = Some(1);
+        s.message = "scanning the cube".to_string();
+        s.progress = None;
+        s.facelets = None;
+        s.photos = Vec::new();
+    });
+    tokio::time::sleep(step).await;
+    push(&|s| {
+        s.state = DaemonState::Solving;
+        s.message = "solving".to_string();
+        s.facelets = Some(states[0].clone());
+        s.photos = photos.clone();
+    });
+    let _ = inbox.events.send(DaemonEvent::Log {
+        message: format!("solution: {SOLUTION}"),
+    });
+    tokio::time::sleep(step).await;
+    for (done, cube) in states.iter().enumerate() {
+        push(&|s| {
+            s.state = DaemonState::Executing;
+            s.message = "turning".to_string();
+            s.solution = solution.clone();
+            s.facelets = Some(cube.clone());
+            s.progress = Some(progress(done, moves));
+        });
+        tokio::time::sleep(step).await;
+    }
+    push(&|s| {
+        s.state = DaemonState::Verifying;
+        s.message = "checking the cube is solved".to_string();
+    });
+    tokio::time::sleep(step).await;
+    push(&|s| {
+        s.state = DaemonState::Done;
+        s.message = format!("solved in {moves} moves");
+    });
+    let _ = inbox.events.send(DaemonEvent::RunFinished {
+        run: 1,
+        outcome: "solved".to_string(),
+    });
+}
+
+fn progress(done: usize, moves: usize) -> Progress {
+    Progress {
+        moves_done: done,
+        moves,
+        commands_done: done * 3,
+        commands: moves * 3,
+        elapsed_ms: done as u64 * 900,
+        eta_ms: (moves - done) as u64 * 900,
+    }
+}

@@ -1,0 +1,341 @@
+//! The HTTP server: settings and the bind check (token beyond loopback), the router, request guards (token, Origin/Host), the embedded page, and graceful shutdown.
+
+use super::events;
+use super::routes::{self, ApiError};
+use crate::daemon::DaemonHandle;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+
+/// Shortest token accepted (`[http] token` in cubed.toml).
+pub const MIN_TOKEN_LEN: usize = 16;
+
+/// Where the web server listens and the token that guards state-changing requests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebSettings {
+    pub bind: SocketAddr,
+    pub token: Option<String>,
+}
+
+/// Why the web server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum WebError {
+    #[error("refusing to listen on {addr} without a token: anything beyond loopback (127.0.0.0/8, ::1) needs `[http] token` in cubed.toml (at least {MIN_TOKEN_LEN} characters)")]
+    TokenRequired { addr: SocketAddr },
+    #[error("`[http] token` in cubed.toml (listening on {addr}): {problem}")]
+    BadToken { addr: SocketAddr, problem: String },
+    #[error("web server on {addr}: {source}")]
+    Io {
+        addr: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Checks that the settings are safe: a non-loopback address needs a token, and a given token must be usable.
+pub fn check_bind(settings: &WebSettings) -> Result<(), WebError> {
+    let addr = settings.bind;
+    if let Some(token) = &settings.token {
+        let problem = if token.is_empty() {
+            Some("the token is empty".to_string())
+        } else if token.chars().count() < MIN_TOKEN_LEN {
+            Some(format!(
+                "the token has {} characters; use at least {MIN_TOKEN_LEN}",
+                token.chars().count()
+            ))
+        } else if !token.bytes().all(|b| b.is_ascii_graphic()) {
+            Some(
+                "the token must be printable ASCII without spaces (it is sent in an HTTP header)"
+                    .to_string(),
+            )
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(WebError::BadToken { addr, problem });
+        }
+    } else if !addr.ip().to_canonical().is_loopback() {
+        return Err(WebError::TokenRequired { addr });
+    }
+    Ok(())
+}
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub(super) struct AppState {
+    pub handle: DaemonHandle,
+    pub token: Option<Arc<str>>,
+    /// Becomes true when the server shuts down (WebSockets close then).
+    pub shutdown: watch::Receiver<bool>,
+    /// Held by every open WebSocket; `serve` waits until all are dropped.
+    pub sockets: mpsc::Sender<()>,
+}
+
+/// How long `serve` waits for open WebSockets to say goodbye after shutdown.
+const SOCKET_CLOSE_WAIT: Duration = Duration::from_secs(3);
+
+/// Serves the page and the API on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    handle: DaemonHandle,
+    settings: WebSettings,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), WebError> {
+    let local = listener.local_addr().map_err(|source| WebError::Io {
+        addr: settings.bind.to_string(),
+        source,
+    })?;
+    check_bind(&settings)?;
+    check_bind(&WebSettings {
+        bind: local,
+        token: settings.token.clone(),
+    })?;
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let (sockets_tx, mut sockets_rx) = mpsc::channel::<()>(1);
+    let state = AppState {
+        handle,
+        token: settings.token.as_deref().map(Arc::from),
+        shutdown: stop_rx,
+        sockets: sockets_tx,
+    };
+    let app = router(state);
+    let signal = async move {
+        shutdown.await;
+        // Wakes the WebSocket tasks so they send a close frame.
+        let _ = stop_tx.send(true);
+    };
+    let served = axum::serve(listener, app)
+        .with_graceful_shutdown(signal)
+        .await
+        .map_err(|source| WebError::Io {
+            addr: local.to_string(),
+            source,
+        });
+    // The router (and its sender) is gone; wait for the sockets still closing.
+    let _ = tokio::time::timeout(SOCKET_CLOSE_WAIT, sockets_rx.recv()).await;
+    served
+}
+
+fn router(state: AppState) -> Router {
+    let actions = Router::new()
+        .route("/api/start", post(routes::start))
+        .route("/api/stop", post(routes::stop))
+        .route("/api/estop", post(routes::estop))
+        .route("/api/reset", post(routes::reset))
+        .route("/api/calibrate", post(routes::calibrate))
+        .route("/api/guide", post(routes::guide))
+        .route_layer(middleware::from_fn_with_state(state.clone(), guard));
+    Router::new()
+        .route("/", get(index))
+        .route("/index.html", get(index))
+        .route("/app.js", get(app_js))
+        .route("/style.css", get(style_css))
+        .route("/api/status", get(routes::status))
+        .route("/api/runs", get(routes::runs))
+        .route("/api/runs/{id}", get(routes::run))
+        .route("/api/runs/{id}/images/{attempt}/{face}", get(routes::image))
+        .route("/api/events", get(events::upgrade))
+        .merge(actions)
+        .fallback(routes::not_found)
+        .method_not_allowed_fallback(routes::method_not_allowed)
+        .with_state(state)
+}
+
+/// Guards state-changing requests: the bearer token when one is set; otherwise
+/// (loopback only) the request must name a loopback host and come from no other
+/// site, so a web page elsewhere cannot drive the robot through the browser.
+async fn guard(State(app): State<AppState>, request: Request, next: Next) -> Response {
+    if let Err(e) = check_request(&app, request.headers()) {
+        return e.into_response();
+    }
+    next.run(request).await
+}
+
+fn check_request(app: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        let origin_host = origin.split_once("://").map_or("", |(_, rest)| rest);
+        if origin_host != host {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                format!("requests from {origin} may not control the robot (this server is {host})"),
+            ));
+        }
+    }
+    match &app.token {
+        Some(token) => {
+            let given = headers
+                .get(header::AUTHORIZATION)
+                .and_then(|h| h.to_str().ok())
+                .and_then(|h| h.strip_prefix("Bearer "));
+            match given {
+                Some(given) if same(given.trim().as_bytes(), token.as_bytes()) => Ok(()),
+                Some(_) => Err(unauthorized("wrong token")),
+                None => Err(unauthorized(
+                    "this request needs `Authorization: Bearer <token>` (`[http] token` in cubed.toml)",
+                )),
+            }
+        }
+        None if is_loopback_host(host) => Ok(()),
+        None => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            format!(
+                "host \"{host}\" is not this machine; use http://127.0.0.1 or set `[http] token`"
+            ),
+        )),
+    }
+}
+
+fn unauthorized(reason: &str) -> ApiError {
+    ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", reason.to_string())
+}
+
+/// Equal, in time that depends only on the lengths (the token's length is no secret).
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
+/// `localhost`, `127.x.y.z` or `[::1]`, with or without a port.
+fn is_loopback_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.to_canonical().is_loopback())
+}
+
+const INDEX_HTML: &str = include_str!("page/index.html");
+const APP_JS: &str = include_str!("page/app.js");
+const STYLE_CSS: &str = include_str!("page/style.css");
+
+/// The page may load nothing from elsewhere (the robot may be offline anyway).
+const CSP: &str = "default-src 'self'; img-src 'self' data:; connect-src 'self'; \
+                   style-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors 'none'";
+
+fn page(body: &'static str, content_type: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(CSP),
+            ),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn index() -> Response {
+    page(INDEX_HTML, "text/html; charset=utf-8")
+}
+
+async fn app_js() -> Response {
+    page(APP_JS, "text/javascript; charset=utf-8")
+}
+
+async fn style_css() -> Response {
+    page(STYLE_CSS, "text/css; charset=utf-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(bind: &str, token: Option<&str>) -> WebSettings {
+        WebSettings {
+            bind: bind.parse().expect("test address"),
+            token: token.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn loopback_needs_no_token() {
+        for addr in [
+            "127.0.0.1:8080",
+            "127.1.2.3:80",
+            "[::1]:8080",
+            "[::ffff:127.0.0.1]:1",
+        ] {
+            assert!(check_bind(&settings(addr, None)).is_ok(), "{addr}");
+        }
+    }
+
+    #[test]
+    fn beyond_loopback_needs_a_token() {
+        for addr in ["0.0.0.0:8080", "192.168.1.5:80", "[::]:8080"] {
+            let e = check_bind(&settings(addr, None))
+                .expect_err(addr)
+                .to_string();
+            assert!(e.contains(addr) && e.contains("[http] token"), "{e}");
+        }
+        assert!(check_bind(&settings("0.0.0.0:8080", Some("0123456789abcdef"))).is_ok());
+    }
+
+    #[test]
+    fn weak_tokens_are_refused_with_the_reason() {
+        for (token, why) in [
+            ("", "empty"),
+            ("short", "5 characters"),
+            ("0123456789 abcdef", "printable"),
+        ] {
+            let e = check_bind(&settings("0.0.0.0:8080", Some(token)))
+                .expect_err(token)
+                .to_string();
+            assert!(e.contains(why) && e.contains("[http] token"), "{e}");
+        }
+    }
+
+    #[test]
+    fn comparison_is_exact() {
+        assert!(same(b"abc", b"abc"));
+        assert!(!same(b"abc", b"abd"));
+        assert!(!same(b"ab", b"abc"));
+        assert!(!same(b"abc", b"ab"));
+        assert!(!same(b"", b"a"));
+        assert!(same(b"", b""));
+    }
+
+    #[test]
+    fn loopback_host_names() {
+        for h in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:1",
+            "[::1]:8080",
+            "[::1]",
+        ] {
+            assert!(is_loopback_host(h), "{h}");
+        }
+        for h in [
+            "",
+            "evil.example:8080",
+            "192.168.1.2:80",
+            "localhost.evil.example",
+        ] {
+            assert!(!is_loopback_host(h), "{h}");
+        }
+    }
+}

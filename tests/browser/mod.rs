@@ -1,0 +1,227 @@
+//! Browser tests: a real headless Chromium, driven over WebDriver (`chromedriver` + fantoccini), against the page served by `cubed::web::serve`. Skipped loudly when Chromium is missing, unless `CUBED_REQUIRE_BROWSER=1`.
+
+mod scripted_page;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+const SKIPPED: &str = "SKIPPED: browser test needs chromium + chromium-driver \
+                       (apt-get install -y chromium chromium-driver); .ci/run installs them";
+
+/// How long the page may take to show what a step expects (a bound, not a timing assertion).
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+const CHROMEDRIVERS: &[&str] = &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"];
+const CHROMIUMS: &[&str] = &["/usr/lib/chromium/chromium", "/usr/bin/chromium"];
+
+const CHROMIUM_ARGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,1000",
+];
+
+/// A headless Chromium session; chromedriver (and the browser under it) dies with it.
+pub struct Browser {
+    client: Option<Client>,
+    driver: Child,
+    _profile: TempDir,
+}
+
+fn first_existing(paths: &[&str]) -> Option<PathBuf> {
+    paths
+        .iter()
+        .map(Path::new)
+        .find(|p| p.is_file())
+        .map(Path::to_path_buf)
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free local port")
+}
+
+impl Browser {
+    /// Starts chromedriver and a browser session, or `None` (said loudly on stderr) when
+    /// Chromium is not installed; with `CUBED_REQUIRE_BROWSER=1` a missing browser is a failure.
+    pub async fn start() -> Option<Browser> {
+        let (Some(driver_path), Some(chromium)) =
+            (first_existing(CHROMEDRIVERS), first_existing(CHROMIUMS))
+        else {
+            if std::env::var("CUBED_REQUIRE_BROWSER").is_ok_and(|v| v == "1") {
+                panic!("{SKIPPED} (CUBED_REQUIRE_BROWSER=1 makes this a failure)");
+            }
+            eprintln!("\n{bar}\n{SKIPPED}\n{bar}\n", bar = "!".repeat(78));
+            return None;
+        };
+        let port = free_port();
+        let mut driver = Command::new(&driver_path)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            // Its own process group, so the browser under it can be killed with it.
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting {}: {e}", driver_path.display()));
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let deadline = Instant::now() + PATIENCE;
+        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+            if let Ok(Some(exit)) = driver.try_wait() {
+                panic!("{} exited before answering: {exit}", driver_path.display());
+            }
+            if Instant::now() > deadline {
+                kill_group(&mut driver);
+                panic!("{} did not answer on port {port}", driver_path.display());
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let profile = TempDir::new().expect("a temporary Chromium profile");
+        let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| a.to_string()).collect();
+        args.push(format!("--user-data-dir={}", profile.path().display()));
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".to_string(),
+            serde_json::json!({ "binary": chromium, "args": args }),
+        );
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
+            .capabilities(caps)
+            .connect(&format!("http://{addr}"))
+            .await;
+        let client = match client {
+            Ok(c) => c,
+            Err(e) => {
+                kill_group(&mut driver);
+                panic!("starting a Chromium session ({}): {e}", chromium.display());
+            }
+        };
+        Some(Browser {
+            client: Some(client),
+            driver,
+            _profile: profile,
+        })
+    }
+
+    pub fn client(&self) -> &Client {
+        self.client
+            .as_ref()
+            .expect("the session is open until close")
+    }
+
+    /// Ends the session (the browser quits), then chromedriver.
+    pub async fn close(mut self) {
+        if let Some(client) = self.client.take() {
+            let _ = client.close().await;
+        }
+        kill_group(&mut self.driver);
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        kill_group(&mut self.driver);
+    }
+}
+
+fn kill_group(child: &mut Child) {
+    if let Ok(None) = child.try_wait() {
+        if let Ok(pid) = i32::try_from(child.id()) {
+            // SAFETY: sends a signal to the process group we created for chromedriver.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+        let _ = child.kill();
+    }
+    let _ = child.wait();
+}
+
+/// An XPath string literal for `text` (which must not hold both kinds of quote).
+fn xpath_literal(text: &str) -> String {
+    if text.contains('\'') {
+        format!("\"{text}\"")
+    } else {
+        format!("'{text}'")
+    }
+}
+
+/// Waits until the element `#id` shows `text` (a substring of its visible text); a clear failure otherwise.
+pub async fn wait_for_text(client: &Client, id: &str, text: &str) {
+    let xpath = format!(
+        "//*[@id={}][contains(normalize-space(.), {})]",
+        xpath_literal(id),
+        xpath_literal(text)
+    );
+    if client
+        .wait()
+        .at_most(PATIENCE)
+        .every(Duration::from_millis(50))
+        .for_element(Locator::XPath(&xpath))
+        .await
+        .is_err()
+    {
+        let now = text_of(client, &format!("#{id}")).await;
+        panic!("#{id} never showed {text:?} within {PATIENCE:?}; it shows {now:?}");
+    }
+}
+
+/// Waits until an element matches `css`; a clear failure naming `what` otherwise.
+pub async fn wait_for(client: &Client, css: &str, what: &str) -> fantoccini::elements::Element {
+    match client
+        .wait()
+        .at_most(PATIENCE)
+        .every(Duration::from_millis(50))
+        .for_element(Locator::Css(css))
+        .await
+    {
+        Ok(e) => e,
+        Err(e) => panic!("{what}: nothing matched {css} within {PATIENCE:?} ({e})"),
+    }
+}
+
+/// The visible text of the first element matching `css`, or a note that there is none.
+pub async fn text_of(client: &Client, css: &str) -> String {
+    match client.find(Locator::Css(css)).await {
+        Ok(e) => e
+            .text()
+            .await
+            .unwrap_or_else(|e| format!("<unreadable: {e}>")),
+        Err(_) => format!("<no element {css}>"),
+    }
+}
+
+/// Clicks the element matching `css`.
+pub async fn click(client: &Client, css: &str) {
+    let element = wait_for(client, css, "clicking").await;
+    if let Err(e) = element.click().await {
+        panic!("clicking {css}: {e}");
+    }
+}
+
+/// Saves a screenshot as `{CUBED_BROWSER_SCREENSHOTS}/{name}.png` when that variable names a directory (for people debugging a test).
+pub async fn screenshot(client: &Client, name: &str) {
+    let Some(dir) = std::env::var_os("CUBED_BROWSER_SCREENSHOTS") else {
+        return;
+    };
+    match client.screenshot().await {
+        Ok(png) => {
+            let path = Path::new(&dir).join(format!("{name}.png"));
+            if let Err(e) = std::fs::write(&path, png) {
+                eprintln!("screenshot {}: {e}", path.display());
+            }
+        }
+        Err(e) => eprintln!("screenshot {name}: {e}"),
+    }
+}

@@ -1,0 +1,134 @@
+//! The page against the scripted daemon (no robot): start a run and watch it finish, see a refusal, the e-stop from another panel, and guide mode.
+
+use super::{click, screenshot, text_of, wait_for, wait_for_text, Browser};
+use cubed::daemon::{DaemonHandle, History};
+use cubed::web::scripted::{self, SECOND_START};
+use cubed::web::{serve, WebSettings};
+use fantoccini::Locator;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The history the handle needs; the scripted test never reads real runs.
+fn test_history() -> Arc<History> {
+    Arc::new(History {})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_runs_the_scripted_daemon() {
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), test_history());
+    // Slow enough that a person could watch; the test waits for states, not for time.
+    tokio::spawn(scripted::respond(inbox, Duration::from_millis(60)));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free port");
+    let addr = listener.local_addr().expect("address");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let settings = WebSettings {
+        bind: addr,
+        token: None,
+    };
+    let server = tokio::spawn(serve(listener, handle, settings, async move {
+        let _ = stopped.await;
+    }));
+    let page = browser.client();
+    page.goto(&format!("http://{addr}/"))
+        .await
+        .expect("the page loads");
+
+    // Live status over the WebSocket.
+    wait_for_text(page, "state", "idle").await;
+    wait_for_text(page, "conn", "live").await;
+
+    // A run, to the end.
+    click(page, "#start").await;
+    wait_for_text(page, "state", "done").await;
+    let moves = scripted::SOLUTION.split(' ').count();
+    wait_for_text(page, "progress-text", &format!("move {moves} of {moves}")).await;
+    let cells = page
+        .find_all(Locator::Css("#net .cell"))
+        .await
+        .expect("net cells");
+    assert_eq!(cells.len(), 54, "the net shows the cube");
+    let marks = page
+        .find_all(Locator::Css("#photos .mark"))
+        .await
+        .expect("photo overlays");
+    assert_eq!(marks.len(), 54, "six photos with nine colours each");
+    let unsure = page
+        .find_all(Locator::Css("#photos .mark.unsure"))
+        .await
+        .expect("unsure marks");
+    assert_eq!(
+        unsure.len(),
+        6,
+        "the low-confidence sticker of each photo is marked"
+    );
+    screenshot(page, "done").await;
+
+    // A refused start is shown, not swallowed.
+    click(page, "#start").await;
+    wait_for_text(page, "error", SECOND_START).await;
+    wait_for_text(page, "error", "409").await;
+    screenshot(page, "refused").await;
+
+    // Guide mode: the scripted scramble, step by step.
+    click(page, "button[data-tab=guide]").await;
+    let input = wait_for(page, "#guide-input", "guide input").await;
+    input
+        .send_keys(&scripted::states()[0])
+        .await
+        .expect("typing the cube");
+    click(page, "#guide-solve").await;
+    let first = scripted::SOLUTION.split(' ').next().unwrap_or_default();
+    wait_for_text(page, "guide-step", &format!("step 1 of {moves}: {first} (")).await;
+    let face = &first[..1];
+    wait_for(
+        page,
+        &format!("#guide-net .face.turning[data-face={face}]"),
+        "the face about to turn is outlined",
+    )
+    .await;
+    click(page, "#guide-next").await;
+    wait_for_text(page, "guide-step", &format!("step 2 of {moves}")).await;
+    click(page, "#guide-prev").await;
+    wait_for_text(page, "guide-step", &format!("step 1 of {moves}")).await;
+    // View from the top: the U side is drawn where the front is.
+    let view = wait_for(page, "#guide-view", "view selector").await;
+    view.select_by_value("U")
+        .await
+        .expect("choosing the top view");
+    wait_for(
+        page,
+        "#guide-net .pos-F[data-face=U]",
+        "the top viewed as the front",
+    )
+    .await;
+    screenshot(page, "guide").await;
+    for _ in 0..moves {
+        click(page, "#guide-next").await;
+    }
+    wait_for_text(page, "guide-step", &format!("solved after {moves} steps")).await;
+
+    // The emergency stop works while another panel is open.
+    click(page, "#estop").await;
+    click(page, "button[data-tab=robot]").await;
+    wait_for_text(page, "state", "e-stopped").await;
+    screenshot(page, "e-stopped").await;
+    click(page, "#reset").await;
+    wait_for_text(page, "state", "idle").await;
+    let error = text_of(page, "#error").await;
+    assert!(
+        error.trim().is_empty(),
+        "a successful action clears the error: {error:?}"
+    );
+
+    browser.close().await;
+    let _ = stop.send(());
+    server
+        .await
+        .expect("server task")
+        .expect("the server stops cleanly");
+}
