@@ -37,7 +37,9 @@ fn every_config_file_loads() {
             ("", "cubed.toml") => load_config(path).map_err(|e| e.to_string()).and_then(|c| {
                 // The files it names must load too.
                 load_robot(&c.robot_design).map_err(|e| e.to_string())?;
-                load_palette(&c.palette).map(|_| ()).map_err(|e| e.to_string())
+                load_palette(&c.palette)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
             }),
             ("", n) if n.starts_with("palette") && n.ends_with(".toml") => {
                 load_palette(path).map(|_| ()).map_err(|e| e.to_string())

@@ -79,8 +79,16 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
             eprintln!("cubed: {notice}");
         }
         let address = listener.local_addr().unwrap_or(web.bind);
-        eprintln!("cubed: serving the page and API on http://{address}/ (history in {})", config.data_dir.display());
-        let server = tokio::spawn(serve(listener, daemon.handle.clone(), web, daemon.shutdown_signal()));
+        eprintln!(
+            "cubed: serving the page and API on http://{address}/ (history in {})",
+            config.data_dir.display()
+        );
+        let server = tokio::spawn(serve(
+            listener,
+            daemon.handle.clone(),
+            web,
+            daemon.shutdown_signal(),
+        ));
         wait_for_signal().await;
         eprintln!("cubed: shutting down (a run stops at the next step boundary)");
         daemon.shutdown().await;
@@ -94,7 +102,10 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
 
 async fn wait_for_signal() {
     use tokio::signal::unix::{signal, SignalKind};
-    match (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) {
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
         (Ok(mut int), Ok(mut term)) => {
             tokio::select! {
                 _ = int.recv() => {}
@@ -115,7 +126,10 @@ pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result
         (Err(_), Some(http)) => (http, None),
         (Err(e), None) => return invalid(e),
     };
-    let token = std::env::var("CUBED_TOKEN").ok().filter(|t| !t.is_empty()).or(token);
+    let token = std::env::var("CUBED_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .or(token);
     match control(reachable(bind), token.as_deref(), command) {
         Ok(reply) => {
             println!("{}", reply.render());
@@ -135,8 +149,12 @@ pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result
 /// A daemon bound to every address is reached on loopback.
 fn reachable(bind: SocketAddr) -> SocketAddr {
     match bind.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), bind.port()),
-        IpAddr::V6(ip) if ip.is_unspecified() => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), bind.port()),
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv4Addr::LOCALHOST.into(), bind.port())
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv6Addr::LOCALHOST.into(), bind.port())
+        }
         _ => bind,
     }
 }

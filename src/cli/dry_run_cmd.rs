@@ -51,7 +51,10 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
     config.sim.faults = args.faults.clone();
     crate::sim::faults::FaultPlan::parse(&args.faults).map_err(|e| format!("--faults: {e}"))?;
     if !(args.speed.is_finite() && args.speed >= 0.0) {
-        return Err(format!("--speed {}: must be 0 (instant) or more", args.speed));
+        return Err(format!(
+            "--speed {}: must be 0 (instant) or more",
+            args.speed
+        ));
     }
     if let Some(robot) = &args.robot {
         config.robot_design = robot.clone();
@@ -63,7 +66,10 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
 pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
     super::init_logging("warn");
     let temporary = tempfile::tempdir().context("creating a temporary data directory")?;
-    let data_dir = args.data_dir.clone().unwrap_or_else(|| temporary.path().to_path_buf());
+    let data_dir = args
+        .data_dir
+        .clone()
+        .unwrap_or_else(|| temporary.path().to_path_buf());
     let config = match configure(&args, data_dir) {
         Ok(c) => c,
         Err(e) => {
@@ -111,7 +117,12 @@ fn print_cube(index: usize, r: &CubeResult) {
         r.link_losses
     );
     if !r.verified {
-        println!("  failed: {}", r.error.as_deref().unwrap_or("the simulator's cube is not solved"));
+        println!(
+            "  failed: {}",
+            r.error
+                .as_deref()
+                .unwrap_or("the simulator's cube is not solved")
+        );
         println!("  scramble (URFDLB): {}", r.scramble);
     }
 }
@@ -119,12 +130,20 @@ fn print_cube(index: usize, r: &CubeResult) {
 fn print_summary(results: &[CubeResult]) {
     let n = results.len().max(1);
     let solved = results.iter().filter(|r| r.verified).count();
-    let moves: Vec<u32> = results.iter().filter(|r| r.verified).map(|r| r.moves).collect();
+    let moves: Vec<u32> = results
+        .iter()
+        .filter(|r| r.verified)
+        .map(|r| r.moves)
+        .collect();
     let planned: u64 = results.iter().map(|r| r.planned_ms).sum();
     let simulated: u64 = results.iter().map(|r| r.simulated_ms).sum();
     let resolves: usize = results.iter().map(|r| r.solves.saturating_sub(1)).sum();
     let expected_scans: usize = results.iter().map(|r| 1 + r.solves).sum();
-    let recaptures = results.iter().map(|r| r.scans).sum::<usize>().saturating_sub(expected_scans);
+    let recaptures = results
+        .iter()
+        .map(|r| r.scans)
+        .sum::<usize>()
+        .saturating_sub(expected_scans);
     let losses: usize = results.iter().map(|r| r.link_losses).sum();
     let average = moves.iter().sum::<u32>() as f64 / moves.len().max(1) as f64;
     println!(

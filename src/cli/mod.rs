@@ -1,10 +1,12 @@
 //! Command-line interface: the clap definitions and one module per group of subcommands (the binary's edge, where anyhow lives).
 
+use crate::web::client::ControlCommand;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 pub mod bench_cmds;
 pub mod cube_cmds;
+pub mod daemon_cmds;
 pub mod dry_run_cmd;
 pub mod exec_cmds;
 pub mod link_bench;
@@ -58,6 +60,18 @@ pub enum Command {
     Calibrate(vision_cmds::CalibrateArgs),
     /// The whole daemon pipeline on the simulated robot and camera, for N random cubes.
     DryRun(dry_run_cmd::DryRunArgs),
+    /// The daemon: robot, camera, run history, and the web page and API, until SIGINT/SIGTERM.
+    Run(daemon_cmds::RunArgs),
+    /// Ask the running daemon to start a run.
+    Start(daemon_cmds::ControlArgs),
+    /// Ask the running daemon to stop the run at the next step boundary.
+    Stop(daemon_cmds::ControlArgs),
+    /// Emergency stop: the running daemon halts the motors at once (latched until reset).
+    Estop(daemon_cmds::ControlArgs),
+    /// Clear a latched emergency stop or fault in the running daemon.
+    Reset(daemon_cmds::ControlArgs),
+    /// The running daemon's state.
+    Status(daemon_cmds::ControlArgs),
 }
 
 /// Runs the parsed command.
@@ -75,6 +89,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Scan(args) => vision_cmds::scan_cmd(args),
         Command::Calibrate(args) => vision_cmds::calibrate_cmd(args),
         Command::DryRun(args) => dry_run_cmd::dry_run_cmd(args),
+        Command::Run(args) => daemon_cmds::run_cmd(args),
+        Command::Start(args) => daemon_cmds::control_cmd(ControlCommand::Start, args),
+        Command::Stop(args) => daemon_cmds::control_cmd(ControlCommand::Stop, args),
+        Command::Estop(args) => daemon_cmds::control_cmd(ControlCommand::EStop, args),
+        Command::Reset(args) => daemon_cmds::control_cmd(ControlCommand::Reset, args),
+        Command::Status(args) => daemon_cmds::control_cmd(ControlCommand::Status, args),
     }
 }
 

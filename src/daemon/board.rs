@@ -12,7 +12,10 @@ pub struct StatusBoard {
 }
 
 impl StatusBoard {
-    pub fn new(status: watch::Sender<StatusDoc>, events: broadcast::Sender<DaemonEvent>) -> StatusBoard {
+    pub fn new(
+        status: watch::Sender<StatusDoc>,
+        events: broadcast::Sender<DaemonEvent>,
+    ) -> StatusBoard {
         StatusBoard {
             status: std::sync::Arc::new(status),
             events,

@@ -32,7 +32,11 @@ pub enum CameraChoice {
 pub enum GridSetting {
     Auto,
     /// Top-left corner and side of the face in the image, pixels.
-    Square { x: f32, y: f32, side: f32 },
+    Square {
+        x: f32,
+        y: f32,
+        side: f32,
+    },
 }
 
 /// The simulated robot's settings.
@@ -233,7 +237,11 @@ impl Validator<'_> {
         }
         let min_confidence = raw.vision.min_confidence;
         if !(0.0..=20.0).contains(&min_confidence) {
-            return Err(self.invalid("vision", "min_confidence", format!("{min_confidence} is outside 0..=20 (ΔE00 gap; 1.4 is the default)")));
+            return Err(self.invalid(
+                "vision",
+                "min_confidence",
+                format!("{min_confidence} is outside 0..=20 (ΔE00 gap; 1.4 is the default)"),
+            ));
         }
         self.range("vision", "recaptures", raw.vision.recaptures, 0, 5)?;
         let budget_ms = raw.solver.budget_ms.unwrap_or(300);
@@ -277,7 +285,8 @@ impl Validator<'_> {
     }
 
     fn camera(&self, source: &str) -> Result<CameraChoice, ConfigError> {
-        let allowed = "allowed: \"sim\", \"usb\", \"usb:DEVICE\" (index or part of the name), \"dir:PATH\"";
+        let allowed =
+            "allowed: \"sim\", \"usb\", \"usb:DEVICE\" (index or part of the name), \"dir:PATH\"";
         match source {
             "sim" => Ok(CameraChoice::Sim),
             "usb" => Ok(CameraChoice::Usb("0".into())),
@@ -314,7 +323,11 @@ impl Validator<'_> {
                     .collect::<Option<_>>()
                     .ok_or_else(bad)?;
                 if n[0] < 0.0 || n[1] < 0.0 || n[2] < 9.0 {
-                    return Err(self.invalid("camera", "grid", "x and y must be ≥ 0 and side ≥ 9 pixels"));
+                    return Err(self.invalid(
+                        "camera",
+                        "grid",
+                        "x and y must be ≥ 0 and side ≥ 9 pixels",
+                    ));
                 }
                 Ok(GridSetting::Square {
                     x: n[0],
@@ -329,7 +342,11 @@ impl Validator<'_> {
     fn http(&self, http: HttpSection) -> Result<(SocketAddr, Option<String>), ConfigError> {
         let text = http.bind.unwrap_or_else(|| DEFAULT_BIND.into());
         let bind: SocketAddr = text.parse().map_err(|_| {
-            self.invalid("http", "bind", format!("\"{text}\" is not ADDRESS:PORT (e.g. {DEFAULT_BIND})"))
+            self.invalid(
+                "http",
+                "bind",
+                format!("\"{text}\" is not ADDRESS:PORT (e.g. {DEFAULT_BIND})"),
+            )
         })?;
         let token = http.token.filter(|t| !t.is_empty());
         if let Some(t) = &token {
@@ -344,7 +361,11 @@ impl Validator<'_> {
         match data.dir {
             Some(dir) => self.path("data", "dir", &dir),
             None => default_data_dir().ok_or_else(|| {
-                self.invalid("data", "dir", "not given, and neither XDG_DATA_HOME nor HOME is set")
+                self.invalid(
+                    "data",
+                    "dir",
+                    "not given, and neither XDG_DATA_HOME nor HOME is set",
+                )
             }),
         }
     }
@@ -352,7 +373,11 @@ impl Validator<'_> {
     fn sim(&self, sim: SimSection) -> Result<SimSettings, ConfigError> {
         let speed = sim.speed.unwrap_or(1.0);
         if !(speed.is_finite() && (0.0..=1000.0).contains(&speed)) {
-            return Err(self.invalid("sim", "speed", format!("{speed} is outside 0..=1000 (0 = instant, 1 = real time)")));
+            return Err(self.invalid(
+                "sim",
+                "speed",
+                format!("{speed} is outside 0..=1000 (0 = instant, 1 = real time)"),
+            ));
         }
         let faults = sim.faults.unwrap_or_default();
         crate::sim::faults::FaultPlan::parse(&faults)
@@ -386,7 +411,10 @@ mod tests {
     #[test]
     fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
         let c = parse(MINIMAL).expect("valid");
-        assert_eq!(c.robot_design, PathBuf::from("/etc/cubed/robots/four-arm.toml"));
+        assert_eq!(
+            c.robot_design,
+            PathBuf::from("/etc/cubed/robots/four-arm.toml")
+        );
         assert_eq!(c.port, PortChoice::Sim);
         assert_eq!(c.bind, DEFAULT_BIND.parse().expect("addr"));
         assert_eq!(c.grid, GridSetting::Auto);
@@ -397,27 +425,52 @@ mod tests {
     fn errors_name_the_section_key_and_range() {
         let cases = [
             ("[robot]\nbaud = 7\n", "[robot]", "baud", "300..=4000000"),
-            ("[camera]\nsource = \"webcam\"\n", "[camera]", "source", "allowed"),
-            ("[camera]\ngrid = [1, 2]\n", "[camera]", "grid", "[x, y, side]"),
-            ("[http]\nbind = \"localhost\"\n", "[http]", "bind", "ADDRESS:PORT"),
+            (
+                "[camera]\nsource = \"webcam\"\n",
+                "[camera]",
+                "source",
+                "allowed",
+            ),
+            (
+                "[camera]\ngrid = [1, 2]\n",
+                "[camera]",
+                "grid",
+                "[x, y, side]",
+            ),
+            (
+                "[http]\nbind = \"localhost\"\n",
+                "[http]",
+                "bind",
+                "ADDRESS:PORT",
+            ),
             ("[http]\ntoken = \"short\"\n", "[http]", "token", "16"),
-            ("[sim]\nfaults = \"explode=1\"\n", "[sim]", "faults", "unknown key"),
+            (
+                "[sim]\nfaults = \"explode=1\"\n",
+                "[sim]",
+                "faults",
+                "unknown key",
+            ),
             ("[run]\nmax_solves = 0\n", "[run]", "max_solves", "1..=10"),
         ];
         for (extra, section, key, hint) in cases {
             let text = merge(MINIMAL, extra);
             let message = parse(&text).expect_err(extra).to_string();
             for needle in ["/etc/cubed/cubed.toml", section, key, hint] {
-                assert!(message.contains(needle), "{extra:?}: {message:?} lacks {needle:?}");
+                assert!(
+                    message.contains(needle),
+                    "{extra:?}: {message:?} lacks {needle:?}"
+                );
             }
         }
     }
 
     #[test]
     fn unknown_keys_and_a_sim_camera_on_real_hardware_are_refused() {
-        let unknown = parse(&format!("{MINIMAL}[data]\ndirectory = \"x\"\n")).expect_err("unknown key");
+        let unknown =
+            parse(&format!("{MINIMAL}[data]\ndirectory = \"x\"\n")).expect_err("unknown key");
         assert!(unknown.to_string().contains("directory"), "{unknown}");
-        let real = parse(&MINIMAL.replace("port = \"sim\"", "port = \"/dev/ttyUSB0\"")).expect_err("sim camera");
+        let real = parse(&MINIMAL.replace("port = \"sim\"", "port = \"/dev/ttyUSB0\""))
+            .expect_err("sim camera");
         assert!(real.to_string().contains("[camera]"), "{real}");
     }
 
@@ -433,7 +486,11 @@ mod tests {
                 .filter(|l| !l.trim_start().starts_with(&format!("{key} ")))
                 .map(|l| format!("{l}\n"))
                 .collect();
-            let rest: String = after.lines().skip_while(|l| !l.starts_with('[')).map(|l| format!("{l}\n")).collect();
+            let rest: String = after
+                .lines()
+                .skip_while(|l| !l.starts_with('['))
+                .map(|l| format!("{l}\n"))
+                .collect();
             format!("{}{header}\n{body}{kept}{rest}", &base[..at])
         } else {
             format!("{base}{extra}")

@@ -55,9 +55,9 @@ impl Phase {
     /// Records the phase's duration.
     pub fn end(self, ctx: &RunContext) {
         let ms = self.began.elapsed().as_secs_f64() * 1000.0;
-        let recorded = ctx
-            .history
-            .record_step(ctx.run, self.name, self.attempt, self.started_ms, ms);
+        let recorded =
+            ctx.history
+                .record_step(ctx.run, self.name, self.attempt, self.started_ms, ms);
         ctx.note(recorded);
     }
 }
@@ -69,7 +69,8 @@ impl RunContext {
             Ok(v) => Some(v),
             Err(e) => {
                 tracing::error!("run history: {e}");
-                self.board.log(format!("could not record in the run history: {e}"));
+                self.board
+                    .log(format!("could not record in the run history: {e}"));
                 None
             }
         }
@@ -77,7 +78,11 @@ impl RunContext {
 }
 
 /// Shows link trouble on the board: `paused` while the port is lost, `resume` once it is back.
-pub fn show_link_event(board: &super::board::StatusBoard, event: &crate::link::LinkEvent, resume: super::api::DaemonState) {
+pub fn show_link_event(
+    board: &super::board::StatusBoard,
+    event: &crate::link::LinkEvent,
+    resume: super::api::DaemonState,
+) {
     use crate::link::LinkEvent;
     match event {
         LinkEvent::LinkLost { path, reason } => board.set(
@@ -99,9 +104,9 @@ pub fn show_link_event(board: &super::board::StatusBoard, event: &crate::link::L
 /// The outcome a failed program ends the run with.
 pub fn stream_outcome(error: StreamError, what: &str) -> Outcome {
     match error {
-        StreamError::Stopped { done, total } => {
-            Outcome::Stopped(format!("stopped on request while {what}, after {done} of {total} commands"))
-        }
+        StreamError::Stopped { done, total } => Outcome::Stopped(format!(
+            "stopped on request while {what}, after {done} of {total} commands"
+        )),
         StreamError::EStopped { done, total } => {
             Outcome::EStopped(format!("while {what}, after {done} of {total} commands"))
         }

@@ -84,7 +84,10 @@ pub async fn dry_run(
             .handle
             .start(StartSource::DryRun)
             .await
-            .map_err(|r| DryRunError::Refused { index, reason: r.reason })?;
+            .map_err(|r| DryRunError::Refused {
+                index,
+                reason: r.reason,
+            })?;
         let mut link_losses = 0;
         let mut last_state = DaemonState::Scanning;
         let finished = tokio::time::timeout(per_cube, async {
@@ -116,7 +119,10 @@ pub async fn dry_run(
         }
         let detail = wait_recorded(&daemon.handle, run).await?;
         let summary = detail.as_ref().map(|d| d.summary.clone());
-        let outcome = summary.as_ref().and_then(|s| s.outcome.clone()).unwrap_or_else(|| "unknown".into());
+        let outcome = summary
+            .as_ref()
+            .and_then(|s| s.outcome.clone())
+            .unwrap_or_else(|| "unknown".into());
         let truly_solved = sim.cube().is_solved();
         let result = CubeResult {
             run,

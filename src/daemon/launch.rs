@@ -35,7 +35,10 @@ pub struct RunningDaemon {
 
 impl RunningDaemon {
     /// Opens the history, sets up the robot and camera, and starts serving requests.
-    pub async fn start(config: &DaemonConfig, solver: Arc<Solver>) -> Result<RunningDaemon, LaunchError> {
+    pub async fn start(
+        config: &DaemonConfig,
+        solver: Arc<Solver>,
+    ) -> Result<RunningDaemon, LaunchError> {
         let history = Arc::new(History::open(&config.data_dir)?);
         let interrupted = history.take_interrupted()?;
         let mut rig = Rig::new(config, solver).await?;
@@ -53,7 +56,12 @@ impl RunningDaemon {
         let initial = StatusDoc {
             state: DaemonState::Idle,
             run: interrupted.first().map(|r| r.id),
-            message: format!("ready: robot {} on {}, {}", rig.model.name, port_name(config), rig.camera_name),
+            message: format!(
+                "ready: robot {} on {}, {}",
+                rig.model.name,
+                port_name(config),
+                rig.camera_name
+            ),
             progress: None,
             facelets: None,
             solution: Vec::new(),
@@ -86,7 +94,8 @@ impl RunningDaemon {
 
     /// Planned robot time of every motion streamed so far, ms.
     pub fn planned_motion_ms(&self) -> u64 {
-        self.planned_motion.load(std::sync::atomic::Ordering::Relaxed)
+        self.planned_motion
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Stops a run at a step boundary, records it, closes the link and the simulator.
@@ -122,7 +131,9 @@ fn interrupted_notice(runs: &[RunSummary]) -> Option<String> {
     let last = runs.first()?;
     let at = last
         .last_acked_move
-        .map_or("before any move was done".to_string(), |m| format!("after move id {m}"));
+        .map_or("before any move was done".to_string(), |m| {
+            format!("after move id {m}")
+        });
     Some(format!(
         "run {} was interrupted (the daemon stopped during it, {at}); the cube's state is unknown, so the next start rescans it. Interrupted: {}",
         last.id,

@@ -39,9 +39,10 @@ impl Outcome {
     /// The reason, for the history's error column.
     pub fn error(&self) -> Option<&str> {
         match self {
-            Outcome::Refused(r) | Outcome::Failed(r) | Outcome::Stopped(r) | Outcome::EStopped(r) => {
-                Some(r)
-            }
+            Outcome::Refused(r)
+            | Outcome::Failed(r)
+            | Outcome::Stopped(r)
+            | Outcome::EStopped(r) => Some(r),
             _ => None,
         }
     }

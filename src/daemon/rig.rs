@@ -4,8 +4,8 @@ use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
 use crate::cube::FaceletCube;
 use crate::link::{
     stream_gated, ActuatorError, ActuatorMap, Connector, EStopHandle, FixedPath, LinkError,
-    LinkEvent, LinkHandle, LinkSettings, MotionGroup, SerialConnector, StreamError,
-    StreamOutcome, TokioClock,
+    LinkEvent, LinkHandle, LinkSettings, MotionGroup, SerialConnector, StreamError, StreamOutcome,
+    TokioClock,
 };
 use crate::robot::{load_robot, ConfigError, Planner, RobotModel, RobotState};
 use crate::sim::bench::{Attachment, Bench, SharedBench};
@@ -18,8 +18,8 @@ use crate::vision::camera::image_dir::ImageDirCamera;
 use crate::vision::camera::sim::{SharedScene, SimCamera, SimLighting};
 use crate::vision::camera::{Camera, CameraError};
 use crate::vision::palette::{load_palette, Palette, PaletteError};
-use crate::vision::scan::GridChoice;
 use crate::vision::sample::FaceGrid;
+use crate::vision::scan::GridChoice;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -143,7 +143,11 @@ impl Rig {
         let model = load_robot(&config.robot_design)?;
         let map = ActuatorMap::new(&model)?;
         let calibrated = calibrated_palette_file(config);
-        let palette_file = if calibrated.exists() { calibrated } else { config.palette.clone() };
+        let palette_file = if calibrated.exists() {
+            calibrated
+        } else {
+            config.palette.clone()
+        };
         let palette = load_palette(&palette_file)?;
         let sim = match config.port {
             PortChoice::Sim => Some(start_sim(config, &model, &map).await?),
@@ -153,9 +157,13 @@ impl Rig {
             (PortChoice::Serial(path), _) => {
                 Arc::new(SerialConnector::new(FixedPath(path.clone()), config.baud))
             }
-            (PortChoice::Sim, Some(s)) => Arc::new(SerialConnector::new(s.running.path.clone(), 115_200)),
+            (PortChoice::Sim, Some(s)) => {
+                Arc::new(SerialConnector::new(s.running.path.clone(), 115_200))
+            }
             (PortChoice::Sim, None) => {
-                return Err(RigError::Sim(std::io::Error::other("the simulator did not start")))
+                return Err(RigError::Sim(std::io::Error::other(
+                    "the simulator did not start",
+                )))
             }
         };
         let (camera, grid) = open_camera(config, sim.as_ref())?;
@@ -215,7 +223,9 @@ impl Rig {
             let home = [MotionGroup::Home {
                 move_id: self.take_move_ids(1),
             }];
-            self.stream(&home, &|| false, |_, _| {}).await.map_err(RigError::Home)?;
+            self.stream(&home, &|| false, |_, _| {})
+                .await
+                .map_err(RigError::Home)?;
             self.robot_state = Some(self.model.home());
         }
         self.link.as_mut().ok_or(RigError::Link(LinkError::Closed))
@@ -255,7 +265,10 @@ impl Rig {
         let Some(link) = self.link.as_mut() else {
             return Err(LinkError::Closed.into());
         };
-        let result = stream_gated(link, groups, 2, stop, |done, _, event| progress(done, event)).await;
+        let result = stream_gated(link, groups, 2, stop, |done, _, event| {
+            progress(done, event)
+        })
+        .await;
         if let Err(e) = &result {
             self.after_failure(e).await;
         }

@@ -20,7 +20,10 @@ pub async fn run(ctx: &mut RunContext) -> Outcome {
 }
 
 async fn run_steps(ctx: &mut RunContext) -> Result<Outcome, Outcome> {
-    ctx.board.set(DaemonState::Scanning, "connecting to the robot and homing it");
+    ctx.board.set(
+        DaemonState::Scanning,
+        "connecting to the robot and homing it",
+    );
     ctx.rig
         .ensure_link()
         .await
@@ -50,18 +53,30 @@ async fn run_steps(ctx: &mut RunContext) -> Result<Outcome, Outcome> {
 }
 
 async fn solve(ctx: &mut RunContext, seen: &Classification, attempt: u32) -> Result<Plan, Outcome> {
-    ctx.board.set(DaemonState::Solving, "solving: looking for the fastest solution for this robot");
+    ctx.board.set(
+        DaemonState::Solving,
+        "solving: looking for the fastest solution for this robot",
+    );
     let phase = Phase::begin("solve", attempt);
-    let start = ctx.rig.robot_state.ok_or_else(|| Outcome::Failed("the robot's pose is unknown".into()))?;
-    let (planner, solver, cube) = (ctx.rig.planner.clone(), Arc::clone(&ctx.rig.solver), seen.cubies);
+    let start = ctx
+        .rig
+        .robot_state
+        .ok_or_else(|| Outcome::Failed("the robot's pose is unknown".into()))?;
+    let (planner, solver, cube) = (
+        ctx.rig.planner.clone(),
+        Arc::clone(&ctx.rig.solver),
+        seen.cubies,
+    );
     let options = AwareOptions {
         budget: ctx.settings.solve_budget,
         ..AwareOptions::default()
     };
-    let solved = tokio::task::spawn_blocking(move || solve_for_robot(&planner, &solver, &start, &cube, &options))
-        .await
-        .map_err(|e| Outcome::Failed(format!("solver task: {e}")))?
-        .map_err(|e| Outcome::Failed(format!("solving: {e}")))?;
+    let solved = tokio::task::spawn_blocking(move || {
+        solve_for_robot(&planner, &solver, &start, &cube, &options)
+    })
+    .await
+    .map_err(|e| Outcome::Failed(format!("solver task: {e}")))?
+    .map_err(|e| Outcome::Failed(format!("solving: {e}")))?;
     phase.end(ctx);
     Ok(solved.plan)
 }
@@ -85,11 +100,15 @@ fn track(ctx: &RunContext, plan: &Plan, seen: &Classification) -> Result<Track, 
     let (mut turns, mut ms) = (0, 0u64);
     for (i, step) in plan.program.steps.iter().enumerate() {
         let effect = physics.apply_step(&ctx.rig.model, step).map_err(|v| {
-            Outcome::Failed(format!("the planned program breaks a rule at step {i}: {}", v.explain(&ctx.rig.model)))
+            Outcome::Failed(format!(
+                "the planned program breaks a rule at step {i}: {}",
+                v.explain(&ctx.rig.model)
+            ))
         })?;
         turns += effect.turns.len();
         ms += u64::from(effect.ms);
-        t.facelets.push(physics.cube_frame().to_symbols(&seen.scheme));
+        t.facelets
+            .push(physics.cube_frame().to_symbols(&seen.scheme));
         t.poses.push(physics.robot);
         t.turns_after.push(turns);
         t.ms_after.push(ms);
@@ -98,7 +117,12 @@ fn track(ctx: &RunContext, plan: &Plan, seen: &Classification) -> Result<Track, 
 }
 
 /// Streams the plan with progress, journaling each acknowledged move; returns the turns made.
-async fn execute(ctx: &mut RunContext, plan: &Plan, seen: &Classification, attempt: u32) -> Result<u32, Outcome> {
+async fn execute(
+    ctx: &mut RunContext,
+    plan: &Plan,
+    seen: &Classification,
+    attempt: u32,
+) -> Result<u32, Outcome> {
     let phase = Phase::begin("execute", attempt);
     let track = track(ctx, plan, seen)?;
     let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
@@ -109,9 +133,22 @@ async fn execute(ctx: &mut RunContext, plan: &Plan, seen: &Classification, attem
         .encode_program(&plan.program, &plan.start, ctx.rig.next_move_id())
         .map_err(|e| Outcome::Failed(e.to_string()))?;
     ctx.rig.take_move_ids(encoded.groups.len());
-    let doc = ProgramDoc::new(&ctx.rig.model, &plan.program, plan.face_turns, plan.cube_rotations, text.clone());
+    let doc = ProgramDoc::new(
+        &ctx.rig.model,
+        &plan.program,
+        plan.face_turns,
+        plan.cube_rotations,
+        text.clone(),
+    );
     let program = serde_json::to_value(&doc).unwrap_or_default();
-    let recorded = ctx.history.record_solution(ctx.run, attempt, &text, moves.len() as u32, &program, plan.total_ms);
+    let recorded = ctx.history.record_solution(
+        ctx.run,
+        attempt,
+        &text,
+        moves.len() as u32,
+        &program,
+        plan.total_ms,
+    );
     ctx.note(recorded);
     let total_turns = track.turns_after.last().copied().unwrap_or(0);
     let total_ms = track.ms_after.last().copied().unwrap_or(0);
@@ -131,37 +168,52 @@ async fn execute(ctx: &mut RunContext, plan: &Plan, seen: &Classification, attem
     ctx.rig.plan_motion(total_ms);
     let groups: Vec<MotionGroup> = encoded.groups.iter().map(|(_, g)| *g).collect();
     let steps: Vec<usize> = encoded.groups.iter().map(|(s, _)| *s).collect();
-    let (history, board, run, abort) = (Arc::clone(&ctx.history), ctx.board.clone(), ctx.run, Arc::clone(&ctx.abort));
+    let (history, board, run, abort) = (
+        Arc::clone(&ctx.history),
+        ctx.board.clone(),
+        ctx.run,
+        Arc::clone(&ctx.abort),
+    );
     let began = Instant::now();
     let mut last_step = None;
     let result = ctx
         .rig
-        .stream(&groups, &move || abort.requested().is_some(), |done, event| match event {
-            LinkEvent::MoveDone { move_id, .. } => {
-                if let Err(e) = history.journal_ack(run, *move_id) {
-                    board.log(format!("could not journal move {move_id}: {e}"));
-                }
-                let Some(&step) = steps.get(done.wrapping_sub(1)) else { return };
-                last_step = Some(step);
-                let (turns, planned) = (track.turns_after[step], track.ms_after[step]);
-                let elapsed = began.elapsed().as_millis() as u64;
-                let pace = if planned > 0 { elapsed as f64 / planned as f64 } else { 1.0 };
-                board.update(|s| {
-                    s.state = DaemonState::Executing;
-                    s.message = format!("executing: move {turns} of {total_turns}");
-                    s.facelets = Some(track.facelets[step].clone());
-                    s.progress = Some(Progress {
-                        moves_done: turns,
-                        moves: total_turns,
-                        commands_done: done,
-                        commands: groups_len(&steps),
-                        elapsed_ms: elapsed,
-                        eta_ms: ((total_ms - planned) as f64 * pace) as u64,
+        .stream(
+            &groups,
+            &move || abort.requested().is_some(),
+            |done, event| match event {
+                LinkEvent::MoveDone { move_id, .. } => {
+                    if let Err(e) = history.journal_ack(run, *move_id) {
+                        board.log(format!("could not journal move {move_id}: {e}"));
+                    }
+                    let Some(&step) = steps.get(done.wrapping_sub(1)) else {
+                        return;
+                    };
+                    last_step = Some(step);
+                    let (turns, planned) = (track.turns_after[step], track.ms_after[step]);
+                    let elapsed = began.elapsed().as_millis() as u64;
+                    let pace = if planned > 0 {
+                        elapsed as f64 / planned as f64
+                    } else {
+                        1.0
+                    };
+                    board.update(|s| {
+                        s.state = DaemonState::Executing;
+                        s.message = format!("executing: move {turns} of {total_turns}");
+                        s.facelets = Some(track.facelets[step].clone());
+                        s.progress = Some(Progress {
+                            moves_done: turns,
+                            moves: total_turns,
+                            commands_done: done,
+                            commands: groups_len(&steps),
+                            elapsed_ms: elapsed,
+                            eta_ms: ((total_ms - planned) as f64 * pace) as u64,
+                        });
                     });
-                });
-            }
-            other => show_link_event(&board, other, DaemonState::Executing),
-        })
+                }
+                other => show_link_event(&board, other, DaemonState::Executing),
+            },
+        )
         .await;
     let turns_done = last_step.map_or(0, |s| track.turns_after[s]) as u32;
     let recorded = ctx.history.add_moves(ctx.run, turns_done);

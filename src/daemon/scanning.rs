@@ -16,10 +16,20 @@ use std::sync::Arc;
 
 /// Scans and classifies; `attempt` 0 is the first scan, later ones verify.
 pub async fn scan_cube(ctx: &mut RunContext, attempt: u32) -> Result<Classification, Outcome> {
-    let state = if attempt == 0 { DaemonState::Scanning } else { DaemonState::Verifying };
-    let what = if attempt == 0 { "scanning" } else { "verifying" };
-    ctx.board.set(state, format!("{what}: photographing the six faces"));
-    ctx.board.update(|s| s.photos.retain(|p| p.attempt != attempt));
+    let state = if attempt == 0 {
+        DaemonState::Scanning
+    } else {
+        DaemonState::Verifying
+    };
+    let what = if attempt == 0 {
+        "scanning"
+    } else {
+        "verifying"
+    };
+    ctx.board
+        .set(state, format!("{what}: photographing the six faces"));
+    ctx.board
+        .update(|s| s.photos.retain(|p| p.attempt != attempt));
     let mut photos = capture_scan(ctx, attempt, &Face::ALL).await?;
     let mut rounds = 0;
     loop {
@@ -29,7 +39,8 @@ pub async fn scan_cube(ctx: &mut RunContext, attempt: u32) -> Result<Classificat
         let (readings, result) = match read {
             Ok(pair) => pair,
             Err(reason) if rounds < ctx.settings.recaptures => {
-                ctx.board.say(format!("{what}: {reason}; photographing again"));
+                ctx.board
+                    .say(format!("{what}: {reason}; photographing again"));
                 rounds += 1;
                 photos = capture_scan(ctx, attempt, &Face::ALL).await?;
                 continue;
@@ -41,7 +52,11 @@ pub async fn scan_cube(ctx: &mut RunContext, attempt: u32) -> Result<Classificat
                 record(ctx, attempt, &readings, Ok(&cube));
                 return Ok(cube);
             }
-            Err(ClassifyError::Unsure { stickers, best_guess, .. }) => {
+            Err(ClassifyError::Unsure {
+                stickers,
+                best_guess,
+                ..
+            }) => {
                 record(ctx, attempt, &readings, Err(&best_guess));
                 let names = sticker_names(&stickers);
                 if rounds >= ctx.settings.recaptures {
@@ -52,7 +67,9 @@ pub async fn scan_cube(ctx: &mut RunContext, attempt: u32) -> Result<Classificat
                 }
                 rounds += 1;
                 let faces = faces_of(&stickers);
-                ctx.board.say(format!("{what}: unsure of {names}; photographing those faces again"));
+                ctx.board.say(format!(
+                    "{what}: unsure of {names}; photographing those faces again"
+                ));
                 let again = capture_scan(ctx, attempt, &faces).await?;
                 photos.retain(|p| !faces.contains(&p.face));
                 photos.extend(again);
@@ -62,7 +79,9 @@ pub async fn scan_cube(ctx: &mut RunContext, attempt: u32) -> Result<Classificat
 }
 
 fn refuse(ctx: &RunContext, attempt: u32, readings: Option<&[Rgb; 54]>, reason: String) -> Outcome {
-    let recorded = ctx.history.record_scan(ctx.run, attempt, readings, None, &[], Some(&reason));
+    let recorded = ctx
+        .history
+        .record_scan(ctx.run, attempt, readings, None, &[], Some(&reason));
     ctx.note(recorded);
     Outcome::Refused(reason)
 }
@@ -70,7 +89,8 @@ fn refuse(ctx: &RunContext, attempt: u32, readings: Option<&[Rgb; 54]>, reason: 
 type Read = ([Rgb; 54], Result<Classification, ClassifyError>);
 
 fn read_and_classify(ctx: &RunContext, photos: &[FacePhoto]) -> Result<Read, String> {
-    let readings = read_photos(photos, &ctx.rig.grid, &SampleOptions::default()).map_err(|e| e.to_string())?;
+    let readings =
+        read_photos(photos, &ctx.rig.grid, &SampleOptions::default()).map_err(|e| e.to_string())?;
     let options = ClassifyOptions {
         min_confidence: ctx.settings.min_confidence,
         ..ClassifyOptions::default()
@@ -79,7 +99,12 @@ fn read_and_classify(ctx: &RunContext, photos: &[FacePhoto]) -> Result<Read, Str
 }
 
 /// Records the scan and shows each photo's stickers on the page.
-fn record(ctx: &RunContext, attempt: u32, readings: &[Rgb; 54], cube: Result<&Classification, &Classification>) {
+fn record(
+    ctx: &RunContext,
+    attempt: u32,
+    readings: &[Rgb; 54],
+    cube: Result<&Classification, &Classification>,
+) {
     let (cube, error) = match cube {
         Ok(c) => (c, None),
         Err(c) => (c, Some("unsure")),
@@ -98,7 +123,10 @@ fn record(ctx: &RunContext, attempt: u32, readings: &[Rgb; 54], cube: Result<&Cl
     ctx.note(recorded);
     ctx.board.update(|s| {
         for photo in s.photos.iter_mut().filter(|p| p.attempt == attempt) {
-            let f = Face::ALL.iter().position(|x| x.letter() == photo.face).unwrap_or(0);
+            let f = Face::ALL
+                .iter()
+                .position(|x| x.letter() == photo.face)
+                .unwrap_or(0);
             photo.stickers = (f * 9..f * 9 + 9)
                 .map(|i| StickerDoc {
                     symbol: symbols.get(i).copied().unwrap_or('?'),
@@ -132,11 +160,22 @@ fn faces_of(stickers: &[usize]) -> Vec<Face> {
 }
 
 /// Runs the scan program from the robot's pose and photographs `wanted` faces on the way.
-pub async fn capture_scan(ctx: &mut RunContext, attempt: u32, wanted: &[Face]) -> Result<Vec<FacePhoto>, Outcome> {
+pub async fn capture_scan(
+    ctx: &mut RunContext,
+    attempt: u32,
+    wanted: &[Face],
+) -> Result<Vec<FacePhoto>, Outcome> {
     ctx.abort.check()?;
     let phase = Phase::begin("scan", attempt);
-    let start = ctx.rig.robot_state.ok_or_else(|| Outcome::Failed("the robot's pose is unknown".into()))?;
-    let plan = ctx.rig.planner.plan_scan(&start).map_err(|e| Outcome::Failed(e.to_string()))?;
+    let start = ctx
+        .rig
+        .robot_state
+        .ok_or_else(|| Outcome::Failed("the robot's pose is unknown".into()))?;
+    let plan = ctx
+        .rig
+        .planner
+        .plan_scan(&start)
+        .map_err(|e| Outcome::Failed(e.to_string()))?;
     let encoded = ctx
         .rig
         .map
@@ -148,11 +187,16 @@ pub async fn capture_scan(ctx: &mut RunContext, attempt: u32, wanted: &[Face]) -
     let mut photos = Vec::new();
     let mut sent = 0;
     for (index, step) in plan.program.steps.iter().enumerate() {
-        let captures: Vec<CaptureRequest> = step.actions.iter().filter_map(capture_request).collect();
+        let captures: Vec<CaptureRequest> =
+            step.actions.iter().filter_map(capture_request).collect();
         if captures.is_empty() {
             continue;
         }
-        let upto = encoded.groups.iter().take_while(|(s, _)| *s < index).count();
+        let upto = encoded
+            .groups
+            .iter()
+            .take_while(|(s, _)| *s < index)
+            .count();
         let groups: Vec<MotionGroup> = encoded.groups[sent..upto].iter().map(|(_, g)| *g).collect();
         move_robot(ctx, &groups, &poses, &encoded.groups[sent..upto]).await?;
         sent = upto;
@@ -169,7 +213,11 @@ pub async fn capture_scan(ctx: &mut RunContext, attempt: u32, wanted: &[Face]) -
 
 fn capture_request(action: &Action) -> Option<CaptureRequest> {
     match *action {
-        Action::Capture { camera, face, image_rotation } => Some(CaptureRequest {
+        Action::Capture {
+            camera,
+            face,
+            image_rotation,
+        } => Some(CaptureRequest {
             camera,
             face,
             image_rotation,
@@ -228,10 +276,16 @@ async fn move_robot(
             ctx.rig.robot_state = poses.get(*step).copied();
         }
     }
-    result.map(|_| ()).map_err(|e| stream_outcome(e, "scanning"))
+    result
+        .map(|_| ())
+        .map_err(|e| stream_outcome(e, "scanning"))
 }
 
-async fn take_photo(ctx: &mut RunContext, attempt: u32, request: CaptureRequest) -> Result<FacePhoto, Outcome> {
+async fn take_photo(
+    ctx: &mut RunContext,
+    attempt: u32,
+    request: CaptureRequest,
+) -> Result<FacePhoto, Outcome> {
     let camera = Arc::clone(&ctx.rig.camera);
     let shot = tokio::task::spawn_blocking(move || {
         let mut camera = camera
@@ -241,11 +295,16 @@ async fn take_photo(ctx: &mut RunContext, attempt: u32, request: CaptureRequest)
     })
     .await
     .map_err(|e| Outcome::Failed(format!("camera task: {e}")))?;
-    let image = shot.map_err(|e| Outcome::Failed(format!("photographing face {}: {e}", request.face)))?;
-    let url = ctx.note(ctx.history.save_image(ctx.run, attempt, request.face.letter(), &image));
+    let image =
+        shot.map_err(|e| Outcome::Failed(format!("photographing face {}: {e}", request.face)))?;
+    let url = ctx.note(
+        ctx.history
+            .save_image(ctx.run, attempt, request.face.letter(), &image),
+    );
     let face = request.face.letter();
     ctx.board.update(|s| {
-        s.photos.retain(|p| !(p.attempt == attempt && p.face == face));
+        s.photos
+            .retain(|p| !(p.attempt == attempt && p.face == face));
         s.photos.push(PhotoDoc {
             face,
             attempt,

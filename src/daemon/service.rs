@@ -1,14 +1,14 @@
 //! The daemon task: one run at a time, requests answered with 409 when they do not fit the state, the robot's start button, e-stop at any time, and a safe shutdown (stop at a step boundary, record, exit).
 
+use super::api::CalibrationDoc;
 use super::api::{DaemonInbox, DaemonState, Refusal, Request, StartSource};
 use super::board::StatusBoard;
 use super::context::{RunContext, RunSettings};
 use super::history::History;
 use super::outcome::{Abort, AbortFlag, Outcome};
-use super::rig::Rig;
-use super::api::CalibrationDoc;
-use super::tasks::{calibrate_run, guide};
 use super::rig::EStopSlot;
+use super::rig::Rig;
+use super::tasks::{calibrate_run, guide};
 use crate::link::LinkEvent;
 use firmware_protocol::message::Fault;
 use std::sync::Arc;
@@ -48,7 +48,13 @@ pub struct Service {
 }
 
 impl Service {
-    pub fn new(inbox: DaemonInbox, board: StatusBoard, history: Arc<History>, settings: RunSettings, rig: Rig) -> Service {
+    pub fn new(
+        inbox: DaemonInbox,
+        board: StatusBoard,
+        history: Arc<History>,
+        settings: RunSettings,
+        rig: Rig,
+    ) -> Service {
         Service {
             inbox,
             board,
@@ -97,7 +103,9 @@ impl Service {
                 if let Some(refusal) = self.start_refusal() {
                     let _ = reply.send(Err(refusal));
                 } else {
-                    let _ = self.start(StartSource::Calibration, Job::Calibrate(reply)).await;
+                    let _ = self
+                        .start(StartSource::Calibration, Job::Calibrate(reply))
+                        .await;
                 }
             }
             Request::Guide { facelets, reply } => {
@@ -105,7 +113,9 @@ impl Service {
                 tokio::spawn(async move {
                     let answer = match solver {
                         Some(solver) => guide(solver, facelets).await,
-                        None => Err(Refusal::conflict("the solver is busy with a run; try again when it ends")),
+                        None => Err(Refusal::conflict(
+                            "the solver is busy with a run; try again when it ends",
+                        )),
                     };
                     let _ = reply.send(answer);
                 });
@@ -142,7 +152,9 @@ impl Service {
             Ok(id) => id,
             Err(e) => {
                 self.rig = Some(rig);
-                return Err(Refusal::unavailable(format!("cannot record a new run: {e}")));
+                return Err(Refusal::unavailable(format!(
+                    "cannot record a new run: {e}"
+                )));
             }
         };
         let abort = Arc::new(AbortFlag::default());
@@ -156,7 +168,8 @@ impl Service {
             s.solution.clear();
             s.facelets = None;
         });
-        self.board.log(format!("run {id} started ({})", source.as_str()));
+        self.board
+            .log(format!("run {id} started ({})", source.as_str()));
         let mut ctx = RunContext {
             rig,
             history: Arc::clone(&self.history),
@@ -170,7 +183,9 @@ impl Service {
                 Job::Solve => super::run::run(&mut ctx).await,
                 Job::Calibrate(reply) => {
                     let result = calibrate_run(&mut ctx).await;
-                    let outcome = result.as_ref().map_or_else(Clone::clone, |_| Outcome::Calibrated);
+                    let outcome = result
+                        .as_ref()
+                        .map_or_else(Clone::clone, |_| Outcome::Calibrated);
                     let _ = reply.send(result.map_err(|o| Refusal::conflict(o.message(ctx.run))));
                     outcome
                 }
@@ -185,7 +200,8 @@ impl Service {
         match &self.active {
             Some(active) => {
                 active.abort.request(Abort::Stop);
-                self.board.say(format!("stopping run {} after the current move", active.id));
+                self.board
+                    .say(format!("stopping run {} after the current move", active.id));
                 Ok(())
             }
             None => Err(Refusal::conflict("no run is in progress")),
@@ -200,7 +216,10 @@ impl Service {
         if let Some(h) = self.estop.get() {
             let _ = h.emergency_stop();
         }
-        self.board.set(DaemonState::EStopped, "EMERGENCY STOP: motors halted; check the robot, then reset");
+        self.board.set(
+            DaemonState::EStopped,
+            "EMERGENCY STOP: motors halted; check the robot, then reset",
+        );
     }
 
     fn reset(&mut self) -> Result<(), Refusal> {
@@ -217,24 +236,41 @@ impl Service {
         if let Some(rig) = self.rig.as_mut() {
             rig.clear_fault();
         }
-        self.board.set(DaemonState::Idle, "reset: the robot will be homed at the next start");
+        self.board.set(
+            DaemonState::Idle,
+            "reset: the robot will be homed at the next start",
+        );
         Ok(())
     }
 
     async fn on_finished(&mut self, finished: Result<(u64, Rig, Outcome), String>) {
-        let Some(active) = self.active.take() else { return };
+        let Some(active) = self.active.take() else {
+            return;
+        };
         let (rig, outcome) = match finished {
             Ok((_, rig, outcome)) => (Some(rig), outcome),
-            Err(panic) => (None, Outcome::Failed(format!("the run task failed: {panic}"))),
+            Err(panic) => (
+                None,
+                Outcome::Failed(format!("the run task failed: {panic}")),
+            ),
         };
         if let Some(rig) = rig {
             self.rig = Some(rig);
         }
-        let recorded = self.history.finish_run(active.id, outcome.name(), outcome.error());
+        let recorded = self
+            .history
+            .finish_run(active.id, outcome.name(), outcome.error());
         if let Err(e) = recorded {
-            self.board.log(format!("could not record the end of run {}: {e}", active.id));
+            self.board.log(format!(
+                "could not record the end of run {}: {e}",
+                active.id
+            ));
         }
-        let state = if self.board.now().state == DaemonState::EStopped { DaemonState::EStopped } else { outcome.state() };
+        let state = if self.board.now().state == DaemonState::EStopped {
+            DaemonState::EStopped
+        } else {
+            outcome.state()
+        };
         self.board.set(state, outcome.message(active.id));
         self.board.finished(active.id, outcome.name());
     }
@@ -246,25 +282,34 @@ impl Service {
                     self.board.log(format!("start button: {refusal}"));
                 }
             }
-            Some(LinkEvent::Button { button }) => self.board.log(format!("button {button} pressed")),
-            Some(LinkEvent::LinkLost { path, reason }) => {
-                self.board.say(format!("robot link lost on {}: {reason}; reconnecting", path.display()))
+            Some(LinkEvent::Button { button }) => {
+                self.board.log(format!("button {button} pressed"))
             }
+            Some(LinkEvent::LinkLost { path, reason }) => self.board.say(format!(
+                "robot link lost on {}: {reason}; reconnecting",
+                path.display()
+            )),
             Some(LinkEvent::LinkRestored { .. }) => self.board.say("robot link restored"),
             Some(LinkEvent::Fault(Fault::EStopLatched)) | Some(LinkEvent::EStopped { .. }) => {
                 if self.board.now().state != DaemonState::EStopped {
-                    self.board.set(DaemonState::EStopped, "the robot's emergency stop is latched; check the robot, then reset");
+                    self.board.set(
+                        DaemonState::EStopped,
+                        "the robot's emergency stop is latched; check the robot, then reset",
+                    );
                 }
             }
-            Some(LinkEvent::Fault(fault)) => {
-                self.board.set(DaemonState::Faulted, format!("the robot reported a fault while idle: {fault:?}; reset to continue"))
-            }
+            Some(LinkEvent::Fault(fault)) => self.board.set(
+                DaemonState::Faulted,
+                format!("the robot reported a fault while idle: {fault:?}; reset to continue"),
+            ),
             Some(LinkEvent::Stopped { error }) => {
                 if let Some(rig) = self.rig.as_mut() {
                     rig.drop_link().await;
                 }
                 let why = error.map_or("closed".to_string(), |e| e.to_string());
-                self.board.say(format!("robot link ended ({why}); it is reopened at the next start"));
+                self.board.say(format!(
+                    "robot link ended ({why}); it is reopened at the next start"
+                ));
             }
             Some(other) => tracing::debug!("idle link event {other:?}"),
             None => {
@@ -278,7 +323,10 @@ impl Service {
     /// Stops a run at a step boundary (e-stop if it does not come), records it, closes the link.
     async fn shut_down(mut self) {
         if let Some(active) = self.active.take() {
-            self.board.say(format!("shutting down: stopping run {} at the next step boundary", active.id));
+            self.board.say(format!(
+                "shutting down: stopping run {} at the next step boundary",
+                active.id
+            ));
             active.abort.request(Abort::Stop);
             let abort = Arc::clone(&active.abort);
             let mut task = active.task;
@@ -294,20 +342,28 @@ impl Service {
                         let _ = h.emergency_stop();
                     }
                     task.abort();
-                    Outcome::EStopped("the daemon shut down and the run did not reach a step boundary in time".into())
+                    Outcome::EStopped(
+                        "the daemon shut down and the run did not reach a step boundary in time"
+                            .into(),
+                    )
                 }
             };
             let outcome = match outcome {
-                Outcome::Stopped(_) => Outcome::Stopped("the daemon was shut down (SIGINT/SIGTERM)".into()),
+                Outcome::Stopped(_) => {
+                    Outcome::Stopped("the daemon was shut down (SIGINT/SIGTERM)".into())
+                }
                 other => other,
             };
-            let _ = self.history.finish_run(active.id, outcome.name(), outcome.error());
+            let _ = self
+                .history
+                .finish_run(active.id, outcome.name(), outcome.error());
             self.board.finished(active.id, outcome.name());
         }
         if let Some(rig) = self.rig.take() {
             rig.shutdown().await;
         }
-        self.board.set(DaemonState::Idle, "the daemon has shut down");
+        self.board
+            .set(DaemonState::Idle, "the daemon has shut down");
     }
 }
 
@@ -324,7 +380,11 @@ async fn wait_run(active: &mut Option<ActiveRun>) -> Result<(u64, Rig, Outcome),
 
 /// The next link event while idle; with no link, tries to open one every few seconds
 /// (so the robot's start button works as soon as the robot is there).
-async fn idle_event(rig: &mut Option<Rig>, board: &StatusBoard, last_error: &mut Option<String>) -> Option<LinkEvent> {
+async fn idle_event(
+    rig: &mut Option<Rig>,
+    board: &StatusBoard,
+    last_error: &mut Option<String>,
+) -> Option<LinkEvent> {
     let Some(rig) = rig else {
         return std::future::pending().await;
     };
@@ -337,7 +397,10 @@ async fn idle_event(rig: &mut Option<Rig>, board: &StatusBoard, last_error: &mut
             Err(e) => {
                 let text = e.to_string();
                 if last_error.as_deref() != Some(text.as_str()) {
-                    board.say(format!("cannot reach the robot: {text} (retrying every {} s)", RECONNECT_IDLE.as_secs()));
+                    board.say(format!(
+                        "cannot reach the robot: {text} (retrying every {} s)",
+                        RECONNECT_IDLE.as_secs()
+                    ));
                     *last_error = Some(text);
                 }
                 tokio::time::sleep(RECONNECT_IDLE).await;

@@ -6,8 +6,8 @@ use super::context::RunContext;
 use super::outcome::Outcome;
 use super::scanning::capture_scan;
 use crate::cube::notation::{singmaster, woolley};
-use crate::cube::{parse_cube, FaceOrder, Move};
 use crate::cube::Face;
+use crate::cube::{parse_cube, FaceOrder, Move};
 use crate::solver::Solver;
 use crate::vision::calibrate::calibrate;
 use crate::vision::sample::SampleOptions;
@@ -18,7 +18,10 @@ use std::time::Duration;
 /// Scans the (solved) cube in the robot and recalibrates the palette from it; the new palette
 /// is written to the data directory (atomically) and used from now on.
 pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, Outcome> {
-    ctx.board.set(super::api::DaemonState::Scanning, "calibrating: photographing a solved cube");
+    ctx.board.set(
+        super::api::DaemonState::Scanning,
+        "calibrating: photographing a solved cube",
+    );
     ctx.rig
         .ensure_link()
         .await
@@ -26,7 +29,8 @@ pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, Outco
     let photos = capture_scan(ctx, 0, &Face::ALL).await?;
     let readings = read_photos(&photos, &ctx.rig.grid, &SampleOptions::default())
         .map_err(|e| Outcome::Refused(e.to_string()))?;
-    let calibration = calibrate(&readings, &ctx.rig.palette).map_err(|e| Outcome::Refused(e.to_string()))?;
+    let calibration =
+        calibrate(&readings, &ctx.rig.palette).map_err(|e| Outcome::Refused(e.to_string()))?;
     let file = ctx.rig.calibrated_file.clone();
     write_atomically(&file, &calibration.palette.to_toml())
         .map_err(|e| Outcome::Failed(format!("writing the palette {}: {e}", file.display())))?;
@@ -55,12 +59,13 @@ pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<(
 /// Solves a cube typed by a person and lists the cube after each turn.
 pub async fn guide(solver: Arc<Solver>, facelets: String) -> Result<GuideDoc, Refusal> {
     let text = facelets.trim().to_string();
-    let (cube, scheme, cubies) =
-        parse_cube(&text, FaceOrder::Urfdlb, None).map_err(|e| Refusal::bad_request(e.to_string()))?;
-    let turns = tokio::task::spawn_blocking(move || solver.solve(&cubies, Duration::from_millis(500)))
-        .await
-        .map_err(|e| Refusal::unavailable(format!("solver task: {e}")))?
+    let (cube, scheme, cubies) = parse_cube(&text, FaceOrder::Urfdlb, None)
         .map_err(|e| Refusal::bad_request(e.to_string()))?;
+    let turns =
+        tokio::task::spawn_blocking(move || solver.solve(&cubies, Duration::from_millis(500)))
+            .await
+            .map_err(|e| Refusal::unavailable(format!("solver task: {e}")))?
+            .map_err(|e| Refusal::bad_request(e.to_string()))?;
     let moves: Vec<Move> = turns.iter().map(|&t| Move::Turn(t)).collect();
     let mut states = vec![cube.to_symbols(&scheme)];
     let mut now = cube;
@@ -71,7 +76,10 @@ pub async fn guide(solver: Arc<Solver>, facelets: String) -> Result<GuideDoc, Re
     Ok(GuideDoc {
         facelets: text,
         solution: moves.iter().map(|&m| singmaster(m)).collect(),
-        woolley: moves.iter().map(|&m| woolley(m).unwrap_or_else(|_| singmaster(m))).collect(),
+        woolley: moves
+            .iter()
+            .map(|&m| woolley(m).unwrap_or_else(|_| singmaster(m)))
+            .collect(),
         states,
     })
 }

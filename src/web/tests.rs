@@ -16,12 +16,15 @@ const TOKEN: &str = "0123456789abcdef-test";
 /// Generous bound for anything that should happen at once (not a timing assertion).
 const PATIENCE: Duration = Duration::from_secs(30);
 
-/// The history the handle needs; these tests never reach it.
-fn test_history() -> Arc<History> {
-    Arc::new(History {})
+/// A real, empty run history in a temporary directory (kept as long as the server).
+fn test_history() -> (Arc<History>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let history = History::open(dir.path()).expect("history opens");
+    (Arc::new(history), dir)
 }
 
 struct Server {
+    _history_dir: Option<tempfile::TempDir>,
     addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     served: JoinHandle<Result<(), super::WebError>>,
@@ -29,9 +32,12 @@ struct Server {
 
 impl Server {
     async fn start(token: Option<&str>) -> Server {
-        let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), test_history());
+        let (history, dir) = test_history();
+        let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), history);
         tokio::spawn(scripted::respond(inbox, Duration::from_millis(5)));
-        Server::start_with(handle, token).await
+        let mut server = Server::start_with(handle, token).await;
+        server._history_dir = Some(dir);
+        server
     }
 
     async fn start_with(handle: DaemonHandle, token: Option<&str>) -> Server {
@@ -48,6 +54,7 @@ impl Server {
             let _ = stopped.await;
         }));
         Server {
+            _history_dir: None,
             addr,
             stop: Some(stop),
             served,
@@ -404,7 +411,8 @@ async fn other_sites_and_other_hosts_cannot_act() {
 
 #[tokio::test]
 async fn serve_refuses_an_open_address_without_a_token() {
-    let (handle, _inbox) = DaemonHandle::new(scripted::idle_status(), test_history());
+    let (history, _dir) = test_history();
+    let (handle, _inbox) = DaemonHandle::new(scripted::idle_status(), history);
     let listener = tokio::net::TcpListener::bind("0.0.0.0:0")
         .await
         .expect("a free port");
@@ -438,7 +446,8 @@ where
 
 #[tokio::test]
 async fn the_socket_pushes_status_and_events_then_closes_on_shutdown() {
-    let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), test_history());
+    let (history, _dir) = test_history();
+    let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), history);
     tokio::spawn(scripted::respond(inbox, Duration::from_millis(5)));
     let server = Server::start_with(handle, None).await;
     let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/events", server.addr))

@@ -8,17 +8,14 @@ use fantoccini::Locator;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The history the handle needs; the scripted test never reads real runs.
-fn test_history() -> Arc<History> {
-    Arc::new(History {})
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_runs_the_scripted_daemon() {
     let Some(browser) = Browser::start().await else {
         return;
     };
-    let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), test_history());
+    let history_dir = tempfile::tempdir().expect("temp dir");
+    let history = Arc::new(History::open(history_dir.path()).expect("history opens"));
+    let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), history);
     // Slow enough that a person could watch; the test waits for states, not for time.
     tokio::spawn(scripted::respond(inbox, Duration::from_millis(60)));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

@@ -20,7 +20,8 @@ fn a_crash_mid_run_is_reported_at_restart_and_the_next_run_rescans() {
         daemon.sim.as_ref().expect("sim").load_cube(random(21));
         let run = daemon.handle.start(StartSource::Web).await.expect("start");
         wait_until(&daemon.handle, "some moves done", |s| {
-            s.state == DaemonState::Executing && s.progress.as_ref().is_some_and(|p| p.commands_done >= 3)
+            s.state == DaemonState::Executing
+                && s.progress.as_ref().is_some_and(|p| p.commands_done >= 3)
         })
         .await;
         (run, daemon)
@@ -31,10 +32,20 @@ fn a_crash_mid_run_is_reported_at_restart_and_the_next_run_rescans() {
     let second = runtime();
     second.block_on(async {
         let daemon = start(dir.path(), "", 0.0).await;
-        let interrupted = daemon.interrupted.iter().find(|r| r.id == run).expect("reported");
-        assert!(interrupted.last_acked_move.is_some(), "journal kept: {interrupted:?}");
+        let interrupted = daemon
+            .interrupted
+            .iter()
+            .find(|r| r.id == run)
+            .expect("reported");
+        assert!(
+            interrupted.last_acked_move.is_some(),
+            "journal kept: {interrupted:?}"
+        );
         let notice = daemon.handle.status().notice.expect("a notice");
-        assert!(notice.contains(&format!("run {run}")) && notice.contains("interrupted"), "{notice}");
+        assert!(
+            notice.contains(&format!("run {run}")) && notice.contains("interrupted"),
+            "{notice}"
+        );
         let old = daemon.handle.run(run).expect("history").expect("recorded");
         assert_eq!(old.summary.outcome.as_deref(), Some("interrupted"));
         daemon.sim.as_ref().expect("sim").load_cube(random(22));

@@ -40,7 +40,10 @@ async fn an_unplug_mid_run_pauses_it_and_it_resumes_to_solved() {
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     assert!(sim.cube().is_solved());
     let seen = states.lock().expect("states").clone();
-    assert!(seen.contains(&DaemonState::Paused), "never paused: {seen:?}");
+    assert!(
+        seen.contains(&DaemonState::Paused),
+        "never paused: {seen:?}"
+    );
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.solutions.len(), 1, "resumed, not re-solved");
     daemon.shutdown().await;
@@ -59,7 +62,11 @@ async fn a_slipped_turn_is_seen_at_verification_and_solved_again() {
     assert_eq!(sim.bench().slips, 1);
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.solutions.len(), 2, "solved again from what was seen");
-    assert_eq!(detail.scans.len(), 3, "scan, failed verification, verification");
+    assert_eq!(
+        detail.scans.len(),
+        3,
+        "scan, failed verification, verification"
+    );
     daemon.shutdown().await;
 }
 
@@ -70,14 +77,18 @@ async fn stop_ends_the_run_at_a_step_boundary() {
     daemon.sim.as_ref().expect("sim").load_cube(random(13));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     wait_until(&daemon.handle, "executing", |s| {
-        s.state == DaemonState::Executing && s.progress.as_ref().is_some_and(|p| p.commands_done >= 2)
+        s.state == DaemonState::Executing
+            && s.progress.as_ref().is_some_and(|p| p.commands_done >= 2)
     })
     .await;
     daemon.handle.stop().await.expect("stop");
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Idle, "{}", end.message);
     let progress = end.progress.expect("progress");
-    assert!(progress.commands_done < progress.commands, "stopped early: {progress:?}");
+    assert!(
+        progress.commands_done < progress.commands,
+        "stopped early: {progress:?}"
+    );
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.summary.outcome.as_deref(), Some("stopped"));
     let refused = daemon.handle.stop().await.expect_err("nothing to stop");
@@ -97,7 +108,11 @@ async fn the_emergency_stop_latches_until_reset() {
     assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.summary.outcome.as_deref(), Some("estopped"));
-    let refused = daemon.handle.start(StartSource::Web).await.expect_err("latched");
+    let refused = daemon
+        .handle
+        .start(StartSource::Web)
+        .await
+        .expect_err("latched");
     assert_eq!(refused.kind, RefusalKind::Conflict);
     assert!(refused.reason.contains("reset"), "{}", refused.reason);
     daemon.handle.reset().await.expect("reset");

@@ -1,7 +1,9 @@
 //! The daemon against the simulated robot (a real pty) and camera, with a real SQLite history: runs started by the button and the handle, faults, stop, e-stop, a crash and restart, bad configs.
 
+mod cli;
 mod crash;
 mod faults;
+mod http;
 mod runs;
 
 use cubed::cube::random::random_cube;
@@ -19,7 +21,9 @@ use std::time::Duration;
 /// The solver on small tables (built once per test binary).
 pub fn solver() -> Arc<Solver> {
     static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
-    Arc::new(Solver::new(TABLES.get_or_init(|| Arc::new(Tables::small())).clone()))
+    Arc::new(Solver::new(
+        TABLES.get_or_init(|| Arc::new(Tables::small())).clone(),
+    ))
 }
 
 /// The shipped config with the data in `dir`, the given faults and simulator speed.
@@ -44,7 +48,11 @@ pub fn random(seed: u64) -> FaceletCube {
 }
 
 /// Waits (up to 120 s) until the status satisfies `done`; panics with the last status otherwise.
-pub async fn wait_until(handle: &DaemonHandle, what: &str, done: impl Fn(&StatusDoc) -> bool) -> StatusDoc {
+pub async fn wait_until(
+    handle: &DaemonHandle,
+    what: &str,
+    done: impl Fn(&StatusDoc) -> bool,
+) -> StatusDoc {
     let mut status = handle.watch_status();
     let waited = tokio::time::timeout(Duration::from_secs(120), async {
         loop {
@@ -67,7 +75,10 @@ pub async fn wait_until(handle: &DaemonHandle, what: &str, done: impl Fn(&Status
 
 /// Waits until run `run` has ended and its outcome is recorded.
 pub async fn finished(handle: &DaemonHandle, run: u64) -> StatusDoc {
-    wait_until(handle, &format!("run {run} ends"), |s| s.run == Some(run) && !s.state.is_busy()).await;
+    wait_until(handle, &format!("run {run} ends"), |s| {
+        s.run == Some(run) && !s.state.is_busy()
+    })
+    .await;
     let detail = wait_recorded(handle, run).await.expect("history");
     assert!(
         detail.is_some_and(|d| d.summary.outcome.is_some()),

@@ -1,8 +1,8 @@
 //! Whole runs: started by the robot's button and through the handle, the record they leave, a second start refused, an already solved cube left alone.
 
 use super::{finished, random, start, wait_until};
-use cubed::daemon::{DaemonState, RefusalKind, StartSource};
 use cubed::cube::FaceletCube;
+use cubed::daemon::{DaemonState, RefusalKind, StartSource};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_button_starts_a_run_that_ends_verified_solved_and_recorded() {
@@ -16,21 +16,39 @@ async fn the_button_starts_a_run_that_ends_verified_solved_and_recorded() {
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     assert!(sim.cube().is_solved(), "the simulator's cube is solved");
-    let detail = daemon.handle.run(run).expect("history").expect("the run is recorded");
+    let detail = daemon
+        .handle
+        .run(run)
+        .expect("history")
+        .expect("the run is recorded");
     assert_eq!(detail.summary.source, "button");
     assert_eq!(detail.summary.outcome.as_deref(), Some("solved"));
     assert_eq!(detail.scans.len(), 2, "the first scan and the verification");
     assert_eq!(detail.solutions.len(), 1);
     assert!(detail.summary.moves.unwrap_or(0) > 0);
-    assert!(detail.scans.iter().all(|s| s.images.len() == 6 && s.readings.len() == 54));
+    assert!(detail
+        .scans
+        .iter()
+        .all(|s| s.images.len() == 6 && s.readings.len() == 54));
     for photo in &detail.scans[0].images {
-        let file = daemon.handle.image(run, 0, photo.face).expect("history").expect("image recorded");
+        let file = daemon
+            .handle
+            .image(run, 0, photo.face)
+            .expect("history")
+            .expect("image recorded");
         assert!(file.exists(), "{}", file.display());
     }
     let journal = detail.summary.last_acked_move.expect("acks journaled");
-    assert!(journal as usize >= detail.solutions[0].moves as usize, "journal {journal}");
+    assert!(
+        journal as usize >= detail.solutions[0].moves as usize,
+        "journal {journal}"
+    );
     for name in ["scan", "classify", "solve", "execute"] {
-        assert!(detail.steps.iter().any(|s| s.name == name), "no {name} timing in {:?}", detail.steps);
+        assert!(
+            detail.steps.iter().any(|s| s.name == name),
+            "no {name} timing in {:?}",
+            detail.steps
+        );
     }
     daemon.shutdown().await;
 }
@@ -40,14 +58,29 @@ async fn a_second_start_is_refused_while_a_run_is_in_progress() {
     let dir = tempfile::tempdir().expect("temp dir");
     let daemon = start(dir.path(), "", 0.0).await;
     daemon.sim.as_ref().expect("sim").load_cube(random(8));
-    let run = daemon.handle.start(StartSource::Web).await.expect("first start");
-    let second = daemon.handle.start(StartSource::Cli).await.expect_err("second start");
+    let run = daemon
+        .handle
+        .start(StartSource::Web)
+        .await
+        .expect("first start");
+    let second = daemon
+        .handle
+        .start(StartSource::Cli)
+        .await
+        .expect_err("second start");
     assert_eq!(second.kind, RefusalKind::Conflict);
-    assert!(second.reason.contains(&format!("run {run}")), "{}", second.reason);
+    assert!(
+        second.reason.contains(&format!("run {run}")),
+        "{}",
+        second.reason
+    );
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     let again = daemon.handle.start(StartSource::Web).await;
-    assert!(again.is_ok(), "a new run may start after the first: {again:?}");
+    assert!(
+        again.is_ok(),
+        "a new run may start after the first: {again:?}"
+    );
     daemon.shutdown().await;
 }
 

@@ -1,0 +1,53 @@
+//! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move, and find it in the run history.
+
+use super::{click, wait_for, wait_for_text, Browser};
+use cubed::web::{serve, WebSettings};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = crate::daemon::start(dir.path(), "", 4.0).await;
+    daemon
+        .sim
+        .as_ref()
+        .expect("sim")
+        .load_cube(crate::daemon::random(41));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free port");
+    let addr = listener.local_addr().expect("address");
+    let settings = WebSettings {
+        bind: addr,
+        token: None,
+    };
+    let server = tokio::spawn(serve(
+        listener,
+        daemon.handle.clone(),
+        settings,
+        daemon.shutdown_signal(),
+    ));
+    let page = browser.client();
+    page.goto(&format!("http://{addr}/"))
+        .await
+        .expect("the page loads");
+    wait_for_text(page, "state", "idle").await;
+    click(page, "#start").await;
+    wait_for_text(page, "state", "executing").await;
+    wait_for_text(page, "progress-text", "move").await;
+    wait_for_text(page, "state", "done").await;
+    wait_for(
+        page,
+        "#history .run-row[data-outcome=solved]",
+        "the run in the history",
+    )
+    .await;
+    browser.close().await;
+    daemon.shutdown().await;
+    server
+        .await
+        .expect("server task")
+        .expect("server ends cleanly");
+}

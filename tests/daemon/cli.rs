@@ -1,0 +1,142 @@
+//! `cubed run`, `cubed dry-run` and the control commands as a user runs them: the real binary, the shipped config, signals.
+
+use crate::common::{cubed, stderr, stdout};
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+fn dry_run_solves_every_cube_and_says_so() {
+    let out = cubed(
+        &[
+            "dry-run", "--cubes", "2", "--seed", "5", "--tables", "small",
+        ],
+        None,
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(
+        text.contains("solved 2/2 (verified by the simulator)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("planned") && text.contains("simulated"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bad_config_is_refused_with_its_file_section_and_key() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("cubed.toml");
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config/cubed.toml"))
+            .expect("shipped config");
+    let mut file = std::fs::File::create(&path).expect("create");
+    write!(
+        file,
+        "{}",
+        shipped.replace("budget_ms = 300", "budget_ms = 0")
+    )
+    .expect("write");
+    let out = cubed(
+        &[
+            "run",
+            "--config",
+            path.to_str().expect("utf-8"),
+            "--tables",
+            "small",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let message = stderr(&out);
+    for needle in ["cubed.toml", "[solver]", "budget_ms", "1..=60000"] {
+        assert!(message.contains(needle), "{message:?} lacks {needle}");
+    }
+}
+
+#[test]
+fn binding_beyond_loopback_without_a_token_is_refused() {
+    let out = cubed(&["run", "--http", "0.0.0.0:0", "--tables", "small"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("[http] token"), "{}", stderr(&out));
+}
+
+#[test]
+fn control_commands_say_when_no_daemon_listens() {
+    let port = free_port();
+    let out = cubed(&["status", "--http", &format!("127.0.0.1:{port}")], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no daemon is listening"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// Polls `cubed status` until its output contains `want` (at most 120 s).
+fn wait_status(http: &str, want: &str) -> String {
+    let began = Instant::now();
+    loop {
+        let out = cubed(&["status", "--http", http], None);
+        let text = stdout(&out);
+        if text.contains(want) {
+            return text;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(120),
+            "never {want:?}; last: {text}{}",
+            stderr(&out)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let http = format!("127.0.0.1:{}", free_port());
+    let mut daemon = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["run", "--http", &http, "--tables", "small", "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cubed run starts");
+    wait_status(&http, "idle");
+    let started = cubed(&["start", "--http", &http], None);
+    assert!(started.status.success(), "{}", stderr(&started));
+    assert!(
+        stdout(&started).contains("started run 1"),
+        "{}",
+        stdout(&started)
+    );
+    wait_status(&http, "done");
+    let again = cubed(&["start", "--http", &http], None);
+    assert!(
+        again.status.success(),
+        "a finished run lets a new one start: {}",
+        stderr(&again)
+    );
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(daemon.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("SIGTERM");
+    let status = daemon.wait().expect("cubed run exits");
+    let mut log = String::new();
+    if let Some(mut e) = daemon.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut e, &mut log);
+    }
+    assert!(status.success(), "exit {status:?}: {log}");
+    assert!(log.contains("shutting down"), "{log}");
+    assert!(dir.path().join("cubed.sqlite").exists());
+}

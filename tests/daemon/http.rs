@@ -1,0 +1,87 @@
+//! The real daemon behind the real web server: a run started through the REST API, a 409 on a second start, the run's record and photos over HTTP, and the control client.
+
+use super::{finished, random, start};
+use cubed::daemon::DaemonState;
+use cubed::web::{control, serve, ClientError, ControlCommand, ControlReply, WebSettings};
+use std::net::SocketAddr;
+
+async fn get(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
+    let url = format!("http://{addr}{path}");
+    tokio::task::spawn_blocking(move || {
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .new_agent();
+        let mut response = agent.get(&url).call().expect("the daemon answers");
+        let status = response.status().as_u16();
+        let body = response.body_mut().read_to_vec().expect("a body");
+        (status, body)
+    })
+    .await
+    .expect("request task")
+}
+
+async fn ask(addr: SocketAddr, command: ControlCommand) -> Result<ControlReply, ClientError> {
+    tokio::task::spawn_blocking(move || control(addr, None, command))
+        .await
+        .expect("client task")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_started_through_the_api_is_served_back_with_its_photos() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 1.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(31));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free port");
+    let addr = listener.local_addr().expect("address");
+    let settings = WebSettings {
+        bind: addr,
+        token: None,
+    };
+    let server = tokio::spawn(serve(
+        listener,
+        daemon.handle.clone(),
+        settings,
+        daemon.shutdown_signal(),
+    ));
+
+    let run = match ask(addr, ControlCommand::Start).await.expect("start") {
+        ControlReply::Started { run } => run,
+        other => panic!("not started: {other:?}"),
+    };
+    let second = ask(addr, ControlCommand::Start)
+        .await
+        .expect_err("a second start");
+    assert!(
+        matches!(&second, ClientError::Refused { reason } if reason.contains(&format!("run {run}"))),
+        "{second}"
+    );
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+
+    let (status, body) = get(addr, &format!("/api/runs/{run}")).await;
+    assert_eq!(status, 200);
+    let detail: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+    assert_eq!(detail["summary"]["outcome"], "solved");
+    let url = detail["scans"][0]["images"][0]["url"]
+        .as_str()
+        .expect("an image URL")
+        .to_string();
+    let (status, png) = get(addr, &url).await;
+    assert_eq!(status, 200);
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    let (status, runs) = get(addr, "/api/runs").await;
+    assert_eq!(status, 200);
+    assert!(String::from_utf8_lossy(&runs).contains(&format!("\"id\":{run}")));
+    match ask(addr, ControlCommand::Status).await.expect("status") {
+        ControlReply::Status(s) => assert_eq!(s.state, DaemonState::Done),
+        other => panic!("{other:?}"),
+    }
+    daemon.shutdown().await;
+    server
+        .await
+        .expect("server task")
+        .expect("server ends cleanly");
+}
