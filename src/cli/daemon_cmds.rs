@@ -75,6 +75,7 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         let daemon = RunningDaemon::start(&config, solver)
             .await
             .with_context(|| format!("starting the daemon ({})", config.file.display()))?;
+        daemon.keep_scrambling(config.sim.seed);
         if let Some(notice) = daemon.handle.status().notice {
             eprintln!("cubed: {notice}");
         }

@@ -99,7 +99,8 @@ pub struct PhotoDoc {
     pub face: char,
     /// Scan attempt: 0 = first scan, 1.. = verification rescans.
     pub attempt: u32,
-    /// Where the PNG is served (`/api/runs/{id}/images/{attempt}/{face}`).
+    /// Where the PNG is served (`/api/runs/{id}/images/{attempt}/{face}`); the photo is
+    /// turned so the face appears as in the net (U above F, …), like `stickers`.
     pub url: String,
     /// The nine stickers in net order (empty until classified).
     pub stickers: Vec<StickerDoc>,

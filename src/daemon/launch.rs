@@ -1,13 +1,16 @@
 //! Starting and stopping the whole daemon in-process: history opened (interrupted runs reported), rig set up, the service task spawned; used by `cubed run`, `cubed dry-run` and the tests.
 
-use super::api::{DaemonHandle, DaemonState, RunSummary, StatusDoc};
+use super::api::{DaemonEvent, DaemonHandle, DaemonState, RunSummary, StatusDoc};
 use super::board::{palette_doc, StatusBoard};
 use super::config::DaemonConfig;
 use super::context::RunSettings;
 use super::history::{History, HistoryError};
 use super::rig::{Rig, RigError, SimControls};
 use super::service::Service;
+use crate::cube::random::random_cube;
 use crate::solver::Solver;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -110,6 +113,26 @@ impl RunningDaemon {
         async move {
             let _ = rx.wait_for(|&s| s).await;
         }
+    }
+
+    /// With the simulated robot: a simulated person puts a new random cube (from `seed`) in
+    /// now and after every run that leaves the cube solved, so `cubed run` always has work.
+    pub fn keep_scrambling(&self, seed: u64) {
+        let Some(sim) = self.sim.clone() else { return };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        sim.load_cube(random_cube(&mut rng).to_facelets());
+        let mut events = self.handle.subscribe();
+        tokio::spawn(async move {
+            loop {
+                match events.recv().await {
+                    Ok(DaemonEvent::RunFinished { .. }) if sim.cube().is_solved() => {
+                        sim.load_cube(random_cube(&mut rng).to_facelets());
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                    _ => {}
+                }
+            }
+        });
     }
 
     /// Asks for shutdown without waiting.

@@ -139,6 +139,17 @@ fn record(
     });
 }
 
+/// The photo turned so the face is drawn as in the net (what the page overlays the stickers on).
+fn upright(image: &image::RgbImage, image_rotation: u8) -> image::RgbImage {
+    use image::imageops::{rotate180, rotate270, rotate90};
+    match image_rotation % 4 {
+        1 => rotate270(image),
+        2 => rotate180(image),
+        3 => rotate90(image),
+        _ => image.clone(),
+    }
+}
+
 /// The confidence shown for a sticker that has no legal alternative colour.
 const CERTAIN: f32 = 99.0;
 
@@ -297,9 +308,10 @@ async fn take_photo(
     .map_err(|e| Outcome::Failed(format!("camera task: {e}")))?;
     let image =
         shot.map_err(|e| Outcome::Failed(format!("photographing face {}: {e}", request.face)))?;
+    let upright = upright(&image, request.image_rotation);
     let url = ctx.note(
         ctx.history
-            .save_image(ctx.run, attempt, request.face.letter(), &image),
+            .save_image(ctx.run, attempt, request.face.letter(), &upright),
     );
     let face = request.face.letter();
     ctx.board.update(|s| {

@@ -100,3 +100,63 @@ async fn an_already_solved_cube_is_recognised_and_not_touched() {
     assert!(detail.solutions.is_empty());
     daemon.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calibration_scans_a_solved_cube_and_keeps_the_palette_in_the_data_directory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 0.0).await;
+    daemon
+        .sim
+        .as_ref()
+        .expect("sim")
+        .load_cube(FaceletCube::default());
+    let done = daemon.handle.calibrate().await.expect("calibrated");
+    assert_eq!(done.palette.len(), 6);
+    assert!(
+        done.after.iter().zip(&done.before).all(|(a, b)| a <= b),
+        "{done:?}"
+    );
+    let saved = dir.path().join("palette.toml");
+    assert_eq!(done.saved_to, saved.display().to_string());
+    cubed::vision::palette::load_palette(&saved).expect("the saved palette loads");
+    let run = daemon
+        .handle
+        .status()
+        .run
+        .expect("calibration is a recorded run");
+    finished(&daemon.handle, run).await;
+    assert_eq!(daemon.handle.status().palette, done.palette);
+    daemon.sim.as_ref().expect("sim").load_cube(random(9));
+    let refused = daemon
+        .handle
+        .calibrate()
+        .await
+        .expect_err("not a solved cube");
+    assert!(refused.reason.contains("solved cube"), "{}", refused.reason);
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guide_mode_gives_each_state_and_refuses_an_impossible_cube() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 0.0).await;
+    let scheme = cubed::cube::ColourScheme::default();
+    let cube = random(10).to_symbols(&scheme);
+    let guide = daemon.handle.guide(cube.clone()).await.expect("solved");
+    assert_eq!(guide.states.len(), guide.solution.len() + 1);
+    assert_eq!(guide.states[0], cube);
+    assert_eq!(
+        guide.states.last().map(String::as_str),
+        Some(FaceletCube::default().to_symbols(&scheme).as_str())
+    );
+    assert_eq!(guide.woolley.len(), guide.solution.len());
+    let mut twisted: Vec<char> = cube.chars().collect();
+    twisted.swap(0, 9);
+    let bad = daemon
+        .handle
+        .guide(twisted.into_iter().collect())
+        .await
+        .expect_err("impossible");
+    assert_eq!(bad.kind, RefusalKind::BadRequest, "{}", bad.reason);
+    daemon.shutdown().await;
+}
