@@ -26,6 +26,21 @@ pub enum DaemonState {
 }
 
 impl DaemonState {
+    /// The state as people read it (`e-stopped` for [`DaemonState::EStopped`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            DaemonState::Idle => "idle",
+            DaemonState::Scanning => "scanning",
+            DaemonState::Solving => "solving",
+            DaemonState::Executing => "executing",
+            DaemonState::Verifying => "verifying",
+            DaemonState::Done => "done",
+            DaemonState::Paused => "paused",
+            DaemonState::Faulted => "faulted",
+            DaemonState::EStopped => "e-stopped",
+        }
+    }
+
     /// Whether a run is in progress (start is refused).
     pub fn is_busy(self) -> bool {
         matches!(

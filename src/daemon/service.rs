@@ -130,7 +130,7 @@ impl Service {
             return Some(Refusal::conflict(format!(
                 "run {} is in progress ({}); stop it first",
                 active.id,
-                state_name(status.state)
+                status.state.name()
             )));
         }
         if status.state == DaemonState::EStopped {
@@ -230,7 +230,7 @@ impl Service {
         if !matches!(status.state, DaemonState::EStopped | DaemonState::Faulted) {
             return Err(Refusal::conflict(format!(
                 "nothing to reset: the daemon is {}",
-                state_name(status.state)
+                status.state.name()
             )));
         }
         if let Some(rig) = self.rig.as_mut() {
@@ -408,18 +408,4 @@ async fn idle_event(
         }
     }
     rig.next_idle_event().await
-}
-
-pub fn state_name(state: DaemonState) -> &'static str {
-    match state {
-        DaemonState::Idle => "idle",
-        DaemonState::Scanning => "scanning",
-        DaemonState::Solving => "solving",
-        DaemonState::Executing => "executing",
-        DaemonState::Verifying => "verifying",
-        DaemonState::Done => "done",
-        DaemonState::Paused => "paused",
-        DaemonState::Faulted => "faulted",
-        DaemonState::EStopped => "e-stopped",
-    }
 }

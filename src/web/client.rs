@@ -172,7 +172,7 @@ impl ControlReply {
 
 /// `executing: move 12 of 19 (ETA 41 s)`, `done (run 3)`, `idle`.
 fn status_line(status: &StatusDoc) -> String {
-    let mut line = state_name(status.state).replace('_', "-");
+    let mut line = status.state.name().to_string();
     match (&status.progress, status.state) {
         (Some(p), DaemonState::Executing | DaemonState::Paused) => {
             line.push_str(&format!(
@@ -191,14 +191,6 @@ fn status_line(status: &StatusDoc) -> String {
         line.push_str(&format!(", run {run}"));
     }
     line
-}
-
-/// The state as the API spells it (`e_stopped`).
-pub fn state_name(state: DaemonState) -> String {
-    match serde_json::to_value(state) {
-        Ok(serde_json::Value::String(s)) => s,
-        _ => format!("{state:?}"),
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move, and find it in the run history.
 
 use super::{click, wait_for, wait_for_text, Browser};
-use cubed::web::{serve, WebSettings};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
@@ -15,20 +14,7 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
         .as_ref()
         .expect("sim")
         .load_cube(crate::daemon::random(41));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a free port");
-    let addr = listener.local_addr().expect("address");
-    let settings = WebSettings {
-        bind: addr,
-        token: None,
-    };
-    let server = tokio::spawn(serve(
-        listener,
-        daemon.handle.clone(),
-        settings,
-        daemon.shutdown_signal(),
-    ));
+    let (addr, server) = crate::daemon::serve_web(&daemon).await;
     let page = browser.client();
     page.goto(&format!("http://{addr}/"))
         .await

@@ -2,7 +2,7 @@
 
 use super::{finished, random, start};
 use cubed::daemon::DaemonState;
-use cubed::web::{control, serve, ClientError, ControlCommand, ControlReply, WebSettings};
+use cubed::web::{control, ClientError, ControlCommand, ControlReply};
 use std::net::SocketAddr;
 
 async fn get(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
@@ -32,20 +32,7 @@ async fn a_run_started_through_the_api_is_served_back_with_its_photos() {
     let dir = tempfile::tempdir().expect("temp dir");
     let daemon = start(dir.path(), "", 1.0).await;
     daemon.sim.as_ref().expect("sim").load_cube(random(31));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a free port");
-    let addr = listener.local_addr().expect("address");
-    let settings = WebSettings {
-        bind: addr,
-        token: None,
-    };
-    let server = tokio::spawn(serve(
-        listener,
-        daemon.handle.clone(),
-        settings,
-        daemon.shutdown_signal(),
-    ));
+    let (addr, server) = crate::daemon::serve_web(&daemon).await;
 
     let run = match ask(addr, ControlCommand::Start).await.expect("start") {
         ControlReply::Started { run } => run,

@@ -37,6 +37,30 @@ pub fn config(dir: &Path, faults: &str, speed: f64) -> DaemonConfig {
     config
 }
 
+/// Serves the daemon's page and API on a free loopback port until the daemon shuts down.
+pub async fn serve_web(
+    daemon: &RunningDaemon,
+) -> (
+    std::net::SocketAddr,
+    tokio::task::JoinHandle<Result<(), cubed::web::WebError>>,
+) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free port");
+    let addr = listener.local_addr().expect("address");
+    let settings = cubed::web::WebSettings {
+        bind: addr,
+        token: None,
+    };
+    let server = tokio::spawn(cubed::web::serve(
+        listener,
+        daemon.handle.clone(),
+        settings,
+        daemon.shutdown_signal(),
+    ));
+    (addr, server)
+}
+
 pub async fn start(dir: &Path, faults: &str, speed: f64) -> RunningDaemon {
     RunningDaemon::start(&config(dir, faults, speed), solver())
         .await
