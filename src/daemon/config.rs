@@ -236,11 +236,11 @@ impl Validator<'_> {
             ));
         }
         let min_confidence = raw.vision.min_confidence;
-        if !(0.0..=20.0).contains(&min_confidence) {
+        if !(0.0..=100.0).contains(&min_confidence) {
             return Err(self.invalid(
                 "vision",
                 "min_confidence",
-                format!("{min_confidence} is outside 0..=20 (ΔE00 gap; 1.4 is the default)"),
+                format!("{min_confidence} is outside 0..=100 (ΔE00 gap; 1.4 is the default)"),
             ));
         }
         self.range("vision", "recaptures", raw.vision.recaptures, 0, 5)?;

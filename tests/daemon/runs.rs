@@ -160,3 +160,39 @@ async fn guide_mode_gives_each_state_and_refuses_an_impossible_cube() {
     assert_eq!(bad.kind, RefusalKind::BadRequest, "{}", bad.reason);
     daemon.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unsure_stickers_are_photographed_again_then_the_run_is_refused_naming_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "", 0.0);
+    config.min_confidence = 100.0; // nothing is that sure
+    config.recaptures = 1;
+    let daemon = cubed::daemon::RunningDaemon::start(&config, super::solver())
+        .await
+        .expect("starts");
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(15));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Faulted, "{}", end.message);
+    assert!(
+        end.message.contains("unsure of sticker(s)") && end.message.contains("after 1 re-capture"),
+        "{}",
+        end.message
+    );
+    assert_eq!(
+        sim.bench().turns,
+        0,
+        "a cube that cannot be read is not turned"
+    );
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    assert_eq!(detail.summary.outcome.as_deref(), Some("refused"));
+    assert!(detail.scans[0].error.is_some(), "{:?}", detail.scans[0]);
+    let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
+    assert_eq!(
+        photographed, 2,
+        "the first scan and one re-capture: {:?}",
+        detail.steps
+    );
+    daemon.shutdown().await;
+}
