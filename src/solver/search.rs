@@ -125,9 +125,14 @@ struct Child {
     node: Node,
 }
 
+/// A cube in phase 2 that leaves it and comes back within this many turns
+/// used phase-2 turns only (checked by a test): such a path ends in a
+/// phase-2 turn, which the search never lets a phase-1 solution end with.
+pub(crate) const NO_SHORT_RETURN: usize = 4;
+
 /// True if turn `m` may follow turn `last` (no same face twice, opposite faces in one order only).
 #[inline(always)]
-fn may_follow(last: Option<u8>, m: u8) -> bool {
+pub(crate) fn may_follow(last: Option<u8>, m: u8) -> bool {
     match last {
         None => true,
         Some(l) => {
@@ -277,12 +282,16 @@ impl<'a, 'f> Search<'a, 'f> {
                 corners: m.corners[node.corners as usize * 18 + k],
                 dist: 0,
             };
+            let in_phase2 = kid.flip == 0 && kid.twist == 0 && kid.slice < 24;
             if togo == 1 {
                 // The last turn must enter phase 2 itself.
-                if kid.flip == 0 && kid.twist == 0 && kid.slice < 24 {
+                if in_phase2 {
                     kids[count] = Child { mv, node: kid };
                     count += 1;
                 }
+                continue;
+            }
+            if in_phase2 && togo <= NO_SHORT_RETURN + 1 {
                 continue;
             }
             self.t.prefetch_phase1(kid.flip, kid.slice, kid.twist);
