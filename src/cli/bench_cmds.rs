@@ -73,15 +73,22 @@ fn solver_bench(args: SolverBenchArgs) -> anyhow::Result<ExitCode> {
         "budget", "cubes", "average", "max", "first ms p50", "overrun ms max", "Mnodes/s"
     );
     for &budget in &args.budgets {
-        length_row(&solver, budget, args.cubes, args.seed, args.nodes);
+        length_row(&solver, budget, args.cubes, args.seed, args.nodes)?;
     }
     if args.long_cubes > 0 && !args.nodes {
-        length_row(&solver, 1000, args.long_cubes, args.seed, false);
+        length_row(&solver, 1000, args.long_cubes, args.seed, false)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn length_row(solver: &Solver, budget: u64, cubes: usize, seed: u64, nodes: bool) {
+/// One row of the table; Err if any reported solution did not solve its cube.
+fn length_row(
+    solver: &Solver,
+    budget: u64,
+    cubes: usize,
+    seed: u64,
+    nodes: bool,
+) -> anyhow::Result<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let opts = SearchOptions {
         budget: Duration::from_millis(if nodes { 3_600_000 } else { budget }),
@@ -92,6 +99,7 @@ fn length_row(solver: &Solver, budget: u64, cubes: usize, seed: u64, nodes: bool
     let mut first_ms = Vec::with_capacity(cubes);
     let mut overrun_ms: f64 = 0.0;
     let (mut searched, mut search_secs) = (0u64, 0.0f64);
+    let mut wrong = 0;
     for _ in 0..cubes {
         let cube = random_cube(&mut rng);
         let start = Instant::now();
@@ -100,6 +108,8 @@ fn length_row(solver: &Solver, budget: u64, cubes: usize, seed: u64, nodes: bool
         let mut best = usize::MAX;
         let stats = solver.search(&cube, &opts, |s| {
             first.get_or_insert_with(|| start.elapsed());
+            let end = s.iter().fold(cube, |c, &t| c.turn(t));
+            wrong += usize::from(!end.is_solved());
             best = best.min(s.len());
             crate::solver::Flow::Continue
         });
@@ -127,6 +137,11 @@ fn length_row(solver: &Solver, budget: u64, cubes: usize, seed: u64, nodes: bool
         searched as f64 / search_secs.max(1e-9) / 1e6,
         distribution(&lengths)
     );
+    anyhow::ensure!(
+        wrong == 0,
+        "{wrong} reported solutions did not solve their cube"
+    );
+    Ok(())
 }
 
 /// CPU time of the calling thread (so that nodes/s do not depend much on the machine's load).

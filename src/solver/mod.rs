@@ -3,6 +3,7 @@
 pub mod coord;
 pub mod movetables;
 pub mod optimal;
+pub mod phase1;
 pub mod pruning;
 pub mod search;
 pub mod symmetry;

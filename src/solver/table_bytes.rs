@@ -155,6 +155,7 @@ impl Tables {
                 classes,
                 twist_conj,
                 table,
+                ..
             } => {
                 w.classes(classes);
                 w.u16s(twist_conj);
@@ -235,11 +236,7 @@ fn read_body(r: &mut Reader, mode: TableMode) -> Result<Tables, TableBytesError>
             let classes = r.classes(&classes_like(N_SLICE * N_FLIP, N_FLIPSLICE_CLASS))?;
             let twist_conj = r.u16s("twist_conj", N_TWIST * 16)?;
             let words = r.u64s("phase1_prune", (N_FLIPSLICE_CLASS * N_TWIST).div_ceil(32))?;
-            let p1 = Phase1Prune::Full {
-                classes,
-                twist_conj,
-                table: Packed2 { words },
-            };
+            let p1 = Phase1Prune::full(&moves, classes, twist_conj, Packed2 { words });
             let classes = r.classes(&classes_like(N_PERM8, N_CORNER_CLASS))?;
             let ud_conj = r.u16s("ud_conj", N_PERM8 * 16)?;
             let words = r.u64s("phase2_prune", (N_CORNER_CLASS * N_PERM8).div_ceil(32))?;
@@ -255,6 +252,7 @@ fn read_body(r: &mut Reader, mode: TableMode) -> Result<Tables, TableBytesError>
     };
     Ok(Tables {
         mode,
+        slice_moves: super::tables::slice_move_table(&moves),
         moves,
         merge: UdEdgeMerge::build(),
         cornslice,

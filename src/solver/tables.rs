@@ -2,6 +2,7 @@
 
 use super::coord::*;
 use super::movetables::{MoveTables, UdEdgeMerge, PHASE2_MOVES};
+use super::phase1::class_move_table;
 use super::pruning::{build_byte_table, next_depth, Packed2, SymPruneSpec};
 use super::symtables::{conjugation_table, SymClasses};
 use std::time::Instant;
@@ -22,6 +23,8 @@ pub(crate) enum Phase1Prune {
         classes: SymClasses,
         twist_conj: Vec<u16>,
         table: Packed2,
+        /// Class move table (see `phase1::class_move_table`); derived, not stored.
+        class_move: Vec<u32>,
     },
 }
 
@@ -40,6 +43,8 @@ pub struct Tables {
     pub mode: TableMode,
     pub(crate) moves: MoveTables,
     pub(crate) merge: UdEdgeMerge,
+    /// Phase-1 slice coordinate (0..495) after each turn: `[slice * 18 + m]`; derived, not stored.
+    pub(crate) slice_moves: Vec<u16>,
     /// Exact phase-2 depth of (corners, slice_sorted < 24): `[corners * 24 + slice]`.
     pub(crate) cornslice: Vec<u8>,
     /// Exact phase-2 depth of (ud_edges, slice_sorted < 24): `[ud * 24 + slice]`.
@@ -54,7 +59,7 @@ pub struct Tables {
     pub build_seconds: f64,
 }
 
-fn slice_move_table(moves: &MoveTables) -> Vec<u16> {
+pub(crate) fn slice_move_table(moves: &MoveTables) -> Vec<u16> {
     let mut t = vec![0u16; N_SLICE * 18];
     for s in 0..N_SLICE {
         for m in 0..18 {
@@ -100,6 +105,7 @@ impl Tables {
         Tables {
             mode,
             merge: UdEdgeMerge::build(),
+            slice_moves: slice,
             moves,
             cornslice,
             edge_slice,
@@ -135,44 +141,6 @@ impl Tables {
         }
     }
 
-    /// Asks the memory system for what `phase1_index` and `phase1_small_bound` will read.
-    #[inline(always)]
-    pub(crate) fn prefetch_phase1(&self, flip: u16, slice_sorted: u16, twist: u16) {
-        let slice = slice_sorted as usize / 24;
-        prefetch(&self.slice_twist, slice * N_TWIST + twist as usize);
-        prefetch(&self.slice_flip, slice * N_FLIP + flip as usize);
-        if let Phase1Prune::Full { classes, .. } = &self.phase1 {
-            prefetch(&classes.class_sym, slice * N_FLIP + flip as usize);
-        }
-    }
-
-    /// Position of a cube's entry in the full phase-1 table (prefetched), or None in small mode.
-    #[inline(always)]
-    pub(crate) fn phase1_index(&self, flip: u16, slice_sorted: u16, twist: u16) -> Option<usize> {
-        let Phase1Prune::Full {
-            classes,
-            twist_conj,
-            table,
-        } = &self.phase1
-        else {
-            return None;
-        };
-        let (class, sym) =
-            classes.class_and_sym(slice_sorted as usize / 24 * N_FLIP + flip as usize);
-        let index = class * N_TWIST + twist_conj[twist as usize * 16 + sym] as usize;
-        prefetch(&table.words, index >> 5);
-        Some(index)
-    }
-
-    /// Phase-1 distance of a child from its entry position (see `phase1_index`).
-    #[inline(always)]
-    pub(crate) fn phase1_child_at(&self, parent: u8, index: usize) -> u8 {
-        match &self.phase1 {
-            Phase1Prune::Full { table, .. } => next_depth(parent, table.get(index)),
-            Phase1Prune::Small => parent,
-        }
-    }
-
     /// A lower bound on the phase-1 distance from the two small exact tables.
     #[inline(always)]
     pub(crate) fn phase1_small_bound(&self, flip: u16, slice_sorted: u16, twist: u16) -> u8 {
@@ -191,6 +159,7 @@ impl Tables {
                 classes,
                 twist_conj,
                 table,
+                ..
             } => {
                 let raw = slice * N_FLIP + flip as usize;
                 let (class, sym) = classes.class_and_sym(raw);
@@ -327,12 +296,7 @@ fn full_phase1(moves: &MoveTables) -> Phase1Prune {
     let classes = SymClasses::flipslice();
     let twist_conj = conjugation_table(N_TWIST, set_twist, twist);
     let all: Vec<u8> = (0..18).collect();
-    let rep_move = |raw: u32, m: u8| {
-        let (slice, flip) = (raw as usize / N_FLIP, raw as usize % N_FLIP);
-        let flip1 = moves.flip[flip * 18 + m as usize] as usize;
-        let slice1 = moves.slice_sorted[slice * 24 * 18 + m as usize] as usize / 24;
-        slice1 * N_FLIP + flip1
-    };
+    let rep_move = |raw: u32, m: u8| flipslice_move(moves, raw, m);
     let table = SymPruneSpec {
         classes: &classes,
         n_inner: N_TWIST,
@@ -342,10 +306,32 @@ fn full_phase1(moves: &MoveTables) -> Phase1Prune {
         inner_conj: &twist_conj,
     }
     .build();
-    Phase1Prune::Full {
-        classes,
-        twist_conj,
-        table,
+    Phase1Prune::full(moves, classes, twist_conj, table)
+}
+
+/// Raw flip-slice coordinate (`slice * 2048 + flip`) after turn `m`.
+pub(crate) fn flipslice_move(moves: &MoveTables, raw: u32, m: u8) -> usize {
+    let (slice, flip) = (raw as usize / N_FLIP, raw as usize % N_FLIP);
+    let flip1 = moves.flip[flip * 18 + m as usize] as usize;
+    let slice1 = moves.slice_sorted[slice * 24 * 18 + m as usize] as usize / 24;
+    slice1 * N_FLIP + flip1
+}
+
+impl Phase1Prune {
+    /// The full phase-1 tables, with the class move table derived from them.
+    pub(crate) fn full(
+        moves: &MoveTables,
+        classes: SymClasses,
+        twist_conj: Vec<u16>,
+        table: Packed2,
+    ) -> Phase1Prune {
+        let class_move = class_move_table(&classes, |raw, m| flipslice_move(moves, raw, m));
+        Phase1Prune::Full {
+            classes,
+            twist_conj,
+            table,
+            class_move,
+        }
     }
 }
 

@@ -118,7 +118,7 @@ fn tables_round_trip_through_bytes_and_corruption_is_caught() {
 fn returns_to_phase2(t: &Tables, c: (u16, u16, u16), last: Option<u8>, togo: usize) -> usize {
     let m = &t.moves;
     (0..18u8)
-        .filter(|&mv| search::may_follow(last, mv))
+        .filter(|&mv| phase1::may_follow(last, mv))
         .map(|mv| {
             let k = mv as usize;
             let (f, tw, s) = (
@@ -138,7 +138,7 @@ fn returns_to_phase2(t: &Tables, c: (u16, u16, u16), last: Option<u8>, togo: usi
 #[test]
 fn phase2_cubes_cannot_leave_and_return_in_few_turns() {
     let solver = small_solver();
-    for togo in 1..=search::NO_SHORT_RETURN {
+    for togo in 1..=phase1::NO_SHORT_RETURN {
         assert_eq!(returns_to_phase2(solver.tables(), (0, 0, 0), None, togo), 0);
     }
     assert!(returns_to_phase2(solver.tables(), (0, 0, 0), None, 5) > 0);
