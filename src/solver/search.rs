@@ -332,7 +332,7 @@ impl<'a, 'f> Search<'a, 'f> {
             return;
         };
         for togo in cs.max(dprune as usize)..=limit {
-            if self.phase2(corners, ud, slice, dprune, togo, self.len1) {
+            if self.phase2(corners, ud, slice, togo, self.len1) {
                 self.report(self.len1 + togo);
                 return;
             }
@@ -343,15 +343,7 @@ impl<'a, 'f> Search<'a, 'f> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn phase2(
-        &mut self,
-        corners: u16,
-        ud: u16,
-        slice: u16,
-        dprune: u8,
-        togo: usize,
-        n: usize,
-    ) -> bool {
+    fn phase2(&mut self, corners: u16, ud: u16, slice: u16, togo: usize, n: usize) -> bool {
         self.tick();
         self.stats.phase2_nodes += 1;
         if togo == 0 {
@@ -370,12 +362,12 @@ impl<'a, 'f> Search<'a, 'f> {
                 continue;
             }
             let u1 = m.ud_edges[ud as usize * 18 + k];
-            let d1 = self.t.phase2_child(dprune, c1, u1, s1);
+            let d1 = self.t.phase2_child(c1, u1, s1);
             if d1 as usize >= togo {
                 continue;
             }
             self.path[n] = mv;
-            if self.phase2(c1, u1, s1, d1, togo - 1, n + 1) {
+            if self.phase2(c1, u1, s1, togo - 1, n + 1) {
                 return true;
             }
             if self.stop {

@@ -1,13 +1,13 @@
 //! Tables to and from bytes: a versioned header, every table with its length, and a CRC-32 over all of it, so a corrupt or stale cache is detected and never trusted.
 
 use super::movetables::{MoveTables, UdEdgeMerge};
-use super::pruning::Packed2;
+use super::pruning::{Packed2, Packed4};
 use super::symtables::SymClasses;
 use super::tables::{Phase1Prune, Phase2Prune, TableMode, Tables};
 
 const MAGIC: &[u8; 8] = b"CUBEDTBL";
 /// Bump whenever any table's layout or meaning changes.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 /// Why bytes are not usable tables.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -235,17 +235,20 @@ fn read_body(r: &mut Reader, mode: TableMode) -> Result<Tables, TableBytesError>
         TableMode::Full => {
             let classes = r.classes(&classes_like(N_SLICE * N_FLIP, N_FLIPSLICE_CLASS))?;
             let twist_conj = r.u16s("twist_conj", N_TWIST * 16)?;
-            let words = r.u64s("phase1_prune", (N_FLIPSLICE_CLASS * N_TWIST).div_ceil(32))?;
+            let words = r.u64s(
+                "phase1_prune",
+                Packed2::words_for(N_FLIPSLICE_CLASS * N_TWIST),
+            )?;
             let p1 = Phase1Prune::full(&moves, classes, twist_conj, Packed2 { words });
             let classes = r.classes(&classes_like(N_PERM8, N_CORNER_CLASS))?;
             let ud_conj = r.u16s("ud_conj", N_PERM8 * 16)?;
-            let words = r.u64s("phase2_prune", (N_CORNER_CLASS * N_PERM8).div_ceil(32))?;
+            let words = r.u64s("phase2_prune", Packed4::words_for(N_CORNER_CLASS * N_PERM8))?;
             (
                 p1,
                 Phase2Prune::Full {
                     classes,
                     ud_conj,
-                    table: Packed2 { words },
+                    table: Packed4 { words },
                 },
             )
         }

@@ -3,7 +3,7 @@
 use super::coord::*;
 use super::movetables::{MoveTables, UdEdgeMerge, PHASE2_MOVES};
 use super::phase1::class_move_table;
-use super::pruning::{build_byte_table, next_depth, Packed2, SymPruneSpec};
+use super::pruning::{build_byte_table, next_depth, Packed2, Packed4, SymPruneSpec};
 use super::symtables::{conjugation_table, SymClasses};
 use std::time::Instant;
 
@@ -34,7 +34,7 @@ pub(crate) enum Phase2Prune {
     Full {
         classes: SymClasses,
         ud_conj: Vec<u16>,
-        table: Packed2,
+        table: Packed4,
     },
 }
 
@@ -195,8 +195,9 @@ impl Tables {
         self.phase1_entry(flip, slice_sorted, twist) % 3
     }
 
-    /// Distance of (corners, ud_edges) in the phase-2 pruning table if it is
-    /// at most `limit`, else None (the walk down stops after `limit` steps).
+    /// Phase-2 distance bound of (corners, ud_edges, slice) if it is at most
+    /// `limit`, else None: the larger of the exact U/D-edges×slice distance
+    /// and (full tables) the corners×U/D-edges distance.
     pub(crate) fn phase2_depth_within(
         &self,
         corners: u16,
@@ -208,25 +209,14 @@ impl Tables {
         if exact_bound as usize > limit {
             return None;
         }
-        let depth = match &self.phase2 {
-            Phase2Prune::Small => exact_bound,
-            Phase2Prune::Full { .. } => self.descend_phase2(corners, ud, limit)?,
-        };
+        let depth = exact_bound.max(self.phase2_child(corners, ud, slice));
         (depth as usize <= limit).then_some(depth)
     }
 
-    /// Phase-2 distance of a child (without the corner-slice bound), given its parent's.
+    /// A lower bound on the phase-2 distance (without the corner-slice bound):
+    /// U/D-edges×slice (small), corners×U/D-edges (full).
     #[inline(always)]
-    pub(crate) fn phase2_child(&self, parent: u8, corners: u16, ud: u16, slice: u16) -> u8 {
-        match &self.phase2 {
-            Phase2Prune::Small => self.phase2_entry(corners, ud, slice),
-            Phase2Prune::Full { .. } => next_depth(parent, self.phase2_entry(corners, ud, slice)),
-        }
-    }
-
-    /// The stored phase-2 entry: the exact distance (small) or the distance mod 3 (full).
-    #[inline(always)]
-    fn phase2_entry(&self, corners: u16, ud: u16, slice: u16) -> u8 {
+    pub(crate) fn phase2_child(&self, corners: u16, ud: u16, slice: u16) -> u8 {
         match &self.phase2 {
             Phase2Prune::Small => self.edge_slice[ud as usize * 24 + slice as usize],
             Phase2Prune::Full {
@@ -239,30 +229,6 @@ impl Tables {
                 table.get(class * N_PERM8 + u)
             }
         }
-    }
-
-    fn descend_phase2(&self, mut corners: u16, mut ud: u16, limit: usize) -> Option<u8> {
-        let m = &self.moves;
-        let mut depth = 0u8;
-        let mut dist_mod3 = self.phase2_entry(corners, ud, 0) % 3;
-        while corners != 0 || ud != 0 {
-            if depth as usize >= limit {
-                return None;
-            }
-            let want = (dist_mod3 + 2) % 3;
-            let step = PHASE2_MOVES.iter().find_map(|&mv| {
-                let mv = mv as usize;
-                let (c, u) = (
-                    m.corners[corners as usize * 18 + mv],
-                    m.ud_edges[ud as usize * 18 + mv],
-                );
-                (self.phase2_entry(c, u, 0) % 3 == want).then_some((c, u))
-            });
-            let Some((c, u)) = step else { break };
-            (corners, ud, dist_mod3) = (c, u, want);
-            depth += 1;
-        }
-        Some(depth)
     }
 }
 
