@@ -100,7 +100,7 @@ pub(crate) struct SymNode {
 pub(crate) struct SymPhase1<'a> {
     twist_move: &'a [u16],
     classes: &'a SymClasses,
-    class_move: &'a [u32],
+    class_move: &'a [ClassRow],
     twist_conj: &'a [u16],
     table: &'a Packed2,
     conj_move: [[u8; 18]; N_SYM_D4H],
@@ -169,19 +169,19 @@ impl Phase1 for SymPhase1<'_> {
         kids: &mut [Child<SymNode>; 18],
     ) -> usize {
         let twists = &self.twist_move[node.twist as usize * 18..][..18];
-        let classes = &self.class_move[node.class as usize * 18..][..18];
+        let row = &self.class_move[node.class as usize];
         let conj = &self.conj_move[node.sym as usize];
         let product = &self.product[..];
         let mut index = [0usize; 18];
         let mut count = 0;
         for mv in moves_in(allowed) {
             let twist = twists[mv as usize];
-            let cs = classes[conj[mv as usize] as usize];
-            let class = cs as u16;
+            let k = conj[mv as usize] as usize;
+            let class = row.class[k];
             if class == 0 && twist == 0 && togo <= NO_SHORT_RETURN + 1 {
                 continue;
             }
-            let sym = product[(cs >> 16) as usize][node.sym as usize];
+            let sym = product[row.sym[k] as usize][node.sym as usize];
             let i = self.index(class, sym, twist);
             prefetch(&self.table.words, i >> 5);
             index[count] = i;
@@ -200,6 +200,9 @@ impl Phase1 for SymPhase1<'_> {
         for i in 0..count {
             let dist = next_depth(node.dist, self.table.get(index[i]));
             if (dist as usize) < togo {
+                let kid = &kids[i].node;
+                prefetch(self.class_move, kid.class as usize);
+                prefetch(self.twist_move, kid.twist as usize * 18);
                 kids[kept] = kids[i];
                 kids[kept].node.dist = dist;
                 kept += 1;
@@ -211,12 +214,10 @@ impl Phase1 for SymPhase1<'_> {
     #[inline(always)]
     fn entries(&self, node: &SymNode, allowed: u32) -> u32 {
         let twists = &self.twist_move[node.twist as usize * 18..][..18];
-        let classes = &self.class_move[node.class as usize * 18..][..18];
+        let row = &self.class_move[node.class as usize];
         let conj = &self.conj_move[node.sym as usize];
         moves_in(allowed & !PHASE2_MASK)
-            .filter(|&mv| {
-                twists[mv as usize] == 0 && classes[conj[mv as usize] as usize] as u16 == 0
-            })
+            .filter(|&mv| twists[mv as usize] == 0 && row.class[conj[mv as usize] as usize] == 0)
             .fold(0, |mask, mv| mask | 1 << mv)
     }
 }
@@ -229,12 +230,12 @@ impl SymPhase1<'_> {
         while node.class != 0 || node.twist != 0 {
             let want = (dist_mod3 + 2) % 3;
             let step = moves_in(followers(None)).find_map(|mv| {
-                let cs = self.class_move[node.class as usize * 18
-                    + self.conj_move[node.sym as usize][mv as usize] as usize];
+                let row = &self.class_move[node.class as usize];
+                let k = self.conj_move[node.sym as usize][mv as usize] as usize;
                 let child = SymNode {
                     twist: self.twist_move[node.twist as usize * 18 + mv as usize],
-                    class: cs as u16,
-                    sym: self.product[(cs >> 16) as usize][node.sym as usize],
+                    class: row.class[k],
+                    sym: self.product[row.sym[k] as usize][node.sym as usize],
                     dist: 0,
                 };
                 let entry = self
@@ -250,18 +251,30 @@ impl SymPhase1<'_> {
     }
 }
 
-/// `table[class * 18 + m]`: class and symmetry (above bit 16) of the representative of `class` after turn `m`.
+/// Where the representative of a flip-slice class goes under each turn:
+/// `class[m]` and `sym[m]` as `SymClasses::class_and_sym` gives them. One
+/// cache line per class.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+pub(crate) struct ClassRow {
+    class: [u16; 18],
+    sym: [u8; 18],
+}
+
+/// The class move table: one row per class.
 pub(crate) fn class_move_table(
     classes: &SymClasses,
     rep_move: impl Fn(u32, u8) -> usize,
-) -> Vec<u32> {
-    let mut table = Vec::with_capacity(classes.rep.len() * 18);
-    for &rep in &classes.rep {
+) -> Vec<ClassRow> {
+    let row = |rep: u32| {
+        let mut row = ClassRow::default();
         for m in 0..18 {
-            table.push(classes.class_sym[rep_move(rep, m)]);
+            let (class, sym) = classes.class_and_sym(rep_move(rep, m as u8));
+            (row.class[m], row.sym[m]) = (class as u16, sym as u8);
         }
-    }
-    table
+        row
+    };
+    classes.rep.iter().map(|&rep| row(rep)).collect()
 }
 
 /// A small-table node: raw coordinates and a lower bound on the distance.
@@ -367,10 +380,10 @@ mod tests {
         for _ in 0..5000 {
             let m = rng.random_range(0..18usize);
             cube = cube.turn(Turn::from_index(m));
-            let cs = class_move[class * 18 + syms.conj_move[sym][m] as usize];
+            let (row, k) = (&class_move[class], syms.conj_move[sym][m] as usize);
             (class, sym) = (
-                (cs & 0xffff) as usize,
-                product[(cs >> 16) as usize][sym] as usize,
+                row.class[k] as usize,
+                product[row.sym[k] as usize][sym] as usize,
             );
             let seen = syms.conjugate(&cube, sym);
             let raw =

@@ -2,7 +2,7 @@
 
 use super::coord::*;
 use super::movetables::{MoveTables, UdEdgeMerge, PHASE2_MOVES};
-use super::phase1::class_move_table;
+use super::phase1::{class_move_table, ClassRow};
 use super::pruning::{build_byte_table, next_depth, Packed2, Packed4, SymPruneSpec};
 use super::symtables::{conjugation_table, SymClasses};
 use std::time::Instant;
@@ -24,7 +24,7 @@ pub(crate) enum Phase1Prune {
         twist_conj: Vec<u16>,
         table: Packed2,
         /// Class move table (see `phase1::class_move_table`); derived, not stored.
-        class_move: Vec<u32>,
+        class_move: Vec<ClassRow>,
     },
 }
 
