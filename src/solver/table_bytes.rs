@@ -239,7 +239,7 @@ fn read_body(r: &mut Reader, mode: TableMode) -> Result<Tables, TableBytesError>
                 "phase1_prune",
                 Packed2::words_for(N_FLIPSLICE_CLASS * N_TWIST),
             )?;
-            let p1 = Phase1Prune::full(&moves, classes, twist_conj, Packed2 { words });
+            let p1 = Phase1Prune::full(&moves, &slice_flip, classes, twist_conj, Packed2 { words });
             let classes = r.classes(&classes_like(N_PERM8, N_CORNER_CLASS))?;
             let ud_conj = r.u16s("ud_conj", N_PERM8 * 16)?;
             let words = r.u64s("phase2_prune", Packed4::words_for(N_CORNER_CLASS * N_PERM8))?;

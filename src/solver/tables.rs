@@ -92,7 +92,7 @@ impl Tables {
                 cornslice_table(&moves),
             ),
             TableMode::Full => std::thread::scope(|scope| {
-                let p1 = scope.spawn(|| full_phase1(&moves));
+                let p1 = scope.spawn(|| full_phase1(&moves, &slice_flip));
                 let p2 = full_phase2(&moves);
                 let cs = cornslice_table(&moves);
                 (
@@ -258,7 +258,7 @@ fn cornslice_table(moves: &MoveTables) -> Vec<u8> {
     )
 }
 
-fn full_phase1(moves: &MoveTables) -> Phase1Prune {
+fn full_phase1(moves: &MoveTables, slice_flip: &[u8]) -> Phase1Prune {
     let classes = SymClasses::flipslice();
     let twist_conj = conjugation_table(N_TWIST, set_twist, twist);
     let all: Vec<u8> = (0..18).collect();
@@ -272,7 +272,7 @@ fn full_phase1(moves: &MoveTables) -> Phase1Prune {
         inner_conj: &twist_conj,
     }
     .build();
-    Phase1Prune::full(moves, classes, twist_conj, table)
+    Phase1Prune::full(moves, slice_flip, classes, twist_conj, table)
 }
 
 /// Raw flip-slice coordinate (`slice * 2048 + flip`) after turn `m`.
@@ -287,11 +287,13 @@ impl Phase1Prune {
     /// The full phase-1 tables, with the class move table derived from them.
     pub(crate) fn full(
         moves: &MoveTables,
+        slice_flip: &[u8],
         classes: SymClasses,
         twist_conj: Vec<u16>,
         table: Packed2,
     ) -> Phase1Prune {
-        let class_move = class_move_table(&classes, |raw, m| flipslice_move(moves, raw, m));
+        let class_move =
+            class_move_table(&classes, slice_flip, |raw, m| flipslice_move(moves, raw, m));
         Phase1Prune::Full {
             classes,
             twist_conj,
