@@ -1,4 +1,4 @@
-//! Pruning tables: exact-depth byte tables for the small mode, and symmetry-reduced packed tables for the full mode (2-bit depth mod 3, or 4-bit depth capped at 15).
+//! Pruning tables: exact-depth byte tables for the small mode, and symmetry-reduced packed tables for the full mode (2-bit depth mod 3, or 4-bit depth capped at 14).
 
 use super::symtables::SymClasses;
 
@@ -9,9 +9,13 @@ pub struct Packed<const BITS: usize> {
     pub words: Vec<u64>,
 }
 
+/// Largest depth a 4-bit table tells apart: the few, costly last layers of
+/// the breadth-first fill are skipped and their entries hold `CAP4`.
+pub const CAP4: u8 = 14;
+
 /// Depth mod 3 per entry (the exact depth follows from a neighbour's).
 pub type Packed2 = Packed<2>;
-/// Exact depth per entry, 15 meaning 15 or more.
+/// Exact depth per entry, `CAP4` meaning `CAP4` or more.
 pub type Packed4 = Packed<4>;
 
 impl<const BITS: usize> Packed<BITS> {
@@ -65,7 +69,7 @@ impl<const BITS: usize> Packed<BITS> {
     fn stored(depth: u8) -> Option<u8> {
         match BITS {
             2 => Some(depth % 3),
-            _ => (depth < Self::EMPTY).then_some(depth),
+            _ => (depth < CAP4).then_some(depth),
         }
     }
 }
@@ -137,7 +141,7 @@ impl SymPruneSpec<'_> {
     /// Breadth-first fill from the goal (class 0, inner 0); forward while
     /// the frontier is small, then backward (each empty entry looks for a
     /// neighbour at the current depth). A 4-bit table stops at depth 14: what
-    /// is left keeps 15.
+    /// is left then holds `CAP4`.
     pub fn build<const B: usize>(&self) -> Packed<B> {
         let total = self.classes.rep.len() * self.n_inner;
         let mut table = Packed::<B>::new(total);
@@ -159,6 +163,13 @@ impl SymPruneSpec<'_> {
             filled += added;
             frontier = added;
             depth += 1;
+        }
+        if B == 4 {
+            for w in 0..table.words.len() {
+                let empty = table.matches(w, Packed::<B>::EMPTY);
+                table.words[w] =
+                    (table.words[w] & !(empty * Packed::<B>::MASK)) | empty * CAP4 as u64;
+            }
         }
         table
     }

@@ -7,7 +7,7 @@ use super::tables::{Phase1Prune, Phase2Prune, TableMode, Tables};
 
 const MAGIC: &[u8; 8] = b"CUBEDTBL";
 /// Bump whenever any table's layout or meaning changes.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 
 /// Why bytes are not usable tables.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
