@@ -290,7 +290,9 @@ pub(crate) fn class_move_table(
         }
         row
     };
-    classes.rep.iter().map(|&rep| row(rep)).collect()
+    let mut rows = super::memory::huge_vec(classes.rep.len());
+    rows.extend(classes.rep.iter().map(|&rep| row(rep)));
+    rows
 }
 
 /// A small-table node: raw coordinates and a lower bound on the distance.

@@ -31,9 +31,9 @@ impl<const BITS: usize> Packed<BITS> {
     }
 
     fn new(len: usize) -> Self {
-        Packed {
-            words: vec![u64::MAX; Self::words_for(len)],
-        }
+        let mut words = super::memory::huge_vec(Self::words_for(len));
+        words.resize(Self::words_for(len), u64::MAX);
+        Packed { words }
     }
 
     /// The word that holds entry `i` (to prefetch).

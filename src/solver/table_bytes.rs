@@ -1,5 +1,6 @@
 //! Tables to and from bytes: a versioned header, every table with its length, and a CRC-32 over all of it, so a corrupt or stale cache is detected and never trusted.
 
+use super::memory::huge_vec;
 use super::movetables::{MoveTables, UdEdgeMerge};
 use super::pruning::{Packed2, Packed4};
 use super::symtables::SymClasses;
@@ -101,18 +102,17 @@ impl Reader<'_> {
     }
     fn u32s(&mut self, name: &'static str, n: usize) -> Result<Vec<u32>, TableBytesError> {
         let n = self.len(name, n)?;
-        Ok(self
-            .take(n * 4)?
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+        let mut v = huge_vec(n);
+        let words = self.take(n * 4)?.chunks_exact(4);
+        v.extend(words.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+        Ok(v)
     }
     fn u64s(&mut self, name: &'static str, n: usize) -> Result<Vec<u64>, TableBytesError> {
         let n = self.len(name, n)?;
+        let mut v = huge_vec(n);
         let words = self.take(n * 8)?.chunks_exact(8);
-        Ok(words
-            .map(|c| u64::from_le_bytes(std::array::from_fn(|i| c[i])))
-            .collect())
+        v.extend(words.map(|c| u64::from_le_bytes(std::array::from_fn(|i| c[i]))));
+        Ok(v)
     }
     fn classes(&mut self, like: &SymClasses) -> Result<SymClasses, TableBytesError> {
         Ok(SymClasses {
