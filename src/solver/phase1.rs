@@ -187,6 +187,9 @@ impl Phase1 for SymPhase1<'_> {
             let sym = product[row.sym[k] as usize][node.sym as usize];
             let i = self.index(class, sym, twist);
             prefetch(&self.table.words, i >> 5);
+            // Rows the child will need if it survives, fetched while its entry is.
+            prefetch(self.class_move, class as usize);
+            prefetch(self.twist_move, twist as usize * 18);
             index[count] = i;
             kids[count] = Child {
                 mv,
@@ -203,9 +206,6 @@ impl Phase1 for SymPhase1<'_> {
         for i in 0..count {
             let dist = next_depth(node.dist, self.table.get(index[i]));
             if (dist as usize) < togo {
-                let kid = &kids[i].node;
-                prefetch(self.class_move, kid.class as usize);
-                prefetch(self.twist_move, kid.twist as usize * 18);
                 kids[kept] = kids[i];
                 kids[kept].node.dist = dist;
                 kept += 1;
