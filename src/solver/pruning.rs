@@ -168,7 +168,7 @@ impl SymPruneSpec<'_> {
             for w in 0..table.words.len() {
                 let empty = table.matches(w, Packed::<B>::EMPTY);
                 table.words[w] =
-                    (table.words[w] & !(empty * Packed::<B>::MASK)) | empty * CAP4 as u64;
+                    (table.words[w] & !(empty * Packed::<B>::MASK)) | (empty * CAP4 as u64);
             }
         }
         table
