@@ -64,21 +64,31 @@ fn solver_bench(args: SolverBenchArgs) -> anyhow::Result<ExitCode> {
         startup_bench(&args)?;
     }
     let solver = args.tables.solver();
-    println!("one thread, uniformly random cubes (seed {})", args.seed);
     println!(
-        "{:>9} {:>6} {:>8} {:>5} {:>12} {:>14}  distribution",
-        "budget", "cubes", "average", "max", "first ms p50", "overrun ms max"
+        "one thread, uniformly random cubes (seed {}); Mnodes/s per CPU second of the search thread",
+        args.seed
+    );
+    println!(
+        "{:>9} {:>6} {:>8} {:>5} {:>12} {:>14} {:>8}  distribution",
+        "budget", "cubes", "average", "max", "first ms p50", "overrun ms max", "Mnodes/s"
     );
     for &budget in &args.budgets {
-        length_row(&solver, budget, args.cubes, args.seed, args.nodes);
+        length_row(&solver, budget, args.cubes, args.seed, args.nodes)?;
     }
     if args.long_cubes > 0 && !args.nodes {
-        length_row(&solver, 1000, args.long_cubes, args.seed, false);
+        length_row(&solver, 1000, args.long_cubes, args.seed, false)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn length_row(solver: &Solver, budget: u64, cubes: usize, seed: u64, nodes: bool) {
+/// One row of the table; Err if any reported solution did not solve its cube.
+fn length_row(
+    solver: &Solver,
+    budget: u64,
+    cubes: usize,
+    seed: u64,
+    nodes: bool,
+) -> anyhow::Result<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let opts = SearchOptions {
         budget: Duration::from_millis(if nodes { 3_600_000 } else { budget }),
@@ -88,16 +98,25 @@ fn length_row(solver: &Solver, budget: u64, cubes: usize, seed: u64, nodes: bool
     let mut lengths = Vec::with_capacity(cubes);
     let mut first_ms = Vec::with_capacity(cubes);
     let mut overrun_ms: f64 = 0.0;
+    let (mut searched, mut search_secs) = (0u64, 0.0f64);
+    let mut wrong = 0;
     for _ in 0..cubes {
         let cube = random_cube(&mut rng);
         let start = Instant::now();
+        let cpu_start = thread_cpu_secs();
         let mut first = None;
         let mut best = usize::MAX;
-        let _ = solver.search(&cube, &opts, |s| {
+        let stats = solver.search(&cube, &opts, |s| {
             first.get_or_insert_with(|| start.elapsed());
+            let end = s.iter().fold(cube, |c, &t| c.turn(t));
+            wrong += usize::from(!end.is_solved());
             best = best.min(s.len());
             crate::solver::Flow::Continue
         });
+        if let Ok(stats) = stats {
+            searched += stats.nodes;
+            search_secs += thread_cpu_secs() - cpu_start;
+        }
         let total = start.elapsed();
         if !nodes {
             overrun_ms = overrun_ms.max((total.as_secs_f64() - opts.budget.as_secs_f64()) * 1000.0);
@@ -108,15 +127,35 @@ fn length_row(solver: &Solver, budget: u64, cubes: usize, seed: u64, nodes: bool
     let avg = lengths.iter().sum::<usize>() as f64 / cubes as f64;
     let max = lengths.iter().max().copied().unwrap_or(0);
     println!(
-        "{:>9} {cubes:>6} {avg:>8.3} {max:>5} {:>12.3} {overrun_ms:>14.2}  {}",
+        "{:>9} {cubes:>6} {avg:>8.3} {max:>5} {:>12.3} {overrun_ms:>14.2} {:>8.2}  {}",
         if nodes {
             format!("{budget}n")
         } else {
             format!("{budget}ms")
         },
         median(&mut first_ms),
+        searched as f64 / search_secs.max(1e-9) / 1e6,
         distribution(&lengths)
     );
+    anyhow::ensure!(
+        wrong == 0,
+        "{wrong} reported solutions did not solve their cube"
+    );
+    Ok(())
+}
+
+/// CPU time of the calling thread (so that nodes/s do not depend much on the machine's load).
+fn thread_cpu_secs() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes a timespec into the pointer it is given.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return f64::NAN;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 fn median(v: &mut [f64]) -> f64 {

@@ -1,8 +1,10 @@
 //! Solver: the two-phase search over move, symmetry and pruning tables, with an anytime interface. Pure: no I/O.
 
 pub mod coord;
+pub mod memory;
 pub mod movetables;
 pub mod optimal;
+pub mod phase1;
 pub mod pruning;
 pub mod search;
 pub mod symmetry;

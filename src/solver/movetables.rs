@@ -7,9 +7,20 @@ use crate::cube::CubieCube;
 /// The 10 turns of phase 2 (the group ⟨U, D, R2, F2, L2, B2⟩), by turn index.
 pub const PHASE2_MOVES: [u8; 10] = [0, 1, 2, 9, 10, 11, 4, 7, 13, 16];
 
+/// Bit `m` set for each phase-2 turn `m`.
+pub const PHASE2_MASK: u32 = {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < PHASE2_MOVES.len() {
+        mask |= 1 << PHASE2_MOVES[i];
+        i += 1;
+    }
+    mask
+};
+
 /// True if turn `m` keeps a cube in the phase-2 group.
 pub fn is_phase2_move(m: u8) -> bool {
-    PHASE2_MOVES.contains(&m)
+    PHASE2_MASK & (1 << m) != 0
 }
 
 /// `table[v * 18 + m]`: coordinate `v` after turn `m`, for the listed turns (others stay 0).

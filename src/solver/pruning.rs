@@ -1,40 +1,76 @@
-//! Pruning tables: exact-depth byte tables for the small mode, and symmetry-reduced 2-bit (depth mod 3) tables for the full mode.
+//! Pruning tables: exact-depth byte tables for the small mode, and symmetry-reduced packed tables for the full mode (2-bit depth mod 3, or 4-bit depth capped at 14).
 
 use super::symtables::SymClasses;
 
-/// Entries of two bits each; 3 marks an entry not yet filled.
+/// Entries of `BITS` bits each (2 or 4), packed in words; all ones marks an
+/// entry not yet filled while a table is built.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Packed2 {
+pub struct Packed<const BITS: usize> {
     pub words: Vec<u64>,
 }
 
-const EMPTY: u8 = 3;
-const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+/// Largest depth a 4-bit table tells apart: the few, costly last layers of
+/// the breadth-first fill are skipped and their entries hold `CAP4`.
+pub const CAP4: u8 = 14;
 
-impl Packed2 {
-    fn new(len: usize) -> Packed2 {
-        Packed2 {
-            words: vec![u64::MAX; len.div_ceil(32)],
-        }
+/// Depth mod 3 per entry (the exact depth follows from a neighbour's).
+pub type Packed2 = Packed<2>;
+/// Exact depth per entry, `CAP4` meaning `CAP4` or more.
+pub type Packed4 = Packed<4>;
+
+impl<const BITS: usize> Packed<BITS> {
+    const PER_WORD: usize = 64 / BITS;
+    const MASK: u64 = (1 << BITS) - 1;
+    const EMPTY: u8 = Self::MASK as u8;
+    /// The lowest bit of every entry.
+    const LOW_BITS: u64 = u64::MAX / Self::MASK;
+
+    /// Number of words that hold `len` entries.
+    pub fn words_for(len: usize) -> usize {
+        len.div_ceil(Self::PER_WORD)
+    }
+
+    fn new(len: usize) -> Self {
+        let mut words = super::memory::huge_vec(Self::words_for(len));
+        words.resize(Self::words_for(len), u64::MAX);
+        Packed { words }
+    }
+
+    /// The word that holds entry `i` (to prefetch).
+    #[inline(always)]
+    pub fn word_of(i: usize) -> usize {
+        i / Self::PER_WORD
     }
 
     #[inline(always)]
     pub fn get(&self, i: usize) -> u8 {
-        ((self.words[i >> 5] >> ((i & 31) * 2)) & 3) as u8
+        ((self.words[i / Self::PER_WORD] >> ((i % Self::PER_WORD) * BITS)) & Self::MASK) as u8
     }
 
     #[inline(always)]
     fn set(&mut self, i: usize, v: u8) {
-        let shift = (i & 31) * 2;
-        let w = &mut self.words[i >> 5];
-        *w = (*w & !(3u64 << shift)) | ((v as u64) << shift);
+        let shift = (i % Self::PER_WORD) * BITS;
+        let w = &mut self.words[i / Self::PER_WORD];
+        *w = (*w & !(Self::MASK << shift)) | ((v as u64) << shift);
     }
 
-    /// Bit 2k set for each entry k of word `w` equal to `v`.
+    /// The lowest bit of each entry of word `w` equal to `v` set.
     fn matches(&self, w: usize, v: u8) -> u64 {
-        let pattern = LOW_BITS * v as u64;
-        let x = self.words[w] ^ pattern;
-        !(x | (x >> 1)) & LOW_BITS
+        let mut x = self.words[w] ^ (Self::LOW_BITS * v as u64);
+        let mut width = 1;
+        while width < BITS {
+            x |= x >> width;
+            width *= 2;
+        }
+        !x & Self::LOW_BITS
+    }
+
+    /// What an entry at `depth` holds, or None if the table stops short of it.
+    fn stored(depth: u8) -> Option<u8> {
+        match BITS {
+            2 => Some(depth % 3),
+            _ => (depth < CAP4).then_some(depth),
+        }
     }
 }
 
@@ -85,7 +121,7 @@ impl SymPruneSpec<'_> {
     }
 
     /// Sets entry `idx` and its symmetric twins; returns how many were newly filled.
-    fn fill(&self, table: &mut Packed2, idx: usize, v: u8) -> usize {
+    fn fill<const B: usize>(&self, table: &mut Packed<B>, idx: usize, v: u8) -> usize {
         let (c, inner) = (idx / self.n_inner, idx % self.n_inner);
         let mut filled = 0;
         let stab = self.classes.stabilizer[c];
@@ -94,7 +130,7 @@ impl SymPruneSpec<'_> {
                 continue;
             }
             let twin = c * self.n_inner + self.inner_conj[inner * 16 + s] as usize;
-            if table.get(twin) == EMPTY {
+            if table.get(twin) == Packed::<B>::EMPTY {
                 table.set(twin, v);
                 filled += 1;
             }
@@ -104,14 +140,15 @@ impl SymPruneSpec<'_> {
 
     /// Breadth-first fill from the goal (class 0, inner 0); forward while
     /// the frontier is small, then backward (each empty entry looks for a
-    /// neighbour at the current depth).
-    pub fn build(&self) -> Packed2 {
+    /// neighbour at the current depth). A 4-bit table stops at depth 14: what
+    /// is left then holds `CAP4`.
+    pub fn build<const B: usize>(&self) -> Packed<B> {
         let total = self.classes.rep.len() * self.n_inner;
-        let mut table = Packed2::new(total);
+        let mut table = Packed::<B>::new(total);
         let mut filled = self.fill(&mut table, 0, 0);
         let mut frontier = filled;
         let mut depth = 0u8;
-        while filled < total {
+        while filled < total && Packed::<B>::stored(depth + 1).is_some() {
             // Forward costs a neighbour look-up per frontier entry and move;
             // backward a few per empty entry (it stops at the first hit).
             let backward = frontier * self.moves.len() > (total - filled) * 6;
@@ -127,24 +164,31 @@ impl SymPruneSpec<'_> {
             frontier = added;
             depth += 1;
         }
+        if B == 4 {
+            for w in 0..table.words.len() {
+                let empty = table.matches(w, Packed::<B>::EMPTY);
+                table.words[w] =
+                    (table.words[w] & !(empty * Packed::<B>::MASK)) | (empty * CAP4 as u64);
+            }
+        }
         table
     }
 
     /// Calls `visit(table, index, inner, neighbours of its class)` for every
     /// entry equal to `value` (word by word), and sums what it returns.
-    fn scan(
+    fn scan<const B: usize>(
         &self,
-        table: &mut Packed2,
+        table: &mut Packed<B>,
         total: usize,
         value: u8,
-        mut visit: impl FnMut(&mut Packed2, usize, usize, &[(usize, usize)]) -> usize,
+        mut visit: impl FnMut(&mut Packed<B>, usize, usize, &[(usize, usize)]) -> usize,
     ) -> usize {
         let mut added = 0;
         let mut cached = (usize::MAX, Vec::new());
         for w in 0..table.words.len() {
             let mut mask = table.matches(w, value);
             while mask != 0 {
-                let idx = w * 32 + mask.trailing_zeros() as usize / 2;
+                let idx = w * (64 / B) + mask.trailing_zeros() as usize / B;
                 mask &= mask - 1;
                 if idx >= total {
                     break;
@@ -160,13 +204,18 @@ impl SymPruneSpec<'_> {
     }
 
     /// Every entry at `depth` fills its empty neighbours.
-    fn forward_pass(&self, table: &mut Packed2, total: usize, depth: u8) -> usize {
-        let (cur, next) = (depth % 3, (depth + 1) % 3);
+    fn forward_pass<const B: usize>(
+        &self,
+        table: &mut Packed<B>,
+        total: usize,
+        depth: u8,
+    ) -> usize {
+        let (cur, next) = Self::values::<B>(depth);
         self.scan(table, total, cur, |table, _, inner, neigh| {
             let mut added = 0;
             for k in 0..self.moves.len() {
                 let idx1 = self.neighbour(neigh, k, inner);
-                if table.get(idx1) == EMPTY {
+                if table.get(idx1) == Packed::<B>::EMPTY {
                     added += self.fill(table, idx1, next);
                 }
             }
@@ -175,17 +224,35 @@ impl SymPruneSpec<'_> {
     }
 
     /// Every empty entry with a neighbour at `depth` is filled.
-    fn backward_pass(&self, table: &mut Packed2, total: usize, depth: u8) -> usize {
-        let (cur, next) = (depth % 3, (depth + 1) % 3);
-        self.scan(table, total, EMPTY, |table, idx, inner, neigh| {
-            let found =
-                (0..self.moves.len()).any(|k| table.get(self.neighbour(neigh, k, inner)) == cur);
-            if found && table.get(idx) == EMPTY {
-                self.fill(table, idx, next)
-            } else {
-                0
-            }
-        })
+    fn backward_pass<const B: usize>(
+        &self,
+        table: &mut Packed<B>,
+        total: usize,
+        depth: u8,
+    ) -> usize {
+        let (cur, next) = Self::values::<B>(depth);
+        self.scan(
+            table,
+            total,
+            Packed::<B>::EMPTY,
+            |table, idx, inner, neigh| {
+                let found = (0..self.moves.len())
+                    .any(|k| table.get(self.neighbour(neigh, k, inner)) == cur);
+                if found && table.get(idx) == Packed::<B>::EMPTY {
+                    self.fill(table, idx, next)
+                } else {
+                    0
+                }
+            },
+        )
+    }
+}
+
+impl SymPruneSpec<'_> {
+    /// Stored values of entries at `depth` and at `depth + 1` (which exists while building).
+    fn values<const B: usize>(depth: u8) -> (u8, u8) {
+        let stored = |d| Packed::<B>::stored(d).unwrap_or(Packed::<B>::EMPTY);
+        (stored(depth), stored(depth + 1))
     }
 }
 
@@ -218,4 +285,40 @@ pub fn build_byte_table(
         depth += 1;
     }
     table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<const B: usize>() {
+        let len = 1000;
+        let mut t = Packed::<B>::new(len);
+        for i in 0..len {
+            t.set(i, (i * 7 % 5 % (1 << B)) as u8);
+        }
+        for i in 0..len {
+            assert_eq!(t.get(i), (i * 7 % 5 % (1 << B)) as u8);
+        }
+        for w in 0..Packed::<B>::words_for(len) {
+            for v in 0..(1u8 << B) {
+                let mut mask = t.matches(w, v);
+                let mut found = Vec::new();
+                while mask != 0 {
+                    found.push(w * (64 / B) + mask.trailing_zeros() as usize / B);
+                    mask &= mask - 1;
+                }
+                let expected: Vec<usize> = (w * (64 / B)..(w + 1) * (64 / B))
+                    .filter(|&i| t.get(i) == v)
+                    .collect();
+                assert_eq!(found, expected, "word {w}, value {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn packed_entries_read_back_and_match() {
+        round_trip::<2>();
+        round_trip::<4>();
+    }
 }

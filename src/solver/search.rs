@@ -1,10 +1,10 @@
 //! The anytime two-phase search: six directions (three axes, cube and inverse) searched in turn, depth by depth, each solution reported as found.
 
 use super::coord;
-use super::movetables::is_phase2_move;
 use super::movetables::PHASE2_MOVES;
+use super::phase1::{followers, may_follow, moves_in, Child, Phase1, RawPhase1, SymPhase1};
 use super::symmetry::Symmetries;
-use super::tables::Tables;
+use super::tables::{prefetch, Tables};
 use crate::cube::{CubieCube, Turn};
 use std::time::{Duration, Instant};
 
@@ -71,11 +71,10 @@ struct Direction {
     u_edges: u16,
     d_edges: u16,
     corners: u16,
-    depth1: u8,
 }
 
 impl Direction {
-    fn new(t: &Tables, cube: &CubieCube, index: usize) -> Direction {
+    fn new(cube: &CubieCube, index: usize) -> Direction {
         let syms = Symmetries::get();
         let inverse = index >= 3;
         let base = if inverse { cube.inverse() } else { *cube };
@@ -92,7 +91,6 @@ impl Direction {
             u_edges: coord::u_edges(&c),
             d_edges: coord::d_edges(&c),
             corners: coord::corners(&c),
-            depth1: t.phase1_depth(flip, slice_sorted, twist),
         }
     }
 
@@ -108,35 +106,6 @@ impl Direction {
     }
 }
 
-/// A phase-1 node: its coordinates (with the corners, which phase 2 needs) and its phase-1 distance.
-#[derive(Clone, Copy, Default)]
-struct Node {
-    flip: u16,
-    twist: u16,
-    slice: u16,
-    corners: u16,
-    dist: u8,
-}
-
-/// A child of a phase-1 node: the turn that leads to it, and the node.
-#[derive(Clone, Copy, Default)]
-struct Child {
-    mv: u8,
-    node: Node,
-}
-
-/// True if turn `m` may follow turn `last` (no same face twice, opposite faces in one order only).
-#[inline(always)]
-fn may_follow(last: Option<u8>, m: u8) -> bool {
-    match last {
-        None => true,
-        Some(l) => {
-            let (fl, fm) = (l / 3, m / 3);
-            fl != fm && fm + 3 != fl
-        }
-    }
-}
-
 pub(crate) struct Search<'a, 'f> {
     t: &'a Tables,
     opts: &'a SearchOptions,
@@ -147,11 +116,22 @@ pub(crate) struct Search<'a, 'f> {
     best: usize,
     path: [u8; MAX_PATH],
     len1: usize,
-    /// U- and D-edge coordinates along the phase-1 path, valid up to `valid`.
+    /// U- and D-edge coordinates along the phase-1 path, computed only
+    /// where phase 2 starts, valid up to `valid_ud`.
     u_at: [u16; MAX_PATH],
     d_at: [u16; MAX_PATH],
-    valid: usize,
+    valid_ud: usize,
+    dirs: Vec<Direction>,
     dir: usize,
+}
+
+/// A phase-1 node with the corner and slice coordinates phase 2 starts from
+/// (carried so that their move-table rows can be fetched ahead).
+#[derive(Clone, Copy)]
+struct At<N> {
+    node: N,
+    corners: u16,
+    slice: u16,
 }
 
 impl<'a, 'f> Search<'a, 'f> {
@@ -172,7 +152,8 @@ impl<'a, 'f> Search<'a, 'f> {
             len1: 0,
             u_at: [0; MAX_PATH],
             d_at: [0; MAX_PATH],
-            valid: 0,
+            valid_ud: 0,
+            dirs: Vec::new(),
             dir: 0,
         }
     }
@@ -180,36 +161,43 @@ impl<'a, 'f> Search<'a, 'f> {
     /// Runs the search on `cube` (not solved) until done, stopped or out of time.
     pub(crate) fn run(mut self, cube: &CubieCube) -> SearchStats {
         let start = Instant::now();
-        let dirs: Vec<Direction> = (0..6).map(|i| Direction::new(self.t, cube, i)).collect();
-        'depths: for depth1 in 0..=MAX_PHASE1 {
+        self.dirs = (0..6).map(|i| Direction::new(cube, i)).collect();
+        match SymPhase1::new(self.t) {
+            Some(p) => self.run_with(&p),
+            None => self.run_with(&RawPhase1::new(self.t)),
+        }
+        self.stats.elapsed = start.elapsed();
+        self.stats
+    }
+
+    fn run_with<P: Phase1>(&mut self, p: &P) {
+        let roots: Vec<At<P::Node>> = (self.dirs.iter())
+            .map(|d| At {
+                node: p.root(d.flip, d.slice_sorted, d.twist),
+                corners: d.corners,
+                slice: d.slice_sorted,
+            })
+            .collect();
+        for depth1 in 0..=MAX_PHASE1 {
             if depth1 + usize::from(!self.opts.alternatives) > self.best.min(self.opts.max_length) {
                 self.stats.exhausted = true;
-                break;
+                return;
             }
-            for (i, d) in dirs.iter().enumerate() {
-                if d.depth1 as usize > depth1 {
+            for (i, root) in roots.iter().enumerate() {
+                if P::dist(&root.node) as usize > depth1 {
                     continue;
                 }
                 self.dir = i;
                 self.len1 = depth1;
-                self.u_at[0] = d.u_edges;
-                self.d_at[0] = d.d_edges;
-                self.valid = 0;
-                let root = Node {
-                    flip: d.flip,
-                    twist: d.twist,
-                    slice: d.slice_sorted,
-                    corners: d.corners,
-                    dist: d.depth1,
-                };
-                self.phase1(&dirs, root, depth1, 0);
+                self.u_at[0] = self.dirs[i].u_edges;
+                self.d_at[0] = self.dirs[i].d_edges;
+                self.valid_ud = 0;
+                self.phase1(p, *root, depth1, 0);
                 if self.stop {
-                    break 'depths;
+                    return;
                 }
             }
         }
-        self.stats.elapsed = start.elapsed();
-        self.stats
     }
 
     #[inline(always)]
@@ -227,24 +215,47 @@ impl<'a, 'f> Search<'a, 'f> {
         }
     }
 
-    fn phase1(&mut self, dirs: &[Direction], node: Node, togo: usize, n: usize) {
+    /// Sets turn `n` of the path (the coordinates after it are then stale).
+    #[inline(always)]
+    fn set_turn(&mut self, n: usize, mv: u8) {
+        self.path[n] = mv;
+        self.valid_ud = self.valid_ud.min(n);
+    }
+
+    fn phase1<P: Phase1>(&mut self, p: &P, at: At<P::Node>, togo: usize, n: usize) {
         self.tick();
         if togo == 0 {
             // Only a cube already in phase 2 at the root gets here.
-            self.walk_to(n);
-            let (u, d) = (self.u_at[n], self.d_at[n]);
-            self.start_phase2(dirs, node.corners, u, d, node.slice);
+            self.start_phase2(at.corners, at.slice, None);
             return;
         }
-        let (children, count) = self.phase1_children(&node, togo, n);
+        let allowed = followers((n > 0).then(|| self.path[n - 1]));
         if togo == 1 {
-            self.phase1_leaves(dirs, &children[..count], n);
+            let entries = p.entries(&at.node, allowed);
+            if entries != 0 {
+                self.phase1_leaves(&at, entries, n);
+            }
             return;
         }
-        for kid in &children[..count] {
-            self.path[n] = kid.mv;
-            self.valid = self.valid.min(n);
-            self.phase1(dirs, kid.node, togo - 1, n + 1);
+        let mut kids = [Child::default(); 18];
+        let count = p.children(&at.node, allowed, togo, &mut kids);
+        let m = &self.t.moves;
+        let corners = &m.corners[at.corners as usize * 18..][..18];
+        let slices = &m.slice_sorted[at.slice as usize * 18..][..18];
+        let mut next = [(0u16, 0u16); 18];
+        for (kid, next) in kids[..count].iter().zip(&mut next) {
+            *next = (corners[kid.mv as usize], slices[kid.mv as usize]);
+            prefetch(&m.corners, next.0 as usize * 18 + 9);
+            prefetch(&m.slice_sorted, next.1 as usize * 18 + 9);
+        }
+        for (kid, &(corners, slice)) in kids[..count].iter().zip(&next) {
+            self.set_turn(n, kid.mv);
+            let at = At {
+                node: kid.node,
+                corners,
+                slice,
+            };
+            self.phase1(p, at, togo - 1, n + 1);
             if self.stop {
                 return;
             }
@@ -256,121 +267,46 @@ impl<'a, 'f> Search<'a, 'f> {
         self.best.min(self.opts.max_length + 1) - usize::from(!self.opts.alternatives)
     }
 
-    /// The children of a phase-1 node that may still reach phase 2 in `togo - 1`
-    /// turns, with their distances. Done in stages so that the table reads of all
-    /// children are in flight together: coordinates and prefetches, then the
-    /// small bound, then the large tables.
-    fn phase1_children(&self, node: &Node, togo: usize, n: usize) -> ([Child; 18], usize) {
-        let m = &self.t.moves;
-        let last = (n > 0).then(|| self.path[n - 1]);
-        let mut kids = [Child::default(); 18];
-        let mut count = 0;
-        for mv in 0..18u8 {
-            if !may_follow(last, mv) {
-                continue;
-            }
-            let k = mv as usize;
-            let kid = Node {
-                flip: m.flip[node.flip as usize * 18 + k],
-                twist: m.twist[node.twist as usize * 18 + k],
-                slice: m.slice_sorted[node.slice as usize * 18 + k],
-                corners: m.corners[node.corners as usize * 18 + k],
-                dist: 0,
-            };
-            if togo == 1 {
-                // The last turn must enter phase 2 itself.
-                if kid.flip == 0 && kid.twist == 0 && kid.slice < 24 {
-                    kids[count] = Child { mv, node: kid };
-                    count += 1;
-                }
-                continue;
-            }
-            self.t.prefetch_phase1(kid.flip, kid.slice, kid.twist);
-            kids[count] = Child { mv, node: kid };
-            count += 1;
-        }
-        if togo == 1 {
-            return (kids, count);
-        }
-        let mut index = [0usize; 18];
-        let mut kept = 0;
-        for i in 0..count {
-            let kid = kids[i].node;
-            let bound = self.t.phase1_small_bound(kid.flip, kid.slice, kid.twist);
-            if (bound as usize) < togo {
-                index[kept] = self
-                    .t
-                    .phase1_index(kid.flip, kid.slice, kid.twist)
-                    .unwrap_or(usize::MAX);
-                kids[kept] = kids[i];
-                kids[kept].node.dist = bound;
-                kept += 1;
-            }
-        }
-        let mut survivors = 0;
-        for i in 0..kept {
-            let mut kid = kids[i];
-            if index[i] != usize::MAX {
-                kid.node.dist = self.t.phase1_child_at(node.dist, index[i]);
-            }
-            if kid.node.dist as usize >= togo {
-                continue;
-            }
-            kids[survivors] = kid;
-            survivors += 1;
-        }
-        (kids, survivors)
-    }
-
     /// Brings the U- and D-edge coordinates along the path up to depth `n`.
-    fn walk_to(&mut self, n: usize) {
+    fn walk_ud(&mut self, n: usize) {
         let m = &self.t.moves;
-        for i in self.valid..n {
+        for i in self.valid_ud..n {
             let k = self.path[i] as usize;
             self.u_at[i + 1] = m.u_edges[self.u_at[i] as usize * 18 + k];
             self.d_at[i + 1] = m.d_edges[self.d_at[i] as usize * 18 + k];
         }
-        self.valid = self.valid.max(n);
+        self.valid_ud = self.valid_ud.max(n);
     }
 
-    /// The children of a node one turn from phase 2: each that enters phase 2
-    /// with a turn that is not itself a phase-2 turn is handed to phase 2. Their
-    /// corner-slice entries are fetched together.
-    fn phase1_leaves(&mut self, dirs: &[Direction], leaves: &[Child], n: usize) {
-        if leaves.iter().all(|kid| is_phase2_move(kid.mv)) {
-            return;
-        }
-        self.walk_to(n);
-        for kid in leaves {
-            let i = kid.node.corners as usize * 24 + kid.node.slice as usize;
-            super::tables::prefetch(&self.t.cornslice, i);
-        }
+    /// Hands the phase-1 solutions ending in the turns of `entries` after
+    /// depth `n` to phase 2; their corner-slice entries are fetched together.
+    fn phase1_leaves<N>(&mut self, at: &At<N>, entries: u32, n: usize) {
         let m = &self.t.moves;
-        let (u, d) = (self.u_at[n] as usize, self.d_at[n] as usize);
-        for kid in leaves {
-            if is_phase2_move(kid.mv) {
-                continue;
-            }
+        let (c, s) = (at.corners as usize, at.slice as usize);
+        let mut leaves = [(0u8, 0u16, 0u16); 18];
+        let mut count = 0;
+        for mv in moves_in(entries) {
+            let (c1, s1) = (
+                m.corners[c * 18 + mv as usize],
+                m.slice_sorted[s * 18 + mv as usize],
+            );
+            prefetch(&self.t.cornslice, c1 as usize * 24 + s1 as usize);
+            leaves[count] = (mv, c1, s1);
+            count += 1;
+        }
+        for &(mv, c1, s1) in &leaves[..count] {
             self.tick();
-            self.path[n] = kid.mv;
-            self.valid = self.valid.min(n);
-            let k = kid.mv as usize;
-            let (u1, d1) = (m.u_edges[u * 18 + k], m.d_edges[d * 18 + k]);
-            self.start_phase2(dirs, kid.node.corners, u1, d1, kid.node.slice);
+            self.set_turn(n, mv);
+            self.start_phase2(c1, s1, Some(mv));
             if self.stop {
                 return;
             }
         }
     }
 
-    fn start_phase2(
-        &mut self,
-        dirs: &[Direction],
-        corners: u16,
-        u_edges: u16,
-        d_edges: u16,
-        slice: u16,
-    ) {
+    /// Phase 2 from the end of a phase-1 path of `len1` turns, whose last turn
+    /// (None when the path is empty) leads to `corners` and `slice`.
+    fn start_phase2(&mut self, corners: u16, slice: u16, last: Option<u8>) {
         let Some(limit) = self
             .allowed_total()
             .checked_sub(self.len1)
@@ -383,13 +319,21 @@ impl<'a, 'f> Search<'a, 'f> {
             return;
         }
         self.stats.phase2_starts += 1;
+        let n = self.len1 - usize::from(last.is_some());
+        self.walk_ud(n);
+        let (mut u_edges, mut d_edges) = (self.u_at[n], self.d_at[n]);
+        if let Some(mv) = last {
+            let m = &self.t.moves;
+            u_edges = m.u_edges[u_edges as usize * 18 + mv as usize];
+            d_edges = m.d_edges[d_edges as usize * 18 + mv as usize];
+        }
         let ud = self.t.merge.merge(u_edges, d_edges);
         let Some(dprune) = self.t.phase2_depth_within(corners, ud, slice, limit) else {
             return;
         };
         for togo in cs.max(dprune as usize)..=limit {
-            if self.phase2(corners, ud, slice, dprune, togo, self.len1) {
-                self.report(dirs, self.len1 + togo);
+            if self.phase2(corners, ud, slice, togo, self.len1) {
+                self.report(self.len1 + togo);
                 return;
             }
             if self.stop {
@@ -399,15 +343,7 @@ impl<'a, 'f> Search<'a, 'f> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn phase2(
-        &mut self,
-        corners: u16,
-        ud: u16,
-        slice: u16,
-        dprune: u8,
-        togo: usize,
-        n: usize,
-    ) -> bool {
+    fn phase2(&mut self, corners: u16, ud: u16, slice: u16, togo: usize, n: usize) -> bool {
         self.tick();
         self.stats.phase2_nodes += 1;
         if togo == 0 {
@@ -426,12 +362,12 @@ impl<'a, 'f> Search<'a, 'f> {
                 continue;
             }
             let u1 = m.ud_edges[ud as usize * 18 + k];
-            let d1 = self.t.phase2_child(dprune, c1, u1, s1);
+            let d1 = self.t.phase2_child(c1, u1, s1);
             if d1 as usize >= togo {
                 continue;
             }
             self.path[n] = mv;
-            if self.phase2(c1, u1, s1, d1, togo - 1, n + 1) {
+            if self.phase2(c1, u1, s1, togo - 1, n + 1) {
                 return true;
             }
             if self.stop {
@@ -441,8 +377,8 @@ impl<'a, 'f> Search<'a, 'f> {
         false
     }
 
-    fn report(&mut self, dirs: &[Direction], len: usize) {
-        let turns = dirs[self.dir].to_real(&self.path[..len]);
+    fn report(&mut self, len: usize) {
+        let turns = self.dirs[self.dir].to_real(&self.path[..len]);
         self.best = self.best.min(len);
         self.stats.solutions += 1;
         if (self.on_solution)(&turns) == Flow::Stop {

@@ -111,6 +111,18 @@ impl Symmetries {
         }
     }
 
+    /// `table[a][b]`: the index of S_a · S_b, for the 16 symmetries that keep the UD axis.
+    pub fn d4h_products(&self) -> [[u8; N_SYM_D4H]; N_SYM_D4H] {
+        std::array::from_fn(|a| {
+            std::array::from_fn(|b| {
+                let product = self.cubes[a].multiply(&self.cubes[b]);
+                (0..N_SYM_D4H)
+                    .find(|&s| self.cubes[s] == product)
+                    .expect("the UD-axis symmetries form a group") as u8
+            })
+        })
+    }
+
     /// S_s · c · S_s⁻¹.
     pub fn conjugate(&self, c: &CubieCube, s: usize) -> CubieCube {
         self.cubes[s]

@@ -1,13 +1,14 @@
 //! Tables to and from bytes: a versioned header, every table with its length, and a CRC-32 over all of it, so a corrupt or stale cache is detected and never trusted.
 
+use super::memory::huge_vec;
 use super::movetables::{MoveTables, UdEdgeMerge};
-use super::pruning::Packed2;
+use super::pruning::{Packed2, Packed4};
 use super::symtables::SymClasses;
 use super::tables::{Phase1Prune, Phase2Prune, TableMode, Tables};
 
 const MAGIC: &[u8; 8] = b"CUBEDTBL";
 /// Bump whenever any table's layout or meaning changes.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 8;
 
 /// Why bytes are not usable tables.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -101,18 +102,17 @@ impl Reader<'_> {
     }
     fn u32s(&mut self, name: &'static str, n: usize) -> Result<Vec<u32>, TableBytesError> {
         let n = self.len(name, n)?;
-        Ok(self
-            .take(n * 4)?
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+        let mut v = huge_vec(n);
+        let words = self.take(n * 4)?.chunks_exact(4);
+        v.extend(words.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+        Ok(v)
     }
     fn u64s(&mut self, name: &'static str, n: usize) -> Result<Vec<u64>, TableBytesError> {
         let n = self.len(name, n)?;
+        let mut v = huge_vec(n);
         let words = self.take(n * 8)?.chunks_exact(8);
-        Ok(words
-            .map(|c| u64::from_le_bytes(std::array::from_fn(|i| c[i])))
-            .collect())
+        v.extend(words.map(|c| u64::from_le_bytes(std::array::from_fn(|i| c[i]))));
+        Ok(v)
     }
     fn classes(&mut self, like: &SymClasses) -> Result<SymClasses, TableBytesError> {
         Ok(SymClasses {
@@ -155,6 +155,7 @@ impl Tables {
                 classes,
                 twist_conj,
                 table,
+                ..
             } => {
                 w.classes(classes);
                 w.u16s(twist_conj);
@@ -234,27 +235,27 @@ fn read_body(r: &mut Reader, mode: TableMode) -> Result<Tables, TableBytesError>
         TableMode::Full => {
             let classes = r.classes(&classes_like(N_SLICE * N_FLIP, N_FLIPSLICE_CLASS))?;
             let twist_conj = r.u16s("twist_conj", N_TWIST * 16)?;
-            let words = r.u64s("phase1_prune", (N_FLIPSLICE_CLASS * N_TWIST).div_ceil(32))?;
-            let p1 = Phase1Prune::Full {
-                classes,
-                twist_conj,
-                table: Packed2 { words },
-            };
+            let words = r.u64s(
+                "phase1_prune",
+                Packed2::words_for(N_FLIPSLICE_CLASS * N_TWIST),
+            )?;
+            let p1 = Phase1Prune::full(&moves, &slice_flip, classes, twist_conj, Packed2 { words });
             let classes = r.classes(&classes_like(N_PERM8, N_CORNER_CLASS))?;
             let ud_conj = r.u16s("ud_conj", N_PERM8 * 16)?;
-            let words = r.u64s("phase2_prune", (N_CORNER_CLASS * N_PERM8).div_ceil(32))?;
+            let words = r.u64s("phase2_prune", Packed4::words_for(N_CORNER_CLASS * N_PERM8))?;
             (
                 p1,
                 Phase2Prune::Full {
                     classes,
                     ud_conj,
-                    table: Packed2 { words },
+                    table: Packed4 { words },
                 },
             )
         }
     };
     Ok(Tables {
         mode,
+        slice_moves: super::tables::slice_move_table(&moves),
         moves,
         merge: UdEdgeMerge::build(),
         cornslice,

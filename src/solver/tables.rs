@@ -2,7 +2,8 @@
 
 use super::coord::*;
 use super::movetables::{MoveTables, UdEdgeMerge, PHASE2_MOVES};
-use super::pruning::{build_byte_table, next_depth, Packed2, SymPruneSpec};
+use super::phase1::{class_move_table, ClassRow};
+use super::pruning::{build_byte_table, next_depth, Packed2, Packed4, SymPruneSpec};
 use super::symtables::{conjugation_table, SymClasses};
 use std::time::Instant;
 
@@ -22,6 +23,8 @@ pub(crate) enum Phase1Prune {
         classes: SymClasses,
         twist_conj: Vec<u16>,
         table: Packed2,
+        /// Class move table (see `phase1::class_move_table`); derived, not stored.
+        class_move: Vec<ClassRow>,
     },
 }
 
@@ -31,7 +34,7 @@ pub(crate) enum Phase2Prune {
     Full {
         classes: SymClasses,
         ud_conj: Vec<u16>,
-        table: Packed2,
+        table: Packed4,
     },
 }
 
@@ -40,6 +43,8 @@ pub struct Tables {
     pub mode: TableMode,
     pub(crate) moves: MoveTables,
     pub(crate) merge: UdEdgeMerge,
+    /// Phase-1 slice coordinate (0..495) after each turn: `[slice * 18 + m]`; derived, not stored.
+    pub(crate) slice_moves: Vec<u16>,
     /// Exact phase-2 depth of (corners, slice_sorted < 24): `[corners * 24 + slice]`.
     pub(crate) cornslice: Vec<u8>,
     /// Exact phase-2 depth of (ud_edges, slice_sorted < 24): `[ud * 24 + slice]`.
@@ -54,7 +59,7 @@ pub struct Tables {
     pub build_seconds: f64,
 }
 
-fn slice_move_table(moves: &MoveTables) -> Vec<u16> {
+pub(crate) fn slice_move_table(moves: &MoveTables) -> Vec<u16> {
     let mut t = vec![0u16; N_SLICE * 18];
     for s in 0..N_SLICE {
         for m in 0..18 {
@@ -87,7 +92,7 @@ impl Tables {
                 cornslice_table(&moves),
             ),
             TableMode::Full => std::thread::scope(|scope| {
-                let p1 = scope.spawn(|| full_phase1(&moves));
+                let p1 = scope.spawn(|| full_phase1(&moves, &slice_flip));
                 let p2 = full_phase2(&moves);
                 let cs = cornslice_table(&moves);
                 (
@@ -100,6 +105,7 @@ impl Tables {
         Tables {
             mode,
             merge: UdEdgeMerge::build(),
+            slice_moves: slice,
             moves,
             cornslice,
             edge_slice,
@@ -135,44 +141,6 @@ impl Tables {
         }
     }
 
-    /// Asks the memory system for what `phase1_index` and `phase1_small_bound` will read.
-    #[inline(always)]
-    pub(crate) fn prefetch_phase1(&self, flip: u16, slice_sorted: u16, twist: u16) {
-        let slice = slice_sorted as usize / 24;
-        prefetch(&self.slice_twist, slice * N_TWIST + twist as usize);
-        prefetch(&self.slice_flip, slice * N_FLIP + flip as usize);
-        if let Phase1Prune::Full { classes, .. } = &self.phase1 {
-            prefetch(&classes.class_sym, slice * N_FLIP + flip as usize);
-        }
-    }
-
-    /// Position of a cube's entry in the full phase-1 table (prefetched), or None in small mode.
-    #[inline(always)]
-    pub(crate) fn phase1_index(&self, flip: u16, slice_sorted: u16, twist: u16) -> Option<usize> {
-        let Phase1Prune::Full {
-            classes,
-            twist_conj,
-            table,
-        } = &self.phase1
-        else {
-            return None;
-        };
-        let (class, sym) =
-            classes.class_and_sym(slice_sorted as usize / 24 * N_FLIP + flip as usize);
-        let index = class * N_TWIST + twist_conj[twist as usize * 16 + sym] as usize;
-        prefetch(&table.words, index >> 5);
-        Some(index)
-    }
-
-    /// Phase-1 distance of a child from its entry position (see `phase1_index`).
-    #[inline(always)]
-    pub(crate) fn phase1_child_at(&self, parent: u8, index: usize) -> u8 {
-        match &self.phase1 {
-            Phase1Prune::Full { table, .. } => next_depth(parent, table.get(index)),
-            Phase1Prune::Small => parent,
-        }
-    }
-
     /// A lower bound on the phase-1 distance from the two small exact tables.
     #[inline(always)]
     pub(crate) fn phase1_small_bound(&self, flip: u16, slice_sorted: u16, twist: u16) -> u8 {
@@ -191,6 +159,7 @@ impl Tables {
                 classes,
                 twist_conj,
                 table,
+                ..
             } => {
                 let raw = slice * N_FLIP + flip as usize;
                 let (class, sym) = classes.class_and_sym(raw);
@@ -226,8 +195,9 @@ impl Tables {
         self.phase1_entry(flip, slice_sorted, twist) % 3
     }
 
-    /// Distance of (corners, ud_edges) in the phase-2 pruning table if it is
-    /// at most `limit`, else None (the walk down stops after `limit` steps).
+    /// Phase-2 distance bound of (corners, ud_edges, slice) if it is at most
+    /// `limit`, else None: the larger of the exact U/D-edges×slice distance
+    /// and (full tables) the corners×U/D-edges distance.
     pub(crate) fn phase2_depth_within(
         &self,
         corners: u16,
@@ -239,25 +209,14 @@ impl Tables {
         if exact_bound as usize > limit {
             return None;
         }
-        let depth = match &self.phase2 {
-            Phase2Prune::Small => exact_bound,
-            Phase2Prune::Full { .. } => self.descend_phase2(corners, ud, limit)?,
-        };
+        let depth = exact_bound.max(self.phase2_child(corners, ud, slice));
         (depth as usize <= limit).then_some(depth)
     }
 
-    /// Phase-2 distance of a child (without the corner-slice bound), given its parent's.
+    /// A lower bound on the phase-2 distance (without the corner-slice bound):
+    /// U/D-edges×slice (small), corners×U/D-edges (full).
     #[inline(always)]
-    pub(crate) fn phase2_child(&self, parent: u8, corners: u16, ud: u16, slice: u16) -> u8 {
-        match &self.phase2 {
-            Phase2Prune::Small => self.phase2_entry(corners, ud, slice),
-            Phase2Prune::Full { .. } => next_depth(parent, self.phase2_entry(corners, ud, slice)),
-        }
-    }
-
-    /// The stored phase-2 entry: the exact distance (small) or the distance mod 3 (full).
-    #[inline(always)]
-    fn phase2_entry(&self, corners: u16, ud: u16, slice: u16) -> u8 {
+    pub(crate) fn phase2_child(&self, corners: u16, ud: u16, slice: u16) -> u8 {
         match &self.phase2 {
             Phase2Prune::Small => self.edge_slice[ud as usize * 24 + slice as usize],
             Phase2Prune::Full {
@@ -270,30 +229,6 @@ impl Tables {
                 table.get(class * N_PERM8 + u)
             }
         }
-    }
-
-    fn descend_phase2(&self, mut corners: u16, mut ud: u16, limit: usize) -> Option<u8> {
-        let m = &self.moves;
-        let mut depth = 0u8;
-        let mut dist_mod3 = self.phase2_entry(corners, ud, 0) % 3;
-        while corners != 0 || ud != 0 {
-            if depth as usize >= limit {
-                return None;
-            }
-            let want = (dist_mod3 + 2) % 3;
-            let step = PHASE2_MOVES.iter().find_map(|&mv| {
-                let mv = mv as usize;
-                let (c, u) = (
-                    m.corners[corners as usize * 18 + mv],
-                    m.ud_edges[ud as usize * 18 + mv],
-                );
-                (self.phase2_entry(c, u, 0) % 3 == want).then_some((c, u))
-            });
-            let Some((c, u)) = step else { break };
-            (corners, ud, dist_mod3) = (c, u, want);
-            depth += 1;
-        }
-        Some(depth)
     }
 }
 
@@ -323,16 +258,11 @@ fn cornslice_table(moves: &MoveTables) -> Vec<u8> {
     )
 }
 
-fn full_phase1(moves: &MoveTables) -> Phase1Prune {
+fn full_phase1(moves: &MoveTables, slice_flip: &[u8]) -> Phase1Prune {
     let classes = SymClasses::flipslice();
     let twist_conj = conjugation_table(N_TWIST, set_twist, twist);
     let all: Vec<u8> = (0..18).collect();
-    let rep_move = |raw: u32, m: u8| {
-        let (slice, flip) = (raw as usize / N_FLIP, raw as usize % N_FLIP);
-        let flip1 = moves.flip[flip * 18 + m as usize] as usize;
-        let slice1 = moves.slice_sorted[slice * 24 * 18 + m as usize] as usize / 24;
-        slice1 * N_FLIP + flip1
-    };
+    let rep_move = |raw: u32, m: u8| flipslice_move(moves, raw, m);
     let table = SymPruneSpec {
         classes: &classes,
         n_inner: N_TWIST,
@@ -342,10 +272,34 @@ fn full_phase1(moves: &MoveTables) -> Phase1Prune {
         inner_conj: &twist_conj,
     }
     .build();
-    Phase1Prune::Full {
-        classes,
-        twist_conj,
-        table,
+    Phase1Prune::full(moves, slice_flip, classes, twist_conj, table)
+}
+
+/// Raw flip-slice coordinate (`slice * 2048 + flip`) after turn `m`.
+pub(crate) fn flipslice_move(moves: &MoveTables, raw: u32, m: u8) -> usize {
+    let (slice, flip) = (raw as usize / N_FLIP, raw as usize % N_FLIP);
+    let flip1 = moves.flip[flip * 18 + m as usize] as usize;
+    let slice1 = moves.slice_sorted[slice * 24 * 18 + m as usize] as usize / 24;
+    slice1 * N_FLIP + flip1
+}
+
+impl Phase1Prune {
+    /// The full phase-1 tables, with the class move table derived from them.
+    pub(crate) fn full(
+        moves: &MoveTables,
+        slice_flip: &[u8],
+        classes: SymClasses,
+        twist_conj: Vec<u16>,
+        table: Packed2,
+    ) -> Phase1Prune {
+        let class_move =
+            class_move_table(&classes, slice_flip, |raw, m| flipslice_move(moves, raw, m));
+        Phase1Prune::Full {
+            classes,
+            twist_conj,
+            table,
+            class_move,
+        }
     }
 }
 

@@ -113,6 +113,37 @@ fn tables_round_trip_through_bytes_and_corruption_is_caught() {
     assert!(Tables::from_bytes(&bytes[..bytes.len() / 2]).is_err());
 }
 
+/// Canonical turn sequences of `togo` turns from phase-1 coordinates
+/// (flip, twist, slice) that end back in phase 2 with a non-phase-2 turn.
+fn returns_to_phase2(t: &Tables, c: (u16, u16, u16), last: Option<u8>, togo: usize) -> usize {
+    let m = &t.moves;
+    (0..18u8)
+        .filter(|&mv| phase1::may_follow(last, mv))
+        .map(|mv| {
+            let k = mv as usize;
+            let (f, tw, s) = (
+                m.flip[c.0 as usize * 18 + k],
+                m.twist[c.1 as usize * 18 + k],
+                m.slice_sorted[c.2 as usize * 18 + k],
+            );
+            if togo == 1 {
+                usize::from(f == 0 && tw == 0 && s < 24 && !movetables::is_phase2_move(mv))
+            } else {
+                returns_to_phase2(t, (f, tw, s), Some(mv), togo - 1)
+            }
+        })
+        .sum()
+}
+
+#[test]
+fn phase2_cubes_cannot_leave_and_return_in_few_turns() {
+    let solver = small_solver();
+    for togo in 1..=phase1::NO_SHORT_RETURN {
+        assert_eq!(returns_to_phase2(solver.tables(), (0, 0, 0), None, togo), 0);
+    }
+    assert!(returns_to_phase2(solver.tables(), (0, 0, 0), None, 5) > 0);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
     #[test]

@@ -1,0 +1,31 @@
+//! Buffers for the large tables: on Linux they ask for transparent huge pages, so that random reads into tens of MB do not also miss the TLB.
+
+/// Huge pages cover this many bytes; smaller buffers are left alone.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// An empty vector with room for `capacity` items whose memory (not yet
+/// touched) is advised to be backed by huge pages where the system allows.
+pub fn huge_vec<T>(capacity: usize) -> Vec<T> {
+    let v = Vec::with_capacity(capacity);
+    let bytes = capacity * std::mem::size_of::<T>();
+    if bytes >= 2 * HUGE_PAGE {
+        advise_huge(v.as_ptr() as usize, bytes);
+    }
+    v
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge(start: usize, bytes: usize) {
+    const PAGE: usize = 4096;
+    let first = start.next_multiple_of(PAGE);
+    let len = (start + bytes).saturating_sub(first) / PAGE * PAGE;
+    // SAFETY: [first, first + len) lies inside the vector's allocation (whole
+    // pages only); MADV_HUGEPAGE is a hint that changes no contents, and a
+    // failure only means small pages.
+    unsafe {
+        libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge(_: usize, _: usize) {}

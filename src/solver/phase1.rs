@@ -1,0 +1,423 @@
+//! Phase-1 nodes as the search carries them, and their children: by flip-slice symmetry class (full tables) or by raw coordinates (small tables).
+
+use super::coord::{N_FLIP, N_TWIST};
+use super::movetables::PHASE2_MASK;
+use super::pruning::{next_depth, Packed2};
+use super::symmetry::{Symmetries, N_SYM_D4H};
+use super::symtables::SymClasses;
+use super::tables::{prefetch, Phase1Prune, Tables};
+
+/// A cube in phase 2 that leaves it and comes back within this many turns
+/// used phase-2 turns only (checked by a test): such a path ends in a
+/// phase-2 turn, which the search never lets a phase-1 solution end with.
+pub(crate) const NO_SHORT_RETURN: usize = 4;
+
+/// `table[last]`: bit `m` set when turn `m` may follow turn `last` (no same
+/// face twice, opposite faces in one order only); `table[18]` allows all.
+const FOLLOWERS: [u32; 19] = {
+    let mut t = [(1u32 << 18) - 1; 19];
+    let mut last = 0;
+    while last < 18 {
+        let mut m = 0;
+        let mut mask = 0;
+        while m < 18 {
+            let (fl, fm) = (last / 3, m / 3);
+            if fl != fm && fm + 3 != fl {
+                mask |= 1 << m;
+            }
+            m += 1;
+        }
+        t[last] = mask;
+        last += 1;
+    }
+    t
+};
+
+/// The turns that may follow `last` (None: any turn), as a bit mask.
+#[inline(always)]
+pub(crate) fn followers(last: Option<u8>) -> u32 {
+    FOLLOWERS[last.map_or(18, usize::from)]
+}
+
+/// True if turn `m` may follow turn `last`.
+#[inline(always)]
+pub(crate) fn may_follow(last: Option<u8>, m: u8) -> bool {
+    followers(last) & (1 << m) != 0
+}
+
+/// A child of a phase-1 node: the turn that leads to it, and the node.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Child<N> {
+    pub mv: u8,
+    pub node: N,
+}
+
+/// How the search sees phase 1: nodes with their distance to phase 2, and their children.
+pub(crate) trait Phase1 {
+    type Node: Copy + Default;
+    /// The node of a cube with these coordinates.
+    fn root(&self, flip: u16, slice_sorted: u16, twist: u16) -> Self::Node;
+    /// The node's distance to phase 2 (exact, or a lower bound on the small tables).
+    fn dist(node: &Self::Node) -> u8;
+    /// Writes the children after turns in `allowed` that may reach phase 2
+    /// in `togo - 1` more turns (`togo >= 2`); returns how many.
+    fn children(
+        &self,
+        node: &Self::Node,
+        allowed: u32,
+        togo: usize,
+        kids: &mut [Child<Self::Node>; 18],
+    ) -> usize;
+    /// The turns in `allowed` that take the node into phase 2, as a bit mask.
+    fn entries(&self, node: &Self::Node, allowed: u32) -> u32;
+}
+
+/// Iterates the set bits of a move mask.
+#[inline(always)]
+pub(crate) fn moves_in(mut mask: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let m = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            m
+        })
+    })
+}
+
+/// A full-table node: flip-slice class and the symmetry that maps the cube
+/// onto its representative, twist, and the exact distance.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct SymNode {
+    twist: u16,
+    class: u16,
+    sym: u8,
+    dist: u8,
+}
+
+/// Phase 1 on the full tables: the flip-slice class is carried from node to
+/// node by a move table on classes, so a child's table entry needs no
+/// raw-to-class look-up.
+pub(crate) struct SymPhase1<'a> {
+    twist_move: &'a [u16],
+    classes: &'a SymClasses,
+    class_move: &'a [ClassRow],
+    twist_conj: &'a [u16],
+    table: &'a Packed2,
+    conj_move: [[u8; 18]; N_SYM_D4H],
+    product: [[u8; N_SYM_D4H]; N_SYM_D4H],
+}
+
+impl<'a> SymPhase1<'a> {
+    /// None unless `t` holds the full tables.
+    pub(crate) fn new(t: &'a Tables) -> Option<SymPhase1<'a>> {
+        let Phase1Prune::Full {
+            classes,
+            twist_conj,
+            table,
+            class_move,
+        } = &t.phase1
+        else {
+            return None;
+        };
+        let syms = Symmetries::get();
+        Some(SymPhase1 {
+            twist_move: &t.moves.twist,
+            classes,
+            class_move,
+            twist_conj,
+            table,
+            conj_move: std::array::from_fn(|s| syms.conj_move[s]),
+            product: syms.d4h_products(),
+        })
+    }
+
+    /// Table position of the cube with class `class`, symmetry `sym` and twist `twist`.
+    #[inline(always)]
+    fn index(&self, class: u16, sym: u8, twist: u16) -> usize {
+        let t = self.twist_conj[twist as usize * N_SYM_D4H + sym as usize];
+        class as usize * N_TWIST + t as usize
+    }
+}
+
+impl Phase1 for SymPhase1<'_> {
+    type Node = SymNode;
+
+    fn root(&self, flip: u16, slice_sorted: u16, twist: u16) -> SymNode {
+        let raw = slice_sorted as usize / 24 * N_FLIP + flip as usize;
+        let (class, sym) = self.classes.class_and_sym(raw);
+        let mut node = SymNode {
+            twist,
+            class: class as u16,
+            sym: sym as u8,
+            dist: 0,
+        };
+        node.dist = self.descend(node);
+        node
+    }
+
+    #[inline(always)]
+    fn dist(node: &SymNode) -> u8 {
+        node.dist
+    }
+
+    #[inline(always)]
+    fn children(
+        &self,
+        node: &SymNode,
+        allowed: u32,
+        togo: usize,
+        kids: &mut [Child<SymNode>; 18],
+    ) -> usize {
+        let twists = &self.twist_move[node.twist as usize * 18..][..18];
+        let row = &self.class_move[node.class as usize];
+        let conj = &self.conj_move[node.sym as usize];
+        let product = &self.product[..];
+        let mut index = [0usize; 18];
+        let mut count = 0;
+        for mv in moves_in(allowed) {
+            let k = conj[mv as usize] as usize;
+            if row.dist(k) as usize >= togo {
+                continue;
+            }
+            let twist = twists[mv as usize];
+            let class = row.class[k];
+            if class == 0 && twist == 0 && togo <= NO_SHORT_RETURN + 1 {
+                continue;
+            }
+            let sym = product[row.sym[k] as usize][node.sym as usize];
+            let i = self.index(class, sym, twist);
+            prefetch(&self.table.words, i >> 5);
+            // Rows the child will need if it survives, fetched while its entry is.
+            prefetch(self.class_move, class as usize);
+            prefetch(self.twist_move, twist as usize * 18);
+            index[count] = i;
+            kids[count] = Child {
+                mv,
+                node: SymNode {
+                    twist,
+                    class,
+                    sym,
+                    dist: 0,
+                },
+            };
+            count += 1;
+        }
+        let mut kept = 0;
+        for i in 0..count {
+            let dist = next_depth(node.dist, self.table.get(index[i]));
+            if (dist as usize) < togo {
+                kids[kept] = kids[i];
+                kids[kept].node.dist = dist;
+                kept += 1;
+            }
+        }
+        kept
+    }
+
+    #[inline(always)]
+    fn entries(&self, node: &SymNode, allowed: u32) -> u32 {
+        let twists = &self.twist_move[node.twist as usize * 18..][..18];
+        let row = &self.class_move[node.class as usize];
+        let conj = &self.conj_move[node.sym as usize];
+        moves_in(allowed & !PHASE2_MASK)
+            .filter(|&mv| twists[mv as usize] == 0 && row.class[conj[mv as usize] as usize] == 0)
+            .fold(0, |mask, mv| mask | 1 << mv)
+    }
+}
+
+impl SymPhase1<'_> {
+    /// Exact distance of a node, by walking down: some turn always lowers the distance by one.
+    fn descend(&self, mut node: SymNode) -> u8 {
+        let mut depth = 0u8;
+        let mut dist_mod3 = self.table.get(self.index(node.class, node.sym, node.twist));
+        while node.class != 0 || node.twist != 0 {
+            let want = (dist_mod3 + 2) % 3;
+            let step = moves_in(followers(None)).find_map(|mv| {
+                let row = &self.class_move[node.class as usize];
+                let k = self.conj_move[node.sym as usize][mv as usize] as usize;
+                let child = SymNode {
+                    twist: self.twist_move[node.twist as usize * 18 + mv as usize],
+                    class: row.class[k],
+                    sym: self.product[row.sym[k] as usize][node.sym as usize],
+                    dist: 0,
+                };
+                let entry = self
+                    .table
+                    .get(self.index(child.class, child.sym, child.twist));
+                (entry == want).then_some(child)
+            });
+            let Some(child) = step else { break };
+            (node, dist_mod3) = (child, want);
+            depth += 1;
+        }
+        depth
+    }
+}
+
+/// Where the representative of a flip-slice class goes under each turn:
+/// `class[m]` and `sym[m]` as `SymClasses::class_and_sym` gives them, and the
+/// exact flip-slice distance of the result (4 bits each), a lower bound on
+/// the phase-1 distance that costs no extra memory read. One cache line per class.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+pub(crate) struct ClassRow {
+    class: [u16; 18],
+    sym: [u8; 18],
+    dist: [u8; 9],
+}
+
+impl ClassRow {
+    /// Flip-slice distance after turn `k`.
+    #[inline(always)]
+    fn dist(&self, k: usize) -> u8 {
+        (self.dist[k / 2] >> (k % 2 * 4)) & 15
+    }
+}
+
+/// The class move table: one row per class. `raw_dist` is the exact distance of each raw flip-slice coordinate.
+pub(crate) fn class_move_table(
+    classes: &SymClasses,
+    raw_dist: &[u8],
+    rep_move: impl Fn(u32, u8) -> usize,
+) -> Vec<ClassRow> {
+    let row = |rep: u32| {
+        let mut row = ClassRow::default();
+        for m in 0..18 {
+            let raw = rep_move(rep, m as u8);
+            let (class, sym) = classes.class_and_sym(raw);
+            (row.class[m], row.sym[m]) = (class as u16, sym as u8);
+            row.dist[m / 2] |= raw_dist[raw].min(15) << (m % 2 * 4);
+        }
+        row
+    };
+    let mut rows = super::memory::huge_vec(classes.rep.len());
+    rows.extend(classes.rep.iter().map(|&rep| row(rep)));
+    rows
+}
+
+/// A small-table node: raw coordinates and a lower bound on the distance.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct RawNode {
+    flip: u16,
+    twist: u16,
+    slice: u16,
+    dist: u8,
+}
+
+/// Phase 1 on the small tables: raw coordinates, bounded by the exact slice×twist and slice×flip distances.
+pub(crate) struct RawPhase1<'a> {
+    t: &'a Tables,
+}
+
+impl<'a> RawPhase1<'a> {
+    pub(crate) fn new(t: &'a Tables) -> RawPhase1<'a> {
+        RawPhase1 { t }
+    }
+
+    #[inline(always)]
+    fn child(&self, node: &RawNode, mv: u8) -> RawNode {
+        let (m, k) = (&self.t.moves, mv as usize);
+        RawNode {
+            flip: m.flip[node.flip as usize * 18 + k],
+            twist: m.twist[node.twist as usize * 18 + k],
+            slice: self.t.slice_moves[node.slice as usize * 18 + k],
+            dist: 0,
+        }
+    }
+}
+
+impl Phase1 for RawPhase1<'_> {
+    type Node = RawNode;
+
+    fn root(&self, flip: u16, slice_sorted: u16, twist: u16) -> RawNode {
+        RawNode {
+            flip,
+            twist,
+            slice: slice_sorted / 24,
+            dist: self.t.phase1_small_bound(flip, slice_sorted, twist),
+        }
+    }
+
+    fn dist(node: &RawNode) -> u8 {
+        node.dist
+    }
+
+    fn children(
+        &self,
+        node: &RawNode,
+        allowed: u32,
+        togo: usize,
+        kids: &mut [Child<RawNode>; 18],
+    ) -> usize {
+        let mut count = 0;
+        for mv in moves_in(allowed) {
+            let mut kid = self.child(node, mv);
+            if kid.flip == 0 && kid.twist == 0 && kid.slice == 0 && togo <= NO_SHORT_RETURN + 1 {
+                continue;
+            }
+            kid.dist = self
+                .t
+                .phase1_small_bound(kid.flip, kid.slice * 24, kid.twist);
+            if (kid.dist as usize) < togo {
+                kids[count] = Child { mv, node: kid };
+                count += 1;
+            }
+        }
+        count
+    }
+
+    fn entries(&self, node: &RawNode, allowed: u32) -> u32 {
+        moves_in(allowed & !PHASE2_MASK)
+            .filter(|&mv| {
+                let kid = self.child(node, mv);
+                kid.flip == 0 && kid.twist == 0 && kid.slice == 0
+            })
+            .fold(0, |mask, mv| mask | 1 << mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::{CubieCube, Turn};
+    use crate::solver::coord;
+    use crate::solver::movetables::MoveTables;
+    use crate::solver::tables::flipslice_move;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn classes_carried_by_the_class_move_table_match_the_cube() {
+        let moves = MoveTables::build();
+        let classes = SymClasses::flipslice();
+        let slice_flip = crate::solver::pruning::build_byte_table(
+            coord::N_SLICE,
+            N_FLIP,
+            &(0..18).collect::<Vec<u8>>(),
+            &crate::solver::tables::slice_move_table(&moves),
+            &moves.flip,
+        );
+        let class_move = class_move_table(&classes, &slice_flip, |raw, m| {
+            flipslice_move(&moves, raw, m)
+        });
+        let syms = Symmetries::get();
+        let product = syms.d4h_products();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut cube, mut class, mut sym) = (CubieCube::default(), 0usize, 0usize);
+        for _ in 0..5000 {
+            let m = rng.random_range(0..18usize);
+            cube = cube.turn(Turn::from_index(m));
+            let (row, k) = (&class_move[class], syms.conj_move[sym][m] as usize);
+            let dist = row.dist(k);
+            (class, sym) = (
+                row.class[k] as usize,
+                product[row.sym[k] as usize][sym] as usize,
+            );
+            let seen = syms.conjugate(&cube, sym);
+            let raw =
+                coord::slice_sorted(&seen) as usize / 24 * N_FLIP + coord::flip(&seen) as usize;
+            assert_eq!(raw as u32, classes.rep[class], "after {m}");
+            assert_eq!(dist, slice_flip[raw].min(15));
+        }
+    }
+}
