@@ -3,11 +3,11 @@
 use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
 use crate::cube::FaceletCube;
 use crate::link::{
-    stream_gated, ActuatorError, ActuatorMap, Connector, EStopHandle, FixedPath, LinkError,
-    LinkEvent, LinkHandle, LinkSettings, MotionGroup, SerialConnector, StreamError, StreamOutcome,
-    TokioClock,
+    stream_gated, ActuatorError, ActuatorMap, Connector, EStopHandle, EncodedProgram, FixedPath,
+    LinkError, LinkEvent, LinkHandle, LinkSettings, MotionGroup, SerialConnector, StreamError,
+    StreamOutcome, TokioClock,
 };
-use crate::robot::{load_robot, ConfigError, Planner, RobotModel, RobotState};
+use crate::robot::{load_robot, ConfigError, Planner, Program, RobotModel, RobotState};
 use crate::sim::bench::{Attachment, Bench, SharedBench};
 use crate::sim::faults::FaultPlan;
 use crate::sim::pty::Control;
@@ -125,6 +125,8 @@ pub struct Rig {
     estop: EStopSlot,
     /// Where the robot is, if known (None: home it before moving).
     pub robot_state: Option<RobotState>,
+    /// The actuators' absolute positions, known with the pose (targets are absolute).
+    positions: Option<Vec<i32>>,
     next_move_id: u32,
     pub sim: Option<SimRig>,
     /// Planned robot time of every motion streamed so far, ms (to compare with the robot's own).
@@ -187,6 +189,7 @@ impl Rig {
             link: None,
             estop: EStopSlot::default(),
             robot_state: None,
+            positions: None,
             next_move_id: 1,
             sim,
             planned_motion_ms: Arc::default(),
@@ -206,7 +209,7 @@ impl Rig {
             self.estop.set(Some(link.estop_handle()));
             self.link = Some(link);
             self.next_move_id = 1;
-            self.robot_state = None;
+            self.forget_pose();
         }
         Ok(())
     }
@@ -227,8 +230,36 @@ impl Rig {
                 .await
                 .map_err(RigError::Home)?;
             self.robot_state = Some(self.model.home());
+            self.positions = Some(self.map.positions_at(&self.model.home()));
         }
         self.link.as_mut().ok_or(RigError::Link(LinkError::Closed))
+    }
+
+    /// The pose and actuator positions are unknown: home before the next motion.
+    fn forget_pose(&mut self) {
+        self.robot_state = None;
+        self.positions = None;
+    }
+
+    /// Encodes `program` from where the actuators are now and reserves its move ids.
+    pub fn encode(&mut self, program: &Program) -> Result<EncodedProgram, String> {
+        let positions = self
+            .positions
+            .clone()
+            .ok_or("the robot's actuator positions are unknown (home it first)")?;
+        let encoded = self
+            .map
+            .encode_from(program, &positions, self.next_move_id)
+            .map_err(|e| e.to_string())?;
+        self.take_move_ids(encoded.groups.len());
+        Ok(encoded)
+    }
+
+    /// Records that the first `done` commands of `encoded` ran (a stop ends between commands).
+    pub fn advance(&mut self, encoded: &EncodedProgram, done: usize) {
+        if self.positions.is_some() && done > 0 {
+            self.positions = encoded.positions_after.get(done - 1).cloned();
+        }
     }
 
     /// Counts planned motion time about to be streamed.
@@ -278,7 +309,7 @@ impl Rig {
     /// After a failed program the robot's pose is unknown; a dead link is closed for reopening.
     async fn after_failure(&mut self, error: &StreamError) {
         if !matches!(error, StreamError::Stopped { .. }) {
-            self.robot_state = None;
+            self.forget_pose();
         }
         if matches!(error, StreamError::Link(_) | StreamError::TimedOut { .. }) {
             self.drop_link().await;
@@ -290,7 +321,7 @@ impl Rig {
         if let Some(link) = &self.link {
             let _ = link.clear_fault();
         }
-        self.robot_state = None;
+        self.forget_pose();
     }
 
     /// Reads the next link event while idle (the start button, link trouble).
@@ -307,7 +338,7 @@ impl Rig {
         if let Some(link) = self.link.take() {
             link.shutdown().await;
         }
-        self.robot_state = None;
+        self.forget_pose();
     }
 
     /// Closes the link and stops the simulator.

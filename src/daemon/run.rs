@@ -127,12 +127,7 @@ async fn execute(
     let track = track(ctx, plan, seen)?;
     let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
     let text = format_moves(&moves, Notation::Singmaster).unwrap_or_default();
-    let encoded = ctx
-        .rig
-        .map
-        .encode_program(&plan.program, &plan.start, ctx.rig.next_move_id())
-        .map_err(|e| Outcome::Failed(e.to_string()))?;
-    ctx.rig.take_move_ids(encoded.groups.len());
+    let encoded = ctx.rig.encode(&plan.program).map_err(Outcome::Failed)?;
     let doc = ProgramDoc::new(
         &ctx.rig.model,
         &plan.program,
@@ -175,7 +170,7 @@ async fn execute(
         Arc::clone(&ctx.abort),
     );
     let began = Instant::now();
-    let mut last_step = None;
+    let (mut last_step, mut ran) = (None, 0);
     let result = ctx
         .rig
         .stream(
@@ -190,6 +185,7 @@ async fn execute(
                         return;
                     };
                     last_step = Some(step);
+                    ran = done;
                     let (turns, planned) = (track.turns_after[step], track.ms_after[step]);
                     let elapsed = began.elapsed().as_millis() as u64;
                     let pace = if planned > 0 {
@@ -218,6 +214,7 @@ async fn execute(
     let turns_done = last_step.map_or(0, |s| track.turns_after[s]) as u32;
     let recorded = ctx.history.add_moves(ctx.run, turns_done);
     ctx.note(recorded);
+    ctx.rig.advance(&encoded, ran);
     match result {
         Ok(_) => {
             ctx.rig.robot_state = Some(plan.end);

@@ -5,7 +5,7 @@ use super::board::hex;
 use super::context::{show_link_event, stream_outcome, Phase, RunContext};
 use super::outcome::Outcome;
 use crate::cube::Face;
-use crate::link::MotionGroup;
+use crate::link::{EncodedProgram, MotionGroup};
 use crate::robot::{Action, PhysicsState, RobotState};
 use crate::vision::camera::{CameraError, CaptureRequest};
 use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
@@ -187,12 +187,7 @@ pub async fn capture_scan(
         .planner
         .plan_scan(&start)
         .map_err(|e| Outcome::Failed(e.to_string()))?;
-    let encoded = ctx
-        .rig
-        .map
-        .encode_program(&plan.program, &start, ctx.rig.next_move_id())
-        .map_err(|e| Outcome::Failed(e.to_string()))?;
-    ctx.rig.take_move_ids(encoded.groups.len());
+    let encoded = ctx.rig.encode(&plan.program).map_err(Outcome::Failed)?;
     let (poses, motion_ms) = robot_poses(ctx, &start, &plan.program)?;
     ctx.rig.plan_motion(motion_ms);
     let mut photos = Vec::new();
@@ -208,15 +203,13 @@ pub async fn capture_scan(
             .iter()
             .take_while(|(s, _)| *s < index)
             .count();
-        let groups: Vec<MotionGroup> = encoded.groups[sent..upto].iter().map(|(_, g)| *g).collect();
-        move_robot(ctx, &groups, &poses, &encoded.groups[sent..upto]).await?;
+        move_robot(ctx, &encoded, sent..upto, &poses).await?;
         sent = upto;
         for request in captures.into_iter().filter(|r| wanted.contains(&r.face)) {
             photos.push(take_photo(ctx, attempt, request).await?);
         }
     }
-    let rest: Vec<MotionGroup> = encoded.groups[sent..].iter().map(|(_, g)| *g).collect();
-    move_robot(ctx, &rest, &poses, &encoded.groups[sent..]).await?;
+    move_robot(ctx, &encoded, sent..encoded.groups.len(), &poses).await?;
     ctx.rig.robot_state = Some(plan.end);
     phase.end(ctx);
     Ok(photos)
@@ -265,10 +258,14 @@ pub fn robot_poses(
 /// Streams scan motions; a stop keeps the pose of the last step done.
 async fn move_robot(
     ctx: &mut RunContext,
-    groups: &[MotionGroup],
+    encoded: &EncodedProgram,
+    range: std::ops::Range<usize>,
     poses: &[RobotState],
-    steps: &[(usize, MotionGroup)],
 ) -> Result<(), Outcome> {
+    let groups: Vec<MotionGroup> = encoded.groups[range.clone()]
+        .iter()
+        .map(|(_, g)| *g)
+        .collect();
     if groups.is_empty() {
         return Ok(());
     }
@@ -277,12 +274,14 @@ async fn move_robot(
     let mut done = 0;
     let result = ctx
         .rig
-        .stream(groups, &move || abort.requested().is_some(), |d, event| {
+        .stream(&groups, &move || abort.requested().is_some(), |d, event| {
             done = d;
             show_link_event(&board, event, resume);
         })
         .await;
-    if let Some((step, _)) = done.checked_sub(1).and_then(|i| steps.get(i)) {
+    let ran = range.start + done;
+    ctx.rig.advance(encoded, ran);
+    if let Some((step, _)) = ran.checked_sub(1).and_then(|i| encoded.groups.get(i)) {
         if ctx.rig.robot_state.is_some() {
             ctx.rig.robot_state = poses.get(*step).copied();
         }

@@ -145,9 +145,15 @@ impl Service {
         if let Some(refusal) = self.start_refusal() {
             return Err(refusal);
         }
-        let Some(rig) = self.rig.take() else {
+        let after_fault = self.board.now().state == DaemonState::Faulted;
+        let Some(mut rig) = self.rig.take() else {
             return Err(Refusal::unavailable("the robot is not available"));
         };
+        if after_fault {
+            // Pressing start after a failed run acknowledges it: clear a fault the firmware
+            // may have latched; the robot is homed before it moves again.
+            rig.clear_fault();
+        }
         let id = match self.history.begin_run(source, &rig.model.name) {
             Ok(id) => id,
             Err(e) => {

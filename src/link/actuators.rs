@@ -165,7 +165,18 @@ impl ActuatorMap {
         start: &RobotState,
         first_move_id: u32,
     ) -> Result<EncodedProgram, ActuatorError> {
-        let mut positions = self.positions_at(start);
+        self.encode_from(program, &self.positions_at(start), first_move_id)
+    }
+
+    /// As [`ActuatorMap::encode_program`], from the actuators' absolute positions now (a
+    /// continuous gripper or a flipper keeps counting across programs; home resets them).
+    pub fn encode_from(
+        &self,
+        program: &Program,
+        positions: &[i32],
+        first_move_id: u32,
+    ) -> Result<EncodedProgram, ActuatorError> {
+        let mut positions = positions.to_vec();
         let mut out = EncodedProgram::default();
         for (step_index, step) in program.steps.iter().enumerate() {
             let actions = self.encode_step(step, step_index, &mut positions)?;
@@ -179,6 +190,7 @@ impl ActuatorMap {
                 reason: e.to_string(),
             })?;
             out.groups.push((step_index, MotionGroup::Motion(motion)));
+            out.positions_after.push(positions.clone());
         }
         Ok(out)
     }
@@ -292,6 +304,8 @@ pub struct EncodedProgram {
     pub groups: Vec<(usize, MotionGroup)>,
     /// Steps that only take photos (not sent to the firmware).
     pub photo_steps: Vec<usize>,
+    /// The actuators' absolute positions once each command is done.
+    pub positions_after: Vec<Vec<i32>>,
 }
 
 #[cfg(test)]

@@ -140,3 +140,21 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     assert!(log.contains("shutting down"), "{log}");
     assert!(dir.path().join("cubed.sqlite").exists());
 }
+
+/// Continuous grippers and flippers keep counting across programs; every design must run
+/// several cubes in a row (scan, solve, verify, next cube) without losing its place.
+#[test]
+fn dry_run_works_on_every_shipped_design() {
+    for design in ["turntable-flipper", "six-motor"] {
+        let robot = format!("{}/config/robots/{design}.toml", env!("CARGO_MANIFEST_DIR"));
+        let out = cubed(
+            &[
+                "dry-run", "--cubes", "3", "--robot", &robot, "--tables", "small",
+            ],
+            None,
+        );
+        let text = stdout(&out);
+        assert!(out.status.success(), "{design}: {text}\n{}", stderr(&out));
+        assert!(text.contains("solved 3/3"), "{design}: {text}");
+    }
+}
