@@ -1,7 +1,7 @@
 //! `cubed run` (the daemon: robot, camera, run history, web page and API, until SIGINT/SIGTERM) and `cubed start|stop|estop|reset|status` (ask the running daemon).
 
 use super::tables_arg::TableArgs;
-use super::EXIT_INVALID;
+use super::{refuse, EXIT_INVALID};
 use crate::daemon::config::{load_config, DaemonConfig, DEFAULT_CONFIG};
 use crate::daemon::RunningDaemon;
 use crate::web::client::{control, ClientError, ControlCommand};
@@ -38,11 +38,6 @@ pub struct ControlArgs {
     pub http: Option<SocketAddr>,
 }
 
-fn invalid(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    eprintln!("invalid: {message}");
-    Ok(ExitCode::from(EXIT_INVALID))
-}
-
 fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
     let mut config = load_config(&args.config).map_err(|e| e.to_string())?;
     if let Some(dir) = &args.data_dir {
@@ -61,7 +56,7 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
     super::init_logging("info");
     let (config, web) = match settings(&args) {
         Ok(pair) => pair,
-        Err(e) => return invalid(e),
+        Err(e) => return refuse(e),
     };
     let solver = Arc::new(args.tables.solver());
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -125,7 +120,7 @@ pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result
     let (bind, token) = match (&config, args.http) {
         (Ok(c), http) => (http.unwrap_or(c.bind), c.token.clone()),
         (Err(_), Some(http)) => (http, None),
-        (Err(e), None) => return invalid(e),
+        (Err(e), None) => return refuse(e),
     };
     let token = std::env::var("CUBED_TOKEN")
         .ok()

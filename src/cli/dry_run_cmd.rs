@@ -1,7 +1,7 @@
 //! `cubed dry-run`: the whole daemon pipeline (scan → solve → execute → verify) against the simulated robot on a pty and the simulated camera, for N random cubes; exits 0 only if every cube ends verified solved.
 
+use super::refuse;
 use super::tables_arg::TableArgs;
-use super::EXIT_INVALID;
 use crate::daemon::config::{load_config, CameraChoice, DaemonConfig, PortChoice, DEFAULT_CONFIG};
 use crate::daemon::dry_run::{dry_run, CubeResult};
 use crate::daemon::RunningDaemon;
@@ -72,10 +72,7 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| temporary.path().to_path_buf());
     let config = match configure(&args, data_dir) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("invalid: {e}");
-            return Ok(ExitCode::from(EXIT_INVALID));
-        }
+        Err(e) => return refuse(e),
     };
     let solver = Arc::new(args.tables.solver());
     let runtime = tokio::runtime::Builder::new_multi_thread()

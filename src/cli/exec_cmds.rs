@@ -2,8 +2,8 @@
 //! bar; exits 0 only when every command is acknowledged done.
 
 use super::plan_cmds::{face_turns, DEFAULT_ROBOT};
+use super::refuse;
 use super::tables_arg::TableArgs;
-use super::EXIT_INVALID;
 use crate::cube::{parse_cube, FaceOrder};
 use crate::link::{
     stream_program, ActuatorMap, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
@@ -48,11 +48,6 @@ pub struct ExecArgs {
     pub reconnect_secs: u64,
     #[command(flatten)]
     pub tables: TableArgs,
-}
-
-fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    eprintln!("invalid: {message}");
-    Ok(ExitCode::from(EXIT_INVALID))
 }
 
 fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {

@@ -98,6 +98,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Says on stderr why an input is refused (`invalid: …`) and exits 2.
+pub fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
+    eprintln!("invalid: {message}");
+    Ok(ExitCode::from(EXIT_INVALID))
+}
+
 /// Logs to stderr with `tracing`; `RUST_LOG` overrides the default level.
 pub fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()

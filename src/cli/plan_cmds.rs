@@ -1,7 +1,7 @@
 //! `cubed plan`: gripper programs for a robot design, from face turns, from a cube (solved robot-aware, or the naive baseline), or for the scan.
 
+use super::refuse;
 use super::tables_arg::TableArgs;
-use super::EXIT_INVALID;
 use crate::cube::Face;
 use crate::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
 use crate::robot::{
@@ -53,11 +53,6 @@ pub struct PlanArgs {
     pub format: Format,
     #[command(flatten)]
     pub tables: TableArgs,
-}
-
-fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    eprintln!("invalid: {message}");
-    Ok(ExitCode::from(EXIT_INVALID))
 }
 
 /// Reads face turns; whole-cube rotations are refused (the planner chooses them).

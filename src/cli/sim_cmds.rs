@@ -1,7 +1,7 @@
 //! `cubed sim`: the simulated robot on a pseudo-terminal, controlled from stdin
 //! (`b` = start button, `u` = unplug, `r` = reboot, `q` or end of input = quit) and by signals.
 
-use super::EXIT_INVALID;
+use super::refuse;
 use crate::cube::{parse_cube, random::random_cube, FaceOrder, FaceletCube};
 use crate::link::ActuatorMap;
 use crate::robot::load_robot;
@@ -100,11 +100,6 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("writing the report {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    eprintln!("invalid: {message}");
-    Ok(ExitCode::from(EXIT_INVALID))
 }
 
 fn announcer(link: Option<PathBuf>) -> PathAnnouncer {
