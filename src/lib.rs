@@ -1,4 +1,5 @@
 //! The `cubed` library: cube model, solver, and (as they land) robot planner, vision, link, simulator and daemon.
+pub mod atomic_file;
 pub mod cli;
 pub mod cube;
 pub mod daemon;

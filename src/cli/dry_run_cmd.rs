@@ -125,7 +125,6 @@ fn print_cube(index: usize, r: &CubeResult) {
 }
 
 fn print_summary(results: &[CubeResult]) {
-    let n = results.len().max(1);
     let solved = results.iter().filter(|r| r.verified).count();
     let moves: Vec<u32> = results
         .iter()
@@ -152,5 +151,4 @@ fn print_summary(results: &[CubeResult]) {
         simulated as f64 / 1000.0,
         simulated as f64 / planned.max(1) as f64,
     );
-    let _ = n;
 }

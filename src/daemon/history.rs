@@ -5,7 +5,6 @@ use super::history_rows::{self as rows, query_rows, query_summaries, SUMMARY_COL
 use super::history_schema::open_database;
 use image::RgbImage;
 use rusqlite::{params, Connection, OptionalExtension, Params, TransactionBehavior};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -135,7 +134,13 @@ impl History {
         let id = self.existing_run(run)?;
         let relative = rows::image_relative_path(run, attempt, face);
         let path = self.data_dir.join(&relative);
-        write_atomically(&path, &encode_png(image, &path)?)?;
+        crate::atomic_file::write_atomically(&path, &encode_png(image, &path)?).map_err(
+            |source| HistoryError::Io {
+                doing: "cannot write",
+                path: path.clone(),
+                source,
+            },
+        )?;
         self.execute_for_run(
             run,
             || format!("recording photo {attempt}-{face} of run {run}"),
@@ -472,26 +477,4 @@ fn encode_png(image: &RgbImage, path: &Path) -> Result<Vec<u8>, HistoryError> {
             source,
         })?;
     Ok(png)
-}
-
-/// Writes a temporary file beside `path`, syncs it, and renames it over `path`.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), HistoryError> {
-    let io_error = |doing| {
-        let path = path.to_path_buf();
-        move |source| HistoryError::Io {
-            doing,
-            path,
-            source,
-        }
-    };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(io_error("cannot create the directory of"))?;
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(io_error("cannot write"))?;
-    file.write_all(bytes).map_err(io_error("cannot write"))?;
-    file.as_file()
-        .sync_all()
-        .map_err(io_error("cannot write"))?;
-    file.persist(path)
-        .map_err(|e| io_error("cannot replace")(e.error))?;
-    Ok(())
 }

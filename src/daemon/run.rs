@@ -201,7 +201,7 @@ async fn execute(
                             moves_done: turns,
                             moves: total_turns,
                             commands_done: done,
-                            commands: groups_len(&steps),
+                            commands: steps.len(),
                             elapsed_ms: elapsed,
                             eta_ms: ((total_ms - planned) as f64 * pace) as u64,
                         });
@@ -228,8 +228,4 @@ async fn execute(
             Err(stream_outcome(e, "executing the solution"))
         }
     }
-}
-
-fn groups_len(steps: &[usize]) -> usize {
-    steps.len()
 }

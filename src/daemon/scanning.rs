@@ -164,7 +164,6 @@ pub fn sticker_names(stickers: &[usize]) -> String {
 
 fn faces_of(stickers: &[usize]) -> Vec<Face> {
     let mut faces: Vec<Face> = stickers.iter().map(|&s| Face::ALL[s / 9]).collect();
-    faces.dedup();
     faces.sort_by_key(|f| f.index());
     faces.dedup();
     faces

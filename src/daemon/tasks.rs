@@ -5,6 +5,7 @@ use super::board::palette_doc;
 use super::context::RunContext;
 use super::outcome::Outcome;
 use super::scanning::capture_scan;
+use crate::atomic_file::write_atomically;
 use crate::cube::notation::{singmaster, woolley};
 use crate::cube::Face;
 use crate::cube::{parse_cube, FaceOrder, Move};
@@ -32,7 +33,7 @@ pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, Outco
     let calibration =
         calibrate(&readings, &ctx.rig.palette).map_err(|e| Outcome::Refused(e.to_string()))?;
     let file = ctx.rig.calibrated_file.clone();
-    write_atomically(&file, &calibration.palette.to_toml())
+    write_atomically(&file, calibration.palette.to_toml().as_bytes())
         .map_err(|e| Outcome::Failed(format!("writing the palette {}: {e}", file.display())))?;
     ctx.rig.palette = calibration.palette.clone();
     ctx.rig.palette_file = file.clone();
@@ -44,16 +45,6 @@ pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, Outco
         after: calibration.colours.iter().map(|c| c.after).collect(),
         saved_to: file.display().to_string(),
     })
-}
-
-/// Writes `text` to `path` through a temporary file and a rename (never a half-written file).
-pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let temporary = path.with_extension("toml.new");
-    std::fs::write(&temporary, text)?;
-    std::fs::rename(&temporary, path)
 }
 
 /// Solves a cube typed by a person and lists the cube after each turn.
