@@ -67,9 +67,11 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         let listener = tokio::net::TcpListener::bind(web.bind)
             .await
             .with_context(|| format!("listening on {}", web.bind))?;
+        // The launch errors already say what and where (file, key, port), cause included:
+        // printed once, not again as an error chain.
         let daemon = RunningDaemon::start(&config, solver)
             .await
-            .with_context(|| format!("starting the daemon ({})", config.file.display()))?;
+            .map_err(|e| anyhow::anyhow!("starting the daemon ({}): {e}", config.file.display()))?;
         daemon.keep_scrambling(config.sim.seed);
         if let Some(notice) = daemon.handle.status().notice {
             eprintln!("cubed: {notice}");
