@@ -1,5 +1,6 @@
 //! Solver: the two-phase search over move, symmetry and pruning tables, with an anytime interface. Pure: no I/O.
 
+pub mod class_move;
 pub mod coord;
 pub mod memory;
 pub mod movetables;

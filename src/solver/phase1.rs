@@ -1,5 +1,6 @@
 //! Phase-1 nodes as the search carries them, and their children: by flip-slice symmetry class (full tables) or by raw coordinates (small tables).
 
+use super::class_move::{ClassRow, MaskRemap};
 use super::coord::{N_FLIP, N_TWIST};
 use super::movetables::PHASE2_MASK;
 use super::pruning::{next_depth, Packed2};
@@ -52,6 +53,14 @@ pub(crate) struct Child<N> {
     pub node: N,
 }
 
+/// A node's candidate children between `Phase1::expand` and `Phase1::settle`.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Pending<N> {
+    pub kids: [Child<N>; 18],
+    index: [u32; 18],
+    count: usize,
+}
+
 /// How the search sees phase 1: nodes with their distance to phase 2, and their children.
 pub(crate) trait Phase1 {
     type Node: Copy + Default;
@@ -59,15 +68,13 @@ pub(crate) trait Phase1 {
     fn root(&self, flip: u16, slice_sorted: u16, twist: u16) -> Self::Node;
     /// The node's distance to phase 2 (exact, or a lower bound on the small tables).
     fn dist(node: &Self::Node) -> u8;
-    /// Writes the children after turns in `allowed` that may reach phase 2
-    /// in `togo - 1` more turns (`togo >= 2`); returns how many.
-    fn children(
-        &self,
-        node: &Self::Node,
-        allowed: u32,
-        togo: usize,
-        kids: &mut [Child<Self::Node>; 18],
-    ) -> usize;
+    /// First half of finding a node's children: writes the candidates after
+    /// turns in `allowed` that may reach phase 2 in `togo - 1` more turns
+    /// (`togo >= 2`) and asks memory for what deciding them needs.
+    fn expand(&self, node: &Self::Node, allowed: u32, togo: usize, out: &mut Pending<Self::Node>);
+    /// Second half: keeps the candidates that may reach phase 2 in `togo - 1`
+    /// more turns at the front of `pending.kids`, with their distances; returns how many.
+    fn settle(&self, node: &Self::Node, togo: usize, pending: &mut Pending<Self::Node>) -> usize;
     /// The turns in `allowed` that take the node into phase 2, as a bit mask.
     fn entries(&self, node: &Self::Node, allowed: u32) -> u32;
 }
@@ -104,7 +111,9 @@ pub(crate) struct SymPhase1<'a> {
     twist_conj: &'a [u16],
     table: &'a Packed2,
     conj_move: [[u8; 18]; N_SYM_D4H],
+    /// `product[s][t]`: the symmetry of a child whose row says `t`, under a parent seen by `s`.
     product: [[u8; N_SYM_D4H]; N_SYM_D4H],
+    remap: &'static MaskRemap,
 }
 
 impl<'a> SymPhase1<'a> {
@@ -127,15 +136,19 @@ impl<'a> SymPhase1<'a> {
             twist_conj,
             table,
             conj_move: std::array::from_fn(|s| syms.conj_move[s]),
-            product: syms.d4h_products(),
+            product: {
+                let p = syms.d4h_products();
+                std::array::from_fn(|s| std::array::from_fn(|t| p[t][s]))
+            },
+            remap: MaskRemap::get(),
         })
     }
 
     /// Table position of the cube with class `class`, symmetry `sym` and twist `twist`.
     #[inline(always)]
-    fn index(&self, class: u16, sym: u8, twist: u16) -> usize {
+    fn index(&self, class: u16, sym: u8, twist: u16) -> u32 {
         let t = self.twist_conj[twist as usize * N_SYM_D4H + sym as usize];
-        class as usize * N_TWIST + t as usize
+        class as u32 * N_TWIST as u32 + t as u32
     }
 }
 
@@ -161,37 +174,30 @@ impl Phase1 for SymPhase1<'_> {
     }
 
     #[inline(always)]
-    fn children(
-        &self,
-        node: &SymNode,
-        allowed: u32,
-        togo: usize,
-        kids: &mut [Child<SymNode>; 18],
-    ) -> usize {
+    fn expand(&self, node: &SymNode, allowed: u32, togo: usize, out: &mut Pending<SymNode>) {
         let twists = &self.twist_move[node.twist as usize * 18..][..18];
         let row = &self.class_move[node.class as usize];
         let conj = &self.conj_move[node.sym as usize];
-        let product = &self.product[..];
-        let mut index = [0usize; 18];
+        let product = &self.product[node.sym as usize];
+        let near = allowed & self.remap.to_real(node.sym, row.closer_than(togo));
         let mut count = 0;
-        for mv in moves_in(allowed) {
+        for mv in moves_in(near) {
             let k = conj[mv as usize] as usize;
-            if row.dist(k) as usize >= togo {
-                continue;
-            }
             let twist = twists[mv as usize];
             let class = row.class[k];
-            if class == 0 && twist == 0 && togo <= NO_SHORT_RETURN + 1 {
+            let back_in_phase2 = class == 0 && twist == 0 && togo <= NO_SHORT_RETURN + 1;
+            // (`count` stays below 18: `near` has at most 18 turns.)
+            if back_in_phase2 || count >= 18 {
                 continue;
             }
-            let sym = product[row.sym[k] as usize][node.sym as usize];
+            let sym = product[row.sym[k] as usize];
             let i = self.index(class, sym, twist);
-            prefetch(&self.table.words, i >> 5);
+            prefetch(&self.table.words, i as usize >> 5);
             // Rows the child will need if it survives, fetched while its entry is.
             prefetch(self.class_move, class as usize);
             prefetch(self.twist_move, twist as usize * 18);
-            index[count] = i;
-            kids[count] = Child {
+            out.index[count] = i;
+            out.kids[count] = Child {
                 mv,
                 node: SymNode {
                     twist,
@@ -202,12 +208,17 @@ impl Phase1 for SymPhase1<'_> {
             };
             count += 1;
         }
+        out.count = count;
+    }
+
+    #[inline(always)]
+    fn settle(&self, node: &SymNode, togo: usize, pending: &mut Pending<SymNode>) -> usize {
         let mut kept = 0;
-        for i in 0..count {
-            let dist = next_depth(node.dist, self.table.get(index[i]));
+        for i in 0..pending.count.min(18) {
+            let dist = next_depth(node.dist, self.table.get(pending.index[i] as usize));
             if (dist as usize) < togo {
-                kids[kept] = kids[i];
-                kids[kept].node.dist = dist;
+                pending.kids[kept] = pending.kids[i];
+                pending.kids[kept].node.dist = dist;
                 kept += 1;
             }
         }
@@ -219,7 +230,8 @@ impl Phase1 for SymPhase1<'_> {
         let twists = &self.twist_move[node.twist as usize * 18..][..18];
         let row = &self.class_move[node.class as usize];
         let conj = &self.conj_move[node.sym as usize];
-        moves_in(allowed & !PHASE2_MASK)
+        let near = self.remap.to_real(node.sym, row.closer_than(1));
+        moves_in(allowed & near & !PHASE2_MASK)
             .filter(|&mv| twists[mv as usize] == 0 && row.class[conj[mv as usize] as usize] == 0)
             .fold(0, |mask, mv| mask | 1 << mv)
     }
@@ -229,7 +241,9 @@ impl SymPhase1<'_> {
     /// Exact distance of a node, by walking down: some turn always lowers the distance by one.
     fn descend(&self, mut node: SymNode) -> u8 {
         let mut depth = 0u8;
-        let mut dist_mod3 = self.table.get(self.index(node.class, node.sym, node.twist));
+        let mut dist_mod3 = self
+            .table
+            .get(self.index(node.class, node.sym, node.twist) as usize);
         while node.class != 0 || node.twist != 0 {
             let want = (dist_mod3 + 2) % 3;
             let step = moves_in(followers(None)).find_map(|mv| {
@@ -238,12 +252,12 @@ impl SymPhase1<'_> {
                 let child = SymNode {
                     twist: self.twist_move[node.twist as usize * 18 + mv as usize],
                     class: row.class[k],
-                    sym: self.product[row.sym[k] as usize][node.sym as usize],
+                    sym: self.product[node.sym as usize][row.sym[k] as usize],
                     dist: 0,
                 };
                 let entry = self
                     .table
-                    .get(self.index(child.class, child.sym, child.twist));
+                    .get(self.index(child.class, child.sym, child.twist) as usize);
                 (entry == want).then_some(child)
             });
             let Some(child) = step else { break };
@@ -252,47 +266,6 @@ impl SymPhase1<'_> {
         }
         depth
     }
-}
-
-/// Where the representative of a flip-slice class goes under each turn:
-/// `class[m]` and `sym[m]` as `SymClasses::class_and_sym` gives them, and the
-/// exact flip-slice distance of the result (4 bits each), a lower bound on
-/// the phase-1 distance that costs no extra memory read. One cache line per class.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-pub(crate) struct ClassRow {
-    class: [u16; 18],
-    sym: [u8; 18],
-    dist: [u8; 9],
-}
-
-impl ClassRow {
-    /// Flip-slice distance after turn `k`.
-    #[inline(always)]
-    fn dist(&self, k: usize) -> u8 {
-        (self.dist[k / 2] >> (k % 2 * 4)) & 15
-    }
-}
-
-/// The class move table: one row per class. `raw_dist` is the exact distance of each raw flip-slice coordinate.
-pub(crate) fn class_move_table(
-    classes: &SymClasses,
-    raw_dist: &[u8],
-    rep_move: impl Fn(u32, u8) -> usize,
-) -> Vec<ClassRow> {
-    let row = |rep: u32| {
-        let mut row = ClassRow::default();
-        for m in 0..18 {
-            let raw = rep_move(rep, m as u8);
-            let (class, sym) = classes.class_and_sym(raw);
-            (row.class[m], row.sym[m]) = (class as u16, sym as u8);
-            row.dist[m / 2] |= raw_dist[raw].min(15) << (m % 2 * 4);
-        }
-        row
-    };
-    let mut rows = super::memory::huge_vec(classes.rep.len());
-    rows.extend(classes.rep.iter().map(|&rep| row(rep)));
-    rows
 }
 
 /// A small-table node: raw coordinates and a lower bound on the distance.
@@ -342,13 +315,7 @@ impl Phase1 for RawPhase1<'_> {
         node.dist
     }
 
-    fn children(
-        &self,
-        node: &RawNode,
-        allowed: u32,
-        togo: usize,
-        kids: &mut [Child<RawNode>; 18],
-    ) -> usize {
+    fn expand(&self, node: &RawNode, allowed: u32, togo: usize, out: &mut Pending<RawNode>) {
         let mut count = 0;
         for mv in moves_in(allowed) {
             let mut kid = self.child(node, mv);
@@ -358,12 +325,16 @@ impl Phase1 for RawPhase1<'_> {
             kid.dist = self
                 .t
                 .phase1_small_bound(kid.flip, kid.slice * 24, kid.twist);
-            if (kid.dist as usize) < togo {
-                kids[count] = Child { mv, node: kid };
+            if (kid.dist as usize) < togo && count < 18 {
+                out.kids[count] = Child { mv, node: kid };
                 count += 1;
             }
         }
-        count
+        out.count = count;
+    }
+
+    fn settle(&self, _: &RawNode, _: usize, pending: &mut Pending<RawNode>) -> usize {
+        pending.count
     }
 
     fn entries(&self, node: &RawNode, allowed: u32) -> u32 {
@@ -373,51 +344,5 @@ impl Phase1 for RawPhase1<'_> {
                 kid.flip == 0 && kid.twist == 0 && kid.slice == 0
             })
             .fold(0, |mask, mv| mask | 1 << mv)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cube::{CubieCube, Turn};
-    use crate::solver::coord;
-    use crate::solver::movetables::MoveTables;
-    use crate::solver::tables::flipslice_move;
-    use rand::{RngExt, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    #[test]
-    fn classes_carried_by_the_class_move_table_match_the_cube() {
-        let moves = MoveTables::build();
-        let classes = SymClasses::flipslice();
-        let slice_flip = crate::solver::pruning::build_byte_table(
-            coord::N_SLICE,
-            N_FLIP,
-            &(0..18).collect::<Vec<u8>>(),
-            &crate::solver::tables::slice_move_table(&moves),
-            &moves.flip,
-        );
-        let class_move = class_move_table(&classes, &slice_flip, |raw, m| {
-            flipslice_move(&moves, raw, m)
-        });
-        let syms = Symmetries::get();
-        let product = syms.d4h_products();
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
-        let (mut cube, mut class, mut sym) = (CubieCube::default(), 0usize, 0usize);
-        for _ in 0..5000 {
-            let m = rng.random_range(0..18usize);
-            cube = cube.turn(Turn::from_index(m));
-            let (row, k) = (&class_move[class], syms.conj_move[sym][m] as usize);
-            let dist = row.dist(k);
-            (class, sym) = (
-                row.class[k] as usize,
-                product[row.sym[k] as usize][sym] as usize,
-            );
-            let seen = syms.conjugate(&cube, sym);
-            let raw =
-                coord::slice_sorted(&seen) as usize / 24 * N_FLIP + coord::flip(&seen) as usize;
-            assert_eq!(raw as u32, classes.rep[class], "after {m}");
-            assert_eq!(dist, slice_flip[raw].min(15));
-        }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::coord;
 use super::movetables::PHASE2_MOVES;
-use super::phase1::{followers, may_follow, moves_in, Child, Phase1, RawPhase1, SymPhase1};
+use super::phase1::{followers, may_follow, moves_in, Pending, Phase1, RawPhase1, SymPhase1};
 use super::symmetry::Symmetries;
 use super::tables::{prefetch, Tables};
 use crate::cube::{CubieCube, Turn};
@@ -178,6 +178,8 @@ impl<'a, 'f> Search<'a, 'f> {
                 slice: d.slice_sorted,
             })
             .collect();
+        let mut root_pending = Pending::default();
+        let mut below = vec![[Pending::default(); 18]; MAX_PHASE1];
         for depth1 in 0..=MAX_PHASE1 {
             if depth1 + usize::from(!self.opts.alternatives) > self.best.min(self.opts.max_length) {
                 self.stats.exhausted = true;
@@ -192,7 +194,10 @@ impl<'a, 'f> Search<'a, 'f> {
                 self.u_at[0] = self.dirs[i].u_edges;
                 self.d_at[0] = self.dirs[i].d_edges;
                 self.valid_ud = 0;
-                self.phase1(p, *root, depth1, 0);
+                if depth1 >= 2 {
+                    p.expand(&root.node, followers(None), depth1, &mut root_pending);
+                }
+                self.phase1(p, *root, depth1, 0, &mut root_pending, &mut below);
                 if self.stop {
                     return;
                 }
@@ -222,40 +227,63 @@ impl<'a, 'f> Search<'a, 'f> {
         self.valid_ud = self.valid_ud.min(n);
     }
 
-    fn phase1<P: Phase1>(&mut self, p: &P, at: At<P::Node>, togo: usize, n: usize) {
+    /// Searches below a node `togo` turns from the end of phase 1, whose
+    /// candidate children (when `togo >= 2`) its parent expanded into `mine`.
+    /// `below` holds the candidates of the levels underneath, one per child.
+    fn phase1<P: Phase1>(
+        &mut self,
+        p: &P,
+        at: At<P::Node>,
+        togo: usize,
+        n: usize,
+        mine: &mut Pending<P::Node>,
+        below: &mut [[Pending<P::Node>; 18]],
+    ) {
         self.tick();
         if togo == 0 {
             // Only a cube already in phase 2 at the root gets here.
             self.start_phase2(at.corners, at.slice, None);
             return;
         }
-        let allowed = followers((n > 0).then(|| self.path[n - 1]));
         if togo == 1 {
+            let allowed = followers((n > 0).then(|| self.path[n - 1]));
             let entries = p.entries(&at.node, allowed);
             if entries != 0 {
                 self.phase1_leaves(&at, entries, n);
             }
             return;
         }
-        let mut kids = [Child::default(); 18];
-        let count = p.children(&at.node, allowed, togo, &mut kids);
+        let count = p.settle(&at.node, togo, mine);
+        // `below` has a level for every depth phase 1 can reach.
+        let Some((level, rest)) = below.split_first_mut() else {
+            return;
+        };
         let m = &self.t.moves;
         let corners = &m.corners[at.corners as usize * 18..][..18];
         let slices = &m.slice_sorted[at.slice as usize * 18..][..18];
         let mut next = [(0u16, 0u16); 18];
-        for (kid, next) in kids[..count].iter().zip(&mut next) {
+        for (kid, next) in mine.kids[..count].iter().zip(&mut next) {
             *next = (corners[kid.mv as usize], slices[kid.mv as usize]);
             prefetch(&m.corners, next.0 as usize * 18 + 9);
             prefetch(&m.slice_sorted, next.1 as usize * 18 + 9);
         }
-        for (kid, &(corners, slice)) in kids[..count].iter().zip(&next) {
+        if togo > 2 {
+            // All children expand now: their memory reads overlap each other
+            // and the search below the first ones.
+            for (kid, pending) in mine.kids[..count].iter().zip(level.iter_mut()) {
+                p.expand(&kid.node, followers(Some(kid.mv)), togo - 1, pending);
+            }
+        }
+        for ((kid, &(corners, slice)), pending) in
+            mine.kids[..count].iter().zip(&next).zip(level.iter_mut())
+        {
             self.set_turn(n, kid.mv);
             let at = At {
                 node: kid.node,
                 corners,
                 slice,
             };
-            self.phase1(p, at, togo - 1, n + 1);
+            self.phase1(p, at, togo - 1, n + 1, pending, rest);
             if self.stop {
                 return;
             }

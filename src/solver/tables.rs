@@ -1,8 +1,8 @@
 //! All tables of the search in one value: built in a small mode (exact-depth byte tables, well under a second) or a full mode (symmetry-reduced 2-bit tables), and turned into and from bytes with a checksum.
 
+use super::class_move::{class_move_table, ClassRow};
 use super::coord::*;
 use super::movetables::{MoveTables, UdEdgeMerge, PHASE2_MOVES};
-use super::phase1::{class_move_table, ClassRow};
 use super::pruning::{build_byte_table, next_depth, Packed2, Packed4, SymPruneSpec};
 use super::symtables::{conjugation_table, SymClasses};
 use std::time::Instant;
@@ -23,7 +23,7 @@ pub(crate) enum Phase1Prune {
         classes: SymClasses,
         twist_conj: Vec<u16>,
         table: Packed2,
-        /// Class move table (see `phase1::class_move_table`); derived, not stored.
+        /// Class move table (see `class_move::class_move_table`); derived, not stored.
         class_move: Vec<ClassRow>,
     },
 }
