@@ -193,9 +193,9 @@ impl Phase1 for SymPhase1<'_> {
             let sym = product[row.sym[k] as usize];
             let i = self.index(class, sym, twist);
             prefetch(&self.table.words, i as usize >> 5);
-            // Rows the child will need if it survives, fetched while its entry is.
+            // The row the child will need if it survives, fetched while its
+            // entry is (twist rows are few enough to stay in cache).
             prefetch(self.class_move, class as usize);
-            prefetch(self.twist_move, twist as usize * 18);
             out.index[count] = i;
             out.kids[count] = Child {
                 mv,
