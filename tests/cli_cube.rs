@@ -134,6 +134,13 @@ fn an_impossible_cube_exits_2_with_the_reason() {
 }
 
 #[test]
+fn solve_without_a_cube_exits_2_and_says_how_to_give_one() {
+    let out = cubed(&["solve", "--tables", "small"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--stdin"), "{}", stderr(&out));
+}
+
+#[test]
 fn test_program_solves_and_verifies_every_cube() {
     let out = cubed(
         &[

@@ -5,6 +5,7 @@ mod cli_cube;
 mod common;
 mod config_files;
 mod daemon;
+mod exec_cli;
 mod link;
 mod plan_cli;
 mod robot;

@@ -179,7 +179,8 @@ impl<const N: usize> HostLink<N> {
         Ok(len)
     }
 
-    /// Marks every unacked message due now (e.g. after the serial port reopened).
+    /// Marks every unacked message due now and restarts its count towards
+    /// [`HostLink::stalled`] (e.g. after the serial port reopened).
     pub fn retransmit_all_now(&mut self) {
         self.tx.retransmit_all_now();
     }

@@ -158,10 +158,14 @@ impl<const N: usize> TxWindow<N> {
         Ok(len)
     }
 
-    /// Marks every pending message due now (e.g. after the serial port reopened).
+    /// Marks every pending message due now and starts its retransmission count afresh
+    /// (after the serial port reopened, or a `Nak` showed the peer is listening): the
+    /// retransmissions before say nothing about the link from now on, so they must not
+    /// make [`TxWindow::stalled`] declare it lost.
     pub fn retransmit_all_now(&mut self) {
         for pending in self.pending.iter_mut().flatten() {
             pending.last_sent_ms = None;
+            pending.retransmissions = 0;
         }
     }
 
@@ -287,6 +291,34 @@ mod tests {
         assert!(window.stalled());
         window.on_ack(Seq(1));
         assert!(!window.stalled());
+    }
+
+    #[test]
+    fn retransmit_all_now_restarts_the_count_towards_stalled() {
+        let mut window = TxWindow::<4>::new();
+        send(&mut window, 1, 0).expect("room");
+        let mut out = [0u8; MAX_WIRE_LEN];
+        let mut now = 0;
+        let mut resend = |window: &mut TxWindow<4>, now: &mut u64| {
+            *now += RETRANSMIT_TIMEOUT_MS;
+            let seq = window.due_for_retransmit(*now).expect("due");
+            window
+                .retransmit(seq, Seq(0), *now, &mut out)
+                .expect("resend");
+        };
+        for _ in 0..MAX_RETRANSMISSIONS {
+            resend(&mut window, &mut now);
+        }
+        assert!(window.stalled());
+        window.retransmit_all_now();
+        assert!(!window.stalled(), "a reopened port starts counting again");
+        assert!(window.due_for_retransmit(now).is_some(), "due at once");
+        for _ in 0..MAX_RETRANSMISSIONS - 1 {
+            resend(&mut window, &mut now);
+            assert!(!window.stalled());
+        }
+        resend(&mut window, &mut now);
+        assert!(window.stalled(), "stalls again after the full count");
     }
 
     #[test]

@@ -1,10 +1,8 @@
 //! `cubed exec`: plan a program and stream it to a real or simulated robot with a progress
 //! bar; exits 0 only when every command is acknowledged done.
 
-use super::plan_cmds::{face_turns, DEFAULT_ROBOT};
+use super::plan_cmds::{face_turns, plan_cube, RobotJob};
 use super::refuse;
-use super::tables_arg::TableArgs;
-use crate::cube::{parse_cube, FaceOrder};
 use crate::link::{
     stream_program, ActuatorMap, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
     TokioClock,
@@ -28,26 +26,14 @@ pub struct ExecArgs {
     /// Baud rate.
     #[arg(long, default_value_t = 115_200)]
     pub baud: u32,
-    /// Robot design file.
-    #[arg(long, default_value = DEFAULT_ROBOT)]
-    pub robot: PathBuf,
-    /// Face turns to perform, e.g. "R U F'".
-    #[arg(long)]
-    pub moves: Option<String>,
-    /// The cube in the robot (54 symbols, URFDLB): solved, planned and executed.
-    #[arg(long)]
-    pub facelets: Option<String>,
+    #[command(flatten)]
+    pub job: RobotJob,
     /// A program document (JSON, as printed by `cubed plan --format json`).
     #[arg(long)]
     pub program: Option<PathBuf>,
-    /// Solver budget for --facelets, ms.
-    #[arg(long, default_value_t = 300)]
-    pub budget_ms: u64,
     /// Seconds to keep trying to reopen a lost port.
     #[arg(long, default_value_t = 30)]
     pub reconnect_secs: u64,
-    #[command(flatten)]
-    pub tables: TableArgs,
 }
 
 fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
@@ -61,28 +47,23 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
         };
         return Ok(doc.to_program(&planner.model).map_err(|e| e.to_string()));
     }
-    let solution = match (&args.moves, &args.facelets) {
+    let plan = match (&args.job.moves, &args.job.facelets) {
         (Some(moves), _) => match face_turns(moves) {
-            Ok(turns) => turns,
+            Ok(turns) => planner.plan(&start, &turns)?,
             Err(e) => return Ok(Err(e)),
         },
-        (None, Some(text)) => {
-            let cubie = match parse_cube(text, FaceOrder::Urfdlb, None) {
-                Ok((_, _, cubie)) => cubie,
-                Err(e) => return Ok(Err(e.to_string())),
-            };
-            args.tables
-                .solver()
-                .solve(&cubie, Duration::from_millis(args.budget_ms))?
-        }
+        (None, Some(text)) => match plan_cube(&args.job, planner, &start, text, false)? {
+            Ok(plan) => plan,
+            Err(e) => return Ok(Err(e)),
+        },
         (None, None) => return Ok(Err("give --moves, --facelets or --program".into())),
     };
-    Ok(Ok(planner.plan(&start, &solution)?.program))
+    Ok(Ok(plan.program))
 }
 
 /// Plans, connects, streams, and reports.
 pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
-    let model = match load_robot(&args.robot) {
+    let model = match load_robot(&args.job.robot) {
         Ok(model) => model,
         Err(e) => return refuse(e),
     };

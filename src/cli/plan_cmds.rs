@@ -25,9 +25,9 @@ pub enum Format {
     Json,
 }
 
+/// What `cubed plan` and `cubed exec` work on: a robot design, and face turns or a cube.
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("input").required(true).args(["moves", "facelets", "scan"])))]
-pub struct PlanArgs {
+pub struct RobotJob {
     /// Robot design file.
     #[arg(long, default_value = DEFAULT_ROBOT)]
     pub robot: PathBuf,
@@ -37,22 +37,29 @@ pub struct PlanArgs {
     /// A cube to solve (54 symbols, URFDLB): solved robot-aware, then planned.
     #[arg(long)]
     pub facelets: Option<String>,
+    /// Compute budget for finding and rating candidate solutions, in ms.
+    #[arg(long, default_value_t = 300)]
+    pub budget_ms: u64,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("input").required(true).args(["moves", "facelets", "scan"])))]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub job: RobotJob,
     /// Plan the scan: show all six faces to the cameras.
     #[arg(long)]
     pub scan: bool,
     /// The baseline: the solver's first solution (10 ms budget), each face turn planned alone.
     #[arg(long)]
     pub naive: bool,
-    /// Compute budget for finding and rating candidate solutions, in ms.
-    #[arg(long, default_value_t = 300)]
-    pub budget_ms: u64,
     /// Start with this cube face up and this one to the front (e.g. `FR`); grippers at home.
     #[arg(long, default_value = "UF")]
     pub start: String,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    #[command(flatten)]
-    pub tables: TableArgs,
 }
 
 /// Reads face turns; whole-cube rotations are refused (the planner chooses them).
@@ -87,7 +94,7 @@ fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
 
 /// Prints the program for the requested moves, cube or scan.
 pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
-    let model = match load_robot(&args.robot) {
+    let model = match load_robot(&args.job.robot) {
         Ok(model) => model,
         Err(e) => return refuse(e),
     };
@@ -101,52 +108,53 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         print_program(&planner, &scan.program, 0, 0, String::new(), args.format)?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(facelets) = &args.facelets {
-        return plan_cube(&args, &planner, &start, facelets);
-    }
-    let Some(moves) = &args.moves else {
-        anyhow::bail!("give --moves, --facelets or --scan");
-    };
-    let solution = match face_turns(moves) {
-        Ok(turns) => turns,
-        Err(e) => return refuse(e),
-    };
-    let plan = if args.naive {
-        planner.plan_naive(&start, &solution)?
+    let plan = if let Some(facelets) = &args.job.facelets {
+        plan_cube(&args.job, &planner, &start, facelets, args.naive)?
     } else {
-        planner.plan(&start, &solution)?
+        let Some(moves) = &args.job.moves else {
+            anyhow::bail!("give --moves, --facelets or --scan");
+        };
+        match face_turns(moves) {
+            Ok(solution) if args.naive => Ok(planner.plan_naive(&start, &solution)?),
+            Ok(solution) => Ok(planner.plan(&start, &solution)?),
+            Err(e) => Err(e),
+        }
     };
-    print_plan(&planner, &plan, args.format)?;
-    Ok(ExitCode::SUCCESS)
+    match plan {
+        Ok(plan) => {
+            print_plan(&planner, &plan, args.format)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => refuse(e),
+    }
 }
 
-/// Solves a cube (robot-aware, or the naive baseline) and prints its program.
-fn plan_cube(
-    args: &PlanArgs,
+/// Solves the cube in `facelets` (robot-aware, or the naive baseline) and plans it from
+/// `start`; an invalid cube is `Ok(Err(reason))`.
+pub fn plan_cube(
+    job: &RobotJob,
     planner: &Planner,
     start: &RobotState,
     facelets: &str,
-) -> anyhow::Result<ExitCode> {
+    naive: bool,
+) -> anyhow::Result<Result<Plan, String>> {
     let cube = match parse_cube(facelets, FaceOrder::Urfdlb, None) {
         Ok((_, _, cube)) => cube,
-        Err(e) => return refuse(e),
+        Err(e) => return Ok(Err(e.to_string())),
     };
-    let solver = args.tables.solver();
-    let result = if args.naive {
+    let solver = job.tables.solver();
+    let result = if naive {
         solve_naive(planner, &solver, start, &cube)
     } else {
         let opts = AwareOptions {
-            budget: Duration::from_millis(args.budget_ms),
+            budget: Duration::from_millis(job.budget_ms),
             ..AwareOptions::default()
         };
         solve_for_robot(planner, &solver, start, &cube, &opts).map(|s| s.plan)
     };
     match result {
-        Ok(plan) => {
-            print_plan(planner, &plan, args.format)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(AwareError::Solve(SolveError::InvalidCube(e))) => refuse(e),
+        Ok(plan) => Ok(Ok(plan)),
+        Err(AwareError::Solve(SolveError::InvalidCube(e))) => Ok(Err(e.to_string())),
         Err(e) => Err(e.into()),
     }
 }

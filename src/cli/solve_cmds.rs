@@ -60,7 +60,7 @@ pub struct SolveArgs {
 /// Solves each cube; exit 2 if any was invalid.
 pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if args.facelets.is_empty() && !args.stdin {
-        anyhow::bail!("give cubes as arguments or use --stdin");
+        return super::refuse("no cube given: give cubes as arguments or use --stdin");
     }
     let solver = args.tables.solver();
     let mut any_invalid = false;

@@ -81,7 +81,10 @@ impl Mechanics for PositionTracker {
     }
 
     fn home(&mut self) -> Result<u32, MechanicalFault> {
-        self.positions.iter_mut().for_each(|p| *p = 0);
+        // Rotations and flippers at 0, jaws closed (PROTOCOL.md, Home).
+        for (slot, config) in self.positions.iter_mut().zip(&self.configs) {
+            *slot = i32::from(matches!(config, ActuatorConfig::Jaw { .. }));
+        }
         Ok(0)
     }
 
@@ -192,19 +195,30 @@ impl Mechanics for PhysicsMechanics {
         }
     }
 
+    /// Open grippers turn back to 0, then every jaw closes: the robot holds the cube in
+    /// the pose programs are planned from. A gripper holding the cube away from 0 would
+    /// turn the cube: a stall.
     fn home(&mut self) -> Result<u32, MechanicalFault> {
         self.take_load();
-        let turned = self.physics.robot.angles.iter().any(|&a| a != 0);
-        if turned {
+        let robot = &mut self.physics.robot;
+        let grippers = self.model.grippers.len();
+        if let Some(g) = (0..grippers).find(|&g| robot.is_closed(g) && robot.angles[g] != 0) {
             return Err(MechanicalFault {
-                fault: Fault::Stall { actuator: 0 },
+                fault: Fault::Stall {
+                    actuator: self
+                        .map
+                        .index_of(Role::Rotation { gripper: g })
+                        .unwrap_or(0),
+                },
                 reason: "cannot home: a gripper holding the cube is turned away from home".into(),
             });
         }
-        for (slot, role) in self.positions.iter_mut().zip(&self.map.roles) {
-            if !matches!(role, Role::Jaw { .. }) {
-                *slot = 0;
-            }
+        let home = self.model.home();
+        robot.angles = home.angles;
+        robot.closed = home.closed;
+        self.positions = self.map.positions_at(robot);
+        if let Some(a) = &self.attached {
+            a.publish(&self.model, &self.physics);
         }
         Ok(0)
     }
@@ -267,3 +281,7 @@ pub fn motion_fits(configure: &Configure, motion: &Motion) -> bool {
         }
     })
 }
+
+#[cfg(test)]
+#[path = "mechanics_tests.rs"]
+mod tests;

@@ -1,0 +1,51 @@
+//! `cubed exec` as a user runs it: against `cubed sim --pty` in another process, a scrambled cube given by its facelets is solved robot-aware, streamed and left solved in the simulator.
+
+use crate::common::{cubed, stderr, stdout};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+#[test]
+fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
+    let out = cubed(&["scramble", "--seed", "12"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let cube = stdout(&out).trim().to_string();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let report = dir.path().join("report.json");
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["sim", "--pty", "--speed", "0", "--cube", &cube, "--report"])
+        .arg(&report)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the simulator starts");
+    let mut lines = BufReader::new(sim.stdout.take().expect("stdout is piped")).lines();
+    let pty = lines
+        .next()
+        .expect("the simulator prints its pty")
+        .expect("readable stdout");
+
+    let exec = cubed(
+        &[
+            "exec",
+            "--port",
+            &pty,
+            "--facelets",
+            &cube,
+            "--tables",
+            "small",
+            "--budget-ms",
+            "50",
+        ],
+        None,
+    );
+    drop(sim.stdin.take()); // end of input: the simulator quits and writes its report
+    let status = sim.wait().expect("the simulator exits");
+    assert!(exec.status.success(), "exec failed: {}", stderr(&exec));
+    assert!(status.success(), "simulator exit {status:?}");
+
+    let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    assert_eq!(report["solved"], true, "{text}");
+    assert!(report["moves_executed"].as_u64().unwrap_or(0) > 0, "{text}");
+}
