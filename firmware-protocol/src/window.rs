@@ -274,19 +274,25 @@ mod tests {
         assert_eq!(window.due_for_retransmit(1_150), Some(Seq(1)));
     }
 
+    /// Waits out the oldest message's timer and sends it again; returns the new time.
+    fn resend_oldest(window: &mut TxWindow<4>, now: u64) -> u64 {
+        let now = now + RETRANSMIT_TIMEOUT_MS;
+        let seq = window.due_for_retransmit(now).expect("due");
+        let mut out = [0u8; MAX_WIRE_LEN];
+        window
+            .retransmit(seq, Seq(0), now, &mut out)
+            .expect("resend");
+        now
+    }
+
     #[test]
     fn stalls_after_max_retransmissions() {
         let mut window = TxWindow::<4>::new();
         send(&mut window, 1, 0).expect("room");
-        let mut out = [0u8; MAX_WIRE_LEN];
         let mut now = 0;
         for _ in 0..MAX_RETRANSMISSIONS {
             assert!(!window.stalled());
-            now += RETRANSMIT_TIMEOUT_MS;
-            let seq = window.due_for_retransmit(now).expect("due");
-            window
-                .retransmit(seq, Seq(0), now, &mut out)
-                .expect("resend");
+            now = resend_oldest(&mut window, now);
         }
         assert!(window.stalled());
         window.on_ack(Seq(1));
@@ -297,27 +303,19 @@ mod tests {
     fn retransmit_all_now_restarts_the_count_towards_stalled() {
         let mut window = TxWindow::<4>::new();
         send(&mut window, 1, 0).expect("room");
-        let mut out = [0u8; MAX_WIRE_LEN];
         let mut now = 0;
-        let mut resend = |window: &mut TxWindow<4>, now: &mut u64| {
-            *now += RETRANSMIT_TIMEOUT_MS;
-            let seq = window.due_for_retransmit(*now).expect("due");
-            window
-                .retransmit(seq, Seq(0), *now, &mut out)
-                .expect("resend");
-        };
         for _ in 0..MAX_RETRANSMISSIONS {
-            resend(&mut window, &mut now);
+            now = resend_oldest(&mut window, now);
         }
         assert!(window.stalled());
         window.retransmit_all_now();
         assert!(!window.stalled(), "a reopened port starts counting again");
         assert!(window.due_for_retransmit(now).is_some(), "due at once");
         for _ in 0..MAX_RETRANSMISSIONS - 1 {
-            resend(&mut window, &mut now);
+            now = resend_oldest(&mut window, now);
             assert!(!window.stalled());
         }
-        resend(&mut window, &mut now);
+        resend_oldest(&mut window, now);
         assert!(window.stalled(), "stalls again after the full count");
     }
 
