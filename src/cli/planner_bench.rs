@@ -32,6 +32,9 @@ pub struct PlannerBenchArgs {
     /// Candidates planned in full after ranking by estimate.
     #[arg(long, default_value_t = AwareOptions::default().full_plans)]
     pub full_plans: usize,
+    /// Candidates may be this many turns longer than the shortest found so far.
+    #[arg(long, default_value_t = AwareOptions::default().slack)]
+    pub slack: usize,
     #[command(flatten)]
     pub tables: TableArgs,
 }
@@ -77,6 +80,7 @@ pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
         budget: Duration::from_millis(args.budget_ms),
         orientations: args.orientations,
         full_plans: args.full_plans,
+        slack: args.slack,
         ..AwareOptions::default()
     };
     let start = planner.home();
@@ -123,8 +127,8 @@ fn print_report(
     wall: &[Duration],
 ) {
     println!(
-        "robot {}: {} uniformly random cubes (seed {}); robot-aware: solver budget {} ms over {} orientations, {} full plans",
-        planner.model.name, args.cubes, args.seed, args.budget_ms, args.orientations, args.full_plans
+        "robot {}: {} uniformly random cubes (seed {}); robot-aware: solver budget {} ms over {} orientations, slack {}, {} full plans",
+        planner.model.name, args.cubes, args.seed, args.budget_ms, args.orientations, args.slack, args.full_plans
     );
     println!(
         "setup (load, state graph, bounds): {:.0} ms, {} states",

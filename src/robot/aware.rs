@@ -24,6 +24,9 @@ pub struct AwareOptions {
     pub budget: Duration,
     /// Whole-cube orientations the cube is searched in (1..=24), sharing the budget.
     pub orientations: usize,
+    /// Candidates may be this many turns longer than the shortest found so far
+    /// (a longer solution can be quicker for the robot).
+    pub slack: usize,
     /// Candidates (best by estimate) planned in full.
     pub full_plans: usize,
     /// Time after which no further candidate is planned in full (one always is).
@@ -35,6 +38,7 @@ impl Default for AwareOptions {
         AwareOptions {
             budget: Duration::from_millis(300),
             orientations: 1,
+            slack: 0,
             full_plans: 1,
             planning_budget: Duration::from_millis(25),
         }
@@ -84,7 +88,7 @@ pub fn solve_for_robot(
         solver,
         cube,
         opts.budget,
-        opts.orientations,
+        (opts.orientations, opts.slack),
         |s| match shortlist.offer(planner, start, s) {
             Ok(()) => Flow::Continue,
             Err(e) => {

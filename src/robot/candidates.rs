@@ -69,12 +69,13 @@ pub fn first_solution(solver: &Solver, cube: &CubieCube) -> Result<Vec<Turn>, So
 
 /// Calls `on_candidate` with each distinct solution (same-axis runs in
 /// canonical order) found within `budget`, shared equally by searches of the
-/// cube in `orientations` orientations. The callback's time counts in the budget.
+/// cube in `orientations` orientations, up to `slack` turns longer than the
+/// best so far. The callback's time counts in the budget.
 pub fn collect(
     solver: &Solver,
     cube: &CubieCube,
     budget: Duration,
-    orientations: usize,
+    (orientations, slack): (usize, usize),
     mut on_candidate: impl FnMut(Vec<Turn>) -> Flow,
 ) -> Result<usize, SolveError> {
     let began = Instant::now();
@@ -85,6 +86,7 @@ pub fn collect(
         let opts = SearchOptions {
             budget: left / (count - i) as u32,
             alternatives: true,
+            slack,
             ..SearchOptions::default()
         };
         let seen = Seen::new(cube, orientation)?;

@@ -17,6 +17,9 @@ pub struct SearchOptions {
     pub target_length: Option<usize>,
     /// Also report solutions as long as the best so far (not only shorter ones).
     pub alternatives: bool,
+    /// With `alternatives`: also report solutions up to this many turns longer
+    /// than the best so far (more varied candidates for the robot planner).
+    pub slack: usize,
     /// Longest solution worth reporting.
     pub max_length: usize,
     /// Stop after this many search nodes (once a solution exists): makes results
@@ -30,6 +33,7 @@ impl Default for SearchOptions {
             budget: Duration::from_millis(100),
             target_length: None,
             alternatives: false,
+            slack: 0,
             max_length: 30,
             node_budget: None,
         }
@@ -181,7 +185,9 @@ impl<'a, 'f> Search<'a, 'f> {
         let mut root_pending = Pending::default();
         let mut below = vec![[Pending::default(); 18]; MAX_PHASE1];
         for depth1 in 0..=MAX_PHASE1 {
-            if depth1 + usize::from(!self.opts.alternatives) > self.best.min(self.opts.max_length) {
+            if depth1 + usize::from(!self.opts.alternatives)
+                > (self.best + self.slack()).min(self.opts.max_length)
+            {
                 self.stats.exhausted = true;
                 return;
             }
@@ -292,7 +298,20 @@ impl<'a, 'f> Search<'a, 'f> {
 
     /// Longest total solution still worth finding.
     fn allowed_total(&self) -> usize {
-        self.best.min(self.opts.max_length + 1) - usize::from(!self.opts.alternatives)
+        if self.opts.alternatives {
+            (self.best + self.slack()).min(self.opts.max_length)
+        } else {
+            self.best.min(self.opts.max_length + 1) - 1
+        }
+    }
+
+    /// Extra turns beyond the best that are still reported.
+    fn slack(&self) -> usize {
+        if self.opts.alternatives {
+            self.opts.slack
+        } else {
+            0
+        }
     }
 
     /// Brings the U- and D-edge coordinates along the path up to depth `n`.

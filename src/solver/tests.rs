@@ -71,16 +71,18 @@ fn thousands_of_random_cubes_are_solved() {
     }
 }
 
-#[test]
-fn every_reported_solution_solves_and_none_is_longer_than_the_last() {
+/// Lengths of the solutions a search with alternatives and `slack` reports on a
+/// random cube, in order (each checked to solve). A node budget, not a time
+/// budget: the same search whatever the machine's load.
+fn reported_lengths(seed: u64, slack: usize) -> Vec<usize> {
     let solver = small_solver();
-    let c = random_cube(&mut ChaCha8Rng::seed_from_u64(5));
+    let c = random_cube(&mut ChaCha8Rng::seed_from_u64(seed));
     let mut lengths = Vec::new();
-    // A node budget, not a time budget: the same search whatever the machine's load.
     let opts = SearchOptions {
         budget: Duration::from_secs(60),
         node_budget: Some(200_000),
         alternatives: true,
+        slack,
         ..SearchOptions::default()
     };
     solver
@@ -90,8 +92,33 @@ fn every_reported_solution_solves_and_none_is_longer_than_the_last() {
             Flow::Continue
         })
         .unwrap();
+    lengths
+}
+
+#[test]
+fn every_reported_solution_solves_and_none_is_longer_than_the_last() {
+    let lengths = reported_lengths(5, 0);
     assert!(lengths.len() > 1, "alternatives were reported: {lengths:?}");
     assert!(lengths.windows(2).all(|w| w[1] <= w[0]), "{lengths:?}");
+}
+
+#[test]
+fn slack_reports_solutions_up_to_that_many_turns_over_the_best_so_far() {
+    let lengths = reported_lengths(6, 1);
+    let mut best = usize::MAX;
+    let mut over = 0;
+    for &len in &lengths {
+        assert!(
+            len <= best.saturating_add(1),
+            "{len} after a best of {best}: {lengths:?}"
+        );
+        over += usize::from(len > best);
+        best = best.min(len);
+    }
+    assert!(
+        over > 0,
+        "some solutions were longer than the best: {lengths:?}"
+    );
 }
 
 #[test]
