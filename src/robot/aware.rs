@@ -84,19 +84,15 @@ pub fn solve_for_robot(
     let mut shortlist = Shortlist::new(opts.full_plans);
     shortlist.offer(planner, start, naive.clone())?;
     let mut failed = None;
-    let found = collect(
-        solver,
-        cube,
-        opts.budget,
-        (opts.orientations, opts.slack),
-        |s| match shortlist.offer(planner, start, s) {
+    let found = collect(solver, cube, opts, |s| {
+        match shortlist.offer(planner, start, s) {
             Ok(()) => Flow::Continue,
             Err(e) => {
                 failed = Some(e);
                 Flow::Stop
             }
-        },
-    )?;
+        }
+    })?;
     if let Some(e) = failed {
         return Err(e.into());
     }

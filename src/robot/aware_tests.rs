@@ -85,20 +85,18 @@ fn collected_candidates_are_distinct_solutions() {
     let cube = random_cube(&mut ChaCha8Rng::seed_from_u64(4));
     let mut all: Vec<Vec<Turn>> = Vec::new();
     // A generous budget, cut short by the callback: no timing dependence under load.
-    let count = collect(
-        &small_solver(),
-        &cube,
-        Duration::from_secs(20),
-        (1, 0),
-        |s| {
-            all.push(s);
-            if all.len() == 4 {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            }
-        },
-    )
+    let opts = AwareOptions {
+        budget: Duration::from_secs(20),
+        ..AwareOptions::default()
+    };
+    let count = collect(&small_solver(), &cube, &opts, |s| {
+        all.push(s);
+        if all.len() == 4 {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    })
     .unwrap();
     assert_eq!(count, all.len());
     assert_eq!(all.len(), 4, "several candidates expected");

@@ -7,6 +7,7 @@
 //! With `alternatives` each search also reports solutions as long as its
 //! best, and every search reports its own progression from long to short.
 
+use super::aware::AwareOptions;
 use super::planner::{axis_blocks, block_turns};
 use crate::cube::{CubieCube, Face, FaceletCube, Move, Turn};
 use crate::robot::Orientation;
@@ -68,30 +69,30 @@ pub fn first_solution(solver: &Solver, cube: &CubieCube) -> Result<Vec<Turn>, So
 }
 
 /// Calls `on_candidate` with each distinct solution (same-axis runs in
-/// canonical order) found within `budget`, shared equally by searches of the
-/// cube in `orientations` orientations, up to `slack` turns longer than the
-/// best so far. The callback's time counts in the budget.
+/// canonical order) found within `opts.budget`, shared equally by searches of
+/// the cube in `opts.orientations` orientations, up to `opts.slack` turns
+/// longer than the best so far. The callback's time counts in the budget.
 pub fn collect(
     solver: &Solver,
     cube: &CubieCube,
-    budget: Duration,
-    (orientations, slack): (usize, usize),
+    opts: &AwareOptions,
     mut on_candidate: impl FnMut(Vec<Turn>) -> Flow,
 ) -> Result<usize, SolveError> {
     let began = Instant::now();
-    let count = orientations.clamp(1, 24);
+    let budget = opts.budget;
+    let count = opts.orientations.clamp(1, 24);
     let mut seen_keys = HashSet::new();
     for (i, orientation) in Orientation::all().take(count).enumerate() {
         let left = budget.saturating_sub(began.elapsed());
-        let opts = SearchOptions {
+        let search = SearchOptions {
             budget: left / (count - i) as u32,
             alternatives: true,
-            slack,
+            slack: opts.slack,
             ..SearchOptions::default()
         };
         let seen = Seen::new(cube, orientation)?;
         let mut flow = Flow::Continue;
-        solver.search(&seen.cube, &opts, |s| {
+        solver.search(&seen.cube, &search, |s| {
             let canonical = block_turns(&axis_blocks(&seen.map_back(s)));
             if seen_keys.insert(canonical.clone()) {
                 flow = on_candidate(canonical);

@@ -299,7 +299,7 @@ impl<'a, 'f> Search<'a, 'f> {
     /// Longest total solution still worth finding.
     fn allowed_total(&self) -> usize {
         if self.opts.alternatives {
-            (self.best + self.slack()).min(self.opts.max_length)
+            (self.best + self.opts.slack).min(self.opts.max_length)
         } else {
             self.best.min(self.opts.max_length + 1) - 1
         }
