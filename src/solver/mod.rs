@@ -2,6 +2,7 @@
 
 pub mod class_move;
 pub mod coord;
+pub mod endings;
 pub mod memory;
 pub mod movetables;
 pub mod optimal;

@@ -2,6 +2,7 @@
 
 use super::class_move::{ClassRow, MaskRemap};
 use super::coord::{N_FLIP, N_TWIST};
+use super::endings::{Ending, Endings, ENDING_DEPTH};
 use super::movetables::PHASE2_MASK;
 use super::pruning::{next_depth, Packed2};
 use super::symmetry::{Symmetries, N_SYM_D4H};
@@ -77,6 +78,19 @@ pub(crate) trait Phase1 {
     fn settle(&self, node: &Self::Node, togo: usize, pending: &mut Pending<Self::Node>) -> usize;
     /// The turns in `allowed` that take the node into phase 2, as a bit mask.
     fn entries(&self, node: &Self::Node, allowed: u32) -> u32;
+    /// Nodes at most this many turns from the end of phase 1 are finished by `endings`, not searched (0: none).
+    fn ending_depth(&self) -> usize;
+    /// The paths of exactly `togo` turns into phase 2 from the node
+    /// (`1 <= togo <= ending_depth()`), and the symmetry to read them in.
+    fn endings(&self, node: &Self::Node, togo: usize) -> NodeEndings<'_>;
+}
+
+/// A node's precomputed ends of phase 1: the paths, in the frame that
+/// `sym` maps the node to, and that symmetry's map back to real turns.
+pub(crate) struct NodeEndings<'a> {
+    pub paths: &'a [Ending],
+    pub sym: u8,
+    pub to_real: &'a [u8; 18],
 }
 
 /// Iterates the set bits of a move mask.
@@ -114,6 +128,7 @@ pub(crate) struct SymPhase1<'a> {
     /// `product[s][t]`: the symmetry of a child whose row says `t`, under a parent seen by `s`.
     product: [[u8; N_SYM_D4H]; N_SYM_D4H],
     remap: &'static MaskRemap,
+    endings: &'a Endings,
 }
 
 impl<'a> SymPhase1<'a> {
@@ -124,6 +139,7 @@ impl<'a> SymPhase1<'a> {
             twist_conj,
             table,
             class_move,
+            endings,
         } = &t.phase1
         else {
             return None;
@@ -141,6 +157,7 @@ impl<'a> SymPhase1<'a> {
                 std::array::from_fn(|s| std::array::from_fn(|t| p[t][s]))
             },
             remap: MaskRemap::get(),
+            endings,
         })
     }
 
@@ -225,6 +242,19 @@ impl Phase1 for SymPhase1<'_> {
         kept
     }
 
+    fn ending_depth(&self) -> usize {
+        ENDING_DEPTH
+    }
+
+    #[inline(always)]
+    fn endings(&self, node: &SymNode, togo: usize) -> NodeEndings<'_> {
+        NodeEndings {
+            paths: (self.endings).of(self.index(node.class, node.sym, node.twist), togo),
+            sym: node.sym,
+            to_real: self.endings.to_real(node.sym),
+        }
+    }
+
     #[inline(always)]
     fn entries(&self, node: &SymNode, allowed: u32) -> u32 {
         let twists = &self.twist_move[node.twist as usize * 18..][..18];
@@ -267,6 +297,17 @@ impl SymPhase1<'_> {
         depth
     }
 }
+
+/// Every turn mapped to itself.
+const IDENTITY_TURNS: [u8; 18] = {
+    let mut t = [0u8; 18];
+    let mut m = 0;
+    while m < 18 {
+        t[m] = m as u8;
+        m += 1;
+    }
+    t
+};
 
 /// A small-table node: raw coordinates and a lower bound on the distance.
 #[derive(Clone, Copy, Default)]
@@ -335,6 +376,18 @@ impl Phase1 for RawPhase1<'_> {
 
     fn settle(&self, _: &RawNode, _: usize, pending: &mut Pending<RawNode>) -> usize {
         pending.count
+    }
+
+    fn ending_depth(&self) -> usize {
+        0
+    }
+
+    fn endings(&self, _: &RawNode, _: usize) -> NodeEndings<'_> {
+        NodeEndings {
+            paths: &[],
+            sym: 0,
+            to_real: &IDENTITY_TURNS,
+        }
     }
 
     fn entries(&self, node: &RawNode, allowed: u32) -> u32 {

@@ -1,8 +1,11 @@
 //! The anytime two-phase search: six directions (three axes, cube and inverse) searched in turn, depth by depth, each solution reported as found.
 
 use super::coord;
+use super::endings::ENDING_DEPTH;
 use super::movetables::PHASE2_MOVES;
-use super::phase1::{followers, may_follow, moves_in, Pending, Phase1, RawPhase1, SymPhase1};
+use super::phase1::{
+    followers, may_follow, moves_in, NodeEndings, Pending, Phase1, RawPhase1, SymPhase1,
+};
 use super::symmetry::Symmetries;
 use super::tables::{prefetch, Tables};
 use crate::cube::{CubieCube, Turn};
@@ -251,6 +254,10 @@ impl<'a, 'f> Search<'a, 'f> {
             self.start_phase2(at.corners, at.slice, None);
             return;
         }
+        if togo <= p.ending_depth() {
+            self.finish_phase1(p.endings(&at.node, togo), at.corners, at.slice, togo, n);
+            return;
+        }
         if togo == 1 {
             let allowed = followers((n > 0).then(|| self.path[n - 1]));
             let entries = p.entries(&at.node, allowed);
@@ -273,7 +280,7 @@ impl<'a, 'f> Search<'a, 'f> {
             prefetch(&m.corners, next.0 as usize * 18 + 9);
             prefetch(&m.slice_sorted, next.1 as usize * 18 + 9);
         }
-        if togo > 2 {
+        if togo - 1 > p.ending_depth().max(1) {
             // All children expand now: their memory reads overlap each other
             // and the search below the first ones.
             for (kid, pending) in mine.kids[..count].iter().zip(level.iter_mut()) {
@@ -294,6 +301,73 @@ impl<'a, 'f> Search<'a, 'f> {
                 return;
             }
         }
+    }
+
+    /// Finishes phase 1 along a node's precomputed endings, `togo` turns
+    /// each after turn `n`: first the corner-slice entries of their ends are
+    /// fetched together, then each end that phase 2 may finish in time starts it.
+    fn finish_phase1(
+        &mut self,
+        ends: NodeEndings<'_>,
+        corners: u16,
+        slice: u16,
+        togo: usize,
+        n: usize,
+    ) {
+        const BATCH: usize = 32;
+        let last = (n > 0).then(|| self.path[n - 1]);
+        let m = &self.t.moves;
+        // Corners and slice after each turn of the latest path, valid up to `valid`.
+        let mut along = [(corners, slice); ENDING_DEPTH + 1];
+        let mut valid = 0;
+        for chunk in ends.paths.chunks(BATCH) {
+            let mut batch = [(0u8, 0u16, 0u16); BATCH];
+            let mut count = 0;
+            for (i, ending) in chunk.iter().enumerate() {
+                valid = valid.min(ending.shared as usize);
+                let first = ends.to_real[ending.turns[0] as usize];
+                if ending.frames & 1 << ends.sym == 0 || !may_follow(last, first) {
+                    continue;
+                }
+                for j in valid..togo {
+                    let mv = ends.to_real[ending.turns[j] as usize] as usize;
+                    let (c, s) = along[j];
+                    along[j + 1] = (
+                        m.corners[c as usize * 18 + mv],
+                        m.slice_sorted[s as usize * 18 + mv],
+                    );
+                }
+                valid = togo;
+                let (c, s) = along[togo];
+                prefetch(&self.t.cornslice, c as usize * 24 + s as usize);
+                batch[count] = (i as u8, c, s);
+                count += 1;
+            }
+            for &(i, c, s) in &batch[..count] {
+                self.tick();
+                let Some(limit) = self.phase2_limit() else {
+                    return;
+                };
+                if self.stop || self.t.cornslice[c as usize * 24 + s as usize] as usize > limit {
+                    continue;
+                }
+                let turns = &chunk[i as usize].turns[..togo];
+                for (j, &k) in turns.iter().enumerate() {
+                    self.set_turn(n + j, ends.to_real[k as usize]);
+                }
+                self.start_phase2(c, s, Some(ends.to_real[turns[togo - 1] as usize]));
+            }
+            if self.stop {
+                return;
+            }
+        }
+    }
+
+    /// Most phase-2 turns still worth searching after the phase-1 path.
+    fn phase2_limit(&self) -> Option<usize> {
+        (self.allowed_total())
+            .checked_sub(self.len1)
+            .map(|l| l.min(MAX_PHASE2))
     }
 
     /// Longest total solution still worth finding.
@@ -354,11 +428,7 @@ impl<'a, 'f> Search<'a, 'f> {
     /// Phase 2 from the end of a phase-1 path of `len1` turns, whose last turn
     /// (None when the path is empty) leads to `corners` and `slice`.
     fn start_phase2(&mut self, corners: u16, slice: u16, last: Option<u8>) {
-        let Some(limit) = self
-            .allowed_total()
-            .checked_sub(self.len1)
-            .map(|l| l.min(MAX_PHASE2))
-        else {
+        let Some(limit) = self.phase2_limit() else {
             return;
         };
         let cs = self.t.cornslice[corners as usize * 24 + slice as usize] as usize;

@@ -2,6 +2,7 @@
 
 use super::class_move::{class_move_table, ClassRow};
 use super::coord::*;
+use super::endings::Endings;
 use super::movetables::{MoveTables, UdEdgeMerge, PHASE2_MOVES};
 use super::pruning::{build_byte_table, next_depth, Packed2, Packed4, SymPruneSpec};
 use super::symtables::{conjugation_table, SymClasses};
@@ -25,6 +26,8 @@ pub(crate) enum Phase1Prune {
         table: Packed2,
         /// Class move table (see `class_move::class_move_table`); derived, not stored.
         class_move: Vec<ClassRow>,
+        /// The last turns of phase 1, precomputed; derived, not stored.
+        endings: Box<Endings>,
     },
 }
 
@@ -292,13 +295,19 @@ impl Phase1Prune {
         twist_conj: Vec<u16>,
         table: Packed2,
     ) -> Phase1Prune {
-        let class_move =
-            class_move_table(&classes, slice_flip, |raw, m| flipslice_move(moves, raw, m));
+        let (class_move, endings) = std::thread::scope(|scope| {
+            let endings = scope.spawn(|| Box::new(Endings::build(moves, &classes, &twist_conj)));
+            let class_move =
+                class_move_table(&classes, slice_flip, |raw, m| flipslice_move(moves, raw, m));
+            let endings = endings.join().expect("the endings builder does not panic");
+            (class_move, endings)
+        });
         Phase1Prune::Full {
             classes,
             twist_conj,
             table,
             class_move,
+            endings,
         }
     }
 }

@@ -1,0 +1,325 @@
+//! The ends of phase 1, precomputed: for every pruning-table position within `ENDING_DEPTH` turns of phase 2, every path of each length up to `ENDING_DEPTH` that the search would take into phase 2 from it.
+
+use super::coord::{N_FLIP, N_TWIST};
+use super::movetables::{MoveTables, PHASE2_MASK};
+use super::phase1::may_follow;
+use super::symmetry::{Symmetries, N_SYM_D4H};
+use super::symtables::SymClasses;
+
+/// Positions this close to phase 2 are finished from the lists instead of
+/// searched (5 measured best: 4 gains less, 6 outgrows the cache).
+pub(crate) const ENDING_DEPTH: usize = 5;
+
+/// One path into phase 2, in the frame of its position's representative.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ending {
+    pub turns: [u8; ENDING_DEPTH],
+    /// Leading turns shared with the previous path of the same list.
+    pub shared: u8,
+    /// Bit `s` set when, seen through symmetry `s`, the turns keep the
+    /// search's order rule for opposite faces.
+    pub frames: u16,
+}
+
+/// The lists, by pruning-table position (`class * N_TWIST + twist` in the
+/// class representative's frame, as `SymPhase1` indexes its table). A
+/// position whose class has symmetries of its own has twins (the same
+/// cubes, seen through those symmetries); each twin has its own list.
+pub(crate) struct Endings {
+    /// Position → list.
+    lists_of: PositionMap,
+    /// Per list: where its paths of length 1, 2, … start in `paths`, then its end.
+    lists: Vec<[u32; ENDING_DEPTH + 1]>,
+    paths: Vec<Ending>,
+    /// `to_real[s][k]`: the real turn that symmetry `s` sees as turn `k`.
+    to_real: [[u8; 18]; N_SYM_D4H],
+}
+
+/// Phase-1 coordinates: flip, slice (0..495), twist.
+type Raw = (u16, u16, u16);
+
+impl Endings {
+    /// Builds the lists (a few milliseconds).
+    pub(crate) fn build(moves: &MoveTables, classes: &SymClasses, twist_conj: &[u16]) -> Endings {
+        let step = |s: Raw, k: usize| -> Raw {
+            (
+                moves.flip[s.0 as usize * 18 + k],
+                moves.slice_sorted[s.1 as usize * 24 * 18 + k] / 24,
+                moves.twist[s.2 as usize * 18 + k],
+            )
+        };
+        let position = |s: Raw| -> u32 {
+            let (class, sym) = classes.class_and_sym(s.1 as usize * N_FLIP + s.0 as usize);
+            let twist = twist_conj[s.2 as usize * N_SYM_D4H + sym];
+            class as u32 * N_TWIST as u32 + u32::from(twist)
+        };
+        let twins = |pos: u32| {
+            let (class, twist) = (pos as usize / N_TWIST, pos as usize % N_TWIST);
+            let stabilizer = classes.stabilizer[class];
+            (0..N_SYM_D4H)
+                .filter(move |&s| stabilizer & 1 << s != 0)
+                .map(move |s| {
+                    (class * N_TWIST) as u32 + u32::from(twist_conj[twist * N_SYM_D4H + s])
+                })
+        };
+        let near = Near::find(&step, &position, &twins);
+        let mut endings = Endings {
+            lists_of: PositionMap::default(),
+            lists: Vec::with_capacity(near.positions.len()),
+            paths: Vec::new(),
+            to_real: to_real_turns(),
+        };
+        for &pos in &near.positions {
+            let rep = classes.rep[pos as usize / N_TWIST] as usize;
+            let state = (
+                (rep % N_FLIP) as u16,
+                (rep / N_FLIP) as u16,
+                (pos as usize % N_TWIST) as u16,
+            );
+            let mut starts = [0u32; ENDING_DEPTH + 1];
+            for (len, start) in (1..=ENDING_DEPTH).zip(&mut starts) {
+                *start = endings.paths.len() as u32;
+                let mut walk = Walk {
+                    step: &step,
+                    position: &position,
+                    near: &near,
+                    turns: Vec::with_capacity(len),
+                    out: &mut endings.paths,
+                };
+                walk.paths(state, len);
+            }
+            starts[ENDING_DEPTH] = endings.paths.len() as u32;
+            endings.lists.push(starts);
+        }
+        endings.lists_of = near.ids;
+        endings.link();
+        endings
+    }
+
+    /// The paths of exactly `len` turns into phase 2 from `position` (none if it is farther).
+    #[inline(always)]
+    pub(crate) fn of(&self, position: u32, len: usize) -> &[Ending] {
+        let Some(starts) = (self.lists_of.get(position)).and_then(|l| self.lists.get(l as usize))
+        else {
+            return &[];
+        };
+        let (Some(&start), Some(&end)) = (starts.get(len.wrapping_sub(1)), starts.get(len)) else {
+            return &[];
+        };
+        self.paths.get(start as usize..end as usize).unwrap_or(&[])
+    }
+
+    /// The map from a representative's turns to the real ones, under symmetry `sym`.
+    #[inline(always)]
+    pub(crate) fn to_real(&self, sym: u8) -> &[u8; 18] {
+        &self.to_real[sym as usize % N_SYM_D4H]
+    }
+
+    /// Fills in `shared` and `frames` of every path.
+    fn link(&mut self) {
+        for starts in &self.lists {
+            for (len, w) in (1..).zip(starts.windows(2)) {
+                let list = &mut self.paths[w[0] as usize..w[1] as usize];
+                for i in 0..list.len() {
+                    list[i].shared = match i.checked_sub(1) {
+                        None => 0,
+                        Some(prev) => (list[i].turns.iter().zip(&list[prev].turns))
+                            .take(len)
+                            .take_while(|(a, b)| a == b)
+                            .count() as u8,
+                    };
+                    list[i].frames = frames(&self.to_real, &list[i].turns[..len]);
+                }
+            }
+        }
+    }
+}
+
+/// The symmetries under which `turns` keep the search's order rule.
+fn frames(to_real: &[[u8; 18]; N_SYM_D4H], turns: &[u8]) -> u16 {
+    (0..N_SYM_D4H)
+        .filter(|&s| {
+            turns
+                .windows(2)
+                .all(|w| may_follow(Some(to_real[s][w[0] as usize]), to_real[s][w[1] as usize]))
+        })
+        .fold(0, |mask, s| mask | 1 << s)
+}
+
+fn to_real_turns() -> [[u8; 18]; N_SYM_D4H] {
+    let syms = Symmetries::get();
+    let mut to_real = [[0u8; 18]; N_SYM_D4H];
+    for (s, map) in to_real.iter_mut().enumerate() {
+        for real in 0..18 {
+            map[syms.conj_move[s][real] as usize] = real as u8;
+        }
+    }
+    to_real
+}
+
+/// Open addressing from pruning-table positions to small numbers
+/// (multiplicative hashing, linear probing, at most half full).
+#[derive(Default)]
+struct PositionMap {
+    slots: Vec<(u32, u32)>,
+    len: usize,
+}
+
+impl PositionMap {
+    const EMPTY: u32 = u32::MAX;
+
+    /// Slot to start probing at: the top bits of the product.
+    #[inline(always)]
+    fn home(&self, position: u32) -> usize {
+        let bits = self.slots.len().trailing_zeros();
+        (u64::from(position.wrapping_mul(0x9E37_79B1)) >> (32 - bits)) as usize
+    }
+
+    #[inline(always)]
+    fn get(&self, position: u32) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mut h = self.home(position);
+        loop {
+            let (pos, value) = *self.slots.get(h)?;
+            if pos == position {
+                return Some(value);
+            }
+            if pos == Self::EMPTY {
+                return None;
+            }
+            h = (h + 1) & (self.slots.len() - 1);
+        }
+    }
+
+    /// Adds a position that is not in the map yet.
+    fn insert(&mut self, position: u32, value: u32) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let old = std::mem::take(&mut self.slots);
+            self.slots = vec![(Self::EMPTY, 0); (old.len() * 2).max(1024)];
+            self.len = 0;
+            for (p, v) in old.into_iter().filter(|&(p, _)| p != Self::EMPTY) {
+                self.insert(p, v);
+            }
+        }
+        let mut h = self.home(position);
+        while self.slots[h].0 != Self::EMPTY {
+            h = (h + 1) & (self.slots.len() - 1);
+        }
+        self.slots[h] = (position, value);
+        self.len += 1;
+    }
+}
+
+/// Every position within `ENDING_DEPTH` turns of phase 2 with its exact
+/// distance, by breadth-first search with one raw state per position.
+struct Near {
+    /// Position → index into `positions` and `dist`.
+    ids: PositionMap,
+    positions: Vec<u32>,
+    dist: Vec<u8>,
+}
+
+impl Near {
+    fn find<T: Iterator<Item = u32>>(
+        step: &impl Fn(Raw, usize) -> Raw,
+        position: &impl Fn(Raw) -> u32,
+        twins: &impl Fn(u32) -> T,
+    ) -> Near {
+        let mut near = Near {
+            ids: PositionMap::default(),
+            positions: Vec::new(),
+            dist: Vec::new(),
+        };
+        near.add(position((0, 0, 0)), 0, twins);
+        let mut frontier = vec![(0u16, 0u16, 0u16)];
+        for depth in 1..=ENDING_DEPTH as u8 {
+            let mut next = Vec::new();
+            for &s in &frontier {
+                for k in 0..18 {
+                    let child = step(s, k);
+                    if near.add(position(child), depth, twins) {
+                        next.push(child);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        near
+    }
+
+    /// Adds a position and its twins at `depth` unless known; true if it was new.
+    fn add<T: Iterator<Item = u32>>(
+        &mut self,
+        pos: u32,
+        depth: u8,
+        twins: &impl Fn(u32) -> T,
+    ) -> bool {
+        if self.ids.get(pos).is_some() {
+            return false;
+        }
+        for twin in twins(pos) {
+            if self.ids.get(twin).is_none() {
+                self.ids.insert(twin, self.positions.len() as u32);
+                self.positions.push(twin);
+                self.dist.push(depth);
+            }
+        }
+        true
+    }
+
+    /// Exact distance of a position within `ENDING_DEPTH`, or None if it is farther.
+    fn dist(&self, pos: u32) -> Option<u8> {
+        self.ids
+            .get(pos)
+            .and_then(|i| self.dist.get(i as usize).copied())
+    }
+}
+
+/// A depth-first walk that writes out the paths into phase 2.
+struct Walk<'a, S, P> {
+    step: &'a S,
+    position: &'a P,
+    near: &'a Near,
+    turns: Vec<u8>,
+    out: &'a mut Vec<Ending>,
+}
+
+impl<S: Fn(Raw, usize) -> Raw, P: Fn(Raw) -> u32> Walk<'_, S, P> {
+    /// Paths of exactly `togo` more turns from `state` that end with a turn
+    /// outside phase 2, never touch phase 2 before, and never turn a face twice in a row.
+    fn paths(&mut self, state: Raw, togo: usize) {
+        for k in 0..18u8 {
+            if self.turns.last().is_some_and(|&l| l / 3 == k / 3) {
+                continue;
+            }
+            let child = (self.step)(state, k as usize);
+            let in_phase2 = child == (0, 0, 0);
+            if togo == 1 {
+                if in_phase2 && PHASE2_MASK & 1 << k == 0 {
+                    let mut turns = [0u8; ENDING_DEPTH];
+                    turns[..self.turns.len()].copy_from_slice(&self.turns);
+                    turns[self.turns.len()] = k;
+                    self.out.push(Ending {
+                        turns,
+                        shared: 0,
+                        frames: 0,
+                    });
+                }
+                continue;
+            }
+            let dist = self.near.dist((self.position)(child));
+            if in_phase2 || dist.is_none_or(|d| d as usize >= togo) {
+                continue;
+            }
+            self.turns.push(k);
+            self.paths(child, togo - 1);
+            self.turns.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "endings_tests.rs"]
+mod tests;
