@@ -146,15 +146,10 @@ fn frames(to_real: &[[u8; 18]; N_SYM_D4H], turns: &[u8]) -> u16 {
         .fold(0, |mask, s| mask | 1 << s)
 }
 
+/// `to_real[s]`: conjugation by the inverse symmetry, which undoes conjugation by `s`.
 fn to_real_turns() -> [[u8; 18]; N_SYM_D4H] {
     let syms = Symmetries::get();
-    let mut to_real = [[0u8; 18]; N_SYM_D4H];
-    for (s, map) in to_real.iter_mut().enumerate() {
-        for real in 0..18 {
-            map[syms.conj_move[s][real] as usize] = real as u8;
-        }
-    }
-    to_real
+    std::array::from_fn(|s| syms.conj_move[syms.inverse[s]])
 }
 
 /// Open addressing from pruning-table positions to small numbers

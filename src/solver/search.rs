@@ -141,6 +141,12 @@ struct At<N> {
     slice: u16,
 }
 
+/// True if a node `togo` turns from the end of phase 1 is searched by its
+/// children (expanded ahead by its parent), not finished by `entries` or endings.
+fn expands<P: Phase1>(p: &P, togo: usize) -> bool {
+    togo > p.ending_depth().max(1)
+}
+
 impl<'a, 'f> Search<'a, 'f> {
     pub(crate) fn new(
         t: &'a Tables,
@@ -203,7 +209,7 @@ impl<'a, 'f> Search<'a, 'f> {
                 self.u_at[0] = self.dirs[i].u_edges;
                 self.d_at[0] = self.dirs[i].d_edges;
                 self.valid_ud = 0;
-                if depth1 >= 2 {
+                if expands(p, depth1) {
                     p.expand(&root.node, followers(None), depth1, &mut root_pending);
                 }
                 self.phase1(p, *root, depth1, 0, &mut root_pending, &mut below);
@@ -280,7 +286,7 @@ impl<'a, 'f> Search<'a, 'f> {
             prefetch(&m.corners, next.0 as usize * 18 + 9);
             prefetch(&m.slice_sorted, next.1 as usize * 18 + 9);
         }
-        if togo - 1 > p.ending_depth().max(1) {
+        if expands(p, togo - 1) {
             // All children expand now: their memory reads overlap each other
             // and the search below the first ones.
             for (kid, pending) in mine.kids[..count].iter().zip(level.iter_mut()) {
