@@ -1,15 +1,15 @@
 //! The anytime two-phase search: six directions (three axes, cube and inverse) searched in turn, depth by depth, each solution reported as found.
 
 use super::coord;
-use super::endings::ENDING_DEPTH;
 use super::movetables::PHASE2_MOVES;
-use super::phase1::{
-    followers, may_follow, moves_in, NodeEndings, Pending, Phase1, RawPhase1, SymPhase1,
-};
+use super::phase1::{followers, may_follow, moves_in, Pending, Phase1, RawPhase1, SymPhase1};
 use super::symmetry::Symmetries;
 use super::tables::{prefetch, Tables};
 use crate::cube::{CubieCube, Turn};
+use ends::EndQueue;
 use std::time::{Duration, Instant};
+
+mod ends;
 
 /// What to search for and for how long.
 #[derive(Clone, Debug)]
@@ -130,6 +130,8 @@ pub(crate) struct Search<'a, 'f> {
     valid_ud: usize,
     dirs: Vec<Direction>,
     dir: usize,
+    /// Ends of phase 1 waiting to be checked (all of the current direction and depth).
+    queue: EndQueue,
 }
 
 /// A phase-1 node with the corner and slice coordinates phase 2 starts from
@@ -168,6 +170,7 @@ impl<'a, 'f> Search<'a, 'f> {
             valid_ud: 0,
             dirs: Vec::new(),
             dir: 0,
+            queue: EndQueue::new(),
         }
     }
 
@@ -213,6 +216,7 @@ impl<'a, 'f> Search<'a, 'f> {
                     p.expand(&root.node, followers(None), depth1, &mut root_pending);
                 }
                 self.phase1(p, *root, depth1, 0, &mut root_pending, &mut below);
+                self.flush();
                 if self.stop {
                     return;
                 }
@@ -261,7 +265,7 @@ impl<'a, 'f> Search<'a, 'f> {
             return;
         }
         if togo <= p.ending_depth() {
-            self.finish_phase1(p.endings(&at.node, togo), at.corners, at.slice, togo, n);
+            self.enqueue(p.endings(&at.node, togo), at.corners, at.slice, togo, n);
             return;
         }
         if togo == 1 {
@@ -303,66 +307,6 @@ impl<'a, 'f> Search<'a, 'f> {
                 slice,
             };
             self.phase1(p, at, togo - 1, n + 1, pending, rest);
-            if self.stop {
-                return;
-            }
-        }
-    }
-
-    /// Finishes phase 1 along a node's precomputed endings, `togo` turns
-    /// each after turn `n`: first the corner-slice entries of their ends are
-    /// fetched together, then each end that phase 2 may finish in time starts it.
-    fn finish_phase1(
-        &mut self,
-        ends: NodeEndings<'_>,
-        corners: u16,
-        slice: u16,
-        togo: usize,
-        n: usize,
-    ) {
-        const BATCH: usize = 32;
-        let last = (n > 0).then(|| self.path[n - 1]);
-        let m = &self.t.moves;
-        // Corners and slice after each turn of the latest path, valid up to `valid`.
-        let mut along = [(corners, slice); ENDING_DEPTH + 1];
-        let mut valid = 0;
-        for chunk in ends.paths.chunks(BATCH) {
-            let mut batch = [(0u8, 0u16, 0u16); BATCH];
-            let mut count = 0;
-            for (i, ending) in chunk.iter().enumerate() {
-                valid = valid.min(ending.shared as usize);
-                let first = ends.to_real[ending.turns[0] as usize];
-                if ending.frames & 1 << ends.sym == 0 || !may_follow(last, first) {
-                    continue;
-                }
-                for j in valid..togo {
-                    let mv = ends.to_real[ending.turns[j] as usize] as usize;
-                    let (c, s) = along[j];
-                    along[j + 1] = (
-                        m.corners[c as usize * 18 + mv],
-                        m.slice_sorted[s as usize * 18 + mv],
-                    );
-                }
-                valid = togo;
-                let (c, s) = along[togo];
-                prefetch(&self.t.cornslice, c as usize * 24 + s as usize);
-                batch[count] = (i as u8, c, s);
-                count += 1;
-            }
-            for &(i, c, s) in &batch[..count] {
-                self.tick();
-                let Some(limit) = self.phase2_limit() else {
-                    return;
-                };
-                if self.stop || self.t.cornslice[c as usize * 24 + s as usize] as usize > limit {
-                    continue;
-                }
-                let turns = &chunk[i as usize].turns[..togo];
-                for (j, &k) in turns.iter().enumerate() {
-                    self.set_turn(n + j, ends.to_real[k as usize]);
-                }
-                self.start_phase2(c, s, Some(ends.to_real[turns[togo - 1] as usize]));
-            }
             if self.stop {
                 return;
             }
