@@ -214,15 +214,28 @@ fn full_tables_are_cached_and_a_corrupt_cache_is_rebuilt() {
     let many = scrambles("11", "20");
     let input = many.join("\n");
     let full = cubed(
-        &["solve", "--stdin", "--budget-ms", "100", "--cache-dir", cache],
+        &[
+            "solve",
+            "--stdin",
+            "--budget-ms",
+            "100",
+            "--cache-dir",
+            cache,
+        ],
         Some(&input),
     );
     assert!(full.status.success(), "{}", stderr(&full));
     let solutions: Vec<String> = stdout(&full).lines().map(str::to_string).collect();
     assert_eq!(solutions.len(), many.len());
     for (cube, solution) in many.iter().zip(&solutions) {
-        assert!(solves(cube, solution, Notation::Singmaster), "{cube}: {solution}");
-        assert!(solution.split_whitespace().count() <= 22, "{cube}: {solution}");
+        assert!(
+            solves(cube, solution, Notation::Singmaster),
+            "{cube}: {solution}"
+        );
+        assert!(
+            solution.split_whitespace().count() <= 22,
+            "{cube}: {solution}"
+        );
     }
     let file = std::fs::read_dir(dir.path())
         .expect("cache dir")
