@@ -6,13 +6,24 @@ use std::path::Path;
 /// Creates the directory if needed, writes `bytes` to a temporary file in it, syncs it, and
 /// renames it over `path` (the temporary file is removed if anything fails).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |out| out.write_all(bytes))
+}
+
+/// Like `write_atomically`, with the contents streamed by `write` (buffered).
+pub fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir)?;
     let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(bytes)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, file.as_file_mut());
+    write(&mut out)?;
+    out.flush()?;
+    drop(out);
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())

@@ -19,15 +19,22 @@ pub enum CacheOutcome {
     NotSaved { reason: String },
 }
 
-/// The cache directory: `$CUBED_CACHE_DIR`, else `$XDG_CACHE_HOME/cubed`, else `~/.cache/cubed`, else `./.cubed-cache`.
+/// The cache directory: `$CUBED_CACHE_DIR`, else `$XDG_CACHE_HOME/cubed`, else `~/.cache/cubed`, else `./.cubed-cache` (empty variables count as unset).
 pub fn default_cache_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CUBED_CACHE_DIR") {
+    cache_dir_from(|name| std::env::var_os(name))
+}
+
+/// The cache directory given a way to read environment variables.
+fn cache_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
+    // An empty variable counts as unset (it would otherwise mean the current directory).
+    let var = |name| env(name).filter(|v| !v.is_empty());
+    if let Some(dir) = var("CUBED_CACHE_DIR") {
         return PathBuf::from(dir);
     }
-    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+    if let Some(dir) = var("XDG_CACHE_HOME") {
         return PathBuf::from(dir).join("cubed");
     }
-    match std::env::var_os("HOME") {
+    match var("HOME") {
         Some(home) => PathBuf::from(home).join(".cache").join("cubed"),
         None => PathBuf::from(".cubed-cache"),
     }
@@ -48,8 +55,8 @@ pub fn load_or_build(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
         return (Tables::build(mode), CacheOutcome::BuiltSmall);
     }
     let path = cache_file(dir, mode);
-    let stale = match std::fs::read(&path) {
-        Ok(bytes) => match Tables::from_bytes(&bytes) {
+    let stale = match std::fs::File::open(&path) {
+        Ok(file) => match Tables::read_from(std::io::BufReader::with_capacity(1 << 16, file)) {
             Ok(t) if t.mode == mode => return (t, CacheOutcome::Loaded),
             Ok(_) => Some(format!("{} holds tables of another mode", path.display())),
             Err(e) => Some(format!("{}: {e}", path.display())),
@@ -69,7 +76,7 @@ pub fn load_or_build(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
 }
 
 fn save(path: &Path, tables: &Tables) -> std::io::Result<()> {
-    crate::atomic_file::write_atomically(path, &tables.to_bytes())?;
+    crate::atomic_file::write_atomically_with(path, |out| tables.write_to(out))?;
     remove_other_versions(path);
     Ok(())
 }
@@ -97,5 +104,37 @@ fn remove_other_versions(current: &Path) {
         {
             let _ = std::fs::remove_file(entry.path());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn dir_with(vars: &[(&str, &str)]) -> PathBuf {
+        cache_dir_from(|name| {
+            (vars.iter())
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| OsString::from(v))
+        })
+    }
+
+    #[test]
+    fn the_cache_dir_follows_the_environment_and_ignores_empty_variables() {
+        let home = ("HOME", "/home/r");
+        assert_eq!(
+            dir_with(&[("CUBED_CACHE_DIR", "/c"), ("XDG_CACHE_HOME", "/x"), home]),
+            PathBuf::from("/c")
+        );
+        assert_eq!(
+            dir_with(&[("CUBED_CACHE_DIR", ""), ("XDG_CACHE_HOME", "/x"), home]),
+            PathBuf::from("/x/cubed")
+        );
+        assert_eq!(
+            dir_with(&[("CUBED_CACHE_DIR", ""), ("XDG_CACHE_HOME", ""), home]),
+            PathBuf::from("/home/r/.cache/cubed")
+        );
+        assert_eq!(dir_with(&[("HOME", "")]), PathBuf::from(".cubed-cache"));
     }
 }

@@ -1,7 +1,7 @@
 //! The ends of phase 1, precomputed: for every pruning-table position within `ENDING_DEPTH` turns of phase 2, every path of each length up to `ENDING_DEPTH` that the search would take into phase 2 from it.
 
-use super::coord::{N_FLIP, N_TWIST};
 use super::movetables::{MoveTables, PHASE2_MASK};
+use super::near::{Near, Phase1Space, PositionMap, Raw};
 use super::phase1::may_follow;
 use super::symmetry::{Symmetries, N_SYM_D4H};
 use super::symtables::SymClasses;
@@ -35,34 +35,15 @@ pub(crate) struct Endings {
     to_real: [[u8; 18]; N_SYM_D4H],
 }
 
-/// Phase-1 coordinates: flip, slice (0..495), twist.
-type Raw = (u16, u16, u16);
-
 impl Endings {
     /// Builds the lists (a few milliseconds).
     pub(crate) fn build(moves: &MoveTables, classes: &SymClasses, twist_conj: &[u16]) -> Endings {
-        let step = |s: Raw, k: usize| -> Raw {
-            (
-                moves.flip[s.0 as usize * 18 + k],
-                moves.slice_sorted[s.1 as usize * 24 * 18 + k] / 24,
-                moves.twist[s.2 as usize * 18 + k],
-            )
+        let space = Phase1Space {
+            moves,
+            classes,
+            twist_conj,
         };
-        let position = |s: Raw| -> u32 {
-            let (class, sym) = classes.class_and_sym(s.1 as usize * N_FLIP + s.0 as usize);
-            let twist = twist_conj[s.2 as usize * N_SYM_D4H + sym];
-            class as u32 * N_TWIST as u32 + u32::from(twist)
-        };
-        let twins = |pos: u32| {
-            let (class, twist) = (pos as usize / N_TWIST, pos as usize % N_TWIST);
-            let stabilizer = classes.stabilizer[class];
-            (0..N_SYM_D4H)
-                .filter(move |&s| stabilizer & 1 << s != 0)
-                .map(move |s| {
-                    (class * N_TWIST) as u32 + u32::from(twist_conj[twist * N_SYM_D4H + s])
-                })
-        };
-        let near = Near::find(&step, &position, &twins);
+        let near = Near::find(&space, ENDING_DEPTH);
         let mut endings = Endings {
             lists_of: PositionMap::default(),
             lists: Vec::with_capacity(near.positions.len()),
@@ -70,18 +51,12 @@ impl Endings {
             to_real: to_real_turns(),
         };
         for &pos in &near.positions {
-            let rep = classes.rep[pos as usize / N_TWIST] as usize;
-            let state = (
-                (rep % N_FLIP) as u16,
-                (rep / N_FLIP) as u16,
-                (pos as usize % N_TWIST) as u16,
-            );
+            let state = space.rep_state(pos);
             let mut starts = [0u32; ENDING_DEPTH + 1];
             for (len, start) in (1..=ENDING_DEPTH).zip(&mut starts) {
                 *start = endings.paths.len() as u32;
                 let mut walk = Walk {
-                    step: &step,
-                    position: &position,
+                    space: &space,
                     near: &near,
                     turns: Vec::with_capacity(len),
                     out: &mut endings.paths,
@@ -91,7 +66,9 @@ impl Endings {
             starts[ENDING_DEPTH] = endings.paths.len() as u32;
             endings.lists.push(starts);
         }
-        endings.lists_of = near.ids;
+        for (id, &pos) in near.positions.iter().enumerate() {
+            endings.lists_of.insert(pos, id as u32);
+        }
         endings.link();
         endings
     }
@@ -152,136 +129,15 @@ fn to_real_turns() -> [[u8; 18]; N_SYM_D4H] {
     std::array::from_fn(|s| syms.conj_move[syms.inverse[s]])
 }
 
-/// Open addressing from pruning-table positions to small numbers
-/// (multiplicative hashing, linear probing, at most half full).
-#[derive(Default)]
-struct PositionMap {
-    slots: Vec<(u32, u32)>,
-    len: usize,
-}
-
-impl PositionMap {
-    const EMPTY: u32 = u32::MAX;
-
-    /// Slot to start probing at: the top bits of the product.
-    #[inline(always)]
-    fn home(&self, position: u32) -> usize {
-        let bits = self.slots.len().trailing_zeros();
-        (u64::from(position.wrapping_mul(0x9E37_79B1)) >> (32 - bits)) as usize
-    }
-
-    #[inline(always)]
-    fn get(&self, position: u32) -> Option<u32> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mut h = self.home(position);
-        loop {
-            let (pos, value) = *self.slots.get(h)?;
-            if pos == position {
-                return Some(value);
-            }
-            if pos == Self::EMPTY {
-                return None;
-            }
-            h = (h + 1) & (self.slots.len() - 1);
-        }
-    }
-
-    /// Adds a position that is not in the map yet.
-    fn insert(&mut self, position: u32, value: u32) {
-        if 2 * (self.len + 1) > self.slots.len() {
-            let old = std::mem::take(&mut self.slots);
-            self.slots = vec![(Self::EMPTY, 0); (old.len() * 2).max(1024)];
-            self.len = 0;
-            for (p, v) in old.into_iter().filter(|&(p, _)| p != Self::EMPTY) {
-                self.insert(p, v);
-            }
-        }
-        let mut h = self.home(position);
-        while self.slots[h].0 != Self::EMPTY {
-            h = (h + 1) & (self.slots.len() - 1);
-        }
-        self.slots[h] = (position, value);
-        self.len += 1;
-    }
-}
-
-/// Every position within `ENDING_DEPTH` turns of phase 2 with its exact
-/// distance, by breadth-first search with one raw state per position.
-struct Near {
-    /// Position → index into `positions` and `dist`.
-    ids: PositionMap,
-    positions: Vec<u32>,
-    dist: Vec<u8>,
-}
-
-impl Near {
-    fn find<T: Iterator<Item = u32>>(
-        step: &impl Fn(Raw, usize) -> Raw,
-        position: &impl Fn(Raw) -> u32,
-        twins: &impl Fn(u32) -> T,
-    ) -> Near {
-        let mut near = Near {
-            ids: PositionMap::default(),
-            positions: Vec::new(),
-            dist: Vec::new(),
-        };
-        near.add(position((0, 0, 0)), 0, twins);
-        let mut frontier = vec![(0u16, 0u16, 0u16)];
-        for depth in 1..=ENDING_DEPTH as u8 {
-            let mut next = Vec::new();
-            for &s in &frontier {
-                for k in 0..18 {
-                    let child = step(s, k);
-                    if near.add(position(child), depth, twins) {
-                        next.push(child);
-                    }
-                }
-            }
-            frontier = next;
-        }
-        near
-    }
-
-    /// Adds a position and its twins at `depth` unless known; true if it was new.
-    fn add<T: Iterator<Item = u32>>(
-        &mut self,
-        pos: u32,
-        depth: u8,
-        twins: &impl Fn(u32) -> T,
-    ) -> bool {
-        if self.ids.get(pos).is_some() {
-            return false;
-        }
-        for twin in twins(pos) {
-            if self.ids.get(twin).is_none() {
-                self.ids.insert(twin, self.positions.len() as u32);
-                self.positions.push(twin);
-                self.dist.push(depth);
-            }
-        }
-        true
-    }
-
-    /// Exact distance of a position within `ENDING_DEPTH`, or None if it is farther.
-    fn dist(&self, pos: u32) -> Option<u8> {
-        self.ids
-            .get(pos)
-            .and_then(|i| self.dist.get(i as usize).copied())
-    }
-}
-
 /// A depth-first walk that writes out the paths into phase 2.
-struct Walk<'a, S, P> {
-    step: &'a S,
-    position: &'a P,
+struct Walk<'a> {
+    space: &'a Phase1Space<'a>,
     near: &'a Near,
     turns: Vec<u8>,
     out: &'a mut Vec<Ending>,
 }
 
-impl<S: Fn(Raw, usize) -> Raw, P: Fn(Raw) -> u32> Walk<'_, S, P> {
+impl Walk<'_> {
     /// Paths of exactly `togo` more turns from `state` that end with a turn
     /// outside phase 2, never touch phase 2 before, and never turn a face twice in a row.
     fn paths(&mut self, state: Raw, togo: usize) {
@@ -289,7 +145,7 @@ impl<S: Fn(Raw, usize) -> Raw, P: Fn(Raw) -> u32> Walk<'_, S, P> {
             if self.turns.last().is_some_and(|&l| l / 3 == k / 3) {
                 continue;
             }
-            let child = (self.step)(state, k as usize);
+            let child = self.space.step(state, k as usize);
             let in_phase2 = child == (0, 0, 0);
             if togo == 1 {
                 if in_phase2 && PHASE2_MASK & 1 << k == 0 {
@@ -304,7 +160,7 @@ impl<S: Fn(Raw, usize) -> Raw, P: Fn(Raw) -> u32> Walk<'_, S, P> {
                 }
                 continue;
             }
-            let dist = self.near.dist((self.position)(child));
+            let dist = self.near.dist(self.space.position(child));
             if in_phase2 || dist.is_none_or(|d| d as usize >= togo) {
                 continue;
             }

@@ -14,6 +14,17 @@ pub fn huge_vec<T>(capacity: usize) -> Vec<T> {
     v
 }
 
+/// A vector of `len` zeros, advised like `huge_vec`: the zeros come from
+/// the allocator's fresh pages, so no page is touched before it is written.
+pub fn huge_zeroed_vec<T: bytemuck::Zeroable + Clone>(len: usize) -> Vec<T> {
+    let v: Vec<T> = bytemuck::zeroed_vec(len);
+    let bytes = len * std::mem::size_of::<T>();
+    if bytes >= 2 * HUGE_PAGE {
+        advise_huge(v.as_ptr() as usize, bytes);
+    }
+    v
+}
+
 #[cfg(target_os = "linux")]
 fn advise_huge(start: usize, bytes: usize) {
     const PAGE: usize = 4096;

@@ -5,6 +5,8 @@ pub mod coord;
 pub mod endings;
 pub mod memory;
 pub mod movetables;
+pub(crate) mod near;
+pub(crate) mod near_masks;
 pub mod optimal;
 pub mod phase1;
 pub mod pruning;

@@ -1,9 +1,10 @@
 //! Phase-1 nodes as the search carries them, and their children: by flip-slice symmetry class (full tables) or by raw coordinates (small tables).
 
-use super::class_move::{ClassRow, MaskRemap};
+use super::class_move::{ClassRow, MaskRemap, ALL_TURNS};
 use super::coord::{N_FLIP, N_TWIST};
 use super::endings::{Ending, Endings, ENDING_DEPTH};
 use super::movetables::PHASE2_MASK;
+use super::near_masks::{NearMasks, MASK_DEPTH};
 use super::pruning::{next_depth, Packed2};
 use super::symmetry::{Symmetries, N_SYM_D4H};
 use super::symtables::SymClasses;
@@ -46,6 +47,9 @@ pub(crate) fn followers(last: Option<u8>) -> u32 {
 pub(crate) fn may_follow(last: Option<u8>, m: u8) -> bool {
     followers(last) & (1 << m) != 0
 }
+
+/// `Pending::index` of a candidate whose distance is already known (no table entry to read).
+const KNOWN: u32 = u32::MAX;
 
 /// A child of a phase-1 node: the turn that leads to it, and the node.
 #[derive(Clone, Copy, Default)]
@@ -129,6 +133,7 @@ pub(crate) struct SymPhase1<'a> {
     product: [[u8; N_SYM_D4H]; N_SYM_D4H],
     remap: &'static MaskRemap,
     endings: &'a Endings,
+    masks: &'a NearMasks,
 }
 
 impl<'a> SymPhase1<'a> {
@@ -140,6 +145,7 @@ impl<'a> SymPhase1<'a> {
             table,
             class_move,
             endings,
+            masks,
         } = &t.phase1
         else {
             return None;
@@ -158,6 +164,7 @@ impl<'a> SymPhase1<'a> {
             },
             remap: MaskRemap::get(),
             endings,
+            masks,
         })
     }
 
@@ -196,7 +203,17 @@ impl Phase1 for SymPhase1<'_> {
         let row = &self.class_move[node.class as usize];
         let conj = &self.conj_move[node.sym as usize];
         let product = &self.product[node.sym as usize];
-        let near = allowed & self.remap.to_real(node.sym, row.closer_than(togo));
+        let known = self.known_turns(node);
+        let near = allowed
+            & match known {
+                // The child distances are known: exactly the children that may still arrive in time.
+                Some((lower, keep)) => match togo - node.dist as usize {
+                    0 => lower,
+                    1 => lower | keep,
+                    _ => ALL_TURNS,
+                },
+                None => self.remap.to_real(node.sym, row.closer_than(togo)),
+            };
         let mut count = 0;
         for mv in moves_in(near) {
             let k = conj[mv as usize] as usize;
@@ -209,18 +226,30 @@ impl Phase1 for SymPhase1<'_> {
             }
             let sym = product[row.sym[k] as usize];
             let i = self.index(class, sym, twist);
-            prefetch(&self.table.words, i as usize >> 5);
+            let (index, dist) = match known {
+                Some((lower, keep)) => {
+                    let dist = node.dist + 1 - (2 * (lower >> mv & 1) + (keep >> mv & 1)) as u8;
+                    if dist as usize <= MASK_DEPTH {
+                        self.masks.prefetch(i);
+                    }
+                    (KNOWN, dist)
+                }
+                None => {
+                    prefetch(&self.table.words, i as usize >> 5);
+                    (i, 0)
+                }
+            };
             // The row the child will need if it survives, fetched while its
             // entry is (twist rows are few enough to stay in cache).
             prefetch(self.class_move, class as usize);
-            out.index[count] = i;
+            out.index[count] = index;
             out.kids[count] = Child {
                 mv,
                 node: SymNode {
                     twist,
                     class,
                     sym,
-                    dist: 0,
+                    dist,
                 },
             };
             count += 1;
@@ -232,8 +261,15 @@ impl Phase1 for SymPhase1<'_> {
     fn settle(&self, node: &SymNode, togo: usize, pending: &mut Pending<SymNode>) -> usize {
         let mut kept = 0;
         for i in 0..pending.count.min(18) {
-            let dist = next_depth(node.dist, self.table.get(pending.index[i] as usize));
+            let position = pending.index[i];
+            let dist = match position {
+                KNOWN => pending.kids[i].node.dist,
+                _ => next_depth(node.dist, self.table.get(position as usize)),
+            };
             if (dist as usize) < togo {
+                if position != KNOWN && dist as usize <= MASK_DEPTH {
+                    self.masks.prefetch(position);
+                }
                 pending.kids[kept] = pending.kids[i];
                 pending.kids[kept].node.dist = dist;
                 kept += 1;
@@ -268,6 +304,20 @@ impl Phase1 for SymPhase1<'_> {
 }
 
 impl SymPhase1<'_> {
+    /// The real turns that lower a node's distance and those that keep it,
+    /// if its position is near enough to phase 2 to have masks.
+    #[inline(always)]
+    fn known_turns(&self, node: &SymNode) -> Option<(u32, u32)> {
+        if node.dist as usize > MASK_DEPTH {
+            return None;
+        }
+        let (lower, keep) = (self.masks).get(self.index(node.class, node.sym, node.twist))?;
+        Some((
+            self.remap.to_real(node.sym, lower),
+            self.remap.to_real(node.sym, keep),
+        ))
+    }
+
     /// Exact distance of a node, by walking down: some turn always lowers the distance by one.
     fn descend(&self, mut node: SymNode) -> u8 {
         let mut depth = 0u8;

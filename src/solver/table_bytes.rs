@@ -1,14 +1,16 @@
-//! Tables to and from bytes: a versioned header, every table with its length, and a CRC-32 over all of it, so a corrupt or stale cache is detected and never trusted.
+//! Tables to and from a byte stream: a versioned header, every table with its length, and a CRC-32 over all of it, so a corrupt or stale cache is detected and never trusted. Tables are read straight into their buffers (no copy of the whole file in memory).
 
-use super::memory::huge_vec;
+use super::memory::huge_zeroed_vec;
 use super::movetables::{MoveTables, UdEdgeMerge};
+use super::near_masks::{NearMasks, MASK_SLOTS};
 use super::pruning::{Packed2, Packed4};
 use super::symtables::SymClasses;
 use super::tables::{Phase1Prune, Phase2Prune, TableMode, Tables};
+use std::io::{self, Read, Write};
 
 const MAGIC: &[u8; 8] = b"CUBEDTBL";
 /// Bump whenever any table's layout or meaning changes.
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 
 /// Why bytes are not usable tables.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -21,104 +23,116 @@ pub enum TableBytesError {
     Checksum { stored: u32, computed: u32 },
     #[error("truncated at byte {at}")]
     Truncated { at: usize },
+    #[error("unexpected bytes after the checksum, at byte {at}")]
+    TrailingBytes { at: usize },
+    #[error("read error at byte {at}: {message}")]
+    Io { at: usize, message: String },
     #[error("table {name} has {found} entries, expected {expected}")]
     WrongSize {
         name: &'static str,
         found: usize,
         expected: usize,
     },
+    #[error("the turn masks near phase 2 have no empty slot")]
+    BadMasks,
     #[error("unknown table mode {0}")]
     UnknownMode(u8),
 }
 
-struct Writer(Vec<u8>);
+/// The integer types tables are made of, stored little-endian.
+trait Word: bytemuck::Pod {
+    /// Swaps the bytes on a big-endian machine (either way between memory and file).
+    fn swap_le(self) -> Self;
+}
 
-impl Writer {
-    fn u8s(&mut self, v: &[u8]) {
-        self.0.extend_from_slice(&(v.len() as u64).to_le_bytes());
-        self.0.extend_from_slice(v);
+macro_rules! word {
+    ($($t:ty),*) => {$(
+        impl Word for $t {
+            #[inline(always)]
+            fn swap_le(self) -> Self {
+                <$t>::from_le(self)
+            }
+        }
+    )*};
+}
+word!(u8, u16, u32, u64);
+
+/// Writes tables with their lengths, hashing every byte.
+struct Writer<W: Write> {
+    out: W,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> Writer<W> {
+    fn bytes(&mut self, b: &[u8]) -> io::Result<()> {
+        self.crc.update(b);
+        self.out.write_all(b)
     }
-    fn u16s(&mut self, v: &[u16]) {
-        self.0.extend_from_slice(&(v.len() as u64).to_le_bytes());
-        v.iter()
-            .for_each(|x| self.0.extend_from_slice(&x.to_le_bytes()));
+    fn values<T: Word>(&mut self, v: &[T]) -> io::Result<()> {
+        self.bytes(&(v.len() as u64).to_le_bytes())?;
+        if cfg!(target_endian = "little") {
+            return self.bytes(bytemuck::cast_slice(v));
+        }
+        for chunk in v.chunks(1 << 16) {
+            let le: Vec<T> = chunk.iter().map(|x| x.swap_le()).collect();
+            self.bytes(bytemuck::cast_slice(&le))?;
+        }
+        Ok(())
     }
-    fn u32s(&mut self, v: &[u32]) {
-        self.0.extend_from_slice(&(v.len() as u64).to_le_bytes());
-        v.iter()
-            .for_each(|x| self.0.extend_from_slice(&x.to_le_bytes()));
-    }
-    fn u64s(&mut self, v: &[u64]) {
-        self.0.extend_from_slice(&(v.len() as u64).to_le_bytes());
-        v.iter()
-            .for_each(|x| self.0.extend_from_slice(&x.to_le_bytes()));
-    }
-    fn classes(&mut self, c: &SymClasses) {
-        self.u32s(&c.class_sym);
-        self.u32s(&c.rep);
-        self.u16s(&c.stabilizer);
+    fn classes(&mut self, c: &SymClasses) -> io::Result<()> {
+        self.values(&c.class_sym)?;
+        self.values(&c.rep)?;
+        self.values(&c.stabilizer)
     }
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
+/// Reads tables with their lengths, hashing every byte and counting where it is.
+struct Reader<R: Read> {
+    src: R,
+    crc: crc32fast::Hasher,
     at: usize,
 }
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], TableBytesError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or(TableBytesError::Truncated { at: self.at })?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
+impl<R: Read> Reader<R> {
+    fn fill(&mut self, buf: &mut [u8]) -> Result<(), TableBytesError> {
+        self.src.read_exact(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => TableBytesError::Truncated { at: self.at },
+            _ => TableBytesError::Io {
+                at: self.at,
+                message: e.to_string(),
+            },
+        })?;
+        self.crc.update(buf);
+        self.at += buf.len();
+        Ok(())
     }
     fn len(&mut self, name: &'static str, expected: usize) -> Result<usize, TableBytesError> {
-        let raw = self.take(8)?;
-        let found = u64::from_le_bytes(
-            raw.try_into()
-                .map_err(|_| TableBytesError::Truncated { at: self.at })?,
-        ) as usize;
-        if found != expected {
+        let mut raw = [0u8; 8];
+        self.fill(&mut raw)?;
+        let found = u64::from_le_bytes(raw);
+        if found != expected as u64 {
             return Err(TableBytesError::WrongSize {
                 name,
-                found,
+                found: usize::try_from(found).unwrap_or(usize::MAX),
                 expected,
             });
         }
-        Ok(found)
+        Ok(expected)
     }
-    fn u8s(&mut self, name: &'static str, n: usize) -> Result<Vec<u8>, TableBytesError> {
+    fn values<T: Word>(&mut self, name: &'static str, n: usize) -> Result<Vec<T>, TableBytesError> {
         let n = self.len(name, n)?;
-        Ok(self.take(n)?.to_vec())
-    }
-    fn u16s(&mut self, name: &'static str, n: usize) -> Result<Vec<u16>, TableBytesError> {
-        let n = self.len(name, n)?;
-        Ok(self
-            .take(n * 2)?
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect())
-    }
-    fn u32s(&mut self, name: &'static str, n: usize) -> Result<Vec<u32>, TableBytesError> {
-        let n = self.len(name, n)?;
-        let mut v = huge_vec(n);
-        let words = self.take(n * 4)?.chunks_exact(4);
-        v.extend(words.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
-        Ok(v)
-    }
-    fn u64s(&mut self, name: &'static str, n: usize) -> Result<Vec<u64>, TableBytesError> {
-        let n = self.len(name, n)?;
-        let mut v = huge_vec(n);
-        let words = self.take(n * 8)?.chunks_exact(8);
-        v.extend(words.map(|c| u64::from_le_bytes(std::array::from_fn(|i| c[i]))));
+        let mut v: Vec<T> = huge_zeroed_vec(n);
+        self.fill(bytemuck::cast_slice_mut(&mut v))?;
+        if cfg!(target_endian = "big") {
+            v.iter_mut().for_each(|x| *x = x.swap_le());
+        }
         Ok(v)
     }
     fn classes(&mut self, like: &SymClasses) -> Result<SymClasses, TableBytesError> {
         Ok(SymClasses {
-            class_sym: self.u32s("class_sym", like.class_sym.len())?,
-            rep: self.u32s("rep", like.rep.len())?,
-            stabilizer: self.u16s("stabilizer", like.stabilizer.len())?,
+            class_sym: self.values("class_sym", like.class_sym.len())?,
+            rep: self.values("rep", like.rep.len())?,
+            stabilizer: self.values("stabilizer", like.stabilizer.len())?,
         })
     }
 }
@@ -126,13 +140,24 @@ impl Reader<'_> {
 impl Tables {
     /// The tables as bytes (little-endian), checksummed.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer(Vec::with_capacity(80 << 20));
-        w.0.extend_from_slice(MAGIC);
-        w.0.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        w.0.push(match self.mode {
+        let mut bytes = Vec::with_capacity(80 << 20);
+        self.write_to(&mut bytes)
+            .expect("writing to memory does not fail");
+        bytes
+    }
+
+    /// Writes the tables (little-endian) followed by their checksum.
+    pub fn write_to(&self, out: impl Write) -> io::Result<()> {
+        let mut w = Writer {
+            out,
+            crc: crc32fast::Hasher::new(),
+        };
+        w.bytes(MAGIC)?;
+        w.bytes(&FORMAT_VERSION.to_le_bytes())?;
+        w.bytes(&[match self.mode {
             TableMode::Small => 0,
             TableMode::Full => 1,
-        });
+        }])?;
         let m = &self.moves;
         for t in [
             &m.twist,
@@ -143,127 +168,203 @@ impl Tables {
             &m.corners,
             &m.ud_edges,
         ] {
-            w.u16s(t);
+            w.values(t)?;
         }
-        w.u8s(&self.cornslice);
-        w.u8s(&self.edge_slice);
-        w.u8s(&self.slice_twist);
-        w.u8s(&self.slice_flip);
-        match &self.phase1 {
-            Phase1Prune::Small => {}
-            Phase1Prune::Full {
-                classes,
-                twist_conj,
-                table,
-                ..
-            } => {
-                w.classes(classes);
-                w.u16s(twist_conj);
-                w.u64s(&table.words);
-            }
+        for t in [
+            &self.cornslice,
+            &self.edge_slice,
+            &self.slice_twist,
+            &self.slice_flip,
+        ] {
+            w.values(t)?;
         }
-        match &self.phase2 {
-            Phase2Prune::Small => {}
-            Phase2Prune::Full {
-                classes,
-                ud_conj,
-                table,
-            } => {
-                w.classes(classes);
-                w.u16s(ud_conj);
-                w.u64s(&table.words);
-            }
+        if let Phase1Prune::Full {
+            classes,
+            twist_conj,
+            table,
+            masks,
+            ..
+        } = &self.phase1
+        {
+            w.classes(classes)?;
+            w.values(twist_conj)?;
+            w.values(&table.words)?;
+            w.values(masks.slots())?;
         }
-        let crc = crc32fast::hash(&w.0);
-        w.0.extend_from_slice(&crc.to_le_bytes());
-        w.0
+        if let Phase2Prune::Full {
+            classes,
+            ud_conj,
+            table,
+        } = &self.phase2
+        {
+            w.classes(classes)?;
+            w.values(ud_conj)?;
+            w.values(&table.words)?;
+        }
+        let crc = w.crc.finalize();
+        w.out.write_all(&crc.to_le_bytes())?;
+        w.out.flush()
     }
 
     /// Reads tables written by `to_bytes`, checking magic, version, sizes and checksum.
     pub fn from_bytes(bytes: &[u8]) -> Result<Tables, TableBytesError> {
-        if bytes.len() < 17 || &bytes[..8] != MAGIC {
+        Tables::read_from(bytes)
+    }
+
+    /// Reads tables written by `write_to`, checking magic, version, sizes and
+    /// checksum before anything is derived from them.
+    pub fn read_from(src: impl Read) -> Result<Tables, TableBytesError> {
+        let mut r = Reader {
+            src,
+            crc: crc32fast::Hasher::new(),
+            at: 0,
+        };
+        let mut header = [0u8; 13];
+        r.fill(&mut header).map_err(|e| match e {
+            TableBytesError::Truncated { .. } => TableBytesError::BadMagic,
+            other => other,
+        })?;
+        if &header[..8] != MAGIC {
             return Err(TableBytesError::BadMagic);
         }
-        let (body, tail) = bytes.split_at(bytes.len() - 4);
-        let stored = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
-        let version = u32::from_le_bytes([body[8], body[9], body[10], body[11]]);
+        let version = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
         if version != FORMAT_VERSION {
             return Err(TableBytesError::StaleVersion { found: version });
         }
-        let computed = crc32fast::hash(body);
-        if stored != computed {
-            return Err(TableBytesError::Checksum { stored, computed });
-        }
-        let mode = match body[12] {
+        let mode = match header[12] {
             0 => TableMode::Small,
             1 => TableMode::Full,
             other => return Err(TableBytesError::UnknownMode(other)),
         };
-        read_body(
-            &mut Reader {
-                bytes: body,
-                at: 13,
-            },
-            mode,
-        )
+        let raw = read_raw(&mut r, mode)?;
+        check_end(r)?;
+        raw.assemble(mode)
     }
 }
 
-fn read_body(r: &mut Reader, mode: TableMode) -> Result<Tables, TableBytesError> {
+/// Reads the stored checksum, compares it with the bytes read, and makes sure nothing follows.
+fn check_end<R: Read>(mut r: Reader<R>) -> Result<(), TableBytesError> {
+    let computed = r.crc.clone().finalize();
+    let mut tail = [0u8; 4];
+    r.fill(&mut tail)?;
+    let stored = u32::from_le_bytes(tail);
+    if stored != computed {
+        return Err(TableBytesError::Checksum { stored, computed });
+    }
+    let mut extra = [0u8; 1];
+    match r.src.read(&mut extra) {
+        Ok(0) => Ok(()),
+        Ok(_) => Err(TableBytesError::TrailingBytes { at: r.at }),
+        Err(e) => Err(TableBytesError::Io {
+            at: r.at,
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// The stored tables, read but not yet checked against the checksum.
+struct RawTables {
+    moves: MoveTables,
+    cornslice: Vec<u8>,
+    edge_slice: Vec<u8>,
+    slice_twist: Vec<u8>,
+    slice_flip: Vec<u8>,
+    full: Option<RawFull>,
+}
+
+/// The stored symmetry-reduced tables of the full mode.
+struct RawFull {
+    classes1: SymClasses,
+    twist_conj: Vec<u16>,
+    phase1: Vec<u64>,
+    masks: Vec<u64>,
+    classes2: SymClasses,
+    ud_conj: Vec<u16>,
+    phase2: Vec<u64>,
+}
+
+fn read_raw<R: Read>(r: &mut Reader<R>, mode: TableMode) -> Result<RawTables, TableBytesError> {
     use super::coord::*;
     use super::symtables::{N_CORNER_CLASS, N_FLIPSLICE_CLASS};
     let moves = MoveTables {
-        twist: r.u16s("twist_move", N_TWIST * 18)?,
-        flip: r.u16s("flip_move", N_FLIP * 18)?,
-        slice_sorted: r.u16s("slice_sorted_move", N_SLICE_SORTED * 18)?,
-        u_edges: r.u16s("u_edges_move", N_SLICE_SORTED * 18)?,
-        d_edges: r.u16s("d_edges_move", N_SLICE_SORTED * 18)?,
-        corners: r.u16s("corners_move", N_PERM8 * 18)?,
-        ud_edges: r.u16s("ud_edges_move", N_PERM8 * 18)?,
+        twist: r.values("twist_move", N_TWIST * 18)?,
+        flip: r.values("flip_move", N_FLIP * 18)?,
+        slice_sorted: r.values("slice_sorted_move", N_SLICE_SORTED * 18)?,
+        u_edges: r.values("u_edges_move", N_SLICE_SORTED * 18)?,
+        d_edges: r.values("d_edges_move", N_SLICE_SORTED * 18)?,
+        corners: r.values("corners_move", N_PERM8 * 18)?,
+        ud_edges: r.values("ud_edges_move", N_PERM8 * 18)?,
     };
-    let cornslice = r.u8s("cornslice", N_PERM8 * 24)?;
-    let edge_slice = r.u8s("edge_slice", N_PERM8 * 24)?;
-    let slice_twist = r.u8s("slice_twist", N_SLICE * N_TWIST)?;
-    let slice_flip = r.u8s("slice_flip", N_SLICE * N_FLIP)?;
+    let cornslice = r.values("cornslice", N_PERM8 * 24)?;
+    let edge_slice = r.values("edge_slice", N_PERM8 * 24)?;
+    let slice_twist = r.values("slice_twist", N_SLICE * N_TWIST)?;
+    let slice_flip = r.values("slice_flip", N_SLICE * N_FLIP)?;
     let classes_like = |n_raw: usize, n_class: usize| SymClasses {
         class_sym: vec![0; n_raw],
         rep: vec![0; n_class],
         stabilizer: vec![0; n_class],
     };
-    let (phase1, phase2) = match mode {
-        TableMode::Small => (Phase1Prune::Small, Phase2Prune::Small),
-        TableMode::Full => {
-            let classes = r.classes(&classes_like(N_SLICE * N_FLIP, N_FLIPSLICE_CLASS))?;
-            let twist_conj = r.u16s("twist_conj", N_TWIST * 16)?;
-            let words = r.u64s(
+    let full = match mode {
+        TableMode::Small => None,
+        TableMode::Full => Some(RawFull {
+            classes1: r.classes(&classes_like(N_SLICE * N_FLIP, N_FLIPSLICE_CLASS))?,
+            twist_conj: r.values("twist_conj", N_TWIST * 16)?,
+            phase1: r.values(
                 "phase1_prune",
                 Packed2::words_for(N_FLIPSLICE_CLASS * N_TWIST),
-            )?;
-            let p1 = Phase1Prune::full(&moves, &slice_flip, classes, twist_conj, Packed2 { words });
-            let classes = r.classes(&classes_like(N_PERM8, N_CORNER_CLASS))?;
-            let ud_conj = r.u16s("ud_conj", N_PERM8 * 16)?;
-            let words = r.u64s("phase2_prune", Packed4::words_for(N_CORNER_CLASS * N_PERM8))?;
-            (
-                p1,
-                Phase2Prune::Full {
-                    classes,
-                    ud_conj,
-                    table: Packed4 { words },
-                },
-            )
-        }
+            )?,
+            masks: r.values("near_masks", MASK_SLOTS)?,
+            classes2: r.classes(&classes_like(N_PERM8, N_CORNER_CLASS))?,
+            ud_conj: r.values("ud_conj", N_PERM8 * 16)?,
+            phase2: r.values("phase2_prune", Packed4::words_for(N_CORNER_CLASS * N_PERM8))?,
+        }),
     };
-    Ok(Tables {
-        mode,
-        slice_moves: super::tables::slice_move_table(&moves),
+    Ok(RawTables {
         moves,
-        merge: UdEdgeMerge::build(),
         cornslice,
         edge_slice,
         slice_twist,
         slice_flip,
-        phase1,
-        phase2,
-        build_seconds: 0.0,
+        full,
     })
+}
+
+impl RawTables {
+    /// The tables with everything derived from the stored ones.
+    fn assemble(self, mode: TableMode) -> Result<Tables, TableBytesError> {
+        let moves = self.moves;
+        let (phase1, phase2) = match self.full {
+            None => (Phase1Prune::Small, Phase2Prune::Small),
+            Some(f) => {
+                let masks = NearMasks::from_slots(f.masks).ok_or(TableBytesError::BadMasks)?;
+                let p1 = Phase1Prune::full(
+                    &moves,
+                    &self.slice_flip,
+                    f.classes1,
+                    f.twist_conj,
+                    Packed2 { words: f.phase1 },
+                    masks,
+                );
+                let p2 = Phase2Prune::Full {
+                    classes: f.classes2,
+                    ud_conj: f.ud_conj,
+                    table: Packed4 { words: f.phase2 },
+                };
+                (p1, p2)
+            }
+        };
+        Ok(Tables {
+            mode,
+            slice_moves: super::tables::slice_move_table(&moves),
+            moves,
+            merge: UdEdgeMerge::build(),
+            cornslice: self.cornslice,
+            edge_slice: self.edge_slice,
+            slice_twist: self.slice_twist,
+            slice_flip: self.slice_flip,
+            phase1,
+            phase2,
+            build_seconds: 0.0,
+        })
+    }
 }

@@ -4,6 +4,8 @@ use super::class_move::{class_move_table, ClassRow};
 use super::coord::*;
 use super::endings::Endings;
 use super::movetables::{MoveTables, UdEdgeMerge, PHASE2_MOVES};
+use super::near::Phase1Space;
+use super::near_masks::NearMasks;
 use super::pruning::{build_byte_table, next_depth, Packed2, Packed4, SymPruneSpec};
 use super::symtables::{conjugation_table, SymClasses};
 use std::time::Instant;
@@ -28,6 +30,8 @@ pub(crate) enum Phase1Prune {
         class_move: Vec<ClassRow>,
         /// The last turns of phase 1, precomputed; derived, not stored.
         endings: Box<Endings>,
+        /// Turn masks of the positions near phase 2; stored.
+        masks: NearMasks,
     },
 }
 
@@ -266,16 +270,27 @@ fn full_phase1(moves: &MoveTables, slice_flip: &[u8]) -> Phase1Prune {
     let twist_conj = conjugation_table(N_TWIST, set_twist, twist);
     let all: Vec<u8> = (0..18).collect();
     let rep_move = |raw: u32, m: u8| flipslice_move(moves, raw, m);
-    let table = SymPruneSpec {
-        classes: &classes,
-        n_inner: N_TWIST,
-        moves: &all,
-        rep_move: &rep_move,
-        inner_move: &moves.twist,
-        inner_conj: &twist_conj,
-    }
-    .build();
-    Phase1Prune::full(moves, slice_flip, classes, twist_conj, table)
+    let (table, masks) = std::thread::scope(|scope| {
+        let masks = scope.spawn(|| {
+            NearMasks::build(&Phase1Space {
+                moves,
+                classes: &classes,
+                twist_conj: &twist_conj,
+            })
+        });
+        let table = SymPruneSpec {
+            classes: &classes,
+            n_inner: N_TWIST,
+            moves: &all,
+            rep_move: &rep_move,
+            inner_move: &moves.twist,
+            inner_conj: &twist_conj,
+        }
+        .build();
+        let masks = masks.join().expect("the mask builder does not panic");
+        (table, masks)
+    });
+    Phase1Prune::full(moves, slice_flip, classes, twist_conj, table, masks)
 }
 
 /// Raw flip-slice coordinate (`slice * 2048 + flip`) after turn `m`.
@@ -294,6 +309,7 @@ impl Phase1Prune {
         classes: SymClasses,
         twist_conj: Vec<u16>,
         table: Packed2,
+        masks: NearMasks,
     ) -> Phase1Prune {
         let (class_move, endings) = std::thread::scope(|scope| {
             let endings = scope.spawn(|| Box::new(Endings::build(moves, &classes, &twist_conj)));
@@ -308,6 +324,7 @@ impl Phase1Prune {
             table,
             class_move,
             endings,
+            masks,
         }
     }
 }

@@ -139,7 +139,20 @@ fn tables_round_trip_through_bytes_and_corruption_is_caught() {
         Tables::from_bytes(&stale),
         Err(table_bytes::TableBytesError::StaleVersion { found: 99 })
     ));
-    assert!(Tables::from_bytes(&bytes[..bytes.len() / 2]).is_err());
+    assert!(matches!(
+        Tables::from_bytes(&bytes[..bytes.len() / 2]),
+        Err(table_bytes::TableBytesError::Truncated { at }) if at < bytes.len() / 2
+    ));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(
+        Tables::from_bytes(&longer).err(),
+        Some(table_bytes::TableBytesError::TrailingBytes { at: bytes.len() })
+    );
+    assert_eq!(
+        Tables::from_bytes(b"CUBED").err(),
+        Some(table_bytes::TableBytesError::BadMagic)
+    );
 }
 
 /// Canonical turn sequences of `togo` turns from phase-1 coordinates
