@@ -54,6 +54,25 @@ fn free_port() -> u16 {
         .expect("a free local port")
 }
 
+/// Opens a WebDriver session on a Chromium with a fresh profile.
+async fn open_session(addr: SocketAddr, chromium: &Path) -> Result<(Client, TempDir), String> {
+    let profile = TempDir::new().map_err(|e| format!("a temporary Chromium profile: {e}"))?;
+    let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| a.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.path().display()));
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_string(),
+        serde_json::json!({ "binary": chromium, "args": args }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://{addr}"))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok((client, profile))
+}
+
 impl Browser {
     /// Starts chromedriver and a browser session, or `None` (said loudly on stderr) when
     /// Chromium is not installed; with `CUBED_REQUIRE_BROWSER=1` a missing browser is a failure.
@@ -88,21 +107,15 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let profile = TempDir::new().expect("a temporary Chromium profile");
-        let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| a.to_string()).collect();
-        args.push(format!("--user-data-dir={}", profile.path().display()));
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".to_string(),
-            serde_json::json!({ "binary": chromium, "args": args }),
-        );
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let client = ClientBuilder::new(connector)
-            .capabilities(caps)
-            .connect(&format!("http://{addr}"))
-            .await;
-        let client = match client {
-            Ok(c) => c,
+        // A session start can time out while both cores are busy (seen once
+        // locally); one more try with a fresh profile, said on stderr.
+        let mut session = open_session(addr, &chromium).await;
+        if let Err(e) = &session {
+            eprintln!("starting a Chromium session failed ({e}); trying once more");
+            session = open_session(addr, &chromium).await;
+        }
+        let (client, profile) = match session {
+            Ok(opened) => opened,
             Err(e) => {
                 kill_group(&mut driver);
                 panic!("starting a Chromium session ({}): {e}", chromium.display());
