@@ -141,6 +141,21 @@ fn solve_without_a_cube_exits_2_and_says_how_to_give_one() {
 }
 
 #[test]
+fn zero_cubes_and_endless_budgets_are_refused_with_the_range() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["dry-run", "--cubes", "0"], "at least 1"),
+        (&["test-program", "--cubes", "0"], "at least 1"),
+        (&["solve", "--budget-ms", "99999999999", SOLVED], "one hour"),
+        (&["bench", "solver", "--budgets", "10,4000000"], "one hour"),
+    ];
+    for (args, reason) in cases {
+        let out = cubed(args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(reason), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
 fn test_program_solves_and_verifies_every_cube() {
     let out = cubed(
         &[

@@ -15,7 +15,7 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub struct DryRunArgs {
     /// Random cubes to solve, one after another.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = super::counts::at_least_one)]
     pub cubes: usize,
     /// Seed of the random cubes.
     #[arg(long, default_value_t = 1)]

@@ -170,18 +170,18 @@ async fn wait_done(link: &mut LinkHandle, move_id: u32) -> anyhow::Result<()> {
 #[derive(Args, Debug)]
 pub struct SoakArgs {
     /// Random cubes to solve.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::counts::at_least_one)]
     pub cubes: usize,
     /// Faults on every solve (an unplug at a random command is always added).
     #[arg(long, default_value = "corrupt=0.01,drop=0.01,unplug-for=100ms")]
     pub faults: String,
     /// Solves running at once (each with its own simulator and pty).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = super::counts::at_least_one)]
     pub parallel: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Solver budget per cube, ms.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = super::counts::budget_ms)]
     pub budget_ms: u64,
     #[arg(long, default_value = super::plan_cmds::DEFAULT_ROBOT)]
     pub robot: PathBuf,

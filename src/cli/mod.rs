@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 pub mod bench_cmds;
+pub mod counts;
 pub mod cube_cmds;
 pub mod daemon_cmds;
 pub mod dry_run_cmd;

@@ -38,7 +38,7 @@ pub struct RobotJob {
     #[arg(long)]
     pub facelets: Option<String>,
     /// Compute budget for finding and rating candidate solutions, in ms.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = super::counts::budget_ms)]
     pub budget_ms: u64,
     #[command(flatten)]
     pub tables: TableArgs,

@@ -18,13 +18,13 @@ pub struct PlannerBenchArgs {
     #[arg(long, default_value = DEFAULT_ROBOT)]
     pub robot: PathBuf,
     /// Number of uniformly random cubes.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::counts::at_least_one)]
     pub cubes: usize,
     /// Seed of the random cubes.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Solver budget of robot-aware solving, in ms.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = super::counts::budget_ms)]
     pub budget_ms: u64,
     /// Whole-cube orientations searched (1..=24), sharing the budget.
     #[arg(long, default_value_t = AwareOptions::default().orientations)]

@@ -49,7 +49,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = NotationArg::Singmaster)]
     pub notation: NotationArg,
     /// Time to search each cube for shorter solutions.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::counts::budget_ms)]
     pub budget_ms: u64,
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     pub format: FormatArg,

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct TestProgramArgs {
     /// How many cubes to scramble and solve.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::counts::at_least_one)]
     pub cubes: usize,
     /// Random turns per scramble.
     #[arg(long, default_value_t = 25)]
@@ -29,10 +29,10 @@ pub struct TestProgramArgs {
     #[arg(long, default_value_t = 20)]
     pub target: usize,
     /// Longest search per cube when the target is not reached.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = super::counts::budget_ms)]
     pub budget_ms: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = super::counts::at_least_one)]
     pub threads: Option<usize>,
     #[command(flatten)]
     pub tables: TableArgs,
