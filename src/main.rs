@@ -13,7 +13,7 @@ fn main() -> ExitCode {
     match cubed::cli::run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", cubed::cli::error_text(&e));
             ExitCode::FAILURE
         }
     }

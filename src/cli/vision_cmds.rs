@@ -255,7 +255,7 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             return Ok(refuse(
                 args.flags.format,
                 "unreadable_photos",
-                &format!("{e:#}"),
+                &super::error_text(&e),
                 &[],
             ))
         }
