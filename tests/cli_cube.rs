@@ -78,6 +78,12 @@ fn solve_json_reports_bad_lines_on_stdin_and_solves_the_rest() {
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect();
     assert_eq!(rows.len(), 3);
+    let lines: Vec<_> = rows.iter().map(|r| r["line"].as_u64()).collect();
+    assert_eq!(
+        lines,
+        [Some(1), Some(2), Some(3)],
+        "rows say their input line"
+    );
     assert_eq!(rows[1]["error"]["kind"], "wrong_length");
     assert!(rows[1]["error"]["message"]
         .as_str()

@@ -102,9 +102,9 @@ fn solve_one(
             let solution = format_moves(&moves, args.notation.into())?;
             match args.format {
                 FormatArg::Text => println!("{solution}"),
-                FormatArg::Json => println!(
-                    "{}",
-                    json!({"facelets": text, "solution": solution, "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0})
+                FormatArg::Json => print_json(
+                    json!({"facelets": text, "solution": solution, "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0}),
+                    line,
                 ),
             }
             Ok(true)
@@ -113,14 +113,22 @@ fn solve_one(
             let kind = error_kind(&e);
             match args.format {
                 FormatArg::Text => eprintln!("{where_}invalid cube {text}: {e}"),
-                FormatArg::Json => println!(
-                    "{}",
-                    json!({"facelets": text, "error": {"kind": kind, "message": e.to_string()}})
+                FormatArg::Json => print_json(
+                    json!({"facelets": text, "error": {"kind": kind, "message": e.to_string()}}),
+                    line,
                 ),
             }
             Ok(false)
         }
     }
+}
+
+/// Prints one JSON row; rows read from standard input say their line number.
+fn print_json(mut row: serde_json::Value, line: Option<usize>) {
+    if let (Some(n), Some(fields)) = (line, row.as_object_mut()) {
+        fields.insert("line".to_string(), json!(n));
+    }
+    println!("{row}");
 }
 
 /// A short machine-readable name of what went wrong.
