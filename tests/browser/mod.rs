@@ -4,11 +4,12 @@ mod daemon_page;
 mod scripted_page;
 
 use fantoccini::{Client, ClientBuilder, Locator};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tempfile::TempDir;
 
 const SKIPPED: &str = "SKIPPED: browser test needs chromium + chromium-driver \
@@ -47,11 +48,79 @@ fn first_existing(paths: &[&str]) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free local port")
+/// Starts chromedriver on a port of its choosing and opens a session on it.
+async fn start_once(driver_path: &Path, chromium: &Path) -> Result<Browser, String> {
+    let mut driver = Command::new(driver_path)
+        .arg("--port=0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        // Its own process group, so the browser under it can be killed with it.
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("starting {}: {e}", driver_path.display()))?;
+    let session = match announced_port(&mut driver).await {
+        Ok(port) => open_session(SocketAddr::from(([127, 0, 0, 1], port)), chromium).await,
+        Err(e) => Err(e),
+    };
+    match session {
+        Ok((client, profile)) => Ok(Browser {
+            client: Some(client),
+            driver,
+            _profile: profile,
+        }),
+        Err(e) => {
+            kill_group(&mut driver);
+            Err(e)
+        }
+    }
+}
+
+/// The port chromedriver says it listens on; a thread keeps draining its stdout after that.
+async fn announced_port(driver: &mut Child) -> Result<u16, String> {
+    let stdout = driver
+        .stdout
+        .take()
+        .ok_or("chromedriver's stdout is not piped")?;
+    let (tell, told) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        let mut tell = Some(tell);
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(port) = port_in(&line) {
+                if let Some(tell) = tell.take() {
+                    let _ = tell.send(port);
+                }
+            }
+        }
+    });
+    match tokio::time::timeout(PATIENCE, told).await {
+        Ok(Ok(port)) => Ok(port),
+        Ok(Err(_)) => Err(format!(
+            "chromedriver ended before saying its port ({:?})",
+            driver.try_wait()
+        )),
+        Err(_) => Err(format!(
+            "chromedriver did not say its port within {PATIENCE:?}"
+        )),
+    }
+}
+
+/// The port in chromedriver's "ChromeDriver was started successfully on port N." line.
+fn port_in(line: &str) -> Option<u16> {
+    let rest = line.strip_prefix("ChromeDriver was started successfully on port ")?;
+    rest.trim().trim_end_matches('.').parse().ok()
+}
+
+#[test]
+fn chromedriver_port_line_is_read() {
+    assert_eq!(
+        port_in("ChromeDriver was started successfully on port 46495."),
+        Some(46495)
+    );
+    assert_eq!(port_in("Only local connections are allowed."), None);
+    assert_eq!(
+        port_in("ChromeDriver was started successfully on port x."),
+        None
+    );
 }
 
 /// Opens a WebDriver session on a Chromium with a fresh profile.
@@ -86,46 +155,23 @@ impl Browser {
             eprintln!("\n{bar}\n{SKIPPED}\n{bar}\n", bar = "!".repeat(78));
             return None;
         };
-        let port = free_port();
-        let mut driver = Command::new(&driver_path)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            // Its own process group, so the browser under it can be killed with it.
-            .process_group(0)
-            .spawn()
-            .unwrap_or_else(|e| panic!("starting {}: {e}", driver_path.display()));
-        let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let deadline = Instant::now() + PATIENCE;
-        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
-            if let Ok(Some(exit)) = driver.try_wait() {
-                panic!("{} exited before answering: {exit}", driver_path.display());
+        // chromedriver picks its own port and says it, so no other test can take the port
+        // between choosing and binding it (a test's daemon once answered in its place).
+        // One more try, said on stderr, if the driver or the session does not come up.
+        let mut failure = String::new();
+        for attempt in 1..=2 {
+            match start_once(&driver_path, &chromium).await {
+                Ok(browser) => return Some(browser),
+                Err(e) => {
+                    eprintln!("starting the browser, attempt {attempt} of 2: {e}");
+                    failure = e;
+                }
             }
-            if Instant::now() > deadline {
-                kill_group(&mut driver);
-                panic!("{} did not answer on port {port}", driver_path.display());
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        // A session start can time out while both cores are busy (seen once
-        // locally); one more try with a fresh profile, said on stderr.
-        let mut session = open_session(addr, &chromium).await;
-        if let Err(e) = &session {
-            eprintln!("starting a Chromium session failed ({e}); trying once more");
-            session = open_session(addr, &chromium).await;
-        }
-        let (client, profile) = match session {
-            Ok(opened) => opened,
-            Err(e) => {
-                kill_group(&mut driver);
-                panic!("starting a Chromium session ({}): {e}", chromium.display());
-            }
-        };
-        Some(Browser {
-            client: Some(client),
-            driver,
-            _profile: profile,
-        })
+        panic!(
+            "starting chromedriver and a Chromium session ({}): {failure}",
+            chromium.display()
+        );
     }
 
     pub fn client(&self) -> &Client {
