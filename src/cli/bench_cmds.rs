@@ -60,6 +60,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn solver_bench(args: SolverBenchArgs) -> anyhow::Result<ExitCode> {
+    println!("{}", super::host::host_line());
     if !args.no_startup {
         startup_bench(&args)?;
     }

@@ -10,6 +10,7 @@ pub mod cube_cmds;
 pub mod daemon_cmds;
 pub mod dry_run_cmd;
 pub mod exec_cmds;
+pub mod host;
 pub mod link_bench;
 pub mod plan_cmds;
 pub mod planner_bench;

@@ -71,6 +71,7 @@ fn quantile_ms(times: &[Duration], q: f64) -> f64 {
 
 /// Solves and plans random cubes both ways and prints the comparison.
 pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
+    println!("{}", super::host::host_line());
     let built = Instant::now();
     let model = load_robot(&args.robot)?;
     let planner = Planner::new(model);
