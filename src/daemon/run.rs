@@ -225,7 +225,7 @@ async fn execute(
             if ctx.rig.robot_state.is_some() {
                 ctx.rig.robot_state = Some(last_step.map_or(plan.start, |s| track.poses[s]));
             }
-            Err(stream_outcome(e, "executing the solution"))
+            Err(stream_outcome(e, "executing the solution", &ctx.abort))
         }
     }
 }

@@ -287,7 +287,7 @@ async fn move_robot(
     }
     result
         .map(|_| ())
-        .map_err(|e| stream_outcome(e, "scanning"))
+        .map_err(|e| stream_outcome(e, "scanning", &ctx.abort))
 }
 
 async fn take_photo(
