@@ -29,10 +29,11 @@ fn last_level_cache() -> Option<String> {
     (0..8).find_map(|i| {
         let index = dir.join(format!("index{i}"));
         let level = std::fs::read_to_string(index.join("level")).ok()?;
-        (level.trim() == "3")
-            .then(|| std::fs::read_to_string(index.join("size")).ok())
-            .flatten()
-            .map(|s| s.trim().to_string())
+        if level.trim() != "3" {
+            return None;
+        }
+        let size = std::fs::read_to_string(index.join("size")).ok()?;
+        Some(size.trim().to_string())
     })
 }
 
@@ -51,7 +52,8 @@ mod tests {
 
     #[test]
     fn the_host_line_names_the_cores() {
-        assert!(host_line().starts_with("host: "));
-        assert!(host_line().contains(" cores"));
+        let line = host_line();
+        assert!(line.starts_with("host: "), "{line}");
+        assert!(line.contains(" cores"), "{line}");
     }
 }
