@@ -1,10 +1,11 @@
-//! Writing a file so that readers see the old contents or the new, never half of it: a synced temporary file beside it, renamed over it (the table cache, the run history's photos, the calibrated palette).
+//! Writing a file so that readers see the old contents or the new, never half of it: a synced temporary file beside it, renamed over it, and the directory synced (the table cache, the run history's photos, the calibrated palette).
 
 use std::io::Write;
 use std::path::Path;
 
 /// Creates the directory if needed, writes `bytes` to a temporary file in it, syncs it, and
-/// renames it over `path` (the temporary file is removed if anything fails).
+/// renames it over `path`, then syncs the directory so the rename survives a power cut (the
+/// temporary file is removed if anything fails).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomically_with(path, |out| out.write_all(bytes))
 }
@@ -26,7 +27,8 @@ pub fn write_atomically_with(
     drop(out);
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    // The rename lives in the directory: sync it too, or a power cut can bring back the old file.
+    std::fs::File::open(dir)?.sync_all()
 }
 
 #[cfg(test)]

@@ -1,8 +1,26 @@
-//! The `cubed` library: cube model, solver, and (as they land) robot planner, vision, link, simulator and daemon.
-pub mod atomic_file;
-pub mod cli;
+//! The `cubed` library: everything the `cubed` binary does, as modules a robot builder can
+//! also call. The binary (`src/main.rs`, `src/cli/`) only parses arguments and prints.
+//!
+//! A run flows through the modules in this order:
+//!
+//! | module | what it gives you | I/O |
+//! | --- | --- | --- |
+//! | [`cube`] | facelets and cubies, moves, Singmaster and 1988 notation, validation with reasons, random cubes | none |
+//! | [`solver`] | [`solver::Solver`]: near-optimal solutions by a deadline, several alternatives | none |
+//! | [`robot`] | robot designs from TOML, the gripper planner, robot-aware solving, the scan plan, actuator naming ([`robot::ActuatorMap`]) | reads the design file |
+//! | [`vision`] | sampling photos, classifying stickers against a palette, calibration, camera backends | cameras, image files |
+//! | [`link`] | the serial link to the firmware: window, retransmit, reconnect, e-stop | serial ports |
+//! | [`sim`] | the simulated robot on a pseudo-terminal | ptys |
+//! | [`daemon`] | the service: one run at a time through home → scan → classify → solve → plan → execute → verify, run history in SQLite | files, SQLite |
+//! | [`web`] | the HTTP API, the WebSocket and the page; the control client | TCP |
+//!
+//! [`table_cache`] keeps the solver's tables on disk; [`error_chain`] prints an error with its
+//! causes (each error's text says only its own level, its cause is chained).
+
+mod atomic_file;
 pub mod cube;
 pub mod daemon;
+pub mod error_chain;
 pub mod link;
 pub mod robot;
 pub mod sim;

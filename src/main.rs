@@ -1,19 +1,22 @@
-//! The `cubed` binary: parses arguments and hands over to the library's CLI.
+//! The `cubed` binary: the command-line interface (`cli`) over the `cubed` library.
+mod cli;
+
 use clap::Parser;
+use nix::sys::signal::{signal, SigHandler, Signal};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     // Output piped into `head` and closed early ends the program quietly, as
     // other command-line tools do, instead of a panic on a failed print.
     // SAFETY: restoring the default disposition of a signal before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-    let cli = cubed::cli::Cli::parse();
-    match cubed::cli::run(cli) {
+    // A failure leaves the inherited disposition, which only matters for a closed pipe.
+    let _ = unsafe { signal(Signal::SIGPIPE, SigHandler::SigDfl) };
+    let cli = cli::Cli::parse();
+    match cli::run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", cubed::cli::error_text(&e));
+            // The error and each of its causes once: every error's text says only its own level.
+            eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }

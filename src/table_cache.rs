@@ -1,5 +1,6 @@
 //! On-disk cache of the solver tables: a versioned file per mode, checked on load, rebuilt when missing, stale or corrupt, written atomically.
 
+use crate::error_chain::error_chain;
 use crate::solver::table_bytes::FORMAT_VERSION;
 use crate::solver::{TableMode, Tables};
 use std::path::{Path, PathBuf};
@@ -59,15 +60,15 @@ pub fn load_or_build(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
         Ok(file) => match Tables::read_from(std::io::BufReader::with_capacity(1 << 16, file)) {
             Ok(t) if t.mode == mode => return (t, CacheOutcome::Loaded),
             Ok(_) => Some(format!("{} holds tables of another mode", path.display())),
-            Err(e) => Some(format!("{}: {e}", path.display())),
+            Err(e) => Some(format!("{}: {}", path.display(), error_chain(&e))),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => Some(format!("{}: {e}", path.display())),
+        Err(e) => Some(format!("{}: {}", path.display(), error_chain(&e))),
     };
     let tables = Tables::build(mode);
     let outcome = match (save(&path, &tables), stale) {
         (Err(e), _) => CacheOutcome::NotSaved {
-            reason: format!("{}: {e}", path.display()),
+            reason: format!("{}: {}", path.display(), error_chain(&e)),
         },
         (Ok(()), Some(reason)) => CacheOutcome::Rebuilt { reason },
         (Ok(()), None) => CacheOutcome::Built,

@@ -3,9 +3,9 @@
 
 use cubed::cube::{random::random_scramble, FaceletCube, Move, Turn};
 use cubed::link::{
-    ActuatorMap, LinkError, LinkEvent, LinkHandle, LinkSettings, SerialConnector, StreamError,
-    TokioClock,
+    LinkError, LinkEvent, LinkHandle, LinkSettings, SerialConnector, StreamError, TokioClock,
 };
+use cubed::robot::ActuatorMap;
 use cubed::robot::{load_robot, Planner, Program, RobotModel};
 use cubed::sim::faults::FaultPlan;
 use cubed::sim::pty::Control;

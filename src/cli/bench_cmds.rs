@@ -1,11 +1,11 @@
 //! `cubed bench …`: benchmarks that measure what the issues ask for (never timing assertions in tests).
 
 use super::tables_arg::TableArgs;
-use crate::cube::random::random_cube;
-use crate::cube::ColourScheme;
-use crate::solver::{SearchOptions, Solver};
 use anyhow::Context;
 use clap::{Args, Subcommand};
+use cubed::cube::random::random_cube;
+use cubed::cube::ColourScheme;
+use cubed::solver::{SearchOptions, Solver};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::process::{Command, ExitCode, Stdio};
@@ -112,7 +112,7 @@ fn length_row(
             let end = s.iter().fold(cube, |c, &t| c.turn(t));
             wrong += usize::from(!end.is_solved());
             best = best.min(s.len());
-            crate::solver::Flow::Continue
+            cubed::solver::Flow::Continue
         });
         if let Ok(stats) = stats {
             searched += stats.nodes;
@@ -147,16 +147,10 @@ fn length_row(
 
 /// CPU time of the calling thread (so that nodes/s do not depend much on the machine's load).
 fn thread_cpu_secs() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes a timespec into the pointer it is given.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return f64::NAN;
+    match nix::time::clock_gettime(nix::time::ClockId::CLOCK_THREAD_CPUTIME_ID) {
+        Ok(ts) => ts.tv_sec() as f64 + ts.tv_nsec() as f64 * 1e-9,
+        Err(_) => f64::NAN,
     }
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -211,13 +205,9 @@ fn startup_bench(args: &SolverBenchArgs) -> anyhow::Result<()> {
 
 /// Largest peak resident set of any child process so far.
 fn peak_child_rss_mb() -> f64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a rusage struct into the pointer it is given.
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) };
-    if rc != 0 {
-        return f64::NAN;
+    use nix::sys::resource::{getrusage, UsageWho};
+    match getrusage(UsageWho::RUSAGE_CHILDREN) {
+        Ok(usage) => usage.max_rss() as f64 / 1024.0,
+        Err(_) => f64::NAN,
     }
-    // SAFETY: getrusage returned 0, so the struct is initialised.
-    let usage = unsafe { usage.assume_init() };
-    usage.ru_maxrss as f64 / 1024.0
 }

@@ -1,8 +1,9 @@
 //! `cubed check`: cube validation from the command line.
 
 use super::EXIT_INVALID;
-use crate::cube::{parse_cube, FaceOrder};
 use clap::{Args, ValueEnum};
+use cubed::cube::{parse_cube, FaceOrder};
+use cubed::error_chain::error_chain;
 use std::process::ExitCode;
 
 /// Face order of facelet input.
@@ -42,7 +43,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            println!("invalid: {e}");
+            println!("invalid: {}", error_chain(&e));
             Ok(ExitCode::from(EXIT_INVALID))
         }
     }

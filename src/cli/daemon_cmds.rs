@@ -2,12 +2,13 @@
 
 use super::tables_arg::TableArgs;
 use super::{refuse, EXIT_INVALID};
-use crate::daemon::config::{load_config, DaemonConfig, DEFAULT_CONFIG};
-use crate::daemon::RunningDaemon;
-use crate::web::client::{control, ClientError, ControlCommand};
-use crate::web::server::{check_bind, serve, WebSettings};
 use anyhow::Context;
 use clap::Args;
+use cubed::daemon::config::{load_config, DaemonConfig, DEFAULT_CONFIG};
+use cubed::daemon::RunningDaemon;
+use cubed::error_chain::error_chain;
+use cubed::web::client::{control, ClientError, ControlCommand};
+use cubed::web::server::{check_bind, serve, WebSettings};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,7 +40,7 @@ pub struct ControlArgs {
 }
 
 fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
-    let mut config = load_config(&args.config).map_err(|e| e.to_string())?;
+    let mut config = load_config(&args.config).map_err(|e| error_chain(&e))?;
     if let Some(dir) = &args.data_dir {
         config.data_dir = dir.clone();
     }
@@ -47,7 +48,7 @@ fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
         bind: args.http.unwrap_or(config.bind),
         token: config.token.clone(),
     };
-    check_bind(&web).map_err(|e| e.to_string())?;
+    check_bind(&web).map_err(|e| error_chain(&e))?;
     Ok((config, web))
 }
 
@@ -69,9 +70,13 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("listening on {}", web.bind))?;
         // The launch errors already say what and where (file, key, port), cause included:
         // printed once, not again as an error chain.
-        let daemon = RunningDaemon::start(&config, solver)
-            .await
-            .map_err(|e| anyhow::anyhow!("starting the daemon ({}): {e}", config.file.display()))?;
+        let daemon = RunningDaemon::start(&config, solver).await.map_err(|e| {
+            anyhow::anyhow!(
+                "starting the daemon ({}): {}",
+                config.file.display(),
+                error_chain(&e)
+            )
+        })?;
         daemon.keep_scrambling(config.sim.seed);
         if let Some(notice) = daemon.handle.status().notice {
             eprintln!("cubed: {notice}");
@@ -93,7 +98,7 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         match server.await {
             Ok(Ok(())) => Ok(ExitCode::SUCCESS),
             Ok(Err(e)) => Err(e.into()),
-            Err(e) => Err(anyhow::anyhow!("web server task: {e}")),
+            Err(e) => Err(anyhow::anyhow!("web server task: {}", error_chain(&e))),
         }
     })
 }
@@ -134,11 +139,11 @@ pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result
             Ok(ExitCode::SUCCESS)
         }
         Err(e @ ClientError::Refused { .. }) => {
-            eprintln!("{e}");
+            eprintln!("{}", error_chain(&e));
             Ok(ExitCode::from(EXIT_INVALID))
         }
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", error_chain(&e));
             Ok(ExitCode::FAILURE)
         }
     }

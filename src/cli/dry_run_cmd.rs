@@ -2,11 +2,12 @@
 
 use super::refuse;
 use super::tables_arg::TableArgs;
-use crate::daemon::config::{load_config, CameraChoice, DaemonConfig, PortChoice, DEFAULT_CONFIG};
-use crate::daemon::dry_run::{dry_run, CubeResult};
-use crate::daemon::RunningDaemon;
 use anyhow::Context;
 use clap::Args;
+use cubed::daemon::config::{load_config, CameraChoice, DaemonConfig, PortChoice, DEFAULT_CONFIG};
+use cubed::daemon::dry_run::{dry_run, CubeResult};
+use cubed::daemon::RunningDaemon;
+use cubed::error_chain::error_chain;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -43,13 +44,14 @@ pub struct DryRunArgs {
 }
 
 fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, String> {
-    let mut config = load_config(&args.config).map_err(|e| e.to_string())?;
+    let mut config = load_config(&args.config).map_err(|e| error_chain(&e))?;
     config.port = PortChoice::Sim;
     config.camera = CameraChoice::Sim;
     config.data_dir = data_dir;
     config.sim.speed = args.speed;
     config.sim.faults = args.faults.clone();
-    crate::sim::faults::FaultPlan::parse(&args.faults).map_err(|e| format!("--faults: {e}"))?;
+    cubed::sim::faults::FaultPlan::parse(&args.faults)
+        .map_err(|e| format!("--faults: {}", error_chain(&e)))?;
     if !(args.speed.is_finite() && args.speed >= 0.0) {
         return Err(format!(
             "--speed {}: must be 0 (instant) or more",

@@ -3,14 +3,15 @@
 
 use super::plan_cmds::{face_turns, plan_cube, RobotJob};
 use super::refuse;
-use crate::link::{
-    stream_program, ActuatorMap, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
-    TokioClock,
-};
-use crate::robot::{load_robot, Planner, Program, ProgramDoc, RobotModel};
-use crate::sim::scenario::program_groups;
 use anyhow::Context;
 use clap::{ArgGroup, Args};
+use cubed::error_chain::error_chain;
+use cubed::link::{
+    stream_program, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock,
+};
+use cubed::robot::ActuatorMap;
+use cubed::robot::{load_robot, Planner, Program, ProgramDoc, RobotModel};
+use cubed::sim::scenario::program_groups;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,9 +44,9 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let doc: ProgramDoc = match serde_json::from_str(&text) {
             Ok(doc) => doc,
-            Err(e) => return Ok(Err(format!("{}: {e}", path.display()))),
+            Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
         };
-        return Ok(doc.to_program(&planner.model).map_err(|e| e.to_string()));
+        return Ok(doc.to_program(&planner.model).map_err(|e| error_chain(&e)));
     }
     let plan = match (&args.job.moves, &args.job.facelets) {
         (Some(moves), _) => match face_turns(moves) {
@@ -136,7 +137,7 @@ async fn stream(
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", error_chain(&e));
             Ok(ExitCode::FAILURE)
         }
     }

@@ -2,19 +2,17 @@
 //! (many random cubes solved through the simulator with faults and an unplug each).
 
 use super::tables_arg::TableArgs;
-use crate::cube::random::random_cube;
-use crate::cube::FaceletCube;
-use crate::link::{
-    open_serial, ActuatorMap, LinkEvent, LinkHandle, LinkSettings, MotionGroup, SerialConnector,
-    TokioClock,
-};
-use crate::robot::{load_robot, Planner, Program, RobotModel};
-use crate::sim::faults::FaultPlan;
-use crate::sim::soak::run_soak;
-use crate::sim::spawn::RunningSim;
-use crate::sim::{PhysicsMechanics, SimFirmware};
 use anyhow::Context;
 use clap::Args;
+use cubed::cube::random::random_cube;
+use cubed::cube::FaceletCube;
+use cubed::link::{open_serial, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock};
+use cubed::robot::{load_robot, Planner, Program, RobotModel};
+use cubed::robot::{ActuatorMap, MotionGroup};
+use cubed::sim::faults::FaultPlan;
+use cubed::sim::soak::run_soak;
+use cubed::sim::spawn::RunningSim;
+use cubed::sim::{PhysicsMechanics, SimFirmware};
 use firmware_protocol::{encode, Decoder, Frame, Message, Seq, MAX_WIRE_LEN};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -83,7 +81,7 @@ async fn start_sim(model: &RobotModel) -> anyhow::Result<RunningSim<PhysicsMecha
 
 async fn ping_bench(model: &RobotModel, pings: usize) -> anyhow::Result<()> {
     let sim = start_sim(model).await?;
-    let path = crate::link::PathResolver::resolve(&sim.path);
+    let path = cubed::link::PathResolver::resolve(&sim.path);
     let mut port = open_serial(&path, 115_200)?;
     let (mut decoder, mut out, mut buf) = (Decoder::new(), [0u8; MAX_WIRE_LEN], [0u8; 512]);
     let mut samples = Vec::with_capacity(pings);

@@ -1,7 +1,7 @@
 //! Command-line interface: the clap definitions and one module per group of subcommands (the binary's edge, where anyhow lives).
 
-use crate::web::client::ControlCommand;
 use clap::{Parser, Subcommand};
+use cubed::web::client::ControlCommand;
 use std::process::ExitCode;
 
 pub mod bench_cmds;
@@ -106,20 +106,6 @@ pub fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(EXIT_INVALID))
 }
 
-/// An error and its causes on one line, `outer: cause: cause`, leaving out a cause
-/// whose text the line already holds (many errors print their source themselves).
-pub fn error_text(error: &anyhow::Error) -> String {
-    let mut text = error.to_string();
-    for cause in error.chain().skip(1) {
-        let cause = cause.to_string();
-        if !text.contains(&cause) {
-            text.push_str(": ");
-            text.push_str(&cause);
-        }
-    }
-    text
-}
-
 /// Logs to stderr with `tracing`; `RUST_LOG` overrides the default level.
 pub fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -129,29 +115,4 @@ pub fn init_logging(default: &str) {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::error_text;
-
-    #[derive(Debug, thiserror::Error)]
-    #[error("cannot read {path}: {source}")]
-    struct Echoing {
-        path: &'static str,
-        source: std::io::Error,
-    }
-
-    #[test]
-    fn a_cause_is_said_once() {
-        let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
-        let echoing = anyhow::Error::new(Echoing {
-            path: "U.png",
-            source: io(),
-        });
-        let text = error_text(&echoing.context("capturing face U"));
-        assert_eq!(text, "capturing face U: cannot read U.png: no such file");
-        let quiet = anyhow::Error::new(io()).context("opening the port");
-        assert_eq!(error_text(&quiet), "opening the port: no such file");
-    }
 }

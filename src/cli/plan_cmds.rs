@@ -2,14 +2,15 @@
 
 use super::refuse;
 use super::tables_arg::TableArgs;
-use crate::cube::Face;
-use crate::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
-use crate::robot::{
+use clap::{ArgGroup, Args, ValueEnum};
+use cubed::cube::Face;
+use cubed::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
+use cubed::error_chain::error_chain;
+use cubed::robot::{
     load_robot, solve_for_robot, solve_naive, AwareError, AwareOptions, Plan, Planner, ProgramDoc,
 };
-use crate::robot::{Direction, Orientation, RobotState};
-use crate::solver::SolveError;
-use clap::{ArgGroup, Args, ValueEnum};
+use cubed::robot::{Direction, Orientation, RobotState};
+use cubed::solver::SolveError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -64,7 +65,7 @@ pub struct PlanArgs {
 
 /// Reads face turns; whole-cube rotations are refused (the planner chooses them).
 pub fn face_turns(text: &str) -> Result<Vec<Turn>, String> {
-    let moves = parse_moves(text, Notation::Singmaster).map_err(|e| e.to_string())?;
+    let moves = parse_moves(text, Notation::Singmaster).map_err(|e| error_chain(&e))?;
     moves
         .into_iter()
         .map(|m| match m {
@@ -140,7 +141,7 @@ pub fn plan_cube(
 ) -> anyhow::Result<Result<Plan, String>> {
     let cube = match parse_cube(facelets, FaceOrder::Urfdlb, None) {
         Ok((_, _, cube)) => cube,
-        Err(e) => return Ok(Err(e.to_string())),
+        Err(e) => return Ok(Err(error_chain(&e))),
     };
     let solver = job.tables.solver();
     let result = if naive {
@@ -154,7 +155,7 @@ pub fn plan_cube(
     };
     match result {
         Ok(plan) => Ok(Ok(plan)),
-        Err(AwareError::Solve(SolveError::InvalidCube(e))) => Ok(Err(e.to_string())),
+        Err(AwareError::Solve(SolveError::InvalidCube(e))) => Ok(Err(error_chain(&e))),
         Err(e) => Err(e.into()),
     }
 }
@@ -174,7 +175,7 @@ fn print_plan(planner: &Planner, plan: &Plan, format: Format) -> anyhow::Result<
 
 fn print_program(
     planner: &Planner,
-    program: &crate::robot::Program,
+    program: &cubed::robot::Program,
     face_turns: usize,
     cube_rotations: usize,
     solution: String,

@@ -2,10 +2,10 @@
 
 use super::plan_cmds::DEFAULT_ROBOT;
 use super::tables_arg::TableArgs;
-use crate::cube::random::random_cube;
-use crate::robot::{load_robot, solve_for_robot, solve_naive, AwareOptions, Planner};
 use anyhow::Context;
 use clap::Args;
+use cubed::cube::random::random_cube;
+use cubed::robot::{load_robot, solve_for_robot, solve_naive, AwareOptions, Planner};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;

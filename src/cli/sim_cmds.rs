@@ -2,15 +2,16 @@
 //! (`b` = start button, `u` = unplug, `r` = reboot, `q` or end of input = quit) and by signals.
 
 use super::refuse;
-use crate::cube::{parse_cube, random::random_cube, FaceOrder, FaceletCube};
-use crate::link::ActuatorMap;
-use crate::robot::load_robot;
-use crate::sim::faults::FaultPlan;
-use crate::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeOptions};
-use crate::sim::report::SimReport;
-use crate::sim::{PhysicsMechanics, SimFirmware};
 use anyhow::Context;
 use clap::{ArgGroup, Args};
+use cubed::cube::{parse_cube, random::random_cube, FaceOrder, FaceletCube};
+use cubed::error_chain::error_chain;
+use cubed::robot::load_robot;
+use cubed::robot::ActuatorMap;
+use cubed::sim::faults::FaultPlan;
+use cubed::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeOptions};
+use cubed::sim::report::SimReport;
+use cubed::sim::{PhysicsMechanics, SimFirmware};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, Write};
@@ -54,7 +55,7 @@ fn starting_cube(args: &SimArgs) -> Result<FaceletCube, String> {
     if let Some(text) = &args.cube {
         return parse_cube(text, FaceOrder::Urfdlb, None)
             .map(|(f, _, _)| f)
-            .map_err(|e| e.to_string());
+            .map_err(|e| error_chain(&e));
     }
     Ok(match args.random {
         Some(seed) => random_cube(&mut ChaCha8Rng::seed_from_u64(seed)).to_facelets(),
@@ -77,7 +78,7 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "cubed sim: robot {}, cube {}",
         model.name,
-        cube.to_symbols(&crate::cube::ColourScheme::default())
+        cube.to_symbols(&cubed::cube::ColourScheme::default())
     );
     let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0);
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -3,11 +3,12 @@
 use super::cube_cmds::OrderArg;
 use super::tables_arg::TableArgs;
 use super::EXIT_INVALID;
-use crate::cube::random::random_cube;
-use crate::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
-use crate::solver::{SolveError, Solver};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use cubed::cube::random::random_cube;
+use cubed::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
+use cubed::error_chain::error_chain;
+use cubed::solver::{SolveError, Solver};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -112,9 +113,11 @@ fn solve_one(
         Err(e) => {
             let kind = error_kind(&e);
             match args.format {
-                FormatArg::Text => eprintln!("{where_}invalid cube {text}: {e}"),
+                FormatArg::Text => {
+                    eprintln!("{where_}invalid cube {text}: {e}", e = error_chain(&e))
+                }
                 FormatArg::Json => print_json(
-                    json!({"facelets": text, "error": {"kind": kind, "message": e.to_string()}}),
+                    json!({"facelets": text, "error": {"kind": kind, "message": error_chain(&e)}}),
                     line,
                 ),
             }

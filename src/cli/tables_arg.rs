@@ -1,8 +1,8 @@
 //! The `--tables` and `--cache-dir` options shared by every command that solves, and loading a solver from them.
 
-use crate::solver::{Solver, TableMode, Tables};
-use crate::table_cache::{default_cache_dir, load_or_build, CacheOutcome};
 use clap::{Args, ValueEnum};
+use cubed::solver::{Solver, TableMode, Tables};
+use cubed::table_cache::{default_cache_dir, load_or_build, CacheOutcome};
 use std::path::PathBuf;
 use std::sync::Arc;
 

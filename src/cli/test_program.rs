@@ -1,10 +1,11 @@
 //! `cubed test-program`: the 1988 Test Program — scramble N cubes with M random turns, solve and verify each, print the counts and the summary.
 
 use super::tables_arg::TableArgs;
-use crate::cube::random::random_scramble;
-use crate::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
-use crate::solver::{SearchOptions, Solver};
 use clap::Args;
+use cubed::cube::random::random_scramble;
+use cubed::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
+use cubed::error_chain::error_chain;
+use cubed::solver::{SearchOptions, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -125,8 +126,8 @@ fn solve_all(
 fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> Outcome {
     let scrambled = FaceletCube::default().apply_all(scramble);
     let moves = CubieCube::from_facelets(&scrambled.relabel_by_centres())
-        .map_err(|e| format!("scrambled cube is invalid: {e}"))
-        .and_then(|c| solver.solve_with(&c, opts).map_err(|e| e.to_string()))
+        .map_err(|e| format!("scrambled cube is invalid: {}", error_chain(&e)))
+        .and_then(|c| solver.solve_with(&c, opts).map_err(|e| error_chain(&e)))
         .and_then(|turns| {
             let solution: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             if scrambled.apply_all(&solution).is_solved() {

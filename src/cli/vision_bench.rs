@@ -1,18 +1,18 @@
 //! `cubed bench vision`: the vision figures of issue 5 (real scans, real photos, lighting robustness, simulated camera, timings), printed.
 
-use crate::cube::{FaceOrder, FaceletCube};
-use crate::vision::camera::image_dir::ImageDirCamera;
-use crate::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
-use crate::vision::classify::{classify_best_guess, ClassifyOptions};
-use crate::vision::evaluate::{tally_scans, tally_sim_cubes, tally_variants, LabelledScan, Tally};
-use crate::vision::grid_finder::find_grid;
-use crate::vision::palette::Palette;
-use crate::vision::perturb::Perturbation;
-use crate::vision::sample::{sample_face, SampleOptions};
-use crate::vision::scan::{capture_faces, plain_plan, read_photos, GridChoice};
-use crate::vision::scan_file::load_scan;
 use anyhow::Context;
 use clap::Args;
+use cubed::cube::{FaceOrder, FaceletCube};
+use cubed::vision::camera::image_dir::ImageDirCamera;
+use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
+use cubed::vision::classify::{classify_best_guess, ClassifyOptions};
+use cubed::vision::evaluate::{tally_scans, tally_sim_cubes, tally_variants, LabelledScan, Tally};
+use cubed::vision::grid_finder::find_grid;
+use cubed::vision::palette::Palette;
+use cubed::vision::perturb::Perturbation;
+use cubed::vision::sample::{sample_face, SampleOptions};
+use cubed::vision::scan::{capture_faces, plain_plan, read_photos, GridChoice};
+use cubed::vision::scan_file::load_scan;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;

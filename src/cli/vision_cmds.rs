@@ -1,18 +1,19 @@
 //! `cubed classify`, `cubed scan`, `cubed calibrate`: reading colours from the command line (readings JSON, photo folders, cameras).
 
 use super::EXIT_INVALID;
-use crate::cube::Face;
-use crate::vision::calibrate::calibrate;
-use crate::vision::camera::image_dir::ImageDirCamera;
-use crate::vision::classify::{classify, ClassifyError, ClassifyOptions};
-use crate::vision::colour::Rgb;
-use crate::vision::grid_file::{load_grid, parse_corners};
-use crate::vision::palette::{load_palette, Palette};
-use crate::vision::sample::SampleOptions;
-use crate::vision::scan::{capture_faces, plain_plan, read_photos, GridChoice};
-use crate::vision::scan_file::{load_scan, save_scan, ScanFile};
 use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
+use cubed::cube::Face;
+use cubed::error_chain::error_chain;
+use cubed::vision::calibrate::calibrate;
+use cubed::vision::camera::image_dir::ImageDirCamera;
+use cubed::vision::classify::{classify, ClassifyError, ClassifyOptions};
+use cubed::vision::colour::Rgb;
+use cubed::vision::grid_file::{load_grid, parse_corners};
+use cubed::vision::palette::{load_palette, Palette};
+use cubed::vision::sample::SampleOptions;
+use cubed::vision::scan::{capture_faces, plain_plan, read_photos, GridChoice};
+use cubed::vision::scan_file::{load_scan, save_scan, ScanFile};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -118,7 +119,7 @@ fn refuse(format: OutputFormat, kind: &str, message: &str, unsure: &[usize]) -> 
     ExitCode::from(EXIT_INVALID)
 }
 
-fn palette_of(path: &Option<PathBuf>) -> Result<Palette, crate::vision::palette::PaletteError> {
+fn palette_of(path: &Option<PathBuf>) -> Result<Palette, cubed::vision::palette::PaletteError> {
     path.as_deref()
         .map(load_palette)
         .unwrap_or_else(|| Ok(Palette::default()))
@@ -132,7 +133,7 @@ pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
             return Ok(refuse(
                 args.flags.format,
                 "invalid_scan",
-                &e.to_string(),
+                &error_chain(&e),
                 &[],
             ))
         }
@@ -147,7 +148,14 @@ pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
 pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow::Result<ExitCode> {
     let palette = match palette_of(&flags.palette) {
         Ok(p) => p,
-        Err(e) => return Ok(refuse(flags.format, "invalid_palette", &e.to_string(), &[])),
+        Err(e) => {
+            return Ok(refuse(
+                flags.format,
+                "invalid_palette",
+                &error_chain(&e),
+                &[],
+            ))
+        }
     };
     let options = ClassifyOptions {
         min_confidence: flags.min_confidence,
@@ -171,7 +179,7 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
         }
         Err(e @ ClassifyError::Unsure { .. }) => {
             let ClassifyError::Unsure { stickers, .. } = &e;
-            Ok(refuse(flags.format, e.kind(), &e.to_string(), stickers))
+            Ok(refuse(flags.format, e.kind(), &error_chain(&e), stickers))
         }
     }
 }
@@ -221,7 +229,7 @@ fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridChoice> {
     Ok(GridChoice::Fixed(load_grid(&path)?))
 }
 
-fn parse_corners_arg(text: &str) -> anyhow::Result<crate::vision::sample::FaceGrid> {
+fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::sample::FaceGrid> {
     let numbers: Vec<f64> = text
         .split(|c: char| c == ',' || c.is_whitespace() || c == ';')
         .filter(|s| !s.is_empty())
@@ -255,7 +263,7 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             return Ok(refuse(
                 args.flags.format,
                 "unreadable_photos",
-                &super::error_text(&e),
+                &format!("{e:#}"),
                 &[],
             ))
         }
@@ -283,7 +291,7 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     let cal = match calibrate(&readings, &palette) {
         Ok(c) => c,
         Err(e) => {
-            println!("refused: {e}");
+            println!("refused: {}", error_chain(&e));
             return Ok(ExitCode::from(EXIT_INVALID));
         }
     };
@@ -305,8 +313,8 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
 
 #[cfg(feature = "camera")]
 fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
-    use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
-    use crate::vision::camera::Camera;
+    use cubed::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
+    use cubed::vision::camera::Camera;
     let mut camera = UsbCamera::open(&UsbCameraConfig {
         device: device.into(),
         ..UsbCameraConfig::default()

@@ -1,5 +1,6 @@
 //! The daemon's configuration file (`config/cubed.toml`): serde form, then validation into typed settings with errors naming file, section, key and the allowed values.
 
+use crate::error_chain::error_chain;
 use crate::robot::config_syntax::syntax_error;
 use crate::robot::ConfigError;
 use serde::Deserialize;
@@ -381,7 +382,7 @@ impl Validator<'_> {
         }
         let faults = sim.faults.unwrap_or_default();
         crate::sim::faults::FaultPlan::parse(&faults)
-            .map_err(|e| self.invalid("sim", "faults", e.to_string()))?;
+            .map_err(|e| self.invalid("sim", "faults", error_chain(&e)))?;
         Ok(SimSettings {
             seed: sim.seed.unwrap_or(1),
             speed,

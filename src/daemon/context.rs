@@ -2,9 +2,9 @@
 
 use super::board::StatusBoard;
 use super::history::{History, HistoryError};
-use super::outcome::{Abort, AbortFlag, Outcome};
+use super::outcome::AbortFlag;
 use super::rig::Rig;
-use crate::link::StreamError;
+use crate::error_chain::error_chain;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -68,9 +68,11 @@ impl RunContext {
         match result {
             Ok(v) => Some(v),
             Err(e) => {
-                tracing::error!("run history: {e}");
-                self.board
-                    .log(format!("could not record in the run history: {e}"));
+                tracing::error!("run history: {}", error_chain(&e));
+                self.board.log(format!(
+                    "could not record in the run history: {}",
+                    error_chain(&e)
+                ));
                 None
             }
         }
@@ -98,43 +100,5 @@ pub fn show_link_event(
         ),
         LinkEvent::Button { .. } => board.log("start button pressed during a run: ignored"),
         _ => {}
-    }
-}
-
-/// The outcome a failed program ends the run with. A program that stopped at a step
-/// boundary because of an emergency stop (before the firmware confirmed it) is e-stopped.
-pub fn stream_outcome(error: StreamError, what: &str, abort: &AbortFlag) -> Outcome {
-    let estop_requested = abort.requested() == Some(Abort::EStop);
-    match error {
-        StreamError::Stopped { done, total } if !estop_requested => Outcome::Stopped(format!(
-            "stopped on request while {what}, after {done} of {total} commands"
-        )),
-        StreamError::Stopped { done, total } | StreamError::EStopped { done, total } => {
-            Outcome::EStopped(format!("while {what}, after {done} of {total} commands"))
-        }
-        other => Outcome::Failed(format!("while {what}: {other}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn outcome_after(requested: Option<Abort>, error: StreamError) -> &'static str {
-        let abort = AbortFlag::default();
-        if let Some(a) = requested {
-            abort.request(a);
-        }
-        stream_outcome(error, "executing", &abort).name()
-    }
-
-    #[test]
-    fn a_step_boundary_stop_after_an_emergency_stop_is_an_emergency_stop() {
-        let stopped = || StreamError::Stopped { done: 3, total: 9 };
-        assert_eq!(outcome_after(Some(Abort::EStop), stopped()), "estopped");
-        assert_eq!(outcome_after(Some(Abort::Stop), stopped()), "stopped");
-        assert_eq!(outcome_after(None, stopped()), "stopped");
-        let confirmed = StreamError::EStopped { done: 3, total: 9 };
-        assert_eq!(outcome_after(None, confirmed), "estopped");
     }
 }

@@ -44,7 +44,7 @@ pub enum DryRunError {
         secs: u64,
         state: DaemonState,
     },
-    #[error("run history: {0}")]
+    #[error("run history")]
     History(#[from] super::history::HistoryError),
 }
 

@@ -37,18 +37,18 @@ pub enum HistoryError {
         found: i64,
         supported: i64,
     },
-    #[error("run history: {doing}: {source}")]
+    #[error("run history: {doing}")]
     Sql {
         doing: String,
         source: rusqlite::Error,
     },
-    #[error("run history: {doing} {path}: {source}")]
+    #[error("run history: {doing} {path}")]
     Io {
         doing: &'static str,
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("run history: cannot encode the photo {path} as PNG: {source}")]
+    #[error("run history: cannot encode the photo {path} as PNG")]
     Image {
         path: PathBuf,
         source: image::ImageError,

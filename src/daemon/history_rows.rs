@@ -2,6 +2,7 @@
 
 use super::api::{PhotoDoc, RunSummary, ScanRecord, SolutionRecord, StepTiming, StickerDoc};
 use super::history::HistoryError;
+use crate::error_chain::error_chain;
 use rusqlite::types::FromSql;
 use rusqlite::{params, Connection, Params, Row};
 use std::collections::BTreeMap;
@@ -65,7 +66,7 @@ impl Cols<'_, '_> {
     pub fn get<T: FromSql>(&self, column: &'static str) -> Result<T, HistoryError> {
         self.row
             .get(column)
-            .map_err(|e| self.bad(column, e.to_string()))
+            .map_err(|e| self.bad(column, error_chain(&e)))
     }
 
     pub fn bad(&self, column: &'static str, message: String) -> HistoryError {
@@ -184,7 +185,8 @@ pub fn solution(row: &Row<'_>, run: i64) -> Result<SolutionRecord, HistoryError>
         attempt: cols.get("attempt")?,
         solution: cols.get("solution")?,
         moves: cols.get("moves")?,
-        program: serde_json::from_str(&program).map_err(|e| cols.bad("program", e.to_string()))?,
+        program: serde_json::from_str(&program)
+            .map_err(|e| cols.bad("program", error_chain(&e)))?,
         planned_ms: cols.get("planned_ms")?,
     })
 }
@@ -277,7 +279,7 @@ fn decode_readings(bytes: Option<&[u8]>) -> Result<Vec<[u8; 3]>, String> {
 }
 
 fn decode_confidence(text: &str) -> Result<Vec<f32>, String> {
-    let values: Vec<serde_json::Value> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let values: Vec<serde_json::Value> = serde_json::from_str(text).map_err(|e| error_chain(&e))?;
     values.iter().map(decode_confidence_value).collect()
 }
 

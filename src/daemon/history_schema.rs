@@ -1,6 +1,7 @@
 //! The run history's SQLite file: opening it, its pragmas, and the versioned schema (`PRAGMA user_version`) with its migrations.
 
 use super::history::HistoryError;
+use crate::error_chain::error_chain;
 use rusqlite::{Connection, TransactionBehavior};
 use std::path::Path;
 use std::time::Duration;
@@ -130,9 +131,12 @@ fn migrate(path: &Path, conn: &mut Connection) -> Result<(), HistoryError> {
 fn open_error(path: &Path, e: rusqlite::Error) -> HistoryError {
     let not_a_database = e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase);
     let message = if not_a_database {
-        format!("is not an SQLite database ({e}); move it aside to start a new run history")
+        format!(
+            "is not an SQLite database ({}); move it aside to start a new run history",
+            error_chain(&e)
+        )
     } else {
-        format!("cannot open or set up the run history: {e}")
+        format!("cannot open or set up the run history: {}", error_chain(&e))
     };
     HistoryError::Open {
         path: path.to_path_buf(),

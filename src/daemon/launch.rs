@@ -8,6 +8,7 @@ use super::history::{History, HistoryError};
 use super::rig::{Rig, RigError, SimControls};
 use super::service::Service;
 use crate::cube::random::random_cube;
+use crate::error_chain::error_chain;
 use crate::solver::Solver;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -48,7 +49,7 @@ impl RunningDaemon {
         // Open the link now so the robot's start button works at once (a robot that is
         // not there yet is retried by the service while idle).
         if let Err(e) = rig.connect().await {
-            tracing::warn!("robot link not open yet: {e}");
+            tracing::warn!("robot link not open yet: {}", error_chain(&e));
         }
         let sim = rig.sim.as_ref().map(|s| s.controls.clone());
         let planned_motion = Arc::clone(&rig.planned_motion_ms);

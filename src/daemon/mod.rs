@@ -1,10 +1,11 @@
-//! The daemon: a tokio task that owns the robot link and the camera, runs scan → solve → execute → verify one run at a time, journals every run in SQLite, and answers requests from the web page, the CLI and the robot's button.
+//! The daemon: a tokio task that owns the robot link and the camera, runs one run at a time through the stages in `pipeline.rs` (home → scan → classify → solve → plan → execute → verify), journals every run in SQLite, and answers requests from the web page, the CLI and the robot's button.
 
 pub mod api;
 pub mod board;
 pub mod config;
 pub mod context;
 pub mod dry_run;
+mod execute;
 pub mod history;
 mod history_rows;
 mod history_schema;
@@ -12,8 +13,9 @@ mod history_schema;
 mod history_tests;
 pub mod launch;
 pub mod outcome;
+mod pipeline;
 pub mod rig;
-pub mod run;
+mod run_error;
 pub mod scanning;
 pub mod service;
 pub mod tasks;
@@ -24,3 +26,4 @@ pub use api::{
 };
 pub use history::{History, HistoryError};
 pub use launch::{LaunchError, RunningDaemon};
+pub use run_error::{Ending, RunError};

@@ -1,10 +1,13 @@
 //! How a run ended, what the daemon's state becomes, and the abort flag a run checks between steps.
 
 use super::api::DaemonState;
+use super::run_error::{Ending, RunError};
+use crate::error_chain::error_chain;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
 
 /// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Outcome {
     /// Verified solved after `moves` face turns.
     Solved { moves: u32 },
@@ -12,14 +15,15 @@ pub enum Outcome {
     AlreadySolved,
     /// The palette was recalibrated from a scan of a solved cube.
     Calibrated,
-    /// The cube could not be read (or is impossible); the reason says what to fix.
-    Refused(String),
-    /// Something went wrong (robot fault, link, planning, still unsolved after the retries).
-    Failed(String),
-    /// Stopped on request (or by shutdown) at a step boundary.
-    Stopped(String),
-    /// Emergency stop.
-    EStopped(String),
+    /// Ended early: the error says why and whether the run was refused, failed, stopped or
+    /// e-stopped.
+    Ended(Arc<RunError>),
+}
+
+impl From<RunError> for Outcome {
+    fn from(error: RunError) -> Outcome {
+        Outcome::Ended(Arc::new(error))
+    }
 }
 
 impl Outcome {
@@ -29,20 +33,27 @@ impl Outcome {
             Outcome::Solved { .. } => "solved",
             Outcome::AlreadySolved => "already_solved",
             Outcome::Calibrated => "calibrated",
-            Outcome::Refused(_) => "refused",
-            Outcome::Failed(_) => "failed",
-            Outcome::Stopped(_) => "stopped",
-            Outcome::EStopped(_) => "estopped",
+            Outcome::Ended(e) => match e.ending() {
+                Ending::Refused => "refused",
+                Ending::Failed => "failed",
+                Ending::Stopped => "stopped",
+                Ending::EStopped => "estopped",
+            },
         }
     }
 
-    /// The reason, for the history's error column.
-    pub fn error(&self) -> Option<&str> {
+    /// How a run that ended early ended (refused, failed, stopped, e-stopped).
+    pub fn ending(&self) -> Option<Ending> {
         match self {
-            Outcome::Refused(r)
-            | Outcome::Failed(r)
-            | Outcome::Stopped(r)
-            | Outcome::EStopped(r) => Some(r),
+            Outcome::Ended(e) => Some(e.ending()),
+            _ => None,
+        }
+    }
+
+    /// The reason with its causes, for the history's error column.
+    pub fn error(&self) -> Option<String> {
+        match self {
+            Outcome::Ended(e) => Some(error_chain(e.as_ref())),
             _ => None,
         }
     }
@@ -52,9 +63,11 @@ impl Outcome {
         match self {
             Outcome::Solved { .. } | Outcome::AlreadySolved => DaemonState::Done,
             Outcome::Calibrated => DaemonState::Idle,
-            Outcome::Refused(_) | Outcome::Failed(_) => DaemonState::Faulted,
-            Outcome::Stopped(_) => DaemonState::Idle,
-            Outcome::EStopped(_) => DaemonState::EStopped,
+            Outcome::Ended(e) => match e.ending() {
+                Ending::Refused | Ending::Failed => DaemonState::Faulted,
+                Ending::Stopped => DaemonState::Idle,
+                Ending::EStopped => DaemonState::EStopped,
+            },
         }
     }
 
@@ -66,10 +79,17 @@ impl Outcome {
                 format!("run {run}: the cube is already solved; nothing to do")
             }
             Outcome::Calibrated => format!("run {run}: palette calibrated"),
-            Outcome::Refused(r) => format!("run {run} refused: {r}"),
-            Outcome::Failed(r) => format!("run {run} failed: {r}"),
-            Outcome::Stopped(r) => format!("run {run} stopped: {r}"),
-            Outcome::EStopped(r) => format!("run {run}: emergency stop ({r}); reset to continue"),
+            Outcome::Ended(e) => {
+                let why = error_chain(e.as_ref());
+                match e.ending() {
+                    Ending::Refused => format!("run {run} refused: {why}"),
+                    Ending::Failed => format!("run {run} failed: {why}"),
+                    Ending::Stopped => format!("run {run} stopped: {why}"),
+                    Ending::EStopped => {
+                        format!("run {run}: emergency stop ({why}); reset to continue")
+                    }
+                }
+            }
         }
     }
 }
@@ -99,15 +119,6 @@ impl AbortFlag {
             0 => None,
             1 => Some(Abort::Stop),
             _ => Some(Abort::EStop),
-        }
-    }
-
-    /// The outcome to end the run with, if it must end now.
-    pub fn check(&self) -> Result<(), Outcome> {
-        match self.requested() {
-            None => Ok(()),
-            Some(Abort::Stop) => Err(Outcome::Stopped("stopped on request".into())),
-            Some(Abort::EStop) => Err(Outcome::EStopped("emergency stop requested".into())),
         }
     }
 }

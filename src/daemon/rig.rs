@@ -1,13 +1,14 @@
 //! What a run works with: the robot model and planner, the solver, the palette, the camera, the link to the robot (opened, homed, reopened after a fatal error), and the in-process simulated robot when the config says `sim`.
 
 use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
+use super::run_error::RunError;
 use crate::cube::FaceletCube;
 use crate::link::{
-    stream_gated, ActuatorError, ActuatorMap, Connector, EStopHandle, EncodedProgram, FixedPath,
-    LinkError, LinkEvent, LinkHandle, LinkSettings, MotionGroup, SerialConnector, StreamError,
-    StreamOutcome, TokioClock,
+    stream_gated, Connector, EStopHandle, FixedPath, LinkError, LinkEvent, LinkHandle,
+    LinkSettings, SerialConnector, StreamError, StreamOutcome, TokioClock,
 };
 use crate::robot::{load_robot, ConfigError, Planner, Program, RobotModel, RobotState};
+use crate::robot::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
 use crate::sim::bench::{Attachment, Bench, SharedBench};
 use crate::sim::faults::FaultPlan;
 use crate::sim::pty::Control;
@@ -30,15 +31,15 @@ pub enum RigError {
     Robot(#[from] ConfigError),
     #[error(transparent)]
     Palette(#[from] PaletteError),
-    #[error("robot design: {0}")]
+    #[error("robot design")]
     Actuators(#[from] ActuatorError),
-    #[error("camera: {0}")]
+    #[error("camera")]
     Camera(#[from] CameraError),
     #[error("the USB camera needs a build with `--features camera` (this one has none); or set [camera] source = \"dir:PATH\" or \"sim\"")]
     NoCameraSupport,
     #[error("cannot start the simulated robot on a pseudo-terminal: {0}")]
     Sim(std::io::Error),
-    #[error("robot link: {0}")]
+    #[error("robot link")]
     Link(#[from] LinkError),
     #[error("homing the robot: {0}")]
     Home(StreamError),
@@ -242,15 +243,12 @@ impl Rig {
     }
 
     /// Encodes `program` from where the actuators are now and reserves its move ids.
-    pub fn encode(&mut self, program: &Program) -> Result<EncodedProgram, String> {
-        let positions = self
-            .positions
-            .clone()
-            .ok_or("the robot's actuator positions are unknown (home it first)")?;
+    pub fn encode(&mut self, program: &Program) -> Result<EncodedProgram, RunError> {
+        let positions = self.positions.as_ref().ok_or(RunError::PoseUnknown)?;
         let encoded = self
             .map
-            .encode_from(program, &positions, self.next_move_id)
-            .map_err(|e| e.to_string())?;
+            .encode_from(program, positions, self.next_move_id)
+            .map_err(RunError::Encode)?;
         self.take_move_ids(encoded.groups.len());
         Ok(encoded)
     }

@@ -1,36 +1,45 @@
-//! A run's scan: the robot shows each face to the camera (the planner's scan program), the photos are saved and read, unsure faces are photographed again, and the classified cube is recorded or refused with the reason.
+//! The scan and classify stages of a run: the robot shows each face to the camera (the planner's scan program), the photos are saved and read, unsure faces are photographed again, and the classified cube is recorded or refused with the reason.
 
 use super::api::{DaemonState, PhotoDoc, StickerDoc};
 use super::board::hex;
-use super::context::{show_link_event, stream_outcome, Phase, RunContext};
-use super::outcome::Outcome;
+use super::context::{show_link_event, Phase, RunContext};
+use super::run_error::RunError;
 use crate::cube::Face;
-use crate::link::{EncodedProgram, MotionGroup};
+use crate::error_chain::error_chain;
 use crate::robot::{Action, PhysicsState, RobotState};
+use crate::robot::{EncodedProgram, MotionGroup};
 use crate::vision::camera::{CameraError, CaptureRequest};
-use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
+use crate::vision::classify::{
+    classify as classify_readings, Classification, ClassifyError, ClassifyOptions,
+};
 use crate::vision::colour::Rgb;
 use crate::vision::sample::SampleOptions;
-use crate::vision::scan::{read_photos, FacePhoto};
+use crate::vision::scan::{read_photos, FacePhoto, ScanError};
 use std::sync::Arc;
 
-/// Scans and classifies; `attempt` 0 is the first scan, later ones verify.
-pub async fn scan_cube(ctx: &mut RunContext, attempt: u32) -> Result<Classification, Outcome> {
-    let state = if attempt == 0 {
-        DaemonState::Scanning
-    } else {
-        DaemonState::Verifying
-    };
-    let what = if attempt == 0 {
-        "scanning"
-    } else {
-        "verifying"
-    };
-    ctx.board
-        .set(state, format!("{what}: photographing the six faces"));
+/// Scan: the robot shows each face to the camera; `attempt` 0 is the first scan, later ones
+/// verify. Returns the six photos.
+pub async fn scan(
+    ctx: &mut RunContext,
+    attempt: u32,
+    faces: &[Face],
+) -> Result<Vec<FacePhoto>, RunError> {
+    ctx.board.set(
+        state_of(attempt),
+        format!("{}: photographing the six faces", doing(attempt)),
+    );
     ctx.board
         .update(|s| s.photos.retain(|p| p.attempt != attempt));
-    let mut photos = capture_scan(ctx, attempt, &Face::ALL).await?;
+    capture_scan(ctx, attempt, faces).await
+}
+
+/// Classify: reads the photos; unreadable photos are all taken again, and the faces of unsure
+/// stickers photographed again, up to `[run] recaptures` times before the run is refused.
+pub async fn classify(
+    ctx: &mut RunContext,
+    attempt: u32,
+    mut photos: Vec<FacePhoto>,
+) -> Result<Classification, RunError> {
     let mut rounds = 0;
     loop {
         let phase = Phase::begin("classify", attempt);
@@ -38,16 +47,19 @@ pub async fn scan_cube(ctx: &mut RunContext, attempt: u32) -> Result<Classificat
         phase.end(ctx);
         let (readings, result) = match read {
             Ok(pair) => pair,
-            Err(reason) if rounds < ctx.settings.recaptures => {
-                ctx.board
-                    .say(format!("{what}: {reason}; photographing again"));
+            Err(error) if rounds < ctx.settings.recaptures => {
+                ctx.board.say(format!(
+                    "{}: {}; photographing again",
+                    doing(attempt),
+                    error_chain(&error)
+                ));
                 rounds += 1;
                 photos = capture_scan(ctx, attempt, &Face::ALL).await?;
                 continue;
             }
-            Err(reason) => return Err(refuse(ctx, attempt, None, reason)),
+            Err(error) => return Err(refuse(ctx, attempt, None, RunError::Unreadable(error))),
         };
-        match result {
+        let unsure = match result {
             Ok(cube) => {
                 record(ctx, attempt, &readings, Ok(&cube));
                 return Ok(cube);
@@ -58,44 +70,69 @@ pub async fn scan_cube(ctx: &mut RunContext, attempt: u32) -> Result<Classificat
                 ..
             }) => {
                 record(ctx, attempt, &readings, Err(&best_guess));
-                let names = sticker_names(&stickers);
-                if rounds >= ctx.settings.recaptures {
-                    let reason = format!(
-                        "unsure of sticker(s) {names} after {rounds} re-capture(s): check the lighting and the camera, or recalibrate the palette",
-                    );
-                    return Err(refuse(ctx, attempt, Some(&readings), reason));
-                }
-                rounds += 1;
-                let faces = faces_of(&stickers);
-                ctx.board.say(format!(
-                    "{what}: unsure of {names}; photographing those faces again"
-                ));
-                let again = capture_scan(ctx, attempt, &faces).await?;
-                photos.retain(|p| !faces.contains(&p.face));
-                photos.extend(again);
+                stickers
             }
+        };
+        let stickers = sticker_names(&unsure);
+        if rounds >= ctx.settings.recaptures {
+            let error = RunError::Unsure { stickers, rounds };
+            return Err(refuse(ctx, attempt, Some(&readings), error));
         }
+        rounds += 1;
+        let faces = faces_of(&unsure);
+        ctx.board.say(format!(
+            "{}: unsure of {stickers}; photographing those faces again",
+            doing(attempt)
+        ));
+        let again = capture_scan(ctx, attempt, &faces).await?;
+        photos.retain(|p| !faces.contains(&p.face));
+        photos.extend(again);
     }
 }
 
-fn refuse(ctx: &RunContext, attempt: u32, readings: Option<&[Rgb; 54]>, reason: String) -> Outcome {
+fn state_of(attempt: u32) -> DaemonState {
+    if attempt == 0 {
+        DaemonState::Scanning
+    } else {
+        DaemonState::Verifying
+    }
+}
+
+fn doing(attempt: u32) -> &'static str {
+    if attempt == 0 {
+        "scanning"
+    } else {
+        "verifying"
+    }
+}
+
+/// Records a refused scan with its reason and returns the error.
+fn refuse(
+    ctx: &RunContext,
+    attempt: u32,
+    readings: Option<&[Rgb; 54]>,
+    error: RunError,
+) -> RunError {
+    let reason = error_chain(&error);
     let recorded = ctx
         .history
         .record_scan(ctx.run, attempt, readings, None, &[], Some(&reason));
     ctx.note(recorded);
-    Outcome::Refused(reason)
+    error
 }
 
 type Read = ([Rgb; 54], Result<Classification, ClassifyError>);
 
-fn read_and_classify(ctx: &RunContext, photos: &[FacePhoto]) -> Result<Read, String> {
-    let readings =
-        read_photos(photos, &ctx.rig.grid, &SampleOptions::default()).map_err(|e| e.to_string())?;
+fn read_and_classify(ctx: &RunContext, photos: &[FacePhoto]) -> Result<Read, ScanError> {
+    let readings = read_photos(photos, &ctx.rig.grid, &SampleOptions::default())?;
     let options = ClassifyOptions {
         min_confidence: ctx.settings.min_confidence,
         ..ClassifyOptions::default()
     };
-    Ok((readings, classify(&readings, &ctx.rig.palette, &options)))
+    Ok((
+        readings,
+        classify_readings(&readings, &ctx.rig.palette, &options),
+    ))
 }
 
 /// Records the scan and shows each photo's stickers on the page.
@@ -174,19 +211,16 @@ pub async fn capture_scan(
     ctx: &mut RunContext,
     attempt: u32,
     wanted: &[Face],
-) -> Result<Vec<FacePhoto>, Outcome> {
+) -> Result<Vec<FacePhoto>, RunError> {
     ctx.abort.check()?;
     let phase = Phase::begin("scan", attempt);
-    let start = ctx
-        .rig
-        .robot_state
-        .ok_or_else(|| Outcome::Failed("the robot's pose is unknown".into()))?;
+    let start = ctx.rig.robot_state.ok_or(RunError::PoseUnknown)?;
     let plan = ctx
         .rig
         .planner
         .plan_scan(&start)
-        .map_err(|e| Outcome::Failed(e.to_string()))?;
-    let encoded = ctx.rig.encode(&plan.program).map_err(Outcome::Failed)?;
+        .map_err(RunError::PlanScan)?;
+    let encoded = ctx.rig.encode(&plan.program)?;
     let (poses, motion_ms) = robot_poses(ctx, &start, &plan.program)?;
     ctx.rig.plan_motion(motion_ms);
     let mut photos = Vec::new();
@@ -235,17 +269,18 @@ pub fn robot_poses(
     ctx: &RunContext,
     start: &RobotState,
     program: &crate::robot::Program,
-) -> Result<(Vec<RobotState>, u64), Outcome> {
+) -> Result<(Vec<RobotState>, u64), RunError> {
     let mut physics = PhysicsState::new(*start, &Default::default());
     let mut motion_ms = 0;
     let mut poses = Vec::new();
     for (i, step) in program.steps.iter().enumerate() {
-        let effect = physics.apply_step(&ctx.rig.model, step).map_err(|v| {
-            Outcome::Failed(format!(
-                "the planned program breaks a rule at step {i}: {}",
-                v.explain(&ctx.rig.model)
-            ))
-        })?;
+        let effect =
+            physics
+                .apply_step(&ctx.rig.model, step)
+                .map_err(|v| RunError::IllegalStep {
+                    step: i,
+                    why: v.explain(&ctx.rig.model),
+                })?;
         if effect.captures.is_empty() {
             motion_ms += u64::from(effect.ms);
         }
@@ -260,7 +295,7 @@ async fn move_robot(
     encoded: &EncodedProgram,
     range: std::ops::Range<usize>,
     poses: &[RobotState],
-) -> Result<(), Outcome> {
+) -> Result<(), RunError> {
     let groups: Vec<MotionGroup> = encoded.groups[range.clone()]
         .iter()
         .map(|(_, g)| *g)
@@ -287,14 +322,14 @@ async fn move_robot(
     }
     result
         .map(|_| ())
-        .map_err(|e| stream_outcome(e, "scanning", &ctx.abort))
+        .map_err(|e| RunError::from_stream(e, "scanning", &ctx.abort))
 }
 
 async fn take_photo(
     ctx: &mut RunContext,
     attempt: u32,
     request: CaptureRequest,
-) -> Result<FacePhoto, Outcome> {
+) -> Result<FacePhoto, RunError> {
     let camera = Arc::clone(&ctx.rig.camera);
     let shot = tokio::task::spawn_blocking(move || {
         let mut camera = camera
@@ -303,9 +338,14 @@ async fn take_photo(
         camera.capture(&request)
     })
     .await
-    .map_err(|e| Outcome::Failed(format!("camera task: {e}")))?;
-    let image =
-        shot.map_err(|e| Outcome::Failed(format!("photographing face {}: {e}", request.face)))?;
+    .map_err(|source| RunError::Task {
+        what: "camera",
+        source,
+    })?;
+    let image = shot.map_err(|source| RunError::Photo {
+        face: request.face,
+        source,
+    })?;
     let upright = upright(&image, request.image_rotation);
     let url = ctx.note(
         ctx.history

@@ -8,7 +8,9 @@ use super::history::History;
 use super::outcome::{Abort, AbortFlag, Outcome};
 use super::rig::EStopSlot;
 use super::rig::Rig;
+use super::run_error::{Ending, RunError};
 use super::tasks::{calibrate_run, guide};
+use crate::error_chain::error_chain;
 use crate::link::LinkEvent;
 use firmware_protocol::message::Fault;
 use std::sync::Arc;
@@ -159,7 +161,8 @@ impl Service {
             Err(e) => {
                 self.rig = Some(rig);
                 return Err(Refusal::unavailable(format!(
-                    "cannot record a new run: {e}"
+                    "cannot record a new run: {}",
+                    error_chain(&e)
                 )));
             }
         };
@@ -186,13 +189,18 @@ impl Service {
         };
         let task = tokio::spawn(async move {
             let outcome = match job {
-                Job::Solve => super::run::run(&mut ctx).await,
+                Job::Solve => super::pipeline::run(&mut ctx).await,
                 Job::Calibrate(reply) => {
                     let result = calibrate_run(&mut ctx).await;
-                    let outcome = result
-                        .as_ref()
-                        .map_or_else(Clone::clone, |_| Outcome::Calibrated);
-                    let _ = reply.send(result.map_err(|o| Refusal::conflict(o.message(ctx.run))));
+                    let (outcome, reply_value) = match result {
+                        Ok(doc) => (Outcome::Calibrated, Ok(doc)),
+                        Err(error) => {
+                            let outcome = Outcome::from(error);
+                            let refusal = Refusal::conflict(outcome.message(ctx.run));
+                            (outcome, Err(refusal))
+                        }
+                    };
+                    let _ = reply.send(reply_value);
                     outcome
                 }
             };
@@ -255,21 +263,19 @@ impl Service {
         };
         let (rig, outcome) = match finished {
             Ok((_, rig, outcome)) => (Some(rig), outcome),
-            Err(panic) => (
-                None,
-                Outcome::Failed(format!("the run task failed: {panic}")),
-            ),
+            Err(panic) => (None, RunError::Panicked(panic).into()),
         };
         if let Some(rig) = rig {
             self.rig = Some(rig);
         }
-        let recorded = self
-            .history
-            .finish_run(active.id, outcome.name(), outcome.error());
+        let recorded =
+            self.history
+                .finish_run(active.id, outcome.name(), outcome.error().as_deref());
         if let Err(e) = recorded {
             self.board.log(format!(
-                "could not record the end of run {}: {e}",
-                active.id
+                "could not record the end of run {}: {}",
+                active.id,
+                error_chain(&e)
             ));
         }
         let state = if self.board.now().state == DaemonState::EStopped {
@@ -312,7 +318,7 @@ impl Service {
                 if let Some(rig) = self.rig.as_mut() {
                     rig.drop_link().await;
                 }
-                let why = error.map_or("closed".to_string(), |e| e.to_string());
+                let why = error.map_or("closed".to_string(), |e| error_chain(&e));
                 self.board.say(format!(
                     "robot link ended ({why}); it is reopened at the next start"
                 ));
@@ -341,28 +347,27 @@ impl Service {
                     self.rig = Some(rig);
                     outcome
                 }
-                Ok(Err(e)) => Outcome::Failed(format!("the run task failed: {e}")),
+                Ok(Err(source)) => RunError::Task {
+                    what: "run",
+                    source,
+                }
+                .into(),
                 Err(_) => {
                     abort.request(Abort::EStop);
                     if let Some(h) = self.estop.get() {
                         let _ = h.emergency_stop();
                     }
                     task.abort();
-                    Outcome::EStopped(
-                        "the daemon shut down and the run did not reach a step boundary in time"
-                            .into(),
-                    )
+                    RunError::ShutdownTimedOut.into()
                 }
             };
-            let outcome = match outcome {
-                Outcome::Stopped(_) => {
-                    Outcome::Stopped("the daemon was shut down (SIGINT/SIGTERM)".into())
-                }
-                other => other,
+            let outcome = match outcome.ending() {
+                Some(Ending::Stopped) => RunError::Shutdown.into(),
+                _ => outcome,
             };
             let _ = self
                 .history
-                .finish_run(active.id, outcome.name(), outcome.error());
+                .finish_run(active.id, outcome.name(), outcome.error().as_deref());
             self.board.finished(active.id, outcome.name());
         }
         if let Some(rig) = self.rig.take() {
@@ -378,7 +383,7 @@ async fn wait_run(active: &mut Option<ActiveRun>) -> Result<(u64, Rig, Outcome),
     match active {
         Some(run) => match (&mut run.task).await {
             Ok((rig, outcome)) => Ok((run.id, rig, outcome)),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(error_chain(&e)),
         },
         None => std::future::pending().await,
     }
@@ -401,7 +406,7 @@ async fn idle_event(
                 *last_error = None;
             }
             Err(e) => {
-                let text = e.to_string();
+                let text = error_chain(&e);
                 if last_error.as_deref() != Some(text.as_str()) {
                     board.say(format!(
                         "cannot reach the robot: {text} (retrying every {} s)",

@@ -3,12 +3,14 @@
 use super::api::{CalibrationDoc, GuideDoc, Refusal};
 use super::board::palette_doc;
 use super::context::RunContext;
-use super::outcome::Outcome;
+use super::pipeline::home;
+use super::run_error::RunError;
 use super::scanning::capture_scan;
 use crate::atomic_file::write_atomically;
 use crate::cube::notation::{singmaster, woolley};
 use crate::cube::Face;
 use crate::cube::{parse_cube, FaceOrder, Move};
+use crate::error_chain::error_chain;
 use crate::solver::Solver;
 use crate::vision::calibrate::calibrate;
 use crate::vision::sample::SampleOptions;
@@ -18,23 +20,23 @@ use std::time::Duration;
 
 /// Scans the (solved) cube in the robot and recalibrates the palette from it; the new palette
 /// is written to the data directory (atomically) and used from now on.
-pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, Outcome> {
+pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, RunError> {
+    home(ctx).await?;
     ctx.board.set(
         super::api::DaemonState::Scanning,
         "calibrating: photographing a solved cube",
     );
-    ctx.rig
-        .ensure_link()
-        .await
-        .map_err(|e| Outcome::Failed(e.to_string()))?;
     let photos = capture_scan(ctx, 0, &Face::ALL).await?;
     let readings = read_photos(&photos, &ctx.rig.grid, &SampleOptions::default())
-        .map_err(|e| Outcome::Refused(e.to_string()))?;
-    let calibration =
-        calibrate(&readings, &ctx.rig.palette).map_err(|e| Outcome::Refused(e.to_string()))?;
+        .map_err(RunError::Unreadable)?;
+    let calibration = calibrate(&readings, &ctx.rig.palette).map_err(RunError::Calibrate)?;
     let file = ctx.rig.calibrated_file.clone();
-    write_atomically(&file, calibration.palette.to_toml().as_bytes())
-        .map_err(|e| Outcome::Failed(format!("writing the palette {}: {e}", file.display())))?;
+    write_atomically(&file, calibration.palette.to_toml().as_bytes()).map_err(|source| {
+        RunError::WritePalette {
+            path: file.clone(),
+            source,
+        }
+    })?;
     ctx.rig.palette = calibration.palette.clone();
     ctx.rig.palette_file = file.clone();
     let palette = palette_doc(&calibration.palette);
@@ -51,12 +53,12 @@ pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, Outco
 pub async fn guide(solver: Arc<Solver>, facelets: String) -> Result<GuideDoc, Refusal> {
     let text = facelets.trim().to_string();
     let (cube, scheme, cubies) = parse_cube(&text, FaceOrder::Urfdlb, None)
-        .map_err(|e| Refusal::bad_request(e.to_string()))?;
+        .map_err(|e| Refusal::bad_request(error_chain(&e)))?;
     let turns =
         tokio::task::spawn_blocking(move || solver.solve(&cubies, Duration::from_millis(500)))
             .await
-            .map_err(|e| Refusal::unavailable(format!("solver task: {e}")))?
-            .map_err(|e| Refusal::bad_request(e.to_string()))?;
+            .map_err(|e| Refusal::unavailable(format!("solver task: {}", error_chain(&e))))?
+            .map_err(|e| Refusal::bad_request(error_chain(&e)))?;
     let moves: Vec<Move> = turns.iter().map(|&t| Move::Turn(t)).collect();
     let mut states = vec![cube.to_symbols(&scheme)];
     let mut now = cube;

@@ -1,5 +1,6 @@
 //! The link layer's errors: each names the port path, the frame or the move id involved.
 
+use crate::error_chain::error_chain;
 use firmware_protocol::message::NakReason;
 use std::path::PathBuf;
 
@@ -50,7 +51,7 @@ impl LinkError {
     pub fn io(path: &std::path::Path, error: &std::io::Error) -> LinkError {
         LinkError::Io {
             path: path.to_path_buf(),
-            reason: error.to_string(),
+            reason: error_chain(&error),
         }
     }
 }

@@ -1,11 +1,12 @@
 //! The daemon's view of the link: open it (handshake included), send queued commands,
 //! emergency-stop, query the status, and receive events.
 
-use super::actuators::MotionGroup;
 use super::clock::Clock;
 use super::error::LinkError;
 use super::task::LinkTask;
 use super::transport::Connector;
+use crate::error_chain::error_chain;
+use crate::robot::MotionGroup;
 use firmware_protocol::message::{Configure, Fault, HelloReply, NakReason, Status};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -170,7 +171,7 @@ impl LinkHandle {
     pub async fn status_now(&self) -> String {
         match tokio::time::timeout(Duration::from_secs(1), self.status()).await {
             Ok(Ok(status)) => format!("{status:?}"),
-            Ok(Err(e)) => e.to_string(),
+            Ok(Err(e)) => error_chain(&e),
             Err(_) => "no Status within 1 s".into(),
         }
     }

@@ -1,6 +1,6 @@
 //! The serial link to the robot firmware: transports (serial ports, ptys), the tokio task
-//! that owns the port and the protocol's `HostLink`, and the mapping from gripper programs
-//! to firmware commands.
+//! that owns the port and the protocol's `HostLink`. Programs become firmware commands through
+//! the robot model's [`crate::robot::ActuatorMap`].
 //!
 //! Guarantees: a move is sent as a new command once (ids unique and increasing, targets
 //! absolute); retransmissions carry the same seq, so the firmware runs each once. A lost
@@ -13,7 +13,6 @@
 //! Reconnection keeps the protocol session rather than sending a new `Hello`: a `Hello`
 //! flushes the firmware's queue and interrupts the running move (PROTOCOL.md §9).
 
-pub mod actuators;
 pub mod clock;
 pub mod error;
 pub mod handle;
@@ -21,7 +20,6 @@ pub mod stream;
 mod task;
 pub mod transport;
 
-pub use actuators::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
 pub use clock::{Clock, TokioClock};
 pub use error::LinkError;
 pub use handle::{Connected, EStopHandle, LinkEvent, LinkHandle, LinkSettings};

@@ -1,9 +1,9 @@
 //! Streaming a whole program: queue every command, wait until each is reported done,
 //! and stop at the first fault, refusal, e-stop or fatal link error.
 
-use super::actuators::MotionGroup;
 use super::error::LinkError;
 use super::handle::{LinkEvent, LinkHandle};
+use crate::robot::MotionGroup;
 use firmware_protocol::message::{Fault, NakReason};
 
 /// Why a program did not finish.

@@ -10,6 +10,7 @@
 //! in-process use; a symlink works with [`FixedPath`].
 
 use super::error::LinkError;
+use crate::error_chain::error_chain;
 use std::io;
 use std::os::fd::{AsFd, FromRawFd, IntoRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
@@ -65,7 +66,7 @@ impl AsyncRead for FdStream {
                     return Poll::Ready(Ok(()));
                 }
                 // EIO: the other side of the tty closed — a hang-up, reported as end of file.
-                Ok(Err(e)) if e.raw_os_error() == Some(nix::libc::EIO) => {
+                Ok(Err(e)) if e.raw_os_error() == Some(nix::errno::Errno::EIO as i32) => {
                     return Poll::Ready(Ok(()))
                 }
                 Ok(Err(e)) => return Poll::Ready(Err(e)),
@@ -108,11 +109,11 @@ pub fn open_serial(path: &Path, baud: u32) -> Result<FdStream, LinkError> {
     };
     let port = serialport::new(path.to_string_lossy(), baud)
         .open_native()
-        .map_err(|e| fail(e.to_string()))?;
+        .map_err(|e| fail(error_chain(&e)))?;
     let raw = port.into_raw_fd();
     // SAFETY: `into_raw_fd` released the descriptor, so this `OwnedFd` is its only owner.
     let fd = unsafe { OwnedFd::from_raw_fd(raw) };
-    FdStream::new(fd).map_err(|e| fail(e.to_string()))
+    FdStream::new(fd).map_err(|e| fail(error_chain(&e)))
 }
 
 /// Where the robot's serial port is now.

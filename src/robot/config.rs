@@ -16,7 +16,7 @@ pub const MAX_REACH: i8 = 4;
 /// What is wrong with a robot design file.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{file}: cannot read the file: {source}")]
+    #[error("{file}: cannot read the file")]
     Read {
         file: String,
         source: std::io::Error,

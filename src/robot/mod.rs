@@ -1,5 +1,6 @@
 //! Robot model (config → rules), physics checker, gripper planner, scan plan and robot-aware solution choice. Pure: no I/O except the config loader's file read.
 
+pub mod actuators;
 pub mod aware;
 pub mod candidates;
 pub mod config;
@@ -25,6 +26,7 @@ mod physics_tests;
 #[cfg(test)]
 mod tests;
 
+pub use actuators::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup, Role};
 pub use aware::{solve_for_robot, solve_naive, AwareError, AwareOptions, AwareSolve};
 pub use config::{load_robot, parse_robot, ConfigError};
 pub use direction::{Direction, Orientation};

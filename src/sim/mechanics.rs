@@ -3,7 +3,8 @@
 
 use super::bench::Attachment;
 use crate::cube::{ColourScheme, FaceletCube};
-use crate::link::actuators::{ActuatorMap, Role};
+use crate::error_chain::error_chain;
+use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::{PhysicsState, RobotModel, Violation};
 use firmware_protocol::message::{Action, ActuatorConfig, Configure, Fault, Motion, RotationRange};
 
@@ -231,7 +232,7 @@ impl Mechanics for PhysicsMechanics {
             .decode_motion(motion, &mut positions)
             .map_err(|e| MechanicalFault {
                 fault: Fault::Stall { actuator: 0 },
-                reason: e.to_string(),
+                reason: error_chain(&e),
             })?;
         if step.actions.is_empty() {
             self.positions = positions;

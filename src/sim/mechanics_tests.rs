@@ -2,7 +2,7 @@
 
 use super::{Mechanics, PhysicsMechanics, PositionTracker};
 use crate::cube::FaceletCube;
-use crate::link::actuators::{ActuatorMap, MotionGroup};
+use crate::robot::actuators::{ActuatorMap, MotionGroup};
 use crate::robot::program::{Action, Program, Step};
 use crate::robot::{load_robot, RobotModel};
 use firmware_protocol::message::{ActuatorConfig, Configure, JawTarget, Motion};

@@ -119,88 +119,154 @@ impl Triggers {
 
 /// Serves `firmware` over ptys until `Shutdown` (or the control channel closes).
 pub async fn serve<M: Mechanics>(
-    mut firmware: SimFirmware<M>,
-    mut options: ServeOptions,
+    firmware: SimFirmware<M>,
+    options: ServeOptions,
     mut controls: mpsc::UnboundedReceiver<Control>,
 ) -> io::Result<Served<M>> {
-    let clock = TokioClock::new();
-    let mut mangle_out = Mangler::new(&options.faults, options.seed);
-    let mut mangle_in = Mangler::new(&options.faults, options.seed ^ 0x5eed);
-    let mut triggers = Triggers::new(&options.faults);
-    let mut endpoint = Some(open_pty()?);
-    if let Some(e) = &endpoint {
-        (options.on_path)(Some(&e.path));
-    }
-    let mut unplugged_until: Option<u64> = None;
-    let mut buf = vec![0u8; 4096];
-    let mut unplugs = 0;
+    let mut server = Server::new(firmware, options)?;
     loop {
-        let now = clock.now_ms();
-        firmware.poll(now);
-        let executed = firmware.stats.moves_executed;
-        if Triggers::take(&mut triggers.reboot_at_moves, executed) {
-            firmware.reboot(now);
+        let now = server.clock.now_ms();
+        server.firmware.poll(now);
+        server.inject_faults(now);
+        server.replug_when_due(now)?;
+        server.flush_output().await;
+        if !server.wait_for_input(now, &mut controls).await? {
+            break;
         }
-        if endpoint.is_some() && triggers.unplug_due(now, executed, options.faults.unplug_every_ms)
-        {
-            (options.on_path)(None);
-            endpoint = None;
-            unplugs += 1;
-            unplugged_until = Some(now + options.faults.unplug_for_ms);
+    }
+    Ok(server.finish())
+}
+
+/// The simulator's side of the cable: the firmware, the pty (absent while unplugged) and the
+/// byte manglers.
+struct Server<M: Mechanics> {
+    firmware: SimFirmware<M>,
+    options: ServeOptions,
+    clock: TokioClock,
+    mangle_out: Mangler,
+    mangle_in: Mangler,
+    triggers: Triggers,
+    endpoint: Option<PtyEndpoint>,
+    unplugged_until: Option<u64>,
+    unplugs: u64,
+    buf: Vec<u8>,
+}
+
+impl<M: Mechanics> Server<M> {
+    fn new(firmware: SimFirmware<M>, mut options: ServeOptions) -> io::Result<Server<M>> {
+        let endpoint = open_pty()?;
+        (options.on_path)(Some(&endpoint.path));
+        Ok(Server {
+            firmware,
+            clock: TokioClock::new(),
+            mangle_out: Mangler::new(&options.faults, options.seed),
+            mangle_in: Mangler::new(&options.faults, options.seed ^ 0x5eed),
+            triggers: Triggers::new(&options.faults),
+            options,
+            endpoint: Some(endpoint),
+            unplugged_until: None,
+            unplugs: 0,
+            buf: vec![0u8; 4096],
+        })
+    }
+
+    /// Reboots and unplugs that the fault plan schedules by move count or time.
+    fn inject_faults(&mut self, now: u64) {
+        let executed = self.firmware.stats.moves_executed;
+        if Triggers::take(&mut self.triggers.reboot_at_moves, executed) {
+            self.firmware.reboot(now);
         }
-        if let Some(until) = unplugged_until.filter(|&until| now >= until) {
-            let _ = until;
+        let every = self.options.faults.unplug_every_ms;
+        if self.endpoint.is_some() && self.triggers.unplug_due(now, executed, every) {
+            self.unplug(now, self.options.faults.unplug_for_ms);
+        }
+    }
+
+    fn unplug(&mut self, now: u64, for_ms: u64) {
+        (self.options.on_path)(None);
+        self.endpoint = None;
+        self.unplugs += 1;
+        self.unplugged_until = Some(now + for_ms);
+    }
+
+    /// Plugs a fresh pty back in once the unplug has lasted long enough.
+    fn replug_when_due(&mut self, now: u64) -> io::Result<()> {
+        if self.unplugged_until.is_some_and(|until| now >= until) {
             let fresh = open_pty()?;
-            (options.on_path)(Some(&fresh.path));
-            firmware.reset_decoder();
-            endpoint = Some(fresh);
-            unplugged_until = None;
+            (self.options.on_path)(Some(&fresh.path));
+            self.firmware.reset_decoder();
+            self.endpoint = Some(fresh);
+            self.unplugged_until = None;
         }
-        let output = firmware.take_output();
-        if let Some(e) = endpoint.as_mut() {
+        Ok(())
+    }
+
+    /// Writes what the firmware said. Like a UART with nobody listening: bytes the host does
+    /// not read are lost, the simulator never blocks on them.
+    async fn flush_output(&mut self) {
+        let output = self.firmware.take_output();
+        if let Some(e) = self.endpoint.as_mut() {
             if !output.is_empty() {
-                let bytes = mangle_out.mangle(&output);
-                // Like a UART with nobody listening: bytes the host does not read are lost,
-                // the simulator never blocks on them.
+                let bytes = self.mangle_out.mangle(&output);
                 let _ = tokio::time::timeout(WRITE_STALL, e.master.write_all(&bytes)).await;
             }
         }
-        let wait = firmware
+    }
+
+    /// Waits for a control order, bytes from the host, or the firmware's next deadline;
+    /// `false` once the simulator must stop.
+    async fn wait_for_input(
+        &mut self,
+        now: u64,
+        controls: &mut mpsc::UnboundedReceiver<Control>,
+    ) -> io::Result<bool> {
+        let wait = self
+            .firmware
             .next_deadline()
             .map_or(5, |at| at.saturating_sub(now).min(5));
         let read = async {
-            match endpoint.as_mut() {
-                Some(e) => e.master.read(&mut buf).await,
+            match self.endpoint.as_mut() {
+                Some(e) => e.master.read(&mut self.buf).await,
                 None => std::future::pending().await,
             }
         };
         tokio::select! {
             biased;
             control = controls.recv() => match control {
-                None | Some(Control::Shutdown) => break,
-                Some(Control::Button) => firmware.press_button(clock.now_ms()),
-                Some(Control::Reboot) => firmware.reboot(clock.now_ms()),
-                Some(Control::Unplug) => {
-                    (options.on_path)(None);
-                    endpoint = None;
-                    unplugs += 1;
-                    unplugged_until = Some(clock.now_ms() + options.faults.unplug_for_ms.max(1));
-                }
+                None | Some(Control::Shutdown) => return Ok(false),
+                Some(control) => self.obey(control),
             },
             read = read => match read {
                 Ok(0) => {}
                 Ok(n) => {
-                    let bytes = mangle_in.mangle(&buf[..n]);
-                    firmware.on_bytes(&bytes, clock.now_ms());
+                    let bytes = self.mangle_in.mangle(&self.buf[..n]);
+                    self.firmware.on_bytes(&bytes, self.clock.now_ms());
                 }
                 Err(e) => return Err(e),
             },
             _ = tokio::time::sleep(Duration::from_millis(wait)) => {}
         }
+        Ok(true)
     }
-    let mut injected = mangle_out.stats;
-    injected.bytes_corrupted += mangle_in.stats.bytes_corrupted;
-    injected.bytes_dropped += mangle_in.stats.bytes_dropped;
-    injected.unplugs = unplugs;
-    Ok(Served { firmware, injected })
+
+    fn obey(&mut self, control: Control) {
+        let now = self.clock.now_ms();
+        match control {
+            Control::Button => self.firmware.press_button(now),
+            Control::Reboot => self.firmware.reboot(now),
+            Control::Unplug => self.unplug(now, self.options.faults.unplug_for_ms.max(1)),
+            Control::Shutdown => {}
+        }
+    }
+
+    fn finish(self) -> Served<M> {
+        let mut injected = self.mangle_out.stats;
+        injected.bytes_corrupted += self.mangle_in.stats.bytes_corrupted;
+        injected.bytes_dropped += self.mangle_in.stats.bytes_dropped;
+        injected.unplugs = self.unplugs;
+        Served {
+            firmware: self.firmware,
+            injected,
+        }
+    }
 }

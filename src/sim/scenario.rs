@@ -8,9 +8,10 @@ use super::report::SimReport;
 use super::spawn::RunningSim;
 use crate::cube::FaceletCube;
 use crate::link::{
-    stream_program, ActuatorError, ActuatorMap, LinkEvent, LinkHandle, LinkSettings, MotionGroup,
-    SerialConnector, StreamError, StreamOutcome, TokioClock,
+    stream_program, LinkEvent, LinkHandle, LinkSettings, SerialConnector, StreamError,
+    StreamOutcome, TokioClock,
 };
+use crate::robot::{ActuatorError, ActuatorMap, MotionGroup};
 use crate::robot::{Program, RobotModel, RobotState};
 use std::sync::Arc;
 
@@ -100,7 +101,7 @@ impl Scenario {
 /// Why a scenario could not be run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
-    #[error("cannot run the simulator on a pseudo-terminal: {0}")]
+    #[error("cannot run the simulator on a pseudo-terminal")]
     Pty(#[from] std::io::Error),
     #[error(transparent)]
     Actuators(#[from] ActuatorError),

@@ -4,7 +4,9 @@
 use super::faults::FaultPlan;
 use super::scenario::{program_groups, Scenario};
 use crate::cube::FaceletCube;
-use crate::link::{ActuatorMap, LinkSettings};
+use crate::error_chain::error_chain;
+use crate::link::LinkSettings;
+use crate::robot::ActuatorMap;
 use crate::robot::{Program, RobotModel};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -83,7 +85,9 @@ pub async fn run_soak(
     while let Some(joined) = tasks.join_next().await {
         match joined {
             Ok((index, result)) => tally(&mut summary, index, result),
-            Err(e) => summary.failures.push(format!("task failed: {e}")),
+            Err(e) => summary
+                .failures
+                .push(format!("task failed: {}", error_chain(&e))),
         }
         on_cube(&summary);
     }
@@ -97,7 +101,11 @@ fn tally(
 ) {
     let result = match result {
         Ok(result) => result,
-        Err(e) => return summary.failures.push(format!("cube {index}: {e}")),
+        Err(e) => {
+            return summary
+                .failures
+                .push(format!("cube {index}: {e}", e = error_chain(&e)))
+        }
     };
     let report = &result.report;
     summary.commands_sent += result.commands as u64;
@@ -119,7 +127,8 @@ fn tally(
                 .map(|e| format!("{e:?}"))
                 .collect();
             summary.failures.push(format!(
-                "cube {index}: {e}; last events (newest first): {last:?}"
+                "cube {index}: {e}; last events (newest first): {last:?}",
+                e = error_chain(&e)
             ))
         }
     }

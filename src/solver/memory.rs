@@ -27,15 +27,17 @@ pub fn huge_zeroed_vec<T: bytemuck::Zeroable + Clone>(len: usize) -> Vec<T> {
 
 #[cfg(target_os = "linux")]
 fn advise_huge(start: usize, bytes: usize) {
+    use nix::sys::mman::{madvise, MmapAdvise};
     const PAGE: usize = 4096;
     let first = start.next_multiple_of(PAGE);
     let len = (start + bytes).saturating_sub(first) / PAGE * PAGE;
+    let Some(addr) = std::ptr::NonNull::new(first as *mut std::ffi::c_void) else {
+        return;
+    };
     // SAFETY: [first, first + len) lies inside the vector's allocation (whole
     // pages only); MADV_HUGEPAGE is a hint that changes no contents, and a
-    // failure only means small pages.
-    unsafe {
-        libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-    }
+    // failure only means small pages, so its result is ignored.
+    let _ = unsafe { madvise(addr, len, MmapAdvise::MADV_HUGEPAGE) };
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -106,7 +106,7 @@ impl Solver {
 /// Why the solver returned no solution.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
-    #[error("not a valid cube: {0}")]
+    #[error("not a valid cube")]
     InvalidCube(#[from] CubeError),
     #[error("no solution of at most {max_length} turns was found")]
     NoSolution { max_length: usize },

@@ -6,6 +6,7 @@ use super::near_masks::{NearMasks, MASK_SLOTS};
 use super::pruning::{Packed2, Packed4};
 use super::symtables::SymClasses;
 use super::tables::{Phase1Prune, Phase2Prune, TableMode, Tables};
+use crate::error_chain::error_chain;
 use std::io::{self, Read, Write};
 
 const MAGIC: &[u8; 8] = b"CUBEDTBL";
@@ -99,7 +100,7 @@ impl<R: Read> Reader<R> {
             io::ErrorKind::UnexpectedEof => TableBytesError::Truncated { at: self.at },
             _ => TableBytesError::Io {
                 at: self.at,
-                message: e.to_string(),
+                message: error_chain(&e),
             },
         })?;
         self.crc.update(buf);
@@ -257,7 +258,7 @@ fn check_end<R: Read>(mut r: Reader<R>) -> Result<(), TableBytesError> {
         Ok(_) => Err(TableBytesError::TrailingBytes { at: r.at }),
         Err(e) => Err(TableBytesError::Io {
             at: r.at,
-            message: e.to_string(),
+            message: error_chain(&e),
         }),
     }
 }

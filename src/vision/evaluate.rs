@@ -10,6 +10,7 @@ use super::sample::SampleOptions;
 use super::scan::{capture_faces, read_photos, GridChoice};
 use crate::cube::random::random_cube;
 use crate::cube::{Face, FaceletCube};
+use crate::error_chain::error_chain;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -157,7 +158,9 @@ pub fn tally_sim_cubes(
             Ok(r) => tally.record(format!("sim cube {n}"), &r, &truth, palette, options),
             Err(e) => {
                 tally.unsure += 1;
-                tally.failures.push(format!("sim cube {n}: {e}"));
+                tally
+                    .failures
+                    .push(format!("sim cube {n}: {e}", e = error_chain(&e)));
             }
         }
     }

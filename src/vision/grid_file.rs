@@ -13,12 +13,12 @@ struct GridFile {
 /// Why a grid file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum GridFileError {
-    #[error("cannot read grid {path}: {source}")]
+    #[error("cannot read grid {path}")]
     Read {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("grid {path} is not valid TOML for a grid: {source}")]
+    #[error("grid {path} is not valid TOML for a grid")]
     Parse {
         path: PathBuf,
         source: Box<toml::de::Error>,

@@ -27,12 +27,12 @@ pub struct Palette {
 /// Why a palette file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum PaletteError {
-    #[error("cannot read palette {path}: {source}")]
+    #[error("cannot read palette {path}")]
     Read {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("palette {path} is not valid TOML for a palette: {source}")]
+    #[error("palette {path} is not valid TOML for a palette")]
     Parse {
         path: PathBuf,
         source: Box<toml::de::Error>,

@@ -27,11 +27,11 @@ pub struct FacePhoto {
 /// Why a scan produced no readings.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanError {
-    #[error("capturing face {face}: {source}")]
+    #[error("capturing face {face}")]
     Camera { face: Face, source: CameraError },
-    #[error("face {face}: {source}")]
+    #[error("face {face}")]
     Grid { face: Face, source: GridError },
-    #[error("face {face}: {source}")]
+    #[error("face {face}")]
     Sample { face: Face, source: SampleError },
     #[error("no photo of face {0}")]
     MissingFace(Face),

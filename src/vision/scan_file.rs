@@ -34,12 +34,12 @@ pub struct ScanFaces {
 /// Why a scan file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanFileError {
-    #[error("cannot read scan {path}: {source}")]
+    #[error("cannot read scan {path}")]
     Read {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("scan {path} is not a scan in the expected JSON format: {source}")]
+    #[error("scan {path} is not a scan in the expected JSON format")]
     Parse {
         path: PathBuf,
         source: serde_json::Error,
@@ -50,7 +50,7 @@ pub enum ScanFileError {
         face: char,
         found: usize,
     },
-    #[error("cannot write scan {path}: {source}")]
+    #[error("cannot write scan {path}")]
     Write {
         path: PathBuf,
         source: std::io::Error,

@@ -2,6 +2,7 @@
 
 use super::routes::{ErrorBody, Started};
 use crate::daemon::{DaemonState, StatusDoc};
+use crate::error_chain::error_chain;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -112,7 +113,7 @@ pub fn control(
     let body = response.into_body().read_to_string().map_err(transport)?;
     let unreadable = |e: serde_json::Error| ClientError::Reply {
         addr,
-        message: e.to_string(),
+        message: error_chain(&e),
     };
     if !(200..300).contains(&status) {
         let (kind, reason) = match serde_json::from_str::<ErrorBody>(&body) {

@@ -19,110 +19,154 @@ enum End {
     Close(u16, &'static str),
 }
 
-async fn pump(mut socket: WebSocket, app: AppState) {
+async fn pump(socket: WebSocket, app: AppState) {
     // Held until this socket is done, so `serve` can wait for the goodbye.
     let _alive = app.sockets.clone();
-    let mut shutdown = app.shutdown.clone();
-    // Subscribe before reading the status so no change falls in between.
-    let mut events = app.handle.subscribe();
-    let mut status = app.handle.watch_status();
-    let mut last = status.borrow_and_update().clone();
-    let end = 'pump: {
-        if send(&mut socket, &DaemonEvent::Status(last.clone()))
+    let mut feed = Feed::new(socket, &app);
+    let end = feed.run().await;
+    if let End::Close(code, reason) = end {
+        close(&mut feed.socket, code, reason).await;
+    }
+}
+
+/// One socket's subscription: the daemon's status and events, and the shutdown signal.
+struct Feed {
+    socket: WebSocket,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+    events: tokio::sync::broadcast::Receiver<DaemonEvent>,
+    status: tokio::sync::watch::Receiver<StatusDoc>,
+    /// The status the page has now.
+    last: StatusDoc,
+}
+
+/// What one wait of the feed brought.
+enum Next {
+    Send(DaemonEvent),
+    Nothing,
+    End(End),
+}
+
+impl Feed {
+    fn new(socket: WebSocket, app: &AppState) -> Feed {
+        // Subscribe before reading the status so no change falls in between.
+        let events = app.handle.subscribe();
+        let mut status = app.handle.watch_status();
+        let last = status.borrow_and_update().clone();
+        Feed {
+            socket,
+            shutdown: app.shutdown.clone(),
+            events,
+            status,
+            last,
+        }
+    }
+
+    /// Sends the status, then every change and event until the page or the daemon goes away.
+    async fn run(&mut self) -> End {
+        if self
+            .send(&DaemonEvent::Status(self.last.clone()))
             .await
             .is_err()
         {
-            break 'pump End::Peer;
+            return End::Peer;
         }
         loop {
-            if *shutdown.borrow() {
-                break 'pump End::Close(close_code::AWAY, "the daemon is shutting down");
+            if *self.shutdown.borrow() {
+                return End::Close(close_code::AWAY, "the daemon is shutting down");
             }
-            let outgoing = tokio::select! {
-                changed = shutdown.changed() => {
-                    if changed.is_err() {
-                        break 'pump End::Close(close_code::AWAY, "the daemon is shutting down");
+            match self.next().await {
+                Next::Send(event) => {
+                    if self.send(&event).await.is_err() {
+                        return End::Peer;
                     }
-                    continue;
                 }
-                changed = status.changed() => {
-                    if changed.is_err() {
-                        break 'pump End::Close(close_code::AWAY, "the daemon stopped");
-                    }
-                    let now = status.borrow_and_update().clone();
-                    fresh_status(&mut last, now)
-                }
-                event = events.recv() => match event {
-                    Ok(DaemonEvent::Status(now)) => fresh_status(&mut last, now),
-                    Ok(other) => {
-                        // A status change published before this event goes first
-                        // (the page must see `done` before `run_finished`).
-                        if status.has_changed().unwrap_or(false) {
-                            let now = status.borrow_and_update().clone();
-                            if let Some(update) = fresh_status(&mut last, now) {
-                                if send(&mut socket, &update).await.is_err() {
-                                    break 'pump End::Peer;
-                                }
-                            }
+                Next::Nothing => {}
+                Next::End(end) => return end,
+            }
+        }
+    }
+
+    async fn next(&mut self) -> Next {
+        tokio::select! {
+            changed = self.shutdown.changed() => match changed {
+                Ok(()) => Next::Nothing,
+                Err(_) => Next::End(End::Close(close_code::AWAY, "the daemon is shutting down")),
+            },
+            changed = self.status.changed() => match changed {
+                Ok(()) => self.status_now(),
+                Err(_) => Next::End(End::Close(close_code::AWAY, "the daemon stopped")),
+            },
+            event = self.events.recv() => self.on_event(event).await,
+            incoming = self.socket.recv() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Next::End(End::Peer),
+                // Pings are answered by axum; the page sends nothing else we need.
+                Some(Ok(_)) => Next::Nothing,
+            },
+        }
+    }
+
+    async fn on_event(&mut self, event: Result<DaemonEvent, RecvError>) -> Next {
+        match event {
+            Ok(DaemonEvent::Status(now)) => self.fresh(now),
+            Ok(other) => {
+                // A status change published before this event goes first
+                // (the page must see `done` before `run_finished`).
+                if self.status.has_changed().unwrap_or(false) {
+                    if let Next::Send(update) = self.status_now() {
+                        if self.send(&update).await.is_err() {
+                            return Next::End(End::Peer);
                         }
-                        Some(other)
                     }
-                    // Lost some: the current status says where things are.
-                    Err(RecvError::Lagged(_)) => {
-                        let now = status.borrow_and_update().clone();
-                        last = now.clone();
-                        Some(DaemonEvent::Status(now))
-                    }
-                    Err(RecvError::Closed) => {
-                        break 'pump End::Close(close_code::AWAY, "the daemon stopped");
-                    }
-                },
-                incoming = socket.recv() => match incoming {
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break 'pump End::Peer,
-                    // Pings are answered by axum; the page sends nothing else we need.
-                    Some(Ok(_)) => None,
-                },
-            };
-            if let Some(event) = outgoing {
-                if send(&mut socket, &event).await.is_err() {
-                    break 'pump End::Peer;
+                }
+                Next::Send(other)
+            }
+            // Lost some: the current status says where things are.
+            Err(RecvError::Lagged(_)) => {
+                self.last = self.status.borrow_and_update().clone();
+                Next::Send(DaemonEvent::Status(self.last.clone()))
+            }
+            Err(RecvError::Closed) => Next::End(End::Close(close_code::AWAY, "the daemon stopped")),
+        }
+    }
+
+    fn status_now(&mut self) -> Next {
+        let now = self.status.borrow_and_update().clone();
+        self.fresh(now)
+    }
+
+    /// The status to push, unless the page already has exactly this one (the daemon
+    /// may publish a change both on the watch and as an event).
+    fn fresh(&mut self, now: StatusDoc) -> Next {
+        if self.last == now {
+            return Next::Nothing;
+        }
+        self.last = now.clone();
+        Next::Send(DaemonEvent::Status(now))
+    }
+
+    async fn send(&mut self, event: &DaemonEvent) -> Result<(), ()> {
+        let text = serde_json::to_string(event).map_err(|_| ())?;
+        self.socket
+            .send(Message::Text(text.into()))
+            .await
+            .map_err(|_| ())
+    }
+}
+
+/// Closes with a code and reason and waits briefly for the browser's close reply.
+async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    if socket.send(Message::Close(Some(frame))).await.is_ok() {
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
+            while let Some(Ok(m)) = socket.recv().await {
+                if matches!(m, Message::Close(_)) {
+                    break;
                 }
             }
-        }
-    };
-    if let End::Close(code, reason) = end {
-        let frame = CloseFrame {
-            code,
-            reason: reason.into(),
-        };
-        if socket.send(Message::Close(Some(frame))).await.is_ok() {
-            // Wait for the browser's close reply (or its going away), briefly.
-            let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
-                while let Some(Ok(m)) = socket.recv().await {
-                    if matches!(m, Message::Close(_)) {
-                        break;
-                    }
-                }
-            })
-            .await;
-        }
+        })
+        .await;
     }
-}
-
-/// The status to push, unless the page already has exactly this one (the daemon
-/// may publish a change both on the watch and as an event).
-fn fresh_status(last: &mut StatusDoc, now: StatusDoc) -> Option<DaemonEvent> {
-    if *last == now {
-        return None;
-    }
-    *last = now.clone();
-    Some(DaemonEvent::Status(now))
-}
-
-async fn send(socket: &mut WebSocket, event: &DaemonEvent) -> Result<(), ()> {
-    let text = serde_json::to_string(event).map_err(|_| ())?;
-    socket
-        .send(Message::Text(text.into()))
-        .await
-        .map_err(|_| ())
 }

@@ -3,6 +3,7 @@
 use super::server::AppState;
 use crate::daemon::api::{CalibrationDoc, GuideDoc, RunSummary};
 use crate::daemon::{HistoryError, Refusal, RefusalKind, RunDetail, StartSource, StatusDoc};
+use crate::error_chain::error_chain;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
@@ -81,7 +82,11 @@ impl From<Refusal> for ApiError {
 
 impl From<HistoryError> for ApiError {
     fn from(e: HistoryError) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "history", e.to_string())
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "history",
+            error_chain(&e),
+        )
     }
 }
 
@@ -112,7 +117,8 @@ async fn history<T: Send + 'static>(
     match tokio::task::spawn_blocking(f).await {
         Ok(result) => Ok(result?),
         Err(e) => Err(ApiError::internal(format!(
-            "reading the run history failed: {e}"
+            "reading the run history failed: {}",
+            error_chain(&e)
         ))),
     }
 }
@@ -219,8 +225,9 @@ pub(super) async fn image(
             .into_response()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(missing()),
         Err(e) => Err(ApiError::internal(format!(
-            "reading {}: {e}",
-            file.display()
+            "reading {}: {}",
+            file.display(),
+            error_chain(&e)
         ))),
     }
 }

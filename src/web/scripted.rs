@@ -5,6 +5,7 @@ use crate::daemon::api::{
     CalibrationDoc, GuideDoc, PaletteColourDoc, PhotoDoc, Progress, StickerDoc,
 };
 use crate::daemon::{DaemonEvent, DaemonInbox, DaemonState, Refusal, Request, StatusDoc};
+use crate::error_chain::error_chain;
 use std::time::Duration;
 
 /// The scramble the scripted robot finds in its cube.
@@ -125,7 +126,7 @@ pub async fn respond(mut inbox: DaemonInbox, step: Duration) {
 /// Guide mode knows one cube: the scripted scramble (in any six symbols).
 fn guide(facelets: &str) -> Result<GuideDoc, Refusal> {
     let (cube, scheme) = FaceletCube::parse(facelets, FaceOrder::Urfdlb, None)
-        .map_err(|e| Refusal::bad_request(e.to_string()))?;
+        .map_err(|e| Refusal::bad_request(error_chain(&e)))?;
     let ours = states();
     if cube.to_symbols(&SCHEME) != ours[0] {
         return Err(Refusal::bad_request(format!(

@@ -32,7 +32,7 @@ pub enum WebError {
     TokenRequired { addr: SocketAddr },
     #[error("`[http] token` in cubed.toml (listening on {addr}): {problem}")]
     BadToken { addr: SocketAddr, problem: String },
-    #[error("web server on {addr}: {source}")]
+    #[error("web server on {addr}")]
     Io {
         addr: String,
         #[source]

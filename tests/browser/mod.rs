@@ -4,6 +4,8 @@ mod daemon_page;
 mod scripted_page;
 
 use fantoccini::{Client, ClientBuilder, Locator};
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::os::unix::process::CommandExt;
@@ -198,10 +200,8 @@ impl Drop for Browser {
 fn kill_group(child: &mut Child) {
     if let Ok(None) = child.try_wait() {
         if let Ok(pid) = i32::try_from(child.id()) {
-            // SAFETY: sends a signal to the process group we created for chromedriver.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
+            // The process group we created for chromedriver (its leader's pid).
+            let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
         }
         let _ = child.kill();
     }

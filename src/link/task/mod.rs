@@ -2,11 +2,12 @@
 //! streaming with queue credits, acks, retransmission, heartbeat, e-stop, and reconnection
 //! after a lost port (keeping the session, so nothing is repeated or skipped).
 
-use super::actuators::MotionGroup;
 use super::clock::Clock;
 use super::error::LinkError;
 use super::handle::{Connected, LinkEvent, LinkSettings, Request};
 use super::transport::{Connector, Transport};
+use crate::error_chain::error_chain;
+use crate::robot::MotionGroup;
 use firmware_protocol::message::{
     Configure, Event, Fault, FirmwareState, HelloReply, NakReason, Status,
 };
@@ -182,7 +183,7 @@ impl LinkTask {
                 Wake::EStop => self.start_estop(),
                 Wake::Read(Ok(0)) => self.lose("hang-up: the port closed (unplugged?)".into()),
                 Wake::Read(Ok(n)) => self.on_bytes(&buf[..n])?,
-                Wake::Read(Err(e)) => self.lose(e.to_string()),
+                Wake::Read(Err(e)) => self.lose(error_chain(&e)),
                 Wake::Request(None | Some(Request::Shutdown)) => return Ok(()),
                 Wake::Request(Some(request)) => self.on_request(request),
                 Wake::Tick => {}
@@ -209,7 +210,7 @@ impl LinkTask {
         };
         match tokio::time::timeout(WRITE_STALL, port.writer.write_all(&bytes)).await {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => self.lose(e.to_string()),
+            Ok(Err(e)) => self.lose(error_chain(&e)),
             Err(_) => self.lose(format!(
                 "a write blocked for {} ms: the device does not read",
                 WRITE_STALL.as_millis()

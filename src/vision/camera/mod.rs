@@ -45,14 +45,14 @@ pub enum CameraError {
     DeviceNotFound { wanted: String, available: String },
     #[error("camera backend error: {0}")]
     Backend(String),
-    #[error("cannot read image directory {path}: {source}")]
+    #[error("cannot read image directory {path}")]
     ReadDir {
         path: PathBuf,
         source: std::io::Error,
     },
     #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
     MissingImage { path: PathBuf, face: Face },
-    #[error("cannot decode image {path}: {source}")]
+    #[error("cannot decode image {path}")]
     Decode {
         path: PathBuf,
         source: image::ImageError,

@@ -1,6 +1,7 @@
 //! The USB webcam backend (nokhwa, V4L2 on Linux): device by index or name, resolution, and fixed exposure, white balance and focus after a settle period where the camera allows. Behind the `camera` cargo feature (needs libclang at build time: Debian `libclang1-14`).
 
 use super::{Camera, CameraError, CaptureRequest};
+use crate::error_chain::error_chain;
 use image::RgbImage;
 use nokhwa::pixel_format::RgbFormat;
 use nokhwa::utils::{
@@ -50,7 +51,7 @@ pub struct UsbCamera {
 }
 
 fn backend(e: nokhwa::NokhwaError) -> CameraError {
-    CameraError::Backend(e.to_string())
+    CameraError::Backend(error_chain(&e))
 }
 
 /// The webcams present (an empty list when there are none).
@@ -115,7 +116,12 @@ impl UsbCamera {
                     let _ = opened_tx.send(Err(e));
                 }
             })
-            .map_err(|e| CameraError::Backend(format!("cannot start the camera thread: {e}")))?;
+            .map_err(|e| {
+                CameraError::Backend(format!(
+                    "cannot start the camera thread: {}",
+                    error_chain(&e)
+                ))
+            })?;
         let (name, refused_controls) = opened_rx.recv().map_err(|_| {
             CameraError::Backend("the camera thread stopped while opening".into())
         })??;
@@ -150,7 +156,7 @@ fn open_device(
     ] {
         if let Some(v) = value {
             if let Err(e) = camera.set_camera_control(control, ControlValueSetter::Integer(v)) {
-                refused.push(format!("{control:?}: {e}"));
+                refused.push(format!("{control:?}: {e}", e = error_chain(&e)));
             }
         }
     }

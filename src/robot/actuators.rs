@@ -1,13 +1,14 @@
-//! How a robot design maps onto firmware actuators, and gripper programs onto queued
-//! commands with absolute targets. Pure; shared by the host (encoding) and the simulator
-//! (decoding back into robot steps).
+//! How a robot design maps onto firmware actuators (their order, names and configuration), and
+//! gripper programs onto queued commands with absolute targets. Pure; the robot model owns the
+//! naming, and both the link (encoding) and the simulator (decoding back into steps) use it.
 //!
 //! Actuators, in order: for each gripper its jaw (if it has one) then its rotation; then
 //! each flipper. A flipper's position counts the flips done since homing (a cam turning one
 //! cycle per flip), so targets stay absolute and a duplicate changes nothing.
 
-use crate::robot::model::Reach;
-use crate::robot::{Action as RobotAction, Program, RobotModel, RobotState, Step};
+use super::model::Reach;
+use super::{Action as RobotAction, Program, RobotModel, RobotState, Step};
+use crate::error_chain::error_chain;
 use firmware_protocol::message::{
     Action, ActuatorConfig, Configure, JawTarget, Motion, RotationRange, MAX_ACTUATORS,
 };
@@ -187,7 +188,7 @@ impl ActuatorMap {
             let move_id = first_move_id.wrapping_add(out.groups.len() as u32);
             let motion = Motion::new(move_id, &actions).map_err(|e| ActuatorError::BadStep {
                 step: step_index,
-                reason: e.to_string(),
+                reason: error_chain(&e),
             })?;
             out.groups.push((step_index, MotionGroup::Motion(motion)));
             out.positions_after.push(positions.clone());

@@ -1,0 +1,196 @@
+//! The execute stage: records the solution, streams its firmware commands with progress on the page (move i of N, ETA), journals every acknowledged move, and leaves the rig knowing where the robot stopped.
+
+use super::api::{DaemonState, Progress};
+use super::board::StatusBoard;
+use super::context::{show_link_event, Phase, RunContext};
+use super::run_error::RunError;
+use crate::cube::{format_moves, Move, Notation};
+use crate::error_chain::error_chain;
+use crate::link::LinkEvent;
+use crate::robot::{EncodedProgram, MotionGroup, Plan, ProgramDoc, RobotState};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A plan ready to stream: its firmware commands and what is true after each of its steps.
+pub struct Executable {
+    pub plan: Plan,
+    pub encoded: EncodedProgram,
+    pub after: Vec<AfterStep>,
+}
+
+/// The cube, the robot's pose, the face turns made and the planned time after one step.
+pub struct AfterStep {
+    pub facelets: String,
+    pub pose: RobotState,
+    pub turns: usize,
+    pub ms: u64,
+}
+
+impl Executable {
+    fn total_turns(&self) -> usize {
+        self.after.last().map_or(0, |a| a.turns)
+    }
+
+    fn total_ms(&self) -> u64 {
+        self.after.last().map_or(0, |a| a.ms)
+    }
+}
+
+/// Streams the program with progress, journaling each acknowledged move; returns the turns made.
+pub async fn execute(
+    ctx: &mut RunContext,
+    executable: &Executable,
+    attempt: u32,
+) -> Result<u32, RunError> {
+    let phase = Phase::begin("execute", attempt);
+    let solution = record_solution(ctx, &executable.plan, attempt);
+    show_start(&ctx.board, executable, solution);
+    ctx.rig.plan_motion(executable.total_ms());
+    let groups: Vec<MotionGroup> = executable.encoded.groups.iter().map(|(_, g)| *g).collect();
+    let mut progress = ProgressReport::new(ctx, executable);
+    let abort = Arc::clone(&ctx.abort);
+    let result = ctx
+        .rig
+        .stream(
+            &groups,
+            &move || abort.requested().is_some(),
+            |done, event| progress.on_event(done, event),
+        )
+        .await;
+    let (last_step, ran) = (progress.last_step, progress.ran);
+    let turns_done = last_step.map_or(0, |s| executable.after[s].turns) as u32;
+    ctx.note(ctx.history.add_moves(ctx.run, turns_done));
+    ctx.rig.advance(&executable.encoded, ran);
+    match result {
+        Ok(_) => {
+            ctx.rig.robot_state = Some(executable.plan.end);
+            phase.end(ctx);
+            Ok(turns_done)
+        }
+        Err(e) => {
+            if ctx.rig.robot_state.is_some() {
+                let stopped_at = last_step.map(|s| executable.after[s].pose);
+                ctx.rig.robot_state = Some(stopped_at.unwrap_or(executable.plan.start));
+            }
+            Err(RunError::from_stream(
+                e,
+                "executing the solution",
+                &ctx.abort,
+            ))
+        }
+    }
+}
+
+/// Records the solution and its program in the history; returns it in Singmaster notation.
+fn record_solution(ctx: &RunContext, plan: &Plan, attempt: u32) -> String {
+    let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
+    let text = format_moves(&moves, Notation::Singmaster).unwrap_or_default();
+    let doc = ProgramDoc::new(
+        &ctx.rig.model,
+        &plan.program,
+        plan.face_turns,
+        plan.cube_rotations,
+        text.clone(),
+    );
+    let program = serde_json::to_value(&doc).unwrap_or_default();
+    ctx.note(ctx.history.record_solution(
+        ctx.run,
+        attempt,
+        &text,
+        moves.len() as u32,
+        &program,
+        plan.total_ms,
+    ));
+    text
+}
+
+/// Shows "move 0 of N" with the solution and the planned time as the first ETA.
+fn show_start(board: &StatusBoard, executable: &Executable, solution: String) {
+    let (total_turns, total_ms) = (executable.total_turns(), executable.total_ms());
+    board.update(|s| {
+        s.state = DaemonState::Executing;
+        s.message = format!("executing: move 0 of {total_turns}");
+        s.solution = solution.split_whitespace().map(str::to_string).collect();
+        s.progress = Some(Progress {
+            moves_done: 0,
+            moves: total_turns,
+            commands_done: 0,
+            commands: executable.encoded.groups.len(),
+            elapsed_ms: 0,
+            eta_ms: total_ms,
+        });
+    });
+}
+
+/// Follows the acknowledged moves: journal, page, and the last step done.
+struct ProgressReport<'a> {
+    ctx_run: u64,
+    history: Arc<super::history::History>,
+    board: StatusBoard,
+    executable: &'a Executable,
+    began: Instant,
+    last_step: Option<usize>,
+    ran: usize,
+}
+
+impl<'a> ProgressReport<'a> {
+    fn new(ctx: &RunContext, executable: &'a Executable) -> ProgressReport<'a> {
+        ProgressReport {
+            ctx_run: ctx.run,
+            history: Arc::clone(&ctx.history),
+            board: ctx.board.clone(),
+            executable,
+            began: Instant::now(),
+            last_step: None,
+            ran: 0,
+        }
+    }
+
+    fn on_event(&mut self, done: usize, event: &LinkEvent) {
+        match event {
+            LinkEvent::MoveDone { move_id, .. } => self.on_move_done(done, *move_id),
+            other => show_link_event(&self.board, other, DaemonState::Executing),
+        }
+    }
+
+    fn on_move_done(&mut self, done: usize, move_id: u32) {
+        if let Err(e) = self.history.journal_ack(self.ctx_run, move_id) {
+            self.board.log(format!(
+                "could not journal move {move_id}: {}",
+                error_chain(&e)
+            ));
+        }
+        let Some(&(step, _)) = self.executable.encoded.groups.get(done.wrapping_sub(1)) else {
+            return;
+        };
+        self.last_step = Some(step);
+        self.ran = done;
+        self.show(done, step);
+    }
+
+    /// "move i of N", the cube after the step, and an ETA scaled by the pace so far.
+    fn show(&self, done: usize, step: usize) {
+        let after = &self.executable.after[step];
+        let (total_turns, total_ms) = (self.executable.total_turns(), self.executable.total_ms());
+        let elapsed = self.began.elapsed().as_millis() as u64;
+        let pace = if after.ms > 0 {
+            elapsed as f64 / after.ms as f64
+        } else {
+            1.0
+        };
+        let commands = self.executable.encoded.groups.len();
+        self.board.update(|s| {
+            s.state = DaemonState::Executing;
+            s.message = format!("executing: move {} of {total_turns}", after.turns);
+            s.facelets = Some(after.facelets.clone());
+            s.progress = Some(Progress {
+                moves_done: after.turns,
+                moves: total_turns,
+                commands_done: done,
+                commands,
+                elapsed_ms: elapsed,
+                eta_ms: ((total_ms - after.ms) as f64 * pace) as u64,
+            });
+        });
+    }
+}

@@ -1,0 +1,173 @@
+//! Why a run (or a calibration) did not go on: one typed error per way a stage can end early, and how each maps to the run's outcome (refused, failed, stopped, e-stopped).
+
+use super::outcome::{Abort, AbortFlag};
+use super::rig::RigError;
+use crate::cube::Face;
+use crate::link::StreamError;
+use crate::robot::{ActuatorError, AwareError, PlanError};
+use crate::vision::calibrate::CalibrateError;
+use crate::vision::camera::CameraError;
+use crate::vision::scan::ScanError;
+use std::path::PathBuf;
+use tokio::task::JoinError;
+
+/// A stage that could not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("connecting to the robot and homing it")]
+    Connect(#[source] RigError),
+    #[error("the robot's pose is unknown (it must be homed first)")]
+    PoseUnknown,
+    #[error("planning how to show the faces to the camera")]
+    PlanScan(#[source] PlanError),
+    #[error("encoding the program for the firmware")]
+    Encode(#[source] ActuatorError),
+    #[error("the planned program breaks a rule at step {step}: {why}")]
+    IllegalStep { step: usize, why: String },
+    #[error("the {what} task ended unexpectedly")]
+    Task {
+        what: &'static str,
+        #[source]
+        source: JoinError,
+    },
+    #[error("photographing face {face}")]
+    Photo {
+        face: Face,
+        #[source]
+        source: CameraError,
+    },
+    #[error("the photos cannot be read")]
+    Unreadable(#[source] ScanError),
+    #[error("unsure of sticker(s) {stickers} after {rounds} re-capture(s): check the lighting and the camera, or recalibrate the palette")]
+    Unsure { stickers: String, rounds: u32 },
+    #[error("solving")]
+    Solve(#[source] AwareError),
+    #[error("still not solved after {solves} solve(s); see the photos of the last scan")]
+    NotSolved { solves: u32 },
+    #[error("while {what}")]
+    Stream {
+        what: &'static str,
+        #[source]
+        source: StreamError,
+    },
+    #[error("{what} was stopped after {done} of {total} commands")]
+    Halted {
+        what: &'static str,
+        done: usize,
+        total: usize,
+        emergency: bool,
+    },
+    #[error("{}", match .0 { Abort::Stop => "stopped on request", Abort::EStop => "emergency stop requested" })]
+    Aborted(Abort),
+    #[error("the scan of the solved cube cannot calibrate the palette")]
+    Calibrate(#[source] CalibrateError),
+    #[error("writing the palette {}", .path.display())]
+    WritePalette {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the run task failed: {0}")]
+    Panicked(String),
+    #[error("the daemon was shut down (SIGINT/SIGTERM)")]
+    Shutdown,
+    #[error("the daemon shut down and the run did not reach a step boundary in time")]
+    ShutdownTimedOut,
+}
+
+/// What a run error makes of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The cube (or its scan) is the problem: the person fixes it and starts again.
+    Refused,
+    /// The robot, the link or the software failed.
+    Failed,
+    Stopped,
+    EStopped,
+}
+
+impl RunError {
+    /// The error a streamed program ended with. A program that stopped at a step boundary
+    /// because of an emergency stop (before the firmware confirmed it) is e-stopped.
+    pub fn from_stream(error: StreamError, what: &'static str, abort: &AbortFlag) -> RunError {
+        let estop_requested = abort.requested() == Some(Abort::EStop);
+        match error {
+            StreamError::Stopped { done, total } => RunError::Halted {
+                what,
+                done,
+                total,
+                emergency: estop_requested,
+            },
+            StreamError::EStopped { done, total } => RunError::Halted {
+                what,
+                done,
+                total,
+                emergency: true,
+            },
+            source => RunError::Stream { what, source },
+        }
+    }
+
+    /// How the run ends because of this error.
+    pub fn ending(&self) -> Ending {
+        match self {
+            RunError::Unreadable(_) | RunError::Unsure { .. } | RunError::Calibrate(_) => {
+                Ending::Refused
+            }
+            RunError::Halted {
+                emergency: true, ..
+            }
+            | RunError::Aborted(Abort::EStop)
+            | RunError::ShutdownTimedOut => Ending::EStopped,
+            RunError::Halted { .. } | RunError::Aborted(Abort::Stop) | RunError::Shutdown => {
+                Ending::Stopped
+            }
+            _ => Ending::Failed,
+        }
+    }
+}
+
+impl AbortFlag {
+    /// Ends the stage now if a stop or an emergency stop was asked for.
+    pub fn check(&self) -> Result<(), RunError> {
+        self.requested()
+            .map_or(Ok(()), |a| Err(RunError::Aborted(a)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ending_after(requested: Option<Abort>, error: StreamError) -> Ending {
+        let abort = AbortFlag::default();
+        if let Some(a) = requested {
+            abort.request(a);
+        }
+        RunError::from_stream(error, "executing", &abort).ending()
+    }
+
+    #[test]
+    fn a_step_boundary_stop_after_an_emergency_stop_is_an_emergency_stop() {
+        let stopped = || StreamError::Stopped { done: 3, total: 9 };
+        assert_eq!(
+            ending_after(Some(Abort::EStop), stopped()),
+            Ending::EStopped
+        );
+        assert_eq!(ending_after(Some(Abort::Stop), stopped()), Ending::Stopped);
+        assert_eq!(ending_after(None, stopped()), Ending::Stopped);
+        let confirmed = StreamError::EStopped { done: 3, total: 9 };
+        assert_eq!(ending_after(None, confirmed), Ending::EStopped);
+    }
+
+    #[test]
+    fn an_unsure_reading_is_refused_and_a_lost_pose_is_a_failure() {
+        let unsure = RunError::Unsure {
+            stickers: "F3".into(),
+            rounds: 2,
+        };
+        assert_eq!(unsure.ending(), Ending::Refused);
+        assert_eq!(RunError::PoseUnknown.ending(), Ending::Failed);
+        assert_eq!(RunError::Aborted(Abort::Stop).ending(), Ending::Stopped);
+    }
+}
