@@ -6,12 +6,12 @@ use std::path::Path;
 /// Creates the directory if needed, writes `bytes` to a temporary file in it, syncs it, and
 /// renames it over `path`, then syncs the directory so the rename survives a power cut (the
 /// temporary file is removed if anything fails).
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomically_with(path, |out| out.write_all(bytes))
 }
 
 /// Like `write_atomically`, with the contents streamed by `write` (buffered).
-pub fn write_atomically_with(
+pub(crate) fn write_atomically_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {

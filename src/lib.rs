@@ -17,6 +17,8 @@
 //! [`table_cache`] keeps the solver's tables on disk; [`error_chain`] prints an error with its
 //! causes (each error's text says only its own level, its cause is chained).
 
+#![warn(unreachable_pub)]
+
 mod atomic_file;
 pub mod cube;
 pub mod daemon;

@@ -53,7 +53,7 @@ impl Edge {
 }
 
 /// Sticker indices of each corner position, U/D sticker first, then clockwise.
-pub const CORNER_STICKERS: [[usize; 3]; 8] = [
+pub(crate) const CORNER_STICKERS: [[usize; 3]; 8] = [
     [8, 9, 20],
     [6, 18, 38],
     [0, 36, 47],
@@ -65,7 +65,7 @@ pub const CORNER_STICKERS: [[usize; 3]; 8] = [
 ];
 
 /// Sticker indices of each edge position, reference sticker first.
-pub const EDGE_STICKERS: [[usize; 2]; 12] = [
+pub(crate) const EDGE_STICKERS: [[usize; 2]; 12] = [
     [5, 10],
     [7, 19],
     [3, 37],
@@ -81,12 +81,12 @@ pub const EDGE_STICKERS: [[usize; 2]; 12] = [
 ];
 
 /// Colours (faces) of each corner piece, in the order of `CORNER_STICKERS`.
-pub fn corner_colours(c: usize) -> [Face; 3] {
+pub(crate) fn corner_colours(c: usize) -> [Face; 3] {
     CORNER_STICKERS[c].map(|s| Face::from_index(s / 9))
 }
 
 /// Colours (faces) of each edge piece, in the order of `EDGE_STICKERS`.
-pub fn edge_colours(e: usize) -> [Face; 2] {
+pub(crate) fn edge_colours(e: usize) -> [Face; 2] {
     EDGE_STICKERS[e].map(|s| Face::from_index(s / 9))
 }
 
@@ -299,7 +299,7 @@ fn duplicate(perm: &[u8]) -> Option<(usize, usize, usize)> {
 }
 
 /// Parity of a permutation: true when odd.
-pub fn permutation_parity(perm: &[u8]) -> bool {
+pub(crate) fn permutation_parity(perm: &[u8]) -> bool {
     let mut odd = false;
     for i in 0..perm.len() {
         for j in i + 1..perm.len() {
@@ -312,7 +312,7 @@ pub fn permutation_parity(perm: &[u8]) -> bool {
 }
 
 /// Cubie cubes of the 18 face turns, derived from their sticker permutations.
-pub fn turn_cubies() -> &'static [CubieCube; 18] {
+pub(crate) fn turn_cubies() -> &'static [CubieCube; 18] {
     static TURNS: OnceLock<[CubieCube; 18]> = OnceLock::new();
     TURNS.get_or_init(|| {
         std::array::from_fn(|i| {

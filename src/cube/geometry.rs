@@ -45,7 +45,7 @@ impl StickerPerm {
 }
 
 /// The outward normal of a face.
-pub fn normal(face: Face) -> Vec3 {
+pub(crate) fn normal(face: Face) -> Vec3 {
     match face {
         Face::U => [0, 1, 0],
         Face::R => [1, 0, 0],
@@ -57,7 +57,7 @@ pub fn normal(face: Face) -> Vec3 {
 }
 
 /// Cubie position of sticker `index` (0..54), as laid out in the usual net.
-pub fn position(index: usize) -> Vec3 {
+pub(crate) fn position(index: usize) -> Vec3 {
     let face = Face::from_index(index / 9);
     let (r, c) = ((index % 9 / 3) as i8, (index % 3) as i8);
     match face {
@@ -96,7 +96,7 @@ fn sticker_at(pos: Vec3, normal_dir: Vec3) -> usize {
 }
 
 /// Clockwise quarter turn about `axis` of every sticker whose position satisfies `in_layer`.
-pub fn quarter_turn(axis: Face, in_layer: impl Fn(Vec3) -> bool) -> StickerPerm {
+pub(crate) fn quarter_turn(axis: Face, in_layer: impl Fn(Vec3) -> bool) -> StickerPerm {
     let a = normal(axis);
     let mut src = [0u8; 54];
     for i in 0..54 {
@@ -113,12 +113,12 @@ pub fn quarter_turn(axis: Face, in_layer: impl Fn(Vec3) -> bool) -> StickerPerm 
 }
 
 /// Clockwise quarter turn of the outer layer of `face`.
-pub fn face_quarter_turn(face: Face) -> StickerPerm {
+pub(crate) fn face_quarter_turn(face: Face) -> StickerPerm {
     let a = normal(face);
     quarter_turn(face, move |p| dot(a, p) == 1)
 }
 
 /// Clockwise quarter turn of the whole cube about the axis through `face`.
-pub fn cube_quarter_turn(face: Face) -> StickerPerm {
+pub(crate) fn cube_quarter_turn(face: Face) -> StickerPerm {
     quarter_turn(face, |_| true)
 }

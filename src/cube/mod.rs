@@ -1,12 +1,12 @@
 //! Cube model: faces, stickers, cubies, moves, notation, validation and random cubes. Pure: no I/O.
 
-pub mod cubie;
-pub mod error;
-pub mod face;
-pub mod facelets;
-pub mod geometry;
-pub mod moves;
-pub mod notation;
+pub(crate) mod cubie;
+pub(crate) mod error;
+pub(crate) mod face;
+pub(crate) mod facelets;
+pub(crate) mod geometry;
+pub(crate) mod moves;
+pub(crate) mod notation;
 pub mod random;
 
 #[cfg(test)]

@@ -140,13 +140,9 @@ impl From<Turn> for Move {
 }
 
 /// The inverse of a whole sequence: reversed, each move undone.
-pub fn invert_sequence(moves: &[Move]) -> Vec<Move> {
+#[cfg(test)]
+pub(crate) fn invert_sequence(moves: &[Move]) -> Vec<Move> {
     moves.iter().rev().map(|m| m.inverse()).collect()
-}
-
-/// Number of face turns in a sequence (rotations do not count).
-pub fn turn_count(moves: &[Move]) -> usize {
-    moves.iter().filter(|m| matches!(m, Move::Turn(_))).count()
 }
 
 struct PermTables {

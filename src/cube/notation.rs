@@ -55,7 +55,7 @@ pub fn format_moves(moves: &[Move], notation: Notation) -> Result<String, Notati
 }
 
 /// One move in Singmaster notation, e.g. `R'`, `U2`, `y`.
-pub fn singmaster(m: Move) -> String {
+pub(crate) fn singmaster(m: Move) -> String {
     let (letter, q) = match m {
         Move::Turn(t) => (t.face.letter(), t.quarters),
         Move::Rotate(r) => (r.axis.letter(), r.quarters),
@@ -65,7 +65,7 @@ pub fn singmaster(m: Move) -> String {
 }
 
 /// One move in the 1988 notation, e.g. `R-`, `T2`, `RC+`.
-pub fn woolley(m: Move) -> Result<String, NotationError> {
+pub(crate) fn woolley(m: Move) -> Result<String, NotationError> {
     let suffix = ["+", "2", "-"][m.quarters() as usize - 1];
     match m {
         Move::Turn(t) => Ok(format!("{}{suffix}", t.face.woolley_letter())),

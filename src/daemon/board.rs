@@ -6,13 +6,13 @@ use tokio::sync::{broadcast, watch};
 
 /// Shared by the service loop and the run task.
 #[derive(Clone)]
-pub struct StatusBoard {
+pub(crate) struct StatusBoard {
     status: std::sync::Arc<watch::Sender<StatusDoc>>,
     events: broadcast::Sender<DaemonEvent>,
 }
 
 impl StatusBoard {
-    pub fn new(
+    pub(crate) fn new(
         status: watch::Sender<StatusDoc>,
         events: broadcast::Sender<DaemonEvent>,
     ) -> StatusBoard {
@@ -23,14 +23,14 @@ impl StatusBoard {
     }
 
     /// Changes the status and pushes it.
-    pub fn update(&self, change: impl FnOnce(&mut StatusDoc)) {
+    pub(crate) fn update(&self, change: impl FnOnce(&mut StatusDoc)) {
         self.status.send_modify(change);
         let doc = self.status.borrow().clone();
         let _ = self.events.send(DaemonEvent::Status(doc));
     }
 
     /// A new state and message.
-    pub fn set(&self, state: DaemonState, message: impl Into<String>) {
+    pub(crate) fn set(&self, state: DaemonState, message: impl Into<String>) {
         let message = message.into();
         tracing::info!(?state, "{message}");
         self.update(|s| {
@@ -40,38 +40,38 @@ impl StatusBoard {
     }
 
     /// A message in the current state.
-    pub fn say(&self, message: impl Into<String>) {
+    pub(crate) fn say(&self, message: impl Into<String>) {
         let message = message.into();
         tracing::info!("{message}");
         self.update(|s| s.message = message);
     }
 
     /// A line for the page's log.
-    pub fn log(&self, message: impl Into<String>) {
+    pub(crate) fn log(&self, message: impl Into<String>) {
         let message = message.into();
         tracing::info!("{message}");
         let _ = self.events.send(DaemonEvent::Log { message });
     }
 
-    pub fn finished(&self, run: u64, outcome: &str) {
+    pub(crate) fn finished(&self, run: u64, outcome: &str) {
         let _ = self.events.send(DaemonEvent::RunFinished {
             run,
             outcome: outcome.to_string(),
         });
     }
 
-    pub fn now(&self) -> StatusDoc {
+    pub(crate) fn now(&self) -> StatusDoc {
         self.status.borrow().clone()
     }
 }
 
 /// `#rrggbb`.
-pub fn hex(rgb: [u8; 3]) -> String {
+pub(crate) fn hex(rgb: [u8; 3]) -> String {
     format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2])
 }
 
 /// The palette as the page shows it.
-pub fn palette_doc(palette: &Palette) -> Vec<PaletteColourDoc> {
+pub(crate) fn palette_doc(palette: &Palette) -> Vec<PaletteColourDoc> {
     palette
         .colours
         .iter()

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Settings of a run, from the config.
 #[derive(Clone, Debug)]
-pub struct RunSettings {
+pub(crate) struct RunSettings {
     pub min_confidence: f32,
     pub recaptures: u32,
     pub max_solves: u32,
@@ -18,7 +18,7 @@ pub struct RunSettings {
 }
 
 /// A run in progress.
-pub struct RunContext {
+pub(crate) struct RunContext {
     pub rig: Rig,
     pub history: Arc<History>,
     pub board: StatusBoard,
@@ -28,14 +28,14 @@ pub struct RunContext {
 }
 
 /// Unix time in ms.
-pub fn unix_ms() -> i64 {
+pub(crate) fn unix_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// A phase being timed for the history.
-pub struct Phase {
+pub(crate) struct Phase {
     name: &'static str,
     attempt: u32,
     started_ms: i64,
@@ -43,7 +43,7 @@ pub struct Phase {
 }
 
 impl Phase {
-    pub fn begin(name: &'static str, attempt: u32) -> Phase {
+    pub(crate) fn begin(name: &'static str, attempt: u32) -> Phase {
         Phase {
             name,
             attempt,
@@ -53,7 +53,7 @@ impl Phase {
     }
 
     /// Records the phase's duration.
-    pub fn end(self, ctx: &RunContext) {
+    pub(crate) fn end(self, ctx: &RunContext) {
         let ms = self.began.elapsed().as_secs_f64() * 1000.0;
         let recorded =
             ctx.history
@@ -64,7 +64,7 @@ impl Phase {
 
 impl RunContext {
     /// A history write that failed is logged loudly; the run goes on (the robot is moving).
-    pub fn note<T>(&self, result: Result<T, HistoryError>) -> Option<T> {
+    pub(crate) fn note<T>(&self, result: Result<T, HistoryError>) -> Option<T> {
         match result {
             Ok(v) => Some(v),
             Err(e) => {
@@ -80,7 +80,7 @@ impl RunContext {
 }
 
 /// Shows link trouble on the board: `paused` while the port is lost, `resume` once it is back.
-pub fn show_link_event(
+pub(crate) fn show_link_event(
     board: &super::board::StatusBoard,
     event: &crate::link::LinkEvent,
     resume: super::api::DaemonState,

@@ -12,14 +12,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// A plan ready to stream: its firmware commands and what is true after each of its steps.
-pub struct Executable {
+pub(super) struct Executable {
     pub plan: Plan,
     pub encoded: EncodedProgram,
     pub after: Vec<AfterStep>,
 }
 
 /// The cube, the robot's pose, the face turns made and the planned time after one step.
-pub struct AfterStep {
+pub(super) struct AfterStep {
     pub facelets: String,
     pub pose: RobotState,
     pub turns: usize,
@@ -37,7 +37,7 @@ impl Executable {
 }
 
 /// Streams the program with progress, journaling each acknowledged move; returns the turns made.
-pub async fn execute(
+pub(super) async fn execute(
     ctx: &mut RunContext,
     executable: &Executable,
     attempt: u32,

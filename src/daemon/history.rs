@@ -10,12 +10,12 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The database file in the data directory.
-pub const DATABASE_FILE: &str = "cubed.sqlite";
+pub(crate) const DATABASE_FILE: &str = "cubed.sqlite";
 /// The photo directory in the data directory.
-pub const IMAGES_DIR: &str = "images";
+pub(crate) const IMAGES_DIR: &str = "images";
 
 /// Outcomes a run may end with.
-pub const OUTCOMES: [&str; 8] = [
+pub(crate) const OUTCOMES: [&str; 8] = [
     "solved",
     "already_solved",
     "calibrated",

@@ -9,40 +9,40 @@ use std::collections::BTreeMap;
 use std::path::{Component, Path};
 
 /// Face letters in net order: face `f` owns stickers `f*9..f*9+9`.
-pub const FACES: &str = "URFDLB";
+pub(super) const FACES: &str = "URFDLB";
 
 /// Columns read by [`summary`], in `SELECT` form.
-pub const SUMMARY_COLUMNS: &str =
+pub(super) const SUMMARY_COLUMNS: &str =
     "id, started_ms, finished_ms, source, outcome, moves, error, last_acked_move";
 
 /// Net position of a face letter.
-pub fn face_index(face: char) -> Option<usize> {
+pub(super) fn face_index(face: char) -> Option<usize> {
     FACES.chars().position(|f| f == face)
 }
 
 /// Where the web layer serves a photo.
-pub fn image_url(run: u64, attempt: u32, face: char) -> String {
+pub(super) fn image_url(run: u64, attempt: u32, face: char) -> String {
     format!("/api/runs/{run}/images/{attempt}/{face}")
 }
 
 /// A photo's file, relative to the data directory (as stored).
-pub fn image_relative_path(run: u64, attempt: u32, face: char) -> String {
+pub(super) fn image_relative_path(run: u64, attempt: u32, face: char) -> String {
     format!("images/{run}/{attempt}-{face}.png")
 }
 
 /// Whether a stored relative path stays inside the data directory.
-pub fn is_safe_relative(path: &str) -> bool {
+pub(super) fn is_safe_relative(path: &str) -> bool {
     let path = Path::new(path);
     path.components().count() > 0 && path.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
 /// 54 readings as 162 bytes (R, G, B per sticker).
-pub fn encode_readings(readings: &[[u8; 3]; 54]) -> Vec<u8> {
+pub(super) fn encode_readings(readings: &[[u8; 3]; 54]) -> Vec<u8> {
     readings.concat()
 }
 
 /// Confidences as a JSON array; values JSON cannot hold are the strings "inf", "-inf", "nan".
-pub fn encode_confidence(values: &[f32]) -> String {
+pub(super) fn encode_confidence(values: &[f32]) -> String {
     let items: Vec<String> = values
         .iter()
         .map(|&v| match v {
@@ -56,20 +56,20 @@ pub fn encode_confidence(values: &[f32]) -> String {
 }
 
 /// Reads one column of one run's row; a missing or mistyped value names both.
-pub struct Cols<'a, 'r> {
+pub(super) struct Cols<'a, 'r> {
     pub row: &'a Row<'r>,
     pub run: i64,
     pub table: &'static str,
 }
 
 impl Cols<'_, '_> {
-    pub fn get<T: FromSql>(&self, column: &'static str) -> Result<T, HistoryError> {
+    pub(super) fn get<T: FromSql>(&self, column: &'static str) -> Result<T, HistoryError> {
         self.row
             .get(column)
             .map_err(|e| self.bad(column, error_chain(&e)))
     }
 
-    pub fn bad(&self, column: &'static str, message: String) -> HistoryError {
+    pub(super) fn bad(&self, column: &'static str, message: String) -> HistoryError {
         HistoryError::BadRow {
             run: self.run,
             column: format!("{}.{column}", self.table),
@@ -79,7 +79,7 @@ impl Cols<'_, '_> {
 }
 
 /// A `runs` row selected with [`SUMMARY_COLUMNS`].
-pub fn summary(row: &Row<'_>) -> Result<RunSummary, HistoryError> {
+pub(super) fn summary(row: &Row<'_>) -> Result<RunSummary, HistoryError> {
     let id: i64 = Cols {
         row,
         run: 0,
@@ -104,7 +104,7 @@ pub fn summary(row: &Row<'_>) -> Result<RunSummary, HistoryError> {
 }
 
 /// A `scans` row (attempt, readings, facelets, confidence, error), photos not yet attached.
-pub fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> {
+pub(super) fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> {
     let cols = Cols {
         row,
         run,
@@ -123,7 +123,7 @@ pub fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> {
 }
 
 /// The runs `sql` selects with [`SUMMARY_COLUMNS`].
-pub fn query_summaries<P: Params>(
+pub(super) fn query_summaries<P: Params>(
     conn: &Connection,
     sql: &str,
     params: P,
@@ -139,7 +139,7 @@ pub fn query_summaries<P: Params>(
 }
 
 /// The rows of one run from `sql` (which takes the run id as ?1), each decoded by `decode`.
-pub fn query_rows<T>(
+pub(super) fn query_rows<T>(
     conn: &Connection,
     sql: &str,
     run: i64,
@@ -156,7 +156,7 @@ pub fn query_rows<T>(
 }
 
 /// An `images` row (attempt, face) as the attempt and its photo, stickers not yet attached.
-pub fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
+pub(super) fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
     let cols = Cols {
         row,
         run: run as i64,
@@ -174,7 +174,7 @@ pub fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
 }
 
 /// A `solutions` row.
-pub fn solution(row: &Row<'_>, run: i64) -> Result<SolutionRecord, HistoryError> {
+pub(super) fn solution(row: &Row<'_>, run: i64) -> Result<SolutionRecord, HistoryError> {
     let cols = Cols {
         row,
         run,
@@ -192,7 +192,7 @@ pub fn solution(row: &Row<'_>, run: i64) -> Result<SolutionRecord, HistoryError>
 }
 
 /// A `steps` row.
-pub fn step(row: &Row<'_>, run: i64) -> Result<StepTiming, HistoryError> {
+pub(super) fn step(row: &Row<'_>, run: i64) -> Result<StepTiming, HistoryError> {
     let cols = Cols {
         row,
         run,
@@ -208,7 +208,7 @@ pub fn step(row: &Row<'_>, run: i64) -> Result<StepTiming, HistoryError> {
 
 /// Scans by attempt, with each attempt's photos (net order) and their stickers; an attempt
 /// with photos but no recorded scan still appears.
-pub fn assemble_scans(scans: Vec<ScanRecord>, photos: Vec<PhotoDoc>) -> Vec<ScanRecord> {
+pub(super) fn assemble_scans(scans: Vec<ScanRecord>, photos: Vec<PhotoDoc>) -> Vec<ScanRecord> {
     let mut by_attempt: BTreeMap<u32, ScanRecord> =
         scans.into_iter().map(|s| (s.attempt, s)).collect();
     for photo in photos {

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Schema version this build writes, and the newest it can read.
-pub const SCHEMA_VERSION: i64 = 1;
+pub(super) const SCHEMA_VERSION: i64 = 1;
 
 /// `MIGRATIONS[v]` takes the schema from version `v` to `v + 1`; append, never edit.
 const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [SCHEMA_V1];
@@ -65,7 +65,7 @@ CREATE INDEX steps_by_run ON steps (run, id);
 
 /// Opens `path`, refusing files that are not a cubed history of a version this build knows,
 /// before anything is written to them; then sets the pragmas and migrates to [`SCHEMA_VERSION`].
-pub fn open_database(path: &Path) -> Result<Connection, HistoryError> {
+pub(super) fn open_database(path: &Path) -> Result<Connection, HistoryError> {
     let failed = |e: rusqlite::Error| open_error(path, e);
     let mut conn = Connection::open(path).map_err(failed)?;
     conn.busy_timeout(Duration::from_secs(5)).map_err(failed)?;

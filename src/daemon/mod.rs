@@ -1,24 +1,24 @@
 //! The daemon: a tokio task that owns the robot link and the camera, runs one run at a time through the stages in `pipeline.rs` (home → scan → classify → solve → plan → execute → verify), journals every run in SQLite, and answers requests from the web page, the CLI and the robot's button.
 
-pub mod api;
-pub mod board;
+pub(crate) mod api;
+pub(crate) mod board;
 pub mod config;
-pub mod context;
+pub(crate) mod context;
 pub mod dry_run;
 mod execute;
-pub mod history;
+pub(crate) mod history;
 mod history_rows;
 mod history_schema;
 #[cfg(test)]
 mod history_tests;
-pub mod launch;
-pub mod outcome;
+pub(crate) mod launch;
+pub(crate) mod outcome;
 mod pipeline;
-pub mod rig;
+pub(crate) mod rig;
 mod run_error;
-pub mod scanning;
-pub mod service;
-pub mod tasks;
+pub(crate) mod scanning;
+pub(crate) mod service;
+pub(crate) mod tasks;
 
 pub use api::{
     DaemonEvent, DaemonHandle, DaemonInbox, DaemonState, Refusal, RefusalKind, Request, RunDetail,

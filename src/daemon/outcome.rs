@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 /// How a run ended.
 #[derive(Clone, Debug)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Verified solved after `moves` face turns.
     Solved { moves: u32 },
     /// The scan found a solved cube; nothing was moved.
@@ -28,7 +28,7 @@ impl From<RunError> for Outcome {
 
 impl Outcome {
     /// The name recorded in the run history.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Outcome::Solved { .. } => "solved",
             Outcome::AlreadySolved => "already_solved",
@@ -43,7 +43,7 @@ impl Outcome {
     }
 
     /// How a run that ended early ended (refused, failed, stopped, e-stopped).
-    pub fn ending(&self) -> Option<Ending> {
+    pub(crate) fn ending(&self) -> Option<Ending> {
         match self {
             Outcome::Ended(e) => Some(e.ending()),
             _ => None,
@@ -51,7 +51,7 @@ impl Outcome {
     }
 
     /// The reason with its causes, for the history's error column.
-    pub fn error(&self) -> Option<String> {
+    pub(crate) fn error(&self) -> Option<String> {
         match self {
             Outcome::Ended(e) => Some(error_chain(e.as_ref())),
             _ => None,
@@ -59,7 +59,7 @@ impl Outcome {
     }
 
     /// The daemon's state after the run.
-    pub fn state(&self) -> DaemonState {
+    pub(crate) fn state(&self) -> DaemonState {
         match self {
             Outcome::Solved { .. } | Outcome::AlreadySolved => DaemonState::Done,
             Outcome::Calibrated => DaemonState::Idle,
@@ -72,7 +72,7 @@ impl Outcome {
     }
 
     /// One sentence for the page.
-    pub fn message(&self, run: u64) -> String {
+    pub(crate) fn message(&self, run: u64) -> String {
         match self {
             Outcome::Solved { moves } => format!("run {run}: solved and verified ({moves} moves)"),
             Outcome::AlreadySolved => {

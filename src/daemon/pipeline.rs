@@ -12,7 +12,7 @@ use crate::vision::classify::Classification;
 use std::sync::Arc;
 
 /// Runs the whole pipeline; the outcome says how it ended.
-pub async fn run(ctx: &mut RunContext) -> Outcome {
+pub(super) async fn run(ctx: &mut RunContext) -> Outcome {
     match stages(ctx).await {
         Ok(outcome) => outcome,
         Err(error) => error.into(),
@@ -47,7 +47,7 @@ async fn stages(ctx: &mut RunContext) -> Result<Outcome, RunError> {
 }
 
 /// Home: opens the link and homes the robot if its pose is unknown.
-pub async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
+pub(super) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
     ctx.board.set(
         DaemonState::Scanning,
         "connecting to the robot and homing it",

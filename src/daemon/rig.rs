@@ -46,7 +46,7 @@ pub enum RigError {
 }
 
 /// The in-process simulated robot and the bench around it.
-pub struct SimRig {
+pub(crate) struct SimRig {
     pub running: RunningSim<PhysicsMechanics>,
     pub controls: SimControls,
 }
@@ -92,10 +92,10 @@ impl SimControls {
 
 /// Where the e-stop of the link in use is found, by whoever holds a clone (the service).
 #[derive(Clone, Default, Debug)]
-pub struct EStopSlot(Arc<Mutex<Option<EStopHandle>>>);
+pub(crate) struct EStopSlot(Arc<Mutex<Option<EStopHandle>>>);
 
 impl EStopSlot {
-    pub fn get(&self) -> Option<EStopHandle> {
+    pub(crate) fn get(&self) -> Option<EStopHandle> {
         self.0.lock().ok().and_then(|h| h.clone())
     }
 
@@ -107,7 +107,7 @@ impl EStopSlot {
 }
 
 /// Everything a run works with. Moved into the run's task and back.
-pub struct Rig {
+pub(crate) struct Rig {
     pub model: RobotModel,
     pub planner: Planner,
     pub map: ActuatorMap,
@@ -135,14 +135,14 @@ pub struct Rig {
 }
 
 /// The palette calibrated by the daemon, kept in the data directory (the config stays untouched).
-pub fn calibrated_palette_file(config: &DaemonConfig) -> PathBuf {
+pub(crate) fn calibrated_palette_file(config: &DaemonConfig) -> PathBuf {
     config.data_dir.join("palette.toml")
 }
 
 impl Rig {
     /// Loads the design and palette, opens the camera and (for `sim`) starts the simulated robot.
     /// The link is opened by [`Rig::ensure_link`].
-    pub async fn new(config: &DaemonConfig, solver: Arc<Solver>) -> Result<Rig, RigError> {
+    pub(crate) async fn new(config: &DaemonConfig, solver: Arc<Solver>) -> Result<Rig, RigError> {
         let model = load_robot(&config.robot_design)?;
         let map = ActuatorMap::new(&model)?;
         let calibrated = calibrated_palette_file(config);
@@ -198,7 +198,7 @@ impl Rig {
     }
 
     /// Opens the link (handshake, configuration) if it is not open; the robot is not moved.
-    pub async fn connect(&mut self) -> Result<(), RigError> {
+    pub(crate) async fn connect(&mut self) -> Result<(), RigError> {
         if self.link.is_none() {
             let link = LinkHandle::open(
                 Arc::clone(&self.connector),
@@ -216,12 +216,12 @@ impl Rig {
     }
 
     /// Whether the link is open.
-    pub fn connected(&self) -> bool {
+    pub(crate) fn connected(&self) -> bool {
         self.link.is_some()
     }
 
     /// The link, opened (handshake, configuration) and the robot homed if needed.
-    pub async fn ensure_link(&mut self) -> Result<&mut LinkHandle, RigError> {
+    pub(crate) async fn ensure_link(&mut self) -> Result<&mut LinkHandle, RigError> {
         self.connect().await?;
         if self.robot_state.is_none() {
             let home = [MotionGroup::Home {
@@ -243,7 +243,7 @@ impl Rig {
     }
 
     /// Encodes `program` from where the actuators are now and reserves its move ids.
-    pub fn encode(&mut self, program: &Program) -> Result<EncodedProgram, RunError> {
+    pub(crate) fn encode(&mut self, program: &Program) -> Result<EncodedProgram, RunError> {
         let positions = self.positions.as_ref().ok_or(RunError::PoseUnknown)?;
         let encoded = self
             .map
@@ -254,38 +254,33 @@ impl Rig {
     }
 
     /// Records that the first `done` commands of `encoded` ran (a stop ends between commands).
-    pub fn advance(&mut self, encoded: &EncodedProgram, done: usize) {
+    pub(crate) fn advance(&mut self, encoded: &EncodedProgram, done: usize) {
         if self.positions.is_some() && done > 0 {
             self.positions = encoded.positions_after.get(done - 1).cloned();
         }
     }
 
     /// Counts planned motion time about to be streamed.
-    pub fn plan_motion(&self, ms: u64) {
+    pub(crate) fn plan_motion(&self, ms: u64) {
         self.planned_motion_ms
             .fetch_add(ms, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Reserves `n` consecutive move ids; returns the first.
-    pub fn take_move_ids(&mut self, n: usize) -> u32 {
+    pub(crate) fn take_move_ids(&mut self, n: usize) -> u32 {
         let first = self.next_move_id;
         self.next_move_id = self.next_move_id.wrapping_add(n as u32);
         first
     }
 
-    /// The next move id the link will use.
-    pub fn next_move_id(&self) -> u32 {
-        self.next_move_id
-    }
-
     /// The slot holding the e-stop of whatever link is open.
-    pub fn estop_slot(&self) -> EStopSlot {
+    pub(crate) fn estop_slot(&self) -> EStopSlot {
         self.estop.clone()
     }
 
     /// Streams commands (two queued ahead of the one running), stopping at a step boundary
     /// when `stop()` becomes true. A fatal link error drops the link (reopened next time).
-    pub async fn stream(
+    pub(crate) async fn stream(
         &mut self,
         groups: &[MotionGroup],
         stop: &(dyn Fn() -> bool + Sync),
@@ -315,7 +310,7 @@ impl Rig {
     }
 
     /// Clears a latched fault or e-stop in the firmware and forgets the pose (home next).
-    pub fn clear_fault(&mut self) {
+    pub(crate) fn clear_fault(&mut self) {
         if let Some(link) = &self.link {
             let _ = link.clear_fault();
         }
@@ -323,7 +318,7 @@ impl Rig {
     }
 
     /// Reads the next link event while idle (the start button, link trouble).
-    pub async fn next_idle_event(&mut self) -> Option<LinkEvent> {
+    pub(crate) async fn next_idle_event(&mut self) -> Option<LinkEvent> {
         match self.link.as_mut() {
             Some(link) => link.next_event().await,
             None => std::future::pending().await,
@@ -331,7 +326,7 @@ impl Rig {
     }
 
     /// Closes the link for good (the event stream ended).
-    pub async fn drop_link(&mut self) {
+    pub(crate) async fn drop_link(&mut self) {
         self.estop.set(None);
         if let Some(link) = self.link.take() {
             link.shutdown().await;
@@ -340,7 +335,7 @@ impl Rig {
     }
 
     /// Closes the link and stops the simulator.
-    pub async fn shutdown(mut self) {
+    pub(crate) async fn shutdown(mut self) {
         self.drop_link().await;
         if let Some(sim) = self.sim.take() {
             let _ = sim.running.stop().await;

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 /// Scan: the robot shows each face to the camera; `attempt` 0 is the first scan, later ones
 /// verify. Returns the six photos.
-pub async fn scan(
+pub(crate) async fn scan(
     ctx: &mut RunContext,
     attempt: u32,
     faces: &[Face],
@@ -35,7 +35,7 @@ pub async fn scan(
 
 /// Classify: reads the photos; unreadable photos are all taken again, and the faces of unsure
 /// stickers photographed again, up to `[run] recaptures` times before the run is refused.
-pub async fn classify(
+pub(crate) async fn classify(
     ctx: &mut RunContext,
     attempt: u32,
     mut photos: Vec<FacePhoto>,
@@ -191,7 +191,7 @@ fn upright(image: &image::RgbImage, image_rotation: u8) -> image::RgbImage {
 const CERTAIN: f32 = 99.0;
 
 /// "F3, R7" for sticker indices (face letter, 1-based position in the face's net order).
-pub fn sticker_names(stickers: &[usize]) -> String {
+pub(crate) fn sticker_names(stickers: &[usize]) -> String {
     stickers
         .iter()
         .map(|&s| format!("{}{}", Face::ALL[s / 9].letter(), s % 9 + 1))
@@ -207,7 +207,7 @@ fn faces_of(stickers: &[usize]) -> Vec<Face> {
 }
 
 /// Runs the scan program from the robot's pose and photographs `wanted` faces on the way.
-pub async fn capture_scan(
+pub(crate) async fn capture_scan(
     ctx: &mut RunContext,
     attempt: u32,
     wanted: &[Face],
@@ -265,7 +265,7 @@ fn capture_request(action: &Action) -> Option<CaptureRequest> {
 
 /// The robot's pose after each step of `program` (the cube does not matter for the pose),
 /// and the planned time of its motions (photos excluded).
-pub fn robot_poses(
+pub(crate) fn robot_poses(
     ctx: &RunContext,
     start: &RobotState,
     program: &crate::robot::Program,

@@ -36,7 +36,7 @@ struct ActiveRun {
 }
 
 /// The daemon's state between requests.
-pub struct Service {
+pub(crate) struct Service {
     pub inbox: DaemonInbox,
     pub board: StatusBoard,
     pub history: Arc<History>,
@@ -50,7 +50,7 @@ pub struct Service {
 }
 
 impl Service {
-    pub fn new(
+    pub(crate) fn new(
         inbox: DaemonInbox,
         board: StatusBoard,
         history: Arc<History>,
@@ -70,7 +70,7 @@ impl Service {
     }
 
     /// Serves until `shutdown` turns true (or every handle is dropped).
-    pub async fn serve(mut self, mut shutdown: watch::Receiver<bool>) {
+    pub(crate) async fn serve(mut self, mut shutdown: watch::Receiver<bool>) {
         loop {
             let idle = self.active.is_none();
             tokio::select! {

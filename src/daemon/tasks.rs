@@ -20,7 +20,7 @@ use std::time::Duration;
 
 /// Scans the (solved) cube in the robot and recalibrates the palette from it; the new palette
 /// is written to the data directory (atomically) and used from now on.
-pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, RunError> {
+pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, RunError> {
     home(ctx).await?;
     ctx.board.set(
         super::api::DaemonState::Scanning,
@@ -50,7 +50,7 @@ pub async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, RunEr
 }
 
 /// Solves a cube typed by a person and lists the cube after each turn.
-pub async fn guide(solver: Arc<Solver>, facelets: String) -> Result<GuideDoc, Refusal> {
+pub(crate) async fn guide(solver: Arc<Solver>, facelets: String) -> Result<GuideDoc, Refusal> {
     let text = facelets.trim().to_string();
     let (cube, scheme, cubies) = parse_cube(&text, FaceOrder::Urfdlb, None)
         .map_err(|e| Refusal::bad_request(error_chain(&e)))?;

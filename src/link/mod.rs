@@ -13,12 +13,12 @@
 //! Reconnection keeps the protocol session rather than sending a new `Hello`: a `Hello`
 //! flushes the firmware's queue and interrupts the running move (PROTOCOL.md §9).
 
-pub mod clock;
-pub mod error;
-pub mod handle;
-pub mod stream;
+pub(crate) mod clock;
+pub(crate) mod error;
+pub(crate) mod handle;
+pub(crate) mod stream;
 mod task;
-pub mod transport;
+pub(crate) mod transport;
 
 pub use clock::{Clock, TokioClock};
 pub use error::LinkError;

@@ -16,11 +16,11 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 /// Budget of the naive baseline's search (its first solution is kept).
-pub const NAIVE_BUDGET: Duration = Duration::from_millis(10);
+pub(crate) const NAIVE_BUDGET: Duration = Duration::from_millis(10);
 
 /// The cube seen in a whole-cube orientation, and how its faces map back.
 #[derive(Clone, Copy, Debug)]
-pub struct Seen {
+pub(crate) struct Seen {
     pub cube: CubieCube,
     /// `back[f]`: the real face that is face `f` of the seen cube.
     pub back: [Face; 6],
@@ -28,7 +28,7 @@ pub struct Seen {
 
 impl Seen {
     /// The cube after the whole-cube rotations that take home to `orientation`.
-    pub fn new(cube: &CubieCube, orientation: Orientation) -> Result<Seen, SolveError> {
+    pub(crate) fn new(cube: &CubieCube, orientation: Orientation) -> Result<Seen, SolveError> {
         let moves: Vec<Move> = orientation
             .rotations_from_home()
             .iter()
@@ -41,7 +41,7 @@ impl Seen {
     }
 
     /// A solution of the seen cube as a solution of the real one.
-    pub fn map_back(&self, solution: &[Turn]) -> Vec<Turn> {
+    pub(crate) fn map_back(&self, solution: &[Turn]) -> Vec<Turn> {
         solution
             .iter()
             .map(|t| Turn {
@@ -53,7 +53,7 @@ impl Seen {
 }
 
 /// The naive baseline's solution: the first one the solver finds (budget [`NAIVE_BUDGET`]).
-pub fn first_solution(solver: &Solver, cube: &CubieCube) -> Result<Vec<Turn>, SolveError> {
+pub(crate) fn first_solution(solver: &Solver, cube: &CubieCube) -> Result<Vec<Turn>, SolveError> {
     let opts = SearchOptions {
         budget: NAIVE_BUDGET,
         ..SearchOptions::default()
@@ -72,7 +72,7 @@ pub fn first_solution(solver: &Solver, cube: &CubieCube) -> Result<Vec<Turn>, So
 /// canonical order) found within `opts.budget`, shared equally by searches of
 /// the cube in `opts.orientations` orientations, up to `opts.slack` turns
 /// longer than the best so far. The callback's time counts in the budget.
-pub fn collect(
+pub(crate) fn collect(
     solver: &Solver,
     cube: &CubieCube,
     opts: &AwareOptions,

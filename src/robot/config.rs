@@ -9,9 +9,9 @@ use serde::Deserialize;
 use std::path::Path;
 
 /// Longest time any single action may be given, in ms.
-pub const MAX_ACTION_MS: u32 = 60_000;
+pub(crate) const MAX_ACTION_MS: u32 = 60_000;
 /// Furthest a limited gripper may reach from home, in quarter turns.
-pub const MAX_REACH: i8 = 4;
+pub(crate) const MAX_REACH: i8 = 4;
 
 /// What is wrong with a robot design file.
 #[derive(Debug, thiserror::Error)]

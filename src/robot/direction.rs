@@ -85,7 +85,7 @@ impl fmt::Display for Direction {
 
 /// The whole-cube rotation of `quarters` clockwise quarter turns seen from
 /// `about`, or `None` when it is a multiple of four.
-pub fn rotation_about(about: Direction, quarters: i8) -> Option<Rotation> {
+pub(crate) fn rotation_about(about: Direction, quarters: i8) -> Option<Rotation> {
     let axis = match about.axis() {
         0 => Axis::Y,
         1 => Axis::X,

@@ -153,7 +153,7 @@ impl StateGraph {
 }
 
 /// Cameras whose view is clear in `state`.
-pub fn clear_cameras<'a>(
+pub(crate) fn clear_cameras<'a>(
     model: &'a RobotModel,
     state: &'a RobotState,
 ) -> impl Iterator<Item = usize> + 'a {
@@ -166,7 +166,7 @@ pub fn clear_cameras<'a>(
 }
 
 /// Time of a motion step: its slowest action.
-pub fn motions_ms(model: &RobotModel, m: &Motions) -> u32 {
+pub(crate) fn motions_ms(model: &RobotModel, m: &Motions) -> u32 {
     let grippers = model.grippers.iter().zip(m.acts).map(|(g, act)| match act {
         Act::Idle => 0,
         Act::Open => g.open_ms,

@@ -1,22 +1,22 @@
 //! Robot model (config → rules), physics checker, gripper planner, scan plan and robot-aware solution choice. Pure: no I/O except the config loader's file read.
 
-pub mod actuators;
-pub mod aware;
-pub mod candidates;
-pub mod config;
+pub(crate) mod actuators;
+pub(crate) mod aware;
+pub(crate) mod candidates;
+pub(crate) mod config;
 pub(crate) mod config_syntax;
-pub mod direction;
-pub mod estimate;
-pub mod graph;
-pub mod heuristic;
-pub mod model;
-pub mod physics;
-pub mod planner;
-pub mod program;
-pub mod replay;
-pub mod scan;
-pub mod search;
-pub mod select;
+pub(crate) mod direction;
+pub(crate) mod estimate;
+pub(crate) mod graph;
+pub(crate) mod heuristic;
+pub(crate) mod model;
+pub(crate) mod physics;
+pub(crate) mod planner;
+pub(crate) mod program;
+pub(crate) mod replay;
+pub(crate) mod scan;
+pub(crate) mod search;
+pub(crate) mod select;
 mod violation;
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use super::direction::{Direction, Orientation};
 
 /// Most grippers a design may have (the state packs one jaw bit and one angle per gripper).
-pub const MAX_GRIPPERS: usize = 8;
+pub(crate) const MAX_GRIPPERS: usize = 8;
 
 /// What a gripper holds when its jaw is closed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -34,14 +34,14 @@ pub struct Motions {
 /// What a legal step does to the cube in the robot frame: a whole-cube
 /// rotation and/or face turns at directions (quarters 1..=3 in each face's own sense).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct CubeMotion {
+pub(crate) struct CubeMotion {
     pub rotation: Option<(Direction, i8)>,
     pub turns: [Option<(Direction, i8)>; 2],
 }
 
 impl Motions {
     /// The step as actions.
-    pub fn to_step(&self) -> Step {
+    pub fn to_step(self) -> Step {
         let mut actions = Vec::new();
         for (g, act) in self.acts.iter().enumerate() {
             match *act {
@@ -115,7 +115,7 @@ fn check_new_camera(
 }
 
 /// Checks a motion step against the rules; returns the robot's next state and the cube's motion.
-pub fn step_motion(
+pub(crate) fn step_motion(
     model: &RobotModel,
     state: &RobotState,
     m: &Motions,

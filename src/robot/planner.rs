@@ -17,7 +17,7 @@ use crate::cube::{Face, Turn};
 use std::sync::Arc;
 
 /// How many nodes the search expands at most per layer, by default (`usize::MAX`: exact).
-pub const DEFAULT_PER_LAYER: usize = 80;
+pub(crate) const DEFAULT_PER_LAYER: usize = 80;
 
 /// Why no program could be planned.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -58,13 +58,13 @@ pub struct Planner {
 
 /// Turns on one axis: quarter turns owed to its positive face (U, R, F) and to the opposite face.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Block {
+pub(crate) struct Block {
     pub faces: [Face; 2],
     pub quarters: [u8; 2],
 }
 
 /// Cuts a solution into axis blocks, merging turns of the same face and dropping what cancels.
-pub fn axis_blocks(solution: &[Turn]) -> Vec<Block> {
+pub(crate) fn axis_blocks(solution: &[Turn]) -> Vec<Block> {
     let mut blocks: Vec<Block> = Vec::new();
     for t in solution {
         let positive = Face::from_index(t.face.index() % 3);
@@ -90,7 +90,7 @@ pub fn axis_blocks(solution: &[Turn]) -> Vec<Block> {
 }
 
 /// The turns of a list of blocks, positive face first.
-pub fn block_turns(blocks: &[Block]) -> Vec<Turn> {
+pub(crate) fn block_turns(blocks: &[Block]) -> Vec<Turn> {
     blocks
         .iter()
         .flat_map(|b| {
@@ -142,10 +142,6 @@ impl SolutionSpace<'_> {
 impl Space for SolutionSpace<'_> {
     fn layers(&self) -> usize {
         self.blocks.len() * 16 + 1
-    }
-
-    fn states(&self) -> usize {
-        self.graph.states.len()
     }
 
     fn is_goal(&self, layer: u32) -> bool {

@@ -19,7 +19,7 @@ pub fn view(model: &RobotModel, orientation: Orientation, camera: usize) -> (Fac
 }
 
 /// The face drawn above `face` in the facelet-string net.
-pub fn net_top_neighbour(face: Face) -> Face {
+pub(crate) fn net_top_neighbour(face: Face) -> Face {
     match face {
         Face::U => Face::B,
         Face::D => Face::F,

@@ -62,10 +62,6 @@ impl Space for ScanSpace<'_> {
         ALL_SEEN as usize + 1
     }
 
-    fn states(&self) -> usize {
-        self.planner.graph.states.len()
-    }
-
     fn is_goal(&self, layer: u32) -> bool {
         layer == ALL_SEEN
     }

@@ -19,7 +19,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// A successor of a node: the layer and state it reaches, the step's time,
 /// and an opaque tag the caller uses to rebuild the step.
 #[derive(Clone, Copy, Debug)]
-pub struct Succ {
+pub(crate) struct Succ {
     pub layer: u32,
     pub state: u32,
     pub ms: u32,
@@ -28,16 +28,15 @@ pub struct Succ {
 
 /// One node of a found path, with the tag of the step that reached it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PathNode {
+pub(crate) struct PathNode {
     pub layer: u32,
     pub state: u32,
     pub via: u32,
 }
 
 /// The problem: how many layers and states, the goal, and the successors of a node.
-pub trait Space {
+pub(crate) trait Space {
     fn layers(&self) -> usize;
-    fn states(&self) -> usize;
     fn is_goal(&self, layer: u32) -> bool;
     fn successors(&self, layer: u32, state: u32, out: &mut Vec<Succ>);
     /// A lower bound on the cost from the node to a goal (consistent: it drops by at most a step's cost).
@@ -61,13 +60,13 @@ const UNSEEN: Slot = Slot {
 
 /// Search statistics, for benchmarks.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SearchStats {
+pub(crate) struct SearchStats {
     pub expanded: usize,
 }
 
 /// The cheapest path from `(layer, state)` to a goal layer (within the beam),
 /// as the nodes after the start, with its total cost.
-pub fn cheapest_path(
+pub(crate) fn cheapest_path(
     space: &impl Space,
     layer: u32,
     state: u32,

@@ -14,9 +14,9 @@ use serde::Serialize;
 use std::collections::{HashSet, VecDeque};
 
 /// Command-queue capacity announced in `HelloReply`.
-pub const QUEUE_DEPTH: u8 = 8;
+pub(crate) const QUEUE_DEPTH: u8 = 8;
 /// Host window announced in `HelloReply`.
-pub const RX_WINDOW: u8 = 16;
+pub(crate) const RX_WINDOW: u8 = 16;
 /// Notifications in flight at most.
 const NOTIFY_WINDOW: usize = 16;
 

@@ -45,7 +45,7 @@ impl PositionTracker {
 }
 
 /// How long moving `actuator` configured as `config` from `from` to `to` takes.
-pub fn action_ms(config: &ActuatorConfig, from: i32, to: i32) -> u32 {
+pub(crate) fn action_ms(config: &ActuatorConfig, from: i32, to: i32) -> u32 {
     let distance = from.abs_diff(to);
     match *config {
         ActuatorConfig::Jaw { open_ms, .. } if to == 0 => u32::from(open_ms),
@@ -260,7 +260,7 @@ impl Mechanics for PhysicsMechanics {
 }
 
 /// Whether `motion` fits the configured actuators (index, kind, limits).
-pub fn motion_fits(configure: &Configure, motion: &Motion) -> bool {
+pub(crate) fn motion_fits(configure: &Configure, motion: &Motion) -> bool {
     motion.actions.iter().all(|action| {
         let Some(config) = configure.actuators.get(usize::from(action.actuator())) else {
             return false;

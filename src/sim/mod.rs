@@ -1,12 +1,12 @@
 //! The simulated robot: firmware state machine, mechanics (physics of the robot design),
 //! fault injection, and the pseudo-terminal server that makes it a real serial peer.
 
-pub mod bench;
+pub(crate) mod bench;
 pub mod faults;
-pub mod firmware;
+pub(crate) mod firmware;
 #[cfg(test)]
 mod firmware_tests;
-pub mod mechanics;
+pub(crate) mod mechanics;
 pub mod pty;
 pub mod report;
 pub mod scenario;

@@ -9,15 +9,14 @@
 
 use crate::cube::CubieCube;
 
-pub const N_TWIST: usize = 2187;
-pub const N_FLIP: usize = 2048;
-pub const N_SLICE: usize = 495;
-pub const N_SLICE_SORTED: usize = 11880;
-pub const N_PERM8: usize = 40320;
-pub const N_PERM4: usize = 24;
+pub(crate) const N_TWIST: usize = 2187;
+pub(crate) const N_FLIP: usize = 2048;
+pub(crate) const N_SLICE: usize = 495;
+pub(crate) const N_SLICE_SORTED: usize = 11880;
+pub(crate) const N_PERM8: usize = 40320;
 
 /// Binomial coefficient for the small values used here.
-pub fn choose(n: usize, k: usize) -> usize {
+pub(crate) fn choose(n: usize, k: usize) -> usize {
     if k > n {
         return 0;
     }
@@ -25,11 +24,11 @@ pub fn choose(n: usize, k: usize) -> usize {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
-pub fn twist(c: &CubieCube) -> u16 {
+pub(crate) fn twist(c: &CubieCube) -> u16 {
     c.co[..7].iter().fold(0u16, |acc, &o| acc * 3 + o as u16)
 }
 
-pub fn set_twist(c: &mut CubieCube, mut t: u16) {
+pub(crate) fn set_twist(c: &mut CubieCube, mut t: u16) {
     let mut sum = 0u16;
     for i in (0..7).rev() {
         c.co[i] = (t % 3) as u8;
@@ -39,11 +38,11 @@ pub fn set_twist(c: &mut CubieCube, mut t: u16) {
     c.co[7] = ((3 - sum % 3) % 3) as u8;
 }
 
-pub fn flip(c: &CubieCube) -> u16 {
+pub(crate) fn flip(c: &CubieCube) -> u16 {
     c.eo[..11].iter().fold(0u16, |acc, &o| acc * 2 + o as u16)
 }
 
-pub fn set_flip(c: &mut CubieCube, mut f: u16) {
+pub(crate) fn set_flip(c: &mut CubieCube, mut f: u16) {
     let mut sum = 0u16;
     for i in (0..11).rev() {
         c.eo[i] = (f % 2) as u8;
@@ -116,45 +115,45 @@ fn set_edges4(c: &mut CubieCube, first: u8, coord: u16) {
     }
 }
 
-pub fn slice_sorted(c: &CubieCube) -> u16 {
+pub(crate) fn slice_sorted(c: &CubieCube) -> u16 {
     edges4(c, 8)
 }
 
-pub fn set_slice_sorted(c: &mut CubieCube, v: u16) {
+pub(crate) fn set_slice_sorted(c: &mut CubieCube, v: u16) {
     set_edges4(c, 8, v)
 }
 
-pub fn u_edges(c: &CubieCube) -> u16 {
+pub(crate) fn u_edges(c: &CubieCube) -> u16 {
     edges4(c, 0)
 }
 
-pub fn set_u_edges(c: &mut CubieCube, v: u16) {
+pub(crate) fn set_u_edges(c: &mut CubieCube, v: u16) {
     set_edges4(c, 0, v)
 }
 
-pub fn d_edges(c: &CubieCube) -> u16 {
+pub(crate) fn d_edges(c: &CubieCube) -> u16 {
     edges4(c, 4)
 }
 
-pub fn set_d_edges(c: &mut CubieCube, v: u16) {
+pub(crate) fn set_d_edges(c: &mut CubieCube, v: u16) {
     set_edges4(c, 4, v)
 }
 
-pub fn corners(c: &CubieCube) -> u16 {
+pub(crate) fn corners(c: &CubieCube) -> u16 {
     perm_rank(&c.cp) as u16
 }
 
-pub fn set_corners(c: &mut CubieCube, v: u16) {
+pub(crate) fn set_corners(c: &mut CubieCube, v: u16) {
     c.cp = [0, 1, 2, 3, 4, 5, 6, 7];
     perm_unrank(v as usize, &mut c.cp);
 }
 
 /// Permutation of the eight U/D edges; meaningful only when they sit in the U and D layers.
-pub fn ud_edges(c: &CubieCube) -> u16 {
+pub(crate) fn ud_edges(c: &CubieCube) -> u16 {
     perm_rank(&c.ep[..8]) as u16
 }
 
-pub fn set_ud_edges(c: &mut CubieCube, v: u16) {
+pub(crate) fn set_ud_edges(c: &mut CubieCube, v: u16) {
     let mut e = [0u8, 1, 2, 3, 4, 5, 6, 7];
     perm_unrank(v as usize, &mut e);
     c.ep[..8].copy_from_slice(&e);

@@ -5,7 +5,7 @@ const HUGE_PAGE: usize = 2 << 20;
 
 /// An empty vector with room for `capacity` items whose memory (not yet
 /// touched) is advised to be backed by huge pages where the system allows.
-pub fn huge_vec<T>(capacity: usize) -> Vec<T> {
+pub(crate) fn huge_vec<T>(capacity: usize) -> Vec<T> {
     let v = Vec::with_capacity(capacity);
     let bytes = capacity * std::mem::size_of::<T>();
     if bytes >= 2 * HUGE_PAGE {
@@ -16,7 +16,7 @@ pub fn huge_vec<T>(capacity: usize) -> Vec<T> {
 
 /// A vector of `len` zeros, advised like `huge_vec`: the zeros come from
 /// the allocator's fresh pages, so no page is touched before it is written.
-pub fn huge_zeroed_vec<T: bytemuck::Zeroable + Clone>(len: usize) -> Vec<T> {
+pub(crate) fn huge_zeroed_vec<T: bytemuck::Zeroable + Clone>(len: usize) -> Vec<T> {
     let v: Vec<T> = bytemuck::zeroed_vec(len);
     let bytes = len * std::mem::size_of::<T>();
     if bytes >= 2 * HUGE_PAGE {

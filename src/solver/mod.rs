@@ -1,20 +1,20 @@
 //! Solver: the two-phase search over move, symmetry and pruning tables, with an anytime interface. Pure: no I/O.
 
-pub mod class_move;
-pub mod coord;
-pub mod endings;
-pub mod memory;
-pub mod movetables;
+pub(crate) mod class_move;
+pub(crate) mod coord;
+pub(crate) mod endings;
+pub(crate) mod memory;
+pub(crate) mod movetables;
 pub(crate) mod near;
 pub(crate) mod near_masks;
-pub mod optimal;
-pub mod phase1;
-pub mod pruning;
-pub mod search;
-pub mod symmetry;
-pub mod symtables;
-pub mod table_bytes;
-pub mod tables;
+pub(crate) mod optimal;
+pub(crate) mod phase1;
+pub(crate) mod pruning;
+pub(crate) mod search;
+pub(crate) mod symmetry;
+pub(crate) mod symtables;
+pub(crate) mod table_bytes;
+pub(crate) mod tables;
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -5,10 +5,10 @@ use crate::cube::cubie::turn_cubies;
 use crate::cube::CubieCube;
 
 /// The 10 turns of phase 2 (the group ⟨U, D, R2, F2, L2, B2⟩), by turn index.
-pub const PHASE2_MOVES: [u8; 10] = [0, 1, 2, 9, 10, 11, 4, 7, 13, 16];
+pub(crate) const PHASE2_MOVES: [u8; 10] = [0, 1, 2, 9, 10, 11, 4, 7, 13, 16];
 
 /// Bit `m` set for each phase-2 turn `m`.
-pub const PHASE2_MASK: u32 = {
+pub(crate) const PHASE2_MASK: u32 = {
     let mut mask = 0;
     let mut i = 0;
     while i < PHASE2_MOVES.len() {
@@ -19,7 +19,8 @@ pub const PHASE2_MASK: u32 = {
 };
 
 /// True if turn `m` keeps a cube in the phase-2 group.
-pub fn is_phase2_move(m: u8) -> bool {
+#[cfg(test)]
+pub(crate) fn is_phase2_move(m: u8) -> bool {
     PHASE2_MASK & (1 << m) != 0
 }
 
@@ -43,7 +44,7 @@ fn build(
 }
 
 /// All move tables of the search.
-pub struct MoveTables {
+pub(crate) struct MoveTables {
     pub twist: Vec<u16>,
     pub flip: Vec<u16>,
     pub slice_sorted: Vec<u16>,
@@ -55,7 +56,7 @@ pub struct MoveTables {
 }
 
 impl MoveTables {
-    pub fn build() -> MoveTables {
+    pub(crate) fn build() -> MoveTables {
         let all: Vec<u8> = (0..18).collect();
         MoveTables {
             twist: build(N_TWIST, &all, set_twist, twist),
@@ -70,7 +71,7 @@ impl MoveTables {
 }
 
 /// Joins the U-edge and D-edge coordinates of a phase-2 cube into its ud_edges coordinate.
-pub struct UdEdgeMerge {
+pub(crate) struct UdEdgeMerge {
     /// Dense index (0..1680) of each u_edges value whose edges lie in the U/D layers, else u16::MAX.
     u_index: Vec<u16>,
     /// `table[u_index * 24 + d_edges % 24]`.
@@ -78,7 +79,7 @@ pub struct UdEdgeMerge {
 }
 
 impl UdEdgeMerge {
-    pub fn build() -> UdEdgeMerge {
+    pub(crate) fn build() -> UdEdgeMerge {
         let mut u_index = vec![u16::MAX; N_SLICE_SORTED];
         let mut table = Vec::with_capacity(1680 * 24);
         let mut c = CubieCube::default();
@@ -103,7 +104,7 @@ impl UdEdgeMerge {
     }
 
     /// The ud_edges coordinate, given u_edges and d_edges of a cube in phase 2.
-    pub fn merge(&self, u_edges: u16, d_edges: u16) -> u16 {
+    pub(crate) fn merge(&self, u_edges: u16, d_edges: u16) -> u16 {
         let u = self.u_index[u_edges as usize] as usize;
         self.table[u * 24 + d_edges as usize % 24]
     }

@@ -7,7 +7,7 @@ use crate::cube::{CubieCube, Turn};
 use std::time::Instant;
 
 /// Longest solution the optimal search looks for; longer cubes go to the two-phase search.
-pub const SHORT_DEPTH: usize = 7;
+pub(crate) const SHORT_DEPTH: usize = 7;
 
 /// Phase-1 coordinates of the cube seen along one axis.
 #[derive(Clone, Copy)]

@@ -5,18 +5,18 @@ use super::symtables::SymClasses;
 /// Entries of `BITS` bits each (2 or 4), packed in words; all ones marks an
 /// entry not yet filled while a table is built.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Packed<const BITS: usize> {
+pub(crate) struct Packed<const BITS: usize> {
     pub words: Vec<u64>,
 }
 
 /// Largest depth a 4-bit table tells apart: the few, costly last layers of
 /// the breadth-first fill are skipped and their entries hold `CAP4`.
-pub const CAP4: u8 = 14;
+pub(crate) const CAP4: u8 = 14;
 
 /// Depth mod 3 per entry (the exact depth follows from a neighbour's).
-pub type Packed2 = Packed<2>;
+pub(crate) type Packed2 = Packed<2>;
 /// Exact depth per entry, `CAP4` meaning `CAP4` or more.
-pub type Packed4 = Packed<4>;
+pub(crate) type Packed4 = Packed<4>;
 
 impl<const BITS: usize> Packed<BITS> {
     const PER_WORD: usize = 64 / BITS;
@@ -26,7 +26,7 @@ impl<const BITS: usize> Packed<BITS> {
     const LOW_BITS: u64 = u64::MAX / Self::MASK;
 
     /// Number of words that hold `len` entries.
-    pub fn words_for(len: usize) -> usize {
+    pub(crate) fn words_for(len: usize) -> usize {
         len.div_ceil(Self::PER_WORD)
     }
 
@@ -36,14 +36,8 @@ impl<const BITS: usize> Packed<BITS> {
         Packed { words }
     }
 
-    /// The word that holds entry `i` (to prefetch).
     #[inline(always)]
-    pub fn word_of(i: usize) -> usize {
-        i / Self::PER_WORD
-    }
-
-    #[inline(always)]
-    pub fn get(&self, i: usize) -> u8 {
+    pub(crate) fn get(&self, i: usize) -> u8 {
         ((self.words[i / Self::PER_WORD] >> ((i % Self::PER_WORD) * BITS)) & Self::MASK) as u8
     }
 
@@ -76,7 +70,7 @@ impl<const BITS: usize> Packed<BITS> {
 
 /// Depth after one move, from the parent's exact depth and the child's depth mod 3.
 #[inline(always)]
-pub fn next_depth(parent: u8, child_mod3: u8) -> u8 {
+pub(crate) fn next_depth(parent: u8, child_mod3: u8) -> u8 {
     let p = parent % 3;
     if child_mod3 == p {
         parent
@@ -88,7 +82,7 @@ pub fn next_depth(parent: u8, child_mod3: u8) -> u8 {
 }
 
 /// What a symmetry-reduced table needs to know about its coordinates.
-pub struct SymPruneSpec<'a> {
+pub(crate) struct SymPruneSpec<'a> {
     pub classes: &'a SymClasses,
     /// Number of values of the coordinate that is not reduced (twist, ud_edges).
     pub n_inner: usize,
@@ -142,7 +136,7 @@ impl SymPruneSpec<'_> {
     /// the frontier is small, then backward (each empty entry looks for a
     /// neighbour at the current depth). A 4-bit table stops at depth 14: what
     /// is left then holds `CAP4`.
-    pub fn build<const B: usize>(&self) -> Packed<B> {
+    pub(crate) fn build<const B: usize>(&self) -> Packed<B> {
         let total = self.classes.rep.len() * self.n_inner;
         let mut table = Packed::<B>::new(total);
         let mut filled = self.fill(&mut table, 0, 0);
@@ -257,7 +251,7 @@ impl SymPruneSpec<'_> {
 }
 
 /// Exact depths (bytes) over two coordinates, `table[a * n_b + b]`, by breadth-first search from (0, 0).
-pub fn build_byte_table(
+pub(crate) fn build_byte_table(
     n_a: usize,
     n_b: usize,
     moves: &[u8],

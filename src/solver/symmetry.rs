@@ -5,7 +5,7 @@ use crate::cube::CubieCube;
 use std::sync::OnceLock;
 
 /// Symmetries that keep the UD axis (the group D4h), used to reduce the tables.
-pub const N_SYM_D4H: usize = 16;
+pub(crate) const N_SYM_D4H: usize = 16;
 
 fn cube(cp: [u8; 8], co: [u8; 8], ep: [u8; 12], eo: [u8; 12]) -> CubieCube {
     CubieCube { cp, co, ep, eo }
@@ -52,7 +52,7 @@ fn lr2() -> CubieCube {
 }
 
 /// All symmetry tables, computed once.
-pub struct Symmetries {
+pub(crate) struct Symmetries {
     /// Symmetry cube `i` = URF3^a · F2^b · U4^c · LR2^d with i = 16a + 8b + 2c + d.
     pub cubes: Vec<CubieCube>,
     /// Index of the inverse of each symmetry.
@@ -63,7 +63,7 @@ pub struct Symmetries {
 
 impl Symmetries {
     /// The shared instance.
-    pub fn get() -> &'static Symmetries {
+    pub(crate) fn get() -> &'static Symmetries {
         static SYMS: OnceLock<Symmetries> = OnceLock::new();
         SYMS.get_or_init(Symmetries::compute)
     }
@@ -112,7 +112,7 @@ impl Symmetries {
     }
 
     /// `table[a][b]`: the index of S_a · S_b, for the 16 symmetries that keep the UD axis.
-    pub fn d4h_products(&self) -> [[u8; N_SYM_D4H]; N_SYM_D4H] {
+    pub(crate) fn d4h_products(&self) -> [[u8; N_SYM_D4H]; N_SYM_D4H] {
         std::array::from_fn(|a| {
             std::array::from_fn(|b| {
                 let product = self.cubes[a].multiply(&self.cubes[b]);
@@ -124,7 +124,7 @@ impl Symmetries {
     }
 
     /// S_s · c · S_s⁻¹.
-    pub fn conjugate(&self, c: &CubieCube, s: usize) -> CubieCube {
+    pub(crate) fn conjugate(&self, c: &CubieCube, s: usize) -> CubieCube {
         self.cubes[s]
             .multiply(c)
             .multiply(&self.cubes[self.inverse[s]])

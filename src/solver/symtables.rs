@@ -5,15 +5,15 @@ use super::symmetry::{Symmetries, N_SYM_D4H};
 use crate::cube::CubieCube;
 
 /// Number of flip-slice classes under D4h.
-pub const N_FLIPSLICE_CLASS: usize = 64430;
+pub(crate) const N_FLIPSLICE_CLASS: usize = 64430;
 /// Number of corner-permutation classes under D4h.
-pub const N_CORNER_CLASS: usize = 2768;
+pub(crate) const N_CORNER_CLASS: usize = 2768;
 
 /// Equivalence classes of one raw coordinate under the 16 symmetries.
 /// A raw value `x` with class `c` and symmetry `s` satisfies
 /// `x = S_s⁻¹ · rep(c) · S_s`, so `rep(c) = S_s · x · S_s⁻¹`.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct SymClasses {
+pub(crate) struct SymClasses {
     /// Per raw value: class in the low 16 bits, symmetry above (one memory read for both).
     pub class_sym: Vec<u32>,
     pub rep: Vec<u32>,
@@ -59,13 +59,13 @@ impl SymClasses {
 
     /// Class and symmetry of raw value `raw`.
     #[inline(always)]
-    pub fn class_and_sym(&self, raw: usize) -> (usize, usize) {
+    pub(crate) fn class_and_sym(&self, raw: usize) -> (usize, usize) {
         let cs = self.class_sym[raw];
         ((cs & 0xffff) as usize, (cs >> 16) as usize)
     }
 
     /// Flip-slice classes; raw index `slice * 2048 + flip`.
-    pub fn flipslice() -> SymClasses {
+    pub(crate) fn flipslice() -> SymClasses {
         SymClasses::build(
             N_SLICE * N_FLIP,
             |raw| {
@@ -79,7 +79,7 @@ impl SymClasses {
     }
 
     /// Corner-permutation classes.
-    pub fn corners() -> SymClasses {
+    pub(crate) fn corners() -> SymClasses {
         SymClasses::build(
             N_PERM8,
             |raw| {
@@ -93,7 +93,7 @@ impl SymClasses {
 }
 
 /// `table[v * 16 + s]`: coordinate of S_s · c · S_s⁻¹ for a cube `c` with coordinate `v`.
-pub fn conjugation_table(
+pub(crate) fn conjugation_table(
     n: usize,
     set: impl Fn(&mut CubieCube, u16),
     get: impl Fn(&CubieCube) -> u16,

@@ -1,11 +1,11 @@
 //! A small allocation-free assignment solver (Hungarian method with potentials, shortest augmenting paths) for the 8x8 and 12x12 piece matrices. Pure.
 
 /// Largest matrix side supported.
-pub const MAX_N: usize = 12;
+pub(crate) const MAX_N: usize = 12;
 
 /// The permutation `p` (row `i` takes column `p[i]`) minimising the sum of
 /// `cost(i, p[i])` over an `n` x `n` matrix, `n <= MAX_N`.
-pub fn min_cost_assignment(n: usize, cost: impl Fn(usize, usize) -> f32) -> [u8; MAX_N] {
+pub(crate) fn min_cost_assignment(n: usize, cost: impl Fn(usize, usize) -> f32) -> [u8; MAX_N] {
     assert!(
         n <= MAX_N,
         "assignment matrices are at most {MAX_N} x {MAX_N}"

@@ -6,21 +6,21 @@ use crate::cube::{CubieCube, Face};
 
 /// Cost of each sticker (0..54, URFDLB) showing each colour (named by the
 /// face whose centre has it). Lower is more likely.
-pub type StickerCosts = [[f32; 6]; 54];
+pub(crate) type StickerCosts = [[f32; 6]; 54];
 
 /// Cost of an option that is forbidden (larger than any real total).
 const FORBIDDEN: f32 = 1.0e6;
 
 /// One kind of piece: corners (3 stickers, 3 twists) or edges (2 stickers, 2 flips).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum PieceKind {
+pub(crate) enum PieceKind {
     Corner,
     Edge,
 }
 
 impl PieceKind {
     /// Number of positions (and pieces) of this kind.
-    pub fn count(self) -> usize {
+    pub(crate) fn count(self) -> usize {
         match self {
             PieceKind::Corner => 8,
             PieceKind::Edge => 12,
@@ -28,7 +28,7 @@ impl PieceKind {
     }
 
     /// Number of orientations of a piece in its slot.
-    pub fn orientations(self) -> usize {
+    pub(crate) fn orientations(self) -> usize {
         match self {
             PieceKind::Corner => 3,
             PieceKind::Edge => 2,
@@ -36,7 +36,7 @@ impl PieceKind {
     }
 
     /// Sticker indices of a position, in the cube core's reference order.
-    pub fn stickers(self, pos: usize) -> &'static [usize] {
+    pub(crate) fn stickers(self, pos: usize) -> &'static [usize] {
         match self {
             PieceKind::Corner => &CORNER_STICKERS[pos],
             PieceKind::Edge => &EDGE_STICKERS[pos],
@@ -53,7 +53,7 @@ impl PieceKind {
 
     /// The colour `piece` shows on sticker `slot` of its position when in `orientation`
     /// (the cube core puts colour `n` on sticker `(n + orientation) % orientations`).
-    pub fn colour_on(self, piece: usize, orientation: usize, slot: usize) -> Face {
+    pub(crate) fn colour_on(self, piece: usize, orientation: usize, slot: usize) -> Face {
         let k = self.orientations();
         self.colours(piece)[(slot + k - orientation) % k]
     }
@@ -61,14 +61,14 @@ impl PieceKind {
 
 /// The cost of every (position, piece, orientation) option of one kind of piece.
 #[derive(Clone, Debug)]
-pub struct OptionCosts {
+pub(crate) struct OptionCosts {
     kind: PieceKind,
     cost: Vec<f32>,
 }
 
 impl OptionCosts {
     /// Sums the sticker costs of every option.
-    pub fn new(kind: PieceKind, stickers: &StickerCosts) -> OptionCosts {
+    pub(crate) fn new(kind: PieceKind, stickers: &StickerCosts) -> OptionCosts {
         let (n, k) = (kind.count(), kind.orientations());
         let mut cost = vec![0.0; n * n * k];
         for pos in 0..n {
@@ -93,7 +93,7 @@ impl OptionCosts {
     }
 
     /// Forbids every option that would put `colour` on sticker `slot` of `pos`.
-    pub fn forbid_colour(&mut self, pos: usize, slot: usize, colour: Face) {
+    pub(crate) fn forbid_colour(&mut self, pos: usize, slot: usize, colour: Face) {
         let (n, k) = (self.kind.count(), self.kind.orientations());
         for piece in 0..n {
             for o in 0..k {
@@ -107,14 +107,14 @@ impl OptionCosts {
 
 /// Pieces of one kind placed in their positions.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Placement {
+pub(crate) struct Placement {
     pub perm: Vec<u8>,
     pub orient: Vec<u8>,
     pub cost: f32,
 }
 
 /// The cheapest placement with even permutation parity (index 0) and with odd parity (index 1).
-pub fn best_by_parity(options: &OptionCosts) -> [Placement; 2] {
+pub(crate) fn best_by_parity(options: &OptionCosts) -> [Placement; 2] {
     let best = assign_pieces(options);
     let parity = usize::from(crate::cube::cubie::permutation_parity(&best.perm));
     let other = best_transposition(options, &best.perm);
@@ -199,13 +199,13 @@ fn best_transposition(options: &OptionCosts, perm: &[u8]) -> Placement {
 
 /// The cheapest legal cube for some sticker costs.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PieceSolution {
+pub(crate) struct PieceSolution {
     pub cubies: CubieCube,
     pub cost: f32,
 }
 
 /// Combines corner and edge placements of equal parity into the cheapest legal cube.
-pub fn combine(corners: &[Placement; 2], edges: &[Placement; 2]) -> PieceSolution {
+pub(crate) fn combine(corners: &[Placement; 2], edges: &[Placement; 2]) -> PieceSolution {
     let parity = if corners[0].cost + edges[0].cost <= corners[1].cost + edges[1].cost {
         0
     } else {
@@ -225,7 +225,7 @@ pub fn combine(corners: &[Placement; 2], edges: &[Placement; 2]) -> PieceSolutio
 }
 
 /// The cheapest legal cube: every piece once, twist and flip sums zero, equal parities.
-pub fn solve_pieces(costs: &StickerCosts) -> PieceSolution {
+pub(crate) fn solve_pieces(costs: &StickerCosts) -> PieceSolution {
     let corners = best_by_parity(&OptionCosts::new(PieceKind::Corner, costs));
     let edges = best_by_parity(&OptionCosts::new(PieceKind::Edge, costs));
     combine(&corners, &edges)
@@ -233,7 +233,7 @@ pub fn solve_pieces(costs: &StickerCosts) -> PieceSolution {
 
 /// For each sticker, how much more the cheapest legal cube costs if that sticker
 /// must show another colour than in `best` (infinite for centres, which define the faces).
-pub fn sticker_gaps(costs: &StickerCosts, best: &PieceSolution) -> [f32; 54] {
+pub(crate) fn sticker_gaps(costs: &StickerCosts, best: &PieceSolution) -> [f32; 54] {
     let mut gaps = [f32::INFINITY; 54];
     let facelets = best.cubies.to_facelets();
     let mut tables = [PieceKind::Corner, PieceKind::Edge].map(|kind| OptionCosts::new(kind, costs));

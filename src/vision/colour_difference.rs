@@ -3,7 +3,7 @@
 use super::colour::LabColour;
 
 /// CIEDE2000 difference between `x` and `y` with lightness differences divided by `k_l`.
-pub fn ciede2000(x: LabColour, y: LabColour, k_l: f32) -> f32 {
+pub(crate) fn ciede2000(x: LabColour, y: LabColour, k_l: f32) -> f32 {
     let (x, y) = (
         [x.l as f64, x.a as f64, x.b as f64],
         [y.l as f64, y.a as f64, y.b as f64],

@@ -4,7 +4,7 @@ use super::colour::{median_of_sorted, LabColour, Rgb};
 use palette::{FromColor, Lab, LinSrgb, Srgb};
 
 /// A reading in linear light (0..1 for unclipped camera values).
-pub type Linear = [f32; 3];
+pub(crate) type Linear = [f32; 3];
 
 /// Readings at or above this (0..255) may be clipped and say nothing about gain.
 const CLIPPED: u8 = 254;
@@ -19,7 +19,7 @@ const MIN_GAIN: f32 = 0.4;
 const MAX_GAIN: f32 = 2.5;
 
 /// The linear-light value of an sRGB reading.
-pub fn linearize(rgb: Rgb) -> Linear {
+pub(crate) fn linearize(rgb: Rgb) -> Linear {
     let lin: LinSrgb = Srgb::new(rgb[0], rgb[1], rgb[2])
         .into_format::<f32>()
         .into_linear();
@@ -27,7 +27,7 @@ pub fn linearize(rgb: Rgb) -> Linear {
 }
 
 /// CIELAB (D65) of a linear-light value (values above 1 are allowed).
-pub fn lab_of_linear(v: Linear) -> LabColour {
+pub(crate) fn lab_of_linear(v: Linear) -> LabColour {
     let lab: Lab = Lab::from_color(LinSrgb::new(v[0], v[1], v[2]));
     LabColour {
         l: lab.l,
@@ -40,7 +40,7 @@ pub fn lab_of_linear(v: Linear) -> LabColour {
 /// linear light, so an exposure change scales the three channels alike and
 /// leaves this nearly unchanged; unlike linear chromaticity it keeps red and
 /// orange well apart.
-pub fn chromaticity(rgb: Rgb) -> [f32; 3] {
+pub(crate) fn chromaticity(rgb: Rgb) -> [f32; 3] {
     let v = rgb.map(|c| c as f32);
     let sum = v[0] + v[1] + v[2] + 1.0;
     v.map(|c| c / sum)
@@ -48,7 +48,7 @@ pub fn chromaticity(rgb: Rgb) -> [f32; 3] {
 
 /// Gains per face (URFDLB) and channel; all 1 leaves the readings as they are.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FaceGains(pub [[f32; 3]; 6]);
+pub(crate) struct FaceGains(pub [[f32; 3]; 6]);
 
 impl Default for FaceGains {
     fn default() -> Self {
@@ -60,7 +60,7 @@ impl FaceGains {
     /// The readings corrected by these gains, in CIELAB. A clipped channel
     /// says only "at least full scale", so it stays at full scale, and no
     /// corrected channel goes beyond it: a white stays white on every face.
-    pub fn correct(&self, readings: &[Rgb; 54], linear: &[Linear; 54]) -> [LabColour; 54] {
+    pub(crate) fn correct(&self, readings: &[Rgb; 54], linear: &[Linear; 54]) -> [LabColour; 54] {
         std::array::from_fn(|s| {
             let v = self.apply(linear[s], s / 9);
             lab_of_linear(std::array::from_fn(|c| {
@@ -82,7 +82,7 @@ impl FaceGains {
     /// (0..6) currently decided for sticker `s`. Colours and gains are
     /// re-estimated in turn (a few rounds of alternating medians), so faces
     /// that show a colour mostly under other light still converge.
-    pub fn estimate(
+    pub(crate) fn estimate(
         &self,
         readings: &[Rgb; 54],
         linear: &[Linear; 54],

@@ -1,16 +1,16 @@
 //! Vision: reading the cube's colours from camera images. `classify*`, `colour` and `palette` are pure; `camera` does the I/O.
 
-pub mod assignment;
+pub(crate) mod assignment;
 pub mod calibrate;
 pub mod camera;
 pub mod classify;
-pub mod classify_pieces;
+pub(crate) mod classify_pieces;
 pub mod colour;
-pub mod colour_difference;
+pub(crate) mod colour_difference;
 pub mod evaluate;
 pub mod grid_file;
 pub mod grid_finder;
-pub mod lighting;
+pub(crate) mod lighting;
 pub mod palette;
 pub mod perturb;
 pub mod sample;

@@ -304,9 +304,8 @@ mod tests {
     }
 
     fn problem(text: &str) -> String {
-        parse_palette(text, Path::new("config/p.toml"))
-            .expect_err("invalid")
-            .to_string()
+        let error = parse_palette(text, Path::new("config/p.toml")).expect_err("invalid");
+        crate::error_chain::error_chain(&error)
     }
 
     #[test]

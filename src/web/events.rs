@@ -41,7 +41,7 @@ struct Feed {
 
 /// What one wait of the feed brought.
 enum Next {
-    Send(DaemonEvent),
+    Send(Box<DaemonEvent>),
     Nothing,
     End(End),
 }
@@ -118,12 +118,12 @@ impl Feed {
                         }
                     }
                 }
-                Next::Send(other)
+                Next::Send(Box::new(other))
             }
             // Lost some: the current status says where things are.
             Err(RecvError::Lagged(_)) => {
                 self.last = self.status.borrow_and_update().clone();
-                Next::Send(DaemonEvent::Status(self.last.clone()))
+                Next::Send(Box::new(DaemonEvent::Status(self.last.clone())))
             }
             Err(RecvError::Closed) => Next::End(End::Close(close_code::AWAY, "the daemon stopped")),
         }
@@ -141,7 +141,7 @@ impl Feed {
             return Next::Nothing;
         }
         self.last = now.clone();
-        Next::Send(DaemonEvent::Status(now))
+        Next::Send(Box::new(DaemonEvent::Status(now)))
     }
 
     async fn send(&mut self, event: &DaemonEvent) -> Result<(), ()> {
