@@ -1,8 +1,8 @@
 //! What a run task carries: the rig, the history, the status board, the abort flag and the run's settings; plus the small helpers every phase uses (timing, recording without losing the run).
 
+use super::abort::AbortFlag;
 use super::board::StatusBoard;
 use super::history::{History, HistoryError};
-use super::outcome::AbortFlag;
 use super::rig::Rig;
 use crate::error_chain::error_chain;
 use std::sync::Arc;

@@ -1,5 +1,6 @@
 //! The daemon: a tokio task that owns the robot link and the camera, runs one run at a time through the stages in `pipeline.rs` (home → scan → classify → solve → plan → execute → verify), journals every run in SQLite, and answers requests from the web page, the CLI and the robot's button.
 
+mod abort;
 pub(crate) mod api;
 pub(crate) mod board;
 pub mod config;

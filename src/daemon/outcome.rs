@@ -1,9 +1,8 @@
-//! How a run ended, what the daemon's state becomes, and the abort flag a run checks between steps.
+//! How a run ended and what the daemon's state becomes.
 
 use super::api::DaemonState;
 use super::run_error::{Ending, RunError};
 use crate::error_chain::error_chain;
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 /// How a run ended.
@@ -90,35 +89,6 @@ impl Outcome {
                     }
                 }
             }
-        }
-    }
-}
-
-/// What the run has been asked to do besides carry on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Abort {
-    Stop,
-    EStop,
-}
-
-/// Set by the service, read by the run at step boundaries.
-#[derive(Debug, Default)]
-pub struct AbortFlag(AtomicU8);
-
-impl AbortFlag {
-    pub fn request(&self, abort: Abort) {
-        let code = match abort {
-            Abort::Stop => 1,
-            Abort::EStop => 2,
-        };
-        self.0.fetch_max(code, Ordering::SeqCst);
-    }
-
-    pub fn requested(&self) -> Option<Abort> {
-        match self.0.load(Ordering::SeqCst) {
-            0 => None,
-            1 => Some(Abort::Stop),
-            _ => Some(Abort::EStop),
         }
     }
 }

@@ -1,7 +1,6 @@
 //! What a run works with: the robot model and planner, the solver, the palette, the camera, the link to the robot (opened, homed, reopened after a fatal error), and the in-process simulated robot when the config says `sim`.
 
 use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
-use super::run_error::RunError;
 use crate::cube::FaceletCube;
 use crate::link::{
     stream_gated, Connector, EStopHandle, FixedPath, LinkError, LinkEvent, LinkHandle,
@@ -43,6 +42,15 @@ pub enum RigError {
     Link(#[from] LinkError),
     #[error("homing the robot: {0}")]
     Home(StreamError),
+}
+
+/// Why a program cannot be turned into firmware commands.
+#[derive(Debug, thiserror::Error)]
+pub enum EncodeError {
+    #[error("the robot's actuator positions are unknown (it must be homed first)")]
+    PositionsUnknown,
+    #[error(transparent)]
+    Actuators(#[from] ActuatorError),
 }
 
 /// The in-process simulated robot and the bench around it.
@@ -243,12 +251,14 @@ impl Rig {
     }
 
     /// Encodes `program` from where the actuators are now and reserves its move ids.
-    pub(crate) fn encode(&mut self, program: &Program) -> Result<EncodedProgram, RunError> {
-        let positions = self.positions.as_ref().ok_or(RunError::PoseUnknown)?;
+    pub(crate) fn encode(&mut self, program: &Program) -> Result<EncodedProgram, EncodeError> {
+        let positions = self
+            .positions
+            .as_ref()
+            .ok_or(EncodeError::PositionsUnknown)?;
         let encoded = self
             .map
-            .encode_from(program, positions, self.next_move_id)
-            .map_err(RunError::Encode)?;
+            .encode_from(program, positions, self.next_move_id)?;
         self.take_move_ids(encoded.groups.len());
         Ok(encoded)
     }

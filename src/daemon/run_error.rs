@@ -1,10 +1,10 @@
 //! Why a run (or a calibration) did not go on: one typed error per way a stage can end early, and how each maps to the run's outcome (refused, failed, stopped, e-stopped).
 
-use super::outcome::{Abort, AbortFlag};
-use super::rig::RigError;
+use super::abort::{Abort, AbortFlag};
+use super::rig::{EncodeError, RigError};
 use crate::cube::Face;
 use crate::link::StreamError;
-use crate::robot::{ActuatorError, AwareError, PlanError};
+use crate::robot::{AwareError, PlanError};
 use crate::vision::calibrate::CalibrateError;
 use crate::vision::camera::CameraError;
 use crate::vision::scan::ScanError;
@@ -21,7 +21,7 @@ pub enum RunError {
     #[error("planning how to show the faces to the camera")]
     PlanScan(#[source] PlanError),
     #[error("encoding the program for the firmware")]
-    Encode(#[source] ActuatorError),
+    Encode(#[from] EncodeError),
     #[error("the planned program breaks a rule at step {step}: {why}")]
     IllegalStep { step: usize, why: String },
     #[error("the {what} task ended unexpectedly")]

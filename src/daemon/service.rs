@@ -1,11 +1,12 @@
 //! The daemon task: one run at a time, requests answered with 409 when they do not fit the state, the robot's start button, e-stop at any time, and a safe shutdown (stop at a step boundary, record, exit).
 
+use super::abort::{Abort, AbortFlag};
 use super::api::CalibrationDoc;
 use super::api::{DaemonInbox, DaemonState, Refusal, Request, StartSource};
 use super::board::StatusBoard;
 use super::context::{RunContext, RunSettings};
 use super::history::History;
-use super::outcome::{Abort, AbortFlag, Outcome};
+use super::outcome::Outcome;
 use super::rig::EStopSlot;
 use super::rig::Rig;
 use super::run_error::{Ending, RunError};
