@@ -16,6 +16,7 @@
 pub mod actuators;
 pub mod clock;
 pub mod error;
+pub mod fault_words;
 pub mod handle;
 pub mod stream;
 mod task;

@@ -7,8 +7,10 @@ pub mod firmware;
 #[cfg(test)]
 mod firmware_tests;
 pub mod mechanics;
+mod mechanics_robot;
 pub mod pty;
 pub mod report;
+pub mod rigid;
 pub mod scenario;
 pub mod soak;
 pub mod spawn;
