@@ -75,7 +75,7 @@ fn physics_home_refuses_a_gripper_turned_while_holding_the_cube() {
     );
     let fault = mechanics.home().expect_err("homing would turn the cube");
     assert!(
-        fault.reason.contains("turned away from home"),
+        fault.reason.contains("homing would turn the cube"),
         "{}",
         fault.reason
     );

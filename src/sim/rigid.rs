@@ -475,8 +475,9 @@ fn settle_slabs(
 ) -> Result<[i32; 3], Impossible> {
     let name = |g: usize| model.grippers[g].name.as_str();
     let mut imposed: [Option<Constraint>; 3] = [None; 3];
+    // A jaw opening or closing holds nothing: it only must not meet a moving slab.
     for (slab, constraints) in slabs.iter().enumerate() {
-        for &c in constraints {
+        for &c in constraints.iter().filter(|c| !c.jaw_moving) {
             let Some(old) = imposed[slab] else {
                 imposed[slab] = Some(c);
                 continue;
@@ -524,6 +525,15 @@ fn settle_slabs(
                 name(g)
             ),
         ));
+    }
+    for (slab, constraints) in slabs.iter().enumerate() {
+        if let Some(jaw) = constraints
+            .iter()
+            .find(|c| c.jaw_moving && angles[slab] != 0)
+        {
+            let mover = imposed.iter().flatten().find(|c| c.angle != 0).copied();
+            return Err(conflict(model, mover.unwrap_or(*jaw), *jaw));
+        }
     }
     Ok(angles)
 }

@@ -147,7 +147,7 @@ fn state_difference(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn rigid_machine_and_planner_rules_agree_on_random_programs(seed in any::<u64>()) {
@@ -156,4 +156,32 @@ proptest! {
             prop_assert!(found.is_none(), "{}", found.unwrap_or_default());
         }
     }
+}
+
+#[test]
+fn rigid_machine_runs_the_four_arm_plan_of_r_l2_f2() {
+    // `cubed plan --robot four-arm --moves "R L2 F2"` once planned a step that twists the cube.
+    let model = design("four-arm");
+    let planner = crate::robot::Planner::new(model.clone());
+    let moves = crate::cube::parse_moves("R L2 F2", crate::cube::Notation::Singmaster)
+        .expect("moves parse");
+    let turns: Vec<crate::cube::Turn> = moves
+        .into_iter()
+        .filter_map(|m| match m {
+            crate::cube::Move::Turn(t) => Some(t),
+            crate::cube::Move::Rotate(_) => None,
+        })
+        .collect();
+    let plan = planner.plan(&planner.home(), &turns).expect("plans");
+    let map = ActuatorMap::new(&model).expect("fits");
+    let mut machine = PhysicsMechanics::new(model, map, &FaceletCube::default());
+    for (i, step) in plan.program.steps.iter().enumerate() {
+        if let Err(why) = machine_runs(&mut machine, step) {
+            panic!("step {} is impossible: {why}", i + 1);
+        }
+    }
+    let expected = turns.iter().fold(FaceletCube::default(), |c, &t| {
+        c.apply(crate::cube::Move::Turn(t))
+    });
+    assert_eq!(machine.cube_frame(), expected);
 }
