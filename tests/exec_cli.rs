@@ -49,3 +49,38 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
     assert_eq!(report["solved"], true, "{text}");
     assert!(report["moves_executed"].as_u64().unwrap_or(0) > 0, "{text}");
 }
+
+#[test]
+fn exec_refuses_an_illegal_program_file_naming_the_step_and_the_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = dir.path().join("drop.json");
+    let open = |actuator: &str| serde_json::json!({"op": "open", "actuator": actuator});
+    let doc = serde_json::json!({
+        "robot": "four-arm",
+        "steps": [
+            {"at_ms": 0, "ms": 100, "actions": [open("left")]},
+            {"at_ms": 100, "ms": 100, "actions": [open("front")]},
+        ],
+        "total_ms": 200, "face_turns": 0, "cube_rotations": 0, "solution": "",
+    });
+    std::fs::write(&program, doc.to_string()).expect("writes the program");
+    let port = dir.path().join("no-such-port");
+    let out = cubed(
+        &[
+            "exec",
+            "--port",
+            port.to_str().expect("utf-8 path"),
+            "--program",
+            program.to_str().expect("utf-8 path"),
+        ],
+        None,
+    );
+    let err = stderr(&out);
+    assert!(!out.status.success(), "an illegal program must not run");
+    assert!(err.contains("step 2 (open front)"), "{err}");
+    assert!(err.contains("would fall"), "{err}");
+    assert!(
+        !err.contains("no-such-port"),
+        "refused before the port is opened: {err}"
+    );
+}

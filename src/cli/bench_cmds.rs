@@ -23,6 +23,8 @@ pub enum BenchCommand {
     Link(super::link_bench::LinkBenchArgs),
     /// Random cubes solved through the simulator with corrupted/dropped bytes and an unplug each.
     Soak(super::link_bench::SoakArgs),
+    /// Programs of each design run on the simulator's own machine: illegal steps, planned vs simulated time.
+    Trust(super::trust_bench::TrustBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -56,6 +58,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Vision(args) => super::vision_bench::vision_bench(args),
         BenchCommand::Link(args) => super::link_bench::link_bench(args),
         BenchCommand::Soak(args) => super::link_bench::soak(args),
+        BenchCommand::Trust(args) => super::trust_bench::trust_bench(args),
     }
 }
 

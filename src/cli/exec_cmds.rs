@@ -46,7 +46,10 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
             Ok(doc) => doc,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
         };
-        return Ok(doc.to_program(&planner.model).map_err(|e| error_chain(&e)));
+        return Ok(doc
+            .to_program(&planner.model)
+            .map_err(|e| error_chain(&e))
+            .and_then(|program| checked(path, planner, program)));
     }
     let plan = match (&args.job.moves, &args.job.facelets) {
         (Some(moves), _) => match face_turns(moves) {
@@ -60,6 +63,23 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
         (None, None) => return Ok(Err("give --moves, --facelets or --program".into())),
     };
     Ok(Ok(plan.program))
+}
+
+/// The program if the robot model allows every step from home; else the first illegal step
+/// (counted from 1) and why, before anything is sent.
+fn checked(path: &std::path::Path, planner: &Planner, program: Program) -> Result<Program, String> {
+    let cube = cubed::cube::FaceletCube::default();
+    match cubed::robot::replay(&planner.model, planner.home(), &cube, &program) {
+        Ok(_) => Ok(program),
+        Err(illegal) => Err(format!(
+            "{}: refusing to run: step {} ({}) is illegal on robot '{}': {}",
+            path.display(),
+            illegal.step + 1,
+            illegal.action,
+            planner.model.name,
+            illegal.reason
+        )),
+    }
 }
 
 /// Plans, connects, streams, and reports.
@@ -135,6 +155,11 @@ async fn stream(
                 outcome.done, outcome.links_lost, outcome.links_restored
             );
             Ok(ExitCode::SUCCESS)
+        }
+        Err(cubed::link::StreamError::Fault { fault, done, total }) => {
+            let words = cubed::link::fault_words::fault_in_words(&fault, &map, model);
+            eprintln!("error: after {done} of {total} commands, {words}");
+            Ok(ExitCode::FAILURE)
         }
         Err(e) => {
             eprintln!("error: {}", error_chain(&e));

@@ -18,6 +18,7 @@ pub mod sim_cmds;
 pub mod solve_cmds;
 pub mod tables_arg;
 pub mod test_program;
+pub mod trust_bench;
 pub mod vision_bench;
 pub mod vision_cmds;
 

@@ -15,6 +15,7 @@
 
 pub(crate) mod clock;
 pub(crate) mod error;
+pub mod fault_words;
 pub(crate) mod handle;
 pub(crate) mod stream;
 mod task;

@@ -206,6 +206,15 @@ impl ActuatorMap {
             step: step_index,
             reason: format!("the robot has no firmware actuator for {what}"),
         };
+        let is_photo = |a: &RobotAction| matches!(a, RobotAction::Capture { .. });
+        if step.actions.iter().any(is_photo) && !step.actions.iter().all(is_photo) {
+            return Err(ActuatorError::BadStep {
+                step: step_index,
+                reason: "it takes a photo while the robot moves; a photo needs a step of its own \
+                         (the link sends only the motion, so the photo would be lost)"
+                    .into(),
+            });
+        }
         let mut actions = Vec::new();
         for action in &step.actions {
             let (role, make): (Role, fn(u8, i32) -> Action) = match *action {
@@ -325,6 +334,42 @@ mod tests {
         let map = ActuatorMap::new(&four_arm()).expect("fits");
         assert_eq!(map.roles.len(), 8);
         assert_eq!(map.index_of(Role::Rotation { gripper: 1 }), Some(3));
+    }
+
+    #[test]
+    fn link_a_photo_is_never_dropped_from_a_step_that_also_moves() {
+        let model = four_arm();
+        let map = ActuatorMap::new(&model).expect("fits");
+        let photo = RobotAction::Capture {
+            camera: 0,
+            face: crate::cube::Face::U,
+            image_rotation: 0,
+        };
+        let alone = Program {
+            steps: vec![Step {
+                actions: vec![photo],
+            }],
+        };
+        let encoded = map
+            .encode_program(&alone, &model.home(), 1)
+            .expect("encodes");
+        assert_eq!(
+            encoded.photo_steps,
+            vec![0],
+            "a photo step is kept for the caller"
+        );
+        let mixed = Program {
+            steps: vec![Step {
+                actions: vec![RobotAction::Open(0), photo],
+            }],
+        };
+        let error = map
+            .encode_program(&mixed, &model.home(), 1)
+            .expect_err("the photo would be lost");
+        assert!(
+            error.to_string().starts_with("step 0: it takes a photo"),
+            "{error}"
+        );
     }
 
     #[test]

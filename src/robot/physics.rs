@@ -291,10 +291,10 @@ fn collect_layers(
         } else {
             cross_layers(gripper.grip)
         };
+        // Signed, never modulo 4: +2 and -2 on one layer end alike but turn opposite ways.
         let value = match m.acts[g] {
-            Act::Turn(q) if on_axis => {
-                (if gripper.at.is_positive() { q } else { -q }).rem_euclid(4)
-            }
+            Act::Turn(q) if on_axis && gripper.at.is_positive() => q,
+            Act::Turn(q) if on_axis => -q,
             _ => 0,
         };
         for &layer in held {

@@ -161,3 +161,29 @@ fn camera_reads_the_top_face_as_in_the_net() {
     let z = Orientation::HOME.rotated(Direction::Front, -1);
     assert_eq!(physics::view(&model, z, 0), (Face::R, 3));
 }
+
+#[test]
+fn opposite_half_turns_compare_signed_never_modulo_four() {
+    let model = shipped("four-arm");
+    let close_front_back = step(&model, &[("front", Act::Close), ("back", Act::Close)]);
+    // Right and left both at -1 (each counted from its own face), both closed, front/back open.
+    let both_at_minus_one = [
+        open_front_back(&model),
+        step(&model, &[("right", Act::Turn(-1)), ("left", Act::Turn(1))]),
+        close_front_back,
+        step(&model, &[("left", Act::Open)]),
+        step(&model, &[("left", Act::Turn(-2))]),
+        step(&model, &[("left", Act::Close)]),
+        open_front_back(&model),
+    ];
+    run(&model, &both_at_minus_one).expect("a legal route");
+    let mut torn = both_at_minus_one.to_vec();
+    torn.push(step(
+        &model,
+        &[("right", Act::Turn(2)), ("left", Act::Turn(2))],
+    ));
+    assert!(
+        matches!(run(&model, &torn), Err(Violation::MiddleNotHeld { .. })),
+        "+2 and +2 seen from each face turn opposite ways about the axis"
+    );
+}

@@ -1,7 +1,6 @@
 //! The simulated workbench shared by the simulated robot, the simulated camera and whoever plays the person at the robot: the cube they put in, turns that slip, and the robot time spent.
 
-use crate::cube::{FaceletCube, Move, Turn};
-use crate::robot::{view, PhysicsState, RobotModel};
+use crate::cube::{Face, FaceletCube};
 use crate::vision::camera::sim::SharedScene;
 use std::sync::{Arc, Mutex};
 
@@ -31,38 +30,36 @@ pub struct Attachment {
 }
 
 impl Attachment {
-    /// Picks up a newly loaded cube, if any: the robot now holds it.
-    pub fn take_load(&self, physics: &mut PhysicsState) {
-        let loaded = self.bench.lock().ok().and_then(|mut b| b.load.take());
-        if let Some(cube) = loaded {
-            *physics = PhysicsState::new(physics.robot, &cube);
-        }
+    /// A cube a person has just put in (its own frame), if any: the robot now holds it.
+    pub fn take_loaded(&self) -> Option<FaceletCube> {
+        self.bench.lock().ok().and_then(|mut b| b.load.take())
     }
 
-    /// Counts a step's turns and time; a turn due to slip is undone (the layer stayed put).
-    pub fn after_step(&self, physics: &mut PhysicsState, turns: &[Turn], ms: u32) {
+    /// Counts one face turn; true if it is due to slip (the motor turns, the layer stays).
+    pub fn next_turn_slips(&self) -> bool {
         let Ok(mut bench) = self.bench.lock() else {
-            return;
+            return false;
         };
-        bench.robot_ms += u64::from(ms);
-        for &turn in turns {
-            bench.turns += 1;
-            let due = bench.turns;
-            if bench.slip_at_turns.contains(&due) {
-                bench.slips += 1;
-                let cube = physics.cube_frame().apply(Move::Turn(turn.inverse()));
-                *physics = PhysicsState::new(physics.robot, &cube);
-            }
+        bench.turns += 1;
+        let due = bench.turns;
+        let slips = bench.slip_at_turns.contains(&due);
+        bench.slips += u64::from(slips);
+        slips
+    }
+
+    /// Counts robot time spent on a command.
+    pub fn spent(&self, ms: u32) {
+        if let Ok(mut bench) = self.bench.lock() {
+            bench.robot_ms += u64::from(ms);
         }
     }
 
-    /// Shows the camera what the robot now holds, as each camera sees it.
-    pub fn publish(&self, model: &RobotModel, physics: &PhysicsState) {
+    /// Shows the camera the cube the robot holds (its own frame) and, per camera, the face
+    /// in view and the photo's rotation.
+    pub fn show(&self, cube: FaceletCube, in_view: Vec<(Face, u8)>) {
         if let Ok(mut scene) = self.scene.lock() {
-            scene.cube = physics.cube_frame();
-            scene.in_view = (0..model.cameras.len())
-                .map(|c| view(model, physics.robot.orientation, c))
-                .collect();
+            scene.cube = cube;
+            scene.in_view = in_view;
         }
     }
 }

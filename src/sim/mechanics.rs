@@ -1,11 +1,8 @@
 //! What the simulated firmware drives: the `Mechanics` seam, a plain actuator-position
-//! tracker, and the robot physics (tracks the cube, faults on illegal steps).
+//! tracker, the sim's own time formula, and (re-exported) the robot machine
+//! (`PhysicsMechanics`, in `mechanics_robot.rs`: tracks the cube, faults on impossible steps).
 
-use super::bench::Attachment;
-use crate::cube::{ColourScheme, FaceletCube};
-use crate::error_chain::error_chain;
-use crate::robot::actuators::{ActuatorMap, Role};
-use crate::robot::{PhysicsState, RobotModel, Violation};
+pub use super::mechanics_robot::PhysicsMechanics;
 use firmware_protocol::message::{Action, ActuatorConfig, Configure, Fault, Motion, RotationRange};
 
 /// A mechanical failure: the fault the firmware latches and why.
@@ -45,7 +42,7 @@ impl PositionTracker {
 }
 
 /// How long moving `actuator` configured as `config` from `from` to `to` takes.
-pub(crate) fn action_ms(config: &ActuatorConfig, from: i32, to: i32) -> u32 {
+pub fn action_ms(config: &ActuatorConfig, from: i32, to: i32) -> u32 {
     let distance = from.abs_diff(to);
     match *config {
         ActuatorConfig::Jaw { open_ms, .. } if to == 0 => u32::from(open_ms),
@@ -110,157 +107,8 @@ impl Mechanics for PositionTracker {
     }
 }
 
-/// The robot design's physics: the simulator tracks the cube and refuses illegal steps.
-#[derive(Debug, Clone)]
-pub struct PhysicsMechanics {
-    pub model: RobotModel,
-    pub map: ActuatorMap,
-    pub physics: PhysicsState,
-    positions: Vec<i32>,
-    /// The camera scene and bench kept up to date, when a simulated camera looks on.
-    pub attached: Option<Attachment>,
-}
-
-impl PhysicsMechanics {
-    /// The robot at its home pose holding `cube` (cube frame).
-    pub fn new(model: RobotModel, map: ActuatorMap, cube: &FaceletCube) -> PhysicsMechanics {
-        let home = model.home();
-        let positions = map.positions_at(&home);
-        PhysicsMechanics {
-            physics: PhysicsState::new(home, cube),
-            model,
-            map,
-            positions,
-            attached: None,
-        }
-    }
-
-    /// Keeps `attachment`'s scene showing this robot's cube and takes cubes loaded on its bench.
-    pub fn attach(mut self, attachment: Attachment) -> PhysicsMechanics {
-        attachment.take_load(&mut self.physics);
-        attachment.publish(&self.model, &self.physics);
-        self.attached = Some(attachment);
-        self
-    }
-
-    fn take_load(&mut self) {
-        if let Some(a) = &self.attached {
-            a.take_load(&mut self.physics);
-            a.publish(&self.model, &self.physics);
-        }
-    }
-
-    /// The cube in its own frame, as 54 URFDLB letters.
-    pub fn cube_facelets(&self) -> String {
-        self.physics
-            .cube_frame()
-            .to_symbols(&ColourScheme::default())
-    }
-
-    /// The stickers as the robot sees them (by robot-frame position).
-    pub fn robot_frame_facelets(&self) -> String {
-        self.physics.cube.to_symbols(&ColourScheme::default())
-    }
-
-    fn fault_for(&self, violation: &Violation) -> Fault {
-        let rotation = |g: usize| {
-            self.map
-                .index_of(Role::Rotation { gripper: g })
-                .unwrap_or(0)
-        };
-        let jaw = |g: usize| self.map.index_of(Role::Jaw { gripper: g }).unwrap_or(0);
-        match *violation {
-            Violation::Jammed { turning, .. } => Fault::Stall {
-                actuator: rotation(turning),
-            },
-            Violation::OutOfReach { gripper, .. } => Fault::Limit {
-                actuator: rotation(gripper),
-            },
-            Violation::NothingHolds { gripper } => Fault::Limit {
-                actuator: jaw(gripper),
-            },
-            _ => Fault::Stall { actuator: 0 },
-        }
-    }
-}
-
-impl Mechanics for PhysicsMechanics {
-    fn accepts(&self, configure: &Configure) -> Result<(), String> {
-        if *configure == self.map.configure() {
-            Ok(())
-        } else {
-            Err(format!(
-                "the configuration does not describe robot '{}'",
-                self.model.name
-            ))
-        }
-    }
-
-    /// Open grippers turn back to 0, then every jaw closes: the robot holds the cube in
-    /// the pose programs are planned from. A gripper holding the cube away from 0 would
-    /// turn the cube: a stall.
-    fn home(&mut self) -> Result<u32, MechanicalFault> {
-        self.take_load();
-        let robot = &mut self.physics.robot;
-        let grippers = self.model.grippers.len();
-        if let Some(g) = (0..grippers).find(|&g| robot.is_closed(g) && robot.angles[g] != 0) {
-            return Err(MechanicalFault {
-                fault: Fault::Stall {
-                    actuator: self
-                        .map
-                        .index_of(Role::Rotation { gripper: g })
-                        .unwrap_or(0),
-                },
-                reason: "cannot home: a gripper holding the cube is turned away from home".into(),
-            });
-        }
-        let home = self.model.home();
-        robot.angles = home.angles;
-        robot.closed = home.closed;
-        self.positions = self.map.positions_at(robot);
-        if let Some(a) = &self.attached {
-            a.publish(&self.model, &self.physics);
-        }
-        Ok(0)
-    }
-
-    fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault> {
-        self.take_load();
-        let mut positions = self.positions.clone();
-        let step = self
-            .map
-            .decode_motion(motion, &mut positions)
-            .map_err(|e| MechanicalFault {
-                fault: Fault::Stall { actuator: 0 },
-                reason: error_chain(&e),
-            })?;
-        if step.actions.is_empty() {
-            self.positions = positions;
-            return Ok(0);
-        }
-        match self.physics.apply_step(&self.model, &step) {
-            Ok(effect) => {
-                self.positions = positions;
-                if let Some(a) = &self.attached {
-                    a.after_step(&mut self.physics, &effect.turns, effect.ms);
-                    a.publish(&self.model, &self.physics);
-                }
-                Ok(effect.ms)
-            }
-            Err(violation) => Err(MechanicalFault {
-                fault: self.fault_for(&violation),
-                reason: violation.explain(&self.model),
-            }),
-        }
-    }
-
-    fn positions(&self) -> Vec<i32> {
-        self.positions.clone()
-    }
-}
-
 /// Whether `motion` fits the configured actuators (index, kind, limits).
-pub(crate) fn motion_fits(configure: &Configure, motion: &Motion) -> bool {
+pub fn motion_fits(configure: &Configure, motion: &Motion) -> bool {
     motion.actions.iter().all(|action| {
         let Some(config) = configure.actuators.get(usize::from(action.actuator())) else {
             return false;
@@ -282,7 +130,3 @@ pub(crate) fn motion_fits(configure: &Configure, motion: &Motion) -> bool {
         }
     })
 }
-
-#[cfg(test)]
-#[path = "mechanics_tests.rs"]
-mod tests;

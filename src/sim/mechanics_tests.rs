@@ -1,11 +1,11 @@
-//! Unit tests of `Home` in both simulated mechanics: rotations and flippers at 0, jaws closed.
+//! Unit tests of the simulated mechanics behind the firmware: `Home` (rotations and flippers at 0, jaws closed), faults naming their motor, time from the motion parameters.
 
-use super::{Mechanics, PhysicsMechanics, PositionTracker};
 use crate::cube::FaceletCube;
 use crate::robot::actuators::{ActuatorMap, MotionGroup};
 use crate::robot::program::{Action, Program, Step};
 use crate::robot::{load_robot, RobotModel};
-use firmware_protocol::message::{ActuatorConfig, Configure, JawTarget, Motion};
+use crate::sim::mechanics::{Mechanics, PhysicsMechanics, PositionTracker};
+use firmware_protocol::message::{ActuatorConfig, Configure, Fault, JawTarget, Motion};
 
 const LEFT: usize = 0;
 const RIGHT: usize = 1;
@@ -51,8 +51,8 @@ fn physics_home_turns_open_grippers_back_and_closes_every_jaw() {
     assert_ne!(mechanics.positions(), map.positions_at(&model.home()));
     mechanics.home().expect("an open gripper may be homed");
     assert_eq!(mechanics.positions(), map.positions_at(&model.home()));
-    assert_eq!(mechanics.physics.robot.closed, model.home().closed);
-    assert_eq!(mechanics.physics.robot.angles, model.home().angles);
+    assert!(mechanics.machine.closed.iter().all(|&c| c));
+    assert!(mechanics.machine.rotations.iter().all(|&r| r == 0));
     assert_eq!(
         mechanics.cube_facelets(),
         FaceletCube::default().to_symbols(&Default::default())
@@ -75,7 +75,7 @@ fn physics_home_refuses_a_gripper_turned_while_holding_the_cube() {
     );
     let fault = mechanics.home().expect_err("homing would turn the cube");
     assert!(
-        fault.reason.contains("turned away from home"),
+        fault.reason.contains("homing would turn the cube"),
         "{}",
         fault.reason
     );
@@ -114,4 +114,110 @@ fn position_tracker_home_leaves_jaws_closed_and_the_rest_at_zero() {
     assert_eq!(tracker.positions(), vec![0, 2]);
     tracker.home().expect("homes");
     assert_eq!(tracker.positions(), vec![1, 0]);
+}
+
+fn design(name: &str) -> (RobotModel, ActuatorMap) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("config/robots")
+        .join(format!("{name}.toml"));
+    let model = load_robot(&path).expect("the shipped design loads");
+    let map = ActuatorMap::new(&model).expect("the design fits the protocol");
+    (model, map)
+}
+
+/// The firmware motion of one robot step from where the mechanics are now.
+fn motion_of(mechanics: &PhysicsMechanics, actions: Vec<Action>) -> Motion {
+    let program = Program {
+        steps: vec![Step { actions }],
+    };
+    let encoded = (mechanics.map)
+        .encode_from(&program, &mechanics.positions(), 1)
+        .expect("encodes");
+    match encoded.groups.first() {
+        Some((_, MotionGroup::Motion(motion))) => *motion,
+        other => panic!("one motion expected, got {other:?}"),
+    }
+}
+
+#[test]
+fn physics_fault_names_the_jaw_that_would_drop_the_cube() {
+    let (model, map) = four_arm();
+    let mut mechanics = PhysicsMechanics::new(model, map.clone(), &FaceletCube::default());
+    let opening = motion_of(&mechanics, vec![Action::Open(RIGHT), Action::Open(BACK)]);
+    let fault = mechanics.run(&opening).expect_err("the cube would fall");
+    let right_jaw = map
+        .index_of(crate::robot::actuators::Role::Jaw { gripper: RIGHT })
+        .expect("right has a jaw");
+    assert_ne!(right_jaw, 0);
+    assert_eq!(
+        fault.fault,
+        Fault::Stall {
+            actuator: right_jaw
+        }
+    );
+    assert!(fault.reason.contains("'right'"), "{}", fault.reason);
+}
+
+#[test]
+fn physics_fault_names_the_motor_that_goes_out_of_range() {
+    let (model, map) = four_arm();
+    let mut mechanics = PhysicsMechanics::new(model, map.clone(), &FaceletCube::default());
+    mechanics
+        .run(&motion_of(&mechanics, vec![Action::Open(BACK)]))
+        .expect("opens");
+    let beyond = Motion::new(
+        5,
+        &[firmware_protocol::message::Action::Rotate {
+            actuator: 7,
+            quarter_turns: 2,
+        }],
+    )
+    .expect("motion");
+    let fault = mechanics.run(&beyond).expect_err("beyond +1");
+    assert_eq!(fault.fault, Fault::Limit { actuator: 7 });
+    assert!(fault.reason.contains("'back'"), "{}", fault.reason);
+}
+
+#[test]
+fn physics_continuous_motor_is_not_homed_while_it_holds_a_face_off_its_mark() {
+    let (model, map) = design("six-motor");
+    let mut mechanics = PhysicsMechanics::new(model, map, &FaceletCube::default());
+    let turn_up = |mechanics: &PhysicsMechanics| {
+        motion_of(
+            mechanics,
+            vec![Action::Turn {
+                gripper: 0,
+                quarters: 1,
+            }],
+        )
+    };
+    mechanics.run(&turn_up(&mechanics)).expect("U turns");
+    let fault = mechanics.home().expect_err("homing would turn U back");
+    assert_eq!(fault.fault, Fault::Stall { actuator: 0 });
+    assert!(fault.reason.contains("up-motor"), "{}", fault.reason);
+    for _ in 0..3 {
+        mechanics.run(&turn_up(&mechanics)).expect("U turns");
+    }
+    mechanics
+        .home()
+        .expect("four quarter turns end on the home mark");
+    assert_eq!(mechanics.positions(), vec![0; 6]);
+    assert!(mechanics.cube_solved());
+}
+
+#[test]
+fn physics_time_comes_from_the_configured_motion_parameters() {
+    let (model, map) = design("turntable-flipper");
+    let mut mechanics = PhysicsMechanics::new(model, map, &FaceletCube::default());
+    let half = motion_of(
+        &mechanics,
+        vec![Action::Turn {
+            gripper: 0,
+            quarters: 2,
+        }],
+    );
+    // turntable.toml: half_ms = 500, open_ms = 150.
+    assert_eq!(mechanics.run(&half), Ok(500));
+    let open = motion_of(&mechanics, vec![Action::Open(1)]);
+    assert_eq!(mechanics.run(&open), Ok(150));
 }

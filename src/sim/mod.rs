@@ -6,9 +6,11 @@ pub mod faults;
 pub(crate) mod firmware;
 #[cfg(test)]
 mod firmware_tests;
-pub(crate) mod mechanics;
+pub mod mechanics;
+mod mechanics_robot;
 pub mod pty;
 pub mod report;
+pub mod rigid;
 pub mod scenario;
 pub mod soak;
 pub mod spawn;

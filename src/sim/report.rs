@@ -54,7 +54,7 @@ impl SimReport {
         SimReport::new(
             mechanics.cube_facelets(),
             mechanics.robot_frame_facelets(),
-            mechanics.physics.cube_frame().is_solved(),
+            mechanics.cube_solved(),
             &served.firmware.stats,
             &served.injected,
         )

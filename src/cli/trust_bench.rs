@@ -1,0 +1,189 @@
+//! `cubed bench trust`: planned programs of each design run on the simulator's own machine
+//! (`sim::rigid`, not the planner's rules): illegal steps, cubes left unsolved, planned
+//! against simulated time, and the planner's time per cube.
+
+use super::tables_arg::TableArgs;
+use anyhow::Context;
+use clap::Args;
+use cubed::cube::random::random_cube;
+use cubed::robot::{load_robot, solve_for_robot, solve_naive, AwareOptions, Plan, Planner};
+use cubed::robot::{ActuatorMap, MotionGroup};
+use cubed::sim::mechanics::{Mechanics, PhysicsMechanics};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct TrustBenchArgs {
+    /// Robot design files, comma separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [
+        "config/robots/four-arm.toml".to_string(),
+        "config/robots/turntable-flipper.toml".to_string(),
+        "config/robots/six-motor.toml".to_string(),
+    ])]
+    pub robots: Vec<String>,
+    /// Uniformly random cubes per design.
+    #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
+    pub cubes: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Solver budget of robot-aware solving (the default plans), in ms.
+    #[arg(long, default_value_t = 50, value_parser = super::counts::budget_ms)]
+    pub budget_ms: u64,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+/// One kind of plan (default or naive) of one design, run on the machine.
+#[derive(Default)]
+struct Tally {
+    illegal: usize,
+    unsolved: usize,
+    planned_ms: u64,
+    simulated_ms: u64,
+    first_illegal: Option<String>,
+}
+
+/// What running one program on a fresh machine showed.
+enum Verdict {
+    Solved { simulated_ms: u32 },
+    Unsolved,
+    Illegal(String),
+}
+
+fn run_on_machine(
+    model: &cubed::robot::RobotModel,
+    map: &ActuatorMap,
+    cube: &cubed::cube::FaceletCube,
+    plan: &Plan,
+) -> anyhow::Result<Verdict> {
+    let mut machine = PhysicsMechanics::new(model.clone(), map.clone(), cube);
+    let encoded = map.encode_program(&plan.program, &plan.start, 1)?;
+    let mut simulated_ms = 0;
+    for (step, group) in &encoded.groups {
+        if let MotionGroup::Motion(motion) = group {
+            match machine.run(motion) {
+                Ok(ms) => simulated_ms += ms,
+                Err(fault) => {
+                    let actions: Vec<String> = (plan.program.steps[*step].actions.iter())
+                        .map(|a| a.describe(model))
+                        .collect();
+                    return Ok(Verdict::Illegal(format!(
+                        "step {} ({}): {}",
+                        step + 1,
+                        actions.join(", "),
+                        fault.reason
+                    )));
+                }
+            }
+        }
+    }
+    Ok(if machine.cube_solved() {
+        Verdict::Solved { simulated_ms }
+    } else {
+        Verdict::Unsolved
+    })
+}
+
+impl Tally {
+    fn add(&mut self, plan: &Plan, verdict: Verdict) {
+        match verdict {
+            Verdict::Solved { simulated_ms } => {
+                self.planned_ms += u64::from(plan.total_ms);
+                self.simulated_ms += u64::from(simulated_ms);
+            }
+            Verdict::Unsolved => self.unsolved += 1,
+            Verdict::Illegal(what) => {
+                self.illegal += 1;
+                self.first_illegal.get_or_insert(what);
+            }
+        }
+    }
+
+    fn mean(total: u64, n: usize) -> f64 {
+        total as f64 / n.max(1) as f64
+    }
+}
+
+/// Plans random cubes on every design both ways and runs each program on the machine.
+pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
+    println!("{}", super::host::host_line());
+    let solver = args.tables.solver();
+    println!(
+        "{} uniformly random cubes per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
+        args.cubes, args.seed, args.budget_ms
+    );
+    println!(
+        "{:<18} {:>14} {:>14} {:>9} {:>22} {:>22} {:>16}",
+        "design",
+        "illegal dflt",
+        "illegal naive",
+        "unsolved",
+        "dflt planned/sim ms",
+        "naive planned/sim ms",
+        "plan ms median"
+    );
+    let mut clean = true;
+    for robot in &args.robots {
+        let model = load_robot(std::path::Path::new(robot))?;
+        let map = ActuatorMap::new(&model)?;
+        let planner = Planner::new(model.clone());
+        let start = planner.home();
+        let opts = AwareOptions {
+            budget: Duration::from_millis(args.budget_ms),
+            ..AwareOptions::default()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+        let (mut default, mut naive) = (Tally::default(), Tally::default());
+        let mut plan_times = Vec::new();
+        for i in 0..args.cubes {
+            let cube = random_cube(&mut rng);
+            let facelets = cube.to_facelets();
+            let base = solve_naive(&planner, &solver, &start, &cube)
+                .with_context(|| format!("{robot}: naive plan, cube {i}"))?;
+            let began = Instant::now();
+            planner.plan(&start, &base.solution)?;
+            plan_times.push(began.elapsed());
+            naive.add(&base, run_on_machine(&model, &map, &facelets, &base)?);
+            let aware = solve_for_robot(&planner, &solver, &start, &cube, &opts)
+                .with_context(|| format!("{robot}: robot-aware plan, cube {i}"))?;
+            default.add(
+                &aware.plan,
+                run_on_machine(&model, &map, &facelets, &aware.plan)?,
+            );
+        }
+        plan_times.sort();
+        let median = plan_times[plan_times.len() / 2].as_secs_f64() * 1000.0;
+        let n = args.cubes;
+        println!(
+            "{:<18} {:>14} {:>14} {:>9} {:>22} {:>22} {:>16.1}",
+            model.name,
+            default.illegal,
+            naive.illegal,
+            default.unsolved + naive.unsolved,
+            format!(
+                "{:.0} / {:.0}",
+                Tally::mean(default.planned_ms, n - default.illegal - default.unsolved),
+                Tally::mean(default.simulated_ms, n - default.illegal - default.unsolved)
+            ),
+            format!(
+                "{:.0} / {:.0}",
+                Tally::mean(naive.planned_ms, n - naive.illegal - naive.unsolved),
+                Tally::mean(naive.simulated_ms, n - naive.illegal - naive.unsolved)
+            ),
+            median
+        );
+        for (kind, tally) in [("default", &default), ("naive", &naive)] {
+            if let Some(what) = &tally.first_illegal {
+                println!("  first illegal {kind} step: {what}");
+            }
+            clean &= tally.illegal == 0 && tally.unsolved == 0;
+        }
+    }
+    Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

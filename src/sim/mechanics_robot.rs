@@ -1,0 +1,272 @@
+//! The simulated robot behind the `Mechanics` seam: firmware actuators drive the rigid-body
+//! machine of `sim::rigid` (never the planner's rules), time comes from the configured motion
+//! parameters, and an impossible step latches a fault naming the motor that fails.
+
+use super::bench::Attachment;
+use super::mechanics::{action_ms, MechanicalFault, Mechanics};
+use super::rigid::{
+    camera_view, own_frame, placed_like, Culprit, GripperMove, Impossible, JawMove, Machine,
+    MachineStep,
+};
+use crate::cube::{ColourScheme, FaceletCube};
+use crate::robot::actuators::{ActuatorMap, Role};
+use crate::robot::RobotModel;
+use firmware_protocol::message::{Action, ActuatorConfig, Configure, Fault, JawTarget, Motion};
+
+/// The robot design as a machine: the simulator tracks the cube and refuses impossible steps.
+#[derive(Debug, Clone)]
+pub struct PhysicsMechanics {
+    pub model: RobotModel,
+    pub map: ActuatorMap,
+    pub machine: Machine,
+    /// The camera scene and bench kept up to date, when a simulated camera looks on.
+    pub attached: Option<Attachment>,
+}
+
+impl PhysicsMechanics {
+    /// The robot homed, holding `cube` (its own frame) at the home orientation.
+    pub fn new(model: RobotModel, map: ActuatorMap, cube: &FaceletCube) -> PhysicsMechanics {
+        PhysicsMechanics {
+            machine: Machine::homed(&model, *cube),
+            model,
+            map,
+            attached: None,
+        }
+    }
+
+    /// Keeps `attachment`'s scene showing this robot's cube and takes cubes loaded on its bench.
+    pub fn attach(mut self, attachment: Attachment) -> PhysicsMechanics {
+        self.attached = Some(attachment);
+        self.take_load();
+        self
+    }
+
+    fn take_load(&mut self) {
+        let Some(a) = &self.attached else {
+            return;
+        };
+        if let Some(cube) = a.take_loaded() {
+            self.machine.cube = placed_like(&cube, &self.machine.cube);
+        }
+        self.publish();
+    }
+
+    fn publish(&self) {
+        if let Some(a) = &self.attached {
+            let in_view = (self.model.cameras.iter())
+                .map(|c| camera_view(&self.machine, c.at, c.image_top))
+                .collect();
+            a.show(self.cube_frame(), in_view);
+        }
+    }
+
+    /// The cube in its own frame.
+    pub fn cube_frame(&self) -> FaceletCube {
+        own_frame(&self.machine.cube)
+    }
+
+    /// The cube in its own frame, as 54 URFDLB letters.
+    pub fn cube_facelets(&self) -> String {
+        self.cube_frame().to_symbols(&ColourScheme::default())
+    }
+
+    /// The stickers as the robot sees them (by robot-frame position).
+    pub fn robot_frame_facelets(&self) -> String {
+        self.machine.cube.to_symbols(&ColourScheme::default())
+    }
+
+    /// Whether the cube it holds is solved.
+    pub fn cube_solved(&self) -> bool {
+        self.machine.cube.is_solved()
+    }
+
+    /// The firmware fault for an impossible step: the failing motor's actuator index.
+    fn fault_for(&self, impossible: Impossible) -> MechanicalFault {
+        let role = match impossible.culprit {
+            Culprit::Jaw(gripper) => Role::Jaw { gripper },
+            Culprit::Rotation(gripper) => Role::Rotation { gripper },
+            Culprit::Flipper(flipper) => Role::Flipper { flipper },
+        };
+        // A jawless gripper's "jaw" is its motor.
+        let actuator = self
+            .map
+            .index_of(role)
+            .or_else(|| match role {
+                Role::Jaw { gripper } => self.map.index_of(Role::Rotation { gripper }),
+                _ => None,
+            })
+            .unwrap_or(0);
+        let fault = if impossible.limit {
+            Fault::Limit { actuator }
+        } else {
+            Fault::Stall { actuator }
+        };
+        MechanicalFault {
+            fault,
+            reason: impossible.cause,
+        }
+    }
+
+    /// Absolute position of each firmware actuator.
+    fn position_of(&self, role: Role) -> i32 {
+        match role {
+            Role::Jaw { gripper } => i32::from(self.machine.closed[gripper]),
+            Role::Rotation { gripper } => self.machine.rotations[gripper],
+            Role::Flipper { flipper } => self.machine.flips[flipper],
+        }
+    }
+
+    /// What each motor does for `motion`, and how long the slowest takes.
+    fn machine_step(&self, motion: &Motion) -> Result<(MachineStep, u32), MechanicalFault> {
+        let mut step = MachineStep {
+            grippers: vec![GripperMove::default(); self.model.grippers.len()],
+            flips: vec![0; self.model.flippers.len()],
+        };
+        let mut seen = Vec::new();
+        let mut ms = 0;
+        for action in motion.actions.iter() {
+            let index = action.actuator();
+            let bad = |reason: String| MechanicalFault {
+                fault: Fault::Stall { actuator: index },
+                reason,
+            };
+            let (Some(&role), Some(config)) = (
+                self.map.roles.get(usize::from(index)),
+                self.map.configs.get(usize::from(index)),
+            ) else {
+                return Err(bad(format!("there is no actuator {index}")));
+            };
+            if seen.contains(&index) {
+                return Err(bad(format!(
+                    "actuator {index} is given two targets in one motion"
+                )));
+            }
+            seen.push(index);
+            let from = self.position_of(role);
+            let to = target_for(action, role, config).ok_or_else(|| {
+                bad(format!(
+                    "{action:?} does not fit actuator {index} ({role:?})"
+                ))
+            })?;
+            ms = ms.max(action_ms(config, from, to));
+            match role {
+                Role::Jaw { gripper } if to != from => {
+                    step.grippers[gripper].jaw = if to == 1 {
+                        JawMove::Closing
+                    } else {
+                        JawMove::Opening
+                    };
+                }
+                Role::Jaw { .. } => {}
+                Role::Rotation { gripper } => step.grippers[gripper].turn = to - from,
+                Role::Flipper { flipper } => step.flips[flipper] = to - from,
+            }
+        }
+        Ok((step, ms))
+    }
+}
+
+/// The absolute target of `action` if it suits an actuator with `role` and `config`.
+fn target_for(action: &Action, role: Role, config: &ActuatorConfig) -> Option<i32> {
+    match (*action, role, config) {
+        (Action::Jaw { target, .. }, Role::Jaw { .. }, ActuatorConfig::Jaw { .. }) => {
+            Some(i32::from(target == JawTarget::Closed))
+        }
+        (
+            Action::Rotate { quarter_turns, .. },
+            Role::Rotation { .. },
+            ActuatorConfig::Rotation { .. },
+        ) => Some(quarter_turns),
+        (Action::Flip { position, .. }, Role::Flipper { .. }, ActuatorConfig::Flipper { .. }) => {
+            Some(position)
+        }
+        _ => None,
+    }
+}
+
+impl Mechanics for PhysicsMechanics {
+    fn accepts(&self, configure: &Configure) -> Result<(), String> {
+        if *configure == self.map.configure() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the configuration does not describe robot '{}'",
+                self.model.name
+            ))
+        }
+    }
+
+    /// Open grippers turn back to their mark, then every jaw closes (PROTOCOL.md, Home).
+    /// Takes as long as the slowest motor: turning back plus closing.
+    fn home(&mut self) -> Result<u32, MechanicalFault> {
+        self.take_load();
+        let ms = self.home_ms();
+        self.machine
+            .home(&self.model)
+            .map_err(|e| self.fault_for(e))?;
+        self.publish();
+        Ok(ms)
+    }
+
+    fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault> {
+        self.take_load();
+        let (step, ms) = self.machine_step(motion)?;
+        let mut slips = || self.attached.as_ref().is_some_and(|a| a.next_turn_slips());
+        let mut machine = self.machine.clone();
+        let done = machine.perform(&self.model, &step, &mut slips);
+        match done {
+            Ok(()) => {
+                self.machine = machine;
+                if let Some(a) = &self.attached {
+                    a.spent(ms);
+                }
+                self.publish();
+                Ok(ms)
+            }
+            Err(impossible) => Err(self.fault_for(impossible)),
+        }
+    }
+
+    fn positions(&self) -> Vec<i32> {
+        self.map
+            .roles
+            .iter()
+            .map(|&r| self.position_of(r))
+            .collect()
+    }
+}
+
+impl PhysicsMechanics {
+    /// Homing time from the motion parameters: each gripper turns back to its mark (a
+    /// continuous one to the nearest whole turn) and then closes its jaw if it was open.
+    fn home_ms(&self) -> u32 {
+        let mut slowest = 0;
+        for (g, gripper) in self.model.grippers.iter().enumerate() {
+            let from = self.machine.rotations[g];
+            let back = match gripper.reach {
+                crate::robot::model::Reach::Continuous => from - from.rem_euclid(4),
+                crate::robot::model::Reach::Limited { .. } => 0,
+            };
+            let turn_ms = self
+                .map
+                .index_of(Role::Rotation { gripper: g })
+                .and_then(|i| self.map.configs.get(usize::from(i)))
+                .map_or(0, |c| action_ms(c, from, back));
+            let close_ms = if gripper.has_jaw && !self.machine.closed[g] {
+                gripper.close_ms
+            } else {
+                0
+            };
+            slowest = slowest.max(turn_ms + close_ms);
+        }
+        slowest
+    }
+}
+
+#[cfg(test)]
+#[path = "mechanics_tests.rs"]
+mod tests;
+
+#[cfg(test)]
+#[path = "rigid_compare_tests.rs"]
+mod compare_tests;
