@@ -4,6 +4,7 @@ pub mod cli;
 pub mod cube;
 pub mod daemon;
 pub mod link;
+pub mod pocket;
 pub mod robot;
 pub mod sim;
 pub mod solver;

@@ -23,6 +23,8 @@ pub enum BenchCommand {
     Link(super::link_bench::LinkBenchArgs),
     /// Random cubes solved through the simulator with corrupted/dropped bytes and an unplug each.
     Soak(super::link_bench::SoakArgs),
+    /// The 2x2: table build, optimal solve time per cube, the 10,000-cube Test Program.
+    Pocket(super::pocket_bench::PocketBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -56,6 +58,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Vision(args) => super::vision_bench::vision_bench(args),
         BenchCommand::Link(args) => super::link_bench::link_bench(args),
         BenchCommand::Soak(args) => super::link_bench::soak(args),
+        BenchCommand::Pocket(args) => super::pocket_bench::pocket_bench(args),
     }
 }
 
