@@ -24,6 +24,7 @@ pub mod cube;
 pub mod daemon;
 pub mod error_chain;
 pub mod link;
+pub mod pocket;
 pub mod robot;
 pub mod sim;
 pub mod solver;

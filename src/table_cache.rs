@@ -1,6 +1,8 @@
 //! On-disk cache of the solver tables: a versioned file per mode, checked on load, rebuilt when missing, stale or corrupt, written atomically.
 
 use crate::error_chain::error_chain;
+use crate::pocket::tables::POCKET_FORMAT_VERSION;
+use crate::pocket::PocketTables;
 use crate::solver::table_bytes::FORMAT_VERSION;
 use crate::solver::{TableMode, Tables};
 use std::path::{Path, PathBuf};
@@ -69,6 +71,34 @@ pub fn load_or_build(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
     let outcome = match (save(&path, &tables), stale) {
         (Err(e), _) => CacheOutcome::NotSaved {
             reason: format!("{}: {}", path.display(), error_chain(&e)),
+        },
+        (Ok(()), Some(reason)) => CacheOutcome::Rebuilt { reason },
+        (Ok(()), None) => CacheOutcome::Built,
+    };
+    (tables, outcome)
+}
+
+/// File name of the cached pocket-cube (2x2) distance tables.
+pub fn pocket_cache_file(dir: &Path) -> PathBuf {
+    dir.join(format!("cubed-pocket-v{POCKET_FORMAT_VERSION}.bin"))
+}
+
+/// The 2x2 tables: from the cache when it is sound, else built and cached.
+pub fn load_or_build_pocket(dir: &Path) -> (PocketTables, CacheOutcome) {
+    let path = pocket_cache_file(dir);
+    let stale = match std::fs::File::open(&path) {
+        Ok(file) => match PocketTables::read_from(std::io::BufReader::new(file)) {
+            Ok(t) => return (t, CacheOutcome::Loaded),
+            Err(e) => Some(format!("{}: {e}", path.display())),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(format!("{}: {e}", path.display())),
+    };
+    let tables = PocketTables::build();
+    let saved = crate::atomic_file::write_atomically_with(&path, |out| tables.write_to(out));
+    let outcome = match (saved, stale) {
+        (Err(e), _) => CacheOutcome::NotSaved {
+            reason: format!("{}: {e}", path.display()),
         },
         (Ok(()), Some(reason)) => CacheOutcome::Rebuilt { reason },
         (Ok(()), None) => CacheOutcome::Built,

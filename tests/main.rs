@@ -2,6 +2,7 @@
 
 mod browser;
 mod cli_cube;
+mod cli_pocket;
 mod common;
 mod config_files;
 mod daemon;

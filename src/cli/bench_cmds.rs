@@ -25,6 +25,8 @@ pub enum BenchCommand {
     Soak(super::link_bench::SoakArgs),
     /// Programs of each design run on the simulator's own machine: illegal steps, planned vs simulated time.
     Trust(super::trust_bench::TrustBenchArgs),
+    /// The 2x2: table build, optimal solve time per cube, the 10,000-cube Test Program.
+    Pocket(super::pocket_bench::PocketBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -59,6 +61,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Link(args) => super::link_bench::link_bench(args),
         BenchCommand::Soak(args) => super::link_bench::soak(args),
         BenchCommand::Trust(args) => super::trust_bench::trust_bench(args),
+        BenchCommand::Pocket(args) => super::pocket_bench::pocket_bench(args),
     }
 }
 

@@ -14,6 +14,8 @@ pub mod host;
 pub mod link_bench;
 pub mod plan_cmds;
 pub mod planner_bench;
+pub mod pocket_bench;
+pub mod pocket_cmds;
 pub mod sim_cmds;
 pub mod solve_cmds;
 pub mod tables_arg;

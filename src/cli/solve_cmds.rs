@@ -56,10 +56,15 @@ pub struct SolveArgs {
     pub format: FormatArg,
     #[command(flatten)]
     pub tables: TableArgs,
+    #[command(flatten)]
+    pub size: super::pocket_cmds::SizeArgs,
 }
 
 /// Solves each cube; exit 2 if any was invalid.
 pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    if let Some(done) = super::pocket_cmds::solve_if_pocket(&args) {
+        return done;
+    }
     if args.facelets.is_empty() && !args.stdin {
         return super::refuse("no cube given: give cubes as arguments or use --stdin");
     }
@@ -127,7 +132,7 @@ fn solve_one(
 }
 
 /// Prints one JSON row; rows read from standard input say their line number.
-fn print_json(mut row: serde_json::Value, line: Option<usize>) {
+pub fn print_json(mut row: serde_json::Value, line: Option<usize>) {
     if let (Some(n), Some(fields)) = (line, row.as_object_mut()) {
         fields.insert("line".to_string(), json!(n));
     }

@@ -37,6 +37,8 @@ pub struct TestProgramArgs {
     pub threads: Option<usize>,
     #[command(flatten)]
     pub tables: TableArgs,
+    #[command(flatten)]
+    pub size: super::pocket_cmds::SizeArgs,
 }
 
 /// One cube's result.
@@ -47,6 +49,9 @@ struct Outcome {
 
 /// Runs the Test Program; exit 1 if any cube failed.
 pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
+    if let Some(done) = super::pocket_cmds::test_program_if_pocket(&args) {
+        return done;
+    }
     let seed = args.seed.unwrap_or_else(super::solve_cmds::clock_seed);
     let solver = args.tables.solver();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -1,0 +1,209 @@
+//! `--size 2` for `cubed solve` and `cubed test-program`: the options, loading the 2x2 tables, and printing (the work is in `cubed::pocket`).
+
+use super::solve_cmds::{FormatArg, SolveArgs};
+use super::test_program::TestProgramArgs;
+use super::EXIT_INVALID;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use cubed::cube::{format_moves, FaceOrder, Move, Notation};
+use cubed::pocket::{length_in, parse_pocket, program, Metric, PocketFormat, PocketSolver};
+use cubed::table_cache::{default_cache_dir, load_or_build_pocket, CacheOutcome};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use std::io::BufRead;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
+pub enum MetricArg {
+    /// Half-turn metric: every face turn counts 1.
+    #[default]
+    Htm,
+    /// Quarter-turn metric: a half turn counts 2.
+    Qtm,
+}
+
+impl From<MetricArg> for Metric {
+    fn from(m: MetricArg) -> Metric {
+        match m {
+            MetricArg::Htm => Metric::Htm,
+            MetricArg::Qtm => Metric::Qtm,
+        }
+    }
+}
+
+/// The cube size and what only the 2x2 has.
+#[derive(Args, Debug, Clone)]
+pub struct SizeArgs {
+    /// Cube size: 3, or 2 for the pocket cube (24 stickers, always an optimal solution).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub size: u8,
+    /// With --size 2: the metric the solution is optimal in.
+    #[arg(long, value_enum)]
+    pub metric: Option<MetricArg>,
+    /// With --size 2: cubes in the old 2x2 solver's format, 24 letters y g w b r o
+    /// in the face order T F R P L B (instead of --order).
+    #[arg(long)]
+    pub legacy: bool,
+}
+
+impl SizeArgs {
+    /// Refuses the 2x2-only options on a 3x3.
+    fn refuse_on_3x3(&self) -> Option<anyhow::Result<ExitCode>> {
+        match (self.size, self.metric, self.legacy) {
+            (3, Some(_), _) => Some(super::refuse("--metric applies to --size 2 only")),
+            (3, _, true) => Some(super::refuse("--legacy applies to --size 2 only")),
+            _ => None,
+        }
+    }
+}
+
+/// Loads (or builds and caches) the 2x2 tables, saying on stderr when they were built.
+pub fn pocket_solver(cache_dir: Option<&Path>) -> PocketSolver {
+    let dir = cache_dir.map_or_else(default_cache_dir, Path::to_path_buf);
+    let (tables, outcome) = load_or_build_pocket(&dir);
+    let ms = tables.build_seconds * 1000.0;
+    match outcome {
+        CacheOutcome::Loaded | CacheOutcome::BuiltSmall => {}
+        CacheOutcome::Built => eprintln!("cubed: built 2x2 tables in {ms:.0} ms and cached them"),
+        CacheOutcome::Rebuilt { reason } => {
+            eprintln!("cubed: cached 2x2 tables were unusable ({reason}); rebuilt in {ms:.0} ms")
+        }
+        CacheOutcome::NotSaved { reason } => {
+            eprintln!("cubed: built 2x2 tables in {ms:.0} ms but could not cache them: {reason}")
+        }
+    }
+    PocketSolver::new(Arc::new(tables))
+}
+
+/// `cubed solve` for a 2x2 (or a refusal of 2x2 options on a 3x3); None: solve a 3x3.
+pub fn solve_if_pocket(args: &SolveArgs) -> Option<anyhow::Result<ExitCode>> {
+    if args.size.size == 3 {
+        return args.size.refuse_on_3x3();
+    }
+    Some(solve(args))
+}
+
+fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    if args.facelets.is_empty() && !args.stdin {
+        return super::refuse("no cube given: give cubes as arguments or use --stdin");
+    }
+    let solver = pocket_solver(args.tables.cache_dir.as_deref());
+    let mut any_invalid = false;
+    for cube in &args.facelets {
+        any_invalid |= !solve_one(&solver, args, cube.trim(), None)?;
+    }
+    if args.stdin {
+        for (n, line) in std::io::stdin().lock().lines().enumerate() {
+            let line = line.context("reading standard input")?;
+            if !line.trim().is_empty() {
+                any_invalid |= !solve_one(&solver, args, line.trim(), Some(n + 1))?;
+            }
+        }
+    }
+    Ok(if any_invalid {
+        ExitCode::from(EXIT_INVALID)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Prints one cube's optimal solution or error; false if the cube was refused.
+fn solve_one(
+    solver: &PocketSolver,
+    args: &SolveArgs,
+    text: &str,
+    line: Option<usize>,
+) -> anyhow::Result<bool> {
+    let start = Instant::now();
+    let format = if args.size.legacy {
+        PocketFormat::Legacy
+    } else {
+        PocketFormat::Facelets(FaceOrder::from(args.order))
+    };
+    let metric: Metric = args.size.metric.unwrap_or_default().into();
+    let result = parse_pocket(text, format, None).map(|(_, _, c)| solver.solve(&c, metric));
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    let row = match result {
+        Ok(turns) => {
+            let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
+            let solution = format_moves(&moves, Notation::from(args.notation))?;
+            if args.format == FormatArg::Text {
+                println!("{solution}");
+                return Ok(true);
+            }
+            json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution,
+                   "moves": length_in(&turns, metric), "ms": (ms * 1000.0).round() / 1000.0})
+        }
+        Err(e) => {
+            if args.format == FormatArg::Text {
+                let at = line.map(|n| format!("line {n}: ")).unwrap_or_default();
+                eprintln!("{at}invalid cube {text}: {e}");
+                return Ok(false);
+            }
+            json!({"facelets": text, "error": {"kind": e.kind(), "message": e.to_string()}})
+        }
+    };
+    let ok = row.get("error").is_none();
+    super::solve_cmds::print_json(row, line);
+    Ok(ok)
+}
+
+/// `cubed test-program` for a 2x2 (or a refusal of 2x2 options on a 3x3); None: a 3x3 run.
+pub fn test_program_if_pocket(args: &TestProgramArgs) -> Option<anyhow::Result<ExitCode>> {
+    if args.size.size == 3 {
+        return args.size.refuse_on_3x3();
+    }
+    Some(test_program(args))
+}
+
+fn test_program(args: &TestProgramArgs) -> anyhow::Result<ExitCode> {
+    let seed = args.seed.unwrap_or_else(super::solve_cmds::clock_seed);
+    let metric: Metric = args.size.metric.unwrap_or_default().into();
+    let solver = pocket_solver(args.tables.cache_dir.as_deref());
+    let start = Instant::now();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let scrambles = program::scrambles(&mut rng, args.cubes, args.turns, args.rotations);
+    let outcomes: Vec<_> = (scrambles.iter())
+        .map(|s| program::run_one(&solver, s, metric))
+        .collect();
+    let elapsed = start.elapsed();
+    let rotations = if args.rotations {
+        " with rotations"
+    } else {
+        ""
+    };
+    println!(
+        "seed {seed}, {} 2x2 cubes, {} turns each{rotations}, optimal in {}",
+        args.cubes,
+        args.turns,
+        metric.name()
+    );
+    for (i, o) in outcomes.iter().enumerate() {
+        match &o.moves {
+            Ok(n) => println!("cube {}: {n} moves", i + 1),
+            Err(e) => {
+                let scramble = format_moves(&o.scramble, Notation::Woolley)?;
+                println!("cube {}: FAILED ({e}); scramble: {scramble}", i + 1);
+            }
+        }
+    }
+    let summary = program::summarise(&outcomes);
+    if let (Some(avg), Some(most), Some(least)) = (summary.average, summary.most, summary.least) {
+        println!("average {avg:.2} moves, most {most}, least {least}");
+    }
+    println!(
+        "{} solved, {} failed, in {:.3} s",
+        summary.solved,
+        summary.failed,
+        elapsed.as_secs_f64()
+    );
+    Ok(if summary.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,46 @@
+//! The 2x2 pocket cube: its 24 stickers, input formats (incl. the old 2x2 solver's letters), validation, corner model, complete distance tables in HTM and QTM and the optimal solver. Pure: no I/O.
+//!
+//! Shared with the 3x3: faces, colour schemes, face orders, moves and both
+//! notations (`crate::cube`), and the corner geometry. Its own: everything that
+//! follows from having no centres and no edges.
+
+pub mod coord;
+pub mod error;
+pub mod facelets;
+pub mod model;
+pub mod program;
+pub mod solver;
+pub mod stickers;
+pub mod tables;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod witness;
+
+pub use error::PocketError;
+pub use facelets::{PocketFacelets, PocketFormat};
+pub use model::PocketCube;
+pub use solver::{length_in, PocketSolver};
+pub use stickers::PocketSticker;
+pub use tables::{Metric, PocketTables};
+
+use crate::cube::ColourScheme;
+use rand::{Rng, RngExt};
+
+/// Reads and fully checks a 2x2 description: its stickers, colour scheme and pieces,
+/// or the first thing that is wrong with it.
+pub fn parse_pocket(
+    text: &str,
+    format: PocketFormat,
+    valid: Option<&[char]>,
+) -> Result<(PocketFacelets, ColourScheme, PocketCube), PocketError> {
+    let (facelets, scheme) = PocketFacelets::parse(text, format, valid)?;
+    let cube = PocketCube::from_facelets(&facelets, &scheme)?;
+    Ok((facelets, scheme, cube))
+}
+
+/// A pocket cube drawn uniformly from all 3,674,160 states.
+pub fn random_pocket<R: Rng>(rng: &mut R) -> PocketCube {
+    coord::cube_of_index(rng.random_range(0..coord::STATES))
+}

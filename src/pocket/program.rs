@@ -1,0 +1,74 @@
+//! The Test Program for the 2x2: scramble solved cubes with the 1988 program's random moves, solve each optimally, check the solution on the stickers, and sum up (counts, average, most, least, failures). Pure: the random source is injected.
+
+use super::facelets::PocketFacelets;
+use super::model::PocketCube;
+use super::solver::{length_in, PocketSolver};
+use super::tables::Metric;
+use crate::cube::random::random_scramble;
+use crate::cube::Move;
+use rand::Rng;
+
+/// One cube's result: its scramble and the solution length, or why it failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramOutcome {
+    pub scramble: Vec<Move>,
+    pub moves: Result<usize, String>,
+}
+
+/// The summary over all cubes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgramSummary {
+    pub solved: usize,
+    pub failed: usize,
+    pub average: Option<f64>,
+    pub most: Option<usize>,
+    pub least: Option<usize>,
+}
+
+/// `cubes` scrambles of `turns` random moves each (with `rotations`, also `RC+ RC- RC2`).
+pub fn scrambles<R: Rng>(
+    rng: &mut R,
+    cubes: usize,
+    turns: usize,
+    rotations: bool,
+) -> Vec<Vec<Move>> {
+    (0..cubes)
+        .map(|_| random_scramble(rng, turns, rotations))
+        .collect()
+}
+
+/// Scrambles a solved cube, solves it in `metric` and checks the solution on the stickers.
+pub fn run_one(solver: &PocketSolver, scramble: &[Move], metric: Metric) -> ProgramOutcome {
+    let scrambled = PocketFacelets::default().apply_all(scramble);
+    let moves = PocketCube::read(&scrambled.relabel_by_fixed_corner())
+        .map_err(|e| format!("scrambled cube is invalid: {e}"))
+        .and_then(|cube| {
+            let turns = solver.solve(&cube, metric);
+            let solution: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
+            if scrambled.apply_all(&solution).is_solved() {
+                Ok(length_in(&turns, metric))
+            } else {
+                Err("the solution does not solve the cube".to_string())
+            }
+        });
+    ProgramOutcome {
+        scramble: scramble.to_vec(),
+        moves,
+    }
+}
+
+/// Counts, average, most and least over the cubes that were solved.
+pub fn summarise(outcomes: &[ProgramOutcome]) -> ProgramSummary {
+    let counts: Vec<usize> = outcomes
+        .iter()
+        .filter_map(|o| o.moves.as_ref().ok().copied())
+        .collect();
+    ProgramSummary {
+        solved: counts.len(),
+        failed: outcomes.len() - counts.len(),
+        average: (!counts.is_empty())
+            .then(|| counts.iter().sum::<usize>() as f64 / counts.len() as f64),
+        most: counts.iter().max().copied(),
+        least: counts.iter().min().copied(),
+    }
+}
