@@ -5,6 +5,8 @@ use crate::pocket::tables::POCKET_FORMAT_VERSION;
 use crate::pocket::PocketTables;
 use crate::solver::table_bytes::FORMAT_VERSION;
 use crate::solver::{TableMode, Tables};
+use std::fs::File;
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
 /// What happened when tables were asked for.
@@ -58,24 +60,21 @@ pub fn load_or_build(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
         return (Tables::build(mode), CacheOutcome::BuiltSmall);
     }
     let path = cache_file(dir, mode);
-    let stale = match std::fs::File::open(&path) {
-        Ok(file) => match Tables::read_from(std::io::BufReader::with_capacity(1 << 16, file)) {
-            Ok(t) if t.mode == mode => return (t, CacheOutcome::Loaded),
-            Ok(_) => Some(format!("{} holds tables of another mode", path.display())),
-            Err(e) => Some(format!("{}: {}", path.display(), error_chain(&e))),
-        },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => Some(format!("{}: {}", path.display(), error_chain(&e))),
+    let read = |input| match Tables::read_from(input) {
+        Ok(t) if t.mode == mode => Ok(t),
+        Ok(_) => Err("holds tables of another mode".to_string()),
+        Err(e) => Err(error_chain(&e)),
     };
-    let tables = Tables::build(mode);
-    let outcome = match (save(&path, &tables), stale) {
-        (Err(e), _) => CacheOutcome::NotSaved {
-            reason: format!("{}: {}", path.display(), error_chain(&e)),
-        },
-        (Ok(()), Some(reason)) => CacheOutcome::Rebuilt { reason },
-        (Ok(()), None) => CacheOutcome::Built,
-    };
-    (tables, outcome)
+    let loaded = load_or_build_with(
+        &path,
+        read,
+        || Tables::build(mode),
+        |t, out| t.write_to(out),
+    );
+    if matches!(loaded.1, CacheOutcome::Built | CacheOutcome::Rebuilt { .. }) {
+        remove_other_versions(&path);
+    }
+    loaded
 }
 
 /// File name of the cached pocket-cube (2x2) distance tables.
@@ -85,31 +84,41 @@ pub fn pocket_cache_file(dir: &Path) -> PathBuf {
 
 /// The 2x2 tables: from the cache when it is sound, else built and cached.
 pub fn load_or_build_pocket(dir: &Path) -> (PocketTables, CacheOutcome) {
-    let path = pocket_cache_file(dir);
-    let stale = match std::fs::File::open(&path) {
-        Ok(file) => match PocketTables::read_from(std::io::BufReader::new(file)) {
+    let read = |input| PocketTables::read_from(input).map_err(|e| error_chain(&e));
+    load_or_build_with(
+        &pocket_cache_file(dir),
+        read,
+        PocketTables::build,
+        |t, out| t.write_to(out),
+    )
+}
+
+/// Reads `path` with `read`; when it is missing or unusable, builds the tables and writes them
+/// there atomically (a failed write leaves the built tables usable and says why).
+fn load_or_build_with<T>(
+    path: &Path,
+    read: impl FnOnce(BufReader<File>) -> Result<T, String>,
+    build: impl FnOnce() -> T,
+    write: impl FnOnce(&T, &mut dyn Write) -> std::io::Result<()>,
+) -> (T, CacheOutcome) {
+    let stale = match File::open(path) {
+        Ok(file) => match read(BufReader::with_capacity(1 << 16, file)) {
             Ok(t) => return (t, CacheOutcome::Loaded),
-            Err(e) => Some(format!("{}: {e}", path.display())),
+            Err(why) => Some(format!("{}: {why}", path.display())),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => Some(format!("{}: {e}", path.display())),
+        Err(e) => Some(format!("{}: {}", path.display(), error_chain(&e))),
     };
-    let tables = PocketTables::build();
-    let saved = crate::atomic_file::write_atomically_with(&path, |out| tables.write_to(out));
+    let tables = build();
+    let saved = crate::atomic_file::write_atomically_with(path, |out| write(&tables, out));
     let outcome = match (saved, stale) {
         (Err(e), _) => CacheOutcome::NotSaved {
-            reason: format!("{}: {e}", path.display()),
+            reason: format!("{}: {}", path.display(), error_chain(&e)),
         },
         (Ok(()), Some(reason)) => CacheOutcome::Rebuilt { reason },
         (Ok(()), None) => CacheOutcome::Built,
     };
     (tables, outcome)
-}
-
-fn save(path: &Path, tables: &Tables) -> std::io::Result<()> {
-    crate::atomic_file::write_atomically_with(path, |out| tables.write_to(out))?;
-    remove_other_versions(path);
-    Ok(())
 }
 
 /// Deletes cache files of the same mode written by other format versions (each is ~75 MB).
