@@ -11,6 +11,7 @@ pub mod heuristic;
 pub mod model;
 pub mod physics;
 pub mod planner;
+pub mod pocket_plan;
 pub mod program;
 pub mod replay;
 pub mod scan;
