@@ -61,6 +61,8 @@ pub struct PlanArgs {
     pub start: String,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    #[command(flatten)]
+    pub size: super::pocket_cmds::SizeArgs,
 }
 
 /// Reads face turns; whole-cube rotations are refused (the planner chooses them).
@@ -108,6 +110,9 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         let scan = planner.plan_scan(&start)?;
         print_program(&planner, &scan.program, 0, 0, String::new(), args.format)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(done) = super::pocket_cmds::plan_if_pocket(&args, &planner, &start) {
+        return done;
     }
     let plan = if let Some(facelets) = &args.job.facelets {
         plan_cube(&args.job, &planner, &start, facelets, args.naive)?
@@ -160,7 +165,7 @@ pub fn plan_cube(
     }
 }
 
-fn print_plan(planner: &Planner, plan: &Plan, format: Format) -> anyhow::Result<()> {
+pub fn print_plan(planner: &Planner, plan: &Plan, format: Format) -> anyhow::Result<()> {
     let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
     let solution = format_moves(&moves, Notation::Singmaster)?;
     print_program(

@@ -1,4 +1,4 @@
-//! `cubed bench pocket`: the 2x2 figures — distance-table build and cache load, optimal solve time per cube in both metrics, the 10,000-cube Test Program in-process and as a whole process.
+//! `cubed bench pocket`: the 2x2 figures — distance-table build and cache load, optimal solve time per cube in both metrics, the 10,000-cube Test Program in-process and as a whole process, robot-aware against naive programs on the shipped designs.
 
 use anyhow::Context;
 use clap::Args;
@@ -22,6 +22,9 @@ pub struct PocketBenchArgs {
     /// Skip the whole-process Test Program run (it runs `cubed test-program --size 2` in a child).
     #[arg(long)]
     pub no_process: bool,
+    /// Random cubes planned on each shipped robot design, robot-aware and naive (0 skips).
+    #[arg(long, default_value_t = 50)]
+    pub plan_cubes: usize,
 }
 
 pub fn pocket_bench(args: PocketBenchArgs) -> anyhow::Result<ExitCode> {
@@ -45,6 +48,11 @@ pub fn pocket_bench(args: PocketBenchArgs) -> anyhow::Result<ExitCode> {
         solve_row(&solver, metric, args.cubes, args.seed);
     }
     program_row(&solver, args.seed)?;
+    if args.plan_cubes > 0 {
+        for design in ["four-arm", "turntable-flipper", "six-motor"] {
+            plan_row(&solver, design, args.plan_cubes, args.seed)?;
+        }
+    }
     if !args.no_process {
         process_row(args.seed)?;
     }
@@ -140,6 +148,41 @@ fn process_row(seed: u64) -> anyhow::Result<()> {
             start.elapsed().as_secs_f64() * 1000.0
         );
     }
+    Ok(())
+}
+
+/// Mean program time of 2x2 solutions on a shipped design: robot-aware against naive.
+fn plan_row(solver: &PocketSolver, design: &str, cubes: usize, seed: u64) -> anyhow::Result<()> {
+    use cubed::robot::pocket_plan::{pocket_naive, solve_pocket_for_robot, PocketAwareOptions};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("config/robots")
+        .join(format!("{design}.toml"));
+    let planner = cubed::robot::Planner::new(cubed::robot::load_robot(&path)?);
+    let start = planner.home();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut aware_ms, mut naive_ms, mut plan_ms) = (0u64, 0u64, Vec::new());
+    for _ in 0..cubes {
+        let facelets = random_pocket(&mut rng).to_facelets();
+        let began = Instant::now();
+        let aware = solve_pocket_for_robot(
+            &planner,
+            solver,
+            &start,
+            &facelets,
+            &PocketAwareOptions::default(),
+        )?;
+        plan_ms.push(began.elapsed().as_secs_f64() * 1000.0);
+        let naive = pocket_naive(&planner, solver, &start, &facelets, Metric::Htm)?;
+        aware_ms += u64::from(aware.total_ms);
+        naive_ms += u64::from(naive.total_ms);
+    }
+    println!(
+        "plan, {design}, {cubes} random cubes: robot-aware {:.2} s, naive {:.2} s per cube (ratio {:.3}); choosing took median {:.0} ms",
+        aware_ms as f64 / cubes as f64 / 1000.0,
+        naive_ms as f64 / cubes as f64 / 1000.0,
+        aware_ms as f64 / naive_ms.max(1) as f64,
+        median(&mut plan_ms)
+    );
     Ok(())
 }
 

@@ -207,3 +207,49 @@ fn test_program(args: &TestProgramArgs) -> anyhow::Result<ExitCode> {
         ExitCode::FAILURE
     })
 }
+
+/// `cubed plan --size 2 --facelets …` (robot-aware, or `--naive`); None: plan as for a 3x3
+/// (face turns and the scan are the same for both sizes).
+pub fn plan_if_pocket(
+    args: &super::plan_cmds::PlanArgs,
+    planner: &cubed::robot::Planner,
+    start: &cubed::robot::RobotState,
+) -> Option<anyhow::Result<ExitCode>> {
+    if args.size.size == 3 {
+        return args.size.refuse_on_3x3();
+    }
+    let text = args.job.facelets.as_deref()?;
+    Some(plan_pocket(args, planner, start, text))
+}
+
+fn plan_pocket(
+    args: &super::plan_cmds::PlanArgs,
+    planner: &cubed::robot::Planner,
+    start: &cubed::robot::RobotState,
+    text: &str,
+) -> anyhow::Result<ExitCode> {
+    use cubed::robot::pocket_plan::{pocket_naive, solve_pocket_for_robot, PocketAwareOptions};
+    let format = if args.size.legacy {
+        PocketFormat::Legacy
+    } else {
+        PocketFormat::Facelets(FaceOrder::Urfdlb)
+    };
+    let facelets = match parse_pocket(text, format, None) {
+        Ok((facelets, _, _)) => facelets,
+        Err(e) => return super::refuse(e),
+    };
+    let solver = pocket_solver(args.job.tables.cache_dir.as_deref());
+    let metric: Metric = args.size.metric.unwrap_or_default().into();
+    let plan = if args.naive {
+        pocket_naive(planner, &solver, start, &facelets, metric)?
+    } else {
+        let opts = PocketAwareOptions {
+            metric,
+            budget: std::time::Duration::from_millis(args.job.budget_ms),
+            ..PocketAwareOptions::default()
+        };
+        solve_pocket_for_robot(planner, &solver, start, &facelets, &opts)?
+    };
+    super::plan_cmds::print_plan(planner, &plan, args.format)?;
+    Ok(ExitCode::SUCCESS)
+}

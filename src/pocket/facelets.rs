@@ -7,7 +7,7 @@
 use super::error::PocketError;
 use super::stickers::{corner_stickers, move_perm, sticker_list, PocketSticker, STICKERS};
 use crate::cube::cubie::corner_colours;
-use crate::cube::{ColourScheme, Corner, Face, FaceOrder, Move};
+use crate::cube::{ColourScheme, Corner, Face, FaceOrder, FaceletCube, Move};
 use std::fmt;
 
 /// The colour letters of the old 2x2 solver's input.
@@ -116,6 +116,26 @@ impl PocketFacelets {
         }
         PocketFacelets {
             stickers: self.stickers.map(|s| rename[s.index()]),
+        }
+    }
+}
+
+impl PocketFacelets {
+    /// A 3x3 whose corners show these stickers, its edges and centres solved:
+    /// a 3x3 turn moves its corners as the same turn moves a 2x2, so robot
+    /// programs and replays made for the 3x3 carry the 2x2 along.
+    pub fn to_3x3(&self) -> FaceletCube {
+        let mut big = FaceletCube::default();
+        for (i, &face) in self.stickers.iter().enumerate() {
+            big.stickers[PocketSticker(i).on_3x3()] = face;
+        }
+        big
+    }
+
+    /// The corner stickers of a 3x3.
+    pub fn from_3x3(big: &FaceletCube) -> PocketFacelets {
+        PocketFacelets {
+            stickers: std::array::from_fn(|i| big.stickers[PocketSticker(i).on_3x3()]),
         }
     }
 }

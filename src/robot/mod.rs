@@ -12,6 +12,7 @@ pub(crate) mod heuristic;
 pub(crate) mod model;
 pub(crate) mod physics;
 pub(crate) mod planner;
+pub mod pocket_plan;
 pub(crate) mod program;
 pub(crate) mod replay;
 pub(crate) mod scan;
