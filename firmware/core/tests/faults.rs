@@ -1,0 +1,110 @@
+//! E-stop latency, latching, ClearFault and re-homing.
+
+use crate::rig::{motion, rotate, Rig};
+use cubed_firmware::examples::FOUR_ARM;
+use firmware_protocol::message::{Event, Fault, FirmwareState, NakReason};
+use firmware_protocol::Message;
+use proptest::prelude::*;
+
+/// Top speed of the example rotations: 4800 microsteps/s.
+const STEP_PERIOD_US: u64 = 1_000_000 / 4800;
+
+fn estop_mid_move(after_us: u64, by_switch: bool) -> Rig {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    let start = rig.hw.now;
+    rig.send(motion(2, &[rotate(1, 1), rotate(3, -1)]));
+    rig.send(motion(3, &[rotate(1, -1)]));
+    rig.run_until(start + after_us);
+    let stop_at = rig.hw.now;
+    if by_switch {
+        let input = FOUR_ARM.estop.expect("board has an e-stop").index;
+        rig.fw.set_input(input, false); // active low: pressed
+    } else {
+        rig.send(Message::EmergencyStop);
+    }
+    rig.run_until(stop_at + 1_000_000);
+    let late: Vec<_> = rig
+        .hw
+        .log
+        .iter()
+        .filter(|(at, e)| *at > stop_at && matches!(e, crate::rig::Edge::Step(_)))
+        .collect();
+    // No step after the stop at all, which is within one step period.
+    assert!(
+        late.iter().all(|(at, _)| *at <= stop_at + STEP_PERIOD_US),
+        "steps after e-stop: {late:?}"
+    );
+    assert!(late.is_empty(), "steps after e-stop: {late:?}");
+    assert_eq!(rig.fw.state(), FirmwareState::EStopped);
+    assert!(rig.has(&Message::Event(Event::Fault(Fault::EStopLatched))));
+    assert!(rig.done_at(3).is_none(), "the queued motion was flushed");
+    rig
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn estop_stops_steps_within_one_step_period(after_us in 1u64..140_000, by_switch: bool) {
+        estop_mid_move(after_us, by_switch);
+    }
+}
+
+#[test]
+fn after_an_estop_clear_fault_and_home_run_a_second_program() {
+    let mut rig = estop_mid_move(70_000, false);
+    rig.send(motion(4, &[rotate(1, 1)]));
+    assert!(rig.received.iter().any(|(_, m)| matches!(
+        m,
+        Message::Nak {
+            reason: NakReason::EStopLatched,
+            ..
+        }
+    )));
+    rig.send(Message::ClearFault);
+    assert_eq!(rig.fw.state(), FirmwareState::Unhomed);
+    rig.send(Message::Home { move_id: 5 });
+    assert!(rig.run_until_done(5, 5_000_000).is_some(), "re-homed");
+    assert_eq!(rig.fw.position(1), Some(0));
+    rig.send(motion(6, &[rotate(1, 1), rotate(3, 1)]));
+    assert!(rig.run_until_done(6, 1_000_000).is_some());
+    assert_eq!(rig.fw.position(3), Some(1));
+}
+
+#[test]
+fn clear_fault_is_refused_while_the_switch_is_pressed() {
+    let mut rig = estop_mid_move(10_000, true);
+    rig.send(Message::ClearFault);
+    assert!(rig.received.iter().any(|(_, m)| matches!(
+        m,
+        Message::Nak {
+            reason: NakReason::BadState,
+            ..
+        }
+    )));
+    assert_eq!(rig.fw.state(), FirmwareState::EStopped);
+    let input = FOUR_ARM.estop.expect("e-stop").index;
+    rig.fw.set_input(input, true); // released
+    rig.send(Message::ClearFault);
+    assert_eq!(rig.fw.state(), FirmwareState::Unhomed);
+}
+
+#[test]
+fn a_silent_host_while_moving_latches_comms_timeout() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    rig.heartbeat = false;
+    let start = rig.hw.now;
+    for id in 2..20 {
+        rig.send(Message::Dwell {
+            move_id: id,
+            ms: 500,
+        });
+    }
+    rig.run_until(start + 2_600_000);
+    assert!(rig.has(&Message::Event(Event::Fault(Fault::CommsTimeout))));
+    assert_eq!(
+        rig.fw.fault_cause(),
+        Some(cubed_firmware::FaultCause::CommsTimeout)
+    );
+}

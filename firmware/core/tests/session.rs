@@ -1,0 +1,153 @@
+//! The link as PROTOCOL.md §9–10 says: handshake, version refusal, duplicates, credits.
+
+use crate::rig::{four_arm_configure, motion, rotate, Rig};
+use cubed_firmware::examples::FOUR_ARM;
+use cubed_firmware::QUEUE_DEPTH;
+use firmware_protocol::message::{Event, FirmwareState, NakReason, ResetCause};
+use firmware_protocol::{Frame, Message, Seq};
+
+#[test]
+fn boot_event_then_hello_reply_with_queue_depth() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.poll();
+    rig.send(Message::Hello {
+        protocol_version: 1,
+    });
+    assert_eq!(
+        rig.received[0].1,
+        Message::Event(Event::Boot {
+            cause: ResetCause::PowerOn
+        })
+    );
+    let Message::HelloReply(reply) = rig.received[1].1 else {
+        panic!("expected HelloReply, got {:?}", rig.received);
+    };
+    assert_eq!(reply.protocol_version, 1);
+    assert_eq!(usize::from(reply.queue_depth), QUEUE_DEPTH);
+    const { assert!(QUEUE_DEPTH >= 32) };
+    assert_eq!(reply.name_bytes(), b"cubed-fw");
+}
+
+#[test]
+fn a_hello_of_another_version_is_answered_but_starts_no_session() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.send(Message::Hello {
+        protocol_version: 2,
+    });
+    assert!(rig
+        .received
+        .iter()
+        .any(|(_, m)| matches!(m, Message::HelloReply(r) if r.protocol_version == 1)));
+    assert!(!rig.fw.in_session());
+    rig.send(Message::Configure(four_arm_configure(150, 250)));
+    assert!(rig.received.iter().any(|(_, m)| matches!(
+        m,
+        Message::Nak {
+            reason: NakReason::NoSession,
+            ..
+        }
+    )));
+    assert_eq!(rig.fw.state(), FirmwareState::Unconfigured);
+}
+
+#[test]
+fn a_retransmitted_motion_runs_once() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    let start = rig.hw.now;
+    let frame = Frame::new(Seq(2), Seq(0), motion(2, &[rotate(1, 1)]));
+    rig.send_frame(&frame);
+    rig.send_frame(&frame);
+    rig.run_until_done(2, 1_000_000).expect("MoveDone");
+    rig.run_until(rig.hw.now + 500_000);
+    assert_eq!(
+        rig.steps(1, start, u64::MAX).len(),
+        400,
+        "one quarter turn, not two"
+    );
+    let dones = rig
+        .received
+        .iter()
+        .filter(|(_, m)| *m == Message::MoveDone { move_id: 2 })
+        .count();
+    assert!(dones >= 1);
+}
+
+#[test]
+fn the_queue_takes_its_depth_then_refuses_with_queue_full() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    for id in 0..QUEUE_DEPTH as u32 {
+        rig.send(Message::Dwell {
+            move_id: 100 + id,
+            ms: 10,
+        });
+    }
+    assert!(!rig
+        .received
+        .iter()
+        .any(|(_, m)| matches!(m, Message::Nak { .. })));
+    assert!(rig.has(&Message::Ack { free_slots: 0 }));
+    rig.send(Message::Dwell {
+        move_id: 999,
+        ms: 10,
+    });
+    assert!(rig.received.iter().any(|(_, m)| matches!(
+        m,
+        Message::Nak {
+            reason: NakReason::QueueFull,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn motions_that_do_not_fit_are_refused_and_unhomed_motions_too() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.handshake(four_arm_configure(150, 250));
+    rig.send(motion(2, &[rotate(1, 1)]));
+    assert!(rig.received.iter().any(|(_, m)| matches!(
+        m,
+        Message::Nak {
+            reason: NakReason::BadState,
+            ..
+        }
+    )));
+    rig.send(Message::Home { move_id: 3 });
+    rig.send(motion(4, &[rotate(1, 2)]));
+    rig.send(motion(5, &[rotate(0, 1)]));
+    let invalid = rig
+        .received
+        .iter()
+        .filter(|(_, m)| {
+            matches!(
+                m,
+                Message::Nak {
+                    reason: NakReason::InvalidCommand,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(invalid, 2, "out of range, and a rotation on a jaw");
+}
+
+#[test]
+fn a_configure_for_more_actuators_than_the_board_is_refused() {
+    use firmware_protocol::message::{ActuatorConfig, Configure};
+    let mut rig = Rig::new(&FOUR_ARM);
+    let mut actuators = four_arm_configure(150, 250).actuators.to_vec();
+    actuators.push(ActuatorConfig::Jaw {
+        open_ms: 100,
+        close_ms: 100,
+    });
+    rig.handshake(Configure::new(&actuators).expect("9 actuators"));
+    assert_eq!(
+        rig.fw.last_refusal(),
+        Some(cubed_firmware::Refusal::TooManyActuators {
+            configured: 9,
+            board: 8
+        })
+    );
+    assert_eq!(rig.fw.state(), FirmwareState::Unconfigured);
+}
