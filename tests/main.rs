@@ -6,6 +6,7 @@ mod common;
 mod config_files;
 mod daemon;
 mod exec_cli;
+mod firmware_qemu;
 mod link;
 mod plan_cli;
 mod robot;
