@@ -8,9 +8,11 @@
 
 use cubed::cube::{random::random_scramble, Move, Turn};
 use cubed::link::actuators::MotionGroup;
-use cubed::link::{ActuatorMap, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock};
+use cubed::link::{
+    ActuatorMap, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock,
+};
 use cubed::robot::{load_robot, Planner, Program, RobotModel};
-use firmware_protocol::message::FirmwareState;
+use firmware_protocol::message::{Fault, FirmwareState};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, BufReader};
@@ -40,34 +42,55 @@ fn start_qemu() -> Result<Qemu, String> {
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(ELF));
     if !elf.is_file() {
-        return Err(format!("no firmware ELF at {} (run firmware/build.sh qemu)", elf.display()));
+        return Err(format!(
+            "no firmware ELF at {} (run firmware/build.sh qemu)",
+            elf.display()
+        ));
     }
     let mut child = Command::new("qemu-system-arm")
-        .args(["-M", "lm3s6965evb", "-nographic", "-monitor", "none", "-serial", "pty", "-kernel"])
+        .args([
+            "-M",
+            "lm3s6965evb",
+            "-nographic",
+            "-monitor",
+            "none",
+            "-serial",
+            "pty",
+            "-kernel",
+        ])
         .arg(&elf)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot start qemu-system-arm ({e}); apt-get install qemu-system-arm"))?;
+        .map_err(|e| {
+            format!("cannot start qemu-system-arm ({e}); apt-get install qemu-system-arm")
+        })?;
     // "char device redirected to /dev/pts/N (label serial0)", on stdout or stderr.
-    let streams: [Box<dyn std::io::Read + Send>; 2] = match (child.stdout.take(), child.stderr.take()) {
-        (Some(out), Some(err)) => [Box::new(out), Box::new(err)],
-        _ => return Err("qemu-system-arm without stdout/stderr pipes".into()),
-    };
+    let streams: [Box<dyn std::io::Read + Send>; 2] =
+        match (child.stdout.take(), child.stderr.take()) {
+            (Some(out), Some(err)) => [Box::new(out), Box::new(err)],
+            _ => return Err("qemu-system-arm without stdout/stderr pipes".into()),
+        };
     let (tx, rx) = std::sync::mpsc::channel();
     for stream in streams {
         let tx = tx.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stream).lines().map_while(Result::ok) {
                 if let Some(start) = line.find("/dev/pts/") {
-                    let path: String = line[start..].chars().take_while(|c| !c.is_whitespace()).collect();
+                    let path: String = line[start..]
+                        .chars()
+                        .take_while(|c| !c.is_whitespace())
+                        .collect();
                     let _ = tx.send(path);
                 }
             }
         });
     }
-    let mut qemu = Qemu { child, pty: PathBuf::new() };
+    let mut qemu = Qemu {
+        child,
+        pty: PathBuf::new(),
+    };
     match rx.recv_timeout(Duration::from_secs(10)) {
         Ok(path) => qemu.pty = PathBuf::from(path),
         Err(_) => return Err("qemu-system-arm printed no /dev/pts/N within 10 s".into()),
@@ -92,12 +115,22 @@ fn program(model: &RobotModel, seed: u64, length: usize) -> Program {
         })
         .collect();
     let planner = Planner::new(model.clone());
-    planner.plan(&planner.home(), &solution).expect("plannable").program
+    planner
+        .plan(&planner.home(), &solution)
+        .expect("plannable")
+        .program
 }
 
 /// `Home` then the program, move ids from `first`.
-fn groups(map: &ActuatorMap, model: &RobotModel, program: &Program, first: u32) -> Vec<MotionGroup> {
-    let encoded = map.encode_program(program, &model.home(), first + 1).expect("encodes");
+fn groups(
+    map: &ActuatorMap,
+    model: &RobotModel,
+    program: &Program,
+    first: u32,
+) -> Vec<MotionGroup> {
+    let encoded = map
+        .encode_program(program, &model.home(), first + 1)
+        .expect("encodes");
     let mut groups = vec![MotionGroup::Home { move_id: first }];
     groups.extend(encoded.groups.into_iter().map(|(_, group)| group));
     groups
@@ -135,19 +168,30 @@ fn firmware_on_qemu_runs_programs_estops_clears_and_rehomes() {
     };
     let model = four_arm();
     let map = ActuatorMap::new(&model).expect("fits the protocol");
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     runtime.block_on(async {
-        let connector = Arc::new(SerialConnector::new(qemu.pty.clone(), 115_200));
-        let mut link = LinkHandle::open(connector, map.configure(), LinkSettings::default(), Arc::new(TokioClock::new()))
-            .await
-            .expect("handshake and configure with the QEMU firmware");
+        let connector = Arc::new(SerialConnector::new(FixedPath(qemu.pty.clone()), 115_200));
+        let mut link = LinkHandle::open(
+            connector,
+            map.configure(),
+            LinkSettings::default(),
+            Arc::new(TokioClock::new()),
+        )
+        .await
+        .expect("handshake and configure with the QEMU firmware");
         assert_eq!(link.connected.hello.name_bytes(), b"cubed-fw");
         assert!(link.connected.hello.queue_depth >= 32);
 
         let first = program(&model, 1, 20);
         let first_groups = groups(&map, &model, &first, 1);
         run_all(&mut link, &first_groups).await;
-        assert_eq!(link.status().await.expect("status").state, FirmwareState::Idle);
+        assert_eq!(
+            link.status().await.expect("status").state,
+            FirmwareState::Idle
+        );
 
         // The same program again, e-stopped after its third command.
         let again = groups(&map, &model, &first, 1000);
@@ -160,21 +204,31 @@ fn firmware_on_qemu_runs_programs_estops_clears_and_rehomes() {
             }
         }
         link.emergency_stop().expect("e-stop");
-        loop {
+        // The link reports the cancelled commands; the firmware reports its latched e-stop.
+        let (mut cancelled, mut latched) = (None, false);
+        while cancelled.is_none() || !latched {
             match next(&mut link).await {
-                LinkEvent::EStopped { cancelled } => {
-                    assert!(!cancelled.is_empty(), "commands were cancelled");
-                    break;
-                }
-                LinkEvent::MoveDone { .. } | LinkEvent::Fault(_) => {}
-                other => panic!("expected EStopped, got {other:?}"),
+                LinkEvent::EStopped { cancelled: ids } => cancelled = Some(ids),
+                LinkEvent::Fault(Fault::EStopLatched) => latched = true,
+                LinkEvent::MoveDone { .. } => {}
+                other => panic!("expected EStopped and Fault EStopLatched, got {other:?}"),
             }
         }
-        assert_eq!(link.status().await.expect("status").state, FirmwareState::EStopped);
+        assert!(
+            cancelled.is_some_and(|ids| !ids.is_empty()),
+            "commands were cancelled"
+        );
+        assert_eq!(
+            link.status().await.expect("status").state,
+            FirmwareState::EStopped
+        );
 
         link.clear_fault().expect("clear fault");
         tokio::time::sleep(Duration::from_millis(300)).await;
-        assert_eq!(link.status().await.expect("status").state, FirmwareState::Unhomed);
+        assert_eq!(
+            link.status().await.expect("status").state,
+            FirmwareState::Unhomed
+        );
 
         let second = program(&model, 2, 20);
         run_all(&mut link, &groups(&map, &model, &second, 2000)).await;
