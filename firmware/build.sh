@@ -46,6 +46,7 @@ ensure_toolchain() {
     done
     rm -rf "$TOOLROOT"
     mv "$TOOLROOT.partial" "$TOOLROOT"
+    rm -rf "$CACHE/debs"
 }
 
 # rust-lld from the rustup toolchain (Debian's rustc has none), else Debian's ld.lld-19.
