@@ -108,3 +108,73 @@ fn a_silent_host_while_moving_latches_comms_timeout() {
         Some(cubed_firmware::FaultCause::CommsTimeout)
     );
 }
+
+/// A board whose rotation has an end-stop switch (input 0) instead of a hall sensor.
+static END_STOP_BOARD: cubed_firmware::BoardConfig = {
+    let mut rotation = cubed_firmware::examples::rotation(0);
+    if let Some(home) = &mut rotation.home {
+        home.kind = cubed_firmware::SensorKind::EndStop;
+    }
+    cubed_firmware::BoardConfig {
+        actuators: &[
+            cubed_firmware::Actuator::Servo(cubed_firmware::examples::JAW),
+            cubed_firmware::Actuator::Stepper(rotation),
+        ],
+        ..FOUR_ARM
+    }
+};
+
+#[test]
+fn an_end_stop_hit_mid_move_latches_limit_naming_the_actuator() {
+    let mut rig = Rig::new(&END_STOP_BOARD);
+    let configure = firmware_protocol::message::Configure::new(
+        &crate::rig::four_arm_configure(150, 250).actuators[..2],
+    )
+    .expect("two actuators");
+    rig.handshake(configure);
+    rig.send(Message::Home { move_id: 1 });
+    rig.run_until_done(1, 5_000_000)
+        .expect("homed against the switch");
+    rig.send(motion(2, &[rotate(1, 1)]));
+    rig.run_until(rig.hw.now + 50_000);
+    // Something pushes the switch while the rotation turns: it must stop at once.
+    rig.fw.set_input(0, false); // active low: pressed
+    let pressed_at = rig.hw.now;
+    rig.run_until(rig.hw.now + 500_000);
+    assert!(rig.has(&Message::Event(Event::Fault(Fault::Limit { actuator: 1 }))));
+    assert!(rig
+        .steps(1, pressed_at + STEP_PERIOD_US, u64::MAX)
+        .is_empty());
+    assert_eq!(
+        rig.fw.fault_cause(),
+        Some(cubed_firmware::FaultCause::Stepper {
+            actuator: 1,
+            fault: cubed_firmware::StepperFault::EndStopHit
+        })
+    );
+    assert!(rig.done_at(2).is_none());
+}
+
+#[test]
+fn the_start_button_sends_one_event_per_press() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    let button = FOUR_ARM.button.expect("board has a button").index;
+    for _ in 0..2 {
+        rig.fw.set_input(button, false); // pressed
+        rig.run_until(rig.hw.now + 20_000);
+        rig.fw.set_input(button, true);
+        rig.run_until(rig.hw.now + 20_000);
+    }
+    let presses = rig
+        .received
+        .iter()
+        .filter(|(_, m)| *m == Message::Event(Event::ButtonPressed { button: 0 }))
+        .map(|(at, _)| *at)
+        .collect::<std::collections::BTreeSet<_>>();
+    assert_eq!(
+        presses.len(),
+        2,
+        "two presses, two events (retransmissions aside)"
+    );
+}

@@ -151,3 +151,42 @@ fn a_configure_for_more_actuators_than_the_board_is_refused() {
     );
     assert_eq!(rig.fw.state(), FirmwareState::Unconfigured);
 }
+
+#[test]
+fn a_continuous_rotation_without_a_home_sensor_is_refused() {
+    use cubed_firmware::{Actuator, BoardConfig};
+    use firmware_protocol::message::{ActuatorConfig, Configure, RotationRange};
+    static NO_SENSOR: BoardConfig = {
+        let mut rotation = cubed_firmware::examples::rotation(0);
+        rotation.home = None;
+        BoardConfig {
+            actuators: &[Actuator::Stepper(rotation)],
+            ..FOUR_ARM
+        }
+    };
+    let continuous = ActuatorConfig::Rotation {
+        range: RotationRange::Continuous,
+        quarter_turn_ms: 150,
+        half_turn_ms: 250,
+    };
+    let mut rig = Rig::new(&NO_SENSOR);
+    rig.handshake(Configure::new(&[continuous]).expect("one"));
+    assert_eq!(
+        rig.fw.last_refusal(),
+        Some(cubed_firmware::Refusal::ContinuousWithoutSensor { actuator: 0 })
+    );
+    // A limited rotation on the same motor homes by ramping back to its counted 0.
+    let limited = ActuatorConfig::Rotation {
+        range: RotationRange::Limited { min: -1, max: 1 },
+        quarter_turn_ms: 150,
+        half_turn_ms: 250,
+    };
+    rig.send(Message::Configure(Configure::new(&[limited]).expect("one")));
+    rig.send(Message::Home { move_id: 1 });
+    rig.run_until_done(1, 1_000_000).expect("homed");
+    rig.send(motion(2, &[rotate(0, -1)]));
+    rig.run_until_done(2, 1_000_000).expect("turned");
+    rig.send(Message::Home { move_id: 3 });
+    rig.run_until_done(3, 1_000_000).expect("homed again");
+    assert_eq!(rig.hw.motor[0], 0, "back where it started");
+}
