@@ -19,8 +19,12 @@ die() { echo "firmware/build.sh: $*" >&2; exit 1; }
 # The versioned package names change with Debian point releases: look them up.
 toolchain_packages() {
     local deps
-    deps=$(apt-cache depends rustc-web libstd-rust-web-dev 2>/dev/null) \
-        || die "apt-cache cannot see rustc-web (run 'apt-get update' first)"
+    if ! deps=$(apt-cache depends rustc-web libstd-rust-web-dev 2>/dev/null); then
+        # A fresh machine may have no package lists yet.
+        [ "$(id -u)" = 0 ] && apt-get update -qq >&2 || true
+        deps=$(apt-cache depends rustc-web libstd-rust-web-dev 2>/dev/null) \
+            || die "apt-cache cannot see rustc-web (run 'apt-get update' first)"
+    fi
     local std llvm
     std=$(grep -o 'libstd-rust-web-[0-9][0-9.]*' <<<"$deps" | head -n1)
     [ -n "$std" ] || die "no libstd-rust-web-<version> among rustc-web's dependencies"
