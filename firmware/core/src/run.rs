@@ -176,8 +176,13 @@ impl Firmware<'_> {
         }
     }
 
+    /// Actuators the accepted `Configure` names; the board's others stay still.
+    fn configured_count(&self) -> usize {
+        self.configure.map_or(0, |c| c.actuators.len())
+    }
+
     fn start_homing(&mut self, now: u64, pins: &mut impl Pins) -> Running {
-        for index in 0..self.channels.len() {
+        for index in 0..self.configured_count() {
             let sensor = match self.board.actuators.get(index) {
                 Some(crate::Actuator::Stepper(stepper)) => stepper.home.map(|home| home.input),
                 _ => None,
@@ -191,7 +196,8 @@ impl Firmware<'_> {
     }
 
     fn close_jaws(&mut self, now: u64, pins: &mut impl Pins) {
-        for channel in self.channels.iter_mut() {
+        let count = self.configured_count();
+        for channel in self.channels.iter_mut().take(count) {
             if let Channel::Servo(servo) = channel {
                 servo.command(true, now, pins);
             }

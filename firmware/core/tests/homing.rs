@@ -90,3 +90,27 @@ fn a_home_offset_moves_past_the_trigger_point() {
     );
     assert_eq!(rig.fw.position_steps(1), Some(0));
 }
+
+#[test]
+fn homing_moves_only_the_configured_actuators() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.hw.motor[3] = 500;
+    rig.hw.motor[1] = 700;
+    rig.update_sensors();
+    let two =
+        firmware_protocol::message::Configure::new(&four_arm_configure(150, 250).actuators[..2])
+            .expect("two");
+    rig.handshake(two);
+    rig.send(Message::Home { move_id: 1 });
+    assert!(rig.run_until_done(1, 5_000_000).is_some());
+    assert_eq!(rig.hw.motor[1].rem_euclid(REV), TRIGGER.rem_euclid(REV));
+    assert_eq!(
+        rig.hw.motor[3], 500,
+        "actuator 3 is not configured: it stays"
+    );
+    assert_eq!(
+        rig.fw.position(2),
+        Some(0),
+        "jaw 2 is not configured: never commanded"
+    );
+}
