@@ -282,7 +282,19 @@ impl<'b> Firmware<'b> {
     }
 
     fn on_hello(&mut self) {
-        self.stop_and_flush();
+        // PROTOCOL.md §9: stop any motion, decelerating; flush the queue.
+        if self.running.take().is_some() {
+            self.homed = false;
+        }
+        self.queue.clear();
+        let now = self.now_us;
+        for channel in self.channels.iter_mut() {
+            match channel {
+                Channel::Stepper(stepper) => stepper.decelerate(now),
+                Channel::Servo(servo) => servo.halt(),
+                Channel::None => {}
+            }
+        }
         let (major, minor, patch) = self.board.version;
         self.send_unsequenced(&Message::HelloReply(HelloReply {
             protocol_version: firmware_protocol::PROTOCOL_VERSION,

@@ -107,6 +107,44 @@ impl StepperChannel {
         self.homing = None;
     }
 
+    /// Stops as soon as the acceleration allows: a ramp continues down its deceleration
+    /// curve from the speed it has reached; a creep (slow homing) stops at once.
+    pub fn decelerate(&mut self, now_us: u64) {
+        self.homing = None;
+        let Drive::Ramp {
+            ramp,
+            positive,
+            taken,
+            ..
+        } = self.drive
+        else {
+            self.drive = Drive::Idle;
+            return;
+        };
+        let (v, a) = (
+            u64::from(self.hw.max_steps_s()),
+            u64::from(self.hw.accel_steps_s2()),
+        );
+        // Steps needed to stop from the speed at step `taken`: as many as it took to
+        // get there while accelerating, v²/(2a) while cruising, what is left when
+        // already decelerating.
+        let left = u64::from(ramp.steps() - taken);
+        let to_stop = u64::from(taken).min((v * v).div_ceil(2 * a)).min(left);
+        if to_stop == 0 {
+            self.drive = Drive::Idle;
+            return;
+        }
+        // The second half of a triangle of 2·to_stop steps starts at that speed.
+        let tail = Ramp::new((2 * to_stop) as u32, u32::MAX, self.hw.accel_steps_s2());
+        let half = to_stop as u32;
+        self.drive = Drive::Ramp {
+            start_us: now_us.saturating_sub(tail.step_time_us(half)),
+            ramp: tail,
+            positive,
+            taken: half,
+        };
+    }
+
     /// Starts a ramp to `units` position units; returns the move's duration in µs.
     pub fn move_to_units(&mut self, units: i64, now_us: u64, pins: &mut impl Pins) -> u64 {
         let target = self.hw.steps_for_units(units);

@@ -190,3 +190,39 @@ fn a_continuous_rotation_without_a_home_sensor_is_refused() {
     rig.run_until_done(3, 1_000_000).expect("homed again");
     assert_eq!(rig.hw.motor[0], 0, "back where it started");
 }
+
+#[test]
+fn a_hello_mid_move_decelerates_to_a_stop_and_leaves_the_firmware_unhomed() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    let start = rig.hw.now;
+    rig.send(motion(2, &[rotate(1, 1)]));
+    rig.run_until(start + 70_000); // cruising at 4800 microsteps/s
+    let hello_at = rig.hw.now;
+    let before = rig.steps(1, start, hello_at + 1).len() as i64;
+    rig.send(Message::Hello {
+        protocol_version: 1,
+    });
+    rig.run_until(hello_at + 500_000);
+    let after = rig.steps(1, hello_at + 1, u64::MAX);
+    // Witness: from 4800 steps/s at 80 000 steps/s², stopping takes v²/2a = 144 steps
+    // and v/a = 60 ms, with intervals growing all the way.
+    assert_eq!(after.len(), 144, "steps after Hello");
+    let last = *after.last().expect("steps");
+    assert!(
+        (59_000..=61_000).contains(&(last - hello_at)),
+        "stopped after {} µs",
+        last - hello_at
+    );
+    let intervals: Vec<u64> = after.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        intervals.windows(2).all(|w| w[1] + 1 >= w[0]),
+        "decelerating: {intervals:?}"
+    );
+    assert!(before + 144 < 400, "stopped short of the target");
+    assert_eq!(rig.fw.state(), FirmwareState::Unhomed);
+    assert!(
+        rig.done_at(2).is_none(),
+        "no MoveDone for an interrupted motion"
+    );
+}
