@@ -15,6 +15,8 @@ pub struct Ramp {
     c: u64,
     /// Total time, µs.
     duration_us: u64,
+    /// v²/(2a) in steps·µs: the cruise line is t = (s·10⁶ + offset) / v.
+    cruise_offset: u64,
     /// Whether the move reaches `speed` (trapezoid) or not (triangle).
     cruises: bool,
 }
@@ -27,14 +29,18 @@ impl Ramp {
     pub fn new(steps: u32, speed: u32, accel: u32) -> Ramp {
         let speed = speed.max(1);
         let accel = accel.max(1);
-        let c = 1_000_000_000_000 / u64::from(accel);
+        let c = (1_000_000_000_000 + u64::from(accel) / 2) / u64::from(accel);
         let (s, v, a) = (u64::from(steps), u64::from(speed), u64::from(accel));
         // Reaching full speed takes v²/(2a) steps; both ramps fit when a·n ≥ v².
         let cruises = a.saturating_mul(s) >= v * v;
+        let cruise_offset = (v * v).saturating_mul(US_PER_S) / (2 * a);
         let duration_us = if cruises {
-            s * US_PER_S / v + v * US_PER_S / a
+            // One division, so the end of the move is rounded once.
+            (s * US_PER_S + 2 * cruise_offset) / v
         } else {
-            2 * s.saturating_mul(c).isqrt()
+            // 2·sqrt(n/a), rounded once (in u128: 4·n·c may pass u64).
+            let four_nc = 4 * u128::from(s) * u128::from(c);
+            round_sqrt_u128(four_nc)
         };
         Ramp {
             steps,
@@ -42,6 +48,7 @@ impl Ramp {
             accel,
             c,
             duration_us,
+            cruise_offset,
             cruises,
         }
     }
@@ -61,7 +68,7 @@ impl Ramp {
         let k = u64::from(k.min(self.steps));
         let n = u64::from(self.steps);
         let (v, a) = (u64::from(self.speed), u64::from(self.accel));
-        let from_rest = |s: u64| (2 * s).saturating_mul(self.c).isqrt();
+        let from_rest = |s: u64| round_sqrt((2 * s).saturating_mul(self.c));
         if self.cruises {
             if (2 * a).saturating_mul(k) <= v * v {
                 from_rest(k)
@@ -69,7 +76,7 @@ impl Ramp {
                 self.duration_us - from_rest(n - k)
             } else {
                 // On the cruise line s/v + v/(2a), tangent to both parabolas.
-                k * US_PER_S / v + v * US_PER_S / (2 * a)
+                (k * US_PER_S + self.cruise_offset) / v
             }
         } else if 2 * k <= n {
             from_rest(k)
@@ -77,6 +84,18 @@ impl Ramp {
             self.duration_us - from_rest(n - k)
         }
     }
+}
+
+/// `sqrt(y)` rounded to the nearest integer.
+fn round_sqrt(y: u64) -> u64 {
+    let floor = y.isqrt();
+    // sqrt(y) ≥ floor + ½  ⇔  y ≥ floor² + floor + ¼  ⇔  y > floor² + floor.
+    floor + u64::from(y - floor * floor > floor)
+}
+
+fn round_sqrt_u128(y: u128) -> u64 {
+    let floor = y.isqrt();
+    (floor + u128::from(y - floor * floor > floor)).min(u128::from(u64::MAX)) as u64
 }
 
 /// The time in µs a move of `steps` takes with this speed and acceleration.
@@ -114,7 +133,7 @@ mod tests {
     fn a_known_triangle() {
         // 100 steps at 1000 steps/s²: 50 steps up in sqrt(0.1) s, 50 down.
         let ramp = Ramp::new(100, 1_000_000, 1000);
-        assert_eq!(ramp.duration_us(), 2 * 316_227);
-        assert_eq!(ramp.step_time_us(50), 316_227);
+        assert_eq!(ramp.duration_us(), 632_456); // 2·sqrt(0.1) s
+        assert_eq!(ramp.step_time_us(50), 316_228); // sqrt(0.1) s
     }
 }
