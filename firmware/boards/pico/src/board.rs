@@ -7,9 +7,7 @@
 //! A value out of range stops the build with the key's name (`BOARD.check()` below); a
 //! missing key is a compile error naming the field. Wiring: firmware/boards/pico/README.md.
 
-use cubed_firmware::{
-    Actuator, BoardConfig, HomeSensor, Input, SensorKind, Servo, Stepper,
-};
+use cubed_firmware::{Actuator, BoardConfig, HomeSensor, Input, SensorKind, Servo, Stepper};
 
 /// A hobby servo jaw (MG90S-class): pulse widths for open/closed, and the time it takes
 /// to travel between them. The robot design's open_ms/close_ms must be at least this.
@@ -34,7 +32,10 @@ const fn rotation(hall_gpio: u8) -> Stepper {
         invert_dir: false,
         home: Some(HomeSensor {
             // A3144-style hall switch: open collector, low when the magnet is near.
-            input: Input { index: hall_gpio, active_high: false },
+            input: Input {
+                index: hall_gpio,
+                active_high: false,
+            },
             kind: SensorKind::Hall,
             seek_positive: true,
             seek_deg_s: 180,
@@ -52,19 +53,25 @@ pub const BOARD: BoardConfig = BoardConfig {
     name: "cubed-fw-pico",
     version: (0, 2, 0),
     actuators: &[
-        Actuator::Servo(JAW),           // 0 left jaw
+        Actuator::Servo(JAW),            // 0 left jaw
         Actuator::Stepper(rotation(11)), // 1 left rotation, hall on GP11
-        Actuator::Servo(JAW),           // 2 right jaw
+        Actuator::Servo(JAW),            // 2 right jaw
         Actuator::Stepper(rotation(12)), // 3 right rotation, hall on GP12
-        Actuator::Servo(JAW),           // 4 front jaw
+        Actuator::Servo(JAW),            // 4 front jaw
         Actuator::Stepper(rotation(13)), // 5 front rotation, hall on GP13
-        Actuator::Servo(JAW),           // 6 back jaw
+        Actuator::Servo(JAW),            // 6 back jaw
         Actuator::Stepper(rotation(14)), // 7 back rotation, hall on GP14
     ],
     // Mushroom switch between GP15 and GND (pressed = low).
-    estop: Some(Input { index: 15, active_high: false }),
+    estop: Some(Input {
+        index: 15,
+        active_high: false,
+    }),
     // Start button between GP20 and GND.
-    button: Some(Input { index: 20, active_high: false }),
+    button: Some(Input {
+        index: 20,
+        active_high: false,
+    }),
 };
 
 /// Which GPIO each actuator uses, in the same order as `BOARD.actuators`.
@@ -94,14 +101,21 @@ const _: () = match BOARD.check() {
     Err(error) => panic!("{}", error.key),
 };
 const _: () = {
-    assert!(PINS.len() == BOARD.actuators.len(), "PINS needs one entry per actuator");
+    assert!(
+        PINS.len() == BOARD.actuators.len(),
+        "PINS needs one entry per actuator"
+    );
     let mut i = 0;
     while i < PINS.len() {
         let matches = matches!(
             (&PINS[i], &BOARD.actuators[i]),
-            (ChannelPins::Stepper { .. }, Actuator::Stepper(_)) | (ChannelPins::Servo { .. }, Actuator::Servo(_))
+            (ChannelPins::Stepper { .. }, Actuator::Stepper(_))
+                | (ChannelPins::Servo { .. }, Actuator::Servo(_))
         );
-        assert!(matches, "PINS[i] must be Stepper for a stepper actuator and Servo for a servo");
+        assert!(
+            matches,
+            "PINS[i] must be Stepper for a stepper actuator and Servo for a servo"
+        );
         i += 1;
     }
 };

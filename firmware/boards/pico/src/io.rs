@@ -23,8 +23,11 @@ fn set_function(gpio: u8, function: u8) {
     // SAFETY: IO_BANK0 and PADS_BANK0 were taken out of reset by `Pins::new`; each
     // GPIO's control register is written once at start-up from the main thread.
     let (io, pads) = unsafe { (&*pac::IO_BANK0::ptr(), &*pac::PADS_BANK0::ptr()) };
-    pads.gpio(usize::from(gpio)).modify(|_, w| w.ie().set_bit().od().clear_bit());
-    io.gpio(usize::from(gpio)).gpio_ctrl().write(|w| unsafe { w.funcsel().bits(function) });
+    pads.gpio(usize::from(gpio))
+        .modify(|_, w| w.ie().set_bit().od().clear_bit());
+    io.gpio(usize::from(gpio))
+        .gpio_ctrl()
+        .write(|w| unsafe { w.funcsel().bits(function) });
 }
 
 impl BoardIo {
@@ -51,7 +54,8 @@ impl BoardIo {
             set_function(input, FUNC_SIO);
             // SAFETY: as in `set_function`.
             let pads = unsafe { &*pac::PADS_BANK0::ptr() };
-            pads.gpio(usize::from(input)).modify(|_, w| w.pue().set_bit().pde().clear_bit());
+            pads.gpio(usize::from(input))
+                .modify(|_, w| w.pue().set_bit().pde().clear_bit());
         }
         io
     }
@@ -59,7 +63,9 @@ impl BoardIo {
     fn output(&self, gpio: u8) {
         set_function(gpio, FUNC_SIO);
         self.write(gpio, false);
-        self.sio.gpio_oe_set().write(|w| unsafe { w.bits(1 << gpio) });
+        self.sio
+            .gpio_oe_set()
+            .write(|w| unsafe { w.bits(1 << gpio) });
     }
 
     fn servo_output(&self, gpio: u8) {
@@ -72,9 +78,13 @@ impl BoardIo {
 
     fn write(&self, gpio: u8, high: bool) {
         if high {
-            self.sio.gpio_out_set().write(|w| unsafe { w.bits(1 << gpio) });
+            self.sio
+                .gpio_out_set()
+                .write(|w| unsafe { w.bits(1 << gpio) });
         } else {
-            self.sio.gpio_out_clr().write(|w| unsafe { w.bits(1 << gpio) });
+            self.sio
+                .gpio_out_clr()
+                .write(|w| unsafe { w.bits(1 << gpio) });
         }
     }
 
@@ -89,11 +99,16 @@ impl BoardIo {
 
 /// Every GPIO used as an input (home sensors, e-stop, button).
 fn input_pins() -> impl Iterator<Item = u8> {
-    let sensors = BOARD.actuators.iter().filter_map(|actuator| match actuator {
-        Actuator::Stepper(stepper) => stepper.home.map(|home| home.input.index),
-        Actuator::Servo(_) => None,
-    });
-    sensors.chain(BOARD.estop.map(|i| i.index)).chain(BOARD.button.map(|i| i.index))
+    let sensors = BOARD
+        .actuators
+        .iter()
+        .filter_map(|actuator| match actuator {
+            Actuator::Stepper(stepper) => stepper.home.map(|home| home.input.index),
+            Actuator::Servo(_) => None,
+        });
+    sensors
+        .chain(BOARD.estop.map(|i| i.index))
+        .chain(BOARD.button.map(|i| i.index))
 }
 
 impl Pins for BoardIo {

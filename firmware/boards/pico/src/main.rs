@@ -8,8 +8,8 @@ mod io;
 
 use core::panic::PanicInfo;
 use cubed_firmware::{BoardConfig, Firmware};
-use rp2040_hal as hal;
 use hal::pac;
+use rp2040_hal as hal;
 use usb_device::class_prelude::UsbBusAllocator;
 use usb_device::prelude::{StringDescriptors, UsbDeviceBuilder, UsbVidPid};
 use usbd_serial::SerialPort;
@@ -43,7 +43,12 @@ fn main() -> ! {
     let timer = hal::Timer::new(pac.TIMER, &mut pac.RESETS, &clocks);
     let sio = hal::Sio::new(pac.SIO);
     // Takes IO_BANK0 and PADS_BANK0 out of reset; `io` then drives pins by number.
-    let _pins = hal::gpio::Pins::new(pac.IO_BANK0, pac.PADS_BANK0, sio.gpio_bank0, &mut pac.RESETS);
+    let _pins = hal::gpio::Pins::new(
+        pac.IO_BANK0,
+        pac.PADS_BANK0,
+        sio.gpio_bank0,
+        &mut pac.RESETS,
+    );
     let _pwm = hal::pwm::Slices::new(pac.PWM, &mut pac.RESETS);
     let mut io = io::BoardIo::new();
 
@@ -59,7 +64,9 @@ fn main() -> ! {
         .manufacturer("cubed")
         .product("cubed robot firmware")
         .serial_number("pico");
-    let Ok(builder) = UsbDeviceBuilder::new(&usb_bus, UsbVidPid(0x16c0, 0x27dd)).strings(&[strings]) else {
+    let Ok(builder) =
+        UsbDeviceBuilder::new(&usb_bus, UsbVidPid(0x16c0, 0x27dd)).strings(&[strings])
+    else {
         halt()
     };
     let mut usb = builder.device_class(usbd_serial::USB_CLASS_CDC).build();

@@ -32,7 +32,8 @@ fn main() -> ! {
     clock::start(&mut syst);
     uart::start(&mut nvic);
     let mut motors = motors::SimMotors::new(&BOARD);
-    let Some(firmware) = cortex_m::singleton!(: Firmware<'static> = Firmware::new(&BOARD, clock::now_us()))
+    let Some(firmware) =
+        cortex_m::singleton!(: Firmware<'static> = Firmware::new(&BOARD, clock::now_us()))
     else {
         halt()
     };
