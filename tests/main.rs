@@ -7,6 +7,8 @@ mod common;
 mod config_files;
 mod daemon;
 mod exec_cli;
+mod firmware_qemu;
+mod firmware_timing;
 mod link;
 mod plan_cli;
 mod robot;

@@ -1,0 +1,121 @@
+//! THE FILE TO EDIT for your robot: which GPIO drives what, and the mechanics of each
+//! actuator. The order of `ACTUATORS` (and `PINS`) must be the host's actuator order:
+//! for each gripper of the robot design its jaw (if any) then its rotation, then each
+//! flipper. This file describes the shipped four-arm design
+//! (config/robots/four-arm.toml: left, right, front, back).
+//!
+//! A value out of range stops the build with the key's name (`BOARD.check()` below); a
+//! missing key is a compile error naming the field. Wiring: firmware/boards/pico/README.md.
+
+use cubed_firmware::{Actuator, BoardConfig, HomeSensor, Input, SensorKind, Servo, Stepper};
+
+/// A hobby servo jaw (MG90S-class): pulse widths for open/closed, and the time it takes
+/// to travel between them. The robot design's open_ms/close_ms must be at least this.
+const JAW: Servo = Servo {
+    open_us: 1000,
+    closed_us: 2000,
+    travel_ms: 100,
+};
+
+/// A gripper rotation: NEMA17 1.8° (200 full steps), 8 microsteps (A4988: MS1+MS2 high;
+/// TMC2209: MS1 low, MS2 low), direct drive. 1080°/s and 18000°/s² make a quarter turn
+/// in 143 ms and a half turn in 227 ms (the design asks 150 ms and 250 ms).
+const fn rotation(hall_gpio: u8) -> Stepper {
+    Stepper {
+        full_steps_per_rev: 200,
+        microsteps: 8,
+        gear_num: 1,
+        gear_den: 1,
+        units_per_rev: 4,
+        max_deg_s: 1080,
+        accel_deg_s2: 18_000,
+        invert_dir: false,
+        home: Some(HomeSensor {
+            // A3144-style hall switch: open collector, low when the magnet is near.
+            input: Input {
+                index: hall_gpio,
+                active_high: false,
+            },
+            kind: SensorKind::Hall,
+            seek_positive: true,
+            seek_deg_s: 180,
+            approach_deg_s: 30,
+            backoff_deg: 20,
+            max_seek_deg: 400,
+            // Microsteps from where the sensor triggers to the gripper's square position.
+            offset_steps: 0,
+        }),
+    }
+}
+
+/// The robot: actuator i here is actuator i of the host's `Configure`.
+pub const BOARD: BoardConfig = BoardConfig {
+    name: "cubed-fw-pico",
+    version: (0, 2, 0),
+    actuators: &[
+        Actuator::Servo(JAW),            // 0 left jaw
+        Actuator::Stepper(rotation(11)), // 1 left rotation, hall on GP11
+        Actuator::Servo(JAW),            // 2 right jaw
+        Actuator::Stepper(rotation(12)), // 3 right rotation, hall on GP12
+        Actuator::Servo(JAW),            // 4 front jaw
+        Actuator::Stepper(rotation(13)), // 5 front rotation, hall on GP13
+        Actuator::Servo(JAW),            // 6 back jaw
+        Actuator::Stepper(rotation(14)), // 7 back rotation, hall on GP14
+    ],
+    // Mushroom switch between GP15 and GND (pressed = low).
+    estop: Some(Input {
+        index: 15,
+        active_high: false,
+    }),
+    // Start button between GP20 and GND.
+    button: Some(Input {
+        index: 20,
+        active_high: false,
+    }),
+};
+
+/// Which GPIO each actuator uses, in the same order as `BOARD.actuators`.
+pub enum ChannelPins {
+    /// Step and direction inputs of a step-stick driver.
+    Stepper { step: u8, dir: u8 },
+    /// A servo's signal wire (any GPIO: each has a PWM channel).
+    Servo { pwm: u8 },
+}
+
+pub const PINS: [ChannelPins; 8] = [
+    ChannelPins::Servo { pwm: 16 },
+    ChannelPins::Stepper { step: 2, dir: 3 },
+    ChannelPins::Servo { pwm: 17 },
+    ChannelPins::Stepper { step: 4, dir: 5 },
+    ChannelPins::Servo { pwm: 18 },
+    ChannelPins::Stepper { step: 6, dir: 7 },
+    ChannelPins::Servo { pwm: 19 },
+    ChannelPins::Stepper { step: 8, dir: 9 },
+];
+
+/// The drivers' shared ENABLE pin (active low on A4988 and TMC2209), if wired.
+pub const ENABLE_PIN: Option<u8> = Some(10);
+
+const _: () = match BOARD.check() {
+    Ok(()) => {}
+    Err(error) => panic!("{}", error.key),
+};
+const _: () = {
+    assert!(
+        PINS.len() == BOARD.actuators.len(),
+        "PINS needs one entry per actuator"
+    );
+    let mut i = 0;
+    while i < PINS.len() {
+        let matches = matches!(
+            (&PINS[i], &BOARD.actuators[i]),
+            (ChannelPins::Stepper { .. }, Actuator::Stepper(_))
+                | (ChannelPins::Servo { .. }, Actuator::Servo(_))
+        );
+        assert!(
+            matches,
+            "PINS[i] must be Stepper for a stepper actuator and Servo for a servo"
+        );
+        i += 1;
+    }
+};

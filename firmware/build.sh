@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Builds every firmware board's release ELF with a private Debian Rust toolchain
+# (rustc-web + its library sources, fetched with apt-get download and unpacked with
+# dpkg -x, never installed) and the ordinary cargo; prints each ELF and its size.
+#
+#   firmware/build.sh            build every board
+#   firmware/build.sh qemu       build one board (a folder of firmware/boards)
+#
+# Environment: CUBED_FW_TOOLCHAIN  where the toolchain is cached
+#                                  (default ~/.cache/cubed-fw-toolchain)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${CUBED_FW_TOOLCHAIN:-${XDG_CACHE_HOME:-$HOME/.cache}/cubed-fw-toolchain}
+TOOLROOT="$CACHE/root"
+
+die() { echo "firmware/build.sh: $*" >&2; exit 1; }
+
+# The versioned package names change with Debian point releases: look them up.
+toolchain_packages() {
+    local deps
+    if ! deps=$(apt-cache depends rustc-web libstd-rust-web-dev 2>/dev/null); then
+        # A fresh machine may have no package lists yet.
+        [ "$(id -u)" = 0 ] && apt-get update -qq >&2 || true
+        deps=$(apt-cache depends rustc-web libstd-rust-web-dev 2>/dev/null) \
+            || die "apt-cache cannot see rustc-web (run 'apt-get update' first)"
+    fi
+    local std llvm
+    std=$(grep -o 'libstd-rust-web-[0-9][0-9.]*' <<<"$deps" | head -n1)
+    [ -n "$std" ] || die "no libstd-rust-web-<version> among rustc-web's dependencies"
+    llvm=$(apt-cache depends "$std" | grep -o 'libllvm[0-9][0-9]*' | head -n1)
+    [ -n "$llvm" ] || die "no libllvm<N> among $std's dependencies"
+    echo rustc-web rust-web-src libstd-rust-web-dev "$std" "$llvm"
+}
+
+ensure_toolchain() {
+    if [ -x "$TOOLROOT/usr/bin/rustc" ]; then
+        return
+    fi
+    command -v apt-get >/dev/null || die "the cross toolchain needs apt-get (Debian/Ubuntu)"
+    echo "fetching the Debian Rust toolchain into $CACHE (once)" >&2
+    local packages
+    packages=$(toolchain_packages)
+    rm -rf "$CACHE/debs" "$TOOLROOT.partial"
+    mkdir -p "$CACHE/debs" "$TOOLROOT.partial"
+    # shellcheck disable=SC2086
+    (cd "$CACHE/debs" && apt-get download $packages) || die "apt-get download $packages failed"
+    for deb in "$CACHE"/debs/*.deb; do
+        dpkg -x "$deb" "$TOOLROOT.partial" || die "dpkg -x $deb failed"
+    done
+    rm -rf "$TOOLROOT"
+    mv "$TOOLROOT.partial" "$TOOLROOT"
+    rm -rf "$CACHE/debs"
+}
+
+# rust-lld from the rustup toolchain (Debian's rustc has none), else Debian's ld.lld-19.
+linker_path() {
+    local sysroot
+    sysroot=$(rustc --print sysroot 2>/dev/null || true)
+    local bin="$sysroot/lib/rustlib/x86_64-unknown-linux-gnu/bin"
+    if [ -x "$bin/rust-lld" ]; then
+        echo "$bin"
+    elif command -v ld.lld-19 >/dev/null; then
+        local shim="$CACHE/lld-shim"
+        mkdir -p "$shim"
+        ln -sf "$(command -v ld.lld-19)" "$shim/rust-lld"
+        echo "$shim"
+    else
+        die "no linker: need rustup's rust-lld or Debian's lld-19 (apt-get install lld-19)"
+    fi
+}
+
+# Static sizes: flash = .vector_table + .text + .rodata + .data (+ boot2), RAM = .data + .bss
+# (+ .uninit); the stack comes on top at run time.
+report_size() {
+    local elf=$1
+    python3 - "$elf" <<'PY'
+import struct, sys
+path = sys.argv[1]
+data = open(path, "rb").read()
+if data[:4] != b"\x7fELF" or data[4] != 1:
+    sys.exit(f"{path}: not a 32-bit ELF")
+shoff, = struct.unpack_from("<I", data, 0x20)
+shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x2E)
+sections = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)]
+names_offset = sections[shstrndx][4]
+def name(sh):
+    end = data.index(b"\0", names_offset + sh[0])
+    return data[names_offset + sh[0]:end].decode()
+flash = ram = 0
+SHF_ALLOC, SHT_NOBITS = 0x2, 8
+for sh in sections:
+    n, kind, flags, size = name(sh), sh[1], sh[2], sh[5]
+    if not flags & SHF_ALLOC or size == 0:
+        continue
+    if kind == SHT_NOBITS:
+        ram += size            # .bss, .uninit
+    elif n == ".data":
+        flash += size; ram += size
+    else:
+        flash += size          # .vector_table, .boot2, .text, .rodata
+print(f"flash {flash} bytes ({flash / 1024:.1f} KiB), static RAM {ram} bytes ({ram / 1024:.1f} KiB)")
+PY
+}
+
+build_board() {
+    local board=$1 dir="$ROOT/firmware/boards/$1"
+    [ -f "$dir/Cargo.toml" ] || die "no board '$board' (expected $dir/Cargo.toml)"
+    local triple
+    triple=$(sed -n 's/^target *= *"\(.*\)"/\1/p' "$dir/.cargo/config.toml")
+    [ -n "$triple" ] || die "$dir/.cargo/config.toml names no build target"
+    echo "building $board for $triple" >&2
+    (cd "$dir" && RUSTC="$TOOLROOT/usr/bin/rustc" \
+        LD_LIBRARY_PATH="$TOOLROOT/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        RUSTC_BOOTSTRAP=1 PATH="$(linker_path):$PATH" \
+        CARGO_TARGET_DIR="$ROOT/target" \
+        cargo build --release --quiet) || die "building board '$board' failed"
+    local elf
+    elf=$(sed -n '/^\[\[bin\]\]/,/^$/s/^name *= *"\(.*\)"/\1/p' "$dir/Cargo.toml" | head -n1)
+    elf="$ROOT/target/$triple/release/$elf"
+    [ -f "$elf" ] || die "board '$board' built but $elf is missing"
+    echo "$board: $elf"
+    echo "$board: $(report_size "$elf")"
+}
+
+ensure_toolchain
+if [ $# -gt 0 ]; then
+    boards=("$@")
+else
+    boards=()
+    for dir in "$ROOT"/firmware/boards/*/; do
+        boards+=("$(basename "$dir")")
+    done
+fi
+for board in "${boards[@]}"; do
+    build_board "$board"
+done

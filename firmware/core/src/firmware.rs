@@ -1,0 +1,429 @@
+//! The firmware state machine: session and message handling (PROTOCOL.md §9–10).
+//! Time-driven work (steps, command completion, timers) is in `run.rs`.
+
+use crate::board::{Actuator, BoardConfig, Input};
+use crate::check::{check_configure, motion_fits, Refusal};
+use crate::queue::{Command, Ring, TxBuffer};
+use crate::servo::ServoChannel;
+use crate::stepper::{StepperChannel, StepperFault};
+use firmware_protocol::message::{
+    Configure, Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason,
+    ResetCause, MAX_ACTUATORS,
+};
+use firmware_protocol::{Decoder, FirmwareLink, Frame, Inbound, Message, Seq, MAX_WIRE_LEN};
+
+/// Command-queue capacity announced in `HelloReply` (including the running command).
+pub const QUEUE_DEPTH: usize = 32;
+/// Most unacknowledged frames the host may send (`HelloReply.rx_window`).
+pub const RX_WINDOW: u8 = 32;
+/// Notifications (`MoveDone`, `Event`…) awaiting the host's ack at most.
+pub const NOTIFY_WINDOW: usize = 8;
+/// Outgoing byte buffer.
+pub(crate) const TX_BYTES: usize = 1024;
+
+/// Why a fault latched: the protocol's fault plus what the firmware knows about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultCause {
+    /// A stepper fault on `actuator`.
+    Stepper {
+        /// Actuator index.
+        actuator: u8,
+        /// What happened.
+        fault: StepperFault,
+    },
+    /// No frame from the host for 2 s while running commands.
+    CommsTimeout,
+    /// The host's `EmergencyStop`.
+    EStopCommand,
+    /// The e-stop switch.
+    EStopSwitch,
+}
+
+impl FaultCause {
+    /// The fault as the protocol reports it.
+    pub const fn protocol_fault(&self) -> Fault {
+        match *self {
+            FaultCause::Stepper {
+                actuator,
+                fault: StepperFault::HomeNotFound,
+            } => Fault::Stall { actuator },
+            FaultCause::Stepper {
+                actuator,
+                fault: StepperFault::EndStopHit,
+            } => Fault::Limit { actuator },
+            FaultCause::CommsTimeout => Fault::CommsTimeout,
+            FaultCause::EStopCommand | FaultCause::EStopSwitch => Fault::EStopLatched,
+        }
+    }
+}
+
+/// One actuator channel.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Channel {
+    None,
+    Stepper(StepperChannel),
+    Servo(ServoChannel),
+}
+
+/// The whole firmware. `'b` is the board description's lifetime (`'static` on a board).
+pub struct Firmware<'b> {
+    pub(crate) board: &'b BoardConfig,
+    pub(crate) link: FirmwareLink<NOTIFY_WINDOW>,
+    decoder: Decoder,
+    pub(crate) configure: Option<Configure>,
+    pub(crate) checksum: u16,
+    pub(crate) homed: bool,
+    pub(crate) latched: FaultFlags,
+    pub(crate) cause: Option<FaultCause>,
+    pub(crate) queue: Ring<Command, QUEUE_DEPTH>,
+    /// The front command is running; `Some(ends)` for a dwell.
+    pub(crate) running: Option<Running>,
+    pub(crate) channels: [Channel; MAX_ACTUATORS],
+    /// Input levels, bit per board input.
+    pub(crate) inputs: u32,
+    pub(crate) button_was_active: bool,
+    pub(crate) last_completed: u32,
+    pub(crate) tx: TxBuffer<TX_BYTES>,
+    pub(crate) refusal: Option<Refusal>,
+    pub(crate) now_us: u64,
+}
+
+/// What the running command waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Running {
+    /// Until every channel is idle.
+    Motion,
+    /// Steppers homing; then the jaws close.
+    HomeSteppers,
+    /// Jaws closing after the steppers homed.
+    HomeJaws,
+    /// Until this time, µs.
+    Dwell(u64),
+}
+
+impl<'b> Firmware<'b> {
+    /// A firmware just powered on; its first bytes are `Event Boot`.
+    pub fn new(board: &'b BoardConfig, now_us: u64) -> Self {
+        let mut channels = [Channel::None; MAX_ACTUATORS];
+        for (index, (slot, hw)) in channels.iter_mut().zip(board.actuators).enumerate() {
+            *slot = match *hw {
+                Actuator::Stepper(stepper) => {
+                    Channel::Stepper(StepperChannel::new(stepper, index as u8))
+                }
+                Actuator::Servo(servo) => Channel::Servo(ServoChannel::new(servo, index as u8)),
+            };
+        }
+        let mut firmware = Firmware {
+            board,
+            link: FirmwareLink::new(RX_WINDOW, now_us / 1000),
+            decoder: Decoder::new(),
+            configure: None,
+            checksum: 0,
+            homed: false,
+            latched: FaultFlags(0),
+            cause: None,
+            queue: Ring::new(),
+            running: None,
+            channels,
+            inputs: inactive_levels(board),
+            button_was_active: false,
+            last_completed: 0,
+            tx: TxBuffer::new(),
+            refusal: None,
+            now_us,
+        };
+        firmware.send_unsequenced(&Message::Event(Event::Boot {
+            cause: ResetCause::PowerOn,
+        }));
+        firmware
+    }
+
+    /// One byte from the host.
+    pub fn on_byte(&mut self, now_us: u64, byte: u8) {
+        self.now_us = self.now_us.max(now_us);
+        match self.decoder.push(byte) {
+            None => {}
+            Some(Err(error)) => {
+                let nak = self.link.nak_for_decode_error(&error);
+                self.send_unsequenced(&nak);
+            }
+            Some(Ok(frame)) => self.on_frame(&frame),
+        }
+    }
+
+    /// Sets the level of board input `index` (home sensors, e-stop, button).
+    pub fn set_input(&mut self, index: u8, high: bool) {
+        if index < 32 {
+            let bit = 1u32 << index;
+            self.inputs = if high {
+                self.inputs | bit
+            } else {
+                self.inputs & !bit
+            };
+        }
+    }
+
+    /// The next byte to write to the host.
+    pub fn pop_tx(&mut self) -> Option<u8> {
+        self.tx.pop()
+    }
+
+    /// Bytes waiting to be written.
+    pub fn tx_len(&self) -> usize {
+        self.tx.len()
+    }
+
+    /// The state code `Status` reports.
+    pub fn state(&self) -> FirmwareState {
+        if self.configure.is_none() {
+            FirmwareState::Unconfigured
+        } else if self.latched.any(FaultFlags::ESTOP) {
+            FirmwareState::EStopped
+        } else if self.latched.0 != 0 {
+            FirmwareState::Faulted
+        } else if !self.queue.is_empty() {
+            FirmwareState::Busy
+        } else if !self.homed {
+            FirmwareState::Unhomed
+        } else {
+            FirmwareState::Idle
+        }
+    }
+
+    /// The latched fault's cause, if any.
+    pub fn fault_cause(&self) -> Option<FaultCause> {
+        self.cause
+    }
+
+    /// Why the last `Configure` was refused, if it was.
+    pub fn last_refusal(&self) -> Option<Refusal> {
+        self.refusal
+    }
+
+    /// Whether a `Hello` of this protocol version started a session.
+    pub fn in_session(&self) -> bool {
+        self.link.in_session()
+    }
+
+    /// Absolute position of actuator `index` in protocol units (jaws: 1 closed).
+    pub fn position(&self, index: usize) -> Option<i64> {
+        match self.channels.get(index)? {
+            Channel::None => None,
+            Channel::Stepper(stepper) => Some(stepper.position_units()),
+            Channel::Servo(servo) => Some(servo.position()),
+        }
+    }
+
+    /// A stepper's counted position in microsteps.
+    pub fn position_steps(&self, index: usize) -> Option<i64> {
+        match self.channels.get(index)? {
+            Channel::Stepper(stepper) => Some(stepper.position_steps()),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn input_active(&self, input: Option<Input>) -> bool {
+        input.is_some_and(|input| (self.inputs >> input.index) & 1 == u32::from(input.active_high))
+    }
+
+    pub(crate) fn free_slots(&self) -> u8 {
+        self.queue.free() as u8
+    }
+
+    pub(crate) fn send_unsequenced(&mut self, message: &Message) {
+        let mut out = [0u8; MAX_WIRE_LEN];
+        if let Ok(len) = self.link.send_unsequenced(message, &mut out) {
+            self.tx.push_frame(&out[..len]);
+        }
+    }
+
+    pub(crate) fn notify(&mut self, message: &Message) {
+        let mut out = [0u8; MAX_WIRE_LEN];
+        if let Ok(len) = self.link.send(message, self.now_us / 1000, &mut out) {
+            self.tx.push_frame(&out[..len]);
+        }
+    }
+
+    pub(crate) fn ack(&mut self) {
+        self.send_unsequenced(&Message::Ack {
+            free_slots: self.free_slots(),
+        });
+    }
+
+    fn nak(&mut self, seq: Seq, reason: NakReason) {
+        self.send_unsequenced(&Message::Nak { seq, reason });
+    }
+
+    fn on_frame(&mut self, frame: &Frame) {
+        match self
+            .link
+            .on_frame(frame, self.free_slots(), self.now_us / 1000)
+        {
+            Inbound::Execute(message) => self.execute(message, frame.header.seq),
+            Inbound::Duplicate => self.ack(),
+            Inbound::Refuse { seq, reason } => self.nak(seq, reason),
+            Inbound::Ignore => {}
+        }
+    }
+
+    fn execute(&mut self, message: Message, seq: Seq) {
+        match message {
+            Message::Hello { .. } => self.on_hello(),
+            Message::Configure(configure) => self.on_configure(configure, seq),
+            Message::Home { move_id } => self.on_queued(Command::Home { move_id }, seq),
+            Message::Motion(motion) => self.on_queued(Command::Motion(motion), seq),
+            Message::Dwell { move_id, ms } => self.on_queued(Command::Dwell { move_id, ms }, seq),
+            Message::QueryStatus => self.send_unsequenced(&Message::Status(self.status())),
+            Message::Ping { nonce } => self.send_unsequenced(&Message::Pong { nonce }),
+            Message::EmergencyStop => self.emergency_stop(FaultCause::EStopCommand),
+            Message::ClearFault => self.on_clear_fault(seq),
+            _ => {}
+        }
+    }
+
+    fn on_hello(&mut self) {
+        // PROTOCOL.md §9: stop any motion, decelerating; flush the queue.
+        if self.running.take().is_some() {
+            self.homed = false;
+        }
+        self.queue.clear();
+        let now = self.now_us;
+        for channel in self.channels.iter_mut() {
+            match channel {
+                Channel::Stepper(stepper) => stepper.decelerate(now),
+                Channel::Servo(servo) => servo.halt(),
+                Channel::None => {}
+            }
+        }
+        let (major, minor, patch) = self.board.version;
+        self.send_unsequenced(&Message::HelloReply(HelloReply {
+            protocol_version: firmware_protocol::PROTOCOL_VERSION,
+            firmware_version: FirmwareVersion {
+                major,
+                minor,
+                patch,
+            },
+            queue_depth: QUEUE_DEPTH as u8,
+            rx_window: RX_WINDOW,
+            firmware_name: HelloReply::name_field(self.board.name),
+        }));
+    }
+
+    fn on_configure(&mut self, configure: Configure, seq: Seq) {
+        let allowed = matches!(
+            self.state(),
+            FirmwareState::Unconfigured | FirmwareState::Unhomed | FirmwareState::Idle
+        );
+        if !allowed {
+            return self.nak(seq, NakReason::BadState);
+        }
+        if let Err(refusal) = check_configure(self.board, &configure) {
+            self.refusal = Some(refusal);
+            return self.nak(seq, NakReason::InvalidCommand);
+        }
+        self.refusal = None;
+        self.checksum = configure.checksum().unwrap_or(0);
+        self.configure = Some(configure);
+        self.homed = false;
+        self.notify(&Message::ConfigureReply {
+            checksum: self.checksum,
+        });
+        self.ack();
+    }
+
+    fn refusal_for(&self, command: &Command) -> Option<NakReason> {
+        match self.state() {
+            FirmwareState::EStopped => return Some(NakReason::EStopLatched),
+            FirmwareState::Faulted | FirmwareState::Unconfigured => {
+                return Some(NakReason::BadState)
+            }
+            _ => {}
+        }
+        if let Command::Motion(motion) = command {
+            let home_queued = self.queue.iter().any(|c| matches!(c, Command::Home { .. }));
+            if !self.homed && !home_queued {
+                return Some(NakReason::BadState);
+            }
+            if !self.configure.is_some_and(|c| motion_fits(&c, motion)) {
+                return Some(NakReason::InvalidCommand);
+            }
+        }
+        None
+    }
+
+    fn on_queued(&mut self, command: Command, seq: Seq) {
+        if let Some(reason) = self.refusal_for(&command) {
+            return self.nak(seq, reason);
+        }
+        match self.queue.push(command) {
+            Ok(()) => self.ack(),
+            // The link checked for a free slot; a full queue here is refused all the same.
+            Err(_) => self.nak(seq, NakReason::QueueFull),
+        }
+    }
+
+    fn on_clear_fault(&mut self, seq: Seq) {
+        if self.input_active(self.board.estop) {
+            return self.nak(seq, NakReason::BadState);
+        }
+        if self.latched.0 != 0 {
+            self.latched = FaultFlags(0);
+            self.cause = None;
+            self.homed = false;
+        }
+        self.ack();
+    }
+
+    /// Stops every motor now, flushes the queue and latches the e-stop.
+    pub(crate) fn emergency_stop(&mut self, cause: FaultCause) {
+        let already = self.latched.any(FaultFlags::ESTOP);
+        self.stop_and_flush();
+        self.homed = false;
+        self.latched = FaultFlags(self.latched.0 | FaultFlags::ESTOP);
+        if !already {
+            self.cause = Some(cause);
+        }
+        if cause == FaultCause::EStopCommand {
+            self.ack();
+        }
+        if self.link.in_session() && !already {
+            self.notify(&Message::Event(Event::Fault(Fault::EStopLatched)));
+        }
+    }
+
+    /// Halts every channel and empties the queue; an interrupted command leaves the
+    /// firmware unhomed.
+    pub(crate) fn stop_and_flush(&mut self) {
+        if self.running.take().is_some() {
+            self.homed = false;
+        }
+        for channel in self.channels.iter_mut() {
+            match channel {
+                Channel::Stepper(stepper) => stepper.halt(),
+                Channel::Servo(servo) => servo.halt(),
+                Channel::None => {}
+            }
+        }
+        self.queue.clear();
+    }
+}
+
+/// Every input the board names, at its inactive level.
+fn inactive_levels(board: &BoardConfig) -> u32 {
+    let mut levels = 0u32;
+    let mut set_inactive = |input: Option<Input>| {
+        if let Some(input) = input.filter(|input| input.index < 32) {
+            if !input.active_high {
+                levels |= 1 << input.index;
+            }
+        }
+    };
+    set_inactive(board.estop);
+    set_inactive(board.button);
+    for actuator in board.actuators {
+        if let Actuator::Stepper(stepper) = actuator {
+            set_inactive(stepper.home.map(|home| home.input));
+        }
+    }
+    levels
+}

@@ -1,0 +1,62 @@
+//! The cubed robot firmware's whole brain as a pure, `no_std`, allocation-free state
+//! machine: time (µs), received bytes and input levels in; bytes, step/dir/enable edges
+//! and servo pulse widths out.
+//!
+//! A board's main loop is tiny:
+//!
+//! ```
+//! use cubed_firmware::{BoardConfig, Firmware, Pins};
+//! # struct NoPins;
+//! # impl Pins for NoPins {
+//! #     fn set_enable(&mut self, _: u8, _: bool) {}
+//! #     fn set_dir(&mut self, _: u8, _: bool) {}
+//! #     fn step(&mut self, _: u8) {}
+//! #     fn set_servo(&mut self, _: u8, _: u16) {}
+//! # }
+//! # static BOARD: BoardConfig = cubed_firmware::examples::FOUR_ARM;
+//! # let (now_us, mut pins) = (0, NoPins);
+//! let mut firmware = Firmware::new(&BOARD, now_us);
+//! // loop {
+//! #   let received: &[u8] = &[];
+//!     for &byte in received { firmware.on_byte(now_us, byte); }
+//!     // firmware.set_input(index, level) for each home sensor / switch that changed
+//!     let _next_deadline_us = firmware.poll(now_us, &mut pins);
+//!     while let Some(byte) = firmware.pop_tx() { /* write byte to the serial port */ let _ = byte; }
+//!     // sleep until the deadline or the next received byte
+//! // }
+//! ```
+//!
+//! The link follows PROTOCOL.md §9–10 (next to the `firmware-protocol` crate): handshake,
+//! `Configure` checked against the board (`Nak InvalidCommand` if it cannot be honoured),
+//! a queue of up to [`QUEUE_DEPTH`] commands, `MoveDone` for each, e-stop, latched faults.
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod board;
+mod check;
+pub mod examples;
+mod firmware;
+pub mod queue;
+pub mod ramp;
+mod run;
+mod servo;
+mod stepper;
+
+pub use board::{Actuator, BoardConfig, BoardError, HomeSensor, Input, SensorKind, Servo, Stepper};
+pub use check::{check_configure, motion_fits, Refusal};
+pub use firmware::{FaultCause, Firmware, NOTIFY_WINDOW, QUEUE_DEPTH, RX_WINDOW};
+pub use stepper::StepperFault;
+
+/// The board's outputs. Direction is set before a move's first step (each step is at
+/// least a few µs after it); `step` is one pulse (high then low, as the driver needs).
+pub trait Pins {
+    /// Enables or disables a stepper driver (actuator index).
+    fn set_enable(&mut self, actuator: u8, enabled: bool);
+    /// Sets a stepper's direction pin level (already inverted per the board config).
+    fn set_dir(&mut self, actuator: u8, high: bool);
+    /// Issues one step pulse.
+    fn step(&mut self, actuator: u8);
+    /// Sets a servo's pulse width, µs (repeated at 50 Hz by the board's PWM).
+    fn set_servo(&mut self, actuator: u8, pulse_us: u16);
+}

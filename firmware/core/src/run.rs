@@ -1,0 +1,268 @@
+//! Time-driven work: issue due steps, finish and start queued commands, watch the
+//! e-stop switch, the button and the host, retransmit notifications.
+
+use crate::firmware::{Channel, FaultCause, Firmware, Running, NOTIFY_WINDOW};
+use crate::queue::Command;
+use crate::Pins;
+use firmware_protocol::message::{Action, Event, FaultFlags, JawTarget, Status};
+use firmware_protocol::{FixedList, Message, MAX_WIRE_LEN};
+
+/// How often `poll` wants to run while anything is pending that has no exact deadline
+/// (retransmissions, the comms watchdog), µs.
+const HOUSEKEEPING_US: u64 = 10_000;
+
+impl Firmware<'_> {
+    /// Advances to `now_us`: issues the steps due, finishes and starts commands, and
+    /// returns when it next needs to run (`None`: only when a byte or input arrives).
+    pub fn poll(&mut self, now_us: u64, pins: &mut impl Pins) -> Option<u64> {
+        self.now_us = self.now_us.max(now_us);
+        let now = self.now_us;
+        if self.input_active(self.board.estop) && !self.latched.any(FaultFlags::ESTOP) {
+            self.emergency_stop(FaultCause::EStopSwitch);
+        }
+        self.watch_button();
+        self.service_channels(now, pins);
+        self.advance_commands(now, pins);
+        if self.running.is_some() && self.link.comms_timed_out(now / 1000) {
+            self.latch(FaultCause::CommsTimeout);
+        }
+        self.retransmit(now);
+        self.next_deadline(now)
+    }
+
+    /// The status snapshot (`QueryStatus`).
+    pub fn status(&self) -> Status {
+        let count = self.configure.map_or(0, |c| c.actuators.len());
+        let mut positions = FixedList::new();
+        for index in 0..count {
+            let position = self.position(index).unwrap_or(0);
+            let clamped = position.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            let _ = positions.push(clamped, "positions");
+        }
+        Status {
+            state: self.state(),
+            faults: self.latched,
+            last_completed_move_id: self.last_completed,
+            queue_used: self.queue.len() as u8,
+            config_checksum: if self.configure.is_some() {
+                self.checksum
+            } else {
+                0
+            },
+            positions,
+        }
+    }
+
+    fn watch_button(&mut self) {
+        let active = self.input_active(self.board.button);
+        if active && !self.button_was_active && self.link.in_session() {
+            self.notify(&Message::Event(Event::ButtonPressed { button: 0 }));
+        }
+        self.button_was_active = active;
+    }
+
+    fn service_channels(&mut self, now: u64, pins: &mut impl Pins) {
+        for index in 0..self.channels.len() {
+            let sensor = self.board.actuators.get(index).and_then(|hw| match hw {
+                crate::Actuator::Stepper(stepper) => stepper.home.map(|home| home.input),
+                crate::Actuator::Servo(_) => None,
+            });
+            let sensor_active = self.input_active(sensor);
+            let result = match &mut self.channels[index] {
+                Channel::Stepper(stepper) => stepper.service(now, sensor_active, pins),
+                Channel::Servo(servo) => {
+                    servo.service(now);
+                    Ok(())
+                }
+                Channel::None => Ok(()),
+            };
+            if let Err(fault) = result {
+                self.latch(FaultCause::Stepper {
+                    actuator: index as u8,
+                    fault,
+                });
+            }
+        }
+    }
+
+    fn channels_idle(&self, now: u64, steppers: bool, servos: bool) -> bool {
+        self.channels.iter().all(|channel| match channel {
+            Channel::Stepper(stepper) => !steppers || !stepper.busy(),
+            Channel::Servo(servo) => !servos || !servo.busy(now),
+            Channel::None => true,
+        })
+    }
+
+    fn advance_commands(&mut self, now: u64, pins: &mut impl Pins) {
+        loop {
+            match self.running {
+                Some(Running::Motion) if self.channels_idle(now, true, true) => self.finish(),
+                Some(Running::HomeSteppers) if self.channels_idle(now, true, false) => {
+                    self.close_jaws(now, pins);
+                    continue;
+                }
+                Some(Running::HomeJaws) if self.channels_idle(now, false, true) => {
+                    self.homed = true;
+                    self.finish();
+                }
+                Some(Running::Dwell(until)) if now >= until => self.finish(),
+                Some(_) => return,
+                None => {}
+            }
+            if !self.start_next(now, pins) {
+                return;
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        self.running = None;
+        let Some(done) = self.queue.pop() else {
+            return;
+        };
+        let move_id = done.move_id();
+        self.last_completed = move_id;
+        self.notify(&Message::MoveDone { move_id });
+        self.ack();
+    }
+
+    /// Starts the front command if allowed; false if nothing started.
+    fn start_next(&mut self, now: u64, pins: &mut impl Pins) -> bool {
+        let Some(&next) = self.queue.front() else {
+            return false;
+        };
+        // Room for its MoveDone and a fault event.
+        if self.latched.0 != 0 || self.link.unacked_notifications() + 2 > NOTIFY_WINDOW {
+            return false;
+        }
+        self.running = Some(match next {
+            Command::Home { .. } => self.start_homing(now, pins),
+            Command::Motion(motion) => {
+                for action in motion.actions.iter() {
+                    self.start_action(action, now, pins);
+                }
+                Running::Motion
+            }
+            Command::Dwell { ms, .. } => Running::Dwell(now + u64::from(ms) * 1000),
+        });
+        true
+    }
+
+    fn start_action(&mut self, action: &Action, now: u64, pins: &mut impl Pins) {
+        let Some(channel) = self.channels.get_mut(usize::from(action.actuator())) else {
+            return;
+        };
+        match (*action, channel) {
+            (Action::Jaw { target, .. }, Channel::Servo(servo)) => {
+                servo.command(target == JawTarget::Closed, now, pins);
+            }
+            (
+                Action::Rotate {
+                    quarter_turns: units,
+                    ..
+                },
+                Channel::Stepper(stepper),
+            )
+            | (
+                Action::Flip {
+                    position: units, ..
+                },
+                Channel::Stepper(stepper),
+            ) => {
+                stepper.move_to_units(i64::from(units), now, pins);
+            }
+            // `motion_fits` and `check_configure` rule the rest out.
+            _ => {}
+        }
+    }
+
+    /// Actuators the accepted `Configure` names; the board's others stay still.
+    fn configured_count(&self) -> usize {
+        self.configure.map_or(0, |c| c.actuators.len())
+    }
+
+    fn start_homing(&mut self, now: u64, pins: &mut impl Pins) -> Running {
+        for index in 0..self.configured_count() {
+            let sensor = match self.board.actuators.get(index) {
+                Some(crate::Actuator::Stepper(stepper)) => stepper.home.map(|home| home.input),
+                _ => None,
+            };
+            let sensor_active = self.input_active(sensor);
+            if let Channel::Stepper(stepper) = &mut self.channels[index] {
+                stepper.start_homing(now, sensor_active, pins);
+            }
+        }
+        Running::HomeSteppers
+    }
+
+    fn close_jaws(&mut self, now: u64, pins: &mut impl Pins) {
+        let count = self.configured_count();
+        for channel in self.channels.iter_mut().take(count) {
+            if let Channel::Servo(servo) = channel {
+                servo.command(true, now, pins);
+            }
+        }
+        self.running = Some(Running::HomeJaws);
+    }
+
+    /// Stops, flushes the queue, latches the fault and reports it.
+    pub(crate) fn latch(&mut self, cause: FaultCause) {
+        self.stop_and_flush();
+        self.homed = false;
+        let fault = cause.protocol_fault();
+        let flag = match fault {
+            firmware_protocol::message::Fault::Stall { .. } => FaultFlags::STALL,
+            firmware_protocol::message::Fault::Limit { .. } => FaultFlags::LIMIT,
+            firmware_protocol::message::Fault::BrownOut => FaultFlags::BROWN_OUT,
+            firmware_protocol::message::Fault::CommsTimeout => FaultFlags::COMMS_TIMEOUT,
+            firmware_protocol::message::Fault::EStopLatched => FaultFlags::ESTOP,
+        };
+        self.latched = FaultFlags(self.latched.0 | flag);
+        if self.cause.is_none() {
+            self.cause = Some(cause);
+        }
+        self.notify(&Message::Event(Event::Fault(fault)));
+    }
+
+    fn retransmit(&mut self, now: u64) {
+        let mut out = [0u8; MAX_WIRE_LEN];
+        let now_ms = now / 1000;
+        while let Some(seq) = self.link.due_for_retransmit(now_ms) {
+            if self.tx.len() + MAX_WIRE_LEN > crate::firmware::TX_BYTES {
+                return;
+            }
+            match self.link.retransmit(seq, now_ms, &mut out) {
+                Ok(len) => {
+                    self.tx.push_frame(&out[..len]);
+                }
+                Err(_) => return,
+            }
+        }
+    }
+
+    fn next_deadline(&self, now: u64) -> Option<u64> {
+        let mut next: Option<u64> = None;
+        let mut consider = |deadline: Option<u64>| {
+            if let Some(deadline) = deadline {
+                next = Some(next.map_or(deadline, |n| n.min(deadline)));
+            }
+        };
+        for channel in &self.channels {
+            match channel {
+                Channel::Stepper(stepper) => consider(stepper.next_deadline()),
+                Channel::Servo(servo) => consider(servo.next_deadline()),
+                Channel::None => {}
+            }
+        }
+        if let Some(Running::Dwell(until)) = self.running {
+            consider(Some(until));
+        }
+        let housekeeping = self.running.is_some()
+            || !self.queue.is_empty()
+            || self.link.unacked_notifications() > 0;
+        if housekeeping {
+            consider(Some(now + HOUSEKEEPING_US));
+        }
+        next
+    }
+}

@@ -1,0 +1,374 @@
+//! One stepper channel at run time: its counted position, the move it is making
+//! (a trapezoidal ramp or a constant-speed creep), and homing as a sequence of moves.
+
+use crate::board::{HomeSensor, SensorKind, Stepper};
+use crate::ramp::Ramp;
+use crate::Pins;
+
+/// What went wrong on a stepper (latched as a fault naming the actuator).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepperFault {
+    /// Homing: the sensor was not found within `max_seek_deg` (or never released).
+    HomeNotFound,
+    /// An end-stop switch triggered during a motion.
+    EndStopHit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Drive {
+    Idle,
+    Ramp {
+        start_us: u64,
+        ramp: Ramp,
+        positive: bool,
+        taken: u32,
+    },
+    Creep {
+        next_us: u64,
+        interval_us: u32,
+        positive: bool,
+        taken: u32,
+        limit: u32,
+        /// Stop (successfully) once the sensor reads this; `None`: run `limit` steps.
+        until_active: Option<bool>,
+    },
+}
+
+/// Homing phases, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Sensor active at the start: move off it first.
+    Clear,
+    /// Fast towards the sensor.
+    Seek,
+    /// Away from it by `backoff_deg`.
+    BackOff,
+    /// Slowly back onto it.
+    Approach,
+    /// Ramp from the trigger point to position 0.
+    Offset,
+}
+
+/// A stepper channel's run-time state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepperChannel {
+    hw: Stepper,
+    index: u8,
+    /// Microsteps from home, counted from the pulses issued.
+    position: i64,
+    drive: Drive,
+    homing: Option<Phase>,
+}
+
+impl StepperChannel {
+    /// A channel at position 0, idle.
+    pub const fn new(hw: Stepper, index: u8) -> Self {
+        StepperChannel {
+            hw,
+            index,
+            position: 0,
+            drive: Drive::Idle,
+            homing: None,
+        }
+    }
+
+    /// Counted position, microsteps.
+    pub const fn position_steps(&self) -> i64 {
+        self.position
+    }
+
+    /// Position in protocol units (quarter turns, flipper positions).
+    pub const fn position_units(&self) -> i64 {
+        self.hw.units_at(self.position)
+    }
+
+    /// Whether a move or homing is in progress.
+    pub const fn busy(&self) -> bool {
+        !matches!(self.drive, Drive::Idle) || self.homing.is_some()
+    }
+
+    /// When the next step is due, µs.
+    pub fn next_deadline(&self) -> Option<u64> {
+        match self.drive {
+            Drive::Idle => None,
+            Drive::Ramp {
+                start_us,
+                ramp,
+                taken,
+                ..
+            } => Some(start_us + ramp.step_time_us(taken + 1)),
+            Drive::Creep { next_us, .. } => Some(next_us),
+        }
+    }
+
+    /// Stops at once: no further step is issued. The count stays exact.
+    pub fn halt(&mut self) {
+        self.drive = Drive::Idle;
+        self.homing = None;
+    }
+
+    /// Stops as soon as the acceleration allows: a ramp continues down its deceleration
+    /// curve from the speed it has reached; a creep (slow homing) stops at once.
+    pub fn decelerate(&mut self, now_us: u64) {
+        self.homing = None;
+        let Drive::Ramp {
+            ramp,
+            positive,
+            taken,
+            ..
+        } = self.drive
+        else {
+            self.drive = Drive::Idle;
+            return;
+        };
+        let (v, a) = (
+            u64::from(self.hw.max_steps_s()),
+            u64::from(self.hw.accel_steps_s2()),
+        );
+        // Steps needed to stop from the speed at step `taken`: as many as it took to
+        // get there while accelerating, v²/(2a) while cruising, what is left when
+        // already decelerating.
+        let left = u64::from(ramp.steps() - taken);
+        let to_stop = u64::from(taken).min((v * v).div_ceil(2 * a)).min(left);
+        if to_stop == 0 {
+            self.drive = Drive::Idle;
+            return;
+        }
+        // The second half of a triangle of 2·to_stop steps starts at that speed.
+        let tail = Ramp::new((2 * to_stop) as u32, u32::MAX, self.hw.accel_steps_s2());
+        let half = to_stop as u32;
+        self.drive = Drive::Ramp {
+            start_us: now_us.saturating_sub(tail.step_time_us(half)),
+            ramp: tail,
+            positive,
+            taken: half,
+        };
+    }
+
+    /// Starts a ramp to `units` position units; returns the move's duration in µs.
+    pub fn move_to_units(&mut self, units: i64, now_us: u64, pins: &mut impl Pins) -> u64 {
+        let target = self.hw.steps_for_units(units);
+        self.move_to_steps(target, now_us, pins)
+    }
+
+    fn move_to_steps(&mut self, target: i64, now_us: u64, pins: &mut impl Pins) -> u64 {
+        let distance = target - self.position;
+        let steps = distance.unsigned_abs().min(u64::from(u32::MAX)) as u32;
+        if steps == 0 {
+            self.drive = Drive::Idle;
+            return 0;
+        }
+        let positive = distance > 0;
+        self.set_dir(positive, pins);
+        let ramp = Ramp::new(steps, self.hw.max_steps_s(), self.hw.accel_steps_s2());
+        self.drive = Drive::Ramp {
+            start_us: now_us,
+            ramp,
+            positive,
+            taken: 0,
+        };
+        ramp.duration_us()
+    }
+
+    /// Starts homing (see [`HomeSensor`]); without a sensor, ramps to the counted 0.
+    pub fn start_homing(&mut self, now_us: u64, sensor_active: bool, pins: &mut impl Pins) {
+        pins.set_enable(self.index, true);
+        match self.hw.home {
+            None => {
+                self.homing = None;
+                self.move_to_steps(0, now_us, pins);
+            }
+            Some(home) => {
+                let phase = if sensor_active {
+                    Phase::Clear
+                } else {
+                    Phase::Seek
+                };
+                self.enter(phase, home, now_us, pins);
+            }
+        }
+    }
+
+    fn creep(
+        &mut self,
+        now_us: u64,
+        deg_s: u32,
+        positive: bool,
+        limit: u32,
+        until_active: Option<bool>,
+        pins: &mut impl Pins,
+    ) {
+        self.set_dir(positive, pins);
+        let speed = self.hw.deg_to_steps(deg_s).max(1);
+        let interval_us = (1_000_000 / speed).max(1);
+        self.drive = Drive::Creep {
+            next_us: now_us + u64::from(interval_us),
+            interval_us,
+            positive,
+            taken: 0,
+            limit,
+            until_active,
+        };
+    }
+
+    fn enter(&mut self, phase: Phase, home: HomeSensor, now_us: u64, pins: &mut impl Pins) {
+        self.homing = Some(phase);
+        let toward = home.seek_positive;
+        let seek_limit = self.hw.deg_to_steps(home.max_seek_deg);
+        let backoff = self.hw.deg_to_steps(home.backoff_deg).max(1);
+        match phase {
+            Phase::Clear => self.creep(
+                now_us,
+                home.seek_deg_s,
+                !toward,
+                seek_limit,
+                Some(false),
+                pins,
+            ),
+            Phase::Seek => self.creep(
+                now_us,
+                home.seek_deg_s,
+                toward,
+                seek_limit,
+                Some(true),
+                pins,
+            ),
+            Phase::BackOff => self.creep(now_us, home.seek_deg_s, !toward, backoff, None, pins),
+            Phase::Approach => self.creep(
+                now_us,
+                home.approach_deg_s,
+                toward,
+                2 * backoff,
+                Some(true),
+                pins,
+            ),
+            Phase::Offset => {
+                // The trigger point is `offset_steps` before home.
+                self.position = -i64::from(home.offset_steps);
+                self.move_to_steps(0, now_us, pins);
+            }
+        }
+    }
+
+    fn set_dir(&self, positive: bool, pins: &mut impl Pins) {
+        pins.set_dir(self.index, positive != self.hw.invert_dir);
+    }
+
+    /// Issues every step due by `now_us`. `sensor_active` is the home sensor's level
+    /// now (false without a sensor).
+    pub fn service(
+        &mut self,
+        now_us: u64,
+        sensor_active: bool,
+        pins: &mut impl Pins,
+    ) -> Result<(), StepperFault> {
+        while let Some(due) = self.next_deadline() {
+            if due > now_us {
+                return Ok(());
+            }
+            if self.homing.is_none() && sensor_active && self.is_end_stop() {
+                self.halt();
+                return Err(StepperFault::EndStopHit);
+            }
+            if self.step_once(due, sensor_active, pins)? {
+                self.advance_homing(due, sensor_active, pins)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn is_end_stop(&self) -> bool {
+        matches!(
+            self.hw.home,
+            Some(HomeSensor {
+                kind: SensorKind::EndStop,
+                ..
+            })
+        )
+    }
+
+    /// One due step (or the end of a creep); true when the drive finished.
+    fn step_once(
+        &mut self,
+        due: u64,
+        sensor_active: bool,
+        pins: &mut impl Pins,
+    ) -> Result<bool, StepperFault> {
+        match &mut self.drive {
+            Drive::Idle => Ok(true),
+            Drive::Ramp {
+                ramp,
+                positive,
+                taken,
+                ..
+            } => {
+                pins.step(self.index);
+                *taken += 1;
+                self.position += if *positive { 1 } else { -1 };
+                let finished = *taken >= ramp.steps();
+                if finished {
+                    self.drive = Drive::Idle;
+                }
+                Ok(finished)
+            }
+            Drive::Creep {
+                next_us,
+                interval_us,
+                positive,
+                taken,
+                limit,
+                until_active,
+            } => {
+                if *until_active == Some(sensor_active) {
+                    self.drive = Drive::Idle;
+                    return Ok(true);
+                }
+                if *taken >= *limit {
+                    let searching = until_active.is_some();
+                    self.drive = Drive::Idle;
+                    if searching {
+                        self.homing = None;
+                        return Err(StepperFault::HomeNotFound);
+                    }
+                    return Ok(true);
+                }
+                pins.step(self.index);
+                *taken += 1;
+                self.position += if *positive { 1 } else { -1 };
+                *next_us = due + u64::from(*interval_us);
+                Ok(false)
+            }
+        }
+    }
+
+    fn advance_homing(
+        &mut self,
+        now_us: u64,
+        sensor_active: bool,
+        pins: &mut impl Pins,
+    ) -> Result<(), StepperFault> {
+        let (Some(phase), Some(home)) = (self.homing, self.hw.home) else {
+            self.homing = None;
+            return Ok(());
+        };
+        let next = match phase {
+            Phase::Clear => Phase::Seek,
+            Phase::Seek => Phase::BackOff,
+            Phase::BackOff if sensor_active => {
+                self.homing = None;
+                return Err(StepperFault::HomeNotFound);
+            }
+            Phase::BackOff => Phase::Approach,
+            Phase::Approach => Phase::Offset,
+            Phase::Offset => {
+                self.homing = None;
+                return Ok(());
+            }
+        };
+        self.enter(next, home, now_us, pins);
+        if next == Phase::Offset && !matches!(self.drive, Drive::Ramp { .. }) {
+            self.homing = None;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,116 @@
+//! Homing from every start angle, judged by the simulated magnets, not the core's count.
+
+use crate::rig::{four_arm_configure, Rig, MAGNET_HALF_WIDTH, REV};
+use cubed_firmware::examples::FOUR_ARM;
+use firmware_protocol::message::{Event, Fault};
+use firmware_protocol::Message;
+
+/// Seeking positively, the sensor first reads active at the magnet's near edge.
+const TRIGGER: i64 = -MAGNET_HALF_WIDTH;
+
+#[test]
+fn homing_from_every_start_position_ends_at_the_magnet_edge() {
+    for start in 0..REV {
+        let mut rig = Rig::new(&FOUR_ARM);
+        // Every rotation starts at a different physical angle.
+        for (k, i) in [1usize, 3, 5, 7].into_iter().enumerate() {
+            rig.hw.motor[i] = start + k as i64 * 397;
+        }
+        rig.update_sensors();
+        rig.handshake(four_arm_configure(150, 250));
+        rig.send(Message::Home { move_id: 7 });
+        let done = rig.run_until_done(7, 5_000_000);
+        assert!(done.is_some(), "start {start}: homing finished");
+        for i in [1usize, 3, 5, 7] {
+            let angle = rig.hw.motor[i].rem_euclid(REV);
+            assert_eq!(
+                angle,
+                TRIGGER.rem_euclid(REV),
+                "start {start}: actuator {i} at {angle}"
+            );
+            assert_eq!(
+                rig.fw.position(i),
+                Some(0),
+                "start {start}: actuator {i} counts 0"
+            );
+        }
+        for jaw in [0usize, 2, 4, 6] {
+            assert_eq!(rig.fw.position(jaw), Some(1), "jaws close after homing");
+        }
+    }
+}
+
+#[test]
+fn homing_gives_up_with_a_stall_fault_naming_the_actuator() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.dead_sensor[5] = true;
+    rig.update_sensors();
+    rig.handshake(four_arm_configure(150, 250));
+    rig.send(Message::Home { move_id: 1 });
+    rig.run_until(4_000_000);
+    assert!(rig.has(&Message::Event(Event::Fault(Fault::Stall { actuator: 5 }))));
+    assert!(rig.done_at(1).is_none(), "no MoveDone for a failed home");
+    // Gave up after max_seek_deg = 400°: 1777 microsteps, not one more.
+    let steps = rig.steps(5, 0, u64::MAX).len() as i64;
+    assert_eq!(steps, 400 * REV / 360);
+    assert_eq!(
+        rig.fw.state(),
+        firmware_protocol::message::FirmwareState::Faulted
+    );
+}
+
+#[test]
+fn a_home_offset_moves_past_the_trigger_point() {
+    use cubed_firmware::{Actuator, BoardConfig};
+    static OFFSET_BOARD: BoardConfig = {
+        let mut rotation = cubed_firmware::examples::rotation(0);
+        if let Some(home) = &mut rotation.home {
+            home.offset_steps = 37;
+        }
+        BoardConfig {
+            actuators: &[
+                Actuator::Servo(cubed_firmware::examples::JAW),
+                Actuator::Stepper(rotation),
+            ],
+            ..FOUR_ARM
+        }
+    };
+    let mut rig = Rig::new(&OFFSET_BOARD);
+    rig.hw.motor[1] = 900;
+    rig.update_sensors();
+    let configure =
+        firmware_protocol::message::Configure::new(&four_arm_configure(150, 250).actuators[..2])
+            .expect("two");
+    rig.handshake(configure);
+    rig.send(Message::Home { move_id: 1 });
+    assert!(rig.run_until_done(1, 5_000_000).is_some());
+    assert_eq!(
+        rig.hw.motor[1].rem_euclid(REV),
+        (TRIGGER + 37).rem_euclid(REV)
+    );
+    assert_eq!(rig.fw.position_steps(1), Some(0));
+}
+
+#[test]
+fn homing_moves_only_the_configured_actuators() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.hw.motor[3] = 500;
+    rig.hw.motor[1] = 700;
+    rig.update_sensors();
+    let two =
+        firmware_protocol::message::Configure::new(&four_arm_configure(150, 250).actuators[..2])
+            .expect("two");
+    rig.handshake(two);
+    rig.send(Message::Home { move_id: 1 });
+    assert!(rig.run_until_done(1, 5_000_000).is_some());
+    assert_eq!(rig.hw.motor[1].rem_euclid(REV), TRIGGER.rem_euclid(REV));
+    assert_eq!(
+        rig.hw.motor[3], 500,
+        "actuator 3 is not configured: it stays"
+    );
+    assert_eq!(
+        rig.fw.position(2),
+        Some(0),
+        "jaw 2 is not configured: never commanded"
+    );
+}

@@ -1,0 +1,10 @@
+//! Integration tests of the firmware core: a simulated board (motors, magnets, hall
+//! sensors) written here independently of the core, driven through the public API.
+
+mod rig;
+
+mod faults;
+mod homing;
+mod motion;
+mod robustness;
+mod session;

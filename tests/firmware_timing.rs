@@ -1,0 +1,184 @@
+//! The firmware core's ramps against the planner's time model: 200 random 20-turn
+//! programs of the four-arm design run through `cubed-firmware` (the board the QEMU
+//! build uses) in simulated time. The board accepted the design's `Configure`, so
+//! every action is at least as fast as the design says: no program may take longer
+//! than planned. Prints planned vs firmware time (BENCHMARKS.md, "Firmware timing").
+
+use cubed::cube::{random::random_scramble, Move, Turn};
+use cubed::robot::ActuatorMap;
+use cubed::robot::MotionGroup;
+use cubed::robot::{load_robot, Planner, Program, RobotModel};
+use cubed_firmware::examples::FOUR_ARM;
+use cubed_firmware::{Actuator, Firmware, Pins};
+use firmware_protocol::{encode, Decoder, Frame, Message, Seq, MAX_WIRE_LEN};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+
+/// Motors whose magnets sit at angle 0 (the hall sensors' home).
+struct Motors {
+    angle: [i64; 12],
+    dir: [bool; 12],
+}
+
+impl Pins for Motors {
+    fn set_enable(&mut self, _: u8, _: bool) {}
+    fn set_dir(&mut self, actuator: u8, high: bool) {
+        self.dir[usize::from(actuator)] = high;
+    }
+    fn step(&mut self, actuator: u8) {
+        let i = usize::from(actuator);
+        self.angle[i] += if self.dir[i] { 1 } else { -1 };
+    }
+    fn set_servo(&mut self, _: u8, _: u16) {}
+}
+
+/// A host in simulated time: sends frames, acknowledges notifications, heartbeats.
+struct Bench {
+    fw: Firmware<'static>,
+    motors: Motors,
+    decoder: Decoder,
+    now: u64,
+    seq: u8,
+    last_sent: u64,
+    done: Vec<(u32, u64)>,
+}
+
+impl Bench {
+    fn send(&mut self, message: Message, ack: u8) {
+        let frame = if message.is_sequenced() {
+            self.seq = self.seq.wrapping_add(1);
+            Frame::new(Seq(self.seq.wrapping_sub(1)), Seq(ack), message)
+        } else {
+            Frame::unsequenced(Seq(ack), message)
+        };
+        let mut out = [0u8; MAX_WIRE_LEN];
+        let len = encode(&frame, &mut out).expect("encodes");
+        for &byte in &out[..len] {
+            self.fw.on_byte(self.now, byte);
+        }
+        self.last_sent = self.now;
+    }
+
+    fn step(&mut self) {
+        let next = self.fw.poll(self.now, &mut self.motors);
+        for (i, actuator) in FOUR_ARM.actuators.iter().enumerate() {
+            if let Actuator::Stepper(stepper) = actuator {
+                if let Some(home) = stepper.home {
+                    let rev = stepper.steps_per_rev() as i64;
+                    let angle = self.motors.angle[i].rem_euclid(rev);
+                    let near = angle <= 20 || angle >= rev - 20;
+                    self.fw
+                        .set_input(home.input.index, near == home.input.active_high);
+                }
+            }
+        }
+        let mut acks = Vec::new();
+        while let Some(byte) = self.fw.pop_tx() {
+            if let Some(Ok(frame)) = self.decoder.push(byte) {
+                if frame.message.is_sequenced() {
+                    acks.push(frame.header.seq.0.wrapping_add(1));
+                }
+                if let Message::MoveDone { move_id } = frame.message {
+                    self.done.push((move_id, self.now));
+                }
+            }
+        }
+        for ack in acks {
+            self.send(Message::Ack { free_slots: 255 }, ack);
+        }
+        if self.now >= self.last_sent + 400_000 {
+            self.send(Message::QueryStatus, 0);
+        }
+        self.now = next.unwrap_or(self.now + 10_000).max(self.now);
+    }
+
+    fn run(&mut self, groups: &[MotionGroup]) -> u64 {
+        let start = self.now;
+        let mut sent = 0;
+        while self.done.len() < groups.len() {
+            while sent < groups.len() && sent - self.done.len() < 24 {
+                self.send(groups[sent].to_message(), 0);
+                sent += 1;
+            }
+            self.step();
+            assert!(
+                self.now - start < 600_000_000,
+                "program finished in 10 simulated minutes"
+            );
+        }
+        self.done.last().map_or(start, |&(_, at)| at) - start
+    }
+}
+
+fn program(model: &RobotModel, seed: u64) -> Program {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let solution: Vec<Turn> = random_scramble(&mut rng, 20, false)
+        .iter()
+        .rev()
+        .filter_map(|m| match m.inverse() {
+            Move::Turn(t) => Some(t),
+            Move::Rotate(_) => None,
+        })
+        .collect();
+    let planner = Planner::new(model.clone());
+    planner
+        .plan(&planner.home(), &solution)
+        .expect("plannable")
+        .program
+}
+
+#[test]
+fn firmware_ramps_never_take_longer_than_the_plan() {
+    let model =
+        load_robot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots/four-arm.toml"))
+            .expect("four-arm loads");
+    let map = ActuatorMap::new(&model).expect("fits");
+    let (mut planned_total, mut firmware_total, mut errors) = (0u64, 0u64, Vec::new());
+    for seed in 0..200 {
+        let program = program(&model, seed);
+        let mut bench = Bench {
+            fw: Firmware::new(&FOUR_ARM, 0),
+            motors: Motors {
+                angle: [0; 12],
+                dir: [false; 12],
+            },
+            decoder: Decoder::new(),
+            now: 0,
+            seq: 0,
+            last_sent: 0,
+            done: Vec::new(),
+        };
+        bench.send(
+            Message::Hello {
+                protocol_version: 1,
+            },
+            0,
+        );
+        bench.send(Message::Configure(map.configure()), 0);
+        bench.run(&[MotionGroup::Home { move_id: 1 }]);
+        bench.done.clear();
+        let encoded = map
+            .encode_program(&program, &model.home(), 2)
+            .expect("encodes");
+        let groups: Vec<MotionGroup> = encoded.groups.iter().map(|(_, g)| *g).collect();
+        let firmware_us = bench.run(&groups);
+        let planned_us = u64::from(program.total_ms(&model)) * 1000;
+        assert!(
+            firmware_us <= planned_us,
+            "seed {seed}: firmware {firmware_us} µs > planned {planned_us} µs"
+        );
+        planned_total += planned_us;
+        firmware_total += firmware_us;
+        errors.push((planned_us - firmware_us) as f64 / planned_us as f64);
+    }
+    errors.sort_by(f64::total_cmp);
+    eprintln!(
+        "four-arm, 200 programs: planned {:.1} s, firmware {:.1} s; per program (planned - firmware) / planned: mean {:.2} %, median {:.2} %, max {:.2} %",
+        planned_total as f64 / 1e6,
+        firmware_total as f64 / 1e6,
+        100.0 * errors.iter().sum::<f64>() / errors.len() as f64,
+        100.0 * errors[errors.len() / 2],
+        100.0 * errors[errors.len() - 1],
+    );
+}
