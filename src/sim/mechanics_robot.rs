@@ -54,7 +54,7 @@ impl PhysicsMechanics {
     fn publish(&self) {
         if let Some(a) = &self.attached {
             let in_view = (self.model.cameras.iter())
-                .map(|c| camera_view(&self.machine, c.at, c.image_top))
+                .map(|c| camera_view(&self.machine.cube, c.at, c.image_top))
                 .collect();
             a.show(self.cube_frame(), in_view);
         }

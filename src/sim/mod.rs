@@ -11,6 +11,7 @@ mod mechanics_robot;
 pub mod pty;
 pub mod report;
 pub mod rigid;
+mod rigid_space;
 pub mod scenario;
 pub mod soak;
 pub mod spawn;

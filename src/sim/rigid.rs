@@ -9,12 +9,12 @@
 //! by the design's support sets, a flipper tips the cube only with its grippers clear and
 //! nothing else moving, and a jaw never opens or closes on a slab that moves.
 
-use crate::cube::geometry::{normal, quarter_turn, StickerPerm};
+pub use super::rigid_space::{camera_view, own_frame, placed_like};
+use super::rigid_space::{cross, direction_of, dot, gripped_cubies, moved, vector};
+use crate::cube::geometry::quarter_turn;
 use crate::cube::{Face, FaceletCube};
-use crate::robot::model::{Grip, Reach, RobotModel};
+use crate::robot::model::{Reach, RobotModel};
 use crate::robot::Direction;
-
-type Vec3 = [i8; 3];
 
 /// What a gripper's jaw does during a step.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -75,96 +75,6 @@ struct Constraint {
     gripper: usize,
     /// A jaw opening or closing on the slab (it must not move).
     jaw_moving: bool,
-}
-
-fn dot(a: Vec3, b: Vec3) -> i8 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: Vec3, b: Vec3) -> Vec3 {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-/// The outward unit vector of a robot direction.
-fn vector(dir: Direction) -> Vec3 {
-    normal(dir.home_face())
-}
-
-fn direction_of(v: Vec3) -> Option<Direction> {
-    Direction::ALL.into_iter().find(|&d| vector(d) == v)
-}
-
-/// The cubies a gripper at `at` touches with a `grip`.
-fn gripped_cubies(grip: Grip, at: Direction) -> Vec<Vec3> {
-    let n = vector(at);
-    let mut out = Vec::new();
-    for x in -1..=1 {
-        for y in -1..=1 {
-            for z in -1..=1 {
-                let p = [x, y, z];
-                let depth = dot(n, p);
-                let touched = match grip {
-                    Grip::Layer => depth == 1,
-                    Grip::TwoLayers => depth >= 0,
-                    Grip::Centre => p == n,
-                };
-                if touched {
-                    out.push(p);
-                }
-            }
-        }
-    }
-    out
-}
-
-fn moved(cube: &FaceletCube, perm: &StickerPerm) -> FaceletCube {
-    FaceletCube {
-        stickers: perm.apply(&cube.stickers),
-    }
-}
-
-/// `cube` turned as a whole until `wanted` holds (one of the 24 orientations), if it can be.
-fn turned_whole(cube: &FaceletCube, wanted: impl Fn(&FaceletCube) -> bool) -> Option<FaceletCube> {
-    let turns = [
-        quarter_turn(Face::U, |_| true),
-        quarter_turn(Face::R, |_| true),
-    ];
-    let mut seen = vec![*cube];
-    let mut next = 0;
-    while let Some(&candidate) = seen.get(next) {
-        if wanted(&candidate) {
-            return Some(candidate);
-        }
-        for turn in &turns {
-            let turned = moved(&candidate, turn);
-            if !seen.contains(&turned) {
-                seen.push(turned);
-            }
-        }
-        next += 1;
-    }
-    None
-}
-
-fn centres(cube: &FaceletCube) -> [Face; 6] {
-    std::array::from_fn(|d| cube.stickers[d * 9 + 4])
-}
-
-/// The cube in its own frame: turned whole until every centre is at its home.
-pub fn own_frame(robot_frame: &FaceletCube) -> FaceletCube {
-    turned_whole(robot_frame, |c| {
-        centres(c) == centres(&FaceletCube::default())
-    })
-    .unwrap_or(*robot_frame)
-}
-
-/// `cube` (its own frame) put in the robot the way the cube there now sits.
-pub fn placed_like(cube: &FaceletCube, now: &FaceletCube) -> FaceletCube {
-    turned_whole(cube, |c| centres(c) == centres(now)).unwrap_or(*cube)
 }
 
 fn stall(culprit: Culprit, cause: String) -> Impossible {
@@ -570,25 +480,6 @@ fn conflict(model: &RobotModel, mover: Constraint, other: Constraint) -> Impossi
             other.angle
         ),
     )
-}
-
-/// The view a camera at `at` with its image top towards `image_top` has of this cube:
-/// the face it sees and the photo's clockwise rotation from the face as drawn in the net.
-pub fn camera_view(machine: &Machine, at: Direction, image_top: Direction) -> (Face, u8) {
-    let face = machine.face_at(at);
-    let above_in_net = match face {
-        Face::U => Face::B,
-        Face::D => Face::F,
-        _ => Face::U,
-    };
-    let net_top = Direction::ALL
-        .into_iter()
-        .find(|&d| machine.face_at(d) == above_in_net)
-        .unwrap_or(Direction::Up);
-    let rotation = (0..4u8)
-        .find(|&k| image_top.rotated(at, k as i8) == net_top)
-        .unwrap_or(0);
-    (face, rotation)
 }
 
 #[cfg(test)]

@@ -286,3 +286,22 @@ fn rigid_own_frame_undoes_whole_cube_rotations_only() {
     assert_eq!(own_frame(&rotated), turned);
     assert_eq!(placed_like(&turned, &rotated), rotated);
 }
+
+#[test]
+fn rigid_camera_view_matches_the_planners_view_in_all_24_orientations() {
+    // Two separately written projections (this one reads the centres) must agree.
+    let model = design("six-motor");
+    for orientation in crate::robot::Orientation::all() {
+        let mut start = model.home();
+        start.orientation = orientation;
+        let cube = crate::robot::PhysicsState::new(start, &solved()).cube;
+        for (c, camera) in model.cameras.iter().enumerate() {
+            assert_eq!(
+                camera_view(&cube, camera.at, camera.image_top),
+                crate::robot::view(&model, orientation, c),
+                "{orientation:?}, camera {}",
+                camera.name
+            );
+        }
+    }
+}
