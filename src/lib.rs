@@ -7,6 +7,7 @@
 //! | --- | --- | --- |
 //! | [`cube`] | facelets and cubies, moves, Singmaster and 1988 notation, validation with reasons, random cubes | none |
 //! | [`solver`] | [`solver::Solver`]: near-optimal solutions by a deadline, several alternatives | none |
+//! | [`pocket`] | the 2x2 pocket cube: input, validation, optimal solutions from complete distance tables | none |
 //! | [`robot`] | robot designs from TOML, the gripper planner, robot-aware solving, the scan plan, actuator naming ([`robot::ActuatorMap`]) | reads the design file |
 //! | [`vision`] | sampling photos, classifying stickers against a palette, calibration, camera backends | cameras, image files |
 //! | [`link`] | the serial link to the firmware: window, retransmit, reconnect, e-stop | serial ports |

@@ -121,7 +121,7 @@ fn load_or_build_with<T>(
     (tables, outcome)
 }
 
-/// Deletes cache files of the same mode written by other format versions (each is ~75 MB).
+/// Deletes cache files of the same mode written by other format versions (each is over 100 MB).
 fn remove_other_versions(current: &Path) {
     let (Some(dir), Some(name)) = (
         current.parent(),

@@ -36,12 +36,12 @@ pub enum RigError {
     Camera(#[from] CameraError),
     #[error("the USB camera needs a build with `--features camera` (this one has none); or set [camera] source = \"dir:PATH\" or \"sim\"")]
     NoCameraSupport,
-    #[error("cannot start the simulated robot on a pseudo-terminal: {0}")]
-    Sim(std::io::Error),
+    #[error("cannot start the simulated robot on a pseudo-terminal")]
+    Sim(#[source] std::io::Error),
     #[error("robot link")]
     Link(#[from] LinkError),
-    #[error("homing the robot: {0}")]
-    Home(StreamError),
+    #[error("homing the robot")]
+    Home(#[source] StreamError),
 }
 
 /// Why a program cannot be turned into firmware commands.

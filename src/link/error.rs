@@ -40,8 +40,8 @@ pub enum LinkError {
     PortGone { path: PathBuf, waited_ms: u64 },
     #[error("move id {given} is not greater than the previous move id {previous}: move ids must be unique and increasing")]
     MoveIdNotIncreasing { previous: u32, given: u32 },
-    #[error("cannot encode a frame: {0}")]
-    Protocol(firmware_protocol::Error),
+    #[error("cannot encode a frame")]
+    Protocol(#[source] firmware_protocol::Error),
     #[error("the link task has stopped")]
     Closed,
 }
