@@ -140,7 +140,7 @@ impl Machine {
 
     fn check_support(&self, model: &RobotModel, step: &MachineStep) -> Result<(), Impossible> {
         let held = self.held_through(model, step);
-        if model.support.iter().any(|&set| set & held == set) {
+        if model.support.iter().any(|&set| set & !held == 0) {
             return Ok(());
         }
         let opening = (0..model.grippers.len())
