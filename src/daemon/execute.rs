@@ -76,6 +76,7 @@ pub(super) async fn execute(
                 e,
                 "executing the solution",
                 &ctx.abort,
+                |f| ctx.rig.fault_words(f),
             ))
         }
     }

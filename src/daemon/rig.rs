@@ -2,6 +2,7 @@
 
 use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
 use crate::cube::FaceletCube;
+use crate::link::fault_words::fault_in_words;
 use crate::link::{
     stream_gated, Connector, EStopHandle, FixedPath, LinkError, LinkEvent, LinkHandle,
     LinkSettings, SerialConnector, StreamError, StreamOutcome, TokioClock,
@@ -20,6 +21,7 @@ use crate::vision::camera::{Camera, CameraError};
 use crate::vision::palette::{load_palette, Palette, PaletteError};
 use crate::vision::sample::FaceGrid;
 use crate::vision::scan::GridChoice;
+use firmware_protocol::message::Fault;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -261,6 +263,11 @@ impl Rig {
             .encode_from(program, positions, self.next_move_id)?;
         self.take_move_ids(encoded.groups.len());
         Ok(encoded)
+    }
+
+    /// A firmware fault in words, its actuator named as in the robot's config.
+    pub(crate) fn fault_words(&self, fault: &Fault) -> String {
+        fault_in_words(fault, &self.map, &self.model)
     }
 
     /// Records that the first `done` commands of `encoded` ran (a stop ends between commands).

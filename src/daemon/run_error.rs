@@ -8,6 +8,7 @@ use crate::robot::{AwareError, PlanError};
 use crate::vision::calibrate::CalibrateError;
 use crate::vision::camera::CameraError;
 use crate::vision::scan::ScanError;
+use firmware_protocol::message::Fault;
 use std::path::PathBuf;
 use tokio::task::JoinError;
 
@@ -44,6 +45,13 @@ pub enum RunError {
     Solve(#[source] AwareError),
     #[error("still not solved after {solves} solve(s); see the photos of the last scan")]
     NotSolved { solves: u32 },
+    #[error("while {what}, after {done} of {total} commands: {words}")]
+    Fault {
+        what: &'static str,
+        words: String,
+        done: usize,
+        total: usize,
+    },
     #[error("while {what}")]
     Stream {
         what: &'static str,
@@ -89,7 +97,13 @@ pub enum Ending {
 impl RunError {
     /// The error a streamed program ended with. A program that stopped at a step boundary
     /// because of an emergency stop (before the firmware confirmed it) is e-stopped.
-    pub fn from_stream(error: StreamError, what: &'static str, abort: &AbortFlag) -> RunError {
+    /// `fault_words` says a firmware fault in words (the actuator by its config name).
+    pub fn from_stream(
+        error: StreamError,
+        what: &'static str,
+        abort: &AbortFlag,
+        fault_words: impl FnOnce(&Fault) -> String,
+    ) -> RunError {
         let estop_requested = abort.requested() == Some(Abort::EStop);
         match error {
             StreamError::Stopped { done, total } => RunError::Halted {
@@ -103,6 +117,12 @@ impl RunError {
                 done,
                 total,
                 emergency: true,
+            },
+            StreamError::Fault { fault, done, total } => RunError::Fault {
+                what,
+                words: fault_words(&fault),
+                done,
+                total,
             },
             source => RunError::Stream { what, source },
         }
@@ -144,7 +164,7 @@ mod tests {
         if let Some(a) = requested {
             abort.request(a);
         }
-        RunError::from_stream(error, "executing", &abort).ending()
+        RunError::from_stream(error, "executing", &abort, |f| format!("{f:?}")).ending()
     }
 
     #[test]

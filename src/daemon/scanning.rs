@@ -322,7 +322,7 @@ async fn move_robot(
     }
     result
         .map(|_| ())
-        .map_err(|e| RunError::from_stream(e, "scanning", &ctx.abort))
+        .map_err(|e| RunError::from_stream(e, "scanning", &ctx.abort, |f| ctx.rig.fault_words(f)))
 }
 
 async fn take_photo(

@@ -311,10 +311,16 @@ impl Service {
                     );
                 }
             }
-            Some(LinkEvent::Fault(fault)) => self.board.set(
-                DaemonState::Faulted,
-                format!("the robot reported a fault while idle: {fault:?}; reset to continue"),
-            ),
+            Some(LinkEvent::Fault(fault)) => {
+                let words = self
+                    .rig
+                    .as_ref()
+                    .map_or_else(|| format!("{fault:?}"), |rig| rig.fault_words(&fault));
+                self.board.set(
+                    DaemonState::Faulted,
+                    format!("the robot reported a fault while idle: {words}; reset to continue"),
+                );
+            }
             Some(LinkEvent::Stopped { error }) => {
                 if let Some(rig) = self.rig.as_mut() {
                     rig.drop_link().await;
