@@ -152,7 +152,7 @@ fn length_row(
 }
 
 /// CPU time of the calling thread (so that nodes/s do not depend much on the machine's load).
-fn thread_cpu_secs() -> f64 {
+pub(crate) fn thread_cpu_secs() -> f64 {
     match nix::time::clock_gettime(nix::time::ClockId::CLOCK_THREAD_CPUTIME_ID) {
         Ok(ts) => ts.tv_sec() as f64 + ts.tv_nsec() as f64 * 1e-9,
         Err(_) => f64::NAN,
