@@ -22,11 +22,13 @@ pub enum PocketError {
         count: usize,
         stickers: String,
     },
-    #[error("the corner at {position:?} (stickers {stickers}) has colours {colours}, which no corner piece has")]
+    /// `reading` says how the faces were named (empty for the DLB corner itself).
+    #[error("the corner at {position:?} (stickers {stickers}) has colours {colours}, which is no corner piece{reading}")]
     ImpossibleCorner {
         position: Corner,
         stickers: String,
         colours: String,
+        reading: String,
     },
     #[error("corner piece {colours} appears twice: at {first:?} and at {second:?}")]
     DuplicateCorner {

@@ -286,5 +286,6 @@ fn impossible_corner(symbols: &[char; STICKERS], corner: Corner) -> PocketError 
         position: corner,
         stickers: sticker_list(&stickers),
         colours: stickers.iter().map(|s| symbols[s.0]).collect(),
+        reading: String::new(),
     }
 }

@@ -82,6 +82,7 @@ impl PocketCube {
                     position: pos,
                     stickers: sticker_list(&stickers),
                     colours: named(),
+                    reading: reading(scheme),
                 })?;
             if let Some(first) = seen[piece as usize] {
                 return Err(PocketError::DuplicateCorner {
@@ -119,6 +120,12 @@ impl PocketCube {
         }
         f
     }
+}
+
+/// How the faces were named, for an impossible corner: the DLB corner's colours.
+fn reading(scheme: &ColourScheme) -> String {
+    let [d, b, l] = [Face::D, Face::B, Face::L].map(|f| scheme.symbols[f.index()]);
+    format!(" when the DLB corner names D '{d}', B '{b}' and L '{l}'")
 }
 
 /// Total twist must be 0 mod 3; the error lists where each twisted corner shows its U/D colour.

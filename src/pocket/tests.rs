@@ -262,6 +262,26 @@ fn each_error_names_what_and_where() {
         "{e:?}"
     );
     assert!(e.to_string().contains("U4 (index 3)"), "{e}");
+    // U1 and D3 swapped: the DLB corner now reads U B L, and the message says how it read the faces.
+    let e = urfdlb(&swapped(0, 14)).unwrap_err();
+    assert!(matches!(e, PocketError::ImpossibleCorner { .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("when the DLB corner names D 'U', B 'B' and L 'L'"),
+        "{e}"
+    );
+    // Two stickers of the DLB corner alike: that corner itself is named.
+    let e = urfdlb(&swapped(18, 14 - 1)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PocketError::ImpossibleCorner {
+                position: Corner::DBL,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     let mut twisted = PocketCube::default();
     twisted.co[Corner::URF as usize] = 1;
     let e = urfdlb(&twisted.to_facelets().to_string()).unwrap_err();
