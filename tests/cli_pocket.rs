@@ -268,3 +268,31 @@ fn plan_size_2_replays_solved_on_every_design_and_never_loses_to_naive() {
         }
     }
 }
+
+#[test]
+fn scramble_and_check_size_2() {
+    let out = cubed(
+        &["scramble", "--size", "2", "--seed", "8", "--count", "20"],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let cubes: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert_eq!(cubes.len(), 20);
+    let again = cubed(
+        &["scramble", "--size", "2", "--seed", "8", "--count", "20"],
+        None,
+    );
+    assert_eq!(stdout(&again), stdout(&out));
+    for cube in &cubes {
+        assert!(parse_pocket(cube, URFDLB, None).is_ok(), "{cube}");
+        let ok = cubed(&["check", "--size", "2", cube], None);
+        assert_eq!((ok.status.code(), stdout(&ok).trim()), (Some(0), "ok"));
+    }
+    let bad = cubed(&["check", "--size", "2", "UUUURRRRFFFFDDDDLLLLBBBR"], None);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stdout(&bad).contains("'R' appears 5 times") && stdout(&bad).contains("B4 (index 23)"),
+        "{}",
+        stdout(&bad)
+    );
+}

@@ -33,10 +33,16 @@ pub struct CheckArgs {
     /// Order of the faces in the input.
     #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
     pub order: OrderArg,
+    /// Cube size: 3, or 2 for the pocket cube (24 stickers).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub size: u8,
 }
 
 /// Prints `ok` or the reason the cube cannot exist (exit 2).
 pub fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    if args.size == 2 {
+        return Ok(super::pocket_cmds::check(&args.facelets, args.order.into()));
+    }
     match parse_cube(&args.facelets, args.order.into(), None) {
         Ok(_) => {
             println!("ok");

@@ -253,3 +253,25 @@ fn plan_pocket(
     super::plan_cmds::print_plan(planner, &plan, args.format)?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// `cubed check --size 2`: prints `ok` or the reason (exit 2).
+pub fn check(text: &str, order: FaceOrder) -> ExitCode {
+    match parse_pocket(text, PocketFormat::Facelets(order), None) {
+        Ok(_) => {
+            println!("ok");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("invalid: {e}");
+            ExitCode::from(EXIT_INVALID)
+        }
+    }
+}
+
+/// `cubed scramble --size 2`: uniformly random 2x2 cubes as 24 URFDLB letters.
+pub fn scramble(rng: &mut ChaCha8Rng, count: usize) {
+    for _ in 0..count {
+        let cube = crate::pocket::random_pocket(rng).to_facelets();
+        println!("{cube}");
+    }
+}

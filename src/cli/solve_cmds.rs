@@ -164,11 +164,18 @@ pub struct ScrambleArgs {
     /// How many cubes.
     #[arg(long, default_value_t = 1)]
     pub count: usize,
+    /// Cube size: 3, or 2 for the pocket cube (24 stickers).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub size: u8,
 }
 
 /// Prints uniformly random cubes as facelet strings.
 pub fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed.unwrap_or_else(clock_seed));
+    if args.size == 2 {
+        super::pocket_cmds::scramble(&mut rng, args.count);
+        return Ok(ExitCode::SUCCESS);
+    }
     for _ in 0..args.count {
         println!(
             "{}",
