@@ -271,7 +271,7 @@ pub fn check(text: &str, order: FaceOrder) -> ExitCode {
 /// `cubed scramble --size 2`: uniformly random 2x2 cubes as 24 URFDLB letters.
 pub fn scramble(rng: &mut ChaCha8Rng, count: usize) {
     for _ in 0..count {
-        let cube = crate::pocket::random_pocket(rng).to_facelets();
+        let cube = cubed::pocket::random_pocket(rng).to_facelets();
         println!("{cube}");
     }
 }
