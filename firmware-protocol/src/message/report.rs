@@ -189,6 +189,11 @@ pub enum Fault {
     CommsTimeout,
     /// Emergency stop latched, by the host or a physical switch (code 0x05).
     EStopLatched,
+    /// Homing did not find the actuator's home sensor within its travel (code 0x06).
+    HomeNotFound {
+        /// Actuator index.
+        actuator: u8,
+    },
 }
 
 impl Fault {
@@ -200,6 +205,7 @@ impl Fault {
             Fault::BrownOut => (0x03, 0),
             Fault::CommsTimeout => (0x04, 0),
             Fault::EStopLatched => (0x05, 0),
+            Fault::HomeNotFound { actuator } => (0x06, actuator),
         }
     }
 
@@ -210,6 +216,7 @@ impl Fault {
             0x03 => Fault::BrownOut,
             0x04 => Fault::CommsTimeout,
             0x05 => Fault::EStopLatched,
+            0x06 => Fault::HomeNotFound { actuator },
             other => {
                 return Err(Error::BadValue {
                     field: "fault_code",
@@ -221,10 +228,24 @@ impl Fault {
         Ok(fault)
     }
 
+    /// The [`FaultFlags`] bit this fault sets in `Status`.
+    pub const fn flag(self) -> u8 {
+        match self {
+            Fault::Stall { .. } => FaultFlags::STALL,
+            Fault::Limit { .. } => FaultFlags::LIMIT,
+            Fault::BrownOut => FaultFlags::BROWN_OUT,
+            Fault::CommsTimeout => FaultFlags::COMMS_TIMEOUT,
+            Fault::EStopLatched => FaultFlags::ESTOP,
+            Fault::HomeNotFound { .. } => FaultFlags::HOME_NOT_FOUND,
+        }
+    }
+
     /// The actuator must be a valid index for actuator faults and 0 otherwise.
     fn validate(self, actuator: u8) -> Result<(), Error> {
         let valid = match self {
-            Fault::Stall { .. } | Fault::Limit { .. } => usize::from(actuator) < MAX_ACTUATORS,
+            Fault::Stall { .. } | Fault::Limit { .. } | Fault::HomeNotFound { .. } => {
+                usize::from(actuator) < MAX_ACTUATORS
+            }
             _ => actuator == 0,
         };
         if valid {
@@ -313,7 +334,7 @@ wire_enum! {
     }
 }
 
-/// Bit set of latched faults (`Status` byte 1); bits 5..7 must be zero.
+/// Bit set of latched faults (`Status` byte 1); bits 6..7 must be zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FaultFlags(pub u8);
 
@@ -328,7 +349,9 @@ impl FaultFlags {
     pub const COMMS_TIMEOUT: u8 = 0x08;
     /// Emergency stop latched.
     pub const ESTOP: u8 = 0x10;
-    const DEFINED: u8 = 0x1F;
+    /// Homing did not find a home sensor.
+    pub const HOME_NOT_FOUND: u8 = 0x20;
+    const DEFINED: u8 = 0x3F;
 
     /// The flags, if no undefined bit is set.
     pub fn from_bits(bits: u8) -> Result<Self, Error> {
@@ -405,5 +428,142 @@ impl Status {
             status.positions.push(r.i32()?, "position_count")?;
         }
         Ok(status)
+    }
+}
+
+wire_enum! {
+    /// Which configured time a board's ramp cannot meet (in a `ConfigureRefused`).
+    pub enum TimedMove("timed_move") {
+        /// A rotation's quarter turn (`time_a`).
+        QuarterTurn = 0x01,
+        /// A rotation's half turn (`time_b`).
+        HalfTurn = 0x02,
+        /// A flipper's step (`time_a`).
+        FlipperStep = 0x03,
+        /// A jaw's opening or closing (the shorter of `time_a`, `time_b`).
+        Jaw = 0x04,
+    }
+}
+
+/// Why a board refused a `Configure` (`ConfigureRefused` payload bytes 1..5: code u8,
+/// actuator u8, value u16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigRefusal {
+    /// More actuators than the board drives (code 0x01, actuator 0, value = the board's count).
+    TooManyActuators {
+        /// Actuators the board drives.
+        board: u8,
+    },
+    /// The kind does not match the board's hardware at this index, e.g. a jaw on a
+    /// stepper (code 0x02, value 0).
+    WrongKind {
+        /// Actuator index.
+        actuator: u8,
+    },
+    /// A configured time is shorter than the board's ramp needs (codes 0x10 + the
+    /// [`TimedMove`] code, value = the least time the board needs, ms, saturated).
+    TooFast {
+        /// Actuator index.
+        actuator: u8,
+        /// Which time.
+        timed: TimedMove,
+        /// The least time the board's ramp needs, ms.
+        needed_ms: u16,
+    },
+    /// A continuous rotation on an actuator without a home sensor (code 0x03, value 0).
+    ContinuousWithoutSensor {
+        /// Actuator index.
+        actuator: u8,
+    },
+}
+
+/// Bytes of a [`ConfigRefusal`] on the wire.
+pub const REFUSAL_LEN: usize = 4;
+
+const REFUSAL_TOO_FAST_BASE: u8 = 0x10;
+
+impl ConfigRefusal {
+    /// The actuator index the refusal names, if any.
+    pub const fn actuator(&self) -> Option<u8> {
+        match *self {
+            ConfigRefusal::TooManyActuators { .. } => None,
+            ConfigRefusal::WrongKind { actuator }
+            | ConfigRefusal::TooFast { actuator, .. }
+            | ConfigRefusal::ContinuousWithoutSensor { actuator } => Some(actuator),
+        }
+    }
+
+    const fn to_wire(self) -> (u8, u8, u16) {
+        match self {
+            ConfigRefusal::TooManyActuators { board } => (0x01, 0, board as u16),
+            ConfigRefusal::WrongKind { actuator } => (0x02, actuator, 0),
+            ConfigRefusal::ContinuousWithoutSensor { actuator } => (0x03, actuator, 0),
+            ConfigRefusal::TooFast {
+                actuator,
+                timed,
+                needed_ms,
+            } => (REFUSAL_TOO_FAST_BASE + timed.code(), actuator, needed_ms),
+        }
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer<'_>) -> Result<(), Error> {
+        let (code, actuator, value) = self.to_wire();
+        Self::check_actuator(actuator)?;
+        w.u8(code)?;
+        w.u8(actuator)?;
+        w.u16(value)
+    }
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
+        let code = r.u8()?;
+        let actuator = Self::check_actuator(r.u8()?)?;
+        let value = r.u16()?;
+        let refusal = match code {
+            0x01 => {
+                expect_zero("refusal_actuator", actuator.into())?;
+                ConfigRefusal::TooManyActuators {
+                    board: u8::try_from(value).map_err(|_| Error::BadValue {
+                        field: "refusal_value",
+                        value: value.into(),
+                    })?,
+                }
+            }
+            0x02 | 0x03 => {
+                expect_zero("refusal_value", value.into())?;
+                if code == 0x02 {
+                    ConfigRefusal::WrongKind { actuator }
+                } else {
+                    ConfigRefusal::ContinuousWithoutSensor { actuator }
+                }
+            }
+            other if other > REFUSAL_TOO_FAST_BASE => ConfigRefusal::TooFast {
+                actuator,
+                timed: TimedMove::from_code(other - REFUSAL_TOO_FAST_BASE).map_err(|_| {
+                    Error::BadValue {
+                        field: "refusal_code",
+                        value: other.into(),
+                    }
+                })?,
+                needed_ms: value,
+            },
+            other => {
+                return Err(Error::BadValue {
+                    field: "refusal_code",
+                    value: other.into(),
+                })
+            }
+        };
+        Ok(refusal)
+    }
+
+    fn check_actuator(actuator: u8) -> Result<u8, Error> {
+        if usize::from(actuator) < MAX_ACTUATORS {
+            Ok(actuator)
+        } else {
+            Err(Error::BadValue {
+                field: "refusal_actuator",
+                value: actuator.into(),
+            })
+        }
     }
 }
