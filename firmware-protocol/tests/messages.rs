@@ -282,7 +282,7 @@ fn field_values_are_checked() {
 
     // ConfigureRefused: seq, code, actuator, value (u16 LE).
     let refused = |bytes: [u8; 5]| decode_payload(0x87, &bytes);
-    assert_eq!(refused([0, 0x04, 1, 0, 0]), bad_value("refusal_code", 4));
+    assert_eq!(refused([0, 0x05, 1, 0, 0]), bad_value("refusal_code", 5));
     assert_eq!(refused([0, 0x15, 1, 0, 0]), bad_value("refusal_code", 0x15));
     assert_eq!(
         refused([0, 0x02, 12, 0, 0]),

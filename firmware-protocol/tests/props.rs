@@ -69,6 +69,7 @@ fn config_refusal() -> impl Strategy<Value = ConfigRefusal> {
         any::<u8>().prop_map(|board| ConfigRefusal::TooManyActuators { board }),
         (0u8..14).prop_map(|actuator| ConfigRefusal::WrongKind { actuator }),
         (0u8..14).prop_map(|actuator| ConfigRefusal::ContinuousWithoutSensor { actuator }),
+        (0u8..14).prop_map(|actuator| ConfigRefusal::RangeBeyondTravel { actuator }),
         (0u8..14, select(TimedMove::ALL), any::<u16>()).prop_map(|(actuator, timed, needed_ms)| {
             ConfigRefusal::TooFast {
                 actuator,

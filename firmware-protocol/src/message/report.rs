@@ -475,6 +475,12 @@ pub enum ConfigRefusal {
         /// Actuator index.
         actuator: u8,
     },
+    /// The configured `min..=max` reaches beyond the actuator's travel on this board
+    /// (code 0x04, value 0).
+    RangeBeyondTravel {
+        /// Actuator index.
+        actuator: u8,
+    },
 }
 
 /// Bytes of a [`ConfigRefusal`] on the wire.
@@ -489,7 +495,8 @@ impl ConfigRefusal {
             ConfigRefusal::TooManyActuators { .. } => None,
             ConfigRefusal::WrongKind { actuator }
             | ConfigRefusal::TooFast { actuator, .. }
-            | ConfigRefusal::ContinuousWithoutSensor { actuator } => Some(actuator),
+            | ConfigRefusal::ContinuousWithoutSensor { actuator }
+            | ConfigRefusal::RangeBeyondTravel { actuator } => Some(actuator),
         }
     }
 
@@ -498,6 +505,7 @@ impl ConfigRefusal {
             ConfigRefusal::TooManyActuators { board } => (0x01, 0, board as u16),
             ConfigRefusal::WrongKind { actuator } => (0x02, actuator, 0),
             ConfigRefusal::ContinuousWithoutSensor { actuator } => (0x03, actuator, 0),
+            ConfigRefusal::RangeBeyondTravel { actuator } => (0x04, actuator, 0),
             ConfigRefusal::TooFast {
                 actuator,
                 timed,
@@ -528,12 +536,12 @@ impl ConfigRefusal {
                     })?,
                 }
             }
-            0x02 | 0x03 => {
+            0x02..=0x04 => {
                 expect_zero("refusal_value", value.into())?;
-                if code == 0x02 {
-                    ConfigRefusal::WrongKind { actuator }
-                } else {
-                    ConfigRefusal::ContinuousWithoutSensor { actuator }
+                match code {
+                    0x02 => ConfigRefusal::WrongKind { actuator },
+                    0x03 => ConfigRefusal::ContinuousWithoutSensor { actuator },
+                    _ => ConfigRefusal::RangeBeyondTravel { actuator },
                 }
             }
             other if other > REFUSAL_TOO_FAST_BASE => ConfigRefusal::TooFast {
