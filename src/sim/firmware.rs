@@ -263,10 +263,8 @@ impl<M: Mechanics> SimFirmware<M> {
                     return Some(NakReason::InvalidCommand);
                 }
             }
-            Message::Home { mask, .. } => {
-                if !self.configure.is_some_and(|c| home_fits(&c, *mask)) {
-                    return Some(NakReason::InvalidCommand);
-                }
+            Message::Home { mask, .. } if !self.configure.is_some_and(|c| home_fits(&c, *mask)) => {
+                return Some(NakReason::InvalidCommand);
             }
             _ => {}
         }
