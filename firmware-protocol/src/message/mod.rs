@@ -40,16 +40,17 @@ macro_rules! wire_enum {
 }
 
 mod command;
+mod refusal;
 mod report;
 
 pub use command::{
     Action, ActuatorConfig, Configure, JawTarget, Motion, RotationRange, ACTION_RECORD_LEN,
     ACTUATOR_RECORD_LEN, MAX_ACTIONS, MAX_ACTUATORS,
 };
+pub use refusal::{ConfigRefusal, TimedMove, REFUSAL_LEN};
 pub use report::{
-    ConfigRefusal, Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason,
-    ResetCause, Status, TimedMove, EVENT_LEN, FIRMWARE_NAME_LEN, HELLO_REPLY_LEN, REFUSAL_LEN,
-    STATUS_FIXED_LEN,
+    Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason, ResetCause,
+    Status, EVENT_LEN, FIRMWARE_NAME_LEN, HELLO_REPLY_LEN, STATUS_FIXED_LEN,
 };
 
 use crate::seq::Seq;
