@@ -130,7 +130,10 @@ fn groups(
     let encoded = map
         .encode_program(program, &model.home(), first + 1)
         .expect("encodes");
-    let mut groups = vec![MotionGroup::Home { move_id: first }];
+    let mut groups = vec![MotionGroup::Home {
+        move_id: first,
+        mask: map.home_mask(),
+    }];
     groups.extend(encoded.groups.into_iter().map(|(_, group)| group));
     groups
 }

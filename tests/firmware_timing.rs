@@ -151,12 +151,15 @@ fn firmware_ramps_never_take_longer_than_the_plan() {
         };
         bench.send(
             Message::Hello {
-                protocol_version: 1,
+                protocol_version: firmware_protocol::PROTOCOL_VERSION,
             },
             0,
         );
         bench.send(Message::Configure(map.configure()), 0);
-        bench.run(&[MotionGroup::Home { move_id: 1 }]);
+        bench.run(&[MotionGroup::Home {
+            move_id: 1,
+            mask: map.home_mask(),
+        }]);
         bench.done.clear();
         let encoded = map
             .encode_program(&program, &model.home(), 2)

@@ -238,10 +238,26 @@ fn link_refuses_a_firmware_for_another_design() {
             Arc::new(TokioClock::new()),
         )
         .await;
+        let Err(error) = result else {
+            panic!("a four-arm configuration on a turntable robot must be refused");
+        };
         assert!(
-            matches!(result, Err(LinkError::ConfigRefused { .. })),
-            "{:?}",
-            result.err()
+            matches!(
+                error,
+                LinkError::ConfigureRefused {
+                    refusal: firmware_protocol::message::ConfigRefusal::TooManyActuators {
+                        board: 4
+                    },
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert!(
+            error
+                .to_string()
+                .ends_with("this robot needs 8 actuators, the board drives only 4"),
+            "{error}"
         );
         sim.stop().await.expect("sim stops");
     });
@@ -267,4 +283,73 @@ fn link_soak_small() {
     assert_eq!(summary.unplugs, 6, "one unplug per solve");
     assert_eq!(summary.moves_lost, 0);
     assert_eq!(summary.moves_run_twice, 0);
+}
+
+/// A version-1 firmware's `HelloReply`, exactly as protocol 1 put it on the wire (its
+/// golden vector): protocol 1, firmware 0.3.1, queue 8, window 8, "cubed-fw".
+const V1_HELLO_REPLY: [u8; 30] = [
+    0x02, 0x01, 0x04, 0x05, 0x81, 0x01, 0x0d, 0x03, 0x01, 0x08, 0x08, 0x63, 0x75, 0x62, 0x65, 0x64,
+    0x2d, 0x66, 0x77, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x03, 0xad, 0x9e, 0x00,
+];
+
+#[test]
+fn link_refuses_a_version_1_firmware_and_says_what_to_flash() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    runtime().block_on(async {
+        let pty = cubed::sim::pty::open_pty()
+            .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
+        let path = pty.path.clone();
+        let mut master = pty.master;
+        // The old firmware answers every frame the host sends (its Hello) with its reply.
+        let old_firmware = tokio::spawn(async move {
+            let mut buf = [0u8; 256];
+            loop {
+                let Ok(n) = master.read(&mut buf).await else {
+                    return;
+                };
+                if n == 0 {
+                    return;
+                }
+                let frames = buf[..n].iter().filter(|&&b| b == 0).count();
+                for _ in 0..frames {
+                    if master.write_all(&V1_HELLO_REPLY).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        let map = ActuatorMap::new(&four_arm()).expect("fits");
+        let connector = Arc::new(SerialConnector::new(cubed::link::FixedPath(path), 115_200));
+        let result = LinkHandle::open(
+            connector,
+            map.configure(),
+            LinkSettings::default(),
+            Arc::new(TokioClock::new()),
+        )
+        .await;
+        old_firmware.abort();
+        let Err(error) = result else {
+            panic!("a version-1 firmware must be refused");
+        };
+        assert!(
+            matches!(
+                error,
+                LinkError::VersionMismatch {
+                    host: 2,
+                    firmware: 1,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        let text = error.to_string();
+        assert!(
+            text.contains("speaks protocol 1, this cubed needs 2"),
+            "{text}"
+        );
+        assert!(
+            text.contains("rebuild and flash the firmware from this cubed version"),
+            "{text}"
+        );
+    });
 }

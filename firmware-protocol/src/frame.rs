@@ -8,7 +8,7 @@ use crate::wire::Writer;
 use crate::Error;
 
 /// Protocol version carried in every header and in `Hello`/`HelloReply`.
-pub const PROTOCOL_VERSION: u8 = 1;
+pub const PROTOCOL_VERSION: u8 = 2;
 /// Header bytes: version, seq, ack, message type.
 pub const HEADER_LEN: usize = 4;
 /// CRC bytes at the end of a frame.
@@ -233,20 +233,20 @@ mod tests {
     fn other_versions_are_refused_except_for_the_handshake() {
         let mut content = [0u8; MAX_FRAME_LEN];
         let mut frame = ping(9);
-        frame.header.version = 2;
+        frame.header.version = 1;
         let len = encode_content(&frame, &mut content).expect("encode");
         assert_eq!(
             decode_content(&content[..len]),
-            Err(Error::UnsupportedVersion(2))
+            Err(Error::UnsupportedVersion(1))
         );
         let hello = Frame {
             header: Header {
-                version: 2,
+                version: 1,
                 seq: Seq(0),
                 ack: Seq(0),
             },
             message: Message::Hello {
-                protocol_version: 2,
+                protocol_version: 1,
             },
         };
         let len = encode_content(&hello, &mut content).expect("encode");

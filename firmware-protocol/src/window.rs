@@ -208,7 +208,10 @@ mod tests {
     use crate::frame::{decode_frame, MAX_WIRE_LEN};
 
     fn home(move_id: u32) -> Message {
-        Message::Home { move_id }
+        Message::Home {
+            move_id,
+            mask: 0x0FFF,
+        }
     }
 
     fn send(window: &mut TxWindow<4>, move_id: u32, now: u64) -> Result<usize, Error> {

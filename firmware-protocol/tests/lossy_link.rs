@@ -116,7 +116,7 @@ impl Robot {
             Inbound::Execute(Message::Hello { .. }) => {
                 self.queue.clear();
                 Some(Message::HelloReply(HelloReply {
-                    protocol_version: 1,
+                    protocol_version: firmware_protocol::PROTOCOL_VERSION,
                     firmware_version: FirmwareVersion::default(),
                     queue_depth: QUEUE_DEPTH,
                     rx_window: 8,

@@ -12,9 +12,9 @@ use firmware_protocol::{
     MAX_WIRE_LEN,
 };
 
-/// A frame's content with a valid CRC: header (version 1, seq 0, ack 0, `type_code`) + payload.
+/// A frame's content with a valid CRC: header (version 2, seq 0, ack 0, `type_code`) + payload.
 fn content(type_code: u8, payload: &[u8]) -> Vec<u8> {
-    let mut bytes = vec![1, 0, 0, type_code];
+    let mut bytes = vec![firmware_protocol::PROTOCOL_VERSION, 0, 0, type_code];
     bytes.extend_from_slice(payload);
     let crc = crc16(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
@@ -59,7 +59,7 @@ fn largest_messages_fit_in_a_frame() {
     ));
     let status = Status {
         state: FirmwareState::EStopped,
-        faults: FaultFlags(0x1F),
+        faults: FaultFlags(0x3F),
         last_completed_move_id: u32::MAX,
         queue_used: 255,
         config_checksum: 0xFFFF,
@@ -123,7 +123,7 @@ fn invalid_messages_are_refused_by_the_encoder() {
 fn wrong_payload_lengths_name_type_expected_and_found() {
     let cases: &[(u8, usize, usize)] = &[
         (0x01, 2, 1),
-        (0x03, 3, 4),
+        (0x03, 4, 6),
         (0x05, 7, 6),
         (0x06, 1, 0),
         (0x07, 0, 4),
@@ -136,6 +136,7 @@ fn wrong_payload_lengths_name_type_expected_and_found() {
         (0x83, 5, 4),
         (0x84, 4, 3),
         (0x86, 3, 4),
+        (0x87, 4, 5),
     ];
     for &(type_code, found, expected) in cases {
         let payload = vec![1u8; found];
@@ -245,7 +246,11 @@ fn field_values_are_checked() {
         bad_value("reset_cause", 6)
     );
     assert_eq!(decode_payload(0x84, &[2, 0, 1]), bad_value("event_b", 1));
-    assert_eq!(decode_payload(0x84, &[3, 6, 0]), bad_value("fault_code", 6));
+    assert_eq!(decode_payload(0x84, &[3, 7, 0]), bad_value("fault_code", 7));
+    assert_eq!(
+        decode_payload(0x84, &[3, 6, 12]),
+        bad_value("fault_actuator", 12)
+    );
     assert_eq!(
         decode_payload(0x84, &[3, 1, 12]),
         bad_value("fault_actuator", 12)
@@ -259,11 +264,36 @@ fn field_values_are_checked() {
     status[0] = 6;
     assert_eq!(decode_payload(0x85, &status), bad_value("state", 6));
     status[0] = 0;
-    status[1] = 0x20;
+    status[1] = 0x40;
     assert_eq!(
         decode_payload(0x85, &status),
-        bad_value("fault_flags", 0x20)
+        bad_value("fault_flags", 0x40)
     );
+
+    // Home: the mask names at least one actuator, none at or above 12.
+    assert_eq!(
+        decode_payload(0x03, &[1, 0, 0, 0, 0, 0]),
+        bad_value("home_mask", 0)
+    );
+    assert_eq!(
+        decode_payload(0x03, &[1, 0, 0, 0, 0, 0x10]),
+        bad_value("home_mask", 0x1000)
+    );
+
+    // ConfigureRefused: seq, code, actuator, value (u16 LE).
+    let refused = |bytes: [u8; 5]| decode_payload(0x87, &bytes);
+    assert_eq!(refused([0, 0x05, 1, 0, 0]), bad_value("refusal_code", 5));
+    assert_eq!(refused([0, 0x15, 1, 0, 0]), bad_value("refusal_code", 0x15));
+    assert_eq!(
+        refused([0, 0x02, 12, 0, 0]),
+        bad_value("refusal_actuator", 12)
+    );
+    assert_eq!(refused([0, 0x01, 0, 0, 1]), bad_value("refusal_value", 256));
+    assert_eq!(
+        refused([0, 0x01, 3, 4, 0]),
+        bad_value("refusal_actuator", 3)
+    );
+    assert_eq!(refused([0, 0x03, 2, 1, 0]), bad_value("refusal_value", 1));
 
     let mut reply = [1u8; 22];
     reply[4] = 0;

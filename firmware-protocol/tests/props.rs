@@ -5,8 +5,9 @@ use crate::common;
 
 use common::{check_stream, golden_bodies, golden_stream, wire_with_valid_crc, StreamStats};
 use firmware_protocol::message::{
-    Action, ActuatorConfig, Configure, Event, Fault, FaultFlags, FirmwareState, FirmwareVersion,
-    HelloReply, JawTarget, Motion, NakReason, ResetCause, RotationRange, Status,
+    Action, ActuatorConfig, ConfigRefusal, Configure, Event, Fault, FaultFlags, FirmwareState,
+    FirmwareVersion, HelloReply, JawTarget, Motion, NakReason, ResetCause, RotationRange, Status,
+    TimedMove,
 };
 use firmware_protocol::{
     decode_frame, encode, Error, FixedList, Frame, Message, Seq, MAX_WIRE_LEN,
@@ -54,11 +55,28 @@ fn event() -> impl Strategy<Value = Event> {
         Just(Fault::BrownOut),
         Just(Fault::CommsTimeout),
         Just(Fault::EStopLatched),
+        (0u8..14).prop_map(|actuator| Fault::HomeNotFound { actuator }),
     ];
     prop_oneof![
         select(ResetCause::ALL).prop_map(|cause| Event::Boot { cause }),
         any::<u8>().prop_map(|button| Event::ButtonPressed { button }),
         fault.prop_map(Event::Fault),
+    ]
+}
+
+fn config_refusal() -> impl Strategy<Value = ConfigRefusal> {
+    prop_oneof![
+        any::<u8>().prop_map(|board| ConfigRefusal::TooManyActuators { board }),
+        (0u8..14).prop_map(|actuator| ConfigRefusal::WrongKind { actuator }),
+        (0u8..14).prop_map(|actuator| ConfigRefusal::ContinuousWithoutSensor { actuator }),
+        (0u8..14).prop_map(|actuator| ConfigRefusal::RangeBeyondTravel { actuator }),
+        (0u8..14, select(TimedMove::ALL), any::<u16>()).prop_map(|(actuator, timed, needed_ms)| {
+            ConfigRefusal::TooFast {
+                actuator,
+                timed,
+                needed_ms,
+            }
+        }),
     ]
 }
 
@@ -114,7 +132,7 @@ fn message() -> impl Strategy<Value = Message> {
     prop_oneof![
         any::<u8>().prop_map(|protocol_version| Message::Hello { protocol_version }),
         configure,
-        any::<u32>().prop_map(|move_id| Message::Home { move_id }),
+        (any::<u32>(), any::<u16>()).prop_map(|(move_id, mask)| Message::Home { move_id, mask }),
         motion,
         (any::<u32>(), any::<u16>()).prop_map(|(move_id, ms)| Message::Dwell { move_id, ms }),
         Just(Message::QueryStatus),
@@ -128,6 +146,10 @@ fn message() -> impl Strategy<Value = Message> {
         any::<u32>().prop_map(|move_id| Message::MoveDone { move_id }),
         event().prop_map(Message::Event),
         status().prop_map(Message::Status),
+        (any::<u8>(), config_refusal()).prop_map(|(seq, refusal)| Message::ConfigureRefused {
+            seq: Seq(seq),
+            refusal
+        }),
         any::<u32>().prop_map(|nonce| Message::Pong { nonce }),
     ]
 }

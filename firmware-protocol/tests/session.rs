@@ -15,7 +15,10 @@ const HELLO: Message = Message::Hello {
 };
 
 fn home(move_id: u32) -> Message {
-    Message::Home { move_id }
+    Message::Home {
+        move_id,
+        mask: 0x0FFF,
+    }
 }
 
 fn from_host(seq: u8, message: Message) -> Frame {
@@ -69,7 +72,7 @@ fn sequenced_frames_need_a_session() {
 fn hello_of_another_version_is_answered_without_a_session() {
     let mut link = firmware_in_session();
     let hello = Message::Hello {
-        protocol_version: 2,
+        protocol_version: 1,
     };
     let frame = Frame::unsequenced(Seq(0), hello);
     assert_eq!(link.on_frame(&frame, 4, 0), Inbound::Execute(hello));
@@ -262,8 +265,8 @@ fn host_refuses_another_protocol_version() {
     let mut out = [0u8; MAX_WIRE_LEN];
     assert_eq!(host.send(&home(1), 0, &mut out), Err(Error::NoSession));
     host.start_handshake(0, &mut out).expect("hello");
-    host.on_frame(&hello_reply(2));
-    assert_eq!(host.phase(), HostPhase::VersionMismatch { firmware: 2 });
+    host.on_frame(&hello_reply(1));
+    assert_eq!(host.phase(), HostPhase::VersionMismatch { firmware: 1 });
     assert_eq!(host.send(&home(1), 0, &mut out), Err(Error::NoSession));
 }
 

@@ -112,6 +112,7 @@ async fn stream(
     ));
     let settings = LinkSettings {
         reconnect_timeout: Duration::from_secs(args.reconnect_secs),
+        actuator_names: cubed::link::fault_words::actuator_names(&map, model),
         ..LinkSettings::default()
     };
     let mut link = LinkHandle::open(

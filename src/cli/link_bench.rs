@@ -127,7 +127,10 @@ async fn move_bench(model: &RobotModel, moves: usize, streamed: usize) -> anyhow
         Arc::new(TokioClock::new()),
     )
     .await?;
-    link.send(MotionGroup::Home { move_id: 1 })?;
+    link.send(MotionGroup::Home {
+        move_id: 1,
+        mask: map.home_mask(),
+    })?;
     wait_done(&mut link, 1).await?;
     let mut samples = Vec::with_capacity(moves);
     for move_id in 2..2 + moves as u32 {

@@ -155,6 +155,7 @@ impl Rig {
     pub(crate) async fn new(config: &DaemonConfig, solver: Arc<Solver>) -> Result<Rig, RigError> {
         let model = load_robot(&config.robot_design)?;
         let map = ActuatorMap::new(&model)?;
+        let actuator_names = crate::link::fault_words::actuator_names(&map, &model);
         let calibrated = calibrated_palette_file(config);
         let palette_file = if calibrated.exists() {
             calibrated
@@ -195,6 +196,7 @@ impl Rig {
             connector,
             settings: LinkSettings {
                 reconnect_timeout: config.reconnect,
+                actuator_names,
                 ..LinkSettings::default()
             },
             link: None,
@@ -236,6 +238,7 @@ impl Rig {
         if self.robot_state.is_none() {
             let home = [MotionGroup::Home {
                 move_id: self.take_move_ids(1),
+                mask: self.map.home_mask(),
             }];
             self.stream(&home, &|| false, |_, _| {})
                 .await

@@ -1,7 +1,7 @@
 //! The link layer's errors: each names the port path, the frame or the move id involved.
 
 use crate::error_chain::error_chain;
-use firmware_protocol::message::NakReason;
+use firmware_protocol::message::{ConfigRefusal, NakReason};
 use std::path::PathBuf;
 
 /// Everything that stops or refuses the serial link.
@@ -13,7 +13,7 @@ pub enum LinkError {
     Io { path: PathBuf, reason: String },
     #[error("no HelloReply from the firmware on {path} within {waited_ms} ms (is it a cubed robot, at the right baud rate?)")]
     NoAnswer { path: PathBuf, waited_ms: u64 },
-    #[error("firmware on {path} speaks protocol version {firmware}, this host speaks {host}: refusing to run (update the firmware or the daemon)")]
+    #[error("the firmware on {path} speaks protocol {firmware}, this cubed needs {host}: refusing to run; {}", version_advice(*firmware, *host))]
     VersionMismatch {
         path: PathBuf,
         host: u8,
@@ -27,6 +27,13 @@ pub enum LinkError {
     },
     #[error("the firmware refused the configuration with Nak {reason:?}: it cannot drive this robot design")]
     ConfigRefused { reason: NakReason },
+    #[error("the firmware on {path} cannot drive this robot as configured: {words}")]
+    ConfigureRefused {
+        path: PathBuf,
+        refusal: ConfigRefusal,
+        /// The reason in words, naming the actuator.
+        words: String,
+    },
     #[error("the firmware on {path} rebooted (or forgot the session): the run is interrupted; re-home the robot and rescan the cube")]
     FirmwareRebooted { path: PathBuf },
     #[error("the device now at {path} reports move {reported} as its last completed, but this session saw {done} done and sent up to {sent}: not the same firmware session; refusing to guess")]
@@ -44,6 +51,15 @@ pub enum LinkError {
     Protocol(#[source] firmware_protocol::Error),
     #[error("the link task has stopped")]
     Closed,
+}
+
+/// What to flash or install when the protocol versions differ.
+fn version_advice(firmware: u8, host: u8) -> &'static str {
+    if firmware < host {
+        "rebuild and flash the firmware from this cubed version (firmware/build.sh, then flash firmware/boards/<board>)"
+    } else {
+        "this cubed is older than the firmware: install the cubed version the firmware was built from, or flash the firmware from this one"
+    }
 }
 
 impl LinkError {

@@ -1,10 +1,13 @@
-//! A firmware fault in words for a person: the actuator named by the robot config (its
-//! gripper, jaw or motor, and flipper names) and the cause. The one place that maps the
-//! protocol's fault codes and actuator indices to words; extend it when codes are added.
+//! A firmware fault or a refused configuration in words for a person: the actuator named by
+//! the robot config (its gripper, jaw or motor, and flipper names) and the cause. The one
+//! place that maps the protocol's fault and refusal codes and actuator indices to words;
+//! extend it when codes are added.
 
 use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::RobotModel;
-use firmware_protocol::message::Fault;
+use firmware_protocol::message::{
+    ActuatorConfig, ConfigRefusal, Configure, Fault, RotationRange, TimedMove,
+};
 
 /// The actuator at firmware index `actuator` by its config name, e.g. `the rotation of
 /// gripper 'right'` (or `actuator 9` if the design has none there).
@@ -24,6 +27,14 @@ pub fn actuator_name(map: &ActuatorMap, model: &RobotModel, actuator: u8) -> Str
     }
 }
 
+/// Every actuator of the design by its config name, in firmware order (for
+/// [`crate::link::LinkSettings::actuator_names`]).
+pub fn actuator_names(map: &ActuatorMap, model: &RobotModel) -> Vec<String> {
+    (0..map.roles.len())
+        .map(|index| actuator_name(map, model, index.min(usize::from(u8::MAX)) as u8))
+        .collect()
+}
+
 /// The fault in words: what stopped, and why.
 pub fn fault_in_words(fault: &Fault, map: &ActuatorMap, model: &RobotModel) -> String {
     match *fault {
@@ -40,6 +51,103 @@ pub fn fault_in_words(fault: &Fault, map: &ActuatorMap, model: &RobotModel) -> S
             "the firmware heard nothing from the host for too long while moving and stopped".into()
         }
         Fault::EStopLatched => "the emergency stop is latched".into(),
+        Fault::HomeNotFound { actuator } => format!(
+            "{} did not find its home sensor while homing: check the sensor, its wiring and its magnet",
+            actuator_name(map, model, actuator)
+        ),
+    }
+}
+
+/// A refused `Configure` in words: which actuator (by `names`, else by index and kind) and why.
+pub fn refusal_in_words(
+    refusal: &ConfigRefusal,
+    configure: &Configure,
+    names: &[String],
+) -> String {
+    let config = |a: u8| configure.actuators.get(usize::from(a)).copied();
+    let name = |a: u8| match names.get(usize::from(a)) {
+        Some(name) => name.clone(),
+        None => format!(
+            "actuator {a} ({})",
+            config(a).map_or("not configured", kind)
+        ),
+    };
+    match *refusal {
+        ConfigRefusal::TooManyActuators { board } => format!(
+            "this robot needs {} actuators, the board drives only {board}",
+            configure.actuators.len()
+        ),
+        ConfigRefusal::WrongKind { actuator } => format!(
+            "{} is configured as a {} but the board has another kind of motor there (jaws are servos; rotations and flippers are steppers)",
+            name(actuator),
+            config(actuator).map_or("?", kind)
+        ),
+        ConfigRefusal::ContinuousWithoutSensor { actuator } => format!(
+            "{} is configured to turn without end, but the board has no home sensor for it (its position is counted from home, so it must be found)",
+            name(actuator)
+        ),
+        ConfigRefusal::RangeBeyondTravel { actuator } => format!(
+            "{}: the configured range{} reaches beyond its travel on the board",
+            name(actuator),
+            config(actuator).map_or(String::new(), range)
+        ),
+        ConfigRefusal::TooFast {
+            actuator,
+            timed,
+            needed_ms,
+        } => format!(
+            "{}: {} is faster than the board can move it (it needs at least {needed_ms} ms); raise the time in the robot config or the board's speed and acceleration",
+            name(actuator),
+            timed_in_words(timed, config(actuator))
+        ),
+    }
+}
+
+fn kind(config: ActuatorConfig) -> &'static str {
+    match config {
+        ActuatorConfig::Jaw { .. } => "jaw",
+        ActuatorConfig::Rotation { .. } => "rotation",
+        ActuatorConfig::Flipper { .. } => "flipper",
+    }
+}
+
+fn range(config: ActuatorConfig) -> String {
+    match config {
+        ActuatorConfig::Rotation {
+            range: RotationRange::Limited { min, max },
+            ..
+        }
+        | ActuatorConfig::Flipper { min, max, .. } => format!(" {min}..{max}"),
+        _ => String::new(),
+    }
+}
+
+/// "a quarter turn in 140 ms" (the configured time, when the configuration has it).
+fn timed_in_words(timed: TimedMove, config: Option<ActuatorConfig>) -> String {
+    let (what, ms) = match (timed, config) {
+        (
+            TimedMove::QuarterTurn,
+            Some(ActuatorConfig::Rotation {
+                quarter_turn_ms, ..
+            }),
+        ) => ("a quarter turn", Some(quarter_turn_ms)),
+        (TimedMove::HalfTurn, Some(ActuatorConfig::Rotation { half_turn_ms, .. })) => {
+            ("a half turn", Some(half_turn_ms))
+        }
+        (TimedMove::FlipperStep, Some(ActuatorConfig::Flipper { step_ms, .. })) => {
+            ("a flip", Some(step_ms))
+        }
+        (TimedMove::Jaw, Some(ActuatorConfig::Jaw { open_ms, close_ms })) => {
+            ("opening or closing", Some(open_ms.min(close_ms)))
+        }
+        (TimedMove::QuarterTurn, _) => ("a quarter turn", None),
+        (TimedMove::HalfTurn, _) => ("a half turn", None),
+        (TimedMove::FlipperStep, _) => ("a flip", None),
+        (TimedMove::Jaw, _) => ("opening or closing", None),
+    };
+    match ms {
+        Some(ms) => format!("{what} in {ms} ms"),
+        None => what.to_string(),
     }
 }
 
@@ -70,5 +178,69 @@ mod tests {
         assert!(jaw.contains("jaw of gripper 'holder'"), "{jaw}");
         let none = fault_in_words(&Fault::Stall { actuator: 9 }, &map, &model);
         assert!(none.contains("actuator 9"), "{none}");
+        let home = fault_in_words(&Fault::HomeNotFound { actuator: 3 }, &map, &model);
+        assert!(
+            home.starts_with("flipper 'flipper' did not find its home sensor"),
+            "{home}"
+        );
+    }
+
+    #[test]
+    fn link_refusal_words_name_the_actuator_the_time_and_the_need() {
+        let configure = Configure::new(&[
+            ActuatorConfig::Jaw {
+                open_ms: 90,
+                close_ms: 80,
+            },
+            ActuatorConfig::Rotation {
+                range: RotationRange::Limited { min: -1, max: 2 },
+                quarter_turn_ms: 140,
+                half_turn_ms: 250,
+            },
+        ])
+        .expect("two");
+        let names = vec!["the jaw of gripper 'left'".to_string()];
+        let fast = refusal_in_words(
+            &ConfigRefusal::TooFast {
+                actuator: 1,
+                timed: TimedMove::QuarterTurn,
+                needed_ms: 144,
+            },
+            &configure,
+            &names,
+        );
+        assert!(
+            fast.starts_with("actuator 1 (rotation): a quarter turn in 140 ms is faster"),
+            "{fast}"
+        );
+        assert!(fast.contains("at least 144 ms"), "{fast}");
+        let jaw = refusal_in_words(
+            &ConfigRefusal::TooFast {
+                actuator: 0,
+                timed: TimedMove::Jaw,
+                needed_ms: 120,
+            },
+            &configure,
+            &names,
+        );
+        assert!(
+            jaw.starts_with("the jaw of gripper 'left': opening or closing in 80 ms"),
+            "{jaw}"
+        );
+        let many = refusal_in_words(
+            &ConfigRefusal::TooManyActuators { board: 1 },
+            &configure,
+            &names,
+        );
+        assert_eq!(
+            many,
+            "this robot needs 2 actuators, the board drives only 1"
+        );
+        let wide = refusal_in_words(
+            &ConfigRefusal::RangeBeyondTravel { actuator: 1 },
+            &configure,
+            &names,
+        );
+        assert!(wide.contains("range -1..2 reaches beyond"), "{wide}");
     }
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-/// Timeouts of the link.
+/// Timeouts of the link, and how it names actuators in messages.
 #[derive(Debug, Clone)]
 pub struct LinkSettings {
     /// How long to wait for `HelloReply` and `ConfigureReply`.
@@ -25,6 +25,9 @@ pub struct LinkSettings {
     pub reconnect_poll: Duration,
     /// After reopening, how long to wait for the firmware's `Status`.
     pub verify_timeout: Duration,
+    /// Each actuator's name from the robot config, in firmware order (see
+    /// [`crate::link::fault_words::actuator_names`]); empty: named by index and kind.
+    pub actuator_names: Vec<String>,
 }
 
 impl Default for LinkSettings {
@@ -34,6 +37,7 @@ impl Default for LinkSettings {
             reconnect_timeout: Duration::from_secs(30),
             reconnect_poll: Duration::from_millis(20),
             verify_timeout: Duration::from_millis(600),
+            actuator_names: Vec::new(),
         }
     }
 }

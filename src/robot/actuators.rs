@@ -17,16 +17,23 @@ use firmware_protocol::Message;
 /// A queued command for the firmware: what the link streams, one move id each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MotionGroup {
-    Home { move_id: u32 },
+    /// Home the actuators whose bits are set in `mask` (see [`ActuatorMap::home_mask`]).
+    Home {
+        move_id: u32,
+        mask: u16,
+    },
     Motion(Motion),
-    Dwell { move_id: u32, ms: u16 },
+    Dwell {
+        move_id: u32,
+        ms: u16,
+    },
 }
 
 impl MotionGroup {
     /// The command's move id.
     pub fn move_id(&self) -> u32 {
         match *self {
-            MotionGroup::Home { move_id } | MotionGroup::Dwell { move_id, .. } => move_id,
+            MotionGroup::Home { move_id, .. } | MotionGroup::Dwell { move_id, .. } => move_id,
             MotionGroup::Motion(motion) => motion.move_id,
         }
     }
@@ -34,7 +41,7 @@ impl MotionGroup {
     /// The protocol message.
     pub fn to_message(&self) -> Message {
         match *self {
-            MotionGroup::Home { move_id } => Message::Home { move_id },
+            MotionGroup::Home { move_id, mask } => Message::Home { move_id, mask },
             MotionGroup::Motion(motion) => Message::Motion(motion),
             MotionGroup::Dwell { move_id, ms } => Message::Dwell { move_id, ms },
         }
@@ -136,6 +143,19 @@ impl ActuatorMap {
     /// The `Configure` message for this design.
     pub fn configure(&self) -> Configure {
         Configure::new(&self.configs).unwrap_or_default()
+    }
+
+    /// The `Home` mask of every actuator of the design (homes the whole robot).
+    pub fn home_mask(&self) -> u16 {
+        self.mask_of(|_| true)
+    }
+
+    /// The `Home` mask of the actuators whose role passes `keep` (e.g. the jaws and
+    /// rotations of some grippers, to home them while the others hold the cube).
+    pub fn mask_of(&self, keep: impl Fn(Role) -> bool) -> u16 {
+        (self.roles.iter().enumerate())
+            .filter(|&(index, &role)| index < 16 && keep(role))
+            .fold(0, |mask, (index, _)| mask | 1 << index)
     }
 
     /// The actuator index of `role`.

@@ -4,8 +4,8 @@
 
 use super::mechanics::{motion_fits, MechanicalFault, Mechanics};
 use firmware_protocol::message::{
-    Configure, Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason,
-    ResetCause, Status,
+    Configure, Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, Motion,
+    NakReason, ResetCause, Status,
 };
 use firmware_protocol::{
     Decoder, FirmwareLink, FixedList, Frame, Inbound, Message, Seq, MAX_WIRE_LEN,
@@ -49,7 +49,8 @@ pub struct SimFirmware<M: Mechanics> {
     decoder: Decoder,
     pub mechanics: M,
     configure: Option<Configure>,
-    homed: bool,
+    /// Actuators homed since the last `Configure`, `ClearFault` or interruption.
+    homed: u16,
     latched: FaultFlags,
     queue: VecDeque<Message>,
     running_until: Option<u64>,
@@ -68,7 +69,7 @@ impl<M: Mechanics> SimFirmware<M> {
             decoder: Decoder::new(),
             mechanics,
             configure: None,
-            homed: false,
+            homed: 0,
             latched: FaultFlags(0),
             queue: VecDeque::new(),
             running_until: None,
@@ -88,7 +89,7 @@ impl<M: Mechanics> SimFirmware<M> {
         self.link = FirmwareLink::new(RX_WINDOW, now);
         self.decoder.reset();
         self.configure = None;
-        self.homed = false;
+        self.homed = 0;
         self.latched = FaultFlags(0);
         self.queue.clear();
         self.running_until = None;
@@ -119,11 +120,16 @@ impl<M: Mechanics> SimFirmware<M> {
             FirmwareState::Faulted
         } else if !self.queue.is_empty() {
             FirmwareState::Busy
-        } else if !self.homed {
+        } else if self.homed != self.configured_mask() {
             FirmwareState::Unhomed
         } else {
             FirmwareState::Idle
         }
+    }
+
+    fn configured_mask(&self) -> u16 {
+        let count = self.configure.map_or(0, |c| c.actuators.len());
+        ((1u32 << count) - 1) as u16
     }
 
     fn free_slots(&self) -> u8 {
@@ -190,7 +196,7 @@ impl<M: Mechanics> SimFirmware<M> {
             Message::EmergencyStop => self.on_estop(now),
             Message::ClearFault => {
                 self.latched = FaultFlags(0);
-                self.homed = false;
+                self.homed = 0;
                 self.ack();
             }
             _ => {}
@@ -199,7 +205,7 @@ impl<M: Mechanics> SimFirmware<M> {
 
     fn on_hello(&mut self) {
         if self.running_until.take().is_some() {
-            self.homed = false;
+            self.homed = 0;
         }
         self.queue.clear();
         self.send_unsequenced(&Message::HelloReply(HelloReply {
@@ -226,15 +232,12 @@ impl<M: Mechanics> SimFirmware<M> {
                 reason: NakReason::BadState,
             });
         }
-        if self.mechanics.accepts(&configure).is_err() {
-            return self.send_unsequenced(&Message::Nak {
-                seq,
-                reason: NakReason::InvalidCommand,
-            });
+        if let Err(refusal) = self.mechanics.accepts(&configure) {
+            return self.send_unsequenced(&Message::ConfigureRefused { seq, refusal });
         }
         let checksum = configure.checksum().unwrap_or(0);
         self.configure = Some(configure);
-        self.homed = false;
+        self.homed = 0;
         self.notify(&Message::ConfigureReply { checksum }, now);
         self.ack();
     }
@@ -247,14 +250,23 @@ impl<M: Mechanics> SimFirmware<M> {
         if matches!(state, FirmwareState::Faulted | FirmwareState::Unconfigured) {
             return Some(NakReason::BadState);
         }
-        let home_queued = self.queue.iter().any(|m| matches!(m, Message::Home { .. }));
-        if let Message::Motion(motion) = message {
-            if !self.homed && !home_queued {
-                return Some(NakReason::BadState);
+        match message {
+            Message::Motion(motion) => {
+                let will_be_homed = self.queue.iter().fold(self.homed, |mask, m| match m {
+                    Message::Home { mask: home, .. } => mask | home,
+                    _ => mask,
+                });
+                if motion_mask(motion) & !will_be_homed != 0 {
+                    return Some(NakReason::BadState);
+                }
+                if !self.configure.is_some_and(|c| motion_fits(&c, motion)) {
+                    return Some(NakReason::InvalidCommand);
+                }
             }
-            if !self.configure.is_some_and(|c| motion_fits(&c, motion)) {
+            Message::Home { mask, .. } if !self.configure.is_some_and(|c| home_fits(&c, *mask)) => {
                 return Some(NakReason::InvalidCommand);
             }
+            _ => {}
         }
         None
     }
@@ -281,7 +293,7 @@ impl<M: Mechanics> SimFirmware<M> {
 
     fn stop_and_flush(&mut self) {
         if self.running_until.take().is_some() {
-            self.homed = false;
+            self.homed = 0;
         }
         self.queue.clear();
     }
@@ -345,8 +357,8 @@ impl<M: Mechanics> SimFirmware<M> {
         let Some(done) = self.queue.pop_front() else {
             return;
         };
-        if matches!(done, Message::Home { .. }) {
-            self.homed = true;
+        if let Message::Home { mask, .. } = done {
+            self.homed |= mask;
         }
         let move_id = done.move_id().unwrap_or(0);
         self.last_completed = move_id;
@@ -367,7 +379,7 @@ impl<M: Mechanics> SimFirmware<M> {
             self.stats.move_ids_run_twice += 1;
         }
         let result = match next {
-            Message::Home { .. } => self.mechanics.home(),
+            Message::Home { mask, .. } => self.mechanics.home(mask),
             Message::Motion(motion) => self.mechanics.run(&motion),
             Message::Dwell { ms, .. } => Ok(u32::from(ms)),
             _ => Ok(0),
@@ -395,14 +407,8 @@ impl<M: Mechanics> SimFirmware<M> {
 
     fn latch(&mut self, fault: Fault, move_id: Option<u32>, reason: String, now: u64) {
         self.stop_and_flush();
-        let flag = match fault {
-            Fault::Stall { .. } => FaultFlags::STALL,
-            Fault::Limit { .. } => FaultFlags::LIMIT,
-            Fault::BrownOut => FaultFlags::BROWN_OUT,
-            Fault::CommsTimeout => FaultFlags::COMMS_TIMEOUT,
-            Fault::EStopLatched => FaultFlags::ESTOP,
-        };
-        self.latched = FaultFlags(self.latched.0 | flag);
+        self.homed = 0;
+        self.latched = FaultFlags(self.latched.0 | fault.flag());
         self.stats.faults.push(FaultRecord {
             at_ms: now,
             move_id,
@@ -411,4 +417,15 @@ impl<M: Mechanics> SimFirmware<M> {
         });
         self.notify(&Message::Event(Event::Fault(fault)), now);
     }
+}
+
+/// Whether a `Home` mask names only actuators of `configure`.
+fn home_fits(configure: &Configure, mask: u16) -> bool {
+    let configured = (1u32 << configure.actuators.len()) - 1;
+    u32::from(mask) & !configured == 0
+}
+
+/// The actuators `motion` moves, as a mask.
+fn motion_mask(motion: &Motion) -> u16 {
+    (motion.actions.iter()).fold(0, |mask, a| mask | 1u16 << (a.actuator() % 16))
 }

@@ -3,7 +3,9 @@
 //! (`PhysicsMechanics`, in `mechanics_robot.rs`: tracks the cube, faults on impossible steps).
 
 pub use super::mechanics_robot::PhysicsMechanics;
-use firmware_protocol::message::{Action, ActuatorConfig, Configure, Fault, Motion, RotationRange};
+use firmware_protocol::message::{
+    Action, ActuatorConfig, ConfigRefusal, Configure, Fault, Motion, RotationRange, TimedMove,
+};
 
 /// A mechanical failure: the fault the firmware latches and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,10 +16,11 @@ pub struct MechanicalFault {
 
 /// The motors and whatever they hold.
 pub trait Mechanics {
-    /// Whether this hardware can be driven with `configure` (`Nak InvalidCommand` if not).
-    fn accepts(&self, configure: &Configure) -> Result<(), String>;
-    /// Homes every actuator; returns the time it takes (ms at speed 1).
-    fn home(&mut self) -> Result<u32, MechanicalFault>;
+    /// Whether this hardware can be driven with `configure` (`ConfigureRefused` if not).
+    fn accepts(&self, configure: &Configure) -> Result<(), ConfigRefusal>;
+    /// Homes the actuators whose bits are set in `mask` (PROTOCOL.md, Home); returns the
+    /// time it takes (ms at speed 1).
+    fn home(&mut self, mask: u16) -> Result<u32, MechanicalFault>;
     /// Performs a motion (already checked against the configuration); returns its duration.
     fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault>;
     /// Current absolute position of each configured actuator.
@@ -69,19 +72,114 @@ fn target_of(action: &Action) -> i32 {
     }
 }
 
-impl Mechanics for PositionTracker {
-    fn accepts(&self, configure: &Configure) -> Result<(), String> {
-        if self.configs.is_empty() || self.configs.as_slice() == configure.actuators.as_slice() {
+/// Whether motors that are `hardware` can honour `configure`: no more actuators than
+/// there are, each of the same kind, no range beyond the motor's, no time shorter than
+/// the motor takes. The first failure, in actuator order, is the reason.
+pub fn check_configure(
+    hardware: &[ActuatorConfig],
+    configure: &Configure,
+) -> Result<(), ConfigRefusal> {
+    if configure.actuators.len() > hardware.len() {
+        return Err(ConfigRefusal::TooManyActuators {
+            board: hardware.len().min(usize::from(u8::MAX)) as u8,
+        });
+    }
+    for (index, (wanted, motor)) in configure.actuators.iter().zip(hardware).enumerate() {
+        check_actuator(index as u8, wanted, motor)?;
+    }
+    Ok(())
+}
+
+fn check_actuator(
+    actuator: u8,
+    wanted: &ActuatorConfig,
+    motor: &ActuatorConfig,
+) -> Result<(), ConfigRefusal> {
+    let too_fast = |timed, configured: u16, needed: u16| {
+        if configured < needed {
+            Err(ConfigRefusal::TooFast {
+                actuator,
+                timed,
+                needed_ms: needed,
+            })
+        } else {
+            Ok(())
+        }
+    };
+    let within = |min: i16, max: i16, lo: i16, hi: i16| {
+        if lo <= min && max <= hi {
             Ok(())
         } else {
-            Err("these motors are not the configured ones".into())
+            Err(ConfigRefusal::RangeBeyondTravel { actuator })
         }
+    };
+    match (*wanted, *motor) {
+        (
+            ActuatorConfig::Jaw { open_ms, close_ms },
+            ActuatorConfig::Jaw {
+                open_ms: motor_open,
+                close_ms: motor_close,
+            },
+        ) => too_fast(
+            TimedMove::Jaw,
+            open_ms.min(close_ms),
+            motor_open.max(motor_close),
+        ),
+        (
+            ActuatorConfig::Rotation {
+                range,
+                quarter_turn_ms,
+                half_turn_ms,
+            },
+            ActuatorConfig::Rotation {
+                range: motor_range,
+                quarter_turn_ms: motor_quarter,
+                half_turn_ms: motor_half,
+            },
+        ) => {
+            match (range, motor_range) {
+                (_, RotationRange::Continuous) => Ok(()),
+                (RotationRange::Continuous, RotationRange::Limited { .. }) => {
+                    Err(ConfigRefusal::ContinuousWithoutSensor { actuator })
+                }
+                (
+                    RotationRange::Limited { min, max },
+                    RotationRange::Limited { min: lo, max: hi },
+                ) => within(min, max, lo, hi),
+            }?;
+            too_fast(TimedMove::QuarterTurn, quarter_turn_ms, motor_quarter)?;
+            too_fast(TimedMove::HalfTurn, half_turn_ms, motor_half)
+        }
+        (
+            ActuatorConfig::Flipper { min, max, step_ms },
+            ActuatorConfig::Flipper {
+                min: lo,
+                max: hi,
+                step_ms: motor_step,
+            },
+        ) => {
+            within(min, max, lo, hi)?;
+            too_fast(TimedMove::FlipperStep, step_ms, motor_step)
+        }
+        _ => Err(ConfigRefusal::WrongKind { actuator }),
+    }
+}
+
+impl Mechanics for PositionTracker {
+    fn accepts(&self, configure: &Configure) -> Result<(), ConfigRefusal> {
+        if self.configs.is_empty() {
+            return Ok(());
+        }
+        check_configure(&self.configs, configure)
     }
 
-    fn home(&mut self) -> Result<u32, MechanicalFault> {
+    fn home(&mut self, mask: u16) -> Result<u32, MechanicalFault> {
         // Rotations and flippers at 0, jaws closed (PROTOCOL.md, Home).
-        for (slot, config) in self.positions.iter_mut().zip(&self.configs) {
-            *slot = i32::from(matches!(config, ActuatorConfig::Jaw { .. }));
+        let homed = self.positions.iter_mut().zip(&self.configs).enumerate();
+        for (index, (slot, config)) in homed {
+            if index < 16 && mask & (1 << index) != 0 {
+                *slot = i32::from(matches!(config, ActuatorConfig::Jaw { .. }));
+            }
         }
         Ok(0)
     }

@@ -3,15 +3,17 @@
 //! parameters, and an impossible step latches a fault naming the motor that fails.
 
 use super::bench::Attachment;
-use super::mechanics::{action_ms, MechanicalFault, Mechanics};
+use super::mechanics::{action_ms, check_configure, MechanicalFault, Mechanics};
 use super::rigid::{
-    camera_view, own_frame, placed_like, Culprit, GripperMove, Impossible, JawMove, Machine,
-    MachineStep,
+    camera_view, own_frame, placed_like, Culprit, GripperMove, HomeParts, Impossible, JawMove,
+    Machine, MachineStep,
 };
 use crate::cube::{ColourScheme, FaceletCube};
 use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::RobotModel;
-use firmware_protocol::message::{Action, ActuatorConfig, Configure, Fault, JawTarget, Motion};
+use firmware_protocol::message::{
+    Action, ActuatorConfig, ConfigRefusal, Configure, Fault, JawTarget, Motion,
+};
 
 /// The robot design as a machine: the simulator tracks the cube and refuses impossible steps.
 #[derive(Debug, Clone)]
@@ -185,24 +187,20 @@ fn target_for(action: &Action, role: Role, config: &ActuatorConfig) -> Option<i3
 }
 
 impl Mechanics for PhysicsMechanics {
-    fn accepts(&self, configure: &Configure) -> Result<(), String> {
-        if *configure == self.map.configure() {
-            Ok(())
-        } else {
-            Err(format!(
-                "the configuration does not describe robot '{}'",
-                self.model.name
-            ))
-        }
+    /// The motors are the design's own: a configuration they can honour (slower or
+    /// narrower than they are, never faster or wider) is accepted.
+    fn accepts(&self, configure: &Configure) -> Result<(), ConfigRefusal> {
+        check_configure(&self.map.configs, configure)
     }
 
-    /// Open grippers turn back to their mark, then every jaw closes (PROTOCOL.md, Home).
-    /// Takes as long as the slowest motor: turning back plus closing.
-    fn home(&mut self) -> Result<u32, MechanicalFault> {
+    /// The rotations of the mask turn back to their mark, then its jaws close
+    /// (PROTOCOL.md, Home). Takes as long as the slowest motor: turning back plus closing.
+    fn home(&mut self, mask: u16) -> Result<u32, MechanicalFault> {
         self.take_load();
-        let ms = self.home_ms();
+        let parts = self.home_parts(mask);
+        let ms = self.home_ms(&parts);
         self.machine
-            .home(&self.model)
+            .home_parts(&self.model, &parts)
             .map_err(|e| self.fault_for(e))?;
         self.publish();
         Ok(ms)
@@ -239,10 +237,14 @@ impl Mechanics for PhysicsMechanics {
 impl PhysicsMechanics {
     /// Homing time from the motion parameters: each gripper turns back to its mark (a
     /// continuous one to the nearest whole turn) and then closes its jaw if it was open.
-    fn home_ms(&self) -> u32 {
+    fn home_ms(&self, parts: &HomeParts) -> u32 {
         let mut slowest = 0;
         for (g, gripper) in self.model.grippers.iter().enumerate() {
-            let from = self.machine.rotations[g];
+            let from = if parts.rotations[g] {
+                self.machine.rotations[g]
+            } else {
+                0
+            };
             let back = match gripper.reach {
                 crate::robot::model::Reach::Continuous => from - from.rem_euclid(4),
                 crate::robot::model::Reach::Limited { .. } => 0,
@@ -252,7 +254,7 @@ impl PhysicsMechanics {
                 .index_of(Role::Rotation { gripper: g })
                 .and_then(|i| self.map.configs.get(usize::from(i)))
                 .map_or(0, |c| action_ms(c, from, back));
-            let close_ms = if gripper.has_jaw && !self.machine.closed[g] {
+            let close_ms = if gripper.has_jaw && parts.jaws[g] && !self.machine.closed[g] {
                 gripper.close_ms
             } else {
                 0
@@ -260,6 +262,29 @@ impl PhysicsMechanics {
             slowest = slowest.max(turn_ms + close_ms);
         }
         slowest
+    }
+
+    /// The parts of the design the actuators of `mask` move.
+    fn home_parts(&self, mask: u16) -> HomeParts {
+        let mut parts = HomeParts {
+            rotations: vec![false; self.model.grippers.len()],
+            jaws: vec![false; self.model.grippers.len()],
+            flippers: vec![false; self.model.flippers.len()],
+        };
+        for (index, role) in self.map.roles.iter().enumerate() {
+            if index >= 16 || mask & (1 << index) == 0 {
+                continue;
+            }
+            let slot = match *role {
+                Role::Jaw { gripper } => parts.jaws.get_mut(gripper),
+                Role::Rotation { gripper } => parts.rotations.get_mut(gripper),
+                Role::Flipper { flipper } => parts.flippers.get_mut(flipper),
+            };
+            if let Some(slot) = slot {
+                *slot = true;
+            }
+        }
+        parts
     }
 }
 

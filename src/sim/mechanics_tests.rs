@@ -1,7 +1,7 @@
 //! Unit tests of the simulated mechanics behind the firmware: `Home` (rotations and flippers at 0, jaws closed), faults naming their motor, time from the motion parameters.
 
 use crate::cube::FaceletCube;
-use crate::robot::actuators::{ActuatorMap, MotionGroup};
+use crate::robot::actuators::{ActuatorMap, MotionGroup, Role};
 use crate::robot::program::{Action, Program, Step};
 use crate::robot::{load_robot, RobotModel};
 use crate::sim::mechanics::{Mechanics, PhysicsMechanics, PositionTracker};
@@ -49,7 +49,9 @@ fn physics_home_turns_open_grippers_back_and_closes_every_jaw() {
         ],
     );
     assert_ne!(mechanics.positions(), map.positions_at(&model.home()));
-    mechanics.home().expect("an open gripper may be homed");
+    mechanics
+        .home(mechanics.map.home_mask())
+        .expect("an open gripper may be homed");
     assert_eq!(mechanics.positions(), map.positions_at(&model.home()));
     assert!(mechanics.machine.closed.iter().all(|&c| c));
     assert!(mechanics.machine.rotations.iter().all(|&r| r == 0));
@@ -73,7 +75,50 @@ fn physics_home_refuses_a_gripper_turned_while_holding_the_cube() {
             }],
         ],
     );
-    let fault = mechanics.home().expect_err("homing would turn the cube");
+    let fault = mechanics
+        .home(mechanics.map.home_mask())
+        .expect_err("homing would turn the cube");
+    assert!(
+        fault.reason.contains("homing would turn the cube"),
+        "{}",
+        fault.reason
+    );
+}
+
+#[test]
+fn physics_home_of_a_mask_homes_one_pair_while_the_other_holds_the_cube() {
+    let (model, map) = four_arm();
+    let mut mechanics = PhysicsMechanics::new(model, map, &FaceletCube::default());
+    run(
+        &mut mechanics,
+        vec![
+            vec![Action::Open(FRONT), Action::Open(BACK)],
+            vec![Action::Turn {
+                gripper: LEFT,
+                quarters: 1,
+            }],
+        ],
+    );
+    let pair = mechanics.map.mask_of(|role| {
+        matches!(
+            role,
+            Role::Jaw { gripper } | Role::Rotation { gripper } if gripper == FRONT || gripper == BACK
+        )
+    });
+    mechanics
+        .home(pair)
+        .expect("front and back are open: they may be homed while left and right hold");
+    assert!(mechanics.machine.closed[FRONT] && mechanics.machine.closed[BACK]);
+    assert_eq!(
+        mechanics.machine.rotations[LEFT], 1,
+        "left is not in the mask"
+    );
+    let left = mechanics
+        .map
+        .mask_of(|role| role == Role::Rotation { gripper: LEFT });
+    let fault = mechanics
+        .home(left)
+        .expect_err("left holds the cube a quarter turn off its mark");
     assert!(
         fault.reason.contains("homing would turn the cube"),
         "{}",
@@ -112,7 +157,9 @@ fn position_tracker_home_leaves_jaws_closed_and_the_rest_at_zero() {
     .expect("motion");
     tracker.run(&motion).expect("runs");
     assert_eq!(tracker.positions(), vec![0, 2]);
-    tracker.home().expect("homes");
+    tracker.home(0b01).expect("homes the jaw only");
+    assert_eq!(tracker.positions(), vec![1, 2]);
+    tracker.home(0b11).expect("homes");
     assert_eq!(tracker.positions(), vec![1, 0]);
 }
 
@@ -192,14 +239,16 @@ fn physics_continuous_motor_is_not_homed_while_it_holds_a_face_off_its_mark() {
         )
     };
     mechanics.run(&turn_up(&mechanics)).expect("U turns");
-    let fault = mechanics.home().expect_err("homing would turn U back");
+    let fault = mechanics
+        .home(mechanics.map.home_mask())
+        .expect_err("homing would turn U back");
     assert_eq!(fault.fault, Fault::Stall { actuator: 0 });
     assert!(fault.reason.contains("up-motor"), "{}", fault.reason);
     for _ in 0..3 {
         mechanics.run(&turn_up(&mechanics)).expect("U turns");
     }
     mechanics
-        .home()
+        .home(mechanics.map.home_mask())
         .expect("four quarter turns end on the home mark");
     assert_eq!(mechanics.positions(), vec![0; 6]);
     assert!(mechanics.cube_solved());

@@ -85,6 +85,15 @@ fn stall(culprit: Culprit, cause: String) -> Impossible {
     }
 }
 
+/// Which parts of the robot a (partial) home moves: per gripper its rotation and its jaw,
+/// per flipper the flipper.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HomeParts {
+    pub rotations: Vec<bool>,
+    pub jaws: Vec<bool>,
+    pub flippers: Vec<bool>,
+}
+
 impl Machine {
     /// The machine homed: jaws closed, every count at 0, holding `cube` (robot frame).
     pub fn homed(model: &RobotModel, cube: FaceletCube) -> Machine {
@@ -292,7 +301,22 @@ impl Machine {
     /// A gripper holding the cube away from its home mark (a limited one away from 0, a
     /// continuous one off a whole turn) cannot: homing would turn the cube.
     pub fn home(&mut self, model: &RobotModel) -> Result<(), Impossible> {
+        let all = HomeParts {
+            rotations: vec![true; model.grippers.len()],
+            jaws: vec![true; model.grippers.len()],
+            flippers: vec![true; model.flippers.len()],
+        };
+        self.home_parts(model, &all)
+    }
+
+    /// Homes only `parts`: their rotations turn back to the mark, their jaws close, their
+    /// flippers count from 0 again; everything else stays. A rotation that holds the cube
+    /// off its mark cannot be homed (it would turn the cube): a stall, and nothing moves.
+    pub fn home_parts(&mut self, model: &RobotModel, parts: &HomeParts) -> Result<(), Impossible> {
         for (g, gripper) in model.grippers.iter().enumerate() {
+            if !parts.rotations.get(g).copied().unwrap_or(false) {
+                continue;
+            }
             let off_mark = match gripper.reach {
                 Reach::Limited { .. } => self.rotations[g] != 0,
                 Reach::Continuous => self.rotations[g].rem_euclid(4) != 0,
@@ -307,9 +331,20 @@ impl Machine {
                 ));
             }
         }
-        self.closed.iter_mut().for_each(|c| *c = true);
-        self.rotations.iter_mut().for_each(|r| *r = 0);
-        self.flips.iter_mut().for_each(|f| *f = 0);
+        let chosen = |list: &[bool], i: usize| list.get(i).copied().unwrap_or(false);
+        for g in 0..model.grippers.len() {
+            if chosen(&parts.rotations, g) {
+                self.rotations[g] = 0;
+            }
+            if chosen(&parts.jaws, g) {
+                self.closed[g] = true;
+            }
+        }
+        for (f, flips) in self.flips.iter_mut().enumerate() {
+            if chosen(&parts.flippers, f) {
+                *flips = 0;
+            }
+        }
         Ok(())
     }
 

@@ -27,6 +27,7 @@ pub fn program_groups(
     let encoded = map.encode_program(program, start, HOME_MOVE_ID + 1)?;
     let mut groups = vec![MotionGroup::Home {
         move_id: HOME_MOVE_ID,
+        mask: map.home_mask(),
     }];
     groups.extend(encoded.groups.into_iter().map(|(_, group)| group));
     Ok(groups)

@@ -40,12 +40,14 @@ macro_rules! wire_enum {
 }
 
 mod command;
+mod refusal;
 mod report;
 
 pub use command::{
     Action, ActuatorConfig, Configure, JawTarget, Motion, RotationRange, ACTION_RECORD_LEN,
     ACTUATOR_RECORD_LEN, MAX_ACTIONS, MAX_ACTUATORS,
 };
+pub use refusal::{ConfigRefusal, TimedMove, REFUSAL_LEN};
 pub use report::{
     Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason, ResetCause,
     Status, EVENT_LEN, FIRMWARE_NAME_LEN, HELLO_REPLY_LEN, STATUS_FIXED_LEN,
@@ -63,7 +65,7 @@ wire_enum! {
         Hello = 0x01,
         /// Actuator limits and timings (sequenced, immediate).
         Configure = 0x02,
-        /// Home all actuators (sequenced, queued).
+        /// Home the actuators of a mask (sequenced, queued).
         Home = 0x03,
         /// Start actions together (sequenced, queued).
         Motion = 0x04,
@@ -93,6 +95,8 @@ wire_enum! {
         Status = 0x85,
         /// Answer to `Ping` (unsequenced).
         Pong = 0x86,
+        /// A `Configure` this board cannot honour, with the reason (unsequenced).
+        ConfigureRefused = 0x87,
     }
 }
 
@@ -118,10 +122,13 @@ pub enum Message {
     },
     /// Host → firmware: actuator limits; answered by `ConfigureReply`.
     Configure(Configure),
-    /// Host → firmware: home every actuator; answered by `MoveDone`. Payload: move_id u32.
+    /// Host → firmware: home the actuators whose bits are set in `mask`; answered by
+    /// `MoveDone`. Payload: move_id u32, mask u16.
     Home {
         /// Id echoed in `MoveDone`.
         move_id: u32,
+        /// Bit `i` set: home actuator `i` (non-zero, bits below [`MAX_ACTUATORS`] only).
+        mask: u16,
     },
     /// Host → firmware: actions that start together; answered by `MoveDone`.
     Motion(Motion),
@@ -176,6 +183,14 @@ pub enum Message {
         /// The `Ping`'s nonce.
         nonce: u32,
     },
+    /// Firmware → host: the `Configure` with this seq was refused (its seq is consumed).
+    /// Payload: seq u8, code u8, actuator u8, value u16.
+    ConfigureRefused {
+        /// The refused `Configure`'s seq.
+        seq: Seq,
+        /// Why.
+        refusal: ConfigRefusal,
+    },
 }
 
 impl Message {
@@ -199,6 +214,7 @@ impl Message {
             Message::Event(_) => MessageType::Event,
             Message::Status(_) => MessageType::Status,
             Message::Pong { .. } => MessageType::Pong,
+            Message::ConfigureRefused { .. } => MessageType::ConfigureRefused,
         }
     }
 
@@ -229,7 +245,7 @@ impl Message {
     /// The move id of a queued command.
     pub const fn move_id(&self) -> Option<u32> {
         match *self {
-            Message::Home { move_id } | Message::Dwell { move_id, .. } => Some(move_id),
+            Message::Home { move_id, .. } | Message::Dwell { move_id, .. } => Some(move_id),
             Message::Motion(Motion { move_id, .. }) => Some(move_id),
             _ => None,
         }
@@ -240,7 +256,12 @@ impl Message {
         match self {
             Message::Hello { protocol_version } => w.u8(*protocol_version),
             Message::Configure(configure) => configure.write(w),
-            Message::Home { move_id } | Message::MoveDone { move_id } => w.u32(*move_id),
+            Message::Home { move_id, mask } => {
+                home_mask(*mask)?;
+                w.u32(*move_id)?;
+                w.u16(*mask)
+            }
+            Message::MoveDone { move_id } => w.u32(*move_id),
             Message::Motion(motion) => motion.write(w),
             Message::Dwell { move_id, ms } => {
                 w.u32(*move_id)?;
@@ -257,6 +278,10 @@ impl Message {
             Message::ConfigureReply { checksum } => w.u16(*checksum),
             Message::Event(event) => event.write(w),
             Message::Status(status) => status.write(w),
+            Message::ConfigureRefused { seq, refusal } => {
+                w.u8(seq.0)?;
+                refusal.write(w)
+            }
         }
     }
 
@@ -269,9 +294,13 @@ impl Message {
                 protocol_version: fixed(1)?.u8()?,
             },
             MessageType::Configure => Message::Configure(Configure::read(payload, code)?),
-            MessageType::Home => Message::Home {
-                move_id: fixed(4)?.u32()?,
-            },
+            MessageType::Home => {
+                let mut r = fixed(6)?;
+                Message::Home {
+                    move_id: r.u32()?,
+                    mask: home_mask(r.u16()?)?,
+                }
+            }
             MessageType::Motion => Message::Motion(Motion::read(payload, code)?),
             MessageType::Dwell => {
                 let mut r = fixed(6)?;
@@ -317,7 +346,29 @@ impl Message {
             MessageType::Pong => Message::Pong {
                 nonce: fixed(4)?.u32()?,
             },
+            MessageType::ConfigureRefused => {
+                let mut r = fixed(1 + REFUSAL_LEN)?;
+                Message::ConfigureRefused {
+                    seq: Seq(r.u8()?),
+                    refusal: ConfigRefusal::read(&mut r)?,
+                }
+            }
         };
         Ok(message)
+    }
+}
+
+/// Every actuator index a `Home` mask may name.
+pub const HOME_ALL: u16 = (1 << MAX_ACTUATORS) - 1;
+
+/// A `Home` mask must name at least one actuator and only indices below [`MAX_ACTUATORS`].
+fn home_mask(mask: u16) -> Result<u16, Error> {
+    if mask != 0 && mask & !HOME_ALL == 0 {
+        Ok(mask)
+    } else {
+        Err(Error::BadValue {
+            field: "home_mask",
+            value: mask.into(),
+        })
     }
 }

@@ -189,6 +189,11 @@ pub enum Fault {
     CommsTimeout,
     /// Emergency stop latched, by the host or a physical switch (code 0x05).
     EStopLatched,
+    /// Homing did not find the actuator's home sensor within its travel (code 0x06).
+    HomeNotFound {
+        /// Actuator index.
+        actuator: u8,
+    },
 }
 
 impl Fault {
@@ -200,6 +205,7 @@ impl Fault {
             Fault::BrownOut => (0x03, 0),
             Fault::CommsTimeout => (0x04, 0),
             Fault::EStopLatched => (0x05, 0),
+            Fault::HomeNotFound { actuator } => (0x06, actuator),
         }
     }
 
@@ -210,6 +216,7 @@ impl Fault {
             0x03 => Fault::BrownOut,
             0x04 => Fault::CommsTimeout,
             0x05 => Fault::EStopLatched,
+            0x06 => Fault::HomeNotFound { actuator },
             other => {
                 return Err(Error::BadValue {
                     field: "fault_code",
@@ -221,10 +228,24 @@ impl Fault {
         Ok(fault)
     }
 
+    /// The [`FaultFlags`] bit this fault sets in `Status`.
+    pub const fn flag(self) -> u8 {
+        match self {
+            Fault::Stall { .. } => FaultFlags::STALL,
+            Fault::Limit { .. } => FaultFlags::LIMIT,
+            Fault::BrownOut => FaultFlags::BROWN_OUT,
+            Fault::CommsTimeout => FaultFlags::COMMS_TIMEOUT,
+            Fault::EStopLatched => FaultFlags::ESTOP,
+            Fault::HomeNotFound { .. } => FaultFlags::HOME_NOT_FOUND,
+        }
+    }
+
     /// The actuator must be a valid index for actuator faults and 0 otherwise.
     fn validate(self, actuator: u8) -> Result<(), Error> {
         let valid = match self {
-            Fault::Stall { .. } | Fault::Limit { .. } => usize::from(actuator) < MAX_ACTUATORS,
+            Fault::Stall { .. } | Fault::Limit { .. } | Fault::HomeNotFound { .. } => {
+                usize::from(actuator) < MAX_ACTUATORS
+            }
             _ => actuator == 0,
         };
         if valid {
@@ -313,7 +334,7 @@ wire_enum! {
     }
 }
 
-/// Bit set of latched faults (`Status` byte 1); bits 5..7 must be zero.
+/// Bit set of latched faults (`Status` byte 1); bits 6..7 must be zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FaultFlags(pub u8);
 
@@ -328,7 +349,9 @@ impl FaultFlags {
     pub const COMMS_TIMEOUT: u8 = 0x08;
     /// Emergency stop latched.
     pub const ESTOP: u8 = 0x10;
-    const DEFINED: u8 = 0x1F;
+    /// Homing did not find a home sensor.
+    pub const HOME_NOT_FOUND: u8 = 0x20;
+    const DEFINED: u8 = 0x3F;
 
     /// The flags, if no undefined bit is set.
     pub fn from_bits(bits: u8) -> Result<Self, Error> {

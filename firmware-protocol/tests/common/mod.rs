@@ -2,8 +2,9 @@
 #![allow(dead_code)]
 
 use firmware_protocol::message::{
-    Action, ActuatorConfig, Configure, Event, Fault, FaultFlags, FirmwareState, FirmwareVersion,
-    HelloReply, JawTarget, Motion, NakReason, ResetCause, RotationRange, Status,
+    Action, ActuatorConfig, ConfigRefusal, Configure, Event, Fault, FaultFlags, FirmwareState,
+    FirmwareVersion, HelloReply, JawTarget, Motion, NakReason, ResetCause, RotationRange, Status,
+    TimedMove,
 };
 use firmware_protocol::{FixedList, Frame, Message, Seq};
 
@@ -57,7 +58,7 @@ fn sample_motion() -> Motion {
 
 fn sample_hello_reply() -> HelloReply {
     HelloReply {
-        protocol_version: 1,
+        protocol_version: 2,
         firmware_version: FirmwareVersion {
             major: 0,
             minor: 3,
@@ -91,11 +92,20 @@ pub fn samples() -> Vec<(&'static str, Frame)> {
         (
             "hello",
             host_unseq(Message::Hello {
-                protocol_version: 1,
+                protocol_version: 2,
             }),
         ),
         ("configure", host(0, Message::Configure(sample_configure()))),
-        ("home", host(1, Message::Home { move_id: 1 })),
+        (
+            "home",
+            host(
+                1,
+                Message::Home {
+                    move_id: 1,
+                    mask: 0x0005,
+                },
+            ),
+        ),
         ("motion", host(2, Message::Motion(sample_motion()))),
         (
             "dwell",
@@ -150,6 +160,24 @@ pub fn samples() -> Vec<(&'static str, Frame)> {
         ),
         ("status", firmware_unseq(Message::Status(sample_status()))),
         ("pong", firmware_unseq(Message::Pong { nonce: 0x1234_5678 })),
+        (
+            "configure_refused",
+            firmware_unseq(Message::ConfigureRefused {
+                seq: Seq(0),
+                refusal: ConfigRefusal::TooFast {
+                    actuator: 3,
+                    timed: TimedMove::QuarterTurn,
+                    needed_ms: 212,
+                },
+            }),
+        ),
+        (
+            "event_home_not_found",
+            firmware(
+                4,
+                Message::Event(Event::Fault(Fault::HomeNotFound { actuator: 2 })),
+            ),
+        ),
     ]
 }
 
@@ -173,41 +201,46 @@ pub fn to_hex(bytes: &[u8]) -> String {
 /// the encoder, checked against an independent CRC/COBS implementation and by hand
 /// against PROTOCOL.md, then frozen. A change here is a wire-format change.
 pub const GOLDEN: &[(&str, &str)] = &[
-    ("hello", "02 01 01 05 01 01 4d 98 00"),
+    ("hello", "02 02 01 05 01 02 fc 46 00"),
     (
         "configure",
-        "02 01 01 04 02 04 01 01 01 01 01 02 96 02 c8 02 02 04 ff ff 02 02 b4 04 2c 01 03 01 \
-         01 02 01 02 fa 01 01 03 02 01 01 01 01 02 78 02 c8 03 0f 0e 00",
+        "02 02 01 04 02 04 01 01 01 01 01 02 96 02 c8 02 02 04 ff ff 02 02 b4 04 2c 01 03 01 \
+         01 02 01 02 fa 01 01 03 02 01 01 01 01 02 78 02 c8 03 4b 62 00",
     ),
-    ("home", "03 01 01 03 03 01 01 01 03 ea 56 00"),
+    ("home", "03 02 01 03 03 01 01 01 02 05 03 47 b6 00"),
     (
         "motion",
-        "03 01 02 03 04 02 01 01 03 03 01 02 01 01 01 0a 02 01 ff ff ff ff 03 02 01 01 01 03 \
-         aa eb 00",
+        "03 02 02 03 04 02 01 01 03 03 01 02 01 01 01 0a 02 01 ff ff ff ff 03 02 01 01 01 01 \
+         02 d4 00",
     ),
-    ("dwell", "03 01 03 03 05 03 01 01 02 fa 03 75 e8 00"),
-    ("query_status", "02 01 01 04 06 b2 92 00"),
-    ("ping", "02 01 01 08 07 78 56 34 12 c3 c1 00"),
-    ("emergency_stop", "02 01 01 04 08 7c 73 00"),
-    ("clear_fault", "03 01 04 04 09 9d bf 00"),
-    ("ack", "02 01 06 05 40 07 86 2d 00"),
-    ("nak", "02 01 07 05 41 05 07 7a 52 00"),
+    ("dwell", "03 02 03 03 05 03 01 01 02 fa 03 ba 59 00"),
+    ("query_status", "02 02 01 04 06 6e 09 00"),
+    ("ping", "02 02 01 08 07 78 56 34 12 b6 09 00"),
+    ("emergency_stop", "02 02 01 04 08 a0 e8 00"),
+    ("clear_fault", "03 02 04 04 09 41 24 00"),
+    ("ack", "02 02 06 05 40 07 54 c3 00"),
+    ("nak", "02 02 07 05 41 05 07 9a 9c 00"),
     (
         "hello_reply",
-        "02 01 04 05 81 01 0d 03 01 08 08 63 75 62 65 64 2d 66 77 01 01 01 01 01 01 01 03 \
-         ad 9e 00",
+        "02 02 04 05 81 02 0d 03 01 08 08 63 75 62 65 64 2d 66 77 01 01 01 01 01 01 01 03 47 \
+         cc 00",
     ),
-    ("configure_reply", "02 01 07 05 82 75 05 c6 05 00"),
-    ("move_done", "06 01 01 05 83 02 01 01 03 e7 ac 00"),
-    ("event_button", "06 01 02 05 84 02 01 03 11 98 00"),
-    ("event_stall", "0a 01 03 05 84 03 01 01 91 c9 00"),
-    ("event_boot", "02 01 01 04 84 01 01 03 67 5a 00"),
+    ("configure_reply", "02 02 07 05 82 75 05 26 cb 00"),
+    ("move_done", "06 02 01 05 83 02 01 01 03 92 64 00"),
+    ("event_button", "06 02 02 05 84 02 01 03 93 40 00"),
+    ("event_stall", "0a 02 03 05 84 03 01 01 13 11 00"),
+    ("event_boot", "02 02 01 04 84 01 01 03 e5 82 00"),
     (
         "status",
-        "02 01 04 05 85 03 02 01 01 01 06 02 75 05 04 01 01 01 05 ff ff ff ff 01 01 01 02 04 \
-         01 01 03 55 3c 00",
+        "02 02 04 05 85 03 02 01 01 01 06 02 75 05 04 01 01 01 05 ff ff ff ff 01 01 01 02 04 \
+         01 01 03 74 27 00",
     ),
-    ("pong", "02 01 09 05 86 78 56 34 12 43 0a 00"),
+    ("pong", "02 02 09 05 86 78 56 34 12 36 c2 00"),
+    (
+        "configure_refused",
+        "02 02 03 05 87 04 11 03 d4 03 73 56 00",
+    ),
+    ("event_home_not_found", "0a 02 04 05 84 03 06 02 a6 70 00"),
 ];
 
 /// The golden wire bytes of the sample called `name`.

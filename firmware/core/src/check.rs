@@ -2,9 +2,11 @@
 //! accepted configuration. A refusal names the actuator and the reason.
 
 use crate::board::{Actuator, BoardConfig, Stepper};
-use firmware_protocol::message::{Action, ActuatorConfig, Configure, Motion, RotationRange};
+use firmware_protocol::message::{
+    Action, ActuatorConfig, ConfigRefusal, Configure, Motion, RotationRange, TimedMove,
+};
 
-/// Why a `Configure` was refused (`Nak InvalidCommand` on the wire).
+/// Why a `Configure` was refused (`ConfigureRefused` on the wire, see [`Refusal::to_wire`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
     /// More actuators configured than the board drives.
@@ -23,8 +25,8 @@ pub enum Refusal {
     TooFast {
         /// Actuator index.
         actuator: u8,
-        /// Position units of the move (1 = quarter turn, 2 = half turn, 1 flipper step).
-        units: u8,
+        /// Which configured time the board cannot meet.
+        timed: TimedMove,
         /// What the host configured, ms.
         configured_ms: u16,
         /// What the board's ramp needs, ms (rounded up).
@@ -38,6 +40,31 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// The refusal as `ConfigureRefused` carries it (the needed time saturates at 65535 ms).
+    pub const fn to_wire(&self) -> ConfigRefusal {
+        match *self {
+            Refusal::TooManyActuators { board, .. } => ConfigRefusal::TooManyActuators { board },
+            Refusal::WrongKind { actuator } => ConfigRefusal::WrongKind { actuator },
+            Refusal::TooFast {
+                actuator,
+                timed,
+                needed_ms,
+                ..
+            } => ConfigRefusal::TooFast {
+                actuator,
+                timed,
+                needed_ms: if needed_ms > u16::MAX as u32 {
+                    u16::MAX
+                } else {
+                    needed_ms as u16
+                },
+            },
+            Refusal::ContinuousWithoutSensor { actuator } => {
+                ConfigRefusal::ContinuousWithoutSensor { actuator }
+            }
+        }
+    }
+
     /// A one-line English reason, for board logs and the simulator.
     pub const fn reason(&self) -> &'static str {
         match self {
@@ -73,7 +100,7 @@ fn check_actuator(actuator: u8, config: &ActuatorConfig, hw: &Actuator) -> Resul
             if needed > u32::from(tightest) {
                 return Err(Refusal::TooFast {
                     actuator,
-                    units: 1,
+                    timed: TimedMove::Jaw,
                     configured_ms: tightest,
                     needed_ms: needed,
                 });
@@ -91,11 +118,11 @@ fn check_actuator(actuator: u8, config: &ActuatorConfig, hw: &Actuator) -> Resul
             if range == RotationRange::Continuous && stepper.home.is_none() {
                 return Err(Refusal::ContinuousWithoutSensor { actuator });
             }
-            check_time(actuator, stepper, 1, quarter_turn_ms)?;
-            check_time(actuator, stepper, 2, half_turn_ms)
+            check_time(actuator, stepper, TimedMove::QuarterTurn, quarter_turn_ms)?;
+            check_time(actuator, stepper, TimedMove::HalfTurn, half_turn_ms)
         }
         (ActuatorConfig::Flipper { step_ms, .. }, Actuator::Stepper(stepper)) => {
-            check_time(actuator, stepper, 1, step_ms)
+            check_time(actuator, stepper, TimedMove::FlipperStep, step_ms)
         }
         _ => Err(Refusal::WrongKind { actuator }),
     }
@@ -104,19 +131,35 @@ fn check_actuator(actuator: u8, config: &ActuatorConfig, hw: &Actuator) -> Resul
 fn check_time(
     actuator: u8,
     stepper: &Stepper,
-    units: u8,
+    timed: TimedMove,
     configured_ms: u16,
 ) -> Result<(), Refusal> {
-    let needed_us = stepper.move_time_us(u32::from(units));
+    // Position units of the move: a half turn is two quarter turns, a flipper step one.
+    let units = if timed == TimedMove::HalfTurn { 2 } else { 1 };
+    let needed_us = stepper.move_time_us(units);
     if needed_us > u64::from(configured_ms) * 1000 {
         return Err(Refusal::TooFast {
             actuator,
-            units,
+            timed,
             configured_ms,
             needed_ms: needed_us.div_ceil(1000).min(u64::from(u32::MAX)) as u32,
         });
     }
     Ok(())
+}
+
+/// Whether a `Home` mask names only configured actuators.
+pub fn home_fits(configure: &Configure, mask: u16) -> bool {
+    let configured = (1u32 << configure.actuators.len()) - 1;
+    u32::from(mask) & !configured == 0
+}
+
+/// The actuators `motion` moves, as a mask.
+pub fn motion_mask(motion: &Motion) -> u16 {
+    motion
+        .actions
+        .iter()
+        .fold(0, |mask, action| mask | 1u16 << (action.actuator() % 16))
 }
 
 /// Whether every action of `motion` fits `configure`: index in range, kind matching,

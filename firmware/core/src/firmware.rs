@@ -2,7 +2,7 @@
 //! Time-driven work (steps, command completion, timers) is in `run.rs`.
 
 use crate::board::{Actuator, BoardConfig, Input};
-use crate::check::{check_configure, motion_fits, Refusal};
+use crate::check::{check_configure, home_fits, motion_fits, motion_mask, Refusal};
 use crate::queue::{Command, Ring, TxBuffer};
 use crate::servo::ServoChannel;
 use crate::stepper::{StepperChannel, StepperFault};
@@ -46,7 +46,7 @@ impl FaultCause {
             FaultCause::Stepper {
                 actuator,
                 fault: StepperFault::HomeNotFound,
-            } => Fault::Stall { actuator },
+            } => Fault::HomeNotFound { actuator },
             FaultCause::Stepper {
                 actuator,
                 fault: StepperFault::EndStopHit,
@@ -72,7 +72,8 @@ pub struct Firmware<'b> {
     decoder: Decoder,
     pub(crate) configure: Option<Configure>,
     pub(crate) checksum: u16,
-    pub(crate) homed: bool,
+    /// Actuators homed since the last `Configure`, `ClearFault` or interruption (bit per index).
+    pub(crate) homed: u16,
     pub(crate) latched: FaultFlags,
     pub(crate) cause: Option<FaultCause>,
     pub(crate) queue: Ring<Command, QUEUE_DEPTH>,
@@ -93,10 +94,10 @@ pub struct Firmware<'b> {
 pub(crate) enum Running {
     /// Until every channel is idle.
     Motion,
-    /// Steppers homing; then the jaws close.
-    HomeSteppers,
-    /// Jaws closing after the steppers homed.
-    HomeJaws,
+    /// The steppers of the mask homing; then its jaws close.
+    HomeSteppers(u16),
+    /// The jaws of the mask closing after its steppers homed.
+    HomeJaws(u16),
     /// Until this time, µs.
     Dwell(u64),
 }
@@ -119,7 +120,7 @@ impl<'b> Firmware<'b> {
             decoder: Decoder::new(),
             configure: None,
             checksum: 0,
-            homed: false,
+            homed: 0,
             latched: FaultFlags(0),
             cause: None,
             queue: Ring::new(),
@@ -183,11 +184,23 @@ impl<'b> Firmware<'b> {
             FirmwareState::Faulted
         } else if !self.queue.is_empty() {
             FirmwareState::Busy
-        } else if !self.homed {
+        } else if self.homed != self.configured_mask() {
             FirmwareState::Unhomed
         } else {
             FirmwareState::Idle
         }
+    }
+
+    /// Every configured actuator, as a mask.
+    pub(crate) fn configured_mask(&self) -> u16 {
+        let count = self.configure.map_or(0, |c| c.actuators.len());
+        ((1u32 << count) - 1) as u16
+    }
+
+    /// Whether actuator `index` has been homed since the last `Configure`, `ClearFault`
+    /// or interrupted command.
+    pub fn is_homed(&self, index: u8) -> bool {
+        index < 16 && self.homed & (1 << index) != 0
     }
 
     /// The latched fault's cause, if any.
@@ -270,7 +283,7 @@ impl<'b> Firmware<'b> {
         match message {
             Message::Hello { .. } => self.on_hello(),
             Message::Configure(configure) => self.on_configure(configure, seq),
-            Message::Home { move_id } => self.on_queued(Command::Home { move_id }, seq),
+            Message::Home { move_id, mask } => self.on_queued(Command::Home { move_id, mask }, seq),
             Message::Motion(motion) => self.on_queued(Command::Motion(motion), seq),
             Message::Dwell { move_id, ms } => self.on_queued(Command::Dwell { move_id, ms }, seq),
             Message::QueryStatus => self.send_unsequenced(&Message::Status(self.status())),
@@ -284,7 +297,7 @@ impl<'b> Firmware<'b> {
     fn on_hello(&mut self) {
         // PROTOCOL.md §9: stop any motion, decelerating; flush the queue.
         if self.running.take().is_some() {
-            self.homed = false;
+            self.homed = 0;
         }
         self.queue.clear();
         let now = self.now_us;
@@ -319,12 +332,15 @@ impl<'b> Firmware<'b> {
         }
         if let Err(refusal) = check_configure(self.board, &configure) {
             self.refusal = Some(refusal);
-            return self.nak(seq, NakReason::InvalidCommand);
+            return self.send_unsequenced(&Message::ConfigureRefused {
+                seq,
+                refusal: refusal.to_wire(),
+            });
         }
         self.refusal = None;
         self.checksum = configure.checksum().unwrap_or(0);
         self.configure = Some(configure);
-        self.homed = false;
+        self.homed = 0;
         self.notify(&Message::ConfigureReply {
             checksum: self.checksum,
         });
@@ -339,14 +355,25 @@ impl<'b> Firmware<'b> {
             }
             _ => {}
         }
-        if let Command::Motion(motion) = command {
-            let home_queued = self.queue.iter().any(|c| matches!(c, Command::Home { .. }));
-            if !self.homed && !home_queued {
-                return Some(NakReason::BadState);
+        match command {
+            Command::Motion(motion) => {
+                let will_be_homed = self.queue.iter().fold(self.homed, |mask, c| match c {
+                    Command::Home { mask: home, .. } => mask | home,
+                    _ => mask,
+                });
+                if motion_mask(motion) & !will_be_homed != 0 {
+                    return Some(NakReason::BadState);
+                }
+                if !self.configure.is_some_and(|c| motion_fits(&c, motion)) {
+                    return Some(NakReason::InvalidCommand);
+                }
             }
-            if !self.configure.is_some_and(|c| motion_fits(&c, motion)) {
-                return Some(NakReason::InvalidCommand);
+            Command::Home { mask, .. } => {
+                if !self.configure.is_some_and(|c| home_fits(&c, *mask)) {
+                    return Some(NakReason::InvalidCommand);
+                }
             }
+            Command::Dwell { .. } => {}
         }
         None
     }
@@ -369,7 +396,7 @@ impl<'b> Firmware<'b> {
         if self.latched.0 != 0 {
             self.latched = FaultFlags(0);
             self.cause = None;
-            self.homed = false;
+            self.homed = 0;
         }
         self.ack();
     }
@@ -378,7 +405,7 @@ impl<'b> Firmware<'b> {
     pub(crate) fn emergency_stop(&mut self, cause: FaultCause) {
         let already = self.latched.any(FaultFlags::ESTOP);
         self.stop_and_flush();
-        self.homed = false;
+        self.homed = 0;
         self.latched = FaultFlags(self.latched.0 | FaultFlags::ESTOP);
         if !already {
             self.cause = Some(cause);
@@ -395,7 +422,7 @@ impl<'b> Firmware<'b> {
     /// firmware unhomed.
     pub(crate) fn stop_and_flush(&mut self) {
         if self.running.take().is_some() {
-            self.homed = false;
+            self.homed = 0;
         }
         for channel in self.channels.iter_mut() {
             match channel {

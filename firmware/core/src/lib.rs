@@ -27,7 +27,7 @@
 //! ```
 //!
 //! The link follows PROTOCOL.md §9–10 (next to the `firmware-protocol` crate): handshake,
-//! `Configure` checked against the board (`Nak InvalidCommand` if it cannot be honoured),
+//! `Configure` checked against the board (`ConfigureRefused` with the reason if it cannot be honoured),
 //! a queue of up to [`QUEUE_DEPTH`] commands, `MoveDone` for each, e-stop, latched faults.
 #![no_std]
 #![forbid(unsafe_code)]
@@ -44,7 +44,7 @@ mod servo;
 mod stepper;
 
 pub use board::{Actuator, BoardConfig, BoardError, HomeSensor, Input, SensorKind, Servo, Stepper};
-pub use check::{check_configure, motion_fits, Refusal};
+pub use check::{check_configure, home_fits, motion_fits, motion_mask, Refusal};
 pub use firmware::{FaultCause, Firmware, NOTIFY_WINDOW, QUEUE_DEPTH, RX_WINDOW};
 pub use stepper::StepperFault;
 

@@ -5,10 +5,12 @@ use firmware_protocol::message::Motion;
 /// A queued command (`Home`, `Motion`, `Dwell`), as accepted from the host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
-    /// Home every actuator.
+    /// Home the actuators of `mask`.
     Home {
         /// Echoed in `MoveDone`.
         move_id: u32,
+        /// Bit `i`: actuator `i`.
+        mask: u16,
     },
     /// Actions that start together.
     Motion(Motion),
@@ -25,7 +27,7 @@ impl Command {
     /// The id echoed in `MoveDone`.
     pub const fn move_id(&self) -> u32 {
         match *self {
-            Command::Home { move_id } | Command::Dwell { move_id, .. } => move_id,
+            Command::Home { move_id, .. } | Command::Dwell { move_id, .. } => move_id,
             Command::Motion(motion) => motion.move_id,
         }
     }

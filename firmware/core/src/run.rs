@@ -97,12 +97,12 @@ impl Firmware<'_> {
         loop {
             match self.running {
                 Some(Running::Motion) if self.channels_idle(now, true, true) => self.finish(),
-                Some(Running::HomeSteppers) if self.channels_idle(now, true, false) => {
-                    self.close_jaws(now, pins);
+                Some(Running::HomeSteppers(mask)) if self.channels_idle(now, true, false) => {
+                    self.close_jaws(mask, now, pins);
                     continue;
                 }
-                Some(Running::HomeJaws) if self.channels_idle(now, false, true) => {
-                    self.homed = true;
+                Some(Running::HomeJaws(mask)) if self.channels_idle(now, false, true) => {
+                    self.homed |= mask;
                     self.finish();
                 }
                 Some(Running::Dwell(until)) if now >= until => self.finish(),
@@ -136,7 +136,7 @@ impl Firmware<'_> {
             return false;
         }
         self.running = Some(match next {
-            Command::Home { .. } => self.start_homing(now, pins),
+            Command::Home { mask, .. } => self.start_homing(mask, now, pins),
             Command::Motion(motion) => {
                 for action in motion.actions.iter() {
                     self.start_action(action, now, pins);
@@ -181,8 +181,9 @@ impl Firmware<'_> {
         self.configure.map_or(0, |c| c.actuators.len())
     }
 
-    fn start_homing(&mut self, now: u64, pins: &mut impl Pins) -> Running {
-        for index in 0..self.configured_count() {
+    fn start_homing(&mut self, mask: u16, now: u64, pins: &mut impl Pins) -> Running {
+        let mask = mask & self.configured_mask();
+        for index in (0..self.configured_count()).filter(|&i| mask & (1 << i) != 0) {
             let sensor = match self.board.actuators.get(index) {
                 Some(crate::Actuator::Stepper(stepper)) => stepper.home.map(|home| home.input),
                 _ => None,
@@ -192,32 +193,25 @@ impl Firmware<'_> {
                 stepper.start_homing(now, sensor_active, pins);
             }
         }
-        Running::HomeSteppers
+        Running::HomeSteppers(mask)
     }
 
-    fn close_jaws(&mut self, now: u64, pins: &mut impl Pins) {
+    fn close_jaws(&mut self, mask: u16, now: u64, pins: &mut impl Pins) {
         let count = self.configured_count();
-        for channel in self.channels.iter_mut().take(count) {
-            if let Channel::Servo(servo) = channel {
+        for (index, channel) in self.channels.iter_mut().enumerate().take(count) {
+            if let (Channel::Servo(servo), true) = (channel, mask & (1 << index) != 0) {
                 servo.command(true, now, pins);
             }
         }
-        self.running = Some(Running::HomeJaws);
+        self.running = Some(Running::HomeJaws(mask));
     }
 
     /// Stops, flushes the queue, latches the fault and reports it.
     pub(crate) fn latch(&mut self, cause: FaultCause) {
         self.stop_and_flush();
-        self.homed = false;
+        self.homed = 0;
         let fault = cause.protocol_fault();
-        let flag = match fault {
-            firmware_protocol::message::Fault::Stall { .. } => FaultFlags::STALL,
-            firmware_protocol::message::Fault::Limit { .. } => FaultFlags::LIMIT,
-            firmware_protocol::message::Fault::BrownOut => FaultFlags::BROWN_OUT,
-            firmware_protocol::message::Fault::CommsTimeout => FaultFlags::COMMS_TIMEOUT,
-            firmware_protocol::message::Fault::EStopLatched => FaultFlags::ESTOP,
-        };
-        self.latched = FaultFlags(self.latched.0 | flag);
+        self.latched = FaultFlags(self.latched.0 | fault.flag());
         if self.cause.is_none() {
             self.cause = Some(cause);
         }

@@ -1,6 +1,6 @@
 //! E-stop latency, latching, ClearFault and re-homing.
 
-use crate::rig::{motion, rotate, Rig};
+use crate::rig::{motion, rotate, Rig, ALL_EIGHT};
 use cubed_firmware::examples::FOUR_ARM;
 use firmware_protocol::message::{Event, Fault, FirmwareState, NakReason};
 use firmware_protocol::Message;
@@ -63,7 +63,10 @@ fn after_an_estop_clear_fault_and_home_run_a_second_program() {
     )));
     rig.send(Message::ClearFault);
     assert_eq!(rig.fw.state(), FirmwareState::Unhomed);
-    rig.send(Message::Home { move_id: 5 });
+    rig.send(Message::Home {
+        move_id: 5,
+        mask: ALL_EIGHT,
+    });
     assert!(rig.run_until_done(5, 5_000_000).is_some(), "re-homed");
     assert_eq!(rig.fw.position(1), Some(0));
     rig.send(motion(6, &[rotate(1, 1), rotate(3, 1)]));
@@ -132,7 +135,10 @@ fn an_end_stop_hit_mid_move_latches_limit_naming_the_actuator() {
     )
     .expect("two actuators");
     rig.handshake(configure);
-    rig.send(Message::Home { move_id: 1 });
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: 0b11,
+    });
     rig.run_until_done(1, 5_000_000)
         .expect("homed against the switch");
     rig.send(motion(2, &[rotate(1, 1)]));

@@ -1,6 +1,6 @@
 //! Homing from every start angle, judged by the simulated magnets, not the core's count.
 
-use crate::rig::{four_arm_configure, Rig, MAGNET_HALF_WIDTH, REV};
+use crate::rig::{four_arm_configure, Rig, ALL_EIGHT, MAGNET_HALF_WIDTH, REV};
 use cubed_firmware::examples::FOUR_ARM;
 use firmware_protocol::message::{Event, Fault};
 use firmware_protocol::Message;
@@ -18,7 +18,10 @@ fn homing_from_every_start_position_ends_at_the_magnet_edge() {
         }
         rig.update_sensors();
         rig.handshake(four_arm_configure(150, 250));
-        rig.send(Message::Home { move_id: 7 });
+        rig.send(Message::Home {
+            move_id: 7,
+            mask: ALL_EIGHT,
+        });
         let done = rig.run_until_done(7, 5_000_000);
         assert!(done.is_some(), "start {start}: homing finished");
         for i in [1usize, 3, 5, 7] {
@@ -41,14 +44,25 @@ fn homing_from_every_start_position_ends_at_the_magnet_edge() {
 }
 
 #[test]
-fn homing_gives_up_with_a_stall_fault_naming_the_actuator() {
+fn homing_gives_up_with_a_home_not_found_fault_naming_the_actuator() {
     let mut rig = Rig::new(&FOUR_ARM);
     rig.dead_sensor[5] = true;
     rig.update_sensors();
     rig.handshake(four_arm_configure(150, 250));
-    rig.send(Message::Home { move_id: 1 });
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: ALL_EIGHT,
+    });
     rig.run_until(4_000_000);
-    assert!(rig.has(&Message::Event(Event::Fault(Fault::Stall { actuator: 5 }))));
+    assert!(rig.has(&Message::Event(Event::Fault(Fault::HomeNotFound {
+        actuator: 5
+    }))));
+    assert_eq!(
+        rig.fw.status().faults,
+        firmware_protocol::message::FaultFlags(
+            firmware_protocol::message::FaultFlags::HOME_NOT_FOUND
+        )
+    );
     assert!(rig.done_at(1).is_none(), "no MoveDone for a failed home");
     // Gave up after max_seek_deg = 400°: 1777 microsteps, not one more.
     let steps = rig.steps(5, 0, u64::MAX).len() as i64;
@@ -82,7 +96,10 @@ fn a_home_offset_moves_past_the_trigger_point() {
         firmware_protocol::message::Configure::new(&four_arm_configure(150, 250).actuators[..2])
             .expect("two");
     rig.handshake(configure);
-    rig.send(Message::Home { move_id: 1 });
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: 0b11,
+    });
     assert!(rig.run_until_done(1, 5_000_000).is_some());
     assert_eq!(
         rig.hw.motor[1].rem_euclid(REV),
@@ -101,7 +118,21 @@ fn homing_moves_only_the_configured_actuators() {
         firmware_protocol::message::Configure::new(&four_arm_configure(150, 250).actuators[..2])
             .expect("two");
     rig.handshake(two);
-    rig.send(Message::Home { move_id: 1 });
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: firmware_protocol::message::HOME_ALL,
+    });
+    assert!(
+        rig.has(&Message::Nak {
+            seq: firmware_protocol::Seq(1),
+            reason: firmware_protocol::message::NakReason::InvalidCommand,
+        }),
+        "a mask naming unconfigured actuators is refused"
+    );
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: 0b11,
+    });
     assert!(rig.run_until_done(1, 5_000_000).is_some());
     assert_eq!(rig.hw.motor[1].rem_euclid(REV), TRIGGER.rem_euclid(REV));
     assert_eq!(
@@ -113,4 +144,65 @@ fn homing_moves_only_the_configured_actuators() {
         Some(0),
         "jaw 2 is not configured: never commanded"
     );
+}
+
+#[test]
+fn a_home_mask_homes_only_its_actuators_and_motions_wait_for_theirs() {
+    use firmware_protocol::message::{Action, FirmwareState, Motion, NakReason};
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.hw.motor[1] = 300;
+    rig.hw.motor[3] = 900;
+    rig.update_sensors();
+    rig.handshake(four_arm_configure(150, 250));
+    // Gripper 0 (jaw 0, rotation 1) only.
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: 0b0000_0011,
+    });
+    assert!(rig.run_until_done(1, 5_000_000).is_some(), "group homed");
+    assert_eq!(rig.hw.motor[1].rem_euclid(REV), TRIGGER.rem_euclid(REV));
+    assert_eq!(
+        rig.hw.motor[3], 900,
+        "rotation 3 is not in the mask: it stays"
+    );
+    assert_eq!(rig.fw.position(0), Some(1), "jaw 0 closed");
+    assert_eq!(rig.fw.position(2), Some(0), "jaw 2 never commanded");
+    assert!(rig.fw.is_homed(1) && !rig.fw.is_homed(3));
+    assert_eq!(
+        rig.fw.state(),
+        FirmwareState::Unhomed,
+        "others still unhomed"
+    );
+
+    let turn = |move_id, actuator| {
+        Message::Motion(
+            Motion::new(
+                move_id,
+                &[Action::Rotate {
+                    actuator,
+                    quarter_turns: 1,
+                }],
+            )
+            .expect("one action"),
+        )
+    };
+    rig.send(turn(2, 3));
+    assert!(
+        rig.has(&Message::Nak {
+            seq: firmware_protocol::Seq(2),
+            reason: NakReason::BadState,
+        }),
+        "actuator 3 is not homed"
+    );
+    rig.send(turn(3, 1));
+    assert!(rig.run_until_done(3, 5_000_000).is_some(), "actuator 1 is");
+
+    // The rest, in a second group; a motion queued behind it is accepted.
+    rig.send(Message::Home {
+        move_id: 4,
+        mask: 0b1111_1100,
+    });
+    rig.send(turn(5, 3));
+    assert!(rig.run_until_done(5, 10_000_000).is_some());
+    assert_eq!(rig.fw.state(), FirmwareState::Idle, "every actuator homed");
 }

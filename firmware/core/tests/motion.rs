@@ -167,18 +167,19 @@ fn a_dwell_takes_its_time_and_a_configure_too_fast_for_the_ramp_is_refused() {
     // The ramp needs 143.3 ms for a quarter turn (witness: 400/4800 s + 4800/80000 s).
     let mut rig = Rig::new(&FOUR_ARM);
     rig.handshake(four_arm_configure(140, 250));
-    assert!(rig.received.iter().any(|(_, m)| matches!(
-        m,
-        firmware_protocol::Message::Nak {
-            reason: firmware_protocol::message::NakReason::InvalidCommand,
-            ..
-        }
-    )));
+    assert!(rig.has(&firmware_protocol::Message::ConfigureRefused {
+        seq: firmware_protocol::Seq(0),
+        refusal: firmware_protocol::message::ConfigRefusal::TooFast {
+            actuator: 1,
+            timed: firmware_protocol::message::TimedMove::QuarterTurn,
+            needed_ms: 144,
+        },
+    }));
     assert_eq!(
         rig.fw.last_refusal(),
         Some(cubed_firmware::Refusal::TooFast {
             actuator: 1,
-            units: 1,
+            timed: firmware_protocol::message::TimedMove::QuarterTurn,
             configured_ms: 140,
             needed_ms: 144
         })

@@ -190,7 +190,7 @@ impl Rig {
     /// Hello + Configure of the shipped four-arm robot's timings.
     pub fn handshake(&mut self, configure: Configure) {
         self.send(Message::Hello {
-            protocol_version: 1,
+            protocol_version: firmware_protocol::PROTOCOL_VERSION,
         });
         self.send(Message::Configure(configure));
     }
@@ -198,7 +198,10 @@ impl Rig {
     /// Handshake, configure, home; panics (test failure) if homing does not finish.
     pub fn ready(&mut self) {
         self.handshake(four_arm_configure(150, 250));
-        self.send(Message::Home { move_id: 1 });
+        self.send(Message::Home {
+            move_id: 1,
+            mask: ALL_EIGHT,
+        });
         assert!(
             self.run_until_done(1, 5_000_000).is_some(),
             "homing finished"
@@ -217,6 +220,9 @@ impl Rig {
 }
 
 /// The four-arm robot's `Configure`: jaw + rotation (-1..=1) per gripper.
+/// The `Home` mask of all eight four-arm actuators.
+pub const ALL_EIGHT: u16 = 0x00FF;
+
 pub fn four_arm_configure(quarter_ms: u16, half_ms: u16) -> Configure {
     let jaw = ActuatorConfig::Jaw {
         open_ms: 100,

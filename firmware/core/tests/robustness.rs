@@ -1,6 +1,6 @@
 //! No byte sequence makes the firmware panic or break its invariants.
 
-use crate::rig::{four_arm_configure, motion, rotate, Rig};
+use crate::rig::{four_arm_configure, motion, rotate, Rig, ALL_EIGHT};
 use cubed_firmware::examples::FOUR_ARM;
 use firmware_protocol::message::FirmwareState;
 use firmware_protocol::{encode, Frame, Message, Seq, MAX_WIRE_LEN};
@@ -12,7 +12,10 @@ fn valid_frames() -> Vec<Vec<u8>> {
             protocol_version: 1,
         },
         Message::Configure(four_arm_configure(150, 250)),
-        Message::Home { move_id: 1 },
+        Message::Home {
+            move_id: 1,
+            mask: ALL_EIGHT,
+        },
         motion(2, &[rotate(1, 1), rotate(3, -1)]),
         Message::Dwell { move_id: 3, ms: 20 },
         Message::QueryStatus,

@@ -1,6 +1,6 @@
 //! The link as PROTOCOL.md §9–10 says: handshake, version refusal, duplicates, credits.
 
-use crate::rig::{four_arm_configure, motion, rotate, Rig};
+use crate::rig::{four_arm_configure, motion, rotate, Rig, ALL_EIGHT};
 use cubed_firmware::examples::FOUR_ARM;
 use cubed_firmware::QUEUE_DEPTH;
 use firmware_protocol::message::{Event, FirmwareState, NakReason, ResetCause};
@@ -22,7 +22,7 @@ fn boot_event_then_hello_reply_with_queue_depth() {
     let Message::HelloReply(reply) = rig.received[1].1 else {
         panic!("expected HelloReply, got {:?}", rig.received);
     };
-    assert_eq!(reply.protocol_version, 1);
+    assert_eq!(reply.protocol_version, firmware_protocol::PROTOCOL_VERSION);
     assert_eq!(usize::from(reply.queue_depth), QUEUE_DEPTH);
     const { assert!(QUEUE_DEPTH >= 32) };
     assert_eq!(reply.name_bytes(), b"cubed-fw");
@@ -31,13 +31,14 @@ fn boot_event_then_hello_reply_with_queue_depth() {
 #[test]
 fn a_hello_of_another_version_is_answered_but_starts_no_session() {
     let mut rig = Rig::new(&FOUR_ARM);
+    // A host of the previous protocol version.
     rig.send(Message::Hello {
-        protocol_version: 2,
+        protocol_version: 1,
     });
     assert!(rig
         .received
         .iter()
-        .any(|(_, m)| matches!(m, Message::HelloReply(r) if r.protocol_version == 1)));
+        .any(|(_, m)| matches!(m, Message::HelloReply(r) if r.protocol_version == 2)));
     assert!(!rig.fw.in_session());
     rig.send(Message::Configure(four_arm_configure(150, 250)));
     assert!(rig.received.iter().any(|(_, m)| matches!(
@@ -113,7 +114,10 @@ fn motions_that_do_not_fit_are_refused_and_unhomed_motions_too() {
             ..
         }
     )));
-    rig.send(Message::Home { move_id: 3 });
+    rig.send(Message::Home {
+        move_id: 3,
+        mask: ALL_EIGHT,
+    });
     rig.send(motion(4, &[rotate(1, 2)]));
     rig.send(motion(5, &[rotate(0, 1)]));
     let invalid = rig
@@ -149,6 +153,10 @@ fn a_configure_for_more_actuators_than_the_board_is_refused() {
             board: 8
         })
     );
+    assert!(rig.has(&Message::ConfigureRefused {
+        seq: firmware_protocol::Seq(0),
+        refusal: firmware_protocol::message::ConfigRefusal::TooManyActuators { board: 8 },
+    }));
     assert_eq!(rig.fw.state(), FirmwareState::Unconfigured);
 }
 
@@ -175,6 +183,10 @@ fn a_continuous_rotation_without_a_home_sensor_is_refused() {
         rig.fw.last_refusal(),
         Some(cubed_firmware::Refusal::ContinuousWithoutSensor { actuator: 0 })
     );
+    assert!(rig.has(&Message::ConfigureRefused {
+        seq: firmware_protocol::Seq(0),
+        refusal: firmware_protocol::message::ConfigRefusal::ContinuousWithoutSensor { actuator: 0 },
+    }));
     // A limited rotation on the same motor homes by ramping back to its counted 0.
     let limited = ActuatorConfig::Rotation {
         range: RotationRange::Limited { min: -1, max: 1 },
@@ -182,11 +194,17 @@ fn a_continuous_rotation_without_a_home_sensor_is_refused() {
         half_turn_ms: 250,
     };
     rig.send(Message::Configure(Configure::new(&[limited]).expect("one")));
-    rig.send(Message::Home { move_id: 1 });
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: 0b1,
+    });
     rig.run_until_done(1, 1_000_000).expect("homed");
     rig.send(motion(2, &[rotate(0, -1)]));
     rig.run_until_done(2, 1_000_000).expect("turned");
-    rig.send(Message::Home { move_id: 3 });
+    rig.send(Message::Home {
+        move_id: 3,
+        mask: 0b1,
+    });
     rig.run_until_done(3, 1_000_000).expect("homed again");
     assert_eq!(rig.hw.motor[0], 0, "back where it started");
 }

@@ -4,12 +4,13 @@
 
 use super::clock::Clock;
 use super::error::LinkError;
+use super::fault_words::refusal_in_words;
 use super::handle::{Connected, LinkEvent, LinkSettings, Request};
 use super::transport::{Connector, Transport};
 use crate::error_chain::error_chain;
 use crate::robot::MotionGroup;
 use firmware_protocol::message::{
-    Configure, Event, Fault, FirmwareState, HelloReply, NakReason, Status,
+    ConfigRefusal, Configure, Event, Fault, FirmwareState, HelloReply, NakReason, Status,
 };
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{Decoder, HostInbound, HostLink, HostPhase, Message, PROTOCOL_VERSION};
@@ -438,6 +439,7 @@ impl LinkTask {
             Message::HelloReply(reply) => self.on_hello_reply(reply)?,
             Message::Status(status) => self.on_status(status)?,
             Message::Nak { seq, reason } => self.on_nak(seq.0, reason)?,
+            Message::ConfigureRefused { refusal, .. } => self.on_configure_refused(refusal)?,
             _ => {}
         }
         Ok(())
@@ -459,6 +461,17 @@ impl LinkTask {
             started: self.now(),
         };
         self.emit_frame(&Message::Configure(self.configure))
+    }
+
+    fn on_configure_refused(&mut self, refusal: ConfigRefusal) -> Result<(), LinkError> {
+        if !matches!(self.stage, Stage::Configuring { .. }) {
+            return Ok(());
+        }
+        Err(LinkError::ConfigureRefused {
+            path: self.path.clone(),
+            refusal,
+            words: refusal_in_words(&refusal, &self.configure, &self.settings.actuator_names),
+        })
     }
 
     fn on_nak(&mut self, seq: u8, reason: NakReason) -> Result<(), LinkError> {
