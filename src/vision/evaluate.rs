@@ -1,4 +1,4 @@
-//! Measuring the classifier: run it over known scans (optionally with seeded lighting variants) and count right, unsure, wrong and illegal results.
+//! Measuring the classifier: the development / held-out split of the labelled scans, runs over them (as they are or with seeded lighting variants) counting right, refused, wrong and illegal results, and the confidence of each outcome for the reliability table.
 
 use super::camera::sim::{SimCamera, SimLighting};
 use super::camera::CaptureRequest;
@@ -13,9 +13,45 @@ use crate::cube::{Face, FaceletCube};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// Which part of the labelled data a scan belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Used while developing the method.
+    Dev,
+    /// Looked at only to report.
+    HeldOut,
+}
+
+/// 64-bit FNV-1a of a name: fixes the split and each scan's variant seed.
+pub fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+impl Part {
+    /// The split, fixed by the name alone: a scan is held out when the 64-bit
+    /// FNV-1a hash of its file stem (`3x3x3-cross` for `3x3x3-cross.json`) is odd.
+    pub fn of(stem: &str) -> Part {
+        if name_hash(stem) % 2 == 1 {
+            Part::HeldOut
+        } else {
+            Part::Dev
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Part::Dev => "dev",
+            Part::HeldOut => "held-out",
+        }
+    }
+}
+
 /// Readings with the true cube they show.
 #[derive(Clone, Debug)]
 pub struct LabelledScan {
+    /// The file stem (it fixes the part and the variant seeds).
     pub name: String,
     pub readings: [Rgb; 54],
     pub truth: FaceletCube,
@@ -33,6 +69,9 @@ pub struct Tally {
     pub illegal: usize,
     /// Names of the scans (and variants) that were not right.
     pub failures: Vec<String>,
+    /// Per classified cube: its least sticker confidence and whether its
+    /// (best-guess) reading was right, for the reliability table.
+    pub samples: Vec<(f32, bool)>,
 }
 
 impl Tally {
@@ -42,7 +81,12 @@ impl Tally {
 
     /// Percentage exactly right.
     pub fn percent_right(&self) -> f64 {
-        100.0 * self.right as f64 / self.total().max(1) as f64
+        self.percent(self.right)
+    }
+
+    /// `count` as a percentage of all outcomes.
+    pub fn percent(&self, count: usize) -> f64 {
+        100.0 * count as f64 / self.total().max(1) as f64
     }
 
     /// Classifies one scan and counts the outcome.
@@ -54,7 +98,14 @@ impl Tally {
         palette: &Palette,
         options: &ClassifyOptions,
     ) {
-        match classify(readings, palette, options) {
+        let result = classify(readings, palette, options);
+        let guess = match &result {
+            Ok(c) => c,
+            Err(ClassifyError::Unsure { best_guess, .. }) => best_guess,
+        };
+        self.samples
+            .push((guess.least_confidence(), guess.facelets == *truth));
+        match result {
             Ok(c) if c.cubies.check().is_err() => {
                 self.illegal += 1;
                 self.failures.push(format!("{name}: illegal"));
@@ -68,6 +119,7 @@ impl Tally {
             Err(ClassifyError::Unsure {
                 stickers,
                 best_guess,
+                doubt,
                 ..
             }) => {
                 self.unsure += 1;
@@ -77,7 +129,7 @@ impl Tally {
                     "guess wrong"
                 };
                 self.failures
-                    .push(format!("{name}: unsure of {stickers:?} ({guess})"));
+                    .push(format!("{name}: unsure of {stickers:?}, {doubt} ({guess})"));
             }
         }
     }
@@ -108,8 +160,8 @@ pub fn tally_variants(
     options: &ClassifyOptions,
 ) -> Tally {
     let mut tally = Tally::default();
-    for (i, scan) in scans.iter().enumerate() {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));
+    for scan in scans {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(&scan.name));
         for v in 0..variants {
             let varied = perturbation.apply(&scan.readings, &mut rng);
             tally.record(
@@ -162,4 +214,51 @@ pub fn tally_sim_cubes(
         }
     }
     tally
+}
+
+/// Reliability: per bin of least sticker confidence (lower edges), how many
+/// cubes were read right and wrong (best guesses, refused or not).
+pub fn reliability(samples: &[(f32, bool)], edges: &[f32]) -> Vec<(f32, usize, usize)> {
+    edges
+        .iter()
+        .enumerate()
+        .map(|(i, &low)| {
+            let high = edges.get(i + 1).copied().unwrap_or(f32::INFINITY);
+            let inside = samples.iter().filter(|(c, _)| *c >= low && *c < high);
+            let (right, wrong) = inside.fold(
+                (0, 0),
+                |(r, w), (_, ok)| {
+                    if *ok {
+                        (r + 1, w)
+                    } else {
+                        (r, w + 1)
+                    }
+                },
+            );
+            (low, right, wrong)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_split_is_fixed_by_the_name() {
+        // FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c (even) and of "b" 0xaf63df4c8601f1a5 (odd): published test vectors.
+        assert_eq!(name_hash("a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(name_hash("b"), 0xaf63_df4c_8601_f1a5);
+        assert_eq!(Part::of("a"), Part::Dev);
+        assert_eq!(Part::of("b"), Part::HeldOut);
+    }
+
+    #[test]
+    fn reliability_bins_count_right_and_wrong() {
+        let samples = [(0.5, false), (1.0, true), (2.5, true), (9.0, false)];
+        assert_eq!(
+            reliability(&samples, &[0.0, 1.0, 3.0]),
+            vec![(0.0, 0, 1), (1.0, 2, 0), (3.0, 0, 1)]
+        );
+    }
 }

@@ -1,4 +1,4 @@
-//! Per-face exposure and white-balance correction: linear-light readings and the gains that make each colour look the same on every face. Pure.
+//! Per-face exposure and white-balance correction: linear-light readings and the gains that make each colour look the same on every face, bounded to what lighting can do. Pure.
 
 use super::colour::{median_of_sorted, LabColour, Rgb};
 use palette::{FromColor, Lab, LinSrgb, Srgb};
@@ -6,10 +6,12 @@ use palette::{FromColor, Lab, LinSrgb, Srgb};
 /// A reading in linear light (0..1 for unclipped camera values).
 pub type Linear = [f32; 3];
 
-/// Readings at or above this (0..255) may be clipped and say nothing about gain.
+/// Readings at or above this (0..255) may be clipped (the sensor's full
+/// scale, whatever the exposure) and say nothing about gain.
 const CLIPPED: u8 = 254;
-/// Channel values below this (linear) are too noisy to estimate a gain from.
-const TOO_DARK: f32 = 0.02;
+/// Channel values below this share of the calibrated white (linear) are too
+/// noisy to estimate a gain from: the floor follows the calibration's exposure.
+const TOO_DARK_OF_WHITE: f32 = 0.025;
 /// Rounds of re-estimating colours and gains in turn.
 const ALTERNATING_ROUNDS: usize = 6;
 /// A channel's own gain is used only when this many stickers of the face support it.
@@ -44,6 +46,49 @@ pub fn chromaticity(rgb: Rgb) -> [f32; 3] {
     let v = rgb.map(|c| c as f32);
     let sum = v[0] + v[1] + v[2] + 1.0;
     v.map(|c| c / sum)
+}
+
+/// What the light correction may do (ratios in linear light, either way),
+/// and the calibrated exposure it works from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LightBounds {
+    /// One face's white balance against its own exposure, per channel: 1.8 in
+    /// linear light is about ±30 % on an sRGB channel, beyond the strongest
+    /// drift the bench applies (±25 %).
+    pub face_cast: f32,
+    /// The calibrated white's weakest channel, linear (from the palette).
+    pub white_level: f32,
+}
+
+impl Default for LightBounds {
+    fn default() -> Self {
+        LightBounds {
+            face_cast: 1.8,
+            white_level: 0.83,
+        }
+    }
+}
+
+impl LightBounds {
+    /// The default bounds at the exposure of `palette`'s calibration (its lightest colour).
+    pub fn for_palette(palette: &super::palette::Palette) -> LightBounds {
+        let white_level = palette
+            .colours
+            .iter()
+            .map(|c| {
+                let v = linearize(c.reference.to_rgb());
+                v[0].min(v[1]).min(v[2])
+            })
+            .fold(0.0, f32::max);
+        LightBounds {
+            white_level: white_level.max(0.05),
+            ..LightBounds::default()
+        }
+    }
+
+    fn too_dark(&self) -> f32 {
+        TOO_DARK_OF_WHITE * self.white_level
+    }
 }
 
 /// Gains per face (URFDLB) and channel; all 1 leaves the readings as they are.
@@ -87,10 +132,11 @@ impl FaceGains {
         readings: &[Rgb; 54],
         linear: &[Linear; 54],
         colour_of: &[usize; 54],
+        bounds: &LightBounds,
     ) -> FaceGains {
         let mut current = *self;
         for _ in 0..ALTERNATING_ROUNDS {
-            current = current.estimate_once(readings, linear, colour_of);
+            current = current.estimate_once(readings, linear, colour_of, bounds);
         }
         current
     }
@@ -100,16 +146,17 @@ impl FaceGains {
         readings: &[Rgb; 54],
         linear: &[Linear; 54],
         colour_of: &[usize; 54],
+        bounds: &LightBounds,
     ) -> FaceGains {
         let references = self.colour_medians(linear, colour_of);
         let gains = std::array::from_fn(|face| {
             let ratios: [Vec<f32>; 3] = std::array::from_fn(|c| {
                 (face * 9..face * 9 + 9)
-                    .filter(|&s| readings[s][c] < CLIPPED && linear[s][c] > TOO_DARK)
+                    .filter(|&s| readings[s][c] < CLIPPED && linear[s][c] > bounds.too_dark())
                     .map(|s| references[colour_of[s]][c] / linear[s][c])
                     .collect()
             });
-            face_gain(ratios).unwrap_or(self.0[face])
+            face_gain(ratios, bounds.face_cast).unwrap_or(self.0[face])
         });
         FaceGains(normalise(gains))
     }
@@ -132,8 +179,9 @@ impl FaceGains {
 
 /// One face's gains from its stickers' ratios (wanted / measured) per channel:
 /// the median of each channel with enough support, else the face's overall
-/// median (brightness only); `None` when nothing on the face can be used.
-fn face_gain(ratios: [Vec<f32>; 3]) -> Option<[f32; 3]> {
+/// median (brightness only), each within `face_cast` of that overall median
+/// (a face's light cannot recolour it); `None` when nothing on the face can be used.
+fn face_gain(ratios: [Vec<f32>; 3], face_cast: f32) -> Option<[f32; 3]> {
     let mut pooled: Vec<f32> = ratios.iter().flatten().copied().collect();
     pooled.sort_by(f32::total_cmp);
     let overall = median_of_sorted(&pooled)?;
@@ -144,7 +192,8 @@ fn face_gain(ratios: [Vec<f32>; 3]) -> Option<[f32; 3]> {
         } else {
             overall
         };
-        gain.clamp(MIN_GAIN, MAX_GAIN)
+        gain.clamp(overall / face_cast, overall * face_cast)
+            .clamp(MIN_GAIN, MAX_GAIN)
     }))
 }
 
@@ -184,7 +233,8 @@ mod tests {
             }
         });
         let linear = readings.map(linearize);
-        let gains = FaceGains::default().estimate(&readings, &linear, &colour_of);
+        let gains =
+            FaceGains::default().estimate(&readings, &linear, &colour_of, &LightBounds::default());
         for c in 0..3 {
             assert!(gains.0[2][c] > 1.8 * gains.0[0][c], "{:?}", gains.0);
             assert!((gains.0[0][c] - gains.0[1][c]).abs() < 1e-4);
