@@ -5,7 +5,7 @@ use crate::vision::camera::image_dir::ImageDirCamera;
 use crate::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use crate::vision::classify::{classify_best_guess, ClassifyOptions};
 use crate::vision::evaluate::{
-    reliability, tally_scans, tally_sim_cubes, tally_variants, LabelledScan, Part, Tally,
+    reliability, tally_scans, tally_sim_cubes, tally_variants, LabelledScan, Part, Sample, Tally,
 };
 use crate::vision::grid_finder::find_grid;
 use crate::vision::palette::Palette;
@@ -53,6 +53,12 @@ pub struct VisionBenchArgs {
     /// Print up to this many failures per condition (development part only).
     #[arg(long, default_value_t = 0)]
     pub show_failures: usize,
+    /// The confidence threshold (default: the classifier's).
+    #[arg(long, default_value_t = ClassifyOptions::default().min_confidence)]
+    pub min_confidence: f32,
+    /// Write the development part's (least confidence, right) pairs as CSV, to fit the calibration.
+    #[arg(long)]
+    pub samples_out: Option<PathBuf>,
 }
 
 fn labelled_scans(dir: &Path) -> anyhow::Result<Vec<(Part, LabelledScan)>> {
@@ -159,7 +165,11 @@ fn run_condition(
 
 /// Prints every figure.
 pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
-    let (palette, options) = (Palette::default(), ClassifyOptions::default());
+    let palette = Palette::default();
+    let options = ClassifyOptions {
+        min_confidence: args.min_confidence,
+        ..ClassifyOptions::default()
+    };
     let all = labelled_scans(&args.scans)?;
     let parts: Vec<Part> = match args.parts {
         Parts::Dev => vec![Part::Dev],
@@ -180,8 +190,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     );
     println!("| condition                                            | part     | cubes |   right  | refused  | confidently wrong | illegal |");
     println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|-----|");
-    let mut pooled: Vec<(Part, Vec<(f32, bool)>)> =
-        parts.iter().map(|&p| (p, Vec::new())).collect();
+    let mut pooled: Vec<(Part, Vec<Sample>)> = parts.iter().map(|&p| (p, Vec::new())).collect();
     for condition in conditions() {
         for (part, samples) in pooled.iter_mut() {
             let scans: Vec<LabelledScan> = all
@@ -201,6 +210,13 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     }
     for (part, samples) in &pooled {
         print_reliability(*part, samples, options.min_confidence);
+        if let (Part::Dev, Some(path)) = (part, &args.samples_out) {
+            let csv: String = samples
+                .iter()
+                .map(|s| format!("{},{}\n", s.confidence, u8::from(s.right)))
+                .collect();
+            std::fs::write(path, csv).with_context(|| format!("writing {}", path.display()))?;
+        }
     }
     let photo = photo_scan(&args.photos)?;
     report(
@@ -223,25 +239,30 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The reliability table: least sticker confidence (best guesses, all conditions pooled) against right and wrong.
-fn print_reliability(part: Part, samples: &[(f32, bool)], threshold: f32) {
+/// The reliability table: least sticker confidence of the best guess (all
+/// conditions pooled) against right and wrong, and the calibrated error
+/// probability the cubes were given.
+fn print_reliability(part: Part, samples: &[Sample], threshold: f32) {
     println!(
-        "\nreliability, {} part (all conditions pooled; least sticker confidence of the best guess; refused below {threshold}):",
+        "\nreliability, {} part (all conditions pooled; best guesses; refused below {threshold}):",
         part.label()
     );
-    println!("| least confidence | cubes | right | wrong | error rate |");
-    println!("|------------------|-------|-------|-------|------------|");
-    let edges = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0];
-    for (i, (low, right, wrong)) in reliability(samples, &edges).into_iter().enumerate() {
+    println!("| least confidence | cubes | right | wrong | error rate | predicted |");
+    println!("|------------------|-------|-------|-------|------------|-----------|");
+    let edges = [0.0, 1.0, 2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0];
+    for (i, bin) in reliability(samples, &edges).into_iter().enumerate() {
         let high = edges
             .get(i + 1)
             .map_or("inf".to_string(), |h| format!("{h}"));
-        let n = right + wrong;
+        let n = bin.right + bin.wrong;
         println!(
-            "| {:>6} .. {:<6} | {n:>5} | {right:>5} | {wrong:>5} | {:>8.2} % |",
-            low,
+            "| {:>6} .. {:<6} | {n:>5} | {:>5} | {:>5} | {:>8.2} % | {:>7.2} % |",
+            bin.low,
             high,
-            100.0 * wrong as f64 / n.max(1) as f64
+            bin.right,
+            bin.wrong,
+            100.0 * bin.wrong as f64 / n.max(1) as f64,
+            100.0 * bin.predicted
         );
     }
 }

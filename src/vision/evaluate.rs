@@ -57,6 +57,14 @@ pub struct LabelledScan {
     pub truth: FaceletCube,
 }
 
+/// One classified cube, for the reliability table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub confidence: f32,
+    pub error_probability: f32,
+    pub right: bool,
+}
+
 /// Counts of outcomes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
@@ -69,9 +77,10 @@ pub struct Tally {
     pub illegal: usize,
     /// Names of the scans (and variants) that were not right.
     pub failures: Vec<String>,
-    /// Per classified cube: its least sticker confidence and whether its
-    /// (best-guess) reading was right, for the reliability table.
-    pub samples: Vec<(f32, bool)>,
+    /// Per classified cube: its least sticker confidence, its calibrated
+    /// error probability and whether its (best-guess) reading was right, for
+    /// the reliability table.
+    pub samples: Vec<Sample>,
 }
 
 impl Tally {
@@ -103,8 +112,11 @@ impl Tally {
             Ok(c) => c,
             Err(ClassifyError::Unsure { best_guess, .. }) => best_guess,
         };
-        self.samples
-            .push((guess.least_confidence(), guess.facelets == *truth));
+        self.samples.push(Sample {
+            confidence: guess.least_confidence(),
+            error_probability: guess.error_probability(),
+            right: guess.facelets == *truth,
+        });
         match result {
             Ok(c) if c.cubies.check().is_err() => {
                 self.illegal += 1;
@@ -216,26 +228,42 @@ pub fn tally_sim_cubes(
     tally
 }
 
+/// One bin of the reliability table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bin {
+    /// Lower edge of least sticker confidence.
+    pub low: f32,
+    pub right: usize,
+    pub wrong: usize,
+    /// Mean calibrated error probability of the cubes in the bin.
+    pub predicted: f64,
+}
+
 /// Reliability: per bin of least sticker confidence (lower edges), how many
-/// cubes were read right and wrong (best guesses, refused or not).
-pub fn reliability(samples: &[(f32, bool)], edges: &[f32]) -> Vec<(f32, usize, usize)> {
+/// cubes were read right and wrong (best guesses, refused or not), against
+/// the error probability they were given.
+pub fn reliability(samples: &[Sample], edges: &[f32]) -> Vec<Bin> {
     edges
         .iter()
         .enumerate()
         .map(|(i, &low)| {
             let high = edges.get(i + 1).copied().unwrap_or(f32::INFINITY);
-            let inside = samples.iter().filter(|(c, _)| *c >= low && *c < high);
-            let (right, wrong) = inside.fold(
-                (0, 0),
-                |(r, w), (_, ok)| {
-                    if *ok {
-                        (r + 1, w)
-                    } else {
-                        (r, w + 1)
-                    }
-                },
-            );
-            (low, right, wrong)
+            let inside: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| s.confidence >= low && s.confidence < high)
+                .collect();
+            let right = inside.iter().filter(|s| s.right).count();
+            let predicted = inside
+                .iter()
+                .map(|s| s.error_probability as f64)
+                .sum::<f64>()
+                / inside.len().max(1) as f64;
+            Bin {
+                low,
+                right,
+                wrong: inside.len() - right,
+                predicted,
+            }
         })
         .collect()
 }
@@ -255,10 +283,16 @@ mod tests {
 
     #[test]
     fn reliability_bins_count_right_and_wrong() {
-        let samples = [(0.5, false), (1.0, true), (2.5, true), (9.0, false)];
-        assert_eq!(
-            reliability(&samples, &[0.0, 1.0, 3.0]),
-            vec![(0.0, 0, 1), (1.0, 2, 0), (3.0, 0, 1)]
-        );
+        let s = |confidence, right| Sample {
+            confidence,
+            error_probability: 0.5,
+            right,
+        };
+        let samples = [s(0.5, false), s(1.0, true), s(2.5, true), s(9.0, false)];
+        let counts: Vec<(f32, usize, usize)> = reliability(&samples, &[0.0, 1.0, 3.0])
+            .iter()
+            .map(|b| (b.low, b.right, b.wrong))
+            .collect();
+        assert_eq!(counts, vec![(0.0, 0, 1), (1.0, 2, 0), (3.0, 0, 1)]);
     }
 }
