@@ -170,6 +170,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         min_confidence: args.min_confidence,
         ..ClassifyOptions::default()
     };
+    println!("{}", super::host::host_line());
     let all = labelled_scans(&args.scans)?;
     let parts: Vec<Part> = match args.parts {
         Parts::Dev => vec![Part::Dev],

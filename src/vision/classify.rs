@@ -410,6 +410,23 @@ mod tests {
     }
 
     #[test]
+    fn the_error_probability_falls_as_the_least_confidence_grows() {
+        let palette = Palette::default();
+        let solved = FaceletCube::default();
+        let readings = palette_readings(&solved, &palette, &[0, 1, 2, 3, 4, 5]);
+        let mut c = classify_best_guess(&readings, &palette, &ClassifyOptions::default());
+        let mut last = 0.0;
+        for gap in [40.0, 20.0, 8.0, 4.0, 1.0, 0.0] {
+            for s in (0..54).filter(|s| s % 9 != 4) {
+                c.confidence[s] = gap;
+            }
+            let p = c.error_probability();
+            assert!(p > last && (0.0..=1.0).contains(&p), "{gap}: {p}");
+            last = p;
+        }
+    }
+
+    #[test]
     fn one_corner_halfway_is_still_sure_because_no_legal_cube_differs_only_there() {
         let palette = Palette::default();
         let solved = FaceletCube::default();

@@ -221,6 +221,45 @@ mod tests {
     }
 
     #[test]
+    fn a_face_cast_beyond_the_bound_is_corrected_only_up_to_it() {
+        // Every face shows the same three colours; face 2's blue reads 5x low
+        // (no lamp does that): its gain may not exceed face_cast x its exposure.
+        let colours = [[200u8, 120, 120], [120, 200, 140], [120, 140, 220]];
+        let colour_of: [usize; 54] = std::array::from_fn(|s| s % 3);
+        let readings: [Rgb; 54] = std::array::from_fn(|s| {
+            let c = colours[s % 3];
+            if s / 9 == 2 {
+                [c[0], c[1], (c[2] as f32 * 0.48) as u8] // x0.2 in linear light
+            } else {
+                c
+            }
+        });
+        let linear = readings.map(linearize);
+        let bounds = LightBounds::default();
+        let gains = FaceGains::default().estimate(&readings, &linear, &colour_of, &bounds);
+        // Blue against red on face 2, relative to face 0 (the common white
+        // balance cancels): 5 unbounded; at most face_cast up and down.
+        let (g, h) = (gains.0[2], gains.0[0]);
+        let relative = (g[2] / g[0]) / (h[2] / h[0]);
+        assert!(
+            relative <= bounds.face_cast.powi(2) * 1.01 && relative > 1.5,
+            "{:?}",
+            gains.0
+        );
+    }
+
+    #[test]
+    fn the_dark_floor_follows_the_calibrated_white() {
+        let dim =
+            crate::vision::palette::Palette::default().with_references(std::array::from_fn(|_| {
+                LabColour::from_rgb([120, 120, 120])
+            }));
+        let bright = LightBounds::for_palette(&crate::vision::palette::Palette::default());
+        let dimmed = LightBounds::for_palette(&dim);
+        assert!(dimmed.too_dark() < bright.too_dark() / 3.0);
+    }
+
+    #[test]
     fn a_darker_face_gets_a_larger_gain() {
         let colours = [[200u8, 40, 40], [40, 160, 60], [40, 60, 200]];
         let colour_of: [usize; 54] = std::array::from_fn(|s| s % 3);

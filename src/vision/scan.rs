@@ -131,3 +131,31 @@ pub fn plain_plan() -> Vec<CaptureRequest> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_photo_of_another_size_is_refused_naming_its_face() {
+        let photos: Vec<FacePhoto> = Face::ALL
+            .iter()
+            .map(|&face| FacePhoto {
+                face,
+                image_rotation: 0,
+                image: if face == Face::L {
+                    RgbImage::new(320, 240)
+                } else {
+                    RgbImage::new(640, 480)
+                },
+            })
+            .collect();
+        let grid = GridChoice::Fixed(FaceGrid::square(10.0, 10.0, 150.0));
+        let err = read_photos(&photos, &grid, &SampleOptions::default()).expect_err("refused");
+        assert!(
+            matches!(err, ScanError::WrongSize { face: Face::L, .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("face L"), "{err}");
+    }
+}
