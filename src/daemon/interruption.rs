@@ -6,6 +6,7 @@ use super::abort::Abort;
 use super::rig::RigError;
 use super::run_error::RunError;
 use crate::link::{LinkError, StreamError};
+use firmware_protocol::message::Fault;
 
 /// Why a run stopped part-way and can be resumed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,8 +29,12 @@ const SQUARE_THE_CUBE: &str =
 
 impl Interruption {
     /// The interruption `error` is, if the run can be resumed from it. `motion_in_doubt`:
-    /// commands were running or queued when it came.
-    pub(crate) fn of(error: &RunError, motion_in_doubt: bool) -> Option<Interruption> {
+    /// commands were running or queued when it came; `words` says a fault in words.
+    pub(crate) fn of(
+        error: &RunError,
+        motion_in_doubt: bool,
+        words: &dyn Fn(&Fault) -> String,
+    ) -> Option<Interruption> {
         match error {
             RunError::Halted {
                 emergency: true, ..
@@ -40,7 +45,7 @@ impl Interruption {
             }),
             RunError::Connect(RigError::Home(StreamError::Fault { fault, .. })) => {
                 Some(Interruption::Fault {
-                    words: format!("{fault:?} while re-homing"),
+                    words: format!("while re-homing: {}", words(fault)),
                 })
             }
             RunError::Stream { source, .. } | RunError::Connect(RigError::Home(source))
@@ -106,6 +111,10 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
+    fn words(fault: &Fault) -> String {
+        format!("{fault:?}")
+    }
+
     fn reboot() -> StreamError {
         StreamError::Link(LinkError::FirmwareRebooted {
             path: PathBuf::from("/dev/ttyACM0"),
@@ -118,10 +127,10 @@ mod tests {
             what: "executing",
             source: reboot(),
         };
-        let cut = Interruption::of(&error, true).expect("resumable");
+        let cut = Interruption::of(&error, true, &words).expect("resumable");
         assert!(cut.needs_person());
         assert!(cut.advice().contains("square the cube"), "{}", cut.advice());
-        let clean = Interruption::of(&error, false).expect("resumable");
+        let clean = Interruption::of(&error, false, &words).expect("resumable");
         assert!(!clean.needs_person());
     }
 
@@ -133,26 +142,29 @@ mod tests {
             total: 9,
             emergency: true,
         };
-        assert_eq!(Interruption::of(&estop, false), Some(Interruption::EStop));
+        assert_eq!(
+            Interruption::of(&estop, false, &words),
+            Some(Interruption::EStop)
+        );
         let fault = RunError::Fault {
             what: "executing",
             words: "'left' rotation stalled".into(),
             done: 1,
             total: 4,
         };
-        let i = Interruption::of(&fault, true).expect("resumable");
+        let i = Interruption::of(&fault, true, &words).expect("resumable");
         assert!(i.needs_person() && i.advice().contains("'left' rotation stalled"));
         let unsure = RunError::Unsure {
             stickers: "F3".into(),
             rounds: 1,
         };
-        assert_eq!(Interruption::of(&unsure, true), None);
+        assert_eq!(Interruption::of(&unsure, true, &words), None);
         let stop = RunError::Halted {
             what: "executing",
             done: 3,
             total: 9,
             emergency: false,
         };
-        assert_eq!(Interruption::of(&stop, true), None);
+        assert_eq!(Interruption::of(&stop, true, &words), None);
     }
 }

@@ -33,7 +33,8 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
             Ok(outcome) => return outcome,
             Err(error) => error,
         };
-        let Some(interruption) = Interruption::of(&error, ctx.rig.motion_in_doubt()) else {
+        let words = |f: &firmware_protocol::message::Fault| ctx.rig.fault_words(f);
+        let Some(interruption) = Interruption::of(&error, ctx.rig.motion_in_doubt(), &words) else {
             return error.into();
         };
         let advice = interruption.advice();

@@ -26,16 +26,16 @@ fn four_arm_with_lost_positions_rehomes_one_pair_while_the_other_holds() {
             rotations: 0,
             flippers: 0,
         },
-        RecoveryStep::Open { grippers: fb },
-        RecoveryStep::Home {
-            jaws: fb,
-            rotations: fb,
-            flippers: 0,
-        },
         RecoveryStep::Open { grippers: lr },
         RecoveryStep::Home {
             jaws: lr,
             rotations: lr,
+            flippers: 0,
+        },
+        RecoveryStep::Open { grippers: fb },
+        RecoveryStep::Home {
+            jaws: fb,
+            rotations: fb,
             flippers: 0,
         },
     ];
