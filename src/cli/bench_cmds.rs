@@ -25,6 +25,8 @@ pub enum BenchCommand {
     Soak(super::link_bench::SoakArgs),
     /// Programs of each design run on the simulator's own machine: illegal steps, planned vs simulated time.
     Trust(super::trust_bench::TrustBenchArgs),
+    /// Programs cut at a random step, re-homed by the recovery plan on the simulator's machine, solved again.
+    Recovery(super::recovery_bench::RecoveryBenchArgs),
     /// The 2x2: table build, optimal solve time per cube, the 10,000-cube Test Program.
     Pocket(super::pocket_bench::PocketBenchArgs),
 }
@@ -62,6 +64,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Soak(args) => super::link_bench::soak(args),
         BenchCommand::Trust(args) => super::trust_bench::trust_bench(args),
         BenchCommand::Pocket(args) => super::pocket_bench::pocket_bench(args),
+        BenchCommand::Recovery(args) => super::recovery_bench::recovery_bench(args),
     }
 }
 

@@ -1,4 +1,4 @@
-//! `cubed run` (the daemon: robot, camera, run history, web page and API, until SIGINT/SIGTERM) and `cubed start|stop|estop|reset|status` (ask the running daemon).
+//! `cubed run` (the daemon: robot, camera, run history, web page and API, until SIGINT/SIGTERM) and `cubed start|stop|estop|reset|resume|status` (ask the running daemon).
 
 use super::tables_arg::TableArgs;
 use super::{refuse, EXIT_INVALID};

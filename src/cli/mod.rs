@@ -16,6 +16,7 @@ pub mod plan_cmds;
 pub mod planner_bench;
 pub mod pocket_bench;
 pub mod pocket_cmds;
+pub mod recovery_bench;
 pub mod sim_cmds;
 pub mod solve_cmds;
 pub mod tables_arg;
@@ -75,6 +76,9 @@ pub enum Command {
     Estop(daemon_cmds::ControlArgs),
     /// Clear a latched emergency stop or fault in the running daemon.
     Reset(daemon_cmds::ControlArgs),
+    /// Go on with the run an e-stop, a fault or a firmware restart interrupted: re-home,
+    /// scan again, solve (after doing what `cubed status` says).
+    Resume(daemon_cmds::ControlArgs),
     /// The running daemon's state.
     Status(daemon_cmds::ControlArgs),
 }
@@ -99,6 +103,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Stop(args) => daemon_cmds::control_cmd(ControlCommand::Stop, args),
         Command::Estop(args) => daemon_cmds::control_cmd(ControlCommand::EStop, args),
         Command::Reset(args) => daemon_cmds::control_cmd(ControlCommand::Reset, args),
+        Command::Resume(args) => daemon_cmds::control_cmd(ControlCommand::Resume, args),
         Command::Status(args) => daemon_cmds::control_cmd(ControlCommand::Status, args),
     }
 }

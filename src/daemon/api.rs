@@ -21,8 +21,12 @@ pub enum DaemonState {
     Paused,
     /// The last run failed (the message says why); a new start is allowed.
     Faulted,
-    /// The emergency stop is latched; only `reset` leaves this state.
+    /// The emergency stop is latched; `resume` (finish the interrupted run) or `reset`
+    /// (abandon it) leaves this state.
     EStopped,
+    /// A run was interrupted (a fault, a firmware restart during a move) and waits for a
+    /// person: the message says what to do before `resume` (or `reset` to abandon it).
+    NeedsAttention,
 }
 
 impl DaemonState {
@@ -38,6 +42,7 @@ impl DaemonState {
             DaemonState::Paused => "paused",
             DaemonState::Faulted => "faulted",
             DaemonState::EStopped => "e-stopped",
+            DaemonState::NeedsAttention => "needs attention",
         }
     }
 
@@ -238,6 +243,22 @@ pub struct StepTiming {
     pub ms: f64,
 }
 
+/// A run interrupted part-way (an e-stop, a fault, a firmware restart) and how it went on.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct InterruptionRecord {
+    /// Unix time, ms.
+    pub at_ms: i64,
+    /// "estop", "fault" or "reboot".
+    pub cause: String,
+    /// What happened and what the person had to do, in words.
+    pub advice: String,
+    pub needs_person: bool,
+    /// When the run went on (None: it did not, or not yet).
+    pub resumed_ms: Option<i64>,
+    /// "person" (Resume) or "automatic"; "abandoned" when reset instead.
+    pub resumed_by: Option<String>,
+}
+
 /// Everything recorded of one run (`GET /api/runs/{id}`).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct RunDetail {
@@ -245,6 +266,9 @@ pub struct RunDetail {
     pub scans: Vec<ScanRecord>,
     pub solutions: Vec<SolutionRecord>,
     pub steps: Vec<StepTiming>,
+    /// Interruptions and resumptions, oldest first.
+    #[serde(default)]
+    pub interruptions: Vec<InterruptionRecord>,
 }
 
 /// Why a request was not carried out; the web layer maps the kind to an HTTP status.
@@ -302,9 +326,14 @@ pub enum Request {
     EStop {
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
-    /// Clear a latched e-stop or fault (the robot is homed again).
+    /// Clear a latched e-stop or fault (the robot is homed again); an interrupted run waiting
+    /// for a person is abandoned.
     Reset {
         reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Finish the interrupted run: re-home in a safe order, rescan, solve again; its id.
+    Resume {
+        reply: oneshot::Sender<Result<u64, Refusal>>,
     },
     /// Scan a solved cube and recalibrate the palette from it.
     Calibrate {
@@ -393,6 +422,11 @@ impl DaemonHandle {
 
     pub async fn reset(&self) -> Result<(), Refusal> {
         self.ask(|reply| Request::Reset { reply }).await
+    }
+
+    /// Resumes the interrupted run waiting for a person; its id (409 when none waits).
+    pub async fn resume(&self) -> Result<u64, Refusal> {
+        self.ask(|reply| Request::Resume { reply }).await
     }
 
     pub async fn calibrate(&self) -> Result<CalibrationDoc, Refusal> {

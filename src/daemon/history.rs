@@ -326,11 +326,13 @@ impl History {
             key,
             |row| rows::step(row, key),
         )?;
+        let interruptions = interruptions::of_run(&conn, key)?;
         Ok(Some(RunDetail {
             summary,
             scans: rows::assemble_scans(scans, photos),
             solutions,
             steps,
+            interruptions,
         }))
     }
 
@@ -405,6 +407,9 @@ impl History {
         written.and(restored)
     }
 }
+
+#[path = "history_interruptions.rs"]
+mod interruptions;
 
 /// Runs one cached statement that writes a row of `run`; no such run is [`HistoryError::UnknownRun`].
 fn execute_locked<P: Params>(

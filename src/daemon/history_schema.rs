@@ -7,10 +7,10 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Schema version this build writes, and the newest it can read.
-pub(super) const SCHEMA_VERSION: i64 = 1;
+pub(super) const SCHEMA_VERSION: i64 = 2;
 
 /// `MIGRATIONS[v]` takes the schema from version `v` to `v + 1`; append, never edit.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [SCHEMA_V1];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [SCHEMA_V1, SCHEMA_V2];
 
 /// Version 1. Ids grow monotonically (AUTOINCREMENT), so "newest first" never depends on the
 /// wall clock. Readings are 162 bytes (54 × RGB); confidences and programs are JSON text.
@@ -61,6 +61,21 @@ CREATE TABLE steps (
     ms         REAL    NOT NULL
 );
 CREATE INDEX steps_by_run ON steps (run, id);
+";
+
+/// Version 2: each interruption of a run (e-stop, fault, firmware reboot) and how it went on.
+const SCHEMA_V2: &str = "
+CREATE TABLE interruptions (
+    id           INTEGER PRIMARY KEY,
+    run          INTEGER NOT NULL REFERENCES runs (id),
+    at_ms        INTEGER NOT NULL,
+    cause        TEXT    NOT NULL,
+    advice       TEXT    NOT NULL,
+    needs_person INTEGER NOT NULL,
+    resumed_ms   INTEGER,
+    resumed_by   TEXT
+);
+CREATE INDEX interruptions_by_run ON interruptions (run, id);
 ";
 
 /// Opens `path`, refusing files that are not a cubed history of a version this build knows,

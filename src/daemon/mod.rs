@@ -12,6 +12,7 @@ mod history_rows;
 mod history_schema;
 #[cfg(test)]
 mod history_tests;
+pub(crate) mod interruption;
 pub(crate) mod launch;
 pub(crate) mod outcome;
 mod pipeline;

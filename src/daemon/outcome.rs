@@ -1,6 +1,7 @@
 //! How a run ended and what the daemon's state becomes.
 
 use super::api::DaemonState;
+use super::interruption::Interruption;
 use super::run_error::{Ending, RunError};
 use crate::error_chain::error_chain;
 use std::sync::Arc;
@@ -17,6 +18,11 @@ pub(crate) enum Outcome {
     /// Ended early: the error says why and whether the run was refused, failed, stopped or
     /// e-stopped.
     Ended(Arc<RunError>),
+    /// Stopped part-way by `error`; waits for a person to Resume (or Reset).
+    Interrupted {
+        interruption: Interruption,
+        error: Arc<RunError>,
+    },
 }
 
 impl From<RunError> for Outcome {
@@ -32,7 +38,7 @@ impl Outcome {
             Outcome::Solved { .. } => "solved",
             Outcome::AlreadySolved => "already_solved",
             Outcome::Calibrated => "calibrated",
-            Outcome::Ended(e) => match e.ending() {
+            Outcome::Ended(e) | Outcome::Interrupted { error: e, .. } => match e.ending() {
                 Ending::Refused => "refused",
                 Ending::Failed => "failed",
                 Ending::Stopped => "stopped",
@@ -44,7 +50,7 @@ impl Outcome {
     /// How a run that ended early ended (refused, failed, stopped, e-stopped).
     pub(crate) fn ending(&self) -> Option<Ending> {
         match self {
-            Outcome::Ended(e) => Some(e.ending()),
+            Outcome::Ended(e) | Outcome::Interrupted { error: e, .. } => Some(e.ending()),
             _ => None,
         }
     }
@@ -52,7 +58,17 @@ impl Outcome {
     /// The reason with its causes, for the history's error column.
     pub(crate) fn error(&self) -> Option<String> {
         match self {
-            Outcome::Ended(e) => Some(error_chain(e.as_ref())),
+            Outcome::Ended(e) | Outcome::Interrupted { error: e, .. } => {
+                Some(error_chain(e.as_ref()))
+            }
+            _ => None,
+        }
+    }
+
+    /// The interruption the run waits on, if it waits for a person.
+    pub(crate) fn waiting(&self) -> Option<&Interruption> {
+        match self {
+            Outcome::Interrupted { interruption, .. } => Some(interruption),
             _ => None,
         }
     }
@@ -62,6 +78,11 @@ impl Outcome {
         match self {
             Outcome::Solved { .. } | Outcome::AlreadySolved => DaemonState::Done,
             Outcome::Calibrated => DaemonState::Idle,
+            Outcome::Interrupted {
+                interruption: Interruption::EStop,
+                ..
+            } => DaemonState::EStopped,
+            Outcome::Interrupted { .. } => DaemonState::NeedsAttention,
             Outcome::Ended(e) => match e.ending() {
                 Ending::Refused | Ending::Failed => DaemonState::Faulted,
                 Ending::Stopped => DaemonState::Idle,
@@ -78,6 +99,9 @@ impl Outcome {
                 format!("run {run}: the cube is already solved; nothing to do")
             }
             Outcome::Calibrated => format!("run {run}: palette calibrated"),
+            Outcome::Interrupted { interruption, .. } => {
+                format!("run {run}: {}", interruption.advice())
+            }
             Outcome::Ended(e) => {
                 let why = error_chain(e.as_ref());
                 match e.ending() {

@@ -1,8 +1,9 @@
-//! One run, stage by stage: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. Each stage takes what it needs and returns what the next one needs; the stages that stream to the robot live in `scanning.rs` (scan, classify) and `execute.rs`.
+//! One run, stage by stage: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. After an interruption (e-stop, fault, firmware restart) the same stages run again from re-homing and a fresh scan, by themselves when nothing physical is in doubt, else when a person resumes. Each stage takes what it needs and returns what the next one needs; the stages that stream to the robot live in `scanning.rs` (scan, classify) and `execute.rs`.
 
 use super::api::DaemonState;
 use super::context::{Phase, RunContext};
 use super::execute::{execute, AfterStep, Executable};
+use super::interruption::{Interruption, MAX_AUTOMATIC};
 use super::outcome::Outcome;
 use super::run_error::RunError;
 use super::scanning::{classify, scan};
@@ -13,21 +14,64 @@ use std::sync::Arc;
 
 /// Runs the whole pipeline; the outcome says how it ended.
 pub(super) async fn run(ctx: &mut RunContext) -> Outcome {
-    match stages(ctx).await {
-        Ok(outcome) => outcome,
-        Err(error) => error.into(),
+    go_on(ctx, 0).await
+}
+
+/// Resumes a run after an interruption a person has seen to: re-home in the recovery plan's
+/// order, rescan (the cube's state is never assumed), solve again and run to verified solved.
+pub(super) async fn resume(ctx: &mut RunContext) -> Outcome {
+    let first = ctx.note(ctx.history.next_attempt(ctx.run)).unwrap_or(1);
+    go_on(ctx, first).await
+}
+
+/// The stages from scan `first` on; an interruption nothing physical is in doubt about (a
+/// firmware restart between moves) is resumed here by itself, the others wait for a person.
+async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
+    let mut automatic = 0;
+    loop {
+        let error = match stages(ctx, first).await {
+            Ok(outcome) => return outcome,
+            Err(error) => error,
+        };
+        let words = |f: &firmware_protocol::message::Fault| ctx.rig.fault_words(f);
+        let Some(interruption) = Interruption::of(&error, ctx.rig.motion_in_doubt(), &words) else {
+            return error.into();
+        };
+        let advice = interruption.advice();
+        let needs_person = interruption.needs_person() || automatic >= MAX_AUTOMATIC;
+        let recorded =
+            (ctx.history).record_interruption(ctx.run, interruption.cause(), &advice, needs_person);
+        ctx.note(recorded);
+        if automatic >= MAX_AUTOMATIC {
+            return error.into();
+        }
+        if needs_person {
+            return Outcome::Interrupted {
+                interruption,
+                error: Arc::new(error),
+            };
+        }
+        automatic += 1;
+        ctx.board.log(format!("run {}: {advice}", ctx.run));
+        ctx.note(ctx.history.record_resumption(ctx.run, "automatic"));
+        first = ctx
+            .note(ctx.history.next_attempt(ctx.run))
+            .unwrap_or(first + 1);
     }
 }
 
-async fn stages(ctx: &mut RunContext) -> Result<Outcome, RunError> {
+async fn stages(ctx: &mut RunContext, first: u32) -> Result<Outcome, RunError> {
     home(ctx).await?;
-    let photos = scan(ctx, 0, &Face::ALL).await?;
-    let mut seen = classify(ctx, 0, photos).await?;
-    if seen.cubies.is_solved() {
-        return Ok(Outcome::AlreadySolved);
-    }
+    let photos = scan(ctx, first, &Face::ALL).await?;
+    let mut seen = classify(ctx, first, photos).await?;
     let mut moves = 0;
-    for attempt in 1..=ctx.settings.max_solves {
+    if seen.cubies.is_solved() {
+        return Ok(match first {
+            0 => Outcome::AlreadySolved,
+            _ => Outcome::Solved { moves },
+        });
+    }
+    for attempt in first + 1..=first + ctx.settings.max_solves {
         ctx.abort.check()?;
         let plan = solve(ctx, &seen, attempt).await?;
         let executable = plan_program(ctx, plan, &seen)?;

@@ -7,6 +7,7 @@ use crate::link::{
     stream_gated, Connector, EStopHandle, FixedPath, LinkError, LinkEvent, LinkHandle,
     LinkSettings, SerialConnector, StreamError, StreamOutcome, TokioClock,
 };
+use crate::robot::RecoveryError;
 use crate::robot::{load_robot, ConfigError, Planner, Program, RobotModel, RobotState};
 use crate::robot::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
 use crate::sim::bench::{Attachment, Bench, SharedBench};
@@ -44,6 +45,8 @@ pub enum RigError {
     Link(#[from] LinkError),
     #[error("homing the robot")]
     Home(#[source] StreamError),
+    #[error("planning how to re-home the robot")]
+    Recovery(#[from] RecoveryError),
 }
 
 /// Why a program cannot be turned into firmware commands.
@@ -54,6 +57,11 @@ pub enum EncodeError {
     #[error(transparent)]
     Actuators(#[from] ActuatorError),
 }
+
+/// Commands queued ahead of the one running while streaming.
+const LOOKAHEAD: usize = 2;
+/// Every actuator's position lost.
+const LOST_ALL: u16 = u16::MAX;
 
 /// The in-process simulated robot and the bench around it.
 pub(crate) struct SimRig {
@@ -88,6 +96,20 @@ impl SimControls {
     /// Pulls the USB cable (the pty closes; it comes back after the `unplug-for` time).
     pub fn unplug(&self) {
         let _ = self.orders.send(Control::Unplug);
+    }
+
+    /// Resets the simulated firmware now, as a power glitch would (the mechanics stay put).
+    pub fn reboot(&self) {
+        let _ = self.orders.send(Control::Reboot);
+    }
+
+    /// Something blocks the motor of the `n`-th motion from now (1 = the next one): the
+    /// firmware latches a stall naming it.
+    pub fn stall_motion_in(&self, n: u64) {
+        if let Ok(mut bench) = self.bench.lock() {
+            let due = bench.motions + n;
+            bench.stall_at_motions.push(due);
+        }
     }
 
     /// The cube the robot holds now (its own frame).
@@ -138,6 +160,11 @@ pub(crate) struct Rig {
     pub robot_state: Option<RobotState>,
     /// The actuators' absolute positions, known with the pose (targets are absolute).
     positions: Option<Vec<i32>>,
+    /// Actuators whose positions are lost until the next homing (bit per actuator).
+    lost: u16,
+    /// Whether the last interruption came while a command was running or queued (a layer
+    /// may be half turned).
+    motion_in_doubt: bool,
     next_move_id: u32,
     pub sim: Option<SimRig>,
     /// Planned robot time of every motion streamed so far, ms (to compare with the robot's own).
@@ -203,6 +230,8 @@ impl Rig {
             estop: EStopSlot::default(),
             robot_state: None,
             positions: None,
+            lost: LOST_ALL,
+            motion_in_doubt: false,
             next_move_id: 1,
             sim,
             planned_motion_ms: Arc::default(),
@@ -222,6 +251,7 @@ impl Rig {
             self.estop.set(Some(link.estop_handle()));
             self.link = Some(link);
             self.next_move_id = 1;
+            self.lost = LOST_ALL;
             self.forget_pose();
         }
         Ok(())
@@ -232,19 +262,12 @@ impl Rig {
         self.link.is_some()
     }
 
-    /// The link, opened (handshake, configuration) and the robot homed if needed.
+    /// The link, opened (handshake, configuration) and the robot homed if needed, by the
+    /// planner's recovery plan (the cube stays supported whatever the grippers hold).
     pub(crate) async fn ensure_link(&mut self) -> Result<&mut LinkHandle, RigError> {
         self.connect().await?;
         if self.robot_state.is_none() {
-            let home = [MotionGroup::Home {
-                move_id: self.take_move_ids(1),
-                mask: self.map.home_mask(),
-            }];
-            self.stream(&home, &|| false, |_, _| {})
-                .await
-                .map_err(RigError::Home)?;
-            self.robot_state = Some(self.model.home());
-            self.positions = Some(self.map.positions_at(&self.model.home()));
+            self.home_by_plan().await?;
         }
         self.link.as_mut().ok_or(RigError::Link(LinkError::Closed))
     }
@@ -309,11 +332,14 @@ impl Rig {
         let Some(link) = self.link.as_mut() else {
             return Err(LinkError::Closed.into());
         };
-        let result = stream_gated(link, groups, 2, stop, |done, _, event| {
-            progress(done, event)
+        let (mut done, mut heard) = (0, false);
+        let result = stream_gated(link, groups, LOOKAHEAD, stop, |d, _, event| {
+            (done, heard) = (d, true);
+            progress(d, event)
         })
         .await;
         if let Err(e) = &result {
+            self.note_interruption(e, &groups[done.min(groups.len())..], heard);
             self.after_failure(e).await;
         }
         result
@@ -420,6 +446,9 @@ fn open_camera(
         CameraChoice::Usb(device) => open_usb(device, grid),
     }
 }
+
+#[path = "rig_recovery.rs"]
+mod recovery;
 
 #[cfg(feature = "camera")]
 fn open_usb(device: &str, grid: GridChoice) -> Result<(Box<dyn Camera>, GridChoice), RigError> {

@@ -27,6 +27,8 @@ const RECONNECT_IDLE: Duration = Duration::from_secs(3);
 /// What a started task does.
 enum Job {
     Solve,
+    /// Go on with an interrupted run (re-home, rescan, solve again).
+    Resume,
     Calibrate(oneshot::Sender<Result<CalibrationDoc, Refusal>>),
 }
 
@@ -48,6 +50,8 @@ pub(crate) struct Service {
     active: Option<ActiveRun>,
     /// The last failure to open the link while idle (said once, not every retry).
     link_error: Option<String>,
+    /// The interrupted run waiting for a person to resume it (or reset to abandon it).
+    waiting: Option<u64>,
 }
 
 impl Service {
@@ -67,6 +71,7 @@ impl Service {
             rig: Some(rig),
             active: None,
             link_error: None,
+            waiting: None,
         }
     }
 
@@ -102,6 +107,9 @@ impl Service {
             Request::Reset { reply } => {
                 let _ = reply.send(self.reset());
             }
+            Request::Resume { reply } => {
+                let _ = reply.send(self.resume());
+            }
             Request::Calibrate { reply } => {
                 if let Some(refusal) = self.start_refusal() {
                     let _ = reply.send(Err(refusal));
@@ -136,6 +144,12 @@ impl Service {
                 status.state.name()
             )));
         }
+        if let Some(run) = self.waiting {
+            return Some(Refusal::conflict(format!(
+                "run {run} was interrupted and waits for you ({}): resume it (cubed resume, or the page's Resume), or reset to abandon it",
+                status.message
+            )));
+        }
         if status.state == DaemonState::EStopped {
             return Some(Refusal::conflict(
                 "the emergency stop is latched: check the robot, then reset (cubed reset, or the page's Reset)",
@@ -167,7 +181,6 @@ impl Service {
                 )));
             }
         };
-        let abort = Arc::new(AbortFlag::default());
         self.board.update(|s| {
             s.state = DaemonState::Scanning;
             s.message = format!("run {id} starting");
@@ -180,6 +193,13 @@ impl Service {
         });
         self.board
             .log(format!("run {id} started ({})", source.as_str()));
+        self.launch(id, rig, job);
+        Ok(id)
+    }
+
+    /// Runs `job` as run `id` in a task of its own, with the rig.
+    fn launch(&mut self, id: u64, rig: Rig, job: Job) {
+        let abort = Arc::new(AbortFlag::default());
         let mut ctx = RunContext {
             rig,
             history: Arc::clone(&self.history),
@@ -191,6 +211,7 @@ impl Service {
         let task = tokio::spawn(async move {
             let outcome = match job {
                 Job::Solve => super::pipeline::run(&mut ctx).await,
+                Job::Resume => super::pipeline::resume(&mut ctx).await,
                 Job::Calibrate(reply) => {
                     let result = calibrate_run(&mut ctx).await;
                     let (outcome, reply_value) = match result {
@@ -208,7 +229,6 @@ impl Service {
             (ctx.rig, outcome)
         });
         self.active = Some(ActiveRun { id, abort, task });
-        Ok(id)
     }
 
     fn stop(&mut self) -> Result<(), Refusal> {
@@ -237,27 +257,6 @@ impl Service {
         );
     }
 
-    fn reset(&mut self) -> Result<(), Refusal> {
-        if self.active.is_some() {
-            return Err(Refusal::conflict("a run is in progress; stop it first"));
-        }
-        let status = self.board.now();
-        if !matches!(status.state, DaemonState::EStopped | DaemonState::Faulted) {
-            return Err(Refusal::conflict(format!(
-                "nothing to reset: the daemon is {}",
-                status.state.name()
-            )));
-        }
-        if let Some(rig) = self.rig.as_mut() {
-            rig.clear_fault();
-        }
-        self.board.set(
-            DaemonState::Idle,
-            "reset: the robot will be homed at the next start",
-        );
-        Ok(())
-    }
-
     async fn on_finished(&mut self, finished: Result<(u64, Rig, Outcome), String>) {
         let Some(active) = self.active.take() else {
             return;
@@ -279,6 +278,9 @@ impl Service {
                 error_chain(&e)
             ));
         }
+        if outcome.waiting().is_some() {
+            self.waiting = Some(active.id);
+        }
         let state = if self.board.now().state == DaemonState::EStopped {
             DaemonState::EStopped
         } else {
@@ -290,6 +292,11 @@ impl Service {
 
     async fn on_idle_event(&mut self, event: Option<LinkEvent>) {
         match event {
+            Some(LinkEvent::Button { button: 0 }) if self.waiting.is_some() => {
+                if let Err(refusal) = self.resume() {
+                    self.board.log(format!("start button: {refusal}"));
+                }
+            }
             Some(LinkEvent::Button { button: 0 }) => {
                 if let Err(refusal) = self.start(StartSource::Button, Job::Solve).await {
                     self.board.log(format!("start button: {refusal}"));
@@ -384,6 +391,9 @@ impl Service {
             .set(DaemonState::Idle, "the daemon has shut down");
     }
 }
+
+#[path = "service_recovery.rs"]
+mod recovery;
 
 /// Waits for the active run to end (never, when there is none).
 async fn wait_run(active: &mut Option<ActiveRun>) -> Result<(u64, Rig, Outcome), String> {

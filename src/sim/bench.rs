@@ -17,6 +17,11 @@ pub struct Bench {
     pub slips: u64,
     /// Robot time of every executed command, ms at real speed.
     pub robot_ms: u64,
+    /// Motions (counted from 1 over the simulator's life) whose first motor is blocked: the
+    /// motion does not happen and the firmware latches a stall naming that motor.
+    pub stall_at_motions: Vec<u64>,
+    /// Motions asked of the robot so far.
+    pub motions: u64,
 }
 
 /// A bench shared between threads.
@@ -45,6 +50,16 @@ impl Attachment {
         let slips = bench.slip_at_turns.contains(&due);
         bench.slips += u64::from(slips);
         slips
+    }
+
+    /// Counts one motion; true if its first motor is due to be blocked.
+    pub fn next_motion_stalls(&self) -> bool {
+        let Ok(mut bench) = self.bench.lock() else {
+            return false;
+        };
+        bench.motions += 1;
+        let due = bench.motions;
+        bench.stall_at_motions.contains(&due)
     }
 
     /// Counts robot time spent on a command.

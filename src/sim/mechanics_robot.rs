@@ -109,6 +109,15 @@ impl PhysicsMechanics {
         }
     }
 
+    /// The stall of a motion whose first motor something blocks (an injected fault).
+    fn blocked(&self, motion: &Motion) -> MechanicalFault {
+        let actuator = motion.actions.iter().next().map_or(0, |a| a.actuator());
+        MechanicalFault {
+            fault: Fault::Stall { actuator },
+            reason: format!("something blocked actuator {actuator} (injected on the bench)"),
+        }
+    }
+
     /// Absolute position of each firmware actuator.
     fn position_of(&self, role: Role) -> i32 {
         match role {
@@ -208,6 +217,13 @@ impl Mechanics for PhysicsMechanics {
 
     fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault> {
         self.take_load();
+        if self
+            .attached
+            .as_ref()
+            .is_some_and(|a| a.next_motion_stalls())
+        {
+            return Err(self.blocked(motion));
+        }
         let (step, ms) = self.machine_step(motion)?;
         let mut slips = || self.attached.as_ref().is_some_and(|a| a.next_turn_slips());
         let mut machine = self.machine.clone();

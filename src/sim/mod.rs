@@ -9,6 +9,8 @@ mod firmware_tests;
 pub mod mechanics;
 mod mechanics_robot;
 pub mod pty;
+#[cfg(test)]
+mod recovery_witness_tests;
 pub mod report;
 pub mod rigid;
 mod rigid_space;

@@ -310,18 +310,28 @@ impl Machine {
     }
 
     /// Homes only `parts`: their rotations turn back to the mark, their jaws close, their
-    /// flippers count from 0 again; everything else stays. A rotation that holds the cube
-    /// off its mark cannot be homed (it would turn the cube): a stall, and nothing moves.
+    /// flippers count from 0 again; everything else stays. A gripper with a jaw that holds
+    /// the cube off its mark cannot be homed (its jaw cannot open by itself, and turning would
+    /// turn the cube): a stall, and nothing moves. A jawless motor off its mark (a face motor,
+    /// a turntable) is fixed to what it drives, so it turns that back with it, all such
+    /// motors together as one step: a stall if that step is impossible.
     pub fn home_parts(&mut self, model: &RobotModel, parts: &HomeParts) -> Result<(), Impossible> {
+        let mut back = MachineStep {
+            grippers: vec![GripperMove::default(); model.grippers.len()],
+            flips: vec![0; model.flippers.len()],
+        };
         for (g, gripper) in model.grippers.iter().enumerate() {
             if !parts.rotations.get(g).copied().unwrap_or(false) {
                 continue;
             }
             let off_mark = match gripper.reach {
-                Reach::Limited { .. } => self.rotations[g] != 0,
-                Reach::Continuous => self.rotations[g].rem_euclid(4) != 0,
+                Reach::Limited { .. } => self.rotations[g],
+                Reach::Continuous => self.rotations[g].rem_euclid(4),
             };
-            if self.grips(model, g) && off_mark {
+            if !self.grips(model, g) || off_mark == 0 {
+                continue;
+            }
+            if gripper.has_jaw {
                 return Err(stall(
                     Culprit::Rotation(g),
                     format!(
@@ -330,6 +340,12 @@ impl Machine {
                     ),
                 ));
             }
+            back.grippers[g].turn = -off_mark;
+        }
+        if back.grippers.iter().any(|m| m.turn != 0) {
+            let mut turned = self.clone();
+            turned.perform(model, &back, &mut || false)?;
+            self.cube = turned.cube;
         }
         let chosen = |list: &[bool], i: usize| list.get(i).copied().unwrap_or(false);
         for g in 0..model.grippers.len() {

@@ -234,28 +234,55 @@ fn rigid_flipper_tips_the_back_face_up_only_with_the_holder_clear() {
 }
 
 #[test]
-fn rigid_continuous_motor_holding_a_face_off_its_mark_cannot_home() {
+fn rigid_continuous_motor_off_its_mark_turns_its_face_back_when_homed() {
     let model = design("six-motor");
     let mut m = Machine::homed(&model, solved());
+    let turn = |m: &mut Machine, g: usize| {
+        m.perform(
+            &model,
+            &step(&model, &[(g, JawMove::Still, 1)]),
+            &mut never_slips(),
+        )
+        .expect("the face turns")
+    };
+    turn(&mut m, 0);
+    turn(&mut m, 2);
+    assert_ne!(m.cube, solved());
+    let err = m
+        .home(&model)
+        .expect_err("U and F cannot turn back together");
+    assert!(matches!(err.culprit, Culprit::Rotation(_)), "{err:?}");
+    assert!(err.cause.contains("crossing axes"), "{}", err.cause);
+    let only = |g: usize| HomeParts {
+        rotations: (0..6).map(|i| i == g).collect(),
+        jaws: vec![false; 6],
+        flippers: vec![],
+    };
+    m.home_parts(&model, &only(2)).expect("F turns back alone");
+    m.home_parts(&model, &only(0)).expect("U turns back alone");
+    assert_eq!(m.rotations, vec![0; 6]);
+    assert_eq!(m.cube, solved(), "each face turned back by its own motor");
+}
+
+#[test]
+fn rigid_gripper_with_a_jaw_holding_the_cube_off_its_mark_cannot_home() {
+    let model = design("four-arm");
+    let mut m = Machine::homed(&model, solved());
+    m.closed[2] = false;
+    m.closed[3] = false;
     m.perform(
         &model,
         &step(&model, &[(0, JawMove::Still, 1)]),
         &mut never_slips(),
     )
-    .expect("U turns");
-    let err = m.home(&model).expect_err("homing would turn U back");
+    .expect("L turns while right holds");
+    let before = m.clone();
+    let err = m
+        .home(&model)
+        .expect_err("left holds the cube off its mark");
     assert_eq!(err.culprit, Culprit::Rotation(0));
-    assert!(err.cause.contains("up-motor"), "{}", err.cause);
-    for _ in 0..3 {
-        m.perform(
-            &model,
-            &step(&model, &[(0, JawMove::Still, 1)]),
-            &mut never_slips(),
-        )
-        .expect("U turns");
-    }
-    m.home(&model).expect("a whole turn is on the mark");
-    assert_eq!(m.cube, solved());
+    assert!(err.cause.contains("'left'"), "{}", err.cause);
+    assert_eq!(m, before, "nothing moved");
 }
 
 #[test]

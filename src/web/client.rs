@@ -1,4 +1,4 @@
-//! The HTTP client behind `cubed start|stop|estop|reset|status`: one blocking request to the running daemon's API, its answer or a clear error.
+//! The HTTP client behind `cubed start|stop|estop|reset|resume|status`: one blocking request to the running daemon's API, its answer or a clear error.
 
 use super::routes::{ErrorBody, Started};
 use crate::daemon::{DaemonState, StatusDoc};
@@ -13,6 +13,8 @@ pub enum ControlCommand {
     Stop,
     EStop,
     Reset,
+    /// Go on with the interrupted run that waits for a person.
+    Resume,
     Status,
 }
 
@@ -23,6 +25,7 @@ impl ControlCommand {
             ControlCommand::Stop => ("POST", "/api/stop"),
             ControlCommand::EStop => ("POST", "/api/estop"),
             ControlCommand::Reset => ("POST", "/api/reset"),
+            ControlCommand::Resume => ("POST", "/api/resume"),
             ControlCommand::Status => ("GET", "/api/status"),
         }
     }
@@ -33,6 +36,7 @@ impl ControlCommand {
             ControlCommand::Stop => "stop requested",
             ControlCommand::EStop => "EMERGENCY STOP latched (`cubed reset` clears it)",
             ControlCommand::Reset => "reset",
+            ControlCommand::Resume => "resumed",
             ControlCommand::Status => "status",
         }
     }
@@ -42,6 +46,10 @@ impl ControlCommand {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ControlReply {
     Started {
+        run: u64,
+    },
+    /// The interrupted run goes on.
+    Resumed {
         run: u64,
     },
     /// Stop, e-stop or reset was taken; the status right after.
@@ -135,6 +143,10 @@ pub fn control(
             let started: Started = serde_json::from_str(&body).map_err(unreadable)?;
             ControlReply::Started { run: started.run }
         }
+        ControlCommand::Resume => {
+            let resumed: Started = serde_json::from_str(&body).map_err(unreadable)?;
+            ControlReply::Resumed { run: resumed.run }
+        }
         ControlCommand::Status => {
             ControlReply::Status(Box::new(serde_json::from_str(&body).map_err(unreadable)?))
         }
@@ -152,6 +164,9 @@ impl ControlReply {
             ControlReply::Started { run } => {
                 format!("started run {run} (follow it with `cubed status` or on the web page)")
             }
+            ControlReply::Resumed { run } => format!(
+                "resumed run {run}: re-homing, scanning again, solving (follow it with `cubed status` or on the web page)"
+            ),
             ControlReply::Accepted { command, status } => {
                 format!("{}\n{}", command.done(), status_line(status))
             }

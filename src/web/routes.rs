@@ -154,6 +154,12 @@ pub(super) async fn reset(State(app): State<AppState>) -> ApiResult<StatusDoc> {
     Ok(Json(app.handle.status()))
 }
 
+/// `POST /api/resume` goes on with the interrupted run and answers `{"run": id}`.
+pub(super) async fn resume(State(app): State<AppState>) -> ApiResult<Started> {
+    let run = app.handle.resume().await?;
+    Ok(Json(Started { run }))
+}
+
 pub(super) async fn calibrate(State(app): State<AppState>) -> ApiResult<CalibrationDoc> {
     Ok(Json(app.handle.calibrate().await?))
 }

@@ -108,6 +108,9 @@ pub async fn respond(mut inbox: DaemonInbox, step: Duration) {
                     let _ = reply.send(Err(Refusal::conflict("nothing to reset")));
                 }
             }
+            Request::Resume { reply } => {
+                let _ = reply.send(Err(Refusal::conflict("no interrupted run waits")));
+            }
             Request::Calibrate { reply } => {
                 let _ = reply.send(Ok(CalibrationDoc {
                     palette: palette(),

@@ -130,6 +130,7 @@ fn router(state: AppState) -> Router {
         .route("/api/stop", post(routes::stop))
         .route("/api/estop", post(routes::estop))
         .route("/api/reset", post(routes::reset))
+        .route("/api/resume", post(routes::resume))
         .route("/api/calibrate", post(routes::calibrate))
         .route("/api/guide", post(routes::guide))
         .route_layer(middleware::from_fn_with_state(state.clone(), guard));

@@ -212,16 +212,18 @@ function seconds(ms) {
 function render(s) {
   status = s;
   const state = $('state');
-  state.textContent = s.state.replace('_', '-');
+  state.textContent = s.state.replace('_', s.state === 'needs_attention' ? ' ' : '-');
   state.className = 'state ' + s.state;
   $('message').textContent = s.message;
   $('notice').hidden = !s.notice;
   $('notice').textContent = s.notice || '';
   $('devices').textContent = 'robot: ' + s.robot + ' · camera: ' + s.camera + (s.run ? ' · run ' + s.run : '');
   const busy = BUSY.includes(s.state);
-  $('start').disabled = busy || s.state === 'e_stopped';
+  const waiting = s.state === 'e_stopped' || s.state === 'needs_attention';
+  $('start').disabled = busy || waiting;
   $('stop').disabled = !busy;
-  $('reset').hidden = !(s.state === 'e_stopped' || s.state === 'faulted');
+  $('reset').hidden = !(waiting || s.state === 'faulted');
+  $('resume').hidden = !waiting;
 
   const p = s.progress;
   $('progress-text').textContent = p ? 'move ' + p.moves_done + ' of ' + p.moves : '';
@@ -412,6 +414,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('stop').addEventListener('click', () => act('POST', '/api/stop'));
   $('estop').addEventListener('click', () => act('POST', '/api/estop'));
   $('reset').addEventListener('click', () => act('POST', '/api/reset'));
+  $('resume').addEventListener('click', () => act('POST', '/api/resume'));
   $('error-close').addEventListener('click', clearError);
   $('history-refresh').addEventListener('click', loadHistory);
   $('calibrate').addEventListener('click', calibrate);

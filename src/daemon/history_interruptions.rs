@@ -1,0 +1,98 @@
+//! The run history's record of interruptions: when a run was stopped part-way (e-stop, fault,
+//! firmware reboot), what the person was told, and when and by whom it was resumed; and
+//! reopening a run that goes on after its interruption was recorded as its end.
+
+use super::{execute_locked, now_ms, rows, sql_id, History, HistoryError};
+use crate::daemon::api::InterruptionRecord;
+use rusqlite::{params, Connection, Row};
+
+impl History {
+    /// Records that `run` was interrupted; `advice` says what the person was told.
+    pub fn record_interruption(
+        &self,
+        run: u64,
+        cause: &str,
+        advice: &str,
+        needs_person: bool,
+    ) -> Result<(), HistoryError> {
+        let id = sql_id(run)?;
+        let conn = self.lock()?;
+        execute_locked(
+            &conn,
+            run,
+            || format!("recording an interruption of run {run}"),
+            "INSERT INTO interruptions (run, at_ms, cause, advice, needs_person) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, now_ms(), cause, advice, needs_person],
+        )
+    }
+
+    /// Records how the latest interruption of `run` ended: "person" or "automatic" (it goes
+    /// on), or "abandoned" (reset instead).
+    pub fn record_resumption(&self, run: u64, by: &str) -> Result<(), HistoryError> {
+        let id = sql_id(run)?;
+        let conn = self.lock()?;
+        execute_locked(
+            &conn,
+            run,
+            || format!("recording the resumption of run {run}"),
+            "UPDATE interruptions SET resumed_ms = ?2, resumed_by = ?3 \
+             WHERE id = (SELECT MAX(id) FROM interruptions WHERE run = ?1 AND resumed_by IS NULL)",
+            params![id, now_ms(), by],
+        )
+    }
+
+    /// Takes back the end recorded for `run` (it goes on after an interruption).
+    pub fn reopen_run(&self, run: u64) -> Result<(), HistoryError> {
+        let id = sql_id(run)?;
+        let conn = self.lock()?;
+        execute_locked(
+            &conn,
+            run,
+            || format!("reopening run {run}"),
+            "UPDATE runs SET outcome = NULL, error = NULL, finished_ms = NULL WHERE id = ?1",
+            params![id],
+        )
+    }
+
+    /// The first scan attempt number `run` has not used (a resumed run scans again).
+    pub fn next_attempt(&self, run: u64) -> Result<u32, HistoryError> {
+        let id = sql_id(run)?;
+        let conn = self.lock()?;
+        conn.query_row(
+            "SELECT MAX(COALESCE((SELECT MAX(attempt) FROM scans WHERE run = ?1), -1), \
+                        COALESCE((SELECT MAX(attempt) FROM solutions WHERE run = ?1), -1), \
+                        COALESCE((SELECT MAX(attempt) FROM steps WHERE run = ?1), -1)) + 1",
+            params![id],
+            |row| row.get(0),
+        )
+        .map_err(|e| HistoryError::sql(format!("finding the next scan of run {run}"), e))
+    }
+}
+
+/// The interruptions of run `key`, oldest first.
+pub(super) fn of_run(conn: &Connection, key: i64) -> Result<Vec<InterruptionRecord>, HistoryError> {
+    rows::query_rows(
+        conn,
+        "SELECT at_ms, cause, advice, needs_person, resumed_ms, resumed_by FROM interruptions \
+         WHERE run = ?1 ORDER BY id",
+        key,
+        |row| interruption(row, key),
+    )
+}
+
+fn interruption(row: &Row<'_>, run: i64) -> Result<InterruptionRecord, HistoryError> {
+    let cols = rows::Cols {
+        row,
+        run,
+        table: "interruptions",
+    };
+    Ok(InterruptionRecord {
+        at_ms: cols.get("at_ms")?,
+        cause: cols.get("cause")?,
+        advice: cols.get("advice")?,
+        needs_person: cols.get("needs_person")?,
+        resumed_ms: cols.get("resumed_ms")?,
+        resumed_by: cols.get("resumed_by")?,
+    })
+}

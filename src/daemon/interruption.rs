@@ -1,0 +1,170 @@
+//! Interruptions of a run that it can come back from: an emergency stop, a robot fault, a
+//! firmware reboot. Each says, in words, what a person must do before Resume, or that nothing
+//! physical is in doubt and the daemon resumes by itself (re-home, rescan, solve again).
+
+use super::abort::Abort;
+use super::rig::RigError;
+use super::run_error::RunError;
+use crate::link::{LinkError, StreamError};
+use firmware_protocol::message::Fault;
+
+/// Why a run stopped part-way and can be resumed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Interruption {
+    /// The emergency stop (the page, the CLI, or the robot's switch).
+    EStop,
+    /// The robot latched a fault (a stall, a limit, the supply…), in words.
+    Fault { words: String },
+    /// The firmware restarted (power loss, brown-out, watchdog). `in_doubt`: a command was
+    /// running or queued, so a layer may be half turned.
+    Reboot { in_doubt: bool },
+}
+
+/// Automatic resumptions allowed in one run (a firmware that keeps rebooting needs a person).
+pub(crate) const MAX_AUTOMATIC: u32 = 3;
+
+/// What a person must do before pressing Resume when a layer may be half turned.
+const SQUARE_THE_CUBE: &str =
+    "a layer may be half turned: square the cube, put it back in the grippers, press Resume";
+
+impl Interruption {
+    /// The interruption `error` is, if the run can be resumed from it. `motion_in_doubt`:
+    /// commands were running or queued when it came; `words` says a fault in words.
+    pub(crate) fn of(
+        error: &RunError,
+        motion_in_doubt: bool,
+        words: &dyn Fn(&Fault) -> String,
+    ) -> Option<Interruption> {
+        match error {
+            RunError::Halted {
+                emergency: true, ..
+            }
+            | RunError::Aborted(Abort::EStop) => Some(Interruption::EStop),
+            RunError::Fault { words, .. } => Some(Interruption::Fault {
+                words: words.clone(),
+            }),
+            RunError::Connect(RigError::Home(StreamError::Fault { fault, .. })) => {
+                Some(Interruption::Fault {
+                    words: format!("while re-homing: {}", words(fault)),
+                })
+            }
+            RunError::Stream { source, .. } | RunError::Connect(RigError::Home(source))
+                if rebooted(source) =>
+            {
+                Some(Interruption::Reboot {
+                    in_doubt: motion_in_doubt,
+                })
+            }
+            RunError::Connect(RigError::Link(LinkError::FirmwareRebooted { .. })) => {
+                Some(Interruption::Reboot {
+                    in_doubt: motion_in_doubt,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a person must look at the robot before the run goes on.
+    pub(crate) fn needs_person(&self) -> bool {
+        !matches!(self, Interruption::Reboot { in_doubt: false })
+    }
+
+    /// A short name for the history: "estop", "fault", "reboot".
+    pub(crate) fn cause(&self) -> &'static str {
+        match self {
+            Interruption::EStop => "estop",
+            Interruption::Fault { .. } => "fault",
+            Interruption::Reboot { .. } => "reboot",
+        }
+    }
+
+    /// What happened and what to do, in words.
+    pub(crate) fn advice(&self) -> String {
+        match self {
+            Interruption::EStop => format!(
+                "emergency stop: motors halted; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
+            ),
+            Interruption::Fault { words } => format!(
+                "the robot stopped on a fault ({words}): clear what blocks it; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
+            ),
+            Interruption::Reboot { in_doubt: true } => format!(
+                "the robot's firmware restarted during a move; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
+            ),
+            Interruption::Reboot { in_doubt: false } => {
+                "the robot's firmware restarted between moves: re-homing, rescanning and solving again by itself".into()
+            }
+        }
+    }
+}
+
+/// The firmware restarted, or the link ended under the run (a restart seen while idle closes
+/// it before the next command is sent).
+fn rebooted(error: &StreamError) -> bool {
+    matches!(
+        error,
+        StreamError::Link(LinkError::FirmwareRebooted { .. } | LinkError::Closed)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn words(fault: &Fault) -> String {
+        format!("{fault:?}")
+    }
+
+    fn reboot() -> StreamError {
+        StreamError::Link(LinkError::FirmwareRebooted {
+            path: PathBuf::from("/dev/ttyACM0"),
+        })
+    }
+
+    #[test]
+    fn a_reboot_needs_a_person_only_when_a_move_was_cut() {
+        let error = RunError::Stream {
+            what: "executing",
+            source: reboot(),
+        };
+        let cut = Interruption::of(&error, true, &words).expect("resumable");
+        assert!(cut.needs_person());
+        assert!(cut.advice().contains("square the cube"), "{}", cut.advice());
+        let clean = Interruption::of(&error, false, &words).expect("resumable");
+        assert!(!clean.needs_person());
+    }
+
+    #[test]
+    fn an_estop_and_a_fault_need_a_person_and_a_refused_scan_is_no_interruption() {
+        let estop = RunError::Halted {
+            what: "executing",
+            done: 3,
+            total: 9,
+            emergency: true,
+        };
+        assert_eq!(
+            Interruption::of(&estop, false, &words),
+            Some(Interruption::EStop)
+        );
+        let fault = RunError::Fault {
+            what: "executing",
+            words: "'left' rotation stalled".into(),
+            done: 1,
+            total: 4,
+        };
+        let i = Interruption::of(&fault, true, &words).expect("resumable");
+        assert!(i.needs_person() && i.advice().contains("'left' rotation stalled"));
+        let unsure = RunError::Unsure {
+            stickers: "F3".into(),
+            rounds: 1,
+        };
+        assert_eq!(Interruption::of(&unsure, true, &words), None);
+        let stop = RunError::Halted {
+            what: "executing",
+            done: 3,
+            total: 9,
+            emergency: false,
+        };
+        assert_eq!(Interruption::of(&stop, true, &words), None);
+    }
+}

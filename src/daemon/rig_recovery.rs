@@ -1,0 +1,106 @@
+//! How the rig re-homes after an interruption: which actuators' positions are lost and whether a
+//! motion may have been cut (from how a program ended), and homing in the order of the
+//! planner's recovery plan, from the positions the firmware reports for the rest.
+
+use super::{Rig, RigError, LOOKAHEAD, LOST_ALL};
+use crate::link::{LinkError, StreamError};
+use crate::robot::{plan_recovery, MotionGroup, RecoveryInput, Role};
+use firmware_protocol::message::Fault;
+
+/// The actuators a command moves (bit per actuator).
+fn actuators_of(group: &MotionGroup) -> u16 {
+    match group {
+        MotionGroup::Home { mask, .. } => *mask,
+        MotionGroup::Motion(motion) => {
+            (motion.actions.iter()).fold(0, |mask, a| mask | 1 << (a.actuator() % 16))
+        }
+        MotionGroup::Dwell { .. } => 0,
+    }
+}
+
+/// The actuator a fault names, if it names one.
+fn fault_actuator(fault: &Fault) -> Option<u8> {
+    match *fault {
+        Fault::Stall { actuator }
+        | Fault::Limit { actuator }
+        | Fault::HomeNotFound { actuator } => Some(actuator),
+        _ => None,
+    }
+}
+
+impl Rig {
+    /// What the host knows before re-homing: the positions the firmware reports, except
+    /// those lost (all of them after a new session or a reboot).
+    async fn recovery_input(&self) -> RecoveryInput {
+        let lost_all = RecoveryInput::all_lost(&self.model);
+        let Some(link) = self.link.as_ref().filter(|_| self.lost != LOST_ALL) else {
+            return lost_all;
+        };
+        let Ok(status) = link.status().await else {
+            return lost_all;
+        };
+        let mut input = RecoveryInput::from_positions(&self.map, &self.model, &status.positions);
+        for (gripper, rotation) in input.rotations.iter_mut().enumerate() {
+            let index = self.map.index_of(Role::Rotation { gripper });
+            if index.is_none_or(|i| self.lost & (1 << i) != 0) {
+                *rotation = None;
+            }
+        }
+        input
+    }
+
+    /// Re-homes every actuator in the recovery plan's order.
+    pub(super) async fn home_by_plan(&mut self) -> Result<(), RigError> {
+        let input = self.recovery_input().await;
+        let plan = plan_recovery(&self.model, &input)?;
+        tracing::info!(
+            "re-homing from {input}: {}",
+            plan.describe(&self.model).join("; ")
+        );
+        let first_move_id = self.take_move_ids(plan.steps.len());
+        let groups = plan.encode(&self.map, first_move_id)?;
+        self.stream(&groups, &|| false, |_, _| {})
+            .await
+            .map_err(RigError::Home)?;
+        self.robot_state = Some(self.model.home());
+        self.positions = Some(self.map.positions_at(&self.model.home()));
+        self.lost = 0;
+        self.motion_in_doubt = false;
+        Ok(())
+    }
+
+    /// Whether the last interruption came while commands were running or queued.
+    pub(crate) fn motion_in_doubt(&self) -> bool {
+        self.motion_in_doubt
+    }
+
+    /// After a program ended early: which positions are lost and whether a motion may have
+    /// been cut. `unfinished` are the commands not reported done; `heard` whether the link
+    /// answered at all (a link already closed took none of them).
+    pub(super) fn note_interruption(
+        &mut self,
+        error: &StreamError,
+        unfinished: &[MotionGroup],
+        heard: bool,
+    ) {
+        if matches!(error, StreamError::Stopped { .. }) {
+            return;
+        }
+        let took_some = heard || !matches!(error, StreamError::Link(LinkError::Closed));
+        if took_some && !unfinished.is_empty() {
+            self.motion_in_doubt = true;
+            for group in unfinished.iter().take(LOOKAHEAD + 1) {
+                self.lost |= actuators_of(group);
+            }
+        }
+        match error {
+            StreamError::Fault { fault, .. } => {
+                if let Some(actuator) = fault_actuator(fault) {
+                    self.lost |= 1 << (actuator % 16);
+                }
+            }
+            StreamError::Link(LinkError::FirmwareRebooted { .. }) => self.lost = LOST_ALL,
+            _ => {}
+        }
+    }
+}

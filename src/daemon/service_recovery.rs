@@ -1,0 +1,88 @@
+//! The service's way back from an interruption: Resume goes on with the interrupted run (fault
+//! cleared, re-homed in a safe order, rescanned, solved again), Reset abandons it; both are
+//! recorded in the run history.
+
+use super::{Job, Service};
+use crate::daemon::api::{DaemonState, Refusal};
+use crate::error_chain::error_chain;
+
+impl Service {
+    /// Clears a latched e-stop or fault; an interrupted run waiting for a person is abandoned.
+    pub(super) fn reset(&mut self) -> Result<(), Refusal> {
+        if self.active.is_some() {
+            return Err(Refusal::conflict("a run is in progress; stop it first"));
+        }
+        let status = self.board.now();
+        let resettable = matches!(
+            status.state,
+            DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention
+        );
+        if !resettable {
+            return Err(Refusal::conflict(format!(
+                "nothing to reset: the daemon is {}",
+                status.state.name()
+            )));
+        }
+        if let Some(rig) = self.rig.as_mut() {
+            rig.clear_fault();
+        }
+        if let Some(run) = self.waiting.take() {
+            if let Err(e) = self.history.record_resumption(run, "abandoned") {
+                self.board.log(format!(
+                    "could not record that run {run} was abandoned: {}",
+                    error_chain(&e)
+                ));
+            }
+            self.board.log(format!("run {run} abandoned (reset)"));
+        }
+        self.board.set(
+            DaemonState::Idle,
+            "reset: the robot will be homed at the next start",
+        );
+        Ok(())
+    }
+
+    /// Goes on with the interrupted run: the fault is cleared, the robot re-homed in a safe
+    /// order, the cube rescanned and solved again.
+    pub(super) fn resume(&mut self) -> Result<u64, Refusal> {
+        if let Some(active) = &self.active {
+            return Err(Refusal::conflict(format!(
+                "run {} is in progress; nothing to resume",
+                active.id
+            )));
+        }
+        let Some(id) = self.waiting else {
+            return Err(Refusal::conflict(
+                "no interrupted run waits to be resumed; start a new run",
+            ));
+        };
+        let Some(mut rig) = self.rig.take() else {
+            return Err(Refusal::unavailable("the robot is not available"));
+        };
+        if let Err(e) = self.history.reopen_run(id) {
+            self.rig = Some(rig);
+            return Err(Refusal::unavailable(format!(
+                "cannot record the resumption of run {id}: {}",
+                error_chain(&e)
+            )));
+        }
+        if let Err(e) = self.history.record_resumption(id, "person") {
+            self.board.log(format!(
+                "could not record the resumption of run {id}: {}",
+                error_chain(&e)
+            ));
+        }
+        rig.clear_fault();
+        self.waiting = None;
+        self.board.update(|s| {
+            s.state = DaemonState::Scanning;
+            s.message = format!(
+                "run {id} resuming: re-homing the robot in a safe order, then scanning the cube again"
+            );
+            s.progress = None;
+        });
+        self.board.log(format!("run {id} resumed"));
+        self.launch(id, rig, Job::Resume);
+        Ok(id)
+    }
+}

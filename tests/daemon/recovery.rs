@@ -1,0 +1,210 @@
+//! Recovery without a daemon restart, on the simulated robot over a real pty with a real SQLite
+//! history: an emergency stop at a random step (×20), a motor blocked at a random motion (×20)
+//! and a firmware reboot at a random moment (×10), each on one daemon. Every run ends verified
+//! solved, by itself or after a person (the test) does what the message says and resumes it;
+//! the history records each interruption and resumption.
+
+use super::{finished, random, serve_web, start, wait_until};
+use cubed::daemon::{DaemonHandle, DaemonState, RunDetail, StartSource, StatusDoc};
+use cubed::web::{control, ControlCommand, ControlReply};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::net::SocketAddr;
+
+/// Simulator speed: fast enough for CI, slow enough that a run has steps to interrupt.
+const SPEED: f64 = 25.0;
+
+fn waits_for_person(state: DaemonState) -> bool {
+    matches!(state, DaemonState::EStopped | DaemonState::NeedsAttention)
+}
+
+/// What `cubed status` and then `cubed resume` say, through the daemon's HTTP API.
+async fn status_then_resume(web: SocketAddr) -> (String, ControlReply) {
+    tokio::task::spawn_blocking(move || {
+        let status = control(web, None, ControlCommand::Status).expect("status");
+        let resumed = control(web, None, ControlCommand::Resume).expect("resumes");
+        (status.render(), resumed)
+    })
+    .await
+    .expect("the client task")
+}
+
+/// Drives `run` to its end; each time it waits for a person, checks that the message says what
+/// to do (as `cubed status` prints it) and resumes it (as `cubed resume` does). Returns the
+/// last status and how many resumes a person made.
+async fn resume_until_done(handle: &DaemonHandle, web: SocketAddr, run: u64) -> (StatusDoc, u32) {
+    let mut resumes = 0;
+    loop {
+        let end = finished(handle, run).await;
+        if !waits_for_person(end.state) {
+            return (end, resumes);
+        }
+        assert!(
+            end.message.contains("press Resume") && end.message.contains("square the cube"),
+            "run {run} waits without saying what to do: {}",
+            end.message
+        );
+        assert!(resumes < 3, "run {run} keeps stopping: {}", end.message);
+        resumes += 1;
+        let (status, resumed) = status_then_resume(web).await;
+        assert!(
+            status.contains(end.state.name()) && status.contains("press Resume"),
+            "{status}"
+        );
+        assert_eq!(
+            resumed,
+            ControlReply::Resumed { run },
+            "the same run goes on"
+        );
+    }
+}
+
+/// The history of `run`, with `resumes` resumptions by a person among its interruptions.
+fn check_history(handle: &DaemonHandle, run: u64, resumes: u32) -> RunDetail {
+    let detail = handle.run(run).expect("history").expect("recorded");
+    assert_eq!(
+        detail.summary.outcome.as_deref(),
+        Some("solved"),
+        "{detail:?}"
+    );
+    let by_person = (detail.interruptions.iter())
+        .filter(|i| i.resumed_by.as_deref() == Some("person"))
+        .count();
+    assert_eq!(by_person as u32, resumes, "{:?}", detail.interruptions);
+    for i in &detail.interruptions {
+        assert!(i.resumed_ms.is_some(), "an interruption not resumed: {i:?}");
+        assert_eq!(i.needs_person, i.resumed_by.as_deref() == Some("person"));
+    }
+    detail
+}
+
+/// Waits until run `run` is executing with at least `fraction` of its commands done (or over).
+async fn executing_past(handle: &DaemonHandle, run: u64, fraction: f64) -> StatusDoc {
+    wait_until(handle, "executing", |s| {
+        let past = s.progress.as_ref().is_some_and(|p| {
+            p.commands_done as f64 >= fraction * p.commands as f64 && p.commands_done < p.commands
+        });
+        s.run == Some(run) && ((s.state == DaemonState::Executing && past) || !s.state.is_busy())
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", SPEED).await;
+    let (web, _server) = serve_web(&daemon).await;
+    let sim = daemon.sim.clone().expect("sim");
+    let mut rng = ChaCha8Rng::seed_from_u64(20);
+    let mut stopped_mid_run = 0;
+    for i in 0..20u64 {
+        sim.load_cube(random(200 + i));
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        let now = executing_past(&daemon.handle, run, rng.random_range(0.0..0.9)).await;
+        daemon.handle.estop().await.expect("e-stop");
+        if now.state.is_busy() {
+            stopped_mid_run += 1;
+        }
+        if i % 5 == 4 {
+            // Reset abandons the run; a new start re-homes in a safe order and solves.
+            finished(&daemon.handle, run).await;
+            daemon.handle.reset().await.expect("reset after an e-stop");
+            let again = daemon.handle.start(StartSource::Web).await.expect("start");
+            let end = finished(&daemon.handle, again).await;
+            assert!(
+                matches!(end.state, DaemonState::Done),
+                "after reset: {}",
+                end.message
+            );
+        } else {
+            let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
+            assert_eq!(end.state, DaemonState::Done, "run {run}: {}", end.message);
+            let detail = check_history(&daemon.handle, run, resumes);
+            if now.state.is_busy() {
+                assert!(
+                    detail.interruptions.iter().any(|i| i.cause == "estop"),
+                    "{:?}",
+                    detail.interruptions
+                );
+            }
+        }
+        assert!(
+            sim.cube().is_solved(),
+            "iteration {i}: the cube is not solved"
+        );
+    }
+    assert!(
+        stopped_mid_run >= 15,
+        "only {stopped_mid_run} e-stops hit a run"
+    );
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_motor_blocked_at_a_random_motion_is_resumed_to_solved_twenty_times() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", SPEED).await;
+    let (web, _server) = serve_web(&daemon).await;
+    let sim = daemon.sim.clone().expect("sim");
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut faults = 0;
+    for i in 0..20u64 {
+        sim.load_cube(random(300 + i));
+        sim.stall_motion_in(rng.random_range(1..=30));
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
+        assert_eq!(end.state, DaemonState::Done, "run {run}: {}", end.message);
+        let detail = check_history(&daemon.handle, run, resumes);
+        let faulted = detail.interruptions.iter().filter(|i| i.cause == "fault");
+        let faulted = faulted.count();
+        assert!(faulted <= 1, "{:?}", detail.interruptions);
+        faults += faulted;
+        if let Ok(mut bench) = sim.bench.lock() {
+            bench.stall_at_motions.clear(); // a stall due after the run ended
+        }
+        assert!(
+            sim.cube().is_solved(),
+            "iteration {i}: the cube is not solved"
+        );
+    }
+    assert!(faults >= 15, "only {faults} of 20 blocked motors hit a run");
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_firmware_reboot_mid_run_is_recovered_ten_times() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", SPEED).await;
+    let (web, _server) = serve_web(&daemon).await;
+    let sim = daemon.sim.clone().expect("sim");
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    let (mut reboots, mut automatic, mut by_person) = (0, 0, 0);
+    let phases = [DaemonState::Solving, DaemonState::Executing];
+    for i in 0..10u64 {
+        sim.load_cube(random(400 + i));
+        let phase = phases[rng.random_range(0..phases.len())];
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        wait_until(&daemon.handle, "the phase to reboot in", |s| {
+            s.run == Some(run) && (s.state == phase || !s.state.is_busy())
+        })
+        .await;
+        sim.reboot();
+        let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
+        assert_eq!(end.state, DaemonState::Done, "run {run}: {}", end.message);
+        let detail = check_history(&daemon.handle, run, resumes);
+        let rebooted = detail.interruptions.iter().filter(|i| i.cause == "reboot");
+        reboots += rebooted.clone().count();
+        automatic += rebooted.clone().filter(|i| !i.needs_person).count();
+        by_person += rebooted.filter(|i| i.needs_person).count();
+        assert!(
+            sim.cube().is_solved(),
+            "iteration {i}: the cube is not solved"
+        );
+    }
+    assert!(reboots >= 8, "only {reboots} of 10 reboots hit a run");
+    assert!(
+        automatic >= 1 && by_person >= 1,
+        "{automatic} resumed by themselves, {by_person} by a person"
+    );
+    daemon.shutdown().await;
+}
