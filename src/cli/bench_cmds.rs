@@ -27,6 +27,8 @@ pub enum BenchCommand {
     Trust(super::trust_bench::TrustBenchArgs),
     /// The 2x2: table build, optimal solve time per cube, the 10,000-cube Test Program.
     Pocket(super::pocket_bench::PocketBenchArgs),
+    /// A `cubed run` child measured over TCP: e-stop latency under hung connections, memory with WebSockets.
+    Web(super::web_bench::WebBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -62,6 +64,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Soak(args) => super::link_bench::soak(args),
         BenchCommand::Trust(args) => super::trust_bench::trust_bench(args),
         BenchCommand::Pocket(args) => super::pocket_bench::pocket_bench(args),
+        BenchCommand::Web(args) => super::web_bench::web_bench(args),
     }
 }
 

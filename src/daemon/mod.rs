@@ -13,6 +13,7 @@ mod history_schema;
 #[cfg(test)]
 mod history_tests;
 pub(crate) mod launch;
+pub mod metrics;
 pub(crate) mod outcome;
 mod pipeline;
 pub(crate) mod rig;
