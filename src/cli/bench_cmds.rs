@@ -29,6 +29,8 @@ pub enum BenchCommand {
     Recovery(super::recovery_bench::RecoveryBenchArgs),
     /// The 2x2: table build, optimal solve time per cube, the 10,000-cube Test Program.
     Pocket(super::pocket_bench::PocketBenchArgs),
+    /// A `cubed run` child measured over TCP: e-stop latency under hung connections, memory with WebSockets.
+    Web(super::web_bench::WebBenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -65,6 +67,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Trust(args) => super::trust_bench::trust_bench(args),
         BenchCommand::Pocket(args) => super::pocket_bench::pocket_bench(args),
         BenchCommand::Recovery(args) => super::recovery_bench::recovery_bench(args),
+        BenchCommand::Web(args) => super::web_bench::web_bench(args),
     }
 }
 

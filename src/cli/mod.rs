@@ -24,6 +24,7 @@ pub mod test_program;
 pub mod trust_bench;
 pub mod vision_bench;
 pub mod vision_cmds;
+pub mod web_bench;
 
 /// Exit status for a refused input (an impossible cube, a bad config, …).
 pub const EXIT_INVALID: u8 = 2;

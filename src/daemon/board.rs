@@ -54,6 +54,7 @@ impl StatusBoard {
     }
 
     pub(crate) fn finished(&self, run: u64, outcome: &str) {
+        super::metrics::run_finished(run, outcome);
         let _ = self.events.send(DaemonEvent::RunFinished {
             run,
             outcome: outcome.to_string(),

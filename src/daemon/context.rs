@@ -55,6 +55,7 @@ impl Phase {
     /// Records the phase's duration.
     pub(crate) fn end(self, ctx: &RunContext) {
         let ms = self.began.elapsed().as_secs_f64() * 1000.0;
+        super::metrics::phase(self.name, ms);
         let recorded =
             ctx.history
                 .record_step(ctx.run, self.name, self.attempt, self.started_ms, ms);

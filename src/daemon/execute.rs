@@ -60,6 +60,7 @@ pub(super) async fn execute(
     let (last_step, ran) = (progress.last_step, progress.ran);
     let turns_done = last_step.map_or(0, |s| executable.after[s].turns) as u32;
     ctx.note(ctx.history.add_moves(ctx.run, turns_done));
+    super::metrics::moves_executed(turns_done);
     ctx.rig.advance(&executable.encoded, ran);
     match result {
         Ok(_) => {

@@ -83,6 +83,7 @@ impl RunningDaemon {
             max_solves: config.max_solves,
             solve_budget: config.solve_budget,
         };
+        super::metrics::daemon_started();
         let service = Service::new(inbox, board, history, settings, rig);
         let (shutdown, shutdown_rx) = watch::channel(false);
         let task = tokio::spawn(service.serve(shutdown_rx));

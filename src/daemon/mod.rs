@@ -14,6 +14,7 @@ mod history_schema;
 mod history_tests;
 pub(crate) mod interruption;
 pub(crate) mod launch;
+pub mod metrics;
 pub(crate) mod outcome;
 mod pipeline;
 pub(crate) mod rig;

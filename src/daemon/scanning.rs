@@ -54,6 +54,7 @@ pub(crate) async fn classify(
                     error_chain(&error)
                 ));
                 rounds += 1;
+                super::metrics::recaptured();
                 photos = capture_scan(ctx, attempt, &Face::ALL).await?;
                 continue;
             }
@@ -79,6 +80,7 @@ pub(crate) async fn classify(
             return Err(refuse(ctx, attempt, Some(&readings), error));
         }
         rounds += 1;
+        super::metrics::recaptured();
         let faces = faces_of(&unsure);
         ctx.board.say(format!(
             "{}: unsure of {stickers}; photographing those faces again",
@@ -113,6 +115,7 @@ fn refuse(
     readings: Option<&[Rgb; 54]>,
     error: RunError,
 ) -> RunError {
+    super::metrics::vision_refused();
     let reason = error_chain(&error);
     let recorded = ctx
         .history

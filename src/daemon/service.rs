@@ -181,6 +181,7 @@ impl Service {
                 )));
             }
         };
+        super::metrics::run_started(id);
         self.board.update(|s| {
             s.state = DaemonState::Scanning;
             s.message = format!("run {id} starting");
@@ -245,6 +246,7 @@ impl Service {
 
     /// Halts the motors now (whatever the state) and latches until reset.
     fn emergency_stop(&mut self) {
+        super::metrics::estop(true);
         if let Some(active) = &self.active {
             active.abort.request(Abort::EStop);
         }
@@ -312,6 +314,7 @@ impl Service {
             Some(LinkEvent::LinkRestored { .. }) => self.board.say("robot link restored"),
             Some(LinkEvent::Fault(Fault::EStopLatched)) | Some(LinkEvent::EStopped { .. }) => {
                 if self.board.now().state != DaemonState::EStopped {
+                    super::metrics::estop(false);
                     self.board.set(
                         DaemonState::EStopped,
                         "the robot's emergency stop is latched; check the robot, then reset",
@@ -319,6 +322,7 @@ impl Service {
                 }
             }
             Some(LinkEvent::Fault(fault)) => {
+                super::metrics::fault(&fault);
                 let words = self
                     .rig
                     .as_ref()

@@ -107,12 +107,18 @@ pub fn control(
             message: other.to_string(),
         },
     };
+    // Reads need the token too when the daemon listens beyond loopback.
+    let bearer = token.map(|token| format!("Bearer {token}"));
     let response = if method == "GET" {
-        agent.get(&url).call()
+        let mut request = agent.get(&url);
+        if let Some(bearer) = &bearer {
+            request = request.header("Authorization", bearer);
+        }
+        request.call()
     } else {
         let mut request = agent.post(&url);
-        if let Some(token) = token {
-            request = request.header("Authorization", &format!("Bearer {token}"));
+        if let Some(bearer) = &bearer {
+            request = request.header("Authorization", bearer);
         }
         request.send_empty()
     }

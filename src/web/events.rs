@@ -1,14 +1,28 @@
-//! `GET /api/events`: the WebSocket that pushes the status on connect and on every change, and forwards every daemon event; closes cleanly on shutdown.
+//! `GET /api/events`: the WebSocket that pushes the status on connect and on every change, and forwards every daemon event; capped in number and message size; closes cleanly on shutdown.
 
+use super::routes::ApiError;
 use super::server::AppState;
 use crate::daemon::{DaemonEvent, StatusDoc};
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
-use axum::response::Response;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::OwnedSemaphorePermit;
 
 pub(super) async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>) -> Response {
-    ws.on_upgrade(move |socket| pump(socket, app))
+    let Ok(permit) = app.socket_permits.clone().try_acquire_owned() else {
+        return ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too_many_sockets",
+            "too many pages are following this robot's events now; close one and reload"
+                .to_string(),
+        )
+        .into_response();
+    };
+    ws.max_message_size(app.max_message)
+        .max_frame_size(app.max_message)
+        .on_upgrade(move |socket| pump(socket, app, permit))
 }
 
 /// Why a socket ends.
@@ -19,7 +33,7 @@ enum End {
     Close(u16, &'static str),
 }
 
-async fn pump(socket: WebSocket, app: AppState) {
+async fn pump(socket: WebSocket, app: AppState, _permit: OwnedSemaphorePermit) {
     // Held until this socket is done, so `serve` can wait for the goodbye.
     let _alive = app.sockets.clone();
     let mut feed = Feed::new(socket, &app);

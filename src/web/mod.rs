@@ -2,6 +2,8 @@
 
 pub mod client;
 mod events;
+mod guard;
+mod listen;
 mod routes;
 #[doc(hidden)]
 pub mod scripted;
@@ -9,7 +11,10 @@ pub mod server;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_limits;
 
 pub use client::{control, ClientError, ControlCommand, ControlReply};
+pub use listen::WebLimits;
 pub use routes::{ErrorBody, ErrorDetail, Started, DEFAULT_RUNS, MAX_RUNS};
-pub use server::{check_bind, serve, WebError, WebSettings, MIN_TOKEN_LEN};
+pub use server::{check_bind, serve, serve_with, WebError, WebSettings, MIN_TOKEN_LEN};

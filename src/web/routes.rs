@@ -90,8 +90,18 @@ impl From<HistoryError> for ApiError {
     }
 }
 
+/// Largest request body taken (the biggest, a guide request, is ~100 bytes).
+pub(super) const MAX_BODY: usize = 16 * 1024;
+
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> ApiError {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("request body: larger than {MAX_BODY} bytes"),
+            );
+        }
         ApiError::bad_request(format!("request body: {}", r.body_text()))
     }
 }

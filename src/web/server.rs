@@ -1,11 +1,11 @@
-//! The HTTP server: settings and the bind check (token beyond loopback), the router, request guards (token, Origin/Host), the embedded page, and graceful shutdown.
+//! The HTTP server: settings and the bind check (token beyond loopback), the router with its guards, the embedded page, and graceful shutdown.
 
-use super::events;
-use super::routes::{self, ApiError};
+use super::listen::{accept_loop, WebLimits};
+use super::{events, guard, routes};
 use crate::daemon::DaemonHandle;
-use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::middleware::{self, Next};
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderValue};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -13,7 +13,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, watch, Semaphore};
 
 /// Shortest token accepted (`[http] token` in cubed.toml).
 pub const MIN_TOKEN_LEN: usize = 16;
@@ -73,6 +73,12 @@ pub fn check_bind(settings: &WebSettings) -> Result<(), WebError> {
 pub(super) struct AppState {
     pub handle: DaemonHandle,
     pub token: Option<Arc<str>>,
+    /// The server listens beyond loopback: reads need the token as actions do.
+    pub reads_need_token: bool,
+    /// One permit per event WebSocket that may still open.
+    pub socket_permits: Arc<Semaphore>,
+    /// Largest WebSocket message taken from a page.
+    pub max_message: usize,
     /// Becomes true when the server shuts down (WebSockets close then).
     pub shutdown: watch::Receiver<bool>,
     /// Held by every open WebSocket; `serve` waits until all are dropped.
@@ -82,11 +88,22 @@ pub(super) struct AppState {
 /// How long `serve` waits for open WebSockets to say goodbye after shutdown.
 const SOCKET_CLOSE_WAIT: Duration = Duration::from_secs(3);
 
-/// Serves the page and the API on `listener` until `shutdown` completes.
+/// Serves the page and the API on `listener` until `shutdown` completes, with the default limits.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     handle: DaemonHandle,
     settings: WebSettings,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), WebError> {
+    serve_with(listener, handle, settings, WebLimits::default(), shutdown).await
+}
+
+/// Serves the page and the API on `listener` until `shutdown` completes.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    handle: DaemonHandle,
+    settings: WebSettings,
+    limits: WebLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), WebError> {
     let local = listener.local_addr().map_err(|source| WebError::Io {
@@ -103,25 +120,22 @@ pub async fn serve(
     let state = AppState {
         handle,
         token: settings.token.as_deref().map(Arc::from),
-        shutdown: stop_rx,
+        reads_need_token: !local.ip().to_canonical().is_loopback(),
+        socket_permits: Arc::new(Semaphore::new(limits.max_sockets)),
+        max_message: limits.max_message,
+        shutdown: stop_rx.clone(),
         sockets: sockets_tx,
     };
     let app = router(state);
-    let signal = async move {
+    tokio::spawn(async move {
         shutdown.await;
-        // Wakes the WebSocket tasks so they send a close frame.
+        // Stops the accept loop and wakes the WebSocket tasks so they send a close frame.
         let _ = stop_tx.send(true);
-    };
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(signal)
-        .await
-        .map_err(|source| WebError::Io {
-            addr: local.to_string(),
-            source,
-        });
+    });
+    accept_loop(listener, app, limits, stop_rx).await;
     // The router (and its sender) is gone; wait for the sockets still closing.
     let _ = tokio::time::timeout(SOCKET_CLOSE_WAIT, sockets_rx.recv()).await;
-    served
+    Ok(())
 }
 
 fn router(state: AppState) -> Router {
@@ -133,93 +147,29 @@ fn router(state: AppState) -> Router {
         .route("/api/resume", post(routes::resume))
         .route("/api/calibrate", post(routes::calibrate))
         .route("/api/guide", post(routes::guide))
-        .route_layer(middleware::from_fn_with_state(state.clone(), guard));
-    Router::new()
-        .route("/", get(index))
-        .route("/index.html", get(index))
-        .route("/app.js", get(app_js))
-        .route("/style.css", get(style_css))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            guard::actions,
+        ));
+    let reads = Router::new()
         .route("/api/status", get(routes::status))
         .route("/api/runs", get(routes::runs))
         .route("/api/runs/{id}", get(routes::run))
         .route("/api/runs/{id}/images/{attempt}/{face}", get(routes::image))
         .route("/api/events", get(events::upgrade))
+        .route("/metrics", get(metrics))
+        .route_layer(middleware::from_fn_with_state(state.clone(), guard::reads));
+    Router::new()
+        .route("/", get(index))
+        .route("/index.html", get(index))
+        .route("/app.js", get(app_js))
+        .route("/style.css", get(style_css))
+        .merge(reads)
         .merge(actions)
+        .layer(DefaultBodyLimit::max(routes::MAX_BODY))
         .fallback(routes::not_found)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .with_state(state)
-}
-
-/// Guards state-changing requests: the bearer token when one is set; otherwise
-/// (loopback only) the request must name a loopback host and come from no other
-/// site, so a web page elsewhere cannot drive the robot through the browser.
-async fn guard(State(app): State<AppState>, request: Request, next: Next) -> Response {
-    if let Err(e) = check_request(&app, request.headers()) {
-        return e.into_response();
-    }
-    next.run(request).await
-}
-
-fn check_request(app: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let origin = origin.to_str().unwrap_or("");
-        let origin_host = origin.split_once("://").map_or("", |(_, rest)| rest);
-        if origin_host != host {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "forbidden",
-                format!("requests from {origin} may not control the robot (this server is {host})"),
-            ));
-        }
-    }
-    match &app.token {
-        Some(token) => {
-            let given = headers
-                .get(header::AUTHORIZATION)
-                .and_then(|h| h.to_str().ok())
-                .and_then(|h| h.strip_prefix("Bearer "));
-            match given {
-                Some(given) if same(given.trim().as_bytes(), token.as_bytes()) => Ok(()),
-                Some(_) => Err(unauthorized("wrong token")),
-                None => Err(unauthorized(
-                    "this request needs `Authorization: Bearer <token>` (`[http] token` in cubed.toml)",
-                )),
-            }
-        }
-        None if is_loopback_host(host) => Ok(()),
-        None => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
-            format!(
-                "host \"{host}\" is not this machine; use http://127.0.0.1 or set `[http] token`"
-            ),
-        )),
-    }
-}
-
-fn unauthorized(reason: &str) -> ApiError {
-    ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", reason.to_string())
-}
-
-/// Equal, in time that depends only on the lengths (the token's length is no secret).
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
-}
-
-/// `localhost`, `127.x.y.z` or `[::1]`, with or without a port.
-fn is_loopback_host(host: &str) -> bool {
-    let name = match host.strip_prefix('[') {
-        Some(rest) => rest.split(']').next().unwrap_or(""),
-        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
-    };
-    name.eq_ignore_ascii_case("localhost")
-        || name
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.to_canonical().is_loopback())
 }
 
 const INDEX_HTML: &str = include_str!("page/index.html");
@@ -245,6 +195,18 @@ fn page(body: &'static str, content_type: &'static str) -> Response {
             ),
         ],
         body,
+    )
+        .into_response()
+}
+
+/// Prometheus' scrape: the daemon's metrics in the text format.
+async fn metrics() -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(crate::daemon::metrics::CONTENT_TYPE),
+        )],
+        crate::daemon::metrics::exposition(),
     )
         .into_response()
 }
@@ -306,37 +268,6 @@ mod tests {
                 .expect_err(token)
                 .to_string();
             assert!(e.contains(why) && e.contains("[http] token"), "{e}");
-        }
-    }
-
-    #[test]
-    fn comparison_is_exact() {
-        assert!(same(b"abc", b"abc"));
-        assert!(!same(b"abc", b"abd"));
-        assert!(!same(b"ab", b"abc"));
-        assert!(!same(b"abc", b"ab"));
-        assert!(!same(b"", b"a"));
-        assert!(same(b"", b""));
-    }
-
-    #[test]
-    fn loopback_host_names() {
-        for h in [
-            "localhost",
-            "localhost:8080",
-            "127.0.0.1:1",
-            "[::1]:8080",
-            "[::1]",
-        ] {
-            assert!(is_loopback_host(h), "{h}");
-        }
-        for h in [
-            "",
-            "evil.example:8080",
-            "192.168.1.2:80",
-            "localhost.evil.example",
-        ] {
-            assert!(!is_loopback_host(h), "{h}");
         }
     }
 }

@@ -4,6 +4,7 @@ mod cli;
 mod crash;
 mod faults;
 mod http;
+mod metrics;
 mod recovery;
 mod runs;
 

@@ -299,6 +299,7 @@ impl LinkTask {
         while let Some(seq) = self.link.due_for_retransmit(now) {
             let len = self.link.retransmit(seq, now, &mut out)?;
             self.outbox.extend_from_slice(&out[..len]);
+            crate::daemon::metrics::retransmitted(1);
         }
         Ok(())
     }
@@ -345,7 +346,16 @@ impl LinkTask {
     }
 
     fn on_bytes(&mut self, bytes: &[u8]) -> Result<(), LinkError> {
-        let frames: Vec<_> = self.decoder.feed(bytes).flatten().collect();
+        let mut frames = Vec::new();
+        for decoded in self.decoder.feed(bytes) {
+            match decoded {
+                Ok(frame) => frames.push(frame),
+                Err(firmware_protocol::Error::BadCrc { .. }) => {
+                    crate::daemon::metrics::crc_error(false)
+                }
+                Err(_) => {}
+            }
+        }
         for frame in frames {
             let unacked_before = self.link.unacked();
             let inbound = self.link.on_frame(&frame);
@@ -491,6 +501,9 @@ impl LinkTask {
             reason,
             NakReason::OutOfOrder | NakReason::BadCrc | NakReason::BadFrame
         );
+        if matches!(reason, NakReason::BadCrc) {
+            crate::daemon::metrics::crc_error(true);
+        }
         if early && now.saturating_sub(self.last_nak_resend) >= NAK_RESEND_SPACING_MS {
             self.last_nak_resend = now;
             self.link.retransmit_all_now();

@@ -34,12 +34,22 @@ function el(tag, className, text) {
   }
 })();
 
+// `path` with the token in its query, for what a browser fetches without our headers
+// (photos, the event socket); reads need the token when the daemon listens beyond loopback.
+function withToken(path) {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (!token) return path;
+  return path + (path.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(token);
+}
+
 // Calls the API; resolves to the JSON answer, or throws an Error with the daemon's reason.
-async function api(method, path, body, retried) {
+// Never asks anything itself (an e-stop press must not wait on a dialog): a 401 shows the
+// token form beside the page, and the caller shows the error.
+async function api(method, path, body) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = sessionStorage.getItem(TOKEN_KEY);
-  if (token && method !== 'GET') headers.Authorization = 'Bearer ' + token;
+  if (token) headers.Authorization = 'Bearer ' + token;
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -49,18 +59,43 @@ async function api(method, path, body, retried) {
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-  if (res.status === 401 && !retried) {
-    const given = prompt('This robot needs its access token (`[http] token` in cubed.toml):');
-    if (given) {
-      sessionStorage.setItem(TOKEN_KEY, given.trim());
-      return api(method, path, body, true);
-    }
-  }
+  if (res.status === 401) askForToken(token ? 'that token was refused; try again' : '');
   if (!res.ok) {
     const reason = data && data.error ? data.error.reason : (text || res.statusText);
     throw new Error(reason + ' (HTTP ' + res.status + ')');
   }
   return data;
+}
+
+// Shows the token form (the page loaded on an address beyond the robot's own machine).
+function askForToken(why) {
+  $('token-why').textContent = why || '';
+  $('token-form').hidden = false;
+}
+
+// Loads the page's data once the daemon lets us read: asks for the token first if it must.
+async function begin() {
+  try {
+    await api('GET', '/api/status');
+  } catch (e) {
+    if (!$('token-form').hidden) {
+      $('conn').textContent = 'this robot needs its access token';
+      $('conn').className = 'conn down';
+      $('token-input').focus();
+      return;
+    }
+  }
+  $('token-form').hidden = true;
+  connect();
+}
+
+function takeToken(e) {
+  e.preventDefault();
+  const given = $('token-input').value.trim();
+  if (!given) return;
+  sessionStorage.setItem(TOKEN_KEY, given);
+  $('token-input').value = '';
+  begin();
 }
 
 function showError(message) {
@@ -181,7 +216,7 @@ function drawPhotos(box, photos) {
     const fig = el('figure', 'photo');
     const img = el('img');
     img.alt = 'photo of face ' + f;
-    img.src = p.url;
+    img.src = withToken(p.url);
     img.addEventListener('error', () => { img.hidden = true; });
     fig.appendChild(img);
     const overlay = fig.appendChild(el('div', 'overlay'));
@@ -253,7 +288,7 @@ function log(message) {
 
 let backoff = 500;
 function connect() {
-  const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/events');
+  const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + withToken('/api/events'));
   ws.addEventListener('open', () => {
     backoff = 500;
     $('conn').textContent = 'live';
@@ -431,5 +466,6 @@ document.addEventListener('DOMContentLoaded', () => {
     if (e.key === 'ArrowRight') guideStep(1);
     else if (e.key === 'ArrowLeft') guideStep(-1);
   });
-  connect();
+  $('token-form').addEventListener('submit', takeToken);
+  begin();
 });

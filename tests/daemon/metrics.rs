@@ -1,0 +1,93 @@
+//! `/metrics` of the real daemon on the simulator: a run through byte noise is counted (outcome, duration, phases, moves, retransmits/CRC errors), each figure checked against the run history or the run itself. The registry is process-wide and other tests run beside this one, so figures are checked as at-least differences.
+
+use super::{finished, random, start};
+use cubed::daemon::{DaemonState, StartSource};
+use std::net::SocketAddr;
+
+async fn scrape(addr: SocketAddr) -> String {
+    let url = format!("http://{addr}/metrics");
+    tokio::task::spawn_blocking(move || {
+        let mut response = ureq::get(&url).call().expect("the daemon answers /metrics");
+        let kind = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        assert!(kind.starts_with("text/plain; version=0.0.4"), "{kind}");
+        response.body_mut().read_to_string().expect("text")
+    })
+    .await
+    .expect("request task")
+}
+
+/// The sum of every sample of `name` whose labels contain `labels` (e.g. `phase="scan"`).
+fn value(text: &str, name: &str, labels: &str) -> f64 {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (series, v) = l.rsplit_once(' ')?;
+            let (metric, rest) = series.split_once('{').unwrap_or((series, ""));
+            (metric == name && rest.contains(labels)).then(|| v.parse::<f64>().ok())?
+        })
+        .sum()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_noisy_run_shows_in_the_metrics() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "corrupt=0.01", 4.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(57));
+    let (addr, server) = crate::daemon::serve_web(&daemon).await;
+    let before = scrape(addr).await;
+
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    let after = scrape(addr).await;
+    let grew =
+        |name: &str, labels: &str| value(&after, name, labels) - value(&before, name, labels);
+
+    let detail = daemon.handle.run(run).expect("history").expect("the run");
+    let moves = f64::from(detail.summary.moves.expect("moves recorded"));
+    assert!(moves > 0.0, "the cube was scrambled");
+    assert!(
+        grew("cubed_moves_executed_total", "") >= moves,
+        "moves: the history says {moves}"
+    );
+    assert!(grew("cubed_runs_total", "outcome=\"solved\"") >= 1.0);
+    assert!(grew("cubed_run_duration_seconds_count", "outcome=\"solved\"") >= 1.0);
+    // Each phase the history timed was observed.
+    for step in &detail.steps {
+        let labels = format!("phase=\"{}\"", step.name);
+        assert!(
+            grew("cubed_phase_duration_seconds_count", &labels) >= 1.0,
+            "phase {}",
+            step.name
+        );
+    }
+    for phase in ["scan", "classify", "solve", "execute"] {
+        assert!(
+            detail.steps.iter().any(|s| s.name == phase),
+            "the history timed {phase}"
+        );
+    }
+    // One byte in a hundred corrupted over a whole solve: some frames were resent.
+    let trouble =
+        grew("cubed_link_retransmits_total", "") + grew("cubed_link_crc_errors_total", "");
+    assert!(trouble >= 1.0, "no retransmit or CRC error counted");
+    assert!(value(&after, "cubed_uptime_seconds", "") > 0.0);
+
+    daemon.handle.estop().await.expect("e-stop");
+    let stopped = scrape(addr).await;
+    assert!(
+        value(&stopped, "cubed_estops_total", "source=\"request\"")
+            - value(&after, "cubed_estops_total", "source=\"request\"")
+            >= 1.0
+    );
+    daemon.shutdown().await;
+    server
+        .await
+        .expect("server task")
+        .expect("server ends cleanly");
+}
