@@ -2,6 +2,7 @@
 
 use super::api::DaemonState;
 use super::context::{Phase, RunContext};
+use super::cube_size::RunCube;
 use super::execute::{execute, AfterStep, Executable};
 use super::outcome::Outcome;
 use super::run_error::RunError;
@@ -13,7 +14,11 @@ use std::sync::Arc;
 
 /// Runs the whole pipeline; the outcome says how it ended.
 pub(super) async fn run(ctx: &mut RunContext) -> Outcome {
-    match stages(ctx).await {
+    let result = match ctx.settings.cube.clone() {
+        RunCube::Three => stages(ctx).await,
+        RunCube::Pocket(solver) => super::pocket_run::stages(ctx, solver).await,
+    };
+    match result {
         Ok(outcome) => outcome,
         Err(error) => error.into(),
     }

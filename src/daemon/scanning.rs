@@ -114,9 +114,14 @@ fn refuse(
     error: RunError,
 ) -> RunError {
     let reason = error_chain(&error);
-    let recorded = ctx
-        .history
-        .record_scan(ctx.run, attempt, readings, None, &[], Some(&reason));
+    let recorded = ctx.history.record_scan(
+        ctx.run,
+        attempt,
+        readings.map(|r| &r[..]),
+        None,
+        &[],
+        Some(&reason),
+    );
     ctx.note(recorded);
     error
 }

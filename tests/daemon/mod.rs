@@ -4,6 +4,7 @@ mod cli;
 mod crash;
 mod faults;
 mod http;
+pub mod pocket;
 mod runs;
 
 use cubed::cube::random::random_cube;
