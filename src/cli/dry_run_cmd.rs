@@ -4,7 +4,9 @@ use super::refuse;
 use super::tables_arg::TableArgs;
 use anyhow::Context;
 use clap::Args;
-use cubed::daemon::config::{load_config, CameraChoice, DaemonConfig, PortChoice, DEFAULT_CONFIG};
+use cubed::daemon::config::{
+    load_config, CameraChoice, CubeSize, DaemonConfig, PortChoice, DEFAULT_CONFIG,
+};
 use cubed::daemon::dry_run::{dry_run, CubeResult};
 use cubed::daemon::RunningDaemon;
 use cubed::error_chain::error_chain;
@@ -39,6 +41,9 @@ pub struct DryRunArgs {
     /// Longest one cube may take, seconds.
     #[arg(long, default_value_t = 300)]
     pub timeout_secs: u64,
+    /// Cube size: 3, or 2 for the pocket cube (default: the config's `[run] cube_size`).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub size: Option<u8>,
     #[command(flatten)]
     pub tables: TableArgs,
 }
@@ -57,6 +62,10 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
             "--speed {}: must be 0 (instant) or more",
             args.speed
         ));
+    }
+    if let Some(size) = args.size {
+        config.cube_size = CubeSize::from_value(i64::from(size))
+            .ok_or_else(|| format!("--size {size}: allowed 3, or 2 (the pocket cube)"))?;
     }
     if let Some(robot) = &args.robot {
         config.robot_design = robot.clone();
@@ -84,9 +93,10 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
     runtime.block_on(async {
         let daemon = RunningDaemon::start(&config, solver).await?;
         println!(
-            "cubed dry-run: robot {}, {} cube(s) from seed {}, simulated robot (speed {}) and camera, faults: {}",
+            "cubed dry-run: robot {}, {} {} cube(s) from seed {}, simulated robot (speed {}) and camera, faults: {}",
             daemon.handle.status().robot,
             args.cubes,
+            daemon.cube_size.name(),
             args.seed,
             args.speed,
             if args.faults.is_empty() { "none" } else { &args.faults }

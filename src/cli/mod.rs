@@ -16,6 +16,7 @@ pub mod plan_cmds;
 pub mod planner_bench;
 pub mod pocket_bench;
 pub mod pocket_cmds;
+pub mod pocket_vision_bench;
 pub mod recovery_bench;
 pub mod sim_cmds;
 pub mod solve_cmds;

@@ -1,4 +1,4 @@
-//! `cubed bench pocket`: the 2x2 figures — distance-table build and cache load, optimal solve time per cube in both metrics, the 10,000-cube Test Program in-process and as a whole process, robot-aware against naive programs on the shipped designs.
+//! `cubed bench pocket`: the 2x2 figures — distance-table build and cache load, optimal solve time per cube in both metrics, the 10,000-cube Test Program in-process and as a whole process, robot-aware against naive programs on the shipped designs, and every plan replayed on the simulator's own machine.
 
 use anyhow::Context;
 use clap::Args;
@@ -164,6 +164,7 @@ fn plan_row(solver: &PocketSolver, design: &str, cubes: usize, seed: u64) -> any
     let start = planner.home();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut aware_ms, mut naive_ms, mut plan_ms) = (0u64, 0u64, Vec::new());
+    let mut machine = MachineTally::default();
     for _ in 0..cubes {
         let facelets = random_pocket(&mut rng).to_facelets();
         let began = Instant::now();
@@ -178,6 +179,9 @@ fn plan_row(solver: &PocketSolver, design: &str, cubes: usize, seed: u64) -> any
         let naive = pocket_naive(&planner, solver, &start, &facelets, Metric::Htm)?;
         aware_ms += u64::from(aware.total_ms);
         naive_ms += u64::from(naive.total_ms);
+        for plan in [&aware, &naive] {
+            machine.replay(&planner.model, plan, &facelets);
+        }
     }
     println!(
         "plan, {design}, {cubes} random cubes: robot-aware {:.2} s, naive {:.2} s per cube (ratio {:.3}); choosing took median {:.1} ms",
@@ -186,7 +190,57 @@ fn plan_row(solver: &PocketSolver, design: &str, cubes: usize, seed: u64) -> any
         aware_ms as f64 / naive_ms.max(1) as f64,
         median(&mut plan_ms)
     );
+    machine.print(design, cubes, seed);
     Ok(())
+}
+
+/// Robot-aware and naive 2x2 plans run on the simulator's own machine (`sim::rigid`).
+#[derive(Default)]
+struct MachineTally {
+    plans: usize,
+    solved: usize,
+    refused: Vec<String>,
+    machine_ms: u64,
+    planned_ms: u64,
+    replay_ms: Vec<f64>,
+}
+
+impl MachineTally {
+    fn replay(
+        &mut self,
+        model: &cubed::robot::RobotModel,
+        plan: &cubed::robot::Plan,
+        facelets: &cubed::pocket::PocketFacelets,
+    ) {
+        use cubed::sim::machine_replay::{describe, run_on_machine};
+        self.plans += 1;
+        let began = Instant::now();
+        let run = run_on_machine(model, &plan.program, &facelets.to_3x3());
+        self.replay_ms.push(began.elapsed().as_secs_f64() * 1000.0);
+        match run {
+            Ok(run) => {
+                let end = cubed::pocket::PocketFacelets::from_3x3(&run.robot_frame);
+                self.solved += usize::from(end.is_solved());
+                self.machine_ms += run.ms;
+                self.planned_ms += u64::from(plan.total_ms);
+            }
+            Err(e) => self.refused.push(format!("{facelets}: {}", describe(&e))),
+        }
+    }
+
+    fn print(&mut self, design: &str, cubes: usize, seed: u64) {
+        println!(
+            "machine replay (sim::rigid, never the planner's rules), {design}, {cubes} random cubes (seed {seed}), robot-aware and naive: {}/{} plans end solved, {} refused a step; machine time / planned time {:.3}; replay median {:.2} ms",
+            self.solved,
+            self.plans,
+            self.refused.len(),
+            self.machine_ms as f64 / self.planned_ms.max(1) as f64,
+            median(&mut self.replay_ms)
+        );
+        for r in self.refused.iter().take(5) {
+            println!("    refused: {r}");
+        }
+    }
 }
 
 fn median(v: &mut [f64]) -> f64 {

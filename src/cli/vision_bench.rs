@@ -148,6 +148,14 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         &sim,
     );
     print_timings(&scans, args.timing_runs, &palette, &options);
+    let runs = args.timing_runs;
+    super::pocket_vision_bench::print_pocket_rows(
+        args.sim_cubes,
+        args.seed,
+        runs,
+        &palette,
+        &options,
+    );
     Ok(ExitCode::SUCCESS)
 }
 

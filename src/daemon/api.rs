@@ -214,7 +214,7 @@ pub struct ScanRecord {
     pub attempt: u32,
     /// Faces photographed, with the image URL of each.
     pub images: Vec<PhotoDoc>,
-    /// Sampled sRGB of the 54 stickers (URFDLB), empty if sampling failed.
+    /// Sampled sRGB of the 54 stickers (24 of a 2x2; URFDLB), empty if sampling failed.
     pub readings: Vec<[u8; 3]>,
     /// Classified cube (palette symbols), if it was read.
     pub facelets: Option<String>,

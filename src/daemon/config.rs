@@ -1,5 +1,6 @@
 //! The daemon's configuration file (`config/cubed.toml`): serde form, then validation into typed settings with errors naming file, section, key and the allowed values.
 
+pub use super::cube_size::CubeSize;
 use crate::error_chain::error_chain;
 use crate::robot::config_syntax::syntax_error;
 use crate::robot::ConfigError;
@@ -68,6 +69,8 @@ pub struct DaemonConfig {
     pub solve_budget: Duration,
     /// Solves per run: the first plus re-solves after a failed verification.
     pub max_solves: u32,
+    /// `[run] cube_size`: 3, or 2 for the pocket cube.
+    pub cube_size: CubeSize,
     pub bind: SocketAddr,
     pub token: Option<String>,
     pub data_dir: PathBuf,
@@ -131,6 +134,7 @@ struct SolverSection {
 #[serde(deny_unknown_fields)]
 struct RunSection {
     max_solves: Option<u32>,
+    cube_size: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -249,6 +253,14 @@ impl Validator<'_> {
         self.range("solver", "budget_ms", budget_ms, 1, 60_000)?;
         let max_solves = raw.run.max_solves.unwrap_or(3);
         self.range("run", "max_solves", max_solves, 1, 10)?;
+        let cube_size = raw.run.cube_size.unwrap_or(3);
+        let cube_size = CubeSize::from_value(cube_size).ok_or_else(|| {
+            self.invalid(
+                "run",
+                "cube_size",
+                format!("{cube_size}: allowed 3, or 2 (the pocket cube)"),
+            )
+        })?;
         let (bind, token) = self.http(raw.http)?;
         let sim = self.sim(raw.sim)?;
         Ok(DaemonConfig {
@@ -264,6 +276,7 @@ impl Validator<'_> {
             recaptures: raw.vision.recaptures,
             solve_budget: Duration::from_millis(budget_ms),
             max_solves,
+            cube_size,
             bind,
             token,
             data_dir: self.data_dir(raw.data)?,
@@ -452,6 +465,12 @@ mod tests {
                 "unknown key",
             ),
             ("[run]\nmax_solves = 0\n", "[run]", "max_solves", "1..=10"),
+            (
+                "[run]\ncube_size = 4\n",
+                "[run]",
+                "cube_size",
+                "allowed 3, or 2",
+            ),
         ];
         for (extra, section, key, hint) in cases {
             let text = merge(MINIMAL, extra);

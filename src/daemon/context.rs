@@ -2,6 +2,7 @@
 
 use super::abort::AbortFlag;
 use super::board::StatusBoard;
+use super::cube_size::RunCube;
 use super::history::{History, HistoryError};
 use super::rig::Rig;
 use crate::error_chain::error_chain;
@@ -15,6 +16,8 @@ pub(crate) struct RunSettings {
     pub recaptures: u32,
     pub max_solves: u32,
     pub solve_budget: Duration,
+    /// A 3x3, or a 2x2 with its solver.
+    pub cube: RunCube,
 }
 
 /// A run in progress.

@@ -1,9 +1,11 @@
-//! `cubed dry-run`'s engine: N random cubes loaded into the simulated robot one after another, each run started through the daemon's own handle, awaited, and checked against the simulator's truth.
+//! `cubed dry-run`'s engine: N random cubes (3x3 or 2x2, as the daemon is configured) loaded into the simulated robot one after another, each run started through the daemon's own handle, awaited, and checked against the simulator's truth.
 
 use super::api::{DaemonState, StartSource};
+use super::config::CubeSize;
 use super::launch::RunningDaemon;
-use crate::cube::random::random_cube;
+use super::launch::{random_of_size, solved_of_size};
 use crate::cube::ColourScheme;
+use crate::pocket::PocketFacelets;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
@@ -12,7 +14,7 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq)]
 pub struct CubeResult {
     pub run: u64,
-    /// The cube loaded (URFDLB letters).
+    /// The cube loaded (URFDLB letters: 54, or 24 for a 2x2).
     pub scramble: String,
     pub outcome: String,
     pub error: Option<String>,
@@ -76,7 +78,8 @@ pub async fn dry_run(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut results = Vec::new();
     for index in 1..=cubes {
-        let cube = random_cube(&mut rng).to_facelets();
+        let size = daemon.cube_size;
+        let cube = random_of_size(size, &mut rng);
         sim.load_cube(cube);
         let (planned_before, simulated_before) = (daemon.planned_motion_ms(), sim.bench().robot_ms);
         let mut status = daemon.handle.watch_status();
@@ -123,10 +126,13 @@ pub async fn dry_run(
             .as_ref()
             .and_then(|s| s.outcome.clone())
             .unwrap_or_else(|| "unknown".into());
-        let truly_solved = sim.cube().is_solved();
+        let truly_solved = solved_of_size(size, &sim.cube());
         let result = CubeResult {
             run,
-            scramble: cube.to_symbols(&ColourScheme::default()),
+            scramble: match size {
+                CubeSize::Three => cube.to_symbols(&ColourScheme::default()),
+                CubeSize::Two => PocketFacelets::from_3x3(&cube).to_string(),
+            },
             verified: truly_solved && (outcome == "solved"),
             error: summary.as_ref().and_then(|s| s.error.clone()),
             moves: summary.as_ref().and_then(|s| s.moves).unwrap_or(0),

@@ -155,7 +155,7 @@ impl History {
         &self,
         run: u64,
         attempt: u32,
-        readings: Option<&[[u8; 3]; 54]>,
+        readings: Option<&[[u8; 3]]>,
         facelets: Option<&str>,
         confidence: &[f32],
         error: Option<&str>,

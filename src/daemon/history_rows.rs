@@ -36,8 +36,8 @@ pub(super) fn is_safe_relative(path: &str) -> bool {
     path.components().count() > 0 && path.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
-/// 54 readings as 162 bytes (R, G, B per sticker).
-pub(super) fn encode_readings(readings: &[[u8; 3]; 54]) -> Vec<u8> {
+/// Readings as 3 bytes (R, G, B) per sticker: 162 for a 3x3, 72 for a 2x2.
+pub(super) fn encode_readings(readings: &[[u8; 3]]) -> Vec<u8> {
     readings.concat()
 }
 
@@ -244,13 +244,17 @@ fn unscanned(attempt: u32) -> ScanRecord {
     }
 }
 
-/// The nine stickers of `face` if the scan was classified, else none.
+/// The stickers of `face` (nine, or four of a 2x2) if the scan was classified, else none.
 fn face_stickers(scan: &ScanRecord, face: char) -> Vec<StickerDoc> {
     let symbols: Vec<char> = scan.facelets.as_deref().unwrap_or("").chars().collect();
-    let (Some(f), 54, 54) = (face_index(face), symbols.len(), scan.readings.len()) else {
+    let (Some(f), n) = (face_index(face), symbols.len()) else {
         return Vec::new();
     };
-    (f * 9..f * 9 + 9)
+    if !(n == 54 || n == 24) || scan.readings.len() != n {
+        return Vec::new();
+    }
+    let per = n / 6;
+    (f * per..f * per + per)
         .map(|i| {
             let [r, g, b] = scan.readings[i];
             StickerDoc {
@@ -273,8 +277,14 @@ fn single_face(text: &str) -> Option<char> {
 fn decode_readings(bytes: Option<&[u8]>) -> Result<Vec<[u8; 3]>, String> {
     match bytes {
         None => Ok(Vec::new()),
-        Some(b) if b.len() == 54 * 3 => Ok(b.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()),
-        Some(b) => Err(format!("{} bytes, expected 162 (54 × RGB)", b.len())),
+        // 54 stickers of a 3x3, or 24 of a 2x2.
+        Some(b) if b.len() == 54 * 3 || b.len() == 24 * 3 => {
+            Ok(b.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect())
+        }
+        Some(b) => Err(format!(
+            "{} bytes, expected 162 (54 × RGB) or 72 (24 × RGB, a 2x2)",
+            b.len()
+        )),
     }
 }
 

@@ -13,7 +13,7 @@ pub(super) const SCHEMA_VERSION: i64 = 2;
 const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [SCHEMA_V1, SCHEMA_V2];
 
 /// Version 1. Ids grow monotonically (AUTOINCREMENT), so "newest first" never depends on the
-/// wall clock. Readings are 162 bytes (54 × RGB); confidences and programs are JSON text.
+/// wall clock. Readings are 162 bytes (54 × RGB; 72 for a 2x2); confidences and programs are JSON text.
 const SCHEMA_V1: &str = "
 CREATE TABLE runs (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,

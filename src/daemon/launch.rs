@@ -2,13 +2,16 @@
 
 use super::api::{DaemonEvent, DaemonHandle, DaemonState, RunSummary, StatusDoc};
 use super::board::{palette_doc, StatusBoard};
-use super::config::DaemonConfig;
+use super::config::{CubeSize, DaemonConfig};
 use super::context::RunSettings;
+use super::cube_size::RunCube;
 use super::history::{History, HistoryError};
 use super::rig::{Rig, RigError, SimControls};
 use super::service::Service;
 use crate::cube::random::random_cube;
+use crate::cube::FaceletCube;
 use crate::error_chain::error_chain;
+use crate::pocket::{random_pocket, PocketFacelets};
 use crate::solver::Solver;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -35,6 +38,8 @@ pub struct RunningDaemon {
     shutdown: watch::Sender<bool>,
     task: JoinHandle<()>,
     planned_motion: Arc<std::sync::atomic::AtomicU64>,
+    /// The cube the daemon solves (`[run] cube_size`).
+    pub cube_size: CubeSize,
 }
 
 impl RunningDaemon {
@@ -52,6 +57,10 @@ impl RunningDaemon {
             tracing::warn!("robot link not open yet: {}", error_chain(&e));
         }
         let sim = rig.sim.as_ref().map(|s| s.controls.clone());
+        if let Some(Ok(mut scene)) = sim.as_ref().map(|s| s.scene.lock()) {
+            // The simulated camera draws a 2x2's faces as 2x2 grids.
+            scene.pocket = config.cube_size == CubeSize::Two;
+        }
         let planned_motion = Arc::clone(&rig.planned_motion_ms);
         let notice = interrupted_notice(&interrupted);
         if let Some(n) = &notice {
@@ -61,10 +70,11 @@ impl RunningDaemon {
             state: DaemonState::Idle,
             run: interrupted.first().map(|r| r.id),
             message: format!(
-                "ready: robot {} on {}, {}",
+                "ready: robot {} on {}, {}, {} cube",
                 rig.model.name,
                 port_name(config),
-                rig.camera_name
+                rig.camera_name,
+                config.cube_size.name()
             ),
             progress: None,
             facelets: None,
@@ -82,6 +92,7 @@ impl RunningDaemon {
             recaptures: config.recaptures,
             max_solves: config.max_solves,
             solve_budget: config.solve_budget,
+            cube: RunCube::for_size(config.cube_size).await,
         };
         super::metrics::daemon_started();
         let service = Service::new(inbox, board, history, settings, rig);
@@ -94,6 +105,7 @@ impl RunningDaemon {
             shutdown,
             task,
             planned_motion,
+            cube_size: config.cube_size,
         })
     }
 
@@ -122,13 +134,14 @@ impl RunningDaemon {
     pub fn keep_scrambling(&self, seed: u64) {
         let Some(sim) = self.sim.clone() else { return };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        sim.load_cube(random_cube(&mut rng).to_facelets());
+        let size = self.cube_size;
+        sim.load_cube(random_of_size(size, &mut rng));
         let mut events = self.handle.subscribe();
         tokio::spawn(async move {
             loop {
                 match events.recv().await {
-                    Ok(DaemonEvent::RunFinished { .. }) if sim.cube().is_solved() => {
-                        sim.load_cube(random_cube(&mut rng).to_facelets());
+                    Ok(DaemonEvent::RunFinished { .. }) if solved_of_size(size, &sim.cube()) => {
+                        sim.load_cube(random_of_size(size, &mut rng));
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                     _ => {}
@@ -140,6 +153,22 @@ impl RunningDaemon {
     /// Asks for shutdown without waiting.
     pub fn request_shutdown(&self) {
         let _ = self.shutdown.send(true);
+    }
+}
+
+/// A uniformly random cube of `size` as the simulator holds it (a 2x2 in a 3x3's corners).
+pub(crate) fn random_of_size(size: CubeSize, rng: &mut ChaCha8Rng) -> FaceletCube {
+    match size {
+        CubeSize::Three => random_cube(rng).to_facelets(),
+        CubeSize::Two => random_pocket(rng).to_facelets().to_3x3(),
+    }
+}
+
+/// Whether the simulator's cube is solved as a cube of `size` (a 2x2: its corners only).
+pub(crate) fn solved_of_size(size: CubeSize, cube: &FaceletCube) -> bool {
+    match size {
+        CubeSize::Three => cube.is_solved(),
+        CubeSize::Two => PocketFacelets::from_3x3(cube).is_solved(),
     }
 }
 

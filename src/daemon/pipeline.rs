@@ -2,6 +2,7 @@
 
 use super::api::DaemonState;
 use super::context::{Phase, RunContext};
+use super::cube_size::RunCube;
 use super::execute::{execute, AfterStep, Executable};
 use super::interruption::{Interruption, MAX_AUTOMATIC};
 use super::outcome::Outcome;
@@ -29,7 +30,11 @@ pub(super) async fn resume(ctx: &mut RunContext) -> Outcome {
 async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
     let mut automatic = 0;
     loop {
-        let error = match stages(ctx, first).await {
+        let result = match ctx.settings.cube.clone() {
+            RunCube::Three => stages(ctx, first).await,
+            RunCube::Pocket(solver) => super::pocket_run::stages(ctx, solver, first).await,
+        };
+        let error = match result {
             Ok(outcome) => return outcome,
             Err(error) => error,
         };

@@ -117,9 +117,14 @@ fn refuse(
 ) -> RunError {
     super::metrics::vision_refused();
     let reason = error_chain(&error);
-    let recorded = ctx
-        .history
-        .record_scan(ctx.run, attempt, readings, None, &[], Some(&reason));
+    let recorded = ctx.history.record_scan(
+        ctx.run,
+        attempt,
+        readings.map(|r| &r[..]),
+        None,
+        &[],
+        Some(&reason),
+    );
     ctx.note(recorded);
     error
 }

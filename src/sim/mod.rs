@@ -6,6 +6,7 @@ pub mod faults;
 pub(crate) mod firmware;
 #[cfg(test)]
 mod firmware_tests;
+pub mod machine_replay;
 pub mod mechanics;
 mod mechanics_robot;
 pub mod pty;

@@ -11,6 +11,8 @@ const WORK_WIDTH: u32 = 240;
 pub enum GridError {
     #[error("no 3x3 grid of stickers found: best lattice matched {found} of 9 sticker squares ({candidates} candidate squares)")]
     NotFound { found: usize, candidates: usize },
+    #[error("no 2x2 grid of stickers found: best lattice matched {found} of 4 sticker squares ({candidates} candidate squares)")]
+    PocketNotFound { found: usize, candidates: usize },
     #[error("the image is empty")]
     EmptyImage,
 }
@@ -20,9 +22,9 @@ type LatticePoint = ([f32; 2], [i32; 2]);
 
 /// A sticker-like blob: centre and side in working pixels.
 #[derive(Clone, Copy, Debug)]
-struct Blob {
-    centre: [f32; 2],
-    side: f32,
+pub(super) struct Blob {
+    pub(super) centre: [f32; 2],
+    pub(super) side: f32,
 }
 
 /// Finds the face's grid in a photo where the cube may not be where the config says.
@@ -56,7 +58,7 @@ pub fn find_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
 }
 
 /// Otsu's threshold of a histogram of 0..=255 values.
-fn otsu(values: &[u8]) -> u8 {
+pub(super) fn otsu(values: &[u8]) -> u8 {
     let mut hist = [0f64; 256];
     for &v in values {
         hist[v as usize] += 1.0;
@@ -81,7 +83,7 @@ fn otsu(values: &[u8]) -> u8 {
 }
 
 /// Connected regions of `mask` that look like a sticker: roughly square and filling their box.
-fn square_blobs(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
+pub(super) fn square_blobs(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
     let mut seen = vec![false; mask.len()];
     let mut blobs = Vec::new();
     let mut stack = Vec::new();

@@ -1,4 +1,4 @@
-//! Vision: reading the cube's colours from camera images. `classify*`, `colour` and `palette` are pure; `camera` does the I/O.
+//! Vision: reading the cube's colours from camera images (`pocket_*`: the 2x2). `classify*`, `colour` and `palette` are pure; `camera` does the I/O.
 
 pub(crate) mod assignment;
 pub mod calibrate;
@@ -13,6 +13,10 @@ pub mod grid_finder;
 pub(crate) mod lighting;
 pub mod palette;
 pub mod perturb;
+pub mod pocket_classify;
+pub mod pocket_evaluate;
+pub mod pocket_grid;
+pub mod pocket_sample;
 pub mod sample;
 pub mod scan;
 pub mod scan_file;

@@ -2,6 +2,7 @@
 
 mod daemon_page;
 mod phone_page;
+mod pocket_page;
 mod scripted_page;
 
 use fantoccini::{Client, ClientBuilder, Locator};

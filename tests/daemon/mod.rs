@@ -5,6 +5,7 @@ mod crash;
 mod faults;
 mod http;
 mod metrics;
+pub mod pocket;
 mod recovery;
 mod runs;
 

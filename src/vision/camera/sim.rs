@@ -3,11 +3,13 @@
 //! The simulator shares a [`SimScene`] with the camera (`Arc<Mutex<…>>`): it
 //! updates the cube as the robot turns it, and each `capture` renders the
 //! requested face at the requested rotation. `render_face` draws any nine
-//! sticker colours directly.
+//! sticker colours directly, `render_pocket_face` the four of a 2x2 (a scene
+//! holding a 2x2 shows the corner stickers of its cube on a 2x2 grid).
 
 use super::{Camera, CameraError, CaptureRequest};
 use crate::cube::{Face, FaceletCube};
 use crate::vision::colour::Rgb;
+use crate::vision::pocket_sample::rotate_pocket;
 use crate::vision::sample::{rotate, FaceGrid};
 use image::RgbImage;
 use rand::{Rng, RngExt, SeedableRng};
@@ -64,6 +66,8 @@ pub struct SimScene {
     /// What each camera sees now, `(face, image_rotation)` by camera index, when a
     /// simulated robot holds the cube; empty = the camera sees what it is asked for.
     pub in_view: Vec<(Face, u8)>,
+    /// The cube is a 2x2 riding in `cube`'s corners: faces are drawn as 2x2 grids.
+    pub pocket: bool,
 }
 
 /// Physical sticker colours of a standard cube (white U, red R, green F, yellow D, orange L, blue B).
@@ -82,6 +86,7 @@ impl Default for SimScene {
             cube: FaceletCube::default(),
             colours: STANDARD_STICKERS,
             in_view: Vec::new(),
+            pocket: false,
         }
     }
 }
@@ -90,6 +95,12 @@ impl SimScene {
     /// The nine sticker colours of `face`, in net order.
     pub fn face_colours(&self, face: Face) -> [Rgb; 9] {
         std::array::from_fn(|i| self.colours[self.cube.stickers[face.index() * 9 + i].index()])
+    }
+
+    /// The four corner sticker colours of `face`, in net order (what a 2x2 shows).
+    pub fn pocket_face_colours(&self, face: Face) -> [Rgb; 4] {
+        let nine = self.face_colours(face);
+        [nine[0], nine[2], nine[6], nine[8]]
     }
 }
 
@@ -139,6 +150,18 @@ impl SimCamera {
     /// Renders a face showing `stickers` (net order) in a photo rotated `image_rotation` clockwise quarter turns.
     pub fn render_face(&mut self, stickers: &[Rgb; 9], image_rotation: u8) -> RgbImage {
         let shown = rotate(stickers, image_rotation);
+        self.render_grid(&shown, 3)
+    }
+
+    /// Renders a 2x2 face showing `stickers` (net order) in a photo rotated `image_rotation`
+    /// clockwise quarter turns: the same face outline, two stickers a side.
+    pub fn render_pocket_face(&mut self, stickers: &[Rgb; 4], image_rotation: u8) -> RgbImage {
+        let shown = rotate_pocket(stickers, image_rotation);
+        self.render_grid(&shown, 2)
+    }
+
+    /// Renders `side` x `side` stickers (image order) in the face outline.
+    fn render_grid(&mut self, shown: &[Rgb], side: usize) -> RgbImage {
         let shot = Shot::draw(&mut self.rng, &self.lighting);
         let mut pixels = vec![[0f32; 3]; (WIDTH * HEIGHT) as usize];
         for (i, p) in pixels.iter_mut().enumerate() {
@@ -146,7 +169,7 @@ impl SimCamera {
                 (i as u32 % WIDTH) as f32 + 0.5,
                 (i as u32 / WIDTH) as f32 + 0.5,
             );
-            *p = shot.light(x, y, shot.surface(x, y, &shown));
+            *p = shot.light(x, y, shot.surface(x, y, shown, side));
         }
         let pixels = box_blur(&pixels, self.lighting.blur);
         let mut image = RgbImage::new(WIDTH, HEIGHT);
@@ -162,7 +185,7 @@ impl SimCamera {
 
 impl Camera for SimCamera {
     fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError> {
-        let (stickers, rotation) = {
+        let (stickers, pocket, rotation) = {
             let scene = self
                 .scene
                 .lock()
@@ -172,9 +195,13 @@ impl Camera for SimCamera {
                 .get(request.camera)
                 .copied()
                 .unwrap_or((request.face, request.image_rotation));
-            (scene.face_colours(face), rotation)
+            let pocket = scene.pocket.then(|| scene.pocket_face_colours(face));
+            (scene.face_colours(face), pocket, rotation)
         };
-        Ok(self.render_face(&stickers, rotation))
+        Ok(match pocket {
+            Some(four) => self.render_pocket_face(&four, rotation),
+            None => self.render_face(&stickers, rotation),
+        })
     }
 
     fn describe(&self) -> String {
@@ -235,7 +262,7 @@ impl Shot {
     }
 
     /// The colour of the surface at image point (x, y) before lighting.
-    fn surface(&self, x: f32, y: f32, stickers: &[Rgb; 9]) -> [f32; 3] {
+    fn surface(&self, x: f32, y: f32, stickers: &[Rgb], side: usize) -> [f32; 3] {
         let m = &self.to_face;
         let w = m[2][0] * x + m[2][1] * y + m[2][2];
         let (u, v) = (
@@ -246,10 +273,11 @@ impl Shot {
             let shade = 70.0 + 40.0 * (x / WIDTH as f32);
             return [shade, shade * 0.95, shade * 0.9];
         }
-        let (cu, cv) = ((u * 3.0).floor(), (v * 3.0).floor());
-        let (fu, fv) = (u * 3.0 - cu, v * 3.0 - cv);
+        let n = side as f32;
+        let (cu, cv) = ((u * n).floor(), (v * n).floor());
+        let (fu, fv) = (u * n - cu, v * n - cv);
         if on_sticker(fu, fv) {
-            stickers[cv as usize * 3 + cu as usize].map(|c| c as f32)
+            stickers[cv as usize * side + cu as usize].map(|c| c as f32)
         } else {
             BODY
         }

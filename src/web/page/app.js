@@ -129,16 +129,26 @@ function paletteBySymbol() {
 }
 
 // Colour of each symbol of `facelets`: the palette's own symbols, or else by the
-// face whose centre shows the symbol (guide mode accepts any six symbols).
+// face whose centre shows the symbol (guide mode accepts any six symbols); a 2x2
+// has no centres: its back-left-bottom corner (stickers D3, L3, B4) names D, L, B.
 function colourer(facelets) {
   const bySymbol = paletteBySymbol();
   if ([...facelets].every((s) => s in bySymbol)) return (s) => bySymbol[s];
   const byFace = {};
   for (const c of (status && status.palette) || []) byFace[c.face] = c.rgb;
   const m = {};
-  FACES.forEach((f, k) => { m[facelets[9 * k + 4]] = byFace[f] || DEFAULT_COLOURS[f]; });
+  const namer = facelets.length === 24 ? { D: 14, L: 18, B: 23 } : null;
+  FACES.forEach((f, k) => {
+    const at = namer ? namer[f] : 9 * k + 4;
+    if (at !== undefined) m[facelets[at]] = byFace[f] || DEFAULT_COLOURS[f];
+  });
   return (s) => m[s] || '#888';
 }
+
+// Stickers a side: 3, or 2 for a 2x2 (24 stickers). A 2x2's sticker i of a face
+// sits where a 3x3's corner sticker of that face does.
+const sideOf = (facelets) => (facelets.length === 24 ? 2 : 3);
+const gridPlace = (side, i) => (side === 3 ? [Math.floor(i / 3), i % 3] : [2 * Math.floor(i / 2), 2 * (i % 2)]);
 
 // Sticker geometry: x right, y up, z towards the viewer. Each face is read row by
 // row as seen from outside, U with B at its top, D with F at its top.
@@ -165,27 +175,29 @@ const VIEW = {
 };
 const same = (p, q) => p[0] === q[0] && p[1] === q[1] && p[2] === q[2];
 const faceOfNormal = (n) => FACES.find((f) => same(NORMAL[f], n));
-function cellAt(face, p) {
-  for (let i = 0; i < 9; i++) if (same(place(face, Math.floor(i / 3), i % 3), p)) return i;
+function cellAt(face, p, side = 3) {
+  for (let i = 0; i < side * side; i++) if (same(place(face, ...gridPlace(side, i)), p)) return i;
   return 0;
 }
 
-// Draws `facelets` (URFDLB, 54) as a net: U above F; L F R B in a row; D below F.
-// opts.view: the side shown as front; opts.turning: the face to outline.
+// Draws `facelets` (URFDLB, 54, or 24 for a 2x2) as a net: U above F; L F R B in a
+// row; D below F. opts.view: the side shown as front; opts.turning: the face to outline.
 function drawNet(box, facelets, opts = {}) {
   box.textContent = '';
-  if (!facelets || facelets.length !== 54) {
+  if (!facelets || (facelets.length !== 54 && facelets.length !== 24)) {
     box.appendChild(el('span', 'small', opts.empty || 'no cube read yet'));
     return;
   }
+  const side = sideOf(facelets);
+  const per = side * side;
   const turn = VIEW[opts.view || 'F'];
   const colour = colourer(facelets);
-  const net = el('div', 'net' + (opts.large ? ' large' : ''));
+  const net = el('div', 'net' + (opts.large ? ' large' : '') + (side === 2 ? ' pocket' : ''));
   const cells = {};
   for (const f of FACES) {
     const face = el('div', 'face pos-' + f);
     cells[f] = [];
-    for (let i = 0; i < 9; i++) cells[f].push(face.appendChild(el('div', 'cell')));
+    for (let i = 0; i < per; i++) cells[f].push(face.appendChild(el('div', 'cell')));
     net.appendChild(face);
   }
   FACES.forEach((face, k) => {
@@ -193,9 +205,9 @@ function drawNet(box, facelets, opts = {}) {
     const div = cells[to][0].parentNode;
     div.dataset.face = face;
     if (face === opts.turning) div.classList.add('turning');
-    for (let i = 0; i < 9; i++) {
-      const symbol = facelets[9 * k + i];
-      const cell = cells[to][cellAt(to, turn(place(face, Math.floor(i / 3), i % 3)))];
+    for (let i = 0; i < per; i++) {
+      const symbol = facelets[per * k + i];
+      const cell = cells[to][cellAt(to, turn(place(face, ...gridPlace(side, i))), side)];
       cell.style.background = colour(symbol);
       cell.title = face + ' ' + (i + 1) + ': ' + symbol;
       if (i === 4 && opts.labels) cell.textContent = face;
@@ -219,7 +231,7 @@ function drawPhotos(box, photos) {
     img.src = withToken(p.url);
     img.addEventListener('error', () => { img.hidden = true; });
     fig.appendChild(img);
-    const overlay = fig.appendChild(el('div', 'overlay'));
+    const overlay = fig.appendChild(el('div', 'overlay' + (p.stickers.length === 4 ? ' pocket' : '')));
     p.stickers.forEach((s) => {
       const unsure = s.confidence < UNSURE;
       const mark = overlay.appendChild(el('div', 'mark' + (unsure ? ' unsure' : ''), s.symbol + (unsure ? '?' : '')));

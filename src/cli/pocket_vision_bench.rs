@@ -1,0 +1,92 @@
+//! `cubed bench vision`, the 2x2 rows: random 2x2s through the simulated camera read on the configured and on the found grid (right, refused, wrong), and the 2x2 reader's timings.
+
+use cubed::pocket::random_pocket;
+use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
+use cubed::vision::classify::ClassifyOptions;
+use cubed::vision::palette::Palette;
+use cubed::vision::pocket_classify::classify_pocket_best_guess;
+use cubed::vision::pocket_evaluate::{tally_sim_pockets, PocketTally};
+use cubed::vision::pocket_grid::find_pocket_grid;
+use cubed::vision::pocket_sample::sample_pocket_face;
+use cubed::vision::sample::SampleOptions;
+use cubed::vision::scan::GridChoice;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+fn report(label: &str, t: &PocketTally) {
+    let percent = 100.0 * t.right as f64 / t.total().max(1) as f64;
+    println!(
+        "{label}: {}/{} exactly right ({percent:.1} %), {} unsure (refused), {} wrong",
+        t.right,
+        t.total(),
+        t.unsure,
+        t.wrong
+    );
+    for f in t.failures.iter().take(10) {
+        println!("    {f}");
+    }
+}
+
+fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
+    let mut v: Vec<f64> = (0..runs.max(1))
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Prints the 2x2 rows: `cubes` simulated 2x2s per grid choice, then timings over `runs`.
+pub fn print_pocket_rows(
+    cubes: usize,
+    seed: u64,
+    runs: usize,
+    palette: &Palette,
+    options: &ClassifyOptions,
+) {
+    let lighting = SimLighting::default();
+    let grids = [
+        (
+            "configured grid",
+            GridChoice::Fixed(SimCamera::nominal_grid()),
+        ),
+        ("grid found automatically", GridChoice::Auto),
+    ];
+    for (name, grid) in grids {
+        let tally = tally_sim_pockets(cubes, seed, &lighting, &grid, palette, options);
+        report(
+            &format!("2x2, simulated camera, default lighting, {name}, seed {seed}"),
+            &tally,
+        );
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let cubes: Vec<_> = (0..64)
+        .map(|_| {
+            let f = random_pocket(&mut rng).to_facelets();
+            f.stickers.map(|s| STANDARD_STICKERS[s.index()])
+        })
+        .collect();
+    let mut i = 0;
+    let classify_ms = median_ms(runs, || {
+        std::hint::black_box(classify_pocket_best_guess(
+            &cubes[i % cubes.len()],
+            palette,
+            options,
+        ));
+        i += 1;
+    });
+    let four = std::array::from_fn(|k| STANDARD_STICKERS[k]);
+    let frame = SimCamera::new(1, lighting).render_pocket_face(&four, 0);
+    let grid = SimCamera::nominal_grid();
+    let sample_ms = median_ms(runs, || {
+        std::hint::black_box(sample_pocket_face(&frame, &grid, &SampleOptions::default()).ok());
+    });
+    let find_ms = median_ms(runs.min(50), || {
+        std::hint::black_box(find_pocket_grid(&frame).ok());
+    });
+    println!("2x2 timings (median of {runs}): classify {classify_ms:.3} ms per cube (every placement, with confidence); sample a 640x480 frame {sample_ms:.3} ms; find the 2x2 grid in it {find_ms:.2} ms");
+}

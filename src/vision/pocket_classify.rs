@@ -1,0 +1,354 @@
+//! Classification of a 2x2's 24 sticker readings into a legal pocket cube, or a refusal naming the unsure stickers. Pure.
+//!
+//! A 2x2 has no centres: the back-left-bottom corner (DLB) is fixed, so its
+//! three colours name D, L and B, and the palette's scheme (which colours are
+//! opposite, and the handedness) names the rest. Every one of the 24 ways of
+//! holding the palette's scheme is tried; for each, the eight corners are
+//! decided together: DLB is the DLB piece untwisted, the other seven pieces take
+//! the other seven places in every possible way, each with the twists of lowest
+//! cost whose sum is 0 mod 3 (the twist repair). Costs are CIEDE2000 distances
+//! to reference colours that start at the palette and are adapted to this scan
+//! (the median of the stickers read as each colour, blended with the palette),
+//! a few rounds. A sticker's confidence is the cost gap to the best legal cube
+//! in which it has another colour, as for the 3x3 (at most [`CONFIDENCE_CAP`]:
+//! readings dearer than that are pruned from the search, which keeps it quick).
+
+use super::classify::{orientations, ClassifyOptions};
+use super::colour::{LabColour, Rgb};
+use super::colour_difference::ciede2000;
+use super::palette::Palette;
+use crate::cube::{ColourScheme, Corner, Face};
+use crate::pocket::stickers::{corner_stickers, STICKERS};
+use crate::pocket::PocketFacelets;
+
+/// A legal 2x2 read from its stickers, with how sure each sticker is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PocketClassification {
+    /// Each sticker named by the face its colour belongs to (DLB's colours name D, L, B).
+    pub facelets: PocketFacelets,
+    /// The palette symbol of each face's colour.
+    pub scheme: ColourScheme,
+    /// Index into the palette (by home face) of each face's colour.
+    pub names: [usize; 6],
+    /// Per sticker: cost gap (ΔE00) to the best legal cube in which it has another colour.
+    pub confidence: [f32; STICKERS],
+}
+
+impl PocketClassification {
+    /// The 24 palette symbols, URFDLB.
+    pub fn symbols(&self) -> String {
+        self.facelets.to_symbols(&self.scheme)
+    }
+
+    /// Stickers whose confidence is below `threshold`.
+    pub fn unsure_stickers(&self, threshold: f32) -> Vec<usize> {
+        (0..STICKERS)
+            .filter(|&s| self.confidence[s] < threshold)
+            .collect()
+    }
+}
+
+/// Why the 2x2 classifier gives no cube.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PocketClassifyError {
+    #[error("unsure of {} sticker(s) {stickers:?} of the 2x2: confidence below {threshold}; re-capture", stickers.len())]
+    Unsure {
+        stickers: Vec<usize>,
+        threshold: f32,
+        best_guess: Box<PocketClassification>,
+    },
+}
+
+/// Reads a 2x2 from 24 sRGB readings (URFDLB, each face row by row in net orientation).
+pub fn classify_pocket(
+    readings: &[Rgb; STICKERS],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Result<PocketClassification, PocketClassifyError> {
+    let best = classify_pocket_best_guess(readings, palette, options);
+    let stickers = best.unsure_stickers(options.min_confidence);
+    if stickers.is_empty() {
+        Ok(best)
+    } else {
+        Err(PocketClassifyError::Unsure {
+            stickers,
+            threshold: options.min_confidence,
+            best_guess: Box::new(best),
+        })
+    }
+}
+
+/// The most likely legal 2x2, however unsure.
+pub fn classify_pocket_best_guess(
+    readings: &[Rgb; STICKERS],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> PocketClassification {
+    let labs = readings.map(LabColour::from_rgb);
+    let mut references: [LabColour; 6] = std::array::from_fn(|i| palette.colours[i].reference);
+    let mut found = decide(&labs, &references, options.lightness_factor);
+    for _ in 0..options.refinements {
+        references = adapted(&labs, &found.colours, palette, options.palette_weight);
+        let again = decide(&labs, &references, options.lightness_factor);
+        let settled = again.colours == found.colours;
+        found = again;
+        if settled {
+            break;
+        }
+    }
+    found.into_classification(palette)
+}
+
+/// Each colour's reference: the median of the stickers read as it, blended with the palette.
+fn adapted(
+    labs: &[LabColour; STICKERS],
+    colours: &[usize; STICKERS],
+    palette: &Palette,
+    palette_weight: f32,
+) -> [LabColour; 6] {
+    std::array::from_fn(|c| {
+        let calibrated = palette.colours[c].reference;
+        let seen = (0..STICKERS).filter(|&s| colours[s] == c).map(|s| labs[s]);
+        LabColour::median(seen).map_or(calibrated, |m| m.mix(calibrated, palette_weight))
+    })
+}
+
+/// The best legal reading and, per sticker and palette colour, the cost of the best legal
+/// reading giving that sticker that colour.
+struct Decision {
+    names: [usize; 6],
+    /// Palette colour of each sticker in the best reading.
+    colours: [usize; STICKERS],
+    cost: f32,
+    with_colour: [[f32; 6]; STICKERS],
+}
+
+impl Decision {
+    fn into_classification(self, palette: &Palette) -> PocketClassification {
+        let face_of = |colour: usize| {
+            let f = self.names.iter().position(|&n| n == colour).unwrap_or(0);
+            Face::from_index(f)
+        };
+        let confidence = std::array::from_fn(|s| {
+            let other = (0..6)
+                .filter(|&c| c != self.colours[s])
+                .map(|c| self.with_colour[s][c])
+                .fold(f32::INFINITY, f32::min);
+            (other - self.cost).min(CONFIDENCE_CAP)
+        });
+        PocketClassification {
+            facelets: PocketFacelets {
+                stickers: self.colours.map(face_of),
+            },
+            scheme: palette.scheme(&self.names),
+            names: self.names,
+            confidence,
+        }
+    }
+}
+
+/// The fixed corner's place (and piece).
+const FIXED: usize = Corner::DBL as usize;
+/// The other seven corner places (and pieces).
+const FREE: [usize; 7] = [0, 1, 2, 3, 4, 5, 7];
+
+/// Costs of one way of holding the palette's scheme: per place, piece and twist.
+struct Holding {
+    names: [usize; 6],
+    fixed: f32,
+    /// `[place][piece][twist]` for the seven free places and pieces (indices into `FREE`).
+    costs: [[[f32; 3]; 7]; 7],
+    /// `[place][piece]`: the cheapest twist's cost.
+    cheapest: [[f32; 7]; 7],
+    /// Per place, the pieces from cheapest to dearest there.
+    order: [[usize; 7]; 7],
+    /// `floor[i]`: a lower bound of the cost of places i.. (each at its cheapest piece).
+    floor: [f32; 8],
+}
+
+/// The palette colour of sticker `k` of a place holding `piece` with `twist`.
+fn colour_at(names: &[usize; 6], piece: usize, twist: usize, k: usize) -> usize {
+    let faces = crate::cube::cubie::corner_colours(piece);
+    names[faces[(k + 3 - twist) % 3].index()]
+}
+
+fn holding(names: [usize; 6], cost: &[[f32; 6]; STICKERS]) -> Holding {
+    let place_cost = |place: usize, piece: usize, twist: usize| -> f32 {
+        let stickers = corner_stickers(Corner::ALL[place]);
+        (0..3)
+            .map(|k| cost[stickers[k].0][colour_at(&names, piece, twist, k)])
+            .sum()
+    };
+    let costs: [[[f32; 3]; 7]; 7] = std::array::from_fn(|i| {
+        std::array::from_fn(|p| std::array::from_fn(|t| place_cost(FREE[i], FREE[p], t)))
+    });
+    let cheapest: [[f32; 7]; 7] = std::array::from_fn(|i| {
+        std::array::from_fn(|p| costs[i][p].into_iter().fold(f32::INFINITY, f32::min))
+    });
+    let order = std::array::from_fn(|i| {
+        let mut pieces: [usize; 7] = std::array::from_fn(|p| p);
+        pieces.sort_by(|&a, &b| cheapest[i][a].total_cmp(&cheapest[i][b]));
+        pieces
+    });
+    let mut floor = [0.0; 8];
+    for i in (0..7).rev() {
+        floor[i] = floor[i + 1] + cheapest[i].into_iter().fold(f32::INFINITY, f32::min);
+    }
+    Holding {
+        names,
+        fixed: place_cost(FIXED, FIXED, 0),
+        costs,
+        cheapest,
+        order,
+        floor,
+    }
+}
+
+/// Every legal reading weighed: the best, and the best per sticker and colour.
+fn decide(labs: &[LabColour; STICKERS], references: &[LabColour; 6], k_l: f32) -> Decision {
+    let cost: [[f32; 6]; STICKERS] =
+        std::array::from_fn(|s| std::array::from_fn(|c| ciede2000(labs[s], references[c], k_l)));
+    let mut search = Search {
+        best: None,
+        with_colour: [[f32::INFINITY; 6]; STICKERS],
+    };
+    let mut holdings: Vec<Holding> = (orientations().into_iter())
+        .map(|names| holding(names, &cost))
+        .collect();
+    // The likeliest holdings first, so that the bound prunes the rest early.
+    holdings.sort_by(|a, b| (a.fixed + a.floor[0]).total_cmp(&(b.fixed + b.floor[0])));
+    for h in &holdings {
+        search.placements(h, &mut [0; 7], 0, 0, h.fixed);
+    }
+    let (cost, names, colours) = search
+        .best
+        .unwrap_or((0.0, [0, 1, 2, 3, 4, 5], [0; STICKERS]));
+    Decision {
+        names,
+        colours,
+        cost,
+        with_colour: search.with_colour,
+    }
+}
+
+type Reading = (f32, [usize; 6], [usize; STICKERS]);
+
+struct Search {
+    best: Option<Reading>,
+    with_colour: [[f32; 6]; STICKERS],
+}
+
+/// Readings costing more than the best by this much are not looked at: a sticker's
+/// confidence is reported as at most this (far above any threshold in use).
+pub const CONFIDENCE_CAP: f32 = 100.0;
+
+impl Search {
+    /// Tries every assignment of the free pieces to the free places (`used` is a bit mask)
+    /// that could cost less than the best so far plus [`CONFIDENCE_CAP`]; `spent` is a lower
+    /// bound of the places assigned so far (the fixed corner and each place's cheapest twist).
+    fn placements(
+        &mut self,
+        h: &Holding,
+        pieces: &mut [usize; 7],
+        place: usize,
+        used: u8,
+        spent: f32,
+    ) {
+        let bound = self
+            .best
+            .as_ref()
+            .map_or(f32::INFINITY, |b| b.0 + CONFIDENCE_CAP);
+        if spent + h.floor[place] > bound {
+            return;
+        }
+        if place == 7 {
+            self.weigh(h, pieces);
+            return;
+        }
+        for &p in &h.order[place] {
+            if used & (1 << p) == 0 {
+                pieces[place] = p;
+                let cheapest = h.cheapest[place][p];
+                self.placements(h, pieces, place + 1, used | 1 << p, spent + cheapest);
+            }
+        }
+    }
+
+    /// One placement: the cheapest twists summing to 0 mod 3, and for each place and twist the
+    /// cheapest legal reading with that twist there.
+    fn weigh(&mut self, h: &Holding, pieces: &[usize; 7]) {
+        let c = |i: usize, t: usize| h.costs[i][pieces[i]][t];
+        // before[i][r]: cheapest twists of places < i summing to r; after[i][r]: places >= i.
+        let mut before = [[f32::INFINITY; 3]; 8];
+        let mut after = [[f32::INFINITY; 3]; 8];
+        before[0][0] = 0.0;
+        after[7][0] = 0.0;
+        for i in 0..7 {
+            for r in 0..3 {
+                before[i + 1][r] = (0..3)
+                    .map(|t| before[i][(r + 3 - t) % 3] + c(i, t))
+                    .fold(f32::INFINITY, f32::min);
+                let j = 6 - i;
+                after[j][r] = (0..3)
+                    .map(|t| after[j + 1][(r + 3 - t) % 3] + c(j, t))
+                    .fold(f32::INFINITY, f32::min);
+            }
+        }
+        let total = h.fixed + after[0][0];
+        for (k, s) in corner_stickers(Corner::DBL).into_iter().enumerate() {
+            let colour = colour_at(&h.names, FIXED, 0, k);
+            let slot = &mut self.with_colour[s.0][colour];
+            *slot = slot.min(total);
+        }
+        for i in 0..7 {
+            let stickers = corner_stickers(Corner::ALL[FREE[i]]);
+            for t in 0..3 {
+                let rest = (0..3)
+                    .map(|r| before[i][r] + after[i + 1][(6 - t - r) % 3])
+                    .fold(f32::INFINITY, f32::min);
+                let forced = h.fixed + c(i, t) + rest;
+                for (k, s) in stickers.iter().enumerate() {
+                    let colour = colour_at(&h.names, FREE[pieces[i]], t, k);
+                    let slot = &mut self.with_colour[s.0][colour];
+                    *slot = slot.min(forced);
+                }
+            }
+        }
+        if self.best.as_ref().is_none_or(|b| total < b.0) {
+            self.best = Some((total, h.names, self.colours_of(h, pieces, &after)));
+        }
+    }
+
+    /// The stickers' colours of a placement with its cheapest legal twists.
+    fn colours_of(
+        &self,
+        h: &Holding,
+        pieces: &[usize; 7],
+        after: &[[f32; 3]; 8],
+    ) -> [usize; STICKERS] {
+        let mut colours = [0; STICKERS];
+        for (k, s) in corner_stickers(Corner::DBL).into_iter().enumerate() {
+            colours[s.0] = colour_at(&h.names, FIXED, 0, k);
+        }
+        let mut need = 0; // twist the places from i on must still sum to
+        for i in 0..7 {
+            let c = |t: usize| h.costs[i][pieces[i]][t];
+            let t = (0..3)
+                .min_by(|&a, &b| {
+                    let cost = |t: usize| c(t) + after[i + 1][(need + 3 - t) % 3];
+                    cost(a).total_cmp(&cost(b))
+                })
+                .unwrap_or(0);
+            need = (need + 3 - t) % 3;
+            let stickers = corner_stickers(Corner::ALL[FREE[i]]);
+            for (k, s) in stickers.iter().enumerate() {
+                colours[s.0] = colour_at(&h.names, FREE[pieces[i]], t, k);
+            }
+        }
+        colours
+    }
+}
+
+#[cfg(test)]
+#[path = "pocket_classify_tests.rs"]
+mod tests;

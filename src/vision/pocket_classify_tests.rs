@@ -1,0 +1,97 @@
+//! Tests of the 2x2 reader: exact readings of random cubes come back exactly (checked against the pocket model's own validation), simulated photos are read right on the configured and the found grid, a sticker painted another colour is repaired or refused (never read as another cube), and the fixed corner names D, L and B.
+
+use super::*;
+use crate::pocket::{random_pocket, PocketCube};
+use crate::vision::camera::sim::SimCamera;
+use crate::vision::camera::sim::{SimLighting, STANDARD_STICKERS};
+use crate::vision::palette::load_palette;
+use crate::vision::pocket_evaluate::tally_sim_pockets;
+use crate::vision::scan::GridChoice;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn palette() -> Palette {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/palette.toml");
+    load_palette(&path).expect("the shipped palette loads")
+}
+
+/// The stickers of `facelets` as the simulated camera's sticker colours.
+fn exact_readings(facelets: &PocketFacelets) -> [Rgb; STICKERS] {
+    facelets.stickers.map(|f| STANDARD_STICKERS[f.index()])
+}
+
+#[test]
+fn exact_readings_of_random_2x2s_read_back_as_the_same_legal_cube() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..50 {
+        let truth = random_pocket(&mut rng).to_facelets();
+        let read = classify_pocket(
+            &exact_readings(&truth),
+            &palette(),
+            &ClassifyOptions::default(),
+        )
+        .expect("sure");
+        assert_eq!(read.facelets, truth);
+        // Second witness: the pocket model's own validation accepts what was read.
+        assert!(PocketCube::from_facelets(&read.facelets, &ColourScheme::default()).is_ok());
+        assert_eq!(read.symbols().len(), 24);
+    }
+}
+
+#[test]
+fn the_fixed_corner_names_d_l_and_b_whatever_the_colours_on_it() {
+    // The solved cube held another way: white on the right, so DLB shows other colours.
+    let truth = PocketFacelets::default().apply(crate::cube::Move::Rotate(crate::cube::Rotation {
+        axis: crate::cube::moves::Axis::Z,
+        quarters: 1,
+    }));
+    let read = classify_pocket(
+        &exact_readings(&truth),
+        &palette(),
+        &ClassifyOptions::default(),
+    )
+    .expect("sure");
+    assert!(read.facelets.is_solved());
+    let dlb = corner_stickers(Corner::DBL).map(|s| read.facelets.stickers[s.0]);
+    assert_eq!(dlb, [Face::D, Face::B, Face::L]);
+    // The colour on D is the palette colour on the DLB corner's bottom sticker.
+    let bottom = corner_stickers(Corner::DBL)[0].0;
+    let on_d = palette().colours[read.names[Face::D.index()]].symbol;
+    assert_eq!(read.symbols().chars().nth(bottom), Some(on_d));
+}
+
+#[test]
+fn a_sticker_painted_another_colour_is_repaired_or_refused_never_read_as_another_cube() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (mut repaired, mut refused) = (0, 0);
+    for n in 0..24 {
+        let truth = random_pocket(&mut rng).to_facelets();
+        let mut readings = exact_readings(&truth);
+        let colour = truth.stickers[n].index();
+        readings[n] = STANDARD_STICKERS[(colour + 1 + n % 5) % 6];
+        match classify_pocket(&readings, &palette(), &ClassifyOptions::default()) {
+            Ok(read) => {
+                assert_eq!(read.facelets, truth, "sticker {n}: read another cube");
+                repaired += 1;
+            }
+            Err(PocketClassifyError::Unsure { stickers, .. }) => {
+                assert!(!stickers.is_empty());
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!(repaired + refused, 24);
+}
+
+#[test]
+fn simulated_photos_of_2x2s_are_read_right_on_the_configured_and_the_found_grid() {
+    let options = ClassifyOptions::default();
+    for grid in [
+        GridChoice::Fixed(SimCamera::nominal_grid()),
+        GridChoice::Auto,
+    ] {
+        let tally = tally_sim_pockets(12, 4, &SimLighting::default(), &grid, &palette(), &options);
+        assert_eq!(tally.wrong, 0, "{grid:?}: {:?}", tally.failures);
+        assert!(tally.right >= 11, "{grid:?}: {:?}", tally.failures);
+    }
+}

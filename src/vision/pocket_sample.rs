@@ -1,0 +1,134 @@
+//! Sampling a 2x2: the four stickers of a face on a 2x2 grid inside the face's outer corners (the same `FaceGrid` as the 3x3's), the 3x3's robust colour statistic, photos un-rotated into net order, and 24 readings in URFDLB from six photos.
+
+use super::colour::Rgb;
+use super::sample::{robust_colour, FaceGrid, SampleError, SampleOptions};
+use super::scan::{grid_for, FacePhoto, GridChoice, ScanError};
+use crate::cube::Face;
+use crate::pocket::stickers::STICKERS;
+use image::RgbImage;
+
+/// Stickers along a side of a 2x2 face.
+const SIDE: usize = 2;
+
+/// The four readings of a 2x2 face, row by row as the stickers appear in the image.
+pub fn sample_pocket_face(
+    image: &RgbImage,
+    grid: &FaceGrid,
+    options: &SampleOptions,
+) -> Result<[Rgb; 4], SampleError> {
+    // A 2x2 sticker cell is 1.5 times a 3x3 cell in the same face outline.
+    let cell = grid.cell_size() * 3.0 / SIDE as f32;
+    let points = ((cell * options.inner) as usize).clamp(2, options.max_points_per_side.max(2));
+    let mut out = [[0u8; 3]; 4];
+    for (i, reading) in out.iter_mut().enumerate() {
+        let (row, col) = (i / SIDE, i % SIDE);
+        let pixels = cell_pixels(image, grid, row, col, points, options.inner).ok_or(
+            SampleError::OutsideImage {
+                row,
+                col,
+                width: image.width(),
+                height: image.height(),
+            },
+        )?;
+        *reading = robust_colour(pixels, options.glare_min_channel);
+    }
+    Ok(out)
+}
+
+/// Pixels on a `points` x `points` lattice over the inner part of a 2x2 cell (None if any falls outside).
+fn cell_pixels(
+    image: &RgbImage,
+    grid: &FaceGrid,
+    row: usize,
+    col: usize,
+    points: usize,
+    inner: f32,
+) -> Option<Vec<Rgb>> {
+    let side = SIDE as f32;
+    let offset = |k: usize| (0.5 - inner / 2.0 + inner * (k as f32 + 0.5) / points as f32) / side;
+    let mut pixels = Vec::with_capacity(points * points);
+    for j in 0..points {
+        for i in 0..points {
+            let [x, y] = grid.point(col as f32 / side + offset(i), row as f32 / side + offset(j));
+            if x < 0.0 || y < 0.0 || x >= image.width() as f32 || y >= image.height() as f32 {
+                return None;
+            }
+            pixels.push(image.get_pixel(x as u32, y as u32).0);
+        }
+    }
+    Some(pixels)
+}
+
+/// The readings in net order, given readings in image order of a photo rotated
+/// `image_rotation` clockwise quarter turns relative to the net.
+pub fn unrotate_pocket<T: Copy>(readings: &[T; 4], image_rotation: u8) -> [T; 4] {
+    (0..image_rotation % 4).fold(*readings, |g, _| {
+        std::array::from_fn(|i| g[(i % 2) * 2 + 1 - i / 2])
+    })
+}
+
+/// The readings as they appear in a photo rotated `image_rotation` clockwise quarter turns
+/// (inverse of [`unrotate_pocket`]).
+pub fn rotate_pocket<T: Copy>(readings: &[T; 4], image_rotation: u8) -> [T; 4] {
+    (0..image_rotation % 4).fold(*readings, |g, _| {
+        std::array::from_fn(|i| g[(1 - i % 2) * 2 + i / 2])
+    })
+}
+
+/// The four readings of one photo of a 2x2 in net order.
+pub fn read_pocket_photo(
+    photo: &FacePhoto,
+    grid: &GridChoice,
+    options: &SampleOptions,
+) -> Result<[Rgb; 4], ScanError> {
+    let g = match grid {
+        GridChoice::Auto => {
+            super::pocket_grid::find_pocket_grid(&photo.image).map_err(|source| {
+                ScanError::Grid {
+                    face: photo.face,
+                    source,
+                }
+            })?
+        }
+        fixed => grid_for(photo, fixed)?,
+    };
+    let seen =
+        sample_pocket_face(&photo.image, &g, options).map_err(|source| ScanError::Sample {
+            face: photo.face,
+            source,
+        })?;
+    Ok(unrotate_pocket(&seen, photo.image_rotation))
+}
+
+/// The 24 readings (URFDLB) of a 2x2 from photos of all six faces, in any order.
+pub fn read_pocket_photos(
+    photos: &[FacePhoto],
+    grid: &GridChoice,
+    options: &SampleOptions,
+) -> Result<[Rgb; STICKERS], ScanError> {
+    let mut readings = [[0u8; 3]; STICKERS];
+    for face in Face::ALL {
+        let photo = photos
+            .iter()
+            .find(|p| p.face == face)
+            .ok_or(ScanError::MissingFace(face))?;
+        let four = read_pocket_photo(photo, grid, options)?;
+        readings[face.index() * 4..face.index() * 4 + 4].copy_from_slice(&four);
+    }
+    Ok(readings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotating_then_unrotating_gives_the_readings_back() {
+        let r = [1, 2, 3, 4];
+        for k in 0..4 {
+            assert_eq!(unrotate_pocket(&rotate_pocket(&r, k), k), r);
+        }
+        // A photo turned a quarter clockwise shows the net's bottom-left sticker at top-left.
+        assert_eq!(rotate_pocket(&r, 1), [3, 1, 4, 2]);
+    }
+}
