@@ -141,6 +141,12 @@ impl Drop for Busy {
     }
 }
 
+/// Resolves once `stop` is true (or its sender is gone).
+async fn stopped(stop: &mut watch::Receiver<bool>) {
+    // The guard `wait_for` returns is not `Send`: dropped here, not held in a `select!`.
+    let _ = stop.wait_for(|stopped| *stopped).await;
+}
+
 /// Accepts connections and serves `app` on each until `stop` turns true; then lets the open
 /// ones finish (each within [`SHUTDOWN_GRACE`]) and returns.
 pub(super) async fn accept_loop(
@@ -154,7 +160,7 @@ pub(super) async fn accept_loop(
     let (alive, mut all_gone) = mpsc::channel::<()>(1);
     loop {
         let stream = tokio::select! {
-            _ = stop.wait_for(|stopped| *stopped) => break,
+            () = stopped(&mut stop) => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
                 Err(e) => {
@@ -215,7 +221,7 @@ impl Connection {
             _ = connection.as_mut() => return,
             // Displaced by a newer connection: close now.
             _ = &mut self.admitted.closed => return,
-            _ = self.stop.wait_for(|stopped| *stopped) => {}
+            () = stopped(&mut self.stop) => {}
         }
         connection.as_mut().graceful_shutdown();
         let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
