@@ -2,7 +2,8 @@
 //! history: an emergency stop at a random step (×20), a motor blocked at a random motion (×20)
 //! and a firmware reboot at a random moment (×10), each on one daemon. Every run ends verified
 //! solved, by itself or after a person (the test) does what the message says and resumes it;
-//! the history records each interruption and resumption.
+//! the history records each interruption and resumption. Calibration works on the simulator, and
+//! a start after a refused one re-homes safely.
 
 use super::{finished, random, serve_web, start, wait_until};
 use cubed::daemon::{DaemonHandle, DaemonState, RunDetail, StartSource, StatusDoc};
@@ -224,6 +225,40 @@ async fn a_firmware_reboot_mid_run_is_recovered_ten_times() {
     assert!(
         automatic >= 1 && by_person >= 1,
         "{automatic} resumed by themselves, {by_person} by a person"
+    );
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calibration_works_on_the_simulator_and_a_start_after_a_refused_one_solves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", SPEED).await;
+    let (web, _server) = serve_web(&daemon).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(500));
+    let refused = daemon
+        .handle
+        .calibrate()
+        .await
+        .expect_err("not a solved cube");
+    assert!(refused.reason.contains("solved cube"), "{}", refused.reason);
+    // The scan left the grippers wherever it ended; the next start re-homes safely.
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert_eq!(resumes, 0, "nothing interrupted the run");
+    // `cubed run` on the simulator: its simulated person keeps a scrambled cube in, and puts a
+    // solved one in when calibration is asked for.
+    daemon.keep_scrambling(5);
+    assert!(!sim.cube().is_solved(), "a scrambled cube is in");
+    let done = daemon.handle.calibrate().await.expect("calibrates");
+    assert_eq!(done.palette.len(), 6);
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert!(
+        matches!(end.state, DaemonState::Done),
+        "after calibration: {}",
+        end.message
     );
     daemon.shutdown().await;
 }
