@@ -69,6 +69,21 @@ impl Rig {
         Ok(())
     }
 
+    /// Drops what the link reported about the interrupted program (refusals of commands that
+    /// were in flight, a late `MoveDone`); true if the link itself ended meanwhile.
+    pub(super) fn link_ended_meanwhile(&mut self) -> bool {
+        let Some(link) = self.link.as_mut() else {
+            return false;
+        };
+        let stale = link.take_waiting_events();
+        if !stale.is_empty() {
+            tracing::debug!("before re-homing, dropped stale link events {stale:?}");
+        }
+        stale
+            .iter()
+            .any(|e| matches!(e, crate::link::LinkEvent::Stopped { .. }))
+    }
+
     /// Whether the last interruption came while commands were running or queued.
     pub(crate) fn motion_in_doubt(&self) -> bool {
         self.motion_in_doubt
