@@ -130,9 +130,13 @@ impl RunningDaemon {
     }
 
     /// With the simulated robot: a simulated person puts a new random cube (from `seed`) in
-    /// now and after every run that leaves the cube solved, so `cubed run` always has work.
+    /// now and after every run that leaves the cube solved, so `cubed run` always has work,
+    /// and a solved cube when calibration is asked for.
     pub fn keep_scrambling(&self, seed: u64) {
         let Some(sim) = self.sim.clone() else { return };
+        if let Ok(mut bench) = sim.bench.lock() {
+            bench.solved_for_calibration = true;
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let size = self.cube_size;
         sim.load_cube(random_of_size(size, &mut rng));

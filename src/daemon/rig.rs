@@ -267,6 +267,10 @@ impl Rig {
     pub(crate) async fn ensure_link(&mut self) -> Result<&mut LinkHandle, RigError> {
         self.connect().await?;
         if self.robot_state.is_none() {
+            if self.link_ended_meanwhile() {
+                self.drop_link().await;
+                self.connect().await?;
+            }
             self.home_by_plan().await?;
         }
         self.link.as_mut().ok_or(RigError::Link(LinkError::Closed))

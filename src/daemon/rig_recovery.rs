@@ -18,6 +18,23 @@ fn actuators_of(group: &MotionGroup) -> u16 {
     }
 }
 
+/// Planned time of the plan's jaw openings (its motions; homing is timed by the firmware).
+fn opening_ms(model: &crate::robot::RobotModel, plan: &crate::robot::RecoveryPlan) -> u64 {
+    let opening = |grippers: u16| {
+        (model.grippers.iter().enumerate())
+            .filter(|(g, _)| grippers & (1 << g) != 0)
+            .map(|(_, gripper)| u64::from(gripper.open_ms))
+            .max()
+            .unwrap_or(0)
+    };
+    (plan.steps.iter())
+        .map(|step| match *step {
+            crate::robot::RecoveryStep::Open { grippers } => opening(grippers),
+            _ => 0,
+        })
+        .sum()
+}
+
 /// The actuator a fault names, if it names one.
 fn fault_actuator(fault: &Fault) -> Option<u8> {
     match *fault {
@@ -57,6 +74,7 @@ impl Rig {
             "re-homing from {input}: {}",
             plan.describe(&self.model).join("; ")
         );
+        self.plan_motion(opening_ms(&self.model, &plan));
         let first_move_id = self.take_move_ids(plan.steps.len());
         let groups = plan.encode(&self.map, first_move_id)?;
         self.stream(&groups, &|| false, |_, _| {})
@@ -67,6 +85,21 @@ impl Rig {
         self.lost = 0;
         self.motion_in_doubt = false;
         Ok(())
+    }
+
+    /// Drops what the link reported about the interrupted program (refusals of commands that
+    /// were in flight, a late `MoveDone`); true if the link itself ended meanwhile.
+    pub(super) fn link_ended_meanwhile(&mut self) -> bool {
+        let Some(link) = self.link.as_mut() else {
+            return false;
+        };
+        let stale = link.take_waiting_events();
+        if !stale.is_empty() {
+            tracing::debug!("before re-homing, dropped stale link events {stale:?}");
+        }
+        stale
+            .iter()
+            .any(|e| matches!(e, crate::link::LinkEvent::Stopped { .. }))
     }
 
     /// Whether the last interruption came while commands were running or queued.

@@ -114,6 +114,7 @@ impl Service {
                 if let Some(refusal) = self.start_refusal() {
                     let _ = reply.send(Err(refusal));
                 } else {
+                    self.simulated_person_loads_a_solved_cube();
                     let _ = self
                         .start(StartSource::Calibration, Job::Calibrate(reply))
                         .await;
@@ -131,6 +132,17 @@ impl Service {
                     let _ = reply.send(answer);
                 });
             }
+        }
+    }
+
+    /// On the simulator, a simulated person who calibrates puts a solved cube in first.
+    fn simulated_person_loads_a_solved_cube(&self) {
+        let Some(sim) = self.rig.as_ref().and_then(|r| r.sim.as_ref()) else {
+            return;
+        };
+        let calibrates = sim.controls.bench().solved_for_calibration;
+        if calibrates {
+            sim.controls.load_cube(crate::cube::FaceletCube::default());
         }
     }
 

@@ -185,6 +185,12 @@ impl LinkHandle {
         self.events.recv().await
     }
 
+    /// The events already waiting, without waiting for more (e.g. refusals of commands that
+    /// were in flight when a fault latched, before a new program starts).
+    pub fn take_waiting_events(&mut self) -> Vec<LinkEvent> {
+        std::iter::from_fn(|| self.events.try_recv().ok()).collect()
+    }
+
     /// Closes the port and ends the task.
     pub async fn shutdown(self) {
         let _ = self.requests.send(Request::Shutdown);

@@ -22,6 +22,9 @@ pub struct Bench {
     pub stall_at_motions: Vec<u64>,
     /// Motions asked of the robot so far.
     pub motions: u64,
+    /// The simulated person puts a solved cube in when calibration is asked for (as a person
+    /// at a real robot would); `cubed run` on the simulator has one.
+    pub solved_for_calibration: bool,
 }
 
 /// A bench shared between threads.

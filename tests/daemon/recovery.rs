@@ -2,7 +2,8 @@
 //! history: an emergency stop at a random step (×20), a motor blocked at a random motion (×20)
 //! and a firmware reboot at a random moment (×10), each on one daemon. Every run ends verified
 //! solved, by itself or after a person (the test) does what the message says and resumes it;
-//! the history records each interruption and resumption.
+//! the history records each interruption and resumption. Calibration works on the simulator, and
+//! a start after a refused one re-homes safely.
 
 use super::{finished, random, serve_web, start, wait_until};
 use cubed::daemon::{DaemonHandle, DaemonState, RunDetail, StartSource, StatusDoc};
@@ -39,6 +40,16 @@ async fn resume_until_done(handle: &DaemonHandle, web: SocketAddr, run: u64) -> 
         if !waits_for_person(end.state) {
             return (end, resumes);
         }
+        // The e-stop latches at once; the run's own advice follows when its task has ended.
+        let end = wait_until(handle, "the run's advice", |s| {
+            s.message.contains("press Resume") || solved_in_history(handle, run)
+        })
+        .await;
+        if !end.message.contains("press Resume") {
+            // The e-stop came as the run ended solved: only the latch is left.
+            handle.reset().await.expect("reset the latch");
+            return (handle.status(), resumes);
+        }
         assert!(
             end.message.contains("press Resume") && end.message.contains("square the cube"),
             "run {run} waits without saying what to do: {}",
@@ -57,6 +68,11 @@ async fn resume_until_done(handle: &DaemonHandle, web: SocketAddr, run: u64) -> 
             "the same run goes on"
         );
     }
+}
+
+fn solved_in_history(handle: &DaemonHandle, run: u64) -> bool {
+    let detail = handle.run(run).ok().flatten();
+    detail.and_then(|d| d.summary.outcome).as_deref() == Some("solved")
 }
 
 /// The history of `run`, with `resumes` resumptions by a person among its interruptions.
@@ -118,7 +134,11 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
             );
         } else {
             let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
-            assert_eq!(end.state, DaemonState::Done, "run {run}: {}", end.message);
+            assert!(
+                matches!(end.state, DaemonState::Done | DaemonState::Idle),
+                "run {run}: {}",
+                end.message
+            );
             let detail = check_history(&daemon.handle, run, resumes);
             if now.state.is_busy() {
                 assert!(
@@ -205,6 +225,40 @@ async fn a_firmware_reboot_mid_run_is_recovered_ten_times() {
     assert!(
         automatic >= 1 && by_person >= 1,
         "{automatic} resumed by themselves, {by_person} by a person"
+    );
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calibration_works_on_the_simulator_and_a_start_after_a_refused_one_solves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", SPEED).await;
+    let (web, _server) = serve_web(&daemon).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(500));
+    let refused = daemon
+        .handle
+        .calibrate()
+        .await
+        .expect_err("not a solved cube");
+    assert!(refused.reason.contains("solved cube"), "{}", refused.reason);
+    // The scan left the grippers wherever it ended; the next start re-homes safely.
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert_eq!(resumes, 0, "nothing interrupted the run");
+    // `cubed run` on the simulator: its simulated person keeps a scrambled cube in, and puts a
+    // solved one in when calibration is asked for.
+    daemon.keep_scrambling(5);
+    assert!(!sim.cube().is_solved(), "a scrambled cube is in");
+    let done = daemon.handle.calibrate().await.expect("calibrates");
+    assert_eq!(done.palette.len(), 6);
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert!(
+        matches!(end.state, DaemonState::Done),
+        "after calibration: {}",
+        end.message
     );
     daemon.shutdown().await;
 }
