@@ -28,9 +28,9 @@ use std::sync::{Arc, Mutex};
 /// Why the daemon cannot set up its hardware.
 #[derive(Debug, thiserror::Error)]
 pub enum RigError {
-    #[error(transparent)]
+    #[error("[robot] design")]
     Robot(#[from] ConfigError),
-    #[error(transparent)]
+    #[error("[vision] palette")]
     Palette(#[from] PaletteError),
     #[error("robot design")]
     Actuators(#[from] ActuatorError),
@@ -44,6 +44,16 @@ pub enum RigError {
     Link(#[from] LinkError),
     #[error("homing the robot")]
     Home(#[source] StreamError),
+}
+
+impl RigError {
+    /// Whether a configured file (the robot design or the palette) is at fault.
+    pub fn is_config(&self) -> bool {
+        matches!(
+            self,
+            RigError::Robot(_) | RigError::Palette(_) | RigError::Actuators(_)
+        )
+    }
 }
 
 /// Why a program cannot be turned into firmware commands.
