@@ -56,6 +56,16 @@ pub fn cache_file(dir: &Path, mode: TableMode) -> PathBuf {
 
 /// Tables of `mode`: from the cache when it is sound, else built (and cached for the full mode).
 pub fn load_or_build(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
+    load_or_build_announced(dir, mode, || {})
+}
+
+/// As [`load_or_build`], calling `building` just before the full tables are built (seconds of
+/// work: the caller shows progress).
+pub fn load_or_build_announced(
+    dir: &Path,
+    mode: TableMode,
+    building: impl FnOnce(),
+) -> (Tables, CacheOutcome) {
     if mode == TableMode::Small {
         return (Tables::build(mode), CacheOutcome::BuiltSmall);
     }
@@ -68,7 +78,10 @@ pub fn load_or_build(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
     let loaded = load_or_build_with(
         &path,
         read,
-        || Tables::build(mode),
+        || {
+            building();
+            Tables::build(mode)
+        },
         |t, out| t.write_to(out),
     );
     if matches!(loaded.1, CacheOutcome::Built | CacheOutcome::Rebuilt { .. }) {

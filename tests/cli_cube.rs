@@ -25,6 +25,28 @@ fn check_says_ok_or_the_reason_with_exit_2() {
 }
 
 #[test]
+fn a_solved_cube_is_said_to_be_already_solved_and_one_turn_is_one_move() {
+    let out = cubed(&["solve", "--tables", "small", SOLVED], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "already solved (0 moves)");
+    let program = cubed(
+        &[
+            "test-program",
+            "--tables",
+            "small",
+            "--cubes",
+            "3",
+            "--turns",
+            "1",
+        ],
+        None,
+    );
+    assert!(program.status.success(), "{}", stderr(&program));
+    let text = stdout(&program);
+    assert_eq!(text.matches(": 1 move\n").count(), 3, "{text}");
+}
+
+#[test]
 fn scramble_is_reproducible_and_valid() {
     let a = scrambles("42", "5");
     assert_eq!(a, scrambles("42", "5"));
@@ -183,7 +205,7 @@ fn test_program_solves_and_verifies_every_cube() {
     let counts: Vec<usize> = text
         .lines()
         .filter_map(|l| l.strip_prefix("cube ").and_then(|r| r.split(": ").nth(1)))
-        .filter_map(|r| r.strip_suffix(" moves").and_then(|n| n.parse().ok()))
+        .filter_map(|r| move_count(r))
         .collect();
     assert_eq!(counts.len(), 60);
     let (most, least) = (
@@ -276,4 +298,13 @@ fn full_tables_are_cached_and_a_corrupt_cache_is_rebuilt() {
         stderr(&rebuilt)
     );
     assert!(solves(cube, stdout(&rebuilt).trim(), Notation::Singmaster));
+}
+
+/// "19 moves" or "1 move" (the singular for one) as a number.
+pub fn move_count(text: &str) -> Option<usize> {
+    let (n, noun) = text.split_once(' ')?;
+    let n: usize = n.parse().ok()?;
+    let expected = if n == 1 { "move" } else { "moves" };
+    assert_eq!(noun, expected, "{text:?}: the noun agrees with the count");
+    Some(n)
 }

@@ -202,7 +202,7 @@ fn test_program_size_2_solves_every_cube() {
     assert!(text.contains("500 solved, 0 failed"), "{text}");
     let counts: Vec<usize> = (text.lines())
         .filter_map(|l| l.strip_prefix("cube "))
-        .filter_map(|l| l.split(": ").nth(1)?.strip_suffix(" moves")?.parse().ok())
+        .filter_map(|l| crate::cli_cube::move_count(l.split(": ").nth(1)?))
         .collect();
     assert_eq!(counts.len(), 500);
     let most = counts.iter().max().copied().unwrap_or(99);

@@ -21,6 +21,8 @@ pub enum BenchCommand {
     Vision(super::vision_bench::VisionBenchArgs),
     /// Serial link over a pty: frames/s and move-ack latency (median, p99).
     Link(super::link_bench::LinkBenchArgs),
+    /// The link's handshake over a pty with byte noise: success rate and time per noise level.
+    Handshake(super::handshake_bench::HandshakeBenchArgs),
     /// Random cubes solved through the simulator with corrupted/dropped bytes and an unplug each.
     Soak(super::link_bench::SoakArgs),
     /// Programs of each design run on the simulator's own machine: illegal steps, planned vs simulated time.
@@ -64,6 +66,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Vision(args) => super::vision_bench::vision_bench(args),
         BenchCommand::Link(args) => super::link_bench::link_bench(args),
         BenchCommand::Soak(args) => super::link_bench::soak(args),
+        BenchCommand::Handshake(args) => super::handshake_bench::handshake_bench(args),
         BenchCommand::Trust(args) => super::trust_bench::trust_bench(args),
         BenchCommand::Pocket(args) => super::pocket_bench::pocket_bench(args),
         BenchCommand::Recovery(args) => super::recovery_bench::recovery_bench(args),

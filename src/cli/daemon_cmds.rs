@@ -4,7 +4,8 @@ use super::tables_arg::TableArgs;
 use super::{refuse, EXIT_INVALID};
 use anyhow::Context;
 use clap::Args;
-use cubed::daemon::config::{load_config, DaemonConfig, DEFAULT_CONFIG};
+use cubed::daemon::config::DaemonConfig;
+use cubed::daemon::config_search::discover_config;
 use cubed::daemon::RunningDaemon;
 use cubed::error_chain::error_chain;
 use cubed::web::client::{control, ClientError, ControlCommand};
@@ -16,9 +17,10 @@ use std::sync::Arc;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Daemon configuration.
-    #[arg(long, default_value = DEFAULT_CONFIG)]
-    pub config: PathBuf,
+    /// Daemon configuration (default: the first of $CUBED_CONFIG, ./config/cubed.toml,
+    /// $XDG_CONFIG_HOME/cubed/cubed.toml, /etc/cubed/cubed.toml, else built in; see `cubed config show`).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Address of the page and API (overrides `[http] bind`).
     #[arg(long)]
     pub http: Option<SocketAddr>,
@@ -31,16 +33,16 @@ pub struct RunArgs {
 
 #[derive(Args, Debug)]
 pub struct ControlArgs {
-    /// The daemon's configuration (for its address and token).
-    #[arg(long, default_value = DEFAULT_CONFIG)]
-    pub config: PathBuf,
+    /// The daemon's configuration, for its address and token (found as `cubed run` finds it).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// The daemon's address (overrides the config's `[http] bind`).
     #[arg(long)]
     pub http: Option<SocketAddr>,
 }
 
 fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
-    let mut config = load_config(&args.config).map_err(|e| error_chain(&e))?;
+    let (mut config, _) = discover_config(args.config.as_deref()).map_err(|e| error_chain(&e))?;
     if let Some(dir) = &args.data_dir {
         config.data_dir = dir.clone();
     }
@@ -70,13 +72,19 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("listening on {}", web.bind))?;
         // The launch errors already say what and where (file, key, port), cause included:
         // printed once, not again as an error chain.
-        let daemon = RunningDaemon::start(&config, solver).await.map_err(|e| {
-            anyhow::anyhow!(
-                "starting the daemon ({}): {}",
-                config.file.display(),
-                error_chain(&e)
-            )
-        })?;
+        let daemon = match RunningDaemon::start(&config, solver).await {
+            Ok(daemon) => daemon,
+            Err(e) if e.is_config() => {
+                return refuse(format!("{}: {}", config.file.display(), error_chain(&e)))
+            }
+            Err(e) => {
+                return Err(anyhow::anyhow!(
+                    "starting the daemon ({}): {}",
+                    config.file.display(),
+                    error_chain(&e)
+                ))
+            }
+        };
         daemon.keep_scrambling(config.sim.seed);
         if let Some(notice) = daemon.handle.status().notice {
             eprintln!("cubed: {notice}");
@@ -123,7 +131,7 @@ async fn wait_for_signal() {
 
 /// Sends one control command to the running daemon and prints its answer.
 pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result<ExitCode> {
-    let config = load_config(&args.config);
+    let config = discover_config(args.config.as_deref()).map(|(config, _)| config);
     let (bind, token) = match (&config, args.http) {
         (Ok(c), http) => (http.unwrap_or(c.bind), c.token.clone()),
         (Err(_), Some(http)) => (http, None),

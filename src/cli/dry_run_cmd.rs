@@ -1,12 +1,12 @@
 //! `cubed dry-run`: the whole daemon pipeline (scan → solve → execute → verify) against the simulated robot on a pty and the simulated camera, for N random cubes; exits 0 only if every cube ends verified solved.
 
+use super::counts::count;
 use super::refuse;
 use super::tables_arg::TableArgs;
 use anyhow::Context;
 use clap::Args;
-use cubed::daemon::config::{
-    load_config, CameraChoice, CubeSize, DaemonConfig, PortChoice, DEFAULT_CONFIG,
-};
+use cubed::daemon::config::{CameraChoice, CubeSize, DaemonConfig, PortChoice};
+use cubed::daemon::config_search::discover_config;
 use cubed::daemon::dry_run::{dry_run, CubeResult};
 use cubed::daemon::RunningDaemon;
 use cubed::error_chain::error_chain;
@@ -26,9 +26,10 @@ pub struct DryRunArgs {
     /// Faults to inject in the simulator, e.g. unplug-at-move=20,slip-at-turn=5,corrupt=0.001.
     #[arg(long, default_value = "")]
     pub faults: String,
-    /// Daemon configuration (its robot, palette and run settings are used; robot and camera are simulated).
-    #[arg(long, default_value = DEFAULT_CONFIG)]
-    pub config: PathBuf,
+    /// Daemon configuration (its robot, palette and run settings are used; robot and camera are
+    /// simulated). Found as `cubed run` finds it; see `cubed config show`.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Robot design file instead of the configured one.
     #[arg(long)]
     pub robot: Option<PathBuf>,
@@ -38,6 +39,12 @@ pub struct DryRunArgs {
     /// Keep the run history and photos here (default: a temporary directory, removed at exit).
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
+    /// Runs that keep their photos (overrides `[history] keep_runs`).
+    #[arg(long)]
+    pub keep_runs: Option<u32>,
+    /// Most disk the photos may take, MB (overrides `[history] max_photo_mb`).
+    #[arg(long)]
+    pub max_photo_mb: Option<u64>,
     /// Longest one cube may take, seconds.
     #[arg(long, default_value_t = 300)]
     pub timeout_secs: u64,
@@ -49,7 +56,7 @@ pub struct DryRunArgs {
 }
 
 fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, String> {
-    let mut config = load_config(&args.config).map_err(|e| error_chain(&e))?;
+    let (mut config, _) = discover_config(args.config.as_deref()).map_err(|e| error_chain(&e))?;
     config.port = PortChoice::Sim;
     config.camera = CameraChoice::Sim;
     config.data_dir = data_dir;
@@ -69,6 +76,14 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
     }
     if let Some(robot) = &args.robot {
         config.robot_design = robot.clone();
+    }
+    if let Some(keep_runs) = args.keep_runs.filter(|&n| n > 0) {
+        config.retention.keep_runs = keep_runs;
+    } else if args.keep_runs.is_some() {
+        return Err("--keep-runs: must be at least 1".into());
+    }
+    if let Some(mb) = args.max_photo_mb {
+        config.retention.max_photo_bytes = mb.saturating_mul(1_000_000);
     }
     Ok(config)
 }
@@ -91,7 +106,13 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        let daemon = RunningDaemon::start(&config, solver).await?;
+        let daemon = match RunningDaemon::start(&config, solver).await {
+            Ok(daemon) => daemon,
+            Err(e) if e.is_config() => {
+                return refuse(format!("{}: {}", config.file.display(), error_chain(&e)))
+            }
+            Err(e) => return Err(e.into()),
+        };
         println!(
             "cubed dry-run: robot {}, {} {} cube(s) from seed {}, simulated robot (speed {}) and camera, faults: {}",
             daemon.handle.status().robot,
@@ -105,7 +126,8 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         daemon.shutdown().await;
         let results = results?;
         print_summary(&results);
-        Ok(if results.iter().all(|r| r.verified) && results.len() == args.cubes {
+        let photos_within = print_photos(&config);
+        Ok(if photos_within && results.iter().all(|r| r.verified) && results.len() == args.cubes {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
@@ -115,12 +137,16 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
 
 fn print_cube(index: usize, r: &CubeResult) {
     println!(
-        "cube {index} (run {}): {}, {} moves, {} solve(s), {} scan(s); planned {:.1} s, simulated {:.1} s; link losses {}",
+        "cube {index} (run {}): {}, {}, {}, {}; planned {:.1} s, simulated {:.1} s; link losses {}",
         r.run,
-        if r.verified { "solved (verified)" } else { &r.outcome },
-        r.moves,
-        r.solves,
-        r.scans,
+        if r.verified {
+            "solved (verified)"
+        } else {
+            &r.outcome
+        },
+        count(r.moves, "move", "moves"),
+        count(r.solves, "solve", "solves"),
+        count(r.scans, "scan", "scans"),
         r.planned_ms as f64 / 1000.0,
         r.simulated_ms as f64 / 1000.0,
         r.link_losses
@@ -163,4 +189,44 @@ fn print_summary(results: &[CubeResult]) {
         simulated as f64 / 1000.0,
         simulated as f64 / planned.max(1) as f64,
     );
+}
+
+/// Prints the photos left on disk against the retention limits (measured on disk, apart from
+/// the history's records); false if they exceed them.
+fn print_photos(config: &DaemonConfig) -> bool {
+    let images = config.data_dir.join("images");
+    let runs: Vec<u64> = std::fs::read_dir(&images)
+        .map(|dir| {
+            dir.flatten()
+                .filter(|e| std::fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_some()))
+                .map(|e| dir_bytes(&e.path()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let bytes: u64 = runs.iter().sum();
+    let limit = config.retention;
+    // The newest run keeps its photos even when they alone are over the byte limit.
+    let within = runs.len() <= limit.keep_runs as usize
+        && (bytes <= limit.max_photo_bytes || runs.len() <= 1);
+    println!(
+        "photos on disk: {:.1} MB for {} (limits: {} runs, {} MB){}",
+        bytes as f64 / 1e6,
+        count(runs.len(), "run", "runs"),
+        limit.keep_runs,
+        limit.max_photo_bytes / 1_000_000,
+        if within { "" } else { ": OVER THE LIMIT" }
+    );
+    within
+}
+
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
 }

@@ -40,8 +40,8 @@ pub struct ExecArgs {
 fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
     let start = planner.home();
     if let Some(path) = &args.program {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = cubed::named_file::read_text(path, cubed::named_file::TEXT_LIMIT)
+            .with_context(|| format!("reading the program {}", path.display()))?;
         let doc: ProgramDoc = match serde_json::from_str(&text) {
             Ok(doc) => doc,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
@@ -82,6 +82,26 @@ fn checked(path: &std::path::Path, planner: &Planner, program: Program) -> Resul
     }
 }
 
+/// How long `exec` waits for a port that is not there yet (a simulator just started, a robot
+/// being plugged in).
+const PORT_APPEAR_SECS: u64 = 10;
+
+/// Waits until `port` exists, up to `longest` (then opening it says what is missing).
+async fn wait_for_port(port: &std::path::Path, longest: Duration) {
+    if port.exists() {
+        return;
+    }
+    eprintln!(
+        "cubed exec: waiting up to {} s for {} to appear",
+        longest.as_secs(),
+        port.display()
+    );
+    let began = tokio::time::Instant::now();
+    while !port.exists() && began.elapsed() < longest {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Plans, connects, streams, and reports.
 pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
     let model = match load_robot(&args.job.robot) {
@@ -106,6 +126,7 @@ async fn stream(
 ) -> anyhow::Result<ExitCode> {
     let map = ActuatorMap::new(model)?;
     let groups = program_groups(&map, program, &model.home())?;
+    wait_for_port(&args.port, Duration::from_secs(PORT_APPEAR_SECS)).await;
     let connector = Arc::new(SerialConnector::new(
         FixedPath(args.port.clone()),
         args.baud,
@@ -152,8 +173,10 @@ async fn stream(
     match outcome {
         Ok(outcome) => {
             println!(
-                "done: {} commands acknowledged ({} link losses, {} restored)",
-                outcome.done, outcome.links_lost, outcome.links_restored
+                "done: {} acknowledged ({}, {} restored)",
+                super::counts::count(outcome.done, "command", "commands"),
+                super::counts::count(outcome.links_lost, "link loss", "link losses"),
+                outcome.links_restored
             );
             Ok(ExitCode::SUCCESS)
         }

@@ -5,11 +5,13 @@ use cubed::web::client::ControlCommand;
 use std::process::ExitCode;
 
 pub mod bench_cmds;
+pub mod config_cmds;
 pub mod counts;
 pub mod cube_cmds;
 pub mod daemon_cmds;
 pub mod dry_run_cmd;
 pub mod exec_cmds;
+pub mod handshake_bench;
 pub mod host;
 pub mod link_bench;
 pub mod plan_cmds;
@@ -30,11 +32,19 @@ pub mod web_bench;
 /// Exit status for a refused input (an impossible cube, a bad config, …).
 pub const EXIT_INVALID: u8 = 2;
 
+/// The exit statuses, as `--help` shows them.
+pub const EXIT_STATUS_HELP: &str = "Exit status:
+  0  done (every cube solved, the command did what it says)
+  1  a runtime failure: the robot, the serial link, the camera, the disk, a daemon that does not answer
+  2  usage or configuration: a wrong option, a bad config file (named with its section and key), an
+     impossible cube or an unsure scan (what is wrong is said on stderr)";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "cubed",
     version,
-    about = "Drives a Rubik's-cube-solving robot: scan, solve, plan, execute, verify"
+    about = "Drives a Rubik's-cube-solving robot: scan, solve, plan, execute, verify",
+    after_help = EXIT_STATUS_HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -83,6 +93,9 @@ pub enum Command {
     Resume(daemon_cmds::ControlArgs),
     /// The running daemon's state.
     Status(daemon_cmds::ControlArgs),
+    /// The daemon's configuration: which files are used and where they come from.
+    #[command(subcommand)]
+    Config(config_cmds::ConfigCommand),
 }
 
 /// Runs the parsed command.
@@ -107,6 +120,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Reset(args) => daemon_cmds::control_cmd(ControlCommand::Reset, args),
         Command::Resume(args) => daemon_cmds::control_cmd(ControlCommand::Resume, args),
         Command::Status(args) => daemon_cmds::control_cmd(ControlCommand::Status, args),
+        Command::Config(cmd) => config_cmds::run(cmd),
     }
 }
 

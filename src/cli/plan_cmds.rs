@@ -1,5 +1,6 @@
 //! `cubed plan`: gripper programs for a robot design, from face turns, from a cube (solved robot-aware, or the naive baseline), or for the scan.
 
+use super::counts::count;
 use super::refuse;
 use super::tables_arg::TableArgs;
 use clap::{ArgGroup, Args, ValueEnum};
@@ -15,8 +16,18 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// The default robot design.
+/// The shipped default robot design, in the current directory's `config/`.
 pub const DEFAULT_ROBOT: &str = "config/robots/four-arm.toml";
+
+/// The default robot design: `config/robots/four-arm.toml` here, else the copy built into the binary.
+pub fn default_robot() -> PathBuf {
+    let here = PathBuf::from(DEFAULT_ROBOT);
+    if here.is_file() {
+        here
+    } else {
+        std::path::Path::new(cubed::named_file::BUILT_IN).join("robots/four-arm.toml")
+    }
+}
 
 /// Output format of a program.
 #[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq, Eq)]
@@ -30,7 +41,7 @@ pub enum Format {
 #[derive(Args, Debug)]
 pub struct RobotJob {
     /// Robot design file.
-    #[arg(long, default_value = DEFAULT_ROBOT)]
+    #[arg(long, default_value_os_t = default_robot())]
     pub robot: PathBuf,
     /// Face turns to perform, e.g. "R U F'" (the planner chooses the rotations).
     #[arg(long)]
@@ -198,12 +209,12 @@ fn print_program(
         Format::Text => {
             print!("{}", program.to_text(&planner.model));
             println!(
-                "robot {}: {} steps, {:.2} s, {} face turns, {} cube rotations{}",
+                "robot {}: {}, {:.2} s, {}, {}{}",
                 doc.robot,
-                doc.steps.len(),
+                count(doc.steps.len(), "step", "steps"),
                 doc.total_ms as f64 / 1000.0,
-                doc.face_turns,
-                doc.cube_rotations,
+                count(doc.face_turns, "face turn", "face turns"),
+                count(doc.cube_rotations, "cube rotation", "cube rotations"),
                 if doc.solution.is_empty() {
                     String::new()
                 } else {

@@ -1,6 +1,6 @@
 //! `cubed bench planner`: robot-aware solving against the naive baseline on uniformly random cubes, side by side in one run.
 
-use super::plan_cmds::DEFAULT_ROBOT;
+use super::plan_cmds::default_robot;
 use super::tables_arg::TableArgs;
 use anyhow::Context;
 use clap::Args;
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct PlannerBenchArgs {
     /// Robot design file.
-    #[arg(long, default_value = DEFAULT_ROBOT)]
+    #[arg(long, default_value_os_t = default_robot())]
     pub robot: PathBuf,
     /// Number of uniformly random cubes.
     #[arg(long, default_value_t = 100, value_parser = super::counts::at_least_one)]

@@ -132,7 +132,7 @@ fn solve_one(
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, Notation::from(args.notation))?;
             if args.format == FormatArg::Text {
-                println!("{solution}");
+                println!("{}", super::counts::solution_line(&solution));
                 return Ok(true);
             }
             json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution,
@@ -177,14 +177,18 @@ fn test_program(args: &TestProgramArgs) -> anyhow::Result<ExitCode> {
         ""
     };
     println!(
-        "seed {seed}, {} 2x2 cubes, {} turns each{rotations}, optimal in {}",
-        args.cubes,
-        args.turns,
+        "seed {seed}, {}, {} each{rotations}, optimal in {}",
+        super::counts::count(args.cubes, "2x2 cube", "2x2 cubes"),
+        super::counts::count(args.turns, "turn", "turns"),
         metric.name()
     );
     for (i, o) in outcomes.iter().enumerate() {
         match &o.moves {
-            Ok(n) => println!("cube {}: {n} moves", i + 1),
+            Ok(n) => println!(
+                "cube {}: {}",
+                i + 1,
+                super::counts::count(*n, "move", "moves")
+            ),
             Err(e) => {
                 let scramble = format_moves(&o.scramble, Notation::Woolley)?;
                 println!("cube {}: FAILED ({e}); scramble: {scramble}", i + 1);

@@ -1,5 +1,7 @@
 //! `cubed sim`: the simulated robot on a pseudo-terminal, controlled from stdin
-//! (`b` = start button, `u` = unplug, `r` = reboot, `q` or end of input = quit) and by signals.
+//! (`b` = start button, `u` = unplug, `r` = reboot, `q` or end of piped input = quit) and by
+//! signals. Backgrounded (`cubed sim … &`) it keeps serving: stdin at `/dev/null` is not read,
+//! and a terminal is read only while the simulator is in its foreground.
 
 use super::refuse;
 use anyhow::Context;
@@ -12,9 +14,11 @@ use cubed::sim::faults::FaultPlan;
 use cubed::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeOptions};
 use cubed::sim::report::SimReport;
 use cubed::sim::{PhysicsMechanics, SimFirmware};
+use nix::sys::signal::{signal, SigHandler, Signal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
+use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tokio::sync::mpsc;
@@ -26,7 +30,7 @@ pub struct SimArgs {
     #[arg(long, required = true)]
     pub pty: bool,
     /// Robot design file.
-    #[arg(long, default_value = super::plan_cmds::DEFAULT_ROBOT)]
+    #[arg(long, default_value_os_t = super::plan_cmds::default_robot())]
     pub robot: PathBuf,
     /// The cube in the robot (54 symbols, URFDLB); solved if neither this nor --random.
     #[arg(long)]
@@ -63,8 +67,15 @@ fn starting_cube(args: &SimArgs) -> Result<FaceletCube, String> {
     })
 }
 
-/// Runs the simulator until stdin ends, `q`, SIGINT or SIGTERM.
+/// Runs the simulator until piped stdin ends, `q`, SIGINT or SIGTERM.
 pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
+    // In the background of a terminal, a read or a terminal setting must not stop the process
+    // (SIGTTIN/SIGTTOU): ignored, the read fails instead and is tried again in the foreground.
+    // SAFETY: setting a signal's disposition to "ignore" before any thread starts.
+    unsafe {
+        let _ = signal(Signal::SIGTTIN, SigHandler::SigIgn);
+        let _ = signal(Signal::SIGTTOU, SigHandler::SigIgn);
+    }
     let model = match load_robot(&args.robot) {
         Ok(model) => model,
         Err(e) => return refuse(e),
@@ -126,10 +137,70 @@ fn announcer(link: Option<PathBuf>) -> PathAnnouncer {
     })
 }
 
+/// How often a backgrounded simulator checks whether its terminal is back in the foreground.
+const FOREGROUND_POLL: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// What stdin is, for the simulator's commands.
+#[derive(Debug, PartialEq, Eq)]
+enum Input {
+    /// `/dev/null` (a backgrounded job in a script): nothing to read, never a reason to quit.
+    Nothing,
+    /// A terminal: read while in its foreground; Ctrl-D quits.
+    Terminal,
+    /// A pipe or a file: read; its end quits.
+    Stream,
+}
+
+fn stdin_kind() -> Input {
+    use std::os::unix::fs::MetadataExt;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Input::Terminal;
+    }
+    let null = std::fs::metadata("/dev/null").map(|m| m.rdev()).ok();
+    let ours = nix::sys::stat::fstat(stdin.as_fd()).ok();
+    match (null, ours) {
+        (Some(null), Some(st)) if st.st_rdev == null && is_char_device(st.st_mode) => {
+            Input::Nothing
+        }
+        _ => Input::Stream,
+    }
+}
+
+fn is_char_device(mode: nix::sys::stat::mode_t) -> bool {
+    mode & nix::sys::stat::SFlag::S_IFMT.bits() == nix::sys::stat::SFlag::S_IFCHR.bits()
+}
+
+/// Whether this process is in the foreground of the terminal on stdin.
+fn in_foreground() -> bool {
+    nix::unistd::tcgetpgrp(std::io::stdin()).is_ok_and(|group| group == nix::unistd::getpgrp())
+}
+
+/// The next line of stdin; `None` at its end (or, for a pipe, a read error).
+fn next_line(kind: &Input) -> Option<String> {
+    loop {
+        if *kind == Input::Terminal && !in_foreground() {
+            std::thread::sleep(FOREGROUND_POLL);
+            continue;
+        }
+        let mut line = String::new();
+        match std::io::stdin().lock().read_line(&mut line) {
+            Ok(0) => return None,
+            Ok(_) => return Some(line),
+            // Put in the background between the check and the read: EIO, try again later.
+            Err(_) if *kind == Input::Terminal => std::thread::sleep(FOREGROUND_POLL),
+            Err(_) => return None,
+        }
+    }
+}
+
 fn read_stdin(controls: mpsc::UnboundedSender<Control>) {
+    let kind = stdin_kind();
+    if kind == Input::Nothing {
+        return;
+    }
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
+        while let Some(line) = next_line(&kind) {
             let control = match line.trim() {
                 "b" => Control::Button,
                 "u" => Control::Unplug,

@@ -107,7 +107,7 @@ fn solve_one(
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, args.notation.into())?;
             match args.format {
-                FormatArg::Text => println!("{solution}"),
+                FormatArg::Text => println!("{}", super::counts::solution_line(&solution)),
                 FormatArg::Json => print_json(
                     json!({"facelets": text, "solution": solution, "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0}),
                     line,

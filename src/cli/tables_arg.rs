@@ -2,13 +2,15 @@
 
 use clap::{Args, ValueEnum};
 use cubed::solver::{Solver, TableMode, Tables};
-use cubed::table_cache::{default_cache_dir, load_or_build, CacheOutcome};
+use cubed::table_cache::{default_cache_dir, load_or_build_announced, CacheOutcome};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum TablesArg {
-    /// Symmetry-reduced tables (~70 MB), built once (~10 s) and cached.
+    /// Symmetry-reduced tables (~122 MB), built once (~10 s) and cached.
     Full,
     /// Small tables (a few MB) built in well under a second, never cached.
     Small,
@@ -32,10 +34,39 @@ impl TableArgs {
             TablesArg::Small => TableMode::Small,
         };
         let dir = self.cache_dir.clone().unwrap_or_else(default_cache_dir);
-        let (tables, outcome) = load_or_build(&dir, mode);
+        let mut spinner = None;
+        let (tables, outcome) = load_or_build_announced(&dir, mode, || {
+            spinner = Some(announce_build(&dir));
+        });
+        if let Some(bar) = spinner {
+            bar.finish_and_clear();
+        }
         report(&outcome, &tables);
         Solver::new(Arc::new(tables))
     }
+}
+
+/// Says that the tables are being built: a line in the log, and on a terminal a spinner with
+/// the time elapsed (hidden when stderr is not a terminal, where the log line stands alone).
+fn announce_build(dir: &std::path::Path) -> ProgressBar {
+    let what = format!(
+        "building the solver tables (first use: about 10 s, then cached in {}, ~122 MB)",
+        dir.display()
+    );
+    if tracing::dispatcher::has_been_set() {
+        tracing::info!("{what}");
+    } else if !std::io::stderr().is_terminal() {
+        eprintln!("cubed: {what}");
+    }
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner().with_message(what);
+    if let Ok(style) = ProgressStyle::with_template("{spinner} cubed: {msg} {elapsed}") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
 }
 
 fn report(outcome: &CacheOutcome, tables: &Tables) {

@@ -71,9 +71,9 @@ pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
     let outcomes = solve_all(&solver, scrambles, &opts, threads.max(1), &bar)?;
     bar.finish_and_clear();
     println!(
-        "seed {seed}, {} cubes, {} turns each{}",
-        args.cubes,
-        args.turns,
+        "seed {seed}, {}, {} each{}",
+        super::counts::count(args.cubes, "cube", "cubes"),
+        super::counts::count(args.turns, "turn", "turns"),
         if args.rotations {
             " with rotations"
         } else {
@@ -152,7 +152,11 @@ fn print_report(outcomes: &[Outcome], elapsed: Duration) -> anyhow::Result<ExitC
     for (i, o) in outcomes.iter().enumerate() {
         match &o.moves {
             Ok(n) => {
-                println!("cube {}: {n} moves", i + 1);
+                println!(
+                    "cube {}: {}",
+                    i + 1,
+                    super::counts::count(*n, "move", "moves")
+                );
                 counts.push(*n);
             }
             Err(e) => {

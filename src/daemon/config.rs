@@ -74,7 +74,31 @@ pub struct DaemonConfig {
     pub bind: SocketAddr,
     pub token: Option<String>,
     pub data_dir: PathBuf,
+    /// How many runs keep their photos, and how much disk the photos may take.
+    pub retention: Retention,
     pub sim: SimSettings,
+}
+
+/// Photo retention: the newest `keep_runs` runs keep their photos, within `max_photo_bytes`
+/// in all (older runs' photos are pruned; their records stay).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retention {
+    pub keep_runs: u32,
+    pub max_photo_bytes: u64,
+}
+
+/// Runs whose photos are kept when `[history] keep_runs` is not given.
+pub const DEFAULT_KEEP_RUNS: u32 = 100;
+/// Photo budget when `[history] max_photo_mb` is not given, MB.
+pub const DEFAULT_MAX_PHOTO_MB: u64 = 1000;
+
+impl Default for Retention {
+    fn default() -> Self {
+        Retention {
+            keep_runs: DEFAULT_KEEP_RUNS,
+            max_photo_bytes: DEFAULT_MAX_PHOTO_MB * 1_000_000,
+        }
+    }
 }
 
 #[derive(Deserialize, Debug)]
@@ -91,6 +115,8 @@ struct CubedToml {
     http: HttpSection,
     #[serde(default)]
     data: DataSection,
+    #[serde(default)]
+    history: HistorySection,
     #[serde(default)]
     sim: SimSection,
 }
@@ -152,6 +178,13 @@ struct DataSection {
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
+struct HistorySection {
+    keep_runs: Option<u32>,
+    max_photo_mb: Option<u64>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
 struct SimSection {
     seed: Option<u64>,
     speed: Option<f64>,
@@ -174,18 +207,19 @@ fn one() -> u32 {
     1
 }
 
-/// The shipped configuration (simulated robot and camera).
-pub const DEFAULT_CONFIG: &str = "config/cubed.toml";
 /// Default HTTP address.
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Reads and validates a configuration file.
 pub fn load_config(path: &Path) -> Result<DaemonConfig, ConfigError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-        file: file.clone(),
-        source,
-    })?;
+    let text =
+        crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT).map_err(|source| {
+            ConfigError::Read {
+                file: file.clone(),
+                source,
+            }
+        })?;
     parse_config(&text, path)
 }
 
@@ -280,6 +314,7 @@ impl Validator<'_> {
             bind,
             token,
             data_dir: self.data_dir(raw.data)?,
+            retention: self.retention(raw.history)?,
             sim,
         })
     }
@@ -384,6 +419,17 @@ impl Validator<'_> {
         }
     }
 
+    fn retention(&self, history: HistorySection) -> Result<Retention, ConfigError> {
+        let keep_runs = history.keep_runs.unwrap_or(DEFAULT_KEEP_RUNS);
+        self.range("history", "keep_runs", keep_runs, 1, 1_000_000)?;
+        let max_photo_mb = history.max_photo_mb.unwrap_or(DEFAULT_MAX_PHOTO_MB);
+        self.range("history", "max_photo_mb", max_photo_mb, 10, 10_000_000)?;
+        Ok(Retention {
+            keep_runs,
+            max_photo_bytes: max_photo_mb * 1_000_000,
+        })
+    }
+
     fn sim(&self, sim: SimSection) -> Result<SimSettings, ConfigError> {
         let speed = sim.speed.unwrap_or(1.0);
         if !(speed.is_finite() && (0.0..=1000.0).contains(&speed)) {
@@ -413,107 +459,5 @@ pub fn default_data_dir() -> Option<PathBuf> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const MINIMAL: &str = "[robot]\ndesign = \"robots/four-arm.toml\"\nport = \"sim\"\n[camera]\nsource = \"sim\"\n[vision]\npalette = \"palette.toml\"\n";
-
-    fn parse(text: &str) -> Result<DaemonConfig, ConfigError> {
-        parse_config(text, Path::new("/etc/cubed/cubed.toml"))
-    }
-
-    #[test]
-    fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
-        let c = parse(MINIMAL).expect("valid");
-        assert_eq!(
-            c.robot_design,
-            PathBuf::from("/etc/cubed/robots/four-arm.toml")
-        );
-        assert_eq!(c.port, PortChoice::Sim);
-        assert_eq!(c.bind, DEFAULT_BIND.parse().expect("addr"));
-        assert_eq!(c.grid, GridSetting::Auto);
-        assert_eq!(c.max_solves, 3);
-    }
-
-    #[test]
-    fn errors_name_the_section_key_and_range() {
-        let cases = [
-            ("[robot]\nbaud = 7\n", "[robot]", "baud", "300..=4000000"),
-            (
-                "[camera]\nsource = \"webcam\"\n",
-                "[camera]",
-                "source",
-                "allowed",
-            ),
-            (
-                "[camera]\ngrid = [1, 2]\n",
-                "[camera]",
-                "grid",
-                "[x, y, side]",
-            ),
-            (
-                "[http]\nbind = \"localhost\"\n",
-                "[http]",
-                "bind",
-                "ADDRESS:PORT",
-            ),
-            ("[http]\ntoken = \"short\"\n", "[http]", "token", "16"),
-            (
-                "[sim]\nfaults = \"explode=1\"\n",
-                "[sim]",
-                "faults",
-                "unknown key",
-            ),
-            ("[run]\nmax_solves = 0\n", "[run]", "max_solves", "1..=10"),
-            (
-                "[run]\ncube_size = 4\n",
-                "[run]",
-                "cube_size",
-                "allowed 3, or 2",
-            ),
-        ];
-        for (extra, section, key, hint) in cases {
-            let text = merge(MINIMAL, extra);
-            let message = parse(&text).expect_err(extra).to_string();
-            for needle in ["/etc/cubed/cubed.toml", section, key, hint] {
-                assert!(
-                    message.contains(needle),
-                    "{extra:?}: {message:?} lacks {needle:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn unknown_keys_and_a_sim_camera_on_real_hardware_are_refused() {
-        let unknown =
-            parse(&format!("{MINIMAL}[data]\ndirectory = \"x\"\n")).expect_err("unknown key");
-        assert!(unknown.to_string().contains("directory"), "{unknown}");
-        let real = parse(&MINIMAL.replace("port = \"sim\"", "port = \"/dev/ttyUSB0\""))
-            .expect_err("sim camera");
-        assert!(real.to_string().contains("[camera]"), "{real}");
-    }
-
-    /// `extra`'s keys added to (or replacing) the same section of `base`.
-    fn merge(base: &str, extra: &str) -> String {
-        let (header, body) = extra.split_once('\n').expect("header line");
-        let key = body.split('=').next().unwrap_or_default().trim();
-        if let Some(at) = base.find(header) {
-            let after = &base[at + header.len()..];
-            let kept: String = after
-                .lines()
-                .take_while(|l| !l.starts_with('['))
-                .filter(|l| !l.trim_start().starts_with(&format!("{key} ")))
-                .map(|l| format!("{l}\n"))
-                .collect();
-            let rest: String = after
-                .lines()
-                .skip_while(|l| !l.starts_with('['))
-                .map(|l| format!("{l}\n"))
-                .collect();
-            format!("{}{header}\n{body}{kept}{rest}", &base[..at])
-        } else {
-            format!("{base}{extra}")
-        }
-    }
-}
+#[path = "config_tests.rs"]
+mod tests;

@@ -67,20 +67,39 @@ impl Phase {
 }
 
 impl RunContext {
-    /// A history write that failed is logged loudly; the run goes on (the robot is moving).
+    /// A history write that failed is a fault: logged as an error, and the run stops at the
+    /// next step boundary (never mid-move); the history records why once it can be written.
     pub(crate) fn note<T>(&self, result: Result<T, HistoryError>) -> Option<T> {
         match result {
             Ok(v) => Some(v),
             Err(e) => {
-                tracing::error!("run history: {}", error_chain(&e));
-                self.board.log(format!(
-                    "could not record in the run history: {}",
-                    error_chain(&e)
-                ));
+                history_fault(
+                    &self.board,
+                    &self.abort,
+                    "could not record in the run history",
+                    &e,
+                );
                 None
             }
         }
     }
+}
+
+/// A failed history write during a run: an ERROR in the log, a line on the page, and the run
+/// asked to stop at the next step boundary.
+pub(crate) fn history_fault(
+    board: &StatusBoard,
+    abort: &AbortFlag,
+    doing: &str,
+    error: &HistoryError,
+) {
+    let words = format!(
+        "{doing}: {}; stopping the run at the next step boundary",
+        error_chain(error)
+    );
+    tracing::error!("run history: {words}");
+    board.log(words);
+    abort.request(super::abort::Abort::Stop);
 }
 
 /// Shows link trouble on the board: `paused` while the port is lost, `resume` once it is back.

@@ -39,7 +39,7 @@ pub enum DryRunError {
     NoSimulator,
     #[error("cube {index}: the daemon refused to start: {reason}")]
     Refused { index: usize, reason: String },
-    #[error("cube {index}: run {run} did not finish within {secs} s (state {state:?})")]
+    #[error("cube {index}: run {run} did not finish within {secs} s (state {})", state.name())]
     TimedOut {
         index: usize,
         run: u64,

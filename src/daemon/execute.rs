@@ -5,7 +5,6 @@ use super::board::StatusBoard;
 use super::context::{show_link_event, Phase, RunContext};
 use super::run_error::RunError;
 use crate::cube::{format_moves, Move, Notation};
-use crate::error_chain::error_chain;
 use crate::link::LinkEvent;
 use crate::robot::{EncodedProgram, MotionGroup, Plan, ProgramDoc, RobotState};
 use std::sync::Arc;
@@ -128,6 +127,7 @@ fn show_start(board: &StatusBoard, executable: &Executable, solution: String) {
 struct ProgressReport<'a> {
     ctx_run: u64,
     history: Arc<super::history::History>,
+    abort: Arc<super::abort::AbortFlag>,
     board: StatusBoard,
     executable: &'a Executable,
     began: Instant,
@@ -140,6 +140,7 @@ impl<'a> ProgressReport<'a> {
         ProgressReport {
             ctx_run: ctx.run,
             history: Arc::clone(&ctx.history),
+            abort: Arc::clone(&ctx.abort),
             board: ctx.board.clone(),
             executable,
             began: Instant::now(),
@@ -157,10 +158,13 @@ impl<'a> ProgressReport<'a> {
 
     fn on_move_done(&mut self, done: usize, move_id: u32) {
         if let Err(e) = self.history.journal_ack(self.ctx_run, move_id) {
-            self.board.log(format!(
-                "could not journal move {move_id}: {}",
-                error_chain(&e)
-            ));
+            // Without its journal a run could not be recovered after a crash: a fault.
+            super::context::history_fault(
+                &self.board,
+                &self.abort,
+                &format!("could not journal move {move_id}"),
+                &e,
+            );
         }
         let Some(&(step, _)) = self.executable.encoded.groups.get(done.wrapping_sub(1)) else {
             return;

@@ -79,10 +79,12 @@ impl HistoryError {
 
 /// The run history of one data directory.
 pub struct History {
-    data_dir: PathBuf,
-    conn: Mutex<Connection>,
+    pub(super) data_dir: PathBuf,
+    pub(super) conn: Mutex<Connection>,
     /// Runs with larger ids were begun by this process, so they are never taken as interrupted.
     last_run_before_open: i64,
+    /// Photo retention and what could not be written yet (`history_retention.rs`).
+    pub(super) upkeep: Mutex<super::history_retention::Upkeep>,
 }
 
 impl History {
@@ -104,11 +106,14 @@ impl History {
             data_dir: data_dir.to_path_buf(),
             conn: Mutex::new(conn),
             last_run_before_open,
+            upkeep: Mutex::default(),
         })
     }
 
     /// Records a new run (no outcome yet) and returns its id.
     pub fn begin_run(&self, source: StartSource, robot: &str) -> Result<u64, HistoryError> {
+        // Endings that could not be written (disk full) first: a new run only once they are.
+        self.retry_pending()?;
         let failed = |e| HistoryError::sql("beginning a run".into(), e);
         let conn = self.lock()?;
         let id = conn
@@ -134,13 +139,13 @@ impl History {
         let id = self.existing_run(run)?;
         let relative = rows::image_relative_path(run, attempt, face);
         let path = self.data_dir.join(&relative);
-        crate::atomic_file::write_atomically(&path, &encode_png(image, &path)?).map_err(
-            |source| HistoryError::Io {
+        crate::atomic_file::write_atomically(&path, &encode_png(image, &path)?)
+            .map_err(|source| HistoryError::Io {
                 doing: "cannot write",
                 path: path.clone(),
                 source,
-            },
-        )?;
+            })
+            .map_err(|e| self.failed_write(run, e))?;
         self.execute_for_run(
             run,
             || format!("recording photo {attempt}-{face} of run {run}"),
@@ -247,13 +252,31 @@ impl History {
         if !OUTCOMES.contains(&outcome) {
             return Err(HistoryError::BadOutcome(outcome.to_string()));
         }
+        let _ = self.retry_pending();
+        let ending = self.ending_with_failed_writes(run, outcome, error, now_ms());
+        let written = self.write_ending(&ending);
+        if written.is_err() {
+            self.keep_pending(ending);
+        } else {
+            self.prune_after_run();
+        }
+        written
+    }
+
+    /// Writes a run's ending durably.
+    pub(super) fn write_ending(
+        &self,
+        ending: &super::history_retention::Ending,
+    ) -> Result<(), HistoryError> {
+        let run = ending.run;
         let id = sql_id(run)?;
+        let outcome = ending.outcome;
         self.execute_for_run_durably(
             run,
             || format!("finishing run {run} as {outcome:?}"),
             "UPDATE runs SET outcome = ?2, error = ?3, finished_ms = ?4, \
              moves = COALESCE(moves, 0) WHERE id = ?1",
-            params![id, outcome, error, now_ms()],
+            params![id, outcome, ending.error, ending.finished_ms],
         )
     }
 
@@ -366,7 +389,7 @@ impl History {
         }
     }
 
-    fn lock(&self) -> Result<MutexGuard<'_, Connection>, HistoryError> {
+    pub(super) fn lock(&self) -> Result<MutexGuard<'_, Connection>, HistoryError> {
         self.conn.lock().map_err(|_| HistoryError::Poisoned)
     }
 
@@ -389,7 +412,7 @@ impl History {
         params: P,
     ) -> Result<(), HistoryError> {
         let conn = self.lock()?;
-        execute_locked(&conn, run, doing, sql, params)
+        execute_locked(&conn, run, doing, sql, params).map_err(|e| self.failed_write(run, e))
     }
 
     /// As [`Self::execute_for_run`], with the commit's write-ahead log fsynced before returning.
@@ -404,7 +427,7 @@ impl History {
         set_synchronous(&conn, "FULL")?;
         let written = execute_locked(&conn, run, doing, sql, params);
         let restored = set_synchronous(&conn, "NORMAL");
-        written.and(restored)
+        written.and(restored).map_err(|e| self.failed_write(run, e))
     }
 }
 
@@ -464,11 +487,11 @@ fn mark_interrupted(conn: &Connection, run: &mut RunSummary) -> Result<(), Histo
 }
 
 /// A run id as the database stores it; ids beyond i64 cannot exist.
-fn sql_id(run: u64) -> Result<i64, HistoryError> {
+pub(super) fn sql_id(run: u64) -> Result<i64, HistoryError> {
     i64::try_from(run).map_err(|_| HistoryError::UnknownRun(run))
 }
 
-fn now_ms() -> i64 {
+pub(super) fn now_ms() -> i64 {
     let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH);
     since_epoch.map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -5,6 +5,7 @@ use super::board::{palette_doc, StatusBoard};
 use super::config::{CubeSize, DaemonConfig};
 use super::context::RunSettings;
 use super::cube_size::RunCube;
+use super::data_lock::{DataDirLock, DataLockError};
 use super::history::{History, HistoryError};
 use super::rig::{Rig, RigError, SimControls};
 use super::service::Service;
@@ -23,9 +24,18 @@ use tokio::task::JoinHandle;
 #[derive(Debug, thiserror::Error)]
 pub enum LaunchError {
     #[error(transparent)]
+    Locked(#[from] DataLockError),
+    #[error(transparent)]
     History(#[from] HistoryError),
     #[error(transparent)]
     Rig(#[from] RigError),
+}
+
+impl LaunchError {
+    /// Whether a configuration file is at fault (its robot design or palette), not the machine.
+    pub fn is_config(&self) -> bool {
+        matches!(self, LaunchError::Rig(e) if e.is_config())
+    }
 }
 
 /// A daemon running on the current tokio runtime.
@@ -40,6 +50,8 @@ pub struct RunningDaemon {
     planned_motion: Arc<std::sync::atomic::AtomicU64>,
     /// The cube the daemon solves (`[run] cube_size`).
     pub cube_size: CubeSize,
+    /// Held while the daemon runs: no second daemon touches this data directory.
+    _lock: DataDirLock,
 }
 
 impl RunningDaemon {
@@ -48,8 +60,20 @@ impl RunningDaemon {
         config: &DaemonConfig,
         solver: Arc<Solver>,
     ) -> Result<RunningDaemon, LaunchError> {
+        // Taken before the history is opened: a second daemon must not mark the first
+        // one's live run interrupted.
+        let lock = DataDirLock::acquire(&config.data_dir)?;
         let history = Arc::new(History::open(&config.data_dir)?);
-        let interrupted = history.take_interrupted()?;
+        history.set_retention(config.retention);
+        // A full disk must not make the service crash-loop: it starts read-only (runs are
+        // refused until the history can be written again) and says why.
+        let (interrupted, read_only) = match history.take_interrupted() {
+            Ok(runs) => (runs, None),
+            Err(e) => (Vec::new(), Some(read_only_notice(config, &e))),
+        };
+        if read_only.is_none() {
+            history.prune_after_run();
+        }
         let mut rig = Rig::new(config, solver).await?;
         // Open the link now so the robot's start button works at once (a robot that is
         // not there yet is retried by the service while idle).
@@ -62,7 +86,7 @@ impl RunningDaemon {
             scene.pocket = config.cube_size == CubeSize::Two;
         }
         let planned_motion = Arc::clone(&rig.planned_motion_ms);
-        let notice = interrupted_notice(&interrupted);
+        let notice = read_only.or_else(|| interrupted_notice(&interrupted));
         if let Some(n) = &notice {
             tracing::warn!("{n}");
         }
@@ -95,8 +119,9 @@ impl RunningDaemon {
             cube: RunCube::for_size(config.cube_size).await,
         };
         super::metrics::daemon_started();
-        let service = Service::new(inbox, board, history, settings, rig);
+        let service = Service::new(inbox, board, Arc::clone(&history), settings, rig);
         let (shutdown, shutdown_rx) = watch::channel(false);
+        tokio::spawn(retry_pending_endings(history, shutdown.subscribe()));
         let task = tokio::spawn(service.serve(shutdown_rx));
         Ok(RunningDaemon {
             handle,
@@ -106,6 +131,7 @@ impl RunningDaemon {
             task,
             planned_motion,
             cube_size: config.cube_size,
+            _lock: lock,
         })
     }
 
@@ -174,6 +200,35 @@ pub(crate) fn solved_of_size(size: CubeSize, cube: &FaceletCube) -> bool {
         CubeSize::Three => cube.is_solved(),
         CubeSize::Two => PocketFacelets::from_3x3(cube).is_solved(),
     }
+}
+
+/// How often endings a full disk refused are tried again.
+const PENDING_RETRY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Writes the endings a full disk refused as soon as it takes them (checked every few
+/// seconds while any wait), until shutdown.
+async fn retry_pending_endings(history: Arc<History>, mut shutdown: watch::Receiver<bool>) {
+    loop {
+        tokio::select! {
+            _ = shutdown.wait_for(|&s| s) => return,
+            _ = tokio::time::sleep(PENDING_RETRY) => {}
+        }
+        if history.pending_endings() > 0 {
+            let history = Arc::clone(&history);
+            let _ = tokio::task::spawn_blocking(move || history.retry_pending()).await;
+        }
+    }
+}
+
+/// What to tell the user when the history cannot be written at start-up.
+fn read_only_notice(config: &DaemonConfig, error: &HistoryError) -> String {
+    let words = format!(
+        "the run history in {} cannot be written ({}): started read-only, runs are refused until space is freed there (a full disk?)",
+        config.data_dir.display(),
+        error_chain(error)
+    );
+    tracing::error!("{words}");
+    words
 }
 
 fn port_name(config: &DaemonConfig) -> String {

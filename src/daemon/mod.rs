@@ -4,11 +4,14 @@ mod abort;
 pub(crate) mod api;
 pub(crate) mod board;
 pub mod config;
+pub mod config_search;
 pub(crate) mod context;
 pub mod cube_size;
+mod data_lock;
 pub mod dry_run;
 mod execute;
 pub(crate) mod history;
+mod history_retention;
 mod history_rows;
 mod history_schema;
 #[cfg(test)]
@@ -29,6 +32,8 @@ pub use api::{
     DaemonEvent, DaemonHandle, DaemonInbox, DaemonState, Refusal, RefusalKind, Request, RunDetail,
     RunSummary, StartSource, StatusDoc,
 };
+pub use data_lock::{DataDirLock, DataLockError};
 pub use history::{History, HistoryError};
+pub use history_retention::Pruned;
 pub use launch::{LaunchError, RunningDaemon};
 pub use run_error::{Ending, RunError};

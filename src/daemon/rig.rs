@@ -29,9 +29,9 @@ use std::sync::{Arc, Mutex};
 /// Why the daemon cannot set up its hardware.
 #[derive(Debug, thiserror::Error)]
 pub enum RigError {
-    #[error(transparent)]
+    #[error("[robot] design")]
     Robot(#[from] ConfigError),
-    #[error(transparent)]
+    #[error("[vision] palette")]
     Palette(#[from] PaletteError),
     #[error("robot design")]
     Actuators(#[from] ActuatorError),
@@ -47,6 +47,16 @@ pub enum RigError {
     Home(#[source] StreamError),
     #[error("planning how to re-home the robot")]
     Recovery(#[from] RecoveryError),
+}
+
+impl RigError {
+    /// Whether a configured file (the robot design or the palette) is at fault.
+    pub fn is_config(&self) -> bool {
+        matches!(
+            self,
+            RigError::Robot(_) | RigError::Palette(_) | RigError::Actuators(_)
+        )
+    }
 }
 
 /// Why a program cannot be turned into firmware commands.

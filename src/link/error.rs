@@ -25,7 +25,7 @@ pub enum LinkError {
         expected: u16,
         found: u16,
     },
-    #[error("the firmware refused the configuration with Nak {reason:?}: it cannot drive this robot design")]
+    #[error("the firmware refused the configuration ({}): it cannot drive this robot design", super::fault_words::nak_in_words(*reason))]
     ConfigRefused { reason: NakReason },
     #[error("the firmware on {path} cannot drive this robot as configured: {words}")]
     ConfigureRefused {

@@ -6,7 +6,7 @@
 use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::RobotModel;
 use firmware_protocol::message::{
-    ActuatorConfig, ConfigRefusal, Configure, Fault, RotationRange, TimedMove,
+    ActuatorConfig, ConfigRefusal, Configure, Fault, NakReason, RotationRange, TimedMove,
 };
 
 /// The actuator at firmware index `actuator` by its config name, e.g. `the rotation of
@@ -33,6 +33,38 @@ pub fn actuator_names(map: &ActuatorMap, model: &RobotModel) -> Vec<String> {
     (0..map.roles.len())
         .map(|index| actuator_name(map, model, index.min(usize::from(u8::MAX)) as u8))
         .collect()
+}
+
+/// The fault in words without the robot's names (the actuator by its firmware index), for
+/// messages of the link layer, which knows no design.
+pub fn fault_by_index(fault: &Fault) -> String {
+    match *fault {
+        Fault::Stall { actuator } => format!("actuator {actuator} stalled"),
+        Fault::Limit { actuator } => format!("actuator {actuator} reached a limit"),
+        Fault::BrownOut => "the motor supply voltage dropped (brown-out)".into(),
+        Fault::CommsTimeout => "the firmware heard nothing from the host for too long".into(),
+        Fault::EStopLatched => "the emergency stop is latched".into(),
+        Fault::HomeNotFound { actuator } => {
+            format!("actuator {actuator} did not find its home sensor")
+        }
+    }
+}
+
+/// Why the firmware refused a frame, in words.
+pub fn nak_in_words(reason: NakReason) -> &'static str {
+    match reason {
+        NakReason::BadCrc => "a corrupted frame (bad CRC)",
+        NakReason::BadFrame => "a malformed frame",
+        NakReason::UnknownMessage => "a message it does not know",
+        NakReason::UnsupportedVersion => "a frame of another protocol version",
+        NakReason::OutOfOrder => "a frame out of order (one was lost)",
+        NakReason::OutOfWindow => "a frame outside its window",
+        NakReason::QueueFull => "its command queue is full",
+        NakReason::NoSession => "no session (it rebooted or was never greeted)",
+        NakReason::BadState => "not allowed in its current state",
+        NakReason::EStopLatched => "the emergency stop is latched",
+        NakReason::InvalidCommand => "impossible for this robot's configuration",
+    }
 }
 
 /// The fault in words: what stopped, and why.

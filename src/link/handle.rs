@@ -174,7 +174,10 @@ impl LinkHandle {
     /// The status as text for diagnostics, or why it could not be had within 1 s.
     pub async fn status_now(&self) -> String {
         match tokio::time::timeout(Duration::from_secs(1), self.status()).await {
-            Ok(Ok(status)) => format!("{status:?}"),
+            Ok(Ok(status)) => format!(
+                "state {:?}, last completed move {}, {} command(s) queued",
+                status.state, status.last_completed_move_id, status.queue_used
+            ),
             Ok(Err(e)) => error_chain(&e),
             Err(_) => "no Status within 1 s".into(),
         }

@@ -9,13 +9,16 @@ use firmware_protocol::message::{Fault, NakReason};
 /// Why a program did not finish.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StreamError {
-    #[error("the firmware latched fault {fault:?} after {done} of {total} commands")]
+    #[error(
+        "the firmware latched a fault after {done} of {total} commands: {}",
+        super::fault_words::fault_by_index(fault)
+    )]
     Fault {
         fault: Fault,
         done: usize,
         total: usize,
     },
-    #[error("the firmware refused move {move_id:?} ({reason:?})")]
+    #[error("the firmware refused {}: {}", move_id.map_or("a command".to_string(), |m| format!("move {m}")), super::fault_words::nak_in_words(*reason))]
     Refused {
         move_id: Option<u32>,
         reason: NakReason,

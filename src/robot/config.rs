@@ -121,10 +121,13 @@ struct CameraToml {
 /// Reads and validates a robot design file (the only function here that does I/O).
 pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-        file: file.clone(),
-        source,
-    })?;
+    let text =
+        crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT).map_err(|source| {
+            ConfigError::Read {
+                file: file.clone(),
+                source,
+            }
+        })?;
     parse_robot(&text, &file)
 }
 

@@ -1,15 +1,105 @@
-//! Syntax errors in robot design files: the message with the line and the `[[table]] #n` section where the TOML parser stopped.
+//! Syntax errors in TOML files a person writes (robot designs, `cubed.toml`, palettes): the message in words (no Rust type names), with the line, the key and the `[[table]] #n` section where the parser stopped.
 
 use super::config::ConfigError;
 
 pub(crate) fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
     let offset = e.span().map_or(0, |s| s.start);
-    let line = text[..offset.min(text.len())].matches('\n').count() + 1;
+    let (line, message) = toml_in_words(text, e);
     ConfigError::Syntax {
         file: file.to_string(),
         section: section_at(text, offset),
         line,
-        message: e.message().trim().to_string(),
+        message,
+    }
+}
+
+/// A TOML error's line and message in words, naming the key (one line, no source snippet).
+pub(crate) fn toml_in_words(text: &str, e: &toml::de::Error) -> (usize, String) {
+    let offset = e.span().map_or(0, |s| s.start);
+    let line = text[..offset.min(text.len())].matches('\n').count() + 1;
+    let message = with_key(text, offset, &in_words(e.message().trim()));
+    (line, message)
+}
+
+/// Rust type names in a serde message said in words: `expected u32` → `expected a whole
+/// number from 0 to 4294967295`.
+pub(crate) fn in_words(message: &str) -> String {
+    const TYPES: [(&str, &str); 12] = [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number of 0 or more"),
+        ("usize", "a whole number of 0 or more"),
+        ("i8", "a whole number from -128 to 127"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i32", "a whole number"),
+        ("i64", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+        ("char", "a single character"),
+    ];
+    let mut text = message.to_string();
+    for (rust, words) in TYPES {
+        for (before, after) in [("expected ", ""), ("expected ", ","), ("expected ", " ")] {
+            let from = format!("{before}{rust}{after}");
+            if after.is_empty() && !text.ends_with(&from) {
+                continue;
+            }
+            text = text.replace(&from, &format!("{before}{words}{after}"));
+        }
+    }
+    text.replace("invalid type: ", "")
+        .replace("invalid value: ", "")
+}
+
+/// The message prefixed with the key on the line at `offset`, when that line is `key = …`.
+fn with_key(text: &str, offset: usize, message: &str) -> String {
+    let offset = offset.min(text.len());
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next().unwrap_or("");
+    match line.split_once('=') {
+        Some((key, _)) if is_bare_key(key.trim()) && !message.contains(key.trim()) => {
+            format!("key '{}': {message}", key.trim())
+        }
+        _ => message.to_string(),
+    }
+}
+
+fn is_bare_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::*;
+
+    #[test]
+    fn rust_type_names_become_words_and_the_key_is_named() {
+        let text = "[history]\nkeep_runs = \"many\"\n";
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct H {
+            history: K,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct K {
+            keep_runs: u32,
+        }
+        let error = toml::from_str::<H>(text).expect_err("a string for a number");
+        let ConfigError::Syntax { message, line, .. } = syntax_error(text, "f.toml", &error) else {
+            panic!("a syntax error");
+        };
+        assert_eq!(line, 2);
+        assert!(message.contains("key 'keep_runs'"), "{message}");
+        assert!(
+            message.contains("a whole number from 0 to 4294967295"),
+            "{message}"
+        );
+        assert!(!message.contains("u32"), "{message}");
     }
 }
 

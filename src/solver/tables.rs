@@ -15,7 +15,7 @@ use std::time::Instant;
 pub enum TableMode {
     /// A few MB, built in well under a second; solutions a little longer at short budgets.
     Small,
-    /// About 70 MB, built once (seconds) and cached on disk; the strongest search.
+    /// About 122 MB, built once (seconds) and cached on disk; the strongest search.
     Full,
 }
 

@@ -18,10 +18,11 @@ pub enum GridFileError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("grid {path} is not valid TOML for a grid")]
+    #[error("grid {path}: line {line}: {message}")]
     Parse {
         path: PathBuf,
-        source: Box<toml::de::Error>,
+        line: usize,
+        message: String,
     },
     #[error("grid {path}: {key}: {problem}")]
     Invalid {
@@ -33,13 +34,20 @@ pub enum GridFileError {
 
 /// Reads and validates a grid file.
 pub fn load_grid(path: &Path) -> Result<FaceGrid, GridFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| GridFileError::Read {
-        path: path.into(),
-        source,
-    })?;
-    let file: GridFile = toml::from_str(&text).map_err(|e| GridFileError::Parse {
-        path: path.into(),
-        source: Box::new(e),
+    let text =
+        crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT).map_err(|source| {
+            GridFileError::Read {
+                path: path.into(),
+                source,
+            }
+        })?;
+    let file: GridFile = toml::from_str(&text).map_err(|e| {
+        let (line, message) = crate::robot::config_syntax::toml_in_words(&text, &e);
+        GridFileError::Parse {
+            path: path.into(),
+            line,
+            message,
+        }
     })?;
     let invalid = |key: &str, problem: String| GridFileError::Invalid {
         path: path.into(),

@@ -32,10 +32,11 @@ pub enum PaletteError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("palette {path} is not valid TOML for a palette")]
+    #[error("palette {path}: line {line}: {message}")]
     Parse {
         path: PathBuf,
-        source: Box<toml::de::Error>,
+        line: usize,
+        message: String,
     },
     #[error("palette {path}: {key}: {problem}")]
     Invalid {
@@ -128,18 +129,25 @@ struct ColourEntry {
 
 /// Reads and validates a palette file.
 pub fn load_palette(path: &Path) -> Result<Palette, PaletteError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PaletteError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text =
+        crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT).map_err(|source| {
+            PaletteError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
     parse_palette(&text, path)
 }
 
 /// Parses and validates palette TOML (`path` is only used in messages).
 pub fn parse_palette(text: &str, path: &Path) -> Result<Palette, PaletteError> {
-    let file: PaletteFile = toml::from_str(text).map_err(|e| PaletteError::Parse {
-        path: path.to_path_buf(),
-        source: Box::new(e),
+    let file: PaletteFile = toml::from_str(text).map_err(|e| {
+        let (line, message) = crate::robot::config_syntax::toml_in_words(text, &e);
+        PaletteError::Parse {
+            path: path.to_path_buf(),
+            line,
+            message,
+        }
     })?;
     file.validate(path)
 }

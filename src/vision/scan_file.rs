@@ -39,10 +39,12 @@ pub enum ScanFileError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("scan {path} is not a scan in the expected JSON format")]
+    #[error("scan {path}: line {line}, column {column}: {message}")]
     Parse {
         path: PathBuf,
-        source: serde_json::Error,
+        line: usize,
+        column: usize,
+        message: String,
     },
     #[error("scan {path}: faces.{face} has {found} readings, each face needs exactly 9")]
     WrongCount {
@@ -111,13 +113,18 @@ impl ScanFile {
 
 /// Reads a scan file and its 54 readings.
 pub fn load_scan(path: &Path) -> Result<(ScanFile, [Rgb; 54]), ScanFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ScanFileError::Read {
+    let text =
+        crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT).map_err(|source| {
+            ScanFileError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+    let file: ScanFile = serde_json::from_str(&text).map_err(|e| ScanFileError::Parse {
         path: path.to_path_buf(),
-        source,
-    })?;
-    let file: ScanFile = serde_json::from_str(&text).map_err(|source| ScanFileError::Parse {
-        path: path.to_path_buf(),
-        source,
+        line: e.line(),
+        column: e.column(),
+        message: json_in_words(&e),
     })?;
     let readings = file.readings(path)?;
     Ok((file, readings))
@@ -129,6 +136,15 @@ pub fn save_scan(path: &Path, file: &ScanFile) -> Result<(), ScanFileError> {
         path: path.to_path_buf(),
         source,
     })
+}
+
+/// A JSON error's own words (without its " at line L column C" tail), Rust type names in words.
+fn json_in_words(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let own = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(m, _)| m);
+    crate::robot::config_syntax::in_words(own)
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 
 mod cli;
 mod crash;
+mod data_dir;
+mod disk;
 mod faults;
 mod http;
 mod metrics;
@@ -112,6 +114,23 @@ pub async fn finished(handle: &DaemonHandle, run: u64) -> StatusDoc {
         "run {run}: no outcome recorded"
     );
     handle.status()
+}
+
+/// Waits (up to 60 s) until run `run`'s outcome is in the history, e.g. once a full disk
+/// takes it again.
+pub async fn wait_for_outcome(handle: &DaemonHandle, run: u64) -> cubed::daemon::RunDetail {
+    let waited = tokio::time::timeout(Duration::from_secs(60), async {
+        loop {
+            if let Ok(Some(detail)) = handle.run(run) {
+                if detail.summary.outcome.is_some() {
+                    return detail;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    waited.unwrap_or_else(|_| panic!("run {run}: no outcome recorded within 60 s"))
 }
 
 pub fn is(state: DaemonState) -> impl Fn(&StatusDoc) -> bool {

@@ -58,11 +58,14 @@ fn is_image(path: &Path) -> bool {
 
 /// Reads an image file as RGB.
 pub fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
-    let decoded = image::ImageReader::open(path)
-        .map_err(|e| CameraError::Decode {
-            path: path.to_path_buf(),
-            source: image::ImageError::IoError(e),
-        })?
+    let bytes =
+        crate::named_file::read_bytes(path, crate::named_file::PHOTO_LIMIT).map_err(|e| {
+            CameraError::Decode {
+                path: path.to_path_buf(),
+                source: image::ImageError::IoError(e),
+            }
+        })?;
+    let decoded = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| CameraError::Decode {
             path: path.to_path_buf(),

@@ -1,0 +1,39 @@
+//! `cubed config show`: which configuration file the daemon would use, why, and where its robot design, palette and data directory come from.
+
+use super::refuse;
+use clap::{Args, Subcommand};
+use cubed::daemon::config_search::{describe_sources, discover_config};
+use cubed::error_chain::error_chain;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Subcommand, Debug)]
+pub enum ConfigCommand {
+    /// Where each configuration file comes from (the search order, the file chosen, its robot design and palette).
+    Show(ShowArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// A configuration file instead of the search.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+/// Runs a `cubed config` subcommand.
+pub fn run(command: ConfigCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        ConfigCommand::Show(args) => show(args),
+    }
+}
+
+fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
+    let (config, found) = match discover_config(args.config.as_deref()) {
+        Ok(pair) => pair,
+        Err(e) => return refuse(error_chain(&e)),
+    };
+    for line in describe_sources(&found, &config) {
+        println!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

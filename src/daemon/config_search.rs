@@ -1,0 +1,234 @@
+//! Where the daemon's configuration comes from: `--config`, `$CUBED_CONFIG`, `./config/cubed.toml`, `$XDG_CONFIG_HOME/cubed/cubed.toml` (else `~/.config/cubed/`), `/etc/cubed/cubed.toml`, then the defaults built into the binary; and the report of where each file came from (`cubed config show`).
+
+use super::config::{load_config, DaemonConfig};
+use crate::named_file::{is_built_in, BUILT_IN};
+use crate::robot::ConfigError;
+use std::path::{Path, PathBuf};
+
+/// How the configuration file was chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigOrigin {
+    /// `--config FILE`.
+    Flag,
+    /// `$CUBED_CONFIG`.
+    Env,
+    /// The first file found among the places searched.
+    Found,
+    /// None found: the shipped configuration compiled into the binary.
+    BuiltIn,
+}
+
+/// The places searched, as read from the environment (injected for tests).
+#[derive(Clone, Debug, Default)]
+pub struct SearchPlaces {
+    pub flag: Option<PathBuf>,
+    pub env: Option<PathBuf>,
+    pub cwd: Option<PathBuf>,
+    pub xdg_config_home: Option<PathBuf>,
+    pub home: Option<PathBuf>,
+    pub system: PathBuf,
+}
+
+/// The configuration file chosen and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundConfig {
+    pub path: PathBuf,
+    pub origin: ConfigOrigin,
+    /// Every place looked at, in order, with whether a file was there.
+    pub searched: Vec<(PathBuf, bool)>,
+}
+
+impl SearchPlaces {
+    /// The places of this process: `--config` as given, the environment, the current directory.
+    pub fn of_process(flag: Option<&Path>) -> SearchPlaces {
+        let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+        SearchPlaces {
+            flag: flag.map(Path::to_path_buf),
+            env: var("CUBED_CONFIG").map(PathBuf::from),
+            cwd: std::env::current_dir().ok(),
+            xdg_config_home: var("XDG_CONFIG_HOME").map(PathBuf::from),
+            home: var("HOME").map(PathBuf::from),
+            system: PathBuf::from("/etc/cubed"),
+        }
+    }
+
+    /// The files looked for when neither `--config` nor `$CUBED_CONFIG` names one.
+    pub fn candidates(&self) -> Vec<PathBuf> {
+        let user = match (&self.xdg_config_home, &self.home) {
+            (Some(xdg), _) => Some(xdg.join("cubed")),
+            (None, Some(home)) => Some(home.join(".config/cubed")),
+            (None, None) => None,
+        };
+        let dirs = [
+            self.cwd.as_ref().map(|d| d.join("config")),
+            user,
+            Some(self.system.clone()),
+        ];
+        dirs.into_iter()
+            .flatten()
+            .map(|d| d.join("cubed.toml"))
+            .collect()
+    }
+
+    /// The file to load: the first named or found, else the built-in one.
+    pub fn choose(&self) -> FoundConfig {
+        if let Some(path) = &self.flag {
+            return explicit(path, ConfigOrigin::Flag);
+        }
+        if let Some(path) = &self.env {
+            return explicit(path, ConfigOrigin::Env);
+        }
+        let searched: Vec<(PathBuf, bool)> = self
+            .candidates()
+            .into_iter()
+            .map(|p| {
+                let there = p.is_file();
+                (p, there)
+            })
+            .collect();
+        match searched.iter().find(|(_, there)| *there) {
+            Some((path, _)) => FoundConfig {
+                path: path.clone(),
+                origin: ConfigOrigin::Found,
+                searched: searched.clone(),
+            },
+            None => FoundConfig {
+                path: Path::new(BUILT_IN).join("cubed.toml"),
+                origin: ConfigOrigin::BuiltIn,
+                searched,
+            },
+        }
+    }
+}
+
+fn explicit(path: &Path, origin: ConfigOrigin) -> FoundConfig {
+    FoundConfig {
+        path: path.to_path_buf(),
+        origin,
+        searched: Vec::new(),
+    }
+}
+
+/// Finds and loads the configuration (`--config` if given).
+pub fn discover_config(flag: Option<&Path>) -> Result<(DaemonConfig, FoundConfig), ConfigError> {
+    let found = SearchPlaces::of_process(flag).choose();
+    let config = load_config(&found.path)?;
+    Ok((config, found))
+}
+
+impl FoundConfig {
+    /// Why this file, in words.
+    pub fn why(&self) -> String {
+        match self.origin {
+            ConfigOrigin::Flag => "given by --config".into(),
+            ConfigOrigin::Env => "given by $CUBED_CONFIG".into(),
+            ConfigOrigin::Found => "the first configuration found".into(),
+            ConfigOrigin::BuiltIn => "built in: no configuration file was found".into(),
+        }
+    }
+}
+
+/// Where each file of a configuration comes from, one line each (`cubed config show`).
+pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<String> {
+    let mut lines = vec![format!(
+        "config        {}  ({})",
+        found.path.display(),
+        found.why()
+    )];
+    for (path, there) in &found.searched {
+        let mark = if *there { "found" } else { "none" };
+        lines.push(format!("  searched    {}  ({mark})", path.display()));
+    }
+    lines.push(format!(
+        "robot design  {}  ([robot] design{})",
+        config.robot_design.display(),
+        built_in_note(&config.robot_design)
+    ));
+    let calibrated = super::rig::calibrated_palette_file(config);
+    if calibrated.is_file() {
+        lines.push(format!(
+            "palette       {}  (calibrated, in the data directory: wins over [vision] palette = {})",
+            calibrated.display(),
+            config.palette.display()
+        ));
+    } else {
+        lines.push(format!(
+            "palette       {}  ([vision] palette{}; no calibrated palette in the data directory yet)",
+            config.palette.display(),
+            built_in_note(&config.palette)
+        ));
+    }
+    lines.push(format!(
+        "data dir      {}  (run history, photos, calibrated palette)",
+        config.data_dir.display()
+    ));
+    lines
+}
+
+fn built_in_note(path: &Path) -> &'static str {
+    if is_built_in(path) {
+        ", built into the binary"
+    } else {
+        ""
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places(dir: &Path) -> SearchPlaces {
+        SearchPlaces {
+            flag: None,
+            env: None,
+            cwd: Some(dir.join("work")),
+            xdg_config_home: None,
+            home: Some(dir.join("home")),
+            system: dir.join("etc/cubed"),
+        }
+    }
+
+    fn put(path: &Path) {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(path, "").expect("write");
+    }
+
+    #[test]
+    fn the_search_goes_flag_env_cwd_user_system_then_built_in() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut p = places(dir.path());
+        assert_eq!(p.choose().origin, ConfigOrigin::BuiltIn);
+        assert_eq!(p.choose().path, Path::new("<built-in>/cubed.toml"));
+        let order = [
+            dir.path().join("etc/cubed/cubed.toml"),
+            dir.path().join("home/.config/cubed/cubed.toml"),
+            dir.path().join("work/config/cubed.toml"),
+        ];
+        for file in &order {
+            put(file);
+            let found = p.choose();
+            assert_eq!((&found.path, &found.origin), (file, &ConfigOrigin::Found));
+        }
+        p.xdg_config_home = Some(dir.path().join("xdg"));
+        std::fs::remove_file(&order[2]).expect("remove");
+        put(&dir.path().join("xdg/cubed/cubed.toml"));
+        assert_eq!(p.choose().path, dir.path().join("xdg/cubed/cubed.toml"));
+        p.env = Some(dir.path().join("missing-env.toml"));
+        assert_eq!(p.choose().origin, ConfigOrigin::Env);
+        p.flag = Some(dir.path().join("missing-flag.toml"));
+        let flagged = p.choose();
+        assert_eq!(flagged.origin, ConfigOrigin::Flag);
+        assert_eq!(flagged.path, dir.path().join("missing-flag.toml"));
+    }
+
+    #[test]
+    fn the_built_in_config_loads_with_built_in_design_and_palette() {
+        let config = load_config(&Path::new(BUILT_IN).join("cubed.toml")).expect("loads");
+        assert_eq!(
+            config.robot_design,
+            Path::new("<built-in>/robots/four-arm.toml")
+        );
+        crate::robot::load_robot(&config.robot_design).expect("design loads");
+        crate::vision::palette::load_palette(&config.palette).expect("palette loads");
+    }
+}

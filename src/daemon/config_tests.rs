@@ -1,0 +1,115 @@
+//! Tests of `cubed.toml`: defaults, paths relative to the file, and errors naming file, section, key and range.
+
+use super::*;
+
+const MINIMAL: &str = "[robot]\ndesign = \"robots/four-arm.toml\"\nport = \"sim\"\n[camera]\nsource = \"sim\"\n[vision]\npalette = \"palette.toml\"\n";
+
+fn parse(text: &str) -> Result<DaemonConfig, ConfigError> {
+    parse_config(text, Path::new("/etc/cubed/cubed.toml"))
+}
+
+#[test]
+fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
+    let c = parse(MINIMAL).expect("valid");
+    assert_eq!(
+        c.robot_design,
+        PathBuf::from("/etc/cubed/robots/four-arm.toml")
+    );
+    assert_eq!(c.port, PortChoice::Sim);
+    assert_eq!(c.bind, DEFAULT_BIND.parse().expect("addr"));
+    assert_eq!(c.grid, GridSetting::Auto);
+    assert_eq!(c.max_solves, 3);
+}
+
+#[test]
+fn errors_name_the_section_key_and_range() {
+    let cases = [
+        ("[robot]\nbaud = 7\n", "[robot]", "baud", "300..=4000000"),
+        (
+            "[camera]\nsource = \"webcam\"\n",
+            "[camera]",
+            "source",
+            "allowed",
+        ),
+        (
+            "[camera]\ngrid = [1, 2]\n",
+            "[camera]",
+            "grid",
+            "[x, y, side]",
+        ),
+        (
+            "[http]\nbind = \"localhost\"\n",
+            "[http]",
+            "bind",
+            "ADDRESS:PORT",
+        ),
+        ("[http]\ntoken = \"short\"\n", "[http]", "token", "16"),
+        (
+            "[sim]\nfaults = \"explode=1\"\n",
+            "[sim]",
+            "faults",
+            "unknown key",
+        ),
+        ("[run]\nmax_solves = 0\n", "[run]", "max_solves", "1..=10"),
+        (
+            "[run]\ncube_size = 4\n",
+            "[run]",
+            "cube_size",
+            "allowed 3, or 2",
+        ),
+        (
+            "[history]\nkeep_runs = 0\n",
+            "[history]",
+            "keep_runs",
+            "1..=1000000",
+        ),
+        (
+            "[history]\nmax_photo_mb = 5\n",
+            "[history]",
+            "max_photo_mb",
+            "10..=10000000",
+        ),
+    ];
+    for (extra, section, key, hint) in cases {
+        let text = merge(MINIMAL, extra);
+        let message = parse(&text).expect_err(extra).to_string();
+        for needle in ["/etc/cubed/cubed.toml", section, key, hint] {
+            assert!(
+                message.contains(needle),
+                "{extra:?}: {message:?} lacks {needle:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn unknown_keys_and_a_sim_camera_on_real_hardware_are_refused() {
+    let unknown = parse(&format!("{MINIMAL}[data]\ndirectory = \"x\"\n")).expect_err("unknown key");
+    assert!(unknown.to_string().contains("directory"), "{unknown}");
+    let real = parse(&MINIMAL.replace("port = \"sim\"", "port = \"/dev/ttyUSB0\""))
+        .expect_err("sim camera");
+    assert!(real.to_string().contains("[camera]"), "{real}");
+}
+
+/// `extra`'s keys added to (or replacing) the same section of `base`.
+fn merge(base: &str, extra: &str) -> String {
+    let (header, body) = extra.split_once('\n').expect("header line");
+    let key = body.split('=').next().unwrap_or_default().trim();
+    if let Some(at) = base.find(header) {
+        let after = &base[at + header.len()..];
+        let kept: String = after
+            .lines()
+            .take_while(|l| !l.starts_with('['))
+            .filter(|l| !l.trim_start().starts_with(&format!("{key} ")))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let rest: String = after
+            .lines()
+            .skip_while(|l| !l.starts_with('['))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        format!("{}{header}\n{body}{kept}{rest}", &base[..at])
+    } else {
+        format!("{base}{extra}")
+    }
+}

@@ -1,0 +1,98 @@
+//! One daemon per data directory: an exclusive `flock` on `DATA_DIR/cubed.lock`, held for the daemon's life, with the holder's pid written in it so a second daemon can say who has it.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// The lock file in the data directory.
+pub(crate) const LOCK_FILE: &str = "cubed.lock";
+
+/// Why the data directory could not be taken.
+#[derive(Debug, thiserror::Error)]
+pub enum DataLockError {
+    #[error("the data directory {dir} is in use by another cubed daemon ({holder}); stop that one first, or give this one another data directory (--data-dir or [data] dir)")]
+    Busy { dir: PathBuf, holder: String },
+    #[error("cannot lock the data directory: {doing} {path}")]
+    Io {
+        doing: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The data directory, held by this process until dropped (the kernel drops it on a crash too).
+#[derive(Debug)]
+pub struct DataDirLock {
+    _file: File,
+}
+
+impl DataDirLock {
+    /// Creates the directory if needed and takes its lock, or says which process holds it.
+    pub fn acquire(dir: &Path) -> Result<DataDirLock, DataLockError> {
+        let path = dir.join(LOCK_FILE);
+        let io = |doing| {
+            let path = path.clone();
+            move |source| DataLockError::Io {
+                doing,
+                path,
+                source,
+            }
+        };
+        std::fs::create_dir_all(dir).map_err(io("cannot create the directory of"))?;
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io("cannot open"))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(DataLockError::Busy {
+                    dir: dir.to_path_buf(),
+                    holder: holder(&mut file),
+                })
+            }
+            Err(TryLockError::Error(source)) => return Err(io("cannot lock")(source)),
+        }
+        file.set_len(0).map_err(io("cannot write the pid into"))?;
+        file.rewind().map_err(io("cannot write the pid into"))?;
+        writeln!(file, "{}", std::process::id()).map_err(io("cannot write the pid into"))?;
+        Ok(DataDirLock { _file: file })
+    }
+}
+
+/// "pid N" from the lock file, as far as it can be read.
+fn holder(file: &mut File) -> String {
+    let mut text = String::new();
+    let read = file.read_to_string(&mut text);
+    match text.trim().parse::<u32>() {
+        Ok(pid) if read.is_ok() => format!("pid {pid}"),
+        _ => "pid not yet written".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_lock_is_refused_naming_the_dir_and_pid_until_the_first_is_dropped() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let data = dir.path().join("data");
+        let first = DataDirLock::acquire(&data).expect("first lock");
+        let written = std::fs::read_to_string(data.join(LOCK_FILE)).expect("lock file");
+        assert_eq!(written.trim(), std::process::id().to_string());
+        let refused = DataDirLock::acquire(&data).expect_err("second lock");
+        let text = refused.to_string();
+        assert!(text.contains(&data.display().to_string()), "{text}");
+        assert!(
+            text.contains(&format!("pid {}", std::process::id())),
+            "{text}"
+        );
+        drop(first);
+        DataDirLock::acquire(&data).expect("free again once dropped");
+    }
+}

@@ -1,0 +1,265 @@
+//! Keeping the run history within its limits and its endings recorded: old runs' photos pruned to `[history] keep_runs` / `max_photo_mb` after each run (the runs' records stay), a write that failed during a run (a full disk) named in the run's recorded ending, and endings that could not be written kept and written once space returns.
+
+use super::config::Retention;
+use super::history::{sql_id, History, HistoryError, IMAGES_DIR, OUTCOMES};
+use super::history_rows::is_safe_relative;
+use crate::error_chain::error_chain;
+use rusqlite::params;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A run's ending, as it is written.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Ending {
+    pub run: u64,
+    pub outcome: &'static str,
+    pub error: Option<String>,
+    pub finished_ms: i64,
+}
+
+/// What the history keeps besides the database: its limits and what is not written yet.
+#[derive(Debug, Default)]
+pub(crate) struct Upkeep {
+    /// None: photos are never pruned (a history opened without a configuration).
+    retention: Option<Retention>,
+    /// The first write that failed in each run not yet ended.
+    failed: HashMap<u64, String>,
+    /// Endings that could not be written yet, oldest first.
+    pending: Vec<Ending>,
+}
+
+/// What one pruning removed.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Pruned {
+    pub runs: usize,
+    pub files: usize,
+    pub bytes: u64,
+}
+
+impl History {
+    /// Sets the photo limits (applied after every run and by [`History::prune_photos`]).
+    pub fn set_retention(&self, retention: Retention) {
+        self.with_upkeep(|u| u.retention = Some(retention));
+    }
+
+    /// Endings waiting for the disk to accept them.
+    pub fn pending_endings(&self) -> usize {
+        self.with_upkeep(|u| u.pending.len())
+    }
+
+    /// Writes the endings that could not be written before; the first failure is returned
+    /// (and they are kept for the next try).
+    pub fn retry_pending(&self) -> Result<(), HistoryError> {
+        let waiting = self.with_upkeep(|u| std::mem::take(&mut u.pending));
+        let mut result = Ok(());
+        let mut still = Vec::new();
+        for ending in waiting {
+            match self.write_ending(&ending) {
+                Ok(()) => {
+                    tracing::warn!(
+                        "run history: the ending of run {} ({}) is recorded now that it can be written",
+                        ending.run,
+                        ending.outcome
+                    );
+                    self.with_upkeep(|u| u.failed.remove(&ending.run));
+                }
+                Err(e) => {
+                    if result.is_ok() {
+                        result = Err(e);
+                    }
+                    still.push(ending);
+                }
+            }
+        }
+        self.with_upkeep(|u| {
+            still.append(&mut u.pending);
+            u.pending = still;
+        });
+        result
+    }
+
+    /// Notes the first failed write of `run` (it becomes part of the run's ending) and gives
+    /// the error back.
+    pub(super) fn failed_write(&self, run: u64, error: HistoryError) -> HistoryError {
+        if !matches!(error, HistoryError::UnknownRun(_)) {
+            let words = error_chain(&error);
+            self.with_upkeep(|u| {
+                u.failed.entry(run).or_insert(words);
+            });
+        }
+        error
+    }
+
+    /// The ending to write for `run`: a run whose history could not be written is recorded
+    /// as failed (it was stopped for that reason), with the write that failed.
+    pub(super) fn ending_with_failed_writes(
+        &self,
+        run: u64,
+        outcome: &str,
+        error: Option<&str>,
+        finished_ms: i64,
+    ) -> Ending {
+        let failed = self.with_upkeep(|u| u.failed.remove(&run));
+        let outcome = OUTCOMES
+            .iter()
+            .copied()
+            .find(|o| *o == outcome)
+            .unwrap_or("failed");
+        let (outcome, error) = match failed {
+            None => (outcome, error.map(str::to_string)),
+            Some(write) => {
+                let said = format!("the run history could not be written ({write}), so the run was stopped at a step boundary");
+                let outcome = if outcome == "stopped" {
+                    "failed"
+                } else {
+                    outcome
+                };
+                // "stopped on request" would blame a person: the history stopped it.
+                let error = match error {
+                    Some(e) if !e.starts_with("stopped on request") => format!("{e}; {said}"),
+                    _ => said,
+                };
+                (outcome, Some(error))
+            }
+        };
+        Ending {
+            run,
+            outcome,
+            error,
+            finished_ms,
+        }
+    }
+
+    /// Keeps an ending that could not be written, to write it once space returns.
+    pub(super) fn keep_pending(&self, ending: Ending) {
+        tracing::error!(
+            "run history: the ending of run {} ({}) cannot be written now; it is kept and written once the disk accepts it",
+            ending.run,
+            ending.outcome
+        );
+        self.with_upkeep(|u| u.pending.push(ending));
+    }
+
+    /// Prunes after a run; a failure is logged (the run's outcome is already recorded).
+    pub(super) fn prune_after_run(&self) {
+        match self.prune_photos() {
+            Ok(p) if p.runs > 0 => tracing::info!(
+                "run history: pruned the photos of {} old run(s): {} files, {:.1} MB",
+                p.runs,
+                p.files,
+                p.bytes as f64 / 1e6
+            ),
+            Ok(_) => {}
+            Err(e) => tracing::error!("run history: pruning old photos: {}", error_chain(&e)),
+        }
+    }
+
+    /// Removes the photos of the oldest runs until the newest `keep_runs` runs with photos
+    /// remain, within `max_photo_bytes` (the newest run's photos always stay).
+    pub fn prune_photos(&self) -> Result<Pruned, HistoryError> {
+        let Some(retention) = self.with_upkeep(|u| u.retention) else {
+            return Ok(Pruned::default());
+        };
+        let by_run = self.photos_by_run()?;
+        let (mut kept_runs, mut kept_bytes, mut over) = (0u32, 0u64, false);
+        let mut pruned = Pruned::default();
+        for (run, paths) in by_run {
+            let bytes: u64 = paths.iter().map(|p| file_size(&self.data_dir, p)).sum();
+            over = over
+                || (kept_runs > 0
+                    && (kept_runs >= retention.keep_runs
+                        || kept_bytes + bytes > retention.max_photo_bytes));
+            if !over {
+                kept_runs += 1;
+                kept_bytes += bytes;
+                continue;
+            }
+            pruned.files += self.remove_photos(run, &paths)?;
+            pruned.runs += 1;
+            pruned.bytes += bytes;
+        }
+        Ok(pruned)
+    }
+
+    /// Bytes of every file under the photo directory (measured on disk, not from the records).
+    pub fn photo_bytes(&self) -> u64 {
+        dir_bytes(&self.data_dir.join(IMAGES_DIR))
+    }
+
+    /// Each run with photos, newest first, with its photos' relative paths.
+    fn photos_by_run(&self) -> Result<Vec<(u64, Vec<String>)>, HistoryError> {
+        let conn = self.lock()?;
+        let doing = || "listing the photos of old runs".to_string();
+        let mut statement = conn
+            .prepare_cached("SELECT run, path FROM images ORDER BY run DESC")
+            .map_err(|e| HistoryError::sql(doing(), e))?;
+        let rows = statement
+            .query_map([], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })
+            .map_err(|e| HistoryError::sql(doing(), e))?;
+        let mut by_run: Vec<(u64, Vec<String>)> = Vec::new();
+        for row in rows {
+            let (run, path) = row.map_err(|e| HistoryError::sql(doing(), e))?;
+            let run = u64::try_from(run).unwrap_or(0);
+            match by_run.last_mut() {
+                Some((last, paths)) if *last == run => paths.push(path),
+                _ => by_run.push((run, vec![path])),
+            }
+        }
+        Ok(by_run)
+    }
+
+    /// Deletes a run's photo files (freeing the space first), then their records.
+    fn remove_photos(&self, run: u64, paths: &[String]) -> Result<usize, HistoryError> {
+        let mut removed = 0;
+        for relative in paths.iter().filter(|p| is_safe_relative(p)) {
+            let path = self.data_dir.join(relative);
+            match std::fs::remove_file(&path) {
+                Ok(()) => removed += 1,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => {
+                    return Err(HistoryError::Io {
+                        doing: "cannot remove the old photo",
+                        path,
+                        source,
+                    })
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(self.data_dir.join(IMAGES_DIR).join(run.to_string()));
+        let conn = self.lock()?;
+        conn.execute("DELETE FROM images WHERE run = ?1", params![sql_id(run)?])
+            .map_err(|e| HistoryError::sql(format!("forgetting the photos of run {run}"), e))?;
+        Ok(removed)
+    }
+
+    fn with_upkeep<T>(&self, f: impl FnOnce(&mut Upkeep) -> T) -> T {
+        let mut guard = self
+            .upkeep
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(&mut guard)
+    }
+}
+
+fn file_size(data_dir: &Path, relative: &str) -> u64 {
+    if !is_safe_relative(relative) {
+        return 0;
+    }
+    std::fs::metadata(data_dir.join(relative)).map_or(0, |m| m.len())
+}
+
+fn dir_bytes(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|entry| match entry.file_type() {
+            Ok(t) if t.is_dir() => dir_bytes(&entry.path()),
+            Ok(_) => entry.metadata().map_or(0, |m| m.len()),
+            Err(_) => 0,
+        })
+        .sum()
+}

@@ -1,0 +1,210 @@
+//! Where the configuration comes from, run from a directory outside the repository as a new user would: built-in defaults, `$XDG_CONFIG_HOME`, `$CUBED_CONFIG`, `--config`, `cubed config show`; bounded reads of named files; config errors in words with exit status 2.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs `cubed` in `cwd` with only HOME and the given variables set.
+fn cubed_in(cwd: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
+    let home = cwd.join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(args)
+        .current_dir(cwd)
+        .env_clear()
+        .env("HOME", &home)
+        .envs(env.iter().copied())
+        .output()
+        .expect("cubed runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn shipped(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("config")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A config file like the shipped one, with the design and palette at absolute paths.
+fn write_config(path: &Path, design: &str) {
+    std::fs::create_dir_all(path.parent().expect("dir")).expect("dir");
+    let text = std::fs::read_to_string(shipped("cubed.toml"))
+        .expect("shipped")
+        .replace("\"robots/four-arm.toml\"", &format!("{design:?}"))
+        .replace(
+            "\"palette.toml\"",
+            &format!("{:?}", shipped("palette.toml")),
+        );
+    std::fs::write(path, text).expect("write config");
+}
+
+fn system_config_present() -> bool {
+    let present = Path::new("/etc/cubed/cubed.toml").exists();
+    if present {
+        eprintln!("NOT CHECKED: /etc/cubed/cubed.toml exists on this machine, so the built-in defaults are not reached");
+    }
+    present
+}
+
+#[test]
+fn outside_the_repository_the_built_in_defaults_are_used_and_shown() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    if system_config_present() {
+        return;
+    }
+    let show = cubed_in(dir.path(), &[], &["config", "show"]);
+    let said = text(&show);
+    assert!(show.status.success(), "{said}");
+    for needle in [
+        "config        <built-in>/cubed.toml",
+        "built in: no configuration file was found",
+        "robot design  <built-in>/robots/four-arm.toml",
+        "built into the binary",
+        "home/.config/cubed/cubed.toml  (none)",
+        "/etc/cubed/cubed.toml  (none)",
+    ] {
+        assert!(said.contains(needle), "{needle:?} not in:\n{said}");
+    }
+    let run = cubed_in(
+        dir.path(),
+        &[],
+        &["dry-run", "--cubes", "1", "--tables", "small"],
+    );
+    let said = text(&run);
+    assert!(run.status.success(), "{said}");
+    assert!(said.contains("solved 1/1"), "{said}");
+}
+
+#[test]
+fn xdg_then_env_then_flag_each_win_and_config_show_names_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let xdg = dir.path().join("xdg");
+    write_config(
+        &xdg.join("cubed/cubed.toml"),
+        &shipped("robots/six-motor.toml"),
+    );
+    let xdg_env = ("XDG_CONFIG_HOME", xdg.to_str().expect("utf-8"));
+    let show = cubed_in(dir.path(), &[xdg_env], &["config", "show"]);
+    let said = text(&show);
+    assert!(
+        said.contains("xdg/cubed/cubed.toml  (the first configuration found)"),
+        "{said}"
+    );
+    assert!(said.contains("six-motor.toml"), "{said}");
+
+    let env_file = dir.path().join("env.toml");
+    write_config(&env_file, &shipped("robots/turntable-flipper.toml"));
+    let env = ("CUBED_CONFIG", env_file.to_str().expect("utf-8"));
+    let said = text(&cubed_in(dir.path(), &[xdg_env, env], &["config", "show"]));
+    assert!(said.contains("given by $CUBED_CONFIG"), "{said}");
+    assert!(said.contains("turntable-flipper.toml"), "{said}");
+
+    let flag_file = dir.path().join("flag.toml");
+    write_config(&flag_file, &shipped("robots/four-arm.toml"));
+    let flag = flag_file.to_str().expect("utf-8");
+    let said = text(&cubed_in(
+        dir.path(),
+        &[xdg_env, env],
+        &["config", "show", "--config", flag],
+    ));
+    assert!(said.contains("given by --config"), "{said}");
+    assert!(said.contains(&shipped("robots/four-arm.toml")), "{said}");
+}
+
+#[test]
+fn an_endless_design_file_is_refused_at_the_limit_naming_the_key_and_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("zero.toml");
+    write_config(&config, "/dev/zero");
+    let path = config.to_str().expect("utf-8");
+    let out = cubed_in(
+        dir.path(),
+        &[],
+        &["dry-run", "--config", path, "--tables", "small"],
+    );
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    for needle in [
+        "zero.toml",
+        "[robot] design",
+        "/dev/zero",
+        "larger than 1 MiB",
+    ] {
+        assert!(said.contains(needle), "{needle:?} not in {said}");
+    }
+    let plan = cubed_in(
+        dir.path(),
+        &[],
+        &["plan", "--robot", "/dev/zero", "--moves", "R"],
+    );
+    let said = text(&plan);
+    assert_eq!(plan.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("/dev/zero") && said.contains("larger than"),
+        "{said}"
+    );
+    let endless_config = cubed_in(
+        dir.path(),
+        &[],
+        &["config", "show", "--config", "/dev/zero"],
+    );
+    assert_eq!(
+        endless_config.status.code(),
+        Some(2),
+        "{}",
+        text(&endless_config)
+    );
+}
+
+#[test]
+fn a_wrong_type_is_said_in_words_with_file_section_and_key_and_exit_2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("cubed.toml");
+    write_config(&config, &shipped("robots/four-arm.toml"));
+    let mut file = std::fs::read_to_string(&config).expect("read");
+    file.push_str("\n[history]\nkeep_runs = \"many\"\n");
+    std::fs::write(&config, file).expect("write");
+    let out = cubed_in(
+        dir.path(),
+        &[],
+        &[
+            "config",
+            "show",
+            "--config",
+            config.to_str().expect("utf-8"),
+        ],
+    );
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    for needle in ["cubed.toml", "[history]", "keep_runs", "a whole number"] {
+        assert!(said.contains(needle), "{needle:?} not in {said}");
+    }
+    for rust in ["u32", "Os {", "Error {"] {
+        assert!(!said.contains(rust), "{rust:?} in {said}");
+    }
+    assert_eq!(said.trim().lines().count(), 1, "one line: {said}");
+}
+
+#[test]
+fn help_documents_the_exit_statuses() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let said = text(&cubed_in(dir.path(), &[], &["--help"]));
+    for needle in [
+        "Exit status:",
+        "0  done",
+        "1  a runtime failure",
+        "2  usage or configuration",
+    ] {
+        assert!(said.contains(needle), "{needle:?} not in {said}");
+    }
+    let usage = cubed_in(dir.path(), &[], &["solve", "--no-such-option"]);
+    assert_eq!(usage.status.code(), Some(2));
+}

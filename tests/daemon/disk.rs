@@ -1,0 +1,164 @@
+//! The history's disk for real: a small tmpfs filled up mid-run (the run stops safely, its ending is recorded once space returns), a daemon started on a full disk (read-only, no crash), and photos pruned to `[history] keep_runs`. Mounting needs root: without it these tests say loudly that they did not run, and `CUBED_REQUIRE_DISK_TESTS=1` makes that a failure.
+
+use super::{config, finished, random, solver, wait_for_outcome, wait_until};
+use cubed::daemon::config::Retention;
+use cubed::daemon::{DaemonState, RunningDaemon, StartSource};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A tmpfs of `mb` MB, unmounted when dropped.
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    fn mount(mb: u32) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={mb}m"), "tmpfs"])
+            .arg(dir.path())
+            .status();
+        if status.is_ok_and(|s| s.success()) {
+            return Some(SmallDisk { dir });
+        }
+        let message = "DISK TESTS NOT RUN: cannot mount a tmpfs here (they need root)";
+        assert!(
+            std::env::var_os("CUBED_REQUIRE_DISK_TESTS").is_none(),
+            "{message}"
+        );
+        eprintln!("{message}");
+        None
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file until the disk refuses more; returns its path.
+    fn fill(&self) -> PathBuf {
+        let path = self.path().join("filler");
+        let mut file = std::fs::File::create(&path).expect("filler");
+        let block = vec![0x5a_u8; 64 * 1024];
+        while file.write_all(&block).is_ok() {}
+        let _ = file.write_all(&[0]);
+        path
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disk_filling_mid_run_stops_the_run_and_its_ending_is_recorded_once_space_returns() {
+    let Some(disk) = SmallDisk::mount(32) else {
+        return;
+    };
+    let data = disk.path().join("data");
+    let daemon = RunningDaemon::start(&config(&data, "", 4.0), solver())
+        .await
+        .expect("starts");
+    daemon.sim.as_ref().expect("sim").load_cube(random(41));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    wait_until(&daemon.handle, "some moves done", |s| {
+        s.state == DaemonState::Executing
+            && s.progress.as_ref().is_some_and(|p| p.commands_done >= 2)
+    })
+    .await;
+    let filler = disk.fill();
+    wait_until(&daemon.handle, "the run ends", |s| {
+        s.run == Some(run) && !s.state.is_busy()
+    })
+    .await;
+    let status = daemon.handle.status();
+    assert_ne!(status.state, DaemonState::Done, "{status:?}");
+    std::fs::remove_file(&filler).expect("space returns");
+    let detail = wait_for_outcome(&daemon.handle, run).await;
+    assert_eq!(
+        detail.summary.outcome.as_deref(),
+        Some("failed"),
+        "{detail:?}"
+    );
+    let error = detail.summary.error.unwrap_or_default();
+    assert!(error.contains("could not be written"), "{error}");
+    // With space back, the next run works.
+    daemon.sim.as_ref().expect("sim").load_cube(random(42));
+    let next = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, next).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daemon_started_on_a_full_disk_runs_read_only_and_says_so() {
+    let Some(disk) = SmallDisk::mount(16) else {
+        return;
+    };
+    let data = disk.path().join("data");
+    // A run left open (as by a crash) gives the start-up something it must write.
+    {
+        let history = cubed::daemon::History::open(&data).expect("history");
+        history
+            .begin_run(StartSource::Web, "four-arm")
+            .expect("a run");
+    }
+    let filler = disk.fill();
+    let daemon = RunningDaemon::start(&config(&data, "", 0.0), solver())
+        .await
+        .expect("a full disk does not stop the daemon from starting");
+    let notice = daemon.handle.status().notice.unwrap_or_default();
+    assert!(notice.contains("read-only"), "{notice}");
+    assert!(notice.contains(&data.display().to_string()), "{notice}");
+    let refused = daemon.handle.start(StartSource::Web).await;
+    assert!(refused.is_err(), "a run cannot be recorded, so none starts");
+    std::fs::remove_file(&filler).expect("space returns");
+    daemon.sim.as_ref().expect("sim").load_cube(random(43));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn photos_of_old_runs_are_pruned_to_keep_runs_and_their_records_stay() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut settings = config(dir.path(), "", 0.0);
+    settings.retention = Retention {
+        keep_runs: 2,
+        max_photo_bytes: 1_000_000_000,
+    };
+    let daemon = RunningDaemon::start(&settings, solver())
+        .await
+        .expect("starts");
+    let mut runs = Vec::new();
+    for seed in 51..55 {
+        daemon.sim.as_ref().expect("sim").load_cube(random(seed));
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        finished(&daemon.handle, run).await;
+        runs.push(run);
+    }
+    // Witness: the photo directories on disk, counted apart from the database.
+    let images = dir.path().join("images");
+    let mut on_disk: Vec<u64> = std::fs::read_dir(&images)
+        .expect("images dir")
+        .flatten()
+        .filter(|e| std::fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_some()))
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .collect();
+    on_disk.sort();
+    assert_eq!(
+        on_disk,
+        runs[2..].to_vec(),
+        "only the newest two keep photos"
+    );
+    for &run in &runs {
+        let detail = daemon.handle.run(run).expect("history").expect("kept");
+        assert_eq!(detail.summary.outcome.as_deref(), Some("solved"));
+        let photos: usize = detail.scans.iter().map(|s| s.images.len()).sum();
+        assert_eq!(photos > 0, runs[2..].contains(&run), "run {run}");
+    }
+    daemon.shutdown().await;
+}

@@ -1,0 +1,132 @@
+//! The README's commands, run as written: the `$ cubed …` transcripts (exit status, and the exact output where it is deterministic) and the backgrounded simulator with `cubed exec` against it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README")
+}
+
+/// The README's fenced blocks, each as its lines.
+fn blocks(text: &str) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut current: Option<Vec<String>> = None;
+    for line in text.lines() {
+        match (line.starts_with("```"), current.take()) {
+            (true, None) => current = Some(Vec::new()),
+            (true, Some(block)) => found.push(block),
+            (false, Some(mut block)) => {
+                block.push(line.to_string());
+                current = Some(block);
+            }
+            (false, None) => {}
+        }
+    }
+    found
+}
+
+/// Runs `script` with `sh` in the repository, the built `cubed` first on PATH.
+fn shell(script: &str) -> Output {
+    let bin = Path::new(env!("CARGO_BIN_EXE_cubed"))
+        .parent()
+        .expect("bin dir");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("sh")
+        .args(["-c", script])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PATH", path)
+        .output()
+        .expect("sh runs")
+}
+
+/// One `$ command` of a transcript and the lines printed after it.
+struct Transcript {
+    command: String,
+    expected: Vec<String>,
+}
+
+fn transcripts(text: &str) -> Vec<Transcript> {
+    let mut all: Vec<Transcript> = Vec::new();
+    for block in blocks(text) {
+        let mut current: Option<Transcript> = None;
+        for line in block {
+            if let Some(command) = line.strip_prefix("$ ") {
+                all.extend(current.take());
+                current = Some(Transcript {
+                    command: command.to_string(),
+                    expected: Vec::new(),
+                });
+            } else if let Some(t) = current.as_mut() {
+                t.expected.push(line);
+            }
+        }
+        all.extend(current);
+    }
+    all
+}
+
+#[test]
+fn the_readme_transcripts_run_as_written() {
+    let all = transcripts(&readme());
+    assert!(all.len() >= 8, "transcripts found: {}", all.len());
+    for t in &all {
+        let out = shell(&t.command);
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let refused = t.expected.first().is_some_and(|l| l.starts_with("invalid"));
+        let code = if refused { 2 } else { 0 };
+        assert_eq!(out.status.code(), Some(code), "{}: {printed}", t.command);
+        // The 2x2's answers are optimal and the checker's words fixed: printed exactly. The
+        // 3x3 solver's answer depends on the time budget: only its length is compared.
+        let exact = t.command.contains("--size 2") || refused;
+        let lines: Vec<&str> = printed
+            .lines()
+            .filter(|l| !l.starts_with("cubed: "))
+            .collect();
+        if exact {
+            assert_eq!(lines, t.expected, "{}", t.command);
+        } else if let (Some(expected), Some(got)) = (t.expected.first(), lines.first()) {
+            let (e, g) = (expected.split(' ').count(), got.split(' ').count());
+            assert!(
+                g <= e + 2,
+                "{}: {got:?} vs the README's {expected:?}",
+                t.command
+            );
+        }
+    }
+}
+
+#[test]
+fn the_backgrounded_simulator_and_exec_run_as_written() {
+    let text = readme();
+    let block = blocks(&text)
+        .into_iter()
+        .find(|b| b.iter().any(|l| l.starts_with("cubed sim --pty")))
+        .expect("the README's simulator block");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tmp = format!("{}/", dir.path().display());
+    let script = block.join("\n").replace("/tmp/", &tmp);
+    let out = shell(&format!("set -e\n{script}\nwait\n"));
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{printed}");
+    assert!(printed.contains("done: "), "exec finished: {printed}");
+    let report = std::fs::read_to_string(dir.path().join("sim.json")).expect("the sim's report");
+    let report: serde_json::Value = serde_json::from_str(&report).expect("JSON");
+    assert_eq!(report["solved"], true, "{report}");
+    assert_eq!(report["unplugs"], 1, "the unplug fault ran: {report}");
+    assert!(
+        report["moves_executed"].as_u64().unwrap_or(0) > 10,
+        "{report}"
+    );
+}
