@@ -12,9 +12,10 @@ use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct WebBenchArgs {
-    /// The daemon's configuration (its simulated robot and camera).
-    #[arg(long, default_value = cubed::daemon::config::DEFAULT_CONFIG)]
-    pub config: PathBuf,
+    /// The daemon's configuration (its simulated robot and camera); found as `cubed run`
+    /// finds it when not given (see `cubed config show`).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Connections that send half a request header and hang.
     #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
     pub hung: usize,
@@ -45,13 +46,15 @@ const STARTUP: Duration = Duration::from_secs(120);
 /// How long one request may take before the bench calls it lost.
 const REQUEST_LIMIT: Duration = Duration::from_secs(30);
 
-fn start_daemon(config: &PathBuf) -> anyhow::Result<Daemon> {
+fn start_daemon(config: Option<&PathBuf>) -> anyhow::Result<Daemon> {
     let data = tempfile::tempdir().context("a temporary data directory")?;
     let exe = std::env::current_exe().context("finding this program")?;
-    let mut child = Command::new(exe)
-        .arg("run")
-        .arg("--config")
-        .arg(config)
+    let mut command = Command::new(exe);
+    command.arg("run");
+    if let Some(config) = config {
+        command.arg("--config").arg(config);
+    }
+    let mut child = command
         .args(["--http", "127.0.0.1:0", "--data-dir"])
         .arg(data.path())
         .env("RUST_LOG", "warn")
@@ -196,7 +199,7 @@ fn open_socket(addr: SocketAddr) -> anyhow::Result<TcpStream> {
 }
 
 pub fn web_bench(args: WebBenchArgs) -> anyhow::Result<ExitCode> {
-    let daemon = start_daemon(&args.config)?;
+    let daemon = start_daemon(args.config.as_ref())?;
     let addr = daemon.addr;
     let deadline = Instant::now() + STARTUP;
     while !matches!(timed_request(addr, "GET", "/api/status"), Ok((200, _))) {
