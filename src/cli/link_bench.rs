@@ -74,7 +74,7 @@ pub fn link_bench(args: LinkBenchArgs) -> anyhow::Result<ExitCode> {
 async fn start_sim(model: &RobotModel) -> anyhow::Result<RunningSim<PhysicsMechanics>> {
     let map = ActuatorMap::new(model)?;
     let mechanics = PhysicsMechanics::new(model.clone(), map, &FaceletCube::default());
-    RunningSim::start(SimFirmware::new(mechanics, 0.0, 0), FaultPlan::default(), 1)
+    RunningSim::start(SimFirmware::new(mechanics, 0.0, 0)?, FaultPlan::default(), 1)
         .await
         .context("starting the simulator on a pty")
 }

@@ -80,7 +80,7 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         model.name,
         cube.to_symbols(&cubed::cube::ColourScheme::default())
     );
-    let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0);
+    let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

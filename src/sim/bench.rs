@@ -15,8 +15,10 @@ pub struct Bench {
     pub turns: u64,
     /// Turns that slipped.
     pub slips: u64,
-    /// Robot time of every executed command, ms at real speed.
+    /// Robot time of every executed motion, ms at real speed.
     pub robot_ms: u64,
+    /// The same, µs (`robot_ms` is this rounded down).
+    pub robot_us: u64,
 }
 
 /// A bench shared between threads.
@@ -49,8 +51,14 @@ impl Attachment {
 
     /// Counts robot time spent on a command.
     pub fn spent(&self, ms: u32) {
+        self.spent_us(u64::from(ms) * 1000);
+    }
+
+    /// Counts robot time spent on a command, µs.
+    pub fn spent_us(&self, us: u64) {
         if let Ok(mut bench) = self.bench.lock() {
-            bench.robot_ms += u64::from(ms);
+            bench.robot_us += us;
+            bench.robot_ms = bench.robot_us / 1000;
         }
     }
 
