@@ -36,7 +36,10 @@ const MAX_SEEK_DEG: u32 = 400;
 /// The board for `model` with `map`'s actuator order. Home sensors are board inputs
 /// 0, 1, … in actuator order (active low, as with pull-ups). Boards are kept for the
 /// process's life (the firmware borrows its board), one per distinct design.
-pub fn board_for(model: &RobotModel, map: &ActuatorMap) -> Result<&'static BoardConfig, BoardBuildError> {
+pub fn board_for(
+    model: &RobotModel,
+    map: &ActuatorMap,
+) -> Result<&'static BoardConfig, BoardBuildError> {
     let mut actuators = Vec::with_capacity(map.roles.len());
     let mut next_input = 0u8;
     for role in &map.roles {
@@ -44,7 +47,9 @@ pub fn board_for(model: &RobotModel, map: &ActuatorMap) -> Result<&'static Board
             Role::Jaw { gripper } => Actuator::Servo(jaw(&model.grippers[gripper])),
             Role::Rotation { gripper } => {
                 let g = &model.grippers[gripper];
-                let drive = g.drive.unwrap_or_else(|| derived_drive(g.quarter_ms, g.half_ms));
+                let drive = g
+                    .drive
+                    .unwrap_or_else(|| derived_drive(g.quarter_ms, g.half_ms));
                 next_input += 1;
                 Actuator::Stepper(stepper(drive, 4, next_input - 1))
             }
@@ -74,7 +79,9 @@ fn intern(
     actuators: Vec<Actuator>,
 ) -> Result<&'static BoardConfig, BoardBuildError> {
     static BOARDS: Mutex<Vec<&'static BoardConfig>> = Mutex::new(Vec::new());
-    let mut boards = BOARDS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut boards = BOARDS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(&known) = boards.iter().find(|b| b.actuators == actuators.as_slice()) {
         return Ok(known);
     }
@@ -143,7 +150,10 @@ fn stepper(drive: Drive, units_per_rev: u32, input: u8) -> Stepper {
 /// half turn): an exact trapezoid when the two times allow one (1.5·q ≤ h < 2·q), else
 /// triangles short enough for both.
 pub fn derived_drive(quarter_ms: u32, half_ms: u32) -> Drive {
-    let (q, h) = (f64::from(quarter_ms.max(1)) / 1000.0, f64::from(half_ms) / 1000.0);
+    let (q, h) = (
+        f64::from(quarter_ms.max(1)) / 1000.0,
+        f64::from(half_ms) / 1000.0,
+    );
     let (max_deg_s, accel_deg_s2) = if h >= 1.5 * q && h < 2.0 * q {
         // d/v + v/a for 90° and 180°: v = 90/(h − q), a = v/(q − 90/v).
         let v = 90.0 / (h - q);

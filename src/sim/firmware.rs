@@ -36,7 +36,6 @@ pub struct SimStats {
     pub executed_ids: HashSet<u32>,
 }
 
-
 /// The firmware core on simulated hardware.
 pub struct SimFirmware<M: Mechanics> {
     core: Firmware<'static>,
@@ -207,7 +206,8 @@ impl<M: Mechanics> SimFirmware<M> {
             _ => 0,
         };
         if let Activity::HomingSteppers { move_id, mask } = after {
-            let new = !matches!(before, Activity::HomingSteppers { move_id: id, .. } if id == move_id);
+            let new =
+                !matches!(before, Activity::HomingSteppers { move_id: id, .. } if id == move_id);
             if new {
                 if let Err(fault) = self.mechanics.homing(mask) {
                     return self.stall(fault, Some(move_id));
@@ -310,9 +310,7 @@ impl<M: Mechanics> SimFirmware<M> {
             _ => return,
         };
         let reason = match cause {
-            FaultCause::Stall { .. } | FaultCause::EStopCommand | FaultCause::EStopSwitch => {
-                return
-            }
+            FaultCause::Stall { .. } | FaultCause::EStopCommand | FaultCause::EStopSwitch => return,
             FaultCause::CommsTimeout => "no frame from the host for 2 s while moving".into(),
             FaultCause::Stepper { actuator, fault } => {
                 format!("actuator {actuator}: {fault:?}")

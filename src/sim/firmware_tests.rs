@@ -39,7 +39,9 @@ fn planned_programs_solve_the_cube_in_the_time_the_plan_says() {
             })
             .collect();
         let plan = planner.plan(&planner.home(), &solution).expect("plans");
-        let encoded = map.encode_program(&plan.program, &plan.start, 2).expect("encodes");
+        let encoded = map
+            .encode_program(&plan.program, &plan.start, 2)
+            .expect("encodes");
         let groups: Vec<MotionGroup> = encoded.groups.iter().map(|(_, g)| *g).collect();
         let mut firmware = sim(&model, &map, &cube);
         let simulated_us = run_program(&mut firmware, map.configure(), map.home_mask(), &groups)
@@ -80,7 +82,10 @@ fn a_turn_the_cube_blocks_stalls_and_the_firmware_reports_its_motor() {
     );
     match result {
         Err(InProcessError::Fault(what)) => {
-            assert!(what.contains(&format!("Stall {{ actuator: {left} }}")), "{what}")
+            assert!(
+                what.contains(&format!("Stall {{ actuator: {left} }}")),
+                "{what}"
+            )
         }
         other => panic!("expected a stall, got {other:?}"),
     }
@@ -104,13 +109,25 @@ fn after_a_reboot_homing_seeks_the_magnet_from_where_the_motors_are() {
         }],
     )
     .expect("one action");
-    run_program(&mut firmware, map.configure(), map.home_mask(), &[MotionGroup::Motion(turn)])
-        .expect("U turns");
+    run_program(
+        &mut firmware,
+        map.configure(),
+        map.home_mask(),
+        &[MotionGroup::Motion(turn)],
+    )
+    .expect("U turns");
     assert!(!firmware.mechanics.cube_solved());
-    let per_quarter = firmware.core().position_steps(usize::from(up)).expect("stepper");
+    let per_quarter = firmware
+        .core()
+        .position_steps(usize::from(up))
+        .expect("stepper");
     assert!(per_quarter > 0);
     firmware.reboot(0);
-    assert_eq!(firmware.core().position_steps(usize::from(up)), Some(0), "count lost");
+    assert_eq!(
+        firmware.core().position_steps(usize::from(up)),
+        Some(0),
+        "count lost"
+    );
     // The motor holds the cap a quarter off its mark: homing it would turn the face.
     let again = run_program(&mut firmware, map.configure(), map.home_mask(), &[]);
     assert!(matches!(again, Err(InProcessError::Fault(_))), "{again:?}");

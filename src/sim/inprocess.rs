@@ -62,7 +62,11 @@ impl Host {
             match frame.message {
                 Message::MoveDone { move_id } => self.done.push((move_id, fw.now_us())),
                 Message::Event(Event::Fault(fault)) => {
-                    let reason = fw.stats.faults.last().map_or(String::new(), |f| f.reason.clone());
+                    let reason = fw
+                        .stats
+                        .faults
+                        .last()
+                        .map_or(String::new(), |f| f.reason.clone());
                     return Err(InProcessError::Fault(format!("{fault:?}: {reason}")));
                 }
                 Message::ConfigureRefused { .. } => return Err(InProcessError::Refused),

@@ -3,8 +3,8 @@
 //! whole step, and (re-exported) the robot machine (`PhysicsMechanics`, in
 //! `mechanics_robot.rs`: tracks the cube, faults on impossible steps).
 
-pub use super::mechanics_robot::PhysicsMechanics;
 use super::board::BoardBuildError;
+pub use super::mechanics_robot::PhysicsMechanics;
 use cubed_firmware::BoardConfig;
 use firmware_protocol::message::{ActuatorConfig, Fault};
 
@@ -79,4 +79,3 @@ pub fn action_ms(config: &ActuatorConfig, from: i32, to: i32) -> u32 {
         ActuatorConfig::Flipper { step_ms, .. } => distance * u32::from(step_ms),
     }
 }
-

@@ -47,10 +47,18 @@ impl Watch {
             self.leaving = true;
             meaning.leaving = Some((x - here).signum() as i32);
         }
-        let nearest = (2 * x + per_rev).div_euclid(2 * per_rev);
-        if nearest != self.at {
-            meaning.passing = Some((nearest - self.at).signum() as i32);
-            self.at = nearest;
+        // Half-way either side, alike in both senses (opposite motors in sync pass together).
+        let off = 2 * (x - here);
+        let sense = if off >= per_rev {
+            1
+        } else if off <= -per_rev {
+            -1
+        } else {
+            0
+        };
+        if sense != 0 {
+            meaning.passing = Some(sense as i32);
+            self.at += sense;
         }
         if x == self.at * per_rev {
             self.leaving = false;
@@ -79,8 +87,16 @@ mod tests {
     fn a_half_turn_leaves_twice_and_passes_twice() {
         let mut watch = Watch::homed_at(0);
         let seen = walk(&mut watch, 0, 800);
-        let leaving: Vec<i64> = seen.iter().filter(|(_, m)| m.leaving.is_some()).map(|(s, _)| *s).collect();
-        let passing: Vec<i64> = seen.iter().filter(|(_, m)| m.passing == Some(1)).map(|(s, _)| *s).collect();
+        let leaving: Vec<i64> = seen
+            .iter()
+            .filter(|(_, m)| m.leaving.is_some())
+            .map(|(s, _)| *s)
+            .collect();
+        let passing: Vec<i64> = seen
+            .iter()
+            .filter(|(_, m)| m.passing == Some(1))
+            .map(|(s, _)| *s)
+            .collect();
         assert_eq!(leaving, vec![1, 401]);
         assert_eq!(passing, vec![200, 600]);
         assert_eq!(watch.position(), 2);
@@ -94,6 +110,15 @@ mod tests {
         let back = walk(&mut watch, 50, 50);
         assert!(back.iter().all(|(_, m)| m.passing.is_none()));
         assert_eq!(watch.position(), 0);
+        // Half-way is the same distance in both senses.
+        let mut down = Watch::homed_at(0);
+        let passed = walk(&mut down, 0, -400);
+        let at: Vec<i64> = passed
+            .iter()
+            .filter(|(_, m)| m.passing.is_some())
+            .map(|(s, _)| *s)
+            .collect();
+        assert_eq!(at, vec![-200]);
         // Back at the position: the next step leaves again.
         assert_eq!(watch.on_step(101, 1600, 4).leaving, Some(1));
     }
