@@ -142,7 +142,7 @@ async fn open_link(
     let map = ActuatorMap::new(model).expect("design fits the protocol");
     let mechanics = PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default());
     let sim = RunningSim::start(
-        SimFirmware::new(mechanics, speed, 0),
+        SimFirmware::new(mechanics, speed, 0).expect("the design is a firmware board"),
         FaultPlan::default(),
         1,
     )
@@ -226,7 +226,8 @@ fn link_refuses_a_firmware_for_another_design() {
         .expect("turntable design loads");
         let map = ActuatorMap::new(&turntable).expect("fits");
         let mechanics = PhysicsMechanics::new(turntable.clone(), map, &FaceletCube::default());
-        let sim = RunningSim::start(SimFirmware::new(mechanics, 0.0, 0), FaultPlan::default(), 1)
+        let firmware = SimFirmware::new(mechanics, 0.0, 0).expect("the design is a firmware board");
+        let sim = RunningSim::start(firmware, FaultPlan::default(), 1)
             .await
             .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
         let four = ActuatorMap::new(&four_arm()).expect("fits");

@@ -33,7 +33,7 @@ pub struct DryRunArgs {
     /// Robot design file instead of the configured one.
     #[arg(long)]
     pub robot: Option<PathBuf>,
-    /// Simulator speed: 0 = instant, 1 = real time.
+    /// Simulator speed: 0 = as fast as the host acknowledges, 1 = real time.
     #[arg(long, default_value_t = 0.0)]
     pub speed: f64,
     /// Keep the run history and photos here (default: a temporary directory, removed at exit).

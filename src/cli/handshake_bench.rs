@@ -66,7 +66,7 @@ async fn tally_at(model: &RobotModel, noise: f64, tries: usize) -> anyhow::Resul
     let mut tally = Tally::default();
     for attempt in 0..tries {
         let mechanics = PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default());
-        let firmware = SimFirmware::new(mechanics, 0.0, 0);
+        let firmware = SimFirmware::new(mechanics, 0.0, 0)?;
         let sim = RunningSim::start(firmware, faults.clone(), attempt as u64 + 1)
             .await
             .context("starting the simulator on a pty")?;

@@ -74,9 +74,13 @@ pub fn link_bench(args: LinkBenchArgs) -> anyhow::Result<ExitCode> {
 async fn start_sim(model: &RobotModel) -> anyhow::Result<RunningSim<PhysicsMechanics>> {
     let map = ActuatorMap::new(model)?;
     let mechanics = PhysicsMechanics::new(model.clone(), map, &FaceletCube::default());
-    RunningSim::start(SimFirmware::new(mechanics, 0.0, 0), FaultPlan::default(), 1)
-        .await
-        .context("starting the simulator on a pty")
+    RunningSim::start(
+        SimFirmware::new(mechanics, 0.0, 0)?,
+        FaultPlan::default(),
+        1,
+    )
+    .await
+    .context("starting the simulator on a pty")
 }
 
 async fn ping_bench(model: &RobotModel, pings: usize) -> anyhow::Result<()> {

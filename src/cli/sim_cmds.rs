@@ -38,7 +38,7 @@ pub struct SimArgs {
     /// A uniformly random cube from this seed.
     #[arg(long)]
     pub random: Option<u64>,
-    /// Action time divisor: 0 = instant, 1 = real time, 10 = ten times faster.
+    /// Firmware time against the wall clock: 1 = real time, 10 = ten times faster, 0 = as fast as the host acknowledges.
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
     /// Faults to inject, e.g. corrupt=0.01,drop=0.01,unplug-every=2s,unplug-for=100ms,unplug-at-move=10,reboot-at=40.
@@ -91,7 +91,7 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         model.name,
         cube.to_symbols(&cubed::cube::ColourScheme::default())
     );
-    let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0);
+    let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

@@ -1,6 +1,7 @@
-//! `cubed bench trust`: planned programs of each design run on the simulator's own machine
-//! (`sim::rigid`, not the planner's rules): illegal steps, cubes left unsolved, planned
-//! against simulated time, and the planner's time per cube.
+//! `cubed bench trust`: planned programs of each design run on the simulator (the firmware
+//! core on simulated motors driving the simulator's own machine, `sim::rigid`, not the
+//! planner's rules): illegal steps, cubes left unsolved, planned against simulated time
+//! (the firmware's ramps), and the planner's time per cube.
 
 use super::tables_arg::TableArgs;
 use anyhow::Context;
@@ -8,11 +9,15 @@ use clap::Args;
 use cubed::cube::random::random_cube;
 use cubed::robot::{load_robot, solve_for_robot, solve_naive, AwareOptions, Plan, Planner};
 use cubed::robot::{ActuatorMap, MotionGroup};
-use cubed::sim::mechanics::{Mechanics, PhysicsMechanics};
+use cubed::sim::inprocess::{run_program, InProcessError};
+use cubed::sim::{PhysicsMechanics, SimFirmware};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+
+/// Largest mean |planned − simulated| / planned a design may show.
+const MAX_MEAN_DEVIATION: f64 = 0.03;
 
 #[derive(Args, Debug)]
 pub struct TrustBenchArgs {
@@ -42,12 +47,14 @@ struct Tally {
     unsolved: usize,
     planned_ms: u64,
     simulated_ms: u64,
+    /// Per program run to the end, |planned − simulated| / planned.
+    deviations: Vec<f64>,
     first_illegal: Option<String>,
 }
 
-/// What running one program on a fresh machine showed.
+/// What running one program on a fresh simulator showed.
 enum Verdict {
-    Solved { simulated_ms: u32 },
+    Solved { simulated_us: u64 },
     Unsolved,
     Illegal(String),
 }
@@ -58,40 +65,43 @@ fn run_on_machine(
     cube: &cubed::cube::FaceletCube,
     plan: &Plan,
 ) -> anyhow::Result<Verdict> {
-    let mut machine = PhysicsMechanics::new(model.clone(), map.clone(), cube);
-    let encoded = map.encode_program(&plan.program, &plan.start, 1)?;
-    let mut simulated_ms = 0;
-    for (step, group) in &encoded.groups {
-        if let MotionGroup::Motion(motion) = group {
-            match machine.run(motion) {
-                Ok(ms) => simulated_ms += ms,
-                Err(fault) => {
-                    let actions: Vec<String> = (plan.program.steps[*step].actions.iter())
-                        .map(|a| a.describe(model))
-                        .collect();
-                    return Ok(Verdict::Illegal(format!(
-                        "step {} ({}): {}",
-                        step + 1,
-                        actions.join(", "),
-                        fault.reason
-                    )));
-                }
-            }
+    let machine = PhysicsMechanics::new(model.clone(), map.clone(), cube);
+    let mut firmware = SimFirmware::new(machine, 1.0, 0)?;
+    let encoded = map.encode_program(&plan.program, &plan.start, 2)?;
+    let groups: Vec<MotionGroup> = encoded.groups.iter().map(|(_, g)| *g).collect();
+    match run_program(&mut firmware, map.configure(), map.home_mask(), &groups) {
+        Ok(simulated_us) if firmware.mechanics.cube_solved() => {
+            Ok(Verdict::Solved { simulated_us })
         }
+        Ok(_) => Ok(Verdict::Unsolved),
+        Err(InProcessError::Fault(what)) => {
+            let step = (firmware.stats.faults.last())
+                .and_then(|f| f.move_id)
+                .and_then(|id| encoded.groups.iter().find(|(_, g)| g.move_id() == id))
+                .map(|(step, _)| *step);
+            let actions: Vec<String> = step
+                .and_then(|s| plan.program.steps.get(s))
+                .map(|s| s.actions.iter().map(|a| a.describe(model)).collect())
+                .unwrap_or_default();
+            Ok(Verdict::Illegal(format!(
+                "step {} ({}): {what}",
+                step.map_or(0, |s| s + 1),
+                actions.join(", ")
+            )))
+        }
+        Err(e) => Err(e.into()),
     }
-    Ok(if machine.cube_solved() {
-        Verdict::Solved { simulated_ms }
-    } else {
-        Verdict::Unsolved
-    })
 }
 
 impl Tally {
     fn add(&mut self, plan: &Plan, verdict: Verdict) {
         match verdict {
-            Verdict::Solved { simulated_ms } => {
+            Verdict::Solved { simulated_us } => {
+                let planned_us = u64::from(plan.total_ms) * 1000;
                 self.planned_ms += u64::from(plan.total_ms);
-                self.simulated_ms += u64::from(simulated_ms);
+                self.simulated_ms += simulated_us / 1000;
+                let off = planned_us.abs_diff(simulated_us) as f64;
+                self.deviations.push(off / planned_us.max(1) as f64);
             }
             Verdict::Unsolved => self.unsolved += 1,
             Verdict::Illegal(what) => {
@@ -104,6 +114,14 @@ impl Tally {
     fn mean(total: u64, n: usize) -> f64 {
         total as f64 / n.max(1) as f64
     }
+
+    /// Mean and largest |planned − simulated| / planned, per cent.
+    fn deviation(&self) -> String {
+        let n = self.deviations.len().max(1) as f64;
+        let mean = 100.0 * self.deviations.iter().sum::<f64>() / n;
+        let max = 100.0 * self.deviations.iter().copied().fold(0.0, f64::max);
+        format!("{mean:.2} / {max:.2}")
+    }
 }
 
 /// Plans random cubes on every design both ways and runs each program on the machine.
@@ -115,13 +133,15 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
         args.cubes, args.seed, args.budget_ms
     );
     println!(
-        "{:<18} {:>14} {:>14} {:>9} {:>22} {:>22} {:>16}",
+        "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>18} {:>18} {:>14}",
         "design",
         "illegal dflt",
         "illegal naive",
         "unsolved",
         "dflt planned/sim ms",
         "naive planned/sim ms",
+        "dflt dev mean/max %",
+        "naive dev mean/max %",
         "plan ms median"
     );
     let mut clean = true;
@@ -157,7 +177,7 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
         let median = plan_times[plan_times.len() / 2].as_secs_f64() * 1000.0;
         let n = args.cubes;
         println!(
-            "{:<18} {:>14} {:>14} {:>9} {:>22} {:>22} {:>16.1}",
+            "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>18} {:>18} {:>14.1}",
             model.name,
             default.illegal,
             naive.illegal,
@@ -172,13 +192,23 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
                 Tally::mean(naive.planned_ms, n - naive.illegal - naive.unsolved),
                 Tally::mean(naive.simulated_ms, n - naive.illegal - naive.unsolved)
             ),
+            default.deviation(),
+            naive.deviation(),
             median
         );
         for (kind, tally) in [("default", &default), ("naive", &naive)] {
             if let Some(what) = &tally.first_illegal {
                 println!("  first illegal {kind} step: {what}");
             }
-            clean &= tally.illegal == 0 && tally.unsolved == 0;
+            let mean = tally.deviations.iter().sum::<f64>() / tally.deviations.len().max(1) as f64;
+            if mean > MAX_MEAN_DEVIATION {
+                println!(
+                    "  {kind}: mean |planned - simulated| is {:.2} % of the plan, above {:.0} %",
+                    100.0 * mean,
+                    100.0 * MAX_MEAN_DEVIATION
+                );
+            }
+            clean &= tally.illegal == 0 && tally.unsolved == 0 && mean <= MAX_MEAN_DEVIATION;
         }
     }
     Ok(if clean {

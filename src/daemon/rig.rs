@@ -41,6 +41,8 @@ pub enum RigError {
     NoCameraSupport,
     #[error("cannot start the simulated robot on a pseudo-terminal")]
     Sim(#[source] std::io::Error),
+    #[error("the simulated robot's firmware board")]
+    SimBoard(#[from] crate::sim::board::BoardBuildError),
     #[error("robot link")]
     Link(#[from] LinkError),
     #[error("homing the robot")]
@@ -420,7 +422,7 @@ async fn start_sim(
     };
     let mechanics = PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default())
         .attach(attachment);
-    let firmware = SimFirmware::new(mechanics, config.sim.speed, 0);
+    let firmware = SimFirmware::new(mechanics, config.sim.speed, 0)?;
     let running = RunningSim::start(firmware, faults, config.sim.seed)
         .await
         .map_err(RigError::Sim)?;

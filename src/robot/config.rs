@@ -2,6 +2,7 @@
 
 use super::config_syntax::syntax_error;
 use super::direction::Direction;
+use super::drive::{timed, Drive, DriveToml};
 use super::graph::StateGraph;
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
 use crate::cube::Face;
@@ -76,6 +77,7 @@ struct GripperToml {
     half_ms: Option<u32>,
     open_ms: Option<u32>,
     close_ms: Option<u32>,
+    motion: Option<DriveToml>,
 }
 
 fn yes() -> bool {
@@ -90,7 +92,8 @@ struct FlipperToml {
     to: String,
     #[serde(default)]
     needs_open: Vec<String>,
-    flip_ms: u32,
+    flip_ms: Option<u32>,
+    motion: Option<DriveToml>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -188,6 +191,25 @@ impl Ctx<'_> {
         }
     }
 
+    /// The `[motion]` table of `section`, validated.
+    fn drive(&self, section: &str, raw: Option<&DriveToml>) -> Result<Option<Drive>, ConfigError> {
+        raw.map(|raw| raw.validate())
+            .transpose()
+            .map_err(|e| self.invalid(&format!("{section} motion"), e.key, e.problem))
+    }
+
+    /// A move's time: derived from `drive` (a given value must match), else as given.
+    fn timed(
+        &self,
+        section: &str,
+        key: &str,
+        drive: Option<&Drive>,
+        fraction: f64,
+        given: Option<u32>,
+    ) -> Result<Option<u32>, ConfigError> {
+        timed(drive, fraction, given).map_err(|problem| self.invalid(section, key, problem))
+    }
+
     fn build(&self, raw: &RobotToml) -> Result<RobotModel, ConfigError> {
         let grippers = self.grippers(raw)?;
         let names: Vec<&str> = grippers.iter().map(|g| g.name.as_str()).collect();
@@ -269,7 +291,12 @@ impl Ctx<'_> {
         };
         let reach = self.reach(&section, &g.range)?;
         let turns = reach != Reach::Limited { min: 0, max: 0 };
-        let turn_ms = |key, v| {
+        let drive = self.drive(&section, g.motion.as_ref())?;
+        let turn_ms = |key, v: Option<u32>, fraction| {
+            let v = match v {
+                Some(0) => v,
+                _ => self.timed(&section, key, drive.as_ref(), fraction, v)?,
+            };
             if turns {
                 self.ms(&section, key, v)
             } else {
@@ -290,10 +317,11 @@ impl Ctx<'_> {
             has_jaw: g.jaw,
             reach,
             carries_cube: g.carries_cube,
-            quarter_ms: turn_ms("quarter_ms", g.quarter_ms)?,
-            half_ms: turn_ms("half_ms", g.half_ms)?,
+            quarter_ms: turn_ms("quarter_ms", g.quarter_ms, 0.25)?,
+            half_ms: turn_ms("half_ms", g.half_ms, 0.5)?,
             open_ms: jaw_ms("open_ms", g.open_ms)?,
             close_ms: jaw_ms("close_ms", g.close_ms)?,
+            drive,
         })
     }
 
@@ -350,6 +378,12 @@ impl Ctx<'_> {
             .iter()
             .map(|f| {
                 let section = format!("[[flipper]] '{}'", f.name);
+                let drive = self.drive(&section, f.motion.as_ref())?;
+                // A flip is one revolution of the flipper's cam.
+                let flip_ms = match f.flip_ms {
+                    Some(0) => f.flip_ms,
+                    _ => self.timed(&section, "flip_ms", drive.as_ref(), 1.0, f.flip_ms)?,
+                };
                 let from = self.direction(&section, "from", &f.from)?;
                 let to = self.direction(&section, "to", &f.to)?;
                 if from.axis() == to.axis() {
@@ -364,7 +398,8 @@ impl Ctx<'_> {
                     from,
                     to,
                     needs_open: self.gripper_refs(&section, "needs_open", names, &f.needs_open)?,
-                    flip_ms: self.ms(&section, "flip_ms", Some(f.flip_ms))?,
+                    flip_ms: self.ms(&section, "flip_ms", flip_ms)?,
+                    drive,
                 })
             })
             .collect()

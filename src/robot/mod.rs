@@ -6,6 +6,7 @@ pub(crate) mod candidates;
 pub(crate) mod config;
 pub(crate) mod config_syntax;
 pub(crate) mod direction;
+pub mod drive;
 pub(crate) mod estimate;
 pub(crate) mod graph;
 pub(crate) mod heuristic;

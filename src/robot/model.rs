@@ -1,6 +1,7 @@
 //! The typed, validated robot model: grippers, flippers, cradles, support sets, cameras and timings, and the robot's state.
 
 use super::direction::{Direction, Orientation};
+use super::drive::Drive;
 
 /// Most grippers a design may have (the state packs one jaw bit and one angle per gripper).
 pub(crate) const MAX_GRIPPERS: usize = 8;
@@ -62,6 +63,8 @@ pub struct Gripper {
     pub half_ms: u32,
     pub open_ms: u32,
     pub close_ms: u32,
+    /// The rotation's stepper drive, when the design gives one (its times derive from it).
+    pub drive: Option<Drive>,
 }
 
 impl Gripper {
@@ -96,6 +99,8 @@ pub struct Flipper {
     /// Grippers (indices) that must be open to flip.
     pub needs_open: Vec<usize>,
     pub flip_ms: u32,
+    /// The cam's stepper drive (one revolution per flip), when the design gives one.
+    pub drive: Option<Drive>,
 }
 
 impl Flipper {

@@ -15,7 +15,7 @@ pub struct Bench {
     pub turns: u64,
     /// Turns that slipped.
     pub slips: u64,
-    /// Robot time of every executed command, ms at real speed.
+    /// Robot time of every executed motion, ms at real speed.
     pub robot_ms: u64,
     /// Motions (counted from 1 over the simulator's life) whose first motor is blocked: the
     /// motion does not happen and the firmware latches a stall naming that motor.
@@ -25,6 +25,8 @@ pub struct Bench {
     /// The simulated person puts a solved cube in when calibration is asked for (as a person
     /// at a real robot would); `cubed run` on the simulator has one.
     pub solved_for_calibration: bool,
+    /// The same, µs (`robot_ms` is this rounded down).
+    pub robot_us: u64,
 }
 
 /// A bench shared between threads.
@@ -67,8 +69,14 @@ impl Attachment {
 
     /// Counts robot time spent on a command.
     pub fn spent(&self, ms: u32) {
+        self.spent_us(u64::from(ms) * 1000);
+    }
+
+    /// Counts robot time spent on a command, µs.
+    pub fn spent_us(&self, us: u64) {
         if let Ok(mut bench) = self.bench.lock() {
-            bench.robot_ms += u64::from(ms);
+            bench.robot_us += us;
+            bench.robot_ms = bench.robot_us / 1000;
         }
     }
 

@@ -1,24 +1,17 @@
-//! The simulated firmware: a pure state machine around the protocol's `FirmwareLink`
-//! (bytes in → bytes out, time passed in), a command queue, and `Mechanics` that execute
-//! motions. Behaves as PROTOCOL.md §10 says a firmware must.
+//! The simulated robot's firmware: the real firmware core (`cubed_firmware::Firmware`) on
+//! simulated hardware (`hardware.rs`), in a virtual clock that advances from one of the
+//! core's deadlines to the next. Every step edge and servo pulse reaches the machine
+//! (`Mechanics`); a motor the machine blocks reports its stall to the core.
 
-use super::mechanics::{motion_fits, MechanicalFault, Mechanics};
-use firmware_protocol::message::{
-    Configure, Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, Motion,
-    NakReason, ResetCause, Status,
-};
-use firmware_protocol::{
-    Decoder, FirmwareLink, FixedList, Frame, Inbound, Message, Seq, MAX_WIRE_LEN,
-};
+use super::board::{BoardBuildError, BUTTON_INPUT};
+use super::clock::VirtualClock;
+use super::hardware::{PinEvent, SimHardware};
+use super::mechanics::{MechanicalFault, Mechanics, MotorBatch};
+use super::watch::Watch;
+use cubed_firmware::{Activity, BoardConfig, Counters, FaultCause, Firmware};
+use firmware_protocol::message::ResetCause;
 use serde::Serialize;
-use std::collections::{HashSet, VecDeque};
-
-/// Command-queue capacity announced in `HelloReply`.
-pub(crate) const QUEUE_DEPTH: u8 = 8;
-/// Host window announced in `HelloReply`.
-pub(crate) const RX_WINDOW: u8 = 16;
-/// Notifications in flight at most.
-const NOTIFY_WINDOW: usize = 16;
+use std::collections::HashSet;
 
 /// A fault the simulator latched, for the report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,389 +36,331 @@ pub struct SimStats {
     pub executed_ids: HashSet<u32>,
 }
 
-/// The simulated firmware.
+/// The firmware core on simulated hardware.
 pub struct SimFirmware<M: Mechanics> {
-    link: FirmwareLink<NOTIFY_WINDOW>,
-    decoder: Decoder,
+    core: Firmware<'static>,
+    board: &'static BoardConfig,
+    hw: SimHardware,
     pub mechanics: M,
-    configure: Option<Configure>,
-    /// Actuators homed since the last `Configure`, `ClearFault` or interruption.
-    homed: u16,
-    latched: FaultFlags,
-    queue: VecDeque<Message>,
-    running_until: Option<u64>,
-    last_completed: u32,
-    /// Action time divisor: 0 = instant, 1 = real time, 10 = ten times faster.
-    pub speed: f64,
+    /// Per actuator: a stepper's position as the machine knows it.
+    watches: Vec<Option<Watch>>,
+    clock: VirtualClock,
+    next_deadline_us: Option<u64>,
+    /// Counters of firmware lives before the current one (reboots reset the core's).
+    earlier: Counters,
     out: Vec<u8>,
     pub stats: SimStats,
 }
 
 impl<M: Mechanics> SimFirmware<M> {
-    /// A firmware just powered on (it sends `Event Boot`).
-    pub fn new(mechanics: M, speed: f64, now: u64) -> SimFirmware<M> {
+    /// The firmware powered on at wall time `now_ms`; `speed` scales the firmware's time
+    /// to the wall clock (1 real time, 10 ten times faster, 0 as fast as the host keeps up).
+    pub fn new(mechanics: M, speed: f64, now_ms: u64) -> Result<SimFirmware<M>, BoardBuildError> {
+        let board = mechanics.board()?;
+        let hw = SimHardware::new(board);
+        let watches = (0..board.actuators.len())
+            .map(|i| hw.motor_steps(i).map(Watch::homed_at))
+            .collect();
         let mut firmware = SimFirmware {
-            link: FirmwareLink::new(RX_WINDOW, now),
-            decoder: Decoder::new(),
+            core: Firmware::new(board, 0),
+            board,
+            hw,
             mechanics,
-            configure: None,
-            homed: 0,
-            latched: FaultFlags(0),
-            queue: VecDeque::new(),
-            running_until: None,
-            last_completed: 0,
-            speed,
+            watches,
+            clock: VirtualClock::new(speed, now_ms),
+            next_deadline_us: None,
+            earlier: Counters::default(),
             out: Vec::new(),
             stats: SimStats::default(),
         };
-        firmware.send_unsequenced(&Message::Event(Event::Boot {
-            cause: ResetCause::PowerOn,
-        }));
-        firmware
+        firmware.update_sensors();
+        firmware.step_at(0);
+        Ok(firmware)
     }
 
-    /// Resets as after power loss: session, configuration, queue and move ids forgotten.
-    pub fn reboot(&mut self, now: u64) {
-        self.link = FirmwareLink::new(RX_WINDOW, now);
-        self.decoder.reset();
-        self.configure = None;
-        self.homed = 0;
-        self.latched = FaultFlags(0);
-        self.queue.clear();
-        self.running_until = None;
-        self.last_completed = 0;
+    /// The firmware's time, µs.
+    pub fn now_us(&self) -> u64 {
+        self.clock.now_us()
+    }
+
+    /// The core itself (for status and tests).
+    pub fn core(&self) -> &Firmware<'static> {
+        &self.core
+    }
+
+    /// Resets as after power loss: the core starts afresh; motors stay where they are.
+    pub fn reboot(&mut self, now_ms: u64) {
+        self.poll(now_ms);
+        self.earlier = add(self.earlier, self.core.counters());
+        let now = self.clock.now_us();
+        self.core = Firmware::restarted(self.board, now, ResetCause::Software);
+        self.hw.release_all();
         self.stats.reboots += 1;
-        self.send_unsequenced(&Message::Event(Event::Boot {
-            cause: ResetCause::Software,
-        }));
+        self.update_sensors();
+        self.step_at(now);
     }
 
     /// Bytes to write to the host.
     pub fn take_output(&mut self) -> Vec<u8> {
+        self.collect_output();
         std::mem::take(&mut self.out)
     }
 
     /// Forgets a partial frame (the port was reopened).
     pub fn reset_decoder(&mut self) {
-        self.decoder.reset();
+        self.core.reset_decoder();
     }
 
-    /// The firmware's state code.
-    pub fn state(&self) -> FirmwareState {
-        if self.configure.is_none() {
-            FirmwareState::Unconfigured
-        } else if self.latched.any(FaultFlags::ESTOP) {
-            FirmwareState::EStopped
-        } else if self.latched.0 != 0 {
-            FirmwareState::Faulted
-        } else if !self.queue.is_empty() {
-            FirmwareState::Busy
-        } else if self.homed != self.configured_mask() {
-            FirmwareState::Unhomed
-        } else {
-            FirmwareState::Idle
+    /// Bytes from the host at wall time `now_ms`.
+    pub fn on_bytes(&mut self, bytes: &[u8], now_ms: u64) {
+        self.poll(now_ms);
+        let now = self.clock.now_us();
+        for &byte in bytes {
+            self.core.on_byte(now, byte);
         }
-    }
-
-    fn configured_mask(&self) -> u16 {
-        let count = self.configure.map_or(0, |c| c.actuators.len());
-        ((1u32 << count) - 1) as u16
-    }
-
-    fn free_slots(&self) -> u8 {
-        QUEUE_DEPTH.saturating_sub(self.queue.len() as u8)
-    }
-
-    fn send_unsequenced(&mut self, message: &Message) {
-        let mut out = [0u8; MAX_WIRE_LEN];
-        if let Ok(len) = self.link.send_unsequenced(message, &mut out) {
-            self.out.extend_from_slice(&out[..len]);
+        if !bytes.is_empty() {
+            self.clock.heard_host(now_ms);
         }
-    }
-
-    fn notify(&mut self, message: &Message, now: u64) {
-        let mut out = [0u8; MAX_WIRE_LEN];
-        if let Ok(len) = self.link.send(message, now, &mut out) {
-            self.out.extend_from_slice(&out[..len]);
-        }
-    }
-
-    fn ack(&mut self) {
-        self.send_unsequenced(&Message::Ack {
-            free_slots: self.free_slots(),
-        });
-    }
-
-    /// Bytes from the host.
-    pub fn on_bytes(&mut self, bytes: &[u8], now: u64) {
-        for byte in bytes {
-            match self.decoder.push(*byte) {
-                None => {}
-                Some(Err(error)) => {
-                    self.stats.decode_errors += 1;
-                    let nak = self.link.nak_for_decode_error(&error);
-                    self.send_unsequenced(&nak);
-                }
-                Some(Ok(frame)) => self.on_frame(&frame, now),
-            }
-        }
-    }
-
-    fn on_frame(&mut self, frame: &Frame, now: u64) {
-        self.stats.frames_received += 1;
-        match self.link.on_frame(frame, self.free_slots(), now) {
-            Inbound::Execute(message) => self.execute(message, frame.header.seq, now),
-            Inbound::Duplicate => {
-                self.stats.duplicates_rejected += 1;
-                self.ack();
-            }
-            Inbound::Refuse { seq, reason } => self.send_unsequenced(&Message::Nak { seq, reason }),
-            Inbound::Ignore => {}
-        }
-    }
-
-    fn execute(&mut self, message: Message, seq: Seq, now: u64) {
-        match message {
-            Message::Hello { .. } => self.on_hello(),
-            Message::Configure(configure) => self.on_configure(configure, seq, now),
-            Message::Home { .. } | Message::Motion(_) | Message::Dwell { .. } => {
-                self.on_queued(message, seq)
-            }
-            Message::QueryStatus => self.send_unsequenced(&Message::Status(self.status())),
-            Message::Ping { nonce } => self.send_unsequenced(&Message::Pong { nonce }),
-            Message::EmergencyStop => self.on_estop(now),
-            Message::ClearFault => {
-                self.latched = FaultFlags(0);
-                self.homed = 0;
-                self.ack();
-            }
-            _ => {}
-        }
-    }
-
-    fn on_hello(&mut self) {
-        if self.running_until.take().is_some() {
-            self.homed = 0;
-        }
-        self.queue.clear();
-        self.send_unsequenced(&Message::HelloReply(HelloReply {
-            protocol_version: firmware_protocol::PROTOCOL_VERSION,
-            firmware_version: FirmwareVersion {
-                major: 0,
-                minor: 1,
-                patch: 0,
-            },
-            queue_depth: QUEUE_DEPTH,
-            rx_window: RX_WINDOW,
-            firmware_name: HelloReply::name_field("cubed-sim"),
-        }));
-    }
-
-    fn on_configure(&mut self, configure: Configure, seq: Seq, now: u64) {
-        let allowed = matches!(
-            self.state(),
-            FirmwareState::Unconfigured | FirmwareState::Unhomed | FirmwareState::Idle
-        );
-        if !allowed {
-            return self.send_unsequenced(&Message::Nak {
-                seq,
-                reason: NakReason::BadState,
-            });
-        }
-        if let Err(refusal) = self.mechanics.accepts(&configure) {
-            return self.send_unsequenced(&Message::ConfigureRefused { seq, refusal });
-        }
-        let checksum = configure.checksum().unwrap_or(0);
-        self.configure = Some(configure);
-        self.homed = 0;
-        self.notify(&Message::ConfigureReply { checksum }, now);
-        self.ack();
-    }
-
-    fn refusal(&self, message: &Message) -> Option<NakReason> {
-        let state = self.state();
-        if state == FirmwareState::EStopped {
-            return Some(NakReason::EStopLatched);
-        }
-        if matches!(state, FirmwareState::Faulted | FirmwareState::Unconfigured) {
-            return Some(NakReason::BadState);
-        }
-        match message {
-            Message::Motion(motion) => {
-                let will_be_homed = self.queue.iter().fold(self.homed, |mask, m| match m {
-                    Message::Home { mask: home, .. } => mask | home,
-                    _ => mask,
-                });
-                if motion_mask(motion) & !will_be_homed != 0 {
-                    return Some(NakReason::BadState);
-                }
-                if !self.configure.is_some_and(|c| motion_fits(&c, motion)) {
-                    return Some(NakReason::InvalidCommand);
-                }
-            }
-            Message::Home { mask, .. } if !self.configure.is_some_and(|c| home_fits(&c, *mask)) => {
-                return Some(NakReason::InvalidCommand);
-            }
-            _ => {}
-        }
-        None
-    }
-
-    fn on_queued(&mut self, message: Message, seq: Seq) {
-        match self.refusal(&message) {
-            Some(reason) => self.send_unsequenced(&Message::Nak { seq, reason }),
-            None => {
-                self.queue.push_back(message);
-                self.ack();
-            }
-        }
-    }
-
-    fn on_estop(&mut self, now: u64) {
-        let already = self.latched.any(FaultFlags::ESTOP);
-        self.stop_and_flush();
-        self.latched = FaultFlags(self.latched.0 | FaultFlags::ESTOP);
-        self.ack();
-        if self.link.in_session() && !already {
-            self.notify(&Message::Event(Event::Fault(Fault::EStopLatched)), now);
-        }
-    }
-
-    fn stop_and_flush(&mut self) {
-        if self.running_until.take().is_some() {
-            self.homed = 0;
-        }
-        self.queue.clear();
-    }
-
-    /// The status snapshot.
-    pub fn status(&self) -> Status {
-        let positions: Vec<i32> = self.mechanics.positions().into_iter().take(12).collect();
-        Status {
-            state: self.state(),
-            faults: self.latched,
-            last_completed_move_id: self.last_completed,
-            queue_used: self.queue.len() as u8,
-            config_checksum: self.configure.and_then(|c| c.checksum().ok()).unwrap_or(0),
-            positions: FixedList::from_slice(&positions, "positions").unwrap_or_default(),
-        }
+        self.step_at(now);
+        self.count();
     }
 
     /// The start button was pressed.
-    pub fn press_button(&mut self, now: u64) {
-        if self.link.in_session() {
-            self.notify(&Message::Event(Event::ButtonPressed { button: 0 }), now);
+    pub fn press_button(&mut self, now_ms: u64) {
+        self.poll(now_ms);
+        let now = self.clock.now_us();
+        self.core.set_input(BUTTON_INPUT, true);
+        self.step_at(now);
+        self.core.set_input(BUTTON_INPUT, false);
+        self.step_at(now);
+    }
+
+    /// Advances the firmware's time to wall time `now_ms`; at speed 0 further, through
+    /// the motion under way, while the host owes the firmware no acknowledgement.
+    pub fn poll(&mut self, now_ms: u64) {
+        let target = self.clock.target_us(now_ms);
+        self.run_until(target);
+        if self.clock.runs_ahead() {
+            let limit = self.clock.ahead_limit_us(now_ms);
+            for _ in 0..100_000 {
+                let busy = !matches!(self.core.activity(), Activity::Idle);
+                match self.next_deadline_us {
+                    Some(at) if busy && self.core.awaiting_acks() == 0 && at <= limit => {
+                        self.step_at(at);
+                    }
+                    _ => break,
+                }
+            }
+        }
+        self.count();
+    }
+
+    /// Wall ms until `poll` next has work (at most 5).
+    pub fn wait_ms(&self, now_ms: u64) -> u64 {
+        let ahead = self.clock.runs_ahead()
+            && self.core.awaiting_acks() == 0
+            && !matches!(self.core.activity(), Activity::Idle);
+        if ahead {
+            return 0;
+        }
+        self.next_deadline_us
+            .map_or(5, |at| self.clock.wall_ms_until(at, now_ms).min(5))
+    }
+
+    fn run_until(&mut self, target_us: u64) {
+        while let Some(at) = self.next_deadline_us.filter(|&at| at <= target_us) {
+            if at <= self.clock.now_us() && at != 0 {
+                // A deadline already served: move on to the target.
+                break;
+            }
+            self.step_at(at);
+        }
+        if target_us > self.clock.now_us() {
+            self.step_at(target_us);
         }
     }
 
-    /// Advances time: finishes and starts commands, retransmits, watches the host.
-    pub fn poll(&mut self, now: u64) {
-        self.finish_running(now);
-        while self.running_until.is_none() && self.start_next(now) {
-            self.finish_running(now);
+    /// Runs the core at `at` µs and lets the machine feel what its motors did.
+    fn step_at(&mut self, at: u64) {
+        let before = self.core.activity();
+        let elapsed = self.clock.set_now_us(at);
+        if matches!(before, Activity::Motion { .. }) {
+            self.mechanics.spent_us(elapsed);
         }
-        if self.state() == FirmwareState::Busy && self.link.comms_timed_out(now) {
-            self.latch(
-                Fault::CommsTimeout,
-                None,
-                "no frame from the host for 2 s while moving".into(),
-                now,
-            );
+        let now = self.clock.now_us();
+        self.hw.now_us = now;
+        let started = self.core.counters().commands_started;
+        let had_fault = self.core.fault_cause().is_some();
+        self.next_deadline_us = self.core.poll(now, &mut self.hw);
+        self.feel(before, now);
+        self.note_commands(started, before);
+        self.note_fault(had_fault, before);
+        self.update_sensors();
+        self.collect_output();
+    }
+
+    fn feel(&mut self, before: Activity, now: u64) {
+        let after = self.core.activity();
+        let homing_mask = match before {
+            Activity::HomingSteppers { mask, .. } => mask,
+            _ => 0,
+        };
+        if let Activity::HomingSteppers { move_id, mask } = after {
+            let new =
+                !matches!(before, Activity::HomingSteppers { move_id: id, .. } if id == move_id);
+            if new {
+                if let Err(fault) = self.mechanics.homing(mask) {
+                    return self.stall(fault, Some(move_id));
+                }
+            }
         }
-        let mut out = [0u8; MAX_WIRE_LEN];
-        while let Some(seq) = self.link.due_for_retransmit(now) {
-            match self.link.retransmit(seq, now, &mut out) {
-                Ok(len) => self.out.extend_from_slice(&out[..len]),
-                Err(_) => break,
+        let batch = self.batch(homing_mask, now);
+        if homing_mask != 0 && !matches!(after, Activity::HomingSteppers { .. }) {
+            self.rehome_watches(homing_mask);
+        }
+        if !batch.is_empty() {
+            if let Err(fault) = self.mechanics.moved(&batch) {
+                return self.stall(fault, move_id_of(before));
+            }
+        }
+        if after != before {
+            self.mechanics.command_ended();
+        }
+    }
+
+    /// What the pins did since the last look, skipping the motors that are homing.
+    fn batch(&mut self, homing_mask: u16, now: u64) -> MotorBatch {
+        let mut batch = MotorBatch::default();
+        for event in self.hw.take_events() {
+            match event {
+                PinEvent::Jaw { actuator, closed } => batch.jaws_started.push((actuator, closed)),
+                PinEvent::Step { actuator, .. } => {
+                    let index = usize::from(actuator);
+                    if index < 16 && homing_mask & (1 << index) != 0 {
+                        continue;
+                    }
+                    let (Some(steps), Some((per_rev, units))) =
+                        (self.hw.motor_steps(index), self.hw.motor_scale(index))
+                    else {
+                        continue;
+                    };
+                    if let Some(Some(watch)) = self.watches.get_mut(index) {
+                        let meaning = watch.on_step(steps, per_rev, units);
+                        if let Some(delta) = meaning.leaving {
+                            batch.leaving.push((actuator, delta));
+                        }
+                        if let Some(delta) = meaning.passing {
+                            batch.passing.push((actuator, delta));
+                        }
+                    }
+                }
+            }
+        }
+        for index in 0..self.board.actuators.len() {
+            if let Some(closing) = self.hw.jaw_travelling(index, now) {
+                batch.jaws_travelling.push((index as u8, closing));
+            }
+        }
+        batch
+    }
+
+    fn rehome_watches(&mut self, mask: u16) {
+        for (index, watch) in self.watches.iter_mut().enumerate().take(16) {
+            if mask & (1 << index) != 0 && watch.is_some() {
+                *watch = self.hw.motor_steps(index).map(Watch::homed_at);
             }
         }
     }
 
-    /// When `poll` next has something to do (a command finishing).
-    pub fn next_deadline(&self) -> Option<u64> {
-        self.running_until
-    }
-
-    fn finish_running(&mut self, now: u64) {
-        let Some(until) = self.running_until else {
-            return;
-        };
-        if now < until {
-            return;
-        }
-        self.running_until = None;
-        let Some(done) = self.queue.pop_front() else {
-            return;
-        };
-        if let Message::Home { mask, .. } = done {
-            self.homed |= mask;
-        }
-        let move_id = done.move_id().unwrap_or(0);
-        self.last_completed = move_id;
-        self.notify(&Message::MoveDone { move_id }, now);
-        self.ack();
-    }
-
-    /// Starts the next queued command if allowed; false if none was started.
-    fn start_next(&mut self, now: u64) -> bool {
-        let Some(next) = self.queue.front().copied() else {
-            return false;
-        };
-        if self.latched.0 != 0 || self.link.unacked_notifications() + 2 > NOTIFY_WINDOW {
-            return false;
-        }
-        let move_id = next.move_id().unwrap_or(0);
-        if !self.stats.executed_ids.insert(move_id) {
-            self.stats.move_ids_run_twice += 1;
-        }
-        let result = match next {
-            Message::Home { mask, .. } => self.mechanics.home(mask),
-            Message::Motion(motion) => self.mechanics.run(&motion),
-            Message::Dwell { ms, .. } => Ok(u32::from(ms)),
-            _ => Ok(0),
-        };
-        match result {
-            Ok(ms) => {
-                self.stats.moves_executed += 1;
-                self.running_until = Some(now + self.scaled(ms));
-                true
-            }
-            Err(MechanicalFault { fault, reason }) => {
-                self.latch(fault, Some(move_id), reason, now);
-                false
-            }
-        }
-    }
-
-    fn scaled(&self, ms: u32) -> u64 {
-        if self.speed <= 0.0 {
-            0
-        } else {
-            (f64::from(ms) / self.speed).round() as u64
-        }
-    }
-
-    fn latch(&mut self, fault: Fault, move_id: Option<u32>, reason: String, now: u64) {
-        self.stop_and_flush();
-        self.homed = 0;
-        self.latched = FaultFlags(self.latched.0 | fault.flag());
+    /// The machine blocks a motor: it stalls, its driver tells the core.
+    fn stall(&mut self, fault: MechanicalFault, move_id: Option<u32>) {
+        let actuator = fault.actuator();
+        self.hw.set_stalled(usize::from(actuator), true);
         self.stats.faults.push(FaultRecord {
-            at_ms: now,
+            at_ms: self.clock.now_us() / 1000,
             move_id,
-            fault: format!("{fault:?}"),
+            fault: format!("{:?}", fault.fault),
+            reason: fault.reason,
+        });
+        self.core.on_stall(actuator);
+        self.next_deadline_us = self.core.poll(self.clock.now_us(), &mut self.hw);
+        self.hw.take_events();
+    }
+
+    fn note_commands(&mut self, started_before: u64, before: Activity) {
+        let started = self.core.counters().commands_started;
+        if started == started_before {
+            return;
+        }
+        self.stats.moves_executed += started - started_before;
+        self.hw.release_all();
+        let after = self.core.activity();
+        if let Some(id) = move_id_of(after).filter(|_| after != before) {
+            if !self.stats.executed_ids.insert(id) {
+                self.stats.move_ids_run_twice += 1;
+            }
+        }
+    }
+
+    /// Records a fault the core latched by itself (a stall reported here is recorded by
+    /// `stall`, an e-stop is no fault of the machine).
+    fn note_fault(&mut self, had_fault: bool, before: Activity) {
+        let cause = match self.core.fault_cause() {
+            Some(cause) if !had_fault => cause,
+            _ => return,
+        };
+        let reason = match cause {
+            FaultCause::Stall { .. } | FaultCause::EStopCommand | FaultCause::EStopSwitch => return,
+            FaultCause::CommsTimeout => "no frame from the host for 2 s while moving".into(),
+            FaultCause::Stepper { actuator, fault } => {
+                format!("actuator {actuator}: {fault:?}")
+            }
+        };
+        self.stats.faults.push(FaultRecord {
+            at_ms: self.clock.now_us() / 1000,
+            move_id: move_id_of(before),
+            fault: format!("{:?}", cause.protocol_fault()),
             reason,
         });
-        self.notify(&Message::Event(Event::Fault(fault)), now);
+    }
+
+    fn update_sensors(&mut self) {
+        let levels: Vec<(u8, bool)> = self.hw.sensor_levels().collect();
+        for (input, level) in levels {
+            self.core.set_input(input, level);
+        }
+    }
+
+    fn collect_output(&mut self) {
+        while let Some(byte) = self.core.pop_tx() {
+            self.out.push(byte);
+        }
+    }
+
+    /// Link counters over every life of the firmware.
+    fn count(&mut self) {
+        let all = add(self.earlier, self.core.counters());
+        self.stats.frames_received = all.frames;
+        self.stats.decode_errors = all.decode_errors;
+        self.stats.duplicates_rejected = all.duplicates;
     }
 }
 
-/// Whether a `Home` mask names only actuators of `configure`.
-fn home_fits(configure: &Configure, mask: u16) -> bool {
-    let configured = (1u32 << configure.actuators.len()) - 1;
-    u32::from(mask) & !configured == 0
+fn move_id_of(activity: Activity) -> Option<u32> {
+    match activity {
+        Activity::Idle => None,
+        Activity::Motion { move_id }
+        | Activity::Dwell { move_id }
+        | Activity::HomingSteppers { move_id, .. }
+        | Activity::HomingJaws { move_id, .. } => Some(move_id),
+    }
 }
 
-/// The actuators `motion` moves, as a mask.
-fn motion_mask(motion: &Motion) -> u16 {
-    (motion.actions.iter()).fold(0, |mask, a| mask | 1u16 << (a.actuator() % 16))
+fn add(a: Counters, b: Counters) -> Counters {
+    Counters {
+        frames: a.frames + b.frames,
+        decode_errors: a.decode_errors + b.decode_errors,
+        duplicates: a.duplicates + b.duplicates,
+        commands_started: a.commands_started + b.commands_started,
+    }
 }

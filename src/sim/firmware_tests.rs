@@ -1,288 +1,134 @@
-//! Unit tests of the simulated firmware as a pure state machine (no pty, no clock).
+//! Tests of the firmware core on simulated hardware: programs solve the cube in the
+//! firmware's time, a jammed motor stalls and the core reports it, homing seeks.
 
-use super::firmware::{SimFirmware, QUEUE_DEPTH};
-use super::mechanics::PositionTracker;
-use firmware_protocol::message::{
-    Action, ActuatorConfig, Configure, FirmwareState, JawTarget, Motion,
-};
-use firmware_protocol::{encode, Decoder, Frame, Message, Seq, MAX_WIRE_LEN};
+use super::firmware::SimFirmware;
+use super::inprocess::{run_program, InProcessError};
+use super::mechanics::PhysicsMechanics;
+use crate::cube::FaceletCube;
+use crate::cube::{random::random_scramble, Move, Turn};
+use crate::robot::{load_robot, ActuatorMap, MotionGroup, Planner, RobotModel};
+use firmware_protocol::message::{Action, Motion};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
 
-fn configure() -> Configure {
-    Configure::new(&[ActuatorConfig::Jaw {
-        open_ms: 100,
-        close_ms: 100,
-    }])
-    .expect("one jaw")
+fn design(name: &str) -> (RobotModel, ActuatorMap) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("config/robots/{name}.toml"));
+    let model = load_robot(&path).expect("shipped design loads");
+    let map = ActuatorMap::new(&model).expect("fits the protocol");
+    (model, map)
 }
 
-fn wire(seq: u8, message: Message) -> Vec<u8> {
-    let mut out = [0u8; MAX_WIRE_LEN];
-    let frame = if message.is_sequenced() {
-        Frame::new(Seq(seq), Seq(0), message)
-    } else {
-        Frame::unsequenced(Seq(0), message)
-    };
-    let len = encode(&frame, &mut out).expect("encodes");
-    out[..len].to_vec()
-}
-
-fn replies(firmware: &mut SimFirmware<PositionTracker>) -> Vec<Message> {
-    let mut decoder = Decoder::new();
-    decoder
-        .feed(&firmware.take_output())
-        .flatten()
-        .map(|f| f.message)
-        .collect()
-}
-
-fn session() -> SimFirmware<PositionTracker> {
-    let mut firmware = SimFirmware::new(PositionTracker::new(&configure()), 0.0, 0);
-    firmware.on_bytes(
-        &wire(
-            0,
-            Message::Hello {
-                protocol_version: firmware_protocol::PROTOCOL_VERSION,
-            },
-        ),
-        0,
-    );
-    firmware.on_bytes(&wire(0, Message::Configure(configure())), 0);
-    firmware.on_bytes(
-        &wire(
-            1,
-            Message::Home {
-                move_id: 1,
-                mask: 0b1,
-            },
-        ),
-        0,
-    );
-    firmware.poll(0);
-    replies(&mut firmware);
-    firmware
+fn sim(model: &RobotModel, map: &ActuatorMap, cube: &FaceletCube) -> SimFirmware<PhysicsMechanics> {
+    let mechanics = PhysicsMechanics::new(model.clone(), map.clone(), cube);
+    SimFirmware::new(mechanics, 1.0, 0).expect("the design is a board")
 }
 
 #[test]
-fn link_sim_runs_a_retransmitted_motion_once() {
-    let mut firmware = session();
-    let motion = Motion::new(
-        2,
-        &[Action::Jaw {
-            actuator: 0,
-            target: JawTarget::Closed,
-        }],
-    )
-    .expect("motion");
-    let bytes = wire(2, Message::Motion(motion));
-    firmware.on_bytes(&bytes, 10);
-    firmware.on_bytes(&bytes, 20);
-    firmware.poll(30);
-    assert_eq!(firmware.stats.moves_executed, 2, "home and the motion");
-    assert_eq!(firmware.stats.duplicates_rejected, 1);
-    assert_eq!(firmware.stats.move_ids_run_twice, 0);
-    assert!(replies(&mut firmware).contains(&Message::MoveDone { move_id: 2 }));
+fn planned_programs_solve_the_cube_in_the_time_the_plan_says() {
+    for name in ["four-arm", "turntable-flipper", "six-motor"] {
+        let (model, map) = design(name);
+        let planner = Planner::new(model.clone());
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let scramble = random_scramble(&mut rng, 12, false);
+        let cube = FaceletCube::default().apply_all(&scramble);
+        let solution: Vec<Turn> = (scramble.iter().rev())
+            .filter_map(|m| match m.inverse() {
+                Move::Turn(t) => Some(t),
+                Move::Rotate(_) => None,
+            })
+            .collect();
+        let plan = planner.plan(&planner.home(), &solution).expect("plans");
+        let encoded = map
+            .encode_program(&plan.program, &plan.start, 2)
+            .expect("encodes");
+        let groups: Vec<MotionGroup> = encoded.groups.iter().map(|(_, g)| *g).collect();
+        let mut firmware = sim(&model, &map, &cube);
+        let simulated_us = run_program(&mut firmware, map.configure(), map.home_mask(), &groups)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(firmware.mechanics.cube_solved(), "{name}: solved");
+        let planned_us = u64::from(plan.total_ms) * 1000;
+        let off = planned_us.abs_diff(simulated_us) as f64 / planned_us as f64;
+        assert!(
+            off < 0.03,
+            "{name}: planned {planned_us} µs, simulated {simulated_us} µs"
+        );
+        assert_eq!(firmware.stats.move_ids_run_twice, 0);
+        assert_eq!(firmware.stats.moves_executed as usize, groups.len() + 1);
+    }
 }
 
 #[test]
-fn link_sim_refuses_motion_outside_the_configuration() {
-    let mut firmware = session();
-    let motion = Motion::new(
+fn a_turn_the_cube_blocks_stalls_and_the_firmware_reports_its_motor() {
+    let (model, map) = design("four-arm");
+    let mut firmware = sim(&model, &map, &FaceletCube::default());
+    // Left turns its layer while front and back grip theirs: the layers jam.
+    let left = map
+        .index_of(crate::robot::Role::Rotation { gripper: 0 })
+        .expect("left rotation");
+    let turn = Motion::new(
         2,
         &[Action::Rotate {
-            actuator: 0,
+            actuator: left,
             quarter_turns: 1,
         }],
     )
-    .expect("motion");
-    firmware.on_bytes(&wire(2, Message::Motion(motion)), 10);
-    let refused = replies(&mut firmware).iter().any(|m| {
-        matches!(
-            m,
-            Message::Nak {
-                reason: firmware_protocol::message::NakReason::InvalidCommand,
-                ..
-            }
-        )
-    });
-    assert!(refused);
-}
-
-#[test]
-fn link_sim_estop_flushes_the_queue_and_latches() {
-    let mut firmware = SimFirmware::new(PositionTracker::new(&configure()), 1.0, 0);
-    firmware.on_bytes(
-        &wire(
-            0,
-            Message::Hello {
-                protocol_version: firmware_protocol::PROTOCOL_VERSION,
-            },
-        ),
-        0,
+    .expect("one action");
+    let result = run_program(
+        &mut firmware,
+        map.configure(),
+        map.home_mask(),
+        &[MotionGroup::Motion(turn)],
     );
-    firmware.on_bytes(&wire(0, Message::Configure(configure())), 0);
-    for id in 1..=QUEUE_DEPTH {
-        firmware.on_bytes(
-            &wire(
-                id,
-                Message::Dwell {
-                    move_id: u32::from(id),
-                    ms: 1000,
-                },
-            ),
-            0,
-        );
+    match result {
+        Err(InProcessError::Fault(what)) => {
+            assert!(
+                what.contains(&format!("Stall {{ actuator: {left} }}")),
+                "{what}"
+            )
+        }
+        other => panic!("expected a stall, got {other:?}"),
     }
-    firmware.poll(0);
-    firmware.on_bytes(&wire(0, Message::EmergencyStop), 1);
-    firmware.poll(5000);
-    assert_eq!(firmware.state(), FirmwareState::EStopped);
-    assert_eq!(
-        firmware.stats.moves_executed, 1,
-        "only the running dwell had started"
-    );
-    assert_eq!(firmware.status().queue_used, 0);
+    assert!(firmware.mechanics.cube_solved(), "nothing turned");
+    let record = firmware.stats.faults.last().expect("recorded");
+    assert_eq!(record.move_id, Some(2));
 }
 
 #[test]
-fn link_sim_reboot_forgets_the_session() {
-    let mut firmware = session();
-    firmware.reboot(100);
-    assert_eq!(firmware.state(), FirmwareState::Unconfigured);
-    assert!(replies(&mut firmware).iter().any(|m| matches!(
-        m,
-        Message::Event(firmware_protocol::message::Event::Boot { .. })
-    )));
-}
-
-fn hello_then(firmware: &mut SimFirmware<PositionTracker>, configure: Configure) -> Vec<Message> {
-    firmware.on_bytes(
-        &wire(
-            0,
-            Message::Hello {
-                protocol_version: firmware_protocol::PROTOCOL_VERSION,
-            },
-        ),
-        0,
-    );
-    firmware.on_bytes(&wire(0, Message::Configure(configure)), 0);
-    replies(firmware)
-}
-
-#[test]
-fn link_sim_refuses_a_configuration_its_motors_cannot_honour_with_the_reason() {
-    use firmware_protocol::message::{ConfigRefusal, TimedMove};
-    let motors = Configure::new(&[
-        ActuatorConfig::Jaw {
-            open_ms: 100,
-            close_ms: 100,
-        },
-        ActuatorConfig::Flipper {
-            min: 0,
-            max: 3,
-            step_ms: 200,
-        },
-    ])
-    .expect("two motors");
-    let refused = |configure: Configure| {
-        let mut firmware = SimFirmware::new(PositionTracker::new(&motors), 0.0, 0);
-        let replies = hello_then(&mut firmware, configure);
-        assert_eq!(firmware.state(), FirmwareState::Unconfigured);
-        replies.into_iter().find_map(|m| match m {
-            Message::ConfigureRefused { seq, refusal } => Some((seq, refusal)),
-            _ => None,
-        })
-    };
-    let flipper = |min, max, step_ms| ActuatorConfig::Flipper { min, max, step_ms };
-    let jaw = motors.actuators.to_vec()[0];
-    let fast = Configure::new(&[jaw, flipper(0, 3, 150)]).expect("two");
+fn after_a_reboot_homing_seeks_the_magnet_from_where_the_motors_are() {
+    let (model, map) = design("six-motor");
+    let mut firmware = sim(&model, &map, &FaceletCube::default());
+    let up = map
+        .index_of(crate::robot::Role::Rotation { gripper: 0 })
+        .expect("up motor");
+    let turn = Motion::new(
+        2,
+        &[Action::Rotate {
+            actuator: up,
+            quarter_turns: 1,
+        }],
+    )
+    .expect("one action");
+    run_program(
+        &mut firmware,
+        map.configure(),
+        map.home_mask(),
+        &[MotionGroup::Motion(turn)],
+    )
+    .expect("U turns");
+    assert!(!firmware.mechanics.cube_solved());
+    let per_quarter = firmware
+        .core()
+        .position_steps(usize::from(up))
+        .expect("stepper");
+    assert!(per_quarter > 0);
+    firmware.reboot(0);
     assert_eq!(
-        refused(fast),
-        Some((
-            Seq(0),
-            ConfigRefusal::TooFast {
-                actuator: 1,
-                timed: TimedMove::FlipperStep,
-                needed_ms: 200
-            }
-        ))
+        firmware.core().position_steps(usize::from(up)),
+        Some(0),
+        "count lost"
     );
-    let wide = Configure::new(&[jaw, flipper(-1, 3, 200)]).expect("two");
-    assert_eq!(
-        refused(wide),
-        Some((Seq(0), ConfigRefusal::RangeBeyondTravel { actuator: 1 }))
-    );
-    let swapped = Configure::new(&[flipper(0, 3, 200), jaw]).expect("two");
-    assert_eq!(
-        refused(swapped),
-        Some((Seq(0), ConfigRefusal::WrongKind { actuator: 0 }))
-    );
-    let three = Configure::new(&[jaw, flipper(0, 3, 200), jaw]).expect("three");
-    assert_eq!(
-        refused(three),
-        Some((Seq(0), ConfigRefusal::TooManyActuators { board: 2 }))
-    );
-    // Slower and narrower than the motors is honoured.
-    let mut firmware = SimFirmware::new(PositionTracker::new(&motors), 0.0, 0);
-    let slower = Configure::new(&[jaw, flipper(0, 2, 250)]).expect("two");
-    let replies = hello_then(&mut firmware, slower);
-    assert!(replies
-        .iter()
-        .any(|m| matches!(m, Message::ConfigureReply { .. })));
-}
-
-#[test]
-fn link_sim_homes_only_the_mask_and_refuses_motions_of_unhomed_actuators() {
-    let two = Configure::new(&[
-        ActuatorConfig::Jaw {
-            open_ms: 100,
-            close_ms: 100,
-        },
-        ActuatorConfig::Flipper {
-            min: 0,
-            max: 3,
-            step_ms: 200,
-        },
-    ])
-    .expect("two");
-    let mut firmware = SimFirmware::new(PositionTracker::new(&two), 0.0, 0);
-    hello_then(&mut firmware, two);
-    let home = |move_id, mask| Message::Home { move_id, mask };
-    let flip = Message::Motion(
-        Motion::new(
-            3,
-            &[Action::Flip {
-                actuator: 1,
-                position: 2,
-            }],
-        )
-        .expect("flip"),
-    );
-    firmware.on_bytes(&wire(1, home(1, 0b01)), 0);
-    firmware.poll(0);
-    assert_eq!(
-        firmware.state(),
-        FirmwareState::Unhomed,
-        "the flipper is not"
-    );
-    firmware.on_bytes(&wire(2, home(2, 0b100)), 0);
-    firmware.on_bytes(&wire(3, flip), 0);
-    let refusals: Vec<_> = replies(&mut firmware)
-        .into_iter()
-        .filter_map(|m| match m {
-            Message::Nak { seq, reason } => Some((seq, reason)),
-            _ => None,
-        })
-        .collect();
-    use firmware_protocol::message::NakReason;
-    assert_eq!(
-        refusals,
-        vec![
-            (Seq(2), NakReason::InvalidCommand),
-            (Seq(3), NakReason::BadState)
-        ],
-        "actuator 2 is not configured; actuator 1 is not homed"
-    );
-    firmware.on_bytes(&wire(4, home(4, 0b10)), 0);
-    firmware.poll(0);
-    assert_eq!(firmware.state(), FirmwareState::Idle);
+    // The motor holds the cap a quarter off its mark: homing it would turn the face.
+    let again = run_program(&mut firmware, map.configure(), map.home_mask(), &[]);
+    assert!(matches!(again, Err(InProcessError::Fault(_))), "{again:?}");
 }

@@ -1,9 +1,10 @@
-//! The simulated robot behind the `Mechanics` seam: firmware actuators drive the rigid-body
-//! machine of `sim::rigid` (never the planner's rules), time comes from the configured motion
-//! parameters, and an impossible step latches a fault naming the motor that fails.
+//! The simulated robot: firmware actuators drive the rigid-body machine of `sim::rigid`
+//! (never the planner's rules), and an impossible step is a fault naming the motor that
+//! fails. Whole steps here (`run`, `home`: for benches and the rules comparison); the
+//! firmware's motors feel their way through it batch by batch (`mechanics_feel.rs`).
 
 use super::bench::Attachment;
-use super::mechanics::{action_ms, check_configure, MechanicalFault, Mechanics};
+use super::mechanics::{action_ms, MechanicalFault};
 use super::rigid::{
     camera_view, own_frame, placed_like, Culprit, GripperMove, HomeParts, Impossible, JawMove,
     Machine, MachineStep,
@@ -11,9 +12,7 @@ use super::rigid::{
 use crate::cube::{ColourScheme, FaceletCube};
 use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::RobotModel;
-use firmware_protocol::message::{
-    Action, ActuatorConfig, ConfigRefusal, Configure, Fault, JawTarget, Motion,
-};
+use firmware_protocol::message::{Action, ActuatorConfig, Fault, JawTarget, Motion};
 
 /// The robot design as a machine: the simulator tracks the cube and refuses impossible steps.
 #[derive(Debug, Clone)]
@@ -23,6 +22,8 @@ pub struct PhysicsMechanics {
     pub machine: Machine,
     /// The camera scene and bench kept up to date, when a simulated camera looks on.
     pub attached: Option<Attachment>,
+    /// Per gripper, whether its current turn slips (asked once per move).
+    pub(super) slipping: Vec<Option<bool>>,
 }
 
 impl PhysicsMechanics {
@@ -30,6 +31,7 @@ impl PhysicsMechanics {
     pub fn new(model: RobotModel, map: ActuatorMap, cube: &FaceletCube) -> PhysicsMechanics {
         PhysicsMechanics {
             machine: Machine::homed(&model, *cube),
+            slipping: vec![None; model.grippers.len()],
             model,
             map,
             attached: None,
@@ -43,7 +45,7 @@ impl PhysicsMechanics {
         self
     }
 
-    fn take_load(&mut self) {
+    pub(super) fn take_load(&mut self) {
         let Some(a) = &self.attached else {
             return;
         };
@@ -53,7 +55,7 @@ impl PhysicsMechanics {
         self.publish();
     }
 
-    fn publish(&self) {
+    pub(super) fn publish(&self) {
         if let Some(a) = &self.attached {
             let in_view = (self.model.cameras.iter())
                 .map(|c| camera_view(&self.machine.cube, c.at, c.image_top))
@@ -83,7 +85,7 @@ impl PhysicsMechanics {
     }
 
     /// The firmware fault for an impossible step: the failing motor's actuator index.
-    fn fault_for(&self, impossible: Impossible) -> MechanicalFault {
+    pub(super) fn fault_for(&self, impossible: Impossible) -> MechanicalFault {
         let role = match impossible.culprit {
             Culprit::Jaw(gripper) => Role::Jaw { gripper },
             Culprit::Rotation(gripper) => Role::Rotation { gripper },
@@ -195,16 +197,10 @@ fn target_for(action: &Action, role: Role, config: &ActuatorConfig) -> Option<i3
     }
 }
 
-impl Mechanics for PhysicsMechanics {
-    /// The motors are the design's own: a configuration they can honour (slower or
-    /// narrower than they are, never faster or wider) is accepted.
-    fn accepts(&self, configure: &Configure) -> Result<(), ConfigRefusal> {
-        check_configure(&self.map.configs, configure)
-    }
-
+impl PhysicsMechanics {
     /// The rotations of the mask turn back to their mark, then its jaws close
     /// (PROTOCOL.md, Home). Takes as long as the slowest motor: turning back plus closing.
-    fn home(&mut self, mask: u16) -> Result<u32, MechanicalFault> {
+    pub fn home(&mut self, mask: u16) -> Result<u32, MechanicalFault> {
         self.take_load();
         let parts = self.home_parts(mask);
         let ms = self.home_ms(&parts);
@@ -215,7 +211,8 @@ impl Mechanics for PhysicsMechanics {
         Ok(ms)
     }
 
-    fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault> {
+    /// Performs a whole motion at once; returns its time from the configured times.
+    pub fn run(&mut self, motion: &Motion) -> Result<u32, MechanicalFault> {
         self.take_load();
         if self
             .attached
@@ -241,7 +238,8 @@ impl Mechanics for PhysicsMechanics {
         }
     }
 
-    fn positions(&self) -> Vec<i32> {
+    /// Absolute position of each firmware actuator.
+    pub fn positions(&self) -> Vec<i32> {
         self.map
             .roles
             .iter()
@@ -281,7 +279,7 @@ impl PhysicsMechanics {
     }
 
     /// The parts of the design the actuators of `mask` move.
-    fn home_parts(&self, mask: u16) -> HomeParts {
+    pub(super) fn home_parts(&self, mask: u16) -> HomeParts {
         let mut parts = HomeParts {
             rotations: vec![false; self.model.grippers.len()],
             jaws: vec![false; self.model.grippers.len()],

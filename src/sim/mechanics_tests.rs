@@ -4,8 +4,8 @@ use crate::cube::FaceletCube;
 use crate::robot::actuators::{ActuatorMap, MotionGroup, Role};
 use crate::robot::program::{Action, Program, Step};
 use crate::robot::{load_robot, RobotModel};
-use crate::sim::mechanics::{Mechanics, PhysicsMechanics, PositionTracker};
-use firmware_protocol::message::{ActuatorConfig, Configure, Fault, JawTarget, Motion};
+use crate::sim::mechanics::PhysicsMechanics;
+use firmware_protocol::message::{Fault, Motion};
 
 const LEFT: usize = 0;
 const RIGHT: usize = 1;
@@ -124,43 +124,6 @@ fn physics_home_of_a_mask_homes_one_pair_while_the_other_holds_the_cube() {
         "{}",
         fault.reason
     );
-}
-
-#[test]
-fn position_tracker_home_leaves_jaws_closed_and_the_rest_at_zero() {
-    let configure = Configure::new(&[
-        ActuatorConfig::Jaw {
-            open_ms: 100,
-            close_ms: 100,
-        },
-        ActuatorConfig::Flipper {
-            min: 0,
-            max: 3,
-            step_ms: 100,
-        },
-    ])
-    .expect("two actuators");
-    let mut tracker = PositionTracker::new(&configure);
-    let motion = Motion::new(
-        1,
-        &[
-            firmware_protocol::message::Action::Jaw {
-                actuator: 0,
-                target: JawTarget::Open,
-            },
-            firmware_protocol::message::Action::Flip {
-                actuator: 1,
-                position: 2,
-            },
-        ],
-    )
-    .expect("motion");
-    tracker.run(&motion).expect("runs");
-    assert_eq!(tracker.positions(), vec![0, 2]);
-    tracker.home(0b01).expect("homes the jaw only");
-    assert_eq!(tracker.positions(), vec![1, 2]);
-    tracker.home(0b11).expect("homes");
-    assert_eq!(tracker.positions(), vec![1, 0]);
 }
 
 fn design(name: &str) -> (RobotModel, ActuatorMap) {

@@ -1,13 +1,19 @@
-//! The simulated robot: firmware state machine, mechanics (physics of the robot design),
-//! fault injection, and the pseudo-terminal server that makes it a real serial peer.
+//! The simulated robot: the real firmware core (`firmware/core`) on simulated motors, servos
+//! and sensors, a machine model of the robot design of its own, fault injection, and the
+//! pseudo-terminal server that makes it a real serial peer.
 
 pub(crate) mod bench;
+pub mod board;
+mod clock;
 pub mod faults;
 pub(crate) mod firmware;
 #[cfg(test)]
 mod firmware_tests;
+pub mod hardware;
+pub mod inprocess;
 pub mod machine_replay;
 pub mod mechanics;
+mod mechanics_feel;
 mod mechanics_robot;
 pub mod pty;
 #[cfg(test)]
@@ -18,6 +24,7 @@ mod rigid_space;
 pub mod scenario;
 pub mod soak;
 pub mod spawn;
+mod watch;
 
 pub use firmware::{FaultRecord, SimFirmware, SimStats};
-pub use mechanics::{Mechanics, PhysicsMechanics, PositionTracker};
+pub use mechanics::{Mechanics, PhysicsMechanics};

@@ -220,10 +220,7 @@ impl<M: Mechanics> Server<M> {
         now: u64,
         controls: &mut mpsc::UnboundedReceiver<Control>,
     ) -> io::Result<bool> {
-        let wait = self
-            .firmware
-            .next_deadline()
-            .map_or(5, |at| at.saturating_sub(now).min(5));
+        let wait = self.firmware.wait_ms(now);
         let read = async {
             match self.endpoint.as_mut() {
                 Some(e) => e.master.read(&mut self.buf).await,

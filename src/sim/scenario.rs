@@ -61,7 +61,7 @@ impl Scenario {
         let map = ActuatorMap::new(&self.model)?;
         let groups = program_groups(&map, program, &self.model.home())?;
         let mechanics = PhysicsMechanics::new(self.model.clone(), map.clone(), &self.cube);
-        let firmware = SimFirmware::new(mechanics, self.speed, 0);
+        let firmware = SimFirmware::new(mechanics, self.speed, 0)?;
         let sim = RunningSim::start(firmware, self.faults.clone(), self.seed).await?;
         let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
         let mut events = Vec::new();
@@ -106,4 +106,6 @@ pub enum ScenarioError {
     Pty(#[from] std::io::Error),
     #[error(transparent)]
     Actuators(#[from] ActuatorError),
+    #[error(transparent)]
+    Board(#[from] super::board::BoardBuildError),
 }

@@ -118,6 +118,10 @@ fn check_actuator(actuator: u8, config: &ActuatorConfig, hw: &Actuator) -> Resul
             if range == RotationRange::Continuous && stepper.home.is_none() {
                 return Err(Refusal::ContinuousWithoutSensor { actuator });
             }
+            if range == (RotationRange::Limited { min: 0, max: 0 }) {
+                // It never leaves 0: there is no turn to time.
+                return Ok(());
+            }
             check_time(actuator, stepper, TimedMove::QuarterTurn, quarter_turn_ms)?;
             check_time(actuator, stepper, TimedMove::HalfTurn, half_turn_ms)
         }

@@ -37,6 +37,12 @@ pub enum FaultCause {
     EStopCommand,
     /// The e-stop switch.
     EStopSwitch,
+    /// A driver reported that `actuator` could not move ([`Firmware::on_stall`]: a
+    /// TMC2209's DIAG output, a servo's current sense).
+    Stall {
+        /// Actuator index.
+        actuator: u8,
+    },
 }
 
 impl FaultCause {
@@ -52,6 +58,7 @@ impl FaultCause {
                 fault: StepperFault::EndStopHit,
             } => Fault::Limit { actuator },
             FaultCause::CommsTimeout => Fault::CommsTimeout,
+            FaultCause::Stall { actuator } => Fault::Stall { actuator },
             FaultCause::EStopCommand | FaultCause::EStopSwitch => Fault::EStopLatched,
         }
     }
@@ -69,7 +76,7 @@ pub(crate) enum Channel {
 pub struct Firmware<'b> {
     pub(crate) board: &'b BoardConfig,
     pub(crate) link: FirmwareLink<NOTIFY_WINDOW>,
-    decoder: Decoder,
+    pub(crate) decoder: Decoder,
     pub(crate) configure: Option<Configure>,
     pub(crate) checksum: u16,
     /// Actuators homed since the last `Configure`, `ClearFault` or interruption (bit per index).
@@ -87,6 +94,20 @@ pub struct Firmware<'b> {
     pub(crate) tx: TxBuffer<TX_BYTES>,
     pub(crate) refusal: Option<Refusal>,
     pub(crate) now_us: u64,
+    pub(crate) counters: Counters,
+}
+
+/// What the firmware counted since power-on (for a board's diagnostics and the simulator).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Frames decoded with a good CRC.
+    pub frames: u64,
+    /// Byte runs that did not decode to a frame.
+    pub decode_errors: u64,
+    /// Sequenced frames received again (acknowledged, not executed).
+    pub duplicates: u64,
+    /// Queued commands started.
+    pub commands_started: u64,
 }
 
 /// What the running command waits for.
@@ -105,6 +126,11 @@ pub(crate) enum Running {
 impl<'b> Firmware<'b> {
     /// A firmware just powered on; its first bytes are `Event Boot`.
     pub fn new(board: &'b BoardConfig, now_us: u64) -> Self {
+        Self::restarted(board, now_us, ResetCause::PowerOn)
+    }
+
+    /// A firmware that has just restarted for `cause`; its first bytes are `Event Boot`.
+    pub fn restarted(board: &'b BoardConfig, now_us: u64, cause: ResetCause) -> Self {
         let mut channels = [Channel::None; MAX_ACTUATORS];
         for (index, (slot, hw)) in channels.iter_mut().zip(board.actuators).enumerate() {
             *slot = match *hw {
@@ -132,10 +158,9 @@ impl<'b> Firmware<'b> {
             tx: TxBuffer::new(),
             refusal: None,
             now_us,
+            counters: Counters::default(),
         };
-        firmware.send_unsequenced(&Message::Event(Event::Boot {
-            cause: ResetCause::PowerOn,
-        }));
+        firmware.send_unsequenced(&Message::Event(Event::Boot { cause }));
         firmware
     }
 
@@ -145,6 +170,7 @@ impl<'b> Firmware<'b> {
         match self.decoder.push(byte) {
             None => {}
             Some(Err(error)) => {
+                self.counters.decode_errors += 1;
                 let nak = self.link.nak_for_decode_error(&error);
                 self.send_unsequenced(&nak);
             }
@@ -268,12 +294,16 @@ impl<'b> Firmware<'b> {
     }
 
     fn on_frame(&mut self, frame: &Frame) {
+        self.counters.frames += 1;
         match self
             .link
             .on_frame(frame, self.free_slots(), self.now_us / 1000)
         {
             Inbound::Execute(message) => self.execute(message, frame.header.seq),
-            Inbound::Duplicate => self.ack(),
+            Inbound::Duplicate => {
+                self.counters.duplicates += 1;
+                self.ack();
+            }
             Inbound::Refuse { seq, reason } => self.nak(seq, reason),
             Inbound::Ignore => {}
         }

@@ -37,6 +37,7 @@ pub mod board;
 mod check;
 pub mod examples;
 mod firmware;
+mod observe;
 pub mod queue;
 pub mod ramp;
 mod run;
@@ -45,7 +46,8 @@ mod stepper;
 
 pub use board::{Actuator, BoardConfig, BoardError, HomeSensor, Input, SensorKind, Servo, Stepper};
 pub use check::{check_configure, home_fits, motion_fits, motion_mask, Refusal};
-pub use firmware::{FaultCause, Firmware, NOTIFY_WINDOW, QUEUE_DEPTH, RX_WINDOW};
+pub use firmware::{Counters, FaultCause, Firmware, NOTIFY_WINDOW, QUEUE_DEPTH, RX_WINDOW};
+pub use observe::Activity;
 pub use stepper::StepperFault;
 
 /// The board's outputs. Direction is set before a move's first step (each step is at

@@ -135,6 +135,7 @@ impl Firmware<'_> {
         if self.latched.0 != 0 || self.link.unacked_notifications() + 2 > NOTIFY_WINDOW {
             return false;
         }
+        self.counters.commands_started += 1;
         self.running = Some(match next {
             Command::Home { mask, .. } => self.start_homing(mask, now, pins),
             Command::Motion(motion) => {

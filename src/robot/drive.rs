@@ -1,0 +1,209 @@
+//! A stepper drive's motion parameters (`[gripper.motion]`, `[flipper.motion]` in a design
+//! file) and the time a move takes with them: a closed-form trapezoid (accelerate, cruise,
+//! decelerate; a triangle when the move is too short to reach full speed).
+//!
+//! The firmware generates the same ramp step by step; this formula is written apart from
+//! it, so the simulator running the firmware is a witness of the planner's times.
+
+use serde::Deserialize;
+
+/// The serde form of a `motion` table.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DriveToml {
+    full_steps_per_rev: u32,
+    microsteps: u32,
+    /// `[motor revolutions, output revolutions]`.
+    #[serde(default = "direct")]
+    gear: [u32; 2],
+    max_deg_s: u32,
+    accel_deg_s2: u32,
+}
+
+fn direct() -> [u32; 2] {
+    [1, 1]
+}
+
+/// A validated stepper drive: motor, driver and gearing, top speed and acceleration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Drive {
+    /// Full steps per motor revolution (200 for a 1.8° motor).
+    pub full_steps_per_rev: u32,
+    /// Driver microsteps per full step.
+    pub microsteps: u32,
+    /// Motor revolutions per `gear_den` output revolutions.
+    pub gear_num: u32,
+    /// See `gear_num`.
+    pub gear_den: u32,
+    /// Top speed, output degrees per second.
+    pub max_deg_s: u32,
+    /// Acceleration and deceleration, output degrees per second².
+    pub accel_deg_s2: u32,
+}
+
+/// A key of a `motion` table out of range: the key and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DriveKeyError {
+    pub key: &'static str,
+    pub problem: String,
+}
+
+fn out_of_range(key: &'static str, value: u64, allowed: &str) -> DriveKeyError {
+    DriveKeyError {
+        key,
+        problem: format!("{value} is out of range; allowed {allowed}"),
+    }
+}
+
+impl DriveToml {
+    /// Checks every key (the ranges a firmware board accepts).
+    pub(crate) fn validate(&self) -> Result<Drive, DriveKeyError> {
+        let within = |key, value: u32, lo: u32, hi: u32| {
+            if (lo..=hi).contains(&value) {
+                Ok(value)
+            } else {
+                Err(out_of_range(key, value.into(), &format!("{lo}..={hi}")))
+            }
+        };
+        let drive = Drive {
+            full_steps_per_rev: within("full_steps_per_rev", self.full_steps_per_rev, 1, 10_000)?,
+            microsteps: within("microsteps", self.microsteps, 1, 256)?,
+            gear_num: within("gear", self.gear[0], 1, 1000)?,
+            gear_den: within("gear", self.gear[1], 1, 1000)?,
+            max_deg_s: self.max_deg_s,
+            accel_deg_s2: self.accel_deg_s2,
+        };
+        let per_rev = drive.steps_per_rev();
+        if !(4..=10_000_000).contains(&per_rev) {
+            return Err(out_of_range(
+                "gear",
+                per_rev,
+                "4..=10000000 microsteps per output revolution",
+            ));
+        }
+        if !(1..=200_000).contains(&drive.steps_per_s()) {
+            return Err(out_of_range(
+                "max_deg_s",
+                self.max_deg_s.into(),
+                "1..=200000 microsteps per second",
+            ));
+        }
+        if !(100..=50_000_000).contains(&drive.steps_per_s2()) {
+            return Err(out_of_range(
+                "accel_deg_s2",
+                self.accel_deg_s2.into(),
+                "100..=50000000 microsteps per second²",
+            ));
+        }
+        Ok(drive)
+    }
+}
+
+impl Drive {
+    /// Microsteps per output revolution.
+    pub fn steps_per_rev(&self) -> u64 {
+        u64::from(self.full_steps_per_rev) * u64::from(self.microsteps) * u64::from(self.gear_num)
+            / u64::from(self.gear_den)
+    }
+
+    /// Top speed in whole microsteps per second (what a step generator can time).
+    fn steps_per_s(&self) -> u64 {
+        u64::from(self.max_deg_s) * self.steps_per_rev() / 360
+    }
+
+    /// Acceleration in whole microsteps per second².
+    fn steps_per_s2(&self) -> u64 {
+        u64::from(self.accel_deg_s2) * self.steps_per_rev() / 360
+    }
+
+    /// Seconds to move `fraction` of an output revolution from rest to rest.
+    pub fn move_s(&self, fraction: f64) -> f64 {
+        let steps = (fraction * self.steps_per_rev() as f64).floor();
+        let (v, a) = (self.steps_per_s() as f64, self.steps_per_s2() as f64);
+        if steps <= 0.0 {
+            0.0
+        } else if steps * a >= v * v {
+            // Up to v in v/a s over v²/2a steps, the same down, the rest at v.
+            steps / v + v / a
+        } else {
+            // Half the way up, half down: steps/2 = a·t²/2 each.
+            2.0 * (steps / a).sqrt()
+        }
+    }
+
+    /// Whole milliseconds a planner allows for `fraction` of a revolution (rounded up,
+    /// so a firmware whose ramp takes exactly this long accepts the time).
+    pub fn move_ms(&self, fraction: f64) -> u32 {
+        (self.move_s(fraction) * 1000.0 - 1e-6).ceil().max(1.0) as u32
+    }
+}
+
+/// The time a design gives a move of `fraction` of a revolution: derived from the drive
+/// when it has one (a value also given must match it), else the value given.
+pub(crate) fn timed(
+    drive: Option<&Drive>,
+    fraction: f64,
+    given: Option<u32>,
+) -> Result<Option<u32>, String> {
+    let Some(drive) = drive else {
+        return Ok(given);
+    };
+    let derived = drive.move_ms(fraction);
+    match given {
+        Some(ms) if ms != derived => Err(format!(
+            "{ms} ms does not match the ramp of its [motion] table ({derived} ms); remove the key or give {derived}"
+        )),
+        _ => Ok(Some(derived)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drive(max_deg_s: u32, accel_deg_s2: u32) -> Drive {
+        Drive {
+            full_steps_per_rev: 200,
+            microsteps: 8,
+            gear_num: 1,
+            gear_den: 1,
+            max_deg_s,
+            accel_deg_s2,
+        }
+    }
+
+    #[test]
+    fn a_trapezoid_by_hand() {
+        // 900°/s reached in 50 ms over 22.5°; a quarter: 45° ramping, 45° at 900°/s (50 ms).
+        let d = drive(900, 18_000);
+        assert_eq!(d.move_ms(0.25), 150);
+        // A half turn: 135° cruising = 150 ms, plus 100 ms of ramps.
+        assert_eq!(d.move_ms(0.5), 250);
+    }
+
+    #[test]
+    fn a_triangle_by_hand() {
+        // 90° at 3600°/s² never reaches 10 000°/s: 45° up in sqrt(2·45/3600) = 0.158 s.
+        let d = drive(10_000, 3600);
+        let expected = 2.0 * (2.0f64 * 45.0 / 3600.0).sqrt();
+        assert!((d.move_s(0.25) - expected).abs() < 1e-9);
+    }
+
+    #[test]
+    fn keys_out_of_range_are_named() {
+        let raw = DriveToml {
+            full_steps_per_rev: 200,
+            microsteps: 300,
+            gear: [1, 1],
+            max_deg_s: 900,
+            accel_deg_s2: 18_000,
+        };
+        assert_eq!(raw.validate().unwrap_err().key, "microsteps");
+        let slow = DriveToml {
+            microsteps: 8,
+            accel_deg_s2: 1,
+            ..raw
+        };
+        assert_eq!(slow.validate().unwrap_err().key, "accel_deg_s2");
+    }
+}

@@ -1,0 +1,183 @@
+//! The simulated hardware the firmware core drives: steppers that count step edges with
+//! their direction (the motor's angle), hobby servos (a pulse width sends the jaw to a side
+//! over its travel time), and hall sensors whose level follows the motor angle past a magnet.
+//! A stalled motor loses the steps it is sent, as a real one does.
+
+use cubed_firmware::{Actuator, BoardConfig, Pins, Servo, Stepper};
+
+/// What the firmware did to the hardware, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PinEvent {
+    /// A step edge the motor took (not sent while stalled).
+    Step { actuator: u8, positive: bool },
+    /// A servo was sent to a side.
+    Jaw { actuator: u8, closed: bool },
+}
+
+#[derive(Debug, Clone)]
+struct Motor {
+    spec: Stepper,
+    /// Microsteps from the angle the motor had at power-on (the magnet).
+    steps: i64,
+    positive: bool,
+    stalled: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Jaw {
+    spec: Servo,
+    closed: bool,
+    moving_until: u64,
+}
+
+#[derive(Debug, Clone)]
+enum Part {
+    Motor(Motor),
+    Jaw(Jaw),
+}
+
+/// Every motor and servo of the board, and what happened since the last look.
+#[derive(Debug, Clone)]
+pub struct SimHardware {
+    /// The firmware's time, µs: stamps servo travel.
+    pub now_us: u64,
+    parts: Vec<Part>,
+    events: Vec<PinEvent>,
+}
+
+impl SimHardware {
+    /// The hardware at power-on: every motor at its magnet, every jaw closed on the cube.
+    pub fn new(board: &BoardConfig) -> SimHardware {
+        let parts = board
+            .actuators
+            .iter()
+            .map(|actuator| match *actuator {
+                Actuator::Stepper(spec) => Part::Motor(Motor {
+                    spec,
+                    steps: 0,
+                    positive: true,
+                    stalled: false,
+                }),
+                Actuator::Servo(spec) => Part::Jaw(Jaw {
+                    spec,
+                    closed: true,
+                    moving_until: 0,
+                }),
+            })
+            .collect();
+        SimHardware {
+            now_us: 0,
+            parts,
+            events: Vec::new(),
+        }
+    }
+
+    /// What happened since the last call.
+    pub fn take_events(&mut self) -> Vec<PinEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// A motor's angle in microsteps since power-on.
+    pub fn motor_steps(&self, actuator: usize) -> Option<i64> {
+        match self.parts.get(actuator)? {
+            Part::Motor(motor) => Some(motor.steps),
+            Part::Jaw(_) => None,
+        }
+    }
+
+    /// Microsteps per output revolution and position units per revolution of a motor.
+    pub fn motor_scale(&self, actuator: usize) -> Option<(i64, i64)> {
+        match self.parts.get(actuator)? {
+            Part::Motor(motor) => Some((
+                motor.spec.steps_per_rev() as i64,
+                i64::from(motor.spec.units_per_rev),
+            )),
+            Part::Jaw(_) => None,
+        }
+    }
+
+    /// The side a travelling jaw is heading for, if it is still travelling at `now_us`.
+    pub fn jaw_travelling(&self, actuator: usize, now_us: u64) -> Option<bool> {
+        match self.parts.get(actuator)? {
+            Part::Jaw(jaw) if jaw.moving_until > now_us => Some(jaw.closed),
+            _ => None,
+        }
+    }
+
+    /// Whether a jaw is (or is heading) closed.
+    pub fn jaw_closed(&self, actuator: usize) -> Option<bool> {
+        match self.parts.get(actuator)? {
+            Part::Jaw(jaw) => Some(jaw.closed),
+            Part::Motor(_) => None,
+        }
+    }
+
+    /// Blocks a motor (it loses every step until released) or frees it.
+    pub fn set_stalled(&mut self, actuator: usize, stalled: bool) {
+        if let Some(Part::Motor(motor)) = self.parts.get_mut(actuator) {
+            motor.stalled = stalled;
+        }
+    }
+
+    /// Frees every motor.
+    pub fn release_all(&mut self) {
+        for index in 0..self.parts.len() {
+            self.set_stalled(index, false);
+        }
+    }
+
+    /// Each home sensor's input index and pin level now: active within a degree past the
+    /// magnet (the angle the motor had at power-on) in the seek direction.
+    pub fn sensor_levels(&self) -> impl Iterator<Item = (u8, bool)> + '_ {
+        self.parts.iter().filter_map(|part| {
+            let Part::Motor(motor) = part else {
+                return None;
+            };
+            let home = motor.spec.home?;
+            let per_rev = motor.spec.steps_per_rev() as i64;
+            let window = (per_rev / 360).max(1);
+            let past = if home.seek_positive {
+                motor.steps.rem_euclid(per_rev)
+            } else {
+                (-motor.steps).rem_euclid(per_rev)
+            };
+            let active = past < window;
+            Some((home.input.index, active == home.input.active_high))
+        })
+    }
+}
+
+impl Pins for SimHardware {
+    fn set_enable(&mut self, _actuator: u8, _enabled: bool) {}
+
+    fn set_dir(&mut self, actuator: u8, high: bool) {
+        if let Some(Part::Motor(motor)) = self.parts.get_mut(usize::from(actuator)) {
+            motor.positive = high != motor.spec.invert_dir;
+        }
+    }
+
+    fn step(&mut self, actuator: u8) {
+        if let Some(Part::Motor(motor)) = self.parts.get_mut(usize::from(actuator)) {
+            if motor.stalled {
+                return;
+            }
+            motor.steps += if motor.positive { 1 } else { -1 };
+            self.events.push(PinEvent::Step {
+                actuator,
+                positive: motor.positive,
+            });
+        }
+    }
+
+    fn set_servo(&mut self, actuator: u8, pulse_us: u16) {
+        let now = self.now_us;
+        if let Some(Part::Jaw(jaw)) = self.parts.get_mut(usize::from(actuator)) {
+            jaw.closed = pulse_us == jaw.spec.closed_us;
+            jaw.moving_until = now + u64::from(jaw.spec.travel_ms) * 1000;
+            self.events.push(PinEvent::Jaw {
+                actuator,
+                closed: jaw.closed,
+            });
+        }
+    }
+}
