@@ -214,6 +214,10 @@ impl<M: Mechanics> SimFirmware<M> {
                 }
             }
         }
+        let new_motion = matches!(after, Activity::Motion { .. }) && after != before;
+        if new_motion {
+            self.mechanics.motion_began();
+        }
         let batch = self.batch(homing_mask, now);
         if homing_mask != 0 && !matches!(after, Activity::HomingSteppers { .. }) {
             self.rehome_watches(homing_mask);

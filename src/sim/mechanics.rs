@@ -58,6 +58,8 @@ pub trait Mechanics {
     fn moved(&mut self, batch: &MotorBatch) -> Result<(), MechanicalFault>;
     /// The firmware's command changed (a new move begins).
     fn command_ended(&mut self) {}
+    /// A `Motion` begins (before its first motors move).
+    fn motion_began(&mut self) {}
     /// `us` µs of the firmware's time went by while a `Motion` ran.
     fn spent_us(&mut self, _us: u64) {}
 }

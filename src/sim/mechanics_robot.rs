@@ -24,6 +24,8 @@ pub struct PhysicsMechanics {
     pub attached: Option<Attachment>,
     /// Per gripper, whether its current turn slips (asked once per move).
     pub(super) slipping: Vec<Option<bool>>,
+    /// The bench blocks the next motor this motion moves (an injected stall).
+    pub(super) block_pending: bool,
 }
 
 impl PhysicsMechanics {
@@ -32,6 +34,7 @@ impl PhysicsMechanics {
         PhysicsMechanics {
             machine: Machine::homed(&model, *cube),
             slipping: vec![None; model.grippers.len()],
+            block_pending: false,
             model,
             map,
             attached: None,
@@ -114,6 +117,11 @@ impl PhysicsMechanics {
     /// The stall of a motion whose first motor something blocks (an injected fault).
     fn blocked(&self, motion: &Motion) -> MechanicalFault {
         let actuator = motion.actions.iter().next().map_or(0, |a| a.actuator());
+        Self::blocked_actuator(actuator)
+    }
+
+    /// The stall of `actuator`, blocked on the bench (an injected fault).
+    pub(super) fn blocked_actuator(actuator: u8) -> MechanicalFault {
         MechanicalFault {
             fault: Fault::Stall { actuator },
             reason: format!("something blocked actuator {actuator} (injected on the bench)"),
