@@ -3,6 +3,7 @@
 use super::api::{CalibrationDoc, GuideDoc, Refusal};
 use super::board::palette_doc;
 use super::context::RunContext;
+use super::cube_size::RunCube;
 use super::pipeline::home;
 use super::run_error::RunError;
 use super::scanning::capture_scan;
@@ -13,6 +14,7 @@ use crate::cube::{parse_cube, FaceOrder, Move};
 use crate::error_chain::error_chain;
 use crate::solver::Solver;
 use crate::vision::calibrate::calibrate;
+use crate::vision::pocket_sample::{read_pocket_photos, solved_pocket_as_nine};
 use crate::vision::sample::SampleOptions;
 use crate::vision::scan::read_photos;
 use std::sync::Arc;
@@ -27,8 +29,13 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
         "calibrating: photographing a solved cube",
     );
     let photos = capture_scan(ctx, 0, &Face::ALL).await?;
-    let readings = read_photos(&photos, &ctx.rig.grid, &SampleOptions::default())
-        .map_err(RunError::Unreadable)?;
+    let options = SampleOptions::default();
+    let readings = match ctx.settings.cube {
+        RunCube::Three => read_photos(&photos, &ctx.rig.grid, &options),
+        RunCube::Pocket(_) => read_pocket_photos(&photos, &ctx.rig.grid, &options)
+            .map(|four| solved_pocket_as_nine(&four)),
+    }
+    .map_err(RunError::Unreadable)?;
     let calibration = calibrate(&readings, &ctx.rig.palette).map_err(RunError::Calibrate)?;
     let file = ctx.rig.calibrated_file.clone();
     write_atomically(&file, calibration.palette.to_toml().as_bytes()).map_err(|source| {

@@ -118,6 +118,13 @@ pub fn read_pocket_photos(
     Ok(readings)
 }
 
+/// A solved 2x2's readings spread over a 3x3's 54 places, each face's nine places taking its
+/// four readings (each at least twice): what calibration, which reads a solved cube, needs.
+pub fn solved_pocket_as_nine(readings: &[Rgb; STICKERS]) -> [Rgb; 54] {
+    const FROM: [usize; 9] = [0, 0, 1, 2, 3, 1, 2, 3, 3];
+    std::array::from_fn(|i| readings[i / 9 * 4 + FROM[i % 9]])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,5 +137,19 @@ mod tests {
         }
         // A photo turned a quarter clockwise shows the net's bottom-left sticker at top-left.
         assert_eq!(rotate_pocket(&r, 1), [3, 1, 4, 2]);
+    }
+
+    #[test]
+    fn a_solved_2x2_spread_over_nine_places_calibrates_the_palette() {
+        use crate::vision::camera::sim::STANDARD_STICKERS;
+        let four: [Rgb; STICKERS] = std::array::from_fn(|i| STANDARD_STICKERS[i / 4]);
+        let nine = solved_pocket_as_nine(&four);
+        assert!((0..54).all(|i| nine[i] == STANDARD_STICKERS[i / 9]));
+        let palette = crate::vision::palette::Palette::default();
+        let calibrated = crate::vision::calibrate::calibrate(&nine, &palette).expect("calibrates");
+        for (c, colour) in calibrated.palette.colours.iter().enumerate() {
+            let seen = crate::vision::colour::LabColour::from_rgb(STANDARD_STICKERS[c]);
+            assert!(colour.reference.delta_e(seen) < 1.0, "colour {c}");
+        }
     }
 }
