@@ -286,7 +286,7 @@ impl Rig {
         if self.robot_state.is_none() {
             if self.link_ended_meanwhile() {
                 self.drop_link().await;
-                self.connect().await?;
+                self.connect_soon().await?;
             }
             self.home_by_plan().await?;
         }
