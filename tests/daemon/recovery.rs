@@ -264,6 +264,8 @@ async fn calibration_works_on_the_simulator_and_a_start_after_a_refused_one_solv
     assert!(!sim.cube().is_solved(), "a scrambled cube is in");
     let done = daemon.handle.calibrate().await.expect("calibrates");
     assert_eq!(done.palette.len(), 6);
+    let calibration = daemon.handle.status().run.expect("calibration is a run");
+    finished(&daemon.handle, calibration).await;
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let end = finished(&daemon.handle, run).await;
     assert!(
