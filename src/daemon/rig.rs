@@ -72,6 +72,9 @@ pub enum EncodeError {
 
 /// Commands queued ahead of the one running while streaming.
 const LOOKAHEAD: usize = 2;
+/// Attempts to open a port that is still held, and the pause between them.
+const OPEN_ATTEMPTS: u32 = 5;
+const OPEN_RETRY: std::time::Duration = std::time::Duration::from_millis(200);
 /// Every actuator's position lost.
 const LOST_ALL: u16 = u16::MAX;
 
@@ -269,6 +272,20 @@ impl Rig {
         Ok(())
     }
 
+    /// Opens the link, retrying a few times while the port is still held (a link that ended
+    /// a moment ago, e.g. on a firmware reboot, may not have let it go yet).
+    async fn connect_soon(&mut self) -> Result<(), RigError> {
+        for _ in 1..OPEN_ATTEMPTS {
+            match self.connect().await {
+                Err(RigError::Link(LinkError::Open { .. })) => {
+                    tokio::time::sleep(OPEN_RETRY).await;
+                }
+                other => return other,
+            }
+        }
+        self.connect().await
+    }
+
     /// Whether the link is open.
     pub(crate) fn connected(&self) -> bool {
         self.link.is_some()
@@ -277,11 +294,11 @@ impl Rig {
     /// The link, opened (handshake, configuration) and the robot homed if needed, by the
     /// planner's recovery plan (the cube stays supported whatever the grippers hold).
     pub(crate) async fn ensure_link(&mut self) -> Result<&mut LinkHandle, RigError> {
-        self.connect().await?;
+        self.connect_soon().await?;
         if self.robot_state.is_none() {
             if self.link_ended_meanwhile() {
                 self.drop_link().await;
-                self.connect().await?;
+                self.connect_soon().await?;
             }
             self.home_by_plan().await?;
         }

@@ -6,7 +6,7 @@
 //! a start after a refused one re-homes safely.
 
 use super::{finished, random, serve_web, start, wait_until};
-use cubed::daemon::{DaemonHandle, DaemonState, RunDetail, StartSource, StatusDoc};
+use cubed::daemon::{DaemonEvent, DaemonHandle, DaemonState, RunDetail, StartSource, StatusDoc};
 use cubed::web::{control, ControlCommand, ControlReply};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -36,7 +36,9 @@ async fn status_then_resume(web: SocketAddr) -> (String, ControlReply) {
 async fn resume_until_done(handle: &DaemonHandle, web: SocketAddr, run: u64) -> (StatusDoc, u32) {
     let mut resumes = 0;
     loop {
-        let end = finished(handle, run).await;
+        finished(handle, run).await;
+        // The run task has ended: the state it leaves follows the recorded outcome.
+        let end = wait_until(handle, "the run's end", |s| !s.state.is_busy()).await;
         if !waits_for_person(end.state) {
             return (end, resumes);
         }
@@ -243,16 +245,27 @@ async fn calibration_works_on_the_simulator_and_a_start_after_a_refused_one_solv
         .expect_err("not a solved cube");
     assert!(refused.reason.contains("solved cube"), "{}", refused.reason);
     // The scan left the grippers wherever it ended; the next start re-homes safely.
+    let mut events = daemon.handle.subscribe();
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     assert_eq!(resumes, 0, "nothing interrupted the run");
+    let announced = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        while let Ok(event) = events.recv().await {
+            if matches!(event, DaemonEvent::RunFinished { run: r, .. } if r == run) {
+                return;
+            }
+        }
+    });
+    announced.await.expect("the run's end is announced");
     // `cubed run` on the simulator: its simulated person keeps a scrambled cube in, and puts a
     // solved one in when calibration is asked for.
     daemon.keep_scrambling(5);
     assert!(!sim.cube().is_solved(), "a scrambled cube is in");
     let done = daemon.handle.calibrate().await.expect("calibrates");
     assert_eq!(done.palette.len(), 6);
+    let calibration = daemon.handle.status().run.expect("calibration is a run");
+    finished(&daemon.handle, calibration).await;
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let end = finished(&daemon.handle, run).await;
     assert!(
