@@ -184,3 +184,30 @@ fn the_start_button_sends_one_event_per_press() {
         "two presses, two events (retransmissions aside)"
     );
 }
+
+#[test]
+fn a_drivers_stall_signal_stops_everything_and_latches_stall_naming_the_actuator() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    let start = rig.hw.now;
+    rig.send(motion(2, &[rotate(1, 1)]));
+    rig.run_until(start + 20_000);
+    assert_eq!(
+        rig.fw.activity(),
+        cubed_firmware::Activity::Motion { move_id: 2 }
+    );
+    let stalled_at = rig.hw.now;
+    rig.fw.on_stall(1);
+    rig.run_until(stalled_at + 500_000);
+    assert_eq!(rig.fw.state(), FirmwareState::Faulted);
+    assert_eq!(
+        rig.fw.fault_cause(),
+        Some(cubed_firmware::FaultCause::Stall { actuator: 1 })
+    );
+    assert!(rig.has(&Message::Event(Event::Fault(Fault::Stall { actuator: 1 }))));
+    assert!(rig.done_at(2).is_none(), "the motion never completes");
+    let late = (rig.hw.log.iter())
+        .any(|(at, e)| *at > stalled_at && matches!(e, crate::rig::Edge::Step(_)));
+    assert!(!late, "no step after the stall");
+    assert_eq!(rig.fw.activity(), cubed_firmware::Activity::Idle);
+}
