@@ -42,7 +42,7 @@ pub struct ClassifyFlags {
     pub palette: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// Stickers less sure than this (ΔE00 cost gap, scaled by the colour's spread) make the result "unsure".
+    /// Stickers less sure than this (cost gap to the nearest other legal cube: CIEDE2000 plus chromaticity distance) make the result "unsure".
     #[arg(long, default_value_t = ClassifyOptions::default().min_confidence)]
     pub min_confidence: f32,
     /// Also write the readings in the scan JSON format (a regression test for later).
@@ -171,7 +171,7 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
             match flags.format {
                 OutputFormat::Json => println!(
                     "{}",
-                    json!({"facelets": c.symbols(), "confidence": confidence})
+                    json!({"facelets": c.symbols(), "confidence": confidence, "error_probability": c.error_probability()})
                 ),
                 OutputFormat::Text => print_text(&c.symbols(), &c.confidence),
             }

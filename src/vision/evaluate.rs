@@ -1,4 +1,4 @@
-//! Measuring the classifier: run it over known scans (optionally with seeded lighting variants) and count right, unsure, wrong and illegal results.
+//! Measuring the classifier: the development / held-out split of the labelled scans, runs over them (as they are or with seeded lighting variants) counting right, refused, wrong and illegal results, and the confidence of each outcome for the reliability table.
 
 use super::camera::sim::{SimCamera, SimLighting};
 use super::camera::CaptureRequest;
@@ -14,12 +14,56 @@ use crate::error_chain::error_chain;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// Which part of the labelled data a scan belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Used while developing the method.
+    Dev,
+    /// Looked at only to report.
+    HeldOut,
+}
+
+/// 64-bit FNV-1a of a name: fixes the split and each scan's variant seed.
+pub fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+impl Part {
+    /// The split, fixed by the name alone: a scan is held out when the 64-bit
+    /// FNV-1a hash of its file stem (`3x3x3-cross` for `3x3x3-cross.json`) is odd.
+    pub fn of(stem: &str) -> Part {
+        if name_hash(stem) % 2 == 1 {
+            Part::HeldOut
+        } else {
+            Part::Dev
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Part::Dev => "dev",
+            Part::HeldOut => "held-out",
+        }
+    }
+}
+
 /// Readings with the true cube they show.
 #[derive(Clone, Debug)]
 pub struct LabelledScan {
+    /// The file stem (it fixes the part and the variant seeds).
     pub name: String,
     pub readings: [Rgb; 54],
     pub truth: FaceletCube,
+}
+
+/// One classified cube, for the reliability table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub confidence: f32,
+    pub error_probability: f32,
+    pub right: bool,
 }
 
 /// Counts of outcomes.
@@ -34,6 +78,10 @@ pub struct Tally {
     pub illegal: usize,
     /// Names of the scans (and variants) that were not right.
     pub failures: Vec<String>,
+    /// Per classified cube: its least sticker confidence, its calibrated
+    /// error probability and whether its (best-guess) reading was right, for
+    /// the reliability table.
+    pub samples: Vec<Sample>,
 }
 
 impl Tally {
@@ -43,7 +91,12 @@ impl Tally {
 
     /// Percentage exactly right.
     pub fn percent_right(&self) -> f64 {
-        100.0 * self.right as f64 / self.total().max(1) as f64
+        self.percent(self.right)
+    }
+
+    /// `count` as a percentage of all outcomes.
+    pub fn percent(&self, count: usize) -> f64 {
+        100.0 * count as f64 / self.total().max(1) as f64
     }
 
     /// Classifies one scan and counts the outcome.
@@ -55,7 +108,17 @@ impl Tally {
         palette: &Palette,
         options: &ClassifyOptions,
     ) {
-        match classify(readings, palette, options) {
+        let result = classify(readings, palette, options);
+        let guess = match &result {
+            Ok(c) => c,
+            Err(ClassifyError::Unsure { best_guess, .. }) => best_guess,
+        };
+        self.samples.push(Sample {
+            confidence: guess.least_confidence(),
+            error_probability: guess.error_probability(),
+            right: guess.facelets == *truth,
+        });
+        match result {
             Ok(c) if c.cubies.check().is_err() => {
                 self.illegal += 1;
                 self.failures.push(format!("{name}: illegal"));
@@ -69,6 +132,7 @@ impl Tally {
             Err(ClassifyError::Unsure {
                 stickers,
                 best_guess,
+                doubt,
                 ..
             }) => {
                 self.unsure += 1;
@@ -78,7 +142,7 @@ impl Tally {
                     "guess wrong"
                 };
                 self.failures
-                    .push(format!("{name}: unsure of {stickers:?} ({guess})"));
+                    .push(format!("{name}: unsure of {stickers:?}, {doubt} ({guess})"));
             }
         }
     }
@@ -109,8 +173,8 @@ pub fn tally_variants(
     options: &ClassifyOptions,
 ) -> Tally {
     let mut tally = Tally::default();
-    for (i, scan) in scans.iter().enumerate() {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));
+    for scan in scans {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(&scan.name));
         for v in 0..variants {
             let varied = perturbation.apply(&scan.readings, &mut rng);
             tally.record(
@@ -165,4 +229,73 @@ pub fn tally_sim_cubes(
         }
     }
     tally
+}
+
+/// One bin of the reliability table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bin {
+    /// Lower edge of least sticker confidence.
+    pub low: f32,
+    pub right: usize,
+    pub wrong: usize,
+    /// Mean calibrated error probability of the cubes in the bin.
+    pub predicted: f64,
+}
+
+/// Reliability: per bin of least sticker confidence (lower edges), how many
+/// cubes were read right and wrong (best guesses, refused or not), against
+/// the error probability they were given.
+pub fn reliability(samples: &[Sample], edges: &[f32]) -> Vec<Bin> {
+    edges
+        .iter()
+        .enumerate()
+        .map(|(i, &low)| {
+            let high = edges.get(i + 1).copied().unwrap_or(f32::INFINITY);
+            let inside: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| s.confidence >= low && s.confidence < high)
+                .collect();
+            let right = inside.iter().filter(|s| s.right).count();
+            let predicted = inside
+                .iter()
+                .map(|s| s.error_probability as f64)
+                .sum::<f64>()
+                / inside.len().max(1) as f64;
+            Bin {
+                low,
+                right,
+                wrong: inside.len() - right,
+                predicted,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_split_is_fixed_by_the_name() {
+        // FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c (even) and of "b" 0xaf63df4c8601f1a5 (odd): published test vectors.
+        assert_eq!(name_hash("a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(name_hash("b"), 0xaf63_df4c_8601_f1a5);
+        assert_eq!(Part::of("a"), Part::Dev);
+        assert_eq!(Part::of("b"), Part::HeldOut);
+    }
+
+    #[test]
+    fn reliability_bins_count_right_and_wrong() {
+        let s = |confidence, right| Sample {
+            confidence,
+            error_probability: 0.5,
+            right,
+        };
+        let samples = [s(0.5, false), s(1.0, true), s(2.5, true), s(9.0, false)];
+        let counts: Vec<(f32, usize, usize)> = reliability(&samples, &[0.0, 1.0, 3.0])
+            .iter()
+            .map(|b| (b.low, b.right, b.wrong))
+            .collect();
+        assert_eq!(counts, vec![(0.0, 0, 1), (1.0, 2, 0), (3.0, 0, 1)]);
+    }
 }

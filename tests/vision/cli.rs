@@ -139,6 +139,33 @@ fn scan_reads_the_real_photos_with_the_grid_found_automatically() {
     ));
 }
 
+#[test]
+fn scan_with_a_face_photo_missing_names_the_face_instead_of_reusing_another() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = Path::new(&data("photos/3x3x3-random-01")).to_path_buf();
+    for face in ["U", "R", "F", "D", "L"] {
+        std::fs::copy(
+            source.join(format!("{face}.png")),
+            dir.path().join(format!("{face}.png")),
+        )
+        .expect("copy");
+    }
+    let out = cubed(
+        &[
+            "scan",
+            "--images",
+            dir.path().to_str().expect("utf8"),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let message = json["error"]["message"].as_str().expect("message");
+    assert!(message.contains("face B"), "{message}");
+}
+
 /// Six simulated photos of `cube` written as U.png … B.png.
 fn simulated_folder(cube: FaceletCube, dir: &Path) {
     let mut camera = SimCamera::new(5, SimLighting::default());

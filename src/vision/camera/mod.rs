@@ -52,6 +52,8 @@ pub enum CameraError {
     },
     #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
     MissingImage { path: PathBuf, face: Face },
+    #[error("image directory {path} has photos named after faces but none for face {face} (looked for {face}.png, {face}.jpg, {face}.jpeg)")]
+    MissingFacePhoto { path: PathBuf, face: Face },
     #[error("cannot decode image {path}")]
     Decode {
         path: PathBuf,
