@@ -7,7 +7,8 @@ use cubed::vision::camera::image_dir::ImageDirCamera;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::classify::{classify_best_guess, ClassifyOptions};
 use cubed::vision::evaluate::{
-    reliability, tally_scans, tally_sim_cubes, tally_variants, LabelledScan, Part, Sample, Tally,
+    fit_calibration, reliability, tally_scans, tally_sim_cubes, tally_variants, LabelledScan, Part,
+    Sample, Tally,
 };
 use cubed::vision::grid_finder::find_grid;
 use cubed::vision::palette::Palette;
@@ -53,12 +54,15 @@ pub struct VisionBenchArgs {
     /// Print up to this many failures per condition (development part only).
     #[arg(long, default_value_t = 0)]
     pub show_failures: usize,
-    /// The confidence threshold (default: the classifier's).
+    /// The least calibrated probability of a right reading (default: the classifier's).
     #[arg(long, default_value_t = ClassifyOptions::default().min_confidence)]
     pub min_confidence: f32,
-    /// Write the development part's (least confidence, right) pairs as CSV, to fit the calibration.
+    /// Write the development part's (least gap, right) pairs as CSV.
     #[arg(long)]
     pub samples_out: Option<PathBuf>,
+    /// Fit the calibration (the two logistic constants of `classify.rs`) on the development part and print it.
+    #[arg(long)]
+    pub fit: bool,
 }
 
 fn labelled_scans(dir: &Path) -> anyhow::Result<Vec<(Part, LabelledScan)>> {
@@ -211,10 +215,19 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     }
     for (part, samples) in &pooled {
         print_reliability(*part, samples, options.min_confidence);
+        if *part == Part::Dev && args.fit {
+            match fit_calibration(samples) {
+                Some((a, b)) => println!(
+                    "calibration fitted on the dev part ({} cubes): A = {a:.3}, B = {b:.4}",
+                    samples.len()
+                ),
+                None => println!("calibration: the dev part has no wrong (or no right) best guess to fit"),
+            }
+        }
         if let (Part::Dev, Some(path)) = (part, &args.samples_out) {
             let csv: String = samples
                 .iter()
-                .map(|s| format!("{},{}\n", s.confidence, u8::from(s.right)))
+                .map(|s| format!("{},{}\n", s.gap, u8::from(s.right)))
                 .collect();
             std::fs::write(path, csv).with_context(|| format!("writing {}", path.display()))?;
         }
@@ -240,24 +253,24 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The reliability table: least sticker confidence of the best guess (all
-/// conditions pooled) against right and wrong, and the calibrated error
-/// probability the cubes were given.
+/// The reliability table: calibrated confidence of the best guess (all
+/// conditions pooled) against right and wrong, and the error probability the
+/// cubes were given.
 fn print_reliability(part: Part, samples: &[Sample], threshold: f32) {
     println!(
         "\nreliability, {} part (all conditions pooled; best guesses; refused below {threshold}):",
         part.label()
     );
-    println!("| least confidence | cubes | right | wrong | error rate | predicted |");
-    println!("|------------------|-------|-------|-------|------------|-----------|");
-    let edges = [0.0, 1.0, 2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0];
+    println!("| confidence        | cubes | right | wrong | error rate | predicted |");
+    println!("|-------------------|-------|-------|-------|------------|-----------|");
+    let edges = [0.0, 0.5, 0.9, 0.99, 0.999, 0.9999];
     for (i, bin) in reliability(samples, &edges).into_iter().enumerate() {
         let high = edges
             .get(i + 1)
-            .map_or("inf".to_string(), |h| format!("{h}"));
+            .map_or("1".to_string(), |h| format!("{h}"));
         let n = bin.right + bin.wrong;
         println!(
-            "| {:>6} .. {:<6} | {n:>5} | {:>5} | {:>5} | {:>8.2} % | {:>7.2} % |",
+            "| {:>6} .. {:<6} | {n:>5} | {:>5} | {:>5} | {:>8.2} % | {:>7.3} % |",
             bin.low,
             high,
             bin.right,

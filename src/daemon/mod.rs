@@ -4,6 +4,7 @@ mod abort;
 pub(crate) mod api;
 pub(crate) mod board;
 pub mod config;
+mod config_camera;
 pub(crate) mod context;
 pub mod dry_run;
 mod execute;

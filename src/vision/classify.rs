@@ -1,20 +1,19 @@
 //! Classification of 54 sticker readings into a legal cube (or a clear refusal): centres name faces, references adapt to this scan, pieces are decided together. Pure.
 
-use super::classify_pieces::{solve_pieces, sticker_gaps, PieceSolution, StickerCosts};
+use super::classify_pieces::sticker_gaps;
 use super::colour::{LabColour, Rgb};
-use super::colour_difference::ciede2000;
-use super::lighting::{chromaticity, linearize, FaceGains, LightBounds};
+use super::lighting::LightBounds;
 use super::palette::Palette;
+use super::refine::{fit, Fit, STARTS};
 use crate::cube::moves::Axis;
 use crate::cube::{ColourScheme, CubieCube, FaceletCube, Move, Rotation};
 
 /// Tuning of the classifier.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClassifyOptions {
-    /// Stickers whose confidence (cost gap to the best legal alternative) is
-    /// below this make the result "unsure". The default keeps confident errors
-    /// at or below 0.1 % on the development scans under lighting drift (see
-    /// `cubed bench vision`, reliability table).
+    /// The least calibrated probability of being right (0..=1) a cube must
+    /// have to be given: stickers whose own calibrated probability is below
+    /// this make the result "unsure" (see `Classification::confidence`).
     pub min_confidence: f32,
     /// Rounds of re-estimating the light and the colours; the labels must stop
     /// changing within them, or the result is refused.
@@ -47,17 +46,24 @@ impl Default for ClassifyOptions {
     }
 }
 
-/// The default `min_confidence`, chosen on the development scans: under the
-/// seeded drift it leaves no confident error in 1800 cubes (1 at 1.4) and
-/// refuses 0.3 %; the shipped photo set (least confidence 4.3) stays right.
-pub const DEFAULT_MIN_CONFIDENCE: f32 = 4.0;
+/// The default `min_confidence`: a cube is given only when its calibrated
+/// chance of being wrong is at most 0.1 % (the confident-error goal), so the
+/// threshold follows from the calibration rather than from tuning.
+pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.999;
 
-/// The calibration of `Classification::error_probability`: a logistic fit
-/// `1 / (1 + exp(A + B * least_confidence))` of the wrong best guesses on the
-/// development scans over all of the bench's lighting conditions (9006 cubes,
-/// `cubed bench vision --parts dev --variants 300 --samples-out …`).
+/// The calibration: the chance a cube is wrong when its least sure sticker's
+/// gap is `g` is `1 / (1 + exp(A + B * g))`, a logistic fit (maximum
+/// likelihood) of the wrong best guesses on the development scans over all
+/// of the bench's lighting conditions (`cubed bench vision --parts dev
+/// --fit`, which prints these two constants).
 const CALIBRATION_A: f32 = -0.75;
 const CALIBRATION_B: f32 = 0.35;
+
+/// The calibrated chance that a cube whose least sure sticker has cost gap `gap` is wrong.
+pub fn error_probability_of_gap(gap: f32) -> f32 {
+    let g = gap.min(100.0);
+    1.0 / (1.0 + (CALIBRATION_A + CALIBRATION_B * g).exp())
+}
 
 /// A legal cube read from the stickers, with how sure each sticker is.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,9 +75,9 @@ pub struct Classification {
     pub scheme: ColourScheme,
     /// Index into the palette (by home face) of each face's colour.
     pub names: [usize; 6],
-    /// Per sticker: cost gap (ΔE00) to the best legal cube in which it has
-    /// another colour; for centres, the naming confidence.
-    pub confidence: [f32; 54],
+    /// Per sticker: cost gap (CIEDE2000 plus chromaticity) to the best legal
+    /// reading in which it has another colour; for centres, the naming's gap.
+    pub gaps: [f32; 54],
     /// Whether the labels stopped changing as the light was refined (if not,
     /// this is a guess and `classify` refuses it).
     pub converged: bool,
@@ -83,35 +89,50 @@ impl Classification {
         self.facelets.to_symbols(&self.scheme)
     }
 
-    /// Non-centre stickers whose confidence is below `threshold`. Centres
-    /// define the faces, so they are never unsure; their confidence is that of
-    /// the naming of the colours (which palette colour is which face), which
-    /// changes only the printed symbols, not the cube.
-    pub fn unsure_stickers(&self, threshold: f32) -> Vec<usize> {
+    /// Per sticker, the calibrated probability (0..=1) that it is read right
+    /// (`1 - error_probability_of_gap` of its gap). Centres define the faces:
+    /// always 1.
+    pub fn sticker_confidence(&self) -> [f32; 54] {
+        std::array::from_fn(|s| {
+            if s % 9 == 4 {
+                1.0
+            } else {
+                1.0 - error_probability_of_gap(self.gaps[s])
+            }
+        })
+    }
+
+    /// Non-centre stickers whose calibrated probability of being right is
+    /// below `min_confidence` (0..=1; 1 makes every sticker unsure).
+    pub fn unsure_stickers(&self, min_confidence: f32) -> Vec<usize> {
         (0..54)
-            .filter(|&s| s % 9 != 4 && self.confidence[s] < threshold)
+            .filter(|&s| s % 9 != 4 && error_probability_of_gap(self.gaps[s]) > 1.0 - min_confidence)
             .collect()
     }
 
-    /// The smallest confidence of a non-centre sticker: how far the nearest other legal cube is.
-    pub fn least_confidence(&self) -> f32 {
+    /// The smallest gap of a non-centre sticker: how far the nearest other legal reading is.
+    pub fn least_gap(&self) -> f32 {
         (0..54)
             .filter(|s| s % 9 != 4)
-            .map(|s| self.confidence[s])
+            .map(|s| self.gaps[s])
             .fold(f32::INFINITY, f32::min)
     }
 
     /// The calibrated chance that this cube is wrong (monotone in
-    /// `least_confidence`; measured against held-out data by the bench's
+    /// `least_gap`; measured against held-out data by the bench's
     /// reliability table).
     pub fn error_probability(&self) -> f32 {
-        let g = self.least_confidence().min(100.0);
-        1.0 / (1.0 + (CALIBRATION_A + CALIBRATION_B * g).exp())
+        error_probability_of_gap(self.least_gap())
+    }
+
+    /// The calibrated probability that this cube is read right (`1 - error_probability`).
+    pub fn confidence(&self) -> f32 {
+        1.0 - self.error_probability()
     }
 
     /// How sure the naming of the six colours is (cost gap to the next orientation of the palette's scheme).
-    pub fn naming_confidence(&self) -> f32 {
-        self.confidence[4]
+    pub fn naming_gap(&self) -> f32 {
+        self.gaps[4]
     }
 }
 
@@ -136,7 +157,7 @@ impl std::fmt::Display for Doubt {
 /// Why the classifier refuses to give a cube.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ClassifyError {
-    #[error("unsure of {} sticker(s) {stickers:?} ({doubt}; confidence threshold {threshold}); re-capture", stickers.len())]
+    #[error("unsure of {} sticker(s) {stickers:?} ({doubt}; least confidence wanted {threshold}); re-capture", stickers.len())]
     Unsure {
         stickers: Vec<usize>,
         threshold: f32,
@@ -200,114 +221,49 @@ pub fn classify_best_guess(
 
 /// The most likely legal cube and, if the labels did not settle, the stickers that kept changing.
 ///
-/// 1. The centres are named against the palette (which colour is which face).
-/// 2. Each face's light comes from its centre against the palette colour of
-///    that face (bounded); the reference of each colour is its centre so corrected.
-/// 3. Pieces are decided by CIEDE2000 to the references; then each face's light
-///    is refined from its labelled stickers (within the bounds around the
-///    centres' estimate) and the pieces decided again, until nothing changes.
+/// The reading is fitted from each start (`refine.rs`): the centres'
+/// chromaticities, and the calibrated palette. The cheapest settled fit wins
+/// (its total sticker cost under its own light); each sticker's gap is
+/// the cost gap to the best legal cube where it has another colour, and no
+/// more than the gap to a differing reading that another start settled on
+/// (a whole face read under another light is a legal alternative that no
+/// single-sticker change finds).
 fn read_cube(
     readings: &[Rgb; 54],
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> (Classification, Vec<usize>) {
-    let linear = readings.map(linearize);
-    let bounds = LightBounds {
-        face_cast: options.face_cast,
-        ..LightBounds::for_palette(palette)
-    };
-    let mut colour_of = colours_of(&solve_pieces(&chromaticity_costs(readings)));
-    let mut gains = FaceGains::default();
-    let mut labs = readings.map(LabColour::from_rgb);
-    let mut round = 0;
-    loop {
-        if options.correct_lighting {
-            gains = gains.estimate(readings, &linear, &colour_of, &bounds);
-            labs = gains.correct(readings, &linear);
+    let mut fits: Vec<Fit> = STARTS
+        .iter()
+        .map(|&start| fit(readings, palette, options, start))
+        .collect();
+    fits.sort_by(|a, b| {
+        (!a.converged(), a.solution.cost).partial_cmp(&(!b.converged(), b.solution.cost))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let best = fits.remove(0);
+    let mut gaps = sticker_gaps(&best.costs, &best.solution);
+    let colours = best.colours();
+    for rival in &fits {
+        let gap = (rival.solution.cost - best.solution.cost).max(0.0);
+        let theirs = rival.colours();
+        for s in (0..54).filter(|&s| theirs[s] != colours[s]) {
+            gaps[s] = gaps[s].min(gap);
         }
-        let medians = colour_medians(&labs, &colour_of);
-        let naming = name_colours(&medians, palette);
-        let refs: [LabColour; 6] = std::array::from_fn(|f| {
-            medians[f].mix(
-                palette.colours[naming.0[f]].reference,
-                options.palette_weight,
-            )
-        });
-        let costs = sticker_costs(&labs, &refs, options);
-        let next = solve_pieces(&costs);
-        let next_colours = colours_of(&next);
-        let unsettled: Vec<usize> = (0..54)
-            .filter(|&s| next_colours[s] != colour_of[s])
-            .collect();
-        if unsettled.is_empty() || round >= options.refinements {
-            let converged = unsettled.is_empty();
-            return (finish(next, &costs, naming, palette, converged), unsettled);
-        }
-        colour_of = next_colours;
-        round += 1;
     }
-}
-
-/// The colour (face index of its centre) of every sticker of a solution.
-fn colours_of(solution: &PieceSolution) -> [usize; 54] {
-    solution.cubies.to_facelets().stickers.map(|f| f.index())
-}
-
-/// Per colour, the median of the stickers given it.
-fn colour_medians(labs: &[LabColour; 54], colour_of: &[usize; 54]) -> [LabColour; 6] {
-    std::array::from_fn(|f| {
-        let members = (0..54).filter(|&s| colour_of[s] == f).map(|s| labs[s]);
-        LabColour::median(members).unwrap_or(labs[f * 9 + 4])
-    })
-}
-
-/// First-pass costs: distance in chromaticity to each centre, x100 (anchored on the centres, blind to exposure).
-fn chromaticity_costs(readings: &[Rgb; 54]) -> StickerCosts {
-    let chroma = readings.map(chromaticity);
-    std::array::from_fn(|s| std::array::from_fn(|f| 100.0 * distance(chroma[s], chroma[f * 9 + 4])))
-}
-
-fn finish(
-    solution: PieceSolution,
-    costs: &StickerCosts,
-    (names, naming_gap): ([usize; 6], f32),
-    palette: &Palette,
-    converged: bool,
-) -> Classification {
-    let mut confidence = sticker_gaps(costs, &solution);
     for f in 0..6 {
-        confidence[f * 9 + 4] = naming_gap;
+        gaps[f * 9 + 4] = best.naming.1;
     }
-    Classification {
-        facelets: solution.cubies.to_facelets(),
-        cubies: solution.cubies,
-        scheme: palette.scheme(&names),
-        names,
-        confidence,
+    let converged = best.converged();
+    let classification = Classification {
+        facelets: best.solution.cubies.to_facelets(),
+        cubies: best.solution.cubies.clone(),
+        scheme: palette.scheme(&best.naming.0),
+        names: best.naming.0,
+        gaps,
         converged,
-    }
-}
-
-/// Cost of each sticker being each face's colour: CIEDE2000 to the colour's
-/// reference plus the distance of their chromaticities (blind to exposure,
-/// and not blunted by a clipped channel as lightness and chroma are).
-fn sticker_costs(
-    labs: &[LabColour; 54],
-    refs: &[LabColour; 6],
-    options: &ClassifyOptions,
-) -> StickerCosts {
-    let chroma = labs.map(|l| chromaticity(l.to_rgb()));
-    let ref_chroma = refs.map(|r| chromaticity(r.to_rgb()));
-    std::array::from_fn(|s| {
-        std::array::from_fn(|f| {
-            ciede2000(labs[s], refs[f], options.lightness_factor)
-                + options.chromaticity_weight * distance(chroma[s], ref_chroma[f])
-        })
-    })
-}
-
-fn distance(x: [f32; 3], y: [f32; 3]) -> f32 {
-    ((x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2) + (x[2] - y[2]).powi(2)).sqrt()
+    };
+    (classification, best.unsettled)
 }
 
 /// The 24 ways a cube can be held: for each, the home face (in the reference
@@ -405,12 +361,12 @@ mod tests {
                 assert_eq!(stickers, vec![6, 8, 9, 18, 20, 38]);
                 assert!(best_guess.cubies.check().is_ok());
             }
-            Ok(c) => panic!("should be unsure, got {} {:?}", c.symbols(), c.confidence),
+            Ok(c) => panic!("should be unsure, got {} {:?}", c.symbols(), c.gaps),
         }
     }
 
     #[test]
-    fn the_error_probability_falls_as_the_least_confidence_grows() {
+    fn the_error_probability_falls_as_the_least_gap_grows() {
         let palette = Palette::default();
         let solved = FaceletCube::default();
         let readings = palette_readings(&solved, &palette, &[0, 1, 2, 3, 4, 5]);
@@ -418,7 +374,7 @@ mod tests {
         let mut last = 0.0;
         for gap in [40.0, 20.0, 8.0, 4.0, 1.0, 0.0] {
             for s in (0..54).filter(|s| s % 9 != 4) {
-                c.confidence[s] = gap;
+                c.gaps[s] = gap;
             }
             let p = c.error_probability();
             assert!(p > last && (0.0..=1.0).contains(&p), "{gap}: {p}");

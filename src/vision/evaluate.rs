@@ -58,10 +58,12 @@ pub struct LabelledScan {
     pub truth: FaceletCube,
 }
 
-/// One classified cube, for the reliability table.
+/// One classified cube, for the reliability table and the calibration fit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
-    pub confidence: f32,
+    /// The least sticker gap of the best guess.
+    pub gap: f32,
+    /// Its calibrated chance of being wrong.
     pub error_probability: f32,
     pub right: bool,
 }
@@ -78,7 +80,7 @@ pub struct Tally {
     pub illegal: usize,
     /// Names of the scans (and variants) that were not right.
     pub failures: Vec<String>,
-    /// Per classified cube: its least sticker confidence, its calibrated
+    /// Per classified cube: its least sticker gap, its calibrated
     /// error probability and whether its (best-guess) reading was right, for
     /// the reliability table.
     pub samples: Vec<Sample>,
@@ -114,7 +116,7 @@ impl Tally {
             Err(ClassifyError::Unsure { best_guess, .. }) => best_guess,
         };
         self.samples.push(Sample {
-            confidence: guess.least_confidence(),
+            gap: guess.least_gap(),
             error_probability: guess.error_probability(),
             right: guess.facelets == *truth,
         });
@@ -234,26 +236,29 @@ pub fn tally_sim_cubes(
 /// One bin of the reliability table.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bin {
-    /// Lower edge of least sticker confidence.
-    pub low: f32,
+    /// Lower edge of the calibrated confidence (probability of being right).
+    pub low: f64,
     pub right: usize,
     pub wrong: usize,
     /// Mean calibrated error probability of the cubes in the bin.
     pub predicted: f64,
 }
 
-/// Reliability: per bin of least sticker confidence (lower edges), how many
-/// cubes were read right and wrong (best guesses, refused or not), against
-/// the error probability they were given.
-pub fn reliability(samples: &[Sample], edges: &[f32]) -> Vec<Bin> {
+/// Reliability: per bin of calibrated confidence (lower edges, ascending),
+/// how many cubes were read right and wrong (best guesses, refused or not),
+/// against the error probability they were given.
+pub fn reliability(samples: &[Sample], edges: &[f64]) -> Vec<Bin> {
     edges
         .iter()
         .enumerate()
         .map(|(i, &low)| {
-            let high = edges.get(i + 1).copied().unwrap_or(f32::INFINITY);
+            let high = edges.get(i + 1).copied().unwrap_or(f64::INFINITY);
             let inside: Vec<&Sample> = samples
                 .iter()
-                .filter(|s| s.confidence >= low && s.confidence < high)
+                .filter(|s| {
+                    let c = 1.0 - s.error_probability as f64;
+                    c >= low && c < high
+                })
                 .collect();
             let right = inside.iter().filter(|s| s.right).count();
             let predicted = inside
@@ -271,6 +276,46 @@ pub fn reliability(samples: &[Sample], edges: &[f32]) -> Vec<Bin> {
         .collect()
 }
 
+/// The maximum-likelihood logistic calibration `P(wrong | gap) = 1 / (1 +
+/// exp(a + b * gap))` of some samples (Newton's method on the two
+/// constants; gaps above 100 count as 100). `None` when the samples cannot
+/// fix both constants (no wrong or no right cube).
+pub fn fit_calibration(samples: &[Sample]) -> Option<(f64, f64)> {
+    let wrong = samples.iter().filter(|s| !s.right).count();
+    if wrong == 0 || wrong == samples.len() {
+        return None;
+    }
+    let points: Vec<(f64, f64)> = samples
+        .iter()
+        .map(|s| (f64::from(s.gap.min(100.0)), if s.right { 0.0 } else { 1.0 }))
+        .collect();
+    // P(wrong) = sigmoid(-(a + b g)); work with w = -(a, b) as a plain logistic regression.
+    let (mut w0, mut w1) = (0.0f64, 0.0f64);
+    for _ in 0..100 {
+        let (mut g0, mut g1, mut h00, mut h01, mut h11) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for &(x, y) in &points {
+            let p = 1.0 / (1.0 + (-(w0 + w1 * x)).exp());
+            let (r, v) = (y - p, (p * (1.0 - p)).max(1e-12));
+            g0 += r;
+            g1 += r * x;
+            h00 += v;
+            h01 += v * x;
+            h11 += v * x * x;
+        }
+        let det = h00 * h11 - h01 * h01;
+        if det.abs() < 1e-12 {
+            break;
+        }
+        let (d0, d1) = ((h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det);
+        w0 += d0;
+        w1 += d1;
+        if d0.abs() + d1.abs() < 1e-9 {
+            break;
+        }
+    }
+    Some((-w0, -w1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,16 +331,38 @@ mod tests {
 
     #[test]
     fn reliability_bins_count_right_and_wrong() {
-        let s = |confidence, right| Sample {
-            confidence,
-            error_probability: 0.5,
+        let s = |error_probability, right| Sample {
+            gap: 0.0,
+            error_probability,
             right,
         };
-        let samples = [s(0.5, false), s(1.0, true), s(2.5, true), s(9.0, false)];
-        let counts: Vec<(f32, usize, usize)> = reliability(&samples, &[0.0, 1.0, 3.0])
+        let samples = [s(0.75, false), s(0.25, true), s(0.1, true), s(0.001, false)];
+        let counts: Vec<(f64, usize, usize)> = reliability(&samples, &[0.0, 0.5, 0.99])
             .iter()
             .map(|b| (b.low, b.right, b.wrong))
             .collect();
-        assert_eq!(counts, vec![(0.0, 0, 1), (1.0, 2, 0), (3.0, 0, 1)]);
+        assert_eq!(counts, vec![(0.0, 0, 1), (0.5, 2, 0), (0.99, 0, 1)]);
+    }
+
+    #[test]
+    fn the_calibration_fit_recovers_a_known_logistic() {
+        // Exact frequencies from a known curve: 1000 cubes at each gap, the
+        // wrong ones as the curve says (rounded); the fit must find it again.
+        let (a, b) = (-1.0f64, 0.5f64);
+        let mut samples = Vec::new();
+        for gap in 0..20 {
+            let p = 1.0 / (1.0 + (a + b * gap as f64).exp());
+            let wrong = (1000.0 * p).round() as usize;
+            for k in 0..1000 {
+                samples.push(Sample {
+                    gap: gap as f32,
+                    error_probability: 0.0,
+                    right: k >= wrong,
+                });
+            }
+        }
+        let (fa, fb) = fit_calibration(&samples).expect("both outcomes present");
+        assert!((fa - a).abs() < 0.05 && (fb - b).abs() < 0.02, "{fa} {fb}");
+        assert_eq!(fit_calibration(&samples[..1]), None);
     }
 }

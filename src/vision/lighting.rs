@@ -51,7 +51,7 @@ pub(crate) fn chromaticity(rgb: Rgb) -> [f32; 3] {
 /// What the light correction may do (ratios in linear light, either way),
 /// and the calibrated exposure it works from.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LightBounds {
+pub(crate) struct LightBounds {
     /// One face's white balance against its own exposure, per channel: 1.8 in
     /// linear light is about ±30 % on an sRGB channel, beyond the strongest
     /// drift the bench applies (±25 %).
@@ -71,7 +71,7 @@ impl Default for LightBounds {
 
 impl LightBounds {
     /// The default bounds at the exposure of `palette`'s calibration (its lightest colour).
-    pub fn for_palette(palette: &super::palette::Palette) -> LightBounds {
+    pub(crate) fn for_palette(palette: &super::palette::Palette) -> LightBounds {
         let white_level = palette
             .colours
             .iter()

@@ -13,6 +13,7 @@ pub mod grid_finder;
 pub(crate) mod lighting;
 pub mod palette;
 pub mod perturb;
+pub(crate) mod refine;
 pub mod sample;
 pub mod scan;
 pub mod scan_file;

@@ -73,7 +73,7 @@ fn an_unsure_reading_is_refused_with_the_sticker_list_and_exit_2() {
             "--format",
             "json",
             "--min-confidence",
-            "1000",
+            "1",
         ],
         None,
     );

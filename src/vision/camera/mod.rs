@@ -1,6 +1,7 @@
 //! Cameras: the `Camera` trait the daemon captures through, and its backends (image directory, simulated, and USB webcams via nokhwa behind the `camera` feature). The only part of vision that does I/O.
 
 pub mod image_dir;
+pub mod lock;
 #[cfg(feature = "camera")]
 pub mod nokhwa;
 pub mod sim;
