@@ -209,7 +209,14 @@ fn print_text(c: &Classification) {
     let least: Vec<String> = order
         .iter()
         .take(4)
-        .map(|&s| format!("{}{} gap {:.2}", Face::from_index(s / 9), s % 9 + 1, c.gaps[s]))
+        .map(|&s| {
+            format!(
+                "{}{} gap {:.2}",
+                Face::from_index(s / 9),
+                s % 9 + 1,
+                c.gaps[s]
+            )
+        })
         .collect();
     println!(
         "chance of being wrong: {:.4} %; least sure: {}; colour naming gap {:.2}",

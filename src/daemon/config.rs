@@ -2,9 +2,9 @@
 
 use super::config_camera::CameraSection;
 use crate::error_chain::error_chain;
-use crate::vision::camera::lock::LockSettings;
 use crate::robot::config_syntax::syntax_error;
 use crate::robot::ConfigError;
+use crate::vision::camera::lock::LockSettings;
 use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -224,8 +224,8 @@ impl Validator<'_> {
         self.range("robot", "baud", raw.robot.baud, 300, 4_000_000)?;
         self.range("robot", "reconnect_secs", raw.robot.reconnect_secs, 1, 3600)?;
         let camera = self.camera(&raw.camera.source)?;
-        let camera_lock = (raw.camera.lock())
-            .map_err(|(key, problem)| self.invalid("camera", key, problem))?;
+        let camera_lock =
+            (raw.camera.lock()).map_err(|(key, problem)| self.invalid("camera", key, problem))?;
         if camera == CameraChoice::Sim && port != PortChoice::Sim {
             return Err(self.invalid(
                 "camera",

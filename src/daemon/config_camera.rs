@@ -109,9 +109,11 @@ mod tests {
 
     #[test]
     fn each_control_takes_auto_locked_or_a_number() {
-        let s = keys("exposure = 156\nwhite_balance = \"auto\"\nfocus = \"locked\"\naverage_frames = 5")
-            .validate()
-            .expect("valid");
+        let s = keys(
+            "exposure = 156\nwhite_balance = \"auto\"\nfocus = \"locked\"\naverage_frames = 5",
+        )
+        .validate()
+        .expect("valid");
         assert_eq!(s.exposure, ControlSetting::Value(156));
         assert_eq!(s.white_balance, ControlSetting::Auto);
         assert_eq!(s.gain, ControlSetting::Locked, "the default");
@@ -123,8 +125,14 @@ mod tests {
     fn a_bad_value_names_its_key_and_the_allowed_ones() {
         let (key, problem) = keys("gain = \"manual\"").validate().expect_err("invalid");
         assert_eq!(key, "gain");
-        assert!(problem.contains("\"auto\"") && problem.contains("\"manual\""), "{problem}");
+        assert!(
+            problem.contains("\"auto\"") && problem.contains("\"manual\""),
+            "{problem}"
+        );
         let (key, problem) = keys("average_frames = 0").validate().expect_err("invalid");
-        assert_eq!((key, problem.as_str()), ("average_frames", "0 is outside 1..=30"));
+        assert_eq!(
+            (key, problem.as_str()),
+            ("average_frames", "0 is outside 1..=30")
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use super::camera::sim::{SimCamera, SimLighting};
 use super::camera::CaptureRequest;
-use super::classify::{classify, ClassifyError, ClassifyOptions};
+use super::classify::{classify, Calibration, ClassifyError, ClassifyOptions};
 use super::colour::Rgb;
 use super::palette::Palette;
 use super::perturb::Perturbation;
@@ -277,7 +277,7 @@ pub fn reliability(samples: &[Sample], edges: &[f64]) -> Vec<Bin> {
 }
 
 /// The maximum-likelihood logistic calibration `P(wrong | gap) = 1 / (1 +
-/// exp(a + b * gap))` of some samples (Newton's method on the two
+/// exp(a + b * sqrt(gap)))` of some samples (Newton's method on the two
 /// constants; gaps above 100 count as 100). `None` when the samples cannot
 /// fix both constants (no wrong or no right cube).
 pub fn fit_calibration(samples: &[Sample]) -> Option<(f64, f64)> {
@@ -287,7 +287,10 @@ pub fn fit_calibration(samples: &[Sample]) -> Option<(f64, f64)> {
     }
     let points: Vec<(f64, f64)> = samples
         .iter()
-        .map(|s| (f64::from(s.gap.min(100.0)), if s.right { 0.0 } else { 1.0 }))
+        .map(|s| {
+            let x = f64::from(s.gap.clamp(0.0, 100.0)).sqrt();
+            (x, if s.right { 0.0 } else { 1.0 })
+        })
         .collect();
     // P(wrong) = sigmoid(-(a + b g)); work with w = -(a, b) as a plain logistic regression.
     let (mut w0, mut w1) = (0.0f64, 0.0f64);
@@ -314,6 +317,35 @@ pub fn fit_calibration(samples: &[Sample]) -> Option<(f64, f64)> {
         }
     }
     Some((-w0, -w1))
+}
+
+/// The smallest of `candidates` (ascending least confidences) at which the
+/// confidently wrong cubes (wrong best guesses whose calibrated confidence
+/// reaches it) are at most `pooled_max` of all cubes and at most `each_max`
+/// of every condition's; the last candidate when none is.
+pub fn choose_threshold(
+    conditions: &[Vec<Sample>],
+    calibration: &Calibration,
+    candidates: &[f32],
+    (pooled_max, each_max): (f64, f64),
+) -> f32 {
+    let confident_wrong = |samples: &[Sample], t: f32| {
+        samples
+            .iter()
+            .filter(|s| !s.right && calibration.error_probability(s.gap) <= 1.0 - t)
+            .count()
+    };
+    let total: usize = conditions.iter().map(Vec::len).sum();
+    for &t in candidates {
+        let wrong: usize = conditions.iter().map(|c| confident_wrong(c, t)).sum();
+        let each_ok = conditions
+            .iter()
+            .all(|c| confident_wrong(c, t) as f64 <= each_max * c.len() as f64);
+        if each_ok && wrong as f64 <= pooled_max * total as f64 {
+            return t;
+        }
+    }
+    candidates.last().copied().unwrap_or(1.0)
 }
 
 #[cfg(test)]
@@ -345,13 +377,36 @@ mod tests {
     }
 
     #[test]
+    fn the_threshold_is_the_least_that_keeps_confident_errors_down() {
+        let calibration = Calibration { a: 0.0, b: 1.0 };
+        // Confidence 1 - 1/(1+e^sqrt(g)): gaps 1, 9, 25 give about 0.73, 0.95, 0.993.
+        let s = |gap, right| Sample {
+            gap,
+            error_probability: 0.0,
+            right,
+        };
+        let mut cond = vec![s(1.0, false), s(9.0, false)];
+        cond.extend((0..998).map(|_| s(25.0, true)));
+        let candidates = [0.5, 0.9, 0.99, 0.999];
+        let pick = |limits| choose_threshold(&[cond.clone()], &calibration, &candidates, limits);
+        assert_eq!(
+            pick((0.0005, 0.005)),
+            0.99,
+            "0.9 still takes the wrong cube at gap 9"
+        );
+        assert_eq!(pick((0.001, 0.005)), 0.9);
+        assert_eq!(pick((0.002, 0.005)), 0.5);
+        assert_eq!(pick((0.0, 0.0)), 0.99);
+    }
+
+    #[test]
     fn the_calibration_fit_recovers_a_known_logistic() {
         // Exact frequencies from a known curve: 1000 cubes at each gap, the
         // wrong ones as the curve says (rounded); the fit must find it again.
-        let (a, b) = (-1.0f64, 0.5f64);
+        let (a, b) = (-1.0f64, 1.5f64);
         let mut samples = Vec::new();
         for gap in 0..20 {
-            let p = 1.0 / (1.0 + (a + b * gap as f64).exp());
+            let p = 1.0 / (1.0 + (a + b * (gap as f64).sqrt()).exp());
             let wrong = (1000.0 * p).round() as usize;
             for k in 0..1000 {
                 samples.push(Sample {
@@ -362,7 +417,7 @@ mod tests {
             }
         }
         let (fa, fb) = fit_calibration(&samples).expect("both outcomes present");
-        assert!((fa - a).abs() < 0.05 && (fb - b).abs() < 0.02, "{fa} {fb}");
+        assert!((fa - a).abs() < 0.05 && (fb - b).abs() < 0.05, "{fa} {fb}");
         assert_eq!(fit_calibration(&samples[..1]), None);
     }
 }

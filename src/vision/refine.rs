@@ -158,4 +158,3 @@ fn sticker_costs(
 fn distance(x: [f32; 3], y: [f32; 3]) -> f32 {
     ((x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2) + (x[2] - y[2]).powi(2)).sqrt()
 }
-

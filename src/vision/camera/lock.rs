@@ -334,7 +334,9 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("white balance to locked ([camera] white_balance): operation not permitted"),
+            text.contains(
+                "white balance to locked ([camera] white_balance): operation not permitted"
+            ),
             "{text}"
         );
     }
@@ -351,6 +353,10 @@ mod tests {
         // 10 and 20 are stale; (30 + 40 + 50) / 3 = 40.
         assert_eq!(frame.get_pixel(1, 1).0, [40, 40, 40]);
         assert_eq!(device.calls.len(), 5);
-        assert_eq!(device.frames, [60, 70, 80], "nothing read beyond the average");
+        assert_eq!(
+            device.frames,
+            [60, 70, 80],
+            "nothing read beyond the average"
+        );
     }
 }

@@ -218,7 +218,8 @@ impl ControlDevice for NokhwaDevice {
             .camera_control(known(control))
             .map_err(|e| error_chain(&e))?
             .value();
-        let value = as_integer(&value).ok_or_else(|| format!("its value {value:?} is not a number"))?;
+        let value =
+            as_integer(&value).ok_or_else(|| format!("its value {value:?} is not a number"))?;
         let auto = self
             .0
             .camera_control(KnownCameraControl::Other(auto_id(control)))
