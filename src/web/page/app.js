@@ -6,7 +6,7 @@ const $ = (id) => document.getElementById(id);
 const FACES = ['U', 'R', 'F', 'D', 'L', 'B'];
 const DEFAULT_COLOURS = { U: '#eeeeee', R: '#c41e3a', F: '#009e60', D: '#ffd500', L: '#ff5800', B: '#0051ba' };
 const BUSY = ['scanning', 'solving', 'executing', 'verifying', 'paused'];
-const UNSURE = 0.999; // stickers whose calibrated chance of being right is below this are marked on the photos
+const UNSURE = 0.9; // stickers whose calibrated chance of being right is below this are marked on the photos
 const TOKEN_KEY = 'cubed-token';
 
 let status = null; // the last StatusDoc pushed
