@@ -7,7 +7,7 @@ use cubed::cube::Face;
 use cubed::error_chain::error_chain;
 use cubed::vision::calibrate::calibrate;
 use cubed::vision::camera::image_dir::ImageDirCamera;
-use cubed::vision::classify::{classify, ClassifyError, ClassifyOptions};
+use cubed::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed::vision::colour::Rgb;
 use cubed::vision::grid_file::{load_grid, parse_corners};
 use cubed::vision::palette::{load_palette, Palette};
@@ -42,7 +42,7 @@ pub struct ClassifyFlags {
     pub palette: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// Stickers less sure than this (ΔE00 cost gap, scaled by the colour's spread) make the result "unsure".
+    /// The least calibrated probability (0..=1) of being read right a sticker must have; less sure stickers make the result "unsure".
     #[arg(long, default_value_t = ClassifyOptions::default().min_confidence)]
     pub min_confidence: f32,
     /// Also write the readings in the scan JSON format (a regression test for later).
@@ -157,23 +157,33 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
             ))
         }
     };
+    if !(0.0..=1.0).contains(&flags.min_confidence) {
+        let why = format!(
+            "--min-confidence {} is outside 0..=1 (a probability of being read right)",
+            flags.min_confidence
+        );
+        return Ok(refuse(flags.format, "invalid_argument", &why, &[]));
+    }
     let options = ClassifyOptions {
         min_confidence: flags.min_confidence,
         ..ClassifyOptions::default()
     };
     match classify(readings, &palette, &options) {
         Ok(c) => {
-            let confidence: Vec<f64> = c
-                .confidence
-                .iter()
-                .map(|&v| (v as f64 * 100.0).round() / 100.0)
-                .collect();
+            let rounded = |v: &[f32; 54], digits: f64| -> Vec<f64> {
+                v.iter()
+                    .map(|&x| (x as f64 * digits).round() / digits)
+                    .collect()
+            };
+            let confidence = rounded(&c.sticker_confidence(), 1e6);
+            let gaps = rounded(&c.gaps.map(|g| g.min(1.0e6)), 100.0);
             match flags.format {
                 OutputFormat::Json => println!(
                     "{}",
-                    json!({"facelets": c.symbols(), "confidence": confidence})
+                    json!({"facelets": c.symbols(), "confidence": confidence, "gaps": gaps,
+                           "error_probability": c.error_probability()})
                 ),
-                OutputFormat::Text => print_text(&c.symbols(), &c.confidence),
+                OutputFormat::Text => print_text(&c),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -184,7 +194,8 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
     }
 }
 
-fn print_text(symbols: &str, confidence: &[f32; 54]) {
+fn print_text(c: &Classification) {
+    let symbols = c.symbols();
     println!("{symbols}");
     for (face, row) in symbols.as_bytes().chunks(9).enumerate() {
         let rows: Vec<String> = row
@@ -194,23 +205,24 @@ fn print_text(symbols: &str, confidence: &[f32; 54]) {
         println!("  {} {}", Face::from_index(face), rows.join(" "));
     }
     let mut order: Vec<usize> = (0..54).filter(|s| s % 9 != 4).collect();
-    order.sort_by(|a, b| confidence[*a].total_cmp(&confidence[*b]));
+    order.sort_by(|a, b| c.gaps[*a].total_cmp(&c.gaps[*b]));
     let least: Vec<String> = order
         .iter()
         .take(4)
         .map(|&s| {
             format!(
-                "{}{}={:.2}",
+                "{}{} gap {:.2}",
                 Face::from_index(s / 9),
                 s % 9 + 1,
-                confidence[s]
+                c.gaps[s]
             )
         })
         .collect();
     println!(
-        "least sure: {}; colour naming {:.2}",
-        least.join(" "),
-        confidence[4]
+        "chance of being wrong: {:.4} %; least sure: {}; colour naming gap {:.2}",
+        100.0 * c.error_probability(),
+        least.join(", "),
+        c.naming_gap()
     );
 }
 
@@ -319,10 +331,8 @@ fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
         device: device.into(),
         ..UsbCameraConfig::default()
     })?;
-    eprintln!(
-        "{}: show the faces U R F D L B in turn, each in net orientation; press Enter for each",
-        camera.describe()
-    );
+    eprintln!("{}: {}", camera.describe(), camera.lock_report.summary());
+    eprintln!("show the faces U R F D L B in turn, each in net orientation; press Enter for each");
     let choice = grid_choice(grid, Path::new("."))?;
     let mut photos = Vec::new();
     for request in plain_plan() {

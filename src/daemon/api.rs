@@ -108,7 +108,7 @@ pub struct StickerDoc {
     pub symbol: char,
     /// The sampled colour, "#rrggbb".
     pub rgb: String,
-    /// ΔE00 cost gap to the best other legal reading (higher is surer).
+    /// The calibrated probability (0..=1) that it is read right.
     pub confidence: f32,
 }
 

@@ -1,9 +1,11 @@
 //! The daemon's configuration file (`config/cubed.toml`): serde form, then validation into typed settings with errors naming file, section, key and the allowed values.
 
 pub use super::cube_size::CubeSize;
+use super::config_camera::CameraSection;
 use crate::error_chain::error_chain;
 use crate::robot::config_syntax::syntax_error;
 use crate::robot::ConfigError;
+use crate::vision::camera::lock::LockSettings;
 use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -61,8 +63,12 @@ pub struct DaemonConfig {
     pub baud: u32,
     pub reconnect: Duration,
     pub camera: CameraChoice,
+    /// How a webcam's exposure, white balance, gain and focus are fixed.
+    pub camera_lock: LockSettings,
     pub grid: GridSetting,
     pub palette: PathBuf,
+    /// The least calibrated probability (0..=1) of being read right a cube
+    /// must have; less sure faces are photographed again.
     pub min_confidence: f32,
     /// Rounds of re-capturing unsure faces before refusing.
     pub recaptures: u32,
@@ -134,14 +140,6 @@ struct RobotSection {
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
-struct CameraSection {
-    source: String,
-    #[serde(default = "default_grid")]
-    grid: toml::Value,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
 struct VisionSection {
     palette: String,
     #[serde(default = "default_min_confidence")]
@@ -197,11 +195,8 @@ fn default_baud() -> u32 {
 fn default_reconnect() -> u64 {
     30
 }
-fn default_grid() -> toml::Value {
-    toml::Value::String("auto".into())
-}
 fn default_min_confidence() -> f32 {
-    1.4
+    crate::vision::classify::DEFAULT_MIN_CONFIDENCE
 }
 fn one() -> u32 {
     1
@@ -267,6 +262,8 @@ impl Validator<'_> {
         self.range("robot", "baud", raw.robot.baud, 300, 4_000_000)?;
         self.range("robot", "reconnect_secs", raw.robot.reconnect_secs, 1, 3600)?;
         let camera = self.camera(&raw.camera.source)?;
+        let camera_lock =
+            (raw.camera.lock()).map_err(|(key, problem)| self.invalid("camera", key, problem))?;
         if camera == CameraChoice::Sim && port != PortChoice::Sim {
             return Err(self.invalid(
                 "camera",
@@ -275,11 +272,14 @@ impl Validator<'_> {
             ));
         }
         let min_confidence = raw.vision.min_confidence;
-        if !(0.0..=100.0).contains(&min_confidence) {
+        if !(0.0..=1.0).contains(&min_confidence) {
             return Err(self.invalid(
                 "vision",
                 "min_confidence",
-                format!("{min_confidence} is outside 0..=100 (ΔE00 gap; 1.4 is the default)"),
+                format!(
+                    "{min_confidence} is outside 0..=1 (the calibrated probability of a right reading; {} is the default)",
+                    crate::vision::classify::DEFAULT_MIN_CONFIDENCE
+                ),
             ));
         }
         self.range("vision", "recaptures", raw.vision.recaptures, 0, 5)?;
@@ -304,6 +304,7 @@ impl Validator<'_> {
             baud: raw.robot.baud,
             reconnect: Duration::from_secs(raw.robot.reconnect_secs),
             camera,
+            camera_lock,
             grid: self.grid(&raw.camera.grid)?,
             palette: self.path("vision", "palette", &raw.vision.palette)?,
             min_confidence,

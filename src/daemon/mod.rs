@@ -4,6 +4,7 @@ mod abort;
 pub(crate) mod api;
 pub(crate) mod board;
 pub mod config;
+mod config_camera;
 pub mod config_search;
 pub(crate) mod context;
 pub mod cube_size;

@@ -476,7 +476,7 @@ fn open_camera(
             Ok((Box::new(camera), grid))
         }
         CameraChoice::Dir(dir) => Ok((Box::new(ImageDirCamera::open(dir)?), grid)),
-        CameraChoice::Usb(device) => open_usb(device, grid),
+        CameraChoice::Usb(device) => open_usb(device, &config.camera_lock, grid),
     }
 }
 
@@ -484,16 +484,32 @@ fn open_camera(
 mod recovery;
 
 #[cfg(feature = "camera")]
-fn open_usb(device: &str, grid: GridChoice) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
+fn open_usb(
+    device: &str,
+    lock: &crate::vision::camera::lock::LockSettings,
+    grid: GridChoice,
+) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
     use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
     let config = UsbCameraConfig {
         device: device.to_string(),
+        lock: *lock,
         ..UsbCameraConfig::default()
     };
-    Ok((Box::new(UsbCamera::open(&config)?), grid))
+    let camera = UsbCamera::open(&config)?;
+    let report = camera.lock_report.summary();
+    if camera.lock_report.refused.is_empty() {
+        tracing::info!("{}: {report}", camera.describe());
+    } else {
+        tracing::warn!("{}: {report}", camera.describe());
+    }
+    Ok((Box::new(camera), grid))
 }
 
 #[cfg(not(feature = "camera"))]
-fn open_usb(_device: &str, _grid: GridChoice) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
+fn open_usb(
+    _device: &str,
+    _lock: &crate::vision::camera::lock::LockSettings,
+    _grid: GridChoice,
+) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
     Err(RigError::NoCameraSupport)
 }

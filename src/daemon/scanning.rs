@@ -155,8 +155,7 @@ fn record(
         Err(c) => (c, Some("unsure")),
     };
     let symbols: Vec<char> = cube.symbols().chars().collect();
-    // A sticker with no legal alternative is certain: shown as a large finite gap (JSON has no infinity).
-    let confidence: Vec<f32> = cube.confidence.iter().map(|c| c.min(CERTAIN)).collect();
+    let confidence: Vec<f32> = cube.sticker_confidence().to_vec();
     let recorded = ctx.history.record_scan(
         ctx.run,
         attempt,
@@ -194,9 +193,6 @@ fn upright(image: &image::RgbImage, image_rotation: u8) -> image::RgbImage {
         _ => image.clone(),
     }
 }
-
-/// The confidence shown for a sticker that has no legal alternative colour.
-const CERTAIN: f32 = 99.0;
 
 /// "F3, R7" for sticker indices (face letter, 1-based position in the face's net order).
 pub(crate) fn sticker_names(stickers: &[usize]) -> String {

@@ -1,42 +1,92 @@
 //! Classification of 54 sticker readings into a legal cube (or a clear refusal): centres name faces, references adapt to this scan, pieces are decided together. Pure.
 
-use super::classify_pieces::{solve_pieces, sticker_gaps, PieceSolution, StickerCosts};
-use super::colour::{median_of_sorted, LabColour, Rgb};
-use super::colour_difference::ciede2000;
-use super::lighting::{chromaticity, linearize, FaceGains};
+use super::classify_pieces::{sticker_gaps, StickerCosts};
+use super::colour::{LabColour, Rgb};
+use super::lighting::LightBounds;
 use super::palette::Palette;
+use super::refine::{fit, Fit, STARTS};
 use crate::cube::moves::Axis;
 use crate::cube::{ColourScheme, CubieCube, FaceletCube, Move, Rotation};
 
 /// Tuning of the classifier.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClassifyOptions {
-    /// How much of the calibrated palette goes into each reference colour
-    /// (0 = only this scan's stickers, 1 = only the palette).
-    pub palette_weight: f32,
-    /// Stickers whose confidence (ΔE00 cost gap to the best legal alternative)
-    /// is below this make the result "unsure".
+    /// The least calibrated probability of being right (0..=1) a cube must
+    /// have to be given: stickers whose own calibrated probability is below
+    /// this make the result "unsure" (see `Classification::confidence`).
     pub min_confidence: f32,
-    /// Rounds of re-estimating the references from the classified stickers.
+    /// Rounds of re-estimating the light and the colours; the labels must stop
+    /// changing within them, or the result is refused.
     pub refinements: usize,
     /// Estimate per-face exposure and white balance from the stickers and correct them.
     pub correct_lighting: bool,
+    /// How far one face's white balance may differ from its exposure, per
+    /// channel (a ratio in linear light, either way).
+    pub face_cast: f32,
+    /// How much of the calibrated palette goes into each reference colour
+    /// (0 = only this scan's stickers, 1 = only the palette).
+    pub palette_weight: f32,
     /// CIEDE2000 lightness factor kL: larger forgives exposure differences more.
     pub lightness_factor: f32,
-    /// Floor of a colour's spread (ΔE00) used to scale its costs.
-    pub min_spread: f32,
+    /// Weight of the chromaticity distance (0..~1.4) added to the CIEDE2000 cost.
+    pub chromaticity_weight: f32,
+    /// How gaps become probabilities.
+    pub calibration: Calibration,
 }
 
 impl Default for ClassifyOptions {
     fn default() -> Self {
         ClassifyOptions {
-            palette_weight: 0.1,
-            min_confidence: 1.4,
+            min_confidence: DEFAULT_MIN_CONFIDENCE,
             refinements: 4,
             correct_lighting: true,
+            face_cast: LightBounds::default().face_cast,
+            palette_weight: 0.1,
             lightness_factor: 2.0,
-            min_spread: 0.75,
+            chromaticity_weight: 50.0,
+            calibration: Calibration::default(),
         }
+    }
+}
+
+/// The default `min_confidence`: the least of the bench's candidate
+/// thresholds that keeps confident errors at or below 0.1 % in every
+/// development condition but strong drift (whose own goal is 0.5 %), with
+/// `CALIBRATION_A`/`B` (`cubed bench vision --fit` prints both).
+pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.9;
+
+/// The calibration: the chance a cube is wrong when its least sure sticker's
+/// gap is `g` is `1 / (1 + exp(A + B * sqrt(min(g, 100))))`, a logistic fit
+/// (maximum likelihood) of the wrong best guesses on the development scans
+/// over all of the bench's lighting conditions (`cubed bench vision --fit`,
+/// 6006 cubes). The square root fits the long tail of the gaps better than
+/// the gap itself or its logarithm (log-likelihood -259 against -296 and -289).
+const CALIBRATION_A: f32 = -1.149;
+const CALIBRATION_B: f32 = 1.4368;
+
+/// How cost gaps become probabilities: a cube whose least sure sticker has
+/// gap `g` is wrong with probability `1 / (1 + exp(a + b * sqrt(min(g, 100))))`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Calibration {
+    pub a: f32,
+    pub b: f32,
+}
+
+impl Default for Calibration {
+    /// The fit on the development scans (`CALIBRATION_A`, `CALIBRATION_B`).
+    fn default() -> Self {
+        Calibration {
+            a: CALIBRATION_A,
+            b: CALIBRATION_B,
+        }
+    }
+}
+
+impl Calibration {
+    /// The calibrated chance that a cube whose least sure sticker has cost gap `gap` is wrong.
+    pub fn error_probability(&self, gap: f32) -> f32 {
+        let x = gap.clamp(0.0, 100.0).sqrt();
+        1.0 / (1.0 + (self.a + self.b * x).exp())
     }
 }
 
@@ -50,9 +100,14 @@ pub struct Classification {
     pub scheme: ColourScheme,
     /// Index into the palette (by home face) of each face's colour.
     pub names: [usize; 6],
-    /// Per sticker: cost gap (ΔE00) to the best legal cube in which it has
-    /// another colour; for centres, the naming confidence.
-    pub confidence: [f32; 54],
+    /// Per sticker: cost gap (CIEDE2000 plus chromaticity) to the best legal
+    /// reading in which it has another colour; for centres, the naming's gap.
+    pub gaps: [f32; 54],
+    /// Whether the labels stopped changing as the light was refined (if not,
+    /// this is a guess and `classify` refuses it).
+    pub converged: bool,
+    /// How the gaps become probabilities.
+    pub calibration: Calibration,
 }
 
 impl Classification {
@@ -61,29 +116,82 @@ impl Classification {
         self.facelets.to_symbols(&self.scheme)
     }
 
-    /// Non-centre stickers whose confidence is below `threshold`. Centres
-    /// define the faces, so they are never unsure; their confidence is that of
-    /// the naming of the colours (which palette colour is which face), which
-    /// changes only the printed symbols, not the cube.
-    pub fn unsure_stickers(&self, threshold: f32) -> Vec<usize> {
+    /// Per sticker, the calibrated probability (0..=1) that it is read right
+    /// (one minus the calibrated error probability of its gap). Centres define the faces:
+    /// always 1.
+    pub fn sticker_confidence(&self) -> [f32; 54] {
+        std::array::from_fn(|s| {
+            if s % 9 == 4 {
+                1.0
+            } else {
+                1.0 - self.calibration.error_probability(self.gaps[s])
+            }
+        })
+    }
+
+    /// Non-centre stickers whose calibrated probability of being right is
+    /// below `min_confidence` (0..=1; 1 makes every sticker unsure).
+    pub fn unsure_stickers(&self, min_confidence: f32) -> Vec<usize> {
         (0..54)
-            .filter(|&s| s % 9 != 4 && self.confidence[s] < threshold)
+            .filter(|&s| {
+                s % 9 != 4
+                    && self.calibration.error_probability(self.gaps[s]) > 1.0 - min_confidence
+            })
             .collect()
     }
 
+    /// The smallest gap of a non-centre sticker: how far the nearest other legal reading is.
+    pub fn least_gap(&self) -> f32 {
+        (0..54)
+            .filter(|s| s % 9 != 4)
+            .map(|s| self.gaps[s])
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// The calibrated chance that this cube is wrong (monotone in
+    /// `least_gap`; measured against held-out data by the bench's
+    /// reliability table).
+    pub fn error_probability(&self) -> f32 {
+        self.calibration.error_probability(self.least_gap())
+    }
+
+    /// The calibrated probability that this cube is read right (`1 - error_probability`).
+    pub fn confidence(&self) -> f32 {
+        1.0 - self.error_probability()
+    }
+
     /// How sure the naming of the six colours is (cost gap to the next orientation of the palette's scheme).
-    pub fn naming_confidence(&self) -> f32 {
-        self.confidence[4]
+    pub fn naming_gap(&self) -> f32 {
+        self.gaps[4]
+    }
+}
+
+/// What makes the classifier doubt some stickers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Doubt {
+    /// Another legal cube that differs there is nearly as good a reading.
+    Close,
+    /// They kept changing as each face's light was re-estimated (no convergence).
+    Unsettled,
+}
+
+impl std::fmt::Display for Doubt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Doubt::Close => "another legal reading is nearly as good",
+            Doubt::Unsettled => "the colours did not settle as the light was re-estimated",
+        })
     }
 }
 
 /// Why the classifier refuses to give a cube.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ClassifyError {
-    #[error("unsure of {} sticker(s) {stickers:?}: confidence below {threshold}; re-capture", stickers.len())]
+    #[error("unsure of {} sticker(s) {stickers:?} ({doubt}; least confidence wanted {threshold}); re-capture", stickers.len())]
     Unsure {
         stickers: Vec<usize>,
         threshold: f32,
+        doubt: Doubt,
         best_guess: Box<Classification>,
     },
 }
@@ -92,7 +200,14 @@ impl ClassifyError {
     /// A short machine-readable name of the refusal.
     pub fn kind(&self) -> &'static str {
         match self {
-            ClassifyError::Unsure { .. } => "unsure",
+            ClassifyError::Unsure {
+                doubt: Doubt::Close,
+                ..
+            } => "unsure",
+            ClassifyError::Unsure {
+                doubt: Doubt::Unsettled,
+                ..
+            } => "not_converged",
         }
     }
 }
@@ -103,7 +218,15 @@ pub fn classify(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Result<Classification, ClassifyError> {
-    let best = classify_best_guess(readings, palette, options);
+    let (best, unsettled) = read_cube(readings, palette, options);
+    if !best.converged {
+        return Err(ClassifyError::Unsure {
+            stickers: unsettled,
+            threshold: options.min_confidence,
+            doubt: Doubt::Unsettled,
+            best_guess: Box::new(best),
+        });
+    }
     let stickers = best.unsure_stickers(options.min_confidence);
     if stickers.is_empty() {
         Ok(best)
@@ -111,119 +234,87 @@ pub fn classify(
         Err(ClassifyError::Unsure {
             stickers,
             threshold: options.min_confidence,
+            doubt: Doubt::Close,
             best_guess: Box::new(best),
         })
     }
 }
 
-/// The most likely legal cube, however unsure.
-///
-/// 1. A first reading by chromaticity against the centres (blind to exposure).
-/// 2. Per-face gains from that reading (exposure, white balance); each colour's
-///    reference is the median of its corrected stickers, named against the
-///    palette and blended with it.
-/// 3. Pieces decided again by CIEDE2000; 2–3 repeat until nothing changes.
+/// The most likely legal cube, however unsure (see `read_cube`).
 pub fn classify_best_guess(
     readings: &[Rgb; 54],
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Classification {
-    let linear = readings.map(linearize);
-    let mut solution = solve_pieces(&chromaticity_costs(readings));
-    let mut gains = FaceGains::default();
-    let mut labs = readings.map(LabColour::from_rgb);
-    for round in 0..=options.refinements {
-        let colour_of = solution.cubies.to_facelets().stickers.map(|f| f.index());
-        if options.correct_lighting {
-            gains = gains.estimate(readings, &linear, &colour_of);
-            labs = gains.correct(readings, &linear);
-        }
-        let medians = colour_medians(&labs, &solution);
-        let naming = name_colours(&medians, palette);
-        let refs: [LabColour; 6] = std::array::from_fn(|f| {
-            medians[f].mix(
-                palette.colours[naming.0[f]].reference,
-                options.palette_weight,
-            )
-        });
-        let spreads = colour_spreads(&labs, &refs, &colour_of, options);
-        let costs = sticker_costs(&labs, &refs, &spreads, options.lightness_factor);
-        let next = solve_pieces(&costs);
-        if next.cubies == solution.cubies || round == options.refinements {
-            return finish(next, &costs, naming, palette);
-        }
-        solution = next;
-    }
-    unreachable!("the last round returns")
+    read_cube(readings, palette, options).0
 }
 
-/// Per colour, the median of the stickers `solution` gives it.
-fn colour_medians(labs: &[LabColour; 54], solution: &PieceSolution) -> [LabColour; 6] {
-    let colour_of = solution.cubies.to_facelets().stickers.map(|f| f.index());
-    std::array::from_fn(|f| {
-        let members = (0..54).filter(|&s| colour_of[s] == f).map(|s| labs[s]);
-        LabColour::median(members).unwrap_or(labs[f * 9 + 4])
-    })
-}
-
-/// First-pass costs: distance in chromaticity to each centre, x100.
-fn chromaticity_costs(readings: &[Rgb; 54]) -> StickerCosts {
-    let chroma = readings.map(chromaticity);
-    std::array::from_fn(|s| {
-        std::array::from_fn(|f| {
-            let (x, y) = (chroma[s], chroma[f * 9 + 4]);
-            100.0 * ((x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2) + (x[2] - y[2]).powi(2)).sqrt()
-        })
-    })
-}
-
-fn finish(
-    solution: PieceSolution,
-    costs: &StickerCosts,
-    (names, naming_gap): ([usize; 6], f32),
+/// The most likely legal cube and, if the labels did not settle, the stickers that kept changing.
+///
+/// The reading is fitted from each start (`refine.rs`): the centres'
+/// chromaticities, and the calibrated palette. The cheapest settled fit wins
+/// (its total sticker cost under its own light); each sticker's gap is
+/// the cost gap to the best legal cube where it has another colour, and no
+/// more than the gap to a differing reading that another start settled on
+/// (a whole face read under another light is a legal alternative that no
+/// single-sticker change finds).
+fn read_cube(
+    readings: &[Rgb; 54],
     palette: &Palette,
-) -> Classification {
-    let mut confidence = sticker_gaps(costs, &solution);
-    for f in 0..6 {
-        confidence[f * 9 + 4] = naming_gap;
-    }
-    Classification {
-        facelets: solution.cubies.to_facelets(),
-        cubies: solution.cubies,
-        scheme: palette.scheme(&names),
-        names,
-        confidence,
-    }
-}
-
-/// Cost of each sticker being each face's colour: CIEDE2000 to the face's
-/// reference, in units of that colour's spread in this scan.
-fn sticker_costs(
-    labs: &[LabColour; 54],
-    refs: &[LabColour; 6],
-    spreads: &[f32; 6],
-    k_l: f32,
-) -> StickerCosts {
-    std::array::from_fn(|s| std::array::from_fn(|f| ciede2000(labs[s], refs[f], k_l) / spreads[f]))
-}
-
-/// How far each colour's stickers typically lie from its reference (median
-/// CIEDE2000, at least `min_spread`): a tight colour (a saturated white)
-/// makes small differences from it count.
-fn colour_spreads(
-    labs: &[LabColour; 54],
-    refs: &[LabColour; 6],
-    colour_of: &[usize; 54],
     options: &ClassifyOptions,
-) -> [f32; 6] {
-    std::array::from_fn(|f| {
-        let mut d: Vec<f32> = (0..54)
-            .filter(|&s| colour_of[s] == f)
-            .map(|s| ciede2000(labs[s], refs[f], options.lightness_factor))
-            .collect();
-        d.sort_by(f32::total_cmp);
-        median_of_sorted(&d).unwrap_or(0.0).max(options.min_spread)
-    })
+) -> (Classification, Vec<usize>) {
+    let mut fits: Vec<Fit> = STARTS
+        .iter()
+        .map(|&start| fit(readings, palette, options, start))
+        .collect();
+    fits.sort_by(|a, b| {
+        (!a.converged(), a.solution.cost)
+            .partial_cmp(&(!b.converged(), b.solution.cost))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let best = fits.remove(0);
+    let mut gaps = sticker_gaps(&best.costs, &best.solution);
+    let colours = best.colours();
+    for rival in &fits {
+        let gap = (rival.solution.cost - best.solution.cost).max(0.0);
+        let theirs = rival.colours();
+        for s in (0..54).filter(|&s| theirs[s] != colours[s]) {
+            gaps[s] = gaps[s].min(gap);
+        }
+    }
+    bound_by_recolourings(&mut gaps, &best.costs, &colours);
+    for f in 0..6 {
+        gaps[f * 9 + 4] = best.naming.1;
+    }
+    let converged = best.converged();
+    let classification = Classification {
+        facelets: best.solution.cubies.to_facelets(),
+        cubies: best.solution.cubies.clone(),
+        scheme: palette.scheme(&best.naming.0),
+        names: best.naming.0,
+        gaps,
+        converged,
+        calibration: options.calibration,
+    };
+    (classification, best.unsettled)
+}
+
+/// Bounds the gaps by the cube's recolourings: giving every non-centre
+/// sticker the colour a whole-cube rotation maps its colour to is another
+/// legal reading, and only the six centres tell the two apart (the other
+/// stickers keep their groups, so their references just follow them). Its
+/// cost gap is what the centres pay for belonging to the other colours; every
+/// sticker whose colour such a recolouring changes is no surer than that.
+fn bound_by_recolourings(gaps: &mut [f32; 54], costs: &StickerCosts, colours: &[usize; 54]) {
+    for map in orientations().into_iter().skip(1) {
+        let gap: f32 = (0..6)
+            .map(|f| costs[f * 9 + 4][map[f]] - costs[f * 9 + 4][f])
+            .sum::<f32>()
+            .max(0.0);
+        for s in (0..54).filter(|&s| s % 9 != 4 && map[colours[s]] != colours[s]) {
+            gaps[s] = gaps[s].min(gap);
+        }
+    }
 }
 
 /// The 24 ways a cube can be held: for each, the home face (in the reference
@@ -321,7 +412,24 @@ mod tests {
                 assert_eq!(stickers, vec![6, 8, 9, 18, 20, 38]);
                 assert!(best_guess.cubies.check().is_ok());
             }
-            Ok(c) => panic!("should be unsure, got {} {:?}", c.symbols(), c.confidence),
+            Ok(c) => panic!("should be unsure, got {} {:?}", c.symbols(), c.gaps),
+        }
+    }
+
+    #[test]
+    fn the_error_probability_falls_as_the_least_gap_grows() {
+        let palette = Palette::default();
+        let solved = FaceletCube::default();
+        let readings = palette_readings(&solved, &palette, &[0, 1, 2, 3, 4, 5]);
+        let mut c = classify_best_guess(&readings, &palette, &ClassifyOptions::default());
+        let mut last = 0.0;
+        for gap in [40.0, 20.0, 8.0, 4.0, 1.0, 0.0] {
+            for s in (0..54).filter(|s| s % 9 != 4) {
+                c.gaps[s] = gap;
+            }
+            let p = c.error_probability();
+            assert!(p > last && (0.0..=1.0).contains(&p), "{gap}: {p}");
+            last = p;
         }
     }
 

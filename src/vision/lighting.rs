@@ -1,4 +1,4 @@
-//! Per-face exposure and white-balance correction: linear-light readings and the gains that make each colour look the same on every face. Pure.
+//! Per-face exposure and white-balance correction: linear-light readings and the gains that make each colour look the same on every face, bounded to what lighting can do. Pure.
 
 use super::colour::{median_of_sorted, LabColour, Rgb};
 use palette::{FromColor, Lab, LinSrgb, Srgb};
@@ -6,10 +6,12 @@ use palette::{FromColor, Lab, LinSrgb, Srgb};
 /// A reading in linear light (0..1 for unclipped camera values).
 pub(crate) type Linear = [f32; 3];
 
-/// Readings at or above this (0..255) may be clipped and say nothing about gain.
+/// Readings at or above this (0..255) may be clipped (the sensor's full
+/// scale, whatever the exposure) and say nothing about gain.
 const CLIPPED: u8 = 254;
-/// Channel values below this (linear) are too noisy to estimate a gain from.
-const TOO_DARK: f32 = 0.02;
+/// Channel values below this share of the calibrated white (linear) are too
+/// noisy to estimate a gain from: the floor follows the calibration's exposure.
+const TOO_DARK_OF_WHITE: f32 = 0.025;
 /// Rounds of re-estimating colours and gains in turn.
 const ALTERNATING_ROUNDS: usize = 6;
 /// A channel's own gain is used only when this many stickers of the face support it.
@@ -44,6 +46,49 @@ pub(crate) fn chromaticity(rgb: Rgb) -> [f32; 3] {
     let v = rgb.map(|c| c as f32);
     let sum = v[0] + v[1] + v[2] + 1.0;
     v.map(|c| c / sum)
+}
+
+/// What the light correction may do (ratios in linear light, either way),
+/// and the calibrated exposure it works from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LightBounds {
+    /// One face's white balance against its own exposure, per channel: 1.8 in
+    /// linear light is about ±30 % on an sRGB channel, beyond the strongest
+    /// drift the bench applies (±25 %).
+    pub face_cast: f32,
+    /// The calibrated white's weakest channel, linear (from the palette).
+    pub white_level: f32,
+}
+
+impl Default for LightBounds {
+    fn default() -> Self {
+        LightBounds {
+            face_cast: 1.8,
+            white_level: 0.83,
+        }
+    }
+}
+
+impl LightBounds {
+    /// The default bounds at the exposure of `palette`'s calibration (its lightest colour).
+    pub(crate) fn for_palette(palette: &super::palette::Palette) -> LightBounds {
+        let white_level = palette
+            .colours
+            .iter()
+            .map(|c| {
+                let v = linearize(c.reference.to_rgb());
+                v[0].min(v[1]).min(v[2])
+            })
+            .fold(0.0, f32::max);
+        LightBounds {
+            white_level: white_level.max(0.05),
+            ..LightBounds::default()
+        }
+    }
+
+    fn too_dark(&self) -> f32 {
+        TOO_DARK_OF_WHITE * self.white_level
+    }
 }
 
 /// Gains per face (URFDLB) and channel; all 1 leaves the readings as they are.
@@ -87,10 +132,11 @@ impl FaceGains {
         readings: &[Rgb; 54],
         linear: &[Linear; 54],
         colour_of: &[usize; 54],
+        bounds: &LightBounds,
     ) -> FaceGains {
         let mut current = *self;
         for _ in 0..ALTERNATING_ROUNDS {
-            current = current.estimate_once(readings, linear, colour_of);
+            current = current.estimate_once(readings, linear, colour_of, bounds);
         }
         current
     }
@@ -100,16 +146,17 @@ impl FaceGains {
         readings: &[Rgb; 54],
         linear: &[Linear; 54],
         colour_of: &[usize; 54],
+        bounds: &LightBounds,
     ) -> FaceGains {
         let references = self.colour_medians(linear, colour_of);
         let gains = std::array::from_fn(|face| {
             let ratios: [Vec<f32>; 3] = std::array::from_fn(|c| {
                 (face * 9..face * 9 + 9)
-                    .filter(|&s| readings[s][c] < CLIPPED && linear[s][c] > TOO_DARK)
+                    .filter(|&s| readings[s][c] < CLIPPED && linear[s][c] > bounds.too_dark())
                     .map(|s| references[colour_of[s]][c] / linear[s][c])
                     .collect()
             });
-            face_gain(ratios).unwrap_or(self.0[face])
+            face_gain(ratios, bounds.face_cast).unwrap_or(self.0[face])
         });
         FaceGains(normalise(gains))
     }
@@ -132,8 +179,9 @@ impl FaceGains {
 
 /// One face's gains from its stickers' ratios (wanted / measured) per channel:
 /// the median of each channel with enough support, else the face's overall
-/// median (brightness only); `None` when nothing on the face can be used.
-fn face_gain(ratios: [Vec<f32>; 3]) -> Option<[f32; 3]> {
+/// median (brightness only), each within `face_cast` of that overall median
+/// (a face's light cannot recolour it); `None` when nothing on the face can be used.
+fn face_gain(ratios: [Vec<f32>; 3], face_cast: f32) -> Option<[f32; 3]> {
     let mut pooled: Vec<f32> = ratios.iter().flatten().copied().collect();
     pooled.sort_by(f32::total_cmp);
     let overall = median_of_sorted(&pooled)?;
@@ -144,7 +192,8 @@ fn face_gain(ratios: [Vec<f32>; 3]) -> Option<[f32; 3]> {
         } else {
             overall
         };
-        gain.clamp(MIN_GAIN, MAX_GAIN)
+        gain.clamp(overall / face_cast, overall * face_cast)
+            .clamp(MIN_GAIN, MAX_GAIN)
     }))
 }
 
@@ -172,6 +221,45 @@ mod tests {
     }
 
     #[test]
+    fn a_face_cast_beyond_the_bound_is_corrected_only_up_to_it() {
+        // Every face shows the same three colours; face 2's blue reads 5x low
+        // (no lamp does that): its gain may not exceed face_cast x its exposure.
+        let colours = [[200u8, 120, 120], [120, 200, 140], [120, 140, 220]];
+        let colour_of: [usize; 54] = std::array::from_fn(|s| s % 3);
+        let readings: [Rgb; 54] = std::array::from_fn(|s| {
+            let c = colours[s % 3];
+            if s / 9 == 2 {
+                [c[0], c[1], (c[2] as f32 * 0.48) as u8] // x0.2 in linear light
+            } else {
+                c
+            }
+        });
+        let linear = readings.map(linearize);
+        let bounds = LightBounds::default();
+        let gains = FaceGains::default().estimate(&readings, &linear, &colour_of, &bounds);
+        // Blue against red on face 2, relative to face 0 (the common white
+        // balance cancels): 5 unbounded; at most face_cast up and down.
+        let (g, h) = (gains.0[2], gains.0[0]);
+        let relative = (g[2] / g[0]) / (h[2] / h[0]);
+        assert!(
+            relative <= bounds.face_cast.powi(2) * 1.01 && relative > 1.5,
+            "{:?}",
+            gains.0
+        );
+    }
+
+    #[test]
+    fn the_dark_floor_follows_the_calibrated_white() {
+        let dim =
+            crate::vision::palette::Palette::default().with_references(std::array::from_fn(|_| {
+                LabColour::from_rgb([120, 120, 120])
+            }));
+        let bright = LightBounds::for_palette(&crate::vision::palette::Palette::default());
+        let dimmed = LightBounds::for_palette(&dim);
+        assert!(dimmed.too_dark() < bright.too_dark() / 3.0);
+    }
+
+    #[test]
     fn a_darker_face_gets_a_larger_gain() {
         let colours = [[200u8, 40, 40], [40, 160, 60], [40, 60, 200]];
         let colour_of: [usize; 54] = std::array::from_fn(|s| s % 3);
@@ -184,7 +272,8 @@ mod tests {
             }
         });
         let linear = readings.map(linearize);
-        let gains = FaceGains::default().estimate(&readings, &linear, &colour_of);
+        let gains =
+            FaceGains::default().estimate(&readings, &linear, &colour_of, &LightBounds::default());
         for c in 0..3 {
             assert!(gains.0[2][c] > 1.8 * gains.0[0][c], "{:?}", gains.0);
             assert!((gains.0[0][c] - gains.0[1][c]).abs() < 1e-4);

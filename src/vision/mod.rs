@@ -17,6 +17,7 @@ pub mod pocket_classify;
 pub mod pocket_evaluate;
 pub mod pocket_grid;
 pub mod pocket_sample;
+pub(crate) mod refine;
 pub mod sample;
 pub mod scan;
 pub mod scan_file;

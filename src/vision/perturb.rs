@@ -1,4 +1,4 @@
-//! Seeded lighting perturbations of real readings (per-face brightness and per-channel gain), used to measure the classifier's robustness.
+//! Seeded lighting perturbations of real readings (per-face brightness and per-channel gain, and a camera-wide exposure and cast), and the named hard-case conditions of the vision bench.
 
 use super::colour::Rgb;
 use rand::{Rng, RngExt};
@@ -10,6 +10,10 @@ pub struct Perturbation {
     pub brightness: (f32, f32),
     /// Gain range of each channel of each face (white-balance drift).
     pub channel_gain: (f32, f32),
+    /// Exposure factor range of the whole scan (the same for every face).
+    pub exposure: (f32, f32),
+    /// Gain range of each channel of the whole scan (a camera colour cast).
+    pub cast: (f32, f32),
 }
 
 impl Default for Perturbation {
@@ -18,19 +22,85 @@ impl Default for Perturbation {
         Perturbation {
             brightness: (0.6, 1.4),
             channel_gain: (0.85, 1.15),
+            exposure: (1.0, 1.0),
+            cast: (1.0, 1.0),
         }
     }
+}
+
+/// A named hard case of the vision bench.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Condition {
+    pub name: &'static str,
+    /// `None`: the readings as they are (one run per scan).
+    pub perturbation: Option<Perturbation>,
+}
+
+const NONE: Perturbation = Perturbation {
+    brightness: (1.0, 1.0),
+    channel_gain: (1.0, 1.0),
+    exposure: (1.0, 1.0),
+    cast: (1.0, 1.0),
+};
+
+/// Mild per-face drift that goes with every camera-wide condition.
+const MILD: Perturbation = Perturbation {
+    brightness: (0.85, 1.15),
+    channel_gain: (0.95, 1.05),
+    ..NONE
+};
+
+/// The bench's conditions, in order: clean, seeded drift, strong drift, dark, clipped, colour cast.
+pub fn conditions() -> Vec<Condition> {
+    let c = |name, perturbation| Condition { name, perturbation };
+    vec![
+        c("clean", None),
+        c(
+            "seeded drift (x0.6-1.4, channels x0.85-1.15)",
+            Some(Perturbation::default()),
+        ),
+        c(
+            "strong drift (x0.4-1.6, channels x0.75-1.25)",
+            Some(Perturbation {
+                brightness: (0.4, 1.6),
+                channel_gain: (0.75, 1.25),
+                ..NONE
+            }),
+        ),
+        c(
+            "dark (scan x0.35-0.55, mild drift)",
+            Some(Perturbation {
+                exposure: (0.35, 0.55),
+                ..MILD
+            }),
+        ),
+        c(
+            "clipped (scan x1.4-1.8, mild drift)",
+            Some(Perturbation {
+                exposure: (1.4, 1.8),
+                ..MILD
+            }),
+        ),
+        c(
+            "colour cast (scan channels x0.75-1.25, mild drift)",
+            Some(Perturbation {
+                cast: (0.75, 1.25),
+                ..MILD
+            }),
+        ),
+    ]
 }
 
 impl Perturbation {
     /// The readings as a camera with other exposure and white balance per face would give them (clipped to 0..=255).
     pub fn apply<R: Rng>(&self, readings: &[Rgb; 54], rng: &mut R) -> [Rgb; 54] {
         let mut out = *readings;
+        let exposure = draw(rng, self.exposure);
+        let cast: [f32; 3] = std::array::from_fn(|_| exposure * draw(rng, self.cast));
         for face in out.chunks_mut(9) {
-            let brightness = rng.random_range(self.brightness.0..=self.brightness.1);
-            let gains: [f32; 3] = std::array::from_fn(|_| {
-                brightness * rng.random_range(self.channel_gain.0..=self.channel_gain.1)
-            });
+            let brightness = draw(rng, self.brightness);
+            let gains: [f32; 3] =
+                std::array::from_fn(|c| cast[c] * brightness * draw(rng, self.channel_gain));
             for rgb in face {
                 for c in 0..3 {
                     rgb[c] = (rgb[c] as f32 * gains[c]).round().clamp(0.0, 255.0) as u8;
@@ -38,6 +108,15 @@ impl Perturbation {
             }
         }
         out
+    }
+}
+
+/// A value from `range` (its only value when it is empty).
+fn draw<R: Rng>(rng: &mut R, range: (f32, f32)) -> f32 {
+    if range.0 >= range.1 {
+        range.0
+    } else {
+        rng.random_range(range.0..=range.1)
     }
 }
 

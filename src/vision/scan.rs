@@ -35,6 +35,14 @@ pub enum ScanError {
     Sample { face: Face, source: SampleError },
     #[error("no photo of face {0}")]
     MissingFace(Face),
+    #[error("the photo of face {face} is {got_width}x{got_height}, the other faces' are {width}x{height}")]
+    WrongSize {
+        face: Face,
+        got_width: u32,
+        got_height: u32,
+        width: u32,
+        height: u32,
+    },
 }
 
 /// The grid used for a photo.
@@ -69,11 +77,21 @@ pub fn read_photos(
     options: &SampleOptions,
 ) -> Result<[Rgb; 54], ScanError> {
     let mut readings = [[0u8; 3]; 54];
+    let size = photos.first().map(|p| p.image.dimensions());
     for face in Face::ALL {
         let photo = photos
             .iter()
             .find(|p| p.face == face)
             .ok_or(ScanError::MissingFace(face))?;
+        if let Some((width, height)) = size.filter(|&s| s != photo.image.dimensions()) {
+            return Err(ScanError::WrongSize {
+                face,
+                got_width: photo.image.width(),
+                got_height: photo.image.height(),
+                width,
+                height,
+            });
+        }
         let nine = read_photo(photo, grid, options)?;
         readings[face.index() * 9..face.index() * 9 + 9].copy_from_slice(&nine);
     }
@@ -112,4 +130,32 @@ pub fn plain_plan() -> Vec<CaptureRequest> {
             image_rotation: 0,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_photo_of_another_size_is_refused_naming_its_face() {
+        let photos: Vec<FacePhoto> = Face::ALL
+            .iter()
+            .map(|&face| FacePhoto {
+                face,
+                image_rotation: 0,
+                image: if face == Face::L {
+                    RgbImage::new(320, 240)
+                } else {
+                    RgbImage::new(640, 480)
+                },
+            })
+            .collect();
+        let grid = GridChoice::Fixed(FaceGrid::square(10.0, 10.0, 150.0));
+        let err = read_photos(&photos, &grid, &SampleOptions::default()).expect_err("refused");
+        assert!(
+            matches!(err, ScanError::WrongSize { face: Face::L, .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("face L"), "{err}");
+    }
 }

@@ -170,7 +170,7 @@ async fn run(inbox: &DaemonInbox, step: Duration) {
                 .map(|(k, symbol)| StickerDoc {
                     symbol,
                     rgb: "#808080".to_string(),
-                    confidence: if k == 2 { 0.9 } else { 6.0 },
+                    confidence: if k == 2 { 0.5 } else { 0.9999 },
                 })
                 .collect(),
         })

@@ -165,7 +165,7 @@ async fn guide_mode_gives_each_state_and_refuses_an_impossible_cube() {
 async fn unsure_stickers_are_photographed_again_then_the_run_is_refused_naming_them() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = super::config(dir.path(), "", 0.0);
-    config.min_confidence = 100.0; // nothing is that sure
+    config.min_confidence = 1.0; // no reading is certain
     config.recaptures = 1;
     let daemon = cubed::daemon::RunningDaemon::start(&config, super::solver())
         .await

@@ -1,7 +1,7 @@
 //! The real photo set (tests/data/vision/photos, MIT, Daniel Walton): grid found automatically, sampled, classified.
 
 use cubed::cube::{Face, FaceOrder, FaceletCube};
-use cubed::vision::classify::{classify, ClassifyOptions};
+use cubed::vision::classify::{classify, classify_best_guess, ClassifyError, ClassifyOptions};
 use cubed::vision::colour::LabColour;
 use cubed::vision::grid_finder::find_grid;
 use cubed::vision::palette::Palette;
@@ -72,7 +72,15 @@ fn read_photos(grid_of: impl Fn(&image::RgbImage) -> FaceGrid) -> [[u8; 3]; 54] 
 #[test]
 fn the_real_photo_set_is_read_exactly_with_the_grid_found_automatically() {
     let readings = read_photos(|image| find_grid(image).expect("grid"));
-    let got = classify(&readings, &Palette::default(), &ClassifyOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let options = ClassifyOptions::default();
+    let got = classify_best_guess(&readings, &Palette::default(), &options);
     assert_eq!(got.facelets, truth());
+    // White and yellow are hard to tell apart in this light: the reading is
+    // right, and its calibrated confidence (about 0.86) is below the default
+    // threshold, so the daemon photographs those faces again.
+    assert!(got.confidence() > 0.5, "{}", got.confidence());
+    if let Err(e) = classify(&readings, &Palette::default(), &options) {
+        let ClassifyError::Unsure { stickers, .. } = &e;
+        assert!(stickers.len() <= 8, "{e}");
+    }
 }

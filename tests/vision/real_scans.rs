@@ -1,15 +1,21 @@
 //! The classifier against real scans from another robot (tests/data/vision, MIT, Daniel Walton).
+//!
+//! The scans are split by file name into a development part and a held-out
+//! part (`Part::of`: FNV-1a 64 of the file stem odd = held out). The method
+//! is developed against the development part only; the held-out part is
+//! looked at only to report (`cubed bench vision`), apart from the plain
+//! "every real scan is read right" check.
 
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::classify::ClassifyOptions;
-use cubed::vision::evaluate::{tally_scans, tally_variants, LabelledScan};
+use cubed::vision::evaluate::{tally_scans, tally_variants, LabelledScan, Part};
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::Perturbation;
 use cubed::vision::scan_file::load_scan;
 use std::path::Path;
 
-/// The ten real scans with their true states.
-pub fn real_scans() -> Vec<LabelledScan> {
+/// The ten real scans with their true states and parts.
+pub fn real_scans() -> Vec<(Part, LabelledScan)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vision/scans");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .expect("scans folder")
@@ -24,36 +30,65 @@ pub fn real_scans() -> Vec<LabelledScan> {
             let truth: FaceletCube = FaceletCube::parse(&expected, FaceOrder::Urfdlb, None)
                 .expect("legal")
                 .0;
-            LabelledScan {
-                name: file.id.unwrap_or_default(),
+            let stem = path
+                .file_stem()
+                .expect("stem")
+                .to_string_lossy()
+                .into_owned();
+            let scan = LabelledScan {
+                name: stem.clone(),
                 readings,
                 truth,
-            }
+            };
+            (Part::of(&stem), scan)
         })
         .collect()
 }
 
 #[test]
+fn the_split_holds_out_the_four_scans_whose_name_hash_is_odd() {
+    // Worked out separately (FNV-1a 64 in a few lines of Python) when the split was fixed.
+    let held_out: Vec<String> = real_scans()
+        .into_iter()
+        .filter(|(p, _)| *p == Part::HeldOut)
+        .map(|(_, s)| s.name)
+        .collect();
+    assert_eq!(
+        held_out,
+        [
+            "3x3x3-cross",
+            "3x3x3-random-02",
+            "3x3x3-solved-02",
+            "3x3x3-superflip"
+        ]
+    );
+}
+
+#[test]
 fn all_ten_real_scans_are_read_exactly() {
-    let scans = real_scans();
+    let scans: Vec<LabelledScan> = real_scans().into_iter().map(|(_, s)| s).collect();
     assert_eq!(scans.len(), 10);
     let tally = tally_scans(&scans, &Palette::default(), &ClassifyOptions::default());
     assert_eq!(tally.right, 10, "{:?}", tally.failures);
 }
 
 #[test]
-fn lighting_variants_of_the_real_scans_are_legal_and_almost_always_right() {
-    let scans = real_scans();
+fn seeded_drift_of_the_development_scans_is_right_or_refused_never_confidently_wrong() {
+    let dev: Vec<LabelledScan> = real_scans()
+        .into_iter()
+        .filter(|(p, _)| *p == Part::Dev)
+        .map(|(_, s)| s)
+        .collect();
     let tally = tally_variants(
-        &scans,
-        4,
+        &dev,
+        20,
         7,
         &Perturbation::default(),
         &Palette::default(),
         &ClassifyOptions::default(),
     );
     eprintln!(
-        "lighting variants: {}/{} right, {} unsure, {} wrong: {:#?}",
+        "seeded drift, dev part: {}/{} right, {} refused, {} wrong: {:#?}",
         tally.right,
         tally.total(),
         tally.unsure,
@@ -61,5 +96,6 @@ fn lighting_variants_of_the_real_scans_are_legal_and_almost_always_right() {
         tally.failures
     );
     assert_eq!(tally.illegal, 0);
-    assert!(tally.percent_right() >= 95.0, "{:?}", tally);
+    assert_eq!(tally.wrong, 0, "{:?}", tally.failures);
+    assert!(tally.percent_right() >= 97.0, "{:?}", tally.failures);
 }

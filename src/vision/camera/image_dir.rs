@@ -1,4 +1,4 @@
-//! The image-directory camera: `U.png … B.png` (or `.jpg`) named by face, or otherwise frames in capture order (sorted file names).
+//! The image-directory camera: `U.png … B.png` (or `.jpg`) named by face (then each face needs its own file), or otherwise frames in capture order (sorted file names).
 
 use super::{Camera, CameraError, CaptureRequest};
 use crate::cube::Face;
@@ -13,6 +13,8 @@ pub struct ImageDirCamera {
     dir: PathBuf,
     frames: Vec<PathBuf>,
     next_frame: usize,
+    /// Some file is named after a face: then every face must have its own.
+    named_by_face: bool,
 }
 
 const EXTENSIONS: [&str; 3] = ["png", "jpg", "jpeg"];
@@ -32,11 +34,14 @@ impl ImageDirCamera {
             }
         }
         frames.sort();
-        Ok(ImageDirCamera {
+        let mut camera = ImageDirCamera {
             dir: dir.to_path_buf(),
             frames,
             next_frame: 0,
-        })
+            named_by_face: false,
+        };
+        camera.named_by_face = Face::ALL.iter().any(|&f| camera.face_file(f).is_some());
+        Ok(camera)
     }
 
     /// The photo named after `face`, if the folder has one.
@@ -83,6 +88,12 @@ impl Camera for ImageDirCamera {
     fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError> {
         let path = match self.face_file(request.face) {
             Some(p) => p,
+            None if self.named_by_face => {
+                return Err(CameraError::MissingFacePhoto {
+                    path: self.dir.clone(),
+                    face: request.face,
+                })
+            }
             None => {
                 let p = self.frames.get(self.next_frame).cloned();
                 self.next_frame += 1;
@@ -141,6 +152,24 @@ mod tests {
             camera.capture(&request(Face::F)),
             Err(CameraError::MissingImage { face: Face::F, .. })
         ));
+    }
+
+    #[test]
+    fn a_missing_face_photo_is_an_error_naming_the_face_not_another_photo() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for face in ["U", "R", "F", "D", "L"] {
+            RgbImage::from_pixel(2, 2, image::Rgb([9; 3]))
+                .save(dir.path().join(format!("{face}.png")))
+                .expect("save");
+        }
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        camera.capture(&request(Face::D)).expect("D is there");
+        let err = camera.capture(&request(Face::B)).expect_err("no B.png");
+        assert!(
+            matches!(err, CameraError::MissingFacePhoto { face: Face::B, .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("face B"), "{err}");
     }
 
     #[test]

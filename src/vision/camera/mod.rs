@@ -1,6 +1,7 @@
 //! Cameras: the `Camera` trait the daemon captures through, and its backends (image directory, simulated, and USB webcams via nokhwa behind the `camera` feature). The only part of vision that does I/O.
 
 pub mod image_dir;
+pub mod lock;
 #[cfg(feature = "camera")]
 pub mod nokhwa;
 pub mod sim;
@@ -52,6 +53,8 @@ pub enum CameraError {
     },
     #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
     MissingImage { path: PathBuf, face: Face },
+    #[error("image directory {path} has photos named after faces but none for face {face} (looked for {face}.png, {face}.jpg, {face}.jpeg)")]
+    MissingFacePhoto { path: PathBuf, face: Face },
     #[error("cannot decode image {path}")]
     Decode {
         path: PathBuf,

@@ -1,5 +1,6 @@
-//! The USB webcam backend (nokhwa, V4L2 on Linux): device by index or name, resolution, and fixed exposure, white balance and focus after a settle period where the camera allows. Behind the `camera` cargo feature (needs libclang at build time: Debian `libclang1-14`).
+//! The USB webcam backend (nokhwa, V4L2 on Linux): device by index or name, resolution, a settle period for the automatic controls, then exposure / gain / white balance / focus locked through `lock.rs` (read back, refusals named), and each photo taken after flushing stale frames and averaging a few. Behind the `camera` cargo feature (needs libclang at build time: Debian `libclang1-14`).
 
+use super::lock::{lock_controls, settled_frame, Control, ControlDevice, LockReport, LockSettings};
 use super::{Camera, CameraError, CaptureRequest};
 use crate::error_chain::error_chain;
 use image::RgbImage;
@@ -20,10 +21,8 @@ pub struct UsbCameraConfig {
     pub height: u32,
     /// Frames are read and dropped for this long after opening so auto exposure and white balance settle.
     pub settle: Duration,
-    /// Values to fix after settling (camera units); `None` leaves the control alone.
-    pub exposure: Option<i64>,
-    pub white_balance: Option<i64>,
-    pub focus: Option<i64>,
+    /// What to fix after settling, and how each photo is taken.
+    pub lock: LockSettings,
 }
 
 impl Default for UsbCameraConfig {
@@ -33,9 +32,7 @@ impl Default for UsbCameraConfig {
             width: 640,
             height: 480,
             settle: Duration::from_millis(1500),
-            exposure: None,
-            white_balance: None,
-            focus: None,
+            lock: LockSettings::default(),
         }
     }
 }
@@ -46,8 +43,8 @@ impl Default for UsbCameraConfig {
 pub struct UsbCamera {
     requests: mpsc::Sender<mpsc::Sender<Result<RgbImage, CameraError>>>,
     name: String,
-    /// Controls the camera refused to fix (reported, not fatal).
-    pub refused_controls: Vec<String>,
+    /// What the camera accepted of the lock (refused controls are reported, not fatal).
+    pub lock_report: LockReport,
 }
 
 fn backend(e: nokhwa::NokhwaError) -> CameraError {
@@ -89,8 +86,8 @@ fn choose(cameras: &[CameraInfo], wanted: &str) -> Result<CameraIndex, CameraErr
         })
 }
 
-/// The camera opened on its thread: its name and refused controls.
-type Opened = Result<(String, Vec<String>), CameraError>;
+/// The camera opened on its thread: its name and what it accepted of the lock.
+type Opened = Result<(String, LockReport), CameraError>;
 
 impl UsbCamera {
     /// Opens, streams, lets the automatic controls settle, then fixes the configured ones.
@@ -102,14 +99,11 @@ impl UsbCamera {
         std::thread::Builder::new()
             .name("usb-camera".into())
             .spawn(move || match open_device(&config) {
-                Ok((mut camera, name, refused)) => {
-                    let _ = opened_tx.send(Ok((name, refused)));
+                Ok((camera, name, report)) => {
+                    let _ = opened_tx.send(Ok((name, report)));
+                    let mut device = NokhwaDevice(camera);
                     for reply in requests_rx {
-                        let frame = camera
-                            .frame()
-                            .map_err(backend)
-                            .and_then(|f| f.decode_image::<RgbFormat>().map_err(backend));
-                        let _ = reply.send(frame);
+                        let _ = reply.send(settled_frame(&mut device, &config.lock));
                     }
                 }
                 Err(e) => {
@@ -122,21 +116,21 @@ impl UsbCamera {
                     error_chain(&e)
                 ))
             })?;
-        let (name, refused_controls) = opened_rx.recv().map_err(|_| {
+        let (name, lock_report) = opened_rx.recv().map_err(|_| {
             CameraError::Backend("the camera thread stopped while opening".into())
         })??;
         Ok(UsbCamera {
             requests,
             name,
-            refused_controls,
+            lock_report,
         })
     }
 }
 
-/// Opens the device on the camera thread.
+/// Opens the device on the camera thread, lets the automatic controls settle, then locks them.
 fn open_device(
     config: &UsbCameraConfig,
-) -> Result<(nokhwa::Camera, String, Vec<String>), CameraError> {
+) -> Result<(nokhwa::Camera, String, LockReport), CameraError> {
     let cameras = list_cameras()?;
     let index = choose(&cameras, &config.device)?;
     let format = RequestedFormat::new::<RgbFormat>(RequestedFormatType::HighestResolution(
@@ -148,20 +142,95 @@ fn open_device(
     while started.elapsed() < config.settle {
         camera.frame().map_err(backend)?;
     }
-    let mut refused = Vec::new();
-    for (control, value) in [
-        (KnownCameraControl::Exposure, config.exposure),
-        (KnownCameraControl::WhiteBalance, config.white_balance),
-        (KnownCameraControl::Focus, config.focus),
-    ] {
-        if let Some(v) = value {
-            if let Err(e) = camera.set_camera_control(control, ControlValueSetter::Integer(v)) {
-                refused.push(format!("{control:?}: {e}", e = error_chain(&e)));
-            }
-        }
-    }
     let name = format!("usb {index}: {}", camera.info().human_name());
-    Ok((camera, name, refused))
+    let mut device = NokhwaDevice(camera);
+    let report = lock_controls(&mut device, &config.lock);
+    Ok((device.0, name, report))
+}
+
+/// V4L2 ids of the automatic modes (nokhwa names only the manual values).
+const EXPOSURE_AUTO: u128 = 0x009a_0901;
+const AUTO_WHITE_BALANCE: u128 = 0x0098_090c;
+const AUTOGAIN: u128 = 0x0098_0912;
+const FOCUS_AUTO: u128 = 0x009a_090c;
+/// `V4L2_CID_EXPOSURE_AUTO` values: manual, and aperture priority (the usual webcam "auto").
+const EXPOSURE_MANUAL: i64 = 1;
+const EXPOSURE_APERTURE_PRIORITY: i64 = 3;
+
+/// The lock's view of a nokhwa camera.
+struct NokhwaDevice(nokhwa::Camera);
+
+fn known(control: Control) -> KnownCameraControl {
+    match control {
+        Control::Exposure => KnownCameraControl::Exposure,
+        Control::WhiteBalance => KnownCameraControl::WhiteBalance,
+        Control::Gain => KnownCameraControl::Gain,
+        Control::Focus => KnownCameraControl::Focus,
+    }
+}
+
+fn auto_id(control: Control) -> u128 {
+    match control {
+        Control::Exposure => EXPOSURE_AUTO,
+        Control::WhiteBalance => AUTO_WHITE_BALANCE,
+        Control::Gain => AUTOGAIN,
+        Control::Focus => FOCUS_AUTO,
+    }
+}
+
+fn as_integer(value: &ControlValueSetter) -> Option<i64> {
+    match value {
+        ControlValueSetter::Integer(v) => Some(*v),
+        ControlValueSetter::Boolean(b) => Some(i64::from(*b)),
+        _ => None,
+    }
+}
+
+impl ControlDevice for NokhwaDevice {
+    fn grab(&mut self) -> Result<RgbImage, CameraError> {
+        let frame = self.0.frame().map_err(backend)?;
+        frame.decode_image::<RgbFormat>().map_err(backend)
+    }
+
+    fn set_auto(&mut self, control: Control, auto: bool) -> Result<(), String> {
+        let value = match control {
+            Control::Exposure => ControlValueSetter::Integer(if auto {
+                EXPOSURE_APERTURE_PRIORITY
+            } else {
+                EXPOSURE_MANUAL
+            }),
+            _ => ControlValueSetter::Boolean(auto),
+        };
+        self.0
+            .set_camera_control(KnownCameraControl::Other(auto_id(control)), value)
+            .map_err(|e| error_chain(&e))
+    }
+
+    fn set_value(&mut self, control: Control, value: i64) -> Result<(), String> {
+        self.0
+            .set_camera_control(known(control), ControlValueSetter::Integer(value))
+            .map_err(|e| error_chain(&e))
+    }
+
+    fn read(&mut self, control: Control) -> Result<(i64, bool), String> {
+        let value = self
+            .0
+            .camera_control(known(control))
+            .map_err(|e| error_chain(&e))?
+            .value();
+        let value =
+            as_integer(&value).ok_or_else(|| format!("its value {value:?} is not a number"))?;
+        let auto = self
+            .0
+            .camera_control(KnownCameraControl::Other(auto_id(control)))
+            .ok()
+            .and_then(|c| as_integer(&c.value()))
+            .is_some_and(|v| match control {
+                Control::Exposure => v != EXPOSURE_MANUAL,
+                _ => v != 0,
+            });
+        Ok((value, auto))
+    }
 }
 
 impl Camera for UsbCamera {

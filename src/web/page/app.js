@@ -6,7 +6,7 @@ const $ = (id) => document.getElementById(id);
 const FACES = ['U', 'R', 'F', 'D', 'L', 'B'];
 const DEFAULT_COLOURS = { U: '#eeeeee', R: '#c41e3a', F: '#009e60', D: '#ffd500', L: '#ff5800', B: '#0051ba' };
 const BUSY = ['scanning', 'solving', 'executing', 'verifying', 'paused'];
-const UNSURE = 1.4; // sticker confidence below this is marked on the photos
+const UNSURE = 0.9; // stickers whose calibrated chance of being right is below this are marked on the photos
 const TOKEN_KEY = 'cubed-token';
 
 let status = null; // the last StatusDoc pushed
@@ -236,7 +236,7 @@ function drawPhotos(box, photos) {
       const unsure = s.confidence < UNSURE;
       const mark = overlay.appendChild(el('div', 'mark' + (unsure ? ' unsure' : ''), s.symbol + (unsure ? '?' : '')));
       mark.style.background = colour[s.symbol] || s.rgb;
-      mark.title = 'read ' + s.symbol + ' (sampled ' + s.rgb + ', confidence ' + s.confidence.toFixed(1) + ')';
+      mark.title = 'read ' + s.symbol + ' (sampled ' + s.rgb + ', ' + (100 * s.confidence).toFixed(2) + ' % sure)';
     });
     fig.appendChild(el('figcaption', '', f + (p.attempt > 0 ? ' (rescan ' + p.attempt + ')' : '')));
     box.appendChild(fig);

@@ -1,0 +1,138 @@
+//! The `[camera]` keys that lock the webcam (`exposure`, `white_balance`, `gain`, `focus`: "auto", "locked" or a number; `flush_frames`, `average_frames`), validated with errors naming the key and what is allowed.
+
+use crate::vision::camera::lock::{Control, ControlSetting, LockSettings};
+use serde::Deserialize;
+
+/// `[camera]` as written.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CameraSection {
+    pub source: String,
+    #[serde(default = "default_grid")]
+    pub grid: toml::Value,
+    exposure: Option<toml::Value>,
+    white_balance: Option<toml::Value>,
+    gain: Option<toml::Value>,
+    focus: Option<toml::Value>,
+    flush_frames: Option<i64>,
+    average_frames: Option<i64>,
+}
+
+fn default_grid() -> toml::Value {
+    toml::Value::String("auto".into())
+}
+
+/// The lock keys of `[camera]` (all optional).
+#[derive(Deserialize, Debug, Default)]
+pub(super) struct LockKeys {
+    exposure: Option<toml::Value>,
+    white_balance: Option<toml::Value>,
+    gain: Option<toml::Value>,
+    focus: Option<toml::Value>,
+    flush_frames: Option<i64>,
+    average_frames: Option<i64>,
+}
+
+/// Why a lock key is invalid: the key and the problem.
+pub(super) type KeyProblem = (&'static str, String);
+
+impl CameraSection {
+    /// The validated lock settings.
+    pub(super) fn lock(&self) -> Result<LockSettings, KeyProblem> {
+        LockKeys {
+            exposure: self.exposure.clone(),
+            white_balance: self.white_balance.clone(),
+            gain: self.gain.clone(),
+            focus: self.focus.clone(),
+            flush_frames: self.flush_frames,
+            average_frames: self.average_frames,
+        }
+        .validate()
+    }
+}
+
+impl LockKeys {
+    /// The validated settings (defaults: every control locked, 4 frames flushed, 3 averaged).
+    pub(super) fn validate(&self) -> Result<LockSettings, KeyProblem> {
+        let defaults = LockSettings::default();
+        let setting = |control: Control, value: &Option<toml::Value>| match value {
+            None => Ok(defaults.of(control)),
+            Some(v) => control_setting(v).map_err(|problem| (control.key(), problem)),
+        };
+        Ok(LockSettings {
+            exposure: setting(Control::Exposure, &self.exposure)?,
+            white_balance: setting(Control::WhiteBalance, &self.white_balance)?,
+            gain: setting(Control::Gain, &self.gain)?,
+            focus: setting(Control::Focus, &self.focus)?,
+            flush_frames: frames("flush_frames", self.flush_frames, defaults.flush_frames, 0)?,
+            average_frames: frames(
+                "average_frames",
+                self.average_frames,
+                defaults.average_frames,
+                1,
+            )?,
+        })
+    }
+}
+
+fn control_setting(value: &toml::Value) -> Result<ControlSetting, String> {
+    match value {
+        toml::Value::String(s) if s == "auto" => Ok(ControlSetting::Auto),
+        toml::Value::String(s) if s == "locked" => Ok(ControlSetting::Locked),
+        toml::Value::Integer(n) => Ok(ControlSetting::Value(*n)),
+        other => Err(format!(
+            "{other} is not allowed: \"auto\" (the camera decides), \"locked\" (fixed at what it chose after settling) or an integer in the device's units"
+        )),
+    }
+}
+
+fn frames(
+    key: &'static str,
+    value: Option<i64>,
+    default: usize,
+    min: i64,
+) -> Result<usize, KeyProblem> {
+    match value {
+        None => Ok(default),
+        Some(n) if (min..=30).contains(&n) => Ok(n as usize),
+        Some(n) => Err((key, format!("{n} is outside {min}..=30"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(text: &str) -> LockKeys {
+        toml::from_str(text).expect("syntax")
+    }
+
+    #[test]
+    fn each_control_takes_auto_locked_or_a_number() {
+        let s = keys(
+            "exposure = 156\nwhite_balance = \"auto\"\nfocus = \"locked\"\naverage_frames = 5",
+        )
+        .validate()
+        .expect("valid");
+        assert_eq!(s.exposure, ControlSetting::Value(156));
+        assert_eq!(s.white_balance, ControlSetting::Auto);
+        assert_eq!(s.gain, ControlSetting::Locked, "the default");
+        assert_eq!(s.focus, ControlSetting::Locked);
+        assert_eq!((s.flush_frames, s.average_frames), (4, 5));
+    }
+
+    #[test]
+    fn a_bad_value_names_its_key_and_the_allowed_ones() {
+        let (key, problem) = keys("gain = \"manual\"").validate().expect_err("invalid");
+        assert_eq!(key, "gain");
+        assert!(
+            problem.contains("\"auto\"") && problem.contains("\"manual\""),
+            "{problem}"
+        );
+        let (key, problem) = keys("average_frames = 0").validate().expect_err("invalid");
+        assert_eq!(
+            (key, problem.as_str()),
+            ("average_frames", "0 is outside 1..=30")
+        );
+    }
+}
