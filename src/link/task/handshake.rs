@@ -1,7 +1,7 @@
-//! The handshake of the link task: `Hello` until the firmware answers (resent with backoff),
+//! The handshake of the link task: `Hello` until the firmware answers (resent every 100 ms),
 //! then `Configure` until it confirms; each stage has its own deadline, the configuration stage
-//! is retried from a fresh `Hello` a few times (a noisy line corrupts the long `Configure` frame
-//! often), and an error names the stage that failed.
+//! is retried from a fresh `Hello` a few times with a growing pause (a noisy line corrupts the
+//! long `Configure` frame often), and an error names the stage that failed.
 
 use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
@@ -13,8 +13,6 @@ use firmware_protocol::{HostPhase, Message, PROTOCOL_VERSION};
 
 /// Attempts of the configuration stage (each from a fresh `Hello`) before giving up.
 pub(super) const CONFIGURE_ATTEMPTS: u32 = 4;
-/// Longest pause between two `Hello`s.
-const HELLO_BACKOFF_CAP_MS: u64 = 400;
 
 /// How the handshake is going.
 #[derive(Debug, Clone, Copy)]
@@ -40,13 +38,11 @@ impl Progress {
     }
 }
 
-/// The pause before the next `Hello`: 100 ms, growing by half each time, at most 400 ms.
-fn hello_interval(sent: u32) -> u64 {
-    let mut interval = RETRANSMIT_TIMEOUT_MS;
-    for _ in 1..sent.min(8) {
-        interval = (interval * 3 / 2).min(HELLO_BACKOFF_CAP_MS);
-    }
-    interval
+/// The pause before the first `Hello` of configuration attempt `attempt` (1 = the first
+/// retry): 100 ms, 200 ms, 300 ms, … (the line gets time to settle; `Hello`s then go every
+/// 100 ms, short frames that get through noise).
+fn retry_backoff(attempt: u32) -> u64 {
+    RETRANSMIT_TIMEOUT_MS * u64::from(attempt.max(1))
 }
 
 impl LinkTask {
@@ -66,7 +62,7 @@ impl LinkTask {
                 waited_ms: now.saturating_sub(started),
             });
         }
-        if now.saturating_sub(last_sent) >= hello_interval(self.handshake.hellos) {
+        if now.saturating_sub(last_sent) >= RETRANSMIT_TIMEOUT_MS {
             self.begin_hello();
         }
         Ok(())
@@ -86,12 +82,13 @@ impl LinkTask {
                 self.path.display(),
                 self.stage_timeout()
             );
+            // The first Hello goes out after the backoff (see `on_hello_timers`).
+            let pause = retry_backoff(self.handshake.configure_attempts);
             self.stage = Stage::Hello {
-                started: now,
-                last_sent: now,
+                started: now + pause,
+                last_sent: now + pause - RETRANSMIT_TIMEOUT_MS,
             };
             self.handshake.hellos = 0;
-            self.begin_hello();
             return Ok(());
         }
         Err(LinkError::NoConfigureReply {
