@@ -205,7 +205,7 @@ fn test_program_solves_and_verifies_every_cube() {
     let counts: Vec<usize> = text
         .lines()
         .filter_map(|l| l.strip_prefix("cube ").and_then(|r| r.split(": ").nth(1)))
-        .filter_map(|r| move_count(r))
+        .filter_map(move_count)
         .collect();
     assert_eq!(counts.len(), 60);
     let (most, least) = (

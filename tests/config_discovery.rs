@@ -169,9 +169,16 @@ fn a_wrong_type_is_said_in_words_with_file_section_and_key_and_exit_2() {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = dir.path().join("cubed.toml");
     write_config(&config, &shipped("robots/four-arm.toml"));
-    let mut file = std::fs::read_to_string(&config).expect("read");
-    file.push_str("\n[history]\nkeep_runs = \"many\"\n");
-    std::fs::write(&config, file).expect("write");
+    let file = std::fs::read_to_string(&config).expect("read");
+    assert!(
+        file.contains("keep_runs = 100"),
+        "the shipped config sets keep_runs"
+    );
+    std::fs::write(
+        &config,
+        file.replace("keep_runs = 100", "keep_runs = \"many\""),
+    )
+    .expect("write");
     let out = cubed_in(
         dir.path(),
         &[],

@@ -11,6 +11,7 @@ mod exec_cli;
 mod firmware_qemu;
 mod firmware_timing;
 mod link;
+mod link_handshake;
 mod plan_cli;
 mod readme;
 mod robot;

@@ -85,7 +85,7 @@ fn the_readme_transcripts_run_as_written() {
         assert_eq!(out.status.code(), Some(code), "{}: {printed}", t.command);
         // The 2x2's answers are optimal and the checker's words fixed: printed exactly. The
         // 3x3 solver's answer depends on the time budget: only its length is compared.
-        let exact = t.command.contains("--size 2") || refused;
+        let exact = (t.command.contains("--size 2") || refused) && !t.expected.is_empty();
         let lines: Vec<&str> = printed
             .lines()
             .filter(|l| !l.starts_with("cubed: "))

@@ -135,7 +135,7 @@ pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result
     let (bind, token) = match (&config, args.http) {
         (Ok(c), http) => (http.unwrap_or(c.bind), c.token.clone()),
         (Err(_), Some(http)) => (http, None),
-        (Err(e), None) => return refuse(e),
+        (Err(e), None) => return super::refuse_error(e),
     };
     let token = std::env::var("CUBED_TOKEN")
         .ok()

@@ -106,7 +106,7 @@ async fn wait_for_port(port: &std::path::Path, longest: Duration) {
 pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
     let model = match load_robot(&args.job.robot) {
         Ok(model) => model,
-        Err(e) => return refuse(e),
+        Err(e) => return super::refuse_error(&e),
     };
     let planner = Planner::new(model.clone());
     let program = match program_for(&args, &planner)? {

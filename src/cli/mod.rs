@@ -130,6 +130,11 @@ pub fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(EXIT_INVALID))
 }
 
+/// As [`refuse`], for an error: its text and each cause's, on one line.
+pub fn refuse_error(error: &(dyn std::error::Error + 'static)) -> anyhow::Result<ExitCode> {
+    refuse(cubed::error_chain::error_chain(error))
+}
+
 /// Logs to stderr with `tracing`; `RUST_LOG` overrides the default level.
 pub fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()

@@ -110,7 +110,7 @@ fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
 pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
     let model = match load_robot(&args.job.robot) {
         Ok(model) => model,
-        Err(e) => return refuse(e),
+        Err(e) => return super::refuse_error(&e),
     };
     let planner = Planner::new(model);
     let start = match start_state(&planner, &args.start) {

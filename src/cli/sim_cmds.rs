@@ -78,12 +78,12 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     }
     let model = match load_robot(&args.robot) {
         Ok(model) => model,
-        Err(e) => return refuse(e),
+        Err(e) => return super::refuse_error(&e),
     };
     let (cube, faults) = match (starting_cube(&args), FaultPlan::parse(&args.faults)) {
         (Ok(cube), Ok(faults)) => (cube, faults),
         (Err(e), _) => return refuse(e),
-        (_, Err(e)) => return refuse(e),
+        (_, Err(e)) => return super::refuse_error(&e),
     };
     let map = ActuatorMap::new(&model)?;
     eprintln!(

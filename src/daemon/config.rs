@@ -1,7 +1,7 @@
 //! The daemon's configuration file (`config/cubed.toml`): serde form, then validation into typed settings with errors naming file, section, key and the allowed values.
 
-pub use super::cube_size::CubeSize;
 use super::config_camera::CameraSection;
+pub use super::cube_size::CubeSize;
 use crate::error_chain::error_chain;
 use crate::robot::config_syntax::syntax_error;
 use crate::robot::ConfigError;

@@ -57,11 +57,23 @@ impl DataDirLock {
             }
             Err(TryLockError::Error(source)) => return Err(io("cannot lock")(source)),
         }
-        file.set_len(0).map_err(io("cannot write the pid into"))?;
-        file.rewind().map_err(io("cannot write the pid into"))?;
-        writeln!(file, "{}", std::process::id()).map_err(io("cannot write the pid into"))?;
+        // The pid only helps the message of a second daemon: a full disk must not stop this one.
+        if let Err(e) = write_pid(&mut file) {
+            tracing::warn!(
+                "cannot write the pid into {}: {}",
+                path.display(),
+                crate::error_chain::error_chain(&e)
+            );
+        }
         Ok(DataDirLock { _file: file })
     }
+}
+
+fn write_pid(file: &mut File) -> std::io::Result<()> {
+    file.set_len(0)?;
+    file.rewind()?;
+    writeln!(file, "{}", std::process::id())?;
+    file.flush()
 }
 
 /// "pid N" from the lock file, as far as it can be read.

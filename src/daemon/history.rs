@@ -110,6 +110,35 @@ impl History {
         })
     }
 
+    /// Opens `{data_dir}/cubed.sqlite` for reading only, without writing anything beside it
+    /// (SQLite's `immutable`): for a data directory on a full disk, so the history can still
+    /// be shown; every write is refused.
+    pub fn open_read_only(data_dir: &Path) -> Result<History, HistoryError> {
+        let path = data_dir.join(DATABASE_FILE);
+        let failed = |e: rusqlite::Error| HistoryError::Open {
+            path: path.clone(),
+            message: format!(
+                "cannot open it read-only: {}",
+                crate::error_chain::error_chain(&e)
+            ),
+        };
+        let uri = format!("file:{}?immutable=1", path.display());
+        let flags =
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(uri, flags).map_err(failed)?;
+        let last_run_before_open = conn
+            .query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |row| {
+                row.get(0)
+            })
+            .map_err(failed)?;
+        Ok(History {
+            data_dir: data_dir.to_path_buf(),
+            conn: Mutex::new(conn),
+            last_run_before_open,
+            upkeep: Mutex::default(),
+        })
+    }
+
     /// Records a new run (no outcome yet) and returns its id.
     pub fn begin_run(&self, source: StartSource, robot: &str) -> Result<u64, HistoryError> {
         // Endings that could not be written (disk full) first: a new run only once they are.

@@ -63,13 +63,21 @@ impl RunningDaemon {
         // Taken before the history is opened: a second daemon must not mark the first
         // one's live run interrupted.
         let lock = DataDirLock::acquire(&config.data_dir)?;
-        let history = Arc::new(History::open(&config.data_dir)?);
-        history.set_retention(config.retention);
         // A full disk must not make the service crash-loop: it starts read-only (runs are
         // refused until the history can be written again) and says why.
-        let (interrupted, read_only) = match history.take_interrupted() {
-            Ok(runs) => (runs, None),
-            Err(e) => (Vec::new(), Some(read_only_notice(config, &e))),
+        let (history, unwritable) = match History::open(&config.data_dir) {
+            Ok(history) => (history, None),
+            Err(e) => match History::open_read_only(&config.data_dir) {
+                Ok(history) => (history, Some(e)),
+                Err(_) => return Err(e.into()),
+            },
+        };
+        let history = Arc::new(history);
+        history.set_retention(config.retention);
+        let (interrupted, read_only) = match (unwritable, history.take_interrupted()) {
+            (Some(e), _) => (Vec::new(), Some(read_only_notice(config, &e, true))),
+            (None, Ok(runs)) => (runs, None),
+            (None, Err(e)) => (Vec::new(), Some(read_only_notice(config, &e, false))),
         };
         if read_only.is_none() {
             history.prune_after_run();
@@ -221,9 +229,14 @@ async fn retry_pending_endings(history: Arc<History>, mut shutdown: watch::Recei
 }
 
 /// What to tell the user when the history cannot be written at start-up.
-fn read_only_notice(config: &DaemonConfig, error: &HistoryError) -> String {
+fn read_only_notice(config: &DaemonConfig, error: &HistoryError, until_restart: bool) -> String {
+    let until = if until_restart {
+        "until space is freed there and the daemon restarted"
+    } else {
+        "until space is freed there"
+    };
     let words = format!(
-        "the run history in {} cannot be written ({}): started read-only, runs are refused until space is freed there (a full disk?)",
+        "the run history in {} cannot be written ({}): started read-only, runs are refused {until} (a full disk?)",
         config.data_dir.display(),
         error_chain(error)
     );

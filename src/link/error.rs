@@ -25,6 +25,13 @@ pub enum LinkError {
         expected: u16,
         found: u16,
     },
+    #[error("the firmware on {path} answered Hello but did not confirm the configuration (no ConfigureReply) in {attempts} attempt(s) over {waited_ms} ms, {naks} frame(s) refused as damaged: a noisy line or a wrong baud rate?")]
+    NoConfigureReply {
+        path: PathBuf,
+        attempts: u32,
+        waited_ms: u64,
+        naks: u32,
+    },
     #[error("the firmware refused the configuration ({}): it cannot drive this robot design", super::fault_words::nak_in_words(*reason))]
     ConfigRefused { reason: NakReason },
     #[error("the firmware on {path} cannot drive this robot as configured: {words}")]

@@ -72,37 +72,6 @@ fn is_bare_key(key: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-#[cfg(test)]
-mod words_tests {
-    use super::*;
-
-    #[test]
-    fn rust_type_names_become_words_and_the_key_is_named() {
-        let text = "[history]\nkeep_runs = \"many\"\n";
-        #[derive(serde::Deserialize, Debug)]
-        #[allow(dead_code)]
-        struct H {
-            history: K,
-        }
-        #[derive(serde::Deserialize, Debug)]
-        #[allow(dead_code)]
-        struct K {
-            keep_runs: u32,
-        }
-        let error = toml::from_str::<H>(text).expect_err("a string for a number");
-        let ConfigError::Syntax { message, line, .. } = syntax_error(text, "f.toml", &error) else {
-            panic!("a syntax error");
-        };
-        assert_eq!(line, 2);
-        assert!(message.contains("key 'keep_runs'"), "{message}");
-        assert!(
-            message.contains("a whole number from 0 to 4294967295"),
-            "{message}"
-        );
-        assert!(!message.contains("u32"), "{message}");
-    }
-}
-
 /// The table header in force at byte `offset`, e.g. `[[gripper]] #2`.
 fn section_at(text: &str, offset: usize) -> String {
     let mut section = "top level".to_string();
@@ -136,4 +105,35 @@ fn section_at(text: &str, offset: usize) -> String {
         }
     }
     section
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::*;
+
+    #[test]
+    fn rust_type_names_become_words_and_the_key_is_named() {
+        let text = "[history]\nkeep_runs = \"many\"\n";
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct H {
+            history: K,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct K {
+            keep_runs: u32,
+        }
+        let error = toml::from_str::<H>(text).expect_err("a string for a number");
+        let ConfigError::Syntax { message, line, .. } = syntax_error(text, "f.toml", &error) else {
+            panic!("a syntax error");
+        };
+        assert_eq!(line, 2);
+        assert!(message.contains("key 'keep_runs'"), "{message}");
+        assert!(
+            message.contains("a whole number from 0 to 4294967295"),
+            "{message}"
+        );
+        assert!(!message.contains("u32"), "{message}");
+    }
 }

@@ -114,7 +114,16 @@ async fn a_daemon_started_on_a_full_disk_runs_read_only_and_says_so() {
     assert!(notice.contains(&data.display().to_string()), "{notice}");
     let refused = daemon.handle.start(StartSource::Web).await;
     assert!(refused.is_err(), "a run cannot be recorded, so none starts");
+    let old = daemon
+        .handle
+        .runs(10)
+        .expect("the history is still readable");
+    assert_eq!(old.len(), 1, "{old:?}");
+    daemon.shutdown().await;
     std::fs::remove_file(&filler).expect("space returns");
+    let daemon = RunningDaemon::start(&config(&data, "", 0.0), solver())
+        .await
+        .expect("restarts once space is back");
     daemon.sim.as_ref().expect("sim").load_cube(random(43));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let end = finished(&daemon.handle, run).await;

@@ -4,16 +4,15 @@
 
 use super::clock::Clock;
 use super::error::LinkError;
-use super::fault_words::refusal_in_words;
 use super::handle::{Connected, LinkEvent, LinkSettings, Request};
 use super::transport::{Connector, Transport};
 use crate::error_chain::error_chain;
 use crate::robot::MotionGroup;
 use firmware_protocol::message::{
-    ConfigRefusal, Configure, Event, Fault, FirmwareState, HelloReply, NakReason, Status,
+    Configure, Event, Fault, FirmwareState, HelloReply, NakReason, Status,
 };
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
-use firmware_protocol::{Decoder, HostInbound, HostLink, HostPhase, Message, PROTOCOL_VERSION};
+use firmware_protocol::{Decoder, HostInbound, HostLink, HostPhase, Message};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,6 +20,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::sync::{mpsc, oneshot};
 
+mod handshake;
 mod recovery;
 
 /// Retransmit window capacity (the usable window is the firmware's `rx_window` if smaller).
@@ -93,6 +93,8 @@ pub(crate) struct LinkTask {
     last_nak_resend: u64,
     hello: Option<HelloReply>,
     ready: Option<oneshot::Sender<Result<Connected, LinkError>>>,
+    /// How the handshake is going (`handshake.rs`).
+    handshake: handshake::Progress,
 }
 
 impl LinkTask {
@@ -132,6 +134,7 @@ impl LinkTask {
             last_nak_resend: 0,
             hello: None,
             ready: None,
+            handshake: handshake::Progress::new(now),
         }
     }
 
@@ -227,37 +230,11 @@ impl LinkTask {
         Ok(())
     }
 
-    fn begin_hello(&mut self) {
-        let now = self.now();
-        self.outbox.push(0);
-        let mut out = [0u8; firmware_protocol::MAX_WIRE_LEN];
-        if let Ok(len) = self.link.start_handshake(now, &mut out) {
-            self.outbox.extend_from_slice(&out[..len]);
-        }
-        if let Stage::Hello { last_sent, .. } = &mut self.stage {
-            *last_sent = now;
-        }
-    }
-
     fn on_timers(&mut self) -> Result<(), LinkError> {
         let now = self.now();
-        let timeout = self.settings.handshake_timeout.as_millis() as u64;
         match self.stage {
-            Stage::Hello { started, last_sent } => {
-                if self.port.is_none() || now.saturating_sub(started) > timeout {
-                    return Err(self.no_answer(now, started));
-                }
-                if now.saturating_sub(last_sent) >= RETRANSMIT_TIMEOUT_MS {
-                    self.begin_hello();
-                }
-                Ok(())
-            }
-            Stage::Configuring { started } => {
-                if self.port.is_none() || now.saturating_sub(started) > timeout {
-                    return Err(self.no_answer(now, started));
-                }
-                self.retransmit_due(now)
-            }
+            Stage::Hello { started, last_sent } => self.on_hello_timers(now, started, last_sent),
+            Stage::Configuring { started } => self.on_configuring_timers(now, started),
             Stage::Running => self.on_running_timers(now),
             Stage::Reconnecting { since, last_try } => self.try_reconnect(now, since, last_try),
             Stage::Verifying {
@@ -265,13 +242,6 @@ impl LinkTask {
                 attempt,
                 last_query,
             } => self.on_verifying_timers(now, since, attempt, last_query),
-        }
-    }
-
-    fn no_answer(&self, now: u64, started: u64) -> LinkError {
-        LinkError::NoAnswer {
-            path: self.path.clone(),
-            waited_ms: now.saturating_sub(started),
         }
     }
 
@@ -423,27 +393,6 @@ impl LinkTask {
         }
     }
 
-    fn on_configure_reply(&mut self, found: u16) -> Result<(), LinkError> {
-        if !matches!(self.stage, Stage::Configuring { .. }) {
-            return Ok(());
-        }
-        if found != self.checksum {
-            return Err(LinkError::ConfigMismatch {
-                path: self.path.clone(),
-                expected: self.checksum,
-                found,
-            });
-        }
-        self.stage = Stage::Running;
-        if let (Some(ready), Some(hello)) = (self.ready.take(), self.hello) {
-            let _ = ready.send(Ok(Connected {
-                hello,
-                config_checksum: found,
-            }));
-        }
-        Ok(())
-    }
-
     fn on_reply(&mut self, message: Message) -> Result<(), LinkError> {
         match message {
             Message::HelloReply(reply) => self.on_hello_reply(reply)?,
@@ -455,38 +404,12 @@ impl LinkTask {
         Ok(())
     }
 
-    fn on_hello_reply(&mut self, reply: HelloReply) -> Result<(), LinkError> {
-        if !matches!(self.stage, Stage::Hello { .. }) {
-            return Ok(());
-        }
-        if let HostPhase::VersionMismatch { firmware } = self.link.phase() {
-            return Err(LinkError::VersionMismatch {
-                path: self.path.clone(),
-                host: PROTOCOL_VERSION,
-                firmware,
-            });
-        }
-        self.hello = Some(reply);
-        self.stage = Stage::Configuring {
-            started: self.now(),
-        };
-        self.emit_frame(&Message::Configure(self.configure))
-    }
-
-    fn on_configure_refused(&mut self, refusal: ConfigRefusal) -> Result<(), LinkError> {
-        if !matches!(self.stage, Stage::Configuring { .. }) {
-            return Ok(());
-        }
-        Err(LinkError::ConfigureRefused {
-            path: self.path.clone(),
-            refusal,
-            words: refusal_in_words(&refusal, &self.configure, &self.settings.actuator_names),
-        })
-    }
-
     fn on_nak(&mut self, seq: u8, reason: NakReason) -> Result<(), LinkError> {
-        if matches!(self.stage, Stage::Configuring { .. }) && reason.consumes_seq() {
-            return Err(LinkError::ConfigRefused { reason });
+        if matches!(self.stage, Stage::Configuring { .. }) {
+            if reason.consumes_seq() {
+                return Err(LinkError::ConfigRefused { reason });
+            }
+            self.handshake.naks += 1;
         }
         if reason.consumes_seq() {
             let move_id = self.seq_moves.remove(&seq);

@@ -1,0 +1,165 @@
+//! The handshake of the link task: `Hello` until the firmware answers (resent every 100 ms),
+//! then `Configure` until it confirms; each stage has its own deadline, the configuration stage
+//! is retried from a fresh `Hello` a few times with a growing pause (a noisy line corrupts the
+//! long `Configure` frame often), and an error names the stage that failed.
+
+use super::{LinkTask, Stage};
+use crate::link::error::LinkError;
+use crate::link::fault_words::refusal_in_words;
+use crate::link::handle::Connected;
+use firmware_protocol::message::{ConfigRefusal, HelloReply};
+use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
+use firmware_protocol::{HostPhase, Message, PROTOCOL_VERSION};
+
+/// Attempts of the configuration stage (each from a fresh `Hello`) before giving up.
+pub(super) const CONFIGURE_ATTEMPTS: u32 = 4;
+
+/// How the handshake is going.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Progress {
+    /// When the first `Hello` went out.
+    pub began: u64,
+    /// `Hello`s sent in the current stage (for the backoff).
+    pub hellos: u32,
+    /// Configuration stages begun.
+    pub configure_attempts: u32,
+    /// Frames the firmware refused as damaged while configuring.
+    pub naks: u32,
+}
+
+impl Progress {
+    pub(super) fn new(now: u64) -> Progress {
+        Progress {
+            began: now,
+            hellos: 0,
+            configure_attempts: 0,
+            naks: 0,
+        }
+    }
+}
+
+/// The pause before the first `Hello` of configuration attempt `attempt` (1 = the first
+/// retry): 100 ms, 200 ms, 300 ms, … (the line gets time to settle; `Hello`s then go every
+/// 100 ms, short frames that get through noise).
+fn retry_backoff(attempt: u32) -> u64 {
+    RETRANSMIT_TIMEOUT_MS * u64::from(attempt.max(1))
+}
+
+impl LinkTask {
+    fn stage_timeout(&self) -> u64 {
+        self.settings.handshake_timeout.as_millis() as u64
+    }
+
+    pub(super) fn on_hello_timers(
+        &mut self,
+        now: u64,
+        started: u64,
+        last_sent: u64,
+    ) -> Result<(), LinkError> {
+        if self.port.is_none() || now.saturating_sub(started) > self.stage_timeout() {
+            return Err(LinkError::NoAnswer {
+                path: self.path.clone(),
+                waited_ms: now.saturating_sub(started),
+            });
+        }
+        if now.saturating_sub(last_sent) >= RETRANSMIT_TIMEOUT_MS {
+            self.begin_hello();
+        }
+        Ok(())
+    }
+
+    pub(super) fn on_configuring_timers(
+        &mut self,
+        now: u64,
+        started: u64,
+    ) -> Result<(), LinkError> {
+        if self.port.is_some() && now.saturating_sub(started) <= self.stage_timeout() {
+            return self.retransmit_due(now);
+        }
+        if self.port.is_some() && self.handshake.configure_attempts < CONFIGURE_ATTEMPTS {
+            tracing::debug!(
+                "no ConfigureReply on {} within {} ms: handshaking again",
+                self.path.display(),
+                self.stage_timeout()
+            );
+            // The first Hello goes out after the backoff (see `on_hello_timers`).
+            let pause = retry_backoff(self.handshake.configure_attempts);
+            self.stage = Stage::Hello {
+                started: now + pause,
+                last_sent: now + pause - RETRANSMIT_TIMEOUT_MS,
+            };
+            self.handshake.hellos = 0;
+            return Ok(());
+        }
+        Err(LinkError::NoConfigureReply {
+            path: self.path.clone(),
+            attempts: self.handshake.configure_attempts,
+            waited_ms: now.saturating_sub(self.handshake.began),
+            naks: self.handshake.naks,
+        })
+    }
+
+    pub(super) fn begin_hello(&mut self) {
+        let now = self.now();
+        self.outbox.push(0);
+        let mut out = [0u8; firmware_protocol::MAX_WIRE_LEN];
+        if let Ok(len) = self.link.start_handshake(now, &mut out) {
+            self.outbox.extend_from_slice(&out[..len]);
+        }
+        if let Stage::Hello { last_sent, .. } = &mut self.stage {
+            *last_sent = now;
+        }
+        self.handshake.hellos += 1;
+    }
+
+    pub(super) fn on_hello_reply(&mut self, reply: HelloReply) -> Result<(), LinkError> {
+        if !matches!(self.stage, Stage::Hello { .. }) {
+            return Ok(());
+        }
+        if let HostPhase::VersionMismatch { firmware } = self.link.phase() {
+            return Err(LinkError::VersionMismatch {
+                path: self.path.clone(),
+                host: PROTOCOL_VERSION,
+                firmware,
+            });
+        }
+        self.hello = Some(reply);
+        self.stage = Stage::Configuring {
+            started: self.now(),
+        };
+        self.handshake.configure_attempts += 1;
+        self.emit_frame(&Message::Configure(self.configure))
+    }
+
+    pub(super) fn on_configure_reply(&mut self, found: u16) -> Result<(), LinkError> {
+        if !matches!(self.stage, Stage::Configuring { .. }) {
+            return Ok(());
+        }
+        if found != self.checksum {
+            return Err(LinkError::ConfigMismatch {
+                path: self.path.clone(),
+                expected: self.checksum,
+                found,
+            });
+        }
+        self.stage = Stage::Running;
+        if let (Some(ready), Some(hello)) = (self.ready.take(), self.hello) {
+            let _ = ready.send(Ok(Connected {
+                hello,
+                config_checksum: found,
+            }));
+        }
+        Ok(())
+    }
+
+    pub(super) fn on_configure_refused(&mut self, refusal: ConfigRefusal) -> Result<(), LinkError> {
+        if !matches!(self.stage, Stage::Configuring { .. }) {
+            return Ok(());
+        }
+        Err(LinkError::ConfigureRefused {
+            path: self.path.clone(),
+            refusal,
+            words: refusal_in_words(&refusal, &self.configure, &self.settings.actuator_names),
+        })
+    }
+}

@@ -1,0 +1,146 @@
+//! The link's handshake under trouble, over real pseudo-terminals: byte noise of 3 % (every handshake must succeed), and a firmware that answers `Hello` but never confirms the configuration (the error names that stage, after the retries).
+
+use cubed::cube::FaceletCube;
+use cubed::link::{LinkError, LinkHandle, LinkSettings, SerialConnector, TokioClock};
+use cubed::robot::{load_robot, ActuatorMap, RobotModel};
+use cubed::sim::faults::FaultPlan;
+use cubed::sim::spawn::RunningSim;
+use cubed::sim::{PhysicsMechanics, SimFirmware};
+use firmware_protocol::message::{FirmwareVersion, HelloReply};
+use firmware_protocol::{encode, Decoder, Frame, Message, Seq, MAX_WIRE_LEN, PROTOCOL_VERSION};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+fn four_arm() -> RobotModel {
+    load_robot(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/config/robots/four-arm.toml"
+    )))
+    .expect("four-arm design loads")
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+#[test]
+fn every_handshake_succeeds_at_three_percent_byte_noise() {
+    let model = four_arm();
+    let map = ActuatorMap::new(&model).expect("fits");
+    runtime().block_on(async {
+        let mut failures = Vec::new();
+        for seed in 1..=25 {
+            let mechanics =
+                PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default());
+            let sim = RunningSim::start(
+                SimFirmware::new(mechanics, 0.0, 0).expect("the four-arm board"),
+                FaultPlan::parse("corrupt=0.03").expect("faults"),
+                seed,
+            )
+            .await
+            .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
+            let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
+            let opened = LinkHandle::open(
+                connector,
+                map.configure(),
+                LinkSettings::default(),
+                Arc::new(TokioClock::new()),
+            )
+            .await;
+            match opened {
+                Ok(link) => link.shutdown().await,
+                Err(e) => failures.push(format!("seed {seed}: {e}")),
+            }
+            let served = sim.stop().await.expect("the simulator stops");
+            assert!(
+                served.injected.bytes_corrupted > 0,
+                "seed {seed}: no noise injected"
+            );
+        }
+        assert!(failures.is_empty(), "{failures:#?}");
+    });
+}
+
+/// A v2 `HelloReply` frame, as a firmware that does nothing else would send it.
+fn hello_reply() -> Vec<u8> {
+    let reply = HelloReply {
+        protocol_version: PROTOCOL_VERSION,
+        firmware_version: FirmwareVersion {
+            major: 0,
+            minor: 1,
+            patch: 0,
+        },
+        queue_depth: 32,
+        rx_window: 8,
+        firmware_name: *b"mute-configure\0\0",
+    };
+    let mut out = [0u8; MAX_WIRE_LEN];
+    let len = encode(
+        &Frame::unsequenced(Seq(0), Message::HelloReply(reply)),
+        &mut out,
+    )
+    .expect("encodes");
+    out[..len].to_vec()
+}
+
+#[test]
+fn a_firmware_that_never_confirms_the_configuration_is_named_as_that_stage() {
+    runtime().block_on(async {
+        let pty = cubed::sim::pty::open_pty()
+            .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
+        let path = pty.path.clone();
+        let mut master = pty.master;
+        let reply = hello_reply();
+        // Answers every Hello, ignores everything else (a Configure is never confirmed).
+        let mute = tokio::spawn(async move {
+            let (mut decoder, mut buf, mut hellos) = (Decoder::new(), [0u8; 512], 0u32);
+            loop {
+                let Ok(n) = master.read(&mut buf).await else {
+                    return hellos;
+                };
+                if n == 0 {
+                    return hellos;
+                }
+                let frames: Vec<_> = decoder.feed(&buf[..n]).flatten().collect();
+                for frame in frames {
+                    if matches!(frame.message, Message::Hello { .. }) {
+                        hellos += 1;
+                        if master.write_all(&reply).await.is_err() {
+                            return hellos;
+                        }
+                    }
+                }
+            }
+        });
+        let map = ActuatorMap::new(&four_arm()).expect("fits");
+        let connector = Arc::new(SerialConnector::new(cubed::link::FixedPath(path), 115_200));
+        let settings = LinkSettings {
+            handshake_timeout: Duration::from_millis(300),
+            ..LinkSettings::default()
+        };
+        let result = LinkHandle::open(
+            connector,
+            map.configure(),
+            settings,
+            Arc::new(TokioClock::new()),
+        )
+        .await;
+        mute.abort();
+        let Err(error) = result else {
+            panic!("a firmware that never confirms the configuration must be refused");
+        };
+        let LinkError::NoConfigureReply { attempts, .. } = &error else {
+            panic!("the configuration stage must be named: {error:?}");
+        };
+        assert_eq!(*attempts, 4, "{error}");
+        let text = error.to_string();
+        assert!(text.contains("no ConfigureReply"), "{text}");
+        assert!(!text.contains("no HelloReply"), "{text}");
+    });
+}
