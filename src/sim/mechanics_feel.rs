@@ -76,7 +76,6 @@ impl Mechanics for PhysicsMechanics {
     /// would turn the cube: it stalls.
     fn homing(&mut self, mask: u16) -> Result<(), MechanicalFault> {
         self.take_load();
-        self.block_pending = false;
         let mut parts = self.home_parts(mask);
         parts.jaws.iter_mut().for_each(|jaw| *jaw = false);
         let mut machine = self.machine.clone();
@@ -90,18 +89,13 @@ impl Mechanics for PhysicsMechanics {
 
     fn moved(&mut self, batch: &MotorBatch) -> Result<(), MechanicalFault> {
         self.take_load();
-        if self.block_pending {
-            let first = (batch.jaws_started.iter().map(|j| j.0))
-                .chain(batch.leaving.iter().map(|m| m.0))
-                .chain(batch.passing.iter().map(|m| m.0))
-                .next();
-            if let Some(actuator) = first {
-                self.block_pending = false;
-                return Err(Self::blocked_actuator(actuator));
-            }
-        }
         if !batch.jaws_started.is_empty() {
             self.do_step(&self.step_of(&batch.jaws_started, &[]))?;
+        }
+        if let Some(&(actuator, _)) = batch.leaving.first().filter(|_| self.block_pending) {
+            // A motor blocked on the bench cannot leave its position: it stalls.
+            self.block_pending = false;
+            return Err(Self::blocked_actuator(actuator));
         }
         if !batch.leaving.is_empty() {
             self.try_step(&self.step_of(&batch.jaws_travelling, &batch.leaving))?;
@@ -114,7 +108,8 @@ impl Mechanics for PhysicsMechanics {
     }
 
     fn motion_began(&mut self) {
-        self.block_pending = self
+        // A stall due on a motion that moves no motor waits for the next one that does.
+        self.block_pending |= self
             .attached
             .as_ref()
             .is_some_and(|a| a.next_motion_stalls());
