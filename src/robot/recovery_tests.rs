@@ -65,14 +65,14 @@ fn every_plan_homes_every_actuator() {
 fn known_home_positions_need_no_jaw_to_open() {
     let model = shipped("four-arm");
     let map = ActuatorMap::new(&model).expect("fits");
-    let input = RecoveryInput::from_positions(&map, &model, &vec![1, 0, 1, 0, 0, 0, 1, 0]);
+    let input = RecoveryInput::from_positions(&map, &model, &[1, 0, 1, 0, 0, 0, 1, 0]);
     let plan = plan_recovery(&model, &input).expect("plans");
     assert!(
         !(plan.steps.iter()).any(|s| matches!(s, RecoveryStep::Open { .. })),
         "{:?}",
         plan.describe(&model)
     );
-    let one_off = RecoveryInput::from_positions(&map, &model, &vec![1, 0, 1, 1, 0, 0, 1, 0]);
+    let one_off = RecoveryInput::from_positions(&map, &model, &[1, 0, 1, 1, 0, 0, 1, 0]);
     let plan = plan_recovery(&model, &one_off).expect("plans");
     let opened: Vec<u16> = (plan.steps.iter())
         .filter_map(|s| match s {

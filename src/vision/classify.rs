@@ -289,7 +289,7 @@ fn read_cube(
     let converged = best.converged();
     let classification = Classification {
         facelets: best.solution.cubies.to_facelets(),
-        cubies: best.solution.cubies.clone(),
+        cubies: best.solution.cubies,
         scheme: palette.scheme(&best.naming.0),
         names: best.naming.0,
         gaps,
