@@ -335,10 +335,10 @@ impl Service {
             }
             Some(LinkEvent::Fault(fault)) => {
                 super::metrics::fault(&fault);
-                let words = self
-                    .rig
-                    .as_ref()
-                    .map_or_else(|| format!("{fault:?}"), |rig| rig.fault_words(&fault));
+                let words = self.rig.as_ref().map_or_else(
+                    || crate::link::fault_words::fault_by_index(&fault),
+                    |rig| rig.fault_words(&fault),
+                );
                 self.board.set(
                     DaemonState::Faulted,
                     format!("the robot reported a fault while idle: {words}; reset to continue"),
