@@ -18,7 +18,7 @@ pub enum GridError {
 }
 
 /// A blob centre and its (column, row) index in the lattice, each -1..=1.
-type LatticePoint = ([f32; 2], [i32; 2]);
+pub(super) type LatticePoint = ([f32; 2], [i32; 2]);
 
 /// A sticker-like blob: centre and side in working pixels.
 #[derive(Clone, Copy, Debug)]
@@ -221,7 +221,7 @@ fn match_lattice(origin: [f32; 2], u: [f32; 2], v: [f32; 2], blobs: &[&Blob]) ->
 }
 
 /// Least-squares fit of `p = o + i u + j v` to matched blobs.
-fn least_squares_lattice(matched: &[LatticePoint]) -> ([f32; 2], [f32; 2], [f32; 2]) {
+pub(super) fn least_squares_lattice(matched: &[LatticePoint]) -> ([f32; 2], [f32; 2], [f32; 2]) {
     // Normal equations for the three unknown 2-vectors (o, u, v), one axis at a time.
     let mut ata = [[0f64; 3]; 3];
     let mut atb = [[0f64; 2]; 3];

@@ -1,6 +1,8 @@
 //! Automatic grid finding for a 2x2: the sticker squares found as for the 3x3 (`grid_finder`'s threshold and blobs) and a 2x2 lattice fitted to them. A 2x2 face has no centre sticker: the lattice is anchored at a corner sticker and its two neighbours.
 
-use super::grid_finder::{otsu, square_blobs, Blob, GridError};
+use super::grid_finder::{
+    least_squares_lattice, otsu, square_blobs, Blob, GridError, LatticePoint,
+};
 use super::sample::FaceGrid;
 use image::RgbImage;
 
@@ -8,7 +10,6 @@ use image::RgbImage;
 const WORK_WIDTH: u32 = 240;
 
 /// A blob centre and its (column, row) index in the 2x2 lattice, each 0 or 1.
-type LatticePoint = ([f32; 2], [i32; 2]);
 
 /// Finds a 2x2 face's grid (its outer corners) in a photo.
 pub fn find_pocket_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
@@ -69,7 +70,7 @@ fn fit_pocket_lattice(blobs: &[Blob]) -> Result<FaceGrid, GridError> {
             candidates: blobs.len(),
         });
     }
-    let (o, u, v) = fit_points(&matched);
+    let (o, u, v) = least_squares_lattice(&matched);
     let corner = |i: f32, j: f32| [o[0] + i * u[0] + j * v[0], o[1] + i * u[1] + j * v[1]];
     Ok(FaceGrid {
         corners: [
@@ -128,47 +129,6 @@ fn matched_points(
         }
     }
     matched
-}
-
-/// Least squares `p = o + i u + j v` over the matched points (three or four of a 2x2: never collinear).
-fn fit_points(matched: &[LatticePoint]) -> ([f32; 2], [f32; 2], [f32; 2]) {
-    let mut ata = [[0f64; 3]; 3];
-    let mut atb = [[0f64; 2]; 3];
-    for (p, [i, j]) in matched {
-        let row = [1.0, f64::from(*i), f64::from(*j)];
-        for a in 0..3 {
-            for b in 0..3 {
-                ata[a][b] += row[a] * row[b];
-            }
-            for k in 0..2 {
-                atb[a][k] += row[a] * f64::from(p[k]);
-            }
-        }
-    }
-    let x = cramer(ata, [atb[0][0], atb[1][0], atb[2][0]]);
-    let y = cramer(ata, [atb[0][1], atb[1][1], atb[2][1]]);
-    (
-        [x[0] as f32, y[0] as f32],
-        [x[1] as f32, y[1] as f32],
-        [x[2] as f32, y[2] as f32],
-    )
-}
-
-fn det3(m: [[f64; 3]; 3]) -> f64 {
-    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-}
-
-fn cramer(m: [[f64; 3]; 3], b: [f64; 3]) -> [f64; 3] {
-    let d = det3(m);
-    std::array::from_fn(|c| {
-        let mut mc = m;
-        for (r, row) in mc.iter_mut().enumerate() {
-            row[c] = b[r];
-        }
-        det3(mc) / d
-    })
 }
 
 #[cfg(test)]
