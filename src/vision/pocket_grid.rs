@@ -9,8 +9,6 @@ use image::RgbImage;
 /// The working width the image is reduced to before searching (as for the 3x3).
 const WORK_WIDTH: u32 = 240;
 
-/// A blob centre and its (column, row) index in the 2x2 lattice, each 0 or 1.
-
 /// Finds a 2x2 face's grid (its outer corners) in a photo.
 pub fn find_pocket_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
     if image.width() == 0 || image.height() == 0 {
