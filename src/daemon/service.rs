@@ -29,13 +29,27 @@ enum Job {
     Solve,
     /// Go on with an interrupted run (re-home, rescan, solve again).
     Resume,
-    Calibrate(oneshot::Sender<Result<CalibrationDoc, Refusal>>),
+    Calibrate(CalibrationReply),
+}
+
+/// The reply a calibration owes, with the answer once the task has it.
+type CalibrationReply = oneshot::Sender<Result<CalibrationDoc, Refusal>>;
+type CalibrationAnswer = Option<Result<CalibrationDoc, Refusal>>;
+
+/// What a run task hands back when it ends.
+struct RunEnd {
+    rig: Rig,
+    outcome: Outcome,
+    /// A calibration's answer; sent only after the run is recorded, so a start
+    /// asked for right after the answer is not refused as "in progress".
+    calibration: CalibrationAnswer,
 }
 
 struct ActiveRun {
     id: u64,
     abort: Arc<AbortFlag>,
-    task: JoinHandle<(Rig, Outcome)>,
+    task: JoinHandle<RunEnd>,
+    calibration_reply: Option<CalibrationReply>,
 }
 
 /// The daemon's state between requests.
@@ -221,27 +235,43 @@ impl Service {
             settings: self.settings.clone(),
             run: id,
         };
+        let (calibration_reply, resuming) = match job {
+            Job::Solve => (None, false),
+            Job::Resume => (None, true),
+            Job::Calibrate(reply) => (Some(reply), false),
+        };
+        let calibrating = calibration_reply.is_some();
         let task = tokio::spawn(async move {
-            let outcome = match job {
-                Job::Solve => super::pipeline::run(&mut ctx).await,
-                Job::Resume => super::pipeline::resume(&mut ctx).await,
-                Job::Calibrate(reply) => {
-                    let result = calibrate_run(&mut ctx).await;
-                    let (outcome, reply_value) = match result {
-                        Ok(doc) => (Outcome::Calibrated, Ok(doc)),
-                        Err(error) => {
-                            let outcome = Outcome::from(error);
-                            let refusal = Refusal::conflict(outcome.message(ctx.run));
-                            (outcome, Err(refusal))
-                        }
-                    };
-                    let _ = reply.send(reply_value);
-                    outcome
+            let mut calibration = None;
+            let outcome = if calibrating {
+                match calibrate_run(&mut ctx).await {
+                    Ok(doc) => {
+                        calibration = Some(Ok(doc));
+                        Outcome::Calibrated
+                    }
+                    Err(error) => {
+                        let outcome = Outcome::from(error);
+                        calibration = Some(Err(Refusal::conflict(outcome.message(ctx.run))));
+                        outcome
+                    }
                 }
+            } else if resuming {
+                super::pipeline::resume(&mut ctx).await
+            } else {
+                super::pipeline::run(&mut ctx).await
             };
-            (ctx.rig, outcome)
+            RunEnd {
+                rig: ctx.rig,
+                outcome,
+                calibration,
+            }
         });
-        self.active = Some(ActiveRun { id, abort, task });
+        self.active = Some(ActiveRun {
+            id,
+            abort,
+            task,
+            calibration_reply,
+        });
     }
 
     fn stop(&mut self) -> Result<(), Refusal> {
@@ -271,13 +301,13 @@ impl Service {
         );
     }
 
-    async fn on_finished(&mut self, finished: Result<(u64, Rig, Outcome), String>) {
-        let Some(active) = self.active.take() else {
+    async fn on_finished(&mut self, finished: Result<RunEnd, String>) {
+        let Some(mut active) = self.active.take() else {
             return;
         };
-        let (rig, outcome) = match finished {
-            Ok((_, rig, outcome)) => (Some(rig), outcome),
-            Err(panic) => (None, RunError::Panicked(panic).into()),
+        let (rig, outcome, calibration) = match finished {
+            Ok(end) => (Some(end.rig), end.outcome, end.calibration),
+            Err(panic) => (None, RunError::Panicked(panic).into(), None),
         };
         if let Some(rig) = rig {
             self.rig = Some(rig);
@@ -302,6 +332,11 @@ impl Service {
         };
         self.board.set(state, outcome.message(active.id));
         self.board.finished(active.id, outcome.name());
+        if let Some(reply) = active.calibration_reply.take() {
+            let answer =
+                calibration.unwrap_or_else(|| Err(Refusal::conflict(outcome.message(active.id))));
+            let _ = reply.send(answer);
+        }
     }
 
     async fn on_idle_event(&mut self, event: Option<LinkEvent>) {
@@ -373,9 +408,9 @@ impl Service {
             let abort = Arc::clone(&active.abort);
             let mut task = active.task;
             let outcome = match tokio::time::timeout(SHUTDOWN_GRACE, &mut task).await {
-                Ok(Ok((rig, outcome))) => {
-                    self.rig = Some(rig);
-                    outcome
+                Ok(Ok(end)) => {
+                    self.rig = Some(end.rig);
+                    end.outcome
                 }
                 Ok(Err(source)) => RunError::Task {
                     what: "run",
@@ -412,12 +447,9 @@ impl Service {
 mod recovery;
 
 /// Waits for the active run to end (never, when there is none).
-async fn wait_run(active: &mut Option<ActiveRun>) -> Result<(u64, Rig, Outcome), String> {
+async fn wait_run(active: &mut Option<ActiveRun>) -> Result<RunEnd, String> {
     match active {
-        Some(run) => match (&mut run.task).await {
-            Ok((rig, outcome)) => Ok((run.id, rig, outcome)),
-            Err(e) => Err(error_chain(&e)),
-        },
+        Some(run) => (&mut run.task).await.map_err(|e| error_chain(&e)),
         None => std::future::pending().await,
     }
 }
