@@ -9,6 +9,7 @@ pub mod config_cmds;
 pub mod counts;
 pub mod cube_cmds;
 pub mod daemon_cmds;
+pub mod design_sweep;
 pub mod dry_run_cmd;
 pub mod exec_cmds;
 pub mod handshake_bench;

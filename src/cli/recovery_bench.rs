@@ -3,7 +3,7 @@
 //! recovery plan with the positions known and with them lost, then rescanned (the machine's
 //! true cube) and solved again: how many recover, how many end solved, and what it costs.
 
-use super::tables_arg::TableArgs;
+use super::design_sweep::DesignSweepArgs;
 use anyhow::Context;
 use clap::Args;
 use cubed::cube::random::random_cube;
@@ -17,20 +17,8 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct RecoveryBenchArgs {
-    /// Robot design files, comma separated.
-    #[arg(long, value_delimiter = ',', default_values_t = [
-        "config/robots/four-arm.toml".to_string(),
-        "config/robots/turntable-flipper.toml".to_string(),
-        "config/robots/six-motor.toml".to_string(),
-    ])]
-    pub robots: Vec<String>,
-    /// Uniformly random cubes per design.
-    #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
-    pub cubes: usize,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     #[command(flatten)]
-    pub tables: TableArgs,
+    pub sweep: DesignSweepArgs,
 }
 
 /// Recoveries of one kind (positions known or lost) on one design.
@@ -115,10 +103,10 @@ fn recover_and_solve(
 
 pub fn recovery_bench(args: RecoveryBenchArgs) -> anyhow::Result<ExitCode> {
     println!("{}", super::host::host_line());
-    let solver = args.tables.solver();
+    let solver = args.sweep.tables.solver();
     println!(
         "{} uniformly random cubes per design (seed {}), each program cut at a random step, then re-homed by the recovery plan, rescanned and solved again",
-        args.cubes, args.seed
+        args.sweep.cubes, args.sweep.seed
     );
     println!(
         "{:<18} {:>9} {:>17} {:>17} {:>15} {:>17} {:>14}",
@@ -131,13 +119,13 @@ pub fn recovery_bench(args: RecoveryBenchArgs) -> anyhow::Result<ExitCode> {
         "plan µs median"
     );
     let mut clean = true;
-    for robot in &args.robots {
+    for robot in &args.sweep.robots {
         let model = load_robot(std::path::Path::new(robot))?;
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::new(model.clone());
-        let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(args.sweep.seed);
         let (mut known, mut lost) = (Tally::default(), Tally::default());
-        for i in 0..args.cubes {
+        for i in 0..args.sweep.cubes {
             let cube = random_cube(&mut rng);
             let plan = solve_naive(&planner, &solver, &planner.home(), &cube)
                 .with_context(|| format!("{robot}: cube {i}"))?;
@@ -158,8 +146,8 @@ pub fn recovery_bench(args: RecoveryBenchArgs) -> anyhow::Result<ExitCode> {
                 "{:<18} {:>9} {:>17} {:>17} {:>15.1} {:>17.0} {:>14.1}",
                 model.name,
                 kind,
-                format!("{} / {}", tally.recovered, args.cubes),
-                format!("{} / {}", tally.solved_after, args.cubes),
+                format!("{} / {}", tally.recovered, args.sweep.cubes),
+                format!("{} / {}", tally.solved_after, args.sweep.cubes),
                 tally.commands as f64 / n,
                 tally.machine_ms as f64 / n,
                 tally
@@ -171,7 +159,7 @@ pub fn recovery_bench(args: RecoveryBenchArgs) -> anyhow::Result<ExitCode> {
             if let Some(what) = &tally.first_failure {
                 println!("  first failure ({kind}): {what}");
             }
-            clean &= tally.recovered == args.cubes && tally.solved_after == args.cubes;
+            clean &= tally.recovered == args.sweep.cubes && tally.solved_after == args.sweep.cubes;
         }
     }
     Ok(if clean {

@@ -3,7 +3,7 @@
 //! planner's rules): illegal steps, cubes left unsolved, planned against simulated time
 //! (the firmware's ramps), and the planner's time per cube.
 
-use super::tables_arg::TableArgs;
+use super::design_sweep::DesignSweepArgs;
 use anyhow::Context;
 use clap::Args;
 use cubed::cube::random::random_cube;
@@ -21,23 +21,11 @@ const MAX_MEAN_DEVIATION: f64 = 0.03;
 
 #[derive(Args, Debug)]
 pub struct TrustBenchArgs {
-    /// Robot design files, comma separated.
-    #[arg(long, value_delimiter = ',', default_values_t = [
-        "config/robots/four-arm.toml".to_string(),
-        "config/robots/turntable-flipper.toml".to_string(),
-        "config/robots/six-motor.toml".to_string(),
-    ])]
-    pub robots: Vec<String>,
-    /// Uniformly random cubes per design.
-    #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
-    pub cubes: usize,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub sweep: DesignSweepArgs,
     /// Solver budget of robot-aware solving (the default plans), in ms.
     #[arg(long, default_value_t = 50, value_parser = super::counts::budget_ms)]
     pub budget_ms: u64,
-    #[command(flatten)]
-    pub tables: TableArgs,
 }
 
 /// One kind of plan (default or naive) of one design, run on the machine.
@@ -127,10 +115,10 @@ impl Tally {
 /// Plans random cubes on every design both ways and runs each program on the machine.
 pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
     println!("{}", super::host::host_line());
-    let solver = args.tables.solver();
+    let solver = args.sweep.tables.solver();
     println!(
         "{} uniformly random cubes per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
-        args.cubes, args.seed, args.budget_ms
+        args.sweep.cubes, args.sweep.seed, args.budget_ms
     );
     println!(
         "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>18} {:>18} {:>14}",
@@ -145,7 +133,7 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
         "plan ms median"
     );
     let mut clean = true;
-    for robot in &args.robots {
+    for robot in &args.sweep.robots {
         let model = load_robot(std::path::Path::new(robot))?;
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::new(model.clone());
@@ -154,10 +142,10 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
             budget: Duration::from_millis(args.budget_ms),
             ..AwareOptions::default()
         };
-        let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(args.sweep.seed);
         let (mut default, mut naive) = (Tally::default(), Tally::default());
         let mut plan_times = Vec::new();
-        for i in 0..args.cubes {
+        for i in 0..args.sweep.cubes {
             let cube = random_cube(&mut rng);
             let facelets = cube.to_facelets();
             let base = solve_naive(&planner, &solver, &start, &cube)
@@ -175,7 +163,7 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
         }
         plan_times.sort();
         let median = plan_times[plan_times.len() / 2].as_secs_f64() * 1000.0;
-        let n = args.cubes;
+        let n = args.sweep.cubes;
         println!(
             "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>18} {:>18} {:>14.1}",
             model.name,

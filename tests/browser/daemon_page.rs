@@ -1,6 +1,6 @@
 //! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move, and find it in the run history.
 
-use super::{click, wait_for, wait_for_text, Browser};
+use super::{click, close_all, open_idle_page, wait_for, wait_for_text, Browser};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
@@ -14,12 +14,8 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
         .as_ref()
         .expect("sim")
         .load_cube(crate::daemon::random(41));
-    let (addr, server) = crate::daemon::serve_web(&daemon).await;
+    let server = open_idle_page(&browser, &daemon).await;
     let page = browser.client();
-    page.goto(&format!("http://{addr}/"))
-        .await
-        .expect("the page loads");
-    wait_for_text(page, "state", "idle").await;
     click(page, "#start").await;
     wait_for_text(page, "state", "executing").await;
     wait_for_text(page, "progress-text", "move").await;
@@ -30,10 +26,5 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
         "the run in the history",
     )
     .await;
-    browser.close().await;
-    daemon.shutdown().await;
-    server
-        .await
-        .expect("server task")
-        .expect("server ends cleanly");
+    close_all(browser, daemon, server).await;
 }

@@ -287,3 +287,28 @@ pub async fn screenshot(client: &Client, name: &str) {
         Err(e) => eprintln!("screenshot {name}: {e}"),
     }
 }
+
+/// The web server of a test daemon, as `crate::daemon::serve_web` starts it.
+pub type WebServer = tokio::task::JoinHandle<Result<(), cubed::web::WebError>>;
+
+/// Serves `daemon`'s page, opens it in `browser` and waits until it says idle.
+pub async fn open_idle_page(browser: &Browser, daemon: &cubed::daemon::RunningDaemon) -> WebServer {
+    let (addr, server) = crate::daemon::serve_web(daemon).await;
+    browser
+        .client()
+        .goto(&format!("http://{addr}/"))
+        .await
+        .expect("the page loads");
+    wait_for_text(browser.client(), "state", "idle").await;
+    server
+}
+
+/// Closes the browser, shuts the daemon down and checks its web server ended cleanly.
+pub async fn close_all(browser: Browser, daemon: cubed::daemon::RunningDaemon, server: WebServer) {
+    browser.close().await;
+    daemon.shutdown().await;
+    server
+        .await
+        .expect("server task")
+        .expect("server ends cleanly");
+}

@@ -1,6 +1,6 @@
 //! The page for a 2x2: the real daemon configured with `cube_size = 2` on the simulated robot, run to done from the page; the net has four stickers a face laid out as the 2x2 net is documented, and each photo four marks.
 
-use super::{click, wait_for, wait_for_text, Browser};
+use super::{click, close_all, open_idle_page, wait_for, wait_for_text, Browser};
 use crate::daemon::pocket::{random_2x2, start_pocket};
 use fantoccini::Locator;
 
@@ -23,12 +23,8 @@ async fn the_page_shows_a_2x2_net_and_four_marks_a_photo() {
     let daemon = start_pocket(dir.path(), 4.0).await;
     let sim = daemon.sim.as_ref().expect("sim");
     sim.load_cube(random_2x2(42).to_3x3());
-    let (addr, server) = crate::daemon::serve_web(&daemon).await;
+    let server = open_idle_page(&browser, &daemon).await;
     let page = browser.client();
-    page.goto(&format!("http://{addr}/"))
-        .await
-        .expect("the page loads");
-    wait_for_text(page, "state", "idle").await;
     click(page, "#start").await;
     wait_for_text(page, "state", "done").await;
     wait_for(page, "#net .net.pocket", "the 2x2 net").await;
@@ -63,10 +59,5 @@ async fn the_page_shows_a_2x2_net_and_four_marks_a_photo() {
             .collect();
         assert_eq!(row[3], serde_json::json!(want), "face {face}");
     }
-    browser.close().await;
-    daemon.shutdown().await;
-    server
-        .await
-        .expect("server task")
-        .expect("server ends cleanly");
+    close_all(browser, daemon, server).await;
 }
