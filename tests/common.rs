@@ -1,6 +1,11 @@
-//! Helpers shared by the integration tests: running the real `cubed` binary.
+//! Helpers shared by the integration tests: running the real `cubed` binary, the shipped four-arm design, scrambled cubes with the programs that solve them.
 
+use cubed::cube::{random::random_scramble, FaceletCube, Move, Turn};
+use cubed::robot::{load_robot, Planner, Program, RobotModel};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `cubed` with `args` (and `stdin`, if any) and returns its output.
@@ -29,3 +34,30 @@ pub fn stderr(o: &Output) -> String {
 }
 
 pub const SOLVED: &str = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+
+/// The shipped four-arm design.
+pub fn four_arm() -> RobotModel {
+    load_robot(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/config/robots/four-arm.toml"
+    )))
+    .expect("four-arm design loads")
+}
+
+/// A cube scrambled by `length` seeded face turns, and the program undoing them on `model`.
+pub fn scrambled(model: &RobotModel, seed: u64, length: usize) -> (FaceletCube, Program) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let scramble = random_scramble(&mut rng, length, false);
+    let cube = FaceletCube::default().apply_all(&scramble);
+    let solution: Vec<Turn> = scramble
+        .iter()
+        .rev()
+        .filter_map(|m| match m.inverse() {
+            Move::Turn(t) => Some(t),
+            Move::Rotate(_) => None,
+        })
+        .collect();
+    let planner = Planner::new(model.clone());
+    let plan = planner.plan(&planner.home(), &solution).expect("plannable");
+    (cube, plan.program)
+}

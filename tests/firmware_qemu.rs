@@ -6,14 +6,12 @@
 //! Needs `qemu-system-arm` and the ELF; without them the test says so loudly and
 //! passes, unless `CUBED_REQUIRE_FIRMWARE=1` (firmware/ci.sh sets it): then it fails.
 
-use cubed::cube::{random::random_scramble, Move, Turn};
+use crate::common::{four_arm, scrambled};
 use cubed::link::{FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock};
 use cubed::robot::ActuatorMap;
 use cubed::robot::MotionGroup;
-use cubed::robot::{load_robot, Planner, Program, RobotModel};
+use cubed::robot::{Program, RobotModel};
 use firmware_protocol::message::{Fault, FirmwareState};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -97,29 +95,6 @@ fn start_qemu() -> Result<Qemu, String> {
     Ok(qemu)
 }
 
-fn four_arm() -> RobotModel {
-    load_robot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots/four-arm.toml"))
-        .expect("four-arm design loads")
-}
-
-/// The program undoing a seeded scramble of `length` face turns.
-fn program(model: &RobotModel, seed: u64, length: usize) -> Program {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let solution: Vec<Turn> = random_scramble(&mut rng, length, false)
-        .iter()
-        .rev()
-        .filter_map(|m| match m.inverse() {
-            Move::Turn(t) => Some(t),
-            Move::Rotate(_) => None,
-        })
-        .collect();
-    let planner = Planner::new(model.clone());
-    planner
-        .plan(&planner.home(), &solution)
-        .expect("plannable")
-        .program
-}
-
 /// `Home` then the program, move ids from `first`.
 fn groups(
     map: &ActuatorMap,
@@ -187,7 +162,7 @@ fn firmware_on_qemu_runs_programs_estops_clears_and_rehomes() {
         assert_eq!(link.connected.hello.name_bytes(), b"cubed-fw");
         assert!(link.connected.hello.queue_depth >= 32);
 
-        let first = program(&model, 1, 20);
+        let first = scrambled(&model, 1, 20).1;
         let first_groups = groups(&map, &model, &first, 1);
         run_all(&mut link, &first_groups).await;
         assert_eq!(
@@ -232,7 +207,7 @@ fn firmware_on_qemu_runs_programs_estops_clears_and_rehomes() {
             FirmwareState::Unhomed
         );
 
-        let second = program(&model, 2, 20);
+        let second = scrambled(&model, 2, 20).1;
         run_all(&mut link, &groups(&map, &model, &second, 2000)).await;
         let status = link.status().await.expect("status");
         assert_eq!(status.state, FirmwareState::Idle);

@@ -4,15 +4,13 @@
 //! every action is at least as fast as the design says: no program may take longer
 //! than planned. Prints planned vs firmware time (BENCHMARKS.md, "Firmware timing").
 
-use cubed::cube::{random::random_scramble, Move, Turn};
+use crate::common::scrambled;
 use cubed::robot::ActuatorMap;
 use cubed::robot::MotionGroup;
-use cubed::robot::{load_robot, Planner, Program, RobotModel};
+use cubed::robot::load_robot;
 use cubed_firmware::examples::FOUR_ARM;
 use cubed_firmware::{Actuator, Firmware, Pins};
 use firmware_protocol::{encode, Decoder, Frame, Message, Seq, MAX_WIRE_LEN};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 
 /// Motors whose magnets sit at angle 0 (the hall sensors' home).
@@ -111,23 +109,6 @@ impl Bench {
     }
 }
 
-fn program(model: &RobotModel, seed: u64) -> Program {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let solution: Vec<Turn> = random_scramble(&mut rng, 20, false)
-        .iter()
-        .rev()
-        .filter_map(|m| match m.inverse() {
-            Move::Turn(t) => Some(t),
-            Move::Rotate(_) => None,
-        })
-        .collect();
-    let planner = Planner::new(model.clone());
-    planner
-        .plan(&planner.home(), &solution)
-        .expect("plannable")
-        .program
-}
-
 #[test]
 fn firmware_ramps_never_take_longer_than_the_plan() {
     let model =
@@ -136,7 +117,7 @@ fn firmware_ramps_never_take_longer_than_the_plan() {
     let map = ActuatorMap::new(&model).expect("fits");
     let (mut planned_total, mut firmware_total, mut errors) = (0u64, 0u64, Vec::new());
     for seed in 0..200 {
-        let program = program(&model, seed);
+        let (_, program) = scrambled(&model, seed, 20);
         let mut bench = Bench {
             fw: Firmware::new(&FOUR_ARM, 0),
             motors: Motors {

@@ -1,48 +1,21 @@
 //! The real host link against the simulated robot over real pseudo-terminals: clean runs,
 //! corrupted and dropped bytes, unplugs, reboots, e-stop, button, refused handshakes.
 
-use cubed::cube::{random::random_scramble, FaceletCube, Move, Turn};
+use crate::common::{four_arm, scrambled};
+use cubed::cube::FaceletCube;
 use cubed::link::{
     LinkError, LinkEvent, LinkHandle, LinkSettings, SerialConnector, StreamError, TokioClock,
 };
 use cubed::robot::ActuatorMap;
-use cubed::robot::{load_robot, Planner, Program, RobotModel};
+use cubed::robot::{load_robot, Program, RobotModel};
 use cubed::sim::faults::FaultPlan;
 use cubed::sim::pty::Control;
 use cubed::sim::scenario::{program_groups, Scenario, ScenarioResult};
 use cubed::sim::spawn::RunningSim;
 use cubed::sim::{PhysicsMechanics, SimFirmware};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
-
-fn four_arm() -> RobotModel {
-    load_robot(Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/config/robots/four-arm.toml"
-    )))
-    .expect("four-arm design loads")
-}
-
-/// A scrambled cube and the program that solves it on `model`.
-fn scrambled(model: &RobotModel, seed: u64, length: usize) -> (FaceletCube, Program) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let scramble = random_scramble(&mut rng, length, false);
-    let cube = FaceletCube::default().apply_all(&scramble);
-    let solution: Vec<Turn> = scramble
-        .iter()
-        .rev()
-        .filter_map(|m| match m.inverse() {
-            Move::Turn(t) => Some(t),
-            Move::Rotate(_) => None,
-        })
-        .collect();
-    let planner = Planner::new(model.clone());
-    let plan = planner.plan(&planner.home(), &solution).expect("plannable");
-    (cube, plan.program)
-}
 
 fn scenario(model: RobotModel, cube: FaceletCube, faults: &str, seed: u64) -> Scenario {
     Scenario {
