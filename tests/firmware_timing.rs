@@ -5,9 +5,9 @@
 //! than planned. Prints planned vs firmware time (BENCHMARKS.md, "Firmware timing").
 
 use crate::common::scrambled;
+use cubed::robot::load_robot;
 use cubed::robot::ActuatorMap;
 use cubed::robot::MotionGroup;
-use cubed::robot::load_robot;
 use cubed_firmware::examples::FOUR_ARM;
 use cubed_firmware::{Actuator, Firmware, Pins};
 use firmware_protocol::{encode, Decoder, Frame, Message, Seq, MAX_WIRE_LEN};

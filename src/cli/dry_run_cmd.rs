@@ -114,10 +114,10 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return Err(e.into()),
         };
         println!(
-            "cubed dry-run: robot {}, {} {} cube(s) from seed {}, simulated robot (speed {}) and camera, faults: {}",
+            "cubed dry-run: robot {}, {} {} from seed {}, simulated robot (speed {}) and camera, faults: {}",
             daemon.handle.status().robot,
             args.cubes,
-            daemon.cube_size.name(),
+            cubes_word(args.cubes, daemon.cube_size.name()),
             args.seed,
             args.speed,
             if args.faults.is_empty() { "none" } else { &args.faults }
@@ -229,4 +229,10 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
+}
+
+/// "2x2 cube" or "2x2 cubes", as `count` asks.
+fn cubes_word(count: usize, size: &str) -> String {
+    let plural = if count == 1 { "" } else { "s" };
+    format!("{size} cube{plural}")
 }

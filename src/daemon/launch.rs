@@ -127,6 +127,10 @@ impl RunningDaemon {
             cube: RunCube::for_size(config.cube_size).await,
         };
         super::metrics::daemon_started();
+        for run in &interrupted {
+            // Found ended by a crash or power loss: counted now, as the daemon records it.
+            super::metrics::run_finished(run.id, "interrupted");
+        }
         let service = Service::new(inbox, board, Arc::clone(&history), settings, rig);
         let (shutdown, shutdown_rx) = watch::channel(false);
         tokio::spawn(retry_pending_endings(history, shutdown.subscribe()));

@@ -5,9 +5,19 @@ use super::config::ConfigError;
 pub(crate) fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
     let offset = e.span().map_or(0, |s| s.start);
     let (line, message) = toml_in_words(text, e);
+    // A key missing from the document itself is reported at its very start (an empty span
+    // at 0) or over all of it, not in whichever section comes first.
+    let whole_document = e.message().starts_with("missing field")
+        && e.span()
+            .is_none_or(|s| s.start == 0 && (s.end == 0 || s.end >= text.trim_end().len()));
+    let section = if whole_document {
+        "top level".to_string()
+    } else {
+        section_at(text, offset)
+    };
     ConfigError::Syntax {
         file: file.to_string(),
-        section: section_at(text, offset),
+        section,
         line,
         message,
     }
@@ -135,5 +145,25 @@ mod words_tests {
             "{message}"
         );
         assert!(!message.contains("u32"), "{message}");
+    }
+
+    #[test]
+    fn a_missing_section_is_placed_at_the_top_level_not_in_the_first_section() {
+        let text = "[run]\ncube_size = 3\n";
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Doc {
+            run: toml::Table,
+            robot: toml::Table,
+        }
+        let error = toml::from_str::<Doc>(text).expect_err("no [robot]");
+        let ConfigError::Syntax {
+            section, message, ..
+        } = syntax_error(text, "f.toml", &error)
+        else {
+            panic!("a syntax error");
+        };
+        assert_eq!(section, "top level");
+        assert!(message.contains("robot"), "{message}");
     }
 }

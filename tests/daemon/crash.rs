@@ -11,6 +11,15 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
+/// `cubed_runs_total{outcome="interrupted"}` in the daemon's metrics (process-wide).
+fn interrupted_runs_counted() -> f64 {
+    cubed::daemon::metrics::exposition()
+        .lines()
+        .find_map(|l| l.strip_prefix("cubed_runs_total{outcome=\"interrupted\"} "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}
+
 #[test]
 fn a_crash_mid_run_is_reported_at_restart_and_the_next_run_rescans() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -31,7 +40,12 @@ fn a_crash_mid_run_is_reported_at_restart_and_the_next_run_rescans() {
 
     let second = runtime();
     second.block_on(async {
+        let counted_before = interrupted_runs_counted();
         let daemon = start(dir.path(), "", 0.0).await;
+        assert!(
+            interrupted_runs_counted() > counted_before,
+            "/metrics counts the run found interrupted"
+        );
         let interrupted = daemon
             .interrupted
             .iter()

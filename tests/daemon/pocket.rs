@@ -84,7 +84,7 @@ fn dry_run_size_2_solves_2x2s_on_every_shipped_design() {
         );
         let text = stdout(&out);
         assert!(out.status.success(), "{design}: {text}\n{}", stderr(&out));
-        assert!(text.contains("3 2x2 cube(s)"), "{design}: {text}");
+        assert!(text.contains("3 2x2 cubes"), "{design}: {text}");
         assert!(
             text.contains("solved 3/3 (verified by the simulator)"),
             "{design}: {text}"
