@@ -4,7 +4,7 @@ use super::api::{RunDetail, RunSummary, StartSource};
 use super::history_rows::{self as rows, query_rows, query_summaries, SUMMARY_COLUMNS};
 use super::history_schema::open_database;
 use image::RgbImage;
-use rusqlite::{params, Connection, OptionalExtension, Params, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, Params};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -309,29 +309,6 @@ impl History {
         )
     }
 
-    /// Runs left without an outcome by a crash or power loss: marks them "interrupted" and returns them.
-    ///
-    /// Runs begun since this `History` was opened are still live and never taken.
-    pub fn take_interrupted(&self) -> Result<Vec<RunSummary>, HistoryError> {
-        let doing = || "marking interrupted runs".to_string();
-        let mut conn = self.lock()?;
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| HistoryError::sql(doing(), e))?;
-        let mut runs = query_summaries(
-            &tx,
-            &format!(
-                "SELECT {SUMMARY_COLUMNS} FROM runs WHERE outcome IS NULL AND id <= ?1 ORDER BY id"
-            ),
-            params![self.last_run_before_open],
-        )?;
-        for run in &mut runs {
-            mark_interrupted(&tx, run)?;
-        }
-        tx.commit().map_err(|e| HistoryError::sql(doing(), e))?;
-        Ok(runs)
-    }
-
     /// The newest `limit` runs, newest first.
     pub fn list_runs(&self, limit: usize) -> Result<Vec<RunSummary>, HistoryError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
@@ -495,24 +472,6 @@ fn set_synchronous(conn: &Connection, level: &str) -> Result<(), HistoryError> {
         .and_then(|mut s| s.execute([]))
         .map(|_| ())
         .map_err(|e| HistoryError::sql(format!("setting synchronous = {level}"), e))
-}
-
-fn mark_interrupted(conn: &Connection, run: &mut RunSummary) -> Result<(), HistoryError> {
-    let at = run
-        .last_acked_move
-        .map_or_else(|| "none".to_string(), |m| m.to_string());
-    let error = format!(
-        "the daemon stopped during this run (crash or power loss) at move {at}; \
-         the cube state is unknown, so the next run rescans it"
-    );
-    conn.execute(
-        "UPDATE runs SET outcome = 'interrupted', error = ?2 WHERE id = ?1",
-        params![run.id as i64, error],
-    )
-    .map_err(|e| HistoryError::sql(format!("marking run {} interrupted", run.id), e))?;
-    run.outcome = Some("interrupted".into());
-    run.error = Some(error);
-    Ok(())
 }
 
 /// A run id as the database stores it; ids beyond i64 cannot exist.

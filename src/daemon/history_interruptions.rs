@@ -1,12 +1,37 @@
 //! The run history's record of interruptions: when a run was stopped part-way (e-stop, fault,
 //! firmware reboot), what the person was told, and when and by whom it was resumed; and
-//! reopening a run that goes on after its interruption was recorded as its end.
+//! reopening a run that goes on after its interruption was recorded as its end; runs a crash
+//! or power loss left without an outcome.
 
 use super::{execute_locked, now_ms, rows, sql_id, History, HistoryError};
-use crate::daemon::api::InterruptionRecord;
-use rusqlite::{params, Connection, Row};
+use crate::daemon::api::{InterruptionRecord, RunSummary};
+use crate::daemon::history_rows::{query_summaries, SUMMARY_COLUMNS};
+use rusqlite::{params, Connection, Row, TransactionBehavior};
 
 impl History {
+    /// Runs left without an outcome by a crash or power loss: marks them "interrupted" and returns them.
+    ///
+    /// Runs begun since this `History` was opened are still live and never taken.
+    pub fn take_interrupted(&self) -> Result<Vec<RunSummary>, HistoryError> {
+        let doing = || "marking interrupted runs".to_string();
+        let mut conn = self.lock()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| HistoryError::sql(doing(), e))?;
+        let mut runs = query_summaries(
+            &tx,
+            &format!(
+                "SELECT {SUMMARY_COLUMNS} FROM runs WHERE outcome IS NULL AND id <= ?1 ORDER BY id"
+            ),
+            params![self.last_run_before_open],
+        )?;
+        for run in &mut runs {
+            mark_interrupted(&tx, run)?;
+        }
+        tx.commit().map_err(|e| HistoryError::sql(doing(), e))?;
+        Ok(runs)
+    }
+
     /// Records that `run` was interrupted; `advice` says what the person was told.
     pub fn record_interruption(
         &self,
@@ -95,4 +120,22 @@ fn interruption(row: &Row<'_>, run: i64) -> Result<InterruptionRecord, HistoryEr
         resumed_ms: cols.get("resumed_ms")?,
         resumed_by: cols.get("resumed_by")?,
     })
+}
+
+fn mark_interrupted(conn: &Connection, run: &mut RunSummary) -> Result<(), HistoryError> {
+    let at = run
+        .last_acked_move
+        .map_or_else(|| "none".to_string(), |m| m.to_string());
+    let error = format!(
+        "the daemon stopped during this run (crash or power loss) at move {at}; \
+         the cube state is unknown, so the next run rescans it"
+    );
+    conn.execute(
+        "UPDATE runs SET outcome = 'interrupted', error = ?2 WHERE id = ?1",
+        params![run.id as i64, error],
+    )
+    .map_err(|e| HistoryError::sql(format!("marking run {} interrupted", run.id), e))?;
+    run.outcome = Some("interrupted".into());
+    run.error = Some(error);
+    Ok(())
 }

@@ -3,9 +3,7 @@
 use super::config_syntax::syntax_error;
 use super::direction::Direction;
 use super::drive::{timed, Drive, DriveToml};
-use super::graph::StateGraph;
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
-use crate::cube::Face;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -480,37 +478,7 @@ impl Ctx<'_> {
             })
             .collect()
     }
-
-    /// Designs that validate one key at a time but cannot work as a whole.
-    fn check_possible(&self, model: &RobotModel) -> Result<(), ConfigError> {
-        if !model.supported(model.home().closed) {
-            return Err(self.impossible(
-                "[support]",
-                "sets",
-                "with every gripper closed the cube is in none of the support sets",
-            ));
-        }
-        let graph = StateGraph::shared(model);
-        for face in Face::ALL {
-            if !graph.can_turn(face) {
-                return Err(self.impossible(
-                    "[[gripper]]",
-                    "at",
-                    format!("face {face} can never be turned: no reachable state lets a gripper turn it"),
-                ));
-            }
-        }
-        if !model.cameras.is_empty() {
-            for face in Face::ALL {
-                if !graph.can_see(model, face) {
-                    return Err(self.impossible(
-                        "[[camera]]",
-                        "at",
-                        format!("face {face} can never be shown to a camera with a clear view"),
-                    ));
-                }
-            }
-        }
-        Ok(())
-    }
 }
+
+#[path = "config_possible.rs"]
+mod possible;

@@ -1,0 +1,22 @@
+//! The options shared by the benches that sweep random cubes over the shipped robot designs.
+
+use super::tables_arg::TableArgs;
+use clap::Args;
+
+#[derive(Args, Debug)]
+pub struct DesignSweepArgs {
+    /// Robot design files, comma separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [
+        "config/robots/four-arm.toml".to_string(),
+        "config/robots/turntable-flipper.toml".to_string(),
+        "config/robots/six-motor.toml".to_string(),
+    ])]
+    pub robots: Vec<String>,
+    /// Uniformly random cubes per design.
+    #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
+    pub cubes: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
