@@ -51,6 +51,8 @@ pub struct SimSettings {
     pub speed: f64,
     /// Faults to inject (`cubed sim --faults` syntax).
     pub faults: String,
+    /// The simulated camera's light: 1 normal, above 1 too bright (stickers clip), below dim.
+    pub exposure: f32,
 }
 
 /// The validated configuration.
@@ -187,6 +189,7 @@ struct SimSection {
     seed: Option<u64>,
     speed: Option<f64>,
     faults: Option<String>,
+    exposure: Option<f32>,
 }
 
 fn default_baud() -> u32 {
@@ -443,10 +446,19 @@ impl Validator<'_> {
         let faults = sim.faults.unwrap_or_default();
         crate::sim::faults::FaultPlan::parse(&faults)
             .map_err(|e| self.invalid("sim", "faults", error_chain(&e)))?;
+        let exposure = sim.exposure.unwrap_or(1.0);
+        if !(exposure.is_finite() && (0.1..=4.0).contains(&exposure)) {
+            return Err(self.invalid(
+                "sim",
+                "exposure",
+                format!("{exposure} is outside 0.1..=4 (1 = normal light)"),
+            ));
+        }
         Ok(SimSettings {
             seed: sim.seed.unwrap_or(1),
             speed,
             faults,
+            exposure,
         })
     }
 }

@@ -464,7 +464,13 @@ fn open_camera(
     };
     match &config.camera {
         CameraChoice::Sim => {
-            let camera = SimCamera::new(config.sim.seed, SimLighting::default());
+            let normal = SimLighting::default();
+            let light = config.sim.exposure;
+            let lighting = SimLighting {
+                exposure: (normal.exposure.0 * light, normal.exposure.1 * light),
+                ..normal
+            };
+            let camera = SimCamera::new(config.sim.seed, lighting);
             let camera = match sim {
                 Some(s) => camera.with_scene(Arc::clone(&s.controls.scene)),
                 None => camera,

@@ -8,7 +8,7 @@ use crate::cube::Face;
 use crate::error_chain::error_chain;
 use crate::robot::{Action, PhysicsState, RobotState};
 use crate::robot::{EncodedProgram, MotionGroup};
-use crate::vision::camera::{CameraError, CaptureRequest};
+use crate::vision::camera::{CameraError, CaptureRequest, Exposure};
 use crate::vision::classify::{
     classify as classify_readings, Classification, ClassifyError, ClassifyOptions,
 };
@@ -82,11 +82,16 @@ pub(crate) async fn classify(
         rounds += 1;
         super::metrics::recaptured();
         let faces = faces_of(&unsure);
+        let exposure = exposure_for(&readings, &unsure);
         ctx.board.say(format!(
-            "{}: unsure of {stickers}; photographing those faces again",
-            doing(attempt)
+            "{}: unsure of {stickers}; photographing those faces again{}",
+            doing(attempt),
+            match exposure {
+                Exposure::Normal => String::new(),
+                other => format!(", {}", other.words()),
+            }
         ));
-        let again = capture_scan(ctx, attempt, &faces).await?;
+        let again = capture_scan_at(ctx, attempt, &faces, exposure).await?;
         photos.retain(|p| !faces.contains(&p.face));
         photos.extend(again);
     }
@@ -203,6 +208,28 @@ pub(crate) fn sticker_names(stickers: &[usize]) -> String {
         .join(", ")
 }
 
+/// The exposure to photograph the doubtful `stickers` again at: darker when they came out
+/// near clipping (the brightest channel at 230 of 255 or more on average), brighter when
+/// near black (at most 40), otherwise the same exposure (another photo, another view).
+fn exposure_for(readings: &[Rgb], stickers: &[usize]) -> Exposure {
+    let brightest: Vec<f32> = stickers
+        .iter()
+        .filter_map(|&s| readings.get(s))
+        .map(|rgb| f32::from(rgb.iter().copied().max().unwrap_or(0)))
+        .collect();
+    if brightest.is_empty() {
+        return Exposure::Normal;
+    }
+    let mean = brightest.iter().sum::<f32>() / brightest.len() as f32;
+    if mean >= 230.0 {
+        Exposure::Darker
+    } else if mean <= 40.0 {
+        Exposure::Brighter
+    } else {
+        Exposure::Normal
+    }
+}
+
 fn faces_of(stickers: &[usize]) -> Vec<Face> {
     let mut faces: Vec<Face> = stickers.iter().map(|&s| Face::ALL[s / 9]).collect();
     faces.sort_by_key(|f| f.index());
@@ -215,6 +242,16 @@ pub(crate) async fn capture_scan(
     ctx: &mut RunContext,
     attempt: u32,
     wanted: &[Face],
+) -> Result<Vec<FacePhoto>, RunError> {
+    capture_scan_at(ctx, attempt, wanted, Exposure::Normal).await
+}
+
+/// `capture_scan` with the photos taken at `exposure`.
+async fn capture_scan_at(
+    ctx: &mut RunContext,
+    attempt: u32,
+    wanted: &[Face],
+    exposure: Exposure,
 ) -> Result<Vec<FacePhoto>, RunError> {
     ctx.abort.check()?;
     let phase = Phase::begin("scan", attempt);
@@ -242,7 +279,8 @@ pub(crate) async fn capture_scan(
             .count();
         move_robot(ctx, &encoded, sent..upto, &poses).await?;
         sent = upto;
-        for request in captures.into_iter().filter(|r| wanted.contains(&r.face)) {
+        for mut request in captures.into_iter().filter(|r| wanted.contains(&r.face)) {
+            request.exposure = exposure;
             photos.push(take_photo(ctx, attempt, request).await?);
         }
     }
@@ -262,6 +300,7 @@ fn capture_request(action: &Action) -> Option<CaptureRequest> {
             camera,
             face,
             image_rotation,
+            exposure: Exposure::Normal,
         }),
         _ => None,
     }
@@ -371,4 +410,27 @@ async fn take_photo(
         image_rotation: request.image_rotation,
         image,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doubtful_stickers_near_white_are_taken_darker_near_black_brighter() {
+        let mut readings = [[120u8, 90, 60]; 54];
+        readings[4] = [250, 252, 255];
+        readings[13] = [255, 240, 236];
+        readings[20] = [20, 30, 25];
+        readings[21] = [35, 10, 12];
+        assert_eq!(exposure_for(&readings, &[4, 13]), Exposure::Darker);
+        assert_eq!(exposure_for(&readings, &[20, 21]), Exposure::Brighter);
+        assert_eq!(exposure_for(&readings, &[0, 4]), Exposure::Normal);
+        assert_eq!(exposure_for(&readings, &[]), Exposure::Normal);
+        assert_eq!(
+            exposure_for(&readings, &[99]),
+            Exposure::Normal,
+            "out of range"
+        );
+    }
 }

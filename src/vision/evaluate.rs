@@ -216,6 +216,7 @@ pub fn tally_sim_cubes(
                 camera: 0,
                 face,
                 image_rotation: rng.random_range(0..4),
+                exposure: crate::vision::camera::Exposure::Normal,
             })
             .collect();
         let readings = capture_faces(&mut camera, &plan)

@@ -1,6 +1,6 @@
 //! Locking a webcam's automatic controls and taking a settled frame: after the robot settles, stale frames are flushed, exposure / white balance / gain / focus are fixed (to what the automatic control chose, or to a configured number), what the device accepted is read back, every refused control is named, and a few frames are averaged. Device access goes through `ControlDevice`, so the logic is tested with a recording fake.
 
-use super::CameraError;
+use super::{CameraError, Exposure};
 use image::RgbImage;
 
 /// A camera control the lock fixes.
@@ -230,6 +230,37 @@ pub fn settled_frame(
         .ok_or_else(|| CameraError::Backend("averaged frame has the wrong size".into()))
 }
 
+/// A settled frame at `exposure`. With the exposure fixed at `locked`, the value is scaled for
+/// this photo and put back after it; with the exposure automatic (or refused) the camera
+/// decides, and the normal settled frame is taken.
+pub fn frame_at_exposure(
+    device: &mut dyn ControlDevice,
+    settings: &LockSettings,
+    locked: Option<i64>,
+    exposure: Exposure,
+) -> Result<RgbImage, CameraError> {
+    let Some(locked) = locked.filter(|_| exposure != Exposure::Normal) else {
+        return settled_frame(device, settings);
+    };
+    let scaled = ((locked as f64) * f64::from(exposure.factor()))
+        .round()
+        .max(1.0) as i64;
+    let words = |why: String| {
+        CameraError::Backend(format!(
+            "cannot set the exposure to {scaled} for a {} photo: {why}",
+            exposure.words()
+        ))
+    };
+    device.set_value(Control::Exposure, scaled).map_err(words)?;
+    let frame = settled_frame(device, settings);
+    let restored = device.set_value(Control::Exposure, locked);
+    let frame = frame?;
+    restored.map_err(|why| {
+        CameraError::Backend(format!("cannot put the exposure back to {locked}: {why}"))
+    })?;
+    Ok(frame)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,6 +369,35 @@ mod tests {
                 "white balance to locked ([camera] white_balance): operation not permitted"
             ),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn a_darker_photo_scales_the_locked_exposure_for_that_photo_only() {
+        let mut device = Recording::new();
+        let settings = LockSettings {
+            flush_frames: 1,
+            average_frames: 1,
+            ..LockSettings::default()
+        };
+        let frame =
+            frame_at_exposure(&mut device, &settings, Some(200), Exposure::Darker).expect("photo");
+        assert_eq!(
+            frame.get_pixel(0, 0).0,
+            [20, 20, 20],
+            "one stale frame dropped"
+        );
+        assert_eq!(
+            device.calls,
+            ["set exposure 120", "grab 10", "grab 20", "set exposure 200"]
+        );
+        assert_eq!(device.values["exposure"].0, 200, "put back");
+        let mut automatic = Recording::new();
+        frame_at_exposure(&mut automatic, &settings, None, Exposure::Brighter).expect("photo");
+        assert_eq!(
+            automatic.calls,
+            ["grab 10", "grab 20"],
+            "an automatic exposure is left to the camera"
         );
     }
 

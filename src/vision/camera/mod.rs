@@ -27,6 +27,40 @@ pub struct CaptureRequest {
     pub camera: usize,
     pub face: Face,
     pub image_rotation: u8,
+    /// How bright against the locked exposure (a face photographed again because some of its
+    /// stickers were in doubt may be taken darker or brighter).
+    pub exposure: Exposure,
+}
+
+/// A photo's exposure against the one the camera is locked at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Exposure {
+    #[default]
+    Normal,
+    /// For stickers that came out near white (clipped): about 0.7 stops less light.
+    Darker,
+    /// For stickers that came out near black: about 0.7 stops more light.
+    Brighter,
+}
+
+impl Exposure {
+    /// The factor on the exposure time (or the simulated light).
+    pub fn factor(self) -> f32 {
+        match self {
+            Exposure::Normal => 1.0,
+            Exposure::Darker => 0.6,
+            Exposure::Brighter => 1.6,
+        }
+    }
+
+    /// "darker", "brighter", or "" for the normal exposure.
+    pub fn words(self) -> &'static str {
+        match self {
+            Exposure::Normal => "",
+            Exposure::Darker => "darker",
+            Exposure::Brighter => "brighter",
+        }
+    }
 }
 
 /// A source of photos of the cube.

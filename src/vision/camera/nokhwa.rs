@@ -1,7 +1,9 @@
 //! The USB webcam backend (nokhwa, V4L2 on Linux): device by index or name, resolution, a settle period for the automatic controls, then exposure / gain / white balance / focus locked through `lock.rs` (read back, refusals named), and each photo taken after flushing stale frames and averaging a few. Behind the `camera` cargo feature (needs libclang at build time: Debian `libclang1-14`).
 
-use super::lock::{lock_controls, settled_frame, Control, ControlDevice, LockReport, LockSettings};
-use super::{Camera, CameraError, CaptureRequest};
+use super::lock::{
+    frame_at_exposure, lock_controls, Control, ControlDevice, LockReport, LockSettings,
+};
+use super::{Camera, CameraError, CaptureRequest, Exposure};
 use crate::error_chain::error_chain;
 use image::RgbImage;
 use nokhwa::pixel_format::RgbFormat;
@@ -41,7 +43,7 @@ impl Default for UsbCameraConfig {
 /// thread and captures are requests over a channel: `UsbCamera` itself can
 /// move between threads (into `spawn_blocking`, for instance).
 pub struct UsbCamera {
-    requests: mpsc::Sender<mpsc::Sender<Result<RgbImage, CameraError>>>,
+    requests: mpsc::Sender<PhotoRequest>,
     name: String,
     /// What the camera accepted of the lock (refused controls are reported, not fatal).
     pub lock_report: LockReport,
@@ -86,6 +88,9 @@ fn choose(cameras: &[CameraInfo], wanted: &str) -> Result<CameraIndex, CameraErr
         })
 }
 
+/// A photo asked of the camera thread: its exposure, and where the photo goes.
+type PhotoRequest = (Exposure, mpsc::Sender<Result<RgbImage, CameraError>>);
+
 /// The camera opened on its thread: its name and what it accepted of the lock.
 type Opened = Result<(String, LockReport), CameraError>;
 
@@ -93,17 +98,22 @@ impl UsbCamera {
     /// Opens, streams, lets the automatic controls settle, then fixes the configured ones.
     pub fn open(config: &UsbCameraConfig) -> Result<UsbCamera, CameraError> {
         let (opened_tx, opened_rx) = mpsc::channel::<Opened>();
-        let (requests, requests_rx) =
-            mpsc::channel::<mpsc::Sender<Result<RgbImage, CameraError>>>();
+        let (requests, requests_rx) = mpsc::channel::<PhotoRequest>();
         let config = config.clone();
         std::thread::Builder::new()
             .name("usb-camera".into())
             .spawn(move || match open_device(&config) {
                 Ok((camera, name, report)) => {
+                    let locked = report
+                        .fixed
+                        .iter()
+                        .find(|(control, _)| *control == Control::Exposure)
+                        .map(|&(_, value)| value);
                     let _ = opened_tx.send(Ok((name, report)));
                     let mut device = NokhwaDevice(camera);
-                    for reply in requests_rx {
-                        let _ = reply.send(settled_frame(&mut device, &config.lock));
+                    for (exposure, reply) in requests_rx {
+                        let photo = frame_at_exposure(&mut device, &config.lock, locked, exposure);
+                        let _ = reply.send(photo);
                     }
                 }
                 Err(e) => {
@@ -234,10 +244,12 @@ impl ControlDevice for NokhwaDevice {
 }
 
 impl Camera for UsbCamera {
-    fn capture(&mut self, _request: &CaptureRequest) -> Result<RgbImage, CameraError> {
+    fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError> {
         let (reply, answer) = mpsc::channel();
         let gone = || CameraError::Backend("the camera thread has stopped".into());
-        self.requests.send(reply).map_err(|_| gone())?;
+        self.requests
+            .send((request.exposure, reply))
+            .map_err(|_| gone())?;
         answer.recv().map_err(|_| gone())?
     }
 

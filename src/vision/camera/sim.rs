@@ -114,6 +114,8 @@ pub struct SimCamera {
     seed: u64,
     lighting: SimLighting,
     scene: SharedScene,
+    /// The requested exposure of the photo being taken (a factor on the light).
+    exposure_factor: f32,
 }
 
 impl SimCamera {
@@ -124,6 +126,7 @@ impl SimCamera {
             seed,
             lighting,
             scene: Arc::new(Mutex::new(SimScene::default())),
+            exposure_factor: 1.0,
         }
     }
 
@@ -162,7 +165,8 @@ impl SimCamera {
 
     /// Renders `side` x `side` stickers (image order) in the face outline.
     fn render_grid(&mut self, shown: &[Rgb], side: usize) -> RgbImage {
-        let shot = Shot::draw(&mut self.rng, &self.lighting);
+        let mut shot = Shot::draw(&mut self.rng, &self.lighting);
+        shot.exposure *= self.exposure_factor;
         let mut pixels = vec![[0f32; 3]; (WIDTH * HEIGHT) as usize];
         for (i, p) in pixels.iter_mut().enumerate() {
             let (x, y) = (
@@ -198,10 +202,13 @@ impl Camera for SimCamera {
             let pocket = scene.pocket.then(|| scene.pocket_face_colours(face));
             (scene.face_colours(face), pocket, rotation)
         };
-        Ok(match pocket {
+        self.exposure_factor = request.exposure.factor();
+        let photo = match pocket {
             Some(four) => self.render_pocket_face(&four, rotation),
             None => self.render_face(&stickers, rotation),
-        })
+        };
+        self.exposure_factor = 1.0;
+        Ok(photo)
     }
 
     fn describe(&self) -> String {
@@ -374,7 +381,40 @@ fn gaussian<R: Rng>(rng: &mut R) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vision::camera::Exposure;
     use crate::vision::sample::{sample_face, unrotate, SampleOptions};
+
+    #[test]
+    fn a_darker_or_brighter_photo_scales_the_light_of_that_photo_only() {
+        let mean = |exposure: Exposure| {
+            let mut camera = SimCamera::new(3, SimLighting::default());
+            let request = CaptureRequest {
+                camera: 0,
+                face: Face::F,
+                image_rotation: 0,
+                exposure,
+            };
+            let photo = camera.capture(&request).expect("photo");
+            let again = camera.capture(&CaptureRequest {
+                exposure: Exposure::Normal,
+                ..request
+            });
+            let total: u64 = photo.as_raw().iter().map(|&v| u64::from(v)).sum();
+            let next: u64 = again
+                .expect("photo")
+                .as_raw()
+                .iter()
+                .map(|&v| u64::from(v))
+                .sum();
+            (total as f64, next as f64)
+        };
+        let (normal, normal_next) = mean(Exposure::Normal);
+        let (darker, darker_next) = mean(Exposure::Darker);
+        let (brighter, _) = mean(Exposure::Brighter);
+        assert!(darker < 0.75 * normal, "{darker} vs {normal}");
+        assert!(brighter > 1.2 * normal, "{brighter} vs {normal}");
+        assert_eq!(darker_next, normal_next, "the next photo is back to normal");
+    }
 
     #[test]
     fn the_homography_maps_the_square_onto_the_corners_and_back() {
