@@ -95,3 +95,38 @@ fn simulated_photos_of_2x2s_are_read_right_on_the_configured_and_the_found_grid(
         assert!(tally.right >= 11, "{grid:?}: {:?}", tally.failures);
     }
 }
+
+#[test]
+fn the_found_2x2_grid_reads_99_of_100_simulated_cubes_and_none_wrong() {
+    let options = ClassifyOptions::default();
+    let tally = tally_sim_pockets(
+        100,
+        23,
+        &SimLighting::default(),
+        &GridChoice::Auto,
+        &palette(),
+        &options,
+    );
+    assert_eq!(tally.wrong, 0, "{:?}", tally.failures);
+    assert!(tally.right >= 99, "{:?}", tally.failures);
+}
+
+#[test]
+fn under_drifting_light_the_found_2x2_grid_reads_none_wrong() {
+    let options = ClassifyOptions::default();
+    let tally = tally_sim_pockets(
+        50,
+        29,
+        &SimLighting::drifting(),
+        &GridChoice::Auto,
+        &palette(),
+        &options,
+    );
+    assert_eq!(tally.wrong, 0, "{:?}", tally.failures);
+    assert!(
+        tally.right >= 45,
+        "{} right: {:?}",
+        tally.right,
+        tally.failures
+    );
+}
