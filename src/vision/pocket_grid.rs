@@ -266,7 +266,7 @@ mod tests {
                 let (cx, cy) = ((x - left) % cell, (y - top) % cell);
                 let inside =
                     cx > cell / 10 && cx < cell * 9 / 10 && cy > cell / 10 && cy < cell * 9 / 10;
-                let dim = ((x - left) / cell + (y - top) / cell) % 2 == 0;
+                let dim = ((x - left) / cell + (y - top) / cell).is_multiple_of(2);
                 let colour = if dim { [30, 118, 60] } else { [245, 245, 240] };
                 image.put_pixel(x, y, image::Rgb(if inside { colour } else { [15, 15, 15] }));
             }
