@@ -227,27 +227,34 @@ fn matched_points(
 mod tests {
     use super::*;
 
-    /// A 2x2 face drawn on grey: `cell`-pixel cells at (left, top), dark gaps between stickers.
-    fn synthetic_pocket_face(left: u32, top: u32, cell: u32) -> RgbImage {
-        let mut image = RgbImage::from_pixel(400, 300, image::Rgb([90, 90, 90]));
+    /// A 2x2 face drawn on `background`: `cell`-pixel cells at (left, top), dark gaps between
+    /// stickers, sticker (column, row) coloured `colour(column + row)`.
+    fn pocket_face(
+        (left, top, cell): (u32, u32, u32),
+        background: [u8; 3],
+        colour: impl Fn(u32) -> [u8; 3],
+    ) -> RgbImage {
+        let mut image = RgbImage::from_pixel(400, 300, image::Rgb(background));
         for y in top..top + 2 * cell {
             for x in left..left + 2 * cell {
                 let (cx, cy) = ((x - left) % cell, (y - top) % cell);
                 let inside =
                     cx > cell / 10 && cx < cell * 9 / 10 && cy > cell / 10 && cy < cell * 9 / 10;
-                let colour = [[200, 30, 30], [240, 240, 240], [30, 60, 200]]
-                    [((x - left) / cell + (y - top) / cell) as usize % 3];
-                image.put_pixel(x, y, image::Rgb(if inside { colour } else { [15, 15, 15] }));
+                let sticker = colour((x - left) / cell + (y - top) / cell);
+                image.put_pixel(
+                    x,
+                    y,
+                    image::Rgb(if inside { sticker } else { [15, 15, 15] }),
+                );
             }
         }
         image
     }
 
-    #[test]
-    fn finds_a_2x2_face_placed_off_centre() {
-        let image = synthetic_pocket_face(170, 50, 70);
-        let grid = find_pocket_grid(&image).expect("found");
-        let want = FaceGrid::square(170.0, 50.0, 140.0);
+    /// The found grid's corners are within 8 pixels of the square at (left, top) of side `side`.
+    fn assert_grid_near(image: &RgbImage, left: f32, top: f32, side: f32) {
+        let grid = find_pocket_grid(image).expect("found");
+        let want = FaceGrid::square(left, top, side);
         for (got, want) in grid.corners.iter().zip(want.corners) {
             assert!(
                 (got[0] - want[0]).abs() < 8.0 && (got[1] - want[1]).abs() < 8.0,
@@ -257,28 +264,25 @@ mod tests {
         }
     }
 
-    /// Two dim stickers (as dark as the background) and two bright ones: one global threshold
-    /// separates only the bright pair.
-    fn dim_and_bright_pocket_face(left: u32, top: u32, cell: u32) -> RgbImage {
-        let mut image = RgbImage::from_pixel(400, 300, image::Rgb([100, 96, 92]));
-        for y in top..top + 2 * cell {
-            for x in left..left + 2 * cell {
-                let (cx, cy) = ((x - left) % cell, (y - top) % cell);
-                let inside =
-                    cx > cell / 10 && cx < cell * 9 / 10 && cy > cell / 10 && cy < cell * 9 / 10;
-                let dim = ((x - left) / cell + (y - top) / cell).is_multiple_of(2);
-                let colour = if dim { [30, 118, 60] } else { [245, 245, 240] };
-                image.put_pixel(x, y, image::Rgb(if inside { colour } else { [15, 15, 15] }));
-            }
-        }
-        image
+    #[test]
+    fn finds_a_2x2_face_placed_off_centre() {
+        let three = [[200, 30, 30], [240, 240, 240], [30, 60, 200]];
+        let image = pocket_face((170, 50, 70), [90, 90, 90], |k| three[k as usize % 3]);
+        assert_grid_near(&image, 170.0, 50.0, 140.0);
     }
 
+    /// Two dim stickers (as dark as the background) and two bright ones: one global threshold
+    /// separates only the bright pair.
     #[test]
     fn finds_a_2x2_face_whose_dim_stickers_are_as_dark_as_the_background() {
-        let image = dim_and_bright_pocket_face(60, 40, 80);
-        let value: Vec<u8> = image
-            .pixels()
+        let image = pocket_face((60, 40, 80), [100, 96, 92], |k| {
+            if k.is_multiple_of(2) {
+                [30, 118, 60]
+            } else {
+                [245, 245, 240]
+            }
+        });
+        let value: Vec<u8> = (image.pixels())
             .map(|p| p.0[0].max(p.0[1]).max(p.0[2]))
             .collect();
         let one_threshold = otsu(&value);
@@ -286,15 +290,7 @@ mod tests {
             one_threshold >= 118,
             "the case needs Otsu above the dim stickers: {one_threshold}"
         );
-        let grid = find_pocket_grid(&image).expect("found");
-        let want = FaceGrid::square(60.0, 40.0, 160.0);
-        for (got, want) in grid.corners.iter().zip(want.corners) {
-            assert!(
-                (got[0] - want[0]).abs() < 8.0 && (got[1] - want[1]).abs() < 8.0,
-                "{:?}",
-                grid.corners
-            );
-        }
+        assert_grid_near(&image, 60.0, 40.0, 160.0);
     }
 
     #[test]
