@@ -1,4 +1,4 @@
-//! `cubed bench vision`, the 2x2 rows: random 2x2s through the simulated camera read on the configured and on the found grid (right, refused, wrong), and the 2x2 reader's timings.
+//! `cubed bench vision`, the 2x2 rows: random 2x2s through the simulated camera, under its default and its drifting lighting, read on the configured and on the found grid (right, refused, wrong), and the 2x2 reader's timings.
 
 use cubed::pocket::random_pocket;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
@@ -49,17 +49,36 @@ pub fn print_pocket_rows(
     options: &ClassifyOptions,
 ) {
     let lighting = SimLighting::default();
-    let grids = [
+    let rows = [
         (
+            "default lighting",
+            lighting,
             "configured grid",
             GridChoice::Fixed(SimCamera::nominal_grid()),
         ),
-        ("grid found automatically", GridChoice::Auto),
+        (
+            "default lighting",
+            lighting,
+            "grid found automatically",
+            GridChoice::Auto,
+        ),
+        (
+            "drifting lighting",
+            SimLighting::drifting(),
+            "configured grid",
+            GridChoice::Fixed(SimCamera::nominal_grid()),
+        ),
+        (
+            "drifting lighting",
+            SimLighting::drifting(),
+            "grid found automatically",
+            GridChoice::Auto,
+        ),
     ];
-    for (name, grid) in grids {
+    for (light, lighting, name, grid) in rows {
         let tally = tally_sim_pockets(cubes, seed, &lighting, &grid, palette, options);
         report(
-            &format!("2x2, simulated camera, default lighting, {name}, seed {seed}"),
+            &format!("2x2, simulated camera, {light}, {name}, seed {seed}"),
             &tally,
         );
     }

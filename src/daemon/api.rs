@@ -154,6 +154,9 @@ pub struct StatusDoc {
     pub notice: Option<String>,
     pub robot: String,
     pub camera: String,
+    /// The cube the daemon solves (`[run] cube_size`): "3x3" or "2x2".
+    #[serde(default)]
+    pub cube_size: String,
     pub palette: Vec<PaletteColourDoc>,
 }
 

@@ -115,6 +115,7 @@ impl RunningDaemon {
             notice,
             robot: rig.model.name.clone(),
             camera: rig.camera_name.clone(),
+            cube_size: config.cube_size.name().to_string(),
             palette: palette_doc(&rig.palette),
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));

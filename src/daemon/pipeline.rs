@@ -1,7 +1,8 @@
-//! One run, stage by stage: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. After an interruption (e-stop, fault, firmware restart) the same stages run again from re-homing and a fresh scan, by themselves when nothing physical is in doubt, else when a person resumes. Each stage takes what it needs and returns what the next one needs; the stages that stream to the robot live in `scanning.rs` (scan, classify) and `execute.rs`.
+//! One run, stage by stage: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. After an interruption (e-stop, fault, firmware restart) the same stages run again from re-homing and a fresh scan, by themselves when nothing physical is in doubt, else when a person resumes. Each stage takes what it needs and returns what the next one needs; the stages that stream to the robot live in `scanning.rs` (scan, classify) and `execute.rs`. One generic path serves a 3x3 and a 2x2: what differs (reading, solving, the cube's stickers) is the `CubeKind`.
 
 use super::api::DaemonState;
 use super::context::{Phase, RunContext};
+use super::cube_kind::{CubeKind, Pocket, Three};
 use super::cube_size::RunCube;
 use super::execute::{execute, AfterStep, Executable};
 use super::interruption::{Interruption, MAX_AUTOMATIC};
@@ -9,8 +10,7 @@ use super::outcome::Outcome;
 use super::run_error::RunError;
 use super::scanning::{classify, scan};
 use crate::cube::Face;
-use crate::robot::{solve_for_robot, AwareOptions, PhysicsState, Plan};
-use crate::vision::classify::Classification;
+use crate::robot::{PhysicsState, Plan};
 use std::sync::Arc;
 
 /// Runs the whole pipeline; the outcome says how it ended.
@@ -31,8 +31,8 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
     let mut automatic = 0;
     loop {
         let result = match ctx.settings.cube.clone() {
-            RunCube::Three => stages(ctx, first).await,
-            RunCube::Pocket(solver) => super::pocket_run::stages(ctx, solver, first).await,
+            RunCube::Three => stages(ctx, Three(Arc::clone(&ctx.rig.solver)), first).await,
+            RunCube::Pocket(solver) => stages(ctx, Pocket(solver), first).await,
         };
         let error = match result {
             Ok(outcome) => return outcome,
@@ -65,12 +65,20 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
     }
 }
 
-async fn stages(ctx: &mut RunContext, first: u32) -> Result<Outcome, RunError> {
+/// The stages of a run of a cube of `kind`, from scan `first` on.
+async fn stages<K: CubeKind>(
+    ctx: &mut RunContext,
+    kind: K,
+    first: u32,
+) -> Result<Outcome, RunError> {
     home(ctx).await?;
+    if let Some(words) = K::ANNOUNCE {
+        ctx.board.say(words);
+    }
     let photos = scan(ctx, first, &Face::ALL).await?;
-    let mut seen = classify(ctx, first, photos).await?;
+    let mut seen = classify(ctx, &kind, first, photos).await?;
     let mut moves = 0;
-    if seen.cubies.is_solved() {
+    if K::is_solved(&seen) {
         return Ok(match first {
             0 => Outcome::AlreadySolved,
             _ => Outcome::Solved { moves },
@@ -78,16 +86,18 @@ async fn stages(ctx: &mut RunContext, first: u32) -> Result<Outcome, RunError> {
     }
     for attempt in first + 1..=first + ctx.settings.max_solves {
         ctx.abort.check()?;
-        let plan = solve(ctx, &seen, attempt).await?;
-        let executable = plan_program(ctx, plan, &seen)?;
+        let plan = solve(ctx, &kind, &seen, attempt).await?;
+        let executable = plan_program::<K>(ctx, plan, &seen)?;
         moves += execute(ctx, &executable, attempt).await?;
-        seen = verify(ctx, attempt).await?;
-        if seen.cubies.is_solved() {
+        let photos = scan(ctx, attempt, &Face::ALL).await?;
+        seen = classify(ctx, &kind, attempt, photos).await?;
+        if K::is_solved(&seen) {
             return Ok(Outcome::Solved { moves });
         }
         ctx.board.log(format!(
-            "run {}: not solved after solve {attempt} (a slipped turn?); solving again from what the camera sees",
-            ctx.run
+            "run {}: the {} is not solved after solve {attempt} (a slipped turn?); solving again from what the camera sees",
+            ctx.run,
+            K::NAME
         ));
     }
     Err(RunError::NotSolved {
@@ -105,48 +115,37 @@ pub(super) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Solve: the fastest solution for this robot (robot-aware choice among short solutions).
-async fn solve(
+/// Solve: the fastest solution for this robot (for a 3x3 a robot-aware choice among short
+/// solutions, for a 2x2 among optimal ones).
+async fn solve<K: CubeKind>(
     ctx: &mut RunContext,
-    seen: &Classification,
+    kind: &K,
+    seen: &K::Seen,
     attempt: u32,
 ) -> Result<Plan, RunError> {
-    ctx.board.set(
-        DaemonState::Solving,
-        "solving: looking for the fastest solution for this robot",
-    );
+    ctx.board.set(DaemonState::Solving, K::SOLVING);
     let phase = Phase::begin("solve", attempt);
     let start = ctx.rig.robot_state.ok_or(RunError::PoseUnknown)?;
-    let (planner, solver, cube) = (
-        ctx.rig.planner.clone(),
-        Arc::clone(&ctx.rig.solver),
-        seen.cubies,
-    );
-    let options = AwareOptions {
-        budget: ctx.settings.solve_budget,
-        ..AwareOptions::default()
-    };
-    let solved = tokio::task::spawn_blocking(move || {
-        solve_for_robot(&planner, &solver, &start, &cube, &options)
-    })
-    .await
-    .map_err(|source| RunError::Task {
-        what: "solver",
-        source,
-    })?
-    .map_err(RunError::Solve)?;
+    let (planner, kind, seen) = (ctx.rig.planner.clone(), kind.clone(), seen.clone());
+    let budget = ctx.settings.solve_budget;
+    let plan = tokio::task::spawn_blocking(move || kind.solve(&planner, &start, &seen, budget))
+        .await
+        .map_err(|source| RunError::Task {
+            what: "solver",
+            source,
+        })??;
     phase.end(ctx);
-    Ok(solved.plan)
+    Ok(plan)
 }
 
 /// Plan: the gripper program as firmware commands, with the cube, pose, turns and planned
 /// time after each step (what the page shows as the moves are acknowledged).
-fn plan_program(
+fn plan_program<K: CubeKind>(
     ctx: &mut RunContext,
     plan: Plan,
-    seen: &Classification,
+    seen: &K::Seen,
 ) -> Result<Executable, RunError> {
-    let mut physics = PhysicsState::new(plan.start, &seen.facelets);
+    let mut physics = PhysicsState::new(plan.start, &K::held(seen));
     let mut after = Vec::with_capacity(plan.program.steps.len());
     let (mut turns, mut ms) = (0, 0u64);
     for (step, actions) in plan.program.steps.iter().enumerate() {
@@ -160,7 +159,7 @@ fn plan_program(
         turns += effect.turns.len();
         ms += u64::from(effect.ms);
         after.push(AfterStep {
-            facelets: physics.cube_frame().to_symbols(&seen.scheme),
+            facelets: K::symbols_of(seen, &physics.cube_frame()),
             pose: physics.robot,
             turns,
             ms,
@@ -172,10 +171,4 @@ fn plan_program(
         encoded,
         after,
     })
-}
-
-/// Verify: scans again and reads the cube as it is now.
-async fn verify(ctx: &mut RunContext, attempt: u32) -> Result<Classification, RunError> {
-    let photos = scan(ctx, attempt, &Face::ALL).await?;
-    classify(ctx, attempt, photos).await
 }

@@ -1,20 +1,18 @@
-//! The scan and classify stages of a run: the robot shows each face to the camera (the planner's scan program), the photos are saved and read, unsure faces are photographed again, and the classified cube is recorded or refused with the reason.
+//! The scan and classify stages of a run: the robot shows each face to the camera (the planner's scan program), the photos are saved and read as the run's `CubeKind` (a 3x3 or a 2x2), unsure faces are photographed again, and the classified cube is recorded or refused with the reason.
 
 use super::api::{DaemonState, PhotoDoc, StickerDoc};
 use super::board::hex;
 use super::context::{show_link_event, Phase, RunContext};
+use super::cube_kind::{CubeKind, Unsure};
 use super::run_error::RunError;
 use crate::cube::Face;
 use crate::error_chain::error_chain;
 use crate::robot::{Action, PhysicsState, RobotState};
 use crate::robot::{EncodedProgram, MotionGroup};
 use crate::vision::camera::{CameraError, CaptureRequest, Exposure};
-use crate::vision::classify::{
-    classify as classify_readings, Classification, ClassifyError, ClassifyOptions,
-};
+use crate::vision::classify::ClassifyOptions;
 use crate::vision::colour::Rgb;
-use crate::vision::sample::SampleOptions;
-use crate::vision::scan::{read_photos, FacePhoto, ScanError};
+use crate::vision::scan::{FacePhoto, ScanError};
 use std::sync::Arc;
 
 /// Scan: the robot shows each face to the camera; `attempt` 0 is the first scan, later ones
@@ -33,17 +31,19 @@ pub(crate) async fn scan(
     capture_scan(ctx, attempt, faces).await
 }
 
-/// Classify: reads the photos; unreadable photos are all taken again, and the faces of unsure
-/// stickers photographed again, up to `[run] recaptures` times before the run is refused.
-pub(crate) async fn classify(
+/// Classify: reads the photos as a cube of `kind`; unreadable photos are all taken again, and
+/// the faces of unsure stickers photographed again, up to `[run] recaptures` times before the
+/// run is refused.
+pub(super) async fn classify<K: CubeKind>(
     ctx: &mut RunContext,
+    kind: &K,
     attempt: u32,
     mut photos: Vec<FacePhoto>,
-) -> Result<Classification, RunError> {
+) -> Result<K::Seen, RunError> {
     let mut rounds = 0;
     loop {
         let phase = Phase::begin("classify", attempt);
-        let read = read_and_classify(ctx, &photos);
+        let read = read_and_classify(ctx, kind, &photos);
         phase.end(ctx);
         let (readings, result) = match read {
             Ok(pair) => pair,
@@ -62,27 +62,26 @@ pub(crate) async fn classify(
         };
         let unsure = match result {
             Ok(cube) => {
-                record(ctx, attempt, &readings, Ok(&cube));
+                record::<K>(ctx, attempt, readings.as_ref(), &cube, None);
                 return Ok(cube);
             }
-            Err(ClassifyError::Unsure {
+            Err(Unsure {
                 stickers,
                 best_guess,
-                ..
             }) => {
-                record(ctx, attempt, &readings, Err(&best_guess));
+                record::<K>(ctx, attempt, readings.as_ref(), &best_guess, Some("unsure"));
                 stickers
             }
         };
-        let stickers = sticker_names(&unsure);
+        let stickers = sticker_names::<K>(&unsure);
         if rounds >= ctx.settings.recaptures {
             let error = RunError::Unsure { stickers, rounds };
-            return Err(refuse(ctx, attempt, Some(&readings), error));
+            return Err(refuse(ctx, attempt, Some(readings.as_ref()), error));
         }
         rounds += 1;
         super::metrics::recaptured();
-        let faces = faces_of(&unsure);
-        let exposure = exposure_for(&readings, &unsure);
+        let faces = faces_of::<K>(&unsure);
+        let exposure = exposure_for(readings.as_ref(), &unsure);
         ctx.board.say(format!(
             "{}: unsure of {stickers}; photographing those faces again{}",
             doing(attempt),
@@ -114,77 +113,67 @@ fn doing(attempt: u32) -> &'static str {
 }
 
 /// Records a refused scan with its reason and returns the error.
-fn refuse(
-    ctx: &RunContext,
-    attempt: u32,
-    readings: Option<&[Rgb; 54]>,
-    error: RunError,
-) -> RunError {
+fn refuse(ctx: &RunContext, attempt: u32, readings: Option<&[Rgb]>, error: RunError) -> RunError {
     super::metrics::vision_refused();
     let reason = error_chain(&error);
-    let recorded = ctx.history.record_scan(
-        ctx.run,
-        attempt,
-        readings.map(|r| &r[..]),
-        None,
-        &[],
-        Some(&reason),
-    );
+    let recorded = (ctx.history).record_scan(ctx.run, attempt, readings, None, &[], Some(&reason));
     ctx.note(recorded);
     error
 }
 
-type Read = ([Rgb; 54], Result<Classification, ClassifyError>);
+type Read<K> = (
+    <K as CubeKind>::Readings,
+    Result<<K as CubeKind>::Seen, Unsure<<K as CubeKind>::Seen>>,
+);
 
-fn read_and_classify(ctx: &RunContext, photos: &[FacePhoto]) -> Result<Read, ScanError> {
-    let readings = read_photos(photos, &ctx.rig.grid, &SampleOptions::default())?;
+fn read_and_classify<K: CubeKind>(
+    ctx: &RunContext,
+    kind: &K,
+    photos: &[FacePhoto],
+) -> Result<Read<K>, ScanError> {
+    let readings = kind.read(photos, &ctx.rig.grid)?;
     let options = ClassifyOptions {
         min_confidence: ctx.settings.min_confidence,
         ..ClassifyOptions::default()
     };
-    Ok((
-        readings,
-        classify_readings(&readings, &ctx.rig.palette, &options),
-    ))
+    let result = kind.classify(&readings, &ctx.rig.palette, &options);
+    Ok((readings, result))
 }
 
-/// Records the scan and shows each photo's stickers on the page.
-fn record(
+/// Records the scan (`error`: why it is not taken) and shows each photo's stickers on the page.
+fn record<K: CubeKind>(
     ctx: &RunContext,
     attempt: u32,
-    readings: &[Rgb; 54],
-    cube: Result<&Classification, &Classification>,
+    readings: &[Rgb],
+    cube: &K::Seen,
+    error: Option<&str>,
 ) {
-    let (cube, error) = match cube {
-        Ok(c) => (c, None),
-        Err(c) => (c, Some("unsure")),
-    };
-    let symbols: Vec<char> = cube.symbols().chars().collect();
-    let confidence: Vec<f32> = cube.sticker_confidence().to_vec();
+    let symbols: Vec<char> = K::symbols(cube).chars().collect();
+    let confidence = K::confidence(cube);
     let recorded = ctx.history.record_scan(
         ctx.run,
         attempt,
         Some(readings),
-        Some(&cube.symbols()),
+        Some(&K::symbols(cube)),
         &confidence,
         error,
     );
     ctx.note(recorded);
+    let n = K::PER_FACE;
     ctx.board.update(|s| {
         for photo in s.photos.iter_mut().filter(|p| p.attempt == attempt) {
-            let f = Face::ALL
-                .iter()
+            let f = (Face::ALL.iter())
                 .position(|x| x.letter() == photo.face)
                 .unwrap_or(0);
-            photo.stickers = (f * 9..f * 9 + 9)
+            photo.stickers = (f * n..f * n + n)
                 .map(|i| StickerDoc {
                     symbol: symbols.get(i).copied().unwrap_or('?'),
-                    rgb: hex(readings[i]),
-                    confidence: confidence[i],
+                    rgb: readings.get(i).map(|&r| hex(r)).unwrap_or_default(),
+                    confidence: confidence.get(i).copied().unwrap_or(0.0),
                 })
                 .collect();
         }
-        s.facelets = Some(cube.symbols());
+        s.facelets = Some(K::symbols(cube));
     });
 }
 
@@ -200,10 +189,9 @@ fn upright(image: &image::RgbImage, image_rotation: u8) -> image::RgbImage {
 }
 
 /// "F3, R7" for sticker indices (face letter, 1-based position in the face's net order).
-pub(crate) fn sticker_names(stickers: &[usize]) -> String {
-    stickers
-        .iter()
-        .map(|&s| format!("{}{}", Face::ALL[s / 9].letter(), s % 9 + 1))
+fn sticker_names<K: CubeKind>(stickers: &[usize]) -> String {
+    (stickers.iter())
+        .map(|&s| format!("{}{}", K::face_of(s).letter(), s % K::PER_FACE + 1))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -230,8 +218,8 @@ fn exposure_for(readings: &[Rgb], stickers: &[usize]) -> Exposure {
     }
 }
 
-fn faces_of(stickers: &[usize]) -> Vec<Face> {
-    let mut faces: Vec<Face> = stickers.iter().map(|&s| Face::ALL[s / 9]).collect();
+fn faces_of<K: CubeKind>(stickers: &[usize]) -> Vec<Face> {
+    let mut faces: Vec<Face> = stickers.iter().map(|&s| K::face_of(s)).collect();
     faces.sort_by_key(|f| f.index());
     faces.dedup();
     faces

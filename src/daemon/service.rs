@@ -5,6 +5,7 @@ use super::api::CalibrationDoc;
 use super::api::{DaemonInbox, DaemonState, Refusal, Request, StartSource};
 use super::board::StatusBoard;
 use super::context::{RunContext, RunSettings};
+use super::cube_size::RunCube;
 use super::history::History;
 use super::outcome::Outcome;
 use super::rig::EStopSlot;
@@ -136,9 +137,13 @@ impl Service {
             }
             Request::Guide { facelets, reply } => {
                 let solver = self.rig.as_ref().map(|r| Arc::clone(&r.solver));
+                let pocket = match &self.settings.cube {
+                    RunCube::Pocket(solver) => Some(Arc::clone(solver)),
+                    RunCube::Three => None,
+                };
                 tokio::spawn(async move {
                     let answer = match solver {
-                        Some(solver) => guide(solver, facelets).await,
+                        Some(solver) => guide(solver, pocket, facelets).await,
                         None => Err(Refusal::conflict(
                             "the solver is busy with a run; try again when it ends",
                         )),

@@ -1,4 +1,4 @@
-//! The daemon's other jobs: calibration from a scan of a solved cube (a recorded run that moves the robot) and guide mode (a solution for a person to follow, turn by turn; no robot).
+//! The daemon's other jobs: calibration from a scan of a solved cube (a recorded run that moves the robot) and guide mode (a solution for a person to follow, turn by turn; no robot): for a 3x3, or for a 2x2 (24 stickers, an optimal solution) when the daemon runs one.
 
 use super::api::{CalibrationDoc, GuideDoc, Refusal};
 use super::board::palette_doc;
@@ -12,6 +12,8 @@ use crate::cube::notation::{singmaster, woolley};
 use crate::cube::Face;
 use crate::cube::{parse_cube, FaceOrder, Move};
 use crate::error_chain::error_chain;
+use crate::pocket::stickers::STICKERS as POCKET_STICKERS;
+use crate::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
 use crate::solver::Solver;
 use crate::vision::calibrate::calibrate;
 use crate::vision::pocket_sample::{read_pocket_photos, solved_pocket_as_nine};
@@ -56,9 +58,25 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
     })
 }
 
-/// Solves a cube typed by a person and lists the cube after each turn.
-pub(crate) async fn guide(solver: Arc<Solver>, facelets: String) -> Result<GuideDoc, Refusal> {
+/// Solves a cube typed by a person and lists the cube after each turn: 24 stickers are a 2x2
+/// (solved optimally, half-turn metric) when the daemon runs one (`pocket`), else a 3x3.
+pub(crate) async fn guide(
+    solver: Arc<Solver>,
+    pocket: Option<Arc<PocketSolver>>,
+    facelets: String,
+) -> Result<GuideDoc, Refusal> {
     let text = facelets.trim().to_string();
+    let stickers = text.chars().filter(|c| !c.is_whitespace()).count();
+    match pocket {
+        Some(pocket) if stickers == POCKET_STICKERS => guide_pocket(pocket, text).await,
+        None if stickers == POCKET_STICKERS => Err(Refusal::bad_request(
+            "24 stickers are a 2x2, and this daemon runs a 3x3: set [run] cube_size = 2 in cubed.toml to be guided through a 2x2",
+        )),
+        _ => guide_three(solver, text).await,
+    }
+}
+
+async fn guide_three(solver: Arc<Solver>, text: String) -> Result<GuideDoc, Refusal> {
     let (cube, scheme, cubies) = parse_cube(&text, FaceOrder::Urfdlb, None)
         .map_err(|e| Refusal::bad_request(error_chain(&e)))?;
     let turns =
@@ -67,19 +85,52 @@ pub(crate) async fn guide(solver: Arc<Solver>, facelets: String) -> Result<Guide
             .map_err(|e| Refusal::unavailable(format!("solver task: {}", error_chain(&e))))?
             .map_err(|e| Refusal::bad_request(error_chain(&e)))?;
     let moves: Vec<Move> = turns.iter().map(|&t| Move::Turn(t)).collect();
-    let mut states = vec![cube.to_symbols(&scheme)];
-    let mut now = cube;
-    for &m in &moves {
-        now = now.apply(m);
-        states.push(now.to_symbols(&scheme));
+    let states = states_after(cube, &moves, |c, m| c.apply(m), |c| c.to_symbols(&scheme));
+    Ok(guide_doc(text, &moves, states))
+}
+
+/// A 2x2's guide: an optimal solution (the fixed corner D, L, B stays put), refused with the
+/// stickers named when no 2x2 could look like that.
+async fn guide_pocket(solver: Arc<PocketSolver>, text: String) -> Result<GuideDoc, Refusal> {
+    let format = PocketFormat::Facelets(FaceOrder::Urfdlb);
+    let (facelets, scheme, cube) = parse_pocket(&text, format, None)
+        .map_err(|e| Refusal::bad_request(format!("not a 2x2: {}", error_chain(&e))))?;
+    let turns = tokio::task::spawn_blocking(move || solver.solve(&cube, Metric::Htm))
+        .await
+        .map_err(|e| Refusal::unavailable(format!("solver task: {}", error_chain(&e))))?;
+    let moves: Vec<Move> = turns.iter().map(|&t| Move::Turn(t)).collect();
+    let states = states_after(
+        facelets,
+        &moves,
+        |c, m| c.apply(m),
+        |c| c.to_symbols(&scheme),
+    );
+    Ok(guide_doc(text, &moves, states))
+}
+
+/// The cube shown before the first move and after each move.
+fn states_after<C>(
+    start: C,
+    moves: &[Move],
+    apply: impl Fn(&C, Move) -> C,
+    show: impl Fn(&C) -> String,
+) -> Vec<String> {
+    let mut states = vec![show(&start)];
+    let mut now = start;
+    for &m in moves {
+        now = apply(&now, m);
+        states.push(show(&now));
     }
-    Ok(GuideDoc {
-        facelets: text,
+    states
+}
+
+fn guide_doc(facelets: String, moves: &[Move], states: Vec<String>) -> GuideDoc {
+    GuideDoc {
+        facelets,
         solution: moves.iter().map(|&m| singmaster(m)).collect(),
-        woolley: moves
-            .iter()
+        woolley: (moves.iter())
             .map(|&m| woolley(m).unwrap_or_else(|_| singmaster(m)))
             .collect(),
         states,
-    })
+    }
 }

@@ -52,6 +52,7 @@ pub fn idle_status() -> StatusDoc {
         notice: None,
         robot: "scripted".to_string(),
         camera: "scripted".to_string(),
+        cube_size: "3x3".to_string(),
         palette: palette(),
     }
 }

@@ -1,4 +1,4 @@
-//! The page for a 2x2: the real daemon configured with `cube_size = 2` on the simulated robot, run to done from the page; the net has four stickers a face laid out as the 2x2 net is documented, and each photo four marks.
+//! The page for a 2x2: the real daemon configured with `cube_size = 2` on the simulated robot, run to done from the page; the net has four stickers a face laid out as the 2x2 net is documented, and each photo four marks; the page names the size, and guide mode solves a typed 2x2 on a 2x2 net.
 
 use super::{click, close_all, open_idle_page, wait_for, wait_for_text, Browser};
 use crate::daemon::pocket::{random_2x2, start_pocket};
@@ -59,5 +59,17 @@ async fn the_page_shows_a_2x2_net_and_four_marks_a_photo() {
             .collect();
         assert_eq!(row[3], serde_json::json!(want), "face {face}");
     }
+
+    // The page says the size, and guide mode walks a typed 2x2 through its solution on a 2x2 net.
+    wait_for_text(page, "devices", "cube: 2x2").await;
+    click(page, "button[data-tab=guide]").await;
+    let input = wait_for(page, "#guide-input", "guide input").await;
+    let typed = random_2x2(44).to_symbols(&cubed::cube::ColourScheme::default());
+    input.send_keys(&typed).await.expect("typing the 2x2");
+    click(page, "#guide-solve").await;
+    wait_for_text(page, "guide-step", "step 1 of").await;
+    wait_for(page, "#guide-net .net.pocket", "the guide's 2x2 net").await;
+    let cells = (page.find_all(Locator::Css("#guide-net .cell")).await).expect("guide net cells");
+    assert_eq!(cells.len(), 24, "the guide draws the 2x2's 24 stickers");
     close_all(browser, daemon, server).await;
 }

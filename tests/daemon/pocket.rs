@@ -1,9 +1,11 @@
-//! The daemon with `[run] cube_size = 2`: a 2x2 scanned (four stickers a face), read without centres, solved optimally and verified, judged by the simulator's own cube; `cubed dry-run --size 2` on every shipped design.
+//! The daemon with `[run] cube_size = 2`: a 2x2 scanned (four stickers a face), read without centres, solved optimally and verified, judged by the simulator's own cube; the size in the status; guide mode for a 2x2 (and a 3x3 daemon's refusal of one); `cubed dry-run --size 2` on every shipped design.
 
 use super::{config, finished, solver};
 use crate::common::{cubed, stderr, stdout};
+use cubed::cube::ColourScheme;
+use cubed::cube::{parse_moves, Notation};
 use cubed::daemon::config::CubeSize;
-use cubed::daemon::{DaemonState, RunningDaemon, StartSource};
+use cubed::daemon::{DaemonState, RefusalKind, RunningDaemon, StartSource};
 use cubed::pocket::{random_pocket, PocketFacelets, PocketSolver, PocketTables};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -97,4 +99,60 @@ fn dry_run_refuses_a_size_it_does_not_know() {
     let out = cubed(&["dry-run", "--size", "4", "--tables", "small"], None);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--size"), "{}", stderr(&out));
+}
+
+/// The 2x2 `facelets` with the three stickers of its up-front-right corner (U4, R1, F2) turned
+/// in place: a twist no 2x2 can have.
+fn twisted(facelets: &str) -> String {
+    let mut s: Vec<char> = facelets.chars().collect();
+    let (u, r, f) = (s[3], s[4], s[9]);
+    (s[3], s[4], s[9]) = (f, u, r);
+    s.into_iter().collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2x2_daemon_says_its_size_and_guides_a_2x2_optimally() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start_pocket(dir.path(), 0.0).await;
+    assert_eq!(daemon.handle.status().cube_size, "2x2");
+    let scheme = ColourScheme::default();
+    let loaded = random_2x2(41);
+    let cube = loaded.to_symbols(&scheme);
+    let guide = daemon.handle.guide(cube.clone()).await.expect("guided");
+    assert_eq!(guide.states[0], cube);
+    assert_eq!(guide.states.len(), guide.solution.len() + 1);
+    assert!(guide.states.iter().all(|s| s.len() == 24));
+    // The turns, replayed on the 3x3 model (which knows nothing of 2x2s), solve its corners.
+    let turns = parse_moves(&guide.solution.join(" "), Notation::Singmaster).expect("Singmaster");
+    let end = loaded.relabel_by_fixed_corner().to_3x3().apply_all(&turns);
+    assert!(
+        PocketFacelets::from_3x3(&end).is_solved(),
+        "{:?}",
+        guide.solution
+    );
+    // And they are as few as can be (HTM), from separately built tables.
+    let pocket = PocketSolver::new(Arc::new(PocketTables::build()));
+    let read = cubed::pocket::PocketCube::read(&loaded.relabel_by_fixed_corner()).expect("a cube");
+    let optimal = usize::from(pocket.distance(&read, cubed::pocket::Metric::Htm));
+    assert_eq!(guide.solution.len(), optimal);
+    let bad = (daemon.handle.guide(twisted(&cube)).await).expect_err("a twisted corner");
+    assert_eq!(bad.kind, RefusalKind::BadRequest, "{}", bad.reason);
+    assert!(
+        bad.reason.contains("not a 2x2") && bad.reason.contains("twist"),
+        "{}",
+        bad.reason
+    );
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_3x3_daemon_says_its_size_and_refuses_to_guide_a_2x2_naming_the_setting() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = super::start(dir.path(), "", 0.0).await;
+    assert_eq!(daemon.handle.status().cube_size, "3x3");
+    let cube = random_2x2(43).to_symbols(&ColourScheme::default());
+    let bad = (daemon.handle.guide(cube).await).expect_err("a 2x2 on a 3x3 daemon");
+    assert_eq!(bad.kind, RefusalKind::BadRequest, "{}", bad.reason);
+    assert!(bad.reason.contains("cube_size = 2"), "{}", bad.reason);
+    daemon.shutdown().await;
 }

@@ -57,6 +57,20 @@ impl Default for SimLighting {
     }
 }
 
+impl SimLighting {
+    /// A harder light than the default: the lamp's brightness and colour drift more between
+    /// captures (exposure x0.65-1.35, white balance ±12 %, gradient ±25 %), a little more noise.
+    pub fn drifting() -> SimLighting {
+        SimLighting {
+            exposure: (0.65, 1.35),
+            gradient: 0.25,
+            white_balance: 0.12,
+            noise: 6.0,
+            ..SimLighting::default()
+        }
+    }
+}
+
 /// What the camera looks at: a cube and the physical colour of each face's stickers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimScene {

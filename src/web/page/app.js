@@ -264,7 +264,8 @@ function render(s) {
   $('message').textContent = s.message;
   $('notice').hidden = !s.notice;
   $('notice').textContent = s.notice || '';
-  $('devices').textContent = 'robot: ' + s.robot + ' · camera: ' + s.camera + (s.run ? ' · run ' + s.run : '');
+  $('devices').textContent = 'robot: ' + s.robot + ' · camera: ' + s.camera
+    + (s.cube_size ? ' · cube: ' + s.cube_size : '') + (s.run ? ' · run ' + s.run : '');
   const busy = BUSY.includes(s.state);
   const waiting = s.state === 'e_stopped' || s.state === 'needs_attention';
   $('start').disabled = busy || waiting;

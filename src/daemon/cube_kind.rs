@@ -1,0 +1,221 @@
+//! What a run does differently for a 3x3 and a 2x2 (`CubeKind`): reading and classifying the photos, solving for the robot, and the cube drawn after each planned step. The stage loop (`pipeline`), the classify stage with its re-captures (`scanning`) and the plan stage are one generic path serving both; the solvers keep their own types.
+
+use super::run_error::RunError;
+use crate::cube::{Face, FaceletCube};
+use crate::pocket::stickers::STICKERS as POCKET_STICKERS;
+use crate::pocket::{Metric, PocketFacelets, PocketSolver};
+use crate::robot::pocket_plan::{solve_pocket_for_robot, PocketAwareOptions};
+use crate::robot::{solve_for_robot, AwareError, AwareOptions, Plan, Planner, RobotState};
+use crate::solver::Solver;
+use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
+use crate::vision::colour::Rgb;
+use crate::vision::palette::Palette;
+use crate::vision::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
+use crate::vision::pocket_sample::read_pocket_photos;
+use crate::vision::sample::SampleOptions;
+use crate::vision::scan::{read_photos, FacePhoto, GridChoice, ScanError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A classification refused as unsure: the doubtful stickers and the best guess (recorded).
+pub(super) struct Unsure<Seen> {
+    pub stickers: Vec<usize>,
+    pub best_guess: Seen,
+}
+
+/// The confidence shown for a sticker with no legal alternative colour (JSON has no infinity).
+const CERTAIN: f32 = 99.0;
+
+/// The parts of a run that depend on the cube's size.
+pub(super) trait CubeKind: Clone + Send + 'static {
+    /// The photos' sticker readings, URFDLB, each face in net order.
+    type Readings: AsRef<[Rgb]> + Send;
+    /// The cube as read from the photos.
+    type Seen: Clone + Send + 'static;
+    /// Stickers on a face (9 or 4).
+    const PER_FACE: usize;
+    /// What the page says while solving.
+    const SOLVING: &'static str;
+    /// "3x3" or "2x2".
+    const NAME: &'static str;
+    /// What the run says after homing, if anything.
+    const ANNOUNCE: Option<&'static str>;
+
+    /// Samples each photo's stickers.
+    fn read(&self, photos: &[FacePhoto], grid: &GridChoice) -> Result<Self::Readings, ScanError>;
+    /// Names each sticker's colour, or refuses as unsure.
+    fn classify(
+        &self,
+        readings: &Self::Readings,
+        palette: &Palette,
+        options: &ClassifyOptions,
+    ) -> Result<Self::Seen, Unsure<Self::Seen>>;
+    fn is_solved(seen: &Self::Seen) -> bool;
+    /// The palette symbols of every sticker, URFDLB.
+    fn symbols(seen: &Self::Seen) -> String;
+    /// Per sticker, the confidence shown on the page and recorded.
+    fn confidence(seen: &Self::Seen) -> Vec<f32>;
+    /// The cube as the robot planner holds it (a 2x2 rides in a 3x3's corners).
+    fn held(seen: &Self::Seen) -> FaceletCube;
+    /// The palette symbols of `held` (the planner's cube after a step), in this kind's stickers.
+    fn symbols_of(seen: &Self::Seen, held: &FaceletCube) -> String;
+    /// The fastest plan for this robot (blocking: run on a worker thread).
+    fn solve(
+        &self,
+        planner: &Planner,
+        start: &RobotState,
+        seen: &Self::Seen,
+        budget: Duration,
+    ) -> Result<Plan, RunError>;
+
+    /// The face a sticker index is on.
+    fn face_of(sticker: usize) -> Face {
+        Face::ALL[(sticker / Self::PER_FACE).min(5)]
+    }
+}
+
+/// A 3x3: two-phase solving, robot-aware choice among short solutions.
+#[derive(Clone)]
+pub(super) struct Three(pub Arc<Solver>);
+
+impl CubeKind for Three {
+    type Readings = [Rgb; 54];
+    type Seen = Classification;
+    const PER_FACE: usize = 9;
+    const SOLVING: &'static str = "solving: looking for the fastest solution for this robot";
+    const NAME: &'static str = "3x3";
+    const ANNOUNCE: Option<&'static str> = None;
+
+    fn read(&self, photos: &[FacePhoto], grid: &GridChoice) -> Result<[Rgb; 54], ScanError> {
+        read_photos(photos, grid, &SampleOptions::default())
+    }
+
+    fn classify(
+        &self,
+        readings: &[Rgb; 54],
+        palette: &Palette,
+        options: &ClassifyOptions,
+    ) -> Result<Classification, Unsure<Classification>> {
+        classify(readings, palette, options).map_err(|e| match e {
+            ClassifyError::Unsure {
+                stickers,
+                best_guess,
+                ..
+            } => Unsure {
+                stickers,
+                best_guess: *best_guess,
+            },
+        })
+    }
+
+    fn is_solved(seen: &Classification) -> bool {
+        seen.cubies.is_solved()
+    }
+
+    fn symbols(seen: &Classification) -> String {
+        seen.symbols()
+    }
+
+    fn confidence(seen: &Classification) -> Vec<f32> {
+        seen.sticker_confidence().to_vec()
+    }
+
+    fn held(seen: &Classification) -> FaceletCube {
+        seen.facelets
+    }
+
+    fn symbols_of(seen: &Classification, held: &FaceletCube) -> String {
+        held.to_symbols(&seen.scheme)
+    }
+
+    fn solve(
+        &self,
+        planner: &Planner,
+        start: &RobotState,
+        seen: &Classification,
+        budget: Duration,
+    ) -> Result<Plan, RunError> {
+        let options = AwareOptions {
+            budget,
+            ..AwareOptions::default()
+        };
+        let solved = solve_for_robot(planner, &self.0, start, &seen.cubies, &options)
+            .map_err(RunError::Solve)?;
+        Ok(solved.plan)
+    }
+}
+
+/// A 2x2: no centres (the fixed corner and the palette name the faces), solved optimally.
+#[derive(Clone)]
+pub(super) struct Pocket(pub Arc<PocketSolver>);
+
+impl CubeKind for Pocket {
+    type Readings = [Rgb; POCKET_STICKERS];
+    type Seen = PocketClassification;
+    const PER_FACE: usize = 4;
+    const SOLVING: &'static str = "solving the 2x2: the fastest optimal solution for this robot";
+    const NAME: &'static str = "2x2";
+    const ANNOUNCE: Option<&'static str> = Some("the cube is a 2x2 ([run] cube_size = 2)");
+
+    fn read(
+        &self,
+        photos: &[FacePhoto],
+        grid: &GridChoice,
+    ) -> Result<[Rgb; POCKET_STICKERS], ScanError> {
+        read_pocket_photos(photos, grid, &SampleOptions::default())
+    }
+
+    fn classify(
+        &self,
+        readings: &[Rgb; POCKET_STICKERS],
+        palette: &Palette,
+        options: &ClassifyOptions,
+    ) -> Result<PocketClassification, Unsure<PocketClassification>> {
+        classify_pocket(readings, palette, options).map_err(|e| match e {
+            PocketClassifyError::Unsure {
+                stickers,
+                best_guess,
+                ..
+            } => Unsure {
+                stickers,
+                best_guess: *best_guess,
+            },
+        })
+    }
+
+    fn is_solved(seen: &PocketClassification) -> bool {
+        seen.facelets.is_solved()
+    }
+
+    fn symbols(seen: &PocketClassification) -> String {
+        seen.symbols()
+    }
+
+    fn confidence(seen: &PocketClassification) -> Vec<f32> {
+        seen.confidence.iter().map(|c| c.min(CERTAIN)).collect()
+    }
+
+    fn held(seen: &PocketClassification) -> FaceletCube {
+        seen.facelets.to_3x3()
+    }
+
+    fn symbols_of(seen: &PocketClassification, held: &FaceletCube) -> String {
+        PocketFacelets::from_3x3(held).to_symbols(&seen.scheme)
+    }
+
+    fn solve(
+        &self,
+        planner: &Planner,
+        start: &RobotState,
+        seen: &PocketClassification,
+        budget: Duration,
+    ) -> Result<Plan, RunError> {
+        let options = PocketAwareOptions {
+            metric: Metric::Htm,
+            budget,
+            ..PocketAwareOptions::default()
+        };
+        solve_pocket_for_robot(planner, &self.0, start, &seen.facelets, &options)
+            .map_err(|e| RunError::Solve(AwareError::Plan(e)))
+    }
+}
