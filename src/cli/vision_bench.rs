@@ -66,6 +66,16 @@ pub struct VisionBenchArgs {
     /// measure with them.
     #[arg(long)]
     pub fit: bool,
+    /// How far one face's white balance may differ from its exposure, per
+    /// channel (ratio in linear light; default: the classifier's).
+    #[arg(long, default_value_t = ClassifyOptions::default().face_cast)]
+    pub face_cast: f32,
+    /// Weight of the chromaticity distance in the sticker cost (default: the classifier's).
+    #[arg(long, default_value_t = ClassifyOptions::default().chromaticity_weight)]
+    pub chromaticity_weight: f32,
+    /// Share of the calibrated palette in each reference colour (default: the classifier's).
+    #[arg(long, default_value_t = ClassifyOptions::default().palette_weight)]
+    pub palette_weight: f32,
 }
 
 fn labelled_scans(dir: &Path) -> anyhow::Result<Vec<(Part, LabelledScan)>> {
@@ -219,6 +229,9 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     let palette = Palette::default();
     let mut options = ClassifyOptions {
         min_confidence: args.min_confidence,
+        face_cast: args.face_cast,
+        chromaticity_weight: args.chromaticity_weight,
+        palette_weight: args.palette_weight,
         ..ClassifyOptions::default()
     };
     println!("{}", super::host::host_line());

@@ -129,7 +129,11 @@ impl Tally {
             Ok(c) => {
                 self.wrong += 1;
                 self.failures
-                    .push(format!("{name}: wrong, read {}", c.facelets));
+                    .push(format!(
+                        "{name}: wrong (confidence {:.5}), read {}",
+                        c.confidence(),
+                        c.facelets
+                    ));
             }
             Err(ClassifyError::Unsure {
                 stickers,
