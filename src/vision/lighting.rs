@@ -16,12 +16,9 @@ const TOO_DARK_OF_WHITE: f32 = 0.025;
 const ALTERNATING_ROUNDS: usize = 6;
 /// A channel's own gain is used only when this many stickers of the face support it.
 const MIN_SUPPORT: usize = 4;
-/// Gains beyond these are taken as misreadings, not lighting: a face's
-/// exposure alone does not recolour it (its cast is bounded by `face_cast`),
-/// so the range is wide enough for a face lit at 0.4x in sRGB (0.13x in linear
-/// light) beside one at 1.6x (2.8x), the bench's strongest drift.
-const MIN_GAIN: f32 = 0.1;
-const MAX_GAIN: f32 = 10.0;
+/// Gains beyond these are taken as misreadings, not lighting.
+const MIN_GAIN: f32 = 0.4;
+const MAX_GAIN: f32 = 2.5;
 
 /// The linear-light value of an sRGB reading.
 pub(crate) fn linearize(rgb: Rgb) -> Linear {

@@ -136,8 +136,8 @@ pub fn jpeg_round_trip(image: &RgbImage, quality: u8) -> Result<RgbImage, PhotoP
 pub fn scale_channels(image: &RgbImage, factors: [f32; 3]) -> RgbImage {
     let mut out = image.clone();
     for pixel in out.pixels_mut() {
-        for c in 0..3 {
-            pixel.0[c] = (pixel.0[c] as f32 * factors[c]).round().clamp(0.0, 255.0) as u8;
+        for (value, factor) in pixel.0.iter_mut().zip(factors) {
+            *value = (*value as f32 * factor).round().clamp(0.0, 255.0) as u8;
         }
     }
     out
