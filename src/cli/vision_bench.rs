@@ -7,14 +7,15 @@ use cubed::vision::camera::image_dir::ImageDirCamera;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::classify::{classify_best_guess, Calibration, ClassifyOptions};
 use cubed::vision::evaluate::{
-    choose_threshold, fit_calibration, reliability, tally_scans, tally_sim_cubes, tally_variants,
-    LabelledScan, Part, Sample, Tally,
+    choose_threshold, fit_calibration, reliability, tally_photo_variants, tally_scans,
+    tally_sim_cubes, tally_variants, LabelledScan, Part, Sample, Tally,
 };
 use cubed::vision::grid_finder::find_grid;
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::{conditions, Condition};
+use cubed::vision::perturb_photo::photo_conditions;
 use cubed::vision::sample::{sample_face, SampleOptions};
-use cubed::vision::scan::{capture_faces, plain_plan, read_photos, GridChoice};
+use cubed::vision::scan::{capture_faces, plain_plan, read_photos, FacePhoto, GridChoice};
 use cubed::vision::scan_file::load_scan;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -43,6 +44,9 @@ pub struct VisionBenchArgs {
     /// Random cubes through the simulated camera.
     #[arg(long, default_value_t = 200)]
     pub sim_cubes: usize,
+    /// Seeded variants of the photo set per photo condition.
+    #[arg(long, default_value_t = 20)]
+    pub photo_variants: usize,
     /// Repetitions for the timings.
     #[arg(long, default_value_t = 300)]
     pub timing_runs: usize,
@@ -66,6 +70,16 @@ pub struct VisionBenchArgs {
     /// measure with them.
     #[arg(long)]
     pub fit: bool,
+    /// How far one face's white balance may differ from its exposure, per
+    /// channel (ratio in linear light; default: the classifier's).
+    #[arg(long, default_value_t = ClassifyOptions::default().face_cast)]
+    pub face_cast: f32,
+    /// Weight of the chromaticity distance in the sticker cost (default: the classifier's).
+    #[arg(long, default_value_t = ClassifyOptions::default().chromaticity_weight)]
+    pub chromaticity_weight: f32,
+    /// Share of the calibrated palette in each reference colour (default: the classifier's).
+    #[arg(long, default_value_t = ClassifyOptions::default().palette_weight)]
+    pub palette_weight: f32,
 }
 
 fn labelled_scans(dir: &Path) -> anyhow::Result<Vec<(Part, LabelledScan)>> {
@@ -97,7 +111,7 @@ fn labelled_scans(dir: &Path) -> anyhow::Result<Vec<(Part, LabelledScan)>> {
         .collect()
 }
 
-fn photo_scan(dir: &Path) -> anyhow::Result<LabelledScan> {
+fn photo_scan(dir: &Path) -> anyhow::Result<(LabelledScan, Vec<FacePhoto>)> {
     let text =
         std::fs::read_to_string(dir.join("expected.json")).context("reading expected.json")?;
     let json: serde_json::Value = serde_json::from_str(&text).context("parsing expected.json")?;
@@ -107,11 +121,12 @@ fn photo_scan(dir: &Path) -> anyhow::Result<LabelledScan> {
     let truth = FaceletCube::parse(expected, FaceOrder::Urfdlb, None)?.0;
     let photos = capture_faces(&mut ImageDirCamera::open(dir)?, &plain_plan())?;
     let readings = read_photos(&photos, &GridChoice::Auto, &SampleOptions::default())?;
-    Ok(LabelledScan {
+    let scan = LabelledScan {
         name: dir.display().to_string(),
         readings,
         truth,
-    })
+    };
+    Ok((scan, photos))
 }
 
 /// One line of the hard-case table.
@@ -214,11 +229,54 @@ fn fit_on_dev(
     options.min_confidence = threshold;
 }
 
+/// The photo set under each photo condition: right / refused / confidently
+/// wrong, and how many best guesses (refused or not) were right.
+fn print_photo_rows(
+    photos: &[FacePhoto],
+    truth: &FaceletCube,
+    args: &VisionBenchArgs,
+    palette: &Palette,
+    options: &ClassifyOptions,
+) {
+    println!(
+        "\nthe photo set, {} seeded variants per condition (seed {}), grid found automatically:\n",
+        args.photo_variants, args.seed
+    );
+    println!("| condition                                          | sets | right | refused | confidently wrong | best guess right |");
+    println!("|----------------------------------------------------|------|-------|---------|-------------------|------------------|");
+    for condition in photo_conditions() {
+        let t = tally_photo_variants(
+            photos,
+            truth,
+            &condition,
+            (args.photo_variants, args.seed),
+            palette,
+            options,
+        );
+        let guessed = t.samples.iter().filter(|s| s.right).count();
+        println!(
+            "| {:<50} | {:>4} | {:>5} | {:>7} | {:>17} | {:>16} |",
+            condition.name,
+            t.total(),
+            t.right,
+            t.unsure,
+            t.wrong,
+            guessed
+        );
+        for f in t.failures.iter().take(args.show_failures) {
+            println!("      {f}");
+        }
+    }
+}
+
 /// Prints every figure.
 pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     let palette = Palette::default();
     let mut options = ClassifyOptions {
         min_confidence: args.min_confidence,
+        face_cast: args.face_cast,
+        chromaticity_weight: args.chromaticity_weight,
+        palette_weight: args.palette_weight,
         ..ClassifyOptions::default()
     };
     println!("{}", super::host::host_line());
@@ -274,11 +332,12 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
             std::fs::write(path, csv).with_context(|| format!("writing {}", path.display()))?;
         }
     }
-    let photo = photo_scan(&args.photos)?;
+    let (photo, photos) = photo_scan(&args.photos)?;
     report(
         "\nreal photo set, grid found automatically",
         &tally_scans(std::slice::from_ref(&photo), &palette, &options),
     );
+    print_photo_rows(&photos, &photo.truth, &args, &palette, &options);
     let sim = tally_sim_cubes(
         args.sim_cubes,
         args.seed,

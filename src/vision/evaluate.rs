@@ -6,8 +6,9 @@ use super::classify::{classify, Calibration, ClassifyError, ClassifyOptions};
 use super::colour::Rgb;
 use super::palette::Palette;
 use super::perturb::Perturbation;
+use super::perturb_photo::PhotoCondition;
 use super::sample::SampleOptions;
-use super::scan::{capture_faces, read_photos, GridChoice};
+use super::scan::{capture_faces, read_photos, FacePhoto, GridChoice};
 use crate::cube::random::random_cube;
 use crate::cube::{Face, FaceletCube};
 use crate::error_chain::error_chain;
@@ -128,8 +129,11 @@ impl Tally {
             Ok(c) if c.facelets == *truth => self.right += 1,
             Ok(c) => {
                 self.wrong += 1;
-                self.failures
-                    .push(format!("{name}: wrong, read {}", c.facelets));
+                self.failures.push(format!(
+                    "{name}: wrong (confidence {:.5}), read {}",
+                    c.confidence(),
+                    c.facelets
+                ));
             }
             Err(ClassifyError::Unsure {
                 stickers,
@@ -228,6 +232,46 @@ pub fn tally_sim_cubes(
                 tally
                     .failures
                     .push(format!("sim cube {n}: {e}", e = error_chain(&e)));
+            }
+        }
+    }
+    tally
+}
+
+/// `variants` seeded variants of a set of face photos under a photo
+/// condition (each face's photo changed with its own draw), each read with the
+/// grid found automatically and classified. A variant whose photos cannot be
+/// read counts as refused.
+pub fn tally_photo_variants(
+    photos: &[FacePhoto],
+    truth: &FaceletCube,
+    condition: &PhotoCondition,
+    (variants, seed): (usize, u64),
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Tally {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(condition.name));
+    let mut tally = Tally::default();
+    for v in 0..variants {
+        let name = format!("{} variant {v}", condition.name);
+        let changed: Result<Vec<FacePhoto>, _> = photos
+            .iter()
+            .map(|p| {
+                condition
+                    .change
+                    .apply(&p.image, &mut rng)
+                    .map(|image| FacePhoto { image, ..p.clone() })
+            })
+            .collect();
+        let readings = changed.map_err(|e| error_chain(&e)).and_then(|photos| {
+            read_photos(&photos, &GridChoice::Auto, &SampleOptions::default())
+                .map_err(|e| error_chain(&e))
+        });
+        match readings {
+            Ok(r) => tally.record(name, &r, truth, palette, options),
+            Err(e) => {
+                tally.unsure += 1;
+                tally.failures.push(format!("{name}: {e}"));
             }
         }
     }

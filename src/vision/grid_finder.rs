@@ -82,7 +82,9 @@ pub(super) fn otsu(values: &[u8]) -> u8 {
     best_t
 }
 
-/// Connected regions of `mask` that look like a sticker: roughly square and filling their box.
+/// Connected regions of `mask` that look like a sticker: an upright one fills
+/// its bounding box, one at any angle has the second moments of a filled,
+/// roughly square shape.
 pub(super) fn square_blobs(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
     let mut seen = vec![false; mask.len()];
     let mut blobs = Vec::new();
@@ -93,10 +95,11 @@ pub(super) fn square_blobs(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
         }
         seen[start] = true;
         stack.push(start);
-        let (mut area, mut min, mut max) = (0usize, [usize::MAX; 2], [0usize; 2]);
+        let mut moments = Moments::default();
+        let (mut min, mut max) = ([usize::MAX; 2], [0usize; 2]);
         while let Some(i) = stack.pop() {
             let (x, y) = (i % w, i / w);
-            area += 1;
+            moments.add(x as f64, y as f64);
             min = [min[0].min(x), min[1].min(y)];
             max = [max[0].max(x), max[1].max(y)];
             let neighbours = [
@@ -112,20 +115,81 @@ pub(super) fn square_blobs(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
                 }
             }
         }
-        let (bw, bh) = ((max[0] - min[0] + 1) as f32, (max[1] - min[1] + 1) as f32);
-        let squarish = bw / bh > 0.6 && bh / bw > 0.6;
-        let filled = area as f32 / (bw * bh) > 0.65;
-        if squarish && filled && area >= 20 && bw < w as f32 / 2.5 {
-            blobs.push(Blob {
-                centre: [
-                    (min[0] + max[0]) as f32 / 2.0,
-                    (min[1] + max[1]) as f32 / 2.0,
-                ],
-                side: (bw + bh) / 2.0,
-            });
+        if let Some(blob) =
+            upright_sticker(moments.n, min, max, w).or_else(|| moments.sticker_like(w))
+        {
+            blobs.push(blob);
         }
     }
     blobs
+}
+
+/// The region as a blob if it looks like an upright sticker: roughly square
+/// and filling its bounding box (centre and side from the box).
+fn upright_sticker(
+    area: f64,
+    min: [usize; 2],
+    max: [usize; 2],
+    image_width: usize,
+) -> Option<Blob> {
+    let (bw, bh) = ((max[0] - min[0] + 1) as f32, (max[1] - min[1] + 1) as f32);
+    let squarish = bw / bh > 0.6 && bh / bw > 0.6;
+    let filled = area as f32 / (bw * bh) > 0.65;
+    (squarish && filled && area >= 20.0 && bw < image_width as f32 / 2.5).then_some(Blob {
+        centre: [
+            (min[0] + max[0]) as f32 / 2.0,
+            (min[1] + max[1]) as f32 / 2.0,
+        ],
+        side: (bw + bh) / 2.0,
+    })
+}
+
+/// Pixel count and first and second moments of a region.
+#[derive(Default)]
+struct Moments {
+    n: f64,
+    x: f64,
+    y: f64,
+    xx: f64,
+    yy: f64,
+    xy: f64,
+}
+
+impl Moments {
+    fn add(&mut self, x: f64, y: f64) {
+        self.n += 1.0;
+        self.x += x;
+        self.y += y;
+        self.xx += x * x;
+        self.yy += y * y;
+        self.xy += x * y;
+    }
+
+    /// The region as a sticker blob at any angle, if it looks like one. A filled a x b
+    /// rectangle at any angle has covariance eigenvalues a²/12 and b²/12, so
+    /// its area is 12·sqrt(det): a roughly square (sides within 0.6 of each
+    /// other) region whose area is at least 0.65 of that is taken, as the
+    /// bounding-box test did for upright stickers.
+    fn sticker_like(&self, image_width: usize) -> Option<Blob> {
+        if self.n < 20.0 {
+            return None;
+        }
+        let (mx, my) = (self.x / self.n, self.y / self.n);
+        let (sxx, syy) = (self.xx / self.n - mx * mx, self.yy / self.n - my * my);
+        let sxy = self.xy / self.n - mx * my;
+        let (half_trace, det) = ((sxx + syy) / 2.0, sxx * syy - sxy * sxy);
+        let spread = (half_trace * half_trace - det).max(0.0).sqrt();
+        let (large, small) = (half_trace + spread, half_trace - spread);
+        if det <= 0.0 || small / large < 0.36 {
+            return None;
+        }
+        let fill = self.n / (12.0 * det.sqrt());
+        let side = self.n.sqrt() as f32;
+        (fill > 0.65 && side < image_width as f32 / 2.5).then_some(Blob {
+            centre: [mx as f32, my as f32],
+            side,
+        })
+    }
 }
 
 /// The 3x3 lattice (centre blob plus its neighbours at one pitch) that explains the most blobs, refined by least squares.
@@ -293,6 +357,25 @@ mod tests {
                 grid.corners
             );
         }
+    }
+
+    #[test]
+    fn finds_a_face_turned_by_thirty_degrees_with_the_lattice_turned_alike() {
+        let image = synthetic_face(125, 75, 50);
+        let turned = crate::vision::perturb_photo::rotate(&image, 30.0);
+        let grid = find_grid(&turned).expect("found");
+        // The face's centre stays at the image centre; its first edge turns by 30 degrees
+        // (counter-clockwise as seen: y grows downwards, so the angle is negative).
+        let c = grid.corners;
+        let centre = [(c[0][0] + c[2][0]) / 2.0, (c[0][1] + c[2][1]) / 2.0];
+        assert!(
+            (centre[0] - 200.0).abs() < 6.0 && (centre[1] - 150.0).abs() < 6.0,
+            "{c:?}"
+        );
+        let angle = (c[1][1] - c[0][1]).atan2(c[1][0] - c[0][0]).to_degrees();
+        assert!((angle + 30.0).abs() < 3.0, "{angle} {c:?}");
+        let side = (c[1][0] - c[0][0]).hypot(c[1][1] - c[0][1]);
+        assert!((side - 150.0).abs() < 8.0, "{side}");
     }
 
     #[test]

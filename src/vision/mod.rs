@@ -13,6 +13,7 @@ pub mod grid_finder;
 pub(crate) mod lighting;
 pub mod palette;
 pub mod perturb;
+pub mod perturb_photo;
 pub mod pocket_classify;
 pub mod pocket_evaluate;
 pub mod pocket_grid;
