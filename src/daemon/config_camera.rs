@@ -22,38 +22,12 @@ fn default_grid() -> toml::Value {
     toml::Value::String("auto".into())
 }
 
-/// The lock keys of `[camera]` (all optional).
-#[derive(Deserialize, Debug, Default)]
-pub(super) struct LockKeys {
-    exposure: Option<toml::Value>,
-    white_balance: Option<toml::Value>,
-    gain: Option<toml::Value>,
-    focus: Option<toml::Value>,
-    flush_frames: Option<i64>,
-    average_frames: Option<i64>,
-}
-
 /// Why a lock key is invalid: the key and the problem.
 pub(super) type KeyProblem = (&'static str, String);
 
 impl CameraSection {
-    /// The validated lock settings.
+    /// The validated lock settings (defaults: every control locked, 4 frames flushed, 3 averaged).
     pub(super) fn lock(&self) -> Result<LockSettings, KeyProblem> {
-        LockKeys {
-            exposure: self.exposure.clone(),
-            white_balance: self.white_balance.clone(),
-            gain: self.gain.clone(),
-            focus: self.focus.clone(),
-            flush_frames: self.flush_frames,
-            average_frames: self.average_frames,
-        }
-        .validate()
-    }
-}
-
-impl LockKeys {
-    /// The validated settings (defaults: every control locked, 4 frames flushed, 3 averaged).
-    pub(super) fn validate(&self) -> Result<LockSettings, KeyProblem> {
         let defaults = LockSettings::default();
         let setting = |control: Control, value: &Option<toml::Value>| match value {
             None => Ok(defaults.of(control)),
@@ -103,8 +77,9 @@ fn frames(
 mod tests {
     use super::*;
 
-    fn keys(text: &str) -> LockKeys {
-        toml::from_str(text).expect("syntax")
+    /// `[camera]` with the simulated camera and the lock keys of `text`.
+    fn keys(text: &str) -> CameraSection {
+        toml::from_str(&format!("source = \"sim\"\n{text}")).expect("syntax")
     }
 
     #[test]
@@ -112,7 +87,7 @@ mod tests {
         let s = keys(
             "exposure = 156\nwhite_balance = \"auto\"\nfocus = \"locked\"\naverage_frames = 5",
         )
-        .validate()
+        .lock()
         .expect("valid");
         assert_eq!(s.exposure, ControlSetting::Value(156));
         assert_eq!(s.white_balance, ControlSetting::Auto);
@@ -123,13 +98,13 @@ mod tests {
 
     #[test]
     fn a_bad_value_names_its_key_and_the_allowed_ones() {
-        let (key, problem) = keys("gain = \"manual\"").validate().expect_err("invalid");
+        let (key, problem) = keys("gain = \"manual\"").lock().expect_err("invalid");
         assert_eq!(key, "gain");
         assert!(
             problem.contains("\"auto\"") && problem.contains("\"manual\""),
             "{problem}"
         );
-        let (key, problem) = keys("average_frames = 0").validate().expect_err("invalid");
+        let (key, problem) = keys("average_frames = 0").lock().expect_err("invalid");
         assert_eq!(
             (key, problem.as_str()),
             ("average_frames", "0 is outside 1..=30")
