@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests: running the real `cubed` binary, the shipped four-arm design, scrambled cubes with the programs that solve them.
+//! Helpers shared by the integration tests: running the real `cubed` binary, a two-thread tokio runtime, the shipped four-arm design, scrambled cubes with the programs that solve them.
 
 use cubed::cube::{random::random_scramble, FaceletCube, Move, Turn};
 use cubed::robot::{load_robot, Planner, Program, RobotModel};
@@ -60,4 +60,13 @@ pub fn scrambled(model: &RobotModel, seed: u64, length: usize) -> (FaceletCube, 
     let planner = Planner::new(model.clone());
     let plan = planner.plan(&planner.home(), &solution).expect("plannable");
     (cube, plan.program)
+}
+
+/// A two-thread tokio runtime, for tests that tear one down or run blocking code beside it.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
 }

@@ -1,7 +1,7 @@
 //! The real host link against the simulated robot over real pseudo-terminals: clean runs,
 //! corrupted and dropped bytes, unplugs, reboots, e-stop, button, refused handshakes.
 
-use crate::common::{four_arm, scrambled};
+use crate::common::{four_arm, runtime, scrambled};
 use cubed::cube::FaceletCube;
 use cubed::link::{
     LinkError, LinkEvent, LinkHandle, LinkSettings, SerialConnector, StreamError, TokioClock,
@@ -27,14 +27,6 @@ fn scenario(model: RobotModel, cube: FaceletCube, faults: &str, seed: u64) -> Sc
         settings: LinkSettings::default(),
         deadline: Duration::from_secs(60),
     }
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio runtime")
 }
 
 fn run(scenario: &Scenario, program: &Program) -> ScenarioResult {

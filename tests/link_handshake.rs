@@ -1,33 +1,17 @@
 //! The link's handshake under trouble, over real pseudo-terminals: byte noise of 3 % (every handshake must succeed), and a firmware that answers `Hello` but never confirms the configuration (the error names that stage, after the retries).
 
+use crate::common::{four_arm, runtime};
 use cubed::cube::FaceletCube;
 use cubed::link::{LinkError, LinkHandle, LinkSettings, SerialConnector, TokioClock};
-use cubed::robot::{load_robot, ActuatorMap, RobotModel};
+use cubed::robot::ActuatorMap;
 use cubed::sim::faults::FaultPlan;
 use cubed::sim::spawn::RunningSim;
 use cubed::sim::{PhysicsMechanics, SimFirmware};
 use firmware_protocol::message::{FirmwareVersion, HelloReply};
 use firmware_protocol::{encode, Decoder, Frame, Message, Seq, MAX_WIRE_LEN, PROTOCOL_VERSION};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-fn four_arm() -> RobotModel {
-    load_robot(Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/config/robots/four-arm.toml"
-    )))
-    .expect("four-arm design loads")
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime")
-}
 
 #[test]
 fn every_handshake_succeeds_at_three_percent_byte_noise() {

@@ -1,15 +1,8 @@
 //! A crash mid-run (the runtime torn down without any shutdown): the restarted daemon reports the interrupted run with its last journaled move and starts the next run with a fresh scan, never replaying old commands.
 
 use super::{finished, random, start, wait_until};
+use crate::common::runtime;
 use cubed::daemon::{DaemonState, StartSource};
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime")
-}
 
 /// `cubed_runs_total{outcome="interrupted"}` in the daemon's metrics (process-wide).
 fn interrupted_runs_counted() -> f64 {
