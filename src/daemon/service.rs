@@ -33,17 +33,17 @@ enum Job {
     Calibrate(CalibrationReply),
 }
 
-/// The reply a calibration owes, with the answer once the task has it.
+/// The reply a calibration owes.
 type CalibrationReply = oneshot::Sender<Result<CalibrationDoc, Refusal>>;
-type CalibrationAnswer = Option<Result<CalibrationDoc, Refusal>>;
 
 /// What a run task hands back when it ends.
 struct RunEnd {
     rig: Rig,
     outcome: Outcome,
-    /// A calibration's answer; sent only after the run is recorded, so a start
-    /// asked for right after the answer is not refused as "in progress".
-    calibration: CalibrationAnswer,
+    /// A calibration's palette when it succeeded (a failed one is refused with the
+    /// outcome's message). The answer is sent only after the run is recorded, so a
+    /// start asked for right after it is not refused as "in progress".
+    calibration: Option<CalibrationDoc>,
 }
 
 struct ActiveRun {
@@ -251,14 +251,10 @@ impl Service {
             let outcome = if calibrating {
                 match calibrate_run(&mut ctx).await {
                     Ok(doc) => {
-                        calibration = Some(Ok(doc));
+                        calibration = Some(doc);
                         Outcome::Calibrated
                     }
-                    Err(error) => {
-                        let outcome = Outcome::from(error);
-                        calibration = Some(Err(Refusal::conflict(outcome.message(ctx.run))));
-                        outcome
-                    }
+                    Err(error) => Outcome::from(error),
                 }
             } else if resuming {
                 super::pipeline::resume(&mut ctx).await
@@ -338,8 +334,7 @@ impl Service {
         self.board.set(state, outcome.message(active.id));
         self.board.finished(active.id, outcome.name());
         if let Some(reply) = active.calibration_reply.take() {
-            let answer =
-                calibration.unwrap_or_else(|| Err(Refusal::conflict(outcome.message(active.id))));
+            let answer = calibration.ok_or_else(|| Refusal::conflict(outcome.message(active.id)));
             let _ = reply.send(answer);
         }
     }
