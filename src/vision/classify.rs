@@ -2,6 +2,7 @@
 
 use super::classify_pieces::{sticker_gaps, StickerCosts};
 use super::colour::{LabColour, Rgb};
+use super::face_consistency::unlike_stickers;
 use super::lighting::LightBounds;
 use super::palette::Palette;
 use super::refine::{fit, Fit, STARTS};
@@ -53,7 +54,7 @@ impl Default for ClassifyOptions {
 /// thresholds that keeps confident errors at or below 0.1 % in every
 /// development condition but strong drift (whose own goal is 0.5 %), with
 /// `CALIBRATION_A`/`B` (`cubed bench vision --fit` prints both).
-pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.9;
+pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.95;
 
 /// The calibration: the chance a cube is wrong when its least sure sticker's
 /// gap is `g` is `1 / (1 + exp(A + B * sqrt(min(g, 100))))`, a logistic fit
@@ -61,8 +62,8 @@ pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.9;
 /// over all of the bench's lighting conditions (`cubed bench vision --fit`,
 /// 6006 cubes). The square root fits the long tail of the gaps better than
 /// the gap itself or its logarithm (log-likelihood -259 against -296 and -289).
-const CALIBRATION_A: f32 = -1.149;
-const CALIBRATION_B: f32 = 1.4368;
+const CALIBRATION_A: f32 = -1.278;
+const CALIBRATION_B: f32 = 1.6035;
 
 /// How cost gaps become probabilities: a cube whose least sure sticker has
 /// gap `g` is wrong with probability `1 / (1 + exp(a + b * sqrt(min(g, 100))))`.
@@ -173,6 +174,9 @@ pub enum Doubt {
     Close,
     /// They kept changing as each face's light was re-estimated (no convergence).
     Unsettled,
+    /// Stickers given one colour on one face look unlike each other, which
+    /// one light cannot do: the reading fits the light, not the cube.
+    Unlike,
 }
 
 impl std::fmt::Display for Doubt {
@@ -180,6 +184,7 @@ impl std::fmt::Display for Doubt {
         f.write_str(match self {
             Doubt::Close => "another legal reading is nearly as good",
             Doubt::Unsettled => "the colours did not settle as the light was re-estimated",
+            Doubt::Unlike => "stickers read as one colour on one face look unlike each other",
         })
     }
 }
@@ -208,6 +213,10 @@ impl ClassifyError {
                 doubt: Doubt::Unsettled,
                 ..
             } => "not_converged",
+            ClassifyError::Unsure {
+                doubt: Doubt::Unlike,
+                ..
+            } => "unlike",
         }
     }
 }
@@ -231,10 +240,16 @@ pub fn classify(
     if stickers.is_empty() {
         Ok(best)
     } else {
+        let colours = best.facelets.stickers.map(|f| f.index());
+        let doubt = if unlike_stickers(readings, &colours).is_empty() {
+            Doubt::Close
+        } else {
+            Doubt::Unlike
+        };
         Err(ClassifyError::Unsure {
             stickers,
             threshold: options.min_confidence,
-            doubt: Doubt::Close,
+            doubt,
             best_guess: Box::new(best),
         })
     }
@@ -283,6 +298,10 @@ fn read_cube(
         }
     }
     bound_by_recolourings(&mut gaps, &best.costs, &colours);
+    // A reading that one light cannot give is no reading: those stickers are in doubt.
+    for s in unlike_stickers(readings, &colours) {
+        gaps[s] = 0.0;
+    }
     for f in 0..6 {
         gaps[f * 9 + 4] = best.naming.1;
     }

@@ -8,6 +8,7 @@ pub(crate) mod classify_pieces;
 pub mod colour;
 pub(crate) mod colour_difference;
 pub mod evaluate;
+pub(crate) mod face_consistency;
 pub mod grid_file;
 pub mod grid_finder;
 pub(crate) mod lighting;
