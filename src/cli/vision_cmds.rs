@@ -119,6 +119,32 @@ fn refuse(format: OutputFormat, kind: &str, message: &str, unsure: &[usize]) -> 
     ExitCode::from(EXIT_INVALID)
 }
 
+/// An unsure reading refused, exit status 2, with the stickers in doubt and
+/// the best guess (not to be acted on: a person may check it against the cube).
+fn refuse_unsure(
+    format: OutputFormat,
+    e: &ClassifyError,
+    stickers: &[usize],
+    guess: &Classification,
+) -> ExitCode {
+    match format {
+        OutputFormat::Json => println!(
+            "{}",
+            json!({"error": {"kind": e.kind(), "message": error_chain(e)}, "unsure": stickers,
+                   "best_guess": guess.symbols(), "error_probability": guess.error_probability()})
+        ),
+        OutputFormat::Text => {
+            println!("refused ({}): {}", e.kind(), error_chain(e));
+            println!(
+                "best guess (not given; calibrated confidence {:.3}): {}",
+                guess.confidence(),
+                guess.symbols()
+            );
+        }
+    }
+    ExitCode::from(EXIT_INVALID)
+}
+
 fn palette_of(path: &Option<PathBuf>) -> Result<Palette, cubed::vision::palette::PaletteError> {
     path.as_deref()
         .map(load_palette)
@@ -188,8 +214,12 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
             Ok(ExitCode::SUCCESS)
         }
         Err(e @ ClassifyError::Unsure { .. }) => {
-            let ClassifyError::Unsure { stickers, .. } = &e;
-            Ok(refuse(flags.format, e.kind(), &error_chain(&e), stickers))
+            let ClassifyError::Unsure {
+                stickers,
+                best_guess,
+                ..
+            } = &e;
+            Ok(refuse_unsure(flags.format, &e, stickers, best_guess))
         }
     }
 }

@@ -31,6 +31,10 @@ pub struct ClassifyOptions {
     pub lightness_factor: f32,
     /// Weight of the chromaticity distance (0..~1.4) added to the CIEDE2000 cost.
     pub chromaticity_weight: f32,
+    /// How far off (a ratio in linear light, per channel) each face's
+    /// corrected light may still be: stickers are no surer than their
+    /// reading under the worst such error (see `Fit::costs_under_light_doubt`).
+    pub light_doubt: f32,
     /// How gaps become probabilities.
     pub calibration: Calibration,
 }
@@ -45,25 +49,32 @@ impl Default for ClassifyOptions {
             palette_weight: 0.1,
             lightness_factor: 2.0,
             chromaticity_weight: 50.0,
+            light_doubt: LIGHT_DOUBT,
             calibration: Calibration::default(),
         }
     }
 }
 
+/// The default `light_doubt`: the gains of a face are estimated from its nine
+/// stickers, so each channel is known to a few per cent at best.
+const LIGHT_DOUBT: f32 = 0.05;
+
 /// The default `min_confidence`: the least of the bench's candidate
 /// thresholds that keeps confident errors at or below 0.1 % in every
-/// development condition but strong drift (whose own goal is 0.5 %), with
-/// `CALIBRATION_A`/`B` (`cubed bench vision --fit` prints both).
-pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.95;
+/// development condition (0.5 % in strong drift), both counted and as the
+/// calibration expects them, with `CALIBRATION_A`/`B` (`cubed bench vision
+/// --fit` prints all three).
+pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.98;
 
 /// The calibration: the chance a cube is wrong when its least sure sticker's
 /// gap is `g` is `1 / (1 + exp(A + B * sqrt(min(g, 100))))`, a logistic fit
 /// (maximum likelihood) of the wrong best guesses on the development scans
 /// over all of the bench's lighting conditions (`cubed bench vision --fit`,
 /// 6006 cubes). The square root fits the long tail of the gaps better than
-/// the gap itself or its logarithm (log-likelihood -259 against -296 and -289).
-const CALIBRATION_A: f32 = -1.278;
-const CALIBRATION_B: f32 = 1.6035;
+/// the gap itself or its logarithm (log-likelihood -259 against -296 and -289
+/// when it was chosen).
+const CALIBRATION_A: f32 = -0.824;
+const CALIBRATION_B: f32 = 2.1588;
 
 /// How cost gaps become probabilities: a cube whose least sure sticker has
 /// gap `g` is wrong with probability `1 / (1 + exp(a + b * sqrt(min(g, 100))))`.
@@ -288,7 +299,8 @@ fn read_cube(
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     let best = fits.remove(0);
-    let mut gaps = sticker_gaps(&best.costs, &best.solution);
+    let doubted = best.costs_under_light_doubt(options, options.light_doubt);
+    let mut gaps = sticker_gaps(&doubted, &best.solution);
     let colours = best.colours();
     for rival in &fits {
         let gap = (rival.solution.cost - best.solution.cost).max(0.0);

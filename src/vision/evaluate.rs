@@ -364,33 +364,36 @@ pub fn fit_calibration(samples: &[Sample]) -> Option<(f64, f64)> {
     Some((-w0, -w1))
 }
 
-/// The smallest of `candidates` (ascending least confidences) at which the
-/// confidently wrong cubes (wrong best guesses whose calibrated confidence
-/// reaches it) are at most `pooled_max` of all cubes and at most `each_max`
-/// of every condition's; the last candidate when none is.
+/// The smallest of `candidates` (ascending least confidences) at which, in
+/// every condition, the confidently wrong cubes (best guesses whose
+/// calibrated confidence reaches it) are at most that condition's limit (a
+/// share of its cubes): counted, and as the calibration expects them (the sum
+/// of the accepted cubes' error probabilities, which does not hang on a
+/// handful of rare errors). The last candidate when none is.
 pub fn choose_threshold(
-    conditions: &[Vec<Sample>],
+    conditions: &[(Vec<Sample>, f64)],
     calibration: &Calibration,
     candidates: &[f32],
-    (pooled_max, each_max): (f64, f64),
 ) -> f32 {
-    let confident_wrong = |samples: &[Sample], t: f32| {
-        samples
+    let within = |samples: &[Sample], limit: f64, t: f32| {
+        let accepted = samples
             .iter()
-            .filter(|s| !s.right && calibration.error_probability(s.gap) <= 1.0 - t)
-            .count()
+            .filter(|s| calibration.error_probability(s.gap) <= 1.0 - t);
+        let (counted, expected) = accepted.fold((0usize, 0.0f64), |(n, e), s| {
+            (
+                n + usize::from(!s.right),
+                e + calibration.error_probability(s.gap) as f64,
+            )
+        });
+        let allowed = limit * samples.len() as f64;
+        counted as f64 <= allowed && expected <= allowed
     };
-    let total: usize = conditions.iter().map(Vec::len).sum();
-    for &t in candidates {
-        let wrong: usize = conditions.iter().map(|c| confident_wrong(c, t)).sum();
-        let each_ok = conditions
-            .iter()
-            .all(|c| confident_wrong(c, t) as f64 <= each_max * c.len() as f64);
-        if each_ok && wrong as f64 <= pooled_max * total as f64 {
-            return t;
-        }
-    }
-    candidates.last().copied().unwrap_or(1.0)
+    candidates
+        .iter()
+        .copied()
+        .find(|&t| conditions.iter().all(|(c, limit)| within(c, *limit, t)))
+        .or(candidates.last().copied())
+        .unwrap_or(1.0)
 }
 
 #[cfg(test)]
@@ -422,26 +425,34 @@ mod tests {
     }
 
     #[test]
-    fn the_threshold_is_the_least_that_keeps_confident_errors_down() {
+    fn the_threshold_is_the_least_that_keeps_confident_errors_down_counted_and_expected() {
         let calibration = Calibration { a: 0.0, b: 1.0 };
-        // Confidence 1 - 1/(1+e^sqrt(g)): gaps 1, 9, 25 give about 0.73, 0.95, 0.993.
+        // Confidence 1 - 1/(1+e^sqrt(g)): gaps 1, 9, 25, 100 give about 0.73,
+        // 0.95, 0.993, 0.99995 (error probabilities 0.27, 0.047, 0.0067, 0.00005).
         let s = |gap, right| Sample {
             gap,
             error_probability: 0.0,
             right,
         };
         let mut cond = vec![s(1.0, false), s(9.0, false)];
-        cond.extend((0..998).map(|_| s(25.0, true)));
+        cond.extend((0..998).map(|_| s(100.0, true)));
         let candidates = [0.5, 0.9, 0.99, 0.999];
-        let pick = |limits| choose_threshold(&[cond.clone()], &calibration, &candidates, limits);
+        let pick = |limit| choose_threshold(&[(cond.clone(), limit)], &calibration, &candidates);
         assert_eq!(
-            pick((0.0005, 0.005)),
+            pick(0.0005),
             0.99,
             "0.9 still takes the wrong cube at gap 9"
         );
-        assert_eq!(pick((0.001, 0.005)), 0.9);
-        assert_eq!(pick((0.002, 0.005)), 0.5);
-        assert_eq!(pick((0.0, 0.0)), 0.99);
+        assert_eq!(pick(0.0), 0.999, "none is good enough: the last");
+        assert_eq!(pick(0.1), 0.5);
+        // Right cubes the calibration doubts count as expected errors.
+        let mut doubted = cond.clone();
+        doubted.extend((0..200).map(|_| s(25.0, true)));
+        let expected = choose_threshold(&[(doubted, 0.001)], &calibration, &candidates);
+        assert_eq!(
+            expected, 0.999,
+            "200 x 0.0067 = 1.3 expected errors exceed 1.2"
+        );
     }
 
     #[test]

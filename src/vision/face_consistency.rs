@@ -52,15 +52,6 @@ fn same_colour_on_face(colours: &[usize; 54], s: usize) -> impl Iterator<Item = 
     (face * 9..face * 9 + 9).filter(move |&t| t != s && colours[t] == colours[s])
 }
 
-/// Per sticker, the largest `pair_spread` to another sticker of its own face given the same colour.
-pub(crate) fn face_spreads(readings: &[Rgb; 54], colours: &[usize; 54]) -> [f32; 54] {
-    std::array::from_fn(|s| {
-        same_colour_on_face(colours, s)
-            .map(|t| pair_spread(readings[s], readings[t]))
-            .fold(0.0, f32::max)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,22 @@ pub(crate) fn linearize(rgb: Rgb) -> Linear {
     [lin.red, lin.green, lin.blue]
 }
 
+/// The sRGB reading of a linear-light value (clipped to 0..=255).
+pub(crate) fn encode(v: Linear) -> Rgb {
+    let srgb: Srgb<u8> = Srgb::from_linear(LinSrgb::new(
+        v[0].clamp(0.0, 1.0),
+        v[1].clamp(0.0, 1.0),
+        v[2].clamp(0.0, 1.0),
+    ));
+    [srgb.red, srgb.green, srgb.blue]
+}
+
+/// The linear-light value of a CIELAB (D65) colour.
+pub(crate) fn linear_of_lab(lab: LabColour) -> Linear {
+    let lin: LinSrgb = LinSrgb::from_color(Lab::new(lab.l, lab.a, lab.b));
+    [lin.red, lin.green, lin.blue]
+}
+
 /// CIELAB (D65) of a linear-light value (values above 1 are allowed).
 pub(crate) fn lab_of_linear(v: Linear) -> LabColour {
     let lab: Lab = Lab::from_color(LinSrgb::new(v[0], v[1], v[2]));
@@ -216,7 +232,10 @@ mod tests {
     #[test]
     fn linear_lab_agrees_with_srgb_lab() {
         for rgb in [[200, 30, 40], [20, 150, 250], [128, 128, 128]] {
-            assert!(lab_of_linear(linearize(rgb)).delta_e(LabColour::from_rgb(rgb)) < 0.01);
+            let lab = lab_of_linear(linearize(rgb));
+            assert!(lab.delta_e(LabColour::from_rgb(rgb)) < 0.01);
+            assert!(lab_of_linear(linear_of_lab(lab)).delta_e(lab) < 0.01);
+            assert_eq!(encode(linearize(rgb)), rgb);
         }
     }
 

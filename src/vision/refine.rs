@@ -4,7 +4,9 @@ use super::classify::{name_colours, ClassifyOptions};
 use super::classify_pieces::{solve_pieces, PieceSolution, StickerCosts};
 use super::colour::{LabColour, Rgb};
 use super::colour_difference::ciede2000;
-use super::lighting::{chromaticity, linearize, FaceGains, LightBounds};
+use super::lighting::{
+    chromaticity, encode, lab_of_linear, linear_of_lab, linearize, FaceGains, LightBounds, Linear,
+};
 use super::palette::Palette;
 
 /// Where a reading starts from: the first labelling the light is estimated from.
@@ -29,6 +31,9 @@ pub(crate) struct Fit {
     pub naming: ([usize; 6], f32),
     /// Stickers whose label changed in the last round (empty when converged).
     pub unsettled: Vec<usize>,
+    /// The stickers under this reading's light, and the colours' references.
+    pub labs: [LabColour; 54],
+    pub refs: [LabColour; 6],
 }
 
 impl Fit {
@@ -40,6 +45,69 @@ impl Fit {
     pub(crate) fn colours(&self) -> [usize; 54] {
         colours_of(&self.solution)
     }
+
+    /// The sticker costs with every other colour as close to each sticker's
+    /// own as the light correction's uncertainty allows: each channel of the
+    /// corrected sticker may be off by `uncertainty` (a ratio in linear light)
+    /// either way, and each other colour takes the least of its cost
+    /// differences over those seven lights (as they are, and each channel up
+    /// or down). Colours that differ by less than what that uncertainty can
+    /// do come close; colours far apart (more than `CLOSE`) stay as they are.
+    pub(crate) fn costs_under_light_doubt(
+        &self,
+        options: &ClassifyOptions,
+        uncertainty: f32,
+    ) -> StickerCosts {
+        let colours = self.colours();
+        let ref_chroma = self.refs.map(|r| chromaticity(r.to_rgb()));
+        let mut doubted = self.costs;
+        if uncertainty <= 0.0 {
+            return doubted;
+        }
+        for s in 0..54 {
+            let own = colours[s];
+            let close: Vec<usize> = (0..6)
+                .filter(|&k| k != own && self.costs[s][k] - self.costs[s][own] < CLOSE)
+                .collect();
+            if close.is_empty() {
+                continue;
+            }
+            let linear = linear_of_lab(self.labs[s]);
+            for shift in light_shifts(uncertainty) {
+                let shifted: Linear = std::array::from_fn(|c| linear[c] * shift[c]);
+                let lab = lab_of_linear(shifted);
+                let chroma = chromaticity(encode(shifted));
+                let cost = |k: usize| {
+                    ciede2000(lab, self.refs[k], options.lightness_factor)
+                        + options.chromaticity_weight * distance(chroma, ref_chroma[k])
+                };
+                let own_cost = cost(own);
+                for &k in &close {
+                    let difference = cost(k) - own_cost;
+                    doubted[s][k] = doubted[s][k].min(self.costs[s][own] + difference);
+                }
+            }
+        }
+        doubted
+    }
+}
+
+/// Cost differences from a sticker's own colour beyond which the light's
+/// uncertainty is not weighed: its shifts move a cost by a few units, and a
+/// gap this large is certain under any threshold the calibration gives.
+const CLOSE: f32 = 40.0;
+
+/// The six ways the light can be off by `uncertainty`: one channel up or down.
+fn light_shifts(uncertainty: f32) -> [[f32; 3]; 6] {
+    std::array::from_fn(|i| {
+        let mut shift = [1.0; 3];
+        shift[i / 2] = if i % 2 == 0 {
+            1.0 + uncertainty
+        } else {
+            1.0 / (1.0 + uncertainty)
+        };
+        shift
+    })
 }
 
 /// Reads a cube from `start`:
@@ -92,6 +160,8 @@ pub(crate) fn fit(
                 costs,
                 naming,
                 unsettled,
+                labs,
+                refs,
             };
         }
         colour_of = next;
