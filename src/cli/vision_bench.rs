@@ -361,6 +361,9 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         &format!("simulated camera, default lighting, seed {}", args.seed),
         &sim,
     );
+    for failure in sim.failures.iter().take(args.show_failures) {
+        println!("    {failure}");
+    }
     let scans: Vec<LabelledScan> = all.into_iter().map(|(_, s)| s).collect();
     print_timings(&scans, args.timing_runs, &palette, &options);
     let runs = args.timing_runs;

@@ -103,6 +103,13 @@ impl SimControls {
         }
     }
 
+    /// A person's hand gets into the next `photos` photos (over the lower left of the face).
+    pub fn hand_in_next_photos(&self, photos: u32) {
+        if let Ok(mut scene) = self.scene.lock() {
+            scene.hand_in_photos = photos;
+        }
+    }
+
     /// Presses the robot's start button.
     pub fn press_button(&self) {
         let _ = self.orders.send(Control::Button);

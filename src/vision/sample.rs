@@ -79,7 +79,22 @@ pub enum SampleError {
         width: u32,
         height: u32,
     },
+    #[error(
+        "sticker (row {row}, column {col}) is not one colour ({percent} % of its middle differs from the rest): something is in front of the cube (a hand?), or the grid is off"
+    )]
+    NotOneColour {
+        row: usize,
+        col: usize,
+        percent: u32,
+    },
 }
+
+/// A pixel differs from its sticker's colour when a channel is this far from it (0..255).
+const DIFFERENT: u8 = 60;
+/// A sticker (other than the centre, which may carry a logo) whose middle
+/// differs from its colour in more than this share of its pixels is not one
+/// colour. A grid a few degrees off (the simulated robot's wobble) reaches 30 %.
+const MAX_DIFFERING_SHARE: f32 = 0.4;
 
 /// The nine readings of a face, row by row as the stickers appear in the image.
 pub fn sample_face(
@@ -100,9 +115,34 @@ pub fn sample_face(
                 height: image.height(),
             },
         )?;
-        *reading = robust_colour(pixels, options.glare_min_channel);
+        let colour = robust_colour(pixels.clone(), options.glare_min_channel);
+        let share = differing_share(&pixels, colour, options.glare_min_channel);
+        if i != 4 && share > MAX_DIFFERING_SHARE {
+            return Err(SampleError::NotOneColour {
+                row,
+                col,
+                percent: (share * 100.0).round() as u32,
+            });
+        }
+        *reading = colour;
     }
     Ok(out)
+}
+
+/// The share of the pixels (glare left out) with a channel far from `colour`.
+fn differing_share(pixels: &[Rgb], colour: Rgb, glare_min_channel: u8) -> f32 {
+    let seen = pixels
+        .iter()
+        .filter(|p| !p.iter().all(|&c| c >= glare_min_channel));
+    let (differing, total) = seen.fold((0usize, 0usize), |(d, n), p| {
+        let far = (0..3).any(|c| p[c].abs_diff(colour[c]) > DIFFERENT);
+        (d + usize::from(far), n + 1)
+    });
+    if total == 0 {
+        0.0
+    } else {
+        differing as f32 / total as f32
+    }
 }
 
 /// Pixels on a `points` x `points` lattice over the inner part of a sticker (None if any falls outside).
@@ -193,6 +233,34 @@ mod tests {
         for (i, r) in readings.iter().enumerate() {
             assert_eq!(*r, [20 * i as u8, 100, 200 - 10 * i as u8]);
         }
+    }
+
+    #[test]
+    fn a_hand_over_half_a_sticker_is_refused_naming_it_and_a_logo_on_the_centre_is_not() {
+        let mut image = RgbImage::from_pixel(300, 300, image::Rgb([30, 160, 80]));
+        for (x, y, p) in image.enumerate_pixels_mut() {
+            let (in_cell_x, in_cell_y) = (x % 100, y % 100);
+            if (100..200).contains(&x) && (100..200).contains(&y) && in_cell_x < 60 {
+                p.0 = [20, 20, 20]; // a logo over most of the centre
+            }
+            if y >= 200 && x < 100 && in_cell_y > 45 {
+                p.0 = [220, 170, 140]; // a finger over the bottom-left sticker
+            }
+        }
+        let grid = FaceGrid::square(0.0, 0.0, 300.0);
+        let err = sample_face(&image, &grid, &SampleOptions::default());
+        assert!(
+            matches!(err, Err(SampleError::NotOneColour { row: 2, col: 0, .. })),
+            "{err:?}"
+        );
+        let message = err.map(|_| ()).unwrap_err().to_string();
+        assert!(message.contains("hand"), "{message}");
+        for (x, y, p) in image.enumerate_pixels_mut() {
+            if y >= 200 && x < 100 {
+                p.0 = [30, 160, 80];
+            }
+        }
+        assert!(sample_face(&image, &grid, &SampleOptions::default()).is_ok());
     }
 
     #[test]

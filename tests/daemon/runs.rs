@@ -2,7 +2,8 @@
 
 use super::{finished, random, start, wait_until};
 use cubed::cube::FaceletCube;
-use cubed::daemon::{DaemonState, RefusalKind, StartSource};
+use cubed::daemon::{DaemonEvent, DaemonState, RefusalKind, StartSource};
+use tokio::sync::broadcast::error::TryRecvError;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_button_starts_a_run_that_ends_verified_solved_and_recorded() {
@@ -192,6 +193,43 @@ async fn unsure_stickers_are_photographed_again_then_the_run_is_refused_naming_t
     assert_eq!(
         photographed, 2,
         "the first scan and one re-capture: {:?}",
+        detail.steps
+    );
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_in_a_photo_is_named_and_the_faces_photographed_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 0.0).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(16));
+    sim.hand_in_next_photos(1);
+    let mut said = daemon.handle.subscribe();
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert!(sim.cube().is_solved());
+    let mut messages = Vec::new();
+    loop {
+        match said.try_recv() {
+            Ok(DaemonEvent::Status(status)) => messages.push(status.message),
+            Ok(DaemonEvent::Log { message }) => messages.push(message),
+            Ok(_) | Err(TryRecvError::Lagged(_)) => {}
+            Err(_) => break,
+        }
+    }
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("face U") && m.contains("a hand?") && m.contains("again")),
+        "{messages:?}"
+    );
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
+    assert_eq!(
+        photographed, 3,
+        "scan, the re-capture, verify: {:?}",
         detail.steps
     );
     daemon.shutdown().await;

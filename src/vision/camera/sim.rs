@@ -82,6 +82,8 @@ pub struct SimScene {
     pub in_view: Vec<(Face, u8)>,
     /// The cube is a 2x2 riding in `cube`'s corners: faces are drawn as 2x2 grids.
     pub pocket: bool,
+    /// How many of the next photos have a hand in them (over the lower left of the face).
+    pub hand_in_photos: u32,
 }
 
 /// Physical sticker colours of a standard cube (white U, red R, green F, yellow D, orange L, blue B).
@@ -101,6 +103,7 @@ impl Default for SimScene {
             colours: STANDARD_STICKERS,
             in_view: Vec::new(),
             pocket: false,
+            hand_in_photos: 0,
         }
     }
 }
@@ -203,8 +206,8 @@ impl SimCamera {
 
 impl Camera for SimCamera {
     fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError> {
-        let (stickers, pocket, rotation) = {
-            let scene = self
+        let (stickers, pocket, rotation, hand) = {
+            let mut scene = self
                 .scene
                 .lock()
                 .map_err(|_| CameraError::SceneUnavailable)?;
@@ -214,14 +217,19 @@ impl Camera for SimCamera {
                 .copied()
                 .unwrap_or((request.face, request.image_rotation));
             let pocket = scene.pocket.then(|| scene.pocket_face_colours(face));
-            (scene.face_colours(face), pocket, rotation)
+            let hand = scene.hand_in_photos > 0;
+            scene.hand_in_photos = scene.hand_in_photos.saturating_sub(1);
+            (scene.face_colours(face), pocket, rotation, hand)
         };
         self.exposure_factor = request.exposure.factor();
-        let photo = match pocket {
+        let mut photo = match pocket {
             Some(four) => self.render_pocket_face(&four, rotation),
             None => self.render_face(&stickers, rotation),
         };
         self.exposure_factor = 1.0;
+        if hand {
+            draw_hand(&mut photo);
+        }
         Ok(photo)
     }
 
@@ -321,6 +329,20 @@ impl Shot {
 }
 
 /// True inside the rounded sticker square of a cell (cell coordinates 0..1).
+/// Skin over the lower left of the face, up to half way into its left
+/// column: fingers reaching in to straighten the cube.
+fn draw_hand(photo: &mut RgbImage) {
+    let grid = SimCamera::nominal_grid();
+    let [left, top] = grid.point(0.0, 0.55);
+    let [right, bottom] = grid.point(0.5, 1.0);
+    for (x, y, p) in photo.enumerate_pixels_mut() {
+        let (x, y) = (x as f32, y as f32);
+        if x < right && y > top && (x > left - 40.0) && y < bottom + 40.0 {
+            p.0 = [214, 160, 128];
+        }
+    }
+}
+
 fn on_sticker(fu: f32, fv: f32) -> bool {
     const INSET: f32 = 0.08;
     const RADIUS: f32 = 0.12;
