@@ -73,8 +73,8 @@ pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.98;
 /// 6006 cubes). The square root fits the long tail of the gaps better than
 /// the gap itself or its logarithm (log-likelihood -259 against -296 and -289
 /// when it was chosen).
-const CALIBRATION_A: f32 = -0.824;
-const CALIBRATION_B: f32 = 2.1588;
+const CALIBRATION_A: f32 = -0.825;
+const CALIBRATION_B: f32 = 2.1567;
 
 /// How cost gaps become probabilities: a cube whose least sure sticker has
 /// gap `g` is wrong with probability `1 / (1 + exp(a + b * sqrt(min(g, 100))))`.

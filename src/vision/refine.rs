@@ -50,9 +50,10 @@ impl Fit {
     /// own as the light correction's uncertainty allows: each channel of the
     /// corrected sticker may be off by `uncertainty` (a ratio in linear light)
     /// either way, and each other colour takes the least of its cost
-    /// differences over those seven lights (as they are, and each channel up
-    /// or down). Colours that differ by less than what that uncertainty can
-    /// do come close; colours far apart (more than `CLOSE`) stay as they are.
+    /// differences over those lights (as they are, and each channel moved
+    /// towards the other colour). Colours that differ by less than what that
+    /// uncertainty can do come close; colours far apart (more than `CLOSE`)
+    /// stay as they are.
     pub(crate) fn costs_under_light_doubt(
         &self,
         options: &ClassifyOptions,
@@ -60,6 +61,7 @@ impl Fit {
     ) -> StickerCosts {
         let colours = self.colours();
         let ref_chroma = self.refs.map(|r| chromaticity(r.to_rgb()));
+        let ref_linear = self.refs.map(linear_of_lab);
         let mut doubted = self.costs;
         if uncertainty <= 0.0 {
             return doubted;
@@ -73,7 +75,12 @@ impl Fit {
                 continue;
             }
             let linear = linear_of_lab(self.labs[s]);
-            for shift in light_shifts(uncertainty) {
+            let towards = |c: usize| close.iter().map(move |&k| toward(&ref_linear, own, k, c));
+            for (i, shift) in light_shifts(uncertainty).into_iter().enumerate() {
+                let (channel, up) = (i / 2, i % 2 == 0);
+                if !towards(channel).any(|t| t == Some(up)) {
+                    continue;
+                }
                 let shifted: Linear = std::array::from_fn(|c| linear[c] * shift[c]);
                 let lab = lab_of_linear(shifted);
                 let chroma = chromaticity(encode(shifted));
@@ -96,6 +103,15 @@ impl Fit {
 /// uncertainty is not weighed: its shifts move a cost by a few units, and a
 /// gap this large is certain under any threshold the calibration gives.
 const CLOSE: f32 = 40.0;
+
+/// Whether channel `c` must go up (`Some(true)`) or down to move colour
+/// `own` towards colour `other`, brightness set aside; `None` when it need not move.
+fn toward(references: &[Linear; 6], own: usize, other: usize, c: usize) -> Option<bool> {
+    let log_ratio = |c: usize| (references[other][c].max(1e-6) / references[own][c].max(1e-6)).ln();
+    let mean = (log_ratio(0) + log_ratio(1) + log_ratio(2)) / 3.0;
+    let relative = log_ratio(c) - mean;
+    (relative != 0.0).then_some(relative > 0.0)
+}
 
 /// The six ways the light can be off by `uncertainty`: one channel up or down.
 fn light_shifts(uncertainty: f32) -> [[f32; 3]; 6] {
