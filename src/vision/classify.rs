@@ -238,7 +238,11 @@ pub fn classify(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Result<Classification, ClassifyError> {
-    let (best, unsettled) = read_cube(readings, palette, options);
+    let Reading {
+        classification: best,
+        unsettled,
+        unlike,
+    } = read_cube(readings, palette, options);
     if !best.converged {
         return Err(ClassifyError::Unsure {
             stickers: unsettled,
@@ -251,8 +255,7 @@ pub fn classify(
     if stickers.is_empty() {
         Ok(best)
     } else {
-        let colours = best.facelets.stickers.map(|f| f.index());
-        let doubt = if unlike_stickers(readings, &colours).is_empty() {
+        let doubt = if unlike.is_empty() {
             Doubt::Close
         } else {
             Doubt::Unlike
@@ -272,10 +275,20 @@ pub fn classify_best_guess(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Classification {
-    read_cube(readings, palette, options).0
+    read_cube(readings, palette, options).classification
 }
 
-/// The most likely legal cube and, if the labels did not settle, the stickers that kept changing.
+/// The most likely legal cube, with what makes it doubtful.
+struct Reading {
+    classification: Classification,
+    /// Stickers that kept changing when the labels did not settle.
+    unsettled: Vec<usize>,
+    /// Stickers that look unlike others given their colour on their face.
+    unlike: Vec<usize>,
+}
+
+/// The most likely legal cube, the stickers that kept changing if the labels
+/// did not settle, and those unlike others of their colour on their face.
 ///
 /// The reading is fitted from each start (`refine.rs`): the centres'
 /// chromaticities, and the calibrated palette. The cheapest settled fit wins
@@ -284,11 +297,7 @@ pub fn classify_best_guess(
 /// more than the gap to a differing reading that another start settled on
 /// (a whole face read under another light is a legal alternative that no
 /// single-sticker change finds).
-fn read_cube(
-    readings: &[Rgb; 54],
-    palette: &Palette,
-    options: &ClassifyOptions,
-) -> (Classification, Vec<usize>) {
+fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions) -> Reading {
     let mut fits: Vec<Fit> = STARTS
         .iter()
         .map(|&start| fit(readings, palette, options, start))
@@ -299,7 +308,7 @@ fn read_cube(
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     let best = fits.remove(0);
-    let doubted = best.costs_under_light_doubt(options, options.light_doubt);
+    let doubted = best.costs_under_light_doubt(options);
     let mut gaps = sticker_gaps(&doubted, &best.solution);
     let colours = best.colours();
     for rival in &fits {
@@ -311,7 +320,8 @@ fn read_cube(
     }
     bound_by_recolourings(&mut gaps, &best.costs, &colours);
     // A reading that one light cannot give is no reading: those stickers are in doubt.
-    for s in unlike_stickers(readings, &colours) {
+    let unlike = unlike_stickers(readings, &colours);
+    for &s in &unlike {
         gaps[s] = 0.0;
     }
     for f in 0..6 {
@@ -327,7 +337,11 @@ fn read_cube(
         converged,
         calibration: options.calibration,
     };
-    (classification, best.unsettled)
+    Reading {
+        classification,
+        unsettled: best.unsettled,
+        unlike,
+    }
 }
 
 /// Bounds the gaps by the cube's recolourings: giving every non-centre

@@ -1,9 +1,7 @@
 //! Whether the stickers given one colour on one face look alike: they share that face's light, so whatever the lighting, their readings can differ only by brightness (shading) and noise. Pure.
 
 use super::colour::Rgb;
-
-/// Readings at or above this (0..255) may be clipped and say nothing.
-const CLIPPED: u8 = 254;
+use super::lighting::CLIPPED;
 /// Camera noise floor in sRGB codes: channel ratios are taken of `code + NOISE_FLOOR`.
 const NOISE_FLOOR: f32 = 8.0;
 

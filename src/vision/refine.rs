@@ -54,18 +54,15 @@ impl Fit {
     /// towards the other colour). Colours that differ by less than what that
     /// uncertainty can do come close; colours far apart (more than `CLOSE`)
     /// stay as they are.
-    pub(crate) fn costs_under_light_doubt(
-        &self,
-        options: &ClassifyOptions,
-        uncertainty: f32,
-    ) -> StickerCosts {
-        let colours = self.colours();
-        let ref_chroma = self.refs.map(|r| chromaticity(r.to_rgb()));
-        let ref_linear = self.refs.map(linear_of_lab);
+    pub(crate) fn costs_under_light_doubt(&self, options: &ClassifyOptions) -> StickerCosts {
         let mut doubted = self.costs;
+        let uncertainty = options.light_doubt;
         if uncertainty <= 0.0 {
             return doubted;
         }
+        let colours = self.colours();
+        let ref_chroma = self.refs.map(|r| chromaticity(r.to_rgb()));
+        let ref_linear = self.refs.map(linear_of_lab);
         for s in 0..54 {
             let own = colours[s];
             let close: Vec<usize> = (0..6)
@@ -75,19 +72,23 @@ impl Fit {
                 continue;
             }
             let linear = linear_of_lab(self.labs[s]);
-            let towards = |c: usize| close.iter().map(move |&k| toward(&ref_linear, own, k, c));
-            for (i, shift) in light_shifts(uncertainty).into_iter().enumerate() {
-                let (channel, up) = (i / 2, i % 2 == 0);
-                if !towards(channel).any(|t| t == Some(up)) {
+            for (channel, up) in (0..3).flat_map(|c| [(c, true), (c, false)]) {
+                let wanted = close
+                    .iter()
+                    .any(|&k| toward(&ref_linear, own, k, channel) == Some(up));
+                if !wanted {
                     continue;
                 }
-                let shifted: Linear = std::array::from_fn(|c| linear[c] * shift[c]);
+                let mut shifted: Linear = linear;
+                shifted[channel] *= if up {
+                    1.0 + uncertainty
+                } else {
+                    1.0 / (1.0 + uncertainty)
+                };
                 let lab = lab_of_linear(shifted);
                 let chroma = chromaticity(encode(shifted));
-                let cost = |k: usize| {
-                    ciede2000(lab, self.refs[k], options.lightness_factor)
-                        + options.chromaticity_weight * distance(chroma, ref_chroma[k])
-                };
+                let cost =
+                    |k: usize| sticker_cost((lab, chroma), (self.refs[k], ref_chroma[k]), options);
                 let own_cost = cost(own);
                 for &k in &close {
                     let difference = cost(k) - own_cost;
@@ -111,19 +112,6 @@ fn toward(references: &[Linear; 6], own: usize, other: usize, c: usize) -> Optio
     let mean = (log_ratio(0) + log_ratio(1) + log_ratio(2)) / 3.0;
     let relative = log_ratio(c) - mean;
     (relative != 0.0).then_some(relative > 0.0)
-}
-
-/// The six ways the light can be off by `uncertainty`: one channel up or down.
-fn light_shifts(uncertainty: f32) -> [[f32; 3]; 6] {
-    std::array::from_fn(|i| {
-        let mut shift = [1.0; 3];
-        shift[i / 2] = if i % 2 == 0 {
-            1.0 + uncertainty
-        } else {
-            1.0 / (1.0 + uncertainty)
-        };
-        shift
-    })
 }
 
 /// Reads a cube from `start`:
@@ -235,10 +223,19 @@ fn sticker_costs(
     let ref_chroma = refs.map(|r| chromaticity(r.to_rgb()));
     std::array::from_fn(|s| {
         std::array::from_fn(|f| {
-            ciede2000(labs[s], refs[f], options.lightness_factor)
-                + options.chromaticity_weight * distance(chroma[s], ref_chroma[f])
+            sticker_cost((labs[s], chroma[s]), (refs[f], ref_chroma[f]), options)
         })
     })
+}
+
+/// The cost of one sticker (its Lab and chromaticity) being one colour (its reference's).
+fn sticker_cost(
+    (lab, chroma): (LabColour, [f32; 3]),
+    (reference, reference_chroma): (LabColour, [f32; 3]),
+    options: &ClassifyOptions,
+) -> f32 {
+    ciede2000(lab, reference, options.lightness_factor)
+        + options.chromaticity_weight * distance(chroma, reference_chroma)
 }
 
 fn distance(x: [f32; 3], y: [f32; 3]) -> f32 {

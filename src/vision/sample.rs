@@ -131,9 +131,7 @@ pub fn sample_face(
 
 /// The share of the pixels (glare left out) with a channel far from `colour`.
 fn differing_share(pixels: &[Rgb], colour: Rgb, glare_min_channel: u8) -> f32 {
-    let seen = pixels
-        .iter()
-        .filter(|p| !p.iter().all(|&c| c >= glare_min_channel));
+    let seen = pixels.iter().filter(|p| !is_glare(p, glare_min_channel));
     let (differing, total) = seen.fold((0usize, 0usize), |(d, n), p| {
         let far = (0..3).any(|c| p[c].abs_diff(colour[c]) > DIFFERENT);
         (d + usize::from(far), n + 1)
@@ -169,9 +167,14 @@ fn sticker_pixels(
     Some(pixels)
 }
 
+/// Whether a pixel is glare: every channel at least `glare_min_channel`.
+fn is_glare(p: &Rgb, glare_min_channel: u8) -> bool {
+    p.iter().all(|&c| c >= glare_min_channel)
+}
+
 /// Per-channel median of the pixels that are not glare (all of them if most are "glare": a white sticker).
 pub fn robust_colour(mut pixels: Vec<Rgb>, glare_min_channel: u8) -> Rgb {
-    let is_glare = |p: &Rgb| p.iter().all(|&c| c >= glare_min_channel);
+    let is_glare = |p: &Rgb| is_glare(p, glare_min_channel);
     let glare = pixels.iter().filter(|p| is_glare(p)).count();
     if glare * 2 < pixels.len() {
         pixels.retain(|p| !is_glare(p));
