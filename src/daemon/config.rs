@@ -274,17 +274,15 @@ impl Validator<'_> {
                 "\"sim\" needs the simulated robot ([robot] port = \"sim\"): it photographs the simulated cube",
             ));
         }
-        let min_confidence = raw.vision.min_confidence;
-        if !(0.0..=1.0).contains(&min_confidence) {
-            return Err(self.invalid(
-                "vision",
-                "min_confidence",
-                format!(
-                    "{min_confidence} is outside 0..=1 (the calibrated probability of a right reading; {} is the default)",
-                    crate::vision::classify::DEFAULT_MIN_CONFIDENCE
-                ),
-            ));
-        }
+        let min_confidence = self.bounded(
+            ("vision", "min_confidence"),
+            raw.vision.min_confidence,
+            (0.0, 1.0),
+            &format!(
+                "the calibrated probability of a right reading; {} is the default",
+                crate::vision::classify::DEFAULT_MIN_CONFIDENCE
+            ),
+        )?;
         self.range("vision", "recaptures", raw.vision.recaptures, 0, 5)?;
         let budget_ms = raw.solver.budget_ms.unwrap_or(300);
         self.range("solver", "budget_ms", budget_ms, 1, 60_000)?;
@@ -335,6 +333,25 @@ impl Validator<'_> {
             return Err(self.invalid(section, key, format!("{value} is outside {min}..={max}")));
         }
         Ok(())
+    }
+
+    /// A finite number within `min..=max`, or an error naming the range and what the number means.
+    fn bounded<T: Copy + PartialOrd + std::fmt::Display + Into<f64>>(
+        &self,
+        (section, key): (&str, &str),
+        value: T,
+        (min, max): (T, T),
+        meaning: &str,
+    ) -> Result<T, ConfigError> {
+        if value.into().is_finite() && (min..=max).contains(&value) {
+            Ok(value)
+        } else {
+            Err(self.invalid(
+                section,
+                key,
+                format!("{value} is outside {min}..={max} ({meaning})"),
+            ))
+        }
     }
 
     fn camera(&self, source: &str) -> Result<CameraChoice, ConfigError> {
@@ -435,25 +452,21 @@ impl Validator<'_> {
     }
 
     fn sim(&self, sim: SimSection) -> Result<SimSettings, ConfigError> {
-        let speed = sim.speed.unwrap_or(1.0);
-        if !(speed.is_finite() && (0.0..=1000.0).contains(&speed)) {
-            return Err(self.invalid(
-                "sim",
-                "speed",
-                format!("{speed} is outside 0..=1000 (0 = instant, 1 = real time)"),
-            ));
-        }
+        let speed = self.bounded(
+            ("sim", "speed"),
+            sim.speed.unwrap_or(1.0),
+            (0.0, 1000.0),
+            "0 = instant, 1 = real time",
+        )?;
         let faults = sim.faults.unwrap_or_default();
         crate::sim::faults::FaultPlan::parse(&faults)
             .map_err(|e| self.invalid("sim", "faults", error_chain(&e)))?;
-        let exposure = sim.exposure.unwrap_or(1.0);
-        if !(exposure.is_finite() && (0.1..=4.0).contains(&exposure)) {
-            return Err(self.invalid(
-                "sim",
-                "exposure",
-                format!("{exposure} is outside 0.1..=4 (1 = normal light)"),
-            ));
-        }
+        let exposure = self.bounded(
+            ("sim", "exposure"),
+            sim.exposure.unwrap_or(1.0),
+            (0.1, 4.0),
+            "1 = normal light",
+        )?;
         Ok(SimSettings {
             seed: sim.seed.unwrap_or(1),
             speed,

@@ -69,6 +69,25 @@ fn errors_name_the_section_key_and_range() {
             "max_photo_mb",
             "10..=10000000",
         ),
+        (
+            "[sim]\nspeed = 2000.0\n",
+            "[sim]",
+            "speed",
+            "0..=1000 (0 = instant",
+        ),
+        ("[sim]\nspeed = nan\n", "[sim]", "speed", "0..=1000"),
+        (
+            "[sim]\nexposure = 5.0\n",
+            "[sim]",
+            "exposure",
+            "0.1..=4 (1 = normal light)",
+        ),
+        (
+            "[vision]\nmin_confidence = 1.5\n",
+            "[vision]",
+            "min_confidence",
+            "0..=1 (the calibrated probability",
+        ),
     ];
     for (extra, section, key, hint) in cases {
         let text = merge(MINIMAL, extra);
