@@ -351,7 +351,7 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
 /// cost gap is what the centres pay for belonging to the other colours; every
 /// sticker whose colour such a recolouring changes is no surer than that.
 fn bound_by_recolourings(gaps: &mut [f32; 54], costs: &StickerCosts, colours: &[usize; 54]) {
-    for map in orientations().into_iter().skip(1) {
+    for map in orientations().iter().skip(1) {
         let gap: f32 = (0..6)
             .map(|f| costs[f * 9 + 4][map[f]] - costs[f * 9 + 4][f])
             .sum::<f32>()
@@ -363,38 +363,37 @@ fn bound_by_recolourings(gaps: &mut [f32; 54], costs: &StickerCosts, colours: &[
 }
 
 /// The 24 ways a cube can be held: for each, the home face (in the reference
-/// orientation) of the colour now on each face.
-pub fn orientations() -> Vec<[usize; 6]> {
-    let mut found: Vec<FaceletCube> = vec![FaceletCube::default()];
-    let mut i = 0;
-    while i < found.len() {
-        for axis in [Axis::X, Axis::Y] {
-            let next = found[i].apply(Move::Rotate(Rotation { axis, quarters: 1 }));
-            if !found.contains(&next) {
-                found.push(next);
+/// orientation) of the colour now on each face (worked out once).
+pub fn orientations() -> &'static [[usize; 6]] {
+    static ALL: std::sync::OnceLock<Vec<[usize; 6]>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut found: Vec<FaceletCube> = vec![FaceletCube::default()];
+        let mut i = 0;
+        while i < found.len() {
+            for axis in [Axis::X, Axis::Y] {
+                let next = found[i].apply(Move::Rotate(Rotation { axis, quarters: 1 }));
+                if !found.contains(&next) {
+                    found.push(next);
+                }
             }
+            i += 1;
         }
-        i += 1;
-    }
-    found
-        .iter()
-        .map(|f| std::array::from_fn(|face| f.stickers[face * 9 + 4].index()))
-        .collect()
+        found
+            .iter()
+            .map(|f| std::array::from_fn(|face| f.stickers[face * 9 + 4].index()))
+            .collect()
+    })
 }
 
 /// Which palette colour each face's colour is: the cheapest of the 24
 /// orientations of the palette's scheme, and the cost gap to the next cheapest.
 pub fn name_colours(centres: &[LabColour; 6], palette: &Palette) -> ([usize; 6], f32) {
+    let distance: [[f32; 6]; 6] = std::array::from_fn(|f| {
+        std::array::from_fn(|c| centres[f].delta_e(palette.colours[c].reference))
+    });
     let mut scored: Vec<(f32, [usize; 6])> = orientations()
-        .into_iter()
-        .map(|names| {
-            (
-                (0..6)
-                    .map(|f| centres[f].delta_e(palette.colours[names[f]].reference))
-                    .sum(),
-                names,
-            )
-        })
+        .iter()
+        .map(|&names| ((0..6).map(|f| distance[f][names[f]]).sum(), names))
         .collect();
     scored.sort_by(|a, b| a.0.total_cmp(&b.0));
     (scored[0].1, scored[1].0 - scored[0].0)
@@ -408,7 +407,7 @@ mod tests {
     fn there_are_24_orientations_each_keeping_opposites_opposite() {
         let all = orientations();
         assert_eq!(all.len(), 24);
-        for names in &all {
+        for names in all {
             for f in 0..3 {
                 assert_eq!((names[f] + 3) % 6, names[f + 3]);
             }
@@ -432,7 +431,7 @@ mod tests {
             ..Default::default()
         };
         let facelets = cube.to_facelets();
-        for names in orientations() {
+        for &names in orientations() {
             let readings = palette_readings(&facelets, &palette, &names);
             let got = classify(&readings, &palette, &ClassifyOptions::default()).expect("sure");
             assert_eq!(got.facelets, facelets);

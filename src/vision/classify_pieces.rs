@@ -177,25 +177,50 @@ fn orientation_dp(options: &OptionCosts, perm: &[u8], trace: bool) -> (f32, Vec<
     (best[0], orient)
 }
 
-/// The cheapest placement that swaps two pieces of `perm` (so has the other parity).
+/// The cheapest placement that swaps two pieces of `perm` (so has the other
+/// parity); of equally cheap swaps, the first pair in order. A swap costs at
+/// least its positions' cheapest orientations ignoring the twist sum, so
+/// swaps are tried cheapest bound first and those whose bound already exceeds
+/// the best found are never orientated.
 fn best_transposition(options: &OptionCosts, perm: &[u8]) -> Placement {
     let n = perm.len();
+    let k = options.kind.orientations();
+    let cheapest = |pos: usize, piece: u8| {
+        (0..k)
+            .map(|o| options.get(pos, piece as usize, o))
+            .fold(f32::INFINITY, f32::min)
+    };
+    let own: Vec<f32> = (0..n).map(|pos| cheapest(pos, perm[pos])).collect();
+    let base: f32 = own.iter().sum();
+    let mut bounds: Vec<(f32, usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .map(|(i, j)| {
+            let changed = cheapest(i, perm[j]) + cheapest(j, perm[i]) - own[i] - own[j];
+            (base + changed, i, j)
+        })
+        .collect();
+    bounds.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut swapped = perm.to_vec();
     let mut best = (f32::INFINITY, (0, 1));
-    for i in 0..n {
-        for j in i + 1..n {
-            swapped.swap(i, j);
-            let (cost, _) = orientation_dp(options, &swapped, false);
-            if cost < best.0 {
-                best = (cost, (i, j));
-            }
-            swapped.swap(i, j);
+    for &(bound, i, j) in &bounds {
+        if bound > best.0 * (1.0 + BOUND_SLACK) + BOUND_SLACK {
+            break;
         }
+        swapped.swap(i, j);
+        let (cost, _) = orientation_dp(options, &swapped, false);
+        if cost < best.0 || (cost == best.0 && (i, j) < best.1) {
+            best = (cost, (i, j));
+        }
+        swapped.swap(i, j);
     }
     let (i, j) = best.1;
     swapped.swap(i, j);
     orient_pieces(options, swapped)
 }
+
+/// Rounding room for the bound (relative and absolute): it sums the same
+/// costs in another order.
+const BOUND_SLACK: f32 = 1e-4;
 
 /// The cheapest legal cube for some sticker costs.
 #[derive(Clone, Debug, PartialEq)]

@@ -212,8 +212,8 @@ fn decide(labs: &[LabColour; STICKERS], references: &[LabColour; 6], k_l: f32) -
         best: None,
         with_colour: [[f32::INFINITY; 6]; STICKERS],
     };
-    let mut holdings: Vec<Holding> = (orientations().into_iter())
-        .map(|names| holding(names, &cost))
+    let mut holdings: Vec<Holding> = (orientations().iter())
+        .map(|&names| holding(names, &cost))
         .collect();
     // The likeliest holdings first, so that the bound prunes the rest early.
     holdings.sort_by(|a, b| (a.fixed + a.floor[0]).total_cmp(&(b.fixed + b.floor[0])));
