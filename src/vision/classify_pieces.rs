@@ -1,6 +1,6 @@
 //! The piece-level decision: assigns the 8 corners and 12 edges to positions (Hungarian method, `assignment.rs`) with legal twist, flip and parity, at the lowest total sticker cost. Pure.
 
-use super::assignment::min_cost_assignment;
+use super::assignment::{min_cost_assignment, MAX_N};
 use crate::cube::cubie::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
 use crate::cube::{CubieCube, Face};
 
@@ -128,11 +128,15 @@ pub(crate) fn best_by_parity(options: &OptionCosts) -> [Placement; 2] {
 /// Kuhn–Munkres on the cheapest orientation of each (position, piece), then the orientation sum repaired.
 fn assign_pieces(options: &OptionCosts) -> Placement {
     let (n, k) = (options.kind.count(), options.kind.orientations());
-    let perm = min_cost_assignment(n, |pos, piece| {
-        (0..k)
-            .map(|o| options.get(pos, piece, o))
-            .fold(f32::MAX, f32::min)
-    });
+    let mut cheapest = [f32::MAX; MAX_N * MAX_N];
+    for pos in 0..n {
+        for piece in 0..n {
+            cheapest[pos * n + piece] = (0..k)
+                .map(|o| options.get(pos, piece, o))
+                .fold(f32::MAX, f32::min);
+        }
+    }
+    let perm = min_cost_assignment(n, |pos, piece| cheapest[pos * n + piece]);
     orient_pieces(options, perm[..n].to_vec())
 }
 
@@ -199,7 +203,7 @@ fn best_transposition(options: &OptionCosts, perm: &[u8]) -> Placement {
             (base + changed, i, j)
         })
         .collect();
-    bounds.sort_by(|a, b| a.0.total_cmp(&b.0));
+    bounds.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut swapped = perm.to_vec();
     let mut best = (f32::INFINITY, (0, 1));
     for &(bound, i, j) in &bounds {

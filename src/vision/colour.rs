@@ -60,7 +60,7 @@ impl LabColour {
             parts[2].push(c.b);
         }
         let [l, a, b] = parts.map(|mut v| {
-            v.sort_by(f32::total_cmp);
+            v.sort_unstable_by(f32::total_cmp);
             median_of_sorted(&v)
         });
         Some(LabColour {

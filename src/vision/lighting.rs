@@ -186,7 +186,7 @@ impl FaceGains {
                 .collect();
             std::array::from_fn(|c| {
                 let mut v: Vec<f32> = members.iter().map(|m| m[c]).collect();
-                v.sort_by(f32::total_cmp);
+                v.sort_unstable_by(f32::total_cmp);
                 median_of_sorted(&v).unwrap_or(0.0)
             })
         })
@@ -199,10 +199,10 @@ impl FaceGains {
 /// (a face's light cannot recolour it); `None` when nothing on the face can be used.
 fn face_gain(ratios: [Vec<f32>; 3], face_cast: f32) -> Option<[f32; 3]> {
     let mut pooled: Vec<f32> = ratios.iter().flatten().copied().collect();
-    pooled.sort_by(f32::total_cmp);
+    pooled.sort_unstable_by(f32::total_cmp);
     let overall = median_of_sorted(&pooled)?;
     Some(ratios.map(|mut r| {
-        r.sort_by(f32::total_cmp);
+        r.sort_unstable_by(f32::total_cmp);
         let gain = if r.len() >= MIN_SUPPORT {
             median_of_sorted(&r).unwrap_or(overall)
         } else {
