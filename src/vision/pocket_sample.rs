@@ -1,7 +1,7 @@
 //! Sampling a 2x2: the four stickers of a face on a 2x2 grid inside the face's outer corners (the same `FaceGrid` as the 3x3's), the 3x3's robust colour statistic, photos un-rotated into net order, and 24 readings in URFDLB from six photos.
 
 use super::colour::Rgb;
-use super::sample::{robust_colour, FaceGrid, SampleError, SampleOptions};
+use super::sample::{one_colour, FaceGrid, SampleError, SampleOptions};
 use super::scan::{grid_for, FacePhoto, GridChoice, ScanError};
 use crate::cube::Face;
 use crate::pocket::stickers::STICKERS;
@@ -30,7 +30,7 @@ pub fn sample_pocket_face(
                 height: image.height(),
             },
         )?;
-        *reading = robust_colour(pixels, options.glare_min_channel);
+        *reading = one_colour(pixels, (row, col), options)?;
     }
     Ok(out)
 }
@@ -128,6 +128,23 @@ pub fn solved_pocket_as_nine(readings: &[Rgb; STICKERS]) -> [Rgb; 54] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_finger_over_half_a_sticker_is_refused_naming_it() {
+        let mut image = RgbImage::from_pixel(200, 200, image::Rgb([30, 160, 80]));
+        let grid = FaceGrid::square(0.0, 0.0, 200.0);
+        assert!(sample_pocket_face(&image, &grid, &SampleOptions::default()).is_ok());
+        for (x, y, p) in image.enumerate_pixels_mut() {
+            if x >= 100 && y >= 100 && x < 150 {
+                p.0 = [214, 160, 128]; // a finger over the left half of the bottom-right sticker
+            }
+        }
+        let err = sample_pocket_face(&image, &grid, &SampleOptions::default());
+        assert!(
+            matches!(err, Err(SampleError::NotOneColour { row: 1, col: 1, .. })),
+            "{err:?}"
+        );
+    }
 
     #[test]
     fn rotating_then_unrotating_gives_the_readings_back() {

@@ -115,18 +115,34 @@ pub fn sample_face(
                 height: image.height(),
             },
         )?;
-        let colour = robust_colour(pixels.clone(), options.glare_min_channel);
-        let share = differing_share(&pixels, colour, options.glare_min_channel);
-        if i != 4 && share > MAX_DIFFERING_SHARE {
-            return Err(SampleError::NotOneColour {
-                row,
-                col,
-                percent: (share * 100.0).round() as u32,
-            });
-        }
-        *reading = colour;
+        // The centre may carry a logo: it is not held to being one colour.
+        *reading = if i == 4 {
+            robust_colour(pixels, options.glare_min_channel)
+        } else {
+            one_colour(pixels, (row, col), options)?
+        };
     }
     Ok(out)
+}
+
+/// The robust colour of a sticker's pixels, refused when more than
+/// `MAX_DIFFERING_SHARE` of them (glare left out) are far from it: something
+/// is in front of the sticker at (row, col).
+pub(crate) fn one_colour(
+    pixels: Vec<Rgb>,
+    (row, col): (usize, usize),
+    options: &SampleOptions,
+) -> Result<Rgb, SampleError> {
+    let colour = robust_colour(pixels.clone(), options.glare_min_channel);
+    let share = differing_share(&pixels, colour, options.glare_min_channel);
+    if share > MAX_DIFFERING_SHARE {
+        return Err(SampleError::NotOneColour {
+            row,
+            col,
+            percent: (share * 100.0).round() as u32,
+        });
+    }
+    Ok(colour)
 }
 
 /// The share of the pixels (glare left out) with a channel far from `colour`.

@@ -156,3 +156,42 @@ async fn a_3x3_daemon_says_its_size_and_refuses_to_guide_a_2x2_naming_the_settin
     assert!(bad.reason.contains("cube_size = 2"), "{}", bad.reason);
     daemon.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_in_a_2x2_photo_is_named_and_the_faces_photographed_again() {
+    use cubed::daemon::DaemonEvent;
+    use tokio::sync::broadcast::error::TryRecvError;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start_pocket(dir.path(), 0.0).await;
+    let sim = daemon.sim.clone().expect("simulated robot");
+    sim.load_cube(random_2x2(31).to_3x3());
+    sim.hand_in_next_photos(1);
+    let mut said = daemon.handle.subscribe();
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert!(PocketFacelets::from_3x3(&sim.cube()).is_solved());
+    let mut messages = Vec::new();
+    loop {
+        match said.try_recv() {
+            Ok(DaemonEvent::Status(status)) => messages.push(status.message),
+            Ok(DaemonEvent::Log { message }) => messages.push(message),
+            Ok(_) | Err(TryRecvError::Lagged(_)) => {}
+            Err(_) => break,
+        }
+    }
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("face U") && m.contains("a hand?") && m.contains("again")),
+        "{messages:?}"
+    );
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
+    assert_eq!(
+        photographed, 3,
+        "scan, the re-capture, verify: {:?}",
+        detail.steps
+    );
+    daemon.shutdown().await;
+}

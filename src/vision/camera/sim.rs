@@ -228,7 +228,8 @@ impl Camera for SimCamera {
         };
         self.exposure_factor = 1.0;
         if hand {
-            draw_hand(&mut photo);
+            // Half way into the second column of a 3x3, or the first of a 2x2.
+            draw_hand(&mut photo, if pocket.is_some() { 0.25 } else { 0.5 });
         }
         Ok(photo)
     }
@@ -329,12 +330,13 @@ impl Shot {
 }
 
 /// True inside the rounded sticker square of a cell (cell coordinates 0..1).
-/// Skin over the lower left of the face, up to half way into its left
-/// column: fingers reaching in to straighten the cube.
-fn draw_hand(photo: &mut RgbImage) {
+/// Skin over the lower left of the face, from its left edge to `reach` of
+/// its width (0..1) and from just above half its height down: fingers
+/// reaching in to straighten the cube, covering half of some stickers.
+fn draw_hand(photo: &mut RgbImage, reach: f32) {
     let grid = SimCamera::nominal_grid();
     let [left, top] = grid.point(0.0, 0.55);
-    let [right, bottom] = grid.point(0.5, 1.0);
+    let [right, bottom] = grid.point(reach, 1.0);
     for (x, y, p) in photo.enumerate_pixels_mut() {
         let (x, y) = (x as f32, y as f32);
         if x < right && y > top && (x > left - 40.0) && y < bottom + 40.0 {
