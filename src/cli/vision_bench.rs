@@ -253,8 +253,8 @@ fn print_photo_rows(
         "\nthe photo set, {} seeded variants per condition (seed {}), grid found automatically:\n",
         args.photo_variants, args.seed
     );
-    println!("| condition                                          | sets | right | refused | confidently wrong | best guess right |");
-    println!("|----------------------------------------------------|------|-------|---------|-------------------|------------------|");
+    println!("| condition                                          | sets | right | refused | confidently wrong | best guess right | best guess wrong on a blank white sticker |");
+    println!("|----------------------------------------------------|------|-------|---------|-------------------|------------------|-------------------------------------------|");
     for condition in photo_conditions() {
         let t = tally_photo_variants(
             photos,
@@ -266,13 +266,14 @@ fn print_photo_rows(
         );
         let guessed = t.samples.iter().filter(|s| s.right).count();
         println!(
-            "| {:<50} | {:>4} | {:>5} | {:>7} | {:>17} | {:>16} |",
+            "| {:<50} | {:>4} | {:>5} | {:>7} | {:>17} | {:>16} | {:>41} |",
             condition.name,
             t.total(),
             t.right,
             t.unsure,
             t.wrong,
-            guessed
+            guessed,
+            t.misread_blank
         );
         for f in t.failures.iter().take(args.show_failures) {
             println!("      {f}");

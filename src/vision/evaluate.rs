@@ -4,6 +4,7 @@ use super::camera::sim::{SimCamera, SimLighting};
 use super::camera::CaptureRequest;
 use super::classify::{classify, Calibration, ClassifyError, ClassifyOptions};
 use super::colour::Rgb;
+use super::lighting::CLIPPED;
 use super::palette::Palette;
 use super::perturb::Perturbation;
 use super::perturb_photo::PhotoCondition;
@@ -81,6 +82,9 @@ pub struct Tally {
     pub illegal: usize,
     /// Names of the scans (and variants) that were not right.
     pub failures: Vec<String>,
+    /// Best guesses (refused or not) that misread a sticker whose reading
+    /// is full scale in every channel: nothing was left to tell its colour by.
+    pub misread_blank: usize,
     /// Per classified cube: its least sticker gap, its calibrated
     /// error probability and whether its (best-guess) reading was right, for
     /// the reliability table.
@@ -121,6 +125,10 @@ impl Tally {
             error_probability: guess.error_probability(),
             right: guess.facelets == *truth,
         });
+        let blank = |s: usize| readings[s].iter().all(|&c| c >= CLIPPED);
+        if (0..54).any(|s| guess.facelets.stickers[s] != truth.stickers[s] && blank(s)) {
+            self.misread_blank += 1;
+        }
         match result {
             Ok(c) if c.cubies.check().is_err() => {
                 self.illegal += 1;
