@@ -1,11 +1,13 @@
-//! `cubed bench vision`, the 2x2 rows: random 2x2s through the simulated camera, under its default and its drifting lighting, read on the configured and on the found grid (right, refused, wrong), and the 2x2 reader's timings.
+//! `cubed bench vision`, the 2x2 rows: the corners of the real scans under every lighting condition (development and held-out parts apart, and the 2x2's own calibration fitted on the development part), random 2x2s through the simulated camera, under its default and its drifting lighting, read on the configured and on the found grid (right, refused, wrong), and the 2x2 reader's timings.
 
 use cubed::pocket::random_pocket;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
-use cubed::vision::classify::ClassifyOptions;
+use cubed::vision::classify::{Calibration, ClassifyOptions};
+use cubed::vision::evaluate::{fit_calibration, LabelledScan, Part, Sample};
 use cubed::vision::palette::Palette;
+use cubed::vision::perturb::conditions;
 use cubed::vision::pocket_classify::classify_pocket_best_guess;
-use cubed::vision::pocket_evaluate::{tally_sim_pockets, PocketTally};
+use cubed::vision::pocket_evaluate::{tally_real_pockets, tally_sim_pockets, PocketTally};
 use cubed::vision::pocket_grid::find_pocket_grid;
 use cubed::vision::pocket_sample::sample_pocket_face;
 use cubed::vision::sample::SampleOptions;
@@ -25,6 +27,97 @@ fn report(label: &str, t: &PocketTally) {
     );
     for f in t.failures.iter().take(10) {
         println!("    {f}");
+    }
+}
+
+/// The 2x2s the real scans' corners show under every condition, per part;
+/// returns every best guess's sample per part.
+pub fn print_real_pocket_rows(
+    all: &[(Part, LabelledScan)],
+    parts: &[Part],
+    (variants, seed): (usize, u64),
+    palette: &Palette,
+    options: &ClassifyOptions,
+) {
+    println!("\n2x2s from the real scans' corners, {variants} variants per scan and condition (the 3x3 rows' draws):\n");
+    println!("| condition                                            | part     | cubes |   right  | refused  | confidently wrong |");
+    println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|");
+    for condition in conditions() {
+        for &part in parts {
+            let t = real_pockets(
+                all,
+                part,
+                condition.perturbation.as_ref(),
+                (variants, seed),
+                palette,
+                options,
+            );
+            let percent = |n: usize| 100.0 * n as f64 / t.total().max(1) as f64;
+            println!(
+                "| {:<52} | {:<8} | {:>5} | {:>6.1} % | {:>6.1} % | {:>6.2} % ({}) |",
+                condition.name,
+                part.label(),
+                t.total(),
+                percent(t.right),
+                percent(t.unsure),
+                percent(t.wrong),
+                t.wrong
+            );
+        }
+    }
+}
+
+fn real_pockets(
+    all: &[(Part, LabelledScan)],
+    part: Part,
+    perturbation: Option<&cubed::vision::perturb::Perturbation>,
+    draws: (usize, u64),
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> PocketTally {
+    let scans: Vec<LabelledScan> = (all.iter())
+        .filter(|(p, _)| *p == part)
+        .map(|(_, s)| s.clone())
+        .collect();
+    tally_real_pockets(&scans, draws, perturbation, palette, options)
+}
+
+/// Fits the 2x2's calibration on the development part's corners (every
+/// condition pooled) into `options`, and prints it.
+pub fn fit_pocket_on_dev(
+    all: &[(Part, LabelledScan)],
+    draws: (usize, u64),
+    palette: &Palette,
+    options: &mut ClassifyOptions,
+) {
+    let pooled: Vec<Sample> = conditions()
+        .iter()
+        .flat_map(|c| {
+            real_pockets(
+                all,
+                Part::Dev,
+                c.perturbation.as_ref(),
+                draws,
+                palette,
+                options,
+            )
+            .samples
+        })
+        .collect();
+    match fit_calibration(&pooled) {
+        Some((a, b)) => {
+            println!(
+                "2x2 calibration fitted on the dev part's corners ({} cubes): a = {a:.3}, b = {b:.4}",
+                pooled.len()
+            );
+            options.pocket_calibration = Calibration {
+                a: a as f32,
+                b: b as f32,
+            };
+        }
+        None => println!(
+            "2x2 calibration: the dev part's corners have no wrong (or no right) best guess to fit"
+        ),
     }
 }
 

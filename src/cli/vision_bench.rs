@@ -296,6 +296,12 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     let all = labelled_scans(&args.scans)?;
     if args.fit {
         fit_on_dev(&all, &args, &palette, &mut options);
+        super::pocket_vision_bench::fit_pocket_on_dev(
+            &all,
+            (args.variants, args.seed),
+            &palette,
+            &mut options,
+        );
     }
     let parts: Vec<Part> = match args.parts {
         Parts::Dev => vec![Part::Dev],
@@ -365,8 +371,15 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     for failure in sim.failures.iter().take(args.show_failures) {
         println!("    {failure}");
     }
-    let scans: Vec<LabelledScan> = all.into_iter().map(|(_, s)| s).collect();
+    let scans: Vec<LabelledScan> = all.iter().map(|(_, s)| s.clone()).collect();
     print_timings(&scans, args.timing_runs, &palette, &options);
+    super::pocket_vision_bench::print_real_pocket_rows(
+        &all,
+        &parts,
+        (args.variants, args.seed),
+        &palette,
+        &options,
+    );
     let runs = args.timing_runs;
     super::pocket_vision_bench::print_pocket_rows(
         args.sim_cubes,

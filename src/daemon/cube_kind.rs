@@ -23,9 +23,6 @@ pub(super) struct Unsure<Seen> {
     pub best_guess: Seen,
 }
 
-/// The confidence shown for a sticker with no legal alternative colour (JSON has no infinity).
-const CERTAIN: f32 = 99.0;
-
 /// The parts of a run that depend on the cube's size.
 pub(super) trait CubeKind: Clone + Send + 'static {
     /// The photos' sticker readings, URFDLB, each face in net order.
@@ -192,7 +189,7 @@ impl CubeKind for Pocket {
     }
 
     fn confidence(seen: &PocketClassification) -> Vec<f32> {
-        seen.confidence.iter().map(|c| c.min(CERTAIN)).collect()
+        seen.sticker_confidence().to_vec()
     }
 
     fn held(seen: &PocketClassification) -> FaceletCube {

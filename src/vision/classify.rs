@@ -37,6 +37,8 @@ pub struct ClassifyOptions {
     pub light_doubt: f32,
     /// How gaps become probabilities.
     pub calibration: Calibration,
+    /// How a 2x2's gaps become probabilities (its costs are plain CIEDE2000).
+    pub pocket_calibration: Calibration,
 }
 
 impl Default for ClassifyOptions {
@@ -51,6 +53,7 @@ impl Default for ClassifyOptions {
             chromaticity_weight: 50.0,
             light_doubt: LIGHT_DOUBT,
             calibration: Calibration::default(),
+            pocket_calibration: super::pocket_classify::POCKET_CALIBRATION,
         }
     }
 }

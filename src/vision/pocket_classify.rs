@@ -9,14 +9,18 @@
 //! cost whose sum is 0 mod 3 (the twist repair). Costs are CIEDE2000 distances
 //! to reference colours that start at the palette and are adapted to this scan
 //! (the median of the stickers read as each colour, blended with the palette),
-//! a few rounds. A sticker's confidence is the cost gap to the best legal cube
+//! a few rounds. A sticker's gap is the cost gap to the best legal cube
 //! in which it has another colour, as for the 3x3 (at most [`CONFIDENCE_CAP`]:
-//! readings dearer than that are pruned from the search, which keeps it quick).
+//! readings dearer than that are pruned from the search, which keeps it quick),
+//! and the least gap becomes the chance the cube is wrong by the 2x2's own
+//! calibration ([`POCKET_CALIBRATION`]), so `min_confidence` means the same
+//! for both sizes.
 
-use super::classify::{orientations, ClassifyOptions};
+use super::classify::{orientations, Calibration, ClassifyOptions};
 use super::colour::{LabColour, Rgb};
-use super::colour_difference::ciede2000;
+use super::lighting::chromaticity;
 use super::palette::Palette;
+use super::refine::sticker_cost;
 use crate::cube::{ColourScheme, Corner, Face};
 use crate::pocket::stickers::{corner_stickers, STICKERS};
 use crate::pocket::PocketFacelets;
@@ -31,8 +35,21 @@ pub struct PocketClassification {
     /// Index into the palette (by home face) of each face's colour.
     pub names: [usize; 6],
     /// Per sticker: cost gap (ΔE00) to the best legal cube in which it has another colour.
-    pub confidence: [f32; STICKERS],
+    pub gaps: [f32; STICKERS],
+    /// How the gaps become probabilities.
+    pub calibration: Calibration,
 }
+
+/// The 2x2's calibration: the chance a 2x2 is wrong when its least sure
+/// sticker's gap is `g` is `1 / (1 + exp(a + b * sqrt(min(g, 100))))`, a
+/// logistic fit of the wrong best guesses on the corners of the development
+/// scans over all of the bench's lighting conditions (`cubed bench vision
+/// --fit` prints it). Its gaps are plain CIEDE2000, not the 3x3's costs, so
+/// it has its own constants.
+pub const POCKET_CALIBRATION: Calibration = Calibration {
+    a: -5.524,
+    b: 1.3458,
+};
 
 impl PocketClassification {
     /// The 24 palette symbols, URFDLB.
@@ -40,18 +57,40 @@ impl PocketClassification {
         self.facelets.to_symbols(&self.scheme)
     }
 
-    /// Stickers whose confidence is below `threshold`.
-    pub fn unsure_stickers(&self, threshold: f32) -> Vec<usize> {
+    /// Per sticker, the calibrated probability (0..=1) that it is read right.
+    pub fn sticker_confidence(&self) -> [f32; STICKERS] {
+        self.gaps
+            .map(|g| 1.0 - self.calibration.error_probability(g))
+    }
+
+    /// Stickers whose calibrated probability of being right is below
+    /// `min_confidence` (0..=1).
+    pub fn unsure_stickers(&self, min_confidence: f32) -> Vec<usize> {
         (0..STICKERS)
-            .filter(|&s| self.confidence[s] < threshold)
+            .filter(|&s| self.calibration.error_probability(self.gaps[s]) > 1.0 - min_confidence)
             .collect()
+    }
+
+    /// The smallest gap of any sticker.
+    pub fn least_gap(&self) -> f32 {
+        self.gaps.iter().copied().fold(f32::INFINITY, f32::min)
+    }
+
+    /// The calibrated chance that this 2x2 is wrong.
+    pub fn error_probability(&self) -> f32 {
+        self.calibration.error_probability(self.least_gap())
+    }
+
+    /// The calibrated probability that this 2x2 is read right.
+    pub fn confidence(&self) -> f32 {
+        1.0 - self.error_probability()
     }
 }
 
 /// Why the 2x2 classifier gives no cube.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PocketClassifyError {
-    #[error("unsure of {} sticker(s) {stickers:?} of the 2x2: confidence below {threshold}; re-capture", stickers.len())]
+    #[error("unsure of {} sticker(s) {stickers:?} of the 2x2 (least confidence wanted {threshold}); re-capture", stickers.len())]
     Unsure {
         stickers: Vec<usize>,
         threshold: f32,
@@ -86,17 +125,17 @@ pub fn classify_pocket_best_guess(
 ) -> PocketClassification {
     let labs = readings.map(LabColour::from_rgb);
     let mut references: [LabColour; 6] = std::array::from_fn(|i| palette.colours[i].reference);
-    let mut found = decide(&labs, &references, options.lightness_factor);
+    let mut found = decide(&labs, &references, options);
     for _ in 0..options.refinements {
         references = adapted(&labs, &found.colours, palette, options.palette_weight);
-        let again = decide(&labs, &references, options.lightness_factor);
+        let again = decide(&labs, &references, options);
         let settled = again.colours == found.colours;
         found = again;
         if settled {
             break;
         }
     }
-    found.into_classification(palette)
+    found.into_classification(palette, options.pocket_calibration)
 }
 
 /// Each colour's reference: the median of the stickers read as it, blended with the palette.
@@ -124,12 +163,16 @@ struct Decision {
 }
 
 impl Decision {
-    fn into_classification(self, palette: &Palette) -> PocketClassification {
+    fn into_classification(
+        self,
+        palette: &Palette,
+        calibration: Calibration,
+    ) -> PocketClassification {
         let face_of = |colour: usize| {
             let f = self.names.iter().position(|&n| n == colour).unwrap_or(0);
             Face::from_index(f)
         };
-        let confidence = std::array::from_fn(|s| {
+        let gaps = std::array::from_fn(|s| {
             let other = (0..6)
                 .filter(|&c| c != self.colours[s])
                 .map(|c| self.with_colour[s][c])
@@ -142,7 +185,8 @@ impl Decision {
             },
             scheme: palette.scheme(&self.names),
             names: self.names,
-            confidence,
+            gaps,
+            calibration,
         }
     }
 }
@@ -205,9 +249,17 @@ fn holding(names: [usize; 6], cost: &[[f32; 6]; STICKERS]) -> Holding {
 }
 
 /// Every legal reading weighed: the best, and the best per sticker and colour.
-fn decide(labs: &[LabColour; STICKERS], references: &[LabColour; 6], k_l: f32) -> Decision {
-    let cost: [[f32; 6]; STICKERS] =
-        std::array::from_fn(|s| std::array::from_fn(|c| ciede2000(labs[s], references[c], k_l)));
+fn decide(
+    labs: &[LabColour; STICKERS],
+    references: &[LabColour; 6],
+    options: &ClassifyOptions,
+) -> Decision {
+    let with_chroma = |lab: LabColour| (lab, chromaticity(lab.to_rgb()));
+    let refs = references.map(with_chroma);
+    let cost: [[f32; 6]; STICKERS] = std::array::from_fn(|s| {
+        let sticker = with_chroma(labs[s]);
+        std::array::from_fn(|c| sticker_cost(sticker, refs[c], options))
+    });
     let mut search = Search {
         best: None,
         with_colour: [[f32::INFINITY; 6]; STICKERS],

@@ -229,7 +229,7 @@ fn sticker_costs(
 }
 
 /// The cost of one sticker (its Lab and chromaticity) being one colour (its reference's).
-fn sticker_cost(
+pub(crate) fn sticker_cost(
     (lab, chroma): (LabColour, [f32; 3]),
     (reference, reference_chroma): (LabColour, [f32; 3]),
     options: &ClassifyOptions,

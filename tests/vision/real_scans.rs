@@ -11,6 +11,7 @@ use cubed::vision::classify::ClassifyOptions;
 use cubed::vision::evaluate::{tally_scans, tally_variants, LabelledScan, Part};
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::Perturbation;
+use cubed::vision::pocket_evaluate::tally_real_pockets;
 use cubed::vision::scan_file::load_scan;
 use std::path::Path;
 
@@ -98,4 +99,45 @@ fn seeded_drift_of_the_development_scans_is_right_or_refused_never_confidently_w
     assert_eq!(tally.illegal, 0);
     assert_eq!(tally.wrong, 0, "{:?}", tally.failures);
     assert!(tally.percent_right() >= 97.0, "{:?}", tally.failures);
+}
+
+#[test]
+fn the_corners_of_every_real_scan_read_as_the_2x2_they_show() {
+    let scans: Vec<LabelledScan> = real_scans().into_iter().map(|(_, s)| s).collect();
+    let tally = tally_real_pockets(
+        &scans,
+        (0, 1),
+        None,
+        &Palette::default(),
+        &ClassifyOptions::default(),
+    );
+    assert_eq!(
+        (tally.right, tally.total()),
+        (10, 10),
+        "{:?}",
+        tally.failures
+    );
+}
+
+#[test]
+fn drifting_corners_of_the_development_scans_are_right_or_refused_never_confidently_wrong() {
+    let dev: Vec<LabelledScan> = real_scans()
+        .into_iter()
+        .filter(|(p, _)| *p == Part::Dev)
+        .map(|(_, s)| s)
+        .collect();
+    let tally = tally_real_pockets(
+        &dev,
+        (20, 7),
+        Some(&Perturbation::default()),
+        &Palette::default(),
+        &ClassifyOptions::default(),
+    );
+    assert_eq!(tally.wrong, 0, "{:?}", tally.failures);
+    // A fair share is given, not everything refused.
+    assert!(
+        tally.right * 10 >= tally.total() * 7,
+        "{:?}",
+        tally.failures
+    );
 }
