@@ -108,6 +108,7 @@ impl LightBounds {
 }
 
 /// Gains per face (URFDLB) and channel; all 1 leaves the readings as they are.
+/// They apply to readings of N stickers, N / 6 a face (54 for a 3x3, 24 for a 2x2).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct FaceGains(pub [[f32; 3]; 6]);
 
@@ -121,9 +122,13 @@ impl FaceGains {
     /// The readings corrected by these gains, in CIELAB. A clipped channel
     /// says only "at least full scale", so it stays at full scale, and no
     /// corrected channel goes beyond it: a white stays white on every face.
-    pub(crate) fn correct(&self, readings: &[Rgb; 54], linear: &[Linear; 54]) -> [LabColour; 54] {
+    pub(crate) fn correct<const N: usize>(
+        &self,
+        readings: &[Rgb; N],
+        linear: &[Linear; N],
+    ) -> [LabColour; N] {
         std::array::from_fn(|s| {
-            let v = self.apply(linear[s], s / 9);
+            let v = self.apply(linear[s], s / (N / 6));
             lab_of_linear(std::array::from_fn(|c| {
                 if readings[s][c] >= CLIPPED {
                     1.0
@@ -143,11 +148,11 @@ impl FaceGains {
     /// (0..6) currently decided for sticker `s`. Colours and gains are
     /// re-estimated in turn (a few rounds of alternating medians), so faces
     /// that show a colour mostly under other light still converge.
-    pub(crate) fn estimate(
+    pub(crate) fn estimate<const N: usize>(
         &self,
-        readings: &[Rgb; 54],
-        linear: &[Linear; 54],
-        colour_of: &[usize; 54],
+        readings: &[Rgb; N],
+        linear: &[Linear; N],
+        colour_of: &[usize; N],
         bounds: &LightBounds,
     ) -> FaceGains {
         let mut current = *self;
@@ -157,17 +162,18 @@ impl FaceGains {
         current
     }
 
-    fn estimate_once(
+    fn estimate_once<const N: usize>(
         &self,
-        readings: &[Rgb; 54],
-        linear: &[Linear; 54],
-        colour_of: &[usize; 54],
+        readings: &[Rgb; N],
+        linear: &[Linear; N],
+        colour_of: &[usize; N],
         bounds: &LightBounds,
     ) -> FaceGains {
         let references = self.colour_medians(linear, colour_of);
+        let per_face = N / 6;
         let gains = std::array::from_fn(|face| {
             let ratios: [Vec<f32>; 3] = std::array::from_fn(|c| {
-                (face * 9..face * 9 + 9)
+                (face * per_face..face * per_face + per_face)
                     .filter(|&s| readings[s][c] < CLIPPED && linear[s][c] > bounds.too_dark())
                     .map(|s| references[colour_of[s]][c] / linear[s][c])
                     .collect()
@@ -178,11 +184,15 @@ impl FaceGains {
     }
 
     /// Per colour, the component-wise median of its corrected stickers.
-    fn colour_medians(&self, linear: &[Linear; 54], colour_of: &[usize; 54]) -> [Linear; 6] {
+    fn colour_medians<const N: usize>(
+        &self,
+        linear: &[Linear; N],
+        colour_of: &[usize; N],
+    ) -> [Linear; 6] {
         std::array::from_fn(|colour| {
-            let members: Vec<Linear> = (0..54)
+            let members: Vec<Linear> = (0..N)
                 .filter(|&s| colour_of[s] == colour)
-                .map(|s| self.apply(linear[s], s / 9))
+                .map(|s| self.apply(linear[s], s / (N / 6)))
                 .collect();
             std::array::from_fn(|c| {
                 let mut v: Vec<f32> = members.iter().map(|m| m[c]).collect();

@@ -6,10 +6,11 @@
 //! holding the palette's scheme is tried; for each, the eight corners are
 //! decided together: DLB is the DLB piece untwisted, the other seven pieces take
 //! the other seven places in every possible way, each with the twists of lowest
-//! cost whose sum is 0 mod 3 (the twist repair). Costs are CIEDE2000 distances
-//! to reference colours that start at the palette and are adapted to this scan
-//! (the median of the stickers read as each colour, blended with the palette),
-//! a few rounds. A sticker's gap is the cost gap to the best legal cube
+//! cost whose sum is 0 mod 3 (the twist repair). Costs are the 3x3's (CIEDE2000
+//! plus chromaticity) to reference colours that start at the palette and are
+//! adapted to this scan, a few rounds: each face's light is estimated from the
+//! stickers' labels (bounded, as for the 3x3: `lighting.rs`) and each colour's
+//! reference is the median of its corrected stickers, blended with the palette. A sticker's gap is the cost gap to the best legal cube
 //! in which it has another colour, as for the 3x3 (at most [`CONFIDENCE_CAP`]:
 //! readings dearer than that are pruned from the search, which keeps it quick),
 //! and the least gap becomes the chance the cube is wrong by the 2x2's own
@@ -18,7 +19,7 @@
 
 use super::classify::{orientations, Calibration, ClassifyOptions};
 use super::colour::{LabColour, Rgb};
-use super::lighting::chromaticity;
+use super::lighting::{chromaticity, linearize, FaceGains, LightBounds};
 use super::palette::Palette;
 use super::refine::sticker_cost;
 use crate::cube::{ColourScheme, Corner, Face};
@@ -47,8 +48,8 @@ pub struct PocketClassification {
 /// --fit` prints it). Its gaps are plain CIEDE2000, not the 3x3's costs, so
 /// it has its own constants.
 pub const POCKET_CALIBRATION: Calibration = Calibration {
-    a: -5.524,
-    b: 1.3458,
+    a: -8.110,
+    b: 2.0419,
 };
 
 impl PocketClassification {
@@ -123,10 +124,20 @@ pub fn classify_pocket_best_guess(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> PocketClassification {
-    let labs = readings.map(LabColour::from_rgb);
+    let mut labs = readings.map(LabColour::from_rgb);
+    let linear = readings.map(linearize);
+    let bounds = LightBounds {
+        face_cast: options.face_cast,
+        ..LightBounds::for_palette(palette)
+    };
+    let mut gains = FaceGains::default();
     let mut references: [LabColour; 6] = std::array::from_fn(|i| palette.colours[i].reference);
     let mut found = decide(&labs, &references, options);
     for _ in 0..options.refinements {
+        if options.correct_lighting {
+            gains = gains.estimate(readings, &linear, &found.colours, &bounds);
+            labs = gains.correct(readings, &linear);
+        }
         references = adapted(&labs, &found.colours, palette, options.palette_weight);
         let again = decide(&labs, &references, options);
         let settled = again.colours == found.colours;
