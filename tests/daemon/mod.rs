@@ -136,3 +136,27 @@ pub async fn wait_for_outcome(handle: &DaemonHandle, run: u64) -> cubed::daemon:
 pub fn is(state: DaemonState) -> impl Fn(&StatusDoc) -> bool {
     move |s| s.state == state
 }
+
+/// Every status message and log line the daemon has said on `said` so far.
+pub fn said_so_far(
+    said: &mut tokio::sync::broadcast::Receiver<cubed::daemon::DaemonEvent>,
+) -> Vec<String> {
+    use cubed::daemon::DaemonEvent;
+    use tokio::sync::broadcast::error::TryRecvError;
+    let mut messages = Vec::new();
+    loop {
+        match said.try_recv() {
+            Ok(DaemonEvent::Status(status)) => messages.push(status.message),
+            Ok(DaemonEvent::Log { message }) => messages.push(message),
+            Ok(_) | Err(TryRecvError::Lagged(_)) => {}
+            Err(_) => return messages,
+        }
+    }
+}
+
+/// Whether the daemon said that face U had a hand in front and was photographed again.
+pub fn named_the_hand(messages: &[String]) -> bool {
+    messages
+        .iter()
+        .any(|m| m.contains("face U") && m.contains("a hand?") && m.contains("again"))
+}

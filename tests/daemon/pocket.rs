@@ -1,6 +1,6 @@
 //! The daemon with `[run] cube_size = 2`: a 2x2 scanned (four stickers a face), read without centres, solved optimally and verified, judged by the simulator's own cube; the size in the status; guide mode for a 2x2 (and a 3x3 daemon's refusal of one); `cubed dry-run --size 2` on every shipped design.
 
-use super::{config, finished, solver};
+use super::{config, finished, named_the_hand, said_so_far, solver};
 use crate::common::{cubed, stderr, stdout};
 use cubed::cube::ColourScheme;
 use cubed::cube::{parse_moves, Notation};
@@ -159,8 +159,6 @@ async fn a_3x3_daemon_says_its_size_and_refuses_to_guide_a_2x2_naming_the_settin
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hand_in_a_2x2_photo_is_named_and_the_faces_photographed_again() {
-    use cubed::daemon::DaemonEvent;
-    use tokio::sync::broadcast::error::TryRecvError;
     let dir = tempfile::tempdir().expect("temp dir");
     let daemon = start_pocket(dir.path(), 0.0).await;
     let sim = daemon.sim.clone().expect("simulated robot");
@@ -171,21 +169,8 @@ async fn a_hand_in_a_2x2_photo_is_named_and_the_faces_photographed_again() {
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     assert!(PocketFacelets::from_3x3(&sim.cube()).is_solved());
-    let mut messages = Vec::new();
-    loop {
-        match said.try_recv() {
-            Ok(DaemonEvent::Status(status)) => messages.push(status.message),
-            Ok(DaemonEvent::Log { message }) => messages.push(message),
-            Ok(_) | Err(TryRecvError::Lagged(_)) => {}
-            Err(_) => break,
-        }
-    }
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("face U") && m.contains("a hand?") && m.contains("again")),
-        "{messages:?}"
-    );
+    let messages = said_so_far(&mut said);
+    assert!(named_the_hand(&messages), "{messages:?}");
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
     assert_eq!(

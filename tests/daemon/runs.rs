@@ -1,9 +1,8 @@
 //! Whole runs: started by the robot's button and through the handle, the record they leave, a second start refused, an already solved cube left alone.
 
-use super::{finished, random, start, wait_until};
+use super::{finished, named_the_hand, random, said_so_far, start, wait_until};
 use cubed::cube::FaceletCube;
-use cubed::daemon::{DaemonEvent, DaemonState, RefusalKind, StartSource};
-use tokio::sync::broadcast::error::TryRecvError;
+use cubed::daemon::{DaemonState, RefusalKind, StartSource};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_button_starts_a_run_that_ends_verified_solved_and_recorded() {
@@ -210,21 +209,8 @@ async fn a_hand_in_a_photo_is_named_and_the_faces_photographed_again() {
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     assert!(sim.cube().is_solved());
-    let mut messages = Vec::new();
-    loop {
-        match said.try_recv() {
-            Ok(DaemonEvent::Status(status)) => messages.push(status.message),
-            Ok(DaemonEvent::Log { message }) => messages.push(message),
-            Ok(_) | Err(TryRecvError::Lagged(_)) => {}
-            Err(_) => break,
-        }
-    }
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.contains("face U") && m.contains("a hand?") && m.contains("again")),
-        "{messages:?}"
-    );
+    let messages = said_so_far(&mut said);
+    assert!(named_the_hand(&messages), "{messages:?}");
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
     assert_eq!(
