@@ -13,6 +13,7 @@ use nokhwa::utils::{
 };
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use v4l2_sys_mit as v4l2;
 
 /// Which webcam and how to set it up.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,34 +159,70 @@ fn open_device(
     Ok((device.0, name, report))
 }
 
-/// V4L2 ids of the automatic modes (nokhwa names only the manual values).
-const EXPOSURE_AUTO: u128 = 0x009a_0901;
-const AUTO_WHITE_BALANCE: u128 = 0x0098_090c;
-const AUTOGAIN: u128 = 0x0098_0912;
-const FOCUS_AUTO: u128 = 0x009a_090c;
+/// V4L2 ids of the automatic modes.
+const EXPOSURE_AUTO: u32 = v4l2::V4L2_CID_EXPOSURE_AUTO;
+const AUTO_WHITE_BALANCE: u32 = v4l2::V4L2_CID_AUTO_WHITE_BALANCE;
+const AUTOGAIN: u32 = v4l2::V4L2_CID_AUTOGAIN;
+const FOCUS_AUTO: u32 = v4l2::V4L2_CID_FOCUS_AUTO;
 /// `V4L2_CID_EXPOSURE_AUTO` values: manual, and aperture priority (the usual webcam "auto").
-const EXPOSURE_MANUAL: i64 = 1;
-const EXPOSURE_APERTURE_PRIORITY: i64 = 3;
+const EXPOSURE_MANUAL: i64 = v4l2::v4l2_exposure_auto_type_V4L2_EXPOSURE_MANUAL as i64;
+const EXPOSURE_APERTURE_PRIORITY: i64 =
+    v4l2::v4l2_exposure_auto_type_V4L2_EXPOSURE_APERTURE_PRIORITY as i64;
+/// V4L2 ids of the values. UVC webcams offer the camera class's absolute
+/// exposure and focus; nokhwa's `Exposure` and `Focus` name the user class's
+/// `V4L2_CID_EXPOSURE` and `V4L2_CID_FOCUS_RELATIVE`, which most do not.
+const EXPOSURE_ABSOLUTE: u32 = v4l2::V4L2_CID_EXPOSURE_ABSOLUTE;
+const EXPOSURE: u32 = v4l2::V4L2_CID_EXPOSURE;
+const WHITE_BALANCE_TEMPERATURE: u32 = v4l2::V4L2_CID_WHITE_BALANCE_TEMPERATURE;
+const GAIN: u32 = v4l2::V4L2_CID_GAIN;
+const FOCUS_ABSOLUTE: u32 = v4l2::V4L2_CID_FOCUS_ABSOLUTE;
 
 /// The lock's view of a nokhwa camera.
 struct NokhwaDevice(nokhwa::Camera);
 
-fn known(control: Control) -> KnownCameraControl {
+/// The V4L2 ids of a control's value, in the order tried.
+fn value_ids(control: Control) -> &'static [u32] {
     match control {
-        Control::Exposure => KnownCameraControl::Exposure,
-        Control::WhiteBalance => KnownCameraControl::WhiteBalance,
-        Control::Gain => KnownCameraControl::Gain,
-        Control::Focus => KnownCameraControl::Focus,
+        Control::Exposure => &[EXPOSURE_ABSOLUTE, EXPOSURE],
+        Control::WhiteBalance => &[WHITE_BALANCE_TEMPERATURE],
+        Control::Gain => &[GAIN],
+        Control::Focus => &[FOCUS_ABSOLUTE],
     }
 }
 
-fn auto_id(control: Control) -> u128 {
-    match control {
+/// How nokhwa names a V4L2 id: by its own name where it has one (it finds a
+/// control by comparing names, so `Other(id)` of a named id is never found).
+fn named(id: u32) -> KnownCameraControl {
+    match id {
+        EXPOSURE => KnownCameraControl::Exposure,
+        WHITE_BALANCE_TEMPERATURE => KnownCameraControl::WhiteBalance,
+        GAIN => KnownCameraControl::Gain,
+        other => KnownCameraControl::Other(u128::from(other)),
+    }
+}
+
+fn auto_id(control: Control) -> KnownCameraControl {
+    named(match control {
         Control::Exposure => EXPOSURE_AUTO,
         Control::WhiteBalance => AUTO_WHITE_BALANCE,
         Control::Gain => AUTOGAIN,
         Control::Focus => FOCUS_AUTO,
+    })
+}
+
+/// `act` on the first of a control's value ids the device takes; every refusal named if none.
+fn first_taken<T>(
+    control: Control,
+    mut act: impl FnMut(KnownCameraControl) -> Result<T, nokhwa::NokhwaError>,
+) -> Result<T, String> {
+    let mut refusals = Vec::new();
+    for &id in value_ids(control) {
+        match act(named(id)) {
+            Ok(done) => return Ok(done),
+            Err(e) => refusals.push(format!("V4L2 control {id:#010x}: {}", error_chain(&e))),
+        }
     }
+    Err(refusals.join("; "))
 }
 
 fn as_integer(value: &ControlValueSetter) -> Option<i64> {
@@ -212,27 +249,25 @@ impl ControlDevice for NokhwaDevice {
             _ => ControlValueSetter::Boolean(auto),
         };
         self.0
-            .set_camera_control(KnownCameraControl::Other(auto_id(control)), value)
+            .set_camera_control(auto_id(control), value)
             .map_err(|e| error_chain(&e))
     }
 
     fn set_value(&mut self, control: Control, value: i64) -> Result<(), String> {
-        self.0
-            .set_camera_control(known(control), ControlValueSetter::Integer(value))
-            .map_err(|e| error_chain(&e))
+        let camera = &mut self.0;
+        first_taken(control, |id| {
+            camera.set_camera_control(id, ControlValueSetter::Integer(value))
+        })
     }
 
     fn read(&mut self, control: Control) -> Result<(i64, bool), String> {
-        let value = self
-            .0
-            .camera_control(known(control))
-            .map_err(|e| error_chain(&e))?
-            .value();
+        let camera = &self.0;
+        let value = first_taken(control, |id| camera.camera_control(id))?.value();
         let value =
             as_integer(&value).ok_or_else(|| format!("its value {value:?} is not a number"))?;
         let auto = self
             .0
-            .camera_control(KnownCameraControl::Other(auto_id(control)))
+            .camera_control(auto_id(control))
             .ok()
             .and_then(|c| as_integer(&c.value()))
             .is_some_and(|v| match control {
@@ -261,6 +296,21 @@ impl Camera for UsbCamera {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn named_ids_keep_nokhwa_names_and_uvc_absolute_controls_come_first() {
+        assert_eq!(named(GAIN), KnownCameraControl::Gain);
+        assert_eq!(
+            named(WHITE_BALANCE_TEMPERATURE),
+            KnownCameraControl::WhiteBalance
+        );
+        assert_eq!(named(EXPOSURE), KnownCameraControl::Exposure);
+        assert_eq!(
+            named(FOCUS_ABSOLUTE),
+            KnownCameraControl::Other(u128::from(FOCUS_ABSOLUTE))
+        );
+        assert_eq!(value_ids(Control::Exposure)[0], EXPOSURE_ABSOLUTE);
+    }
 
     #[test]
     fn no_camera_is_a_clear_error() {
