@@ -201,6 +201,9 @@ pub struct RunSummary {
     pub started_ms: i64,
     pub finished_ms: Option<i64>,
     pub source: String,
+    /// The cube the run was for, "3x3" or "2x2" (`None` for runs recorded
+    /// before the history kept it).
+    pub cube: Option<String>,
     /// `None` while running; else "solved", "already_solved", "calibrated", "refused",
     /// "failed", "stopped", "estopped" or "interrupted".
     pub outcome: Option<String>,

@@ -40,6 +40,14 @@ pub(crate) enum RunCube {
 }
 
 impl RunCube {
+    /// The size of the cube this run solves.
+    pub(crate) fn size(&self) -> CubeSize {
+        match self {
+            RunCube::Three => CubeSize::Three,
+            RunCube::Pocket(_) => CubeSize::Two,
+        }
+    }
+
     /// For a 2x2, builds its distance tables (well under a second; kept in memory).
     pub(crate) async fn for_size(size: CubeSize) -> RunCube {
         match size {

@@ -1,6 +1,7 @@
 //! Run history and journal in SQLite (rusqlite, bundled): each run's times, photos (PNG files in the data directory, paths in the database), readings, facelets with confidence, solutions and programs, per-phase timings, outcome, and the last acknowledged move id as it happens.
 
 use super::api::{RunDetail, RunSummary, StartSource};
+use super::cube_size::CubeSize;
 use super::history_rows::{self as rows, query_rows, query_summaries, SUMMARY_COLUMNS};
 use super::history_schema::open_database;
 use image::RgbImage;
@@ -140,14 +141,21 @@ impl History {
     }
 
     /// Records a new run (no outcome yet) and returns its id.
-    pub fn begin_run(&self, source: StartSource, robot: &str) -> Result<u64, HistoryError> {
+    pub fn begin_run(
+        &self,
+        source: StartSource,
+        robot: &str,
+        cube: CubeSize,
+    ) -> Result<u64, HistoryError> {
         // Endings that could not be written (disk full) first: a new run only once they are.
         self.retry_pending()?;
         let failed = |e| HistoryError::sql("beginning a run".into(), e);
         let conn = self.lock()?;
         let id = conn
-            .prepare_cached("INSERT INTO runs (started_ms, source, robot) VALUES (?1, ?2, ?3)")
-            .and_then(|mut s| s.insert(params![now_ms(), source.as_str(), robot]))
+            .prepare_cached(
+                "INSERT INTO runs (started_ms, source, robot, cube) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .and_then(|mut s| s.insert(params![now_ms(), source.as_str(), robot, cube.name()]))
             .map_err(failed)?;
         u64::try_from(id).map_err(|_| HistoryError::BadRow {
             run: id,

@@ -13,7 +13,7 @@ pub(super) const FACES: &str = "URFDLB";
 
 /// Columns read by [`summary`], in `SELECT` form.
 pub(super) const SUMMARY_COLUMNS: &str =
-    "id, started_ms, finished_ms, source, outcome, moves, error, last_acked_move";
+    "id, started_ms, finished_ms, source, cube, outcome, moves, error, last_acked_move";
 
 /// Net position of a face letter.
 pub(super) fn face_index(face: char) -> Option<usize> {
@@ -96,6 +96,7 @@ pub(super) fn summary(row: &Row<'_>) -> Result<RunSummary, HistoryError> {
         started_ms: cols.get("started_ms")?,
         finished_ms: cols.get("finished_ms")?,
         source: cols.get("source")?,
+        cube: cols.get("cube")?,
         outcome: cols.get("outcome")?,
         moves: cols.get("moves")?,
         error: cols.get("error")?,

@@ -1,6 +1,7 @@
 //! Tests of the run history on real SQLite files in temporary directories: round trip, journal durability across a real crash, reopening, refusing foreign or newer files, photos.
 
 use super::api::StartSource;
+use super::cube_size::CubeSize;
 use super::history::{History, HistoryError, DATABASE_FILE};
 use image::{Rgb, RgbImage};
 use serde_json::json;
@@ -36,7 +37,9 @@ fn solved_facelets() -> String {
 fn round_trip_returns_everything_recorded() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
-    let run = history.begin_run(StartSource::Web, "two-gripper").unwrap();
+    let run = history
+        .begin_run(StartSource::Web, "two-gripper", CubeSize::Three)
+        .unwrap();
     for face in FACES.chars() {
         let url = history.save_image(run, 0, face, &photo(10)).unwrap();
         assert_eq!(url, format!("/api/runs/{run}/images/0/{face}"));
@@ -77,6 +80,7 @@ fn round_trip_returns_everything_recorded() {
     let summary = &detail.summary;
     assert_eq!(summary.id, run);
     assert_eq!(summary.source, "web");
+    assert_eq!(summary.cube.as_deref(), Some("3x3"));
     assert_eq!(summary.outcome.as_deref(), Some("failed"));
     assert_eq!(summary.error.as_deref(), Some("verify failed"));
     assert_eq!(summary.moves, Some(3));
@@ -122,7 +126,11 @@ fn list_runs_is_newest_first_and_limited() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
     let ids: Vec<u64> = (0..4)
-        .map(|_| history.begin_run(StartSource::Cli, "r").unwrap())
+        .map(|_| {
+            history
+                .begin_run(StartSource::Cli, "r", CubeSize::Three)
+                .unwrap()
+        })
         .collect();
     let listed: Vec<u64> = history.list_runs(3).unwrap().iter().map(|r| r.id).collect();
     assert_eq!(listed, [ids[3], ids[2], ids[1]]);
@@ -139,7 +147,9 @@ fn crash_child() {
         return;
     };
     let history = History::open(Path::new(&dir)).unwrap();
-    let run = history.begin_run(StartSource::Button, "r").unwrap();
+    let run = history
+        .begin_run(StartSource::Button, "r", CubeSize::Three)
+        .unwrap();
     for move_id in 1..=41 {
         history.journal_ack(run, move_id).unwrap();
     }
@@ -173,13 +183,19 @@ fn dropped_history_leaves_the_run_interrupted_once() {
     let dir = TempDir::new().unwrap();
     let (acked, unacked) = {
         let history = open(&dir);
-        let acked = history.begin_run(StartSource::Web, "r").unwrap();
+        let acked = history
+            .begin_run(StartSource::Web, "r", CubeSize::Three)
+            .unwrap();
         history.journal_ack(acked, 7).unwrap();
-        let unacked = history.begin_run(StartSource::Web, "r").unwrap();
+        let unacked = history
+            .begin_run(StartSource::Web, "r", CubeSize::Three)
+            .unwrap();
         (acked, unacked)
     };
     let history = open(&dir);
-    let live = history.begin_run(StartSource::Web, "r").unwrap();
+    let live = history
+        .begin_run(StartSource::Web, "r", CubeSize::Three)
+        .unwrap();
     let interrupted = history.take_interrupted().unwrap();
     let found: Vec<(u64, Option<u32>)> = interrupted
         .iter()
@@ -206,7 +222,9 @@ fn reopening_keeps_all_runs() {
     {
         let history = open(&dir);
         for _ in 0..3 {
-            let run = history.begin_run(StartSource::DryRun, "r").unwrap();
+            let run = history
+                .begin_run(StartSource::DryRun, "r", CubeSize::Three)
+                .unwrap();
             history.finish_run(run, "solved", None).unwrap();
         }
     }
@@ -217,7 +235,9 @@ fn reopening_keeps_all_runs() {
     assert!(runs
         .iter()
         .all(|r| r.source == "dry_run" && r.moves == Some(0)));
-    let next = history.begin_run(StartSource::Web, "r").unwrap();
+    let next = history
+        .begin_run(StartSource::Web, "r", CubeSize::Three)
+        .unwrap();
     assert!(runs.iter().all(|r| r.id < next), "ids are never reused");
 }
 
@@ -234,6 +254,34 @@ fn a_garbage_file_is_refused_naming_it() {
     assert!(message.contains(&path.display().to_string()), "{message}");
     assert!(message.contains("not an SQLite database"), "{message}");
     assert_eq!(std::fs::read(&path).unwrap(), garbage);
+}
+
+#[test]
+fn a_version_2_history_gains_the_cube_of_each_new_run_and_keeps_its_old_runs() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join(DATABASE_FILE);
+    {
+        // The runs table as version 2 wrote it, typed here independently of the migrations.
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, started_ms INTEGER NOT NULL,
+                 finished_ms INTEGER, source TEXT NOT NULL, robot TEXT NOT NULL, outcome TEXT,
+                 error TEXT, moves INTEGER, last_acked_move INTEGER);
+             INSERT INTO runs (started_ms, finished_ms, source, robot, outcome, moves)
+                 VALUES (1000, 2000, 'web', 'four-arm', 'solved', 21);
+             PRAGMA user_version = 2;",
+        )
+        .unwrap();
+    }
+    let history = History::open(dir.path()).expect("a version 2 history opens");
+    let pocket = history
+        .begin_run(StartSource::Web, "four-arm", CubeSize::Two)
+        .unwrap();
+    let runs = history.list_runs(10).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!((runs[0].id, runs[0].cube.as_deref()), (pocket, Some("2x2")));
+    assert_eq!(runs[1].cube, None);
+    assert_eq!(runs[1].moves, Some(21));
 }
 
 #[test]
@@ -277,7 +325,9 @@ fn another_programs_database_is_refused() {
 fn saving_a_photo_again_replaces_it_atomically() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
-    let run = history.begin_run(StartSource::Web, "r").unwrap();
+    let run = history
+        .begin_run(StartSource::Web, "r", CubeSize::Three)
+        .unwrap();
     history.save_image(run, 0, 'U', &photo(1)).unwrap();
     history.save_image(run, 0, 'U', &photo(200)).unwrap();
     let path = history.image_path(run, 0, 'U').unwrap().expect("recorded");
@@ -294,7 +344,9 @@ fn saving_a_photo_again_replaces_it_atomically() {
 fn unknown_photos_and_runs_are_reported() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
-    let run = history.begin_run(StartSource::Web, "r").unwrap();
+    let run = history
+        .begin_run(StartSource::Web, "r", CubeSize::Three)
+        .unwrap();
     history.save_image(run, 0, 'U', &photo(1)).unwrap();
     assert_eq!(history.image_path(run, 0, 'R').unwrap(), None);
     assert_eq!(history.image_path(run, 1, 'U').unwrap(), None);
@@ -330,7 +382,9 @@ fn unknown_photos_and_runs_are_reported() {
 fn a_bad_column_is_an_error_naming_run_and_column() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
-    let run = history.begin_run(StartSource::Web, "r").unwrap();
+    let run = history
+        .begin_run(StartSource::Web, "r", CubeSize::Three)
+        .unwrap();
     history
         .record_scan(run, 0, None, None, &[1.0], None)
         .unwrap();
@@ -356,7 +410,9 @@ fn shared_between_threads_every_write_lands() {
         .map(|_| {
             let history = Arc::clone(&history);
             std::thread::spawn(move || {
-                let run = history.begin_run(StartSource::Web, "r").unwrap();
+                let run = history
+                    .begin_run(StartSource::Web, "r", CubeSize::Three)
+                    .unwrap();
                 for move_id in 1..=20 {
                     history.journal_ack(run, move_id).unwrap();
                     history.list_runs(5).unwrap();
@@ -378,7 +434,9 @@ fn shared_between_threads_every_write_lands() {
 fn journal_ack_cost() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
-    let run = history.begin_run(StartSource::Web, "r").unwrap();
+    let run = history
+        .begin_run(StartSource::Web, "r", CubeSize::Three)
+        .unwrap();
     let durable = percentiles((1..=1000).map(|move_id| {
         let start = Instant::now();
         history.journal_ack(run, move_id).unwrap();

@@ -202,7 +202,8 @@ impl Service {
             // may have latched; the robot is homed before it moves again.
             rig.clear_fault();
         }
-        let id = match self.history.begin_run(source, &rig.model.name) {
+        let id = match (self.history).begin_run(source, &rig.model.name, self.settings.cube.size())
+        {
             Ok(id) => id,
             Err(e) => {
                 self.rig = Some(rig);

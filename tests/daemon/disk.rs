@@ -1,7 +1,7 @@
 //! The history's disk for real: a small tmpfs filled up mid-run (the run stops safely, its ending is recorded once space returns), a daemon started on a full disk (read-only, no crash), and photos pruned to `[history] keep_runs`. Mounting needs root: without it these tests say loudly that they did not run, and `CUBED_REQUIRE_DISK_TESTS=1` makes that a failure.
 
 use super::{config, finished, random, solver, wait_for_outcome, wait_until};
-use cubed::daemon::config::Retention;
+use cubed::daemon::config::{CubeSize, Retention};
 use cubed::daemon::{DaemonState, RunningDaemon, StartSource};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -102,7 +102,7 @@ async fn a_daemon_started_on_a_full_disk_runs_read_only_and_says_so() {
     {
         let history = cubed::daemon::History::open(&data).expect("history");
         history
-            .begin_run(StartSource::Web, "four-arm")
+            .begin_run(StartSource::Web, "four-arm", CubeSize::Three)
             .expect("a run");
     }
     let filler = disk.fill();

@@ -46,6 +46,7 @@ async fn a_2x2_run_ends_verified_solved_in_an_optimal_number_of_turns() {
         .expect("history")
         .expect("the run is recorded");
     assert_eq!(detail.summary.outcome.as_deref(), Some("solved"));
+    assert_eq!(detail.summary.cube.as_deref(), Some("2x2"));
     assert!(detail
         .scans
         .iter()

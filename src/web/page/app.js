@@ -345,7 +345,7 @@ async function loadHistory() {
     const row = el('tr', 'run-row');
     row.dataset.outcome = r.outcome || 'running';
     row.dataset.run = r.id;
-    for (const text of [r.id, when(r.started_ms), r.source, r.outcome || 'running', r.moves ?? '', r.error || '']) {
+    for (const text of [r.id, when(r.started_ms), r.source, r.cube || '', r.outcome || 'running', r.moves ?? '', r.error || '']) {
       row.appendChild(el('td', '', text));
     }
     row.addEventListener('click', () => showRun(r.id));
@@ -369,7 +369,7 @@ async function showRun(id) {
   const s = d.summary;
   box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + (s.outcome || 'running')));
   box.appendChild(el('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
-    ' · from ' + s.source + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
+    ' · from ' + s.source + (s.cube ? ' · ' + s.cube : '') + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
   for (const scan of d.scans) {
     box.appendChild(el('h3', '', scan.attempt === 0 ? 'Scan' : 'Rescan ' + scan.attempt));
     if (scan.error) box.appendChild(el('p', 'notice', scan.error));
