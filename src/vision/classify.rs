@@ -37,7 +37,7 @@ pub struct ClassifyOptions {
     pub light_doubt: f32,
     /// How gaps become probabilities.
     pub calibration: Calibration,
-    /// How a 2x2's gaps become probabilities (its costs are plain CIEDE2000).
+    /// How a 2x2's gaps become probabilities (its own search gives other gaps).
     pub pocket_calibration: Calibration,
 }
 

@@ -10,8 +10,9 @@
 //! plus chromaticity) to reference colours that start at the palette and are
 //! adapted to this scan, a few rounds: each face's light is estimated from the
 //! stickers' labels (bounded, as for the 3x3: `lighting.rs`) and each colour's
-//! reference is the median of its corrected stickers, blended with the palette. A sticker's gap is the cost gap to the best legal cube
-//! in which it has another colour, as for the 3x3 (at most [`CONFIDENCE_CAP`]:
+//! reference is the median of its corrected stickers, blended with the palette.
+//! A sticker's gap is the cost gap to the best legal cube in which it has
+//! another colour, as for the 3x3 (at most [`CONFIDENCE_CAP`]:
 //! readings dearer than that are pruned from the search, which keeps it quick),
 //! and the least gap becomes the chance the cube is wrong by the 2x2's own
 //! calibration ([`POCKET_CALIBRATION`]), so `min_confidence` means the same
@@ -35,7 +36,8 @@ pub struct PocketClassification {
     pub scheme: ColourScheme,
     /// Index into the palette (by home face) of each face's colour.
     pub names: [usize; 6],
-    /// Per sticker: cost gap (ΔE00) to the best legal cube in which it has another colour.
+    /// Per sticker: cost gap (the 3x3's sticker cost) to the best legal cube in
+    /// which it has another colour.
     pub gaps: [f32; STICKERS],
     /// How the gaps become probabilities.
     pub calibration: Calibration,
@@ -45,8 +47,8 @@ pub struct PocketClassification {
 /// sticker's gap is `g` is `1 / (1 + exp(a + b * sqrt(min(g, 100))))`, a
 /// logistic fit of the wrong best guesses on the corners of the development
 /// scans over all of the bench's lighting conditions (`cubed bench vision
-/// --fit` prints it). Its gaps are plain CIEDE2000, not the 3x3's costs, so
-/// it has its own constants.
+/// --fit` prints it). Its gaps come from its own search (every placement of
+/// the corners, no centres), so it has its own constants.
 pub const POCKET_CALIBRATION: Calibration = Calibration {
     a: -8.110,
     b: 2.0419,
