@@ -173,6 +173,10 @@ impl CubeKind for Pocket {
                 stickers,
                 best_guess,
                 ..
+            }
+            | PocketClassifyError::Unsettled {
+                stickers,
+                best_guess,
             } => Unsure {
                 stickers,
                 best_guess: *best_guess,

@@ -41,6 +41,10 @@ pub struct PocketClassification {
     pub gaps: [f32; STICKERS],
     /// How the gaps become probabilities.
     pub calibration: Calibration,
+    /// Stickers whose colour still changed in the last round of re-estimating
+    /// the light (empty when the labels settled; if not, this is a guess and
+    /// `classify_pocket` refuses it).
+    pub unsettled: Vec<usize>,
 }
 
 /// The 2x2's calibration: the chance a 2x2 is wrong when its least sure
@@ -99,6 +103,11 @@ pub enum PocketClassifyError {
         threshold: f32,
         best_guess: Box<PocketClassification>,
     },
+    #[error("the colours of {} sticker(s) {stickers:?} of the 2x2 did not settle as each face's light was re-estimated; re-capture", stickers.len())]
+    Unsettled {
+        stickers: Vec<usize>,
+        best_guess: Box<PocketClassification>,
+    },
 }
 
 /// Reads a 2x2 from 24 sRGB readings (URFDLB, each face row by row in net orientation).
@@ -108,6 +117,12 @@ pub fn classify_pocket(
     options: &ClassifyOptions,
 ) -> Result<PocketClassification, PocketClassifyError> {
     let best = classify_pocket_best_guess(readings, palette, options);
+    if !best.unsettled.is_empty() {
+        return Err(PocketClassifyError::Unsettled {
+            stickers: best.unsettled.clone(),
+            best_guess: Box::new(best),
+        });
+    }
     let stickers = best.unsure_stickers(options.min_confidence);
     if stickers.is_empty() {
         Ok(best)
@@ -135,6 +150,7 @@ pub fn classify_pocket_best_guess(
     let mut gains = FaceGains::default();
     let mut references: [LabColour; 6] = std::array::from_fn(|i| palette.colours[i].reference);
     let mut found = decide(&labs, &references, options);
+    let mut unsettled = Vec::new();
     for _ in 0..options.refinements {
         if options.correct_lighting {
             gains = gains.estimate(readings, &linear, &found.colours, &bounds);
@@ -142,13 +158,17 @@ pub fn classify_pocket_best_guess(
         }
         references = adapted(&labs, &found.colours, palette, options.palette_weight);
         let again = decide(&labs, &references, options);
-        let settled = again.colours == found.colours;
+        unsettled = (0..STICKERS)
+            .filter(|&s| again.colours[s] != found.colours[s])
+            .collect();
         found = again;
-        if settled {
+        if unsettled.is_empty() {
             break;
         }
     }
-    found.into_classification(palette, options.pocket_calibration)
+    let mut read = found.into_classification(palette, options.pocket_calibration);
+    read.unsettled = unsettled;
+    read
 }
 
 /// Each colour's reference: the median of the stickers read as it, blended with the palette.
@@ -200,6 +220,7 @@ impl Decision {
             names: self.names,
             gaps,
             calibration,
+            unsettled: Vec::new(),
         }
     }
 }

@@ -74,7 +74,10 @@ fn a_sticker_painted_another_colour_is_repaired_or_refused_never_read_as_another
                 assert_eq!(read.facelets, truth, "sticker {n}: read another cube");
                 repaired += 1;
             }
-            Err(PocketClassifyError::Unsure { stickers, .. }) => {
+            Err(
+                PocketClassifyError::Unsure { stickers, .. }
+                | PocketClassifyError::Unsettled { stickers, .. },
+            ) => {
                 assert!(!stickers.is_empty());
                 refused += 1;
             }

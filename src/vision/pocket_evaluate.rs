@@ -51,7 +51,10 @@ impl PocketTally {
         let result = classify_pocket(readings, palette, options);
         let guess = match &result {
             Ok(c) => c,
-            Err(PocketClassifyError::Unsure { best_guess, .. }) => best_guess,
+            Err(
+                PocketClassifyError::Unsure { best_guess, .. }
+                | PocketClassifyError::Unsettled { best_guess, .. },
+            ) => best_guess,
         };
         self.samples.push(Sample {
             gap: guess.least_gap(),
@@ -68,7 +71,7 @@ impl PocketTally {
                     c.confidence()
                 ));
             }
-            Err(e @ PocketClassifyError::Unsure { .. }) => {
+            Err(e) => {
                 self.unsure += 1;
                 self.failures.push(format!("{name}: {e}"));
             }

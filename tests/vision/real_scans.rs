@@ -141,3 +141,48 @@ fn drifting_corners_of_the_development_scans_are_right_or_refused_never_confiden
         tally.failures
     );
 }
+
+#[test]
+fn a_2x2_whose_colours_have_not_settled_is_refused_as_such() {
+    use cubed::vision::perturb::conditions;
+    use cubed::vision::pocket_classify::{classify_pocket, PocketClassifyError};
+    use cubed::vision::pocket_evaluate::corners_of;
+    use rand::SeedableRng;
+    // One round of re-estimating the light is too few for strongly drifting light.
+    let options = ClassifyOptions {
+        refinements: 1,
+        ..ClassifyOptions::default()
+    };
+    let strong = conditions()
+        .into_iter()
+        .find_map(|c| c.name.starts_with("strong").then_some(c.perturbation))
+        .flatten()
+        .expect("the strong drift condition");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let (mut unsettled, mut given) = (0, 0);
+    for (_, scan) in real_scans() {
+        for _ in 0..10 {
+            let varied = strong.apply(&scan.readings, &mut rng);
+            let (readings, _) = corners_of(&varied, &scan.truth);
+            match classify_pocket(&readings, &Palette::default(), &options) {
+                Err(PocketClassifyError::Unsettled {
+                    stickers,
+                    best_guess,
+                }) => {
+                    assert!(!stickers.is_empty());
+                    assert_eq!(stickers, best_guess.unsettled);
+                    unsettled += 1;
+                }
+                Ok(read) => {
+                    assert!(read.unsettled.is_empty());
+                    given += 1;
+                }
+                Err(PocketClassifyError::Unsure { .. }) => {}
+            }
+        }
+    }
+    assert!(
+        unsettled > 0 && given > 0,
+        "{unsettled} unsettled, {given} given"
+    );
+}
