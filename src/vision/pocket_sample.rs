@@ -1,7 +1,7 @@
 //! Sampling a 2x2: the four stickers of a face on a 2x2 grid inside the face's outer corners (the same `FaceGrid` as the 3x3's), the 3x3's robust colour statistic, photos un-rotated into net order, and 24 readings in URFDLB from six photos.
 
 use super::colour::Rgb;
-use super::sample::{one_colour, FaceGrid, SampleError, SampleOptions};
+use super::sample::{one_colour, sticker_pixels, FaceGrid, SampleError, SampleOptions};
 use super::scan::{grid_for, FacePhoto, GridChoice, ScanError};
 use crate::cube::Face;
 use crate::pocket::stickers::STICKERS;
@@ -22,7 +22,7 @@ pub fn sample_pocket_face(
     let mut out = [[0u8; 3]; 4];
     for (i, reading) in out.iter_mut().enumerate() {
         let (row, col) = (i / SIDE, i % SIDE);
-        let pixels = cell_pixels(image, grid, row, col, points, options.inner).ok_or(
+        let pixels = sticker_pixels(image, grid, (row, col), SIDE, (points, options.inner)).ok_or(
             SampleError::OutsideImage {
                 row,
                 col,
@@ -33,30 +33,6 @@ pub fn sample_pocket_face(
         *reading = one_colour(pixels, (row, col), options)?;
     }
     Ok(out)
-}
-
-/// Pixels on a `points` x `points` lattice over the inner part of a 2x2 cell (None if any falls outside).
-fn cell_pixels(
-    image: &RgbImage,
-    grid: &FaceGrid,
-    row: usize,
-    col: usize,
-    points: usize,
-    inner: f32,
-) -> Option<Vec<Rgb>> {
-    let side = SIDE as f32;
-    let offset = |k: usize| (0.5 - inner / 2.0 + inner * (k as f32 + 0.5) / points as f32) / side;
-    let mut pixels = Vec::with_capacity(points * points);
-    for j in 0..points {
-        for i in 0..points {
-            let [x, y] = grid.point(col as f32 / side + offset(i), row as f32 / side + offset(j));
-            if x < 0.0 || y < 0.0 || x >= image.width() as f32 || y >= image.height() as f32 {
-                return None;
-            }
-            pixels.push(image.get_pixel(x as u32, y as u32).0);
-        }
-    }
-    Some(pixels)
 }
 
 /// The readings in net order, given readings in image order of a photo rotated

@@ -107,7 +107,7 @@ pub fn sample_face(
     let points = ((cell * options.inner) as usize).clamp(2, options.max_points_per_side.max(2));
     for (i, reading) in out.iter_mut().enumerate() {
         let (row, col) = (i / 3, i % 3);
-        let pixels = sticker_pixels(image, grid, row, col, points, options.inner).ok_or(
+        let pixels = sticker_pixels(image, grid, (row, col), 3, (points, options.inner)).ok_or(
             SampleError::OutsideImage {
                 row,
                 col,
@@ -159,21 +159,21 @@ fn differing_share(pixels: &[Rgb], colour: Rgb, glare_min_channel: u8) -> f32 {
     }
 }
 
-/// Pixels on a `points` x `points` lattice over the inner part of a sticker (None if any falls outside).
-fn sticker_pixels(
+/// Pixels on a `points` x `points` lattice over the inner part of the sticker
+/// at `(row, col)` of a face `side` stickers wide (None if any falls outside).
+pub(crate) fn sticker_pixels(
     image: &RgbImage,
     grid: &FaceGrid,
-    row: usize,
-    col: usize,
-    points: usize,
-    inner: f32,
+    (row, col): (usize, usize),
+    side: usize,
+    (points, inner): (usize, f32),
 ) -> Option<Vec<Rgb>> {
+    let side = side as f32;
+    let offset = |k: usize| (0.5 - inner / 2.0 + inner * (k as f32 + 0.5) / points as f32) / side;
     let mut pixels = Vec::with_capacity(points * points);
     for j in 0..points {
         for i in 0..points {
-            let offset =
-                |k: usize| (0.5 - inner / 2.0 + inner * (k as f32 + 0.5) / points as f32) / 3.0;
-            let [x, y] = grid.point(col as f32 / 3.0 + offset(i), row as f32 / 3.0 + offset(j));
+            let [x, y] = grid.point(col as f32 / side + offset(i), row as f32 / side + offset(j));
             if x < 0.0 || y < 0.0 || x >= image.width() as f32 || y >= image.height() as f32 {
                 return None;
             }
