@@ -3,7 +3,7 @@
 use cubed::pocket::random_pocket;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::classify::{Calibration, ClassifyOptions};
-use cubed::vision::evaluate::{fit_calibration, LabelledScan, Part, Sample};
+use cubed::vision::evaluate::{fit_calibration, scans_in, LabelledScan, Part, Sample};
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::conditions;
 use cubed::vision::pocket_classify::classify_pocket_best_guess;
@@ -30,8 +30,7 @@ fn report(label: &str, t: &PocketTally) {
     }
 }
 
-/// The 2x2s the real scans' corners show under every condition, per part;
-/// returns every best guess's sample per part.
+/// Prints the 2x2s the real scans' corners show under every condition, per part.
 pub fn print_real_pocket_rows(
     all: &[(Part, LabelledScan)],
     parts: &[Part],
@@ -75,11 +74,7 @@ fn real_pockets(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> PocketTally {
-    let scans: Vec<LabelledScan> = (all.iter())
-        .filter(|(p, _)| *p == part)
-        .map(|(_, s)| s.clone())
-        .collect();
-    tally_real_pockets(&scans, draws, perturbation, palette, options)
+    tally_real_pockets(&scans_in(all, part), draws, perturbation, palette, options)
 }
 
 /// Fits the 2x2's calibration on the development part's corners (every

@@ -7,7 +7,7 @@ use cubed::vision::camera::image_dir::ImageDirCamera;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::classify::{classify_best_guess, Calibration, ClassifyOptions};
 use cubed::vision::evaluate::{
-    choose_threshold, fit_calibration, reliability, tally_photo_variants, tally_scans,
+    choose_threshold, fit_calibration, reliability, scans_in, tally_photo_variants, tally_scans,
     tally_sim_cubes, tally_variants, LabelledScan, Part, Sample, Tally,
 };
 use cubed::vision::grid_finder::find_grid;
@@ -195,11 +195,7 @@ fn fit_on_dev(
     palette: &Palette,
     options: &mut ClassifyOptions,
 ) {
-    let dev: Vec<LabelledScan> = all
-        .iter()
-        .filter(|(p, _)| *p == Part::Dev)
-        .map(|(_, s)| s.clone())
-        .collect();
+    let dev = scans_in(all, Part::Dev);
     let per_condition: Vec<Vec<Sample>> = conditions()
         .iter()
         .map(|c| run_condition(c, &dev, args, palette, options).samples)
@@ -325,11 +321,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     let mut pooled: Vec<(Part, Vec<Sample>)> = parts.iter().map(|&p| (p, Vec::new())).collect();
     for condition in conditions() {
         for (part, samples) in pooled.iter_mut() {
-            let scans: Vec<LabelledScan> = all
-                .iter()
-                .filter(|(p, _)| p == part)
-                .map(|(_, s)| s.clone())
-                .collect();
+            let scans = scans_in(&all, *part);
             let tally = run_condition(&condition, &scans, &args, &palette, &options);
             row(condition.name, part.label(), &tally);
             if *part == Part::Dev {

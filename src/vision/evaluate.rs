@@ -60,6 +60,14 @@ pub struct LabelledScan {
     pub truth: FaceletCube,
 }
 
+/// The scans of one part.
+pub fn scans_in(all: &[(Part, LabelledScan)], part: Part) -> Vec<LabelledScan> {
+    (all.iter())
+        .filter(|(p, _)| *p == part)
+        .map(|(_, s)| s.clone())
+        .collect()
+}
+
 /// One classified cube, for the reliability table and the calibration fit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {

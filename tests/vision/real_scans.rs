@@ -8,7 +8,7 @@
 
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::classify::ClassifyOptions;
-use cubed::vision::evaluate::{tally_scans, tally_variants, LabelledScan, Part};
+use cubed::vision::evaluate::{scans_in, tally_scans, tally_variants, LabelledScan, Part};
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::Perturbation;
 use cubed::vision::pocket_evaluate::tally_real_pockets;
@@ -75,11 +75,7 @@ fn all_ten_real_scans_are_read_exactly() {
 
 #[test]
 fn seeded_drift_of_the_development_scans_is_right_or_refused_never_confidently_wrong() {
-    let dev: Vec<LabelledScan> = real_scans()
-        .into_iter()
-        .filter(|(p, _)| *p == Part::Dev)
-        .map(|(_, s)| s)
-        .collect();
+    let dev = scans_in(&real_scans(), Part::Dev);
     let tally = tally_variants(
         &dev,
         20,
@@ -121,11 +117,7 @@ fn the_corners_of_every_real_scan_read_as_the_2x2_they_show() {
 
 #[test]
 fn drifting_corners_of_the_development_scans_are_right_or_refused_never_confidently_wrong() {
-    let dev: Vec<LabelledScan> = real_scans()
-        .into_iter()
-        .filter(|(p, _)| *p == Part::Dev)
-        .map(|(_, s)| s)
-        .collect();
+    let dev = scans_in(&real_scans(), Part::Dev);
     let tally = tally_real_pockets(
         &dev,
         (20, 7),
