@@ -7,8 +7,11 @@ use cubed::vision::camera::image_dir::ImageDirCamera;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::classify::{classify_best_guess, Calibration, ClassifyOptions};
 use cubed::vision::evaluate::{
-    choose_threshold, fit_calibration, reliability, scans_in, tally_photo_variants, tally_scans,
-    tally_sim_cubes, tally_variants, LabelledScan, Part, Sample, Tally,
+    choose_threshold, fit_calibration, reliability, scans_in, tally_scans, LabelledScan, Part,
+    Sample, Tally,
+};
+use cubed::vision::evaluate_recapture::{
+    tally_photo_variants, tally_variants_recaptured, Reading, RecaptureTally, Recapturing,
 };
 use cubed::vision::grid_finder::find_grid;
 use cubed::vision::palette::Palette;
@@ -17,6 +20,7 @@ use cubed::vision::perturb_photo::photo_conditions;
 use cubed::vision::sample::{sample_face, SampleOptions};
 use cubed::vision::scan::{capture_faces, plain_plan, read_photos, FacePhoto, GridChoice};
 use cubed::vision::scan_file::load_scan;
+use cubed::vision::sim_evaluate::tally_sim_cubes;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -47,6 +51,9 @@ pub struct VisionBenchArgs {
     /// Seeded variants of the photo set per photo condition.
     #[arg(long, default_value_t = 20)]
     pub photo_variants: usize,
+    /// Rounds of re-capturing the photo set's faces in doubt (as `[vision] recaptures`).
+    #[arg(long, default_value_t = 1)]
+    pub recaptures: u32,
     /// Repetitions for the timings.
     #[arg(long, default_value_t = 300)]
     pub timing_runs: usize,
@@ -132,16 +139,19 @@ fn photo_scan(dir: &Path) -> anyhow::Result<(LabelledScan, Vec<FacePhoto>)> {
     Ok((scan, photos))
 }
 
-/// One line of the hard-case table.
-fn row(condition: &str, part: &str, t: &Tally) {
+/// One line of the hard-case table: the first take, and the outcome after re-capturing.
+fn row(condition: &str, part: &str, t: &Tally, after: &Tally) {
     println!(
-        "| {condition:<52} | {part:<8} | {:>5} | {:>6.1} % | {:>6.1} % | {:>6.2} % ({}) | {:>3} |",
+        "| {condition:<52} | {part:<8} | {:>5} | {:>6.1} % | {:>6.1} % | {:>6.2} % ({}) | {:>3} | {:>5.1} / {:>4.1} / {:.2} % |",
         t.total(),
         t.percent_right(),
         t.percent(t.unsure),
         t.percent(t.wrong),
         t.wrong,
-        t.illegal
+        t.illegal,
+        after.percent_right(),
+        after.percent(after.unsure),
+        after.percent(after.wrong + after.illegal),
     );
 }
 
@@ -174,17 +184,29 @@ fn time_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     )
 }
 
-/// Runs one condition over some scans.
+/// Runs one condition over some scans, the faces in doubt re-captured as `recapturing` says.
 fn run_condition(
     condition: &Condition,
     scans: &[LabelledScan],
-    args: &VisionBenchArgs,
+    (args, recapturing): (&VisionBenchArgs, Recapturing),
     palette: &Palette,
     options: &ClassifyOptions,
-) -> Tally {
+) -> RecaptureTally {
+    let reading = Reading {
+        palette,
+        options,
+        recapturing,
+    };
     match &condition.perturbation {
-        None => tally_scans(scans, palette, options),
-        Some(p) => tally_variants(scans, args.variants, args.seed, p, palette, options),
+        None => {
+            let first = tally_scans(scans, palette, options);
+            RecaptureTally {
+                after: first.clone(),
+                first,
+                ..RecaptureTally::default()
+            }
+        }
+        Some(p) => tally_variants_recaptured(scans, (args.variants, args.seed), p, &reading),
     }
 }
 
@@ -198,7 +220,11 @@ fn fit_on_dev(
     let dev = scans_in(all, Part::Dev);
     let per_condition: Vec<Vec<Sample>> = conditions()
         .iter()
-        .map(|c| run_condition(c, &dev, args, palette, options).samples)
+        .map(|c| {
+            run_condition(c, &dev, (args, Recapturing::NONE), palette, options)
+                .first
+                .samples
+        })
         .collect();
     let pooled = per_condition.concat();
     let Some((a, b)) = fit_calibration(&pooled) else {
@@ -237,7 +263,8 @@ fn fit_on_dev(
 }
 
 /// The photo set under each photo condition: right / refused / confidently
-/// wrong, and how many best guesses (refused or not) were right.
+/// wrong at the first take, how many best guesses were right, and the outcome
+/// after the daemon's re-capture of doubtful faces at the exposure it chooses.
 fn print_photo_rows(
     photos: &[FacePhoto],
     truth: &FaceletCube,
@@ -246,23 +273,38 @@ fn print_photo_rows(
     options: &ClassifyOptions,
 ) {
     println!(
-        "\nthe photo set, {} seeded variants per condition (seed {}), grid found automatically:\n",
-        args.photo_variants, args.seed
+        "\nthe photo set, {} seeded variants per condition (seed {}), grid found automatically; then the faces in doubt taken again at the exposure the daemon chooses, {} round(s):\n",
+        args.photo_variants, args.seed, args.recaptures
     );
-    println!("| condition                                          | sets | right | refused | confidently wrong | best guess right | best guess wrong on a blank white sticker |");
-    println!("|----------------------------------------------------|------|-------|---------|-------------------|------------------|-------------------------------------------|");
+    println!("| condition                                          | sets | right | refused | confidently wrong | best guess right | best guess wrong on a blank white sticker | after re-capture: right / refused / wrong | faces re-taken darker / brighter / same |");
+    println!("|----------------------------------------------------|------|-------|---------|-------------------|------------------|-------------------------------------------|-------------------------------------------|-----------------------------------------|");
+    let reading = Reading {
+        palette,
+        options,
+        recapturing: Recapturing::daemon(args.recaptures),
+    };
     for condition in photo_conditions() {
-        let t = tally_photo_variants(
+        let tally = tally_photo_variants(
             photos,
             truth,
             &condition,
             (args.photo_variants, args.seed),
-            palette,
-            options,
+            &reading,
         );
+        let t = &tally.first;
         let guessed = t.samples.iter().filter(|s| s.right).count();
+        let after = format!(
+            "{} / {} / {}",
+            tally.after.right,
+            tally.after.unsure,
+            tally.after.wrong + tally.after.illegal
+        );
+        let retaken = format!(
+            "{} / {} / {}",
+            tally.retaken_darker, tally.retaken_brighter, tally.retaken_normal
+        );
         println!(
-            "| {:<50} | {:>4} | {:>5} | {:>7} | {:>17} | {:>16} | {:>41} |",
+            "| {:<50} | {:>4} | {:>5} | {:>7} | {:>17} | {:>16} | {:>41} | {after:>41} | {retaken:>39} |",
             condition.name,
             t.total(),
             t.right,
@@ -271,7 +313,7 @@ fn print_photo_rows(
             guessed,
             t.misread_blank
         );
-        for f in t.failures.iter().take(args.show_failures) {
+        for f in tally.after.failures.iter().take(args.show_failures) {
             println!("      {f}");
         }
     }
@@ -316,14 +358,16 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         "\n{} variants per scan and condition, seed {}; \"confidently wrong\" = a legal cube that is not the true one, given without refusal\n",
         args.variants, args.seed
     );
-    println!("| condition                                            | part     | cubes |   right  | refused  | confidently wrong | illegal |");
-    println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|-----|");
+    println!("| condition                                            | part     | cubes |   right  | refused  | confidently wrong | illegal | after re-capture: right / refused / wrong |");
+    println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|-----|-----|");
     let mut pooled: Vec<(Part, Vec<Sample>)> = parts.iter().map(|&p| (p, Vec::new())).collect();
     for condition in conditions() {
         for (part, samples) in pooled.iter_mut() {
             let scans = scans_in(&all, *part);
-            let tally = run_condition(&condition, &scans, &args, &palette, &options);
-            row(condition.name, part.label(), &tally);
+            let recapturing = Recapturing::daemon(args.recaptures);
+            let both = run_condition(&condition, &scans, (&args, recapturing), &palette, &options);
+            let tally = both.first;
+            row(condition.name, part.label(), &tally, &both.after);
             if *part == Part::Dev {
                 for f in tally.failures.iter().take(args.show_failures) {
                     println!("      {f}");

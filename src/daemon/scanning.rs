@@ -12,6 +12,7 @@ use crate::robot::{EncodedProgram, MotionGroup};
 use crate::vision::camera::{CameraError, CaptureRequest, Exposure};
 use crate::vision::classify::ClassifyOptions;
 use crate::vision::colour::Rgb;
+use crate::vision::recapture::Rounds;
 use crate::vision::scan::{FacePhoto, ScanError};
 use std::sync::Arc;
 
@@ -32,7 +33,7 @@ pub(crate) async fn scan(
 }
 
 /// Classify: reads the photos as a cube of `kind`; unreadable photos are all taken again, and
-/// the faces of unsure stickers photographed again, up to `[run] recaptures` times before the
+/// the faces of unsure stickers photographed again, up to `[vision] recaptures` times before the
 /// run is refused.
 pub(super) async fn classify<K: CubeKind>(
     ctx: &mut RunContext,
@@ -40,20 +41,19 @@ pub(super) async fn classify<K: CubeKind>(
     attempt: u32,
     mut photos: Vec<FacePhoto>,
 ) -> Result<K::Seen, RunError> {
-    let mut rounds = 0;
+    let mut rounds = Rounds::new(ctx.settings.recaptures);
     loop {
         let phase = Phase::begin("classify", attempt);
         let read = read_and_classify(ctx, kind, &photos);
         phase.end(ctx);
         let (readings, result) = match read {
             Ok(pair) => pair,
-            Err(error) if rounds < ctx.settings.recaptures => {
+            Err(error) if rounds.again_after_unreadable() => {
                 ctx.board.say(format!(
                     "{}: {}; photographing again",
                     doing(attempt),
                     error_chain(&error)
                 ));
-                rounds += 1;
                 super::metrics::recaptured();
                 photos = capture_scan(ctx, attempt, &Face::ALL).await?;
                 continue;
@@ -74,25 +74,21 @@ pub(super) async fn classify<K: CubeKind>(
             }
         };
         let stickers = sticker_names::<K>(&unsure);
-        if rounds >= ctx.settings.recaptures {
+        let Some(again) = rounds.again_after_doubt(readings.as_ref(), &unsure, K::PER_FACE) else {
+            let rounds = rounds.done();
             let error = RunError::Unsure { stickers, rounds };
             return Err(refuse(ctx, attempt, Some(readings.as_ref()), error));
-        }
-        rounds += 1;
+        };
         super::metrics::recaptured();
-        let faces = faces_of::<K>(&unsure);
-        let exposure = exposure_for(readings.as_ref(), &unsure);
         ctx.board.say(format!(
-            "{}: unsure of {stickers}; photographing those faces again{}",
+            "{}: unsure of {stickers}; photographing again: {}",
             doing(attempt),
-            match exposure {
-                Exposure::Normal => String::new(),
-                other => format!(", {}", other.words()),
-            }
+            faces_and_exposures(&again)
         ));
-        let again = capture_scan_at(ctx, attempt, &faces, exposure).await?;
+        let faces: Vec<Face> = again.iter().map(|&(face, _)| face).collect();
+        let retaken = capture_scan_at(ctx, attempt, &again).await?;
         photos.retain(|p| !faces.contains(&p.face));
-        photos.extend(again);
+        photos.extend(retaken);
     }
 }
 
@@ -196,33 +192,24 @@ fn sticker_names<K: CubeKind>(stickers: &[usize]) -> String {
         .join(", ")
 }
 
-/// The exposure to photograph the doubtful `stickers` again at: darker when they came out
-/// near clipping (the brightest channel at 230 of 255 or more on average), brighter when
-/// near black (at most 40), otherwise the same exposure (another photo, another view).
-fn exposure_for(readings: &[Rgb], stickers: &[usize]) -> Exposure {
-    let brightest: Vec<f32> = stickers
-        .iter()
-        .filter_map(|&s| readings.get(s))
-        .map(|rgb| f32::from(rgb.iter().copied().max().unwrap_or(0)))
-        .collect();
-    if brightest.is_empty() {
-        return Exposure::Normal;
-    }
-    let mean = brightest.iter().sum::<f32>() / brightest.len() as f32;
-    if mean >= 230.0 {
-        Exposure::Darker
-    } else if mean <= 40.0 {
-        Exposure::Brighter
-    } else {
-        Exposure::Normal
-    }
-}
-
-fn faces_of<K: CubeKind>(stickers: &[usize]) -> Vec<Face> {
-    let mut faces: Vec<Face> = stickers.iter().map(|&s| K::face_of(s)).collect();
-    faces.sort_by_key(|f| f.index());
-    faces.dedup();
-    faces
+/// "U, R 1 stop darker; F as before": the faces to take again, grouped by their exposures.
+fn faces_and_exposures(again: &[(Face, Exposure)]) -> String {
+    let mut exposures: Vec<Exposure> = again.iter().map(|&(_, e)| e).collect();
+    exposures.sort_by_key(|e| e.in_stops());
+    exposures.dedup();
+    (exposures.iter())
+        .map(|&exposure| {
+            let faces: Vec<String> = (again.iter())
+                .filter(|(_, e)| *e == exposure)
+                .map(|(f, _)| f.letter().to_string())
+                .collect();
+            match exposure.words() {
+                words if words.is_empty() => format!("{} as before", faces.join(", ")),
+                words => format!("{} {words}", faces.join(", ")),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Runs the scan program from the robot's pose and photographs `wanted` faces on the way.
@@ -231,15 +218,15 @@ pub(crate) async fn capture_scan(
     attempt: u32,
     wanted: &[Face],
 ) -> Result<Vec<FacePhoto>, RunError> {
-    capture_scan_at(ctx, attempt, wanted, Exposure::Normal).await
+    let wanted: Vec<(Face, Exposure)> = wanted.iter().map(|&f| (f, Exposure::NORMAL)).collect();
+    capture_scan_at(ctx, attempt, &wanted).await
 }
 
-/// `capture_scan` with the photos taken at `exposure`.
+/// `capture_scan` with each wanted face's photo taken at its exposure.
 async fn capture_scan_at(
     ctx: &mut RunContext,
     attempt: u32,
-    wanted: &[Face],
-    exposure: Exposure,
+    wanted: &[(Face, Exposure)],
 ) -> Result<Vec<FacePhoto>, RunError> {
     ctx.abort.check()?;
     let phase = Phase::begin("scan", attempt);
@@ -267,7 +254,10 @@ async fn capture_scan_at(
             .count();
         move_robot(ctx, &encoded, sent..upto, &poses).await?;
         sent = upto;
-        for mut request in captures.into_iter().filter(|r| wanted.contains(&r.face)) {
+        for mut request in captures {
+            let Some(&(_, exposure)) = wanted.iter().find(|(f, _)| *f == request.face) else {
+                continue;
+            };
             request.exposure = exposure;
             photos.push(take_photo(ctx, attempt, request).await?);
         }
@@ -288,7 +278,7 @@ fn capture_request(action: &Action) -> Option<CaptureRequest> {
             camera,
             face,
             image_rotation,
-            exposure: Exposure::Normal,
+            exposure: Exposure::NORMAL,
         }),
         _ => None,
     }
@@ -405,20 +395,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn doubtful_stickers_near_white_are_taken_darker_near_black_brighter() {
-        let mut readings = [[120u8, 90, 60]; 54];
-        readings[4] = [250, 252, 255];
-        readings[13] = [255, 240, 236];
-        readings[20] = [20, 30, 25];
-        readings[21] = [35, 10, 12];
-        assert_eq!(exposure_for(&readings, &[4, 13]), Exposure::Darker);
-        assert_eq!(exposure_for(&readings, &[20, 21]), Exposure::Brighter);
-        assert_eq!(exposure_for(&readings, &[0, 4]), Exposure::Normal);
-        assert_eq!(exposure_for(&readings, &[]), Exposure::Normal);
+    fn faces_taken_again_are_grouped_by_exposure_darkest_first() {
+        let again = [
+            (Face::U, Exposure::stops(-1)),
+            (Face::F, Exposure::NORMAL),
+            (Face::D, Exposure::stops(-1)),
+            (Face::B, Exposure::stops(2)),
+        ];
         assert_eq!(
-            exposure_for(&readings, &[99]),
-            Exposure::Normal,
-            "out of range"
+            faces_and_exposures(&again),
+            "U, D 1 stop darker; F as before; B 2 stops brighter"
         );
     }
 }

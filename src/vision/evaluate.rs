@@ -1,20 +1,12 @@
 //! Measuring the classifier: the development / held-out split of the labelled scans, runs over them (as they are or with seeded lighting variants) counting right, refused, wrong and illegal results, and the confidence of each outcome for the reliability table.
 
-use super::camera::sim::{SimCamera, SimLighting};
-use super::camera::CaptureRequest;
-use super::classify::{classify, Calibration, ClassifyError, ClassifyOptions};
+use super::classify::{classify, Calibration, Classification, ClassifyError, ClassifyOptions};
 use super::colour::Rgb;
+use super::evaluate_recapture::{tally_variants_recaptured, Reading, Recapturing};
 use super::lighting::CLIPPED;
 use super::palette::Palette;
 use super::perturb::Perturbation;
-use super::perturb_photo::PhotoCondition;
-use super::sample::SampleOptions;
-use super::scan::{capture_faces, read_photos, FacePhoto, GridChoice};
-use crate::cube::random::random_cube;
-use crate::cube::{Face, FaceletCube};
-use crate::error_chain::error_chain;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::cube::FaceletCube;
 
 /// Which part of the labelled data a scan belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +116,17 @@ impl Tally {
         options: &ClassifyOptions,
     ) {
         let result = classify(readings, palette, options);
+        self.record_result(name, readings, truth, result);
+    }
+
+    /// Counts the outcome `result` of classifying `readings`.
+    pub fn record_result(
+        &mut self,
+        name: String,
+        readings: &[Rgb; 54],
+        truth: &FaceletCube,
+        result: Result<Classification, ClassifyError>,
+    ) {
         let guess = match &result {
             Ok(c) => c,
             Err(ClassifyError::Unsure { best_guess, .. }) => best_guess,
@@ -194,104 +197,12 @@ pub fn tally_variants(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Tally {
-    let mut tally = Tally::default();
-    for scan in scans {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(&scan.name));
-        for v in 0..variants {
-            let varied = perturbation.apply(&scan.readings, &mut rng);
-            tally.record(
-                format!("{} variant {v}", scan.name),
-                &varied,
-                &scan.truth,
-                palette,
-                options,
-            );
-        }
-    }
-    tally
-}
-
-/// Random cubes photographed by the simulated camera (random rotation per
-/// face), sampled with the camera's nominal grid and classified.
-pub fn tally_sim_cubes(
-    cubes: usize,
-    seed: u64,
-    lighting: &SimLighting,
-    palette: &Palette,
-    options: &ClassifyOptions,
-) -> Tally {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut camera = SimCamera::new(seed, *lighting);
-    let scene = camera.scene();
-    let grid = GridChoice::Fixed(SimCamera::nominal_grid());
-    let mut tally = Tally::default();
-    for n in 0..cubes {
-        let truth = random_cube(&mut rng).to_facelets();
-        if let Ok(mut s) = scene.lock() {
-            s.cube = truth;
-        }
-        let plan: Vec<CaptureRequest> = Face::ALL
-            .iter()
-            .map(|&face| CaptureRequest {
-                camera: 0,
-                face,
-                image_rotation: rng.random_range(0..4),
-                exposure: crate::vision::camera::Exposure::Normal,
-            })
-            .collect();
-        let readings = capture_faces(&mut camera, &plan)
-            .and_then(|photos| read_photos(&photos, &grid, &SampleOptions::default()));
-        match readings {
-            Ok(r) => tally.record(format!("sim cube {n}"), &r, &truth, palette, options),
-            Err(e) => {
-                tally.unsure += 1;
-                tally
-                    .failures
-                    .push(format!("sim cube {n}: {e}", e = error_chain(&e)));
-            }
-        }
-    }
-    tally
-}
-
-/// `variants` seeded variants of a set of face photos under a photo
-/// condition (each face's photo changed with its own draw), each read with the
-/// grid found automatically and classified. A variant whose photos cannot be
-/// read counts as refused.
-pub fn tally_photo_variants(
-    photos: &[FacePhoto],
-    truth: &FaceletCube,
-    condition: &PhotoCondition,
-    (variants, seed): (usize, u64),
-    palette: &Palette,
-    options: &ClassifyOptions,
-) -> Tally {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(condition.name));
-    let mut tally = Tally::default();
-    for v in 0..variants {
-        let name = format!("{} variant {v}", condition.name);
-        let changed: Result<Vec<FacePhoto>, _> = photos
-            .iter()
-            .map(|p| {
-                condition
-                    .change
-                    .apply(&p.image, &mut rng)
-                    .map(|image| FacePhoto { image, ..p.clone() })
-            })
-            .collect();
-        let readings = changed.map_err(|e| error_chain(&e)).and_then(|photos| {
-            read_photos(&photos, &GridChoice::Auto, &SampleOptions::default())
-                .map_err(|e| error_chain(&e))
-        });
-        match readings {
-            Ok(r) => tally.record(name, &r, truth, palette, options),
-            Err(e) => {
-                tally.unsure += 1;
-                tally.failures.push(format!("{name}: {e}"));
-            }
-        }
-    }
-    tally
+    let once = Reading {
+        palette,
+        options,
+        recapturing: Recapturing::NONE,
+    };
+    tally_variants_recaptured(scans, (variants, seed), perturbation, &once).first
 }
 
 /// One bin of the reliability table.

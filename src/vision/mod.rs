@@ -1,4 +1,4 @@
-//! Vision: reading the cube's colours from camera images (`pocket_*`: the 2x2). `classify*`, `colour` and `palette` are pure; `camera` does the I/O.
+//! Vision: reading the cube's colours from camera images (`pocket_*`: the 2x2). `classify*`, `colour`, `palette` and `recapture` are pure; `camera` does the I/O.
 
 pub(crate) mod assignment;
 pub mod calibrate;
@@ -8,6 +8,7 @@ pub(crate) mod classify_pieces;
 pub mod colour;
 pub(crate) mod colour_difference;
 pub mod evaluate;
+pub mod evaluate_recapture;
 pub(crate) mod face_consistency;
 pub mod grid_file;
 pub mod grid_finder;
@@ -19,7 +20,9 @@ pub mod pocket_classify;
 pub mod pocket_evaluate;
 pub mod pocket_grid;
 pub mod pocket_sample;
+pub mod recapture;
 pub(crate) mod refine;
 pub mod sample;
 pub mod scan;
 pub mod scan_file;
+pub mod sim_evaluate;

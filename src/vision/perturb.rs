@@ -94,11 +94,23 @@ pub fn conditions() -> Vec<Condition> {
 impl Perturbation {
     /// The readings as a camera with other exposure and white balance per face would give them (clipped to 0..=255).
     pub fn apply<R: Rng>(&self, readings: &[Rgb; 54], rng: &mut R) -> [Rgb; 54] {
+        self.apply_at(readings, rng, &[1.0; 6])
+    }
+
+    /// `apply` with each face (URFDLB) photographed with `light[face]` times the light (a
+    /// re-capture darker or brighter; 1 = as taken). The light scales linear values, so the
+    /// readings scale by `light^(1/2.2)`, clipped once with the drawn changes.
+    pub fn apply_at<R: Rng>(
+        &self,
+        readings: &[Rgb; 54],
+        rng: &mut R,
+        light: &[f32; 6],
+    ) -> [Rgb; 54] {
         let mut out = *readings;
         let exposure = draw(rng, self.exposure);
         let cast: [f32; 3] = std::array::from_fn(|_| exposure * draw(rng, self.cast));
-        for face in out.chunks_mut(9) {
-            let brightness = draw(rng, self.brightness);
+        for (face, light) in out.chunks_mut(9).zip(light) {
+            let brightness = draw(rng, self.brightness) * light.powf(1.0 / 2.2);
             let gains: [f32; 3] =
                 std::array::from_fn(|c| cast[c] * brightness * draw(rng, self.channel_gain));
             for rgb in face {
@@ -139,5 +151,25 @@ mod tests {
             );
         }
         assert_ne!(out[0], out[9]);
+    }
+
+    #[test]
+    fn a_face_taken_again_darker_keeps_its_draw_with_less_light() {
+        let readings = [[200u8, 120, 40]; 54];
+        let clipped = Perturbation {
+            exposure: (1.6, 1.6),
+            ..NONE
+        };
+        let rng = ChaCha8Rng::seed_from_u64(2);
+        let first = clipped.apply(&readings, &mut rng.clone());
+        assert_eq!(first[0], [255, 192, 64]);
+        let mut light = [1.0; 6];
+        light[1] = 0.25;
+        let again = clipped.apply_at(&readings, &mut rng.clone(), &light);
+        assert_eq!(&again[..9], &first[..9], "the other faces as before");
+        assert_eq!(&again[18..], &first[18..]);
+        let half = 1.6 * 0.25f32.powf(1.0 / 2.2);
+        let want = |v: f32| (v * half).round() as u8;
+        assert_eq!(again[9], [want(200.0), want(120.0), want(40.0)]);
     }
 }

@@ -67,12 +67,34 @@ impl PhotoChange {
         image: &RgbImage,
         rng: &mut R,
     ) -> Result<RgbImage, PhotoPerturbError> {
+        self.apply_at(image, rng, 1.0)
+    }
+
+    /// The photo as this change makes it, taken with `exposure` times the light (a re-capture
+    /// darker or brighter; 1 = as taken). The light scales linear values, so the photo's sRGB
+    /// values scale by `exposure^(1/2.2)`, clipped once with the change's own brightness.
+    pub fn apply_at<R: Rng>(
+        &self,
+        image: &RgbImage,
+        rng: &mut R,
+        exposure: f32,
+    ) -> Result<RgbImage, PhotoPerturbError> {
+        let value = exposure.powf(1.0 / 2.2);
+        let exposed = || {
+            if exposure == 1.0 {
+                image.clone()
+            } else {
+                scale_channels(image, [value; 3])
+            }
+        };
         Ok(match *self {
-            PhotoChange::Rotate { degrees } => rotate(image, draw(rng, degrees)),
-            PhotoChange::Jpeg { quality } => jpeg_round_trip(image, quality)?,
-            PhotoChange::Brightness { factor } => scale_channels(image, [draw(rng, factor); 3]),
+            PhotoChange::Rotate { degrees } => rotate(&exposed(), draw(rng, degrees)),
+            PhotoChange::Jpeg { quality } => jpeg_round_trip(&exposed(), quality)?,
+            PhotoChange::Brightness { factor } => {
+                scale_channels(image, [draw(rng, factor) * value; 3])
+            }
             PhotoChange::Cast { factor } => {
-                scale_channels(image, std::array::from_fn(|_| draw(rng, factor)))
+                scale_channels(image, std::array::from_fn(|_| draw(rng, factor) * value))
             }
         })
     }
@@ -196,5 +218,25 @@ mod tests {
         let scaled = scale_channels(&image, [1.5, 1.0, 0.5]);
         assert_eq!(scaled.get_pixel(5, 10).0, [255, 0, 0]);
         assert_eq!(scaled.get_pixel(35, 10).0, [0, 0, 100]);
+    }
+
+    #[test]
+    fn a_darker_retake_repeats_the_draw_with_less_light_clipped_once() {
+        use rand::SeedableRng;
+        let image = RgbImage::from_pixel(4, 4, Rgb([250, 200, 40]));
+        let bright = PhotoChange::Brightness { factor: (1.5, 1.5) };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let first = bright.apply(&image, &mut rng.clone()).expect("scales");
+        assert_eq!(first.get_pixel(0, 0).0, [255, 255, 60], "clipped");
+        // A quarter of the light is half the sRGB value (2.2 power): 1.5 x 0.533 of each value.
+        let darker = bright.apply_at(&image, &mut rng, 0.25).expect("scales");
+        let want = |v: f32| (v * 1.5 * 0.25f32.powf(1.0 / 2.2)).round() as u8;
+        assert_eq!(
+            darker.get_pixel(0, 0).0,
+            [want(250.0), want(200.0), want(40.0)]
+        );
+        let jpeg = PhotoChange::Jpeg { quality: 95 };
+        let dim = jpeg.apply_at(&image, &mut rng, 0.25).expect("encodes");
+        assert!(dim.get_pixel(1, 1).0[0].abs_diff(want(250.0 / 1.5)) <= 3);
     }
 }

@@ -142,7 +142,7 @@ pub fn tally_sim_pockets(
                 camera: 0,
                 face,
                 image_rotation: rng.random_range(0..4),
-                exposure: crate::vision::camera::Exposure::Normal,
+                exposure: crate::vision::camera::Exposure::NORMAL,
             })
             .collect();
         let readings = capture_faces(&mut camera, &plan)

@@ -128,7 +128,7 @@ pub fn plain_plan() -> Vec<CaptureRequest> {
             camera: 0,
             face,
             image_rotation: 0,
-            exposure: crate::vision::camera::Exposure::Normal,
+            exposure: crate::vision::camera::Exposure::NORMAL,
         })
         .collect()
 }

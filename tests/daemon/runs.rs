@@ -198,6 +198,53 @@ async fn unsure_stickers_are_photographed_again_then_the_run_is_refused_naming_t
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clipped_faces_in_doubt_are_photographed_a_stop_darker_each_round() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "", 0.0);
+    config.min_confidence = 1.0; // every sticker stays in doubt
+    config.recaptures = 2;
+    config.sim.exposure = 4.0; // a lamp far too bright: the stickers clip
+    let daemon = cubed::daemon::RunningDaemon::start(&config, super::solver())
+        .await
+        .expect("starts");
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(17));
+    let mut said = daemon.handle.subscribe();
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Faulted, "{}", end.message);
+    assert!(
+        end.message.contains("after 2 re-capture"),
+        "{}",
+        end.message
+    );
+    let messages = said_so_far(&mut said);
+    let mut retakes: Vec<&String> = (messages.iter())
+        .filter(|m| m.contains("photographing again"))
+        .collect();
+    retakes.dedup();
+    assert_eq!(retakes.len(), 2, "{retakes:?}");
+    assert!(
+        retakes[0].ends_with("U, R, F, D, L, B 1 stop darker"),
+        "{}",
+        retakes[0]
+    );
+    assert!(
+        retakes[1].ends_with("U, R, F, D, L, B 2 stops darker"),
+        "{}",
+        retakes[1]
+    );
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
+    assert_eq!(
+        photographed, 3,
+        "the scan and two re-captures: {:?}",
+        detail.steps
+    );
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hand_in_a_photo_is_named_and_the_faces_photographed_again() {
     let dir = tempfile::tempdir().expect("temp dir");
     let daemon = start(dir.path(), "", 0.0).await;

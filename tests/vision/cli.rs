@@ -192,7 +192,7 @@ fn simulated_folder(cube: FaceletCube, dir: &Path) {
                 camera: 0,
                 face,
                 image_rotation: 0,
-                exposure: cubed::vision::camera::Exposure::Normal,
+                exposure: cubed::vision::camera::Exposure::NORMAL,
             })
             .expect("render");
         image.save(dir.join(format!("{face}.png"))).expect("save");

@@ -2,9 +2,9 @@
 
 use cubed::vision::camera::sim::{SimCamera, SimLighting};
 use cubed::vision::classify::ClassifyOptions;
-use cubed::vision::evaluate::tally_sim_cubes;
 use cubed::vision::grid_finder::find_grid;
 use cubed::vision::palette::Palette;
+use cubed::vision::sim_evaluate::tally_sim_cubes;
 
 #[test]
 fn simulated_photos_of_random_cubes_are_read_exactly() {

@@ -120,7 +120,7 @@ mod tests {
             camera: 0,
             face,
             image_rotation: 0,
-            exposure: crate::vision::camera::Exposure::Normal,
+            exposure: crate::vision::camera::Exposure::NORMAL,
         }
     }
 

@@ -239,7 +239,7 @@ pub fn frame_at_exposure(
     locked: Option<i64>,
     exposure: Exposure,
 ) -> Result<RgbImage, CameraError> {
-    let Some(locked) = locked.filter(|_| exposure != Exposure::Normal) else {
+    let Some(locked) = locked.filter(|_| exposure != Exposure::NORMAL) else {
         return settled_frame(device, settings);
     };
     let scaled = ((locked as f64) * f64::from(exposure.factor()))
@@ -380,8 +380,8 @@ mod tests {
             average_frames: 1,
             ..LockSettings::default()
         };
-        let frame =
-            frame_at_exposure(&mut device, &settings, Some(200), Exposure::Darker).expect("photo");
+        let frame = frame_at_exposure(&mut device, &settings, Some(200), Exposure::stops(-1))
+            .expect("photo");
         assert_eq!(
             frame.get_pixel(0, 0).0,
             [20, 20, 20],
@@ -389,11 +389,11 @@ mod tests {
         );
         assert_eq!(
             device.calls,
-            ["set exposure 120", "grab 10", "grab 20", "set exposure 200"]
+            ["set exposure 100", "grab 10", "grab 20", "set exposure 200"]
         );
         assert_eq!(device.values["exposure"].0, 200, "put back");
         let mut automatic = Recording::new();
-        frame_at_exposure(&mut automatic, &settings, None, Exposure::Brighter).expect("photo");
+        frame_at_exposure(&mut automatic, &settings, None, Exposure::stops(1)).expect("photo");
         assert_eq!(
             automatic.calls,
             ["grab 10", "grab 20"],

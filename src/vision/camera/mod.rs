@@ -32,33 +32,55 @@ pub struct CaptureRequest {
     pub exposure: Exposure,
 }
 
-/// A photo's exposure against the one the camera is locked at.
+/// A photo's exposure against the one the camera is locked at, in whole stops: each stop
+/// halves (darker) or doubles (brighter) the light. A face photographed again because some of
+/// its stickers were in doubt may be taken darker or brighter, a stop more each round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Exposure {
-    #[default]
-    Normal,
-    /// For stickers that came out near white (clipped): about 0.7 stops less light.
-    Darker,
-    /// For stickers that came out near black: about 0.7 stops more light.
-    Brighter,
+pub struct Exposure {
+    stops: i8,
 }
 
 impl Exposure {
-    /// The factor on the exposure time (or the simulated light).
-    pub fn factor(self) -> f32 {
-        match self {
-            Exposure::Normal => 1.0,
-            Exposure::Darker => 0.6,
-            Exposure::Brighter => 1.6,
+    /// The locked exposure.
+    pub const NORMAL: Exposure = Exposure { stops: 0 };
+    /// The furthest a photo is taken from the locked exposure, in stops either way.
+    pub const MAX_STOPS: i8 = 3;
+
+    /// `stops` from the locked exposure (negative: darker), within `MAX_STOPS`.
+    pub fn stops(stops: i8) -> Exposure {
+        Exposure {
+            stops: stops.clamp(-Self::MAX_STOPS, Self::MAX_STOPS),
         }
     }
 
-    /// "darker", "brighter", or "" for the normal exposure.
-    pub fn words(self) -> &'static str {
-        match self {
-            Exposure::Normal => "",
-            Exposure::Darker => "darker",
-            Exposure::Brighter => "brighter",
+    /// Stops from the locked exposure (negative: darker).
+    pub fn in_stops(self) -> i8 {
+        self.stops
+    }
+
+    /// One stop darker (no further than `MAX_STOPS`).
+    pub fn darker(self) -> Exposure {
+        Exposure::stops(self.stops - 1)
+    }
+
+    /// One stop brighter (no further than `MAX_STOPS`).
+    pub fn brighter(self) -> Exposure {
+        Exposure::stops(self.stops + 1)
+    }
+
+    /// The factor on the exposure time (or the simulated light): 2 to the power of the stops.
+    pub fn factor(self) -> f32 {
+        2f32.powi(i32::from(self.stops))
+    }
+
+    /// "1 stop darker", "2 stops brighter", or "" for the normal exposure.
+    pub fn words(self) -> String {
+        let n = self.stops.unsigned_abs();
+        let unit = if n == 1 { "stop" } else { "stops" };
+        match self.stops {
+            0 => String::new(),
+            s if s < 0 => format!("{n} {unit} darker"),
+            _ => format!("{n} {unit} brighter"),
         }
     }
 }

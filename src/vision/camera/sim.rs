@@ -434,7 +434,7 @@ mod tests {
             };
             let photo = camera.capture(&request).expect("photo");
             let again = camera.capture(&CaptureRequest {
-                exposure: Exposure::Normal,
+                exposure: Exposure::NORMAL,
                 ..request
             });
             let total: u64 = photo.as_raw().iter().map(|&v| u64::from(v)).sum();
@@ -446,9 +446,9 @@ mod tests {
                 .sum();
             (total as f64, next as f64)
         };
-        let (normal, normal_next) = mean(Exposure::Normal);
-        let (darker, darker_next) = mean(Exposure::Darker);
-        let (brighter, _) = mean(Exposure::Brighter);
+        let (normal, normal_next) = mean(Exposure::NORMAL);
+        let (darker, darker_next) = mean(Exposure::stops(-1));
+        let (brighter, _) = mean(Exposure::stops(1));
         assert!(darker < 0.75 * normal, "{darker} vs {normal}");
         assert!(brighter > 1.2 * normal, "{brighter} vs {normal}");
         assert_eq!(darker_next, normal_next, "the next photo is back to normal");

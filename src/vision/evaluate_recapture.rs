@@ -1,0 +1,291 @@
+//! Measuring the daemon's re-capture: a cube's readings classified, the faces of doubtful stickers taken again (at the exposure `recapture` chooses, or always the same one) for a number of rounds, the first take and the final outcome counted apart; over photos (the simulated camera, the photo set) or over real readings under a seeded lighting perturbation.
+
+use super::camera::Exposure;
+use super::classify::{classify, ClassifyError, ClassifyOptions};
+use super::colour::Rgb;
+use super::evaluate::{name_hash, LabelledScan, Tally};
+use super::palette::Palette;
+use super::perturb::Perturbation;
+use super::perturb_photo::{PhotoCondition, PhotoPerturbError};
+use super::recapture::Rounds;
+use super::sample::SampleOptions;
+use super::scan::{read_photos, FacePhoto, GridChoice};
+use crate::cube::{Face, FaceletCube};
+use crate::error_chain::error_chain;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// How the faces in doubt are photographed again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recapturing {
+    /// Rounds of re-capture before the cube is refused (the daemon's `[vision] recaptures`).
+    pub rounds: u32,
+    /// Take each a stop on from its last photo as `recapture` chooses (darker near clipping,
+    /// brighter near black); otherwise always at the normal exposure.
+    pub choose_exposure: bool,
+}
+
+impl Recapturing {
+    /// No re-capture: the first take is the outcome.
+    pub const NONE: Recapturing = Recapturing {
+        rounds: 0,
+        choose_exposure: false,
+    };
+
+    /// `rounds` rounds at the chosen exposure, as the daemon does.
+    pub fn daemon(rounds: u32) -> Recapturing {
+        Recapturing {
+            rounds,
+            choose_exposure: true,
+        }
+    }
+
+    fn rounds(self) -> Rounds {
+        if self.choose_exposure {
+            Rounds::new(self.rounds)
+        } else {
+            Rounds::at_normal_exposure(self.rounds)
+        }
+    }
+}
+
+/// Outcomes of the first take and after re-capturing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecaptureTally {
+    pub first: Tally,
+    pub after: Tally,
+    /// Faces taken again, by the way their exposure stepped from their last photo.
+    pub retaken_darker: usize,
+    pub retaken_brighter: usize,
+    pub retaken_normal: usize,
+}
+
+/// A cube's faces as taken so far.
+pub trait Shots {
+    /// The 54 readings of the faces as last taken (or why they cannot be read).
+    fn readings(&mut self) -> Result<[Rgb; 54], String>;
+    /// Takes each face again at its exposure.
+    fn retake(&mut self, again: &[(Face, Exposure)]);
+}
+
+/// Photos, taken by a function of the faces and their exposures, read with a grid.
+pub struct PhotoShots<'a, F> {
+    take: F,
+    grid: &'a GridChoice,
+    photos: Result<Vec<FacePhoto>, String>,
+}
+
+impl<'a, F> PhotoShots<'a, F>
+where
+    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
+{
+    /// Takes the six faces at the normal exposure.
+    pub fn new(mut take: F, grid: &'a GridChoice) -> Self {
+        let photos = take(&Face::ALL.map(|f| (f, Exposure::NORMAL)));
+        PhotoShots { take, grid, photos }
+    }
+}
+
+impl<F> Shots for PhotoShots<'_, F>
+where
+    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
+{
+    fn readings(&mut self) -> Result<[Rgb; 54], String> {
+        let photos = self.photos.as_ref().map_err(Clone::clone)?;
+        read_photos(photos, self.grid, &SampleOptions::default()).map_err(|e| error_chain(&e))
+    }
+
+    fn retake(&mut self, again: &[(Face, Exposure)]) {
+        let retaken = (self.take)(again);
+        let photos = std::mem::replace(&mut self.photos, Err(String::new()));
+        self.photos = photos.and_then(|mut p| {
+            p.retain(|photo| !again.iter().any(|(f, _)| *f == photo.face));
+            p.extend(retaken?);
+            Ok(p)
+        });
+    }
+}
+
+/// Real readings under one draw of a lighting perturbation; a face taken again keeps its draw
+/// with the light of the exposure asked for.
+struct ScanShots<'a> {
+    readings: &'a [Rgb; 54],
+    perturbation: &'a Perturbation,
+    draw: ChaCha8Rng,
+    light: [f32; 6],
+}
+
+impl Shots for ScanShots<'_> {
+    fn readings(&mut self) -> Result<[Rgb; 54], String> {
+        let mut draw = self.draw.clone();
+        Ok((self.perturbation).apply_at(self.readings, &mut draw, &self.light))
+    }
+
+    fn retake(&mut self, again: &[(Face, Exposure)]) {
+        for (face, exposure) in again {
+            self.light[face.index()] = exposure.factor();
+        }
+    }
+}
+
+/// What one cube is classified with.
+pub struct Reading<'a> {
+    pub palette: &'a Palette,
+    pub options: &'a ClassifyOptions,
+    pub recapturing: Recapturing,
+}
+
+impl RecaptureTally {
+    /// Classifies one cube from `shots`, re-capturing as `reading` says, and counts the first
+    /// take and the outcome. Unreadable photos are all taken again, as the daemon does.
+    pub fn read_cube(
+        &mut self,
+        name: &str,
+        truth: &FaceletCube,
+        reading: &Reading,
+        shots: &mut dyn Shots,
+    ) {
+        let mut rounds = reading.recapturing.rounds();
+        let mut first = true;
+        loop {
+            let readings = match shots.readings() {
+                Ok(r) => r,
+                Err(e) => {
+                    let again = rounds.again_after_unreadable();
+                    self.unreadable(first, !again, &format!("{name}: {e}"));
+                    if !again {
+                        return;
+                    }
+                    first = false;
+                    shots.retake(&Face::ALL.map(|f| (f, Exposure::NORMAL)));
+                    continue;
+                }
+            };
+            let result = classify(&readings, reading.palette, reading.options);
+            if std::mem::take(&mut first) {
+                (self.first).record_result(name.to_owned(), &readings, truth, result.clone());
+            }
+            let doubtful = match &result {
+                Err(ClassifyError::Unsure { stickers, .. }) => stickers.clone(),
+                Ok(_) => Vec::new(),
+            };
+            let before = rounds.clone();
+            let again = (!doubtful.is_empty())
+                .then(|| rounds.again_after_doubt(&readings, &doubtful, 9))
+                .flatten();
+            let Some(again) = again else {
+                (self.after).record_result(name.to_owned(), &readings, truth, result);
+                return;
+            };
+            for &(face, exposure) in &again {
+                self.count_retake(before.exposure_of(face), exposure);
+            }
+            shots.retake(&again);
+        }
+    }
+
+    fn unreadable(&mut self, first: bool, last: bool, why: &str) {
+        let count = |t: &mut Tally| {
+            t.unsure += 1;
+            t.failures.push(why.to_owned());
+        };
+        if first {
+            count(&mut self.first);
+        }
+        if last {
+            count(&mut self.after);
+        }
+    }
+
+    fn count_retake(&mut self, before: Exposure, after: Exposure) {
+        *match after.in_stops().cmp(&before.in_stops()) {
+            std::cmp::Ordering::Less => &mut self.retaken_darker,
+            std::cmp::Ordering::Greater => &mut self.retaken_brighter,
+            std::cmp::Ordering::Equal => &mut self.retaken_normal,
+        } += 1;
+    }
+}
+
+/// `variants` seeded lighting variants of every scan, re-captured as `reading` says.
+pub fn tally_variants_recaptured(
+    scans: &[LabelledScan],
+    (variants, seed): (usize, u64),
+    perturbation: &Perturbation,
+    reading: &Reading,
+) -> RecaptureTally {
+    let mut tally = RecaptureTally::default();
+    for scan in scans {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(&scan.name));
+        for v in 0..variants {
+            let draw = rng.clone();
+            // Moves `rng` on past this variant's draws.
+            let _ = perturbation.apply(&scan.readings, &mut rng);
+            let mut shots = ScanShots {
+                readings: &scan.readings,
+                perturbation,
+                draw,
+                light: [1.0; 6],
+            };
+            let name = format!("{} variant {v}", scan.name);
+            tally.read_cube(&name, &scan.truth, reading, &mut shots);
+        }
+    }
+    tally
+}
+
+/// `variants` seeded variants of a set of face photos under a photo condition (each face's
+/// photo changed with its own draw), each read with the grid found automatically and
+/// classified as `reading` says. A face taken again repeats its draw at the exposure asked
+/// for. A variant whose photos cannot be read counts as refused.
+pub fn tally_photo_variants(
+    photos: &[FacePhoto],
+    truth: &FaceletCube,
+    condition: &PhotoCondition,
+    (variants, seed): (usize, u64),
+    reading: &Reading,
+) -> RecaptureTally {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(condition.name));
+    let mut tally = RecaptureTally::default();
+    for v in 0..variants {
+        // Each face: its first take, and its draw to repeat at another exposure.
+        let takes: Vec<(Result<FacePhoto, String>, ChaCha8Rng)> = (photos.iter())
+            .map(|p| {
+                let draw = rng.clone();
+                let first = condition.change.apply(&p.image, &mut rng);
+                (changed_photo(p, first), draw)
+            })
+            .collect();
+        let take = |again: &[(Face, Exposure)]| {
+            (again.iter())
+                .filter_map(|&(face, exposure)| {
+                    let i = photos.iter().position(|p| p.face == face)?;
+                    let (first, draw) = &takes[i];
+                    Some(if exposure == Exposure::NORMAL {
+                        first.clone()
+                    } else {
+                        let change = &condition.change;
+                        let retaken =
+                            change.apply_at(&photos[i].image, &mut draw.clone(), exposure.factor());
+                        changed_photo(&photos[i], retaken)
+                    })
+                })
+                .collect()
+        };
+        let mut shots = PhotoShots::new(take, &GridChoice::Auto);
+        let name = format!("{} variant {v}", condition.name);
+        tally.read_cube(&name, truth, reading, &mut shots);
+    }
+    tally
+}
+
+fn changed_photo(
+    photo: &FacePhoto,
+    changed: Result<image::RgbImage, PhotoPerturbError>,
+) -> Result<FacePhoto, String> {
+    changed
+        .map(|image| FacePhoto {
+            image,
+            ..photo.clone()
+        })
+        .map_err(|e| error_chain(&e))
+}
