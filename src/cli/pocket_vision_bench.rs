@@ -4,10 +4,14 @@ use cubed::pocket::random_pocket;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::classify::{Calibration, ClassifyOptions};
 use cubed::vision::evaluate::{fit_calibration, scans_in, LabelledScan, Part, Sample};
+use cubed::vision::evaluate_recapture::Recapturing;
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::conditions;
 use cubed::vision::pocket_classify::classify_pocket_best_guess;
-use cubed::vision::pocket_evaluate::{tally_real_pockets, tally_sim_pockets, PocketTally};
+use cubed::vision::pocket_evaluate::{
+    tally_real_pockets, tally_real_pockets_recaptured, tally_sim_pockets, PocketReading,
+    PocketTally,
+};
 use cubed::vision::pocket_grid::find_pocket_grid;
 use cubed::vision::pocket_sample::sample_pocket_face;
 use cubed::vision::sample::SampleOptions;
@@ -34,47 +38,40 @@ fn report(label: &str, t: &PocketTally) {
 pub fn print_real_pocket_rows(
     all: &[(Part, LabelledScan)],
     parts: &[Part],
-    (variants, seed): (usize, u64),
+    (variants, seed, recaptures): (usize, u64, u32),
     palette: &Palette,
     options: &ClassifyOptions,
 ) {
-    println!("\n2x2s from the real scans' corners, {variants} variants per scan and condition (the 3x3 rows' draws):\n");
-    println!("| condition                                            | part     | cubes |   right  | refused  | confidently wrong |");
-    println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|");
+    println!("\n2x2s from the real scans' corners, {variants} variants per scan and condition (the 3x3 rows' draws), then {recaptures} round(s) of re-capture:\n");
+    println!("| condition                                            | part     | cubes |   right  | refused  | confidently wrong | after re-capture: right / refused / wrong |");
+    println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|-----|");
+    let reading = PocketReading { palette, options };
+    let recapturing = Recapturing::daemon(recaptures);
     for condition in conditions() {
         for &part in parts {
-            let t = real_pockets(
-                all,
-                part,
-                condition.perturbation.as_ref(),
+            let both = tally_real_pockets_recaptured(
+                &scans_in(all, part),
                 (variants, seed),
-                palette,
-                options,
+                condition.perturbation.as_ref(),
+                (&reading, recapturing),
             );
-            let percent = |n: usize| 100.0 * n as f64 / t.total().max(1) as f64;
+            let (t, after) = (&both.first, &both.after);
+            let percent = |t: &PocketTally, n: usize| 100.0 * n as f64 / t.total().max(1) as f64;
             println!(
-                "| {:<52} | {:<8} | {:>5} | {:>6.1} % | {:>6.1} % | {:>6.2} % ({}) |",
+                "| {:<52} | {:<8} | {:>5} | {:>6.1} % | {:>6.1} % | {:>6.2} % ({}) | {:>5.1} / {:>4.1} / {:.2} % |",
                 condition.name,
                 part.label(),
                 t.total(),
-                percent(t.right),
-                percent(t.unsure),
-                percent(t.wrong),
-                t.wrong
+                percent(t, t.right),
+                percent(t, t.unsure),
+                percent(t, t.wrong),
+                t.wrong,
+                percent(after, after.right),
+                percent(after, after.unsure),
+                percent(after, after.wrong),
             );
         }
     }
-}
-
-fn real_pockets(
-    all: &[(Part, LabelledScan)],
-    part: Part,
-    perturbation: Option<&cubed::vision::perturb::Perturbation>,
-    draws: (usize, u64),
-    palette: &Palette,
-    options: &ClassifyOptions,
-) -> PocketTally {
-    tally_real_pockets(&scans_in(all, part), draws, perturbation, palette, options)
 }
 
 /// Fits the 2x2's calibration on the development part's corners (every
@@ -88,15 +85,8 @@ pub fn fit_pocket_on_dev(
     let pooled: Vec<Sample> = conditions()
         .iter()
         .flat_map(|c| {
-            real_pockets(
-                all,
-                Part::Dev,
-                c.perturbation.as_ref(),
-                draws,
-                palette,
-                options,
-            )
-            .samples
+            let dev = scans_in(all, Part::Dev);
+            tally_real_pockets(&dev, draws, c.perturbation.as_ref(), palette, options).samples
         })
         .collect();
     match fit_calibration(&pooled) {

@@ -192,11 +192,7 @@ fn run_condition(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> RecaptureTally {
-    let reading = Reading {
-        palette,
-        options,
-        recapturing,
-    };
+    let reading = Reading { palette, options };
     match &condition.perturbation {
         None => {
             let first = tally_scans(scans, palette, options);
@@ -206,7 +202,12 @@ fn run_condition(
                 ..RecaptureTally::default()
             }
         }
-        Some(p) => tally_variants_recaptured(scans, (args.variants, args.seed), p, &reading),
+        Some(p) => tally_variants_recaptured(
+            scans,
+            (args.variants, args.seed),
+            p,
+            (&reading, recapturing),
+        ),
     }
 }
 
@@ -278,18 +279,15 @@ fn print_photo_rows(
     );
     println!("| condition                                          | sets | right | refused | confidently wrong | best guess right | best guess wrong on a blank white sticker | after re-capture: right / refused / wrong | faces re-taken darker / brighter / same |");
     println!("|----------------------------------------------------|------|-------|---------|-------------------|------------------|-------------------------------------------|-------------------------------------------|-----------------------------------------|");
-    let reading = Reading {
-        palette,
-        options,
-        recapturing: Recapturing::daemon(args.recaptures),
-    };
+    let reading = Reading { palette, options };
+    let recapturing = Recapturing::daemon(args.recaptures);
     for condition in photo_conditions() {
         let tally = tally_photo_variants(
             photos,
             truth,
             &condition,
             (args.photo_variants, args.seed),
-            &reading,
+            (&reading, recapturing),
         );
         let t = &tally.first;
         let guessed = t.samples.iter().filter(|s| s.right).count();
@@ -412,7 +410,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     super::pocket_vision_bench::print_real_pocket_rows(
         &all,
         &parts,
-        (args.variants, args.seed),
+        (args.variants, args.seed, args.recaptures),
         &palette,
         &options,
     );

@@ -197,12 +197,9 @@ pub fn tally_variants(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Tally {
-    let once = Reading {
-        palette,
-        options,
-        recapturing: Recapturing::NONE,
-    };
-    tally_variants_recaptured(scans, (variants, seed), perturbation, &once).first
+    let reading = Reading { palette, options };
+    let once = (&reading, Recapturing::NONE);
+    tally_variants_recaptured(scans, (variants, seed), perturbation, once).first
 }
 
 /// One bin of the reliability table.

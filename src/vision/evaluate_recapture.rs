@@ -1,7 +1,7 @@
-//! Measuring the daemon's re-capture: a cube's readings classified, the faces of doubtful stickers taken again (at the exposure `recapture` chooses, or always the same one) for a number of rounds, the first take and the final outcome counted apart; over photos (the simulated camera, the photo set) or over real readings under a seeded lighting perturbation.
+//! Measuring the daemon's re-capture, for either cube size (`Reader`): a cube's readings classified, the faces of doubtful stickers taken again (at the exposure `recapture` chooses, or always the same one) for a number of rounds, the first take and the final outcome counted apart; over photos (the simulated camera, the photo set) or over real readings under a seeded lighting perturbation.
 
 use super::camera::Exposure;
-use super::classify::{classify, ClassifyError, ClassifyOptions};
+use super::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use super::colour::Rgb;
 use super::evaluate::{name_hash, LabelledScan, Tally};
 use super::palette::Palette;
@@ -51,19 +51,19 @@ impl Recapturing {
 
 /// Outcomes of the first take and after re-capturing.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RecaptureTally {
-    pub first: Tally,
-    pub after: Tally,
+pub struct RecaptureTally<T = Tally> {
+    pub first: T,
+    pub after: T,
     /// Faces taken again, by the way their exposure stepped from their last photo.
     pub retaken_darker: usize,
     pub retaken_brighter: usize,
     pub retaken_normal: usize,
 }
 
-/// A cube's faces as taken so far.
-pub trait Shots {
-    /// The 54 readings of the faces as last taken (or why they cannot be read).
-    fn readings(&mut self) -> Result<[Rgb; 54], String>;
+/// A cube's faces as taken so far, read as `R`.
+pub trait Shots<R = [Rgb; 54]> {
+    /// The readings of the faces as last taken (or why they cannot be read).
+    fn readings(&mut self) -> Result<R, String>;
     /// Takes each face again at its exposure.
     fn retake(&mut self, again: &[(Face, Exposure)]);
 }
@@ -108,11 +108,24 @@ where
 
 /// Real readings under one draw of a lighting perturbation; a face taken again keeps its draw
 /// with the light of the exposure asked for.
-struct ScanShots<'a> {
+pub struct ScanShots<'a> {
     readings: &'a [Rgb; 54],
     perturbation: &'a Perturbation,
     draw: ChaCha8Rng,
     light: [f32; 6],
+}
+
+impl<'a> ScanShots<'a> {
+    /// The readings under the perturbation drawn from `draw` (a clone of the generator just
+    /// before the draw), every face at the normal exposure.
+    pub fn new(readings: &'a [Rgb; 54], perturbation: &'a Perturbation, draw: ChaCha8Rng) -> Self {
+        ScanShots {
+            readings,
+            perturbation,
+            draw,
+            light: [1.0; 6],
+        }
+    }
 }
 
 impl Shots for ScanShots<'_> {
@@ -128,72 +141,126 @@ impl Shots for ScanShots<'_> {
     }
 }
 
-/// What one cube is classified with.
+/// One cube size's reading, for the re-capture rounds.
+pub trait Reader {
+    type Readings;
+    type Truth;
+    /// What classifying gives: a cube, or a refusal with the stickers in doubt.
+    type Outcome: Clone;
+    type Tally: Default;
+    /// Stickers a face.
+    const PER_FACE: usize;
+    fn classify(&self, readings: &Self::Readings) -> Self::Outcome;
+    /// The stickers in doubt of a refused reading (`None`: a cube was given).
+    fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>>;
+    /// The readings, sticker by sticker.
+    fn stickers(readings: &Self::Readings) -> &[Rgb];
+    fn record(
+        tally: &mut Self::Tally,
+        name: String,
+        readings: &Self::Readings,
+        truth: &Self::Truth,
+        outcome: Self::Outcome,
+    );
+    /// Counts a cube whose photos could not be read as refused.
+    fn unreadable(tally: &mut Self::Tally, why: String);
+}
+
+/// The 3x3's reading.
 pub struct Reading<'a> {
     pub palette: &'a Palette,
     pub options: &'a ClassifyOptions,
-    pub recapturing: Recapturing,
 }
 
-impl RecaptureTally {
-    /// Classifies one cube from `shots`, re-capturing as `reading` says, and counts the first
-    /// take and the outcome. Unreadable photos are all taken again, as the daemon does.
-    pub fn read_cube(
-        &mut self,
-        name: &str,
+impl Reader for Reading<'_> {
+    type Readings = [Rgb; 54];
+    type Truth = FaceletCube;
+    type Outcome = Result<Classification, ClassifyError>;
+    type Tally = Tally;
+    const PER_FACE: usize = 9;
+
+    fn classify(&self, readings: &[Rgb; 54]) -> Self::Outcome {
+        classify(readings, self.palette, self.options)
+    }
+
+    fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>> {
+        match outcome {
+            Err(ClassifyError::Unsure { stickers, .. }) => Some(stickers.clone()),
+            Ok(_) => None,
+        }
+    }
+
+    fn stickers(readings: &[Rgb; 54]) -> &[Rgb] {
+        readings
+    }
+
+    fn record(
+        tally: &mut Tally,
+        name: String,
+        readings: &[Rgb; 54],
         truth: &FaceletCube,
-        reading: &Reading,
-        shots: &mut dyn Shots,
+        outcome: Self::Outcome,
     ) {
-        let mut rounds = reading.recapturing.rounds();
+        tally.record_result(name, readings, truth, outcome);
+    }
+
+    fn unreadable(tally: &mut Tally, why: String) {
+        tally.unsure += 1;
+        tally.failures.push(why);
+    }
+}
+
+impl<T> RecaptureTally<T> {
+    /// Classifies one cube from `shots` as `reader` does, re-capturing as `recapturing` says,
+    /// and counts the first take and the outcome. Unreadable photos are all taken again, as
+    /// the daemon does.
+    pub fn read_cube<R: Reader<Tally = T>>(
+        &mut self,
+        (name, truth): (&str, &R::Truth),
+        (reader, recapturing): (&R, Recapturing),
+        shots: &mut dyn Shots<R::Readings>,
+    ) {
+        let mut rounds = recapturing.rounds();
         let mut first = true;
         loop {
             let readings = match shots.readings() {
                 Ok(r) => r,
                 Err(e) => {
                     let again = rounds.again_after_unreadable();
-                    self.unreadable(first, !again, &format!("{name}: {e}"));
+                    let why = format!("{name}: {e}");
+                    if std::mem::take(&mut first) {
+                        R::unreadable(&mut self.first, why.clone());
+                    }
                     if !again {
+                        R::unreadable(&mut self.after, why);
                         return;
                     }
-                    first = false;
                     shots.retake(&Face::ALL.map(|f| (f, Exposure::NORMAL)));
                     continue;
                 }
             };
-            let result = classify(&readings, reading.palette, reading.options);
+            let outcome = reader.classify(&readings);
             if std::mem::take(&mut first) {
-                (self.first).record_result(name.to_owned(), &readings, truth, result.clone());
+                R::record(
+                    &mut self.first,
+                    name.to_owned(),
+                    &readings,
+                    truth,
+                    outcome.clone(),
+                );
             }
-            let doubtful = match &result {
-                Err(ClassifyError::Unsure { stickers, .. }) => stickers.clone(),
-                Ok(_) => Vec::new(),
-            };
             let before = rounds.clone();
-            let again = (!doubtful.is_empty())
-                .then(|| rounds.again_after_doubt(&readings, &doubtful, 9))
-                .flatten();
+            let again = R::doubtful(&outcome).and_then(|doubtful| {
+                rounds.again_after_doubt(R::stickers(&readings), &doubtful, R::PER_FACE)
+            });
             let Some(again) = again else {
-                (self.after).record_result(name.to_owned(), &readings, truth, result);
+                R::record(&mut self.after, name.to_owned(), &readings, truth, outcome);
                 return;
             };
             for &(face, exposure) in &again {
                 self.count_retake(before.exposure_of(face), exposure);
             }
             shots.retake(&again);
-        }
-    }
-
-    fn unreadable(&mut self, first: bool, last: bool, why: &str) {
-        let count = |t: &mut Tally| {
-            t.unsure += 1;
-            t.failures.push(why.to_owned());
-        };
-        if first {
-            count(&mut self.first);
-        }
-        if last {
-            count(&mut self.after);
         }
     }
 
@@ -206,43 +273,50 @@ impl RecaptureTally {
     }
 }
 
-/// `variants` seeded lighting variants of every scan, re-captured as `reading` says.
-pub fn tally_variants_recaptured(
-    scans: &[LabelledScan],
+/// Calls `each` with every scan's `variants` seeded lighting variants, numbered, as shots to
+/// read (the same draws for either cube size).
+pub fn for_each_variant<'a>(
+    scans: &'a [LabelledScan],
     (variants, seed): (usize, u64),
-    perturbation: &Perturbation,
-    reading: &Reading,
-) -> RecaptureTally {
-    let mut tally = RecaptureTally::default();
+    perturbation: &'a Perturbation,
+    mut each: impl FnMut(&'a LabelledScan, usize, ScanShots<'a>),
+) {
     for scan in scans {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(&scan.name));
         for v in 0..variants {
             let draw = rng.clone();
             // Moves `rng` on past this variant's draws.
             let _ = perturbation.apply(&scan.readings, &mut rng);
-            let mut shots = ScanShots {
-                readings: &scan.readings,
-                perturbation,
-                draw,
-                light: [1.0; 6],
-            };
-            let name = format!("{} variant {v}", scan.name);
-            tally.read_cube(&name, &scan.truth, reading, &mut shots);
+            each(scan, v, ScanShots::new(&scan.readings, perturbation, draw));
         }
     }
+}
+
+/// `variants` seeded lighting variants of every scan, re-captured as `recapturing` says.
+pub fn tally_variants_recaptured(
+    scans: &[LabelledScan],
+    draws: (usize, u64),
+    perturbation: &Perturbation,
+    (reading, recapturing): (&Reading, Recapturing),
+) -> RecaptureTally {
+    let mut tally = RecaptureTally::default();
+    for_each_variant(scans, draws, perturbation, |scan, v, mut shots| {
+        let name = format!("{} variant {v}", scan.name);
+        tally.read_cube((&name, &scan.truth), (reading, recapturing), &mut shots);
+    });
     tally
 }
 
 /// `variants` seeded variants of a set of face photos under a photo condition (each face's
 /// photo changed with its own draw), each read with the grid found automatically and
-/// classified as `reading` says. A face taken again repeats its draw at the exposure asked
+/// classified, re-captured as `recapturing` says. A face taken again repeats its draw at the exposure asked
 /// for. A variant whose photos cannot be read counts as refused.
 pub fn tally_photo_variants(
     photos: &[FacePhoto],
     truth: &FaceletCube,
     condition: &PhotoCondition,
     (variants, seed): (usize, u64),
-    reading: &Reading,
+    (reading, recapturing): (&Reading, Recapturing),
 ) -> RecaptureTally {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(condition.name));
     let mut tally = RecaptureTally::default();
@@ -273,7 +347,7 @@ pub fn tally_photo_variants(
         };
         let mut shots = PhotoShots::new(take, &GridChoice::Auto);
         let name = format!("{} variant {v}", condition.name);
-        tally.read_cube(&name, truth, reading, &mut shots);
+        tally.read_cube((&name, truth), (reading, recapturing), &mut shots);
     }
     tally
 }

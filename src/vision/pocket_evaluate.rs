@@ -1,13 +1,16 @@
 //! How well 2x2s are read: the corners of the real scans (a 2x2 is a 3x3's corners) under the bench's lighting conditions, and random 2x2 cubes photographed by the simulated camera (a random rotation per face), sampled on the configured or found 2x2 grid; right, wrong and refused counted against the truth, with each best guess's least gap for the calibration.
 
 use super::camera::sim::{SimCamera, SimLighting};
-use super::camera::CaptureRequest;
+use super::camera::{CaptureRequest, Exposure};
 use super::classify::ClassifyOptions;
 use super::colour::Rgb;
-use super::evaluate::{name_hash, LabelledScan, Sample};
+use super::evaluate::{LabelledScan, Sample};
+use super::evaluate_recapture::{
+    for_each_variant, Reader, RecaptureTally, Recapturing, ScanShots, Shots,
+};
 use super::palette::Palette;
 use super::perturb::Perturbation;
-use super::pocket_classify::{classify_pocket, PocketClassifyError};
+use super::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
 use super::pocket_sample::read_pocket_photos;
 use super::sample::SampleOptions;
 use super::scan::{capture_faces, GridChoice};
@@ -49,6 +52,16 @@ impl PocketTally {
         options: &ClassifyOptions,
     ) {
         let result = classify_pocket(readings, palette, options);
+        self.record_result(name, truth, result);
+    }
+
+    /// Counts the outcome `result` of classifying a 2x2.
+    pub fn record_result(
+        &mut self,
+        name: String,
+        truth: &PocketFacelets,
+        result: Result<PocketClassification, PocketClassifyError>,
+    ) {
         let guess = match &result {
             Ok(c) => c,
             Err(
@@ -91,30 +104,104 @@ pub fn corners_of(
     )
 }
 
+/// The 2x2's reading.
+pub struct PocketReading<'a> {
+    pub palette: &'a Palette,
+    pub options: &'a ClassifyOptions,
+}
+
+impl Reader for PocketReading<'_> {
+    type Readings = [Rgb; STICKERS];
+    type Truth = PocketFacelets;
+    type Outcome = Result<PocketClassification, PocketClassifyError>;
+    type Tally = PocketTally;
+    const PER_FACE: usize = 4;
+
+    fn classify(&self, readings: &[Rgb; STICKERS]) -> Self::Outcome {
+        classify_pocket(readings, self.palette, self.options)
+    }
+
+    fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>> {
+        match outcome {
+            Err(
+                PocketClassifyError::Unsure { stickers, .. }
+                | PocketClassifyError::Unsettled { stickers, .. },
+            ) => Some(stickers.clone()),
+            Ok(_) => None,
+        }
+    }
+
+    fn stickers(readings: &[Rgb; STICKERS]) -> &[Rgb] {
+        readings
+    }
+
+    fn record(
+        tally: &mut PocketTally,
+        name: String,
+        _readings: &[Rgb; STICKERS],
+        truth: &PocketFacelets,
+        outcome: Self::Outcome,
+    ) {
+        tally.record_result(name, truth, outcome);
+    }
+
+    fn unreadable(tally: &mut PocketTally, why: String) {
+        tally.unsure += 1;
+        tally.failures.push(why);
+    }
+}
+
+/// A 3x3's shots read as the 2x2 its corners show.
+struct Corners<'a>(ScanShots<'a>);
+
+impl Shots<[Rgb; STICKERS]> for Corners<'_> {
+    fn readings(&mut self) -> Result<[Rgb; STICKERS], String> {
+        let nine = self.0.readings()?;
+        Ok(std::array::from_fn(|i| nine[PocketSticker(i).on_3x3()]))
+    }
+
+    fn retake(&mut self, again: &[(Face, Exposure)]) {
+        self.0.retake(again);
+    }
+}
+
 /// The corners of every real scan, as they are (`perturbation` None) or in
 /// `variants` seeded lighting variants (the same draws as the 3x3 rows).
 pub fn tally_real_pockets(
     scans: &[LabelledScan],
-    (variants, seed): (usize, u64),
+    draws: (usize, u64),
     perturbation: Option<&Perturbation>,
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> PocketTally {
-    let mut tally = PocketTally::default();
-    for scan in scans {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(&scan.name));
-        let Some(perturbation) = perturbation else {
+    let reading = PocketReading { palette, options };
+    let once = (&reading, Recapturing::NONE);
+    tally_real_pockets_recaptured(scans, draws, perturbation, once).first
+}
+
+/// `tally_real_pockets`, the faces in doubt re-captured as `recapturing` says.
+pub fn tally_real_pockets_recaptured(
+    scans: &[LabelledScan],
+    draws: (usize, u64),
+    perturbation: Option<&Perturbation>,
+    (reading, recapturing): (&PocketReading, Recapturing),
+) -> RecaptureTally<PocketTally> {
+    let mut tally = RecaptureTally::<PocketTally>::default();
+    let Some(perturbation) = perturbation else {
+        for scan in scans {
             let (readings, truth) = corners_of(&scan.readings, &scan.truth);
-            tally.record(scan.name.clone(), &readings, &truth, palette, options);
-            continue;
-        };
-        for v in 0..variants {
-            let varied = perturbation.apply(&scan.readings, &mut rng);
-            let (readings, truth) = corners_of(&varied, &scan.truth);
-            let name = format!("{} variant {v}", scan.name);
-            tally.record(name, &readings, &truth, palette, options);
+            let outcome = reading.classify(&readings);
+            (tally.first).record_result(scan.name.clone(), &truth, outcome.clone());
+            (tally.after).record_result(scan.name.clone(), &truth, outcome);
         }
-    }
+        return tally;
+    };
+    for_each_variant(scans, draws, perturbation, |scan, v, shots| {
+        let truth = PocketFacelets::from_3x3(&scan.truth).relabel_by_fixed_corner();
+        let name = format!("{} variant {v}", scan.name);
+        let mut corners = Corners(shots);
+        tally.read_cube((&name, &truth), (reading, recapturing), &mut corners);
+    });
     tally
 }
 

@@ -23,11 +23,7 @@ pub fn tally_sim_cubes(
 ) -> Tally {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let grid = GridChoice::Fixed(SimCamera::nominal_grid());
-    let reading = Reading {
-        palette,
-        options,
-        recapturing: Recapturing::NONE,
-    };
+    let reading = Reading { palette, options };
     let mut tally = RecaptureTally::default();
     for n in 0..cubes {
         let truth = random_cube(&mut rng).to_facelets();
@@ -49,7 +45,8 @@ pub fn tally_sim_cubes(
             capture_faces(&mut camera, &plan).map_err(|e| error_chain(&e))
         };
         let mut shots = PhotoShots::new(take, &grid);
-        tally.read_cube(&format!("sim cube {n}"), &truth, &reading, &mut shots);
+        let name = format!("sim cube {n}");
+        tally.read_cube((&name, &truth), (&reading, Recapturing::NONE), &mut shots);
     }
     tally.first
 }

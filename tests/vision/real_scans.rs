@@ -178,3 +178,80 @@ fn a_2x2_whose_colours_have_not_settled_is_refused_as_such() {
         "{unsettled} unsettled, {given} given"
     );
 }
+
+/// The bench's condition named `prefix`.
+fn condition(prefix: &str) -> Perturbation {
+    (cubed::vision::perturb::conditions().into_iter())
+        .find(|c| c.name.starts_with(prefix))
+        .and_then(|c| c.perturbation)
+        .expect("a perturbed condition")
+}
+
+#[test]
+fn clipped_faces_taken_again_a_stop_darker_are_read_and_none_confidently_wrong() {
+    use cubed::vision::evaluate_recapture::{tally_variants_recaptured, Reading, Recapturing};
+    let dev = scans_in(&real_scans(), Part::Dev);
+    let (palette, options) = (Palette::default(), ClassifyOptions::default());
+    let reading = Reading {
+        palette: &palette,
+        options: &options,
+    };
+    let clipped = condition("clipped");
+    let run = |how| tally_variants_recaptured(&dev, (20, 5), &clipped, (&reading, how));
+    let once = run(Recapturing::NONE);
+    assert_eq!(
+        once.first, once.after,
+        "no round: the first take is the outcome"
+    );
+    let first_refused = once.first.unsure;
+    assert!(
+        first_refused >= 5,
+        "clipped scans are refused: {first_refused}"
+    );
+    let darker = run(Recapturing::daemon(1));
+    assert_eq!(darker.first, once.first, "the same first takes");
+    assert!(
+        darker.retaken_darker > 0 && darker.retaken_brighter == 0,
+        "clipped faces are taken darker: {} / {}",
+        darker.retaken_darker,
+        darker.retaken_brighter
+    );
+    assert!(
+        darker.after.right >= once.first.right + first_refused / 2,
+        "at least half the refusals read: {} -> {} of {}",
+        once.first.right,
+        darker.after.right,
+        darker.after.total()
+    );
+    assert_eq!(darker.after.wrong, 0, "{:?}", darker.after.failures);
+    // Taken again at the same exposure, the same clipped readings come back.
+    let same = run(Recapturing {
+        rounds: 1,
+        choose_exposure: false,
+    });
+    assert_eq!(same.after.right, once.first.right);
+}
+
+#[test]
+fn dark_faces_in_doubt_are_taken_brighter() {
+    use cubed::vision::evaluate_recapture::{tally_variants_recaptured, Reading, Recapturing};
+    let dev = scans_in(&real_scans(), Part::Dev);
+    let (palette, options) = (Palette::default(), ClassifyOptions::default());
+    let reading = Reading {
+        palette: &palette,
+        options: &options,
+    };
+    let dark = Perturbation {
+        exposure: (0.2, 0.3),
+        ..condition("dark")
+    };
+    let both = tally_variants_recaptured(&dev, (20, 5), &dark, (&reading, Recapturing::daemon(1)));
+    assert!(both.first.unsure > 0, "very dark scans are refused");
+    assert!(
+        both.retaken_brighter > 0 && both.retaken_darker == 0,
+        "{} brighter / {} darker",
+        both.retaken_brighter,
+        both.retaken_darker
+    );
+    assert!(both.after.right > both.first.right);
+}
