@@ -154,6 +154,13 @@ pub fn said_so_far(
     }
 }
 
+/// How many times run `run` photographed the cube (scans, re-captures and verifications), from
+/// its recorded steps.
+pub fn scans_photographed(handle: &DaemonHandle, run: u64) -> usize {
+    let detail = handle.run(run).expect("history").expect("recorded");
+    detail.steps.iter().filter(|s| s.name == "scan").count()
+}
+
 /// Whether the daemon said that face U had a hand in front and was photographed again.
 pub fn named_the_hand(messages: &[String]) -> bool {
     messages

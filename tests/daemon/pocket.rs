@@ -1,6 +1,6 @@
 //! The daemon with `[run] cube_size = 2`: a 2x2 scanned (four stickers a face), read without centres, solved optimally and verified, judged by the simulator's own cube; the size in the status; guide mode for a 2x2 (and a 3x3 daemon's refusal of one); `cubed dry-run --size 2` on every shipped design.
 
-use super::{config, finished, named_the_hand, said_so_far, solver};
+use super::{config, finished, named_the_hand, said_so_far, scans_photographed, solver};
 use crate::common::{cubed, stderr, stdout};
 use cubed::cube::ColourScheme;
 use cubed::cube::{parse_moves, Notation};
@@ -172,12 +172,10 @@ async fn a_hand_in_a_2x2_photo_is_named_and_the_faces_photographed_again() {
     assert!(PocketFacelets::from_3x3(&sim.cube()).is_solved());
     let messages = said_so_far(&mut said);
     assert!(named_the_hand(&messages), "{messages:?}");
-    let detail = daemon.handle.run(run).expect("history").expect("recorded");
-    let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
     assert_eq!(
-        photographed, 3,
-        "scan, the re-capture, verify: {:?}",
-        detail.steps
+        scans_photographed(&daemon.handle, run),
+        3,
+        "scan, the re-capture, verify"
     );
     daemon.shutdown().await;
 }

@@ -1,6 +1,6 @@
 //! Whole runs: started by the robot's button and through the handle, the record they leave, a second start refused, an already solved cube left alone.
 
-use super::{finished, named_the_hand, random, said_so_far, start, wait_until};
+use super::{finished, named_the_hand, random, said_so_far, scans_photographed, start, wait_until};
 use cubed::cube::FaceletCube;
 use cubed::daemon::{DaemonState, RefusalKind, StartSource};
 
@@ -188,9 +188,9 @@ async fn unsure_stickers_are_photographed_again_then_the_run_is_refused_naming_t
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.summary.outcome.as_deref(), Some("refused"));
     assert!(detail.scans[0].error.is_some(), "{:?}", detail.scans[0]);
-    let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
     assert_eq!(
-        photographed, 2,
+        scans_photographed(&daemon.handle, run),
+        2,
         "the first scan and one re-capture: {:?}",
         detail.steps
     );
@@ -234,12 +234,10 @@ async fn clipped_faces_in_doubt_are_photographed_a_stop_darker_each_round() {
         "{}",
         retakes[1]
     );
-    let detail = daemon.handle.run(run).expect("history").expect("recorded");
-    let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
     assert_eq!(
-        photographed, 3,
-        "the scan and two re-captures: {:?}",
-        detail.steps
+        scans_photographed(&daemon.handle, run),
+        3,
+        "the scan and two re-captures"
     );
     daemon.shutdown().await;
 }
@@ -258,12 +256,10 @@ async fn a_hand_in_a_photo_is_named_and_the_faces_photographed_again() {
     assert!(sim.cube().is_solved());
     let messages = said_so_far(&mut said);
     assert!(named_the_hand(&messages), "{messages:?}");
-    let detail = daemon.handle.run(run).expect("history").expect("recorded");
-    let photographed = detail.steps.iter().filter(|s| s.name == "scan").count();
     assert_eq!(
-        photographed, 3,
-        "scan, the re-capture, verify: {:?}",
-        detail.steps
+        scans_photographed(&daemon.handle, run),
+        3,
+        "scan, the re-capture, verify"
     );
     daemon.shutdown().await;
 }
