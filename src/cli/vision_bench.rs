@@ -20,7 +20,7 @@ use cubed::vision::perturb_photo::photo_conditions;
 use cubed::vision::sample::{sample_face, SampleOptions};
 use cubed::vision::scan::{capture_faces, plain_plan, read_photos, FacePhoto, GridChoice};
 use cubed::vision::scan_file::load_scan;
-use cubed::vision::sim_evaluate::tally_sim_cubes;
+use cubed::vision::sim_evaluate::{tally_sim_cubes, tally_sim_recaptures};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -317,6 +317,41 @@ fn print_photo_rows(
     }
 }
 
+/// The simulated camera under a lamp too bright, with a webcam's highlight roll-off (white and
+/// yellow fade together): the first take against the outcome after re-capturing.
+fn print_sim_recapture_row(args: &VisionBenchArgs, palette: &Palette, options: &ClassifyOptions) {
+    let lighting = SimLighting {
+        exposure: (1.3, 1.7),
+        highlight_rolloff: 1.0,
+        ..SimLighting::default()
+    };
+    let how = Recapturing::daemon(args.recaptures);
+    let seeded = (args.seed, &lighting);
+    let both = tally_sim_recaptures(args.sim_cubes, seeded, how, palette, options);
+    let cells = |t: &Tally| {
+        format!(
+            "{}/{} right, {} refused, {} confidently wrong",
+            t.right,
+            t.total(),
+            t.unsure,
+            t.wrong + t.illegal
+        )
+    };
+    println!(
+        "simulated camera, lamp too bright (x1.3-1.7) with a webcam's highlight roll-off, seed {}: first take {}; after {} round(s) of re-capture {} ({} faces taken darker, {} brighter, {} as before)",
+        args.seed,
+        cells(&both.first),
+        args.recaptures,
+        cells(&both.after),
+        both.retaken_darker,
+        both.retaken_brighter,
+        both.retaken_normal
+    );
+    for failure in both.after.failures.iter().take(args.show_failures) {
+        println!("    {failure}");
+    }
+}
+
 /// Prints every figure.
 pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     let palette = Palette::default();
@@ -405,6 +440,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     for failure in sim.failures.iter().take(args.show_failures) {
         println!("    {failure}");
     }
+    print_sim_recapture_row(&args, &palette, &options);
     let scans: Vec<LabelledScan> = all.iter().map(|(_, s)| s.clone()).collect();
     print_timings(&scans, args.timing_runs, &palette, &options);
     super::pocket_vision_bench::print_real_pocket_rows(

@@ -53,6 +53,9 @@ pub struct SimSettings {
     pub faults: String,
     /// The simulated camera's light: 1 normal, above 1 too bright (stickers clip), below dim.
     pub exposure: f32,
+    /// How the simulated camera fades highlights towards white (0 = each channel clips alone,
+    /// 1 = as a webcam's processing does: an overexposed yellow looks white).
+    pub highlight_rolloff: f32,
 }
 
 /// The validated configuration.
@@ -190,6 +193,7 @@ struct SimSection {
     speed: Option<f64>,
     faults: Option<String>,
     exposure: Option<f32>,
+    highlight_rolloff: Option<f32>,
 }
 
 fn default_baud() -> u32 {
@@ -467,11 +471,18 @@ impl Validator<'_> {
             (0.1, 4.0),
             "1 = normal light",
         )?;
+        let highlight_rolloff = self.bounded(
+            ("sim", "highlight_rolloff"),
+            sim.highlight_rolloff.unwrap_or(0.0),
+            (0.0, 1.0),
+            "0 = channels clip alone, 1 = a webcam's highlight roll-off",
+        )?;
         Ok(SimSettings {
             seed: sim.seed.unwrap_or(1),
             speed,
             faults,
             exposure,
+            highlight_rolloff,
         })
     }
 }

@@ -83,6 +83,12 @@ fn errors_name_the_section_key_and_range() {
             "0.1..=4 (1 = normal light)",
         ),
         (
+            "[sim]\nhighlight_rolloff = -0.5\n",
+            "[sim]",
+            "highlight_rolloff",
+            "0..=1 (0 = channels clip alone",
+        ),
+        (
             "[vision]\nmin_confidence = 1.5\n",
             "[vision]",
             "min_confidence",

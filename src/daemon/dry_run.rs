@@ -21,7 +21,8 @@ pub struct CubeResult {
     pub moves: u32,
     /// Solutions computed (1 + re-solves after a slipped turn).
     pub solves: usize,
-    /// Scans recorded (first scan, re-captures, verifications).
+    /// Times the cube was photographed (the first scan, re-captures, verifications): the run's
+    /// recorded scan steps.
     pub scans: usize,
     /// Planned robot time of the motions streamed, and the simulator's own count, ms.
     pub planned_ms: u64,
@@ -137,7 +138,9 @@ pub async fn dry_run(
             error: summary.as_ref().and_then(|s| s.error.clone()),
             moves: summary.as_ref().and_then(|s| s.moves).unwrap_or(0),
             solves: detail.as_ref().map_or(0, |d| d.solutions.len()),
-            scans: detail.as_ref().map_or(0, |d| d.scans.len()),
+            scans: detail.as_ref().map_or(0, |d| {
+                d.steps.iter().filter(|step| step.name == "scan").count()
+            }),
             planned_ms: daemon.planned_motion_ms() - planned_before,
             simulated_ms: sim.bench().robot_ms - simulated_before,
             link_losses,

@@ -475,6 +475,7 @@ fn open_camera(
             let light = config.sim.exposure;
             let lighting = SimLighting {
                 exposure: (normal.exposure.0 * light, normal.exposure.1 * light),
+                highlight_rolloff: config.sim.highlight_rolloff,
                 ..normal
             };
             let camera = SimCamera::new(config.sim.seed, lighting);

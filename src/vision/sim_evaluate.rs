@@ -1,4 +1,4 @@
-//! Measuring the reading chain on the simulated camera: random cubes photographed in a given light (a random rotation per face), read with the camera's nominal grid and classified.
+//! Measuring the reading chain on the simulated camera: random cubes photographed in a given light (a random rotation per face), read with the camera's nominal grid and classified, the faces in doubt photographed again if asked.
 
 use super::camera::sim::{SimCamera, SimLighting};
 use super::camera::{CaptureRequest, Exposure};
@@ -21,6 +21,20 @@ pub fn tally_sim_cubes(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Tally {
+    let once = Recapturing::NONE;
+    tally_sim_recaptures(cubes, (seed, lighting), once, palette, options).first
+}
+
+/// `tally_sim_cubes` with the faces of doubtful stickers photographed again by the camera as
+/// `recapturing` says (each cube's own camera seed: two ways of re-capturing see the same
+/// first takes).
+pub fn tally_sim_recaptures(
+    cubes: usize,
+    (seed, lighting): (u64, &SimLighting),
+    recapturing: Recapturing,
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> RecaptureTally {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let grid = GridChoice::Fixed(SimCamera::nominal_grid());
     let reading = Reading { palette, options };
@@ -46,7 +60,7 @@ pub fn tally_sim_cubes(
         };
         let mut shots = PhotoShots::new(take, &grid);
         let name = format!("sim cube {n}");
-        tally.read_cube((&name, &truth), (&reading, Recapturing::NONE), &mut shots);
+        tally.read_cube((&name, &truth), (&reading, recapturing), &mut shots);
     }
-    tally.first
+    tally
 }

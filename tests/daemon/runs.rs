@@ -243,6 +243,35 @@ async fn clipped_faces_in_doubt_are_photographed_a_stop_darker_each_round() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the_cube_solved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "", 0.0);
+    // Yellow fades to white as it clips, as on a webcam: the first photos cannot be read.
+    config.sim.exposure = 1.6;
+    config.sim.highlight_rolloff = 1.0;
+    let daemon = cubed::daemon::RunningDaemon::start(&config, super::solver())
+        .await
+        .expect("starts");
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(18));
+    let mut said = daemon.handle.subscribe();
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert!(sim.cube().is_solved(), "solved on the simulator's own cube");
+    let messages = said_so_far(&mut said);
+    assert!(
+        (messages.iter()).any(|m| m.contains("photographing again") && m.contains("1 stop darker")),
+        "{messages:?}"
+    );
+    assert!(
+        scans_photographed(&daemon.handle, run) >= 3,
+        "the scan, a darker re-capture and the verification"
+    );
+    daemon.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hand_in_a_photo_is_named_and_the_faces_photographed_again() {
     let dir = tempfile::tempdir().expect("temp dir");
     let daemon = start(dir.path(), "", 0.0).await;

@@ -40,6 +40,11 @@ pub struct SimLighting {
     pub glare_spots: usize,
     /// Largest displacement of each face corner from its nominal place, fraction of the face side.
     pub perspective: f32,
+    /// How fast a colour whose brightest channel passes full scale fades towards white, as a
+    /// webcam's processing desaturates highlights (0 = not at all: each channel clips alone;
+    /// 1 = the other channels close the gap in the proportion the brightest one passed full
+    /// scale by).
+    pub highlight_rolloff: f32,
 }
 
 impl Default for SimLighting {
@@ -53,6 +58,7 @@ impl Default for SimLighting {
             blur: 1,
             glare_spots: 2,
             perspective: 0.03,
+            highlight_rolloff: 0.0,
         }
     }
 }
@@ -183,7 +189,8 @@ impl SimCamera {
     /// Renders `side` x `side` stickers (image order) in the face outline.
     fn render_grid(&mut self, shown: &[Rgb], side: usize) -> RgbImage {
         let mut shot = Shot::draw(&mut self.rng, &self.lighting);
-        shot.exposure *= self.exposure_factor;
+        // The factor is on the light (linear); the drawing is in sRGB units.
+        shot.exposure *= self.exposure_factor.powf(1.0 / 2.2);
         let mut pixels = vec![[0f32; 3]; (WIDTH * HEIGHT) as usize];
         for (i, p) in pixels.iter_mut().enumerate() {
             let (x, y) = (
@@ -247,6 +254,7 @@ struct Shot {
     gradient: [f32; 2],
     white_balance: [f32; 3],
     glare: Vec<([f32; 2], f32)>,
+    highlight_rolloff: f32,
 }
 
 impl Shot {
@@ -288,6 +296,7 @@ impl Shot {
             gradient,
             white_balance,
             glare,
+            highlight_rolloff: l.highlight_rolloff,
         }
     }
 
@@ -322,11 +331,24 @@ impl Shot {
             .iter()
             .map(|([gx, gy], r)| (-((x - gx).powi(2) + (y - gy).powi(2)) / (r * r)).exp())
             .fold(0.0f32, f32::max);
-        std::array::from_fn(|c| {
+        let lit: [f32; 3] = std::array::from_fn(|c| {
             let lit = colour[c] * gain * self.white_balance[c];
             lit + (255.0 * 1.3 - lit) * glare.min(1.0)
-        })
+        });
+        rolled_off(lit, self.highlight_rolloff)
     }
+}
+
+/// `lit` (sRGB units, not yet clipped) with its highlight faded towards white: when its brightest
+/// channel passes full scale, each other channel closes `strength` times that excess (as a
+/// fraction of full scale) of its gap to the brightest.
+fn rolled_off(lit: [f32; 3], strength: f32) -> [f32; 3] {
+    let brightest = lit.iter().copied().fold(0.0f32, f32::max);
+    if strength <= 0.0 || brightest <= 255.0 {
+        return lit;
+    }
+    let share = (strength * (brightest - 255.0) / 255.0).min(1.0);
+    lit.map(|c| c + (brightest - c) * share)
 }
 
 /// True inside the rounded sticker square of a cell (cell coordinates 0..1).
@@ -449,9 +471,30 @@ mod tests {
         let (normal, normal_next) = mean(Exposure::NORMAL);
         let (darker, darker_next) = mean(Exposure::stops(-1));
         let (brighter, _) = mean(Exposure::stops(1));
-        assert!(darker < 0.75 * normal, "{darker} vs {normal}");
-        assert!(brighter > 1.2 * normal, "{brighter} vs {normal}");
+        // A stop is half (twice) the light: 0.73 (1.37) times the sRGB values, less where clipped.
+        assert!(
+            darker < 0.78 * normal && darker > 0.68 * normal,
+            "{darker} vs {normal}"
+        );
+        assert!(brighter > 1.15 * normal, "{brighter} vs {normal}");
         assert_eq!(darker_next, normal_next, "the next photo is back to normal");
+    }
+
+    #[test]
+    fn an_overexposed_yellow_fades_towards_white_only_with_the_rolloff() {
+        let yellow = [245.0 * 1.5, 222.0 * 1.5, 25.0 * 1.5];
+        assert_eq!(rolled_off(yellow, 0.0), yellow, "each channel clips alone");
+        let faded = rolled_off(yellow, 1.0);
+        // 367.5 passes 255 by 112.5 = 44 % of full scale: blue closes 44 % of its gap.
+        let want = 37.5 + (367.5 - 37.5) * (112.5 / 255.0);
+        assert!((faded[2] - want).abs() < 0.01, "{faded:?}");
+        assert_eq!(faded[0], 367.5);
+        let in_range = [200.0, 120.0, 30.0];
+        assert_eq!(
+            rolled_off(in_range, 1.0),
+            in_range,
+            "below full scale: unchanged"
+        );
     }
 
     #[test]
