@@ -4,7 +4,6 @@ use cubed::pocket::random_pocket;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::classify::{Calibration, ClassifyOptions};
 use cubed::vision::evaluate::{fit_calibration, scans_in, LabelledScan, Part, Sample};
-use cubed::vision::evaluate_recapture::Recapturing;
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::conditions;
 use cubed::vision::pocket_classify::classify_pocket_best_guess;
@@ -14,6 +13,7 @@ use cubed::vision::pocket_evaluate::{
 };
 use cubed::vision::pocket_grid::find_pocket_grid;
 use cubed::vision::pocket_sample::sample_pocket_face;
+use cubed::vision::recapture::Rounds;
 use cubed::vision::sample::SampleOptions;
 use cubed::vision::scan::GridChoice;
 use rand::SeedableRng;
@@ -46,14 +46,14 @@ pub fn print_real_pocket_rows(
     println!("| condition                                            | part     | cubes |   right  | refused  | confidently wrong | after re-capture: right / refused / wrong |");
     println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|-----|");
     let reading = PocketReading { palette, options };
-    let recapturing = Recapturing::daemon(recaptures);
+    let rounds = Rounds::new(recaptures);
     for condition in conditions() {
         for &part in parts {
             let both = tally_real_pockets_recaptured(
                 &scans_in(all, part),
                 (variants, seed),
                 condition.perturbation.as_ref(),
-                (&reading, recapturing),
+                (&reading, &rounds),
             );
             let (t, after) = (&both.first, &both.after);
             let percent = |t: &PocketTally, n: usize| 100.0 * n as f64 / t.total().max(1) as f64;
@@ -82,10 +82,10 @@ pub fn fit_pocket_on_dev(
     palette: &Palette,
     options: &mut ClassifyOptions,
 ) {
+    let dev = scans_in(all, Part::Dev);
     let pooled: Vec<Sample> = conditions()
         .iter()
         .flat_map(|c| {
-            let dev = scans_in(all, Part::Dev);
             tally_real_pockets(&dev, draws, c.perturbation.as_ref(), palette, options).samples
         })
         .collect();

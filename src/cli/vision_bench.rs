@@ -11,12 +11,13 @@ use cubed::vision::evaluate::{
     Sample, Tally,
 };
 use cubed::vision::evaluate_recapture::{
-    tally_photo_variants, tally_variants_recaptured, Reading, RecaptureTally, Recapturing,
+    tally_photo_variants, tally_variants_recaptured, Reading, RecaptureTally,
 };
 use cubed::vision::grid_finder::find_grid;
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::{conditions, Condition};
 use cubed::vision::perturb_photo::photo_conditions;
+use cubed::vision::recapture::Rounds;
 use cubed::vision::sample::{sample_face, SampleOptions};
 use cubed::vision::scan::{capture_faces, plain_plan, read_photos, FacePhoto, GridChoice};
 use cubed::vision::scan_file::load_scan;
@@ -51,7 +52,7 @@ pub struct VisionBenchArgs {
     /// Seeded variants of the photo set per photo condition.
     #[arg(long, default_value_t = 20)]
     pub photo_variants: usize,
-    /// Rounds of re-capturing the photo set's faces in doubt (as `[vision] recaptures`).
+    /// Rounds of re-capturing the faces in doubt, in every table (as `[vision] recaptures`).
     #[arg(long, default_value_t = 1)]
     pub recaptures: u32,
     /// Repetitions for the timings.
@@ -184,11 +185,11 @@ fn time_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     )
 }
 
-/// Runs one condition over some scans, the faces in doubt re-captured as `recapturing` says.
+/// Runs one condition over some scans, the faces in doubt re-captured in `rounds`.
 fn run_condition(
     condition: &Condition,
     scans: &[LabelledScan],
-    (args, recapturing): (&VisionBenchArgs, Recapturing),
+    (args, rounds): (&VisionBenchArgs, &Rounds),
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> RecaptureTally {
@@ -202,12 +203,9 @@ fn run_condition(
                 ..RecaptureTally::default()
             }
         }
-        Some(p) => tally_variants_recaptured(
-            scans,
-            (args.variants, args.seed),
-            p,
-            (&reading, recapturing),
-        ),
+        Some(p) => {
+            tally_variants_recaptured(scans, (args.variants, args.seed), p, (&reading, rounds))
+        }
     }
 }
 
@@ -222,7 +220,7 @@ fn fit_on_dev(
     let per_condition: Vec<Vec<Sample>> = conditions()
         .iter()
         .map(|c| {
-            run_condition(c, &dev, (args, Recapturing::NONE), palette, options)
+            run_condition(c, &dev, (args, &Rounds::new(0)), palette, options)
                 .first
                 .samples
         })
@@ -280,14 +278,14 @@ fn print_photo_rows(
     println!("| condition                                          | sets | right | refused | confidently wrong | best guess right | best guess wrong on a blank white sticker | after re-capture: right / refused / wrong | faces re-taken darker / brighter / same |");
     println!("|----------------------------------------------------|------|-------|---------|-------------------|------------------|-------------------------------------------|-------------------------------------------|-----------------------------------------|");
     let reading = Reading { palette, options };
-    let recapturing = Recapturing::daemon(args.recaptures);
+    let rounds = Rounds::new(args.recaptures);
     for condition in photo_conditions() {
         let tally = tally_photo_variants(
             photos,
             truth,
             &condition,
             (args.photo_variants, args.seed),
-            (&reading, recapturing),
+            (&reading, &rounds),
         );
         let t = &tally.first;
         let guessed = t.samples.iter().filter(|s| s.right).count();
@@ -325,9 +323,9 @@ fn print_sim_recapture_row(args: &VisionBenchArgs, palette: &Palette, options: &
         highlight_rolloff: 1.0,
         ..SimLighting::default()
     };
-    let how = Recapturing::daemon(args.recaptures);
+    let how = Rounds::new(args.recaptures);
     let seeded = (args.seed, &lighting);
-    let both = tally_sim_recaptures(args.sim_cubes, seeded, how, palette, options);
+    let both = tally_sim_recaptures(args.sim_cubes, seeded, &how, palette, options);
     let cells = |t: &Tally| {
         format!(
             "{}/{} right, {} refused, {} confidently wrong",
@@ -397,8 +395,8 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     for condition in conditions() {
         for (part, samples) in pooled.iter_mut() {
             let scans = scans_in(&all, *part);
-            let recapturing = Recapturing::daemon(args.recaptures);
-            let both = run_condition(&condition, &scans, (&args, recapturing), &palette, &options);
+            let rounds = Rounds::new(args.recaptures);
+            let both = run_condition(&condition, &scans, (&args, &rounds), &palette, &options);
             let tally = both.first;
             row(condition.name, part.label(), &tally, &both.after);
             if *part == Part::Dev {

@@ -2,10 +2,11 @@
 
 use super::classify::{classify, Calibration, Classification, ClassifyError, ClassifyOptions};
 use super::colour::Rgb;
-use super::evaluate_recapture::{tally_variants_recaptured, Reading, Recapturing};
+use super::evaluate_recapture::{tally_variants_recaptured, Reading};
 use super::lighting::CLIPPED;
 use super::palette::Palette;
 use super::perturb::Perturbation;
+use super::recapture::Rounds;
 use crate::cube::FaceletCube;
 
 /// Which part of the labelled data a scan belongs to.
@@ -198,7 +199,7 @@ pub fn tally_variants(
     options: &ClassifyOptions,
 ) -> Tally {
     let reading = Reading { palette, options };
-    let once = (&reading, Recapturing::NONE);
+    let once = (&reading, &Rounds::new(0));
     tally_variants_recaptured(scans, (variants, seed), perturbation, once).first
 }
 

@@ -5,7 +5,7 @@ use super::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use super::colour::Rgb;
 use super::evaluate::{name_hash, LabelledScan, Tally};
 use super::palette::Palette;
-use super::perturb::Perturbation;
+use super::perturb::{DrawnLight, Perturbation};
 use super::perturb_photo::{PhotoCondition, PhotoPerturbError};
 use super::recapture::Rounds;
 use super::sample::SampleOptions;
@@ -14,40 +14,6 @@ use crate::cube::{Face, FaceletCube};
 use crate::error_chain::error_chain;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-
-/// How the faces in doubt are photographed again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Recapturing {
-    /// Rounds of re-capture before the cube is refused (the daemon's `[vision] recaptures`).
-    pub rounds: u32,
-    /// Take each a stop on from its last photo as `recapture` chooses (darker near clipping,
-    /// brighter near black); otherwise always at the normal exposure.
-    pub choose_exposure: bool,
-}
-
-impl Recapturing {
-    /// No re-capture: the first take is the outcome.
-    pub const NONE: Recapturing = Recapturing {
-        rounds: 0,
-        choose_exposure: false,
-    };
-
-    /// `rounds` rounds at the chosen exposure, as the daemon does.
-    pub fn daemon(rounds: u32) -> Recapturing {
-        Recapturing {
-            rounds,
-            choose_exposure: true,
-        }
-    }
-
-    fn rounds(self) -> Rounds {
-        if self.choose_exposure {
-            Rounds::new(self.rounds)
-        } else {
-            Rounds::at_normal_exposure(self.rounds)
-        }
-    }
-}
 
 /// Outcomes of the first take and after re-capturing.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -110,19 +76,16 @@ where
 /// with the light of the exposure asked for.
 pub struct ScanShots<'a> {
     readings: &'a [Rgb; 54],
-    perturbation: &'a Perturbation,
-    draw: ChaCha8Rng,
+    drawn: DrawnLight,
     light: [f32; 6],
 }
 
 impl<'a> ScanShots<'a> {
-    /// The readings under the perturbation drawn from `draw` (a clone of the generator just
-    /// before the draw), every face at the normal exposure.
-    pub fn new(readings: &'a [Rgb; 54], perturbation: &'a Perturbation, draw: ChaCha8Rng) -> Self {
+    /// The readings under `drawn`, every face at the normal exposure.
+    pub fn new(readings: &'a [Rgb; 54], drawn: DrawnLight) -> Self {
         ScanShots {
             readings,
-            perturbation,
-            draw,
+            drawn,
             light: [1.0; 6],
         }
     }
@@ -130,8 +93,7 @@ impl<'a> ScanShots<'a> {
 
 impl Shots for ScanShots<'_> {
     fn readings(&mut self) -> Result<[Rgb; 54], String> {
-        let mut draw = self.draw.clone();
-        Ok((self.perturbation).apply_at(self.readings, &mut draw, &self.light))
+        Ok(self.drawn.apply(self.readings, &self.light))
     }
 
     fn retake(&mut self, again: &[(Face, Exposure)]) {
@@ -143,7 +105,8 @@ impl Shots for ScanShots<'_> {
 
 /// One cube size's reading, for the re-capture rounds.
 pub trait Reader {
-    type Readings;
+    /// The readings, sticker by sticker.
+    type Readings: AsRef<[Rgb]>;
     type Truth;
     /// What classifying gives: a cube, or a refusal with the stickers in doubt.
     type Outcome: Clone;
@@ -153,8 +116,6 @@ pub trait Reader {
     fn classify(&self, readings: &Self::Readings) -> Self::Outcome;
     /// The stickers in doubt of a refused reading (`None`: a cube was given).
     fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>>;
-    /// The readings, sticker by sticker.
-    fn stickers(readings: &Self::Readings) -> &[Rgb];
     fn record(
         tally: &mut Self::Tally,
         name: String,
@@ -190,10 +151,6 @@ impl Reader for Reading<'_> {
         }
     }
 
-    fn stickers(readings: &[Rgb; 54]) -> &[Rgb] {
-        readings
-    }
-
     fn record(
         tally: &mut Tally,
         name: String,
@@ -211,16 +168,16 @@ impl Reader for Reading<'_> {
 }
 
 impl<T> RecaptureTally<T> {
-    /// Classifies one cube from `shots` as `reader` does, re-capturing as `recapturing` says,
-    /// and counts the first take and the outcome. Unreadable photos are all taken again, as
-    /// the daemon does.
+    /// Classifies one cube from `shots` as `reader` does, re-capturing in `rounds` (fresh: none
+    /// taken yet), and counts the first take and the outcome. Unreadable photos are all taken
+    /// again, as the daemon does.
     pub fn read_cube<R: Reader<Tally = T>>(
         &mut self,
         (name, truth): (&str, &R::Truth),
-        (reader, recapturing): (&R, Recapturing),
+        (reader, rounds): (&R, &Rounds),
         shots: &mut dyn Shots<R::Readings>,
     ) {
-        let mut rounds = recapturing.rounds();
+        let mut rounds = rounds.clone();
         let mut first = true;
         loop {
             let readings = match shots.readings() {
@@ -251,7 +208,7 @@ impl<T> RecaptureTally<T> {
             }
             let before = rounds.clone();
             let again = R::doubtful(&outcome).and_then(|doubtful| {
-                rounds.again_after_doubt(R::stickers(&readings), &doubtful, R::PER_FACE)
+                rounds.again_after_doubt(readings.as_ref(), &doubtful, R::PER_FACE)
             });
             let Some(again) = again else {
                 R::record(&mut self.after, name.to_owned(), &readings, truth, outcome);
@@ -284,39 +241,37 @@ pub fn for_each_variant<'a>(
     for scan in scans {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(&scan.name));
         for v in 0..variants {
-            let draw = rng.clone();
-            // Moves `rng` on past this variant's draws.
-            let _ = perturbation.apply(&scan.readings, &mut rng);
-            each(scan, v, ScanShots::new(&scan.readings, perturbation, draw));
+            let drawn = perturbation.draw(&mut rng);
+            each(scan, v, ScanShots::new(&scan.readings, drawn));
         }
     }
 }
 
-/// `variants` seeded lighting variants of every scan, re-captured as `recapturing` says.
+/// `variants` seeded lighting variants of every scan, re-captured in `rounds`.
 pub fn tally_variants_recaptured(
     scans: &[LabelledScan],
     draws: (usize, u64),
     perturbation: &Perturbation,
-    (reading, recapturing): (&Reading, Recapturing),
+    (reading, rounds): (&Reading, &Rounds),
 ) -> RecaptureTally {
     let mut tally = RecaptureTally::default();
     for_each_variant(scans, draws, perturbation, |scan, v, mut shots| {
         let name = format!("{} variant {v}", scan.name);
-        tally.read_cube((&name, &scan.truth), (reading, recapturing), &mut shots);
+        tally.read_cube((&name, &scan.truth), (reading, rounds), &mut shots);
     });
     tally
 }
 
 /// `variants` seeded variants of a set of face photos under a photo condition (each face's
 /// photo changed with its own draw), each read with the grid found automatically and
-/// classified, re-captured as `recapturing` says. A face taken again repeats its draw at the exposure asked
-/// for. A variant whose photos cannot be read counts as refused.
+/// classified, re-captured in `rounds`. A face taken again repeats its draw at the exposure
+/// asked for. A variant whose photos cannot be read counts as refused.
 pub fn tally_photo_variants(
     photos: &[FacePhoto],
     truth: &FaceletCube,
     condition: &PhotoCondition,
     (variants, seed): (usize, u64),
-    (reading, recapturing): (&Reading, Recapturing),
+    (reading, rounds): (&Reading, &Rounds),
 ) -> RecaptureTally {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(condition.name));
     let mut tally = RecaptureTally::default();
@@ -347,7 +302,7 @@ pub fn tally_photo_variants(
         };
         let mut shots = PhotoShots::new(take, &GridChoice::Auto);
         let name = format!("{} variant {v}", condition.name);
-        tally.read_cube((&name, truth), (reading, recapturing), &mut shots);
+        tally.read_cube((&name, truth), (reading, rounds), &mut shots);
     }
     tally
 }

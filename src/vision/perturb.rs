@@ -94,25 +94,42 @@ pub fn conditions() -> Vec<Condition> {
 impl Perturbation {
     /// The readings as a camera with other exposure and white balance per face would give them (clipped to 0..=255).
     pub fn apply<R: Rng>(&self, readings: &[Rgb; 54], rng: &mut R) -> [Rgb; 54] {
-        self.apply_at(readings, rng, &[1.0; 6])
+        self.draw(rng).apply(readings, &[1.0; 6])
     }
 
-    /// `apply` with each face (URFDLB) photographed with `light[face]` times the light (a
-    /// re-capture darker or brighter; 1 = as taken). The light scales linear values, so the
-    /// readings scale by `light^(1/2.2)`, clipped once with the drawn changes.
-    pub fn apply_at<R: Rng>(
-        &self,
-        readings: &[Rgb; 54],
-        rng: &mut R,
-        light: &[f32; 6],
-    ) -> [Rgb; 54] {
-        let mut out = *readings;
+    /// One draw of the lighting changes: the camera-wide cast, then each face's brightness and
+    /// channel gains (the order `apply` draws them in).
+    pub fn draw<R: Rng>(&self, rng: &mut R) -> DrawnLight {
         let exposure = draw(rng, self.exposure);
         let cast: [f32; 3] = std::array::from_fn(|_| exposure * draw(rng, self.cast));
-        for (face, light) in out.chunks_mut(9).zip(light) {
-            let brightness = draw(rng, self.brightness) * light.powf(1.0 / 2.2);
-            let gains: [f32; 3] =
-                std::array::from_fn(|c| cast[c] * brightness * draw(rng, self.channel_gain));
+        let faces = std::array::from_fn(|_| {
+            let brightness = draw(rng, self.brightness);
+            (
+                brightness,
+                std::array::from_fn(|_| draw(rng, self.channel_gain)),
+            )
+        });
+        DrawnLight { cast, faces }
+    }
+}
+
+/// One draw of a `Perturbation`: a camera-wide cast, and each face's (URFDLB) brightness and
+/// channel gains.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawnLight {
+    cast: [f32; 3],
+    faces: [(f32, [f32; 3]); 6],
+}
+
+impl DrawnLight {
+    /// The readings under this light, each face photographed with `light[face]` times the
+    /// light (a re-capture darker or brighter; 1 = as drawn). The light scales linear values,
+    /// so the readings scale by `light^(1/2.2)`, clipped once with the drawn changes.
+    pub fn apply(&self, readings: &[Rgb; 54], light: &[f32; 6]) -> [Rgb; 54] {
+        let mut out = *readings;
+        for ((face, (drawn, gain)), light) in out.chunks_mut(9).zip(self.faces).zip(light) {
+            let brightness = drawn * light.powf(1.0 / 2.2);
+            let gains: [f32; 3] = std::array::from_fn(|c| self.cast[c] * brightness * gain[c]);
             for rgb in face {
                 for c in 0..3 {
                     rgb[c] = (rgb[c] as f32 * gains[c]).round().clamp(0.0, 255.0) as u8;
@@ -165,7 +182,7 @@ mod tests {
         assert_eq!(first[0], [255, 192, 64]);
         let mut light = [1.0; 6];
         light[1] = 0.25;
-        let again = clipped.apply_at(&readings, &mut rng.clone(), &light);
+        let again = clipped.draw(&mut rng.clone()).apply(&readings, &light);
         assert_eq!(&again[..9], &first[..9], "the other faces as before");
         assert_eq!(&again[18..], &first[18..]);
         let half = 1.6 * 0.25f32.powf(1.0 / 2.2);

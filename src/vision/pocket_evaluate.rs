@@ -5,13 +5,12 @@ use super::camera::{CaptureRequest, Exposure};
 use super::classify::ClassifyOptions;
 use super::colour::Rgb;
 use super::evaluate::{LabelledScan, Sample};
-use super::evaluate_recapture::{
-    for_each_variant, Reader, RecaptureTally, Recapturing, ScanShots, Shots,
-};
+use super::evaluate_recapture::{for_each_variant, Reader, RecaptureTally, ScanShots, Shots};
 use super::palette::Palette;
 use super::perturb::Perturbation;
 use super::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
 use super::pocket_sample::read_pocket_photos;
+use super::recapture::Rounds;
 use super::sample::SampleOptions;
 use super::scan::{capture_faces, GridChoice};
 use crate::cube::Face;
@@ -98,10 +97,18 @@ pub fn corners_of(
     readings: &[Rgb; 54],
     truth: &crate::cube::FaceletCube,
 ) -> ([Rgb; STICKERS], PocketFacelets) {
-    (
-        std::array::from_fn(|i| readings[PocketSticker(i).on_3x3()]),
-        PocketFacelets::from_3x3(truth).relabel_by_fixed_corner(),
-    )
+    (corner_readings(readings), corner_truth(truth))
+}
+
+/// The 24 corner readings of a 3x3's 54.
+fn corner_readings(readings: &[Rgb; 54]) -> [Rgb; STICKERS] {
+    std::array::from_fn(|i| readings[PocketSticker(i).on_3x3()])
+}
+
+/// The 2x2 a 3x3's corners show, its colours named by the fixed corner (as the 2x2 reader
+/// names them).
+fn corner_truth(truth: &crate::cube::FaceletCube) -> PocketFacelets {
+    PocketFacelets::from_3x3(truth).relabel_by_fixed_corner()
 }
 
 /// The 2x2's reading.
@@ -131,10 +138,6 @@ impl Reader for PocketReading<'_> {
         }
     }
 
-    fn stickers(readings: &[Rgb; STICKERS]) -> &[Rgb] {
-        readings
-    }
-
     fn record(
         tally: &mut PocketTally,
         name: String,
@@ -156,8 +159,7 @@ struct Corners<'a>(ScanShots<'a>);
 
 impl Shots<[Rgb; STICKERS]> for Corners<'_> {
     fn readings(&mut self) -> Result<[Rgb; STICKERS], String> {
-        let nine = self.0.readings()?;
-        Ok(std::array::from_fn(|i| nine[PocketSticker(i).on_3x3()]))
+        self.0.readings().map(|nine| corner_readings(&nine))
     }
 
     fn retake(&mut self, again: &[(Face, Exposure)]) {
@@ -175,16 +177,16 @@ pub fn tally_real_pockets(
     options: &ClassifyOptions,
 ) -> PocketTally {
     let reading = PocketReading { palette, options };
-    let once = (&reading, Recapturing::NONE);
+    let once = (&reading, &Rounds::new(0));
     tally_real_pockets_recaptured(scans, draws, perturbation, once).first
 }
 
-/// `tally_real_pockets`, the faces in doubt re-captured as `recapturing` says.
+/// `tally_real_pockets`, the faces in doubt re-captured in `rounds`.
 pub fn tally_real_pockets_recaptured(
     scans: &[LabelledScan],
     draws: (usize, u64),
     perturbation: Option<&Perturbation>,
-    (reading, recapturing): (&PocketReading, Recapturing),
+    (reading, rounds): (&PocketReading, &Rounds),
 ) -> RecaptureTally<PocketTally> {
     let mut tally = RecaptureTally::<PocketTally>::default();
     let Some(perturbation) = perturbation else {
@@ -197,10 +199,10 @@ pub fn tally_real_pockets_recaptured(
         return tally;
     };
     for_each_variant(scans, draws, perturbation, |scan, v, shots| {
-        let truth = PocketFacelets::from_3x3(&scan.truth).relabel_by_fixed_corner();
+        let truth = corner_truth(&scan.truth);
         let name = format!("{} variant {v}", scan.name);
         let mut corners = Corners(shots);
-        tally.read_cube((&name, &truth), (reading, recapturing), &mut corners);
+        tally.read_cube((&name, &truth), (reading, rounds), &mut corners);
     });
     tally
 }

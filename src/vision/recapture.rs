@@ -125,8 +125,8 @@ pub fn recapture_for(
             let doubtful: Vec<usize> = (stickers.iter().copied())
                 .filter(|s| on_face.contains(s))
                 .collect();
-            let step = step_for(readings, &doubtful);
-            (!doubtful.is_empty()).then(|| (face, step.from(last[face.index()])))
+            (!doubtful.is_empty())
+                .then(|| (face, step_for(readings, &doubtful).from(last[face.index()])))
         })
         .collect()
 }

@@ -4,8 +4,9 @@ use super::camera::sim::{SimCamera, SimLighting};
 use super::camera::{CaptureRequest, Exposure};
 use super::classify::ClassifyOptions;
 use super::evaluate::Tally;
-use super::evaluate_recapture::{PhotoShots, Reading, RecaptureTally, Recapturing};
+use super::evaluate_recapture::{PhotoShots, Reading, RecaptureTally};
 use super::palette::Palette;
+use super::recapture::Rounds;
 use super::scan::{capture_faces, GridChoice};
 use crate::cube::random::random_cube;
 use crate::error_chain::error_chain;
@@ -21,17 +22,17 @@ pub fn tally_sim_cubes(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Tally {
-    let once = Recapturing::NONE;
-    tally_sim_recaptures(cubes, (seed, lighting), once, palette, options).first
+    let once = Rounds::new(0);
+    tally_sim_recaptures(cubes, (seed, lighting), &once, palette, options).first
 }
 
 /// `tally_sim_cubes` with the faces of doubtful stickers photographed again by the camera as
-/// `recapturing` says (each cube's own camera seed: two ways of re-capturing see the same
+/// `rounds` says (each cube's own camera seed: two ways of re-capturing see the same
 /// first takes).
 pub fn tally_sim_recaptures(
     cubes: usize,
     (seed, lighting): (u64, &SimLighting),
-    recapturing: Recapturing,
+    rounds: &Rounds,
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> RecaptureTally {
@@ -60,7 +61,7 @@ pub fn tally_sim_recaptures(
         };
         let mut shots = PhotoShots::new(take, &grid);
         let name = format!("sim cube {n}");
-        tally.read_cube((&name, &truth), (&reading, recapturing), &mut shots);
+        tally.read_cube((&name, &truth), (&reading, rounds), &mut shots);
     }
     tally
 }

@@ -67,7 +67,12 @@ pub async fn serve_web(
 }
 
 pub async fn start(dir: &Path, faults: &str, speed: f64) -> RunningDaemon {
-    RunningDaemon::start(&config(dir, faults, speed), solver())
+    start_with(&config(dir, faults, speed)).await
+}
+
+/// The daemon started with `config` (on the simulator, with the test solver).
+pub async fn start_with(config: &DaemonConfig) -> RunningDaemon {
+    RunningDaemon::start(config, solver())
         .await
         .expect("the daemon starts on the simulator")
 }

@@ -1,6 +1,6 @@
 //! The daemon with `[run] cube_size = 2`: a 2x2 scanned (four stickers a face), read without centres, solved optimally and verified, judged by the simulator's own cube; the size in the status; guide mode for a 2x2 (and a 3x3 daemon's refusal of one); `cubed dry-run --size 2` on every shipped design.
 
-use super::{config, finished, named_the_hand, said_so_far, scans_photographed, solver};
+use super::{config, finished, named_the_hand, said_so_far, scans_photographed};
 use crate::common::{cubed, stderr, stdout};
 use cubed::cube::ColourScheme;
 use cubed::cube::{parse_moves, Notation};
@@ -16,9 +16,7 @@ use std::sync::Arc;
 pub async fn start_pocket(dir: &Path, speed: f64) -> RunningDaemon {
     let mut config = config(dir, "", speed);
     config.cube_size = CubeSize::Two;
-    RunningDaemon::start(&config, solver())
-        .await
-        .expect("the daemon starts on the simulator")
+    super::start_with(&config).await
 }
 
 /// A random 2x2 (from `seed`).

@@ -1,6 +1,9 @@
 //! Whole runs: started by the robot's button and through the handle, the record they leave, a second start refused, an already solved cube left alone.
 
-use super::{finished, named_the_hand, random, said_so_far, scans_photographed, start, wait_until};
+use super::{
+    finished, named_the_hand, random, said_so_far, scans_photographed, start, start_with,
+    wait_until,
+};
 use cubed::cube::FaceletCube;
 use cubed::daemon::{DaemonState, RefusalKind, StartSource};
 
@@ -167,9 +170,7 @@ async fn unsure_stickers_are_photographed_again_then_the_run_is_refused_naming_t
     let mut config = super::config(dir.path(), "", 0.0);
     config.min_confidence = 1.0; // no reading is certain
     config.recaptures = 1;
-    let daemon = cubed::daemon::RunningDaemon::start(&config, super::solver())
-        .await
-        .expect("starts");
+    let daemon = start_with(&config).await;
     let sim = daemon.sim.clone().expect("sim");
     sim.load_cube(random(15));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
@@ -204,9 +205,7 @@ async fn clipped_faces_in_doubt_are_photographed_a_stop_darker_each_round() {
     config.min_confidence = 1.0; // every sticker stays in doubt
     config.recaptures = 2;
     config.sim.exposure = 4.0; // a lamp far too bright: the stickers clip
-    let daemon = cubed::daemon::RunningDaemon::start(&config, super::solver())
-        .await
-        .expect("starts");
+    let daemon = start_with(&config).await;
     let sim = daemon.sim.clone().expect("sim");
     sim.load_cube(random(17));
     let mut said = daemon.handle.subscribe();
@@ -249,9 +248,7 @@ async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the
     // Yellow fades to white as it clips, as on a webcam: the first photos cannot be read.
     config.sim.exposure = 1.6;
     config.sim.highlight_rolloff = 1.0;
-    let daemon = cubed::daemon::RunningDaemon::start(&config, super::solver())
-        .await
-        .expect("starts");
+    let daemon = start_with(&config).await;
     let sim = daemon.sim.clone().expect("sim");
     sim.load_cube(random(18));
     let mut said = daemon.handle.subscribe();

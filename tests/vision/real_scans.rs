@@ -9,12 +9,11 @@
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::classify::ClassifyOptions;
 use cubed::vision::evaluate::{scans_in, tally_scans, tally_variants, LabelledScan, Part};
-use cubed::vision::evaluate_recapture::{
-    tally_variants_recaptured, Reading, RecaptureTally, Recapturing,
-};
+use cubed::vision::evaluate_recapture::{tally_variants_recaptured, Reading, RecaptureTally};
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::Perturbation;
 use cubed::vision::pocket_evaluate::tally_real_pockets;
+use cubed::vision::recapture::Rounds;
 use cubed::vision::scan_file::load_scan;
 use std::path::Path;
 
@@ -191,20 +190,20 @@ fn condition(prefix: &str) -> Perturbation {
 }
 
 /// The development scans' `variants` seeded variants under `perturbation`, re-captured as `how`.
-fn dev_recaptured(perturbation: &Perturbation, how: Recapturing) -> RecaptureTally {
+fn dev_recaptured(perturbation: &Perturbation, how: Rounds) -> RecaptureTally {
     let dev = scans_in(&real_scans(), Part::Dev);
     let (palette, options) = (Palette::default(), ClassifyOptions::default());
     let reading = Reading {
         palette: &palette,
         options: &options,
     };
-    tally_variants_recaptured(&dev, (20, 5), perturbation, (&reading, how))
+    tally_variants_recaptured(&dev, (20, 5), perturbation, (&reading, &how))
 }
 
 #[test]
 fn clipped_faces_taken_again_a_stop_darker_are_read_and_none_confidently_wrong() {
     let clipped = condition("clipped");
-    let once = dev_recaptured(&clipped, Recapturing::NONE);
+    let once = dev_recaptured(&clipped, Rounds::new(0));
     assert_eq!(
         once.first, once.after,
         "no round: the first take is the outcome"
@@ -214,7 +213,7 @@ fn clipped_faces_taken_again_a_stop_darker_are_read_and_none_confidently_wrong()
         first_refused >= 5,
         "clipped scans are refused: {first_refused}"
     );
-    let darker = dev_recaptured(&clipped, Recapturing::daemon(1));
+    let darker = dev_recaptured(&clipped, Rounds::new(1));
     assert_eq!(darker.first, once.first, "the same first takes");
     assert!(
         darker.retaken_darker > 0 && darker.retaken_brighter == 0,
@@ -231,10 +230,7 @@ fn clipped_faces_taken_again_a_stop_darker_are_read_and_none_confidently_wrong()
     );
     assert_eq!(darker.after.wrong, 0, "{:?}", darker.after.failures);
     // Taken again at the same exposure, the same clipped readings come back.
-    let same = Recapturing {
-        rounds: 1,
-        choose_exposure: false,
-    };
+    let same = Rounds::at_normal_exposure(1);
     assert_eq!(dev_recaptured(&clipped, same).after.right, once.first.right);
 }
 
@@ -244,7 +240,7 @@ fn dark_faces_in_doubt_are_taken_brighter() {
         exposure: (0.2, 0.3),
         ..condition("dark")
     };
-    let both = dev_recaptured(&dark, Recapturing::daemon(1));
+    let both = dev_recaptured(&dark, Rounds::new(1));
     assert!(both.first.unsure > 0, "very dark scans are refused");
     assert!(
         both.retaken_brighter > 0 && both.retaken_darker == 0,
