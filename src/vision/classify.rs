@@ -2,7 +2,7 @@
 
 use super::classify_pieces::{sticker_gaps, StickerCosts};
 use super::colour::{LabColour, Rgb};
-use super::face_consistency::unlike_stickers;
+use super::face_consistency::{alike_stickers_told_apart, unlike_stickers};
 use super::lighting::LightBounds;
 use super::palette::Palette;
 use super::refine::{fit, Fit, STARTS};
@@ -191,6 +191,9 @@ pub enum Doubt {
     /// Stickers given one colour on one face look unlike each other, which
     /// one light cannot do: the reading fits the light, not the cube.
     Unlike,
+    /// Stickers given different colours on one face look alike where the
+    /// camera clipped: what tells their colours apart was not recorded.
+    Alike,
 }
 
 impl std::fmt::Display for Doubt {
@@ -199,6 +202,9 @@ impl std::fmt::Display for Doubt {
             Doubt::Close => "another legal reading is nearly as good",
             Doubt::Unsettled => "the colours did not settle as the light was re-estimated",
             Doubt::Unlike => "stickers read as one colour on one face look unlike each other",
+            Doubt::Alike => {
+                "stickers read as different colours on one face look alike where the camera clipped"
+            }
         })
     }
 }
@@ -231,6 +237,10 @@ impl ClassifyError {
                 doubt: Doubt::Unlike,
                 ..
             } => "unlike",
+            ClassifyError::Unsure {
+                doubt: Doubt::Alike,
+                ..
+            } => "alike",
         }
     }
 }
@@ -245,6 +255,7 @@ pub fn classify(
         classification: best,
         unsettled,
         unlike,
+        alike,
     } = read_cube(readings, palette, options);
     if !best.converged {
         return Err(ClassifyError::Unsure {
@@ -258,10 +269,13 @@ pub fn classify(
     if stickers.is_empty() {
         Ok(best)
     } else {
-        let doubt = if unlike.is_empty() {
-            Doubt::Close
-        } else {
+        let among = |which: &[usize]| stickers.iter().any(|s| which.contains(s));
+        let doubt = if among(&unlike) {
             Doubt::Unlike
+        } else if among(&alike) {
+            Doubt::Alike
+        } else {
+            Doubt::Close
         };
         Err(ClassifyError::Unsure {
             stickers,
@@ -288,10 +302,13 @@ struct Reading {
     unsettled: Vec<usize>,
     /// Stickers that look unlike others given their colour on their face.
     unlike: Vec<usize>,
+    /// Stickers that look like others given another colour on their face, where clipped.
+    alike: Vec<usize>,
 }
 
 /// The most likely legal cube, the stickers that kept changing if the labels
-/// did not settle, and those unlike others of their colour on their face.
+/// did not settle, those unlike others of their colour on their face, and
+/// those alike others of another colour where clipped.
 ///
 /// The reading is fitted from each start (`refine.rs`): the centres'
 /// chromaticities, and the calibrated palette. The cheapest settled fit wins
@@ -311,9 +328,9 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     let best = fits.remove(0);
+    let colours = best.colours();
     let doubted = best.costs_under_light_doubt(options);
     let mut gaps = sticker_gaps(&doubted, &best.solution);
-    let colours = best.colours();
     for rival in &fits {
         let gap = (rival.solution.cost - best.solution.cost).max(0.0);
         let theirs = rival.colours();
@@ -322,9 +339,12 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
         }
     }
     bound_by_recolourings(&mut gaps, &best.costs, &colours);
-    // A reading that one light cannot give is no reading: those stickers are in doubt.
+    // A reading that one light cannot give is no reading, and stickers of two
+    // colours that clipping made alike show the face's light is beyond what
+    // the correction models: those stickers are in doubt.
     let unlike = unlike_stickers(readings, &colours);
-    for &s in &unlike {
+    let alike = alike_stickers_told_apart(readings, &colours);
+    for &s in unlike.iter().chain(&alike) {
         gaps[s] = 0.0;
     }
     for f in 0..6 {
@@ -344,6 +364,7 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
         classification,
         unsettled: best.unsettled,
         unlike,
+        alike,
     }
 }
 
@@ -478,6 +499,55 @@ mod tests {
             assert!(p > last && (0.0..=1.0).contains(&p), "{gap}: {p}");
             last = p;
         }
+    }
+
+    /// A scrambled cube's palette readings, with a yellow (D) sticker and a
+    /// sticker of a third colour (neither U nor D) on the white U face.
+    fn yellow_and_another_on_the_white_face() -> (FaceletCube, [Rgb; 54], usize, usize) {
+        use crate::cube::Face;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        loop {
+            let facelets = crate::cube::random::random_cube(&mut rng).to_facelets();
+            let on_u =
+                |wanted: &dyn Fn(Face) -> bool| (0..9).find(|&s| wanted(facelets.stickers[s]));
+            let yellow = on_u(&|f| f == Face::D);
+            let third = on_u(&|f| f != Face::D && f != Face::U);
+            if let (Some(yellow), Some(third)) = (yellow, third) {
+                let readings =
+                    palette_readings(&facelets, &Palette::default(), &[0, 1, 2, 3, 4, 5]);
+                return (facelets, readings, yellow, third);
+            }
+        }
+    }
+
+    #[test]
+    fn stickers_of_two_colours_that_clipping_made_alike_are_in_doubt() {
+        let (_, mut readings, yellow, third) = yellow_and_another_on_the_white_face();
+        // An overexposed yellow and (say) orange, both faded towards white by the camera.
+        readings[yellow] = [255, 255, 166];
+        readings[third] = [255, 255, 160];
+        let got = classify(&readings, &Palette::default(), &ClassifyOptions::default());
+        match got {
+            Err(e @ ClassifyError::Unsure { .. }) => {
+                assert_eq!(e.kind(), "alike", "{e}");
+                let ClassifyError::Unsure { stickers, .. } = e;
+                assert!(
+                    stickers.contains(&yellow) && stickers.contains(&third),
+                    "{stickers:?}"
+                );
+            }
+            Ok(c) => panic!("should be in doubt, got {}", c.symbols()),
+        }
+    }
+
+    #[test]
+    fn a_clipped_yellow_beside_a_clipped_white_is_read() {
+        let (truth, mut readings, yellow, _) = yellow_and_another_on_the_white_face();
+        readings[4] = [255, 255, 255];
+        readings[yellow] = [255, 255, 60];
+        let got = classify(&readings, &Palette::default(), &ClassifyOptions::default());
+        assert_eq!(got.expect("sure").facelets, truth);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Whether the stickers given one colour on one face look alike: they share that face's light, so whatever the lighting, their readings can differ only by brightness (shading) and noise. Pure.
+//! Whether the stickers of one face agree with the colours given them: they share that face's light, so stickers of one colour can differ only by brightness (shading) and noise, and stickers of two colours can look alike only where the camera clipped what tells them apart. Pure.
 
 use super::colour::Rgb;
 use super::lighting::CLIPPED;
@@ -44,6 +44,41 @@ pub(crate) fn unlike_stickers(readings: &[Rgb; 54], colours: &[usize; 54]) -> Ve
         .collect()
 }
 
+/// How far (sRGB codes, every channel) two readings on one face may be and
+/// still look alike. Stickers of one colour on one face differ by shading
+/// (a few per cent) and noise; stickers of two colours differ by far more in
+/// some channel unless the camera clipped that channel in both.
+pub(crate) const ALIKE_CODES: u8 = 12;
+
+/// Whether two readings look alike in a way only clipping explains: both have
+/// a clipped channel and a recorded one, and no channel differs by more than
+/// `ALIKE_CODES`. (Readings clipped in every channel say nothing of their
+/// colour at all; the pieces they belong to decide them.)
+fn alike_where_clipped(a: Rgb, b: Rgb) -> bool {
+    let clipped = |r: Rgb| r.iter().any(|&c| c >= CLIPPED);
+    let recorded = |r: Rgb| r.iter().any(|&c| c < CLIPPED);
+    clipped(a)
+        && clipped(b)
+        && recorded(a)
+        && recorded(b)
+        && (0..3).all(|c| a[c].abs_diff(b[c]) <= ALIKE_CODES)
+}
+
+/// Stickers read as another colour than a sticker of their own face that
+/// looks just like them, with clipped channels: under one light two colours
+/// give such readings only when the camera clipped what tells them apart (a
+/// webcam's highlight roll-off fades an overexposed orange and yellow towards
+/// white), which the per-face light correction does not model.
+pub(crate) fn alike_stickers_told_apart(readings: &[Rgb; 54], colours: &[usize; 54]) -> Vec<usize> {
+    (0..54)
+        .filter(|&s| {
+            let face = s / 9;
+            (face * 9..face * 9 + 9)
+                .any(|t| colours[t] != colours[s] && alike_where_clipped(readings[s], readings[t]))
+        })
+        .collect()
+}
+
 /// The other stickers of `s`'s face given its colour.
 fn same_colour_on_face(colours: &[usize; 54], s: usize) -> impl Iterator<Item = usize> + '_ {
     let face = s / 9;
@@ -74,5 +109,34 @@ mod tests {
         assert_eq!(unlike_stickers(&one_odd, &one_colour), vec![10]);
         let truth: [usize; 54] = std::array::from_fn(|s| usize::from([1, 3, 5, 7].contains(&s)));
         assert!(unlike_stickers(&readings, &truth).is_empty());
+    }
+
+    #[test]
+    fn alike_clipped_stickers_told_apart_are_in_doubt_and_unclipped_or_distinct_ones_are_not() {
+        let mut readings = [[30u8, 150, 60]; 54];
+        let mut colours = [0usize; 54];
+        // Face 2: an overexposed yellow (2) and orange (3) that the camera made alike.
+        readings[18] = [255, 255, 113];
+        colours[18] = 2;
+        readings[19] = [255, 255, 116];
+        colours[19] = 3;
+        // A clipped yellow and an orange that still differ in green.
+        readings[27] = [255, 255, 117];
+        colours[27] = 2;
+        readings[28] = [255, 221, 125];
+        colours[28] = 3;
+        // Two readings clipped white: no colour recorded, no pair.
+        readings[45] = [255, 255, 255];
+        colours[45] = 1;
+        readings[46] = [255, 255, 255];
+        colours[46] = 2;
+        // Dark stickers alike but unclipped: told apart by the light, not in doubt here.
+        readings[36] = [20, 8, 6];
+        colours[36] = 4;
+        readings[37] = [22, 10, 6];
+        colours[37] = 5;
+        assert_eq!(alike_stickers_told_apart(&readings, &colours), vec![18, 19]);
+        colours[19] = 2;
+        assert!(alike_stickers_told_apart(&readings, &colours).is_empty());
     }
 }
