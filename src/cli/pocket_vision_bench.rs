@@ -152,6 +152,16 @@ pub fn print_pocket_rows(
             "grid found automatically",
             GridChoice::Auto,
         ),
+        (
+            "lamp too bright (x1.3-1.7) with a webcam's highlight roll-off",
+            SimLighting {
+                exposure: (1.3, 1.7),
+                highlight_rolloff: 1.0,
+                ..lighting
+            },
+            "configured grid",
+            GridChoice::Fixed(SimCamera::nominal_grid()),
+        ),
     ];
     for (light, lighting, name, grid) in rows {
         let tally = tally_sim_pockets(cubes, seed, &lighting, &grid, palette, options);

@@ -39,7 +39,10 @@ impl Interruption {
             RunError::Halted {
                 emergency: true, ..
             }
-            | RunError::Aborted(Abort::EStop) => Some(Interruption::EStop),
+            | RunError::Aborted(Abort::EStop)
+            | RunError::Connect(RigError::Home(StreamError::EStopped { .. })) => {
+                Some(Interruption::EStop)
+            }
             RunError::Fault { words, .. } => Some(Interruption::Fault {
                 words: words.clone(),
             }),
@@ -135,7 +138,8 @@ mod tests {
     }
 
     #[test]
-    fn an_estop_and_a_fault_need_a_person_and_a_refused_scan_is_no_interruption() {
+    fn an_estop_even_while_homing_and_a_fault_need_a_person_and_a_refused_scan_is_no_interruption()
+    {
         let estop = RunError::Halted {
             what: "executing",
             done: 3,
@@ -144,6 +148,12 @@ mod tests {
         };
         assert_eq!(
             Interruption::of(&estop, false, &words),
+            Some(Interruption::EStop)
+        );
+        let while_homing =
+            RunError::Connect(RigError::Home(StreamError::EStopped { done: 0, total: 5 }));
+        assert_eq!(
+            Interruption::of(&while_homing, true, &words),
             Some(Interruption::EStop)
         );
         let fault = RunError::Fault {

@@ -1,5 +1,6 @@
 //! Recovery without a daemon restart, on the simulated robot over a real pty with a real SQLite
-//! history: an emergency stop at a random step (×20), a motor blocked at a random motion (×20)
+//! history: an emergency stop at a random step (×20) and while homing, photographing or verifying
+//! (×2 each, where the run homes), a motor blocked at a random motion (×20)
 //! and a firmware reboot at a random moment (×10), each on one daemon. Every run ends verified
 //! solved, by itself or after a person (the test) does what the message says and resumes it;
 //! the history records each interruption and resumption. Calibration works on the simulator, and
@@ -159,6 +160,52 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
         stopped_mid_run >= 15,
         "only {stopped_mid_run} e-stops hit a run"
     );
+    daemon.shutdown().await;
+}
+
+/// Where in a run the e-stop comes: the status it waits for, in words.
+const PHASES: [(&str, fn(&StatusDoc) -> bool); 3] = [
+    ("homing", |s| s.message.contains("homing")),
+    ("photographing the cube", |s| {
+        s.state == DaemonState::Scanning && !s.message.contains("homing")
+    }),
+    ("verifying", |s| s.state == DaemonState::Verifying),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_emergency_stop_while_homing_photographing_or_verifying_is_resumed_to_solved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", SPEED).await;
+    let (web, _server) = serve_web(&daemon).await;
+    let sim = daemon.sim.clone().expect("sim");
+    // The first run homes the robot; an e-stopped run re-homes when it is resumed.
+    let mut stopped_homing = 0;
+    for (i, (phase, now_in)) in PHASES.into_iter().chain(PHASES).enumerate() {
+        sim.load_cube(random(400 + i as u64));
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        let now = wait_until(&daemon.handle, phase, |s| {
+            s.run == Some(run) && (now_in(s) || !s.state.is_busy())
+        })
+        .await;
+        if !now_in(&now) {
+            // A robot whose pose is known starts a run without homing.
+            assert_eq!(phase, "homing", "run {run} ended before {phase}: {now:?}");
+            finished(&daemon.handle, run).await;
+            continue;
+        }
+        daemon.handle.estop().await.expect("e-stop");
+        stopped_homing += usize::from(phase == "homing");
+        let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
+        assert_eq!(end.state, DaemonState::Done, "run {run}: {}", end.message);
+        let detail = check_history(&daemon.handle, run, resumes);
+        assert!(
+            detail.interruptions.iter().any(|i| i.cause == "estop"),
+            "an e-stop while {phase} is recorded: {:?}",
+            detail.interruptions
+        );
+        assert!(sim.cube().is_solved(), "run {run}: the cube is not solved");
+    }
+    assert!(stopped_homing >= 1, "no e-stop came while homing");
     daemon.shutdown().await;
 }
 
