@@ -115,26 +115,24 @@ mod tests {
     fn alike_clipped_stickers_told_apart_are_in_doubt_and_unclipped_or_distinct_ones_are_not() {
         let mut readings = [[30u8, 150, 60]; 54];
         let mut colours = [0usize; 54];
-        // Face 2: an overexposed yellow (2) and orange (3) that the camera made alike.
-        readings[18] = [255, 255, 113];
-        colours[18] = 2;
-        readings[19] = [255, 255, 116];
-        colours[19] = 3;
-        // A clipped yellow and an orange that still differ in green.
-        readings[27] = [255, 255, 117];
-        colours[27] = 2;
-        readings[28] = [255, 221, 125];
-        colours[28] = 3;
-        // Two readings clipped white: no colour recorded, no pair.
-        readings[45] = [255, 255, 255];
-        colours[45] = 1;
-        readings[46] = [255, 255, 255];
-        colours[46] = 2;
-        // Dark stickers alike but unclipped: told apart by the light, not in doubt here.
-        readings[36] = [20, 8, 6];
-        colours[36] = 4;
-        readings[37] = [22, 10, 6];
-        colours[37] = 5;
+        let stickers: [(usize, Rgb, usize); 8] = [
+            // Face 2: an overexposed yellow (2) and orange (3) that the camera made alike.
+            (18, [255, 255, 113], 2),
+            (19, [255, 255, 116], 3),
+            // Face 3: a clipped yellow and an orange that still differ in green.
+            (27, [255, 255, 117], 2),
+            (28, [255, 221, 125], 3),
+            // Face 5: two readings clipped white: no colour recorded, no pair.
+            (45, [255, 255, 255], 1),
+            (46, [255, 255, 255], 2),
+            // Face 4: dark stickers alike but unclipped: told apart by the light, not in doubt here.
+            (36, [20, 8, 6], 4),
+            (37, [22, 10, 6], 5),
+        ];
+        for (s, reading, colour) in stickers {
+            readings[s] = reading;
+            colours[s] = colour;
+        }
         assert_eq!(alike_stickers_told_apart(&readings, &colours), vec![18, 19]);
         colours[19] = 2;
         assert!(alike_stickers_told_apart(&readings, &colours).is_empty());
