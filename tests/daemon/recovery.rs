@@ -163,8 +163,11 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
     daemon.shutdown().await;
 }
 
+/// Whether the daemon's status shows a run in a given phase.
+type InPhase = fn(&StatusDoc) -> bool;
+
 /// Where in a run the e-stop comes: the status it waits for, in words.
-const PHASES: [(&str, fn(&StatusDoc) -> bool); 3] = [
+const PHASES: [(&str, InPhase); 3] = [
     ("homing", |s| s.message.contains("homing")),
     ("photographing the cube", |s| {
         s.state == DaemonState::Scanning && !s.message.contains("homing")
