@@ -154,11 +154,7 @@ pub fn print_pocket_rows(
         ),
         (
             "lamp too bright (x1.3-1.7) with a webcam's highlight roll-off",
-            SimLighting {
-                exposure: (1.3, 1.7),
-                highlight_rolloff: 1.0,
-                ..lighting
-            },
+            SimLighting::too_bright_for_a_webcam(),
             "configured grid",
             GridChoice::Fixed(SimCamera::nominal_grid()),
         ),

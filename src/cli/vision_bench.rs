@@ -318,11 +318,7 @@ fn print_photo_rows(
 /// The simulated camera under a lamp too bright, with a webcam's highlight roll-off (white and
 /// yellow fade together): the first take against the outcome after re-capturing.
 fn print_sim_recapture_row(args: &VisionBenchArgs, palette: &Palette, options: &ClassifyOptions) {
-    let lighting = SimLighting {
-        exposure: (1.3, 1.7),
-        highlight_rolloff: 1.0,
-        ..SimLighting::default()
-    };
+    let lighting = SimLighting::too_bright_for_a_webcam();
     let how = Rounds::new(args.recaptures);
     let seeded = (args.seed, &lighting);
     let both = tally_sim_recaptures(args.sim_cubes, seeded, &how, palette, options);

@@ -75,6 +75,16 @@ impl SimLighting {
             ..SimLighting::default()
         }
     }
+
+    /// A lamp too bright for a webcam: exposure x1.3-1.7 with full highlight roll-off
+    /// (clipping colours fade towards white), the bench's roll-off rows for both cube sizes.
+    pub fn too_bright_for_a_webcam() -> SimLighting {
+        SimLighting {
+            exposure: (1.3, 1.7),
+            highlight_rolloff: 1.0,
+            ..SimLighting::default()
+        }
+    }
 }
 
 /// What the camera looks at: a cube and the physical colour of each face's stickers.
