@@ -79,6 +79,22 @@ pub(crate) fn alike_stickers_told_apart(readings: &[Rgb; 54], colours: &[usize; 
         .collect()
 }
 
+/// Stickers read clipped in every channel but given another colour than
+/// `palest` (the colour a camera clips first): such a reading recorded no hue,
+/// only that the sticker was too bright for the camera, and a webcam's
+/// highlight roll-off fades an overexposed yellow or orange to that same blank
+/// white. What the best reading gives them is the pieces' guess, and a light
+/// fitted to the labels makes any guess look consistent.
+pub(crate) fn blank_stickers_given_a_hue(
+    readings: &[Rgb],
+    colours: &[usize],
+    palest: usize,
+) -> Vec<usize> {
+    (0..readings.len())
+        .filter(|&s| colours[s] != palest && readings[s].iter().all(|&c| c >= CLIPPED))
+        .collect()
+}
+
 /// The other stickers of `s`'s face given its colour.
 fn same_colour_on_face(colours: &[usize; 54], s: usize) -> impl Iterator<Item = usize> + '_ {
     let face = s / 9;
@@ -136,5 +152,25 @@ mod tests {
         assert_eq!(alike_stickers_told_apart(&readings, &colours), vec![18, 19]);
         colours[19] = 2;
         assert!(alike_stickers_told_apart(&readings, &colours).is_empty());
+    }
+
+    #[test]
+    fn only_stickers_clipped_in_every_channel_and_given_a_hue_are_blank() {
+        let readings: [Rgb; 5] = [
+            [255, 255, 255],
+            [255, 255, 255],
+            [254, 255, 254],
+            [255, 255, 240],
+            [255, 255, 255],
+        ];
+        let colours = [0, 3, 4, 3, 0];
+        assert_eq!(
+            blank_stickers_given_a_hue(&readings, &colours, 0),
+            vec![1, 2]
+        );
+        assert_eq!(
+            blank_stickers_given_a_hue(&readings, &colours, 3),
+            vec![0, 2, 4]
+        );
     }
 }

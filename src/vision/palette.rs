@@ -83,6 +83,15 @@ impl Palette {
         }
     }
 
+    /// The colour a camera clips in every channel first: the one whose weakest
+    /// channel is strongest (white in the standard scheme).
+    pub fn palest(&self) -> usize {
+        let weakest = |c: &PaletteColour| c.reference.to_rgb().into_iter().min().unwrap_or(0);
+        (0..6)
+            .max_by_key(|&c| weakest(&self.colours[c]))
+            .unwrap_or(0)
+    }
+
     /// The same palette with new reference colours (indexed like `colours`).
     pub fn with_references(&self, references: [LabColour; 6]) -> Palette {
         let mut p = self.clone();
@@ -303,6 +312,15 @@ mod tests {
             "URFDLB".as_bytes()[i] as char,
             i * 40
         )
+    }
+
+    #[test]
+    fn the_palest_colour_is_white_wherever_its_home_is() {
+        let p = Palette::default();
+        assert_eq!(p.colours[p.palest()].name, "white");
+        let mut moved = p.clone();
+        moved.colours.swap(0, 3);
+        assert_eq!(moved.colours[moved.palest()].name, "white");
     }
 
     #[test]

@@ -20,6 +20,7 @@
 
 use super::classify::{orientations, Calibration, ClassifyOptions};
 use super::colour::{LabColour, Rgb};
+use super::face_consistency::blank_stickers_given_a_hue;
 use super::lighting::{chromaticity, linearize, FaceGains, LightBounds};
 use super::palette::Palette;
 use super::refine::sticker_cost;
@@ -166,8 +167,12 @@ pub fn classify_pocket_best_guess(
             break;
         }
     }
+    let blank = blank_stickers_given_a_hue(readings, &found.colours, palette.palest());
     let mut read = found.into_classification(palette, options.pocket_calibration);
     read.unsettled = unsettled;
+    for s in blank {
+        read.gaps[s] = 0.0;
+    }
     read
 }
 
