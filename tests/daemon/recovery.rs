@@ -7,7 +7,9 @@
 //! a start after a refused one re-homes safely.
 
 use super::{finished, random, serve_web, start, wait_until};
-use cubed::daemon::{DaemonEvent, DaemonHandle, DaemonState, RunDetail, StartSource, StatusDoc};
+use cubed::daemon::{
+    DaemonEvent, DaemonHandle, DaemonState, RunDetail, RunningDaemon, StartSource, StatusDoc,
+};
 use cubed::web::{control, ControlCommand, ControlReply};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -15,6 +17,27 @@ use std::net::SocketAddr;
 
 /// Simulator speed: fast enough for CI, slow enough that a run has steps to interrupt.
 const SPEED: f64 = 25.0;
+
+/// A daemon on the simulator at `SPEED` in a fresh data folder, serving its page and API
+/// (the folder and the server live as long as this).
+struct OnTheWeb {
+    daemon: RunningDaemon,
+    web: SocketAddr,
+    _server: tokio::task::JoinHandle<Result<(), cubed::web::WebError>>,
+    _dir: tempfile::TempDir,
+}
+
+async fn on_the_web() -> OnTheWeb {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", SPEED).await;
+    let (web, server) = serve_web(&daemon).await;
+    OnTheWeb {
+        daemon,
+        web,
+        _server: server,
+        _dir: dir,
+    }
+}
 
 fn waits_for_person(state: DaemonState) -> bool {
     matches!(state, DaemonState::EStopped | DaemonState::NeedsAttention)
@@ -110,9 +133,8 @@ async fn executing_past(handle: &DaemonHandle, run: u64, fraction: f64) -> Statu
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = start(dir.path(), "", SPEED).await;
-    let (web, _server) = serve_web(&daemon).await;
+    let rig = on_the_web().await;
+    let (daemon, web) = (&rig.daemon, rig.web);
     let sim = daemon.sim.clone().expect("sim");
     let mut rng = ChaCha8Rng::seed_from_u64(20);
     let mut stopped_mid_run = 0;
@@ -160,7 +182,7 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
         stopped_mid_run >= 15,
         "only {stopped_mid_run} e-stops hit a run"
     );
-    daemon.shutdown().await;
+    rig.daemon.shutdown().await;
 }
 
 /// Whether the daemon's status shows a run in a given phase.
@@ -177,9 +199,8 @@ const PHASES: [(&str, InPhase); 3] = [
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_emergency_stop_while_homing_photographing_or_verifying_is_resumed_to_solved() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = start(dir.path(), "", SPEED).await;
-    let (web, _server) = serve_web(&daemon).await;
+    let rig = on_the_web().await;
+    let (daemon, web) = (&rig.daemon, rig.web);
     let sim = daemon.sim.clone().expect("sim");
     // The first run homes the robot; an e-stopped run re-homes when it is resumed.
     let mut stopped_homing = 0;
@@ -209,14 +230,13 @@ async fn an_emergency_stop_while_homing_photographing_or_verifying_is_resumed_to
         assert!(sim.cube().is_solved(), "run {run}: the cube is not solved");
     }
     assert!(stopped_homing >= 1, "no e-stop came while homing");
-    daemon.shutdown().await;
+    rig.daemon.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_motor_blocked_at_a_random_motion_is_resumed_to_solved_twenty_times() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = start(dir.path(), "", SPEED).await;
-    let (web, _server) = serve_web(&daemon).await;
+    let rig = on_the_web().await;
+    let (daemon, web) = (&rig.daemon, rig.web);
     let sim = daemon.sim.clone().expect("sim");
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     let mut faults = 0;
@@ -240,14 +260,13 @@ async fn a_motor_blocked_at_a_random_motion_is_resumed_to_solved_twenty_times() 
         );
     }
     assert!(faults >= 15, "only {faults} of 20 blocked motors hit a run");
-    daemon.shutdown().await;
+    rig.daemon.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_firmware_reboot_mid_run_is_recovered_ten_times() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = start(dir.path(), "", SPEED).await;
-    let (web, _server) = serve_web(&daemon).await;
+    let rig = on_the_web().await;
+    let (daemon, web) = (&rig.daemon, rig.web);
     let sim = daemon.sim.clone().expect("sim");
     let mut rng = ChaCha8Rng::seed_from_u64(22);
     let (mut reboots, mut automatic, mut by_person) = (0, 0, 0);
@@ -278,14 +297,13 @@ async fn a_firmware_reboot_mid_run_is_recovered_ten_times() {
         automatic >= 1 && by_person >= 1,
         "{automatic} resumed by themselves, {by_person} by a person"
     );
-    daemon.shutdown().await;
+    rig.daemon.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calibration_works_on_the_simulator_and_a_start_after_a_refused_one_solves() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = start(dir.path(), "", SPEED).await;
-    let (web, _server) = serve_web(&daemon).await;
+    let rig = on_the_web().await;
+    let (daemon, web) = (&rig.daemon, rig.web);
     let sim = daemon.sim.clone().expect("sim");
     sim.load_cube(random(500));
     let refused = daemon
@@ -323,5 +341,5 @@ async fn calibration_works_on_the_simulator_and_a_start_after_a_refused_one_solv
         "after calibration: {}",
         end.message
     );
-    daemon.shutdown().await;
+    rig.daemon.shutdown().await;
 }
