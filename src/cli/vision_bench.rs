@@ -53,7 +53,7 @@ pub struct VisionBenchArgs {
     #[arg(long, default_value_t = 20)]
     pub photo_variants: usize,
     /// Rounds of re-capturing the faces in doubt, in every table (as `[vision] recaptures`).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = cubed::vision::recapture::DEFAULT_RECAPTURES)]
     pub recaptures: u32,
     /// Repetitions for the timings.
     #[arg(long, default_value_t = 300)]

@@ -149,7 +149,7 @@ struct VisionSection {
     palette: String,
     #[serde(default = "default_min_confidence")]
     min_confidence: f32,
-    #[serde(default = "one")]
+    #[serde(default = "default_recaptures")]
     recaptures: u32,
 }
 
@@ -205,8 +205,8 @@ fn default_reconnect() -> u64 {
 fn default_min_confidence() -> f32 {
     crate::vision::classify::DEFAULT_MIN_CONFIDENCE
 }
-fn one() -> u32 {
-    1
+fn default_recaptures() -> u32 {
+    crate::vision::recapture::DEFAULT_RECAPTURES
 }
 
 /// Default HTTP address.
