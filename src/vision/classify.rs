@@ -194,6 +194,9 @@ pub enum Doubt {
     /// Stickers given different colours on one face look alike where the
     /// camera clipped: what tells their colours apart was not recorded.
     Alike,
+    /// Stickers read blank white (every channel clipped) were given a hue:
+    /// the camera recorded none (the 2x2, which has no centres to name colours).
+    Blank,
 }
 
 impl std::fmt::Display for Doubt {
@@ -205,6 +208,7 @@ impl std::fmt::Display for Doubt {
             Doubt::Alike => {
                 "stickers read as different colours on one face look alike where the camera clipped"
             }
+            Doubt::Blank => "stickers the camera clipped to blank white were given another colour",
         })
     }
 }
@@ -224,23 +228,20 @@ pub enum ClassifyError {
 impl ClassifyError {
     /// A short machine-readable name of the refusal.
     pub fn kind(&self) -> &'static str {
+        let ClassifyError::Unsure { doubt, .. } = self;
+        doubt.kind()
+    }
+}
+
+impl Doubt {
+    /// A short machine-readable name of the doubt.
+    pub fn kind(&self) -> &'static str {
         match self {
-            ClassifyError::Unsure {
-                doubt: Doubt::Close,
-                ..
-            } => "unsure",
-            ClassifyError::Unsure {
-                doubt: Doubt::Unsettled,
-                ..
-            } => "not_converged",
-            ClassifyError::Unsure {
-                doubt: Doubt::Unlike,
-                ..
-            } => "unlike",
-            ClassifyError::Unsure {
-                doubt: Doubt::Alike,
-                ..
-            } => "alike",
+            Doubt::Close => "unsure",
+            Doubt::Unsettled => "not_converged",
+            Doubt::Unlike => "unlike",
+            Doubt::Alike => "alike",
+            Doubt::Blank => "blank",
         }
     }
 }

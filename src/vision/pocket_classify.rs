@@ -18,7 +18,7 @@
 //! calibration ([`POCKET_CALIBRATION`]), so `min_confidence` means the same
 //! for both sizes.
 
-use super::classify::{orientations, Calibration, ClassifyOptions};
+use super::classify::{orientations, Calibration, ClassifyOptions, Doubt};
 use super::colour::{LabColour, Rgb};
 use super::face_consistency::blank_stickers_given_a_hue;
 use super::lighting::{chromaticity, linearize, FaceGains, LightBounds};
@@ -46,6 +46,9 @@ pub struct PocketClassification {
     /// the light (empty when the labels settled; if not, this is a guess and
     /// `classify_pocket` refuses it).
     pub unsettled: Vec<usize>,
+    /// Stickers read blank white (every channel clipped) but given another
+    /// colour than the palette's palest: in doubt, whatever their gap.
+    pub blank: Vec<usize>,
 }
 
 /// The 2x2's calibration: the chance a 2x2 is wrong when its least sure
@@ -98,10 +101,11 @@ impl PocketClassification {
 /// Why the 2x2 classifier gives no cube.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PocketClassifyError {
-    #[error("unsure of {} sticker(s) {stickers:?} of the 2x2 (least confidence wanted {threshold}); re-capture", stickers.len())]
+    #[error("unsure of {} sticker(s) {stickers:?} of the 2x2 ({doubt}; least confidence wanted {threshold}); re-capture", stickers.len())]
     Unsure {
         stickers: Vec<usize>,
         threshold: f32,
+        doubt: Doubt,
         best_guess: Box<PocketClassification>,
     },
     #[error("the colours of {} sticker(s) {stickers:?} of the 2x2 did not settle as each face's light was re-estimated; re-capture", stickers.len())]
@@ -128,9 +132,15 @@ pub fn classify_pocket(
     if stickers.is_empty() {
         Ok(best)
     } else {
+        let doubt = if stickers.iter().any(|s| best.blank.contains(s)) {
+            Doubt::Blank
+        } else {
+            Doubt::Close
+        };
         Err(PocketClassifyError::Unsure {
             stickers,
             threshold: options.min_confidence,
+            doubt,
             best_guess: Box::new(best),
         })
     }
@@ -170,9 +180,10 @@ pub fn classify_pocket_best_guess(
     let blank = blank_stickers_given_a_hue(readings, &found.colours, palette.palest());
     let mut read = found.into_classification(palette, options.pocket_calibration);
     read.unsettled = unsettled;
-    for s in blank {
+    for &s in &blank {
         read.gaps[s] = 0.0;
     }
+    read.blank = blank;
     read
 }
 
@@ -226,6 +237,7 @@ impl Decision {
             gaps,
             calibration,
             unsettled: Vec::new(),
+            blank: Vec::new(),
         }
     }
 }

@@ -138,12 +138,20 @@ fn stickers_read_blank_white_but_given_a_hue_are_refused_and_blank_whites_are_re
         .find(|&s| palette().colours[colour_of(s)].symbol == 'Y')
         .expect("a 2x2 shows four yellow stickers");
     readings[yellow] = [255, 255, 255];
-    match classify_pocket(&readings, &palette(), &ClassifyOptions::default()) {
-        Err(PocketClassifyError::Unsure { stickers, .. }) => {
-            assert!(stickers.contains(&yellow), "{stickers:?}")
-        }
-        other => panic!("a blank sticker given yellow must be refused, got {other:?}"),
-    }
+    let refused = classify_pocket(&readings, &palette(), &ClassifyOptions::default())
+        .expect_err("a blank sticker given yellow must be refused");
+    assert!(
+        refused.to_string().contains("clipped to blank white"),
+        "{refused}"
+    );
+    let PocketClassifyError::Unsure {
+        stickers, doubt, ..
+    } = &refused
+    else {
+        panic!("refused as unsure, got {refused:?}")
+    };
+    assert_eq!(*doubt, crate::vision::classify::Doubt::Blank);
+    assert!(stickers.contains(&yellow), "{stickers:?}");
 }
 
 /// Under a lamp too bright for a webcam, orange, yellow and white fade to
