@@ -1,12 +1,13 @@
 //! Recovery without a daemon restart, on the simulated robot over a real pty with a real SQLite
-//! history: an emergency stop at a random step (×20) and while homing, photographing or verifying
-//! (×2 each, where the run homes), a motor blocked at a random motion (×20)
+//! history: an emergency stop at a random step (×20), while homing, photographing or verifying
+//! (×2 each, where the run homes) and while solving (×2), a motor blocked at a random motion (×20)
 //! and a firmware reboot at a random moment (×10), each on one daemon. Every run ends verified
 //! solved, by itself or after a person (the test) does what the message says and resumes it;
 //! the history records each interruption and resumption. Calibration works on the simulator, and
 //! a start after a refused one re-homes safely.
 
-use super::{finished, random, serve_web, start, wait_until};
+use super::{finished, random, serve_web, start_with, wait_until};
+use cubed::daemon::config::DaemonConfig;
 use cubed::daemon::{
     DaemonEvent, DaemonHandle, DaemonState, RunDetail, RunningDaemon, StartSource, StatusDoc,
 };
@@ -28,8 +29,15 @@ struct OnTheWeb {
 }
 
 async fn on_the_web() -> OnTheWeb {
+    on_the_web_with(|_| {}).await
+}
+
+/// `on_the_web` with the test configuration changed by `change`.
+async fn on_the_web_with(change: impl FnOnce(&mut DaemonConfig)) -> OnTheWeb {
     let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = start(dir.path(), "", SPEED).await;
+    let mut config = super::config(dir.path(), "", SPEED);
+    change(&mut config);
+    let daemon = start_with(&config).await;
     let (web, server) = serve_web(&daemon).await;
     OnTheWeb {
         daemon,
@@ -230,6 +238,40 @@ async fn an_emergency_stop_while_homing_photographing_or_verifying_is_resumed_to
         assert!(sim.cube().is_solved(), "run {run}: the cube is not solved");
     }
     assert!(stopped_homing >= 1, "no e-stop came while homing");
+    rig.daemon.shutdown().await;
+}
+
+/// Solving takes as long as its budget allows (the search keeps looking for a quicker
+/// solution for the robot): with a budget of a second an e-stop lands inside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_emergency_stop_while_solving_is_resumed_to_solved() {
+    let rig = on_the_web_with(|c| c.solve_budget = std::time::Duration::from_secs(1)).await;
+    let (daemon, web) = (&rig.daemon, rig.web);
+    let sim = daemon.sim.clone().expect("sim");
+    let solving = |s: &StatusDoc| s.state == DaemonState::Solving;
+    for i in 0..2u64 {
+        sim.load_cube(random(500 + i));
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        let now = wait_until(&daemon.handle, "solving", |s| {
+            s.run == Some(run) && (solving(s) || !s.state.is_busy())
+        })
+        .await;
+        assert!(solving(&now), "run {run} ended before solving: {now:?}");
+        let turned = sim.bench().turns;
+        daemon.handle.estop().await.expect("e-stop");
+        // The witness that it came before executing: the robot's own count of turns.
+        assert_eq!(sim.bench().turns, turned, "run {run} turned the cube");
+        assert_ne!(daemon.handle.status().state, DaemonState::Solving);
+        let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
+        assert_eq!(end.state, DaemonState::Done, "run {run}: {}", end.message);
+        let detail = check_history(&daemon.handle, run, resumes);
+        assert!(
+            detail.interruptions.iter().any(|i| i.cause == "estop"),
+            "an e-stop while solving is recorded: {:?}",
+            detail.interruptions
+        );
+        assert!(sim.cube().is_solved(), "run {run}: the cube is not solved");
+    }
     rig.daemon.shutdown().await;
 }
 
