@@ -7,7 +7,7 @@ use crate::pocket::{Metric, PocketFacelets, PocketSolver};
 use crate::robot::pocket_plan::{solve_pocket_for_robot, PocketAwareOptions};
 use crate::robot::{solve_for_robot, AwareError, AwareOptions, Plan, Planner, RobotState};
 use crate::solver::Solver;
-use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
+use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions, Doubt};
 use crate::vision::colour::Rgb;
 use crate::vision::palette::Palette;
 use crate::vision::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
@@ -20,6 +20,8 @@ use std::time::Duration;
 /// A classification refused as unsure: the doubtful stickers and the best guess (recorded).
 pub(super) struct Unsure<Seen> {
     pub stickers: Vec<usize>,
+    /// What makes the classifier doubt them.
+    pub doubt: Doubt,
     pub best_guess: Seen,
 }
 
@@ -96,10 +98,12 @@ impl CubeKind for Three {
         classify(readings, palette, options).map_err(|e| match e {
             ClassifyError::Unsure {
                 stickers,
+                doubt,
                 best_guess,
                 ..
             } => Unsure {
                 stickers,
+                doubt,
                 best_guess: *best_guess,
             },
         })
@@ -171,14 +175,20 @@ impl CubeKind for Pocket {
         classify_pocket(readings, palette, options).map_err(|e| match e {
             PocketClassifyError::Unsure {
                 stickers,
+                doubt,
                 best_guess,
                 ..
-            }
-            | PocketClassifyError::Unsettled {
+            } => Unsure {
+                stickers,
+                doubt,
+                best_guess: *best_guess,
+            },
+            PocketClassifyError::Unsettled {
                 stickers,
                 best_guess,
             } => Unsure {
                 stickers,
+                doubt: Doubt::Unsettled,
                 best_guess: *best_guess,
             },
         })

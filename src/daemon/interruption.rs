@@ -167,6 +167,8 @@ mod tests {
         let unsure = RunError::Unsure {
             stickers: "F3".into(),
             rounds: 1,
+            doubt: crate::vision::classify::Doubt::Close,
+            light: crate::vision::recapture::Step::Same,
         };
         assert_eq!(Interruption::of(&unsure, true, &words), None);
         let stop = RunError::Halted {

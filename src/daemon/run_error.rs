@@ -7,6 +7,8 @@ use crate::link::StreamError;
 use crate::robot::{AwareError, PlanError};
 use crate::vision::calibrate::CalibrateError;
 use crate::vision::camera::CameraError;
+use crate::vision::classify::Doubt;
+use crate::vision::recapture::Step;
 use crate::vision::scan::ScanError;
 use firmware_protocol::message::Fault;
 use std::path::PathBuf;
@@ -39,8 +41,15 @@ pub enum RunError {
     },
     #[error("the photos cannot be read")]
     Unreadable(#[source] ScanError),
-    #[error("unsure of sticker(s) {stickers} after {rounds} re-capture(s): check the lighting and the camera, or recalibrate the palette")]
-    Unsure { stickers: String, rounds: u32 },
+    #[error("unsure of sticker(s) {stickers} after {rounds} re-capture(s): {doubt}; {}", what_to_do(*doubt, *light))]
+    Unsure {
+        stickers: String,
+        rounds: u32,
+        doubt: Doubt,
+        /// How they came out in the last photos: near white (`Darker` would be next),
+        /// near black (`Brighter`), or neither.
+        light: Step,
+    },
     #[error("solving")]
     Solve(#[source] AwareError),
     #[error("still not solved after {solves} solve(s); see the photos of the last scan")]
@@ -92,6 +101,25 @@ pub enum Ending {
     Failed,
     Stopped,
     EStopped,
+}
+
+/// What a person can do about stickers the classifier doubts, by how they came out and why
+/// it doubts them.
+fn what_to_do(doubt: Doubt, light: Step) -> &'static str {
+    match (doubt, light) {
+        (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => {
+            "they came out near white, too bright for the camera: dim the lamp or lower `[camera] exposure`"
+        }
+        (_, Step::Brighter) => {
+            "they came out near black: light the cube better or raise `[camera] exposure`"
+        }
+        (Doubt::Unlike, Step::Same) => {
+            "light each face evenly (glare or a shadow across a face), and check that nothing covers a sticker"
+        }
+        (Doubt::Close | Doubt::Unsettled, Step::Same) => {
+            "check the lighting and the camera, or recalibrate the palette"
+        }
+    }
 }
 
 impl RunError {
@@ -185,8 +213,47 @@ mod tests {
         let unsure = RunError::Unsure {
             stickers: "F3".into(),
             rounds: 2,
+            doubt: Doubt::Close,
+            light: Step::Same,
         };
         assert_eq!(unsure.ending(), Ending::Refused);
+        assert!(
+            unsure.to_string().contains("recalibrate the palette"),
+            "{unsure}"
+        );
+        let clipped = RunError::Unsure {
+            stickers: "U1, U3".into(),
+            rounds: 2,
+            doubt: Doubt::Blank,
+            light: Step::Same,
+        };
+        let words = clipped.to_string();
+        assert!(
+            words.contains("U1, U3 after 2 re-capture(s)")
+                && words.contains("blank white")
+                && words.contains("dim the lamp"),
+            "{words}"
+        );
+        let near_white = RunError::Unsure {
+            stickers: "F3".into(),
+            rounds: 2,
+            doubt: Doubt::Close,
+            light: Step::Darker,
+        };
+        assert!(
+            near_white.to_string().contains("dim the lamp"),
+            "{near_white}"
+        );
+        let near_black = RunError::Unsure {
+            stickers: "F3".into(),
+            rounds: 2,
+            doubt: Doubt::Close,
+            light: Step::Brighter,
+        };
+        assert!(
+            near_black.to_string().contains("near black"),
+            "{near_black}"
+        );
         assert_eq!(RunError::PoseUnknown.ending(), Ending::Failed);
         assert_eq!(RunError::Aborted(Abort::Stop).ending(), Ending::Stopped);
     }

@@ -12,7 +12,7 @@ use crate::robot::{EncodedProgram, MotionGroup};
 use crate::vision::camera::{CameraError, CaptureRequest, Exposure};
 use crate::vision::classify::ClassifyOptions;
 use crate::vision::colour::Rgb;
-use crate::vision::recapture::Rounds;
+use crate::vision::recapture::{step_for, Rounds};
 use crate::vision::scan::{FacePhoto, ScanError};
 use std::sync::Arc;
 
@@ -67,16 +67,23 @@ pub(super) async fn classify<K: CubeKind>(
             }
             Err(Unsure {
                 stickers,
+                doubt,
                 best_guess,
             }) => {
                 record::<K>(ctx, attempt, readings.as_ref(), &best_guess, Some("unsure"));
-                stickers
+                (stickers, doubt)
             }
         };
+        let (unsure, doubt) = unsure;
         let stickers = sticker_names::<K>(&unsure);
         let Some(again) = rounds.again_after_doubt(readings.as_ref(), &unsure, K::PER_FACE) else {
             let rounds = rounds.done();
-            let error = RunError::Unsure { stickers, rounds };
+            let error = RunError::Unsure {
+                stickers,
+                rounds,
+                doubt,
+                light: step_for(readings.as_ref(), &unsure),
+            };
             return Err(refuse(ctx, attempt, Some(readings.as_ref()), error));
         };
         super::metrics::recaptured();

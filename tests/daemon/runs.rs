@@ -1,4 +1,4 @@
-//! Whole runs: started by the robot's button and through the handle, the record they leave, a second start refused, an already solved cube left alone.
+//! Whole runs: started by the robot's button and through the handle, the record they leave, a second start refused, an already solved cube left alone, a lamp far too bright refused saying what to do.
 
 use super::{
     finished, named_the_hand, random, said_so_far, scans_photographed, start, start_with,
@@ -266,6 +266,42 @@ async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the
         "the scan, a darker re-capture and the verification"
     );
     daemon.shutdown().await;
+}
+
+/// A lamp too bright even two stops darker: the run is refused before any turn, and the
+/// refusal says what to do (dim the lamp), for both sizes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lamp_far_too_bright_is_refused_saying_to_dim_it_for_both_sizes() {
+    use cubed::daemon::config::CubeSize;
+    for (size, cube) in [
+        (CubeSize::Three, random(19)),
+        (CubeSize::Two, super::pocket::random_2x2(19).to_3x3()),
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut config = super::config(dir.path(), "", 0.0);
+        config.cube_size = size;
+        config.sim.exposure = 3.0;
+        config.sim.highlight_rolloff = 1.0;
+        let daemon = start_with(&config).await;
+        let sim = daemon.sim.clone().expect("sim");
+        sim.load_cube(cube);
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        let end = finished(&daemon.handle, run).await;
+        assert_eq!(end.state, DaemonState::Faulted, "{size:?}: {}", end.message);
+        assert!(
+            end.message.contains("after 2 re-capture(s)")
+                && end.message.contains("too bright for the camera")
+                && end.message.contains("dim the lamp"),
+            "{size:?}: {}",
+            end.message
+        );
+        assert_eq!(
+            sim.bench().turns,
+            0,
+            "{size:?}: a cube not read is not turned"
+        );
+        daemon.shutdown().await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
