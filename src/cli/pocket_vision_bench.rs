@@ -1,4 +1,4 @@
-//! `cubed bench vision`, the 2x2 rows: the corners of the real scans under every lighting condition (development and held-out parts apart, and the 2x2's own calibration fitted on the development part), random 2x2s through the simulated camera, under its default and its drifting lighting, read on the configured and on the found grid (right, refused, wrong), and the 2x2 reader's timings.
+//! `cubed bench vision`, the 2x2 rows: the corners of the real scans under every lighting condition (development and held-out parts apart, and the 2x2's own calibration fitted on the development part), random 2x2s through the simulated camera, under its default and its drifting lighting, read on the configured and on the found grid (right, refused, wrong), and under a lamp too bright for a webcam with the faces in doubt re-captured, and the 2x2 reader's timings.
 
 use cubed::pocket::random_pocket;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
@@ -16,6 +16,7 @@ use cubed::vision::pocket_sample::sample_pocket_face;
 use cubed::vision::recapture::Rounds;
 use cubed::vision::sample::SampleOptions;
 use cubed::vision::scan::GridChoice;
+use cubed::vision::sim_evaluate::tally_sim_pocket_recaptures;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -118,10 +119,10 @@ fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     v[v.len() / 2]
 }
 
-/// Prints the 2x2 rows: `cubes` simulated 2x2s per grid choice, then timings over `runs`.
+/// Prints the 2x2 rows: `cubes` simulated 2x2s per grid choice (under the roll-off lamp with
+/// `recaptures` rounds of re-capture), then timings over `runs`.
 pub fn print_pocket_rows(
-    cubes: usize,
-    seed: u64,
+    (cubes, seed, recaptures): (usize, u64, u32),
     runs: usize,
     palette: &Palette,
     options: &ClassifyOptions,
@@ -152,12 +153,6 @@ pub fn print_pocket_rows(
             "grid found automatically",
             GridChoice::Auto,
         ),
-        (
-            "lamp too bright (x1.3-1.7) with a webcam's highlight roll-off",
-            SimLighting::too_bright_for_a_webcam(),
-            "configured grid",
-            GridChoice::Fixed(SimCamera::nominal_grid()),
-        ),
     ];
     for (light, lighting, name, grid) in rows {
         let tally = tally_sim_pockets(cubes, seed, &lighting, &grid, palette, options);
@@ -166,6 +161,26 @@ pub fn print_pocket_rows(
             &tally,
         );
     }
+    let rolloff = SimLighting::too_bright_for_a_webcam();
+    let rounds = Rounds::new(recaptures);
+    let both = tally_sim_pocket_recaptures(cubes, (seed, &rolloff), &rounds, palette, options);
+    let cells = |t: &PocketTally| {
+        format!(
+            "{}/{} right, {} refused, {} confidently wrong",
+            t.right,
+            t.total(),
+            t.unsure,
+            t.wrong
+        )
+    };
+    println!(
+        "2x2, simulated camera, lamp too bright (x1.3-1.7) with a webcam's highlight roll-off, configured grid, seed {seed}: first take {}; after {recaptures} round(s) of re-capture {} ({} faces taken darker, {} brighter, {} as before)",
+        cells(&both.first),
+        cells(&both.after),
+        both.retaken_darker,
+        both.retaken_brighter,
+        both.retaken_normal
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let cubes: Vec<_> = (0..64)
         .map(|_| {

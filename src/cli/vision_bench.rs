@@ -446,8 +446,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     );
     let runs = args.timing_runs;
     super::pocket_vision_bench::print_pocket_rows(
-        args.sim_cubes,
-        args.seed,
+        (args.sim_cubes, args.seed, args.recaptures),
         runs,
         &palette,
         &options,

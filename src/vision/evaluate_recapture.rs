@@ -9,7 +9,7 @@ use super::perturb::{DrawnLight, Perturbation};
 use super::perturb_photo::{PhotoCondition, PhotoPerturbError};
 use super::recapture::Rounds;
 use super::sample::SampleOptions;
-use super::scan::{read_photos, FacePhoto, GridChoice};
+use super::scan::{read_photos, FacePhoto, GridChoice, ScanError};
 use crate::cube::{Face, FaceletCube};
 use crate::error_chain::error_chain;
 use rand::SeedableRng;
@@ -34,10 +34,14 @@ pub trait Shots<R = [Rgb; 54]> {
     fn retake(&mut self, again: &[(Face, Exposure)]);
 }
 
+/// How photos become readings (`read_photos` for a 3x3, `read_pocket_photos` for a 2x2).
+pub type ReadPhotos<R> = fn(&[FacePhoto], &GridChoice, &SampleOptions) -> Result<R, ScanError>;
+
 /// Photos, taken by a function of the faces and their exposures, read with a grid.
-pub struct PhotoShots<'a, F> {
+pub struct PhotoShots<'a, F, R = [Rgb; 54]> {
     take: F,
     grid: &'a GridChoice,
+    read: ReadPhotos<R>,
     photos: Result<Vec<FacePhoto>, String>,
 }
 
@@ -45,20 +49,35 @@ impl<'a, F> PhotoShots<'a, F>
 where
     F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
 {
-    /// Takes the six faces at the normal exposure.
-    pub fn new(mut take: F, grid: &'a GridChoice) -> Self {
-        let photos = take(&Face::ALL.map(|f| (f, Exposure::NORMAL)));
-        PhotoShots { take, grid, photos }
+    /// Takes the six faces of a 3x3 at the normal exposure.
+    pub fn new(take: F, grid: &'a GridChoice) -> Self {
+        PhotoShots::read_by(take, grid, read_photos)
     }
 }
 
-impl<F> Shots for PhotoShots<'_, F>
+impl<'a, F, R> PhotoShots<'a, F, R>
 where
     F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
 {
-    fn readings(&mut self) -> Result<[Rgb; 54], String> {
+    /// Takes the six faces at the normal exposure, to be read by `read`.
+    pub fn read_by(mut take: F, grid: &'a GridChoice, read: ReadPhotos<R>) -> Self {
+        let photos = take(&Face::ALL.map(|f| (f, Exposure::NORMAL)));
+        PhotoShots {
+            take,
+            grid,
+            read,
+            photos,
+        }
+    }
+}
+
+impl<F, R> Shots<R> for PhotoShots<'_, F, R>
+where
+    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
+{
+    fn readings(&mut self) -> Result<R, String> {
         let photos = self.photos.as_ref().map_err(Clone::clone)?;
-        read_photos(photos, self.grid, &SampleOptions::default()).map_err(|e| error_chain(&e))
+        (self.read)(photos, self.grid, &SampleOptions::default()).map_err(|e| error_chain(&e))
     }
 
     fn retake(&mut self, again: &[(Face, Exposure)]) {

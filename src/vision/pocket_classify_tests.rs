@@ -1,4 +1,4 @@
-//! Tests of the 2x2 reader: exact readings of random cubes come back exactly (checked against the pocket model's own validation), simulated photos are read right on the configured and the found grid, a sticker painted another colour is repaired or refused (never read as another cube), and the fixed corner names D, L and B.
+//! Tests of the 2x2 reader: exact readings of random cubes come back exactly (checked against the pocket model's own validation), simulated photos are read right on the configured and the found grid (and under a lamp too bright, never wrong and read after darker re-captures), a sticker painted another colour is repaired or refused (never read as another cube), and the fixed corner names D, L and B.
 
 use super::*;
 use crate::pocket::{random_pocket, PocketCube};
@@ -165,4 +165,22 @@ fn a_2x2_under_a_lamp_too_bright_for_a_webcam_is_never_read_as_another_cube() {
     let tally = tally_sim_pockets(40, 1, &lighting, &grid, &palette(), &Default::default());
     assert_eq!(tally.wrong, 0, "{:?}", tally.failures);
     assert!(tally.right > 0, "{:?}", tally.failures);
+}
+
+/// The daemon's answer to that lamp: the faces in doubt photographed again a stop darker,
+/// two rounds (the default), read every one of 20 such 2x2s right.
+#[test]
+fn a_2x2_under_a_lamp_too_bright_for_a_webcam_is_read_after_darker_recaptures() {
+    use crate::vision::recapture::{Rounds, DEFAULT_RECAPTURES};
+    use crate::vision::sim_evaluate::tally_sim_pocket_recaptures;
+    let lighting = SimLighting::too_bright_for_a_webcam();
+    let rounds = Rounds::new(DEFAULT_RECAPTURES);
+    let both =
+        tally_sim_pocket_recaptures(20, (1, &lighting), &rounds, &palette(), &Default::default());
+    assert!(
+        both.first.right < 20,
+        "the lamp should defeat some first takes"
+    );
+    assert_eq!(both.after.right, 20, "{:?}", both.after.failures);
+    assert!(both.retaken_darker > 0 && both.retaken_brighter == 0);
 }

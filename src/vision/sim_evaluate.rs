@@ -1,17 +1,55 @@
-//! Measuring the reading chain on the simulated camera: random cubes photographed in a given light (a random rotation per face), read with the camera's nominal grid and classified, the faces in doubt photographed again if asked.
+//! Measuring the reading chain on the simulated camera, for either cube size: random cubes photographed in a given light (a random rotation per face), read with the camera's nominal grid and classified, the faces in doubt photographed again if asked.
 
 use super::camera::sim::{SimCamera, SimLighting};
 use super::camera::{CaptureRequest, Exposure};
 use super::classify::ClassifyOptions;
+use super::colour::Rgb;
 use super::evaluate::Tally;
-use super::evaluate_recapture::{PhotoShots, Reading, RecaptureTally};
+use super::evaluate_recapture::{PhotoShots, ReadPhotos, Reader, Reading, RecaptureTally};
 use super::palette::Palette;
+use super::pocket_evaluate::{PocketReading, PocketTally};
+use super::pocket_sample::read_pocket_photos;
 use super::recapture::Rounds;
-use super::scan::{capture_faces, GridChoice};
+use super::scan::{capture_faces, read_photos, GridChoice};
 use crate::cube::random::random_cube;
+use crate::cube::{Face, FaceletCube};
 use crate::error_chain::error_chain;
+use crate::pocket::{random_pocket, PocketFacelets};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// What the simulated camera needs of a cube size's reader.
+trait SimSize: Reader {
+    /// A random cube of this size.
+    fn random(rng: &mut ChaCha8Rng) -> Self::Truth;
+    /// The simulator's 3x3 carrying `truth` (a 2x2 rides in the corners).
+    fn on_the_robot(truth: &Self::Truth) -> FaceletCube;
+    /// Whether the camera draws 2x2 faces.
+    const POCKET: bool;
+    const READ: ReadPhotos<Self::Readings>;
+}
+
+impl SimSize for Reading<'_> {
+    fn random(rng: &mut ChaCha8Rng) -> FaceletCube {
+        random_cube(rng).to_facelets()
+    }
+    fn on_the_robot(truth: &FaceletCube) -> FaceletCube {
+        *truth
+    }
+    const POCKET: bool = false;
+    const READ: ReadPhotos<[Rgb; 54]> = read_photos;
+}
+
+impl SimSize for PocketReading<'_> {
+    fn random(rng: &mut ChaCha8Rng) -> PocketFacelets {
+        random_pocket(rng).to_facelets()
+    }
+    fn on_the_robot(truth: &PocketFacelets) -> FaceletCube {
+        truth.to_3x3()
+    }
+    const POCKET: bool = true;
+    const READ: ReadPhotos<[Rgb; crate::pocket::stickers::STICKERS]> = read_pocket_photos;
+}
 
 /// Random cubes photographed by the simulated camera, sampled with the camera's nominal grid
 /// and classified. Each cube has its own camera seed.
@@ -36,19 +74,40 @@ pub fn tally_sim_recaptures(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> RecaptureTally {
+    let reading = Reading { palette, options };
+    tally_sim(cubes, (seed, lighting), (&reading, rounds))
+}
+
+/// `tally_sim_recaptures` for random 2x2s.
+pub fn tally_sim_pocket_recaptures(
+    cubes: usize,
+    (seed, lighting): (u64, &SimLighting),
+    rounds: &Rounds,
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> RecaptureTally<PocketTally> {
+    let reading = PocketReading { palette, options };
+    tally_sim(cubes, (seed, lighting), (&reading, rounds))
+}
+
+fn tally_sim<R: SimSize>(
+    cubes: usize,
+    (seed, lighting): (u64, &SimLighting),
+    (reader, rounds): (&R, &Rounds),
+) -> RecaptureTally<R::Tally> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let grid = GridChoice::Fixed(SimCamera::nominal_grid());
-    let reading = Reading { palette, options };
-    let mut tally = RecaptureTally::default();
+    let mut tally = RecaptureTally::<R::Tally>::default();
     for n in 0..cubes {
-        let truth = random_cube(&mut rng).to_facelets();
+        let truth = R::random(&mut rng);
         let rotations: [u8; 6] = std::array::from_fn(|_| rng.random_range(0..4));
         let camera_seed = seed ^ (n as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let mut camera = SimCamera::new(camera_seed, *lighting);
         if let Ok(mut scene) = camera.scene().lock() {
-            scene.cube = truth;
+            scene.cube = R::on_the_robot(&truth);
+            scene.pocket = R::POCKET;
         }
-        let take = |again: &[(crate::cube::Face, Exposure)]| {
+        let take = |again: &[(Face, Exposure)]| {
             let plan: Vec<CaptureRequest> = (again.iter())
                 .map(|&(face, exposure)| CaptureRequest {
                     camera: 0,
@@ -59,9 +118,9 @@ pub fn tally_sim_recaptures(
                 .collect();
             capture_faces(&mut camera, &plan).map_err(|e| error_chain(&e))
         };
-        let mut shots = PhotoShots::new(take, &grid);
+        let mut shots = PhotoShots::read_by(take, &grid, R::READ);
         let name = format!("sim cube {n}");
-        tally.read_cube((&name, &truth), (&reading, rounds), &mut shots);
+        tally.read_cube((&name, &truth), (reader, rounds), &mut shots);
     }
     tally
 }
