@@ -210,50 +210,30 @@ mod tests {
 
     #[test]
     fn an_unsure_reading_is_refused_and_a_lost_pose_is_a_failure() {
-        let unsure = RunError::Unsure {
-            stickers: "F3".into(),
-            rounds: 2,
-            doubt: Doubt::Close,
-            light: Step::Same,
-        };
-        assert_eq!(unsure.ending(), Ending::Refused);
-        assert!(
-            unsure.to_string().contains("recalibrate the palette"),
-            "{unsure}"
-        );
-        let clipped = RunError::Unsure {
+        let unsure = |doubt: Doubt, light: Step| RunError::Unsure {
             stickers: "U1, U3".into(),
             rounds: 2,
-            doubt: Doubt::Blank,
-            light: Step::Same,
+            doubt,
+            light,
         };
-        let words = clipped.to_string();
-        assert!(
-            words.contains("U1, U3 after 2 re-capture(s)")
-                && words.contains("blank white")
-                && words.contains("dim the lamp"),
-            "{words}"
-        );
-        let near_white = RunError::Unsure {
-            stickers: "F3".into(),
-            rounds: 2,
-            doubt: Doubt::Close,
-            light: Step::Darker,
-        };
-        assert!(
-            near_white.to_string().contains("dim the lamp"),
-            "{near_white}"
-        );
-        let near_black = RunError::Unsure {
-            stickers: "F3".into(),
-            rounds: 2,
-            doubt: Doubt::Close,
-            light: Step::Brighter,
-        };
-        assert!(
-            near_black.to_string().contains("near black"),
-            "{near_black}"
-        );
+        assert_eq!(unsure(Doubt::Close, Step::Same).ending(), Ending::Refused);
+        // What the person is told to do, by why and how the stickers came out.
+        let said = [
+            (Doubt::Close, Step::Same, "recalibrate the palette"),
+            (Doubt::Blank, Step::Same, "blank white"),
+            (Doubt::Blank, Step::Same, "dim the lamp"),
+            (Doubt::Alike, Step::Same, "dim the lamp"),
+            (Doubt::Close, Step::Darker, "dim the lamp"),
+            (Doubt::Close, Step::Brighter, "near black"),
+            (Doubt::Unlike, Step::Same, "light each face evenly"),
+        ];
+        for (doubt, light, words) in said {
+            let message = unsure(doubt, light).to_string();
+            assert!(
+                message.contains("U1, U3 after 2 re-capture(s)") && message.contains(words),
+                "{doubt:?} {light:?}: {message}"
+            );
+        }
         assert_eq!(RunError::PoseUnknown.ending(), Ending::Failed);
         assert_eq!(RunError::Aborted(Abort::Stop).ending(), Ending::Stopped);
     }

@@ -196,25 +196,32 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
 /// Whether the daemon's status shows a run in a given phase.
 type InPhase = fn(&StatusDoc) -> bool;
 
-/// Where in a run the e-stop comes: the status it waits for, in words.
-const PHASES: [(&str, InPhase); 3] = [
-    ("homing", |s| s.message.contains("homing")),
-    ("photographing the cube", |s| {
-        s.state == DaemonState::Scanning && !s.message.contains("homing")
-    }),
-    ("verifying", |s| s.state == DaemonState::Verifying),
+/// Where in a run the e-stop comes: the status it waits for, in words, and whether the cube
+/// has been turned by then.
+const PHASES: [(&str, InPhase, bool); 4] = [
+    ("homing", |s| s.message.contains("homing"), false),
+    (
+        "photographing the cube",
+        |s| s.state == DaemonState::Scanning && !s.message.contains("homing"),
+        false,
+    ),
+    ("solving", |s| s.state == DaemonState::Solving, false),
+    ("verifying", |s| s.state == DaemonState::Verifying, true),
 ];
 
+/// Solving takes as long as its budget allows (the search keeps looking for a quicker
+/// solution for the robot): with a budget of a second an e-stop lands inside it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_emergency_stop_while_homing_photographing_or_verifying_is_resumed_to_solved() {
-    let rig = on_the_web().await;
+async fn an_emergency_stop_while_homing_photographing_solving_or_verifying_is_resumed_to_solved() {
+    let rig = on_the_web_with(|c| c.solve_budget = std::time::Duration::from_secs(1)).await;
     let (daemon, web) = (&rig.daemon, rig.web);
     let sim = daemon.sim.clone().expect("sim");
     // The first run homes the robot; an e-stopped run re-homes when it is resumed.
     let mut stopped_homing = 0;
-    for (i, (phase, now_in)) in PHASES.into_iter().chain(PHASES).enumerate() {
+    for (i, (phase, now_in, turned)) in PHASES.into_iter().chain(PHASES).enumerate() {
         sim.load_cube(random(400 + i as u64));
         let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        let turns_before = sim.bench().turns;
         let now = wait_until(&daemon.handle, phase, |s| {
             s.run == Some(run) && (now_in(s) || !s.state.is_busy())
         })
@@ -226,6 +233,9 @@ async fn an_emergency_stop_while_homing_photographing_or_verifying_is_resumed_to
             continue;
         }
         daemon.handle.estop().await.expect("e-stop");
+        // The witness of where it came: the robot's own count of turns.
+        let turned_by_then = sim.bench().turns > turns_before;
+        assert_eq!(turned_by_then, turned, "run {run}, e-stop while {phase}");
         stopped_homing += usize::from(phase == "homing");
         let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
         assert_eq!(end.state, DaemonState::Done, "run {run}: {}", end.message);
@@ -238,40 +248,6 @@ async fn an_emergency_stop_while_homing_photographing_or_verifying_is_resumed_to
         assert!(sim.cube().is_solved(), "run {run}: the cube is not solved");
     }
     assert!(stopped_homing >= 1, "no e-stop came while homing");
-    rig.daemon.shutdown().await;
-}
-
-/// Solving takes as long as its budget allows (the search keeps looking for a quicker
-/// solution for the robot): with a budget of a second an e-stop lands inside it.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_emergency_stop_while_solving_is_resumed_to_solved() {
-    let rig = on_the_web_with(|c| c.solve_budget = std::time::Duration::from_secs(1)).await;
-    let (daemon, web) = (&rig.daemon, rig.web);
-    let sim = daemon.sim.clone().expect("sim");
-    let solving = |s: &StatusDoc| s.state == DaemonState::Solving;
-    for i in 0..2u64 {
-        sim.load_cube(random(500 + i));
-        let run = daemon.handle.start(StartSource::Web).await.expect("start");
-        let now = wait_until(&daemon.handle, "solving", |s| {
-            s.run == Some(run) && (solving(s) || !s.state.is_busy())
-        })
-        .await;
-        assert!(solving(&now), "run {run} ended before solving: {now:?}");
-        let turned = sim.bench().turns;
-        daemon.handle.estop().await.expect("e-stop");
-        // The witness that it came before executing: the robot's own count of turns.
-        assert_eq!(sim.bench().turns, turned, "run {run} turned the cube");
-        assert_ne!(daemon.handle.status().state, DaemonState::Solving);
-        let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
-        assert_eq!(end.state, DaemonState::Done, "run {run}: {}", end.message);
-        let detail = check_history(&daemon.handle, run, resumes);
-        assert!(
-            detail.interruptions.iter().any(|i| i.cause == "estop"),
-            "an e-stop while solving is recorded: {:?}",
-            detail.interruptions
-        );
-        assert!(sim.cube().is_solved(), "run {run}: the cube is not solved");
-    }
     rig.daemon.shutdown().await;
 }
 
