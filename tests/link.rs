@@ -13,6 +13,7 @@ use cubed::sim::pty::Control;
 use cubed::sim::scenario::{program_groups, Scenario, ScenarioResult};
 use cubed::sim::spawn::RunningSim;
 use cubed::sim::{PhysicsMechanics, SimFirmware};
+use firmware_protocol::message::FirmwareState;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -125,7 +126,7 @@ async fn open_link(
     (sim, link, map)
 }
 
-async fn wait_for(link: &mut LinkHandle, wanted: impl Fn(&LinkEvent) -> bool) -> LinkEvent {
+async fn wait_for(link: &mut LinkHandle, mut wanted: impl FnMut(&LinkEvent) -> bool) -> LinkEvent {
     loop {
         let event = tokio::time::timeout(Duration::from_secs(20), link.next_event())
             .await
@@ -158,15 +159,66 @@ fn link_emergency_stop_overtakes_queued_moves() {
         };
         assert!(!cancelled.is_empty(), "queued moves are cancelled");
         let status = link.status().await.expect("status");
-        assert_eq!(
-            status.state,
-            firmware_protocol::message::FirmwareState::EStopped
-        );
+        assert_eq!(status.state, FirmwareState::EStopped);
         link.shutdown().await;
         let served = sim.stop().await.expect("sim stops");
         assert!((served.firmware.stats.moves_executed as usize) < groups.len());
         assert_eq!(served.firmware.stats.move_ids_run_twice, 0);
     });
+}
+
+/// A person who e-stops and resets at once: what the firmware said about the e-stop before it
+/// took the clear is over, and must not latch the daemon again after its reset.
+#[test]
+fn link_an_emergency_stop_cleared_before_it_was_read_is_not_reported_again() {
+    runtime().block_on(async {
+        let model = four_arm();
+        let (_, program) = scrambled(&model, 4, 20);
+        let (sim, mut link, map) = open_link(&model, 1.0).await;
+        let groups = program_groups(&map, &program, &model.home()).expect("encodes");
+        for group in &groups {
+            link.send(*group).expect("queued");
+        }
+        wait_for(&mut link, |e| {
+            matches!(e, LinkEvent::MoveDone { move_id: 2, .. })
+        })
+        .await;
+        link.emergency_stop().expect("e-stop sent");
+        link.clear_fault().expect("clear sent");
+        assert_eq!(state_after_clear(&link).await, FirmwareState::Unhomed);
+        sim.controls.send(Control::Button).expect("sim running");
+        let mut before_button = Vec::new();
+        wait_for(&mut link, |e| {
+            before_button.push(e.clone());
+            matches!(e, LinkEvent::Button { .. })
+        })
+        .await;
+        assert!(
+            !before_button
+                .iter()
+                .any(|e| matches!(e, LinkEvent::EStopped { .. } | LinkEvent::Fault(_))),
+            "an e-stop from before the clear was passed on: {before_button:?}"
+        );
+        link.emergency_stop().expect("a second e-stop sent");
+        wait_for(&mut link, |e| matches!(e, LinkEvent::EStopped { .. })).await;
+        link.shutdown().await;
+        let served = sim.stop().await.expect("sim stops");
+        assert!((served.firmware.stats.moves_executed as usize) < groups.len());
+    });
+}
+
+/// The firmware's state once it is unhomed, as a clear leaves it (asked every 50 ms for up to
+/// 10 s; a reply may answer an earlier query, made before the e-stop).
+async fn state_after_clear(link: &LinkHandle) -> FirmwareState {
+    let mut state = FirmwareState::EStopped;
+    for _ in 0..200 {
+        state = link.status().await.expect("status").state;
+        if state == FirmwareState::Unhomed {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    state
 }
 
 #[test]

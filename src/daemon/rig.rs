@@ -397,7 +397,7 @@ impl Rig {
 
     /// Clears a latched fault or e-stop in the firmware and forgets the pose (home next).
     pub(crate) fn clear_fault(&mut self) {
-        if let Some(link) = &self.link {
+        if let Some(link) = self.link.as_mut() {
             let _ = link.clear_fault();
         }
         self.forget_pose();

@@ -65,6 +65,9 @@ pub enum LinkEvent {
     },
     /// The emergency stop is latched in the firmware; these commands will not run.
     EStopped { cancelled: Vec<u32> },
+    /// The firmware took a ClearFault (or it was overtaken by an e-stop): what it reported
+    /// before is over. The handle reads it itself; [`LinkHandle::next_event`] never returns it.
+    FaultCleared,
     /// The link stopped for good (the error, if any, says why).
     Stopped { error: Option<LinkError> },
 }
@@ -103,6 +106,9 @@ pub struct LinkHandle {
     events: mpsc::UnboundedReceiver<LinkEvent>,
     task: JoinHandle<()>,
     last_move_id: Option<u32>,
+    /// Clears asked for that the firmware has not yet taken: until it has, the e-stop and
+    /// faults it reports are from before the clear, and are not passed on.
+    clears_untaken: usize,
     pub connected: Connected,
 }
 
@@ -128,6 +134,7 @@ impl LinkHandle {
             events: event_rx,
             task,
             last_move_id: None,
+            clears_untaken: 0,
             connected,
         })
     }
@@ -155,11 +162,14 @@ impl LinkHandle {
         EStopHandle(self.estop.clone())
     }
 
-    /// Clears a latched fault or e-stop (the robot must be homed again).
-    pub fn clear_fault(&self) -> Result<(), LinkError> {
+    /// Clears a latched fault or e-stop (the robot must be homed again). An e-stop or fault
+    /// the firmware reported before it took the clear is not passed on as an event.
+    pub fn clear_fault(&mut self) -> Result<(), LinkError> {
         self.requests
             .send(Request::ClearFault)
-            .map_err(|_| LinkError::Closed)
+            .map_err(|_| LinkError::Closed)?;
+        self.clears_untaken += 1;
+        Ok(())
     }
 
     /// Asks the firmware for its status.
@@ -185,13 +195,39 @@ impl LinkHandle {
 
     /// The next event; `None` once the task has ended and every event was read.
     pub async fn next_event(&mut self) -> Option<LinkEvent> {
-        self.events.recv().await
+        loop {
+            let event = self.events.recv().await?;
+            if let Some(event) = self.unless_cleared(event) {
+                return Some(event);
+            }
+        }
     }
 
     /// The events already waiting, without waiting for more (e.g. refusals of commands that
     /// were in flight when a fault latched, before a new program starts).
     pub fn take_waiting_events(&mut self) -> Vec<LinkEvent> {
-        std::iter::from_fn(|| self.events.try_recv().ok()).collect()
+        std::iter::from_fn(|| self.events.try_recv().ok())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .filter_map(|event| self.unless_cleared(event))
+            .collect()
+    }
+
+    /// `event`, unless it is an e-stop or fault from before a clear the firmware has taken
+    /// since, or the news that it took one.
+    fn unless_cleared(&mut self, event: LinkEvent) -> Option<LinkEvent> {
+        match event {
+            LinkEvent::FaultCleared => {
+                self.clears_untaken = self.clears_untaken.saturating_sub(1);
+                None
+            }
+            LinkEvent::EStopped { .. } | LinkEvent::Fault(_) if self.clears_untaken > 0 => None,
+            LinkEvent::Stopped { .. } => {
+                self.clears_untaken = 0;
+                Some(event)
+            }
+            other => Some(other),
+        }
     }
 
     /// Closes the port and ends the task.

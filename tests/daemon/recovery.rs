@@ -4,7 +4,7 @@
 //! and a firmware reboot at a random moment (×10), each on one daemon. Every run ends verified
 //! solved, by itself or after a person (the test) does what the message says and resumes it;
 //! the history records each interruption and resumption. Calibration works on the simulator, and
-//! a start after a refused one re-homes safely.
+//! a start after a refused one re-homes safely. An e-stop reset at once does not come back.
 
 use super::{finished, random, serve_web, start_with, wait_until};
 use cubed::daemon::config::DaemonConfig;
@@ -190,6 +190,35 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
         stopped_mid_run >= 15,
         "only {stopped_mid_run} e-stops hit a run"
     );
+    rig.daemon.shutdown().await;
+}
+
+/// A person who e-stops the idle robot and resets at once: the firmware's news of that e-stop,
+/// still on its way, must neither latch the daemon again nor stop the next run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_emergency_stop_reset_at_once_neither_refuses_nor_stops_the_next_run() {
+    let rig = on_the_web().await;
+    let daemon = &rig.daemon;
+    let sim = daemon.sim.clone().expect("sim");
+    for i in 0..4u64 {
+        sim.load_cube(random(600 + i));
+        if i > 0 {
+            // The first run opened the link: this e-stop reaches the firmware.
+            daemon.handle.estop().await.expect("e-stop");
+            daemon.handle.reset().await.expect("reset at once");
+        }
+        let run = (daemon.handle.start(StartSource::Web).await)
+            .unwrap_or_else(|refusal| panic!("start {i} after a reset: {refusal:?}"));
+        let end = finished(&daemon.handle, run).await;
+        assert_eq!(end.state, DaemonState::Done, "run {i}: {}", end.message);
+        let detail = daemon.handle.run(run).expect("history").expect("recorded");
+        assert!(
+            detail.interruptions.is_empty(),
+            "{:?}",
+            detail.interruptions
+        );
+        assert!(sim.cube().is_solved(), "run {i}: the cube is not solved");
+    }
     rig.daemon.shutdown().await;
 }
 

@@ -90,6 +90,8 @@ pub(crate) struct LinkTask {
     seq_moves: HashMap<u8, u32>,
     status_waiters: Vec<oneshot::Sender<Status>>,
     estop_last_sent: Option<u64>,
+    /// Sequence numbers of ClearFault frames sent and not yet acknowledged.
+    clears_unacked: Vec<u8>,
     last_nak_resend: u64,
     hello: Option<HelloReply>,
     ready: Option<oneshot::Sender<Result<Connected, LinkError>>>,
@@ -131,6 +133,7 @@ impl LinkTask {
             seq_moves: HashMap::new(),
             status_waiters: Vec::new(),
             estop_last_sent: None,
+            clears_unacked: Vec::new(),
             last_nak_resend: 0,
             hello: None,
             ready: None,
@@ -284,6 +287,9 @@ impl LinkTask {
             }
             self.emit_frame(&message)?;
             self.pending_control.pop_front();
+            if message == Message::ClearFault {
+                self.clear_sent();
+            }
         }
         while let Some(group) = self.pending.front().copied() {
             let message = group.to_message();
@@ -347,6 +353,7 @@ impl LinkTask {
                 HostInbound::Deliver(message) => self.on_reply(message)?,
                 HostInbound::Ignore => {}
             }
+            self.confirm_clears();
             self.check_session()?;
         }
         Ok(())

@@ -134,7 +134,33 @@ impl LinkTask {
         let _ = self.emit_frame(&Message::QueryStatus);
         self.estop_last_sent = Some(self.now());
         self.pending.clear();
-        self.pending_control.clear();
+        // A clear not yet sent is overtaken by this e-stop: it is over, unsent.
+        for message in std::mem::take(&mut self.pending_control) {
+            if message == Message::ClearFault {
+                self.emit(LinkEvent::FaultCleared);
+            }
+        }
+    }
+
+    /// Remembers the ClearFault just sent, to report when the firmware has taken it.
+    pub(super) fn clear_sent(&mut self) {
+        if let Some((seq, _)) = self.link.unacked_messages().last() {
+            self.clears_unacked.push(seq.0);
+        }
+    }
+
+    /// Reports each ClearFault the firmware has acknowledged: the firmware reports in order,
+    /// so whatever it reported before the acknowledgement predates the clear.
+    pub(super) fn confirm_clears(&mut self) {
+        if self.clears_unacked.is_empty() {
+            return;
+        }
+        let unacked: Vec<u8> = self.link.unacked_messages().map(|(seq, _)| seq.0).collect();
+        let before = self.clears_unacked.len();
+        self.clears_unacked.retain(|seq| unacked.contains(seq));
+        for _ in self.clears_unacked.len()..before {
+            self.emit(LinkEvent::FaultCleared);
+        }
     }
 
     pub(super) fn repeat_estop(&mut self, now: u64) -> Result<(), LinkError> {
