@@ -183,14 +183,6 @@ impl CubeKind for Pocket {
                 doubt,
                 best_guess: *best_guess,
             },
-            PocketClassifyError::Unsettled {
-                stickers,
-                best_guess,
-            } => Unsure {
-                stickers,
-                doubt: Doubt::Unsettled,
-                best_guess: *best_guess,
-            },
         })
     }
 

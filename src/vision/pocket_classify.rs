@@ -108,11 +108,14 @@ pub enum PocketClassifyError {
         doubt: Doubt,
         best_guess: Box<PocketClassification>,
     },
-    #[error("the colours of {} sticker(s) {stickers:?} of the 2x2 did not settle as each face's light was re-estimated; re-capture", stickers.len())]
-    Unsettled {
-        stickers: Vec<usize>,
-        best_guess: Box<PocketClassification>,
-    },
+}
+
+impl PocketClassifyError {
+    /// A short machine-readable name of the refusal.
+    pub fn kind(&self) -> &'static str {
+        let PocketClassifyError::Unsure { doubt, .. } = self;
+        doubt.kind()
+    }
 }
 
 /// Reads a 2x2 from 24 sRGB readings (URFDLB, each face row by row in net orientation).
@@ -123,8 +126,10 @@ pub fn classify_pocket(
 ) -> Result<PocketClassification, PocketClassifyError> {
     let best = classify_pocket_best_guess(readings, palette, options);
     if !best.unsettled.is_empty() {
-        return Err(PocketClassifyError::Unsettled {
+        return Err(PocketClassifyError::Unsure {
             stickers: best.unsettled.clone(),
+            threshold: options.min_confidence,
+            doubt: Doubt::Unsettled,
             best_guess: Box::new(best),
         });
     }

@@ -63,10 +63,7 @@ impl PocketTally {
     ) {
         let guess = match &result {
             Ok(c) => c,
-            Err(
-                PocketClassifyError::Unsure { best_guess, .. }
-                | PocketClassifyError::Unsettled { best_guess, .. },
-            ) => best_guess,
+            Err(PocketClassifyError::Unsure { best_guess, .. }) => best_guess,
         };
         self.samples.push(Sample {
             gap: guess.least_gap(),
@@ -130,10 +127,7 @@ impl Reader for PocketReading<'_> {
 
     fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>> {
         match outcome {
-            Err(
-                PocketClassifyError::Unsure { stickers, .. }
-                | PocketClassifyError::Unsettled { stickers, .. },
-            ) => Some(stickers.clone()),
+            Err(PocketClassifyError::Unsure { stickers, .. }) => Some(stickers.clone()),
             Ok(_) => None,
         }
     }

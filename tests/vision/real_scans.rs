@@ -7,7 +7,7 @@
 //! "every real scan is read right" check.
 
 use cubed::cube::{FaceOrder, FaceletCube};
-use cubed::vision::classify::ClassifyOptions;
+use cubed::vision::classify::{ClassifyOptions, Doubt};
 use cubed::vision::evaluate::{scans_in, tally_scans, tally_variants, LabelledScan, Part};
 use cubed::vision::evaluate_recapture::{tally_variants_recaptured, Reading, RecaptureTally};
 use cubed::vision::palette::Palette;
@@ -159,9 +159,11 @@ fn a_2x2_whose_colours_have_not_settled_is_refused_as_such() {
             let varied = strong.apply(&scan.readings, &mut rng);
             let (readings, _) = corners_of(&varied, &scan.truth);
             match classify_pocket(&readings, &Palette::default(), &options) {
-                Err(PocketClassifyError::Unsettled {
+                Err(PocketClassifyError::Unsure {
                     stickers,
+                    doubt: Doubt::Unsettled,
                     best_guess,
+                    ..
                 }) => {
                     assert!(!stickers.is_empty());
                     assert_eq!(stickers, best_guess.unsettled);
