@@ -93,13 +93,55 @@ pub async fn stream_gated(
     }
 }
 
-/// The error an event ends the program with, if any.
+/// The error an event ends the program with, if any. However the firmware says its e-stop is
+/// latched (confirming it, reporting the latch, or refusing a command for it: which comes
+/// first is a race), the program ended by an emergency stop.
 fn check_event(event: LinkEvent, done: usize, total: usize) -> Result<(), StreamError> {
     match event {
+        LinkEvent::Fault(Fault::EStopLatched)
+        | LinkEvent::Refused {
+            reason: NakReason::EStopLatched,
+            ..
+        } => Err(StreamError::EStopped { done, total }),
         LinkEvent::Fault(fault) => Err(StreamError::Fault { fault, done, total }),
         LinkEvent::Refused { move_id, reason } => Err(StreamError::Refused { move_id, reason }),
         LinkEvent::EStopped { .. } => Err(StreamError::EStopped { done, total }),
         LinkEvent::Stopped { error } => Err(error.unwrap_or(LinkError::Closed).into()),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_way_the_firmware_says_its_e_stop_is_latched_ends_the_program_as_an_e_stop() {
+        let latched = [
+            LinkEvent::EStopped { cancelled: vec![] },
+            LinkEvent::Fault(Fault::EStopLatched),
+            LinkEvent::Refused {
+                move_id: Some(1),
+                reason: NakReason::EStopLatched,
+            },
+        ];
+        for event in latched {
+            let ended = check_event(event.clone(), 2, 5);
+            assert_eq!(
+                ended,
+                Err(StreamError::EStopped { done: 2, total: 5 }),
+                "{event:?}"
+            );
+        }
+        let stall = check_event(LinkEvent::Fault(Fault::Stall { actuator: 1 }), 2, 5);
+        assert!(matches!(stall, Err(StreamError::Fault { .. })), "{stall:?}");
+        let full = LinkEvent::Refused {
+            move_id: None,
+            reason: NakReason::QueueFull,
+        };
+        assert!(matches!(
+            check_event(full, 2, 5),
+            Err(StreamError::Refused { .. })
+        ));
     }
 }
