@@ -138,20 +138,27 @@ async fn wait_for(link: &mut LinkHandle, mut wanted: impl FnMut(&LinkEvent) -> b
     }
 }
 
+/// A simulator running a 20-turn program over the link, its second move reported done; the
+/// program's commands.
+async fn two_moves_into_a_program() -> (RunningSim<PhysicsMechanics>, LinkHandle, usize) {
+    let model = four_arm();
+    let (_, program) = scrambled(&model, 4, 20);
+    let (sim, mut link, map) = open_link(&model, 1.0).await;
+    let groups = program_groups(&map, &program, &model.home()).expect("encodes");
+    for group in &groups {
+        link.send(*group).expect("queued");
+    }
+    wait_for(&mut link, |e| {
+        matches!(e, LinkEvent::MoveDone { move_id: 2, .. })
+    })
+    .await;
+    (sim, link, groups.len())
+}
+
 #[test]
 fn link_emergency_stop_overtakes_queued_moves() {
     runtime().block_on(async {
-        let model = four_arm();
-        let (_, program) = scrambled(&model, 4, 20);
-        let (sim, mut link, map) = open_link(&model, 1.0).await;
-        let groups = program_groups(&map, &program, &model.home()).expect("encodes");
-        for group in &groups {
-            link.send(*group).expect("queued");
-        }
-        wait_for(&mut link, |e| {
-            matches!(e, LinkEvent::MoveDone { move_id: 2, .. })
-        })
-        .await;
+        let (sim, mut link, groups) = two_moves_into_a_program().await;
         link.emergency_stop().expect("e-stop sent");
         let event = wait_for(&mut link, |e| matches!(e, LinkEvent::EStopped { .. })).await;
         let LinkEvent::EStopped { cancelled } = event else {
@@ -162,7 +169,7 @@ fn link_emergency_stop_overtakes_queued_moves() {
         assert_eq!(status.state, FirmwareState::EStopped);
         link.shutdown().await;
         let served = sim.stop().await.expect("sim stops");
-        assert!((served.firmware.stats.moves_executed as usize) < groups.len());
+        assert!((served.firmware.stats.moves_executed as usize) < groups);
         assert_eq!(served.firmware.stats.move_ids_run_twice, 0);
     });
 }
@@ -172,17 +179,7 @@ fn link_emergency_stop_overtakes_queued_moves() {
 #[test]
 fn link_an_emergency_stop_cleared_before_it_was_read_is_not_reported_again() {
     runtime().block_on(async {
-        let model = four_arm();
-        let (_, program) = scrambled(&model, 4, 20);
-        let (sim, mut link, map) = open_link(&model, 1.0).await;
-        let groups = program_groups(&map, &program, &model.home()).expect("encodes");
-        for group in &groups {
-            link.send(*group).expect("queued");
-        }
-        wait_for(&mut link, |e| {
-            matches!(e, LinkEvent::MoveDone { move_id: 2, .. })
-        })
-        .await;
+        let (sim, mut link, groups) = two_moves_into_a_program().await;
         link.emergency_stop().expect("e-stop sent");
         link.clear_fault().expect("clear sent");
         assert_eq!(state_after_clear(&link).await, FirmwareState::Unhomed);
@@ -203,7 +200,7 @@ fn link_an_emergency_stop_cleared_before_it_was_read_is_not_reported_again() {
         wait_for(&mut link, |e| matches!(e, LinkEvent::EStopped { .. })).await;
         link.shutdown().await;
         let served = sim.stop().await.expect("sim stops");
-        assert!((served.firmware.stats.moves_executed as usize) < groups.len());
+        assert!((served.firmware.stats.moves_executed as usize) < groups);
     });
 }
 
