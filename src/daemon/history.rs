@@ -447,6 +447,7 @@ impl History {
 
 #[path = "history_interruptions.rs"]
 mod interruptions;
+pub(crate) use interruptions::WaitingRun;
 
 /// Runs one cached statement that writes a row of `run`; no such run is [`HistoryError::UnknownRun`].
 fn execute_locked<P: Params>(

@@ -6,7 +6,17 @@
 use super::{execute_locked, now_ms, rows, sql_id, History, HistoryError};
 use crate::daemon::api::{InterruptionRecord, RunSummary};
 use crate::daemon::history_rows::{query_summaries, SUMMARY_COLUMNS};
-use rusqlite::{params, Connection, Row, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
+
+/// A run that waits for a person to resume it (or reset to abandon it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaitingRun {
+    pub run: u64,
+    /// "estop", "fault" or "reboot".
+    pub cause: String,
+    /// What the person was told.
+    pub advice: String,
+}
 
 impl History {
     /// Runs left without an outcome by a crash or power loss: marks them "interrupted" and returns them.
@@ -30,6 +40,28 @@ impl History {
         }
         tx.commit().map_err(|e| HistoryError::sql(doing(), e))?;
         Ok(runs)
+    }
+
+    /// The run that waited for a person (an e-stop, a fault) when the daemon last stopped, if
+    /// nobody has resumed or abandoned it: only the newest run before this `History` was
+    /// opened can be waiting.
+    pub fn waiting_for_person(&self) -> Result<Option<WaitingRun>, HistoryError> {
+        let conn = self.lock()?;
+        conn.query_row(
+            "SELECT i.run, i.cause, i.advice FROM interruptions i JOIN runs r ON r.id = i.run \
+             WHERE i.needs_person = 1 AND i.resumed_by IS NULL AND r.outcome IS NOT NULL \
+             AND i.run = (SELECT MAX(id) FROM runs WHERE id <= ?1) ORDER BY i.id DESC LIMIT 1",
+            params![self.last_run_before_open],
+            |row| {
+                Ok(WaitingRun {
+                    run: row.get::<_, i64>(0)?.unsigned_abs(),
+                    cause: row.get(1)?,
+                    advice: row.get(2)?,
+                })
+            },
+        )
+        .optional()
+        .map_err(|e| HistoryError::sql("finding a run that waits for a person".into(), e))
     }
 
     /// Records that `run` was interrupted; `advice` says what the person was told.

@@ -6,7 +6,7 @@ use super::config::{CubeSize, DaemonConfig};
 use super::context::RunSettings;
 use super::cube_size::RunCube;
 use super::data_lock::{DataDirLock, DataLockError};
-use super::history::{History, HistoryError};
+use super::history::{History, HistoryError, WaitingRun};
 use super::rig::{Rig, RigError, SimControls};
 use super::service::Service;
 use crate::cube::random::random_cube;
@@ -82,6 +82,7 @@ impl RunningDaemon {
         if read_only.is_none() {
             history.prune_after_run();
         }
+        let waiting = waiting_for_person(&history, read_only.is_none());
         let mut rig = Rig::new(config, solver).await?;
         // Open the link now so the robot's start button works at once (a robot that is
         // not there yet is retried by the service while idle).
@@ -98,16 +99,24 @@ impl RunningDaemon {
         if let Some(n) = &notice {
             tracing::warn!("{n}");
         }
+        let ready = format!(
+            "ready: robot {} on {}, {}, {} cube",
+            rig.model.name,
+            port_name(config),
+            rig.camera_name,
+            config.cube_size.name()
+        );
+        let (state, message) = match &waiting {
+            Some(w) => still_waiting(w),
+            None => (DaemonState::Idle, ready),
+        };
         let initial = StatusDoc {
-            state: DaemonState::Idle,
-            run: interrupted.first().map(|r| r.id),
-            message: format!(
-                "ready: robot {} on {}, {}, {} cube",
-                rig.model.name,
-                port_name(config),
-                rig.camera_name,
-                config.cube_size.name()
-            ),
+            state,
+            run: waiting
+                .as_ref()
+                .map(|w| w.run)
+                .or(interrupted.first().map(|r| r.id)),
+            message,
             progress: None,
             facelets: None,
             solution: Vec::new(),
@@ -132,7 +141,8 @@ impl RunningDaemon {
             // Found ended by a crash or power loss: counted now, as the daemon records it.
             super::metrics::run_finished(run.id, "interrupted");
         }
-        let service = Service::new(inbox, board, Arc::clone(&history), settings, rig);
+        let waiting = waiting.map(|w| w.run);
+        let service = Service::new(inbox, board, Arc::clone(&history), settings, rig, waiting);
         let (shutdown, shutdown_rx) = watch::channel(false);
         tokio::spawn(retry_pending_endings(history, shutdown.subscribe()));
         let task = tokio::spawn(service.serve(shutdown_rx));
@@ -254,6 +264,32 @@ fn port_name(config: &DaemonConfig) -> String {
         super::config::PortChoice::Sim => "the simulator".into(),
         super::config::PortChoice::Serial(p) => p.display().to_string(),
     }
+}
+
+/// The run that waited for a person when the daemon last stopped: it still does (a restart
+/// does not square a half-turned layer nor clear what blocked a motor).
+fn waiting_for_person(history: &History, writable: bool) -> Option<WaitingRun> {
+    if !writable {
+        return None;
+    }
+    history.waiting_for_person().unwrap_or_else(|e| {
+        tracing::warn!("{}", error_chain(&e));
+        None
+    })
+}
+
+/// The state and message of a daemon that starts with run `w` waiting for a person.
+fn still_waiting(w: &WaitingRun) -> (DaemonState, String) {
+    let state = if w.cause == "estop" {
+        DaemonState::EStopped
+    } else {
+        DaemonState::NeedsAttention
+    };
+    let message = format!(
+        "run {} was interrupted before the daemon restarted and still waits for you: {}",
+        w.run, w.advice
+    );
+    (state, message)
 }
 
 /// What to tell the user about runs a crash interrupted.

@@ -76,6 +76,7 @@ impl Service {
         history: Arc<History>,
         settings: RunSettings,
         rig: Rig,
+        waiting: Option<u64>,
     ) -> Service {
         Service {
             inbox,
@@ -86,7 +87,7 @@ impl Service {
             rig: Some(rig),
             active: None,
             link_error: None,
-            waiting: None,
+            waiting,
         }
     }
 

@@ -1,4 +1,4 @@
-//! A crash mid-run (the runtime torn down without any shutdown): the restarted daemon reports the interrupted run with its last journaled move and starts the next run with a fresh scan, never replaying old commands.
+//! A crash mid-run (the runtime torn down without any shutdown): the restarted daemon reports the interrupted run with its last journaled move and starts the next run with a fresh scan, never replaying old commands. A run waiting for a person after an e-stop still waits after a restart.
 
 use super::{finished, random, start, wait_until};
 use crate::common::runtime;
@@ -62,6 +62,64 @@ fn a_crash_mid_run_is_reported_at_restart_and_the_next_run_rescans() {
         assert_eq!(end.state, DaemonState::Done, "{}", end.message);
         let detail = daemon.handle.run(next).expect("history").expect("recorded");
         assert_eq!(detail.scans.len(), 2, "the new run scanned first");
+        daemon.shutdown().await;
+    });
+}
+
+/// A run e-stopped and waiting for a person when the daemon is stopped still waits after the
+/// restart (a restart squares no half-turned layer): a start is refused, Resume finishes it.
+#[test]
+fn a_run_waiting_after_an_e_stop_still_waits_after_a_restart_and_resume_finishes_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    runtime().block_on(async {
+        let daemon = start(dir.path(), "", 10.0).await;
+        let sim = daemon.sim.clone().expect("sim");
+        sim.load_cube(random(23));
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        wait_until(&daemon.handle, "some moves done", |s| {
+            s.state == DaemonState::Executing
+                && s.progress.as_ref().is_some_and(|p| p.commands_done >= 3)
+        })
+        .await;
+        daemon.handle.estop().await.expect("e-stop");
+        wait_until(&daemon.handle, "the run's advice", |s| {
+            s.message.contains("press Resume")
+        })
+        .await;
+        let cube = sim.cube();
+        daemon.shutdown().await;
+
+        let daemon = start(dir.path(), "", 10.0).await;
+        let status = daemon.handle.status();
+        assert_eq!(status.state, DaemonState::EStopped, "{}", status.message);
+        assert_eq!(status.run, Some(run));
+        assert!(
+            status.message.contains("press Resume"),
+            "{}",
+            status.message
+        );
+        let refused = daemon.handle.start(StartSource::Web).await;
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|r| r.reason.contains("waits for you")),
+            "{refused:?}"
+        );
+        let sim = daemon.sim.clone().expect("sim");
+        sim.load_cube(cube);
+        assert_eq!(
+            daemon.handle.resume().await,
+            Ok(run),
+            "the same run goes on"
+        );
+        let end = finished(&daemon.handle, run).await;
+        assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+        assert!(sim.cube().is_solved(), "the cube is not solved");
+        let detail = daemon.handle.run(run).expect("history").expect("recorded");
+        let resumed: Vec<_> = (detail.interruptions.iter())
+            .map(|i| (i.cause.as_str(), i.resumed_by.as_deref()))
+            .collect();
+        assert_eq!(resumed, [("estop", Some("person"))]);
         daemon.shutdown().await;
     });
 }
