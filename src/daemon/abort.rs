@@ -5,7 +5,10 @@ use std::sync::atomic::{AtomicU8, Ordering};
 /// What the run has been asked to do besides carry on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Abort {
+    /// A person asked the run to stop.
     Stop,
+    /// The run history could not be written: the run stops, and has failed.
+    History,
     EStop,
 }
 
@@ -17,7 +20,8 @@ impl AbortFlag {
     pub fn request(&self, abort: Abort) {
         let code = match abort {
             Abort::Stop => 1,
-            Abort::EStop => 2,
+            Abort::History => 2,
+            Abort::EStop => 3,
         };
         self.0.fetch_max(code, Ordering::SeqCst);
     }
@@ -26,6 +30,7 @@ impl AbortFlag {
         match self.0.load(Ordering::SeqCst) {
             0 => None,
             1 => Some(Abort::Stop),
+            2 => Some(Abort::History),
             _ => Some(Abort::EStop),
         }
     }

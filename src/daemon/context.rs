@@ -99,7 +99,7 @@ pub(crate) fn history_fault(
     );
     tracing::error!("run history: {words}");
     board.log(words);
-    abort.request(super::abort::Abort::Stop);
+    abort.request(super::abort::Abort::History);
 }
 
 /// Shows link trouble on the board: `paused` while the port is lost, `resume` once it is back.

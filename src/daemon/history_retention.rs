@@ -3,6 +3,7 @@
 use super::config::Retention;
 use super::history::{sql_id, History, HistoryError, IMAGES_DIR, OUTCOMES};
 use super::history_rows::is_safe_relative;
+use super::run_error::HISTORY_STOPPED_RUN;
 use crate::error_chain::error_chain;
 use rusqlite::params;
 use std::collections::HashMap;
@@ -116,7 +117,9 @@ impl History {
                 };
                 // "stopped on request" would blame a person: the history stopped it.
                 let error = match error {
-                    Some(e) if !e.starts_with("stopped on request") => format!("{e}; {said}"),
+                    Some(e) if !e.starts_with("stopped on request") && e != HISTORY_STOPPED_RUN => {
+                        format!("{e}; {said}")
+                    }
                     _ => said,
                 };
                 (outcome, Some(error))

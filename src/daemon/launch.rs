@@ -179,7 +179,7 @@ impl RunningDaemon {
     }
 
     /// With the simulated robot: a simulated person puts a new random cube (from `seed`) in
-    /// now and after every run that leaves the cube solved, so `cubed run` always has work,
+    /// now and after every run that ends with the cube solved, so `cubed run` always has work,
     /// and a solved cube when calibration is asked for.
     pub fn keep_scrambling(&self, seed: u64) {
         let Some(sim) = self.sim.clone() else { return };
@@ -193,7 +193,11 @@ impl RunningDaemon {
         tokio::spawn(async move {
             loop {
                 match events.recv().await {
-                    Ok(DaemonEvent::RunFinished { .. }) if solved_of_size(size, &sim.cube()) => {
+                    // An interrupted run is not over: resumed, it verifies this same cube.
+                    Ok(DaemonEvent::RunFinished { outcome, .. })
+                        if RUN_IS_OVER.contains(&outcome.as_str())
+                            && solved_of_size(size, &sim.cube()) =>
+                    {
                         sim.load_cube(random_of_size(size, &mut rng));
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
@@ -291,6 +295,9 @@ fn still_waiting(w: &WaitingRun) -> (DaemonState, String) {
     );
     (state, message)
 }
+
+/// The outcomes after which a simulated person takes the solved cube out.
+const RUN_IS_OVER: [&str; 3] = ["solved", "already_solved", "calibrated"];
 
 /// What to tell the user about runs a crash interrupted.
 fn interrupted_notice(runs: &[RunSummary]) -> Option<String> {

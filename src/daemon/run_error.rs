@@ -10,6 +10,11 @@ use crate::vision::camera::CameraError;
 use crate::vision::classify::Doubt;
 use crate::vision::recapture::Step;
 use crate::vision::scan::ScanError;
+
+/// Why a run the history could not be written for ended (the history adds the write that
+/// failed when it records the ending).
+pub(super) const HISTORY_STOPPED_RUN: &str =
+    "the run history could not be written, so the run was stopped at a step boundary";
 use firmware_protocol::message::Fault;
 use std::path::PathBuf;
 use tokio::task::JoinError;
@@ -74,7 +79,7 @@ pub enum RunError {
         total: usize,
         emergency: bool,
     },
-    #[error("{}", match .0 { Abort::Stop => "stopped on request", Abort::EStop => "emergency stop requested" })]
+    #[error("{}", match .0 { Abort::Stop => "stopped on request", Abort::History => HISTORY_STOPPED_RUN, Abort::EStop => "emergency stop requested" })]
     Aborted(Abort),
     #[error("the scan of the solved cube cannot calibrate the palette")]
     Calibrate(#[source] CalibrateError),
@@ -134,6 +139,9 @@ impl RunError {
     ) -> RunError {
         let estop_requested = abort.requested() == Some(Abort::EStop);
         match error {
+            StreamError::Stopped { .. } if abort.requested() == Some(Abort::History) => {
+                RunError::Aborted(Abort::History)
+            }
             StreamError::Stopped { done, total } => RunError::Halted {
                 what,
                 done,
@@ -167,6 +175,7 @@ impl RunError {
             }
             | RunError::Aborted(Abort::EStop)
             | RunError::ShutdownTimedOut => Ending::EStopped,
+            RunError::Aborted(Abort::History) => Ending::Failed,
             RunError::Halted { .. } | RunError::Aborted(Abort::Stop) | RunError::Shutdown => {
                 Ending::Stopped
             }
@@ -236,5 +245,14 @@ mod tests {
         }
         assert_eq!(RunError::PoseUnknown.ending(), Ending::Failed);
         assert_eq!(RunError::Aborted(Abort::Stop).ending(), Ending::Stopped);
+        // A run the history stopped failed; nobody asked for the stop.
+        assert_eq!(RunError::Aborted(Abort::History).ending(), Ending::Failed);
+        let stopped_for_history = StreamError::Stopped { done: 2, total: 9 };
+        let flag = AbortFlag::default();
+        flag.request(Abort::History);
+        let error =
+            RunError::from_stream(stopped_for_history, "executing", &flag, |_| String::new());
+        assert_eq!(error.ending(), Ending::Failed);
+        assert_eq!(error.to_string(), HISTORY_STOPPED_RUN);
     }
 }

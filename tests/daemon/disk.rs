@@ -73,8 +73,16 @@ async fn a_disk_filling_mid_run_stops_the_run_and_its_ending_is_recorded_once_sp
         s.run == Some(run) && !s.state.is_busy()
     })
     .await;
+    // The page says the run failed for its history, not that someone stopped it.
     let status = daemon.handle.status();
-    assert_ne!(status.state, DaemonState::Done, "{status:?}");
+    assert_eq!(status.state, DaemonState::Faulted, "{}", status.message);
+    assert!(
+        status
+            .message
+            .contains("failed: the run history could not be written"),
+        "{}",
+        status.message
+    );
     std::fs::remove_file(&filler).expect("space returns");
     let detail = wait_for_outcome(&daemon.handle, run).await;
     assert_eq!(
