@@ -356,11 +356,11 @@ impl Service {
             Some(LinkEvent::Button { button }) => {
                 self.board.log(format!("button {button} pressed"))
             }
-            Some(LinkEvent::LinkLost { path, reason }) => self.board.say(format!(
+            Some(LinkEvent::LinkLost { path, reason }) => self.tell(format!(
                 "robot link lost on {}: {reason}; reconnecting",
                 path.display()
             )),
-            Some(LinkEvent::LinkRestored { .. }) => self.board.say("robot link restored"),
+            Some(LinkEvent::LinkRestored { .. }) => self.tell("robot link restored"),
             Some(LinkEvent::Fault(Fault::EStopLatched)) | Some(LinkEvent::EStopped { .. }) => {
                 if self.board.now().state != DaemonState::EStopped {
                     super::metrics::estop(false);
@@ -386,7 +386,7 @@ impl Service {
                     rig.drop_link().await;
                 }
                 let why = error.map_or("closed".to_string(), |e| error_chain(&e));
-                self.board.say(format!(
+                self.tell(format!(
                     "robot link ended ({why}); it is reopened at the next start"
                 ));
             }
@@ -396,6 +396,22 @@ impl Service {
                     rig.drop_link().await;
                 }
             }
+        }
+    }
+
+    /// News of the link while idle: the status line, unless it says what a person must do
+    /// (an e-stop, a fault, a run waiting to be resumed); then only the page's log.
+    fn tell(&self, news: impl Into<String>) {
+        let state = self.board.now().state;
+        let person_told = self.waiting.is_some()
+            || matches!(
+                state,
+                DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention
+            );
+        if person_told {
+            self.board.log(news);
+        } else {
+            self.board.say(news);
         }
     }
 
