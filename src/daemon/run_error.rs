@@ -10,14 +10,14 @@ use crate::vision::camera::CameraError;
 use crate::vision::classify::Doubt;
 use crate::vision::recapture::Step;
 use crate::vision::scan::ScanError;
+use firmware_protocol::message::Fault;
+use std::path::PathBuf;
+use tokio::task::JoinError;
 
 /// Why a run the history could not be written for ended (the history adds the write that
 /// failed when it records the ending).
 pub(super) const HISTORY_STOPPED_RUN: &str =
     "the run history could not be written, so the run was stopped at a step boundary";
-use firmware_protocol::message::Fault;
-use std::path::PathBuf;
-use tokio::task::JoinError;
 
 /// A stage that could not finish.
 #[derive(Debug, thiserror::Error)]

@@ -402,12 +402,11 @@ impl Service {
     /// News of the link while idle: the status line, unless it says what a person must do
     /// (an e-stop, a fault, a run waiting to be resumed); then only the page's log.
     fn tell(&self, news: impl Into<String>) {
-        let state = self.board.now().state;
-        let person_told = self.waiting.is_some()
-            || matches!(
-                state,
-                DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention
-            );
+        // A run waiting for a person leaves the daemon e-stopped or needing attention.
+        let person_told = matches!(
+            self.board.now().state,
+            DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention
+        );
         if person_told {
             self.board.log(news);
         } else {

@@ -110,14 +110,6 @@ pub enum PocketClassifyError {
     },
 }
 
-impl PocketClassifyError {
-    /// A short machine-readable name of the refusal.
-    pub fn kind(&self) -> &'static str {
-        let PocketClassifyError::Unsure { doubt, .. } = self;
-        doubt.kind()
-    }
-}
-
 /// Reads a 2x2 from 24 sRGB readings (URFDLB, each face row by row in net orientation).
 pub fn classify_pocket(
     readings: &[Rgb; STICKERS],
