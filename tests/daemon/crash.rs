@@ -1,6 +1,6 @@
 //! A crash mid-run (the runtime torn down without any shutdown): the restarted daemon reports the interrupted run with its last journaled move and starts the next run with a fresh scan, never replaying old commands. A run waiting for a person after an e-stop still waits after a restart.
 
-use super::{finished, random, start, wait_until};
+use super::{executing_with_done, finished, random, start, wait_until};
 use crate::common::runtime;
 use cubed::daemon::{DaemonState, StartSource};
 
@@ -21,11 +21,7 @@ fn a_crash_mid_run_is_reported_at_restart_and_the_next_run_rescans() {
         let daemon = start(dir.path(), "", 10.0).await;
         daemon.sim.as_ref().expect("sim").load_cube(random(21));
         let run = daemon.handle.start(StartSource::Web).await.expect("start");
-        wait_until(&daemon.handle, "some moves done", |s| {
-            s.state == DaemonState::Executing
-                && s.progress.as_ref().is_some_and(|p| p.commands_done >= 3)
-        })
-        .await;
+        executing_with_done(&daemon.handle, 3).await;
         (run, daemon)
     });
     first.shutdown_background();
@@ -76,11 +72,7 @@ fn a_run_waiting_after_an_e_stop_still_waits_after_a_restart_and_resume_finishes
         let sim = daemon.sim.clone().expect("sim");
         sim.load_cube(random(23));
         let run = daemon.handle.start(StartSource::Web).await.expect("start");
-        wait_until(&daemon.handle, "some moves done", |s| {
-            s.state == DaemonState::Executing
-                && s.progress.as_ref().is_some_and(|p| p.commands_done >= 3)
-        })
-        .await;
+        executing_with_done(&daemon.handle, 3).await;
         daemon.handle.estop().await.expect("e-stop");
         wait_until(&daemon.handle, "the run's advice", |s| {
             s.message.contains("press Resume")

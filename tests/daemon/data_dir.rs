@@ -1,6 +1,6 @@
 //! The data directory as a service owns it: one daemon per directory (a second one is refused and leaves the first one's live run alone).
 
-use super::{config, finished, random, solver, wait_until};
+use super::{config, executing_with_done, finished, random, solver};
 use cubed::daemon::{DaemonState, LaunchError, RunningDaemon, StartSource};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -11,11 +11,7 @@ async fn a_second_daemon_on_the_same_data_dir_is_refused_and_the_live_run_goes_o
         .expect("the first daemon starts");
     first.sim.as_ref().expect("sim").load_cube(random(31));
     let run = first.handle.start(StartSource::Web).await.expect("start");
-    wait_until(&first.handle, "some moves done", |s| {
-        s.state == DaemonState::Executing
-            && s.progress.as_ref().is_some_and(|p| p.commands_done >= 2)
-    })
-    .await;
+    executing_with_done(&first.handle, 2).await;
 
     let second = RunningDaemon::start(&config(dir.path(), "", 0.0), solver()).await;
     let Err(error) = second else {

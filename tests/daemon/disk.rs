@@ -1,6 +1,6 @@
 //! The history's disk for real: a small tmpfs filled up mid-run (the run stops safely, its ending is recorded once space returns), a daemon started on a full disk (read-only, no crash), and photos pruned to `[history] keep_runs`. Mounting needs root: without it these tests say loudly that they did not run, and `CUBED_REQUIRE_DISK_TESTS=1` makes that a failure.
 
-use super::{config, finished, random, solver, wait_for_outcome, wait_until};
+use super::{config, executing_with_done, finished, random, solver, wait_for_outcome, wait_until};
 use cubed::daemon::config::{CubeSize, Retention};
 use cubed::daemon::{DaemonState, RunningDaemon, StartSource};
 use std::io::Write;
@@ -63,11 +63,7 @@ async fn a_disk_filling_mid_run_stops_the_run_and_its_ending_is_recorded_once_sp
         .expect("starts");
     daemon.sim.as_ref().expect("sim").load_cube(random(41));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
-    wait_until(&daemon.handle, "some moves done", |s| {
-        s.state == DaemonState::Executing
-            && s.progress.as_ref().is_some_and(|p| p.commands_done >= 2)
-    })
-    .await;
+    executing_with_done(&daemon.handle, 2).await;
     let filler = disk.fill();
     wait_until(&daemon.handle, "the run ends", |s| {
         s.run == Some(run) && !s.state.is_busy()

@@ -1,6 +1,6 @@
 //! Runs with trouble: an unplugged cable mid-run (paused, resumed, nothing repeated), a slipped turn (seen at verification, solved again), stop at a step boundary, and the emergency stop latched until reset.
 
-use super::{finished, is, random, start, wait_until};
+use super::{executing_with_done, finished, is, random, start, wait_until};
 use cubed::daemon::{DaemonEvent, DaemonState, RefusalKind, StartSource};
 use std::sync::{Arc, Mutex};
 
@@ -76,11 +76,7 @@ async fn stop_ends_the_run_at_a_step_boundary() {
     let daemon = start(dir.path(), "", 10.0).await;
     daemon.sim.as_ref().expect("sim").load_cube(random(13));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
-    wait_until(&daemon.handle, "executing", |s| {
-        s.state == DaemonState::Executing
-            && s.progress.as_ref().is_some_and(|p| p.commands_done >= 2)
-    })
-    .await;
+    executing_with_done(&daemon.handle, 2).await;
     daemon.handle.stop().await.expect("stop");
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Idle, "{}", end.message);

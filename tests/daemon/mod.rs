@@ -107,6 +107,15 @@ pub async fn wait_until(
     }
 }
 
+/// Waits until the daemon is executing a program with at least `done` commands done.
+pub async fn executing_with_done(handle: &DaemonHandle, done: usize) -> StatusDoc {
+    wait_until(handle, &format!("{done} commands done"), |s| {
+        s.state == DaemonState::Executing
+            && s.progress.as_ref().is_some_and(|p| p.commands_done >= done)
+    })
+    .await
+}
+
 /// Waits until run `run` has ended and its outcome is recorded.
 pub async fn finished(handle: &DaemonHandle, run: u64) -> StatusDoc {
     wait_until(handle, &format!("run {run} ends"), |s| {
