@@ -1,6 +1,7 @@
-//! The abort flag: the service asks a run to stop or e-stop, and the run checks it at step boundaries.
+//! The abort flag: the service asks a run to stop or e-stop, and the run checks it at step boundaries (or, where it only waits, as soon as it is raised).
 
 use std::sync::atomic::{AtomicU8, Ordering};
+use tokio::sync::Notify;
 
 /// What the run has been asked to do besides carry on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,7 +15,10 @@ pub enum Abort {
 
 /// Set by the service, read by the run at step boundaries.
 #[derive(Debug, Default)]
-pub struct AbortFlag(AtomicU8);
+pub struct AbortFlag {
+    code: AtomicU8,
+    raised: Notify,
+}
 
 impl AbortFlag {
     pub fn request(&self, abort: Abort) {
@@ -23,15 +27,51 @@ impl AbortFlag {
             Abort::History => 2,
             Abort::EStop => 3,
         };
-        self.0.fetch_max(code, Ordering::SeqCst);
+        self.code.fetch_max(code, Ordering::SeqCst);
+        self.raised.notify_waiters();
+    }
+
+    /// Returns once anything has been asked for (at once if it already was): for a run
+    /// that only waits, such as on the solver, and can end without reaching a step boundary.
+    pub async fn raised(&self) -> Abort {
+        loop {
+            let notified = self.raised.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if let Some(abort) = self.requested() {
+                return abort;
+            }
+            notified.await;
+        }
     }
 
     pub fn requested(&self) -> Option<Abort> {
-        match self.0.load(Ordering::SeqCst) {
+        match self.code.load(Ordering::SeqCst) {
             0 => None,
             1 => Some(Abort::Stop),
             2 => Some(Abort::History),
             _ => Some(Abort::EStop),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[tokio::test]
+    async fn raised_returns_once_asked_whether_before_or_while_it_waits() {
+        let flag = Arc::new(AbortFlag::default());
+        let waiting = tokio::spawn({
+            let flag = Arc::clone(&flag);
+            async move { flag.raised().await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "nothing was asked yet");
+        flag.request(Abort::Stop);
+        flag.request(Abort::EStop);
+        assert_eq!(waiting.await.ok(), Some(Abort::EStop));
+        assert_eq!(flag.raised().await, Abort::EStop, "already asked");
     }
 }

@@ -6,7 +6,7 @@ use crate::pocket::stickers::STICKERS as POCKET_STICKERS;
 use crate::pocket::{Metric, PocketFacelets, PocketSolver};
 use crate::robot::pocket_plan::{solve_pocket_for_robot, PocketAwareOptions};
 use crate::robot::{solve_for_robot, AwareError, AwareOptions, Plan, Planner, RobotState};
-use crate::solver::Solver;
+use crate::solver::{Cancel, Solver};
 use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions, Doubt};
 use crate::vision::colour::Rgb;
 use crate::vision::palette::Palette;
@@ -58,13 +58,15 @@ pub(super) trait CubeKind: Clone + Send + 'static {
     fn held(seen: &Self::Seen) -> FaceletCube;
     /// The palette symbols of `held` (the planner's cube after a step), in this kind's stickers.
     fn symbols_of(seen: &Self::Seen, held: &FaceletCube) -> String;
-    /// The fastest plan for this robot (blocking: run on a worker thread).
+    /// The fastest plan for this robot (blocking: run on a worker thread); `cancel` ends it
+    /// early, with what it has found so far.
     fn solve(
         &self,
         planner: &Planner,
         start: &RobotState,
         seen: &Self::Seen,
         budget: Duration,
+        cancel: Cancel,
     ) -> Result<Plan, RunError>;
 
     /// The face a sticker index is on.
@@ -135,9 +137,11 @@ impl CubeKind for Three {
         start: &RobotState,
         seen: &Classification,
         budget: Duration,
+        cancel: Cancel,
     ) -> Result<Plan, RunError> {
         let options = AwareOptions {
             budget,
+            cancel,
             ..AwareOptions::default()
         };
         let solved = solve_for_robot(planner, &self.0, start, &seen.cubies, &options)
@@ -212,10 +216,12 @@ impl CubeKind for Pocket {
         start: &RobotState,
         seen: &PocketClassification,
         budget: Duration,
+        cancel: Cancel,
     ) -> Result<Plan, RunError> {
         let options = PocketAwareOptions {
             metric: Metric::Htm,
             budget,
+            cancel,
             ..PocketAwareOptions::default()
         };
         solve_pocket_for_robot(planner, &self.0, start, &seen.facelets, &options)

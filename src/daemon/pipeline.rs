@@ -11,6 +11,7 @@ use super::run_error::RunError;
 use super::scanning::{classify, scan};
 use crate::cube::Face;
 use crate::robot::{PhysicsState, Plan};
+use crate::solver::Cancel;
 use std::sync::Arc;
 
 /// Runs the whole pipeline; the outcome says how it ended.
@@ -128,14 +129,32 @@ async fn solve<K: CubeKind>(
     let start = ctx.rig.robot_state.ok_or(RunError::PoseUnknown)?;
     let (planner, kind, seen) = (ctx.rig.planner.clone(), kind.clone(), seen.clone());
     let budget = ctx.settings.solve_budget;
-    let plan = tokio::task::spawn_blocking(move || kind.solve(&planner, &start, &seen, budget))
-        .await
-        .map_err(|source| RunError::Task {
+    let cancel = StopSolverOnDrop(Cancel::default());
+    let solver_cancel = cancel.0.clone();
+    let solving = tokio::task::spawn_blocking(move || {
+        kind.solve(&planner, &start, &seen, budget, solver_cancel)
+    });
+    let abort = Arc::clone(&ctx.abort);
+    // A stop or an e-stop ends the run at once (nothing moves while solving); leaving
+    // here in any way, the run task dropped at shutdown too, ends the solver's search.
+    let plan = tokio::select! {
+        joined = solving => joined.map_err(|source| RunError::Task {
             what: "solver",
             source,
-        })??;
+        })??,
+        asked = abort.raised() => return Err(RunError::Aborted(asked)),
+    };
     phase.end(ctx);
     Ok(plan)
+}
+
+/// Ends a solver search still running on its worker thread when the run stops waiting for it.
+struct StopSolverOnDrop(Cancel);
+
+impl Drop for StopSolverOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
 }
 
 /// Plan: the gripper program as firmware commands, with the cube, pose, turns and planned

@@ -4,7 +4,7 @@ use super::candidates::{collect, first_solution};
 use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
 use crate::cube::{CubieCube, Turn};
-use crate::solver::{Flow, SolveError, Solver};
+use crate::solver::{Cancel, Flow, SolveError, Solver};
 use std::time::{Duration, Instant};
 
 /// Why a cube could not be solved and planned.
@@ -31,6 +31,8 @@ pub struct AwareOptions {
     pub full_plans: usize,
     /// Time after which no further candidate is planned in full (one always is).
     pub planning_budget: Duration,
+    /// Ends the search for candidates early (those found so far are planned).
+    pub cancel: Cancel,
 }
 
 impl Default for AwareOptions {
@@ -41,6 +43,7 @@ impl Default for AwareOptions {
             slack: 0,
             full_plans: 1,
             planning_budget: Duration::from_millis(25),
+            cancel: Cancel::default(),
         }
     }
 }

@@ -88,6 +88,7 @@ pub(crate) fn collect(
             budget: left / (count - i) as u32,
             alternatives: true,
             slack: opts.slack,
+            cancel: opts.cancel.clone(),
             ..SearchOptions::default()
         };
         let seen = Seen::new(cube, orientation)?;
@@ -99,7 +100,7 @@ pub(crate) fn collect(
             }
             flow
         })?;
-        if flow == Flow::Stop {
+        if flow == Flow::Stop || opts.cancel.is_cancelled() {
             break;
         }
     }

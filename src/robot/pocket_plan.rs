@@ -9,6 +9,7 @@ use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
 use crate::cube::{Move, Turn};
 use crate::pocket::{Metric, PocketCube, PocketFacelets, PocketSolver};
+use crate::solver::Cancel;
 use std::time::{Duration, Instant};
 
 /// How hard to look for a quick program.
@@ -23,6 +24,8 @@ pub struct PocketAwareOptions {
     pub budget: Duration,
     /// Candidates (best by estimate) planned in full.
     pub full_plans: usize,
+    /// Ends the rating early (those rated so far are planned).
+    pub cancel: Cancel,
 }
 
 impl Default for PocketAwareOptions {
@@ -33,6 +36,7 @@ impl Default for PocketAwareOptions {
             beam: 8,
             budget: Duration::from_millis(200),
             full_plans: 4,
+            cancel: Cancel::default(),
         }
     }
 }
@@ -65,7 +69,7 @@ pub fn solve_pocket_for_robot(
         for way in ways_to_perform(planner, start, facelets, &solution, opts.beam)? {
             rated.push(way);
         }
-        if began.elapsed() >= opts.budget {
+        if began.elapsed() >= opts.budget || opts.cancel.is_cancelled() {
             break;
         }
     }

@@ -19,7 +19,7 @@ pub(crate) mod tables;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use search::{Flow, SearchOptions, SearchStats};
+pub use search::{Cancel, Flow, SearchOptions, SearchStats};
 pub use tables::{TableMode, Tables};
 
 use crate::cube::{CubeError, CubieCube, Turn};

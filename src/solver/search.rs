@@ -7,6 +7,8 @@ use super::symmetry::Symmetries;
 use super::tables::{prefetch, Tables};
 use crate::cube::{CubieCube, Turn};
 use ends::EndQueue;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod ends;
@@ -28,6 +30,22 @@ pub struct SearchOptions {
     /// Stop after this many search nodes (once a solution exists): makes results
     /// reproducible whatever the machine's speed.
     pub node_budget: Option<u64>,
+    /// Ends the search early when another thread asks (with or without a solution).
+    pub cancel: Cancel,
+}
+
+/// Asks a search running on another thread to end now; clones share the request.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
 }
 
 impl Default for SearchOptions {
@@ -39,6 +57,7 @@ impl Default for SearchOptions {
             slack: 0,
             max_length: 30,
             node_budget: None,
+            cancel: Cancel::default(),
         }
     }
 }
@@ -227,7 +246,9 @@ impl<'a, 'f> Search<'a, 'f> {
     #[inline(always)]
     fn tick(&mut self) {
         self.stats.nodes += 1;
-        if self.stats.nodes & 255 == 0 && self.stats.solutions > 0 && self.out_of_budget() {
+        if self.stats.nodes & 255 == 0
+            && (self.opts.cancel.is_cancelled() || self.stats.solutions > 0 && self.out_of_budget())
+        {
             self.stop = true;
         }
     }

@@ -208,3 +208,31 @@ proptest! {
         prop_assert!(s.len() <= n, "{} moves for a {}-move scramble", s.len(), n);
     }
 }
+
+/// A search that only a node budget of 100 million would end, cancelled (from its first
+/// solution's callback, as another thread would; or before it starts): it ends at once.
+#[test]
+fn a_cancelled_search_ends_within_a_few_hundred_nodes_whatever_its_budget() {
+    let solver = small_solver();
+    let c = random_cube(&mut ChaCha8Rng::seed_from_u64(9));
+    let endless = || SearchOptions {
+        budget: Duration::from_secs(3600),
+        node_budget: Some(100_000_000),
+        ..SearchOptions::default()
+    };
+    let opts = endless();
+    let mut solutions = 0;
+    let stats = solver
+        .search(&c, &opts, |_| {
+            opts.cancel.cancel();
+            solutions += 1;
+            Flow::Continue
+        })
+        .unwrap();
+    assert!(solutions >= 1 && stats.nodes < 1_000_000, "{stats:?}");
+
+    let before = endless();
+    before.cancel.cancel();
+    let stats = solver.search(&c, &before, |_| Flow::Continue).unwrap();
+    assert!(stats.nodes <= 256, "{} nodes after a cancel", stats.nodes);
+}

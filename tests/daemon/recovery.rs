@@ -4,7 +4,8 @@
 //! and a firmware reboot at a random moment (×10), each on one daemon. Every run ends verified
 //! solved, by itself or after a person (the test) does what the message says and resumes it;
 //! the history records each interruption and resumption. Calibration works on the simulator, and
-//! a start after a refused one re-homes safely. An e-stop reset at once does not come back.
+//! a start after a refused one re-homes safely. An e-stop reset at once does not come back, and a
+//! stop or e-stop while solving does not wait for the solver.
 
 use super::{finished, random, serve_web, start_with, wait_until};
 use cubed::daemon::config::DaemonConfig;
@@ -388,5 +389,53 @@ async fn calibration_works_on_the_simulator_and_a_start_after_a_refused_one_solv
         "after calibration: {}",
         end.message
     );
+    rig.daemon.shutdown().await;
+}
+
+/// A stop or an e-stop while solving ends the run at once, without waiting for the solver's
+/// budget (here long): no solution is recorded, nothing turns, and the e-stop can be reset
+/// straight away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_or_an_emergency_stop_while_solving_ends_the_run_without_waiting_for_the_solver() {
+    let budget = std::time::Duration::from_secs(60);
+    let rig = on_the_web_with(|c| c.solve_budget = budget).await;
+    let daemon = &rig.daemon;
+    let sim = daemon.sim.clone().expect("sim");
+    for (i, emergency) in [true, false].into_iter().enumerate() {
+        sim.load_cube(random(500 + i as u64));
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        wait_until(&daemon.handle, "solving", |s| {
+            s.run == Some(run) && s.state == DaemonState::Solving
+        })
+        .await;
+        let turns_before = sim.bench().turns;
+        match emergency {
+            true => daemon.handle.estop().await.expect("e-stop"),
+            false => daemon.handle.stop().await.expect("stop"),
+        }
+        // Far less than the budget: the run's end does not wait for the solver.
+        let ended = tokio::time::timeout(budget / 4, finished(&daemon.handle, run)).await;
+        let end = ended.expect("the run ended long before the solver's budget");
+        assert_eq!(
+            sim.bench().turns,
+            turns_before,
+            "run {run}: the cube turned"
+        );
+        let detail = daemon.handle.run(run).expect("history").expect("run");
+        assert!(detail.solutions.is_empty(), "{:?}", detail.solutions);
+        if emergency {
+            assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
+            daemon.handle.reset().await.expect("reset at once");
+            let detail = daemon.handle.run(run).expect("history").expect("run");
+            assert!(
+                detail.interruptions.iter().any(|i| i.cause == "estop"),
+                "{:?}",
+                detail.interruptions
+            );
+        } else {
+            assert_eq!(end.state, DaemonState::Idle, "{}", end.message);
+            assert_eq!(detail.summary.outcome.as_deref(), Some("stopped"));
+        }
+    }
     rig.daemon.shutdown().await;
 }
