@@ -53,8 +53,12 @@ impl StatusBoard {
         let _ = self.events.send(DaemonEvent::Log { message });
     }
 
-    pub(crate) fn finished(&self, run: u64, outcome: &str) {
-        super::metrics::run_finished(run, outcome);
+    /// A run task has ended. The metrics count the run only when it is over: a run waiting
+    /// for a person is counted when it is resumed to its end, or abandoned.
+    pub(crate) fn finished(&self, run: u64, outcome: &str, over: bool) {
+        if over {
+            super::metrics::run_finished(run, outcome);
+        }
         let _ = self.events.send(DaemonEvent::RunFinished {
             run,
             outcome: outcome.to_string(),

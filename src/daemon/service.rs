@@ -334,7 +334,8 @@ impl Service {
             outcome.state()
         };
         self.board.set(state, outcome.message(active.id));
-        self.board.finished(active.id, outcome.name());
+        let over = outcome.waiting().is_none();
+        self.board.finished(active.id, outcome.name(), over);
         if let Some(reply) = active.calibration_reply.take() {
             let answer = calibration.ok_or_else(|| Refusal::conflict(outcome.message(active.id)));
             let _ = reply.send(answer);
@@ -450,7 +451,7 @@ impl Service {
             let _ = self
                 .history
                 .finish_run(active.id, outcome.name(), outcome.error().as_deref());
-            self.board.finished(active.id, outcome.name());
+            self.board.finished(active.id, outcome.name(), true);
         }
         if let Some(rig) = self.rig.take() {
             rig.shutdown().await;

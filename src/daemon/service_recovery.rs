@@ -34,6 +34,9 @@ impl Service {
                 ));
             }
             self.board.log(format!("run {run} abandoned (reset)"));
+            let recorded = self.history.run(run).ok().flatten();
+            let outcome = recorded.and_then(|r| r.summary.outcome);
+            crate::daemon::metrics::run_finished(run, outcome.as_deref().unwrap_or("interrupted"));
         }
         self.board.set(
             DaemonState::Idle,

@@ -21,7 +21,7 @@ pub enum ControlCommand {
 impl ControlCommand {
     fn request(self) -> (&'static str, &'static str) {
         match self {
-            ControlCommand::Start => ("POST", "/api/start"),
+            ControlCommand::Start => ("POST", "/api/start?source=cli"),
             ControlCommand::Stop => ("POST", "/api/stop"),
             ControlCommand::EStop => ("POST", "/api/estop"),
             ControlCommand::Reset => ("POST", "/api/reset"),
@@ -34,7 +34,7 @@ impl ControlCommand {
         match self {
             ControlCommand::Start => "started",
             ControlCommand::Stop => "stop requested",
-            ControlCommand::EStop => "EMERGENCY STOP latched (`cubed reset` clears it)",
+            ControlCommand::EStop => "EMERGENCY STOP latched: `cubed status` says what to do (`cubed resume` goes on with an interrupted run once the cube is squared, `cubed reset` clears the latch and abandons it)",
             ControlCommand::Reset => "reset",
             ControlCommand::Resume => "resumed",
             ControlCommand::Status => "status",

@@ -143,8 +143,30 @@ pub struct Started {
     pub run: u64,
 }
 
-pub(super) async fn start(State(app): State<AppState>) -> ApiResult<Started> {
-    let run = app.handle.start(StartSource::Web).await?;
+/// `POST /api/start?source=cli`: who asked, as the run history records it (`web` by default).
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct StartQuery {
+    source: Option<AskedBy>,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum AskedBy {
+    Web,
+    Cli,
+}
+
+pub(super) async fn start(
+    State(app): State<AppState>,
+    query: Result<Query<StartQuery>, QueryRejection>,
+) -> ApiResult<Started> {
+    let Query(query) = query?;
+    let source = match query.source {
+        Some(AskedBy::Cli) => StartSource::Cli,
+        Some(AskedBy::Web) | None => StartSource::Web,
+    };
+    let run = app.handle.start(source).await?;
     Ok(Json(Started { run }))
 }
 

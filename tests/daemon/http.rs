@@ -1,4 +1,4 @@
-//! The real daemon behind the real web server: a run started through the REST API, a 409 on a second start, the run's record and photos over HTTP, and the control client.
+//! The real daemon behind the real web server: a run started through the REST API (recorded as the CLI's), a 409 on a second start, a 400 for an unknown start source, the run's record and photos over HTTP, and the control client.
 
 use super::{finished, random, start};
 use cubed::daemon::DaemonState;
@@ -16,6 +16,21 @@ async fn get(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
         let status = response.status().as_u16();
         let body = response.body_mut().read_to_vec().expect("a body");
         (status, body)
+    })
+    .await
+    .expect("request task")
+}
+
+async fn post(addr: SocketAddr, path: &str) -> (u16, String) {
+    let url = format!("http://{addr}{path}");
+    tokio::task::spawn_blocking(move || {
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .new_agent();
+        let mut response = agent.post(&url).send_empty().expect("the daemon answers");
+        let body = response.body_mut().read_to_string().expect("a body");
+        (response.status().as_u16(), body)
     })
     .await
     .expect("request task")
@@ -52,6 +67,13 @@ async fn a_run_started_through_the_api_is_served_back_with_its_photos() {
     assert_eq!(status, 200);
     let detail: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
     assert_eq!(detail["summary"]["outcome"], "solved");
+    assert_eq!(
+        detail["summary"]["source"], "cli",
+        "started by the CLI's client"
+    );
+    let (status, body) = post(addr, "/api/start?source=robot").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("robot") && body.contains("cli"), "{body}");
     let url = detail["scans"][0]["images"][0]["url"]
         .as_str()
         .expect("an image URL")
