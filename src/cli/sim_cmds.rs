@@ -41,7 +41,11 @@ pub struct SimArgs {
     /// Firmware time against the wall clock: 1 = real time, 10 = ten times faster, 0 = as fast as the host acknowledges.
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
-    /// Faults to inject, e.g. corrupt=0.01,drop=0.01,unplug-every=2s,unplug-for=100ms,unplug-at-move=10,reboot-at=40.
+    /// Faults to inject, comma-separated: corrupt=P and drop=P (each byte, both directions, with
+    /// probability P); unplug-every=DURATION (500ms, 2s) and unplug-at-move=N (the pty hangs up),
+    /// unplug-for=DURATION (how long, default 100ms); reboot-at=N (after the N-th command);
+    /// slip-at-turn=N (the N-th face turn slips, where a simulated camera watches: cubed run,
+    /// cubed dry-run). E.g. corrupt=0.01,unplug-at-move=10,slip-at-turn=5.
     #[arg(long, default_value = "")]
     pub faults: String,
     /// Seed of the fault injection.

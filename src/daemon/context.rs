@@ -117,10 +117,12 @@ pub(crate) fn show_link_event(
                 path.display()
             ),
         ),
-        LinkEvent::LinkRestored { last_completed_move_id, .. } => board.set(
-            resume,
-            format!("robot link restored (firmware's last completed move {last_completed_move_id}); resuming"),
-        ),
+        LinkEvent::LinkRestored { .. } => {
+            let at = board.now().progress.map_or(String::new(), |p| {
+                format!(" after {} of {} commands", p.commands_done, p.commands)
+            });
+            board.set(resume, format!("robot link restored{at}; resuming"));
+        }
         LinkEvent::Button { .. } => board.log("start button pressed during a run: ignored"),
         _ => {}
     }

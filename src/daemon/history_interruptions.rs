@@ -44,12 +44,15 @@ impl History {
 
     /// The run that waited for a person (an e-stop, a fault) when the daemon last stopped, if
     /// nobody has resumed or abandoned it: only the newest run before this `History` was
-    /// opened can be waiting.
+    /// opened can be waiting. A run the daemon crashed during (its outcome `interrupted`) is
+    /// not waiting, even if it had recorded an interruption as the crash came: the next
+    /// start rescans, as the crash notice says.
     pub fn waiting_for_person(&self) -> Result<Option<WaitingRun>, HistoryError> {
         let conn = self.lock()?;
         conn.query_row(
             "SELECT i.run, i.cause, i.advice FROM interruptions i JOIN runs r ON r.id = i.run \
              WHERE i.needs_person = 1 AND i.resumed_by IS NULL AND r.outcome IS NOT NULL \
+             AND r.outcome <> 'interrupted' \
              AND i.run = (SELECT MAX(id) FROM runs WHERE id <= ?1) ORDER BY i.id DESC LIMIT 1",
             params![self.last_run_before_open],
             |row| {

@@ -178,6 +178,46 @@ fn journal_survives_a_crash() {
     assert!(history.take_interrupted().unwrap().is_empty());
 }
 
+/// A run that ended waiting for a person still waits at the next open; one the daemon
+/// crashed during does not, even with an interruption recorded as the crash came.
+#[test]
+fn only_a_run_that_ended_waiting_for_a_person_waits_after_a_reopen() {
+    let dir = TempDir::new().unwrap();
+    let run = {
+        let history = open(&dir);
+        let run = history
+            .begin_run(StartSource::Web, "r", CubeSize::Three)
+            .unwrap();
+        let advice = "square the cube, press Resume";
+        history
+            .record_interruption(run, "estop", advice, true)
+            .unwrap();
+        history.finish_run(run, "estopped", Some("e-stop")).unwrap();
+        run
+    };
+    let history = open(&dir);
+    assert!(history.take_interrupted().unwrap().is_empty());
+    let waiting = history.waiting_for_person().unwrap().expect("still waits");
+    assert_eq!((waiting.run, waiting.cause.as_str()), (run, "estop"));
+    drop(history);
+
+    let crashed = {
+        let history = open(&dir);
+        history.record_resumption(run, "person").unwrap();
+        let crashed = history
+            .begin_run(StartSource::Web, "r", CubeSize::Three)
+            .unwrap();
+        history
+            .record_interruption(crashed, "reboot", "square it", true)
+            .unwrap();
+        crashed
+    };
+    let history = open(&dir);
+    let interrupted = history.take_interrupted().unwrap();
+    assert_eq!(interrupted.first().map(|r| r.id), Some(crashed));
+    assert!(history.waiting_for_person().unwrap().is_none());
+}
+
 #[test]
 fn dropped_history_leaves_the_run_interrupted_once() {
     let dir = TempDir::new().unwrap();

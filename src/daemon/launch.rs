@@ -95,7 +95,9 @@ impl RunningDaemon {
             scene.pocket = config.cube_size == CubeSize::Two;
         }
         let planned_motion = Arc::clone(&rig.planned_motion_ms);
-        let notice = read_only.or_else(|| interrupted_notice(&interrupted));
+        let notice = read_only
+            .clone()
+            .or_else(|| interrupted_notice(&interrupted));
         if let Some(n) = &notice {
             tracing::warn!("{n}");
         }
@@ -108,7 +110,11 @@ impl RunningDaemon {
         );
         let (state, message) = match &waiting {
             Some(w) => still_waiting(w),
-            None => (DaemonState::Idle, ready),
+            // Starts are refused while the history cannot be written: not ready, and why.
+            None => match &read_only {
+                Some(why) => (DaemonState::Idle, format!("not ready: {why}")),
+                None => (DaemonState::Idle, ready),
+            },
         };
         let initial = StatusDoc {
             state,
@@ -306,7 +312,7 @@ fn interrupted_notice(runs: &[RunSummary]) -> Option<String> {
     let at = last
         .last_acked_move
         .map_or("before any move was done".to_string(), |m| {
-            format!("after move id {m}")
+            format!("the firmware had acknowledged its move id {m}")
         });
     Some(format!(
         "run {} was interrupted (the daemon stopped during it, {at}); the cube's state is unknown, so the next start rescans it. Interrupted: {}",

@@ -298,6 +298,11 @@ impl Service {
         if let Some(h) = self.estop.get() {
             let _ = h.emergency_stop();
         }
+        // An e-stop between runs belongs to none: the status stops naming the last one.
+        let between_runs = self.active.is_none() && self.waiting.is_none();
+        if between_runs {
+            self.board.update(|s| (s.run, s.progress) = (None, None));
+        }
         self.board.set(
             DaemonState::EStopped,
             "EMERGENCY STOP: motors halted; check the robot, then reset",

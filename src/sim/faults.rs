@@ -12,12 +12,23 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
+/// The keys of a `--faults` specification (`cubed sim --help` describes each).
+pub const FAULT_KEYS: [&str; 7] = [
+    "corrupt",
+    "drop",
+    "unplug-every",
+    "unplug-for",
+    "unplug-at-move",
+    "reboot-at",
+    "slip-at-turn",
+];
+
 /// A `--faults` specification that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FaultSpecError {
-    #[error("fault '{item}': expected key=value (keys: corrupt, drop, unplug-every, unplug-for, unplug-at-move, reboot-at, slip-at-turn)")]
+    #[error("fault '{item}': expected key=value (keys: {})", FAULT_KEYS.join(", "))]
     Malformed { item: String },
-    #[error("fault '{key}': unknown key (keys: corrupt, drop, unplug-every, unplug-for, unplug-at-move, reboot-at, slip-at-turn)")]
+    #[error("fault '{key}': unknown key (keys: {})", FAULT_KEYS.join(", "))]
     UnknownKey { key: String },
     #[error("fault '{key}={value}': {expected}")]
     BadValue {

@@ -1,4 +1,4 @@
-//! `cubed run`, `cubed dry-run` and the control commands as a user runs them: the real binary, the shipped config, signals.
+//! `cubed run`, `cubed dry-run` and the control commands as a user runs them: the real binary, the shipped config, signals, the simulator's help.
 
 use crate::common::{cubed, stderr, stdout};
 use std::io::Write;
@@ -156,5 +156,19 @@ fn dry_run_works_on_every_shipped_design() {
         let text = stdout(&out);
         assert!(out.status.success(), "{design}: {text}\n{}", stderr(&out));
         assert!(text.contains("solved 3/3"), "{design}: {text}");
+    }
+}
+
+/// The shipped config's `[sim] faults` points to `cubed sim --help`: it describes every key.
+#[test]
+fn the_simulators_help_describes_every_fault_key() {
+    let out = cubed(&["sim", "--help"], None);
+    let help = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for key in cubed::sim::faults::FAULT_KEYS {
+        assert!(
+            help.contains(&format!("{key}=")),
+            "{key} is missing: {help}"
+        );
     }
 }

@@ -116,6 +116,8 @@ async fn a_daemon_started_on_a_full_disk_runs_read_only_and_says_so() {
     let notice = daemon.handle.status().notice.unwrap_or_default();
     assert!(notice.contains("read-only"), "{notice}");
     assert!(notice.contains(&data.display().to_string()), "{notice}");
+    let message = daemon.handle.status().message;
+    assert!(message.starts_with("not ready"), "{message}");
     let refused = daemon.handle.start(StartSource::Web).await;
     assert!(refused.is_err(), "a run cannot be recorded, so none starts");
     let old = daemon

@@ -93,6 +93,9 @@ async fn a_noisy_run_shows_in_the_metrics() {
     assert!(value(&after, "cubed_uptime_seconds", "") > 0.0);
 
     daemon.handle.estop().await.expect("e-stop");
+    let idle_stop = daemon.handle.status();
+    assert_eq!(idle_stop.state, DaemonState::EStopped);
+    assert_eq!(idle_stop.run, None, "an e-stop between runs names none");
     let stopped = scrape(addr).await;
     assert!(
         value(&stopped, "cubed_estops_total", "source=\"request\"")
