@@ -13,8 +13,6 @@ use super::rig::Rig;
 use super::run_error::{Ending, RunError};
 use super::tasks::{calibrate_run, guide};
 use crate::error_chain::error_chain;
-use crate::link::LinkEvent;
-use firmware_protocol::message::Fault;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{oneshot, watch};
@@ -347,79 +345,6 @@ impl Service {
         }
     }
 
-    async fn on_idle_event(&mut self, event: Option<LinkEvent>) {
-        match event {
-            Some(LinkEvent::Button { button: 0 }) if self.waiting.is_some() => {
-                if let Err(refusal) = self.resume() {
-                    self.board.log(format!("start button: {refusal}"));
-                }
-            }
-            Some(LinkEvent::Button { button: 0 }) => {
-                if let Err(refusal) = self.start(StartSource::Button, Job::Solve).await {
-                    self.board.log(format!("start button: {refusal}"));
-                }
-            }
-            Some(LinkEvent::Button { button }) => {
-                self.board.log(format!("button {button} pressed"))
-            }
-            Some(LinkEvent::LinkLost { path, reason }) => self.tell(format!(
-                "robot link lost on {}: {reason}; reconnecting",
-                path.display()
-            )),
-            Some(LinkEvent::LinkRestored { .. }) => self.tell("robot link restored"),
-            Some(LinkEvent::Fault(Fault::EStopLatched)) | Some(LinkEvent::EStopped { .. }) => {
-                if self.board.now().state != DaemonState::EStopped {
-                    super::metrics::estop(false);
-                    self.board.set(
-                        DaemonState::EStopped,
-                        "the robot's emergency stop is latched; check the robot, then reset",
-                    );
-                }
-            }
-            Some(LinkEvent::Fault(fault)) => {
-                super::metrics::fault(&fault);
-                let words = self.rig.as_ref().map_or_else(
-                    || crate::link::fault_words::fault_by_index(&fault),
-                    |rig| rig.fault_words(&fault),
-                );
-                self.board.set(
-                    DaemonState::Faulted,
-                    format!("the robot reported a fault while idle: {words}; reset to continue"),
-                );
-            }
-            Some(LinkEvent::Stopped { error }) => {
-                if let Some(rig) = self.rig.as_mut() {
-                    rig.drop_link().await;
-                }
-                let why = error.map_or("closed".to_string(), |e| error_chain(&e));
-                self.tell(format!(
-                    "robot link ended ({why}); it is reopened at the next start"
-                ));
-            }
-            Some(other) => tracing::debug!("idle link event {other:?}"),
-            None => {
-                if let Some(rig) = self.rig.as_mut() {
-                    rig.drop_link().await;
-                }
-            }
-        }
-    }
-
-    /// News of the link while idle: the status line, unless it says what a person must do
-    /// (an e-stop, a fault, a run waiting to be resumed); then only the page's log.
-    fn tell(&self, news: impl Into<String>) {
-        // A run waiting for a person leaves the daemon e-stopped or needing attention.
-        let person_told = matches!(
-            self.board.now().state,
-            DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention
-        );
-        if person_told {
-            self.board.log(news);
-        } else {
-            self.board.say(news);
-        }
-    }
-
     /// Stops a run at a step boundary (e-stop if it does not come), records it, closes the link.
     async fn shut_down(mut self) {
         if let Some(active) = self.active.take() {
@@ -469,42 +394,14 @@ impl Service {
 #[path = "service_recovery.rs"]
 mod recovery;
 
+#[path = "service_idle.rs"]
+mod idle;
+use idle::idle_event;
+
 /// Waits for the active run to end (never, when there is none).
 async fn wait_run(active: &mut Option<ActiveRun>) -> Result<RunEnd, String> {
     match active {
         Some(run) => (&mut run.task).await.map_err(|e| error_chain(&e)),
         None => std::future::pending().await,
     }
-}
-
-/// The next link event while idle; with no link, tries to open one every few seconds
-/// (so the robot's start button works as soon as the robot is there).
-async fn idle_event(
-    rig: &mut Option<Rig>,
-    board: &StatusBoard,
-    last_error: &mut Option<String>,
-) -> Option<LinkEvent> {
-    let Some(rig) = rig else {
-        return std::future::pending().await;
-    };
-    while !rig.connected() {
-        match rig.connect().await {
-            Ok(()) => {
-                board.log("robot link open");
-                *last_error = None;
-            }
-            Err(e) => {
-                let text = error_chain(&e);
-                if last_error.as_deref() != Some(text.as_str()) {
-                    board.say(format!(
-                        "cannot reach the robot: {text} (retrying every {} s)",
-                        RECONNECT_IDLE.as_secs()
-                    ));
-                    *last_error = Some(text);
-                }
-                tokio::time::sleep(RECONNECT_IDLE).await;
-            }
-        }
-    }
-    rig.next_idle_event().await
 }
