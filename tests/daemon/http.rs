@@ -6,31 +6,30 @@ use cubed::web::{control, ClientError, ControlCommand, ControlReply};
 use std::net::SocketAddr;
 
 async fn get(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
-    let url = format!("http://{addr}{path}");
-    tokio::task::spawn_blocking(move || {
-        let agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .build()
-            .new_agent();
-        let mut response = agent.get(&url).call().expect("the daemon answers");
-        let status = response.status().as_u16();
-        let body = response.body_mut().read_to_vec().expect("a body");
-        (status, body)
-    })
-    .await
-    .expect("request task")
+    call(addr, "GET", path).await
 }
 
 async fn post(addr: SocketAddr, path: &str) -> (u16, String) {
+    let (status, body) = call(addr, "POST", path).await;
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// A request without a body; any status is an answer (not an error).
+async fn call(addr: SocketAddr, method: &'static str, path: &str) -> (u16, Vec<u8>) {
     let url = format!("http://{addr}{path}");
     tokio::task::spawn_blocking(move || {
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
             .new_agent();
-        let mut response = agent.post(&url).send_empty().expect("the daemon answers");
-        let body = response.body_mut().read_to_string().expect("a body");
-        (response.status().as_u16(), body)
+        let answer = match method {
+            "POST" => agent.post(&url).send_empty(),
+            _ => agent.get(&url).call(),
+        };
+        let mut response = answer.expect("the daemon answers");
+        let status = response.status().as_u16();
+        let body = response.body_mut().read_to_vec().expect("a body");
+        (status, body)
     })
     .await
     .expect("request task")
