@@ -28,6 +28,9 @@ pub(crate) struct RunContext {
     pub abort: Arc<AbortFlag>,
     pub settings: RunSettings,
     pub run: u64,
+    /// Whether the scans now check a solve the robot has just done (after a resume the first
+    /// scan only finds the cube's state again).
+    pub verifying: bool,
 }
 
 /// Unix time in ms.

@@ -11,8 +11,9 @@ use firmware_protocol::message::Fault;
 /// Why a run stopped part-way and can be resumed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Interruption {
-    /// The emergency stop (the page, the CLI, or the robot's switch).
-    EStop,
+    /// The emergency stop (the page, the CLI, or the robot's switch). `still`: it came
+    /// between stages (while solving, say), when no command was running or queued.
+    EStop { still: bool },
     /// The robot latched a fault (a stall, a limit, the supply…), in words.
     Fault { words: String },
     /// The firmware restarted (power loss, brown-out, watchdog). `in_doubt`: a command was
@@ -25,7 +26,7 @@ pub(crate) const MAX_AUTOMATIC: u32 = 3;
 
 /// What a person must do before pressing Resume when a layer may be half turned.
 const SQUARE_THE_CUBE: &str =
-    "a layer may be half turned: square the cube, put it back in the grippers, press Resume";
+    "a layer may be half turned: square the cube, put it back in the grippers, press Resume (`cubed resume`)";
 
 impl Interruption {
     /// The interruption `error` is, if the run can be resumed from it. `motion_in_doubt`:
@@ -36,12 +37,12 @@ impl Interruption {
         words: &dyn Fn(&Fault) -> String,
     ) -> Option<Interruption> {
         match error {
+            RunError::Aborted(Abort::EStop) => Some(Interruption::EStop { still: true }),
             RunError::Halted {
                 emergency: true, ..
             }
-            | RunError::Aborted(Abort::EStop)
             | RunError::Connect(RigError::Home(StreamError::EStopped { .. })) => {
-                Some(Interruption::EStop)
+                Some(Interruption::EStop { still: false })
             }
             RunError::Fault { words, .. } => Some(Interruption::Fault {
                 words: words.clone(),
@@ -75,7 +76,7 @@ impl Interruption {
     /// A short name for the history: "estop", "fault", "reboot".
     pub(crate) fn cause(&self) -> &'static str {
         match self {
-            Interruption::EStop => "estop",
+            Interruption::EStop { .. } => "estop",
             Interruption::Fault { .. } => "fault",
             Interruption::Reboot { .. } => "reboot",
         }
@@ -84,9 +85,12 @@ impl Interruption {
     /// What happened and what to do, in words.
     pub(crate) fn advice(&self) -> String {
         match self {
-            Interruption::EStop => format!(
+            Interruption::EStop { still: false } => format!(
                 "emergency stop: motors halted; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
             ),
+            Interruption::EStop { still: true } => {
+                "emergency stop: nothing was moving (it came between steps); check the robot, then press Resume (`cubed resume`) to go on (or Reset to abandon the run)".into()
+            }
             Interruption::Fault { words } => format!(
                 "the robot stopped on a fault ({words}): clear what blocks it; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
             ),
@@ -148,13 +152,13 @@ mod tests {
         };
         assert_eq!(
             Interruption::of(&estop, false, &words),
-            Some(Interruption::EStop)
+            Some(Interruption::EStop { still: false })
         );
         let while_homing =
             RunError::Connect(RigError::Home(StreamError::EStopped { done: 0, total: 5 }));
         assert_eq!(
             Interruption::of(&while_homing, true, &words),
-            Some(Interruption::EStop)
+            Some(Interruption::EStop { still: false })
         );
         let fault = RunError::Fault {
             what: "executing",

@@ -79,7 +79,7 @@ impl Outcome {
             Outcome::Solved { .. } | Outcome::AlreadySolved => DaemonState::Done,
             Outcome::Calibrated => DaemonState::Idle,
             Outcome::Interrupted {
-                interruption: Interruption::EStop,
+                interruption: Interruption::EStop { .. },
                 ..
             } => DaemonState::EStopped,
             Outcome::Interrupted { .. } => DaemonState::NeedsAttention,

@@ -76,6 +76,7 @@ async fn stages<K: CubeKind>(
     if let Some(words) = K::ANNOUNCE {
         ctx.board.say(words);
     }
+    ctx.verifying = false;
     let photos = scan(ctx, first, &Face::ALL).await?;
     let mut seen = classify(ctx, &kind, first, photos).await?;
     let mut moves = 0;
@@ -90,6 +91,7 @@ async fn stages<K: CubeKind>(
         let plan = solve(ctx, &kind, &seen, attempt).await?;
         let executable = plan_program::<K>(ctx, plan, &seen)?;
         moves += execute(ctx, &executable, attempt).await?;
+        ctx.verifying = true;
         let photos = scan(ctx, attempt, &Face::ALL).await?;
         seen = classify(ctx, &kind, attempt, photos).await?;
         if K::is_solved(&seen) {

@@ -24,8 +24,8 @@ pub(crate) async fn scan(
     faces: &[Face],
 ) -> Result<Vec<FacePhoto>, RunError> {
     ctx.board.set(
-        state_of(attempt),
-        format!("{}: photographing the six faces", doing(attempt)),
+        state_of(ctx.verifying),
+        format!("{}: photographing the six faces", doing(ctx.verifying)),
     );
     ctx.board
         .update(|s| s.photos.retain(|p| p.attempt != attempt));
@@ -51,7 +51,7 @@ pub(super) async fn classify<K: CubeKind>(
             Err(error) if rounds.again_after_unreadable() => {
                 ctx.board.say(format!(
                     "{}: {}; photographing again",
-                    doing(attempt),
+                    doing(ctx.verifying),
                     error_chain(&error)
                 ));
                 super::metrics::recaptured();
@@ -89,7 +89,7 @@ pub(super) async fn classify<K: CubeKind>(
         super::metrics::recaptured();
         ctx.board.say(format!(
             "{}: unsure of {stickers}; photographing again: {}",
-            doing(attempt),
+            doing(ctx.verifying),
             faces_and_exposures(&again)
         ));
         let faces: Vec<Face> = again.iter().map(|&(face, _)| face).collect();
@@ -99,19 +99,19 @@ pub(super) async fn classify<K: CubeKind>(
     }
 }
 
-fn state_of(attempt: u32) -> DaemonState {
-    if attempt == 0 {
-        DaemonState::Scanning
-    } else {
+fn state_of(verifying: bool) -> DaemonState {
+    if verifying {
         DaemonState::Verifying
+    } else {
+        DaemonState::Scanning
     }
 }
 
-fn doing(attempt: u32) -> &'static str {
-    if attempt == 0 {
-        "scanning"
-    } else {
+fn doing(verifying: bool) -> &'static str {
+    if verifying {
         "verifying"
+    } else {
+        "scanning"
     }
 }
 

@@ -239,6 +239,7 @@ impl Service {
             abort: Arc::clone(&abort),
             settings: self.settings.clone(),
             run: id,
+            verifying: false,
         };
         let (calibration_reply, resuming) = match job {
             Job::Solve => (None, false),
@@ -279,8 +280,10 @@ impl Service {
         match &self.active {
             Some(active) => {
                 active.abort.request(Abort::Stop);
-                self.board
-                    .say(format!("stopping run {} after the current move", active.id));
+                self.board.say(format!(
+                    "stopping run {} at the next step boundary (a move under way finishes first)",
+                    active.id
+                ));
                 Ok(())
             }
             None => Err(Refusal::conflict("no run is in progress")),

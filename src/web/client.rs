@@ -192,7 +192,7 @@ impl ControlReply {
     }
 }
 
-/// `executing: move 12 of 19 (ETA 41 s)`, `done (run 3)`, `idle`.
+/// `executing: move 12 of 19 (ETA 41 s), run 3`, `done: 19 moves, run 3`, `idle, last run 3`.
 fn status_line(status: &StatusDoc) -> String {
     let mut line = status.state.name().to_string();
     match (&status.progress, status.state) {
@@ -209,8 +209,11 @@ fn status_line(status: &StatusDoc) -> String {
         }
         _ => {}
     }
-    if let Some(run) = status.run {
-        line.push_str(&format!(", run {run}"));
+    match (status.run, status.state) {
+        // Idle, the run named is over (stopped, reset, calibrated): not a current one.
+        (Some(run), DaemonState::Idle) => line.push_str(&format!(", last run {run}")),
+        (Some(run), _) => line.push_str(&format!(", run {run}")),
+        (None, _) => {}
     }
     line
 }
@@ -239,7 +242,14 @@ mod tests {
             text.starts_with("executing: move 12 of 19 (ETA 41 s), run 3\n"),
             "{text}"
         );
+        let mut after = s.clone();
+        after.state = DaemonState::Idle;
+        assert_eq!(status_line(&after), "idle, last run 3");
         s.state = DaemonState::EStopped;
+        assert!(
+            status_line(&s).ends_with(", run 3"),
+            "a run waiting is current"
+        );
         let text = ControlReply::Accepted {
             command: ControlCommand::EStop,
             status: Box::new(s),

@@ -1,4 +1,4 @@
-//! Runs with trouble: an unplugged cable mid-run (paused, resumed, nothing repeated), a slipped turn (seen at verification, solved again), stop at a step boundary, and the emergency stop latched until reset.
+//! Runs with trouble: an unplugged cable mid-run (paused, resumed, nothing repeated), a slipped turn (seen at verification, solved again), stop at a step boundary, the emergency stop latched until reset, and a resumed run that scans before it verifies.
 
 use super::{executing_with_done, finished, is, random, start, wait_until};
 use cubed::daemon::{DaemonEvent, DaemonState, RefusalKind, StartSource};
@@ -113,5 +113,35 @@ async fn the_emergency_stop_latches_until_reset() {
     assert!(refused.reason.contains("reset"), "{}", refused.reason);
     daemon.handle.reset().await.expect("reset");
     assert_eq!(daemon.handle.status().state, DaemonState::Idle);
+    daemon.shutdown().await;
+}
+
+/// After Resume the run finds the cube's state again (scanning), and verifies only after it
+/// has executed a solution.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_run_scans_before_it_verifies() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 10.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(15));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    executing_with_done(&daemon.handle, 2).await;
+    daemon.handle.estop().await.expect("estop");
+    let end = finished(&daemon.handle, run).await;
+    assert!(end.message.contains("square the cube"), "{}", end.message);
+    let states = record_states(&daemon);
+    assert_eq!(daemon.handle.resume().await.expect("resume"), run);
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    let seen = states.lock().expect("states").clone();
+    let first = |state| seen.iter().position(|s| *s == state);
+    let (scanning, executing, verifying) = (
+        first(DaemonState::Scanning),
+        first(DaemonState::Executing),
+        first(DaemonState::Verifying),
+    );
+    assert!(
+        scanning.is_some() && scanning < executing && executing < verifying,
+        "{seen:?}"
+    );
     daemon.shutdown().await;
 }

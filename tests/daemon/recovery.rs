@@ -86,7 +86,9 @@ async fn resume_until_done(handle: &DaemonHandle, web: SocketAddr, run: u64) -> 
             return (handle.status(), resumes);
         }
         assert!(
-            end.message.contains("press Resume") && end.message.contains("square the cube"),
+            end.message.contains("press Resume")
+                && (end.message.contains("square the cube")
+                    || end.message.contains("nothing was moving")),
             "run {run} waits without saying what to do: {}",
             end.message
         );
@@ -425,6 +427,11 @@ async fn a_stop_or_an_emergency_stop_while_solving_ends_the_run_without_waiting_
         assert!(detail.solutions.is_empty(), "{:?}", detail.solutions);
         if emergency {
             assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
+            assert!(
+                end.message.contains("nothing was moving"),
+                "{}",
+                end.message
+            );
             daemon.handle.reset().await.expect("reset at once");
             let detail = daemon.handle.run(run).expect("history").expect("run");
             assert!(
