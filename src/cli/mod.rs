@@ -30,7 +30,7 @@ pub mod vision_bench;
 pub mod vision_cmds;
 pub mod web_bench;
 
-/// Exit status for a refused input (an impossible cube, a bad config, …).
+/// Exit status for a refused input (an impossible cube, a bad config, a request the daemon refused, …).
 pub const EXIT_INVALID: u8 = 2;
 
 /// The exit statuses, as `--help` shows them.
@@ -38,7 +38,8 @@ pub const EXIT_STATUS_HELP: &str = "Exit status:
   0  done (every cube solved, the command did what it says)
   1  a runtime failure: the robot, the serial link, the camera, the disk, a daemon that does not answer
   2  usage or configuration: a wrong option, a bad config file (named with its section and key), an
-     impossible cube or an unsure scan (what is wrong is said on stderr)";
+     impossible cube or an unsure scan, or a request the daemon refused in its state (a run in
+     progress, nothing to resume or reset); what is wrong is said on stderr";
 
 #[derive(Parser, Debug)]
 #[command(
