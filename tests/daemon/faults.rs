@@ -126,8 +126,17 @@ async fn a_resumed_run_scans_before_it_verifies() {
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     executing_with_done(&daemon.handle, 2).await;
     daemon.handle.estop().await.expect("estop");
-    let end = finished(&daemon.handle, run).await;
-    assert!(end.message.contains("square the cube"), "{}", end.message);
+    finished(&daemon.handle, run).await;
+    // The e-stop latches at once; the run's own advice follows once it is recorded.
+    let advice = wait_until(&daemon.handle, "the run's advice", |s| {
+        s.message.contains("press Resume")
+    })
+    .await;
+    assert!(
+        advice.message.contains("square the cube"),
+        "{}",
+        advice.message
+    );
     let states = record_states(&daemon);
     assert_eq!(daemon.handle.resume().await.expect("resume"), run);
     let end = finished(&daemon.handle, run).await;
