@@ -1,6 +1,6 @@
 //! Runs with trouble: an unplugged cable mid-run (paused, resumed, nothing repeated), a slipped turn (seen at verification, solved again), stop at a step boundary, the emergency stop latched until reset, and a resumed run that scans before it verifies.
 
-use super::{executing_with_done, finished, is, random, start, wait_until};
+use super::{executing_with_done, finished, is, random, run_advice, start, wait_until};
 use cubed::daemon::{DaemonEvent, DaemonState, RefusalKind, StartSource};
 use std::sync::{Arc, Mutex};
 
@@ -127,11 +127,7 @@ async fn a_resumed_run_scans_before_it_verifies() {
     executing_with_done(&daemon.handle, 2).await;
     daemon.handle.estop().await.expect("estop");
     finished(&daemon.handle, run).await;
-    // The e-stop latches at once; the run's own advice follows once it is recorded.
-    let advice = wait_until(&daemon.handle, "the run's advice", |s| {
-        s.message.contains("press Resume")
-    })
-    .await;
+    let advice = run_advice(&daemon.handle).await;
     assert!(
         advice.message.contains("square the cube"),
         "{}",

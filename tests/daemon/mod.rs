@@ -107,6 +107,15 @@ pub async fn wait_until(
     }
 }
 
+/// Waits for an interrupted run's advice ("… press Resume"): the e-stop latches at once, and
+/// the run's own advice follows once its end is recorded.
+pub async fn run_advice(handle: &DaemonHandle) -> StatusDoc {
+    wait_until(handle, "the run's advice", |s| {
+        s.message.contains("press Resume")
+    })
+    .await
+}
+
 /// Waits until the daemon is executing a program with at least `done` commands done.
 pub async fn executing_with_done(handle: &DaemonHandle, done: usize) -> StatusDoc {
     wait_until(handle, &format!("{done} commands done"), |s| {

@@ -427,11 +427,7 @@ async fn a_stop_or_an_emergency_stop_while_solving_ends_the_run_without_waiting_
         assert!(detail.solutions.is_empty(), "{:?}", detail.solutions);
         if emergency {
             assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
-            // The e-stop latches at once; the run's own advice follows once it is recorded.
-            let advice = wait_until(&daemon.handle, "the run's advice", |s| {
-                s.message.contains("press Resume")
-            })
-            .await;
+            let advice = super::run_advice(&daemon.handle).await;
             assert!(
                 advice.message.contains("nothing was moving"),
                 "{}",
