@@ -249,17 +249,19 @@ pub struct StepTiming {
     pub ms: f64,
 }
 
-/// A run interrupted part-way (an e-stop, a fault, a firmware restart) and how it went on.
+/// A run interrupted part-way (an e-stop, a fault, a firmware restart, the robot's link lost)
+/// and how it went on.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct InterruptionRecord {
     /// Unix time, ms.
     pub at_ms: i64,
-    /// "estop", "fault" or "reboot".
+    /// "estop", "fault", "reboot" or "link" (the serial link lost: the run waits for it and
+    /// goes on by itself).
     pub cause: String,
     /// What happened and what the person had to do, in words.
     pub advice: String,
     pub needs_person: bool,
-    /// When the run went on (None: it did not, or not yet).
+    /// When the run went on (None: it did not, or not yet; a lost link that never came back).
     pub resumed_ms: Option<i64>,
     /// "person" (Resume) or "automatic"; "abandoned" when reset instead.
     pub resumed_by: Option<String>,

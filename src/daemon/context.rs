@@ -105,28 +105,64 @@ pub(crate) fn history_fault(
     abort.request(super::abort::Abort::History);
 }
 
-/// Shows link trouble on the board: `paused` while the port is lost, `resume` once it is back.
-pub(crate) fn show_link_event(
-    board: &super::board::StatusBoard,
-    event: &crate::link::LinkEvent,
+/// Link trouble during a run: shown on the board (`paused` while the port is lost, back to the
+/// run's state once it returns) and recorded in the history as an interruption the run came
+/// back from by itself ("link", resumed "automatic"; never resumed when the link did not return).
+pub(crate) struct LinkNews {
+    board: StatusBoard,
+    history: Arc<History>,
+    abort: Arc<AbortFlag>,
+    run: u64,
     resume: super::api::DaemonState,
-) {
-    use crate::link::LinkEvent;
-    match event {
-        LinkEvent::LinkLost { path, reason } => board.set(
-            super::api::DaemonState::Paused,
-            format!(
-                "robot link lost on {}: {reason}; waiting for it to come back (the run resumes by itself)",
-                path.display()
-            ),
-        ),
-        LinkEvent::LinkRestored { .. } => {
-            let at = board.now().progress.map_or(String::new(), |p| {
-                format!(" after {} of {} commands", p.commands_done, p.commands)
-            });
-            board.set(resume, format!("robot link restored{at}; resuming"));
+}
+
+impl LinkNews {
+    /// News for `ctx`'s run, which goes back to `resume` once the link returns.
+    pub(crate) fn new(ctx: &RunContext, resume: super::api::DaemonState) -> LinkNews {
+        LinkNews {
+            board: ctx.board.clone(),
+            history: Arc::clone(&ctx.history),
+            abort: Arc::clone(&ctx.abort),
+            run: ctx.run,
+            resume,
         }
-        LinkEvent::Button { .. } => board.log("start button pressed during a run: ignored"),
-        _ => {}
+    }
+
+    /// Shows and records `event`.
+    pub(crate) fn show(&self, event: &crate::link::LinkEvent) {
+        use crate::link::LinkEvent;
+        match event {
+            LinkEvent::LinkLost { path, reason } => {
+                let words = format!(
+                    "robot link lost on {}: {reason}; waiting for it to come back (the run resumes by itself)",
+                    path.display()
+                );
+                self.board
+                    .set(super::api::DaemonState::Paused, words.clone());
+                let recorded = self
+                    .history
+                    .record_interruption(self.run, "link", &words, false);
+                self.note(recorded, "could not record the lost link");
+            }
+            LinkEvent::LinkRestored { .. } => {
+                let at = self.board.now().progress.map_or(String::new(), |p| {
+                    format!(" after {} of {} commands", p.commands_done, p.commands)
+                });
+                self.board
+                    .set(self.resume, format!("robot link restored{at}; resuming"));
+                let recorded = self.history.record_resumption(self.run, "automatic");
+                self.note(recorded, "could not record the restored link");
+            }
+            LinkEvent::Button { .. } => {
+                self.board.log("start button pressed during a run: ignored")
+            }
+            _ => {}
+        }
+    }
+
+    fn note(&self, result: Result<(), HistoryError>, doing: &str) {
+        if let Err(e) = result {
+            history_fault(&self.board, &self.abort, doing, &e);
+        }
     }
 }

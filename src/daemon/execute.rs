@@ -2,7 +2,7 @@
 
 use super::api::{DaemonState, Progress};
 use super::board::StatusBoard;
-use super::context::{show_link_event, Phase, RunContext};
+use super::context::{LinkNews, Phase, RunContext};
 use super::run_error::RunError;
 use crate::cube::{format_moves, Move, Notation};
 use crate::link::LinkEvent;
@@ -129,6 +129,7 @@ struct ProgressReport<'a> {
     history: Arc<super::history::History>,
     abort: Arc<super::abort::AbortFlag>,
     board: StatusBoard,
+    link_news: LinkNews,
     executable: &'a Executable,
     began: Instant,
     last_step: Option<usize>,
@@ -142,6 +143,7 @@ impl<'a> ProgressReport<'a> {
             history: Arc::clone(&ctx.history),
             abort: Arc::clone(&ctx.abort),
             board: ctx.board.clone(),
+            link_news: LinkNews::new(ctx, DaemonState::Executing),
             executable,
             began: Instant::now(),
             last_step: None,
@@ -152,7 +154,7 @@ impl<'a> ProgressReport<'a> {
     fn on_event(&mut self, done: usize, event: &LinkEvent) {
         match event {
             LinkEvent::MoveDone { move_id, .. } => self.on_move_done(done, *move_id),
-            other => show_link_event(&self.board, other, DaemonState::Executing),
+            other => self.link_news.show(other),
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::api::{DaemonState, PhotoDoc, StickerDoc};
 use super::board::hex;
-use super::context::{show_link_event, Phase, RunContext};
+use super::context::{LinkNews, Phase, RunContext};
 use super::cube_kind::{CubeKind, Unsure};
 use super::run_error::RunError;
 use crate::cube::Face;
@@ -332,13 +332,13 @@ async fn move_robot(
         return Ok(());
     }
     let abort = Arc::clone(&ctx.abort);
-    let (board, resume) = (ctx.board.clone(), ctx.board.now().state);
+    let news = LinkNews::new(ctx, ctx.board.now().state);
     let mut done = 0;
     let result = ctx
         .rig
         .stream(&groups, &move || abort.requested().is_some(), |d, event| {
             done = d;
-            show_link_event(&board, event, resume);
+            news.show(event);
         })
         .await;
     let ran = range.start + done;

@@ -67,19 +67,23 @@ impl Service {
         }
     }
 
-    /// News of the link while idle: the status line, unless it says what a person must do
-    /// (an e-stop, a fault, a run waiting to be resumed); then only the page's log.
     fn tell(&self, news: impl Into<String>) {
-        // A run waiting for a person leaves the daemon e-stopped or needing attention.
-        let person_told = matches!(
-            self.board.now().state,
-            DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention
-        );
-        if person_told {
-            self.board.log(news);
-        } else {
-            self.board.say(news);
-        }
+        tell(&self.board, news);
+    }
+}
+
+/// News of the link while idle: the status line, unless it says what a person must do
+/// (an e-stop, a fault, a failed run, a run waiting to be resumed); then only the page's log.
+fn tell(board: &StatusBoard, news: impl Into<String>) {
+    // A run waiting for a person leaves the daemon e-stopped or needing attention.
+    let person_told = matches!(
+        board.now().state,
+        DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention
+    );
+    if person_told {
+        board.log(news);
+    } else {
+        board.say(news);
     }
 }
 
@@ -102,10 +106,13 @@ pub(super) async fn idle_event(
             Err(e) => {
                 let text = error_chain(&e);
                 if last_error.as_deref() != Some(text.as_str()) {
-                    board.say(format!(
-                        "cannot reach the robot: {text} (retrying every {} s)",
-                        RECONNECT_IDLE.as_secs()
-                    ));
+                    tell(
+                        board,
+                        format!(
+                            "cannot reach the robot: {text} (retrying every {} s)",
+                            RECONNECT_IDLE.as_secs()
+                        ),
+                    );
                     *last_error = Some(text);
                 }
                 tokio::time::sleep(RECONNECT_IDLE).await;

@@ -182,6 +182,13 @@ impl SerialConnector {
 impl Connector for SerialConnector {
     fn connect(&self) -> Result<(Box<dyn Transport>, PathBuf), LinkError> {
         let path = self.resolver.resolve();
+        if path.as_os_str().is_empty() {
+            // Only an in-process simulator announces no path: while it is unplugged.
+            return Err(LinkError::Open {
+                path: PathBuf::from("(the simulator's pty)"),
+                reason: "the simulated robot is unplugged".into(),
+            });
+        }
         let stream = open_serial(&path, self.baud)?;
         Ok((Box::new(stream), path))
     }

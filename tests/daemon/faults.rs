@@ -46,7 +46,45 @@ async fn an_unplug_mid_run_pauses_it_and_it_resumes_to_solved() {
     );
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.solutions.len(), 1, "resumed, not re-solved");
+    let [lost] = &detail.interruptions[..] else {
+        panic!("one lost link recorded: {:?}", detail.interruptions);
+    };
+    assert_eq!(lost.cause, "link");
+    assert!(
+        !lost.needs_person && lost.advice.contains("link lost"),
+        "{lost:?}"
+    );
+    assert_eq!(lost.resumed_by.as_deref(), Some("automatic"));
+    assert!(lost.resumed_ms >= Some(lost.at_ms), "{lost:?}");
     daemon.shutdown().await;
+}
+
+/// A cable that stays out longer than `[robot] reconnect_secs`: the run fails saying so, its
+/// lost link is recorded as never resumed, and nothing waits for a person after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_that_never_comes_back_fails_the_run_and_leaves_nothing_waiting() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "unplug-at-move=30,unplug-for=20s", 2.0);
+    config.reconnect = std::time::Duration::from_secs(1);
+    let daemon = super::start_with(&config).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(14));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Faulted, "{}", end.message);
+    assert!(end.message.contains("did not come back"), "{}", end.message);
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let [lost] = &detail.interruptions[..] else {
+        panic!("one lost link recorded: {:?}", detail.interruptions);
+    };
+    assert_eq!((lost.cause.as_str(), lost.resumed_ms), ("link", None));
+    daemon.shutdown().await;
+    let again = super::start_with(&config).await;
+    let status = again.handle.status();
+    assert!(
+        matches!(status.state, DaemonState::Idle | DaemonState::Faulted),
+        "nothing waits after a restart: {status:?}"
+    );
+    again.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
