@@ -35,7 +35,7 @@ pub enum ScanError {
     Sample { face: Face, source: SampleError },
     #[error("no photo of face {0}")]
     MissingFace(Face),
-    #[error("the photo of face {face} is {got_width}x{got_height}, the other faces' are {width}x{height}")]
+    #[error("the photo of face {face} is {got_width}x{got_height}, most other faces' are {width}x{height}")]
     WrongSize {
         face: Face,
         got_width: u32,
@@ -77,25 +77,48 @@ pub fn read_photos(
     options: &SampleOptions,
 ) -> Result<[Rgb; 54], ScanError> {
     let mut readings = [[0u8; 3]; 54];
-    let size = photos.first().map(|p| p.image.dimensions());
+    let mut six = Vec::with_capacity(6);
     for face in Face::ALL {
         let photo = photos
             .iter()
             .find(|p| p.face == face)
             .ok_or(ScanError::MissingFace(face))?;
-        if let Some((width, height)) = size.filter(|&s| s != photo.image.dimensions()) {
-            return Err(ScanError::WrongSize {
-                face,
-                got_width: photo.image.width(),
-                got_height: photo.image.height(),
-                width,
-                height,
-            });
-        }
+        six.push(photo);
+    }
+    check_sizes(&six, grid)?;
+    for photo in six {
+        let face = photo.face;
         let nine = read_photo(photo, grid, options)?;
         readings[face.index() * 9..face.index() * 9 + 9].copy_from_slice(&nine);
     }
     Ok(readings)
+}
+
+/// The photos are all one size, the size most of them have: with a fixed grid exactly; with a
+/// grid found in each photo, up to a quarter turn (photos saved upright from a camera turned
+/// for some faces). The first photo of another size is named.
+fn check_sizes(photos: &[&FacePhoto], grid: &GridChoice) -> Result<(), ScanError> {
+    let turned_alike = matches!(grid, GridChoice::Auto);
+    let alike = |a: (u32, u32), b: (u32, u32)| a == b || (turned_alike && a == (b.1, b.0));
+    let sizes: Vec<(u32, u32)> = photos.iter().map(|p| p.image.dimensions()).collect();
+    let shared = |s: &(u32, u32)| sizes.iter().filter(|&&t| alike(*s, t)).count();
+    // The most common size; among equally common ones, the first photo's.
+    let Some(&(width, height)) = sizes.iter().rev().max_by_key(|s| shared(s)) else {
+        return Ok(());
+    };
+    match photos
+        .iter()
+        .find(|p| !alike((width, height), p.image.dimensions()))
+    {
+        Some(odd) => Err(ScanError::WrongSize {
+            face: odd.face,
+            got_width: odd.image.width(),
+            got_height: odd.image.height(),
+            width,
+            height,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Captures each requested face (normally all six, in the scan plan's order).
@@ -158,5 +181,51 @@ mod tests {
             "{err:?}"
         );
         assert!(err.to_string().contains("face L"), "{err}");
+    }
+
+    fn sized(size: impl Fn(Face) -> (u32, u32)) -> Vec<FacePhoto> {
+        (Face::ALL.iter())
+            .map(|&face| FacePhoto {
+                face,
+                image_rotation: 0,
+                image: RgbImage::new(size(face).0, size(face).1),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_odd_size_is_named_even_when_it_is_the_first_photo() {
+        let photos = sized(|f| if f == Face::U { (100, 82) } else { (1000, 820) });
+        let all: Vec<&FacePhoto> = photos.iter().collect();
+        for grid in [
+            GridChoice::Auto,
+            GridChoice::Fixed(FaceGrid::square(1.0, 1.0, 9.0)),
+        ] {
+            let err = check_sizes(&all, &grid).expect_err("refused");
+            assert!(
+                matches!(
+                    err,
+                    ScanError::WrongSize {
+                        face: Face::U,
+                        width: 1000,
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn photos_turned_a_quarter_are_one_size_unless_the_grid_is_fixed() {
+        let photos = sized(|f| if f == Face::U { (640, 480) } else { (480, 640) });
+        let all: Vec<&FacePhoto> = photos.iter().collect();
+        check_sizes(&all, &GridChoice::Auto).expect("upright photos from a turned camera");
+        let fixed = GridChoice::Fixed(FaceGrid::square(1.0, 1.0, 9.0));
+        let err = check_sizes(&all, &fixed).expect_err("a fixed grid needs one size");
+        assert!(
+            matches!(err, ScanError::WrongSize { face: Face::U, .. }),
+            "{err:?}"
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! The image-directory camera: `U.png … B.png` (or `.jpg`) named by face (then each face needs its own file), or otherwise frames in capture order (sorted file names).
+//! The image-directory camera: `U.png … B.png` (or `.jpg`, any case: `u.JPG`) named by face (then each face needs its own file, and only one), or otherwise frames in capture order (sorted file names).
 
 use super::{Camera, CameraError, CaptureRequest};
 use crate::cube::Face;
@@ -13,14 +13,14 @@ pub struct ImageDirCamera {
     dir: PathBuf,
     frames: Vec<PathBuf>,
     next_frame: usize,
-    /// Some file is named after a face: then every face must have its own.
-    named_by_face: bool,
+    /// The photo named after each face (URFDLB order). If any is, every face must have one.
+    by_face: [Option<PathBuf>; 6],
 }
 
 const EXTENSIONS: [&str; 3] = ["png", "jpg", "jpeg"];
 
 impl ImageDirCamera {
-    /// Lists the folder's images.
+    /// Lists the folder's images; refuses two photos named after one face (`U.png`, `u.jpg`).
     pub fn open(dir: &Path) -> Result<ImageDirCamera, CameraError> {
         let read_err = |source| CameraError::ReadDir {
             path: dir.to_path_buf(),
@@ -29,27 +29,49 @@ impl ImageDirCamera {
         let mut frames = Vec::new();
         for entry in std::fs::read_dir(dir).map_err(read_err)? {
             let path = entry.map_err(read_err)?.path();
-            if is_image(&path) {
+            if is_image(&path) && path.is_file() {
                 frames.push(path);
             }
         }
         frames.sort();
-        let mut camera = ImageDirCamera {
+        let mut by_face: [Option<PathBuf>; 6] = Default::default();
+        for path in &frames {
+            let Some(face) = face_named(path) else {
+                continue;
+            };
+            if let Some(first) = by_face[face.index()].replace(path.clone()) {
+                return Err(CameraError::TwoFacePhotos {
+                    face,
+                    first,
+                    second: path.clone(),
+                });
+            }
+        }
+        Ok(ImageDirCamera {
             dir: dir.to_path_buf(),
             frames,
             next_frame: 0,
-            named_by_face: false,
-        };
-        camera.named_by_face = Face::ALL.iter().any(|&f| camera.face_file(f).is_some());
-        Ok(camera)
+            by_face,
+        })
     }
 
     /// The photo named after `face`, if the folder has one.
     pub fn face_file(&self, face: Face) -> Option<PathBuf> {
-        EXTENSIONS
-            .iter()
-            .map(|ext| self.dir.join(format!("{face}.{ext}")))
-            .find(|p| p.is_file())
+        self.by_face[face.index()].clone()
+    }
+
+    /// Whether some photo is named after a face (then every face needs its own).
+    fn named_by_face(&self) -> bool {
+        self.by_face.iter().any(Option::is_some)
+    }
+}
+
+/// The face a file is named after: its stem is one face letter, in either case.
+fn face_named(path: &Path) -> Option<Face> {
+    let mut letters = path.file_stem()?.to_str()?.chars();
+    match (letters.next(), letters.next()) {
+        (Some(letter), None) => Face::from_letter(letter.to_ascii_uppercase()),
+        _ => None,
     }
 }
 
@@ -88,7 +110,7 @@ impl Camera for ImageDirCamera {
     fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError> {
         let path = match self.face_file(request.face) {
             Some(p) => p,
-            None if self.named_by_face => {
+            None if self.named_by_face() => {
                 return Err(CameraError::MissingFacePhoto {
                     path: self.dir.clone(),
                     face: request.face,
@@ -191,5 +213,40 @@ mod tests {
         );
         let err = camera.capture(&request(Face::U)).expect_err("broken");
         assert!(err.to_string().contains("U.png"), "{err}");
+    }
+
+    #[test]
+    fn face_names_in_either_case_are_faces_and_two_photos_of_one_face_are_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (i, name) in ["u.png", "R.PNG", "f.Jpg", "D.jpeg", "l.png", "b.JPEG"]
+            .iter()
+            .enumerate()
+        {
+            RgbImage::from_pixel(2, 2, image::Rgb([i as u8 * 40; 3]))
+                .save_with_format(dir.path().join(name), image::ImageFormat::Png)
+                .expect("save");
+        }
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        for face in [Face::B, Face::U, Face::D, Face::F, Face::R, Face::L] {
+            let pixel = camera
+                .capture(&request(face))
+                .expect("face")
+                .get_pixel(0, 0)
+                .0;
+            assert_eq!(pixel, [face.index() as u8 * 40; 3], "face {face}");
+        }
+        RgbImage::from_pixel(2, 2, image::Rgb([1; 3]))
+            .save(dir.path().join("U.png"))
+            .expect("save");
+        let err = ImageDirCamera::open(dir.path()).expect_err("two photos of U");
+        assert!(
+            matches!(err, CameraError::TwoFacePhotos { face: Face::U, .. }),
+            "{err:?}"
+        );
+        let words = err.to_string();
+        assert!(
+            words.contains("U.png") && words.contains("u.png"),
+            "{words}"
+        );
     }
 }

@@ -109,8 +109,14 @@ pub enum CameraError {
     },
     #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
     MissingImage { path: PathBuf, face: Face },
-    #[error("image directory {path} has photos named after faces but none for face {face} (looked for {face}.png, {face}.jpg, {face}.jpeg)")]
+    #[error("image directory {path} has photos named after faces but none for face {face} (looked for {face}.png, {face}.jpg, {face}.jpeg, in either case)")]
     MissingFacePhoto { path: PathBuf, face: Face },
+    #[error("two photos are named after face {face}: {first} and {second}; keep one")]
+    TwoFacePhotos {
+        face: Face,
+        first: PathBuf,
+        second: PathBuf,
+    },
     #[error("cannot decode image {path}")]
     Decode {
         path: PathBuf,
