@@ -55,6 +55,16 @@ fn out_of_range(key: &'static str, value: u64, allowed: &str) -> DriveKeyError {
     }
 }
 
+/// The output degrees `per` a board's `lo..=hi` microsteps allow at `per_rev` microsteps per
+/// output revolution, in words that say both.
+fn degrees_allowed(per_rev: u64, lo: u64, hi: u64, per: &str) -> String {
+    let first = (lo * 360).div_ceil(per_rev);
+    let last = hi * 360 / per_rev;
+    format!(
+        "{first}..={last} degrees {per} with this gearing ({per_rev} microsteps per output revolution; the board takes {lo}..={hi} microsteps {per})"
+    )
+}
+
 impl DriveToml {
     /// Checks every key (the ranges a firmware board accepts).
     pub(crate) fn validate(&self) -> Result<Drive, DriveKeyError> {
@@ -82,17 +92,15 @@ impl DriveToml {
             ));
         }
         if !(1..=200_000).contains(&drive.steps_per_s()) {
-            return Err(out_of_range(
-                "max_deg_s",
-                self.max_deg_s.into(),
-                "1..=200000 microsteps per second",
-            ));
+            let allowed = degrees_allowed(per_rev, 1, 200_000, "per second");
+            return Err(out_of_range("max_deg_s", self.max_deg_s.into(), &allowed));
         }
         if !(100..=50_000_000).contains(&drive.steps_per_s2()) {
+            let allowed = degrees_allowed(per_rev, 100, 50_000_000, "per second²");
             return Err(out_of_range(
                 "accel_deg_s2",
                 self.accel_deg_s2.into(),
-                "100..=50000000 microsteps per second²",
+                &allowed,
             ));
         }
         Ok(drive)
@@ -205,5 +213,32 @@ mod tests {
             ..raw
         };
         assert_eq!(slow.validate().unwrap_err().key, "accel_deg_s2");
+    }
+
+    #[test]
+    fn a_speed_too_fast_for_the_board_is_told_in_degrees() {
+        // 1600 microsteps a revolution: 200 000 microsteps/s is 45 000°/s.
+        let raw = DriveToml {
+            full_steps_per_rev: 200,
+            microsteps: 8,
+            gear: [1, 1],
+            max_deg_s: 50_000,
+            accel_deg_s2: 18_000,
+        };
+        let err = raw.validate().expect_err("too fast");
+        assert_eq!(err.key, "max_deg_s");
+        assert!(
+            err.problem.contains("1..=45000 degrees per second"),
+            "{}",
+            err.problem
+        );
+        let fast_enough = DriveToml {
+            max_deg_s: 45_000,
+            ..raw
+        };
+        assert!(
+            fast_enough.validate().is_ok(),
+            "the top of the range is allowed"
+        );
     }
 }
