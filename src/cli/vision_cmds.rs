@@ -105,7 +105,7 @@ pub struct CalibrateArgs {
     pub grid: GridArgs,
 }
 
-/// A refusal printed in the requested format, exit status 2.
+/// A refusal in the requested format (JSON on stdout, text on stderr), exit status 2.
 fn refuse(format: OutputFormat, kind: &str, message: &str, unsure: &[usize]) -> ExitCode {
     match format {
         OutputFormat::Json => {
@@ -114,7 +114,7 @@ fn refuse(format: OutputFormat, kind: &str, message: &str, unsure: &[usize]) -> 
                 json!({"error": {"kind": kind, "message": message}, "unsure": unsure})
             );
         }
-        OutputFormat::Text => println!("refused ({kind}): {message}"),
+        OutputFormat::Text => eprintln!("refused ({kind}): {message}"),
     }
     ExitCode::from(EXIT_INVALID)
 }
@@ -134,8 +134,8 @@ fn refuse_unsure(
                    "best_guess": guess.symbols(), "error_probability": guess.error_probability()})
         ),
         OutputFormat::Text => {
-            println!("refused ({}): {}", e.kind(), error_chain(e));
-            println!(
+            eprintln!("refused ({}): {}", e.kind(), error_chain(e));
+            eprintln!(
                 "best guess (not given; calibrated confidence {:.3}): {}",
                 guess.confidence(),
                 guess.symbols()
@@ -322,20 +322,28 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
 
 /// `cubed calibrate`: a solved cube → palette file, with distances before and after.
 pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
-    let palette = palette_of(&args.palette)?;
+    // What the person gave (palette, scan file, photos) is refused with exit 2; a camera
+    // that fails is a runtime failure (exit 1).
+    let palette = match palette_of(&args.palette) {
+        Ok(p) => p,
+        Err(e) => return super::refuse_error(&e),
+    };
     let readings = if let Some(path) = &args.scan {
-        load_scan(path)?.1
+        match load_scan(path) {
+            Ok((_, readings)) => readings,
+            Err(e) => return super::refuse_error(&e),
+        }
     } else if let Some(dir) = &args.images {
-        read_folder(dir, &args.grid)?
+        match read_folder(dir, &args.grid) {
+            Ok(readings) => readings,
+            Err(e) => return super::refuse(format!("{e:#}")),
+        }
     } else {
         read_camera(args.camera.as_deref().unwrap_or("0"), &args.grid)?
     };
     let cal = match calibrate(&readings, &palette) {
         Ok(c) => c,
-        Err(e) => {
-            println!("refused: {}", error_chain(&e));
-            return Ok(ExitCode::from(EXIT_INVALID));
-        }
+        Err(e) => return super::refuse_error(&e),
     };
     println!(
         "{:<10} {:>6} {:>4} {:>12} {:>12}",

@@ -72,8 +72,32 @@ impl Sticker {
     }
 }
 
+/// "U6, R2, F9": stickers of a cube with `per_face` stickers a face (9, or 4 for a 2x2), by
+/// face letter and 1-based position in the face's net order (row by row as seen from outside).
+pub fn sticker_names(stickers: &[usize], per_face: usize) -> String {
+    (stickers.iter())
+        .map(|&s| {
+            let face = Face::ALL[(s / per_face.max(1)).min(5)];
+            format!("{face}{}", s % per_face.max(1) + 1)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl fmt::Display for Sticker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{} (index {})", self.face(), self.0 % 9 + 1, self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stickers_are_named_by_face_and_position_on_either_cube() {
+        assert_eq!(sticker_names(&[5, 19, 53], 9), "U6, F2, B9");
+        assert_eq!(sticker_names(&[0, 7, 23], 4), "U1, R4, B4");
+        assert_eq!(sticker_names(&[], 9), "");
     }
 }

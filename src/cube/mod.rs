@@ -14,7 +14,7 @@ mod tests;
 
 pub use cubie::{Corner, CubieCube, Edge};
 pub use error::CubeError;
-pub use face::{Face, Sticker};
+pub use face::{sticker_names, Face, Sticker};
 pub use facelets::{ColourScheme, FaceOrder, FaceletCube};
 pub use moves::{Axis, Move, Rotation, Turn};
 pub use notation::{format_moves, parse_moves, Notation, NotationError};

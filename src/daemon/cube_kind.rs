@@ -1,7 +1,7 @@
 //! What a run does differently for a 3x3 and a 2x2 (`CubeKind`): reading and classifying the photos, solving for the robot, and the cube drawn after each planned step. The stage loop (`pipeline`), the classify stage with its re-captures (`scanning`) and the plan stage are one generic path serving both; the solvers keep their own types.
 
 use super::run_error::RunError;
-use crate::cube::{Face, FaceletCube};
+use crate::cube::FaceletCube;
 use crate::pocket::stickers::STICKERS as POCKET_STICKERS;
 use crate::pocket::{Metric, PocketFacelets, PocketSolver};
 use crate::robot::pocket_plan::{solve_pocket_for_robot, PocketAwareOptions};
@@ -68,11 +68,6 @@ pub(super) trait CubeKind: Clone + Send + 'static {
         budget: Duration,
         cancel: Cancel,
     ) -> Result<Plan, RunError>;
-
-    /// The face a sticker index is on.
-    fn face_of(sticker: usize) -> Face {
-        Face::ALL[(sticker / Self::PER_FACE).min(5)]
-    }
 }
 
 /// A 3x3: two-phase solving, robot-aware choice among short solutions.

@@ -75,7 +75,7 @@ pub(super) async fn classify<K: CubeKind>(
             }
         };
         let (unsure, doubt) = unsure;
-        let stickers = sticker_names::<K>(&unsure);
+        let stickers = crate::cube::sticker_names(&unsure, K::PER_FACE);
         let Some(again) = rounds.again_after_doubt(readings.as_ref(), &unsure, K::PER_FACE) else {
             let rounds = rounds.done();
             let error = RunError::Unsure {
@@ -189,14 +189,6 @@ fn upright(image: &image::RgbImage, image_rotation: u8) -> image::RgbImage {
         3 => rotate90(image),
         _ => image.clone(),
     }
-}
-
-/// "F3, R7" for sticker indices (face letter, 1-based position in the face's net order).
-fn sticker_names<K: CubeKind>(stickers: &[usize]) -> String {
-    (stickers.iter())
-        .map(|&s| format!("{}{}", K::face_of(s).letter(), s % K::PER_FACE + 1))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// "U, R 1 stop darker; F as before": the faces to take again, grouped by their exposures.

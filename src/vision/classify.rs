@@ -216,7 +216,7 @@ impl std::fmt::Display for Doubt {
 /// Why the classifier refuses to give a cube.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ClassifyError {
-    #[error("unsure of {} sticker(s) {stickers:?} ({doubt}; least confidence wanted {threshold}); re-capture", stickers.len())]
+    #[error("unsure of {} sticker(s) {} ({doubt}; least confidence wanted {threshold}); re-capture", stickers.len(), crate::cube::sticker_names(stickers, 9))]
     Unsure {
         stickers: Vec<usize>,
         threshold: f32,

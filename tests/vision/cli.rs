@@ -1,6 +1,6 @@
 //! The vision commands through the real binary: classify, scan (auto and configured grid), calibrate, refusals with exit status 2.
 
-use crate::common::{cubed, stdout};
+use crate::common::{cubed, stderr, stdout};
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::camera::sim::{SimCamera, SimLighting, SimScene};
 use cubed::vision::camera::{Camera, CaptureRequest};
@@ -266,6 +266,51 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
         refused.status.code(),
         Some(2),
         "a scrambled cube cannot calibrate: {}",
-        stdout(&refused)
+        stderr(&refused)
     );
+    assert!(
+        stderr(&refused).starts_with("invalid: "),
+        "{}",
+        stderr(&refused)
+    );
+    // A palette that cannot be read is the person's input too: exit 2, named.
+    let broken = solved.path().join("broken.toml");
+    std::fs::write(&broken, "[[colour]]\nname = \"x\"\n").expect("write");
+    let out = cubed(
+        &[
+            "calibrate",
+            "--images",
+            solved.path().to_str().expect("utf8"),
+            "--palette",
+            broken.to_str().expect("utf8"),
+            "--output",
+            written.to_str().expect("utf8"),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("broken.toml"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_refusal_in_text_goes_to_stderr_and_names_the_stickers_in_doubt() {
+    let out = cubed(&["classify", "--scan", "/nonexistent/scan.json"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty(), "stdout: {}", stdout(&out));
+    assert!(
+        stderr(&out).contains("refused (invalid_scan)")
+            && stderr(&out).contains("/nonexistent/scan.json"),
+        "{}",
+        stderr(&out)
+    );
+    let out = cubed(&["scan", "--images", &data("photos/3x3x3-random-01")], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "stdout: {}", stdout(&out));
+    // Stickers by face and position ("U6": row 2, column 3 of U), as on the page, not by index.
+    assert!(
+        stderr(&out).contains("sticker(s) U6, F2,"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("best guess"), "{}", stderr(&out));
 }
