@@ -100,10 +100,28 @@ fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
     let orientation = Orientation::all()
         .find(|o| o.face_at(Direction::Up) == up && o.face_at(Direction::Front) == front)
         .ok_or_else(|| format!("--start '{faces}': {up} and {front} are opposite faces; they cannot be up and front at once"))?;
-    Ok(RobotState {
+    let held = |orientation| RobotState {
         orientation,
         ..planner.home()
-    })
+    };
+    if planner.can_start(&held(orientation)) {
+        return Ok(held(orientation));
+    }
+    let possible: Vec<String> = Orientation::all()
+        .filter(|&o| planner.can_start(&held(o)))
+        .map(|o| {
+            format!(
+                "{}{}",
+                o.face_at(Direction::Up),
+                o.face_at(Direction::Front)
+            )
+        })
+        .collect();
+    Err(format!(
+        "--start '{faces}': robot '{}' cannot start with {up} up and {front} to the front (none of its home states holds the cube so); it can start from {}: give the moves as the faces sit in the robot",
+        planner.model.name,
+        possible.join(", ")
+    ))
 }
 
 /// Prints the program for the requested moves, cube or scan.
