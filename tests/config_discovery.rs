@@ -120,6 +120,28 @@ fn xdg_then_env_then_flag_each_win_and_config_show_names_them() {
 }
 
 #[test]
+fn config_show_refuses_what_run_would_refuse_naming_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("missing.toml");
+    let config = dir.path().join("cubed.toml");
+    write_config(&config, missing.to_str().expect("utf-8"));
+    let path = config.to_str().expect("utf-8");
+    let show = cubed_in(dir.path(), &[], &["config", "show", "--config", path]);
+    let said = text(&show);
+    assert_eq!(show.status.code(), Some(2), "{said}");
+    assert!(said.contains("missing.toml"), "{said}");
+    // The shipped design loads: the same command says so.
+    write_config(&config, &shipped("robots/six-motor.toml"));
+    let show = cubed_in(dir.path(), &[], &["config", "show", "--config", path]);
+    let said = text(&show);
+    assert!(show.status.success(), "{said}");
+    assert!(
+        said.contains("ok: the robot design and palette load"),
+        "{said}"
+    );
+}
+
+#[test]
 fn an_endless_design_file_is_refused_at_the_limit_naming_the_key_and_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = dir.path().join("zero.toml");

@@ -1,4 +1,4 @@
-//! `cubed config show`: which configuration file the daemon would use, why, and where its robot design, palette and data directory come from.
+//! `cubed config show`: which configuration file the daemon would use, why, and where its robot design, palette and data directory come from; then whether the files it names load.
 
 use super::refuse;
 use clap::{Args, Subcommand};
@@ -35,5 +35,19 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     for line in describe_sources(&found, &config) {
         println!("{line}");
     }
+    // What `cubed run` would refuse is refused here too, before anything is opened.
+    if let Err(e) = cubed::daemon::check_config_files(&config) {
+        return refuse(error_chain(&e));
+    }
+    let web = cubed::web::WebSettings {
+        bind: config.bind,
+        token: config.token.clone(),
+    };
+    if let Err(e) = cubed::web::check_bind(&web) {
+        return refuse(error_chain(&e));
+    }
+    println!(
+        "ok: the robot design and palette load, and the page's address and token are accepted"
+    );
     Ok(ExitCode::SUCCESS)
 }

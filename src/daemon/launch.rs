@@ -38,6 +38,13 @@ impl LaunchError {
     }
 }
 
+/// Loads the robot design and palette `config` names as a start would, without opening the
+/// robot, the camera or the data directory (`cubed config show`).
+pub fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
+    super::rig::ConfigFiles::load(config)?;
+    Ok(())
+}
+
 /// A daemon running on the current tokio runtime.
 pub struct RunningDaemon {
     pub handle: DaemonHandle,

@@ -36,5 +36,5 @@ pub use api::{
 pub use data_lock::{DataDirLock, DataLockError};
 pub use history::{History, HistoryError};
 pub use history_retention::Pruned;
-pub use launch::{LaunchError, RunningDaemon};
+pub use launch::{check_config_files, LaunchError, RunningDaemon};
 pub use run_error::{Ending, RunError};

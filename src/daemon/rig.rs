@@ -198,13 +198,19 @@ pub(crate) fn calibrated_palette_file(config: &DaemonConfig) -> PathBuf {
     config.data_dir.join("palette.toml")
 }
 
-impl Rig {
-    /// Loads the design and palette, opens the camera and (for `sim`) starts the simulated robot.
-    /// The link is opened by [`Rig::ensure_link`].
-    pub(crate) async fn new(config: &DaemonConfig, solver: Arc<Solver>) -> Result<Rig, RigError> {
+/// The files a configuration names, loaded and checked: the robot design (and its actuators)
+/// and the palette (the one calibrated into the data directory, if there is one).
+pub(crate) struct ConfigFiles {
+    pub model: RobotModel,
+    pub map: ActuatorMap,
+    pub palette: Palette,
+    pub palette_file: PathBuf,
+}
+
+impl ConfigFiles {
+    pub(crate) fn load(config: &DaemonConfig) -> Result<ConfigFiles, RigError> {
         let model = load_robot(&config.robot_design)?;
         let map = ActuatorMap::new(&model)?;
-        let actuator_names = crate::link::fault_words::actuator_names(&map, &model);
         let calibrated = calibrated_palette_file(config);
         let palette_file = if calibrated.exists() {
             calibrated
@@ -212,6 +218,26 @@ impl Rig {
             config.palette.clone()
         };
         let palette = load_palette(&palette_file)?;
+        Ok(ConfigFiles {
+            model,
+            map,
+            palette,
+            palette_file,
+        })
+    }
+}
+
+impl Rig {
+    /// Loads the design and palette, opens the camera and (for `sim`) starts the simulated robot.
+    /// The link is opened by [`Rig::ensure_link`].
+    pub(crate) async fn new(config: &DaemonConfig, solver: Arc<Solver>) -> Result<Rig, RigError> {
+        let ConfigFiles {
+            model,
+            map,
+            palette,
+            palette_file,
+        } = ConfigFiles::load(config)?;
+        let actuator_names = crate::link::fault_words::actuator_names(&map, &model);
         let sim = match config.port {
             PortChoice::Sim => Some(start_sim(config, &model, &map).await?),
             PortChoice::Serial(_) => None,
