@@ -64,10 +64,10 @@ pub struct ClassifyArgs {
 pub struct GridArgs {
     #[arg(long, value_enum, default_value_t = GridMode::Auto)]
     pub grid: GridMode,
-    /// Face corners for `--grid config`: "x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left).
+    /// Face corners, the same in every photo: "x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left); implies `--grid config`.
     #[arg(long)]
     pub corners: Option<String>,
-    /// A grid file (`corners = [[x, y] x 4]`) for `--grid config`.
+    /// A grid file (`corners = [[x, y] x 4]`); implies `--grid config`.
     #[arg(long)]
     pub grid_file: Option<PathBuf>,
 }
@@ -257,18 +257,28 @@ fn print_text(c: &Classification) {
 }
 
 /// The grid the arguments ask for in `dir`.
+/// `--corners` or `--grid-file` mean the configured grid even without `--grid config`.
 fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridChoice> {
-    if args.grid == GridMode::Auto {
-        return Ok(GridChoice::Auto);
+    if let (Some(_), Some(_)) = (&args.corners, &args.grid_file) {
+        anyhow::bail!("give --corners or --grid-file, not both");
     }
     if let Some(text) = &args.corners {
         return parse_corners_arg(text).map(GridChoice::Fixed);
     }
-    let path = args
-        .grid_file
-        .clone()
-        .unwrap_or_else(|| dir.join("grid.toml"));
-    Ok(GridChoice::Fixed(load_grid(&path)?))
+    if let Some(path) = &args.grid_file {
+        return Ok(GridChoice::Fixed(load_grid(path)?));
+    }
+    if args.grid == GridMode::Auto {
+        return Ok(GridChoice::Auto);
+    }
+    let path = dir.join("grid.toml");
+    let grid = load_grid(&path).with_context(|| {
+        format!(
+            "--grid config without --corners or --grid-file reads {}",
+            path.display()
+        )
+    })?;
+    Ok(GridChoice::Fixed(grid))
 }
 
 fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::sample::FaceGrid> {
@@ -282,24 +292,34 @@ fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::sample::FaceGr
         .collect::<anyhow::Result<_>>()?;
     anyhow::ensure!(
         numbers.len() == 8,
-        "--corners needs 4 points \"x,y x,y x,y x,y\", got {} numbers",
-        numbers.len()
+        "--corners needs 4 points \"x,y x,y x,y x,y\", got {} number(s), {}",
+        numbers.len(),
+        match numbers.len() % 2 {
+            0 => format!("{} point(s)", numbers.len() / 2),
+            _ => "an x without its y".to_string(),
+        }
     );
     let corners = std::array::from_fn(|i| [numbers[2 * i], numbers[2 * i + 1]]);
     parse_corners(corners).map_err(|p| anyhow::anyhow!("--corners: {p}"))
 }
 
 /// Reads the six photos of a folder.
-fn read_folder(dir: &Path, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
-    let choice = grid_choice(grid, dir)?;
+fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<[Rgb; 54]> {
     let mut camera = ImageDirCamera::open(dir)?;
     let photos = capture_faces(&mut camera, &plain_plan())?;
-    Ok(read_photos(&photos, &choice, &SampleOptions::default())?)
+    Ok(read_photos(&photos, choice, &SampleOptions::default())?)
 }
 
 /// `cubed scan`: six photos → facelets.
 pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
-    let readings = match read_folder(&args.images, &args.grid) {
+    let choice = match grid_choice(&args.grid, &args.images) {
+        Ok(choice) => choice,
+        Err(e) => {
+            let why = format!("{e:#}");
+            return Ok(refuse(args.flags.format, "invalid_argument", &why, &[]));
+        }
+    };
+    let readings = match read_folder(&args.images, &choice) {
         Ok(r) => r,
         Err(e) => {
             return Ok(refuse(
@@ -334,7 +354,7 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return super::refuse_error(&e),
         }
     } else if let Some(dir) = &args.images {
-        match read_folder(dir, &args.grid) {
+        match grid_choice(&args.grid, dir).and_then(|choice| read_folder(dir, &choice)) {
             Ok(readings) => readings,
             Err(e) => return super::refuse(format!("{e:#}")),
         }

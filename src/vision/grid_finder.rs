@@ -435,8 +435,14 @@ mod tests {
         let mut given = (u, v);
         for _ in 0..4 {
             let (gu, gv) = upright_axes(given.0, given.1);
-            assert!((gu[0] - u[0]).abs() < 1e-6 && (gu[1] - u[1]).abs() < 1e-6, "{gu:?}");
-            assert!((gv[0] - v[0]).abs() < 1e-6 && (gv[1] - v[1]).abs() < 1e-6, "{gv:?}");
+            assert!(
+                (gu[0] - u[0]).abs() < 1e-6 && (gu[1] - u[1]).abs() < 1e-6,
+                "{gu:?}"
+            );
+            assert!(
+                (gv[0] - v[0]).abs() < 1e-6 && (gv[1] - v[1]).abs() < 1e-6,
+                "{gv:?}"
+            );
             given = relabel(given);
         }
         // Upside down by a hair either way: turned back, not taken as upright.

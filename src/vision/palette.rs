@@ -198,19 +198,19 @@ fn check_unique(
     for other in slots.iter().flatten() {
         if other.name == colour.name {
             return Err((
-                format!("colour[{i}].name"),
+                format!("[[colour]] #{} name", i + 1),
                 format!("\"{}\" is used twice, names must differ", colour.name),
             ));
         }
         if other.symbol == colour.symbol {
             return Err((
-                format!("colour[{i}].symbol"),
+                format!("[[colour]] #{} symbol", i + 1),
                 format!("'{}' is used twice, symbols must differ", colour.symbol),
             ));
         }
         if other.home == colour.home {
             return Err((
-                format!("colour[{i}].face"),
+                format!("[[colour]] #{} face", i + 1),
                 format!("{} is used twice, each of U R F D L B once", colour.home),
             ));
         }
@@ -220,7 +220,7 @@ fn check_unique(
 
 impl ColourEntry {
     fn validate(self, i: usize) -> Result<PaletteColour, (String, String)> {
-        let key = |k: &str| format!("colour[{i}].{k}");
+        let key = |k: &str| format!("[[colour]] #{} {k}", i + 1);
         if self.name.trim().is_empty() {
             return Err((key("name"), "must not be empty".into()));
         }
@@ -346,13 +346,13 @@ mod tests {
         let msg = problem(&bad_rgb);
         assert!(
             msg.contains("config/p.toml")
-                && msg.contains("colour[2].srgb")
+                && msg.contains("[[colour]] #3 srgb")
                 && msg.contains("0..=255"),
             "{msg}"
         );
         let twice = six(|i| entry(i).replace("face = \"R\"", "face = \"U\""));
         assert!(
-            problem(&twice).contains("colour[1].face"),
+            problem(&twice).contains("[[colour]] #2 face"),
             "{}",
             problem(&twice)
         );

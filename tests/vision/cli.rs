@@ -313,4 +313,13 @@ fn a_refusal_in_text_goes_to_stderr_and_names_the_stickers_in_doubt() {
         stderr(&out)
     );
     assert!(stderr(&out).contains("best guess"), "{}", stderr(&out));
+    // --corners alone means the configured grid, and a short list says what it got.
+    let photos = data("photos/3x3x3-random-01");
+    let out = cubed(&["scan", "--images", &photos, "--corners", "1,2 3,4"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refused (invalid_argument)") && stderr(&out).contains("2 point(s)"),
+        "{}",
+        stderr(&out)
+    );
 }
