@@ -114,7 +114,12 @@ impl From<PathRejection> for ApiError {
 
 impl From<QueryRejection> for ApiError {
     fn from(r: QueryRejection) -> ApiError {
-        ApiError::bad_request(r.body_text())
+        let text = r.body_text();
+        let detail = text
+            .strip_prefix("Failed to deserialize query string: ")
+            .unwrap_or(&text)
+            .replace("unknown variant", "unknown value");
+        ApiError::bad_request(format!("query string not accepted: {detail}"))
     }
 }
 

@@ -73,6 +73,10 @@ async fn a_run_started_through_the_api_is_served_back_with_its_photos() {
     let (status, body) = post(addr, "/api/start?source=robot").await;
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("robot") && body.contains("cli"), "{body}");
+    assert!(
+        body.contains("query string not accepted: source: unknown value `robot`"),
+        "said in words, not as the parser's: {body}"
+    );
     let url = detail["scans"][0]["images"][0]["url"]
         .as_str()
         .expect("an image URL")
