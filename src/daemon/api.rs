@@ -140,7 +140,8 @@ pub struct PaletteColourDoc {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct StatusDoc {
     pub state: DaemonState,
-    /// Current run, or the last one.
+    /// Current run (or the one waiting for Resume), or the last one; none after an e-stop
+    /// between runs (then no photos, solution or cube either).
     pub run: Option<u64>,
     /// One sentence for people: what is happening, or why it failed.
     pub message: String,

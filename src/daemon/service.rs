@@ -299,10 +299,15 @@ impl Service {
         if let Some(h) = self.estop.get() {
             let _ = h.emergency_stop();
         }
-        // An e-stop between runs belongs to none: the status stops naming the last one.
+        // An e-stop between runs belongs to none: the status stops naming the last one, and
+        // stops showing its photos and solution (the history keeps them).
         let between_runs = self.active.is_none() && self.waiting.is_none();
         if between_runs {
-            self.board.update(|s| (s.run, s.progress) = (None, None));
+            self.board.update(|s| {
+                (s.run, s.progress, s.facelets) = (None, None, None);
+                s.photos.clear();
+                s.solution.clear();
+            });
         }
         self.board.set(
             DaemonState::EStopped,

@@ -96,6 +96,12 @@ async fn a_noisy_run_shows_in_the_metrics() {
     let idle_stop = daemon.handle.status();
     assert_eq!(idle_stop.state, DaemonState::EStopped);
     assert_eq!(idle_stop.run, None, "an e-stop between runs names none");
+    assert!(
+        idle_stop.photos.is_empty()
+            && idle_stop.solution.is_empty()
+            && idle_stop.facelets.is_none(),
+        "nor shows the last run's photos, solution or cube: {idle_stop:?}"
+    );
     let stopped = scrape(addr).await;
     assert!(
         value(&stopped, "cubed_estops_total", "source=\"request\"")
