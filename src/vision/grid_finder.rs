@@ -248,7 +248,7 @@ fn fit_lattice(blobs: &[Blob]) -> Result<FaceGrid, GridError> {
 /// The lattice's axes relabelled by quarter turns so that `u` is the one nearest +x (the
 /// photo's right): fitted to every matched sticker, this decides a face turned by nearly 45
 /// degrees better than the first neighbour's step alone.
-fn upright_axes(mut u: [f32; 2], mut v: [f32; 2]) -> ([f32; 2], [f32; 2]) {
+pub(super) fn upright_axes(mut u: [f32; 2], mut v: [f32; 2]) -> ([f32; 2], [f32; 2]) {
     for _ in 0..4 {
         // The lattice's turn: u's angle and v's less a quarter, averaged (a photo taken at a
         // slant skews the two apart).

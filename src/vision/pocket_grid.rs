@@ -1,7 +1,7 @@
 //! Automatic grid finding for a 2x2: sticker squares found under several masks (brightness at a sweep of thresholds between the dark and bright classes, and colourfulness), a 2x2 lattice fitted to each mask's blobs, and the lattice that matches the most stickers with the smallest fit residual kept. A 2x2 face has no centre sticker: a lattice is anchored at a corner sticker and its nearest neighbour.
 
 use super::grid_finder::{
-    least_squares_lattice, otsu, square_blobs, Blob, GridError, LatticePoint,
+    least_squares_lattice, otsu, square_blobs, upright_axes, Blob, GridError, LatticePoint,
 };
 use super::sample::FaceGrid;
 use image::RgbImage;
@@ -166,11 +166,25 @@ fn fit_pocket_lattice(blobs: &[Blob]) -> Result<LatticeFit, usize> {
             (p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)
         })
         .sum();
+    // Labelled upright from every matched sticker, about the face's centre.
+    let centre = at(0.5, 0.5);
+    let (u, v) = upright_axes(u, v);
+    let corner = |i: f32, j: f32| {
+        [
+            centre[0] + i * u[0] + j * v[0],
+            centre[1] + i * u[1] + j * v[1],
+        ]
+    };
     Ok(LatticeFit {
         matched: found,
         residual: (squared / found as f32).sqrt() / pitch.max(f32::EPSILON),
         grid: FaceGrid {
-            corners: [at(-0.5, -0.5), at(1.5, -0.5), at(1.5, 1.5), at(-0.5, 1.5)],
+            corners: [
+                corner(-1.0, -1.0),
+                corner(1.0, -1.0),
+                corner(1.0, 1.0),
+                corner(-1.0, 1.0),
+            ],
         },
     })
 }
@@ -291,6 +305,28 @@ mod tests {
             "the case needs Otsu above the dim stickers: {one_threshold}"
         );
         assert_grid_near(&image, 60.0, 40.0, 160.0);
+    }
+
+    #[test]
+    fn a_2x2_face_turned_either_way_keeps_its_reading_order() {
+        let three = [[200, 30, 30], [240, 240, 240], [30, 60, 200]];
+        let image = pocket_face((130, 80, 70), [90, 90, 90], |k| three[k as usize % 3]);
+        let (cx, cy) = (200.0f32, 150.0f32);
+        for degrees in [-40.0f32, -20.0, 20.0, 40.0] {
+            let turned = crate::vision::perturb_photo::rotate(&image, degrees);
+            let grid = find_pocket_grid(&turned).expect("found");
+            let (sin, cos) = degrees.to_radians().sin_cos();
+            let square = FaceGrid::square(130.0, 80.0, 140.0);
+            for (got, [x, y]) in grid.corners.iter().zip(square.corners) {
+                let (dx, dy) = (x - cx, y - cy);
+                let want = [cos * dx + sin * dy + cx, -sin * dx + cos * dy + cy];
+                assert!(
+                    (got[0] - want[0]).hypot(got[1] - want[1]) < 10.0,
+                    "turned {degrees}: {:?}",
+                    grid.corners
+                );
+            }
+        }
     }
 
     #[test]
