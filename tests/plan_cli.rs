@@ -132,3 +132,37 @@ fn another_start_orientation_is_planned_from_and_opposite_faces_are_refused() {
         stderr(&out)
     );
 }
+
+/// The 1988 notation plans the same program as Singmaster (T is U, P is B, B is D), and a
+/// 1988 move given without `--notation woolley` is refused with that advice.
+#[test]
+fn moves_in_the_1988_notation_plan_as_their_singmaster_twins() {
+    let (robot, _) = design("four-arm.toml");
+    let plan = |moves: &str, notation: &str| {
+        let out = cubed(
+            &[
+                "plan",
+                "--robot",
+                &robot,
+                "--moves",
+                moves,
+                "--notation",
+                notation,
+            ],
+            None,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert_eq!(
+        plan("T+ F- P2 B+", "woolley"),
+        plan("U F' B2 D", "singmaster")
+    );
+    let out = cubed(&["plan", "--robot", &robot, "--moves", "T+ F-"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--notation woolley"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -52,7 +52,7 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
             .and_then(|program| checked(path, planner, program)));
     }
     let plan = match (&args.job.moves, &args.job.facelets) {
-        (Some(moves), _) => match face_turns(moves) {
+        (Some(moves), _) => match face_turns(moves, args.job.notation.into()) {
             Ok(turns) => planner.plan(&start, &turns)?,
             Err(e) => return Ok(Err(e)),
         },

@@ -46,6 +46,10 @@ pub struct RobotJob {
     /// Face turns to perform, e.g. "R U F'" (the planner chooses the rotations).
     #[arg(long)]
     pub moves: Option<String>,
+    /// The notation of --moves: Singmaster (R U F'), or the 1988 program's (T+ F- R2,
+    /// where B is the bottom and P the back).
+    #[arg(long, value_enum, default_value_t = super::solve_cmds::NotationArg::Singmaster)]
+    pub notation: super::solve_cmds::NotationArg,
     /// A cube to solve (54 symbols, URFDLB): solved robot-aware, then planned.
     #[arg(long)]
     pub facelets: Option<String>,
@@ -77,8 +81,16 @@ pub struct PlanArgs {
 }
 
 /// Reads face turns; whole-cube rotations are refused (the planner chooses them).
-pub fn face_turns(text: &str) -> Result<Vec<Turn>, String> {
-    let moves = parse_moves(text, Notation::Singmaster).map_err(|e| error_chain(&e))?;
+pub fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, String> {
+    let moves = parse_moves(text, notation).map_err(|e| {
+        let hint = match notation {
+            Notation::Singmaster if parse_moves(text, Notation::Woolley).is_ok() => {
+                " (these read as the 1988 notation: give --notation woolley)"
+            }
+            _ => "",
+        };
+        format!("{}{hint}", error_chain(&e))
+    })?;
     moves
         .into_iter()
         .map(|m| match m {
@@ -149,7 +161,7 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         let Some(moves) = &args.job.moves else {
             anyhow::bail!("give --moves, --facelets or --scan");
         };
-        match face_turns(moves) {
+        match face_turns(moves, args.job.notation.into()) {
             Ok(solution) if args.naive => Ok(planner.plan_naive(&start, &solution)?),
             Ok(solution) => Ok(planner.plan(&start, &solution)?),
             Err(e) => Err(e),

@@ -45,7 +45,7 @@ pub struct SizeArgs {
     #[arg(long, value_enum)]
     pub metric: Option<MetricArg>,
     /// With --size 2: cubes in the old 2x2 solver's format, 24 letters y g w b r o
-    /// in the face order T F R P L B (instead of --order).
+    /// in the face order T F R P L B (instead of the URFDLB order).
     #[arg(long)]
     pub legacy: bool,
 }
