@@ -353,6 +353,19 @@ fn solve3(m: [[f64; 3]; 3], b: [f64; 3]) -> [f64; 3] {
     })
 }
 
+/// Test support: the grid's corners are within 8 pixels of the square at (left, top) of `side`.
+#[cfg(test)]
+pub(super) fn assert_near_square(grid: &FaceGrid, left: f32, top: f32, side: f32) {
+    let want = FaceGrid::square(left, top, side);
+    for (got, want) in grid.corners.iter().zip(want.corners) {
+        assert!(
+            (got[0] - want[0]).abs() < 8.0 && (got[1] - want[1]).abs() < 8.0,
+            "{:?}",
+            grid.corners
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,14 +389,7 @@ mod tests {
     fn finds_a_face_placed_off_centre() {
         let image = synthetic_face(150, 60, 50);
         let grid = find_grid(&image).expect("found");
-        let want = FaceGrid::square(150.0, 60.0, 150.0);
-        for (got, want) in grid.corners.iter().zip(want.corners) {
-            assert!(
-                (got[0] - want[0]).abs() < 8.0 && (got[1] - want[1]).abs() < 8.0,
-                "{:?}",
-                grid.corners
-            );
-        }
+        assert_near_square(&grid, 150.0, 60.0, 150.0);
     }
 
     #[test]
@@ -416,14 +422,7 @@ mod tests {
             }
         }
         let grid = find_grid(&image).expect("found");
-        let want = FaceGrid::square(150.0, 60.0, 150.0);
-        for (got, want) in grid.corners.iter().zip(want.corners) {
-            assert!(
-                (got[0] - want[0]).abs() < 8.0 && (got[1] - want[1]).abs() < 8.0,
-                "{:?}",
-                grid.corners
-            );
-        }
+        assert_near_square(&grid, 150.0, 60.0, 150.0);
     }
 
     #[test]

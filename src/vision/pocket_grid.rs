@@ -268,14 +268,7 @@ mod tests {
     /// The found grid's corners are within 8 pixels of the square at (left, top) of side `side`.
     fn assert_grid_near(image: &RgbImage, left: f32, top: f32, side: f32) {
         let grid = find_pocket_grid(image).expect("found");
-        let want = FaceGrid::square(left, top, side);
-        for (got, want) in grid.corners.iter().zip(want.corners) {
-            assert!(
-                (got[0] - want[0]).abs() < 8.0 && (got[1] - want[1]).abs() < 8.0,
-                "{:?}",
-                grid.corners
-            );
-        }
+        crate::vision::grid_finder::assert_near_square(&grid, left, top, side);
     }
 
     #[test]
