@@ -22,11 +22,11 @@ pub enum CubeError {
         sticker: Sticker,
         allowed: String,
     },
-    #[error("colour '{symbol}' (face {face}) appears {count} times, each colour must appear exactly 9 times")]
+    #[error("{wrong}: each colour must appear exactly 9 times")]
     ColourCount {
-        symbol: char,
-        face: Face,
-        count: usize,
+        /// Each colour that appears a wrong number of times, e.g. "colour 'U' (face U)
+        /// appears 8 times, colour 'R' (face R) 10 times".
+        wrong: String,
     },
     #[error("the corner at {position:?} has colours {colours} which no corner piece has")]
     InvalidCorner { position: Corner, colours: String },

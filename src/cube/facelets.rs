@@ -192,12 +192,23 @@ fn check_counts(stickers: &[Face; 54], scheme: &ColourScheme) -> Result<(), Cube
     for s in stickers {
         counts[s.index()] += 1;
     }
-    match counts.iter().position(|&c| c != 9) {
-        None => Ok(()),
-        Some(f) => Err(CubeError::ColourCount {
-            symbol: scheme.symbols[f],
-            face: Face::from_index(f),
-            count: counts[f],
+    let wrong: Vec<String> = (0..6)
+        .filter(|&f| counts[f] != 9)
+        .enumerate()
+        .map(|(n, f)| {
+            let verb = if n == 0 { "appears " } else { "" };
+            format!(
+                "colour '{}' (face {}) {verb}{} times",
+                scheme.symbols[f],
+                Face::from_index(f),
+                counts[f]
+            )
+        })
+        .collect();
+    match wrong.is_empty() {
+        true => Ok(()),
+        false => Err(CubeError::ColourCount {
+            wrong: wrong.join(", "),
         }),
     }
 }
