@@ -1,4 +1,4 @@
-//! The image-directory camera: `U.png … B.png` (or `.jpg`, any case: `u.JPG`) named by face (then each face needs its own file, and only one), or otherwise frames in capture order (sorted file names).
+//! The image-directory camera: `U.png … B.png` (or `.jpg`, any case: `u.JPG`; or the daemon's `0-U.png`) named by face (then each face needs its own file, and only one), or otherwise frames in capture order (sorted file names).
 
 use super::{Camera, CameraError, CaptureRequest};
 use crate::cube::Face;
@@ -66,9 +66,19 @@ impl ImageDirCamera {
     }
 }
 
-/// The face a file is named after: its stem is one face letter, in either case.
+/// The face a file is named after: its stem is one face letter, in either case, or the
+/// daemon's `{attempt}-{FACE}` (`0-U.png`, saved under `images/{run}/`).
 fn face_named(path: &Path) -> Option<Face> {
-    let mut letters = path.file_stem()?.to_str()?.chars();
+    let stem = path.file_stem()?.to_str()?;
+    if let Some((attempt, letter)) = stem.split_once('-') {
+        let digits = !attempt.is_empty() && attempt.bytes().all(|b| b.is_ascii_digit());
+        let mut letters = letter.chars();
+        return match (letters.next(), letters.next()) {
+            (Some(letter), None) if digits => Face::from_letter(letter),
+            _ => None,
+        };
+    }
+    let mut letters = stem.chars();
     match (letters.next(), letters.next()) {
         (Some(letter), None) => Face::from_letter(letter.to_ascii_uppercase()),
         _ => None,
@@ -247,6 +257,37 @@ mod tests {
         assert!(
             words.contains("U.png") && words.contains("u.png"),
             "{words}"
+        );
+    }
+
+    #[test]
+    fn the_daemons_photos_are_named_after_their_faces_and_two_attempts_are_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (i, face) in Face::ALL.iter().enumerate() {
+            RgbImage::from_pixel(2, 2, image::Rgb([i as u8 * 40; 3]))
+                .save(dir.path().join(format!("0-{face}.png")))
+                .expect("save");
+        }
+        // Not the daemon's names: frames, or nothing.
+        for name in ["x-U.png", "0-u.png", "0-UR.png"] {
+            assert_eq!(face_named(Path::new(name)), None, "{name}");
+        }
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        for face in [Face::B, Face::U, Face::L] {
+            let pixel = camera
+                .capture(&request(face))
+                .expect("face")
+                .get_pixel(0, 0)
+                .0;
+            assert_eq!(pixel, [face.index() as u8 * 40; 3], "face {face}");
+        }
+        RgbImage::from_pixel(2, 2, image::Rgb([1; 3]))
+            .save(dir.path().join("1-F.png"))
+            .expect("save");
+        let err = ImageDirCamera::open(dir.path()).expect_err("two photos of F");
+        assert!(
+            matches!(err, CameraError::TwoFacePhotos { face: Face::F, .. }),
+            "{err:?}"
         );
     }
 }
