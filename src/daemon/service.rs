@@ -309,10 +309,17 @@ impl Service {
                 s.solution.clear();
             });
         }
-        self.board.set(
-            DaemonState::EStopped,
-            "EMERGENCY STOP: motors halted; check the robot, then reset",
-        );
+        // "Reset" alone would throw away a run that can go on: say what each choice does.
+        let words = match (self.active.as_ref().map(|a| a.id), self.waiting) {
+            (Some(run), _) => format!(
+                "EMERGENCY STOP: motors halted; run {run} is stopping, what to do next follows (Resume goes on with it once the robot is checked, Reset abandons it)"
+            ),
+            (None, Some(run)) => format!(
+                "EMERGENCY STOP: motors halted; run {run} still waits: check the robot, then Resume (`cubed resume`) goes on with it, Reset abandons it"
+            ),
+            (None, None) => "EMERGENCY STOP: motors halted; check the robot, then reset".into(),
+        };
+        self.board.set(DaemonState::EStopped, words);
     }
 
     async fn on_finished(&mut self, finished: Result<RunEnd, String>) {

@@ -164,6 +164,9 @@ async fn a_resumed_run_scans_before_it_verifies() {
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     executing_with_done(&daemon.handle, 2).await;
     daemon.handle.estop().await.expect("estop");
+    // The first word after an e-stop must not send a person to Reset, which abandons the run.
+    let latched = daemon.handle.status().message;
+    assert!(latched.contains("Reset abandons it"), "{latched}");
     finished(&daemon.handle, run).await;
     let advice = run_advice(&daemon.handle).await;
     assert!(
