@@ -55,9 +55,13 @@ impl Service {
             )));
         }
         let Some(id) = self.waiting else {
-            return Err(Refusal::conflict(
-                "no interrupted run waits to be resumed; start a new run",
-            ));
+            let next = match self.board.now().state {
+                DaemonState::EStopped => "reset the emergency stop, then start a new run",
+                _ => "start a new run",
+            };
+            return Err(Refusal::conflict(format!(
+                "no interrupted run waits to be resumed; {next}"
+            )));
         };
         let Some(mut rig) = self.rig.take() else {
             return Err(Refusal::unavailable("the robot is not available"));

@@ -151,6 +151,16 @@ async fn the_emergency_stop_latches_until_reset() {
     assert!(refused.reason.contains("reset"), "{}", refused.reason);
     daemon.handle.reset().await.expect("reset");
     assert_eq!(daemon.handle.status().state, DaemonState::Idle);
+    // An e-stop with no run: Resume and Start both send the person to Reset.
+    daemon.handle.estop().await.expect("estop");
+    let refused = daemon.handle.resume().await.expect_err("nothing waits");
+    assert!(
+        refused
+            .reason
+            .contains("reset the emergency stop, then start"),
+        "{}",
+        refused.reason
+    );
     daemon.shutdown().await;
 }
 
