@@ -101,11 +101,11 @@ fn check_token(given: &str, token: &str) -> Result<(), ApiError> {
     }
 }
 
+/// The token of `Authorization: Bearer <token>` (the scheme's name in any case, as HTTP has it).
 fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|h| h.to_str().ok())
-        .and_then(|h| h.strip_prefix("Bearer "))
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then_some(token)
 }
 
 /// `token=…` in the query, `%`-escapes decoded (the page sends it `encodeURIComponent`ed).

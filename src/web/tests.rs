@@ -378,6 +378,12 @@ async fn with_a_token_actions_need_it_and_reading_does_not() {
         .call("POST", "/api/reset", &[("Authorization", &bearer)], None)
         .await;
     assert_eq!(status, 200);
+    // The scheme's name is case-insensitive in HTTP.
+    let lower = format!("bearer {TOKEN}");
+    let (status, _) = server
+        .call("POST", "/api/reset", &[("Authorization", &lower)], None)
+        .await;
+    assert_ne!(status, 401, "a lower-case scheme is the same scheme");
     server.shut_down().await;
 }
 
