@@ -173,6 +173,7 @@ mod tests {
             rounds: 1,
             doubt: crate::vision::classify::Doubt::Close,
             light: crate::vision::recapture::Step::Same,
+            retake: crate::vision::camera::Retake::Exposure,
         };
         assert_eq!(Interruption::of(&unsure, true, &words), None);
         let stop = RunError::Halted {

@@ -18,7 +18,7 @@ use crate::sim::{PhysicsMechanics, SimFirmware};
 use crate::solver::Solver;
 use crate::vision::camera::image_dir::ImageDirCamera;
 use crate::vision::camera::sim::{SharedScene, SimCamera, SimLighting};
-use crate::vision::camera::{Camera, CameraError};
+use crate::vision::camera::{Camera, CameraError, Retake};
 use crate::vision::palette::{load_palette, Palette, PaletteError};
 use crate::vision::sample::FaceGrid;
 use crate::vision::scan::GridChoice;
@@ -173,6 +173,8 @@ pub(crate) struct Rig {
     pub calibrated_file: PathBuf,
     pub camera: Arc<Mutex<Box<dyn Camera>>>,
     pub camera_name: String,
+    /// What photographing a face again brings with this camera.
+    pub camera_retake: Retake,
     pub grid: GridChoice,
     connector: Arc<dyn Connector>,
     settings: LinkSettings,
@@ -257,6 +259,7 @@ impl Rig {
         };
         let (camera, grid) = open_camera(config, sim.as_ref())?;
         let camera_name = camera.describe();
+        let camera_retake = camera.retake();
         Ok(Rig {
             planner: Planner::new(model.clone()),
             model,
@@ -267,6 +270,7 @@ impl Rig {
             calibrated_file: calibrated_palette_file(config),
             camera: Arc::new(Mutex::new(camera)),
             camera_name,
+            camera_retake,
             grid,
             connector,
             settings: LinkSettings {

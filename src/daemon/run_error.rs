@@ -6,7 +6,7 @@ use crate::cube::Face;
 use crate::link::StreamError;
 use crate::robot::{AwareError, PlanError};
 use crate::vision::calibrate::CalibrateError;
-use crate::vision::camera::CameraError;
+use crate::vision::camera::{CameraError, Retake};
 use crate::vision::classify::Doubt;
 use crate::vision::recapture::Step;
 use crate::vision::scan::ScanError;
@@ -46,7 +46,7 @@ pub enum RunError {
     },
     #[error("the photos cannot be read")]
     Unreadable(#[source] ScanError),
-    #[error("unsure of sticker(s) {stickers} after {rounds} re-capture(s): {doubt}; {}", what_to_do(*doubt, *light))]
+    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}", after_rounds(*rounds, *retake), what_to_do(*doubt, *light, *retake))]
     Unsure {
         stickers: String,
         rounds: u32,
@@ -54,6 +54,8 @@ pub enum RunError {
         /// How they came out in the last photos: near white (`Darker` would be next),
         /// near black (`Brighter`), or neither.
         light: Step,
+        /// What taking the photos again could bring with this camera.
+        retake: Retake,
     },
     #[error("solving")]
     Solve(#[source] AwareError),
@@ -108,9 +110,20 @@ pub enum Ending {
     EStopped,
 }
 
-/// What a person can do about stickers the classifier doubts, by how they came out and why
-/// it doubts them.
-fn what_to_do(doubt: Doubt, light: Step) -> &'static str {
+/// How many times the photos were taken again ("after 2 re-capture(s)"), or why they were not.
+fn after_rounds(rounds: u32, retake: Retake) -> String {
+    match retake {
+        Retake::SamePhoto => "in the folder's photos (files named after faces are read as they are, never taken again)".into(),
+        Retake::Exposure | Retake::NextFrame => format!("after {rounds} re-capture(s)"),
+    }
+}
+
+/// What a person can do about stickers the classifier doubts, by how they came out, why it
+/// doubts them, and whether the camera's exposure can be changed.
+fn what_to_do(doubt: Doubt, light: Step, retake: Retake) -> &'static str {
+    if retake != Retake::Exposure {
+        return what_to_do_with_photos(doubt, light);
+    }
     match (doubt, light) {
         (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => {
             "they came out near white, too bright for the camera: dim the lamp or lower `[camera] exposure`"
@@ -123,6 +136,24 @@ fn what_to_do(doubt: Doubt, light: Step) -> &'static str {
         }
         (Doubt::Close | Doubt::Unsettled, Step::Same) => {
             "check the lighting and the camera, or recalibrate the palette"
+        }
+    }
+}
+
+/// `what_to_do` for photos from a folder, whose exposure the daemon cannot change.
+fn what_to_do_with_photos(doubt: Doubt, light: Step) -> &'static str {
+    match (doubt, light) {
+        (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => {
+            "they came out near white, too bright: take the photos again with less light or a shorter exposure"
+        }
+        (_, Step::Brighter) => {
+            "they came out near black: take the photos again with more light or a longer exposure"
+        }
+        (Doubt::Unlike, Step::Same) => {
+            "take the photos again with each face lit evenly (glare or a shadow across a face), and check that nothing covers a sticker"
+        }
+        (Doubt::Close | Doubt::Unsettled, Step::Same) => {
+            "take the photos again under the light the palette was calibrated in, or recalibrate the palette from them (`cubed calibrate`)"
         }
     }
 }
@@ -224,6 +255,7 @@ mod tests {
             rounds: 2,
             doubt,
             light,
+            retake: Retake::Exposure,
         };
         assert_eq!(unsure(Doubt::Close, Step::Same).ending(), Ending::Refused);
         // What the person is told to do, by why and how the stickers came out.

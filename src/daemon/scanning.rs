@@ -9,7 +9,7 @@ use crate::cube::Face;
 use crate::error_chain::error_chain;
 use crate::robot::{Action, PhysicsState, RobotState};
 use crate::robot::{EncodedProgram, MotionGroup};
-use crate::vision::camera::{CameraError, CaptureRequest, Exposure};
+use crate::vision::camera::{CameraError, CaptureRequest, Exposure, Retake};
 use crate::vision::classify::ClassifyOptions;
 use crate::vision::colour::Rgb;
 use crate::vision::recapture::{step_for, Rounds};
@@ -41,7 +41,12 @@ pub(super) async fn classify<K: CubeKind>(
     attempt: u32,
     mut photos: Vec<FacePhoto>,
 ) -> Result<K::Seen, RunError> {
-    let mut rounds = Rounds::new(ctx.settings.recaptures);
+    let retake = ctx.rig.camera_retake;
+    let mut rounds = match retake {
+        Retake::Exposure => Rounds::new(ctx.settings.recaptures),
+        Retake::NextFrame => Rounds::at_normal_exposure(ctx.settings.recaptures),
+        Retake::SamePhoto => Rounds::new(0),
+    };
     loop {
         let phase = Phase::begin("classify", attempt);
         let read = read_and_classify(ctx, kind, &photos);
@@ -83,6 +88,7 @@ pub(super) async fn classify<K: CubeKind>(
                 rounds,
                 doubt,
                 light: step_for(readings.as_ref(), &unsure),
+                retake,
             };
             return Err(refuse(ctx, attempt, Some(readings.as_ref()), error));
         };

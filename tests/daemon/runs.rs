@@ -325,3 +325,37 @@ async fn a_hand_in_a_photo_is_named_and_the_faces_photographed_again() {
     );
     daemon.shutdown().await;
 }
+
+/// Photos named after faces are read as they are: the daemon does not take them "again, a stop
+/// darker" (that would read the same files), and its advice is about the photos, not a
+/// webcam's exposure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn photos_from_a_folder_in_doubt_are_refused_at_once_with_advice_about_the_photos() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "", 0.0);
+    let photos = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/vision/photos/3x3x3-random-01");
+    config.camera = cubed::daemon::config::CameraChoice::Dir(photos);
+    config.min_confidence = 1.0; // every sticker stays in doubt
+    config.recaptures = 2;
+    let daemon = start_with(&config).await;
+    let mut said = daemon.handle.subscribe();
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Faulted, "{}", end.message);
+    for words in ["never taken again", "take the photos again"] {
+        assert!(end.message.contains(words), "{words}: {}", end.message);
+    }
+    assert!(
+        !end.message.contains("[camera] exposure"),
+        "{}",
+        end.message
+    );
+    let messages = said_so_far(&mut said);
+    assert!(
+        !messages.iter().any(|m| m.contains("photographing again")),
+        "{messages:?}"
+    );
+    assert_eq!(scans_photographed(&daemon.handle, run), 1, "one scan only");
+    daemon.shutdown().await;
+}

@@ -1,6 +1,6 @@
 //! The image-directory camera: `U.png … B.png` (or `.jpg`, any case: `u.JPG`; or the daemon's `0-U.png`) named by face (then each face needs its own file, and only one), or otherwise frames in capture order (sorted file names).
 
-use super::{Camera, CameraError, CaptureRequest};
+use super::{Camera, CameraError, CaptureRequest, Retake};
 use crate::cube::Face;
 use image::RgbImage;
 use std::path::{Path, PathBuf};
@@ -141,6 +141,15 @@ impl Camera for ImageDirCamera {
     fn describe(&self) -> String {
         format!("image dir {}", self.dir.display())
     }
+
+    /// A face named file is read again as it is; numbered frames go on to the next one.
+    fn retake(&self) -> Retake {
+        if self.named_by_face() {
+            Retake::SamePhoto
+        } else {
+            Retake::NextFrame
+        }
+    }
 }
 
 #[cfg(test)]
@@ -185,6 +194,16 @@ mod tests {
             camera.capture(&request(Face::F)),
             Err(CameraError::MissingImage { face: Face::F, .. })
         ));
+        assert_eq!(camera.retake(), Retake::NextFrame, "frames go on");
+        RgbImage::new(2, 2)
+            .save(dir.path().join("u.png"))
+            .expect("save");
+        let named = ImageDirCamera::open(dir.path()).expect("open");
+        assert_eq!(
+            named.retake(),
+            Retake::SamePhoto,
+            "a face's file is read as it is"
+        );
     }
 
     #[test]

@@ -85,12 +85,28 @@ impl Exposure {
     }
 }
 
+/// What photographing a face again can bring: the daemon re-captures the faces of doubtful
+/// stickers only when it can bring something new.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Retake {
+    /// A new photo at the exposure asked for (a webcam, the simulated camera).
+    Exposure,
+    /// The next recorded frame, at the exposure it was recorded with (numbered frames).
+    NextFrame,
+    /// The same photo again (files named after faces): nothing to gain.
+    SamePhoto,
+}
+
 /// A source of photos of the cube.
 pub trait Camera: Send {
     /// Takes one photo.
     fn capture(&mut self, request: &CaptureRequest) -> Result<RgbImage, CameraError>;
     /// A short description for logs ("image dir photos/", "sim seed 7", "usb 0: HD Webcam").
     fn describe(&self) -> String;
+    /// What taking a face again brings.
+    fn retake(&self) -> Retake {
+        Retake::Exposure
+    }
 }
 
 /// Why a photo could not be taken.
