@@ -141,6 +141,49 @@ fn config_show_refuses_what_run_would_refuse_naming_the_file() {
     );
 }
 
+/// A `dir:` camera whose folder is missing is the config's fault: `config show` and `run` both
+/// refuse it with exit 2, naming the file, the key and the folder.
+#[test]
+fn a_missing_photo_folder_is_refused_naming_the_camera_key() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("cubed.toml");
+    write_config(&config, &shipped("robots/six-motor.toml"));
+    let text_now = std::fs::read_to_string(&config).expect("read");
+    let folder = dir.path().join("no-photos");
+    let with_dir = text_now.replacen(
+        "source = \"sim\"",
+        &format!("source = \"dir:{}\"", folder.display()),
+        1,
+    );
+    assert_ne!(
+        with_dir, text_now,
+        "the shipped config sets [camera] source"
+    );
+    std::fs::write(&config, with_dir).expect("write");
+    let path = config.to_str().expect("utf-8");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8");
+    for args in [
+        vec!["config", "show", "--config", path],
+        vec![
+            "run",
+            "--config",
+            path,
+            "--data-dir",
+            data,
+            "--http",
+            "127.0.0.1:0",
+        ],
+    ] {
+        let out = cubed_in(dir.path(), &[], &args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        for words in ["cubed.toml", "[camera] source", "no-photos"] {
+            assert!(said.contains(words), "{args:?} {words}: {said}");
+        }
+    }
+}
+
 #[test]
 fn an_endless_design_file_is_refused_at_the_limit_naming_the_key_and_file() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -37,7 +37,7 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     }
     // What `cubed run` would refuse is refused here too, before anything is opened.
     if let Err(e) = cubed::daemon::check_config_files(&config) {
-        return refuse(error_chain(&e));
+        return refuse(format!("{}: {}", config.file.display(), error_chain(&e)));
     }
     let web = cubed::web::WebSettings {
         bind: config.bind,

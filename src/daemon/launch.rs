@@ -38,10 +38,13 @@ impl LaunchError {
     }
 }
 
-/// Loads the robot design and palette `config` names as a start would, without opening the
-/// robot, the camera or the data directory (`cubed config show`).
+/// Loads the robot design and palette `config` names, and lists a `dir:` camera's folder, as a
+/// start would, without opening the robot, a webcam or the data directory (`cubed config show`).
 pub fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
     super::rig::ConfigFiles::load(config)?;
+    if let super::config::CameraChoice::Dir(dir) = &config.camera {
+        super::rig::open_camera_folder(dir)?;
+    }
     Ok(())
 }
 

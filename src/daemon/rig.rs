@@ -23,7 +23,7 @@ use crate::vision::palette::{load_palette, Palette, PaletteError};
 use crate::vision::sample::FaceGrid;
 use crate::vision::scan::GridChoice;
 use firmware_protocol::message::Fault;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Why the daemon cannot set up its hardware.
@@ -37,6 +37,12 @@ pub enum RigError {
     Actuators(#[from] ActuatorError),
     #[error("camera")]
     Camera(#[from] CameraError),
+    #[error("[camera] source = \"dir:{}\"", .dir.display())]
+    CameraFolder {
+        dir: PathBuf,
+        #[source]
+        source: CameraError,
+    },
     #[error("the USB camera needs a build with `--features camera` (this one has none); or set [camera] source = \"dir:PATH\" or \"sim\"")]
     NoCameraSupport,
     #[error("cannot start the simulated robot on a pseudo-terminal")]
@@ -56,7 +62,10 @@ impl RigError {
     pub fn is_config(&self) -> bool {
         matches!(
             self,
-            RigError::Robot(_) | RigError::Palette(_) | RigError::Actuators(_)
+            RigError::Robot(_)
+                | RigError::Palette(_)
+                | RigError::Actuators(_)
+                | RigError::CameraFolder { .. }
         )
     }
 }
@@ -519,9 +528,18 @@ fn open_camera(
             };
             Ok((Box::new(camera), grid))
         }
-        CameraChoice::Dir(dir) => Ok((Box::new(ImageDirCamera::open(dir)?), grid)),
+        CameraChoice::Dir(dir) => Ok((Box::new(open_camera_folder(dir)?), grid)),
         CameraChoice::Usb(device) => open_usb(device, &config.camera_lock, grid),
     }
+}
+
+/// The `dir:` camera's folder, listed; a missing folder or two photos of one face is the
+/// config's fault.
+pub(super) fn open_camera_folder(dir: &Path) -> Result<ImageDirCamera, RigError> {
+    ImageDirCamera::open(dir).map_err(|source| RigError::CameraFolder {
+        dir: dir.to_path_buf(),
+        source,
+    })
 }
 
 #[path = "rig_recovery.rs"]
