@@ -2,6 +2,7 @@
 
 use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
 use crate::cube::FaceletCube;
+use crate::error_chain::error_chain;
 use crate::link::fault_words::fault_in_words;
 use crate::link::{
     stream_gated, Connector, EStopHandle, FixedPath, LinkError, LinkEvent, LinkHandle,
@@ -185,6 +186,8 @@ pub(crate) struct Rig {
     /// What photographing a face again brings with this camera.
     pub camera_retake: Retake,
     pub grid: GridChoice,
+    /// The robot is the in-process simulator (its port is not the config's).
+    simulated: bool,
     connector: Arc<dyn Connector>,
     settings: LinkSettings,
     link: Option<LinkHandle>,
@@ -281,6 +284,7 @@ impl Rig {
             camera_name,
             camera_retake,
             grid,
+            simulated: sim.is_some(),
             connector,
             settings: LinkSettings {
                 reconnect_timeout: config.reconnect,
@@ -330,6 +334,19 @@ impl Rig {
             }
         }
         self.connect().await
+    }
+
+    /// Opens the link if it is not open; on failure, why the robot cannot be reached, in words
+    /// that name `[robot] port` when the configured port cannot be opened.
+    pub(crate) async fn reach(&mut self) -> Result<(), String> {
+        match self.connect().await {
+            Ok(()) => Ok(()),
+            Err(e @ RigError::Link(LinkError::Open { .. })) if !self.simulated => Err(format!(
+                "{} (check `[robot] port`: the robot's serial device, e.g. /dev/serial/by-id/…)",
+                error_chain(&e)
+            )),
+            Err(e) => Err(error_chain(&e)),
+        }
     }
 
     /// Whether the link is open.

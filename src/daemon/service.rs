@@ -201,6 +201,13 @@ impl Service {
             // may have latched; the robot is homed before it moves again.
             rig.clear_fault();
         }
+        // A robot that cannot be reached is said now, not by a run that fails a moment later.
+        if let Err(why) = rig.reach().await {
+            self.rig = Some(rig);
+            return Err(Refusal::unavailable(format!(
+                "cannot reach the robot: {why}"
+            )));
+        }
         let id = match (self.history).begin_run(source, &rig.model.name, self.settings.cube.size())
         {
             Ok(id) => id,

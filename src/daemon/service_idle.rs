@@ -98,13 +98,12 @@ pub(super) async fn idle_event(
         return std::future::pending().await;
     };
     while !rig.connected() {
-        match rig.connect().await {
+        match rig.reach().await {
             Ok(()) => {
                 board.log("robot link open");
                 *last_error = None;
             }
-            Err(e) => {
-                let text = error_chain(&e);
+            Err(text) => {
                 if last_error.as_deref() != Some(text.as_str()) {
                     tell(
                         board,

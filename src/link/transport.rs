@@ -109,11 +109,28 @@ pub fn open_serial(path: &Path, baud: u32) -> Result<FdStream, LinkError> {
     };
     let port = serialport::new(path.to_string_lossy(), baud)
         .open_native()
-        .map_err(|e| fail(error_chain(&e)))?;
+        .map_err(|e| fail(not_a_serial_port(path, error_chain(&e))))?;
     let raw = port.into_raw_fd();
     // SAFETY: `into_raw_fd` released the descriptor, so this `OwnedFd` is its only owner.
     let fd = unsafe { OwnedFd::from_raw_fd(raw) };
     FdStream::new(fd).map_err(|e| fail(error_chain(&e)))
+}
+
+/// `reason` a port could not be opened, saying so when `path` is no serial port at all: a
+/// regular file, a folder, or a device that is not a terminal (`/dev/null`).
+fn not_a_serial_port(path: &Path, reason: String) -> String {
+    let Ok(kind) = std::fs::metadata(path).map(|m| m.file_type()) else {
+        return reason;
+    };
+    if kind.is_file() {
+        "it is a regular file, not a serial port".into()
+    } else if kind.is_dir() {
+        "it is a folder, not a serial port".into()
+    } else if reason.contains(nix::errno::Errno::ENOTTY.desc()) {
+        format!("{reason}: this device is not a serial port")
+    } else {
+        reason
+    }
 }
 
 /// Where the robot's serial port is now.
@@ -191,5 +208,33 @@ impl Connector for SerialConnector {
         }
         let stream = open_serial(&path, self.baud)?;
         Ok((Box::new(stream), path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open_error(path: &Path) -> String {
+        match open_serial(path, 115_200) {
+            Ok(_) => panic!("{} opened as a serial port", path.display()),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_file_a_folder_or_a_device_that_is_no_terminal_is_said_to_be_no_serial_port() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("robot");
+        std::fs::write(&file, b"").expect("write");
+        let said = open_error(&file);
+        assert!(said.contains("a regular file, not a serial port"), "{said}");
+        assert!(said.contains(&file.display().to_string()), "{said}");
+        let said = open_error(dir.path());
+        assert!(said.contains("a folder, not a serial port"), "{said}");
+        let said = open_error(Path::new("/dev/null"));
+        assert!(said.contains("this device is not a serial port"), "{said}");
+        let missing = open_error(&dir.path().join("gone"));
+        assert!(!missing.contains("not a serial port"), "{missing}");
     }
 }

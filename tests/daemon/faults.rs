@@ -201,3 +201,34 @@ async fn a_resumed_run_scans_before_it_verifies() {
     );
     daemon.shutdown().await;
 }
+
+/// A configured port that is no serial port (`/dev/null`): the status says so naming
+/// `[robot] port`, and a start is refused at once rather than failing a run a moment later.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_port_that_is_no_serial_port_is_named_and_a_start_is_refused() {
+    use cubed::daemon::config::{CameraChoice, PortChoice};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "", 0.0);
+    config.port = PortChoice::Serial("/dev/null".into());
+    let photos = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/vision/photos/3x3x3-random-01");
+    config.camera = CameraChoice::Dir(photos);
+    let daemon = super::start_with(&config).await;
+    let said = |s: &str| s.contains("[robot] port") && s.contains("not a serial port");
+    let idle = wait_until(&daemon.handle, "the port is named", |s| said(&s.message)).await;
+    assert!(
+        idle.message.starts_with("cannot reach the robot"),
+        "{}",
+        idle.message
+    );
+    let refusal = daemon
+        .handle
+        .start(StartSource::Web)
+        .await
+        .expect_err("no robot to run");
+    assert_eq!(refusal.kind, RefusalKind::Unavailable, "{}", refusal.reason);
+    assert!(said(&refusal.reason), "{}", refusal.reason);
+    let runs = daemon.handle.runs(10).expect("history");
+    assert!(runs.is_empty(), "no run is recorded: {runs:?}");
+    daemon.shutdown().await;
+}
