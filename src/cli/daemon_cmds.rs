@@ -21,8 +21,8 @@ pub struct RunArgs {
     /// $XDG_CONFIG_HOME/cubed/cubed.toml, /etc/cubed/cubed.toml, else built in; see `cubed config show`).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Address of the page and API (overrides `[http] bind`).
-    #[arg(long)]
+    /// Address of the page and API, HOST:PORT (overrides `[http] bind`).
+    #[arg(long, value_parser = parse_address)]
     pub http: Option<SocketAddr>,
     /// Run history and photos here (overrides `[data] dir`).
     #[arg(long)]
@@ -36,9 +36,31 @@ pub struct ControlArgs {
     /// The daemon's configuration, for its address and token (found as `cubed run` finds it).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// The daemon's address (overrides the config's `[http] bind`).
-    #[arg(long)]
+    /// The daemon's address, HOST:PORT or http://HOST:PORT/ (overrides the config's `[http] bind`).
+    #[arg(long, value_parser = parse_address)]
     pub http: Option<SocketAddr>,
+}
+
+/// `HOST:PORT` (an IP address or a name such as `localhost`), with or without `http://` and a
+/// trailing `/`, as the page's address is copied from a browser. A name is looked up, IPv4
+/// first (the daemon's default address is 127.0.0.1).
+fn parse_address(given: &str) -> Result<SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    let bare = given.strip_prefix("http://").unwrap_or(given);
+    let bare = bare.strip_suffix('/').unwrap_or(bare);
+    if let Ok(addr) = bare.parse() {
+        return Ok(addr);
+    }
+    let found: Vec<SocketAddr> = bare
+        .to_socket_addrs()
+        .map_err(|e| format!("expected HOST:PORT, e.g. 127.0.0.1:8080 or localhost:8080 ({e})"))?
+        .collect();
+    (found
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(found.first())
+        .copied())
+    .ok_or_else(|| format!("{bare} names no address"))
 }
 
 fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
@@ -167,5 +189,25 @@ fn reachable(bind: SocketAddr) -> SocketAddr {
             SocketAddr::new(Ipv6Addr::LOCALHOST.into(), bind.port())
         }
         _ => bind,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_address;
+
+    #[test]
+    fn an_address_is_taken_as_ip_or_name_with_or_without_the_pages_prefix() {
+        let local = "127.0.0.1:8080".parse().expect("address");
+        for given in ["127.0.0.1:8080", "http://127.0.0.1:8080/", "localhost:8080"] {
+            assert_eq!(parse_address(given), Ok(local), "{given}");
+        }
+        for bad in ["8080", "localhost", "127.0.0.1:99999", "http://"] {
+            let said = parse_address(bad).expect_err(bad);
+            assert!(
+                said.contains("HOST:PORT") || said.contains("no address"),
+                "{bad}: {said}"
+            );
+        }
     }
 }
