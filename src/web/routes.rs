@@ -216,7 +216,15 @@ pub(super) async fn guide(
 
 #[derive(Deserialize)]
 pub(super) struct RunsQuery {
-    limit: Option<usize>,
+    /// Read as text, so a bad value is named as the API's own words say.
+    limit: Option<String>,
+}
+
+/// A whole number from `text`, a path segment or query value named `what`, or a 400 that
+/// says what was expected (`expected`: "a run number, as in /api/runs/12").
+fn number<T: std::str::FromStr>(what: &str, text: &str, expected: &str) -> Result<T, ApiError> {
+    text.parse()
+        .map_err(|_| ApiError::bad_request(format!("{what} `{text}` is not {expected}")))
 }
 
 pub(super) async fn runs(
@@ -224,10 +232,14 @@ pub(super) async fn runs(
     query: Result<Query<RunsQuery>, QueryRejection>,
 ) -> ApiResult<Vec<RunSummary>> {
     let Query(query) = query?;
-    let limit = query.limit.unwrap_or(DEFAULT_RUNS);
-    if limit > MAX_RUNS {
+    let allowed = format!("a number of runs from 1 to {MAX_RUNS}");
+    let limit = match query.limit.as_deref() {
+        None => DEFAULT_RUNS,
+        Some(text) => number("limit", text, &allowed)?,
+    };
+    if !(1..=MAX_RUNS).contains(&limit) {
         return Err(ApiError::bad_request(format!(
-            "limit {limit} is too large (at most {MAX_RUNS})"
+            "limit `{limit}` is not {allowed}"
         )));
     }
     let handle = app.handle.clone();
@@ -236,9 +248,10 @@ pub(super) async fn runs(
 
 pub(super) async fn run(
     State(app): State<AppState>,
-    id: Result<Path<u64>, PathRejection>,
+    id: Result<Path<String>, PathRejection>,
 ) -> ApiResult<RunDetail> {
     let Path(id) = id?;
+    let id: u64 = number("run", &id, RUN_NUMBER)?;
     let handle = app.handle.clone();
     match history(move || handle.run(id)).await? {
         Some(detail) => Ok(Json(detail)),
@@ -248,9 +261,15 @@ pub(super) async fn run(
 
 pub(super) async fn image(
     State(app): State<AppState>,
-    path: Result<Path<(u64, u32, String)>, PathRejection>,
+    path: Result<Path<(String, String, String)>, PathRejection>,
 ) -> Result<Response, ApiError> {
     let Path((run, attempt, face)) = path?;
+    let run: u64 = number("run", &run, RUN_NUMBER)?;
+    let attempt: u32 = number(
+        "scan",
+        &attempt,
+        "a scan number (0 is the run's first scan, 1 the next: /api/runs/12/images/0/U)",
+    )?;
     let face = face_letter(&face)?;
     let handle = app.handle.clone();
     let missing = || ApiError::not_found(format!("run {run} has no photo {attempt}/{face}"));
@@ -274,6 +293,9 @@ pub(super) async fn image(
         ))),
     }
 }
+
+/// What a run id in a path must be.
+const RUN_NUMBER: &str = "a run number (a whole number, as in /api/runs/12)";
 
 /// One of `URFDLB`.
 fn face_letter(text: &str) -> Result<char, ApiError> {

@@ -193,14 +193,26 @@ async fn unknown_routes_and_methods_get_json_errors() {
 #[tokio::test]
 async fn bad_input_is_a_400_with_a_reason() {
     let server = Server::start(None).await;
-    for path in [
-        "/api/runs?limit=5000",
-        "/api/runs?limit=lots",
-        "/api/runs/abc",
-        "/api/runs/-1",
-        "/api/runs/1/images/0/X",
-        "/api/runs/1/images/0/UR",
-        "/api/runs/1/images/first/U",
+    // Each reason names the value and what was expected, in the API's own words.
+    for (path, said) in [
+        (
+            "/api/runs?limit=5000",
+            "limit `5000` is not a number of runs from 1 to",
+        ),
+        (
+            "/api/runs?limit=lots",
+            "limit `lots` is not a number of runs",
+        ),
+        ("/api/runs?limit=-1", "limit `-1` is not a number of runs"),
+        ("/api/runs?limit=0", "limit `0` is not a number of runs"),
+        ("/api/runs/abc", "run `abc` is not a run number"),
+        ("/api/runs/-1", "run `-1` is not a run number"),
+        ("/api/runs/1/images/0/X", "face \"X\" is not one of"),
+        ("/api/runs/1/images/0/UR", "face \"UR\" is not one of"),
+        (
+            "/api/runs/1/images/first/U",
+            "scan `first` is not a scan number",
+        ),
     ] {
         let (status, body) = server.call("GET", path, &[], None).await;
         let (kind, reason) = error_of(&body);
@@ -209,7 +221,7 @@ async fn bad_input_is_a_400_with_a_reason() {
             (400, "bad_request"),
             "{path}: {body}"
         );
-        assert!(!reason.is_empty(), "{path}");
+        assert!(reason.starts_with(said), "{path}: {reason}");
     }
     let json = [("Content-Type", "application/json")];
     for body in ["{", "[]", "{\"facelets\": 5}", "{}"] {
