@@ -112,7 +112,8 @@ pub struct StickerDoc {
     pub confidence: f32,
 }
 
-/// One photo of the current or last run.
+/// One photo of the current or last run. The status lists photos by scan attempt, each
+/// scan's in URFDLB order.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct PhotoDoc {
     /// Cube face (URFDLB letter).

@@ -387,6 +387,8 @@ async fn take_photo(
             url: url.unwrap_or_default(),
             stickers: Vec::new(),
         });
+        // Shown by scan, then in URFDLB order, whatever order the robot showed the faces in.
+        s.photos.sort_by_key(|p| (p.attempt, "URFDLB".find(p.face)));
     });
     Ok(FacePhoto {
         face: request.face,

@@ -41,6 +41,13 @@ async fn the_button_starts_a_run_that_ends_verified_solved_and_recorded() {
             .expect("image recorded");
         assert!(file.exists(), "{}", file.display());
     }
+    // The status shows each scan's photos in URFDLB order, whatever order the robot took them.
+    let shown: Vec<(u32, char)> = end.photos.iter().map(|p| (p.attempt, p.face)).collect();
+    let expected: Vec<(u32, char)> = [0, 1]
+        .into_iter()
+        .flat_map(|a| "URFDLB".chars().map(move |f| (a, f)))
+        .collect();
+    assert_eq!(shown, expected);
     let journal = detail.summary.last_acked_move.expect("acks journaled");
     assert!(
         journal as usize >= detail.solutions[0].moves as usize,
