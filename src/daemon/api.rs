@@ -209,10 +209,13 @@ pub struct RunSummary {
     /// `None` while running; else "solved", "already_solved", "calibrated", "refused",
     /// "failed", "stopped", "estopped" or "interrupted".
     pub outcome: Option<String>,
-    /// Face turns executed in all.
+    /// Face turns the robot made in the run, in all (before and after an interruption),
+    /// journaled as each command is acknowledged.
     pub moves: Option<u32>,
+    /// Why the run did not end solved: the refusal, the failure, or the stop asked for.
     pub error: Option<String>,
-    /// Last move id the firmware acknowledged as done (the journal).
+    /// The firmware's id of the last command it acknowledged as done (the journal). Ids run on
+    /// across runs; `moves` counts the run's face turns.
     pub last_acked_move: Option<u32>,
 }
 

@@ -35,7 +35,8 @@ impl Executable {
     }
 }
 
-/// Streams the program with progress, journaling each acknowledged move; returns the turns made.
+/// Streams the program with progress, journaling each acknowledged move with the face turns it
+/// completed; returns the turns made.
 pub(super) async fn execute(
     ctx: &mut RunContext,
     executable: &Executable,
@@ -57,27 +58,25 @@ pub(super) async fn execute(
         )
         .await;
     let (last_step, ran) = (progress.last_step, progress.ran);
-    let turns_done = last_step.map_or(0, |s| executable.after[s].turns) as u32;
-    ctx.note(ctx.history.add_moves(ctx.run, turns_done));
-    super::metrics::moves_executed(turns_done);
+    let turns_done = last_step.map_or(0, |s| executable.after[s].turns);
+    super::metrics::moves_executed(turns_done as u32);
     ctx.rig.advance(&executable.encoded, ran);
+    // The time is recorded however the stream ended: a stopped run's history shows the part run.
+    phase.end(ctx);
     match result {
         Ok(_) => {
             ctx.rig.robot_state = Some(executable.plan.end);
-            phase.end(ctx);
-            Ok(turns_done)
+            Ok(turns_done as u32)
         }
         Err(e) => {
             if ctx.rig.robot_state.is_some() {
                 let stopped_at = last_step.map(|s| executable.after[s].pose);
                 ctx.rig.robot_state = Some(stopped_at.unwrap_or(executable.plan.start));
             }
-            Err(RunError::from_stream(
-                e,
-                "executing the solution",
-                &ctx.abort,
-                |f| ctx.rig.fault_words(f),
-            ))
+            let error = RunError::from_stream(e, "executing the solution", &ctx.abort, |f| {
+                ctx.rig.fault_words(f)
+            });
+            Err(error.in_moves(turns_done, executable.total_turns()))
         }
     }
 }
@@ -134,6 +133,8 @@ struct ProgressReport<'a> {
     began: Instant,
     last_step: Option<usize>,
     ran: usize,
+    /// Face turns journaled so far (each ack adds the turns its command completed).
+    turns_journaled: usize,
 }
 
 impl<'a> ProgressReport<'a> {
@@ -148,6 +149,7 @@ impl<'a> ProgressReport<'a> {
             began: Instant::now(),
             last_step: None,
             ran: 0,
+            turns_journaled: 0,
         }
     }
 
@@ -159,7 +161,13 @@ impl<'a> ProgressReport<'a> {
     }
 
     fn on_move_done(&mut self, done: usize, move_id: u32) {
-        if let Err(e) = self.history.journal_ack(self.ctx_run, move_id) {
+        let step = self.executable.encoded.groups.get(done.wrapping_sub(1));
+        let turns = step.map_or(self.turns_journaled, |&(s, _)| {
+            self.executable.after[s].turns
+        });
+        let new_turns = turns.saturating_sub(self.turns_journaled) as u32;
+        self.turns_journaled = turns;
+        if let Err(e) = self.history.journal_ack(self.ctx_run, move_id, new_turns) {
             // Without its journal a run could not be recovered after a crash: a fault.
             super::context::history_fault(
                 &self.board,
@@ -168,7 +176,7 @@ impl<'a> ProgressReport<'a> {
                 &e,
             );
         }
-        let Some(&(step, _)) = self.executable.encoded.groups.get(done.wrapping_sub(1)) else {
+        let Some(&(step, _)) = step else {
             return;
         };
         self.last_step = Some(step);

@@ -256,19 +256,23 @@ impl History {
         )
     }
 
-    /// Journals the last move id the firmware acknowledged as done (durable before returning).
-    pub fn journal_ack(&self, run: u64, move_id: u32) -> Result<(), HistoryError> {
+    /// Journals the firmware's id of a command it acknowledged as done and the face `turns` that
+    /// command completed, added to the run's `moves` (durable before returning: after a crash
+    /// the run's turns are known to the command).
+    pub fn journal_ack(&self, run: u64, move_id: u32, turns: u32) -> Result<(), HistoryError> {
         let id = sql_id(run)?;
         self.execute_for_run_durably(
             run,
             || format!("journaling acknowledged move {move_id} of run {run}"),
-            "UPDATE runs SET last_acked_move = ?2 WHERE id = ?1",
-            params![id, move_id],
+            "UPDATE runs SET last_acked_move = ?2, moves = COALESCE(moves, 0) + ?3 WHERE id = ?1",
+            params![id, move_id, turns],
         )
     }
 
-    /// Adds executed face turns to the run's count.
-    pub fn add_moves(&self, run: u64, moves: u32) -> Result<(), HistoryError> {
+    /// Adds face turns to the run's count without waiting for the disk (the journal's cost
+    /// is measured against it).
+    #[cfg(test)]
+    pub(crate) fn add_moves(&self, run: u64, moves: u32) -> Result<(), HistoryError> {
         let id = sql_id(run)?;
         self.execute_for_run(
             run,
@@ -447,6 +451,7 @@ impl History {
 
 #[path = "history_interruptions.rs"]
 mod interruptions;
+pub(crate) use interruptions::turns_made;
 pub(crate) use interruptions::WaitingRun;
 
 /// Runs one cached statement that writes a row of `run`; no such run is [`HistoryError::UnknownRun`].

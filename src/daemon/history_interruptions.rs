@@ -157,13 +157,23 @@ fn interruption(row: &Row<'_>, run: i64) -> Result<InterruptionRecord, HistoryEr
     })
 }
 
+/// How far a run had got, in face turns, with the firmware's id of its last acknowledged
+/// command: "after 12 face turns (the firmware's last acknowledged command was move id 40)".
+pub(crate) fn turns_made(run: &RunSummary) -> String {
+    match run.last_acked_move {
+        None => "before the robot acknowledged any command".into(),
+        Some(id) => format!(
+            "after {} face turns (the firmware's last acknowledged command was move id {id})",
+            run.moves.unwrap_or(0)
+        ),
+    }
+}
+
 fn mark_interrupted(conn: &Connection, run: &mut RunSummary) -> Result<(), HistoryError> {
-    let at = run
-        .last_acked_move
-        .map_or_else(|| "none".to_string(), |m| m.to_string());
     let error = format!(
-        "the daemon stopped during this run (crash or power loss) at move {at}; \
-         the cube state is unknown, so the next run rescans it"
+        "the daemon stopped during this run (crash or power loss) {}; \
+         the cube state is unknown, so the next run rescans it",
+        turns_made(run)
     );
     conn.execute(
         "UPDATE runs SET outcome = 'interrupted', error = ?2 WHERE id = ?1",

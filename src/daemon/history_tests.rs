@@ -68,10 +68,11 @@ fn round_trip_returns_everything_recorded() {
     history.record_step(run, "scan", 0, 1_000, 812.5).unwrap();
     history.record_step(run, "solve", 0, 1_900, 3.25).unwrap();
     for move_id in 1..=9 {
-        history.journal_ack(run, move_id).unwrap();
+        // Every third command completes a face turn.
+        history
+            .journal_ack(run, move_id, u32::from(move_id % 3 == 0))
+            .unwrap();
     }
-    history.add_moves(run, 2).unwrap();
-    history.add_moves(run, 1).unwrap();
     history
         .finish_run(run, "failed", Some("verify failed"))
         .unwrap();
@@ -151,7 +152,7 @@ fn crash_child() {
         .begin_run(StartSource::Button, "r", CubeSize::Three)
         .unwrap();
     for move_id in 1..=41 {
-        history.journal_ack(run, move_id).unwrap();
+        history.journal_ack(run, move_id, 1).unwrap();
     }
     std::process::abort();
 }
@@ -171,9 +172,14 @@ fn journal_survives_a_crash() {
     let interrupted = history.take_interrupted().unwrap();
     assert_eq!(interrupted.len(), 1);
     assert_eq!(interrupted[0].last_acked_move, Some(41));
+    assert_eq!(
+        interrupted[0].moves,
+        Some(41),
+        "the turns journaled with each ack"
+    );
     assert_eq!(interrupted[0].outcome.as_deref(), Some("interrupted"));
     let error = interrupted[0].error.as_deref().unwrap();
-    assert!(error.contains("at move 41;"), "{error}");
+    assert!(error.contains("after 41 face turns"), "{error}");
     assert_eq!(history.list_runs(1).unwrap(), interrupted);
     assert!(history.take_interrupted().unwrap().is_empty());
 }
@@ -226,7 +232,7 @@ fn dropped_history_leaves_the_run_interrupted_once() {
         let acked = history
             .begin_run(StartSource::Web, "r", CubeSize::Three)
             .unwrap();
-        history.journal_ack(acked, 7).unwrap();
+        history.journal_ack(acked, 7, 1).unwrap();
         let unacked = history
             .begin_run(StartSource::Web, "r", CubeSize::Three)
             .unwrap();
@@ -245,8 +251,8 @@ fn dropped_history_leaves_the_run_interrupted_once() {
     let error = interrupted[1].error.as_deref().unwrap();
     assert_eq!(
         error,
-        "the daemon stopped during this run (crash or power loss) at move none; \
-         the cube state is unknown, so the next run rescans it"
+        "the daemon stopped during this run (crash or power loss) before the robot \
+         acknowledged any command; the cube state is unknown, so the next run rescans it"
     );
     assert!(history.take_interrupted().unwrap().is_empty());
     let live = history.run(live).unwrap().unwrap();
@@ -394,7 +400,7 @@ fn unknown_photos_and_runs_are_reported() {
     assert_eq!(history.image_path(u64::MAX, 0, 'U').unwrap(), None);
     let missing = run + 1;
     assert!(
-        matches!(history.journal_ack(missing, 1), Err(HistoryError::UnknownRun(r)) if r == missing)
+        matches!(history.journal_ack(missing, 1, 0), Err(HistoryError::UnknownRun(r)) if r == missing)
     );
     assert!(matches!(
         history.save_image(missing, 0, 'U', &photo(1)),
@@ -454,7 +460,7 @@ fn shared_between_threads_every_write_lands() {
                     .begin_run(StartSource::Web, "r", CubeSize::Three)
                     .unwrap();
                 for move_id in 1..=20 {
-                    history.journal_ack(run, move_id).unwrap();
+                    history.journal_ack(run, move_id, 1).unwrap();
                     history.list_runs(5).unwrap();
                 }
                 history.finish_run(run, "solved", None).unwrap();
@@ -479,7 +485,7 @@ fn journal_ack_cost() {
         .unwrap();
     let durable = percentiles((1..=1000).map(|move_id| {
         let start = Instant::now();
-        history.journal_ack(run, move_id).unwrap();
+        history.journal_ack(run, move_id, 1).unwrap();
         start.elapsed()
     }));
     // The same one-row update at synchronous = NORMAL: what the fsync costs.
@@ -491,7 +497,7 @@ fn journal_ack_cost() {
     println!("journal_ack over 1000 calls (µs): {durable}; add_moves, not fsynced: {unsynced}");
     let summary = &history.list_runs(1).unwrap()[0];
     assert_eq!(summary.last_acked_move, Some(1000));
-    assert_eq!(summary.moves, Some(1000));
+    assert_eq!(summary.moves, Some(2000), "one turn journaled with each ack, one added after");
 }
 
 fn percentiles(times: impl Iterator<Item = std::time::Duration>) -> String {

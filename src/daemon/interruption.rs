@@ -148,6 +148,7 @@ mod tests {
             what: "executing",
             done: 3,
             total: 9,
+            unit: "commands",
             emergency: true,
         };
         assert_eq!(
@@ -165,6 +166,7 @@ mod tests {
             words: "'left' rotation stalled".into(),
             done: 1,
             total: 4,
+            unit: "commands",
         };
         let i = Interruption::of(&fault, true, &words).expect("resumable");
         assert!(i.needs_person() && i.advice().contains("'left' rotation stalled"));
@@ -180,6 +182,7 @@ mod tests {
             what: "executing",
             done: 3,
             total: 9,
+            unit: "commands",
             emergency: false,
         };
         assert_eq!(Interruption::of(&stop, true, &words), None);

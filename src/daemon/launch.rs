@@ -319,13 +319,9 @@ const RUN_IS_OVER: [&str; 3] = ["solved", "already_solved", "calibrated"];
 fn interrupted_notice(runs: &[RunSummary]) -> Option<String> {
     let ids: Vec<String> = runs.iter().map(|r| r.id.to_string()).collect();
     let last = runs.first()?;
-    let at = last
-        .last_acked_move
-        .map_or("before any move was done".to_string(), |m| {
-            format!("the firmware had acknowledged its move id {m}")
-        });
+    let at = super::history::turns_made(last);
     Some(format!(
-        "run {} was interrupted (the daemon stopped during it, {at}); the cube's state is unknown, so the next start rescans it. Interrupted: {}",
+        "run {} was interrupted: the daemon stopped during it {at}. The cube's state is unknown, so the next start rescans it. Interrupted: {}",
         last.id,
         ids.join(", ")
     ))

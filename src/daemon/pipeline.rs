@@ -36,6 +36,11 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
             RunCube::Pocket(solver) => stages(ctx, Pocket(solver), first).await,
         };
         let error = match result {
+            Ok(Outcome::Solved { moves }) => {
+                return Outcome::Solved {
+                    moves: run_turns(ctx).unwrap_or(moves),
+                }
+            }
             Ok(outcome) => return outcome,
             Err(error) => error,
         };
@@ -64,6 +69,12 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
             .note(ctx.history.next_attempt(ctx.run))
             .unwrap_or(first + 1);
     }
+}
+
+/// The face turns the run made in all, before and after any interruption, as journaled.
+fn run_turns(ctx: &RunContext) -> Option<u32> {
+    let detail = ctx.note(ctx.history.run(ctx.run))??;
+    detail.summary.moves
 }
 
 /// The stages of a run of a cube of `kind`, from scan `first` on.

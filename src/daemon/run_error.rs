@@ -19,6 +19,9 @@ use tokio::task::JoinError;
 pub(super) const HISTORY_STOPPED_RUN: &str =
     "the run history could not be written, so the run was stopped at a step boundary";
 
+/// What a streamed program's progress is counted in.
+const COMMANDS: &str = "commands";
+
 /// A stage that could not finish.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -61,12 +64,14 @@ pub enum RunError {
     Solve(#[source] AwareError),
     #[error("still not solved after {solves} solve(s); see the photos of the last scan")]
     NotSolved { solves: u32 },
-    #[error("while {what}, after {done} of {total} commands: {words}")]
+    #[error("while {what}, after {done} of {total} {unit}: {words}")]
     Fault {
         what: &'static str,
         words: String,
         done: usize,
         total: usize,
+        /// What `done` and `total` count: "commands", or "moves" (face turns) while executing.
+        unit: &'static str,
     },
     #[error("while {what}")]
     Stream {
@@ -74,11 +79,13 @@ pub enum RunError {
         #[source]
         source: StreamError,
     },
-    #[error("{what} was stopped after {done} of {total} commands")]
+    #[error("{what} was stopped after {done} of {total} {unit}")]
     Halted {
         what: &'static str,
         done: usize,
         total: usize,
+        /// What `done` and `total` count, as for `Fault`.
+        unit: &'static str,
         emergency: bool,
     },
     #[error("{}", match .0 { Abort::Stop => "stopped on request", Abort::History => HISTORY_STOPPED_RUN, Abort::EStop => "emergency stop requested" })]
@@ -177,12 +184,14 @@ impl RunError {
                 what,
                 done,
                 total,
+                unit: COMMANDS,
                 emergency: estop_requested,
             },
             StreamError::EStopped { done, total } => RunError::Halted {
                 what,
                 done,
                 total,
+                unit: COMMANDS,
                 emergency: true,
             },
             StreamError::Fault { fault, done, total } => RunError::Fault {
@@ -190,9 +199,25 @@ impl RunError {
                 words: fault_words(&fault),
                 done,
                 total,
+                unit: COMMANDS,
             },
             source => RunError::Stream { what, source },
         }
+    }
+
+    /// A stop or a fault counted in face turns (`done` of `total` moves) instead of commands,
+    /// as the page counts a solution; other errors as they are.
+    pub fn in_moves(mut self, turns_done: usize, turns: usize) -> RunError {
+        if let RunError::Halted {
+            done, total, unit, ..
+        }
+        | RunError::Fault {
+            done, total, unit, ..
+        } = &mut self
+        {
+            (*done, *total, *unit) = (turns_done, turns, "moves");
+        }
+        self
     }
 
     /// How the run ends because of this error.

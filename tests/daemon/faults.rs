@@ -125,6 +125,18 @@ async fn stop_ends_the_run_at_a_step_boundary() {
     );
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.summary.outcome.as_deref(), Some("stopped"));
+    // The record counts the moves the page showed done, in moves as the page does, and keeps
+    // the time of the part run.
+    let turned = progress.moves_done as u32;
+    assert_eq!(detail.summary.moves, Some(turned), "{:?}", detail.summary);
+    let error = detail.summary.error.as_deref().unwrap_or_default();
+    let said = format!("after {} of {} moves", progress.moves_done, progress.moves);
+    assert!(error.contains(&said), "{said}: {error}");
+    assert!(
+        detail.steps.iter().any(|s| s.name == "execute"),
+        "{:?}",
+        detail.steps
+    );
     let refused = daemon.handle.stop().await.expect_err("nothing to stop");
     assert_eq!(refused.kind, RefusalKind::Conflict);
     daemon.shutdown().await;
@@ -172,7 +184,10 @@ async fn a_resumed_run_scans_before_it_verifies() {
     let daemon = start(dir.path(), "", 10.0).await;
     daemon.sim.as_ref().expect("sim").load_cube(random(15));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
-    executing_with_done(&daemon.handle, 2).await;
+    wait_until(&daemon.handle, "two moves done", |s| {
+        s.state == DaemonState::Executing && s.progress.as_ref().is_some_and(|p| p.moves_done >= 2)
+    })
+    .await;
     daemon.handle.estop().await.expect("estop");
     // The first word after an e-stop must not send a person to Reset, which abandons the run.
     let latched = daemon.handle.status().message;
@@ -184,10 +199,26 @@ async fn a_resumed_run_scans_before_it_verifies() {
         "{}",
         advice.message
     );
+    // The moves the page showed done when the robot stopped.
+    let before = advice.progress.as_ref().map_or(0, |p| p.moves_done) as u32;
+    assert!(before >= 2, "{:?}", advice.progress);
     let states = record_states(&daemon);
     assert_eq!(daemon.handle.resume().await.expect("resume"), run);
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    // The closing line and the record count the turns made before the e-stop and the whole
+    // solution run after it; both parts of the execute stage are timed.
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let last_solution = detail.solutions.last().expect("solved again").moves;
+    let turned = before + last_solution;
+    assert_eq!(detail.summary.moves, Some(turned), "{:?}", detail.summary);
+    assert!(
+        end.message.ends_with(&format!("({turned} moves)")),
+        "{turned}: {}",
+        end.message
+    );
+    let executes = detail.steps.iter().filter(|s| s.name == "execute").count();
+    assert_eq!(executes, 2, "{:?}", detail.steps);
     let seen = states.lock().expect("states").clone();
     let first = |state| seen.iter().position(|s| *s == state);
     let (scanning, executing, verifying) = (
