@@ -497,7 +497,11 @@ fn journal_ack_cost() {
     println!("journal_ack over 1000 calls (µs): {durable}; add_moves, not fsynced: {unsynced}");
     let summary = &history.list_runs(1).unwrap()[0];
     assert_eq!(summary.last_acked_move, Some(1000));
-    assert_eq!(summary.moves, Some(2000), "one turn journaled with each ack, one added after");
+    assert_eq!(
+        summary.moves,
+        Some(2000),
+        "one turn journaled with each ack, one added after"
+    );
 }
 
 fn percentiles(times: impl Iterator<Item = std::time::Duration>) -> String {

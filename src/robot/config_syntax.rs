@@ -32,8 +32,12 @@ pub(crate) fn toml_in_words(text: &str, e: &toml::de::Error) -> (usize, String) 
 }
 
 /// Rust type names in a serde message said in words: `expected u32` → `expected a whole
-/// number from 0 to 4294967295`.
+/// number` for a value of another kind (`"fast"`: the key's own range is checked once it is a
+/// number), `expected a whole number from 0 to 4294967295` for a number out of the type's range.
 pub(crate) fn in_words(message: &str) -> String {
+    if message.starts_with("invalid type: ") {
+        return kind_in_words(message);
+    }
     const TYPES: [(&str, &str); 12] = [
         ("u8", "a whole number from 0 to 255"),
         ("u16", "a whole number from 0 to 65535"),
@@ -60,6 +64,25 @@ pub(crate) fn in_words(message: &str) -> String {
     }
     text.replace("invalid type: ", "")
         .replace("invalid value: ", "")
+}
+
+/// `in_words` for a value of the wrong kind: integer types are "a whole number", whatever
+/// their range.
+fn kind_in_words(message: &str) -> String {
+    let mut text = message.replacen("invalid type: ", "", 1);
+    for rust in [
+        "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64",
+    ] {
+        let wanted = format!("expected {rust}");
+        let ends_there = text.ends_with(&wanted);
+        let followed = [",", " "]
+            .iter()
+            .any(|after| text.contains(&format!("{wanted}{after}")));
+        if ends_there || followed {
+            text = text.replace(&wanted, "expected a whole number");
+        }
+    }
+    in_words(&text)
 }
 
 /// The message prefixed with the key on the line at `offset`, when that line is `key = …`.
@@ -140,11 +163,19 @@ mod words_tests {
         };
         assert_eq!(line, 2);
         assert!(message.contains("key 'keep_runs'"), "{message}");
+        // A string is not a number at all: the type's range would mislead (the key's own
+        // range is checked once it is one).
         assert!(
-            message.contains("a whole number from 0 to 4294967295"),
+            message.ends_with("string \"many\", expected a whole number"),
             "{message}"
         );
         assert!(!message.contains("u32"), "{message}");
+        let error = toml::from_str::<H>("[history]\nkeep_runs = -3\n").expect_err("negative");
+        let message = in_words(error.message());
+        assert!(
+            message.contains("expected a whole number from 0 to 4294967295"),
+            "a number out of the type's range: {message}"
+        );
     }
 
     #[test]
