@@ -139,12 +139,13 @@ fn solve_one(
                    "moves": length_in(&turns, metric), "ms": (ms * 1000.0).round() / 1000.0})
         }
         Err(e) => {
+            let message = format.in_input_terms(&e.to_string());
             if args.format == FormatArg::Text {
                 let at = line.map(|n| format!("line {n}: ")).unwrap_or_default();
-                eprintln!("{at}invalid cube {text}: {e}");
+                eprintln!("{at}invalid cube {text}: {message}");
                 return Ok(false);
             }
-            json!({"facelets": text, "error": {"kind": e.kind(), "message": e.to_string()}})
+            json!({"facelets": text, "error": {"kind": e.kind(), "message": message}})
         }
     };
     let ok = row.get("error").is_none();
@@ -240,7 +241,7 @@ fn plan_pocket(
     };
     let facelets = match parse_pocket(text, format, None) {
         Ok((facelets, _, _)) => facelets,
-        Err(e) => return super::refuse(e),
+        Err(e) => return super::refuse(format.in_input_terms(&e.to_string())),
     };
     let solver = pocket_solver(args.job.tables.cache_dir.as_deref());
     let metric: Metric = args.size.metric.unwrap_or_default().into();
@@ -260,13 +261,14 @@ fn plan_pocket(
 
 /// `cubed check --size 2`: prints `ok` or the reason (exit 2).
 pub fn check(text: &str, order: FaceOrder) -> ExitCode {
-    match parse_pocket(text, PocketFormat::Facelets(order), None) {
+    let format = PocketFormat::Facelets(order);
+    match parse_pocket(text, format, None) {
         Ok(_) => {
             println!("ok");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            println!("invalid: {e}");
+            println!("invalid: {}", format.in_input_terms(&e.to_string()));
             ExitCode::from(EXIT_INVALID)
         }
     }

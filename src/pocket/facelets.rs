@@ -28,6 +28,40 @@ pub enum PocketFormat {
     Legacy,
 }
 
+impl PocketFormat {
+    /// `message` (a [`PocketError`] in words, which names stickers in URFDLB order as
+    /// `D1 (index 12)`) with each sticker named as this format numbers its input: another face
+    /// order by the sticker's index in the input, the legacy format by its faces `T F R P L B`
+    /// and letters 1–24 (`B1 (letter 21)`: B is the bottom there).
+    pub fn in_input_terms(self, message: &str) -> String {
+        let order = match self {
+            PocketFormat::Facelets(FaceOrder::Urfdlb) => return message.to_string(),
+            PocketFormat::Facelets(order) => order,
+            PocketFormat::Legacy => FaceOrder::Tfrplb,
+        };
+        let mut text = message.to_string();
+        for (block, face) in order.faces().into_iter().enumerate() {
+            for place in 0..4 {
+                let sticker = PocketSticker(face.index() * 4 + place);
+                let at = block * 4 + place;
+                let said = match self {
+                    PocketFormat::Legacy => {
+                        format!("{}{} (letter {})", LEGACY_FACES[block], place + 1, at + 1)
+                    }
+                    PocketFormat::Facelets(_) => {
+                        format!("{}{} (index {at} as given)", face, place + 1)
+                    }
+                };
+                text = text.replace(&sticker.to_string(), &said);
+            }
+        }
+        text
+    }
+}
+
+/// The old 2x2 solver's face names, in its order: top, front, right, posterior, left, bottom.
+const LEGACY_FACES: [char; 6] = ['T', 'F', 'R', 'P', 'L', 'B'];
+
 /// A pocket cube as 24 stickers in URFDLB order, each naming the face its colour belongs to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PocketFacelets {

@@ -201,6 +201,23 @@ fn the_legacy_letters_are_the_1988_face_order() {
         matches!(bad, Err(PocketError::UnknownColour { symbol: 'x', sticker, .. }) if sticker == PocketSticker(12)),
         "{bad:?}"
     );
+    // Told as the legacy input numbers it: the 21st letter, the bottom's first.
+    let said = PocketFormat::Legacy.in_input_terms(&bad.expect_err("x").to_string());
+    assert!(said.contains("'x' at sticker B1 (letter 21)"), "{said}");
+    let five_white = parse_pocket("yyyyggggrrrrbbbbooowwwww", PocketFormat::Legacy, None);
+    let said = PocketFormat::Legacy.in_input_terms(&five_white.expect_err("5 w").to_string());
+    assert!(
+        said.contains(
+            "(at B1 (letter 21), B2 (letter 22), B3 (letter 23), B4 (letter 24), L4 (letter 20))"
+        ),
+        "{said}"
+    );
+    // Another face order: the index in the input as given.
+    let order = PocketFormat::Facelets(FaceOrder::Tfrplb);
+    let said = order.in_input_terms(&PocketSticker(12).to_string());
+    assert_eq!(said, "D1 (index 20 as given)");
+    let urfdlb = PocketFormat::Facelets(FaceOrder::Urfdlb);
+    assert_eq!(urfdlb.in_input_terms("D1 (index 12)"), "D1 (index 12)");
 }
 
 fn urfdlb(text: &str) -> Result<PocketCube, PocketError> {
