@@ -164,7 +164,7 @@ fn the_legacy_letters_and_the_errors_name_stickers() {
     );
     assert_eq!(bad.status.code(), Some(2));
     assert!(
-        stderr(&bad).contains("unknown colour 'k' at sticker D1"),
+        stderr(&bad).contains("unknown colour 'k' at sticker B1 (letter 21)"),
         "{}",
         stderr(&bad)
     );
