@@ -185,6 +185,8 @@ pub(crate) struct Rig {
     pub camera_name: String,
     /// What photographing a face again brings with this camera.
     pub camera_retake: Retake,
+    /// The camera's photos are drawn as in the net already (files named after faces).
+    pub camera_upright: bool,
     pub grid: GridChoice,
     /// The robot is the in-process simulator (its port is not the config's).
     simulated: bool,
@@ -272,6 +274,7 @@ impl Rig {
         let (camera, grid) = open_camera(config, sim.as_ref())?;
         let camera_name = camera.describe();
         let camera_retake = camera.retake();
+        let camera_upright = camera.upright();
         Ok(Rig {
             planner: Planner::new(model.clone()),
             model,
@@ -283,6 +286,7 @@ impl Rig {
             camera: Arc::new(Mutex::new(camera)),
             camera_name,
             camera_retake,
+            camera_upright,
             grid,
             simulated: sim.is_some(),
             connector,

@@ -354,8 +354,12 @@ async fn move_robot(
 async fn take_photo(
     ctx: &mut RunContext,
     attempt: u32,
-    request: CaptureRequest,
+    mut request: CaptureRequest,
 ) -> Result<FacePhoto, RunError> {
+    if ctx.rig.camera_upright {
+        // Files named after faces are drawn as in the net: the robot's turn does not apply.
+        request.image_rotation = 0;
+    }
     let camera = Arc::clone(&ctx.rig.camera);
     let shot = tokio::task::spawn_blocking(move || {
         let mut camera = camera

@@ -366,3 +366,40 @@ async fn photos_from_a_folder_in_doubt_are_refused_at_once_with_advice_about_the
     assert_eq!(scans_photographed(&daemon.handle, run), 1, "one scan only");
     daemon.shutdown().await;
 }
+
+/// A folder of photos named after faces is read as the photos are drawn (as in the net), not
+/// turned again by the robot's view of the camera: a run's own saved photos, given back as a
+/// `dir:` camera, read as the same cube.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_runs_own_photos_in_a_folder_read_as_the_same_cube() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 0.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(21));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    let photos = dir.path().join("photos");
+    std::fs::create_dir(&photos).expect("folder");
+    for face in "URFDLB".chars() {
+        let file = (daemon.handle.image(run, 0, face).expect("history")).expect("saved");
+        std::fs::copy(file, photos.join(format!("{face}.png"))).expect("copy");
+    }
+    let seen = daemon.handle.run(run).expect("history").expect("run");
+    daemon.shutdown().await;
+
+    let other = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(other.path(), "", 0.0);
+    config.camera = cubed::daemon::config::CameraChoice::Dir(photos);
+    config.max_solves = 1;
+    let daemon = start_with(&config).await;
+    let again = daemon.handle.start(StartSource::Web).await.expect("start");
+    finished(&daemon.handle, again).await;
+    let read = daemon.handle.run(again).expect("history").expect("run");
+    assert!(seen.scans[0].facelets.is_some(), "{:?}", seen.scans[0]);
+    assert_eq!(
+        read.scans[0].facelets, seen.scans[0].facelets,
+        "{:?}",
+        read.scans[0].error
+    );
+    daemon.shutdown().await;
+}

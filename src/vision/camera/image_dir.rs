@@ -142,6 +142,12 @@ impl Camera for ImageDirCamera {
         format!("image dir {}", self.dir.display())
     }
 
+    /// Files named after faces are drawn as in the net (as `cubed scan --images` reads them,
+    /// and as the daemon saves its photos); numbered frames are as the camera saw them.
+    fn upright(&self) -> bool {
+        self.named_by_face()
+    }
+
     /// A face named file is read again as it is; numbered frames go on to the next one.
     fn retake(&self) -> Retake {
         if self.named_by_face() {

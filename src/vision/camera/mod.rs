@@ -107,6 +107,11 @@ pub trait Camera: Send {
     fn retake(&self) -> Retake {
         Retake::Exposure
     }
+    /// Whether the photos come already turned as the face is drawn in the net (files named
+    /// after faces), so the robot's turn of the camera's view (`image_rotation`) does not apply.
+    fn upright(&self) -> bool {
+        false
+    }
 }
 
 /// Why a photo could not be taken.
