@@ -31,6 +31,9 @@ pub(crate) struct RunContext {
     /// Whether the scans now check a solve the robot has just done (after a resume the first
     /// scan only finds the cube's state again).
     pub verifying: bool,
+    /// A lost robot link is recorded and its return not yet (shared by the stages' link news:
+    /// a cable pulled while homing may come back while scanning).
+    pub link_lost: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Unix time in ms.
@@ -114,6 +117,8 @@ pub(crate) struct LinkNews {
     abort: Arc<AbortFlag>,
     run: u64,
     resume: super::api::DaemonState,
+    /// A lost link was recorded and not yet its return (the run's `link_lost`).
+    lost: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl LinkNews {
@@ -125,6 +130,7 @@ impl LinkNews {
             abort: Arc::clone(&ctx.abort),
             run: ctx.run,
             resume,
+            lost: Arc::clone(&ctx.link_lost),
         }
     }
 
@@ -139,10 +145,7 @@ impl LinkNews {
                 );
                 self.board
                     .set(super::api::DaemonState::Paused, words.clone());
-                let recorded = self
-                    .history
-                    .record_interruption(self.run, "link", &words, false);
-                self.note(recorded, "could not record the lost link");
+                self.record_loss(&words);
             }
             LinkEvent::LinkRestored { .. } => {
                 let at = self.board.now().progress.map_or(String::new(), |p| {
@@ -150,7 +153,12 @@ impl LinkNews {
                 });
                 self.board
                     .set(self.resume, format!("robot link restored{at}; resuming"));
+                if !self.lost.load(std::sync::atomic::Ordering::Relaxed) {
+                    // The loss came while nobody showed link news (between stages).
+                    self.record_loss("robot link lost; it came back and the run went on");
+                }
                 let recorded = self.history.record_resumption(self.run, "automatic");
+                self.lost.store(false, std::sync::atomic::Ordering::Relaxed);
                 self.note(recorded, "could not record the restored link");
             }
             LinkEvent::Button { .. } => {
@@ -158,6 +166,12 @@ impl LinkNews {
             }
             _ => {}
         }
+    }
+
+    fn record_loss(&self, words: &str) {
+        let recorded = (self.history).record_interruption(self.run, "link", words, false);
+        self.lost.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.note(recorded, "could not record the lost link");
     }
 
     fn note(&self, result: Result<(), HistoryError>, doing: &str) {

@@ -125,7 +125,11 @@ pub(super) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
         DaemonState::Scanning,
         "connecting to the robot and homing it",
     );
-    ctx.rig.ensure_link().await.map_err(RunError::Connect)?;
+    let news = super::context::LinkNews::new(ctx, DaemonState::Scanning);
+    (ctx.rig)
+        .ensure_link(|event| news.show(event))
+        .await
+        .map_err(RunError::Connect)?;
     Ok(())
 }
 

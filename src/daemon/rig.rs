@@ -359,15 +359,19 @@ impl Rig {
     }
 
     /// The link, opened (handshake, configuration) and the robot homed if needed, by the
-    /// planner's recovery plan (the cube stays supported whatever the grippers hold).
-    pub(crate) async fn ensure_link(&mut self) -> Result<&mut LinkHandle, RigError> {
+    /// planner's recovery plan (the cube stays supported whatever the grippers hold); `news`
+    /// sees the link's events while homing (a cable pulled then, and its return).
+    pub(crate) async fn ensure_link(
+        &mut self,
+        news: impl FnMut(&LinkEvent),
+    ) -> Result<&mut LinkHandle, RigError> {
         self.connect_soon().await?;
         if self.robot_state.is_none() {
             if self.link_ended_meanwhile() {
                 self.drop_link().await;
                 self.connect_soon().await?;
             }
-            self.home_by_plan().await?;
+            self.home_by_plan(news).await?;
         }
         self.link.as_mut().ok_or(RigError::Link(LinkError::Closed))
     }

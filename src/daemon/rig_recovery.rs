@@ -66,8 +66,11 @@ impl Rig {
         input
     }
 
-    /// Re-homes every actuator in the recovery plan's order.
-    pub(super) async fn home_by_plan(&mut self) -> Result<(), RigError> {
+    /// Re-homes every actuator in the recovery plan's order; `news` sees the link's events.
+    pub(super) async fn home_by_plan(
+        &mut self,
+        mut news: impl FnMut(&crate::link::LinkEvent),
+    ) -> Result<(), RigError> {
         let input = self.recovery_input().await;
         let plan = plan_recovery(&self.model, &input)?;
         tracing::info!(
@@ -77,7 +80,7 @@ impl Rig {
         self.plan_motion(opening_ms(&self.model, &plan));
         let first_move_id = self.take_move_ids(plan.steps.len());
         let groups = plan.encode(&self.map, first_move_id)?;
-        self.stream(&groups, &|| false, |_, _| {})
+        self.stream(&groups, &|| false, |_, event| news(event))
             .await
             .map_err(RigError::Home)?;
         self.robot_state = Some(self.model.home());

@@ -247,6 +247,7 @@ impl Service {
             settings: self.settings.clone(),
             run: id,
             verifying: false,
+            link_lost: Arc::default(),
         };
         let (calibration_reply, resuming) = match job {
             Job::Solve => (None, false),

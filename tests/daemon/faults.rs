@@ -87,6 +87,32 @@ async fn a_link_that_never_comes_back_fails_the_run_and_leaves_nothing_waiting()
     again.shutdown().await;
 }
 
+/// A cable pulled while the robot homes at the start of a run (back while it still homes, or
+/// only once it photographs): the run waits for it, goes on by itself and ends solved, with
+/// one lost link recorded and resumed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unplug_while_homing_is_waited_for_and_recorded() {
+    for at in [3, 5] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let faults = format!("unplug-at-move={at},unplug-for=300ms");
+        let daemon = start(dir.path(), &faults, 2.0).await;
+        daemon.sim.as_ref().expect("sim").load_cube(random(16));
+        let run = daemon.handle.start(StartSource::Web).await.expect("start");
+        let end = finished(&daemon.handle, run).await;
+        assert_eq!(end.state, DaemonState::Done, "{at}: {}", end.message);
+        let detail = daemon.handle.run(run).expect("history").expect("recorded");
+        let [lost] = &detail.interruptions[..] else {
+            panic!("{at}: one lost link recorded: {:?}", detail.interruptions);
+        };
+        assert_eq!(
+            (lost.cause.as_str(), lost.resumed_by.as_deref()),
+            ("link", Some("automatic")),
+            "{at}"
+        );
+        daemon.shutdown().await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slipped_turn_is_seen_at_verification_and_solved_again() {
     let dir = tempfile::tempdir().expect("temp dir");
