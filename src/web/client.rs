@@ -192,7 +192,7 @@ impl ControlReply {
     }
 }
 
-/// `executing: move 12 of 19 (ETA 41 s), run 3`, `done: 19 moves, run 3`, `idle, last run 3`.
+/// `executing: move 12 of 19 (ETA 41 s), run 3`, `done, run 3`, `idle, last run 3`.
 fn status_line(status: &StatusDoc) -> String {
     let mut line = status.state.name().to_string();
     match (&status.progress, status.state) {
@@ -204,9 +204,8 @@ fn status_line(status: &StatusDoc) -> String {
                 p.eta_ms.div_ceil(1000)
             ));
         }
-        (Some(p), DaemonState::Done) => {
-            line.push_str(&format!(": {} moves", p.moves));
-        }
+        // Done: the message counts the run's turns in all (a resumed run made more than its
+        // last solution's).
         _ => {}
     }
     match (status.run, status.state) {
@@ -243,6 +242,12 @@ mod tests {
             "{text}"
         );
         let mut after = s.clone();
+        after.state = DaemonState::Done;
+        assert_eq!(
+            status_line(&after),
+            "done, run 3",
+            "the message counts the run's turns"
+        );
         after.state = DaemonState::Idle;
         assert_eq!(status_line(&after), "idle, last run 3");
         s.state = DaemonState::EStopped;
