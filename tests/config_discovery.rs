@@ -182,6 +182,24 @@ fn a_missing_photo_folder_is_refused_naming_the_camera_key() {
             assert!(said.contains(words), "{args:?} {words}: {said}");
         }
     }
+    // A webcam in a build without one is refused as run refuses it; the port is described.
+    if cfg!(feature = "camera") {
+        eprintln!("NOT CHECKED: this build has the camera feature, so usb:0 is accepted");
+        return;
+    }
+    let usb = std::fs::read_to_string(&config)
+        .expect("read")
+        .replacen(&format!("dir:{}", folder.display()), "usb:0", 1)
+        .replacen("port = \"sim\"", "port = \"/dev/null\"", 1);
+    std::fs::write(&config, usb).expect("write");
+    let out = cubed_in(dir.path(), &[], &["config", "show", "--config", path]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("--features camera"), "{said}");
+    assert!(
+        said.contains("/dev/null  ([robot] port; a device)"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -162,7 +162,42 @@ pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<Strin
         "data dir      {}  (run history, photos, calibrated palette)",
         config.data_dir.display()
     ));
+    lines.push(format!("robot port    {}", port_words(&config.port)));
+    lines.push(format!("camera        {}", camera_words(&config.camera)));
     lines
+}
+
+/// `[robot] port` and what is there now (not opened: the robot may be in use).
+fn port_words(port: &super::config::PortChoice) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let path = match port {
+        super::config::PortChoice::Sim => {
+            return "sim  ([robot] port: the simulated robot, on a pseudo-terminal)".into()
+        }
+        super::config::PortChoice::Serial(path) => path,
+    };
+    let now = match std::fs::metadata(path).map(|m| m.file_type()) {
+        Err(_) => "not there now: the daemon waits for it",
+        Ok(kind) if kind.is_char_device() => "a device",
+        Ok(kind) if kind.is_dir() => "a folder, not a serial port",
+        Ok(_) => "a regular file, not a serial port",
+    };
+    format!("{}  ([robot] port; {now})", path.display())
+}
+
+fn camera_words(camera: &super::config::CameraChoice) -> String {
+    match camera {
+        super::config::CameraChoice::Sim => "sim  ([camera] source: the simulated camera)".into(),
+        super::config::CameraChoice::Usb(device) => {
+            format!("usb:{device}  ([camera] source: a USB webcam)")
+        }
+        super::config::CameraChoice::Dir(dir) => {
+            format!(
+                "dir:{}  ([camera] source: photos in a folder)",
+                dir.display()
+            )
+        }
+    }
 }
 
 fn built_in_note(path: &Path) -> &'static str {

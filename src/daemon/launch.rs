@@ -42,8 +42,14 @@ impl LaunchError {
 /// start would, without opening the robot, a webcam or the data directory (`cubed config show`).
 pub fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
     super::rig::ConfigFiles::load(config)?;
-    if let super::config::CameraChoice::Dir(dir) = &config.camera {
-        super::rig::open_camera_folder(dir)?;
+    match &config.camera {
+        super::config::CameraChoice::Dir(dir) => {
+            super::rig::open_camera_folder(dir)?;
+        }
+        super::config::CameraChoice::Usb(_) if !cfg!(feature = "camera") => {
+            return Err(super::rig::RigError::NoCameraSupport.into());
+        }
+        _ => {}
     }
     Ok(())
 }

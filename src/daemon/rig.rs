@@ -67,6 +67,7 @@ impl RigError {
                 | RigError::Palette(_)
                 | RigError::Actuators(_)
                 | RigError::CameraFolder { .. }
+                | RigError::NoCameraSupport
         )
     }
 }
