@@ -46,8 +46,16 @@ pub struct ControlArgs {
 /// first (the daemon's default address is 127.0.0.1).
 fn parse_address(given: &str) -> Result<SocketAddr, String> {
     use std::net::ToSocketAddrs;
+    if given.starts_with("https://") {
+        return Err("the daemon serves plain HTTP: give HOST:PORT or http://HOST:PORT/".into());
+    }
     let bare = given.strip_prefix("http://").unwrap_or(given);
     let bare = bare.strip_suffix('/').unwrap_or(bare);
+    if let Some((_, path)) = bare.split_once('/') {
+        return Err(format!(
+            "give the daemon's address only, HOST:PORT, without a path (/{path})"
+        ));
+    }
     if let Ok(addr) = bare.parse() {
         return Ok(addr);
     }
@@ -202,7 +210,14 @@ mod tests {
         for given in ["127.0.0.1:8080", "http://127.0.0.1:8080/", "localhost:8080"] {
             assert_eq!(parse_address(given), Ok(local), "{given}");
         }
-        for bad in ["8080", "localhost", "127.0.0.1:99999", "http://"] {
+        for bad in [
+            "8080",
+            "localhost",
+            "127.0.0.1:99999",
+            "http://",
+            "https://127.0.0.1:8080/",
+            "http://127.0.0.1:8080/api",
+        ] {
             let said = parse_address(bad).expect_err(bad);
             assert!(
                 said.contains("HOST:PORT") || said.contains("no address"),
