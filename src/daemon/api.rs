@@ -227,9 +227,12 @@ pub struct ScanRecord {
     pub images: Vec<PhotoDoc>,
     /// Sampled sRGB of the 54 stickers (24 of a 2x2; URFDLB), empty if sampling failed.
     pub readings: Vec<[u8; 3]>,
-    /// Classified cube (palette symbols), if it was read.
+    /// Classified cube (palette symbols), if it was read; with `error` set (stickers in
+    /// doubt), the best guess, which was not given.
     pub facelets: Option<String>,
+    /// Per sticker, the calibrated probability it is read right (empty if not read).
     pub confidence: Vec<f32>,
+    /// Why the scan was refused.
     pub error: Option<String>,
 }
 

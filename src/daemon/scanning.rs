@@ -76,10 +76,10 @@ pub(super) async fn classify<K: CubeKind>(
                 best_guess,
             }) => {
                 record::<K>(ctx, attempt, readings.as_ref(), &best_guess, Some("unsure"));
-                (stickers, doubt)
+                (stickers, doubt, best_guess)
             }
         };
-        let (unsure, doubt) = unsure;
+        let (unsure, doubt, best_guess) = unsure;
         let stickers = crate::cube::sticker_names(&unsure, K::PER_FACE);
         let Some(again) = rounds.again_after_doubt(readings.as_ref(), &unsure, K::PER_FACE) else {
             let rounds = rounds.done();
@@ -90,7 +90,11 @@ pub(super) async fn classify<K: CubeKind>(
                 light: step_for(readings.as_ref(), &unsure),
                 retake,
             };
-            return Err(refuse(ctx, attempt, Some(readings.as_ref()), error));
+            // The record keeps the best guess beside the reason it was not given.
+            super::metrics::vision_refused();
+            let reason = error_chain(&error);
+            record::<K>(ctx, attempt, readings.as_ref(), &best_guess, Some(&reason));
+            return Err(error);
         };
         super::metrics::recaptured();
         ctx.board.say(format!(

@@ -1,4 +1,4 @@
-//! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move, and find it in the run history.
+//! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move (through a pulled cable), and find it in the run history with its interruption.
 
 use super::{click, close_all, open_idle_page, wait_for, wait_for_text, Browser};
 
@@ -8,7 +8,9 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = crate::daemon::start(dir.path(), "", 4.0).await;
+    // A cable pulled mid-run and put back: the run goes on, and its record shows the loss.
+    let faults = "unplug-at-move=30,unplug-for=300ms";
+    let daemon = crate::daemon::start(dir.path(), faults, 4.0).await;
     daemon
         .sim
         .as_ref()
@@ -26,5 +28,9 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
         "the run in the history",
     )
     .await;
+    click(page, "button[data-tab=history-panel]").await;
+    click(page, "#history .run-row[data-outcome=solved]").await;
+    wait_for_text(page, "run-detail", "(link): robot link lost").await;
+    wait_for_text(page, "run-detail", "resumed").await;
     close_all(browser, daemon, server).await;
 }

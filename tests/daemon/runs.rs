@@ -196,6 +196,9 @@ async fn unsure_stickers_are_photographed_again_then_the_run_is_refused_naming_t
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.summary.outcome.as_deref(), Some("refused"));
     assert!(detail.scans[0].error.is_some(), "{:?}", detail.scans[0]);
+    // The best guess is kept beside the reason it was not given.
+    assert!(detail.scans[0].facelets.is_some(), "{:?}", detail.scans[0]);
+    assert_eq!(detail.scans[0].confidence.len(), 54);
     assert_eq!(
         scans_photographed(&daemon.handle, run),
         2,

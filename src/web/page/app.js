@@ -370,9 +370,15 @@ async function showRun(id) {
   box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + (s.outcome || 'running')));
   box.appendChild(el('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
     ' · from ' + s.source + (s.cube ? ' · ' + s.cube : '') + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
+  // Each interruption (e-stop, fault, lost link, firmware restart) and how the run went on.
+  for (const i of d.interruptions || []) {
+    const after = i.resumed_ms ? 'resumed ' + when(i.resumed_ms) + ' (' + i.resumed_by + ')' : 'not resumed';
+    box.appendChild(el('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
+  }
   for (const scan of d.scans) {
     box.appendChild(el('h3', '', scan.attempt === 0 ? 'Scan' : 'Rescan ' + scan.attempt));
     if (scan.error) box.appendChild(el('p', 'notice', scan.error));
+    if (scan.error && scan.facelets) box.appendChild(el('p', 'small', 'best guess, not given:'));
     drawPhotos(box.appendChild(el('div', 'photos')), scan.images);
     drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
   }
