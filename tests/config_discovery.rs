@@ -298,3 +298,33 @@ fn help_documents_the_exit_statuses() {
     let usage = cubed_in(dir.path(), &[], &["solve", "--no-such-option"]);
     assert_eq!(usage.status.code(), Some(2));
 }
+
+/// An address beyond loopback without a token is refused naming the file, by `config show`
+/// and by `run` alike.
+#[test]
+fn an_open_address_without_a_token_is_refused_naming_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("cubed.toml");
+    write_config(&config, &shipped("robots/six-motor.toml"));
+    let text_now = std::fs::read_to_string(&config).expect("read");
+    let open = text_now.replacen("bind = \"127.0.0.1:8080\"", "bind = \"0.0.0.0:18230\"", 1);
+    assert_ne!(open, text_now, "the shipped config sets [http] bind");
+    std::fs::write(&config, open).expect("write");
+    let path = config.to_str().expect("utf-8");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8");
+    for args in [
+        vec!["config", "show", "--config", path],
+        vec!["run", "--config", path, "--data-dir", data],
+    ] {
+        let out = cubed_in(dir.path(), &[], &args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        for words in [
+            "cubed.toml: refusing to listen on 0.0.0.0:18230",
+            "[http] token",
+        ] {
+            assert!(said.contains(words), "{args:?} {words}: {said}");
+        }
+    }
+}

@@ -44,7 +44,7 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         token: config.token.clone(),
     };
     if let Err(e) = cubed::web::check_bind(&web) {
-        return refuse(error_chain(&e));
+        return refuse(format!("{}: {}", config.file.display(), error_chain(&e)));
     }
     println!(
         "ok: the robot design and palette load, and the page's address and token are accepted"

@@ -80,7 +80,7 @@ fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
         bind: args.http.unwrap_or(config.bind),
         token: config.token.clone(),
     };
-    check_bind(&web).map_err(|e| error_chain(&e))?;
+    check_bind(&web).map_err(|e| format!("{}: {}", config.file.display(), error_chain(&e)))?;
     Ok((config, web))
 }
 

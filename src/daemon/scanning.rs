@@ -350,9 +350,10 @@ async fn move_robot(
             ctx.rig.robot_state = poses.get(*step).copied();
         }
     }
-    result
-        .map(|_| ())
-        .map_err(|e| RunError::from_stream(e, "scanning", &ctx.abort, |f| ctx.rig.fault_words(f)))
+    result.map(|_| ()).map_err(|e| {
+        let what = doing(ctx.verifying);
+        RunError::from_stream(e, what, &ctx.abort, |f| ctx.rig.fault_words(f))
+    })
 }
 
 async fn take_photo(

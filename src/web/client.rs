@@ -67,7 +67,7 @@ pub enum ClientError {
     NotRunning { addr: SocketAddr },
     #[error("the daemon refused: {reason}")]
     Refused { reason: String },
-    #[error("the daemon wants a valid token ({reason}); set `[http] token` in cubed.toml to the daemon's")]
+    #[error("the daemon wants a valid token ({reason}); give the daemon's config (`--config FILE`, whose `[http] token` is used) or set $CUBED_TOKEN")]
     Unauthorized { reason: String },
     #[error("the daemon answered {status} ({kind}): {reason}")]
     Daemon {
