@@ -128,40 +128,28 @@ fn after_rounds(rounds: u32, retake: Retake) -> String {
 /// What a person can do about stickers the classifier doubts, by how they came out, why it
 /// doubts them, and whether the camera's exposure can be changed.
 fn what_to_do(doubt: Doubt, light: Step, retake: Retake) -> &'static str {
-    if retake != Retake::Exposure {
-        return what_to_do_with_photos(doubt, light);
-    }
-    match (doubt, light) {
-        (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => {
-            "they came out near white, too bright for the camera: dim the lamp or lower `[camera] exposure`"
-        }
-        (_, Step::Brighter) => {
-            "they came out near black: light the cube better or raise `[camera] exposure`"
-        }
-        (Doubt::Unlike, Step::Same) => {
-            "light each face evenly (glare or a shadow across a face), and check that nothing covers a sticker"
-        }
-        (Doubt::Close | Doubt::Unsettled, Step::Same) => {
-            "check the lighting and the camera, or recalibrate the palette"
-        }
-    }
-}
-
-/// `what_to_do` for photos from a folder, whose exposure the daemon cannot change.
-fn what_to_do_with_photos(doubt: Doubt, light: Step) -> &'static str {
-    match (doubt, light) {
-        (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => {
-            "they came out near white, too bright: take the photos again with less light or a shorter exposure"
-        }
-        (_, Step::Brighter) => {
-            "they came out near black: take the photos again with more light or a longer exposure"
-        }
-        (Doubt::Unlike, Step::Same) => {
-            "take the photos again with each face lit evenly (glare or a shadow across a face), and check that nothing covers a sticker"
-        }
-        (Doubt::Close | Doubt::Unsettled, Step::Same) => {
-            "take the photos again under the light the palette was calibrated in, or recalibrate the palette from them (`cubed calibrate`)"
-        }
+    // What to do with a camera whose exposure the daemon sets, and with photos from a folder.
+    let (camera, photos) = match (doubt, light) {
+        (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => (
+            "they came out near white, too bright for the camera: dim the lamp or lower `[camera] exposure`",
+            "they came out near white, too bright: take the photos again with less light or a shorter exposure",
+        ),
+        (_, Step::Brighter) => (
+            "they came out near black: light the cube better or raise `[camera] exposure`",
+            "they came out near black: take the photos again with more light or a longer exposure",
+        ),
+        (Doubt::Unlike, Step::Same) => (
+            "light each face evenly (glare or a shadow across a face), and check that nothing covers a sticker",
+            "take the photos again with each face lit evenly (glare or a shadow across a face), and check that nothing covers a sticker",
+        ),
+        (Doubt::Close | Doubt::Unsettled, Step::Same) => (
+            "check the lighting and the camera, or recalibrate the palette",
+            "take the photos again under the light the palette was calibrated in, or recalibrate the palette from them (`cubed calibrate`)",
+        ),
+    };
+    match retake {
+        Retake::Exposure => camera,
+        Retake::NextFrame | Retake::SamePhoto => photos,
     }
 }
 

@@ -195,18 +195,17 @@ impl ControlReply {
 /// `executing: move 12 of 19 (ETA 41 s), run 3`, `done, run 3`, `idle, last run 3`.
 fn status_line(status: &StatusDoc) -> String {
     let mut line = status.state.name().to_string();
-    match (&status.progress, status.state) {
-        (Some(p), DaemonState::Executing | DaemonState::Paused) => {
-            line.push_str(&format!(
-                ": move {} of {} (ETA {} s)",
-                p.moves_done,
-                p.moves,
-                p.eta_ms.div_ceil(1000)
-            ));
-        }
-        // Done: the message counts the run's turns in all (a resumed run made more than its
-        // last solution's).
-        _ => {}
+    // Once done, the message counts the run's turns in all (a resumed run made more than its
+    // last solution's): no progress here.
+    if let (Some(p), DaemonState::Executing | DaemonState::Paused) =
+        (&status.progress, status.state)
+    {
+        line.push_str(&format!(
+            ": move {} of {} (ETA {} s)",
+            p.moves_done,
+            p.moves,
+            p.eta_ms.div_ceil(1000)
+        ));
     }
     match (status.run, status.state) {
         // Idle, the run named is over (stopped, reset, calibrated): not a current one.
