@@ -34,7 +34,9 @@ impl ControlCommand {
         match self {
             ControlCommand::Start => "started",
             ControlCommand::Stop => "stop requested",
-            ControlCommand::EStop => "EMERGENCY STOP latched: `cubed status` says what to do (`cubed resume` goes on with an interrupted run once the cube is squared, `cubed reset` clears the latch and abandons it)",
+            ControlCommand::EStop => {
+                "EMERGENCY STOP latched (what to do next follows; `cubed status` says it again)"
+            }
             ControlCommand::Reset => "reset",
             ControlCommand::Resume => "resumed",
             ControlCommand::Status => "status",
@@ -173,8 +175,14 @@ impl ControlReply {
             ControlReply::Resumed { run } => format!(
                 "resumed run {run}: re-homing, scanning again, solving (follow it with `cubed status` or on the web page)"
             ),
+            // The daemon's message says what comes next for this run (or for none).
             ControlReply::Accepted { command, status } => {
-                format!("{}\n{}", command.done(), status_line(status))
+                let mut out = format!("{}\n{}", command.done(), status_line(status));
+                if !status.message.is_empty() {
+                    out.push('\n');
+                    out.push_str(&status.message);
+                }
+                out
             }
             ControlReply::Status(status) => {
                 let mut out = status_line(status);
@@ -254,6 +262,7 @@ mod tests {
             status_line(&s).ends_with(", run 3"),
             "a run waiting is current"
         );
+        s.message = "emergency stop; check the robot, then reset".into();
         let text = ControlReply::Accepted {
             command: ControlCommand::EStop,
             status: Box::new(s),
@@ -263,5 +272,8 @@ mod tests {
             text.contains("EMERGENCY STOP") && text.contains("e-stopped"),
             "{text}"
         );
+        // What to do is the daemon's word for this case, not a generic one naming resume.
+        assert!(text.ends_with("check the robot, then reset"), "{text}");
+        assert!(!text.contains("cubed resume"), "{text}");
     }
 }
