@@ -169,18 +169,16 @@ pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<Strin
 
 /// `[robot] port` and what is there now (not opened: the robot may be in use).
 fn port_words(port: &super::config::PortChoice) -> String {
-    use std::os::unix::fs::FileTypeExt;
     let path = match port {
         super::config::PortChoice::Sim => {
             return "sim  ([robot] port: the simulated robot, on a pseudo-terminal)".into()
         }
         super::config::PortChoice::Serial(path) => path,
     };
-    let now = match std::fs::metadata(path).map(|m| m.file_type()) {
-        Err(_) => "not there now: the daemon waits for it",
-        Ok(kind) if kind.is_char_device() => "a device",
-        Ok(kind) if kind.is_dir() => "a folder, not a serial port",
-        Ok(_) => "a regular file, not a serial port",
+    let now = match crate::link::no_port_at(path) {
+        Some(what) => format!("{what}, not a serial port"),
+        None if path.exists() => "a device".into(),
+        None => "not there now: the daemon waits for it".into(),
     };
     format!("{}  ([robot] port; {now})", path.display())
 }

@@ -175,9 +175,7 @@ fn record<K: CubeKind>(
     let n = K::PER_FACE;
     ctx.board.update(|s| {
         for photo in s.photos.iter_mut().filter(|p| p.attempt == attempt) {
-            let f = (Face::ALL.iter())
-                .position(|x| x.letter() == photo.face)
-                .unwrap_or(0);
+            let f = Face::from_letter(photo.face).map_or(0, Face::index);
             photo.stickers = (f * n..f * n + n)
                 .map(|i| StickerDoc {
                     symbol: symbols.get(i).copied().unwrap_or('?'),
@@ -397,7 +395,8 @@ async fn take_photo(
             stickers: Vec::new(),
         });
         // Shown by scan, then in URFDLB order, whatever order the robot showed the faces in.
-        s.photos.sort_by_key(|p| (p.attempt, "URFDLB".find(p.face)));
+        s.photos
+            .sort_by_key(|p| (p.attempt, Face::from_letter(p.face).map(Face::index)));
     });
     Ok(FacePhoto {
         face: request.face,

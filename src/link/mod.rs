@@ -27,6 +27,6 @@ pub use handle::{Connected, EStopHandle, LinkEvent, LinkHandle, LinkSettings};
 pub use stream::{stream_gated, stream_program, StreamError, StreamOutcome};
 pub use task::WINDOW;
 pub use transport::{
-    open_serial, Connector, FdStream, FixedPath, PathResolver, SerialConnector, SharedPath,
-    Transport,
+    no_port_at, open_serial, Connector, FdStream, FixedPath, PathResolver, SerialConnector,
+    SharedPath, Transport,
 };

@@ -119,17 +119,25 @@ pub fn open_serial(path: &Path, baud: u32) -> Result<FdStream, LinkError> {
 /// `reason` a port could not be opened, saying so when `path` is no serial port at all: a
 /// regular file, a folder, or a device that is not a terminal (`/dev/null`).
 fn not_a_serial_port(path: &Path, reason: String) -> String {
-    let Ok(kind) = std::fs::metadata(path).map(|m| m.file_type()) else {
-        return reason;
-    };
+    match no_port_at(path) {
+        Some(what) => format!("it is {what}, not a serial port"),
+        None if reason.contains(nix::errno::Errno::ENOTTY.desc()) => {
+            format!("{reason}: this device is not a serial port")
+        }
+        None => reason,
+    }
+}
+
+/// What is at `path` when it cannot be a serial port whatever it answers: "a regular file" or
+/// "a folder"; `None` for a device, or for nothing there.
+pub fn no_port_at(path: &Path) -> Option<&'static str> {
+    let kind = std::fs::metadata(path).ok()?.file_type();
     if kind.is_file() {
-        "it is a regular file, not a serial port".into()
+        Some("a regular file")
     } else if kind.is_dir() {
-        "it is a folder, not a serial port".into()
-    } else if reason.contains(nix::errno::Errno::ENOTTY.desc()) {
-        format!("{reason}: this device is not a serial port")
+        Some("a folder")
     } else {
-        reason
+        None
     }
 }
 

@@ -35,9 +35,7 @@ pub(crate) fn toml_in_words(text: &str, e: &toml::de::Error) -> (usize, String) 
 /// number` for a value of another kind (`"fast"`: the key's own range is checked once it is a
 /// number), `expected a whole number from 0 to 4294967295` for a number out of the type's range.
 pub(crate) fn in_words(message: &str) -> String {
-    if message.starts_with("invalid type: ") {
-        return kind_in_words(message);
-    }
+    let wrong_kind = message.starts_with("invalid type: ");
     const TYPES: [(&str, &str); 12] = [
         ("u8", "a whole number from 0 to 255"),
         ("u16", "a whole number from 0 to 65535"),
@@ -54,6 +52,10 @@ pub(crate) fn in_words(message: &str) -> String {
     ];
     let mut text = message.to_string();
     for (rust, words) in TYPES {
+        let words = match words.strip_prefix("a whole number") {
+            Some(_) if wrong_kind => "a whole number",
+            _ => words,
+        };
         for (before, after) in [("expected ", ""), ("expected ", ","), ("expected ", " ")] {
             let from = format!("{before}{rust}{after}");
             if after.is_empty() && !text.ends_with(&from) {
@@ -64,25 +66,6 @@ pub(crate) fn in_words(message: &str) -> String {
     }
     text.replace("invalid type: ", "")
         .replace("invalid value: ", "")
-}
-
-/// `in_words` for a value of the wrong kind: integer types are "a whole number", whatever
-/// their range.
-fn kind_in_words(message: &str) -> String {
-    let mut text = message.replacen("invalid type: ", "", 1);
-    for rust in [
-        "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64",
-    ] {
-        let wanted = format!("expected {rust}");
-        let ends_there = text.ends_with(&wanted);
-        let followed = [",", " "]
-            .iter()
-            .any(|after| text.contains(&format!("{wanted}{after}")));
-        if ends_there || followed {
-            text = text.replace(&wanted, "expected a whole number");
-        }
-    }
-    in_words(&text)
 }
 
 /// The message prefixed with the key on the line at `offset`, when that line is `key = …`.

@@ -177,19 +177,10 @@ impl ControlReply {
             ),
             // The daemon's message says what comes next for this run (or for none).
             ControlReply::Accepted { command, status } => {
-                let mut out = format!("{}\n{}", command.done(), status_line(status));
-                if !status.message.is_empty() {
-                    out.push('\n');
-                    out.push_str(&status.message);
-                }
-                out
+                format!("{}\n{}", command.done(), line_and_message(status))
             }
             ControlReply::Status(status) => {
-                let mut out = status_line(status);
-                if !status.message.is_empty() {
-                    out.push('\n');
-                    out.push_str(&status.message);
-                }
+                let mut out = line_and_message(status);
                 if let Some(notice) = &status.notice {
                     out.push_str("\nnotice: ");
                     out.push_str(notice);
@@ -198,6 +189,16 @@ impl ControlReply {
             }
         }
     }
+}
+
+/// The status line, then the daemon's message (what is happening, or what to do next).
+fn line_and_message(status: &StatusDoc) -> String {
+    let mut out = status_line(status);
+    if !status.message.is_empty() {
+        out.push('\n');
+        out.push_str(&status.message);
+    }
+    out
 }
 
 /// `executing: move 12 of 19 (ETA 41 s), run 3`, `done, run 3`, `idle, last run 3`.
