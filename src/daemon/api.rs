@@ -97,7 +97,8 @@ pub struct Progress {
     pub commands_done: usize,
     pub commands: usize,
     pub elapsed_ms: u64,
-    /// Planned time left.
+    /// Planned time left, scaled by the pace so far; 0 once the program ended short (a stop,
+    /// an e-stop, a fault: the counts above say where).
     pub eta_ms: u64,
 }
 
@@ -118,7 +119,7 @@ pub struct StickerDoc {
 pub struct PhotoDoc {
     /// Cube face (URFDLB letter).
     pub face: char,
-    /// Scan attempt: 0 = first scan, 1.. = verification rescans.
+    /// The run's round (see `ScanRecord::attempt`).
     pub attempt: u32,
     /// Where the PNG is served (`/api/runs/{id}/images/{attempt}/{face}`); the photo is
     /// turned so the face appears as in the net (U above F, …), like `stickers`.
@@ -219,9 +220,12 @@ pub struct RunSummary {
     pub last_acked_move: Option<u32>,
 }
 
-/// One scan of a run (attempt 0 = the first, 1.. = verification rescans).
+/// One scan of a run.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct ScanRecord {
+    /// The run's round: 0 is the first scan; solve N, its execute and the scan that verifies
+    /// it are round N. A run that goes on after an interruption starts a new round with a
+    /// fresh scan, so a round cut short has no scan (scans 0, 2, 3).
     pub attempt: u32,
     /// Faces photographed, with the image URL of each.
     pub images: Vec<PhotoDoc>,
@@ -239,6 +243,7 @@ pub struct ScanRecord {
 /// A solution and its program.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct SolutionRecord {
+    /// The run's round (see `ScanRecord::attempt`).
     pub attempt: u32,
     pub solution: String,
     pub moves: u32,
@@ -252,6 +257,7 @@ pub struct SolutionRecord {
 pub struct StepTiming {
     /// "scan", "classify", "solve", "execute", "verify", …
     pub name: String,
+    /// The run's round (see `ScanRecord::attempt`).
     pub attempt: u32,
     pub started_ms: i64,
     pub ms: f64,

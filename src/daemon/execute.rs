@@ -69,6 +69,12 @@ pub(super) async fn execute(
             Ok(turns_done as u32)
         }
         Err(e) => {
+            // The program ended short: no time is left to wait for, whatever comes next.
+            ctx.board.update(|s| {
+                if let Some(p) = s.progress.as_mut() {
+                    p.eta_ms = 0;
+                }
+            });
             if ctx.rig.robot_state.is_some() {
                 let stopped_at = last_step.map(|s| executable.after[s].pose);
                 ctx.rig.robot_state = Some(stopped_at.unwrap_or(executable.plan.start));

@@ -27,8 +27,26 @@ pub(crate) fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> Confi
 pub(crate) fn toml_in_words(text: &str, e: &toml::de::Error) -> (usize, String) {
     let offset = e.span().map_or(0, |s| s.start);
     let line = text[..offset.min(text.len())].matches('\n').count() + 1;
-    let message = with_key(text, offset, &in_words(e.message().trim()));
+    let message = match key_without_value(text, offset) {
+        Some(key) => format!("key '{key}' has no value after '='"),
+        None => with_key(text, offset, &in_words(e.message().trim())),
+    };
     (line, message)
+}
+
+/// The key of the line at `offset` when that line is `key =` with nothing after it but a
+/// comment (the parser's own words for it speak of quoting strings).
+fn key_without_value(text: &str, offset: usize) -> Option<&str> {
+    let (key, value) = line_at(text, offset).split_once('=')?;
+    let value = value.split('#').next().unwrap_or("").trim();
+    (is_bare_key(key.trim()) && value.is_empty()).then(|| key.trim())
+}
+
+/// The line of `text` that byte `offset` is on.
+fn line_at(text: &str, offset: usize) -> &str {
+    let offset = offset.min(text.len());
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    text[start..].lines().next().unwrap_or("")
 }
 
 /// Rust type names in a serde message said in words: `expected u32` → `expected a whole
@@ -70,10 +88,7 @@ pub(crate) fn in_words(message: &str) -> String {
 
 /// The message prefixed with the key on the line at `offset`, when that line is `key = …`.
 fn with_key(text: &str, offset: usize, message: &str) -> String {
-    let offset = offset.min(text.len());
-    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line = text[start..].lines().next().unwrap_or("");
-    match line.split_once('=') {
+    match line_at(text, offset).split_once('=') {
         Some((key, _)) if is_bare_key(key.trim()) && !message.contains(key.trim()) => {
             format!("key '{}': {message}", key.trim())
         }
@@ -179,5 +194,24 @@ mod words_tests {
         };
         assert_eq!(section, "top level");
         assert!(message.contains("robot"), "{message}");
+    }
+    #[test]
+    fn a_key_with_no_value_is_said_so_not_as_an_unquoted_string() {
+        for text in [
+            "[robot]\nbaud =\n",
+            "[robot]\nbaud =   # the link's speed\n",
+        ] {
+            let error = toml::from_str::<toml::Table>(text).expect_err("no value");
+            let (line, message) = toml_in_words(text, &error);
+            assert_eq!(
+                (line, message.as_str()),
+                (2, "key 'baud' has no value after '='")
+            );
+        }
+        let text = "[robot]\nport = dev/tty\n";
+        let error = toml::from_str::<toml::Table>(text).expect_err("unquoted");
+        let (_, message) = toml_in_words(text, &error);
+        assert!(message.starts_with("key 'port': "), "{message}");
+        assert!(!message.contains("no value"), "{message}");
     }
 }

@@ -3,6 +3,7 @@
 use super::routes::ApiError;
 use super::server::AppState;
 use crate::daemon::{DaemonEvent, StatusDoc};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -10,7 +11,14 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::OwnedSemaphorePermit;
 
-pub(super) async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>) -> Response {
+pub(super) async fn upgrade(
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    State(app): State<AppState>,
+) -> Response {
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(rejection) => return not_a_websocket(&rejection).into_response(),
+    };
     let Ok(permit) = app.socket_permits.clone().try_acquire_owned() else {
         return ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -23,6 +31,20 @@ pub(super) async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>) -
     ws.max_message_size(app.max_message)
         .max_frame_size(app.max_message)
         .on_upgrade(move |socket| pump(socket, app, permit))
+}
+
+/// A plain request to the event stream: the answer says it is a WebSocket, in the API's error body.
+fn not_a_websocket(rejection: &WebSocketUpgradeRejection) -> ApiError {
+    ApiError::new(
+        rejection.status(),
+        "not_a_websocket",
+        format!(
+            "/api/events is a WebSocket: connect with a WebSocket client (GET with \
+             `Connection: Upgrade` and `Upgrade: websocket`); /api/status answers plain HTTP \
+             ({})",
+            rejection.body_text()
+        ),
+    )
 }
 
 /// Why a socket ends.

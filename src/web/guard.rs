@@ -2,7 +2,7 @@
 
 use super::routes::ApiError;
 use super::server::AppState;
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -11,7 +11,9 @@ use axum::response::{IntoResponse, Response};
 /// (loopback only) the request must name a loopback host and come from no other
 /// site, so a web page elsewhere cannot drive the robot through the browser.
 pub(super) async fn actions(State(app): State<AppState>, request: Request, next: Next) -> Response {
-    if let Err(e) = check_action(&app, request.headers()) {
+    let checked = check_action(&app, request.headers())
+        .and_then(|()| check_query_keys(&request, Access::Action));
+    if let Err(e) = checked {
         return e.into_response();
     }
     next.run(request).await
@@ -21,10 +23,64 @@ pub(super) async fn actions(State(app): State<AppState>, request: Request, next:
 /// (as a bearer header, or `?token=` where a browser cannot set headers: images, WebSockets);
 /// on loopback they need a loopback host, so a rebound DNS name cannot read them either.
 pub(super) async fn reads(State(app): State<AppState>, request: Request, next: Next) -> Response {
-    if let Err(e) = check_read(&app, request.headers(), request.uri()) {
+    let checked = check_read(&app, request.headers(), request.uri())
+        .and_then(|()| check_query_keys(&request, Access::Read));
+    if let Err(e) = checked {
         return e.into_response();
     }
     next.run(request).await
+}
+
+/// Whether a route changes state (the token only as a header) or reads (`?token=` too).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Action,
+    Read,
+}
+
+/// The query keys a route takes: a key it does not take is refused, so a typo such as
+/// `?limt=5` is not silently read as no limit.
+fn keys_taken(route: &str, access: Access) -> &'static [&'static str] {
+    match (route, access) {
+        ("/api/runs", _) => &["limit", "token"],
+        ("/api/start", _) => &["source"],
+        (_, Access::Read) => &["token"],
+        (_, Access::Action) => &[],
+    }
+}
+
+fn check_query_keys(request: &Request, access: Access) -> Result<(), ApiError> {
+    let Some(query) = request.uri().query() else {
+        return Ok(());
+    };
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or(request.uri().path(), MatchedPath::as_str);
+    let taken = keys_taken(route, access);
+    let Some((key, _)) = form_urlencoded::parse(query.as_bytes())
+        .find(|(key, _)| !key.is_empty() && !taken.contains(&key.as_ref()))
+    else {
+        return Ok(());
+    };
+    let takes = match taken {
+        [] => "takes no query keys".to_string(),
+        keys => format!("takes only {}", keys.join(", ")),
+    };
+    let header = if key == "token" {
+        " (the token goes in `Authorization: Bearer <token>`)"
+    } else {
+        ""
+    };
+    Err(ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "bad_request",
+        format!(
+            "query key `{key}` is not taken here: {} {} {takes}{header}",
+            request.method(),
+            request.uri().path()
+        ),
+    ))
 }
 
 fn check_action(app: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {

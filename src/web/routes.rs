@@ -227,6 +227,23 @@ fn number<T: std::str::FromStr>(what: &str, text: &str, expected: &str) -> Resul
         .map_err(|_| ApiError::bad_request(format!("{what} `{text}` is not {expected}")))
 }
 
+/// A run or scan number from a path: a whole number too large for any record names no record
+/// (a 404 saying `missing`), anything else that is not a number is a 400 as for `number`.
+fn record_number<T: std::str::FromStr>(
+    what: &str,
+    text: &str,
+    expected: &str,
+    missing: impl FnOnce() -> String,
+) -> Result<T, ApiError> {
+    number(what, text, expected).map_err(|e| {
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            ApiError::not_found(missing())
+        } else {
+            e
+        }
+    })
+}
+
 pub(super) async fn runs(
     State(app): State<AppState>,
     query: Result<Query<RunsQuery>, QueryRejection>,
@@ -251,7 +268,7 @@ pub(super) async fn run(
     id: Result<Path<String>, PathRejection>,
 ) -> ApiResult<RunDetail> {
     let Path(id) = id?;
-    let id: u64 = number("run", &id, RUN_NUMBER)?;
+    let id: u64 = record_number("run", &id, RUN_NUMBER, || format!("there is no run {id}"))?;
     let handle = app.handle.clone();
     match history(move || handle.run(id)).await? {
         Some(detail) => Ok(Json(detail)),
@@ -264,11 +281,12 @@ pub(super) async fn image(
     path: Result<Path<(String, String, String)>, PathRejection>,
 ) -> Result<Response, ApiError> {
     let Path((run, attempt, face)) = path?;
-    let run: u64 = number("run", &run, RUN_NUMBER)?;
-    let attempt: u32 = number(
+    let run: u64 = record_number("run", &run, RUN_NUMBER, || format!("there is no run {run}"))?;
+    let attempt: u32 = record_number(
         "scan",
         &attempt,
-        "a scan number (0 is the run's first scan, 1 the next: /api/runs/12/images/0/U)",
+        "a scan number (the run's round: 0 is its first scan, as in /api/runs/12/images/0/U)",
+        || format!("run {run} has no scan {attempt}"),
     )?;
     let face = face_letter(&face)?;
     let handle = app.handle.clone();

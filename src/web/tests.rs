@@ -223,6 +223,62 @@ async fn bad_input_is_a_400_with_a_reason() {
         );
         assert!(reason.starts_with(said), "{path}: {reason}");
     }
+    // A key a route does not take is named, with what it takes (a typo is no silent default).
+    for (method, path, said) in [
+        (
+            "GET",
+            "/api/runs?limt=5",
+            "query key `limt` is not taken here: GET /api/runs takes only limit, token",
+        ),
+        (
+            "GET",
+            "/api/status?foo=1",
+            "query key `foo` is not taken here: GET /api/status takes only token",
+        ),
+        (
+            "POST",
+            "/api/stop?now=1",
+            "query key `now` is not taken here: POST /api/stop takes no query keys",
+        ),
+        (
+            "POST",
+            "/api/start?token=abc",
+            "query key `token` is not taken here: POST /api/start takes only source (the token goes in",
+        ),
+    ] {
+        let (status, body) = server.call(method, path, &[], None).await;
+        let (kind, reason) = error_of(&body);
+        assert_eq!((status, kind.as_str()), (400, "bad_request"), "{path}: {body}");
+        assert!(reason.starts_with(said), "{path}: {reason}");
+    }
+    // A number too large for any run names no run: not found, not "not a number".
+    for (path, said) in [
+        (
+            "/api/runs/99999999999999999999",
+            "there is no run 99999999999999999999",
+        ),
+        (
+            "/api/runs/99999999999999999999/images/0/U",
+            "there is no run 99999999999999999999",
+        ),
+        (
+            "/api/runs/1/images/99999999999/U",
+            "run 1 has no scan 99999999999",
+        ),
+    ] {
+        let (status, body) = server.call("GET", path, &[], None).await;
+        assert_eq!(
+            (status, error_of(&body).1.as_str()),
+            (404, said),
+            "{path}: {body}"
+        );
+    }
+    // The event stream asked for as a plain page says what it is, in the API's error body.
+    let (status, body) = server.call("GET", "/api/events", &[], None).await;
+    let (kind, reason) = error_of(&body);
+    assert!((400..500).contains(&status), "{status}: {body}");
+    assert_eq!(kind, "not_a_websocket", "{body}");
+    assert!(reason.contains("is a WebSocket"), "{reason}");
     let json = [("Content-Type", "application/json")];
     for body in ["{", "[]", "{\"facelets\": 5}", "{}"] {
         let (status, answer) = server.call("POST", "/api/guide", &json, Some(body)).await;

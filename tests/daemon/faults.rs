@@ -149,6 +149,7 @@ async fn stop_ends_the_run_at_a_step_boundary() {
         progress.commands_done < progress.commands,
         "stopped early: {progress:?}"
     );
+    assert_eq!(progress.eta_ms, 0, "nothing left to wait for: {progress:?}");
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.summary.outcome.as_deref(), Some("stopped"));
     // The record counts the moves the page showed done, in moves as the page does, and keeps
@@ -228,6 +229,11 @@ async fn a_resumed_run_scans_before_it_verifies() {
     // The moves the page showed done when the robot stopped.
     let before = advice.progress.as_ref().map_or(0, |p| p.moves_done) as u32;
     assert!(before >= 2, "{:?}", advice.progress);
+    assert_eq!(
+        advice.progress.as_ref().map(|p| p.eta_ms),
+        Some(0),
+        "e-stopped: no time left"
+    );
     let states = record_states(&daemon);
     assert_eq!(daemon.handle.resume().await.expect("resume"), run);
     let end = finished(&daemon.handle, run).await;
