@@ -1,6 +1,6 @@
 //! Classification of 54 sticker readings into a legal cube (or a clear refusal): centres name faces, references adapt to this scan, pieces are decided together. Pure.
 
-use super::classify_pieces::{sticker_gaps, StickerCosts};
+use super::classify_pieces::{colours_without_cube_rules, sticker_gaps, StickerCosts};
 use super::colour::{LabColour, Rgb};
 use super::face_consistency::{alike_stickers_told_apart, unlike_stickers};
 use super::lighting::LightBounds;
@@ -197,6 +197,10 @@ pub enum Doubt {
     /// Stickers read blank white (every channel clipped) were given a hue:
     /// the camera recorded none (the 2x2, which has no centres to name colours).
     Blank,
+    /// The stickers as read make a cube that cannot exist (a piece twisted,
+    /// flipped or swapped in place); the legal reading is a repair that
+    /// differs from them there.
+    Impossible,
 }
 
 impl std::fmt::Display for Doubt {
@@ -209,6 +213,11 @@ impl std::fmt::Display for Doubt {
                 "stickers read as different colours on one face look alike where the camera clipped"
             }
             Doubt::Blank => "stickers the camera clipped to blank white were given another colour",
+            Doubt::Impossible => {
+                "the stickers as read make a cube that cannot exist (a corner twisted, an edge \
+                 flipped or two pieces swapped in place: a misread, or a cube put together \
+                 wrong); these are where the nearest cube that can exist differs"
+            }
         })
     }
 }
@@ -242,6 +251,7 @@ impl Doubt {
             Doubt::Unlike => "unlike",
             Doubt::Alike => "alike",
             Doubt::Blank => "blank",
+            Doubt::Impossible => "impossible",
         }
     }
 }
@@ -257,6 +267,7 @@ pub fn classify(
         unsettled,
         unlike,
         alike,
+        impossible,
     } = read_cube(readings, palette, options);
     if !best.converged {
         return Err(ClassifyError::Unsure {
@@ -271,7 +282,9 @@ pub fn classify(
         Ok(best)
     } else {
         let among = |which: &[usize]| stickers.iter().any(|s| which.contains(s));
-        let doubt = if among(&unlike) {
+        let doubt = if among(&impossible) {
+            Doubt::Impossible
+        } else if among(&unlike) {
             Doubt::Unlike
         } else if among(&alike) {
             Doubt::Alike
@@ -305,6 +318,8 @@ struct Reading {
     unlike: Vec<usize>,
     /// Stickers that look like others given another colour on their face, where clipped.
     alike: Vec<usize>,
+    /// Stickers where the readings, taken as they are, break a rule of the cube.
+    impossible: Vec<usize>,
 }
 
 /// The most likely legal cube, the stickers that kept changing if the labels
@@ -345,7 +360,8 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
     // the correction models: those stickers are in doubt.
     let unlike = unlike_stickers(readings, &colours);
     let alike = alike_stickers_told_apart(readings, &colours);
-    for &s in unlike.iter().chain(&alike) {
+    let impossible = repaired_against_the_readings(&best.costs, &colours);
+    for &s in unlike.iter().chain(&alike).chain(&impossible) {
         gaps[s] = 0.0;
     }
     for f in 0..6 {
@@ -366,7 +382,29 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
         unsettled: best.unsettled,
         unlike,
         alike,
+        impossible,
     }
+}
+
+/// How much more a legal cube may cost than the readings taken as they are (real pieces, any
+/// twists, flips and parity) before the readings are taken to break a rule of the cube. Noise
+/// makes a legal reading cost more now and then (up to 28.3 in the development part's 6006
+/// readings under every lighting condition); a corner twisted or an edge flipped in place
+/// makes it cost two or three clearly read stickers (47 to 189 on the ten real scans).
+const IMPOSSIBLE_REPAIR: f32 = 40.0;
+
+/// The stickers where the cheapest legal cube differs from the readings taken as they are,
+/// when it costs more than `IMPOSSIBLE_REPAIR` over them: a piece twisted, flipped or swapped
+/// in place (a misread, or a cube put together wrong), which a legal reading only repairs.
+fn repaired_against_the_readings(costs: &StickerCosts, colours: &[usize; 54]) -> Vec<usize> {
+    let as_read = colours_without_cube_rules(costs);
+    let repair: f32 = (0..54)
+        .map(|s| costs[s][colours[s]] - costs[s][as_read[s]])
+        .sum();
+    if repair <= IMPOSSIBLE_REPAIR {
+        return Vec::new();
+    }
+    (0..54).filter(|&s| as_read[s] != colours[s]).collect()
 }
 
 /// Bounds the gaps by the cube's recolourings: giving every non-centre
@@ -549,6 +587,28 @@ mod tests {
         readings[yellow] = [255, 255, 60];
         let got = classify(&readings, &Palette::default(), &ClassifyOptions::default());
         assert_eq!(got.expect("sure").facelets, truth);
+    }
+
+    #[test]
+    fn an_edge_flipped_or_a_corner_twisted_in_place_is_refused_as_impossible() {
+        let palette = Palette::default();
+        let cube = CubieCube {
+            cp: [1, 0, 2, 3, 4, 5, 6, 7],
+            ep: [1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+            ..Default::default()
+        };
+        let readings = palette_readings(&cube.to_facelets(), &palette, &[0, 1, 2, 3, 4, 5]);
+        // UF's stickers (U8, F2) swapped: the edge flipped; URF's three turned: the corner twisted.
+        let mut flipped = readings;
+        flipped.swap(7, 19);
+        let mut twisted = readings;
+        (twisted[8], twisted[9], twisted[20]) = (readings[20], readings[8], readings[9]);
+        for broken in [flipped, twisted] {
+            match classify(&broken, &palette, &ClassifyOptions::default()) {
+                Err(e @ ClassifyError::Unsure { .. }) => assert_eq!(e.kind(), "impossible", "{e}"),
+                Ok(c) => panic!("an impossible cube was given as {}", c.symbols()),
+            }
+        }
     }
 
     #[test]

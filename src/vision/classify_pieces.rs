@@ -260,6 +260,37 @@ pub(crate) fn solve_pieces(costs: &StickerCosts) -> PieceSolution {
     combine(&corners, &edges)
 }
 
+/// Each sticker's colour (by face index) in the cheapest placement of the real pieces when
+/// the cube need not be one that can exist: any twists and flips, either parity. Where it
+/// differs from the cheapest legal cube, the readings themselves break a rule of the cube
+/// (a piece twisted, flipped or swapped in place), and the legal cube is a repair.
+pub(crate) fn colours_without_cube_rules(costs: &StickerCosts) -> [usize; 54] {
+    let mut colours: [usize; 54] = std::array::from_fn(|s| s / 9);
+    for kind in [PieceKind::Corner, PieceKind::Edge] {
+        let options = OptionCosts::new(kind, costs);
+        let (n, k) = (kind.count(), kind.orientations());
+        let cheapest_orientation = |pos: usize, piece: usize| {
+            (0..k)
+                .min_by(|&a, &b| {
+                    options
+                        .get(pos, piece, a)
+                        .total_cmp(&options.get(pos, piece, b))
+                })
+                .unwrap_or(0)
+        };
+        let perm = min_cost_assignment(n, |pos, piece| {
+            options.get(pos, piece, cheapest_orientation(pos, piece))
+        });
+        for (pos, &piece) in perm[..n].iter().enumerate() {
+            let o = cheapest_orientation(pos, piece as usize);
+            for (slot, &sticker) in kind.stickers(pos).iter().enumerate() {
+                colours[sticker] = kind.colour_on(piece as usize, o, slot).index();
+            }
+        }
+    }
+    colours
+}
+
 /// For each sticker, how much more the cheapest legal cube costs if that sticker
 /// must show another colour than in `best` (infinite for centres, which define the faces).
 pub(crate) fn sticker_gaps(costs: &StickerCosts, best: &PieceSolution) -> [f32; 54] {
@@ -333,6 +364,53 @@ mod tests {
         cube.ep.swap(0, 1);
         let solution = solve_pieces(&exact_costs(&cube, 10.0));
         assert!(solution.cubies.check().is_ok());
+    }
+
+    #[test]
+    fn readings_that_break_a_rule_differ_from_their_repair_exactly_where_it_changed_them() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for _ in 0..20 {
+            let cube = random_cube(&mut rng);
+            let legal = exact_costs(&cube, 10.0);
+            let read = colours_without_cube_rules(&legal);
+            assert_eq!(read, cube.to_facelets().stickers.map(|f| f.index()));
+            for broken in [
+                flip_one_edge(&cube),
+                twist_one_corner(&cube),
+                swap_two_edges(&cube),
+            ] {
+                let costs = exact_costs(&broken, 10.0);
+                let read = colours_without_cube_rules(&costs);
+                // The readings are given back as they are, and the repair differs from them.
+                let as_read: [usize; 54] =
+                    std::array::from_fn(|s| (0..6).find(|&c| costs[s][c] == 0.0).unwrap_or(99));
+                assert_eq!(read, as_read);
+                let repaired = colours_of_solution(&solve_pieces(&costs));
+                assert_ne!(read, repaired);
+            }
+        }
+    }
+
+    fn colours_of_solution(solution: &PieceSolution) -> [usize; 54] {
+        solution.cubies.to_facelets().stickers.map(|f| f.index())
+    }
+
+    fn flip_one_edge(cube: &CubieCube) -> CubieCube {
+        let mut broken = *cube;
+        broken.eo[3] ^= 1;
+        broken
+    }
+
+    fn twist_one_corner(cube: &CubieCube) -> CubieCube {
+        let mut broken = *cube;
+        broken.co[5] = (broken.co[5] + 1) % 3;
+        broken
+    }
+
+    fn swap_two_edges(cube: &CubieCube) -> CubieCube {
+        let mut broken = *cube;
+        broken.ep.swap(2, 7);
+        broken
     }
 
     #[test]

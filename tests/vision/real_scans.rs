@@ -75,6 +75,28 @@ fn all_ten_real_scans_are_read_exactly() {
     assert_eq!(tally.right, 10, "{:?}", tally.failures);
 }
 
+/// A cube put together wrong, as a person leaves it: on every real scan, the UF edge's two
+/// readings swapped (flipped in place) or the URF corner's three turned (twisted in place).
+#[test]
+fn an_edge_flipped_or_a_corner_twisted_in_place_on_a_real_scan_is_refused_as_impossible() {
+    use cubed::vision::classify::{classify, ClassifyError};
+    for (_, scan) in real_scans() {
+        let r = scan.readings;
+        let mut flipped = r;
+        flipped.swap(7, 19);
+        let mut twisted = r;
+        (twisted[8], twisted[9], twisted[20]) = (r[20], r[8], r[9]);
+        for (how, readings) in [("flipped", flipped), ("twisted", twisted)] {
+            match classify(&readings, &Palette::default(), &ClassifyOptions::default()) {
+                Err(e @ ClassifyError::Unsure { .. }) => {
+                    assert_eq!(e.kind(), "impossible", "{} {how}: {e}", scan.name)
+                }
+                Ok(c) => panic!("{} {how}: given as {}", scan.name, c.symbols()),
+            }
+        }
+    }
+}
+
 #[test]
 fn seeded_drift_of_the_development_scans_is_right_or_refused_never_confidently_wrong() {
     let dev = scans_in(&real_scans(), Part::Dev);
