@@ -170,9 +170,23 @@ fn solve_without_a_cube_exits_2_and_says_how_to_give_one() {
 
 #[test]
 fn zero_cubes_and_endless_budgets_are_refused_with_the_range() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["dry-run", "--cubes", "0"], "at least 1"),
         (&["test-program", "--cubes", "0"], "at least 1"),
+        (&["scramble", "--count", "0"], "at least 1"),
+        // Sizes that would not fit in memory are refused before anything is drawn.
+        (
+            &["test-program", "--cubes", "99999999999999"],
+            "1000000 cubes",
+        ),
+        (
+            &["test-program", "--turns", "18446744073709551615"],
+            "1000 turns",
+        ),
+        (
+            &["test-program", "--cubes", "1000000", "--turns", "1000"],
+            "fewer cubes or fewer turns",
+        ),
         (&["solve", "--budget-ms", "99999999999", SOLVED], "one hour"),
         (&["bench", "solver", "--budgets", "10,4000000"], "one hour"),
     ];

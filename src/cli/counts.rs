@@ -16,6 +16,49 @@ pub fn at_least_one(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+/// Most cubes one Test Program run takes (`--cubes`).
+pub const MAX_TEST_CUBES: usize = 1_000_000;
+/// Most random turns per scramble (`--turns`): a few dozen already scramble a cube fully.
+pub const MAX_SCRAMBLE_TURNS: usize = 1000;
+/// Most turns of all scrambles together, which are drawn before solving and kept in memory.
+pub const MAX_TOTAL_TURNS: usize = 100_000_000;
+
+/// `--cubes` of the Test Program: 1 to `MAX_TEST_CUBES`.
+pub fn test_cubes(text: &str) -> Result<usize, String> {
+    let n = at_least_one(text)?;
+    if n > MAX_TEST_CUBES {
+        return Err(format!(
+            "{n} is more than the {MAX_TEST_CUBES} cubes one run takes"
+        ));
+    }
+    Ok(n)
+}
+
+/// `--turns` of a scramble: 0 to `MAX_SCRAMBLE_TURNS`.
+pub fn scramble_turns(text: &str) -> Result<usize, String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|e| format!("'{text}' is not a whole number: {e}"))?;
+    if n > MAX_SCRAMBLE_TURNS {
+        return Err(format!(
+            "{n} is more than the {MAX_SCRAMBLE_TURNS} turns a scramble takes (a few dozen scramble a cube fully)"
+        ));
+    }
+    Ok(n)
+}
+
+/// Cubes times turns within `MAX_TOTAL_TURNS` (the scrambles are drawn first, then solved).
+pub fn check_total_turns(cubes: usize, turns: usize) -> Result<(), String> {
+    if cubes.saturating_mul(turns) > MAX_TOTAL_TURNS {
+        return Err(format!(
+            "--cubes {cubes} with --turns {turns} is more than the {MAX_TOTAL_TURNS} turns of \
+             scrambles one run keeps: fewer cubes or fewer turns"
+        ));
+    }
+    Ok(())
+}
+
 /// A time budget in milliseconds, 0 (first solution only) to `MAX_BUDGET_MS`.
 pub fn budget_ms(text: &str) -> Result<u64, String> {
     let ms: u64 = text
@@ -66,6 +109,26 @@ mod tests {
         assert!(at_least_one("x")
             .unwrap_err()
             .contains("not a whole number"));
+    }
+
+    #[test]
+    fn test_program_sizes_are_bounded_with_the_limit_named() {
+        assert_eq!(test_cubes("1000000"), Ok(MAX_TEST_CUBES));
+        assert!(test_cubes("99999999999999")
+            .unwrap_err()
+            .contains("1000000 cubes"));
+        assert!(test_cubes("0").is_err());
+        assert_eq!(scramble_turns("0"), Ok(0));
+        assert!(scramble_turns("18446744073709551615")
+            .unwrap_err()
+            .contains("1000 turns"));
+        assert!(scramble_turns("99999999999999999999")
+            .unwrap_err()
+            .contains("whole number"));
+        assert!(check_total_turns(100_000, 1000).is_ok());
+        assert!(check_total_turns(1_000_000, 1000)
+            .unwrap_err()
+            .contains("fewer cubes"));
     }
 
     #[test]

@@ -161,8 +161,8 @@ pub struct ScrambleArgs {
     /// Seed for reproducible cubes (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// How many cubes.
-    #[arg(long, default_value_t = 1)]
+    /// How many cubes (at least 1).
+    #[arg(long, default_value_t = 1, value_parser = super::counts::at_least_one)]
     pub count: usize,
     /// Cube size: 3, or 2 for the pocket cube (24 stickers).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]

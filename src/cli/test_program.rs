@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct TestProgramArgs {
-    /// How many cubes to scramble and solve.
-    #[arg(long, default_value_t = 100, value_parser = super::counts::at_least_one)]
+    /// How many cubes to scramble and solve (1 to 1000000).
+    #[arg(long, default_value_t = 100, value_parser = super::counts::test_cubes)]
     pub cubes: usize,
-    /// Random turns per scramble.
-    #[arg(long, default_value_t = 25)]
+    /// Random turns per scramble (0 to 1000).
+    #[arg(long, default_value_t = 25, value_parser = super::counts::scramble_turns)]
     pub turns: usize,
     /// Seed for reproducible scrambles (default: from the clock).
     #[arg(long)]
@@ -49,6 +49,9 @@ struct Outcome {
 
 /// Runs the Test Program; exit 1 if any cube failed.
 pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
+    if let Err(reason) = super::counts::check_total_turns(args.cubes, args.turns) {
+        return super::refuse(reason);
+    }
     if let Some(done) = super::pocket_cmds::test_program_if_pocket(&args) {
         return done;
     }

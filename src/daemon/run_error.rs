@@ -284,6 +284,12 @@ mod tests {
             (Doubt::Close, Step::Darker, "dim the lamp"),
             (Doubt::Close, Step::Brighter, "near black"),
             (Doubt::Unlike, Step::Same, "light each face evenly"),
+            (
+                Doubt::Impossible,
+                Step::Same,
+                "cube put back together wrong",
+            ),
+            (Doubt::Impossible, Step::Darker, "an edge flipped by hand"),
         ];
         for (doubt, light, words) in said {
             let message = unsure(doubt, light).to_string();
