@@ -5,12 +5,15 @@ use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed::cube::Face;
 use cubed::error_chain::error_chain;
+use cubed::vision::advice::what_to_do;
 use cubed::vision::calibrate::calibrate;
 use cubed::vision::camera::image_dir::ImageDirCamera;
+use cubed::vision::camera::Retake;
 use cubed::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed::vision::colour::Rgb;
 use cubed::vision::grid_file::{load_grid, parse_corners};
 use cubed::vision::palette::{load_palette, Palette};
+use cubed::vision::recapture::step_for;
 use cubed::vision::sample::SampleOptions;
 use cubed::vision::scan::{capture_faces, plain_plan, read_photos, GridChoice};
 use cubed::vision::scan_file::{load_scan, save_scan, ScanFile};
@@ -119,30 +122,74 @@ fn refuse(format: OutputFormat, kind: &str, message: &str, unsure: &[usize]) -> 
     ExitCode::from(EXIT_INVALID)
 }
 
-/// An unsure reading refused, exit status 2, with the stickers in doubt and
-/// the best guess (not to be acted on: a person may check it against the cube).
+/// An unsure reading refused, exit status 2, with the stickers in doubt by the colour each
+/// was read as, what to do about them, and the best guess (not to be acted on: a person may
+/// check it against the cube).
 fn refuse_unsure(
     format: OutputFormat,
     e: &ClassifyError,
-    stickers: &[usize],
-    guess: &Classification,
+    readings: &[Rgb; 54],
+    palette: &Palette,
 ) -> ExitCode {
+    let ClassifyError::Unsure {
+        stickers,
+        doubt,
+        best_guess: guess,
+        ..
+    } = e;
+    // The command line reads photos and readings it is given: taking them again is the
+    // person's part, as for a folder of photos.
+    let advice = what_to_do(*doubt, step_for(readings, stickers), Retake::SamePhoto);
     match format {
         OutputFormat::Json => println!(
             "{}",
             json!({"error": {"kind": e.kind(), "message": error_chain(e)}, "unsure": stickers,
-                   "best_guess": guess.symbols(), "error_probability": guess.error_probability()})
+                   "advice": advice, "best_guess": guess.symbols(),
+                   "error_probability": guess.error_probability()})
         ),
         OutputFormat::Text => {
             eprintln!("refused ({}): {}", e.kind(), error_chain(e));
             eprintln!(
-                "best guess (not given; calibrated confidence {:.3}): {}",
+                "in doubt, as the best guess reads them: {}",
+                by_colour(stickers, guess, palette)
+            );
+            eprintln!("what to do: {advice}");
+            let floor = if guess.least_gap() <= 0.0 {
+                ", the least it gives: another reading is as good"
+            } else {
+                ""
+            };
+            eprintln!(
+                "best guess (not given; calibrated confidence {:.3}{floor}): {}",
                 guess.confidence(),
                 guess.symbols()
             );
         }
     }
     ExitCode::from(EXIT_INVALID)
+}
+
+/// "white U6, F2; yellow F4": the stickers grouped by the palette colour each was read as.
+fn by_colour(stickers: &[usize], guess: &Classification, palette: &Palette) -> String {
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+    for &s in stickers {
+        let colour = guess.names[guess.facelets.stickers[s].index()];
+        match groups.iter_mut().find(|(c, _)| *c == colour) {
+            Some((_, members)) => members.push(s),
+            None => groups.push((colour, vec![s])),
+        }
+    }
+    groups
+        .iter()
+        .map(|(colour, members)| {
+            let name = palette
+                .colours
+                .get(*colour)
+                .map_or("?", |c| c.name.as_str());
+            format!("{name} {}", cubed::cube::sticker_names(members, 9))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn palette_of(path: &Option<PathBuf>) -> Result<Palette, cubed::vision::palette::PaletteError> {
@@ -214,12 +261,7 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
             Ok(ExitCode::SUCCESS)
         }
         Err(e @ ClassifyError::Unsure { .. }) => {
-            let ClassifyError::Unsure {
-                stickers,
-                best_guess,
-                ..
-            } = &e;
-            Ok(refuse_unsure(flags.format, &e, stickers, best_guess))
+            Ok(refuse_unsure(flags.format, &e, readings, &palette))
         }
     }
 }

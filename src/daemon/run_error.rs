@@ -5,6 +5,7 @@ use super::rig::{EncodeError, RigError};
 use crate::cube::Face;
 use crate::link::StreamError;
 use crate::robot::{AwareError, PlanError};
+use crate::vision::advice::what_to_do;
 use crate::vision::calibrate::CalibrateError;
 use crate::vision::camera::{CameraError, Retake};
 use crate::vision::classify::Doubt;
@@ -122,38 +123,6 @@ fn after_rounds(rounds: u32, retake: Retake) -> String {
     match retake {
         Retake::SamePhoto => "in the folder's photos (files named after faces are read as they are, never taken again)".into(),
         Retake::Exposure | Retake::NextFrame => format!("after {rounds} re-capture(s)"),
-    }
-}
-
-/// What a person can do about stickers the classifier doubts, by how they came out, why it
-/// doubts them, and whether the camera's exposure can be changed.
-fn what_to_do(doubt: Doubt, light: Step, retake: Retake) -> &'static str {
-    // What to do with a camera whose exposure the daemon sets, and with photos from a folder.
-    let (camera, photos) = match (doubt, light) {
-        (Doubt::Impossible, _) => (
-            "check the cube: a corner twisted or an edge flipped by hand, or a cube put back together wrong, cannot be solved; if it is sound, check the lighting on those stickers",
-            "check the cube: a corner twisted or an edge flipped by hand, or a cube put back together wrong, cannot be solved; if it is sound, take the photos again with those stickers lit evenly",
-        ),
-        (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => (
-            "they came out near white, too bright for the camera: dim the lamp or lower `[camera] exposure`",
-            "they came out near white, too bright: take the photos again with less light or a shorter exposure",
-        ),
-        (_, Step::Brighter) => (
-            "they came out near black: light the cube better or raise `[camera] exposure`",
-            "they came out near black: take the photos again with more light or a longer exposure",
-        ),
-        (Doubt::Unlike, Step::Same) => (
-            "light each face evenly (glare or a shadow across a face), and check that nothing covers a sticker",
-            "take the photos again with each face lit evenly (glare or a shadow across a face), and check that nothing covers a sticker",
-        ),
-        (Doubt::Close | Doubt::Unsettled, Step::Same) => (
-            "check the lighting and the camera, or recalibrate the palette",
-            "take the photos again under the light the palette was calibrated in, or recalibrate the palette from them (`cubed calibrate`)",
-        ),
-    };
-    match retake {
-        Retake::Exposure => camera,
-        Retake::NextFrame | Retake::SamePhoto => photos,
     }
 }
 

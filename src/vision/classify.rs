@@ -214,9 +214,9 @@ impl std::fmt::Display for Doubt {
             }
             Doubt::Blank => "stickers the camera clipped to blank white were given another colour",
             Doubt::Impossible => {
-                "the stickers as read make a cube that cannot exist (a corner twisted, an edge \
-                 flipped or two pieces swapped in place: a misread, or a cube put together \
-                 wrong); these are where the nearest cube that can exist differs"
+                "the stickers as read make a cube that cannot exist: a corner twisted, an edge \
+                 flipped or two pieces swapped in place, by a misread or by hand; these are \
+                 where the nearest cube that can exist differs"
             }
         })
     }
@@ -225,7 +225,7 @@ impl std::fmt::Display for Doubt {
 /// Why the classifier refuses to give a cube.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ClassifyError {
-    #[error("unsure of {} sticker(s) {} ({doubt}; least confidence wanted {threshold}); re-capture", stickers.len(), crate::cube::sticker_names(stickers, 9))]
+    #[error("unsure of {} sticker(s) {} ({doubt}; least confidence wanted {threshold})", stickers.len(), crate::cube::sticker_names(stickers, 9))]
     Unsure {
         stickers: Vec<usize>,
         threshold: f32,

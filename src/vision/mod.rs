@@ -1,5 +1,6 @@
-//! Vision: reading the cube's colours from camera images (`pocket_*`: the 2x2). `classify*`, `colour`, `palette` and `recapture` are pure; `camera` does the I/O.
+//! Vision: reading the cube's colours from camera images (`pocket_*`: the 2x2). `advice`, `classify*`, `colour`, `palette` and `recapture` are pure; `camera` does the I/O.
 
+pub mod advice;
 pub(crate) mod assignment;
 pub mod calibrate;
 pub mod camera;

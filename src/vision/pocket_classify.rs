@@ -101,7 +101,7 @@ impl PocketClassification {
 /// Why the 2x2 classifier gives no cube.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PocketClassifyError {
-    #[error("unsure of {} sticker(s) {} of the 2x2 ({doubt}; least confidence wanted {threshold}); re-capture", stickers.len(), crate::cube::sticker_names(stickers, 4))]
+    #[error("unsure of {} sticker(s) {} of the 2x2 ({doubt}; least confidence wanted {threshold})", stickers.len(), crate::cube::sticker_names(stickers, 4))]
     Unsure {
         stickers: Vec<usize>,
         threshold: f32,

@@ -313,6 +313,15 @@ fn a_refusal_in_text_goes_to_stderr_and_names_the_stickers_in_doubt() {
         stderr(&out)
     );
     assert!(stderr(&out).contains("best guess"), "{}", stderr(&out));
+    // Which colours are in doubt, and what to do about photos that cannot be taken again here.
+    for said in [
+        "in doubt, as the best guess reads them: yellow U6,",
+        "; white F2,",
+        "what to do: they came out near white, too bright: take the photos again",
+    ] {
+        assert!(stderr(&out).contains(said), "{said}: {}", stderr(&out));
+    }
+    assert!(!stderr(&out).contains("re-capture"), "{}", stderr(&out));
     // --corners alone means the configured grid, and a short list says what it got.
     let photos = data("photos/3x3x3-random-01");
     let out = cubed(&["scan", "--images", &photos, "--corners", "1,2 3,4"], None);
