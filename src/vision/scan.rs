@@ -35,6 +35,8 @@ pub enum ScanError {
     Sample { face: Face, source: SampleError },
     #[error("no photo of face {0}")]
     MissingFace(Face),
+    #[error("the photos of faces {first} and {second} are the same picture, pixel for pixel: each face needs its own (a file copied twice, or a camera that gave a stale frame)")]
+    SamePhoto { first: Face, second: Face },
     #[error("the photo of face {face} is {got_width}x{got_height}, most other faces' are {width}x{height}")]
     WrongSize {
         face: Face,
@@ -126,7 +128,8 @@ pub fn capture_faces(
     camera: &mut dyn Camera,
     plan: &[CaptureRequest],
 ) -> Result<Vec<FacePhoto>, ScanError> {
-    plan.iter()
+    let photos = plan
+        .iter()
         .map(|request| {
             let image = camera
                 .capture(request)
@@ -140,7 +143,25 @@ pub fn capture_faces(
                 image,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, ScanError>>()?;
+    refuse_the_same_picture_twice(&photos)?;
+    Ok(photos)
+}
+
+/// Two faces cannot give the same picture pixel for pixel: one of them is not its face.
+fn refuse_the_same_picture_twice(photos: &[FacePhoto]) -> Result<(), ScanError> {
+    for (i, a) in photos.iter().enumerate() {
+        if let Some(b) = photos[i + 1..]
+            .iter()
+            .find(|b| b.face != a.face && b.image == a.image)
+        {
+            return Err(ScanError::SamePhoto {
+                first: a.face,
+                second: b.face,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The plan that shows the faces in URFDLB order, unrotated (image directories, tests).
@@ -191,6 +212,37 @@ mod tests {
                 image: RgbImage::new(size(face).0, size(face).1),
             })
             .collect()
+    }
+
+    #[test]
+    fn one_picture_given_for_two_faces_is_refused_naming_both() {
+        use crate::vision::camera::image_dir::ImageDirCamera;
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (n, face) in Face::ALL.iter().enumerate() {
+            RgbImage::from_pixel(4, 4, image::Rgb([n as u8 * 40; 3]))
+                .save(dir.path().join(format!("{face}.png")))
+                .expect("save");
+        }
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        assert_eq!(
+            capture_faces(&mut camera, &plain_plan())
+                .expect("six")
+                .len(),
+            6
+        );
+        std::fs::copy(dir.path().join("U.png"), dir.path().join("F.png")).expect("copy");
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        let err = capture_faces(&mut camera, &plain_plan()).expect_err("U twice");
+        assert!(
+            matches!(
+                err,
+                ScanError::SamePhoto {
+                    first: Face::U,
+                    second: Face::F
+                }
+            ),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ impl ImageDirCamera {
                 frames.push(path);
             }
         }
-        frames.sort();
+        frames.sort_by_cached_key(|path| natural_key(path));
         let mut by_face: [Option<PathBuf>; 6] = Default::default();
         for path in &frames {
             let Some(face) = face_named(path) else {
@@ -85,6 +85,31 @@ fn face_named(path: &Path) -> Option<Face> {
     }
 }
 
+/// A file name's sort key in which runs of digits count as numbers: `frame2` before
+/// `frame10`, as a camera numbers its frames (leading zeros and text as they are).
+fn natural_key(path: &Path) -> Vec<(String, usize, String)> {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let mut key = Vec::new();
+    let mut rest = name.as_str();
+    while !rest.is_empty() {
+        let text_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let (text, after) = rest.split_at(text_len);
+        let digits_len = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
+        let (digits, after) = after.split_at(digits_len);
+        let number = digits.trim_start_matches('0');
+        // Compared by length first, then digit by digit: any number of digits, no overflow.
+        key.push((text.to_string(), number.len(), number.to_string()));
+        rest = after;
+    }
+    key
+}
+
 fn is_image(path: &Path) -> bool {
     let ext = path
         .extension()
@@ -124,6 +149,9 @@ impl Camera for ImageDirCamera {
                 return Err(CameraError::MissingFacePhoto {
                     path: self.dir.clone(),
                     face: request.face,
+                    missing: (Face::ALL.into_iter())
+                        .filter(|f| self.by_face[f.index()].is_none())
+                        .collect(),
                 })
             }
             None => {
@@ -228,6 +256,37 @@ mod tests {
             "{err:?}"
         );
         assert!(err.to_string().contains("face B"), "{err}");
+        // Every face the folder lacks is said at once.
+        std::fs::remove_file(dir.path().join("R.png")).expect("remove");
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        let err = camera.capture(&request(Face::R)).expect_err("no R.png");
+        assert!(err.to_string().contains("none for face R ("), "{err}");
+        assert!(err.to_string().ends_with(", nor for B"), "{err}");
+    }
+
+    #[test]
+    fn numbered_frames_are_taken_in_the_order_of_their_numbers() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (n, name) in ["frame10.png", "frame9.png", "frame1.png", "frame02.png"]
+            .iter()
+            .enumerate()
+        {
+            RgbImage::from_pixel(1, 1, image::Rgb([n as u8; 3]))
+                .save(dir.path().join(name))
+                .expect("save");
+        }
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        let order: Vec<u8> = (Face::ALL[..4].iter())
+            .map(|&f| {
+                camera
+                    .capture(&request(f))
+                    .expect("frame")
+                    .get_pixel(0, 0)
+                    .0[0]
+            })
+            .collect();
+        // frame1, frame02, frame9, frame10.
+        assert_eq!(order, [2, 3, 1, 0]);
     }
 
     #[test]

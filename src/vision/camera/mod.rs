@@ -114,6 +114,18 @@ pub trait Camera: Send {
     }
 }
 
+/// ", nor for B, L" after the face asked for: every face a folder lacks is said at once.
+fn others_missing(face: &Face, missing: &[Face]) -> String {
+    let others: Vec<String> = (missing.iter())
+        .filter(|f| *f != face)
+        .map(|f| f.to_string())
+        .collect();
+    match others.as_slice() {
+        [] => String::new(),
+        _ => format!(", nor for {}", others.join(", ")),
+    }
+}
+
 /// Why a photo could not be taken.
 #[derive(Debug, thiserror::Error)]
 pub enum CameraError {
@@ -130,8 +142,13 @@ pub enum CameraError {
     },
     #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
     MissingImage { path: PathBuf, face: Face },
-    #[error("image directory {path} has photos named after faces but none for face {face} (looked for {face}.png, {face}.jpg, {face}.jpeg, in either case)")]
-    MissingFacePhoto { path: PathBuf, face: Face },
+    #[error("image directory {path} has photos named after faces but none for face {} (looked for {face}.png, {face}.jpg, {face}.jpeg, in either case){}", .face, others_missing(.face, .missing))]
+    MissingFacePhoto {
+        path: PathBuf,
+        face: Face,
+        /// Every face the folder has no photo of (URFDLB), `face` among them.
+        missing: Vec<Face>,
+    },
     #[error("two photos are named after face {face}: {first} and {second}; keep one")]
     TwoFacePhotos {
         face: Face,
