@@ -76,7 +76,11 @@ fn solve_prints_solutions_that_solve() {
 #[test]
 fn solve_json_reports_bad_lines_on_stdin_and_solves_the_rest() {
     let good = scrambles("9", "2");
-    let input = format!("{}\nUUUU\n{}\n", good[0], good[1]);
+    // Comments and blank lines are skipped, and counted in the line numbers.
+    let input = format!(
+        "# two cubes\n{}\n\n  # and a bad line\nUUUU\n{}\n",
+        good[0], good[1]
+    );
     let out = cubed(
         &[
             "solve",
@@ -103,7 +107,7 @@ fn solve_json_reports_bad_lines_on_stdin_and_solves_the_rest() {
     let lines: Vec<_> = rows.iter().map(|r| r["line"].as_u64()).collect();
     assert_eq!(
         lines,
-        [Some(1), Some(2), Some(3)],
+        [Some(2), Some(5), Some(6)],
         "rows say their input line"
     );
     assert_eq!(rows[1]["error"]["kind"], "wrong_length");

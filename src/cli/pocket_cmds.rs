@@ -3,7 +3,6 @@
 use super::solve_cmds::{FormatArg, SolveArgs};
 use super::test_program::TestProgramArgs;
 use super::EXIT_INVALID;
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 use cubed::cube::{format_moves, FaceOrder, Move, Notation};
 use cubed::pocket::{length_in, parse_pocket, program, Metric, PocketFormat, PocketSolver};
@@ -11,7 +10,6 @@ use cubed::table_cache::{default_cache_dir, load_or_build_pocket, CacheOutcome};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use std::io::BufRead;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -97,11 +95,9 @@ fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         any_invalid |= !solve_one(&solver, args, cube.trim(), None)?;
     }
     if args.stdin {
-        for (n, line) in std::io::stdin().lock().lines().enumerate() {
-            let line = line.context("reading standard input")?;
-            if !line.trim().is_empty() {
-                any_invalid |= !solve_one(&solver, args, line.trim(), Some(n + 1))?;
-            }
+        for cube in super::solve_cmds::cube_lines() {
+            let (n, line) = cube?;
+            any_invalid |= !solve_one(&solver, args, &line, Some(n))?;
         }
     }
     Ok(if any_invalid {

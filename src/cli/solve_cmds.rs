@@ -42,7 +42,8 @@ pub enum FormatArg {
 pub struct SolveArgs {
     /// Cubes as 54 colour symbols each (centres say which colour is which face).
     pub facelets: Vec<String>,
-    /// Read one cube per line from standard input (a bad line is reported, the others still solved).
+    /// Read one cube per line from standard input (a bad line is reported, the others still
+    /// solved; blank lines and lines starting with `#` are skipped).
     #[arg(long)]
     pub stdin: bool,
     #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
@@ -74,12 +75,9 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
         any_invalid |= !solve_one(&solver, &args, cube.trim(), None)?;
     }
     if args.stdin {
-        for (n, line) in std::io::stdin().lock().lines().enumerate() {
-            let line = line.context("reading standard input")?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            any_invalid |= !solve_one(&solver, &args, line.trim(), Some(n + 1))?;
+        for cube in cube_lines() {
+            let (n, line) = cube?;
+            any_invalid |= !solve_one(&solver, &args, &line, Some(n))?;
         }
     }
     Ok(if any_invalid {
@@ -87,6 +85,22 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The cubes of standard input, one a line, with their line numbers (from 1), trimmed; blank
+/// lines and `#` comments are skipped.
+pub fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
+    (std::io::stdin().lock().lines().enumerate())
+        .map(|(n, line)| {
+            Ok((
+                n + 1,
+                line.context("reading standard input")?.trim().to_string(),
+            ))
+        })
+        .filter(|cube| {
+            cube.as_ref()
+                .map_or(true, |(_, text)| !text.is_empty() && !text.starts_with('#'))
+        })
 }
 
 /// Prints one cube's solution or error; false if the cube was refused.
