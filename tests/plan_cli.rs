@@ -166,3 +166,39 @@ fn moves_in_the_1988_notation_plan_as_their_singmaster_twins() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_design_without_a_camera_has_no_scan_and_is_told_so_naming_the_file() {
+    let (robot, _) = design("four-arm.toml");
+    let text = std::fs::read_to_string(&robot).expect("design");
+    let mut kept = Vec::new();
+    let mut in_camera = false;
+    for line in text.lines() {
+        let header = line.trim_start().starts_with('[');
+        in_camera = if header {
+            line.trim() == "[[camera]]"
+        } else {
+            in_camera
+        };
+        if !in_camera {
+            kept.push(line);
+        }
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("no-camera.toml");
+    std::fs::write(&path, kept.join("\n")).expect("write");
+    let path = path.to_string_lossy().into_owned();
+    let out = cubed(&["plan", "--robot", &path, "--moves", "R U"], None);
+    assert!(
+        out.status.success(),
+        "turns need no camera: {}",
+        stderr(&out)
+    );
+    let out = cubed(&["plan", "--robot", &path, "--scan"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&path) && stderr(&out).contains("has no [[camera]]"),
+        "{}",
+        stderr(&out)
+    );
+}

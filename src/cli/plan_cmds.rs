@@ -148,6 +148,13 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(e),
     };
     if args.scan {
+        if planner.model.cameras.is_empty() {
+            return refuse(format!(
+                "{}: robot '{}' has no [[camera]], so it has no scan to plan (add a [[camera]] with `at`, as in config/robots/)",
+                args.job.robot.display(),
+                planner.model.name
+            ));
+        }
         let scan = planner.plan_scan(&start)?;
         print_program(&planner, &scan.program, 0, 0, String::new(), args.format)?;
         return Ok(ExitCode::SUCCESS);

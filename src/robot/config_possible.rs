@@ -22,7 +22,10 @@ impl Ctx<'_> {
                 return Err(self.impossible(
                     "[[gripper]]",
                     "at",
-                    format!("face {face} can never be turned: no reachable state lets a gripper turn it"),
+                    format!(
+                        "face {face} can never be turned: no state the grippers reach (their \
+                         `at`, `range` and `[support]`) lets one of them turn it"
+                    ),
                 ));
             }
         }
@@ -32,7 +35,11 @@ impl Ctx<'_> {
                     return Err(self.impossible(
                         "[[camera]]",
                         "at",
-                        format!("face {face} can never be shown to a camera with a clear view"),
+                        format!(
+                            "face {face} can never be shown to a camera with a clear view: no \
+                             state the grippers reach (their `at`, `range` and `[support]`) \
+                             turns it to a camera's `at` with nothing in the way"
+                        ),
                     ));
                 }
             }
