@@ -127,3 +127,15 @@ fn a_missing_file_is_a_read_error() {
     assert!(matches!(err, ConfigError::Read { .. }));
     assert!(err.to_string().contains("/nonexistent/robot.toml"));
 }
+
+#[test]
+fn an_actuator_without_a_name_is_refused() {
+    let text = four_arm_text().replacen("name = \"left\"", "name = \"\"", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains("[[gripper]]")
+            && message.contains("'name'")
+            && message.contains("a name is needed"),
+        "{message}"
+    );
+}

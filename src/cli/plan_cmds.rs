@@ -97,7 +97,7 @@ pub fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, String> {
             Move::Turn(t) => Ok(t),
             Move::Rotate(_) => Err(format!(
                 "'{}' is a whole-cube rotation; give face turns only, the planner chooses the rotations",
-                format_moves(&[m], Notation::Singmaster).unwrap_or_default()
+                format_moves(&[m], notation).unwrap_or_default()
             )),
         })
         .collect()

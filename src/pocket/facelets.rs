@@ -89,18 +89,24 @@ impl PocketFacelets {
             PocketFormat::Facelets(order) => (order, valid),
             PocketFormat::Legacy => (FaceOrder::Tfrplb, Some(&LEGACY_COLOURS[..])),
         };
+        let typed: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let typed: [char; STICKERS] = (typed.as_slice().try_into())
+            .map_err(|_| PocketError::WrongLength { found: typed.len() })?;
+        let typed = to_urfdlb(order, &typed);
+        // The legacy letters are read in either case; a refusal shows the symbol as typed.
         let fold = format == PocketFormat::Legacy;
-        let symbols: Vec<char> = (text.chars())
-            .filter(|c| !c.is_whitespace())
-            .map(|c| if fold { c.to_ascii_lowercase() } else { c })
-            .collect();
-        let input: [char; STICKERS] =
-            (symbols.as_slice().try_into()).map_err(|_| PocketError::WrongLength {
-                found: symbols.len(),
-            })?;
-        let symbols = to_urfdlb(order, &input);
+        let symbols = typed.map(|c| if fold { c.to_ascii_lowercase() } else { c });
         if let Some(valid) = valid {
-            check_allowed(&symbols, valid)?;
+            check_allowed(&symbols, valid).map_err(|e| match e {
+                PocketError::UnknownColour {
+                    sticker, allowed, ..
+                } => PocketError::UnknownColour {
+                    symbol: typed[sticker.0],
+                    sticker,
+                    allowed,
+                },
+                other => other,
+            })?;
         }
         let colours = six_colours(&symbols)?;
         let scheme = scheme_from_fixed_corner(&symbols, &colours)?;

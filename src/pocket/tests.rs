@@ -201,6 +201,12 @@ fn the_legacy_letters_are_the_1988_face_order() {
         matches!(bad, Err(PocketError::UnknownColour { symbol: 'x', sticker, .. }) if sticker == PocketSticker(12)),
         "{bad:?}"
     );
+    // A symbol is shown as it was typed, though the legacy letters are read in either case.
+    let typed = parse_pocket("yyyyggggrrrrbbbbooooXwww", PocketFormat::Legacy, None);
+    assert!(
+        matches!(typed, Err(PocketError::UnknownColour { symbol: 'X', .. })),
+        "{typed:?}"
+    );
     // Told as the legacy input numbers it: the 21st letter, the bottom's first.
     let said = PocketFormat::Legacy.in_input_terms(&bad.expect_err("x").to_string());
     assert!(said.contains("'x' at sticker B1 (letter 21)"), "{said}");

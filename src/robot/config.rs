@@ -235,6 +235,13 @@ impl Ctx<'_> {
             .chain(raw.cradle.iter().map(|c| ("cradle", c.name.as_str())))
             .chain(raw.camera.iter().map(|c| ("camera", c.name.as_str())));
         for (kind, name) in all {
+            if name.trim().is_empty() {
+                return Err(self.invalid(
+                    &format!("[[{kind}]]"),
+                    "name",
+                    "a name is needed: it names the actuator or camera in messages and programs",
+                ));
+            }
             if seen.contains(&name) {
                 return Err(self.invalid(
                     &format!("[[{kind}]] '{name}'"),

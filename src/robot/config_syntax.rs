@@ -84,6 +84,7 @@ pub(crate) fn in_words(message: &str) -> String {
     }
     text.replace("invalid type: ", "")
         .replace("invalid value: ", "")
+        .replace(" as i128", " (too large for any key)")
 }
 
 /// The message prefixed with the key on the line at `offset`, when that line is `key = …`.
@@ -168,6 +169,11 @@ mod words_tests {
             "{message}"
         );
         assert!(!message.contains("u32"), "{message}");
+        let error = toml::from_str::<H>("[history]\nkeep_runs = 100000000000000000000\n")
+            .expect_err("huge");
+        let message = in_words(error.message());
+        assert!(message.contains("(too large for any key)"), "{message}");
+        assert!(!message.contains("i128"), "{message}");
         let error = toml::from_str::<H>("[history]\nkeep_runs = -3\n").expect_err("negative");
         let message = in_words(error.message());
         assert!(

@@ -83,6 +83,13 @@ impl DriveToml {
             max_deg_s: self.max_deg_s,
             accel_deg_s2: self.accel_deg_s2,
         };
+        if !drive.microsteps.is_power_of_two() {
+            return Err(out_of_range(
+                "microsteps",
+                drive.microsteps.into(),
+                "1, 2, 4, 8, 16, 32, 64, 128 or 256 (what stepper drivers offer)",
+            ));
+        }
         let per_rev = drive.steps_per_rev();
         if !(4..=10_000_000).contains(&per_rev) {
             return Err(out_of_range(
@@ -207,6 +214,15 @@ mod tests {
             accel_deg_s2: 18_000,
         };
         assert_eq!(raw.validate().unwrap_err().key, "microsteps");
+        let three = DriveToml {
+            microsteps: 3,
+            ..raw.clone()
+        };
+        let err = three.validate().expect_err("no driver steps in thirds");
+        assert!(
+            err.key == "microsteps" && err.problem.contains("1, 2, 4, 8"),
+            "{err:?}"
+        );
         let slow = DriveToml {
             microsteps: 8,
             accel_deg_s2: 1,
