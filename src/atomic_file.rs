@@ -6,7 +6,7 @@ use std::path::Path;
 /// Creates the directory if needed, writes `bytes` to a temporary file in it, syncs it, and
 /// renames it over `path`, then syncs the directory so the rename survives a power cut (the
 /// temporary file is removed if anything fails).
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomically_with(path, |out| out.write_all(bytes))
 }
 

@@ -20,7 +20,7 @@
 
 #![warn(unreachable_pub)]
 
-mod atomic_file;
+pub mod atomic_file;
 pub mod cube;
 pub mod daemon;
 pub mod error_chain;

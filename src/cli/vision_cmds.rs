@@ -400,6 +400,9 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
             Ok(readings) => readings,
             Err(e) => return super::refuse(format!("{e:#}")),
         }
+    } else if !cfg!(feature = "camera") {
+        // A build choice the person can change: a usage error, not a failure.
+        return super::refuse(NO_CAMERA_SUPPORT);
     } else {
         read_camera(args.camera.as_deref().unwrap_or("0"), &args.grid)?
     };
@@ -407,6 +410,10 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
         Ok(c) => c,
         Err(e) => return super::refuse_error(&e),
     };
+    // Written whole or not at all (an old palette there is kept if the write fails), before
+    // anything is printed as done.
+    cubed::atomic_file::write_atomically(&args.output, cal.palette.to_toml().as_bytes())
+        .with_context(|| format!("writing the palette {}", args.output.display()))?;
     println!(
         "{:<10} {:>6} {:>4} {:>12} {:>12}",
         "colour", "symbol", "face", "ΔE00 before", "ΔE00 after"
@@ -417,8 +424,6 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
             c.name, c.symbol, c.face, c.before, c.after
         );
     }
-    std::fs::write(&args.output, cal.palette.to_toml())
-        .with_context(|| format!("writing {}", args.output.display()))?;
     println!("wrote {}", args.output.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -444,7 +449,10 @@ fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
     Ok(read_photos(&photos, &choice, &SampleOptions::default())?)
 }
 
+/// Why a build without the `camera` feature cannot use a webcam.
+const NO_CAMERA_SUPPORT: &str = "this cubed was built without USB cameras: rebuild with `--features camera` (needs the Debian package libclang1-14)";
+
 #[cfg(not(feature = "camera"))]
 fn read_camera(_device: &str, _grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
-    anyhow::bail!("this cubed was built without USB cameras: rebuild with `--features camera` (needs the Debian package libclang1-14)")
+    anyhow::bail!(NO_CAMERA_SUPPORT)
 }

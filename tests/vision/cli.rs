@@ -332,3 +332,28 @@ fn a_refusal_in_text_goes_to_stderr_and_names_the_stickers_in_doubt() {
         stderr(&out)
     );
 }
+
+/// Without the `camera` feature a webcam is a build choice to change: exit 2, saying how.
+#[cfg(not(feature = "camera"))]
+#[test]
+fn calibrating_from_a_webcam_in_a_build_without_cameras_says_how_to_build_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("palette.toml");
+    let out = cubed(
+        &[
+            "calibrate",
+            "--camera",
+            "0",
+            "--output",
+            &output.to_string_lossy(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--features camera"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!output.exists(), "nothing written");
+}
