@@ -11,9 +11,12 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
     let cube = stdout(&out).trim().to_string();
     let dir = tempfile::tempdir().expect("temp dir");
     let report = dir.path().join("report.json");
+    let link = dir.path().join("robot");
     let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
         .args(["sim", "--pty", "--speed", "0", "--cube", &cube, "--report"])
         .arg(&report)
+        .arg("--link")
+        .arg(&link)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -24,6 +27,16 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
         .next()
         .expect("the simulator prints its pty")
         .expect("readable stdout");
+    // The link points at the pty while the simulator runs, as /dev/serial/by-id does.
+    let pointed = (0..500).find_map(|_| {
+        let target = std::fs::read_link(&link).ok();
+        if target.is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        target
+    });
+    assert_eq!(pointed.expect("link made").to_string_lossy(), pty);
+    let pty = link.to_string_lossy().into_owned();
 
     let exec = cubed(
         &[
@@ -43,6 +56,10 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
     let status = sim.wait().expect("the simulator exits");
     assert!(exec.status.success(), "exec failed: {}", stderr(&exec));
     assert!(status.success(), "simulator exit {status:?}");
+    assert!(
+        link.symlink_metadata().is_err(),
+        "the link goes with the simulator"
+    );
 
     let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
     let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");

@@ -10,9 +10,12 @@ use std::process::ExitCode;
 #[derive(Clone, Copy, Debug, ValueEnum, Default)]
 #[value(rename_all = "UPPER")]
 pub enum OrderArg {
+    /// Up, right, front, down, left, back.
     #[default]
     Urfdlb,
+    /// Up, left, front, right, back, down.
     Ulfrbd,
+    /// The 1988 order: top, front, right, posterior, left, bottom.
     Tfrplb,
 }
 

@@ -156,7 +156,15 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
             ));
         }
         let scan = planner.plan_scan(&start)?;
-        print_program(&planner, &scan.program, 0, 0, String::new(), args.format)?;
+        let tally = count(scan.photos.len(), "photo", "photos");
+        print_program(
+            &planner,
+            &scan.program,
+            (0, 0),
+            String::new(),
+            tally,
+            args.format,
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(done) = super::pocket_cmds::plan_if_pocket(&args, &planner, &start) {
@@ -216,22 +224,23 @@ pub fn plan_cube(
 pub fn print_plan(planner: &Planner, plan: &Plan, format: Format) -> anyhow::Result<()> {
     let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
     let solution = format_moves(&moves, Notation::Singmaster)?;
-    print_program(
-        planner,
-        &plan.program,
-        plan.face_turns,
-        plan.cube_rotations,
-        solution,
-        format,
-    )
+    let tally = format!(
+        "{}, {}",
+        count(plan.face_turns, "face turn", "face turns"),
+        count(plan.cube_rotations, "cube rotation", "cube rotations"),
+    );
+    let counts = (plan.face_turns, plan.cube_rotations);
+    print_program(planner, &plan.program, counts, solution, tally, format)
 }
 
+/// Prints a program as JSON or as text ending in a summary line; `tally` says what it does
+/// ("3 face turns, 1 cube rotation", "6 photos").
 fn print_program(
     planner: &Planner,
     program: &cubed::robot::Program,
-    face_turns: usize,
-    cube_rotations: usize,
+    (face_turns, cube_rotations): (usize, usize),
     solution: String,
+    tally: String,
     format: Format,
 ) -> anyhow::Result<()> {
     let doc = ProgramDoc::new(
@@ -246,12 +255,10 @@ fn print_program(
         Format::Text => {
             print!("{}", program.to_text(&planner.model));
             println!(
-                "robot {}: {}, {:.2} s, {}, {}{}",
+                "robot {}: {}, {:.2} s, {tally}{}",
                 doc.robot,
                 count(doc.steps.len(), "step", "steps"),
                 doc.total_ms as f64 / 1000.0,
-                count(doc.face_turns, "face turn", "face turns"),
-                count(doc.cube_rotations, "cube rotation", "cube rotations"),
                 if doc.solution.is_empty() {
                     String::new()
                 } else {

@@ -110,6 +110,15 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         };
         serve(firmware, options, control_rx).await
     })?;
+    // The pty is gone with the simulator: so is the link to it, as when a device is unplugged.
+    if let Some(link) = &args.link {
+        if link
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
+        {
+            let _ = std::fs::remove_file(link);
+        }
+    }
     let report = SimReport::of_served(&served);
     if let Some(path) = &args.report {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")

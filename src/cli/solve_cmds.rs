@@ -46,6 +46,7 @@ pub struct SolveArgs {
     /// solved; blank lines and lines starting with `#` are skipped).
     #[arg(long)]
     pub stdin: bool,
+    /// Order of the faces in the input.
     #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
     pub order: OrderArg,
     #[arg(long, value_enum, default_value_t = NotationArg::Singmaster)]

@@ -281,17 +281,12 @@ fn print_text(c: &Classification) {
     let least: Vec<String> = order
         .iter()
         .take(4)
-        .map(|&s| {
-            format!(
-                "{}{} gap {:.2}",
-                Face::from_index(s / 9),
-                s % 9 + 1,
-                c.gaps[s]
-            )
-        })
+        .map(|&s| format!("{}{} {:.2}", Face::from_index(s / 9), s % 9 + 1, c.gaps[s]))
         .collect();
     println!(
-        "chance of being wrong: {:.4} %; least sure: {}; colour naming gap {:.2}",
+        "chance of being wrong: {:.4} %; least sure, by how much worse the nearest other \
+         reading fits (colour difference, CIEDE2000 plus chromaticity): {}; naming the colours \
+         otherwise: {:.2}",
         100.0 * c.error_probability(),
         least.join(", "),
         c.naming_gap()
