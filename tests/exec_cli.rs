@@ -101,3 +101,26 @@ fn exec_refuses_an_illegal_program_file_naming_the_step_and_the_reason() {
         "refused before the port is opened: {err}"
     );
 }
+
+#[test]
+fn exec_refuses_a_program_naming_an_actuator_the_robot_lacks_by_file_and_step() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = dir.path().join("typo.json");
+    let open = |actuator: &str| serde_json::json!({"op": "open", "actuator": actuator});
+    let doc = serde_json::json!({
+        "robot": "four-arm",
+        "steps": [
+            {"at_ms": 0, "ms": 100, "actions": [open("left")]},
+            {"at_ms": 100, "ms": 100, "actions": [open("lefty")]},
+        ],
+        "total_ms": 200, "face_turns": 0, "cube_rotations": 0, "solution": "",
+    });
+    std::fs::write(&program, doc.to_string()).expect("writes the program");
+    let program = program.to_string_lossy().into_owned();
+    let port = dir.path().join("no-such-port");
+    let port = port.to_string_lossy().into_owned();
+    let out = cubed(&["exec", "--port", &port, "--program", &program], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let said = format!("{program}: step 2: robot 'four-arm' has no gripper called 'lefty'");
+    assert!(stderr(&out).contains(&said), "{}", stderr(&out));
+}

@@ -48,7 +48,7 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
         };
         return Ok(doc
             .to_program(&planner.model)
-            .map_err(|e| error_chain(&e))
+            .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))
             .and_then(|program| checked(path, planner, program)));
     }
     let plan = match (&args.job.moves, &args.job.facelets) {

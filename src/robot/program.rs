@@ -150,7 +150,8 @@ pub struct ProgramDoc {
     pub solution: String,
 }
 
-/// A name in a program document that the robot does not have.
+/// A name in a program document that the robot does not have (steps counted from 1, as a
+/// person reads the document).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProgramDocError {
     #[error("step {step}: robot '{robot}' has no {kind} called '{name}'")]
@@ -307,7 +308,7 @@ impl ProgramDoc {
                 let actions = s
                     .actions
                     .iter()
-                    .map(|a| a.resolve(model, i))
+                    .map(|a| a.resolve(model, i + 1))
                     .collect::<Result<_, _>>()?;
                 Ok(Step { actions })
             })
