@@ -70,17 +70,7 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
 #[test]
 fn exec_refuses_an_illegal_program_file_naming_the_step_and_the_reason() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let program = dir.path().join("drop.json");
-    let open = |actuator: &str| serde_json::json!({"op": "open", "actuator": actuator});
-    let doc = serde_json::json!({
-        "robot": "four-arm",
-        "steps": [
-            {"at_ms": 0, "ms": 100, "actions": [open("left")]},
-            {"at_ms": 100, "ms": 100, "actions": [open("front")]},
-        ],
-        "total_ms": 200, "face_turns": 0, "cube_rotations": 0, "solution": "",
-    });
-    std::fs::write(&program, doc.to_string()).expect("writes the program");
+    let program = opening_left_then(dir.path(), "front");
     let port = dir.path().join("no-such-port");
     let out = cubed(
         &[
@@ -105,17 +95,7 @@ fn exec_refuses_an_illegal_program_file_naming_the_step_and_the_reason() {
 #[test]
 fn exec_refuses_a_program_naming_an_actuator_the_robot_lacks_by_file_and_step() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let program = dir.path().join("typo.json");
-    let open = |actuator: &str| serde_json::json!({"op": "open", "actuator": actuator});
-    let doc = serde_json::json!({
-        "robot": "four-arm",
-        "steps": [
-            {"at_ms": 0, "ms": 100, "actions": [open("left")]},
-            {"at_ms": 100, "ms": 100, "actions": [open("lefty")]},
-        ],
-        "total_ms": 200, "face_turns": 0, "cube_rotations": 0, "solution": "",
-    });
-    std::fs::write(&program, doc.to_string()).expect("writes the program");
+    let program = opening_left_then(dir.path(), "lefty");
     let program = program.to_string_lossy().into_owned();
     let port = dir.path().join("no-such-port");
     let port = port.to_string_lossy().into_owned();
@@ -123,4 +103,20 @@ fn exec_refuses_a_program_naming_an_actuator_the_robot_lacks_by_file_and_step() 
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let said = format!("{program}: step 2: robot 'four-arm' has no gripper called 'lefty'");
     assert!(stderr(&out).contains(&said), "{}", stderr(&out));
+}
+
+/// A four-arm program file that opens the left gripper, then the actuator named `second`.
+fn opening_left_then(dir: &std::path::Path, second: &str) -> std::path::PathBuf {
+    let program = dir.join(format!("open-left-then-{second}.json"));
+    let open = |actuator: &str| serde_json::json!({"op": "open", "actuator": actuator});
+    let doc = serde_json::json!({
+        "robot": "four-arm",
+        "steps": [
+            {"at_ms": 0, "ms": 100, "actions": [open("left")]},
+            {"at_ms": 100, "ms": 100, "actions": [open(second)]},
+        ],
+        "total_ms": 200, "face_turns": 0, "cube_rotations": 0, "solution": "",
+    });
+    std::fs::write(&program, doc.to_string()).expect("writes the program");
+    program
 }

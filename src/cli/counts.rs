@@ -4,12 +4,16 @@
 /// Longest time budget accepted per cube: one hour.
 pub const MAX_BUDGET_MS: u64 = 3_600_000;
 
+/// A whole number of 0 or more, or what is wrong with `text`.
+fn whole_number(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse()
+        .map_err(|e| format!("'{text}' is not a whole number: {e}"))
+}
+
 /// A count that must be at least 1 (`--cubes`, `--threads`, `--parallel`).
 pub fn at_least_one(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .trim()
-        .parse()
-        .map_err(|e| format!("'{text}' is not a whole number: {e}"))?;
+    let n = whole_number(text)?;
     if n == 0 {
         return Err("must be at least 1".to_string());
     }
@@ -36,10 +40,7 @@ pub fn test_cubes(text: &str) -> Result<usize, String> {
 
 /// `--turns` of a scramble: 0 to `MAX_SCRAMBLE_TURNS`.
 pub fn scramble_turns(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .trim()
-        .parse()
-        .map_err(|e| format!("'{text}' is not a whole number: {e}"))?;
+    let n = whole_number(text)?;
     if n > MAX_SCRAMBLE_TURNS {
         return Err(format!(
             "{n} is more than the {MAX_SCRAMBLE_TURNS} turns a scramble takes (a few dozen scramble a cube fully)"
