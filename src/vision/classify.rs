@@ -389,9 +389,10 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
 /// How much more a legal cube may cost than the readings taken as they are (real pieces, any
 /// twists, flips and parity) before the readings are taken to break a rule of the cube. Noise
 /// makes a legal reading cost more now and then (up to 28.3 in the development part's 6006
-/// readings under every lighting condition); a corner twisted or an edge flipped in place
-/// makes it cost two or three clearly read stickers (47 to 189 on the ten real scans).
-const IMPOSSIBLE_REPAIR: f32 = 40.0;
+/// readings under every lighting condition; up to 20.2 in the 2x2s of their corners); a corner
+/// twisted or an edge flipped in place makes it cost two or three clearly read stickers (47 to
+/// 189 on the ten real scans). The 2x2 reader uses the same bound (its costs are the same).
+pub(crate) const IMPOSSIBLE_REPAIR: f32 = 40.0;
 
 /// The stickers where the cheapest legal cube differs from the readings taken as they are,
 /// when it costs more than `IMPOSSIBLE_REPAIR` over them: a piece twisted, flipped or swapped

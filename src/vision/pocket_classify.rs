@@ -6,7 +6,9 @@
 //! holding the palette's scheme is tried; for each, the eight corners are
 //! decided together: DLB is the DLB piece untwisted, the other seven pieces take
 //! the other seven places in every possible way, each with the twists of lowest
-//! cost whose sum is 0 mod 3 (the twist repair). Costs are the 3x3's (CIEDE2000
+//! cost whose sum is 0 mod 3 (the twist repair; when it costs more than the 3x3's
+//! `IMPOSSIBLE_REPAIR` over the cheapest placement under any holding with the twists as
+//! read, a corner is twisted in place and the reading is refused as impossible). Costs are the 3x3's (CIEDE2000
 //! plus chromaticity) to reference colours that start at the palette and are
 //! adapted to this scan, a few rounds: each face's light is estimated from the
 //! stickers' labels (bounded, as for the 3x3: `lighting.rs`) and each colour's
@@ -18,7 +20,8 @@
 //! calibration ([`POCKET_CALIBRATION`]), so `min_confidence` means the same
 //! for both sizes.
 
-use super::classify::{orientations, Calibration, ClassifyOptions, Doubt};
+use super::assignment::min_cost_assignment;
+use super::classify::{orientations, Calibration, ClassifyOptions, Doubt, IMPOSSIBLE_REPAIR};
 use super::colour::{LabColour, Rgb};
 use super::face_consistency::blank_stickers_given_a_hue;
 use super::lighting::{chromaticity, linearize, FaceGains, LightBounds};
@@ -49,6 +52,9 @@ pub struct PocketClassification {
     /// Stickers read blank white (every channel clipped) but given another
     /// colour than the palette's palest: in doubt, whatever their gap.
     pub blank: Vec<usize>,
+    /// Stickers where the readings twist a corner as no 2x2 can be (the twists do not sum
+    /// to 0): in doubt, whatever their gap.
+    pub impossible: Vec<usize>,
 }
 
 /// The 2x2's calibration: the chance a 2x2 is wrong when its least sure
@@ -129,7 +135,9 @@ pub fn classify_pocket(
     if stickers.is_empty() {
         Ok(best)
     } else {
-        let doubt = if stickers.iter().any(|s| best.blank.contains(s)) {
+        let doubt = if stickers.iter().any(|s| best.impossible.contains(s)) {
+            Doubt::Impossible
+        } else if stickers.iter().any(|s| best.blank.contains(s)) {
             Doubt::Blank
         } else {
             Doubt::Close
@@ -175,12 +183,21 @@ pub fn classify_pocket_best_guess(
         }
     }
     let blank = blank_stickers_given_a_hue(readings, &found.colours, palette.palest());
+    // As for the 3x3: twists no 2x2 can have are refused, not repaired into another cube.
+    let impossible: Vec<usize> = if found.repair > IMPOSSIBLE_REPAIR {
+        (0..STICKERS)
+            .filter(|&s| found.as_read[s] != found.colours[s])
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut read = found.into_classification(palette, options.pocket_calibration);
     read.unsettled = unsettled;
-    for &s in &blank {
+    for &s in blank.iter().chain(&impossible) {
         read.gaps[s] = 0.0;
     }
     read.blank = blank;
+    read.impossible = impossible;
     read
 }
 
@@ -206,6 +223,10 @@ struct Decision {
     colours: [usize; STICKERS],
     cost: f32,
     with_colour: [[f32; 6]; STICKERS],
+    /// Each sticker's colour with every corner twisted as the readings have it.
+    as_read: [usize; STICKERS],
+    /// How much more the legal twists cost than those.
+    repair: f32,
 }
 
 impl Decision {
@@ -235,6 +256,7 @@ impl Decision {
             calibration,
             unsettled: Vec::new(),
             blank: Vec::new(),
+            impossible: Vec::new(),
         }
     }
 }
@@ -320,15 +342,48 @@ fn decide(
     for h in &holdings {
         search.placements(h, &mut [0; 7], 0, 0, h.fixed);
     }
-    let (cost, names, colours) = search
+    let (total, names, colours) = search
         .best
         .unwrap_or((0.0, [0, 1, 2, 3, 4, 5], [0; STICKERS]));
+    let (as_read, repair) = twisted_as_read(&holdings, total);
     Decision {
         names,
         colours,
-        cost,
+        cost: total,
         with_colour: search.with_colour,
+        as_read,
+        repair,
     }
+}
+
+/// Each sticker's colour in the cheapest placement of the corners under any holding of the
+/// colours when the twists need not sum to 0, and how much more the best legal reading
+/// (`legal`) costs than that placement.
+fn twisted_as_read(holdings: &[Holding], legal: f32) -> ([usize; STICKERS], f32) {
+    let mut best: Option<(f32, [usize; STICKERS])> = None;
+    for h in holdings {
+        let perm = min_cost_assignment(7, |place, piece| h.cheapest[place][piece]);
+        let free = h.fixed + (0..7).map(|i| h.cheapest[i][perm[i] as usize]).sum::<f32>();
+        if best.as_ref().is_some_and(|(cost, _)| *cost <= free) {
+            continue;
+        }
+        let mut colours = [0; STICKERS];
+        for (k, s) in corner_stickers(Corner::DBL).into_iter().enumerate() {
+            colours[s.0] = colour_at(&h.names, FIXED, 0, k);
+        }
+        for (place, &piece) in perm[..7].iter().enumerate() {
+            let twists = &h.costs[place][piece as usize];
+            let t = (0..3)
+                .min_by(|&a, &b| twists[a].total_cmp(&twists[b]))
+                .unwrap_or(0);
+            for (k, s) in corner_stickers(Corner::ALL[FREE[place]]).iter().enumerate() {
+                colours[s.0] = colour_at(&h.names, FREE[piece as usize], t, k);
+            }
+        }
+        best = Some((free, colours));
+    }
+    let (free, as_read) = best.unwrap_or((legal, [0; STICKERS]));
+    (as_read, (legal - free).max(0.0))
 }
 
 type Reading = (f32, [usize; 6], [usize; STICKERS]);

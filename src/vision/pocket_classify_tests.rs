@@ -1,4 +1,4 @@
-//! Tests of the 2x2 reader: exact readings of random cubes come back exactly (checked against the pocket model's own validation), simulated photos are read right on the configured and the found grid (and under a lamp too bright, never wrong and read after darker re-captures), a sticker painted another colour is repaired or refused (never read as another cube), and the fixed corner names D, L and B.
+//! Tests of the 2x2 reader: exact readings of random cubes come back exactly (checked against the pocket model's own validation), simulated photos are read right on the configured and the found grid (and under a lamp too bright, never wrong and read after darker re-captures), a sticker painted another colour is repaired or refused (never read as another cube), a corner twisted in place is refused as impossible, and the fixed corner names D, L and B.
 
 use super::*;
 use crate::pocket::{random_pocket, PocketCube};
@@ -177,4 +177,23 @@ fn a_2x2_under_a_lamp_too_bright_for_a_webcam_is_read_after_darker_recaptures() 
     );
     assert_eq!(both.after.right, 20, "{:?}", both.after.failures);
     assert!(both.retaken_darker > 0 && both.retaken_brighter == 0);
+}
+
+#[test]
+fn a_corner_twisted_in_place_is_refused_as_impossible() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    for _ in 0..20 {
+        let truth = random_pocket(&mut rng).to_facelets();
+        let readings = exact_readings(&truth);
+        // The URF corner's three readings turned: that corner twisted in place.
+        let [a, b, c] = corner_stickers(Corner::URF).map(|s| s.0);
+        let mut twisted = readings;
+        (twisted[a], twisted[b], twisted[c]) = (readings[c], readings[a], readings[b]);
+        match classify_pocket(&twisted, &palette(), &ClassifyOptions::default()) {
+            Err(PocketClassifyError::Unsure { doubt, .. }) => {
+                assert_eq!(doubt, Doubt::Impossible)
+            }
+            Ok(read) => panic!("an impossible 2x2 was given as {}", read.symbols()),
+        }
+    }
 }

@@ -139,6 +139,37 @@ fn the_corners_of_every_real_scan_read_as_the_2x2_they_show() {
     );
 }
 
+/// A 2x2 put together wrong: the corners of every real scan, with the URF corner's three
+/// readings turned (twisted in place), are refused as impossible, not repaired.
+#[test]
+fn a_corner_twisted_in_place_among_real_corners_is_refused_as_impossible() {
+    use cubed::cube::Corner;
+    use cubed::pocket::stickers::corner_stickers;
+    use cubed::vision::evaluate::LabelledScan as Scan;
+    use cubed::vision::pocket_classify::{classify_pocket, PocketClassifyError};
+    use cubed::vision::pocket_evaluate::corners_of;
+    for (
+        _,
+        Scan {
+            name,
+            readings,
+            truth,
+        },
+    ) in real_scans()
+    {
+        let (r, _) = corners_of(&readings, &truth);
+        let [a, b, c] = corner_stickers(Corner::URF).map(|s| s.0);
+        let mut twisted = r;
+        (twisted[a], twisted[b], twisted[c]) = (r[c], r[a], r[b]);
+        match classify_pocket(&twisted, &Palette::default(), &ClassifyOptions::default()) {
+            Err(PocketClassifyError::Unsure { doubt, .. }) => {
+                assert_eq!(doubt, Doubt::Impossible, "{name}")
+            }
+            Ok(read) => panic!("{name}: given as {}", read.symbols()),
+        }
+    }
+}
+
 #[test]
 fn drifting_corners_of_the_development_scans_are_right_or_refused_never_confidently_wrong() {
     let dev = scans_in(&real_scans(), Part::Dev);
