@@ -280,6 +280,23 @@ struct Holding {
     floor: [f32; 8],
 }
 
+impl Holding {
+    /// The stickers' colours with the fixed corner in place and each free place `i` holding
+    /// piece `pieces[i]` (an index into `FREE`) with twist `twists[i]`.
+    fn colours(&self, pieces: &[usize; 7], twists: &[usize; 7]) -> [usize; STICKERS] {
+        let mut colours = [0; STICKERS];
+        for (k, s) in corner_stickers(Corner::DBL).into_iter().enumerate() {
+            colours[s.0] = colour_at(&self.names, FIXED, 0, k);
+        }
+        for i in 0..7 {
+            for (k, s) in corner_stickers(Corner::ALL[FREE[i]]).iter().enumerate() {
+                colours[s.0] = colour_at(&self.names, FREE[pieces[i]], twists[i], k);
+            }
+        }
+        colours
+    }
+}
+
 /// The palette colour of sticker `k` of a place holding `piece` with `twist`.
 fn colour_at(names: &[usize; 6], piece: usize, twist: usize, k: usize) -> usize {
     let faces = crate::cube::cubie::corner_colours(piece);
@@ -367,20 +384,14 @@ fn twisted_as_read(holdings: &[Holding], legal: f32) -> ([usize; STICKERS], f32)
         if best.as_ref().is_some_and(|(cost, _)| *cost <= free) {
             continue;
         }
-        let mut colours = [0; STICKERS];
-        for (k, s) in corner_stickers(Corner::DBL).into_iter().enumerate() {
-            colours[s.0] = colour_at(&h.names, FIXED, 0, k);
-        }
-        for (place, &piece) in perm[..7].iter().enumerate() {
-            let twists = &h.costs[place][piece as usize];
-            let t = (0..3)
-                .min_by(|&a, &b| twists[a].total_cmp(&twists[b]))
-                .unwrap_or(0);
-            for (k, s) in corner_stickers(Corner::ALL[FREE[place]]).iter().enumerate() {
-                colours[s.0] = colour_at(&h.names, FREE[piece as usize], t, k);
-            }
-        }
-        best = Some((free, colours));
+        let pieces: [usize; 7] = std::array::from_fn(|i| perm[i] as usize);
+        let twists = std::array::from_fn(|i| {
+            let costs = &h.costs[i][pieces[i]];
+            (0..3)
+                .min_by(|&a, &b| costs[a].total_cmp(&costs[b]))
+                .unwrap_or(0)
+        });
+        best = Some((free, h.colours(&pieces, &twists)));
     }
     let (free, as_read) = best.unwrap_or((legal, [0; STICKERS]));
     (as_read, (legal - free).max(0.0))
@@ -481,10 +492,7 @@ impl Search {
         pieces: &[usize; 7],
         after: &[[f32; 3]; 8],
     ) -> [usize; STICKERS] {
-        let mut colours = [0; STICKERS];
-        for (k, s) in corner_stickers(Corner::DBL).into_iter().enumerate() {
-            colours[s.0] = colour_at(&h.names, FIXED, 0, k);
-        }
+        let mut twists = [0; 7];
         let mut need = 0; // twist the places from i on must still sum to
         for i in 0..7 {
             let c = |t: usize| h.costs[i][pieces[i]][t];
@@ -495,12 +503,9 @@ impl Search {
                 })
                 .unwrap_or(0);
             need = (need + 3 - t) % 3;
-            let stickers = corner_stickers(Corner::ALL[FREE[i]]);
-            for (k, s) in stickers.iter().enumerate() {
-                colours[s.0] = colour_at(&h.names, FREE[pieces[i]], t, k);
-            }
+            twists[i] = t;
         }
-        colours
+        h.colours(pieces, &twists)
     }
 }
 
