@@ -127,6 +127,29 @@ fn solve_json_reports_bad_lines_on_stdin_and_solves_the_rest() {
 }
 
 #[test]
+fn solve_text_on_stdin_prints_one_line_per_cube_in_order() {
+    let good = scrambles("10", "2");
+    let input = format!("{}\nUUUU\n# a comment\n{SOLVED}\n{}\n", good[0], good[1]);
+    let args = ["solve", "--stdin", "--tables", "small", "--budget-ms", "5"];
+    let out = cubed(&args, Some(&input));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(
+        (lines[1], lines[2]),
+        ("invalid", "already solved (0 moves)")
+    );
+    assert!(solves(&good[0], lines[0], Notation::Singmaster));
+    assert!(solves(&good[1], lines[3], Notation::Singmaster));
+    assert!(
+        stderr(&out).contains("line 2: invalid cube UUUU"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn solve_reads_the_1988_face_order_and_writes_the_1988_notation() {
     let cube = &scrambles("11", "1")[0];
     let (f, scheme, _) = parse_cube(cube, FaceOrder::Urfdlb, None).expect("valid");

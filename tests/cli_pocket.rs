@@ -184,6 +184,26 @@ fn two_by_two_options_are_refused_on_a_3x3() {
 }
 
 #[test]
+fn three_by_three_options_that_do_nothing_on_a_2x2_are_refused() {
+    let refused = [
+        (
+            &["solve", "--size", "2", "--budget-ms", "5", "x"][..],
+            "--budget-ms",
+        ),
+        (
+            &["test-program", "--size", "2", "--target", "9"][..],
+            "--target",
+        ),
+        (&["test-program", "--size", "2", "--legacy"][..], "--legacy"),
+    ];
+    for (args, option) in refused {
+        let out = cubed(args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(option), "{}", stderr(&out));
+    }
+}
+
+#[test]
 fn test_program_size_2_solves_every_cube() {
     let dir = tempfile::tempdir().expect("temp dir");
     let args = [

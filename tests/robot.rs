@@ -66,6 +66,26 @@ fn a_bad_timing_names_its_key() {
 }
 
 #[test]
+fn a_negative_or_huge_time_is_told_the_key_s_range_not_the_number_type_s() {
+    for (from, to, said) in [
+        (
+            "quarter_ms = 150",
+            "quarter_ms = -150",
+            "-150 ms is out of range; allowed 1..=60000",
+        ),
+        (
+            "capture_ms = 50",
+            "capture_ms = 99999999999",
+            "allowed 0..=60000",
+        ),
+    ] {
+        let message = error_of(&four_arm_text().replacen(from, to, 1));
+        assert!(message.contains(said), "{message}");
+        assert!(!message.contains("4294967295"), "{message}");
+    }
+}
+
+#[test]
 fn an_unknown_direction_or_gripper_name_is_refused() {
     let message = error_of(&four_arm_text().replacen("at = \"up\"", "at = \"top\"", 1));
     assert!(

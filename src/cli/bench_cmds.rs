@@ -41,7 +41,7 @@ pub struct SolverBenchArgs {
     #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
     pub cubes: usize,
     /// Budgets in milliseconds, comma separated.
-    #[arg(long, value_delimiter = ',', default_values_t = vec![10u64, 100], value_parser = super::counts::budget_ms)]
+    #[arg(long, value_delimiter = ',', default_value = "10,100", value_parser = super::counts::budget_ms)]
     pub budgets: Vec<u64>,
     /// Cubes for the "every cube ≤ 20 moves at 1 s" check (0 skips it).
     #[arg(long, default_value_t = 20)]

@@ -6,11 +6,11 @@ use clap::Args;
 #[derive(Args, Debug)]
 pub struct DesignSweepArgs {
     /// Robot design files, comma separated.
-    #[arg(long, value_delimiter = ',', default_values_t = [
-        "config/robots/four-arm.toml".to_string(),
-        "config/robots/turntable-flipper.toml".to_string(),
-        "config/robots/six-motor.toml".to_string(),
-    ])]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "config/robots/four-arm.toml,config/robots/turntable-flipper.toml,config/robots/six-motor.toml"
+    )]
     pub robots: Vec<String>,
     /// Uniformly random cubes per design.
     #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]

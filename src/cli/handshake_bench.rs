@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct HandshakeBenchArgs {
     /// Probability that each byte is corrupted (both directions), comma separated.
-    #[arg(long, value_delimiter = ',', default_values_t = vec![0.01, 0.02, 0.03])]
+    #[arg(long, value_delimiter = ',', default_value = "0.01,0.02,0.03")]
     pub noise: Vec<f64>,
     /// Handshakes per noise level (each with a fresh simulator on a fresh pty).
     #[arg(long, default_value_t = 100, value_parser = super::counts::at_least_one)]

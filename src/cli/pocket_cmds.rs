@@ -1,7 +1,7 @@
 //! `--size 2` for `cubed solve` and `cubed test-program`: the options, loading the 2x2 tables, and printing (the work is in `cubed::pocket`).
 
 use super::solve_cmds::{FormatArg, SolveArgs};
-use super::test_program::TestProgramArgs;
+use super::test_program::{Report, TestProgramArgs};
 use super::EXIT_INVALID;
 use clap::{Args, ValueEnum};
 use cubed::cube::{format_moves, FaceOrder, Move, Notation};
@@ -82,6 +82,11 @@ pub fn solve_if_pocket(args: &SolveArgs) -> Option<anyhow::Result<ExitCode>> {
     if args.size.size == 3 {
         return args.size.refuse_on_3x3();
     }
+    if args.budget_ms.is_some() {
+        return Some(super::refuse(
+            "--budget-ms applies to a 3x3 only: a 2x2's solution is always optimal",
+        ));
+    }
     Some(solve(args))
 }
 
@@ -139,6 +144,7 @@ fn solve_one(
             if args.format == FormatArg::Text {
                 let at = line.map(|n| format!("line {n}: ")).unwrap_or_default();
                 eprintln!("{at}invalid cube {text}: {message}");
+                println!("{}", super::solve_cmds::INVALID_LINE);
                 return Ok(false);
             }
             json!({"facelets": text, "error": {"kind": e.kind(), "message": message}})
@@ -154,59 +160,27 @@ pub fn test_program_if_pocket(args: &TestProgramArgs) -> Option<anyhow::Result<E
     if args.size.size == 3 {
         return args.size.refuse_on_3x3();
     }
-    Some(test_program(args))
+    let only_3x3 = match (args.budget_ms, args.target, args.size.legacy) {
+        (Some(_), _, _) => "--budget-ms applies to a 3x3 only: a 2x2's solution is always optimal",
+        (_, Some(_), _) => "--target applies to a 3x3 only: a 2x2's solution is always optimal",
+        (_, _, true) => "--legacy reads 2x2 cubes typed in; test-program makes its own",
+        _ => return Some(test_program(args)),
+    };
+    Some(super::refuse(only_3x3))
 }
 
 fn test_program(args: &TestProgramArgs) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(super::solve_cmds::clock_seed);
     let metric: Metric = args.size.metric.unwrap_or_default().into();
     let solver = pocket_solver(args.tables.cache_dir.as_deref());
-    let start = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let scrambles = program::scrambles(&mut rng, args.cubes, args.turns, args.rotations);
-    let outcomes: Vec<_> = (scrambles.iter())
-        .map(|s| program::run_one(&solver, s, metric))
-        .collect();
-    let elapsed = start.elapsed();
-    let rotations = if args.rotations {
-        " with rotations"
-    } else {
-        ""
-    };
-    println!(
-        "seed {seed}, {}, {} each{rotations}, optimal in {}",
-        super::counts::count(args.cubes, "2x2 cube", "2x2 cubes"),
-        super::counts::count(args.turns, "turn", "turns"),
-        metric.name()
-    );
-    for (i, o) in outcomes.iter().enumerate() {
-        match &o.moves {
-            Ok(n) => println!(
-                "cube {}: {}",
-                i + 1,
-                super::counts::count(*n, "move", "moves")
-            ),
-            Err(e) => {
-                let scramble = format_moves(&o.scramble, Notation::Woolley)?;
-                println!("cube {}: FAILED ({e}); scramble: {scramble}", i + 1);
-            }
-        }
+    let optimal = format!(", optimal in {}", metric.name());
+    let mut report = Report::start(seed, args, "2x2 cube", "2x2 cubes", &optimal);
+    for scramble in &scrambles {
+        report.cube(program::run_one(&solver, scramble, metric))?;
     }
-    let summary = program::summarise(&outcomes);
-    if let (Some(avg), Some(most), Some(least)) = (summary.average, summary.most, summary.least) {
-        println!("average {avg:.2} moves, most {most}, least {least}");
-    }
-    println!(
-        "{} solved, {} failed, in {:.3} s",
-        summary.solved,
-        summary.failed,
-        elapsed.as_secs_f64()
-    );
-    Ok(if summary.failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    report.finish()
 }
 
 /// `cubed plan --size 2 --facelets …` (robot-aware, or `--naive`); None: plan as for a 3x3

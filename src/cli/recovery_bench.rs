@@ -105,8 +105,8 @@ pub fn recovery_bench(args: RecoveryBenchArgs) -> anyhow::Result<ExitCode> {
     println!("{}", super::host::host_line());
     let solver = args.sweep.tables.solver();
     println!(
-        "{} uniformly random cubes per design (seed {}), each program cut at a random step, then re-homed by the recovery plan, rescanned and solved again",
-        args.sweep.cubes, args.sweep.seed
+        "{} per design (seed {}), each program cut at a random step, then re-homed by the recovery plan, rescanned and solved again",
+        super::counts::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed
     );
     println!(
         "{:<18} {:>9} {:>17} {:>17} {:>15} {:>17} {:>14}",

@@ -43,7 +43,9 @@ pub struct SolveArgs {
     /// Cubes as 54 colour symbols each (centres say which colour is which face).
     pub facelets: Vec<String>,
     /// Read one cube per line from standard input (a bad line is reported, the others still
-    /// solved; blank lines and lines starting with `#` are skipped).
+    /// solved; blank lines and lines starting with `#` are skipped). Text output has one line
+    /// per cube in order: its solution, `already solved (0 moves)`, or `invalid` (the reason,
+    /// with the line number, on stderr); `--format json` gives `"solution": ""` for a solved cube.
     #[arg(long)]
     pub stdin: bool,
     /// Order of the faces in the input.
@@ -51,9 +53,10 @@ pub struct SolveArgs {
     pub order: OrderArg,
     #[arg(long, value_enum, default_value_t = NotationArg::Singmaster)]
     pub notation: NotationArg,
-    /// Time to search each cube for shorter solutions.
-    #[arg(long, default_value_t = 100, value_parser = super::counts::budget_ms)]
-    pub budget_ms: u64,
+    /// Time to search each cube for shorter solutions [default: 100] (a 3x3 only: a 2x2's
+    /// solution is always optimal).
+    #[arg(long, value_parser = super::counts::budget_ms)]
+    pub budget_ms: Option<u64>,
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     pub format: FormatArg,
     #[command(flatten)]
@@ -114,7 +117,12 @@ fn solve_one(
     let start = Instant::now();
     let result = parse_cube(text, args.order.into(), None)
         .map_err(SolveError::from)
-        .and_then(|(_, _, cubies)| solver.solve(&cubies, Duration::from_millis(args.budget_ms)));
+        .and_then(|(_, _, cubies)| {
+            solver.solve(
+                &cubies,
+                Duration::from_millis(args.budget_ms.unwrap_or(100)),
+            )
+        });
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let where_ = line.map(|n| format!("line {n}: ")).unwrap_or_default();
     match result {
@@ -134,7 +142,8 @@ fn solve_one(
             let kind = error_kind(&e);
             match args.format {
                 FormatArg::Text => {
-                    eprintln!("{where_}invalid cube {text}: {e}", e = error_chain(&e))
+                    eprintln!("{where_}invalid cube {text}: {e}", e = error_chain(&e));
+                    println!("{INVALID_LINE}");
                 }
                 FormatArg::Json => print_json(
                     json!({"facelets": text, "error": {"kind": kind, "message": error_chain(&e)}}),
@@ -145,6 +154,10 @@ fn solve_one(
         }
     }
 }
+
+/// Text output's line for a refused cube (the reason goes to stderr), so that standard output
+/// has one line per cube, in the input's order.
+pub const INVALID_LINE: &str = "invalid";
 
 /// Prints one JSON row; rows read from standard input say their line number.
 pub fn print_json(mut row: serde_json::Value, line: Option<usize>) {

@@ -2,14 +2,17 @@
 
 use super::tables_arg::TableArgs;
 use clap::Args;
-use cubed::cube::random::random_scramble;
 use cubed::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
 use cubed::error_chain::error_chain;
+use cubed::pocket::program::{self, ProgramOutcome};
 use cubed::solver::{SearchOptions, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
@@ -26,12 +29,13 @@ pub struct TestProgramArgs {
     /// Also draw whole-cube rotations RC+ RC- RC2 in scrambles.
     #[arg(long)]
     pub rotations: bool,
-    /// Stop searching a cube once a solution this short is found.
-    #[arg(long, default_value_t = 20)]
-    pub target: usize,
-    /// Longest search per cube when the target is not reached.
-    #[arg(long, default_value_t = 3, value_parser = super::counts::budget_ms)]
-    pub budget_ms: u64,
+    /// Stop searching a cube once a solution this short is found [default: 20] (a 3x3 only).
+    #[arg(long)]
+    pub target: Option<usize>,
+    /// Longest search per cube when the target is not reached [default: 3] (a 3x3 only: a 2x2's
+    /// solution is always optimal).
+    #[arg(long, value_parser = super::counts::budget_ms)]
+    pub budget_ms: Option<u64>,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = super::counts::at_least_one)]
     pub threads: Option<usize>,
@@ -41,13 +45,8 @@ pub struct TestProgramArgs {
     pub size: super::pocket_cmds::SizeArgs,
 }
 
-/// One cube's result.
-struct Outcome {
-    scramble: Vec<Move>,
-    moves: Result<usize, String>,
-}
-
-/// Runs the Test Program; exit 1 if any cube failed.
+/// Runs the Test Program; exit 1 if any cube failed. Each cube's line is printed as soon as it
+/// and the cubes before it are done.
 pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
     if let Err(reason) = super::counts::check_total_turns(args.cubes, args.turns) {
         return super::refuse(reason);
@@ -58,80 +57,161 @@ pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(super::solve_cmds::clock_seed);
     let solver = args.tables.solver();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let scrambles: Vec<Vec<Move>> = (0..args.cubes)
-        .map(|_| random_scramble(&mut rng, args.turns, args.rotations))
-        .collect();
+    let scrambles = program::scrambles(&mut rng, args.cubes, args.turns, args.rotations);
     let opts = SearchOptions {
-        budget: Duration::from_millis(args.budget_ms),
-        target_length: Some(args.target),
+        budget: Duration::from_millis(args.budget_ms.unwrap_or(3)),
+        target_length: Some(args.target.unwrap_or(20)),
         ..SearchOptions::default()
     };
-    let bar = progress_bar(args.cubes as u64);
-    let start = Instant::now();
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let outcomes = solve_all(&solver, scrambles, &opts, threads.max(1), &bar)?;
-    bar.finish_and_clear();
-    println!(
-        "seed {seed}, {}, {} each{}",
-        super::counts::count(args.cubes, "cube", "cubes"),
-        super::counts::count(args.turns, "turn", "turns"),
-        if args.rotations {
+    let mut report = Report::start(seed, &args, "cube", "cubes", "");
+    solve_all(&solver, &scrambles, &opts, threads.max(1), &mut report)?;
+    report.finish()
+}
+
+/// The Test Program's output: the header, a line per cube in order (a failure with its
+/// scramble in the 1988 notation), then the average, most and least and the counts.
+pub struct Report {
+    bar: ProgressBar,
+    start: Instant,
+    outcomes: Vec<ProgramOutcome>,
+}
+
+impl Report {
+    /// Prints the header ("seed S, N cubes, M turns each…", `extra` after it) and starts the
+    /// progress bar (on stderr, shown only on a terminal).
+    pub fn start(seed: u64, args: &TestProgramArgs, one: &str, many: &str, extra: &str) -> Report {
+        let rotations = if args.rotations {
             " with rotations"
         } else {
             ""
+        };
+        println!(
+            "seed {seed}, {}, {} each{rotations}{extra}",
+            super::counts::count(args.cubes, one, many),
+            super::counts::count(args.turns, "turn", "turns"),
+        );
+        let bar =
+            ProgressBar::with_draw_target(Some(args.cubes as u64), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} cubes  {per_sec}  eta {eta}")
+        {
+            bar.set_style(style);
         }
-    );
-    print_report(&outcomes, start.elapsed())
-}
-
-fn progress_bar(len: u64) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} cubes  {per_sec}  eta {eta}")
-    {
-        bar.set_style(style);
+        Report {
+            bar,
+            start: Instant::now(),
+            outcomes: Vec::new(),
+        }
     }
-    bar
+
+    /// Prints the next cube's line (cubes come in order) and flushes it.
+    pub fn cube(&mut self, outcome: ProgramOutcome) -> anyhow::Result<()> {
+        let number = self.outcomes.len() + 1;
+        let line = match &outcome.moves {
+            Ok(n) => format!(
+                "cube {number}: {}",
+                super::counts::count(*n, "move", "moves")
+            ),
+            Err(e) => {
+                let scramble = format_moves(&outcome.scramble, Notation::Woolley)?;
+                format!("cube {number}: FAILED ({e}); scramble: {scramble}")
+            }
+        };
+        self.bar.suspend(|| {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{line}").and_then(|()| out.flush())
+        })?;
+        self.bar.inc(1);
+        let scramble = match outcome.moves {
+            Ok(_) => Vec::new(),
+            Err(_) => outcome.scramble,
+        };
+        self.outcomes.push(ProgramOutcome {
+            scramble,
+            ..outcome
+        });
+        Ok(())
+    }
+
+    /// Prints the summary; exit 1 if any cube failed.
+    pub fn finish(self) -> anyhow::Result<ExitCode> {
+        self.bar.finish_and_clear();
+        let summary = program::summarise(&self.outcomes);
+        if let (Some(avg), Some(most), Some(least)) = (summary.average, summary.most, summary.least)
+        {
+            println!("average {avg:.2} moves, most {most}, least {least}");
+        }
+        println!(
+            "{} solved, {} failed, in {:.2} s",
+            summary.solved,
+            summary.failed,
+            self.start.elapsed().as_secs_f64()
+        );
+        Ok(if summary.failed == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        })
+    }
 }
 
+/// Solves the scrambles on `threads` workers, each taking the next cube not yet taken, and
+/// reports them in order as they complete.
 fn solve_all(
     solver: &Solver,
-    scrambles: Vec<Vec<Move>>,
+    scrambles: &[Vec<Move>],
     opts: &SearchOptions,
     threads: usize,
-    bar: &ProgressBar,
-) -> anyhow::Result<Vec<Outcome>> {
-    let chunk = scrambles.len().div_ceil(threads).max(1);
+    report: &mut Report,
+) -> anyhow::Result<()> {
+    let next = AtomicUsize::new(0);
+    let (done, results) = mpsc::channel::<(usize, ProgramOutcome)>();
     std::thread::scope(|scope| {
-        let workers: Vec<_> = scrambles
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|s| {
-                            let o = solve_scramble(solver, s, opts);
-                            bar.inc(1);
-                            o
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        let mut all = Vec::with_capacity(scrambles.len());
-        for w in workers {
-            all.extend(
-                w.join()
-                    .map_err(|_| anyhow::anyhow!("a solver thread panicked"))?,
-            );
+        for _ in 0..threads {
+            let done = done.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(scramble) = scrambles.get(i) else {
+                    break;
+                };
+                if done
+                    .send((i, solve_scramble(solver, scramble, opts)))
+                    .is_err()
+                {
+                    break;
+                }
+            });
         }
-        Ok(all)
+        drop(done);
+        report_in_order(results, report)
     })
 }
 
+/// Prints outcomes in cube order as they arrive in any order.
+fn report_in_order(
+    results: mpsc::Receiver<(usize, ProgramOutcome)>,
+    report: &mut Report,
+) -> anyhow::Result<()> {
+    let mut waiting = std::collections::BTreeMap::new();
+    for (i, outcome) in results {
+        waiting.insert(i, outcome);
+        while let Some(outcome) = waiting.remove(&report.outcomes.len()) {
+            report.cube(outcome)?;
+        }
+    }
+    if waiting.is_empty() {
+        Ok(())
+    } else {
+        anyhow::bail!("a solver thread stopped before its cube was done")
+    }
+}
+
 /// Scrambles a solved cube, solves it and checks the solution on the stickers.
-fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> Outcome {
+fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> ProgramOutcome {
     let scrambled = FaceletCube::default().apply_all(scramble);
     let moves = CubieCube::from_facelets(&scrambled.relabel_by_centres())
         .map_err(|e| format!("scrambled cube is invalid: {}", error_chain(&e)))
@@ -144,43 +224,8 @@ fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> O
                 Err("the solution does not solve the cube".to_string())
             }
         });
-    Outcome {
+    ProgramOutcome {
         scramble: scramble.to_vec(),
         moves,
     }
-}
-
-fn print_report(outcomes: &[Outcome], elapsed: Duration) -> anyhow::Result<ExitCode> {
-    let mut counts = Vec::new();
-    for (i, o) in outcomes.iter().enumerate() {
-        match &o.moves {
-            Ok(n) => {
-                println!(
-                    "cube {}: {}",
-                    i + 1,
-                    super::counts::count(*n, "move", "moves")
-                );
-                counts.push(*n);
-            }
-            Err(e) => {
-                let scramble = format_moves(&o.scramble, Notation::Woolley)?;
-                println!("cube {}: FAILED ({e}); scramble: {scramble}", i + 1);
-            }
-        }
-    }
-    let failed = outcomes.len() - counts.len();
-    if let (Some(most), Some(least)) = (counts.iter().max(), counts.iter().min()) {
-        let avg = counts.iter().sum::<usize>() as f64 / counts.len() as f64;
-        println!("average {avg:.2} moves, most {most}, least {least}");
-    }
-    println!(
-        "{} solved, {failed} failed, in {:.2} s",
-        counts.len(),
-        elapsed.as_secs_f64()
-    );
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
 }

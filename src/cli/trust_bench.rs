@@ -117,8 +117,8 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
     println!("{}", super::host::host_line());
     let solver = args.sweep.tables.solver();
     println!(
-        "{} uniformly random cubes per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
-        args.sweep.cubes, args.sweep.seed, args.budget_ms
+        "{} per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
+        super::counts::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed, args.budget_ms
     );
     println!(
         "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>18} {:>18} {:>14}",

@@ -1,6 +1,6 @@
 //! The daemon's configuration file (`config/cubed.toml`): serde form, then validation into typed settings with errors naming file, section, key and the allowed values.
 
-use super::config_camera::CameraSection;
+use super::config_camera::{grid_setting, CameraSection};
 pub use super::cube_size::CubeSize;
 use crate::error_chain::error_chain;
 use crate::robot::config_syntax::syntax_error;
@@ -137,10 +137,8 @@ struct CubedToml {
 struct RobotSection {
     design: String,
     port: String,
-    #[serde(default = "default_baud")]
-    baud: u32,
-    #[serde(default = "default_reconnect")]
-    reconnect_secs: u64,
+    baud: Option<i64>,
+    reconnect_secs: Option<i64>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -149,20 +147,19 @@ struct VisionSection {
     palette: String,
     #[serde(default = "default_min_confidence")]
     min_confidence: f32,
-    #[serde(default = "default_recaptures")]
-    recaptures: u32,
+    recaptures: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct SolverSection {
-    budget_ms: Option<u64>,
+    budget_ms: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct RunSection {
-    max_solves: Option<u32>,
+    max_solves: Option<i64>,
     cube_size: Option<i64>,
 }
 
@@ -182,31 +179,22 @@ struct DataSection {
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct HistorySection {
-    keep_runs: Option<u32>,
-    max_photo_mb: Option<u64>,
+    keep_runs: Option<i64>,
+    max_photo_mb: Option<i64>,
 }
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct SimSection {
-    seed: Option<u64>,
+    seed: Option<i64>,
     speed: Option<f64>,
     faults: Option<String>,
     exposure: Option<f32>,
     highlight_rolloff: Option<f32>,
 }
 
-fn default_baud() -> u32 {
-    115_200
-}
-fn default_reconnect() -> u64 {
-    30
-}
 fn default_min_confidence() -> f32 {
     crate::vision::classify::DEFAULT_MIN_CONFIDENCE
-}
-fn default_recaptures() -> u32 {
-    crate::vision::recapture::DEFAULT_RECAPTURES
 }
 
 /// Default HTTP address.
@@ -266,8 +254,13 @@ impl Validator<'_> {
             "sim" => PortChoice::Sim,
             other => PortChoice::Serial(self.path("robot", "port", other)?),
         };
-        self.range("robot", "baud", raw.robot.baud, 300, 4_000_000)?;
-        self.range("robot", "reconnect_secs", raw.robot.reconnect_secs, 1, 3600)?;
+        let baud = self.whole(("robot", "baud"), raw.robot.baud, 115_200, (300, 4_000_000))?;
+        let reconnect_secs = self.whole(
+            ("robot", "reconnect_secs"),
+            raw.robot.reconnect_secs,
+            30,
+            (1, 3600),
+        )?;
         let camera = self.camera(&raw.camera.source)?;
         let camera_lock =
             (raw.camera.lock()).map_err(|(key, problem)| self.invalid("camera", key, problem))?;
@@ -287,11 +280,20 @@ impl Validator<'_> {
                 crate::vision::classify::DEFAULT_MIN_CONFIDENCE
             ),
         )?;
-        self.range("vision", "recaptures", raw.vision.recaptures, 0, 5)?;
-        let budget_ms = raw.solver.budget_ms.unwrap_or(300);
-        self.range("solver", "budget_ms", budget_ms, 1, 60_000)?;
-        let max_solves = raw.run.max_solves.unwrap_or(3);
-        self.range("run", "max_solves", max_solves, 1, 10)?;
+        let recaptures = crate::vision::recapture::DEFAULT_RECAPTURES.into();
+        let recaptures = self.whole(
+            ("vision", "recaptures"),
+            raw.vision.recaptures,
+            recaptures,
+            (0, 5),
+        )?;
+        let budget_ms = self.whole(
+            ("solver", "budget_ms"),
+            raw.solver.budget_ms,
+            300,
+            (1, 60_000),
+        )?;
+        let max_solves = self.whole(("run", "max_solves"), raw.run.max_solves, 3, (1, 10))?;
         let cube_size = raw.run.cube_size.unwrap_or(3);
         let cube_size = CubeSize::from_value(cube_size).ok_or_else(|| {
             self.invalid(
@@ -306,14 +308,15 @@ impl Validator<'_> {
             file: path.to_path_buf(),
             robot_design: self.path("robot", "design", &raw.robot.design)?,
             port,
-            baud: raw.robot.baud,
-            reconnect: Duration::from_secs(raw.robot.reconnect_secs),
+            baud,
+            reconnect: Duration::from_secs(reconnect_secs),
             camera,
             camera_lock,
-            grid: self.grid(&raw.camera.grid)?,
+            grid: grid_setting(&raw.camera.grid)
+                .map_err(|problem| self.invalid("camera", "grid", problem))?,
             palette: self.path("vision", "palette", &raw.vision.palette)?,
             min_confidence,
-            recaptures: raw.vision.recaptures,
+            recaptures,
             solve_budget: Duration::from_millis(budget_ms),
             max_solves,
             cube_size,
@@ -325,18 +328,20 @@ impl Validator<'_> {
         })
     }
 
-    fn range<T: PartialOrd + std::fmt::Display>(
+    /// A whole number within `min..=max` (`default` when not given), in the type it is used as.
+    /// Read as TOML's own integer, so a negative or huge value is told the key's range.
+    fn whole<T: TryFrom<i64>>(
         &self,
-        section: &str,
-        key: &str,
-        value: T,
-        min: T,
-        max: T,
-    ) -> Result<(), ConfigError> {
-        if value < min || value > max {
-            return Err(self.invalid(section, key, format!("{value} is outside {min}..={max}")));
+        (section, key): (&str, &str),
+        value: Option<i64>,
+        default: i64,
+        (min, max): (i64, i64),
+    ) -> Result<T, ConfigError> {
+        let value = value.unwrap_or(default);
+        match T::try_from(value) {
+            Ok(whole) if (min..=max).contains(&value) => Ok(whole),
+            _ => Err(self.invalid(section, key, format!("{value} is outside {min}..={max}"))),
         }
-        Ok(())
     }
 
     /// A finite number within `min..=max`, or an error naming the range and what the number means.
@@ -376,43 +381,6 @@ impl Validator<'_> {
         }
     }
 
-    fn grid(&self, value: &toml::Value) -> Result<GridSetting, ConfigError> {
-        let bad = || {
-            self.invalid(
-                "camera",
-                "grid",
-                "expected \"auto\" or [x, y, side] (the face's top-left corner and side, pixels)",
-            )
-        };
-        match value {
-            toml::Value::String(s) if s == "auto" => Ok(GridSetting::Auto),
-            toml::Value::Array(items) if items.len() == 3 => {
-                let n: Vec<f32> = items
-                    .iter()
-                    .map(|v| match v {
-                        toml::Value::Integer(i) => Some(*i as f32),
-                        toml::Value::Float(f) => Some(*f as f32),
-                        _ => None,
-                    })
-                    .collect::<Option<_>>()
-                    .ok_or_else(bad)?;
-                if n[0] < 0.0 || n[1] < 0.0 || n[2] < 9.0 {
-                    return Err(self.invalid(
-                        "camera",
-                        "grid",
-                        "x and y must be ≥ 0 and side ≥ 9 pixels",
-                    ));
-                }
-                Ok(GridSetting::Square {
-                    x: n[0],
-                    y: n[1],
-                    side: n[2],
-                })
-            }
-            _ => Err(bad()),
-        }
-    }
-
     fn http(&self, http: HttpSection) -> Result<(SocketAddr, Option<String>), ConfigError> {
         let text = http.bind.unwrap_or_else(|| DEFAULT_BIND.into());
         let bind: SocketAddr = text.parse().map_err(|_| {
@@ -445,10 +413,20 @@ impl Validator<'_> {
     }
 
     fn retention(&self, history: HistorySection) -> Result<Retention, ConfigError> {
-        let keep_runs = history.keep_runs.unwrap_or(DEFAULT_KEEP_RUNS);
-        self.range("history", "keep_runs", keep_runs, 1, 1_000_000)?;
-        let max_photo_mb = history.max_photo_mb.unwrap_or(DEFAULT_MAX_PHOTO_MB);
-        self.range("history", "max_photo_mb", max_photo_mb, 10, 10_000_000)?;
+        let keep_runs = DEFAULT_KEEP_RUNS.into();
+        let keep_runs = self.whole(
+            ("history", "keep_runs"),
+            history.keep_runs,
+            keep_runs,
+            (1, 1_000_000),
+        )?;
+        let max_mb = DEFAULT_MAX_PHOTO_MB as i64;
+        let max_photo_mb: u64 = self.whole(
+            ("history", "max_photo_mb"),
+            history.max_photo_mb,
+            max_mb,
+            (10, 10_000_000),
+        )?;
         Ok(Retention {
             keep_runs,
             max_photo_bytes: max_photo_mb * 1_000_000,
@@ -478,7 +456,7 @@ impl Validator<'_> {
             "0 = channels clip alone, 1 = a webcam's highlight roll-off",
         )?;
         Ok(SimSettings {
-            seed: sim.seed.unwrap_or(1),
+            seed: self.whole(("sim", "seed"), sim.seed, 1, (0, i64::MAX))?,
             speed,
             faults,
             exposure,

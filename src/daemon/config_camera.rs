@@ -1,5 +1,6 @@
-//! The `[camera]` keys that lock the webcam (`exposure`, `white_balance`, `gain`, `focus`: "auto", "locked" or a number; `flush_frames`, `average_frames`), validated with errors naming the key and what is allowed.
+//! The `[camera]` keys: `grid` ("auto" or `[x, y, side]`), and those that lock the webcam (`exposure`, `white_balance`, `gain`, `focus`: "auto", "locked" or a number; `flush_frames`, `average_frames`), validated with errors naming the key and what is allowed.
 
+use super::config::GridSetting;
 use crate::vision::camera::lock::{Control, ControlSetting, LockSettings};
 use serde::Deserialize;
 
@@ -46,6 +47,43 @@ impl CameraSection {
                 1,
             )?,
         })
+    }
+}
+
+/// Largest `[camera] grid` coordinate or side, pixels (beyond any camera's frame).
+const MAX_GRID_PIXELS: f32 = 100_000.0;
+
+/// `grid`: "auto", or `[x, y, side]` in pixels (finite, within the frame any camera has).
+pub(super) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
+    let bad = || {
+        "expected \"auto\" or [x, y, side] (the face's top-left corner and side, pixels)"
+            .to_string()
+    };
+    match value {
+        toml::Value::String(s) if s == "auto" => Ok(GridSetting::Auto),
+        toml::Value::Array(items) if items.len() == 3 => {
+            let n: Vec<f32> = items
+                .iter()
+                .map(|v| match v {
+                    toml::Value::Integer(i) => Some(*i as f32),
+                    toml::Value::Float(f) => Some(*f as f32),
+                    _ => None,
+                })
+                .collect::<Option<_>>()
+                .ok_or_else(bad)?;
+            let pixels = |v: f32, least: f32| (least..=MAX_GRID_PIXELS).contains(&v);
+            if !(pixels(n[0], 0.0) && pixels(n[1], 0.0) && pixels(n[2], 9.0)) {
+                return Err(format!(
+                    "x and y must be 0..={MAX_GRID_PIXELS} and side 9..={MAX_GRID_PIXELS} pixels"
+                ));
+            }
+            Ok(GridSetting::Square {
+                x: n[0],
+                y: n[1],
+                side: n[2],
+            })
+        }
+        _ => Err(bad()),
     }
 }
 

@@ -51,6 +51,31 @@ fn errors_name_the_section_key_and_range() {
             "unknown key",
         ),
         ("[run]\nmax_solves = 0\n", "[run]", "max_solves", "1..=10"),
+        // Negative or huge: the key's own range, not the range of a number type.
+        (
+            "[robot]\nbaud = -9600\n",
+            "[robot]",
+            "baud",
+            "-9600 is outside 300..=4000000",
+        ),
+        (
+            "[vision]\nrecaptures = -1\n",
+            "[vision]",
+            "recaptures",
+            "-1 is outside 0..=5",
+        ),
+        (
+            "[history]\nkeep_runs = 99999999999\n",
+            "[history]",
+            "keep_runs",
+            "1..=1000000",
+        ),
+        (
+            "[camera]\ngrid = [nan, 3, 50]\n",
+            "[camera]",
+            "grid",
+            "0..=100000",
+        ),
         (
             "[run]\ncube_size = 4\n",
             "[run]",

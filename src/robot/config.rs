@@ -71,15 +71,33 @@ struct GripperToml {
     range: toml::Value,
     #[serde(default)]
     carries_cube: bool,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
     quarter_ms: Option<u32>,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
     half_ms: Option<u32>,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
     open_ms: Option<u32>,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
     close_ms: Option<u32>,
     motion: Option<DriveToml>,
 }
 
 fn yes() -> bool {
     true
+}
+
+/// A time in ms, refused with the key's own range (`MIN..=MAX_ACTION_MS`) when it is negative
+/// or too large for any key, rather than with the range of the number type behind it.
+fn millis<'de, D: serde::Deserializer<'de>, const MIN: u32>(
+    value: D,
+) -> Result<Option<u32>, D::Error> {
+    let ms = i64::deserialize(value)?;
+    match u32::try_from(ms) {
+        Ok(ms) if ms <= MAX_ACTION_MS => Ok(Some(ms)),
+        _ => Err(serde::de::Error::custom(format!(
+            "{ms} ms is out of range; allowed {MIN}..={MAX_ACTION_MS}"
+        ))),
+    }
 }
 
 #[derive(Deserialize, Debug)]
@@ -90,6 +108,7 @@ struct FlipperToml {
     to: String,
     #[serde(default)]
     needs_open: Vec<String>,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
     flip_ms: Option<u32>,
     motion: Option<DriveToml>,
 }
@@ -115,8 +134,8 @@ struct CameraToml {
     image_top: String,
     #[serde(default)]
     needs_open: Vec<String>,
-    #[serde(default)]
-    capture_ms: u32,
+    #[serde(default, deserialize_with = "millis::<_, 0>")]
+    capture_ms: Option<u32>,
 }
 
 /// Reads and validates a robot design file (the only function here that does I/O).
@@ -465,22 +484,12 @@ impl Ctx<'_> {
                         ),
                     ));
                 }
-                if c.capture_ms > MAX_ACTION_MS {
-                    return Err(self.invalid(
-                        &section,
-                        "capture_ms",
-                        format!(
-                            "{} ms is out of range; allowed 0..={MAX_ACTION_MS}",
-                            c.capture_ms
-                        ),
-                    ));
-                }
                 Ok(Camera {
                     name: c.name.clone(),
                     at,
                     image_top,
                     needs_open: self.gripper_refs(&section, "needs_open", names, &c.needs_open)?,
-                    capture_ms: c.capture_ms,
+                    capture_ms: c.capture_ms.unwrap_or(0),
                 })
             })
             .collect()

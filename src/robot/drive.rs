@@ -11,16 +11,17 @@ use serde::Deserialize;
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DriveToml {
-    full_steps_per_rev: u32,
-    microsteps: u32,
+    full_steps_per_rev: i64,
+    microsteps: i64,
     /// `[motor revolutions, output revolutions]`.
     #[serde(default = "direct")]
-    gear: [u32; 2],
-    max_deg_s: u32,
-    accel_deg_s2: u32,
+    gear: [i64; 2],
+    max_deg_s: i64,
+    accel_deg_s2: i64,
 }
 
-fn direct() -> [u32; 2] {
+/// Signed, so that a negative value is refused with the key's own range.
+fn direct() -> [i64; 2] {
     [1, 1]
 }
 
@@ -48,7 +49,7 @@ pub(crate) struct DriveKeyError {
     pub problem: String,
 }
 
-fn out_of_range(key: &'static str, value: u64, allowed: &str) -> DriveKeyError {
+fn out_of_range(key: &'static str, value: impl std::fmt::Display, allowed: &str) -> DriveKeyError {
     DriveKeyError {
         key,
         problem: format!("{value} is out of range; allowed {allowed}"),
@@ -68,25 +69,22 @@ fn degrees_allowed(per_rev: u64, lo: u64, hi: u64, per: &str) -> String {
 impl DriveToml {
     /// Checks every key (the ranges a firmware board accepts).
     pub(crate) fn validate(&self) -> Result<Drive, DriveKeyError> {
-        let within = |key, value: u32, lo: u32, hi: u32| {
-            if (lo..=hi).contains(&value) {
-                Ok(value)
-            } else {
-                Err(out_of_range(key, value.into(), &format!("{lo}..={hi}")))
-            }
+        let within = |key, value: i64, lo: u32, hi: u32| match u32::try_from(value) {
+            Ok(value) if (lo..=hi).contains(&value) => Ok(value),
+            _ => Err(out_of_range(key, value, &format!("{lo}..={hi}"))),
         };
         let drive = Drive {
             full_steps_per_rev: within("full_steps_per_rev", self.full_steps_per_rev, 1, 10_000)?,
             microsteps: within("microsteps", self.microsteps, 1, 256)?,
             gear_num: within("gear", self.gear[0], 1, 1000)?,
             gear_den: within("gear", self.gear[1], 1, 1000)?,
-            max_deg_s: self.max_deg_s,
-            accel_deg_s2: self.accel_deg_s2,
+            max_deg_s: u32::try_from(self.max_deg_s).unwrap_or(0),
+            accel_deg_s2: u32::try_from(self.accel_deg_s2).unwrap_or(0),
         };
         if !drive.microsteps.is_power_of_two() {
             return Err(out_of_range(
                 "microsteps",
-                drive.microsteps.into(),
+                drive.microsteps,
                 "1, 2, 4, 8, 16, 32, 64, 128 or 256 (what stepper drivers offer)",
             ));
         }
@@ -98,17 +96,14 @@ impl DriveToml {
                 "4..=10000000 microsteps per output revolution",
             ));
         }
-        if !(1..=200_000).contains(&drive.steps_per_s()) {
+        let in_type = |value: i64| u32::try_from(value).is_ok();
+        if !(1..=200_000).contains(&drive.steps_per_s()) || !in_type(self.max_deg_s) {
             let allowed = degrees_allowed(per_rev, 1, 200_000, "per second");
-            return Err(out_of_range("max_deg_s", self.max_deg_s.into(), &allowed));
+            return Err(out_of_range("max_deg_s", self.max_deg_s, &allowed));
         }
-        if !(100..=50_000_000).contains(&drive.steps_per_s2()) {
+        if !(100..=50_000_000).contains(&drive.steps_per_s2()) || !in_type(self.accel_deg_s2) {
             let allowed = degrees_allowed(per_rev, 100, 50_000_000, "per second²");
-            return Err(out_of_range(
-                "accel_deg_s2",
-                self.accel_deg_s2.into(),
-                &allowed,
-            ));
+            return Err(out_of_range("accel_deg_s2", self.accel_deg_s2, &allowed));
         }
         Ok(drive)
     }
@@ -229,6 +224,20 @@ mod tests {
             ..raw
         };
         assert_eq!(slow.validate().unwrap_err().key, "accel_deg_s2");
+        // Negative: the key's own range, not the number type's.
+        let backwards = DriveToml {
+            microsteps: 8,
+            max_deg_s: -720,
+            ..raw
+        };
+        let err = backwards.validate().expect_err("negative speed");
+        assert!(
+            err.key == "max_deg_s"
+                && err
+                    .problem
+                    .starts_with("-720 is out of range; allowed 1..="),
+            "{err:?}"
+        );
     }
 
     #[test]
