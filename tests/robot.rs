@@ -159,3 +159,35 @@ fn an_actuator_without_a_name_is_refused() {
         "{message}"
     );
 }
+
+#[test]
+fn an_empty_or_repeating_support_set_is_refused() {
+    let empty = four_arm_text().replacen(
+        "sets = [[\"left\", \"right\"], [\"front\", \"back\"]]",
+        "sets = [[]]",
+        1,
+    );
+    let message = error_of(&empty);
+    assert!(
+        message.contains("[support]") && message.contains("set 1 is empty"),
+        "{message}"
+    );
+    let twice = four_arm_text().replacen("[\"front\", \"back\"]", "[\"front\", \"front\"]", 1);
+    let message = error_of(&twice);
+    assert!(message.contains("set 2 names 'front' twice"), "{message}");
+}
+
+#[test]
+fn more_actuators_than_the_firmware_takes_are_refused_when_the_file_loads() {
+    let six = std::fs::read_to_string(shipped_dir().join("six-motor.toml")).unwrap();
+    let jawed = six.replace("jaw = false", "jaw = true\nopen_ms = 100\nclose_ms = 100");
+    let thirteen = format!(
+        "{jawed}\n[[flipper]]\nname = \"flipper\"\nfrom = \"back\"\nto = \"up\"\nflip_ms = 450\n"
+    );
+    let message = error_of(&thirteen);
+    assert!(
+        message.contains("needs 13 firmware actuators; the protocol allows 12"),
+        "{message}"
+    );
+    // `parse_robot` only reads the file: no planning graph is built (that takes minutes).
+}

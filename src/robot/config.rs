@@ -241,6 +241,15 @@ impl Ctx<'_> {
             grippers,
             cradles,
         };
+        // The firmware's actuator limit, checked here (cheap) rather than after the slow
+        // planning graph is built.
+        if let Err(e) = super::actuators::ActuatorMap::new(&model) {
+            return Err(self.impossible(
+                "[[gripper]] and [[flipper]]",
+                "jaw",
+                format!("{e} (each gripper's rotation, each jaw and each flipper is one)"),
+            ));
+        }
         Ok(model)
     }
 
@@ -456,7 +465,25 @@ impl Ctx<'_> {
             ));
         }
         let mut sets = Vec::new();
-        for set in &raw.support.sets {
+        for (number, set) in raw.support.sets.iter().enumerate() {
+            if set.is_empty() {
+                return Err(self.impossible(
+                    "[support]",
+                    "sets",
+                    format!("set {} is empty: a set names the grippers (or the cradle) that together hold the cube", number + 1),
+                ));
+            }
+            if let Some(twice) = set
+                .iter()
+                .enumerate()
+                .find_map(|(i, n)| set[..i].contains(n).then_some(n))
+            {
+                return Err(self.invalid(
+                    "[support]",
+                    "sets",
+                    format!("set {} names '{twice}' twice", number + 1),
+                ));
+            }
             let grippers: Vec<String> = set
                 .iter()
                 .filter(|n| !cradles.iter().any(|c| &c.name == *n))
