@@ -2,7 +2,8 @@
 
 use crate::common::{cubed, stderr, stdout};
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 
 #[test]
 fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
@@ -10,32 +11,8 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
     assert!(out.status.success(), "{}", stderr(&out));
     let cube = stdout(&out).trim().to_string();
     let dir = tempfile::tempdir().expect("temp dir");
-    let report = dir.path().join("report.json");
-    let link = dir.path().join("robot");
-    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
-        .args(["sim", "--pty", "--speed", "0", "--cube", &cube, "--report"])
-        .arg(&report)
-        .arg("--link")
-        .arg(&link)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the simulator starts");
-    let mut lines = BufReader::new(sim.stdout.take().expect("stdout is piped")).lines();
-    let pty = lines
-        .next()
-        .expect("the simulator prints its pty")
-        .expect("readable stdout");
-    // The link points at the pty while the simulator runs, as /dev/serial/by-id does.
-    let pointed = (0..500).find_map(|_| {
-        let target = std::fs::read_link(&link).ok();
-        if target.is_none() {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        target
-    });
-    assert_eq!(pointed.expect("link made").to_string_lossy(), pty);
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let mut sim = start_sim(&["--speed", "0", "--cube", &cube], &report, &link);
     let pty = link.to_string_lossy().into_owned();
 
     let exec = cubed(
@@ -52,9 +29,14 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
         ],
         None,
     );
+    // A second program: the first left grippers closed and turned away from home; homing them
+    // all at once would turn the cube (the simulator faults). Homed in the recovery plan's
+    // order, a program of no net change leaves the cube solved.
+    let again = cubed(&["exec", "--port", &pty, "--moves", "U F' F U'"], None);
     drop(sim.stdin.take()); // end of input: the simulator quits and writes its report
     let status = sim.wait().expect("the simulator exits");
     assert!(exec.status.success(), "exec failed: {}", stderr(&exec));
+    assert!(again.status.success(), "second exec: {}", stderr(&again));
     assert!(status.success(), "simulator exit {status:?}");
     assert!(
         link.symlink_metadata().is_err(),
@@ -64,6 +46,7 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
     let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
     let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
     assert_eq!(report["solved"], true, "{text}");
+    assert_eq!(report["faults"], serde_json::json!([]), "{text}");
     assert!(report["moves_executed"].as_u64().unwrap_or(0) > 0, "{text}");
 }
 
@@ -119,4 +102,86 @@ fn opening_left_then(dir: &std::path::Path, second: &str) -> std::path::PathBuf 
     });
     std::fs::write(&program, doc.to_string()).expect("writes the program");
     program
+}
+
+/// `cubed sim --pty` with `args`, its report at `report` and its link at `link`, once the link
+/// points at its pty.
+fn start_sim(args: &[&str], report: &Path, link: &Path) -> Child {
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["sim", "--pty"])
+        .args(args)
+        .arg("--report")
+        .arg(report)
+        .arg("--link")
+        .arg(link)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the simulator starts");
+    let mut lines = BufReader::new(sim.stdout.take().expect("stdout is piped")).lines();
+    let pty = lines
+        .next()
+        .expect("the simulator prints its pty")
+        .expect("readable stdout");
+    // The link points at the pty while the simulator runs, as /dev/serial/by-id does.
+    let pointed = (0..500).find_map(|_| {
+        let target = std::fs::read_link(link).ok();
+        if target.is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        target
+    });
+    assert_eq!(pointed.expect("link made").to_string_lossy(), pty);
+    sim
+}
+
+#[test]
+fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
+    let out = cubed(&["scramble", "--seed", "7"], None);
+    let cube = stdout(&out).trim().to_string();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    // Real time: the whole program takes tens of seconds.
+    let mut sim = start_sim(&["--speed", "1", "--cube", &cube], &report, &link);
+    let mut exec = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["exec", "--tables", "small", "--facelets", &cube, "--port"])
+        .arg(&link)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("exec starts");
+    let mut said = BufReader::new(exec.stderr.take().expect("stderr is piped")).lines();
+    let streaming = said
+        .next()
+        .expect("exec says it streams")
+        .expect("readable");
+    assert!(streaming.contains("streaming"), "{streaming}");
+    let total: u64 = (streaming.split_whitespace())
+        .find_map(|word| word.parse().ok())
+        .expect("the number of commands");
+    let sent = Command::new("kill")
+        .args(["-INT", &exec.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = exec.wait().expect("exec exits");
+    let rest: Vec<String> = said.map_while(Result::ok).collect();
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    assert_eq!(status.code(), Some(1), "{rest:?}");
+    let rest = rest.join("\n");
+    assert!(rest.contains("emergency stop after"), "{rest}");
+    assert!(
+        rest.contains("interrupted: an emergency stop was sent"),
+        "{rest}"
+    );
+    let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    let executed = report["moves_executed"].as_u64().expect("moves_executed");
+    assert!(
+        executed < total,
+        "the robot halted: {executed} of {total} ran"
+    );
+    assert_eq!(report["solved"], false, "{text}");
 }

@@ -7,16 +7,18 @@ use anyhow::Context;
 use clap::{ArgGroup, Args};
 use cubed::error_chain::error_chain;
 use cubed::link::{
-    stream_program, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock,
+    stream_program, EStopHandle, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
+    TokioClock,
 };
-use cubed::robot::ActuatorMap;
 use cubed::robot::{load_robot, Planner, Program, ProgramDoc, RobotModel};
-use cubed::sim::scenario::program_groups;
+use cubed::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::signal::unix::{signal, Signal, SignalKind};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input").required(true).args(["moves", "facelets", "program"])))]
@@ -102,6 +104,64 @@ async fn wait_for_port(port: &std::path::Path, longest: Duration) {
     }
 }
 
+/// The commands: first the robot is homed in the recovery plan's order for a robot whose
+/// positions are unknown with a cube in it (jaws first, then each gripper while a support set
+/// holds the cube), as a previous program may have left grippers closed and turned; then the
+/// program, planned from home.
+fn homed_then(
+    map: &ActuatorMap,
+    model: &RobotModel,
+    program: &Program,
+) -> anyhow::Result<Vec<MotionGroup>> {
+    let homing = plan_recovery(model, &RecoveryInput::all_lost(model))?;
+    let mut groups = homing.encode(map, 1)?;
+    let first_move_id = 1 + groups.len() as u32;
+    let encoded = map.encode_program(program, &model.home(), first_move_id)?;
+    groups.extend(encoded.groups.into_iter().map(|(_, group)| group));
+    Ok(groups)
+}
+
+/// Said after an interruption stopped the program.
+const INTERRUPTED: &str = "interrupted: an emergency stop was sent and the motors halted at once; the firmware keeps it latched, so reset or power-cycle the board before the next program";
+
+/// On Ctrl-C or SIGTERM, sends the firmware an emergency stop (the program then ends with its
+/// fault); a second one quits at once, for a link that cannot carry it.
+async fn estop_on_interrupt(
+    mut signals: Interrupts,
+    estop: EStopHandle,
+    interrupted: Arc<AtomicBool>,
+) {
+    loop {
+        tokio::select! {
+            _ = signals.interrupt.recv() => {}
+            _ = signals.terminate.recv() => {}
+        }
+        if interrupted.swap(true, Ordering::SeqCst) {
+            eprintln!("cubed exec: quitting without waiting for the robot");
+            std::process::exit(130);
+        }
+        eprintln!("cubed exec: interrupted, sending an emergency stop (a second Ctrl-C quits without waiting)");
+        if estop.emergency_stop().is_err() {
+            eprintln!("cubed exec: the link is closed: the emergency stop could not be sent; use the robot's e-stop button");
+        }
+    }
+}
+
+/// Ctrl-C and SIGTERM, caught from the moment this is made.
+struct Interrupts {
+    interrupt: Signal,
+    terminate: Signal,
+}
+
+impl Interrupts {
+    fn catch() -> std::io::Result<Interrupts> {
+        Ok(Interrupts {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+        })
+    }
+}
+
 /// Plans, connects, streams, and reports.
 pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
     let model = match load_robot(&args.job.robot) {
@@ -125,7 +185,7 @@ async fn stream(
     program: &Program,
 ) -> anyhow::Result<ExitCode> {
     let map = ActuatorMap::new(model)?;
-    let groups = program_groups(&map, program, &model.home())?;
+    let groups = homed_then(&map, model, program)?;
     wait_for_port(&args.port, Duration::from_secs(PORT_APPEAR_SECS)).await;
     let connector = Arc::new(SerialConnector::new(
         FixedPath(args.port.clone()),
@@ -143,6 +203,12 @@ async fn stream(
         Arc::new(TokioClock::new()),
     )
     .await?;
+    let signals = Interrupts::catch().context("watching for Ctrl-C")?;
+    eprintln!(
+        "cubed exec: streaming {} to {} (Ctrl-C sends an emergency stop)",
+        super::counts::count(groups.len(), "command", "commands"),
+        args.port.display()
+    );
     let bar = ProgressBar::new(groups.len() as u64);
     bar.set_style(
         ProgressStyle::with_template(
@@ -150,6 +216,12 @@ async fn stream(
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let watcher = tokio::spawn(estop_on_interrupt(
+        signals,
+        link.estop_handle(),
+        interrupted.clone(),
+    ));
     let outcome = stream_program(&mut link, &groups, |done, _, event| {
         bar.set_position(done as u64);
         match event {
@@ -169,7 +241,21 @@ async fn stream(
     })
     .await;
     bar.finish_and_clear();
+    watcher.abort();
     link.shutdown().await;
+    let code = report(outcome, &map, model);
+    if interrupted.load(Ordering::SeqCst) {
+        eprintln!("{INTERRUPTED}");
+    }
+    code
+}
+
+/// Prints how the program ended; exit 0 only if every command was done.
+fn report(
+    outcome: Result<cubed::link::StreamOutcome, cubed::link::StreamError>,
+    map: &ActuatorMap,
+    model: &RobotModel,
+) -> anyhow::Result<ExitCode> {
     match outcome {
         Ok(outcome) => {
             println!(
@@ -181,7 +267,7 @@ async fn stream(
             Ok(ExitCode::SUCCESS)
         }
         Err(cubed::link::StreamError::Fault { fault, done, total }) => {
-            let words = cubed::link::fault_words::fault_in_words(&fault, &map, model);
+            let words = cubed::link::fault_words::fault_in_words(&fault, map, model);
             eprintln!("error: after {done} of {total} commands, {words}");
             Ok(ExitCode::FAILURE)
         }

@@ -66,6 +66,12 @@ pub enum Command {
     /// The simulated robot on a pseudo-terminal.
     Sim(sim_cmds::SimArgs),
     /// Plan a program and stream it to a robot (real or simulated).
+    ///
+    /// The robot is homed first, in a safe order (jaws closed, then each gripper opened, turned
+    /// back to its mark and closed while others hold the cube), so a program can follow another;
+    /// moves are then made on the cube as it sits after homing (a motor without a jaw turns its
+    /// face back as it homes, and a previous program may have left the cube rotated). Ctrl-C
+    /// sends an emergency stop; the firmware keeps it latched until the board is reset.
     Exec(exec_cmds::ExecArgs),
     /// Benchmarks.
     #[command(subcommand)]

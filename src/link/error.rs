@@ -32,7 +32,7 @@ pub enum LinkError {
         waited_ms: u64,
         naks: u32,
     },
-    #[error("the firmware refused the configuration ({}): it cannot drive this robot design", super::fault_words::nak_in_words(*reason))]
+    #[error("{}", config_refused_in_words(*reason))]
     ConfigRefused { reason: NakReason },
     #[error("the firmware on {path} cannot drive this robot as configured: {words}")]
     ConfigureRefused {
@@ -82,5 +82,17 @@ impl LinkError {
 impl From<firmware_protocol::Error> for LinkError {
     fn from(error: firmware_protocol::Error) -> Self {
         LinkError::Protocol(error)
+    }
+}
+
+/// Why the firmware refused `Configure`: a fault or an e-stop latched from before (a new
+/// session keeps them), or this design.
+fn config_refused_in_words(reason: NakReason) -> String {
+    let words = super::fault_words::nak_in_words(reason);
+    match reason {
+        NakReason::BadState | NakReason::EStopLatched => format!(
+            "the firmware refused the configuration ({words}): it still holds a fault or an emergency stop latched before this session; release the e-stop button if pressed, then reset or power-cycle the board"
+        ),
+        _ => format!("the firmware refused the configuration ({words}): it cannot drive this robot design"),
     }
 }
