@@ -202,3 +202,45 @@ fn a_design_without_a_camera_has_no_scan_and_is_told_so_naming_the_file() {
         stderr(&out)
     );
 }
+
+/// The four-arm design with servo-like grippers: left and right turn one way only, front
+/// further than back. The planner's beam once dropped every way through such layers.
+fn servo_four_arm(dir: &std::path::Path) -> String {
+    let (path, _) = design("four-arm.toml");
+    let text = std::fs::read_to_string(&path).expect("shipped design");
+    let mut ranges = ["[-1, 0]", "[0, 1]", "[-2, 2]", "[-1, 1]"].into_iter();
+    let servo: String = (text.lines())
+        .map(|line| match line.starts_with("range") {
+            true => format!("range = {}\n", ranges.next().expect("four grippers")),
+            false => format!("{line}\n"),
+        })
+        .collect();
+    let file = dir.join("servo.toml");
+    std::fs::write(&file, servo).expect("writes the design");
+    file.display().to_string()
+}
+
+#[test]
+fn a_design_with_one_way_grippers_is_planned_and_runs_on_the_simulators_machine() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let robot = servo_four_arm(dir.path());
+    let out = cubed(&["plan", "--robot", &robot, "--moves", "R2"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The simulator's own machine is the witness: no illegal step, every cube solved.
+    let args = [
+        "bench", "trust", "--robots", &robot, "--cubes", "4", "--tables", "small",
+    ];
+    let out = cubed(&args, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let row: Vec<&str> = (text.lines())
+        .find(|l| l.starts_with("four-arm"))
+        .expect("a row for the design")
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        row[1..4],
+        ["0", "0", "0"],
+        "illegal dflt, illegal naive, unsolved: {text}"
+    );
+}

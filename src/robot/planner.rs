@@ -12,7 +12,7 @@ use super::graph::{Edge, Effect, StateGraph};
 use super::heuristic::Bounds;
 use super::model::{RobotModel, RobotState};
 use super::program::Program;
-use super::search::{cheapest_path, Space, Succ};
+use super::search::{cheapest_path_widening, Space, Succ};
 use crate::cube::{Face, Turn};
 use std::sync::Arc;
 
@@ -264,7 +264,7 @@ impl Planner {
             block: 0,
         };
         let (path, total_ms, stats) =
-            cheapest_path(&space, space.start_layer(0), start_id, self.per_layer)
+            cheapest_path_widening(&space, space.start_layer(0), start_id, self.per_layer)
                 .ok_or_else(no_plan)?;
         let mut plan = self.empty_plan(*start);
         plan.solution = block_turns(blocks);

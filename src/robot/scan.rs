@@ -5,7 +5,7 @@ use super::model::RobotState;
 use super::physics::view;
 use super::planner::{PlanError, Planner};
 use super::program::{Action, Program, Step};
-use super::search::{cheapest_path, Space, Succ};
+use super::search::{cheapest_path_widening, Space, Succ};
 use crate::cube::Face;
 
 const CAPTURE: u32 = u32::MAX;
@@ -119,7 +119,7 @@ impl Planner {
             robot: self.model.name.clone(),
         };
         let (path, total_ms, _) =
-            cheapest_path(&space, 0, start_id, self.per_layer).ok_or_else(no_plan)?;
+            cheapest_path_widening(&space, 0, start_id, self.per_layer).ok_or_else(no_plan)?;
         let mut plan = ScanPlan {
             program: Program::default(),
             start: *start,

@@ -10,7 +10,8 @@
 //! solutions (`robot::tests::capped_search_stays_close_to_exact_search`
 //! checks short ones in every run); a cap far too small (under ~20 there)
 //! can drop every way through a layer and find no program at all.
-//! `usize::MAX` gives exact A*.
+//! `usize::MAX` gives exact A*; `cheapest_path_widening` widens the beam, up to
+//! exact, before it says there is no path.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -62,6 +63,28 @@ const UNSEEN: Slot = Slot {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SearchStats {
     pub expanded: usize,
+}
+
+/// As [`cheapest_path`], but when the beam dropped every way through a crowded layer, searched
+/// again with a beam 16 times wider, then exactly: None only when no path exists at all.
+pub(crate) fn cheapest_path_widening(
+    space: &impl Space,
+    layer: u32,
+    state: u32,
+    per_layer: usize,
+) -> Option<(Vec<PathNode>, u32, SearchStats)> {
+    let widths = [per_layer, per_layer.saturating_mul(16), usize::MAX];
+    let mut tried = 0;
+    for width in widths {
+        if width <= tried {
+            continue;
+        }
+        tried = width;
+        if let Some(found) = cheapest_path(space, layer, state, width) {
+            return Some(found);
+        }
+    }
+    None
 }
 
 /// The cheapest path from `(layer, state)` to a goal layer (within the beam),
