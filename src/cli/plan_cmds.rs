@@ -46,8 +46,8 @@ pub struct RobotJob {
     /// Face turns to perform, e.g. "R U F'" (the planner chooses the rotations).
     #[arg(long)]
     pub moves: Option<String>,
-    /// The notation of --moves: Singmaster (R U F'), or the 1988 program's (T+ F- R2,
-    /// where B is the bottom and P the back).
+    /// The notation of --moves and of the text summary's solution: Singmaster (R U F'), or the
+    /// 1988 program's (T+ F- R2, where B is the bottom and P the back). JSON is always Singmaster.
     #[arg(long, value_enum, default_value_t = super::solve_cmds::NotationArg::Singmaster)]
     pub notation: super::solve_cmds::NotationArg,
     /// A cube to solve (54 symbols, URFDLB): solved robot-aware, then planned.
@@ -184,7 +184,7 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
     };
     match plan {
         Ok(plan) => {
-            print_plan(&planner, &plan, args.format)?;
+            print_plan(&planner, &plan, args.format, args.job.notation.into())?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => refuse(e),
@@ -221,9 +221,18 @@ pub fn plan_cube(
     }
 }
 
-pub fn print_plan(planner: &Planner, plan: &Plan, format: Format) -> anyhow::Result<()> {
+/// The text's summary gives the solution in `notation`; the JSON document always in Singmaster's.
+pub fn print_plan(
+    planner: &Planner,
+    plan: &Plan,
+    format: Format,
+    notation: Notation,
+) -> anyhow::Result<()> {
     let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
-    let solution = format_moves(&moves, Notation::Singmaster)?;
+    let solution = match format {
+        Format::Json => format_moves(&moves, Notation::Singmaster)?,
+        Format::Text => format_moves(&moves, notation)?,
+    };
     let tally = format!(
         "{}, {}",
         count(plan.face_turns, "face turn", "face turns"),

@@ -225,7 +225,7 @@ fn plan_pocket(
         };
         solve_pocket_for_robot(planner, &solver, start, &facelets, &opts)?
     };
-    super::plan_cmds::print_plan(planner, &plan, args.format)?;
+    super::plan_cmds::print_plan(planner, &plan, args.format, args.job.notation.into())?;
     Ok(ExitCode::SUCCESS)
 }
 
