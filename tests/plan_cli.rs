@@ -250,7 +250,7 @@ fn a_design_with_one_way_grippers_is_planned_and_runs_on_the_simulators_machine(
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let row: Vec<&str> = (text.lines())
-        .find(|l| l.starts_with("four-arm"))
+        .find(|l| l.starts_with("servo"))
         .expect("a row for the design")
         .split_whitespace()
         .collect();

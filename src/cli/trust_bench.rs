@@ -120,8 +120,9 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
         "{} per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
         super::counts::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed, args.budget_ms
     );
+    println!("(times are means per cube; dev = |planned - simulated| as a share of the plan's time, mean / max over the cubes; a row is named by its file)");
     println!(
-        "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>18} {:>18} {:>14}",
+        "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>20} {:>20} {:>14}",
         "design",
         "illegal dflt",
         "illegal naive",
@@ -134,7 +135,11 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
     );
     let mut clean = true;
     for robot in &args.sweep.robots {
-        let model = load_robot(std::path::Path::new(robot))?;
+        let path = std::path::Path::new(robot);
+        let model = load_robot(path)?;
+        let row_name = path
+            .file_stem()
+            .map_or_else(|| model.name.clone(), |s| s.to_string_lossy().into_owned());
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::new(model.clone());
         let start = planner.home();
@@ -165,8 +170,8 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
         let median = plan_times[plan_times.len() / 2].as_secs_f64() * 1000.0;
         let n = args.sweep.cubes;
         println!(
-            "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>18} {:>18} {:>14.1}",
-            model.name,
+            "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>20} {:>20} {:>14.1}",
+            row_name,
             default.illegal,
             naive.illegal,
             default.unsolved + naive.unsolved,
