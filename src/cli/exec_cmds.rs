@@ -169,6 +169,9 @@ pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return super::refuse_error(&e),
     };
     let planner = Planner::new(model.clone());
+    if let Err(e) = planner.check_every_turn() {
+        return refuse(format!("{}: {e}", args.job.robot.display()));
+    }
     let program = match program_for(&args, &planner)? {
         Ok(program) => program,
         Err(e) => return refuse(e),

@@ -143,6 +143,9 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return super::refuse_error(&e),
     };
     let planner = Planner::new(model);
+    if let Err(e) = planner.check_every_turn() {
+        return super::refuse(format!("{}: {e}", args.job.robot.display()));
+    }
     let start = match start_state(&planner, &args.start) {
         Ok(start) => start,
         Err(e) => return refuse(e),

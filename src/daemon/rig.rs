@@ -36,6 +36,8 @@ pub enum RigError {
     Palette(#[from] PaletteError),
     #[error("robot design")]
     Actuators(#[from] ActuatorError),
+    #[error("[robot] design")]
+    Design(#[from] crate::robot::PlanError),
     #[error("camera")]
     Camera(#[from] CameraError),
     #[error("[camera] source = \"dir:{}\"", .dir.display())]
@@ -220,6 +222,8 @@ pub(crate) fn calibrated_palette_file(config: &DaemonConfig) -> PathBuf {
 pub(crate) struct ConfigFiles {
     pub model: RobotModel,
     pub map: ActuatorMap,
+    /// The design's planner, checked to turn every face either way again and again.
+    pub planner: Planner,
     pub palette: Palette,
     pub palette_file: PathBuf,
 }
@@ -228,6 +232,8 @@ impl ConfigFiles {
     pub(crate) fn load(config: &DaemonConfig) -> Result<ConfigFiles, RigError> {
         let model = load_robot(&config.robot_design)?;
         let map = ActuatorMap::new(&model)?;
+        let planner = Planner::new(model.clone());
+        planner.check_every_turn()?;
         let calibrated = calibrated_palette_file(config);
         let palette_file = if calibrated.exists() {
             calibrated
@@ -238,6 +244,7 @@ impl ConfigFiles {
         Ok(ConfigFiles {
             model,
             map,
+            planner,
             palette,
             palette_file,
         })
@@ -251,6 +258,7 @@ impl Rig {
         let ConfigFiles {
             model,
             map,
+            planner,
             palette,
             palette_file,
         } = ConfigFiles::load(config)?;
@@ -277,7 +285,7 @@ impl Rig {
         let camera_retake = camera.retake();
         let camera_upright = camera.upright();
         Ok(Rig {
-            planner: Planner::new(model.clone()),
+            planner,
             model,
             map,
             solver,

@@ -3,6 +3,7 @@
 pub(crate) mod actuators;
 pub(crate) mod aware;
 pub(crate) mod candidates;
+mod capable;
 pub(crate) mod config;
 pub(crate) mod config_syntax;
 pub(crate) mod direction;

@@ -28,6 +28,12 @@ pub enum PlanError {
     NoPlan { robot: String, block: usize },
     #[error("robot '{robot}' found no way to show all six faces to its cameras")]
     NoScan { robot: String },
+    #[error("robot '{robot}' cannot turn '{turn}' {repeats} times in a row from home, so some cubes cannot be solved: check the `range` and `jaw` of the grippers that can turn that face (a gripper without a jaw must be able to turn its face all the way round)")]
+    CannotRepeat {
+        robot: String,
+        turn: String,
+        repeats: usize,
+    },
 }
 
 /// A planned program and what it does.
