@@ -143,8 +143,8 @@ fn solve_one(
             let message = format.in_input_terms(&e.to_string());
             if args.format == FormatArg::Text {
                 let at = line.map(|n| format!("line {n}: ")).unwrap_or_default();
-                eprintln!("{at}invalid cube {text}: {message}");
                 println!("{}", super::solve_cmds::INVALID_LINE);
+                eprintln!("{at}invalid cube {text}: {message}");
                 return Ok(false);
             }
             json!({"facelets": text, "error": {"kind": e.kind(), "message": message}})

@@ -142,8 +142,8 @@ fn solve_one(
             let kind = error_kind(&e);
             match args.format {
                 FormatArg::Text => {
-                    eprintln!("{where_}invalid cube {text}: {e}", e = error_chain(&e));
                     println!("{INVALID_LINE}");
+                    eprintln!("{where_}invalid cube {text}: {e}", e = error_chain(&e));
                 }
                 FormatArg::Json => print_json(
                     json!({"facelets": text, "error": {"kind": kind, "message": error_chain(&e)}}),
