@@ -328,3 +328,27 @@ fn an_open_address_without_a_token_is_refused_naming_the_file() {
         }
     }
 }
+
+#[test]
+fn a_design_that_cannot_repeat_a_turn_is_refused_by_config_show() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The up motor has no jaw and turns its face between -1 and 0 only: U U is impossible.
+    let design = std::fs::read_to_string(shipped("robots/six-motor.toml"))
+        .expect("shipped")
+        .replacen("range = \"continuous\"", "range = [-1, 0]", 1);
+    let design_file = dir.path().join("six-servo.toml");
+    std::fs::write(&design_file, design).expect("write design");
+    let config = dir.path().join("cubed.toml");
+    write_config(&config, &design_file.display().to_string());
+    let out = cubed_in(
+        dir.path(),
+        &[],
+        &["config", "show", "--config", "cubed.toml"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("[robot] design") && said.contains("cannot turn 'U' 4 times in a row"),
+        "{said}"
+    );
+}
