@@ -88,6 +88,31 @@ fn exec_refuses_a_program_naming_an_actuator_the_robot_lacks_by_file_and_step() 
     assert!(stderr(&out).contains(&said), "{}", stderr(&out));
 }
 
+#[test]
+fn exec_refuses_a_program_planned_for_another_design() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = opening_left_then(dir.path(), "front");
+    let text = std::fs::read_to_string(&program).expect("program");
+    std::fs::write(
+        &program,
+        text.replace("\"four-arm\"", "\"turntable-flipper\""),
+    )
+    .expect("write");
+    let program = program.to_string_lossy().into_owned();
+    let port = dir
+        .path()
+        .join("no-such-port")
+        .to_string_lossy()
+        .into_owned();
+    let out = cubed(&["exec", "--port", &port, "--program", &program], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("planned for robot 'turntable-flipper', not 'four-arm'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// A four-arm program file that opens the left gripper, then the actuator named `second`.
 fn opening_left_then(dir: &std::path::Path, second: &str) -> std::path::PathBuf {
     let program = dir.join(format!("open-left-then-{second}.json"));

@@ -119,6 +119,16 @@ fn another_start_orientation_is_planned_from_and_opposite_faces_are_refused() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(stdout(&out).contains("opposite") || stderr(&out).contains("opposite"));
+    let out = cubed(
+        &["plan", "--robot", &robot, "--moves", "R", "--start", "UU"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("U is given twice"),
+        "{}",
+        stderr(&out)
+    );
     // A design that never turns the whole cube starts only as put in; it says from where.
     let (six, _) = design("six-motor.toml");
     let out = cubed(

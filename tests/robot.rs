@@ -44,6 +44,31 @@ fn an_unknown_key_names_the_section_and_the_key() {
 }
 
 #[test]
+fn a_range_with_a_non_number_and_a_half_turn_quicker_than_a_quarter_are_refused() {
+    let text = four_arm_text().replacen("range = [-1, 1]", "range = [0, \"x\", 1]", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains("'range'") && message.contains("min <= 0 <= max"),
+        "{message}"
+    );
+    // Without the motion tables the times are as given (with one they follow from the ramp).
+    let mut in_motion = false;
+    let untimed: String = (four_arm_text().lines())
+        .filter(|line| {
+            in_motion = line.starts_with("[gripper.motion]") || (in_motion && !line.is_empty());
+            !in_motion
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let text = untimed.replacen("quarter_ms = 150", "quarter_ms = 400", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains("'half_ms'") && message.contains("less than quarter_ms (400 ms)"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_bad_range_names_the_gripper_key_and_allowed_range() {
     let text = four_arm_text().replacen("range = [-1, 1]", "range = [1, 2]", 1);
     let message = error_of(&text);

@@ -15,6 +15,7 @@ pub struct DesignSweepArgs {
     /// Uniformly random cubes per design.
     #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
     pub cubes: usize,
+    /// Seed of the random cubes (the same seed gives the same cubes).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[command(flatten)]

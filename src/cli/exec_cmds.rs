@@ -48,6 +48,15 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
             Ok(doc) => doc,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
         };
+        if doc.robot != planner.model.name {
+            return Ok(Err(format!(
+                "{}: this program was planned for robot '{}', not '{}' ({}): give --robot with its design file",
+                path.display(),
+                doc.robot,
+                planner.model.name,
+                args.job.robot.display()
+            )));
+        }
         return Ok(doc
             .to_program(&planner.model)
             .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))

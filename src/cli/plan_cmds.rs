@@ -74,6 +74,8 @@ pub struct PlanArgs {
     /// Start with this cube face up and this one to the front (e.g. `FR`); grippers at home.
     #[arg(long, default_value = "UF")]
     pub start: String,
+    /// Text: one line per step (at its start time) and a summary; JSON: the program document
+    /// that `cubed exec --program` streams.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     #[command(flatten)]
@@ -109,6 +111,11 @@ fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
     let [Some(up), Some(front)] = letters[..] else {
         return Err(format!("--start '{faces}': give two face letters, the face up then the face to the front (e.g. UF)"));
     };
+    if up == front {
+        return Err(format!(
+            "--start '{faces}': {up} is given twice; give the face up, then another face to the front"
+        ));
+    }
     let orientation = Orientation::all()
         .find(|o| o.face_at(Direction::Up) == up && o.face_at(Direction::Front) == front)
         .ok_or_else(|| format!("--start '{faces}': {up} and {front} are opposite faces; they cannot be up and front at once"))?;

@@ -39,7 +39,7 @@ pub struct SizeArgs {
     /// Cube size: 3, or 2 for the pocket cube (24 stickers, always an optimal solution).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
     pub size: u8,
-    /// With --size 2: the metric the solution is optimal in.
+    /// With --size 2: the metric the solution is optimal in [default: htm].
     #[arg(long, value_enum)]
     pub metric: Option<MetricArg>,
     /// With --size 2: cubes in the old 2x2 solver's format, 24 letters y g w b r o

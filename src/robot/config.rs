@@ -343,6 +343,15 @@ impl Ctx<'_> {
                 Ok(v.unwrap_or(0))
             }
         };
+        let quarter_ms = turn_ms("quarter_ms", g.quarter_ms, 0.25)?;
+        let half_ms = turn_ms("half_ms", g.half_ms, 0.5)?;
+        if half_ms < quarter_ms {
+            return Err(self.invalid(
+                &section,
+                "half_ms",
+                format!("{half_ms} ms is less than quarter_ms ({quarter_ms} ms): a half turn cannot be quicker than the quarter turn it passes through"),
+            ));
+        }
         Ok(Gripper {
             name: g.name.clone(),
             at: self.direction(&section, "at", &g.at)?,
@@ -350,8 +359,8 @@ impl Ctx<'_> {
             has_jaw: g.jaw,
             reach,
             carries_cube: g.carries_cube,
-            quarter_ms: turn_ms("quarter_ms", g.quarter_ms, 0.25)?,
-            half_ms: turn_ms("half_ms", g.half_ms, 0.5)?,
+            quarter_ms,
+            half_ms,
             open_ms: jaw_ms("open_ms", g.open_ms)?,
             close_ms: jaw_ms("close_ms", g.close_ms)?,
             drive,
@@ -363,9 +372,10 @@ impl Ctx<'_> {
         if value.as_str() == Some("continuous") {
             return Ok(Reach::Continuous);
         }
+        // Every item must be a whole number: one of another kind refuses the range.
         let ints: Option<Vec<i64>> = value
             .as_array()
-            .map(|a| a.iter().filter_map(|v| v.as_integer()).collect());
+            .and_then(|a| a.iter().map(|v| v.as_integer()).collect());
         match ints.as_deref() {
             Some(&[min, max])
                 if -(MAX_REACH as i64) <= min
