@@ -36,6 +36,8 @@ pub enum FaultSpecError {
         value: String,
         expected: &'static str,
     },
+    #[error("fault '{key}' is given twice (only the *-at keys may be repeated, one moment each)")]
+    Repeated { key: String },
 }
 
 /// Which faults to inject.
@@ -96,10 +98,17 @@ impl FaultPlan {
             unplug_for_ms: 100,
             ..FaultPlan::default()
         };
+        let mut seen: Vec<&str> = Vec::new();
         for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (key, value) = item
                 .split_once('=')
                 .ok_or_else(|| FaultSpecError::Malformed { item: item.into() })?;
+            if !key.ends_with("-at") && !key.ends_with("-at-move") && !key.ends_with("-at-turn") {
+                if seen.contains(&key) {
+                    return Err(FaultSpecError::Repeated { key: key.into() });
+                }
+                seen.push(key);
+            }
             match key {
                 "corrupt" => plan.corrupt = parse_probability(key, value)?,
                 "drop" => plan.drop = parse_probability(key, value)?,
@@ -107,7 +116,16 @@ impl FaultPlan {
                 "unplug-for" => plan.unplug_for_ms = parse_ms(key, value)?,
                 "unplug-at-move" => plan.unplug_at_moves.push(parse_count(key, value)?),
                 "reboot-at" => plan.reboot_at_moves.push(parse_count(key, value)?),
-                "slip-at-turn" => plan.slip_at_turns.push(parse_count(key, value)?),
+                "slip-at-turn" => match parse_count(key, value)? {
+                    0 => {
+                        return Err(FaultSpecError::BadValue {
+                            key: key.into(),
+                            value: value.into(),
+                            expected: "face turns are counted from 1",
+                        })
+                    }
+                    turn => plan.slip_at_turns.push(turn),
+                },
                 _ => return Err(FaultSpecError::UnknownKey { key: key.into() }),
             }
         }
@@ -200,6 +218,22 @@ mod tests {
             FaultPlan::parse("drop"),
             Err(FaultSpecError::Malformed { .. })
         ));
+        assert!(matches!(
+            FaultPlan::parse("corrupt=0.01,corrupt=0.02"),
+            Err(FaultSpecError::Repeated { .. })
+        ));
+        assert!(matches!(
+            FaultPlan::parse("slip-at-turn=0"),
+            Err(FaultSpecError::BadValue { .. })
+        ));
+        // Moments may repeat; a move count of 0 is before the first move.
+        let plan =
+            FaultPlan::parse("unplug-at-move=0,unplug-at-move=9,slip-at-turn=2,slip-at-turn=5")
+                .expect("valid");
+        assert_eq!(
+            (plan.unplug_at_moves, plan.slip_at_turns),
+            (vec![0, 9], vec![2, 5])
+        );
     }
 
     #[test]
