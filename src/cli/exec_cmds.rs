@@ -252,10 +252,11 @@ async fn stream(
         }
     })
     .await;
+    let progress = (bar.position(), groups.len());
     bar.finish_and_clear();
     watcher.abort();
     link.shutdown().await;
-    let code = report(outcome, &map, model);
+    let code = report(outcome, progress, &map, model);
     if interrupted.load(Ordering::SeqCst) {
         eprintln!("{INTERRUPTED}");
     }
@@ -265,6 +266,7 @@ async fn stream(
 /// Prints how the program ended; exit 0 only if every command was done.
 fn report(
     outcome: Result<cubed::link::StreamOutcome, cubed::link::StreamError>,
+    (done, total): (u64, usize),
     map: &ActuatorMap,
     model: &RobotModel,
 ) -> anyhow::Result<ExitCode> {
@@ -281,6 +283,14 @@ fn report(
         Err(cubed::link::StreamError::Fault { fault, done, total }) => {
             let words = cubed::link::fault_words::fault_in_words(&fault, map, model);
             eprintln!("error: after {done} of {total} commands, {words}");
+            Ok(ExitCode::FAILURE)
+        }
+        Err(e @ cubed::link::StreamError::Link(_)) => {
+            eprintln!(
+                "error: after {done} of {total} commands acknowledged, {}",
+                error_chain(&e)
+            );
+            eprintln!("the robot may have stopped part way through a command: check the cube; the next exec homes the robot first");
             Ok(ExitCode::FAILURE)
         }
         Err(e) => {
