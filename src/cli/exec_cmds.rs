@@ -10,8 +10,8 @@ use cubed::link::{
     stream_program, EStopHandle, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
     TokioClock,
 };
-use cubed::robot::{load_robot, Planner, Program, ProgramDoc, RobotModel};
 use cubed::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
+use cubed::robot::{Planner, Program, ProgramDoc, RobotModel};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -173,14 +173,10 @@ impl Interrupts {
 
 /// Plans, connects, streams, and reports.
 pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
-    let model = match load_robot(&args.job.robot) {
-        Ok(model) => model,
-        Err(e) => return super::refuse_error(&e),
+    let planner = match args.job.planner() {
+        Ok(planner) => planner,
+        Err(refused) => return refused,
     };
-    let planner = Planner::new(model.clone());
-    if let Err(e) = planner.check_every_turn() {
-        return refuse(format!("{}: {e}", args.job.robot.display()));
-    }
     let program = match program_for(&args, &planner)? {
         Ok(program) => program,
         Err(e) => return refuse(e),
@@ -188,7 +184,7 @@ pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(stream(&args, &model, &program))
+    runtime.block_on(stream(&args, &planner.model, &program))
 }
 
 async fn stream(

@@ -143,16 +143,24 @@ fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
     ))
 }
 
+impl RobotJob {
+    /// The design's planner, loaded and checked to turn every face again and again; Err: the
+    /// refusal (exit 2) naming the file.
+    pub fn planner(&self) -> Result<Planner, anyhow::Result<ExitCode>> {
+        let model = load_robot(&self.robot).map_err(|e| super::refuse_error(&e))?;
+        let planner = Planner::new(model);
+        (planner.check_every_turn())
+            .map_err(|e| refuse(format!("{}: {e}", self.robot.display())))?;
+        Ok(planner)
+    }
+}
+
 /// Prints the program for the requested moves, cube or scan.
 pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
-    let model = match load_robot(&args.job.robot) {
-        Ok(model) => model,
-        Err(e) => return super::refuse_error(&e),
+    let planner = match args.job.planner() {
+        Ok(planner) => planner,
+        Err(refused) => return refused,
     };
-    let planner = Planner::new(model);
-    if let Err(e) = planner.check_every_turn() {
-        return super::refuse(format!("{}: {e}", args.job.robot.display()));
-    }
     let start = match start_state(&planner, &args.start) {
         Ok(start) => start,
         Err(e) => return refuse(e),
