@@ -221,6 +221,20 @@ pub fn parse_config(text: &str, path: &Path) -> Result<DaemonConfig, ConfigError
     Validator { file: &file, base }.validate(raw, path)
 }
 
+/// A whole number within `min..=max` (`default` when not given), in the type it is used as.
+/// Read as TOML's own integer, so a negative or huge value is told the key's range.
+pub(super) fn whole_within<T: TryFrom<i64>>(
+    value: Option<i64>,
+    default: i64,
+    (min, max): (i64, i64),
+) -> Result<T, String> {
+    let value = value.unwrap_or(default);
+    match T::try_from(value) {
+        Ok(whole) if (min..=max).contains(&value) => Ok(whole),
+        _ => Err(format!("{value} is outside {min}..={max}")),
+    }
+}
+
 struct Validator<'a> {
     file: &'a str,
     base: &'a Path,
@@ -328,20 +342,15 @@ impl Validator<'_> {
         })
     }
 
-    /// A whole number within `min..=max` (`default` when not given), in the type it is used as.
-    /// Read as TOML's own integer, so a negative or huge value is told the key's range.
+    /// [`whole_within`], the problem said with the file, section and key.
     fn whole<T: TryFrom<i64>>(
         &self,
         (section, key): (&str, &str),
         value: Option<i64>,
         default: i64,
-        (min, max): (i64, i64),
+        range: (i64, i64),
     ) -> Result<T, ConfigError> {
-        let value = value.unwrap_or(default);
-        match T::try_from(value) {
-            Ok(whole) if (min..=max).contains(&value) => Ok(whole),
-            _ => Err(self.invalid(section, key, format!("{value} is outside {min}..={max}"))),
-        }
+        whole_within(value, default, range).map_err(|problem| self.invalid(section, key, problem))
     }
 
     /// A finite number within `min..=max`, or an error naming the range and what the number means.

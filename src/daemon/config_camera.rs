@@ -104,11 +104,8 @@ fn frames(
     default: usize,
     min: i64,
 ) -> Result<usize, KeyProblem> {
-    match value {
-        None => Ok(default),
-        Some(n) if (min..=30).contains(&n) => Ok(n as usize),
-        Some(n) => Err((key, format!("{n} is outside {min}..=30"))),
-    }
+    let default = i64::try_from(default).unwrap_or(i64::MAX);
+    super::config::whole_within(value, default, (min, 30)).map_err(|problem| (key, problem))
 }
 
 #[cfg(test)]
