@@ -5,8 +5,9 @@ use cubed::robot::{load_robot, Planner, Program, RobotModel};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// Runs `cubed` with `args` (and `stdin`, if any) and returns its output.
 pub fn cubed(args: &[&str], stdin: Option<&str>) -> Output {
@@ -69,4 +70,36 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .enable_all()
         .build()
         .expect("tokio runtime")
+}
+
+/// `cubed sim --pty` with `args`, its report at `report` and its link at `link`, once the link
+/// points at its pty.
+pub fn start_sim(args: &[&str], report: &Path, link: &Path) -> Child {
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["sim", "--pty"])
+        .args(args)
+        .arg("--report")
+        .arg(report)
+        .arg("--link")
+        .arg(link)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the simulator starts");
+    let mut lines = BufReader::new(sim.stdout.take().expect("stdout is piped")).lines();
+    let pty = lines
+        .next()
+        .expect("the simulator prints its pty")
+        .expect("readable stdout");
+    // The link points at the pty while the simulator runs, as /dev/serial/by-id does.
+    let pointed = (0..500).find_map(|_| {
+        let target = std::fs::read_link(link).ok();
+        if target.is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        target
+    });
+    assert_eq!(pointed.expect("link made").to_string_lossy(), pty);
+    sim
 }

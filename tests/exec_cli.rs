@@ -1,9 +1,8 @@
 //! `cubed exec` as a user runs it: against `cubed sim --pty` in another process, a scrambled cube given by its facelets is solved robot-aware, streamed and left solved in the simulator.
 
-use crate::common::{cubed, stderr, stdout};
+use crate::common::{cubed, start_sim, stderr, stdout};
 use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 #[test]
 fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
@@ -129,38 +128,6 @@ fn opening_left_then(dir: &std::path::Path, second: &str) -> std::path::PathBuf 
     program
 }
 
-/// `cubed sim --pty` with `args`, its report at `report` and its link at `link`, once the link
-/// points at its pty.
-fn start_sim(args: &[&str], report: &Path, link: &Path) -> Child {
-    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
-        .args(["sim", "--pty"])
-        .args(args)
-        .arg("--report")
-        .arg(report)
-        .arg("--link")
-        .arg(link)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the simulator starts");
-    let mut lines = BufReader::new(sim.stdout.take().expect("stdout is piped")).lines();
-    let pty = lines
-        .next()
-        .expect("the simulator prints its pty")
-        .expect("readable stdout");
-    // The link points at the pty while the simulator runs, as /dev/serial/by-id does.
-    let pointed = (0..500).find_map(|_| {
-        let target = std::fs::read_link(link).ok();
-        if target.is_none() {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        target
-    });
-    assert_eq!(pointed.expect("link made").to_string_lossy(), pty);
-    sim
-}
-
 #[test]
 fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
     let out = cubed(&["scramble", "--seed", "7"], None);
@@ -201,6 +168,7 @@ fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
         rest.contains("interrupted: an emergency stop was sent"),
         "{rest}"
     );
+    assert!(rest.contains("give the next program --reset"), "{rest}");
     let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
     let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
     let executed = report["moves_executed"].as_u64().expect("moves_executed");
@@ -209,4 +177,64 @@ fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
         "the robot halted: {executed} of {total} ran"
     );
     assert_eq!(report["solved"], false, "{text}");
+}
+
+/// `cubed exec --port link` with `args`: its exit code and its stderr.
+fn exec_on(link: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let port = link.to_string_lossy().into_owned();
+    let mut all = vec!["exec", "--port", port.as_str()];
+    all.extend_from_slice(args);
+    let out = cubed(&all, None);
+    (out.status.code(), stderr(&out))
+}
+
+#[test]
+fn an_emergency_stop_pressed_on_the_robot_is_cleared_only_by_exec_reset_once_released() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    // The button is pressed after the second command and held for 6 s (the firmware core's
+    // own e-stop input: the witness is the firmware, not the host's idea of it).
+    let faults = "estop-at-move=2,estop-for=6s";
+    let mut sim = start_sim(&["--speed", "0", "--faults", faults], &report, &link);
+
+    let (code, said) = exec_on(&link, &["--moves", "R U"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("emergency stop after"), "{said}");
+    assert!(said.contains("give the next program --reset"), "{said}");
+
+    // Held: the firmware will not clear it, and says why.
+    let (code, said) = exec_on(&link, &["--moves", "R U", "--reset"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("would not clear the emergency stop"),
+        "{said}"
+    );
+    assert!(said.contains("release the e-stop button"), "{said}");
+
+    // Without --reset nothing clears it, released or not.
+    let (code, said) = exec_on(&link, &["--moves", "R U"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("holds the emergency stop latched from before this session"),
+        "{said}"
+    );
+    assert!(said.contains("cubed exec --reset"), "{said}");
+
+    // Once the button is let go, --reset clears it and the program runs.
+    let began = std::time::Instant::now();
+    let (code, said) = loop {
+        let (code, said) = exec_on(&link, &["--moves", "U F' F U'", "--reset"]);
+        if code == Some(0) || began.elapsed() > std::time::Duration::from_secs(30) {
+            break (code, said);
+        }
+        assert!(said.contains("would not clear"), "{said}");
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    };
+    assert_eq!(code, Some(0), "{said}");
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    assert_eq!(report["solved"], true, "{text}");
+    assert_eq!(report["faults"], serde_json::json!([]), "{text}");
 }

@@ -37,6 +37,10 @@ pub struct ExecArgs {
     /// Seconds to keep trying to reopen a lost port.
     #[arg(long, default_value_t = 30)]
     pub reconnect_secs: u64,
+    /// First clear an emergency stop or fault the robot holds latched from before (an
+    /// interrupted program, the e-stop button): check the robot first, it moves at once.
+    #[arg(long)]
+    pub reset: bool,
 }
 
 fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
@@ -131,7 +135,10 @@ fn homed_then(
 }
 
 /// Said after an interruption stopped the program.
-const INTERRUPTED: &str = "interrupted: an emergency stop was sent and the motors halted at once; the firmware keeps it latched, so reset or power-cycle the board before the next program";
+const INTERRUPTED: &str = "interrupted: an emergency stop was sent and the motors halted at once";
+
+/// Said after the firmware latched a fault or an emergency stop.
+const LATCHED: &str = "the firmware keeps it latched: check the robot, then give the next program --reset (or power-cycle the board)";
 
 /// On Ctrl-C or SIGTERM, sends the firmware an emergency stop (the program then ends with its
 /// fault); a second one quits at once, for a link that cannot carry it.
@@ -202,6 +209,7 @@ async fn stream(
     let settings = LinkSettings {
         reconnect_timeout: Duration::from_secs(args.reconnect_secs),
         actuator_names: cubed::link::fault_words::actuator_names(&map, model),
+        clear_latched: args.reset,
         ..LinkSettings::default()
     };
     let mut link = LinkHandle::open(
@@ -252,9 +260,16 @@ async fn stream(
     bar.finish_and_clear();
     watcher.abort();
     link.shutdown().await;
+    let latched = matches!(
+        outcome,
+        Err(cubed::link::StreamError::Fault { .. } | cubed::link::StreamError::EStopped { .. })
+    );
     let code = report(outcome, progress, &map, model);
     if interrupted.load(Ordering::SeqCst) {
         eprintln!("{INTERRUPTED}");
+    }
+    if latched {
+        eprintln!("{LATCHED}");
     }
     code
 }

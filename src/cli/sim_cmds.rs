@@ -44,7 +44,8 @@ pub struct SimArgs {
     /// Faults to inject, comma-separated: corrupt=P and drop=P (each byte, both directions, with
     /// probability P); unplug-every=DURATION (500ms, 2s) and unplug-at-move=N (the pty hangs up),
     /// unplug-for=DURATION (how long, default 100ms); reboot-at=N (after the N-th command);
-    /// slip-at-turn=N (the N-th face turn slips, where a simulated camera watches: cubed run,
+    /// estop-at-move=N (the e-stop button is pressed after the N-th command, 0 at power-on)
+    /// and estop-for=DURATION (how long it stays pressed, default 1s); slip-at-turn=N (the N-th face turn slips, where a simulated camera watches: cubed run,
     /// cubed dry-run). E.g. corrupt=0.01,unplug-at-move=10,slip-at-turn=5.
     #[arg(long, default_value = "")]
     pub faults: String,

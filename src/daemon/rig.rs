@@ -4,6 +4,7 @@ use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
 use crate::cube::FaceletCube;
 use crate::error_chain::error_chain;
 use crate::link::fault_words::fault_in_words;
+use crate::link::LatchedBefore;
 use crate::link::{
     stream_gated, Connector, EStopHandle, FixedPath, LinkError, LinkEvent, LinkHandle,
     LinkSettings, SerialConnector, StreamError, StreamOutcome, TokioClock,
@@ -207,9 +208,22 @@ pub(crate) struct Rig {
     /// may be half turned).
     motion_in_doubt: bool,
     next_move_id: u32,
+    /// A person reset the daemon while no link was open: the next handshake clears what the
+    /// firmware holds latched from before (see [`LinkSettings::clear_latched`]).
+    clear_at_connect: bool,
     pub sim: Option<SimRig>,
     /// Planned robot time of every motion streamed so far, ms (to compare with the robot's own).
     pub planned_motion_ms: Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// Why the robot cannot be reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Unreachable {
+    /// In words, naming the port.
+    pub words: String,
+    /// The firmware holds a fault or an emergency stop latched from before the link opened:
+    /// a person checks the robot and resets.
+    pub latched: Option<LatchedBefore>,
 }
 
 /// The palette calibrated by the daemon, kept in the data directory (the config stays untouched).
@@ -311,6 +325,7 @@ impl Rig {
             lost: LOST_ALL,
             motion_in_doubt: false,
             next_move_id: 1,
+            clear_at_connect: false,
             sim,
             planned_motion_ms: Arc::default(),
         })
@@ -319,10 +334,14 @@ impl Rig {
     /// Opens the link (handshake, configuration) if it is not open; the robot is not moved.
     pub(crate) async fn connect(&mut self) -> Result<(), RigError> {
         if self.link.is_none() {
+            let settings = LinkSettings {
+                clear_latched: std::mem::take(&mut self.clear_at_connect),
+                ..self.settings.clone()
+            };
             let link = LinkHandle::open(
                 Arc::clone(&self.connector),
                 self.map.configure(),
-                self.settings.clone(),
+                settings,
                 Arc::new(TokioClock::new()),
             )
             .await?;
@@ -351,15 +370,23 @@ impl Rig {
 
     /// Opens the link if it is not open; on failure, why the robot cannot be reached, in words
     /// that name `[robot] port` when the configured port cannot be opened.
-    pub(crate) async fn reach(&mut self) -> Result<(), String> {
-        match self.connect().await {
-            Ok(()) => Ok(()),
-            Err(e @ RigError::Link(LinkError::Open { .. })) if !self.simulated => Err(format!(
+    pub(crate) async fn reach(&mut self) -> Result<(), Unreachable> {
+        let error = match self.connect().await {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        let latched = match &error {
+            RigError::Link(link) => link.latched_before_session(),
+            _ => None,
+        };
+        let words = match &error {
+            RigError::Link(LinkError::Open { .. }) if !self.simulated => format!(
                 "{} (check `[robot] port`: the robot's serial device, e.g. /dev/serial/by-id/…)",
-                error_chain(&e)
-            )),
-            Err(e) => Err(error_chain(&e)),
-        }
+                error_chain(&error)
+            ),
+            _ => error_chain(&error),
+        };
+        Err(Unreachable { words, latched })
     }
 
     /// Whether the link is open.
@@ -468,10 +495,14 @@ impl Rig {
         }
     }
 
-    /// Clears a latched fault or e-stop in the firmware and forgets the pose (home next).
+    /// Clears a latched fault or e-stop in the firmware (with no link open, at the next
+    /// handshake) and forgets the pose (home next).
     pub(crate) fn clear_fault(&mut self) {
-        if let Some(link) = self.link.as_mut() {
-            let _ = link.clear_fault();
+        match self.link.as_mut() {
+            Some(link) => {
+                let _ = link.clear_fault();
+            }
+            None => self.clear_at_connect = true,
         }
         self.forget_pose();
     }

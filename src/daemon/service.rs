@@ -205,7 +205,8 @@ impl Service {
         if let Err(why) = rig.reach().await {
             self.rig = Some(rig);
             return Err(Refusal::unavailable(format!(
-                "cannot reach the robot: {why}"
+                "cannot reach the robot: {}",
+                why.words
             )));
         }
         let id = match (self.history).begin_run(source, &rig.model.name, self.settings.cube.size())

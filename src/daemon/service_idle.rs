@@ -5,6 +5,7 @@ use crate::daemon::api::{DaemonState, StartSource};
 use crate::daemon::board::StatusBoard;
 use crate::daemon::rig::Rig;
 use crate::error_chain::error_chain;
+use crate::link::LatchedBefore;
 use crate::link::LinkEvent;
 use firmware_protocol::message::Fault;
 
@@ -87,6 +88,30 @@ fn tell(board: &StatusBoard, news: impl Into<String>) {
     }
 }
 
+/// The robot holds a fault or an e-stop latched from before the link opened (a daemon
+/// restarted after an e-stop, the button pressed meanwhile): the daemon waits, e-stopped or
+/// faulted, for a person to check the robot and reset, which clears it at the next handshake.
+fn latched_before(board: &StatusBoard, latched: LatchedBefore, words: &str) {
+    let state = if latched.estop() {
+        DaemonState::EStopped
+    } else {
+        DaemonState::Faulted
+    };
+    if board.now().state == state {
+        return;
+    }
+    let message = if latched.clear_refused {
+        format!("{words}; then reset again (the page's Reset or `cubed reset`)")
+    } else {
+        format!(
+            "the robot holds {} latched from before the daemon reached it: check the robot, then reset (the page's Reset or `cubed reset`)",
+            latched.what()
+        )
+    };
+    board.log(words.to_string());
+    board.set(state, message);
+}
+
 /// The next link event while idle; with no link, tries to open one every few seconds
 /// (so the robot's start button works as soon as the robot is there).
 pub(super) async fn idle_event(
@@ -103,17 +128,20 @@ pub(super) async fn idle_event(
                 board.log("robot link open");
                 *last_error = None;
             }
-            Err(text) => {
-                if last_error.as_deref() != Some(text.as_str()) {
+            Err(why) => {
+                if let Some(latched) = why.latched {
+                    latched_before(board, latched, &why.words);
+                } else if last_error.as_deref() != Some(why.words.as_str()) {
                     tell(
                         board,
                         format!(
-                            "cannot reach the robot: {text} (retrying every {} s)",
+                            "cannot reach the robot: {} (retrying every {} s)",
+                            why.words,
                             RECONNECT_IDLE.as_secs()
                         ),
                     );
-                    *last_error = Some(text);
                 }
+                *last_error = Some(why.words);
                 tokio::time::sleep(RECONNECT_IDLE).await;
             }
         }

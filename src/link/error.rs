@@ -1,7 +1,7 @@
 //! The link layer's errors: each names the port path, the frame or the move id involved.
 
 use crate::error_chain::error_chain;
-use firmware_protocol::message::{ConfigRefusal, NakReason};
+use firmware_protocol::message::{ConfigRefusal, FaultFlags, NakReason};
 use std::path::PathBuf;
 
 /// Everything that stops or refuses the serial link.
@@ -32,8 +32,18 @@ pub enum LinkError {
         waited_ms: u64,
         naks: u32,
     },
-    #[error("{}", config_refused_in_words(*reason))]
-    ConfigRefused { reason: NakReason },
+    #[error("{}", config_refused_in_words(path, *reason, *latched))]
+    ConfigRefused {
+        path: PathBuf,
+        reason: NakReason,
+        /// What the firmware reported latched while it was greeted, if it said.
+        latched: Option<FaultFlags>,
+    },
+    #[error("the firmware on {path} would not clear {}: its emergency-stop input is still active; release the e-stop button (a normally-closed switch also reads pressed when a wire is loose), then clear it again", latched_or(*latched, "what it holds latched"))]
+    ClearRefused {
+        path: PathBuf,
+        latched: Option<FaultFlags>,
+    },
     #[error("the firmware on {path} cannot drive this robot as configured: {words}")]
     ConfigureRefused {
         path: PathBuf,
@@ -85,14 +95,71 @@ impl From<firmware_protocol::Error> for LinkError {
     }
 }
 
+/// A fault or an emergency stop the firmware holds latched from before this session: a
+/// person checks the robot and clears it on purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LatchedBefore {
+    /// What is latched, if the firmware said.
+    pub faults: Option<FaultFlags>,
+    /// A clear was asked for and refused: the e-stop input is still active.
+    pub clear_refused: bool,
+}
+
+impl LatchedBefore {
+    /// What is latched in words, e.g. `the emergency stop`.
+    pub fn what(&self) -> String {
+        latched_or(self.faults, "a fault or an emergency stop")
+    }
+
+    /// Whether the emergency stop is among what is latched (or the firmware did not say).
+    pub fn estop(&self) -> bool {
+        self.faults.is_none_or(|f| f.any(FaultFlags::ESTOP))
+    }
+}
+
+impl LinkError {
+    /// Whether the firmware holds a fault or an emergency stop latched from before this
+    /// session, and what.
+    pub fn latched_before_session(&self) -> Option<LatchedBefore> {
+        match self {
+            LinkError::ConfigRefused {
+                reason: NakReason::BadState | NakReason::EStopLatched,
+                latched,
+                ..
+            } => Some(LatchedBefore {
+                faults: *latched,
+                clear_refused: false,
+            }),
+            LinkError::ClearRefused { latched, .. } => Some(LatchedBefore {
+                faults: *latched,
+                clear_refused: true,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The latched faults in words, or `otherwise` when the firmware did not say.
+fn latched_or(latched: Option<FaultFlags>, otherwise: &str) -> String {
+    latched
+        .and_then(super::fault_words::latched_in_words)
+        .unwrap_or_else(|| otherwise.to_string())
+}
+
 /// Why the firmware refused `Configure`: a fault or an e-stop latched from before (a new
-/// session keeps them), or this design.
-fn config_refused_in_words(reason: NakReason) -> String {
+/// session keeps them, so that a person clears it on purpose), or this design.
+fn config_refused_in_words(
+    path: &std::path::Path,
+    reason: NakReason,
+    latched: Option<FaultFlags>,
+) -> String {
     let words = super::fault_words::nak_in_words(reason);
+    let path = path.display();
     match reason {
         NakReason::BadState | NakReason::EStopLatched => format!(
-            "the firmware refused the configuration ({words}): it still holds a fault or an emergency stop latched before this session; release the e-stop button if pressed, then reset or power-cycle the board"
+            "the firmware on {path} refused the configuration ({words}): it holds {} latched from before this session; check the robot, then clear it on purpose: `cubed exec --reset`, the daemon's Reset (the page or `cubed reset`), or power-cycle the board",
+            latched_or(latched, "a fault or an emergency stop")
         ),
-        _ => format!("the firmware refused the configuration ({words}): it cannot drive this robot design"),
+        _ => format!("the firmware on {path} refused the configuration ({words}): it cannot drive this robot design"),
     }
 }

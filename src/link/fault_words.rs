@@ -6,7 +6,8 @@
 use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::RobotModel;
 use firmware_protocol::message::{
-    ActuatorConfig, ConfigRefusal, Configure, Fault, NakReason, RotationRange, TimedMove,
+    ActuatorConfig, ConfigRefusal, Configure, Fault, FaultFlags, NakReason, RotationRange,
+    TimedMove,
 };
 
 /// The actuator at firmware index `actuator` by its config name, e.g. `the rotation of
@@ -47,6 +48,29 @@ pub fn fault_by_index(fault: &Fault) -> String {
         Fault::HomeNotFound { actuator } => {
             format!("actuator {actuator} did not find its home sensor")
         }
+    }
+}
+
+/// The faults latched in a `Status` in words, e.g. `the emergency stop and a stall`
+/// (`None` when no flag is set).
+pub fn latched_in_words(faults: FaultFlags) -> Option<String> {
+    let named = [
+        (FaultFlags::ESTOP, "the emergency stop"),
+        (FaultFlags::STALL, "a stall"),
+        (FaultFlags::LIMIT, "a limit switch"),
+        (FaultFlags::BROWN_OUT, "a supply brown-out"),
+        (FaultFlags::COMMS_TIMEOUT, "a host timeout while moving"),
+        (FaultFlags::HOME_NOT_FOUND, "a home sensor not found"),
+    ];
+    let words: Vec<&str> = named
+        .iter()
+        .filter(|(bit, _)| faults.any(*bit))
+        .map(|(_, words)| *words)
+        .collect();
+    match words.as_slice() {
+        [] => None,
+        [one] => Some((*one).to_string()),
+        [first @ .., last] => Some(format!("{} and {last}", first.join(", "))),
     }
 }
 

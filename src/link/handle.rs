@@ -28,6 +28,10 @@ pub struct LinkSettings {
     /// Each actuator's name from the robot config, in firmware order (see
     /// [`crate::link::fault_words::actuator_names`]); empty: named by index and kind.
     pub actuator_names: Vec<String>,
+    /// Clear a fault or emergency stop the firmware holds latched from before this session
+    /// (`ClearFault` ahead of `Configure`): only when a person asked for it, having checked
+    /// the robot. Without it such a latch refuses the configuration.
+    pub clear_latched: bool,
 }
 
 impl Default for LinkSettings {
@@ -38,6 +42,7 @@ impl Default for LinkSettings {
             reconnect_poll: Duration::from_millis(20),
             verify_timeout: Duration::from_millis(600),
             actuator_names: Vec::new(),
+            clear_latched: false,
         }
     }
 }

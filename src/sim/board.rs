@@ -22,6 +22,8 @@ pub enum BoardBuildError {
 
 /// The board input the simulated start button is wired to (active high).
 pub const BUTTON_INPUT: u8 = 30;
+/// The board input the simulated emergency-stop button is wired to (active high: pressed).
+pub const ESTOP_INPUT: u8 = 31;
 /// Pulse widths of the simulated hobby servos.
 const OPEN_US: u16 = 1000;
 const CLOSED_US: u16 = 2000;
@@ -89,7 +91,10 @@ fn intern(
         name: "cubed-sim",
         version: (0, 2, 0),
         actuators: Vec::leak(actuators),
-        estop: None,
+        estop: Some(Input {
+            index: ESTOP_INPUT,
+            active_high: true,
+        }),
         button: Some(Input {
             index: BUTTON_INPUT,
             active_high: true,

@@ -5,21 +5,26 @@
 //! `unplug-at-move=N` close the pty (the host sees a hang-up) and open a new one after
 //! `unplug-for=DURATION` (default 100ms); `reboot-at=N` reboots after the N-th executed
 //! command; `slip-at-turn=N` makes the N-th face turn slip (the motor turns, the layer
-//! stays: only where a simulated camera watches, as in `cubed run` and `cubed dry-run`).
-//! Several `unplug-at-move`, `reboot-at` and `slip-at-turn` entries may be given.
+//! stays: only where a simulated camera watches, as in `cubed run` and `cubed dry-run`);
+//! `estop-at-move=N` presses the robot's emergency-stop button after the N-th executed
+//! command (0: at power-on) and releases it after `estop-for=DURATION` (default 1s).
+//! Several `unplug-at-move`, `reboot-at`, `estop-at-move` and `slip-at-turn` entries may be
+//! given.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 /// The keys of a `--faults` specification (`cubed sim --help` describes each).
-pub const FAULT_KEYS: [&str; 7] = [
+pub const FAULT_KEYS: [&str; 9] = [
     "corrupt",
     "drop",
     "unplug-every",
     "unplug-for",
     "unplug-at-move",
     "reboot-at",
+    "estop-at-move",
+    "estop-for",
     "slip-at-turn",
 ];
 
@@ -49,6 +54,10 @@ pub struct FaultPlan {
     pub unplug_for_ms: u64,
     pub unplug_at_moves: Vec<u64>,
     pub reboot_at_moves: Vec<u64>,
+    /// After how many executed commands the e-stop button is pressed (0: at power-on).
+    pub estop_at_moves: Vec<u64>,
+    /// How long it stays pressed, wall ms.
+    pub estop_for_ms: u64,
     pub slip_at_turns: Vec<u64>,
 }
 
@@ -96,6 +105,7 @@ impl FaultPlan {
     pub fn parse(text: &str) -> Result<FaultPlan, FaultSpecError> {
         let mut plan = FaultPlan {
             unplug_for_ms: 100,
+            estop_for_ms: 1000,
             ..FaultPlan::default()
         };
         let mut seen: Vec<&str> = Vec::new();
@@ -116,6 +126,8 @@ impl FaultPlan {
                 "unplug-for" => plan.unplug_for_ms = parse_ms(key, value)?,
                 "unplug-at-move" => plan.unplug_at_moves.push(parse_count(key, value)?),
                 "reboot-at" => plan.reboot_at_moves.push(parse_count(key, value)?),
+                "estop-at-move" => plan.estop_at_moves.push(parse_count(key, value)?),
+                "estop-for" => plan.estop_for_ms = parse_ms(key, value)?,
                 "slip-at-turn" => match parse_count(key, value)? {
                     0 => {
                         return Err(FaultSpecError::BadValue {
@@ -189,9 +201,13 @@ mod tests {
     #[test]
     fn parses_every_key() {
         let plan = FaultPlan::parse(
-            "corrupt=0.01,drop=0.02,unplug-every=1.5s,unplug-for=50ms,unplug-at-move=7,reboot-at=9",
+            "corrupt=0.01,drop=0.02,unplug-every=1.5s,unplug-for=50ms,unplug-at-move=7,reboot-at=9,estop-at-move=3,estop-for=2s",
         )
         .expect("valid");
+        assert_eq!(
+            (plan.estop_at_moves.clone(), plan.estop_for_ms),
+            (vec![3], 2000)
+        );
         assert_eq!(plan.corrupt, 0.01);
         assert_eq!(plan.drop, 0.02);
         assert_eq!(plan.unplug_every_ms, Some(1500));

@@ -3,7 +3,7 @@
 //! core's deadlines to the next. Every step edge and servo pulse reaches the machine
 //! (`Mechanics`); a motor the machine blocks reports its stall to the core.
 
-use super::board::{BoardBuildError, BUTTON_INPUT};
+use super::board::{BoardBuildError, BUTTON_INPUT, ESTOP_INPUT};
 use super::clock::VirtualClock;
 use super::hardware::{PinEvent, SimHardware};
 use super::mechanics::{MechanicalFault, Mechanics, MotorBatch};
@@ -132,6 +132,15 @@ impl<M: Mechanics> SimFirmware<M> {
         self.core.set_input(BUTTON_INPUT, true);
         self.step_at(now);
         self.core.set_input(BUTTON_INPUT, false);
+        self.step_at(now);
+    }
+
+    /// The emergency-stop button is pressed (`true`) or released at wall time `now_ms`; the
+    /// firmware latches the stop when it is pressed and keeps it latched after release.
+    pub fn set_estop_button(&mut self, now_ms: u64, pressed: bool) {
+        self.poll(now_ms);
+        let now = self.clock.now_us();
+        self.core.set_input(ESTOP_INPUT, pressed);
         self.step_at(now);
     }
 

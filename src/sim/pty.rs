@@ -88,6 +88,9 @@ struct Triggers {
     next_unplug_ms: Option<u64>,
     unplug_at_moves: Vec<u64>,
     reboot_at_moves: Vec<u64>,
+    estop_at_moves: Vec<u64>,
+    /// When the pressed e-stop button is let go (wall ms).
+    estop_release_at: Option<u64>,
 }
 
 impl Triggers {
@@ -96,6 +99,8 @@ impl Triggers {
             next_unplug_ms: plan.unplug_every_ms,
             unplug_at_moves: plan.unplug_at_moves.clone(),
             reboot_at_moves: plan.reboot_at_moves.clone(),
+            estop_at_moves: plan.estop_at_moves.clone(),
+            estop_release_at: None,
         }
     }
 
@@ -170,11 +175,19 @@ impl<M: Mechanics> Server<M> {
         })
     }
 
-    /// Reboots and unplugs that the fault plan schedules by move count or time.
+    /// Reboots, e-stop presses and unplugs that the fault plan schedules by move count or time.
     fn inject_faults(&mut self, now: u64) {
         let executed = self.firmware.stats.moves_executed;
         if Triggers::take(&mut self.triggers.reboot_at_moves, executed) {
             self.firmware.reboot(now);
+        }
+        if Triggers::take(&mut self.triggers.estop_at_moves, executed) {
+            self.firmware.set_estop_button(now, true);
+            self.triggers.estop_release_at = Some(now + self.options.faults.estop_for_ms);
+        }
+        if self.triggers.estop_release_at.is_some_and(|at| now >= at) {
+            self.firmware.set_estop_button(now, false);
+            self.triggers.estop_release_at = None;
         }
         let every = self.options.faults.unplug_every_ms;
         if self.endpoint.is_some() && self.triggers.unplug_due(now, executed, every) {

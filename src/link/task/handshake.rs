@@ -6,8 +6,8 @@
 use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
 use crate::link::fault_words::refusal_in_words;
-use crate::link::handle::Connected;
-use firmware_protocol::message::{ConfigRefusal, HelloReply};
+use crate::link::handle::{Connected, LinkEvent};
+use firmware_protocol::message::{ConfigRefusal, Fault, FaultFlags, HelloReply, NakReason, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{HostPhase, Message, PROTOCOL_VERSION};
 
@@ -25,6 +25,10 @@ pub(super) struct Progress {
     pub configure_attempts: u32,
     /// Frames the firmware refused as damaged while configuring.
     pub naks: u32,
+    /// What the firmware reported latched when greeted (its `Status`), if it said.
+    pub latched: Option<FaultFlags>,
+    /// Sequence number of the `ClearFault` sent ahead of `Configure`, if one was.
+    pub clear_seq: Option<u8>,
 }
 
 impl Progress {
@@ -34,6 +38,8 @@ impl Progress {
             hellos: 0,
             configure_attempts: 0,
             naks: 0,
+            latched: None,
+            clear_seq: None,
         }
     }
 }
@@ -128,7 +134,36 @@ impl LinkTask {
             started: self.now(),
         };
         self.handshake.configure_attempts += 1;
+        // What is latched, to name it should the configuration be refused.
+        self.emit_frame(&Message::QueryStatus)?;
+        if self.settings.clear_latched {
+            self.emit_frame(&Message::ClearFault)?;
+            self.handshake.clear_seq = self.link.unacked_messages().last().map(|(seq, _)| seq.0);
+        }
         self.emit_frame(&Message::Configure(self.configure))
+    }
+
+    /// The firmware's `Status` while configuring: what it holds latched.
+    pub(super) fn on_handshake_status(&mut self, status: &Status) {
+        if matches!(self.stage, Stage::Configuring { .. }) {
+            self.handshake.latched = Some(status.faults);
+        }
+    }
+
+    /// A frame of the configuration stage refused for good: the `ClearFault` (the e-stop
+    /// input is active), or `Configure` (a latch from before, or this design).
+    pub(super) fn configuring_refused(&self, seq: u8, reason: NakReason) -> LinkError {
+        if self.handshake.clear_seq == Some(seq) {
+            return LinkError::ClearRefused {
+                path: self.path.clone(),
+                latched: self.handshake.latched,
+            };
+        }
+        LinkError::ConfigRefused {
+            path: self.path.clone(),
+            reason,
+            latched: self.handshake.latched,
+        }
     }
 
     pub(super) fn on_configure_reply(&mut self, found: u16) -> Result<(), LinkError> {
@@ -148,6 +183,15 @@ impl LinkTask {
                 hello,
                 config_checksum: found,
             }));
+        }
+        // An e-stop latched before the first configuration (powered on with the button
+        // pressed) does not refuse it, and the firmware announced it to nobody: say it now.
+        let estopped = self
+            .handshake
+            .latched
+            .is_some_and(|f| f.any(FaultFlags::ESTOP));
+        if estopped && self.handshake.clear_seq.is_none() {
+            self.emit(LinkEvent::Fault(Fault::EStopLatched));
         }
         Ok(())
     }

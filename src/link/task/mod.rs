@@ -414,7 +414,7 @@ impl LinkTask {
     fn on_nak(&mut self, seq: u8, reason: NakReason) -> Result<(), LinkError> {
         if matches!(self.stage, Stage::Configuring { .. }) {
             if reason.consumes_seq() {
-                return Err(LinkError::ConfigRefused { reason });
+                return Err(self.configuring_refused(seq, reason));
             }
             self.handshake.naks += 1;
         }
@@ -442,6 +442,7 @@ impl LinkTask {
     }
 
     fn on_status(&mut self, status: Status) -> Result<(), LinkError> {
+        self.on_handshake_status(&status);
         for waiter in self.status_waiters.drain(..) {
             let _ = waiter.send(status);
         }
