@@ -1,0 +1,70 @@
+//! A daemon started on a robot that holds an emergency stop latched from before (a program
+//! stopped by the e-stop button; a daemon restarted after an e-stop sees the same): it waits
+//! e-stopped instead of retrying in vain, a Reset clears the latch at the next handshake and
+//! the link opens. The robot is `cubed sim` in another process; its firmware core is the
+//! witness that the latch was cleared (a later `cubed exec` runs without `--reset`).
+
+use super::{start_with, wait_until};
+use crate::common::{cubed, start_sim, stderr};
+use cubed::daemon::config::{CameraChoice, PortChoice};
+use cubed::daemon::{DaemonEvent, DaemonState, StartSource};
+use std::time::Duration;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daemon_started_on_a_robot_latched_from_before_waits_for_reset_then_reaches_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let faults = "estop-at-move=2,estop-for=100ms";
+    let mut sim = start_sim(&["--speed", "0", "--faults", faults], &report, &link);
+    let port = link.to_string_lossy().into_owned();
+    let stopped = cubed(&["exec", "--port", &port, "--moves", "R U"], None);
+    assert_eq!(stopped.status.code(), Some(1), "{}", stderr(&stopped));
+
+    let mut config = super::config(&dir.path().join("data"), "", 0.0);
+    config.port = PortChoice::Serial(link.clone());
+    config.camera = CameraChoice::Dir(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/vision/photos/3x3x3-random-01"),
+    );
+    let daemon = start_with(&config).await;
+    let status = wait_until(&daemon.handle, "e-stopped", |s| {
+        s.state == DaemonState::EStopped
+    })
+    .await;
+    assert!(
+        status.message.contains(
+            "the robot holds the emergency stop latched from before the daemon reached it"
+        ),
+        "{}",
+        status.message
+    );
+    assert!(status.message.contains("then reset"), "{}", status.message);
+    let refused = (daemon.handle.start(StartSource::Web).await).expect_err("latched");
+    assert!(refused.reason.contains("reset"), "{}", refused.reason);
+
+    let mut events = daemon.handle.subscribe();
+    daemon.handle.reset().await.expect("reset");
+    let opened = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            match events.recv().await {
+                Ok(DaemonEvent::Log { message }) if message == "robot link open" => return,
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(e) => panic!("the daemon's events ended: {e}"),
+            }
+        }
+    })
+    .await;
+    assert!(
+        opened.is_ok(),
+        "no link within 30 s: {:?}",
+        daemon.handle.status()
+    );
+    assert_eq!(daemon.handle.status().state, DaemonState::Idle);
+    daemon.shutdown().await;
+
+    // The firmware itself no longer holds the latch: a program runs without --reset.
+    let after = cubed(&["exec", "--port", &port, "--moves", "U F' F U'"], None);
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    assert!(after.status.success(), "{}", stderr(&after));
+}
