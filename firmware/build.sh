@@ -8,11 +8,15 @@
 #
 # Environment: CUBED_FW_TOOLCHAIN  where the toolchain is cached
 #                                  (default ~/.cache/cubed-fw-toolchain)
+#              CARGO_TARGET_DIR    where the ELFs go, as for cargo (default target/)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${CUBED_FW_TOOLCHAIN:-${XDG_CACHE_HOME:-$HOME/.cache}/cubed-fw-toolchain}
 TOOLROOT="$CACHE/root"
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+mkdir -p "$TARGET_DIR"
+TARGET_DIR=$(cd "$TARGET_DIR" && pwd)
 
 die() { echo "firmware/build.sh: $*" >&2; exit 1; }
 
@@ -113,11 +117,11 @@ build_board() {
     (cd "$dir" && RUSTC="$TOOLROOT/usr/bin/rustc" \
         LD_LIBRARY_PATH="$TOOLROOT/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
         RUSTC_BOOTSTRAP=1 PATH="$(linker_path):$PATH" \
-        CARGO_TARGET_DIR="$ROOT/target" \
+        CARGO_TARGET_DIR="$TARGET_DIR" \
         cargo build --release --quiet) || die "building board '$board' failed"
     local elf
     elf=$(sed -n '/^\[\[bin\]\]/,/^$/s/^name *= *"\(.*\)"/\1/p' "$dir/Cargo.toml" | head -n1)
-    elf="$ROOT/target/$triple/release/$elf"
+    elf="$TARGET_DIR/$triple/release/$elf"
     [ -f "$elf" ] || die "board '$board' built but $elf is missing"
     echo "$board: $elf"
     echo "$board: $(report_size "$elf")"

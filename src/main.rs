@@ -12,6 +12,7 @@ fn main() -> ExitCode {
     // A failure leaves the inherited disposition, which only matters for a closed pipe.
     let _ = unsafe { signal(Signal::SIGPIPE, SigHandler::SigDfl) };
     let cli = cli::Cli::parse();
+    cli::progress::say_long_graph_builds();
     match cli::run(cli) {
         Ok(code) => code,
         Err(e) => {

@@ -18,7 +18,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
-const ELF: &str = "target/thumbv7m-none-eabi/release/cubed-fw-qemu";
+/// The ELF within the target directory.
+const ELF: &str = "thumbv7m-none-eabi/release/cubed-fw-qemu";
 
 /// QEMU running the firmware; killed on drop.
 struct Qemu {
@@ -35,9 +36,13 @@ impl Drop for Qemu {
 
 /// Starts QEMU, or explains why it cannot (the caller decides whether that fails).
 fn start_qemu() -> Result<Qemu, String> {
+    // Where firmware/build.sh puts it: $CARGO_TARGET_DIR, as cargo, else target/.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
     let elf = std::env::var_os("CUBED_FW_QEMU_ELF")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(ELF));
+        .unwrap_or_else(|| target.join(ELF));
     if !elf.is_file() {
         return Err(format!(
             "no firmware ELF at {} (run firmware/build.sh qemu)",

@@ -212,13 +212,19 @@ async fn stream(
         clear_latched: args.reset,
         ..LinkSettings::default()
     };
-    let mut link = LinkHandle::open(
+    let opened = LinkHandle::open(
         connector,
         map.configure(),
         settings,
         Arc::new(TokioClock::new()),
     )
-    .await?;
+    .await;
+    let mut link = match opened {
+        Ok(link) => link,
+        // The firmware cannot drive this design: a configuration error, not a runtime one.
+        Err(e @ cubed::link::LinkError::ConfigureRefused { .. }) => return super::refuse_error(&e),
+        Err(e) => return Err(e.into()),
+    };
     let signals = Interrupts::catch().context("watching for Ctrl-C")?;
     eprintln!(
         "cubed exec: streaming {} to {} (Ctrl-C sends an emergency stop)",

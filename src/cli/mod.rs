@@ -20,6 +20,7 @@ pub mod planner_bench;
 pub mod pocket_bench;
 pub mod pocket_cmds;
 pub mod pocket_vision_bench;
+pub mod progress;
 pub mod recovery_bench;
 pub mod sim_cmds;
 pub mod solve_cmds;

@@ -55,7 +55,12 @@ pub struct SimArgs {
     /// Keep this symlink pointing at the current pty (like /dev/serial/by-id; give it to `cubed exec --port`).
     #[arg(long)]
     pub link: Option<PathBuf>,
-    /// Write the JSON report here on exit.
+    /// Write the JSON report here on exit: `cube` (the cube in its own frame, 54 URFDLB
+    /// letters named by the colour of each face's centre), `robot_frame` (its stickers as the
+    /// robot holds it, by robot-frame position), `solved`, `moves_executed`,
+    /// `duplicates_rejected`, `move_ids_run_twice`, `reboots`, `unplugs`, `bytes_corrupted`,
+    /// `bytes_dropped` and `faults` (each with `at_ms`, `move_id`, `fault`, `reason`; an
+    /// emergency stop is no fault).
     #[arg(long)]
     pub report: Option<PathBuf>,
 }

@@ -25,7 +25,7 @@ pub enum LinkError {
         expected: u16,
         found: u16,
     },
-    #[error("the firmware on {path} answered Hello but did not confirm the configuration (no ConfigureReply) in {attempts} attempt(s) over {waited_ms} ms, {naks} frame(s) refused as damaged: a noisy line or a wrong baud rate?")]
+    #[error("the firmware on {path} answered Hello but did not confirm the configuration (no ConfigureReply) in {attempts} attempt(s) over {waited_ms} ms, {naks} frame(s) refused as damaged; the baud rate is right (its HelloReply came through), so the line is too noisy for the long Configure frame: check the cable (length, shielding, a shared ground) and any USB hub")]
     NoConfigureReply {
         path: PathBuf,
         attempts: u32,

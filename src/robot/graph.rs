@@ -4,7 +4,31 @@ use super::model::{RobotModel, RobotState};
 use super::physics::{step_motion, Act, CubeMotion, Motions};
 use crate::cube::{Face, Turn};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// States explored so far by the graph build under way (0: none under way), and its design's
+/// name: a large design takes minutes, and a front end may say how far it got.
+static EXPLORED: AtomicUsize = AtomicUsize::new(0);
+static FOUND: AtomicUsize = AtomicUsize::new(0);
+static BUILDING: Mutex<String> = Mutex::new(String::new());
+
+/// How often a build publishes its count.
+const PUBLISH_EVERY: usize = 1 << 10;
+
+/// The design whose state graph is being built, the states explored so far and those found
+/// (explored or waiting to be), if a build is under way.
+pub fn build_progress() -> Option<(String, usize, usize)> {
+    let explored = EXPLORED.load(Ordering::Relaxed);
+    if explored == 0 {
+        return None;
+    }
+    let name = BUILDING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .clone();
+    Some((name, explored, FOUND.load(Ordering::Relaxed)))
+}
 
 /// What an edge does to the cube in its own frame: up to two face turns
 /// (solver turn indices, sorted) and whether the whole cube turns.
@@ -83,8 +107,16 @@ impl StateGraph {
             motions: Vec::new(),
         };
         let mut motion_ids: HashMap<Motions, u32> = HashMap::new();
+        *BUILDING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = model.name.clone();
+        EXPLORED.store(1, Ordering::Relaxed);
         let mut next = 0;
         while next < graph.states.len() {
+            if next % PUBLISH_EVERY == 0 {
+                FOUND.store(graph.states.len(), Ordering::Relaxed);
+                EXPLORED.store(next.max(1), Ordering::Relaxed);
+            }
             let state = graph.states[next];
             let mut out: Vec<Edge> = Vec::new();
             for_each_motion(model, &state, |m| {
@@ -108,6 +140,7 @@ impl StateGraph {
             graph.offsets.push(graph.edges.len() as u32);
             next += 1;
         }
+        EXPLORED.store(0, Ordering::Relaxed);
         graph
     }
 
@@ -251,4 +284,26 @@ fn advance(choice: &mut [usize], options: &[Vec<Act>]) -> bool {
         *c = 0;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_build_under_way_publishes_how_far_it_got() {
+        let model = crate::robot::tests::shipped("four-arm");
+        let built = std::thread::spawn(move || StateGraph::build(&model).states.len());
+        let mut seen = None;
+        while !built.is_finished() {
+            if let Some(progress) = build_progress() {
+                seen = Some(progress);
+            }
+            std::thread::yield_now();
+        }
+        assert!(built.join().expect("the build ends") > 1);
+        // Other tests may build graphs at the same time: only that something was said holds.
+        let (_, explored, found) = seen.expect("a build under way was seen");
+        assert!(explored >= 1 && found >= 1);
+    }
 }

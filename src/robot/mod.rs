@@ -34,6 +34,7 @@ pub use actuators::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup, Rol
 pub use aware::{solve_for_robot, solve_naive, AwareError, AwareOptions, AwareSolve};
 pub use config::{load_robot, parse_robot, ConfigError};
 pub use direction::{Direction, Orientation};
+pub use graph::build_progress as graph_build_progress;
 pub use model::{RobotModel, RobotState};
 pub use physics::{replay, view, IllegalStep, PhysicsState, Replay, StepEffect, Violation};
 pub use planner::{Plan, PlanError, Planner};
