@@ -335,16 +335,22 @@ impl Rig {
     pub(crate) async fn connect(&mut self) -> Result<(), RigError> {
         if self.link.is_none() {
             let settings = LinkSettings {
-                clear_latched: std::mem::take(&mut self.clear_at_connect),
+                clear_latched: self.clear_at_connect,
                 ..self.settings.clone()
             };
-            let link = LinkHandle::open(
+            let opened = LinkHandle::open(
                 Arc::clone(&self.connector),
                 self.map.configure(),
                 settings,
                 Arc::new(TokioClock::new()),
             )
-            .await?;
+            .await;
+            // The clear a person asked for holds until the firmware took it or refused it (a
+            // port still busy, or an attempt cut short, leaves it for the next one).
+            if matches!(opened, Ok(_) | Err(LinkError::ClearRefused { .. })) {
+                self.clear_at_connect = false;
+            }
+            let link = opened?;
             self.estop.set(Some(link.estop_handle()));
             self.link = Some(link);
             self.next_move_id = 1;

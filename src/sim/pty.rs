@@ -185,13 +185,19 @@ impl<M: Mechanics> Server<M> {
             self.firmware.set_estop_button(now, true);
             self.triggers.estop_release_at = Some(now + self.options.faults.estop_for_ms);
         }
-        if self.triggers.estop_release_at.is_some_and(|at| now >= at) {
-            self.firmware.set_estop_button(now, false);
-            self.triggers.estop_release_at = None;
-        }
+        self.release_estop_when_due(now);
         let every = self.options.faults.unplug_every_ms;
         if self.endpoint.is_some() && self.triggers.unplug_due(now, executed, every) {
             self.unplug(now, self.options.faults.unplug_for_ms);
+        }
+    }
+
+    /// Lets go of the e-stop button once it has been held long enough (also just before the
+    /// host's bytes are read, so a late wake-up does not hold it longer).
+    fn release_estop_when_due(&mut self, now: u64) {
+        if self.triggers.estop_release_at.is_some_and(|at| now >= at) {
+            self.firmware.set_estop_button(now, false);
+            self.triggers.estop_release_at = None;
         }
     }
 
@@ -249,8 +255,10 @@ impl<M: Mechanics> Server<M> {
             read = read => match read {
                 Ok(0) => {}
                 Ok(n) => {
+                    let now = self.clock.now_ms();
+                    self.release_estop_when_due(now);
                     let bytes = self.mangle_in.mangle(&self.buf[..n]);
-                    self.firmware.on_bytes(&bytes, self.clock.now_ms());
+                    self.firmware.on_bytes(&bytes, now);
                 }
                 Err(e) => return Err(e),
             },

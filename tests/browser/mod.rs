@@ -264,12 +264,19 @@ pub async fn text_of(client: &Client, css: &str) -> String {
     }
 }
 
-/// Clicks the element matching `css`.
+/// Clicks the element matching `css`. A list the page redraws (the history, when a run ends)
+/// may replace the element between finding and clicking it: then the new one is clicked, as a
+/// person's next click would.
 pub async fn click(client: &Client, css: &str) {
-    let element = wait_for(client, css, "clicking").await;
-    if let Err(e) = element.click().await {
-        panic!("clicking {css}: {e}");
+    for _ in 0..5 {
+        let element = wait_for(client, css, "clicking").await;
+        match element.click().await {
+            Ok(()) => return,
+            Err(e) if e.to_string().contains("stale element") => continue,
+            Err(e) => panic!("clicking {css}: {e}"),
+        }
     }
+    panic!("clicking {css}: the page replaced the element five times in a row");
 }
 
 /// Saves a screenshot as `{CUBED_BROWSER_SCREENSHOTS}/{name}.png` when that variable names a directory (for people debugging a test).
