@@ -19,6 +19,8 @@ async fn a_daemon_started_on_a_robot_latched_from_before_waits_for_reset_then_re
     let port = link.to_string_lossy().into_owned();
     let stopped = cubed(&["exec", "--port", &port, "--moves", "R U"], None);
     assert_eq!(stopped.status.code(), Some(1), "{}", stderr(&stopped));
+    // The button is let go (the latch stays): a Reset must not come while it is held.
+    std::thread::sleep(Duration::from_millis(400));
 
     let mut config = super::config(&dir.path().join("data"), "", 0.0);
     config.port = PortChoice::Serial(link.clone());
