@@ -146,6 +146,44 @@ fn another_start_orientation_is_planned_from_and_opposite_faces_are_refused() {
 /// The 1988 notation plans the same program as Singmaster (T is U, P is B, B is D), and a
 /// 1988 move given without `--notation woolley` is refused with that advice.
 #[test]
+fn moves_with_whole_cube_rotations_leave_the_cube_as_the_moves_do() {
+    let (robot, model) = design("four-arm.toml");
+    let moves = "y R x2 U' z F2";
+    let out = cubed(
+        &[
+            "plan", "--robot", &robot, "--moves", moves, "--format", "json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: ProgramDoc = serde_json::from_str(&stdout(&out)).expect("a program document");
+    // The witness: the stickers after the moves as given, turned back by the inverse of their
+    // rotations, against the robot's own replay of the program.
+    use cubed::cube::{parse_moves, FaceletCube, Move, Notation, Rotation};
+    let given = parse_moves(moves, Notation::Singmaster).expect("valid moves");
+    let undo: Vec<Move> = (given.iter().rev())
+        .filter_map(|m| match m {
+            Move::Rotate(r) => Some(Move::Rotate(Rotation {
+                axis: r.axis,
+                quarters: 4 - r.quarters,
+            })),
+            Move::Turn(_) => None,
+        })
+        .collect();
+    let expected = FaceletCube::default().apply_all(&given).apply_all(&undo);
+    let program = doc.to_program(&model).expect("names resolve");
+    let solved = FaceletCube::default();
+    let result = replay(&model, model.home(), &solved, &program).expect("every step is legal");
+    assert_eq!(
+        result.end.cube_frame().to_string(),
+        expected.to_string(),
+        "planned {}",
+        doc.solution
+    );
+    assert_eq!(doc.face_turns, 3);
+}
+
+#[test]
 fn moves_in_the_1988_notation_plan_as_their_singmaster_twins() {
     let (robot, _) = design("four-arm.toml");
     let plan = |moves: &str, notation: &str| {

@@ -43,7 +43,9 @@ pub struct RobotJob {
     /// Robot design file.
     #[arg(long, default_value_os_t = default_robot())]
     pub robot: PathBuf,
-    /// Face turns to perform, e.g. "R U F'" (the planner chooses the rotations).
+    /// Moves to perform, e.g. "R U F'". Whole-cube rotations (x y z, or RC+ RC- RC2 in the
+    /// 1988 notation) rename the faces turned after them; the robot reorients as its planner
+    /// chooses, so the cube ends as the moves leave it, held as the robot finds best.
     #[arg(long)]
     pub moves: Option<String>,
     /// The notation of --moves and of the text summary's solution: Singmaster (R U F'), or the
@@ -93,16 +95,9 @@ pub fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, String> {
         };
         format!("{}{hint}", error_chain(&e))
     })?;
-    moves
-        .into_iter()
-        .map(|m| match m {
-            Move::Turn(t) => Ok(t),
-            Move::Rotate(_) => Err(format!(
-                "'{}' is a whole-cube rotation; give face turns only, the planner chooses the rotations",
-                format_moves(&[m], notation).unwrap_or_default()
-            )),
-        })
-        .collect()
+    // A whole-cube rotation renames the faces after it; the robot reorients as its planner
+    // chooses, so each turn is planned as the face it turns in the cube's starting frame.
+    Ok(cubed::cube::FaceletCube::turns_without_rotations(&moves))
 }
 
 /// The home state with the cube held as `faces` says: the face up, then the face to the front.

@@ -2,7 +2,7 @@
 
 use super::error::CubeError;
 use super::face::{Face, Sticker};
-use super::moves::Move;
+use super::moves::{Move, Turn};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -120,6 +120,24 @@ impl FaceletCube {
     /// The cube after a whole sequence.
     pub fn apply_all(&self, moves: &[Move]) -> FaceletCube {
         moves.iter().fold(*self, |c, &m| c.apply(m))
+    }
+
+    /// The face turns of `moves` with each whole-cube rotation taken out: every turn named by
+    /// the face it turns in the cube's starting frame (the face whose centre is where it
+    /// turns then). The cube they leave is the one `moves` leave, seen before the rotations.
+    pub fn turns_without_rotations(moves: &[Move]) -> Vec<Turn> {
+        let mut frame = FaceletCube::default();
+        let mut turns = Vec::with_capacity(moves.len());
+        for &m in moves {
+            match m {
+                Move::Rotate(_) => frame = frame.apply(m),
+                Move::Turn(t) => turns.push(Turn {
+                    face: frame.stickers[t.face.index() * 9 + 4],
+                    ..t
+                }),
+            }
+        }
+        turns
     }
 
     /// Renames colours so that each centre names its own face (needed after rotations).

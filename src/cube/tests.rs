@@ -266,6 +266,26 @@ proptest! {
     }
 
     #[test]
+    fn turns_without_rotations_then_the_rotations_are_the_moves(
+        moves in proptest::collection::vec(any_move(true), 0..30)
+    ) {
+        // A separate witness: the stickers after the moves as given, against the turns in the
+        // starting frame followed by every rotation (the rotations alone, in order).
+        let turns: Vec<Move> = FaceletCube::turns_without_rotations(&moves)
+            .into_iter()
+            .map(Move::Turn)
+            .collect();
+        let rotations: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| matches!(m, Move::Rotate(_)))
+            .collect();
+        let as_given = FaceletCube::default().apply_all(&moves);
+        let turned = FaceletCube::default().apply_all(&turns).apply_all(&rotations);
+        prop_assert_eq!(as_given, turned);
+    }
+
+    #[test]
     fn rotated_cubes_relabel_to_valid_cubes(seed in any::<u64>()) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let moves = random_scramble(&mut rng, 25, true);
