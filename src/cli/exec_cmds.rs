@@ -137,6 +137,9 @@ fn homed_then(
 /// Said after an interruption stopped the program.
 const INTERRUPTED: &str = "interrupted: an emergency stop was sent and the motors halted at once";
 
+/// Said after an interruption the firmware did not confirm (the link was lost, or ended).
+const INTERRUPTED_UNCONFIRMED: &str = "interrupted, but the robot never confirmed the emergency stop (the link was lost): it may still run the commands it had queued; press the robot's e-stop button or cut its power";
+
 /// Said after the firmware latched a fault or an emergency stop.
 const LATCHED: &str = "the firmware keeps it latched: check the robot, then give the next program --reset (or power-cycle the board)";
 
@@ -153,7 +156,7 @@ async fn estop_on_interrupt(
             _ = signals.terminate.recv() => {}
         }
         if interrupted.swap(true, Ordering::SeqCst) {
-            eprintln!("cubed exec: quitting without waiting for the robot");
+            eprintln!("cubed exec: quitting without waiting for the robot: the emergency stop may not have reached it; press the robot's e-stop button if it still moves");
             std::process::exit(130);
         }
         eprintln!("cubed exec: interrupted, sending an emergency stop (a second Ctrl-C quits without waiting)");
@@ -272,7 +275,12 @@ async fn stream(
     );
     let code = report(outcome, progress, &map, model);
     if interrupted.load(Ordering::SeqCst) {
-        eprintln!("{INTERRUPTED}");
+        let said = if latched {
+            INTERRUPTED
+        } else {
+            INTERRUPTED_UNCONFIRMED
+        };
+        eprintln!("{said}");
     }
     if latched {
         eprintln!("{LATCHED}");

@@ -72,7 +72,7 @@ pub enum Command {
     /// back to its mark and closed while others hold the cube), so a program can follow another;
     /// moves are then made on the cube as it sits after homing (a motor without a jaw turns its
     /// face back as it homes, and a previous program may have left the cube rotated). Ctrl-C
-    /// sends an emergency stop; the firmware keeps it latched until the board is reset.
+    /// sends an emergency stop; the firmware keeps it latched until the next exec gives --reset.
     Exec(exec_cmds::ExecArgs),
     /// Benchmarks.
     #[command(subcommand)]

@@ -513,6 +513,18 @@ impl Rig {
         self.forget_pose();
     }
 
+    /// Clears a latched fault or e-stop now, by a fresh handshake that clears it first, so that
+    /// a refusal (the e-stop button still pressed) is known at once; the pose is forgotten
+    /// (home next). A robot that cannot be reached now is cleared when it is.
+    pub(crate) async fn clear_latch_now(&mut self) -> Result<(), Unreachable> {
+        self.drop_link().await;
+        self.clear_at_connect = true;
+        match self.reach().await {
+            Err(why) if why.latched.is_some_and(|l| l.clear_refused) => Err(why),
+            _ => Ok(()),
+        }
+    }
+
     /// Reads the next link event while idle (the start button, link trouble).
     pub(crate) async fn next_idle_event(&mut self) -> Option<LinkEvent> {
         match self.link.as_mut() {

@@ -119,10 +119,10 @@ impl Service {
                 let _ = reply.send(Ok(()));
             }
             Request::Reset { reply } => {
-                let _ = reply.send(self.reset());
+                let _ = reply.send(self.reset().await);
             }
             Request::Resume { reply } => {
-                let _ = reply.send(self.resume());
+                let _ = reply.send(self.resume().await);
             }
             Request::Calibrate { reply } => {
                 if let Some(refusal) = self.start_refusal() {
@@ -305,7 +305,10 @@ impl Service {
         if let Some(active) = &self.active {
             active.abort.request(Abort::EStop);
         }
-        if let Some(h) = self.estop.get() {
+        // With the link lost (a run paused for it) or never open, nothing confirms the stop.
+        let handle = self.estop.get();
+        let unreachable = handle.is_none() || self.board.now().state == DaemonState::Paused;
+        if let Some(h) = handle {
             let _ = h.emergency_stop();
         }
         // An e-stop between runs belongs to none: the status stops naming the last one, and
@@ -319,14 +322,19 @@ impl Service {
             });
         }
         // "Reset" alone would throw away a run that can go on: say what each choice does.
+        let halted = if unreachable {
+            "the robot cannot be reached now (its link is lost), so the stop goes out the moment it is back: if it still moves, press its e-stop button or cut its power"
+        } else {
+            "motors halted"
+        };
         let words = match (self.active.as_ref().map(|a| a.id), self.waiting) {
             (Some(run), _) => format!(
-                "EMERGENCY STOP: motors halted; run {run} is stopping, what to do next follows (Resume goes on with it once the robot is checked, Reset abandons it)"
+                "EMERGENCY STOP: {halted}; run {run} is stopping, what to do next follows (Resume goes on with it once the robot is checked, Reset abandons it)"
             ),
             (None, Some(run)) => format!(
-                "EMERGENCY STOP: motors halted; run {run} still waits: check the robot, then Resume (`cubed resume`) goes on with it, Reset abandons it"
+                "EMERGENCY STOP: {halted}; run {run} still waits: check the robot, then Resume (`cubed resume`) goes on with it, Reset abandons it"
             ),
-            (None, None) => "EMERGENCY STOP: motors halted; check the robot, then reset".into(),
+            (None, None) => format!("EMERGENCY STOP: {halted}; check the robot, then reset"),
         };
         self.board.set(DaemonState::EStopped, words);
     }

@@ -13,7 +13,7 @@ impl Service {
     pub(super) async fn on_idle_event(&mut self, event: Option<LinkEvent>) {
         match event {
             Some(LinkEvent::Button { button: 0 }) if self.waiting.is_some() => {
-                if let Err(refusal) = self.resume() {
+                if let Err(refusal) = self.resume().await {
                     self.board.log(format!("start button: {refusal}"));
                 }
             }

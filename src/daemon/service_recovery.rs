@@ -8,7 +8,7 @@ use crate::error_chain::error_chain;
 
 impl Service {
     /// Clears a latched e-stop or fault; an interrupted run waiting for a person is abandoned.
-    pub(super) fn reset(&mut self) -> Result<(), Refusal> {
+    pub(super) async fn reset(&mut self) -> Result<(), Refusal> {
         if self.active.is_some() {
             return Err(Refusal::conflict("a run is in progress; stop it first"));
         }
@@ -24,7 +24,11 @@ impl Service {
             )));
         }
         if let Some(rig) = self.rig.as_mut() {
-            rig.clear_fault();
+            rig.clear_latch_now().await.map_err(still_pressed)?;
+            if rig.connected() {
+                self.board
+                    .log("robot link open: the robot's e-stop or fault is cleared");
+            }
         }
         if let Some(run) = self.waiting.take() {
             if let Err(e) = self.history.record_resumption(run, "abandoned") {
@@ -47,7 +51,7 @@ impl Service {
 
     /// Goes on with the interrupted run: the fault is cleared, the robot re-homed in a safe
     /// order, the cube rescanned and solved again.
-    pub(super) fn resume(&mut self) -> Result<u64, Refusal> {
+    pub(super) async fn resume(&mut self) -> Result<u64, Refusal> {
         if let Some(active) = &self.active {
             return Err(Refusal::conflict(format!(
                 "run {} is in progress; nothing to resume",
@@ -66,6 +70,10 @@ impl Service {
         let Some(mut rig) = self.rig.take() else {
             return Err(Refusal::unavailable("the robot is not available"));
         };
+        if let Err(why) = rig.clear_latch_now().await {
+            self.rig = Some(rig);
+            return Err(still_pressed(why));
+        }
         if let Err(e) = self.history.reopen_run(id) {
             self.rig = Some(rig);
             return Err(Refusal::unavailable(format!(
@@ -79,7 +87,6 @@ impl Service {
                 error_chain(&e)
             ));
         }
-        rig.clear_fault();
         self.waiting = None;
         self.board.update(|s| {
             s.state = DaemonState::Scanning;
@@ -92,4 +99,12 @@ impl Service {
         self.launch(id, rig, Job::Resume);
         Ok(id)
     }
+}
+
+/// The refusal of a Reset or Resume the firmware would not clear: its e-stop input is active.
+fn still_pressed(why: crate::daemon::rig::Unreachable) -> Refusal {
+    Refusal::conflict(format!(
+        "not cleared: {}; then reset or resume again",
+        why.words
+    ))
 }

@@ -59,6 +59,32 @@ async fn an_unplug_mid_run_pauses_it_and_it_resumes_to_solved() {
     daemon.shutdown().await;
 }
 
+/// An e-stop while the cable is out cannot reach the robot: the status says so and what to
+/// do, instead of "motors halted".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "unplug-at-move=30,unplug-for=3s", 2.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(12));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    wait_until(&daemon.handle, "paused", is(DaemonState::Paused)).await;
+    daemon.handle.estop().await.expect("estop");
+    let status = daemon.handle.status();
+    assert_eq!(status.state, DaemonState::EStopped, "{}", status.message);
+    assert!(
+        status.message.contains("cannot be reached") && status.message.contains("cut its power"),
+        "{}",
+        status.message
+    );
+    assert!(
+        !status.message.contains("motors halted"),
+        "{}",
+        status.message
+    );
+    finished(&daemon.handle, run).await;
+    daemon.shutdown().await;
+}
+
 /// A cable that stays out longer than `[robot] reconnect_secs`: the run fails saying so, its
 /// lost link is recorded as never resumed, and nothing waits for a person after a restart.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

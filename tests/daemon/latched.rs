@@ -7,7 +7,7 @@
 use super::{start_with, wait_until};
 use crate::common::{cubed, start_sim, stderr};
 use cubed::daemon::config::{CameraChoice, PortChoice};
-use cubed::daemon::{DaemonEvent, DaemonState, StartSource};
+use cubed::daemon::{DaemonState, StartSource};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -44,28 +44,61 @@ async fn a_daemon_started_on_a_robot_latched_from_before_waits_for_reset_then_re
     let refused = (daemon.handle.start(StartSource::Web).await).expect_err("latched");
     assert!(refused.reason.contains("reset"), "{}", refused.reason);
 
-    let mut events = daemon.handle.subscribe();
+    // Reset clears the latch at once (a fresh handshake that clears it first).
     daemon.handle.reset().await.expect("reset");
-    let opened = tokio::time::timeout(Duration::from_secs(30), async {
-        loop {
-            match events.recv().await {
-                Ok(DaemonEvent::Log { message }) if message == "robot link open" => return,
-                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                Err(e) => panic!("the daemon's events ended: {e}"),
-            }
-        }
-    })
-    .await;
-    assert!(
-        opened.is_ok(),
-        "no link within 30 s: {:?}",
-        daemon.handle.status()
-    );
     assert_eq!(daemon.handle.status().state, DaemonState::Idle);
     daemon.shutdown().await;
 
     // The firmware itself no longer holds the latch: a program runs without --reset.
     let after = cubed(&["exec", "--port", &port, "--moves", "U F' F U'"], None);
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    assert!(after.status.success(), "{}", stderr(&after));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reset_is_refused_while_the_e_stop_button_is_held_and_clears_once_it_is_let_go() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    // Powered on with the button pressed; let go after 3 s.
+    let faults = "estop-at-move=0,estop-for=3s";
+    let mut sim = start_sim(&["--speed", "0", "--faults", faults], &report, &link);
+    let mut config = super::config(&dir.path().join("data"), "", 0.0);
+    config.port = PortChoice::Serial(link.clone());
+    config.camera = CameraChoice::Dir(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/vision/photos/3x3x3-random-01"),
+    );
+    let daemon = start_with(&config).await;
+    wait_until(&daemon.handle, "e-stopped", |s| {
+        s.state == DaemonState::EStopped
+    })
+    .await;
+    let refused = daemon.handle.reset().await.expect_err("the button is held");
+    assert!(
+        refused.reason.contains("release the e-stop button"),
+        "{}",
+        refused.reason
+    );
+    assert_eq!(daemon.handle.status().state, DaemonState::EStopped);
+    // Let go: the next Reset clears it (tried again as a person would, for up to 20 s).
+    let began = std::time::Instant::now();
+    let cleared = loop {
+        match daemon.handle.reset().await {
+            Ok(()) => break true,
+            Err(_) if began.elapsed() < Duration::from_secs(20) => {
+                tokio::time::sleep(Duration::from_millis(300)).await
+            }
+            Err(_) => break false,
+        }
+    };
+    assert!(cleared, "{:?}", daemon.handle.status());
+    assert_eq!(daemon.handle.status().state, DaemonState::Idle);
+    daemon.shutdown().await;
+    let after = cubed(
+        &["exec", "--port", &link.to_string_lossy(), "--moves", "R R'"],
+        None,
+    );
     drop(sim.stdin.take());
     sim.wait().expect("the simulator exits");
     assert!(after.status.success(), "{}", stderr(&after));
