@@ -238,3 +238,20 @@ fn an_emergency_stop_pressed_on_the_robot_is_cleared_only_by_exec_reset_once_rel
     assert_eq!(report["solved"], true, "{text}");
     assert_eq!(report["faults"], serde_json::json!([]), "{text}");
 }
+
+#[test]
+fn a_robot_powered_on_with_its_e_stop_pressed_is_sent_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let faults = "estop-at-move=0,estop-for=60s";
+    let mut sim = start_sim(&["--speed", "0", "--faults", faults], &report, &link);
+    let (code, said) = exec_on(&link, &["--moves", "R U"]);
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("latched before this program"), "{said}");
+    assert!(said.contains("nothing was sent"), "{said}");
+    let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    assert_eq!(report["moves_executed"], 0, "{text}");
+}

@@ -12,6 +12,7 @@ use cubed::link::{
 };
 use cubed::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
 use cubed::robot::{Planner, Program, ProgramDoc, RobotModel};
+use firmware_protocol::message::FaultFlags;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -228,6 +229,15 @@ async fn stream(
         Err(e @ cubed::link::LinkError::ConfigureRefused { .. }) => return super::refuse_error(&e),
         Err(e) => return Err(e.into()),
     };
+    // Latched before this program (the button pressed at power-on, say): nothing will run.
+    if !args.reset && link.connected.latched.any(FaultFlags::ESTOP) {
+        link.shutdown().await;
+        eprintln!(
+            "error: the robot's emergency stop was latched before this program (its e-stop button pressed, perhaps at power-on); nothing was sent"
+        );
+        eprintln!("{LATCHED}");
+        return Ok(ExitCode::FAILURE);
+    }
     let signals = Interrupts::catch().context("watching for Ctrl-C")?;
     eprintln!(
         "cubed exec: streaming {} to {} (Ctrl-C sends an emergency stop)",

@@ -7,7 +7,7 @@ use super::task::LinkTask;
 use super::transport::Connector;
 use crate::error_chain::error_chain;
 use crate::robot::MotionGroup;
-use firmware_protocol::message::{Configure, Fault, HelloReply, NakReason, Status};
+use firmware_protocol::message::{Configure, Fault, FaultFlags, HelloReply, NakReason, Status};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -91,6 +91,9 @@ pub(crate) enum Request {
 pub struct Connected {
     pub hello: HelloReply,
     pub config_checksum: u16,
+    /// What the firmware held latched when greeted, before any clear this handshake sent
+    /// (none set, too, when it did not say).
+    pub latched: FaultFlags,
 }
 
 /// Emergency stop of a link, usable while another task streams on it.

@@ -182,6 +182,7 @@ impl LinkTask {
             let _ = ready.send(Ok(Connected {
                 hello,
                 config_checksum: found,
+                latched: self.handshake.latched.unwrap_or_default(),
             }));
         }
         // An e-stop latched before the first configuration (powered on with the button
