@@ -47,6 +47,8 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
     assert_eq!(report["solved"], true, "{text}");
     assert_eq!(report["faults"], serde_json::json!([]), "{text}");
     assert!(report["moves_executed"].as_u64().unwrap_or(0) > 0, "{text}");
+    // Each exec is a session of its own, its move ids from 1: none ran twice.
+    assert_eq!(report["move_ids_run_twice"], 0, "{text}");
 }
 
 #[test]

@@ -34,6 +34,9 @@ pub struct SimStats {
     pub faults: Vec<FaultRecord>,
     #[serde(skip)]
     pub executed_ids: HashSet<u32>,
+    /// The core's `Hello` count when `executed_ids` began (ids are per session).
+    #[serde(skip)]
+    pub session: u64,
 }
 
 /// The firmware core on simulated hardware.
@@ -308,6 +311,12 @@ impl<M: Mechanics> SimFirmware<M> {
         self.stats.moves_executed += started - started_before;
         self.hw.release_all();
         let after = self.core.activity();
+        // Move ids are the session's own: a new host session (another exec) starts at 1 again.
+        let sessions = self.earlier.hellos + self.core.counters().hellos;
+        if sessions != self.stats.session {
+            self.stats.session = sessions;
+            self.stats.executed_ids.clear();
+        }
         if let Some(id) = move_id_of(after).filter(|_| after != before) {
             if !self.stats.executed_ids.insert(id) {
                 self.stats.move_ids_run_twice += 1;
@@ -375,5 +384,6 @@ fn add(a: Counters, b: Counters) -> Counters {
         decode_errors: a.decode_errors + b.decode_errors,
         duplicates: a.duplicates + b.duplicates,
         commands_started: a.commands_started + b.commands_started,
+        hellos: a.hellos + b.hellos,
     }
 }

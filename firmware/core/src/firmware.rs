@@ -108,6 +108,8 @@ pub struct Counters {
     pub duplicates: u64,
     /// Queued commands started.
     pub commands_started: u64,
+    /// `Hello`s taken: each begins a session, whose move ids are its own.
+    pub hellos: u64,
 }
 
 /// What the running command waits for.
@@ -325,6 +327,7 @@ impl<'b> Firmware<'b> {
     }
 
     fn on_hello(&mut self) {
+        self.counters.hellos += 1;
         // PROTOCOL.md §9: stop any motion, decelerating; flush the queue.
         if self.running.take().is_some() {
             self.homed = 0;
