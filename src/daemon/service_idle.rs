@@ -54,7 +54,14 @@ impl Service {
                 if let Some(rig) = self.rig.as_mut() {
                     rig.drop_link().await;
                 }
-                let why = error.map_or("closed".to_string(), |e| error_chain(&e));
+                let why = match error {
+                    // Between runs nothing is interrupted: the next start homes and scans anyway.
+                    Some(crate::link::LinkError::FirmwareRebooted { path }) => {
+                        format!("the firmware on {} restarted", path.display())
+                    }
+                    Some(e) => error_chain(&e),
+                    None => "closed".to_string(),
+                };
                 self.tell(format!(
                     "robot link ended ({why}); it is reopened at the next start"
                 ));
