@@ -381,6 +381,11 @@ impl Rig {
             Ok(()) => return Ok(()),
             Err(e) => e,
         };
+        Err(self.unreachable(error))
+    }
+
+    /// Why the robot cannot be reached, from the error opening the link gave.
+    fn unreachable(&self, error: RigError) -> Unreachable {
         let latched = match &error {
             RigError::Link(link) => link.latched_before_session(),
             _ => None,
@@ -392,7 +397,7 @@ impl Rig {
             ),
             _ => error_chain(&error),
         };
-        Err(Unreachable { words, latched })
+        Unreachable { words, latched }
     }
 
     /// Whether the link is open.
@@ -519,9 +524,13 @@ impl Rig {
     pub(crate) async fn clear_latch_now(&mut self) -> Result<(), Unreachable> {
         self.drop_link().await;
         self.clear_at_connect = true;
-        match self.reach().await {
-            Err(why) if why.latched.is_some_and(|l| l.clear_refused) => Err(why),
-            _ => Ok(()),
+        // The link just closed may hold the port a moment longer: retried then.
+        match self.connect_soon().await {
+            Err(e) => match self.unreachable(e) {
+                why if why.latched.is_some_and(|l| l.clear_refused) => Err(why),
+                _ => Ok(()),
+            },
+            Ok(()) => Ok(()),
         }
     }
 

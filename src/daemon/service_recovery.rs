@@ -42,9 +42,14 @@ impl Service {
             let outcome = recorded.and_then(|r| r.summary.outcome);
             crate::daemon::metrics::run_finished(run, outcome.as_deref().unwrap_or("interrupted"));
         }
+        let reached = self.rig.as_ref().is_none_or(|rig| rig.connected());
         self.board.set(
             DaemonState::Idle,
-            "reset: the robot will be homed at the next start",
+            if reached {
+                "reset: the robot will be homed at the next start"
+            } else {
+                "reset: the robot cannot be reached now; what it holds latched is cleared as soon as it is, and it is homed at the next start"
+            },
         );
         Ok(())
     }
