@@ -42,8 +42,7 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
         "the link goes with the simulator"
     );
 
-    let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
-    let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    let (report, text) = sim_report(&report);
     assert_eq!(report["solved"], true, "{text}");
     assert_eq!(report["faults"], serde_json::json!([]), "{text}");
     assert!(report["moves_executed"].as_u64().unwrap_or(0) > 0, "{text}");
@@ -171,8 +170,7 @@ fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
         "{rest}"
     );
     assert!(rest.contains("give the next program --reset"), "{rest}");
-    let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
-    let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    let (report, text) = sim_report(&report);
     let executed = report["moves_executed"].as_u64().expect("moves_executed");
     assert!(
         executed < total,
@@ -235,8 +233,7 @@ fn an_emergency_stop_pressed_on_the_robot_is_cleared_only_by_exec_reset_once_rel
     assert_eq!(code, Some(0), "{said}");
     drop(sim.stdin.take());
     sim.wait().expect("the simulator exits");
-    let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
-    let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    let (report, text) = sim_report(&report);
     assert_eq!(report["solved"], true, "{text}");
     assert_eq!(report["faults"], serde_json::json!([]), "{text}");
 }
@@ -253,7 +250,13 @@ fn a_robot_powered_on_with_its_e_stop_pressed_is_sent_nothing() {
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("latched before this program"), "{said}");
     assert!(said.contains("nothing was sent"), "{said}");
-    let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
-    let report: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    let (report, text) = sim_report(&report);
     assert_eq!(report["moves_executed"], 0, "{text}");
+}
+
+/// The simulator's JSON report at `path`, and its text (for messages).
+fn sim_report(path: &std::path::Path) -> (serde_json::Value, String) {
+    let text = std::fs::read_to_string(path).expect("the simulator wrote its report");
+    let report = serde_json::from_str(&text).expect("the report is JSON");
+    (report, text)
 }

@@ -6,9 +6,21 @@
 
 use super::{start_with, wait_until};
 use crate::common::{cubed, start_sim, stderr};
-use cubed::daemon::config::{CameraChoice, PortChoice};
+use cubed::daemon::config::{CameraChoice, DaemonConfig, PortChoice};
 use cubed::daemon::{DaemonState, StartSource};
 use std::time::Duration;
+
+/// The shipped config with its data in `dir`, on the robot at `link` (`cubed sim`) and with the
+/// shipped photos as its camera (the simulated camera needs the simulated robot).
+fn on_the_robot_at(dir: &std::path::Path, link: &std::path::Path) -> DaemonConfig {
+    let mut config = super::config(&dir.join("data"), "", 0.0);
+    config.port = PortChoice::Serial(link.to_path_buf());
+    config.camera = CameraChoice::Dir(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/vision/photos/3x3x3-random-01"),
+    );
+    config
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_daemon_started_on_a_robot_latched_from_before_waits_for_reset_then_reaches_it() {
@@ -22,13 +34,7 @@ async fn a_daemon_started_on_a_robot_latched_from_before_waits_for_reset_then_re
     // The button is let go (the latch stays): a Reset must not come while it is held.
     std::thread::sleep(Duration::from_millis(400));
 
-    let mut config = super::config(&dir.path().join("data"), "", 0.0);
-    config.port = PortChoice::Serial(link.clone());
-    config.camera = CameraChoice::Dir(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/vision/photos/3x3x3-random-01"),
-    );
-    let daemon = start_with(&config).await;
+    let daemon = start_with(&on_the_robot_at(dir.path(), &link)).await;
     let status = wait_until(&daemon.handle, "e-stopped", |s| {
         s.state == DaemonState::EStopped
     })
@@ -63,13 +69,7 @@ async fn reset_is_refused_while_the_e_stop_button_is_held_and_clears_once_it_is_
     // Powered on with the button pressed; let go after 3 s.
     let faults = "estop-at-move=0,estop-for=3s";
     let mut sim = start_sim(&["--speed", "0", "--faults", faults], &report, &link);
-    let mut config = super::config(&dir.path().join("data"), "", 0.0);
-    config.port = PortChoice::Serial(link.clone());
-    config.camera = CameraChoice::Dir(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/vision/photos/3x3x3-random-01"),
-    );
-    let daemon = start_with(&config).await;
+    let daemon = start_with(&on_the_robot_at(dir.path(), &link)).await;
     wait_until(&daemon.handle, "e-stopped", |s| {
         s.state == DaemonState::EStopped
     })
