@@ -198,7 +198,7 @@ pub enum Doubt {
     /// the camera recorded none (the 2x2, which has no centres to name colours).
     Blank,
     /// The stickers as read make a cube that cannot exist (a piece twisted,
-    /// flipped or swapped in place); the legal reading is a repair that
+    /// flipped, swapped or mirrored in place); the legal reading is a repair that
     /// differs from them there.
     Impossible,
 }
@@ -215,8 +215,9 @@ impl std::fmt::Display for Doubt {
             Doubt::Blank => "stickers the camera clipped to blank white were given another colour",
             Doubt::Impossible => {
                 "the stickers as read make a cube that cannot exist: a corner twisted, an edge \
-                 flipped or two pieces swapped in place, by a misread or by hand; these are \
-                 where the nearest cube that can exist differs"
+                 flipped, two pieces swapped or a corner mirrored (two of its stickers swapped) \
+                 in place, by a misread or by hand; these are where the nearest cube that can \
+                 exist differs"
             }
         })
     }
@@ -386,17 +387,20 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
     }
 }
 
-/// How much more a legal cube may cost than the readings taken as they are (real pieces, any
-/// twists, flips and parity) before the readings are taken to break a rule of the cube. Noise
-/// makes a legal reading cost more now and then (up to 28.3 in the development part's 6006
-/// readings under every lighting condition; up to 20.2 in the 2x2s of their corners); a corner
-/// twisted or an edge flipped in place makes it cost two or three clearly read stickers (47 to
-/// 189 on the ten real scans). The 2x2 reader uses the same bound (its costs are the same).
+/// How much more a legal cube may cost than the readings taken as they are (the pieces with
+/// any twists, flips and parity, corners also mirrored) before the readings are taken to break
+/// a rule of the cube. Noise makes a legal reading cost more now and then (in the development
+/// part's readings under every lighting condition, up to 38.7 where the legal reading is right
+/// but for one of 42.1, refused for another doubt; up to 20.2 in the 2x2s of their corners,
+/// which allow no mirror); an edge flipped, a corner twisted or mirrored in place makes it
+/// cost two or three clearly read stickers (47 to 229 on the ten real scans). The 2x2 reader
+/// uses the same bound (its costs are the same).
 pub(crate) const IMPOSSIBLE_REPAIR: f32 = 40.0;
 
 /// The stickers where the cheapest legal cube differs from the readings taken as they are,
-/// when it costs more than `IMPOSSIBLE_REPAIR` over them: a piece twisted, flipped or swapped
-/// in place (a misread, or a cube put together wrong), which a legal reading only repairs.
+/// when it costs more than `IMPOSSIBLE_REPAIR` over them: a piece twisted, flipped, swapped or
+/// mirrored in place (a misread, or a cube put together wrong), which a legal reading only
+/// repairs.
 fn repaired_against_the_readings(costs: &StickerCosts, colours: &[usize; 54]) -> Vec<usize> {
     let as_read = colours_without_cube_rules(costs);
     let repair: f32 = (0..54)

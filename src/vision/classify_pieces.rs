@@ -260,35 +260,64 @@ pub(crate) fn solve_pieces(costs: &StickerCosts) -> PieceSolution {
     combine(&corners, &edges)
 }
 
-/// Each sticker's colour (by face index) in the cheapest placement of the real pieces when
-/// the cube need not be one that can exist: any twists and flips, either parity. Where it
+/// Each sticker's colour (by face index) in the cheapest placement of the pieces when the
+/// cube need not be one that can exist: any twists and flips, either parity, and corners
+/// mirrored (two of their stickers swapped, as a re-stickered cube has them). Where it
 /// differs from the cheapest legal cube, the readings themselves break a rule of the cube
-/// (a piece twisted, flipped or swapped in place), and the legal cube is a repair.
+/// (a piece twisted, flipped, swapped or mirrored in place), and the legal cube is a repair.
 pub(crate) fn colours_without_cube_rules(costs: &StickerCosts) -> [usize; 54] {
     let mut colours: [usize; 54] = std::array::from_fn(|s| s / 9);
     for kind in [PieceKind::Corner, PieceKind::Edge] {
-        let options = OptionCosts::new(kind, costs);
-        let (n, k) = (kind.count(), kind.orientations());
-        let cheapest_orientation = |pos: usize, piece: usize| {
-            (0..k)
-                .min_by(|&a, &b| {
-                    options
-                        .get(pos, piece, a)
-                        .total_cmp(&options.get(pos, piece, b))
-                })
-                .unwrap_or(0)
-        };
-        let perm = min_cost_assignment(n, |pos, piece| {
-            options.get(pos, piece, cheapest_orientation(pos, piece))
-        });
+        let n = kind.count();
+        let cheapest = |pos: usize, piece: usize| cheapest_arrangement(kind, costs, pos, piece);
+        let perm = min_cost_assignment(n, |pos, piece| cheapest(pos, piece).0);
         for (pos, &piece) in perm[..n].iter().enumerate() {
-            let o = cheapest_orientation(pos, piece as usize);
-            for (slot, &sticker) in kind.stickers(pos).iter().enumerate() {
-                colours[sticker] = kind.colour_on(piece as usize, o, slot).index();
+            let (_, shown) = cheapest(pos, piece as usize);
+            for (&sticker, face) in kind.stickers(pos).iter().zip(shown) {
+                colours[sticker] = face.index();
             }
         }
     }
     colours
+}
+
+/// The cheapest way `piece` can show its colours at `pos` with no rule kept: each
+/// orientation, and for a corner also each orientation of its mirror image (its colours in
+/// the other turning order). Returns the cost and the colour on each sticker of `pos`.
+fn cheapest_arrangement(
+    kind: PieceKind,
+    costs: &StickerCosts,
+    pos: usize,
+    piece: usize,
+) -> (f32, Vec<Face>) {
+    let k = kind.orientations();
+    let colours = kind.colours(piece);
+    let mirrors: &[bool] = match kind {
+        PieceKind::Corner => &[false, true],
+        PieceKind::Edge => &[false],
+    };
+    let colours = &colours;
+    let arrangements = mirrors.iter().flat_map(|&mirrored| {
+        (0..k).map(move |o| -> Vec<Face> {
+            (0..k)
+                .map(|slot| {
+                    let turned = if mirrored { o + k - slot } else { slot + k - o };
+                    colours[turned % k]
+                })
+                .collect()
+        })
+    });
+    let cost_of = |shown: &[Face]| -> f32 {
+        kind.stickers(pos)
+            .iter()
+            .zip(shown)
+            .map(|(&sticker, face)| costs[sticker][face.index()])
+            .sum()
+    };
+    arrangements
+        .map(|shown| (cost_of(&shown), shown))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap_or_else(|| (FORBIDDEN, colours.clone()))
 }
 
 /// For each sticker, how much more the cheapest legal cube costs if that sticker
@@ -387,6 +416,15 @@ mod tests {
                 assert_eq!(read, as_read);
                 let repaired = colours_of_solution(&solve_pieces(&costs));
                 assert_ne!(read, repaired);
+            }
+            // A corner mirrored: two of its stickers swapped, which no real piece shows.
+            for (pos, &[a, b, _]) in CORNER_STICKERS.iter().enumerate() {
+                let mut costs = legal;
+                costs.swap(a, b);
+                let as_read: [usize; 54] =
+                    std::array::from_fn(|s| (0..6).find(|&c| costs[s][c] == 0.0).unwrap_or(99));
+                assert_eq!(colours_without_cube_rules(&costs), as_read, "corner {pos}");
+                assert_ne!(as_read, colours_of_solution(&solve_pieces(&costs)));
             }
         }
     }
