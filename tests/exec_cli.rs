@@ -231,6 +231,14 @@ fn an_emergency_stop_pressed_on_the_robot_is_cleared_only_by_exec_reset_once_rel
         std::thread::sleep(std::time::Duration::from_millis(500));
     };
     assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("cleared the emergency stop, latched from before"),
+        "{said}"
+    );
+    // With nothing latched, --reset says so and runs.
+    let (code, said) = exec_on(&link, &["--moves", "R R'", "--reset"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("nothing was latched to clear"), "{said}");
     drop(sim.stdin.take());
     sim.wait().expect("the simulator exits");
     let (report, text) = sim_report(&report);

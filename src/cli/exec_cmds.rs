@@ -238,6 +238,12 @@ async fn stream(
         eprintln!("{LATCHED}");
         return Ok(ExitCode::FAILURE);
     }
+    if args.reset {
+        match cubed::link::fault_words::latched_in_words(link.connected.latched) {
+            Some(what) => eprintln!("cubed exec: cleared {what}, latched from before"),
+            None => eprintln!("cubed exec: nothing was latched to clear"),
+        }
+    }
     let signals = Interrupts::catch().context("watching for Ctrl-C")?;
     eprintln!(
         "cubed exec: streaming {} to {} (Ctrl-C sends an emergency stop)",

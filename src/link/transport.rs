@@ -116,13 +116,19 @@ pub fn open_serial(path: &Path, baud: u32) -> Result<FdStream, LinkError> {
     FdStream::new(fd).map_err(|e| fail(error_chain(&e)))
 }
 
-/// `reason` a port could not be opened, saying so when `path` is no serial port at all: a
-/// regular file, a folder, or a device that is not a terminal (`/dev/null`).
+/// `reason` a port could not be opened, saying so when `path` is no serial port at all (a
+/// regular file, a folder, or a device that is not a terminal: `/dev/null`) and when another
+/// program holds it.
 fn not_a_serial_port(path: &Path, reason: String) -> String {
     match no_port_at(path) {
         Some(what) => format!("it is {what}, not a serial port"),
         None if reason.contains(nix::errno::Errno::ENOTTY.desc()) => {
             format!("{reason}: this device is not a serial port")
+        }
+        None if reason.contains("exclusive lock")
+            || reason.contains(nix::errno::Errno::EBUSY.desc()) =>
+        {
+            format!("{reason}: another program has it open (the cubed daemon, another `cubed exec`, or a serial terminal); stop it first, or run through the daemon")
         }
         None => reason,
     }
@@ -244,5 +250,16 @@ mod tests {
         assert!(said.contains("this device is not a serial port"), "{said}");
         let missing = open_error(&dir.path().join("gone"));
         assert!(!missing.contains("not a serial port"), "{missing}");
+    }
+
+    #[tokio::test]
+    async fn a_port_another_program_holds_is_said_to_be_held() {
+        let pty = crate::sim::pty::open_pty().expect("a pseudo-terminal");
+        let first = open_serial(&pty.path, 115_200).expect("the first opener gets the port");
+        let said = open_error(&pty.path);
+        assert!(said.contains("another program has it open"), "{said}");
+        assert!(said.contains("the cubed daemon"), "{said}");
+        drop(first);
+        open_serial(&pty.path, 115_200).expect("free again once the first lets go");
     }
 }
