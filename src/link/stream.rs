@@ -10,7 +10,7 @@ use firmware_protocol::message::{Fault, NakReason};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StreamError {
     #[error(
-        "the firmware latched a fault after {done} of {total} commands: {}",
+        "the firmware latched a fault after {done} of {total} commands had completed: {}",
         super::fault_words::fault_by_index(fault)
     )]
     Fault {
@@ -23,7 +23,7 @@ pub enum StreamError {
         move_id: Option<u32>,
         reason: NakReason,
     },
-    #[error("emergency stop after {done} of {total} commands")]
+    #[error("emergency stop after {done} of {total} commands had completed")]
     EStopped { done: usize, total: usize },
     #[error(transparent)]
     Link(#[from] LinkError),
