@@ -57,6 +57,13 @@ impl PieceKind {
         let k = self.orientations();
         self.colours(piece)[(slot + k - orientation) % k]
     }
+
+    /// The colour the mirror image of `piece` (its colours in the other turning order, two
+    /// stickers swapped) shows on sticker `slot` when in `orientation`; no real piece does.
+    fn colour_on_mirrored(self, piece: usize, orientation: usize, slot: usize) -> Face {
+        let k = self.orientations();
+        self.colours(piece)[(orientation + k - slot) % k]
+    }
 }
 
 /// The cost of every (position, piece, orientation) option of one kind of piece.
@@ -290,25 +297,23 @@ fn cheapest_arrangement(
     pos: usize,
     piece: usize,
 ) -> (f32, Vec<Face>) {
-    let k = kind.orientations();
-    let colours = kind.colours(piece);
     let mirrors: &[bool] = match kind {
         PieceKind::Corner => &[false, true],
         PieceKind::Edge => &[false],
     };
-    let colours = &colours;
+    let slots = kind.stickers(pos);
     let arrangements = mirrors.iter().flat_map(|&mirrored| {
-        (0..k).map(move |o| -> Vec<Face> {
-            (0..k)
-                .map(|slot| {
-                    let turned = if mirrored { o + k - slot } else { slot + k - o };
-                    colours[turned % k]
+        (0..kind.orientations()).map(move |o| -> Vec<Face> {
+            (0..slots.len())
+                .map(|slot| match mirrored {
+                    false => kind.colour_on(piece, o, slot),
+                    true => kind.colour_on_mirrored(piece, o, slot),
                 })
                 .collect()
         })
     });
     let cost_of = |shown: &[Face]| -> f32 {
-        kind.stickers(pos)
+        slots
             .iter()
             .zip(shown)
             .map(|(&sticker, face)| costs[sticker][face.index()])
@@ -317,7 +322,7 @@ fn cheapest_arrangement(
     arrangements
         .map(|shown| (cost_of(&shown), shown))
         .min_by(|a, b| a.0.total_cmp(&b.0))
-        .unwrap_or_else(|| (FORBIDDEN, colours.clone()))
+        .unwrap_or_else(|| (FORBIDDEN, kind.colours(piece)))
 }
 
 /// For each sticker, how much more the cheapest legal cube costs if that sticker
