@@ -73,7 +73,8 @@ pub struct PlanArgs {
     /// The baseline: the solver's first solution (10 ms budget), each face turn planned alone.
     #[arg(long)]
     pub naive: bool,
-    /// Start with this cube face up and this one to the front (e.g. `FR`); grippers at home.
+    /// Start with this cube face up and this one to the front (e.g. `FR`), as the cube was put
+    /// in; grippers at home. Every design starts from every holding.
     #[arg(long, default_value = "UF")]
     pub start: String,
     /// Text: one line per step (at its start time) and a summary; JSON: the program document
@@ -114,28 +115,11 @@ fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
     let orientation = Orientation::all()
         .find(|o| o.face_at(Direction::Up) == up && o.face_at(Direction::Front) == front)
         .ok_or_else(|| format!("--start '{faces}': {up} and {front} are opposite faces; they cannot be up and front at once"))?;
-    let held = |orientation| RobotState {
+    // Every holding starts at home: the state graph holds them all (see `robot::graph`).
+    Ok(RobotState {
         orientation,
         ..planner.home()
-    };
-    if planner.can_start(&held(orientation)) {
-        return Ok(held(orientation));
-    }
-    let possible: Vec<String> = Orientation::all()
-        .filter(|&o| planner.can_start(&held(o)))
-        .map(|o| {
-            format!(
-                "{}{}",
-                o.face_at(Direction::Up),
-                o.face_at(Direction::Front)
-            )
-        })
-        .collect();
-    Err(format!(
-        "--start '{faces}': robot '{}' cannot start with {up} up and {front} to the front (none of its home states holds the cube so); it can start from {}: give the moves as the faces sit in the robot",
-        planner.model.name,
-        possible.join(", ")
-    ))
+    })
 }
 
 impl RobotJob {

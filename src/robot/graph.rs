@@ -1,5 +1,6 @@
-//! The state graph of one design: every robot state reachable from home and every legal step between them, built once with the physics rules.
+//! The state graph of one design: every robot state reachable from home (with the cube loaded any way up) and every legal step between them, built once with the physics rules.
 
+use super::direction::Orientation;
 use super::model::{RobotModel, RobotState};
 use super::physics::{step_motion, Act, CubeMotion, Motions};
 use crate::cube::{Face, Turn};
@@ -97,7 +98,8 @@ impl StateGraph {
         graph
     }
 
-    /// Explores every state reachable from the design's home state.
+    /// Explores every state reachable from the design's home state, then from home with the
+    /// cube held any other way that is not reachable (states of the home part keep their ids).
     pub fn build(model: &RobotModel) -> StateGraph {
         let mut graph = StateGraph {
             states: vec![model.home()],
@@ -112,7 +114,19 @@ impl StateGraph {
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = model.name.clone();
         EXPLORED.store(1, Ordering::Relaxed);
         let mut next = 0;
-        while next < graph.states.len() {
+        let mut seeds = Orientation::all().map(|orientation| RobotState {
+            orientation,
+            ..model.home()
+        });
+        loop {
+            if next == graph.states.len() {
+                // A person may load the cube any way up: a design that cannot turn the cube
+                // to some holding still starts from it, as its own part of the graph.
+                match seeds.find(|seed| graph.id(seed).is_none()) {
+                    Some(seed) => _ = graph.id_or_insert(seed),
+                    None => break,
+                }
+            }
             if next % PUBLISH_EVERY == 0 {
                 FOUND.store(graph.states.len(), Ordering::Relaxed);
                 EXPLORED.store(next.max(1), Ordering::Relaxed);
@@ -154,7 +168,7 @@ impl StateGraph {
         id
     }
 
-    /// The id of a state, if it is reachable from home.
+    /// The id of a state, if it is reachable from home (the cube loaded any way up).
     pub fn id(&self, state: &RobotState) -> Option<u32> {
         self.index.get(state).copied()
     }
@@ -305,5 +319,46 @@ mod tests {
         // Other tests may build graphs at the same time: only that something was said holds.
         let (_, explored, found) = seen.expect("a build under way was seen");
         assert!(explored >= 1 && found >= 1);
+    }
+
+    /// The ids reachable from state 0 (home) along the graph's own edges.
+    fn reachable_from_home(graph: &StateGraph) -> std::collections::HashSet<u32> {
+        let (mut seen, mut todo) = (std::collections::HashSet::from([0]), vec![0]);
+        while let Some(id) = todo.pop() {
+            for edge in graph.edges(id) {
+                if seen.insert(edge.to) {
+                    todo.push(edge.to);
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn every_design_starts_with_the_cube_loaded_any_way_up() {
+        for name in ["four-arm", "turntable-flipper", "six-motor"] {
+            let model = crate::robot::tests::shipped(name);
+            let graph = StateGraph::build(&model);
+            for orientation in Orientation::all() {
+                let held = RobotState {
+                    orientation,
+                    ..model.home()
+                };
+                assert!(graph.id(&held).is_some(), "{name}: {orientation:?}");
+            }
+            let home_part = reachable_from_home(&graph);
+            let holdings: std::collections::HashSet<_> = (home_part.iter())
+                .map(|&id| graph.states[id as usize].orientation)
+                .collect();
+            if name == "six-motor" {
+                // It never turns the cube: 24 separate parts, each as large as home's.
+                assert_eq!(holdings.len(), 1);
+                assert_eq!(graph.states.len(), 24 * home_part.len());
+            } else {
+                // Turning the cube reaches every holding: nothing was added.
+                assert_eq!(holdings.len(), 24, "{name}");
+                assert_eq!(graph.states.len(), home_part.len(), "{name}");
+            }
+        }
     }
 }
