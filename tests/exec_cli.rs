@@ -268,3 +268,24 @@ fn sim_report(path: &std::path::Path) -> (serde_json::Value, String) {
     let report = serde_json::from_str(&text).expect("the report is JSON");
     (report, text)
 }
+
+/// An unplug mid-program, with exec's output going to a file (a log, not a terminal): the
+/// loss and the restore are still said, and counted alike at the end.
+#[test]
+fn exec_logs_a_lost_and_restored_link_when_its_output_is_no_terminal() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let faults = "unplug-at-move=3,unplug-for=300ms";
+    let mut sim = start_sim(&["--speed", "2", "--faults", faults], &report, &link);
+    let port = link.to_string_lossy().into_owned();
+    let out = cubed(&["exec", "--port", &port, "--moves", "R U F D L B"], None);
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    let (said, done) = (stderr(&out), stdout(&out));
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("cubed exec: link lost on"), "{said}");
+    assert!(said.contains("cubed exec: link restored on"), "{said}");
+    assert!(done.contains("(1 link loss, 1 restored)"), "{done}");
+    let (report, text) = sim_report(&report);
+    assert_eq!(report["unplugs"], 1, "{text}");
+}

@@ -368,3 +368,27 @@ fn link_refuses_a_version_1_firmware_and_says_what_to_flash() {
         );
     });
 }
+
+/// The last commands finish while the port is away: the link is reported restored before
+/// the moves its Status brings news of, so a program that ends on that news counts the
+/// restore too.
+#[test]
+fn a_loss_over_the_last_moves_is_counted_restored() {
+    let model = four_arm();
+    let (cube, program) = scrambled(&model, 21, 10);
+    let commands = run(&scenario(model.clone(), cube, "", 1), &program).commands as u64;
+    for at in commands.saturating_sub(3)..commands {
+        let faults = format!("unplug-at-move={at},unplug-for=300ms");
+        let mut late = scenario(model.clone(), cube, &faults, 1);
+        late.speed = 1.0;
+        let result = run(&late, &program);
+        let outcome = result.outcome.as_ref().expect("program completes");
+        assert_eq!(result.report.unplugs, 1, "unplugged after move {at}");
+        assert_eq!(
+            (outcome.links_lost, outcome.links_restored),
+            (1, 1),
+            "unplugged after move {at} of {commands}"
+        );
+        assert_exactly_once(&result);
+    }
+}

@@ -98,6 +98,26 @@ fn checked(path: &std::path::Path, planner: &Planner, program: Program) -> Resul
     }
 }
 
+/// What a person watching `exec` should read about `event`, if anything.
+fn link_news(event: &LinkEvent) -> Option<String> {
+    match event {
+        LinkEvent::LinkLost { path, reason } => {
+            Some(format!("link lost on {}: {reason}", path.display()))
+        }
+        LinkEvent::LinkRestored {
+            path,
+            last_completed_move_id,
+            completed_meanwhile,
+        } => Some(format!(
+            "link restored on {}: {} while it was away (firmware's last completed move: {last_completed_move_id})",
+            path.display(),
+            super::counts::count(*completed_meanwhile, "command completed", "commands completed"),
+        )),
+        LinkEvent::Button { button } => Some(format!("button {button} pressed")),
+        _ => None,
+    }
+}
+
 /// How long `exec` waits for a port that is not there yet (a simulator just started, a robot
 /// being plugged in).
 const PORT_APPEAR_SECS: u64 = 10;
@@ -265,19 +285,12 @@ async fn stream(
     ));
     let outcome = stream_program(&mut link, &groups, |done, _, event| {
         bar.set_position(done as u64);
-        match event {
-            LinkEvent::LinkLost { path, reason } => {
-                bar.println(format!("link lost on {}: {reason}", path.display()))
+        if let Some(news) = link_news(event) {
+            // A hidden bar (output not a terminal: a log) would swallow its printed lines.
+            match bar.is_hidden() {
+                true => eprintln!("cubed exec: {news}"),
+                false => bar.println(news),
             }
-            LinkEvent::LinkRestored {
-                path,
-                last_completed_move_id,
-            } => bar.println(format!(
-                "link restored on {} (firmware's last completed move: {last_completed_move_id})",
-                path.display()
-            )),
-            LinkEvent::Button { button } => bar.println(format!("button {button} pressed")),
-            _ => {}
         }
     })
     .await;

@@ -81,10 +81,14 @@ fn starting_cube(args: &SimArgs) -> Result<FaceletCube, String> {
 pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     // In the background of a terminal, a read or a terminal setting must not stop the process
     // (SIGTTIN/SIGTTOU): ignored, the read fails instead and is tried again in the foreground.
+    // Nor may a reader of its output gone away (`| head -1`, a test that read the first pty)
+    // stop it before the robot's unplug is over and its report written (SIGPIPE): the write
+    // fails instead, and the pty it announces is still linked.
     // SAFETY: setting a signal's disposition to "ignore" before any thread starts.
     unsafe {
         let _ = signal(Signal::SIGTTIN, SigHandler::SigIgn);
         let _ = signal(Signal::SIGTTOU, SigHandler::SigIgn);
+        let _ = signal(Signal::SIGPIPE, SigHandler::SigIgn);
     }
     let model = match load_robot(&args.robot) {
         Ok(model) => model,
@@ -142,8 +146,9 @@ fn announcer(link: Option<PathBuf>) -> PathAnnouncer {
             }
             return;
         };
-        println!("{}", path.display());
-        let _ = std::io::stdout().flush();
+        // Said for whoever reads it; a reader gone (`| head -1`) must not stop the simulator.
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "{}", path.display()).and_then(|()| out.flush());
         if let Some(link) = &link {
             if let Err(e) = point_symlink(link, path) {
                 eprintln!(

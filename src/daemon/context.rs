@@ -147,9 +147,13 @@ impl LinkNews {
                     .set(super::api::DaemonState::Paused, words.clone());
                 self.record_loss(&words);
             }
-            LinkEvent::LinkRestored { .. } => {
+            LinkEvent::LinkRestored {
+                completed_meanwhile,
+                ..
+            } => {
                 let at = self.board.now().progress.map_or(String::new(), |p| {
-                    format!(" after {} of {} commands", p.commands_done, p.commands)
+                    let done = p.commands_done + completed_meanwhile;
+                    format!(" after {done} of {} commands", p.commands)
                 });
                 self.board
                     .set(self.resume, format!("robot link restored{at}; resuming"));

@@ -63,10 +63,12 @@ pub enum LinkEvent {
     },
     /// The port failed; the link is trying to reopen it.
     LinkLost { path: PathBuf, reason: String },
-    /// The port is back, the firmware kept its session; streaming resumes.
+    /// The port is back, the firmware kept its session; streaming resumes. The moves it
+    /// completed meanwhile (`completed_meanwhile` of them) are reported next, as `MoveDone`.
     LinkRestored {
         path: PathBuf,
         last_completed_move_id: u32,
+        completed_meanwhile: usize,
     },
     /// The emergency stop is latched in the firmware; these commands will not run.
     EStopped { cancelled: Vec<u32> },

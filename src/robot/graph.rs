@@ -76,6 +76,9 @@ pub struct Edge {
 #[derive(Clone, Debug)]
 pub struct StateGraph {
     pub states: Vec<RobotState>,
+    /// How many of `states` (the first ones) are reachable from home itself; the others start
+    /// from home with the cube loaded another way, copies of them turned.
+    home_part: usize,
     index: HashMap<RobotState, u32>,
     offsets: Vec<u32>,
     edges: Vec<Edge>,
@@ -103,6 +106,7 @@ impl StateGraph {
     pub fn build(model: &RobotModel) -> StateGraph {
         let mut graph = StateGraph {
             states: vec![model.home()],
+            home_part: 0,
             index: HashMap::from([(model.home(), 0)]),
             offsets: vec![0],
             edges: Vec::new(),
@@ -120,6 +124,9 @@ impl StateGraph {
         });
         loop {
             if next == graph.states.len() {
+                if graph.home_part == 0 {
+                    graph.home_part = next;
+                }
                 // A person may load the cube any way up: a design that cannot turn the cube
                 // to some holding still starts from it, as its own part of the graph.
                 match seeds.find(|seed| graph.id(seed).is_none()) {
@@ -184,16 +191,18 @@ impl StateGraph {
         self.edges.len()
     }
 
-    /// Whether some reachable state has a step that turns cube face `face`.
+    /// Whether some state reachable from home has a step that turns cube face `face` (the
+    /// cube loaded another way turns the same faces, relabelled).
     pub fn can_turn(&self, face: Face) -> bool {
-        self.edges
+        self.edges[..self.offsets[self.home_part] as usize]
             .iter()
             .any(|e| e.effect.turns.iter().flatten().any(|t| t.face == face))
     }
 
-    /// Whether some reachable state shows cube face `face` to a camera with a clear view.
+    /// Whether some state reachable from home shows cube face `face` to a camera with a
+    /// clear view.
     pub fn can_see(&self, model: &RobotModel, face: Face) -> bool {
-        self.states.iter().any(|s| {
+        self.states[..self.home_part].iter().any(|s| {
             clear_cameras(model, s).any(|c| s.orientation.face_at(model.cameras[c].at) == face)
         })
     }
@@ -347,6 +356,7 @@ mod tests {
                 assert!(graph.id(&held).is_some(), "{name}: {orientation:?}");
             }
             let home_part = reachable_from_home(&graph);
+            assert_eq!(graph.home_part, home_part.len(), "{name}");
             let holdings: std::collections::HashSet<_> = (home_part.iter())
                 .map(|&id| graph.states[id as usize].orientation)
                 .collect();

@@ -4,9 +4,13 @@ use super::{executing_with_done, finished, is, random, run_advice, start, wait_u
 use cubed::daemon::{DaemonEvent, DaemonState, RefusalKind, StartSource};
 use std::sync::{Arc, Mutex};
 
-/// Records every state the daemon passes through.
-fn record_states(daemon: &cubed::daemon::RunningDaemon) -> Arc<Mutex<Vec<DaemonState>>> {
-    let seen = Arc::new(Mutex::new(Vec::new()));
+/// Every state the daemon passed through, and every status line it showed with the commands
+/// done then.
+type Seen = Arc<Mutex<(Vec<DaemonState>, Vec<(String, Option<usize>)>)>>;
+
+/// Records every state the daemon passes through and every status line.
+fn record_states(daemon: &cubed::daemon::RunningDaemon) -> Seen {
+    let seen: Seen = Arc::default();
     let mut events = daemon.handle.subscribe();
     let sink = Arc::clone(&seen);
     tokio::spawn(async move {
@@ -14,8 +18,12 @@ fn record_states(daemon: &cubed::daemon::RunningDaemon) -> Arc<Mutex<Vec<DaemonS
             match events.recv().await {
                 Ok(DaemonEvent::Status(s)) => {
                     if let Ok(mut v) = sink.lock() {
-                        if v.last() != Some(&s.state) {
-                            v.push(s.state);
+                        if v.0.last() != Some(&s.state) {
+                            v.0.push(s.state);
+                        }
+                        if v.1.last().map(|(said, _)| said) != Some(&s.message) {
+                            let done = s.progress.as_ref().map(|p| p.commands_done);
+                            v.1.push((s.message, done));
                         }
                     }
                 }
@@ -39,11 +47,27 @@ async fn an_unplug_mid_run_pauses_it_and_it_resumes_to_solved() {
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     assert!(sim.cube().is_solved());
-    let seen = states.lock().expect("states").clone();
+    let (seen, said) = states.lock().expect("states").clone();
     assert!(
         seen.contains(&DaemonState::Paused),
         "never paused: {seen:?}"
     );
+    // While the link is away nothing is said done; the restore counts the commands the robot
+    // ran meanwhile (the one queued behind the unplug at least), not only those heard of.
+    let at = |prefix: &str| said.iter().position(|(line, _)| line.starts_with(prefix));
+    let (lost, restored) = (
+        at("robot link lost").expect("lost"),
+        at("robot link restored"),
+    );
+    let restored = restored.expect("restored");
+    let away = &said[lost..restored];
+    assert!(
+        !away.iter().any(|(line, _)| line.starts_with("executing")),
+        "{away:#?}"
+    );
+    let counted = said[restored].0.strip_prefix("robot link restored after ");
+    let counted = counted.and_then(|after| after.split(' ').next()?.parse::<usize>().ok());
+    assert!(counted > said[lost].1, "{said:#?}");
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.solutions.len(), 1, "resumed, not re-solved");
     let [lost] = &detail.interruptions[..] else {
@@ -277,7 +301,7 @@ async fn a_resumed_run_scans_before_it_verifies() {
     );
     let executes = detail.steps.iter().filter(|s| s.name == "execute").count();
     assert_eq!(executes, 2, "{:?}", detail.steps);
-    let seen = states.lock().expect("states").clone();
+    let (seen, _) = states.lock().expect("states").clone();
     let first = |state| seen.iter().position(|s| *s == state);
     let (scanning, executing, verifying) = (
         first(DaemonState::Scanning),

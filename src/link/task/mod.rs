@@ -82,6 +82,9 @@ pub(crate) struct LinkTask {
     pending: VecDeque<MotionGroup>,
     pending_control: VecDeque<Message>,
     outstanding: BTreeSet<u32>,
+    /// Moves the firmware reported done after a reopen, before its Status confirmed the
+    /// session: reported after the restore.
+    done_before_restore: Vec<u32>,
     /// Highest move id reported done, and highest sent, in this session.
     highest_done: u32,
     highest_sent: u32,
@@ -127,6 +130,7 @@ impl LinkTask {
             pending: VecDeque::new(),
             pending_control: VecDeque::new(),
             outstanding: BTreeSet::new(),
+            done_before_restore: Vec::new(),
             highest_done: 0,
             highest_sent: 0,
             last_progress: now,
@@ -391,6 +395,10 @@ impl LinkTask {
     }
 
     fn mark_done(&mut self, move_id: u32) {
+        if matches!(self.stage, Stage::Verifying { .. }) {
+            self.done_before_restore.push(move_id);
+            return;
+        }
         self.highest_done = self.highest_done.max(move_id);
         if self.outstanding.remove(&move_id) {
             self.emit(LinkEvent::MoveDone {

@@ -85,8 +85,9 @@ impl LinkTask {
         Ok(())
     }
 
-    /// After reopening: the same firmware session (configured, same checksum) resumes;
-    /// moves it completed meanwhile are reported; unacked frames go out again at once.
+    /// After reopening: the same firmware session (configured, same checksum) resumes and is
+    /// reported restored; then the moves it completed meanwhile (by its Status, or reported
+    /// before the Status came); unacked frames go out again at once.
     pub(super) fn verify_after_reconnect(&mut self, status: &Status) -> Result<(), LinkError> {
         if status.state == FirmwareState::Unconfigured {
             return Err(LinkError::FirmwareRebooted {
@@ -101,6 +102,7 @@ impl LinkTask {
             });
         }
         let last = status.last_completed_move_id;
+        let reported = std::mem::take(&mut self.done_before_restore);
         if last < self.highest_done || last > self.highest_sent {
             return Err(LinkError::NotOurSession {
                 path: self.path.clone(),
@@ -114,18 +116,20 @@ impl LinkTask {
             .outstanding
             .iter()
             .copied()
-            .filter(|&id| id <= last && in_flight.contains(&id))
+            .filter(|&id| id <= last && in_flight.contains(&id) || reported.contains(&id))
             .collect();
-        for id in done {
-            self.mark_done(id);
-        }
         self.stage = Stage::Running;
         self.link.retransmit_all_now();
         self.last_progress = self.clock.now_ms();
+        // The restore first: a program that ends on the news it brings has seen it.
         self.emit(LinkEvent::LinkRestored {
             path: self.path.clone(),
             last_completed_move_id: last,
+            completed_meanwhile: done.len(),
         });
+        for id in done {
+            self.mark_done(id);
+        }
         Ok(())
     }
 
