@@ -352,3 +352,19 @@ fn a_design_that_cannot_repeat_a_turn_is_refused_by_config_show() {
         "{said}"
     );
 }
+
+/// Outside the repository a shipped design is named by its name; a name that is neither a
+/// file nor a shipped design is refused listing those shipped.
+#[test]
+fn a_shipped_design_is_found_by_its_name_outside_the_repository() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["six-motor", "turntable-flipper.toml"] {
+        let out = cubed_in(dir.path(), &[], &["plan", "--robot", name, "--moves", "R"]);
+        assert!(out.status.success(), "{name}: {}", text(&out));
+        let design = name.trim_end_matches(".toml");
+        assert!(text(&out).contains(&format!("robot {design}:")), "{}", text(&out));
+    }
+    let out = cubed_in(dir.path(), &[], &["plan", "--robot", "nine-arm", "--moves", "R"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("shipped: four-arm, six-motor"), "{}", text(&out));
+}

@@ -289,3 +289,40 @@ fn exec_logs_a_lost_and_restored_link_when_its_output_is_no_terminal() {
     let (report, text) = sim_report(&report);
     assert_eq!(report["unplugs"], 1, "{text}");
 }
+
+/// A cube put in with F up and R to the front, on a design that never turns the cube and on
+/// one that does: `exec --start FR` turns the faces the moves name, as the simulator's own
+/// cube (named by its centres) shows.
+#[test]
+fn exec_turns_the_named_faces_of_a_cube_loaded_another_way_up() {
+    use cubed::cube::{parse_moves, FaceletCube, Notation};
+    let moves = "R U F'";
+    // F up and R to the front put U at the right: R U F' turns the robot's front, right and
+    // up faces (by hand, not by the planner). The simulator names stickers by where their
+    // colours' centres were when the cube was put in: the robot's frame then.
+    let places = parse_moves("F R U'", Notation::Singmaster).expect("moves");
+    let expected = FaceletCube::default().apply_all(&places).to_string();
+    for design in ["six-motor", "four-arm"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+        let robot = format!("{}/config/robots/{design}.toml", env!("CARGO_MANIFEST_DIR"));
+        let args = ["--speed", "0", "--robot", &robot];
+        let mut sim = start_sim(&args, &report, &link);
+        let (code, said) = exec_on(
+            &link,
+            &["--robot", &robot, "--start", "FR", "--moves", moves],
+        );
+        drop(sim.stdin.take());
+        sim.wait().expect("the simulator exits");
+        assert_eq!(code, Some(0), "{design}: {said}");
+        let (report, text) = sim_report(&report);
+        assert_eq!(report["cube"], expected.as_str(), "{design}: {text}");
+    }
+    // A program document runs as planned: --start belongs to `cubed plan`.
+    let (code, said) = exec_on(
+        std::path::Path::new("/nonexistent/port"),
+        &["--program", "/nonexistent/program.json", "--start", "FR"],
+    );
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("give --start to `cubed plan`"), "{said}");
+}

@@ -216,3 +216,17 @@ fn more_actuators_than_the_firmware_takes_are_refused_when_the_file_loads() {
     );
     // `parse_robot` only reads the file: no planning graph is built (that takes minutes).
 }
+
+#[test]
+fn support_sets_that_block_every_turn_of_a_face_are_named_not_the_grippers() {
+    let text = four_arm_text().replacen(
+        "sets = [[\"left\", \"right\"], [\"front\", \"back\"]]",
+        "sets = [[\"left\"]]",
+        1,
+    );
+    let message = error_of(&text);
+    assert!(
+        message.contains("[support]: key 'sets'") && message.contains("can never be turned"),
+        "{message}"
+    );
+}

@@ -30,8 +30,8 @@ pub struct DryRunArgs {
     /// simulated). Found as `cubed run` finds it; see `cubed config show`.
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Robot design file instead of the configured one.
-    #[arg(long)]
+    /// Robot design file (or a shipped design's name) instead of the configured one.
+    #[arg(long, value_parser = super::plan_cmds::robot_design)]
     pub robot: Option<PathBuf>,
     /// Simulator speed: 0 = as fast as the host acknowledges, 1 = real time.
     #[arg(long, default_value_t = 0.0)]

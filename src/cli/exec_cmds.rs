@@ -45,8 +45,13 @@ pub struct ExecArgs {
 }
 
 fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
-    let start = planner.home();
     if let Some(path) = &args.program {
+        if args.job.start != "UF" {
+            return Ok(Err(format!(
+                "--start {}: a program document runs as it was planned; give --start to `cubed plan` instead",
+                args.job.start
+            )));
+        }
         let text = cubed::named_file::read_text(path, cubed::named_file::TEXT_LIMIT)
             .with_context(|| format!("reading the program {}", path.display()))?;
         let doc: ProgramDoc = match serde_json::from_str(&text) {
@@ -67,6 +72,10 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
             .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))
             .and_then(|program| checked(path, planner, program)));
     }
+    let start = match super::plan_cmds::start_state(planner, &args.job.start) {
+        Ok(start) => start,
+        Err(e) => return Ok(Err(e)),
+    };
     let plan = match (&args.job.moves, &args.job.facelets) {
         (Some(moves), _) => match face_turns(moves, args.job.notation.into()) {
             Ok(turns) => planner.plan(&start, &turns)?,

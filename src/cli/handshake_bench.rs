@@ -23,7 +23,7 @@ pub struct HandshakeBenchArgs {
     /// Handshakes per noise level (each with a fresh simulator on a fresh pty).
     #[arg(long, default_value_t = 100, value_parser = super::counts::at_least_one)]
     pub tries: usize,
-    #[arg(long, default_value_os_t = super::plan_cmds::default_robot())]
+    #[arg(long, default_value_os_t = super::plan_cmds::default_robot(), value_parser = super::plan_cmds::robot_design)]
     pub robot: PathBuf,
 }
 

@@ -33,7 +33,7 @@ pub struct LinkBenchArgs {
     /// Commands streamed back to back for the throughput.
     #[arg(long, default_value_t = 5000)]
     pub streamed: usize,
-    #[arg(long, default_value_os_t = super::plan_cmds::default_robot())]
+    #[arg(long, default_value_os_t = super::plan_cmds::default_robot(), value_parser = super::plan_cmds::robot_design)]
     pub robot: PathBuf,
 }
 
@@ -188,7 +188,7 @@ pub struct SoakArgs {
     /// Solver budget per cube, ms.
     #[arg(long, default_value_t = 50, value_parser = super::counts::budget_ms)]
     pub budget_ms: u64,
-    #[arg(long, default_value_os_t = super::plan_cmds::default_robot())]
+    #[arg(long, default_value_os_t = super::plan_cmds::default_robot(), value_parser = super::plan_cmds::robot_design)]
     pub robot: PathBuf,
     #[command(flatten)]
     pub tables: TableArgs,

@@ -29,6 +29,30 @@ pub fn default_robot() -> PathBuf {
     }
 }
 
+/// A `--robot` value: a path, or the name of a shipped design (`six-motor`, with or without
+/// `.toml`), found in `config/robots/` here, else built into the binary.
+pub fn robot_design(given: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(given);
+    if path.exists() || given.contains('/') {
+        return Ok(path);
+    }
+    let file = format!("{}.toml", given.trim_end_matches(".toml"));
+    let here = std::path::Path::new("config/robots").join(&file);
+    if here.is_file() {
+        return Ok(here);
+    }
+    let built_in = std::path::Path::new(cubed::named_file::BUILT_IN)
+        .join("robots")
+        .join(&file);
+    match cubed::named_file::built_in(&built_in) {
+        Some(_) => Ok(built_in),
+        None => Err(format!(
+            "no file '{given}' here, and no shipped design of that name (shipped: four-arm, \
+             six-motor, turntable-flipper)"
+        )),
+    }
+}
+
 /// Output format of a program.
 #[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq, Eq)]
 pub enum Format {
@@ -40,8 +64,8 @@ pub enum Format {
 /// What `cubed plan` and `cubed exec` work on: a robot design, and face turns or a cube.
 #[derive(Args, Debug)]
 pub struct RobotJob {
-    /// Robot design file.
-    #[arg(long, default_value_os_t = default_robot())]
+    /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
+    #[arg(long, default_value_os_t = default_robot(), value_parser = robot_design)]
     pub robot: PathBuf,
     /// Moves to perform, e.g. "R U F'". Whole-cube rotations (x y z, or RC+ RC- RC2 in the
     /// 1988 notation) rename the faces turned after them; the robot reorients as its planner
@@ -58,6 +82,10 @@ pub struct RobotJob {
     /// Compute budget for finding and rating candidate solutions, in ms.
     #[arg(long, default_value_t = 300, value_parser = super::counts::budget_ms)]
     pub budget_ms: u64,
+    /// Start with this cube face up and this one to the front (e.g. `FR`), as the cube was put
+    /// in; grippers at home. Every design starts from every holding.
+    #[arg(long, default_value = "UF")]
+    pub start: String,
     #[command(flatten)]
     pub tables: TableArgs,
 }
@@ -73,10 +101,6 @@ pub struct PlanArgs {
     /// The baseline: the solver's first solution (10 ms budget), each face turn planned alone.
     #[arg(long)]
     pub naive: bool,
-    /// Start with this cube face up and this one to the front (e.g. `FR`), as the cube was put
-    /// in; grippers at home. Every design starts from every holding.
-    #[arg(long, default_value = "UF")]
-    pub start: String,
     /// Text: one line per step (at its start time) and a summary; JSON: the program document
     /// that `cubed exec --program` streams.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -102,7 +126,7 @@ pub fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, String> {
 }
 
 /// The home state with the cube held as `faces` says: the face up, then the face to the front.
-fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
+pub(super) fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
     let letters: Vec<Option<Face>> = faces.trim().chars().map(Face::from_letter).collect();
     let [Some(up), Some(front)] = letters[..] else {
         return Err(format!("--start '{faces}': give two face letters, the face up then the face to the front (e.g. UF)"));
@@ -140,7 +164,7 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Ok(planner) => planner,
         Err(refused) => return refused,
     };
-    let start = match start_state(&planner, &args.start) {
+    let start = match start_state(&planner, &args.job.start) {
         Ok(start) => start,
         Err(e) => return refuse(e),
     };

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct PlannerBenchArgs {
-    /// Robot design file.
-    #[arg(long, default_value_os_t = default_robot())]
+    /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
+    #[arg(long, default_value_os_t = default_robot(), value_parser = super::plan_cmds::robot_design)]
     pub robot: PathBuf,
     /// Number of uniformly random cubes.
     #[arg(long, default_value_t = 100, value_parser = super::counts::at_least_one)]

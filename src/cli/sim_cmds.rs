@@ -29,8 +29,8 @@ pub struct SimArgs {
     /// Serve on a pseudo-terminal (its path is printed as the first line, and again after each unplug).
     #[arg(long, required = true)]
     pub pty: bool,
-    /// Robot design file.
-    #[arg(long, default_value_os_t = super::plan_cmds::default_robot())]
+    /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
+    #[arg(long, default_value_os_t = super::plan_cmds::default_robot(), value_parser = super::plan_cmds::robot_design)]
     pub robot: PathBuf,
     /// The cube in the robot (54 symbols, URFDLB); solved if neither this nor --random.
     #[arg(long)]

@@ -19,7 +19,7 @@ impl Service {
         );
         if !resettable {
             return Err(Refusal::conflict(format!(
-                "nothing to reset: the daemon is {}",
+                "nothing to reset: no emergency stop or fault is latched (state: {})",
                 status.state.name()
             )));
         }

@@ -19,12 +19,16 @@ impl Ctx<'_> {
         let graph = StateGraph::shared(model);
         for face in Face::ALL {
             if !graph.can_turn(face) {
+                let (section, key, cause) = match held_anyhow(model).can_turn(face) {
+                    true => ("[support]", "sets", SUPPORT_BLOCKS),
+                    false => ("[[gripper]]", "at", "their `at` and `range`"),
+                };
                 return Err(self.impossible(
-                    "[[gripper]]",
-                    "at",
+                    section,
+                    key,
                     format!(
-                        "face {face} can never be turned: no state the grippers reach (their \
-                         `at`, `range` and `[support]`) lets one of them turn it"
+                        "face {face} can never be turned: no state the grippers reach ({cause}) \
+                         lets one of them turn it"
                     ),
                 ));
             }
@@ -32,13 +36,17 @@ impl Ctx<'_> {
         if !model.cameras.is_empty() {
             for face in Face::ALL {
                 if !graph.can_see(model, face) {
+                    let (section, key, cause) = match held_anyhow(model).can_see(model, face) {
+                        true => ("[support]", "sets", SUPPORT_BLOCKS),
+                        false => ("[[camera]]", "at", "their `at` and `range`"),
+                    };
                     return Err(self.impossible(
-                        "[[camera]]",
-                        "at",
+                        section,
+                        key,
                         format!(
                             "face {face} can never be shown to a camera with a clear view: no \
-                             state the grippers reach (their `at`, `range` and `[support]`) \
-                             turns it to a camera's `at` with nothing in the way"
+                             state the grippers reach ({cause}) turns it to a camera's `at` \
+                             with nothing in the way"
                         ),
                     ));
                 }
@@ -46,4 +54,18 @@ impl Ctx<'_> {
         }
         Ok(())
     }
+}
+
+/// Why a state is out of reach when the cube held any way would reach it.
+const SUPPORT_BLOCKS: &str = "the support sets: the grippers that would do it must let go \
+                              while no set still holds the cube";
+
+/// The design's graph as if the cube stayed put whatever holds it: what `[support]` alone
+/// forbids is possible here (built only to say which key an impossible design should change).
+fn held_anyhow(model: &RobotModel) -> StateGraph {
+    let relaxed = RobotModel {
+        support: vec![0],
+        ..model.clone()
+    };
+    StateGraph::build(&relaxed)
 }

@@ -35,7 +35,7 @@ impl ControlCommand {
             ControlCommand::Start => "started",
             ControlCommand::Stop => "stop requested",
             ControlCommand::EStop => {
-                "EMERGENCY STOP latched (what to do next follows; `cubed status` says it again)"
+                "EMERGENCY STOP latched (`cubed status` says what to do next once the robot has stopped)"
             }
             ControlCommand::Reset => "reset",
             ControlCommand::Resume => "resumed",
