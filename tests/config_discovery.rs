@@ -362,9 +362,21 @@ fn a_shipped_design_is_found_by_its_name_outside_the_repository() {
         let out = cubed_in(dir.path(), &[], &["plan", "--robot", name, "--moves", "R"]);
         assert!(out.status.success(), "{name}: {}", text(&out));
         let design = name.trim_end_matches(".toml");
-        assert!(text(&out).contains(&format!("robot {design}:")), "{}", text(&out));
+        assert!(
+            text(&out).contains(&format!("robot {design}:")),
+            "{}",
+            text(&out)
+        );
     }
-    let out = cubed_in(dir.path(), &[], &["plan", "--robot", "nine-arm", "--moves", "R"]);
+    let out = cubed_in(
+        dir.path(),
+        &[],
+        &["plan", "--robot", "nine-arm", "--moves", "R"],
+    );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("shipped: four-arm, six-motor"), "{}", text(&out));
+    assert!(
+        text(&out).contains("shipped: four-arm, six-motor"),
+        "{}",
+        text(&out)
+    );
 }
