@@ -43,10 +43,12 @@ pub struct SimArgs {
     pub speed: f64,
     /// Faults to inject, comma-separated: corrupt=P and drop=P (each byte, both directions, with
     /// probability P); unplug-every=DURATION (500ms, 2s) and unplug-at-move=N (the pty hangs up),
-    /// unplug-for=DURATION (how long, default 100ms); reboot-at=N (after the N-th command);
-    /// estop-at-move=N (the e-stop button is pressed after the N-th command, 0 at power-on)
-    /// and estop-for=DURATION (how long it stays pressed, default 1s); slip-at-turn=N (the N-th face turn slips, where a simulated camera watches: cubed run,
-    /// cubed dry-run). E.g. corrupt=0.01,unplug-at-move=10,slip-at-turn=5.
+    /// unplug-for=DURATION (how long, default 100ms); reboot-at=N; estop-at-move=N (the e-stop
+    /// button is pressed, 0 at power-on) and estop-for=DURATION (how long it stays pressed,
+    /// default 1s); slip-at-turn=N (the N-th face turn slips, where a simulated camera watches:
+    /// cubed run, cubed dry-run). unplug-at-move, reboot-at and estop-at-move come once the N-th
+    /// command has started (they may cut it short). E.g.
+    /// corrupt=0.01,unplug-at-move=10,slip-at-turn=5.
     #[arg(long, default_value = "")]
     pub faults: String,
     /// Seed of the fault injection.
@@ -56,8 +58,9 @@ pub struct SimArgs {
     #[arg(long)]
     pub link: Option<PathBuf>,
     /// Write the JSON report here on exit: `cube` (the cube in its own frame, 54 URFDLB
-    /// letters named by the colour of each face's centre), `robot_frame` (its stickers as the
-    /// robot holds it, by robot-frame position), `solved`, `moves_executed`,
+    /// letters, each sticker named by where its colour's centre was when the cube was put in),
+    /// `robot_frame` (its stickers as the robot holds it, by robot-frame position), `solved`,
+    /// `moves_executed` (commands the firmware started, the last perhaps cut short),
     /// `duplicates_rejected`, `move_ids_run_twice`, `reboots`, `unplugs`, `bytes_corrupted`,
     /// `bytes_dropped` and `faults` (each with `at_ms`, `move_id`, `fault`, `reason`; an
     /// emergency stop is no fault).
