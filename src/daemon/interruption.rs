@@ -11,9 +11,10 @@ use firmware_protocol::message::Fault;
 /// Why a run stopped part-way and can be resumed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Interruption {
-    /// The emergency stop (the page, the CLI, or the robot's switch). `still`: it came
-    /// between stages (while solving, say), when no command was running or queued.
-    EStop { still: bool },
+    /// The emergency stop (the page, the CLI, or the robot's switch: `by_robot`, nobody asked
+    /// the daemon for it). `still`: it came between stages (while solving, say), when no
+    /// command was running or queued.
+    EStop { still: bool, by_robot: bool },
     /// The robot latched a fault (a stall, a limit, the supply…), in words.
     Fault { words: String },
     /// The firmware restarted (power loss, brown-out, watchdog). `in_doubt`: a command was
@@ -24,25 +25,37 @@ pub(crate) enum Interruption {
 /// Automatic resumptions allowed in one run (a firmware that keeps rebooting needs a person).
 pub(crate) const MAX_AUTOMATIC: u32 = 3;
 
+/// Where an emergency stop nobody asked the daemon for came from.
+const BY_ROBOT: &str = " from the robot's e-stop button (nobody asked for it here; a \
+                        normally-closed switch also reads pressed when a wire is loose): \
+                        release it or fix the wiring first";
+
 /// What a person must do before pressing Resume when a layer may be half turned.
 const SQUARE_THE_CUBE: &str =
     "a layer may be half turned: square the cube, put it back in the grippers, press Resume (`cubed resume`)";
 
 impl Interruption {
     /// The interruption `error` is, if the run can be resumed from it. `motion_in_doubt`:
-    /// commands were running or queued when it came; `words` says a fault in words.
+    /// commands were running or queued when it came; `estop_asked`: the page, the CLI or a
+    /// shutdown asked for an emergency stop; `words` says a fault in words.
     pub(crate) fn of(
         error: &RunError,
-        motion_in_doubt: bool,
+        (motion_in_doubt, estop_asked): (bool, bool),
         words: &dyn Fn(&Fault) -> String,
     ) -> Option<Interruption> {
         match error {
-            RunError::Aborted(Abort::EStop) => Some(Interruption::EStop { still: true }),
+            RunError::Aborted(Abort::EStop) => Some(Interruption::EStop {
+                still: true,
+                by_robot: false,
+            }),
             RunError::Halted {
                 emergency: true, ..
             }
             | RunError::Connect(RigError::Home(StreamError::EStopped { .. })) => {
-                Some(Interruption::EStop { still: false })
+                Some(Interruption::EStop {
+                    still: false,
+                    by_robot: !estop_asked,
+                })
             }
             RunError::Fault { words, .. } => Some(Interruption::Fault {
                 words: words.clone(),
@@ -85,10 +98,14 @@ impl Interruption {
     /// What happened and what to do, in words.
     pub(crate) fn advice(&self) -> String {
         match self {
-            Interruption::EStop { still: false } => format!(
-                "emergency stop: motors halted; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
+            Interruption::EStop {
+                still: false,
+                by_robot,
+            } => format!(
+                "emergency stop{}: motors halted; {SQUARE_THE_CUBE} (or Reset to abandon the run)",
+                if *by_robot { BY_ROBOT } else { "" }
             ),
-            Interruption::EStop { still: true } => {
+            Interruption::EStop { still: true, .. } => {
                 "emergency stop: nothing was moving (it came between steps); check the robot, then press Resume (`cubed resume`) to go on (or Reset to abandon the run)".into()
             }
             Interruption::Fault { words } => format!(
@@ -134,10 +151,10 @@ mod tests {
             what: "executing",
             source: reboot(),
         };
-        let cut = Interruption::of(&error, true, &words).expect("resumable");
+        let cut = Interruption::of(&error, (true, false), &words).expect("resumable");
         assert!(cut.needs_person());
         assert!(cut.advice().contains("square the cube"), "{}", cut.advice());
-        let clean = Interruption::of(&error, false, &words).expect("resumable");
+        let clean = Interruption::of(&error, (false, false), &words).expect("resumable");
         assert!(!clean.needs_person());
     }
 
@@ -151,15 +168,28 @@ mod tests {
             unit: "commands",
             emergency: true,
         };
+        let asked = Interruption::of(&estop, (false, true), &words);
         assert_eq!(
-            Interruption::of(&estop, false, &words),
-            Some(Interruption::EStop { still: false })
+            asked,
+            Some(Interruption::EStop {
+                still: false,
+                by_robot: false
+            })
         );
+        let advice = asked.map(|i| i.advice()).unwrap_or_default();
+        assert!(!advice.contains("button"), "{advice}");
+        // Nobody asked: the robot's own button (or its wiring) is named.
+        let pressed = Interruption::of(&estop, (false, false), &words);
+        let advice = pressed.map(|i| i.advice()).unwrap_or_default();
+        assert!(advice.contains("the robot's e-stop button"), "{advice}");
         let while_homing =
             RunError::Connect(RigError::Home(StreamError::EStopped { done: 0, total: 5 }));
         assert_eq!(
-            Interruption::of(&while_homing, true, &words),
-            Some(Interruption::EStop { still: false })
+            Interruption::of(&while_homing, (true, true), &words),
+            Some(Interruption::EStop {
+                still: false,
+                by_robot: false
+            })
         );
         let fault = RunError::Fault {
             what: "executing",
@@ -168,7 +198,7 @@ mod tests {
             total: 4,
             unit: "commands",
         };
-        let i = Interruption::of(&fault, true, &words).expect("resumable");
+        let i = Interruption::of(&fault, (true, false), &words).expect("resumable");
         assert!(i.needs_person() && i.advice().contains("'left' rotation stalled"));
         let unsure = RunError::Unsure {
             stickers: "F3".into(),
@@ -177,7 +207,7 @@ mod tests {
             light: crate::vision::recapture::Step::Same,
             retake: crate::vision::camera::Retake::Exposure,
         };
-        assert_eq!(Interruption::of(&unsure, true, &words), None);
+        assert_eq!(Interruption::of(&unsure, (true, false), &words), None);
         let stop = RunError::Halted {
             what: "executing",
             done: 3,
@@ -185,6 +215,6 @@ mod tests {
             unit: "commands",
             emergency: false,
         };
-        assert_eq!(Interruption::of(&stop, true, &words), None);
+        assert_eq!(Interruption::of(&stop, (true, false), &words), None);
     }
 }

@@ -229,6 +229,7 @@ async fn the_emergency_stop_latches_until_reset() {
     daemon.handle.estop().await.expect("estop");
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
+    assert!(!end.message.contains("button"), "{}", end.message);
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     assert_eq!(detail.summary.outcome.as_deref(), Some("estopped"));
     let refused = daemon
@@ -250,6 +251,31 @@ async fn the_emergency_stop_latches_until_reset() {
         "{}",
         refused.reason
     );
+    daemon.shutdown().await;
+}
+
+/// The robot's own e-stop button mid-run (nobody asked the daemon): the run waits e-stopped
+/// and the advice, shown and recorded, names the button and its wiring; one asked for on the
+/// page (above) does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_robots_own_e_stop_button_is_named_as_the_cause() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "estop-at-move=40,estop-for=300ms", 10.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(16));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
+    assert!(
+        end.message.contains("the robot's e-stop button"),
+        "{}",
+        end.message
+    );
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let [pressed] = &detail.interruptions[..] else {
+        panic!("one e-stop recorded: {:?}", detail.interruptions);
+    };
+    assert_eq!(pressed.cause, "estop");
+    assert!(pressed.advice.contains("wire is loose"), "{pressed:?}");
     daemon.shutdown().await;
 }
 
