@@ -97,6 +97,15 @@ pub fn is_built_in(path: &Path) -> bool {
     path.starts_with(BUILT_IN)
 }
 
+/// The shipped robot designs' names in alphabetical order (`four-arm`, …), for messages.
+pub fn built_in_design_names() -> String {
+    let mut names: Vec<&str> = (BUILT_IN_FILES.iter())
+        .filter_map(|(n, _)| n.strip_prefix("robots/")?.strip_suffix(".toml"))
+        .collect();
+    names.sort_unstable();
+    names.join(", ")
+}
+
 /// The built-in files' names, for messages.
 pub fn built_in_names() -> String {
     let names: Vec<&str> = BUILT_IN_FILES.iter().map(|(n, _)| *n).collect();

@@ -46,7 +46,7 @@ pub struct ExecArgs {
 
 fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
     if let Some(path) = &args.program {
-        if args.job.start != "UF" {
+        if args.job.start != super::plan_cmds::HOME_HOLDING {
             return Ok(Err(format!(
                 "--start {}: a program document runs as it was planned; give --start to `cubed plan` instead",
                 args.job.start

@@ -16,17 +16,26 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// The shipped default robot design, in the current directory's `config/`.
-pub const DEFAULT_ROBOT: &str = "config/robots/four-arm.toml";
+/// How the cube is held unless `--start` says otherwise: U up, F to the front.
+pub const HOME_HOLDING: &str = "UF";
 
 /// The default robot design: `config/robots/four-arm.toml` here, else the copy built into the binary.
 pub fn default_robot() -> PathBuf {
-    let here = PathBuf::from(DEFAULT_ROBOT);
-    if here.is_file() {
-        here
-    } else {
+    shipped_design("four-arm.toml").unwrap_or_else(|| {
         std::path::Path::new(cubed::named_file::BUILT_IN).join("robots/four-arm.toml")
+    })
+}
+
+/// A shipped design's `file`: in `config/robots/` here, else the copy built into the binary.
+fn shipped_design(file: &str) -> Option<PathBuf> {
+    let here = std::path::Path::new("config/robots").join(file);
+    if here.is_file() {
+        return Some(here);
     }
+    let built_in = std::path::Path::new(cubed::named_file::BUILT_IN)
+        .join("robots")
+        .join(file);
+    cubed::named_file::built_in(&built_in).map(|_| built_in)
 }
 
 /// A `--robot` value: a path, or the name of a shipped design (`six-motor`, with or without
@@ -36,21 +45,12 @@ pub fn robot_design(given: &str) -> Result<PathBuf, String> {
     if path.exists() || given.contains('/') {
         return Ok(path);
     }
-    let file = format!("{}.toml", given.trim_end_matches(".toml"));
-    let here = std::path::Path::new("config/robots").join(&file);
-    if here.is_file() {
-        return Ok(here);
-    }
-    let built_in = std::path::Path::new(cubed::named_file::BUILT_IN)
-        .join("robots")
-        .join(&file);
-    match cubed::named_file::built_in(&built_in) {
-        Some(_) => Ok(built_in),
-        None => Err(format!(
-            "no file '{given}' here, and no shipped design of that name (shipped: four-arm, \
-             six-motor, turntable-flipper)"
-        )),
-    }
+    shipped_design(&format!("{}.toml", given.trim_end_matches(".toml"))).ok_or_else(|| {
+        format!(
+            "no file '{given}' here, and no shipped design of that name (shipped: {})",
+            cubed::named_file::built_in_design_names()
+        )
+    })
 }
 
 /// Output format of a program.
@@ -84,7 +84,7 @@ pub struct RobotJob {
     pub budget_ms: u64,
     /// Start with this cube face up and this one to the front (e.g. `FR`), as the cube was put
     /// in; grippers at home. Every design starts from every holding.
-    #[arg(long, default_value = "UF")]
+    #[arg(long, default_value = HOME_HOLDING)]
     pub start: String,
     #[command(flatten)]
     pub tables: TableArgs,

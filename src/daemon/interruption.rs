@@ -40,7 +40,8 @@ impl Interruption {
     /// shutdown asked for an emergency stop; `words` says a fault in words.
     pub(crate) fn of(
         error: &RunError,
-        (motion_in_doubt, estop_asked): (bool, bool),
+        motion_in_doubt: bool,
+        estop_asked: bool,
         words: &dyn Fn(&Fault) -> String,
     ) -> Option<Interruption> {
         match error {
@@ -151,10 +152,10 @@ mod tests {
             what: "executing",
             source: reboot(),
         };
-        let cut = Interruption::of(&error, (true, false), &words).expect("resumable");
+        let cut = Interruption::of(&error, true, false, &words).expect("resumable");
         assert!(cut.needs_person());
         assert!(cut.advice().contains("square the cube"), "{}", cut.advice());
-        let clean = Interruption::of(&error, (false, false), &words).expect("resumable");
+        let clean = Interruption::of(&error, false, false, &words).expect("resumable");
         assert!(!clean.needs_person());
     }
 
@@ -168,7 +169,7 @@ mod tests {
             unit: "commands",
             emergency: true,
         };
-        let asked = Interruption::of(&estop, (false, true), &words);
+        let asked = Interruption::of(&estop, false, true, &words);
         assert_eq!(
             asked,
             Some(Interruption::EStop {
@@ -179,13 +180,13 @@ mod tests {
         let advice = asked.map(|i| i.advice()).unwrap_or_default();
         assert!(!advice.contains("button"), "{advice}");
         // Nobody asked: the robot's own button (or its wiring) is named.
-        let pressed = Interruption::of(&estop, (false, false), &words);
+        let pressed = Interruption::of(&estop, false, false, &words);
         let advice = pressed.map(|i| i.advice()).unwrap_or_default();
         assert!(advice.contains("the robot's e-stop button"), "{advice}");
         let while_homing =
             RunError::Connect(RigError::Home(StreamError::EStopped { done: 0, total: 5 }));
         assert_eq!(
-            Interruption::of(&while_homing, (true, true), &words),
+            Interruption::of(&while_homing, true, true, &words),
             Some(Interruption::EStop {
                 still: false,
                 by_robot: false
@@ -198,7 +199,7 @@ mod tests {
             total: 4,
             unit: "commands",
         };
-        let i = Interruption::of(&fault, (true, false), &words).expect("resumable");
+        let i = Interruption::of(&fault, true, false, &words).expect("resumable");
         assert!(i.needs_person() && i.advice().contains("'left' rotation stalled"));
         let unsure = RunError::Unsure {
             stickers: "F3".into(),
@@ -207,7 +208,7 @@ mod tests {
             light: crate::vision::recapture::Step::Same,
             retake: crate::vision::camera::Retake::Exposure,
         };
-        assert_eq!(Interruption::of(&unsure, (true, false), &words), None);
+        assert_eq!(Interruption::of(&unsure, true, false, &words), None);
         let stop = RunError::Halted {
             what: "executing",
             done: 3,
@@ -215,6 +216,6 @@ mod tests {
             unit: "commands",
             emergency: false,
         };
-        assert_eq!(Interruption::of(&stop, (true, false), &words), None);
+        assert_eq!(Interruption::of(&stop, true, false, &words), None);
     }
 }

@@ -46,8 +46,8 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
         };
         let words = |f: &firmware_protocol::message::Fault| ctx.rig.fault_words(f);
         let asked = ctx.abort.requested() == Some(super::abort::Abort::EStop);
-        let in_doubt = (ctx.rig.motion_in_doubt(), asked);
-        let Some(interruption) = Interruption::of(&error, in_doubt, &words) else {
+        let in_doubt = ctx.rig.motion_in_doubt();
+        let Some(interruption) = Interruption::of(&error, in_doubt, asked, &words) else {
             return error.into();
         };
         let advice = interruption.advice();

@@ -196,11 +196,6 @@ impl Planner {
         })
     }
 
-    /// Whether the design can start from `start` (a state reachable from its home).
-    pub fn can_start(&self, start: &RobotState) -> bool {
-        self.graph.id(start).is_some()
-    }
-
     /// Builds the design's state graph (done once per design).
     pub fn new(model: RobotModel) -> Planner {
         let graph = StateGraph::shared(&model);
