@@ -162,7 +162,8 @@ fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
     let rest: Vec<String> = said.map_while(Result::ok).collect();
     drop(sim.stdin.take());
     sim.wait().expect("the simulator exits");
-    assert_eq!(status.code(), Some(1), "{rest:?}");
+    // As a shell reports a program Ctrl-C ended: 128 + SIGINT.
+    assert_eq!(status.code(), Some(130), "{rest:?}");
     let rest = rest.join("\n");
     assert!(rest.contains("emergency stop after"), "{rest}");
     assert!(

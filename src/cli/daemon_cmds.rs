@@ -1,14 +1,15 @@
 //! `cubed run` (the daemon: robot, camera, run history, web page and API, until SIGINT/SIGTERM) and `cubed start|stop|estop|reset|resume|status` (ask the running daemon).
 
 use super::tables_arg::TableArgs;
-use super::{refuse, EXIT_INVALID};
+use super::{refuse, EXIT_ATTENTION, EXIT_INVALID};
 use anyhow::Context;
 use clap::Args;
 use cubed::daemon::config::DaemonConfig;
 use cubed::daemon::config_search::discover_config;
+use cubed::daemon::DaemonState;
 use cubed::daemon::RunningDaemon;
 use cubed::error_chain::error_chain;
-use cubed::web::client::{control, ClientError, ControlCommand};
+use cubed::web::client::{control, ClientError, ControlCommand, ControlReply};
 use cubed::web::server::{check_bind, serve, WebSettings};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
@@ -174,7 +175,12 @@ pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result
     match control(reachable(bind), token.as_deref(), command) {
         Ok(reply) => {
             println!("{}", reply.render());
-            Ok(ExitCode::SUCCESS)
+            Ok(match &reply {
+                ControlReply::Status(status) if waits_for_a_person(status.state) => {
+                    ExitCode::from(EXIT_ATTENTION)
+                }
+                _ => ExitCode::SUCCESS,
+            })
         }
         Err(e @ ClientError::Refused { .. }) => {
             eprintln!("{}", error_chain(&e));
@@ -185,6 +191,15 @@ pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result
             Ok(ExitCode::FAILURE)
         }
     }
+}
+
+/// The states in which nothing goes on until a person acts (a run that failed also waits for
+/// someone to look at why).
+fn waits_for_a_person(state: DaemonState) -> bool {
+    matches!(
+        state,
+        DaemonState::EStopped | DaemonState::NeedsAttention | DaemonState::Faulted
+    )
 }
 
 /// A daemon bound to every address is reached on loopback.

@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::Args;
 use cubed::daemon::config::{CameraChoice, CubeSize, DaemonConfig, PortChoice};
 use cubed::daemon::config_search::discover_config;
-use cubed::daemon::dry_run::{dry_run, CubeResult};
+use cubed::daemon::dry_run::{dry_run, CubeResult, DryRunSettings};
 use cubed::daemon::RunningDaemon;
 use cubed::error_chain::error_chain;
 use std::path::PathBuf;
@@ -45,9 +45,14 @@ pub struct DryRunArgs {
     /// Most disk the photos may take, MB (overrides `[history] max_photo_mb`).
     #[arg(long)]
     pub max_photo_mb: Option<u64>,
-    /// Longest one cube may take, seconds.
+    /// Longest one cube may take, seconds (its resumptions included).
     #[arg(long, default_value_t = 300)]
     pub timeout_secs: u64,
+    /// Interruptions resumed per cube (an e-stop, a fault or a firmware restart during a move,
+    /// from --faults): the dry run presses Resume as a person would once the robot's e-stop
+    /// button is released; 0 leaves the run interrupted and ends the dry run there.
+    #[arg(long, default_value_t = 2)]
+    pub resumes: usize,
     /// Cube size: 3, or 2 for the pocket cube (default: the config's `[run] cube_size`).
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=3))]
     pub size: Option<u8>,
@@ -122,7 +127,13 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
             args.speed,
             if args.faults.is_empty() { "none" } else { &args.faults }
         );
-        let results = dry_run(&daemon, args.cubes, args.seed, Duration::from_secs(args.timeout_secs), print_cube).await;
+        let settings = DryRunSettings {
+            cubes: args.cubes,
+            seed: args.seed,
+            per_cube: Duration::from_secs(args.timeout_secs),
+            resumes: args.resumes,
+        };
+        let results = dry_run(&daemon, settings, print_cube).await;
         daemon.shutdown().await;
         let results = results?;
         print_summary(&results);
@@ -137,7 +148,7 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
 
 fn print_cube(index: usize, r: &CubeResult) {
     println!(
-        "cube {index} (run {}): {}, {}, {}, {}; planned {:.1} s, simulated {:.1} s; link losses {}",
+        "cube {index} (run {}): {}, {}, {}, {}; planned {:.1} s, simulated {:.1} s; link losses {}{}",
         r.run,
         if r.verified {
             "solved (verified)"
@@ -149,7 +160,11 @@ fn print_cube(index: usize, r: &CubeResult) {
         count(r.scans, "scan", "scans"),
         r.planned_ms as f64 / 1000.0,
         r.simulated_ms as f64 / 1000.0,
-        r.link_losses
+        r.link_losses,
+        match r.resumes {
+            0 => String::new(),
+            n => format!("; resumed {} after an interruption", count(n, "time", "times")),
+        }
     );
     if !r.verified {
         println!(
@@ -169,9 +184,29 @@ fn print_summary(results: &[CubeResult]) {
         .filter(|r| r.verified)
         .map(|r| r.moves)
         .collect();
-    let planned: u64 = results.iter().map(|r| r.planned_ms).sum();
-    let simulated: u64 = results.iter().map(|r| r.simulated_ms).sum();
-    let resolves: usize = results.iter().map(|r| r.solves.saturating_sub(1)).sum();
+    // An interrupted program was planned whole but run only in part: its cube is left out of
+    // the planned-against-simulated comparison.
+    let timed = || results.iter().filter(|r| r.interruptions == 0);
+    let planned: u64 = timed().map(|r| r.planned_ms).sum();
+    let simulated: u64 = timed().map(|r| r.simulated_ms).sum();
+    let timing = match (timed().count(), results.len() - timed().count()) {
+        (0, _) => "planned vs simulated: every cube interrupted".to_string(),
+        (_, left_out) => format!(
+            "planned {:.1} s vs simulated {:.1} s (ratio {:.3}{})",
+            planned as f64 / 1000.0,
+            simulated as f64 / 1000.0,
+            simulated as f64 / planned.max(1) as f64,
+            match left_out {
+                0 => String::new(),
+                n => format!(", {} interrupted left out", count(n, "cube", "cubes")),
+            }
+        ),
+    };
+    // Each resumption solves the cube again, as each slipped turn does.
+    let resolves: usize = results
+        .iter()
+        .map(|r| r.solves.saturating_sub(1 + r.resumes))
+        .sum();
     let expected_scans: usize = results.iter().map(|r| 1 + r.solves).sum();
     let recaptures = results
         .iter()
@@ -179,15 +214,13 @@ fn print_summary(results: &[CubeResult]) {
         .sum::<usize>()
         .saturating_sub(expected_scans);
     let losses: usize = results.iter().map(|r| r.link_losses).sum();
+    let resumes: usize = results.iter().map(|r| r.resumes).sum();
     let average = moves.iter().sum::<u32>() as f64 / moves.len().max(1) as f64;
     println!(
-        "solved {solved}/{} (verified by the simulator) · moves average {average:.1}, most {}, least {} · planned {:.1} s vs simulated {:.1} s (ratio {:.3}) · re-solves {resolves} · re-captures {recaptures} · link losses {losses}",
+        "solved {solved}/{} (verified by the simulator) · moves average {average:.1}, most {}, least {} · {timing} · re-solves {resolves} · re-captures {recaptures} · link losses {losses} · resumes {resumes}",
         results.len(),
         moves.iter().max().unwrap_or(&0),
         moves.iter().min().unwrap_or(&0),
-        planned as f64 / 1000.0,
-        simulated as f64 / 1000.0,
-        simulated as f64 / planned.max(1) as f64,
     );
 }
 

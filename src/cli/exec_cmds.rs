@@ -16,7 +16,7 @@ use firmware_protocol::message::FaultFlags;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::signal::unix::{signal, Signal, SignalKind};
@@ -173,21 +173,26 @@ const INTERRUPTED_UNCONFIRMED: &str = "interrupted, but the robot never confirme
 /// Said after the firmware latched a fault or an emergency stop.
 const LATCHED: &str = "the firmware keeps it latched: check the robot, then give the next program --reset (or power-cycle the board)";
 
+/// Exit statuses after an interruption, as a shell reports a program a signal ended.
+const EXIT_SIGINT: u8 = 130;
+const EXIT_SIGTERM: u8 = 143;
+
 /// On Ctrl-C or SIGTERM, sends the firmware an emergency stop (the program then ends with its
-/// fault); a second one quits at once, for a link that cannot carry it.
+/// fault) and notes the exit status the signal calls for; a second one quits at once, for a
+/// link that cannot carry it.
 async fn estop_on_interrupt(
     mut signals: Interrupts,
     estop: EStopHandle,
-    interrupted: Arc<AtomicBool>,
+    interrupted: Arc<AtomicU8>,
 ) {
     loop {
-        tokio::select! {
-            _ = signals.interrupt.recv() => {}
-            _ = signals.terminate.recv() => {}
-        }
-        if interrupted.swap(true, Ordering::SeqCst) {
+        let code = tokio::select! {
+            _ = signals.interrupt.recv() => EXIT_SIGINT,
+            _ = signals.terminate.recv() => EXIT_SIGTERM,
+        };
+        if interrupted.swap(code, Ordering::SeqCst) != 0 {
             eprintln!("cubed exec: quitting without waiting for the robot: the emergency stop may not have reached it; press the robot's e-stop button if it still moves");
-            std::process::exit(130);
+            std::process::exit(i32::from(code));
         }
         eprintln!("cubed exec: interrupted, sending an emergency stop (a second Ctrl-C quits without waiting)");
         if estop.emergency_stop().is_err() {
@@ -286,7 +291,7 @@ async fn stream(
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let interrupted = Arc::new(AtomicBool::new(false));
+    let interrupted = Arc::new(AtomicU8::new(0));
     let watcher = tokio::spawn(estop_on_interrupt(
         signals,
         link.estop_handle(),
@@ -312,7 +317,8 @@ async fn stream(
         Err(cubed::link::StreamError::Fault { .. } | cubed::link::StreamError::EStopped { .. })
     );
     let code = report(outcome, progress, &map, model);
-    if interrupted.load(Ordering::SeqCst) {
+    let signal_code = interrupted.load(Ordering::SeqCst);
+    if signal_code != 0 {
         let said = if latched {
             INTERRUPTED
         } else {
@@ -323,7 +329,10 @@ async fn stream(
     if latched {
         eprintln!("{LATCHED}");
     }
-    code
+    match signal_code {
+        0 => code,
+        signalled => Ok(ExitCode::from(signalled)),
+    }
 }
 
 /// Prints how the program ended; exit 0 only if every command was done.

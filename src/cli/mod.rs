@@ -34,13 +34,20 @@ pub mod web_bench;
 /// Exit status for a refused input (an impossible cube, a bad config, a request the daemon refused, …).
 pub const EXIT_INVALID: u8 = 2;
 
+/// Exit status of `cubed status` when the daemon waits for a person (e-stopped, faulted, a run
+/// interrupted), so a script sees trouble without reading the text.
+pub const EXIT_ATTENTION: u8 = 3;
+
 /// The exit statuses, as `--help` shows them.
 pub const EXIT_STATUS_HELP: &str = "Exit status:
   0  done (every cube solved, the command did what it says)
   1  a runtime failure: the robot, the serial link, the camera, the disk, a daemon that does not answer
   2  usage or configuration: a wrong option, a bad config file (named with its section and key), an
      impossible cube or an unsure scan, or a request the daemon refused in its state (a run in
-     progress, nothing to resume or reset); what is wrong is said on stderr";
+     progress, nothing to resume or reset); what is wrong is said on stderr
+  3  `cubed status` only: the daemon needs a person (e-stopped, a run interrupted that waits for
+     Resume or Reset, or the last run failed); what to do next is in the message
+  130, 143  `cubed exec` ended by Ctrl-C or SIGTERM (after sending the robot an emergency stop)";
 
 #[derive(Parser, Debug)]
 #[command(

@@ -1,6 +1,6 @@
 //! `cubed dry-run`'s engine: N random cubes (3x3 or 2x2, as the daemon is configured) loaded into the simulated robot one after another, each run started through the daemon's own handle, awaited, and checked against the simulator's truth.
 
-use super::api::{DaemonState, StartSource};
+use super::api::{DaemonState, RefusalKind, StartSource};
 use super::config::CubeSize;
 use super::launch::RunningDaemon;
 use super::launch::{random_of_size, solved_of_size};
@@ -29,6 +29,10 @@ pub struct CubeResult {
     pub simulated_ms: u64,
     /// Times the run went to `paused` (robot link lost and restored).
     pub link_losses: usize,
+    /// Times it stopped to wait for a person (an e-stop, a fault, a firmware restart during a
+    /// move), and of those the times the dry run pressed Resume, as a person would.
+    pub interruptions: usize,
+    pub resumes: usize,
     /// The daemon said solved and the simulator agrees.
     pub verified: bool,
 }
@@ -47,8 +51,31 @@ pub enum DryRunError {
         secs: u64,
         state: DaemonState,
     },
+    #[error("cube {index}: run {run} could not be resumed: {reason}")]
+    ResumeRefused {
+        index: usize,
+        run: u64,
+        reason: String,
+    },
     #[error("run history")]
     History(#[from] super::history::HistoryError),
+}
+
+/// How many cubes, from which seed, and how patient the dry run is.
+#[derive(Clone, Copy, Debug)]
+pub struct DryRunSettings {
+    pub cubes: usize,
+    pub seed: u64,
+    /// Longest one cube may take, its resumptions included.
+    pub per_cube: Duration,
+    /// Interruptions (an e-stop, a fault, a firmware restart during a move) resumed per cube,
+    /// as a person pressing Resume would once the robot may move; 0 leaves the run interrupted.
+    pub resumes: usize,
+}
+
+/// The states a run waits in for a person, who may resume it.
+fn waits_for_a_person(state: DaemonState) -> bool {
+    matches!(state, DaemonState::EStopped | DaemonState::NeedsAttention)
 }
 
 /// The run's record once its outcome is in the history (the state may say so a moment before,
@@ -67,18 +94,16 @@ pub async fn wait_recorded(
     handle.run(run)
 }
 
-/// Solves `cubes` random cubes (from `seed`) one after another; `each` sees every result.
+/// Solves `settings.cubes` random cubes one after another; `each` sees every result.
 pub async fn dry_run(
     daemon: &RunningDaemon,
-    cubes: usize,
-    seed: u64,
-    per_cube: Duration,
+    settings: DryRunSettings,
     mut each: impl FnMut(usize, &CubeResult),
 ) -> Result<Vec<CubeResult>, DryRunError> {
     let sim = daemon.sim.as_ref().ok_or(DryRunError::NoSimulator)?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
     let mut results = Vec::new();
-    for index in 1..=cubes {
+    for index in 1..=settings.cubes {
         let size = daemon.cube_size;
         let cube = random_of_size(size, &mut rng);
         sim.load_cube(cube);
@@ -92,34 +117,25 @@ pub async fn dry_run(
                 index,
                 reason: r.reason,
             })?;
-        let mut link_losses = 0;
-        let mut last_state = DaemonState::Scanning;
-        let finished = tokio::time::timeout(per_cube, async {
-            loop {
-                let (state, this_run) = {
-                    let s = status.borrow_and_update();
-                    (s.state, s.run)
-                };
-                if state == DaemonState::Paused && last_state != DaemonState::Paused {
-                    link_losses += 1;
-                }
-                last_state = state;
-                if this_run == Some(run) && !state.is_busy() {
-                    return;
-                }
-                if status.changed().await.is_err() {
-                    return;
-                }
-            }
-        })
+        let mut ended = RunEnd::default();
+        let finished = tokio::time::timeout(
+            settings.per_cube,
+            follow_run(daemon, &mut status, run, settings.resumes, &mut ended),
+        )
         .await;
-        if finished.is_err() {
-            return Err(DryRunError::TimedOut {
-                index,
-                run,
-                secs: per_cube.as_secs(),
-                state: daemon.handle.status().state,
-            });
+        match finished {
+            Err(_) => {
+                return Err(DryRunError::TimedOut {
+                    index,
+                    run,
+                    secs: settings.per_cube.as_secs(),
+                    state: daemon.handle.status().state,
+                })
+            }
+            Ok(Err(reason)) => {
+                return Err(DryRunError::ResumeRefused { index, run, reason });
+            }
+            Ok(Ok(())) => {}
         }
         let detail = wait_recorded(&daemon.handle, run).await?;
         let summary = detail.as_ref().map(|d| d.summary.clone());
@@ -143,11 +159,87 @@ pub async fn dry_run(
             }),
             planned_ms: daemon.planned_motion_ms() - planned_before,
             simulated_ms: sim.bench().robot_ms - simulated_before,
-            link_losses,
+            link_losses: ended.link_losses,
+            interruptions: ended.interruptions,
+            resumes: ended.resumes,
             outcome,
         };
         each(index, &result);
         results.push(result);
     }
     Ok(results)
+}
+
+/// What following one run counted.
+#[derive(Default)]
+struct RunEnd {
+    link_losses: usize,
+    interruptions: usize,
+    resumes: usize,
+}
+
+/// Follows `run` until it ends; an interruption that waits for a person is resumed while
+/// `resumes` allow. Errs with the daemon's reason when it will not resume.
+async fn follow_run(
+    daemon: &RunningDaemon,
+    status: &mut tokio::sync::watch::Receiver<super::api::StatusDoc>,
+    run: u64,
+    resumes: usize,
+    ended: &mut RunEnd,
+) -> Result<(), String> {
+    let mut last_state = DaemonState::Scanning;
+    loop {
+        let (state, this_run) = {
+            let s = status.borrow_and_update();
+            (s.state, s.run)
+        };
+        if state == DaemonState::Paused && last_state != DaemonState::Paused {
+            ended.link_losses += 1;
+        }
+        last_state = state;
+        if this_run == Some(run) && !state.is_busy() {
+            ended.interruptions += usize::from(waits_for_a_person(state));
+            if !(waits_for_a_person(state) && ended.resumes < resumes) {
+                return Ok(());
+            }
+            // The interruption's record first, so the history shows it before the resumption.
+            let detail = wait_recorded(&daemon.handle, run).await.ok().flatten();
+            if detail.and_then(|d| d.summary.outcome).as_deref() == Some("solved") {
+                // The e-stop came as the run ended solved: only the latch is left to clear.
+                return press_until_accepted(|| daemon.handle.reset()).await;
+            }
+            match press_until_accepted(|| daemon.handle.resume()).await? {
+                resumed if resumed == run => ended.resumes += 1,
+                other => return Err(format!("Resume went on with run {other}, not {run}")),
+            }
+            continue;
+        }
+        if status.changed().await.is_err() {
+            return Ok(());
+        }
+    }
+}
+
+/// How long the dry run keeps pressing Resume while the daemon says the robot may not move yet.
+const RESUME_PATIENCE: Duration = Duration::from_secs(60);
+
+/// Presses a button (Resume, Reset) as a person would, again while the daemon refuses it for
+/// the state it is in (the robot's e-stop button still held: the simulator releases it after
+/// `estop-for`).
+async fn press_until_accepted<T, F>(press: impl Fn() -> F) -> Result<T, String>
+where
+    F: std::future::Future<Output = Result<T, super::api::Refusal>>,
+{
+    let step = Duration::from_millis(100);
+    let mut waited = Duration::ZERO;
+    loop {
+        match press().await {
+            Ok(answer) => return Ok(answer),
+            Err(refusal) if refusal.kind == RefusalKind::Conflict && waited < RESUME_PATIENCE => {
+                tokio::time::sleep(step).await;
+                waited += step;
+            }
+            Err(refusal) => return Err(refusal.reason),
+        }
+    }
 }

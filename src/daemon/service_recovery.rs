@@ -9,10 +9,17 @@ use crate::error_chain::error_chain;
 impl Service {
     /// Clears a latched e-stop or fault; an interrupted run waiting for a person is abandoned.
     pub(super) async fn reset(&mut self) -> Result<(), Refusal> {
-        if self.active.is_some() {
-            return Err(Refusal::conflict("a run is in progress; stop it first"));
-        }
         let status = self.board.now();
+        if let Some(active) = &self.active {
+            // Just after an e-stop the run is still winding down: Reset is a moment early.
+            return Err(Refusal::conflict(match status.state {
+                DaemonState::EStopped => format!(
+                    "run {} is still stopping after the emergency stop; reset again in a moment (`cubed status` says when it waits)",
+                    active.id
+                ),
+                _ => "a run is in progress; stop it first".to_string(),
+            }));
+        }
         let resettable = matches!(
             status.state,
             DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention

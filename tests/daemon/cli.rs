@@ -25,6 +25,44 @@ fn dry_run_solves_every_cube_and_says_so() {
     );
 }
 
+/// An e-stop from the robot's own button mid-run: the dry run plays the person who releases it
+/// and presses Resume, and the simulator, not the daemon, says the cube ended solved. With no
+/// resumes allowed the interrupted run blocks the next cube, and the dry run fails saying so.
+#[test]
+fn dry_run_resumes_a_run_its_e_stop_interrupted() {
+    let faults = "estop-at-move=30,estop-for=300ms";
+    let args = [
+        "dry-run", "--cubes", "2", "--faults", faults, "--tables", "small",
+    ];
+    let out = cubed(&args, None);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(
+        text.contains("solved 2/2 (verified by the simulator)"),
+        "{text}"
+    );
+    let first = text
+        .lines()
+        .find(|l| l.starts_with("cube 1 "))
+        .unwrap_or("");
+    assert!(
+        first.contains("resumed 1 time after an interruption"),
+        "{text}"
+    );
+    assert!(text.contains("1 cube interrupted left out"), "{text}");
+    assert!(text.contains("resumes 1"), "{text}");
+
+    let out = cubed(&[&args[..], &["--resumes", "0"]].concat(), None);
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    let first = text
+        .lines()
+        .find(|l| l.starts_with("cube 1 "))
+        .unwrap_or("");
+    assert!(first.contains("estopped"), "{text}");
+    assert!(stderr(&out).contains("waits for you"), "{}", stderr(&out));
+}
+
 #[test]
 fn a_bad_config_is_refused_with_its_file_section_and_key() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -100,6 +138,10 @@ fn wait_status(http: &str, want: &str) -> String {
     }
 }
 
+fn status_code(http: &str) -> Option<i32> {
+    cubed(&["status", "--http", http], None).status.code()
+}
+
 #[test]
 fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -120,12 +162,24 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
         stdout(&started)
     );
     wait_status(&http, "done");
+    assert_eq!(status_code(&http), Some(0), "done");
     let again = cubed(&["start", "--http", &http], None);
     assert!(
         again.status.success(),
         "a finished run lets a new one start: {}",
         stderr(&again)
     );
+    // A script sees from the exit status alone that the daemon waits for a person.
+    let estop = cubed(&["estop", "--http", &http], None);
+    assert!(estop.status.success(), "{}", stderr(&estop));
+    wait_status(&http, "e-stopped");
+    assert_eq!(status_code(&http), Some(3), "e-stopped");
+    // Reset is taken once the run has wound down and says what to do.
+    wait_status(&http, "press Resume");
+    let reset = cubed(&["reset", "--http", &http], None);
+    assert!(reset.status.success(), "{}", stderr(&reset));
+    let after = cubed(&["status", "--http", &http], None);
+    assert_eq!(after.status.code(), Some(0), "{}", stdout(&after));
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(daemon.id() as i32),
         nix::sys::signal::Signal::SIGTERM,
