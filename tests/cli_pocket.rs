@@ -266,7 +266,7 @@ fn plan_size_2_replays_solved_on_every_design_and_never_loses_to_naive() {
     for cube in random_cubes(6, 4) {
         let (facelets, _, pieces) = parse_pocket(&cube, URFDLB, None).expect("valid");
         let optimal = solver.distance(&pieces, Metric::Htm) as usize;
-        for name in ["four-arm.toml", "turntable-flipper.toml", "six-motor.toml"] {
+        for name in ["four-arm.toml", "turntable-flipper.toml"] {
             let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "config/robots", name]
                 .iter()
                 .collect();
@@ -286,6 +286,31 @@ fn plan_size_2_replays_solved_on_every_design_and_never_loses_to_naive() {
             }
             assert!(aware.total_ms <= naive.total_ms, "{name}: {cube}");
         }
+    }
+}
+
+#[test]
+fn plan_size_2_is_refused_on_a_design_that_grips_centre_caps() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cube = &random_cubes(3, 1)[0];
+    for naive in ["", "--naive"] {
+        let mut args = with_cache(
+            &dir,
+            &[
+                "plan",
+                "--size",
+                "2",
+                "--robot",
+                "six-motor",
+                "--facelets",
+                cube,
+            ],
+        );
+        args.extend([naive].iter().filter(|a| !a.is_empty()));
+        let out = cubed(&args, None);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{naive}: {said}");
+        assert!(said.contains("a 2x2 has none"), "{naive}: {said}");
     }
 }
 

@@ -273,7 +273,7 @@ fn sim_report(path: &std::path::Path) -> (serde_json::Value, String) {
 /// An unplug mid-program, with exec's output going to a file (a log, not a terminal): the
 /// loss and the restore are still said, and counted alike at the end.
 #[test]
-fn exec_logs_a_lost_and_restored_link_when_its_output_is_no_terminal() {
+fn exec_logs_its_progress_and_a_lost_and_restored_link_when_its_output_is_no_terminal() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
     let faults = "unplug-at-move=3,unplug-for=300ms";
@@ -287,6 +287,14 @@ fn exec_logs_a_lost_and_restored_link_when_its_output_is_no_terminal() {
     assert!(said.contains("cubed exec: link lost on"), "{said}");
     assert!(said.contains("cubed exec: link restored on"), "{said}");
     assert!(done.contains("(1 link loss, 1 restored)"), "{done}");
+    // Progress too, a line at each tenth, the last at the end.
+    let progress: Vec<&str> = (said.lines())
+        .filter(|l| l.contains("commands done"))
+        .collect();
+    assert_eq!(progress.len(), 10, "{said}");
+    let total = done.split_whitespace().nth(1).unwrap_or("?");
+    let last = format!("cubed exec: {total} of {total} commands done");
+    assert!(progress[9].starts_with(&last), "{last}: {said}");
     let (report, text) = sim_report(&report);
     assert_eq!(report["unplugs"], 1, "{text}");
 }

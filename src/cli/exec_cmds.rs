@@ -297,8 +297,21 @@ async fn stream(
         link.estop_handle(),
         interrupted.clone(),
     ));
+    let mut logged_tenths = 0;
     let outcome = stream_program(&mut link, &groups, |done, _, event| {
         bar.set_position(done as u64);
+        if bar.is_hidden() {
+            // No bar to watch (output to a log): a line at each tenth of the program.
+            let tenths = done * 10 / groups.len().max(1);
+            if tenths > logged_tenths {
+                logged_tenths = tenths;
+                eprintln!(
+                    "cubed exec: {done} of {} commands done ({} s)",
+                    groups.len(),
+                    bar.elapsed().as_secs()
+                );
+            }
+        }
         if let Some(news) = link_news(event) {
             // A hidden bar (output not a terminal: a log) would swallow its printed lines.
             match bar.is_hidden() {

@@ -194,6 +194,9 @@ pub fn plan_if_pocket(
         return args.size.refuse_on_3x3();
     }
     let text = args.job.facelets.as_deref()?;
+    if let Err(e) = cubed::robot::pocket_plan::check_holds_a_2x2(planner) {
+        return Some(super::refuse_error(&e));
+    }
     Some(plan_pocket(args, planner, start, text))
 }
 

@@ -39,6 +39,8 @@ pub enum RigError {
     Actuators(#[from] ActuatorError),
     #[error("[robot] design")]
     Design(#[from] crate::robot::PlanError),
+    #[error("a 2x2 (`[run] cube_size = 2`, or `--size 2`) on this [robot] design")]
+    NoPocketGrip(#[source] crate::robot::PlanError),
     #[error("camera")]
     Camera(#[from] CameraError),
     #[error("[camera] source = \"dir:{}\"", .dir.display())]
@@ -69,6 +71,7 @@ impl RigError {
             RigError::Robot(_)
                 | RigError::Palette(_)
                 | RigError::Actuators(_)
+                | RigError::NoPocketGrip(_)
                 | RigError::CameraFolder { .. }
                 | RigError::NoCameraSupport
         )
@@ -248,6 +251,10 @@ impl ConfigFiles {
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::new(model.clone());
         planner.check_every_turn()?;
+        if config.cube_size == super::config::CubeSize::Two {
+            crate::robot::pocket_plan::check_holds_a_2x2(&planner)
+                .map_err(RigError::NoPocketGrip)?;
+        }
         let calibrated = calibrated_palette_file(config);
         let palette_file = if calibrated.exists() {
             calibrated

@@ -149,6 +149,14 @@ pub struct RobotModel {
 }
 
 impl RobotModel {
+    /// The grippers that hold only a centre cap, which a 2x2 does not have.
+    pub fn centre_grippers(&self) -> Vec<&str> {
+        (self.grippers.iter())
+            .filter(|g| g.grip == Grip::Centre)
+            .map(|g| g.name.as_str())
+            .collect()
+    }
+
     /// Whether the closed grippers `held` (bit mask) hold the cube up.
     pub fn supported(&self, held: u16) -> bool {
         self.support.iter().any(|set| set & !held == 0)

@@ -34,6 +34,8 @@ pub enum PlanError {
         turn: String,
         repeats: usize,
     },
+    #[error("robot '{robot}' turns faces by their centre caps ({grippers}), and a 2x2 has none: it cannot hold or turn a 2x2 (a design whose grippers hold whole layers can)")]
+    NoCentreCaps { robot: String, grippers: String },
 }
 
 /// A planned program and what it does.

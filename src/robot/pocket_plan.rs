@@ -49,6 +49,7 @@ pub fn pocket_naive(
     facelets: &PocketFacelets,
     metric: Metric,
 ) -> Result<Plan, PlanError> {
+    check_holds_a_2x2(planner)?;
     let solution = solver.solve(&seen(facelets), metric);
     planner.plan_naive(start, &solution)
 }
@@ -62,6 +63,7 @@ pub fn solve_pocket_for_robot(
     facelets: &PocketFacelets,
     opts: &PocketAwareOptions,
 ) -> Result<Plan, PlanError> {
+    check_holds_a_2x2(planner)?;
     let began = Instant::now();
     let cube = seen(facelets);
     let mut rated: Vec<(u32, Vec<Turn>)> = Vec::new();
@@ -82,6 +84,17 @@ pub fn solve_pocket_for_robot(
         Some(c) if c.plan.total_ms <= naive.total_ms => c.plan,
         _ => naive,
     })
+}
+
+/// Refuses a design that turns faces by their centre caps: a 2x2 has none to grip.
+pub fn check_holds_a_2x2(planner: &Planner) -> Result<(), PlanError> {
+    match planner.model.centre_grippers() {
+        grippers if grippers.is_empty() => Ok(()),
+        grippers => Err(PlanError::NoCentreCaps {
+            robot: planner.model.name.clone(),
+            grippers: grippers.join(", "),
+        }),
+    }
 }
 
 /// The pieces of the cube as held, seen from its fixed corner.
@@ -125,4 +138,38 @@ fn ways_to_perform(
         ways = next;
     }
     Ok(ways.into_iter().map(|(ms, turns, _)| (ms, turns)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::robot::load_robot;
+
+    fn planner(design: &str) -> Planner {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("config/robots")
+            .join(format!("{design}.toml"));
+        Planner::new(load_robot(&path).expect("the shipped design loads"))
+    }
+
+    #[test]
+    fn only_designs_that_grip_layers_hold_a_2x2() {
+        for design in ["four-arm", "turntable-flipper"] {
+            assert_eq!(check_holds_a_2x2(&planner(design)), Ok(()), "{design}");
+        }
+        let six = planner("six-motor");
+        let refused = check_holds_a_2x2(&six).expect_err("six motors on centre caps");
+        let names: Vec<&str> = six.model.grippers.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(
+            refused,
+            PlanError::NoCentreCaps {
+                robot: "six-motor".into(),
+                grippers: names.join(", "),
+            }
+        );
+        let solver = PocketSolver::new(std::sync::Arc::new(crate::pocket::PocketTables::build()));
+        let solved = PocketFacelets::from_3x3(&crate::cube::FaceletCube::default());
+        let naive = pocket_naive(&six, &solver, &six.home(), &solved, Metric::Htm);
+        assert_eq!(naive.map(|p| p.total_ms), Err(refused));
+    }
 }

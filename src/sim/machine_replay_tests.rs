@@ -14,7 +14,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::{Arc, OnceLock};
 
-const DESIGNS: [&str; 3] = ["four-arm", "turntable-flipper", "six-motor"];
+/// The shipped designs that can hold a 2x2 (six-motor grips centre caps, which a 2x2 lacks).
+const DESIGNS: [&str; 2] = ["four-arm", "turntable-flipper"];
 
 fn solver() -> &'static PocketSolver {
     static SOLVER: OnceLock<PocketSolver> = OnceLock::new();
