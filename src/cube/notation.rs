@@ -1,6 +1,6 @@
 //! Reading and writing move sequences in Singmaster notation and in the 1988 notation.
 //!
-//! Singmaster: `U R F D L B` with `'` (or `’`) and `2`, rotations `x y z`;
+//! Singmaster: `U R F D L B` with `'` (or `’`), `2` and `3` (`R3` = `R'`), rotations `x y z`;
 //! spaces between moves are optional. 1988 ("woolley"): `T R F B L P` for
 //! top, right, front, bottom, left, posterior with a mandatory `+`, `-` or `2`,
 //! and `RC+ RC- RC2` for the whole-cube rotations `y y' y2`.
@@ -18,13 +18,16 @@ pub enum Notation {
     Woolley,
 }
 
-/// What is wrong with a move sequence, and where (character offset).
+/// What is wrong with a move sequence, and where (`at`: the offset from 0; the messages count
+/// characters from 1, as a person does).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
-    #[error("unknown move '{text}' at character {at}")]
+    #[error("unknown move '{text}' at character {}", .at + 1)]
     UnknownMove { text: String, at: usize },
-    #[error("move '{text}' at character {at} needs a suffix '+', '-' or '2' in the 1988 notation")]
+    #[error("move '{text}' at character {} needs a suffix '+', '-' or '2' in the 1988 notation", .at + 1)]
     MissingSuffix { text: String, at: usize },
+    #[error("move '{text}' at character {}: a turn is by 1, 2 or 3 quarters ({face}, {face}2, {face}3 or {face}')", .at + 1)]
+    BadQuarters { text: String, at: usize, face: char },
     #[error(
         "rotation {rotation} has no form in the 1988 notation (only y rotations: RC+ RC- RC2)"
     )]
@@ -97,11 +100,18 @@ fn parse_singmaster(text: &str) -> Result<Vec<Move>, NotationError> {
             let text = token_text(&chars, i - 1);
             return Err(NotationError::UnknownMove { text, at });
         };
+        let letter = i - 1;
         let mut quarters = 1u8;
         while let Some(&(_, s)) = chars.get(i) {
             match s {
                 '2' => quarters = 2,
-                '\'' | '’' | '′' => quarters = if quarters == 2 { 2 } else { 3 },
+                '3' => quarters = 3,
+                // The inverse: R' and R3 are the same turn, R3' is R.
+                '\'' | '’' | '′' => quarters = (4 - quarters) % 4,
+                d if d.is_ascii_digit() => {
+                    let text = token_text(&chars, letter);
+                    return Err(NotationError::BadQuarters { text, at, face: c });
+                }
                 _ => break,
             }
             i += 1;

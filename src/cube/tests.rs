@@ -212,6 +212,20 @@ fn singmaster_accepts_compact_and_unicode_forms() {
     ));
 }
 
+#[test]
+fn a_turn_by_three_quarters_is_the_inverse_and_other_counts_are_refused_by_place() {
+    let three = parse_moves("R3 U3' x3", Notation::Singmaster).unwrap();
+    let inverse = parse_moves("R' U x'", Notation::Singmaster).unwrap();
+    assert_eq!(three, inverse);
+    let said = parse_moves("R U4 F", Notation::Singmaster).unwrap_err();
+    assert_eq!(
+        said.to_string(),
+        "move 'U4' at character 3: a turn is by 1, 2 or 3 quarters (U, U2, U3 or U')"
+    );
+    let said = parse_moves("R Q", Notation::Singmaster).unwrap_err();
+    assert_eq!(said.to_string(), "unknown move 'Q' at character 3");
+}
+
 fn any_move(rotations: bool) -> impl Strategy<Value = Move> {
     let n: usize = if rotations { 27 } else { 21 };
     (0..n).prop_map(|k| match k {

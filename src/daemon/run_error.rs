@@ -71,7 +71,8 @@ pub enum RunError {
         words: String,
         done: usize,
         total: usize,
-        /// What `done` and `total` count: "commands", or "moves" (face turns) while executing.
+        /// What `done` and `total` count: "commands", "moves" (face turns) while executing, or
+        /// "faces photographed" while scanning.
         unit: &'static str,
     },
     #[error("while {what}")]
@@ -168,7 +169,17 @@ impl RunError {
 
     /// A stop or a fault counted in face turns (`done` of `total` moves) instead of commands,
     /// as the page counts a solution; other errors as they are.
-    pub fn in_moves(mut self, turns_done: usize, turns: usize) -> RunError {
+    pub fn in_moves(self, turns_done: usize, turns: usize) -> RunError {
+        self.counted_in(turns_done, turns, "moves")
+    }
+
+    /// A stop or a fault during a scan counted in faces photographed: the commands of the one
+    /// stretch of motion between two photos say nothing to a person.
+    pub fn in_faces(self, photographed: usize, faces: usize) -> RunError {
+        self.counted_in(photographed, faces, "faces photographed")
+    }
+
+    fn counted_in(mut self, now_done: usize, of: usize, counting: &'static str) -> RunError {
         if let RunError::Halted {
             done, total, unit, ..
         }
@@ -176,7 +187,7 @@ impl RunError {
             done, total, unit, ..
         } = &mut self
         {
-            (*done, *total, *unit) = (turns_done, turns, "moves");
+            (*done, *total, *unit) = (now_done, of, counting);
         }
         self
     }
@@ -232,6 +243,21 @@ mod tests {
         assert_eq!(ending_after(None, stopped()), Ending::Stopped);
         let confirmed = StreamError::EStopped { done: 3, total: 9 };
         assert_eq!(ending_after(None, confirmed), Ending::EStopped);
+    }
+
+    #[test]
+    fn a_stop_while_scanning_is_counted_in_faces_and_while_executing_in_moves() {
+        let abort = AbortFlag::default();
+        let stopped = || StreamError::EStopped { done: 0, total: 1 };
+        let scan = RunError::from_stream(stopped(), "scanning", &abort, |f| format!("{f:?}"));
+        assert_eq!(
+            scan.in_faces(2, 6).to_string(),
+            "scanning was stopped after 2 of 6 faces photographed"
+        );
+        let run = RunError::from_stream(stopped(), "executing", &abort, |f| format!("{f:?}"));
+        let run = run.in_moves(4, 19);
+        assert_eq!(run.to_string(), "executing was stopped after 4 of 19 moves");
+        assert_eq!(run.ending(), Ending::EStopped);
     }
 
     #[test]

@@ -259,7 +259,9 @@ async fn capture_scan_at(
             .iter()
             .take_while(|(s, _)| *s < index)
             .count();
-        move_robot(ctx, &encoded, sent..upto, &poses).await?;
+        move_robot(ctx, &encoded, sent..upto, &poses)
+            .await
+            .map_err(|e| e.in_faces(photos.len(), wanted.len()))?;
         sent = upto;
         for mut request in captures {
             let Some(&(_, exposure)) = wanted.iter().find(|(f, _)| *f == request.face) else {
@@ -269,7 +271,9 @@ async fn capture_scan_at(
             photos.push(take_photo(ctx, attempt, request).await?);
         }
     }
-    move_robot(ctx, &encoded, sent..encoded.groups.len(), &poses).await?;
+    move_robot(ctx, &encoded, sent..encoded.groups.len(), &poses)
+        .await
+        .map_err(|e| e.in_faces(photos.len(), wanted.len()))?;
     ctx.rig.robot_state = Some(plan.end);
     phase.end(ctx);
     Ok(photos)
