@@ -182,13 +182,18 @@ pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result
                 _ => ExitCode::SUCCESS,
             })
         }
-        Err(e @ ClientError::Refused { .. }) => {
-            eprintln!("{}", error_chain(&e));
-            Ok(ExitCode::from(EXIT_INVALID))
-        }
         Err(e) => {
+            if command == ControlCommand::EStop {
+                // Said first and plainly: someone reaching for the stop must not misread this.
+                eprintln!(
+                    "EMERGENCY STOP NOT SENT: use the robot's e-stop button or cut its power"
+                );
+            }
             eprintln!("{}", error_chain(&e));
-            Ok(ExitCode::FAILURE)
+            Ok(match e {
+                ClientError::Refused { .. } => ExitCode::from(EXIT_INVALID),
+                _ => ExitCode::FAILURE,
+            })
         }
     }
 }

@@ -147,13 +147,16 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn print_cube(index: usize, r: &CubeResult) {
+    if r.latch_reset {
+        println!("cube {index}: the robot's e-stop was latched before it; reset as a person would");
+    }
     println!(
         "cube {index} (run {}): {}, {}, {}, {}; planned {:.1} s, simulated {:.1} s; link losses {}{}",
         r.run,
-        if r.verified {
-            "solved (verified)"
-        } else {
-            &r.outcome
+        match (r.verified, r.outcome.as_str()) {
+            (true, _) => "solved (verified)",
+            (false, "estopped") => "e-stopped",
+            (false, outcome) => outcome,
         },
         count(r.moves, "move", "moves"),
         count(r.solves, "solve", "solves"),
@@ -175,6 +178,11 @@ fn print_cube(index: usize, r: &CubeResult) {
         );
         println!("  scramble (URFDLB): {}", r.scramble);
     }
+    if r.interruptions > r.resumes && !r.verified {
+        println!(
+            "  it waits for a person, and the dry run's --resumes are used up: the dry run stops here"
+        );
+    }
 }
 
 fn print_summary(results: &[CubeResult]) {
@@ -184,13 +192,17 @@ fn print_summary(results: &[CubeResult]) {
         .filter(|r| r.verified)
         .map(|r| r.moves)
         .collect();
-    // An interrupted program was planned whole but run only in part: its cube is left out of
-    // the planned-against-simulated comparison.
-    let timed = || results.iter().filter(|r| r.interruptions == 0);
+    // An interrupted or failed program was planned whole but run only in part: its cube is
+    // left out of the planned-against-simulated comparison.
+    let timed = || {
+        results
+            .iter()
+            .filter(|r| r.interruptions == 0 && r.verified)
+    };
     let planned: u64 = timed().map(|r| r.planned_ms).sum();
     let simulated: u64 = timed().map(|r| r.simulated_ms).sum();
     let timing = match (timed().count(), results.len() - timed().count()) {
-        (0, _) => "planned vs simulated: every cube interrupted".to_string(),
+        (0, _) => "planned vs simulated: no cube ran its programs whole".to_string(),
         (_, left_out) => format!(
             "planned {:.1} s vs simulated {:.1} s (ratio {:.3}{})",
             planned as f64 / 1000.0,
@@ -198,7 +210,10 @@ fn print_summary(results: &[CubeResult]) {
             simulated as f64 / planned.max(1) as f64,
             match left_out {
                 0 => String::new(),
-                n => format!(", {} interrupted left out", count(n, "cube", "cubes")),
+                n => format!(
+                    ", {} interrupted or failed left out",
+                    count(n, "cube", "cubes")
+                ),
             }
         ),
     };
@@ -215,12 +230,17 @@ fn print_summary(results: &[CubeResult]) {
         .saturating_sub(expected_scans);
     let losses: usize = results.iter().map(|r| r.link_losses).sum();
     let resumes: usize = results.iter().map(|r| r.resumes).sum();
-    let average = moves.iter().sum::<u32>() as f64 / moves.len().max(1) as f64;
+    // Moves are counted over the cubes solved: a failed cube's turns say nothing of solutions.
+    let lengths = match (moves.iter().min(), moves.iter().max()) {
+        (Some(least), Some(most)) => format!(
+            "moves average {:.1}, most {most}, least {least}",
+            f64::from(moves.iter().sum::<u32>()) / moves.len() as f64
+        ),
+        _ => "no cube solved".to_string(),
+    };
     println!(
-        "solved {solved}/{} (verified by the simulator) · moves average {average:.1}, most {}, least {} · {timing} · re-solves {resolves} · re-captures {recaptures} · link losses {losses} · resumes {resumes}",
+        "solved {solved}/{} (verified by the simulator) · {lengths} · {timing} · re-solves {resolves} · re-captures {recaptures} · link losses {losses} · resumes {resumes}",
         results.len(),
-        moves.iter().max().unwrap_or(&0),
-        moves.iter().min().unwrap_or(&0),
     );
 }
 

@@ -33,6 +33,9 @@ pub struct CubeResult {
     /// move), and of those the times the dry run pressed Resume, as a person would.
     pub interruptions: usize,
     pub resumes: usize,
+    /// An e-stop latched before the run (the button pressed while idle, or at power-on) that
+    /// the dry run reset first, as a person would.
+    pub latch_reset: bool,
     /// The daemon said solved and the simulator agrees.
     pub verified: bool,
 }
@@ -109,14 +112,19 @@ pub async fn dry_run(
         sim.load_cube(cube);
         let (planned_before, simulated_before) = (daemon.planned_motion_ms(), sim.bench().robot_ms);
         let mut status = daemon.handle.watch_status();
-        let run = daemon
-            .handle
-            .start(StartSource::DryRun)
-            .await
-            .map_err(|r| DryRunError::Refused {
-                index,
-                reason: r.reason,
-            })?;
+        let refused = |reason| DryRunError::Refused { index, reason };
+        let (run, latch_reset) = match daemon.handle.start(StartSource::DryRun).await {
+            Ok(run) => (run, false),
+            Err(_) if settings.resumes > 0 && latched_while_idle(daemon) => {
+                press_until_accepted(|| daemon.handle.reset())
+                    .await
+                    .map_err(refused)?;
+                let run = (daemon.handle.start(StartSource::DryRun).await)
+                    .map_err(|r| refused(r.reason))?;
+                (run, true)
+            }
+            Err(r) => return Err(refused(r.reason)),
+        };
         let mut ended = RunEnd::default();
         let finished = tokio::time::timeout(
             settings.per_cube,
@@ -162,12 +170,26 @@ pub async fn dry_run(
             link_losses: ended.link_losses,
             interruptions: ended.interruptions,
             resumes: ended.resumes,
+            latch_reset,
             outcome,
         };
         each(index, &result);
+        let left_waiting = result.interruptions > result.resumes && !result.verified;
         results.push(result);
+        if left_waiting {
+            // The run waits for a person the dry run may not be: the next start would be
+            // refused, and Reset would abandon the run it was asked to leave as it is.
+            break;
+        }
     }
     Ok(results)
+}
+
+/// The daemon holds an e-stop latched with no run waiting for it (pressed while idle or at
+/// power-on: the status then names no run).
+fn latched_while_idle(daemon: &RunningDaemon) -> bool {
+    let status = daemon.handle.status();
+    status.state == DaemonState::EStopped && status.run.is_none()
 }
 
 /// What following one run counted.

@@ -49,7 +49,10 @@ fn dry_run_resumes_a_run_its_e_stop_interrupted() {
         first.contains("resumed 1 time after an interruption"),
         "{text}"
     );
-    assert!(text.contains("1 cube interrupted left out"), "{text}");
+    assert!(
+        text.contains("1 cube interrupted or failed left out"),
+        "{text}"
+    );
     assert!(text.contains("resumes 1"), "{text}");
 
     let out = cubed(&[&args[..], &["--resumes", "0"]].concat(), None);
@@ -59,8 +62,28 @@ fn dry_run_resumes_a_run_its_e_stop_interrupted() {
         .lines()
         .find(|l| l.starts_with("cube 1 "))
         .unwrap_or("");
-    assert!(first.contains("estopped"), "{text}");
-    assert!(stderr(&out).contains("waits for you"), "{}", stderr(&out));
+    assert!(first.contains("e-stopped"), "{text}");
+    assert!(text.contains("the dry run stops here"), "{text}");
+    assert!(
+        text.contains("solved 0/1"),
+        "the summary of what ran: {text}"
+    );
+
+    // Pressed at power-on: the person resets it before the first cube.
+    let faults = "estop-at-move=0,estop-for=300ms";
+    let out = cubed(
+        &[
+            "dry-run", "--cubes", "1", "--faults", faults, "--tables", "small",
+        ],
+        None,
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(
+        text.contains("e-stop was latched before it; reset"),
+        "{text}"
+    );
+    assert!(text.contains("solved 1/1"), "{text}");
 }
 
 #[test]
@@ -108,6 +131,14 @@ fn control_commands_say_when_no_daemon_listens() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("no daemon is listening"),
+        "{}",
+        stderr(&out)
+    );
+    // An e-stop that did not reach the daemon says so first, loudly.
+    let out = cubed(&["estop", "--http", &format!("127.0.0.1:{port}")], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("EMERGENCY STOP NOT SENT"),
         "{}",
         stderr(&out)
     );
