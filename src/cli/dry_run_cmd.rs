@@ -93,6 +93,19 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
     Ok(config)
 }
 
+/// The options that override the config's robot or cube size, as a config error names them.
+fn overrides(args: &DryRunArgs) -> String {
+    let robot = args
+        .robot
+        .as_ref()
+        .map(|r| format!(" --robot {}", r.display()));
+    let size = args.size.map(|s| format!(" --size {s}"));
+    match [robot, size].into_iter().flatten().collect::<String>() {
+        given if given.is_empty() => String::new(),
+        given => format!(" with{given}"),
+    }
+}
+
 /// Runs the dry run and prints the summary.
 pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
     super::init_logging("warn");
@@ -114,7 +127,7 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         let daemon = match RunningDaemon::start(&config, solver).await {
             Ok(daemon) => daemon,
             Err(e) if e.is_config() => {
-                return refuse(format!("{}: {}", config.file.display(), error_chain(&e)))
+                return refuse(format!("{}{}: {}", config.file.display(), overrides(&args), error_chain(&e)))
             }
             Err(e) => return Err(e.into()),
         };

@@ -22,8 +22,13 @@ pub enum Notation {
 /// characters from 1, as a person does).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
-    #[error("unknown move '{text}' at character {}", .at + 1)]
-    UnknownMove { text: String, at: usize },
+    #[error("unknown move '{text}' at character {}{hint}", .at + 1)]
+    UnknownMove {
+        text: String,
+        at: usize,
+        /// What was probably meant, with a leading space, or empty.
+        hint: &'static str,
+    },
     #[error("move '{text}' at character {} needs a suffix '+', '-' or '2' in the 1988 notation", .at + 1)]
     MissingSuffix { text: String, at: usize },
     #[error("move '{text}' at character {}: a turn is by 1, 2 or 3 quarters ({face}, {face}2, {face}3 or {face}')", .at + 1)]
@@ -98,12 +103,14 @@ fn parse_singmaster(text: &str) -> Result<Vec<Move>, NotationError> {
         };
         let Some((face, axis)) = base else {
             let text = token_text(&chars, i - 1);
-            return Err(NotationError::UnknownMove { text, at });
+            let hint = singmaster_hint(c);
+            return Err(NotationError::UnknownMove { text, at, hint });
         };
         let letter = i - 1;
         let mut quarters = 1u8;
         while let Some(&(_, s)) = chars.get(i) {
             match s {
+                '1' => quarters = 1,
                 '2' => quarters = 2,
                 '3' => quarters = 3,
                 // The inverse: R' and R3 are the same turn, R3' is R.
@@ -144,7 +151,8 @@ fn parse_woolley(text: &str) -> Result<Vec<Move>, NotationError> {
         };
         if !rotation && face.is_none() {
             let text = token_text(&chars, i);
-            return Err(NotationError::UnknownMove { text, at });
+            let hint = woolley_hint(upper);
+            return Err(NotationError::UnknownMove { text, at, hint });
         }
         let quarters = match chars.get(i + len).map(|&(_, s)| s) {
             Some('+') => 1,
@@ -165,6 +173,25 @@ fn parse_woolley(text: &str) -> Result<Vec<Move>, NotationError> {
         });
     }
     Ok(moves)
+}
+
+/// What a letter Singmaster does not read probably meant.
+fn singmaster_hint(c: char) -> &'static str {
+    match c {
+        'u' | 'r' | 'f' | 'd' | 'l' | 'b' | 'w' | 'M' | 'E' | 'S' => {
+            " (wide and slice turns are not read: a robot turns outer layers; give face turns U R F D L B)"
+        }
+        _ => "",
+    }
+}
+
+/// What a letter the 1988 notation does not read probably meant.
+fn woolley_hint(upper: char) -> &'static str {
+    match upper {
+        'U' => " (the 1988 notation calls the top T: T+ T- T2)",
+        'D' => " (the 1988 notation calls the bottom B: B+ B- B2)",
+        _ => "",
+    }
 }
 
 fn token_text(chars: &[(usize, char)], start: usize) -> String {

@@ -224,6 +224,18 @@ fn a_turn_by_three_quarters_is_the_inverse_and_other_counts_are_refused_by_place
     );
     let said = parse_moves("R Q", Notation::Singmaster).unwrap_err();
     assert_eq!(said.to_string(), "unknown move 'Q' at character 3");
+    assert_eq!(
+        parse_moves("R1 U", Notation::Singmaster).unwrap(),
+        parse_moves("R U", Notation::Singmaster).unwrap()
+    );
+    let said = parse_moves("R r", Notation::Singmaster)
+        .unwrap_err()
+        .to_string();
+    assert!(said.contains("wide and slice turns are not read"), "{said}");
+    let said = parse_moves("T+ U+", Notation::Woolley)
+        .unwrap_err()
+        .to_string();
+    assert!(said.contains("calls the top T"), "{said}");
 }
 
 fn any_move(rotations: bool) -> impl Strategy<Value = Move> {

@@ -106,7 +106,9 @@ impl Outcome {
                 let why = error_chain(e.as_ref());
                 match e.ending() {
                     Ending::Refused => format!("run {run} refused: {why}"),
-                    Ending::Failed => format!("run {run} failed: {why}"),
+                    Ending::Failed => format!(
+                        "run {run} failed: {why}; check the robot, then start a new run (`cubed start`, or the page's Start)"
+                    ),
                     Ending::Stopped => format!("run {run} stopped: {why}"),
                     Ending::EStopped => {
                         format!("run {run}: emergency stop ({why}); reset to continue")

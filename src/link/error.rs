@@ -60,7 +60,7 @@ pub enum LinkError {
         done: u32,
         sent: u32,
     },
-    #[error("serial port {path} did not come back within {waited_ms} ms")]
+    #[error("serial port {path} did not come back within {:.1} s", *.waited_ms as f64 / 1000.0)]
     PortGone { path: PathBuf, waited_ms: u64 },
     #[error("move id {given} is not greater than the previous move id {previous}: move ids must be unique and increasing")]
     MoveIdNotIncreasing { previous: u32, given: u32 },

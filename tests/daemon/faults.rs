@@ -121,7 +121,17 @@ async fn a_link_that_never_comes_back_fails_the_run_and_leaves_nothing_waiting()
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Faulted, "{}", end.message);
-    assert!(end.message.contains("did not come back"), "{}", end.message);
+    assert!(
+        end.message.contains("did not come back within 1.0 s"),
+        "{}",
+        end.message
+    );
+    assert!(
+        end.message
+            .ends_with("start a new run (`cubed start`, or the page's Start)"),
+        "what next: {}",
+        end.message
+    );
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     let [lost] = &detail.interruptions[..] else {
         panic!("one lost link recorded: {:?}", detail.interruptions);
