@@ -37,9 +37,77 @@ pub struct ControlArgs {
     /// The daemon's configuration, for its address and token (found as `cubed run` finds it).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// The daemon's address, HOST:PORT or http://HOST:PORT/ (overrides the config's `[http] bind`).
+    /// The daemon's address, HOST:PORT or http://HOST:PORT/ (default: $CUBED_HTTP, else the
+    /// config's `[http] bind`).
     #[arg(long, value_parser = parse_address)]
     pub http: Option<SocketAddr>,
+}
+
+#[derive(Args, Debug)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub control: ControlArgs,
+    /// Print the daemon's status document as JSON (as `GET /api/status` serves it: `state`,
+    /// `run`, `message`, `progress`, …) instead of the lines for people.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cubed status`: the daemon's state, for people or (`--json`) for scripts; exits 3 when the
+/// daemon needs a person.
+pub fn status_cmd(args: StatusArgs) -> anyhow::Result<ExitCode> {
+    if !args.json {
+        return control_cmd(ControlCommand::Status, args.control);
+    }
+    let (bind, token) = match address_and_token(&args.control) {
+        Ok(pair) => pair,
+        Err(refused) => return refused,
+    };
+    match control(reachable(bind), token.as_deref(), ControlCommand::Status) {
+        Ok(ControlReply::Status(status)) => {
+            println!("{}", serde_json::to_string(&status)?);
+            Ok(exit_for(&status))
+        }
+        Ok(other) => Err(anyhow::anyhow!(
+            "the daemon answered a status request with {other:?}"
+        )),
+        Err(e) => {
+            eprintln!("{}", error_chain(&e));
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// 3 when the daemon needs a person, else 0.
+fn exit_for(status: &cubed::daemon::StatusDoc) -> ExitCode {
+    match waits_for_a_person(status.state) {
+        true => ExitCode::from(EXIT_ATTENTION),
+        false => ExitCode::SUCCESS,
+    }
+}
+
+/// The daemon's address (`--http`, `$CUBED_HTTP`, the config's) and token (`$CUBED_TOKEN`, the
+/// config's); a refusal to return when neither names an address.
+fn address_and_token(
+    args: &ControlArgs,
+) -> Result<(SocketAddr, Option<String>), anyhow::Result<ExitCode>> {
+    let from_env = match std::env::var("CUBED_HTTP").ok().filter(|v| !v.is_empty()) {
+        Some(given) => {
+            Some(parse_address(&given).map_err(|e| refuse(format!("$CUBED_HTTP={given}: {e}")))?)
+        }
+        None => None,
+    };
+    let config = discover_config(args.config.as_deref()).map(|(config, _)| config);
+    let (bind, token) = match (&config, args.http.or(from_env)) {
+        (Ok(c), http) => (http.unwrap_or(c.bind), c.token.clone()),
+        (Err(_), Some(http)) => (http, None),
+        (Err(e), None) => return Err(super::refuse_error(e)),
+    };
+    let token = std::env::var("CUBED_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .or(token);
+    Ok((bind, token))
 }
 
 /// `HOST:PORT` (an IP address or a name such as `localhost`), with or without `http://` and a
@@ -142,7 +210,9 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-async fn wait_for_signal() {
+/// Waits for SIGINT (Ctrl-C) or SIGTERM; the exit status a shell gives a program either ends
+/// (130, 143).
+pub(super) async fn wait_for_signal() -> u8 {
     use tokio::signal::unix::{signal, SignalKind};
     match (
         signal(SignalKind::interrupt()),
@@ -150,35 +220,28 @@ async fn wait_for_signal() {
     ) {
         (Ok(mut int), Ok(mut term)) => {
             tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
+                _ = int.recv() => 130,
+                _ = term.recv() => 143,
             }
         }
         _ => {
             let _ = tokio::signal::ctrl_c().await;
+            130
         }
     }
 }
 
 /// Sends one control command to the running daemon and prints its answer.
 pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result<ExitCode> {
-    let config = discover_config(args.config.as_deref()).map(|(config, _)| config);
-    let (bind, token) = match (&config, args.http) {
-        (Ok(c), http) => (http.unwrap_or(c.bind), c.token.clone()),
-        (Err(_), Some(http)) => (http, None),
-        (Err(e), None) => return super::refuse_error(e),
+    let (bind, token) = match address_and_token(&args) {
+        Ok(pair) => pair,
+        Err(refused) => return refused,
     };
-    let token = std::env::var("CUBED_TOKEN")
-        .ok()
-        .filter(|t| !t.is_empty())
-        .or(token);
     match control(reachable(bind), token.as_deref(), command) {
         Ok(reply) => {
             println!("{}", reply.render());
             Ok(match &reply {
-                ControlReply::Status(status) if waits_for_a_person(status.state) => {
-                    ExitCode::from(EXIT_ATTENTION)
-                }
+                ControlReply::Status(status) => exit_for(status),
                 _ => ExitCode::SUCCESS,
             })
         }

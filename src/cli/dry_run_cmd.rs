@@ -124,6 +124,12 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
+        // Ctrl-C or SIGTERM ends the dry run with a summary of the cubes done, and the daemon
+        // shut down so its temporary directory and simulator go with it.
+        let (signalled, mut interrupted) = tokio::sync::oneshot::channel();
+        tokio::spawn(async move {
+            let _ = signalled.send(super::daemon_cmds::wait_for_signal().await);
+        });
         let daemon = match RunningDaemon::start(&config, solver).await {
             Ok(daemon) => daemon,
             Err(e) if e.is_config() => {
@@ -146,9 +152,26 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
             per_cube: Duration::from_secs(args.timeout_secs),
             resumes: args.resumes,
         };
-        let results = dry_run(&daemon, settings, print_cube).await;
+        let mut done = Vec::new();
+        let ended = tokio::select! {
+            results = dry_run(&daemon, settings, |index, result| {
+                print_cube(index, result);
+                done.push(result.clone());
+            }) => Ok(results),
+            code = &mut interrupted => Err(code.unwrap_or(130)),
+        };
+        if ended.is_err() {
+            println!("interrupted: stopping the daemon (the run under way stops at its next step)");
+        }
         daemon.shutdown().await;
-        let results = results?;
+        let results = match ended {
+            Ok(results) => results?,
+            Err(code) => {
+                println!("interrupted after {} of {} cubes", done.len(), args.cubes);
+                print_summary(&done);
+                return Ok(ExitCode::from(code));
+            }
+        };
         print_summary(&results);
         let photos_within = print_photos(&config);
         Ok(if photos_within && results.iter().all(|r| r.verified) && results.len() == args.cubes {

@@ -108,7 +108,7 @@ pub enum Command {
     /// scan again, solve (after doing what `cubed status` says).
     Resume(daemon_cmds::ControlArgs),
     /// The running daemon's state.
-    Status(daemon_cmds::ControlArgs),
+    Status(daemon_cmds::StatusArgs),
     /// The daemon's configuration: which files are used and where they come from.
     #[command(subcommand)]
     Config(config_cmds::ConfigCommand),
@@ -135,7 +135,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Estop(args) => daemon_cmds::control_cmd(ControlCommand::EStop, args),
         Command::Reset(args) => daemon_cmds::control_cmd(ControlCommand::Reset, args),
         Command::Resume(args) => daemon_cmds::control_cmd(ControlCommand::Resume, args),
-        Command::Status(args) => daemon_cmds::control_cmd(ControlCommand::Status, args),
+        Command::Status(args) => daemon_cmds::status_cmd(args),
         Command::Config(cmd) => config_cmds::run(cmd),
     }
 }
