@@ -55,9 +55,24 @@ impl Outcome {
         }
     }
 
-    /// The reason with its causes, for the history's error column.
+    /// The reason with its causes, for the history's error column. A firmware restart is
+    /// named as one: the link it closed under the run is only how it showed.
     pub(crate) fn error(&self) -> Option<String> {
         match self {
+            Outcome::Interrupted {
+                interruption: Interruption::Reboot { in_doubt },
+                error,
+            } => Some(match error.as_ref() {
+                RunError::Stream { what, .. } => format!(
+                    "while {what}: the robot's firmware restarted {}",
+                    if *in_doubt {
+                        "during a move"
+                    } else {
+                        "between moves"
+                    }
+                ),
+                other => error_chain(other),
+            }),
             Outcome::Ended(e) | Outcome::Interrupted { error: e, .. } => {
                 Some(error_chain(e.as_ref()))
             }
@@ -116,5 +131,33 @@ impl Outcome {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::{LinkError, StreamError};
+
+    #[test]
+    fn a_firmware_restart_is_recorded_as_one_not_as_the_closed_link() {
+        let error = Arc::new(RunError::Stream {
+            what: "executing the solution",
+            source: StreamError::Link(LinkError::Closed),
+        });
+        let outcome = Outcome::Interrupted {
+            interruption: Interruption::Reboot { in_doubt: true },
+            error: Arc::clone(&error),
+        };
+        assert_eq!(
+            outcome.error().as_deref(),
+            Some("while executing the solution: the robot's firmware restarted during a move")
+        );
+        // Anything else keeps its own words.
+        let ended = Outcome::Ended(error);
+        assert_eq!(
+            ended.error().as_deref(),
+            Some("while executing the solution: the link task has stopped")
+        );
     }
 }
