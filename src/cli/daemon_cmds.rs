@@ -1,7 +1,7 @@
 //! `cubed run` (the daemon: robot, camera, run history, web page and API, until SIGINT/SIGTERM) and `cubed start|stop|estop|reset|resume|status` (ask the running daemon).
 
 use super::tables_arg::TableArgs;
-use super::{refuse, EXIT_ATTENTION, EXIT_INVALID};
+use super::{refuse, EXIT_ATTENTION, EXIT_INVALID, EXIT_SIGINT, EXIT_SIGTERM};
 use anyhow::Context;
 use clap::Args;
 use cubed::daemon::config::DaemonConfig;
@@ -56,31 +56,16 @@ pub struct StatusArgs {
 /// `cubed status`: the daemon's state, for people or (`--json`) for scripts; exits 3 when the
 /// daemon needs a person.
 pub fn status_cmd(args: StatusArgs) -> anyhow::Result<ExitCode> {
-    if !args.json {
-        return control_cmd(ControlCommand::Status, args.control);
-    }
-    let (bind, token) = match address_and_token(&args.control) {
-        Ok(pair) => pair,
-        Err(refused) => return refused,
+    let print = match args.json {
+        true => Print::Json,
+        false => Print::Text,
     };
-    match control(reachable(bind), token.as_deref(), ControlCommand::Status) {
-        Ok(ControlReply::Status(status)) => {
-            println!("{}", serde_json::to_string(&status)?);
-            Ok(exit_for(&status))
-        }
-        Ok(other) => Err(anyhow::anyhow!(
-            "the daemon answered a status request with {other:?}"
-        )),
-        Err(e) => {
-            eprintln!("{}", error_chain(&e));
-            Ok(ExitCode::FAILURE)
-        }
-    }
+    ask(ControlCommand::Status, args.control, print)
 }
 
 /// 3 when the daemon needs a person, else 0.
 fn exit_for(status: &cubed::daemon::StatusDoc) -> ExitCode {
-    match waits_for_a_person(status.state) {
+    match needs_a_person(status.state) {
         true => ExitCode::from(EXIT_ATTENTION),
         false => ExitCode::SUCCESS,
     }
@@ -210,8 +195,7 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Waits for SIGINT (Ctrl-C) or SIGTERM; the exit status a shell gives a program either ends
-/// (130, 143).
+/// Waits for SIGINT (Ctrl-C) or SIGTERM; the exit status a shell gives a program either ends.
 pub(super) async fn wait_for_signal() -> u8 {
     use tokio::signal::unix::{signal, SignalKind};
     match (
@@ -220,24 +204,39 @@ pub(super) async fn wait_for_signal() -> u8 {
     ) {
         (Ok(mut int), Ok(mut term)) => {
             tokio::select! {
-                _ = int.recv() => 130,
-                _ = term.recv() => 143,
+                _ = int.recv() => EXIT_SIGINT,
+                _ = term.recv() => EXIT_SIGTERM,
             }
         }
         _ => {
             let _ = tokio::signal::ctrl_c().await;
-            130
+            EXIT_SIGINT
         }
     }
 }
 
+/// How an answer is printed: the lines for people, or the status document as JSON.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Print {
+    Text,
+    Json,
+}
+
 /// Sends one control command to the running daemon and prints its answer.
 pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result<ExitCode> {
+    ask(command, args, Print::Text)
+}
+
+fn ask(command: ControlCommand, args: ControlArgs, print: Print) -> anyhow::Result<ExitCode> {
     let (bind, token) = match address_and_token(&args) {
         Ok(pair) => pair,
         Err(refused) => return refused,
     };
     match control(reachable(bind), token.as_deref(), command) {
+        Ok(ControlReply::Status(status)) if print == Print::Json => {
+            println!("{}", serde_json::to_string(&status)?);
+            Ok(exit_for(&status))
+        }
         Ok(reply) => {
             println!("{}", reply.render());
             Ok(match &reply {
@@ -261,13 +260,10 @@ pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result
     }
 }
 
-/// The states in which nothing goes on until a person acts (a run that failed also waits for
-/// someone to look at why).
-fn waits_for_a_person(state: DaemonState) -> bool {
-    matches!(
-        state,
-        DaemonState::EStopped | DaemonState::NeedsAttention | DaemonState::Faulted
-    )
+/// The states in which nothing goes on until a person acts: Resume or Reset awaited, or a run
+/// that failed and waits for someone to look at why.
+fn needs_a_person(state: DaemonState) -> bool {
+    state.waits_for_a_person() || state == DaemonState::Faulted
 }
 
 /// A daemon bound to every address is reached on loopback.

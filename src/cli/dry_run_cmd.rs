@@ -158,7 +158,7 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
                 print_cube(index, result);
                 done.push(result.clone());
             }) => Ok(results),
-            code = &mut interrupted => Err(code.unwrap_or(130)),
+            code = &mut interrupted => Err(code.unwrap_or(super::EXIT_SIGINT)),
         };
         if ended.is_err() {
             println!("interrupted: stopping the daemon (the run under way stops at its next step)");

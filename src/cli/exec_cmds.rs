@@ -2,7 +2,7 @@
 //! bar; exits 0 only when every command is acknowledged done.
 
 use super::plan_cmds::{face_turns, plan_cube, RobotJob};
-use super::refuse;
+use super::{refuse, EXIT_SIGINT, EXIT_SIGTERM};
 use anyhow::Context;
 use clap::{ArgGroup, Args};
 use cubed::error_chain::error_chain;
@@ -172,10 +172,6 @@ const INTERRUPTED_UNCONFIRMED: &str = "interrupted, but the robot never confirme
 
 /// Said after the firmware latched a fault or an emergency stop.
 const LATCHED: &str = "the firmware keeps it latched: check the robot, then give the next program --reset (or power-cycle the board)";
-
-/// Exit statuses after an interruption, as a shell reports a program a signal ended.
-const EXIT_SIGINT: u8 = 130;
-const EXIT_SIGTERM: u8 = 143;
 
 /// On Ctrl-C or SIGTERM, sends the firmware an emergency stop (the program then ends with its
 /// fault) and notes the exit status the signal calls for; a second one quits at once, for a

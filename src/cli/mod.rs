@@ -38,6 +38,10 @@ pub const EXIT_INVALID: u8 = 2;
 /// interrupted), so a script sees trouble without reading the text.
 pub const EXIT_ATTENTION: u8 = 3;
 
+/// Exit statuses of a command Ctrl-C (SIGINT) or SIGTERM ended, as a shell reports them.
+pub const EXIT_SIGINT: u8 = 130;
+pub const EXIT_SIGTERM: u8 = 143;
+
 /// The exit statuses, as `--help` shows them.
 pub const EXIT_STATUS_HELP: &str = "Exit status:
   0  done (every cube solved, the command did what it says)
@@ -47,7 +51,8 @@ pub const EXIT_STATUS_HELP: &str = "Exit status:
      progress, nothing to resume or reset); what is wrong is said on stderr
   3  `cubed status` only: the daemon needs a person (e-stopped, a run interrupted that waits for
      Resume or Reset, or the last run failed); what to do next is in the message
-  130, 143  `cubed exec` ended by Ctrl-C or SIGTERM (after sending the robot an emergency stop)";
+  130, 143  `cubed exec` (after sending the robot an emergency stop) or `cubed dry-run` (after a
+     summary of the cubes done) ended by Ctrl-C or SIGTERM";
 
 #[derive(Parser, Debug)]
 #[command(

@@ -46,6 +46,12 @@ impl DaemonState {
         }
     }
 
+    /// Whether the state waits for a person's Resume or Reset (an e-stop latched, a run
+    /// interrupted by a fault or a firmware restart).
+    pub fn waits_for_a_person(self) -> bool {
+        matches!(self, DaemonState::EStopped | DaemonState::NeedsAttention)
+    }
+
     /// Whether a run is in progress (start is refused).
     pub fn is_busy(self) -> bool {
         matches!(

@@ -76,11 +76,6 @@ pub struct DryRunSettings {
     pub resumes: usize,
 }
 
-/// The states a run waits in for a person, who may resume it.
-fn waits_for_a_person(state: DaemonState) -> bool {
-    matches!(state, DaemonState::EStopped | DaemonState::NeedsAttention)
-}
-
 /// The run's record once its outcome is in the history (the state may say so a moment before,
 /// e.g. an e-stop is shown at once while the run winds down). Gives up after 30 s.
 pub async fn wait_recorded(
@@ -220,8 +215,8 @@ async fn follow_run(
         }
         last_state = state;
         if this_run == Some(run) && !state.is_busy() {
-            ended.interruptions += usize::from(waits_for_a_person(state));
-            if !(waits_for_a_person(state) && ended.resumes < resumes) {
+            ended.interruptions += usize::from(state.waits_for_a_person());
+            if !(state.waits_for_a_person() && ended.resumes < resumes) {
                 return Ok(());
             }
             // The interruption's record first, so the history shows it before the resumption.
