@@ -6,8 +6,8 @@ use anyhow::Context;
 use clap::Args;
 use cubed::daemon::config::DaemonConfig;
 use cubed::daemon::config_search::discover_config;
-use cubed::daemon::DaemonState;
 use cubed::daemon::RunningDaemon;
+use cubed::daemon::{DaemonState, LinkState};
 use cubed::error_chain::error_chain;
 use cubed::web::client::{control, ClientError, ControlCommand, ControlReply};
 use cubed::web::server::{check_bind, serve, WebSettings};
@@ -65,7 +65,13 @@ pub fn status_cmd(args: StatusArgs) -> anyhow::Result<ExitCode> {
 
 /// 3 when the daemon needs a person, else 0.
 fn exit_for(status: &cubed::daemon::StatusDoc) -> ExitCode {
-    match needs_a_person(status.state) {
+    // A robot that cannot be reached, or whose e-stop button is still held, waits for a
+    // person too, whatever the state.
+    let robot_away = matches!(
+        status.link.state,
+        LinkState::Unreachable | LinkState::EStopHeld
+    );
+    match needs_a_person(status.state) || robot_away {
         true => ExitCode::from(EXIT_ATTENTION),
         false => ExitCode::SUCCESS,
     }

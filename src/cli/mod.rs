@@ -50,7 +50,8 @@ pub const EXIT_STATUS_HELP: &str = "Exit status:
      impossible cube or an unsure scan, or a request the daemon refused in its state (a run in
      progress, nothing to resume or reset); what is wrong is said on stderr
   3  `cubed status` only: the daemon needs a person (e-stopped, a run interrupted that waits for
-     Resume or Reset, or the last run failed); what to do next is in the message
+     Resume or Reset, the last run failed, the robot cannot be reached or its e-stop button is
+     still held); what to do next is in the message and the `robot link:` line
   130, 143  `cubed exec` (after sending the robot an emergency stop) or `cubed dry-run` (after a
      summary of the cubes done) ended by Ctrl-C or SIGTERM";
 

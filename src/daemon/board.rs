@@ -1,6 +1,6 @@
 //! The status board: the one place the daemon's status document is changed; every change is pushed to watchers (the web page) as an event, and logged with `tracing`.
 
-use super::api::{DaemonEvent, DaemonState, PaletteColourDoc, StatusDoc};
+use super::api::{DaemonEvent, DaemonState, LinkDoc, PaletteColourDoc, StatusDoc};
 use crate::vision::palette::Palette;
 use tokio::sync::{broadcast, watch};
 
@@ -63,6 +63,15 @@ impl StatusBoard {
             run,
             outcome: outcome.to_string(),
         });
+    }
+
+    /// The robot's link as last seen; pushed only when it changed.
+    pub(crate) fn link(&self, link: LinkDoc) {
+        if self.status.borrow().link == link {
+            return;
+        }
+        tracing::info!("{}", link.line);
+        self.update(|s| s.link = link);
     }
 
     pub(crate) fn now(&self) -> StatusDoc {

@@ -1,6 +1,7 @@
 //! What a run task carries: the rig, the history, the status board, the abort flag and the run's settings; plus the small helpers every phase uses (timing, recording without losing the run).
 
 use super::abort::AbortFlag;
+use super::api::{LinkDoc, LinkState};
 use super::board::StatusBoard;
 use super::cube_size::RunCube;
 use super::history::{History, HistoryError};
@@ -139,9 +140,10 @@ impl LinkNews {
         use crate::link::LinkEvent;
         match event {
             LinkEvent::LinkLost { path, reason } => {
+                let where_why = format!("on {}: {reason}", path.display());
+                self.board.link(LinkDoc::down(LinkState::Lost, &where_why));
                 let words = format!(
-                    "robot link lost on {}: {reason}; waiting for it to come back (the run resumes by itself)",
-                    path.display()
+                    "robot link lost {where_why}; waiting for it to come back (the run resumes by itself)"
                 );
                 self.board
                     .set(super::api::DaemonState::Paused, words.clone());
@@ -151,6 +153,7 @@ impl LinkNews {
                 completed_meanwhile,
                 ..
             } => {
+                self.board.link(LinkDoc::open());
                 let at = self.board.now().progress.map_or(String::new(), |p| {
                     let done = p.commands_done + completed_meanwhile;
                     format!(" after {done} of {} commands", p.commands)

@@ -148,6 +148,7 @@ impl RunningDaemon {
             camera: rig.camera_name.clone(),
             cube_size: config.cube_size.name().to_string(),
             palette: palette_doc(&rig.palette),
+            link: Default::default(),
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
         let board = StatusBoard::new(inbox.status.clone(), inbox.events.clone());

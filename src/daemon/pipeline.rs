@@ -1,6 +1,6 @@
 //! One run, stage by stage: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. After an interruption (e-stop, fault, firmware restart) the same stages run again from re-homing and a fresh scan, by themselves when nothing physical is in doubt, else when a person resumes. Each stage takes what it needs and returns what the next one needs; the stages that stream to the robot live in `scanning.rs` (scan, classify) and `execute.rs`. One generic path serves a 3x3 and a 2x2: what differs (reading, solving, the cube's stickers) is the `CubeKind`.
 
-use super::api::DaemonState;
+use super::api::{DaemonState, LinkDoc, LinkState};
 use super::context::{Phase, RunContext};
 use super::cube_kind::{CubeKind, Pocket, Three};
 use super::cube_size::RunCube;
@@ -10,6 +10,7 @@ use super::outcome::Outcome;
 use super::run_error::RunError;
 use super::scanning::{classify, scan};
 use crate::cube::Face;
+use crate::error_chain::error_chain;
 use crate::robot::{PhysicsState, Plan};
 use crate::solver::Cancel;
 use std::sync::Arc;
@@ -129,11 +130,15 @@ pub(super) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
         "connecting to the robot and homing it",
     );
     let news = super::context::LinkNews::new(ctx, DaemonState::Scanning);
-    (ctx.rig)
+    let opened = (ctx.rig)
         .ensure_link(|event| news.show(event))
         .await
-        .map_err(RunError::Connect)?;
-    Ok(())
+        .map(|_| ());
+    ctx.board.link(match &opened {
+        Ok(()) => LinkDoc::open(),
+        Err(e) => LinkDoc::down(LinkState::Unreachable, error_chain(e)),
+    });
+    opened.map_err(RunError::Connect)
 }
 
 /// Solve: the fastest solution for this robot (for a 3x3 a robot-aware choice among short

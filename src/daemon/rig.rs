@@ -1,5 +1,6 @@
 //! What a run works with: the robot model and planner, the solver, the palette, the camera, the link to the robot (opened, homed, reopened after a fatal error), and the in-process simulated robot when the config says `sim`.
 
+use super::api::{LinkDoc, LinkState};
 use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
 use crate::cube::FaceletCube;
 use crate::error_chain::error_chain;
@@ -227,6 +228,18 @@ pub(crate) struct Unreachable {
     /// The firmware holds a fault or an emergency stop latched from before the link opened:
     /// a person checks the robot and resets.
     pub latched: Option<LatchedBefore>,
+}
+
+impl Unreachable {
+    /// The link as the status shows it: the e-stop button still held when the firmware
+    /// refused to clear its emergency stop, otherwise a link that cannot be opened.
+    pub(crate) fn link(&self) -> LinkDoc {
+        let state = match self.latched {
+            Some(latched) if latched.clear_refused => LinkState::EStopHeld,
+            _ => LinkState::Unreachable,
+        };
+        LinkDoc::down(state, self.words.clone())
+    }
 }
 
 /// The palette calibrated by the daemon, kept in the data directory (the config stays untouched).

@@ -203,6 +203,7 @@ impl Service {
         }
         // A robot that cannot be reached is said now, not by a run that fails a moment later.
         if let Err(why) = rig.reach().await {
+            self.board.link(why.link());
             self.rig = Some(rig);
             return Err(Refusal::unavailable(format!(
                 "cannot reach the robot: {}",

@@ -1,7 +1,7 @@
 //! The service between runs: the robot link kept open (reopened every few seconds while the robot is away), and what its events mean while no run is going (the start button, an e-stop or fault latched on the robot, the link lost).
 
 use super::{Job, Service, RECONNECT_IDLE};
-use crate::daemon::api::{DaemonState, StartSource};
+use crate::daemon::api::{DaemonState, LinkDoc, LinkState, StartSource};
 use crate::daemon::board::StatusBoard;
 use crate::daemon::rig::Rig;
 use crate::error_chain::error_chain;
@@ -25,11 +25,15 @@ impl Service {
             Some(LinkEvent::Button { button }) => {
                 self.board.log(format!("button {button} pressed"))
             }
-            Some(LinkEvent::LinkLost { path, reason }) => self.tell(format!(
-                "robot link lost on {}: {reason}; reconnecting",
-                path.display()
-            )),
-            Some(LinkEvent::LinkRestored { .. }) => self.tell("robot link restored"),
+            Some(LinkEvent::LinkLost { path, reason }) => {
+                let where_why = format!("on {}: {reason}", path.display());
+                self.board.link(LinkDoc::down(LinkState::Lost, &where_why));
+                self.tell(format!("robot link lost {where_why}; reconnecting"))
+            }
+            Some(LinkEvent::LinkRestored { .. }) => {
+                self.board.link(LinkDoc::open());
+                self.tell("robot link restored")
+            }
             Some(LinkEvent::Fault(Fault::EStopLatched)) | Some(LinkEvent::EStopped { .. }) => {
                 if self.board.now().state != DaemonState::EStopped {
                     crate::daemon::metrics::estop(false);
@@ -62,6 +66,7 @@ impl Service {
                     Some(e) => error_chain(&e),
                     None => "closed".to_string(),
                 };
+                self.board.link(LinkDoc::down(LinkState::Closed, &why));
                 self.tell(format!(
                     "robot link ended ({why}); it is reopened at the next start"
                 ));
@@ -132,10 +137,12 @@ pub(super) async fn idle_event(
     while !rig.connected() {
         match rig.reach().await {
             Ok(()) => {
+                board.link(LinkDoc::open());
                 board.log("robot link open");
                 *last_error = None;
             }
             Err(why) => {
+                board.link(why.link());
                 if let Some(latched) = why.latched {
                     latched_before(board, latched, &why.words);
                 } else if last_error.as_deref() != Some(why.words.as_str()) {

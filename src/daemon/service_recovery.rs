@@ -3,7 +3,8 @@
 //! recorded in the run history.
 
 use super::{Job, Service};
-use crate::daemon::api::{DaemonState, Refusal};
+use crate::daemon::api::{DaemonState, LinkDoc, Refusal};
+use crate::daemon::board::StatusBoard;
 use crate::error_chain::error_chain;
 
 impl Service {
@@ -31,8 +32,11 @@ impl Service {
             )));
         }
         if let Some(rig) = self.rig.as_mut() {
-            rig.clear_latch_now().await.map_err(still_pressed)?;
+            rig.clear_latch_now()
+                .await
+                .map_err(|why| still_pressed(&self.board, why))?;
             if rig.connected() {
+                self.board.link(LinkDoc::open());
                 self.board
                     .log("robot link open: the robot's e-stop or fault is cleared");
             }
@@ -84,8 +88,9 @@ impl Service {
         };
         if let Err(why) = rig.clear_latch_now().await {
             self.rig = Some(rig);
-            return Err(still_pressed(why));
+            return Err(still_pressed(&self.board, why));
         }
+        self.board.link(LinkDoc::open());
         if let Err(e) = self.history.reopen_run(id) {
             self.rig = Some(rig);
             return Err(Refusal::unavailable(format!(
@@ -113,8 +118,10 @@ impl Service {
     }
 }
 
-/// The refusal of a Reset or Resume the firmware would not clear: its e-stop input is active.
-fn still_pressed(why: crate::daemon::rig::Unreachable) -> Refusal {
+/// The refusal of a Reset or Resume the firmware would not clear: its e-stop input is active
+/// (shown in the status too, so a script can wait for the button's release).
+fn still_pressed(board: &StatusBoard, why: crate::daemon::rig::Unreachable) -> Refusal {
+    board.link(why.link());
     Refusal::conflict(format!(
         "not cleared: {}; then reset or resume again",
         why.words

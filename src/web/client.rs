@@ -181,6 +181,8 @@ impl ControlReply {
             }
             ControlReply::Status(status) => {
                 let mut out = line_and_message(status);
+                out.push('\n');
+                out.push_str(&status.link.line);
                 if let Some(notice) = &status.notice {
                     out.push_str("\nnotice: ");
                     out.push_str(notice);
@@ -276,5 +278,23 @@ mod tests {
         // What to do is the daemon's word for this case, not a generic one naming resume.
         assert!(text.ends_with("check the robot, then reset"), "{text}");
         assert!(!text.contains("cubed resume"), "{text}");
+    }
+
+    #[test]
+    fn the_status_ends_with_where_the_robot_link_stands() {
+        use crate::daemon::api::{LinkDoc, LinkState};
+        let mut s = crate::web::scripted::idle_status();
+        s.link = LinkDoc::open();
+        let text = ControlReply::Status(Box::new(s.clone())).render();
+        assert!(text.ends_with("\nrobot link: open"), "{text}");
+        let refused = "the firmware refused to clear its emergency stop: release the e-stop button";
+        s.link = LinkDoc::down(LinkState::EStopHeld, refused);
+        let text = ControlReply::Status(Box::new(s)).render();
+        assert!(
+            text.ends_with(&format!(
+                "robot link: the robot's e-stop button is still held: {refused}"
+            )),
+            "{text}"
+        );
     }
 }

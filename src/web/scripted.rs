@@ -5,6 +5,7 @@ use crate::daemon::api::{
     CalibrationDoc, GuideDoc, PaletteColourDoc, PhotoDoc, Progress, StickerDoc,
 };
 use crate::daemon::{DaemonEvent, DaemonInbox, DaemonState, Refusal, Request, StatusDoc};
+use crate::daemon::{LinkDoc, LinkState};
 use crate::error_chain::error_chain;
 use std::time::Duration;
 
@@ -14,6 +15,9 @@ pub const SCRAMBLE: &str = "R U F' L2 D";
 pub const SOLUTION: &str = "D' L2 F U' R'";
 /// What the second start is refused with.
 pub const SECOND_START: &str = "scripted daemon: only one run per test";
+/// What the scripted robot says of its e-stop button after an e-stop: held, as if pressed
+/// on the robot as well, until the Reset.
+pub const BUTTON_HELD: &str = "scripted robot: its e-stop button is held";
 
 const SCHEME: ColourScheme = ColourScheme {
     symbols: ['W', 'R', 'G', 'Y', 'O', 'B'],
@@ -54,6 +58,7 @@ pub fn idle_status() -> StatusDoc {
         camera: "scripted".to_string(),
         cube_size: "3x3".to_string(),
         palette: palette(),
+        link: Default::default(),
     }
 }
 
@@ -91,6 +96,7 @@ pub async fn respond(mut inbox: DaemonInbox, step: Duration) {
                 inbox.status.send_modify(|s| {
                     s.state = DaemonState::EStopped;
                     s.message = "emergency stop".to_string();
+                    s.link = LinkDoc::down(LinkState::EStopHeld, BUTTON_HELD);
                 });
                 let _ = reply.send(Ok(()));
             }
@@ -103,6 +109,7 @@ pub async fn respond(mut inbox: DaemonInbox, step: Duration) {
                     inbox.status.send_modify(|s| {
                         s.state = DaemonState::Idle;
                         s.message = "reset".to_string();
+                        s.link = LinkDoc::open();
                     });
                     let _ = reply.send(Ok(()));
                 } else {

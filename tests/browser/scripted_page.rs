@@ -113,9 +113,25 @@ async fn the_page_runs_the_scripted_daemon() {
     click(page, "#estop").await;
     click(page, "button[data-tab=robot]").await;
     wait_for_text(page, "state", "e-stopped").await;
+    // Where the robot link stands is shown while it is not simply open.
+    wait_for_text(
+        page,
+        "link",
+        "robot link: the robot's e-stop button is still held",
+    )
+    .await;
+    wait_for_text(page, "link", scripted::BUTTON_HELD).await;
     screenshot(page, "e-stopped").await;
     click(page, "#reset").await;
     wait_for_text(page, "state", "idle").await;
+    let link_shown = page
+        .find(Locator::Css("#link"))
+        .await
+        .expect("the link line")
+        .is_displayed()
+        .await
+        .expect("displayed or not");
+    assert!(!link_shown, "an open link needs no line");
     let error = text_of(page, "#error").await;
     assert!(
         error.trim().is_empty(),

@@ -2,6 +2,7 @@
 
 use crate::common::{cubed, stderr, stdout};
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -245,6 +246,7 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     assert_eq!(doc["state"], "done", "{doc}");
     assert_eq!(doc["run"], 1, "{doc}");
+    assert_eq!(doc["link"]["state"], "open", "{doc}");
     let again = cubed(&["start", "--http", &http], None);
     assert!(
         again.status.success(),
@@ -275,6 +277,49 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     assert!(status.success(), "exit {status:?}: {log}");
     assert!(log.contains("shutting down"), "{log}");
     assert!(dir.path().join("cubed.sqlite").exists());
+}
+
+/// A robot that cannot be reached: `cubed status` says so on its last line, naming the port,
+/// and exits 3 (a person must plug it in or fix `[robot] port`), though no run failed.
+#[test]
+fn status_exits_3_and_names_the_port_while_the_robot_cannot_be_reached() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
+    let photos =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vision/photos/3x3x3-random-01");
+    let text = std::fs::read_to_string(shipped.join("cubed.toml")).expect("shipped config");
+    let config = text
+        .replace("\"robots/", &format!("\"{}/robots/", shipped.display()))
+        .replace(
+            "\"palette.toml\"",
+            &format!("\"{}/palette.toml\"", shipped.display()),
+        )
+        .replace("port = \"sim\"", "port = \"/dev/null\"")
+        .replace(
+            "source = \"sim\"",
+            &format!("source = \"dir:{}\"", photos.display()),
+        );
+    let file = dir.path().join("cubed.toml");
+    std::fs::write(&file, config).expect("config written");
+    let http = format!("127.0.0.1:{}", free_port());
+    let mut daemon = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["run", "--http", &http, "--tables", "small", "--data-dir"])
+        .arg(dir.path().join("data"))
+        .arg("--config")
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cubed run starts");
+    let text = wait_status(&http, "robot link: cannot be opened");
+    let last = text.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.contains("/dev/null") && last.contains("[robot] port"),
+        "{text}"
+    );
+    assert_eq!(status_code(&http), Some(3), "{text}");
+    let _ = daemon.kill();
+    let _ = daemon.wait();
 }
 
 /// Continuous grippers and flippers keep counting across programs; every design must run

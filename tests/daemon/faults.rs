@@ -1,7 +1,7 @@
 //! Runs with trouble: an unplugged cable mid-run (paused, resumed, nothing repeated), a slipped turn (seen at verification, solved again), stop at a step boundary, the emergency stop latched until reset, and a resumed run that scans before it verifies.
 
 use super::{executing_with_done, finished, is, random, run_advice, start, wait_until};
-use cubed::daemon::{DaemonEvent, DaemonState, RefusalKind, StartSource};
+use cubed::daemon::{DaemonEvent, DaemonState, LinkState, RefusalKind, StartSource};
 use std::sync::{Arc, Mutex};
 
 /// Every state the daemon passed through, and every status line it showed with the commands
@@ -91,7 +91,9 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
     let daemon = start(dir.path(), "unplug-at-move=30,unplug-for=3s", 2.0).await;
     daemon.sim.as_ref().expect("sim").load_cube(random(12));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
-    wait_until(&daemon.handle, "paused", is(DaemonState::Paused)).await;
+    let paused = wait_until(&daemon.handle, "paused", is(DaemonState::Paused)).await;
+    // The status says where the link stands, for a script as for a person.
+    assert_eq!(paused.link.state, LinkState::Lost, "{:?}", paused.link);
     daemon.handle.estop().await.expect("estop");
     let status = daemon.handle.status();
     assert_eq!(status.state, DaemonState::EStopped, "{}", status.message);
@@ -137,6 +139,12 @@ async fn a_link_that_never_comes_back_fails_the_run_and_leaves_nothing_waiting()
         panic!("one lost link recorded: {:?}", detail.interruptions);
     };
     assert_eq!((lost.cause.as_str(), lost.resumed_ms), ("link", None));
+    // Faulted, and the status still says the robot is away and why.
+    let away = daemon.handle.status().link;
+    assert!(
+        matches!(away.state, LinkState::Lost | LinkState::Unreachable) && away.problem.is_some(),
+        "{away:?}"
+    );
     daemon.shutdown().await;
     let again = super::start_with(&config).await;
     let status = again.handle.status();
@@ -369,6 +377,12 @@ async fn a_port_that_is_no_serial_port_is_named_and_a_start_is_refused() {
         idle.message.starts_with("cannot reach the robot"),
         "{}",
         idle.message
+    );
+    assert_eq!(idle.link.state, LinkState::Unreachable, "{:?}", idle.link);
+    assert!(
+        idle.link.problem.as_deref().is_some_and(said),
+        "{:?}",
+        idle.link
     );
     let refusal = daemon
         .handle

@@ -7,7 +7,7 @@
 use super::{start_with, wait_until};
 use crate::common::{cubed, start_sim, stderr};
 use cubed::daemon::config::{CameraChoice, DaemonConfig, PortChoice};
-use cubed::daemon::{DaemonState, StartSource};
+use cubed::daemon::{DaemonState, LinkDoc, LinkState, StartSource};
 use std::time::Duration;
 
 /// The shipped config with its data in `dir`, on the robot at `link` (`cubed sim`) and with the
@@ -80,7 +80,10 @@ async fn reset_is_refused_while_the_e_stop_button_is_held_and_clears_once_it_is_
         "{}",
         refused.reason
     );
-    assert_eq!(daemon.handle.status().state, DaemonState::EStopped);
+    let held = daemon.handle.status();
+    assert_eq!(held.state, DaemonState::EStopped);
+    // The status shows the button held, so a script can wait for its release.
+    assert_eq!(held.link.state, LinkState::EStopHeld, "{:?}", held.link);
     // Let go: the next Reset clears it (tried again as a person would, for up to 20 s).
     let began = std::time::Instant::now();
     let cleared = loop {
@@ -93,7 +96,9 @@ async fn reset_is_refused_while_the_e_stop_button_is_held_and_clears_once_it_is_
         }
     };
     assert!(cleared, "{:?}", daemon.handle.status());
-    assert_eq!(daemon.handle.status().state, DaemonState::Idle);
+    let after = daemon.handle.status();
+    assert_eq!(after.state, DaemonState::Idle);
+    assert_eq!(after.link, LinkDoc::open());
     daemon.shutdown().await;
     let after = cubed(
         &["exec", "--port", &link.to_string_lossy(), "--moves", "R R'"],

@@ -264,6 +264,10 @@ function render(s) {
   $('message').textContent = s.message;
   $('notice').hidden = !s.notice;
   $('notice').textContent = s.notice || '';
+  // Shown while the link is not simply open and there is something to say about it.
+  const link = s.link || { state: 'closed', problem: null, line: '' };
+  $('link').hidden = link.state === 'open' || !link.problem;
+  $('link').textContent = link.line;
   $('devices').textContent = 'robot: ' + s.robot + ' · camera: ' + s.camera
     + (s.cube_size ? ' · cube: ' + s.cube_size : '') + (s.run ? ' · run ' + s.run : '');
   const busy = BUSY.includes(s.state);
