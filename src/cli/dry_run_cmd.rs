@@ -163,7 +163,14 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         if ended.is_err() {
             println!("interrupted: stopping the daemon (the run under way stops at its next step)");
         }
+        let never = daemon.sim.as_ref().map(|sim| sim.faults_not_reached());
         daemon.shutdown().await;
+        if let Some((never, executed)) = never.filter(|(never, _)| !never.is_empty()) {
+            println!(
+                "faults never reached: {} (the robot executed {executed} commands in all)",
+                never.join(", ")
+            );
+        }
         let results = match ended {
             Ok(results) => results?,
             Err(code) => {

@@ -117,7 +117,8 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         read_stdin(controls.clone());
         forward_signals(controls);
         let options = ServeOptions {
-            faults,
+            faults: faults.clone(),
+            executed: Default::default(),
             seed: args.seed,
             on_path: announcer(args.link.clone()),
         };
@@ -131,6 +132,14 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         {
             let _ = std::fs::remove_file(link);
         }
+    }
+    let executed = served.firmware.stats.moves_executed;
+    let never = faults.not_reached(executed, None);
+    if !never.is_empty() {
+        eprintln!(
+            "cubed sim: {} never came: the firmware executed {executed} commands",
+            never.join(", ")
+        );
     }
     let report = SimReport::of_served(&served);
     if let Some(path) = &args.report {

@@ -108,9 +108,21 @@ pub struct SimControls {
     pub scene: SharedScene,
     pub bench: SharedBench,
     pub orders: tokio::sync::mpsc::UnboundedSender<Control>,
+    /// The fault plan the simulator was started with, and the commands its firmware has
+    /// executed so far.
+    faults: FaultPlan,
+    executed: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl SimControls {
+    /// The fault plan's entries that have not come yet (`estop-at-move=5000` after 1200
+    /// commands), and the commands executed so far.
+    pub fn faults_not_reached(&self) -> (Vec<String>, u64) {
+        let executed = self.executed.load(std::sync::atomic::Ordering::Relaxed);
+        let turns = self.bench.lock().map(|b| b.turns).ok();
+        (self.faults.not_reached(executed, turns), executed)
+    }
+
     /// A person puts `cube` (its own frame) into the robot.
     pub fn load_cube(&self, cube: FaceletCube) {
         if let Ok(mut bench) = self.bench.lock() {
@@ -598,16 +610,19 @@ async fn start_sim(
     let mechanics = PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default())
         .attach(attachment);
     let firmware = SimFirmware::new(mechanics, config.sim.speed, 0)?;
-    let running = RunningSim::start(firmware, faults, config.sim.seed)
+    let running = RunningSim::start(firmware, faults.clone(), config.sim.seed)
         .await
         .map_err(RigError::Sim)?;
     let orders = running.controls.clone();
+    let executed = Arc::clone(&running.executed);
     Ok(SimRig {
         running,
         controls: SimControls {
             scene,
             bench,
             orders,
+            faults,
+            executed,
         },
     })
 }

@@ -101,6 +101,24 @@ fn parse_count(key: &str, value: &str) -> Result<u64, FaultSpecError> {
 }
 
 impl FaultPlan {
+    /// The entries counted in commands (and, given the face turns done, in turns) that have
+    /// not come yet, as written (`estop-at-move=5000`): a run that ended before them never
+    /// saw them. An entry comes once the count reaches it (`unplug-at-move=0` at once).
+    pub fn not_reached(&self, commands: u64, turns: Option<u64>) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut later = |key: &str, list: &[u64], done: u64| {
+            let pending = list.iter().filter(|&&at| at > done);
+            out.extend(pending.map(|at| format!("{key}={at}")));
+        };
+        later("unplug-at-move", &self.unplug_at_moves, commands);
+        later("reboot-at", &self.reboot_at_moves, commands);
+        later("estop-at-move", &self.estop_at_moves, commands);
+        if let Some(turns) = turns {
+            later("slip-at-turn", &self.slip_at_turns, turns);
+        }
+        out
+    }
+
     /// Reads `corrupt=0.01,drop=0.01,unplug-every=2s,reboot-at=40`.
     pub fn parse(text: &str) -> Result<FaultPlan, FaultSpecError> {
         let mut plan = FaultPlan {
@@ -250,6 +268,25 @@ mod tests {
             (plan.unplug_at_moves, plan.slip_at_turns),
             (vec![0, 9], vec![2, 5])
         );
+    }
+
+    #[test]
+    fn entries_beyond_the_commands_and_turns_done_are_named_as_not_reached() {
+        let plan = FaultPlan::parse(
+            "estop-at-move=0,estop-at-move=30,reboot-at=31,unplug-at-move=29,slip-at-turn=4,corrupt=0.1",
+        )
+        .expect("valid");
+        assert_eq!(
+            plan.not_reached(30, Some(4)),
+            vec!["reboot-at=31".to_string()]
+        );
+        assert_eq!(
+            plan.not_reached(29, Some(3)),
+            ["reboot-at=31", "estop-at-move=30", "slip-at-turn=4"]
+        );
+        // Turns unknown (no simulated camera to slip under): slips are not judged.
+        assert_eq!(plan.not_reached(0, None).len(), 3);
+        assert!(FaultPlan::default().not_reached(0, Some(0)).is_empty());
     }
 
     #[test]

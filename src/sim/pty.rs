@@ -17,6 +17,8 @@ use nix::sys::termios::{cfmakeraw, tcgetattr, tcsetattr, SetArg};
 use std::io;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
@@ -76,6 +78,9 @@ pub struct ServeOptions {
     /// Called with each new pty path (first one included), and with `None` the moment the
     /// pty is unplugged so that nobody opens the old path (pty numbers are reused).
     pub on_path: PathAnnouncer,
+    /// Commands the firmware has executed over the simulator's life, kept up to date for
+    /// whoever watches (which faults of the plan have come).
+    pub executed: Arc<AtomicU64>,
 }
 
 /// What serving did, besides the firmware's own counts.
@@ -178,6 +183,7 @@ impl<M: Mechanics> Server<M> {
     /// Reboots, e-stop presses and unplugs that the fault plan schedules by move count or time.
     fn inject_faults(&mut self, now: u64) {
         let executed = self.firmware.stats.moves_executed;
+        self.options.executed.store(executed, Ordering::Relaxed);
         if Triggers::take(&mut self.triggers.reboot_at_moves, executed) {
             self.firmware.reboot(now);
         }

@@ -7,6 +7,8 @@ use super::mechanics::Mechanics;
 use super::pty::{serve, Control, ServeOptions, Served};
 use crate::link::SharedPath;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -15,6 +17,8 @@ pub struct RunningSim<M: Mechanics> {
     pub path: SharedPath,
     pub controls: mpsc::UnboundedSender<Control>,
     pub task: JoinHandle<std::io::Result<Served<M>>>,
+    /// Commands the firmware has executed so far (see [`ServeOptions::executed`]).
+    pub executed: Arc<AtomicU64>,
 }
 
 impl<M: Mechanics + Send + 'static> RunningSim<M> {
@@ -27,7 +31,9 @@ impl<M: Mechanics + Send + 'static> RunningSim<M> {
         let path = SharedPath::new(PathBuf::new());
         let (first_tx, mut first_rx) = mpsc::unbounded_channel();
         let announce = path.clone();
+        let executed = Arc::new(AtomicU64::new(0));
         let options = ServeOptions {
+            executed: Arc::clone(&executed),
             faults,
             seed,
             on_path: Box::new(move |p| {
@@ -49,6 +55,7 @@ impl<M: Mechanics + Send + 'static> RunningSim<M> {
             path,
             controls,
             task,
+            executed,
         })
     }
 

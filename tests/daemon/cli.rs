@@ -31,7 +31,8 @@ fn dry_run_solves_every_cube_and_says_so() {
 /// resumes allowed the interrupted run blocks the next cube, and the dry run fails saying so.
 #[test]
 fn dry_run_resumes_a_run_its_e_stop_interrupted() {
-    let faults = "estop-at-move=30,estop-for=300ms";
+    // The second e-stop lies beyond what two cubes execute: said, not silently dropped.
+    let faults = "estop-at-move=30,estop-for=300ms,estop-at-move=99999";
     let args = [
         "dry-run", "--cubes", "2", "--faults", faults, "--tables", "small",
     ];
@@ -55,6 +56,12 @@ fn dry_run_resumes_a_run_its_e_stop_interrupted() {
         "{text}"
     );
     assert!(text.contains("resumes 1"), "{text}");
+    let never = text
+        .lines()
+        .find(|l| l.starts_with("faults never reached: "))
+        .unwrap_or("");
+    assert!(never.contains("estop-at-move=99999"), "{text}");
+    assert!(!never.contains("estop-at-move=30"), "it came: {text}");
 
     let out = cubed(&[&args[..], &["--resumes", "0"]].concat(), None);
     let text = stdout(&out);
