@@ -1,6 +1,7 @@
 //! Reading and writing move sequences in Singmaster notation and in the 1988 notation.
 //!
-//! Singmaster: `U R F D L B` with `'` (or `’`), `2` and `3` (`R3` = `R'`), rotations `x y z`;
+//! Singmaster: `U R F D L B` with `'` (or `’`), `2` and `3` (`R3` = `R'`), one count and at
+//! most one prime (`R2'` = `R2`; `R''` is refused), rotations `x y z`;
 //! spaces between moves are optional. 1988 ("woolley"): `T R F B L P` for
 //! top, right, front, bottom, left, posterior with a mandatory `+`, `-` or `2`,
 //! and `RC+ RC- RC2` for the whole-cube rotations `y y' y2`.
@@ -33,6 +34,8 @@ pub enum NotationError {
     MissingSuffix { text: String, at: usize },
     #[error("move '{text}' at character {}: a turn is by 1, 2 or 3 quarters ({face}, {face}2, {face}3 or {face}')", .at + 1)]
     BadQuarters { text: String, at: usize, face: char },
+    #[error("move '{text}' at character {}: a turn takes one count and at most one prime after it ({face}, {face}2, {face}' or {face}2'), so '{text}' may hide a typo", .at + 1)]
+    BadSuffix { text: String, at: usize, face: char },
     #[error(
         "rotation {rotation} has no form in the 1988 notation (only y rotations: RC+ RC- RC2)"
     )]
@@ -108,19 +111,29 @@ fn parse_singmaster(text: &str) -> Result<Vec<Move>, NotationError> {
         };
         let letter = i - 1;
         let mut quarters = 1u8;
+        // One count, then at most one prime: `R''`, `R22` or `R'2` is refused, not guessed.
+        let (mut counted, mut primed) = (false, false);
         while let Some(&(_, s)) = chars.get(i) {
+            let is_prime = matches!(s, '\'' | '’' | '′');
+            if !is_prime && !s.is_ascii_digit() {
+                break;
+            }
+            if primed || (counted && !is_prime) {
+                let text = token_text(&chars, letter);
+                return Err(NotationError::BadSuffix { text, at, face: c });
+            }
             match s {
                 '1' => quarters = 1,
                 '2' => quarters = 2,
                 '3' => quarters = 3,
                 // The inverse: R' and R3 are the same turn, R3' is R.
-                '\'' | '’' | '′' => quarters = (4 - quarters) % 4,
-                d if d.is_ascii_digit() => {
+                _ if is_prime => quarters = (4 - quarters) % 4,
+                _ => {
                     let text = token_text(&chars, letter);
                     return Err(NotationError::BadQuarters { text, at, face: c });
                 }
-                _ => break,
             }
+            (counted, primed) = (counted || !is_prime, primed || is_prime);
             i += 1;
         }
         moves.push(match (face, axis) {

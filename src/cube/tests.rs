@@ -228,6 +228,23 @@ fn a_turn_by_three_quarters_is_the_inverse_and_other_counts_are_refused_by_place
         parse_moves("R1 U", Notation::Singmaster).unwrap(),
         parse_moves("R U", Notation::Singmaster).unwrap()
     );
+    // R2' is R2, as often written; two primes or two counts may hide a typo: refused.
+    assert_eq!(
+        parse_moves("R2' U2’", Notation::Singmaster).unwrap(),
+        parse_moves("R2 U2", Notation::Singmaster).unwrap()
+    );
+    for (text, token) in [
+        ("U R''", "R''"),
+        ("U R22", "R22"),
+        ("U R'2", "R'2"),
+        ("U R2'2", "R2'2"),
+    ] {
+        let said = parse_moves(text, Notation::Singmaster).unwrap_err();
+        assert_eq!(
+            said.to_string(),
+            format!("move '{token}' at character 3: a turn takes one count and at most one prime after it (R, R2, R' or R2'), so '{token}' may hide a typo"),
+        );
+    }
     let said = parse_moves("R r", Notation::Singmaster)
         .unwrap_err()
         .to_string();
