@@ -341,3 +341,48 @@ fn scramble_and_check_size_2() {
         stdout(&bad)
     );
 }
+
+/// `cubed exec --size 2`: a 2x2 (in the simulator, riding in a 3x3's corners) solved
+/// robot-aware, streamed and left solved by the simulator's own mechanics; refused on a design
+/// that turns faces by centre caps before anything is sent.
+#[test]
+fn exec_size_2_leaves_the_2x2_solved_and_is_refused_on_centre_caps() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cube = &random_cubes(11, 1)[0];
+    let (facelets, _, _) = parse_pocket(cube, URFDLB, None).expect("valid");
+    let as_3x3 = facelets.to_3x3().to_symbols(&ColourScheme::default());
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let mut sim = crate::common::start_sim(&["--speed", "0", "--cube", &as_3x3], &report, &link);
+    let port = link.to_string_lossy().into_owned();
+    let exec = |robot: &str| {
+        let args = [
+            "exec",
+            "--port",
+            &port,
+            "--size",
+            "2",
+            "--robot",
+            robot,
+            "--facelets",
+            cube,
+        ];
+        cubed(&with_cache(&dir, &args), None)
+    };
+    let refused = exec("six-motor");
+    let solved = exec("four-arm");
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("a 2x2 has none"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let text = std::fs::read_to_string(&report).expect("the simulator wrote its report");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let end = report["cube"].as_str().expect("the simulator's cube");
+    let (end, _, _) = cubed::cube::parse_cube(end, FaceOrder::Urfdlb, None).expect("a cube");
+    assert!(PocketFacelets::from_3x3(&end).is_solved(), "{text}");
+    assert_eq!(report["faults"], serde_json::json!([]), "{text}");
+}

@@ -42,9 +42,16 @@ pub struct ExecArgs {
     /// interrupted program, the e-stop button): check the robot first, it moves at once.
     #[arg(long)]
     pub reset: bool,
+    #[command(flatten)]
+    pub size: super::pocket_cmds::SizeArgs,
 }
 
 fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
+    if args.size.size == 2 {
+        if let Err(e) = cubed::robot::pocket_plan::check_holds_a_2x2(planner) {
+            return Ok(Err(error_chain(&e)));
+        }
+    }
     if let Some(path) = &args.program {
         if args.job.start != super::plan_cmds::HOME_HOLDING {
             return Ok(Err(format!(
@@ -77,6 +84,19 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
         Err(e) => return Ok(Err(e)),
     };
     let plan = match (&args.job.moves, &args.job.facelets) {
+        (None, Some(text)) if args.size.size == 2 => {
+            let naive = false;
+            match super::pocket_cmds::pocket_plan(
+                &args.job,
+                &args.size,
+                naive,
+                (planner, &start),
+                text,
+            )? {
+                Ok(plan) => plan,
+                Err(e) => return Ok(Err(e)),
+            }
+        }
         (Some(moves), _) => match face_turns(moves, args.job.notation.into()) {
             Ok(turns) => planner.plan(&start, &turns)?,
             Err(e) => return Ok(Err(e)),
@@ -214,6 +234,9 @@ impl Interrupts {
 
 /// Plans, connects, streams, and reports.
 pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
+    if let Some(refused) = args.size.refuse_on_3x3() {
+        return refused;
+    }
     let planner = match args.job.planner() {
         Ok(planner) => planner,
         Err(refused) => return refused,

@@ -50,7 +50,7 @@ pub struct SizeArgs {
 
 impl SizeArgs {
     /// Refuses the 2x2-only options on a 3x3.
-    fn refuse_on_3x3(&self) -> Option<anyhow::Result<ExitCode>> {
+    pub(super) fn refuse_on_3x3(&self) -> Option<anyhow::Result<ExitCode>> {
         match (self.size, self.metric, self.legacy) {
             (3, Some(_), _) => Some(super::refuse("--metric applies to --size 2 only")),
             (3, _, true) => Some(super::refuse("--legacy applies to --size 2 only")),
@@ -183,8 +183,9 @@ fn test_program(args: &TestProgramArgs) -> anyhow::Result<ExitCode> {
     report.finish()
 }
 
-/// `cubed plan --size 2 --facelets …` (robot-aware, or `--naive`); None: plan as for a 3x3
-/// (face turns and the scan are the same for both sizes).
+/// `cubed plan --size 2 --facelets …` (robot-aware, or `--naive`), refused on a design that
+/// turns faces by centre caps; None: plan as for a 3x3 (face turns and the scan are the same
+/// for both sizes).
 pub fn plan_if_pocket(
     args: &super::plan_cmds::PlanArgs,
     planner: &cubed::robot::Planner,
@@ -193,10 +194,10 @@ pub fn plan_if_pocket(
     if args.size.size == 3 {
         return args.size.refuse_on_3x3();
     }
-    let text = args.job.facelets.as_deref()?;
     if let Err(e) = cubed::robot::pocket_plan::check_holds_a_2x2(planner) {
         return Some(super::refuse_error(&e));
     }
+    let text = args.job.facelets.as_deref()?;
     Some(plan_pocket(args, planner, start, text))
 }
 
@@ -206,30 +207,46 @@ fn plan_pocket(
     start: &cubed::robot::RobotState,
     text: &str,
 ) -> anyhow::Result<ExitCode> {
+    let plan = match pocket_plan(&args.job, &args.size, args.naive, (planner, start), text)? {
+        Ok(plan) => plan,
+        Err(refused) => return super::refuse(refused),
+    };
+    super::plan_cmds::print_plan(planner, &plan, args.format, args.job.notation.into())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The robot's plan for the 2x2 `text` (robot-aware, or `naive`: the first optimal solution,
+/// each turn planned alone); Err inside: the refusal in words (a design without centre caps,
+/// a cube that cannot be read).
+pub fn pocket_plan(
+    job: &super::plan_cmds::RobotJob,
+    size: &SizeArgs,
+    naive: bool,
+    (planner, start): (&cubed::robot::Planner, &cubed::robot::RobotState),
+    text: &str,
+) -> anyhow::Result<Result<cubed::robot::Plan, String>> {
     use cubed::robot::pocket_plan::{pocket_naive, solve_pocket_for_robot, PocketAwareOptions};
-    let format = if args.size.legacy {
+    let format = if size.legacy {
         PocketFormat::Legacy
     } else {
         PocketFormat::Facelets(FaceOrder::Urfdlb)
     };
     let facelets = match parse_pocket(text, format, None) {
         Ok((facelets, _, _)) => facelets,
-        Err(e) => return super::refuse(format.in_input_terms(&e.to_string())),
+        Err(e) => return Ok(Err(format.in_input_terms(&e.to_string()))),
     };
-    let solver = pocket_solver(args.job.tables.cache_dir.as_deref());
-    let metric: Metric = args.size.metric.unwrap_or_default().into();
-    let plan = if args.naive {
+    let solver = pocket_solver(job.tables.cache_dir.as_deref());
+    let metric: Metric = size.metric.unwrap_or_default().into();
+    Ok(Ok(if naive {
         pocket_naive(planner, &solver, start, &facelets, metric)?
     } else {
         let opts = PocketAwareOptions {
             metric,
-            budget: std::time::Duration::from_millis(args.job.budget_ms),
+            budget: std::time::Duration::from_millis(job.budget_ms),
             ..PocketAwareOptions::default()
         };
         solve_pocket_for_robot(planner, &solver, start, &facelets, &opts)?
-    };
-    super::plan_cmds::print_plan(planner, &plan, args.format, args.job.notation.into())?;
-    Ok(ExitCode::SUCCESS)
+    }))
 }
 
 /// `cubed check --size 2`: prints `ok` or the reason (exit 2).
