@@ -1,8 +1,7 @@
 //! What a run works with: the robot model and planner, the solver, the palette, the camera, the link to the robot (opened, homed, reopened after a fatal error), and the in-process simulated robot when the config says `sim`.
 
 use super::api::{LinkDoc, LinkState};
-use super::config::{CameraChoice, DaemonConfig, GridSetting, PortChoice};
-use crate::cube::FaceletCube;
+use super::config::{DaemonConfig, PortChoice};
 use crate::error_chain::error_chain;
 use crate::link::fault_words::fault_in_words;
 use crate::link::LatchedBefore;
@@ -13,20 +12,12 @@ use crate::link::{
 use crate::robot::RecoveryError;
 use crate::robot::{load_robot, ConfigError, Planner, Program, RobotModel, RobotState};
 use crate::robot::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
-use crate::sim::bench::{Attachment, Bench, SharedBench};
-use crate::sim::faults::FaultPlan;
-use crate::sim::pty::Control;
-use crate::sim::spawn::RunningSim;
-use crate::sim::{PhysicsMechanics, SimFirmware};
 use crate::solver::Solver;
-use crate::vision::camera::image_dir::ImageDirCamera;
-use crate::vision::camera::sim::{SharedScene, SimCamera, SimLighting};
 use crate::vision::camera::{Camera, CameraError, Retake};
 use crate::vision::palette::{load_palette, Palette, PaletteError};
-use crate::vision::sample::FaceGrid;
 use crate::vision::scan::GridChoice;
 use firmware_protocol::message::Fault;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// Why the daemon cannot set up its hardware.
@@ -95,84 +86,6 @@ const OPEN_ATTEMPTS: u32 = 5;
 const OPEN_RETRY: std::time::Duration = std::time::Duration::from_millis(200);
 /// Every actuator's position lost.
 const LOST_ALL: u16 = u16::MAX;
-
-/// The in-process simulated robot and the bench around it.
-pub(crate) struct SimRig {
-    pub running: RunningSim<PhysicsMechanics>,
-    pub controls: SimControls,
-}
-
-/// What a person at the simulated robot can do: load a cube, press the button, pull the cable.
-#[derive(Clone)]
-pub struct SimControls {
-    pub scene: SharedScene,
-    pub bench: SharedBench,
-    pub orders: tokio::sync::mpsc::UnboundedSender<Control>,
-    /// The fault plan the simulator was started with, and the commands its firmware has
-    /// executed so far.
-    faults: FaultPlan,
-    executed: Arc<std::sync::atomic::AtomicU64>,
-}
-
-impl SimControls {
-    /// The fault plan's entries that have not come yet (`estop-at-move=5000` after 1200
-    /// commands), and the commands executed so far.
-    pub fn faults_not_reached(&self) -> (Vec<String>, u64) {
-        let executed = self.executed.load(std::sync::atomic::Ordering::Relaxed);
-        let turns = self.bench.lock().map(|b| b.turns).ok();
-        (self.faults.not_reached(executed, turns), executed)
-    }
-
-    /// A person puts `cube` (its own frame) into the robot.
-    pub fn load_cube(&self, cube: FaceletCube) {
-        if let Ok(mut bench) = self.bench.lock() {
-            bench.load = Some(cube);
-        }
-        if let Ok(mut scene) = self.scene.lock() {
-            scene.cube = cube;
-        }
-    }
-
-    /// A person's hand gets into the next `photos` photos (over the lower left of the face).
-    pub fn hand_in_next_photos(&self, photos: u32) {
-        if let Ok(mut scene) = self.scene.lock() {
-            scene.hand_in_photos = photos;
-        }
-    }
-
-    /// Presses the robot's start button.
-    pub fn press_button(&self) {
-        let _ = self.orders.send(Control::Button);
-    }
-
-    /// Pulls the USB cable (the pty closes; it comes back after the `unplug-for` time).
-    pub fn unplug(&self) {
-        let _ = self.orders.send(Control::Unplug);
-    }
-
-    /// Resets the simulated firmware now, as a power glitch would (the mechanics stay put).
-    pub fn reboot(&self) {
-        let _ = self.orders.send(Control::Reboot);
-    }
-
-    /// Something blocks the motor of the `n`-th motion from now (1 = the next one): the
-    /// firmware latches a stall naming it.
-    pub fn stall_motion_in(&self, n: u64) {
-        if let Ok(mut bench) = self.bench.lock() {
-            let due = bench.motions + n;
-            bench.stall_at_motions.push(due);
-        }
-    }
-
-    /// The cube the robot holds now (its own frame).
-    pub fn cube(&self) -> FaceletCube {
-        self.scene.lock().map(|s| s.cube).unwrap_or_default()
-    }
-
-    pub fn bench(&self) -> Bench {
-        self.bench.lock().map(|b| b.clone()).unwrap_or_default()
-    }
-}
 
 /// Where the e-stop of the link in use is found, by whoever holds a clone (the service).
 #[derive(Clone, Default, Debug)]
@@ -592,113 +505,16 @@ impl Rig {
     }
 }
 
-async fn start_sim(
-    config: &DaemonConfig,
-    model: &RobotModel,
-    map: &ActuatorMap,
-) -> Result<SimRig, RigError> {
-    let faults = FaultPlan::parse(&config.sim.faults).unwrap_or_default();
-    let scene: SharedScene = Arc::new(Mutex::new(Default::default()));
-    let bench: SharedBench = Arc::new(Mutex::new(Bench {
-        slip_at_turns: faults.slip_at_turns.clone(),
-        ..Bench::default()
-    }));
-    let attachment = Attachment {
-        scene: Arc::clone(&scene),
-        bench: Arc::clone(&bench),
-    };
-    let mechanics = PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default())
-        .attach(attachment);
-    let firmware = SimFirmware::new(mechanics, config.sim.speed, 0)?;
-    let running = RunningSim::start(firmware, faults.clone(), config.sim.seed)
-        .await
-        .map_err(RigError::Sim)?;
-    let orders = running.controls.clone();
-    let executed = Arc::clone(&running.executed);
-    Ok(SimRig {
-        running,
-        controls: SimControls {
-            scene,
-            bench,
-            orders,
-            faults,
-            executed,
-        },
-    })
-}
-
-fn open_camera(
-    config: &DaemonConfig,
-    sim: Option<&SimRig>,
-) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
-    let grid = match config.grid {
-        GridSetting::Auto => GridChoice::Auto,
-        GridSetting::Square { x, y, side } => GridChoice::Fixed(FaceGrid::square(x, y, side)),
-    };
-    match &config.camera {
-        CameraChoice::Sim => {
-            let normal = SimLighting::default();
-            let light = config.sim.exposure;
-            let lighting = SimLighting {
-                exposure: (normal.exposure.0 * light, normal.exposure.1 * light),
-                highlight_rolloff: config.sim.highlight_rolloff,
-                ..normal
-            };
-            let camera = SimCamera::new(config.sim.seed, lighting);
-            let camera = match sim {
-                Some(s) => camera.with_scene(Arc::clone(&s.controls.scene)),
-                None => camera,
-            };
-            let grid = match config.grid {
-                GridSetting::Auto => GridChoice::Fixed(SimCamera::nominal_grid()),
-                _ => grid,
-            };
-            Ok((Box::new(camera), grid))
-        }
-        CameraChoice::Dir(dir) => Ok((Box::new(open_camera_folder(dir)?), grid)),
-        CameraChoice::Usb(device) => open_usb(device, &config.camera_lock, grid),
-    }
-}
-
-/// The `dir:` camera's folder, listed; a missing folder or two photos of one face is the
-/// config's fault.
-pub(super) fn open_camera_folder(dir: &Path) -> Result<ImageDirCamera, RigError> {
-    ImageDirCamera::open(dir).map_err(|source| RigError::CameraFolder {
-        dir: dir.to_path_buf(),
-        source,
-    })
-}
-
 #[path = "rig_recovery.rs"]
 mod recovery;
 
-#[cfg(feature = "camera")]
-fn open_usb(
-    device: &str,
-    lock: &crate::vision::camera::lock::LockSettings,
-    grid: GridChoice,
-) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
-    use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
-    let config = UsbCameraConfig {
-        device: device.to_string(),
-        lock: *lock,
-        ..UsbCameraConfig::default()
-    };
-    let camera = UsbCamera::open(&config)?;
-    let report = camera.lock_report.summary();
-    if camera.lock_report.refused.is_empty() {
-        tracing::info!("{}: {report}", camera.describe());
-    } else {
-        tracing::warn!("{}: {report}", camera.describe());
-    }
-    Ok((Box::new(camera), grid))
-}
+#[path = "rig_sim.rs"]
+mod sim;
+use sim::start_sim;
+pub(crate) use sim::SimControls;
+pub(crate) use sim::SimRig;
 
-#[cfg(not(feature = "camera"))]
-fn open_usb(
-    _device: &str,
-    _lock: &crate::vision::camera::lock::LockSettings,
-    _grid: GridChoice,
-) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
-    Err(RigError::NoCameraSupport)
-}
+#[path = "rig_camera.rs"]
+mod camera;
+use camera::open_camera;
+pub(super) use camera::open_camera_folder;

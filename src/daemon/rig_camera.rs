@@ -1,0 +1,84 @@
+//! The daemon's camera, opened as the configuration says: the simulated camera (watching the simulated robot's cube), a folder of photos, or a USB webcam (with the `camera` feature).
+
+use super::{RigError, SimRig};
+use crate::daemon::config::{CameraChoice, DaemonConfig, GridSetting};
+use crate::vision::camera::image_dir::ImageDirCamera;
+use crate::vision::camera::sim::{SimCamera, SimLighting};
+use crate::vision::camera::Camera;
+use crate::vision::sample::FaceGrid;
+use crate::vision::scan::GridChoice;
+use std::path::Path;
+use std::sync::Arc;
+
+pub(super) fn open_camera(
+    config: &DaemonConfig,
+    sim: Option<&SimRig>,
+) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
+    let grid = match config.grid {
+        GridSetting::Auto => GridChoice::Auto,
+        GridSetting::Square { x, y, side } => GridChoice::Fixed(FaceGrid::square(x, y, side)),
+    };
+    match &config.camera {
+        CameraChoice::Sim => {
+            let normal = SimLighting::default();
+            let light = config.sim.exposure;
+            let lighting = SimLighting {
+                exposure: (normal.exposure.0 * light, normal.exposure.1 * light),
+                highlight_rolloff: config.sim.highlight_rolloff,
+                ..normal
+            };
+            let camera = SimCamera::new(config.sim.seed, lighting);
+            let camera = match sim {
+                Some(s) => camera.with_scene(Arc::clone(&s.controls.scene)),
+                None => camera,
+            };
+            let grid = match config.grid {
+                GridSetting::Auto => GridChoice::Fixed(SimCamera::nominal_grid()),
+                _ => grid,
+            };
+            Ok((Box::new(camera), grid))
+        }
+        CameraChoice::Dir(dir) => Ok((Box::new(open_camera_folder(dir)?), grid)),
+        CameraChoice::Usb(device) => open_usb(device, &config.camera_lock, grid),
+    }
+}
+
+/// The `dir:` camera's folder, listed; a missing folder or two photos of one face is the
+/// config's fault.
+pub(crate) fn open_camera_folder(dir: &Path) -> Result<ImageDirCamera, RigError> {
+    ImageDirCamera::open(dir).map_err(|source| RigError::CameraFolder {
+        dir: dir.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(feature = "camera")]
+fn open_usb(
+    device: &str,
+    lock: &crate::vision::camera::lock::LockSettings,
+    grid: GridChoice,
+) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
+    use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
+    let config = UsbCameraConfig {
+        device: device.to_string(),
+        lock: *lock,
+        ..UsbCameraConfig::default()
+    };
+    let camera = UsbCamera::open(&config)?;
+    let report = camera.lock_report.summary();
+    if camera.lock_report.refused.is_empty() {
+        tracing::info!("{}: {report}", camera.describe());
+    } else {
+        tracing::warn!("{}: {report}", camera.describe());
+    }
+    Ok((Box::new(camera), grid))
+}
+
+#[cfg(not(feature = "camera"))]
+fn open_usb(
+    _device: &str,
+    _lock: &crate::vision::camera::lock::LockSettings,
+    _grid: GridChoice,
+) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
+    Err(RigError::NoCameraSupport)
+}
