@@ -20,6 +20,7 @@ mod history_schema;
 mod history_tests;
 pub(crate) mod interruption;
 pub(crate) mod launch;
+mod link_status;
 pub mod metrics;
 pub(crate) mod outcome;
 mod pipeline;
