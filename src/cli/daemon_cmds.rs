@@ -247,6 +247,14 @@ fn ask(command: ControlCommand, args: ControlArgs, print: Print) -> anyhow::Resu
             println!("{}", reply.render());
             Ok(match &reply {
                 ControlReply::Status(status) => exit_for(status),
+                ControlReply::Accepted { command, status }
+                    if *command == ControlCommand::EStop
+                        && status.link.state != LinkState::Open =>
+                {
+                    // Latched in the daemon, but the robot did not hear it: a script must know.
+                    eprintln!("EMERGENCY STOP NOT DELIVERED to the robot ({}): it goes out when the link is back; if the robot moves, use its e-stop button or cut its power", status.link.line);
+                    ExitCode::FAILURE
+                }
                 _ => ExitCode::SUCCESS,
             })
         }

@@ -1,6 +1,6 @@
 //! Starting and stopping the whole daemon in-process: history opened (interrupted runs reported), rig set up, the service task spawned; used by `cubed run`, `cubed dry-run` and the tests.
 
-use super::api::{DaemonEvent, DaemonHandle, DaemonState, RunSummary, StatusDoc};
+use super::api::{DaemonEvent, DaemonHandle, DaemonState, LinkDoc, RunSummary, StatusDoc};
 use super::board::{palette_doc, StatusBoard};
 use super::config::{CubeSize, DaemonConfig};
 use super::context::RunSettings;
@@ -102,9 +102,13 @@ impl RunningDaemon {
         let mut rig = Rig::new(config, solver).await?;
         // Open the link now so the robot's start button works at once (a robot that is
         // not there yet is retried by the service while idle).
-        if let Err(e) = rig.connect().await {
-            tracing::warn!("robot link not open yet: {}", error_chain(&e));
-        }
+        let link = match rig.reach().await {
+            Ok(()) => LinkDoc::open(),
+            Err(why) => {
+                tracing::warn!("robot link not open yet: {}", why.words);
+                why.link()
+            }
+        };
         let sim = rig.sim.as_ref().map(|s| s.controls.clone());
         if let Some(Ok(mut scene)) = sim.as_ref().map(|s| s.scene.lock()) {
             // The simulated camera draws a 2x2's faces as 2x2 grids.
@@ -148,7 +152,7 @@ impl RunningDaemon {
             camera: rig.camera_name.clone(),
             cube_size: config.cube_size.name().to_string(),
             palette: palette_doc(&rig.palette),
-            link: Default::default(),
+            link,
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
         let board = StatusBoard::new(inbox.status.clone(), inbox.events.clone());
@@ -327,9 +331,15 @@ fn interrupted_notice(runs: &[RunSummary]) -> Option<String> {
     let ids: Vec<String> = runs.iter().map(|r| r.id.to_string()).collect();
     let last = runs.first()?;
     let at = super::history::turns_made(last);
+    let all = match ids.len() {
+        1 => String::new(),
+        _ => format!(
+            " Runs the daemon stopped during, newest first: {}.",
+            ids.join(", ")
+        ),
+    };
     Some(format!(
-        "run {} was interrupted: the daemon stopped during it {at}. The cube's state is unknown, so the next start rescans it. Interrupted: {}",
-        last.id,
-        ids.join(", ")
+        "run {} was interrupted: the daemon stopped during it {at}. The cube's state is unknown, so the next start rescans it.{all}",
+        last.id
     ))
 }

@@ -41,7 +41,9 @@ impl LinkState {
             LinkState::Open => "open",
             LinkState::Lost => "lost, reconnecting",
             LinkState::Unreachable => "cannot be opened, retrying",
-            LinkState::EStopHeld => "the robot's e-stop button is still held",
+            LinkState::EStopHeld => {
+                "the robot's e-stop button was still held at the last Reset or Resume (release it, then reset again)"
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::abort::{Abort, AbortFlag};
 use super::api::CalibrationDoc;
-use super::api::{DaemonInbox, DaemonState, Refusal, Request, StartSource};
+use super::api::{DaemonInbox, DaemonState, LinkDoc, LinkState, Refusal, Request, StartSource};
 use super::board::StatusBoard;
 use super::context::{RunContext, RunSettings};
 use super::cube_size::RunCube;
@@ -311,6 +311,13 @@ impl Service {
         let unreachable = handle.is_none() || self.board.now().state == DaemonState::Paused;
         if let Some(h) = handle {
             let _ = h.emergency_stop();
+        }
+        if unreachable && self.board.now().link.state == LinkState::Open {
+            // The status's link must not claim the stop went out (`cubed estop` exits 1).
+            self.board.link(LinkDoc::down(
+                LinkState::Closed,
+                "no link was open to send the emergency stop on",
+            ));
         }
         // An e-stop between runs belongs to none: the status stops naming the last one, and
         // stops showing its photos and solution (the history keeps them).

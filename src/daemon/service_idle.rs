@@ -124,6 +124,12 @@ fn latched_before(board: &StatusBoard, latched: LatchedBefore, words: &str) {
     board.set(state, message);
 }
 
+/// Whether `why` is the emergency stop that a Reset or Resume found its button still held for
+/// (not news, and not "from before this session").
+fn still_held(board: &StatusBoard, why: &crate::daemon::rig::Unreachable) -> bool {
+    board.now().link.state == LinkState::EStopHeld && why.latched.is_some_and(|l| l.estop())
+}
+
 /// The next link event while idle; with no link, tries to open one every few seconds
 /// (so the robot's start button works as soon as the robot is there).
 pub(super) async fn idle_event(
@@ -137,9 +143,18 @@ pub(super) async fn idle_event(
     while !rig.connected() {
         match rig.reach().await {
             Ok(()) => {
+                match last_error.take() {
+                    // The status said the robot could not be reached: now it says otherwise.
+                    Some(_) => tell(board, "robot link open: the robot is reachable again"),
+                    None => board.log("robot link open"),
+                }
                 board.link(LinkDoc::open());
-                board.log("robot link open");
-                *last_error = None;
+            }
+            Err(why) if still_held(board, &why) => {
+                // The e-stop a Reset found held is still latched: the status keeps saying so
+                // (the firmware says no more until a person resets again).
+                *last_error = Some(why.words);
+                tokio::time::sleep(RECONNECT_IDLE).await;
             }
             Err(why) => {
                 board.link(why.link());

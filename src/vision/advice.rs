@@ -14,11 +14,11 @@ pub fn what_to_do(doubt: Doubt, light: Step, retake: Retake) -> &'static str {
             "check the cube: a corner twisted or an edge flipped by hand, two stickers of a piece swapped (re-stickered), or a cube put back together wrong, cannot be solved; if it is sound, take the photos again with those stickers lit evenly",
         ),
         (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => (
-            "they came out near white, too bright for the camera: dim the lamp or lower `[camera] exposure`",
+            "they came out near white, too bright for the camera: dim the lamp or lower `[camera] exposure` (on the simulator, `[sim] exposure`)",
             "they came out near white, too bright: take the photos again with less light or a shorter exposure",
         ),
         (_, Step::Brighter) => (
-            "they came out near black: light the cube better or raise `[camera] exposure`",
+            "they came out near black: light the cube better or raise `[camera] exposure` (on the simulator, `[sim] exposure`)",
             "they came out near black: take the photos again with more light or a longer exposure",
         ),
         (Doubt::Unlike, Step::Same) => (

@@ -181,12 +181,13 @@ impl ControlReply {
             }
             ControlReply::Status(status) => {
                 let mut out = line_and_message(status);
-                out.push('\n');
-                out.push_str(&status.link.line);
                 if let Some(notice) = &status.notice {
                     out.push_str("\nnotice: ");
                     out.push_str(notice);
                 }
+                // Last, where a script finds it.
+                out.push('\n');
+                out.push_str(&status.link.line);
                 out
             }
         }
@@ -208,15 +209,18 @@ fn status_line(status: &StatusDoc) -> String {
     let mut line = status.state.name().to_string();
     // Once done, the message counts the run's turns in all (a resumed run made more than its
     // last solution's): no progress here.
-    if let (Some(p), DaemonState::Executing | DaemonState::Paused) =
-        (&status.progress, status.state)
-    {
-        line.push_str(&format!(
+    match (&status.progress, status.state) {
+        (Some(p), DaemonState::Executing) => line.push_str(&format!(
             ": move {} of {} (ETA {} s)",
             p.moves_done,
             p.moves,
             p.eta_ms.div_ceil(1000)
-        ));
+        )),
+        // Waiting for the link: the time left is not known until it is back.
+        (Some(p), DaemonState::Paused) => {
+            line.push_str(&format!(": move {} of {}", p.moves_done, p.moves))
+        }
+        _ => {}
     }
     match (status.run, status.state) {
         // Idle, the run named is over (stopped, reset, calibrated): not a current one.
@@ -251,6 +255,9 @@ mod tests {
             text.starts_with("executing: move 12 of 19 (ETA 41 s), run 3\n"),
             "{text}"
         );
+        let mut paused = s.clone();
+        paused.state = DaemonState::Paused;
+        assert_eq!(status_line(&paused), "paused: move 12 of 19, run 3");
         let mut after = s.clone();
         after.state = DaemonState::Done;
         assert_eq!(
@@ -292,7 +299,7 @@ mod tests {
         let text = ControlReply::Status(Box::new(s)).render();
         assert!(
             text.ends_with(&format!(
-                "robot link: the robot's e-stop button is still held: {refused}"
+                "robot link: the robot's e-stop button was still held at the last Reset or Resume (release it, then reset again): {refused}"
             )),
             "{text}"
         );

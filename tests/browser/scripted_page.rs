@@ -117,7 +117,7 @@ async fn the_page_runs_the_scripted_daemon() {
     wait_for_text(
         page,
         "link",
-        "robot link: the robot's e-stop button is still held",
+        "robot link: the robot's e-stop button was still held at the last Reset or Resume",
     )
     .await;
     wait_for_text(page, "link", scripted::BUTTON_HELD).await;

@@ -325,6 +325,14 @@ fn status_exits_3_and_names_the_port_while_the_robot_cannot_be_reached() {
         "{text}"
     );
     assert_eq!(status_code(&http), Some(3), "{text}");
+    // An e-stop the daemon latches but cannot send: exit 1, said plainly.
+    let estop = cubed(&["estop", "--http", &http], None);
+    assert_eq!(estop.status.code(), Some(1), "{}", stdout(&estop));
+    assert!(
+        stderr(&estop).starts_with("EMERGENCY STOP NOT DELIVERED to the robot"),
+        "{}",
+        stderr(&estop)
+    );
     let _ = daemon.kill();
     let _ = daemon.wait();
 }
