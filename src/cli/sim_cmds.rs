@@ -11,7 +11,7 @@ use cubed::error_chain::error_chain;
 use cubed::robot::load_robot;
 use cubed::robot::ActuatorMap;
 use cubed::sim::faults::FaultPlan;
-use cubed::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeOptions};
+use cubed::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeCounts, ServeOptions};
 use cubed::sim::report::SimReport;
 use cubed::sim::{PhysicsMechanics, SimFirmware};
 use nix::sys::signal::{signal, SigHandler, Signal};
@@ -21,6 +21,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use tokio::sync::mpsc;
 
 #[derive(Args, Debug)]
@@ -112,13 +113,14 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
+    let counts = Arc::new(ServeCounts::default());
     let served = runtime.block_on(async {
         let (controls, control_rx) = mpsc::unbounded_channel();
         read_stdin(controls.clone());
         forward_signals(controls);
         let options = ServeOptions {
             faults: faults.clone(),
-            executed: Default::default(),
+            counts: Arc::clone(&counts),
             seed: args.seed,
             on_path: announcer(args.link.clone()),
         };
@@ -134,7 +136,7 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let executed = served.firmware.stats.moves_executed;
-    let never = faults.not_reached(executed, None);
+    let never = counts.not_reached(&faults, None);
     if !never.is_empty() {
         eprintln!(
             "cubed sim: {} never came: the firmware executed {executed} commands",

@@ -6,7 +6,7 @@ use crate::daemon::config::DaemonConfig;
 use crate::robot::{ActuatorMap, RobotModel};
 use crate::sim::bench::{Attachment, Bench, SharedBench};
 use crate::sim::faults::FaultPlan;
-use crate::sim::pty::Control;
+use crate::sim::pty::{Control, ServeCounts};
 use crate::sim::spawn::RunningSim;
 use crate::sim::{PhysicsMechanics, SimFirmware};
 use crate::vision::camera::sim::SharedScene;
@@ -27,16 +27,19 @@ pub struct SimControls {
     /// The fault plan the simulator was started with, and the commands its firmware has
     /// executed so far.
     faults: FaultPlan,
-    executed: Arc<std::sync::atomic::AtomicU64>,
+    counts: Arc<ServeCounts>,
 }
 
 impl SimControls {
     /// The fault plan's entries that have not come yet (`estop-at-move=5000` after 1200
     /// commands), and the commands executed so far.
     pub fn faults_not_reached(&self) -> (Vec<String>, u64) {
-        let executed = self.executed.load(std::sync::atomic::Ordering::Relaxed);
+        let executed = self
+            .counts
+            .executed
+            .load(std::sync::atomic::Ordering::Relaxed);
         let turns = self.bench.lock().map(|b| b.turns).ok();
-        (self.faults.not_reached(executed, turns), executed)
+        (self.counts.not_reached(&self.faults, turns), executed)
     }
 
     /// A person puts `cube` (its own frame) into the robot.
@@ -112,7 +115,7 @@ pub(super) async fn start_sim(
         .await
         .map_err(RigError::Sim)?;
     let orders = running.controls.clone();
-    let executed = Arc::clone(&running.executed);
+    let counts = Arc::clone(&running.counts);
     Ok(SimRig {
         running,
         controls: SimControls {
@@ -120,7 +123,7 @@ pub(super) async fn start_sim(
             bench,
             orders,
             faults,
-            executed,
+            counts,
         },
     })
 }

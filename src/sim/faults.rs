@@ -65,7 +65,7 @@ fn parse_ms(key: &str, value: &str) -> Result<u64, FaultSpecError> {
     let bad = || FaultSpecError::BadValue {
         key: key.into(),
         value: value.into(),
-        expected: "a duration such as 250ms or 2s",
+        expected: "a duration above zero, such as 250ms or 2s",
     };
     let (number, scale) = if let Some(ms) = value.strip_suffix("ms") {
         (ms, 1.0)
@@ -102,10 +102,23 @@ fn parse_count(key: &str, value: &str) -> Result<u64, FaultSpecError> {
 
 impl FaultPlan {
     /// The entries counted in commands (and, given the face turns done, in turns) that have
-    /// not come yet, as written (`estop-at-move=5000`): a run that ended before them never
-    /// saw them. An entry comes once the count reaches it (`unplug-at-move=0` at once).
-    pub fn not_reached(&self, commands: u64, turns: Option<u64>) -> Vec<String> {
+    /// not come yet, as written (`estop-at-move=5000`), and `unplug-every` if it never made an
+    /// unplug: a run that ended before them never saw them. An entry comes once the count
+    /// reaches it (`unplug-at-move=0` at once).
+    pub fn not_reached(
+        &self,
+        commands: u64,
+        turns: Option<u64>,
+        timed_unplugs: u64,
+    ) -> Vec<String> {
         let mut out = Vec::new();
+        if let (Some(every), 0) = (self.unplug_every_ms, timed_unplugs) {
+            let period = match every % 1000 {
+                0 => format!("{}s", every / 1000),
+                _ => format!("{every}ms"),
+            };
+            out.push(format!("unplug-every={period}"));
+        }
         let mut later = |key: &str, list: &[u64], done: u64| {
             let pending = list.iter().filter(|&&at| at > done);
             out.extend(pending.map(|at| format!("{key}={at}")));
@@ -277,16 +290,20 @@ mod tests {
         )
         .expect("valid");
         assert_eq!(
-            plan.not_reached(30, Some(4)),
+            plan.not_reached(30, Some(4), 0),
             vec!["reboot-at=31".to_string()]
         );
         assert_eq!(
-            plan.not_reached(29, Some(3)),
+            plan.not_reached(29, Some(3), 0),
             ["reboot-at=31", "estop-at-move=30", "slip-at-turn=4"]
         );
         // Turns unknown (no simulated camera to slip under): slips are not judged.
-        assert_eq!(plan.not_reached(0, None).len(), 3);
-        assert!(FaultPlan::default().not_reached(0, Some(0)).is_empty());
+        assert_eq!(plan.not_reached(0, None, 0).len(), 3);
+        assert!(FaultPlan::default().not_reached(0, Some(0), 0).is_empty());
+        // A timed unplug that never came (the run was shorter than its period).
+        let every = FaultPlan::parse("unplug-every=2s").expect("valid");
+        assert_eq!(every.not_reached(500, None, 0), ["unplug-every=2s"]);
+        assert!(every.not_reached(500, None, 1).is_empty());
     }
 
     #[test]

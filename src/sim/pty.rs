@@ -78,9 +78,27 @@ pub struct ServeOptions {
     /// Called with each new pty path (first one included), and with `None` the moment the
     /// pty is unplugged so that nobody opens the old path (pty numbers are reused).
     pub on_path: PathAnnouncer,
-    /// Commands the firmware has executed over the simulator's life, kept up to date for
-    /// whoever watches (which faults of the plan have come).
-    pub executed: Arc<AtomicU64>,
+    /// What has happened so far, kept up to date for whoever watches (which faults of the
+    /// plan have come).
+    pub counts: Arc<ServeCounts>,
+}
+
+/// Counts of a serving simulator, readable while it runs.
+#[derive(Debug, Default)]
+pub struct ServeCounts {
+    /// Commands the firmware has executed over the simulator's life.
+    pub executed: AtomicU64,
+    /// Unplugs `unplug-every` has made.
+    pub timed_unplugs: AtomicU64,
+}
+
+impl ServeCounts {
+    /// The fault plan's entries that have not come yet (see [`FaultPlan::not_reached`]).
+    pub fn not_reached(&self, plan: &FaultPlan, turns: Option<u64>) -> Vec<String> {
+        let executed = self.executed.load(Ordering::Relaxed);
+        let timed = self.timed_unplugs.load(Ordering::Relaxed);
+        plan.not_reached(executed, turns, timed)
+    }
 }
 
 /// What serving did, besides the firmware's own counts.
@@ -115,7 +133,8 @@ impl Triggers {
         list.len() != before
     }
 
-    fn unplug_due(&mut self, now: u64, executed: u64, every: Option<u64>) -> bool {
+    /// Whether an unplug is due, and whether `unplug-every` is why.
+    fn unplug_due(&mut self, now: u64, executed: u64, every: Option<u64>) -> (bool, bool) {
         let timed = match (self.next_unplug_ms, every) {
             (Some(at), Some(every)) if now >= at => {
                 self.next_unplug_ms = Some(now + every);
@@ -123,7 +142,10 @@ impl Triggers {
             }
             _ => false,
         };
-        Self::take(&mut self.unplug_at_moves, executed) || timed
+        (
+            Self::take(&mut self.unplug_at_moves, executed) || timed,
+            timed,
+        )
     }
 }
 
@@ -183,7 +205,10 @@ impl<M: Mechanics> Server<M> {
     /// Reboots, e-stop presses and unplugs that the fault plan schedules by move count or time.
     fn inject_faults(&mut self, now: u64) {
         let executed = self.firmware.stats.moves_executed;
-        self.options.executed.store(executed, Ordering::Relaxed);
+        self.options
+            .counts
+            .executed
+            .store(executed, Ordering::Relaxed);
         if Triggers::take(&mut self.triggers.reboot_at_moves, executed) {
             self.firmware.reboot(now);
         }
@@ -193,8 +218,17 @@ impl<M: Mechanics> Server<M> {
         }
         self.release_estop_when_due(now);
         let every = self.options.faults.unplug_every_ms;
-        if self.endpoint.is_some() && self.triggers.unplug_due(now, executed, every) {
-            self.unplug(now, self.options.faults.unplug_for_ms);
+        if self.endpoint.is_some() {
+            let (due, timed) = self.triggers.unplug_due(now, executed, every);
+            if timed {
+                self.options
+                    .counts
+                    .timed_unplugs
+                    .fetch_add(1, Ordering::Relaxed);
+            }
+            if due {
+                self.unplug(now, self.options.faults.unplug_for_ms);
+            }
         }
     }
 

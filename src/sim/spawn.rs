@@ -4,10 +4,9 @@
 use super::faults::FaultPlan;
 use super::firmware::SimFirmware;
 use super::mechanics::Mechanics;
-use super::pty::{serve, Control, ServeOptions, Served};
+use super::pty::{serve, Control, ServeCounts, ServeOptions, Served};
 use crate::link::SharedPath;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -17,8 +16,8 @@ pub struct RunningSim<M: Mechanics> {
     pub path: SharedPath,
     pub controls: mpsc::UnboundedSender<Control>,
     pub task: JoinHandle<std::io::Result<Served<M>>>,
-    /// Commands the firmware has executed so far (see [`ServeOptions::executed`]).
-    pub executed: Arc<AtomicU64>,
+    /// What has happened so far (see [`ServeOptions::counts`]).
+    pub counts: Arc<ServeCounts>,
 }
 
 impl<M: Mechanics + Send + 'static> RunningSim<M> {
@@ -31,9 +30,9 @@ impl<M: Mechanics + Send + 'static> RunningSim<M> {
         let path = SharedPath::new(PathBuf::new());
         let (first_tx, mut first_rx) = mpsc::unbounded_channel();
         let announce = path.clone();
-        let executed = Arc::new(AtomicU64::new(0));
+        let counts = Arc::new(ServeCounts::default());
         let options = ServeOptions {
-            executed: Arc::clone(&executed),
+            counts: Arc::clone(&counts),
             faults,
             seed,
             on_path: Box::new(move |p| {
@@ -55,7 +54,7 @@ impl<M: Mechanics + Send + 'static> RunningSim<M> {
             path,
             controls,
             task,
-            executed,
+            counts,
         })
     }
 

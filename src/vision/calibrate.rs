@@ -29,10 +29,22 @@ pub struct Calibration {
 pub enum CalibrateError {
     #[error("the scan is not of a solved cube: face {face} does not read as one colour (calibrate from a solved cube)")]
     NotSolved { face: char },
+    #[error("faces {first} and {second} look the same to the camera ({apart:.1} apart in CIEDE2000, at least {} needed): light the cube evenly and check the camera's white balance, then calibrate again", super::palette::LEAST_APART)]
+    TooAlike {
+        first: char,
+        second: char,
+        apart: f32,
+    },
 }
 
 /// Calibrates `palette` from readings (URFDLB) of a solved cube.
 pub fn calibrate(readings: &[Rgb; 54], palette: &Palette) -> Result<Calibration, CalibrateError> {
+    let labs = readings.map(LabColour::from_rgb);
+    let medians: [LabColour; 6] = std::array::from_fn(|f| {
+        LabColour::median(labs[f * 9..f * 9 + 9].iter().copied()).expect("nine stickers")
+    });
+    // First: two faces the camera cannot part would read as one colour, not as unsolved.
+    check_apart(&medians)?;
     let guess = classify_best_guess(readings, palette, &ClassifyOptions::default());
     if let Some(face) =
         (0..6).find(|&f| (0..9).any(|i| guess.facelets.stickers[f * 9 + i].index() != f))
@@ -41,10 +53,6 @@ pub fn calibrate(readings: &[Rgb; 54], palette: &Palette) -> Result<Calibration,
             face: b"URFDLB"[face] as char,
         });
     }
-    let labs = readings.map(LabColour::from_rgb);
-    let medians: [LabColour; 6] = std::array::from_fn(|f| {
-        LabColour::median(labs[f * 9..f * 9 + 9].iter().copied()).expect("nine stickers")
-    });
     let stray = (0..54)
         .find(|&s| (0..6).any(|f| labs[s].delta_e(medians[f]) < labs[s].delta_e(medians[s / 9])));
     if let Some(s) = stray {
@@ -74,6 +82,23 @@ pub fn calibrate(readings: &[Rgb; 54], palette: &Palette) -> Result<Calibration,
         palette: palette.with_references(references),
         colours,
     })
+}
+
+/// The faces' colours must stay told apart, as a palette file's must.
+fn check_apart(medians: &[LabColour; 6]) -> Result<(), CalibrateError> {
+    for first in 0..6 {
+        for second in first + 1..6 {
+            let apart = medians[first].delta_e(medians[second]);
+            if apart < super::palette::LEAST_APART {
+                return Err(CalibrateError::TooAlike {
+                    first: b"URFDLB"[first] as char,
+                    second: b"URFDLB"[second] as char,
+                    apart,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -111,6 +136,25 @@ mod tests {
             assert!(c.after < 2.0, "{c:?}");
         }
         assert_eq!(cal.palette.symbols(), palette.symbols());
+    }
+
+    #[test]
+    fn faces_that_look_the_same_are_refused_naming_them() {
+        let mut seen = crate::vision::camera::sim::STANDARD_STICKERS;
+        // Orange (L) as red (R) came out: under this light the camera cannot part them.
+        seen[4] = seen[1];
+        let said = calibrate(&solved_readings(seen), &Palette::default());
+        assert!(
+            matches!(
+                said,
+                Err(CalibrateError::TooAlike {
+                    first: 'R',
+                    second: 'L',
+                    ..
+                })
+            ),
+            "{said:?}"
+        );
     }
 
     #[test]

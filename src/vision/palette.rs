@@ -18,6 +18,10 @@ pub struct PaletteColour {
     pub home: Face,
 }
 
+/// Two colours closer than this (CIEDE2000, where about 1 is a just-noticeable difference) look
+/// the same to a person and to the camera: a palette keeps every pair further apart.
+pub const LEAST_APART: f32 = 3.0;
+
 /// Six valid colours, indexed by their home face (URFDLB).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Palette {
@@ -214,6 +218,16 @@ fn check_unique(
                 format!("{} is used twice, each of U R F D L B once", colour.home),
             ));
         }
+        let apart = other.reference.delta_e(colour.reference);
+        if apart < LEAST_APART {
+            return Err((
+                format!("[[colour]] #{}", i + 1),
+                format!(
+                    "\"{}\" is {apart:.1} from \"{}\" (CIEDE2000); colours that look the same cannot be told apart: at least {LEAST_APART} is needed",
+                    colour.name, other.name
+                ),
+            ));
+        }
     }
     Ok(())
 }
@@ -366,5 +380,12 @@ mod tests {
         assert!(problem(&unknown).contains("shade"), "{}", problem(&unknown));
         let lab = six(|i| entry(i).replace("srgb = [", "lab = [101, 0, 0]\n#"));
         assert!(problem(&lab).contains("0..=100"), "{}", problem(&lab));
+        // Colour 5 given colour 2's value: two colours that cannot be told apart.
+        let alike = six(|i| entry(i).replace("srgb = [160,", "srgb = [40,"));
+        let said = problem(&alike);
+        assert!(
+            said.contains("[[colour]] #5") && said.contains("\"c4\" is 0.0 from \"c1\""),
+            "{said}"
+        );
     }
 }
