@@ -335,3 +335,22 @@ fn exec_turns_the_named_faces_of_a_cube_loaded_another_way_up() {
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("give --start to `cubed plan`"), "{said}");
 }
+
+/// Inputs that cannot be used are refused with exit 2 naming them, before anything runs: a
+/// program file that is not there, a simulator link in a folder that is not there.
+#[test]
+fn a_missing_program_file_or_link_folder_is_refused_naming_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("nowhere/program.json");
+    let missing = missing.to_string_lossy();
+    let out = cubed(
+        &["exec", "--port", "/dev/null", "--program", &missing],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&*missing), "{}", stderr(&out));
+    let link = dir.path().join("nowhere/robot");
+    let out = cubed(&["sim", "--pty", "--link", &link.to_string_lossy()], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+}

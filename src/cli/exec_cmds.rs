@@ -59,8 +59,11 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
                 args.job.start
             )));
         }
-        let text = cubed::named_file::read_text(path, cubed::named_file::TEXT_LIMIT)
-            .with_context(|| format!("reading the program {}", path.display()))?;
+        // A program that cannot be read is the input's fault (exit 2), as a bad one is.
+        let text = match cubed::named_file::read_text(path, cubed::named_file::TEXT_LIMIT) {
+            Ok(text) => text,
+            Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
+        };
         let doc: ProgramDoc = match serde_json::from_str(&text) {
             Ok(doc) => doc,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),

@@ -103,6 +103,9 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         (Err(e), _) => return refuse(e),
         (_, Err(e)) => return super::refuse_error(&e),
     };
+    if let Some(refused) = args.link.as_deref().and_then(link_refusal) {
+        return refuse(refused);
+    }
     let map = ActuatorMap::new(&model)?;
     eprintln!(
         "cubed sim: robot {}, cube {}",
@@ -149,6 +152,35 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("writing the report {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why `--link` cannot be kept pointing at the pty: its folder is missing, or a file (not a
+/// link) is already there.
+fn link_refusal(link: &std::path::Path) -> Option<String> {
+    let folder = match link.parent() {
+        Some(p) if p.as_os_str().is_empty() => std::path::Path::new("."),
+        Some(p) => p,
+        None => {
+            return Some(format!(
+                "--link {}: give a file path for the link",
+                link.display()
+            ))
+        }
+    };
+    if !folder.is_dir() {
+        return Some(format!(
+            "--link {}: the folder {} does not exist",
+            link.display(),
+            folder.display()
+        ));
+    }
+    match link.symlink_metadata() {
+        Ok(m) if !m.file_type().is_symlink() => Some(format!(
+            "--link {}: a file that is not a link is there; give another path",
+            link.display()
+        )),
+        _ => None,
+    }
 }
 
 fn announcer(link: Option<PathBuf>) -> PathAnnouncer {

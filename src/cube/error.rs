@@ -6,7 +6,7 @@ use super::face::{Face, Sticker};
 /// Why a facelet description is not a cube that can exist.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CubeError {
-    #[error("wrong length: {found} stickers, a cube has 54")]
+    #[error("wrong length: {found} stickers, a cube has 54{}", if *found == 24 { " (24 is a 2x2: give --size 2)" } else { "" })]
     WrongLength { found: usize },
     #[error(
         "centres are not six distinct colours: {first} and {second} centres are both '{symbol}'"

@@ -112,6 +112,9 @@ fn with(s: &str, changes: &[(usize, char)]) -> String {
 #[test]
 fn each_error_class_is_reported() {
     assert_eq!(err("UUU"), CubeError::WrongLength { found: 3 });
+    let pocket = err("UUUURRRRFFFFDDDDLLLLBBBB").to_string();
+    assert!(pocket.ends_with("(24 is a 2x2: give --size 2)"), "{pocket}");
+    assert!(!err("UUU").to_string().contains("2x2"));
     assert!(matches!(
         err(&with(SOLVED, &[(13, 'U')])),
         CubeError::CentresNotDistinct { symbol: 'U', .. }
