@@ -27,8 +27,7 @@ pub(crate) const MAX_AUTOMATIC: u32 = 3;
 
 /// Where an emergency stop nobody asked the daemon for came from.
 const BY_ROBOT: &str = " from the robot's e-stop button (nobody asked for it here; a \
-                        normally-closed switch also reads pressed when a wire is loose): \
-                        release it or fix the wiring first";
+                        normally-closed switch also reads pressed when a wire is loose)";
 
 /// What a person must do before pressing Resume when a layer may be half turned.
 const SQUARE_THE_CUBE: &str =
@@ -102,10 +101,14 @@ impl Interruption {
             Interruption::EStop {
                 still: false,
                 by_robot,
-            } => format!(
-                "emergency stop{}: motors halted; {SQUARE_THE_CUBE} (or Reset to abandon the run)",
-                if *by_robot { BY_ROBOT } else { "" }
-            ),
+            } => match by_robot {
+                true => format!(
+                    "emergency stop{BY_ROBOT}. Motors halted: release the button (or fix the wiring), then, as a layer may be half turned, square the cube, put it back in the grippers and press Resume (`cubed resume`); or Reset to abandon the run"
+                ),
+                false => format!(
+                    "emergency stop: motors halted; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
+                ),
+            },
             Interruption::EStop { still: true, .. } => {
                 "emergency stop: nothing was moving (it came between steps); check the robot, then press Resume (`cubed resume`) to go on (or Reset to abandon the run)".into()
             }
