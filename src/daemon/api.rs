@@ -134,6 +134,11 @@ pub struct PhotoDoc {
     pub url: String,
     /// The nine stickers in net order (empty until classified).
     pub stickers: Vec<StickerDoc>,
+    /// Where the stickers are in the photo as shown: `[left, top, right, bottom]`, fractions
+    /// of its width and height, once it is read; none when not known (the page then spreads
+    /// the stickers over the whole photo).
+    #[serde(default)]
+    pub grid: Option<[f32; 4]>,
 }
 
 /// A colour of the palette.

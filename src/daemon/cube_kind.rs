@@ -11,9 +11,9 @@ use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyO
 use crate::vision::colour::Rgb;
 use crate::vision::palette::Palette;
 use crate::vision::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
-use crate::vision::pocket_sample::read_pocket_photos;
-use crate::vision::sample::SampleOptions;
-use crate::vision::scan::{read_photos, FacePhoto, GridChoice, ScanError};
+use crate::vision::pocket_sample::{pocket_grid_for, read_pocket_photos};
+use crate::vision::sample::{FaceGrid, SampleOptions};
+use crate::vision::scan::{grid_for, read_photos, FacePhoto, GridChoice, ScanError};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -42,6 +42,8 @@ pub(super) trait CubeKind: Clone + Send + 'static {
 
     /// Samples each photo's stickers.
     fn read(&self, photos: &[FacePhoto], grid: &GridChoice) -> Result<Self::Readings, ScanError>;
+    /// Where the stickers are in `photo` (the grid `read` samples).
+    fn grid_of(photo: &FacePhoto, grid: &GridChoice) -> Option<FaceGrid>;
     /// Names each sticker's colour, or refuses as unsure.
     fn classify(
         &self,
@@ -84,6 +86,10 @@ impl CubeKind for Three {
 
     fn read(&self, photos: &[FacePhoto], grid: &GridChoice) -> Result<[Rgb; 54], ScanError> {
         read_photos(photos, grid, &SampleOptions::default())
+    }
+
+    fn grid_of(photo: &FacePhoto, grid: &GridChoice) -> Option<FaceGrid> {
+        grid_for(photo, grid).ok()
     }
 
     fn classify(
@@ -163,6 +169,10 @@ impl CubeKind for Pocket {
         grid: &GridChoice,
     ) -> Result<[Rgb; POCKET_STICKERS], ScanError> {
         read_pocket_photos(photos, grid, &SampleOptions::default())
+    }
+
+    fn grid_of(photo: &FacePhoto, grid: &GridChoice) -> Option<FaceGrid> {
+        pocket_grid_for(photo, grid).ok()
     }
 
     fn classify(

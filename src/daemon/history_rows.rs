@@ -171,6 +171,7 @@ pub(super) fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
         attempt,
         url: image_url(run, attempt, face),
         stickers: Vec::new(),
+        grid: None,
     })
 }
 

@@ -52,7 +52,10 @@ pub(super) async fn classify<K: CubeKind>(
         let read = read_and_classify(ctx, kind, &photos);
         phase.end(ctx);
         let (readings, result) = match read {
-            Ok(pair) => pair,
+            Ok(pair) => {
+                show_grids::<K>(ctx, attempt, &photos);
+                pair
+            }
             Err(error) if rounds.again_after_unreadable() => {
                 ctx.board.say(format!(
                     "{}: {}; photographing again",
@@ -123,6 +126,26 @@ fn doing(verifying: bool) -> &'static str {
     } else {
         "scanning"
     }
+}
+
+/// Where each photo's stickers were found, for the page to draw what was read over them.
+fn show_grids<K: CubeKind>(ctx: &RunContext, attempt: u32, photos: &[FacePhoto]) {
+    let boxes: Vec<(char, [f32; 4])> = (photos.iter())
+        .filter_map(|photo| {
+            let grid = K::grid_of(photo, &ctx.rig.grid)?;
+            // Shown as `upright` turns it: `image_rotation` quarter turns anticlockwise.
+            let turns = photo.image_rotation;
+            Some((
+                photo.face.letter(),
+                grid.box_in(photo.image.dimensions(), turns),
+            ))
+        })
+        .collect();
+    ctx.board.update(|s| {
+        for doc in s.photos.iter_mut().filter(|p| p.attempt == attempt) {
+            doc.grid = boxes.iter().find(|(f, _)| *f == doc.face).map(|&(_, b)| b);
+        }
+    });
 }
 
 /// Records a refused scan with its reason and returns the error.
@@ -397,6 +420,7 @@ async fn take_photo(
             attempt,
             url: url.unwrap_or_default(),
             stickers: Vec::new(),
+            grid: None,
         });
         // Shown by scan, then in URFDLB order, whatever order the robot showed the faces in.
         s.photos

@@ -51,23 +51,26 @@ pub fn rotate_pocket<T: Copy>(readings: &[T; 4], image_rotation: u8) -> [T; 4] {
     })
 }
 
+/// The grid used for a photo of a 2x2.
+pub fn pocket_grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanError> {
+    match grid {
+        GridChoice::Auto => {
+            super::pocket_grid::find_pocket_grid(&photo.image).map_err(|source| ScanError::Grid {
+                face: photo.face,
+                source,
+            })
+        }
+        fixed => grid_for(photo, fixed),
+    }
+}
+
 /// The four readings of one photo of a 2x2 in net order.
 pub fn read_pocket_photo(
     photo: &FacePhoto,
     grid: &GridChoice,
     options: &SampleOptions,
 ) -> Result<[Rgb; 4], ScanError> {
-    let g = match grid {
-        GridChoice::Auto => {
-            super::pocket_grid::find_pocket_grid(&photo.image).map_err(|source| {
-                ScanError::Grid {
-                    face: photo.face,
-                    source,
-                }
-            })?
-        }
-        fixed => grid_for(photo, fixed)?,
-    };
+    let g = pocket_grid_for(photo, grid)?;
     let seen =
         sample_pocket_face(&photo.image, &g, options).map_err(|source| ScanError::Sample {
             face: photo.face,

@@ -38,6 +38,30 @@ impl FaceGrid {
         self.point((col as f32 + 0.5) / 3.0, (row as f32 + 0.5) / 3.0)
     }
 
+    /// The box the grid spans, `[left, top, right, bottom]` as fractions of a `width` x
+    /// `height` photo, in the photo turned by `quarter_turns` anticlockwise quarter turns (as
+    /// the photo is shown upright).
+    pub fn box_in(&self, (width, height): (u32, u32), quarter_turns: u8) -> [f32; 4] {
+        let (w, h) = (width.max(1) as f32, height.max(1) as f32);
+        let turned = self.corners.map(|[x, y]| {
+            let (fx, fy) = (x / w, y / h);
+            match quarter_turns % 4 {
+                1 => [fy, 1.0 - fx],
+                2 => [1.0 - fx, 1.0 - fy],
+                3 => [1.0 - fy, fx],
+                _ => [fx, fy],
+            }
+        });
+        let least = |k: usize| turned.iter().map(|p| p[k]).fold(f32::INFINITY, f32::min);
+        let most = |k: usize| {
+            turned
+                .iter()
+                .map(|p| p[k])
+                .fold(f32::NEG_INFINITY, f32::max)
+        };
+        [least(0), least(1), most(0), most(1)]
+    }
+
     /// Approximate side of one sticker cell in pixels.
     pub fn cell_size(&self) -> f32 {
         let [a, b, c, d] = self.corners;
@@ -219,6 +243,35 @@ pub fn rotate(readings: &[Rgb; 9], image_rotation: u8) -> [Rgb; 9] {
 
 #[cfg(test)]
 mod tests {
+
+    /// The box of a grid in a photo turned as the page shows it, checked against the image
+    /// crate's own rotations of a photo with one marked pixel.
+    #[test]
+    fn a_grid_box_turns_with_the_photo() {
+        use image::imageops::{rotate180, rotate270, rotate90};
+        let mut photo = RgbImage::new(100, 50);
+        photo.put_pixel(10, 20, image::Rgb([255, 255, 255]));
+        let point = FaceGrid {
+            corners: [[10.5, 20.5]; 4],
+        };
+        for turns in 0..4u8 {
+            let shown = match turns {
+                1 => rotate270(&photo),
+                2 => rotate180(&photo),
+                3 => rotate90(&photo),
+                _ => photo.clone(),
+            };
+            let (x, y, _) = (shown.enumerate_pixels())
+                .find(|(_, _, p)| p.0[0] == 255)
+                .expect("the marked pixel");
+            let (w, h) = shown.dimensions();
+            let [left, top, right, bottom] = point.box_in(photo.dimensions(), turns);
+            let expected = ((x as f32 + 0.5) / w as f32, (y as f32 + 0.5) / h as f32);
+            assert!((left - expected.0).abs() < 1e-3 && (right - left).abs() < 1e-6, "{turns}");
+            assert!((top - expected.1).abs() < 1e-3 && (bottom - top).abs() < 1e-6, "{turns}");
+        }
+    }
+
     use super::*;
 
     fn numbered() -> [Rgb; 9] {

@@ -181,6 +181,7 @@ async fn run(inbox: &DaemonInbox, step: Duration) {
                     confidence: if k == 2 { 0.5 } else { 0.9999 },
                 })
                 .collect(),
+            grid: Some([0.25, 0.2, 0.75, 0.8]),
         })
         .collect();
     let push = |f: &dyn Fn(&mut StatusDoc)| inbox.status.send_modify(|s| f(s));

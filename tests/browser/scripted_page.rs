@@ -63,6 +63,12 @@ async fn the_page_runs_the_scripted_daemon() {
         6,
         "the low-confidence sticker of each photo is marked"
     );
+    // Each photo is shown where its stickers were found, so the marks sit on them.
+    let cropped = page
+        .find_all(Locator::Css("#photos img.cropped"))
+        .await
+        .expect("photos");
+    assert_eq!(cropped.len(), 6, "every photo shown by its grid");
     screenshot(page, "done").await;
 
     // A refused start is shown, not swallowed.

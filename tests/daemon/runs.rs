@@ -48,6 +48,28 @@ async fn the_button_starts_a_run_that_ends_verified_solved_and_recorded() {
         .flat_map(|a| "URFDLB".chars().map(move |f| (a, f)))
         .collect();
     assert_eq!(shown, expected);
+    // Where the page draws each colour read: the photo as served has that colour there.
+    for photo in &end.photos {
+        let file = (daemon.handle.image(run, photo.attempt, photo.face))
+            .expect("history")
+            .expect("image recorded");
+        let image = image::open(&file).expect("a PNG").to_rgb8();
+        let grid = photo.grid.expect("the grid is shown");
+        let matching = (0..9)
+            .filter(|&i| {
+                let at = cell_centre(grid, i, image.dimensions());
+                let seen = image.get_pixel(at.0, at.1).0;
+                let read = hex_rgb(&photo.stickers[i].rgb);
+                (0..3).all(|k| seen[k].abs_diff(read[k]) < 48)
+            })
+            .count();
+        assert!(
+            matching >= 8,
+            "{}{}: {matching} of 9 marks on their sticker",
+            photo.face,
+            photo.attempt
+        );
+    }
     let journal = detail.summary.last_acked_move.expect("acks journaled");
     assert!(
         journal as usize >= detail.solutions[0].moves as usize,
@@ -405,4 +427,16 @@ async fn a_runs_own_photos_in_a_folder_read_as_the_same_cube() {
         read.scans[0].error
     );
     daemon.shutdown().await;
+}
+
+/// The pixel at the centre of cell `i` (row by row) of `grid` (fractions of the photo).
+fn cell_centre([left, top, right, bottom]: [f32; 4], i: usize, (w, h): (u32, u32)) -> (u32, u32) {
+    let x = left + (right - left) * ((i % 3) as f32 + 0.5) / 3.0;
+    let y = top + (bottom - top) * ((i / 3) as f32 + 0.5) / 3.0;
+    ((x * w as f32) as u32, (y * h as f32) as u32)
+}
+
+fn hex_rgb(hex: &str) -> [u8; 3] {
+    let byte = |k: usize| u8::from_str_radix(&hex[1 + 2 * k..3 + 2 * k], 16).expect("#rrggbb");
+    [byte(0), byte(1), byte(2)]
 }

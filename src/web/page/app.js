@@ -232,6 +232,7 @@ function drawPhotos(box, photos) {
     img.addEventListener('error', () => { img.hidden = true; });
     fig.appendChild(img);
     const overlay = fig.appendChild(el('div', 'overlay' + (p.stickers.length === 4 ? ' pocket' : '')));
+    if (p.grid) cropToGrid(img, overlay, p.grid);
     p.stickers.forEach((s) => {
       const unsure = s.confidence < UNSURE;
       const mark = overlay.appendChild(el('div', 'mark' + (unsure ? ' unsure' : ''), s.symbol + (unsure ? '?' : '')));
@@ -242,6 +243,20 @@ function drawPhotos(box, photos) {
     box.appendChild(fig);
   }
   if (!box.childElementCount) box.appendChild(el('span', 'small', 'no photos yet'));
+}
+
+// Shows the part of the photo where the stickers were found (with a little around it), so that
+// the colours read are drawn over the stickers they were read from.
+function cropToGrid(img, overlay, [left, top, right, bottom]) {
+  const margin = 0.06; // around the stickers, as a share of their box
+  const width = (right - left) * (1 + 2 * margin), height = (bottom - top) * (1 + 2 * margin);
+  const x = left - (right - left) * margin, y = top - (bottom - top) * margin;
+  img.classList.add('cropped');
+  Object.assign(img.style, {
+    width: 100 / width + '%', height: 100 / height + '%',
+    left: -100 * x / width + '%', top: -100 * y / height + '%',
+  });
+  overlay.style.inset = 100 * margin / (1 + 2 * margin) + '%';
 }
 
 function drawMoves(box, moves, done) {
