@@ -185,8 +185,16 @@ pub struct StatusDoc {
 #[allow(clippy::large_enum_variant)] // status pushes are the common case; boxing them buys nothing
 pub enum DaemonEvent {
     Status(StatusDoc),
-    Log { message: String },
-    RunFinished { run: u64, outcome: String },
+    /// A line for the page's log; `at_ms`: when it was said (ms since the Unix epoch).
+    Log {
+        message: String,
+        #[serde(default)]
+        at_ms: u64,
+    },
+    RunFinished {
+        run: u64,
+        outcome: String,
+    },
 }
 
 /// A solution for a person to follow (guide mode): the turns and the cube after each.
@@ -389,6 +397,34 @@ pub struct DaemonInbox {
     pub requests: mpsc::Receiver<Request>,
     pub status: watch::Sender<StatusDoc>,
     pub events: broadcast::Sender<DaemonEvent>,
+    pub recent: RecentLog,
+}
+
+/// The last lines of the page's log, for a page that opens later (newest last).
+#[derive(Clone, Default)]
+pub struct RecentLog(Arc<std::sync::Mutex<std::collections::VecDeque<DaemonEvent>>>);
+
+impl RecentLog {
+    /// Lines kept (the page shows as many).
+    pub const KEPT: usize = 8;
+
+    /// Keeps `line` (a `DaemonEvent::Log`), dropping the oldest beyond [`RecentLog::KEPT`].
+    pub fn keep(&self, line: DaemonEvent) {
+        if let Ok(mut lines) = self.0.lock() {
+            lines.push_back(line);
+            while lines.len() > Self::KEPT {
+                lines.pop_front();
+            }
+        }
+    }
+
+    /// The lines kept, oldest first.
+    pub fn lines(&self) -> Vec<DaemonEvent> {
+        self.0
+            .lock()
+            .map(|l| l.iter().cloned().collect())
+            .unwrap_or_default()
+    }
 }
 
 /// How the web layer and tests talk to the running daemon. Cheap to clone.
@@ -397,6 +433,7 @@ pub struct DaemonHandle {
     requests: mpsc::Sender<Request>,
     status: watch::Receiver<StatusDoc>,
     events: broadcast::Sender<DaemonEvent>,
+    recent: RecentLog,
     history: Arc<History>,
 }
 
@@ -406,16 +443,19 @@ impl DaemonHandle {
         let (request_tx, request_rx) = mpsc::channel(32);
         let (status_tx, status_rx) = watch::channel(initial);
         let (events, _) = broadcast::channel(256);
+        let recent = RecentLog::default();
         let handle = DaemonHandle {
             requests: request_tx,
             status: status_rx,
             events: events.clone(),
+            recent: recent.clone(),
             history,
         };
         let inbox = DaemonInbox {
             requests: request_rx,
             status: status_tx,
             events,
+            recent,
         };
         (handle, inbox)
     }
@@ -428,6 +468,11 @@ impl DaemonHandle {
     /// A receiver that sees every status change.
     pub fn watch_status(&self) -> watch::Receiver<StatusDoc> {
         self.status.clone()
+    }
+
+    /// The last lines of the log (oldest first), for a page that opens now.
+    pub fn recent_log(&self) -> Vec<DaemonEvent> {
+        self.recent.lines()
     }
 
     /// Events from now on (a slow reader that lags loses the oldest; resend the status then).

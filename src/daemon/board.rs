@@ -1,6 +1,7 @@
 //! The status board: the one place the daemon's status document is changed; every change is pushed to watchers (the web page) as an event, and logged with `tracing`.
 
-use super::api::{DaemonEvent, DaemonState, LinkDoc, PaletteColourDoc, StatusDoc};
+use super::api::{DaemonEvent, DaemonInbox, DaemonState, LinkDoc, PaletteColourDoc};
+use super::api::{RecentLog, StatusDoc};
 use crate::vision::palette::Palette;
 use tokio::sync::{broadcast, watch};
 
@@ -9,16 +10,15 @@ use tokio::sync::{broadcast, watch};
 pub(crate) struct StatusBoard {
     status: std::sync::Arc<watch::Sender<StatusDoc>>,
     events: broadcast::Sender<DaemonEvent>,
+    recent: RecentLog,
 }
 
 impl StatusBoard {
-    pub(crate) fn new(
-        status: watch::Sender<StatusDoc>,
-        events: broadcast::Sender<DaemonEvent>,
-    ) -> StatusBoard {
+    pub(crate) fn new(inbox: &DaemonInbox) -> StatusBoard {
         StatusBoard {
-            status: std::sync::Arc::new(status),
-            events,
+            status: std::sync::Arc::new(inbox.status.clone()),
+            events: inbox.events.clone(),
+            recent: inbox.recent.clone(),
         }
     }
 
@@ -50,7 +50,12 @@ impl StatusBoard {
     pub(crate) fn log(&self, message: impl Into<String>) {
         let message = message.into();
         tracing::info!("{message}");
-        let _ = self.events.send(DaemonEvent::Log { message });
+        let at_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let line = DaemonEvent::Log { message, at_ms };
+        self.recent.keep(line.clone());
+        let _ = self.events.send(line);
     }
 
     /// A run task has ended. The metrics count the run only when it is over: a run waiting

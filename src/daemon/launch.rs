@@ -155,7 +155,7 @@ impl RunningDaemon {
             link,
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
-        let board = StatusBoard::new(inbox.status.clone(), inbox.events.clone());
+        let board = StatusBoard::new(&inbox);
         let settings = RunSettings {
             min_confidence: config.min_confidence,
             recaptures: config.recaptures,

@@ -267,8 +267,14 @@ mod tests {
             let (w, h) = shown.dimensions();
             let [left, top, right, bottom] = point.box_in(photo.dimensions(), turns);
             let expected = ((x as f32 + 0.5) / w as f32, (y as f32 + 0.5) / h as f32);
-            assert!((left - expected.0).abs() < 1e-3 && (right - left).abs() < 1e-6, "{turns}");
-            assert!((top - expected.1).abs() < 1e-3 && (bottom - top).abs() < 1e-6, "{turns}");
+            assert!(
+                (left - expected.0).abs() < 1e-3 && (right - left).abs() < 1e-6,
+                "{turns}"
+            );
+            assert!(
+                (top - expected.1).abs() < 1e-3 && (bottom - top).abs() < 1e-6,
+                "{turns}"
+            );
         }
     }
 

@@ -73,6 +73,8 @@ struct Feed {
     status: tokio::sync::watch::Receiver<StatusDoc>,
     /// The status the page has now.
     last: StatusDoc,
+    /// The log's last lines when the page opened.
+    recent: Vec<DaemonEvent>,
 }
 
 /// What one wait of the feed brought.
@@ -88,7 +90,9 @@ impl Feed {
         let events = app.handle.subscribe();
         let mut status = app.handle.watch_status();
         let last = status.borrow_and_update().clone();
+        let recent = app.handle.recent_log();
         Feed {
+            recent,
             socket,
             shutdown: app.shutdown.clone(),
             events,
@@ -99,6 +103,13 @@ impl Feed {
 
     /// Sends the status, then every change and event until the page or the daemon goes away.
     async fn run(&mut self) -> End {
+        // What was said before the page opened, oldest first (the page puts the newest on top).
+        let recent = self.recent.clone();
+        for line in &recent {
+            if self.send(line).await.is_err() {
+                return End::Peer;
+            }
+        }
         if self
             .send(&DaemonEvent::Status(self.last.clone()))
             .await

@@ -200,9 +200,12 @@ async fn run(inbox: &DaemonInbox, step: Duration) {
         s.facelets = Some(states[0].clone());
         s.photos = photos.clone();
     });
-    let _ = inbox.events.send(DaemonEvent::Log {
+    let line = DaemonEvent::Log {
         message: format!("solution: {SOLUTION}"),
-    });
+        at_ms: 0,
+    };
+    inbox.recent.keep(line.clone());
+    let _ = inbox.events.send(line);
     tokio::time::sleep(step).await;
     for (done, cube) in states.iter().enumerate() {
         push(&|s| {

@@ -70,6 +70,12 @@ async fn the_page_runs_the_scripted_daemon() {
         .expect("photos");
     assert_eq!(cropped.len(), 6, "every photo shown by its grid");
     screenshot(page, "done").await;
+    // A page opened later shows what was said before it opened.
+    page.goto(&format!("http://{addr}/"))
+        .await
+        .expect("the page loads again");
+    wait_for_text(page, "state", "done").await;
+    wait_for_text(page, "log", &format!("solution: {}", scripted::SOLUTION)).await;
 
     // A refused start is shown, not swallowed.
     click(page, "#start").await;

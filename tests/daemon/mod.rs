@@ -171,7 +171,7 @@ pub fn said_so_far(
     loop {
         match said.try_recv() {
             Ok(DaemonEvent::Status(status)) => messages.push(status.message),
-            Ok(DaemonEvent::Log { message }) => messages.push(message),
+            Ok(DaemonEvent::Log { message, .. }) => messages.push(message),
             Ok(_) | Err(TryRecvError::Lagged(_)) => {}
             Err(_) => return messages,
         }

@@ -312,9 +312,10 @@ function render(s) {
   }
 }
 
-function log(message) {
+function log(message, atMs) {
   const list = $('log');
-  list.insertBefore(el('li', '', new Date().toLocaleTimeString() + '  ' + message), list.firstChild);
+  const when = atMs ? new Date(atMs) : new Date();
+  list.insertBefore(el('li', '', when.toLocaleTimeString() + '  ' + message), list.firstChild);
   while (list.childElementCount > 8) list.removeChild(list.lastChild);
 }
 
@@ -323,6 +324,7 @@ function connect() {
   const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + withToken('/api/events'));
   ws.addEventListener('open', () => {
     backoff = 500;
+    $('log').textContent = ''; // the daemon sends its last lines first
     $('conn').textContent = 'live';
     $('conn').className = 'conn';
     loadHistory();
@@ -331,7 +333,7 @@ function connect() {
     let event;
     try { event = JSON.parse(m.data); } catch (e) { return; }
     if (event.type === 'status') render(event);
-    else if (event.type === 'log') log(event.message);
+    else if (event.type === 'log') log(event.message, event.at_ms);
     else if (event.type === 'run_finished') {
       log('run ' + event.run + ' finished: ' + event.outcome);
       loadHistory();
