@@ -139,6 +139,22 @@ fn config_show_refuses_what_run_would_refuse_naming_the_file() {
         said.contains("ok: the robot design and palette load"),
         "{said}"
     );
+    // A data directory that cannot be made (under a file) is refused here, not by `run` later.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").expect("a file");
+    let written = std::fs::read_to_string(&config).expect("config");
+    let data = format!(
+        "[data]\ndir = {:?}",
+        file.join("data").display().to_string()
+    );
+    std::fs::write(&config, written.replace("[data]", &data)).expect("config");
+    let show = cubed_in(dir.path(), &[], &["config", "show", "--config", path]);
+    let said = text(&show);
+    assert_eq!(show.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("[data] dir") && said.contains("a-file"),
+        "{said}"
+    );
 }
 
 /// A `dir:` camera whose folder is missing is the config's fault: `config show` and `run` both

@@ -12,6 +12,8 @@ pub(crate) const LOCK_FILE: &str = "cubed.lock";
 pub enum DataLockError {
     #[error("the data directory {dir} is in use by another cubed daemon ({holder}); stop that one first, or give this one another data directory (--data-dir or [data] dir)")]
     Busy { dir: PathBuf, holder: String },
+    #[error("the data directory {dir} ([data] dir or --data-dir) cannot be used: {why}")]
+    Unusable { dir: PathBuf, why: String },
     #[error("cannot lock the data directory: {doing} {path}")]
     Io {
         doing: &'static str,
@@ -25,6 +27,34 @@ pub enum DataLockError {
 #[derive(Debug)]
 pub struct DataDirLock {
     _file: File,
+}
+
+/// Whether the daemon could take `dir` as its data directory (`cubed config show`): it, or the
+/// nearest folder above it that exists, is a folder where a folder can be made (tried, and
+/// removed at once: permissions, a read-only or special file system, a full disk).
+pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
+    let unusable = |why: String| DataLockError::Unusable {
+        dir: dir.to_path_buf(),
+        why,
+    };
+    let existing = dir
+        .ancestors()
+        .find(|p| p.exists())
+        .unwrap_or(Path::new("/"));
+    if !existing.is_dir() {
+        return Err(unusable(format!("{} is not a folder", existing.display())));
+    }
+    let probe = tempfile::Builder::new()
+        .prefix(".cubed-check-")
+        .tempdir_in(existing);
+    match (probe, existing == dir) {
+        (Ok(_removed_on_drop), _) => Ok(()),
+        (Err(e), true) => Err(unusable(format!("nothing can be written in it: {e}"))),
+        (Err(e), false) => Err(unusable(format!(
+            "it does not exist and cannot be made in {}: {e}",
+            existing.display()
+        ))),
+    }
 }
 
 impl DataDirLock {

@@ -42,6 +42,7 @@ impl LaunchError {
 /// start would, without opening the robot, a webcam or the data directory (`cubed config show`).
 pub fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
     super::rig::ConfigFiles::load(config)?;
+    super::data_lock::check_usable(&config.data_dir)?;
     match &config.camera {
         super::config::CameraChoice::Dir(dir) => {
             super::rig::open_camera_folder(dir)?;
