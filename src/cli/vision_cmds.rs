@@ -410,13 +410,29 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     cubed::atomic_file::write_atomically(&args.output, cal.palette.to_toml().as_bytes())
         .with_context(|| format!("writing the palette {}", args.output.display()))?;
     println!(
-        "{:<10} {:>6} {:>4} {:>12} {:>12}",
-        "colour", "symbol", "face", "ΔE00 before", "ΔE00 after"
+        "{:<10} {:>6} {:>10} {:>12} {:>12}",
+        "colour", "symbol", "scanned on", "ΔE00 before", "ΔE00 after"
     );
     for c in &cal.colours {
         println!(
-            "{:<10} {:>6} {:>4} {:>12.2} {:>12.2}",
+            "{:<10} {:>6} {:>10} {:>12.2} {:>12.2}",
             c.name, c.symbol, c.face, c.before, c.after
+        );
+    }
+    // A cube scanned held another way: the table says where each colour was, the palette
+    // keeps where it belongs.
+    let home = |c: &cubed::vision::calibrate::CalibratedColour| {
+        (cal.palette.colours.iter())
+            .find(|p| p.symbol == c.symbol)
+            .map(|p| p.home.letter())
+    };
+    if cal.colours.iter().any(|c| home(c) != Some(c.face)) {
+        let homes: Vec<String> = (cal.palette.colours.iter())
+            .map(|p| format!("{} on {}", p.name, p.home.letter()))
+            .collect();
+        println!(
+            "the cube was scanned held another way; the palette keeps each colour's home face ({})",
+            homes.join(", ")
         );
     }
     println!("wrote {}", args.output.display());

@@ -36,6 +36,7 @@ impl Service {
                 .await
                 .map_err(|why| still_pressed(&self.board, why))?;
             if rig.connected() {
+                self.link_error = None;
                 self.board.link(LinkDoc::open());
                 self.board
                     .log("robot link open: the robot's e-stop or fault is cleared");
@@ -90,6 +91,7 @@ impl Service {
             self.rig = Some(rig);
             return Err(still_pressed(&self.board, why));
         }
+        self.link_error = None;
         self.board.link(LinkDoc::open());
         if let Err(e) = self.history.reopen_run(id) {
             self.rig = Some(rig);

@@ -251,7 +251,43 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
     );
     assert!(out.status.success(), "{}", stdout(&out));
     assert!(stdout(&out).contains("before"), "{}", stdout(&out));
+    assert!(
+        !stdout(&out).contains("held another way"),
+        "{}",
+        stdout(&out)
+    );
     cubed::vision::palette::load_palette(&written).expect("the written palette loads");
+    // A real scan of a solved cube held upside down: the table says where each colour was
+    // seen, and that the palette keeps each colour's home face.
+    let scan = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/vision/scans/3x3x3-solved-01.json"
+    );
+    let args = [
+        "calibrate",
+        "--scan",
+        scan,
+        "--output",
+        written.to_str().expect("utf8"),
+    ];
+    let out = cubed(&args, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("held another way"),
+        "{}",
+        stdout(&out)
+    );
+    let palette = cubed::vision::palette::load_palette(&written).expect("loads");
+    let white = palette
+        .colours
+        .iter()
+        .find(|c| c.name == "white")
+        .expect("white");
+    assert_eq!(
+        white.home,
+        cubed::cube::Face::U,
+        "the palette keeps white on U"
+    );
     let refused = cubed(
         &[
             "calibrate",
