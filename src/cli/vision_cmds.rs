@@ -435,6 +435,7 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
             homes.join(", ")
         );
     }
+    println!("ΔE00: how far each colour's nine stickers are, on average, from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match)");
     println!("wrote {}", args.output.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -408,7 +408,7 @@ impl RecentLog {
     /// Lines kept (the page shows as many).
     pub const KEPT: usize = 8;
 
-    /// Keeps `line` (a `DaemonEvent::Log`), dropping the oldest beyond [`RecentLog::KEPT`].
+    /// Keeps `line` (a log line or a run's end), dropping the oldest beyond [`RecentLog::KEPT`].
     pub fn keep(&self, line: DaemonEvent) {
         if let Ok(mut lines) = self.0.lock() {
             lines.push_back(line);

@@ -64,10 +64,13 @@ impl StatusBoard {
         if over {
             super::metrics::run_finished(run, outcome);
         }
-        let _ = self.events.send(DaemonEvent::RunFinished {
+        let event = DaemonEvent::RunFinished {
             run,
             outcome: outcome.to_string(),
-        });
+        };
+        // A page opened later shows it among the last lines too.
+        self.recent.keep(event.clone());
+        let _ = self.events.send(event);
     }
 
     /// The robot's link as last seen; pushed only when it changed.

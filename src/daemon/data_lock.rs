@@ -47,6 +47,11 @@ pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
     let probe = tempfile::Builder::new()
         .prefix(".cubed-check-")
         .tempdir_in(existing);
+    // The error alone, without the probe's own (temporary) name.
+    let probe = probe.map_err(|e| match e.raw_os_error() {
+        Some(code) => std::io::Error::from_raw_os_error(code),
+        None => std::io::Error::from(e.kind()),
+    });
     match (probe, existing == dir) {
         (Ok(_removed_on_drop), _) => Ok(()),
         (Err(e), true) => Err(unusable(format!("nothing can be written in it: {e}"))),

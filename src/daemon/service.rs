@@ -51,6 +51,9 @@ struct ActiveRun {
     calibration_reply: Option<CalibrationReply>,
 }
 
+/// What an e-stop says when no link is open to send it on (replaced once one is).
+const NOT_REACHED: &str = "the robot cannot be reached now (no link is open to it), so the stop goes out the moment one is: if it still moves, press its e-stop button or cut its power";
+
 /// The daemon's state between requests.
 pub(crate) struct Service {
     pub inbox: DaemonInbox,
@@ -303,6 +306,8 @@ impl Service {
     /// Halts the motors now (whatever the state) and latches until reset.
     fn emergency_stop(&mut self) {
         super::metrics::estop(true);
+        self.board
+            .log("emergency stop asked (the page, `cubed estop` or the API)");
         if let Some(active) = &self.active {
             active.abort.request(Abort::EStop);
         }
@@ -331,7 +336,7 @@ impl Service {
         }
         // "Reset" alone would throw away a run that can go on: say what each choice does.
         let halted = if unreachable {
-            "the robot cannot be reached now (its link is lost), so the stop goes out the moment it is back: if it still moves, press its e-stop button or cut its power"
+            NOT_REACHED
         } else {
             "motors halted"
         };
@@ -371,12 +376,17 @@ impl Service {
         if outcome.waiting().is_some() {
             self.waiting = Some(active.id);
         }
-        let state = if self.board.now().state == DaemonState::EStopped {
-            DaemonState::EStopped
-        } else {
-            outcome.state()
+        let latched = self.board.now().state == DaemonState::EStopped;
+        let (state, mut message) = match latched {
+            true => (DaemonState::EStopped, outcome.message(active.id)),
+            false => (outcome.state(), outcome.message(active.id)),
         };
-        self.board.set(state, outcome.message(active.id));
+        if latched && outcome.state() != DaemonState::EStopped {
+            // The run ended another way, but the e-stop pressed meanwhile is still latched:
+            // Start is refused until it is reset.
+            message.push_str("; the emergency stop pressed meanwhile is still latched: reset it first (`cubed reset`, or the page's Reset)");
+        }
+        self.board.set(state, message);
         let over = outcome.waiting().is_none();
         self.board.finished(active.id, outcome.name(), over);
         if let Some(reply) = active.calibration_reply.take() {

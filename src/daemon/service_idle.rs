@@ -143,6 +143,13 @@ pub(super) async fn idle_event(
     while !rig.connected() {
         match rig.reach().await {
             Ok(()) => {
+                let status = board.now();
+                if status.state == DaemonState::EStopped
+                    && status.message.contains(super::NOT_REACHED)
+                {
+                    // What the e-stop said of the link is old news: the link is open now.
+                    board.say("EMERGENCY STOP: the robot's link is open now; check the robot, then reset (`cubed reset`, or the page's Reset)");
+                }
                 match last_error.take() {
                     // The status said the robot could not be reached: now it says otherwise.
                     Some(_) => tell(board, "robot link open: the robot is reachable again"),

@@ -155,6 +155,31 @@ async fn a_link_that_never_comes_back_fails_the_run_and_leaves_nothing_waiting()
     again.shutdown().await;
 }
 
+/// An e-stop pressed while a run waits for a cable that never comes back: the run fails, and
+/// the status says the stop is still latched and to reset it before a new start (which is
+/// refused until then).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_that_fails_while_an_e_stop_is_latched_says_to_reset_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "unplug-at-move=30,unplug-for=20s", 2.0);
+    config.reconnect = std::time::Duration::from_secs(1);
+    let daemon = super::start_with(&config).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(15));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    wait_until(&daemon.handle, "paused", is(DaemonState::Paused)).await;
+    daemon.handle.estop().await.expect("estop");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
+    assert!(
+        end.message.contains("still latched: reset it first"),
+        "{}",
+        end.message
+    );
+    let refused = (daemon.handle.start(StartSource::Web).await).expect_err("latched");
+    assert!(refused.reason.contains("reset"), "{}", refused.reason);
+    daemon.shutdown().await;
+}
+
 /// A cable pulled while the robot homes at the start of a run (back while it still homes, or
 /// only once it photographs): the run waits for it, goes on by itself and ends solved, with
 /// one lost link recorded and resumed.

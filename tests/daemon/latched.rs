@@ -111,29 +111,45 @@ async fn reset_is_refused_while_the_e_stop_button_is_held_and_clears_once_it_is_
 
 /// A daemon started before its robot: the status says it cannot be reached, naming the port;
 /// once the robot is plugged in (the simulator started) the status says it is reachable again
-/// and the link is open, without a run to clear the old words.
+/// and the link is open, without a run to clear the old words. With an e-stop pressed
+/// meanwhile, the e-stop's "cannot be reached now" gives way to the link being open.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_robot_plugged_in_after_the_daemon_started_is_said_to_be_reachable() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
-    let daemon = start_with(&on_the_robot_at(dir.path(), &link)).await;
-    let away = wait_until(&daemon.handle, "cannot reach", |s| {
-        s.message.starts_with("cannot reach the robot")
-    })
-    .await;
-    assert_eq!(away.link.state, LinkState::Unreachable, "{:?}", away.link);
-    let mut sim = start_sim(&["--speed", "0"], &report, &link);
-    let back = wait_until(&daemon.handle, "reachable again", |s| {
-        s.link.state == LinkState::Open
-    })
-    .await;
-    assert_eq!(back.state, DaemonState::Idle);
-    assert!(
-        back.message.contains("reachable again"),
-        "no stale 'cannot reach': {}",
-        back.message
-    );
-    daemon.shutdown().await;
-    drop(sim.stdin.take());
-    sim.wait().expect("the simulator exits");
+    for estop in [false, true] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+        let daemon = start_with(&on_the_robot_at(dir.path(), &link)).await;
+        let away = wait_until(&daemon.handle, "cannot reach", |s| {
+            s.message.starts_with("cannot reach the robot")
+        })
+        .await;
+        assert_eq!(away.link.state, LinkState::Unreachable, "{:?}", away.link);
+        if estop {
+            daemon.handle.estop().await.expect("estop");
+            let stopped = daemon.handle.status();
+            assert!(
+                stopped.message.contains("cannot be reached now"),
+                "{}",
+                stopped.message
+            );
+        }
+        let mut sim = start_sim(&["--speed", "0"], &report, &link);
+        let back = wait_until(&daemon.handle, "the link open", |s| {
+            s.link.state == LinkState::Open
+        })
+        .await;
+        let said = if estop {
+            "link is open now"
+        } else {
+            "reachable again"
+        };
+        assert!(back.message.contains(said), "{estop}: {}", back.message);
+        if estop {
+            daemon.handle.reset().await.expect("reset");
+        }
+        assert_eq!(daemon.handle.status().state, DaemonState::Idle);
+        daemon.shutdown().await;
+        drop(sim.stdin.take());
+        sim.wait().expect("the simulator exits");
+    }
 }

@@ -122,6 +122,12 @@ async function act(method, path, body) {
 
 // ---- Colours and the cube net ---------------------------------------------
 
+// Whether a "#rrggbb" colour is dark enough to need white letters on it.
+function isDark(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.45;
+}
+
 function paletteBySymbol() {
   const m = {};
   for (const c of (status && status.palette) || []) m[c.symbol] = c.rgb;
@@ -226,20 +232,23 @@ function drawPhotos(box, photos) {
     const p = latest[f];
     if (!p) continue;
     const fig = el('figure', 'photo');
+    // The caption above the photo, never over its stickers.
+    fig.appendChild(el('figcaption', '', f + (p.attempt > 0 ? ' (rescan ' + p.attempt + ')' : '')));
+    const frame = fig.appendChild(el('div', 'frame'));
     const img = el('img');
     img.alt = 'photo of face ' + f;
     img.src = withToken(p.url);
     img.addEventListener('error', () => { img.hidden = true; });
-    fig.appendChild(img);
-    const overlay = fig.appendChild(el('div', 'overlay' + (p.stickers.length === 4 ? ' pocket' : '')));
+    frame.appendChild(img);
+    const overlay = frame.appendChild(el('div', 'overlay' + (p.stickers.length === 4 ? ' pocket' : '')));
     if (p.grid) cropToGrid(img, overlay, p.grid);
     p.stickers.forEach((s) => {
       const unsure = s.confidence < UNSURE;
       const mark = overlay.appendChild(el('div', 'mark' + (unsure ? ' unsure' : ''), s.symbol + (unsure ? '?' : '')));
       mark.style.background = colour[s.symbol] || s.rgb;
+      mark.style.color = isDark(colour[s.symbol] || s.rgb) ? '#fff' : '#000';
       mark.title = 'read ' + s.symbol + ' (sampled ' + s.rgb + ', ' + (100 * s.confidence).toFixed(2) + ' % sure)';
     });
-    fig.appendChild(el('figcaption', '', f + (p.attempt > 0 ? ' (rescan ' + p.attempt + ')' : '')));
     box.appendChild(fig);
   }
   if (!box.childElementCount) box.appendChild(el('span', 'small', 'no photos yet'));
