@@ -377,10 +377,12 @@ impl Service {
             self.waiting = Some(active.id);
         }
         let latched = self.board.now().state == DaemonState::EStopped;
-        let (state, mut message) = match latched {
-            true => (DaemonState::EStopped, outcome.message(active.id)),
-            false => (outcome.state(), outcome.message(active.id)),
+        let state = if latched {
+            DaemonState::EStopped
+        } else {
+            outcome.state()
         };
+        let mut message = outcome.message(active.id);
         if latched && outcome.state() != DaemonState::EStopped {
             // The run ended another way, but the e-stop pressed meanwhile is still latched:
             // Start is refused until it is reset.

@@ -5,6 +5,7 @@
 use super::{Job, Service};
 use crate::daemon::api::{DaemonState, LinkDoc, Refusal};
 use crate::daemon::board::StatusBoard;
+use crate::daemon::rig::Rig;
 use crate::error_chain::error_chain;
 
 impl Service {
@@ -32,12 +33,8 @@ impl Service {
             )));
         }
         if let Some(rig) = self.rig.as_mut() {
-            rig.clear_latch_now()
-                .await
-                .map_err(|why| still_pressed(&self.board, why))?;
+            clear_latch(rig, &self.board, &mut self.link_error).await?;
             if rig.connected() {
-                self.link_error = None;
-                self.board.link(LinkDoc::open());
                 self.board
                     .log("robot link open: the robot's e-stop or fault is cleared");
             }
@@ -87,12 +84,10 @@ impl Service {
         let Some(mut rig) = self.rig.take() else {
             return Err(Refusal::unavailable("the robot is not available"));
         };
-        if let Err(why) = rig.clear_latch_now().await {
+        if let Err(refused) = clear_latch(&mut rig, &self.board, &mut self.link_error).await {
             self.rig = Some(rig);
-            return Err(still_pressed(&self.board, why));
+            return Err(refused);
         }
-        self.link_error = None;
-        self.board.link(LinkDoc::open());
         if let Err(e) = self.history.reopen_run(id) {
             self.rig = Some(rig);
             return Err(Refusal::unavailable(format!(
@@ -118,6 +113,23 @@ impl Service {
         self.launch(id, rig, Job::Resume);
         Ok(id)
     }
+}
+
+/// Clears what the robot holds latched by a fresh handshake; the refusal when its e-stop button
+/// is still held. A link that opened is shown open, and the last "cannot reach" forgotten.
+async fn clear_latch(
+    rig: &mut Rig,
+    board: &StatusBoard,
+    link_error: &mut Option<String>,
+) -> Result<(), Refusal> {
+    rig.clear_latch_now()
+        .await
+        .map_err(|why| still_pressed(board, why))?;
+    if rig.connected() {
+        *link_error = None;
+        board.link(LinkDoc::open());
+    }
+    Ok(())
 }
 
 /// The refusal of a Reset or Resume the firmware would not clear: its e-stop input is active

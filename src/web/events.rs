@@ -104,8 +104,7 @@ impl Feed {
     /// Sends the status, then every change and event until the page or the daemon goes away.
     async fn run(&mut self) -> End {
         // What was said before the page opened, oldest first (the page puts the newest on top).
-        let recent = self.recent.clone();
-        for line in &recent {
+        for line in &std::mem::take(&mut self.recent) {
             if self.send(line).await.is_err() {
                 return End::Peer;
             }
