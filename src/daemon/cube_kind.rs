@@ -11,9 +11,9 @@ use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyO
 use crate::vision::colour::Rgb;
 use crate::vision::palette::Palette;
 use crate::vision::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
-use crate::vision::pocket_sample::{pocket_grid_for, read_pocket_photos};
+use crate::vision::pocket_sample::read_pocket_photos_and_grids;
 use crate::vision::sample::{FaceGrid, SampleOptions};
-use crate::vision::scan::{grid_for, read_photos, FacePhoto, GridChoice, ScanError};
+use crate::vision::scan::{read_photos_and_grids, FacePhoto, GridChoice, ScanError};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,9 +41,12 @@ pub(super) trait CubeKind: Clone + Send + 'static {
     const ANNOUNCE: Option<&'static str>;
 
     /// Samples each photo's stickers.
-    fn read(&self, photos: &[FacePhoto], grid: &GridChoice) -> Result<Self::Readings, ScanError>;
-    /// Where the stickers are in `photo` (the grid `read` samples).
-    fn grid_of(photo: &FacePhoto, grid: &GridChoice) -> Option<FaceGrid>;
+    /// The readings, and the grid each face's photo was sampled on (URFDLB).
+    fn read(
+        &self,
+        photos: &[FacePhoto],
+        grid: &GridChoice,
+    ) -> Result<(Self::Readings, Vec<FaceGrid>), ScanError>;
     /// Names each sticker's colour, or refuses as unsure.
     fn classify(
         &self,
@@ -84,12 +87,12 @@ impl CubeKind for Three {
     const NAME: &'static str = "3x3";
     const ANNOUNCE: Option<&'static str> = None;
 
-    fn read(&self, photos: &[FacePhoto], grid: &GridChoice) -> Result<[Rgb; 54], ScanError> {
-        read_photos(photos, grid, &SampleOptions::default())
-    }
-
-    fn grid_of(photo: &FacePhoto, grid: &GridChoice) -> Option<FaceGrid> {
-        grid_for(photo, grid).ok()
+    fn read(
+        &self,
+        photos: &[FacePhoto],
+        grid: &GridChoice,
+    ) -> Result<([Rgb; 54], Vec<FaceGrid>), ScanError> {
+        read_photos_and_grids(photos, grid, &SampleOptions::default())
     }
 
     fn classify(
@@ -167,12 +170,8 @@ impl CubeKind for Pocket {
         &self,
         photos: &[FacePhoto],
         grid: &GridChoice,
-    ) -> Result<[Rgb; POCKET_STICKERS], ScanError> {
-        read_pocket_photos(photos, grid, &SampleOptions::default())
-    }
-
-    fn grid_of(photo: &FacePhoto, grid: &GridChoice) -> Option<FaceGrid> {
-        pocket_grid_for(photo, grid).ok()
+    ) -> Result<([Rgb; POCKET_STICKERS], Vec<FaceGrid>), ScanError> {
+        read_pocket_photos_and_grids(photos, grid, &SampleOptions::default())
     }
 
     fn classify(

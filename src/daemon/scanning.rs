@@ -13,6 +13,7 @@ use crate::vision::camera::{CameraError, CaptureRequest, Exposure, Retake};
 use crate::vision::classify::ClassifyOptions;
 use crate::vision::colour::Rgb;
 use crate::vision::recapture::{step_for, Rounds};
+use crate::vision::sample::FaceGrid;
 use crate::vision::scan::{FacePhoto, ScanError};
 use std::sync::Arc;
 
@@ -49,13 +50,10 @@ pub(super) async fn classify<K: CubeKind>(
     };
     loop {
         let phase = Phase::begin("classify", attempt);
-        let read = read_and_classify(ctx, kind, &photos);
+        let read = read_and_classify(ctx, kind, attempt, &photos);
         phase.end(ctx);
         let (readings, result) = match read {
-            Ok(pair) => {
-                show_grids::<K>(ctx, attempt, &photos);
-                pair
-            }
+            Ok(pair) => pair,
             Err(error) if rounds.again_after_unreadable() => {
                 ctx.board.say(format!(
                     "{}: {}; photographing again",
@@ -128,17 +126,15 @@ fn doing(verifying: bool) -> &'static str {
     }
 }
 
-/// Where each photo's stickers were found, for the page to draw what was read over them.
-fn show_grids<K: CubeKind>(ctx: &RunContext, attempt: u32, photos: &[FacePhoto]) {
-    let boxes: Vec<(char, [f32; 4])> = (photos.iter())
-        .filter_map(|photo| {
-            let grid = K::grid_of(photo, &ctx.rig.grid)?;
+/// Where each photo's stickers were found (`grids`, URFDLB, as sampled), for the page to draw
+/// what was read over them.
+fn show_grids(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], grids: &[FaceGrid]) {
+    let boxes: Vec<(char, [f32; 4])> = (Face::ALL.iter().zip(grids))
+        .filter_map(|(&face, grid)| {
+            let photo = photos.iter().find(|p| p.face == face)?;
             // Shown as `upright` turns it: `image_rotation` quarter turns anticlockwise.
             let turns = photo.image_rotation;
-            Some((
-                photo.face.letter(),
-                grid.box_in(photo.image.dimensions(), turns),
-            ))
+            Some((face.letter(), grid.box_in(photo.image.dimensions(), turns)))
         })
         .collect();
     ctx.board.update(|s| {
@@ -165,9 +161,11 @@ type Read<K> = (
 fn read_and_classify<K: CubeKind>(
     ctx: &RunContext,
     kind: &K,
+    attempt: u32,
     photos: &[FacePhoto],
 ) -> Result<Read<K>, ScanError> {
-    let readings = kind.read(photos, &ctx.rig.grid)?;
+    let (readings, grids) = kind.read(photos, &ctx.rig.grid)?;
+    show_grids(ctx, attempt, photos, &grids);
     let options = ClassifyOptions {
         min_confidence: ctx.settings.min_confidence,
         ..ClassifyOptions::default()

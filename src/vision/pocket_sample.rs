@@ -64,19 +64,19 @@ pub fn pocket_grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid,
     }
 }
 
-/// The four readings of one photo of a 2x2 in net order.
+/// The four readings of one photo of a 2x2 in net order, and the grid they were sampled on.
 pub fn read_pocket_photo(
     photo: &FacePhoto,
     grid: &GridChoice,
     options: &SampleOptions,
-) -> Result<[Rgb; 4], ScanError> {
+) -> Result<([Rgb; 4], FaceGrid), ScanError> {
     let g = pocket_grid_for(photo, grid)?;
     let seen =
         sample_pocket_face(&photo.image, &g, options).map_err(|source| ScanError::Sample {
             face: photo.face,
             source,
         })?;
-    Ok(unrotate_pocket(&seen, photo.image_rotation))
+    Ok((unrotate_pocket(&seen, photo.image_rotation), g))
 }
 
 /// The 24 readings (URFDLB) of a 2x2 from photos of all six faces, in any order.
@@ -85,16 +85,27 @@ pub fn read_pocket_photos(
     grid: &GridChoice,
     options: &SampleOptions,
 ) -> Result<[Rgb; STICKERS], ScanError> {
+    read_pocket_photos_and_grids(photos, grid, options).map(|(readings, _)| readings)
+}
+
+/// [`read_pocket_photos`], with the grid each face's photo was sampled on (URFDLB).
+pub fn read_pocket_photos_and_grids(
+    photos: &[FacePhoto],
+    grid: &GridChoice,
+    options: &SampleOptions,
+) -> Result<([Rgb; STICKERS], Vec<FaceGrid>), ScanError> {
     let mut readings = [[0u8; 3]; STICKERS];
+    let mut grids = Vec::with_capacity(6);
     for face in Face::ALL {
         let photo = photos
             .iter()
             .find(|p| p.face == face)
             .ok_or(ScanError::MissingFace(face))?;
-        let four = read_pocket_photo(photo, grid, options)?;
+        let (four, found) = read_pocket_photo(photo, grid, options)?;
         readings[face.index() * 4..face.index() * 4 + 4].copy_from_slice(&four);
+        grids.push(found);
     }
-    Ok(readings)
+    Ok((readings, grids))
 }
 
 /// A solved 2x2's readings spread over a 3x3's 54 places, each face's nine places taking its

@@ -58,18 +58,18 @@ pub fn grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanEr
     }
 }
 
-/// The nine readings of one photo in net order.
+/// The nine readings of one photo in net order, and the grid they were sampled on.
 pub fn read_photo(
     photo: &FacePhoto,
     grid: &GridChoice,
     options: &SampleOptions,
-) -> Result<[Rgb; 9], ScanError> {
+) -> Result<([Rgb; 9], FaceGrid), ScanError> {
     let g = grid_for(photo, grid)?;
     let seen = sample_face(&photo.image, &g, options).map_err(|source| ScanError::Sample {
         face: photo.face,
         source,
     })?;
-    Ok(unrotate(&seen, photo.image_rotation))
+    Ok((unrotate(&seen, photo.image_rotation), g))
 }
 
 /// The 54 readings (URFDLB) from photos of all six faces, in any order.
@@ -78,7 +78,17 @@ pub fn read_photos(
     grid: &GridChoice,
     options: &SampleOptions,
 ) -> Result<[Rgb; 54], ScanError> {
+    read_photos_and_grids(photos, grid, options).map(|(readings, _)| readings)
+}
+
+/// [`read_photos`], with the grid each face's photo was sampled on (URFDLB).
+pub fn read_photos_and_grids(
+    photos: &[FacePhoto],
+    grid: &GridChoice,
+    options: &SampleOptions,
+) -> Result<([Rgb; 54], Vec<FaceGrid>), ScanError> {
     let mut readings = [[0u8; 3]; 54];
+    let mut grids = Vec::with_capacity(6);
     let mut six = Vec::with_capacity(6);
     for face in Face::ALL {
         let photo = photos
@@ -90,10 +100,11 @@ pub fn read_photos(
     check_sizes(&six, grid)?;
     for photo in six {
         let face = photo.face;
-        let nine = read_photo(photo, grid, options)?;
+        let (nine, found) = read_photo(photo, grid, options)?;
         readings[face.index() * 9..face.index() * 9 + 9].copy_from_slice(&nine);
+        grids.push(found);
     }
-    Ok(readings)
+    Ok((readings, grids))
 }
 
 /// The photos are all one size, the size most of them have: with a fixed grid exactly; with a
