@@ -13,6 +13,7 @@ use super::rig::Rig;
 use super::run_error::{Ending, RunError};
 use super::tasks::{calibrate_run, guide};
 use crate::error_chain::error_chain;
+use idle::LinkNotes;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{oneshot, watch};
@@ -51,7 +52,7 @@ struct ActiveRun {
     calibration_reply: Option<CalibrationReply>,
 }
 
-/// What an e-stop says when no link is open to send it on (replaced once one is).
+/// What an e-stop says when no link is open to send it on (sent, and said so, once one is).
 const NOT_REACHED: &str = "the robot cannot be reached now (no link is open to it), so the stop goes out the moment one is: if it still moves, press its e-stop button or cut its power";
 
 /// The daemon's state between requests.
@@ -64,8 +65,8 @@ pub(crate) struct Service {
     /// The e-stop of the link in use (kept outside the rig, which a run takes away).
     estop: EStopSlot,
     active: Option<ActiveRun>,
-    /// The last failure to open the link while idle (said once, not every retry).
-    link_error: Option<String>,
+    /// What the idle link owes: the last failure to open it, an e-stop not yet sent.
+    link_notes: LinkNotes,
     /// The interrupted run waiting for a person to resume it (or reset to abandon it).
     waiting: Option<u64>,
 }
@@ -87,7 +88,7 @@ impl Service {
             estop: rig.estop_slot(),
             rig: Some(rig),
             active: None,
-            link_error: None,
+            link_notes: LinkNotes::default(),
             waiting,
         }
     }
@@ -102,7 +103,7 @@ impl Service {
                     None => break,
                 },
                 finished = wait_run(&mut self.active) => self.on_finished(finished).await,
-                event = idle_event(&mut self.rig, &self.board, &mut self.link_error), if idle => self.on_idle_event(event).await,
+                event = idle_event(&mut self.rig, &self.board, &mut self.link_notes), if idle => self.on_idle_event(event).await,
                 _ = async { let _ = shutdown.wait_for(|&s| s).await; } => break,
             }
         }
@@ -316,6 +317,10 @@ impl Service {
         let unreachable = handle.is_none() || self.board.now().state == DaemonState::Paused;
         if let Some(h) = handle {
             let _ = h.emergency_stop();
+        }
+        if unreachable {
+            // Sent the moment a link opens, in case the robot still moves (`service_idle.rs`).
+            self.link_notes.estop_undelivered = true;
         }
         if unreachable && self.board.now().link.state == LinkState::Open {
             // The status's link must not claim the stop went out (`cubed estop` exits 1).

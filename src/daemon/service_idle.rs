@@ -109,7 +109,16 @@ fn latched_before(board: &StatusBoard, latched: LatchedBefore, words: &str) {
     } else {
         DaemonState::Faulted
     };
-    if board.now().state == state {
+    let now = board.now().state;
+    if now == state {
+        return;
+    }
+    if now == DaemonState::EStopped {
+        // An e-stop asked here stays latched (Start refused) whatever else the robot holds:
+        // the Reset it waits for clears both.
+        board.log(format!(
+            "{words} (the Reset the emergency stop waits for clears it too)"
+        ));
         return;
     }
     let message = if latched.clear_refused {
@@ -130,25 +139,37 @@ fn still_held(board: &StatusBoard, why: &crate::daemon::rig::Unreachable) -> boo
     board.now().link.state == LinkState::EStopHeld && why.latched.is_some_and(|l| l.estop())
 }
 
+/// What the idle link owes the status and the robot.
+#[derive(Debug, Default)]
+pub(super) struct LinkNotes {
+    /// The last failure to open the link (said once, not every retry).
+    pub last_error: Option<String>,
+    /// An e-stop was asked while no link was open to send it on: it goes out on the next.
+    pub estop_undelivered: bool,
+}
+
 /// The next link event while idle; with no link, tries to open one every few seconds
 /// (so the robot's start button works as soon as the robot is there).
 pub(super) async fn idle_event(
     rig: &mut Option<Rig>,
     board: &StatusBoard,
-    last_error: &mut Option<String>,
+    notes: &mut LinkNotes,
 ) -> Option<LinkEvent> {
     let Some(rig) = rig else {
         return std::future::pending().await;
     };
+    let last_error = &mut notes.last_error;
     while !rig.connected() {
         match rig.reach().await {
             Ok(()) => {
-                let status = board.now();
-                if status.state == DaemonState::EStopped
-                    && status.message.contains(super::NOT_REACHED)
-                {
-                    // What the e-stop said of the link is old news: the link is open now.
-                    board.say("EMERGENCY STOP: the robot's link is open now; check the robot, then reset (`cubed reset`, or the page's Reset)");
+                if std::mem::take(&mut notes.estop_undelivered) {
+                    // The robot may still move (a program queued before the link was lost).
+                    let sent = rig.estop_slot().get().map(|h| h.emergency_stop());
+                    let what = match sent {
+                        Some(Ok(())) => "sent to the robot now that its link is open",
+                        _ => "the robot's link is open now, but the stop could not be sent on it",
+                    };
+                    board.say(format!("EMERGENCY STOP: {what}; check the robot, then reset (`cubed reset`, or the page's Reset)"));
                 }
                 match last_error.take() {
                     // The status said the robot could not be reached: now it says otherwise.
@@ -183,4 +204,45 @@ pub(super) async fn idle_event(
         }
     }
     rig.next_idle_event().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::daemon::api::DaemonHandle;
+    use crate::daemon::history::History;
+    use firmware_protocol::message::FaultFlags;
+
+    fn board() -> (StatusBoard, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let history = std::sync::Arc::new(History::open(dir.path()).expect("history"));
+        let (_handle, inbox) = DaemonHandle::new(crate::web::scripted::idle_status(), history);
+        (StatusBoard::new(&inbox), dir)
+    }
+
+    fn latched(flags: u8) -> LatchedBefore {
+        LatchedBefore {
+            faults: Some(FaultFlags(flags)),
+            clear_refused: false,
+        }
+    }
+
+    #[test]
+    fn a_fault_found_latched_never_lifts_an_e_stop_asked_here() {
+        let (board, _dir) = board();
+        board.set(DaemonState::EStopped, "EMERGENCY STOP: asked");
+        latched_before(&board, latched(FaultFlags::COMMS_TIMEOUT), "comms");
+        let now = board.now();
+        assert_eq!(now.state, DaemonState::EStopped, "{}", now.message);
+        assert_eq!(now.message, "EMERGENCY STOP: asked");
+    }
+
+    #[test]
+    fn a_fault_found_latched_while_idle_waits_for_a_reset() {
+        let (board, _dir) = board();
+        latched_before(&board, latched(FaultFlags::STALL), "stalled");
+        assert_eq!(board.now().state, DaemonState::Faulted);
+        latched_before(&board, latched(FaultFlags::ESTOP), "e-stop");
+        assert_eq!(board.now().state, DaemonState::EStopped);
+    }
 }

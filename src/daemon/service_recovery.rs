@@ -2,6 +2,7 @@
 //! cleared, re-homed in a safe order, rescanned, solved again), Reset abandons it; both are
 //! recorded in the run history.
 
+use super::idle::LinkNotes;
 use super::{Job, Service};
 use crate::daemon::api::{DaemonState, LinkDoc, Refusal};
 use crate::daemon::board::StatusBoard;
@@ -33,7 +34,7 @@ impl Service {
             )));
         }
         if let Some(rig) = self.rig.as_mut() {
-            clear_latch(rig, &self.board, &mut self.link_error).await?;
+            clear_latch(rig, &self.board, &mut self.link_notes).await?;
             if rig.connected() {
                 self.board
                     .log("robot link open: the robot's e-stop or fault is cleared");
@@ -84,7 +85,7 @@ impl Service {
         let Some(mut rig) = self.rig.take() else {
             return Err(Refusal::unavailable("the robot is not available"));
         };
-        if let Err(refused) = clear_latch(&mut rig, &self.board, &mut self.link_error).await {
+        if let Err(refused) = clear_latch(&mut rig, &self.board, &mut self.link_notes).await {
             self.rig = Some(rig);
             return Err(refused);
         }
@@ -116,17 +117,19 @@ impl Service {
 }
 
 /// Clears what the robot holds latched by a fresh handshake; the refusal when its e-stop button
-/// is still held. A link that opened is shown open, and the last "cannot reach" forgotten.
+/// is still held. A link that opened is shown open, and the last "cannot reach" forgotten; an
+/// e-stop not yet sent is not sent any more (the person resetting has checked the robot).
 async fn clear_latch(
     rig: &mut Rig,
     board: &StatusBoard,
-    link_error: &mut Option<String>,
+    notes: &mut LinkNotes,
 ) -> Result<(), Refusal> {
     rig.clear_latch_now()
         .await
         .map_err(|why| still_pressed(board, why))?;
+    notes.estop_undelivered = false;
     if rig.connected() {
-        *link_error = None;
+        notes.last_error = None;
         board.link(LinkDoc::open());
     }
     Ok(())

@@ -164,7 +164,7 @@ async fn a_run_that_fails_while_an_e_stop_is_latched_says_to_reset_first() {
     let mut config = super::config(dir.path(), "unplug-at-move=30,unplug-for=20s", 2.0);
     // Long enough that the e-stop comes while the run still waits for the cable even on a
     // loaded machine: an e-stop after the run has failed is another case (the status no
-    // longer names the run), which a 1 s wait let CI hit.
+    // longer names the run).
     config.reconnect = std::time::Duration::from_secs(4);
     let daemon = super::start_with(&config).await;
     daemon.sim.as_ref().expect("sim").load_cube(random(15));

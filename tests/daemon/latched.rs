@@ -112,7 +112,7 @@ async fn reset_is_refused_while_the_e_stop_button_is_held_and_clears_once_it_is_
 /// A daemon started before its robot: the status says it cannot be reached, naming the port;
 /// once the robot is plugged in (the simulator started) the status says it is reachable again
 /// and the link is open, without a run to clear the old words. With an e-stop pressed
-/// meanwhile, the e-stop's "cannot be reached now" gives way to the link being open.
+/// meanwhile, the stop is sent to the robot as soon as its link opens, and said so.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_robot_plugged_in_after_the_daemon_started_is_said_to_be_reachable() {
     for estop in [false, true] {
@@ -139,17 +139,22 @@ async fn a_robot_plugged_in_after_the_daemon_started_is_said_to_be_reachable() {
         })
         .await;
         let said = if estop {
-            "link is open now"
+            "sent to the robot now that its link is open"
         } else {
             "reachable again"
         };
         assert!(back.message.contains(said), "{estop}: {}", back.message);
-        if estop {
-            daemon.handle.reset().await.expect("reset");
+        if !estop {
+            assert_eq!(daemon.handle.status().state, DaemonState::Idle);
         }
-        assert_eq!(daemon.handle.status().state, DaemonState::Idle);
         daemon.shutdown().await;
+        // The robot's own firmware is the witness that the stop went out: it holds it latched
+        // and refuses a program until a reset.
+        let port = link.to_string_lossy().into_owned();
+        let after = cubed(&["exec", "--port", &port, "--moves", "R R'"], None);
         drop(sim.stdin.take());
         sim.wait().expect("the simulator exits");
+        let latched = after.status.code() == Some(1) && stderr(&after).contains("emergency stop");
+        assert_eq!(latched, estop, "{estop}: {}", stderr(&after));
     }
 }

@@ -137,6 +137,11 @@ pub async fn finished(handle: &DaemonHandle, run: u64) -> StatusDoc {
         detail.is_some_and(|d| d.summary.outcome.is_some()),
         "run {run}: no outcome recorded"
     );
+    // The outcome is recorded a moment before the status shows the run's end (an e-stop's
+    // words stand until then). The service answers requests in turn, so the answer to one
+    // comes after the end is shown: a Stop with no run in progress, refused, changes nothing.
+    let barrier = handle.stop().await;
+    assert!(barrier.is_err(), "run {run}: still in progress");
     handle.status()
 }
 
