@@ -191,9 +191,12 @@ pub enum DaemonEvent {
         #[serde(default)]
         at_ms: u64,
     },
+    /// A run has ended; `at_ms`: when (ms since the Unix epoch).
     RunFinished {
         run: u64,
         outcome: String,
+        #[serde(default)]
+        at_ms: u64,
     },
 }
 

@@ -50,10 +50,10 @@ impl StatusBoard {
     pub(crate) fn log(&self, message: impl Into<String>) {
         let message = message.into();
         tracing::info!("{message}");
-        let at_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        let line = DaemonEvent::Log { message, at_ms };
+        let line = DaemonEvent::Log {
+            message,
+            at_ms: now_ms(),
+        };
         self.recent.keep(line.clone());
         let _ = self.events.send(line);
     }
@@ -67,6 +67,7 @@ impl StatusBoard {
         let event = DaemonEvent::RunFinished {
             run,
             outcome: outcome.to_string(),
+            at_ms: now_ms(),
         };
         // A page opened later shows it among the last lines too.
         self.recent.keep(event.clone());
@@ -104,4 +105,11 @@ pub(crate) fn palette_doc(palette: &Palette) -> Vec<PaletteColourDoc> {
             rgb: hex(c.reference.to_rgb()),
         })
         .collect()
+}
+
+/// Now, in ms since the Unix epoch (0 on a clock set before it).
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }

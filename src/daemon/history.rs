@@ -4,8 +4,7 @@ use super::api::{RunDetail, RunSummary, StartSource};
 use super::cube_size::CubeSize;
 use super::history_rows::{self as rows, query_rows, query_summaries, SUMMARY_COLUMNS};
 use super::history_schema::open_database;
-use image::RgbImage;
-use rusqlite::{params, Connection, OptionalExtension, Params};
+use rusqlite::{params, Connection, Params};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -162,34 +161,6 @@ impl History {
             column: "runs.id".into(),
             message: "negative run id".into(),
         })
-    }
-
-    /// Writes a photo as `{data_dir}/images/{run}/{attempt}-{face}.png` and records it; returns its URL path.
-    pub fn save_image(
-        &self,
-        run: u64,
-        attempt: u32,
-        face: char,
-        image: &RgbImage,
-    ) -> Result<String, HistoryError> {
-        rows::face_index(face).ok_or(HistoryError::BadFace(face))?;
-        let id = self.existing_run(run)?;
-        let relative = rows::image_relative_path(run, attempt, face);
-        let path = self.data_dir.join(&relative);
-        crate::atomic_file::write_atomically(&path, &encode_png(image, &path)?)
-            .map_err(|source| HistoryError::Io {
-                doing: "cannot write",
-                path: path.clone(),
-                source,
-            })
-            .map_err(|e| self.failed_write(run, e))?;
-        self.execute_for_run(
-            run,
-            || format!("recording photo {attempt}-{face} of run {run}"),
-            "INSERT OR REPLACE INTO images (run, attempt, face, path) VALUES (?1, ?2, ?3, ?4)",
-            params![id, attempt, face.to_string(), relative],
-        )?;
-        Ok(rows::image_url(run, attempt, face))
     }
 
     /// Records a scan: readings (URFDLB sRGB), the classified facelets and confidences, or the error.
@@ -350,7 +321,7 @@ impl History {
         )?;
         let photos = query_rows(
             &conn,
-            "SELECT attempt, face FROM images WHERE run = ?1",
+            "SELECT attempt, face, grid FROM images WHERE run = ?1",
             key,
             |row| rows::photo(row, id),
         )?;
@@ -375,36 +346,6 @@ impl History {
             steps,
             interruptions,
         }))
-    }
-
-    /// The file of a recorded photo.
-    pub fn image_path(
-        &self,
-        run: u64,
-        attempt: u32,
-        face: char,
-    ) -> Result<Option<PathBuf>, HistoryError> {
-        let Ok(key) = i64::try_from(run) else {
-            return Ok(None);
-        };
-        let conn = self.lock()?;
-        let relative: Option<String> = conn
-            .prepare_cached("SELECT path FROM images WHERE run = ?1 AND attempt = ?2 AND face = ?3")
-            .and_then(|mut s| {
-                s.query_row(params![key, attempt, face.to_string()], |row| row.get(0))
-                    .optional()
-            })
-            .map_err(|e| {
-                HistoryError::sql(format!("finding photo {attempt}-{face} of run {run}"), e)
-            })?;
-        match relative {
-            Some(path) if !rows::is_safe_relative(&path) => Err(HistoryError::BadRow {
-                run: key,
-                column: "images.path".into(),
-                message: format!("{path:?} is not a path inside the data directory"),
-            }),
-            relative => Ok(relative.map(|path| self.data_dir.join(path))),
-        }
     }
 
     pub(super) fn lock(&self) -> Result<MutexGuard<'_, Connection>, HistoryError> {
@@ -449,6 +390,8 @@ impl History {
     }
 }
 
+#[path = "history_images.rs"]
+mod images;
 #[path = "history_interruptions.rs"]
 mod interruptions;
 pub(crate) use interruptions::turns_made;
@@ -496,15 +439,4 @@ pub(super) fn sql_id(run: u64) -> Result<i64, HistoryError> {
 pub(super) fn now_ms() -> i64 {
     let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH);
     since_epoch.map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn encode_png(image: &RgbImage, path: &Path) -> Result<Vec<u8>, HistoryError> {
-    let mut png = Vec::new();
-    image
-        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
-        .map_err(|source| HistoryError::Image {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    Ok(png)
 }

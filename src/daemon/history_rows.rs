@@ -166,13 +166,30 @@ pub(super) fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
     let attempt: u32 = cols.get("attempt")?;
     let face: String = cols.get("face")?;
     let face = single_face(&face).ok_or_else(|| cols.bad("face", format!("{face:?}")))?;
+    let grid: Option<String> = cols.get("grid")?;
+    let grid = match grid {
+        Some(text) => Some(decode_grid(&text).ok_or_else(|| cols.bad("grid", text))?),
+        None => None,
+    };
     Ok(PhotoDoc {
         face,
         attempt,
         url: image_url(run, attempt, face),
         stickers: Vec::new(),
-        grid: None,
+        grid,
     })
+}
+
+/// A photo's sticker box as stored: `[left, top, right, bottom]` in JSON.
+pub(super) fn encode_grid(grid: [f32; 4]) -> String {
+    serde_json::to_string(&grid).unwrap_or_default()
+}
+
+/// A stored sticker box, if it is four numbers in order (a grid near an edge may reach a
+/// little past it).
+fn decode_grid(text: &str) -> Option<[f32; 4]> {
+    let [left, top, right, bottom]: [f32; 4] = serde_json::from_str(text).ok()?;
+    (left < right && top < bottom).then_some([left, top, right, bottom])
 }
 
 /// A `solutions` row.

@@ -7,10 +7,10 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Schema version this build writes, and the newest it can read.
-pub(super) const SCHEMA_VERSION: i64 = 3;
+pub(super) const SCHEMA_VERSION: i64 = 4;
 
 /// `MIGRATIONS[v]` takes the schema from version `v` to `v + 1`; append, never edit.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4];
 
 /// Version 1. Ids grow monotonically (AUTOINCREMENT), so "newest first" never depends on the
 /// wall clock. Readings are 162 bytes (54 × RGB; 72 for a 2x2); confidences and programs are JSON text.
@@ -81,6 +81,12 @@ CREATE INDEX interruptions_by_run ON interruptions (run, id);
 /// Version 3: the cube each run was for ("3x3" or "2x2"; NULL for runs recorded before).
 const SCHEMA_V3: &str = "
 ALTER TABLE runs ADD COLUMN cube TEXT;
+";
+
+/// Version 4: where each photo's stickers were found, `[left, top, right, bottom]` as JSON
+/// fractions of the photo as shown (NULL until it is read, and for photos recorded before).
+const SCHEMA_V4: &str = "
+ALTER TABLE images ADD COLUMN grid TEXT;
 ";
 
 /// Opens `path`, refusing files that are not a cubed history of a version this build knows,

@@ -307,14 +307,19 @@ fn a_version_2_history_gains_the_cube_of_each_new_run_and_keeps_its_old_runs() {
     let dir = TempDir::new().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        // The runs table as version 2 wrote it, typed here independently of the migrations.
+        // The runs and images tables as version 2 wrote them, typed here independently of the
+        // migrations.
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, started_ms INTEGER NOT NULL,
                  finished_ms INTEGER, source TEXT NOT NULL, robot TEXT NOT NULL, outcome TEXT,
                  error TEXT, moves INTEGER, last_acked_move INTEGER);
+             CREATE TABLE images (run INTEGER NOT NULL REFERENCES runs (id),
+                 attempt INTEGER NOT NULL, face TEXT NOT NULL, path TEXT NOT NULL,
+                 PRIMARY KEY (run, attempt, face)) WITHOUT ROWID;
              INSERT INTO runs (started_ms, finished_ms, source, robot, outcome, moves)
                  VALUES (1000, 2000, 'web', 'four-arm', 'solved', 21);
+             INSERT INTO images VALUES (1, 0, 'U', 'images/1/0-U.png');
              PRAGMA user_version = 2;",
         )
         .unwrap();
@@ -328,6 +333,48 @@ fn a_version_2_history_gains_the_cube_of_each_new_run_and_keeps_its_old_runs() {
     assert_eq!((runs[0].id, runs[0].cube.as_deref()), (pocket, Some("2x2")));
     assert_eq!(runs[1].cube, None);
     assert_eq!(runs[1].moves, Some(21));
+    // The old photo has no sticker box; a new one gets its own.
+    history.save_image(pocket, 0, 'F', &photo(3)).unwrap();
+    history
+        .record_grid(pocket, 0, 'F', [0.25, 0.125, 0.75, 0.875])
+        .unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let grids: Vec<Option<String>> = conn
+        .prepare("SELECT grid FROM images ORDER BY run")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(grids, [None, Some("[0.25,0.125,0.75,0.875]".to_string())]);
+}
+
+#[test]
+fn a_grid_for_a_photo_never_recorded_is_no_error_and_a_broken_one_is_named() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = history
+        .begin_run(StartSource::Web, "four-arm", CubeSize::Three)
+        .unwrap();
+    history
+        .record_grid(run, 0, 'U', [0.1, 0.1, 0.9, 0.9])
+        .unwrap();
+    let unknown = history.record_grid(run + 1, 0, 'U', [0.1, 0.1, 0.9, 0.9]);
+    assert!(
+        matches!(unknown, Err(HistoryError::UnknownRun(_))),
+        "{unknown:?}"
+    );
+    history.save_image(run, 0, 'U', &photo(3)).unwrap();
+    history
+        .record_grid(run, 0, 'U', [0.1, 0.2, 0.9, 0.8])
+        .unwrap();
+    let kept = history.run(run).unwrap().expect("recorded");
+    assert_eq!(kept.scans[0].images[0].grid, Some([0.1, 0.2, 0.9, 0.8]));
+    let conn = rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).unwrap();
+    conn.execute("UPDATE images SET grid = '[0.9, 0.1, 0.1, 0.9]'", [])
+        .unwrap();
+    let error = history.run(run).expect_err("a box inside out");
+    assert!(error.to_string().contains("images.grid"), "{error}");
 }
 
 #[test]

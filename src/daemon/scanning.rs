@@ -127,7 +127,7 @@ fn doing(verifying: bool) -> &'static str {
 }
 
 /// Where each photo's stickers were found (`grids`, URFDLB, as sampled), for the page to draw
-/// what was read over them.
+/// what was read over them, now and in the history.
 fn show_grids(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], grids: &[FaceGrid]) {
     let boxes: Vec<(char, [f32; 4])> = (Face::ALL.iter().zip(grids))
         .filter_map(|(&face, grid)| {
@@ -142,6 +142,9 @@ fn show_grids(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], grids: &[Fac
             doc.grid = boxes.iter().find(|(f, _)| *f == doc.face).map(|&(_, b)| b);
         }
     });
+    for &(face, grid) in &boxes {
+        ctx.note(ctx.history.record_grid(ctx.run, attempt, face, grid));
+    }
 }
 
 /// Records a refused scan with its reason and returns the error.

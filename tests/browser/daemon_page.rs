@@ -1,6 +1,7 @@
 //! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move (through a pulled cable), and find it in the run history with its interruption.
 
 use super::{click, close_all, open_idle_page, wait_for, wait_for_text, Browser};
+use fantoccini::Locator;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
@@ -32,5 +33,15 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     click(page, "#history .run-row[data-outcome=solved]").await;
     wait_for_text(page, "run-detail", "(link): robot link lost").await;
     wait_for_text(page, "run-detail", "resumed").await;
+    // The outcome is coloured in its own column.
+    let outcome = wait_for(page, "#history .run-row td.outcome", "the outcome cell").await;
+    assert_eq!(outcome.text().await.expect("text"), "solved");
+    // The run's photos are shown where their stickers were found, as on the live page.
+    let cropped = (page.find_all(Locator::Css("#run-detail img.cropped")).await).expect("photos");
+    assert!(
+        cropped.len() >= 12,
+        "scan and verification: {}",
+        cropped.len()
+    );
     close_all(browser, daemon, server).await;
 }

@@ -77,6 +77,26 @@ async fn a_run_started_through_the_api_is_served_back_with_its_photos() {
         body.contains("query string not accepted: source: unknown value `robot`"),
         "said in words, not as the parser's: {body}"
     );
+    // Each photo's sticker box is kept with it: the history draws marks where the live page did.
+    let kept = |attempt: u32, face: char| -> Option<Vec<f64>> {
+        let scans = detail["scans"].as_array()?;
+        let scan = scans.iter().find(|s| s["attempt"] == attempt)?;
+        let images = scan["images"].as_array()?;
+        let image = images.iter().find(|i| i["face"] == face.to_string())?;
+        serde_json::from_value(image["grid"].clone()).ok()
+    };
+    assert!(end.photos.len() >= 6, "{:?}", end.photos.len());
+    for photo in &end.photos {
+        let shown = photo.grid.expect("a grid on the live page");
+        let shown: Vec<f64> = shown.iter().map(|&v| f64::from(v)).collect();
+        assert_eq!(
+            kept(photo.attempt, photo.face),
+            Some(shown),
+            "{}-{}",
+            photo.attempt,
+            photo.face
+        );
+    }
     let url = detail["scans"][0]["images"][0]["url"]
         .as_str()
         .expect("an image URL")

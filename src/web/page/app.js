@@ -344,7 +344,7 @@ function connect() {
     if (event.type === 'status') render(event);
     else if (event.type === 'log') log(event.message, event.at_ms);
     else if (event.type === 'run_finished') {
-      log('run ' + event.run + ' finished: ' + event.outcome);
+      log('run ' + event.run + ' finished: ' + event.outcome, event.at_ms);
       loadHistory();
     }
   });
@@ -375,9 +375,9 @@ async function loadHistory() {
     const row = el('tr', 'run-row');
     row.dataset.outcome = r.outcome || 'running';
     row.dataset.run = r.id;
-    for (const text of [r.id, when(r.started_ms), r.source, r.cube || '', r.outcome || 'running', r.moves ?? '', r.error || '']) {
-      row.appendChild(el('td', '', text));
-    }
+    const cells = [['', r.id], ['', when(r.started_ms)], ['', r.source], ['', r.cube || ''],
+      ['outcome', r.outcome || 'running'], ['', r.moves ?? ''], ['', r.error || '']];
+    for (const [cls, text] of cells) row.appendChild(el('td', cls, text));
     row.addEventListener('click', () => showRun(r.id));
     body.appendChild(row);
   }
@@ -402,7 +402,10 @@ async function showRun(id) {
     ' · from ' + s.source + (s.cube ? ' · ' + s.cube : '') + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
   // Each interruption (e-stop, fault, lost link, firmware restart) and how the run went on.
   for (const i of d.interruptions || []) {
-    const after = i.resumed_ms ? 'resumed ' + when(i.resumed_ms) + ' (' + i.resumed_by + ')' : 'not resumed';
+    // A Reset abandons the run: recorded as the interruption's end "by" abandoned.
+    const after = !i.resumed_ms ? 'not resumed'
+      : i.resumed_by === 'abandoned' ? 'abandoned (reset) ' + when(i.resumed_ms)
+        : 'resumed ' + when(i.resumed_ms) + ' (' + i.resumed_by + ')';
     box.appendChild(el('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
   }
   for (const scan of d.scans) {
