@@ -396,3 +396,43 @@ fn a_shipped_design_is_found_by_its_name_outside_the_repository() {
         text(&out)
     );
 }
+
+/// A palette calibrated into the data directory that no longer loads is named as that, under
+/// `[data] dir`, by `config show --data-dir` as by `run --data-dir`, with its file and line.
+#[test]
+fn a_broken_calibrated_palette_is_named_as_the_data_directorys() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("cubed.toml");
+    write_config(&config, &shipped("robots/four-arm.toml"));
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).expect("data dir");
+    std::fs::write(data.join("palette.toml"), "garbage [[[\n").expect("palette");
+    let (path, data) = (
+        config.to_str().expect("utf-8"),
+        data.to_str().expect("utf-8"),
+    );
+    let fine = cubed_in(dir.path(), &[], &["config", "show", "--config", path]);
+    assert!(fine.status.success(), "{}", text(&fine));
+    for args in [
+        &["config", "show", "--config", path, "--data-dir", data][..],
+        &[
+            "run",
+            "--config",
+            path,
+            "--data-dir",
+            data,
+            "--http",
+            "127.0.0.1:0",
+        ][..],
+    ] {
+        let out = cubed_in(dir.path(), &[], args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains("[data] dir: the palette calibration wrote there does not load")
+                && said.contains("data/palette.toml")
+                && said.contains("line 1"),
+            "{args:?}: {said}"
+        );
+    }
+}

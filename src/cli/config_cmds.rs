@@ -18,6 +18,12 @@ pub struct ShowArgs {
     /// A configuration file instead of the search.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// As `cubed run --data-dir`: check this data directory (and a palette calibrated into it).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// As `cubed run --http`: check this address for the page and API.
+    #[arg(long, value_parser = super::daemon_cmds::parse_address)]
+    pub http: Option<std::net::SocketAddr>,
 }
 
 /// Runs a `cubed config` subcommand.
@@ -28,10 +34,17 @@ pub fn run(command: ConfigCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
-    let (config, found) = match discover_config(args.config.as_deref()) {
+    let (mut config, found) = match discover_config(args.config.as_deref()) {
         Ok(pair) => pair,
         Err(e) => return refuse(error_chain(&e)),
     };
+    // What `cubed run` is given on its command line is checked as it will be used.
+    if let Some(dir) = args.data_dir {
+        config.data_dir = dir;
+    }
+    if let Some(bind) = args.http {
+        config.bind = bind;
+    }
     for line in describe_sources(&found, &config) {
         println!("{line}");
     }

@@ -104,7 +104,7 @@ fn address_and_token(
 /// `HOST:PORT` (an IP address or a name such as `localhost`), with or without `http://` and a
 /// trailing `/`, as the page's address is copied from a browser. A name is looked up, IPv4
 /// first (the daemon's default address is 127.0.0.1).
-fn parse_address(given: &str) -> Result<SocketAddr, String> {
+pub(super) fn parse_address(given: &str) -> Result<SocketAddr, String> {
     use std::net::ToSocketAddrs;
     if given.starts_with("https://") {
         return Err("the daemon serves plain HTTP: give HOST:PORT or http://HOST:PORT/".into());

@@ -45,7 +45,7 @@ pub struct ClassifyFlags {
     pub palette: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// The least calibrated probability (0..=1) of being read right a sticker must have; less sure stickers make the result "unsure".
+    /// The least calibrated probability (0 up to, not including, 1) of being read right a sticker must have; less sure stickers make the result "unsure".
     #[arg(long, default_value_t = ClassifyOptions::default().min_confidence)]
     pub min_confidence: f32,
     /// Also write the readings in the scan JSON format (a regression test for later).
@@ -114,12 +114,21 @@ fn refuse(format: OutputFormat, kind: &str, message: &str, unsure: &[usize]) -> 
         OutputFormat::Json => {
             println!(
                 "{}",
-                json!({"error": {"kind": kind, "message": message}, "unsure": unsure})
+                json!({"error": {"kind": kind, "message": message}, "unsure": unsure,
+                       "unsure_names": names_of(unsure)})
             );
         }
         OutputFormat::Text => eprintln!("refused ({kind}): {message}"),
     }
     ExitCode::from(EXIT_INVALID)
+}
+
+/// Stickers by name as the text output gives them (`U6`), for `unsure`'s 0-based indexes.
+fn names_of(stickers: &[usize]) -> Vec<String> {
+    stickers
+        .iter()
+        .map(|&s| cubed::cube::sticker_names(&[s], 9))
+        .collect()
 }
 
 /// An unsure reading refused, exit status 2, with the stickers in doubt by the colour each
@@ -144,7 +153,7 @@ fn refuse_unsure(
         OutputFormat::Json => println!(
             "{}",
             json!({"error": {"kind": e.kind(), "message": error_chain(e)}, "unsure": stickers,
-                   "advice": advice, "best_guess": guess.symbols(),
+                   "unsure_names": names_of(stickers), "advice": advice, "best_guess": guess.symbols(),
                    "error_probability": guess.error_probability()})
         ),
         OutputFormat::Text => {
@@ -230,9 +239,9 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
             ))
         }
     };
-    if !(0.0..=1.0).contains(&flags.min_confidence) {
+    if !(0.0..1.0).contains(&flags.min_confidence) {
         let why = format!(
-            "--min-confidence {} is outside 0..=1 (a probability of being read right)",
+            "--min-confidence {} is outside 0..1 (a probability of being read right; 1 is never reached, as no reading is certain)",
             flags.min_confidence
         );
         return Ok(refuse(flags.format, "invalid_argument", &why, &[]));
@@ -269,11 +278,10 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
 fn print_text(c: &Classification) {
     let symbols = c.symbols();
     println!("{symbols}");
-    for (face, row) in symbols.as_bytes().chunks(9).enumerate() {
-        let rows: Vec<String> = row
-            .chunks(3)
-            .map(|r| String::from_utf8_lossy(r).into_owned())
-            .collect();
+    // By characters: a palette's symbols may be any (`é`, `★`), not only ASCII letters.
+    let chars: Vec<char> = symbols.chars().collect();
+    for (face, row) in chars.chunks(9).enumerate() {
+        let rows: Vec<String> = row.chunks(3).map(|r| r.iter().collect()).collect();
         println!("  {} {}", Face::from_index(face), rows.join(" "));
     }
     let mut order: Vec<usize> = (0..54).filter(|s| s % 9 != 4).collect();

@@ -163,6 +163,9 @@ pub struct StatusDoc {
     pub progress: Option<Progress>,
     /// The cube as the daemon believes it now (URFDLB, palette symbols), updated move by move.
     pub facelets: Option<String>,
+    /// `facelets` is only the best guess of a reading that was refused (not acted on).
+    #[serde(default)]
+    pub facelets_guessed: bool,
     /// The solution being executed (Singmaster).
     pub solution: Vec<String>,
     pub photos: Vec<PhotoDoc>,

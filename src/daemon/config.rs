@@ -285,15 +285,17 @@ impl Validator<'_> {
                 "\"sim\" needs the simulated robot ([robot] port = \"sim\"): it photographs the simulated cube",
             ));
         }
-        let min_confidence = self.bounded(
-            ("vision", "min_confidence"),
-            raw.vision.min_confidence,
-            (0.0, 1.0),
-            &format!(
-                "the calibrated probability of a right reading; {} is the default",
-                crate::vision::classify::DEFAULT_MIN_CONFIDENCE
-            ),
-        )?;
+        let min_confidence = raw.vision.min_confidence;
+        if !(0.0..1.0).contains(&min_confidence) {
+            return Err(self.invalid(
+                "vision",
+                "min_confidence",
+                format!(
+                    "{min_confidence} is outside 0..1 (the calibrated probability of a right reading; 1 is never reached, as no reading is certain; {} is the default)",
+                    crate::vision::classify::DEFAULT_MIN_CONFIDENCE
+                ),
+            ));
+        }
         let recaptures = crate::vision::recapture::DEFAULT_RECAPTURES.into();
         let recaptures = self.whole(
             ("vision", "recaptures"),

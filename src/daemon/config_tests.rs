@@ -117,7 +117,19 @@ fn errors_name_the_section_key_and_range() {
             "[vision]\nmin_confidence = 1.5\n",
             "[vision]",
             "min_confidence",
-            "0..=1 (the calibrated probability",
+            "0..1 (the calibrated probability",
+        ),
+        (
+            "[vision]\nmin_confidence = 1.0\n",
+            "[vision]",
+            "min_confidence",
+            "1 is never reached",
+        ),
+        (
+            "[vision]\nmin_confidence = nan\n",
+            "[vision]",
+            "min_confidence",
+            "0..1",
         ),
     ];
     for (extra, section, key, hint) in cases {

@@ -146,6 +146,7 @@ impl RunningDaemon {
             message,
             progress: None,
             facelets: None,
+            facelets_guessed: false,
             solution: Vec::new(),
             photos: Vec::new(),
             notice,

@@ -27,6 +27,8 @@ pub enum RigError {
     Robot(#[from] ConfigError),
     #[error("[vision] palette")]
     Palette(#[from] PaletteError),
+    #[error("[data] dir: the palette calibration wrote there does not load (calibrate again, or remove it to use [vision] palette)")]
+    CalibratedPalette(#[source] PaletteError),
     #[error("robot design")]
     Actuators(#[from] ActuatorError),
     #[error("[robot] design")]
@@ -62,6 +64,7 @@ impl RigError {
             self,
             RigError::Robot(_)
                 | RigError::Palette(_)
+                | RigError::CalibratedPalette(_)
                 | RigError::Actuators(_)
                 | RigError::NoPocketGrip(_)
                 | RigError::CameraFolder { .. }
@@ -194,12 +197,12 @@ impl ConfigFiles {
                 .map_err(RigError::NoPocketGrip)?;
         }
         let calibrated = calibrated_palette_file(config);
-        let palette_file = if calibrated.exists() {
-            calibrated
+        let (palette_file, palette) = if calibrated.exists() {
+            let palette = load_palette(&calibrated).map_err(RigError::CalibratedPalette)?;
+            (calibrated, palette)
         } else {
-            config.palette.clone()
+            (config.palette.clone(), load_palette(&config.palette)?)
         };
-        let palette = load_palette(&palette_file)?;
         Ok(ConfigFiles {
             model,
             map,

@@ -209,6 +209,7 @@ fn record<K: CubeKind>(
                 .collect();
         }
         s.facelets = Some(K::symbols(cube));
+        s.facelets_guessed = error.is_some();
     });
 }
 

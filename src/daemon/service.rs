@@ -235,6 +235,7 @@ impl Service {
             s.progress = None;
             s.solution.clear();
             s.facelets = None;
+            s.facelets_guessed = false;
         });
         self.board
             .log(format!("run {id} started ({})", source.as_str()));
@@ -335,6 +336,7 @@ impl Service {
         if between_runs {
             self.board.update(|s| {
                 (s.run, s.progress, s.facelets) = (None, None, None);
+                s.facelets_guessed = false;
                 s.photos.clear();
                 s.solution.clear();
             });

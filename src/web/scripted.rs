@@ -51,6 +51,7 @@ pub fn idle_status() -> StatusDoc {
         message: "ready: put a cube in the robot and press start".to_string(),
         progress: None,
         facelets: None,
+        facelets_guessed: false,
         solution: Vec::new(),
         photos: Vec::new(),
         notice: None,

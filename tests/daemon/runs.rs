@@ -389,6 +389,8 @@ async fn photos_from_a_folder_in_doubt_are_refused_at_once_with_advice_about_the
         "{messages:?}"
     );
     assert_eq!(scans_photographed(&daemon.handle, run), 1, "one scan only");
+    // The net shows the best guess, said to be one.
+    assert!(end.facelets.is_some() && end.facelets_guessed, "{end:?}");
     daemon.shutdown().await;
 }
 
@@ -403,6 +405,7 @@ async fn a_runs_own_photos_in_a_folder_read_as_the_same_cube() {
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert!(end.facelets.is_some() && !end.facelets_guessed, "{end:?}");
     let photos = dir.path().join("photos");
     std::fs::create_dir(&photos).expect("folder");
     for face in "URFDLB".chars() {

@@ -146,6 +146,15 @@ fn scan_refuses_the_real_photos_naming_the_white_and_yellow_stickers_and_guesses
         !unsure.is_empty() && unsure.iter().all(white_or_yellow),
         "{unsure:?}"
     );
+    // The same stickers by the names the text output gives them (index 5 is U6).
+    let names: Vec<String> = unsure
+        .iter()
+        .map(|s| {
+            let i = s.as_u64().expect("index") as usize;
+            format!("{}{}", &"URFDLB"[i / 9..i / 9 + 1], i % 9 + 1)
+        })
+        .collect();
+    assert_eq!(json["unsure_names"], serde_json::json!(names));
     assert!(same_cube(
         json["best_guess"].as_str().expect("best guess"),
         truth
@@ -392,4 +401,59 @@ fn calibrating_from_a_webcam_in_a_build_without_cameras_says_how_to_build_one() 
         stderr(&out)
     );
     assert!(!output.exists(), "nothing written");
+}
+
+/// Any six symbols: a palette with non-ASCII ones prints each face's nine stickers whole.
+#[test]
+fn classify_prints_a_palette_of_any_symbols_face_by_face() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/palette.toml");
+    let text = std::fs::read_to_string(shipped).expect("the shipped palette");
+    let palette = dir.path().join("palette.toml");
+    let text = text
+        .replace("symbol = \"W\"", "symbol = \"é\"")
+        .replace("symbol = \"Y\"", "symbol = \"★\"");
+    std::fs::write(&palette, text).expect("palette written");
+    let scan = data("scans/3x3x3-random-01.json");
+    let palette = palette.to_str().expect("utf8");
+    let out = cubed(&["classify", "--scan", &scan, "--palette", palette], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    let symbols: Vec<char> = lines.next().expect("the facelets").chars().collect();
+    assert_eq!(symbols.len(), 54, "{text}");
+    assert!(symbols.contains(&'é') && symbols.contains(&'★'), "{text}");
+    for (face, letter) in "URFDLB".chars().enumerate() {
+        let row = lines.next().expect("a face's row");
+        let nine: String = symbols[face * 9..face * 9 + 9].iter().collect();
+        let want: Vec<String> = nine
+            .chars()
+            .collect::<Vec<_>>()
+            .chunks(3)
+            .map(|c| c.iter().collect())
+            .collect();
+        assert_eq!(row, format!("  {letter} {}", want.join(" ")), "{text}");
+    }
+}
+
+/// A least confidence of 1 can never be met (no reading is certain): refused as an argument,
+/// not answered with every sticker in doubt.
+#[test]
+fn a_least_confidence_of_one_is_refused_as_never_reached() {
+    let scan = data("scans/3x3x3-random-05.json");
+    let out = cubed(
+        &["classify", "--scan", &scan, "--min-confidence", "1"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("--min-confidence 1 is outside 0..1") && said.contains("never reached"),
+        "{said}"
+    );
+    let near = cubed(
+        &["classify", "--scan", &scan, "--min-confidence", "0.999"],
+        None,
+    );
+    assert!(near.status.success(), "{}", stderr(&near));
 }

@@ -374,5 +374,10 @@ mod tests {
             matches!(err, CameraError::TwoFacePhotos { face: Face::F, .. }),
             "{err:?}"
         );
+        let words = err.to_string();
+        assert!(
+            words.contains("rounds 0 and 1 of a run's photos") && words.contains("copy one round"),
+            "{words}"
+        );
     }
 }

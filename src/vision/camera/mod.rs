@@ -149,7 +149,7 @@ pub enum CameraError {
         /// Every face the folder has no photo of (URFDLB), `face` among them.
         missing: Vec<Face>,
     },
-    #[error("two photos are named after face {face}: {first} and {second}; keep one")]
+    #[error("two photos are named after face {face}: {first} and {second}; keep one{}", rounds_hint(.first, .second))]
     TwoFacePhotos {
         face: Face,
         first: PathBuf,
@@ -162,4 +162,23 @@ pub enum CameraError {
     },
     #[error("the simulated camera's scene is not available (its lock was poisoned)")]
     SceneUnavailable,
+}
+
+/// For two photos of one face that are rounds of a run's saved photos (`0-U.png`, `1-U.png`):
+/// what the numbers mean and how to read one round.
+fn rounds_hint(first: &std::path::Path, second: &std::path::Path) -> String {
+    let round = |p: &std::path::Path| -> Option<String> {
+        let stem = p.file_stem()?.to_str()?;
+        let (round, _) = stem.split_once('-')?;
+        round
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| round.to_string())
+    };
+    match (round(first), round(second)) {
+        (Some(a), Some(b)) => format!(
+            " (they are rounds {a} and {b} of a run's photos: 0 is the first scan, later rounds the faces taken again and the check after solving; copy one round's six photos to a folder of their own)"
+        ),
+        _ => String::new(),
+    }
 }

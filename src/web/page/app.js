@@ -308,6 +308,7 @@ function render(s) {
   $('progress-eta').textContent = p && busy && p.eta_ms > 0 ? 'ETA ' + seconds(p.eta_ms) : '';
   drawMoves($('solution'), s.solution, p ? p.moves_done : 0);
   drawNet($('net'), s.facelets);
+  $('net-guess').hidden = !(s.facelets && s.facelets_guessed);
 
   const photosKey = JSON.stringify(s.photos);
   if (photosKey !== shownPhotos) {
