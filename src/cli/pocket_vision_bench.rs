@@ -181,6 +181,10 @@ pub fn print_pocket_rows(
         both.retaken_brighter,
         both.retaken_normal
     );
+    if runs == 0 {
+        println!("2x2 timings: not taken (--timing-runs 0)");
+        return;
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let cubes: Vec<_> = (0..64)
         .map(|_| {

@@ -357,6 +357,15 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         light_doubt: args.light_doubt,
         ..ClassifyOptions::default()
     };
+    for (folder, flag) in [(&args.scans, "--scans"), (&args.photos, "--photos")] {
+        if !folder.is_dir() {
+            // The defaults are the repository's own data, found from its root.
+            return super::refuse(format!(
+                "{flag} {}: no such folder (run from the repository's root, or give {flag} DIR)",
+                folder.display()
+            ));
+        }
+    }
     println!("{}", super::host::host_line());
     let all = labelled_scans(&args.scans)?;
     if args.fit {
@@ -468,13 +477,19 @@ fn print_reliability(part: Part, samples: &[Sample], threshold: f32) {
     for (i, bin) in reliability(samples, &edges).into_iter().enumerate() {
         let high = edges.get(i + 1).map_or("1".to_string(), |h| format!("{h}"));
         let n = bin.right + bin.wrong;
+        if n == 0 {
+            // No cube in the bin: no rate to give.
+            let low = bin.low;
+            println!("| {low:>6} .. {high:<6} |     0 |     0 |     0 |          - |         - |");
+            continue;
+        }
         println!(
             "| {:>6} .. {:<6} | {n:>5} | {:>5} | {:>5} | {:>8.2} % | {:>7.3} % |",
             bin.low,
             high,
             bin.right,
             bin.wrong,
-            100.0 * bin.wrong as f64 / n.max(1) as f64,
+            100.0 * bin.wrong as f64 / n as f64,
             100.0 * bin.predicted
         );
     }
@@ -486,8 +501,8 @@ fn print_timings(
     palette: &Palette,
     options: &ClassifyOptions,
 ) {
-    if scans.is_empty() {
-        println!("timings: no scans to time");
+    if scans.is_empty() || runs == 0 {
+        println!("timings: not taken (no scans, or --timing-runs 0)");
         return;
     }
     let mut i = 0;

@@ -138,7 +138,7 @@ fn refuse_unsure(
     format: OutputFormat,
     e: &ClassifyError,
     readings: &[Rgb; 54],
-    palette: &Palette,
+    (palette, min_confidence): (&Palette, f32),
 ) -> ExitCode {
     let ClassifyError::Unsure {
         stickers,
@@ -149,11 +149,18 @@ fn refuse_unsure(
     // The command line reads photos and readings it is given: taking them again is the
     // person's part, as for a folder of photos.
     let advice = what_to_do(*doubt, step_for(readings, stickers), Retake::SamePhoto);
+    // A photo turned by mistake makes a cube that cannot be read sure: say which, if one does.
+    let options = ClassifyOptions {
+        min_confidence,
+        ..ClassifyOptions::default()
+    };
+    let turned = cubed::vision::turned::turned_photos(readings, palette, &options);
+    let turned = turned.map(|t| t.words());
     match format {
         OutputFormat::Json => println!(
             "{}",
             json!({"error": {"kind": e.kind(), "message": error_chain(e)}, "unsure": stickers,
-                   "unsure_names": names_of(stickers), "advice": advice, "best_guess": guess.symbols(),
+                   "unsure_names": names_of(stickers), "advice": advice, "turned": turned, "best_guess": guess.symbols(),
                    "error_probability": guess.error_probability()})
         ),
         OutputFormat::Text => {
@@ -163,6 +170,9 @@ fn refuse_unsure(
                 by_colour(stickers, guess, palette)
             );
             eprintln!("what to do: {advice}");
+            if let Some(turned) = turned {
+                eprintln!("perhaps: {turned}");
+            }
             let floor = if guess.least_gap() <= 0.0 {
                 ", the least it gives: another reading is as good"
             } else {
@@ -269,9 +279,12 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(e @ ClassifyError::Unsure { .. }) => {
-            Ok(refuse_unsure(flags.format, &e, readings, &palette))
-        }
+        Err(e @ ClassifyError::Unsure { .. }) => Ok(refuse_unsure(
+            flags.format,
+            &e,
+            readings,
+            (&palette, flags.min_confidence),
+        )),
     }
 }
 

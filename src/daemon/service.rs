@@ -180,8 +180,8 @@ impl Service {
         }
         if let Some(run) = self.waiting {
             return Some(Refusal::conflict(format!(
-                "run {run} was interrupted and waits for you ({}): resume it (cubed resume, or the page's Resume), or reset to abandon it",
-                status.message
+                "run {run} was interrupted ({}) and waits for you: resume it (cubed resume, or the page's Resume), or reset to abandon it; `cubed status` says what happened",
+                status.state.name()
             )));
         }
         if status.state == DaemonState::EStopped {

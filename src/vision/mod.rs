@@ -27,3 +27,4 @@ pub mod sample;
 pub mod scan;
 pub mod scan_file;
 pub mod sim_evaluate;
+pub mod turned;

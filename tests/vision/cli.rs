@@ -457,3 +457,34 @@ fn a_least_confidence_of_one_is_refused_as_never_reached() {
     );
     assert!(near.status.success(), "{}", stderr(&near));
 }
+
+/// A photo turned by mistake (the F face's nine readings a quarter turn anticlockwise): the
+/// refusal says which photo reads sure once turned back, and how.
+#[test]
+fn a_face_read_turned_is_refused_naming_the_photo_and_the_turn_that_reads_sure() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(data("scans/3x3x3-random-05.json")).expect("scan");
+    let mut scan: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let face = scan["faces"]["F"].as_array().expect("F readings").clone();
+    // Anticlockwise: the sticker at (row, column) comes from (column, 2 - row).
+    let turned: Vec<serde_json::Value> = (0..9)
+        .map(|i| face[(i % 3) * 3 + (2 - i / 3)].clone())
+        .collect();
+    scan["faces"]["F"] = serde_json::Value::Array(turned);
+    let path = dir.path().join("turned.json");
+    std::fs::write(&path, scan.to_string()).expect("written");
+    let out = cubed(&["classify", "--scan", path.to_str().expect("utf8")], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("perhaps: the photo of face F reads as a sure cube")
+            && said.contains("turned a quarter turn clockwise"),
+        "{said}"
+    );
+    // The scan as it was has no such words.
+    let right = cubed(
+        &["classify", "--scan", &data("scans/3x3x3-random-05.json")],
+        None,
+    );
+    assert!(right.status.success(), "{}", stderr(&right));
+}

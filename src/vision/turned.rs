@@ -1,0 +1,135 @@
+//! A refused reading that a turned photo explains: each face's nine readings are read again
+//! turned a quarter, a half and three quarters, then every face turned alike (a camera
+//! mounted turned); the first turn that reads as a sure cube is the likely mistake. Pure.
+
+use super::classify::{classify, ClassifyOptions};
+use super::colour::Rgb;
+use super::palette::Palette;
+use crate::cube::Face;
+
+/// Photos that read as a sure cube once turned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnedPhotos {
+    /// The faces whose photos are turned (one, or all six).
+    pub faces: Vec<Face>,
+    /// Quarter turns clockwise (as the face is seen) that make the reading sure: 1, 2 or 3.
+    pub quarter_turns: u8,
+    /// The calibrated confidence of the reading once turned.
+    pub confidence: f32,
+}
+
+impl TurnedPhotos {
+    /// "the photo of face U reads as a sure cube turned a quarter turn clockwise: …".
+    pub fn words(&self) -> String {
+        let turn = match self.quarter_turns {
+            1 => "a quarter turn clockwise",
+            2 => "a half turn",
+            _ => "a quarter turn anticlockwise",
+        };
+        let which = match &self.faces[..] {
+            [face] => format!("the photo of face {face}"),
+            _ => "every photo".to_string(),
+        };
+        format!(
+            "{which} reads as a sure cube (confidence {:.4}) turned {turn}: check how it was taken (the camera's mounting, or the face shown in another orientation)",
+            self.confidence
+        )
+    }
+}
+
+/// The turned photos that best explain a refused reading of `readings`: of every face turned
+/// each way, and every face turned alike, the turn whose reading is surest, if one reads sure.
+/// (More than one may: a wrongly turned face can also be read, less surely, as another cube.)
+pub fn turned_photos(
+    readings: &[Rgb; 54],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Option<TurnedPhotos> {
+    let single = Face::ALL.iter().map(|&face| vec![face]);
+    let tries = single.chain(std::iter::once(Face::ALL.to_vec()));
+    let candidates = tries.flat_map(|faces| (1..=3).map(move |turns| (faces.clone(), turns)));
+    candidates
+        .filter_map(|(faces, quarter_turns)| {
+            let turned = turn_faces(readings, &faces, quarter_turns);
+            let read = classify(&turned, palette, options).ok()?;
+            Some(TurnedPhotos {
+                faces,
+                quarter_turns,
+                confidence: read.confidence(),
+            })
+        })
+        .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
+}
+
+/// `readings` with the nine stickers of each of `faces` turned `quarter_turns` clockwise.
+fn turn_faces(readings: &[Rgb; 54], faces: &[Face], quarter_turns: u8) -> [Rgb; 54] {
+    let mut turned = *readings;
+    for face in faces {
+        let base = face.index() * 9;
+        for _ in 0..quarter_turns {
+            let before: [Rgb; 9] = std::array::from_fn(|i| turned[base + i]);
+            for (i, slot) in turned[base..base + 9].iter_mut().enumerate() {
+                // Clockwise: the sticker at (row, column) comes from (2 - column, row).
+                let (row, column) = (i / 3, i % 3);
+                *slot = before[(2 - column) * 3 + row];
+            }
+        }
+    }
+    turned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::random::random_cube;
+    use crate::vision::classify::classify;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// Readings of a random cube in the palette's own colours.
+    fn readings(seed: u64) -> [Rgb; 54] {
+        let palette = Palette::default();
+        let cube = random_cube(&mut ChaCha8Rng::seed_from_u64(seed)).to_facelets();
+        cube.stickers.map(|face| {
+            let colour = palette.colours.iter().find(|c| c.home == face);
+            colour.map_or([0; 3], |c| c.reference.to_rgb())
+        })
+    }
+
+    #[test]
+    fn a_quarter_turn_clockwise_four_times_is_no_turn_and_moves_the_corners_round() {
+        let labels: [Rgb; 54] = std::array::from_fn(|i| [i as u8, 0, 0]);
+        let once = turn_faces(&labels, &[Face::U], 1);
+        // The top-left sticker goes to the top right; the centre stays.
+        assert_eq!(once[2], labels[0]);
+        assert_eq!(once[8], labels[2]);
+        assert_eq!(once[4], labels[4]);
+        assert_eq!(once[9..], labels[9..], "other faces untouched");
+        assert_eq!(turn_faces(&labels, &[Face::U], 4), labels);
+        assert_eq!(turn_faces(&once, &[Face::U], 3), labels);
+    }
+
+    #[test]
+    fn a_photo_turned_by_mistake_is_found_and_a_right_reading_needs_no_turn() {
+        let palette = Palette::default();
+        let options = ClassifyOptions::default();
+        for seed in 0..5 {
+            let right = readings(seed);
+            assert!(classify(&right, &palette, &options).is_ok(), "{seed}");
+            for (face, turns) in [(Face::F, 1u8), (Face::D, 2), (Face::B, 3)] {
+                let wrong = turn_faces(&right, &[face], turns);
+                if classify(&wrong, &palette, &options).is_ok() {
+                    continue; // a face whose stickers look the same turned
+                }
+                let found = turned_photos(&wrong, &palette, &options).expect("found");
+                assert_eq!(found.faces, [face], "{seed}");
+                assert_eq!(found.quarter_turns, 4 - turns, "{seed}: {found:?}");
+            }
+            let all = turn_faces(&right, &Face::ALL, 1);
+            if classify(&all, &palette, &options).is_err() {
+                let found = turned_photos(&all, &palette, &options).expect("found");
+                assert_eq!((found.faces.len(), found.quarter_turns), (6, 3), "{seed}");
+            }
+        }
+    }
+}
