@@ -444,6 +444,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         println!("    {failure}");
     }
     print_sim_recapture_row(&args, &palette, &options);
+    print_turned_faces_row(args.seed, &palette, &options);
     let scans: Vec<LabelledScan> = all.iter().map(|(_, s)| s.clone()).collect();
     print_timings(&scans, args.timing_runs, &palette, &options);
     super::pocket_vision_bench::print_real_pocket_rows(
@@ -461,6 +462,23 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         &options,
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Readings in the palette's own colours of 100 random cubes with one face's photo turned,
+/// each face each way: a cube that cannot exist, refused or read as another.
+fn print_turned_faces_row(seed: u64, palette: &Palette, options: &ClassifyOptions) {
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+    let cubes: Vec<_> = (0..100)
+        .map(|_| cubed::cube::random::random_cube(&mut rng).to_facelets())
+        .collect();
+    let t = cubed::vision::turned::tally_turned_faces(&cubes, palette, options);
+    println!(
+        "one face's photo turned (palette colours, 100 random cubes, each face each way, seed {seed}): {} readings, {} refused, {} confidently wrong, {} still a cube that exists",
+        t.total(),
+        t.refused,
+        t.confidently_wrong,
+        t.still_a_cube
+    );
 }
 
 /// The reliability table: calibrated confidence of the best guess (all
