@@ -54,6 +54,16 @@ pub(super) trait CubeKind: Clone + Send + 'static {
         palette: &Palette,
         options: &ClassifyOptions,
     ) -> Result<Self::Seen, Unsure<Self::Seen>>;
+    /// Which photo, turned how, would make a refused reading sure, in words (none for a 2x2,
+    /// whose faces have no centre to turn about).
+    fn turned(
+        &self,
+        _readings: &Self::Readings,
+        _palette: &Palette,
+        _options: &ClassifyOptions,
+    ) -> Option<String> {
+        None
+    }
     fn is_solved(seen: &Self::Seen) -> bool;
     /// The palette symbols of every sticker, URFDLB.
     fn symbols(seen: &Self::Seen) -> String;
@@ -113,6 +123,15 @@ impl CubeKind for Three {
                 best_guess: *best_guess,
             },
         })
+    }
+
+    fn turned(
+        &self,
+        readings: &[Rgb; 54],
+        palette: &Palette,
+        options: &ClassifyOptions,
+    ) -> Option<String> {
+        crate::vision::turned::turned_photos(readings, palette, options).map(|t| t.words())
     }
 
     fn is_solved(seen: &Classification) -> bool {

@@ -206,6 +206,7 @@ mod tests {
         assert!(i.needs_person() && i.advice().contains("'left' rotation stalled"));
         let unsure = RunError::Unsure {
             stickers: "F3".into(),
+            turned: None,
             rounds: 1,
             doubt: crate::vision::classify::Doubt::Close,
             light: crate::vision::recapture::Step::Same,

@@ -50,9 +50,11 @@ pub enum RunError {
     },
     #[error("the photos cannot be read")]
     Unreadable(#[source] ScanError),
-    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}", after_rounds(*rounds, *retake), what_to_do(*doubt, *light, *retake))]
+    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}{}", after_rounds(*rounds, *retake), what_to_do(*doubt, *light, *retake), turned.as_deref().map(|t| format!("; perhaps {t}")).unwrap_or_default())]
     Unsure {
         stickers: String,
+        /// Which photo a turn would make read sure, if one does (see `vision::turned`).
+        turned: Option<String>,
         rounds: u32,
         doubt: Doubt,
         /// How they came out in the last photos: near white (`Darker` would be next),
@@ -264,6 +266,7 @@ mod tests {
     fn an_unsure_reading_is_refused_and_a_lost_pose_is_a_failure() {
         let unsure = |doubt: Doubt, light: Step| RunError::Unsure {
             stickers: "U1, U3".into(),
+            turned: None,
             rounds: 2,
             doubt,
             light,

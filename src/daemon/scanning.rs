@@ -84,8 +84,13 @@ pub(super) async fn classify<K: CubeKind>(
         let stickers = crate::cube::sticker_names(&unsure, K::PER_FACE);
         let Some(again) = rounds.again_after_doubt(readings.as_ref(), &unsure, K::PER_FACE) else {
             let rounds = rounds.done();
+            let options = ClassifyOptions {
+                min_confidence: ctx.settings.min_confidence,
+                ..ClassifyOptions::default()
+            };
             let error = RunError::Unsure {
                 stickers,
+                turned: kind.turned(&readings, &ctx.rig.palette, &options),
                 rounds,
                 doubt,
                 light: step_for(readings.as_ref(), &unsure),

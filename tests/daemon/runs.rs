@@ -407,6 +407,7 @@ async fn a_runs_own_photos_in_a_folder_read_as_the_same_cube() {
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     assert!(end.facelets.is_some() && !end.facelets_guessed, "{end:?}");
     let photos = dir.path().join("photos");
+    let photos_dir = photos.clone();
     std::fs::create_dir(&photos).expect("folder");
     for face in "URFDLB".chars() {
         let file = (daemon.handle.image(run, 0, face).expect("history")).expect("saved");
@@ -428,6 +429,23 @@ async fn a_runs_own_photos_in_a_folder_read_as_the_same_cube() {
         read.scans[0].facelets, seen.scans[0].facelets,
         "{:?}",
         read.scans[0].error
+    );
+    // One photo saved turned (a design's camera view of a face set wrong does the same): the
+    // run is refused, saying which photo reads sure turned back.
+    let front = photos_dir.join("F.png");
+    let photo = image::open(&front).expect("a photo").to_rgb8();
+    image::imageops::rotate180(&photo)
+        .save(&front)
+        .expect("saved turned");
+    let turned = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, turned).await;
+    assert_eq!(end.state, DaemonState::Faulted, "{}", end.message);
+    assert!(
+        end.message
+            .contains("perhaps the photo of face F reads as a sure cube (confidence")
+            && end.message.contains("turned a half turn"),
+        "{}",
+        end.message
     );
     daemon.shutdown().await;
 }
