@@ -79,7 +79,7 @@ fn exit_for(status: &cubed::daemon::StatusDoc) -> ExitCode {
 
 /// The daemon's address (`--http`, `$CUBED_HTTP`, the config's) and token (`$CUBED_TOKEN`, the
 /// config's); a refusal to return when neither names an address.
-fn address_and_token(
+pub(super) fn address_and_token(
     args: &ControlArgs,
 ) -> Result<(SocketAddr, Option<String>), anyhow::Result<ExitCode>> {
     let from_env = match std::env::var("CUBED_HTTP").ok().filter(|v| !v.is_empty()) {
@@ -281,7 +281,7 @@ fn needs_a_person(state: DaemonState) -> bool {
 }
 
 /// A daemon bound to every address is reached on loopback.
-fn reachable(bind: SocketAddr) -> SocketAddr {
+pub(super) fn reachable(bind: SocketAddr) -> SocketAddr {
     match bind.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => {
             SocketAddr::new(Ipv4Addr::LOCALHOST.into(), bind.port())

@@ -13,6 +13,7 @@ pub mod design_sweep;
 pub mod dry_run_cmd;
 pub mod exec_cmds;
 pub mod handshake_bench;
+pub mod history_cmd;
 pub mod host;
 pub mod link_bench;
 pub mod plan_cmds;
@@ -115,6 +116,8 @@ pub enum Command {
     Resume(daemon_cmds::ControlArgs),
     /// The running daemon's state.
     Status(daemon_cmds::StatusArgs),
+    /// The running daemon's run history: the runs, newest first, or one run's record.
+    History(history_cmd::HistoryArgs),
     /// The daemon's configuration: which files are used and where they come from.
     #[command(subcommand)]
     Config(config_cmds::ConfigCommand),
@@ -142,6 +145,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Reset(args) => daemon_cmds::control_cmd(ControlCommand::Reset, args),
         Command::Resume(args) => daemon_cmds::control_cmd(ControlCommand::Resume, args),
         Command::Status(args) => daemon_cmds::status_cmd(args),
+        Command::History(args) => history_cmd::history_cmd(args),
         Command::Config(cmd) => config_cmds::run(cmd),
     }
 }

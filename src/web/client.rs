@@ -1,7 +1,7 @@
 //! The HTTP client behind `cubed start|stop|estop|reset|resume|status`: one blocking request to the running daemon's API, its answer or a clear error.
 
 use super::routes::{ErrorBody, Started};
-use crate::daemon::{DaemonState, StatusDoc};
+use crate::daemon::{DaemonState, RunDetail, RunSummary, StatusDoc};
 use crate::error_chain::error_chain;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -92,12 +92,69 @@ pub fn control(
     token: Option<&str>,
     command: ControlCommand,
 ) -> Result<ControlReply, ClientError> {
+    let (method, path) = command.request();
+    let body = send(addr, token, method, path)?;
+    let unreadable = |e: serde_json::Error| ClientError::Reply {
+        addr,
+        message: error_chain(&e),
+    };
+    Ok(match command {
+        ControlCommand::Start => {
+            let started: Started = serde_json::from_str(&body).map_err(unreadable)?;
+            ControlReply::Started { run: started.run }
+        }
+        ControlCommand::Resume => {
+            let resumed: Started = serde_json::from_str(&body).map_err(unreadable)?;
+            ControlReply::Resumed { run: resumed.run }
+        }
+        ControlCommand::Status => {
+            ControlReply::Status(Box::new(serde_json::from_str(&body).map_err(unreadable)?))
+        }
+        command => ControlReply::Accepted {
+            command,
+            status: Box::new(serde_json::from_str(&body).map_err(unreadable)?),
+        },
+    })
+}
+
+/// The run history, newest first (`limit` runs), as `GET /api/runs` serves it.
+pub fn runs(
+    addr: SocketAddr,
+    token: Option<&str>,
+    limit: usize,
+) -> Result<Vec<RunSummary>, ClientError> {
+    read(addr, token, &format!("/api/runs?limit={limit}"))
+}
+
+/// One run's record (`GET /api/runs/{id}`).
+pub fn run(addr: SocketAddr, token: Option<&str>, id: u64) -> Result<RunDetail, ClientError> {
+    read(addr, token, &format!("/api/runs/{id}"))
+}
+
+fn read<T: serde::de::DeserializeOwned>(
+    addr: SocketAddr,
+    token: Option<&str>,
+    path: &str,
+) -> Result<T, ClientError> {
+    let body = send(addr, token, "GET", path)?;
+    serde_json::from_str(&body).map_err(|e| ClientError::Reply {
+        addr,
+        message: error_chain(&e),
+    })
+}
+
+/// One request (`GET`, or `POST` with no body); the answer's body, or what went wrong.
+fn send(
+    addr: SocketAddr,
+    token: Option<&str>,
+    method: &str,
+    path: &str,
+) -> Result<String, ClientError> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(TIMEOUT))
         .build()
         .into();
-    let (method, path) = command.request();
     let url = format!("http://{addr}{path}");
     let transport = |e: ureq::Error| match e {
         ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
@@ -127,10 +184,6 @@ pub fn control(
     .map_err(transport)?;
     let status = response.status().as_u16();
     let body = response.into_body().read_to_string().map_err(transport)?;
-    let unreadable = |e: serde_json::Error| ClientError::Reply {
-        addr,
-        message: error_chain(&e),
-    };
     if !(200..300).contains(&status) {
         let (kind, reason) = match serde_json::from_str::<ErrorBody>(&body) {
             Ok(b) => (b.error.kind, b.error.reason),
@@ -146,23 +199,7 @@ pub fn control(
             },
         });
     }
-    Ok(match command {
-        ControlCommand::Start => {
-            let started: Started = serde_json::from_str(&body).map_err(unreadable)?;
-            ControlReply::Started { run: started.run }
-        }
-        ControlCommand::Resume => {
-            let resumed: Started = serde_json::from_str(&body).map_err(unreadable)?;
-            ControlReply::Resumed { run: resumed.run }
-        }
-        ControlCommand::Status => {
-            ControlReply::Status(Box::new(serde_json::from_str(&body).map_err(unreadable)?))
-        }
-        command => ControlReply::Accepted {
-            command,
-            status: Box::new(serde_json::from_str(&body).map_err(unreadable)?),
-        },
-    })
+    Ok(body)
 }
 
 impl ControlReply {

@@ -271,6 +271,39 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     assert!(reset.status.success(), "{}", stderr(&reset));
     let after = cubed(&["status", "--http", &http], None);
     assert_eq!(after.status.code(), Some(0), "{}", stdout(&after));
+    // The history from the command line: both runs, newest first, and one run's record.
+    let listed = cubed(&["history", "--http", &http], None);
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    let rows: Vec<String> = stdout(&listed).lines().skip(1).map(String::from).collect();
+    assert!(
+        rows.len() == 2 && rows[0].starts_with("2 ") && rows[1].starts_with("1 "),
+        "{rows:?}"
+    );
+    assert!(
+        rows[1].contains("solved") && rows[0].contains("estop"),
+        "{rows:?}"
+    );
+    let first = cubed(&["history", "1", "--http", &http], None);
+    let record = stdout(&first);
+    assert!(first.status.success(), "{}", stderr(&first));
+    for words in [
+        "run 1: solved",
+        "scan 0: ",
+        "solution 1 (",
+        "/api/runs/1/images/0/U",
+    ] {
+        assert!(record.contains(words), "{words}: {record}");
+    }
+    let second = stdout(&cubed(&["history", "2", "--http", &http], None));
+    assert!(second.contains("abandoned (reset)"), "{second}");
+    let json = cubed(
+        &["history", "--json", "--limit", "1", "--http", &http],
+        None,
+    );
+    let runs: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("JSON");
+    assert_eq!(runs.as_array().map(Vec::len), Some(1), "{runs}");
+    let missing = cubed(&["history", "99", "--http", &http], None);
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(daemon.id() as i32),
         nix::sys::signal::Signal::SIGTERM,

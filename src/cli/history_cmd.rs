@@ -1,0 +1,149 @@
+//! `cubed history`: the daemon's run history from the command line, the runs newest first or
+//! one run's record (its scans, solutions, interruptions and timings), for people or as JSON.
+
+use super::daemon_cmds::{address_and_token, reachable, ControlArgs};
+use clap::Args;
+use cubed::daemon::{RunDetail, RunSummary};
+use cubed::error_chain::error_chain;
+use cubed::web::client;
+use std::process::ExitCode;
+use std::time::{Duration, UNIX_EPOCH};
+
+#[derive(Args, Debug)]
+pub struct HistoryArgs {
+    /// One run's whole record instead of the list.
+    pub run: Option<u64>,
+    /// How many runs to list, newest first (1 to 1000).
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+    /// Print the daemon's JSON (as `GET /api/runs` or `/api/runs/RUN` serves it).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub control: ControlArgs,
+}
+
+/// Lists the runs, or prints one run's record.
+pub fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
+    let (bind, token) = match address_and_token(&args.control) {
+        Ok(pair) => pair,
+        Err(refused) => return refused,
+    };
+    let (addr, token) = (reachable(bind), token.as_deref());
+    let printed = match args.run {
+        Some(id) => client::run(addr, token, id).map(|detail| match args.json {
+            true => serde_json::to_string(&detail).unwrap_or_default(),
+            false => run_text(&detail),
+        }),
+        None => client::runs(addr, token, args.limit).map(|runs| match args.json {
+            true => serde_json::to_string(&runs).unwrap_or_default(),
+            false => list_text(&runs),
+        }),
+    };
+    match printed {
+        Ok(text) => {
+            println!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("{}", error_chain(&e));
+            Ok(match e {
+                client::ClientError::Daemon { status: 400, .. } => ExitCode::from(2),
+                client::ClientError::Daemon { status: 404, .. } => ExitCode::from(2),
+                _ => ExitCode::FAILURE,
+            })
+        }
+    }
+}
+
+/// A date for people, in UTC ("Sat, 28 Nov 2026 00:50:00 GMT").
+fn when(ms: i64) -> String {
+    let since = Duration::from_millis(u64::try_from(ms).unwrap_or(0));
+    httpdate::fmt_http_date(UNIX_EPOCH + since)
+}
+
+fn list_text(runs: &[RunSummary]) -> String {
+    if runs.is_empty() {
+        return "no runs yet".to_string();
+    }
+    let mut lines = vec![
+        "run  started                        source  cube  outcome          moves  why".to_string(),
+    ];
+    for r in runs {
+        lines.push(format!(
+            "{:<4} {:<30} {:<7} {:<5} {:<16} {:>5}  {}",
+            r.id,
+            when(r.started_ms),
+            r.source,
+            r.cube.as_deref().unwrap_or("-"),
+            r.outcome.as_deref().unwrap_or("running"),
+            r.moves.map_or("-".to_string(), |m| m.to_string()),
+            r.error.as_deref().unwrap_or(""),
+        ));
+    }
+    lines.join("\n")
+}
+
+fn run_text(d: &RunDetail) -> String {
+    let s = &d.summary;
+    let mut lines = vec![format!(
+        "run {}: {} ({}{}), started {}{}",
+        s.id,
+        s.outcome.as_deref().unwrap_or("running"),
+        s.source,
+        s.cube
+            .as_deref()
+            .map_or(String::new(), |c| format!(", {c}")),
+        when(s.started_ms),
+        s.finished_ms
+            .map_or(String::new(), |f| format!(", finished {}", when(f))),
+    )];
+    if let Some(moves) = s.moves {
+        lines.push(format!("face turns made: {moves}"));
+    }
+    if let Some(error) = &s.error {
+        lines.push(format!("why: {error}"));
+    }
+    for i in &d.interruptions {
+        let after = match (i.resumed_ms, i.resumed_by.as_deref()) {
+            (None, _) => "not resumed".to_string(),
+            (Some(at), Some("abandoned")) => format!("abandoned (reset) {}", when(at)),
+            (Some(at), by) => format!("resumed {} ({})", when(at), by.unwrap_or("?")),
+        };
+        lines.push(format!(
+            "interrupted {} ({}): {}; {after}",
+            when(i.at_ms),
+            i.cause,
+            i.advice
+        ));
+    }
+    for scan in &d.scans {
+        let read = match (&scan.facelets, &scan.error) {
+            (Some(f), None) => f.clone(),
+            (Some(f), Some(e)) => format!("refused: {e}\n  best guess, not given: {f}"),
+            (None, Some(e)) => format!("refused: {e}"),
+            (None, None) => "not read".to_string(),
+        };
+        let photos: Vec<String> = scan.images.iter().map(|p| p.url.clone()).collect();
+        lines.push(format!("scan {}: {read}", scan.attempt));
+        if !photos.is_empty() {
+            lines.push(format!("  photos: {}", photos.join(" ")));
+        }
+    }
+    for sol in &d.solutions {
+        lines.push(format!(
+            "solution {} ({} moves, planned {:.1} s): {}",
+            sol.attempt,
+            sol.moves,
+            f64::from(sol.planned_ms) / 1000.0,
+            sol.solution
+        ));
+    }
+    let steps: Vec<String> = (d.steps.iter())
+        .map(|t| format!("{} {} {:.1} s", t.name, t.attempt, t.ms / 1000.0))
+        .collect();
+    if !steps.is_empty() {
+        lines.push(format!("steps: {}", steps.join(", ")));
+    }
+    lines.join("\n")
+}
