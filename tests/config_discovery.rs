@@ -46,6 +46,15 @@ fn write_config(path: &Path, design: &str) {
     std::fs::write(path, text).expect("write config");
 }
 
+/// `config show` and `run` on config `path` with data directory `data`: what one refuses,
+/// the other must too.
+fn show_and_run<'a>(path: &'a str, data: &'a str) -> [Vec<&'a str>; 2] {
+    let show = vec!["config", "show", "--config", path, "--data-dir", data];
+    let mut run = vec!["run", "--config", path, "--data-dir", data];
+    run.extend(["--http", "127.0.0.1:0"]);
+    [show, run]
+}
+
 fn system_config_present() -> bool {
     let present = Path::new("/etc/cubed/cubed.toml").exists();
     if present {
@@ -179,18 +188,7 @@ fn a_missing_photo_folder_is_refused_naming_the_camera_key() {
     let path = config.to_str().expect("utf-8");
     let data = dir.path().join("data");
     let data = data.to_str().expect("utf-8");
-    for args in [
-        vec!["config", "show", "--config", path],
-        vec![
-            "run",
-            "--config",
-            path,
-            "--data-dir",
-            data,
-            "--http",
-            "127.0.0.1:0",
-        ],
-    ] {
+    for args in show_and_run(path, data) {
         let out = cubed_in(dir.path(), &[], &args);
         let said = text(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
@@ -413,19 +411,8 @@ fn a_broken_calibrated_palette_is_named_as_the_data_directorys() {
     );
     let fine = cubed_in(dir.path(), &[], &["config", "show", "--config", path]);
     assert!(fine.status.success(), "{}", text(&fine));
-    for args in [
-        &["config", "show", "--config", path, "--data-dir", data][..],
-        &[
-            "run",
-            "--config",
-            path,
-            "--data-dir",
-            data,
-            "--http",
-            "127.0.0.1:0",
-        ][..],
-    ] {
-        let out = cubed_in(dir.path(), &[], args);
+    for args in show_and_run(path, data) {
+        let out = cubed_in(dir.path(), &[], &args);
         let said = text(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
         assert!(
