@@ -266,6 +266,14 @@ impl Validator<'_> {
     fn validate(&self, raw: CubedToml, path: &Path) -> Result<DaemonConfig, ConfigError> {
         let port = match raw.robot.port.as_str() {
             "sim" => PortChoice::Sim,
+            // A device is named by its path; "Sim" or "SIM" is the simulator mistyped.
+            other if other.eq_ignore_ascii_case("sim") => {
+                return Err(self.invalid(
+                    "robot",
+                    "port",
+                    format!("{other:?} is not a serial port: the simulated robot is \"sim\", in lower case; a robot's port is its device path, e.g. \"/dev/ttyUSB0\""),
+                ));
+            }
             other => PortChoice::Serial(self.path("robot", "port", other)?),
         };
         let baud = self.whole(("robot", "baud"), raw.robot.baud, 115_200, (300, 4_000_000))?;

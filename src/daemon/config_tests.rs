@@ -131,6 +131,12 @@ fn errors_name_the_section_key_and_range() {
             "min_confidence",
             "0..1",
         ),
+        (
+            "[robot]\nport = \"Sim\"\n",
+            "[robot]",
+            "port",
+            "the simulated robot is \"sim\", in lower case",
+        ),
     ];
     for (extra, section, key, hint) in cases {
         let text = merge(MINIMAL, extra);
