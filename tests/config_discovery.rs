@@ -395,8 +395,8 @@ fn a_shipped_design_is_found_by_its_name_outside_the_repository() {
     );
 }
 
-/// A palette calibrated into the data directory that no longer loads is named as that, under
-/// `[data] dir`, by `config show --data-dir` as by `run --data-dir`, with its file and line.
+/// A palette calibrated into the data directory that no longer loads is named as that, by
+/// `config show --data-dir` as by `run --data-dir`, with its file and line.
 #[test]
 fn a_broken_calibrated_palette_is_named_as_the_data_directorys() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -416,7 +416,7 @@ fn a_broken_calibrated_palette_is_named_as_the_data_directorys() {
         let said = text(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
         assert!(
-            said.contains("[data] dir: the palette calibration wrote there does not load")
+            said.contains("the calibrated palette in the data directory does not load")
                 && said.contains("data/palette.toml")
                 && said.contains("line 1"),
             "{args:?}: {said}"

@@ -14,8 +14,9 @@ pub struct HistoryArgs {
     /// One run's whole record instead of the list.
     pub run: Option<u64>,
     /// How many runs to list, newest first (1 to 1000).
-    #[arg(long, default_value_t = 20)]
-    pub limit: usize,
+    #[arg(long, default_value_t = 20, conflicts_with = "run",
+          value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub limit: u16,
     /// Print the daemon's JSON (as `GET /api/runs` or `/api/runs/RUN` serves it).
     #[arg(long)]
     pub json: bool,
@@ -35,7 +36,7 @@ pub fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
             true => serde_json::to_string(&detail).unwrap_or_default(),
             false => run_text(&detail),
         }),
-        None => client::runs(addr, token, args.limit).map(|runs| match args.json {
+        None => client::runs(addr, token, usize::from(args.limit)).map(|runs| match args.json {
             true => serde_json::to_string(&runs).unwrap_or_default(),
             false => list_text(&runs),
         }),
@@ -62,6 +63,14 @@ fn when(ms: i64) -> String {
     httpdate::fmt_http_date(UNIX_EPOCH + since)
 }
 
+/// `text` cut to `most` characters, "…" marking the cut (the whole is in `history RUN`).
+fn shortened(text: &str, most: usize) -> String {
+    match text.char_indices().nth(most) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 fn list_text(runs: &[RunSummary]) -> String {
     if runs.is_empty() {
         return "no runs yet".to_string();
@@ -78,7 +87,7 @@ fn list_text(runs: &[RunSummary]) -> String {
             r.cube.as_deref().unwrap_or("-"),
             r.outcome.as_deref().unwrap_or("running"),
             r.moves.map_or("-".to_string(), |m| m.to_string()),
-            r.error.as_deref().unwrap_or(""),
+            shortened(r.error.as_deref().unwrap_or(""), 100),
         ));
     }
     lines.join("\n")

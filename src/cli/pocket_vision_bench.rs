@@ -181,6 +181,11 @@ pub fn print_pocket_rows(
         both.retaken_brighter,
         both.retaken_normal
     );
+    let t = cubed::vision::pocket_evaluate::tally_turned_pockets(100, seed, palette, options);
+    println!(
+        "2x2, one face's photo turned (palette colours, 100 random 2x2s, each face each way, seed {seed}): 1800 readings, {} refused, {} read as the cube before the turn, {} read as another cube",
+        t.refused, t.untouched, t.other
+    );
     if runs == 0 {
         println!("2x2 timings: not taken (--timing-runs 0)");
         return;

@@ -169,9 +169,13 @@ fn refuse_unsure(
                 "in doubt, as the best guess reads them: {}",
                 by_colour(stickers, guess, palette)
             );
-            eprintln!("what to do: {advice}");
-            if let Some(turned) = turned {
-                eprintln!("perhaps: {turned}");
+            // A turned photo explains the refusal better than the light does: said first.
+            match turned {
+                Some(turned) => {
+                    eprintln!("what to do: {turned}");
+                    eprintln!("otherwise: {advice}");
+                }
+                None => eprintln!("what to do: {advice}"),
             }
             let floor = if guess.least_gap() <= 0.0 {
                 ", the least it gives: another reading is as good"

@@ -103,14 +103,21 @@ async fn stages<K: CubeKind>(
     }
     for attempt in first + 1..=first + ctx.settings.max_solves {
         ctx.abort.check()?;
+        let before = K::symbols(&seen);
         let plan = solve(ctx, &kind, &seen, attempt).await?;
         let executable = plan_program::<K>(ctx, plan, &seen)?;
-        moves += execute(ctx, &executable, attempt).await?;
+        let turned = execute(ctx, &executable, attempt).await?;
+        moves += turned;
         ctx.verifying = true;
         let photos = scan(ctx, attempt, &Face::ALL).await?;
         seen = classify(ctx, &kind, attempt, photos).await?;
         if K::is_solved(&seen) {
             return Ok(Outcome::Solved { moves });
+        }
+        if K::symbols(&seen) == before {
+            // No slipped turn leaves every sticker where it was: solving again would only
+            // turn the real cube further from solved.
+            return Err(RunError::Unchanged { turns: turned });
         }
         ctx.board.log(format!(
             "run {}: the {} is not solved after solve {attempt} (a slipped turn?); solving again from what the camera sees",

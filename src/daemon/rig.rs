@@ -27,7 +27,7 @@ pub enum RigError {
     Robot(#[from] ConfigError),
     #[error("[vision] palette")]
     Palette(#[from] PaletteError),
-    #[error("[data] dir: the palette calibration wrote there does not load (calibrate again, or remove it to use [vision] palette)")]
+    #[error("the calibrated palette in the data directory does not load (calibrate again, or remove the file to use [vision] palette)")]
     CalibratedPalette(#[source] PaletteError),
     #[error("robot design")]
     Actuators(#[from] ActuatorError),

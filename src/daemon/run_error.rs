@@ -50,7 +50,7 @@ pub enum RunError {
     },
     #[error("the photos cannot be read")]
     Unreadable(#[source] ScanError),
-    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}{}", after_rounds(*rounds, *retake), what_to_do(*doubt, *light, *retake), turned.as_deref().map(|t| format!("; perhaps {t}")).unwrap_or_default())]
+    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}", after_rounds(*rounds, *retake), match turned { Some(t) => format!("{t}; otherwise: {}", what_to_do(*doubt, *light, *retake)), None => what_to_do(*doubt, *light, *retake).to_string() })]
     Unsure {
         stickers: String,
         /// Which photo a turn would make read sure, if one does (see `vision::turned`).
@@ -67,6 +67,8 @@ pub enum RunError {
     Solve(#[source] AwareError),
     #[error("still not solved after {solves} solve(s); see the photos of the last scan")]
     NotSolved { solves: u32 },
+    #[error("the cube reads the same after the solution's {turns} face turns as before them: the camera shows old pictures (a folder of photos, or a webcam whose picture froze) or the robot did not turn the faces; check both before starting again")]
+    Unchanged { turns: u32 },
     #[error("while {what}, after {done} of {total} {unit}: {words}")]
     Fault {
         what: &'static str,

@@ -315,7 +315,10 @@ impl Service {
         }
         // With the link lost (a run paused for it) or never open, nothing confirms the stop.
         let handle = self.estop.get();
-        let unreachable = handle.is_none() || self.board.now().state == DaemonState::Paused;
+        let now = self.board.now();
+        let unreachable = handle.is_none()
+            || now.state == DaemonState::Paused
+            || now.link.state != LinkState::Open;
         if let Some(h) = handle {
             let _ = h.emergency_stop();
         }

@@ -40,6 +40,7 @@ impl Service {
                     .log("robot link open: the robot's e-stop or fault is cleared");
             }
         }
+        let abandoned = self.waiting;
         if let Some(run) = self.waiting.take() {
             if let Err(e) = self.history.record_resumption(run, "abandoned") {
                 self.board.log(format!(
@@ -53,14 +54,18 @@ impl Service {
             crate::daemon::metrics::run_finished(run, outcome.as_deref().unwrap_or("interrupted"));
         }
         let reached = self.rig.as_ref().is_none_or(|rig| rig.connected());
-        self.board.set(
-            DaemonState::Idle,
-            if reached {
-                "reset: the robot will be homed at the next start"
-            } else {
-                "reset: the robot cannot be reached now; what it holds latched is cleared as soon as it is, and it is homed at the next start"
-            },
-        );
+        let mut words = if reached {
+            "reset: the robot will be homed at the next start".to_string()
+        } else {
+            "reset: the robot cannot be reached now; what it holds latched is cleared as soon as it is, and it is homed at the next start".to_string()
+        };
+        if let Some(run) = abandoned {
+            // The run stopped part-way: what it said of the cube still holds.
+            words.push_str(&format!(
+                "; run {run} is abandoned: if a layer may be half turned, square the cube before starting"
+            ));
+        }
+        self.board.set(DaemonState::Idle, words);
         Ok(())
     }
 

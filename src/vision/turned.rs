@@ -19,19 +19,21 @@ pub struct TurnedPhotos {
 }
 
 impl TurnedPhotos {
-    /// "the photo of face U reads as a sure cube turned a quarter turn clockwise: …".
+    /// "the photo of face F was likely taken turned a quarter turn anticlockwise: turned back
+    /// (a quarter turn clockwise) it reads as a sure cube …".
     pub fn words(&self) -> String {
-        let turn = match self.quarter_turns {
-            1 => "a quarter turn clockwise",
-            2 => "a half turn",
-            _ => "a quarter turn anticlockwise",
+        // `quarter_turns` turns the photo back; it was taken turned the other way.
+        let (taken, back) = match self.quarter_turns {
+            1 => ("a quarter turn anticlockwise", "a quarter turn clockwise"),
+            2 => ("a half turn", "a half turn"),
+            _ => ("a quarter turn clockwise", "a quarter turn anticlockwise"),
         };
         let which = match &self.faces[..] {
-            [face] => format!("the photo of face {face}"),
-            _ => "every photo".to_string(),
+            [face] => format!("the photo of face {face} was"),
+            _ => "every photo was".to_string(),
         };
         format!(
-            "{which} reads as a sure cube (confidence {:.4}) turned {turn}: check how it was taken (the camera's mounting, or the face shown in another orientation)",
+            "{which} likely taken turned {taken}: turned back ({back}) it reads as a sure cube (confidence {:.4}); check how it was taken (the camera's mounting, or the face shown in another orientation)",
             self.confidence
         )
     }

@@ -187,7 +187,13 @@ fn send(
     if !(200..300).contains(&status) {
         let (kind, reason) = match serde_json::from_str::<ErrorBody>(&body) {
             Ok(b) => (b.error.kind, b.error.reason),
-            Err(_) => ("unknown".to_string(), body.trim().to_string()),
+            // Not the daemon's JSON: something else listens there.
+            Err(_) => return Err(ClientError::Reply {
+                addr,
+                message: format!(
+                    "HTTP {status} without the daemon's JSON: is it a cubed daemon (`cubed run`)?"
+                ),
+            }),
         };
         return Err(match status {
             409 => ClientError::Refused { reason },

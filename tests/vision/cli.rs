@@ -483,8 +483,8 @@ fn a_face_read_turned_is_refused_naming_the_photo_and_the_turn_that_reads_sure()
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
     let said = stderr(&out);
     assert!(
-        said.contains("perhaps: the photo of face F reads as a sure cube")
-            && said.contains("turned a quarter turn clockwise"),
+        said.contains("what to do: the photo of face F was likely taken turned a quarter turn anticlockwise: turned back (a quarter turn clockwise) it reads as a sure cube")
+            && said.contains("otherwise: "),
         "{said}"
     );
     // The scan as it was has no such words.
