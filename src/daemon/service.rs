@@ -189,6 +189,13 @@ impl Service {
                 "the emergency stop is latched: check the robot, then reset (cubed reset, or the page's Reset)",
             ));
         }
+        if status.link.state == LinkState::Lost {
+            // A run would wait for the link in homing and end with whatever became of it.
+            return Some(Refusal::conflict(format!(
+                "the robot's link is lost ({}); start again once it is back (`cubed status` says)",
+                status.link.problem.as_deref().unwrap_or("reconnecting")
+            )));
+        }
         None
     }
 

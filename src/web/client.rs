@@ -188,12 +188,14 @@ fn send(
         let (kind, reason) = match serde_json::from_str::<ErrorBody>(&body) {
             Ok(b) => (b.error.kind, b.error.reason),
             // Not the daemon's JSON: something else listens there.
-            Err(_) => return Err(ClientError::Reply {
-                addr,
-                message: format!(
+            Err(_) => {
+                return Err(ClientError::Reply {
+                    addr,
+                    message: format!(
                     "HTTP {status} without the daemon's JSON: is it a cubed daemon (`cubed run`)?"
                 ),
-            }),
+                })
+            }
         };
         return Err(match status {
             409 => ClientError::Refused { reason },

@@ -423,3 +423,40 @@ async fn a_port_that_is_no_serial_port_is_named_and_a_start_is_refused() {
     assert!(runs.is_empty(), "no run is recorded: {runs:?}");
     daemon.shutdown().await;
 }
+
+/// A cable pulled while idle: a start is refused while the link is lost (a run would only
+/// wait for it in homing), and taken once the link is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_while_the_idle_link_is_lost_is_refused_until_it_is_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "unplug-for=2s", 0.0).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(17));
+    wait_until(&daemon.handle, "link open", |s| {
+        s.link.state == LinkState::Open
+    })
+    .await;
+    sim.unplug();
+    wait_until(&daemon.handle, "link lost", |s| {
+        s.link.state == LinkState::Lost
+    })
+    .await;
+    let refused = daemon
+        .handle
+        .start(StartSource::Web)
+        .await
+        .expect_err("lost");
+    assert!(
+        refused.reason.contains("link is lost"),
+        "{}",
+        refused.reason
+    );
+    wait_until(&daemon.handle, "link back", |s| {
+        s.link.state == LinkState::Open
+    })
+    .await;
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    daemon.shutdown().await;
+}
