@@ -157,7 +157,7 @@ fn config_refused_in_words(
     let path = path.display();
     match reason {
         NakReason::BadState | NakReason::EStopLatched => format!(
-            "the firmware on {path} refused the configuration ({words}): it holds {} latched from before this session; check the robot, then clear it on purpose: `cubed exec --reset`, the daemon's Reset (the page or `cubed reset`), or power-cycle the board",
+            "the firmware on {path} refused the configuration ({words}): it holds {} latched from before this session; check the robot, then clear it on purpose: `cubed exec --reset`, the daemon's Reset (the page or `cubed reset`; a run that waits for a person is resumed instead by its Resume, which clears it too), or power-cycle the board",
             latched_or(latched, "a fault or an emergency stop")
         ),
         _ => format!("the firmware on {path} refused the configuration ({words}): it cannot drive this robot design"),
