@@ -280,15 +280,14 @@ pub fn tally_turned_pockets(
     tally
 }
 
-/// `readings` with the four stickers of `face` (row by row) turned `turns` quarters clockwise.
+/// `readings` with the four stickers of `face` (row by row) turned `turns` quarters clockwise,
+/// as a photo turned so would show them (`pocket_sample::rotate_pocket`).
 fn turn_pocket_face(readings: &[Rgb; STICKERS], face: Face, turns: u8) -> [Rgb; STICKERS] {
     let mut turned = *readings;
     let base = face.index() * 4;
-    for _ in 0..turns {
-        let [a, b, c, d]: [Rgb; 4] = std::array::from_fn(|i| turned[base + i]);
-        // 0 1 / 2 3 turned clockwise is 2 0 / 3 1.
-        turned[base..base + 4].copy_from_slice(&[c, a, d, b]);
-    }
+    let four: [Rgb; 4] = std::array::from_fn(|i| turned[base + i]);
+    let rotated = super::pocket_sample::rotate_pocket(&four, turns);
+    turned[base..base + 4].copy_from_slice(&rotated);
     turned
 }
 

@@ -63,19 +63,14 @@ pub fn turned_photos(
         .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
 }
 
-/// `readings` with the nine stickers of each of `faces` turned `quarter_turns` clockwise.
+/// `readings` with the nine stickers of each of `faces` turned `quarter_turns` clockwise, as
+/// a photo turned so would show them (`sample::rotate`).
 fn turn_faces(readings: &[Rgb; 54], faces: &[Face], quarter_turns: u8) -> [Rgb; 54] {
     let mut turned = *readings;
     for face in faces {
         let base = face.index() * 9;
-        for _ in 0..quarter_turns {
-            let before: [Rgb; 9] = std::array::from_fn(|i| turned[base + i]);
-            for (i, slot) in turned[base..base + 9].iter_mut().enumerate() {
-                // Clockwise: the sticker at (row, column) comes from (2 - column, row).
-                let (row, column) = (i / 3, i % 3);
-                *slot = before[(2 - column) * 3 + row];
-            }
-        }
+        let nine: [Rgb; 9] = std::array::from_fn(|i| turned[base + i]);
+        turned[base..base + 9].copy_from_slice(&super::sample::rotate(&nine, quarter_turns));
     }
     turned
 }
