@@ -87,6 +87,13 @@ impl Palette {
         }
     }
 
+    /// The sRGB of the palette's colour whose home is `face` (black if none is): a sticker of
+    /// that colour read exactly as calibrated.
+    pub fn srgb_of_home(&self, face: crate::cube::Face) -> Rgb {
+        let colour = self.colours.iter().find(|c| c.home == face);
+        colour.map_or([0; 3], |c| c.reference.to_rgb())
+    }
+
     /// The colour a camera clips in every channel first: the one whose weakest
     /// channel is strongest (white in the standard scheme).
     pub fn palest(&self) -> usize {

@@ -264,8 +264,7 @@ pub fn tally_turned_pockets(
     let mut tally = TurnedPockets::default();
     for _ in 0..cubes {
         let truth = crate::pocket::random_pocket(&mut rng).to_facelets();
-        let colour_of = |face: Face| palette.colours.iter().find(|c| c.home == face);
-        let right = (truth.stickers).map(|f| colour_of(f).map_or([0; 3], |c| c.reference.to_rgb()));
+        let right = truth.stickers.map(|face| palette.srgb_of_home(face));
         for face in Face::ALL {
             for turns in 1..=3 {
                 let turned = turn_pocket_face(&right, face, turns);

@@ -99,10 +99,7 @@ pub fn tally_turned_faces(
 ) -> TurnedTally {
     let mut tally = TurnedTally::default();
     for cube in cubes {
-        let colour_of = |face: Face| palette.colours.iter().find(|c| c.home == face);
-        let right = cube
-            .stickers
-            .map(|face| colour_of(face).map_or([0; 3], |c| c.reference.to_rgb()));
+        let right = cube.stickers.map(|face| palette.srgb_of_home(face));
         let labels = cube.stickers.map(|face| [face.index() as u8, 0, 0]);
         for face in Face::ALL {
             for turns in 1..=3 {
@@ -136,10 +133,7 @@ mod tests {
     fn readings(seed: u64) -> [Rgb; 54] {
         let palette = Palette::default();
         let cube = random_cube(&mut ChaCha8Rng::seed_from_u64(seed)).to_facelets();
-        cube.stickers.map(|face| {
-            let colour = palette.colours.iter().find(|c| c.home == face);
-            colour.map_or([0; 3], |c| c.reference.to_rgb())
-        })
+        cube.stickers.map(|face| palette.srgb_of_home(face))
     }
 
     #[test]
