@@ -21,7 +21,7 @@ use cubed::vision::recapture::Rounds;
 use cubed::vision::sample::{sample_face, SampleOptions};
 use cubed::vision::scan::{capture_faces, plain_plan, read_photos, FacePhoto, GridChoice};
 use cubed::vision::scan_file::load_scan;
-use cubed::vision::sim_evaluate::{tally_sim_cubes, tally_sim_recaptures};
+use cubed::vision::sim_evaluate::{tally_sim_cubes, tally_sim_kept_photos, tally_sim_recaptures};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -131,7 +131,11 @@ fn photo_scan(dir: &Path) -> anyhow::Result<(LabelledScan, Vec<FacePhoto>)> {
         .context("expected.json has no \"expected\" state")?;
     let truth = FaceletCube::parse(expected, FaceOrder::Urfdlb, None)?.0;
     let photos = capture_faces(&mut ImageDirCamera::open(dir)?, &plain_plan())?;
-    let readings = read_photos(&photos, &GridChoice::Auto, &SampleOptions::default())?;
+    let readings = read_photos(
+        &photos,
+        &GridChoice::Auto,
+        &SampleOptions::for_kept_photos(),
+    )?;
     let scan = LabelledScan {
         name: dir.display().to_string(),
         readings,
@@ -316,11 +320,32 @@ fn print_photo_rows(
 }
 
 /// The simulated camera under a lamp too bright, with a webcam's highlight roll-off (white and
-/// yellow fade together): the first take against the outcome after re-capturing.
-fn print_sim_recapture_row(args: &VisionBenchArgs, palette: &Palette, options: &ClassifyOptions) {
-    let lighting = SimLighting::too_bright_for_a_webcam();
+/// yellow fade together) and with plain clipping: the first take against the outcome after
+/// re-capturing.
+fn print_sim_recapture_rows(args: &VisionBenchArgs, palette: &Palette, options: &ClassifyOptions) {
+    let lamps = [
+        (
+            SimLighting::too_bright_for_a_webcam(),
+            "with a webcam's highlight roll-off",
+        ),
+        (
+            SimLighting::too_bright_clipping(),
+            "each channel clipping alone (no roll-off)",
+        ),
+    ];
+    for (lighting, how) in lamps {
+        print_sim_recapture_row(args, (&lighting, how), palette, options);
+    }
+}
+
+fn print_sim_recapture_row(
+    args: &VisionBenchArgs,
+    (lighting, lamp): (&SimLighting, &str),
+    palette: &Palette,
+    options: &ClassifyOptions,
+) {
     let how = Rounds::new(args.recaptures);
-    let seeded = (args.seed, &lighting);
+    let seeded = (args.seed, lighting);
     let both = tally_sim_recaptures(args.sim_cubes, seeded, &how, palette, options);
     let cells = |t: &Tally| {
         format!(
@@ -332,7 +357,7 @@ fn print_sim_recapture_row(args: &VisionBenchArgs, palette: &Palette, options: &
         )
     };
     println!(
-        "simulated camera, lamp too bright (x1.3-1.7) with a webcam's highlight roll-off, seed {}: first take {}; after {} round(s) of re-capture {} ({} faces taken darker, {} brighter, {} as before)",
+        "simulated camera, lamp too bright (x1.3-1.7) {lamp}, seed {}: first take {}; after {} round(s) of re-capture {} ({} faces taken darker, {} brighter, {} as before)",
         args.seed,
         cells(&both.first),
         args.recaptures,
@@ -344,6 +369,11 @@ fn print_sim_recapture_row(args: &VisionBenchArgs, palette: &Palette, options: &
     for failure in both.after.failures.iter().take(args.show_failures) {
         println!("    {failure}");
     }
+    let kept = tally_sim_kept_photos(args.sim_cubes, seeded, palette, options);
+    println!(
+        "  the same photos read as photos kept (clipped stickers read from their rims, as `scan --images` does): {}",
+        cells(&kept)
+    );
 }
 
 /// Prints every figure.
@@ -443,7 +473,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     for failure in sim.failures.iter().take(args.show_failures) {
         println!("    {failure}");
     }
-    print_sim_recapture_row(&args, &palette, &options);
+    print_sim_recapture_rows(&args, &palette, &options);
     print_turned_faces_row(args.seed, &palette, &options);
     let scans: Vec<LabelledScan> = all.iter().map(|(_, s)| s.clone()).collect();
     print_timings(&scans, args.timing_runs, &palette, &options);

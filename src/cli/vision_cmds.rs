@@ -369,7 +369,11 @@ fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::sample::FaceGr
 fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<[Rgb; 54]> {
     let mut camera = ImageDirCamera::open(dir)?;
     let photos = capture_faces(&mut camera, &plain_plan())?;
-    Ok(read_photos(&photos, choice, &SampleOptions::default())?)
+    Ok(read_photos(
+        &photos,
+        choice,
+        &SampleOptions::for_kept_photos(),
+    )?)
 }
 
 /// `cubed scan`: six photos → facelets.

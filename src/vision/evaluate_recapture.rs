@@ -42,6 +42,7 @@ pub struct PhotoShots<'a, F, R = [Rgb; 54]> {
     take: F,
     grid: &'a GridChoice,
     read: ReadPhotos<R>,
+    sampling: SampleOptions,
     photos: Result<Vec<FacePhoto>, String>,
 }
 
@@ -66,8 +67,14 @@ where
             take,
             grid,
             read,
+            sampling: SampleOptions::default(),
             photos,
         }
+    }
+
+    /// The photos sampled with `sampling` (by default as a camera's).
+    pub fn sampled(self, sampling: SampleOptions) -> Self {
+        PhotoShots { sampling, ..self }
     }
 }
 
@@ -77,7 +84,7 @@ where
 {
     fn readings(&mut self) -> Result<R, String> {
         let photos = self.photos.as_ref().map_err(Clone::clone)?;
-        (self.read)(photos, self.grid, &SampleOptions::default()).map_err(|e| error_chain(&e))
+        (self.read)(photos, self.grid, &self.sampling).map_err(|e| error_chain(&e))
     }
 
     fn retake(&mut self, again: &[(Face, Exposure)]) {
@@ -319,7 +326,8 @@ pub fn tally_photo_variants(
                 })
                 .collect()
         };
-        let mut shots = PhotoShots::new(take, &GridChoice::Auto);
+        let mut shots =
+            PhotoShots::new(take, &GridChoice::Auto).sampled(SampleOptions::for_kept_photos());
         let name = format!("{} variant {v}", condition.name);
         tally.read_cube((&name, truth), (reading, rounds), &mut shots);
     }

@@ -79,6 +79,10 @@ pub struct SampleOptions {
     pub glare_min_channel: u8,
     /// Sample points per side of the inner square, at most.
     pub max_points_per_side: usize,
+    /// Read a sticker whose middle clipped from its rim (`highlight.rs`): for photos that
+    /// cannot be taken again. A camera takes such a face again darker instead, which sees the
+    /// colour itself.
+    pub recover_clipped: bool,
 }
 
 impl Default for SampleOptions {
@@ -87,6 +91,17 @@ impl Default for SampleOptions {
             inner: 0.5,
             glare_min_channel: 245,
             max_points_per_side: 16,
+            recover_clipped: false,
+        }
+    }
+}
+
+impl SampleOptions {
+    /// For photos that cannot be taken again (a folder): clipped stickers read from their rims.
+    pub fn for_kept_photos() -> SampleOptions {
+        SampleOptions {
+            recover_clipped: true,
+            ..SampleOptions::default()
         }
     }
 }
@@ -127,6 +142,7 @@ pub fn sample_face(
     options: &SampleOptions,
 ) -> Result<[Rgb; 9], SampleError> {
     let mut out = [[0u8; 3]; 9];
+    let full = super::highlight::full_scale(image, grid);
     let cell = grid.cell_size();
     let points = ((cell * options.inner) as usize).clamp(2, options.max_points_per_side.max(2));
     for (i, reading) in out.iter_mut().enumerate() {
@@ -140,10 +156,15 @@ pub fn sample_face(
             },
         )?;
         // The centre may carry a logo: it is not held to being one colour.
-        *reading = if i == 4 {
+        let middle = if i == 4 {
             robust_colour(pixels, options.glare_min_channel)
         } else {
             one_colour(pixels, (row, col), options)?
+        };
+        *reading = if options.recover_clipped {
+            super::highlight::recover_clipped(image, grid, (row, col, 3), (middle, full))
+        } else {
+            middle
         };
     }
     Ok(out)

@@ -10,6 +10,7 @@ use super::palette::Palette;
 use super::pocket_evaluate::{PocketReading, PocketTally};
 use super::pocket_sample::read_pocket_photos;
 use super::recapture::Rounds;
+use super::sample::SampleOptions;
 use super::scan::{capture_faces, read_photos, GridChoice};
 use crate::cube::random::random_cube;
 use crate::cube::{Face, FaceletCube};
@@ -75,7 +76,26 @@ pub fn tally_sim_recaptures(
     options: &ClassifyOptions,
 ) -> RecaptureTally {
     let reading = Reading { palette, options };
-    tally_sim(cubes, (seed, lighting), (&reading, rounds))
+    let sampling = SampleOptions::default();
+    tally_sim(cubes, (seed, lighting, sampling), (&reading, rounds))
+}
+
+/// `tally_sim_cubes` with the photos read as photos that cannot be taken again (clipped
+/// stickers read from their rims, `SampleOptions::for_kept_photos`).
+pub fn tally_sim_kept_photos(
+    cubes: usize,
+    (seed, lighting): (u64, &SimLighting),
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Tally {
+    let reading = Reading { palette, options };
+    let sampling = SampleOptions::for_kept_photos();
+    tally_sim(
+        cubes,
+        (seed, lighting, sampling),
+        (&reading, &Rounds::new(0)),
+    )
+    .first
 }
 
 /// `tally_sim_recaptures` for random 2x2s.
@@ -87,12 +107,13 @@ pub fn tally_sim_pocket_recaptures(
     options: &ClassifyOptions,
 ) -> RecaptureTally<PocketTally> {
     let reading = PocketReading { palette, options };
-    tally_sim(cubes, (seed, lighting), (&reading, rounds))
+    let sampling = SampleOptions::default();
+    tally_sim(cubes, (seed, lighting, sampling), (&reading, rounds))
 }
 
 fn tally_sim<R: SimSize>(
     cubes: usize,
-    (seed, lighting): (u64, &SimLighting),
+    (seed, lighting, sampling): (u64, &SimLighting, SampleOptions),
     (reader, rounds): (&R, &Rounds),
 ) -> RecaptureTally<R::Tally> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -118,7 +139,7 @@ fn tally_sim<R: SimSize>(
                 .collect();
             capture_faces(&mut camera, &plan).map_err(|e| error_chain(&e))
         };
-        let mut shots = PhotoShots::read_by(take, &grid, R::READ);
+        let mut shots = PhotoShots::read_by(take, &grid, R::READ).sampled(sampling);
         let name = format!("sim cube {n}");
         tally.read_cube((&name, &truth), (reader, rounds), &mut shots);
     }

@@ -125,33 +125,39 @@ fn a_broken_scan_or_palette_is_refused_with_exit_2() {
     assert!(stdout(&out).contains("invalid_palette"), "{}", stdout(&out));
 }
 
+/// The real photos' white and yellow clip alike in their middles; their rims tell them
+/// apart, and the cube is read surely.
 #[test]
-fn scan_refuses_the_real_photos_naming_the_white_and_yellow_stickers_and_guesses_right() {
-    let out = cubed(
-        &[
-            "scan",
-            "--images",
-            &data("photos/3x3x3-random-01"),
-            "--format",
-            "json",
-        ],
-        None,
-    );
-    // Its white and yellow differ by a few levels of blue, less than what a
-    // face's light correction can be off by: refused, the guess still right.
+fn scan_reads_the_real_photos_surely() {
+    let photos = data("photos/3x3x3-random-01");
+    let out = cubed(&["scan", "--images", &photos, "--format", "json"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let truth = "LBBUURDDRDDLBRFRBDLLFRFRBLURFFLDLDBLURFULFBUUUDFDBFBUR";
+    let read = json["facelets"].as_str().expect("facelets");
+    assert!(same_cube(read, truth), "{read}");
+}
+
+/// A cube under a lamp too bright for a webcam whose highlights fade to white.
+const TOO_BRIGHT: &str = "DURUULDBRFDFLRRLFBRLUUFFUFFLRUDDDRRDLBBDLLBBBDFFBBRLUU";
+
+/// Photos under that lamp: refused, the stickers in doubt named by index and by name alike.
+#[test]
+fn scan_refuses_photos_too_bright_naming_the_stickers_in_doubt() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
+        .expect("legal")
+        .0;
+    simulated_folder_lit(cube, dir.path(), SimLighting::too_bright_for_a_webcam());
+    let folder = dir.path().to_str().expect("utf8");
+    let out = cubed(&["scan", "--images", folder, "--format", "json"], None);
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
-    assert_eq!(json["error"]["kind"], "unsure");
-    let truth = "LBBUURDDRDDLBRFRBDLLFRFRBLURFFLDLDBLURFULFBUUUDFDBFBUR";
+    // In doubt: close to another reading, or clipped alike.
+    let kind = json["error"]["kind"].as_str().unwrap_or_default();
+    assert!(matches!(kind, "unsure" | "alike"), "{json}");
     let unsure = json["unsure"].as_array().expect("unsure");
-    let white_or_yellow = |s: &serde_json::Value| {
-        let i = s.as_u64().expect("index") as usize;
-        matches!(truth.as_bytes()[i], b'L' | b'R')
-    };
-    assert!(
-        !unsure.is_empty() && unsure.iter().all(white_or_yellow),
-        "{unsure:?}"
-    );
+    assert!(!unsure.is_empty());
     // The same stickers by the names the text output gives them (index 5 is U6).
     let names: Vec<String> = unsure
         .iter()
@@ -161,10 +167,21 @@ fn scan_refuses_the_real_photos_naming_the_white_and_yellow_stickers_and_guesses
         })
         .collect();
     assert_eq!(json["unsure_names"], serde_json::json!(names));
-    assert!(same_cube(
-        json["best_guess"].as_str().expect("best guess"),
-        truth
-    ));
+    assert!(json["best_guess"].as_str().is_some(), "{json}");
+    // In text: the refusal on stderr, naming the stickers, the colours in doubt and what to do.
+    let out = cubed(&["scan", "--images", folder], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "stdout: {}", stdout(&out));
+    let said = stderr(&out);
+    for words in [
+        format!("sticker(s) {}", names.join(", ")),
+        "in doubt, as the best guess reads them: ".to_string(),
+        "what to do: they came out near white, too bright: take the photos again".to_string(),
+        "best guess".to_string(),
+    ] {
+        assert!(said.contains(&words), "{words}: {said}");
+    }
+    assert!(!said.contains("re-capture"), "{said}");
 }
 
 #[test]
@@ -196,7 +213,12 @@ fn scan_with_a_face_photo_missing_names_the_face_instead_of_reusing_another() {
 
 /// Six simulated photos of `cube` written as U.png … B.png.
 fn simulated_folder(cube: FaceletCube, dir: &Path) {
-    let mut camera = SimCamera::new(5, SimLighting::default());
+    simulated_folder_lit(cube, dir, SimLighting::default());
+}
+
+/// Six simulated photos of `cube` under `lighting`, written as U.png … B.png.
+fn simulated_folder_lit(cube: FaceletCube, dir: &Path, lighting: SimLighting) {
+    let mut camera = SimCamera::new(5, lighting);
     *camera.scene().lock().expect("scene") = SimScene {
         cube,
         ..SimScene::default()
@@ -344,7 +366,7 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
 }
 
 #[test]
-fn a_refusal_in_text_goes_to_stderr_and_names_the_stickers_in_doubt() {
+fn a_refusal_in_text_goes_to_stderr_and_names_what_is_wrong() {
     let out = cubed(&["classify", "--scan", "/nonexistent/scan.json"], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(stdout(&out).is_empty(), "stdout: {}", stdout(&out));
@@ -354,25 +376,6 @@ fn a_refusal_in_text_goes_to_stderr_and_names_the_stickers_in_doubt() {
         "{}",
         stderr(&out)
     );
-    let out = cubed(&["scan", "--images", &data("photos/3x3x3-random-01")], None);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stdout(&out).is_empty(), "stdout: {}", stdout(&out));
-    // Stickers by face and position ("U6": row 2, column 3 of U), as on the page, not by index.
-    assert!(
-        stderr(&out).contains("sticker(s) U6, F2,"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(stderr(&out).contains("best guess"), "{}", stderr(&out));
-    // Which colours are in doubt, and what to do about photos that cannot be taken again here.
-    for said in [
-        "in doubt, as the best guess reads them: yellow U6,",
-        "; white F2,",
-        "what to do: they came out near white, too bright: take the photos again",
-    ] {
-        assert!(stderr(&out).contains(said), "{said}: {}", stderr(&out));
-    }
-    assert!(!stderr(&out).contains("re-capture"), "{}", stderr(&out));
     // --corners alone means the configured grid, and a short list says what it got.
     let photos = data("photos/3x3x3-random-01");
     let out = cubed(&["scan", "--images", &photos, "--corners", "1,2 3,4"], None);

@@ -85,6 +85,15 @@ impl SimLighting {
             ..SimLighting::default()
         }
     }
+
+    /// The same lamp too bright, with the sensor clipping each channel alone (no roll-off): a
+    /// sticker's middle clips flat while the lens still blurs its true colour into its rim.
+    pub fn too_bright_clipping() -> SimLighting {
+        SimLighting {
+            highlight_rolloff: 0.0,
+            ..SimLighting::too_bright_for_a_webcam()
+        }
+    }
 }
 
 /// What the camera looks at: a cube and the physical colour of each face's stickers.
