@@ -45,7 +45,7 @@ pub(super) trait CubeKind: Clone + Send + 'static {
     fn read(
         &self,
         photos: &[FacePhoto],
-        grid: &GridChoice,
+        how: (&GridChoice, &SampleOptions),
     ) -> Result<(Self::Readings, Vec<FaceGrid>), ScanError>;
     /// Names each sticker's colour, or refuses as unsure.
     fn classify(
@@ -100,9 +100,9 @@ impl CubeKind for Three {
     fn read(
         &self,
         photos: &[FacePhoto],
-        grid: &GridChoice,
+        (grid, sampling): (&GridChoice, &SampleOptions),
     ) -> Result<([Rgb; 54], Vec<FaceGrid>), ScanError> {
-        read_photos_and_grids(photos, grid, &SampleOptions::default())
+        read_photos_and_grids(photos, grid, sampling)
     }
 
     fn classify(
@@ -188,9 +188,9 @@ impl CubeKind for Pocket {
     fn read(
         &self,
         photos: &[FacePhoto],
-        grid: &GridChoice,
+        (grid, sampling): (&GridChoice, &SampleOptions),
     ) -> Result<([Rgb; POCKET_STICKERS], Vec<FaceGrid>), ScanError> {
-        read_pocket_photos_and_grids(photos, grid, &SampleOptions::default())
+        read_pocket_photos_and_grids(photos, grid, sampling)
     }
 
     fn classify(

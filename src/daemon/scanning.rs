@@ -13,7 +13,7 @@ use crate::vision::camera::{CameraError, CaptureRequest, Exposure, Retake};
 use crate::vision::classify::ClassifyOptions;
 use crate::vision::colour::Rgb;
 use crate::vision::recapture::{step_for, Rounds};
-use crate::vision::sample::FaceGrid;
+use crate::vision::sample::{FaceGrid, SampleOptions};
 use crate::vision::scan::{FacePhoto, ScanError};
 use std::sync::Arc;
 
@@ -172,7 +172,13 @@ fn read_and_classify<K: CubeKind>(
     attempt: u32,
     photos: &[FacePhoto],
 ) -> Result<Read<K>, ScanError> {
-    let (readings, grids) = kind.read(photos, &ctx.rig.grid)?;
+    // A camera takes a clipped face again darker; photos that cannot be taken again are
+    // read from the rims of their clipped stickers.
+    let sampling = match ctx.rig.camera_retake {
+        Retake::Exposure => SampleOptions::default(),
+        Retake::NextFrame | Retake::SamePhoto => SampleOptions::for_kept_photos(),
+    };
+    let (readings, grids) = kind.read(photos, (&ctx.rig.grid, &sampling))?;
     show_grids(ctx, attempt, photos, &grids);
     let options = ClassifyOptions {
         min_confidence: ctx.settings.min_confidence,

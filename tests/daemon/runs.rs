@@ -394,6 +394,32 @@ async fn photos_from_a_folder_in_doubt_are_refused_at_once_with_advice_about_the
     daemon.shutdown().await;
 }
 
+/// Photos that cannot be taken again have their clipped stickers read from their rims: the
+/// shipped photos, whose white and yellow clip alike, are read surely by a run (no refusal, no
+/// re-capture), as `cubed scan --images` reads them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_shipped_photos_are_read_surely_by_a_run_from_their_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "", 0.0);
+    let photos = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/vision/photos/3x3x3-random-01");
+    config.camera = cubed::daemon::config::CameraChoice::Dir(photos);
+    let daemon = start_with(&config).await;
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let _ = finished(&daemon.handle, run).await;
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let first = detail.scans.first().expect("a scan");
+    assert_eq!(first.attempt, 0);
+    assert!(first.error.is_none(), "{:?}", first.error);
+    // The shipped palette's symbols for the expected LBBUURDDR… (U red, R yellow, F green,
+    // D orange, L white, B blue in this set).
+    assert_eq!(
+        first.facelets.as_deref(),
+        Some("WBBRRYOOYOOWBYGYBOWWGYGYBWRYGGWOWOBWRYGRWGBRRROGOBGBRY")
+    );
+    daemon.shutdown().await;
+}
+
 /// A folder of photos named after faces is read as the photos are drawn (as in the net), not
 /// turned again by the robot's view of the camera: a run's own saved photos, given back as a
 /// `dir:` camera, read as the same cube.
