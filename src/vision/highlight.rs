@@ -1,6 +1,6 @@
 //! Highlight recovery: the colour of a sticker whose middle the camera clipped, read from its rim, where the lens blurs it into the dark plastic below full scale and keeps its own channel ratios. Pure.
 
-use super::colour::Rgb;
+use super::colour::{median_of_sorted, Rgb};
 use super::lighting::{encode, linearize, Linear};
 use super::sample::{sticker_pixels, FaceGrid};
 use image::RgbImage;
@@ -60,16 +60,16 @@ fn clipped(middle: Rgb, full: Rgb) -> bool {
 }
 
 /// The sticker's colour at `(row, col)` of a face `side` stickers wide: `middle` as sampled,
-/// unless the camera clipped it (see [`clipped`]; `full` is the photo's full scale), when it
-/// is its rim's channel ratios at the middle's brightness (its largest channel kept). `middle`
-/// is kept when too few sides of the rim say.
+/// unless the camera clipped it (see [`clipped`]; `full` is the photo's full scale, `None`
+/// when rims are not read), when it is its rim's channel ratios at the middle's brightness
+/// (its largest channel kept). `middle` is kept when too few sides of the rim say.
 pub(crate) fn recover_clipped(
     image: &RgbImage,
     grid: &FaceGrid,
     (row, col, side): (usize, usize, usize),
-    (middle, full): (Rgb, Rgb),
+    (middle, full): (Rgb, Option<Rgb>),
 ) -> Rgb {
-    if !clipped(middle, full) {
+    if !full.is_some_and(|full| clipped(middle, full)) {
         return middle;
     }
     let Some(pixels) = sticker_pixels(image, grid, (row, col), side, (POINTS, CELL)) else {
@@ -113,8 +113,7 @@ fn largest(v: Linear) -> f32 {
 /// The median (the mean of the middle two of an even count).
 fn median(mut values: Vec<f32>) -> Option<f32> {
     values.sort_by(f32::total_cmp);
-    let n = values.len();
-    (n > 0).then(|| (values[(n - 1) / 2] + values[n / 2]) / 2.0)
+    median_of_sorted(&values)
 }
 
 /// Which side of the cell lattice point `i` lies on: left, right, top, bottom.
@@ -200,7 +199,7 @@ mod tests {
                 (row as f32 * CELL_PX + CELL_PX / 2.0) as u32,
             )
             .0;
-        recover_clipped(image, grid, (row, col, 3), (middle, full))
+        recover_clipped(image, grid, (row, col, 3), (middle, Some(full)))
     }
 
     /// A yellow and a white lit twice past full scale both clip flat to white in their middles;

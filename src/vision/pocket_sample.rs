@@ -20,7 +20,9 @@ pub fn sample_pocket_face(
     let cell = grid.cell_size() * 3.0 / SIDE as f32;
     let points = ((cell * options.inner) as usize).clamp(2, options.max_points_per_side.max(2));
     let mut out = [[0u8; 3]; 4];
-    let full = (options.recover_clipped).then(|| super::highlight::full_scale(image, grid));
+    let full = options
+        .recover_clipped
+        .then(|| super::highlight::full_scale(image, grid));
     for (i, reading) in out.iter_mut().enumerate() {
         let (row, col) = (i / SIDE, i % SIDE);
         let pixels = sticker_pixels(image, grid, (row, col), SIDE, (points, options.inner)).ok_or(
@@ -32,12 +34,7 @@ pub fn sample_pocket_face(
             },
         )?;
         let middle = one_colour(pixels, (row, col), options)?;
-        *reading = match full {
-            Some(full) => {
-                super::highlight::recover_clipped(image, grid, (row, col, SIDE), (middle, full))
-            }
-            None => middle,
-        };
+        *reading = super::highlight::recover_clipped(image, grid, (row, col, SIDE), (middle, full));
     }
     Ok(out)
 }

@@ -142,7 +142,9 @@ pub fn sample_face(
     options: &SampleOptions,
 ) -> Result<[Rgb; 9], SampleError> {
     let mut out = [[0u8; 3]; 9];
-    let full = (options.recover_clipped).then(|| super::highlight::full_scale(image, grid));
+    let full = options
+        .recover_clipped
+        .then(|| super::highlight::full_scale(image, grid));
     let cell = grid.cell_size();
     let points = ((cell * options.inner) as usize).clamp(2, options.max_points_per_side.max(2));
     for (i, reading) in out.iter_mut().enumerate() {
@@ -161,12 +163,7 @@ pub fn sample_face(
         } else {
             one_colour(pixels, (row, col), options)?
         };
-        *reading = match full {
-            Some(full) => {
-                super::highlight::recover_clipped(image, grid, (row, col, 3), (middle, full))
-            }
-            None => middle,
-        };
+        *reading = super::highlight::recover_clipped(image, grid, (row, col, 3), (middle, full));
     }
     Ok(out)
 }
