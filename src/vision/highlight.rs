@@ -2,7 +2,7 @@
 
 use super::colour::{median_of_sorted, Rgb};
 use super::lighting::{encode, linearize, Linear};
-use super::sample::{sticker_pixels, FaceGrid};
+use super::sample::{sticker_lattice, FaceGrid};
 use image::RgbImage;
 
 /// A channel at or above this (0..255) is in the camera's highlight roll-off, whatever the
@@ -36,7 +36,9 @@ const CELL: f32 = 0.95;
 
 /// The level per channel that the brightest `FULL_SCALE_SHARE` of the face's pixels reach.
 pub(crate) fn full_scale(image: &RgbImage, grid: &FaceGrid) -> Rgb {
-    let pixels = sticker_pixels(image, grid, (0, 0), 1, (POINTS, 1.0)).unwrap_or_default();
+    let pixels: Vec<Rgb> = (sticker_lattice(image, grid, (0, 0), 1, (POINTS, 1.0)).into_iter())
+        .flatten()
+        .collect();
     std::array::from_fn(|c| {
         let mut channel: Vec<u8> = pixels.iter().map(|p| p[c]).collect();
         channel.sort_unstable();
@@ -72,11 +74,10 @@ pub(crate) fn recover_clipped(
     if !full.is_some_and(|full| clipped(middle, full)) {
         return middle;
     }
-    let Some(pixels) = sticker_pixels(image, grid, (row, col), side, (POINTS, CELL)) else {
-        return middle;
-    };
+    // A sticker at the photo's edge is read from the sides of its rim inside the photo.
+    let lattice = sticker_lattice(image, grid, (row, col), side, (POINTS, CELL));
     let level = largest(linearize(middle));
-    let linear: Vec<Linear> = pixels.iter().map(|&p| linearize(p)).collect();
+    let linear: Vec<Option<Linear>> = lattice.iter().map(|p| p.map(linearize)).collect();
     match rim_colour(&linear, level) {
         Some(shares) if largest(shares) > 0.0 => {
             encode(shares.map(|s| s / largest(shares) * level))
@@ -86,12 +87,15 @@ pub(crate) fn recover_clipped(
 }
 
 /// The rim's channel ratios (the largest 1): per side, the median shares of its pixels between
-/// `RIM` of `level` with the plastic taken out; then the median over the sides heard.
-fn rim_colour(cell: &[Linear], level: f32) -> Option<Linear> {
+/// `RIM` of `level` with the plastic taken out; then the median over the sides heard. `cell` is
+/// the cell's lattice, row by row, `None` outside the photo.
+fn rim_colour(cell: &[Option<Linear>], level: f32) -> Option<Linear> {
     let (low, high) = (RIM.0 * level, RIM.1 * level);
-    let plastic = darkest(cell);
+    let inside: Vec<Linear> = cell.iter().flatten().copied().collect();
+    let plastic = darkest(&inside)?;
     let mut sides: [Vec<Linear>; 4] = Default::default();
     for (i, p) in cell.iter().enumerate() {
+        let Some(p) = p else { continue };
         if (low..=high).contains(&largest(*p)) {
             sides[side_of(i)].push(std::array::from_fn(|c| (p[c] - plastic[c]).max(0.0)));
         }
@@ -138,12 +142,14 @@ fn normalised(shares: Linear) -> Linear {
     }
 }
 
-/// The plastic around the sticker: per-channel medians of the darkest tenth of the cell.
-fn darkest(pixels: &[Linear]) -> Linear {
+/// The plastic around the sticker: per-channel medians of the darkest tenth of the cell
+/// (`None` when no part of it is in the photo).
+fn darkest(pixels: &[Linear]) -> Option<Linear> {
     let mut by_level: Vec<&Linear> = pixels.iter().collect();
     by_level.sort_by(|a, b| a.iter().sum::<f32>().total_cmp(&b.iter().sum::<f32>()));
     let dark = &by_level[..(by_level.len() / 10).max(1).min(by_level.len())];
-    std::array::from_fn(|c| median(dark.iter().map(|p| p[c]).collect()).unwrap_or(0.0))
+    let channel = |c: usize| median(dark.iter().map(|p| p[c]).collect());
+    Some([channel(0)?, channel(1)?, channel(2)?])
 }
 
 /// Per-channel medians of each pixel's channel shares (a channel over the sum), a logo or a
@@ -229,6 +235,22 @@ mod tests {
             assert!(got.iter().all(|&c| c >= 245), "white {i}: {got:?}");
         }
         assert_eq!(read(&image, &grid, 2), middle(2), "the blue did not clip");
+    }
+
+    /// A photo that cuts through the bottom row of stickers (a face turned or framed tight):
+    /// the clipped sticker there is read from the sides of its rim inside the photo, and the
+    /// photo's full scale from the part of the face it shows.
+    #[test]
+    fn a_clipped_sticker_cut_by_the_photo_edge_is_read_from_the_rim_inside() {
+        let (yellow, blue) = ([1.7, 1.9, 1.15], [0.02, 0.15, 0.6]);
+        let mut stickers = [blue; 9];
+        stickers[7] = yellow;
+        let (image, grid) = face(stickers, 10.0);
+        // The sticker's bottom edge lies at 342 px, its cell at 360: the photo ends at 330.
+        let cut = image::imageops::crop_imm(&image, 0, 0, 360, 330).to_image();
+        assert_eq!(cut.get_pixel(180, 300).0, [255, 255, 255]);
+        let got = read(&cut, &grid, 7);
+        assert!(got[2] < 225 && got[0] > 235, "yellow: {got:?}");
     }
 
     /// A sticker that did not clip is read as sampled, rim or no rim.

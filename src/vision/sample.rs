@@ -211,19 +211,32 @@ pub(crate) fn sticker_pixels(
     side: usize,
     (points, inner): (usize, f32),
 ) -> Option<Vec<Rgb>> {
+    sticker_lattice(image, grid, (row, col), side, (points, inner))
+        .into_iter()
+        .collect()
+}
+
+/// The `points` x `points` lattice of [`sticker_pixels`], row by row, each point `None` where
+/// it falls outside the image.
+pub(crate) fn sticker_lattice(
+    image: &RgbImage,
+    grid: &FaceGrid,
+    (row, col): (usize, usize),
+    side: usize,
+    (points, inner): (usize, f32),
+) -> Vec<Option<Rgb>> {
     let side = side as f32;
     let offset = |k: usize| (0.5 - inner / 2.0 + inner * (k as f32 + 0.5) / points as f32) / side;
-    let mut pixels = Vec::with_capacity(points * points);
+    let mut lattice = Vec::with_capacity(points * points);
     for j in 0..points {
         for i in 0..points {
             let [x, y] = grid.point(col as f32 / side + offset(i), row as f32 / side + offset(j));
-            if x < 0.0 || y < 0.0 || x >= image.width() as f32 || y >= image.height() as f32 {
-                return None;
-            }
-            pixels.push(image.get_pixel(x as u32, y as u32).0);
+            let inside =
+                x >= 0.0 && y >= 0.0 && x < image.width() as f32 && y < image.height() as f32;
+            lattice.push(inside.then(|| image.get_pixel(x as u32, y as u32).0));
         }
     }
-    Some(pixels)
+    lattice
 }
 
 /// Whether a pixel is glare: every channel at least `glare_min_channel`.
