@@ -20,6 +20,9 @@ pub(crate) enum Interruption {
     /// The firmware restarted (power loss, brown-out, watchdog). `in_doubt`: a command was
     /// running or queued, so a layer may be half turned.
     Reboot { in_doubt: bool },
+    /// The firmware restarted between moves once more after `MAX_AUTOMATIC` automatic
+    /// resumptions in this run (`times` in all): something keeps restarting it.
+    Reboots { times: u32 },
 }
 
 /// Automatic resumptions allowed in one run (a firmware that keeps rebooting needs a person).
@@ -81,6 +84,19 @@ impl Interruption {
         }
     }
 
+    /// The interruption as a run that has resumed by itself `automatic` times takes it: one
+    /// more firmware restart after `MAX_AUTOMATIC` of them waits for a person.
+    pub(crate) fn after_automatic(self, automatic: u32) -> Interruption {
+        match self {
+            Interruption::Reboot { in_doubt: false } if automatic >= MAX_AUTOMATIC => {
+                Interruption::Reboots {
+                    times: automatic + 1,
+                }
+            }
+            other => other,
+        }
+    }
+
     /// Whether a person must look at the robot before the run goes on.
     pub(crate) fn needs_person(&self) -> bool {
         !matches!(self, Interruption::Reboot { in_doubt: false })
@@ -91,7 +107,7 @@ impl Interruption {
         match self {
             Interruption::EStop { .. } => "estop",
             Interruption::Fault { .. } => "fault",
-            Interruption::Reboot { .. } => "reboot",
+            Interruption::Reboot { .. } | Interruption::Reboots { .. } => "reboot",
         }
     }
 
@@ -121,6 +137,9 @@ impl Interruption {
             Interruption::Reboot { in_doubt: false } => {
                 "the robot's firmware restarted between moves: re-homing, rescanning and solving again by itself".into()
             }
+            Interruption::Reboots { times } => format!(
+                "the robot's firmware restarted {times} times in this run, between moves: something keeps restarting it (a supply that sags under the motors' load, a loose wire, its watchdog); check the robot, then press Resume (`cubed resume`) to re-home, rescan and go on (or Reset to abandon the run)"
+            ),
         }
     }
 }
@@ -147,6 +166,30 @@ mod tests {
         StreamError::Link(LinkError::FirmwareRebooted {
             path: PathBuf::from("/dev/ttyACM0"),
         })
+    }
+
+    /// A run resumes by itself after a clean restart `MAX_AUTOMATIC` times; the next one waits
+    /// for a person, told why, and is recorded as needing one (so a daemon started again
+    /// finds the run waiting, as it was). Other interruptions are as they were.
+    #[test]
+    fn a_firmware_that_keeps_restarting_waits_for_a_person() {
+        let clean = Interruption::Reboot { in_doubt: false };
+        for automatic in 0..MAX_AUTOMATIC {
+            assert_eq!(clean.clone().after_automatic(automatic), clean);
+        }
+        let again = clean.after_automatic(MAX_AUTOMATIC);
+        assert!(again.needs_person());
+        assert_eq!(again.cause(), "reboot");
+        let advice = again.advice();
+        assert!(
+            advice.contains("restarted 4 times") && advice.contains("press Resume"),
+            "{advice}"
+        );
+        let stop = Interruption::EStop {
+            still: false,
+            by_robot: false,
+        };
+        assert_eq!(stop.clone().after_automatic(MAX_AUTOMATIC + 2), stop);
     }
 
     #[test]

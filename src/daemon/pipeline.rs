@@ -5,7 +5,7 @@ use super::context::{Phase, RunContext};
 use super::cube_kind::{CubeKind, Pocket, Three};
 use super::cube_size::RunCube;
 use super::execute::{execute, AfterStep, Executable};
-use super::interruption::{Interruption, MAX_AUTOMATIC};
+use super::interruption::Interruption;
 use super::outcome::Outcome;
 use super::run_error::RunError;
 use super::scanning::{classify, scan};
@@ -51,14 +51,12 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
         let Some(interruption) = Interruption::of(&error, in_doubt, asked, &words) else {
             return error.into();
         };
+        let interruption = interruption.after_automatic(automatic);
         let advice = interruption.advice();
-        let needs_person = interruption.needs_person() || automatic >= MAX_AUTOMATIC;
+        let needs_person = interruption.needs_person();
         let recorded =
             (ctx.history).record_interruption(ctx.run, interruption.cause(), &advice, needs_person);
         ctx.note(recorded);
-        if automatic >= MAX_AUTOMATIC {
-            return error.into();
-        }
         if needs_person {
             return Outcome::Interrupted {
                 interruption,
