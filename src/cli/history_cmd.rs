@@ -115,6 +115,7 @@ fn run_text(d: &RunDetail) -> String {
     }
     for i in &d.interruptions {
         let after = match (i.resumed_ms, i.resumed_by.as_deref()) {
+            (None, _) if i.waiting => "waiting: Resume (`cubed resume`) or Reset".to_string(),
             (None, _) => "not resumed".to_string(),
             (Some(at), Some("abandoned")) => format!("abandoned (reset) {}", when(at)),
             (Some(at), by) => format!("resumed {} ({})", when(at), by.unwrap_or("?")),
@@ -155,4 +156,58 @@ fn run_text(d: &RunDetail) -> String {
         lines.push(format!("steps: {}", steps.join(", ")));
     }
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cubed::daemon::InterruptionRecord;
+
+    fn interruption(resumed_by: Option<&str>, waiting: bool) -> InterruptionRecord {
+        InterruptionRecord {
+            at_ms: 1_700_000_000_000,
+            cause: "estop".into(),
+            advice: "square the cube, press Resume".into(),
+            needs_person: true,
+            resumed_ms: resumed_by.map(|_| 1_700_000_100_000),
+            resumed_by: resumed_by.map(str::to_owned),
+            waiting,
+        }
+    }
+
+    /// A run that waits says so; one resumed says by whom; one left (a run started since)
+    /// says it was not resumed.
+    #[test]
+    fn a_run_waiting_on_an_interruption_is_shown_waiting() {
+        let detail = RunDetail {
+            summary: RunSummary {
+                id: 7,
+                started_ms: 1_700_000_000_000,
+                finished_ms: Some(1_700_000_000_500),
+                source: "web".into(),
+                cube: Some("3x3".into()),
+                outcome: Some("estopped".into()),
+                moves: Some(3),
+                error: None,
+                last_acked_move: None,
+            },
+            scans: Vec::new(),
+            solutions: Vec::new(),
+            steps: Vec::new(),
+            interruptions: vec![
+                interruption(Some("person"), false),
+                interruption(None, false),
+                interruption(None, true),
+            ],
+        };
+        let text = run_text(&detail);
+        let lines: Vec<&str> = text.lines().filter(|l| l.contains("(estop)")).collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(
+            lines[0].contains("resumed") && lines[0].contains("(person)"),
+            "{text}"
+        );
+        assert!(lines[1].ends_with("not resumed"), "{text}");
+        assert!(lines[2].contains("waiting: Resume"), "{text}");
+    }
 }

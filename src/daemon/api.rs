@@ -309,6 +309,10 @@ pub struct InterruptionRecord {
     pub resumed_ms: Option<i64>,
     /// "person" (Resume) or "automatic"; "abandoned" when reset instead.
     pub resumed_by: Option<String>,
+    /// The run waits on this interruption now: it is the latest of the newest run, it needs a
+    /// person, and nobody has resumed the run or reset to abandon it.
+    #[serde(default)]
+    pub waiting: bool,
 }
 
 /// Everything recorded of one run (`GET /api/runs/{id}`).

@@ -50,10 +50,11 @@ impl History {
     pub fn waiting_for_person(&self) -> Result<Option<WaitingRun>, HistoryError> {
         let conn = self.lock()?;
         conn.query_row(
-            "SELECT i.run, i.cause, i.advice FROM interruptions i JOIN runs r ON r.id = i.run \
-             WHERE i.needs_person = 1 AND i.resumed_by IS NULL AND r.outcome IS NOT NULL \
-             AND r.outcome <> 'interrupted' \
-             AND i.run = (SELECT MAX(id) FROM runs WHERE id <= ?1) ORDER BY i.id DESC LIMIT 1",
+            &format!(
+                "SELECT i.run, i.cause, i.advice FROM interruptions i JOIN runs r ON r.id = i.run \
+                 WHERE {WAITS} AND i.run = (SELECT MAX(id) FROM runs WHERE id <= ?1) \
+                 ORDER BY i.id DESC LIMIT 1"
+            ),
             params![self.last_run_before_open],
             |row| {
                 Ok(WaitingRun {
@@ -130,12 +131,22 @@ impl History {
     }
 }
 
-/// The interruptions of run `key`, oldest first.
+/// An interruption `i` of run `r` that a person must see to, which nobody has yet, of a run
+/// whose task has ended (a run the daemon crashed during, `interrupted`, rescans instead).
+const WAITS: &str = "i.needs_person = 1 AND i.resumed_by IS NULL AND r.outcome IS NOT NULL \
+                     AND r.outcome <> 'interrupted'";
+
+/// The interruptions of run `key`, oldest first; the run waits on the latest when it [`WAITS`]
+/// and the run is the newest (a run started since is another).
 pub(super) fn of_run(conn: &Connection, key: i64) -> Result<Vec<InterruptionRecord>, HistoryError> {
     rows::query_rows(
         conn,
-        "SELECT at_ms, cause, advice, needs_person, resumed_ms, resumed_by FROM interruptions \
-         WHERE run = ?1 ORDER BY id",
+        &format!(
+            "SELECT i.at_ms, i.cause, i.advice, i.needs_person, i.resumed_ms, i.resumed_by, \
+             ({WAITS} AND i.id = (SELECT MAX(id) FROM interruptions WHERE run = i.run) \
+             AND i.run = (SELECT MAX(id) FROM runs)) AS waiting \
+             FROM interruptions i JOIN runs r ON r.id = i.run WHERE i.run = ?1 ORDER BY i.id"
+        ),
         key,
         |row| interruption(row, key),
     )
@@ -154,6 +165,7 @@ fn interruption(row: &Row<'_>, run: i64) -> Result<InterruptionRecord, HistoryEr
         needs_person: cols.get("needs_person")?,
         resumed_ms: cols.get("resumed_ms")?,
         resumed_by: cols.get("resumed_by")?,
+        waiting: cols.get("waiting")?,
     })
 }
 

@@ -224,6 +224,48 @@ fn only_a_run_that_ended_waiting_for_a_person_waits_after_a_reopen() {
     assert!(history.waiting_for_person().unwrap().is_none());
 }
 
+/// The record shows the interruption a run waits on as waiting, until Resume (or a Reset), and
+/// no earlier one; a run started since is another run, and an automatic one never waits.
+#[test]
+fn the_interruption_a_run_waits_on_is_shown_waiting_until_resumed() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let waiting = |run: u64| -> Vec<bool> {
+        let detail = history.run(run).unwrap().expect("recorded");
+        detail.interruptions.iter().map(|i| i.waiting).collect()
+    };
+    let run = history
+        .begin_run(StartSource::Web, "r", CubeSize::Three)
+        .unwrap();
+    history
+        .record_interruption(run, "reboot", "goes on by itself", false)
+        .unwrap();
+    history.record_resumption(run, "automatic").unwrap();
+    history
+        .record_interruption(run, "estop", "square the cube, press Resume", true)
+        .unwrap();
+    assert_eq!(waiting(run), [false, false], "the run's task has not ended");
+    history.finish_run(run, "estopped", Some("e-stop")).unwrap();
+    assert_eq!(waiting(run), [false, true]);
+    history.reopen_run(run).unwrap();
+    history.record_resumption(run, "person").unwrap();
+    assert_eq!(waiting(run), [false, false]);
+
+    history
+        .record_interruption(run, "fault", "clear it, press Resume", true)
+        .unwrap();
+    history.finish_run(run, "failed", Some("stall")).unwrap();
+    assert_eq!(waiting(run), [false, false, true]);
+    let next = history
+        .begin_run(StartSource::Web, "r", CubeSize::Three)
+        .unwrap();
+    assert_eq!(
+        waiting(run),
+        [false, false, false],
+        "run {next} began since"
+    );
+}
+
 #[test]
 fn dropped_history_leaves_the_run_interrupted_once() {
     let dir = TempDir::new().unwrap();

@@ -31,8 +31,8 @@ pub(crate) mod service;
 pub(crate) mod tasks;
 
 pub use api::{
-    DaemonEvent, DaemonHandle, DaemonInbox, DaemonState, LinkDoc, LinkState, Refusal, RefusalKind,
-    Request, RunDetail, RunSummary, StartSource, StatusDoc,
+    DaemonEvent, DaemonHandle, DaemonInbox, DaemonState, InterruptionRecord, LinkDoc, LinkState,
+    Refusal, RefusalKind, Request, RunDetail, RunSummary, StartSource, StatusDoc,
 };
 pub use data_lock::{DataDirLock, DataLockError};
 pub use history::{History, HistoryError};

@@ -1,4 +1,4 @@
-//! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move (through a pulled cable), and find it in the run history with its interruption.
+//! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move (through a pulled cable), and find it in the run history with its interruption; an e-stopped run shown waiting until Resume.
 
 use super::{click, close_all, open_idle_page, wait_for, wait_for_text, Browser};
 use fantoccini::Locator;
@@ -43,5 +43,24 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
         "scan and verification: {}",
         cropped.len()
     );
+
+    // A run e-stopped part-way: its record says it waits, until Resume takes it to solved.
+    let sim = daemon.sim.as_ref().expect("sim");
+    sim.load_cube(crate::daemon::random(42));
+    click(page, "button[data-tab=robot]").await;
+    click(page, "#start").await;
+    wait_for_text(page, "progress-text", "move").await;
+    click(page, "#estop").await;
+    wait_for_text(page, "message", "press Resume").await;
+    click(page, "button[data-tab=history-panel]").await;
+    let stopped = "#history .run-row[data-outcome=estopped]";
+    wait_for(page, stopped, "the e-stopped run in the history").await;
+    click(page, stopped).await;
+    wait_for_text(page, "run-detail", "(estop)").await;
+    wait_for_text(page, "run-detail", "waiting: press Resume").await;
+    click(page, "button[data-tab=robot]").await;
+    click(page, "#resume").await;
+    wait_for_text(page, "state", "done").await;
+    assert!(sim.cube().is_solved(), "resumed to solved");
     close_all(browser, daemon, server).await;
 }

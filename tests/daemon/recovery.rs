@@ -93,6 +93,15 @@ async fn resume_until_done(handle: &DaemonHandle, web: SocketAddr, run: u64) -> 
             end.message
         );
         assert!(resumes < 3, "run {run} keeps stopping: {}", end.message);
+        let detail = handle.run(run).expect("history").expect("recorded");
+        let shown: Vec<bool> = detail.interruptions.iter().map(|i| i.waiting).collect();
+        assert_eq!(
+            shown.last(),
+            Some(&true),
+            "the history does not show run {run} waiting: {:?}",
+            detail.interruptions
+        );
+        assert_eq!(shown.iter().filter(|&&w| w).count(), 1, "{shown:?}");
         resumes += 1;
         let (status, resumed) = status_then_resume(web).await;
         assert!(
@@ -126,6 +135,7 @@ fn check_history(handle: &DaemonHandle, run: u64, resumes: u32) -> RunDetail {
     assert_eq!(by_person as u32, resumes, "{:?}", detail.interruptions);
     for i in &detail.interruptions {
         assert!(i.resumed_ms.is_some(), "an interruption not resumed: {i:?}");
+        assert!(!i.waiting, "a solved run shown waiting: {i:?}");
         assert_eq!(i.needs_person, i.resumed_by.as_deref() == Some("person"));
     }
     detail

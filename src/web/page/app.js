@@ -404,7 +404,7 @@ async function showRun(id) {
   // Each interruption (e-stop, fault, lost link, firmware restart) and how the run went on.
   for (const i of d.interruptions || []) {
     // A Reset abandons the run: recorded as the interruption's end "by" abandoned.
-    const after = !i.resumed_ms ? 'not resumed'
+    const after = !i.resumed_ms ? (i.waiting ? 'waiting: press Resume, or Reset to abandon the run' : 'not resumed')
       : i.resumed_by === 'abandoned' ? 'abandoned (reset) ' + when(i.resumed_ms)
         : 'resumed ' + when(i.resumed_ms) + ' (' + i.resumed_by + ')';
     box.appendChild(el('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
