@@ -63,7 +63,8 @@ pub struct VisionBenchArgs {
     /// Which parts of the scans to run.
     #[arg(long, value_enum, default_value_t = Parts::Both)]
     pub parts: Parts,
-    /// Print up to this many failures per condition (development part only).
+    /// Print up to this many failures per condition (the scans: development part only; the
+    /// photo set: first take and after re-capture).
     #[arg(long, default_value_t = 0)]
     pub show_failures: usize,
     /// The least calibrated probability of a right reading (default: the classifier's).
@@ -313,8 +314,11 @@ fn print_photo_rows(
             guessed,
             t.misread_blank
         );
+        for f in tally.first.failures.iter().take(args.show_failures) {
+            println!("      first take: {f}");
+        }
         for f in tally.after.failures.iter().take(args.show_failures) {
-            println!("      {f}");
+            println!("      after re-capture: {f}");
         }
     }
 }
@@ -473,6 +477,16 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     for failure in sim.failures.iter().take(args.show_failures) {
         println!("    {failure}");
     }
+    let kept = tally_sim_kept_photos(
+        args.sim_cubes,
+        (args.seed, &SimLighting::default()),
+        &palette,
+        &options,
+    );
+    report(
+        "  the same photos read as photos kept (clipped stickers read from their rims, as `scan --images` does)",
+        &kept,
+    );
     print_sim_recapture_rows(&args, &palette, &options);
     print_turned_faces_row(args.seed, &palette, &options);
     let scans: Vec<LabelledScan> = all.iter().map(|(_, s)| s.clone()).collect();

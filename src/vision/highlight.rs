@@ -5,12 +5,10 @@ use super::lighting::{encode, linearize, Linear};
 use super::sample::{sticker_lattice, FaceGrid};
 use image::RgbImage;
 
-/// A channel at or above this (0..255) is in the camera's highlight roll-off, whatever the
-/// photo: it no longer keeps the sticker's ratios.
-const ROLL_OFF: u8 = 240;
-/// A channel within this many levels of the photo's own full scale is clipped (a photo
-/// darkened or given a cast after it was taken keeps its clipping flat, at another level).
-const AT_FULL_SCALE: u8 = 4;
+/// A channel at or above this share of its full scale is in the camera's highlight roll-off:
+/// it no longer keeps the sticker's ratios (240 of 255). The full scale is 255, or the photo's
+/// own (a photo darkened or given a cast after it was taken keeps its clipping, scaled).
+const ROLL_OFF: f32 = 240.0 / 255.0;
 /// A full scale below this says nothing of clipping: a dark photo's brightest sticker.
 const LEAST_FULL_SCALE: u8 = 100;
 /// A sensor clips every channel at one level, and a cast after it moves them apart a little:
@@ -48,15 +46,16 @@ pub(crate) fn full_scale(image: &RgbImage, grid: &FaceGrid) -> Rgb {
     })
 }
 
-/// Whether at least two channels of `middle` are clipped: in the roll-off, or flat at the
-/// photo's `full` scale.
+/// Whether at least two channels of `middle` are clipped: in the roll-off of 255, or of the
+/// photo's `full` scale where that is a clipping level.
 fn clipped(middle: Rgb, full: Rgb) -> bool {
     let brightest = f32::from(full.iter().copied().max().unwrap_or(0));
     let shared = |c: usize| {
         full[c] >= LEAST_FULL_SCALE && f32::from(full[c]) >= SHARED_FULL_SCALE * brightest
     };
     let at = |c: usize| {
-        middle[c] >= ROLL_OFF || (shared(c) && middle[c].saturating_add(AT_FULL_SCALE) >= full[c])
+        let scale = if shared(c) { full[c] } else { u8::MAX };
+        f32::from(middle[c]) >= ROLL_OFF * f32::from(scale)
     };
     (0..3).filter(|&c| at(c)).count() >= 2
 }
@@ -283,6 +282,30 @@ mod tests {
         assert!(
             i32::from(w[2]) - i32::from(y[2]) > 25,
             "yellow {y:?}, white {w:?}"
+        );
+    }
+
+    /// A sticker in the camera's roll-off (two channels 240 or more, one of them short of 255)
+    /// is read from its rim, and still is once the photo is darkened: the roll-off is a share
+    /// of the photo's own full scale, not a fixed distance below it.
+    #[test]
+    fn a_sticker_in_the_roll_off_stays_clipped_in_a_darkened_photo() {
+        let (yellow, white, blue) = ([1.7, 0.93, 0.45], [1.9, 1.95, 2.0], [0.02, 0.15, 0.6]);
+        let (mut image, grid) = face(
+            [yellow, white, blue, blue, blue, blue, blue, blue, blue],
+            10.0,
+        );
+        let middle = |image: &RgbImage| image.get_pixel(60, 60).0;
+        assert!(middle(&image)[1] >= 240 && middle(&image)[1] < 250);
+        assert_ne!(read(&image, &grid, 0), middle(&image), "read from its rim");
+        for p in image.pixels_mut() {
+            p.0 = p.0.map(|c| (f32::from(c) * 0.92) as u8);
+        }
+        assert_ne!(
+            read(&image, &grid, 0),
+            middle(&image),
+            "darkened: {:?}",
+            middle(&image)
         );
     }
 
