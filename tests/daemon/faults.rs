@@ -84,7 +84,8 @@ async fn an_unplug_mid_run_pauses_it_and_it_resumes_to_solved() {
 }
 
 /// An e-stop while the cable is out cannot reach the robot: the status says so and what to
-/// do, instead of "motors halted".
+/// do, instead of "motors halted". When the cable is back the run waits for Resume, and
+/// Resume takes it to solved.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -107,7 +108,29 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
         "{}",
         status.message
     );
-    finished(&daemon.handle, run).await;
+    // The cable goes back in: the e-stop reaches the robot, and the run waits for Resume like
+    // any e-stopped run, its history saying so.
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
+    assert!(end.message.contains("press Resume"), "{}", end.message);
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let told: Vec<(&str, Option<&str>, bool)> = (detail.interruptions.iter())
+        .map(|i| (i.cause.as_str(), i.resumed_by.as_deref(), i.waiting))
+        .collect();
+    assert_eq!(
+        told,
+        [("link", Some("automatic"), false), ("estop", None, true)],
+        "{:?}",
+        detail.interruptions
+    );
+    assert_eq!(
+        daemon.handle.resume().await,
+        Ok(run),
+        "the same run goes on"
+    );
+    let solved = finished(&daemon.handle, run).await;
+    assert_eq!(solved.state, DaemonState::Done, "{}", solved.message);
+    assert!(daemon.sim.as_ref().expect("sim").cube().is_solved());
     daemon.shutdown().await;
 }
 
