@@ -118,6 +118,9 @@ fn run_text(d: &RunDetail) -> String {
             (None, _) if i.waiting => "waiting: Resume (`cubed resume`) or Reset".to_string(),
             (None, _) => "not resumed".to_string(),
             (Some(at), Some("abandoned")) => format!("abandoned (reset) {}", when(at)),
+            (Some(at), Some("rebooted")) => {
+                format!("back {}, to a restarted firmware (below)", when(at))
+            }
             (Some(at), by) => format!("resumed {} ({})", when(at), by.unwrap_or("?")),
         };
         lines.push(format!(

@@ -307,7 +307,8 @@ pub struct InterruptionRecord {
     pub needs_person: bool,
     /// When the run went on (None: it did not, or not yet; a lost link that never came back).
     pub resumed_ms: Option<i64>,
-    /// "person" (Resume) or "automatic"; "abandoned" when reset instead.
+    /// "person" (Resume) or "automatic"; "abandoned" when reset instead; for a lost link,
+    /// "rebooted" when it came back to a restarted firmware (whose interruption follows).
     pub resumed_by: Option<String>,
     /// The run waits on this interruption now: it is the latest of the newest run, it needs a
     /// person, and nobody has resumed the run or reset to abandon it.

@@ -52,6 +52,7 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
             return error.into();
         };
         let interruption = interruption.after_automatic(automatic);
+        end_the_lost_link(ctx, &interruption);
         let advice = interruption.advice();
         let needs_person = interruption.needs_person();
         let recorded =
@@ -69,6 +70,18 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
         first = ctx
             .note(ctx.history.next_attempt(ctx.run))
             .unwrap_or(first + 1);
+    }
+}
+
+/// A firmware restart found as a lost link came back ends the link's interruption: the link
+/// is back ("rebooted": to a restarted firmware, whose own interruption follows).
+fn end_the_lost_link(ctx: &RunContext, interruption: &Interruption) {
+    let was_lost = || {
+        ctx.link_lost
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
+    };
+    if interruption.cause() == "reboot" && was_lost() {
+        ctx.note(ctx.history.record_resumption(ctx.run, "rebooted"));
     }
 }
 

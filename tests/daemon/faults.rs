@@ -483,3 +483,35 @@ async fn a_start_while_the_idle_link_is_lost_is_refused_until_it_is_back() {
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     daemon.shutdown().await;
 }
+
+/// A cable pulled, and the robot restarted before it is back (its power cycled too): the
+/// lost link's record ends when it comes back, to a restarted firmware, and the run waits
+/// for Resume on the restart, a move having been cut.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_that_comes_back_to_a_restarted_robot_ends_its_record_and_waits() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "unplug-at-move=30,unplug-for=2s", 2.0).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(12));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    wait_until(&daemon.handle, "paused", is(DaemonState::Paused)).await;
+    sim.reboot();
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::NeedsAttention, "{}", end.message);
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let told: Vec<(&str, Option<&str>, bool)> = (detail.interruptions.iter())
+        .map(|i| (i.cause.as_str(), i.resumed_by.as_deref(), i.waiting))
+        .collect();
+    assert_eq!(
+        told,
+        [("link", Some("rebooted"), false), ("reboot", None, true)],
+        "{:?}",
+        detail.interruptions
+    );
+    assert!(detail.interruptions[0].resumed_ms.is_some());
+    assert_eq!(daemon.handle.resume().await, Ok(run));
+    let solved = finished(&daemon.handle, run).await;
+    assert_eq!(solved.state, DaemonState::Done, "{}", solved.message);
+    assert!(sim.cube().is_solved());
+    daemon.shutdown().await;
+}

@@ -406,6 +406,7 @@ async function showRun(id) {
     // A Reset abandons the run: recorded as the interruption's end "by" abandoned.
     const after = !i.resumed_ms ? (i.waiting ? 'waiting: press Resume, or Reset to abandon the run' : 'not resumed')
       : i.resumed_by === 'abandoned' ? 'abandoned (reset) ' + when(i.resumed_ms)
+        : i.resumed_by === 'rebooted' ? 'back ' + when(i.resumed_ms) + ', to a restarted firmware (below)'
         : 'resumed ' + when(i.resumed_ms) + ' (' + i.resumed_by + ')';
     box.appendChild(el('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
   }
