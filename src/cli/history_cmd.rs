@@ -179,7 +179,7 @@ mod tests {
     }
 
     /// A run that waits says so; one resumed says by whom; one left (a run started since)
-    /// says it was not resumed.
+    /// says it was not resumed; a link that came back to a restarted robot says so.
     #[test]
     fn a_run_waiting_on_an_interruption_is_shown_waiting() {
         let detail = RunDetail {
@@ -200,17 +200,19 @@ mod tests {
             interruptions: vec![
                 interruption(Some("person"), false),
                 interruption(None, false),
+                interruption(Some("rebooted"), false),
                 interruption(None, true),
             ],
         };
         let text = run_text(&detail);
         let lines: Vec<&str> = text.lines().filter(|l| l.contains("(estop)")).collect();
-        assert_eq!(lines.len(), 3, "{text}");
+        assert_eq!(lines.len(), 4, "{text}");
         assert!(
             lines[0].contains("resumed") && lines[0].contains("(person)"),
             "{text}"
         );
         assert!(lines[1].ends_with("not resumed"), "{text}");
-        assert!(lines[2].contains("waiting: Resume"), "{text}");
+        assert!(lines[2].contains("to a restarted firmware"), "{text}");
+        assert!(lines[3].contains("waiting: Resume"), "{text}");
     }
 }
