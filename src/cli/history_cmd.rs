@@ -34,7 +34,7 @@ pub fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let printed = match args.run {
         Some(id) => client::run(addr, token, id).map(|detail| match args.json {
             true => serde_json::to_string(&detail).unwrap_or_default(),
-            false => run_text(&detail),
+            false => run_text(&detail, &format!("http://{addr}")),
         }),
         None => client::runs(addr, token, usize::from(args.limit)).map(|runs| match args.json {
             true => serde_json::to_string(&runs).unwrap_or_default(),
@@ -93,7 +93,9 @@ fn list_text(runs: &[RunSummary]) -> String {
     lines.join("\n")
 }
 
-fn run_text(d: &RunDetail) -> String {
+/// One run's record in words; its photos as whole URLs on the daemon at `served_at`
+/// ("http://ADDR:PORT"), to open in a browser.
+fn run_text(d: &RunDetail, served_at: &str) -> String {
     let s = &d.summary;
     let mut lines = vec![format!(
         "run {}: {} ({}{}), started {}{}",
@@ -137,8 +139,10 @@ fn run_text(d: &RunDetail) -> String {
             (None, Some(e)) => format!("refused: {e}"),
             (None, None) => "not read".to_string(),
         };
-        let photos: Vec<String> = scan.images.iter().map(|p| p.url.clone()).collect();
-        lines.push(format!("scan {}: {read}", scan.attempt));
+        let photos: Vec<String> = (scan.images.iter())
+            .map(|p| format!("{served_at}{}", p.url))
+            .collect();
+        lines.push(format!("scan (round {}): {read}", scan.attempt));
         if !photos.is_empty() {
             lines.push(format!("  photos: {}", photos.join(" ")));
         }
@@ -204,7 +208,7 @@ mod tests {
                 interruption(None, true),
             ],
         };
-        let text = run_text(&detail);
+        let text = run_text(&detail, "http://127.0.0.1:8080");
         let lines: Vec<&str> = text.lines().filter(|l| l.contains("(estop)")).collect();
         assert_eq!(lines.len(), 4, "{text}");
         assert!(

@@ -286,12 +286,8 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     let first = cubed(&["history", "1", "--http", &http], None);
     let record = stdout(&first);
     assert!(first.status.success(), "{}", stderr(&first));
-    for words in [
-        "run 1: solved",
-        "scan 0: ",
-        "solution 1 (",
-        "/api/runs/1/images/0/U",
-    ] {
+    let photo = format!("http://{http}/api/runs/1/images/0/U");
+    for words in ["run 1: solved", "scan (round 0): ", "solution 1 (", &photo] {
         assert!(record.contains(words), "{words}: {record}");
     }
     let second = stdout(&cubed(&["history", "2", "--http", &http], None));
