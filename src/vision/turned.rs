@@ -1,6 +1,8 @@
-//! A refused reading that a turned photo explains: each face's nine readings are read again
+//! A refused reading that turned photos explain: each face's nine readings are read again
 //! turned a quarter, a half and three quarters, then every face turned alike (a camera
-//! mounted turned); the first turn that reads as a sure cube is the likely mistake. Pure.
+//! mounted turned), and only when none of those reads sure, every two faces each turned any
+//! way (photos taken by hand); the surest turn that reads as a sure cube is the likely
+//! mistake. Pure.
 
 use super::classify::{classify, ClassifyOptions};
 use super::colour::Rgb;
@@ -10,53 +12,89 @@ use crate::cube::Face;
 /// Photos that read as a sure cube once turned.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnedPhotos {
-    /// The faces whose photos are turned (one, or all six).
-    pub faces: Vec<Face>,
-    /// Quarter turns clockwise (as the face is seen) that make the reading sure: 1, 2 or 3.
-    pub quarter_turns: u8,
+    /// Each turned photo's face with the quarter turns clockwise (as the face is seen, 1, 2
+    /// or 3) that turn it back: one face, two, or all six alike.
+    pub turns: Vec<(Face, u8)>,
     /// The calibrated confidence of the reading once turned.
     pub confidence: f32,
+}
+
+/// How a photo was taken turned, and how it is turned back, given the quarter turns
+/// clockwise that turn it back.
+fn turned_ways(quarter_turns: u8) -> (&'static str, &'static str) {
+    match quarter_turns {
+        1 => ("a quarter turn anticlockwise", "a quarter turn clockwise"),
+        2 => ("a half turn", "a half turn"),
+        _ => ("a quarter turn clockwise", "a quarter turn anticlockwise"),
+    }
 }
 
 impl TurnedPhotos {
     /// "the photo of face F was likely taken turned a quarter turn anticlockwise: turned back
     /// (a quarter turn clockwise) it reads as a sure cube …".
     pub fn words(&self) -> String {
-        // `quarter_turns` turns the photo back; it was taken turned the other way.
-        let (taken, back) = match self.quarter_turns {
-            1 => ("a quarter turn anticlockwise", "a quarter turn clockwise"),
-            2 => ("a half turn", "a half turn"),
-            _ => ("a quarter turn clockwise", "a quarter turn anticlockwise"),
-        };
-        let which = match &self.faces[..] {
-            [face] => format!("the photo of face {face} was"),
-            _ => "every photo was".to_string(),
-        };
-        format!(
-            "{which} likely taken turned {taken}: turned back ({back}) it reads as a sure cube (confidence {:.4}); check how it was taken (the camera's mounting, or the face shown in another orientation)",
-            self.confidence
-        )
+        let check = "check how it was taken (the camera's mounting, or the face shown in another orientation)";
+        let sure = format!("reads as a sure cube (confidence {:.4})", self.confidence);
+        match &self.turns[..] {
+            [(face, turns)] => {
+                let (taken, back) = turned_ways(*turns);
+                format!("the photo of face {face} was likely taken turned {taken}: turned back ({back}) it {sure}; {check}")
+            }
+            [(_, turns), ..] if self.turns.len() == 6 => {
+                let (taken, back) = turned_ways(*turns);
+                format!("every photo was likely taken turned {taken}: turned back ({back}) it {sure}; {check}")
+            }
+            _ => {
+                let faces: Vec<String> = self.turns.iter().map(|(f, _)| f.to_string()).collect();
+                let ways = |pick: fn((&'static str, &'static str)) -> &'static str| {
+                    let said: Vec<String> = (self.turns.iter())
+                        .map(|&(face, turns)| format!("{face} {}", pick(turned_ways(turns))))
+                        .collect();
+                    said.join(", ")
+                };
+                format!(
+                    "the photos of faces {} were likely taken turned ({}): turned back ({}) they read as a sure cube (confidence {:.4}); check how they were taken",
+                    faces.join(" and "),
+                    ways(|w| w.0),
+                    ways(|w| w.1),
+                    self.confidence
+                )
+            }
+        }
     }
 }
 
 /// The turned photos that best explain a refused reading of `readings`: of every face turned
-/// each way, and every face turned alike, the turn whose reading is surest, if one reads sure.
-/// (More than one may: a wrongly turned face can also be read, less surely, as another cube.)
+/// each way, and every face turned alike, the turn whose reading is surest, if one reads sure;
+/// if none does, of every two faces turned each way. (More than one may: a wrongly turned
+/// face can also be read, less surely, as another cube.)
 pub fn turned_photos(
     readings: &[Rgb; 54],
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Option<TurnedPhotos> {
-    let single = Face::ALL.iter().map(|&face| vec![face]);
-    let tries = single.chain(std::iter::once(Face::ALL.to_vec()));
-    let candidates = tries.flat_map(|faces| (1..=3).map(move |turns| (faces.clone(), turns)));
-    candidates
-        .filter_map(|(faces, quarter_turns)| {
-            let turned = turn_faces(readings, &faces, quarter_turns);
-            let read = classify(&turned, palette, options).ok()?;
+    let single = (Face::ALL.iter()).flat_map(|&face| (1..=3).map(move |t| vec![(face, t)]));
+    let alike = (1..=3).map(|t| Face::ALL.map(|face| (face, t)).to_vec());
+    surest(readings, single.chain(alike), (palette, options)).or_else(|| {
+        let pairs = (0..6).flat_map(|a| (a + 1..6).map(move |b| (Face::ALL[a], Face::ALL[b])));
+        let turned_pairs = pairs.flat_map(|(a, b)| {
+            (1..=3).flat_map(move |ta| (1..=3).map(move |tb| vec![(a, ta), (b, tb)]))
+        });
+        surest(readings, turned_pairs, (palette, options))
+    })
+}
+
+/// Of `tries`, the turns whose reading is surest, if one reads sure.
+fn surest(
+    readings: &[Rgb; 54],
+    tries: impl Iterator<Item = Vec<(Face, u8)>>,
+    (palette, options): (&Palette, &ClassifyOptions),
+) -> Option<TurnedPhotos> {
+    tries
+        .filter_map(|turns| {
+            let read = classify(&turn_each(readings, &turns), palette, options).ok()?;
             Some(TurnedPhotos {
-                faces,
-                quarter_turns,
+                turns,
                 confidence: read.confidence(),
             })
         })
@@ -66,8 +104,14 @@ pub fn turned_photos(
 /// `readings` with the nine stickers of each of `faces` turned `quarter_turns` clockwise, as
 /// a photo turned so would show them (`sample::rotate`).
 fn turn_faces(readings: &[Rgb; 54], faces: &[Face], quarter_turns: u8) -> [Rgb; 54] {
+    let turns: Vec<(Face, u8)> = faces.iter().map(|&face| (face, quarter_turns)).collect();
+    turn_each(readings, &turns)
+}
+
+/// `readings` with each face's nine stickers turned its own quarter turns clockwise.
+fn turn_each(readings: &[Rgb; 54], turns: &[(Face, u8)]) -> [Rgb; 54] {
     let mut turned = *readings;
-    for face in faces {
+    for &(face, quarter_turns) in turns {
         let base = face.index() * 9;
         let nine: [Rgb; 9] = std::array::from_fn(|i| turned[base + i]);
         turned[base..base + 9].copy_from_slice(&super::sample::rotate(&nine, quarter_turns));
@@ -162,15 +206,44 @@ mod tests {
                     continue; // a face whose stickers look the same turned
                 }
                 let found = turned_photos(&wrong, &palette, &options).expect("found");
-                assert_eq!(found.faces, [face], "{seed}");
-                assert_eq!(found.quarter_turns, 4 - turns, "{seed}: {found:?}");
+                assert_eq!(found.turns, [(face, 4 - turns)], "{seed}");
             }
             let all = turn_faces(&right, &Face::ALL, 1);
             if classify(&all, &palette, &options).is_err() {
                 let found = turned_photos(&all, &palette, &options).expect("found");
-                assert_eq!((found.faces.len(), found.quarter_turns), (6, 3), "{seed}");
+                assert_eq!(found.turns, Face::ALL.map(|f| (f, 3)), "{seed}");
+                assert!(
+                    found.words().starts_with("every photo was"),
+                    "{}",
+                    found.words()
+                );
             }
         }
+    }
+
+    /// Two photos turned by mistake, each its own way, are found when no one turn explains
+    /// the refusal, and named both.
+    #[test]
+    fn two_photos_turned_by_mistake_are_found_and_named() {
+        let palette = Palette::default();
+        let options = ClassifyOptions::default();
+        let mut found_any = 0;
+        for seed in 10..14 {
+            let right = readings(seed);
+            let wrong = turn_each(&right, &[(Face::R, 1), (Face::B, 2)]);
+            if classify(&wrong, &palette, &options).is_ok() {
+                continue; // faces whose stickers look the same turned
+            }
+            let found = turned_photos(&wrong, &palette, &options).expect("found");
+            assert_eq!(found.turns, [(Face::R, 3), (Face::B, 2)], "{seed}");
+            let words = found.words();
+            assert!(
+                words.starts_with("the photos of faces R and B were likely taken turned (R a quarter turn clockwise, B a half turn)"),
+                "{words}"
+            );
+            found_any += 1;
+        }
+        assert!(found_any >= 3, "only {found_any} of 4 cubes refused");
     }
 
     /// A turned face is a cube that cannot exist; the light correction may still find a
