@@ -113,16 +113,26 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
     assert!(end.message.contains("press Resume"), "{}", end.message);
+    let told = interruptions_told(&daemon, run);
+    let link_back = ("link".to_string(), Some("automatic".to_string()), false);
+    assert_eq!(told, [link_back, ("estop".into(), None, true)]);
+    resume_to_solved(&daemon, run).await;
+    daemon.shutdown().await;
+}
+
+/// How each interruption of `run` ended (cause, by whom, whether the run waits on it).
+fn interruptions_told(
+    daemon: &cubed::daemon::RunningDaemon,
+    run: u64,
+) -> Vec<(String, Option<String>, bool)> {
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
-    let told: Vec<(&str, Option<&str>, bool)> = (detail.interruptions.iter())
-        .map(|i| (i.cause.as_str(), i.resumed_by.as_deref(), i.waiting))
-        .collect();
-    assert_eq!(
-        told,
-        [("link", Some("automatic"), false), ("estop", None, true)],
-        "{:?}",
-        detail.interruptions
-    );
+    (detail.interruptions.iter())
+        .map(|i| (i.cause.clone(), i.resumed_by.clone(), i.waiting))
+        .collect()
+}
+
+/// Resumes `run`, which waits for a person: the same run goes on to verified solved.
+async fn resume_to_solved(daemon: &cubed::daemon::RunningDaemon, run: u64) {
     assert_eq!(
         daemon.handle.resume().await,
         Ok(run),
@@ -131,7 +141,6 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
     let solved = finished(&daemon.handle, run).await;
     assert_eq!(solved.state, DaemonState::Done, "{}", solved.message);
     assert!(daemon.sim.as_ref().expect("sim").cube().is_solved());
-    daemon.shutdown().await;
 }
 
 /// A cable that stays out longer than `[robot] reconnect_secs`: the run fails saying so, its
@@ -498,20 +507,14 @@ async fn a_link_that_comes_back_to_a_restarted_robot_ends_its_record_and_waits()
     sim.reboot();
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::NeedsAttention, "{}", end.message);
+    let told = interruptions_told(&daemon, run);
+    let link_back = ("link".to_string(), Some("rebooted".to_string()), false);
+    assert_eq!(told, [link_back, ("reboot".into(), None, true)]);
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
-    let told: Vec<(&str, Option<&str>, bool)> = (detail.interruptions.iter())
-        .map(|i| (i.cause.as_str(), i.resumed_by.as_deref(), i.waiting))
-        .collect();
-    assert_eq!(
-        told,
-        [("link", Some("rebooted"), false), ("reboot", None, true)],
-        "{:?}",
-        detail.interruptions
+    assert!(
+        detail.interruptions[0].resumed_ms.is_some(),
+        "when it came back"
     );
-    assert!(detail.interruptions[0].resumed_ms.is_some());
-    assert_eq!(daemon.handle.resume().await, Ok(run));
-    let solved = finished(&daemon.handle, run).await;
-    assert_eq!(solved.state, DaemonState::Done, "{}", solved.message);
-    assert!(sim.cube().is_solved());
+    resume_to_solved(&daemon, run).await;
     daemon.shutdown().await;
 }
