@@ -97,6 +97,14 @@ impl Interruption {
         }
     }
 
+    /// Whether the firmware restarted (once, or again and again).
+    pub(crate) fn is_reboot(&self) -> bool {
+        matches!(
+            self,
+            Interruption::Reboot { .. } | Interruption::Reboots { .. }
+        )
+    }
+
     /// Whether a person must look at the robot before the run goes on.
     pub(crate) fn needs_person(&self) -> bool {
         !matches!(self, Interruption::Reboot { in_doubt: false })

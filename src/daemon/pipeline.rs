@@ -80,7 +80,7 @@ fn end_the_lost_link(ctx: &RunContext, interruption: &Interruption) {
         ctx.link_lost
             .swap(false, std::sync::atomic::Ordering::Relaxed)
     };
-    if interruption.cause() == "reboot" && was_lost() {
+    if interruption.is_reboot() && was_lost() {
         ctx.note(ctx.history.record_resumption(ctx.run, "rebooted"));
     }
 }

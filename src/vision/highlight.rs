@@ -78,9 +78,7 @@ pub(crate) fn recover_clipped(
     let level = largest(linearize(middle));
     let linear: Vec<Option<Linear>> = lattice.iter().map(|p| p.map(linearize)).collect();
     match rim_colour(&linear, level) {
-        Some(shares) if largest(shares) > 0.0 => {
-            encode(shares.map(|s| s / largest(shares) * level))
-        }
+        Some(shares) if largest(shares) > 0.0 => encode(normalised(shares).map(|s| s * level)),
         _ => middle,
     }
 }

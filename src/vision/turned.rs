@@ -78,15 +78,15 @@ pub fn turned_photos(
         Err(ClassifyError::Unsure { stickers, .. }) => stickers,
         Ok(_) => return None,
     };
-    let surest = |tries| surest(readings, (tries, &doubted), (palette, options));
     let single = (Face::ALL.iter()).flat_map(|&face| (1..=3).map(move |t| vec![(face, t)]));
     let alike = (1..=3).map(|t| Face::ALL.map(|face| (face, t)).to_vec());
-    surest(Box::new(single.chain(alike))).or_else(|| {
+    let read = (readings, &doubted[..]);
+    surest(read, single.chain(alike), (palette, options)).or_else(|| {
         let pairs = (0..6).flat_map(|a| (a + 1..6).map(move |b| (Face::ALL[a], Face::ALL[b])));
         let turned_pairs = pairs.flat_map(|(a, b)| {
             (1..=3).flat_map(move |ta| (1..=3).map(move |tb| vec![(a, ta), (b, tb)]))
         });
-        surest(Box::new(turned_pairs))
+        surest(read, turned_pairs, (palette, options))
     })
 }
 
@@ -97,8 +97,8 @@ pub fn turned_photos(
 /// of them turned, 10 of 121 were given a turn without this, 8 with it; one face of those
 /// scans turned under seeded drift was named right as often, 62 of 65.)
 fn surest(
-    readings: &[Rgb; 54],
-    (tries, doubted): (Turns<'_>, &[usize]),
+    (readings, doubted): (&[Rgb; 54], &[usize]),
+    tries: impl Iterator<Item = Vec<(Face, u8)>>,
     (palette, options): (&Palette, &ClassifyOptions),
 ) -> Option<TurnedPhotos> {
     tries
@@ -115,9 +115,6 @@ fn surest(
         })
         .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
 }
-
-/// Ways to turn photos: each turned face with its quarter turns clockwise.
-type Turns<'a> = Box<dyn Iterator<Item = Vec<(Face, u8)>> + 'a>;
 
 /// Which stickers a turn of `turns`' faces can explain: those on the faces, and those of every
 /// piece with a sticker on one.
