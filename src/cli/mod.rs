@@ -29,6 +29,7 @@ pub mod tables_arg;
 pub mod test_program;
 pub mod trust_bench;
 pub mod vision_bench;
+pub mod vision_bench_photos;
 pub mod vision_cmds;
 pub mod web_bench;
 

@@ -3,23 +3,18 @@
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use cubed::cube::{FaceOrder, FaceletCube};
-use cubed::vision::camera::image_dir::ImageDirCamera;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::classify::{classify_best_guess, Calibration, ClassifyOptions};
 use cubed::vision::evaluate::{
     choose_threshold, fit_calibration, reliability, scans_in, tally_scans, LabelledScan, Part,
     Sample, Tally,
 };
-use cubed::vision::evaluate_recapture::{
-    tally_photo_variants, tally_variants_recaptured, Reading, RecaptureTally,
-};
+use cubed::vision::evaluate_recapture::{tally_variants_recaptured, Reading, RecaptureTally};
 use cubed::vision::grid_finder::find_grid;
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::{conditions, Condition};
-use cubed::vision::perturb_photo::photo_conditions;
 use cubed::vision::recapture::Rounds;
 use cubed::vision::sample::{sample_face, SampleOptions};
-use cubed::vision::scan::{capture_faces, plain_plan, read_photos, FacePhoto, GridChoice};
 use cubed::vision::scan_file::load_scan;
 use cubed::vision::sim_evaluate::{tally_sim_cubes, tally_sim_kept_photos, tally_sim_recaptures};
 use std::path::{Path, PathBuf};
@@ -43,6 +38,10 @@ pub struct VisionBenchArgs {
     /// Folder of six labelled photos (`expected.json`).
     #[arg(long, default_value = "tests/data/vision/photos/3x3x3-random-01")]
     pub photos: PathBuf,
+    /// Folder of held-out photo sets (each a folder of six labelled photos), never used to
+    /// choose a constant: read as they are and under the photo conditions, pooled.
+    #[arg(long, default_value = "tests/data/vision/photos-held-out")]
+    pub held_out_photos: PathBuf,
     /// Lighting variants per real scan and condition.
     #[arg(long, default_value_t = 200)]
     pub variants: usize,
@@ -123,28 +122,6 @@ fn labelled_scans(dir: &Path) -> anyhow::Result<Vec<(Part, LabelledScan)>> {
         .collect()
 }
 
-fn photo_scan(dir: &Path) -> anyhow::Result<(LabelledScan, Vec<FacePhoto>)> {
-    let text =
-        std::fs::read_to_string(dir.join("expected.json")).context("reading expected.json")?;
-    let json: serde_json::Value = serde_json::from_str(&text).context("parsing expected.json")?;
-    let expected = json["expected"]
-        .as_str()
-        .context("expected.json has no \"expected\" state")?;
-    let truth = FaceletCube::parse(expected, FaceOrder::Urfdlb, None)?.0;
-    let photos = capture_faces(&mut ImageDirCamera::open(dir)?, &plain_plan())?;
-    let readings = read_photos(
-        &photos,
-        &GridChoice::Auto,
-        &SampleOptions::for_kept_photos(),
-    )?;
-    let scan = LabelledScan {
-        name: dir.display().to_string(),
-        readings,
-        truth,
-    };
-    Ok((scan, photos))
-}
-
 /// One line of the hard-case table: the first take, and the outcome after re-capturing.
 fn row(condition: &str, part: &str, t: &Tally, after: &Tally) {
     println!(
@@ -161,7 +138,7 @@ fn row(condition: &str, part: &str, t: &Tally, after: &Tally) {
     );
 }
 
-fn report(label: &str, t: &Tally) {
+pub(super) fn report(label: &str, t: &Tally) {
     println!(
         "{label}: {}/{} right ({:.1} %), {} refused, {} confidently wrong, {} illegal",
         t.right,
@@ -266,63 +243,6 @@ fn fit_on_dev(
     options.min_confidence = threshold;
 }
 
-/// The photo set under each photo condition: right / refused / confidently
-/// wrong at the first take, how many best guesses were right, and the outcome
-/// after the daemon's re-capture of doubtful faces at the exposure it chooses.
-fn print_photo_rows(
-    photos: &[FacePhoto],
-    truth: &FaceletCube,
-    args: &VisionBenchArgs,
-    palette: &Palette,
-    options: &ClassifyOptions,
-) {
-    println!(
-        "\nthe photo set, {} seeded variants per condition (seed {}), grid found automatically; then the faces in doubt taken again at the exposure the daemon chooses, {} round(s):\n",
-        args.photo_variants, args.seed, args.recaptures
-    );
-    println!("| condition                                          | sets | right | refused | confidently wrong | best guess right | best guess wrong on a blank white sticker | after re-capture: right / refused / wrong | faces re-taken darker / brighter / same |");
-    println!("|----------------------------------------------------|------|-------|---------|-------------------|------------------|-------------------------------------------|-------------------------------------------|-----------------------------------------|");
-    let reading = Reading { palette, options };
-    let rounds = Rounds::new(args.recaptures);
-    for condition in photo_conditions() {
-        let tally = tally_photo_variants(
-            photos,
-            truth,
-            &condition,
-            (args.photo_variants, args.seed),
-            (&reading, &rounds),
-        );
-        let t = &tally.first;
-        let guessed = t.samples.iter().filter(|s| s.right).count();
-        let after = format!(
-            "{} / {} / {}",
-            tally.after.right,
-            tally.after.unsure,
-            tally.after.wrong + tally.after.illegal
-        );
-        let retaken = format!(
-            "{} / {} / {}",
-            tally.retaken_darker, tally.retaken_brighter, tally.retaken_normal
-        );
-        println!(
-            "| {:<50} | {:>4} | {:>5} | {:>7} | {:>17} | {:>16} | {:>41} | {after:>41} | {retaken:>39} |",
-            condition.name,
-            t.total(),
-            t.right,
-            t.unsure,
-            t.wrong,
-            guessed,
-            t.misread_blank
-        );
-        for f in tally.first.failures.iter().take(args.show_failures) {
-            println!("      first take: {f}");
-        }
-        for f in tally.after.failures.iter().take(args.show_failures) {
-            println!("      after re-capture: {f}");
-        }
-    }
-}
-
 /// The simulated camera under a lamp too bright, with a webcam's highlight roll-off (white and
 /// yellow fade together) and with plain clipping: the first take against the outcome after
 /// re-capturing.
@@ -391,7 +311,12 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         light_doubt: args.light_doubt,
         ..ClassifyOptions::default()
     };
-    for (folder, flag) in [(&args.scans, "--scans"), (&args.photos, "--photos")] {
+    let folders = [
+        (&args.scans, "--scans"),
+        (&args.photos, "--photos"),
+        (&args.held_out_photos, "--held-out-photos"),
+    ];
+    for (folder, flag) in folders {
         if !folder.is_dir() {
             // The defaults are the repository's own data, found from its root.
             return super::refuse(format!(
@@ -457,12 +382,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
             std::fs::write(path, csv).with_context(|| format!("writing {}", path.display()))?;
         }
     }
-    let (photo, photos) = photo_scan(&args.photos)?;
-    report(
-        "\nreal photo set, grid found automatically",
-        &tally_scans(std::slice::from_ref(&photo), &palette, &options),
-    );
-    print_photo_rows(&photos, &photo.truth, &args, &palette, &options);
+    super::vision_bench_photos::print_photo_sets(&args, &palette, &options)?;
     let sim = tally_sim_cubes(
         args.sim_cubes,
         args.seed,

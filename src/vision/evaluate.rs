@@ -93,6 +93,17 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Adds `other`'s outcomes to these.
+    pub fn absorb(&mut self, other: Tally) {
+        self.right += other.right;
+        self.unsure += other.unsure;
+        self.wrong += other.wrong;
+        self.illegal += other.illegal;
+        self.misread_blank += other.misread_blank;
+        self.failures.extend(other.failures);
+        self.samples.extend(other.samples);
+    }
+
     pub fn total(&self) -> usize {
         self.right + self.unsure + self.wrong + self.illegal
     }

@@ -26,6 +26,17 @@ pub struct RecaptureTally<T = Tally> {
     pub retaken_normal: usize,
 }
 
+impl RecaptureTally {
+    /// Adds `other`'s outcomes to these.
+    pub fn absorb(&mut self, other: RecaptureTally) {
+        self.first.absorb(other.first);
+        self.after.absorb(other.after);
+        self.retaken_darker += other.retaken_darker;
+        self.retaken_brighter += other.retaken_brighter;
+        self.retaken_normal += other.retaken_normal;
+    }
+}
+
 /// A cube's faces as taken so far, read as `R`.
 pub trait Shots<R = [Rgb; 54]> {
     /// The readings of the faces as last taken (or why they cannot be read).

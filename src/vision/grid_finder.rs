@@ -1,10 +1,8 @@
 //! Automatic grid finding: the sticker squares of a face (bright or coloured blobs separated by the dark cube body) and a 3x3 lattice fitted to them.
 
+use super::grid_search::{best_lattice, residual, AmongEquals, LatticeFit};
 use super::sample::FaceGrid;
 use image::RgbImage;
-
-/// The working width the image is reduced to before searching.
-const WORK_WIDTH: u32 = 240;
 
 /// Why no grid was found.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -32,29 +30,8 @@ pub fn find_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
     if image.width() == 0 || image.height() == 0 {
         return Err(GridError::EmptyImage);
     }
-    let scale = (image.width() as f32 / WORK_WIDTH as f32).max(1.0);
-    let (w, h) = (
-        (image.width() as f32 / scale) as usize,
-        (image.height() as f32 / scale) as usize,
-    );
-    let value: Vec<u8> = (0..w * h)
-        .map(|i| {
-            let p = image
-                .get_pixel(
-                    ((i % w) as f32 * scale) as u32,
-                    ((i / w) as f32 * scale) as u32,
-                )
-                .0;
-            p[0].max(p[1]).max(p[2])
-        })
-        .collect();
-    let threshold = otsu(&value);
-    let bright: Vec<bool> = value.iter().map(|&v| v > threshold).collect();
-    let blobs = square_blobs(&bright, w, h);
-    let grid = fit_lattice(&blobs)?;
-    Ok(FaceGrid {
-        corners: grid.corners.map(|[x, y]| [x * scale, y * scale]),
-    })
+    best_lattice(image, fit_lattice, AmongEquals::EarlierMask)
+        .map_err(|(found, candidates)| GridError::NotFound { found, candidates })
 }
 
 /// Otsu's threshold of a histogram of 0..=255 values.
@@ -192,10 +169,11 @@ impl Moments {
     }
 }
 
-/// The 3x3 lattice that explains the most blobs, refined by least squares: each blob is tried
-/// at each of the nine places with its nearest neighbour's step as the pitch (the centre
-/// sticker itself may be lost, e.g. joined to a neighbour by a glint across the gap).
-fn fit_lattice(blobs: &[Blob]) -> Result<FaceGrid, GridError> {
+/// The 3x3 lattice that explains the most blobs (at least five), refined by least squares: each
+/// blob is tried at each of the nine places with its nearest neighbour's step as the pitch (the
+/// centre sticker itself may be lost, e.g. joined to a neighbour by a glint across the gap).
+/// `Err` holds the most blobs any lattice matched.
+fn fit_lattice(blobs: &[Blob]) -> Result<LatticeFit, usize> {
     let mut best: Option<(usize, f32, Vec<LatticePoint>)> = None;
     for anchor in blobs {
         let similar: Vec<&Blob> = blobs
@@ -222,12 +200,10 @@ fn fit_lattice(blobs: &[Blob]) -> Result<FaceGrid, GridError> {
     }
     let (found, _, matched) = best.unwrap_or((0, 0.0, Vec::new()));
     if found < 5 {
-        return Err(GridError::NotFound {
-            found,
-            candidates: blobs.len(),
-        });
+        return Err(found);
     }
     let (origin, u, v) = least_squares_lattice(&matched);
+    let residual = residual(&matched, (origin, u, v));
     let (u, v) = upright_axes(u, v);
     let corner = |i: f32, j: f32| {
         [
@@ -235,13 +211,17 @@ fn fit_lattice(blobs: &[Blob]) -> Result<FaceGrid, GridError> {
             origin[1] + i * u[1] + j * v[1],
         ]
     };
-    Ok(FaceGrid {
-        corners: [
-            corner(-1.5, -1.5),
-            corner(1.5, -1.5),
-            corner(1.5, 1.5),
-            corner(-1.5, 1.5),
-        ],
+    Ok(LatticeFit {
+        matched: found,
+        residual,
+        grid: FaceGrid {
+            corners: [
+                corner(-1.5, -1.5),
+                corner(1.5, -1.5),
+                corner(1.5, 1.5),
+                corner(-1.5, 1.5),
+            ],
+        },
     })
 }
 
@@ -447,6 +427,38 @@ mod tests {
         // Upside down by a hair either way: turned back, not taken as upright.
         let (gu, _) = upright_axes([-1.0, 0.02], [-0.02, -1.0]);
         assert!(gu[0] > 0.9, "{gu:?}");
+    }
+
+    /// The face set in a lit frame: the outer stickers touch a bright background with no dark
+    /// border, so under one threshold between the gaps and the rest they join it.
+    #[test]
+    fn finds_a_face_whose_outer_stickers_touch_a_bright_background() {
+        let (left, top, cell) = (130u32, 60u32, 60u32);
+        let mut image = RgbImage::from_pixel(400, 300, image::Rgb([180, 180, 180]));
+        let colours = [[235, 30, 30], [245, 245, 240], [40, 70, 240]];
+        for y in top..top + 3 * cell {
+            for x in left..left + 3 * cell {
+                let (col, row) = ((x - left) / cell, (y - top) / cell);
+                let (cx, cy) = ((x - left) % cell, (y - top) % cell);
+                // Gaps only between stickers: none along the face's outer edge.
+                let gap = |c: u32, i: u32| (c < cell / 10 && i > 0) || (c > cell * 9 / 10 && i < 2);
+                let colour = if gap(cx, col) || gap(cy, row) {
+                    [15, 15, 15]
+                } else {
+                    colours[((col + row) % 3) as usize]
+                };
+                image.put_pixel(x, y, image::Rgb(colour));
+            }
+        }
+        let value: Vec<u8> = (image.pixels())
+            .map(|p| p.0[0].max(p.0[1]).max(p.0[2]))
+            .collect();
+        assert!(
+            otsu(&value) < 180,
+            "the case needs one threshold to keep the background"
+        );
+        let grid = find_grid(&image).expect("found");
+        assert_near_square(&grid, left as f32, top as f32, 3.0 * cell as f32);
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod evaluate_recapture;
 pub(crate) mod face_consistency;
 pub mod grid_file;
 pub mod grid_finder;
+pub(crate) mod grid_search;
 pub(crate) mod highlight;
 pub(crate) mod lighting;
 pub mod palette;

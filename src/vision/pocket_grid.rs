@@ -1,131 +1,17 @@
-//! Automatic grid finding for a 2x2: sticker squares found under several masks (brightness at a sweep of thresholds between the dark and bright classes, and colourfulness), a 2x2 lattice fitted to each mask's blobs, and the lattice that matches the most stickers with the smallest fit residual kept. A 2x2 face has no centre sticker: a lattice is anchored at a corner sticker and its nearest neighbour.
+//! Automatic grid finding for a 2x2: sticker squares found under each of `grid_masks`' masks, a 2x2 lattice fitted to each mask's blobs, and the lattice that matches the most stickers with the smallest fit residual kept. A 2x2 face has no centre sticker: a lattice is anchored at a corner sticker and its nearest neighbour.
 
-use super::grid_finder::{
-    least_squares_lattice, otsu, square_blobs, upright_axes, Blob, GridError, LatticePoint,
-};
+use super::grid_finder::{least_squares_lattice, upright_axes, Blob, GridError, LatticePoint};
+use super::grid_search::{best_lattice, residual, AmongEquals, LatticeFit};
 use super::sample::FaceGrid;
 use image::RgbImage;
-
-/// The working width the image is reduced to before searching (as for the 3x3).
-const WORK_WIDTH: u32 = 240;
-/// Brightness thresholds tried, evenly spread between the dark class's mean and the bright class's mean.
-const SWEEP_STEPS: usize = 12;
-
-/// A lattice fitted to one mask's blobs.
-#[derive(Clone, Debug)]
-struct LatticeFit {
-    /// Sticker squares on the lattice (3 or 4).
-    matched: usize,
-    /// Root-mean-square distance of the matched squares from the fitted lattice, in pitches.
-    residual: f32,
-    grid: FaceGrid,
-}
-
-impl LatticeFit {
-    /// More stickers matched wins; among equals, the smaller residual.
-    fn better_than(&self, other: &LatticeFit) -> bool {
-        self.matched > other.matched
-            || (self.matched == other.matched && self.residual < other.residual)
-    }
-}
-
-/// The photo reduced to the working width: per pixel, its brightest channel and its chroma (brightest minus darkest).
-struct WorkImage {
-    w: usize,
-    h: usize,
-    scale: f32,
-    value: Vec<u8>,
-    chroma: Vec<u8>,
-}
-
-impl WorkImage {
-    fn reduce(image: &RgbImage) -> WorkImage {
-        let scale = (image.width() as f32 / WORK_WIDTH as f32).max(1.0);
-        let (w, h) = (
-            (image.width() as f32 / scale) as usize,
-            (image.height() as f32 / scale) as usize,
-        );
-        let pixel = |i: usize| {
-            let x = ((i % w) as f32 * scale) as u32;
-            let y = ((i / w) as f32 * scale) as u32;
-            image.get_pixel(x, y).0
-        };
-        let (mut value, mut chroma) = (Vec::with_capacity(w * h), Vec::with_capacity(w * h));
-        for p in (0..w * h).map(pixel) {
-            let (hi, lo) = (p[0].max(p[1]).max(p[2]), p[0].min(p[1]).min(p[2]));
-            value.push(hi);
-            chroma.push(hi - lo);
-        }
-        WorkImage {
-            w,
-            h,
-            scale,
-            value,
-            chroma,
-        }
-    }
-
-    /// The masks tried: brightness above each swept threshold, then chroma above its Otsu threshold.
-    fn masks(&self) -> Vec<Vec<bool>> {
-        let above = |channel: &[u8], t: u8| channel.iter().map(|&v| v > t).collect::<Vec<bool>>();
-        let mut masks: Vec<Vec<bool>> = brightness_thresholds(&self.value)
-            .into_iter()
-            .map(|t| above(&self.value, t))
-            .collect();
-        masks.push(above(&self.chroma, otsu(&self.chroma)));
-        masks
-    }
-}
-
-/// Otsu's threshold and a sweep from the mean of the values below it to the mean of those above it.
-fn brightness_thresholds(value: &[u8]) -> Vec<u8> {
-    let t0 = otsu(value);
-    let mean = |keep: &dyn Fn(u8) -> bool| {
-        let (sum, n) = (value.iter().filter(|&&v| keep(v)))
-            .fold((0f64, 0usize), |(s, n), &v| (s + v as f64, n + 1));
-        if n == 0 {
-            t0 as f64
-        } else {
-            sum / n as f64
-        }
-    };
-    let (dark, bright) = (mean(&|v| v <= t0), mean(&|v| v > t0));
-    let mut thresholds = vec![t0];
-    for k in 1..SWEEP_STEPS {
-        let t = dark + (bright - dark) * k as f64 / SWEEP_STEPS as f64;
-        thresholds.push(t.round() as u8);
-    }
-    thresholds.sort_unstable();
-    thresholds.dedup();
-    thresholds
-}
 
 /// Finds a 2x2 face's grid (its outer corners) in a photo.
 pub fn find_pocket_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
     if image.width() == 0 || image.height() == 0 {
         return Err(GridError::EmptyImage);
     }
-    let work = WorkImage::reduce(image);
-    let (mut best, mut most_found, mut candidates) = (None::<LatticeFit>, 0, 0);
-    for mask in work.masks() {
-        let blobs = square_blobs(&mask, work.w, work.h);
-        candidates = candidates.max(blobs.len());
-        match fit_pocket_lattice(&blobs) {
-            Ok(fit) if best.as_ref().is_none_or(|b| fit.better_than(b)) => best = Some(fit),
-            Ok(_) => {}
-            Err(found) => most_found = most_found.max(found),
-        }
-    }
-    let best = best.ok_or(GridError::PocketNotFound {
-        found: most_found,
-        candidates,
-    })?;
-    Ok(FaceGrid {
-        corners: best
-            .grid
-            .corners
-            .map(|[x, y]| [x * work.scale, y * work.scale]),
-    })
+    best_lattice(image, fit_pocket_lattice, AmongEquals::SmallerResidual)
+        .map_err(|(found, candidates)| GridError::PocketNotFound { found, candidates })
 }
 
 /// The 2x2 lattice that explains the most similar blobs (at least three), refined by least squares; `Err` holds the most blobs any lattice matched.
@@ -159,13 +45,6 @@ fn fit_pocket_lattice(blobs: &[Blob]) -> Result<LatticeFit, usize> {
     }
     let (o, u, v) = least_squares_lattice(&matched);
     let at = |i: f32, j: f32| [o[0] + i * u[0] + j * v[0], o[1] + i * u[1] + j * v[1]];
-    let pitch = (u[0].hypot(u[1]) + v[0].hypot(v[1])) / 2.0;
-    let squared: f32 = (matched.iter())
-        .map(|(p, [i, j])| {
-            let q = at(*i as f32, *j as f32);
-            (p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)
-        })
-        .sum();
     // Labelled upright from every matched sticker, about the face's centre.
     let centre = at(0.5, 0.5);
     let (u, v) = upright_axes(u, v);
@@ -177,7 +56,7 @@ fn fit_pocket_lattice(blobs: &[Blob]) -> Result<LatticeFit, usize> {
     };
     Ok(LatticeFit {
         matched: found,
-        residual: (squared / found as f32).sqrt() / pitch.max(f32::EPSILON),
+        residual: residual(&matched, (o, u, v)),
         grid: FaceGrid {
             corners: [
                 corner(-1.0, -1.0),
@@ -240,6 +119,7 @@ fn matched_points(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vision::grid_finder::otsu;
 
     /// A 2x2 face drawn on `background`: `cell`-pixel cells at (left, top), dark gaps between
     /// stickers, sticker (column, row) coloured `colour(column + row)`.

@@ -2,6 +2,7 @@
 
 mod cli;
 mod config_files;
+mod held_out_photos;
 mod photos;
 mod real_scans;
 mod sim_camera;
