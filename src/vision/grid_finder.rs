@@ -30,7 +30,7 @@ pub fn find_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
     if image.width() == 0 || image.height() == 0 {
         return Err(GridError::EmptyImage);
     }
-    best_lattice(image, fit_lattice, AmongEquals::EarlierMask)
+    best_lattice(image, fit_lattice, AmongEquals::EarlierMask { stickers: 9 })
         .map_err(|(found, candidates)| GridError::NotFound { found, candidates })
 }
 

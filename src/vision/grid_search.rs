@@ -47,14 +47,13 @@ impl WorkImage {
     }
 
     /// The masks tried: brightness above each swept threshold (Otsu's first), then chroma above its Otsu threshold.
-    fn masks(&self) -> Vec<Vec<bool>> {
+    fn masks(&self) -> impl Iterator<Item = Vec<bool>> + '_ {
         let above = |channel: &[u8], t: u8| channel.iter().map(|&v| v > t).collect::<Vec<bool>>();
-        let mut masks: Vec<Vec<bool>> = brightness_thresholds(&self.value)
-            .into_iter()
-            .map(|t| above(&self.value, t))
-            .collect();
-        masks.push(above(&self.chroma, otsu(&self.chroma)));
-        masks
+        let brightness =
+            (brightness_thresholds(&self.value).into_iter()).map(move |t| above(&self.value, t));
+        brightness.chain(std::iter::once_with(move || {
+            above(&self.chroma, otsu(&self.chroma))
+        }))
     }
 }
 
@@ -72,8 +71,9 @@ pub(super) struct LatticeFit {
 /// Which of two lattices matching as many stickers is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum AmongEquals {
-    /// The earlier mask's (Otsu's first): another mask is taken only for matching more.
-    EarlierMask,
+    /// The earlier mask's (Otsu's first): another mask is taken only for matching more, so a
+    /// lattice matching every one of the face's `stickers` ends the search.
+    EarlierMask { stickers: usize },
     /// The one with the smaller residual.
     SmallerResidual,
 }
@@ -85,6 +85,11 @@ impl LatticeFit {
             || (self.matched == other.matched
                 && among_equals == AmongEquals::SmallerResidual
                 && self.residual < other.residual)
+    }
+
+    /// No later mask can be kept instead of this lattice.
+    fn final_under(&self, among_equals: AmongEquals) -> bool {
+        matches!(among_equals, AmongEquals::EarlierMask { stickers } if self.matched >= stickers)
     }
 }
 
@@ -124,6 +129,9 @@ pub(super) fn best_lattice(
             }
             Ok(_) => {}
             Err(found) => most_found = most_found.max(found),
+        }
+        if best.as_ref().is_some_and(|b| b.final_under(among_equals)) {
+            break;
         }
     }
     let best = best.ok_or((most_found, candidates))?;
