@@ -15,7 +15,9 @@ use cubed::vision::grid_file::{load_grid, parse_corners};
 use cubed::vision::palette::{load_palette, Palette};
 use cubed::vision::recapture::step_for;
 use cubed::vision::sample::SampleOptions;
-use cubed::vision::scan::{capture_faces, plain_plan, read_photos, GridChoice};
+use cubed::vision::scan::{
+    capture_faces, plain_plan, read_photos_with_tops, GridChoice, PhotoReadings,
+};
 use cubed::vision::scan_file::{load_scan, save_scan, ScanFile};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -237,11 +239,17 @@ pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.flags.dump {
         save_scan(path, &ScanFile::from_readings(file.id.clone(), &readings))?;
     }
-    classify_and_print(&readings, &args.flags)
+    classify_and_print(&readings, &[], &args.flags)
 }
 
 /// Classifies readings and prints the result (or the refusal).
-pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow::Result<ExitCode> {
+/// Classifies and prints `readings`; faces whose tops were in doubt (`tops`, photos turned by
+/// about 45 degrees) are settled by the cube's rules first, and said so on stderr.
+pub fn classify_and_print(
+    readings: &[Rgb; 54],
+    tops: &[(Face, u8)],
+    flags: &ClassifyFlags,
+) -> anyhow::Result<ExitCode> {
     let palette = match palette_of(&flags.palette) {
         Ok(p) => p,
         Err(e) => {
@@ -264,6 +272,15 @@ pub fn classify_and_print(readings: &[Rgb; 54], flags: &ClassifyFlags) -> anyhow
         min_confidence: flags.min_confidence,
         ..ClassifyOptions::default()
     };
+    let settled = cubed::vision::turned::settle_tops(readings, tops, &palette, &options);
+    if settled.is_some() {
+        let faces: Vec<String> = tops.iter().map(|(f, _)| f.to_string()).collect();
+        eprintln!(
+            "face(s) {} photographed turned about 45 degrees, where the photo cannot show which edge is the top: read the way that makes the cube sure",
+            faces.join(", ")
+        );
+    }
+    let readings = settled.as_ref().unwrap_or(readings);
     match classify(readings, &palette, &options) {
         Ok(c) => {
             let rounded = |v: &[f32; 54], digits: f64| -> Vec<f64> {
@@ -365,15 +382,12 @@ fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::sample::FaceGr
     parse_corners(corners).map_err(|p| anyhow::anyhow!("--corners: {p}"))
 }
 
-/// Reads the six photos of a folder.
-fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<[Rgb; 54]> {
+/// Reads the six photos of a folder, and names the faces whose tops are in doubt.
+fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<PhotoReadings> {
     let mut camera = ImageDirCamera::open(dir)?;
     let photos = capture_faces(&mut camera, &plain_plan())?;
-    Ok(read_photos(
-        &photos,
-        choice,
-        &SampleOptions::for_kept_photos(),
-    )?)
+    let sampling = SampleOptions::for_kept_photos();
+    Ok(read_photos_with_tops(&photos, choice, &sampling)?)
 }
 
 /// `cubed scan`: six photos → facelets.
@@ -385,7 +399,7 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             return Ok(refuse(args.flags.format, "invalid_argument", &why, &[]));
         }
     };
-    let readings = match read_folder(&args.images, &choice) {
+    let PhotoReadings { readings, tops } = match read_folder(&args.images, &choice) {
         Ok(r) => r,
         Err(e) => {
             return Ok(refuse(
@@ -403,7 +417,7 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             .map(|n| n.to_string_lossy().into_owned());
         save_scan(path, &ScanFile::from_readings(id, &readings))?;
     }
-    classify_and_print(&readings, &args.flags)
+    classify_and_print(&readings, &tops, &args.flags)
 }
 
 /// `cubed calibrate`: a solved cube → palette file, with distances before and after.
@@ -421,7 +435,7 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
         }
     } else if let Some(dir) = &args.images {
         match grid_choice(&args.grid, dir).and_then(|choice| read_folder(dir, &choice)) {
-            Ok(readings) => readings,
+            Ok(read) => read.readings,
             Err(e) => return super::refuse(format!("{e:#}")),
         }
     } else if !cfg!(feature = "camera") {
@@ -487,7 +501,10 @@ fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
         std::io::stdin().read_line(&mut line)?;
         photos.extend(capture_faces(&mut camera, &[request])?);
     }
-    Ok(read_photos(&photos, &choice, &SampleOptions::default())?)
+    let sampling = SampleOptions::default();
+    Ok(cubed::vision::scan::read_photos(
+        &photos, &choice, &sampling,
+    )?)
 }
 
 /// Why a build without the `camera` feature cannot use a webcam.

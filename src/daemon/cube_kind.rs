@@ -13,7 +13,8 @@ use crate::vision::palette::Palette;
 use crate::vision::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
 use crate::vision::pocket_sample::read_pocket_photos_and_grids;
 use crate::vision::sample::{FaceGrid, SampleOptions};
-use crate::vision::scan::{read_photos_and_grids, FacePhoto, GridChoice, ScanError};
+use crate::vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
+use crate::vision::turned::settle_tops;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -54,6 +55,18 @@ pub(super) trait CubeKind: Clone + Send + 'static {
         palette: &Palette,
         options: &ClassifyOptions,
     ) -> Result<Self::Seen, Unsure<Self::Seen>>;
+    /// The readings with the faces whose tops were in doubt (photos turned by about 45
+    /// degrees, on a found grid) settled by the cube's rules; as they are for a 2x2, whose
+    /// faces are read as its grid finder labels them.
+    fn settle(
+        &self,
+        readings: Self::Readings,
+        _grids: (&[FaceGrid], &GridChoice),
+        _palette: &Palette,
+        _options: &ClassifyOptions,
+    ) -> Self::Readings {
+        readings
+    }
     /// Which photo, turned how, would make a refused reading sure, in words (none for a 2x2,
     /// whose faces have no centre to turn about).
     fn turned(
@@ -123,6 +136,17 @@ impl CubeKind for Three {
                 best_guess: *best_guess,
             },
         })
+    }
+
+    fn settle(
+        &self,
+        readings: [Rgb; 54],
+        (grids, grid): (&[FaceGrid], &GridChoice),
+        palette: &Palette,
+        options: &ClassifyOptions,
+    ) -> [Rgb; 54] {
+        let tops = tops_in_doubt(grids, grid);
+        settle_tops(&readings, &tops, palette, options).unwrap_or(readings)
     }
 
     fn turned(

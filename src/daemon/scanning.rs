@@ -184,6 +184,12 @@ fn read_and_classify<K: CubeKind>(
         min_confidence: ctx.settings.min_confidence,
         ..ClassifyOptions::default()
     };
+    let readings = kind.settle(
+        readings,
+        (&grids, &ctx.rig.grid),
+        &ctx.rig.palette,
+        &options,
+    );
     let result = kind.classify(&readings, &ctx.rig.palette, &options);
     Ok((readings, result))
 }

@@ -9,7 +9,10 @@ use super::perturb::{DrawnLight, Perturbation};
 use super::perturb_photo::{PhotoCondition, PhotoPerturbError};
 use super::recapture::Rounds;
 use super::sample::SampleOptions;
-use super::scan::{read_photos, FacePhoto, GridChoice, ScanError};
+use super::scan::{
+    read_photos, read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings, ScanError,
+};
+use super::turned::settle_tops;
 use crate::cube::{Face, FaceletCube};
 use crate::error_chain::error_chain;
 use rand::SeedableRng;
@@ -204,6 +207,47 @@ impl Reader for Reading<'_> {
     }
 }
 
+/// The 3x3's reading of photos: faces whose tops were in doubt settled by the cube's rules
+/// (`turned::settle_tops`), then classified as [`Reading`] does.
+pub struct PhotoReading<'a>(pub Reading<'a>);
+
+impl PhotoReading<'_> {
+    fn settled(&self, r: &PhotoReadings) -> [Rgb; 54] {
+        let (palette, options) = (self.0.palette, self.0.options);
+        settle_tops(&r.readings, &r.tops, palette, options).unwrap_or(r.readings)
+    }
+}
+
+impl Reader for PhotoReading<'_> {
+    type Readings = PhotoReadings;
+    type Truth = FaceletCube;
+    type Outcome = Result<Classification, ClassifyError>;
+    type Tally = Tally;
+    const PER_FACE: usize = 9;
+
+    fn classify(&self, readings: &PhotoReadings) -> Self::Outcome {
+        self.0.classify(&self.settled(readings))
+    }
+
+    fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>> {
+        Reading::doubtful(outcome)
+    }
+
+    fn record(
+        tally: &mut Tally,
+        name: String,
+        readings: &PhotoReadings,
+        truth: &FaceletCube,
+        outcome: Self::Outcome,
+    ) {
+        tally.record_result(name, &readings.readings, truth, outcome);
+    }
+
+    fn unreadable(tally: &mut Tally, why: String) {
+        Reading::unreadable(tally, why);
+    }
+}
+
 impl<T> RecaptureTally<T> {
     /// Classifies one cube from `shots` as `reader` does, re-capturing in `rounds` (fresh: none
     /// taken yet), and counts the first take and the outcome. Unreadable photos are all taken
@@ -337,10 +381,11 @@ pub fn tally_photo_variants(
                 })
                 .collect()
         };
-        let mut shots =
-            PhotoShots::new(take, &GridChoice::Auto).sampled(SampleOptions::for_kept_photos());
+        let mut shots = PhotoShots::read_by(take, &GridChoice::Auto, read_photos_with_tops)
+            .sampled(SampleOptions::for_kept_photos());
         let name = format!("{} variant {v}", condition.name);
-        tally.read_cube((&name, truth), (reading, rounds), &mut shots);
+        let reading = PhotoReading(Reading { ..*reading });
+        tally.read_cube((&name, truth), (&reading, rounds), &mut shots);
     }
     tally
 }

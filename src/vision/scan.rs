@@ -107,6 +107,42 @@ pub fn read_photos_and_grids(
     Ok((readings, grids))
 }
 
+/// The faces whose found grid is turned so near 45 degrees that which edge is the top cannot
+/// be told (`grid_finder::top_in_doubt`), each with the quarter turns clockwise that take its
+/// readings to the other labelling; none on a configured grid. `grids` are URFDLB, as
+/// [`read_photos_and_grids`] gives them.
+pub fn tops_in_doubt(grids: &[FaceGrid], grid: &GridChoice) -> Vec<(Face, u8)> {
+    if !matches!(grid, GridChoice::Auto) {
+        return Vec::new();
+    }
+    (Face::ALL.iter().zip(grids))
+        .filter_map(|(&face, g)| Some((face, crate::vision::grid_finder::top_in_doubt(g)?)))
+        .collect()
+}
+
+/// A 3x3's readings from photos with the faces whose tops were in doubt ([`tops_in_doubt`]).
+pub struct PhotoReadings {
+    pub readings: [Rgb; 54],
+    pub tops: Vec<(Face, u8)>,
+}
+
+impl AsRef<[Rgb]> for PhotoReadings {
+    fn as_ref(&self) -> &[Rgb] {
+        &self.readings
+    }
+}
+
+/// Reads a 3x3's photos and names the faces whose tops are in doubt, as `scan --images` does.
+pub fn read_photos_with_tops(
+    photos: &[FacePhoto],
+    grid: &GridChoice,
+    sampling: &SampleOptions,
+) -> Result<PhotoReadings, ScanError> {
+    let (readings, grids) = read_photos_and_grids(photos, grid, sampling)?;
+    let tops = tops_in_doubt(&grids, grid);
+    Ok(PhotoReadings { readings, tops })
+}
+
 /// The photos are all one size, the size most of them have: with a fixed grid exactly; with a
 /// grid found in each photo, up to a quarter turn (photos saved upright from a camera turned
 /// for some faces). The first photo of another size is named.

@@ -420,6 +420,46 @@ async fn the_shipped_photos_are_read_surely_by_a_run_from_their_folder() {
     daemon.shutdown().await;
 }
 
+/// Photos turned right to 45 degrees, where which edge is a face's top cannot be told, are read
+/// by a run the way that makes the cube sure, as `cubed scan --images` reads them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn photos_turned_45_degrees_are_read_by_a_run_the_way_the_cube_is_sure() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let set = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/vision/photos-held-out/tracker-3x3x3-random-02");
+    let photos = dir.path().join("photos");
+    std::fs::create_dir(&photos).expect("folder");
+    for (face, degrees) in [
+        ("U", -44.6),
+        ("R", 0.0),
+        ("F", -45.0),
+        ("D", 0.0),
+        ("L", 45.0),
+        ("B", 0.0),
+    ] {
+        let image = image::open(set.join(format!("{face}.png")))
+            .expect("photo")
+            .to_rgb8();
+        let turned = cubed::vision::perturb_photo::rotate(&image, degrees);
+        turned
+            .save(photos.join(format!("{face}.png")))
+            .expect("saved");
+    }
+    let mut config = super::config(dir.path(), "", 0.0);
+    config.camera = cubed::daemon::config::CameraChoice::Dir(photos);
+    let daemon = start_with(&config).await;
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let _ = finished(&daemon.handle, run).await;
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let first = detail.scans.first().expect("a scan");
+    assert!(first.error.is_none(), "{:?}", first.error);
+    assert_eq!(
+        first.facelets.as_deref(),
+        Some("WGRGOBOBRGOGRBOWOOYYWYWWYBBRWOGRGRYYGWBBGRBRBYYOWYRGOW")
+    );
+    daemon.shutdown().await;
+}
+
 /// A folder of photos named after faces is read as the photos are drawn (as in the net), not
 /// turned again by the robot's view of the camera: a run's own saved photos, given back as a
 /// `dir:` camera, read as the same cube.

@@ -77,3 +77,38 @@ fn each_held_out_face_turned_up_to_43_degrees_keeps_its_grid_and_reading_order()
         }
     }
 }
+
+/// Photos turned right to 45 degrees, where which edge is a face's top cannot be told: `scan`
+/// reads each such face the way that makes the cube sure, and says so.
+#[test]
+fn scan_settles_the_tops_of_faces_photographed_turned_45_degrees() {
+    let set = &held_out_sets()[1];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for face in Face::ALL {
+        let image = image::open(set.join(format!("{face}.png")))
+            .expect("photo")
+            .to_rgb8();
+        let degrees = match face {
+            Face::F => -45.0,
+            Face::L => 45.0,
+            Face::U => -44.6,
+            _ => 0.0,
+        };
+        let turned = cubed::vision::perturb_photo::rotate(&image, degrees);
+        turned
+            .save(dir.path().join(format!("{face}.png")))
+            .expect("saved");
+    }
+    std::fs::copy(set.join("expected.json"), dir.path().join("expected.json")).expect("copied");
+    let folder = dir.path().to_str().expect("utf8");
+    let out = cubed(&["scan", "--images", folder, "--format", "json"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let read = json["facelets"].as_str().expect("facelets");
+    let ours = FaceletCube::parse(read, FaceOrder::Urfdlb, None)
+        .expect("legal output")
+        .0;
+    assert_eq!(ours, expected(&set), "read {read}");
+    let said = crate::common::stderr(&out);
+    assert!(said.contains("turned about 45 degrees"), "{said}");
+}
