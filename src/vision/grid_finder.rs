@@ -370,19 +370,37 @@ pub(super) fn assert_near_square(grid: &FaceGrid, left: f32, top: f32, side: f32
 mod tests {
     use super::*;
 
-    fn synthetic_face(left: u32, top: u32, cell: u32) -> RgbImage {
+    /// A face of `cell`-pixel cells at (left, top) on grey, dark gaps between the stickers,
+    /// sticker (column, row) coloured `colour(column, row)`.
+    fn drawn_face(
+        left: u32,
+        top: u32,
+        cell: u32,
+        colour: impl Fn(u32, u32) -> [u8; 3],
+    ) -> RgbImage {
         let mut image = RgbImage::from_pixel(400, 300, image::Rgb([90, 90, 90]));
         for y in top..top + 3 * cell {
             for x in left..left + 3 * cell {
                 let (cx, cy) = ((x - left) % cell, (y - top) % cell);
                 let inside =
                     cx > cell / 10 && cx < cell * 9 / 10 && cy > cell / 10 && cy < cell * 9 / 10;
-                let colour = [[200, 30, 30], [240, 240, 240], [30, 60, 200]]
-                    [((x - left) / cell + (y - top) / cell) as usize % 3];
-                image.put_pixel(x, y, image::Rgb(if inside { colour } else { [15, 15, 15] }));
+                let sticker = colour((x - left) / cell, (y - top) / cell);
+                image.put_pixel(
+                    x,
+                    y,
+                    image::Rgb(if inside { sticker } else { [15, 15, 15] }),
+                );
             }
         }
         image
+    }
+
+    /// Three colours in diagonals.
+    fn synthetic_face(left: u32, top: u32, cell: u32) -> RgbImage {
+        let three = [[200, 30, 30], [240, 240, 240], [30, 60, 200]];
+        drawn_face(left, top, cell, |col, row| {
+            three[((col + row) % 3) as usize]
+        })
     }
 
     #[test]
@@ -483,18 +501,10 @@ mod tests {
 
     /// Nine stickers of nine colours: a face's reading order shows in its readings.
     fn nine_colour_face(left: u32, top: u32, cell: u32) -> RgbImage {
-        let mut image = RgbImage::from_pixel(400, 300, image::Rgb([90, 90, 90]));
-        for y in top..top + 3 * cell {
-            for x in left..left + 3 * cell {
-                let (cx, cy) = ((x - left) % cell, (y - top) % cell);
-                let inside =
-                    cx > cell / 10 && cx < cell * 9 / 10 && cy > cell / 10 && cy < cell * 9 / 10;
-                let k = ((y - top) / cell * 3 + (x - left) / cell) as u8;
-                let colour = [120 + 15 * k, 250 - 20 * k, 60 + 10 * k];
-                image.put_pixel(x, y, image::Rgb(if inside { colour } else { [15, 15, 15] }));
-            }
-        }
-        image
+        drawn_face(left, top, cell, |col, row| {
+            let k = (row * 3 + col) as u8;
+            [120 + 15 * k, 250 - 20 * k, 60 + 10 * k]
+        })
     }
 
     /// Turned by up to 46 degrees, the face is read upright or, past 45, a quarter off; where

@@ -400,15 +400,9 @@ async fn photos_from_a_folder_in_doubt_are_refused_at_once_with_advice_about_the
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_shipped_photos_are_read_surely_by_a_run_from_their_folder() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut config = super::config(dir.path(), "", 0.0);
     let photos = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/vision/photos/3x3x3-random-01");
-    config.camera = cubed::daemon::config::CameraChoice::Dir(photos);
-    let daemon = start_with(&config).await;
-    let run = daemon.handle.start(StartSource::Web).await.expect("start");
-    let _ = finished(&daemon.handle, run).await;
-    let detail = daemon.handle.run(run).expect("history").expect("recorded");
-    let first = detail.scans.first().expect("a scan");
+    let first = first_scan_of_a_run_from(dir.path(), photos).await;
     assert_eq!(first.attempt, 0);
     assert!(first.error.is_none(), "{:?}", first.error);
     // The shipped palette's symbols for the expected LBBUURDDR… (U red, R yellow, F green,
@@ -417,7 +411,6 @@ async fn the_shipped_photos_are_read_surely_by_a_run_from_their_folder() {
         first.facelets.as_deref(),
         Some("WBBRRYOOYOOWBYGYBOWWGYGYBWRYGGWOWOBWRYGRWGBRRROGOBGBRY")
     );
-    daemon.shutdown().await;
 }
 
 /// Photos turned right to 45 degrees, where which edge is a face's top cannot be told, are read
@@ -445,19 +438,28 @@ async fn photos_turned_45_degrees_are_read_by_a_run_the_way_the_cube_is_sure() {
             .save(photos.join(format!("{face}.png")))
             .expect("saved");
     }
-    let mut config = super::config(dir.path(), "", 0.0);
-    config.camera = cubed::daemon::config::CameraChoice::Dir(photos);
-    let daemon = start_with(&config).await;
-    let run = daemon.handle.start(StartSource::Web).await.expect("start");
-    let _ = finished(&daemon.handle, run).await;
-    let detail = daemon.handle.run(run).expect("history").expect("recorded");
-    let first = detail.scans.first().expect("a scan");
+    let first = first_scan_of_a_run_from(dir.path(), photos).await;
     assert!(first.error.is_none(), "{:?}", first.error);
     assert_eq!(
         first.facelets.as_deref(),
         Some("WGRGOBOBRGOGRBOWOOYYWYWWYBBRWOGRGRYYGWBBGRBRBYYOWYRGOW")
     );
+}
+
+/// The first scan of a run whose camera is the folder `photos` (data in `dir`).
+async fn first_scan_of_a_run_from(
+    dir: &std::path::Path,
+    photos: std::path::PathBuf,
+) -> cubed::daemon::ScanRecord {
+    let mut config = super::config(dir, "", 0.0);
+    config.camera = cubed::daemon::config::CameraChoice::Dir(photos);
+    let daemon = start_with(&config).await;
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let _ = finished(&daemon.handle, run).await;
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let first = detail.scans.first().expect("a scan").clone();
     daemon.shutdown().await;
+    first
 }
 
 /// A folder of photos named after faces is read as the photos are drawn (as in the net), not

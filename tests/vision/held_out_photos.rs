@@ -2,7 +2,6 @@
 
 use crate::common::{cubed, stdout};
 use cubed::cube::{Face, FaceOrder, FaceletCube};
-use cubed::vision::grid_finder::find_grid;
 use std::path::{Path, PathBuf};
 
 fn held_out_sets() -> Vec<PathBuf> {
@@ -48,32 +47,14 @@ fn scan_reads_every_held_out_photo_set_right_and_surely() {
 /// little from one side) can tip which edge is its top.
 #[test]
 fn each_held_out_face_turned_up_to_43_degrees_keeps_its_grid_and_reading_order() {
+    let degrees = [-43.0f32, -30.0, -15.0, 15.0, 30.0, 43.0];
     for set in held_out_sets() {
         for face in Face::ALL {
             let image = image::open(set.join(format!("{face}.png")))
                 .expect("photo")
                 .to_rgb8();
             let at = format!("{} face {face}", set.display());
-            let upright = find_grid(&image).unwrap_or_else(|e| panic!("{at}: {e}"));
-            let pitch = upright.cell_size();
-            let (cx, cy) = (image.width() as f32 / 2.0, image.height() as f32 / 2.0);
-            for degrees in [-43.0f32, -30.0, -15.0, 15.0, 30.0, 43.0] {
-                let turned = cubed::vision::perturb_photo::rotate(&image, degrees);
-                let grid = find_grid(&turned).unwrap_or_else(|e| panic!("{at} {degrees}°: {e}"));
-                let (sin, cos) = degrees.to_radians().sin_cos();
-                for i in 0..9 {
-                    let [x, y] = upright.sticker_centre(i / 3, i % 3);
-                    let (dx, dy) = (x - cx, y - cy);
-                    let want = [cos * dx + sin * dy + cx, -sin * dx + cos * dy + cy];
-                    let got = grid.sticker_centre(i / 3, i % 3);
-                    let off = (got[0] - want[0]).hypot(got[1] - want[1]);
-                    assert!(
-                        off < pitch / 5.0,
-                        "{at} {degrees}°: sticker {} at {got:?}, expected near {want:?}",
-                        i + 1
-                    );
-                }
-            }
+            super::assert_the_grid_turns_with_the_photo(&image, &degrees, &at);
         }
     }
 }
@@ -108,7 +89,7 @@ fn scan_settles_the_tops_of_faces_photographed_turned_45_degrees() {
     let ours = FaceletCube::parse(read, FaceOrder::Urfdlb, None)
         .expect("legal output")
         .0;
-    assert_eq!(ours, expected(&set), "read {read}");
+    assert_eq!(ours, expected(set), "read {read}");
     let said = crate::common::stderr(&out);
     assert!(said.contains("turned about 45 degrees"), "{said}");
 }

@@ -123,29 +123,12 @@ fn the_real_photo_set_is_read_exactly_with_the_grid_found_automatically() {
 /// where the turn took it, in the same reading order.
 #[test]
 fn the_grid_found_in_each_real_photo_turned_up_to_44_degrees_is_the_upright_grid_turned() {
+    let degrees: Vec<f32> = (-44..=44).step_by(4).map(|d| d as f32).collect();
     for face in Face::ALL {
-        let image = photo(face);
-        let upright = find_grid(&image).unwrap_or_else(|e| panic!("face {face}: {e}"));
-        let pitch = upright.cell_size();
-        let (cx, cy) = (image.width() as f32 / 2.0, image.height() as f32 / 2.0);
-        for degrees in (-44..=44).step_by(4).map(|d| d as f32) {
-            let turned = cubed::vision::perturb_photo::rotate(&image, degrees);
-            let grid =
-                find_grid(&turned).unwrap_or_else(|e| panic!("face {face} turned {degrees}°: {e}"));
-            let (sin, cos) = degrees.to_radians().sin_cos();
-            for i in 0..9 {
-                let [x, y] = upright.sticker_centre(i / 3, i % 3);
-                // Where `rotate` takes the point (x, y) of the photo as taken.
-                let (dx, dy) = (x - cx, y - cy);
-                let want = [cos * dx + sin * dy + cx, -sin * dx + cos * dy + cy];
-                let got = grid.sticker_centre(i / 3, i % 3);
-                let off = (got[0] - want[0]).hypot(got[1] - want[1]);
-                assert!(
-                    off < pitch / 5.0,
-                    "face {face} turned {degrees}°: sticker {} found at {got:?}, expected near {want:?}",
-                    i + 1
-                );
-            }
-        }
+        super::assert_the_grid_turns_with_the_photo(
+            &photo(face),
+            &degrees,
+            &format!("face {face}"),
+        );
     }
 }
