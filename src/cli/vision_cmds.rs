@@ -236,20 +236,23 @@ pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
             ))
         }
     };
-    if let Some(path) = &args.flags.dump {
-        save_scan(path, &ScanFile::from_readings(file.id.clone(), &readings))?;
-    }
-    classify_and_print(&readings, &[], &args.flags)
+    classify_and_print((&readings, &[]), &args.flags, file.id.clone())
 }
 
 /// Classifies readings and prints the result (or the refusal).
 /// Classifies and prints `readings`; faces whose tops were in doubt (`tops`, photos turned by
-/// about 45 degrees) are settled by the cube's rules first, and said so on stderr.
+/// about 45 degrees) are settled by the cube's rules first, and said so on stderr. `--dump`
+/// writes the readings (scan `id`) first, and again as settled.
 pub fn classify_and_print(
-    readings: &[Rgb; 54],
-    tops: &[(Face, u8)],
+    (readings, tops): (&[Rgb; 54], &[(Face, u8)]),
     flags: &ClassifyFlags,
+    id: Option<String>,
 ) -> anyhow::Result<ExitCode> {
+    let dump = |readings: &[Rgb; 54]| match &flags.dump {
+        Some(path) => save_scan(path, &ScanFile::from_readings(id.clone(), readings)),
+        None => Ok(()),
+    };
+    dump(readings)?;
     let palette = match palette_of(&flags.palette) {
         Ok(p) => p,
         Err(e) => {
@@ -281,6 +284,9 @@ pub fn classify_and_print(
         );
     }
     let readings = settled.as_ref().unwrap_or(readings);
+    if settled.is_some() {
+        dump(readings)?;
+    }
     match classify(readings, &palette, &options) {
         Ok(c) => {
             let rounded = |v: &[f32; 54], digits: f64| -> Vec<f64> {
@@ -410,14 +416,8 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             ))
         }
     };
-    if let Some(path) = &args.flags.dump {
-        let id = args
-            .images
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned());
-        save_scan(path, &ScanFile::from_readings(id, &readings))?;
-    }
-    classify_and_print(&readings, &tops, &args.flags)
+    let id = (args.images.file_name()).map(|n| n.to_string_lossy().into_owned());
+    classify_and_print((&readings, &tops), &args.flags, id)
 }
 
 /// `cubed calibrate`: a solved cube → palette file, with distances before and after.

@@ -60,7 +60,7 @@ fn each_held_out_face_turned_up_to_43_degrees_keeps_its_grid_and_reading_order()
 }
 
 /// Photos turned right to 45 degrees, where which edge is a face's top cannot be told: `scan`
-/// reads each such face the way that makes the cube sure, and says so.
+/// reads each such face the way that makes the cube sure, says so, and dumps it so.
 #[test]
 fn scan_settles_the_tops_of_faces_photographed_turned_45_degrees() {
     let set = &held_out_sets()[1];
@@ -82,7 +82,14 @@ fn scan_settles_the_tops_of_faces_photographed_turned_45_degrees() {
     }
     std::fs::copy(set.join("expected.json"), dir.path().join("expected.json")).expect("copied");
     let folder = dir.path().to_str().expect("utf8");
-    let out = cubed(&["scan", "--images", folder, "--format", "json"], None);
+    let dump = dir.path().join("dump.json");
+    let dumped = dump.to_str().expect("utf8");
+    let out = cubed(
+        &[
+            "scan", "--images", folder, "--format", "json", "--dump", dumped,
+        ],
+        None,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     let read = json["facelets"].as_str().expect("facelets");
@@ -92,4 +99,9 @@ fn scan_settles_the_tops_of_faces_photographed_turned_45_degrees() {
     assert_eq!(ours, expected(set), "read {read}");
     let said = crate::common::stderr(&out);
     assert!(said.contains("turned about 45 degrees"), "{said}");
+    // The dump holds the readings as settled: read again, they give the same cube surely.
+    let again = cubed(&["classify", "--scan", dumped, "--format", "json"], None);
+    assert_eq!(again.status.code(), Some(0), "{}", stdout(&again));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&again)).expect("json");
+    assert_eq!(json["facelets"].as_str(), Some(read));
 }
