@@ -277,11 +277,7 @@ pub fn classify_and_print(
     };
     let settled = cubed::vision::turned::settle_tops(readings, tops, &palette, &options);
     if settled.is_some() {
-        let faces: Vec<String> = tops.iter().map(|(f, _)| f.to_string()).collect();
-        eprintln!(
-            "face(s) {} photographed turned about 45 degrees, where the photo cannot show which edge is the top: read the way that makes the cube sure",
-            faces.join(", ")
-        );
+        eprintln!("{}", cubed::vision::turned::settled_words(tops));
     }
     let readings = settled.as_ref().unwrap_or(readings);
     if settled.is_some() {

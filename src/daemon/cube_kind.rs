@@ -14,7 +14,7 @@ use crate::vision::pocket_classify::{classify_pocket, PocketClassification, Pock
 use crate::vision::pocket_sample::read_pocket_photos_and_grids;
 use crate::vision::sample::{FaceGrid, SampleOptions};
 use crate::vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
-use crate::vision::turned::settle_tops;
+use crate::vision::turned::{settle_tops, settled_words};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -56,16 +56,16 @@ pub(super) trait CubeKind: Clone + Send + 'static {
         options: &ClassifyOptions,
     ) -> Result<Self::Seen, Unsure<Self::Seen>>;
     /// The readings with the faces whose tops were in doubt (photos turned by about 45
-    /// degrees, on a found grid) settled by the cube's rules; as they are for a 2x2, whose
-    /// faces are read as its grid finder labels them.
+    /// degrees, on a found grid) settled by the cube's rules, and what to tell the person when
+    /// they were; as they are for a 2x2, whose faces are read as its grid finder labels them.
     fn settle(
         &self,
         readings: Self::Readings,
         _grids: (&[FaceGrid], &GridChoice),
         _palette: &Palette,
         _options: &ClassifyOptions,
-    ) -> Self::Readings {
-        readings
+    ) -> (Self::Readings, Option<String>) {
+        (readings, None)
     }
     /// Which photo, turned how, would make a refused reading sure, in words (none for a 2x2,
     /// whose faces have no centre to turn about).
@@ -144,9 +144,12 @@ impl CubeKind for Three {
         (grids, grid): (&[FaceGrid], &GridChoice),
         palette: &Palette,
         options: &ClassifyOptions,
-    ) -> [Rgb; 54] {
+    ) -> ([Rgb; 54], Option<String>) {
         let tops = tops_in_doubt(grids, grid);
-        settle_tops(&readings, &tops, palette, options).unwrap_or(readings)
+        match settle_tops(&readings, &tops, palette, options) {
+            Some(settled) => (settled, Some(settled_words(&tops))),
+            None => (readings, None),
+        }
     }
 
     fn turned(

@@ -184,12 +184,15 @@ fn read_and_classify<K: CubeKind>(
         min_confidence: ctx.settings.min_confidence,
         ..ClassifyOptions::default()
     };
-    let readings = kind.settle(
+    let (readings, settled) = kind.settle(
         readings,
         (&grids, &ctx.rig.grid),
         &ctx.rig.palette,
         &options,
     );
+    if let Some(words) = settled {
+        ctx.board.say(words);
+    }
     let result = kind.classify(&readings, &ctx.rig.palette, &options);
     Ok((readings, result))
 }

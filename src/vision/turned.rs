@@ -121,6 +121,15 @@ pub fn settle_tops(
     surest.filter(|_| one_cube).map(|(turned, _)| *turned)
 }
 
+/// What to tell a person when [`settle_tops`] settled faces whose tops were in doubt.
+pub fn settled_words(tops: &[(Face, u8)]) -> String {
+    let faces: Vec<String> = tops.iter().map(|(f, _)| f.to_string()).collect();
+    format!(
+        "face(s) {} photographed turned about 45 degrees, where the photo cannot show which edge is the top: read the way that makes the cube sure",
+        faces.join(", ")
+    )
+}
+
 /// Of `tries`, the turns whose reading is surest, if one reads sure and explains the refusal:
 /// one of the stickers in doubt, `doubted`, lies on a turned face or on a piece with a sticker
 /// there. (A turn far from every sticker in doubt that reads surer is the light's luck, not

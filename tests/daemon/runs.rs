@@ -402,7 +402,7 @@ async fn the_shipped_photos_are_read_surely_by_a_run_from_their_folder() {
     let dir = tempfile::tempdir().expect("temp dir");
     let photos = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/vision/photos/3x3x3-random-01");
-    let first = first_scan_of_a_run_from(dir.path(), photos).await;
+    let (first, _) = first_scan_of_a_run_from(dir.path(), photos).await;
     assert_eq!(first.attempt, 0);
     assert!(first.error.is_none(), "{:?}", first.error);
     // The shipped palette's symbols for the expected LBBUURDDR… (U red, R yellow, F green,
@@ -414,7 +414,8 @@ async fn the_shipped_photos_are_read_surely_by_a_run_from_their_folder() {
 }
 
 /// Photos turned right to 45 degrees, where which edge is a face's top cannot be told, are read
-/// by a run the way that makes the cube sure, as `cubed scan --images` reads them.
+/// by a run the way that makes the cube sure, as `cubed scan --images` reads them, and the run
+/// says so.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn photos_turned_45_degrees_are_read_by_a_run_the_way_the_cube_is_sure() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -438,28 +439,32 @@ async fn photos_turned_45_degrees_are_read_by_a_run_the_way_the_cube_is_sure() {
             .save(photos.join(format!("{face}.png")))
             .expect("saved");
     }
-    let first = first_scan_of_a_run_from(dir.path(), photos).await;
+    let (first, said) = first_scan_of_a_run_from(dir.path(), photos).await;
     assert!(first.error.is_none(), "{:?}", first.error);
     assert_eq!(
         first.facelets.as_deref(),
         Some("WGRGOBOBRGOGRBOWOOYYWYWWYBBRWOGRGRYYGWBBGRBRBYYOWYRGOW")
     );
+    let told = said.iter().find(|m| m.contains("turned about 45 degrees"));
+    assert!(told.is_some_and(|m| m.contains("F")), "{said:?}");
 }
 
-/// The first scan of a run whose camera is the folder `photos` (data in `dir`).
+/// The first scan of a run whose camera is the folder `photos` (data in `dir`), and what the
+/// run said.
 async fn first_scan_of_a_run_from(
     dir: &std::path::Path,
     photos: std::path::PathBuf,
-) -> cubed::daemon::ScanRecord {
+) -> (cubed::daemon::ScanRecord, Vec<String>) {
     let mut config = super::config(dir, "", 0.0);
     config.camera = cubed::daemon::config::CameraChoice::Dir(photos);
     let daemon = start_with(&config).await;
+    let mut said = daemon.handle.subscribe();
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let _ = finished(&daemon.handle, run).await;
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     let first = detail.scans.first().expect("a scan").clone();
     daemon.shutdown().await;
-    first
+    (first, said_so_far(&mut said))
 }
 
 /// A folder of photos named after faces is read as the photos are drawn (as in the net), not
