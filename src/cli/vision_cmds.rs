@@ -276,13 +276,11 @@ pub fn classify_and_print(
         ..ClassifyOptions::default()
     };
     let settled = cubed::vision::turned::settle_tops(readings, tops, &palette, &options);
-    if settled.is_some() {
+    if let Some(settled) = &settled {
         eprintln!("{}", cubed::vision::turned::settled_words(tops));
+        dump(settled)?;
     }
     let readings = settled.as_ref().unwrap_or(readings);
-    if settled.is_some() {
-        dump(readings)?;
-    }
     match classify(readings, &palette, &options) {
         Ok(c) => {
             let rounded = |v: &[f32; 54], digits: f64| -> Vec<f64> {

@@ -9,9 +9,7 @@ use super::perturb::{DrawnLight, Perturbation};
 use super::perturb_photo::{PhotoCondition, PhotoPerturbError};
 use super::recapture::Rounds;
 use super::sample::SampleOptions;
-use super::scan::{
-    read_photos, read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings, ScanError,
-};
+use super::scan::{read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings, ScanError};
 use super::turned::settle_tops;
 use crate::cube::{Face, FaceletCube};
 use crate::error_chain::error_chain;
@@ -58,16 +56,6 @@ pub struct PhotoShots<'a, F, R = [Rgb; 54]> {
     read: ReadPhotos<R>,
     sampling: SampleOptions,
     photos: Result<Vec<FacePhoto>, String>,
-}
-
-impl<'a, F> PhotoShots<'a, F>
-where
-    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
-{
-    /// Takes the six faces of a 3x3 at the normal exposure.
-    pub fn new(take: F, grid: &'a GridChoice) -> Self {
-        PhotoShots::read_by(take, grid, read_photos)
-    }
 }
 
 impl<'a, F, R> PhotoShots<'a, F, R>
@@ -384,7 +372,10 @@ pub fn tally_photo_variants(
         let mut shots = PhotoShots::read_by(take, &GridChoice::Auto, read_photos_with_tops)
             .sampled(SampleOptions::for_kept_photos());
         let name = format!("{} variant {v}", condition.name);
-        let reading = PhotoReading(Reading { ..*reading });
+        let reading = PhotoReading(Reading {
+            palette: reading.palette,
+            options: reading.options,
+        });
         tally.read_cube((&name, truth), (&reading, rounds), &mut shots);
     }
     tally

@@ -230,17 +230,21 @@ fn fit_lattice(blobs: &[Blob]) -> Result<LatticeFit, usize> {
 /// degrees better than the first neighbour's step alone.
 pub(super) fn upright_axes(mut u: [f32; 2], mut v: [f32; 2]) -> ([f32; 2], [f32; 2]) {
     for _ in 0..4 {
-        // The lattice's turn: u's angle and v's less a quarter, averaged (a photo taken at a
-        // slant skews the two apart).
-        let (along_u, along_v) = (u[1].atan2(u[0]), (-v[0]).atan2(v[1]));
-        let apart = (along_v - along_u).sin().atan2((along_v - along_u).cos());
-        let turn = along_u + apart / 2.0;
-        if turn.abs() <= std::f32::consts::FRAC_PI_4 {
+        if lattice_turn(u, v).abs() <= std::f32::consts::FRAC_PI_4 {
             break;
         }
         (u, v) = (v, [-u[0], -u[1]]);
     }
     (u, v)
+}
+
+/// The turn (radians, image y downwards) of a lattice with axes `u` (rightwards) and `v`
+/// (downwards): u's angle and v's less a quarter, averaged (a photo taken at a slant skews the
+/// two apart).
+fn lattice_turn(u: [f32; 2], v: [f32; 2]) -> f32 {
+    let (along_u, along_v) = (u[1].atan2(u[0]), (-v[0]).atan2(v[1]));
+    let apart = (along_v - along_u).sin().atan2((along_v - along_u).cos());
+    along_u + apart / 2.0
 }
 
 /// How near 45 degrees a face's fitted turn must come for its top to be in doubt: the camera
@@ -257,9 +261,7 @@ pub fn top_in_doubt(grid: &FaceGrid) -> Option<u8> {
         [tr[0] - tl[0], tr[1] - tl[1]],
         [bl[0] - tl[0], bl[1] - tl[1]],
     );
-    let (along_u, along_v) = (u[1].atan2(u[0]), (-v[0]).atan2(v[1]));
-    let apart = (along_v - along_u).sin().atan2((along_v - along_u).cos());
-    let turn = (along_u + apart / 2.0).to_degrees();
+    let turn = lattice_turn(u, v).to_degrees();
     (turn.abs() >= 45.0 - TOP_DOUBT_DEGREES).then_some(if turn > 0.0 { 1 } else { 3 })
 }
 

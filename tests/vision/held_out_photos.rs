@@ -30,13 +30,7 @@ fn expected(set: &Path) -> FaceletCube {
 fn scan_reads_every_held_out_photo_set_right_and_surely() {
     for set in held_out_sets() {
         let folder = set.to_str().expect("utf8");
-        let out = cubed(&["scan", "--images", folder, "--format", "json"], None);
-        assert_eq!(out.status.code(), Some(0), "{folder}: {}", stdout(&out));
-        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
-        let read = json["facelets"].as_str().expect("facelets");
-        let ours = FaceletCube::parse(read, FaceOrder::Urfdlb, None)
-            .expect("legal output")
-            .0;
+        let (read, ours, _) = scanned(&["scan", "--images", folder]);
         assert_eq!(ours, expected(&set), "{folder}: read {read}");
     }
 }
@@ -84,24 +78,22 @@ fn scan_settles_the_tops_of_faces_photographed_turned_45_degrees() {
     let folder = dir.path().to_str().expect("utf8");
     let dump = dir.path().join("dump.json");
     let dumped = dump.to_str().expect("utf8");
-    let out = cubed(
-        &[
-            "scan", "--images", folder, "--format", "json", "--dump", dumped,
-        ],
-        None,
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
-    let read = json["facelets"].as_str().expect("facelets");
-    let ours = FaceletCube::parse(read, FaceOrder::Urfdlb, None)
-        .expect("legal output")
-        .0;
+    let (read, ours, said) = scanned(&["scan", "--images", folder, "--dump", dumped]);
     assert_eq!(ours, expected(set), "read {read}");
-    let said = crate::common::stderr(&out);
     assert!(said.contains("turned about 45 degrees"), "{said}");
     // The dump holds the readings as settled: read again, they give the same cube surely.
-    let again = cubed(&["classify", "--scan", dumped, "--format", "json"], None);
-    assert_eq!(again.status.code(), Some(0), "{}", stdout(&again));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&again)).expect("json");
-    assert_eq!(json["facelets"].as_str(), Some(read));
+    let (again, _, _) = scanned(&["classify", "--scan", dumped]);
+    assert_eq!(again, read);
+}
+
+/// `args` run with `--format json`, exit 0: the facelets printed, as a cube, and stderr.
+fn scanned(args: &[&str]) -> (String, FaceletCube, String) {
+    let out = cubed(&[args, &["--format", "json"]].concat(), None);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let read = json["facelets"].as_str().expect("facelets").to_string();
+    let cube = FaceletCube::parse(&read, FaceOrder::Urfdlb, None)
+        .expect("legal output")
+        .0;
+    (read, cube, crate::common::stderr(&out))
 }
