@@ -329,7 +329,7 @@ struct Reading {
 ///
 /// The reading is fitted from each start (`refine.rs`): the centres'
 /// chromaticities, and the calibrated palette. The cheapest settled fit wins
-/// (its total sticker cost under its own light); each sticker's gap is
+/// (`Fit::total_cost`: its pieces and its centres under its own light); each sticker's gap is
 /// the cost gap to the best legal cube where it has another colour, and no
 /// more than the gap to a differing reading that another start settled on
 /// (a whole face read under another light is a legal alternative that no
@@ -340,8 +340,8 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
         .map(|&start| fit(readings, palette, options, start))
         .collect();
     fits.sort_by(|a, b| {
-        (!a.converged(), a.solution.cost)
-            .partial_cmp(&(!b.converged(), b.solution.cost))
+        (!a.converged(), a.total_cost())
+            .partial_cmp(&(!b.converged(), b.total_cost()))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     let best = fits.remove(0);
@@ -349,7 +349,7 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
     let doubted = best.costs_under_light_doubt(options);
     let mut gaps = sticker_gaps(&doubted, &best.solution);
     for rival in &fits {
-        let gap = (rival.solution.cost - best.solution.cost).max(0.0);
+        let gap = (rival.total_cost() - best.total_cost()).max(0.0);
         let theirs = rival.colours();
         for s in (0..54).filter(|&s| theirs[s] != colours[s]) {
             gaps[s] = gaps[s].min(gap);

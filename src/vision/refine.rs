@@ -41,6 +41,15 @@ impl Fit {
         self.unsettled.is_empty()
     }
 
+    /// What the whole reading costs under its own light and references: its pieces, and each
+    /// centre as its own colour. The centres fix the colours, so a reading that moves every
+    /// other sticker to the group of another colour keeps its pieces' cost but pays here for
+    /// the centres it leaves behind.
+    pub(crate) fn total_cost(&self) -> f32 {
+        let centres: f32 = (0..6).map(|f| self.costs[f * 9 + 4][f]).sum();
+        self.solution.cost + centres
+    }
+
     /// The colour (face index of its centre) of every sticker.
     pub(crate) fn colours(&self) -> [usize; 54] {
         colours_of(&self.solution)
