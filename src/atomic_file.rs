@@ -21,6 +21,7 @@ pub(crate) fn write_atomically_with(
     };
     std::fs::create_dir_all(dir)?;
     let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    file.as_file().set_permissions(permissions_for(path)?)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, file.as_file_mut());
     write(&mut out)?;
     out.flush()?;
@@ -29,6 +30,22 @@ pub(crate) fn write_atomically_with(
     file.persist(path).map_err(|e| e.error)?;
     // The rename lives in the directory: sync it too, or a power cut can bring back the old file.
     std::fs::File::open(dir)?.sync_all()
+}
+
+/// The permissions the file gets: those of the file it replaces, or readable by all and
+/// writable by its owner (0644) when it is new (a temporary file alone would leave it 0600,
+/// unreadable to a service running as another user).
+fn permissions_for(path: &Path) -> std::io::Result<std::fs::Permissions> {
+    match std::fs::metadata(path) {
+        Ok(old) => Ok(old.permissions()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(new_file_permissions()),
+        Err(e) => Err(e),
+    }
+}
+
+fn new_file_permissions() -> std::fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::Permissions::from_mode(0o644)
 }
 
 #[cfg(test)]
@@ -46,5 +63,18 @@ mod tests {
             .expect("list")
             .count();
         assert_eq!(entries, 1, "only the file itself");
+    }
+
+    #[test]
+    fn a_new_file_is_readable_by_all_and_a_replaced_one_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("palette.toml");
+        let mode = |p: &Path| std::fs::metadata(p).expect("stat").permissions().mode() & 0o777;
+        write_atomically(&path, b"first").expect("write");
+        assert_eq!(mode(&path), 0o644);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        write_atomically(&path, b"second").expect("replace");
+        assert_eq!(mode(&path), 0o600);
     }
 }

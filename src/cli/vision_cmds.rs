@@ -18,7 +18,7 @@ use cubed::vision::sample::SampleOptions;
 use cubed::vision::scan::{
     capture_faces, plain_plan, read_photos_with_tops, GridChoice, PhotoReadings,
 };
-use cubed::vision::scan_file::{load_scan, save_scan, ScanFile};
+use cubed::vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -252,7 +252,17 @@ pub fn classify_and_print(
         Some(path) => save_scan(path, &ScanFile::from_readings(id.clone(), readings)),
         None => Ok(()),
     };
-    dump(readings)?;
+    match dump(readings) {
+        Err(e @ ScanFileError::NotAScan { .. }) => {
+            return Ok(refuse(
+                flags.format,
+                "invalid_argument",
+                &e.to_string(),
+                &[],
+            ))
+        }
+        written => written?,
+    }
     let palette = match palette_of(&flags.palette) {
         Ok(p) => p,
         Err(e) => {
@@ -385,6 +395,25 @@ fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::sample::FaceGr
 /// Reads the six photos of a folder, and names the faces whose tops are in doubt.
 fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<PhotoReadings> {
     let mut camera = ImageDirCamera::open(dir)?;
+    let left_over = camera.left_over_by_one_scan();
+    let names = || {
+        let names: Vec<String> = (left_over.iter())
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect();
+        names.join(", ")
+    };
+    if !left_over.is_empty() && !camera.named_by_face() {
+        anyhow::bail!(
+            "{} holds {} frames and a scan reads six, one per face in URFDLB order: remove the \
+             others ({}), or name the six photos U.png … B.png",
+            dir.display(),
+            6 + left_over.len(),
+            names()
+        );
+    }
+    if !left_over.is_empty() {
+        eprintln!("not read (not named after a face): {}", names());
+    }
     let photos = capture_faces(&mut camera, &plain_plan())?;
     let sampling = SampleOptions::for_kept_photos();
     Ok(read_photos_with_tops(&photos, choice, &sampling)?)
@@ -474,6 +503,9 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     }
     println!("ΔE00: how far each colour's nine stickers are, on average, from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match)");
     println!("wrote {}", args.output.display());
+    if let Some(looks) = &cal.mirrored {
+        eprintln!("warning: the colours sit as on no cube that can be held ({looks}): a camera that mirrors its picture, or two opposite faces' photos swapped, would do that (and this palette would have those colours' references swapped); so would a cube whose colour scheme is the palette's mirror image. If it is the picture, fix it and calibrate again");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

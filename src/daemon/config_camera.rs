@@ -32,7 +32,7 @@ impl CameraSection {
         let defaults = LockSettings::default();
         let setting = |control: Control, value: &Option<toml::Value>| match value {
             None => Ok(defaults.of(control)),
-            Some(v) => control_setting(v).map_err(|problem| (control.key(), problem)),
+            Some(v) => control_setting(control, v).map_err(|problem| (control.key(), problem)),
         };
         Ok(LockSettings {
             exposure: setting(Control::Exposure, &self.exposure)?,
@@ -87,11 +87,29 @@ pub(super) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
     }
 }
 
-fn control_setting(value: &toml::Value) -> Result<ControlSetting, String> {
+/// The numbers a control may be given: what a video device's 32-bit control can hold, and
+/// not below nothing (an exposure of at least one step). The device's own range is narrower;
+/// what it refuses is read back and said when the camera is locked.
+fn allowed_values(control: Control) -> std::ops::RangeInclusive<i64> {
+    let least = if control == Control::Exposure { 1 } else { 0 };
+    least..=i64::from(i32::MAX)
+}
+
+fn control_setting(control: Control, value: &toml::Value) -> Result<ControlSetting, String> {
     match value {
         toml::Value::String(s) if s == "auto" => Ok(ControlSetting::Auto),
         toml::Value::String(s) if s == "locked" => Ok(ControlSetting::Locked),
-        toml::Value::Integer(n) => Ok(ControlSetting::Value(*n)),
+        toml::Value::Integer(n) if allowed_values(control).contains(n) => {
+            Ok(ControlSetting::Value(*n))
+        }
+        toml::Value::Integer(n) => {
+            let allowed = allowed_values(control);
+            Err(format!(
+                "{n} is outside {}..={} (a number is in the device's own units; it says its range when the camera is locked)",
+                allowed.start(),
+                allowed.end()
+            ))
+        }
         other => Err(format!(
             "{other} is not allowed: \"auto\" (the camera decides), \"locked\" (fixed at what it chose after settling) or an integer in the device's units"
         )),
@@ -137,6 +155,18 @@ mod tests {
         assert_eq!(key, "gain");
         assert!(
             problem.contains("\"auto\"") && problem.contains("\"manual\""),
+            "{problem}"
+        );
+        let (key, problem) = keys("exposure = -5").lock().expect_err("invalid");
+        assert_eq!(key, "exposure");
+        assert!(
+            problem.starts_with("-5 is outside 1..=2147483647"),
+            "{problem}"
+        );
+        let (key, problem) = keys("gain = 99999999999").lock().expect_err("invalid");
+        assert_eq!(key, "gain");
+        assert!(
+            problem.starts_with("99999999999 is outside 0..="),
             "{problem}"
         );
         let (key, problem) = keys("average_frames = 0").lock().expect_err("invalid");

@@ -122,7 +122,12 @@ impl Outcome {
                 match e.ending() {
                     Ending::Refused => format!("run {run} refused: {why}"),
                     Ending::Failed => format!(
-                        "run {run} failed: {why}; check the robot, then start a new run (`cubed start`, or the page's Start)"
+                        "run {run} failed: {why}; check the {}, then start a new run (`cubed start`, or the page's Start)",
+                        if matches!(e.as_ref(), RunError::Photo { .. }) {
+                            "camera ([camera] source)"
+                        } else {
+                            "robot"
+                        }
                     ),
                     Ending::Stopped => format!("run {run} stopped: {why}"),
                     Ending::EStopped => {

@@ -39,6 +39,14 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
     }
     .map_err(RunError::Unreadable)?;
     let calibration = calibrate(&readings, &ctx.rig.palette).map_err(RunError::Calibrate)?;
+    if let Some(looks) = &calibration.mirrored {
+        let words = format!(
+            "calibration: the colours sit as on no cube that can be held ({looks}): a camera \
+             that mirrors its picture would do that; if so, fix it and calibrate again"
+        );
+        tracing::warn!("{words}");
+        ctx.board.log(words);
+    }
     let file = ctx.rig.calibrated_file.clone();
     write_atomically(&file, calibration.palette.to_toml().as_bytes()).map_err(|source| {
         RunError::WritePalette {

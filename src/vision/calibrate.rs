@@ -22,6 +22,9 @@ pub struct CalibratedColour {
 pub struct Calibration {
     pub palette: Palette,
     pub colours: Vec<CalibratedColour>,
+    /// When the colours sit on the faces as on no cube that can be held: which faces look
+    /// like which colour, and what the palette's scheme made them (see `mirrored_faces`).
+    pub mirrored: Option<String>,
 }
 
 /// Why a scan cannot calibrate the palette.
@@ -60,6 +63,7 @@ pub fn calibrate(readings: &[Rgb; 54], palette: &Palette) -> Result<Calibration,
             face: b"URFDLB"[s / 9] as char,
         });
     }
+    let mirrored = mirrored_faces(&medians, &guess.names, palette);
     let mut references = palette.colours.clone().map(|c| c.reference);
     let mut colours = Vec::new();
     for face in 0..6 {
@@ -81,7 +85,58 @@ pub fn calibrate(readings: &[Rgb; 54], palette: &Palette) -> Result<Calibration,
     Ok(Calibration {
         palette: palette.with_references(references),
         colours,
+        mirrored,
     })
+}
+
+/// Whether the colours sit on the faces as on no cube that can be held: the palette colour each
+/// face looks most like (taken together, each colour once) is not one of the namings the 24
+/// ways of holding the cube allow. A picture mirrored (by the camera, or two opposite faces'
+/// photos swapped) does that, and calibrating from it swaps two colours' references; so does
+/// a cube whose scheme is the palette's mirror image, or a light that makes a red look
+/// orange. Said, not refused: the person knows which. `None` when they agree.
+fn mirrored_faces(
+    medians: &[LabColour; 6],
+    names: &[usize; 6],
+    palette: &Palette,
+) -> Option<String> {
+    let distance = |f: usize, c: usize| medians[f].delta_e(palette.colours[c].reference);
+    let cost = |n: &[usize; 6]| (0..6).map(|f| distance(f, n[f])).sum::<f32>();
+    let nearest = permutations_of_six()
+        .into_iter()
+        .min_by(|a, b| cost(a).total_cmp(&cost(b)))?;
+    let looks: Vec<String> = (0..6)
+        .filter(|&f| nearest[f] != names[f])
+        .map(|f| {
+            format!(
+                "face {} looks {} but is taken as {}",
+                b"URFDLB"[f] as char,
+                palette.colours[nearest[f]].name,
+                palette.colours[names[f]].name
+            )
+        })
+        .collect();
+    (!looks.is_empty()).then(|| looks.join(", "))
+}
+
+/// The 720 ways to give six faces six different colours.
+fn permutations_of_six() -> Vec<[usize; 6]> {
+    let mut all = Vec::with_capacity(720);
+    let mut p = [0, 1, 2, 3, 4, 5];
+    permute(&mut p, 0, &mut all);
+    all
+}
+
+fn permute(p: &mut [usize; 6], k: usize, all: &mut Vec<[usize; 6]>) {
+    if k == 6 {
+        all.push(*p);
+        return;
+    }
+    for i in k..6 {
+        p.swap(k, i);
+        permute(p, k + 1, all);
+        p.swap(k, i);
+    }
 }
 
 /// The faces' colours must stay told apart, as a palette file's must.
@@ -155,6 +210,39 @@ mod tests {
             ),
             "{said:?}"
         );
+    }
+
+    #[test]
+    fn a_mirror_image_is_said_naming_the_faces() {
+        let palette = Palette::default();
+        let seen = crate::vision::camera::sim::STANDARD_STICKERS;
+        let cal = calibrate(&solved_readings(seen), &palette).expect("solved");
+        assert_eq!(cal.mirrored, None);
+        let mut mirrored = seen;
+        mirrored.swap(1, 4);
+        let cal = calibrate(&solved_readings(mirrored), &palette).expect("calibrated");
+        let said = cal.mirrored.expect("said");
+        assert_eq!(said.matches("face ").count(), 2, "{said}");
+    }
+
+    #[test]
+    fn the_real_solved_scans_calibrate_and_the_standard_one_is_not_called_mirrored() {
+        for (name, standard) in [("3x3x3-solved-01", true), ("3x3x3-solved-02", false)] {
+            let path = format!(
+                "{}/tests/data/vision/scans/{name}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let (_, readings) = crate::vision::scan_file::load_scan(std::path::Path::new(&path))
+                .expect("a real scan");
+            let cal = calibrate(&readings, &Palette::default()).expect(name);
+            // solved-02's white looks tan and its naming takes it as yellow: said, not refused.
+            assert_eq!(
+                cal.mirrored.is_none(),
+                standard,
+                "{name}: {:?}",
+                cal.mirrored
+            );
+        }
     }
 
     #[test]

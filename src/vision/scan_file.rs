@@ -52,6 +52,8 @@ pub enum ScanFileError {
         face: char,
         found: usize,
     },
+    #[error("will not write the scan over {path}: it is there and is not a scan file ({why}); name a new file, or remove it first")]
+    NotAScan { path: PathBuf, why: String },
     #[error("cannot write scan {path}")]
     Write {
         path: PathBuf,
@@ -130,11 +132,24 @@ pub fn load_scan(path: &Path) -> Result<(ScanFile, [Rgb; 54]), ScanFileError> {
     Ok((file, readings))
 }
 
-/// Writes a scan file.
+/// Writes a scan file, whole or not at all. A file already at `path` is replaced only when it
+/// is itself a scan file (an earlier dump): anything else there, a photo the scan was read
+/// from say, is kept and the write refused.
 pub fn save_scan(path: &Path, file: &ScanFile) -> Result<(), ScanFileError> {
-    std::fs::write(path, file.to_json() + "\n").map_err(|source| ScanFileError::Write {
-        path: path.to_path_buf(),
-        source,
+    if path.exists() {
+        if let Err(e) = load_scan(path) {
+            return Err(ScanFileError::NotAScan {
+                path: path.to_path_buf(),
+                why: e.to_string(),
+            });
+        }
+    }
+    let text = file.to_json() + "\n";
+    crate::atomic_file::write_atomically(path, text.as_bytes()).map_err(|source| {
+        ScanFileError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
     })
 }
 
@@ -166,5 +181,20 @@ mod tests {
         file.faces.L.pop();
         let err = file.readings(Path::new("s.json")).expect_err("8 readings");
         assert!(err.to_string().contains("faces.L has 8"), "{err}");
+    }
+
+    #[test]
+    fn a_dump_replaces_an_earlier_dump_but_never_another_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let readings: [Rgb; 54] = std::array::from_fn(|i| [i as u8, 0, 0]);
+        let scan = dir.path().join("scan.json");
+        save_scan(&scan, &ScanFile::from_readings(Some("a".into()), &readings)).expect("new");
+        save_scan(&scan, &ScanFile::from_readings(Some("b".into()), &readings)).expect("again");
+        assert_eq!(load_scan(&scan).expect("a scan").0.id.as_deref(), Some("b"));
+        let photo = dir.path().join("U.png");
+        std::fs::write(&photo, b"\x89PNG not json").expect("write");
+        let err = save_scan(&photo, &ScanFile::from_readings(None, &readings)).expect_err("kept");
+        assert!(err.to_string().contains("is not a scan file"), "{err}");
+        assert_eq!(std::fs::read(&photo).expect("read"), b"\x89PNG not json");
     }
 }

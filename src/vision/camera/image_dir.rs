@@ -61,8 +61,21 @@ impl ImageDirCamera {
     }
 
     /// Whether some photo is named after a face (then every face needs its own).
-    fn named_by_face(&self) -> bool {
+    pub fn named_by_face(&self) -> bool {
         self.by_face.iter().any(Option::is_some)
+    }
+
+    /// The images one scan of the six faces leaves unread: in a folder named by face, those
+    /// not named after a face; in a folder of frames, those after the sixth.
+    pub fn left_over_by_one_scan(&self) -> Vec<PathBuf> {
+        if self.named_by_face() {
+            (self.frames.iter())
+                .filter(|path| face_named(path).is_none())
+                .cloned()
+                .collect()
+        } else {
+            self.frames.iter().skip(6).cloned().collect()
+        }
     }
 }
 
