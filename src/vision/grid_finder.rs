@@ -7,9 +7,9 @@ use image::RgbImage;
 /// Why no grid was found.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GridError {
-    #[error("no 3x3 grid of stickers found: best lattice matched {found} of 9 sticker squares ({candidates} candidate squares)")]
+    #[error("no 3x3 grid of stickers found: at best {found} of the 9 stickers lined up ({candidates} sticker-like squares in the photo); is the whole face in the picture, lit, and nothing in front of it (a hand)? Or give the grid (`--corners`, `[camera] grid`)")]
     NotFound { found: usize, candidates: usize },
-    #[error("no 2x2 grid of stickers found: best lattice matched {found} of 4 sticker squares ({candidates} candidate squares)")]
+    #[error("no 2x2 grid of stickers found: at best {found} of the 4 stickers lined up ({candidates} sticker-like squares in the photo); is the whole face in the picture, lit, and nothing in front of it (a hand)? Or give the grid (`--corners`, `[camera] grid`)")]
     PocketNotFound { found: usize, candidates: usize },
     #[error("the image is empty")]
     EmptyImage,

@@ -303,6 +303,34 @@ mod tests {
     }
 
     #[test]
+    fn one_scan_leaves_frames_after_the_sixth_or_photos_not_named_after_a_face() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let save = |name: &str| {
+            RgbImage::from_pixel(1, 1, image::Rgb([0; 3]))
+                .save(dir.path().join(name))
+                .expect("save");
+        };
+        for n in 1..=7 {
+            save(&format!("frame{n}.png"));
+        }
+        let left = ImageDirCamera::open(dir.path())
+            .expect("open")
+            .left_over_by_one_scan();
+        assert_eq!(left, vec![dir.path().join("frame7.png")]);
+        for face in Face::ALL {
+            save(&format!("{}.png", face.letter()));
+        }
+        let left = ImageDirCamera::open(dir.path())
+            .expect("open")
+            .left_over_by_one_scan();
+        assert_eq!(
+            left.len(),
+            7,
+            "the frames, now that photos are named by face"
+        );
+    }
+
+    #[test]
     fn a_file_named_after_the_face_wins_and_a_broken_image_is_a_clear_error() {
         let dir = tempfile::tempdir().expect("temp dir");
         RgbImage::from_pixel(2, 2, image::Rgb([7; 3]))
