@@ -187,14 +187,41 @@ fn camera_words(camera: &super::config::CameraChoice) -> String {
     match camera {
         super::config::CameraChoice::Sim => "sim  ([camera] source: the simulated camera)".into(),
         super::config::CameraChoice::Usb(device) => {
-            format!("usb:{device}  ([camera] source: a USB webcam)")
+            format!(
+                "usb:{device}  ([camera] source: a USB webcam; not opened here, {})",
+                video_devices_now()
+            )
         }
         super::config::CameraChoice::Dir(dir) => {
             format!(
-                "dir:{}  ([camera] source: photos in a folder)",
-                dir.display()
+                "dir:{}  ([camera] source: photos in a folder; {})",
+                dir.display(),
+                photos_now(dir)
             )
         }
+    }
+}
+
+/// How many video devices (`/dev/video*`) there are now.
+fn video_devices_now() -> String {
+    let count = std::fs::read_dir("/dev").map_or(0, |entries| {
+        entries
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("video"))
+            .count()
+    });
+    match count {
+        0 => "no video device (/dev/video*) is there now".into(),
+        n => format!("{n} video device(s) (/dev/video*) there now"),
+    }
+}
+
+/// What the photo folder holds now (not a failure: photos may be put there later).
+fn photos_now(dir: &Path) -> String {
+    match crate::vision::camera::image_dir::ImageDirCamera::open(dir) {
+        Ok(camera) if camera.photo_count() == 0 => "no photos in it now: a run finds none".into(),
+        Ok(camera) => format!("{} photo(s) in it now", camera.photo_count()),
+        Err(e) => format!("not readable now: {e}"),
     }
 }
 

@@ -105,6 +105,7 @@ pub fn read_pocket_photos_and_grids(
             .iter()
             .find(|p| p.face == face)
             .ok_or(ScanError::MissingFace(face))?;
+        super::scan::check_colour(photo)?;
         let (four, found) = read_pocket_photo(photo, grid, options)?;
         readings[face.index() * 4..face.index() * 4 + 4].copy_from_slice(&four);
         grids.push(found);

@@ -37,6 +37,8 @@ pub enum ScanError {
     MissingFace(Face),
     #[error("the photos of faces {first} and {second} are the same picture, pixel for pixel: each face needs its own (a file copied twice, or a camera that gave a stale frame)")]
     SamePhoto { first: Face, second: Face },
+    #[error("the photo of face {0} has no colour (every pixel grey, black or white): a greyscale picture cannot tell the stickers' colours apart; take it in colour (a camera in a monochrome or infrared mode, or a photo saved as greyscale)")]
+    NoColour(Face),
     #[error("the photo of face {face} is {got_width}x{got_height}, most other faces' are {width}x{height}")]
     WrongSize {
         face: Face,
@@ -98,6 +100,9 @@ pub fn read_photos_and_grids(
         six.push(photo);
     }
     check_sizes(&six, grid)?;
+    for photo in &six {
+        check_colour(photo)?;
+    }
     for photo in six {
         let face = photo.face;
         let (nine, found) = read_photo(photo, grid, options)?;
@@ -167,6 +172,21 @@ fn check_sizes(photos: &[&FacePhoto], grid: &GridChoice) -> Result<(), ScanError
             height,
         }),
         None => Ok(()),
+    }
+}
+
+/// A photo must record colour: one whose every pixel is grey (its channels within the two
+/// levels a JPEG's rounding leaves) shows no sticker's colour, and reading it would only
+/// refuse it later as a cube that cannot exist, or mistake it for bad light.
+pub(crate) fn check_colour(photo: &FacePhoto) -> Result<(), ScanError> {
+    let coloured = |p: &image::Rgb<u8>| {
+        let [r, g, b] = p.0;
+        r.abs_diff(g) > 2 || g.abs_diff(b) > 2 || r.abs_diff(b) > 2
+    };
+    if photo.image.pixels().any(coloured) {
+        Ok(())
+    } else {
+        Err(ScanError::NoColour(photo.face))
     }
 }
 
@@ -290,6 +310,18 @@ mod tests {
             ),
             "{err:?}"
         );
+    }
+
+    #[test]
+    fn a_photo_without_colour_is_refused_naming_its_face() {
+        let mut photos = sized(|_| (8, 8));
+        for (n, photo) in photos.iter_mut().enumerate() {
+            photo.image = RgbImage::from_pixel(8, 8, image::Rgb([200, 40 * n as u8, 30]));
+        }
+        photos[2].image = RgbImage::from_pixel(8, 8, image::Rgb([120, 121, 119]));
+        let err = read_photos(&photos, &GridChoice::Auto, &SampleOptions::default())
+            .expect_err("F has no colour");
+        assert!(matches!(err, ScanError::NoColour(Face::F)), "{err:?}");
     }
 
     #[test]

@@ -18,17 +18,18 @@ pub struct ScanFile {
     pub other: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Nine readings per face.
+/// Nine readings per face, each `[r, g, b]`; read as any whole numbers so that one out of
+/// range is named by its face and sticker, not by a line and column.
 #[allow(non_snake_case)]
 #[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct ScanFaces {
-    pub U: Vec<Rgb>,
-    pub R: Vec<Rgb>,
-    pub F: Vec<Rgb>,
-    pub D: Vec<Rgb>,
-    pub L: Vec<Rgb>,
-    pub B: Vec<Rgb>,
+    pub U: Vec<Vec<i64>>,
+    pub R: Vec<Vec<i64>>,
+    pub F: Vec<Vec<i64>>,
+    pub D: Vec<Vec<i64>>,
+    pub L: Vec<Vec<i64>>,
+    pub B: Vec<Vec<i64>>,
 }
 
 /// Why a scan file cannot be used.
@@ -54,6 +55,13 @@ pub enum ScanFileError {
     },
     #[error("will not write the scan over {path}: it is there and is not a scan file ({why}); name a new file, or remove it first")]
     NotAScan { path: PathBuf, why: String },
+    #[error("scan {path}: faces.{face}, reading {sticker} (sticker {face}{sticker}): {problem}")]
+    BadReading {
+        path: PathBuf,
+        face: char,
+        sticker: usize,
+        problem: String,
+    },
     #[error("cannot write scan {path}")]
     Write {
         path: PathBuf,
@@ -64,7 +72,11 @@ pub enum ScanFileError {
 impl ScanFile {
     /// A file holding these 54 readings (URFDLB).
     pub fn from_readings(id: Option<String>, readings: &[Rgb; 54]) -> ScanFile {
-        let face = |f: usize| readings[f * 9..f * 9 + 9].to_vec();
+        let face = |f: usize| {
+            (readings[f * 9..f * 9 + 9].iter())
+                .map(|rgb| rgb.iter().map(|&c| i64::from(c)).collect())
+                .collect()
+        };
         ScanFile {
             id,
             faces: ScanFaces {
@@ -102,7 +114,14 @@ impl ScanFile {
                     found: face.len(),
                 });
             }
-            out[i * 9..i * 9 + 9].copy_from_slice(face);
+            for (k, reading) in face.iter().enumerate() {
+                out[i * 9 + k] = rgb_of(reading).map_err(|problem| ScanFileError::BadReading {
+                    path: path.to_path_buf(),
+                    face: letter,
+                    sticker: k + 1,
+                    problem,
+                })?;
+            }
         }
         Ok(out)
     }
@@ -111,6 +130,18 @@ impl ScanFile {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a scan file always serialises")
     }
+}
+
+/// One reading as sRGB: three whole numbers, each 0 to 255.
+fn rgb_of(reading: &[i64]) -> Result<Rgb, String> {
+    let [r, g, b] = reading else {
+        return Err(format!(
+            "{} numbers, a reading is three: [r, g, b]",
+            reading.len()
+        ));
+    };
+    let channel = |v: i64| u8::try_from(v).map_err(|_| format!("{v} is outside 0..=255"));
+    Ok([channel(*r)?, channel(*g)?, channel(*b)?])
 }
 
 /// Reads a scan file and its 54 readings.
@@ -181,6 +212,25 @@ mod tests {
         file.faces.L.pop();
         let err = file.readings(Path::new("s.json")).expect_err("8 readings");
         assert!(err.to_string().contains("faces.L has 8"), "{err}");
+    }
+
+    #[test]
+    fn a_reading_out_of_range_or_of_four_numbers_is_named_by_face_and_sticker() {
+        let readings = [[0u8; 3]; 54];
+        let mut file = ScanFile::from_readings(None, &readings);
+        file.faces.L[4] = vec![300, 0, 0];
+        let err = file.readings(Path::new("s.json")).expect_err("300");
+        assert_eq!(
+            err.to_string(),
+            "scan s.json: faces.L, reading 5 (sticker L5): 300 is outside 0..=255"
+        );
+        file.faces.L[4] = vec![1, 2, 3, 4];
+        let err = file.readings(Path::new("s.json")).expect_err("four");
+        assert!(
+            err.to_string()
+                .ends_with("4 numbers, a reading is three: [r, g, b]"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -65,6 +65,11 @@ impl ImageDirCamera {
         self.by_face.iter().any(Option::is_some)
     }
 
+    /// How many images the folder holds.
+    pub fn photo_count(&self) -> usize {
+        self.frames.len()
+    }
+
     /// The images one scan of the six faces leaves unread: in a folder named by face, those
     /// not named after a face; in a folder of frames, those after the sixth.
     pub fn left_over_by_one_scan(&self) -> Vec<PathBuf> {
