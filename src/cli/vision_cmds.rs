@@ -156,8 +156,7 @@ fn refuse_unsure(
         min_confidence,
         ..ClassifyOptions::default()
     };
-    let turned = cubed::vision::turned::turned_photos(readings, palette, &options);
-    let turned = turned.map(|t| t.words());
+    let turned = cubed::vision::turned::photo_mistake_words(readings, palette, &options);
     match format {
         OutputFormat::Json => println!(
             "{}",

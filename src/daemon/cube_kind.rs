@@ -158,7 +158,7 @@ impl CubeKind for Three {
         palette: &Palette,
         options: &ClassifyOptions,
     ) -> Option<String> {
-        crate::vision::turned::turned_photos(readings, palette, options).map(|t| t.words())
+        crate::vision::turned::photo_mistake_words(readings, palette, options)
     }
 
     fn is_solved(seen: &Classification) -> bool {

@@ -29,4 +29,5 @@ pub mod sample;
 pub mod scan;
 pub mod scan_file;
 pub mod sim_evaluate;
+pub mod swapped;
 pub mod turned;

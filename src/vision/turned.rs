@@ -90,6 +90,19 @@ pub fn turned_photos(
     })
 }
 
+/// What a photo taken or named by mistake would explain about a refused reading, in words:
+/// turned photos first, then two photos swapped (`vision::swapped`); `None` when neither
+/// reads sure.
+pub fn photo_mistake_words(
+    readings: &[Rgb; 54],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Option<String> {
+    turned_photos(readings, palette, options)
+        .map(|t| t.words())
+        .or_else(|| super::swapped::swapped_photos(readings, palette, options).map(|s| s.words()))
+}
+
 /// Readings whose faces' tops were in doubt (`tops`: a face photographed turned by about 45
 /// degrees, `scan::tops_in_doubt`) settled by the cube's rules: when the readings as labelled
 /// are refused, each choice of those faces taken the other way is read, and if the sure ones

@@ -1,4 +1,4 @@
-//! The held-out photo sets (tests/data/vision/photos-held-out, MIT, Daniel Walton): whole robot frames never used to choose a constant, each read right through `scan --images`, and each face's grid kept in reading order when the photo is turned.
+//! The held-out photo sets (tests/data/vision/photos-held-out, MIT, Daniel Walton): whole robot frames never used to choose a constant, each read right through `scan --images`, each face's grid kept in reading order when the photo is turned, and two photos swapped named.
 
 use crate::common::{cubed, stdout};
 use cubed::cube::{Face, FaceOrder, FaceletCube};
@@ -84,6 +84,35 @@ fn scan_settles_the_tops_of_faces_photographed_turned_45_degrees() {
     // The dump holds the readings as settled: read again, they give the same cube surely.
     let (again, _, _) = scanned(&["classify", "--scan", dumped]);
     assert_eq!(again, read);
+}
+
+/// Two photos saved under each other's names: `scan` refuses the reading and says which two.
+#[test]
+fn scan_names_two_photos_saved_under_each_others_names() {
+    let set = &held_out_sets()[0];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for face in Face::ALL {
+        let shown = match face {
+            Face::U => Face::F,
+            Face::F => Face::U,
+            other => other,
+        };
+        std::fs::copy(
+            set.join(format!("{shown}.png")),
+            dir.path().join(format!("{face}.png")),
+        )
+        .expect("copied");
+    }
+    let out = cubed(
+        &["scan", "--images", dir.path().to_str().expect("utf8")],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "refused: {}", stdout(&out));
+    let said = crate::common::stderr(&out);
+    assert!(
+        said.contains("the photos of faces U and F were likely swapped"),
+        "{said}"
+    );
 }
 
 /// `args` run with `--format json`, exit 0: the facelets printed, as a cube, and stderr.
