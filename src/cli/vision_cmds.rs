@@ -84,6 +84,10 @@ pub struct ScanArgs {
     pub images: PathBuf,
     #[command(flatten)]
     pub grid: GridArgs,
+    /// Also say on stderr the grid each photo was read on, as `--corners` takes it (to fix a
+    /// grid found automatically, or to check one).
+    #[arg(long)]
+    pub show_grids: bool,
     #[command(flatten)]
     pub flags: ClassifyFlags,
 }
@@ -427,7 +431,11 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             return Ok(refuse(args.flags.format, "invalid_argument", &why, &[]));
         }
     };
-    let PhotoReadings { readings, tops } = match read_folder(&args.images, &choice) {
+    let PhotoReadings {
+        readings,
+        tops,
+        grids,
+    } = match read_folder(&args.images, &choice) {
         Ok(r) => r,
         Err(e) => {
             return Ok(refuse(
@@ -438,6 +446,14 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             ))
         }
     };
+    if args.show_grids {
+        for (face, grid) in Face::ALL.iter().zip(&grids) {
+            let corners: Vec<String> = (grid.corners.iter())
+                .map(|[x, y]| format!("{x:.0},{y:.0}"))
+                .collect();
+            eprintln!("grid of face {face}: --corners \"{}\"", corners.join(" "));
+        }
+    }
     let id = (args.images.file_name()).map(|n| n.to_string_lossy().into_owned());
     classify_and_print((&readings, &tops), &args.flags, id)
 }

@@ -72,6 +72,7 @@ pub fn parse_corners(corners: [[f64; 2]; 4]) -> Result<FaceGrid, String> {
     {
         return Err(format!("coordinate {p} is outside 0..100000 pixels"));
     }
+    check_goes_round_clockwise(&corners)?;
     let grid = FaceGrid {
         corners: corners.map(|c| c.map(|v| v as f32)),
     };
@@ -81,9 +82,48 @@ pub fn parse_corners(corners: [[f64; 2]; 4]) -> Result<FaceGrid, String> {
     Ok(grid)
 }
 
+/// The corners must go round the face clockwise as the photo shows it (its y axis points
+/// down), each turn of the outline the same way: given anticlockwise, the face would be read
+/// mirrored; given across (a bow tie), its stickers out of place.
+fn check_goes_round_clockwise(corners: &[[f64; 2]; 4]) -> Result<(), String> {
+    let turn = |i: usize| {
+        let [a, b, c] = [0, 1, 2].map(|k| corners[(i + k) % 4]);
+        (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
+    };
+    let turns = [0, 1, 2, 3].map(turn);
+    let order = "give them top-left, top-right, bottom-right, bottom-left, clockwise round the face as the photo shows it";
+    if turns.iter().all(|&t| t > 0.0) {
+        Ok(())
+    } else if turns.iter().all(|&t| t < 0.0) {
+        Err(format!(
+            "the corners go round the face anticlockwise, which would read it mirrored: {order}"
+        ))
+    } else {
+        Err(format!(
+            "the corners do not go round the face (two sides cross, or three corners are in a line): {order}"
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn corners_must_go_round_the_face_clockwise() {
+        let square = [[10.0, 10.0], [310.0, 10.0], [310.0, 310.0], [10.0, 310.0]];
+        assert!(parse_corners(square).is_ok());
+        let turned = [[160.0, 0.0], [310.0, 160.0], [160.0, 310.0], [10.0, 160.0]];
+        assert!(parse_corners(turned).is_ok(), "any start, still clockwise");
+        let mut mirrored = square;
+        mirrored.reverse();
+        let said = parse_corners(mirrored).expect_err("anticlockwise");
+        assert!(said.contains("anticlockwise"), "{said}");
+        let mut crossed = square;
+        crossed.swap(2, 3);
+        let said = parse_corners(crossed).expect_err("bow tie");
+        assert!(said.contains("do not go round"), "{said}");
+    }
 
     #[test]
     fn a_grid_file_loads_and_a_bad_one_names_the_key() {

@@ -129,6 +129,8 @@ pub fn tops_in_doubt(grids: &[FaceGrid], grid: &GridChoice) -> Vec<(Face, u8)> {
 pub struct PhotoReadings {
     pub readings: [Rgb; 54],
     pub tops: Vec<(Face, u8)>,
+    /// The grid each photo was read on (URFDLB).
+    pub grids: Vec<FaceGrid>,
 }
 
 impl AsRef<[Rgb]> for PhotoReadings {
@@ -145,7 +147,11 @@ pub fn read_photos_with_tops(
 ) -> Result<PhotoReadings, ScanError> {
     let (readings, grids) = read_photos_and_grids(photos, grid, sampling)?;
     let tops = tops_in_doubt(&grids, grid);
-    Ok(PhotoReadings { readings, tops })
+    Ok(PhotoReadings {
+        readings,
+        tops,
+        grids,
+    })
 }
 
 /// The photos are all one size, the size most of them have: with a fixed grid exactly; with a

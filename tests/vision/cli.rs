@@ -365,6 +365,55 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
     assert!(stderr(&out).contains("broken.toml"), "{}", stderr(&out));
 }
 
+/// `--show-grids` says the grid found in each photo as `--corners` takes it: given back, it
+/// reads the same cube; the same corners given anticlockwise (a mirrored face) are refused.
+#[test]
+fn scan_shows_the_grids_it_found_as_corners_to_give_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
+        .expect("legal")
+        .0;
+    simulated_folder(cube, dir.path());
+    let dirname = dir.path().to_str().expect("utf8");
+    let out = cubed(&["scan", "--images", dirname, "--show-grids"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    let lines: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("grid of face"))
+        .collect();
+    assert_eq!(lines.len(), 6, "{said}");
+    let corners = lines[0]
+        .split('"')
+        .nth(1)
+        .expect("quoted corners")
+        .to_string();
+    let scan = |corners: &str| {
+        let args = [
+            "scan",
+            "--images",
+            dirname,
+            "--corners",
+            corners,
+            "--format",
+            "json",
+        ];
+        cubed(&args, None)
+    };
+    let out = scan(&corners);
+    assert!(out.status.success(), "{corners}: {}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert!(same_cube(
+        json["facelets"].as_str().expect("facelets"),
+        TOO_BRIGHT
+    ));
+    let mut points: Vec<&str> = corners.split(' ').collect();
+    points.reverse();
+    let out = scan(&points.join(" "));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("anticlockwise"), "{}", stdout(&out));
+}
+
 #[test]
 fn a_refusal_in_text_goes_to_stderr_and_names_what_is_wrong() {
     let out = cubed(&["classify", "--scan", "/nonexistent/scan.json"], None);
