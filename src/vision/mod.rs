@@ -16,6 +16,7 @@ pub mod grid_finder;
 pub(crate) mod grid_search;
 pub(crate) mod highlight;
 pub(crate) mod lighting;
+pub mod mirrored;
 pub mod palette;
 pub mod perturb;
 pub mod perturb_photo;

@@ -91,16 +91,24 @@ pub fn turned_photos(
 }
 
 /// What a photo taken or named by mistake would explain about a refused reading, in words:
-/// turned photos first, then two photos swapped (`vision::swapped`); `None` when neither
-/// reads sure.
+/// turned or mirrored photos first (the surer, when both read sure: a face mirrored and then
+/// turned can read as another cube, less surely than flipped back), then two photos swapped
+/// (`vision::swapped`); `None` when none reads sure.
 pub fn photo_mistake_words(
     readings: &[Rgb; 54],
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Option<String> {
-    turned_photos(readings, palette, options)
-        .map(|t| t.words())
-        .or_else(|| super::swapped::swapped_photos(readings, palette, options).map(|s| s.words()))
+    let turned = turned_photos(readings, palette, options);
+    let mirrored = super::mirrored::mirrored_photos(readings, palette, options);
+    match (turned, mirrored) {
+        (Some(t), Some(m)) if m.confidence > t.confidence => Some(m.words()),
+        (Some(t), _) => Some(t.words()),
+        (None, Some(m)) => Some(m.words()),
+        (None, None) => {
+            super::swapped::swapped_photos(readings, palette, options).map(|s| s.words())
+        }
+    }
 }
 
 /// Readings whose faces' tops were in doubt (`tops`: a face photographed turned by about 45

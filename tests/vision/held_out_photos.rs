@@ -1,4 +1,4 @@
-//! The held-out photo sets (tests/data/vision/photos-held-out, MIT, Daniel Walton): whole robot frames never used to choose a constant, each read right through `scan --images`, each face's grid kept in reading order when the photo is turned, and two photos swapped named.
+//! The held-out photo sets (tests/data/vision/photos-held-out, MIT, Daniel Walton): whole robot frames never used to choose a constant, each read right through `scan --images`, each face's grid kept in reading order when the photo is turned, and two photos swapped or one mirrored named.
 
 use crate::common::{cubed, stdout};
 use cubed::cube::{Face, FaceOrder, FaceletCube};
@@ -111,6 +111,36 @@ fn scan_names_two_photos_saved_under_each_others_names() {
     let said = crate::common::stderr(&out);
     assert!(
         said.contains("the photos of faces U and F were likely swapped"),
+        "{said}"
+    );
+}
+
+/// A photo mirrored (left and right exchanged, as a selfie view saves it): `scan` refuses the
+/// reading and says which, not a turn that reads as another cube.
+#[test]
+fn scan_names_a_mirrored_photo() {
+    let set = &held_out_sets()[0];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for face in Face::ALL {
+        let from = set.join(format!("{face}.png"));
+        let to = dir.path().join(format!("{face}.png"));
+        if face == Face::R {
+            let image = image::open(&from).expect("photo").to_rgb8();
+            image::imageops::flip_horizontal(&image)
+                .save(&to)
+                .expect("saved");
+        } else {
+            std::fs::copy(&from, &to).expect("copied");
+        }
+    }
+    let out = cubed(
+        &["scan", "--images", dir.path().to_str().expect("utf8")],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "refused: {}", stdout(&out));
+    let said = crate::common::stderr(&out);
+    assert!(
+        said.contains("the photo of face R was likely mirrored"),
         "{said}"
     );
 }
