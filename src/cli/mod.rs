@@ -31,6 +31,7 @@ pub mod trust_bench;
 pub mod vision_bench;
 pub mod vision_bench_photos;
 pub mod vision_cmds;
+mod vision_folder;
 pub mod web_bench;
 
 /// Exit status for a refused input (an impossible cube, a bad config, a request the daemon refused, …).

@@ -7,20 +7,15 @@ use cubed::cube::Face;
 use cubed::error_chain::error_chain;
 use cubed::vision::advice::what_to_do;
 use cubed::vision::calibrate::calibrate;
-use cubed::vision::camera::image_dir::ImageDirCamera;
 use cubed::vision::camera::Retake;
 use cubed::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed::vision::colour::Rgb;
-use cubed::vision::grid_file::{load_grid, parse_corners};
 use cubed::vision::palette::{load_palette, Palette};
 use cubed::vision::recapture::step_for;
-use cubed::vision::sample::SampleOptions;
-use cubed::vision::scan::{
-    capture_faces, plain_plan, read_photos_with_tops, GridChoice, PhotoReadings,
-};
+use cubed::vision::scan::PhotoReadings;
 use cubed::vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq)]
@@ -348,83 +343,9 @@ fn print_text(c: &Classification) {
     );
 }
 
-/// The grid the arguments ask for in `dir`.
-/// `--corners` or `--grid-file` mean the configured grid even without `--grid config`.
-fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridChoice> {
-    if let (Some(_), Some(_)) = (&args.corners, &args.grid_file) {
-        anyhow::bail!("give --corners or --grid-file, not both");
-    }
-    if let Some(text) = &args.corners {
-        return parse_corners_arg(text).map(GridChoice::Fixed);
-    }
-    if let Some(path) = &args.grid_file {
-        return Ok(GridChoice::Fixed(load_grid(path)?));
-    }
-    if args.grid == GridMode::Auto {
-        return Ok(GridChoice::Auto);
-    }
-    let path = dir.join("grid.toml");
-    let grid = load_grid(&path).with_context(|| {
-        format!(
-            "--grid config without --corners or --grid-file reads {}",
-            path.display()
-        )
-    })?;
-    Ok(GridChoice::Fixed(grid))
-}
-
-fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::sample::FaceGrid> {
-    let numbers: Vec<f64> = text
-        .split(|c: char| c == ',' || c.is_whitespace() || c == ';')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<f64>()
-                .with_context(|| format!("--corners: {s:?} is not a number"))
-        })
-        .collect::<anyhow::Result<_>>()?;
-    anyhow::ensure!(
-        numbers.len() == 8,
-        "--corners needs 4 points \"x,y x,y x,y x,y\", got {} number(s), {}",
-        numbers.len(),
-        match numbers.len() % 2 {
-            0 => format!("{} point(s)", numbers.len() / 2),
-            _ => "an x without its y".to_string(),
-        }
-    );
-    let corners = std::array::from_fn(|i| [numbers[2 * i], numbers[2 * i + 1]]);
-    parse_corners(corners).map_err(|p| anyhow::anyhow!("--corners: {p}"))
-}
-
-/// Reads the six photos of a folder, and names the faces whose tops are in doubt.
-fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<PhotoReadings> {
-    let mut camera = ImageDirCamera::open(dir)?;
-    let left_over = camera.left_over_by_one_scan();
-    let names = || {
-        let names: Vec<String> = (left_over.iter())
-            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .collect();
-        names.join(", ")
-    };
-    if !left_over.is_empty() && !camera.named_by_face() {
-        anyhow::bail!(
-            "{} holds {} frames and a scan reads six, one per face in URFDLB order: remove the \
-             others ({}), or name the six photos U.png … B.png",
-            dir.display(),
-            6 + left_over.len(),
-            names()
-        );
-    }
-    if !left_over.is_empty() {
-        eprintln!("not read (not named after a face): {}", names());
-    }
-    let photos = capture_faces(&mut camera, &plain_plan())?;
-    let sampling = SampleOptions::for_kept_photos();
-    Ok(read_photos_with_tops(&photos, choice, &sampling)?)
-}
-
 /// `cubed scan`: six photos → facelets.
 pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
-    let choice = match grid_choice(&args.grid, &args.images) {
+    let choice = match super::vision_folder::grid_choice(&args.grid, &args.images) {
         Ok(choice) => choice,
         Err(e) => {
             let why = format!("{e:#}");
@@ -435,7 +356,7 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
         readings,
         tops,
         grids,
-    } = match read_folder(&args.images, &choice) {
+    } = match super::vision_folder::read_folder(&args.images, &choice) {
         Ok(r) => r,
         Err(e) => {
             return Ok(refuse(
@@ -447,12 +368,7 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
         }
     };
     if args.show_grids {
-        for (face, grid) in Face::ALL.iter().zip(&grids) {
-            let corners: Vec<String> = (grid.corners.iter())
-                .map(|[x, y]| format!("{x:.0},{y:.0}"))
-                .collect();
-            eprintln!("grid of face {face}: --corners \"{}\"", corners.join(" "));
-        }
+        super::vision_folder::say_grids(&grids);
     }
     let id = (args.images.file_name()).map(|n| n.to_string_lossy().into_owned());
     classify_and_print((&readings, &tops), &args.flags, id)
@@ -472,7 +388,9 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return super::refuse_error(&e),
         }
     } else if let Some(dir) = &args.images {
-        match grid_choice(&args.grid, dir).and_then(|choice| read_folder(dir, &choice)) {
+        match super::vision_folder::grid_choice(&args.grid, dir)
+            .and_then(|choice| super::vision_folder::read_folder(dir, &choice))
+        {
             Ok(read) => read.readings,
             Err(e) => return super::refuse(format!("{e:#}")),
         }
@@ -526,8 +444,12 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
 
 #[cfg(feature = "camera")]
 fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
+    use super::vision_folder::grid_choice;
     use cubed::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
     use cubed::vision::camera::Camera;
+    use cubed::vision::sample::SampleOptions;
+    use cubed::vision::scan::{capture_faces, plain_plan};
+    use std::path::Path;
     let mut camera = UsbCamera::open(&UsbCameraConfig {
         device: device.into(),
         ..UsbCameraConfig::default()

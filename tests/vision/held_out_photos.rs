@@ -103,12 +103,7 @@ fn scan_names_two_photos_saved_under_each_others_names() {
         )
         .expect("copied");
     }
-    let out = cubed(
-        &["scan", "--images", dir.path().to_str().expect("utf8")],
-        None,
-    );
-    assert_eq!(out.status.code(), Some(2), "refused: {}", stdout(&out));
-    let said = crate::common::stderr(&out);
+    let said = refusal(dir.path());
     assert!(
         said.contains("the photos of faces U and F were likely swapped"),
         "{said}"
@@ -133,16 +128,18 @@ fn scan_names_a_mirrored_photo() {
             std::fs::copy(&from, &to).expect("copied");
         }
     }
-    let out = cubed(
-        &["scan", "--images", dir.path().to_str().expect("utf8")],
-        None,
-    );
-    assert_eq!(out.status.code(), Some(2), "refused: {}", stdout(&out));
-    let said = crate::common::stderr(&out);
+    let said = refusal(dir.path());
     assert!(
         said.contains("the photo of face R was likely mirrored"),
         "{said}"
     );
+}
+
+/// `scan` of `folder` refused (exit 2): what it says on stderr.
+fn refusal(folder: &Path) -> String {
+    let out = cubed(&["scan", "--images", folder.to_str().expect("utf8")], None);
+    assert_eq!(out.status.code(), Some(2), "refused: {}", stdout(&out));
+    crate::common::stderr(&out)
 }
 
 /// `args` run with `--format json`, exit 0: the facelets printed, as a cube, and stderr.

@@ -1,0 +1,96 @@
+//! Where `scan` and `calibrate` find a folder's stickers: the grid the arguments ask for (found, `--corners`, a grid file), the six photos read (a seventh frame refused, a photo not named after a face said), and the grids said back as `--corners` takes them.
+
+use super::vision_cmds::{GridArgs, GridMode};
+use anyhow::Context;
+use cubed::cube::Face;
+use cubed::vision::camera::image_dir::ImageDirCamera;
+use cubed::vision::grid_file::{load_grid, parse_corners};
+use cubed::vision::sample::{FaceGrid, SampleOptions};
+use cubed::vision::scan::{
+    capture_faces, plain_plan, read_photos_with_tops, GridChoice, PhotoReadings,
+};
+use std::path::Path;
+
+/// The grid the arguments ask for in `dir`.
+/// `--corners` or `--grid-file` mean the configured grid even without `--grid config`.
+pub(super) fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridChoice> {
+    if let (Some(_), Some(_)) = (&args.corners, &args.grid_file) {
+        anyhow::bail!("give --corners or --grid-file, not both");
+    }
+    if let Some(text) = &args.corners {
+        return parse_corners_arg(text).map(GridChoice::Fixed);
+    }
+    if let Some(path) = &args.grid_file {
+        return Ok(GridChoice::Fixed(load_grid(path)?));
+    }
+    if args.grid == GridMode::Auto {
+        return Ok(GridChoice::Auto);
+    }
+    let path = dir.join("grid.toml");
+    let grid = load_grid(&path).with_context(|| {
+        format!(
+            "--grid config without --corners or --grid-file reads {}",
+            path.display()
+        )
+    })?;
+    Ok(GridChoice::Fixed(grid))
+}
+
+fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::sample::FaceGrid> {
+    let numbers: Vec<f64> = text
+        .split(|c: char| c == ',' || c.is_whitespace() || c == ';')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<f64>()
+                .with_context(|| format!("--corners: {s:?} is not a number"))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    anyhow::ensure!(
+        numbers.len() == 8,
+        "--corners needs 4 points \"x,y x,y x,y x,y\", got {} number(s), {}",
+        numbers.len(),
+        match numbers.len() % 2 {
+            0 => format!("{} point(s)", numbers.len() / 2),
+            _ => "an x without its y".to_string(),
+        }
+    );
+    let corners = std::array::from_fn(|i| [numbers[2 * i], numbers[2 * i + 1]]);
+    parse_corners(corners).map_err(|p| anyhow::anyhow!("--corners: {p}"))
+}
+
+/// Reads the six photos of a folder, and names the faces whose tops are in doubt.
+pub(super) fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<PhotoReadings> {
+    let mut camera = ImageDirCamera::open(dir)?;
+    let left_over = camera.left_over_by_one_scan();
+    let names = || {
+        let names: Vec<String> = (left_over.iter())
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect();
+        names.join(", ")
+    };
+    if !left_over.is_empty() && !camera.named_by_face() {
+        anyhow::bail!(
+            "{} holds {} frames and a scan reads six, one per face in URFDLB order: remove the \
+             others ({}), or name the six photos U.png … B.png",
+            dir.display(),
+            6 + left_over.len(),
+            names()
+        );
+    }
+    if !left_over.is_empty() {
+        eprintln!("not read (not named after a face): {}", names());
+    }
+    let photos = capture_faces(&mut camera, &plain_plan())?;
+    let sampling = SampleOptions::for_kept_photos();
+    Ok(read_photos_with_tops(&photos, choice, &sampling)?)
+}
+
+/// Each photo's grid on stderr, as `--corners` takes it (to fix a grid found automatically).
+pub(super) fn say_grids(grids: &[FaceGrid]) {
+    for (face, grid) in Face::ALL.iter().zip(grids) {
+        let corners: Vec<String> = (grid.corners.iter())
+            .map(|[x, y]| format!("{x:.0},{y:.0}"))
+            .collect();
+        eprintln!("grid of face {face}: --corners \"{}\"", corners.join(" "));
+    }
+}
