@@ -91,24 +91,35 @@ pub fn turned_photos(
 }
 
 /// What a photo taken or named by mistake would explain about a refused reading, in words:
-/// turned or mirrored photos first (the surer, when both read sure: a face mirrored and then
-/// turned can read as another cube, less surely than flipped back), then two photos swapped
-/// (`vision::swapped`); `None` when none reads sure.
+/// photos turned, mirrored (`vision::mirrored`) or two swapped (`vision::swapped`), the
+/// surest that reads sure first. When a mistake of another kind reads sure too, it is said
+/// as well: a set of photos mirrored reads as the mirror image of the cube, and two
+/// opposite faces swapped or every photo flipped can read as a mirror image too, so the
+/// readings alone cannot tell which happened. `None` when none reads sure.
 pub fn photo_mistake_words(
     readings: &[Rgb; 54],
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Option<String> {
-    let turned = turned_photos(readings, palette, options);
-    let mirrored = super::mirrored::mirrored_photos(readings, palette, options);
-    match (turned, mirrored) {
-        (Some(t), Some(m)) if m.confidence > t.confidence => Some(m.words()),
-        (Some(t), _) => Some(t.words()),
-        (None, Some(m)) => Some(m.words()),
-        (None, None) => {
-            super::swapped::swapped_photos(readings, palette, options).map(|s| s.words())
-        }
+    let mut sure: Vec<(f32, String)> = Vec::new();
+    if let Some(t) = turned_photos(readings, palette, options) {
+        sure.push((t.confidence, t.words()));
     }
+    if let Some(m) = super::mirrored::mirrored_photos(readings, palette, options) {
+        sure.push((m.confidence, m.words()));
+    }
+    if let Some(s) = super::swapped::swapped_photos(readings, palette, options) {
+        sure.push((s.confidence, s.words()));
+    }
+    sure.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut said = sure.into_iter().map(|(_, words)| words);
+    let first = said.next()?;
+    Some(match said.next() {
+        Some(second) => format!(
+            "{first}; or {second} (each reads as a sure cube, not the same one: only the photos can tell which)"
+        ),
+        None => first,
+    })
 }
 
 /// Readings whose faces' tops were in doubt (`tops`: a face photographed turned by about 45

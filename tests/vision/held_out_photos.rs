@@ -110,6 +110,33 @@ fn scan_names_two_photos_saved_under_each_others_names() {
     );
 }
 
+/// R.png and L.png exchanged read as the mirror image of the cube, as every photo mirrored
+/// does: both are said, since the readings alone cannot tell which happened.
+#[test]
+fn scan_says_both_mistakes_that_read_as_mirror_images() {
+    let set = &held_out_sets()[0];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for face in Face::ALL {
+        let shown = match face {
+            Face::R => Face::L,
+            Face::L => Face::R,
+            other => other,
+        };
+        std::fs::copy(
+            set.join(format!("{shown}.png")),
+            dir.path().join(format!("{face}.png")),
+        )
+        .expect("copied");
+    }
+    let said = refusal(dir.path());
+    assert!(
+        said.contains("the photos of faces R and L were likely swapped")
+            && said.contains("every photo was likely mirrored")
+            && said.contains("only the photos can tell which"),
+        "{said}"
+    );
+}
+
 /// A photo mirrored (left and right exchanged, as a selfie view saves it): `scan` refuses the
 /// reading and says which, not a turn that reads as another cube.
 #[test]
