@@ -101,10 +101,8 @@ fn mirrored_faces(
     palette: &Palette,
 ) -> Option<String> {
     let distance = |f: usize, c: usize| medians[f].delta_e(palette.colours[c].reference);
-    let cost = |n: &[usize; 6]| (0..6).map(|f| distance(f, n[f])).sum::<f32>();
-    let nearest = permutations_of_six()
-        .into_iter()
-        .min_by(|a, b| cost(a).total_cmp(&cost(b)))?;
+    let assigned = super::assignment::min_cost_assignment(6, distance);
+    let nearest: [usize; 6] = std::array::from_fn(|f| usize::from(assigned[f]));
     let looks: Vec<String> = (0..6)
         .filter(|&f| nearest[f] != names[f])
         .map(|f| {
@@ -117,26 +115,6 @@ fn mirrored_faces(
         })
         .collect();
     (!looks.is_empty()).then(|| looks.join(", "))
-}
-
-/// The 720 ways to give six faces six different colours.
-fn permutations_of_six() -> Vec<[usize; 6]> {
-    let mut all = Vec::with_capacity(720);
-    let mut p = [0, 1, 2, 3, 4, 5];
-    permute(&mut p, 0, &mut all);
-    all
-}
-
-fn permute(p: &mut [usize; 6], k: usize, all: &mut Vec<[usize; 6]>) {
-    if k == 6 {
-        all.push(*p);
-        return;
-    }
-    for i in k..6 {
-        p.swap(k, i);
-        permute(p, k + 1, all);
-        p.swap(k, i);
-    }
 }
 
 /// The faces' colours must stay told apart, as a palette file's must.

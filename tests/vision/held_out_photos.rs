@@ -89,21 +89,7 @@ fn scan_settles_the_tops_of_faces_photographed_turned_45_degrees() {
 /// Two photos saved under each other's names: `scan` refuses the reading and says which two.
 #[test]
 fn scan_names_two_photos_saved_under_each_others_names() {
-    let set = &held_out_sets()[0];
-    let dir = tempfile::tempdir().expect("temp dir");
-    for face in Face::ALL {
-        let shown = match face {
-            Face::U => Face::F,
-            Face::F => Face::U,
-            other => other,
-        };
-        std::fs::copy(
-            set.join(format!("{shown}.png")),
-            dir.path().join(format!("{face}.png")),
-        )
-        .expect("copied");
-    }
-    let said = refusal(dir.path());
+    let said = refusal_with_swapped(Face::U, Face::F);
     assert!(
         said.contains("the photos of faces U and F were likely swapped"),
         "{said}"
@@ -114,21 +100,7 @@ fn scan_names_two_photos_saved_under_each_others_names() {
 /// does: both are said, since the readings alone cannot tell which happened.
 #[test]
 fn scan_says_both_mistakes_that_read_as_mirror_images() {
-    let set = &held_out_sets()[0];
-    let dir = tempfile::tempdir().expect("temp dir");
-    for face in Face::ALL {
-        let shown = match face {
-            Face::R => Face::L,
-            Face::L => Face::R,
-            other => other,
-        };
-        std::fs::copy(
-            set.join(format!("{shown}.png")),
-            dir.path().join(format!("{face}.png")),
-        )
-        .expect("copied");
-    }
-    let said = refusal(dir.path());
+    let said = refusal_with_swapped(Face::R, Face::L);
     assert!(
         said.contains("the photos of faces R and L were likely swapped")
             && said.contains("every photo was likely mirrored")
@@ -160,6 +132,26 @@ fn scan_names_a_mirrored_photo() {
         said.contains("the photo of face R was likely mirrored"),
         "{said}"
     );
+}
+
+/// The first held-out set with the photos of faces `a` and `b` exchanged, read by `scan`:
+/// refused (exit 2), what it says on stderr.
+fn refusal_with_swapped(a: Face, b: Face) -> String {
+    let set = &held_out_sets()[0];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for face in Face::ALL {
+        let shown = match face {
+            f if f == a => b,
+            f if f == b => a,
+            other => other,
+        };
+        std::fs::copy(
+            set.join(format!("{shown}.png")),
+            dir.path().join(format!("{face}.png")),
+        )
+        .expect("copied");
+    }
+    refusal(dir.path())
 }
 
 /// `scan` of `folder` refused (exit 2): what it says on stderr.
