@@ -149,6 +149,38 @@ fn solve_text_on_stdin_prints_one_line_per_cube_in_order() {
     );
 }
 
+/// A line that is not UTF-8 text is refused by its line number; the lines after it are solved.
+#[test]
+fn solve_on_stdin_refuses_a_line_that_is_not_text_and_solves_the_rest() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let good = scrambles("12", "1");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["solve", "--stdin", "--tables", "small", "--budget-ms", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cubed starts");
+    let mut input = child.stdin.take().expect("stdin piped");
+    let mut bytes = b"\xff\xfe".to_vec();
+    bytes.extend_from_slice(format!("{}\n{}\n", good[0], good[0]).as_bytes());
+    input.write_all(&bytes).expect("writes stdin");
+    drop(input);
+    let out = child.wait_with_output().expect("cubed finishes");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0], "invalid");
+    assert!(solves(&good[0], lines[1], Notation::Singmaster), "{text}");
+    assert!(
+        stderr(&out).contains("line 1: invalid cube"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn solve_reads_the_1988_face_order_and_writes_the_1988_notation() {
     let cube = &scrambles("11", "1")[0];

@@ -54,3 +54,52 @@ fn every_config_file_loads() {
         }
     }
 }
+
+/// A shipped file given where another kind is wanted (`--robot config/cubed.toml`, a palette
+/// given as the configuration) is named as what it is, not reported as a parse error.
+#[test]
+fn a_file_given_in_the_wrong_place_is_named_as_what_it_is() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
+    let (config, palette) = (root.join("cubed.toml"), root.join("palette.toml"));
+    let robot = root.join("robots/four-arm.toml");
+    let as_robot = |p: &Path| load_robot(p).map(|_| ()).map_err(|e| e.to_string());
+    let as_config = |p: &Path| load_config(p).map(|_| ()).map_err(|e| e.to_string());
+    let as_palette = |p: &Path| load_palette(p).map(|_| ()).map_err(|e| e.to_string());
+    let cases = [
+        (
+            as_robot(&config),
+            "the daemon's configuration",
+            "not a robot design",
+        ),
+        (
+            as_robot(&palette),
+            "a palette of colours",
+            "not a robot design",
+        ),
+        (
+            as_config(&robot),
+            "a robot design",
+            "not the daemon's configuration",
+        ),
+        (
+            as_config(&palette),
+            "a palette of colours",
+            "not the daemon's configuration",
+        ),
+        (
+            as_palette(&robot),
+            "a robot design",
+            "not a palette of colours",
+        ),
+        (
+            as_palette(&config),
+            "the daemon's configuration",
+            "not a palette of colours",
+        ),
+    ];
+    for (result, is, not) in cases {
+        let error = result.expect_err("refused");
+        assert!(error.contains(&format!("this is {is}")), "{error}");
+        assert!(error.contains(not), "{error}");
+    }
+}

@@ -66,12 +66,12 @@ pub fn status_cmd(args: StatusArgs) -> anyhow::Result<ExitCode> {
 /// 3 when the daemon needs a person, else 0.
 fn exit_for(status: &cubed::daemon::StatusDoc) -> ExitCode {
     // A robot that cannot be reached, or whose e-stop button is still held, waits for a
-    // person too, whatever the state.
+    // person too, whatever the state; so does a daemon that cannot write its run history.
     let robot_away = matches!(
         status.link.state,
         LinkState::Unreachable | LinkState::EStopHeld
     );
-    match needs_a_person(status.state) || robot_away {
+    match needs_a_person(status.state) || robot_away || status.history_read_only {
         true => ExitCode::from(EXIT_ATTENTION),
         false => ExitCode::SUCCESS,
     }
@@ -156,10 +156,14 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         .worker_threads(2)
         .enable_all()
         .build()?;
+    let from = match args.http {
+        Some(_) => "--http".to_string(),
+        None => format!("[http] bind in {}", config.file.display()),
+    };
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(web.bind)
             .await
-            .with_context(|| format!("listening on {}", web.bind))?;
+            .with_context(|| format!("listening on {} (set by {from})", web.bind))?;
         // The launch errors already say what and where (file, key, port), cause included:
         // printed once, not again as an error chain.
         let daemon = match RunningDaemon::start(&config, solver).await {
@@ -267,7 +271,10 @@ fn ask(command: ControlCommand, args: ControlArgs, print: Print) -> anyhow::Resu
             }
             eprintln!("{}", error_chain(&e));
             Ok(match e {
-                ClientError::Refused { .. } => ExitCode::from(EXIT_INVALID),
+                // A missing or wrong token is a configuration mistake, said with its remedy.
+                ClientError::Refused { .. } | ClientError::Unauthorized { .. } => {
+                    ExitCode::from(EXIT_INVALID)
+                }
                 _ => ExitCode::FAILURE,
             })
         }

@@ -15,6 +15,21 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Prints a line to standard output; false once it is gone (a reader such as `| head` closed
+/// the pipe), where `println!` would panic: the dry run then stops as on Ctrl-C, so its
+/// temporary directory and simulator go with it.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        matches!(writeln!(out, $($arg)*).and_then(|()| out.flush()), Ok(()))
+    }};
+}
+
+/// The exit status of a dry run whose output was closed, as a shell reports a process SIGPIPE
+/// ended (the dry run catches it to clean up first).
+const EXIT_OUTPUT_GONE: u8 = 141;
+
 #[derive(Args, Debug)]
 pub struct DryRunArgs {
     /// Random cubes to solve, one after another.
@@ -109,6 +124,15 @@ fn overrides(args: &DryRunArgs) -> String {
 /// Runs the dry run and prints the summary.
 pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
     super::init_logging("warn");
+    // A closed output must not end the process before its temporary directory is removed: the
+    // write fails instead (`say!`), and the dry run stops.
+    // SAFETY: setting a signal's disposition to "ignore" before any thread starts.
+    let _ = unsafe {
+        nix::sys::signal::signal(
+            nix::sys::signal::Signal::SIGPIPE,
+            nix::sys::signal::SigHandler::SigIgn,
+        )
+    };
     let temporary = tempfile::tempdir().context("creating a temporary data directory")?;
     let data_dir = args
         .data_dir
@@ -137,7 +161,9 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
             }
             Err(e) => return Err(e.into()),
         };
-        println!(
+        let (output_gone, mut gone) = tokio::sync::oneshot::channel();
+        let mut output_gone = Some(output_gone);
+        say!(
             "cubed dry-run: robot {}, {} {} from seed {}, simulated robot (speed {}) and camera, faults: {}",
             daemon.handle.status().robot,
             args.cubes,
@@ -155,18 +181,21 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         let mut done = Vec::new();
         let ended = tokio::select! {
             results = dry_run(&daemon, settings, |index, result| {
-                print_cube(index, result);
+                if !print_cube(index, result) {
+                    output_gone.take().map(|gone| gone.send(()));
+                }
                 done.push(result.clone());
             }) => Ok(results),
             code = &mut interrupted => Err(code.unwrap_or(super::EXIT_SIGINT)),
+            _ = &mut gone => Err(EXIT_OUTPUT_GONE),
         };
         if ended.is_err() {
-            println!("interrupted: stopping the daemon (the run under way stops at its next step)");
+            say!("interrupted: stopping the daemon (the run under way stops at its next step)");
         }
         let never = daemon.sim.as_ref().map(|sim| sim.faults_not_reached());
         daemon.shutdown().await;
         if let Some((never, executed)) = never.filter(|(never, _)| !never.is_empty()) {
-            println!(
+            say!(
                 "faults never reached: {} (the robot executed {executed} commands in all)",
                 never.join(", ")
             );
@@ -174,13 +203,13 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         let results = match ended {
             Ok(results) => results?,
             Err(code) => {
-                println!("interrupted after {} of {} cubes", done.len(), args.cubes);
+                say!("interrupted after {} of {} cubes", done.len(), args.cubes);
                 print_summary(&done);
                 return Ok(ExitCode::from(code));
             }
         };
         print_summary(&results);
-        let photos_within = print_photos(&config);
+        let photos_within = print_photos(&config, args.data_dir.is_none());
         Ok(if photos_within && results.iter().all(|r| r.verified) && results.len() == args.cubes {
             ExitCode::SUCCESS
         } else {
@@ -189,11 +218,12 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn print_cube(index: usize, r: &CubeResult) {
+/// Prints one cube's line (and why it failed); false once standard output is gone.
+fn print_cube(index: usize, r: &CubeResult) -> bool {
     if r.latch_reset {
-        println!("cube {index}: the robot's e-stop was latched before it; reset as a person would");
+        say!("cube {index}: the robot's e-stop was latched before it; reset as a person would");
     }
-    println!(
+    let said = say!(
         "cube {index} (run {}): {}, {}, {}, {}; planned {:.1} s, simulated {:.1} s; link losses {}{}",
         r.run,
         match (r.verified, r.outcome.as_str()) {
@@ -213,19 +243,20 @@ fn print_cube(index: usize, r: &CubeResult) {
         }
     );
     if !r.verified {
-        println!(
+        say!(
             "  failed: {}",
             r.error
                 .as_deref()
                 .unwrap_or("the simulator's cube is not solved")
         );
-        println!("  scramble (URFDLB): {}", r.scramble);
+        say!("  scramble (URFDLB): {}", r.scramble);
     }
     if r.interruptions > r.resumes && !r.verified {
-        println!(
+        say!(
             "  it waits for a person, and the dry run's --resumes are used up: the dry run stops here"
         );
     }
+    said
 }
 
 fn print_summary(results: &[CubeResult]) {
@@ -281,15 +312,16 @@ fn print_summary(results: &[CubeResult]) {
         ),
         _ => "no cube solved".to_string(),
     };
-    println!(
+    say!(
         "solved {solved}/{} (verified by the simulator) · {lengths} · {timing} · re-solves {resolves} · re-captures {recaptures} · link losses {losses} · resumes {resumes}",
         results.len(),
     );
 }
 
 /// Prints the photos left on disk against the retention limits (measured on disk, apart from
-/// the history's records); false if they exceed them.
-fn print_photos(config: &DaemonConfig) -> bool {
+/// the history's records; in a `temporary` directory, removed at exit); false if they exceed
+/// them.
+fn print_photos(config: &DaemonConfig, temporary: bool) -> bool {
     let images = config.data_dir.join("images");
     let runs: Vec<u64> = std::fs::read_dir(&images)
         .map(|dir| {
@@ -304,13 +336,18 @@ fn print_photos(config: &DaemonConfig) -> bool {
     // The newest run keeps its photos even when they alone are over the byte limit.
     let within = runs.len() <= limit.keep_runs as usize
         && (bytes <= limit.max_photo_bytes || runs.len() <= 1);
-    println!(
-        "photos on disk: {:.1} MB for {} (limits: {} runs, {} MB){}",
+    say!(
+        "photos on disk: {:.1} MB for {} (limits: {} runs, {} MB){}{}",
         bytes as f64 / 1e6,
         count(runs.len(), "run", "runs"),
         limit.keep_runs,
         limit.max_photo_bytes / 1_000_000,
-        if within { "" } else { ": OVER THE LIMIT" }
+        if within { "" } else { ": OVER THE LIMIT" },
+        if temporary {
+            "; in a temporary directory, removed now (--data-dir DIR keeps them)"
+        } else {
+            ""
+        }
     );
     within
 }

@@ -137,7 +137,7 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
             (Some(f), None) => f.clone(),
             (Some(f), Some(e)) => format!("refused: {e}\n  best guess, not given: {f}"),
             (None, Some(e)) => format!("refused: {e}"),
-            (None, None) => "not read".to_string(),
+            (None, None) => "not read (the run ended before it was)".to_string(),
         };
         let photos: Vec<String> = (scan.images.iter())
             .map(|p| format!("{served_at}{}", p.url))
@@ -149,7 +149,7 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
     }
     for sol in &d.solutions {
         lines.push(format!(
-            "solution {} ({} moves, planned {:.1} s): {}",
+            "solution (round {}, {} moves, planned {:.1} s): {}",
             sol.attempt,
             sol.moves,
             f64::from(sol.planned_ms) / 1000.0,

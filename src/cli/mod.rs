@@ -54,7 +54,7 @@ pub const EXIT_STATUS_HELP: &str = "Exit status:
      progress, nothing to resume or reset); what is wrong is said on stderr
   3  `cubed status` only: the daemon needs a person (e-stopped, a run interrupted that waits for
      Resume or Reset, the last run failed, the robot cannot be reached or its e-stop button is
-     still held); what to do next is in the message and the `robot link:` line
+     still held, the run history cannot be written); what to do next is in the message and the `robot link:` line
   130, 143  `cubed exec` (after sending the robot an emergency stop) or `cubed dry-run` (after a
      summary of the cubes done) ended by Ctrl-C or SIGTERM";
 

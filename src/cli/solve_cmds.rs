@@ -92,14 +92,13 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The cubes of standard input, one a line, with their line numbers (from 1), trimmed; blank
-/// lines and `#` comments are skipped.
+/// lines and `#` comments are skipped. A line that is not UTF-8 text is kept with its bad
+/// bytes shown as U+FFFD, so it is refused by its line number and the lines after it still read.
 pub fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
-    (std::io::stdin().lock().lines().enumerate())
+    (std::io::stdin().lock().split(b'\n').enumerate())
         .map(|(n, line)| {
-            Ok((
-                n + 1,
-                line.context("reading standard input")?.trim().to_string(),
-            ))
+            let bytes = line.context("reading standard input")?;
+            Ok((n + 1, String::from_utf8_lossy(&bytes).trim().to_string()))
         })
         .filter(|cube| {
             cube.as_ref()

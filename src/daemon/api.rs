@@ -180,6 +180,10 @@ pub struct StatusDoc {
     /// The robot's link as the daemon last saw it.
     #[serde(default)]
     pub link: LinkDoc,
+    /// The run history could not be written when the daemon started (a full disk): runs are
+    /// refused until space is freed and the daemon restarted (`notice` says where).
+    #[serde(default)]
+    pub history_read_only: bool,
 }
 
 /// Pushed over the WebSocket (`/api/events`), one JSON object per message.

@@ -3,7 +3,7 @@
 use super::config_camera::{grid_setting, CameraSection};
 pub use super::cube_size::CubeSize;
 use crate::error_chain::error_chain;
-use crate::robot::config_syntax::syntax_error;
+use crate::robot::config_syntax::{syntax_or_kind_error, FileKind};
 use crate::robot::ConfigError;
 use crate::vision::camera::lock::LockSettings;
 use serde::Deserialize;
@@ -216,9 +216,45 @@ pub fn load_config(path: &Path) -> Result<DaemonConfig, ConfigError> {
 /// Parses and validates configuration text (`path` names it and anchors relative paths).
 pub fn parse_config(text: &str, path: &Path) -> Result<DaemonConfig, ConfigError> {
     let file = path.display().to_string();
-    let raw: CubedToml = toml::from_str(text).map_err(|e| syntax_error(text, &file, &e))?;
+    let raw: CubedToml = toml::from_str(text).map_err(|e| {
+        section_missing(syntax_or_kind_error(
+            text,
+            &file,
+            FileKind::DaemonConfig,
+            &e,
+        ))
+    })?;
     let base = path.parent().unwrap_or(Path::new("."));
     Validator { file: &file, base }.validate(raw, path)
+}
+
+/// A top-level field missing from `cubed.toml` is one of its sections: said so.
+fn section_missing(error: ConfigError) -> ConfigError {
+    match error {
+        ConfigError::Syntax {
+            file,
+            section,
+            line,
+            message,
+        } => {
+            let missing = (section == "top level")
+                .then(|| message.strip_prefix("missing field `")?.strip_suffix('`'))
+                .flatten();
+            let message = match missing {
+                Some(name) => format!(
+                    "the section [{name}] is missing (the file needs [robot], [camera] and [vision]; config/cubed.toml shows every section)"
+                ),
+                None => message,
+            };
+            ConfigError::Syntax {
+                file,
+                section,
+                line,
+                message,
+            }
+        }
+        other => other,
+    }
 }
 
 /// A whole number within `min..=max` (`default` when not given), in the type it is used as.
@@ -402,11 +438,16 @@ impl Validator<'_> {
 
     fn http(&self, http: HttpSection) -> Result<(SocketAddr, Option<String>), ConfigError> {
         let text = http.bind.unwrap_or_else(|| DEFAULT_BIND.into());
-        let bind: SocketAddr = text.parse().map_err(|_| {
+        // `localhost` is loopback, as `--http localhost:PORT` takes it; other names are not
+        // looked up here (an address to listen on is the machine's own).
+        let loopback = (text.strip_prefix("localhost:"))
+            .and_then(|port| port.parse::<u16>().ok())
+            .map(|port| SocketAddr::from(([127, 0, 0, 1], port)));
+        let bind: SocketAddr = loopback.or_else(|| text.parse().ok()).ok_or_else(|| {
             self.invalid(
                 "http",
                 "bind",
-                format!("\"{text}\" is not ADDRESS:PORT (e.g. {DEFAULT_BIND})"),
+                format!("\"{text}\" is not ADDRESS:PORT (e.g. {DEFAULT_BIND}, localhost:8080, or 0.0.0.0:8080 for every address)"),
             )
         })?;
         let token = http.token.filter(|t| !t.is_empty());

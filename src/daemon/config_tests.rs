@@ -22,6 +22,21 @@ fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
 }
 
 #[test]
+fn localhost_binds_loopback_and_a_missing_section_is_named() {
+    let c = parse(&format!("{MINIMAL}[http]\nbind = \"localhost:18089\"\n")).expect("valid");
+    assert_eq!(c.bind, "127.0.0.1:18089".parse().expect("addr"));
+    let e = parse("[http]\nbind = \"robot.local:80\"\n").expect_err("refused");
+    assert!(e.to_string().contains("missing"), "{e}");
+    let without_camera = MINIMAL.replace("[camera]\nsource = \"sim\"\n", "");
+    let e = parse(&without_camera).expect_err("refused").to_string();
+    assert!(e.contains("the section [camera] is missing"), "{e}");
+    let e = parse(&format!("{MINIMAL}[http]\nbind = \"robot.local:80\"\n"))
+        .expect_err("a name other than localhost is not looked up")
+        .to_string();
+    assert!(e.contains("[http]") && e.contains("bind"), "{e}");
+}
+
+#[test]
 fn errors_name_the_section_key_and_range() {
     let cases = [
         ("[robot]\nbaud = 7\n", "[robot]", "baud", "300..=4000000"),

@@ -79,6 +79,11 @@ impl History {
         result
     }
 
+    /// The first write that failed during `run`, if one did and its ending is not written yet.
+    pub(super) fn first_failed_write(&self, run: u64) -> Option<String> {
+        self.with_upkeep(|u| u.failed.get(&run).cloned())
+    }
+
     /// Notes the first failed write of `run` (it becomes part of the run's ending) and gives
     /// the error back.
     pub(super) fn failed_write(&self, run: u64, error: HistoryError) -> HistoryError {

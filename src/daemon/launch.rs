@@ -91,6 +91,7 @@ impl RunningDaemon {
         };
         let history = Arc::new(history);
         history.set_retention(config.retention);
+        let opened_read_only = unwritable.is_some();
         let (interrupted, read_only) = match (unwritable, history.take_interrupted()) {
             (Some(e), _) => (Vec::new(), Some(read_only_notice(config, &e, true))),
             (None, Ok(runs)) => (runs, None),
@@ -133,7 +134,10 @@ impl RunningDaemon {
             Some(w) => still_waiting(w),
             // Starts are refused while the history cannot be written: not ready, and why.
             None => match &read_only {
-                Some(why) => (DaemonState::Idle, format!("not ready: {why}")),
+                Some(_) => (
+                    DaemonState::Idle,
+                    "not ready: runs are refused until the run history can be written (the notice says where and why)".to_string(),
+                ),
                 None => (DaemonState::Idle, ready),
             },
         };
@@ -155,6 +159,7 @@ impl RunningDaemon {
             cube_size: config.cube_size.name().to_string(),
             palette: palette_doc(&rig.palette),
             link,
+            history_read_only: opened_read_only,
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
         let board = StatusBoard::new(&inbox);
@@ -171,7 +176,9 @@ impl RunningDaemon {
             super::metrics::run_finished(run.id, "interrupted");
         }
         let waiting = waiting.map(|w| w.run);
-        let service = Service::new(inbox, board, Arc::clone(&history), settings, rig, waiting);
+        let read_only = read_only.filter(|_| opened_read_only);
+        let service = Service::new(inbox, board, Arc::clone(&history), settings, rig, waiting)
+            .refusing_runs(read_only);
         let (shutdown, shutdown_rx) = watch::channel(false);
         tokio::spawn(retry_pending_endings(history, shutdown.subscribe()));
         let task = tokio::spawn(service.serve(shutdown_rx));

@@ -1,5 +1,6 @@
 //! How a run ended and what the daemon's state becomes.
 
+use super::abort::Abort;
 use super::api::DaemonState;
 use super::interruption::Interruption;
 use super::run_error::{Ending, RunError};
@@ -106,8 +107,9 @@ impl Outcome {
         }
     }
 
-    /// One sentence for the page.
-    pub(crate) fn message(&self, run: u64) -> String {
+    /// One sentence for the page; `failed_write` is the history write that failed during the
+    /// run, if one did (a full disk), said where the run stopped for it.
+    pub(crate) fn message(&self, run: u64, failed_write: Option<&str>) -> String {
         match self {
             Outcome::Solved { moves } => format!("run {run}: solved and verified ({moves} moves)"),
             Outcome::AlreadySolved => {
@@ -118,16 +120,17 @@ impl Outcome {
                 format!("run {run}: {}", interruption.advice())
             }
             Outcome::Ended(e) => {
-                let why = error_chain(e.as_ref());
+                let why = match (e.as_ref(), failed_write) {
+                    (RunError::Aborted(Abort::History), Some(write)) => format!(
+                        "the run history could not be written ({write}), so the run was stopped at a step boundary"
+                    ),
+                    _ => error_chain(e.as_ref()),
+                };
                 match e.ending() {
                     Ending::Refused => format!("run {run} refused: {why}"),
                     Ending::Failed => format!(
-                        "run {run} failed: {why}; check the {}, then start a new run (`cubed start`, or the page's Start)",
-                        if matches!(e.as_ref(), RunError::Photo { .. }) {
-                            "camera ([camera] source)"
-                        } else {
-                            "robot"
-                        }
+                        "run {run} failed: {why}; {}start a new run (`cubed start`, or the page's Start)",
+                        what_to_check(e)
                     ),
                     Ending::Stopped => format!("run {run} stopped: {why}"),
                     Ending::EStopped => {
@@ -136,6 +139,19 @@ impl Outcome {
                 }
             }
         }
+    }
+}
+
+/// What a person should look at before starting again after a run that failed with `e`,
+/// ending "then " (empty when the error says it).
+fn what_to_check(e: &RunError) -> &'static str {
+    match e {
+        RunError::Photo { .. } => "check the camera ([camera] source), then ",
+        RunError::Aborted(Abort::History) => {
+            "free space where the run history is kept (`cubed config show` names the data directory), then "
+        }
+        RunError::Unchanged { .. } => "",
+        _ => "check the robot, then ",
     }
 }
 

@@ -69,6 +69,8 @@ pub(crate) struct Service {
     link_notes: LinkNotes,
     /// The interrupted run waiting for a person to resume it (or reset to abandon it).
     waiting: Option<u64>,
+    /// Why every run is refused: the history was opened read-only (a full disk at start-up).
+    read_only: Option<String>,
 }
 
 impl Service {
@@ -90,6 +92,15 @@ impl Service {
             active: None,
             link_notes: LinkNotes::default(),
             waiting,
+            read_only: None,
+        }
+    }
+
+    /// A service that refuses every run, saying `why` (the history opened read-only).
+    pub(crate) fn refusing_runs(self, why: Option<String>) -> Service {
+        Service {
+            read_only: why,
+            ..self
         }
     }
 
@@ -170,6 +181,9 @@ impl Service {
 
     /// Why a run cannot start now, if it cannot.
     fn start_refusal(&self) -> Option<Refusal> {
+        if let Some(why) = &self.read_only {
+            return Some(Refusal::unavailable(format!("not ready: {why}")));
+        }
         let status = self.board.now();
         if let Some(active) = &self.active {
             return Some(Refusal::conflict(format!(
@@ -227,8 +241,9 @@ impl Service {
             Err(e) => {
                 self.rig = Some(rig);
                 return Err(Refusal::unavailable(format!(
-                    "cannot record a new run: {}",
-                    error_chain(&e)
+                    "cannot record a new run: {}; free space where the run history is kept ({}), then start again",
+                    error_chain(&e),
+                    self.history.data_dir.display()
                 )));
             }
         };
@@ -380,6 +395,8 @@ impl Service {
         if let Some(rig) = rig {
             self.rig = Some(rig);
         }
+        // Taken before the ending is written, which clears it.
+        let failed_write = self.history.first_failed_write(active.id);
         let recorded =
             self.history
                 .finish_run(active.id, outcome.name(), outcome.error().as_deref());
@@ -399,7 +416,7 @@ impl Service {
         } else {
             outcome.state()
         };
-        let mut message = outcome.message(active.id);
+        let mut message = outcome.message(active.id, failed_write.as_deref());
         if latched && outcome.state() != DaemonState::EStopped {
             // The run ended another way, but the e-stop pressed meanwhile is still latched:
             // Start is refused until it is reset.
@@ -409,7 +426,9 @@ impl Service {
         let over = outcome.waiting().is_none();
         self.board.finished(active.id, outcome.name(), over);
         if let Some(reply) = active.calibration_reply.take() {
-            let answer = calibration.ok_or_else(|| Refusal::conflict(outcome.message(active.id)));
+            let answer = calibration.ok_or_else(|| {
+                Refusal::conflict(outcome.message(active.id, failed_write.as_deref()))
+            });
             let _ = reply.send(answer);
         }
     }

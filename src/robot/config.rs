@@ -1,6 +1,6 @@
 //! Robot design files (`config/robots/*.toml`): the serde form, and its validation into a [`RobotModel`] with errors naming file, section and key.
 
-use super::config_syntax::syntax_error;
+use super::config_syntax::{syntax_or_kind_error, FileKind};
 use super::direction::Direction;
 use super::drive::{timed, Drive, DriveToml};
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
@@ -34,6 +34,8 @@ pub enum ConfigError {
         key: String,
         problem: String,
     },
+    #[error("{file}: {words}")]
+    WrongKind { file: String, words: String },
     #[error("{file}: {section}: key '{key}': impossible design: {problem}")]
     Impossible {
         file: String,
@@ -153,7 +155,8 @@ pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
 
 /// Parses and validates a robot design; `file` names it in errors.
 pub fn parse_robot(text: &str, file: &str) -> Result<RobotModel, ConfigError> {
-    let raw: RobotToml = toml::from_str(text).map_err(|e| syntax_error(text, file, &e))?;
+    let raw: RobotToml = toml::from_str(text)
+        .map_err(|e| syntax_or_kind_error(text, file, FileKind::RobotDesign, &e))?;
     let ctx = Ctx { file };
     let model = ctx.build(&raw)?;
     ctx.check_possible(&model)?;

@@ -2,6 +2,68 @@
 
 use super::config::ConfigError;
 
+/// The kinds of TOML file a person gives cubed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FileKind {
+    DaemonConfig,
+    RobotDesign,
+    Palette,
+}
+
+impl FileKind {
+    fn words(self) -> &'static str {
+        match self {
+            FileKind::DaemonConfig => "the daemon's configuration (as config/cubed.toml)",
+            FileKind::RobotDesign => "a robot design (as config/robots/four-arm.toml)",
+            FileKind::Palette => "a palette of colours (as config/palette.toml)",
+        }
+    }
+
+    /// What `text` plainly is, by its top-level tables: `[[colour]]` a palette, `[[gripper]]`
+    /// or `[[flipper]]` a robot design, `[robot]`, `[vision]`, `[run]` or `[http]` the
+    /// daemon's configuration.
+    fn of(text: &str) -> Option<FileKind> {
+        let table: toml::Table = toml::from_str(text).ok()?;
+        let has = |key: &str| table.contains_key(key);
+        let has_table = |key: &str| table.get(key).is_some_and(toml::Value::is_table);
+        if has("colour") {
+            Some(FileKind::Palette)
+        } else if has("gripper") || has("flipper") {
+            Some(FileKind::RobotDesign)
+        } else if ["robot", "vision", "run", "http"]
+            .into_iter()
+            .any(has_table)
+        {
+            Some(FileKind::DaemonConfig)
+        } else {
+            None
+        }
+    }
+}
+
+/// "this is a palette of colours (…), not a robot design (…)", when `text`, which did not
+/// parse as `wanted`, is plainly a file of another kind (given in the wrong place).
+pub(crate) fn another_kind(text: &str, wanted: FileKind) -> Option<String> {
+    let is = FileKind::of(text).filter(|&k| k != wanted)?;
+    Some(format!("this is {}, not {}", is.words(), wanted.words()))
+}
+
+/// The syntax error of `file`, a `wanted` kind of file, in words; or that it is another kind.
+pub(crate) fn syntax_or_kind_error(
+    text: &str,
+    file: &str,
+    wanted: FileKind,
+    e: &toml::de::Error,
+) -> ConfigError {
+    match another_kind(text, wanted) {
+        Some(words) => ConfigError::WrongKind {
+            file: file.to_string(),
+            words,
+        },
+        None => syntax_error(text, file, e),
+    }
+}
+
 pub(crate) fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
     let offset = e.span().map_or(0, |s| s.start);
     let (line, message) = toml_in_words(text, e);

@@ -42,6 +42,8 @@ pub enum PaletteError {
         line: usize,
         message: String,
     },
+    #[error("palette {path}: {words}")]
+    WrongKind { path: PathBuf, words: String },
     #[error("palette {path}: {key}: {problem}")]
     Invalid {
         path: PathBuf,
@@ -161,8 +163,15 @@ pub fn load_palette(path: &Path) -> Result<Palette, PaletteError> {
 
 /// Parses and validates palette TOML (`path` is only used in messages).
 pub fn parse_palette(text: &str, path: &Path) -> Result<Palette, PaletteError> {
+    use crate::robot::config_syntax::{another_kind, toml_in_words, FileKind};
     let file: PaletteFile = toml::from_str(text).map_err(|e| {
-        let (line, message) = crate::robot::config_syntax::toml_in_words(text, &e);
+        if let Some(words) = another_kind(text, FileKind::Palette) {
+            return PaletteError::WrongKind {
+                path: path.to_path_buf(),
+                words,
+            };
+        }
+        let (line, message) = toml_in_words(text, &e);
         PaletteError::Parse {
             path: path.to_path_buf(),
             line,

@@ -1,4 +1,4 @@
-//! Request guards: the bearer token, the Origin/Host checks, and which of them actions and reads need (reads need the token when the server listens beyond loopback).
+//! Request guards: the bearer token, the Origin/Host checks, and which of them actions and reads need (reads need the token when the server listens beyond loopback); the body limit on every guarded route.
 
 use super::routes::ApiError;
 use super::server::AppState;
@@ -16,7 +16,25 @@ pub(super) async fn actions(State(app): State<AppState>, request: Request, next:
     if let Err(e) = checked {
         return e.into_response();
     }
-    next.run(request).await
+    match within_body_limit(request).await {
+        Ok(request) => next.run(request).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The request with its body read whole, or 413 when it is over `MAX_BODY`: a route that
+/// takes no body (stop, reset, …) must not take a huge one either.
+async fn within_body_limit(request: Request) -> Result<Request, ApiError> {
+    use super::routes::MAX_BODY;
+    let (parts, body) = request.into_parts();
+    let bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("request body: larger than {MAX_BODY} bytes (or not sent whole)"),
+        )
+    })?;
+    Ok(Request::from_parts(parts, axum::body::Body::from(bytes)))
 }
 
 /// Guards reads (status, runs, photos, events, metrics): beyond loopback they need the token

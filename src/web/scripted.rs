@@ -60,6 +60,7 @@ pub fn idle_status() -> StatusDoc {
         cube_size: "3x3".to_string(),
         palette: palette(),
         link: Default::default(),
+        history_read_only: false,
     }
 }
 

@@ -176,6 +176,12 @@ async fn bodies_too_large_are_413_and_malformed_ones_400() {
     assert_eq!((status, kind_of(&body).as_str()), (413, "too_large"));
     let (status, body) = server.call(json, b"{\"facelets\": ").await;
     assert_eq!((status, kind_of(&body).as_str()), (400, "bad_request"));
+    // A route that takes no body refuses a huge one too, and acts on a small one.
+    let huge = vec![b'x'; 100 * 1024];
+    let (status, body) = server.call("POST /api/stop HTTP/1.1", &huge).await;
+    assert_eq!((status, kind_of(&body).as_str()), (413, "too_large"));
+    let (status, _) = server.call("POST /api/stop HTTP/1.1", b"x").await;
+    assert_ne!(status, 413, "a small body is no reason to refuse");
 }
 
 #[tokio::test]

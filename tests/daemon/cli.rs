@@ -135,6 +135,33 @@ fn an_interrupted_dry_run_sums_up_what_it_did_and_leaves_nothing_behind() {
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
+/// A dry run whose reader goes away (`| head -2`): it stops as a shell reports SIGPIPE, and its
+/// temporary data directory goes with it, as on Ctrl-C.
+#[test]
+fn a_dry_run_whose_output_is_closed_stops_and_leaves_nothing_behind() {
+    use std::io::{BufRead, BufReader};
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["dry-run", "--cubes", "100", "--tables", "small"])
+        .env("TMPDIR", tmp.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("dry-run starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout piped")).lines();
+    let first = lines.next().and_then(Result::ok).unwrap_or_default();
+    assert!(first.starts_with("cubed dry-run:"), "{first}");
+    drop(lines);
+    let status = child.wait().expect("dry-run exits");
+    assert_eq!(status.code(), Some(141), "{status:?}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("temp dir readable")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
 #[test]
 fn a_bad_config_is_refused_with_its_file_section_and_key() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -287,7 +314,12 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     let record = stdout(&first);
     assert!(first.status.success(), "{}", stderr(&first));
     let photo = format!("http://{http}/api/runs/1/images/0/U");
-    for words in ["run 1: solved", "scan (round 0): ", "solution 1 (", &photo] {
+    for words in [
+        "run 1: solved",
+        "scan (round 0): ",
+        "solution (round 1, ",
+        &photo,
+    ] {
         assert!(record.contains(words), "{words}: {record}");
     }
     let second = stdout(&cubed(&["history", "2", "--http", &http], None));

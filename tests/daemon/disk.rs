@@ -75,7 +75,14 @@ async fn a_disk_filling_mid_run_stops_the_run_and_its_ending_is_recorded_once_sp
     assert!(
         status
             .message
-            .contains("failed: the run history could not be written"),
+            .contains("failed: the run history could not be written ("),
+        "the write that failed is said: {}",
+        status.message
+    );
+    assert!(
+        status
+            .message
+            .contains("free space where the run history is kept"),
         "{}",
         status.message
     );
@@ -118,8 +125,16 @@ async fn a_daemon_started_on_a_full_disk_runs_read_only_and_says_so() {
     assert!(notice.contains(&data.display().to_string()), "{notice}");
     let message = daemon.handle.status().message;
     assert!(message.starts_with("not ready"), "{message}");
+    assert!(
+        daemon.handle.status().history_read_only,
+        "`cubed status` exits 3 on it"
+    );
     let refused = daemon.handle.start(StartSource::Web).await;
-    assert!(refused.is_err(), "a run cannot be recorded, so none starts");
+    let reason = refused
+        .expect_err("a run cannot be recorded, so none starts")
+        .reason;
+    assert!(reason.starts_with("not ready: "), "{reason}");
+    assert!(reason.contains(&data.display().to_string()), "{reason}");
     let old = daemon
         .handle
         .runs(10)
