@@ -79,6 +79,7 @@ fn outside_the_repository_the_built_in_defaults_are_used_and_shown() {
         "built into the binary",
         "home/.config/cubed/cubed.toml  (none)",
         "/etc/cubed/cubed.toml  (none)",
+        "page and API  http://127.0.0.1:8080/  ([http] bind; this machine only, no token)",
     ] {
         assert!(said.contains(needle), "{needle:?} not in:\n{said}");
     }

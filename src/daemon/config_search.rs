@@ -164,6 +164,15 @@ pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<Strin
     ));
     lines.push(format!("robot port    {}", port_words(&config.port)));
     lines.push(format!("camera        {}", camera_words(&config.camera)));
+    lines.push(format!(
+        "page and API  http://{}/  ([http] bind; {})",
+        config.bind,
+        match (&config.token, config.bind.ip().is_loopback()) {
+            (Some(_), _) => "actions need [http] token",
+            (None, true) => "this machine only, no token",
+            (None, false) => "beyond this machine: [http] token is needed",
+        }
+    ));
     lines
 }
 
