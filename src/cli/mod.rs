@@ -56,7 +56,8 @@ pub const EXIT_STATUS_HELP: &str = "Exit status:
      Resume or Reset, the last run failed, the robot cannot be reached or its e-stop button is
      still held, the run history cannot be written); what to do next is in the message and the `robot link:` line
   130, 143  `cubed exec` (after sending the robot an emergency stop) or `cubed dry-run` (after a
-     summary of the cubes done) ended by Ctrl-C or SIGTERM";
+     summary of the cubes done) ended by Ctrl-C or SIGTERM
+  141  `cubed dry-run` whose output was closed (`| head`), after removing its temporary directory";
 
 #[derive(Parser, Debug)]
 #[command(

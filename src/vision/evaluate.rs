@@ -160,10 +160,14 @@ impl Tally {
             Ok(c) if c.facelets == *truth => self.right += 1,
             Ok(c) => {
                 self.wrong += 1;
+                let differ: Vec<usize> = (0..54)
+                    .filter(|&s| c.facelets.stickers[s] != truth.stickers[s])
+                    .collect();
                 self.failures.push(format!(
-                    "{name}: wrong (confidence {:.5}), read {}",
+                    "{name}: wrong (confidence {:.5}), read {}, true {truth}, differs at {}",
                     c.confidence(),
-                    c.facelets
+                    c.facelets,
+                    crate::cube::sticker_names(&differ, 9)
                 ));
             }
             Err(ClassifyError::Unsure {
