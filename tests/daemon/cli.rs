@@ -96,20 +96,41 @@ fn dry_run_resumes_a_run_its_e_stop_interrupted() {
     assert!(text.contains("solved 1/1"), "{text}");
 }
 
+/// A dry run of 100 cubes with its temporary directory under `tmp`, and its output's lines.
+fn long_dry_run(
+    tmp: &std::path::Path,
+) -> (
+    std::process::Child,
+    std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["dry-run", "--cubes", "100", "--tables", "small"])
+        .env("TMPDIR", tmp)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("dry-run starts");
+    let lines = BufReader::new(child.stdout.take().expect("stdout piped")).lines();
+    (child, lines)
+}
+
+/// Nothing is left in the dry run's `TMPDIR`.
+fn assert_nothing_left_in(tmp: &std::path::Path) {
+    let left: Vec<_> = std::fs::read_dir(tmp)
+        .expect("temp dir readable")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
 /// Ctrl-C on a dry run: the cubes done are summed up, the exit status is a shell's for SIGINT,
 /// and the temporary data directory and the simulator's link go with the daemon.
 #[test]
 fn an_interrupted_dry_run_sums_up_what_it_did_and_leaves_nothing_behind() {
-    use std::io::{BufRead, BufReader};
     let tmp = tempfile::tempdir().expect("temp dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cubed"))
-        .args(["dry-run", "--cubes", "100", "--tables", "small"])
-        .env("TMPDIR", tmp.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("dry-run starts");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout piped")).lines();
+    let (mut child, mut lines) = long_dry_run(tmp.path());
     let first = (lines.by_ref().map_while(Result::ok)).find(|l| l.starts_with("cube 1 "));
     assert!(first.is_some_and(|l| l.contains("solved (verified)")));
     let sent = Command::new("kill")
@@ -127,39 +148,21 @@ fn an_interrupted_dry_run_sums_up_what_it_did_and_leaves_nothing_behind() {
         rest.contains("(verified by the simulator)"),
         "the summary: {rest}"
     );
-    let left: Vec<_> = std::fs::read_dir(tmp.path())
-        .expect("temp dir readable")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    assert_nothing_left_in(tmp.path());
 }
 
 /// A dry run whose reader goes away (`| head -2`): it stops as a shell reports SIGPIPE, and its
 /// temporary data directory goes with it, as on Ctrl-C.
 #[test]
 fn a_dry_run_whose_output_is_closed_stops_and_leaves_nothing_behind() {
-    use std::io::{BufRead, BufReader};
     let tmp = tempfile::tempdir().expect("temp dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cubed"))
-        .args(["dry-run", "--cubes", "100", "--tables", "small"])
-        .env("TMPDIR", tmp.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("dry-run starts");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout piped")).lines();
+    let (mut child, mut lines) = long_dry_run(tmp.path());
     let first = lines.next().and_then(Result::ok).unwrap_or_default();
     assert!(first.starts_with("cubed dry-run:"), "{first}");
     drop(lines);
     let status = child.wait().expect("dry-run exits");
     assert_eq!(status.code(), Some(141), "{status:?}");
-    let left: Vec<_> = std::fs::read_dir(tmp.path())
-        .expect("temp dir readable")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    assert_nothing_left_in(tmp.path());
 }
 
 #[test]
