@@ -181,7 +181,8 @@ pub struct StatusDoc {
     #[serde(default)]
     pub link: LinkDoc,
     /// The run history could not be written when the daemon started (a full disk): runs are
-    /// refused until space is freed and the daemon restarted (`notice` says where).
+    /// refused until space is freed (and, when it opened read-only, the daemon restarted;
+    /// `notice` says which and where).
     #[serde(default)]
     pub history_read_only: bool,
 }

@@ -159,7 +159,7 @@ impl RunningDaemon {
             cube_size: config.cube_size.name().to_string(),
             palette: palette_doc(&rig.palette),
             link,
-            history_read_only: opened_read_only,
+            history_read_only: read_only.is_some(),
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
         let board = StatusBoard::new(&inbox);

@@ -252,6 +252,8 @@ impl Service {
             s.state = DaemonState::Scanning;
             s.message = format!("run {id} starting");
             s.notice = None;
+            // A run was recorded: the history takes writes again.
+            s.history_read_only = false;
             s.run = Some(id);
             s.photos.clear();
             s.progress = None;
