@@ -225,7 +225,12 @@ pub fn parse_config(text: &str, path: &Path) -> Result<DaemonConfig, ConfigError
         ))
     })?;
     let base = path.parent().unwrap_or(Path::new("."));
-    Validator { file: &file, base }.validate(raw, path)
+    Validator {
+        file: &file,
+        base,
+        text,
+    }
+    .validate(raw, path)
 }
 
 /// A top-level field missing from `cubed.toml` is one of its sections: said so.
@@ -274,13 +279,19 @@ pub(super) fn whole_within<T: TryFrom<i64>>(
 struct Validator<'a> {
     file: &'a str,
     base: &'a Path,
+    /// The file's text, to say on which line a refused key is.
+    text: &'a str,
 }
 
 impl Validator<'_> {
     fn invalid(&self, section: &str, key: &str, problem: impl Into<String>) -> ConfigError {
+        let line = crate::robot::config_syntax::key_line(self.text, section, key);
         ConfigError::Invalid {
             file: self.file.to_string(),
-            section: format!("[{section}]"),
+            section: match line {
+                Some(n) => format!("[{section}] (line {n})"),
+                None => format!("[{section}]"),
+            },
             key: key.to_string(),
             problem: problem.into(),
         }

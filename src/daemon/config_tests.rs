@@ -162,6 +162,16 @@ fn errors_name_the_section_key_and_range() {
                 "{extra:?}: {message:?} lacks {needle:?}"
             );
         }
+        // The line of the key as written, counted here on its own.
+        let written = format!("{key} =");
+        let lines: Vec<usize> = (text.lines().enumerate())
+            .filter(|(_, l)| l.trim_start().starts_with(&written))
+            .map(|(n, _)| n + 1)
+            .collect();
+        if let [line] = lines[..] {
+            let at = format!("{section} (line {line})");
+            assert!(message.contains(&at), "{message:?} lacks {at:?}");
+        }
     }
 }
 

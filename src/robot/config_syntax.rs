@@ -48,6 +48,24 @@ pub(crate) fn another_kind(text: &str, wanted: FileKind) -> Option<String> {
     Some(format!("this is {}, not {}", is.words(), wanted.words()))
 }
 
+/// The line (from 1) of `key = …` in the table `[section]` of `text`, if it is written there.
+pub(crate) fn key_line(text: &str, section: &str, key: &str) -> Option<usize> {
+    let mut current = String::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            current = header.trim().to_string();
+        } else if current == section
+            && line
+                .split_once('=')
+                .is_some_and(|(name, _)| name.trim() == key)
+        {
+            return Some(n + 1);
+        }
+    }
+    None
+}
+
 /// The syntax error of `file`, a `wanted` kind of file, in words; or that it is another kind.
 pub(crate) fn syntax_or_kind_error(
     text: &str,
