@@ -3,7 +3,7 @@
 use super::config::Retention;
 use super::history::{sql_id, History, HistoryError, IMAGES_DIR, OUTCOMES};
 use super::history_rows::is_safe_relative;
-use super::run_error::HISTORY_STOPPED_RUN;
+use super::run_error::{history_stopped_run_by, HISTORY_STOPPED_RUN};
 use crate::error_chain::error_chain;
 use rusqlite::params;
 use std::collections::HashMap;
@@ -114,7 +114,7 @@ impl History {
         let (outcome, error) = match failed {
             None => (outcome, error.map(str::to_string)),
             Some(write) => {
-                let said = format!("the run history could not be written ({write}), so the run was stopped at a step boundary");
+                let said = history_stopped_run_by(&write);
                 let outcome = if outcome == "stopped" {
                     "failed"
                 } else {

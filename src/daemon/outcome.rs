@@ -121,9 +121,9 @@ impl Outcome {
             }
             Outcome::Ended(e) => {
                 let why = match (e.as_ref(), failed_write) {
-                    (RunError::Aborted(Abort::History), Some(write)) => format!(
-                        "the run history could not be written ({write}), so the run was stopped at a step boundary"
-                    ),
+                    (RunError::Aborted(Abort::History), Some(write)) => {
+                        super::run_error::history_stopped_run_by(write)
+                    }
                     _ => error_chain(e.as_ref()),
                 };
                 match e.ending() {

@@ -20,6 +20,13 @@ use tokio::task::JoinError;
 pub(super) const HISTORY_STOPPED_RUN: &str =
     "the run history could not be written, so the run was stopped at a step boundary";
 
+/// [`HISTORY_STOPPED_RUN`] naming the write that failed, as the run's ending and the page say it.
+pub(super) fn history_stopped_run_by(write: &str) -> String {
+    format!(
+        "the run history could not be written ({write}), so the run was stopped at a step boundary"
+    )
+}
+
 /// What a streamed program's progress is counted in.
 const COMMANDS: &str = "commands";
 
