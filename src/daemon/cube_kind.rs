@@ -12,6 +12,7 @@ use crate::vision::colour::Rgb;
 use crate::vision::palette::Palette;
 use crate::vision::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
 use crate::vision::pocket_sample::read_pocket_photos_and_grids;
+use crate::vision::recapture::overexposed_cube;
 use crate::vision::sample::{FaceGrid, SampleOptions};
 use crate::vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
 use crate::vision::turned::{settle_tops, settled_words};
@@ -78,6 +79,9 @@ pub(super) trait CubeKind: Clone + Send + 'static {
         None
     }
     fn is_solved(seen: &Self::Seen) -> bool;
+    /// The stickers of a cube read surely that were too bright to tell apart, whose faces are
+    /// taken again darker (`recapture::overexposed_cube`).
+    fn overexposed(seen: &Self::Seen, readings: &[Rgb], palette: &Palette) -> Vec<usize>;
     /// The palette symbols of every sticker, URFDLB.
     fn symbols(seen: &Self::Seen) -> String;
     /// Per sticker, the confidence shown on the page and recorded.
@@ -165,6 +169,11 @@ impl CubeKind for Three {
         seen.cubies.is_solved()
     }
 
+    fn overexposed(seen: &Classification, readings: &[Rgb], palette: &Palette) -> Vec<usize> {
+        let faces = (&seen.facelets.stickers[..], &seen.names);
+        overexposed_cube(readings, faces, palette, Self::PER_FACE)
+    }
+
     fn symbols(seen: &Classification) -> String {
         seen.symbols()
     }
@@ -242,6 +251,11 @@ impl CubeKind for Pocket {
 
     fn is_solved(seen: &PocketClassification) -> bool {
         seen.facelets.is_solved()
+    }
+
+    fn overexposed(seen: &PocketClassification, readings: &[Rgb], palette: &Palette) -> Vec<usize> {
+        let faces = (&seen.facelets.stickers[..], &seen.names);
+        overexposed_cube(readings, faces, palette, Self::PER_FACE)
     }
 
     fn symbols(seen: &PocketClassification) -> String {

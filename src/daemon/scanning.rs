@@ -12,7 +12,7 @@ use crate::robot::{EncodedProgram, MotionGroup};
 use crate::vision::camera::{CameraError, CaptureRequest, Exposure, Retake};
 use crate::vision::classify::ClassifyOptions;
 use crate::vision::colour::Rgb;
-use crate::vision::recapture::{step_for, Rounds};
+use crate::vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
 use crate::vision::sample::{FaceGrid, SampleOptions};
 use crate::vision::scan::{FacePhoto, ScanError};
 use std::sync::Arc;
@@ -68,8 +68,25 @@ pub(super) async fn classify<K: CubeKind>(
         };
         let unsure = match result {
             Ok(cube) => {
-                record::<K>(ctx, attempt, readings.as_ref(), &cube, None);
-                return Ok(cube);
+                let bright = K::overexposed(&cube, readings.as_ref(), &ctx.rig.palette);
+                let again = (!bright.is_empty())
+                    .then(|| rounds.again_after_doubt(readings.as_ref(), &bright, K::PER_FACE))
+                    .flatten();
+                let why = overexposed_words(&bright, K::PER_FACE);
+                let Some(again) = again else {
+                    if !bright.is_empty() {
+                        ctx.board.say(format!(
+                            "{}: {why}, still after {} re-capture(s); going on with the sure reading (the verify scan checks it; dim the lamp)",
+                            doing(ctx.verifying),
+                            rounds.done()
+                        ));
+                    }
+                    record::<K>(ctx, attempt, readings.as_ref(), &cube, None);
+                    return Ok(cube);
+                };
+                record::<K>(ctx, attempt, readings.as_ref(), &cube, Some(&why));
+                photos = photograph_again(ctx, attempt, (&again, &why), photos).await?;
+                continue;
             }
             Err(Unsure {
                 stickers,
@@ -102,17 +119,37 @@ pub(super) async fn classify<K: CubeKind>(
             record::<K>(ctx, attempt, readings.as_ref(), &best_guess, Some(&reason));
             return Err(error);
         };
-        super::metrics::recaptured();
-        ctx.board.say(format!(
-            "{}: unsure of {stickers}; photographing again: {}",
-            doing(ctx.verifying),
-            faces_and_exposures(&again)
-        ));
-        let faces: Vec<Face> = again.iter().map(|&(face, _)| face).collect();
-        let retaken = capture_scan_at(ctx, attempt, &again).await?;
-        photos.retain(|p| !faces.contains(&p.face));
-        photos.extend(retaken);
+        let why = format!("unsure of {stickers}");
+        photos = photograph_again(ctx, attempt, (&again, &why), photos).await?;
     }
+}
+
+/// Photographs the faces of `again` once more (saying `why` and how), in place of their photos.
+async fn photograph_again(
+    ctx: &mut RunContext,
+    attempt: u32,
+    (again, why): (&[(Face, Exposure)], &str),
+    mut photos: Vec<FacePhoto>,
+) -> Result<Vec<FacePhoto>, RunError> {
+    super::metrics::recaptured();
+    ctx.board.say(format!(
+        "{}: {why}; photographing again: {}",
+        doing(ctx.verifying),
+        faces_and_exposures(again)
+    ));
+    let faces: Vec<Face> = again.iter().map(|&(face, _)| face).collect();
+    let retaken = capture_scan_at(ctx, attempt, again).await?;
+    photos.retain(|p| !faces.contains(&p.face));
+    photos.extend(retaken);
+    Ok(photos)
+}
+
+/// Why a cube read surely is photographed again: its `stickers` were too bright to tell apart.
+fn overexposed_words(stickers: &[usize], per_face: usize) -> String {
+    format!(
+        "{} were too bright to be sure of: what tells their colours apart came out near full scale ({ROLL_OFF_CODE} or over) in both",
+        crate::cube::sticker_names(stickers, per_face)
+    )
 }
 
 fn state_of(verifying: bool) -> DaemonState {

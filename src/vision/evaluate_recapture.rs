@@ -7,7 +7,7 @@ use super::evaluate::{name_hash, LabelledScan, Tally};
 use super::palette::Palette;
 use super::perturb::{DrawnLight, Perturbation};
 use super::perturb_photo::{PhotoCondition, PhotoPerturbError};
-use super::recapture::Rounds;
+use super::recapture::{overexposed_cube, Rounds};
 use super::sample::SampleOptions;
 use super::scan::{read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings, ScanError};
 use super::turned::settle_tops;
@@ -142,8 +142,13 @@ pub trait Reader {
     /// Stickers a face.
     const PER_FACE: usize;
     fn classify(&self, readings: &Self::Readings) -> Self::Outcome;
-    /// The stickers in doubt of a refused reading (`None`: a cube was given).
-    fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>>;
+    /// The stickers to photograph again: those in doubt of a refused reading, or those of a
+    /// cube given that were overexposed (`recapture::overexposed_stickers`); `None`: none.
+    fn to_take_again(
+        &self,
+        outcome: &Self::Outcome,
+        readings: &Self::Readings,
+    ) -> Option<Vec<usize>>;
     fn record(
         tally: &mut Self::Tally,
         name: String,
@@ -172,10 +177,15 @@ impl Reader for Reading<'_> {
         classify(readings, self.palette, self.options)
     }
 
-    fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>> {
+    fn to_take_again(&self, outcome: &Self::Outcome, readings: &[Rgb; 54]) -> Option<Vec<usize>> {
         match outcome {
             Err(ClassifyError::Unsure { stickers, .. }) => Some(stickers.clone()),
-            Ok(_) => None,
+            Ok(c) => overexposed(
+                readings,
+                (&c.facelets.stickers, &c.names),
+                self.palette,
+                Self::PER_FACE,
+            ),
         }
     }
 
@@ -217,8 +227,12 @@ impl Reader for PhotoReading<'_> {
         self.0.classify(&self.settled(readings))
     }
 
-    fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>> {
-        Reading::doubtful(outcome)
+    fn to_take_again(
+        &self,
+        outcome: &Self::Outcome,
+        readings: &PhotoReadings,
+    ) -> Option<Vec<usize>> {
+        self.0.to_take_again(outcome, &readings.readings)
     }
 
     fn record(
@@ -276,9 +290,11 @@ impl<T> RecaptureTally<T> {
                 );
             }
             let before = rounds.clone();
-            let again = R::doubtful(&outcome).and_then(|doubtful| {
-                rounds.again_after_doubt(readings.as_ref(), &doubtful, R::PER_FACE)
-            });
+            let again = reader
+                .to_take_again(&outcome, &readings)
+                .and_then(|doubtful| {
+                    rounds.again_after_doubt(readings.as_ref(), &doubtful, R::PER_FACE)
+                });
             let Some(again) = again else {
                 R::record(&mut self.after, name.to_owned(), &readings, truth, outcome);
                 return;
@@ -391,4 +407,16 @@ fn changed_photo(
             ..photo.clone()
         })
         .map_err(|e| error_chain(&e))
+}
+
+/// The stickers to take again of a cube read surely (`recapture::overexposed_cube`), `None`
+/// when there are none.
+pub(crate) fn overexposed(
+    readings: &[Rgb],
+    faces_and_names: (&[Face], &[usize; 6]),
+    palette: &Palette,
+    per_face: usize,
+) -> Option<Vec<usize>> {
+    let stickers = overexposed_cube(readings, faces_and_names, palette, per_face);
+    (!stickers.is_empty()).then_some(stickers)
 }

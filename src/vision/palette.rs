@@ -96,6 +96,11 @@ impl Palette {
         colour.map_or([0; 3], |c| c.reference.to_rgb())
     }
 
+    /// The sRGB of each colour's reference, in palette order.
+    pub fn references_rgb(&self) -> [Rgb; 6] {
+        std::array::from_fn(|i| self.colours[i].reference.to_rgb())
+    }
+
     /// The colour a camera clips in every channel first: the one whose weakest
     /// channel is strongest (white in the standard scheme).
     pub fn palest(&self) -> usize {

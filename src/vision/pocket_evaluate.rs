@@ -125,10 +125,19 @@ impl Reader for PocketReading<'_> {
         classify_pocket(readings, self.palette, self.options)
     }
 
-    fn doubtful(outcome: &Self::Outcome) -> Option<Vec<usize>> {
+    fn to_take_again(
+        &self,
+        outcome: &Self::Outcome,
+        readings: &[Rgb; STICKERS],
+    ) -> Option<Vec<usize>> {
         match outcome {
             Err(PocketClassifyError::Unsure { stickers, .. }) => Some(stickers.clone()),
-            Ok(_) => None,
+            Ok(c) => super::evaluate_recapture::overexposed(
+                readings,
+                (&c.facelets.stickers, &c.names),
+                self.palette,
+                Self::PER_FACE,
+            ),
         }
     }
 

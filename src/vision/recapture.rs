@@ -2,6 +2,7 @@
 
 use super::camera::Exposure;
 use super::colour::Rgb;
+use super::palette::Palette;
 use crate::cube::Face;
 
 /// The brightest channel's mean (0..255) over a face's doubtful stickers at or above which the
@@ -9,6 +10,61 @@ use crate::cube::Face;
 pub const NEAR_CLIPPING: f32 = 230.0;
 /// ... at or below which it is taken again brighter: they came out near black.
 pub const NEAR_BLACK: f32 = 40.0;
+
+/// A channel at or above this sRGB code is in a webcam's highlight roll-off: it no longer keeps
+/// the sticker's ratios (as `highlight` hears a clipped middle).
+pub const ROLL_OFF_CODE: u8 = 240;
+
+/// Stickers of a reading given as a cube that were too bright to be told apart: two stickers of
+/// one face given different colours where the channel that tells those colours apart most (in
+/// the palette's `references`) is in the highlight roll-off in both. A webcam's roll-off bends
+/// that channel towards full scale (an orange and a yellow under a lamp too bright read
+/// (255, 246, 163) and (255, 255, 204): green tells them apart, and both are near 255 in it), so
+/// a sure reading can still be wrong; such a face was overexposed and is taken again darker
+/// while rounds are left. A yellow at (255, 245, 27) beside a white at (255, 255, 255) is not:
+/// blue tells them apart, and it is far from full scale in the yellow. `colours[s]` is the
+/// palette colour given sticker `s`; `per_face` stickers a face.
+pub fn overexposed_stickers(
+    readings: &[Rgb],
+    colours: &[usize],
+    references: &[Rgb; 6],
+    per_face: usize,
+) -> Vec<usize> {
+    let stickers = readings.len().min(colours.len());
+    let per_face = per_face.max(1);
+    let in_roll_off = |s: usize, c: usize| readings[s][c] >= ROLL_OFF_CODE;
+    let unsure_pair = |s: usize, t: usize| {
+        let (a, b) = (colours[s], colours[t]);
+        a != b
+            && a < 6
+            && b < 6
+            && in_roll_off(s, telling_channel(references[a], references[b]))
+            && in_roll_off(t, telling_channel(references[a], references[b]))
+    };
+    (0..stickers)
+        .filter(|&s| {
+            let face = s - s % per_face;
+            (face..(face + per_face).min(stickers)).any(|t| unsure_pair(s, t))
+        })
+        .collect()
+}
+
+/// `overexposed_stickers` of a cube read with each sticker named by `faces` (the face whose
+/// centre has its colour) and each face's colour by `names` (palette indices).
+pub fn overexposed_cube(
+    readings: &[Rgb],
+    (faces, names): (&[Face], &[usize; 6]),
+    palette: &Palette,
+    per_face: usize,
+) -> Vec<usize> {
+    let colours: Vec<usize> = faces.iter().map(|f| names[f.index()]).collect();
+    overexposed_stickers(readings, &colours, &palette.references_rgb(), per_face)
+}
+
+/// The channel in which two colours differ most.
+fn telling_channel(a: Rgb, b: Rgb) -> usize {
+    (0..3).max_by_key(|&c| a[c].abs_diff(b[c])).unwrap_or(0)
+}
 
 /// Which way to take a face again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,6 +280,79 @@ mod tests {
             Exposure::NORMAL,
             "all six again, as locked"
         );
+    }
+
+    /// The standard palette's references: white, red, green, yellow, orange, blue.
+    const REFERENCES: [Rgb; 6] = [
+        [235, 235, 235],
+        [190, 30, 40],
+        [30, 160, 80],
+        [230, 215, 40],
+        [250, 120, 30],
+        [30, 80, 190],
+    ];
+    const WHITE: usize = 0;
+    const YELLOW: usize = 3;
+    const ORANGE: usize = 4;
+
+    #[test]
+    fn two_colours_both_near_full_scale_in_what_tells_them_apart_are_overexposed() {
+        let mut readings = [[120u8, 90, 60]; 54];
+        let mut colours = [1usize; 54];
+        // R face: an orange and a yellow washed out by a lamp too bright (green tells them apart).
+        (readings[9], colours[9]) = ([255, 246, 163], ORANGE);
+        (readings[16], colours[16]) = ([255, 255, 204], YELLOW);
+        assert_eq!(
+            overexposed_stickers(&readings, &colours, &REFERENCES, 9),
+            vec![9, 16]
+        );
+        // The orange a little darker in green: its green is out of the roll-off.
+        readings[9] = [255, 236, 163];
+        assert!(overexposed_stickers(&readings, &colours, &REFERENCES, 9).is_empty());
+    }
+
+    #[test]
+    fn a_bright_yellow_beside_white_is_told_apart_by_blue_and_is_not_overexposed() {
+        let mut readings = [[120u8, 90, 60]; 54];
+        let mut colours = [1usize; 54];
+        (readings[27], colours[27]) = ([255, 245, 27], YELLOW);
+        (readings[28], colours[28]) = ([255, 255, 255], WHITE);
+        assert!(overexposed_stickers(&readings, &colours, &REFERENCES, 9).is_empty());
+        // Blue near full scale in the yellow too: white and yellow can no longer be told apart.
+        readings[27] = [255, 255, 242];
+        assert_eq!(
+            overexposed_stickers(&readings, &colours, &REFERENCES, 9),
+            vec![27, 28]
+        );
+    }
+
+    #[test]
+    fn overexposed_stickers_pair_only_within_a_face_and_only_across_colours() {
+        let mut readings = [[120u8, 90, 60]; 54];
+        let mut colours = [1usize; 54];
+        // One on U, one on R: different faces, different light.
+        (readings[8], colours[8]) = ([255, 246, 163], ORANGE);
+        (readings[9], colours[9]) = ([255, 255, 204], YELLOW);
+        // Two whites on F: one colour.
+        (readings[18], colours[18]) = ([255, 255, 255], WHITE);
+        (readings[19], colours[19]) = ([255, 255, 250], WHITE);
+        assert!(overexposed_stickers(&readings, &colours, &REFERENCES, 9).is_empty());
+        // A 2x2's faces are four stickers: 3 and 4 lie on U and R, 0 and 1 both on U.
+        let bright = [[255u8, 246, 163], [255, 255, 204]];
+        let mut pocket = [[9u8, 9, 9]; 8];
+        (pocket[3], pocket[4]) = (bright[0], bright[1]);
+        let colours = [1, 1, 1, ORANGE, YELLOW, 1, 1, 1];
+        assert!(overexposed_stickers(&pocket, &colours, &REFERENCES, 4).is_empty());
+        let mut pocket = [[9u8, 9, 9]; 8];
+        (pocket[0], pocket[1]) = (bright[0], bright[1]);
+        let colours = [ORANGE, YELLOW, 1, 1, 1, 1, 1, 1];
+        assert_eq!(
+            overexposed_stickers(&pocket, &colours, &REFERENCES, 4),
+            vec![0, 1]
+        );
+        // A colour not in the palette (a symbol it does not have) pairs with nothing.
+        let unknown = [usize::MAX, YELLOW, 1, 1, 1, 1, 1, 1];
+        assert!(overexposed_stickers(&pocket, &unknown, &REFERENCES, 4).is_empty());
     }
 
     #[test]

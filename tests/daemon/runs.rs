@@ -300,6 +300,40 @@ async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the
     daemon.shutdown().await;
 }
 
+/// A lamp a little too bright: the first photos read as a sure cube, but a face shows two
+/// colours both near full scale in what tells them apart, so it is taken again darker before
+/// the cube is solved.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_face_read_surely_but_too_bright_to_be_sure_of_is_taken_again_darker() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "", 0.0);
+    config.sim.exposure = 1.3;
+    config.sim.highlight_rolloff = 1.0;
+    config.sim.seed = 3;
+    let daemon = start_with(&config).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(3));
+    let mut said = daemon.handle.subscribe();
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert!(sim.cube().is_solved(), "solved on the simulator's own cube");
+    let messages = said_so_far(&mut said);
+    let overexposed = (messages.iter())
+        .find(|m| m.contains("too bright to be sure of"))
+        .unwrap_or_else(|| panic!("no face taken again as overexposed: {messages:?}"));
+    assert!(
+        overexposed.starts_with("scanning: F")
+            && overexposed.ends_with("photographing again: F 1 stop darker"),
+        "{overexposed}"
+    );
+    assert!(
+        !messages.iter().any(|m| m.contains("unsure of")),
+        "the first take was read surely: {messages:?}"
+    );
+    daemon.shutdown().await;
+}
+
 /// A lamp too bright even two stops darker: the run is refused before any turn, and the
 /// refusal says what to do (dim the lamp), for both sizes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

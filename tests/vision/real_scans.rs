@@ -324,3 +324,40 @@ fn dark_faces_in_doubt_are_taken_brighter() {
     );
     assert!(both.after.right > both.first.right);
 }
+
+/// The development scan whose whites and yellows clip alike (3x3x3-random-01) under the bench's
+/// strong drift: two of its 200 variants read as a sure but wrong cube on the first take, each
+/// with two colours on a face near full scale in what tells them apart. Those faces are taken
+/// again darker although the reading was sure, and none ends confidently wrong.
+#[test]
+fn sure_readings_of_overexposed_faces_are_taken_again_and_none_ends_confidently_wrong() {
+    let scans: Vec<LabelledScan> = (real_scans().into_iter())
+        .map(|(_, scan)| scan)
+        .filter(|scan| scan.name == "3x3x3-random-01")
+        .collect();
+    assert_eq!(scans.len(), 1, "the clipped development scan");
+    let (palette, options) = (Palette::default(), ClassifyOptions::default());
+    let reading = Reading {
+        palette: &palette,
+        options: &options,
+    };
+    let strong = condition("strong");
+    let both = tally_variants_recaptured(&scans, (200, 1), &strong, (&reading, &Rounds::new(2)));
+    assert!(
+        both.first.wrong >= 2,
+        "the first takes this witness is about: {:?}",
+        both.first.failures
+    );
+    assert_eq!(
+        both.after.wrong + both.after.illegal,
+        0,
+        "{:?}",
+        both.after.failures
+    );
+    assert!(
+        both.after.right >= both.first.right + both.first.wrong,
+        "the sure but overexposed readings end right: {} -> {}",
+        both.first.right,
+        both.after.right
+    );
+}
