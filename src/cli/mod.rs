@@ -30,6 +30,7 @@ pub mod test_program;
 pub mod trust_bench;
 pub mod vision_bench;
 pub mod vision_bench_photos;
+pub mod vision_bench_repairs;
 pub mod vision_cmds;
 mod vision_folder;
 pub mod web_bench;

@@ -6,7 +6,7 @@ use cubed::vision::classify::{Calibration, ClassifyOptions};
 use cubed::vision::evaluate::{fit_calibration, scans_in, LabelledScan, Part, Sample};
 use cubed::vision::palette::Palette;
 use cubed::vision::perturb::conditions;
-use cubed::vision::pocket_classify::classify_pocket_best_guess;
+use cubed::vision::pocket_classify::{classify_pocket_best_guess, POCKET_UNSHOWN_REPAIR};
 use cubed::vision::pocket_evaluate::{
     tally_real_pockets, tally_real_pockets_recaptured, tally_sim_pockets, PocketReading,
     PocketTally,
@@ -48,14 +48,16 @@ pub fn print_real_pocket_rows(
     println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|-----|");
     let reading = PocketReading { palette, options };
     let rounds = Rounds::new(recaptures);
+    let mut guesses: Vec<Vec<Sample>> = parts.iter().map(|_| Vec::new()).collect();
     for condition in conditions() {
-        for &part in parts {
+        for (&part, guessed) in parts.iter().zip(guesses.iter_mut()) {
             let both = tally_real_pockets_recaptured(
                 &scans_in(all, part),
                 (variants, seed),
                 condition.perturbation.as_ref(),
                 (&reading, &rounds),
             );
+            guessed.extend(both.first.samples.iter().chain(&both.after.samples));
             let (t, after) = (&both.first, &both.after);
             let percent = |t: &PocketTally, n: usize| 100.0 * n as f64 / t.total().max(1) as f64;
             println!(
@@ -72,6 +74,10 @@ pub fn print_real_pocket_rows(
                 percent(after, after.wrong),
             );
         }
+    }
+    for (part, guessed) in parts.iter().zip(&guesses) {
+        let what = format!("2x2, {} part", part.label());
+        super::vision_bench_repairs::print_repair_reach(&what, guessed, POCKET_UNSHOWN_REPAIR);
     }
 }
 

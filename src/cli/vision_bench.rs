@@ -4,7 +4,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
-use cubed::vision::classify::{classify_best_guess, Calibration, ClassifyOptions};
+use cubed::vision::classify::{classify_best_guess, Calibration, ClassifyOptions, UNSHOWN_REPAIR};
 use cubed::vision::evaluate::{
     choose_threshold, fit_calibration, reliability, scans_in, tally_scans, LabelledScan, Part,
     Sample, Tally,
@@ -356,11 +356,13 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     println!("| condition                                            | part     | cubes |   right  | refused  | confidently wrong | illegal | after re-capture: right / refused / wrong |");
     println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|-----|-----|");
     let mut pooled: Vec<(Part, Vec<Sample>)> = parts.iter().map(|&p| (p, Vec::new())).collect();
+    let mut finals: Vec<Vec<Sample>> = parts.iter().map(|_| Vec::new()).collect();
     for condition in conditions() {
-        for (part, samples) in pooled.iter_mut() {
+        for ((part, samples), last) in pooled.iter_mut().zip(finals.iter_mut()) {
             let scans = scans_in(&all, *part);
             let rounds = Rounds::new(args.recaptures);
             let both = run_condition(&condition, &scans, (&args, &rounds), &palette, &options);
+            last.extend(both.after.samples.iter().copied());
             let tally = both.first;
             row(condition.name, part.label(), &tally, &both.after);
             if *part == Part::Dev {
@@ -371,8 +373,14 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
             samples.extend(tally.samples);
         }
     }
-    for (part, samples) in &pooled {
+    for ((part, samples), last) in pooled.iter().zip(&finals) {
         print_reliability(*part, samples, options.min_confidence);
+        let both = [samples.as_slice(), last.as_slice()].concat();
+        super::vision_bench_repairs::print_repair_reach(
+            &format!("3x3, {} part", part.label()),
+            &both,
+            UNSHOWN_REPAIR,
+        );
 
         if let (Part::Dev, Some(path)) = (part, &args.samples_out) {
             let csv: String = samples
@@ -409,6 +417,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     );
     print_sim_recapture_rows(&args, &palette, &options);
     print_turned_faces_row(args.seed, &palette, &options);
+    super::vision_bench_repairs::print_pieces_wrong_in_place(&all, &palette, &options);
     let scans: Vec<LabelledScan> = all.iter().map(|(_, s)| s.clone()).collect();
     print_timings(&scans, args.timing_runs, &palette, &options);
     super::pocket_vision_bench::print_real_pocket_rows(

@@ -125,6 +125,20 @@ pub struct Classification {
     pub converged: bool,
     /// How the gaps become probabilities.
     pub calibration: Calibration,
+    /// How much more it costs than readings that keep fewer of the cube's rules.
+    pub repairs: Repairs,
+}
+
+/// How much more a legal reading costs than readings that keep fewer of the cube's rules: what
+/// the bounds against a cube that cannot exist and against stickers that make no cube judge.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Repairs {
+    /// Over the readings taken as they are (any twist, flip and parity; a 3x3's corners also
+    /// mirrored), judged against `IMPOSSIBLE_REPAIR`.
+    pub as_read: f32,
+    /// Over each sticker read as the colour it looks most like, judged against
+    /// `UNSHOWN_REPAIR` (a 2x2: `POCKET_UNSHOWN_REPAIR`).
+    pub unshown: f32,
 }
 
 impl Classification {
@@ -363,10 +377,19 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
     // the correction models: those stickers are in doubt.
     let unlike = unlike_stickers(readings, &colours);
     let alike = alike_stickers_told_apart(readings, &colours);
-    let mut impossible = repaired_against_the_readings(&best.costs, &colours);
-    if impossible.is_empty() {
-        impossible = given_colours_they_do_not_show(&best.costs, &colours);
-    }
+    let (as_read, as_read_colours) = repair_over_the_readings(&best.costs, &colours);
+    let (unshown, nearest_colours) = repair_over_the_nearest(&best.costs, &colours);
+    let repairs = Repairs { as_read, unshown };
+    let impossible = if as_read > IMPOSSIBLE_REPAIR {
+        // A piece twisted, flipped, swapped or mirrored in place (a misread, or a cube put
+        // together wrong), which a legal reading only repairs: where the two differ.
+        differing(&as_read_colours, &colours, |_| true)
+    } else if unshown > UNSHOWN_REPAIR {
+        // Stickers given another colour than they look: the readings make no cube.
+        differing(&nearest_colours, &colours, |s| s % 9 != 4)
+    } else {
+        Vec::new()
+    };
     for &s in unlike.iter().chain(&alike).chain(&impossible) {
         gaps[s] = 0.0;
     }
@@ -382,6 +405,7 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
         gaps,
         converged,
         calibration: options.calibration,
+        repairs,
     };
     Reading {
         classification,
@@ -395,53 +419,56 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
 /// How much more a legal cube may cost than the readings taken as they are (the pieces with
 /// any twists, flips and parity, corners also mirrored) before the readings are taken to break
 /// a rule of the cube. Noise makes a legal reading cost more now and then (in the development
-/// part's readings under every lighting condition, up to 38.7 where the legal reading is right
-/// but for one of 42.1, refused for another doubt; up to 20.2 in the 2x2s of their corners,
-/// which allow no mirror); an edge flipped, a corner twisted or mirrored in place makes it
+/// part's readings under every lighting condition, up to 38.7 where the legal reading is right;
+/// up to 20.2 in the 2x2s of their corners, which allow no mirror: `cubed bench vision`); an edge flipped, a corner twisted or mirrored in place makes it
 /// cost two or three clearly read stickers (47 to 229 on the ten real scans). The 2x2 reader
 /// uses the same bound (its costs are the same).
-pub(crate) const IMPOSSIBLE_REPAIR: f32 = 40.0;
+pub const IMPOSSIBLE_REPAIR: f32 = 40.0;
 
-/// The stickers where the cheapest legal cube differs from the readings taken as they are,
-/// when it costs more than `IMPOSSIBLE_REPAIR` over them: a piece twisted, flipped, swapped or
-/// mirrored in place (a misread, or a cube put together wrong), which a legal reading only
-/// repairs.
-fn repaired_against_the_readings(costs: &StickerCosts, colours: &[usize; 54]) -> Vec<usize> {
+/// The stickers (those `which` allows) where `other` gives another colour than `colours`.
+fn differing(
+    other: &[usize; 54],
+    colours: &[usize; 54],
+    which: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    (0..54)
+        .filter(|&s| which(s) && other[s] != colours[s])
+        .collect()
+}
+
+/// How much more `colours` cost than the readings taken as they are, and those colours.
+fn repair_over_the_readings(costs: &StickerCosts, colours: &[usize; 54]) -> (f32, [usize; 54]) {
     let as_read = colours_without_cube_rules(costs);
-    let repair: f32 = (0..54)
+    let repair = (0..54)
         .map(|s| costs[s][colours[s]] - costs[s][as_read[s]])
         .sum();
-    if repair <= IMPOSSIBLE_REPAIR {
-        return Vec::new();
-    }
-    (0..54).filter(|&s| as_read[s] != colours[s]).collect()
+    (repair, as_read)
 }
 
 /// How much more the legal cube may cost than each sticker read as the colour it looks most
 /// like (no rule of the cube kept, not even that its pieces exist) before the readings are
-/// taken to show no cube. Chosen on the development part: its right readings cost up to 99.0
-/// over their nearest colours (strong drift: a few stickers the cube's rules read right
-/// against their look), median 0; the bound leaves a fifth more. A face photographed turned
+/// taken to show no cube. Chosen on the development part: its right readings then cost up to
+/// 99.0 over their nearest colours (strong drift: a few stickers the cube's rules read right
+/// against their look), median 0; the bound leaves a fifth more. Today one right reading of
+/// its 12 012 first and final takes costs more, 123.7, and is refused (`cubed bench vision`). A face photographed turned
 /// makes pieces that do not exist, which a piece-by-piece repair cannot see; read with the
 /// palette's own colours, 71 of the 78 turned faces of 100 random cubes that the light
 /// correction would otherwise read as another cube cost more (`vision::turned`).
-pub(crate) const UNSHOWN_REPAIR: f32 = 120.0;
+pub const UNSHOWN_REPAIR: f32 = 120.0;
 
-/// The stickers given another colour than the one they look most like, when all of them
-/// cost more than [`UNSHOWN_REPAIR`] over it: the readings show stickers that make no cube.
-fn given_colours_they_do_not_show(costs: &StickerCosts, colours: &[usize; 54]) -> Vec<usize> {
-    let nearest = |s: usize| (0..6).min_by(|&a, &b| costs[s][a].total_cmp(&costs[s][b]));
-    let non_centres = (0..54).filter(|s| s % 9 != 4);
-    let repair: f32 = non_centres
-        .clone()
-        .filter_map(|s| Some(costs[s][colours[s]] - costs[s][nearest(s)?]))
+/// How much more `colours` cost, centres aside, than each sticker read as the colour it looks
+/// most like, and those colours.
+fn repair_over_the_nearest(costs: &StickerCosts, colours: &[usize; 54]) -> (f32, [usize; 54]) {
+    let nearest: [usize; 54] = std::array::from_fn(|s| {
+        (0..6)
+            .min_by(|&a, &b| costs[s][a].total_cmp(&costs[s][b]))
+            .unwrap_or(colours[s])
+    });
+    let repair = (0..54)
+        .filter(|s| s % 9 != 4)
+        .map(|s| costs[s][colours[s]] - costs[s][nearest[s]])
         .sum();
-    if repair <= UNSHOWN_REPAIR {
-        return Vec::new();
-    }
-    non_centres
-        .filter(|&s| nearest(s).is_some_and(|k| k != colours[s]))
-        .collect()
+    (repair, nearest)
 }
 
 /// Bounds the gaps by the cube's recolourings: giving every non-centre

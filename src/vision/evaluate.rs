@@ -1,6 +1,8 @@
 //! Measuring the classifier: the development / held-out split of the labelled scans, runs over them (as they are or with seeded lighting variants) counting right, refused, wrong and illegal results, and the confidence of each outcome for the reliability table.
 
-use super::classify::{classify, Calibration, Classification, ClassifyError, ClassifyOptions};
+use super::classify::{
+    classify, Calibration, Classification, ClassifyError, ClassifyOptions, Repairs,
+};
 use super::colour::Rgb;
 use super::evaluate_recapture::{tally_variants_recaptured, Reading};
 use super::lighting::CLIPPED;
@@ -69,6 +71,39 @@ pub struct Sample {
     /// Its calibrated chance of being wrong.
     pub error_probability: f32,
     pub right: bool,
+    /// What the bounds against impossible and unshown cubes judged.
+    pub repairs: Repairs,
+}
+
+/// How far the repairs of some best guesses reach, measured against a bound.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RepairReach {
+    /// The largest of any best guess.
+    pub largest: f32,
+    /// The largest of a right one.
+    pub largest_right: f32,
+    /// Right ones above the bound (refused as impossible, or as showing no cube).
+    pub right_over: usize,
+}
+
+/// How far `repair` of `samples` reaches against `bound`.
+pub fn repair_reach(
+    samples: &[Sample],
+    repair: impl Fn(&Repairs) -> f32,
+    bound: f32,
+) -> RepairReach {
+    samples.iter().fold(RepairReach::default(), |reach, s| {
+        let r = repair(&s.repairs);
+        RepairReach {
+            largest: reach.largest.max(r),
+            largest_right: if s.right {
+                reach.largest_right.max(r)
+            } else {
+                reach.largest_right
+            },
+            right_over: reach.right_over + usize::from(s.right && r > bound),
+        }
+    })
 }
 
 /// Counts of outcomes.
@@ -147,6 +182,7 @@ impl Tally {
             gap: guess.least_gap(),
             error_probability: guess.error_probability(),
             right: guess.facelets == *truth,
+            repairs: guess.repairs,
         });
         let blank = |s: usize| readings[s].iter().all(|&c| c >= CLIPPED);
         if (0..54).any(|s| guess.facelets.stickers[s] != truth.stickers[s] && blank(s)) {
@@ -350,11 +386,39 @@ mod tests {
     }
 
     #[test]
+    fn repair_reach_keeps_the_largest_and_counts_right_ones_over_the_bound() {
+        let s = |as_read, right| Sample {
+            gap: 1.0,
+            error_probability: 0.0,
+            right,
+            repairs: Repairs {
+                as_read,
+                unshown: 0.0,
+            },
+        };
+        let samples = [s(12.0, true), s(77.5, false), s(42.1, true), s(3.0, true)];
+        let reach = repair_reach(&samples, |r| r.as_read, 40.0);
+        assert_eq!(
+            reach,
+            RepairReach {
+                largest: 77.5,
+                largest_right: 42.1,
+                right_over: 1
+            }
+        );
+        assert_eq!(
+            repair_reach(&[], |r| r.as_read, 40.0),
+            RepairReach::default()
+        );
+    }
+
+    #[test]
     fn reliability_bins_count_right_and_wrong() {
         let s = |error_probability, right| Sample {
             gap: 0.0,
             error_probability,
             right,
+            repairs: Repairs::default(),
         };
         let samples = [s(0.75, false), s(0.25, true), s(0.1, true), s(0.001, false)];
         let counts: Vec<(f64, usize, usize)> = reliability(&samples, &[0.0, 0.5, 0.99])
@@ -373,6 +437,7 @@ mod tests {
             gap,
             error_probability: 0.0,
             right,
+            repairs: Repairs::default(),
         };
         let mut cond = vec![s(1.0, false), s(9.0, false)];
         cond.extend((0..998).map(|_| s(100.0, true)));
@@ -409,6 +474,7 @@ mod tests {
                     gap: gap as f32,
                     error_probability: 0.0,
                     right: k >= wrong,
+                    repairs: Repairs::default(),
                 });
             }
         }

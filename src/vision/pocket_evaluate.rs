@@ -69,6 +69,7 @@ impl PocketTally {
             gap: guess.least_gap(),
             error_probability: guess.error_probability(),
             right: guess.facelets == *truth,
+            repairs: guess.repairs,
         });
         match result {
             Ok(c) if c.facelets == *truth => self.right += 1,
