@@ -273,22 +273,34 @@ async fn clipped_faces_in_doubt_are_photographed_a_stop_darker_each_round() {
     daemon.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the_cube_solved() {
+/// Runs `cube` on the simulator under a lamp of `exposure` that fades highlights as a webcam
+/// does (the simulator's own seed `seed`, if given) and asserts the run ends verified solved:
+/// the daemon, the run and what it said.
+async fn solved_under_a_webcam_lamp(
+    exposure: f32,
+    seed: Option<u64>,
+    cube: FaceletCube,
+) -> (cubed::daemon::RunningDaemon, u64, Vec<String>) {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = super::config(dir.path(), "", 0.0);
-    // Yellow fades to white as it clips, as on a webcam: the first photos cannot be read.
-    config.sim.exposure = 1.6;
+    config.sim.exposure = exposure;
     config.sim.highlight_rolloff = 1.0;
+    config.sim.seed = seed.unwrap_or(config.sim.seed);
     let daemon = start_with(&config).await;
     let sim = daemon.sim.clone().expect("sim");
-    sim.load_cube(random(18));
+    sim.load_cube(cube);
     let mut said = daemon.handle.subscribe();
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     assert!(sim.cube().is_solved(), "solved on the simulator's own cube");
-    let messages = said_so_far(&mut said);
+    (daemon, run, said_so_far(&mut said))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the_cube_solved() {
+    // Yellow fades to white as it clips, as on a webcam: the first photos cannot be read.
+    let (daemon, run, messages) = solved_under_a_webcam_lamp(1.6, None, random(18)).await;
     assert!(
         (messages.iter()).any(|m| m.contains("photographing again") && m.contains("1 stop darker")),
         "{messages:?}"
@@ -305,20 +317,7 @@ async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the
 /// the cube is solved.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_face_read_surely_but_too_bright_to_be_sure_of_is_taken_again_darker() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let mut config = super::config(dir.path(), "", 0.0);
-    config.sim.exposure = 1.3;
-    config.sim.highlight_rolloff = 1.0;
-    config.sim.seed = 3;
-    let daemon = start_with(&config).await;
-    let sim = daemon.sim.clone().expect("sim");
-    sim.load_cube(random(3));
-    let mut said = daemon.handle.subscribe();
-    let run = daemon.handle.start(StartSource::Web).await.expect("start");
-    let end = finished(&daemon.handle, run).await;
-    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
-    assert!(sim.cube().is_solved(), "solved on the simulator's own cube");
-    let messages = said_so_far(&mut said);
+    let (daemon, _, messages) = solved_under_a_webcam_lamp(1.3, Some(3), random(3)).await;
     let overexposed = (messages.iter())
         .find(|m| m.contains("too bright to be sure of"))
         .unwrap_or_else(|| panic!("no face taken again as overexposed: {messages:?}"));
