@@ -3,6 +3,7 @@
 mod abort;
 pub(crate) mod api;
 pub(crate) mod board;
+pub(crate) mod capture;
 pub mod config;
 mod config_camera;
 pub mod config_search;

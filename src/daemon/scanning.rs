@@ -1,21 +1,19 @@
-//! The scan and classify stages of a run: the robot shows each face to the camera (the planner's scan program), the photos are saved and read as the run's `CubeKind` (a 3x3 or a 2x2), unsure faces are photographed again, and the classified cube is recorded or refused with the reason.
+//! The scan and classify stages of a run: the robot shows each face to the camera (`capture`), the photos are read as the run's `CubeKind` (a 3x3 or a 2x2), unsure faces (and faces of a sure reading too bright to be sure of) are photographed again, and the classified cube is recorded or refused with the reason.
 
-use super::api::{DaemonState, PhotoDoc, StickerDoc};
+use super::api::{DaemonState, StickerDoc};
 use super::board::hex;
-use super::context::{LinkNews, Phase, RunContext};
+use super::capture::{capture_scan, capture_scan_at};
+use super::context::{Phase, RunContext};
 use super::cube_kind::{CubeKind, Unsure};
 use super::run_error::RunError;
 use crate::cube::Face;
 use crate::error_chain::error_chain;
-use crate::robot::{Action, PhysicsState, RobotState};
-use crate::robot::{EncodedProgram, MotionGroup};
-use crate::vision::camera::{CameraError, CaptureRequest, Exposure, Retake};
+use crate::vision::camera::{Exposure, Retake};
 use crate::vision::classify::ClassifyOptions;
 use crate::vision::colour::Rgb;
 use crate::vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
 use crate::vision::sample::{FaceGrid, SampleOptions};
 use crate::vision::scan::{FacePhoto, ScanError};
-use std::sync::Arc;
 
 /// Scan: the robot shows each face to the camera; `attempt` 0 is the first scan, later ones
 /// verify. Returns the six photos.
@@ -69,18 +67,9 @@ pub(super) async fn classify<K: CubeKind>(
         let unsure = match result {
             Ok(cube) => {
                 let bright = K::overexposed(&cube, readings.as_ref(), &ctx.rig.palette);
-                let again = (!bright.is_empty())
-                    .then(|| rounds.again_after_doubt(readings.as_ref(), &bright, K::PER_FACE))
-                    .flatten();
-                let why = overexposed_words(&bright, K::PER_FACE);
-                let Some(again) = again else {
-                    if !bright.is_empty() {
-                        ctx.board.say(format!(
-                            "{}: {why}, still after {} re-capture(s); going on with the sure reading (the verify scan checks it; dim the lamp)",
-                            doing(ctx.verifying),
-                            rounds.done()
-                        ));
-                    }
+                let Some((again, why)) =
+                    overexposed_again(ctx, &mut rounds, &readings, &bright, K::PER_FACE)
+                else {
                     record::<K>(ctx, attempt, readings.as_ref(), &cube, None);
                     return Ok(cube);
                 };
@@ -144,6 +133,37 @@ async fn photograph_again(
     Ok(photos)
 }
 
+/// The faces of a cube read surely to photograph again because its `bright` stickers were too
+/// bright to tell apart, with why; `None` (said, when there were such stickers) when no round
+/// is left or the camera cannot take another photo: the sure reading stands.
+fn overexposed_again(
+    ctx: &RunContext,
+    rounds: &mut Rounds,
+    readings: &impl AsRef<[Rgb]>,
+    bright: &[usize],
+    per_face: usize,
+) -> Option<(Vec<(Face, Exposure)>, String)> {
+    if bright.is_empty() {
+        return None;
+    }
+    let why = overexposed_words(bright, per_face);
+    if let Some(again) = rounds.again_after_doubt(readings.as_ref(), bright, per_face) {
+        return Some((again, why));
+    }
+    let left = match ctx.rig.camera_retake {
+        Retake::SamePhoto => "these photos cannot be taken again".to_string(),
+        _ => format!(
+            "still after {} re-capture(s) (dim the lamp or lower `[camera] exposure`)",
+            rounds.done()
+        ),
+    };
+    ctx.board.say(format!(
+        "{}: {why}; {left}: going on with the sure reading, which the verify scan checks",
+        doing(ctx.verifying)
+    ));
+    None
+}
+
 /// Why a cube read surely is photographed again: its `stickers` were too bright to tell apart.
 fn overexposed_words(stickers: &[usize], per_face: usize) -> String {
     format!(
@@ -160,7 +180,7 @@ fn state_of(verifying: bool) -> DaemonState {
     }
 }
 
-fn doing(verifying: bool) -> &'static str {
+pub(super) fn doing(verifying: bool) -> &'static str {
     if verifying {
         "verifying"
     } else {
@@ -270,17 +290,6 @@ fn record<K: CubeKind>(
     });
 }
 
-/// The photo turned so the face is drawn as in the net (what the page overlays the stickers on).
-fn upright(image: &image::RgbImage, image_rotation: u8) -> image::RgbImage {
-    use image::imageops::{rotate180, rotate270, rotate90};
-    match image_rotation % 4 {
-        1 => rotate270(image),
-        2 => rotate180(image),
-        3 => rotate90(image),
-        _ => image.clone(),
-    }
-}
-
 /// "U, R 1 stop darker; F as before": the faces to take again, grouped by their exposures.
 fn faces_and_exposures(again: &[(Face, Exposure)]) -> String {
     let mut exposures: Vec<Exposure> = again.iter().map(|&(_, e)| e).collect();
@@ -299,197 +308,6 @@ fn faces_and_exposures(again: &[(Face, Exposure)]) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
-}
-
-/// Runs the scan program from the robot's pose and photographs `wanted` faces on the way.
-pub(crate) async fn capture_scan(
-    ctx: &mut RunContext,
-    attempt: u32,
-    wanted: &[Face],
-) -> Result<Vec<FacePhoto>, RunError> {
-    let wanted: Vec<(Face, Exposure)> = wanted.iter().map(|&f| (f, Exposure::NORMAL)).collect();
-    capture_scan_at(ctx, attempt, &wanted).await
-}
-
-/// `capture_scan` with each wanted face's photo taken at its exposure.
-async fn capture_scan_at(
-    ctx: &mut RunContext,
-    attempt: u32,
-    wanted: &[(Face, Exposure)],
-) -> Result<Vec<FacePhoto>, RunError> {
-    ctx.abort.check()?;
-    let phase = Phase::begin("scan", attempt);
-    let start = ctx.rig.robot_state.ok_or(RunError::PoseUnknown)?;
-    let plan = ctx
-        .rig
-        .planner
-        .plan_scan(&start)
-        .map_err(RunError::PlanScan)?;
-    let encoded = ctx.rig.encode(&plan.program)?;
-    let (poses, motion_ms) = robot_poses(ctx, &start, &plan.program)?;
-    ctx.rig.plan_motion(motion_ms);
-    let mut photos = Vec::new();
-    let mut sent = 0;
-    for (index, step) in plan.program.steps.iter().enumerate() {
-        let captures: Vec<CaptureRequest> =
-            step.actions.iter().filter_map(capture_request).collect();
-        if captures.is_empty() {
-            continue;
-        }
-        let upto = encoded
-            .groups
-            .iter()
-            .take_while(|(s, _)| *s < index)
-            .count();
-        move_robot(ctx, &encoded, sent..upto, &poses)
-            .await
-            .map_err(|e| e.in_faces(photos.len(), wanted.len()))?;
-        sent = upto;
-        for mut request in captures {
-            let Some(&(_, exposure)) = wanted.iter().find(|(f, _)| *f == request.face) else {
-                continue;
-            };
-            request.exposure = exposure;
-            photos.push(take_photo(ctx, attempt, request).await?);
-        }
-    }
-    move_robot(ctx, &encoded, sent..encoded.groups.len(), &poses)
-        .await
-        .map_err(|e| e.in_faces(photos.len(), wanted.len()))?;
-    ctx.rig.robot_state = Some(plan.end);
-    phase.end(ctx);
-    Ok(photos)
-}
-
-fn capture_request(action: &Action) -> Option<CaptureRequest> {
-    match *action {
-        Action::Capture {
-            camera,
-            face,
-            image_rotation,
-        } => Some(CaptureRequest {
-            camera,
-            face,
-            image_rotation,
-            exposure: Exposure::NORMAL,
-        }),
-        _ => None,
-    }
-}
-
-/// The robot's pose after each step of `program` (the cube does not matter for the pose),
-/// and the planned time of its motions (photos excluded).
-pub(crate) fn robot_poses(
-    ctx: &RunContext,
-    start: &RobotState,
-    program: &crate::robot::Program,
-) -> Result<(Vec<RobotState>, u64), RunError> {
-    let mut physics = PhysicsState::new(*start, &Default::default());
-    let mut motion_ms = 0;
-    let mut poses = Vec::new();
-    for (i, step) in program.steps.iter().enumerate() {
-        let effect =
-            physics
-                .apply_step(&ctx.rig.model, step)
-                .map_err(|v| RunError::IllegalStep {
-                    step: i,
-                    why: v.explain(&ctx.rig.model),
-                })?;
-        if effect.captures.is_empty() {
-            motion_ms += u64::from(effect.ms);
-        }
-        poses.push(physics.robot);
-    }
-    Ok((poses, motion_ms))
-}
-
-/// Streams scan motions; a stop keeps the pose of the last step done.
-async fn move_robot(
-    ctx: &mut RunContext,
-    encoded: &EncodedProgram,
-    range: std::ops::Range<usize>,
-    poses: &[RobotState],
-) -> Result<(), RunError> {
-    let groups: Vec<MotionGroup> = encoded.groups[range.clone()]
-        .iter()
-        .map(|(_, g)| *g)
-        .collect();
-    if groups.is_empty() {
-        return Ok(());
-    }
-    let abort = Arc::clone(&ctx.abort);
-    let news = LinkNews::new(ctx, ctx.board.now().state);
-    let mut done = 0;
-    let result = ctx
-        .rig
-        .stream(&groups, &move || abort.requested().is_some(), |d, event| {
-            done = d;
-            news.show(event);
-        })
-        .await;
-    let ran = range.start + done;
-    ctx.rig.advance(encoded, ran);
-    if let Some((step, _)) = ran.checked_sub(1).and_then(|i| encoded.groups.get(i)) {
-        if ctx.rig.robot_state.is_some() {
-            ctx.rig.robot_state = poses.get(*step).copied();
-        }
-    }
-    result.map(|_| ()).map_err(|e| {
-        let what = doing(ctx.verifying);
-        RunError::from_stream(e, what, &ctx.abort, |f| ctx.rig.fault_words(f))
-    })
-}
-
-async fn take_photo(
-    ctx: &mut RunContext,
-    attempt: u32,
-    mut request: CaptureRequest,
-) -> Result<FacePhoto, RunError> {
-    if ctx.rig.camera_upright {
-        // Files named after faces are drawn as in the net: the robot's turn does not apply.
-        request.image_rotation = 0;
-    }
-    let camera = Arc::clone(&ctx.rig.camera);
-    let shot = tokio::task::spawn_blocking(move || {
-        let mut camera = camera
-            .lock()
-            .map_err(|_| CameraError::Backend("the camera's lock was poisoned".into()))?;
-        camera.capture(&request)
-    })
-    .await
-    .map_err(|source| RunError::Task {
-        what: "camera",
-        source,
-    })?;
-    let image = shot.map_err(|source| RunError::Photo {
-        face: request.face,
-        source,
-    })?;
-    let upright = upright(&image, request.image_rotation);
-    let url = ctx.note(
-        ctx.history
-            .save_image(ctx.run, attempt, request.face.letter(), &upright),
-    );
-    let face = request.face.letter();
-    ctx.board.update(|s| {
-        s.photos
-            .retain(|p| !(p.attempt == attempt && p.face == face));
-        s.photos.push(PhotoDoc {
-            face,
-            attempt,
-            url: url.unwrap_or_default(),
-            stickers: Vec::new(),
-            grid: None,
-        });
-        // Shown by scan, then in URFDLB order, whatever order the robot showed the faces in.
-        s.photos
-            .sort_by_key(|p| (p.attempt, Face::from_letter(p.face).map(Face::index)));
-    });
-    Ok(FacePhoto {
-        face: request.face,
-        image_rotation: request.image_rotation,
-        image,
-    })
 }
 
 #[cfg(test)]

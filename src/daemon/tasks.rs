@@ -2,11 +2,11 @@
 
 use super::api::{CalibrationDoc, GuideDoc, Refusal};
 use super::board::palette_doc;
+use super::capture::capture_scan;
 use super::context::RunContext;
 use super::cube_size::RunCube;
 use super::pipeline::home;
 use super::run_error::RunError;
-use super::scanning::capture_scan;
 use crate::atomic_file::write_atomically;
 use crate::cube::notation::{singmaster, woolley};
 use crate::cube::Face;
