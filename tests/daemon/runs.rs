@@ -274,18 +274,18 @@ async fn clipped_faces_in_doubt_are_photographed_a_stop_darker_each_round() {
 }
 
 /// Runs `cube` on the simulator under a lamp of `exposure` that fades highlights as a webcam
-/// does (the simulator's own seed `seed`, if given) and asserts the run ends verified solved:
+/// does (the configuration then changed by `adjust`) and asserts the run ends verified solved:
 /// the daemon, the run and what it said.
 async fn solved_under_a_webcam_lamp(
     exposure: f32,
-    seed: Option<u64>,
     cube: FaceletCube,
+    adjust: impl FnOnce(&mut cubed::daemon::config::DaemonConfig),
 ) -> (cubed::daemon::RunningDaemon, u64, Vec<String>) {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = super::config(dir.path(), "", 0.0);
     config.sim.exposure = exposure;
     config.sim.highlight_rolloff = 1.0;
-    config.sim.seed = seed.unwrap_or(config.sim.seed);
+    adjust(&mut config);
     let daemon = start_with(&config).await;
     let sim = daemon.sim.clone().expect("sim");
     sim.load_cube(cube);
@@ -300,7 +300,7 @@ async fn solved_under_a_webcam_lamp(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the_cube_solved() {
     // Yellow fades to white as it clips, as on a webcam: the first photos cannot be read.
-    let (daemon, run, messages) = solved_under_a_webcam_lamp(1.6, None, random(18)).await;
+    let (daemon, run, messages) = solved_under_a_webcam_lamp(1.6, random(18), |_| ()).await;
     assert!(
         (messages.iter()).any(|m| m.contains("photographing again") && m.contains("1 stop darker")),
         "{messages:?}"
@@ -317,7 +317,8 @@ async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the
 /// the cube is solved.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_face_read_surely_but_too_bright_to_be_sure_of_is_taken_again_darker() {
-    let (daemon, _, messages) = solved_under_a_webcam_lamp(1.3, Some(3), random(3)).await;
+    let (daemon, _, messages) =
+        solved_under_a_webcam_lamp(1.3, random(3), |c| c.sim.seed = 3).await;
     let overexposed = (messages.iter())
         .find(|m| m.contains("too bright to be sure of"))
         .unwrap_or_else(|| panic!("no face taken again as overexposed: {messages:?}"));
@@ -329,6 +330,30 @@ async fn a_face_read_surely_but_too_bright_to_be_sure_of_is_taken_again_darker()
     assert!(
         !messages.iter().any(|m| m.contains("unsure of")),
         "the first take was read surely: {messages:?}"
+    );
+    daemon.shutdown().await;
+}
+
+/// The same lamp with no re-capture allowed: the sure reading stands, and the daemon says the
+/// face was too bright to be sure of and what to do about it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_no_round_left_a_sure_but_overexposed_reading_stands_and_the_lamp_is_named() {
+    let (daemon, _, messages) = solved_under_a_webcam_lamp(1.3, random(3), |c| {
+        c.sim.seed = 3;
+        c.recaptures = 0;
+    })
+    .await;
+    let said = (messages.iter())
+        .find(|m| m.contains("too bright to be sure of"))
+        .unwrap_or_else(|| panic!("the overexposed face is not named: {messages:?}"));
+    assert!(
+        said.contains("still after 0 re-capture(s) (dim the lamp or lower `[camera] exposure`)")
+            && said.ends_with("going on with the sure reading, which the verify scan checks"),
+        "{said}"
+    );
+    assert!(
+        !messages.iter().any(|m| m.contains("photographing again")),
+        "{messages:?}"
     );
     daemon.shutdown().await;
 }
