@@ -12,7 +12,8 @@ pub const NEAR_CLIPPING: f32 = 230.0;
 pub const NEAR_BLACK: f32 = 40.0;
 
 /// A channel at or above this sRGB code is in a webcam's highlight roll-off: it no longer keeps
-/// the sticker's ratios (as `highlight` hears a clipped middle).
+/// the sticker's ratios (`highlight` reads such a middle from its rim, scaled to the photo's
+/// own full scale).
 pub const ROLL_OFF_CODE: u8 = 240;
 
 /// Stickers of a reading given as a cube that were too bright to be told apart: two stickers of
