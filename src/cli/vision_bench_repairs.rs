@@ -1,8 +1,6 @@
 //! `cubed bench vision`'s figures for the bounds that refuse a cube that cannot exist: how far right and wrong best guesses' repairs reach, and what a piece put wrong in place on each real scan costs.
 
-use cubed::vision::classify::{
-    classify, classify_best_guess, ClassifyError, ClassifyOptions, IMPOSSIBLE_REPAIR,
-};
+use cubed::vision::classify::{classify, ClassifyError, ClassifyOptions, IMPOSSIBLE_REPAIR};
 use cubed::vision::colour::Rgb;
 use cubed::vision::evaluate::{repair_reach, LabelledScan, Part, RepairReach, Sample};
 use cubed::vision::palette::Palette;
@@ -50,14 +48,16 @@ pub(super) fn print_pieces_wrong_in_place(
         for (_, scan) in all {
             let mut readings = scan.readings;
             put_wrong(&mut readings);
-            let repair = classify_best_guess(&readings, palette, options)
-                .repairs
-                .as_read;
+            let (guess, impossible) = match classify(&readings, palette, options) {
+                Ok(cube) => (cube, false),
+                Err(e) => {
+                    let impossible = e.kind() == "impossible";
+                    let ClassifyError::Unsure { best_guess, .. } = e;
+                    (*best_guess, impossible)
+                }
+            };
+            let repair = guess.repairs.as_read;
             (least, most) = (least.min(repair), most.max(repair));
-            let impossible = matches!(
-                classify(&readings, palette, options),
-                Err(e @ ClassifyError::Unsure { .. }) if e.kind() == "impossible"
-            );
             refused += usize::from(impossible);
         }
         said.push(format!(

@@ -319,9 +319,7 @@ async fn under_a_lamp_too_bright_for_a_webcam_the_darker_photos_are_read_and_the
 async fn a_face_read_surely_but_too_bright_to_be_sure_of_is_taken_again_darker() {
     let (daemon, _, messages) =
         solved_under_a_webcam_lamp(1.3, random(3), |c| c.sim.seed = 3).await;
-    let overexposed = (messages.iter())
-        .find(|m| m.contains("too bright to be sure of"))
-        .unwrap_or_else(|| panic!("no face taken again as overexposed: {messages:?}"));
+    let overexposed = too_bright_said(&messages);
     assert!(
         overexposed.starts_with("scanning: F")
             && overexposed.ends_with("photographing again: F 1 stop darker"),
@@ -334,6 +332,13 @@ async fn a_face_read_surely_but_too_bright_to_be_sure_of_is_taken_again_darker()
     daemon.shutdown().await;
 }
 
+/// What the daemon said of a face read surely but too bright to be sure of.
+fn too_bright_said(messages: &[String]) -> &str {
+    (messages.iter())
+        .find(|m| m.contains("too bright to be sure of"))
+        .unwrap_or_else(|| panic!("no face named as overexposed: {messages:?}"))
+}
+
 /// The same lamp with no re-capture allowed: the sure reading stands, and the daemon says the
 /// face was too bright to be sure of and what to do about it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -343,9 +348,7 @@ async fn with_no_round_left_a_sure_but_overexposed_reading_stands_and_the_lamp_i
         c.recaptures = 0;
     })
     .await;
-    let said = (messages.iter())
-        .find(|m| m.contains("too bright to be sure of"))
-        .unwrap_or_else(|| panic!("the overexposed face is not named: {messages:?}"));
+    let said = too_bright_said(&messages);
     assert!(
         said.contains("still after 0 re-capture(s) (dim the lamp or lower `[camera] exposure`)")
             && said.ends_with("going on with the sure reading, which the verify scan checks"),
