@@ -147,6 +147,14 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
             lines.push(format!("  photos: {}", photos.join(" ")));
         }
     }
+    if let Some(p) = &d.photos_pruned {
+        lines.push(format!(
+            "photos: {} removed {} to keep the history within [history] keep_runs and \
+             max_photo_mb (the readings above stay)",
+            p.photos,
+            when(p.at_ms)
+        ));
+    }
     for sol in &d.solutions {
         lines.push(format!(
             "solution (round {}, {} moves, planned {:.1} s): {}",
@@ -168,7 +176,7 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cubed::daemon::InterruptionRecord;
+    use cubed::daemon::{InterruptionRecord, PhotosPruned};
 
     fn interruption(resumed_by: Option<&str>, waiting: bool) -> InterruptionRecord {
         InterruptionRecord {
@@ -180,6 +188,47 @@ mod tests {
             resumed_by: resumed_by.map(str::to_owned),
             waiting,
         }
+    }
+
+    fn finished_run(photos_pruned: Option<PhotosPruned>) -> RunDetail {
+        RunDetail {
+            summary: RunSummary {
+                id: 3,
+                started_ms: 1_700_000_000_000,
+                finished_ms: Some(1_700_000_060_000),
+                source: "web".into(),
+                cube: Some("3x3".into()),
+                outcome: Some("solved".into()),
+                moves: Some(19),
+                error: None,
+                last_acked_move: None,
+            },
+            scans: Vec::new(),
+            solutions: Vec::new(),
+            steps: Vec::new(),
+            interruptions: Vec::new(),
+            photos_pruned,
+        }
+    }
+
+    /// A run whose photos the history's limits removed says how many and which keys did it;
+    /// a run never pruned says nothing of it.
+    #[test]
+    fn a_run_whose_photos_were_pruned_says_so() {
+        let pruned = PhotosPruned {
+            photos: 12,
+            at_ms: 1_700_000_900_000,
+        };
+        let text = run_text(&finished_run(Some(pruned)), "http://127.0.0.1:8080");
+        let line = text.lines().find(|l| l.starts_with("photos:"));
+        let line = line.unwrap_or_else(|| panic!("no photos line: {text}"));
+        assert!(line.contains("12 removed"), "{line}");
+        assert!(
+            line.contains("keep_runs") && line.contains("max_photo_mb"),
+            "{line}"
+        );
+        let text = run_text(&finished_run(None), "http://127.0.0.1:8080");
+        assert!(!text.contains("removed"), "{text}");
     }
 
     /// A run that waits says so; one resumed says by whom; one left (a run started since)
@@ -207,6 +256,7 @@ mod tests {
                 interruption(Some("rebooted"), false),
                 interruption(None, true),
             ],
+            photos_pruned: None,
         };
         let text = run_text(&detail, "http://127.0.0.1:8080");
         let lines: Vec<&str> = text.lines().filter(|l| l.contains("(estop)")).collect();

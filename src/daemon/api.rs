@@ -331,6 +331,19 @@ pub struct RunDetail {
     /// Interruptions and resumptions, oldest first.
     #[serde(default)]
     pub interruptions: Vec<InterruptionRecord>,
+    /// Set when the run's photos were removed to keep the history within `[history]
+    /// keep_runs` / `max_photo_mb` (its readings and everything else stay).
+    #[serde(default)]
+    pub photos_pruned: Option<PhotosPruned>,
+}
+
+/// A run's photos removed by the history's limits.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct PhotosPruned {
+    /// How many photos were removed.
+    pub photos: u32,
+    /// When, Unix time in ms.
+    pub at_ms: i64,
 }
 
 /// Why a request was not carried out; the web layer maps the kind to an HTTP status.

@@ -345,6 +345,7 @@ impl History {
             solutions,
             steps,
             interruptions,
+            photos_pruned: super::history_retention::photos_pruned(&conn, key)?,
         }))
     }
 

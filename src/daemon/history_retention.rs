@@ -1,11 +1,12 @@
 //! Keeping the run history within its limits and its endings recorded: old runs' photos pruned to `[history] keep_runs` / `max_photo_mb` after each run (the runs' records stay), a write that failed during a run (a full disk) named in the run's recorded ending, and endings that could not be written kept and written once space returns.
 
+use super::api::PhotosPruned;
 use super::config::Retention;
-use super::history::{sql_id, History, HistoryError, IMAGES_DIR, OUTCOMES};
+use super::history::{now_ms, sql_id, History, HistoryError, IMAGES_DIR, OUTCOMES};
 use super::history_rows::is_safe_relative;
 use super::run_error::{history_stopped_run_by, HISTORY_STOPPED_RUN};
 use crate::error_chain::error_chain;
-use rusqlite::params;
+use rusqlite::{params, Connection};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -236,10 +237,26 @@ impl History {
             }
         }
         let _ = std::fs::remove_dir(self.data_dir.join(IMAGES_DIR).join(run.to_string()));
-        let conn = self.lock()?;
-        conn.execute("DELETE FROM images WHERE run = ?1", params![sql_id(run)?])
-            .map_err(|e| HistoryError::sql(format!("forgetting the photos of run {run}"), e))?;
+        self.forget_photos(run, paths.len())?;
         Ok(removed)
+    }
+
+    /// Deletes a run's photo records and marks the run as pruned, in one transaction.
+    fn forget_photos(&self, run: u64, photos: usize) -> Result<(), HistoryError> {
+        let id = sql_id(run)?;
+        let photos = i64::try_from(photos).unwrap_or(i64::MAX);
+        let failed = |e| HistoryError::sql(format!("forgetting the photos of run {run}"), e);
+        let conn = self.lock()?;
+        let tx = conn.unchecked_transaction().map_err(failed)?;
+        tx.execute("DELETE FROM images WHERE run = ?1", params![id])
+            .map_err(failed)?;
+        tx.execute(
+            "UPDATE runs SET photos_pruned = COALESCE(photos_pruned, 0) + ?2, \
+             photos_pruned_ms = ?3 WHERE id = ?1",
+            params![id, photos, now_ms()],
+        )
+        .map_err(failed)?;
+        tx.commit().map_err(failed)
     }
 
     fn with_upkeep<T>(&self, f: impl FnOnce(&mut Upkeep) -> T) -> T {
@@ -249,6 +266,26 @@ impl History {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         f(&mut guard)
     }
+}
+
+/// Whether (and when) a run's photos were pruned; `key` is the run's database id.
+pub(super) fn photos_pruned(
+    conn: &Connection,
+    key: i64,
+) -> Result<Option<PhotosPruned>, HistoryError> {
+    let failed =
+        |e| HistoryError::sql(format!("reading whether run {key}'s photos were pruned"), e);
+    let (photos, at_ms): (Option<i64>, Option<i64>) = conn
+        .prepare_cached("SELECT photos_pruned, photos_pruned_ms FROM runs WHERE id = ?1")
+        .and_then(|mut s| s.query_row(params![key], |row| Ok((row.get(0)?, row.get(1)?))))
+        .map_err(failed)?;
+    Ok(match (photos, at_ms) {
+        (Some(photos), Some(at_ms)) => Some(PhotosPruned {
+            photos: u32::try_from(photos).unwrap_or(u32::MAX),
+            at_ms,
+        }),
+        _ => None,
+    })
 }
 
 fn file_size(data_dir: &Path, relative: &str) -> u64 {

@@ -7,10 +7,11 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Schema version this build writes, and the newest it can read.
-pub(super) const SCHEMA_VERSION: i64 = 4;
+pub(super) const SCHEMA_VERSION: i64 = 5;
 
 /// `MIGRATIONS[v]` takes the schema from version `v` to `v + 1`; append, never edit.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] =
+    [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5];
 
 /// Version 1. Ids grow monotonically (AUTOINCREMENT), so "newest first" never depends on the
 /// wall clock. Readings are 162 bytes (54 × RGB; 72 for a 2x2); confidences and programs are JSON text.
@@ -87,6 +88,13 @@ ALTER TABLE runs ADD COLUMN cube TEXT;
 /// fractions of the photo as shown (NULL until it is read, and for photos recorded before).
 const SCHEMA_V4: &str = "
 ALTER TABLE images ADD COLUMN grid TEXT;
+";
+
+/// Version 5: how many of a run's photos were pruned to keep the history within its limits,
+/// and when (NULL for a run whose photos were never pruned).
+const SCHEMA_V5: &str = "
+ALTER TABLE runs ADD COLUMN photos_pruned INTEGER;
+ALTER TABLE runs ADD COLUMN photos_pruned_ms INTEGER;
 ";
 
 /// Opens `path`, refusing files that are not a cubed history of a version this build knows,

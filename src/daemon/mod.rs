@@ -33,7 +33,8 @@ pub(crate) mod tasks;
 
 pub use api::{
     DaemonEvent, DaemonHandle, DaemonInbox, DaemonState, InterruptionRecord, LinkDoc, LinkState,
-    Refusal, RefusalKind, Request, RunDetail, RunSummary, ScanRecord, StartSource, StatusDoc,
+    PhotosPruned, Refusal, RefusalKind, Request, RunDetail, RunSummary, ScanRecord, StartSource,
+    StatusDoc,
 };
 pub use data_lock::{DataDirLock, DataLockError};
 pub use history::{History, HistoryError};

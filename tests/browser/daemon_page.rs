@@ -62,5 +62,24 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     click(page, "#resume").await;
     wait_for_text(page, "state", "done").await;
     assert!(sim.cube().is_solved(), "resumed to solved");
+
+    // The first run's photos pruned by the history's limits: its record says so, not "no photos".
+    let history = cubed::daemon::History::open(dir.path()).expect("a second handle on the history");
+    history.set_retention(cubed::daemon::config::Retention {
+        keep_runs: 1,
+        max_photo_bytes: u64::MAX,
+    });
+    assert_eq!(history.prune_photos().expect("prunes").runs, 1);
+    let first = daemon
+        .handle
+        .runs(10)
+        .expect("runs")
+        .last()
+        .expect("two runs")
+        .id;
+    click(page, "button[data-tab=history-panel]").await;
+    click(page, &format!("#history .run-row[data-run=\"{first}\"]")).await;
+    wait_for_text(page, "run-detail", "photos removed").await;
+    wait_for_text(page, "run-detail", "keep_runs").await;
     close_all(browser, daemon, server).await;
 }

@@ -188,7 +188,24 @@ async fn photos_of_old_runs_are_pruned_to_keep_runs_and_their_records_stay() {
         let detail = daemon.handle.run(run).expect("history").expect("kept");
         assert_eq!(detail.summary.outcome.as_deref(), Some("solved"));
         let photos: usize = detail.scans.iter().map(|s| s.images.len()).sum();
-        assert_eq!(photos > 0, runs[2..].contains(&run), "run {run}");
+        let kept = runs[2..].contains(&run);
+        assert_eq!(photos > 0, kept, "run {run}");
+        // A pruned run says so, with as many photos as a kept run has (six faces per scan).
+        match (&detail.photos_pruned, kept) {
+            (None, true) => {}
+            (Some(p), false) => {
+                assert_eq!(
+                    p.photos as usize,
+                    6 * detail.scans.len(),
+                    "run {run}: {p:?}"
+                );
+                assert!(
+                    p.at_ms >= detail.summary.finished_ms.unwrap_or(i64::MAX),
+                    "{p:?}"
+                );
+            }
+            (pruned, kept) => panic!("run {run}: kept {kept}, marked {pruned:?}"),
+        }
     }
     daemon.shutdown().await;
 }

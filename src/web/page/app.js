@@ -222,8 +222,9 @@ function drawNet(box, facelets, opts = {}) {
   box.appendChild(net);
 }
 
-// The six photos (the latest attempt of each face) with the colours read drawn over them.
-function drawPhotos(box, photos) {
+// The six photos (the latest attempt of each face) with the colours read drawn over them;
+// `none` says why there are none.
+function drawPhotos(box, photos, none = 'no photos yet') {
   box.textContent = '';
   const latest = {};
   for (const p of photos || []) if (!latest[p.face] || p.attempt >= latest[p.face].attempt) latest[p.face] = p;
@@ -251,7 +252,13 @@ function drawPhotos(box, photos) {
     });
     box.appendChild(fig);
   }
-  if (!box.childElementCount) box.appendChild(el('span', 'small', 'no photos yet'));
+  if (!box.childElementCount) box.appendChild(el('span', 'small', none));
+}
+
+// Why a past run shows no photos: pruned by the history's limits, or never taken.
+function prunedWords(pruned) {
+  if (!pruned) return 'no photos';
+  return 'photos removed ' + when(pruned.at_ms) + ' to keep the history within [history] keep_runs and max_photo_mb';
 }
 
 // Shows the part of the photo where the stickers were found (with a little around it), so that
@@ -414,7 +421,7 @@ async function showRun(id) {
     box.appendChild(el('h3', '', scan.attempt === 0 ? 'Scan' : 'Rescan ' + scan.attempt));
     if (scan.error) box.appendChild(el('p', 'notice', scan.error));
     if (scan.error && scan.facelets) box.appendChild(el('p', 'small', 'best guess, not given:'));
-    drawPhotos(box.appendChild(el('div', 'photos')), scan.images);
+    drawPhotos(box.appendChild(el('div', 'photos')), scan.images, prunedWords(d.photos_pruned));
     drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
   }
   for (const sol of d.solutions) {
