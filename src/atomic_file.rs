@@ -32,6 +32,23 @@ pub(crate) fn write_atomically_with(
     std::fs::File::open(dir)?.sync_all()
 }
 
+/// Why a file a person named for output should not be written: its directory is missing (a
+/// typo, more likely than a wish for a new directory), or a file is there that `is_ours` does
+/// not take for one of the kind written (its reason given), which would be lost.
+pub fn refuse_to_replace(
+    path: &Path,
+    is_ours: impl FnOnce(&Path) -> Result<(), String>,
+) -> Option<String> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+        return Some(format!("its directory {} does not exist", dir.display()));
+    }
+    if path.exists() {
+        return is_ours(path).err();
+    }
+    None
+}
+
 /// The permissions the file gets: those of the file it replaces, or readable by all and
 /// writable by its owner (0644) when it is new (a temporary file alone would leave it 0600,
 /// unreadable to a service running as another user).
@@ -51,6 +68,30 @@ fn new_file_permissions() -> std::fs::Permissions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_named_output_is_refused_over_another_kind_of_file_or_into_a_missing_directory() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, "notes").expect("write");
+        let not_ours = |_: &Path| Err("it is notes".to_string());
+        assert_eq!(
+            refuse_to_replace(&notes, not_ours).as_deref(),
+            Some("it is notes")
+        );
+        assert_eq!(refuse_to_replace(&notes, |_| Ok(())), None);
+        assert_eq!(
+            refuse_to_replace(&dir.path().join("new.toml"), not_ours),
+            None
+        );
+        let missing = dir.path().join("typo/new.toml");
+        let why = refuse_to_replace(&missing, |_| Ok(())).expect("refused");
+        assert!(
+            why.contains("typo") && why.contains("does not exist"),
+            "{why}"
+        );
+        assert_eq!(refuse_to_replace(Path::new("new.toml"), not_ours), None);
+    }
 
     #[test]
     fn a_file_is_replaced_whole_and_no_temporary_is_left() {

@@ -1,7 +1,6 @@
 //! `cubed classify`, `cubed scan`, `cubed calibrate`: reading colours from the command line (readings JSON, photo folders, cameras).
 
 use super::EXIT_INVALID;
-use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed::cube::Face;
 use cubed::error_chain::error_chain;
@@ -10,7 +9,7 @@ use cubed::vision::calibrate::calibrate;
 use cubed::vision::camera::Retake;
 use cubed::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed::vision::colour::Rgb;
-use cubed::vision::palette::{load_palette, Palette};
+use cubed::vision::palette::{load_palette, save_palette, Palette, PaletteError};
 use cubed::vision::recapture::step_for;
 use cubed::vision::scan::PhotoReadings;
 use cubed::vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
@@ -215,7 +214,7 @@ fn by_colour(stickers: &[usize], guess: &Classification, palette: &Palette) -> S
         .join("; ")
 }
 
-fn palette_of(path: &Option<PathBuf>) -> Result<Palette, cubed::vision::palette::PaletteError> {
+fn palette_of(path: &Option<PathBuf>) -> Result<Palette, PaletteError> {
     path.as_deref()
         .map(load_palette)
         .unwrap_or_else(|| Ok(Palette::default()))
@@ -406,8 +405,10 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     };
     // Written whole or not at all (an old palette there is kept if the write fails), before
     // anything is printed as done.
-    cubed::atomic_file::write_atomically(&args.output, cal.palette.to_toml().as_bytes())
-        .with_context(|| format!("writing the palette {}", args.output.display()))?;
+    match save_palette(&args.output, &cal.palette) {
+        Err(e @ PaletteError::Unwritable { .. }) => return super::refuse_error(&e),
+        written => written?,
+    }
     println!(
         "{:<10} {:>6} {:>10} {:>12} {:>12}",
         "colour", "symbol", "scanned on", "ΔE00 before", "ΔE00 after"

@@ -50,6 +50,13 @@ pub enum PaletteError {
         key: String,
         problem: String,
     },
+    #[error("will not write the palette {path}: {why}; name a new file in a directory that exists, or remove the one there first")]
+    Unwritable { path: PathBuf, why: String },
+    #[error("cannot write palette {path}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// The standard scheme: white U, red R, green F, yellow D, orange L, blue B.
@@ -164,6 +171,27 @@ pub fn load_palette(path: &Path) -> Result<Palette, PaletteError> {
             }
         })?;
     parse_palette(&text, path)
+}
+
+/// Writes `palette` to `path` whole or not at all; refused into a missing directory or over a
+/// file that is not a palette (a configuration named by mistake would be lost).
+pub fn save_palette(path: &Path, palette: &Palette) -> Result<(), PaletteError> {
+    let is_a_palette = |p: &Path| {
+        let not_one = |e: PaletteError| format!("it is there and is not a palette ({e})");
+        load_palette(p).map(drop).map_err(not_one)
+    };
+    if let Some(why) = crate::atomic_file::refuse_to_replace(path, is_a_palette) {
+        return Err(PaletteError::Unwritable {
+            path: path.to_path_buf(),
+            why,
+        });
+    }
+    crate::atomic_file::write_atomically(path, palette.to_toml().as_bytes()).map_err(|source| {
+        PaletteError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
+    })
 }
 
 /// Parses and validates palette TOML (`path` is only used in messages).

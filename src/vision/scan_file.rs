@@ -53,7 +53,7 @@ pub enum ScanFileError {
         face: char,
         found: usize,
     },
-    #[error("will not write the scan over {path}: it is there and is not a scan file ({why}); name a new file, or remove it first")]
+    #[error("will not write the scan {path}: {why}; name a new file in a directory that exists, or remove the one there first")]
     NotAScan { path: PathBuf, why: String },
     #[error("scan {path}: faces.{face}, reading {sticker} (sticker {face}{sticker}): {problem}")]
     BadReading {
@@ -167,13 +167,15 @@ pub fn load_scan(path: &Path) -> Result<(ScanFile, [Rgb; 54]), ScanFileError> {
 /// is itself a scan file (an earlier dump): anything else there, a photo the scan was read
 /// from say, is kept and the write refused.
 pub fn save_scan(path: &Path, file: &ScanFile) -> Result<(), ScanFileError> {
-    if path.exists() {
-        if let Err(e) = load_scan(path) {
-            return Err(ScanFileError::NotAScan {
-                path: path.to_path_buf(),
-                why: e.to_string(),
-            });
-        }
+    let is_a_scan = |p: &Path| {
+        let not_one = |e: ScanFileError| format!("it is there and is not a scan file ({e})");
+        load_scan(p).map(drop).map_err(not_one)
+    };
+    if let Some(why) = crate::atomic_file::refuse_to_replace(path, is_a_scan) {
+        return Err(ScanFileError::NotAScan {
+            path: path.to_path_buf(),
+            why,
+        });
     }
     let text = file.to_json() + "\n";
     crate::atomic_file::write_atomically(path, text.as_bytes()).map_err(|source| {

@@ -381,6 +381,42 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
     assert!(stderr(&out).contains("broken.toml"), "{}", stderr(&out));
 }
 
+/// `calibrate --output` never writes over a file that is not a palette (a configuration named
+/// by mistake is kept, byte for byte) nor into a directory that does not exist; over an old
+/// palette it writes.
+#[test]
+fn calibrate_keeps_a_file_that_is_not_a_palette_and_refuses_a_missing_directory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("cubed.toml");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/cubed.toml");
+    std::fs::copy(&shipped, &config).expect("copy the config");
+    let solved = data("scans/3x3x3-solved-01.json");
+    let calibrate_into = |output: &Path| {
+        let output = output.to_str().expect("utf8");
+        cubed(&["calibrate", "--scan", &solved, "--output", output], None)
+    };
+    let out = calibrate_into(&config);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    for words in ["cubed.toml", "is not a palette", "daemon's configuration"] {
+        assert!(stderr(&out).contains(words), "{words}: {}", stderr(&out));
+    }
+    let kept = std::fs::read(&config).expect("read");
+    assert_eq!(
+        kept,
+        std::fs::read(&shipped).expect("read"),
+        "the config is kept"
+    );
+    let out = calibrate_into(&dir.path().join("typo/palette.toml"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+    assert!(!dir.path().join("typo").exists(), "no directory is made");
+    let palette = dir.path().join("palette.toml");
+    for round in ["new", "over the old palette"] {
+        let out = calibrate_into(&palette);
+        assert_eq!(out.status.code(), Some(0), "{round}: {}", stderr(&out));
+    }
+}
+
 /// `--show-grids` says the grid found in each photo as `--corners` takes it: given back, it
 /// reads the same cube; the same corners given anticlockwise (a mirrored face) are refused.
 #[test]
