@@ -61,8 +61,9 @@ pub struct ClassifyArgs {
 /// How photos are located in a folder of images.
 #[derive(Args, Debug, Clone)]
 pub struct GridArgs {
-    #[arg(long, value_enum, default_value_t = GridMode::Auto)]
-    pub grid: GridMode,
+    /// Where the stickers are: found in each photo (`auto`, the default), or configured.
+    #[arg(long, value_enum)]
+    pub grid: Option<GridMode>,
     /// Face corners, the same in every photo: "x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left); implies `--grid config`.
     #[arg(long)]
     pub corners: Option<String>,

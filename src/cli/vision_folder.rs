@@ -17,13 +17,17 @@ pub(super) fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridCho
     if let (Some(_), Some(_)) = (&args.corners, &args.grid_file) {
         anyhow::bail!("give --corners or --grid-file, not both");
     }
+    let configured = args.corners.is_some() || args.grid_file.is_some();
+    if configured && args.grid == Some(GridMode::Auto) {
+        anyhow::bail!("--grid auto finds the grid in each photo: give it without --corners or --grid-file, or give those without it");
+    }
     if let Some(text) = &args.corners {
         return parse_corners_arg(text).map(GridChoice::Fixed);
     }
     if let Some(path) = &args.grid_file {
         return Ok(GridChoice::Fixed(load_grid(path)?));
     }
-    if args.grid == GridMode::Auto {
+    if args.grid.unwrap_or_default() == GridMode::Auto {
         return Ok(GridChoice::Auto);
     }
     let path = dir.join("grid.toml");
@@ -91,6 +95,13 @@ pub(super) fn say_grids(grids: &[FaceGrid]) {
         let corners: Vec<String> = (grid.corners.iter())
             .map(|[x, y]| format!("{x:.0},{y:.0}"))
             .collect();
-        eprintln!("grid of face {face}: --corners \"{}\"", corners.join(" "));
+        let points: Vec<String> = (grid.corners.iter())
+            .map(|[x, y]| format!("[{x:.0}, {y:.0}]"))
+            .collect();
+        eprintln!(
+            "grid of face {face}: --corners \"{}\" ([camera] grid = [{}])",
+            corners.join(" "),
+            points.join(", ")
+        );
     }
 }

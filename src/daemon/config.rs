@@ -41,6 +41,8 @@ pub enum GridSetting {
         y: f32,
         side: f32,
     },
+    /// The face's four corners as `--show-grids` says them (a camera that looks at a slant).
+    Corners(crate::vision::sample::FaceGrid),
 }
 
 /// The simulated robot's settings.

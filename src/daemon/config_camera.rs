@@ -1,4 +1,4 @@
-//! The `[camera]` keys: `grid` ("auto" or `[x, y, side]`), and those that lock the webcam (`exposure`, `white_balance`, `gain`, `focus`: "auto", "locked" or a number; `flush_frames`, `average_frames`), validated with errors naming the key and what is allowed.
+//! The `[camera]` keys: `grid` ("auto", `[x, y, side]` or four corners), and those that lock the webcam (`exposure`, `white_balance`, `gain`, `focus`: "auto", "locked" or a number; `flush_frames`, `average_frames`), validated with errors naming the key and what is allowed.
 
 use super::config::GridSetting;
 use crate::vision::camera::lock::{Control, ControlSetting, LockSettings};
@@ -53,24 +53,41 @@ impl CameraSection {
 /// Largest `[camera] grid` coordinate or side, pixels (beyond any camera's frame).
 const MAX_GRID_PIXELS: f32 = 100_000.0;
 
-/// `grid`: "auto", or `[x, y, side]` in pixels (finite, within the frame any camera has).
+/// `grid`: "auto", `[x, y, side]` in pixels (finite, within the frame any camera has), or the
+/// face's four corners `[[x, y], [x, y], [x, y], [x, y]]` as `--show-grids` says them.
 pub(super) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
     let bad = || {
-        "expected \"auto\" or [x, y, side] (the face's top-left corner and side, pixels)"
+        "expected \"auto\", [x, y, side] (the face's top-left corner and side, pixels) or four \
+         corners [[x, y], [x, y], [x, y], [x, y]] (top-left, top-right, bottom-right, \
+         bottom-left, as `scan --show-grids` says them)"
             .to_string()
+    };
+    let numbers = |items: &[toml::Value]| -> Option<Vec<f32>> {
+        (items.iter())
+            .map(|v| match v {
+                toml::Value::Integer(i) => Some(*i as f32),
+                toml::Value::Float(f) => Some(*f as f32),
+                _ => None,
+            })
+            .collect()
     };
     match value {
         toml::Value::String(s) if s == "auto" => Ok(GridSetting::Auto),
-        toml::Value::Array(items) if items.len() == 3 => {
-            let n: Vec<f32> = items
+        toml::Value::Array(items) if items.len() == 4 => {
+            let point = |v: &toml::Value| match v {
+                toml::Value::Array(xy) if xy.len() == 2 => numbers(xy).map(|n| [n[0], n[1]]),
+                _ => None,
+            };
+            let points: Vec<[f32; 2]> = items
                 .iter()
-                .map(|v| match v {
-                    toml::Value::Integer(i) => Some(*i as f32),
-                    toml::Value::Float(f) => Some(*f as f32),
-                    _ => None,
-                })
+                .map(point)
                 .collect::<Option<_>>()
                 .ok_or_else(bad)?;
+            let corners = std::array::from_fn(|i| points[i].map(f64::from));
+            crate::vision::grid_file::parse_corners(corners).map(GridSetting::Corners)
+        }
+        toml::Value::Array(items) if items.len() == 3 => {
+            let n = numbers(items).ok_or_else(bad)?;
             let pixels = |v: f32, least: f32| (least..=MAX_GRID_PIXELS).contains(&v);
             if !(pixels(n[0], 0.0) && pixels(n[1], 0.0) && pixels(n[2], 9.0)) {
                 return Err(format!(

@@ -21,6 +21,22 @@ fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
     assert_eq!(c.max_solves, 3);
 }
 
+/// The four corners `scan --show-grids` says are taken as they are, as `--corners` takes them.
+#[test]
+fn a_grid_given_as_four_corners_is_taken_as_given() {
+    let corners = "[[120.5, 40], [380, 52], [371, 300], [115, 290]]";
+    let c = parse(&format!("{MINIMAL}").replace(
+        "source = \"sim\"\n",
+        &format!("source = \"sim\"\ngrid = {corners}\n"),
+    ))
+    .expect("valid");
+    let expected = [[120.5, 40.0], [380.0, 52.0], [371.0, 300.0], [115.0, 290.0]];
+    assert_eq!(
+        c.grid,
+        GridSetting::Corners(crate::vision::sample::FaceGrid { corners: expected })
+    );
+}
+
 #[test]
 fn localhost_binds_loopback_and_a_missing_section_is_named() {
     let c = parse(&format!("{MINIMAL}[http]\nbind = \"localhost:18089\"\n")).expect("valid");
@@ -51,6 +67,18 @@ fn errors_name_the_section_key_and_range() {
             "[camera]",
             "grid",
             "[x, y, side]",
+        ),
+        (
+            "[camera]\ngrid = [[0, 0], [0, 10], [10, 10], [10, 0]]\n",
+            "[camera]",
+            "grid",
+            "anticlockwise",
+        ),
+        (
+            "[camera]\ngrid = [[0, 0], [10, 0], [10, 10], [0]]\n",
+            "[camera]",
+            "grid",
+            "four corners",
         ),
         (
             "[http]\nbind = \"localhost\"\n",

@@ -17,6 +17,7 @@ pub(super) fn open_camera(
     let grid = match config.grid {
         GridSetting::Auto => GridChoice::Auto,
         GridSetting::Square { x, y, side } => GridChoice::Fixed(FaceGrid::square(x, y, side)),
+        GridSetting::Corners(grid) => GridChoice::Fixed(grid),
     };
     match &config.camera {
         CameraChoice::Sim => {

@@ -39,13 +39,16 @@ pub enum ScanError {
     SamePhoto { first: Face, second: Face },
     #[error("the photo of face {0} has no colour (every pixel grey, black or white): a greyscale picture cannot tell the stickers' colours apart; take it in colour (a camera in a monochrome or infrared mode, or a photo saved as greyscale)")]
     NoColour(Face),
-    #[error("the photo of face {face} is {got_width}x{got_height}, most other faces' are {width}x{height}")]
+    #[error("the photo of face {face} is {got_width}x{got_height}, but {sharing} of the {photos} are {width}x{height}: one camera takes every face at one size, so this photo is likely from another set or was edited (cropped, resized, turned on a larger canvas); take it again with the others, or save it at {width}x{height}")]
     WrongSize {
         face: Face,
         got_width: u32,
         got_height: u32,
         width: u32,
         height: u32,
+        /// How many photos have that size, of how many.
+        sharing: usize,
+        photos: usize,
     },
 }
 
@@ -176,6 +179,8 @@ fn check_sizes(photos: &[&FacePhoto], grid: &GridChoice) -> Result<(), ScanError
             got_height: odd.image.height(),
             width,
             height,
+            sharing: shared(&(width, height)),
+            photos: photos.len(),
         }),
         None => Ok(()),
     }
@@ -274,7 +279,15 @@ mod tests {
             matches!(err, ScanError::WrongSize { face: Face::L, .. }),
             "{err:?}"
         );
-        assert!(err.to_string().contains("face L"), "{err}");
+        let words = err.to_string();
+        for said in [
+            "face L",
+            "320x240",
+            "5 of the 6 are 640x480",
+            "save it at 640x480",
+        ] {
+            assert!(words.contains(said), "{said}: {words}");
+        }
     }
 
     fn sized(size: impl Fn(Face) -> (u32, u32)) -> Vec<FacePhoto> {

@@ -417,8 +417,8 @@ fn calibrate_keeps_a_file_that_is_not_a_palette_and_refuses_a_missing_directory(
     }
 }
 
-/// `--show-grids` says the grid found in each photo as `--corners` takes it: given back, it
-/// reads the same cube; the same corners given anticlockwise (a mirrored face) are refused.
+/// `--show-grids` says the grid found in each photo as `--corners` (and `[camera] grid`) takes
+/// it: given back, it reads the same cube; the same corners given anticlockwise (a mirrored face) are refused.
 #[test]
 fn scan_shows_the_grids_it_found_as_corners_to_give_back() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -459,6 +459,17 @@ fn scan_shows_the_grids_it_found_as_corners_to_give_back() {
         json["facelets"].as_str().expect("facelets"),
         TOO_BRIGHT
     ));
+    // The same corners as `[camera] grid` takes them.
+    let toml_form = lines[0]
+        .split("([camera] ")
+        .nth(1)
+        .expect("the config form");
+    let table: toml::Table = toml_form.trim_end_matches(')').parse().expect("TOML");
+    let grid: Vec<Vec<f64>> = table["grid"].clone().try_into().expect("four points");
+    let said: Vec<f64> = (corners.split([' ', ',']))
+        .map(|n| n.parse().expect("a number"))
+        .collect();
+    assert_eq!(grid.concat(), said, "{toml_form}");
     let mut points: Vec<&str> = corners.split(' ').collect();
     points.reverse();
     let out = scan(&points.join(" "));
