@@ -25,11 +25,11 @@ fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
 #[test]
 fn a_grid_given_as_four_corners_is_taken_as_given() {
     let corners = "[[120.5, 40], [380, 52], [371, 300], [115, 290]]";
-    let c = parse(&format!("{MINIMAL}").replace(
+    let text = MINIMAL.replace(
         "source = \"sim\"\n",
         &format!("source = \"sim\"\ngrid = {corners}\n"),
-    ))
-    .expect("valid");
+    );
+    let c = parse(&text).expect("valid");
     let expected = [[120.5, 40.0], [380.0, 52.0], [371.0, 300.0], [115.0, 290.0]];
     assert_eq!(
         c.grid,

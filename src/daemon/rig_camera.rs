@@ -53,6 +53,8 @@ pub(crate) fn open_camera_folder(dir: &Path) -> Result<ImageDirCamera, RigError>
     })
 }
 
+/// A webcam missing at start does not stop the daemon: it is said (logged, and on the page
+/// until a photo finds it) and tried again at each photo, as a robot out of reach is.
 #[cfg(feature = "camera")]
 fn open_usb(
     device: &str,
@@ -60,17 +62,30 @@ fn open_usb(
     grid: GridChoice,
 ) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
     use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
+    use crate::vision::camera::reopen::ReopeningCamera;
+    use crate::vision::camera::Retake;
     let config = UsbCameraConfig {
         device: device.to_string(),
         lock: *lock,
         ..UsbCameraConfig::default()
     };
-    let camera = UsbCamera::open(&config)?;
-    let report = camera.lock_report.summary();
-    if camera.lock_report.refused.is_empty() {
-        tracing::info!("{}: {report}", camera.describe());
-    } else {
-        tracing::warn!("{}: {report}", camera.describe());
+    let open = move || -> Result<Box<dyn Camera>, crate::vision::camera::CameraError> {
+        let camera = UsbCamera::open(&config)?;
+        let report = camera.lock_report.summary();
+        if camera.lock_report.refused.is_empty() {
+            tracing::info!("{}: {report}", camera.describe());
+        } else {
+            tracing::warn!("{}: {report}", camera.describe());
+        }
+        Ok(Box::new(camera))
+    };
+    let name = format!("usb:{device}");
+    let (camera, missing) = ReopeningCamera::new(&name, Retake::Exposure, Box::new(open));
+    if let Some(e) = missing {
+        tracing::warn!(
+            "camera {name}: {}; the daemon starts without it and tries again at each photo",
+            crate::error_chain::error_chain(&e)
+        );
     }
     Ok((Box::new(camera), grid))
 }

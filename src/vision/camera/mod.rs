@@ -4,6 +4,7 @@ pub mod image_dir;
 pub mod lock;
 #[cfg(feature = "camera")]
 pub mod nokhwa;
+pub mod reopen;
 pub mod sim;
 
 use crate::cube::Face;
@@ -135,6 +136,10 @@ pub enum CameraError {
     DeviceNotFound { wanted: String, available: String },
     #[error("camera backend error: {0}")]
     Backend(String),
+    #[error(
+        "the camera {camera} is not open ({why}): plug it in (it is tried again at each photo)"
+    )]
+    NotOpen { camera: String, why: String },
     #[error("cannot read image directory {path}")]
     ReadDir {
         path: PathBuf,
