@@ -45,7 +45,7 @@ pub fn print_real_pocket_rows(
 ) {
     println!("\n2x2s from the real scans' corners, {variants} variants per scan and condition (the 3x3 rows' draws), then {recaptures} round(s) of re-capture:\n");
     println!("| condition                                            | part     | cubes |   right  | refused  | confidently wrong | after re-capture: right / refused / wrong |");
-    println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|-----|");
+    println!("|------------------------------------------------------|----------|-------|----------|----------|-------------------|-------------------------------------------|");
     let reading = PocketReading { palette, options };
     let rounds = Rounds::new(recaptures);
     let mut guesses: Vec<Vec<Sample>> = parts.iter().map(|_| Vec::new()).collect();
@@ -77,7 +77,11 @@ pub fn print_real_pocket_rows(
     }
     for (part, guessed) in parts.iter().zip(&guesses) {
         let what = format!("2x2, {} part", part.label());
-        super::vision_bench_repairs::print_repair_reach(&what, guessed, POCKET_UNSHOWN_REPAIR);
+        super::vision_bench_repairs::print_repair_reach(
+            &what,
+            guessed,
+            (POCKET_UNSHOWN_REPAIR, None),
+        );
     }
 }
 

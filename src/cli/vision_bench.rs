@@ -4,7 +4,9 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
-use cubed::vision::classify::{classify_best_guess, Calibration, ClassifyOptions, UNSHOWN_REPAIR};
+use cubed::vision::classify::{
+    classify_best_guess, Calibration, ClassifyOptions, UNSHOWN_REPAIR, WORST_UNSHOWN_REPAIR,
+};
 use cubed::vision::evaluate::{
     choose_threshold, fit_calibration, reliability, scans_in, tally_scans, LabelledScan, Part,
     Sample, Tally,
@@ -379,7 +381,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         super::vision_bench_repairs::print_repair_reach(
             &format!("3x3, {} part", part.label()),
             &both,
-            UNSHOWN_REPAIR,
+            (UNSHOWN_REPAIR, Some(WORST_UNSHOWN_REPAIR)),
         );
 
         if let (Part::Dev, Some(path)) = (part, &args.samples_out) {
@@ -418,6 +420,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     print_sim_recapture_rows(&args, &palette, &options);
     print_turned_faces_row(args.seed, &palette, &options);
     super::vision_bench_repairs::print_pieces_wrong_in_place(&all, &palette, &options);
+    super::vision_bench_repairs::print_stickers_swapped(&all, &palette, &options);
     let scans: Vec<LabelledScan> = all.iter().map(|(_, s)| s.clone()).collect();
     print_timings(&scans, args.timing_runs, &palette, &options);
     super::pocket_vision_bench::print_real_pocket_rows(

@@ -41,6 +41,13 @@ pub(super) fn print_photo_sets(
         (palette, options),
     );
     let held_out = held_out_sets(&args.held_out_photos, args.seed)?;
+    if held_out.is_empty() {
+        println!(
+            "\nno held-out photo sets in {} (folders holding photos and an expected.json): their rows are left out",
+            args.held_out_photos.display()
+        );
+        return Ok(());
+    }
     let names: Vec<&str> = held_out.iter().map(|s| s.name.as_str()).collect();
     report(
         &format!(

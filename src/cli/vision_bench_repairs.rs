@@ -1,26 +1,52 @@
 //! `cubed bench vision`'s figures for the bounds that refuse a cube that cannot exist: how far right and wrong best guesses' repairs reach, and what a piece put wrong in place on each real scan costs.
 
-use cubed::vision::classify::{classify, ClassifyError, ClassifyOptions, IMPOSSIBLE_REPAIR};
+use cubed::cube::FaceletCube;
+use cubed::pocket::PocketFacelets;
+use cubed::vision::classify::Doubt;
+use cubed::vision::classify::{
+    classify, Classification, ClassifyError, ClassifyOptions, IMPOSSIBLE_REPAIR,
+    WORST_UNSHOWN_REPAIR,
+};
 use cubed::vision::colour::Rgb;
 use cubed::vision::evaluate::{repair_reach, LabelledScan, Part, RepairReach, Sample};
 use cubed::vision::palette::Palette;
+use cubed::vision::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
+use cubed::vision::pocket_evaluate::corners_of;
 
 /// How far the best guesses' repairs reach against the bounds that refuse a cube that cannot
-/// exist (`IMPOSSIBLE_REPAIR`) and stickers that make no cube (`unshown_bound`).
-pub(super) fn print_repair_reach(what: &str, samples: &[Sample], unshown_bound: f32) {
-    let words = |reach: RepairReach, bound: f32| {
+/// exist (`IMPOSSIBLE_REPAIR`), stickers that make no cube (`unshown_bound`) and one sticker
+/// clearly given a colour it does not have (`worst_bound`; the 2x2 has none).
+pub(super) fn print_repair_reach(
+    what: &str,
+    samples: &[Sample],
+    (unshown_bound, worst_bound): (f32, Option<f32>),
+) {
+    let words = |reach: RepairReach, bound: Option<f32>| {
+        let against = match bound {
+            Some(b) => format!(
+                "bound {b}: {} right ones above it, refused",
+                reach.right_over
+            ),
+            None => "not bounded".to_string(),
+        };
         format!(
-            "up to {:.1}, right ones up to {:.1} (bound {bound}: {} right ones above it, refused)",
-            reach.largest, reach.largest_right, reach.right_over
+            "up to {:.1}, right ones up to {:.1} ({against})",
+            reach.largest, reach.largest_right
         )
     };
     let as_read = repair_reach(samples, |r| r.as_read, IMPOSSIBLE_REPAIR);
     let unshown = repair_reach(samples, |r| r.unshown, unshown_bound);
+    let worst = repair_reach(
+        samples,
+        |r| r.worst_unshown,
+        worst_bound.unwrap_or(f32::INFINITY),
+    );
     println!(
-        "{what}, {} best guesses (every condition, first and final takes): the legal reading costs over the readings as read {}; over each sticker read as it looks {}",
+        "{what}, {} best guesses (every condition, first and final takes): the legal reading costs over the readings as read {}; over each sticker read as it looks {}; one sticker's share of that {}",
         samples.len(),
-        words(as_read, IMPOSSIBLE_REPAIR),
-        words(unshown, unshown_bound)
+        words(as_read, Some(IMPOSSIBLE_REPAIR)),
+        words(unshown, Some(unshown_bound)),
+        words(worst, worst_bound)
     );
 }
 
@@ -68,5 +94,149 @@ pub(super) fn print_pieces_wrong_in_place(
     println!(
         "a piece put wrong in place on each real scan, the legal reading's cost over the readings as read (bound {IMPOSSIBLE_REPAIR}): {}",
         said.join("; ")
+    );
+}
+
+/// How a reading of a cube that cannot exist ended: refused as impossible, refused otherwise,
+/// read surely as the cube before it was made impossible, or surely as another.
+#[derive(Default)]
+struct Ends {
+    impossible: usize,
+    unsure: usize,
+    as_before: usize,
+    another: usize,
+    /// The least and most one sticker's share of the repair, among those read surely.
+    sure_worst: (f32, f32),
+}
+
+/// One reading's end.
+enum End {
+    Impossible,
+    Unsure,
+    AsBefore,
+    Another,
+}
+
+impl Ends {
+    /// Counts a reading's end; `worst` is one sticker's largest share of its repair.
+    fn count(&mut self, end: End, worst: f32) {
+        match end {
+            End::Impossible => self.impossible += 1,
+            End::Unsure => self.unsure += 1,
+            End::AsBefore | End::Another => {
+                let first = self.as_before + self.another == 0;
+                match end {
+                    End::AsBefore => self.as_before += 1,
+                    _ => self.another += 1,
+                }
+                let (least, most) = self.sure_worst;
+                let least = if first { worst } else { least.min(worst) };
+                self.sure_worst = (least, most.max(worst));
+            }
+        }
+    }
+
+    fn count_3x3(&mut self, result: Result<Classification, ClassifyError>, truth: &FaceletCube) {
+        match result {
+            Err(e) if e.kind() == "impossible" => self.count(End::Impossible, 0.0),
+            Err(_) => self.count(End::Unsure, 0.0),
+            Ok(c) if c.facelets == *truth => self.count(End::AsBefore, c.repairs.worst_unshown),
+            Ok(c) => self.count(End::Another, c.repairs.worst_unshown),
+        }
+    }
+
+    fn count_2x2(
+        &mut self,
+        result: Result<PocketClassification, PocketClassifyError>,
+        truth: &PocketFacelets,
+    ) {
+        match result {
+            Err(PocketClassifyError::Unsure {
+                doubt: Doubt::Impossible,
+                ..
+            }) => self.count(End::Impossible, 0.0),
+            Err(_) => self.count(End::Unsure, 0.0),
+            Ok(c) if c.facelets == *truth => self.count(End::AsBefore, c.repairs.worst_unshown),
+            Ok(c) => self.count(End::Another, c.repairs.worst_unshown),
+        }
+    }
+
+    fn words(&self, what: &str) -> String {
+        let sure = self.as_before + self.another;
+        let total = self.impossible + self.unsure + sure;
+        format!(
+            "{what}: {total}; refused as impossible {}, refused as unsure {}, read surely as the cube before {}, as another cube {} (one sticker's share of their repair {:.0} to {:.0})",
+            self.impossible, self.unsure, self.as_before, self.another, self.sure_worst.0, self.sure_worst.1
+        )
+    }
+}
+
+/// Each real scan made impossible as a person would: every two stickers of different colours
+/// swapped (re-stickered), and each centre covered by another centre's colour.
+pub(super) fn print_stickers_swapped(
+    all: &[(Part, LabelledScan)],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) {
+    for part in [Part::Dev, Part::HeldOut] {
+        let scans: Vec<&LabelledScan> = (all.iter().filter(|(p, _)| *p == part))
+            .map(|(_, s)| s)
+            .collect();
+        if !scans.is_empty() {
+            print_restickered(part, &scans, palette, options);
+        }
+    }
+}
+
+fn print_restickered(
+    part: Part,
+    scans: &[&LabelledScan],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) {
+    let (mut swapped, mut covered) = (Ends::default(), Ends::default());
+    for scan in scans {
+        let colour = |s: usize| scan.truth.stickers[s];
+        let stickers = (0..54).filter(|s| s % 9 != 4);
+        for a in stickers.clone() {
+            for b in stickers
+                .clone()
+                .filter(|&b| b > a && colour(b) != colour(a))
+            {
+                let mut readings = scan.readings;
+                readings.swap(a, b);
+                swapped.count_3x3(classify(&readings, palette, options), &scan.truth);
+            }
+        }
+        for f in 0..6 {
+            for g in (0..6).filter(|&g| g != f) {
+                let mut readings = scan.readings;
+                readings[f * 9 + 4] = scan.readings[g * 9 + 4];
+                covered.count_3x3(classify(&readings, palette, options), &scan.truth);
+            }
+        }
+    }
+    println!(
+        "{} part's real scans re-stickered (bound on one sticker's share {WORST_UNSHOWN_REPAIR}): {}; {}",
+        part.label(),
+        swapped.words("two stickers of different colours swapped"),
+        covered.words("a centre covered with another centre's colour")
+    );
+    let mut pocket = Ends::default();
+    for scan in scans {
+        let (corners, truth) = corners_of(&scan.readings, &scan.truth);
+        let colour = |s: usize| truth.stickers[s];
+        for a in 0..corners.len() {
+            for b in (a + 1..corners.len()).filter(|&b| colour(b) != colour(a)) {
+                let mut readings = corners;
+                readings.swap(a, b);
+                pocket.count_2x2(classify_pocket(&readings, palette, options), &truth);
+            }
+        }
+    }
+    println!(
+        "{} part's real scans' corners read as 2x2s, re-stickered: {}",
+        part.label(),
+        pocket.words("two stickers of different colours swapped")
     );
 }

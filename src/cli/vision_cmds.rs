@@ -177,16 +177,13 @@ fn refuse_unsure(
                 }
                 None => eprintln!("what to do: {advice}"),
             }
-            let floor = if guess.least_gap() <= 0.0 {
-                ", the least it gives: another reading is as good"
+            let sure = if guess.least_gap() <= 0.0 {
+                // The calibration's floor would read as a real chance: say what it means.
+                "no confidence: another reading is as good".to_string()
             } else {
-                ""
+                format!("calibrated confidence {:.3}", guess.confidence())
             };
-            eprintln!(
-                "best guess (not given; calibrated confidence {:.3}{floor}): {}",
-                guess.confidence(),
-                guess.symbols()
-            );
+            eprintln!("best guess (not given; {sure}): {}", guess.symbols());
         }
     }
     ExitCode::from(EXIT_INVALID)

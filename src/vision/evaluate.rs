@@ -394,6 +394,7 @@ mod tests {
             repairs: Repairs {
                 as_read,
                 unshown: 0.0,
+                worst_unshown: 0.0,
             },
         };
         let samples = [s(12.0, true), s(77.5, false), s(42.1, true), s(3.0, true)];

@@ -243,6 +243,8 @@ struct Decision {
     nearest: [usize; STICKERS],
     /// How much more the best reading costs than every sticker read as it looks.
     unshown: f32,
+    /// The most one sticker adds to that.
+    worst_unshown: f32,
 }
 
 impl Decision {
@@ -276,6 +278,7 @@ impl Decision {
             repairs: Repairs {
                 as_read: self.repair,
                 unshown: self.unshown,
+                worst_unshown: self.worst_unshown,
             },
         }
     }
@@ -395,9 +398,9 @@ fn decide(
             .min_by(|&a, &b| cost[s][a].total_cmp(&cost[s][b]))
             .unwrap_or(0)
     });
-    let unshown = (0..STICKERS)
-        .map(|s| cost[s][colours[s]] - cost[s][nearest[s]])
-        .sum();
+    let each = (0..STICKERS).map(|s| cost[s][colours[s]] - cost[s][nearest[s]]);
+    let (unshown, worst_unshown) =
+        each.fold((0.0, 0.0f32), |(sum, worst), c| (sum + c, worst.max(c)));
     Decision {
         names,
         colours,
@@ -407,6 +410,7 @@ fn decide(
         repair,
         nearest,
         unshown,
+        worst_unshown,
     }
 }
 

@@ -110,7 +110,7 @@ impl SampleOptions {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SampleError {
     #[error(
-        "sticker (row {row}, column {col}) of the grid lies outside the {width}x{height} image"
+        "the sticker in row {}, column {} of the grid (from its top-left, as the photo shows it) lies outside the {width}x{height} image", .row + 1, .col + 1
     )]
     OutsideImage {
         row: usize,
@@ -119,7 +119,7 @@ pub enum SampleError {
         height: u32,
     },
     #[error(
-        "sticker (row {row}, column {col}) is not one colour ({percent} % of its middle differs from the rest): something is in front of the cube (a hand?), or the grid is off"
+        "the sticker in row {}, column {} of the photo (from the face's top-left, as the photo shows it) is not one colour ({percent} % of its middle is far from its typical colour): something is in front of the cube (a hand?), or the grid is off", .row + 1, .col + 1
     )]
     NotOneColour {
         row: usize,

@@ -371,3 +371,35 @@ fn sure_readings_of_overexposed_faces_are_taken_again_and_none_ends_confidently_
         both.after.right
     );
 }
+
+/// A cube re-stickered: two stickers of colours that no light makes alike (not opposite
+/// faces' colours, as white and yellow are) swapped between two pieces. The cube's own rules,
+/// apart from the reader, say each such cube cannot exist; the reader refuses most of them
+/// (a legal reading that gives one sticker a colour it clearly does not have is refused by
+/// `WORST_UNSHOWN_REPAIR`). The rest read surely as a legal cube near the photos (two
+/// stickers of similar look in that camera), which the verify scan after solving catches.
+#[test]
+fn two_stickers_of_unlike_colours_swapped_between_pieces_are_mostly_refused() {
+    use cubed::cube::CubieCube;
+    use cubed::vision::classify::classify;
+    let (mut swaps, mut sure) = (0, 0);
+    for (_, scan) in real_scans() {
+        let colour = |s: usize| scan.truth.stickers[s];
+        let stickers = (0..54).filter(|s| s % 9 != 4);
+        for a in stickers.clone() {
+            let unlike = |b: &usize| colour(*b) != colour(a) && colour(*b) != colour(a).opposite();
+            for b in stickers.clone().filter(|&b| b > a).filter(unlike) {
+                let mut restickered = scan.truth;
+                restickered.stickers.swap(a, b);
+                assert!(CubieCube::from_facelets(&restickered).is_err(), "{a}-{b}");
+                let mut readings = scan.readings;
+                readings.swap(a, b);
+                swaps += 1;
+                let read = classify(&readings, &Palette::default(), &ClassifyOptions::default());
+                sure += usize::from(read.is_ok());
+            }
+        }
+    }
+    assert_eq!(swaps, 7680);
+    assert!(sure * 100 <= swaps * 20, "{sure} of {swaps} read surely");
+}
