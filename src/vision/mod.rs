@@ -26,6 +26,7 @@ pub mod pocket_grid;
 pub mod pocket_sample;
 pub mod recapture;
 pub(crate) mod refine;
+pub mod repairs;
 pub mod sample;
 pub mod scan;
 pub mod scan_file;
