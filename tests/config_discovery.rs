@@ -424,3 +424,24 @@ fn a_broken_calibrated_palette_is_named_as_the_data_directorys() {
         );
     }
 }
+
+/// Webcam keys set for a camera that is not a webcam are accepted (a config moved between
+/// machines) but `config show` says they are not used.
+#[test]
+fn config_show_says_webcam_keys_are_unused_by_the_simulated_camera() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("cubed.toml");
+    write_config(&path, &shipped("robots/four-arm.toml"));
+    let data = dir.path().join("data");
+    let (path, data) = (path.to_str().expect("utf8"), data.to_str().expect("utf8"));
+    let show = |extra: &str| {
+        let file = std::fs::read_to_string(path).expect("read");
+        let edited = file.replace("# exposure = \"locked\"", extra);
+        std::fs::write(path, edited).expect("write");
+        text(&cubed_in(dir.path(), &[], &show_and_run(path, data)[0]))
+    };
+    let said = show("# exposure = \"locked\"");
+    assert!(!said.contains("does not use them"), "{said}");
+    let said = show("exposure = 200");
+    assert!(said.contains("this camera does not use them"), "{said}");
+}

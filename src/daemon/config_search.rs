@@ -164,6 +164,14 @@ pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<Strin
     ));
     lines.push(format!("robot port    {}", port_words(&config.port)));
     lines.push(format!("camera        {}", camera_words(&config.camera)));
+    let usb = matches!(config.camera, super::config::CameraChoice::Usb(_));
+    if !usb && config.camera_lock != crate::vision::camera::lock::LockSettings::default() {
+        lines.push(
+            "              (the [camera] exposure, gain, white_balance, focus and frame keys set \
+             here are for a USB webcam; this camera does not use them)"
+                .into(),
+        );
+    }
     lines.push(format!(
         "page and API  http://{}/  ([http] bind; {})",
         config.bind,

@@ -296,7 +296,11 @@ mod tests {
                 Step::Same,
                 "cube put back together wrong",
             ),
-            (Doubt::Impossible, Step::Darker, "an edge flipped by hand"),
+            (
+                Doubt::Impossible,
+                Step::Darker,
+                "a piece turned in place by hand",
+            ),
         ];
         for (doubt, light, words) in said {
             let message = unsure(doubt, light).to_string();

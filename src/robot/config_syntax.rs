@@ -162,9 +162,30 @@ pub(crate) fn in_words(message: &str) -> String {
             text = text.replace(&from, &format!("{before}{words}{after}"));
         }
     }
+    text = without_struct_names(&text);
     text.replace("invalid type: ", "")
         .replace("invalid value: ", "")
         .replace(" as i128", " (too large for any key)")
+        .replace("EOF while parsing", "the file ends while reading")
+}
+
+/// "expected struct ScanFile" (a Rust type's name, which means nothing to a person) in words.
+fn without_struct_names(message: &str) -> String {
+    const STRUCT: &str = "expected struct ";
+    match message.find(STRUCT) {
+        Some(at) => {
+            let after = &message[at + STRUCT.len()..];
+            let name_ends = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            format!(
+                "{}expected a set of named keys{}",
+                &message[..at],
+                &after[name_ends..]
+            )
+        }
+        None => message.to_string(),
+    }
 }
 
 /// The message prefixed with the key on the line at `offset`, when that line is `key = …`.
@@ -222,6 +243,16 @@ fn section_at(text: &str, offset: usize) -> String {
 #[cfg(test)]
 mod words_tests {
     use super::*;
+
+    #[test]
+    fn a_struct_name_and_an_early_end_are_said_in_words() {
+        let said = in_words("sequence, expected struct ScanFile");
+        assert_eq!(said, "sequence, expected a set of named keys");
+        let said = in_words("integer `3`, expected struct ScanFaces at line 1");
+        assert_eq!(said, "integer `3`, expected a set of named keys at line 1");
+        let said = in_words("EOF while parsing a value");
+        assert_eq!(said, "the file ends while reading a value");
+    }
 
     #[test]
     fn rust_type_names_become_words_and_the_key_is_named() {

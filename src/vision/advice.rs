@@ -10,8 +10,8 @@ pub fn what_to_do(doubt: Doubt, light: Step, retake: Retake) -> &'static str {
     // What to do with a camera whose exposure the daemon sets, and with photos from a folder.
     let (camera, photos) = match (doubt, light) {
         (Doubt::Impossible, _) => (
-            "check the cube: a corner twisted or an edge flipped by hand, two stickers swapped (re-stickered), or a cube put back together wrong, cannot be solved; if it is sound, check the lighting on those stickers",
-            "check the cube: a corner twisted or an edge flipped by hand, two stickers swapped (re-stickered), or a cube put back together wrong, cannot be solved; if it is sound, take the photos again with those stickers lit evenly",
+            "check the cube: a piece turned in place by hand (a corner twisted, or on a 3x3 an edge flipped), two stickers swapped (re-stickered), or a cube put back together wrong, cannot be solved; if it is sound, check the lighting on those stickers",
+            "check the cube: a piece turned in place by hand (a corner twisted, or on a 3x3 an edge flipped), two stickers swapped (re-stickered), or a cube put back together wrong, cannot be solved; if it is sound, take the photos again with those stickers lit evenly",
         ),
         (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => (
             "they came out near white, too bright for the camera: dim the lamp or lower `[camera] exposure` (on the simulator, `[sim] exposure`)",
