@@ -2,8 +2,8 @@
 //! exchanged (a photo saved under another face's name), and the surest exchange that reads as
 //! a sure cube is the likely mistake. Pure.
 
-use super::classify::{classify, ClassifyOptions};
-use super::colour::Rgb;
+use super::classify::{classify, orientations, ClassifyOptions};
+use super::colour::{LabColour, Rgb};
 use super::palette::Palette;
 use crate::cube::Face;
 
@@ -38,7 +38,14 @@ pub fn swapped_photos(
         return None;
     }
     let pairs = (0..6).flat_map(|a| (a + 1..6).map(move |b| (Face::ALL[a], Face::ALL[b])));
+    if centres_hold(readings, palette) {
+        return None;
+    }
     pairs
+        // Two photos exchanged leave the centres as no cube can be held, which the exchange
+        // puts right; a centre covered or painted over (two centres of one colour) leaves them
+        // as one that can, and no exchange is named.
+        .filter(|&faces| centres_hold(&exchange(readings, faces), palette))
         .filter_map(|faces| {
             let read = classify(&exchange(readings, faces), palette, options).ok()?;
             Some(SwappedPhotos {
@@ -47,6 +54,16 @@ pub fn swapped_photos(
             })
         })
         .max_by(|x, y| x.confidence.total_cmp(&y.confidence))
+}
+
+/// Whether the centres, given the palette's colours one each as they look most like, sit as on
+/// a cube that can be held (two photos exchanged leave them as on its mirror image).
+fn centres_hold(readings: &[Rgb; 54], palette: &Palette) -> bool {
+    let centres: [LabColour; 6] = std::array::from_fn(|f| LabColour::from_rgb(readings[f * 9 + 4]));
+    let distance = |f: usize, c: usize| centres[f].delta_e(palette.colours[c].reference);
+    let assigned = super::assignment::min_cost_assignment(6, distance);
+    let names: [usize; 6] = std::array::from_fn(|f| usize::from(assigned[f]));
+    orientations().contains(&names)
 }
 
 /// `readings` with two faces' nine readings exchanged.
