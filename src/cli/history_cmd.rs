@@ -235,29 +235,14 @@ mod tests {
     /// says it was not resumed; a link that came back to a restarted robot says so.
     #[test]
     fn a_run_waiting_on_an_interruption_is_shown_waiting() {
-        let detail = RunDetail {
-            summary: RunSummary {
-                id: 7,
-                started_ms: 1_700_000_000_000,
-                finished_ms: Some(1_700_000_000_500),
-                source: "web".into(),
-                cube: Some("3x3".into()),
-                outcome: Some("estopped".into()),
-                moves: Some(3),
-                error: None,
-                last_acked_move: None,
-            },
-            scans: Vec::new(),
-            solutions: Vec::new(),
-            steps: Vec::new(),
-            interruptions: vec![
-                interruption(Some("person"), false),
-                interruption(None, false),
-                interruption(Some("rebooted"), false),
-                interruption(None, true),
-            ],
-            photos_pruned: None,
-        };
+        let mut detail = finished_run(None);
+        detail.summary.outcome = Some("estopped".into());
+        detail.interruptions = vec![
+            interruption(Some("person"), false),
+            interruption(None, false),
+            interruption(Some("rebooted"), false),
+            interruption(None, true),
+        ];
         let text = run_text(&detail, "http://127.0.0.1:8080");
         let lines: Vec<&str> = text.lines().filter(|l| l.contains("(estop)")).collect();
         assert_eq!(lines.len(), 4, "{text}");
