@@ -106,7 +106,7 @@ struct Ends {
     as_before: usize,
     another: usize,
     /// The least and most one sticker's share of the repair, among those read surely.
-    sure_worst: (f32, f32),
+    sure_worst: Option<(f32, f32)>,
 }
 
 /// One reading's end.
@@ -120,19 +120,16 @@ enum End {
 impl Ends {
     /// Counts a reading's end; `worst` is one sticker's largest share of its repair.
     fn count(&mut self, end: End, worst: f32) {
-        match end {
-            End::Impossible => self.impossible += 1,
-            End::Unsure => self.unsure += 1,
-            End::AsBefore | End::Another => {
-                let first = self.as_before + self.another == 0;
-                match end {
-                    End::AsBefore => self.as_before += 1,
-                    _ => self.another += 1,
-                }
-                let (least, most) = self.sure_worst;
-                let least = if first { worst } else { least.min(worst) };
-                self.sure_worst = (least, most.max(worst));
-            }
+        let counter = match end {
+            End::Impossible => &mut self.impossible,
+            End::Unsure => &mut self.unsure,
+            End::AsBefore => &mut self.as_before,
+            End::Another => &mut self.another,
+        };
+        *counter += 1;
+        if matches!(end, End::AsBefore | End::Another) {
+            let (least, most) = self.sure_worst.unwrap_or((worst, worst));
+            self.sure_worst = Some((least.min(worst), most.max(worst)));
         }
     }
 
@@ -162,11 +159,11 @@ impl Ends {
     }
 
     fn words(&self, what: &str) -> String {
-        let sure = self.as_before + self.another;
-        let total = self.impossible + self.unsure + sure;
+        let total = self.impossible + self.unsure + self.as_before + self.another;
+        let (least, most) = self.sure_worst.unwrap_or_default();
         format!(
-            "{what}: {total}; refused as impossible {}, refused as unsure {}, read surely as the cube before {}, as another cube {} (one sticker's share of their repair {:.0} to {:.0})",
-            self.impossible, self.unsure, self.as_before, self.another, self.sure_worst.0, self.sure_worst.1
+            "{what}: {total}; refused as impossible {}, refused as unsure {}, read surely as the cube before {}, as another cube {} (one sticker's share of their repair {least:.0} to {most:.0})",
+            self.impossible, self.unsure, self.as_before, self.another
         )
     }
 }

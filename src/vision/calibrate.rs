@@ -105,9 +105,7 @@ fn mirrored_faces(
     names: &[usize; 6],
     palette: &Palette,
 ) -> Option<String> {
-    let distance = |f: usize, c: usize| medians[f].delta_e(palette.colours[c].reference);
-    let assigned = super::assignment::min_cost_assignment(6, distance);
-    let nearest: [usize; 6] = std::array::from_fn(|f| usize::from(assigned[f]));
+    let nearest = palette.colours_one_each(medians);
     let looks: Vec<String> = (0..6)
         .filter(|&f| nearest[f] != names[f])
         .map(|f| {

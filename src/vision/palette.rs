@@ -117,6 +117,14 @@ impl Palette {
             .unwrap_or(0)
     }
 
+    /// Six looks (one per face) given the palette's colours one each, each as near as the
+    /// six can be together (CIEDE2000 to the references): each look's colour index.
+    pub fn colours_one_each(&self, looks: &[LabColour; 6]) -> [usize; 6] {
+        let distance = |f: usize, c: usize| looks[f].delta_e(self.colours[c].reference);
+        let assigned = super::assignment::min_cost_assignment(6, distance);
+        std::array::from_fn(|f| usize::from(assigned[f]))
+    }
+
     /// The same palette with new reference colours (indexed like `colours`).
     pub fn with_references(&self, references: [LabColour; 6]) -> Palette {
         let mut p = self.clone();

@@ -37,17 +37,20 @@ pub fn swapped_photos(
     if classify(readings, palette, options).is_ok() {
         return None;
     }
-    let pairs = (0..6).flat_map(|a| (a + 1..6).map(move |b| (Face::ALL[a], Face::ALL[b])));
+    // Two photos exchanged leave the centres as no cube can be held, which the exchange puts
+    // right; a centre covered or painted over (two centres of one colour) leaves them as one
+    // that can, and no exchange is named.
     if centres_hold(readings, palette) {
         return None;
     }
+    let pairs = (0..6).flat_map(|a| (a + 1..6).map(move |b| (Face::ALL[a], Face::ALL[b])));
     pairs
-        // Two photos exchanged leave the centres as no cube can be held, which the exchange
-        // puts right; a centre covered or painted over (two centres of one colour) leaves them
-        // as one that can, and no exchange is named.
-        .filter(|&faces| centres_hold(&exchange(readings, faces), palette))
         .filter_map(|faces| {
-            let read = classify(&exchange(readings, faces), palette, options).ok()?;
+            let exchanged = exchange(readings, faces);
+            if !centres_hold(&exchanged, palette) {
+                return None;
+            }
+            let read = classify(&exchanged, palette, options).ok()?;
             Some(SwappedPhotos {
                 faces,
                 confidence: read.confidence(),
@@ -60,10 +63,7 @@ pub fn swapped_photos(
 /// a cube that can be held (two photos exchanged leave them as on its mirror image).
 fn centres_hold(readings: &[Rgb; 54], palette: &Palette) -> bool {
     let centres: [LabColour; 6] = std::array::from_fn(|f| LabColour::from_rgb(readings[f * 9 + 4]));
-    let distance = |f: usize, c: usize| centres[f].delta_e(palette.colours[c].reference);
-    let assigned = super::assignment::min_cost_assignment(6, distance);
-    let names: [usize; 6] = std::array::from_fn(|f| usize::from(assigned[f]));
-    orientations().contains(&names)
+    orientations().contains(&palette.colours_one_each(&centres))
 }
 
 /// `readings` with two faces' nine readings exchanged.
