@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Builds every firmware board's release ELF with a private Debian Rust toolchain
-# (rustc-web + its library sources, fetched with apt-get download and unpacked with
-# dpkg -x, never installed) and the ordinary cargo; prints each ELF and its size.
+# Builds every firmware board's release ELF (and, for the Pico, the UF2 a builder copies
+# onto the board in BOOTSEL mode); prints each file and its size.
+#
+# Toolchain: the ordinary one when it can be had (`rustup target add` of the board's
+# target, then a plain `cargo build --release`); only where rustup cannot fetch a target
+# (no network to it), a private Debian Rust toolchain (rustc-web + its library sources,
+# fetched with apt-get download and unpacked with dpkg -x, never installed) with
+# -Zbuild-std=core. It says which it used.
 #
 #   firmware/build.sh            build every board
-#   firmware/build.sh qemu       build one board (a folder of firmware/boards)
+#   firmware/build.sh pico       build one board (a folder of firmware/boards)
 #
-# Environment: CUBED_FW_TOOLCHAIN  where the toolchain is cached
-#                                  (default ~/.cache/cubed-fw-toolchain)
-#              CARGO_TARGET_DIR    where the ELFs go, as for cargo (default target/)
+# Environment: CUBED_FW_TOOLCHAIN       where the Debian toolchain is cached
+#                                       (default ~/.cache/cubed-fw-toolchain)
+#              CUBED_FW_TOOLCHAIN_KIND  rustup or debian: use that one, no fallback
+#              CARGO_TARGET_DIR         where the ELFs go, as for cargo (default target/)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -107,27 +113,67 @@ print(f"flash {flash} bytes ({flash / 1024:.1f} KiB), static RAM {ram} bytes ({r
 PY
 }
 
+# Whether the ordinary toolchain has `triple`, adding it if rustup can.
+rustup_has_target() {
+    local triple=$1
+    command -v rustup >/dev/null || return 1
+    rustup target list --installed 2>/dev/null | grep -qx "$triple" && return 0
+    echo "trying: rustup target add $triple" >&2
+    timeout 120 rustup target add "$triple" >&2 2>/dev/null
+}
+
+# Which toolchain builds for `triple`: rustup, else debian (set up on first use).
+choose_toolchain() {
+    local triple=$1 kind=${CUBED_FW_TOOLCHAIN_KIND:-}
+    case "$kind" in
+        rustup) rustup_has_target "$triple" || die "rustup cannot add $triple (CUBED_FW_TOOLCHAIN_KIND=rustup)" ;;
+        debian) ;;
+        "") if rustup_has_target "$triple"; then kind=rustup; else kind=debian; fi ;;
+        *) die "CUBED_FW_TOOLCHAIN_KIND is '$kind': rustup or debian" ;;
+    esac
+    if [ "$kind" = debian ]; then ensure_toolchain >&2; fi
+    echo "$kind"
+}
+
+cargo_build() {
+    local kind=$1 dir=$2
+    if [ "$kind" = rustup ]; then
+        (cd "$dir" && CARGO_TARGET_DIR="$TARGET_DIR" cargo build --release --quiet)
+    else
+        (cd "$dir" && RUSTC="$TOOLROOT/usr/bin/rustc" \
+            LD_LIBRARY_PATH="$TOOLROOT/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+            RUSTC_BOOTSTRAP=1 PATH="$(linker_path):$PATH" \
+            CARGO_TARGET_DIR="$TARGET_DIR" \
+            cargo build --release --quiet -Zbuild-std=core)
+    fi
+}
+
 build_board() {
     local board=$1 dir="$ROOT/firmware/boards/$1"
     [ -f "$dir/Cargo.toml" ] || die "no board '$board' (expected $dir/Cargo.toml)"
     local triple
     triple=$(sed -n 's/^target *= *"\(.*\)"/\1/p' "$dir/.cargo/config.toml")
     [ -n "$triple" ] || die "$dir/.cargo/config.toml names no build target"
-    echo "building $board for $triple" >&2
-    (cd "$dir" && RUSTC="$TOOLROOT/usr/bin/rustc" \
-        LD_LIBRARY_PATH="$TOOLROOT/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        RUSTC_BOOTSTRAP=1 PATH="$(linker_path):$PATH" \
-        CARGO_TARGET_DIR="$TARGET_DIR" \
-        cargo build --release --quiet) || die "building board '$board' failed"
+    local kind
+    kind=$(choose_toolchain "$triple")
+    case "$kind" in
+        rustup) echo "building $board for $triple with rustup's toolchain ($(rustc --version))" >&2 ;;
+        *) echo "building $board for $triple with Debian's rustc ($("$TOOLROOT/usr/bin/rustc" --version 2>/dev/null), from $TOOLROOT): rustup could not add the target" >&2 ;;
+    esac
+    cargo_build "$kind" "$dir" || die "building board '$board' failed"
     local elf
     elf=$(sed -n '/^\[\[bin\]\]/,/^$/s/^name *= *"\(.*\)"/\1/p' "$dir/Cargo.toml" | head -n1)
     elf="$TARGET_DIR/$triple/release/$elf"
     [ -f "$elf" ] || die "board '$board' built but $elf is missing"
     echo "$board: $elf"
     echo "$board: $(report_size "$elf")"
+    # The RP2040's boot ROM takes UF2 files: the file a builder copies onto the Pico.
+    if [ "$triple" = thumbv6m-none-eabi ]; then
+        python3 "$ROOT/firmware/elf2uf2.py" "$elf" "$elf.uf2" >/dev/null || die "writing the UF2 failed"
+        echo "$board: $elf.uf2 ($(stat -c %s "$elf.uf2") bytes: copy it onto the Pico's RPI-RP2 drive)"
+    fi
 }
 
-ensure_toolchain
 if [ $# -gt 0 ]; then
     boards=("$@")
 else

@@ -12,6 +12,7 @@ mod firmware_qemu;
 mod firmware_timing;
 mod link;
 mod link_handshake;
+mod pico;
 mod plan_cli;
 mod readme;
 mod robot;

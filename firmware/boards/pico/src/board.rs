@@ -7,46 +7,16 @@
 //! A value out of range stops the build with the key's name (`BOARD.check()` below); a
 //! missing key is a compile error naming the field. Wiring: firmware/boards/pico/README.md.
 
-use cubed_firmware::{Actuator, BoardConfig, HomeSensor, Input, SensorKind, Servo, Stepper};
+use cubed_firmware::examples::{rotation, JAW};
+use cubed_firmware::{Actuator, BoardConfig, Input};
 
-/// A hobby servo jaw (MG90S-class): pulse widths for open/closed, and the time it takes
-/// to travel between them. The robot design's open_ms/close_ms must be at least this.
-const JAW: Servo = Servo {
-    open_us: 1000,
-    closed_us: 2000,
-    travel_ms: 100,
-};
-
-/// A gripper rotation: NEMA17 1.8° (200 full steps), 8 microsteps (A4988: MS1+MS2 high;
-/// TMC2209: MS1 low, MS2 low), direct drive. 1080°/s and 18000°/s² make a quarter turn
-/// in 143 ms and a half turn in 227 ms (the design asks 150 ms and 250 ms).
-const fn rotation(hall_gpio: u8) -> Stepper {
-    Stepper {
-        full_steps_per_rev: 200,
-        microsteps: 8,
-        gear_num: 1,
-        gear_den: 1,
-        units_per_rev: 4,
-        max_deg_s: 1080,
-        accel_deg_s2: 18_000,
-        invert_dir: false,
-        home: Some(HomeSensor {
-            // A3144-style hall switch: open collector, low when the magnet is near.
-            input: Input {
-                index: hall_gpio,
-                active_high: false,
-            },
-            kind: SensorKind::Hall,
-            seek_positive: true,
-            seek_deg_s: 180,
-            approach_deg_s: 30,
-            backoff_deg: 20,
-            max_seek_deg: 400,
-            // Microsteps from where the sensor triggers to the gripper's square position.
-            offset_steps: 0,
-        }),
-    }
-}
+// The jaws are MG90S-class hobby servos: 1000 µs open, 2000 µs closed, 100 ms end to end
+// (the design's open_ms/close_ms must be at least that). The rotations are NEMA17 1.8°
+// motors (200 full steps) at 8 microsteps (A4988: MS1+MS2 high; TMC2209: MS1 and MS2
+// low), direct drive, 1080°/s and 18000°/s², so a quarter turn takes 143 ms and a half
+// turn 227 ms (the design asks 150 ms and 250 ms); each has an A3144-style hall switch
+// (open collector, low when the magnet is near) and homes by seeking it positively.
+// Both come from `cubed_firmware::examples`, which the tests and the simulator share.
 
 /// The robot: actuator i here is actuator i of the host's `Configure`.
 pub const BOARD: BoardConfig = BoardConfig {

@@ -5,6 +5,7 @@
 
 mod board;
 mod io;
+mod unique_id;
 
 use core::panic::PanicInfo;
 use cubed_firmware::{BoardConfig, Firmware};
@@ -60,12 +61,18 @@ fn main() -> ! {
         &mut pac.RESETS,
     ));
     let mut serial = SerialPort::new(&usb_bus);
+    let Some(serial_buffer) = cortex_m::singleton!(: [u8; 16] = [0; 16]) else {
+        halt()
+    };
     let strings = StringDescriptors::default()
         .manufacturer("cubed")
         .product("cubed robot firmware")
-        .serial_number("pico");
-    let Ok(builder) =
-        UsbDeviceBuilder::new(&usb_bus, UsbVidPid(0x16c0, 0x27dd)).strings(&[strings])
+        .serial_number(unique_id::serial_number(serial_buffer, &BOOT2));
+    // A 64-byte control endpoint sends the configuration descriptor in one packet, as
+    // TinyUSB does; every host takes it, and rp2040js's USB host needs it.
+    let Ok(builder) = UsbDeviceBuilder::new(&usb_bus, UsbVidPid(0x16c0, 0x27dd))
+        .strings(&[strings])
+        .and_then(|builder| builder.max_packet_size_0(64))
     else {
         halt()
     };

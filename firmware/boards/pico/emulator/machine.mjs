@@ -1,0 +1,130 @@
+// The robot around the emulated Pico, modelled from its pins alone: each stepper's
+// position counts the STEP rising edges its driver takes (only while ENABLE is active),
+// in the sense its DIR pin gives; each hall sensor's output follows that position; each
+// servo's pulse width is measured from its PWM pin. Every edge and input change goes to
+// the trace with its time on the emulator's clock (ns), never wall time.
+//
+// Trace lines:  E <ns> <gpio> <0|1>   an output edge (step, dir, enable)
+//               S <ns> <gpio> <µs>    a servo pulse ended, its width
+//               I <ns> <gpio> <0|1>   an input level set (a sensor, the e-stop, the button)
+//               U <ns> <what>         the USB cable: unplugged, plugged, connected
+//               H <ns> <count>        bytes from the host handed to the firmware
+
+import { createWriteStream } from 'node:fs';
+import { GPIOPinState } from 'rp2040js';
+
+const high = (state) => state === GPIOPinState.High;
+const isOutput = (state) => state === GPIOPinState.High || state === GPIOPinState.Low;
+
+export class Machine {
+  /**
+   * @param rp2040 the emulated chip
+   * @param design the machine description (four-arm.json)
+   * @param tracePath where the trace goes
+   * @param random a function giving [0, 1): where each motor starts
+   */
+  constructor(rp2040, design, tracePath, random) {
+    this.rp2040 = rp2040;
+    this.design = design;
+    this.trace = createWriteStream(tracePath);
+    this.pending = [];
+    this.enabled = false;
+    this.stepsWhileDisabled = 0;
+    this.steppers = design.steppers.map((stepper) => ({
+      ...stepper,
+      position: Math.floor(random() * stepper.microsteps_per_rev),
+      forward: false,
+      sensorLevel: null,
+    }));
+    this.watchEnable();
+    for (const stepper of this.steppers) this.watchStepper(stepper);
+    for (const servo of design.servos) this.watchServo(servo);
+    for (const stepper of this.steppers) this.updateSensor(stepper);
+    for (const input of [design.estop, design.button]) this.setInput(input.pin, input.released);
+  }
+
+  now() {
+    return Math.round(this.rp2040.clock.nanos);
+  }
+
+  log(line) {
+    this.pending.push(line);
+    if (this.pending.length >= 4096) this.flushTrace();
+  }
+
+  flushTrace() {
+    if (this.pending.length) this.trace.write(this.pending.join('\n') + '\n');
+    this.pending = [];
+  }
+
+  /** Writes everything traced so far, then calls `done`. */
+  drain(done) {
+    this.flushTrace();
+    if (this.trace.write('')) done();
+    else this.trace.once('drain', done);
+  }
+
+  watchEnable() {
+    const { pin, active_low: activeLow } = this.design.enable;
+    this.rp2040.gpio[pin].addListener((state) => {
+      if (!isOutput(state)) return;
+      this.enabled = high(state) !== activeLow;
+      this.log(`E ${this.now()} ${pin} ${high(state) ? 1 : 0}`);
+    });
+  }
+
+  watchStepper(stepper) {
+    this.rp2040.gpio[stepper.dir].addListener((state) => {
+      if (!isOutput(state)) return;
+      stepper.forward = high(state) !== Boolean(stepper.dir_inverted);
+      this.log(`E ${this.now()} ${stepper.dir} ${high(state) ? 1 : 0}`);
+    });
+    this.rp2040.gpio[stepper.step].addListener((state, old) => {
+      if (!isOutput(state)) return;
+      this.log(`E ${this.now()} ${stepper.step} ${high(state) ? 1 : 0}`);
+      if (high(state) && !high(old)) this.takeStep(stepper);
+    });
+  }
+
+  takeStep(stepper) {
+    if (!this.enabled) {
+      this.stepsWhileDisabled++;
+      return;
+    }
+    stepper.position += stepper.forward ? 1 : -1;
+    this.updateSensor(stepper);
+  }
+
+  /** A hall switch over a magnet at position 0: low (active) within the half width. */
+  updateSensor(stepper) {
+    const revolution = stepper.microsteps_per_rev;
+    const angle = ((stepper.position % revolution) + revolution) % revolution;
+    const near = angle <= stepper.hall_half_width || angle >= revolution - stepper.hall_half_width;
+    const level = !near;
+    if (level !== stepper.sensorLevel) {
+      stepper.sensorLevel = level;
+      this.setInput(stepper.hall, level);
+    }
+  }
+
+  setInput(pin, level) {
+    this.rp2040.gpio[pin].setInputValue(level);
+    this.log(`I ${this.now()} ${pin} ${level ? 1 : 0}`);
+  }
+
+  watchServo(servo) {
+    let rose = null;
+    this.rp2040.gpio[servo.pin].addListener((state, old) => {
+      if (!isOutput(state)) return;
+      if (high(state) && !high(old)) rose = this.now();
+      if (!high(state) && high(old) && rose !== null) {
+        this.log(`S ${this.now()} ${servo.pin} ${Math.round((this.now() - rose) / 1000)}`);
+      }
+    });
+  }
+
+  /** Each stepper's modelled position, in microsteps, by actuator. */
+  positions() {
+    return Object.fromEntries(this.steppers.map((s) => [s.actuator, s.position]));
+  }
+}

@@ -1,0 +1,125 @@
+// Runs the cubed Pico firmware ELF, exactly as firmware/build.sh makes it, on the
+// rp2040js emulator, with the robot around it modelled from the pins (machine.mjs) and
+// its USB CDC port carried over this process's standard input and output, so that a
+// test can bridge it to a pseudo-terminal and talk to it as to a real Pico.
+//
+//   node pico.mjs --elf FILE --machine four-arm.json --trace FILE [--seed N]
+//
+// Standard input, one command a line:
+//   tx <hex>          bytes from the host to the firmware
+//   pin <gpio> <0|1>  drive an input (the e-stop, the button; sensors follow the motors)
+//   unplug | plug     pull the USB cable, put it back (the board stays powered)
+//   flush             write the trace out, then answer "flushed <ns> <positions JSON>"
+//   quit              stop
+// Standard output, one line each:
+//   connected <serial number>   enumerated and the port opened (again after a plug)
+//   rx <ns> <hex>               bytes from the firmware to the host, and when
+//   flushed ...                 see above
+//   error <text>                the emulated CPU failed; the process then exits 3
+
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { Simulator } from 'rp2040js';
+import { bootFromElf } from './elf.mjs';
+import { Machine } from './machine.mjs';
+import { CdcHost } from './usb-host.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    elf: { type: 'string' },
+    machine: { type: 'string' },
+    trace: { type: 'string' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+for (const key of ['elf', 'machine', 'trace']) {
+  if (!args[key]) {
+    process.stderr.write(`pico.mjs: --${key} is required\n`);
+    process.exit(2);
+  }
+}
+
+/** mulberry32: a small seeded generator, so a seed gives the same motor positions. */
+function seeded(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const say = (line) => process.stdout.write(line + '\n');
+const simulator = new Simulator();
+const { rp2040 } = simulator;
+rp2040.logger = { debug() {}, info() {}, warn() {}, error: (tag, text) => process.stderr.write(`rp2040js ${tag}: ${text}\n`) };
+const design = JSON.parse(readFileSync(args.machine, 'utf8'));
+const machine = new Machine(rp2040, design, args.trace, seeded(Number(args.seed)));
+const host = new CdcHost(rp2040.usbCtrl, {
+  connected(serial) {
+    machine.log(`U ${machine.now()} connected`);
+    say(`connected ${serial ?? '(none)'}`);
+  },
+  data: (bytes) => say(`rx ${machine.now()} ${Buffer.from(bytes).toString('hex')}`),
+  delivered: (count) => machine.log(`H ${machine.now()} ${count}`),
+  log: (text) => process.stderr.write(`pico.mjs: ${text}\n`),
+});
+
+bootFromElf(rp2040, args.elf);
+watchForCrash();
+simulator.execute();
+
+const commands = createInterface({ input: process.stdin });
+commands.on('line', obey);
+commands.on('close', () => quit(0));
+
+function obey(line) {
+  const [command, ...rest] = line.trim().split(/\s+/);
+  switch (command) {
+    case 'tx':
+      host.send(Buffer.from(rest[0] ?? '', 'hex'));
+      break;
+    case 'pin':
+      machine.setInput(Number(rest[0]), rest[1] === '1');
+      break;
+    case 'unplug':
+      machine.log(`U ${machine.now()} unplugged`);
+      host.unplug();
+      break;
+    case 'plug':
+      machine.log(`U ${machine.now()} plugged`);
+      host.plugIn();
+      break;
+    case 'flush':
+      machine.drain(() => say(`flushed ${machine.now()} ${JSON.stringify(machine.positions())}`));
+      break;
+    case 'quit':
+      quit(0);
+      break;
+    case '':
+      break;
+    default:
+      process.stderr.write(`pico.mjs: unknown command '${command}'\n`);
+  }
+}
+
+/** A CPU outside flash and RAM, or in the HardFault handler, is reported and ends the run. */
+function watchForCrash() {
+  const check = () => {
+    const pc = rp2040.core.PC;
+    const inCode = (pc >= 0x10000000 && pc < 0x10200000) || (pc >= 0x20000000 && pc < 0x20042000);
+    if (!inCode || rp2040.core.IPSR === 3) {
+      say(`error the CPU ${inCode ? 'took a HardFault' : 'left flash and RAM'} at pc 0x${pc.toString(16)}`);
+      quit(3);
+    }
+  };
+  setInterval(check, 50).unref();
+}
+
+function quit(code) {
+  simulator.stop();
+  machine.drain(() => process.exit(code));
+}

@@ -1,0 +1,296 @@
+//! One emulated Pico: the Node harness as a child process, its USB serial bytes carried
+//! to and from a pseudo-terminal, the cable pulled and put back as a person would (the
+//! pty goes away and a new one appears behind the same symlink, as udev does with
+//! `/dev/serial/by-id`).
+
+use super::trace::{FirmwareBytes, Trace};
+use nix::fcntl::{fcntl, FcntlArg, OFlag};
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use nix::pty::openpty;
+use nix::sys::termios::{cfmakeraw, tcgetattr, tcsetattr, SetArg};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const ELF: &str = "thumbv6m-none-eabi/release/cubed-fw-pico";
+const EMULATOR: &str = "firmware/boards/pico/emulator";
+
+/// What the harness says besides serial bytes.
+#[derive(Debug)]
+enum Said {
+    Connected(String),
+    Flushed(u64, String),
+    Error(String),
+}
+
+/// The pty the cable ends in: the master's writing half, and a flag that stops its reader.
+struct Cable {
+    master: File,
+    unplugged: Arc<AtomicBool>,
+}
+
+/// An emulated Pico on a cable; the harness is killed on drop.
+pub struct EmulatedPico {
+    child: Child,
+    stdin: Arc<Mutex<ChildStdin>>,
+    cable: Arc<Mutex<Option<Cable>>>,
+    said: Receiver<Said>,
+    /// The symlink `cubed exec --port` opens.
+    pub port: PathBuf,
+    trace_path: PathBuf,
+    /// Every chunk the firmware sent, with its emulated time.
+    pub from_firmware: Arc<Mutex<FirmwareBytes>>,
+    /// The USB serial number the emulated host read from the firmware.
+    pub serial_number: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for EmulatedPico {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.unplug_pty();
+    }
+}
+
+/// The ELF and the emulator, or why this machine cannot run them. A test calls this
+/// first: `None` means skip (said loudly), unless `CUBED_REQUIRE_FIRMWARE=1`.
+pub fn available(test: &str) -> Option<PathBuf> {
+    match prerequisites() {
+        Ok(elf) => Some(elf),
+        Err(why) if std::env::var_os("CUBED_REQUIRE_FIRMWARE").is_some() => {
+            panic!("{test}: {why} (CUBED_REQUIRE_FIRMWARE=1 makes this a failure)")
+        }
+        Err(why) => {
+            let bar = "!".repeat(78);
+            eprintln!("\n{bar}\n*** SKIPPED {test}: {why} ***\n{bar}\n");
+            None
+        }
+    }
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn prerequisites() -> Result<PathBuf, String> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    let elf = std::env::var_os("CUBED_FW_PICO_ELF")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| target.join(ELF));
+    if !elf.is_file() {
+        return Err(format!(
+            "no Pico firmware at {} (run firmware/build.sh pico)",
+            elf.display()
+        ));
+    }
+    let node = Command::new("node").arg("--version").output();
+    if !node.is_ok_and(|o| o.status.success()) {
+        return Err("no `node` (apt-get install nodejs)".into());
+    }
+    if !root().join(EMULATOR).join("node_modules/rp2040js").is_dir() {
+        return Err(format!(
+            "rp2040js is not installed (cd {EMULATOR} && npm ci)"
+        ));
+    }
+    Ok(elf)
+}
+
+impl EmulatedPico {
+    /// Boots the firmware, with the motors at seeded positions, and waits until the
+    /// emulated host has enumerated it.
+    pub fn start(elf: &Path, seed: u64) -> EmulatedPico {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let trace_path = dir.path().join("trace.txt");
+        let mut child = Command::new("node")
+            .arg(root().join(EMULATOR).join("pico.mjs"))
+            .arg("--elf")
+            .arg(elf)
+            .arg("--machine")
+            .arg(root().join(EMULATOR).join("four-arm.json"))
+            .arg("--trace")
+            .arg(&trace_path)
+            .args(["--seed", &seed.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("node starts");
+        let stdin = Arc::new(Mutex::new(child.stdin.take().expect("piped stdin")));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tell, said) = channel();
+        let cable = Arc::new(Mutex::new(None));
+        let from_firmware = Arc::new(Mutex::new(FirmwareBytes::default()));
+        spawn_reader(stdout, cable.clone(), from_firmware.clone(), tell);
+        let mut pico = EmulatedPico {
+            child,
+            stdin,
+            cable,
+            said,
+            port: dir.path().join("serial-by-id-cubed-pico"),
+            trace_path,
+            from_firmware,
+            serial_number: String::new(),
+            _dir: dir,
+        };
+        pico.plug_pty();
+        pico.serial_number = pico.wait_connected();
+        pico
+    }
+
+    fn command(&self, line: &str) {
+        let mut stdin = self.stdin.lock().expect("stdin lock");
+        writeln!(stdin, "{line}").expect("the emulator reads its commands");
+    }
+
+    fn wait_connected(&self) -> String {
+        match self.said.recv_timeout(Duration::from_secs(120)) {
+            Ok(Said::Connected(serial)) => serial,
+            Ok(other) => panic!("expected the emulated Pico to enumerate, got {other:?}"),
+            Err(_) => panic!("the emulated Pico did not enumerate within 120 s"),
+        }
+    }
+
+    /// Drives a board input (the e-stop, the start button) to `high`.
+    pub fn set_pin(&self, gpio: u8, high: bool) {
+        self.command(&format!("pin {gpio} {}", u8::from(high)));
+    }
+
+    /// Pulls the USB cable: the host's port hangs up, the firmware hears nothing more.
+    pub fn unplug(&self) {
+        self.unplug_pty();
+        self.command("unplug");
+    }
+
+    /// Puts the cable back: a new pty behind the same symlink, enumerated afresh.
+    pub fn plug(&self) {
+        self.plug_pty();
+        self.command("plug");
+        self.wait_connected();
+    }
+
+    /// Everything traced so far, and each stepper's modelled position (by actuator).
+    pub fn trace(&self) -> Trace {
+        self.command("flush");
+        loop {
+            match self.said.recv_timeout(Duration::from_secs(60)) {
+                Ok(Said::Flushed(now_ns, positions)) => {
+                    let text = std::fs::read_to_string(&self.trace_path).expect("trace file");
+                    return Trace::parse(&text, now_ns, &positions);
+                }
+                Ok(Said::Error(e)) => panic!("the emulated CPU failed: {e}"),
+                Ok(Said::Connected(_)) => {}
+                Err(_) => panic!("the emulator did not flush its trace within 60 s"),
+            }
+        }
+    }
+
+    fn plug_pty(&self) {
+        let pty = openpty(None, None).expect("openpty");
+        let mut termios = tcgetattr(&pty.slave).expect("tcgetattr");
+        cfmakeraw(&mut termios);
+        tcsetattr(&pty.slave, SetArg::TCSANOW, &termios).expect("raw mode");
+        let path = nix::unistd::ttyname(&pty.slave).expect("the slave's path");
+        let flags = fcntl(&pty.master, FcntlArg::F_GETFL).expect("F_GETFL");
+        let nonblocking = OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK;
+        fcntl(&pty.master, FcntlArg::F_SETFL(nonblocking)).expect("O_NONBLOCK");
+        let master = File::from(pty.master);
+        let reader = master.try_clone().expect("a second master handle");
+        let unplugged = Arc::new(AtomicBool::new(false));
+        spawn_pty_reader(reader, pty.slave, unplugged.clone(), self.stdin.clone());
+        cubed::sim::pty::point_symlink(&self.port, &path).expect("symlink to the pty");
+        *self.cable.lock().expect("cable lock") = Some(Cable { master, unplugged });
+    }
+
+    fn unplug_pty(&self) {
+        let _ = std::fs::remove_file(&self.port);
+        if let Some(cable) = self.cable.lock().expect("cable lock").take() {
+            cable.unplugged.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// The harness's standard output: serial bytes to the pty, the rest to `tell`.
+fn spawn_reader(
+    stdout: impl Read + Send + 'static,
+    cable: Arc<Mutex<Option<Cable>>>,
+    from_firmware: Arc<Mutex<FirmwareBytes>>,
+    tell: Sender<Said>,
+) {
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let mut words = line.splitn(3, ' ');
+            match (words.next(), words.next(), words.next()) {
+                (Some("rx"), Some(ns), Some(hex)) => {
+                    let bytes = decode_hex(hex);
+                    if let Some(cable) = cable.lock().expect("cable lock").as_mut() {
+                        // Like a UART nobody reads: what the host does not take is lost.
+                        let _ = cable.master.write_all(&bytes);
+                    }
+                    let ns = ns.parse().unwrap_or(0);
+                    let mut log = from_firmware.lock().expect("log lock");
+                    log.push(ns, Instant::now(), bytes);
+                }
+                (Some("connected"), serial, rest) => {
+                    let serial = [serial.unwrap_or(""), rest.unwrap_or("")].join(" ");
+                    let _ = tell.send(Said::Connected(serial.trim().to_string()));
+                }
+                (Some("flushed"), Some(ns), Some(positions)) => {
+                    let ns = ns.parse().unwrap_or(0);
+                    let _ = tell.send(Said::Flushed(ns, positions.to_string()));
+                }
+                (Some("error"), ..) => {
+                    eprintln!("emulated Pico: {line}");
+                    let _ = tell.send(Said::Error(line.clone()));
+                }
+                _ => eprintln!("emulated Pico said: {line}"),
+            }
+        }
+    });
+}
+
+/// The host's bytes, from the pty master to the harness, until the cable is pulled.
+fn spawn_pty_reader(
+    mut master: File,
+    slave: OwnedFd,
+    unplugged: Arc<AtomicBool>,
+    stdin: Arc<Mutex<ChildStdin>>,
+) {
+    std::thread::spawn(move || {
+        // The slave stays open here so that the master never reads EIO between two hosts.
+        let _slave = slave;
+        let mut buf = [0u8; 512];
+        while !unplugged.load(Ordering::SeqCst) {
+            let mut fds = [PollFd::new(master.as_fd(), PollFlags::POLLIN)];
+            if !matches!(poll(&mut fds, PollTimeout::from(20u8)), Ok(n) if n > 0) {
+                continue;
+            }
+            match master.read(&mut buf) {
+                Ok(0) => continue,
+                Ok(n) => {
+                    let hex: String = buf[..n].iter().map(|b| format!("{b:02x}")).collect();
+                    let mut stdin = stdin.lock().expect("stdin lock");
+                    if writeln!(stdin, "tx {hex}").is_err() {
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+    });
+}
+
+fn decode_hex(hex: &str) -> Vec<u8> {
+    (0..hex.len() / 2)
+        .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
+        .collect()
+}

@@ -1,0 +1,157 @@
+//! The emulated Pico's safety paths, pin in and pins out with their emulated times: the
+//! e-stop switch stops every stepper at once and nothing moves until a reset; a pulled
+//! USB cable halts the motors at the comms timeout, and `cubed exec --reset` recovers.
+
+use super::emulator::{available, EmulatedPico};
+use super::exec::{exec, program_file};
+use super::session::{four_rotations, home, next, open, run_all};
+use super::trace::Machine;
+use crate::common::{four_arm, runtime, scrambled};
+use cubed::link::{LinkEvent, LinkSettings};
+use cubed::robot::ActuatorMap;
+use firmware_protocol::message::{Fault, FirmwareState, NakReason};
+use firmware_protocol::timing::COMMS_TIMEOUT_MS;
+use std::time::Duration;
+
+/// Four revolutions: several emulated seconds of stepping, long enough to interrupt.
+const LONG: i32 = 16;
+
+#[test]
+fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
+    let Some(elf) = available("the e-stop on the emulated Pico") else {
+        return;
+    };
+    let pico = EmulatedPico::start(&elf, 5);
+    let (model, machine) = (four_arm(), Machine::four_arm());
+    let map = ActuatorMap::new(&model).expect("fits the protocol");
+    let estop = machine.estop.pin;
+    runtime().block_on(async {
+        let mut link = open(&pico, &map, LinkSettings::default()).await;
+        run_all(&mut link, &[home(&map, 1)]).await;
+        link.send(four_rotations(2, LONG)).expect("queued");
+        wait_until_stepping(&pico, &machine).await;
+        pico.set_pin(estop, false); // pressed: the board reads its e-stop active low
+        loop {
+            match next(&mut link, 60).await {
+                LinkEvent::Fault(Fault::EStopLatched) => break,
+                LinkEvent::EStopped { .. } => {}
+                other => panic!("expected the latched e-stop, got {other:?}"),
+            }
+        }
+        // Nothing moves while it is latched: a motion is refused, the switch still pressed
+        // keeps the latch.
+        link.send(four_rotations(3, 0)).expect("queued");
+        match next(&mut link, 60).await {
+            LinkEvent::Refused { reason, .. } => assert_eq!(reason, NakReason::EStopLatched),
+            other => panic!("expected the motion refused, got {other:?}"),
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        assert_eq!(link.status().await.expect("status").state, FirmwareState::EStopped);
+        let trace = pico.trace();
+        let pressed = trace.input_set(estop, false, 0).expect("the e-stop pressed");
+        let last = trace.last_step_ns(&machine).expect("steps");
+        assert!(last >= pressed - 1_000_000, "the steppers were moving when it was pressed");
+        eprintln!(
+            "emulated Pico: e-stop pin to last STEP edge {:.1} µs; nothing stepped in the {:.0} ms after",
+            (last.saturating_sub(pressed)) as f64 / 1e3,
+            (trace.now_ns - last) as f64 / 1e6
+        );
+        assert!(last < pressed + 1_000_000, "stepping stopped within 1 ms of the e-stop pin");
+        // Released, cleared and homed again, it runs.
+        pico.set_pin(estop, true);
+        link.clear_fault().expect("clear fault");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(link.status().await.expect("status").state, FirmwareState::Unhomed);
+        run_all(&mut link, &[home(&map, 10), four_rotations(11, 1)]).await;
+        assert_eq!(link.status().await.expect("status").state, FirmwareState::Idle);
+        link.shutdown().await;
+    });
+}
+
+/// Waits (wall time) until the trace shows steps within the last few emulated ms.
+async fn wait_until_stepping(pico: &EmulatedPico, machine: &Machine) {
+    for _ in 0..120 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let trace = pico.trace();
+        if trace
+            .last_step_ns(machine)
+            .is_some_and(|last| trace.now_ns - last < 5_000_000)
+        {
+            return;
+        }
+    }
+    panic!("the steppers did not start within 30 s");
+}
+
+#[test]
+fn a_pulled_cable_halts_the_motors_at_the_comms_timeout_and_exec_reset_recovers() {
+    let Some(elf) = available("a USB disconnect on the emulated Pico") else {
+        return;
+    };
+    let pico = EmulatedPico::start(&elf, 6);
+    let (model, machine) = (four_arm(), Machine::four_arm());
+    let map = ActuatorMap::new(&model).expect("fits the protocol");
+    let settings = LinkSettings {
+        reconnect_timeout: Duration::from_millis(500),
+        ..LinkSettings::default()
+    };
+    runtime().block_on(async {
+        let mut link = open(&pico, &map, settings).await;
+        run_all(&mut link, &[home(&map, 1)]).await;
+        // Queued: far more stepping than the comms timeout lasts.
+        for (i, target) in [LONG, 0, LONG].into_iter().enumerate() {
+            link.send(four_rotations(2 + i as u32, target))
+                .expect("queued");
+        }
+        wait_until_stepping(&pico, &machine).await;
+        pico.unplug();
+        // The link gives up; the firmware hears nothing more.
+        while let Some(_event) = tokio::time::timeout(Duration::from_secs(30), link.next_event())
+            .await
+            .expect("the link reports the loss within 30 s")
+        {}
+    });
+    let unplugged = pico.trace().now_ns;
+    // Wait (wall time) until the emulated chip is well past the comms timeout.
+    let trace = loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let trace = pico.trace();
+        if trace.now_ns > unplugged + (COMMS_TIMEOUT_MS + 1_000) * 1_000_000 {
+            break trace;
+        }
+    };
+    let last_frame = pico_last_host_frame(&trace, unplugged);
+    let last_step = trace.last_step_ns(&machine).expect("steps");
+    let after = last_step.saturating_sub(last_frame) as f64 / 1e6;
+    eprintln!(
+        "emulated Pico: USB cable pulled mid-program; last STEP edge {after:.1} ms after the last byte from the host \
+         (comms timeout {COMMS_TIMEOUT_MS} ms)"
+    );
+    assert!(
+        after < (COMMS_TIMEOUT_MS + 50) as f64,
+        "the motors stopped at the comms timeout, not {after} ms after the host fell silent"
+    );
+    assert!(
+        after > (COMMS_TIMEOUT_MS - 500) as f64,
+        "the queued motion ran until the timeout"
+    );
+    pico.plug();
+    let (_, program) = scrambled(&model, 8, 3);
+    let dir = tempfile::tempdir().expect("temp dir");
+    exec(
+        &pico,
+        &program_file(&model, &program, dir.path(), "after.json"),
+        &["--reset"],
+    );
+}
+
+/// When the firmware last heard the host: the trace's last `tx` before the unplug.
+fn pico_last_host_frame(trace: &super::trace::Trace, unplugged_ns: u64) -> u64 {
+    trace
+        .host_bytes_ns
+        .iter()
+        .copied()
+        .filter(|&ns| ns <= unplugged_ns)
+        .max()
+        .expect("the host sent bytes")
+}

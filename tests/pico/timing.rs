@@ -1,0 +1,89 @@
+//! Step timing as the chip makes it: four steppers at the board's top speed at once
+//! while status frames stream over USB, every STEP edge held against its ideal time on
+//! the firmware core's ramp (BENCHMARKS.md, "The emulated Pico").
+
+use super::emulator::{available, EmulatedPico};
+use super::exec::{pico_ramp, STEPS_PER_QUARTER};
+use super::session::{four_rotations, home, open, run_all};
+use super::trace::Machine;
+use crate::common::{four_arm, runtime};
+use cubed::link::LinkEvent;
+use cubed::link::LinkSettings;
+use cubed::robot::ActuatorMap;
+use std::time::{Duration, Instant};
+
+/// Half turns there and back: each long enough to cruise at top speed.
+const TARGETS: [i32; 4] = [4, 0, 4, 0];
+
+#[test]
+fn four_steppers_at_top_speed_while_frames_stream() {
+    let Some(elf) = available("step timing on the emulated Pico") else {
+        return;
+    };
+    let pico = EmulatedPico::start(&elf, 11);
+    let (model, machine) = (four_arm(), Machine::four_arm());
+    let map = ActuatorMap::new(&model).expect("fits the protocol");
+    let homed_ns = runtime().block_on(async {
+        let mut link = open(&pico, &map, LinkSettings::default()).await;
+        run_all(&mut link, &[home(&map, 1)]).await;
+        let homed_ns = pico.trace().now_ns;
+        let moves: Vec<_> = (0..TARGETS.len())
+            .map(|i| four_rotations(2 + i as u32, TARGETS[i]))
+            .collect();
+        for group in &moves {
+            link.send(*group).expect("queued");
+        }
+        // Status queries stream the whole time the motors run.
+        let (mut done, mut queries) = (0, 0);
+        let deadline = Instant::now() + Duration::from_secs(180);
+        while done < moves.len() {
+            assert!(Instant::now() < deadline, "the moves finish within 180 s");
+            link.status().await.expect("status while moving");
+            queries += 1;
+            for event in link.take_waiting_events() {
+                match event {
+                    LinkEvent::MoveDone { .. } => done += 1,
+                    other => panic!("expected MoveDone, got {other:?}"),
+                }
+            }
+        }
+        assert!(
+            queries >= 10,
+            "status frames streamed during the moves ({queries})"
+        );
+        link.shutdown().await;
+        homed_ns
+    });
+    let trace = pico.trace();
+    let (mut late_ns, mut widths) = (Vec::new(), Vec::new());
+    for stepper in &machine.steppers {
+        let moves = trace.moves(stepper, homed_ns);
+        let distances: Vec<i64> = moves.iter().map(|m| m.distance()).collect();
+        let expected: Vec<i64> = [4, -4, 4, -4].map(|q| q * STEPS_PER_QUARTER).to_vec();
+        assert_eq!(
+            distances, expected,
+            "{}: four half turns, there and back",
+            stepper.name
+        );
+        for one in &moves {
+            late_ns.extend(one.step_errors_ns(&pico_ramp(one.steps_ns.len() as u32)));
+        }
+        widths.push(trace.shortest_pulse_ns(stepper.step).expect("step pulses"));
+    }
+    late_ns.sort_unstable();
+    let period_us = 1e6 / f64::from(cubed_firmware::examples::rotation(0).max_steps_s());
+    let (median, largest) = (late_ns[late_ns.len() / 2], late_ns[late_ns.len() - 1]);
+    eprintln!(
+        "emulated Pico, four steppers at top speed with status frames streaming: {} step edges; \
+         lateness against the core's ramp median {:.1} µs, largest {:.1} µs (top-speed step period {period_us:.0} µs); \
+         shortest STEP pulse {:.2} µs",
+        late_ns.len(),
+        median as f64 / 1e3,
+        largest as f64 / 1e3,
+        *widths.iter().min().expect("four steppers") as f64 / 1e3,
+    );
+    assert!(
+        (largest as f64) < period_us * 1e3,
+        "a step came {largest} ns late, more than a whole step period at top speed"
+    );
+}

@@ -1,0 +1,306 @@
+//! What the emulated Pico did, read back: the pin edges and sensor levels of the
+//! emulator's trace (emulated ns), the robot it models (`four-arm.json`), the frames the
+//! firmware sent with their emulated times, and the measures the tests take from them
+//! (each stepper's moves, step timing against the firmware core's ramp).
+
+use cubed_firmware::ramp::Ramp;
+use firmware_protocol::{Decoder, Message};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+/// Two steps of one motor further apart than this belong to two moves: within a ramp of
+/// the Pico's steppers no two steps are more than 2.1 ms apart, and a move's first step
+/// comes 5 ms after its start (homing's slow approach, 7.5 ms a step, is split up).
+const MOVE_GAP_NS: u64 = 4_000_000;
+
+/// The modelled robot, as the emulator reads it.
+#[derive(Debug, Deserialize)]
+pub struct Machine {
+    pub steppers: Vec<MachineStepper>,
+    pub servos: Vec<MachineServo>,
+    pub enable: MachineEnable,
+    pub estop: MachineInput,
+    pub button: MachineInput,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MachineStepper {
+    pub actuator: u8,
+    pub name: String,
+    pub step: u8,
+    pub dir: u8,
+    pub hall: u8,
+    pub microsteps_per_rev: i64,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MachineServo {
+    pub actuator: u8,
+    pub pin: u8,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MachineEnable {
+    pub pin: u8,
+    pub active_low: bool,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MachineInput {
+    pub pin: u8,
+}
+
+impl Machine {
+    pub fn four_arm() -> Machine {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("firmware/boards/pico/emulator/four-arm.json");
+        let text = std::fs::read_to_string(&path).expect("four-arm.json");
+        serde_json::from_str(&text).expect("four-arm.json parses")
+    }
+}
+
+/// One level change of a pin, at emulated ns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge {
+    pub ns: u64,
+    pub gpio: u8,
+    pub high: bool,
+}
+
+/// The emulator's trace.
+#[derive(Debug, Default)]
+pub struct Trace {
+    /// Output edges (step, dir, enable).
+    pub outputs: Vec<Edge>,
+    /// Input levels the model set (sensors, e-stop, button).
+    pub inputs: Vec<Edge>,
+    /// Servo pulses: when each ended, its pin and width (µs).
+    pub servo_pulses: Vec<(u64, u8, u32)>,
+    /// When bytes from the host reached the firmware.
+    pub host_bytes_ns: Vec<u64>,
+    /// The emulated time when the trace was flushed.
+    pub now_ns: u64,
+    /// Each stepper's modelled position (microsteps) by actuator.
+    pub positions: BTreeMap<u8, i64>,
+}
+
+impl Trace {
+    pub fn parse(text: &str, now_ns: u64, positions: &str) -> Trace {
+        let mut trace = Trace {
+            now_ns,
+            positions: serde_json::from_str::<BTreeMap<String, i64>>(positions)
+                .expect("positions JSON")
+                .into_iter()
+                .map(|(k, v)| (k.parse().expect("actuator index"), v))
+                .collect(),
+            ..Trace::default()
+        };
+        for line in text.lines() {
+            let words: Vec<&str> = line.split(' ').collect();
+            let number = |i: usize| words.get(i).and_then(|w| w.parse::<u64>().ok());
+            match (words.first(), number(1), number(2), number(3)) {
+                (Some(&"E"), Some(ns), Some(gpio), Some(level)) => {
+                    trace.outputs.push(edge(ns, gpio, level))
+                }
+                (Some(&"I"), Some(ns), Some(gpio), Some(level)) => {
+                    trace.inputs.push(edge(ns, gpio, level))
+                }
+                (Some(&"H"), Some(ns), ..) => trace.host_bytes_ns.push(ns),
+                (Some(&"S"), Some(ns), Some(gpio), Some(width)) => {
+                    trace.servo_pulses.push((ns, gpio as u8, width as u32))
+                }
+                _ => {}
+            }
+        }
+        trace
+    }
+
+    /// A pin's output level at `ns` (its last edge at or before then).
+    pub fn level_at(&self, gpio: u8, ns: u64) -> Option<bool> {
+        self.outputs
+            .iter()
+            .take_while(|e| e.ns <= ns)
+            .filter(|e| e.gpio == gpio)
+            .last()
+            .map(|e| e.high)
+    }
+
+    /// Rising edges of `gpio` at or after `since_ns`.
+    pub fn rising(&self, gpio: u8, since_ns: u64) -> Vec<u64> {
+        self.outputs
+            .iter()
+            .filter(|e| e.gpio == gpio && e.high && e.ns >= since_ns)
+            .map(|e| e.ns)
+            .collect()
+    }
+
+    /// The moves of one stepper after `since_ns`: its step edges in bursts.
+    pub fn moves(&self, stepper: &MachineStepper, since_ns: u64) -> Vec<StepperMove> {
+        self.split(stepper, self.rising(stepper.step, since_ns), MOVE_GAP_NS)
+    }
+
+    /// The steps of one stepper after `from_ns` up to `to_ns` (one command's, between
+    /// two `MoveDone`s), split only where the direction changes.
+    pub fn moves_between(
+        &self,
+        stepper: &MachineStepper,
+        from_ns: u64,
+        to_ns: u64,
+    ) -> Vec<StepperMove> {
+        let steps = self.rising(stepper.step, from_ns + 1);
+        let steps = steps.into_iter().filter(|&ns| ns <= to_ns).collect();
+        self.split(stepper, steps, u64::MAX)
+    }
+
+    fn split(&self, stepper: &MachineStepper, steps: Vec<u64>, gap_ns: u64) -> Vec<StepperMove> {
+        let mut moves: Vec<StepperMove> = Vec::new();
+        for ns in steps {
+            let forward = self.level_at(stepper.dir, ns).unwrap_or(false);
+            match moves.last_mut() {
+                Some(last) if ns - last.last_ns() < gap_ns && last.forward == forward => {
+                    last.steps_ns.push(ns)
+                }
+                _ => moves.push(StepperMove {
+                    forward,
+                    steps_ns: vec![ns],
+                }),
+            }
+        }
+        moves
+    }
+
+    /// The shortest high time of any pulse on `gpio`, ns.
+    pub fn shortest_pulse_ns(&self, gpio: u8) -> Option<u64> {
+        let mut rose = None;
+        let mut shortest = None::<u64>;
+        for e in self.outputs.iter().filter(|e| e.gpio == gpio) {
+            match (e.high, rose) {
+                (true, _) => rose = Some(e.ns),
+                (false, Some(at)) => {
+                    let width = e.ns - at;
+                    shortest = Some(shortest.map_or(width, |s| s.min(width)));
+                    rose = None;
+                }
+                (false, None) => {}
+            }
+        }
+        shortest
+    }
+
+    /// The last step edge of any stepper, ns.
+    pub fn last_step_ns(&self, machine: &Machine) -> Option<u64> {
+        let steps: Vec<u8> = machine.steppers.iter().map(|s| s.step).collect();
+        self.outputs
+            .iter()
+            .filter(|e| steps.contains(&e.gpio) && e.high)
+            .map(|e| e.ns)
+            .max()
+    }
+
+    /// When an input was last set to `high`, at or after `since_ns`.
+    pub fn input_set(&self, gpio: u8, high: bool, since_ns: u64) -> Option<u64> {
+        self.inputs
+            .iter()
+            .filter(|e| e.gpio == gpio && e.high == high && e.ns >= since_ns)
+            .map(|e| e.ns)
+            .next()
+    }
+}
+
+fn edge(ns: u64, gpio: u64, level: u64) -> Edge {
+    Edge {
+        ns,
+        gpio: gpio as u8,
+        high: level != 0,
+    }
+}
+
+/// One move of one stepper: its step edges, all in one direction.
+#[derive(Debug, Clone)]
+pub struct StepperMove {
+    pub forward: bool,
+    pub steps_ns: Vec<u64>,
+}
+
+impl StepperMove {
+    pub fn first_ns(&self) -> u64 {
+        self.steps_ns[0]
+    }
+
+    pub fn last_ns(&self) -> u64 {
+        self.steps_ns[self.steps_ns.len() - 1]
+    }
+
+    /// Signed microsteps.
+    pub fn distance(&self) -> i64 {
+        let steps = self.steps_ns.len() as i64;
+        if self.forward {
+            steps
+        } else {
+            -steps
+        }
+    }
+
+    /// How far each step edge is from its ideal time on the core's ramp, ns: the ramp
+    /// starts where it makes the most punctual step exactly on time, so every error is a
+    /// lateness (a software loop is never early). Sorted, smallest first.
+    pub fn step_errors_ns(&self, ramp: &Ramp) -> Vec<u64> {
+        let ideal = |k: usize| ramp.step_time_us(k as u32 + 1) * 1000;
+        let start = self
+            .steps_ns
+            .iter()
+            .enumerate()
+            .map(|(k, &ns)| ns as i64 - ideal(k) as i64)
+            .min()
+            .unwrap_or(0);
+        let mut errors: Vec<u64> = self
+            .steps_ns
+            .iter()
+            .enumerate()
+            .map(|(k, &ns)| (ns as i64 - start - ideal(k) as i64) as u64)
+            .collect();
+        errors.sort_unstable();
+        errors
+    }
+
+    /// From the move's start (as [`Self::step_errors_ns`] places it) to its last step, ns.
+    pub fn duration_ns(&self, ramp: &Ramp) -> u64 {
+        let ideal = |k: usize| ramp.step_time_us(k as u32 + 1) * 1000;
+        let start = self
+            .steps_ns
+            .iter()
+            .enumerate()
+            .map(|(k, &ns)| ns as i64 - ideal(k) as i64)
+            .min()
+            .unwrap_or(0);
+        (self.last_ns() as i64 - start) as u64
+    }
+}
+
+/// The firmware's bytes as the bridge received them: emulated ns, wall instant, bytes.
+#[derive(Debug, Default)]
+pub struct FirmwareBytes {
+    chunks: Vec<(u64, Instant, Vec<u8>)>,
+}
+
+impl FirmwareBytes {
+    pub fn push(&mut self, ns: u64, at: Instant, bytes: Vec<u8>) {
+        self.chunks.push((ns, at, bytes));
+    }
+
+    /// Every frame the firmware sent, with the emulated time its last byte left.
+    pub fn messages(&self) -> Vec<(u64, Message)> {
+        let mut decoder = Decoder::new();
+        let mut out = Vec::new();
+        for (ns, _, bytes) in &self.chunks {
+            for &byte in bytes {
+                if let Some(Ok(frame)) = decoder.push(byte) {
+                    out.push((*ns, frame.message));
+                }
+            }
+        }
+        out
+    }
+}
