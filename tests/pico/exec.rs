@@ -40,7 +40,7 @@ pub fn program_file(model: &RobotModel, program: &Program, dir: &Path, name: &st
 }
 
 /// `cubed exec` of `program` on the emulated Pico; panics unless every command was done.
-pub fn exec(pico: &EmulatedPico, program_path: &str, extra: &[&str]) {
+pub fn exec(pico: &EmulatedPico, program_path: &str, extra: &[&str]) -> std::process::Output {
     let port = pico.port.display().to_string();
     let mut args = vec!["exec", "--port", &port, "--program", program_path];
     args.extend_from_slice(extra);
@@ -51,6 +51,7 @@ pub fn exec(pico: &EmulatedPico, program_path: &str, extra: &[&str]) {
         stdout(&out),
         stderr(&out)
     );
+    out
 }
 
 /// Largest errors of one program, for the report.
@@ -81,7 +82,7 @@ fn exec_of_random_cubes_moves_every_actuator_as_planned() {
     for seed in [3, 4] {
         let (_, program) = scrambled(&model, seed, 8);
         let path = program_file(&model, &program, dir.path(), &format!("{seed}.json"));
-        exec(&pico, &path, &[]);
+        let _ = exec(&pico, &path, &[]);
         let trace = pico.trace();
         let encoded = map
             .encode_program(&program, &model.home(), 1)

@@ -14,5 +14,3 @@ mod session;
 mod timing;
 mod trace;
 mod uf2;
-
-pub use emulator::EmulatedPico;

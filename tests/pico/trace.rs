@@ -10,11 +10,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
-/// Two steps of one motor further apart than this belong to two moves: within a ramp of
-/// the Pico's steppers no two steps are more than 2.1 ms apart, and a move's first step
-/// comes 5 ms after its start (homing's slow approach, 7.5 ms a step, is split up).
-const MOVE_GAP_NS: u64 = 4_000_000;
-
 /// The modelled robot, as the emulator reads it.
 #[derive(Debug, Deserialize)]
 pub struct Machine {
@@ -136,13 +131,10 @@ impl Trace {
             .collect()
     }
 
-    /// The moves of one stepper after `since_ns`: its step edges in bursts.
-    pub fn moves(&self, stepper: &MachineStepper, since_ns: u64) -> Vec<StepperMove> {
-        self.split(stepper, self.rising(stepper.step, since_ns), MOVE_GAP_NS)
-    }
-
     /// The steps of one stepper after `from_ns` up to `to_ns` (one command's, between
-    /// two `MoveDone`s), split only where the direction changes.
+    /// two `MoveDone`s), split where the direction changes. Not by the time between
+    /// steps: a ramp's first and last steps are 5 ms from their neighbours, and the moves
+    /// of two commands in a row may be no further apart than 10 ms.
     pub fn moves_between(
         &self,
         stepper: &MachineStepper,
@@ -150,18 +142,15 @@ impl Trace {
         to_ns: u64,
     ) -> Vec<StepperMove> {
         let steps = self.rising(stepper.step, from_ns + 1);
-        let steps = steps.into_iter().filter(|&ns| ns <= to_ns).collect();
-        self.split(stepper, steps, u64::MAX)
-    }
-
-    fn split(&self, stepper: &MachineStepper, steps: Vec<u64>, gap_ns: u64) -> Vec<StepperMove> {
+        let steps = steps
+            .into_iter()
+            .filter(|&ns| ns <= to_ns)
+            .collect::<Vec<_>>();
         let mut moves: Vec<StepperMove> = Vec::new();
         for ns in steps {
             let forward = self.level_at(stepper.dir, ns).unwrap_or(false);
             match moves.last_mut() {
-                Some(last) if ns - last.last_ns() < gap_ns && last.forward == forward => {
-                    last.steps_ns.push(ns)
-                }
+                Some(last) if last.forward == forward => last.steps_ns.push(ns),
                 _ => moves.push(StepperMove {
                     forward,
                     steps_ns: vec![ns],

@@ -23,7 +23,10 @@ impl Firmware<'_> {
         self.watch_button();
         self.service_channels(now, pins);
         self.advance_commands(now, pins);
-        if self.running.is_some() && self.link.comms_timed_out(now / 1000) {
+        // Queued work counts even while it waits for the host's acks (a full notification
+        // window holds the next command): a host gone silent then gets a fault, not a hang.
+        let has_work = self.running.is_some() || !self.queue.is_empty();
+        if has_work && self.link.comms_timed_out(now / 1000) {
             self.latch(FaultCause::CommsTimeout);
         }
         self.retransmit(now);

@@ -112,6 +112,34 @@ fn a_silent_host_while_moving_latches_comms_timeout() {
     );
 }
 
+#[test]
+fn a_silent_host_latches_comms_timeout_while_commands_wait_for_its_acks() {
+    // Short commands and no acks from the host: the notification window fills after a
+    // few MoveDones and holds the rest of the queue; the silence is still a fault.
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    rig.heartbeat = false;
+    let start = rig.hw.now;
+    for id in 2..20 {
+        rig.send(Message::Dwell {
+            move_id: id,
+            ms: 50,
+        });
+    }
+    rig.run_until(start + 1_000_000);
+    assert_eq!(
+        rig.fw.state(),
+        FirmwareState::Busy,
+        "commands held, not run"
+    );
+    rig.run_until(start + 2_100_000);
+    assert!(rig.has(&Message::Event(Event::Fault(Fault::CommsTimeout))));
+    assert_eq!(
+        rig.fw.fault_cause(),
+        Some(cubed_firmware::FaultCause::CommsTimeout)
+    );
+}
+
 /// A board whose rotation has an end-stop switch (input 0) instead of a hall sensor.
 static END_STOP_BOARD: cubed_firmware::BoardConfig = {
     let mut rotation = cubed_firmware::examples::rotation(0);
