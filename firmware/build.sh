@@ -119,7 +119,7 @@ rustup_has_target() {
     command -v rustup >/dev/null || return 1
     rustup target list --installed 2>/dev/null | grep -qx "$triple" && return 0
     echo "trying: rustup target add $triple" >&2
-    timeout 120 rustup target add "$triple" >&2 2>/dev/null
+    timeout 60 rustup target add "$triple" >&2 2>/dev/null
 }
 
 # Which toolchain builds for `triple`: rustup, else debian (set up on first use).

@@ -1,6 +1,6 @@
 //! The firmware core's ramps against the planner's time model: 200 random 20-turn
-//! programs of the four-arm design run through `cubed-firmware` (the board the QEMU
-//! build uses) in simulated time. The board accepted the design's `Configure`, so
+//! programs of the four-arm design run through `cubed-firmware` (the example board,
+//! whose jaws and rotations the Pico board uses) in simulated time. The board accepted the design's `Configure`, so
 //! every action is at least as fast as the design says: no program may take longer
 //! than planned. Prints planned vs firmware time (BENCHMARKS.md, "Firmware timing").
 

@@ -8,7 +8,6 @@ mod config_discovery;
 mod config_files;
 mod daemon;
 mod exec_cli;
-mod firmware_qemu;
 mod firmware_timing;
 mod link;
 mod link_handshake;

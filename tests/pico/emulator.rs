@@ -4,6 +4,7 @@
 //! `/dev/serial/by-id`).
 
 use super::trace::{FirmwareBytes, Trace};
+use firmware_protocol::Message;
 use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::pty::openpty;
@@ -46,6 +47,8 @@ pub struct EmulatedPico {
     trace_path: PathBuf,
     /// Every chunk the firmware sent, with its emulated time.
     pub from_firmware: Arc<Mutex<FirmwareBytes>>,
+    /// When (wall time) each chunk of the host's bytes left the pty for the harness.
+    pub to_firmware: Arc<Mutex<Vec<(Instant, Vec<u8>)>>>,
     /// The USB serial number the emulated host read from the firmware.
     pub serial_number: String,
     _dir: tempfile::TempDir,
@@ -138,6 +141,7 @@ impl EmulatedPico {
             port: dir.path().join("serial-by-id-cubed-pico"),
             trace_path,
             from_firmware,
+            to_firmware: Arc::new(Mutex::new(Vec::new())),
             serial_number: String::new(),
             _dir: dir,
         };
@@ -157,6 +161,37 @@ impl EmulatedPico {
             Ok(other) => panic!("expected the emulated Pico to enumerate, got {other:?}"),
             Err(_) => panic!("the emulated Pico did not enumerate within 120 s"),
         }
+    }
+
+    /// For each frame the host sent that the firmware answers at once (a sequenced frame
+    /// is acknowledged, a query answered), the wall time until the firmware's next bytes
+    /// came back, sorted: the margin the host's 100 ms retransmit timeout has here.
+    pub fn reply_wall_ms(&self) -> Vec<f64> {
+        let sent = self.to_firmware.lock().expect("sent lock").clone();
+        let replies = self.from_firmware.lock().expect("log lock").wall_times();
+        let mut decoder = firmware_protocol::Decoder::new();
+        let mut asked = Vec::new();
+        for (at, bytes) in &sent {
+            for &byte in bytes {
+                if let Some(Ok(frame)) = decoder.push(byte) {
+                    let message = frame.message;
+                    let answered = message.is_sequenced()
+                        || matches!(message, Message::QueryStatus | Message::Ping { .. });
+                    if answered {
+                        asked.push(*at);
+                    }
+                }
+            }
+        }
+        let mut waits: Vec<f64> = asked
+            .iter()
+            .filter_map(|at| {
+                let reply = replies.iter().find(|r| *r >= at)?;
+                Some((*reply - *at).as_secs_f64() * 1e3)
+            })
+            .collect();
+        waits.sort_by(f64::total_cmp);
+        waits
     }
 
     /// Drives a board input (the e-stop, the start button) to `high`.
@@ -205,7 +240,14 @@ impl EmulatedPico {
         let master = File::from(pty.master);
         let reader = master.try_clone().expect("a second master handle");
         let unplugged = Arc::new(AtomicBool::new(false));
-        spawn_pty_reader(reader, pty.slave, unplugged.clone(), self.stdin.clone());
+        let sent = self.to_firmware.clone();
+        spawn_pty_reader(
+            reader,
+            pty.slave,
+            unplugged.clone(),
+            self.stdin.clone(),
+            sent,
+        );
         cubed::sim::pty::point_symlink(&self.port, &path).expect("symlink to the pty");
         *self.cable.lock().expect("cable lock") = Some(Cable { master, unplugged });
     }
@@ -263,6 +305,7 @@ fn spawn_pty_reader(
     slave: OwnedFd,
     unplugged: Arc<AtomicBool>,
     stdin: Arc<Mutex<ChildStdin>>,
+    sent: Arc<Mutex<Vec<(Instant, Vec<u8>)>>>,
 ) {
     std::thread::spawn(move || {
         // The slave stays open here so that the master never reads EIO between two hosts.
@@ -281,6 +324,8 @@ fn spawn_pty_reader(
                     if writeln!(stdin, "tx {hex}").is_err() {
                         return;
                     }
+                    let chunk = (Instant::now(), buf[..n].to_vec());
+                    sent.lock().expect("sent lock").push(chunk);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
                 Err(_) => std::thread::sleep(Duration::from_millis(20)),

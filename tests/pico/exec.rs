@@ -103,6 +103,17 @@ fn exec_of_random_cubes_moves_every_actuator_as_planned() {
         since_ns = trace.now_ns;
     }
     worst.step_late_ns.sort_unstable();
+    let waits = pico.reply_wall_ms();
+    eprintln!(
+        "emulated Pico: the firmware answered the host's bytes within {:.1} ms wall time (median), \
+         {:.1} ms (99th percentile), {:.1} ms at worst ({} of {} over the host's {} ms retransmit timeout)",
+        waits[waits.len() / 2],
+        waits[waits.len() * 99 / 100],
+        waits[waits.len() - 1],
+        waits.iter().filter(|&&ms| ms > 100.0).count(),
+        waits.len(),
+        firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS
+    );
     eprintln!(
         "emulated Pico, 2 programs of 8 turns: planned {} ms, emulated {:.1} ms; largest command error vs plan {:.1} %; \
          largest move duration error vs the core's ramp {:.1} µs; step lateness vs the ramp: median {:.1} µs, largest {:.1} µs",

@@ -1,6 +1,7 @@
 //! The emulated Pico's safety paths, pin in and pins out with their emulated times: the
-//! e-stop switch stops every stepper at once and nothing moves until a reset; a pulled
-//! USB cable halts the motors at the comms timeout, and `cubed exec --reset` recovers.
+//! e-stop switch stops every stepper at once and nothing moves until a reset (then the
+//! host's own EmergencyStop cancels a second program); a pulled USB cable halts the
+//! motors by the comms timeout, and `cubed exec --reset` recovers.
 
 use super::emulator::{available, EmulatedPico};
 use super::exec::{exec, program_file};
@@ -32,6 +33,7 @@ fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
     let estop = machine.estop.pin;
     runtime().block_on(async {
         let mut link = open(&pico, &map, LinkSettings::default()).await;
+        press_start(&pico, &machine, &mut link).await;
         run_all(&mut link, &[home(&map, 1)]).await;
         for group in back_and_forth(2, 12) {
             link.send(group).expect("queued");
@@ -80,8 +82,35 @@ fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
         assert_eq!(link.status().await.expect("status").state, FirmwareState::Unhomed);
         run_all(&mut link, &[home(&map, 40), four_rotations(41, 1)]).await;
         assert_eq!(link.status().await.expect("status").state, FirmwareState::Idle);
+        // The host's EmergencyStop cancels what is queued, as the switch does.
+        for group in back_and_forth(50, 8) {
+            link.send(group).expect("queued");
+        }
+        wait_until_stepping(&pico, &machine).await;
+        link.emergency_stop().expect("e-stop sent");
+        let (mut cancelled, mut latched) = (None, false);
+        while cancelled.is_none() || !latched {
+            match next(&mut link, 60).await {
+                LinkEvent::EStopped { cancelled: ids } => cancelled = Some(ids),
+                LinkEvent::Fault(Fault::EStopLatched) => latched = true,
+                LinkEvent::MoveDone { .. } => {}
+                other => panic!("expected EStopped and the latched e-stop, got {other:?}"),
+            }
+        }
+        assert!(cancelled.is_some_and(|ids| !ids.is_empty()), "commands cancelled");
+        assert_eq!(link.status().await.expect("status").state, FirmwareState::EStopped);
         link.shutdown().await;
     });
+}
+
+/// The start button (to ground, read active low) reaches the host as `Button 0`.
+async fn press_start(pico: &EmulatedPico, machine: &Machine, link: &mut cubed::link::LinkHandle) {
+    pico.set_pin(machine.button.pin, false);
+    match next(link, 60).await {
+        LinkEvent::Button { button } => assert_eq!(button, 0),
+        other => panic!("expected the start button, got {other:?}"),
+    }
+    pico.set_pin(machine.button.pin, true);
 }
 
 /// Waits (wall time) until the trace shows steps within the last few emulated ms.
@@ -120,11 +149,14 @@ fn a_pulled_cable_halts_the_motors_at_the_comms_timeout_and_exec_reset_recovers(
         }
         wait_until_stepping(&pico, &machine).await;
         pico.unplug();
-        // The link gives up; the firmware hears nothing more.
-        while let Some(_event) = tokio::time::timeout(Duration::from_secs(30), link.next_event())
-            .await
-            .expect("the link reports the loss within 30 s")
-        {}
+        // The host hears its port hang up; the firmware hears nothing more.
+        loop {
+            match next(&mut link, 60).await {
+                LinkEvent::LinkLost { .. } | LinkEvent::Stopped { .. } => break,
+                _ => {}
+            }
+        }
+        drop(link);
     });
     let unplugged = pico.trace().now_ns;
     // Wait (wall time) until the emulated chip is well past the comms timeout.

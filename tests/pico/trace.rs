@@ -26,7 +26,6 @@ pub struct MachineStepper {
     pub name: String,
     pub step: u8,
     pub dir: u8,
-    pub hall: u8,
     pub microsteps_per_rev: i64,
 }
 
@@ -214,10 +213,6 @@ pub struct StepperMove {
 }
 
 impl StepperMove {
-    pub fn first_ns(&self) -> u64 {
-        self.steps_ns[0]
-    }
-
     pub fn last_ns(&self) -> u64 {
         self.steps_ns[self.steps_ns.len() - 1]
     }
@@ -232,40 +227,39 @@ impl StepperMove {
         }
     }
 
-    /// How far each step edge is from its ideal time on the core's ramp, ns: the ramp
-    /// starts where it makes the most punctual step exactly on time, so every error is a
-    /// lateness (a software loop is never early). Sorted, smallest first.
-    pub fn step_errors_ns(&self, ramp: &Ramp) -> Vec<u64> {
-        let ideal = |k: usize| ramp.step_time_us(k as u32 + 1) * 1000;
-        let start = self
-            .steps_ns
+    /// Where the move started on the core's ramp, ns: where it makes the most punctual
+    /// step exactly on time (a software loop is never early, so every other step is late).
+    fn start_ns(&self, ramp: &Ramp) -> i64 {
+        self.steps_ns
             .iter()
             .enumerate()
-            .map(|(k, &ns)| ns as i64 - ideal(k) as i64)
+            .map(|(k, &ns)| ns as i64 - ideal_ns(ramp, k))
             .min()
-            .unwrap_or(0);
+            .unwrap_or(0)
+    }
+
+    /// How late each step edge is against its ideal time on the core's ramp, ns, sorted.
+    pub fn step_errors_ns(&self, ramp: &Ramp) -> Vec<u64> {
+        let start = self.start_ns(ramp);
         let mut errors: Vec<u64> = self
             .steps_ns
             .iter()
             .enumerate()
-            .map(|(k, &ns)| (ns as i64 - start - ideal(k) as i64) as u64)
+            .map(|(k, &ns)| (ns as i64 - start - ideal_ns(ramp, k)) as u64)
             .collect();
         errors.sort_unstable();
         errors
     }
 
-    /// From the move's start (as [`Self::step_errors_ns`] places it) to its last step, ns.
+    /// From the move's start (see [`Self::start_ns`]) to its last step, ns.
     pub fn duration_ns(&self, ramp: &Ramp) -> u64 {
-        let ideal = |k: usize| ramp.step_time_us(k as u32 + 1) * 1000;
-        let start = self
-            .steps_ns
-            .iter()
-            .enumerate()
-            .map(|(k, &ns)| ns as i64 - ideal(k) as i64)
-            .min()
-            .unwrap_or(0);
-        (self.last_ns() as i64 - start) as u64
+        (self.last_ns() as i64 - self.start_ns(ramp)) as u64
     }
+}
+
+/// When step `k` (from 0) is due on the ramp, ns from its start.
+fn ideal_ns(ramp: &Ramp, k: usize) -> i64 {
+    ramp.step_time_us(k as u32 + 1) as i64 * 1000
 }
 
 /// The firmware's bytes as the bridge received them: emulated ns, wall instant, bytes.
@@ -277,6 +271,11 @@ pub struct FirmwareBytes {
 impl FirmwareBytes {
     pub fn push(&mut self, ns: u64, at: Instant, bytes: Vec<u8>) {
         self.chunks.push((ns, at, bytes));
+    }
+
+    /// When (wall time) each chunk reached the bridge, in order.
+    pub fn wall_times(&self) -> Vec<Instant> {
+        self.chunks.iter().map(|(_, at, _)| *at).collect()
     }
 
     /// Every frame the firmware sent, with the emulated time its last byte left.

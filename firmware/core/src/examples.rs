@@ -1,5 +1,6 @@
 //! Example boards: the shipped four-arm robot (`config/robots/four-arm.toml`), as the
-//! QEMU board and the tests run it. Real boards describe their own hardware the same way.
+//! simulator and the tests run it; the Pico board builds its actuators from `JAW` and
+//! `rotation`. Real boards describe their own hardware the same way.
 
 use crate::board::{Actuator, BoardConfig, HomeSensor, Input, SensorKind, Servo, Stepper};
 
