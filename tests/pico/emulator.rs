@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 const ELF: &str = "thumbv6m-none-eabi/release/cubed-fw-pico";
 const EMULATOR: &str = "firmware/boards/pico/emulator";
 
+/// The host's bytes, chunk by chunk, with the wall time each left the pty.
+type HostChunks = Vec<(Instant, Vec<u8>)>;
+
 /// What the harness says besides serial bytes.
 #[derive(Debug)]
 enum Said {
@@ -48,7 +51,7 @@ pub struct EmulatedPico {
     /// Every chunk the firmware sent, with its emulated time.
     pub from_firmware: Arc<Mutex<FirmwareBytes>>,
     /// When (wall time) each chunk of the host's bytes left the pty for the harness.
-    pub to_firmware: Arc<Mutex<Vec<(Instant, Vec<u8>)>>>,
+    pub to_firmware: Arc<Mutex<HostChunks>>,
     /// The USB serial number the emulated host read from the firmware.
     pub serial_number: String,
     _dir: tempfile::TempDir,
@@ -305,7 +308,7 @@ fn spawn_pty_reader(
     slave: OwnedFd,
     unplugged: Arc<AtomicBool>,
     stdin: Arc<Mutex<ChildStdin>>,
-    sent: Arc<Mutex<Vec<(Instant, Vec<u8>)>>>,
+    sent: Arc<Mutex<HostChunks>>,
 ) {
     std::thread::spawn(move || {
         // The slave stays open here so that the master never reads EIO between two hosts.
