@@ -95,6 +95,9 @@ fn intern(
             index: ESTOP_INPUT,
             active_high: true,
         }),
+        // Inputs are set as they change, not sampled: nothing to debounce.
+        debounce_samples: 1,
+        idle_disable_ms: 0,
         button: Some(Input {
             index: BUTTON_INPUT,
             active_high: true,

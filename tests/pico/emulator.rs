@@ -29,6 +29,7 @@ type HostChunks = Vec<(Instant, Vec<u8>)>;
 #[derive(Debug)]
 enum Said {
     Connected(String),
+    Reset(u64),
     Flushed(u64, String),
     Error(String),
 }
@@ -39,19 +40,27 @@ struct Cable {
     unplugged: Arc<AtomicBool>,
 }
 
+/// What the test and the harness's reader share: the harness's input, the cable, the
+/// symlink, and the host's bytes.
+struct Bridge {
+    stdin: Mutex<ChildStdin>,
+    cable: Mutex<Option<Cable>>,
+    port: PathBuf,
+    to_firmware: Arc<Mutex<HostChunks>>,
+    /// The chip was reset: its USB comes back, on a new pty, when it enumerates again.
+    replug_on_connect: AtomicBool,
+}
+
 /// An emulated Pico on a cable; the harness is killed on drop.
 pub struct EmulatedPico {
     child: Child,
-    stdin: Arc<Mutex<ChildStdin>>,
-    cable: Arc<Mutex<Option<Cable>>>,
+    bridge: Arc<Bridge>,
     said: Receiver<Said>,
     /// The symlink `cubed exec --port` opens.
     pub port: PathBuf,
     trace_path: PathBuf,
     /// Every chunk the firmware sent, with its emulated time.
     pub from_firmware: Arc<Mutex<FirmwareBytes>>,
-    /// When (wall time) each chunk of the host's bytes left the pty for the harness.
-    pub to_firmware: Arc<Mutex<HostChunks>>,
     /// The USB serial number the emulated host read from the firmware.
     pub serial_number: String,
     _dir: tempfile::TempDir,
@@ -61,7 +70,7 @@ impl Drop for EmulatedPico {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        self.unplug_pty();
+        self.bridge.unplug_pty();
     }
 }
 
@@ -130,32 +139,35 @@ impl EmulatedPico {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("node starts");
-        let stdin = Arc::new(Mutex::new(child.stdin.take().expect("piped stdin")));
+        let port = dir.path().join("serial-by-id-cubed-pico");
+        let bridge = Arc::new(Bridge {
+            stdin: Mutex::new(child.stdin.take().expect("piped stdin")),
+            cable: Mutex::new(None),
+            port: port.clone(),
+            to_firmware: Arc::new(Mutex::new(Vec::new())),
+            replug_on_connect: AtomicBool::new(false),
+        });
         let stdout = child.stdout.take().expect("piped stdout");
         let (tell, said) = channel();
-        let cable = Arc::new(Mutex::new(None));
         let from_firmware = Arc::new(Mutex::new(FirmwareBytes::default()));
-        spawn_reader(stdout, cable.clone(), from_firmware.clone(), tell);
+        spawn_reader(stdout, bridge.clone(), from_firmware.clone(), tell);
         let mut pico = EmulatedPico {
             child,
-            stdin,
-            cable,
+            bridge,
             said,
-            port: dir.path().join("serial-by-id-cubed-pico"),
+            port,
             trace_path,
             from_firmware,
-            to_firmware: Arc::new(Mutex::new(Vec::new())),
             serial_number: String::new(),
             _dir: dir,
         };
-        pico.plug_pty();
+        pico.bridge.plug_pty();
         pico.serial_number = pico.wait_connected();
         pico
     }
 
     fn command(&self, line: &str) {
-        let mut stdin = self.stdin.lock().expect("stdin lock");
-        writeln!(stdin, "{line}").expect("the emulator reads its commands");
+        self.bridge.command(line);
     }
 
     fn wait_connected(&self) -> String {
@@ -170,7 +182,7 @@ impl EmulatedPico {
     /// is acknowledged, a query answered), the wall time until the firmware's next bytes
     /// came back, sorted: the margin the host's 100 ms retransmit timeout has here.
     pub fn reply_wall_ms(&self) -> Vec<f64> {
-        let sent = self.to_firmware.lock().expect("sent lock").clone();
+        let sent = self.bridge.to_firmware.lock().expect("sent lock").clone();
         let replies = self.from_firmware.lock().expect("log lock").wall_times();
         let mut decoder = firmware_protocol::Decoder::new();
         let mut asked = Vec::new();
@@ -204,15 +216,31 @@ impl EmulatedPico {
 
     /// Pulls the USB cable: the host's port hangs up, the firmware hears nothing more.
     pub fn unplug(&self) {
-        self.unplug_pty();
+        self.bridge.unplug_pty();
         self.command("unplug");
     }
 
     /// Puts the cable back: a new pty behind the same symlink, enumerated afresh.
     pub fn plug(&self) {
-        self.plug_pty();
+        self.bridge.plug_pty();
         self.command("plug");
         self.wait_connected();
+    }
+
+    /// The firmware stops making progress (its CPU spins, interrupts off); returns when
+    /// the watchdog has reset the chip and it has enumerated again: the reset's time, ns.
+    pub fn hang_until_reset(&self) -> u64 {
+        self.command("hang");
+        let reset = loop {
+            match self.said.recv_timeout(Duration::from_secs(120)) {
+                Ok(Said::Reset(ns)) => break ns,
+                Ok(Said::Error(e)) => panic!("the emulated CPU failed: {e}"),
+                Ok(other) => panic!("expected the watchdog's reset, got {other:?}"),
+                Err(_) => panic!("the watchdog did not reset the hung chip within 120 s"),
+            }
+        };
+        self.wait_connected();
+        reset
     }
 
     /// Everything traced so far, and each stepper's modelled position (by actuator).
@@ -225,13 +253,20 @@ impl EmulatedPico {
                     return Trace::parse(&text, now_ns, &positions);
                 }
                 Ok(Said::Error(e)) => panic!("the emulated CPU failed: {e}"),
-                Ok(Said::Connected(_)) => {}
+                Ok(Said::Connected(_) | Said::Reset(_)) => {}
                 Err(_) => panic!("the emulator did not flush its trace within 60 s"),
             }
         }
     }
+}
 
-    fn plug_pty(&self) {
+impl Bridge {
+    fn command(&self, line: &str) {
+        let mut stdin = self.stdin.lock().expect("stdin lock");
+        writeln!(stdin, "{line}").expect("the emulator reads its commands");
+    }
+
+    fn plug_pty(self: &Arc<Self>) {
         let pty = openpty(None, None).expect("openpty");
         let mut termios = tcgetattr(&pty.slave).expect("tcgetattr");
         cfmakeraw(&mut termios);
@@ -243,14 +278,7 @@ impl EmulatedPico {
         let master = File::from(pty.master);
         let reader = master.try_clone().expect("a second master handle");
         let unplugged = Arc::new(AtomicBool::new(false));
-        let sent = self.to_firmware.clone();
-        spawn_pty_reader(
-            reader,
-            pty.slave,
-            unplugged.clone(),
-            self.stdin.clone(),
-            sent,
-        );
+        spawn_pty_reader(reader, pty.slave, unplugged.clone(), self.clone());
         cubed::sim::pty::point_symlink(&self.port, &path).expect("symlink to the pty");
         *self.cable.lock().expect("cable lock") = Some(Cable { master, unplugged });
     }
@@ -266,7 +294,7 @@ impl EmulatedPico {
 /// The harness's standard output: serial bytes to the pty, the rest to `tell`.
 fn spawn_reader(
     stdout: impl Read + Send + 'static,
-    cable: Arc<Mutex<Option<Cable>>>,
+    bridge: Arc<Bridge>,
     from_firmware: Arc<Mutex<FirmwareBytes>>,
     tell: Sender<Said>,
 ) {
@@ -276,7 +304,7 @@ fn spawn_reader(
             match (words.next(), words.next(), words.next()) {
                 (Some("rx"), Some(ns), Some(hex)) => {
                     let bytes = decode_hex(hex);
-                    if let Some(cable) = cable.lock().expect("cable lock").as_mut() {
+                    if let Some(cable) = bridge.cable.lock().expect("cable lock").as_mut() {
                         // Like a UART nobody reads: what the host does not take is lost.
                         let _ = cable.master.write_all(&bytes);
                     }
@@ -284,7 +312,16 @@ fn spawn_reader(
                     let mut log = from_firmware.lock().expect("log lock");
                     log.push(ns, Instant::now(), bytes);
                 }
+                (Some("reset"), Some(ns), _) => {
+                    // Its USB is gone until it enumerates again, as a rebooting Pico's is.
+                    bridge.unplug_pty();
+                    bridge.replug_on_connect.store(true, Ordering::SeqCst);
+                    let _ = tell.send(Said::Reset(ns.parse().unwrap_or(0)));
+                }
                 (Some("connected"), serial, rest) => {
+                    if bridge.replug_on_connect.swap(false, Ordering::SeqCst) {
+                        bridge.plug_pty();
+                    }
                     let serial = [serial.unwrap_or(""), rest.unwrap_or("")].join(" ");
                     let _ = tell.send(Said::Connected(serial.trim().to_string()));
                 }
@@ -307,8 +344,7 @@ fn spawn_pty_reader(
     mut master: File,
     slave: OwnedFd,
     unplugged: Arc<AtomicBool>,
-    stdin: Arc<Mutex<ChildStdin>>,
-    sent: Arc<Mutex<HostChunks>>,
+    bridge: Arc<Bridge>,
 ) {
     std::thread::spawn(move || {
         // The slave stays open here so that the master never reads EIO between two hosts.
@@ -323,12 +359,12 @@ fn spawn_pty_reader(
                 Ok(0) => continue,
                 Ok(n) => {
                     let hex: String = buf[..n].iter().map(|b| format!("{b:02x}")).collect();
-                    let mut stdin = stdin.lock().expect("stdin lock");
+                    let mut stdin = bridge.stdin.lock().expect("stdin lock");
                     if writeln!(stdin, "tx {hex}").is_err() {
                         return;
                     }
                     let chunk = (Instant::now(), buf[..n].to_vec());
-                    sent.lock().expect("sent lock").push(chunk);
+                    bridge.to_firmware.lock().expect("sent lock").push(chunk);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
                 Err(_) => std::thread::sleep(Duration::from_millis(20)),

@@ -10,8 +10,9 @@ use super::trace::Machine;
 use crate::common::{four_arm, runtime, scrambled};
 use cubed::link::{LinkEvent, LinkSettings};
 use cubed::robot::ActuatorMap;
-use firmware_protocol::message::{Fault, FirmwareState, NakReason};
+use firmware_protocol::message::{Event, Fault, FirmwareState, NakReason, ResetCause};
 use firmware_protocol::timing::COMMS_TIMEOUT_MS;
+use firmware_protocol::Message;
 use std::time::Duration;
 
 /// Half turns there and back (the design's range is -1..=1), back to back: `n` of them
@@ -39,7 +40,8 @@ fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
             link.send(group).expect("queued");
         }
         wait_until_stepping(&pico, &machine).await;
-        pico.set_pin(estop, false); // pressed: the board reads its e-stop active low
+        let released = machine.estop.released;
+        pico.set_pin(estop, !released); // pressed
         loop {
             match next(&mut link, 60).await {
                 LinkEvent::Fault(Fault::EStopLatched) => break,
@@ -57,24 +59,30 @@ fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
         tokio::time::sleep(Duration::from_secs(2)).await;
         assert_eq!(link.status().await.expect("status").state, FirmwareState::EStopped);
         let trace = pico.trace();
-        let pressed = trace.input_set(estop, false, 0).expect("the e-stop pressed");
+        let pressed = trace.input_set(estop, !released, 0).expect("the e-stop pressed");
         let last = trace.last_step_ns(&machine).expect("steps");
         assert!(
             last + 10_000_000 >= pressed,
             "the steppers were moving when it was pressed"
         );
-        let enable = machine.enable.pin;
-        let enabled = trace.level_at(enable, trace.now_ns) == Some(!machine.enable.active_low);
+        let enable = &machine.enable;
+        let off = trace
+            .outputs
+            .iter()
+            .find(|e| e.gpio == enable.pin && e.high == enable.active_low && e.ns >= pressed)
+            .map(|e| e.ns)
+            .expect("the drivers' ENABLE switched off after the e-stop");
         eprintln!(
-            "emulated Pico: e-stop pin to last STEP edge {:+.1} µs (negative: none after the pin fell); \
-             nothing stepped in the {:.0} ms after; drivers {} after it",
+            "emulated Pico: e-stop pin to last STEP edge {:+.1} µs (negative: none after the pin fell), \
+             to ENABLE off {:.1} µs; nothing stepped in the {:.0} ms after",
             (last as f64 - pressed as f64) / 1e3,
+            (off - pressed) as f64 / 1e3,
             (trace.now_ns - last) as f64 / 1e6,
-            if enabled { "still enabled" } else { "disabled" }
         );
+        assert!(off < pressed + 1_000_000, "ENABLE off within 1 ms of the e-stop pin");
         assert!(last < pressed + 1_000_000, "stepping stopped within 1 ms of the e-stop pin");
         // Released, cleared and homed again, it runs.
-        pico.set_pin(estop, true);
+        pico.set_pin(estop, released);
         // The firmware reads its inputs once a loop: let it see the switch let go.
         tokio::time::sleep(Duration::from_millis(200)).await;
         link.clear_fault().expect("clear fault");
@@ -189,6 +197,70 @@ fn a_pulled_cable_halts_the_motors_at_the_comms_timeout_and_exec_reset_recovers(
     eprintln!(
         "emulated Pico: USB cable pulled mid-program; last STEP edge {after:.1} ms after the last byte from the host \
          (comms timeout {COMMS_TIMEOUT_MS} ms); plugged back, `cubed exec --reset` said \"{cleared}\" and ran"
+    );
+}
+
+#[test]
+fn a_hung_firmware_is_reset_by_the_watchdog_and_its_boot_event_says_so() {
+    let Some(elf) = available("the watchdog on the emulated Pico") else {
+        return;
+    };
+    let pico = EmulatedPico::start(&elf, 12);
+    let (model, machine) = (four_arm(), Machine::four_arm());
+    let map = ActuatorMap::new(&model).expect("fits the protocol");
+    let reset_ns = runtime().block_on(async {
+        let mut link = open(&pico, &map, LinkSettings::default()).await;
+        run_all(&mut link, &[home(&map, 1)]).await;
+        for group in back_and_forth(2, 8) {
+            link.send(group).expect("queued");
+        }
+        wait_until_stepping(&pico, &machine).await;
+        let reset_ns = pico.hang_until_reset();
+        drop(link);
+        // The board is back: a new session configures it and homes.
+        let mut link = open(&pico, &map, LinkSettings::default()).await;
+        run_all(&mut link, &[home(&map, 20)]).await;
+        link.shutdown().await;
+        reset_ns
+    });
+    let trace = pico.trace();
+    let hang = trace.event("hang").expect("the hang traced");
+    let last_before_reset = trace
+        .outputs
+        .iter()
+        .filter(|e| e.high && e.ns < reset_ns)
+        .filter(|e| machine.steppers.iter().any(|s| s.step == e.gpio))
+        .map(|e| e.ns)
+        .max()
+        .expect("steps before the hang");
+    let boot = pico
+        .from_firmware
+        .lock()
+        .expect("log lock")
+        .messages()
+        .into_iter()
+        .find_map(|(ns, m)| match m {
+            Message::Event(Event::Boot { cause }) if ns > reset_ns => Some(cause),
+            _ => None,
+        });
+    eprintln!(
+        "emulated Pico: firmware hung; watchdog reset {:.1} ms later; last STEP edge {:+.1} µs from the hang; \
+         after the reset the Boot event says {boot:?}",
+        (reset_ns - hang) as f64 / 1e6,
+        (last_before_reset as f64 - hang as f64) / 1e3,
+    );
+    assert!(
+        reset_ns - hang < 150_000_000,
+        "the watchdog reset the chip within 150 ms"
+    );
+    assert!(
+        last_before_reset < hang + 1_000_000,
+        "stepping stopped with the hang"
+    );
+    assert_eq!(
+        boot,
+        Some(ResetCause::Watchdog),
+        "the Boot event names the watchdog"
     );
 }
 

@@ -44,6 +44,8 @@ pub struct MachineEnable {
 #[derive(Debug, Deserialize)]
 pub struct MachineInput {
     pub pin: u8,
+    /// The pin's level when not pressed.
+    pub released: bool,
 }
 
 impl Machine {
@@ -74,6 +76,8 @@ pub struct Trace {
     pub servo_pulses: Vec<(u64, u8, u32)>,
     /// When bytes from the host reached the firmware.
     pub host_bytes_ns: Vec<u64>,
+    /// The cable's and the chip's events (`hang`, `reset`, `unplugged`…) by time.
+    pub events: Vec<(u64, String)>,
     /// The emulated time when the trace was flushed.
     pub now_ns: u64,
     /// Each stepper's modelled position (microsteps) by actuator.
@@ -102,6 +106,9 @@ impl Trace {
                     trace.inputs.push(edge(ns, gpio, level))
                 }
                 (Some(&"H"), Some(ns), ..) => trace.host_bytes_ns.push(ns),
+                (Some(&"U"), Some(ns), ..) => trace
+                    .events
+                    .push((ns, words.get(2).unwrap_or(&"").to_string())),
                 (Some(&"S"), Some(ns), Some(gpio), Some(width)) => {
                     trace.servo_pulses.push((ns, gpio as u8, width as u32))
                 }
@@ -109,6 +116,14 @@ impl Trace {
             }
         }
         trace
+    }
+
+    /// When the chip or cable event `what` first happened.
+    pub fn event(&self, what: &str) -> Option<u64> {
+        self.events
+            .iter()
+            .find(|(_, w)| w == what)
+            .map(|(ns, _)| *ns)
     }
 
     /// A pin's output level at `ns` (its last edge at or before then).

@@ -103,6 +103,12 @@ pub struct BoardConfig {
     pub estop: Option<Input>,
     /// The start button, if fitted (sends `Event ButtonPressed 0`).
     pub button: Option<Input>,
+    /// An input changes only after this many samples in a row at its new level
+    /// ([`crate::Firmware::set_input`] is one sample): 1 takes every sample as it comes.
+    pub debounce_samples: u8,
+    /// The drivers are switched off after this long with nothing to do (positions then
+    /// count as lost: the host homes again); 0 keeps them on.
+    pub idle_disable_ms: u32,
 }
 
 /// A board setting out of range: which actuator (if any), which key, and why.
@@ -293,6 +299,9 @@ impl BoardConfig {
             if input.index >= 32 {
                 return Err(fail(None, "button.index", "0..=31"));
             }
+        }
+        if self.debounce_samples == 0 {
+            return Err(fail(None, "debounce_samples", "1..=255 samples"));
         }
         let mut i = 0;
         while i < self.actuators.len() {

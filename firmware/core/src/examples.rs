@@ -63,6 +63,9 @@ pub const FOUR_ARM: BoardConfig = BoardConfig {
         index: 9,
         active_high: false,
     }),
+    // The simulator and the tests set inputs when they change, not once a sample.
+    debounce_samples: 1,
+    idle_disable_ms: 0,
 };
 
 const _: () = assert!(FOUR_ARM.check().is_ok(), "FOUR_ARM is a valid board");

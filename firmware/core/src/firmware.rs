@@ -3,6 +3,7 @@
 
 use crate::board::{Actuator, BoardConfig, Input};
 use crate::check::{check_configure, home_fits, motion_fits, motion_mask, Refusal};
+use crate::inputs::Inputs;
 use crate::queue::{Command, Ring, TxBuffer};
 use crate::servo::ServoChannel;
 use crate::stepper::{StepperChannel, StepperFault};
@@ -88,7 +89,11 @@ pub struct Firmware<'b> {
     pub(crate) running: Option<Running>,
     pub(crate) channels: [Channel; MAX_ACTUATORS],
     /// Input levels, bit per board input.
-    pub(crate) inputs: u32,
+    pub(crate) inputs: Inputs,
+    /// Steppers whose drivers are switched on, bit per actuator.
+    pub(crate) drivers_on: u16,
+    /// Last time anything was running or queued, µs (the idle timer counts from it).
+    pub(crate) busy_at_us: u64,
     pub(crate) button_was_active: bool,
     pub(crate) last_completed: u32,
     pub(crate) tx: TxBuffer<TX_BYTES>,
@@ -154,7 +159,9 @@ impl<'b> Firmware<'b> {
             queue: Ring::new(),
             running: None,
             channels,
-            inputs: inactive_levels(board),
+            inputs: Inputs::new(inactive_levels(board), board.debounce_samples),
+            drivers_on: 0,
+            busy_at_us: now_us,
             button_was_active: false,
             last_completed: 0,
             tx: TxBuffer::new(),
@@ -180,15 +187,16 @@ impl<'b> Firmware<'b> {
         }
     }
 
-    /// Sets the level of board input `index` (home sensors, e-stop, button).
+    /// One sample of board input `index` (home sensors, e-stop, button): a board calls
+    /// this for every input once a loop; the level changes after the board's
+    /// `debounce_samples` samples in a row, except an e-stop being pressed, which counts
+    /// at its first sample.
     pub fn set_input(&mut self, index: u8, high: bool) {
-        if index < 32 {
-            let bit = 1u32 << index;
-            self.inputs = if high {
-                self.inputs | bit
-            } else {
-                self.inputs & !bit
-            };
+        match self.board.estop {
+            Some(estop) if estop.index == index && estop.active_high == high => {
+                self.inputs.set_now(index, high)
+            }
+            _ => self.inputs.sample(index, high),
         }
     }
 
@@ -264,7 +272,9 @@ impl<'b> Firmware<'b> {
     }
 
     pub(crate) fn input_active(&self, input: Option<Input>) -> bool {
-        input.is_some_and(|input| (self.inputs >> input.index) & 1 == u32::from(input.active_high))
+        input.is_some_and(|input| {
+            (self.inputs.levels() >> input.index) & 1 == u32::from(input.active_high)
+        })
     }
 
     pub(crate) fn free_slots(&self) -> u8 {

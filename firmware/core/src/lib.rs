@@ -37,6 +37,7 @@ pub mod board;
 mod check;
 pub mod examples;
 mod firmware;
+mod inputs;
 mod observe;
 pub mod queue;
 pub mod ramp;

@@ -29,8 +29,33 @@ impl Firmware<'_> {
         if has_work && self.link.comms_timed_out(now / 1000) {
             self.latch(FaultCause::CommsTimeout);
         }
+        self.guard_drivers(now, pins);
         self.retransmit(now);
         self.next_deadline(now)
+    }
+
+    /// Switches every driver off once a fault or e-stop is latched, or after the board's
+    /// idle time with nothing to do: a motor without current cannot move, and its
+    /// position counts as lost (the host homes before the next move).
+    fn guard_drivers(&mut self, now: u64, pins: &mut impl Pins) {
+        if self.running.is_some() || !self.queue.is_empty() {
+            self.busy_at_us = now;
+        }
+        if self.drivers_on == 0 {
+            return;
+        }
+        let idle_us = u64::from(self.board.idle_disable_ms) * 1000;
+        let idle = idle_us > 0 && now >= self.busy_at_us + idle_us;
+        if self.latched.0 == 0 && !idle {
+            return;
+        }
+        for index in 0..16u8 {
+            if self.drivers_on & (1 << index) != 0 {
+                pins.set_enable(index, false);
+            }
+        }
+        self.drivers_on = 0;
+        self.homed = 0;
     }
 
     /// The status snapshot (`QueryStatus`).
@@ -195,6 +220,7 @@ impl Firmware<'_> {
             let sensor_active = self.input_active(sensor);
             if let Channel::Stepper(stepper) = &mut self.channels[index] {
                 stepper.start_homing(now, sensor_active, pins);
+                self.drivers_on |= 1 << index;
             }
         }
         Running::HomeSteppers(mask)
@@ -260,6 +286,11 @@ impl Firmware<'_> {
             || self.link.unacked_notifications() > 0;
         if housekeeping {
             consider(Some(now + HOUSEKEEPING_US));
+        }
+        if self.drivers_on != 0 && self.board.idle_disable_ms > 0 {
+            consider(Some(
+                self.busy_at_us + u64::from(self.board.idle_disable_ms) * 1000,
+            ));
         }
         next
     }

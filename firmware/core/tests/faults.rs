@@ -36,6 +36,7 @@ fn estop_mid_move(after_us: u64, by_switch: bool) -> Rig {
         "steps after e-stop: {late:?}"
     );
     assert!(late.is_empty(), "steps after e-stop: {late:?}");
+    crate::drivers::assert_drivers_off_since(&rig, stop_at);
     assert_eq!(rig.fw.state(), FirmwareState::EStopped);
     assert!(rig.has(&Message::Event(Event::Fault(Fault::EStopLatched))));
     assert!(rig.done_at(3).is_none(), "the queued motion was flushed");

@@ -3,6 +3,7 @@
 
 mod rig;
 
+mod drivers;
 mod faults;
 mod homing;
 mod motion;

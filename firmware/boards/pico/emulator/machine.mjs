@@ -7,7 +7,8 @@
 // Trace lines:  E <ns> <gpio> <0|1>   an output edge (step, dir, enable)
 //               S <ns> <gpio> <µs>    a servo pulse ended, its width
 //               I <ns> <gpio> <0|1>   an input level set (a sensor, the e-stop, the button)
-//               U <ns> <what>         the USB cable: unplugged, plugged, connected
+//               U <ns> <what>         the USB cable (unplugged, plugged, connected), the chip
+//                                     (hang, reset)
 //               H <ns> <count>        bytes from the host handed to the firmware
 
 import { createWriteStream } from 'node:fs';
@@ -18,33 +19,50 @@ const isOutput = (state) => state === GPIOPinState.High || state === GPIOPinStat
 
 export class Machine {
   /**
-   * @param rp2040 the emulated chip
    * @param design the machine description (four-arm.json)
    * @param tracePath where the trace goes
    * @param random a function giving [0, 1): where each motor starts
    */
-  constructor(rp2040, design, tracePath, random) {
-    this.rp2040 = rp2040;
+  constructor(design, tracePath, random) {
     this.design = design;
     this.trace = createWriteStream(tracePath);
     this.pending = [];
     this.enabled = false;
     this.stepsWhileDisabled = 0;
+    this.clock = () => 0;
     this.steppers = design.steppers.map((stepper) => ({
       ...stepper,
       position: Math.floor(random() * stepper.microsteps_per_rev),
       forward: false,
       sensorLevel: null,
     }));
-    this.watchEnable();
-    for (const stepper of this.steppers) this.watchStepper(stepper);
-    for (const servo of design.servos) this.watchServo(servo);
-    for (const stepper of this.steppers) this.updateSensor(stepper);
-    for (const input of [design.estop, design.button]) this.setInput(input.pin, input.released);
+    this.levels = new Map([
+      [design.estop.pin, design.estop.released],
+      [design.button.pin, design.button.released],
+    ]);
+  }
+
+  /**
+   * Wires the machine to a chip (the first, or one just reset): its pins are inputs
+   * again, so the drivers' ENABLE, pulled up on the board, is off until the firmware
+   * drives it. `clock` gives the trace's time in ns. Returns a function that unwires it.
+   */
+  attach(rp2040, clock) {
+    this.rp2040 = rp2040;
+    this.clock = clock;
+    this.enabled = false;
+    const unwire = [this.watchEnable(), ...this.steppers.flatMap((s) => this.watchStepper(s))];
+    unwire.push(...this.design.servos.map((servo) => this.watchServo(servo)));
+    for (const stepper of this.steppers) {
+      stepper.sensorLevel = null;
+      this.updateSensor(stepper);
+    }
+    for (const [pin, level] of this.levels) this.setInput(pin, level);
+    return () => unwire.forEach((remove) => remove());
   }
 
   now() {
-    return Math.round(this.rp2040.clock.nanos);
+    return Math.round(this.clock());
   }
 
   log(line) {
@@ -66,7 +84,7 @@ export class Machine {
 
   watchEnable() {
     const { pin, active_low: activeLow } = this.design.enable;
-    this.rp2040.gpio[pin].addListener((state) => {
+    return this.rp2040.gpio[pin].addListener((state) => {
       if (!isOutput(state)) return;
       this.enabled = high(state) !== activeLow;
       this.log(`E ${this.now()} ${pin} ${high(state) ? 1 : 0}`);
@@ -74,16 +92,17 @@ export class Machine {
   }
 
   watchStepper(stepper) {
-    this.rp2040.gpio[stepper.dir].addListener((state) => {
+    const dir = this.rp2040.gpio[stepper.dir].addListener((state) => {
       if (!isOutput(state)) return;
       stepper.forward = high(state) !== Boolean(stepper.dir_inverted);
       this.log(`E ${this.now()} ${stepper.dir} ${high(state) ? 1 : 0}`);
     });
-    this.rp2040.gpio[stepper.step].addListener((state, old) => {
+    const step = this.rp2040.gpio[stepper.step].addListener((state, old) => {
       if (!isOutput(state)) return;
       this.log(`E ${this.now()} ${stepper.step} ${high(state) ? 1 : 0}`);
       if (high(state) && !high(old)) this.takeStep(stepper);
     });
+    return [dir, step];
   }
 
   takeStep(stepper) {
@@ -107,14 +126,16 @@ export class Machine {
     }
   }
 
+  /** Drives an input; a switch's level (e-stop, button) stays across a chip reset. */
   setInput(pin, level) {
+    if (this.levels.has(pin)) this.levels.set(pin, level);
     this.rp2040.gpio[pin].setInputValue(level);
     this.log(`I ${this.now()} ${pin} ${level ? 1 : 0}`);
   }
 
   watchServo(servo) {
     let rose = null;
-    this.rp2040.gpio[servo.pin].addListener((state, old) => {
+    return this.rp2040.gpio[servo.pin].addListener((state, old) => {
       if (!isOutput(state)) return;
       if (high(state) && !high(old)) rose = this.now();
       if (!high(state) && high(old) && rose !== null) {

@@ -9,12 +9,14 @@
 //   tx <hex>          bytes from the host to the firmware
 //   pin <gpio> <0|1>  drive an input (the e-stop, the button; sensors follow the motors)
 //   unplug | plug     pull the USB cable, put it back (the board stays powered)
+//   hang              the firmware stops making progress (the watchdog should reset it)
 //   flush             write the trace out, then answer "flushed <ns> <positions JSON>"
 //   quit              stop
 // Standard output, one line each:
 //   connected <serial number>   enumerated and the port opened (again after a plug)
 //   rx <ns> <hex>               bytes from the firmware to the host, and when
 //   flushed ...                 see above
+//   reset <ns>                  the watchdog reset the chip; it boots again (and enumerates)
 //   error <text>                the emulated CPU failed; the process then exits 3
 
 import { readFileSync } from 'node:fs';
@@ -53,45 +55,99 @@ function seeded(seed) {
 }
 
 const say = (line) => process.stdout.write(line + '\n');
-const simulator = new Simulator();
-const { rp2040 } = simulator;
-rp2040.logger = { debug() {}, info() {}, warn() {}, error: (tag, text) => process.stderr.write(`rp2040js ${tag}: ${text}\n`) };
 const design = JSON.parse(readFileSync(args.machine, 'utf8'));
-const machine = new Machine(rp2040, design, args.trace, seeded(Number(args.seed)));
-const host = new CdcHost(rp2040.usbCtrl, {
-  connected(serial) {
-    machine.log(`U ${machine.now()} connected`);
-    say(`connected ${serial ?? '(none)'}`);
-  },
-  data: (bytes) => say(`rx ${machine.now()} ${Buffer.from(bytes).toString('hex')}`),
-  delivered: (count) => machine.log(`H ${machine.now()} ${count}`),
-  log: (text) => process.stderr.write(`pico.mjs: ${text}\n`),
-});
-
-bootFromElf(rp2040, args.elf);
+const machine = new Machine(design, args.trace, seeded(Number(args.seed)));
+const quiet = { debug() {}, info() {}, warn() {}, error: (tag, text) => process.stderr.write(`rp2040js ${tag}: ${text}\n`) };
+/** The emulated time of the chips before this one (rp2040js cannot reset a chip: a reset is a new one). */
+let timeBase = 0;
+let plugged = true;
+let chip = startChip(null);
 watchForCrash();
-simulator.execute();
 
 const commands = createInterface({ input: process.stdin });
 commands.on('line', obey);
 commands.on('close', () => quit(0));
 
+/** A chip running the firmware from power-on, or after a reset that left `carried` (the
+ * watchdog's reason and scratch registers, which survive a reset). */
+function startChip(carried) {
+  const simulator = new Simulator();
+  const { rp2040 } = simulator;
+  rp2040.logger = quiet;
+  const watchdog = rp2040.peripherals[0x40058];
+  if (carried) {
+    watchdog.reason = carried.reason;
+    watchdog.scratchData.set(carried.scratch);
+  }
+  const now = () => timeBase + simulator.clock.nanos;
+  const unwire = machine.attach(rp2040, now);
+  const host = new CdcHost(rp2040.usbCtrl, {
+    connected(serial) {
+      machine.log(`U ${machine.now()} connected`);
+      say(`connected ${serial ?? '(none)'}`);
+    },
+    data: (bytes) => say(`rx ${machine.now()} ${Buffer.from(bytes).toString('hex')}`),
+    delivered: (count) => machine.log(`H ${machine.now()} ${count}`),
+    log: (text) => process.stderr.write(`pico.mjs: ${text}\n`),
+  });
+  if (!plugged) host.unplug();
+  const started = { simulator, rp2040, host, unwire, watchdog, resetting: false };
+  // The watchdog resets the chip (a hang, or the panic handler's deliberate reset).
+  watchdog.onWatchdogTrigger = () => {
+    // rp2040js's watchdog alarm fires again at once while its counter stays at 0: stop it.
+    watchdog.alarm.enable = false;
+    watchdog.timer.enable = false;
+    if (started.resetting) return;
+    started.resetting = true;
+    simulator.stop();
+    setImmediate(() => reset(started));
+  };
+  bootFromElf(rp2040, args.elf);
+  simulator.execute();
+  return started;
+}
+
+function reset(old) {
+  old.unwire();
+  old.host.unplug();
+  const at = machine.now();
+  timeBase = at;
+  const reason = old.watchdog.reason;
+  machine.log(`U ${at} reset`);
+  say(`reset ${at}`);
+  chip = startChip({ reason, scratch: Uint32Array.from(old.watchdog.scratchData) });
+}
+
+/** The firmware stops making progress: the CPU spins on one instruction, interrupts off. */
+function hang() {
+  const spin = 0x20041000; // SRAM bank 4, which the firmware's memory map leaves unused
+  chip.rp2040.writeUint16(spin, 0xe7fe); // b .
+  chip.rp2040.core.PM = true;
+  chip.rp2040.core.PC = spin;
+  machine.log(`U ${machine.now()} hang`);
+}
+
 function obey(line) {
   const [command, ...rest] = line.trim().split(/\s+/);
   switch (command) {
     case 'tx':
-      host.send(Buffer.from(rest[0] ?? '', 'hex'));
+      chip.host.send(Buffer.from(rest[0] ?? '', 'hex'));
       break;
     case 'pin':
       machine.setInput(Number(rest[0]), rest[1] === '1');
       break;
     case 'unplug':
       machine.log(`U ${machine.now()} unplugged`);
-      host.unplug();
+      plugged = false;
+      chip.host.unplug();
       break;
     case 'plug':
       machine.log(`U ${machine.now()} plugged`);
-      host.plugIn();
+      plugged = true;
+      chip.host.plugIn();
+      break;
+    case 'hang':
+      hang();
       break;
     case 'flush':
       machine.drain(() => say(`flushed ${machine.now()} ${JSON.stringify(machine.positions())}`));
@@ -109,6 +165,8 @@ function obey(line) {
 /** A CPU outside flash and RAM, or in the HardFault handler, is reported and ends the run. */
 function watchForCrash() {
   const check = () => {
+    const { rp2040, resetting } = chip;
+    if (resetting) return;
     const pc = rp2040.core.PC;
     const inCode = (pc >= 0x10000000 && pc < 0x10200000) || (pc >= 0x20000000 && pc < 0x20042000);
     if (!inCode || rp2040.core.IPSR === 3) {
@@ -120,6 +178,6 @@ function watchForCrash() {
 }
 
 function quit(code) {
-  simulator.stop();
+  chip.simulator.stop();
   machine.drain(() => process.exit(code));
 }

@@ -32,16 +32,23 @@ pub const BOARD: BoardConfig = BoardConfig {
         Actuator::Servo(JAW),            // 6 back jaw
         Actuator::Stepper(rotation(14)), // 7 back rotation, hall on GP14
     ],
-    // Mushroom switch between GP15 and GND (pressed = low).
+    // A normally closed mushroom switch between GP15 and GND, the pin pulled up: closed
+    // reads low and the robot runs; pressed, or a broken wire, reads high and stops it.
     estop: Some(Input {
         index: 15,
-        active_high: false,
+        active_high: true,
     }),
     // Start button between GP20 and GND.
     button: Some(Input {
         index: 20,
         active_high: false,
     }),
+    // Inputs are sampled once a main-loop pass (tens of µs): 4 in a row, about 0.2 ms,
+    // keep a bouncing button from pressing twice and one noisy sample from ending a seek.
+    debounce_samples: 4,
+    // 0: the drivers stay on between programs (the host does not yet re-home a board
+    // that switched them off for idleness).
+    idle_disable_ms: 0,
 };
 
 /// Which GPIO each actuator uses, in the same order as `BOARD.actuators`.

@@ -97,6 +97,22 @@ impl BoardIo {
     }
 }
 
+/// Switches the drivers off and the servo pulses to nothing, from any state the chip is
+/// in (the panic handler): a motor without current and a servo without pulses go limp.
+pub fn make_safe() {
+    // SAFETY: plain register writes through the PAC's fixed addresses; nothing else runs
+    // once this is called (interrupts are off, the main loop is gone).
+    let (sio, pwm) = unsafe { (&*pac::SIO::ptr(), &*pac::PWM::ptr()) };
+    if let Some(enable) = ENABLE_PIN {
+        sio.gpio_out_set().write(|w| unsafe { w.bits(1 << enable) }); // active low: off
+    }
+    for pins in PINS.iter() {
+        if let ChannelPins::Servo { pwm: gpio } = *pins {
+            pwm.ch(usize::from((gpio / 2) % 8)).cc().write(|w| unsafe { w.bits(0) });
+        }
+    }
+}
+
 /// Every GPIO used as an input (home sensors, e-stop, button).
 fn input_pins() -> impl Iterator<Item = u8> {
     let sensors = BOARD

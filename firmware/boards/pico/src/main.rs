@@ -9,6 +9,7 @@ mod unique_id;
 
 use core::panic::PanicInfo;
 use cubed_firmware::{BoardConfig, Firmware};
+use firmware_protocol::message::ResetCause;
 use hal::pac;
 use rp2040_hal as hal;
 use usb_device::class_prelude::UsbBusAllocator;
@@ -21,6 +22,11 @@ use usbd_serial::SerialPort;
 pub static BOOT2: [u8; 256] = rp2040_boot2::BOOT_LOADER_W25Q080;
 
 const XTAL_HZ: u32 = 12_000_000;
+/// A main loop that has not come round for this long (a hang) resets the chip. A pass
+/// takes tens of µs; enumeration and the flash id read come before the watchdog starts.
+const WATCHDOG_MS: u32 = 100;
+/// Left in watchdog scratch register 0 by the panic handler before it resets the chip.
+const PANIC_MAGIC: u32 = 0x6375_6265; // "cube"
 
 static BOARD: BoardConfig = board::BOARD;
 
@@ -29,6 +35,7 @@ fn main() -> ! {
     let Some(mut pac) = pac::Peripherals::take() else {
         halt()
     };
+    let cause = reset_cause(&pac.WATCHDOG);
     let mut watchdog = hal::Watchdog::new(pac.WATCHDOG);
     let Ok(clocks) = hal::clocks::init_clocks_and_plls(
         XTAL_HZ,
@@ -79,13 +86,15 @@ fn main() -> ! {
     let mut usb = builder.device_class(usbd_serial::USB_CLASS_CDC).build();
 
     let Some(firmware) = cortex_m::singleton!(: Firmware<'static> =
-        Firmware::new(&BOARD, timer.get_counter().ticks()))
+        Firmware::restarted(&BOARD, timer.get_counter().ticks(), cause))
     else {
         halt()
     };
+    watchdog.start(hal::fugit::MicrosDurationU32::millis(WATCHDOG_MS));
     let mut pending = [0u8; 64];
     let (mut pending_len, mut pending_sent) = (0usize, 0usize);
     loop {
+        watchdog.feed();
         let now = timer.get_counter().ticks();
         if usb.poll(&mut [&mut serial]) {
             let mut received = [0u8; 64];
@@ -97,6 +106,12 @@ fn main() -> ! {
         }
         io.read_inputs(firmware);
         firmware.poll(timer.get_counter().ticks(), &mut io);
+        // Nothing is written before a host opens the port (it raises DTR): what
+        // usbd-serial buffered earlier would be dropped at enumeration, the Boot event
+        // with it.
+        if !serial.dtr() {
+            continue;
+        }
         // Refill the USB chunk only once it is all sent: bytes are never dropped here.
         if pending_sent == pending_len {
             pending_len = 0;
@@ -119,14 +134,36 @@ fn main() -> ! {
     }
 }
 
+/// Why the chip started: the watchdog (a hang, or the panic handler's deliberate reset,
+/// which it marks in scratch 0), else power-on. Clears the mark.
+fn reset_cause(watchdog: &pac::WATCHDOG) -> ResetCause {
+    let reason = watchdog.reason().read();
+    let panicked = watchdog.scratch0().read().bits() == PANIC_MAGIC;
+    watchdog.scratch0().write(|w| unsafe { w.bits(0) });
+    if panicked {
+        ResetCause::Software
+    } else if reason.timer().bit_is_set() || reason.force().bit_is_set() {
+        ResetCause::Watchdog
+    } else {
+        ResetCause::PowerOn
+    }
+}
+
 fn halt() -> ! {
     loop {
         cortex_m::asm::wfi();
     }
 }
 
+/// Drivers off, servos limp, then a reset through the watchdog: the host sees the board
+/// come back and its `Event Boot` says it was a software reset.
 #[panic_handler]
 fn panic(_: &PanicInfo) -> ! {
     cortex_m::interrupt::disable();
+    io::make_safe();
+    // SAFETY: the watchdog's registers, written last thing before the reset.
+    let watchdog = unsafe { &*pac::WATCHDOG::ptr() };
+    watchdog.scratch0().write(|w| unsafe { w.bits(PANIC_MAGIC) });
+    watchdog.ctrl().write(|w| w.trigger().set_bit());
     halt()
 }

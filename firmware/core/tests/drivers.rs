@@ -1,0 +1,125 @@
+//! The drivers' ENABLE and the inputs' debouncing: every fault and e-stop switches the
+//! drivers off (a motor without current cannot move), so does the board's idle time;
+//! a noisy sample does not press the button, while the e-stop acts at its first sample.
+
+use crate::rig::{motion, rotate, Edge, Rig};
+use cubed_firmware::examples::FOUR_ARM;
+use cubed_firmware::BoardConfig;
+use firmware_protocol::message::{Event, Fault, FirmwareState};
+use firmware_protocol::Message;
+
+/// The four-arm example's rotations.
+const ROTATIONS: [u8; 4] = [1, 3, 5, 7];
+
+/// Every rotation's driver was switched off at `since` µs or after (and not on again).
+pub fn assert_drivers_off_since(rig: &Rig, since: u64) {
+    for actuator in ROTATIONS {
+        let last = rig
+            .hw
+            .log
+            .iter()
+            .filter(|(_, e)| matches!(e, Edge::Enable(a, _) if *a == actuator))
+            .last()
+            .copied();
+        match last {
+            Some((at, Edge::Enable(_, false))) => {
+                assert!(at >= since, "actuator {actuator} off at {at} µs")
+            }
+            other => panic!("actuator {actuator}: driver not switched off ({other:?})"),
+        }
+    }
+}
+
+#[test]
+fn homing_switches_the_drivers_on() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    for actuator in ROTATIONS {
+        assert!(rig
+            .hw
+            .log
+            .iter()
+            .any(|(_, e)| *e == Edge::Enable(actuator, true)));
+    }
+}
+
+#[test]
+fn a_comms_timeout_switches_the_drivers_off() {
+    let mut rig = Rig::new(&FOUR_ARM);
+    rig.ready();
+    rig.heartbeat = false;
+    let start = rig.hw.now;
+    rig.send(Message::Dwell {
+        move_id: 2,
+        ms: 5000,
+    });
+    rig.run_until(start + 2_500_000);
+    assert!(rig.has(&Message::Event(Event::Fault(Fault::CommsTimeout))));
+    assert_drivers_off_since(&rig, start + 2_000_000);
+}
+
+static IDLE_BOARD: BoardConfig = BoardConfig {
+    idle_disable_ms: 500,
+    ..FOUR_ARM
+};
+
+#[test]
+fn idle_drivers_go_off_after_the_boards_idle_time_and_positions_count_as_lost() {
+    let mut rig = Rig::new(&IDLE_BOARD);
+    rig.ready();
+    let start = rig.hw.now;
+    rig.send(motion(2, &[rotate(1, 1)]));
+    let done = rig.run_until_done(2, 1_000_000).expect("the turn finishes");
+    rig.run_until(done + 450_000);
+    assert_eq!(
+        rig.fw.state(),
+        FirmwareState::Idle,
+        "still on before the idle time"
+    );
+    assert!(rig
+        .hw
+        .log
+        .iter()
+        .all(|(at, e)| *at < start || !matches!(e, Edge::Enable(_, false))));
+    rig.run_until(done + 550_000);
+    // Idle counts from the last poll with work to do: the move's last step, 5 ms before.
+    assert_drivers_off_since(&rig, done + 490_000);
+    assert_eq!(
+        rig.fw.state(),
+        FirmwareState::Unhomed,
+        "the host must home again"
+    );
+}
+
+static DEBOUNCED: BoardConfig = BoardConfig {
+    debounce_samples: 3,
+    ..FOUR_ARM
+};
+
+#[test]
+fn a_noisy_sample_does_not_press_the_button_but_one_sample_of_estop_stops() {
+    let mut rig = Rig::new(&DEBOUNCED);
+    rig.ready();
+    let (estop, button) = (
+        DEBOUNCED.estop.expect("an e-stop").index,
+        DEBOUNCED.button.expect("a button").index,
+    );
+    // Two samples pressed (active low), then released: noise.
+    for _ in 0..2 {
+        rig.fw.set_input(button, false);
+        rig.poll();
+    }
+    rig.fw.set_input(button, true);
+    rig.poll();
+    assert!(!rig.has(&Message::Event(Event::ButtonPressed { button: 0 })));
+    // Three in a row: a press.
+    for _ in 0..3 {
+        rig.fw.set_input(button, false);
+        rig.poll();
+    }
+    assert!(rig.has(&Message::Event(Event::ButtonPressed { button: 0 })));
+    // The e-stop stops at its first sample: a false stop is safe, a late one is not.
+    rig.fw.set_input(estop, false);
+    rig.poll();
+    assert_eq!(rig.fw.state(), FirmwareState::EStopped);
+}
