@@ -18,8 +18,8 @@ pub fn assert_drivers_off_since(rig: &Rig, since: u64) {
             .hw
             .log
             .iter()
-            .filter(|(_, e)| matches!(e, Edge::Enable(a, _) if *a == actuator))
-            .last()
+            .rev()
+            .find(|(_, e)| matches!(e, Edge::Enable(a, _) if *a == actuator))
             .copied();
         match last {
             Some((at, Edge::Enable(_, false))) => {
