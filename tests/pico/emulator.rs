@@ -231,13 +231,11 @@ impl EmulatedPico {
     /// the watchdog has reset the chip and it has enumerated again: the reset's time, ns.
     pub fn hang_until_reset(&self) -> u64 {
         self.command("hang");
-        let reset = loop {
-            match self.said.recv_timeout(Duration::from_secs(120)) {
-                Ok(Said::Reset(ns)) => break ns,
-                Ok(Said::Error(e)) => panic!("the emulated CPU failed: {e}"),
-                Ok(other) => panic!("expected the watchdog's reset, got {other:?}"),
-                Err(_) => panic!("the watchdog did not reset the hung chip within 120 s"),
-            }
+        let reset = match self.said.recv_timeout(Duration::from_secs(120)) {
+            Ok(Said::Reset(ns)) => ns,
+            Ok(Said::Error(e)) => panic!("the emulated CPU failed: {e}"),
+            Ok(other) => panic!("expected the watchdog's reset, got {other:?}"),
+            Err(_) => panic!("the watchdog did not reset the hung chip within 120 s"),
         };
         self.wait_connected();
         reset
