@@ -285,6 +285,9 @@ async fn stream(
         Err(e @ cubed::link::LinkError::ConfigureRefused { .. }) => return super::refuse_error(&e),
         Err(e) => return Err(e.into()),
     };
+    if let Some(words) = cubed::link::RestartCause::abnormal(link.connected.boot_cause) {
+        eprintln!("cubed exec: the robot's firmware had just restarted{words}");
+    }
     // Latched before this program (the button pressed at power-on, say): nothing will run.
     if !args.reset && link.connected.latched.any(FaultFlags::ESTOP) {
         link.shutdown().await;

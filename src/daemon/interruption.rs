@@ -173,6 +173,7 @@ mod tests {
     fn reboot() -> StreamError {
         StreamError::Link(LinkError::FirmwareRebooted {
             path: PathBuf::from("/dev/ttyACM0"),
+            cause: crate::link::RestartCause::default(),
         })
     }
 

@@ -299,6 +299,9 @@ impl Rig {
                 self.clear_at_connect = false;
             }
             let link = opened?;
+            if let Some(words) = crate::link::RestartCause::abnormal(link.connected.boot_cause) {
+                tracing::warn!("the robot's firmware had just restarted{words}");
+            }
             self.estop.set(Some(link.estop_handle()));
             self.link = Some(link);
             self.next_move_id = 1;

@@ -60,8 +60,8 @@ impl Service {
                 }
                 let why = match error {
                     // Between runs nothing is interrupted: the next start homes and scans anyway.
-                    Some(crate::link::LinkError::FirmwareRebooted { path }) => {
-                        format!("the firmware on {} restarted", path.display())
+                    Some(crate::link::LinkError::FirmwareRebooted { path, cause }) => {
+                        format!("the firmware on {} restarted{cause}", path.display())
                     }
                     Some(e) => error_chain(&e),
                     None => "closed".to_string(),

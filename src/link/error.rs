@@ -1,7 +1,7 @@
 //! The link layer's errors: each names the port path, the frame or the move id involved.
 
 use crate::error_chain::error_chain;
-use firmware_protocol::message::{ConfigRefusal, FaultFlags, NakReason};
+use firmware_protocol::message::{ConfigRefusal, FaultFlags, NakReason, ResetCause};
 use std::path::PathBuf;
 
 /// Everything that stops or refuses the serial link.
@@ -51,8 +51,8 @@ pub enum LinkError {
         /// The reason in words, naming the actuator.
         words: String,
     },
-    #[error("the firmware on {path} rebooted (or forgot the session): the run is interrupted; re-home the robot and rescan the cube")]
-    FirmwareRebooted { path: PathBuf },
+    #[error("the firmware on {path} restarted{cause}: the run is interrupted; re-home the robot and rescan the cube")]
+    FirmwareRebooted { path: PathBuf, cause: RestartCause },
     #[error("the device now at {path} reports move {reported} as its last completed, but this session saw {done} done and sent up to {sent}: not the same firmware session; refusing to guess")]
     NotOurSession {
         path: PathBuf,
@@ -161,5 +161,51 @@ fn config_refused_in_words(
             latched_or(latched, "a fault or an emergency stop")
         ),
         _ => format!("the firmware on {path} refused the configuration ({words}): it cannot drive this robot design"),
+    }
+}
+
+/// Why a firmware restarted, in words for a person (empty when it did not say).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RestartCause(pub Option<ResetCause>);
+
+impl RestartCause {
+    /// The cause in words when it was not an ordinary power-on (a hang, a firmware
+    /// error, a supply dip): worth telling a person who connects just after it.
+    pub fn abnormal(cause: Option<ResetCause>) -> Option<RestartCause> {
+        let abnormal = matches!(
+            cause,
+            Some(ResetCause::Watchdog | ResetCause::Software | ResetCause::BrownOut)
+        );
+        abnormal.then_some(RestartCause(cause))
+    }
+}
+
+impl std::fmt::Display for RestartCause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let words = match self.0 {
+            None | Some(ResetCause::Unknown) => return Ok(()),
+            Some(ResetCause::PowerOn) => "it lost power, or was plugged in again",
+            Some(ResetCause::Watchdog) => "its watchdog reset it: the firmware hung",
+            Some(ResetCause::BrownOut) => "its supply voltage dipped",
+            Some(ResetCause::Software) => "it reset itself after a firmware error",
+            Some(ResetCause::ResetPin) => "its reset pin was pulled",
+        };
+        write!(f, " ({words})")
+    }
+}
+
+#[cfg(test)]
+mod restart_tests {
+    use super::*;
+
+    #[test]
+    fn a_restart_says_why_only_when_the_firmware_said() {
+        assert_eq!(RestartCause(None).to_string(), "");
+        assert_eq!(
+            RestartCause(Some(ResetCause::Watchdog)).to_string(),
+            " (its watchdog reset it: the firmware hung)"
+        );
+        assert!(RestartCause::abnormal(Some(ResetCause::PowerOn)).is_none());
+        assert!(RestartCause::abnormal(Some(ResetCause::Software)).is_some());
     }
 }

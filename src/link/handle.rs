@@ -7,7 +7,9 @@ use super::task::LinkTask;
 use super::transport::Connector;
 use crate::error_chain::error_chain;
 use crate::robot::MotionGroup;
-use firmware_protocol::message::{Configure, Fault, FaultFlags, HelloReply, NakReason, Status};
+use firmware_protocol::message::{
+    Configure, Fault, FaultFlags, HelloReply, NakReason, ResetCause, Status,
+};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -96,6 +98,9 @@ pub struct Connected {
     /// What the firmware held latched when greeted, before any clear this handshake sent
     /// (none set, too, when it did not say).
     pub latched: FaultFlags,
+    /// Why the firmware started, when it said so just before this handshake (it had just
+    /// booted, and its `Event Boot` reached the host).
+    pub boot_cause: Option<ResetCause>,
 }
 
 /// Emergency stop of a link, usable while another task streams on it.

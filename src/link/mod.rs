@@ -22,7 +22,7 @@ mod task;
 pub(crate) mod transport;
 
 pub use clock::{Clock, TokioClock};
-pub use error::{LatchedBefore, LinkError};
+pub use error::{LatchedBefore, LinkError, RestartCause};
 pub use handle::{Connected, EStopHandle, LinkEvent, LinkHandle, LinkSettings};
 pub use stream::{stream_gated, stream_program, StreamError, StreamOutcome};
 pub use task::WINDOW;

@@ -8,7 +8,7 @@ use super::exec::{exec, program_file};
 use super::session::{four_rotations, home, next, open, run_all};
 use super::trace::Machine;
 use crate::common::{four_arm, runtime, scrambled};
-use cubed::link::{LinkEvent, LinkSettings};
+use cubed::link::{LinkError, LinkEvent, LinkSettings, RestartCause};
 use cubed::robot::ActuatorMap;
 use firmware_protocol::message::{Event, Fault, FirmwareState, NakReason, ResetCause};
 use firmware_protocol::timing::COMMS_TIMEOUT_MS;
@@ -216,7 +216,23 @@ fn a_hung_firmware_is_reset_by_the_watchdog_and_its_boot_event_says_so() {
         }
         wait_until_stepping(&pico, &machine).await;
         let reset_ns = pico.hang_until_reset();
-        drop(link);
+        // The host's link finds the board again behind the same path and hears why it
+        // restarted.
+        let stopped = loop {
+            if let LinkEvent::Stopped { error } = next(&mut link, 90).await {
+                break error;
+            }
+        };
+        match stopped {
+            Some(LinkError::FirmwareRebooted { cause, .. }) => {
+                assert_eq!(cause, RestartCause(Some(ResetCause::Watchdog)));
+                eprintln!(
+                    "emulated Pico: the host's link said: {}",
+                    stopped_words(cause)
+                );
+            }
+            other => panic!("expected the link to stop on the reboot, got {other:?}"),
+        }
         // The board is back: a new session configures it and homes.
         let mut link = open(&pico, &map, LinkSettings::default()).await;
         run_all(&mut link, &[home(&map, 20)]).await;
@@ -262,6 +278,14 @@ fn a_hung_firmware_is_reset_by_the_watchdog_and_its_boot_event_says_so() {
         Some(ResetCause::Watchdog),
         "the Boot event names the watchdog"
     );
+}
+
+fn stopped_words(cause: RestartCause) -> String {
+    LinkError::FirmwareRebooted {
+        path: "PORT".into(),
+        cause,
+    }
+    .to_string()
 }
 
 /// When the firmware last heard the host: the trace's last `tx` before the unplug.

@@ -183,6 +183,7 @@ impl LinkTask {
                 hello,
                 config_checksum: found,
                 latched: self.handshake.latched.unwrap_or_default(),
+                boot_cause: self.boot_cause,
             }));
         }
         // An e-stop latched before the first configuration (powered on with the button

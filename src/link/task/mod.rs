@@ -9,7 +9,7 @@ use super::transport::{Connector, Transport};
 use crate::error_chain::error_chain;
 use crate::robot::MotionGroup;
 use firmware_protocol::message::{
-    Configure, Event, Fault, FirmwareState, HelloReply, NakReason, Status,
+    Configure, Event, Fault, FirmwareState, HelloReply, NakReason, ResetCause, Status,
 };
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{Decoder, HostInbound, HostLink, HostPhase, Message};
@@ -97,6 +97,9 @@ pub(crate) struct LinkTask {
     clears_unacked: Vec<u8>,
     last_nak_resend: u64,
     hello: Option<HelloReply>,
+    /// Why the firmware last started, from its `Event Boot` (best effort: a board that
+    /// started long before the port was opened has said it to nobody).
+    pub(super) boot_cause: Option<ResetCause>,
     ready: Option<oneshot::Sender<Result<Connected, LinkError>>>,
     /// How the handshake is going (`handshake.rs`).
     handshake: handshake::Progress,
@@ -137,6 +140,7 @@ impl LinkTask {
             seq_moves: HashMap::new(),
             status_waiters: Vec::new(),
             estop_last_sent: None,
+            boot_cause: None,
             clears_unacked: Vec::new(),
             last_nak_resend: 0,
             hello: None,
@@ -371,6 +375,7 @@ impl LinkTask {
         if in_session && self.link.phase() == HostPhase::NoSession {
             return Err(LinkError::FirmwareRebooted {
                 path: self.path.clone(),
+                cause: super::error::RestartCause(self.boot_cause),
             });
         }
         Ok(())
@@ -414,6 +419,7 @@ impl LinkTask {
             Message::Status(status) => self.on_status(status)?,
             Message::Nak { seq, reason } => self.on_nak(seq.0, reason)?,
             Message::ConfigureRefused { refusal, .. } => self.on_configure_refused(refusal)?,
+            Message::Event(Event::Boot { cause }) => self.boot_cause = Some(cause),
             _ => {}
         }
         Ok(())

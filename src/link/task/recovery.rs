@@ -92,6 +92,7 @@ impl LinkTask {
         if status.state == FirmwareState::Unconfigured {
             return Err(LinkError::FirmwareRebooted {
                 path: self.path.clone(),
+                cause: crate::link::RestartCause(self.boot_cause),
             });
         }
         if status.config_checksum != self.checksum {
