@@ -8,6 +8,7 @@ use std::io::Write;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `cubed` with `args` (and `stdin`, if any) and returns its output.
 pub fn cubed(args: &[&str], stdin: Option<&str>) -> Output {
@@ -102,4 +103,30 @@ pub fn start_sim(args: &[&str], report: &Path, link: &Path) -> Child {
     });
     assert_eq!(pointed.expect("link made").to_string_lossy(), pty);
     sim
+}
+
+/// A TCP port free on loopback right now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// Polls `cubed status` until its output contains `want` (at most 120 s).
+pub fn wait_status(http: &str, want: &str) -> String {
+    let began = Instant::now();
+    loop {
+        let out = cubed(&["status", "--http", http], None);
+        let text = stdout(&out);
+        if text.contains(want) {
+            return text;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(120),
+            "never {want:?}; last: {text}{}",
+            stderr(&out)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

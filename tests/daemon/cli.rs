@@ -1,10 +1,9 @@
 //! `cubed run`, `cubed dry-run` and the control commands as a user runs them: the real binary, the shipped config, signals, the simulator's help.
 
-use crate::common::{cubed, stderr, stdout};
+use crate::common::{cubed, free_port, stderr, stdout, wait_status};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 #[test]
 fn dry_run_solves_every_cube_and_says_so() {
@@ -221,31 +220,6 @@ fn control_commands_say_when_no_daemon_listens() {
         "{}",
         stderr(&out)
     );
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-/// Polls `cubed status` until its output contains `want` (at most 120 s).
-fn wait_status(http: &str, want: &str) -> String {
-    let began = Instant::now();
-    loop {
-        let out = cubed(&["status", "--http", http], None);
-        let text = stdout(&out);
-        if text.contains(want) {
-            return text;
-        }
-        assert!(
-            began.elapsed() < Duration::from_secs(120),
-            "never {want:?}; last: {text}{}",
-            stderr(&out)
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 fn status_code(http: &str) -> Option<i32> {

@@ -7,6 +7,7 @@
 //! Needs Node, the emulator's `npm ci` and the ELF; without them each test says so
 //! loudly and passes, unless `CUBED_REQUIRE_FIRMWARE=1` (firmware/ci.sh sets it).
 
+mod daemon;
 mod emulator;
 mod exec;
 mod safety;

@@ -1,0 +1,85 @@
+//! The daemon (`cubed run`) with its `[robot] port` on the emulated Pico, as a builder
+//! runs it next to a real one: it opens the link, the robot's start button starts a run
+//! (homing moves the modelled motors), and `cubed estop` from the command line reaches
+//! the board, which stops and switches its drivers off.
+
+use super::emulator::{available, EmulatedPico};
+use super::trace::Machine;
+use crate::common::{cubed, free_port, stderr, wait_status};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The shipped configuration with its robot on `port` and a folder of photos as camera.
+fn config_for(port: &Path, dir: &Path) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = root.join("config");
+    let photos = root.join("tests/data/vision/photos/3x3x3-random-01");
+    let text = std::fs::read_to_string(shipped.join("cubed.toml")).expect("shipped config");
+    let config = text
+        .replace("\"robots/", &format!("\"{}/robots/", shipped.display()))
+        .replace(
+            "\"palette.toml\"",
+            &format!("\"{}/palette.toml\"", shipped.display()),
+        )
+        .replace("port = \"sim\"", &format!("port = \"{}\"", port.display()))
+        .replace(
+            "source = \"sim\"",
+            &format!("source = \"dir:{}\"", photos.display()),
+        );
+    let file = dir.join("cubed.toml");
+    std::fs::write(&file, config).expect("config written");
+    file
+}
+
+#[test]
+fn the_daemon_runs_from_the_pico_start_button_and_its_estop_reaches_the_board() {
+    let Some(elf) = available("the daemon on the emulated Pico") else {
+        return;
+    };
+    let pico = EmulatedPico::start(&elf, 21);
+    let machine = Machine::four_arm();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = config_for(&pico.port, dir.path());
+    let http = format!("127.0.0.1:{}", free_port());
+    let mut daemon = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["run", "--http", &http, "--tables", "small", "--data-dir"])
+        .arg(dir.path().join("data"))
+        .arg("--config")
+        .arg(&config)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cubed run starts");
+    wait_status(&http, "robot link: open");
+    let pressed_at = pico.trace().now_ns;
+    // The robot's own start button (to ground, read active low), held briefly.
+    pico.set_pin(machine.button.pin, !machine.button.released);
+    std::thread::sleep(Duration::from_millis(500));
+    pico.set_pin(machine.button.pin, machine.button.released);
+    wait_status(&http, ", run 1");
+    // Homing turns the modelled motors: wait until the board is stepping.
+    let stepping = (0..240).any(|_| {
+        std::thread::sleep(Duration::from_millis(250));
+        pico.trace()
+            .last_step_ns(&machine)
+            .is_some_and(|last| last > pressed_at)
+    });
+    assert!(stepping, "the run moved the robot's motors");
+    let estop = cubed(&["estop", "--http", &http], None);
+    assert!(estop.status.success(), "{}", stderr(&estop));
+    wait_status(&http, "e-stopped");
+    // The board latched it and switched its drivers off.
+    let enable = &machine.enable;
+    let off = (0..120).any(|_| {
+        std::thread::sleep(Duration::from_millis(250));
+        let trace = pico.trace();
+        trace.level_at(enable.pin, trace.now_ns) == Some(enable.active_low)
+    });
+    let _ = daemon.kill();
+    let _ = daemon.wait();
+    assert!(
+        off,
+        "the e-stop from the command line switched the drivers off"
+    );
+}
