@@ -130,3 +130,26 @@ pub fn wait_status(http: &str, want: &str) -> String {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// The shipped configuration written into `dir`, its robot on `port` and a folder of
+/// real photos as its camera.
+pub fn robot_config(port: &Path, dir: &Path) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = root.join("config");
+    let photos = root.join("tests/data/vision/photos/3x3x3-random-01");
+    let text = std::fs::read_to_string(shipped.join("cubed.toml")).expect("shipped config");
+    let config = text
+        .replace("\"robots/", &format!("\"{}/robots/", shipped.display()))
+        .replace(
+            "\"palette.toml\"",
+            &format!("\"{}/palette.toml\"", shipped.display()),
+        )
+        .replace("port = \"sim\"", &format!("port = \"{}\"", port.display()))
+        .replace(
+            "source = \"sim\"",
+            &format!("source = \"dir:{}\"", photos.display()),
+        );
+    let file = dir.join("cubed.toml");
+    std::fs::write(&file, config).expect("config written");
+    file
+}

@@ -1,6 +1,6 @@
 //! `cubed run`, `cubed dry-run` and the control commands as a user runs them: the real binary, the shipped config, signals, the simulator's help.
 
-use crate::common::{cubed, free_port, stderr, stdout, wait_status};
+use crate::common::{cubed, free_port, robot_config, stderr, stdout, wait_status};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -329,23 +329,7 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
 #[test]
 fn status_exits_3_and_names_the_port_while_the_robot_cannot_be_reached() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
-    let photos =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vision/photos/3x3x3-random-01");
-    let text = std::fs::read_to_string(shipped.join("cubed.toml")).expect("shipped config");
-    let config = text
-        .replace("\"robots/", &format!("\"{}/robots/", shipped.display()))
-        .replace(
-            "\"palette.toml\"",
-            &format!("\"{}/palette.toml\"", shipped.display()),
-        )
-        .replace("port = \"sim\"", "port = \"/dev/null\"")
-        .replace(
-            "source = \"sim\"",
-            &format!("source = \"dir:{}\"", photos.display()),
-        );
-    let file = dir.path().join("cubed.toml");
-    std::fs::write(&file, config).expect("config written");
+    let file = robot_config(Path::new("/dev/null"), dir.path());
     let http = format!("127.0.0.1:{}", free_port());
     let mut daemon = Command::new(env!("CARGO_BIN_EXE_cubed"))
         .args(["run", "--http", &http, "--tables", "small", "--data-dir"])

@@ -5,32 +5,9 @@
 
 use super::emulator::{available, EmulatedPico};
 use super::trace::Machine;
-use crate::common::{cubed, free_port, stderr, wait_status};
-use std::path::Path;
+use crate::common::{cubed, free_port, robot_config, stderr, wait_status};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-/// The shipped configuration with its robot on `port` and a folder of photos as camera.
-fn config_for(port: &Path, dir: &Path) -> std::path::PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shipped = root.join("config");
-    let photos = root.join("tests/data/vision/photos/3x3x3-random-01");
-    let text = std::fs::read_to_string(shipped.join("cubed.toml")).expect("shipped config");
-    let config = text
-        .replace("\"robots/", &format!("\"{}/robots/", shipped.display()))
-        .replace(
-            "\"palette.toml\"",
-            &format!("\"{}/palette.toml\"", shipped.display()),
-        )
-        .replace("port = \"sim\"", &format!("port = \"{}\"", port.display()))
-        .replace(
-            "source = \"sim\"",
-            &format!("source = \"dir:{}\"", photos.display()),
-        );
-    let file = dir.join("cubed.toml");
-    std::fs::write(&file, config).expect("config written");
-    file
-}
 
 #[test]
 fn the_daemon_runs_from_the_pico_start_button_and_its_estop_reaches_the_board() {
@@ -40,7 +17,7 @@ fn the_daemon_runs_from_the_pico_start_button_and_its_estop_reaches_the_board() 
     let pico = EmulatedPico::start(&elf, 21);
     let machine = Machine::four_arm();
     let dir = tempfile::tempdir().expect("temp dir");
-    let config = config_for(&pico.port, dir.path());
+    let config = robot_config(&pico.port, dir.path());
     let http = format!("127.0.0.1:{}", free_port());
     let mut daemon = Command::new(env!("CARGO_BIN_EXE_cubed"))
         .args(["run", "--http", &http, "--tables", "small", "--data-dir"])

@@ -93,8 +93,9 @@ fn clear_fault_is_refused_while_the_switch_is_pressed() {
     assert_eq!(rig.fw.state(), FirmwareState::Unhomed);
 }
 
-#[test]
-fn a_silent_host_while_moving_latches_comms_timeout() {
+/// A ready firmware, 18 dwells of `dwell_ms` queued, and a host that says nothing more
+/// (no heartbeat, no acks); returns the rig and when the host fell silent.
+fn silent_host_after_dwells(dwell_ms: u16) -> (Rig, u64) {
     let mut rig = Rig::new(&FOUR_ARM);
     rig.ready();
     rig.heartbeat = false;
@@ -102,10 +103,13 @@ fn a_silent_host_while_moving_latches_comms_timeout() {
     for id in 2..20 {
         rig.send(Message::Dwell {
             move_id: id,
-            ms: 500,
+            ms: dwell_ms,
         });
     }
-    rig.run_until(start + 2_600_000);
+    (rig, start)
+}
+
+fn assert_comms_timeout(rig: &Rig) {
     assert!(rig.has(&Message::Event(Event::Fault(Fault::CommsTimeout))));
     assert_eq!(
         rig.fw.fault_cause(),
@@ -114,19 +118,17 @@ fn a_silent_host_while_moving_latches_comms_timeout() {
 }
 
 #[test]
+fn a_silent_host_while_moving_latches_comms_timeout() {
+    let (mut rig, start) = silent_host_after_dwells(500);
+    rig.run_until(start + 2_600_000);
+    assert_comms_timeout(&rig);
+}
+
+#[test]
 fn a_silent_host_latches_comms_timeout_while_commands_wait_for_its_acks() {
     // Short commands and no acks from the host: the notification window fills after a
     // few MoveDones and holds the rest of the queue; the silence is still a fault.
-    let mut rig = Rig::new(&FOUR_ARM);
-    rig.ready();
-    rig.heartbeat = false;
-    let start = rig.hw.now;
-    for id in 2..20 {
-        rig.send(Message::Dwell {
-            move_id: id,
-            ms: 50,
-        });
-    }
+    let (mut rig, start) = silent_host_after_dwells(50);
     rig.run_until(start + 1_000_000);
     assert_eq!(
         rig.fw.state(),
@@ -134,11 +136,7 @@ fn a_silent_host_latches_comms_timeout_while_commands_wait_for_its_acks() {
         "commands held, not run"
     );
     rig.run_until(start + 2_100_000);
-    assert!(rig.has(&Message::Event(Event::Fault(Fault::CommsTimeout))));
-    assert_eq!(
-        rig.fw.fault_cause(),
-        Some(cubed_firmware::FaultCause::CommsTimeout)
-    );
+    assert_comms_timeout(&rig);
 }
 
 /// A board whose rotation has an end-stop switch (input 0) instead of a hall sensor.
