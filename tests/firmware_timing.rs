@@ -24,7 +24,7 @@ impl Pins for Motors {
     fn set_dir(&mut self, actuator: u8, high: bool) {
         self.dir[usize::from(actuator)] = high;
     }
-    fn step(&mut self, actuator: u8) {
+    fn step(&mut self, actuator: u8, _at_us: u64) {
         let i = usize::from(actuator);
         self.angle[i] += if self.dir[i] { 1 } else { -1 };
     }

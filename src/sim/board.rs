@@ -98,6 +98,7 @@ fn intern(
         // Inputs are set as they change, not sampled: nothing to debounce.
         debounce_samples: 1,
         idle_disable_ms: 0,
+        step_lead_us: 0,
         button: Some(Input {
             index: BUTTON_INPUT,
             active_high: true,

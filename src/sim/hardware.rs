@@ -156,7 +156,7 @@ impl Pins for SimHardware {
         }
     }
 
-    fn step(&mut self, actuator: u8) {
+    fn step(&mut self, actuator: u8, _at_us: u64) {
         if let Some(Part::Motor(motor)) = self.parts.get_mut(usize::from(actuator)) {
             if motor.stalled {
                 return;

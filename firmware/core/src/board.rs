@@ -109,6 +109,10 @@ pub struct BoardConfig {
     /// The drivers are switched off after this long with nothing to do (positions then
     /// count as lost: the host homes again); 0 keeps them on.
     pub idle_disable_ms: u32,
+    /// How far ahead of its time a ramp step is handed to [`crate::Pins::step`], µs: 0
+    /// when the board pulses at once, more when a timer pulses it at its time (then the
+    /// board must hold every step of that span).
+    pub step_lead_us: u32,
 }
 
 /// A board setting out of range: which actuator (if any), which key, and why.

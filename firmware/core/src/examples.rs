@@ -66,6 +66,7 @@ pub const FOUR_ARM: BoardConfig = BoardConfig {
     // The simulator and the tests set inputs when they change, not once a sample.
     debounce_samples: 1,
     idle_disable_ms: 0,
+    step_lead_us: 0,
 };
 
 const _: () = assert!(FOUR_ARM.check().is_ok(), "FOUR_ARM is a valid board");

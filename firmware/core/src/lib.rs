@@ -10,7 +10,7 @@
 //! # impl Pins for NoPins {
 //! #     fn set_enable(&mut self, _: u8, _: bool) {}
 //! #     fn set_dir(&mut self, _: u8, _: bool) {}
-//! #     fn step(&mut self, _: u8) {}
+//! #     fn step(&mut self, _: u8, _: u64) {}
 //! #     fn set_servo(&mut self, _: u8, _: u16) {}
 //! # }
 //! # static BOARD: BoardConfig = cubed_firmware::examples::FOUR_ARM;
@@ -53,13 +53,24 @@ pub use stepper::StepperFault;
 
 /// The board's outputs. Direction is set before a move's first step (each step is at
 /// least a few µs after it); `step` is one pulse (high then low, as the driver needs).
+///
+/// A board whose steps are timed by hardware (a timer alarm) gets each ramp step up to
+/// the board's `step_lead_us` ahead of its time and pulses it at that time; the core
+/// changes a stepper's direction only once its scheduled steps are all issued, and asks
+/// for the ones not yet issued back when it stops.
 pub trait Pins {
     /// Enables or disables a stepper driver (actuator index).
     fn set_enable(&mut self, actuator: u8, enabled: bool);
     /// Sets a stepper's direction pin level (already inverted per the board config).
     fn set_dir(&mut self, actuator: u8, high: bool);
-    /// Issues one step pulse.
-    fn step(&mut self, actuator: u8);
+    /// One step pulse at `at_us` (the board's clock): now, or up to the board's
+    /// `step_lead_us` later. A board that pulses at once may ignore the time.
+    fn step(&mut self, actuator: u8, at_us: u64);
+    /// Drops the steps of `actuator` scheduled and not yet issued; returns how many.
+    fn cancel_steps(&mut self, actuator: u8) -> u32 {
+        let _ = actuator;
+        0
+    }
     /// Sets a servo's pulse width, µs (repeated at 50 Hz by the board's PWM).
     fn set_servo(&mut self, actuator: u8, pulse_us: u16);
 }

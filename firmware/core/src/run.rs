@@ -90,6 +90,7 @@ impl Firmware<'_> {
     }
 
     fn service_channels(&mut self, now: u64, pins: &mut impl Pins) {
+        let lead_us = u64::from(self.board.step_lead_us);
         for index in 0..self.channels.len() {
             let sensor = self.board.actuators.get(index).and_then(|hw| match hw {
                 crate::Actuator::Stepper(stepper) => stepper.home.map(|home| home.input),
@@ -97,7 +98,7 @@ impl Firmware<'_> {
             });
             let sensor_active = self.input_active(sensor);
             let result = match &mut self.channels[index] {
-                Channel::Stepper(stepper) => stepper.service(now, sensor_active, pins),
+                Channel::Stepper(stepper) => stepper.service(now, lead_us, sensor_active, pins),
                 Channel::Servo(servo) => {
                     servo.service(now);
                     Ok(())

@@ -54,10 +54,17 @@ enum Phase {
 pub struct StepperChannel {
     hw: Stepper,
     index: u8,
-    /// Microsteps from home, counted from the pulses issued.
+    /// Microsteps from home, counted from the pulses handed to the board.
     position: i64,
     drive: Drive,
     homing: Option<Phase>,
+    /// The time of the last ramp step handed to the board ahead of its time, until it
+    /// has passed: the channel is busy (no new direction) until then.
+    ahead_until: Option<u64>,
+    /// The direction of those steps (for taking back the ones a stop cancels).
+    ahead_positive: bool,
+    /// A stop came while steps were scheduled ahead: ask the board for them back.
+    cancel_pending: bool,
 }
 
 impl StepperChannel {
@@ -69,6 +76,9 @@ impl StepperChannel {
             position: 0,
             drive: Drive::Idle,
             homing: None,
+            ahead_until: None,
+            ahead_positive: false,
+            cancel_pending: false,
         }
     }
 
@@ -82,15 +92,15 @@ impl StepperChannel {
         self.hw.units_at(self.position)
     }
 
-    /// Whether a move or homing is in progress.
+    /// Whether a move or homing is in progress, or steps handed ahead are still due.
     pub const fn busy(&self) -> bool {
-        !matches!(self.drive, Drive::Idle) || self.homing.is_some()
+        !matches!(self.drive, Drive::Idle) || self.homing.is_some() || self.ahead_until.is_some()
     }
 
     /// When the next step is due, µs.
     pub fn next_deadline(&self) -> Option<u64> {
         match self.drive {
-            Drive::Idle => None,
+            Drive::Idle => self.ahead_until,
             Drive::Ramp {
                 start_us,
                 ramp,
@@ -101,10 +111,12 @@ impl StepperChannel {
         }
     }
 
-    /// Stops at once: no further step is issued. The count stays exact.
+    /// Stops at once: no further step is issued, and those handed ahead are taken back
+    /// at the next [`Self::service`]. The count stays exact.
     pub fn halt(&mut self) {
         self.drive = Drive::Idle;
         self.homing = None;
+        self.cancel_pending |= self.ahead_until.is_some();
     }
 
     /// Stops as soon as the acceleration allows: a ramp continues down its deceleration
@@ -137,8 +149,10 @@ impl StepperChannel {
         // The second half of a triangle of 2·to_stop steps starts at that speed.
         let tail = Ramp::new((2 * to_stop) as u32, u32::MAX, self.hw.accel_steps_s2());
         let half = to_stop as u32;
+        // Steps handed ahead still come: the tail follows the last of them.
+        let from = self.ahead_until.map_or(now_us, |at| at.max(now_us));
         self.drive = Drive::Ramp {
-            start_us: now_us.saturating_sub(tail.step_time_us(half)),
+            start_us: from.saturating_sub(tail.step_time_us(half)),
             ramp: tail,
             positive,
             taken: half,
@@ -259,22 +273,55 @@ impl StepperChannel {
     pub fn service(
         &mut self,
         now_us: u64,
+        lead_us: u64,
         sensor_active: bool,
         pins: &mut impl Pins,
     ) -> Result<(), StepperFault> {
+        self.settle_ahead(now_us, pins);
         while let Some(due) = self.next_deadline() {
-            if due > now_us {
+            // Ramp steps go to the board ahead of time; a creep steps only when due, its
+            // sensor read first.
+            let ahead = if matches!(self.drive, Drive::Ramp { .. }) {
+                lead_us
+            } else {
+                0
+            };
+            if due > now_us + ahead || matches!(self.drive, Drive::Idle) {
                 return Ok(());
             }
             if self.homing.is_none() && sensor_active && self.is_end_stop() {
                 self.halt();
                 return Err(StepperFault::EndStopHit);
             }
+            if let Drive::Ramp { positive, .. } = self.drive {
+                if due > now_us {
+                    self.ahead_until = Some(due);
+                    self.ahead_positive = positive;
+                }
+            }
             if self.step_once(due, sensor_active, pins)? {
                 self.advance_homing(due, sensor_active, pins)?;
             }
         }
         Ok(())
+    }
+
+    /// Forgets the steps handed ahead once their time has passed; after a stop, takes
+    /// back the ones the board had not issued.
+    fn settle_ahead(&mut self, now_us: u64, pins: &mut impl Pins) {
+        if self.cancel_pending {
+            let dropped = i64::from(pins.cancel_steps(self.index));
+            self.position -= if self.ahead_positive {
+                dropped
+            } else {
+                -dropped
+            };
+            self.cancel_pending = false;
+            self.ahead_until = None;
+        }
+        if self.ahead_until.is_some_and(|at| now_us >= at) {
+            self.ahead_until = None;
+        }
     }
 
     fn is_end_stop(&self) -> bool {
@@ -302,7 +349,7 @@ impl StepperChannel {
                 taken,
                 ..
             } => {
-                pins.step(self.index);
+                pins.step(self.index, due);
                 *taken += 1;
                 self.position += if *positive { 1 } else { -1 };
                 let finished = *taken >= ramp.steps();
@@ -332,7 +379,7 @@ impl StepperChannel {
                     }
                     return Ok(true);
                 }
-                pins.step(self.index);
+                pins.step(self.index, due);
                 *taken += 1;
                 self.position += if *positive { 1 } else { -1 };
                 *next_us = due + u64::from(*interval_us);

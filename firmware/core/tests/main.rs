@@ -6,6 +6,7 @@ mod rig;
 mod drivers;
 mod faults;
 mod homing;
+mod lead;
 mod motion;
 mod robustness;
 mod session;

@@ -23,6 +23,27 @@ pub struct Hardware {
     pub now: u64,
     pub motor: [i64; 12],
     dir_high: [bool; 12],
+    /// Steps handed ahead of their time (a board with `step_lead_us`), issued when the
+    /// rig's clock reaches them, as a timer would.
+    pending: Vec<(u64, u8)>,
+}
+
+impl Hardware {
+    fn issue(&mut self, at: u64, actuator: u8) {
+        let i = usize::from(actuator);
+        self.motor[i] += if self.dir_high[i] { 1 } else { -1 };
+        self.log.push((at, Edge::Step(actuator)));
+    }
+
+    /// Issues the steps handed ahead whose time has come.
+    pub fn issue_due(&mut self) {
+        let now = self.now;
+        let (due, later): (Vec<_>, Vec<_>) = self.pending.drain(..).partition(|&(at, _)| at <= now);
+        self.pending = later;
+        for (at, actuator) in due {
+            self.issue(at, actuator);
+        }
+    }
 }
 
 impl Pins for Hardware {
@@ -33,10 +54,17 @@ impl Pins for Hardware {
         self.dir_high[usize::from(actuator)] = high;
         self.log.push((self.now, Edge::Dir(actuator, high)));
     }
-    fn step(&mut self, actuator: u8) {
-        let i = usize::from(actuator);
-        self.motor[i] += if self.dir_high[i] { 1 } else { -1 };
-        self.log.push((self.now, Edge::Step(actuator)));
+    fn step(&mut self, actuator: u8, at_us: u64) {
+        if at_us > self.now {
+            self.pending.push((at_us, actuator));
+        } else {
+            self.issue(self.now, actuator);
+        }
+    }
+    fn cancel_steps(&mut self, actuator: u8) -> u32 {
+        let before = self.pending.len();
+        self.pending.retain(|&(_, a)| a != actuator);
+        (before - self.pending.len()) as u32
     }
     fn set_servo(&mut self, actuator: u8, pulse_us: u16) {
         self.log.push((self.now, Edge::Servo(actuator, pulse_us)));
@@ -72,6 +100,7 @@ impl Rig {
                 now: 0,
                 motor: [0; 12],
                 dir_high: [false; 12],
+                pending: Vec::new(),
             },
             received: Vec::new(),
             decoder: Decoder::new(),
@@ -141,7 +170,9 @@ impl Rig {
         if self.heartbeat && self.hw.now >= self.last_sent + 500_000 {
             self.send(Message::QueryStatus);
         }
+        self.hw.issue_due();
         let next = self.fw.poll(self.hw.now, &mut self.hw);
+        self.hw.issue_due();
         self.update_sensors();
         self.drain();
         next
