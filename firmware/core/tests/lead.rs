@@ -9,8 +9,9 @@ use cubed_firmware::BoardConfig;
 use firmware_protocol::message::FirmwareState;
 use firmware_protocol::Message;
 
+/// Far enough ahead that a ramp's slow last steps (5 ms apart) are handed early too.
 static AHEAD: BoardConfig = BoardConfig {
-    step_lead_us: 2_000,
+    step_lead_us: 20_000,
     ..FOUR_ARM
 };
 
