@@ -49,6 +49,9 @@ pub const BOARD: BoardConfig = BoardConfig {
     // 0: the drivers stay on between programs (the host does not yet re-home a board
     // that switched them off for idleness).
     idle_disable_ms: 0,
+    // Ramp steps are handed to the timer's queue this far ahead (steps.rs): far more
+    // than the main loop's slowest pass, and 10 steps at top speed (the queue holds 32).
+    step_lead_us: 2_000,
 };
 
 /// Which GPIO each actuator uses, in the same order as `BOARD.actuators`.

@@ -11,8 +11,8 @@ const FUNC_SIO: u8 = 5;
 /// System clock 125 MHz / 125 = 1 MHz PWM count; 20 000 counts = 50 Hz.
 const PWM_DIV: u8 = 125;
 const PWM_TOP: u16 = 19_999;
-/// Step pulse high time: ~1.2 µs at 125 MHz (A4988 needs 1 µs, TMC2209 100 ns).
-const STEP_PULSE_CYCLES: u32 = 150;
+/// A step pulse's high time when the timer's queue cannot take it: ~2.4 µs at 125 MHz.
+const STEP_PULSE_CYCLES: u32 = 300;
 
 pub struct BoardIo {
     sio: &'static pac::sio::RegisterBlock,
@@ -140,12 +140,20 @@ impl Pins for BoardIo {
         }
     }
 
-    fn step(&mut self, actuator: u8) {
-        if let Some(ChannelPins::Stepper { step, .. }) = PINS.get(usize::from(actuator)) {
-            self.write(*step, true);
-            cortex_m::asm::delay(STEP_PULSE_CYCLES);
-            self.write(*step, false);
+    fn step(&mut self, actuator: u8, at_us: u64) {
+        // The timer pulses it at its time; a full queue (it holds more than the lead
+        // needs) cannot happen, but would pulse it now rather than lose it.
+        if !crate::steps::push(actuator, at_us) {
+            if let Some(ChannelPins::Stepper { step, .. }) = PINS.get(usize::from(actuator)) {
+                self.write(*step, true);
+                cortex_m::asm::delay(STEP_PULSE_CYCLES);
+                self.write(*step, false);
+            }
         }
+    }
+
+    fn cancel_steps(&mut self, actuator: u8) -> u32 {
+        crate::steps::cancel(actuator)
     }
 
     fn set_servo(&mut self, actuator: u8, pulse_us: u16) {

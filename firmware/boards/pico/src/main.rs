@@ -5,6 +5,7 @@
 
 mod board;
 mod io;
+mod steps;
 mod unique_id;
 
 use core::panic::PanicInfo;
@@ -90,6 +91,7 @@ fn main() -> ! {
     else {
         halt()
     };
+    steps::start();
     watchdog.start(hal::fugit::MicrosDurationU32::millis(WATCHDOG_MS));
     let mut pending = [0u8; 64];
     let (mut pending_len, mut pending_sent) = (0usize, 0usize);
