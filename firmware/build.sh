@@ -158,7 +158,11 @@ build_board() {
     kind=$(choose_toolchain "$triple")
     case "$kind" in
         rustup) echo "building $board for $triple with rustup's toolchain ($(rustc --version))" >&2 ;;
-        *) echo "building $board for $triple with Debian's rustc ($("$TOOLROOT/usr/bin/rustc" --version 2>/dev/null), from $TOOLROOT): rustup could not add the target" >&2 ;;
+        *)
+            local version why="rustup could not add the target"
+            version=$(LD_LIBRARY_PATH="$TOOLROOT/usr/lib/x86_64-linux-gnu" "$TOOLROOT/usr/bin/rustc" --version 2>/dev/null || echo "version unknown")
+            [ "${CUBED_FW_TOOLCHAIN_KIND:-}" = debian ] && why="CUBED_FW_TOOLCHAIN_KIND=debian"
+            echo "building $board for $triple with Debian's rustc ($version, from $TOOLROOT): $why" >&2 ;;
     esac
     cargo_build "$kind" "$dir" || die "building board '$board' failed"
     local elf
