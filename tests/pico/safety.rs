@@ -3,13 +3,12 @@
 //! host's own EmergencyStop cancels a second program); a pulled USB cable halts the
 //! motors by the comms timeout, and `cubed exec --reset` recovers.
 
-use super::emulator::{available, EmulatedPico};
+use super::emulator::EmulatedPico;
 use super::exec::{exec, program_file};
-use super::session::{four_rotations, home, next, open, run_all};
+use super::session::{four_arm_pico, four_rotations, home, next, open, run_all, FourArmPico};
 use super::trace::Machine;
-use crate::common::{four_arm, runtime, scrambled};
+use crate::common::{runtime, scrambled};
 use cubed::link::{LinkError, LinkEvent, LinkSettings, RestartCause};
-use cubed::robot::ActuatorMap;
 use firmware_protocol::message::{Event, Fault, FirmwareState, NakReason, ResetCause};
 use firmware_protocol::timing::COMMS_TIMEOUT_MS;
 use firmware_protocol::Message;
@@ -25,12 +24,12 @@ fn back_and_forth(first_move_id: u32, n: u32) -> Vec<cubed::robot::MotionGroup> 
 
 #[test]
 fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
-    let Some(elf) = available("the e-stop on the emulated Pico") else {
+    let Some(FourArmPico {
+        pico, machine, map, ..
+    }) = four_arm_pico("the e-stop on the emulated Pico", 5)
+    else {
         return;
     };
-    let pico = EmulatedPico::start(&elf, 5);
-    let (model, machine) = (four_arm(), Machine::four_arm());
-    let map = ActuatorMap::new(&model).expect("fits the protocol");
     let estop = machine.estop.pin;
     runtime().block_on(async {
         let mut link = open(&pico, &map, LinkSettings::default()).await;
@@ -138,12 +137,15 @@ async fn wait_until_stepping(pico: &EmulatedPico, machine: &Machine) {
 
 #[test]
 fn a_pulled_cable_halts_the_motors_at_the_comms_timeout_and_exec_reset_recovers() {
-    let Some(elf) = available("a USB disconnect on the emulated Pico") else {
+    let Some(FourArmPico {
+        pico,
+        model,
+        machine,
+        map,
+    }) = four_arm_pico("a USB disconnect on the emulated Pico", 6)
+    else {
         return;
     };
-    let pico = EmulatedPico::start(&elf, 6);
-    let (model, machine) = (four_arm(), Machine::four_arm());
-    let map = ActuatorMap::new(&model).expect("fits the protocol");
     let settings = LinkSettings {
         reconnect_timeout: Duration::from_millis(500),
         ..LinkSettings::default()
@@ -202,12 +204,12 @@ fn a_pulled_cable_halts_the_motors_at_the_comms_timeout_and_exec_reset_recovers(
 
 #[test]
 fn a_hung_firmware_is_reset_by_the_watchdog_and_its_boot_event_says_so() {
-    let Some(elf) = available("the watchdog on the emulated Pico") else {
+    let Some(FourArmPico {
+        pico, machine, map, ..
+    }) = four_arm_pico("the watchdog on the emulated Pico", 12)
+    else {
         return;
     };
-    let pico = EmulatedPico::start(&elf, 12);
-    let (model, machine) = (four_arm(), Machine::four_arm());
-    let map = ActuatorMap::new(&model).expect("fits the protocol");
     let reset_ns = runtime().block_on(async {
         let mut link = open(&pico, &map, LinkSettings::default()).await;
         run_all(&mut link, &[home(&map, 1)]).await;

@@ -1,12 +1,36 @@
 //! The host's real link over the emulated Pico's pty, and the commands the timing and
 //! safety tests send through it: homing, and long moves of the four rotations at once.
 
-use super::emulator::EmulatedPico;
+use super::emulator::{available, EmulatedPico};
+use super::trace::Machine;
 use cubed::link::{FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock};
-use cubed::robot::{ActuatorMap, MotionGroup};
+use cubed::robot::{ActuatorMap, MotionGroup, RobotModel};
 use firmware_protocol::message::{Action, Motion};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The emulated Pico with the shipped four-arm robot around it, and what the tests
+/// need of that robot: its design, its modelled machine, its actuator map.
+pub struct FourArmPico {
+    pub pico: EmulatedPico,
+    pub model: RobotModel,
+    pub machine: Machine,
+    pub map: ActuatorMap,
+}
+
+/// Starts it (motors at `seed`ed positions), or `None` where this machine cannot (said
+/// loudly by [`available`]).
+pub fn four_arm_pico(test: &str, seed: u64) -> Option<FourArmPico> {
+    let elf = available(test)?;
+    let model = crate::common::four_arm();
+    let map = ActuatorMap::new(&model).expect("fits the protocol");
+    Some(FourArmPico {
+        pico: EmulatedPico::start(&elf, seed),
+        model,
+        machine: Machine::four_arm(),
+        map,
+    })
+}
 
 /// The four-arm design's rotation actuators (each gripper's jaw, then its rotation).
 pub const ROTATIONS: [u8; 4] = [1, 3, 5, 7];

@@ -2,14 +2,11 @@
 //! while status frames stream over USB, every STEP edge held against its ideal time on
 //! the firmware core's ramp (the timer's alarm pulses each one) (BENCHMARKS.md, "The emulated Pico").
 
-use super::emulator::{available, EmulatedPico};
 use super::exec::{pico_ramp, STEPS_PER_QUARTER};
-use super::session::{four_rotations, home, open, run_all};
-use super::trace::Machine;
-use crate::common::{four_arm, runtime};
+use super::session::{four_arm_pico, four_rotations, home, open, run_all, FourArmPico};
+use crate::common::runtime;
 use cubed::link::LinkEvent;
 use cubed::link::LinkSettings;
-use cubed::robot::ActuatorMap;
 use std::time::{Duration, Instant};
 
 /// A quarter turn, then half turns there and back (the design's range is -1..=1): each
@@ -18,12 +15,12 @@ const TARGETS: [i32; 4] = [1, -1, 1, -1];
 
 #[test]
 fn four_steppers_at_top_speed_while_frames_stream() {
-    let Some(elf) = available("step timing on the emulated Pico") else {
+    let Some(FourArmPico {
+        pico, machine, map, ..
+    }) = four_arm_pico("step timing on the emulated Pico", 11)
+    else {
         return;
     };
-    let pico = EmulatedPico::start(&elf, 11);
-    let (model, machine) = (four_arm(), Machine::four_arm());
-    let map = ActuatorMap::new(&model).expect("fits the protocol");
     let homed_ns = runtime().block_on(async {
         let mut link = open(&pico, &map, LinkSettings::default()).await;
         run_all(&mut link, &[home(&map, 1)]).await;
