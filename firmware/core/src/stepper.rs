@@ -268,8 +268,9 @@ impl StepperChannel {
         pins.set_dir(self.index, positive != self.hw.invert_dir);
     }
 
-    /// Issues every step due by `now_us`. `sensor_active` is the home sensor's level
-    /// now (false without a sensor).
+    /// Issues every step due by `now_us`, and a ramp's steps due by `now_us + lead_us`
+    /// to the board ahead of their time. `sensor_active` is the home sensor's level now
+    /// (false without a sensor).
     pub fn service(
         &mut self,
         now_us: u64,
@@ -291,6 +292,7 @@ impl StepperChannel {
             }
             if self.homing.is_none() && sensor_active && self.is_end_stop() {
                 self.halt();
+                self.settle_ahead(now_us, pins);
                 return Err(StepperFault::EndStopHit);
             }
             if let Drive::Ramp { positive, .. } = self.drive {
