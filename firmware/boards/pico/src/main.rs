@@ -1,5 +1,6 @@
-//! cubed firmware for the Raspberry Pi Pico: the firmware core behind USB CDC serial,
-//! timed by the RP2040's 1 MHz hardware timer. The robot is described in `board.rs`.
+//! cubed firmware for the Raspberry Pi Pico: the firmware core behind USB CDC serial in
+//! the main loop, its steps pulsed by the timer's alarm interrupt (`steps.rs`), the
+//! hardware watchdog on. The robot is described in `board.rs`.
 #![no_std]
 #![no_main]
 
