@@ -55,7 +55,18 @@ function seeded(seed) {
 }
 
 const say = (line) => process.stdout.write(line + '\n');
-const design = JSON.parse(readFileSync(args.machine, 'utf8'));
+/** A bad argument (no such file, not an ELF, a machine file that is not JSON) is said
+ * in one line, naming the file, and ends the run with status 2. */
+function refuse(error) {
+  process.stderr.write(`pico.mjs: ${error.message}\n`);
+  process.exit(2);
+}
+let design;
+try {
+  design = JSON.parse(readFileSync(args.machine, 'utf8'));
+} catch (error) {
+  refuse(new Error(`--machine ${args.machine}: ${error.message}`));
+}
 const machine = new Machine(design, args.trace, seeded(Number(args.seed)));
 const quiet = { debug() {}, info() {}, warn() {}, error: (tag, text) => process.stderr.write(`rp2040js ${tag}: ${text}\n`) };
 /** The emulated time of the chips before this one (rp2040js cannot reset a chip: a reset is a new one). */
@@ -102,7 +113,11 @@ function startChip(carried) {
     simulator.stop();
     setImmediate(() => reset(started));
   };
-  bootFromElf(rp2040, args.elf);
+  try {
+    bootFromElf(rp2040, args.elf);
+  } catch (error) {
+    refuse(error);
+  }
   simulator.execute();
   return started;
 }
