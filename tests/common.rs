@@ -153,3 +153,19 @@ pub fn robot_config(port: &Path, dir: &Path) -> std::path::PathBuf {
     std::fs::write(&file, config).expect("config written");
     file
 }
+
+/// `cubed run` with `config`, its data in `dir`/data, on a free loopback port; the child
+/// and its `--http` address.
+pub fn run_daemon(config: &Path, dir: &Path) -> (Child, String) {
+    let http = format!("127.0.0.1:{}", free_port());
+    let daemon = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["run", "--http", &http, "--tables", "small", "--data-dir"])
+        .arg(dir.join("data"))
+        .arg("--config")
+        .arg(config)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cubed run starts");
+    (daemon, http)
+}

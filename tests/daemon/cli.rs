@@ -1,6 +1,6 @@
 //! `cubed run`, `cubed dry-run` and the control commands as a user runs them: the real binary, the shipped config, signals, the simulator's help.
 
-use crate::common::{cubed, free_port, robot_config, stderr, stdout, wait_status};
+use crate::common::{cubed, free_port, robot_config, run_daemon, stderr, stdout, wait_status};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -330,16 +330,7 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
 fn status_exits_3_and_names_the_port_while_the_robot_cannot_be_reached() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = robot_config(Path::new("/dev/null"), dir.path());
-    let http = format!("127.0.0.1:{}", free_port());
-    let mut daemon = Command::new(env!("CARGO_BIN_EXE_cubed"))
-        .args(["run", "--http", &http, "--tables", "small", "--data-dir"])
-        .arg(dir.path().join("data"))
-        .arg("--config")
-        .arg(&file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cubed run starts");
+    let (mut daemon, http) = run_daemon(&file, dir.path());
     let text = wait_status(&http, "robot link: cannot be opened");
     let last = text.trim_end().lines().last().unwrap_or_default();
     assert!(

@@ -5,8 +5,7 @@
 
 use super::emulator::{available, EmulatedPico};
 use super::trace::Machine;
-use crate::common::{cubed, free_port, robot_config, stderr, wait_status};
-use std::process::{Command, Stdio};
+use crate::common::{cubed, robot_config, run_daemon, stderr, wait_status};
 use std::time::Duration;
 
 #[test]
@@ -18,16 +17,7 @@ fn the_daemon_runs_from_the_pico_start_button_and_its_estop_reaches_the_board() 
     let machine = Machine::four_arm();
     let dir = tempfile::tempdir().expect("temp dir");
     let config = robot_config(&pico.port, dir.path());
-    let http = format!("127.0.0.1:{}", free_port());
-    let mut daemon = Command::new(env!("CARGO_BIN_EXE_cubed"))
-        .args(["run", "--http", &http, "--tables", "small", "--data-dir"])
-        .arg(dir.path().join("data"))
-        .arg("--config")
-        .arg(&config)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cubed run starts");
+    let (mut daemon, http) = run_daemon(&config, dir.path());
     wait_status(&http, "robot link: open");
     let pressed_at = pico.trace().now_ns;
     // The robot's own start button (to ground, read active low), held briefly.

@@ -25,8 +25,7 @@ impl Firmware<'_> {
         self.advance_commands(now, pins);
         // Queued work counts even while it waits for the host's acks (a full notification
         // window holds the next command): a host gone silent then gets a fault, not a hang.
-        let has_work = self.running.is_some() || !self.queue.is_empty();
-        if has_work && self.link.comms_timed_out(now / 1000) {
+        if self.has_work() && self.link.comms_timed_out(now / 1000) {
             self.latch(FaultCause::CommsTimeout);
         }
         self.guard_drivers(now, pins);
@@ -38,15 +37,11 @@ impl Firmware<'_> {
     /// idle time with nothing to do: a motor without current cannot move, and its
     /// position counts as lost (the host homes before the next move).
     fn guard_drivers(&mut self, now: u64, pins: &mut impl Pins) {
-        if self.running.is_some() || !self.queue.is_empty() {
+        if self.has_work() {
             self.busy_at_us = now;
         }
-        if self.drivers_on == 0 {
-            return;
-        }
-        let idle_us = u64::from(self.board.idle_disable_ms) * 1000;
-        let idle = idle_us > 0 && now >= self.busy_at_us + idle_us;
-        if self.latched.0 == 0 && !idle {
+        let idle = self.idle_deadline().is_some_and(|at| now >= at);
+        if self.drivers_on == 0 || (self.latched.0 == 0 && !idle) {
             return;
         }
         for index in 0..16u8 {
@@ -56,6 +51,17 @@ impl Firmware<'_> {
         }
         self.drivers_on = 0;
         self.homed = 0;
+    }
+
+    /// A command running, or queued (perhaps held until the host acknowledges).
+    fn has_work(&self) -> bool {
+        self.running.is_some() || !self.queue.is_empty()
+    }
+
+    /// When drivers left on with nothing to do go off (the board's idle time), if ever.
+    fn idle_deadline(&self) -> Option<u64> {
+        let idle_us = u64::from(self.board.idle_disable_ms) * 1000;
+        (self.drivers_on != 0 && idle_us > 0).then_some(self.busy_at_us + idle_us)
     }
 
     /// The status snapshot (`QueryStatus`).
@@ -282,17 +288,10 @@ impl Firmware<'_> {
         if let Some(Running::Dwell(until)) = self.running {
             consider(Some(until));
         }
-        let housekeeping = self.running.is_some()
-            || !self.queue.is_empty()
-            || self.link.unacked_notifications() > 0;
-        if housekeeping {
+        if self.has_work() || self.link.unacked_notifications() > 0 {
             consider(Some(now + HOUSEKEEPING_US));
         }
-        if self.drivers_on != 0 && self.board.idle_disable_ms > 0 {
-            consider(Some(
-                self.busy_at_us + u64::from(self.board.idle_disable_ms) * 1000,
-            ));
-        }
+        consider(self.idle_deadline());
         next
     }
 }

@@ -34,9 +34,7 @@ impl BoardIo {
     /// Configures every pin of `board.rs`: outputs low, servos at their open pulse
     /// width only once commanded, inputs with pull-ups.
     pub fn new() -> BoardIo {
-        // SAFETY: the SIO set/clear registers and the PWM block are only used here.
-        let (sio, pwm) = unsafe { (&*pac::SIO::ptr(), &*pac::PWM::ptr()) };
-        let io = BoardIo { sio, pwm };
+        let io = BoardIo::registers();
         for pins in PINS.iter() {
             match *pins {
                 ChannelPins::Stepper { step, dir } => {
@@ -58,6 +56,15 @@ impl BoardIo {
                 .modify(|_, w| w.pue().set_bit().pde().clear_bit());
         }
         io
+    }
+
+    /// The SIO and PWM blocks, without configuring anything (also for the panic
+    /// handler, whatever state the pins are in).
+    fn registers() -> BoardIo {
+        // SAFETY: the SIO set/clear registers and the PWM block are only used through
+        // `BoardIo`: by the main loop, or by the panic handler once it has stopped.
+        let (sio, pwm) = unsafe { (&*pac::SIO::ptr(), &*pac::PWM::ptr()) };
+        BoardIo { sio, pwm }
     }
 
     fn output(&self, gpio: u8) {
@@ -100,16 +107,10 @@ impl BoardIo {
 /// Switches the drivers off and the servo pulses to nothing, from any state the chip is
 /// in (the panic handler): a motor without current and a servo without pulses go limp.
 pub fn make_safe() {
-    // SAFETY: plain register writes through the PAC's fixed addresses; nothing else runs
-    // once this is called (interrupts are off, the main loop is gone).
-    let (sio, pwm) = unsafe { (&*pac::SIO::ptr(), &*pac::PWM::ptr()) };
-    if let Some(enable) = ENABLE_PIN {
-        sio.gpio_out_set().write(|w| unsafe { w.bits(1 << enable) }); // active low: off
-    }
-    for pins in PINS.iter() {
-        if let ChannelPins::Servo { pwm: gpio } = *pins {
-            pwm.ch(usize::from((gpio / 2) % 8)).cc().write(|w| unsafe { w.bits(0) });
-        }
+    let mut io = BoardIo::registers();
+    for actuator in 0..PINS.len() as u8 {
+        io.set_enable(actuator, false);
+        io.set_servo(actuator, 0);
     }
 }
 
