@@ -26,12 +26,10 @@ const _: () = {
 };
 /// Step pulse high time, µs (DRV8825-class drivers need 1.9 µs, A4988 1 µs).
 const PULSE_US: u64 = 3;
-/// Steps due within this of now go in the same pulse.
-const TOGETHER_US: u64 = 1;
 /// The alarm wakes the handler this long before a step, which then waits for the exact
 /// time: the USB driver masks interrupts for a few µs at a time (its critical sections),
 /// and a step whose alarm fell inside one would come that much late.
-const WAKE_EARLY_US: u64 = 6;
+const WAKE_EARLY_US: u64 = 12;
 
 /// One stepper's waiting step times (µs on the timer), oldest first.
 #[derive(Clone, Copy)]
@@ -169,7 +167,8 @@ fn pulse_due(queue: &mut Queue) {
         let now = now_us();
         for (i, ring) in queue.rings.iter_mut().enumerate() {
             let bit = queue.step_bits[i];
-            if high & bit == 0 && ring.front().is_some_and(|at| at <= now + TOGETHER_US) {
+            // Never early: the timer counts whole µs, so a step goes out in its own µs.
+            if high & bit == 0 && ring.front().is_some_and(|at| at <= now) {
                 ring.pop();
                 sio().gpio_out_set().write(|w| unsafe { w.bits(bit) });
                 raised_at[i] = now;
@@ -189,7 +188,7 @@ fn pulse_due(queue: &mut Queue) {
             return;
         };
         if next <= now + WAKE_EARLY_US {
-            while now_us() + TOGETHER_US < next {}
+            while now_us() < next {}
             continue;
         }
         // The alarm matches the counter's low 32 bits; a time already passed would wait
