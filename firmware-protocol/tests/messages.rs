@@ -136,7 +136,10 @@ fn wrong_payload_lengths_name_type_expected_and_found() {
         (0x83, 5, 4),
         (0x84, 4, 3),
         (0x86, 3, 4),
-        (0x87, 4, 5),
+        (0x87, 4, 17),
+        (0x88, 4, 14),
+        (0x0A, 3, 10),
+        (0x0C, 1, 0),
     ];
     for &(type_code, found, expected) in cases {
         let payload = vec![1u8; found];
@@ -280,20 +283,61 @@ fn field_values_are_checked() {
         bad_value("home_mask", 0x1000)
     );
 
-    // ConfigureRefused: seq, code, actuator, value (u16 LE).
-    let refused = |bytes: [u8; 5]| decode_payload(0x87, &bytes);
-    assert_eq!(refused([0, 0x05, 1, 0, 0]), bad_value("refusal_code", 5));
-    assert_eq!(refused([0, 0x15, 1, 0, 0]), bad_value("refusal_code", 0x15));
+    // ConfigureRefused: seq, code, actuator, key, 0, value, a, b (i32 LE).
+    let refused = |code: u8, actuator: u8, key: u8, numbers: [i32; 3]| {
+        let mut payload = vec![0, code, actuator, key, 0];
+        for n in numbers {
+            payload.extend_from_slice(&n.to_le_bytes());
+        }
+        decode_payload(0x87, &payload)
+    };
+    assert_eq!(refused(0x0A, 1, 0, [0; 3]), bad_value("refusal_code", 0x0A));
+    assert_eq!(refused(0x15, 1, 0, [0; 3]), bad_value("refusal_code", 0x15));
     assert_eq!(
-        refused([0, 0x02, 12, 0, 0]),
+        refused(0x02, 12, 0, [0; 3]),
         bad_value("refusal_actuator", 12)
     );
-    assert_eq!(refused([0, 0x01, 0, 0, 1]), bad_value("refusal_value", 256));
     assert_eq!(
-        refused([0, 0x01, 3, 4, 0]),
-        bad_value("refusal_actuator", 3)
+        refused(0x02, 0xFF, 0, [0; 3]),
+        bad_value("refusal_actuator", 0xFF)
     );
-    assert_eq!(refused([0, 0x03, 2, 1, 0]), bad_value("refusal_value", 1));
+    assert_eq!(
+        refused(0x01, 0xFF, 0, [256, 0, 0]),
+        bad_value("refusal_value", 256)
+    );
+    // What a variant does not carry must be zero: one encoding per refusal.
+    assert_eq!(
+        refused(0x01, 3, 0, [4, 0, 0]),
+        bad_value("refusal_fields", 1)
+    );
+    assert_eq!(
+        refused(0x03, 2, 0, [1, 0, 0]),
+        bad_value("refusal_fields", 3)
+    );
+    assert_eq!(
+        refused(0x06, 2, 0x7F, [1, 0, 0]),
+        bad_value("setup_key", 0x7F)
+    );
+
+    // SetupActuator: a kind that is neither stepper nor servo, a missing pin, an index
+    // beyond the protocol's.
+    assert_eq!(
+        decode_payload(0x0B, &[0, 3, 0, 0, 0, 0, 0, 0, 0]),
+        bad_value("setup_kind", 3)
+    );
+    assert_eq!(
+        decode_payload(0x0B, &[0, 2, 0xFF, 0, 0, 0, 0, 0, 0]),
+        bad_value("servo_pin", 0xFF)
+    );
+    assert_eq!(
+        decode_payload(0x0B, &[12, 2, 1, 0, 0, 0, 0, 0, 0]),
+        bad_value("setup_index", 12)
+    );
+    // SetupBoard: 1..=12 actuators.
+    assert_eq!(
+        decode_payload(0x0A, &[0, 1, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0]),
+        bad_value("board_actuators", 0)
+    );
 
     let mut reply = [1u8; 22];
     reply[4] = 0;
@@ -327,4 +371,18 @@ fn firmware_name_is_nul_trimmed() {
     assert_eq!(reply.name_bytes(), b"cubed-fw");
     let long = firmware_protocol::message::HelloReply::name_field("a-very-long-firmware-name");
     assert_eq!(&long, b"a-very-long-firm");
+}
+
+#[test]
+fn setup_frames_have_one_encoding() {
+    // A board flag for a pin that is not wired (the e-stop's, with no e-stop).
+    assert_eq!(
+        decode_payload(0x0A, &[1, 1, 0xFF, 0xFF, 0xFF, 0b010, 0, 0, 0, 0]),
+        bad_value("board_flags", 0b010)
+    );
+    // A stepper without a home sensor but a homing speed.
+    let mut stepper = vec![0u8, 1, 2, 3, 0, 0xFF, 0xFF];
+    stepper.extend_from_slice(&[0; 18]);
+    stepper.extend_from_slice(&[5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(decode_payload(0x0B, &stepper), bad_value("home_fields", 5));
 }

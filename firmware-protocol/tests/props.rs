@@ -5,8 +5,9 @@ use crate::common;
 
 use common::{check_stream, golden_bodies, golden_stream, wire_with_valid_crc, StreamStats};
 use firmware_protocol::message::{
-    Action, ActuatorConfig, ConfigRefusal, Configure, Event, Fault, FaultFlags, FirmwareState,
-    FirmwareVersion, HelloReply, JawTarget, Motion, NakReason, ResetCause, RotationRange, Status,
+    Action, Actuator, ActuatorConfig, BoardSetup, ChipInfo, ConfigRefusal, Configure, Event, Fault,
+    FaultFlags, FirmwareState, FirmwareVersion, HelloReply, HomeSensor, JawTarget, Motion,
+    NakReason, ResetCause, RotationRange, SensorKind, Servo, SetupKey, Signal, Status, Stepper,
     TimedMove,
 };
 use firmware_protocol::{
@@ -70,14 +71,159 @@ fn config_refusal() -> impl Strategy<Value = ConfigRefusal> {
         (0u8..14).prop_map(|actuator| ConfigRefusal::WrongKind { actuator }),
         (0u8..14).prop_map(|actuator| ConfigRefusal::ContinuousWithoutSensor { actuator }),
         (0u8..14).prop_map(|actuator| ConfigRefusal::RangeBeyondTravel { actuator }),
-        (0u8..14, select(TimedMove::ALL), any::<u16>()).prop_map(|(actuator, timed, needed_ms)| {
+        (0u8..14, select(TimedMove::ALL), any::<u32>()).prop_map(|(actuator, timed, needed_ms)| {
             ConfigRefusal::TooFast {
                 actuator,
                 timed,
                 needed_ms,
             }
         }),
+        proptest::option::of(0u8..14).prop_map(|actuator| ConfigRefusal::NotSetUp { actuator }),
+        (
+            proptest::option::of(0u8..14),
+            select(SetupKey::ALL),
+            any::<[i32; 3]>()
+        )
+            .prop_map(
+                |(actuator, key, [value, min, max])| ConfigRefusal::OutOfRange {
+                    actuator,
+                    key,
+                    value,
+                    min,
+                    max
+                }
+            ),
+        (
+            proptest::option::of(0u8..14),
+            select(SetupKey::ALL),
+            any::<u8>(),
+            proptest::option::of(0u8..14),
+            select(SetupKey::ALL)
+        )
+            .prop_map(|(actuator, key, pin, by_actuator, by_key)| {
+                ConfigRefusal::PinTaken {
+                    actuator,
+                    key,
+                    pin,
+                    by_actuator,
+                    by_key,
+                }
+            }),
+        (
+            proptest::option::of(0u8..14),
+            select(SetupKey::ALL),
+            any::<[u8; 2]>()
+        )
+            .prop_map(|(actuator, key, [pin, pins])| ConfigRefusal::NoSuchPin {
+                actuator,
+                key,
+                pin,
+                pins
+            }),
+        (
+            proptest::option::of(0u8..14),
+            select(SetupKey::ALL),
+            any::<u8>()
+        )
+            .prop_map(|(actuator, key, pin)| ConfigRefusal::PinReserved {
+                actuator,
+                key,
+                pin
+            }),
     ]
+}
+
+fn signal() -> impl Strategy<Value = Signal> {
+    (any::<u8>(), any::<bool>()).prop_map(|(pin, active_high)| Signal { pin, active_high })
+}
+
+fn setup_actuator() -> impl Strategy<Value = Actuator> {
+    let home = (
+        signal(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<[u16; 4]>(),
+        any::<i32>(),
+    )
+        .prop_map(
+            |(input, end_stop, seek_positive, speeds, offset_steps)| HomeSensor {
+                input,
+                kind: if end_stop {
+                    SensorKind::EndStop
+                } else {
+                    SensorKind::Hall
+                },
+                seek_positive,
+                seek_deg_s: speeds[0],
+                approach_deg_s: speeds[1],
+                backoff_deg: speeds[2],
+                max_seek_deg: speeds[3],
+                offset_steps,
+            },
+        );
+    let stepper = (
+        any::<[u8; 2]>(),
+        any::<[u16; 5]>(),
+        any::<[u32; 2]>(),
+        any::<bool>(),
+        proptest::option::of(home),
+        proptest::option::of(signal()),
+    )
+        .prop_map(|(pins, counts, speeds, invert_dir, home, stall)| {
+            Actuator::Stepper(Stepper {
+                step_pin: pins[0],
+                dir_pin: pins[1],
+                full_steps_per_rev: counts[0],
+                microsteps: counts[1],
+                gear_num: counts[2],
+                gear_den: counts[3],
+                units_per_rev: counts[4],
+                max_deg_s: speeds[0],
+                accel_deg_s2: speeds[1],
+                invert_dir,
+                home,
+                stall,
+            })
+        });
+    let servo = (any::<u8>(), any::<[u16; 3]>()).prop_map(|(pin, times)| {
+        Actuator::Servo(Servo {
+            pin,
+            open_us: times[0],
+            closed_us: times[1],
+            travel_ms: times[2],
+        })
+    });
+    prop_oneof![stepper, servo, Just(Actuator::Fixed)]
+}
+
+fn board_setup() -> impl Strategy<Value = BoardSetup> {
+    (
+        any::<[u8; 2]>(),
+        proptest::option::of(signal()),
+        proptest::option::of(signal()),
+        proptest::option::of(signal()),
+        any::<u32>(),
+    )
+        .prop_map(
+            |(counts, enable, estop, button, idle_disable_ms)| BoardSetup {
+                actuators: counts[0],
+                enable,
+                estop,
+                button,
+                debounce_samples: counts[1],
+                idle_disable_ms,
+            },
+        )
+}
+
+fn chip_info() -> impl Strategy<Value = ChipInfo> {
+    (any::<[u8; 2]>(), any::<[u32; 3]>()).prop_map(|(counts, numbers)| ChipInfo {
+        gpio_count: counts[0],
+        max_actuators: counts[1],
+        reserved_pins: numbers[0],
+        max_step_rate: numbers[1],
+        step_lead_us: numbers[2],
+    })
 }
 
 fn status() -> impl Strategy<Value = Status> {
@@ -151,6 +297,11 @@ fn message() -> impl Strategy<Value = Message> {
             refusal
         }),
         any::<u32>().prop_map(|nonce| Message::Pong { nonce }),
+        board_setup().prop_map(Message::SetupBoard),
+        (any::<u8>(), setup_actuator())
+            .prop_map(|(index, actuator)| Message::SetupActuator { index, actuator }),
+        Just(Message::QueryBoard),
+        chip_info().prop_map(Message::BoardInfo),
     ]
 }
 

@@ -274,7 +274,7 @@ async fn stream(
     };
     let opened = LinkHandle::open(
         connector,
-        map.configure(),
+        cubed::robot::wiring::RobotSetup::for_design(model, &map)?,
         settings,
         Arc::new(TokioClock::new()),
     )

@@ -74,7 +74,7 @@ async fn tally_at(model: &RobotModel, noise: f64, tries: usize) -> anyhow::Resul
         let began = Instant::now();
         let opened = LinkHandle::open(
             connector,
-            map.configure(),
+            cubed::robot::wiring::RobotSetup::for_design(model, &map)?,
             LinkSettings::default(),
             Arc::new(TokioClock::new()),
         )

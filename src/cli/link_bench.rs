@@ -126,7 +126,7 @@ async fn move_bench(model: &RobotModel, moves: usize, streamed: usize) -> anyhow
     let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
     let mut link = LinkHandle::open(
         connector,
-        map.configure(),
+        cubed::robot::wiring::RobotSetup::for_design(model, &map)?,
         LinkSettings::default(),
         Arc::new(TokioClock::new()),
     )

@@ -9,6 +9,7 @@ use crate::link::{
     stream_gated, Connector, EStopHandle, FixedPath, LinkError, LinkEvent, LinkHandle,
     LinkSettings, SerialConnector, StreamError, StreamOutcome, TokioClock,
 };
+use crate::robot::wiring::RobotSetup;
 use crate::robot::RecoveryError;
 use crate::robot::{load_robot, ConfigError, Planner, Program, RobotModel, RobotState};
 use crate::robot::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
@@ -49,6 +50,8 @@ pub enum RigError {
     Sim(#[source] std::io::Error),
     #[error("the simulated robot's firmware board")]
     SimBoard(#[from] crate::sim::board::BoardBuildError),
+    #[error("the robot design's wiring")]
+    Wiring(#[from] crate::robot::wiring::WiringError),
     #[error("robot link")]
     Link(#[from] LinkError),
     #[error("homing the robot")]
@@ -286,9 +289,10 @@ impl Rig {
                 clear_latched: self.clear_at_connect,
                 ..self.settings.clone()
             };
+            let setup = RobotSetup::for_design(&self.model, &self.map)?;
             let opened = LinkHandle::open(
                 Arc::clone(&self.connector),
-                self.map.configure(),
+                setup,
                 settings,
                 Arc::new(TokioClock::new()),
             )

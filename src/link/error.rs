@@ -44,6 +44,8 @@ pub enum LinkError {
         path: PathBuf,
         latched: Option<FaultFlags>,
     },
+    #[error("the robot design gives no wiring ([board] and a `wiring` table per gripper and flipper), and the firmware on {path} ('{firmware}') is a real board, not the simulator: refusing to guess which pins drive what; describe the wiring in the design (docs/wiring.md)")]
+    Unwired { path: PathBuf, firmware: String },
     #[error("the firmware on {path} cannot drive this robot as configured: {words}")]
     ConfigureRefused {
         path: PathBuf,
@@ -73,7 +75,7 @@ pub enum LinkError {
 /// What to flash or install when the protocol versions differ.
 fn version_advice(firmware: u8, host: u8) -> &'static str {
     if firmware < host {
-        "rebuild and flash the firmware from this cubed version (firmware/build.sh, then flash firmware/boards/<board>)"
+        "flash the firmware built from this cubed version (`bash firmware/build.sh pico` makes cubed-fw-pico.uf2: hold BOOTSEL, plug in, copy it to the RPI-RP2 drive; see firmware/README.md)"
     } else {
         "this cubed is older than the firmware: install the cubed version the firmware was built from, or flash the firmware from this one"
     }

@@ -7,7 +7,7 @@ use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::RobotModel;
 use firmware_protocol::message::{
     ActuatorConfig, ConfigRefusal, Configure, Fault, FaultFlags, NakReason, RotationRange,
-    TimedMove,
+    SetupKey, TimedMove,
 };
 
 /// The actuator at firmware index `actuator` by its config name, e.g. `the rotation of
@@ -156,6 +156,94 @@ pub fn refusal_in_words(
             name(actuator),
             timed_in_words(timed, config(actuator))
         ),
+        _ => setup_refusal_in_words(refusal, &|a| name(a)),
+    }
+}
+
+/// A refused setup (the robot's wiring and motors) in words, naming the design's key.
+fn setup_refusal_in_words(refusal: &ConfigRefusal, name: &dyn Fn(u8) -> String) -> String {
+    let who = |actuator: Option<u8>| actuator.map_or_else(|| "[board]".to_string(), name);
+    match *refusal {
+        ConfigRefusal::NotSetUp { actuator } => format!(
+            "the firmware did not get the wiring of {} before the configuration (a damaged line?): reconnect",
+            who(actuator)
+        ),
+        ConfigRefusal::OutOfRange {
+            actuator,
+            key,
+            value,
+            min,
+            max,
+        } => format!(
+            "{}: {} = {value} is out of range for this firmware; allowed {min}..={max}{}",
+            who(actuator),
+            design_key(key),
+            if key == SetupKey::MaxDegS {
+                " (what its step generator can make with this gearing and microstepping)"
+            } else {
+                ""
+            }
+        ),
+        ConfigRefusal::PinTaken {
+            actuator,
+            key,
+            pin,
+            by_actuator,
+            by_key,
+        } => format!(
+            "{}: {} is pin {pin}, already used by {} {}",
+            who(actuator),
+            design_key(key),
+            who(by_actuator),
+            design_key(by_key)
+        ),
+        ConfigRefusal::NoSuchPin {
+            actuator,
+            key,
+            pin,
+            pins,
+        } => format!(
+            "{}: {} is pin {pin}, which this board does not have (GPIO 0..={})",
+            who(actuator),
+            design_key(key),
+            pins.saturating_sub(1)
+        ),
+        ConfigRefusal::PinReserved { actuator, key, pin } => format!(
+            "{}: {} is pin {pin}, which the board keeps for itself (LED, power sensing…): wire it to another pin",
+            who(actuator),
+            design_key(key)
+        ),
+        other => format!("refused: {other:?}"),
+    }
+}
+
+/// Where a setup key is in a design file.
+fn design_key(key: SetupKey) -> &'static str {
+    match key {
+        SetupKey::Actuators => "the number of actuators",
+        SetupKey::Enable => "[board] enable",
+        SetupKey::Estop => "[board] estop",
+        SetupKey::Button => "[board] button",
+        SetupKey::DebounceSamples => "[board] debounce_samples",
+        SetupKey::IdleDisableMs => "[board] idle_disable_ms",
+        SetupKey::StepPin => "wiring step",
+        SetupKey::DirPin => "wiring dir",
+        SetupKey::HomePin => "wiring home",
+        SetupKey::StallPin => "wiring stall",
+        SetupKey::ServoPin => "wiring jaw",
+        SetupKey::OpenUs => "wiring jaw_open_us",
+        SetupKey::ClosedUs => "wiring jaw_closed_us",
+        SetupKey::TravelMs => "open_ms / close_ms (the servo's travel)",
+        SetupKey::FullStepsPerRev => "motion full_steps_per_rev",
+        SetupKey::Microsteps => "motion microsteps",
+        SetupKey::Gear => "motion gear",
+        SetupKey::UnitsPerRev => "positions per revolution",
+        SetupKey::MaxDegS => "motion max_deg_s",
+        SetupKey::AccelDegS2 => "motion accel_deg_s2",
+        SetupKey::SeekDegS => "wiring home_seek_deg_s",
+        SetupKey::ApproachDegS => "wiring home_approach_deg_s",
+        SetupKey::BackoffDeg => "wiring home_backoff_deg",
+        SetupKey::MaxSeekDeg => "wiring home_max_seek_deg",
     }
 }
 

@@ -6,9 +6,10 @@ use super::error::LinkError;
 use super::task::LinkTask;
 use super::transport::Connector;
 use crate::error_chain::error_chain;
+use crate::robot::wiring::RobotSetup;
 use crate::robot::MotionGroup;
 use firmware_protocol::message::{
-    Configure, Fault, FaultFlags, HelloReply, NakReason, ResetCause, Status,
+    ChipInfo, Fault, FaultFlags, HelloReply, NakReason, ResetCause, Status,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -101,6 +102,9 @@ pub struct Connected {
     /// Why the firmware started, when it said so just before this handshake (it had just
     /// booted, and its `Event Boot` reached the host).
     pub boot_cause: Option<ResetCause>,
+    /// What the firmware's chip offers, when its `BoardInfo` came before the configuration
+    /// was confirmed.
+    pub chip: Option<ChipInfo>,
 }
 
 /// Emergency stop of a link, usable while another task streams on it.
@@ -132,7 +136,7 @@ impl LinkHandle {
     /// Fails with a precise error if the firmware is of another version or configuration.
     pub async fn open(
         connector: Arc<dyn Connector>,
-        configure: Configure,
+        setup: RobotSetup,
         settings: LinkSettings,
         clock: Arc<dyn Clock>,
     ) -> Result<LinkHandle, LinkError> {
@@ -140,7 +144,7 @@ impl LinkHandle {
         let (estop_tx, estop_rx) = mpsc::unbounded_channel();
         let (event_tx, event_rx) = mpsc::unbounded_channel();
         let (ready_tx, ready_rx) = oneshot::channel();
-        let task = LinkTask::new(connector, configure, settings, clock, event_tx);
+        let task = LinkTask::new(connector, setup, settings, clock, event_tx);
         let task = tokio::spawn(task.run(request_rx, estop_rx, ready_tx));
         let connected = ready_rx.await.map_err(|_| LinkError::Closed)??;
         Ok(LinkHandle {

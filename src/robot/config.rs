@@ -4,6 +4,7 @@ use super::config_syntax::{syntax_or_kind_error, FileKind};
 use super::direction::Direction;
 use super::drive::{timed, Drive, DriveToml};
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
+use super::wiring::{ActuatorWiring, BoardToml, WiringToml};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -60,6 +61,7 @@ struct RobotToml {
     support: SupportToml,
     #[serde(default)]
     camera: Vec<CameraToml>,
+    board: Option<BoardToml>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -82,6 +84,7 @@ struct GripperToml {
     #[serde(default, deserialize_with = "millis::<_, 1>")]
     close_ms: Option<u32>,
     motion: Option<DriveToml>,
+    wiring: Option<WiringToml>,
 }
 
 fn yes() -> bool {
@@ -113,6 +116,7 @@ struct FlipperToml {
     #[serde(default, deserialize_with = "millis::<_, 1>")]
     flip_ms: Option<u32>,
     motion: Option<DriveToml>,
+    wiring: Option<WiringToml>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -218,6 +222,36 @@ impl Ctx<'_> {
             .map_err(|e| self.invalid(&format!("{section} motion"), e.key, e.problem))
     }
 
+    /// The `wiring` table of `section`, validated: it needs the `motion` table (the
+    /// firmware steps the motor as that table says).
+    fn wiring(
+        &self,
+        section: &str,
+        raw: Option<&WiringToml>,
+        drive: Option<&Drive>,
+        has_jaw: bool,
+        turns: bool,
+    ) -> Result<Option<ActuatorWiring>, ConfigError> {
+        let Some(raw) = raw else { return Ok(None) };
+        if turns && !raw.has_motor() {
+            return Err(self.invalid(
+                &format!("{section} wiring"),
+                "step",
+                "missing: this actuator turns; give its stepper driver's STEP and DIR pins",
+            ));
+        }
+        if raw.has_motor() && drive.is_none() {
+            return Err(self.invalid(
+                section,
+                "wiring",
+                "a wired motor needs its `motion` table too (steps, microsteps and speeds the firmware drives it with)",
+            ));
+        }
+        raw.validate(drive, has_jaw)
+            .map(Some)
+            .map_err(|e| self.invalid(&format!("{section} wiring"), e.key, e.problem))
+    }
+
     /// A move's time: derived from `drive` (a given value must match), else as given.
     fn timed(
         &self,
@@ -241,9 +275,17 @@ impl Ctx<'_> {
             flippers: self.flippers(raw, &names)?,
             support: self.support(raw, &names, &cradles)?,
             cameras: self.cameras(raw, &names)?,
+            board: raw
+                .board
+                .as_ref()
+                .map(BoardToml::validate)
+                .transpose()
+                .map_err(|e| self.invalid("[board]", e.key, e.problem))?,
             grippers,
             cradles,
         };
+        super::wiring::check_design(&model)
+            .map_err(|(section, key, problem)| self.invalid(&section, key, problem))?;
         // The firmware's actuator limit, checked here (cheap) rather than after the slow
         // planning graph is built.
         if let Err(e) = super::actuators::ActuatorMap::new(&model) {
@@ -366,6 +408,7 @@ impl Ctx<'_> {
             half_ms,
             open_ms: jaw_ms("open_ms", g.open_ms)?,
             close_ms: jaw_ms("close_ms", g.close_ms)?,
+            wiring: self.wiring(&section, g.wiring.as_ref(), drive.as_ref(), g.jaw, turns)?,
             drive,
         })
     }
@@ -445,6 +488,13 @@ impl Ctx<'_> {
                     to,
                     needs_open: self.gripper_refs(&section, "needs_open", names, &f.needs_open)?,
                     flip_ms: self.ms(&section, "flip_ms", flip_ms)?,
+                    wiring: self.wiring(
+                        &section,
+                        f.wiring.as_ref(),
+                        drive.as_ref(),
+                        false,
+                        true,
+                    )?,
                     drive,
                 })
             })

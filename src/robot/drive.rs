@@ -44,13 +44,17 @@ pub struct Drive {
 
 /// A key of a `motion` table out of range: the key and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct DriveKeyError {
+pub(crate) struct KeyProblem {
     pub key: &'static str,
     pub problem: String,
 }
 
-fn out_of_range(key: &'static str, value: impl std::fmt::Display, allowed: &str) -> DriveKeyError {
-    DriveKeyError {
+pub(crate) fn out_of_range(
+    key: &'static str,
+    value: impl std::fmt::Display,
+    allowed: &str,
+) -> KeyProblem {
+    KeyProblem {
         key,
         problem: format!("{value} is out of range; allowed {allowed}"),
     }
@@ -68,7 +72,7 @@ fn degrees_allowed(per_rev: u64, lo: u64, hi: u64, per: &str) -> String {
 
 impl DriveToml {
     /// Checks every key (the ranges a firmware board accepts).
-    pub(crate) fn validate(&self) -> Result<Drive, DriveKeyError> {
+    pub(crate) fn validate(&self) -> Result<Drive, KeyProblem> {
         let within = |key, value: i64, lo: u32, hi: u32| match u32::try_from(value) {
             Ok(value) if (lo..=hi).contains(&value) => Ok(value),
             _ => Err(out_of_range(key, value, &format!("{lo}..={hi}"))),

@@ -22,6 +22,7 @@ pub(crate) mod scan;
 pub(crate) mod search;
 pub(crate) mod select;
 mod violation;
+pub mod wiring;
 
 #[cfg(test)]
 mod aware_tests;

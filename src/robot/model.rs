@@ -2,6 +2,8 @@
 
 use super::direction::{Direction, Orientation};
 use super::drive::Drive;
+use super::wiring::ActuatorWiring;
+use firmware_protocol::message::BoardSetup;
 
 /// Most grippers a design may have (the state packs one jaw bit and one angle per gripper).
 pub(crate) const MAX_GRIPPERS: usize = 8;
@@ -65,6 +67,8 @@ pub struct Gripper {
     pub close_ms: u32,
     /// The rotation's stepper drive, when the design gives one (its times derive from it).
     pub drive: Option<Drive>,
+    /// Its pins, jaw servo and sensors, when the design gives them.
+    pub wiring: Option<ActuatorWiring>,
 }
 
 impl Gripper {
@@ -101,6 +105,8 @@ pub struct Flipper {
     pub flip_ms: u32,
     /// The cam's stepper drive (one revolution per flip), when the design gives one.
     pub drive: Option<Drive>,
+    /// Its pins and sensors, when the design gives them.
+    pub wiring: Option<ActuatorWiring>,
 }
 
 impl Flipper {
@@ -146,6 +152,9 @@ pub struct RobotModel {
     /// up when all are closed. Cradles are always there, so they are left out.
     pub support: Vec<u16>,
     pub cameras: Vec<Camera>,
+    /// What every actuator shares on the firmware's board (ENABLE, e-stop, button), when
+    /// the design gives its wiring.
+    pub board: Option<BoardSetup>,
 }
 
 impl RobotModel {

@@ -3,12 +3,12 @@
 //! core's deadlines to the next. Every step edge and servo pulse reaches the machine
 //! (`Mechanics`); a motor the machine blocks reports its stall to the core.
 
-use super::board::{BoardBuildError, BUTTON_INPUT, ESTOP_INPUT};
+use super::board::{BoardBuildError, SIM_CHIP};
 use super::clock::VirtualClock;
 use super::hardware::{PinEvent, SimHardware};
 use super::mechanics::{MechanicalFault, Mechanics, MotorBatch};
 use super::watch::Watch;
-use cubed_firmware::{Activity, BoardConfig, Counters, FaultCause, Firmware};
+use cubed_firmware::{Activity, BoardSetup, Counters, FaultCause, Firmware, Machine, Signal};
 use firmware_protocol::message::ResetCause;
 use serde::Serialize;
 use std::collections::HashSet;
@@ -42,7 +42,10 @@ pub struct SimStats {
 /// The firmware core on simulated hardware.
 pub struct SimFirmware<M: Mechanics> {
     core: Firmware<'static>,
-    board: &'static BoardConfig,
+    /// The machine the motors are (the host sets the core up with the same).
+    machine: Machine,
+    /// Whether the e-stop button is held down.
+    estop_pressed: bool,
     hw: SimHardware,
     pub mechanics: M,
     /// Per actuator: a stepper's position as the machine knows it.
@@ -59,14 +62,15 @@ impl<M: Mechanics> SimFirmware<M> {
     /// The firmware powered on at wall time `now_ms`; `speed` scales the firmware's time
     /// to the wall clock (1 real time, 10 ten times faster, 0 as fast as the host keeps up).
     pub fn new(mechanics: M, speed: f64, now_ms: u64) -> Result<SimFirmware<M>, BoardBuildError> {
-        let board = mechanics.board()?;
-        let hw = SimHardware::new(board);
-        let watches = (0..board.actuators.len())
+        let machine = mechanics.machine()?;
+        let hw = SimHardware::new(&machine);
+        let watches = (0..machine.actuators.len())
             .map(|i| hw.motor_steps(i).map(Watch::homed_at))
             .collect();
         let mut firmware = SimFirmware {
-            core: Firmware::new(board, 0),
-            board,
+            core: Firmware::new(&SIM_CHIP, 0),
+            machine,
+            estop_pressed: false,
             hw,
             mechanics,
             watches,
@@ -96,7 +100,7 @@ impl<M: Mechanics> SimFirmware<M> {
         self.poll(now_ms);
         self.earlier = add(self.earlier, self.core.counters());
         let now = self.clock.now_us();
-        self.core = Firmware::restarted(self.board, now, ResetCause::Software);
+        self.core = Firmware::restarted(&SIM_CHIP, now, ResetCause::Software);
         self.hw.release_all();
         self.stats.reboots += 1;
         self.update_sensors();
@@ -121,6 +125,9 @@ impl<M: Mechanics> SimFirmware<M> {
         for &byte in bytes {
             self.core.on_byte(now, byte);
         }
+        // A machine the bytes set up starts from its inputs' resting levels: say where
+        // the sensors and the e-stop are.
+        self.update_sensors();
         if !bytes.is_empty() {
             self.clock.heard_host(now_ms);
         }
@@ -132,9 +139,10 @@ impl<M: Mechanics> SimFirmware<M> {
     pub fn press_button(&mut self, now_ms: u64) {
         self.poll(now_ms);
         let now = self.clock.now_us();
-        self.core.set_input(BUTTON_INPUT, true);
+        let board = self.machine.board;
+        set_signal(&mut self.core, &board, board.button, true);
         self.step_at(now);
-        self.core.set_input(BUTTON_INPUT, false);
+        set_signal(&mut self.core, &board, board.button, false);
         self.step_at(now);
     }
 
@@ -143,7 +151,9 @@ impl<M: Mechanics> SimFirmware<M> {
     pub fn set_estop_button(&mut self, now_ms: u64, pressed: bool) {
         self.poll(now_ms);
         let now = self.clock.now_us();
-        self.core.set_input(ESTOP_INPUT, pressed);
+        self.estop_pressed = pressed;
+        let board = self.machine.board;
+        set_signal(&mut self.core, &board, board.estop, pressed);
         self.step_at(now);
     }
 
@@ -272,7 +282,7 @@ impl<M: Mechanics> SimFirmware<M> {
                 }
             }
         }
-        for index in 0..self.board.actuators.len() {
+        for index in 0..self.machine.actuators.len() {
             if let Some(closing) = self.hw.jaw_travelling(index, now) {
                 batch.jaws_travelling.push((index as u8, closing));
             }
@@ -348,9 +358,11 @@ impl<M: Mechanics> SimFirmware<M> {
 
     fn update_sensors(&mut self) {
         let levels: Vec<(u8, bool)> = self.hw.sensor_levels().collect();
+        let board = self.machine.board;
         for (input, level) in levels {
-            self.core.set_input(input, level);
+            sample(&mut self.core, &board, input, level);
         }
+        set_signal(&mut self.core, &board, board.estop, self.estop_pressed);
     }
 
     fn collect_output(&mut self) {
@@ -365,6 +377,26 @@ impl<M: Mechanics> SimFirmware<M> {
         self.stats.frames_received = all.frames;
         self.stats.decode_errors = all.decode_errors;
         self.stats.duplicates_rejected = all.duplicates;
+    }
+}
+
+/// Sets `signal`'s pin to its active level or not (nothing when it is not wired).
+fn set_signal(
+    core: &mut Firmware<'static>,
+    board: &BoardSetup,
+    signal: Option<Signal>,
+    active: bool,
+) {
+    if let Some(signal) = signal {
+        sample(core, board, signal.pin, active == signal.active_high);
+    }
+}
+
+/// A pin at `high` for as many samples as the board debounces with (a real board
+/// samples every pass of its loop; the simulator sets inputs when they change).
+fn sample(core: &mut Firmware<'static>, board: &BoardSetup, pin: u8, high: bool) {
+    for _ in 0..board.debounce_samples.max(1) {
+        core.set_input(pin, high);
     }
 }
 

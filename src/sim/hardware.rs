@@ -3,7 +3,7 @@
 //! over its travel time), and hall sensors whose level follows the motor angle past a magnet.
 //! A stalled motor loses the steps it is sent, as a real one does.
 
-use cubed_firmware::{Actuator, BoardConfig, Pins, Servo, Stepper};
+use cubed_firmware::{Actuator, Machine, Pins, Servo, Stepper};
 
 /// What the firmware did to the hardware, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,8 @@ struct Jaw {
 enum Part {
     Motor(Motor),
     Jaw(Jaw),
+    /// A gripper that never turns: nothing to drive.
+    Fixed,
 }
 
 /// Every motor and servo of the board, and what happened since the last look.
@@ -47,8 +49,8 @@ pub struct SimHardware {
 
 impl SimHardware {
     /// The hardware at power-on: every motor at its magnet, every jaw closed on the cube.
-    pub fn new(board: &BoardConfig) -> SimHardware {
-        let parts = board
+    pub fn new(machine: &Machine) -> SimHardware {
+        let parts = machine
             .actuators
             .iter()
             .map(|actuator| match *actuator {
@@ -58,6 +60,7 @@ impl SimHardware {
                     positive: true,
                     stalled: false,
                 }),
+                Actuator::Fixed => Part::Fixed,
                 Actuator::Servo(spec) => Part::Jaw(Jaw {
                     spec,
                     closed: true,
@@ -81,7 +84,7 @@ impl SimHardware {
     pub fn motor_steps(&self, actuator: usize) -> Option<i64> {
         match self.parts.get(actuator)? {
             Part::Motor(motor) => Some(motor.steps),
-            Part::Jaw(_) => None,
+            Part::Jaw(_) | Part::Fixed => None,
         }
     }
 
@@ -92,7 +95,7 @@ impl SimHardware {
                 motor.spec.steps_per_rev() as i64,
                 i64::from(motor.spec.units_per_rev),
             )),
-            Part::Jaw(_) => None,
+            Part::Jaw(_) | Part::Fixed => None,
         }
     }
 
@@ -108,7 +111,7 @@ impl SimHardware {
     pub fn jaw_closed(&self, actuator: usize) -> Option<bool> {
         match self.parts.get(actuator)? {
             Part::Jaw(jaw) => Some(jaw.closed),
-            Part::Motor(_) => None,
+            Part::Motor(_) | Part::Fixed => None,
         }
     }
 
@@ -142,7 +145,7 @@ impl SimHardware {
                 (-motor.steps).rem_euclid(per_rev)
             };
             let active = past < window;
-            Some((home.input.index, active == home.input.active_high))
+            Some((home.input.pin, active == home.input.active_high))
         })
     }
 }

@@ -5,7 +5,7 @@
 
 use super::board::BoardBuildError;
 pub use super::mechanics_robot::PhysicsMechanics;
-use cubed_firmware::BoardConfig;
+use cubed_firmware::Machine;
 use firmware_protocol::message::{ActuatorConfig, Fault};
 
 /// A mechanical failure: the fault the firmware latches and why.
@@ -49,8 +49,9 @@ impl MotorBatch {
 
 /// The motors and whatever they hold.
 pub trait Mechanics {
-    /// The firmware board these motors are (actuators in the host's order).
-    fn board(&self) -> Result<&'static BoardConfig, BoardBuildError>;
+    /// The machine these motors are (actuators in the host's order), as the host sends
+    /// it at connect.
+    fn machine(&self) -> Result<Machine, BoardBuildError>;
     /// A `Home` of `mask` begins: the rotations and flippers will find their marks.
     /// `Err`: a motor that cannot (its stall is reported to the firmware).
     fn homing(&mut self, mask: u16) -> Result<(), MechanicalFault>;

@@ -2,12 +2,12 @@
 //! grip at once; a motor leaving its position must be free to move (else it stalls); a motor
 //! past half-way to the next position turns whatever it holds by that step.
 
-use super::board::{board_for, BoardBuildError};
+use super::board::{machine_for, BoardBuildError};
 use super::mechanics::{MechanicalFault, Mechanics, MotorBatch};
 use super::mechanics_robot::PhysicsMechanics;
 use super::rigid::{GripperMove, JawMove, MachineStep};
 use crate::robot::Role;
-use cubed_firmware::BoardConfig;
+use cubed_firmware::Machine;
 
 impl PhysicsMechanics {
     /// A step of the machine: jaws as given, turns and flips as given, by actuator index.
@@ -67,8 +67,8 @@ impl PhysicsMechanics {
 }
 
 impl Mechanics for PhysicsMechanics {
-    fn board(&self) -> Result<&'static BoardConfig, BoardBuildError> {
-        board_for(&self.model, &self.map)
+    fn machine(&self) -> Result<Machine, BoardBuildError> {
+        machine_for(&self.model, &self.map)
     }
 
     /// The rotations and flippers of the mask go back to their marks (their jaws close

@@ -1,6 +1,7 @@
 //! One program run end to end: the real host link streams it over a real pty to the
 //! simulator running the robot physics; the simulator's report says what happened.
 
+use super::board::BoardBuildError;
 use super::faults::FaultPlan;
 use super::firmware::SimFirmware;
 use super::mechanics::PhysicsMechanics;
@@ -11,6 +12,7 @@ use crate::link::{
     stream_program, LinkEvent, LinkHandle, LinkSettings, SerialConnector, StreamError,
     StreamOutcome, TokioClock,
 };
+use crate::robot::wiring::RobotSetup;
 use crate::robot::{ActuatorError, ActuatorMap, MotionGroup};
 use crate::robot::{Program, RobotModel, RobotState};
 use std::sync::Arc;
@@ -65,9 +67,10 @@ impl Scenario {
         let sim = RunningSim::start(firmware, self.faults.clone(), self.seed).await?;
         let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
         let mut events = Vec::new();
+        let setup = RobotSetup::for_design(&self.model, &map).map_err(BoardBuildError::from)?;
         let outcome = match LinkHandle::open(
             connector,
-            map.configure(),
+            setup,
             self.settings.clone(),
             Arc::new(TokioClock::new()),
         )
@@ -107,5 +110,5 @@ pub enum ScenarioError {
     #[error(transparent)]
     Actuators(#[from] ActuatorError),
     #[error(transparent)]
-    Board(#[from] super::board::BoardBuildError),
+    Board(#[from] BoardBuildError),
 }

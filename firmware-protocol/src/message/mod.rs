@@ -39,15 +39,23 @@ macro_rules! wire_enum {
     };
 }
 
+mod chip;
 mod command;
 mod refusal;
 mod report;
+mod setup;
+
+pub use chip::{ChipInfo, BOARD_INFO_LEN};
+pub use setup::{
+    Actuator, BoardSetup, HomeSensor, Machine, SensorKind, Servo, Signal, Stepper, BOARD_SETUP_LEN,
+    FIXED_SETUP_LEN, NO_PIN, SERVO_SETUP_LEN, STEPPER_SETUP_LEN,
+};
 
 pub use command::{
     Action, ActuatorConfig, Configure, JawTarget, Motion, RotationRange, ACTION_RECORD_LEN,
     ACTUATOR_RECORD_LEN, MAX_ACTIONS, MAX_ACTUATORS,
 };
-pub use refusal::{ConfigRefusal, TimedMove, REFUSAL_LEN};
+pub use refusal::{ConfigRefusal, SetupKey, TimedMove, REFUSAL_LEN};
 pub use report::{
     Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason, ResetCause,
     Status, EVENT_LEN, FIRMWARE_NAME_LEN, HELLO_REPLY_LEN, STATUS_FIXED_LEN,
@@ -79,6 +87,12 @@ wire_enum! {
         EmergencyStop = 0x08,
         /// Clear a latched fault or e-stop (sequenced, immediate).
         ClearFault = 0x09,
+        /// The board's shared wiring, staged until `Configure` (sequenced, immediate).
+        SetupBoard = 0x0A,
+        /// One actuator's hardware, staged until `Configure` (sequenced, immediate).
+        SetupActuator = 0x0B,
+        /// Ask what the chip offers (unsequenced).
+        QueryBoard = 0x0C,
         /// Cumulative ack plus free slots (unsequenced, either direction).
         Ack = 0x40,
         /// Refusal of one frame (unsequenced, either direction).
@@ -97,6 +111,8 @@ wire_enum! {
         Pong = 0x86,
         /// A `Configure` this board cannot honour, with the reason (unsequenced).
         ConfigureRefused = 0x87,
+        /// Answer to `QueryBoard` (unsequenced).
+        BoardInfo = 0x88,
     }
 }
 
@@ -150,6 +166,19 @@ pub enum Message {
     EmergencyStop,
     /// Host → firmware: clear a latched fault or e-stop. Empty payload.
     ClearFault,
+    /// Host → firmware: the board's shared wiring (staged; applied with the next
+    /// accepted `Configure`).
+    SetupBoard(BoardSetup),
+    /// Host → firmware: actuator `index`'s hardware (staged; applied with the next
+    /// accepted `Configure`).
+    SetupActuator {
+        /// Actuator index (as in `Configure`).
+        index: u8,
+        /// Its pins, motor or servo.
+        actuator: Actuator,
+    },
+    /// Host → firmware: ask for a `BoardInfo`. Empty payload.
+    QueryBoard,
     /// Either direction: the header's ack field is the cumulative ack. Payload: free_slots u8.
     Ack {
         /// From the firmware: free command-queue slots. From the host: 255.
@@ -183,14 +212,16 @@ pub enum Message {
         /// The `Ping`'s nonce.
         nonce: u32,
     },
-    /// Firmware → host: the `Configure` with this seq was refused (its seq is consumed).
-    /// Payload: seq u8, code u8, actuator u8, value u16.
+    /// Firmware → host: the `Configure` with this seq was refused (its seq is consumed),
+    /// and with it the setup staged before it. Payload: seq u8, then the refusal.
     ConfigureRefused {
         /// The refused `Configure`'s seq.
         seq: Seq,
         /// Why.
         refusal: ConfigRefusal,
     },
+    /// Firmware → host: answer to `QueryBoard`.
+    BoardInfo(ChipInfo),
 }
 
 impl Message {
@@ -206,6 +237,9 @@ impl Message {
             Message::Ping { .. } => MessageType::Ping,
             Message::EmergencyStop => MessageType::EmergencyStop,
             Message::ClearFault => MessageType::ClearFault,
+            Message::SetupBoard(_) => MessageType::SetupBoard,
+            Message::SetupActuator { .. } => MessageType::SetupActuator,
+            Message::QueryBoard => MessageType::QueryBoard,
             Message::Ack { .. } => MessageType::Ack,
             Message::Nak { .. } => MessageType::Nak,
             Message::HelloReply(_) => MessageType::HelloReply,
@@ -215,6 +249,7 @@ impl Message {
             Message::Status(_) => MessageType::Status,
             Message::Pong { .. } => MessageType::Pong,
             Message::ConfigureRefused { .. } => MessageType::ConfigureRefused,
+            Message::BoardInfo(_) => MessageType::BoardInfo,
         }
     }
 
@@ -223,6 +258,8 @@ impl Message {
     pub const fn is_sequenced(&self) -> bool {
         match self {
             Message::Configure(_)
+            | Message::SetupBoard(_)
+            | Message::SetupActuator { .. }
             | Message::Home { .. }
             | Message::Motion(_)
             | Message::Dwell { .. }
@@ -267,7 +304,15 @@ impl Message {
                 w.u32(*move_id)?;
                 w.u16(*ms)
             }
-            Message::QueryStatus | Message::EmergencyStop | Message::ClearFault => Ok(()),
+            Message::QueryStatus
+            | Message::EmergencyStop
+            | Message::ClearFault
+            | Message::QueryBoard => Ok(()),
+            Message::SetupBoard(board) => board.write(w),
+            Message::SetupActuator { index, actuator } => {
+                setup::write_actuator(*index, actuator, w)
+            }
+            Message::BoardInfo(info) => info.write(w),
             Message::Ping { nonce } | Message::Pong { nonce } => w.u32(*nonce),
             Message::Ack { free_slots } => w.u8(*free_slots),
             Message::Nak { seq, reason } => {
@@ -324,6 +369,16 @@ impl Message {
                 fixed(0)?;
                 Message::ClearFault
             }
+            MessageType::SetupBoard => Message::SetupBoard(BoardSetup::read(payload, code)?),
+            MessageType::SetupActuator => {
+                let (index, actuator) = setup::read_actuator(payload, code)?;
+                Message::SetupActuator { index, actuator }
+            }
+            MessageType::QueryBoard => {
+                fixed(0)?;
+                Message::QueryBoard
+            }
+            MessageType::BoardInfo => Message::BoardInfo(ChipInfo::read(payload, code)?),
             MessageType::Ack => Message::Ack {
                 free_slots: fixed(1)?.u8()?,
             },

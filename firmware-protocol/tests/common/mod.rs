@@ -2,8 +2,9 @@
 #![allow(dead_code)]
 
 use firmware_protocol::message::{
-    Action, ActuatorConfig, ConfigRefusal, Configure, Event, Fault, FaultFlags, FirmwareState,
-    FirmwareVersion, HelloReply, JawTarget, Motion, NakReason, ResetCause, RotationRange, Status,
+    Action, Actuator, ActuatorConfig, BoardSetup, ChipInfo, ConfigRefusal, Configure, Event, Fault,
+    FaultFlags, FirmwareState, FirmwareVersion, HelloReply, HomeSensor, JawTarget, Motion,
+    NakReason, ResetCause, RotationRange, SensorKind, Servo, SetupKey, Signal, Status, Stepper,
     TimedMove,
 };
 use firmware_protocol::{FixedList, Frame, Message, Seq};
@@ -58,7 +59,7 @@ fn sample_motion() -> Motion {
 
 fn sample_hello_reply() -> HelloReply {
     HelloReply {
-        protocol_version: 2,
+        protocol_version: 3,
         firmware_version: FirmwareVersion {
             major: 0,
             minor: 3,
@@ -81,6 +82,62 @@ fn sample_status() -> Status {
     }
 }
 
+/// The shared wiring of the samples: ENABLE on 10 (active low), a normally closed e-stop
+/// on 15, the button on 20.
+pub fn sample_board_setup() -> BoardSetup {
+    BoardSetup {
+        actuators: 8,
+        enable: Some(Signal {
+            pin: 10,
+            active_high: false,
+        }),
+        estop: Some(Signal {
+            pin: 15,
+            active_high: true,
+        }),
+        button: Some(Signal {
+            pin: 20,
+            active_high: false,
+        }),
+        debounce_samples: 4,
+        idle_disable_ms: 30_000,
+    }
+}
+
+/// A gripper rotation: STEP 2, DIR 3, 200 × 8 microsteps, a hall sensor on 11 and a
+/// stall output on 21.
+pub fn sample_stepper() -> Actuator {
+    Actuator::Stepper(Stepper {
+        step_pin: 2,
+        dir_pin: 3,
+        full_steps_per_rev: 200,
+        microsteps: 8,
+        gear_num: 1,
+        gear_den: 1,
+        units_per_rev: 4,
+        max_deg_s: 1080,
+        accel_deg_s2: 18_000,
+        invert_dir: false,
+        home: Some(HomeSensor {
+            input: Signal {
+                pin: 11,
+                active_high: false,
+            },
+            kind: SensorKind::Hall,
+            seek_positive: true,
+            seek_deg_s: 180,
+            approach_deg_s: 30,
+            backoff_deg: 20,
+            max_seek_deg: 400,
+            offset_steps: -12,
+        }),
+        stall: Some(Signal {
+            pin: 21,
+            active_high: true,
+        }),
+    })
+}
+
 /// One named frame per message shape, covering every message type.
 pub fn samples() -> Vec<(&'static str, Frame)> {
     let checksum = sample_configure().checksum().expect("checksum");
@@ -92,7 +149,7 @@ pub fn samples() -> Vec<(&'static str, Frame)> {
         (
             "hello",
             host_unseq(Message::Hello {
-                protocol_version: 2,
+                protocol_version: 3,
             }),
         ),
         ("configure", host(0, Message::Configure(sample_configure()))),
@@ -172,6 +229,59 @@ pub fn samples() -> Vec<(&'static str, Frame)> {
             }),
         ),
         (
+            "configure_refused_pin_taken",
+            firmware_unseq(Message::ConfigureRefused {
+                seq: Seq(9),
+                refusal: ConfigRefusal::PinTaken {
+                    actuator: Some(3),
+                    key: SetupKey::DirPin,
+                    pin: 2,
+                    by_actuator: Some(1),
+                    by_key: SetupKey::StepPin,
+                },
+            }),
+        ),
+        (
+            "setup_board",
+            host(5, Message::SetupBoard(sample_board_setup())),
+        ),
+        (
+            "setup_actuator_stepper",
+            host(
+                6,
+                Message::SetupActuator {
+                    index: 1,
+                    actuator: sample_stepper(),
+                },
+            ),
+        ),
+        (
+            "setup_actuator_servo",
+            host(
+                7,
+                Message::SetupActuator {
+                    index: 0,
+                    actuator: Actuator::Servo(Servo {
+                        pin: 16,
+                        open_us: 1000,
+                        closed_us: 2000,
+                        travel_ms: 100,
+                    }),
+                },
+            ),
+        ),
+        ("query_board", host_unseq(Message::QueryBoard)),
+        (
+            "board_info",
+            firmware_unseq(Message::BoardInfo(ChipInfo {
+                gpio_count: 30,
+                max_actuators: 12,
+                reserved_pins: 0x2380_0000,
+                max_step_rate: 15_000,
+                step_lead_us: 2_000,
+            })),
+        ),
+        (
             "event_home_not_found",
             firmware(
                 4,
@@ -201,46 +311,68 @@ pub fn to_hex(bytes: &[u8]) -> String {
 /// the encoder, checked against an independent CRC/COBS implementation and by hand
 /// against PROTOCOL.md, then frozen. A change here is a wire-format change.
 pub const GOLDEN: &[(&str, &str)] = &[
-    ("hello", "02 02 01 05 01 02 fc 46 00"),
+    ("hello", "02 03 01 05 01 03 8c fc 00"),
     (
         "configure",
-        "02 02 01 04 02 04 01 01 01 01 01 02 96 02 c8 02 02 04 ff ff 02 02 b4 04 2c 01 03 01 \
-         01 02 01 02 fa 01 01 03 02 01 01 01 01 02 78 02 c8 03 4b 62 00",
+        "02 03 01 04 02 04 01 01 01 01 01 02 96 02 c8 02 02 04 ff ff 02 02 b4 04 2c 01 03 01 \
+         01 02 01 02 fa 01 01 03 02 01 01 01 01 02 78 02 c8 03 68 b6 00",
     ),
-    ("home", "03 02 01 03 03 01 01 01 02 05 03 47 b6 00"),
+    ("home", "03 03 01 03 03 01 01 01 02 05 03 02 d9 00"),
     (
         "motion",
-        "03 02 02 03 04 02 01 01 03 03 01 02 01 01 01 0a 02 01 ff ff ff ff 03 02 01 01 01 01 \
-         02 d4 00",
+        "03 03 02 03 04 02 01 01 03 03 01 02 01 01 01 0a 02 01 ff ff ff ff 03 02 01 01 01 03 \
+         66 c1 00",
     ),
-    ("dwell", "03 02 03 03 05 03 01 01 02 fa 03 ba 59 00"),
-    ("query_status", "02 02 01 04 06 6e 09 00"),
-    ("ping", "02 02 01 08 07 78 56 34 12 b6 09 00"),
-    ("emergency_stop", "02 02 01 04 08 a0 e8 00"),
-    ("clear_fault", "03 02 04 04 09 41 24 00"),
-    ("ack", "02 02 06 05 40 07 54 c3 00"),
-    ("nak", "02 02 07 05 41 05 07 9a 9c 00"),
+    ("dwell", "03 03 03 03 05 03 01 01 02 fa 03 ff 36 00"),
+    ("query_status", "02 03 01 04 06 da 7f 00"),
+    ("ping", "02 03 01 08 07 78 56 34 12 65 4e 00"),
+    ("emergency_stop", "02 03 01 04 08 14 9e 00"),
+    ("clear_fault", "03 03 04 04 09 f5 52 00"),
+    ("ack", "02 03 06 05 40 07 05 69 00"),
+    ("nak", "02 03 07 05 41 05 07 3a d9 00"),
     (
         "hello_reply",
-        "02 02 04 05 81 02 0d 03 01 08 08 63 75 62 65 64 2d 66 77 01 01 01 01 01 01 01 03 47 \
-         cc 00",
+        "02 03 04 05 81 03 0d 03 01 08 08 63 75 62 65 64 2d 66 77 01 01 01 01 01 01 01 03 fe \
+         0d 00",
     ),
-    ("configure_reply", "02 02 07 05 82 75 05 26 cb 00"),
-    ("move_done", "06 02 01 05 83 02 01 01 03 92 64 00"),
-    ("event_button", "06 02 02 05 84 02 01 03 93 40 00"),
-    ("event_stall", "0a 02 03 05 84 03 01 01 13 11 00"),
-    ("event_boot", "02 02 01 04 84 01 01 03 e5 82 00"),
+    ("configure_reply", "02 03 07 05 82 75 05 86 8e 00"),
+    ("move_done", "06 03 01 05 83 02 01 01 03 41 23 00"),
+    ("event_button", "06 03 02 05 84 02 01 03 f2 f8 00"),
+    ("event_stall", "0a 03 03 05 84 03 01 01 72 a9 00"),
+    ("event_boot", "02 03 01 04 84 01 01 03 84 3a 00"),
     (
         "status",
-        "02 02 04 05 85 03 02 01 01 01 06 02 75 05 04 01 01 01 05 ff ff ff ff 01 01 01 02 04 \
-         01 01 03 74 27 00",
+        "02 03 04 05 85 03 02 01 01 01 06 02 75 05 04 01 01 01 05 ff ff ff ff 01 01 01 02 04 \
+         01 01 03 6b 2e 00",
     ),
-    ("pong", "02 02 09 05 86 78 56 34 12 36 c2 00"),
+    ("pong", "02 03 09 05 86 78 56 34 12 e5 85 00"),
     (
         "configure_refused",
-        "02 02 03 05 87 04 11 03 d4 03 73 56 00",
+        "02 03 03 05 87 03 11 03 01 02 d4 01 01 01 01 01 01 01 01 01 01 03 46 fd 00",
     ),
-    ("event_home_not_found", "0a 02 04 05 84 03 06 02 a6 70 00"),
+    (
+        "configure_refused_pin_taken",
+        "02 03 07 05 87 09 07 03 11 02 02 01 01 02 01 01 01 02 10 01 01 03 68 23 00",
+    ),
+    (
+        "setup_board",
+        "03 03 05 0a 0a 08 04 0a 0f 14 02 30 75 01 03 bc ec 00",
+    ),
+    (
+        "setup_actuator_stepper",
+        "03 03 06 0a 0b 01 01 02 03 72 0b 15 c8 02 08 02 01 02 01 02 04 03 38 04 01 03 50 46 \
+         01 02 b4 02 1e 02 14 09 90 01 f4 ff ff ff d0 40 00",
+    ),
+    (
+        "setup_actuator_servo",
+        "03 03 07 02 0b 08 02 10 e8 03 d0 07 64 03 6e 2e 00",
+    ),
+    ("query_board", "02 03 01 04 0c 90 de 00"),
+    (
+        "board_info",
+        "02 03 05 05 88 1e 0c 01 05 80 23 98 3a 01 03 d0 07 01 03 47 01 00",
+    ),
+    ("event_home_not_found", "0a 03 04 05 84 03 06 02 c7 c8 00"),
 ];
 
 /// The golden wire bytes of the sample called `name`.

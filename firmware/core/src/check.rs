@@ -1,92 +1,33 @@
-//! Whether this board can honour a `Configure`, and whether a `Motion` fits the
+//! Whether the set-up machine can honour a `Configure`, and whether a `Motion` fits the
 //! accepted configuration. A refusal names the actuator and the reason.
 
-use crate::board::{Actuator, BoardConfig, Stepper};
+use crate::board::stepper_move_time_us;
 use firmware_protocol::message::{
-    Action, ActuatorConfig, ConfigRefusal, Configure, Motion, RotationRange, TimedMove,
+    Action, Actuator, ActuatorConfig, ConfigRefusal, Configure, Machine, Motion, RotationRange,
+    Stepper, TimedMove,
 };
 
-/// Why a `Configure` was refused (`ConfigureRefused` on the wire, see [`Refusal::to_wire`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
-    /// More actuators configured than the board drives.
-    TooManyActuators {
-        /// Actuators in the `Configure`.
-        configured: u8,
-        /// Actuators on the board.
-        board: u8,
-    },
-    /// A jaw configured on a stepper, or a rotation/flipper on a servo.
-    WrongKind {
-        /// Actuator index.
-        actuator: u8,
-    },
-    /// The board's ramp cannot move this far in the configured time.
-    TooFast {
-        /// Actuator index.
-        actuator: u8,
-        /// Which configured time the board cannot meet.
-        timed: TimedMove,
-        /// What the host configured, ms.
-        configured_ms: u16,
-        /// What the board's ramp needs, ms (rounded up).
-        needed_ms: u32,
-    },
-    /// A continuous rotation cannot be homed without a home sensor.
-    ContinuousWithoutSensor {
-        /// Actuator index.
-        actuator: u8,
-    },
-}
+type Refusal = ConfigRefusal;
 
-impl Refusal {
-    /// The refusal as `ConfigureRefused` carries it (the needed time saturates at 65535 ms).
-    pub const fn to_wire(&self) -> ConfigRefusal {
-        match *self {
-            Refusal::TooManyActuators { board, .. } => ConfigRefusal::TooManyActuators { board },
-            Refusal::WrongKind { actuator } => ConfigRefusal::WrongKind { actuator },
-            Refusal::TooFast {
-                actuator,
-                timed,
-                needed_ms,
-                ..
-            } => ConfigRefusal::TooFast {
-                actuator,
-                timed,
-                needed_ms: if needed_ms > u16::MAX as u32 {
-                    u16::MAX
-                } else {
-                    needed_ms as u16
-                },
-            },
-            Refusal::ContinuousWithoutSensor { actuator } => {
-                ConfigRefusal::ContinuousWithoutSensor { actuator }
-            }
-        }
-    }
-
-    /// A one-line English reason, for board logs and the simulator.
-    pub const fn reason(&self) -> &'static str {
-        match self {
-            Refusal::TooManyActuators { .. } => "more actuators configured than the board drives",
-            Refusal::WrongKind { .. } => {
-                "actuator kind does not match the board (jaw = servo, rotation/flipper = stepper)"
-            }
-            Refusal::TooFast { .. } => "the configured time is shorter than the board's ramp takes",
-            Refusal::ContinuousWithoutSensor { .. } => "a continuous rotation needs a home sensor",
-        }
-    }
-}
-
-/// Checks `configure` against the board's actuators and ramps.
-pub fn check_configure(board: &BoardConfig, configure: &Configure) -> Result<(), Refusal> {
-    if configure.actuators.len() > board.actuators.len() {
+/// Checks `configure` against the machine's actuators and ramps: one configuration per
+/// actuator set up, of its kind, with times its ramp meets.
+pub fn check_configure(machine: &Machine, configure: &Configure) -> Result<(), Refusal> {
+    if configure.actuators.len() > machine.actuators.len() {
         return Err(Refusal::TooManyActuators {
-            configured: configure.actuators.len() as u8,
-            board: board.actuators.len() as u8,
+            board: machine.actuators.len() as u8,
         });
     }
-    for (index, (config, hw)) in configure.actuators.iter().zip(board.actuators).enumerate() {
+    if configure.actuators.len() < machine.actuators.len() {
+        return Err(Refusal::NotSetUp {
+            actuator: Some(configure.actuators.len() as u8),
+        });
+    }
+    for (index, (config, hw)) in configure
+        .actuators
+        .iter()
+        .zip(machine.actuators.iter())
+        .enumerate()
+    {
         check_actuator(index as u8, config, hw)?;
     }
     Ok(())
@@ -101,7 +42,6 @@ fn check_actuator(actuator: u8, config: &ActuatorConfig, hw: &Actuator) -> Resul
                 return Err(Refusal::TooFast {
                     actuator,
                     timed: TimedMove::Jaw,
-                    configured_ms: tightest,
                     needed_ms: needed,
                 });
             }
@@ -125,6 +65,14 @@ fn check_actuator(actuator: u8, config: &ActuatorConfig, hw: &Actuator) -> Resul
             check_time(actuator, stepper, TimedMove::QuarterTurn, quarter_turn_ms)?;
             check_time(actuator, stepper, TimedMove::HalfTurn, half_turn_ms)
         }
+        // A gripper that never turns needs no motor.
+        (
+            ActuatorConfig::Rotation {
+                range: RotationRange::Limited { min: 0, max: 0 },
+                ..
+            },
+            Actuator::Fixed,
+        ) => Ok(()),
         (ActuatorConfig::Flipper { step_ms, .. }, Actuator::Stepper(stepper)) => {
             check_time(actuator, stepper, TimedMove::FlipperStep, step_ms)
         }
@@ -140,13 +88,12 @@ fn check_time(
 ) -> Result<(), Refusal> {
     // Position units of the move: a half turn is two quarter turns, a flipper step one.
     let units = if timed == TimedMove::HalfTurn { 2 } else { 1 };
-    let needed_us = stepper.move_time_us(units);
+    let needed_us = stepper_move_time_us(stepper, units);
     if needed_us > u64::from(configured_ms) * 1000 {
         return Err(Refusal::TooFast {
             actuator,
             timed,
-            configured_ms,
-            needed_ms: needed_us.div_ceil(1000).min(u64::from(u32::MAX)) as u32,
+            needed_ms: needed_us.div_ceil(1000).min(i32::MAX as u64) as u32,
         });
     }
     Ok(())

@@ -1,15 +1,15 @@
 //! The firmware state machine: session and message handling (PROTOCOL.md §9–10).
 //! Time-driven work (steps, command completion, timers) is in `run.rs`.
 
-use crate::board::{Actuator, BoardConfig, Input};
-use crate::check::{check_configure, home_fits, motion_fits, motion_mask, Refusal};
+use crate::board::{check_machine, signal_active, Chip};
+use crate::check::{check_configure, home_fits, motion_fits, motion_mask};
 use crate::inputs::Inputs;
 use crate::queue::{Command, Ring, TxBuffer};
 use crate::servo::ServoChannel;
 use crate::stepper::{StepperChannel, StepperFault};
 use firmware_protocol::message::{
-    Configure, Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason,
-    ResetCause, MAX_ACTUATORS,
+    Actuator, BoardSetup, ConfigRefusal, Configure, Event, Fault, FaultFlags, FirmwareState,
+    FirmwareVersion, HelloReply, Machine, NakReason, ResetCause, Signal, MAX_ACTUATORS,
 };
 use firmware_protocol::{Decoder, FirmwareLink, Frame, Inbound, Message, Seq, MAX_WIRE_LEN};
 
@@ -73,9 +73,46 @@ pub(crate) enum Channel {
     Servo(ServoChannel),
 }
 
-/// The whole firmware. `'b` is the board description's lifetime (`'static` on a board).
+/// The robot's hardware as the host's `SetupBoard` and `SetupActuator`s describe it,
+/// waiting for the `Configure` that applies it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Staged {
+    board: Option<BoardSetup>,
+    actuators: [Option<Actuator>; MAX_ACTUATORS],
+}
+
+impl Staged {
+    /// The whole machine, or which part the host has not sent.
+    fn machine(&self) -> Result<Machine, ConfigRefusal> {
+        let board = self
+            .board
+            .ok_or(ConfigRefusal::NotSetUp { actuator: None })?;
+        let mut machine = Machine {
+            board,
+            ..Machine::default()
+        };
+        for index in 0..usize::from(board.actuators).min(MAX_ACTUATORS) {
+            let missing = ConfigRefusal::NotSetUp {
+                actuator: Some(index as u8),
+            };
+            let actuator = self.actuators[index].ok_or(missing)?;
+            machine
+                .actuators
+                .push(actuator, "actuators")
+                .map_err(|_| missing)?;
+        }
+        Ok(machine)
+    }
+}
+
+/// The whole firmware. `'b` is the chip description's lifetime (`'static` on a board).
 pub struct Firmware<'b> {
-    pub(crate) board: &'b BoardConfig,
+    pub(crate) chip: &'b Chip,
+    /// The hardware applied with the last accepted `Configure` (none before).
+    pub(crate) machine: Machine,
+    pub(crate) staged: Staged,
+    /// The machine changed since the board's pins were last told ([`crate::Pins::apply`]).
+    pub(crate) pins_stale: bool,
     pub(crate) link: FirmwareLink<NOTIFY_WINDOW>,
     pub(crate) decoder: Decoder,
     pub(crate) configure: Option<Configure>,
@@ -97,7 +134,7 @@ pub struct Firmware<'b> {
     pub(crate) button_was_active: bool,
     pub(crate) last_completed: u32,
     pub(crate) tx: TxBuffer<TX_BYTES>,
-    pub(crate) refusal: Option<Refusal>,
+    pub(crate) refusal: Option<ConfigRefusal>,
     pub(crate) now_us: u64,
     pub(crate) counters: Counters,
 }
@@ -132,23 +169,18 @@ pub(crate) enum Running {
 
 impl<'b> Firmware<'b> {
     /// A firmware just powered on; its first bytes are `Event Boot`.
-    pub fn new(board: &'b BoardConfig, now_us: u64) -> Self {
-        Self::restarted(board, now_us, ResetCause::PowerOn)
+    pub fn new(chip: &'b Chip, now_us: u64) -> Self {
+        Self::restarted(chip, now_us, ResetCause::PowerOn)
     }
 
     /// A firmware that has just restarted for `cause`; its first bytes are `Event Boot`.
-    pub fn restarted(board: &'b BoardConfig, now_us: u64, cause: ResetCause) -> Self {
-        let mut channels = [Channel::None; MAX_ACTUATORS];
-        for (index, (slot, hw)) in channels.iter_mut().zip(board.actuators).enumerate() {
-            *slot = match *hw {
-                Actuator::Stepper(stepper) => {
-                    Channel::Stepper(StepperChannel::new(stepper, index as u8))
-                }
-                Actuator::Servo(servo) => Channel::Servo(ServoChannel::new(servo, index as u8)),
-            };
-        }
+    /// It drives nothing until the host sets the machine up.
+    pub fn restarted(chip: &'b Chip, now_us: u64, cause: ResetCause) -> Self {
         let mut firmware = Firmware {
-            board,
+            chip,
+            machine: Machine::default(),
+            staged: Staged::default(),
+            pins_stale: false,
             link: FirmwareLink::new(RX_WINDOW, now_us / 1000),
             decoder: Decoder::new(),
             configure: None,
@@ -158,8 +190,8 @@ impl<'b> Firmware<'b> {
             cause: None,
             queue: Ring::new(),
             running: None,
-            channels,
-            inputs: Inputs::new(inactive_levels(board), board.debounce_samples),
+            channels: [Channel::None; MAX_ACTUATORS],
+            inputs: Inputs::new(0, 1),
             drivers_on: 0,
             busy_at_us: now_us,
             button_was_active: false,
@@ -192,8 +224,8 @@ impl<'b> Firmware<'b> {
     /// `debounce_samples` samples in a row, except an e-stop being pressed, which counts
     /// at its first sample.
     pub fn set_input(&mut self, index: u8, high: bool) {
-        match self.board.estop {
-            Some(estop) if estop.index == index && estop.active_high == high => {
+        match self.machine.board.estop {
+            Some(estop) if estop.pin == index && estop.active_high == high => {
                 self.inputs.set_now(index, high)
             }
             _ => self.inputs.sample(index, high),
@@ -245,8 +277,13 @@ impl<'b> Firmware<'b> {
     }
 
     /// Why the last `Configure` was refused, if it was.
-    pub fn last_refusal(&self) -> Option<Refusal> {
+    pub fn last_refusal(&self) -> Option<ConfigRefusal> {
         self.refusal
+    }
+
+    /// The hardware applied with the last accepted `Configure`.
+    pub fn machine(&self) -> &Machine {
+        &self.machine
     }
 
     /// Whether a `Hello` of this protocol version started a session.
@@ -271,10 +308,8 @@ impl<'b> Firmware<'b> {
         }
     }
 
-    pub(crate) fn input_active(&self, input: Option<Input>) -> bool {
-        input.is_some_and(|input| {
-            (self.inputs.levels() >> input.index) & 1 == u32::from(input.active_high)
-        })
+    pub(crate) fn input_active(&self, input: Option<Signal>) -> bool {
+        signal_active(input, self.inputs.levels())
     }
 
     pub(crate) fn free_slots(&self) -> u8 {
@@ -332,6 +367,18 @@ impl<'b> Firmware<'b> {
             Message::Ping { nonce } => self.send_unsequenced(&Message::Pong { nonce }),
             Message::EmergencyStop => self.emergency_stop(FaultCause::EStopCommand),
             Message::ClearFault => self.on_clear_fault(seq),
+            Message::SetupBoard(board) => self.on_setup(seq, |staged| {
+                *staged = Staged {
+                    board: Some(board),
+                    ..Staged::default()
+                }
+            }),
+            Message::SetupActuator { index, actuator } => self.on_setup(seq, |staged| {
+                if let Some(slot) = staged.actuators.get_mut(usize::from(index)) {
+                    *slot = Some(actuator);
+                }
+            }),
+            Message::QueryBoard => self.send_unsequenced(&Message::BoardInfo(self.chip.info())),
             _ => {}
         }
     }
@@ -351,7 +398,7 @@ impl<'b> Firmware<'b> {
                 Channel::None => {}
             }
         }
-        let (major, minor, patch) = self.board.version;
+        let (major, minor, patch) = self.chip.version;
         self.send_unsequenced(&Message::HelloReply(HelloReply {
             protocol_version: firmware_protocol::PROTOCOL_VERSION,
             firmware_version: FirmwareVersion {
@@ -361,24 +408,45 @@ impl<'b> Firmware<'b> {
             },
             queue_depth: QUEUE_DEPTH as u8,
             rx_window: RX_WINDOW,
-            firmware_name: HelloReply::name_field(self.board.name),
+            firmware_name: HelloReply::name_field(self.chip.name),
         }));
     }
 
-    fn on_configure(&mut self, configure: Configure, seq: Seq) {
-        let allowed = matches!(
+    /// Whether the machine may be set up or configured now: not while anything runs or
+    /// a fault is latched.
+    fn may_configure(&self) -> bool {
+        matches!(
             self.state(),
             FirmwareState::Unconfigured | FirmwareState::Unhomed | FirmwareState::Idle
-        );
-        if !allowed {
+        )
+    }
+
+    fn on_setup(&mut self, seq: Seq, stage: impl FnOnce(&mut Staged)) {
+        if !self.may_configure() {
             return self.nak(seq, NakReason::BadState);
         }
-        if let Err(refusal) = check_configure(self.board, &configure) {
-            self.refusal = Some(refusal);
-            return self.send_unsequenced(&Message::ConfigureRefused {
-                seq,
-                refusal: refusal.to_wire(),
-            });
+        stage(&mut self.staged);
+        self.ack();
+    }
+
+    fn on_configure(&mut self, configure: Configure, seq: Seq) {
+        if !self.may_configure() {
+            return self.nak(seq, NakReason::BadState);
+        }
+        let checked = self.staged.machine().and_then(|machine| {
+            check_machine(self.chip, &machine)?;
+            check_configure(&machine, &configure)?;
+            Ok(machine)
+        });
+        let machine = match checked {
+            Ok(machine) => machine,
+            Err(refusal) => {
+                self.refusal = Some(refusal);
+                return self.send_unsequenced(&Message::ConfigureRefused { seq, refusal });
+            }
+        };
+        if machine != self.machine {
+            self.apply(machine);
         }
         self.refusal = None;
         self.checksum = configure.checksum().unwrap_or(0);
@@ -433,7 +501,7 @@ impl<'b> Firmware<'b> {
     }
 
     fn on_clear_fault(&mut self, seq: Seq) {
-        if self.input_active(self.board.estop) {
+        if self.input_active(self.machine.board.estop) {
             return self.nak(seq, NakReason::BadState);
         }
         if self.latched.0 != 0 {
@@ -461,6 +529,34 @@ impl<'b> Firmware<'b> {
         }
     }
 
+    /// Takes `machine` as the robot: one channel per actuator, its inputs at their
+    /// inactive levels, every driver off and nothing homed; the board rewires its pins at
+    /// the next poll.
+    fn apply(&mut self, machine: Machine) {
+        self.stop_and_flush();
+        let mut channels = [Channel::None; MAX_ACTUATORS];
+        for (index, (slot, hw)) in channels
+            .iter_mut()
+            .zip(machine.actuators.iter())
+            .enumerate()
+        {
+            *slot = match *hw {
+                Actuator::Stepper(stepper) => {
+                    Channel::Stepper(StepperChannel::new(stepper, index as u8))
+                }
+                Actuator::Servo(servo) => Channel::Servo(ServoChannel::new(servo, index as u8)),
+                Actuator::Fixed => Channel::None,
+            };
+        }
+        self.channels = channels;
+        self.inputs = Inputs::new(inactive_levels(&machine), machine.board.debounce_samples);
+        self.button_was_active = false;
+        self.drivers_on = 0;
+        self.homed = 0;
+        self.machine = machine;
+        self.pins_stale = true;
+    }
+
     /// Halts every channel and empties the queue; an interrupted command leaves the
     /// firmware unhomed.
     pub(crate) fn stop_and_flush(&mut self) {
@@ -478,21 +574,22 @@ impl<'b> Firmware<'b> {
     }
 }
 
-/// Every input the board names, at its inactive level.
-fn inactive_levels(board: &BoardConfig) -> u32 {
+/// Every input the machine names, at its inactive level.
+fn inactive_levels(machine: &Machine) -> u32 {
     let mut levels = 0u32;
-    let mut set_inactive = |input: Option<Input>| {
-        if let Some(input) = input.filter(|input| input.index < 32) {
+    let mut set_inactive = |input: Option<Signal>| {
+        if let Some(input) = input.filter(|input| input.pin < 32) {
             if !input.active_high {
-                levels |= 1 << input.index;
+                levels |= 1 << input.pin;
             }
         }
     };
-    set_inactive(board.estop);
-    set_inactive(board.button);
-    for actuator in board.actuators {
+    set_inactive(machine.board.estop);
+    set_inactive(machine.board.button);
+    for actuator in machine.actuators.iter() {
         if let Actuator::Stepper(stepper) = actuator {
             set_inactive(stepper.home.map(|home| home.input));
+            set_inactive(stepper.stall);
         }
     }
     levels

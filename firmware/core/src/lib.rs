@@ -5,7 +5,7 @@
 //! A board's main loop is tiny:
 //!
 //! ```
-//! use cubed_firmware::{BoardConfig, Firmware, Pins};
+//! use cubed_firmware::{Chip, Firmware, Pins};
 //! # struct NoPins;
 //! # impl Pins for NoPins {
 //! #     fn set_enable(&mut self, _: u8, _: bool) {}
@@ -13,9 +13,9 @@
 //! #     fn step(&mut self, _: u8, _: u64) {}
 //! #     fn set_servo(&mut self, _: u8, _: u16) {}
 //! # }
-//! # static BOARD: BoardConfig = cubed_firmware::examples::FOUR_ARM;
+//! # static CHIP: Chip = cubed_firmware::examples::EXAMPLE_CHIP;
 //! # let (now_us, mut pins) = (0, NoPins);
-//! let mut firmware = Firmware::new(&BOARD, now_us);
+//! let mut firmware = Firmware::new(&CHIP, now_us);
 //! // loop {
 //! #   let received: &[u8] = &[];
 //!     for &byte in received { firmware.on_byte(now_us, byte); }
@@ -27,7 +27,9 @@
 //! ```
 //!
 //! The link follows PROTOCOL.md §9–10 (next to the `firmware-protocol` crate): handshake,
-//! `Configure` checked against the board (`ConfigureRefused` with the reason if it cannot be honoured),
+//! the robot's hardware sent by the host (`SetupBoard`, `SetupActuator`) and applied with
+//! the `Configure` after it, both checked against the chip (`ConfigureRefused` naming the
+//! actuator and key if they cannot be honoured),
 //! a queue of up to [`QUEUE_DEPTH`] commands, `MoveDone` for each, e-stop, latched faults.
 #![no_std]
 #![forbid(unsafe_code)]
@@ -45,9 +47,13 @@ mod run;
 mod servo;
 mod stepper;
 
-pub use board::{Actuator, BoardConfig, BoardError, HomeSensor, Input, SensorKind, Servo, Stepper};
-pub use check::{check_configure, home_fits, motion_fits, motion_mask, Refusal};
+pub use board::{check_machine, stepper_move_time_us, Chip};
+pub use check::{check_configure, home_fits, motion_fits, motion_mask};
 pub use firmware::{Counters, FaultCause, Firmware, NOTIFY_WINDOW, QUEUE_DEPTH, RX_WINDOW};
+pub use firmware_protocol::message::{
+    Actuator, BoardSetup, ChipInfo, ConfigRefusal, HomeSensor, Machine, SensorKind, Servo, Signal,
+    Stepper,
+};
 pub use observe::Activity;
 pub use stepper::StepperFault;
 
@@ -73,4 +79,11 @@ pub trait Pins {
     }
     /// Sets a servo's pulse width, µs (repeated at 50 Hz by the board's PWM).
     fn set_servo(&mut self, actuator: u8, pulse_us: u16);
+    /// Wires the board's pins for `machine` (called once a new machine is accepted,
+    /// before any other call for it): outputs for STEP, DIR, ENABLE (drivers off) and
+    /// the servos (no pulse), inputs for the sensors and switches; pins of the previous
+    /// machine released. A board whose pins are fixed may ignore it.
+    fn apply(&mut self, machine: &Machine) {
+        let _ = machine;
+    }
 }

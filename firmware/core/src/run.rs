@@ -4,7 +4,7 @@
 use crate::firmware::{Channel, FaultCause, Firmware, Running, NOTIFY_WINDOW};
 use crate::queue::Command;
 use crate::Pins;
-use firmware_protocol::message::{Action, Event, FaultFlags, JawTarget, Status};
+use firmware_protocol::message::{Action, Actuator, Event, FaultFlags, JawTarget, Status};
 use firmware_protocol::{FixedList, Message, MAX_WIRE_LEN};
 
 /// How often `poll` wants to run while anything is pending that has no exact deadline
@@ -17,7 +17,11 @@ impl Firmware<'_> {
     pub fn poll(&mut self, now_us: u64, pins: &mut impl Pins) -> Option<u64> {
         self.now_us = self.now_us.max(now_us);
         let now = self.now_us;
-        if self.input_active(self.board.estop) && !self.latched.any(FaultFlags::ESTOP) {
+        if self.pins_stale {
+            pins.apply(&self.machine);
+            self.pins_stale = false;
+        }
+        if self.input_active(self.machine.board.estop) && !self.latched.any(FaultFlags::ESTOP) {
             self.emergency_stop(FaultCause::EStopSwitch);
         }
         self.watch_button();
@@ -60,7 +64,7 @@ impl Firmware<'_> {
 
     /// When drivers left on with nothing to do go off (the board's idle time), if ever.
     fn idle_deadline(&self) -> Option<u64> {
-        let idle_us = u64::from(self.board.idle_disable_ms) * 1000;
+        let idle_us = u64::from(self.machine.board.idle_disable_ms) * 1000;
         (self.drivers_on != 0 && idle_us > 0).then_some(self.busy_at_us + idle_us)
     }
 
@@ -88,7 +92,7 @@ impl Firmware<'_> {
     }
 
     fn watch_button(&mut self) {
-        let active = self.input_active(self.board.button);
+        let active = self.input_active(self.machine.board.button);
         if active && !self.button_was_active && self.link.in_session() {
             self.notify(&Message::Event(Event::ButtonPressed { button: 0 }));
         }
@@ -96,11 +100,11 @@ impl Firmware<'_> {
     }
 
     fn service_channels(&mut self, now: u64, pins: &mut impl Pins) {
-        let lead_us = u64::from(self.board.step_lead_us);
+        let lead_us = u64::from(self.chip.step_lead_us);
         for index in 0..self.channels.len() {
-            let sensor = self.board.actuators.get(index).and_then(|hw| match hw {
-                crate::Actuator::Stepper(stepper) => stepper.home.map(|home| home.input),
-                crate::Actuator::Servo(_) => None,
+            let sensor = self.machine.actuators.get(index).and_then(|hw| match hw {
+                Actuator::Stepper(stepper) => stepper.home.map(|home| home.input),
+                Actuator::Servo(_) | Actuator::Fixed => None,
             });
             let sensor_active = self.input_active(sensor);
             let result = match &mut self.channels[index] {
@@ -220,8 +224,8 @@ impl Firmware<'_> {
     fn start_homing(&mut self, mask: u16, now: u64, pins: &mut impl Pins) -> Running {
         let mask = mask & self.configured_mask();
         for index in (0..self.configured_count()).filter(|&i| mask & (1 << i) != 0) {
-            let sensor = match self.board.actuators.get(index) {
-                Some(crate::Actuator::Stepper(stepper)) => stepper.home.map(|home| home.input),
+            let sensor = match self.machine.actuators.get(index) {
+                Some(Actuator::Stepper(stepper)) => stepper.home.map(|home| home.input),
                 _ => None,
             };
             let sensor_active = self.input_active(sensor);

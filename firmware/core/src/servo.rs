@@ -1,7 +1,7 @@
 //! One servo (jaw) channel at run time: the commanded side and when its travel ends.
 
-use crate::board::Servo;
 use crate::Pins;
+use firmware_protocol::message::Servo;
 
 /// A servo channel's run-time state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

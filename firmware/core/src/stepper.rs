@@ -1,9 +1,9 @@
 //! One stepper channel at run time: its counted position, the move it is making
 //! (a trapezoidal ramp or a constant-speed creep), and homing as a sequence of moves.
 
-use crate::board::{HomeSensor, SensorKind, Stepper};
 use crate::ramp::Ramp;
 use crate::Pins;
+use firmware_protocol::message::{HomeSensor, SensorKind, Stepper};
 
 /// What went wrong on a stepper (latched as a fault naming the actuator).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,12 +228,12 @@ impl StepperChannel {
     fn enter(&mut self, phase: Phase, home: HomeSensor, now_us: u64, pins: &mut impl Pins) {
         self.homing = Some(phase);
         let toward = home.seek_positive;
-        let seek_limit = self.hw.deg_to_steps(home.max_seek_deg);
-        let backoff = self.hw.deg_to_steps(home.backoff_deg).max(1);
+        let seek_limit = self.hw.deg_to_steps(home.max_seek_deg.into());
+        let backoff = self.hw.deg_to_steps(home.backoff_deg.into()).max(1);
         match phase {
             Phase::Clear => self.creep(
                 now_us,
-                home.seek_deg_s,
+                home.seek_deg_s.into(),
                 !toward,
                 seek_limit,
                 Some(false),
@@ -241,16 +241,18 @@ impl StepperChannel {
             ),
             Phase::Seek => self.creep(
                 now_us,
-                home.seek_deg_s,
+                home.seek_deg_s.into(),
                 toward,
                 seek_limit,
                 Some(true),
                 pins,
             ),
-            Phase::BackOff => self.creep(now_us, home.seek_deg_s, !toward, backoff, None, pins),
+            Phase::BackOff => {
+                self.creep(now_us, home.seek_deg_s.into(), !toward, backoff, None, pins)
+            }
             Phase::Approach => self.creep(
                 now_us,
-                home.approach_deg_s,
+                home.approach_deg_s.into(),
                 toward,
                 2 * backoff,
                 Some(true),

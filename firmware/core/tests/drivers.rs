@@ -3,8 +3,7 @@
 //! a noisy sample does not press the button, while the e-stop acts at its first sample.
 
 use crate::rig::{motion, rotate, Edge, Rig};
-use cubed_firmware::examples::FOUR_ARM;
-use cubed_firmware::BoardConfig;
+use cubed_firmware::examples::four_arm;
 use firmware_protocol::message::{Event, Fault, FirmwareState};
 use firmware_protocol::Message;
 
@@ -32,7 +31,7 @@ pub fn assert_drivers_off_since(rig: &Rig, since: u64) {
 
 #[test]
 fn homing_switches_the_drivers_on() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     for actuator in ROTATIONS {
         assert!(rig
@@ -45,7 +44,7 @@ fn homing_switches_the_drivers_on() {
 
 #[test]
 fn a_comms_timeout_switches_the_drivers_off() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     rig.heartbeat = false;
     let start = rig.hw.now;
@@ -58,14 +57,15 @@ fn a_comms_timeout_switches_the_drivers_off() {
     assert_drivers_off_since(&rig, start + 2_000_000);
 }
 
-static IDLE_BOARD: BoardConfig = BoardConfig {
-    idle_disable_ms: 500,
-    ..FOUR_ARM
-};
+fn idle_board() -> cubed_firmware::Machine {
+    let mut machine = four_arm();
+    machine.board.idle_disable_ms = 500;
+    machine
+}
 
 #[test]
 fn idle_drivers_go_off_after_the_boards_idle_time_and_positions_count_as_lost() {
-    let mut rig = Rig::new(&IDLE_BOARD);
+    let mut rig = Rig::new(idle_board());
     rig.ready();
     let start = rig.hw.now;
     rig.send(motion(2, &[rotate(1, 1)]));
@@ -91,18 +91,19 @@ fn idle_drivers_go_off_after_the_boards_idle_time_and_positions_count_as_lost() 
     );
 }
 
-static DEBOUNCED: BoardConfig = BoardConfig {
-    debounce_samples: 3,
-    ..FOUR_ARM
-};
+fn debounced() -> cubed_firmware::Machine {
+    let mut machine = four_arm();
+    machine.board.debounce_samples = 3;
+    machine
+}
 
 #[test]
 fn a_noisy_sample_does_not_press_the_button_but_one_sample_of_estop_stops() {
-    let mut rig = Rig::new(&DEBOUNCED);
+    let mut rig = Rig::new(debounced());
     rig.ready();
     let (estop, button) = (
-        DEBOUNCED.estop.expect("an e-stop").index,
-        DEBOUNCED.button.expect("a button").index,
+        four_arm().board.estop.expect("an e-stop").pin,
+        four_arm().board.button.expect("a button").pin,
     );
     // Two samples pressed (active low), then released: noise.
     for _ in 0..2 {

@@ -1,7 +1,7 @@
 //! E-stop latency, latching, ClearFault and re-homing.
 
 use crate::rig::{motion, rotate, Rig, ALL_EIGHT};
-use cubed_firmware::examples::FOUR_ARM;
+use cubed_firmware::examples::four_arm;
 use firmware_protocol::message::{Event, Fault, FirmwareState, NakReason};
 use firmware_protocol::Message;
 use proptest::prelude::*;
@@ -10,7 +10,7 @@ use proptest::prelude::*;
 const STEP_PERIOD_US: u64 = 1_000_000 / 4800;
 
 fn estop_mid_move(after_us: u64, by_switch: bool) -> Rig {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     let start = rig.hw.now;
     rig.send(motion(2, &[rotate(1, 1), rotate(3, -1)]));
@@ -18,7 +18,7 @@ fn estop_mid_move(after_us: u64, by_switch: bool) -> Rig {
     rig.run_until(start + after_us);
     let stop_at = rig.hw.now;
     if by_switch {
-        let input = FOUR_ARM.estop.expect("board has an e-stop").index;
+        let input = four_arm().board.estop.expect("board has an e-stop").pin;
         rig.fw.set_input(input, false); // active low: pressed
     } else {
         rig.send(Message::EmergencyStop);
@@ -87,7 +87,7 @@ fn clear_fault_is_refused_while_the_switch_is_pressed() {
         }
     )));
     assert_eq!(rig.fw.state(), FirmwareState::EStopped);
-    let input = FOUR_ARM.estop.expect("e-stop").index;
+    let input = four_arm().board.estop.expect("e-stop").pin;
     rig.fw.set_input(input, true); // released
     rig.send(Message::ClearFault);
     assert_eq!(rig.fw.state(), FirmwareState::Unhomed);
@@ -96,7 +96,7 @@ fn clear_fault_is_refused_while_the_switch_is_pressed() {
 /// A ready firmware, 18 dwells of `dwell_ms` queued, and a host that says nothing more
 /// (no heartbeat, no acks); returns the rig and when the host fell silent.
 fn silent_host_after_dwells(dwell_ms: u16) -> (Rig, u64) {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     rig.heartbeat = false;
     let start = rig.hw.now;
@@ -140,23 +140,20 @@ fn a_silent_host_latches_comms_timeout_while_commands_wait_for_its_acks() {
 }
 
 /// A board whose rotation has an end-stop switch (input 0) instead of a hall sensor.
-static END_STOP_BOARD: cubed_firmware::BoardConfig = {
-    let mut rotation = cubed_firmware::examples::rotation(0);
+fn end_stop_board() -> cubed_firmware::Machine {
+    let mut rotation = cubed_firmware::examples::rotation(12, 0);
     if let Some(home) = &mut rotation.home {
         home.kind = cubed_firmware::SensorKind::EndStop;
     }
-    cubed_firmware::BoardConfig {
-        actuators: &[
-            cubed_firmware::Actuator::Servo(cubed_firmware::examples::JAW),
-            cubed_firmware::Actuator::Stepper(rotation),
-        ],
-        ..FOUR_ARM
-    }
-};
+    crate::rig::machine_of(&[
+        cubed_firmware::Actuator::Servo(cubed_firmware::examples::jaw(20)),
+        cubed_firmware::Actuator::Stepper(rotation),
+    ])
+}
 
 #[test]
 fn an_end_stop_hit_mid_move_latches_limit_naming_the_actuator() {
-    let mut rig = Rig::new(&END_STOP_BOARD);
+    let mut rig = Rig::new(end_stop_board());
     let configure = firmware_protocol::message::Configure::new(
         &crate::rig::four_arm_configure(150, 250).actuators[..2],
     )
@@ -190,9 +187,9 @@ fn an_end_stop_hit_mid_move_latches_limit_naming_the_actuator() {
 
 #[test]
 fn the_start_button_sends_one_event_per_press() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
-    let button = FOUR_ARM.button.expect("board has a button").index;
+    let button = four_arm().board.button.expect("board has a button").pin;
     for _ in 0..2 {
         rig.fw.set_input(button, false); // pressed
         rig.run_until(rig.hw.now + 20_000);
@@ -214,7 +211,7 @@ fn the_start_button_sends_one_event_per_press() {
 
 #[test]
 fn a_drivers_stall_signal_stops_everything_and_latches_stall_naming_the_actuator() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     let start = rig.hw.now;
     rig.send(motion(2, &[rotate(1, 1)]));

@@ -1,7 +1,7 @@
 //! Homing from every start angle, judged by the simulated magnets, not the core's count.
 
 use crate::rig::{four_arm_configure, Rig, ALL_EIGHT, MAGNET_HALF_WIDTH, REV};
-use cubed_firmware::examples::FOUR_ARM;
+use cubed_firmware::examples::four_arm;
 use firmware_protocol::message::{Event, Fault};
 use firmware_protocol::Message;
 
@@ -11,7 +11,7 @@ const TRIGGER: i64 = -MAGNET_HALF_WIDTH;
 #[test]
 fn homing_from_every_start_position_ends_at_the_magnet_edge() {
     for start in 0..REV {
-        let mut rig = Rig::new(&FOUR_ARM);
+        let mut rig = Rig::new(four_arm());
         // Every rotation starts at a different physical angle.
         for (k, i) in [1usize, 3, 5, 7].into_iter().enumerate() {
             rig.hw.motor[i] = start + k as i64 * 397;
@@ -45,7 +45,7 @@ fn homing_from_every_start_position_ends_at_the_magnet_edge() {
 
 #[test]
 fn homing_gives_up_with_a_home_not_found_fault_naming_the_actuator() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.dead_sensor[5] = true;
     rig.update_sensors();
     rig.handshake(four_arm_configure(150, 250));
@@ -75,21 +75,15 @@ fn homing_gives_up_with_a_home_not_found_fault_naming_the_actuator() {
 
 #[test]
 fn a_home_offset_moves_past_the_trigger_point() {
-    use cubed_firmware::{Actuator, BoardConfig};
-    static OFFSET_BOARD: BoardConfig = {
-        let mut rotation = cubed_firmware::examples::rotation(0);
-        if let Some(home) = &mut rotation.home {
-            home.offset_steps = 37;
-        }
-        BoardConfig {
-            actuators: &[
-                Actuator::Servo(cubed_firmware::examples::JAW),
-                Actuator::Stepper(rotation),
-            ],
-            ..FOUR_ARM
-        }
-    };
-    let mut rig = Rig::new(&OFFSET_BOARD);
+    use cubed_firmware::Actuator;
+    let mut rotation = cubed_firmware::examples::rotation(12, 0);
+    if let Some(home) = &mut rotation.home {
+        home.offset_steps = 37;
+    }
+    let mut rig = Rig::new(crate::rig::machine_of(&[
+        Actuator::Servo(cubed_firmware::examples::jaw(20)),
+        Actuator::Stepper(rotation),
+    ]));
     rig.hw.motor[1] = 900;
     rig.update_sensors();
     let configure =
@@ -110,7 +104,7 @@ fn a_home_offset_moves_past_the_trigger_point() {
 
 #[test]
 fn homing_moves_only_the_configured_actuators() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(crate::rig::machine_of(&four_arm().actuators[..2]));
     rig.hw.motor[3] = 500;
     rig.hw.motor[1] = 700;
     rig.update_sensors();
@@ -124,7 +118,7 @@ fn homing_moves_only_the_configured_actuators() {
     });
     assert!(
         rig.has(&Message::Nak {
-            seq: firmware_protocol::Seq(1),
+            seq: rig.last_seq(),
             reason: firmware_protocol::message::NakReason::InvalidCommand,
         }),
         "a mask naming unconfigured actuators is refused"
@@ -141,15 +135,15 @@ fn homing_moves_only_the_configured_actuators() {
     );
     assert_eq!(
         rig.fw.position(2),
-        Some(0),
-        "jaw 2 is not configured: never commanded"
+        None,
+        "jaw 2 is not set up: the firmware has no such channel"
     );
 }
 
 #[test]
 fn a_home_mask_homes_only_its_actuators_and_motions_wait_for_theirs() {
     use firmware_protocol::message::{Action, FirmwareState, Motion, NakReason};
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.hw.motor[1] = 300;
     rig.hw.motor[3] = 900;
     rig.update_sensors();
@@ -189,7 +183,7 @@ fn a_home_mask_homes_only_its_actuators_and_motions_wait_for_theirs() {
     rig.send(turn(2, 3));
     assert!(
         rig.has(&Message::Nak {
-            seq: firmware_protocol::Seq(2),
+            seq: rig.last_seq(),
             reason: NakReason::BadState,
         }),
         "actuator 3 is not homed"

@@ -4,15 +4,15 @@
 //! true; a new direction waits until the last step handed ahead is issued.
 
 use crate::rig::{motion, rotate, Edge, Rig};
-use cubed_firmware::examples::FOUR_ARM;
-use cubed_firmware::BoardConfig;
+use cubed_firmware::examples::four_arm;
+use cubed_firmware::Chip;
 use firmware_protocol::message::FirmwareState;
 use firmware_protocol::Message;
 
 /// Far enough ahead that a ramp's slow last steps (5 ms apart) are handed early too.
-static AHEAD: BoardConfig = BoardConfig {
+static AHEAD: Chip = Chip {
     step_lead_us: 20_000,
-    ..FOUR_ARM
+    ..cubed_firmware::examples::EXAMPLE_CHIP
 };
 
 /// The step times of actuator `i` from `from` on.
@@ -25,8 +25,8 @@ fn step_times(rig: &Rig, i: u8, from: u64) -> Vec<u64> {
 #[test]
 fn steps_handed_ahead_come_at_the_times_of_steps_handed_when_due() {
     let mut times = Vec::new();
-    for board in [&FOUR_ARM, &AHEAD] {
-        let mut rig = Rig::new(board);
+    for chip in [&cubed_firmware::examples::EXAMPLE_CHIP, &AHEAD] {
+        let mut rig = Rig::with_chip(chip, four_arm());
         rig.ready();
         let start = rig.hw.now;
         rig.send(motion(2, &[rotate(1, 1), rotate(3, -1)]));
@@ -50,7 +50,7 @@ fn steps_handed_ahead_come_at_the_times_of_steps_handed_when_due() {
 #[test]
 fn a_stop_takes_back_the_steps_handed_ahead_and_the_count_stays_true() {
     for after_us in [30_000, 70_000, 120_000] {
-        let mut rig = Rig::new(&AHEAD);
+        let mut rig = Rig::with_chip(&AHEAD, four_arm());
         rig.ready();
         let start = rig.hw.now;
         rig.send(motion(2, &[rotate(1, 1)]));
@@ -72,7 +72,7 @@ fn a_stop_takes_back_the_steps_handed_ahead_and_the_count_stays_true() {
 
 #[test]
 fn a_new_direction_waits_for_the_last_step_handed_ahead() {
-    let mut rig = Rig::new(&AHEAD);
+    let mut rig = Rig::with_chip(&AHEAD, four_arm());
     rig.ready();
     let start = rig.hw.now;
     let motor_before = rig.hw.motor[1];

@@ -10,3 +10,4 @@ mod lead;
 mod motion;
 mod robustness;
 mod session;
+mod setup;

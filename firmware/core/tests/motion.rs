@@ -2,7 +2,7 @@
 //! several actuators.
 
 use crate::rig::{four_arm_configure, jaw, motion, rotate, Edge, Rig, REV};
-use cubed_firmware::examples::FOUR_ARM;
+use cubed_firmware::examples::four_arm;
 use cubed_firmware::ramp::Ramp;
 use proptest::prelude::*;
 
@@ -60,7 +60,7 @@ proptest! {
 
 #[test]
 fn a_quarter_turn_is_a_train_of_the_right_count_direction_and_timing() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     let motor_before = rig.hw.motor[1];
     let start = rig.hw.now;
@@ -117,7 +117,7 @@ fn a_quarter_turn_is_a_train_of_the_right_count_direction_and_timing() {
 
 #[test]
 fn a_motion_of_several_actuators_finishes_when_the_slowest_does() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     // Gripper 2's rotation to -1 first, so the next motion turns it half a turn.
     rig.send(motion(2, &[rotate(5, -1)]));
@@ -155,7 +155,7 @@ fn a_motion_of_several_actuators_finishes_when_the_slowest_does() {
 
 #[test]
 fn a_dwell_takes_its_time_and_a_configure_too_fast_for_the_ramp_is_refused() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     let start = rig.hw.now;
     rig.send(firmware_protocol::Message::Dwell {
@@ -165,10 +165,10 @@ fn a_dwell_takes_its_time_and_a_configure_too_fast_for_the_ramp_is_refused() {
     assert_eq!(rig.run_until_done(2, 1_000_000), Some(start + 250_000));
 
     // The ramp needs 143.3 ms for a quarter turn (witness: 400/4800 s + 4800/80000 s).
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.handshake(four_arm_configure(140, 250));
     assert!(rig.has(&firmware_protocol::Message::ConfigureRefused {
-        seq: firmware_protocol::Seq(0),
+        seq: rig.last_seq(),
         refusal: firmware_protocol::message::ConfigRefusal::TooFast {
             actuator: 1,
             timed: firmware_protocol::message::TimedMove::QuarterTurn,
@@ -177,10 +177,9 @@ fn a_dwell_takes_its_time_and_a_configure_too_fast_for_the_ramp_is_refused() {
     }));
     assert_eq!(
         rig.fw.last_refusal(),
-        Some(cubed_firmware::Refusal::TooFast {
+        Some(cubed_firmware::ConfigRefusal::TooFast {
             actuator: 1,
             timed: firmware_protocol::message::TimedMove::QuarterTurn,
-            configured_ms: 140,
             needed_ms: 144
         })
     );

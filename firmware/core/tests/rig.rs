@@ -1,7 +1,8 @@
 //! A test rig: the firmware plus simulated motors with magnets for the hall sensors,
 //! a host that encodes frames by hand, and a log of every pin edge with its time.
 
-use cubed_firmware::{Actuator, BoardConfig, Firmware, Pins};
+use cubed_firmware::examples::{four_arm, EXAMPLE_CHIP};
+use cubed_firmware::{Actuator, Chip, Firmware, Machine, Pins};
 use firmware_protocol::message::{
     Action, ActuatorConfig, Configure, JawTarget, Motion, RotationRange,
 };
@@ -26,6 +27,8 @@ pub struct Hardware {
     /// Steps handed ahead of their time (a board with `step_lead_us`), issued when the
     /// rig's clock reaches them, as a timer would.
     pending: Vec<(u64, u8)>,
+    /// Every machine the firmware wired the pins for, in order.
+    pub applied: Vec<Machine>,
 }
 
 impl Hardware {
@@ -69,6 +72,9 @@ impl Pins for Hardware {
     fn set_servo(&mut self, actuator: u8, pulse_us: u16) {
         self.log.push((self.now, Edge::Servo(actuator, pulse_us)));
     }
+    fn apply(&mut self, machine: &Machine) {
+        self.applied.push(*machine);
+    }
 }
 
 /// Microsteps per revolution of the example board's rotations.
@@ -77,7 +83,7 @@ pub const REV: i64 = 1600;
 pub const MAGNET_HALF_WIDTH: i64 = 20;
 
 pub struct Rig {
-    pub board: &'static BoardConfig,
+    pub machine: Machine,
     pub fw: Firmware<'static>,
     pub hw: Hardware,
     pub received: Vec<(u64, Message)>,
@@ -91,16 +97,22 @@ pub struct Rig {
 }
 
 impl Rig {
-    pub fn new(board: &'static BoardConfig) -> Rig {
+    /// The example chip set up as `machine` at the handshake.
+    pub fn new(machine: Machine) -> Rig {
+        Rig::with_chip(&EXAMPLE_CHIP, machine)
+    }
+
+    pub fn with_chip(chip: &'static Chip, machine: Machine) -> Rig {
         let mut rig = Rig {
-            board,
-            fw: Firmware::new(board, 0),
+            machine,
+            fw: Firmware::new(chip, 0),
             hw: Hardware {
                 log: Vec::new(),
                 now: 0,
                 motor: [0; 12],
                 dir_high: [false; 12],
                 pending: Vec::new(),
+                applied: Vec::new(),
             },
             received: Vec::new(),
             decoder: Decoder::new(),
@@ -121,15 +133,25 @@ impl Rig {
 
     /// Sets every home-sensor input from the simulated magnets (active low).
     pub fn update_sensors(&mut self) {
-        for (i, actuator) in self.board.actuators.iter().enumerate() {
+        for (i, actuator) in self.machine.actuators.iter().enumerate() {
             if let Actuator::Stepper(stepper) = actuator {
                 if let Some(home) = stepper.home {
                     let active = self.magnet_at(i);
                     self.fw
-                        .set_input(home.input.index, active == home.input.active_high);
+                        .set_input(home.input.pin, active == home.input.active_high);
                 }
             }
         }
+    }
+
+    /// The seq of the last sequenced frame sent.
+    pub fn last_seq(&self) -> Seq {
+        Seq(self.host_seq.wrapping_sub(1))
+    }
+
+    /// The seq the next sequenced frame gets.
+    pub fn next_seq(&self) -> Seq {
+        Seq(self.host_seq)
     }
 
     pub fn send(&mut self, message: Message) {
@@ -218,11 +240,17 @@ impl Rig {
         self.received.iter().any(|(_, m)| m == wanted)
     }
 
-    /// Hello + Configure of the shipped four-arm robot's timings.
+    /// Hello, the rig's machine set up, then `configure`.
     pub fn handshake(&mut self, configure: Configure) {
         self.send(Message::Hello {
             protocol_version: firmware_protocol::PROTOCOL_VERSION,
         });
+        // A Hello starts the firmware's expected seq from 0 again.
+        self.host_seq = 0;
+        let setup: Vec<Message> = self.machine.setup_messages().collect();
+        for message in setup {
+            self.send(message);
+        }
         self.send(Message::Configure(configure));
     }
 
@@ -286,4 +314,13 @@ pub fn jaw(actuator: u8, closed: bool) -> Action {
 
 pub fn motion(move_id: u32, actions: &[Action]) -> Message {
     Message::Motion(Motion::new(move_id, actions).expect("valid motion"))
+}
+
+/// The example four-arm board's wiring with only `actuators`.
+pub fn machine_of(actuators: &[Actuator]) -> Machine {
+    let mut machine = four_arm();
+    machine.actuators =
+        firmware_protocol::FixedList::from_slice(actuators, "actuators").expect("at most 12");
+    machine.board.actuators = actuators.len() as u8;
+    machine
 }

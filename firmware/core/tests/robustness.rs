@@ -1,7 +1,7 @@
 //! No byte sequence makes the firmware panic or break its invariants.
 
 use crate::rig::{four_arm_configure, motion, rotate, Rig, ALL_EIGHT};
-use cubed_firmware::examples::FOUR_ARM;
+use cubed_firmware::examples::four_arm;
 use firmware_protocol::message::FirmwareState;
 use firmware_protocol::{encode, Frame, Message, Seq, MAX_WIRE_LEN};
 use proptest::prelude::*;
@@ -44,7 +44,7 @@ proptest! {
         chunks in proptest::collection::vec((proptest::collection::vec(any::<u8>(), 0..40), 0usize..12, 0u64..50_000), 0..40),
     ) {
         let frames = valid_frames();
-        let mut rig = Rig::new(&FOUR_ARM);
+        let mut rig = Rig::new(four_arm());
         for (noise, pick, wait) in chunks {
             rig.send_bytes(&noise);
             if let Some(frame) = frames.get(pick) {

@@ -1,14 +1,14 @@
 //! The link as PROTOCOL.md §9–10 says: handshake, version refusal, duplicates, credits.
 
 use crate::rig::{four_arm_configure, motion, rotate, Rig, ALL_EIGHT};
-use cubed_firmware::examples::FOUR_ARM;
+use cubed_firmware::examples::four_arm;
 use cubed_firmware::QUEUE_DEPTH;
 use firmware_protocol::message::{Event, FirmwareState, NakReason, ResetCause};
 use firmware_protocol::{Frame, Message, Seq};
 
 #[test]
 fn boot_event_then_hello_reply_with_queue_depth() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.poll();
     rig.send(Message::Hello {
         protocol_version: 1,
@@ -30,7 +30,7 @@ fn boot_event_then_hello_reply_with_queue_depth() {
 
 #[test]
 fn a_hello_of_another_version_is_answered_but_starts_no_session() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     // A host of the previous protocol version.
     rig.send(Message::Hello {
         protocol_version: 1,
@@ -38,7 +38,7 @@ fn a_hello_of_another_version_is_answered_but_starts_no_session() {
     assert!(rig
         .received
         .iter()
-        .any(|(_, m)| matches!(m, Message::HelloReply(r) if r.protocol_version == 2)));
+        .any(|(_, m)| matches!(m, Message::HelloReply(r) if r.protocol_version == firmware_protocol::PROTOCOL_VERSION)));
     assert!(!rig.fw.in_session());
     rig.send(Message::Configure(four_arm_configure(150, 250)));
     assert!(rig.received.iter().any(|(_, m)| matches!(
@@ -53,10 +53,10 @@ fn a_hello_of_another_version_is_answered_but_starts_no_session() {
 
 #[test]
 fn a_retransmitted_motion_runs_once() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     let start = rig.hw.now;
-    let frame = Frame::new(Seq(2), Seq(0), motion(2, &[rotate(1, 1)]));
+    let frame = Frame::new(rig.next_seq(), Seq(0), motion(2, &[rotate(1, 1)]));
     rig.send_frame(&frame);
     rig.send_frame(&frame);
     rig.run_until_done(2, 1_000_000).expect("MoveDone");
@@ -76,7 +76,7 @@ fn a_retransmitted_motion_runs_once() {
 
 #[test]
 fn the_queue_takes_its_depth_then_refuses_with_queue_full() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     for id in 0..QUEUE_DEPTH as u32 {
         rig.send(Message::Dwell {
@@ -104,7 +104,7 @@ fn the_queue_takes_its_depth_then_refuses_with_queue_full() {
 
 #[test]
 fn motions_that_do_not_fit_are_refused_and_unhomed_motions_too() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.handshake(four_arm_configure(150, 250));
     rig.send(motion(2, &[rotate(1, 1)]));
     assert!(rig.received.iter().any(|(_, m)| matches!(
@@ -139,7 +139,7 @@ fn motions_that_do_not_fit_are_refused_and_unhomed_motions_too() {
 #[test]
 fn a_configure_for_more_actuators_than_the_board_is_refused() {
     use firmware_protocol::message::{ActuatorConfig, Configure};
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     let mut actuators = four_arm_configure(150, 250).actuators.to_vec();
     actuators.push(ActuatorConfig::Jaw {
         open_ms: 100,
@@ -148,13 +148,10 @@ fn a_configure_for_more_actuators_than_the_board_is_refused() {
     rig.handshake(Configure::new(&actuators).expect("9 actuators"));
     assert_eq!(
         rig.fw.last_refusal(),
-        Some(cubed_firmware::Refusal::TooManyActuators {
-            configured: 9,
-            board: 8
-        })
+        Some(cubed_firmware::ConfigRefusal::TooManyActuators { board: 8 })
     );
     assert!(rig.has(&Message::ConfigureRefused {
-        seq: firmware_protocol::Seq(0),
+        seq: rig.last_seq(),
         refusal: firmware_protocol::message::ConfigRefusal::TooManyActuators { board: 8 },
     }));
     assert_eq!(rig.fw.state(), FirmwareState::Unconfigured);
@@ -162,29 +159,24 @@ fn a_configure_for_more_actuators_than_the_board_is_refused() {
 
 #[test]
 fn a_continuous_rotation_without_a_home_sensor_is_refused() {
-    use cubed_firmware::{Actuator, BoardConfig};
+    use cubed_firmware::Actuator;
     use firmware_protocol::message::{ActuatorConfig, Configure, RotationRange};
-    static NO_SENSOR: BoardConfig = {
-        let mut rotation = cubed_firmware::examples::rotation(0);
-        rotation.home = None;
-        BoardConfig {
-            actuators: &[Actuator::Stepper(rotation)],
-            ..FOUR_ARM
-        }
-    };
+    let mut rotation = cubed_firmware::examples::rotation(12, 0);
+    rotation.home = None;
+    let no_sensor = crate::rig::machine_of(&[Actuator::Stepper(rotation)]);
     let continuous = ActuatorConfig::Rotation {
         range: RotationRange::Continuous,
         quarter_turn_ms: 150,
         half_turn_ms: 250,
     };
-    let mut rig = Rig::new(&NO_SENSOR);
+    let mut rig = Rig::new(no_sensor);
     rig.handshake(Configure::new(&[continuous]).expect("one"));
     assert_eq!(
         rig.fw.last_refusal(),
-        Some(cubed_firmware::Refusal::ContinuousWithoutSensor { actuator: 0 })
+        Some(cubed_firmware::ConfigRefusal::ContinuousWithoutSensor { actuator: 0 })
     );
     assert!(rig.has(&Message::ConfigureRefused {
-        seq: firmware_protocol::Seq(0),
+        seq: rig.last_seq(),
         refusal: firmware_protocol::message::ConfigRefusal::ContinuousWithoutSensor { actuator: 0 },
     }));
     // A limited rotation on the same motor homes by ramping back to its counted 0.
@@ -211,7 +203,7 @@ fn a_continuous_rotation_without_a_home_sensor_is_refused() {
 
 #[test]
 fn a_hello_mid_move_decelerates_to_a_stop_and_leaves_the_firmware_unhomed() {
-    let mut rig = Rig::new(&FOUR_ARM);
+    let mut rig = Rig::new(four_arm());
     rig.ready();
     let start = rig.hw.now;
     rig.send(motion(2, &[rotate(1, 1)]));

@@ -7,6 +7,7 @@ use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
 use crate::link::fault_words::refusal_in_words;
 use crate::link::handle::{Connected, LinkEvent};
+use crate::robot::wiring::VIRTUAL_WIRING_FIRMWARE;
 use firmware_protocol::message::{ConfigRefusal, Fault, FaultFlags, HelloReply, NakReason, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{HostPhase, Message, PROTOCOL_VERSION};
@@ -129,6 +130,12 @@ impl LinkTask {
                 firmware,
             });
         }
+        if !self.setup.wired && reply.name_bytes() != VIRTUAL_WIRING_FIRMWARE.as_bytes() {
+            return Err(LinkError::Unwired {
+                path: self.path.clone(),
+                firmware: String::from_utf8_lossy(reply.name_bytes()).into_owned(),
+            });
+        }
         self.hello = Some(reply);
         self.stage = Stage::Configuring {
             started: self.now(),
@@ -136,11 +143,16 @@ impl LinkTask {
         self.handshake.configure_attempts += 1;
         // What is latched, to name it should the configuration be refused.
         self.emit_frame(&Message::QueryStatus)?;
+        self.emit_frame(&Message::QueryBoard)?;
         if self.settings.clear_latched {
             self.emit_frame(&Message::ClearFault)?;
             self.handshake.clear_seq = self.link.unacked_messages().last().map(|(seq, _)| seq.0);
         }
-        self.emit_frame(&Message::Configure(self.configure))
+        let setup: Vec<Message> = self.setup.machine.setup_messages().collect();
+        for message in &setup {
+            self.emit_frame(message)?;
+        }
+        self.emit_frame(&Message::Configure(self.setup.configure))
     }
 
     /// The firmware's `Status` while configuring: what it holds latched.
@@ -184,6 +196,7 @@ impl LinkTask {
                 config_checksum: found,
                 latched: self.handshake.latched.unwrap_or_default(),
                 boot_cause: self.boot_cause,
+                chip: self.chip,
             }));
         }
         // An e-stop latched before the first configuration (powered on with the button
@@ -205,7 +218,11 @@ impl LinkTask {
         Err(LinkError::ConfigureRefused {
             path: self.path.clone(),
             refusal,
-            words: refusal_in_words(&refusal, &self.configure, &self.settings.actuator_names),
+            words: refusal_in_words(
+                &refusal,
+                &self.setup.configure,
+                &self.settings.actuator_names,
+            ),
         })
     }
 }

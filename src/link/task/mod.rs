@@ -7,9 +7,10 @@ use super::error::LinkError;
 use super::handle::{Connected, LinkEvent, LinkSettings, Request};
 use super::transport::{Connector, Transport};
 use crate::error_chain::error_chain;
+use crate::robot::wiring::RobotSetup;
 use crate::robot::MotionGroup;
 use firmware_protocol::message::{
-    Configure, Event, Fault, FirmwareState, HelloReply, NakReason, ResetCause, Status,
+    ChipInfo, Event, Fault, FirmwareState, HelloReply, NakReason, ResetCause, Status,
 };
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{Decoder, HostInbound, HostLink, HostPhase, Message};
@@ -68,7 +69,7 @@ enum Wake {
 
 pub(crate) struct LinkTask {
     connector: Arc<dyn Connector>,
-    configure: Configure,
+    setup: RobotSetup,
     checksum: u16,
     settings: LinkSettings,
     clock: Arc<dyn Clock>,
@@ -97,6 +98,8 @@ pub(crate) struct LinkTask {
     clears_unacked: Vec<u8>,
     last_nak_resend: u64,
     hello: Option<HelloReply>,
+    /// What the firmware's chip offers (its `BoardInfo`), once it said.
+    pub(super) chip: Option<ChipInfo>,
     /// Why the firmware last started, from its `Event Boot` (best effort: a board that
     /// started long before the port was opened has said it to nobody).
     pub(super) boot_cause: Option<ResetCause>,
@@ -108,7 +111,7 @@ pub(crate) struct LinkTask {
 impl LinkTask {
     pub(crate) fn new(
         connector: Arc<dyn Connector>,
-        configure: Configure,
+        setup: RobotSetup,
         settings: LinkSettings,
         clock: Arc<dyn Clock>,
         events: mpsc::UnboundedSender<LinkEvent>,
@@ -116,8 +119,9 @@ impl LinkTask {
         let now = clock.now_ms();
         LinkTask {
             connector,
-            checksum: configure.checksum().unwrap_or(0),
-            configure,
+            checksum: setup.configure.checksum().unwrap_or(0),
+            setup,
+            chip: None,
             settings,
             clock,
             events,
@@ -416,6 +420,7 @@ impl LinkTask {
     fn on_reply(&mut self, message: Message) -> Result<(), LinkError> {
         match message {
             Message::HelloReply(reply) => self.on_hello_reply(reply)?,
+            Message::BoardInfo(info) => self.chip = Some(info),
             Message::Status(status) => self.on_status(status)?,
             Message::Nak { seq, reason } => self.on_nak(seq.0, reason)?,
             Message::ConfigureRefused { refusal, .. } => self.on_configure_refused(refusal)?,

@@ -1,0 +1,176 @@
+//! A virtual wiring for a design that gives none, which only the simulator accepts:
+//! pins in actuator order, hall sensors at home, hobby-servo jaws, and drives derived
+//! from the design's times when it has no `motion` table.
+
+use super::{jaw_travel_ms, stepper, ActuatorWiring, MotorPins, WiringError};
+use crate::robot::actuators::{ActuatorMap, Role};
+use crate::robot::drive::Drive;
+use crate::robot::model::RobotModel;
+use firmware_protocol::message::{Actuator, BoardSetup, HomeSensor, SensorKind, Servo, Signal};
+
+/// The virtual start button's pin (active high).
+const BUTTON_PIN: u8 = 30;
+/// The virtual emergency-stop button's pin (active high: pressed).
+const ESTOP_PIN: u8 = 31;
+/// Microsteps per revolution of a drive derived from times (1.8° motor, 8 microsteps).
+const DERIVED_STEPS: u32 = 200;
+const DERIVED_MICROSTEPS: u32 = 8;
+/// Homing: back off and approach a few degrees around the magnet.
+const BACKOFF_DEG: u16 = 5;
+const APPROACH_DEG_S: u16 = 90;
+const SEEK_DEG_S: u32 = 720;
+const MAX_SEEK_DEG: u16 = 400;
+
+/// The shared wiring of a virtual board: the start and e-stop buttons; inputs are set
+/// as they change, not sampled, so there is nothing to debounce.
+pub(super) fn virtual_board() -> BoardSetup {
+    let high = |pin| {
+        Some(Signal {
+            pin,
+            active_high: true,
+        })
+    };
+    BoardSetup {
+        actuators: 0,
+        enable: None,
+        estop: high(ESTOP_PIN),
+        button: high(BUTTON_PIN),
+        debounce_samples: 1,
+        idle_disable_ms: 0,
+    }
+}
+
+/// Each actuator on the next free pins: a jaw on one, a stepper's STEP, DIR and hall
+/// sensor (active low) on three.
+pub(super) fn virtual_actuators(
+    model: &RobotModel,
+    map: &ActuatorMap,
+) -> Result<Vec<Actuator>, WiringError> {
+    let mut next = 0u8;
+    let mut take = |count: u8| {
+        next += count;
+        next - count
+    };
+    let actuators: Vec<Actuator> = map
+        .roles
+        .iter()
+        .map(|&role| match role {
+            Role::Jaw { gripper } => {
+                let g = &model.grippers[gripper];
+                Actuator::Servo(Servo {
+                    pin: take(1),
+                    open_us: 1000,
+                    closed_us: 2000,
+                    travel_ms: jaw_travel_ms(g.open_ms, g.close_ms),
+                })
+            }
+            Role::Rotation { gripper } => {
+                let g = &model.grippers[gripper];
+                let drive = g
+                    .drive
+                    .unwrap_or_else(|| derived_drive(g.quarter_ms, g.half_ms));
+                let first = take(3);
+                Actuator::Stepper(stepper(
+                    drive,
+                    4,
+                    motor_at(first),
+                    &hall_wiring(first, drive),
+                ))
+            }
+            Role::Flipper { flipper } => {
+                let f = &model.flippers[flipper];
+                let drive = f.drive.unwrap_or_else(|| flip_drive(f.flip_ms));
+                let first = take(3);
+                Actuator::Stepper(stepper(
+                    drive,
+                    1,
+                    motor_at(first),
+                    &hall_wiring(first, drive),
+                ))
+            }
+        })
+        .collect();
+    if next > BUTTON_PIN {
+        return Err(WiringError::TooManyPins {
+            robot: model.name.clone(),
+            actuators: actuators.len(),
+            needed: usize::from(next),
+        });
+    }
+    Ok(actuators)
+}
+
+/// STEP on `first`, DIR on the next pin.
+fn motor_at(first: u8) -> MotorPins {
+    MotorPins {
+        step: first,
+        dir: first + 1,
+    }
+}
+
+/// STEP on `first`, DIR and the hall sensor on the next two.
+fn hall_wiring(first: u8, drive: Drive) -> ActuatorWiring {
+    let seek_deg_s = drive.max_deg_s.min(SEEK_DEG_S) as u16;
+    ActuatorWiring {
+        motor: Some(motor_at(first)),
+        invert_dir: false,
+        jaw: None,
+        home: Some(HomeSensor {
+            input: Signal {
+                pin: first + 2,
+                active_high: false,
+            },
+            kind: SensorKind::Hall,
+            seek_positive: true,
+            seek_deg_s,
+            approach_deg_s: APPROACH_DEG_S.min(seek_deg_s),
+            backoff_deg: BACKOFF_DEG,
+            max_seek_deg: MAX_SEEK_DEG,
+            offset_steps: 0,
+        }),
+        stall: None,
+    }
+}
+
+/// A flip is one revolution: four times the speed and acceleration of a drive that
+/// makes a quarter turn in the flip's time.
+pub(super) fn flip_drive(flip_ms: u32) -> Drive {
+    let quarter = derived_drive(flip_ms, 0);
+    Drive {
+        max_deg_s: quarter.max_deg_s.saturating_mul(4),
+        accel_deg_s2: quarter.accel_deg_s2.saturating_mul(4),
+        ..quarter
+    }
+}
+
+/// A drive whose quarter turn takes `quarter_ms` and half turn at most `half_ms` (0: no
+/// half turn): an exact trapezoid when the two times allow one (1.5·q ≤ h < 2·q), else
+/// triangles short enough for both.
+pub fn derived_drive(quarter_ms: u32, half_ms: u32) -> Drive {
+    let (q, h) = (
+        f64::from(quarter_ms.max(1)) / 1000.0,
+        f64::from(half_ms) / 1000.0,
+    );
+    let (max_deg_s, accel_deg_s2) = if h >= 1.5 * q && h < 2.0 * q {
+        // d/v + v/a for 90° and 180°: v = 90/(h − q), a = v/(q − 90/v).
+        let v = 90.0 / (h - q);
+        (v, v / (q - 90.0 / v))
+    } else {
+        // Triangles: 2·sqrt(d/a) ≤ the time for both moves.
+        let a = (360.0 / (q * q)).max(if h > 0.0 { 720.0 / (h * h) } else { 0.0 });
+        (10_000.0, a)
+    };
+    Drive {
+        full_steps_per_rev: DERIVED_STEPS,
+        microsteps: DERIVED_MICROSTEPS,
+        gear_num: 1,
+        gear_den: 1,
+        max_deg_s: ceil_close(max_deg_s).clamp(1.0, 40_000.0) as u32,
+        accel_deg_s2: ceil_close(accel_deg_s2).clamp(23.0, 1.0e7) as u32,
+    }
+}
+
+/// Rounded up, except that a value a rounding error above a whole number is that number.
+fn ceil_close(x: f64) -> f64 {
+    (x - 1e-6).ceil()
+}

@@ -1,0 +1,255 @@
+//! The wiring tables of a design file (`[board]`, `[gripper.wiring]`, `[flipper.wiring]`):
+//! their serde form and the checks that turn them into typed values, each problem naming
+//! its key and what is allowed.
+
+use super::{ActuatorWiring, JawWiring, MotorPins};
+use crate::robot::drive::{out_of_range, Drive, KeyProblem};
+use firmware_protocol::message::{BoardSetup, HomeSensor, SensorKind, Signal};
+use serde::Deserialize;
+
+/// GPIO numbers a design may name; the firmware says which its chip has.
+const MAX_PIN: i64 = 31;
+
+/// The serde form of `[board]`: what every actuator shares.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BoardToml {
+    enable: Option<i64>,
+    #[serde(default = "low")]
+    enable_active: String,
+    estop: Option<i64>,
+    #[serde(default = "high")]
+    estop_active: String,
+    button: Option<i64>,
+    #[serde(default = "low")]
+    button_active: String,
+    #[serde(default = "four")]
+    debounce_samples: i64,
+    #[serde(default)]
+    idle_disable_ms: i64,
+}
+
+/// The serde form of an actuator's `wiring` table.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WiringToml {
+    step: Option<i64>,
+    dir: Option<i64>,
+    #[serde(default)]
+    invert_dir: bool,
+    jaw: Option<i64>,
+    #[serde(default = "open_us")]
+    jaw_open_us: i64,
+    #[serde(default = "closed_us")]
+    jaw_closed_us: i64,
+    home: Option<i64>,
+    #[serde(default = "low")]
+    home_active: String,
+    #[serde(default = "hall")]
+    home_sensor: String,
+    #[serde(default = "positive")]
+    home_seek: String,
+    home_seek_deg_s: Option<i64>,
+    home_approach_deg_s: Option<i64>,
+    #[serde(default = "twenty")]
+    home_backoff_deg: i64,
+    #[serde(default = "four_hundred")]
+    home_max_seek_deg: i64,
+    #[serde(default)]
+    home_offset_steps: i64,
+    stall: Option<i64>,
+    #[serde(default = "high")]
+    stall_active: String,
+}
+
+fn low() -> String {
+    "low".into()
+}
+fn high() -> String {
+    "high".into()
+}
+fn hall() -> String {
+    "hall".into()
+}
+fn positive() -> String {
+    "positive".into()
+}
+fn four() -> i64 {
+    4
+}
+fn twenty() -> i64 {
+    20
+}
+fn four_hundred() -> i64 {
+    400
+}
+fn open_us() -> i64 {
+    1000
+}
+fn closed_us() -> i64 {
+    2000
+}
+
+/// `value` if it is within `lo..=hi`.
+fn within(key: &'static str, value: i64, lo: i64, hi: i64) -> Result<i64, KeyProblem> {
+    if (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        Err(out_of_range(key, value, &format!("{lo}..={hi}")))
+    }
+}
+
+fn pin(key: &'static str, value: i64) -> Result<u8, KeyProblem> {
+    within(key, value, 0, MAX_PIN)
+        .map(|p| p as u8)
+        .map_err(|_| out_of_range(key, value, "GPIO numbers 0..=31"))
+}
+
+/// One of two words, as `true` for the first.
+fn either(key: &'static str, text: &str, yes: &str, no: &str) -> Result<bool, KeyProblem> {
+    match text {
+        t if t == yes => Ok(true),
+        t if t == no => Ok(false),
+        other => Err(KeyProblem {
+            key,
+            problem: format!("'{other}' is neither '{yes}' nor '{no}'"),
+        }),
+    }
+}
+
+fn signal(
+    key: &'static str,
+    pin_value: Option<i64>,
+    active_key: &'static str,
+    active: &str,
+) -> Result<Option<Signal>, KeyProblem> {
+    let Some(value) = pin_value else {
+        return Ok(None);
+    };
+    Ok(Some(Signal {
+        pin: pin(key, value)?,
+        active_high: either(active_key, active, "high", "low")?,
+    }))
+}
+
+impl BoardToml {
+    /// Checks every key; the actuator count is the design's, filled in later.
+    pub(crate) fn validate(&self) -> Result<BoardSetup, KeyProblem> {
+        Ok(BoardSetup {
+            actuators: 0,
+            enable: signal("enable", self.enable, "enable_active", &self.enable_active)?,
+            estop: signal("estop", self.estop, "estop_active", &self.estop_active)?,
+            button: signal("button", self.button, "button_active", &self.button_active)?,
+            debounce_samples: within("debounce_samples", self.debounce_samples, 1, 255)? as u8,
+            idle_disable_ms: within("idle_disable_ms", self.idle_disable_ms, 0, 3_600_000)? as u32,
+        })
+    }
+}
+
+impl WiringToml {
+    /// Whether it names a stepper driver's pins.
+    pub(crate) fn has_motor(&self) -> bool {
+        self.step.is_some() || self.dir.is_some()
+    }
+
+    /// Checks every key of an actuator driven by `drive` (none: it never turns, so it
+    /// has no motor); `has_jaw` says whether it needs (and may have) a jaw servo.
+    pub(crate) fn validate(
+        &self,
+        drive: Option<&Drive>,
+        has_jaw: bool,
+    ) -> Result<ActuatorWiring, KeyProblem> {
+        let jaw = match (has_jaw, self.jaw) {
+            (true, None) => {
+                return Err(KeyProblem {
+                    key: "jaw",
+                    problem: "missing: the gripper has a jaw; give its servo's signal pin".into(),
+                })
+            }
+            (false, Some(_)) => {
+                return Err(KeyProblem {
+                    key: "jaw",
+                    problem: "this actuator has no jaw (`jaw = false` or a flipper)".into(),
+                })
+            }
+            (true, Some(jaw)) => Some(JawWiring {
+                pin: pin("jaw", jaw)?,
+                open_us: within("jaw_open_us", self.jaw_open_us, 400, 2600)? as u16,
+                closed_us: within("jaw_closed_us", self.jaw_closed_us, 400, 2600)? as u16,
+            }),
+            (false, None) => None,
+        };
+        let Some(drive) = drive else {
+            for (key, given) in [("home", self.home), ("stall", self.stall)] {
+                if given.is_some() {
+                    return Err(KeyProblem {
+                        key,
+                        problem: "this gripper has no motor (it never turns): no sensor to wire"
+                            .into(),
+                    });
+                }
+            }
+            return Ok(ActuatorWiring {
+                motor: None,
+                invert_dir: false,
+                jaw,
+                home: None,
+                stall: None,
+            });
+        };
+        let needed = |key, value: Option<i64>| {
+            value.ok_or_else(|| KeyProblem {
+                key,
+                problem: "missing: give the pin of the stepper driver's input".into(),
+            })
+        };
+        Ok(ActuatorWiring {
+            motor: Some(MotorPins {
+                step: pin("step", needed("step", self.step)?)?,
+                dir: pin("dir", needed("dir", self.dir)?)?,
+            }),
+            invert_dir: self.invert_dir,
+            jaw,
+            home: self.home(drive)?,
+            stall: signal("stall", self.stall, "stall_active", &self.stall_active)?,
+        })
+    }
+
+    fn home(&self, drive: &Drive) -> Result<Option<HomeSensor>, KeyProblem> {
+        let Some(input) = signal("home", self.home, "home_active", &self.home_active)? else {
+            return Ok(None);
+        };
+        let top = i64::from(drive.max_deg_s).min(i64::from(u16::MAX));
+        let seek = within(
+            "home_seek_deg_s",
+            self.home_seek_deg_s.unwrap_or(180.min(top)),
+            1,
+            top,
+        )?;
+        let approach = within(
+            "home_approach_deg_s",
+            self.home_approach_deg_s.unwrap_or(30.min(seek)),
+            1,
+            seek,
+        )?;
+        Ok(Some(HomeSensor {
+            input,
+            kind: if either("home_sensor", &self.home_sensor, "end-stop", "hall")? {
+                SensorKind::EndStop
+            } else {
+                SensorKind::Hall
+            },
+            seek_positive: either("home_seek", &self.home_seek, "positive", "negative")?,
+            seek_deg_s: seek as u16,
+            approach_deg_s: approach as u16,
+            backoff_deg: within("home_backoff_deg", self.home_backoff_deg, 1, 360)? as u16,
+            max_seek_deg: within("home_max_seek_deg", self.home_max_seek_deg, 1, 3600)? as u16,
+            offset_steps: within(
+                "home_offset_steps",
+                self.home_offset_steps,
+                i64::from(i32::MIN),
+                i64::from(i32::MAX),
+            )? as i32,
+        }))
+    }
+}
