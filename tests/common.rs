@@ -169,3 +169,10 @@ pub fn run_daemon(config: &Path, dir: &Path) -> (Child, String) {
         .expect("cubed run starts");
     (daemon, http)
 }
+
+/// What the host sends at connect for `model`: its machine (the design's wiring) and
+/// its configuration.
+pub fn setup_for(model: &RobotModel) -> cubed::robot::wiring::RobotSetup {
+    let map = cubed::robot::ActuatorMap::new(model).expect("design fits the protocol");
+    cubed::robot::wiring::RobotSetup::for_design(model, &map).expect("design is wired")
+}

@@ -1,15 +1,16 @@
 //! The firmware core's ramps against the planner's time model: 200 random 20-turn
-//! programs of the four-arm design run through `cubed-firmware` (the example board,
-//! whose jaws and rotations the Pico board uses) in simulated time. The board accepted the design's `Configure`, so
+//! programs of the four-arm design run through `cubed-firmware` (set up with the design's
+//! own machine, as the host sends it) in simulated time. The board accepted the design's `Configure`, so
 //! every action is at least as fast as the design says: no program may take longer
 //! than planned. Prints planned vs firmware time (BENCHMARKS.md, "Firmware timing").
 
 use crate::common::scrambled;
 use cubed::robot::load_robot;
+use cubed::robot::wiring::RobotSetup;
 use cubed::robot::ActuatorMap;
 use cubed::robot::MotionGroup;
-use cubed_firmware::examples::FOUR_ARM;
-use cubed_firmware::{Actuator, Firmware, Pins};
+use cubed_firmware::examples::EXAMPLE_CHIP;
+use cubed_firmware::{Actuator, Firmware, Machine, Pins};
 use firmware_protocol::{encode, Decoder, Frame, Message, Seq, MAX_WIRE_LEN};
 use std::path::Path;
 
@@ -34,6 +35,7 @@ impl Pins for Motors {
 /// A host in simulated time: sends frames, acknowledges notifications, heartbeats.
 struct Bench {
     fw: Firmware<'static>,
+    machine: Machine,
     motors: Motors,
     decoder: Decoder,
     now: u64,
@@ -60,14 +62,14 @@ impl Bench {
 
     fn step(&mut self) {
         let next = self.fw.poll(self.now, &mut self.motors);
-        for (i, actuator) in FOUR_ARM.actuators.iter().enumerate() {
+        for (i, actuator) in self.machine.actuators.iter().enumerate() {
             if let Actuator::Stepper(stepper) = actuator {
                 if let Some(home) = stepper.home {
                     let rev = stepper.steps_per_rev() as i64;
                     let angle = self.motors.angle[i].rem_euclid(rev);
                     let near = angle <= 20 || angle >= rev - 20;
                     self.fw
-                        .set_input(home.input.index, near == home.input.active_high);
+                        .set_input(home.input.pin, near == home.input.active_high);
                 }
             }
         }
@@ -115,11 +117,13 @@ fn firmware_ramps_never_take_longer_than_the_plan() {
         load_robot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots/four-arm.toml"))
             .expect("four-arm loads");
     let map = ActuatorMap::new(&model).expect("fits");
+    let setup = RobotSetup::for_design(&model, &map).expect("wired");
     let (mut planned_total, mut firmware_total, mut errors) = (0u64, 0u64, Vec::new());
     for seed in 0..200 {
         let (_, program) = scrambled(&model, seed, 20);
         let mut bench = Bench {
-            fw: Firmware::new(&FOUR_ARM, 0),
+            fw: Firmware::new(&EXAMPLE_CHIP, 0),
+            machine: setup.machine,
             motors: Motors {
                 angle: [0; 12],
                 dir: [false; 12],
@@ -136,7 +140,10 @@ fn firmware_ramps_never_take_longer_than_the_plan() {
             },
             0,
         );
-        bench.send(Message::Configure(map.configure()), 0);
+        for message in setup.machine.setup_messages() {
+            bench.send(message, 0);
+        }
+        bench.send(Message::Configure(setup.configure), 0);
         bench.run(&[MotionGroup::Home {
             move_id: 1,
             mask: map.home_mask(),

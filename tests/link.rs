@@ -7,14 +7,13 @@ use cubed::link::{
     LinkError, LinkEvent, LinkHandle, LinkSettings, SerialConnector, StreamError, TokioClock,
 };
 use cubed::robot::ActuatorMap;
-use cubed::robot::{load_robot, Program, RobotModel};
+use cubed::robot::{Program, RobotModel};
 use cubed::sim::faults::FaultPlan;
 use cubed::sim::pty::Control;
 use cubed::sim::scenario::{program_groups, Scenario, ScenarioResult};
 use cubed::sim::spawn::RunningSim;
 use cubed::sim::{PhysicsMechanics, SimFirmware};
 use firmware_protocol::message::FirmwareState;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -117,7 +116,7 @@ async fn open_link(
     let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
     let link = LinkHandle::open(
         connector,
-        map.configure(),
+        crate::common::setup_for(model),
         LinkSettings::default(),
         Arc::new(TokioClock::new()),
     )
@@ -231,48 +230,63 @@ fn link_reports_the_start_button() {
 }
 
 #[test]
-fn link_refuses_a_firmware_for_another_design() {
+fn link_refuses_a_machine_the_firmware_refuses_naming_both_users_of_a_pin() {
     runtime().block_on(async {
-        let turntable = load_robot(Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/config/robots/turntable-flipper.toml"
-        )))
-        .expect("turntable design loads");
-        let map = ActuatorMap::new(&turntable).expect("fits");
-        let mechanics = PhysicsMechanics::new(turntable.clone(), map, &FaceletCube::default());
+        let model = four_arm();
+        let map = ActuatorMap::new(&model).expect("fits");
+        let names = cubed::link::fault_words::actuator_names(&map, &model);
+        let mechanics = PhysicsMechanics::new(model.clone(), map, &FaceletCube::default());
         let firmware = SimFirmware::new(mechanics, 0.0, 0).expect("the design is a firmware board");
         let sim = RunningSim::start(firmware, FaultPlan::default(), 1)
             .await
             .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
-        let four = ActuatorMap::new(&four_arm()).expect("fits");
+        // The right rotation's DIR on the left rotation's STEP pin: the design loader
+        // refuses that; sent anyway, the firmware must refuse it too, applying nothing.
+        let mut setup = crate::common::setup_for(&model);
+        let mut actuators = setup.machine.actuators.to_vec();
+        let left_step = match actuators[1] {
+            cubed_firmware::Actuator::Stepper(s) => s.step_pin,
+            other => panic!("actuator 1 is the left rotation, not {other:?}"),
+        };
+        if let cubed_firmware::Actuator::Stepper(s) = &mut actuators[3] {
+            s.dir_pin = left_step;
+        }
+        setup.machine.actuators =
+            firmware_protocol::FixedList::from_slice(&actuators, "actuators").expect("8");
         let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
+        let settings = LinkSettings {
+            actuator_names: names,
+            ..LinkSettings::default()
+        };
         let result = LinkHandle::open(
             connector,
-            four.configure(),
-            LinkSettings::default(),
+            setup,
+            settings,
             Arc::new(TokioClock::new()),
         )
         .await;
         let Err(error) = result else {
-            panic!("a four-arm configuration on a turntable robot must be refused");
+            panic!("a machine using one pin twice must be refused");
         };
         assert!(
             matches!(
                 error,
                 LinkError::ConfigureRefused {
-                    refusal: firmware_protocol::message::ConfigRefusal::TooManyActuators {
-                        board: 4
+                    refusal: firmware_protocol::message::ConfigRefusal::PinTaken {
+                        actuator: Some(3),
+                        pin: 2,
+                        by_actuator: Some(1),
+                        ..
                     },
                     ..
                 }
             ),
             "{error:?}"
         );
+        let words = error.to_string();
         assert!(
-            error
-                .to_string()
-                .ends_with("this robot needs 8 actuators, the board drives only 4"),
-            "{error}"
+            words.contains("the motor of gripper 'right': wiring dir is pin 2, already used by the motor of gripper 'left' wiring step"),
+            "{words}"
         );
         sim.stop().await.expect("sim stops");
     });
@@ -333,11 +347,10 @@ fn link_refuses_a_version_1_firmware_and_says_what_to_flash() {
                 }
             }
         });
-        let map = ActuatorMap::new(&four_arm()).expect("fits");
         let connector = Arc::new(SerialConnector::new(cubed::link::FixedPath(path), 115_200));
         let result = LinkHandle::open(
             connector,
-            map.configure(),
+            crate::common::setup_for(&four_arm()),
             LinkSettings::default(),
             Arc::new(TokioClock::new()),
         )
@@ -350,7 +363,7 @@ fn link_refuses_a_version_1_firmware_and_says_what_to_flash() {
             matches!(
                 error,
                 LinkError::VersionMismatch {
-                    host: 2,
+                    host: 3,
                     firmware: 1,
                     ..
                 }
@@ -359,11 +372,12 @@ fn link_refuses_a_version_1_firmware_and_says_what_to_flash() {
         );
         let text = error.to_string();
         assert!(
-            text.contains("speaks protocol 1, this cubed needs 2"),
+            text.contains("speaks protocol 1, this cubed needs 3"),
             "{text}"
         );
         assert!(
-            text.contains("rebuild and flash the firmware from this cubed version"),
+            text.contains("flash the firmware built from this cubed version")
+                && text.contains("cubed-fw-pico.uf2"),
             "{text}"
         );
     });

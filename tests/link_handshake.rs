@@ -32,7 +32,7 @@ fn every_handshake_succeeds_at_three_percent_byte_noise() {
             let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
             let opened = LinkHandle::open(
                 connector,
-                map.configure(),
+                crate::common::setup_for(&model),
                 LinkSettings::default(),
                 Arc::new(TokioClock::new()),
             )
@@ -102,7 +102,6 @@ fn a_firmware_that_never_confirms_the_configuration_is_named_as_that_stage() {
                 }
             }
         });
-        let map = ActuatorMap::new(&four_arm()).expect("fits");
         let connector = Arc::new(SerialConnector::new(cubed::link::FixedPath(path), 115_200));
         let settings = LinkSettings {
             handshake_timeout: Duration::from_millis(300),
@@ -110,7 +109,7 @@ fn a_firmware_that_never_confirms_the_configuration_is_named_as_that_stage() {
         };
         let result = LinkHandle::open(
             connector,
-            map.configure(),
+            crate::common::setup_for(&four_arm()),
             settings,
             Arc::new(TokioClock::new()),
         )

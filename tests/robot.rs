@@ -153,7 +153,7 @@ fn a_face_that_can_never_be_turned_is_impossible() {
 
 #[test]
 fn a_camera_that_never_sees_some_face_is_impossible() {
-    let text = std::fs::read_to_string(shipped_dir().join("six-motor.toml")).unwrap();
+    let text = unwired(&std::fs::read_to_string(shipped_dir().join("six-motor.toml")).unwrap());
     let only_up = text
         .split("\n[[camera]]")
         .take(2)
@@ -204,7 +204,7 @@ fn an_empty_or_repeating_support_set_is_refused() {
 
 #[test]
 fn more_actuators_than_the_firmware_takes_are_refused_when_the_file_loads() {
-    let six = std::fs::read_to_string(shipped_dir().join("six-motor.toml")).unwrap();
+    let six = unwired(&std::fs::read_to_string(shipped_dir().join("six-motor.toml")).unwrap());
     let jawed = six.replace("jaw = false", "jaw = true\nopen_ms = 100\nclose_ms = 100");
     let thirteen = format!(
         "{jawed}\n[[flipper]]\nname = \"flipper\"\nfrom = \"back\"\nto = \"up\"\nflip_ms = 450\n"
@@ -227,6 +227,58 @@ fn support_sets_that_block_every_turn_of_a_face_are_named_not_the_grippers() {
     let message = error_of(&text);
     assert!(
         message.contains("[support]: key 'sets'") && message.contains("can never be turned"),
+        "{message}"
+    );
+}
+
+/// A design's text without its wiring (`[board]` and every `wiring` table): what is left
+/// is a design only the simulator runs, and edits of its grippers need no pins.
+fn unwired(text: &str) -> String {
+    let mut skipping = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with('[') {
+            skipping = line == "[board]" || line.ends_with(".wiring]");
+        }
+        if !skipping {
+            out.push(line);
+        }
+    }
+    out.join("\n") + "\n"
+}
+
+#[test]
+fn a_pin_named_twice_in_a_design_is_refused_naming_both_keys() {
+    let text = four_arm_text().replacen("home = 12", "home = 11", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains("[[gripper]] 'right' wiring")
+            && message.contains("key 'home'")
+            && message.contains("pin 11 is already used by [[gripper]] 'left' wiring key 'home'"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_design_wired_in_part_is_refused() {
+    let text = four_arm_text();
+    let start = text.find("[board]").expect("a [board]");
+    let end = text[start + 1..]
+        .find("\n[")
+        .map_or(text.len(), |i| start + 1 + i);
+    let no_board = format!("{}{}", &text[..start], &text[end..]);
+    let message = error_of(&no_board);
+    assert!(
+        message.contains("[board]") && message.contains("the design wires its actuators"),
+        "{message}"
+    );
+    let message = error_of(&unwired(&text).replacen(
+        "[[gripper]]\nname = \"left\"",
+        "[board]\nestop = 15\n\n[[gripper]]\nname = \"left\"",
+        1,
+    ));
+    assert!(
+        message.contains("every gripper and flipper needs its wiring"),
         "{message}"
     );
 }

@@ -291,7 +291,7 @@ fn field_values_are_checked() {
         }
         decode_payload(0x87, &payload)
     };
-    assert_eq!(refused(0x0A, 1, 0, [0; 3]), bad_value("refusal_code", 0x0A));
+    assert_eq!(refused(0x0B, 1, 0, [0; 3]), bad_value("refusal_code", 0x0B));
     assert_eq!(refused(0x15, 1, 0, [0; 3]), bad_value("refusal_code", 0x15));
     assert_eq!(
         refused(0x02, 12, 0, [0; 3]),
@@ -319,11 +319,19 @@ fn field_values_are_checked() {
         bad_value("setup_key", 0x7F)
     );
 
-    // SetupActuator: a kind that is neither stepper nor servo, a missing pin, an index
-    // beyond the protocol's.
+    // SetupActuator: a kind that is neither stepper, servo nor fixed, a fixed one with a
+    // record, a missing pin, an index beyond the protocol's.
     assert_eq!(
-        decode_payload(0x0B, &[0, 3, 0, 0, 0, 0, 0, 0, 0]),
-        bad_value("setup_kind", 3)
+        decode_payload(0x0B, &[0, 4, 0, 0, 0, 0, 0, 0, 0]),
+        bad_value("setup_kind", 4)
+    );
+    assert_eq!(
+        decode_payload(0x0B, &[0, 3, 0]),
+        Err(Error::BadPayloadLength {
+            message_type: 0x0B,
+            expected: 2,
+            found: 3
+        })
     );
     assert_eq!(
         decode_payload(0x0B, &[0, 2, 0xFF, 0, 0, 0, 0, 0, 0]),

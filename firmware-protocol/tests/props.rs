@@ -130,6 +130,14 @@ fn config_refusal() -> impl Strategy<Value = ConfigRefusal> {
                 key,
                 pin
             }),
+        (0u8..12, any::<u8>(), 0u8..12, any::<u8>()).prop_map(
+            |(actuator, pin, by_actuator, by_pin)| ConfigRefusal::PwmShared {
+                actuator,
+                pin,
+                by_actuator,
+                by_pin
+            }
+        ),
     ]
 }
 

@@ -1,9 +1,10 @@
-//! `cubed config show`: which configuration file the daemon would use, why, and where its robot design, palette and data directory come from; then whether the files it names load.
+//! `cubed config show`: which configuration file the daemon would use, why, and where its robot design, palette and data directory come from; then whether the files it names load. `cubed config wiring`: which pin drives what on the robot's board.
 
 use super::refuse;
 use clap::{Args, Subcommand};
 use cubed::daemon::config_search::{describe_sources, discover_config};
 use cubed::error_chain::error_chain;
+use cubed::robot::wiring::{RobotSetup, WiringDoc};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,6 +12,21 @@ use std::process::ExitCode;
 pub enum ConfigCommand {
     /// Where each configuration file comes from (the search order, the file chosen, its robot design and palette).
     Show(ShowArgs),
+    /// The robot design's wiring: each actuator's pins, motor and sensors, and what the board shares (sent to the firmware at every connect).
+    Wiring(WiringArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct WiringArgs {
+    /// A robot design file instead of the configuration's (`[robot] design`).
+    #[arg(long)]
+    pub design: Option<PathBuf>,
+    /// A configuration file instead of the search.
+    #[arg(long, conflicts_with = "design")]
+    pub config: Option<PathBuf>,
+    /// `text` (a table) or `json`.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub format: String,
 }
 
 #[derive(Args, Debug)]
@@ -30,7 +46,37 @@ pub struct ShowArgs {
 pub fn run(command: ConfigCommand) -> anyhow::Result<ExitCode> {
     match command {
         ConfigCommand::Show(args) => show(args),
+        ConfigCommand::Wiring(args) => wiring(args),
     }
+}
+
+fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
+    let design = match args.design {
+        Some(design) => design,
+        None => match discover_config(args.config.as_deref()) {
+            Ok((config, _)) => config.robot_design,
+            Err(e) => return refuse(error_chain(&e)),
+        },
+    };
+    let model = match cubed::robot::load_robot(&design) {
+        Ok(model) => model,
+        Err(e) => return refuse(error_chain(&e)),
+    };
+    let map = cubed::robot::ActuatorMap::new(&model)?;
+    let setup = match RobotSetup::for_design(&model, &map) {
+        Ok(setup) => setup,
+        Err(e) => return refuse(format!("{}: {}", design.display(), error_chain(&e))),
+    };
+    let doc = WiringDoc::new(&model, &map, &setup);
+    if args.format == "json" {
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        println!("{}:", design.display());
+        for line in doc.lines() {
+            println!("{line}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {

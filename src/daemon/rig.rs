@@ -17,7 +17,7 @@ use crate::solver::Solver;
 use crate::vision::camera::{Camera, CameraError, Retake};
 use crate::vision::palette::{load_palette, Palette, PaletteError};
 use crate::vision::scan::GridChoice;
-use firmware_protocol::message::Fault;
+use firmware_protocol::message::{Fault, FirmwareState};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -368,6 +368,13 @@ impl Rig {
         news: impl FnMut(&LinkEvent),
     ) -> Result<&mut LinkHandle, RigError> {
         self.connect_soon().await?;
+        if self.robot_state.is_some() && self.firmware_unhomed().await {
+            // It switched its drivers off after the design's idle time: the motors were
+            // free to move, so nothing is known of where they are.
+            tracing::info!("the robot's drivers went off while idle: homing again");
+            self.forget_pose();
+            self.lost = LOST_ALL;
+        }
         if self.robot_state.is_none() {
             if self.link_ended_meanwhile() {
                 self.drop_link().await;
@@ -376,6 +383,16 @@ impl Rig {
             self.home_by_plan(news).await?;
         }
         self.link.as_mut().ok_or(RigError::Link(LinkError::Closed))
+    }
+
+    /// Whether the firmware says some actuator is not homed (drivers off after idling).
+    async fn firmware_unhomed(&self) -> bool {
+        let Some(link) = self.link.as_ref() else {
+            return false;
+        };
+        link.status()
+            .await
+            .is_ok_and(|status| status.state == FirmwareState::Unhomed)
     }
 
     /// The pose and actuator positions are unknown: home before the next motion.

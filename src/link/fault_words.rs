@@ -213,6 +213,16 @@ fn setup_refusal_in_words(refusal: &ConfigRefusal, name: &dyn Fn(u8) -> String) 
             who(actuator),
             design_key(key)
         ),
+        ConfigRefusal::PwmShared {
+            actuator,
+            pin,
+            by_actuator,
+            by_pin,
+        } => format!(
+            "{}: wiring jaw is pin {pin}, which shares its PWM output with pin {by_pin} of {}: the two servos would move together; wire one to another pin",
+            name(actuator),
+            name(by_actuator)
+        ),
         other => format!("refused: {other:?}"),
     }
 }

@@ -4,7 +4,8 @@ use super::config_syntax::{syntax_or_kind_error, FileKind};
 use super::direction::Direction;
 use super::drive::{timed, Drive, DriveToml};
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
-use super::wiring::{ActuatorWiring, BoardToml, WiringToml};
+use super::wiring::pins::ActuatorWiring;
+use super::wiring::{BoardToml, WiringToml};
 use serde::Deserialize;
 use std::path::Path;
 

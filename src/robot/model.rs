@@ -2,7 +2,7 @@
 
 use super::direction::{Direction, Orientation};
 use super::drive::Drive;
-use super::wiring::ActuatorWiring;
+use super::wiring::pins::ActuatorWiring;
 use firmware_protocol::message::BoardSetup;
 
 /// Most grippers a design may have (the state packs one jaw bit and one angle per gripper).

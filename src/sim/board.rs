@@ -16,11 +16,7 @@ pub enum BoardBuildError {
 /// A chip with 32 GPIOs, none kept, whose steps are pulsed as they come due.
 pub static SIM_CHIP: Chip = Chip {
     name: VIRTUAL_WIRING_FIRMWARE,
-    version: (0, 3, 0),
-    gpio_count: 32,
-    reserved_pins: 0,
-    max_step_rate: 200_000,
-    step_lead_us: 0,
+    ..cubed_firmware::examples::EXAMPLE_CHIP
 };
 
 /// The machine for `model` with `map`'s actuator order.

@@ -90,6 +90,11 @@ impl<M: Mechanics> SimFirmware<M> {
         self.clock.now_us()
     }
 
+    /// The machine these motors are (what the host sets the core up with).
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
     /// The core itself (for status and tests).
     pub fn core(&self) -> &Firmware<'static> {
         &self.core

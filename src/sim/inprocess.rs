@@ -107,7 +107,7 @@ impl Host {
     }
 }
 
-/// Handshakes, configures and homes `fw` with `home_mask`, then runs `groups`; the
+/// Handshakes, sets up (the simulator's own machine), configures and homes `fw` with `home_mask`, then runs `groups`; the
 /// firmware's time from the end of homing to the last `MoveDone`, µs.
 pub fn run_program<M: Mechanics>(
     fw: &mut SimFirmware<M>,
@@ -129,6 +129,11 @@ pub fn run_program<M: Mechanics>(
         },
         0,
     );
+    // The host sends the machine the design describes: the one the simulator is.
+    let setup: Vec<Message> = fw.machine().setup_messages().collect();
+    for message in setup {
+        host.send(fw, message, 0);
+    }
     host.send(fw, Message::Configure(configure), 0);
     let homed_at = host.run(
         fw,

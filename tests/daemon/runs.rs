@@ -602,3 +602,42 @@ fn hex_rgb(hex: &str) -> [u8; 3] {
     let byte = |k: usize| u8::from_str_radix(&hex[1 + 2 * k..3 + 2 * k], 16).expect("#rrggbb");
     [byte(0), byte(1), byte(2)]
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_after_the_drivers_went_off_while_idle_homes_the_robot_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let shipped =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots/four-arm.toml");
+    let text = std::fs::read_to_string(shipped).expect("the four-arm design");
+    assert!(
+        text.contains("idle_disable_ms = 300000"),
+        "the shipped idle time"
+    );
+    let design = dir.path().join("four-arm-idle.toml");
+    std::fs::write(
+        &design,
+        text.replace("idle_disable_ms = 300000", "idle_disable_ms = 10000"),
+    )
+    .expect("design written");
+    // The simulator's clock runs 20 times the wall clock: 10 s idle in half a second.
+    let mut config = crate::daemon::config(dir.path(), "", 20.0);
+    config.robot_design = design;
+    let daemon = start_with(&config).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(FaceletCube::default());
+    let first = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, first).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    // Idle for more than the design's 10 s of robot time: the firmware switches its
+    // drivers off, and its positions count as lost.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let second = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, second).await;
+    assert_eq!(
+        end.state,
+        DaemonState::Done,
+        "the second run homes first, then scans: {}",
+        end.message
+    );
+    daemon.shutdown().await;
+}

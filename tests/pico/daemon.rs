@@ -50,3 +50,42 @@ fn the_daemon_runs_from_the_pico_start_button_and_its_estop_reaches_the_board() 
         "the e-stop from the command line switched the drivers off"
     );
 }
+
+#[test]
+fn the_daemon_says_which_pin_the_pico_refuses_and_moves_nothing() {
+    let Some(elf) = available("a design the emulated Pico refuses, under the daemon") else {
+        return;
+    };
+    let pico = EmulatedPico::start(&elf, 23);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = robot_config(&pico.port, dir.path());
+    // The left jaw's servo on GP25, the Pico's LED: the design loader takes it (a GPIO
+    // number), the firmware knows it is the board's own.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = root.join("config/robots/four-arm.toml");
+    let text = std::fs::read_to_string(&shipped).expect("the four-arm design");
+    let design = dir.path().join("four-arm-led.toml");
+    std::fs::write(&design, text.replacen("jaw = 16", "jaw = 25", 1)).expect("design written");
+    let config_text = std::fs::read_to_string(&config).expect("config");
+    let shipped_text = shipped.to_string_lossy().into_owned();
+    assert!(config_text.contains(&shipped_text), "{config_text}");
+    std::fs::write(
+        &config,
+        config_text.replace(&shipped_text, &design.to_string_lossy()),
+    )
+    .expect("config written");
+    let (mut daemon, http) = run_daemon(&config, dir.path());
+    let status = wait_status(&http, "pin 25");
+    let _ = daemon.kill();
+    let _ = daemon.wait();
+    assert!(
+        status.contains("the left jaw") || status.contains("gripper 'left'"),
+        "names the actuator: {status}"
+    );
+    assert!(status.contains("wiring jaw is pin 25"), "{status}");
+    let trace = pico.trace();
+    assert!(
+        trace.outputs.is_empty() && trace.servo_pulses.is_empty(),
+        "nothing driven"
+    );
+}

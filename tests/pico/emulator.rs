@@ -125,12 +125,14 @@ impl EmulatedPico {
     pub fn start(elf: &Path, seed: u64) -> EmulatedPico {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let trace_path = dir.path().join("trace.txt");
+        let wiring_path = dir.path().join("wiring.json");
+        std::fs::write(&wiring_path, four_arm_wiring_json()).expect("wiring written");
         let mut child = Command::new("node")
             .arg(root().join(EMULATOR).join("pico.mjs"))
             .arg("--elf")
             .arg(elf)
             .arg("--machine")
-            .arg(root().join(EMULATOR).join("four-arm.json"))
+            .arg(&wiring_path)
             .arg("--trace")
             .arg(&trace_path)
             .args(["--seed", &seed.to_string()])
@@ -375,4 +377,22 @@ fn decode_hex(hex: &str) -> Vec<u8> {
     (0..hex.len() / 2)
         .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
         .collect()
+}
+
+/// The shipped four-arm design's wiring, as `cubed config wiring --format json` prints it
+/// for a builder: the machine the emulator models around the chip, and the one the host
+/// sends the firmware.
+pub fn four_arm_wiring_json() -> String {
+    let design = root().join("config/robots/four-arm.toml");
+    let design = design.to_str().expect("a UTF-8 path");
+    let output = crate::common::cubed(
+        &["config", "wiring", "--design", design, "--format", "json"],
+        None,
+    );
+    assert!(
+        output.status.success(),
+        "cubed config wiring: {}",
+        crate::common::stderr(&output)
+    );
+    crate::common::stdout(&output)
 }

@@ -12,6 +12,7 @@ mod emulator;
 mod exec;
 mod safety;
 mod session;
+mod setup;
 mod timing;
 mod trace;
 mod uf2;

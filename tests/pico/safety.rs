@@ -121,7 +121,7 @@ async fn press_start(pico: &EmulatedPico, machine: &Machine, link: &mut cubed::l
 }
 
 /// Waits (wall time) until the trace shows steps within the last few emulated ms.
-async fn wait_until_stepping(pico: &EmulatedPico, machine: &Machine) {
+pub(super) async fn wait_until_stepping(pico: &EmulatedPico, machine: &Machine) {
     for _ in 0..120 {
         tokio::time::sleep(Duration::from_millis(250)).await;
         let trace = pico.trace();

@@ -4,6 +4,7 @@
 use super::emulator::{available, EmulatedPico};
 use super::trace::Machine;
 use cubed::link::{FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock};
+use cubed::robot::wiring::RobotSetup;
 use cubed::robot::{ActuatorMap, MotionGroup, RobotModel};
 use firmware_protocol::message::{Action, Motion};
 use std::sync::Arc;
@@ -35,17 +36,23 @@ pub fn four_arm_pico(test: &str, seed: u64) -> Option<FourArmPico> {
 /// The four-arm design's rotation actuators (each gripper's jaw, then its rotation).
 pub const ROTATIONS: [u8; 4] = [1, 3, 5, 7];
 
-/// Opens the link (handshake and `Configure`), as `cubed exec` does.
+/// Opens the link (handshake, the design's machine, `Configure`), as `cubed exec` does.
 pub async fn open(pico: &EmulatedPico, map: &ActuatorMap, settings: LinkSettings) -> LinkHandle {
+    let setup = RobotSetup::for_design(&crate::common::four_arm(), map)
+        .expect("the four-arm design is wired");
+    open_with(pico, setup, settings)
+        .await
+        .expect("handshake and configure with the emulated Pico")
+}
+
+/// Opens the link sending `setup`.
+pub async fn open_with(
+    pico: &EmulatedPico,
+    setup: RobotSetup,
+    settings: LinkSettings,
+) -> Result<LinkHandle, cubed::link::LinkError> {
     let connector = Arc::new(SerialConnector::new(FixedPath(pico.port.clone()), 115_200));
-    LinkHandle::open(
-        connector,
-        map.configure(),
-        settings,
-        Arc::new(TokioClock::new()),
-    )
-    .await
-    .expect("handshake and configure with the emulated Pico")
+    LinkHandle::open(connector, setup, settings, Arc::new(TokioClock::new())).await
 }
 
 /// The next event, within `secs` of wall time (the emulator runs slower than the chip).

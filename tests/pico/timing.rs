@@ -69,7 +69,7 @@ fn four_steppers_at_top_speed_while_frames_stream() {
         widths.push(trace.shortest_pulse_ns(stepper.step).expect("step pulses"));
     }
     late_ns.sort_unstable();
-    let period_us = 1e6 / f64::from(cubed_firmware::examples::rotation(0).max_steps_s());
+    let period_us = 1e6 / f64::from(super::exec::design_rotation().max_steps_s());
     let (median, largest) = (late_ns[late_ns.len() / 2], late_ns[late_ns.len() - 1]);
     eprintln!(
         "emulated Pico, four steppers at top speed with status frames streaming: {} step edges; \

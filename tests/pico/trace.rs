@@ -1,17 +1,15 @@
 //! What the emulated Pico did, read back: the pin edges and sensor levels of the
-//! emulator's trace (emulated ns), the robot it models (`four-arm.json`), the frames the
+//! emulator's trace (emulated ns), the robot it models (the four-arm design's wiring), the frames the
 //! firmware sent with their emulated times, and the measures the tests take from them
 //! (each stepper's moves, step timing against the firmware core's ramp).
 
 use cubed_firmware::ramp::Ramp;
 use firmware_protocol::{Decoder, Message};
-use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Instant;
 
 /// The modelled robot, as the emulator reads it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 pub struct Machine {
     pub steppers: Vec<MachineStepper>,
     pub servos: Vec<MachineServo>,
@@ -20,7 +18,7 @@ pub struct Machine {
     pub button: MachineInput,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 pub struct MachineStepper {
     pub actuator: u8,
     pub name: String,
@@ -29,19 +27,19 @@ pub struct MachineStepper {
     pub microsteps_per_rev: i64,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 pub struct MachineServo {
     pub actuator: u8,
     pub pin: u8,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 pub struct MachineEnable {
     pub pin: u8,
     pub active_low: bool,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 pub struct MachineInput {
     pub pin: u8,
     /// The pin's level when not pressed.
@@ -49,11 +47,51 @@ pub struct MachineInput {
 }
 
 impl Machine {
+    /// The four-arm design's wiring (`cubed config wiring --format json`), read as the
+    /// emulator reads it.
     pub fn four_arm() -> Machine {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("firmware/boards/pico/emulator/four-arm.json");
-        let text = std::fs::read_to_string(&path).expect("four-arm.json");
-        serde_json::from_str(&text).expect("four-arm.json parses")
+        let doc: serde_json::Value =
+            serde_json::from_str(&super::emulator::four_arm_wiring_json()).expect("JSON");
+        let actuators = doc["actuators"].as_array().expect("actuators");
+        let of_kind = |kind: &'static str| actuators.iter().filter(move |a| a["kind"] == kind);
+        let number = |v: &serde_json::Value| v.as_u64().expect("a number");
+        let steppers = of_kind("stepper")
+            .map(|a| MachineStepper {
+                actuator: number(&a["index"]) as u8,
+                name: a["name"].as_str().expect("a name").to_string(),
+                step: number(&a["step"]) as u8,
+                dir: number(&a["dir"]) as u8,
+                microsteps_per_rev: number(&a["microsteps_per_rev"]) as i64,
+            })
+            .collect();
+        let servos = of_kind("servo")
+            .map(|a| MachineServo {
+                actuator: number(&a["index"]) as u8,
+                pin: number(&a["pin"]) as u8,
+            })
+            .collect();
+        let signal = |key: &str| {
+            let s = &doc["board"][key];
+            (number(&s["pin"]) as u8, s["active"] == "low")
+        };
+        let ((enable, enable_low), (estop, estop_low), (button, button_low)) =
+            (signal("enable"), signal("estop"), signal("button"));
+        Machine {
+            steppers,
+            servos,
+            enable: MachineEnable {
+                pin: enable,
+                active_low: enable_low,
+            },
+            estop: MachineInput {
+                pin: estop,
+                released: estop_low,
+            },
+            button: MachineInput {
+                pin: button,
+                released: button_low,
+            },
+        }
     }
 }
 

@@ -184,6 +184,18 @@ pub enum ConfigRefusal {
         /// The pin.
         pin: u8,
     },
+    /// Two servos on pins that share one PWM output of the chip (code 0x0A, key
+    /// `servo_pin`, value = pin, a = the other servo's actuator, b = its pin).
+    PwmShared {
+        /// Actuator index.
+        actuator: u8,
+        /// Its servo pin.
+        pin: u8,
+        /// The servo already on that PWM output.
+        by_actuator: u8,
+        /// That servo's pin.
+        by_pin: u8,
+    },
     /// A configured time is shorter than the board's ramp needs (codes 0x10 + the
     /// [`TimedMove`] code, value = the least time the board needs, ms).
     TooFast {
@@ -229,7 +241,8 @@ impl ConfigRefusal {
             ConfigRefusal::WrongKind { actuator }
             | ConfigRefusal::TooFast { actuator, .. }
             | ConfigRefusal::ContinuousWithoutSensor { actuator }
-            | ConfigRefusal::RangeBeyondTravel { actuator } => Some(actuator),
+            | ConfigRefusal::RangeBeyondTravel { actuator }
+            | ConfigRefusal::PwmShared { actuator, .. } => Some(actuator),
             ConfigRefusal::NotSetUp { actuator }
             | ConfigRefusal::OutOfRange { actuator, .. }
             | ConfigRefusal::PinTaken { actuator, .. }
@@ -245,6 +258,7 @@ impl ConfigRefusal {
             | ConfigRefusal::PinTaken { key, .. }
             | ConfigRefusal::NoSuchPin { key, .. }
             | ConfigRefusal::PinReserved { key, .. } => Some(key),
+            ConfigRefusal::PwmShared { .. } => Some(SetupKey::ServoPin),
             _ => None,
         }
     }
@@ -279,6 +293,17 @@ impl ConfigRefusal {
                 (0x08, i32::from(pin), i32::from(pins), 0)
             }
             ConfigRefusal::PinReserved { pin, .. } => (0x09, i32::from(pin), 0, 0),
+            ConfigRefusal::PwmShared {
+                pin,
+                by_actuator,
+                by_pin,
+                ..
+            } => (
+                0x0A,
+                i32::from(pin),
+                i32::from(by_actuator),
+                i32::from(by_pin),
+            ),
             ConfigRefusal::TooFast {
                 timed, needed_ms, ..
             } => (
@@ -397,6 +422,12 @@ impl ConfigRefusal {
                 actuator,
                 key: key()?,
                 pin: pin()?,
+            },
+            0x0A => ConfigRefusal::PwmShared {
+                actuator: index()?,
+                pin: pin()?,
+                by_actuator: u8::try_from(f.a).unwrap_or(u8::MAX),
+                by_pin: u8::try_from(f.b).unwrap_or(u8::MAX),
             },
             other if other > TOO_FAST_BASE => ConfigRefusal::TooFast {
                 actuator: index()?,

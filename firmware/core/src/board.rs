@@ -22,6 +22,9 @@ pub struct Chip {
     pub reserved_pins: u32,
     /// Most steps per second one stepper's step generator makes.
     pub max_step_rate: u32,
+    /// GPIO `n` drives PWM output `n % pwm_outputs` (two servos may not share one);
+    /// 0: every pin has its own.
+    pub pwm_outputs: u8,
     /// How far ahead of its time a ramp step is handed to [`crate::Pins::step`], µs: 0
     /// when the board pulses at once, more when a timer pulses it at its time (then the
     /// board must hold every step of that span).
@@ -132,6 +135,37 @@ fn check_pins(chip: &Chip, machine: &Machine) -> Check {
     Ok(())
 }
 
+/// Two servos on one PWM output would get the same pulse.
+fn check_pwm(chip: &Chip, machine: &Machine) -> Check {
+    if chip.pwm_outputs == 0 {
+        return Ok(());
+    }
+    let servos = || {
+        machine
+            .actuators
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Actuator::Servo(servo) => Some((i as u8, servo.pin)),
+                _ => None,
+            })
+    };
+    for (n, (actuator, pin)) in servos().enumerate() {
+        let output = pin % chip.pwm_outputs;
+        if let Some((by_actuator, by_pin)) =
+            servos().take(n).find(|s| s.1 % chip.pwm_outputs == output)
+        {
+            return Err(ConfigRefusal::PwmShared {
+                actuator,
+                pin,
+                by_actuator,
+                by_pin,
+            });
+        }
+    }
+    Ok(())
+}
+
 fn check_board(chip: &Chip, board: &BoardSetup, count: usize) -> Check {
     if count > MAX_ACTUATORS || usize::from(board.actuators) != count {
         return Err(ConfigRefusal::NotSetUp { actuator: None });
@@ -231,7 +265,8 @@ pub fn check_machine(chip: &Chip, machine: &Machine) -> Check {
             Actuator::Fixed => {}
         }
     }
-    check_pins(chip, machine)
+    check_pins(chip, machine)?;
+    check_pwm(chip, machine)
 }
 
 /// Whether `signal` is wired and its pin reads active at `levels` (bit per pin).

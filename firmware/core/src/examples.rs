@@ -16,6 +16,7 @@ pub const EXAMPLE_CHIP: Chip = Chip {
     gpio_count: 32,
     reserved_pins: 0,
     max_step_rate: 200_000,
+    pwm_outputs: 0,
     step_lead_us: 0,
 };
 

@@ -219,17 +219,25 @@ impl<'b> Firmware<'b> {
         }
     }
 
-    /// One sample of board input `index` (home sensors, e-stop, button): a board calls
-    /// this for every input once a loop; the level changes after the board's
-    /// `debounce_samples` samples in a row, except an e-stop being pressed, which counts
-    /// at its first sample.
+    /// One sample of board input `index` (home sensors, e-stop, button, stall outputs): a
+    /// board calls this for every input once a loop; the level changes after the board's
+    /// `debounce_samples` samples in a row, except a safety input (the e-stop, a driver's
+    /// stall output) turning active, which counts at its first sample.
     pub fn set_input(&mut self, index: u8, high: bool) {
-        match self.machine.board.estop {
-            Some(estop) if estop.pin == index && estop.active_high == high => {
-                self.inputs.set_now(index, high)
-            }
-            _ => self.inputs.sample(index, high),
+        if self.is_safety_input_going_active(index, high) {
+            self.inputs.set_now(index, high)
+        } else {
+            self.inputs.sample(index, high)
         }
+    }
+
+    fn is_safety_input_going_active(&self, pin: u8, high: bool) -> bool {
+        let stalls = self.machine.actuators.iter().filter_map(|a| match a {
+            Actuator::Stepper(stepper) => stepper.stall,
+            _ => None,
+        });
+        let mut safety = self.machine.board.estop.into_iter().chain(stalls);
+        safety.any(|s| s.pin == pin && s.active_high == high)
     }
 
     /// The next byte to write to the host.

@@ -102,11 +102,17 @@ impl Firmware<'_> {
     fn service_channels(&mut self, now: u64, pins: &mut impl Pins) {
         let lead_us = u64::from(self.chip.step_lead_us);
         for index in 0..self.channels.len() {
-            let sensor = self.machine.actuators.get(index).and_then(|hw| match hw {
-                Actuator::Stepper(stepper) => stepper.home.map(|home| home.input),
-                Actuator::Servo(_) | Actuator::Fixed => None,
-            });
+            let (sensor, stall) = match self.machine.actuators.get(index) {
+                Some(Actuator::Stepper(stepper)) => (stepper.home.map(|h| h.input), stepper.stall),
+                _ => (None, None),
+            };
             let sensor_active = self.input_active(sensor);
+            // A driver that reports a stall (a TMC2209's DIAG) while its motor moves: all
+            // stop, and this channel takes back its steps handed ahead below.
+            let moving = matches!(&self.channels[index], Channel::Stepper(s) if s.busy());
+            if moving && self.input_active(stall) {
+                self.on_stall(index as u8);
+            }
             let result = match &mut self.channels[index] {
                 Channel::Stepper(stepper) => stepper.service(now, lead_us, sensor_active, pins),
                 Channel::Servo(servo) => {

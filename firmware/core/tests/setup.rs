@@ -12,6 +12,7 @@ static SMALL_CHIP: Chip = Chip {
     gpio_count: 30,
     reserved_pins: (1 << 23) | (1 << 24) | (1 << 25) | (1 << 29),
     max_step_rate: 15_000,
+    pwm_outputs: 16,
     ..EXAMPLE_CHIP
 };
 
@@ -116,6 +117,26 @@ fn pins_the_chip_lacks_or_keeps_are_refused() {
 }
 
 #[test]
+fn two_servos_on_one_pwm_output_are_refused() {
+    let machine = machine_of(&[Actuator::Servo(jaw(0)), Actuator::Servo(jaw(16))]);
+    assert_eq!(
+        refusal_of(&SMALL_CHIP, machine).1,
+        Some(ConfigRefusal::PwmShared {
+            actuator: 1,
+            pin: 16,
+            by_actuator: 0,
+            by_pin: 0,
+        })
+    );
+    // GP17 has its own output (the second servo's configuration is then what is wrong).
+    let apart = machine_of(&[Actuator::Servo(jaw(0)), Actuator::Servo(jaw(17))]);
+    assert_eq!(
+        refusal_of(&SMALL_CHIP, apart).1,
+        Some(ConfigRefusal::WrongKind { actuator: 1 })
+    );
+}
+
+#[test]
 fn a_top_speed_beyond_the_step_generator_is_refused_in_degrees() {
     // 15 000 steps/s at 1600 microsteps per revolution is 3375 °/s.
     let mut fast = rotation(12, 0);
@@ -171,4 +192,48 @@ fn a_configure_without_its_setup_is_refused_and_a_refused_setup_keeps_the_old_ma
     );
     assert_eq!(rig.fw.machine(), &four_arm(), "the old machine stays");
     assert_eq!(rig.hw.applied.len(), 1);
+}
+
+#[test]
+fn a_wired_stall_output_stops_a_moving_stepper_with_a_stall_fault() {
+    let mut machine = four_arm();
+    let stall_pin = 24;
+    let mut actuators = machine.actuators.to_vec();
+    if let Actuator::Stepper(s) = &mut actuators[1] {
+        s.stall = Some(cubed_firmware::Signal {
+            pin: stall_pin,
+            active_high: true,
+        });
+    }
+    machine.actuators = firmware_protocol::FixedList::from_slice(&actuators, "a").expect("8");
+    // Steps handed 20 ms ahead, as to a timer's queue: the stall must take them back.
+    static AHEAD: Chip = Chip {
+        step_lead_us: 20_000,
+        ..EXAMPLE_CHIP
+    };
+    let mut rig = Rig::with_chip(&AHEAD, machine);
+    rig.ready();
+    // Not moving: a DIAG pulse means nothing.
+    rig.fw.set_input(stall_pin, true);
+    rig.poll();
+    rig.fw.set_input(stall_pin, false);
+    assert_eq!(rig.fw.state(), FirmwareState::Idle);
+    let start = rig.hw.now;
+    rig.send(crate::rig::motion(2, &[crate::rig::rotate(1, 1)]));
+    rig.run_until(start + 50_000);
+    rig.fw.set_input(stall_pin, true);
+    rig.poll();
+    assert!(
+        rig.has(&Message::Event(firmware_protocol::message::Event::Fault(
+            firmware_protocol::message::Fault::Stall { actuator: 1 }
+        )))
+    );
+    assert_eq!(rig.fw.state(), FirmwareState::Faulted);
+    let steps = rig.steps(1, start, u64::MAX).len();
+    rig.run_until(rig.hw.now + 200_000);
+    assert_eq!(
+        rig.steps(1, start, u64::MAX).len(),
+        steps,
+        "no step after the stall"
+    );
 }

@@ -11,12 +11,13 @@ use crate::robot::wiring::VIRTUAL_WIRING_FIRMWARE;
 use firmware_protocol::message::{ConfigRefusal, Fault, FaultFlags, HelloReply, NakReason, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{HostPhase, Message, PROTOCOL_VERSION};
+use std::collections::VecDeque;
 
 /// Attempts of the configuration stage (each from a fresh `Hello`) before giving up.
 pub(super) const CONFIGURE_ATTEMPTS: u32 = 4;
 
 /// How the handshake is going.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(super) struct Progress {
     /// When the first `Hello` went out.
     pub began: u64,
@@ -30,6 +31,12 @@ pub(super) struct Progress {
     pub latched: Option<FaultFlags>,
     /// Sequence number of the `ClearFault` sent ahead of `Configure`, if one was.
     pub clear_seq: Option<u8>,
+    /// When the `ConfigureReply` came (its checksum right) and the `QueryStatus` that
+    /// confirms what the firmware holds latched under its new machine was last sent.
+    pub confirming_since: Option<u64>,
+    /// The setup frames and the `Configure` not yet sent: they go out as the firmware's
+    /// receive window takes them.
+    pub unsent: VecDeque<Message>,
 }
 
 impl Progress {
@@ -41,6 +48,8 @@ impl Progress {
             naks: 0,
             latched: None,
             clear_seq: None,
+            confirming_since: None,
+            unsent: VecDeque::new(),
         }
     }
 }
@@ -81,6 +90,13 @@ impl LinkTask {
         started: u64,
     ) -> Result<(), LinkError> {
         if self.port.is_some() && now.saturating_sub(started) <= self.stage_timeout() {
+            self.send_handshake_frames()?;
+            if let Some(since) = self.handshake.confirming_since {
+                if now.saturating_sub(since) >= RETRANSMIT_TIMEOUT_MS {
+                    self.handshake.confirming_since = Some(now);
+                    self.emit_frame(&Message::QueryStatus)?;
+                }
+            }
             return self.retransmit_due(now);
         }
         if self.port.is_some() && self.handshake.configure_attempts < CONFIGURE_ATTEMPTS {
@@ -137,6 +153,7 @@ impl LinkTask {
             });
         }
         self.hello = Some(reply);
+        self.handshake.confirming_since = None;
         self.stage = Stage::Configuring {
             started: self.now(),
         };
@@ -148,18 +165,52 @@ impl LinkTask {
             self.emit_frame(&Message::ClearFault)?;
             self.handshake.clear_seq = self.link.unacked_messages().last().map(|(seq, _)| seq.0);
         }
-        let setup: Vec<Message> = self.setup.machine.setup_messages().collect();
-        for message in &setup {
-            self.emit_frame(message)?;
-        }
-        self.emit_frame(&Message::Configure(self.setup.configure))
+        self.handshake.unsent = self.setup.machine.setup_messages().collect();
+        self.handshake
+            .unsent
+            .push_back(Message::Configure(self.setup.configure));
+        self.send_handshake_frames()
     }
 
-    /// The firmware's `Status` while configuring: what it holds latched.
-    pub(super) fn on_handshake_status(&mut self, status: &Status) {
-        if matches!(self.stage, Stage::Configuring { .. }) {
+    /// Sends the setup frames and the `Configure` as far as the firmware's window allows.
+    fn send_handshake_frames(&mut self) -> Result<(), LinkError> {
+        while let Some(message) = self.handshake.unsent.front().copied() {
+            if self.link.check_can_send(&message).is_err() {
+                break;
+            }
+            self.emit_frame(&message)?;
+            self.handshake.unsent.pop_front();
+        }
+        Ok(())
+    }
+
+    /// The firmware's `Status` while configuring: what it holds latched; once the
+    /// configuration is confirmed, what it holds under its new machine (an e-stop pressed
+    /// at power-on latches only once the firmware knows its pin), and the link is up.
+    pub(super) fn on_handshake_status(&mut self, status: &Status) -> Result<(), LinkError> {
+        if !matches!(self.stage, Stage::Configuring { .. }) {
+            return Ok(());
+        }
+        if self.handshake.confirming_since.is_none() {
+            self.handshake.latched = Some(status.faults);
+            return Ok(());
+        }
+        if self.handshake.clear_seq.is_some() {
+            // A clear was asked for, yet the e-stop latched again under the new machine:
+            // its input is active (still pressed, or a wire open).
+            if status.faults.any(FaultFlags::ESTOP) {
+                return Err(LinkError::ClearRefused {
+                    path: self.path.clone(),
+                    latched: Some(status.faults),
+                });
+            }
+        } else {
+            // What latched as the machine was applied (an e-stop pressed since power-on)
+            // is latched from before this session too.
             self.handshake.latched = Some(status.faults);
         }
+        self.finish_handshake(status.config_checksum);
+        Ok(())
     }
 
     /// A frame of the configuration stage refused for good: the `ClearFault` (the e-stop
@@ -189,6 +240,15 @@ impl LinkTask {
                 found,
             });
         }
+        if self.handshake.confirming_since.is_none() {
+            self.handshake.confirming_since = Some(self.now());
+            self.emit_frame(&Message::QueryStatus)?;
+        }
+        Ok(())
+    }
+
+    /// The configuration is confirmed and what the firmware holds latched is known.
+    fn finish_handshake(&mut self, found: u16) {
         self.stage = Stage::Running;
         if let (Some(ready), Some(hello)) = (self.ready.take(), self.hello) {
             let _ = ready.send(Ok(Connected {
@@ -208,7 +268,6 @@ impl LinkTask {
         if estopped && self.handshake.clear_seq.is_none() {
             self.emit(LinkEvent::Fault(Fault::EStopLatched));
         }
-        Ok(())
     }
 
     pub(super) fn on_configure_refused(&mut self, refusal: ConfigRefusal) -> Result<(), LinkError> {

@@ -392,6 +392,8 @@ impl LinkTask {
             Message::Event(Event::ButtonPressed { button }) => {
                 self.emit(LinkEvent::Button { button })
             }
+            // While configuring, the confirming `Status` says what is latched.
+            Message::Event(Event::Fault(_)) if matches!(self.stage, Stage::Configuring { .. }) => {}
             Message::Event(Event::Fault(fault)) => {
                 if fault == Fault::EStopLatched {
                     self.confirm_estop();
@@ -461,7 +463,7 @@ impl LinkTask {
     }
 
     fn on_status(&mut self, status: Status) -> Result<(), LinkError> {
-        self.on_handshake_status(&status);
+        self.on_handshake_status(&status)?;
         for waiter in self.status_waiters.drain(..) {
             let _ = waiter.send(status);
         }

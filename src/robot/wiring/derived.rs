@@ -2,11 +2,11 @@
 //! pins in actuator order, hall sensors at home, hobby-servo jaws, and drives derived
 //! from the design's times when it has no `motion` table.
 
-use super::{jaw_travel_ms, stepper, ActuatorWiring, MotorPins, WiringError};
+use super::{jaw_servo, motor_of, stepper, ActuatorWiring, JawWiring, MotorPins, WiringError};
 use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::drive::Drive;
 use crate::robot::model::RobotModel;
-use firmware_protocol::message::{Actuator, BoardSetup, HomeSensor, SensorKind, Servo, Signal};
+use firmware_protocol::message::{Actuator, BoardSetup, HomeSensor, SensorKind, Signal};
 
 /// The virtual start button's pin (active high).
 const BUTTON_PIN: u8 = 30;
@@ -54,40 +54,25 @@ pub(super) fn virtual_actuators(
     let actuators: Vec<Actuator> = map
         .roles
         .iter()
-        .map(|&role| match role {
-            Role::Jaw { gripper } => {
-                let g = &model.grippers[gripper];
-                Actuator::Servo(Servo {
+        .map(|&role| match (role, motor_of(model, role)) {
+            (_, Some((drive, units, _))) => {
+                let first = take(3);
+                Actuator::Stepper(stepper(
+                    drive,
+                    units,
+                    motor_at(first),
+                    &hall_wiring(first, drive),
+                ))
+            }
+            (Role::Jaw { gripper }, None) => {
+                let jaw = JawWiring {
                     pin: take(1),
                     open_us: 1000,
                     closed_us: 2000,
-                    travel_ms: jaw_travel_ms(g.open_ms, g.close_ms),
-                })
+                };
+                Actuator::Servo(jaw_servo(model, gripper, jaw))
             }
-            Role::Rotation { gripper } => {
-                let g = &model.grippers[gripper];
-                let drive = g
-                    .drive
-                    .unwrap_or_else(|| derived_drive(g.quarter_ms, g.half_ms));
-                let first = take(3);
-                Actuator::Stepper(stepper(
-                    drive,
-                    4,
-                    motor_at(first),
-                    &hall_wiring(first, drive),
-                ))
-            }
-            Role::Flipper { flipper } => {
-                let f = &model.flippers[flipper];
-                let drive = f.drive.unwrap_or_else(|| flip_drive(f.flip_ms));
-                let first = take(3);
-                Actuator::Stepper(stepper(
-                    drive,
-                    1,
-                    motor_at(first),
-                    &hall_wiring(first, drive),
-                ))
-            }
+            (_, None) => Actuator::Fixed,
         })
         .collect();
     if next > BUTTON_PIN {

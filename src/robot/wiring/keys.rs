@@ -2,7 +2,7 @@
 //! their serde form and the checks that turn them into typed values, each problem naming
 //! its key and what is allowed.
 
-use super::{ActuatorWiring, JawWiring, MotorPins};
+use super::pins::{ActuatorWiring, JawWiring, MotorPins};
 use crate::robot::drive::{out_of_range, Drive, KeyProblem};
 use firmware_protocol::message::{BoardSetup, HomeSensor, SensorKind, Signal};
 use serde::Deserialize;
@@ -132,6 +132,19 @@ fn signal(
     }))
 }
 
+/// 0 (never), or long enough that the drivers stay on between a run's scan and its
+/// moves (the daemon homes again at the start of a run after they went off).
+fn idle_ms(value: i64) -> Result<u32, KeyProblem> {
+    match value {
+        0 | 10_000..=3_600_000 => Ok(value as u32),
+        _ => Err(out_of_range(
+            "idle_disable_ms",
+            value,
+            "0 (drivers stay on) or 10000..=3600000 (ms)",
+        )),
+    }
+}
+
 impl BoardToml {
     /// Checks every key; the actuator count is the design's, filled in later.
     pub(crate) fn validate(&self) -> Result<BoardSetup, KeyProblem> {
@@ -141,7 +154,7 @@ impl BoardToml {
             estop: signal("estop", self.estop, "estop_active", &self.estop_active)?,
             button: signal("button", self.button, "button_active", &self.button_active)?,
             debounce_samples: within("debounce_samples", self.debounce_samples, 1, 255)? as u8,
-            idle_disable_ms: within("idle_disable_ms", self.idle_disable_ms, 0, 3_600_000)? as u32,
+            idle_disable_ms: idle_ms(self.idle_disable_ms)?,
         })
     }
 }

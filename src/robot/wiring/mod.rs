@@ -5,46 +5,22 @@
 
 mod derived;
 mod keys;
+pub mod pins;
+mod table;
 
 pub use derived::derived_drive;
 pub(crate) use keys::{BoardToml, WiringToml};
+pub use pins::{ActuatorWiring, JawWiring, MotorPins};
+pub use table::{ActuatorDoc, BoardDoc, HomeDoc, SignalDoc, WiringDoc};
 
 use super::actuators::{ActuatorMap, Role};
 use super::drive::Drive;
 use super::model::RobotModel;
-use firmware_protocol::message::{
-    Actuator, Configure, HomeSensor, Machine, Servo, Signal, Stepper,
-};
+use firmware_protocol::message::{Actuator, Configure, Machine, Servo, Stepper};
 use firmware_protocol::FixedList;
 
 /// The firmware name of the simulator, the one firmware that takes a virtual wiring.
 pub const VIRTUAL_WIRING_FIRMWARE: &str = "cubed-sim";
-
-/// A jaw servo's signal pin and pulse widths.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct JawWiring {
-    pub pin: u8,
-    pub open_us: u16,
-    pub closed_us: u16,
-}
-
-/// A stepper driver's STEP and DIR inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MotorPins {
-    pub step: u8,
-    pub dir: u8,
-}
-
-/// One gripper's or flipper's wiring: its stepper driver's pins (none for a gripper
-/// that never turns), its jaw servo, its home sensor and stall output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ActuatorWiring {
-    pub motor: Option<MotorPins>,
-    pub invert_dir: bool,
-    pub jaw: Option<JawWiring>,
-    pub home: Option<HomeSensor>,
-    pub stall: Option<Signal>,
-}
 
 /// Everything the host sends the firmware at connect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,42 +92,55 @@ fn stepper(drive: Drive, units_per_rev: u16, motor: MotorPins, wiring: &Actuator
     }
 }
 
-/// A wired design's actuator (the design loader made sure every one has its wiring
-/// and drive).
-fn wired_actuator(model: &RobotModel, role: Role) -> Actuator {
-    let motor = |drive: Drive, units_per_rev, wiring: Option<ActuatorWiring>| match wiring
-        .and_then(|w| w.motor.map(|m| (m, w)))
-    {
-        Some((pins, w)) => Actuator::Stepper(stepper(drive, units_per_rev, pins, &w)),
-        None => Actuator::Fixed,
-    };
+/// A jaw's servo: `jaw`'s pin and pulses, the travel of its gripper's quicker move.
+fn jaw_servo(model: &RobotModel, gripper: usize, jaw: JawWiring) -> Servo {
+    let g = &model.grippers[gripper];
+    Servo {
+        pin: jaw.pin,
+        open_us: jaw.open_us,
+        closed_us: jaw.closed_us,
+        travel_ms: jaw_travel_ms(g.open_ms, g.close_ms),
+    }
+}
+
+/// A motor's drive (the design's `motion`, else derived from its times), its position
+/// units per revolution, and its wiring; `None` for a jaw.
+fn motor_of(model: &RobotModel, role: Role) -> Option<(Drive, u16, Option<ActuatorWiring>)> {
     match role {
-        Role::Jaw { gripper } => {
-            let g = &model.grippers[gripper];
-            let jaw = g.wiring.and_then(|w| w.jaw).unwrap_or(JawWiring {
-                pin: 0,
-                open_us: 1000,
-                closed_us: 2000,
-            });
-            Actuator::Servo(Servo {
-                pin: jaw.pin,
-                open_us: jaw.open_us,
-                closed_us: jaw.closed_us,
-                travel_ms: jaw_travel_ms(g.open_ms, g.close_ms),
-            })
-        }
+        Role::Jaw { .. } => None,
         Role::Rotation { gripper } => {
             let g = &model.grippers[gripper];
             let drive = g
                 .drive
                 .unwrap_or_else(|| derived_drive(g.quarter_ms, g.half_ms));
-            motor(drive, 4, g.wiring)
+            Some((drive, 4, g.wiring))
         }
         Role::Flipper { flipper } => {
             let f = &model.flippers[flipper];
             let drive = f.drive.unwrap_or_else(|| derived::flip_drive(f.flip_ms));
-            motor(drive, 1, f.wiring)
+            Some((drive, 1, f.wiring))
         }
+    }
+}
+
+/// A wired design's actuator (the design loader made sure every one has its wiring
+/// and drive).
+fn wired_actuator(model: &RobotModel, role: Role) -> Actuator {
+    if let Role::Jaw { gripper } = role {
+        let jaw = (model.grippers[gripper].wiring)
+            .and_then(|w| w.jaw)
+            .unwrap_or(JawWiring {
+                pin: 0,
+                open_us: 1000,
+                closed_us: 2000,
+            });
+        return Actuator::Servo(jaw_servo(model, gripper, jaw));
+    }
+    let motor = motor_of(model, role);
+    match motor.and_then(|(drive, units, w)| w.and_then(|w| w.motor.map(|m| (drive, units, m, w))))
+    {
+        Some((drive, units, pins, w)) => Actuator::Stepper(stepper(drive, units, pins, &w)),
+        None => Actuator::Fixed,
     }
 }
 

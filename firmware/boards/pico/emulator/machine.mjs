@@ -19,7 +19,7 @@ const isOutput = (state) => state === GPIOPinState.High || state === GPIOPinStat
 
 export class Machine {
   /**
-   * @param design the machine description (four-arm.json)
+   * @param design the machine description (`machineFromWiring` of a design's wiring)
    * @param tracePath where the trace goes
    * @param random a function giving [0, 1): where each motor starts
    */
@@ -114,12 +114,12 @@ export class Machine {
     this.updateSensor(stepper);
   }
 
-  /** A hall switch over a magnet at position 0: low (active) within the half width. */
+  /** A hall switch over a magnet at position 0: active within the half width. */
   updateSensor(stepper) {
     const revolution = stepper.microsteps_per_rev;
     const angle = ((stepper.position % revolution) + revolution) % revolution;
     const near = angle <= stepper.hall_half_width || angle >= revolution - stepper.hall_half_width;
-    const level = !near;
+    const level = stepper.hall_active_high ? near : !near;
     if (level !== stepper.sensorLevel) {
       stepper.sensorLevel = level;
       this.setInput(stepper.hall, level);

@@ -3,7 +3,8 @@
 // its USB CDC port carried over this process's standard input and output, so that a
 // test can bridge it to a pseudo-terminal and talk to it as to a real Pico.
 //
-//   node pico.mjs --elf FILE --machine four-arm.json --trace FILE [--seed N]
+//   node pico.mjs --elf FILE --machine WIRING.json --trace FILE [--seed N]
+//   (WIRING.json: `cubed config wiring --design config/robots/four-arm.toml --format json`)
 //
 // Standard input, one command a line:
 //   tx <hex>          bytes from the host to the firmware
@@ -25,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { Simulator } from 'rp2040js';
 import { bootFromElf } from './elf.mjs';
 import { Machine } from './machine.mjs';
+import { machineFromWiring } from './wiring.mjs';
 import { CdcHost } from './usb-host.mjs';
 
 const { values: args } = parseArgs({
@@ -63,7 +65,7 @@ function refuse(error) {
 }
 let design;
 try {
-  design = JSON.parse(readFileSync(args.machine, 'utf8'));
+  design = machineFromWiring(JSON.parse(readFileSync(args.machine, 'utf8')));
 } catch (error) {
   refuse(new Error(`--machine ${args.machine}: ${error.message}`));
 }

@@ -10,7 +10,7 @@ mod steps;
 mod unique_id;
 
 use core::panic::PanicInfo;
-use cubed_firmware::{BoardConfig, Firmware};
+use cubed_firmware::Firmware;
 use firmware_protocol::message::ResetCause;
 use hal::pac;
 use rp2040_hal as hal;
@@ -29,8 +29,6 @@ const XTAL_HZ: u32 = 12_000_000;
 const WATCHDOG_MS: u32 = 100;
 /// Left in watchdog scratch register 0 by the panic handler before it resets the chip.
 const PANIC_MAGIC: u32 = 0x6375_6265; // "cube"
-
-static BOARD: BoardConfig = board::BOARD;
 
 #[hal::entry]
 fn main() -> ! {
@@ -88,7 +86,7 @@ fn main() -> ! {
     let mut usb = builder.device_class(usbd_serial::USB_CLASS_CDC).build();
 
     let Some(firmware) = cortex_m::singleton!(: Firmware<'static> =
-        Firmware::restarted(&BOARD, timer.get_counter().ticks(), cause))
+        Firmware::restarted(&board::CHIP, timer.get_counter().ticks(), cause))
     else {
         halt()
     };

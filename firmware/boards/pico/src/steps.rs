@@ -4,26 +4,20 @@
 //! stepper due at that time in one pulse, at least 2 µs high), then sets the alarm to
 //! the next absolute time. USB and the protocol run in the main loop, below it.
 
-use crate::board::{ChannelPins, BOARD, PINS};
-use cubed_firmware::Actuator;
 use core::cell::RefCell;
 use cortex_m::interrupt::Mutex;
+use cubed_firmware::Actuator;
+use firmware_protocol::message::{Machine, MAX_ACTUATORS};
 use rp2040_hal::pac::{self, interrupt};
 
 /// Steps one stepper may have waiting: more than the lead holds at top speed.
 const SLOTS: usize = 32;
-
-// Every stepper's top speed over the lead must fit its ring (with room to spare).
-const _: () = {
-    let mut i = 0;
-    while i < BOARD.actuators.len() {
-        if let Actuator::Stepper(stepper) = &BOARD.actuators[i] {
-            let ahead = stepper.max_steps_s() as u64 * BOARD.step_lead_us as u64 / 1_000_000;
-            assert!(ahead + 2 <= SLOTS as u64, "step_lead_us holds more steps than the queue");
-        }
-        i += 1;
-    }
-};
+/// Ramp steps are handed to the queue this far ahead of their time (the core's
+/// `step_lead_us`): far more than the main loop's slowest pass.
+pub const LEAD_US: u32 = 2_000;
+/// The fastest a stepper may step: what its ring holds over the lead, with two to spare.
+pub const MAX_STEP_RATE: u32 = (SLOTS as u32 - 2) * (1_000_000 / LEAD_US);
+const _: () = assert!(MAX_STEP_RATE as u64 * LEAD_US as u64 / 1_000_000 + 2 <= SLOTS as u64);
 /// Step pulse high time, µs (DRV8825-class drivers need 1.9 µs, A4988 1 µs).
 const PULSE_US: u64 = 3;
 /// The alarm wakes the handler this long before a step, which then waits for the exact
@@ -67,25 +61,29 @@ impl Ring {
 
 /// Every stepper's ring and its STEP pin (as an SIO bit), by actuator index.
 struct Queue {
-    rings: [Ring; PINS.len()],
-    step_bits: [u32; PINS.len()],
+    rings: [Ring; MAX_ACTUATORS],
+    step_bits: [u32; MAX_ACTUATORS],
 }
 
 static QUEUE: Mutex<RefCell<Queue>> = Mutex::new(RefCell::new(Queue {
-    rings: [Ring::EMPTY; PINS.len()],
-    step_bits: step_bits(),
+    rings: [Ring::EMPTY; MAX_ACTUATORS],
+    step_bits: [0; MAX_ACTUATORS],
 }));
 
-const fn step_bits() -> [u32; PINS.len()] {
-    let mut bits = [0; PINS.len()];
-    let mut i = 0;
-    while i < PINS.len() {
-        if let ChannelPins::Stepper { step, .. } = PINS[i] {
-            bits[i] = 1 << step;
+/// Takes `machine`'s STEP pins and drops every waiting step (the core applies a new
+/// machine only with nothing moving).
+pub fn rewire(machine: &Machine) {
+    let mut bits = [0u32; MAX_ACTUATORS];
+    for (slot, actuator) in bits.iter_mut().zip(machine.actuators.iter()) {
+        if let Actuator::Stepper(stepper) = actuator {
+            *slot = 1 << (stepper.step_pin % 32);
         }
-        i += 1;
     }
-    bits
+    cortex_m::interrupt::free(|cs| {
+        let mut queue = QUEUE.borrow(cs).borrow_mut();
+        queue.rings = [Ring::EMPTY; MAX_ACTUATORS];
+        queue.step_bits = bits;
+    });
 }
 
 fn timer() -> &'static pac::timer::RegisterBlock {
@@ -122,7 +120,11 @@ pub fn start() {
 pub fn push(actuator: u8, at_us: u64) -> bool {
     cortex_m::interrupt::free(|cs| {
         let mut queue = QUEUE.borrow(cs).borrow_mut();
-        let Some(ring) = queue.rings.get_mut(usize::from(actuator)) else {
+        let index = usize::from(actuator);
+        if queue.step_bits.get(index).is_none_or(|&bit| bit == 0) {
+            return false;
+        }
+        let Some(ring) = queue.rings.get_mut(index) else {
             return false;
         };
         let was_first = ring.len == 0;
@@ -161,7 +163,7 @@ fn TIMER_IRQ_0() {
 /// other steppers coming due meanwhile are raised on time), then sets the alarm to the
 /// next step.
 fn pulse_due(queue: &mut Queue) {
-    let mut raised_at = [0u64; PINS.len()];
+    let mut raised_at = [0u64; MAX_ACTUATORS];
     let mut high = 0u32;
     loop {
         let now = now_us();
