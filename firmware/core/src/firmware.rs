@@ -568,11 +568,19 @@ impl<'b> Firmware<'b> {
     /// Halts every channel and empties the queue; an interrupted command leaves the
     /// firmware unhomed.
     pub(crate) fn stop_and_flush(&mut self) {
+        self.stop_every_channel(false);
+    }
+
+    /// Stops every channel, the steppers at once or down their deceleration ramps, and
+    /// empties the queue; an interrupted command leaves the firmware unhomed.
+    pub(crate) fn stop_every_channel(&mut self, decelerating: bool) {
         if self.running.take().is_some() {
             self.homed = 0;
         }
+        let now = self.now_us;
         for channel in self.channels.iter_mut() {
             match channel {
+                Channel::Stepper(stepper) if decelerating => stepper.decelerate(now),
                 Channel::Stepper(stepper) => stepper.halt(),
                 Channel::Servo(servo) => servo.halt(),
                 Channel::None => {}

@@ -48,6 +48,10 @@ impl Firmware<'_> {
         if self.drivers_on == 0 || (self.latched.0 == 0 && !idle) {
             return;
         }
+        // A motor still slowing down keeps its current until it stands.
+        if !self.channels_idle(now, true, false) {
+            return;
+        }
         for index in 0..16u8 {
             if self.drivers_on & (1 << index) != 0 {
                 pins.set_enable(index, false);
@@ -255,7 +259,9 @@ impl Firmware<'_> {
 
     /// Stops, flushes the queue, latches the fault and reports it.
     pub(crate) fn latch(&mut self, cause: FaultCause) {
-        self.stop_and_flush();
+        // A silent host leaves the machine sound: its motors slow down as they would
+        // at the end of a move. A stall, a limit or a lost home stop them at once.
+        self.stop_every_channel(cause == FaultCause::CommsTimeout);
         self.homed = 0;
         let fault = cause.protocol_fault();
         self.latched = FaultFlags(self.latched.0 | fault.flag());

@@ -124,3 +124,62 @@ fn a_noisy_sample_does_not_press_the_button_but_one_sample_of_estop_stops() {
     rig.poll();
     assert_eq!(rig.fw.state(), FirmwareState::EStopped);
 }
+
+#[test]
+fn a_host_gone_silent_mid_move_slows_the_motor_down_then_switches_it_off() {
+    // A slow rotation: 30°/s reached in half a second, a quarter turn in 3.5 s.
+    let mut slow = cubed_firmware::examples::rotation(12, 0);
+    slow.max_deg_s = 30;
+    slow.accel_deg_s2 = 60;
+    if let Some(home) = &mut slow.home {
+        home.seek_deg_s = 30;
+        home.approach_deg_s = 10;
+    }
+    let machine = crate::rig::machine_of(&[
+        cubed_firmware::Actuator::Servo(cubed_firmware::examples::jaw(20)),
+        cubed_firmware::Actuator::Stepper(slow),
+    ]);
+    let mut rig = Rig::new(machine);
+    rig.handshake(
+        firmware_protocol::message::Configure::new(
+            &crate::rig::four_arm_configure(4000, 8000).actuators[..2],
+        )
+        .expect("two"),
+    );
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: 0b11,
+    });
+    rig.run_until_done(1, 60_000_000).expect("homed");
+    rig.heartbeat = false;
+    let start = rig.hw.now;
+    rig.send(motion(2, &[rotate(1, 1)]));
+    rig.run_until(start + 3_000_000);
+    assert!(rig.has(&Message::Event(Event::Fault(Fault::CommsTimeout))));
+    let steps = rig.steps(1, start, u64::MAX);
+    let timeout = start + 2_000_000;
+    let after: Vec<u64> = steps.iter().copied().filter(|&at| at >= timeout).collect();
+    // Cruising at 133 steps/s when the host fell silent: it takes half a second to stop
+    // (about 33 steps), each step further from the last than the one before.
+    assert!(
+        (25..=40).contains(&after.len()),
+        "{} steps after the timeout",
+        after.len()
+    );
+    let gaps: Vec<u64> = after.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        gaps.windows(2).all(|g| g[1] + 50 >= g[0]),
+        "slowing down: {gaps:?}"
+    );
+    let last = *after.last().expect("steps");
+    assert!(last < timeout + 600_000, "stopped within 0.6 s: {last}");
+    // The driver goes off once the motor stands, not before.
+    let off = rig
+        .hw
+        .log
+        .iter()
+        .find(|(at, e)| *at >= timeout && *e == Edge::Enable(1, false))
+        .map(|&(at, _)| at)
+        .expect("the driver switched off");
+    assert!(off >= last, "off at {off} µs, last step at {last} µs");
+}

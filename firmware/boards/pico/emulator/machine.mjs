@@ -77,9 +77,11 @@ export class Machine {
 
   /** Writes everything traced so far, then calls `done`. */
   drain(done) {
-    this.flushTrace();
-    if (this.trace.write('')) done();
-    else this.trace.once('drain', done);
+    // A write's callback runs once its bytes are in the file, after every write before
+    // it: only then may a reader trust the file to hold everything traced.
+    const text = this.pending.length ? this.pending.join('\n') + '\n' : '\n';
+    this.pending = [];
+    this.trace.write(text, () => done());
   }
 
   watchEnable() {
