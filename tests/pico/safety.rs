@@ -64,12 +64,8 @@ fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
             last + 10_000_000 >= pressed,
             "the steppers were moving when it was pressed"
         );
-        let enable = &machine.enable;
         let off = trace
-            .outputs
-            .iter()
-            .find(|e| e.gpio == enable.pin && e.high == enable.active_low && e.ns >= pressed)
-            .map(|e| e.ns)
+            .enable_off_since(&machine, pressed)
             .expect("the drivers' ENABLE switched off after the e-stop");
         eprintln!(
             "emulated Pico: e-stop pin to last STEP edge {:+.1} µs (negative: none after the pin fell), \

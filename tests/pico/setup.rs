@@ -137,12 +137,8 @@ fn a_wired_stall_output_stops_every_stepper_and_switches_the_drivers_off() {
         let trace = pico.trace();
         let raised = trace.input_set(DIAG, true, 0).expect("DIAG raised");
         let last = trace.last_step_ns(&machine).expect("steps");
-        let enable = &machine.enable;
         let off = trace
-            .outputs
-            .iter()
-            .find(|e| e.gpio == enable.pin && e.high == enable.active_low && e.ns >= raised)
-            .map(|e| e.ns)
+            .enable_off_since(&machine, raised)
             .expect("ENABLE off after the stall");
         eprintln!(
             "emulated Pico: stall pin to last STEP edge {:+.1} µs, to ENABLE off {:.1} µs",

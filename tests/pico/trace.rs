@@ -230,6 +230,15 @@ impl Trace {
         shortest
     }
 
+    /// When the drivers' ENABLE first went to its "off" level at or after `since_ns`.
+    pub fn enable_off_since(&self, machine: &Machine, since_ns: u64) -> Option<u64> {
+        let enable = &machine.enable;
+        self.outputs
+            .iter()
+            .find(|e| e.gpio == enable.pin && e.high == enable.active_low && e.ns >= since_ns)
+            .map(|e| e.ns)
+    }
+
     /// The last step edge of any stepper, ns.
     pub fn last_step_ns(&self, machine: &Machine) -> Option<u64> {
         let steps: Vec<u8> = machine.steppers.iter().map(|s| s.step).collect();

@@ -166,11 +166,10 @@ fn check_pwm(chip: &Chip, machine: &Machine) -> Check {
     Ok(())
 }
 
-fn check_board(chip: &Chip, board: &BoardSetup, count: usize) -> Check {
+fn check_board(board: &BoardSetup, count: usize) -> Check {
     if count > MAX_ACTUATORS || usize::from(board.actuators) != count {
         return Err(ConfigRefusal::NotSetUp { actuator: None });
     }
-    let _ = chip;
     out_of_range(
         None,
         SetupKey::DebounceSamples,
@@ -256,7 +255,7 @@ fn check_servo(i: Option<u8>, servo: &Servo) -> Check {
 /// every pin (that it exists, is not the board's own, is used once). The first failure
 /// is returned, naming the actuator and key.
 pub fn check_machine(chip: &Chip, machine: &Machine) -> Check {
-    check_board(chip, &machine.board, machine.actuators.len())?;
+    check_board(&machine.board, machine.actuators.len())?;
     for (index, actuator) in machine.actuators.iter().enumerate() {
         let i = Some(index as u8);
         match actuator {
