@@ -25,6 +25,7 @@ pub mod cube;
 pub mod daemon;
 pub mod error_chain;
 pub mod link;
+pub mod metrics;
 pub mod named_file;
 pub mod pocket;
 pub mod robot;

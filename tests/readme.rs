@@ -1,13 +1,39 @@
-//! The README's commands, run as written: the `$ cubed …` transcripts (exit status, and the exact output where it is deterministic) and the backgrounded simulator with `cubed exec` against it.
+//! The user documents' commands, run as written: the `$ cubed …` transcripts of README.md and of every docs/*.md page (exit status, and the exact output where it is deterministic), and docs/simulator.md's backgrounded simulator with `cubed exec` against it.
 
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README")
+/// The page that holds the backgrounded simulator block.
+const SIMULATOR_PAGE: &str = "docs/simulator.md";
+
+/// One page's text, read from the repository; `name` is relative to its root.
+fn page(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// The README's fenced blocks, each as its lines.
+/// README.md, then every docs/*.md page in name order, each as (name, text).
+fn pages() -> Vec<(String, String)> {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut names: Vec<String> = std::fs::read_dir(&docs)
+        .unwrap_or_else(|e| panic!("{}: {e}", docs.display()))
+        .map(|entry| entry.expect("a docs/ entry").file_name())
+        .filter_map(|name| name.to_str().map(str::to_string))
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    names.sort();
+    names.insert(0, "README.md".to_string());
+    names
+        .into_iter()
+        .map(|name| {
+            let text = page(&name);
+            (name, text)
+        })
+        .collect()
+}
+
+/// A page's fenced blocks, each as its lines.
 fn blocks(text: &str) -> Vec<Vec<String>> {
     let mut found = Vec::new();
     let mut current: Option<Vec<String>> = None;
@@ -71,9 +97,20 @@ fn transcripts(text: &str) -> Vec<Transcript> {
 
 #[test]
 fn the_readme_transcripts_run_as_written() {
-    let all = transcripts(&readme());
-    assert!(all.len() >= 8, "transcripts found: {}", all.len());
-    for t in &all {
+    let all: Vec<(String, Transcript)> = pages()
+        .into_iter()
+        .flat_map(|(name, text)| {
+            transcripts(&text)
+                .into_iter()
+                .map(move |t| (name.clone(), t))
+        })
+        .collect();
+    assert!(
+        all.len() >= 8,
+        "transcripts found in README.md and docs/*.md: {}",
+        all.len()
+    );
+    for (name, t) in &all {
         let out = shell(&t.command);
         let printed = format!(
             "{}{}",
@@ -82,7 +119,12 @@ fn the_readme_transcripts_run_as_written() {
         );
         let refused = t.expected.first().is_some_and(|l| l.starts_with("invalid"));
         let code = if refused { 2 } else { 0 };
-        assert_eq!(out.status.code(), Some(code), "{}: {printed}", t.command);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{name}: {}: {printed}",
+            t.command
+        );
         // The 2x2's answers are optimal and the checker's words fixed: printed exactly. The
         // 3x3 solver's answer depends on the time budget: only its length is compared.
         let exact = (t.command.contains("--size 2") || refused) && !t.expected.is_empty();
@@ -91,12 +133,12 @@ fn the_readme_transcripts_run_as_written() {
             .filter(|l| !l.starts_with("cubed: "))
             .collect();
         if exact {
-            assert_eq!(lines, t.expected, "{}", t.command);
+            assert_eq!(lines, t.expected, "{name}: {}", t.command);
         } else if let (Some(expected), Some(got)) = (t.expected.first(), lines.first()) {
             let (e, g) = (expected.split(' ').count(), got.split(' ').count());
             assert!(
                 g <= e + 2,
-                "{}: {got:?} vs the README's {expected:?}",
+                "{name}: {}: {got:?} vs the page's {expected:?}",
                 t.command
             );
         }
@@ -105,11 +147,11 @@ fn the_readme_transcripts_run_as_written() {
 
 #[test]
 fn the_backgrounded_simulator_and_exec_run_as_written() {
-    let text = readme();
+    let text = page(SIMULATOR_PAGE);
     let block = blocks(&text)
         .into_iter()
         .find(|b| b.iter().any(|l| l.starts_with("cubed sim --pty")))
-        .expect("the README's simulator block");
+        .unwrap_or_else(|| panic!("{SIMULATOR_PAGE}: no block with `cubed sim --pty`"));
     let dir = tempfile::tempdir().expect("temp dir");
     let tmp = format!("{}/", dir.path().display());
     let script = block.join("\n").replace("/tmp/", &tmp);
@@ -119,8 +161,11 @@ fn the_backgrounded_simulator_and_exec_run_as_written() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "{printed}");
-    assert!(printed.contains("done: "), "exec finished: {printed}");
+    assert!(out.status.success(), "{SIMULATOR_PAGE}: {printed}");
+    assert!(
+        printed.contains("done: "),
+        "{SIMULATOR_PAGE}: exec finished: {printed}"
+    );
     let report = std::fs::read_to_string(dir.path().join("sim.json")).expect("the sim's report");
     let report: serde_json::Value = serde_json::from_str(&report).expect("JSON");
     assert_eq!(report["solved"], true, "{report}");

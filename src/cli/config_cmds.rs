@@ -2,7 +2,7 @@
 
 use super::refuse;
 use clap::{Args, Subcommand};
-use cubed::daemon::config_search::{describe_sources, discover_config};
+use cubed::daemon::config::search::{describe_sources, discover_config};
 use cubed::error_chain::error_chain;
 use cubed::robot::wiring::{RobotSetup, WiringDoc};
 use std::path::PathBuf;

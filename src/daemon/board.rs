@@ -1,7 +1,9 @@
 //! The status board: the one place the daemon's status document is changed; every change is pushed to watchers (the web page) as an event, and logged with `tracing`.
 
-use super::api::{DaemonEvent, DaemonInbox, DaemonState, LinkDoc, PaletteColourDoc};
-use super::api::{RecentLog, StatusDoc};
+use crate::daemon::api::DaemonInbox;
+use crate::daemon::api::RecentLog;
+use crate::daemon::docs::StatusDoc;
+use crate::daemon::docs::{DaemonEvent, DaemonState, LinkDoc, PaletteColourDoc};
 use crate::vision::palette::Palette;
 use tokio::sync::{broadcast, watch};
 
@@ -62,7 +64,7 @@ impl StatusBoard {
     /// for a person is counted when it is resumed to its end, or abandoned.
     pub(crate) fn finished(&self, run: u64, outcome: &str, over: bool) {
         if over {
-            super::metrics::run_finished(run, outcome);
+            crate::metrics::run_finished(run, outcome);
         }
         let event = DaemonEvent::RunFinished {
             run,

@@ -1,10 +1,11 @@
 //! `cubed dry-run`'s engine: N random cubes (3x3 or 2x2, as the daemon is configured) loaded into the simulated robot one after another, each run started through the daemon's own handle, awaited, and checked against the simulator's truth.
 
-use super::api::{DaemonState, RefusalKind, StartSource};
-use super::config::CubeSize;
-use super::launch::RunningDaemon;
-use super::launch::{random_of_size, solved_of_size};
 use crate::cube::ColourScheme;
+use crate::daemon::api::RefusalKind;
+use crate::daemon::config::CubeSize;
+use crate::daemon::docs::{DaemonState, StartSource};
+use crate::daemon::launch::RunningDaemon;
+use crate::daemon::launch::{random_of_size, solved_of_size};
 use crate::pocket::PocketFacelets;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -61,7 +62,7 @@ pub enum DryRunError {
         reason: String,
     },
     #[error("run history")]
-    History(#[from] super::history::HistoryError),
+    History(#[from] crate::daemon::history::HistoryError),
 }
 
 /// How many cubes, from which seed, and how patient the dry run is.
@@ -79,9 +80,9 @@ pub struct DryRunSettings {
 /// The run's record once its outcome is in the history (the state may say so a moment before,
 /// e.g. an e-stop is shown at once while the run winds down). Gives up after 30 s.
 pub async fn wait_recorded(
-    handle: &super::api::DaemonHandle,
+    handle: &crate::daemon::api::DaemonHandle,
     run: u64,
-) -> Result<Option<super::api::RunDetail>, super::history::HistoryError> {
+) -> Result<Option<crate::daemon::docs::RunDetail>, crate::daemon::history::HistoryError> {
     for _ in 0..1500 {
         let detail = handle.run(run)?;
         if detail.as_ref().is_none_or(|d| d.summary.outcome.is_some()) {
@@ -199,7 +200,7 @@ struct RunEnd {
 /// `resumes` allow. Errs with the daemon's reason when it will not resume.
 async fn follow_run(
     daemon: &RunningDaemon,
-    status: &mut tokio::sync::watch::Receiver<super::api::StatusDoc>,
+    status: &mut tokio::sync::watch::Receiver<crate::daemon::docs::StatusDoc>,
     run: u64,
     resumes: usize,
     ended: &mut RunEnd,
@@ -245,7 +246,7 @@ const RESUME_PATIENCE: Duration = Duration::from_secs(60);
 /// `estop-for`).
 async fn press_until_accepted<T, F>(press: impl Fn() -> F) -> Result<T, String>
 where
-    F: std::future::Future<Output = Result<T, super::api::Refusal>>,
+    F: std::future::Future<Output = Result<T, crate::daemon::api::Refusal>>,
 {
     let step = Duration::from_millis(100);
     let mut waited = Duration::ZERO;

@@ -1,16 +1,17 @@
 //! Starting and stopping the whole daemon in-process: history opened (interrupted runs reported), rig set up, the service task spawned; used by `cubed run`, `cubed dry-run` and the tests.
 
-use super::api::{DaemonEvent, DaemonHandle, DaemonState, LinkDoc, RunSummary, StatusDoc};
-use super::board::{palette_doc, StatusBoard};
-use super::config::{CubeSize, DaemonConfig};
-use super::context::RunSettings;
-use super::cube_size::RunCube;
-use super::data_lock::{DataDirLock, DataLockError};
-use super::history::{History, HistoryError, WaitingRun};
-use super::rig::{Rig, RigError, SimControls};
-use super::service::Service;
 use crate::cube::random::random_cube;
 use crate::cube::FaceletCube;
+use crate::daemon::api::DaemonHandle;
+use crate::daemon::board::{palette_doc, StatusBoard};
+use crate::daemon::config::{CubeSize, DaemonConfig};
+use crate::daemon::cube_size::RunCube;
+use crate::daemon::data_lock::{DataDirLock, DataLockError};
+use crate::daemon::docs::{DaemonEvent, DaemonState, LinkDoc, RunSummary, StatusDoc};
+use crate::daemon::history::{History, HistoryError, WaitingRun};
+use crate::daemon::rig::{Rig, RigError, SimControls};
+use crate::daemon::run::context::RunSettings;
+use crate::daemon::service::Service;
 use crate::error_chain::error_chain;
 use crate::pocket::{random_pocket, PocketFacelets};
 use crate::solver::Solver;
@@ -41,14 +42,14 @@ impl LaunchError {
 /// Loads the robot design and palette `config` names, and lists a `dir:` camera's folder, as a
 /// start would, without opening the robot, a webcam or the data directory (`cubed config show`).
 pub fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
-    super::rig::ConfigFiles::load(config)?;
-    super::data_lock::check_usable(&config.data_dir)?;
+    crate::daemon::rig::ConfigFiles::load(config)?;
+    crate::daemon::data_lock::check_usable(&config.data_dir)?;
     match &config.camera {
-        super::config::CameraChoice::Dir(dir) => {
-            super::rig::open_camera_folder(dir)?;
+        crate::daemon::config::CameraChoice::Dir(dir) => {
+            crate::daemon::rig::open_camera_folder(dir)?;
         }
-        super::config::CameraChoice::Usb(_) if !cfg!(feature = "camera") => {
-            return Err(super::rig::RigError::NoCameraSupport.into());
+        crate::daemon::config::CameraChoice::Usb(_) if !cfg!(feature = "camera") => {
+            return Err(crate::daemon::rig::RigError::NoCameraSupport.into());
         }
         _ => {}
     }
@@ -170,10 +171,10 @@ impl RunningDaemon {
             solve_budget: config.solve_budget,
             cube: RunCube::for_size(config.cube_size).await,
         };
-        super::metrics::daemon_started();
+        crate::metrics::daemon_started();
         for run in &interrupted {
             // Found ended by a crash or power loss: counted now, as the daemon records it.
-            super::metrics::run_finished(run.id, "interrupted");
+            crate::metrics::run_finished(run.id, "interrupted");
         }
         let waiting = waiting.map(|w| w.run);
         let read_only = read_only.filter(|_| opened_read_only);
@@ -301,8 +302,8 @@ fn read_only_notice(config: &DaemonConfig, error: &HistoryError, until_restart: 
 
 fn port_name(config: &DaemonConfig) -> String {
     match &config.port {
-        super::config::PortChoice::Sim => "the simulator".into(),
-        super::config::PortChoice::Serial(p) => p.display().to_string(),
+        crate::daemon::config::PortChoice::Sim => "the simulator".into(),
+        crate::daemon::config::PortChoice::Serial(p) => p.display().to_string(),
     }
 }
 
@@ -339,7 +340,7 @@ const RUN_IS_OVER: [&str; 3] = ["solved", "already_solved", "calibrated"];
 fn interrupted_notice(runs: &[RunSummary]) -> Option<String> {
     let ids: Vec<String> = runs.iter().map(|r| r.id.to_string()).collect();
     let last = runs.first()?;
-    let at = super::history::turns_made(last);
+    let at = crate::daemon::history::turns_made(last);
     let all = match ids.len() {
         1 => String::new(),
         _ => format!(

@@ -279,7 +279,7 @@ fn status_line(status: &StatusDoc) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::daemon::api::Progress;
+    use crate::daemon::docs::Progress;
 
     #[test]
     fn status_lines_for_people() {
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn the_status_ends_with_where_the_robot_link_stands() {
-        use crate::daemon::api::{LinkDoc, LinkState};
+        use crate::daemon::docs::{LinkDoc, LinkState};
         let mut s = crate::web::scripted::idle_status();
         s.link = LinkDoc::open();
         let text = ControlReply::Status(Box::new(s.clone())).render();

@@ -1,7 +1,7 @@
 //! The REST handlers and the API's error body (`{"error": {"kind", "reason"}}`): daemon refusals, history errors and bad input mapped to HTTP statuses.
 
 use super::server::AppState;
-use crate::daemon::api::{CalibrationDoc, GuideDoc, RunSummary};
+use crate::daemon::docs::{CalibrationDoc, GuideDoc, RunSummary};
 use crate::daemon::{HistoryError, Refusal, RefusalKind, RunDetail, StartSource, StatusDoc};
 use crate::error_chain::error_chain;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};

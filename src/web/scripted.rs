@@ -1,7 +1,7 @@
 //! A scripted stand-in for the daemon task, for tests of the web layer only: plays the [`DaemonInbox`] side with a fixed run (first start → run 1 to `done`, any later start → 409).
 
 use crate::cube::{format_moves, parse_moves, ColourScheme, FaceOrder, FaceletCube, Notation};
-use crate::daemon::api::{
+use crate::daemon::docs::{
     CalibrationDoc, GuideDoc, PaletteColourDoc, PhotoDoc, Progress, StickerDoc,
 };
 use crate::daemon::{DaemonEvent, DaemonInbox, DaemonState, Refusal, Request, StatusDoc};

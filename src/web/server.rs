@@ -204,9 +204,9 @@ async fn metrics() -> Response {
     (
         [(
             header::CONTENT_TYPE,
-            HeaderValue::from_static(crate::daemon::metrics::CONTENT_TYPE),
+            HeaderValue::from_static(crate::metrics::CONTENT_TYPE),
         )],
-        crate::daemon::metrics::exposition(),
+        crate::metrics::exposition(),
     )
         .into_response()
 }

@@ -313,7 +313,7 @@ async fn guide_answers_the_daemons_solution() {
         )
         .await;
     assert_eq!(status, 200, "{answer}");
-    let doc: crate::daemon::api::GuideDoc = serde_json::from_str(&answer).expect("a GuideDoc");
+    let doc: crate::daemon::docs::GuideDoc = serde_json::from_str(&answer).expect("a GuideDoc");
     assert_eq!(doc.solution.join(" "), scripted::SOLUTION);
     assert_eq!(doc.states.len(), doc.solution.len() + 1);
     server.shut_down().await;

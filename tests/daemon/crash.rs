@@ -6,7 +6,7 @@ use cubed::daemon::{DaemonState, StartSource};
 
 /// `cubed_runs_total{outcome="interrupted"}` in the daemon's metrics (process-wide).
 fn interrupted_runs_counted() -> f64 {
-    cubed::daemon::metrics::exposition()
+    cubed::metrics::exposition()
         .lines()
         .find_map(|l| l.strip_prefix("cubed_runs_total{outcome=\"interrupted\"} "))
         .and_then(|v| v.parse().ok())

@@ -284,7 +284,7 @@ impl LinkTask {
         while let Some(seq) = self.link.due_for_retransmit(now) {
             let len = self.link.retransmit(seq, now, &mut out)?;
             self.outbox.extend_from_slice(&out[..len]);
-            crate::daemon::metrics::retransmitted(1);
+            crate::metrics::retransmitted(1);
         }
         Ok(())
     }
@@ -338,9 +338,7 @@ impl LinkTask {
         for decoded in self.decoder.feed(bytes) {
             match decoded {
                 Ok(frame) => frames.push(frame),
-                Err(firmware_protocol::Error::BadCrc { .. }) => {
-                    crate::daemon::metrics::crc_error(false)
-                }
+                Err(firmware_protocol::Error::BadCrc { .. }) => crate::metrics::crc_error(false),
                 Err(_) => {}
             }
         }
@@ -453,7 +451,7 @@ impl LinkTask {
             NakReason::OutOfOrder | NakReason::BadCrc | NakReason::BadFrame
         );
         if matches!(reason, NakReason::BadCrc) {
-            crate::daemon::metrics::crc_error(true);
+            crate::metrics::crc_error(true);
         }
         if early && now.saturating_sub(self.last_nak_resend) >= NAK_RESEND_SPACING_MS {
             self.last_nak_resend = now;

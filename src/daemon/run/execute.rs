@@ -1,24 +1,24 @@
 //! The execute stage: records the solution, streams its firmware commands with progress on the page (move i of N, ETA), journals every acknowledged move, and leaves the rig knowing where the robot stopped.
 
-use super::api::{DaemonState, Progress};
-use super::board::StatusBoard;
-use super::context::{LinkNews, Phase, RunContext};
-use super::run_error::RunError;
 use crate::cube::{format_moves, Move, Notation};
+use crate::daemon::board::StatusBoard;
+use crate::daemon::docs::{DaemonState, Progress};
+use crate::daemon::run::context::{LinkNews, Phase, RunContext};
+use crate::daemon::run::error::RunError;
 use crate::link::LinkEvent;
 use crate::robot::{EncodedProgram, MotionGroup, Plan, ProgramDoc, RobotState};
 use std::sync::Arc;
 use std::time::Instant;
 
 /// A plan ready to stream: its firmware commands and what is true after each of its steps.
-pub(super) struct Executable {
+pub(crate) struct Executable {
     pub plan: Plan,
     pub encoded: EncodedProgram,
     pub after: Vec<AfterStep>,
 }
 
 /// The cube, the robot's pose, the face turns made and the planned time after one step.
-pub(super) struct AfterStep {
+pub(crate) struct AfterStep {
     pub facelets: String,
     pub pose: RobotState,
     pub turns: usize,
@@ -37,7 +37,7 @@ impl Executable {
 
 /// Streams the program with progress, journaling each acknowledged move with the face turns it
 /// completed; returns the turns made.
-pub(super) async fn execute(
+pub(crate) async fn execute(
     ctx: &mut RunContext,
     executable: &Executable,
     attempt: u32,
@@ -59,7 +59,7 @@ pub(super) async fn execute(
         .await;
     let (last_step, ran) = (progress.last_step, progress.ran);
     let turns_done = last_step.map_or(0, |s| executable.after[s].turns);
-    super::metrics::moves_executed(turns_done as u32);
+    crate::metrics::moves_executed(turns_done as u32);
     ctx.rig.advance(&executable.encoded, ran);
     // The time is recorded however the stream ended: a stopped run's history shows the part run.
     phase.end(ctx);
@@ -131,8 +131,8 @@ fn show_start(board: &StatusBoard, executable: &Executable, solution: String) {
 /// Follows the acknowledged moves: journal, page, and the last step done.
 struct ProgressReport<'a> {
     ctx_run: u64,
-    history: Arc<super::history::History>,
-    abort: Arc<super::abort::AbortFlag>,
+    history: Arc<crate::daemon::history::History>,
+    abort: Arc<crate::daemon::run::abort::AbortFlag>,
     board: StatusBoard,
     link_news: LinkNews,
     executable: &'a Executable,
@@ -175,7 +175,7 @@ impl<'a> ProgressReport<'a> {
         self.turns_journaled = turns;
         if let Err(e) = self.history.journal_ack(self.ctx_run, move_id, new_turns) {
             // Without its journal a run could not be recovered after a crash: a fault.
-            super::context::history_fault(
+            crate::daemon::run::context::history_fault(
                 &self.board,
                 &self.abort,
                 &format!("could not journal move {move_id}"),

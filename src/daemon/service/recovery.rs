@@ -4,8 +4,9 @@
 
 use super::idle::LinkNotes;
 use super::{Job, Service};
-use crate::daemon::api::{DaemonState, LinkDoc, Refusal};
+use crate::daemon::api::Refusal;
 use crate::daemon::board::StatusBoard;
+use crate::daemon::docs::{DaemonState, LinkDoc};
 use crate::daemon::rig::Rig;
 use crate::error_chain::error_chain;
 
@@ -51,7 +52,7 @@ impl Service {
             self.board.log(format!("run {run} abandoned (reset)"));
             let recorded = self.history.run(run).ok().flatten();
             let outcome = recorded.and_then(|r| r.summary.outcome);
-            crate::daemon::metrics::run_finished(run, outcome.as_deref().unwrap_or("interrupted"));
+            crate::metrics::run_finished(run, outcome.as_deref().unwrap_or("interrupted"));
         }
         let reached = self.rig.as_ref().is_none_or(|rig| rig.connected());
         let mut words = if reached {

@@ -1,8 +1,8 @@
 //! Why a run (or a calibration) did not go on: one typed error per way a stage can end early, and how each maps to the run's outcome (refused, failed, stopped, e-stopped).
 
-use super::abort::{Abort, AbortFlag};
-use super::rig::{EncodeError, RigError};
 use crate::cube::Face;
+use crate::daemon::rig::{EncodeError, RigError};
+use crate::daemon::run::abort::{Abort, AbortFlag};
 use crate::link::StreamError;
 use crate::robot::{AwareError, PlanError};
 use crate::vision::advice::what_to_do;
@@ -17,11 +17,11 @@ use tokio::task::JoinError;
 
 /// Why a run the history could not be written for ended (the history adds the write that
 /// failed when it records the ending).
-pub(super) const HISTORY_STOPPED_RUN: &str =
+pub(crate) const HISTORY_STOPPED_RUN: &str =
     "the run history could not be written, so the run was stopped at a step boundary";
 
 /// [`HISTORY_STOPPED_RUN`] naming the write that failed, as the run's ending and the page say it.
-pub(super) fn history_stopped_run_by(write: &str) -> String {
+pub(crate) fn history_stopped_run_by(write: &str) -> String {
     format!(
         "the run history could not be written ({write}), so the run was stopped at a step boundary"
     )

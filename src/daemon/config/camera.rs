@@ -1,13 +1,13 @@
 //! The `[camera]` keys: `grid` ("auto", `[x, y, side]` or four corners), and those that lock the webcam (`exposure`, `white_balance`, `gain`, `focus`: "auto", "locked" or a number; `flush_frames`, `average_frames`), validated with errors naming the key and what is allowed.
 
-use super::config::GridSetting;
+use crate::daemon::config::GridSetting;
 use crate::vision::camera::lock::{Control, ControlSetting, LockSettings};
 use serde::Deserialize;
 
 /// `[camera]` as written.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
-pub(super) struct CameraSection {
+pub(crate) struct CameraSection {
     pub source: String,
     #[serde(default = "default_grid")]
     pub grid: toml::Value,
@@ -24,11 +24,11 @@ fn default_grid() -> toml::Value {
 }
 
 /// Why a lock key is invalid: the key and the problem.
-pub(super) type KeyProblem = (&'static str, String);
+pub(crate) type KeyProblem = (&'static str, String);
 
 impl CameraSection {
     /// The validated lock settings (defaults: every control locked, 4 frames flushed, 3 averaged).
-    pub(super) fn lock(&self) -> Result<LockSettings, KeyProblem> {
+    pub(crate) fn lock(&self) -> Result<LockSettings, KeyProblem> {
         let defaults = LockSettings::default();
         let setting = |control: Control, value: &Option<toml::Value>| match value {
             None => Ok(defaults.of(control)),
@@ -55,7 +55,7 @@ const MAX_GRID_PIXELS: f32 = 100_000.0;
 
 /// `grid`: "auto", `[x, y, side]` in pixels (finite, within the frame any camera has), or the
 /// face's four corners `[[x, y], [x, y], [x, y], [x, y]]` as `--show-grids` says them.
-pub(super) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
+pub(crate) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
     let bad = || {
         "expected \"auto\", [x, y, side] (the face's top-left corner and side, pixels) or four \
          corners [[x, y], [x, y], [x, y], [x, y]] (top-left, top-right, bottom-right, \
@@ -140,7 +140,7 @@ fn frames(
     min: i64,
 ) -> Result<usize, KeyProblem> {
     let default = i64::try_from(default).unwrap_or(i64::MAX);
-    super::config::whole_within(value, default, (min, 30)).map_err(|problem| (key, problem))
+    crate::daemon::config::whole_within(value, default, (min, 30)).map_err(|problem| (key, problem))
 }
 
 #[cfg(test)]

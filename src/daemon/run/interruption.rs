@@ -2,9 +2,9 @@
 //! firmware reboot. Each says, in words, what a person must do before Resume, or that nothing
 //! physical is in doubt and the daemon resumes by itself (re-home, rescan, solve again).
 
-use super::abort::Abort;
-use super::rig::RigError;
-use super::run_error::RunError;
+use crate::daemon::rig::RigError;
+use crate::daemon::run::abort::Abort;
+use crate::daemon::run::error::RunError;
 use crate::link::{LinkError, StreamError};
 use firmware_protocol::message::Fault;
 

@@ -1,7 +1,10 @@
 //! The daemon's configuration file (`config/cubed.toml`): serde form, then validation into typed settings with errors naming file, section, key and the allowed values.
 
-use super::config_camera::{grid_setting, CameraSection};
-pub use super::cube_size::CubeSize;
+mod camera;
+pub mod search;
+
+use crate::daemon::config::camera::{grid_setting, CameraSection};
+pub use crate::daemon::cube_size::CubeSize;
 use crate::error_chain::error_chain;
 use crate::robot::config_syntax::{syntax_or_kind_error, FileKind};
 use crate::robot::ConfigError;
@@ -547,5 +550,4 @@ pub fn default_data_dir() -> Option<PathBuf> {
 }
 
 #[cfg(test)]
-#[path = "config_tests.rs"]
 mod tests;

@@ -1,17 +1,20 @@
 //! The daemon task: one run at a time, requests answered with 409 when they do not fit the state, the robot's start button, e-stop at any time, and a safe shutdown (stop at a step boundary, record, exit).
 
-use super::abort::{Abort, AbortFlag};
-use super::api::CalibrationDoc;
-use super::api::{DaemonInbox, DaemonState, LinkDoc, LinkState, Refusal, Request, StartSource};
-use super::board::StatusBoard;
-use super::context::{RunContext, RunSettings};
-use super::cube_size::RunCube;
-use super::history::History;
-use super::outcome::Outcome;
-use super::rig::EStopSlot;
-use super::rig::Rig;
-use super::run_error::{Ending, RunError};
-use super::tasks::{calibrate_run, guide};
+pub(crate) mod tasks;
+
+use crate::daemon::api::{DaemonInbox, Refusal, Request};
+use crate::daemon::board::StatusBoard;
+use crate::daemon::cube_size::RunCube;
+use crate::daemon::docs::CalibrationDoc;
+use crate::daemon::docs::{DaemonState, LinkDoc, LinkState, StartSource};
+use crate::daemon::history::History;
+use crate::daemon::rig::EStopSlot;
+use crate::daemon::rig::Rig;
+use crate::daemon::run::abort::{Abort, AbortFlag};
+use crate::daemon::run::context::{RunContext, RunSettings};
+use crate::daemon::run::error::{Ending, RunError};
+use crate::daemon::run::outcome::Outcome;
+use crate::daemon::service::tasks::{calibrate_run, guide};
 use crate::error_chain::error_chain;
 use idle::LinkNotes;
 use std::sync::Arc;
@@ -243,11 +246,11 @@ impl Service {
                 return Err(Refusal::unavailable(format!(
                     "cannot record a new run: {}; free space where the run history is kept ({}), then start again",
                     error_chain(&e),
-                    self.history.data_dir.display()
+                    self.history.data_dir().display()
                 )));
             }
         };
-        super::metrics::run_started(id);
+        crate::metrics::run_started(id);
         self.board.update(|s| {
             s.state = DaemonState::Scanning;
             s.message = format!("run {id} starting");
@@ -297,9 +300,9 @@ impl Service {
                     Err(error) => Outcome::from(error),
                 }
             } else if resuming {
-                super::pipeline::resume(&mut ctx).await
+                crate::daemon::run::pipeline::resume(&mut ctx).await
             } else {
-                super::pipeline::run(&mut ctx).await
+                crate::daemon::run::pipeline::run(&mut ctx).await
             };
             RunEnd {
                 rig: ctx.rig,
@@ -331,7 +334,7 @@ impl Service {
 
     /// Halts the motors now (whatever the state) and latches until reset.
     fn emergency_stop(&mut self) {
-        super::metrics::estop(true);
+        crate::metrics::estop(true);
         self.board
             .log("emergency stop asked (the page, `cubed estop` or the API)");
         if let Some(active) = &self.active {
@@ -481,10 +484,8 @@ impl Service {
     }
 }
 
-#[path = "service_recovery.rs"]
 mod recovery;
 
-#[path = "service_idle.rs"]
 mod idle;
 use idle::idle_event;
 

@@ -1,13 +1,13 @@
 //! The run history's SQLite file: opening it, its pragmas, and the versioned schema (`PRAGMA user_version`) with its migrations.
 
-use super::history::HistoryError;
+use crate::daemon::history::error::HistoryError;
 use crate::error_chain::error_chain;
 use rusqlite::{Connection, TransactionBehavior};
 use std::path::Path;
 use std::time::Duration;
 
 /// Schema version this build writes, and the newest it can read.
-pub(super) const SCHEMA_VERSION: i64 = 5;
+pub(crate) const SCHEMA_VERSION: i64 = 5;
 
 /// `MIGRATIONS[v]` takes the schema from version `v` to `v + 1`; append, never edit.
 const MIGRATIONS: [&str; SCHEMA_VERSION as usize] =
@@ -99,7 +99,7 @@ ALTER TABLE runs ADD COLUMN photos_pruned_ms INTEGER;
 
 /// Opens `path`, refusing files that are not a cubed history of a version this build knows,
 /// before anything is written to them; then sets the pragmas and migrates to [`SCHEMA_VERSION`].
-pub(super) fn open_database(path: &Path) -> Result<Connection, HistoryError> {
+pub(crate) fn open_database(path: &Path) -> Result<Connection, HistoryError> {
     let failed = |e: rusqlite::Error| open_error(path, e);
     let mut conn = Connection::open(path).map_err(failed)?;
     conn.busy_timeout(Duration::from_secs(5)).map_err(failed)?;

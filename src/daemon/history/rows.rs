@@ -1,7 +1,9 @@
 //! The run history's rows as the API's records: the queries that read them, column encodings (readings, confidences) both ways, image paths and URLs, and decoding that names the run and column of a bad value.
 
-use super::api::{PhotoDoc, RunSummary, ScanRecord, SolutionRecord, StepTiming, StickerDoc};
-use super::history::HistoryError;
+use crate::daemon::docs::{
+    PhotoDoc, RunSummary, ScanRecord, SolutionRecord, StepTiming, StickerDoc,
+};
+use crate::daemon::history::error::HistoryError;
 use crate::error_chain::error_chain;
 use rusqlite::types::FromSql;
 use rusqlite::{params, Connection, Params, Row};
@@ -9,40 +11,40 @@ use std::collections::BTreeMap;
 use std::path::{Component, Path};
 
 /// Face letters in net order: face `f` owns stickers `f*9..f*9+9`.
-pub(super) const FACES: &str = "URFDLB";
+pub(crate) const FACES: &str = "URFDLB";
 
 /// Columns read by [`summary`], in `SELECT` form.
-pub(super) const SUMMARY_COLUMNS: &str =
+pub(crate) const SUMMARY_COLUMNS: &str =
     "id, started_ms, finished_ms, source, cube, outcome, moves, error, last_acked_move";
 
 /// Net position of a face letter.
-pub(super) fn face_index(face: char) -> Option<usize> {
+pub(crate) fn face_index(face: char) -> Option<usize> {
     FACES.chars().position(|f| f == face)
 }
 
 /// Where the web layer serves a photo.
-pub(super) fn image_url(run: u64, attempt: u32, face: char) -> String {
+pub(crate) fn image_url(run: u64, attempt: u32, face: char) -> String {
     format!("/api/runs/{run}/images/{attempt}/{face}")
 }
 
 /// A photo's file, relative to the data directory (as stored).
-pub(super) fn image_relative_path(run: u64, attempt: u32, face: char) -> String {
+pub(crate) fn image_relative_path(run: u64, attempt: u32, face: char) -> String {
     format!("images/{run}/{attempt}-{face}.png")
 }
 
 /// Whether a stored relative path stays inside the data directory.
-pub(super) fn is_safe_relative(path: &str) -> bool {
+pub(crate) fn is_safe_relative(path: &str) -> bool {
     let path = Path::new(path);
     path.components().count() > 0 && path.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
 /// Readings as 3 bytes (R, G, B) per sticker: 162 for a 3x3, 72 for a 2x2.
-pub(super) fn encode_readings(readings: &[[u8; 3]]) -> Vec<u8> {
+pub(crate) fn encode_readings(readings: &[[u8; 3]]) -> Vec<u8> {
     readings.concat()
 }
 
 /// Confidences as a JSON array; values JSON cannot hold are the strings "inf", "-inf", "nan".
-pub(super) fn encode_confidence(values: &[f32]) -> String {
+pub(crate) fn encode_confidence(values: &[f32]) -> String {
     let items: Vec<String> = values
         .iter()
         .map(|&v| match v {
@@ -56,20 +58,20 @@ pub(super) fn encode_confidence(values: &[f32]) -> String {
 }
 
 /// Reads one column of one run's row; a missing or mistyped value names both.
-pub(super) struct Cols<'a, 'r> {
+pub(crate) struct Cols<'a, 'r> {
     pub row: &'a Row<'r>,
     pub run: i64,
     pub table: &'static str,
 }
 
 impl Cols<'_, '_> {
-    pub(super) fn get<T: FromSql>(&self, column: &'static str) -> Result<T, HistoryError> {
+    pub(crate) fn get<T: FromSql>(&self, column: &'static str) -> Result<T, HistoryError> {
         self.row
             .get(column)
             .map_err(|e| self.bad(column, error_chain(&e)))
     }
 
-    pub(super) fn bad(&self, column: &'static str, message: String) -> HistoryError {
+    pub(crate) fn bad(&self, column: &'static str, message: String) -> HistoryError {
         HistoryError::BadRow {
             run: self.run,
             column: format!("{}.{column}", self.table),
@@ -79,7 +81,7 @@ impl Cols<'_, '_> {
 }
 
 /// A `runs` row selected with [`SUMMARY_COLUMNS`].
-pub(super) fn summary(row: &Row<'_>) -> Result<RunSummary, HistoryError> {
+pub(crate) fn summary(row: &Row<'_>) -> Result<RunSummary, HistoryError> {
     let id: i64 = Cols {
         row,
         run: 0,
@@ -105,7 +107,7 @@ pub(super) fn summary(row: &Row<'_>) -> Result<RunSummary, HistoryError> {
 }
 
 /// A `scans` row (attempt, readings, facelets, confidence, error), photos not yet attached.
-pub(super) fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> {
+pub(crate) fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> {
     let cols = Cols {
         row,
         run,
@@ -124,7 +126,7 @@ pub(super) fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> 
 }
 
 /// The runs `sql` selects with [`SUMMARY_COLUMNS`].
-pub(super) fn query_summaries<P: Params>(
+pub(crate) fn query_summaries<P: Params>(
     conn: &Connection,
     sql: &str,
     params: P,
@@ -140,7 +142,7 @@ pub(super) fn query_summaries<P: Params>(
 }
 
 /// The rows of one run from `sql` (which takes the run id as ?1), each decoded by `decode`.
-pub(super) fn query_rows<T>(
+pub(crate) fn query_rows<T>(
     conn: &Connection,
     sql: &str,
     run: i64,
@@ -157,7 +159,7 @@ pub(super) fn query_rows<T>(
 }
 
 /// An `images` row (attempt, face) as the attempt and its photo, stickers not yet attached.
-pub(super) fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
+pub(crate) fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
     let cols = Cols {
         row,
         run: run as i64,
@@ -181,7 +183,7 @@ pub(super) fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
 }
 
 /// A photo's sticker box as stored: `[left, top, right, bottom]` in JSON.
-pub(super) fn encode_grid(grid: [f32; 4]) -> String {
+pub(crate) fn encode_grid(grid: [f32; 4]) -> String {
     serde_json::to_string(&grid).unwrap_or_default()
 }
 
@@ -193,7 +195,7 @@ fn decode_grid(text: &str) -> Option<[f32; 4]> {
 }
 
 /// A `solutions` row.
-pub(super) fn solution(row: &Row<'_>, run: i64) -> Result<SolutionRecord, HistoryError> {
+pub(crate) fn solution(row: &Row<'_>, run: i64) -> Result<SolutionRecord, HistoryError> {
     let cols = Cols {
         row,
         run,
@@ -211,7 +213,7 @@ pub(super) fn solution(row: &Row<'_>, run: i64) -> Result<SolutionRecord, Histor
 }
 
 /// A `steps` row.
-pub(super) fn step(row: &Row<'_>, run: i64) -> Result<StepTiming, HistoryError> {
+pub(crate) fn step(row: &Row<'_>, run: i64) -> Result<StepTiming, HistoryError> {
     let cols = Cols {
         row,
         run,
@@ -227,7 +229,7 @@ pub(super) fn step(row: &Row<'_>, run: i64) -> Result<StepTiming, HistoryError> 
 
 /// Scans by attempt, with each attempt's photos (net order) and their stickers; an attempt
 /// with photos but no recorded scan still appears.
-pub(super) fn assemble_scans(scans: Vec<ScanRecord>, photos: Vec<PhotoDoc>) -> Vec<ScanRecord> {
+pub(crate) fn assemble_scans(scans: Vec<ScanRecord>, photos: Vec<PhotoDoc>) -> Vec<ScanRecord> {
     let mut by_attempt: BTreeMap<u32, ScanRecord> =
         scans.into_iter().map(|s| (s.attempt, s)).collect();
     for photo in photos {

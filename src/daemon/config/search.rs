@@ -1,6 +1,6 @@
 //! Where the daemon's configuration comes from: `--config`, `$CUBED_CONFIG`, `./config/cubed.toml`, `$XDG_CONFIG_HOME/cubed/cubed.toml` (else `~/.config/cubed/`), `/etc/cubed/cubed.toml`, then the defaults built into the binary; and the report of where each file came from (`cubed config show`).
 
-use super::config::{load_config, DaemonConfig};
+use crate::daemon::config::{load_config, DaemonConfig};
 use crate::named_file::{is_built_in, BUILT_IN};
 use crate::robot::ConfigError;
 use std::path::{Path, PathBuf};
@@ -144,7 +144,7 @@ pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<Strin
         config.robot_design.display(),
         built_in_note(&config.robot_design)
     ));
-    let calibrated = super::rig::calibrated_palette_file(config);
+    let calibrated = crate::daemon::rig::calibrated_palette_file(config);
     if calibrated.is_file() {
         lines.push(format!(
             "palette       {}  (calibrated, in the data directory: wins over [vision] palette = {})",
@@ -164,7 +164,7 @@ pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<Strin
     ));
     lines.push(format!("robot port    {}", port_words(&config.port)));
     lines.push(format!("camera        {}", camera_words(&config.camera)));
-    let usb = matches!(config.camera, super::config::CameraChoice::Usb(_));
+    let usb = matches!(config.camera, crate::daemon::config::CameraChoice::Usb(_));
     if !usb && config.camera_lock != crate::vision::camera::lock::LockSettings::default() {
         lines.push(
             "              (the [camera] exposure, gain, white_balance, focus and frame keys set \
@@ -185,12 +185,12 @@ pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<Strin
 }
 
 /// `[robot] port` and what is there now (not opened: the robot may be in use).
-fn port_words(port: &super::config::PortChoice) -> String {
+fn port_words(port: &crate::daemon::config::PortChoice) -> String {
     let path = match port {
-        super::config::PortChoice::Sim => {
+        crate::daemon::config::PortChoice::Sim => {
             return "sim  ([robot] port: the simulated robot, on a pseudo-terminal)".into()
         }
-        super::config::PortChoice::Serial(path) => path,
+        crate::daemon::config::PortChoice::Serial(path) => path,
     };
     let now = match crate::link::no_port_at(path) {
         Some(what) => format!("{what}, not a serial port"),
@@ -200,16 +200,18 @@ fn port_words(port: &super::config::PortChoice) -> String {
     format!("{}  ([robot] port; {now})", path.display())
 }
 
-fn camera_words(camera: &super::config::CameraChoice) -> String {
+fn camera_words(camera: &crate::daemon::config::CameraChoice) -> String {
     match camera {
-        super::config::CameraChoice::Sim => "sim  ([camera] source: the simulated camera)".into(),
-        super::config::CameraChoice::Usb(device) => {
+        crate::daemon::config::CameraChoice::Sim => {
+            "sim  ([camera] source: the simulated camera)".into()
+        }
+        crate::daemon::config::CameraChoice::Usb(device) => {
             format!(
                 "usb:{device}  ([camera] source: a USB webcam; not opened here, {})",
                 video_devices_now()
             )
         }
-        super::config::CameraChoice::Dir(dir) => {
+        crate::daemon::config::CameraChoice::Dir(dir) => {
             format!(
                 "dir:{}  ([camera] source: photos in a folder; {})",
                 dir.display(),

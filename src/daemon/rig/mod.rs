@@ -1,7 +1,7 @@
 //! What a run works with: the robot model and planner, the solver, the palette, the camera, the link to the robot (opened, homed, reopened after a fatal error), and the in-process simulated robot when the config says `sim`.
 
-use super::api::{LinkDoc, LinkState};
-use super::config::{DaemonConfig, PortChoice};
+use crate::daemon::config::{DaemonConfig, PortChoice};
+use crate::daemon::docs::{LinkDoc, LinkState};
 use crate::error_chain::error_chain;
 use crate::link::fault_words::fault_in_words;
 use crate::link::LatchedBefore;
@@ -195,7 +195,7 @@ impl ConfigFiles {
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::new(model.clone());
         planner.check_every_turn()?;
-        if config.cube_size == super::config::CubeSize::Two {
+        if config.cube_size == crate::daemon::config::CubeSize::Two {
             crate::robot::pocket_plan::check_holds_a_2x2(&planner)
                 .map_err(RigError::NoPocketGrip)?;
         }
@@ -532,16 +532,13 @@ impl Rig {
     }
 }
 
-#[path = "rig_recovery.rs"]
 mod recovery;
 
-#[path = "rig_sim.rs"]
 mod sim;
 use sim::start_sim;
 pub(crate) use sim::SimControls;
 pub(crate) use sim::SimRig;
 
-#[path = "rig_camera.rs"]
 mod camera;
 use camera::open_camera;
 pub(super) use camera::open_camera_folder;

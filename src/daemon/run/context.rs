@@ -1,11 +1,11 @@
 //! What a run task carries: the rig, the history, the status board, the abort flag and the run's settings; plus the small helpers every phase uses (timing, recording without losing the run).
 
-use super::abort::AbortFlag;
-use super::api::{LinkDoc, LinkState};
-use super::board::StatusBoard;
-use super::cube_size::RunCube;
-use super::history::{History, HistoryError};
-use super::rig::Rig;
+use crate::daemon::board::StatusBoard;
+use crate::daemon::cube_size::RunCube;
+use crate::daemon::docs::{LinkDoc, LinkState};
+use crate::daemon::history::{History, HistoryError};
+use crate::daemon::rig::Rig;
+use crate::daemon::run::abort::AbortFlag;
 use crate::error_chain::error_chain;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -65,7 +65,7 @@ impl Phase {
     /// Records the phase's duration.
     pub(crate) fn end(self, ctx: &RunContext) {
         let ms = self.began.elapsed().as_secs_f64() * 1000.0;
-        super::metrics::phase(self.name, ms);
+        crate::metrics::phase(self.name, ms);
         let recorded =
             ctx.history
                 .record_step(ctx.run, self.name, self.attempt, self.started_ms, ms);
@@ -106,7 +106,7 @@ pub(crate) fn history_fault(
     );
     tracing::error!("run history: {words}");
     board.log(words);
-    abort.request(super::abort::Abort::History);
+    abort.request(crate::daemon::run::abort::Abort::History);
 }
 
 /// Link trouble during a run: shown on the board (`paused` while the port is lost, back to the
@@ -117,14 +117,14 @@ pub(crate) struct LinkNews {
     history: Arc<History>,
     abort: Arc<AbortFlag>,
     run: u64,
-    resume: super::api::DaemonState,
+    resume: crate::daemon::docs::DaemonState,
     /// A lost link was recorded and not yet its return (the run's `link_lost`).
     lost: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl LinkNews {
     /// News for `ctx`'s run, which goes back to `resume` once the link returns.
-    pub(crate) fn new(ctx: &RunContext, resume: super::api::DaemonState) -> LinkNews {
+    pub(crate) fn new(ctx: &RunContext, resume: crate::daemon::docs::DaemonState) -> LinkNews {
         LinkNews {
             board: ctx.board.clone(),
             history: Arc::clone(&ctx.history),
@@ -146,7 +146,7 @@ impl LinkNews {
                     "robot link lost {where_why}; waiting for it to come back (the run resumes by itself)"
                 );
                 self.board
-                    .set(super::api::DaemonState::Paused, words.clone());
+                    .set(crate::daemon::docs::DaemonState::Paused, words.clone());
                 self.record_loss(&words);
             }
             LinkEvent::LinkRestored {

@@ -1,9 +1,9 @@
 //! How a run ended and what the daemon's state becomes.
 
-use super::abort::Abort;
-use super::api::DaemonState;
-use super::interruption::Interruption;
-use super::run_error::{Ending, RunError};
+use crate::daemon::docs::DaemonState;
+use crate::daemon::run::abort::Abort;
+use crate::daemon::run::error::{Ending, RunError};
+use crate::daemon::run::interruption::Interruption;
 use crate::error_chain::error_chain;
 use std::sync::Arc;
 
@@ -122,7 +122,7 @@ impl Outcome {
             Outcome::Ended(e) => {
                 let why = match (e.as_ref(), failed_write) {
                     (RunError::Aborted(Abort::History), Some(write)) => {
-                        super::run_error::history_stopped_run_by(write)
+                        crate::daemon::run::error::history_stopped_run_by(write)
                     }
                     _ => error_chain(e.as_ref()),
                 };

@@ -1,8 +1,8 @@
 //! Tests of the run history on real SQLite files in temporary directories: round trip, journal durability across a real crash, reopening, refusing foreign or newer files, photos.
 
-use super::api::StartSource;
-use super::cube_size::CubeSize;
-use super::history::{History, HistoryError, DATABASE_FILE};
+use crate::daemon::cube_size::CubeSize;
+use crate::daemon::docs::StartSource;
+use crate::daemon::history::{History, HistoryError, DATABASE_FILE};
 use image::{Rgb, RgbImage};
 use serde_json::json;
 use std::path::Path;

@@ -1,12 +1,12 @@
 //! The scan and classify stages of a run: the robot shows each face to the camera (`capture`), the photos are read as the run's `CubeKind` (a 3x3 or a 2x2), unsure faces (and faces of a sure reading too bright to be sure of) are photographed again, and the classified cube is recorded or refused with the reason.
 
-use super::api::{DaemonState, StickerDoc};
-use super::board::hex;
-use super::capture::{capture_scan, capture_scan_at};
-use super::context::{Phase, RunContext};
-use super::cube_kind::{CubeKind, Unsure};
-use super::run_error::RunError;
 use crate::cube::Face;
+use crate::daemon::board::hex;
+use crate::daemon::docs::{DaemonState, StickerDoc};
+use crate::daemon::run::capture::{capture_scan, capture_scan_at};
+use crate::daemon::run::context::{Phase, RunContext};
+use crate::daemon::run::cube_kind::{CubeKind, Unsure};
+use crate::daemon::run::error::RunError;
 use crate::error_chain::error_chain;
 use crate::vision::camera::{Exposure, Retake};
 use crate::vision::classify::ClassifyOptions;
@@ -34,7 +34,7 @@ pub(crate) async fn scan(
 /// Classify: reads the photos as a cube of `kind`; unreadable photos are all taken again, and
 /// the faces of unsure stickers photographed again, up to `[vision] recaptures` times before the
 /// run is refused.
-pub(super) async fn classify<K: CubeKind>(
+pub(crate) async fn classify<K: CubeKind>(
     ctx: &mut RunContext,
     kind: &K,
     attempt: u32,
@@ -58,7 +58,7 @@ pub(super) async fn classify<K: CubeKind>(
                     doing(ctx.verifying),
                     error_chain(&error)
                 ));
-                super::metrics::recaptured();
+                crate::metrics::recaptured();
                 photos = capture_scan(ctx, attempt, &Face::ALL).await?;
                 continue;
             }
@@ -103,7 +103,7 @@ pub(super) async fn classify<K: CubeKind>(
                 retake,
             };
             // The record keeps the best guess beside the reason it was not given.
-            super::metrics::vision_refused();
+            crate::metrics::vision_refused();
             let reason = error_chain(&error);
             record::<K>(ctx, attempt, readings.as_ref(), &best_guess, Some(&reason));
             return Err(error);
@@ -120,7 +120,7 @@ async fn photograph_again(
     (again, why): (&[(Face, Exposure)], &str),
     mut photos: Vec<FacePhoto>,
 ) -> Result<Vec<FacePhoto>, RunError> {
-    super::metrics::recaptured();
+    crate::metrics::recaptured();
     ctx.board.say(format!(
         "{}: {why}; photographing again: {}",
         doing(ctx.verifying),
@@ -180,7 +180,7 @@ fn state_of(verifying: bool) -> DaemonState {
     }
 }
 
-pub(super) fn doing(verifying: bool) -> &'static str {
+pub(crate) fn doing(verifying: bool) -> &'static str {
     if verifying {
         "verifying"
     } else {
@@ -211,7 +211,7 @@ fn show_grids(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], grids: &[Fac
 
 /// Records a refused scan with its reason and returns the error.
 fn refuse(ctx: &RunContext, attempt: u32, readings: Option<&[Rgb]>, error: RunError) -> RunError {
-    super::metrics::vision_refused();
+    crate::metrics::vision_refused();
     let reason = error_chain(&error);
     let recorded = (ctx.history).record_scan(ctx.run, attempt, readings, None, &[], Some(&reason));
     ctx.note(recorded);

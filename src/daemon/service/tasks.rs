@@ -1,16 +1,17 @@
 //! The daemon's other jobs: calibration from a scan of a solved cube (a recorded run that moves the robot) and guide mode (a solution for a person to follow, turn by turn; no robot): for a 3x3, or for a 2x2 (24 stickers, an optimal solution) when the daemon runs one.
 
-use super::api::{CalibrationDoc, GuideDoc, Refusal};
-use super::board::palette_doc;
-use super::capture::capture_scan;
-use super::context::RunContext;
-use super::cube_size::RunCube;
-use super::pipeline::home;
-use super::run_error::RunError;
 use crate::atomic_file::write_atomically;
 use crate::cube::notation::{singmaster, woolley};
 use crate::cube::Face;
 use crate::cube::{parse_cube, FaceOrder, Move};
+use crate::daemon::api::Refusal;
+use crate::daemon::board::palette_doc;
+use crate::daemon::cube_size::RunCube;
+use crate::daemon::docs::{CalibrationDoc, GuideDoc};
+use crate::daemon::run::capture::capture_scan;
+use crate::daemon::run::context::RunContext;
+use crate::daemon::run::error::RunError;
+use crate::daemon::run::pipeline::home;
 use crate::error_chain::error_chain;
 use crate::pocket::stickers::STICKERS as POCKET_STICKERS;
 use crate::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
@@ -27,7 +28,7 @@ use std::time::Duration;
 pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, RunError> {
     home(ctx).await?;
     ctx.board.set(
-        super::api::DaemonState::Scanning,
+        crate::daemon::docs::DaemonState::Scanning,
         "calibrating: photographing a solved cube",
     );
     let photos = capture_scan(ctx, 0, &Face::ALL).await?;

@@ -1,7 +1,9 @@
 //! The run history's photos: each face's PNG under the data directory, its row, and where its
 //! stickers were found in it once it was read.
 
-use super::{rows, History, HistoryError};
+use crate::daemon::history::error::HistoryError;
+use crate::daemon::history::rows;
+use crate::daemon::history::store::History;
 use image::RgbImage;
 use rusqlite::{params, OptionalExtension};
 use std::path::{Path, PathBuf};

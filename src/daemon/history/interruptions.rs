@@ -3,9 +3,11 @@
 //! reopening a run that goes on after its interruption was recorded as its end; runs a crash
 //! or power loss left without an outcome.
 
-use super::{execute_locked, now_ms, rows, sql_id, History, HistoryError};
-use crate::daemon::api::{InterruptionRecord, RunSummary};
-use crate::daemon::history_rows::{query_summaries, SUMMARY_COLUMNS};
+use crate::daemon::docs::{InterruptionRecord, RunSummary};
+use crate::daemon::history::error::HistoryError;
+use crate::daemon::history::rows;
+use crate::daemon::history::rows::{query_summaries, SUMMARY_COLUMNS};
+use crate::daemon::history::store::{execute_locked, now_ms, sql_id, History};
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 
 /// A run that waits for a person to resume it (or reset to abandon it).

@@ -1,9 +1,9 @@
 //! Photographing during a run: the robot runs the planner's scan program from its pose and the camera takes each wanted face on the way, at the exposure asked for; each photo is saved to the history and shown on the page, drawn as in the net.
 
-use super::api::PhotoDoc;
-use super::context::{LinkNews, Phase, RunContext};
-use super::run_error::RunError;
 use crate::cube::Face;
+use crate::daemon::docs::PhotoDoc;
+use crate::daemon::run::context::{LinkNews, Phase, RunContext};
+use crate::daemon::run::error::RunError;
 use crate::robot::{Action, PhysicsState, RobotState};
 use crate::robot::{EncodedProgram, MotionGroup};
 use crate::vision::camera::{CameraError, CaptureRequest, Exposure};
@@ -21,7 +21,7 @@ pub(crate) async fn capture_scan(
 }
 
 /// `capture_scan` with each wanted face's photo taken at its exposure.
-pub(super) async fn capture_scan_at(
+pub(crate) async fn capture_scan_at(
     ctx: &mut RunContext,
     attempt: u32,
     wanted: &[(Face, Exposure)],
@@ -144,7 +144,7 @@ async fn move_robot(
         }
     }
     result.map(|_| ()).map_err(|e| {
-        let what = super::scanning::doing(ctx.verifying);
+        let what = crate::daemon::run::scanning::doing(ctx.verifying);
         RunError::from_stream(e, what, &ctx.abort, |f| ctx.rig.fault_words(f))
     })
 }

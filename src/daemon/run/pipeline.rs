@@ -1,28 +1,28 @@
 //! One run, stage by stage: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. After an interruption (e-stop, fault, firmware restart) the same stages run again from re-homing and a fresh scan, by themselves when nothing physical is in doubt, else when a person resumes. Each stage takes what it needs and returns what the next one needs; the stages that stream to the robot live in `scanning.rs` (scan, classify) and `execute.rs`. One generic path serves a 3x3 and a 2x2: what differs (reading, solving, the cube's stickers) is the `CubeKind`.
 
-use super::api::{DaemonState, LinkDoc, LinkState};
-use super::context::{Phase, RunContext};
-use super::cube_kind::{CubeKind, Pocket, Three};
-use super::cube_size::RunCube;
-use super::execute::{execute, AfterStep, Executable};
-use super::interruption::Interruption;
-use super::outcome::Outcome;
-use super::run_error::RunError;
-use super::scanning::{classify, scan};
 use crate::cube::Face;
+use crate::daemon::cube_size::RunCube;
+use crate::daemon::docs::{DaemonState, LinkDoc, LinkState};
+use crate::daemon::run::context::{Phase, RunContext};
+use crate::daemon::run::cube_kind::{CubeKind, Pocket, Three};
+use crate::daemon::run::error::RunError;
+use crate::daemon::run::execute::{execute, AfterStep, Executable};
+use crate::daemon::run::interruption::Interruption;
+use crate::daemon::run::outcome::Outcome;
+use crate::daemon::run::scanning::{classify, scan};
 use crate::error_chain::error_chain;
 use crate::robot::{PhysicsState, Plan};
 use crate::solver::Cancel;
 use std::sync::Arc;
 
 /// Runs the whole pipeline; the outcome says how it ended.
-pub(super) async fn run(ctx: &mut RunContext) -> Outcome {
+pub(crate) async fn run(ctx: &mut RunContext) -> Outcome {
     go_on(ctx, 0).await
 }
 
 /// Resumes a run after an interruption a person has seen to: re-home in the recovery plan's
 /// order, rescan (the cube's state is never assumed), solve again and run to verified solved.
-pub(super) async fn resume(ctx: &mut RunContext) -> Outcome {
+pub(crate) async fn resume(ctx: &mut RunContext) -> Outcome {
     let first = ctx.note(ctx.history.next_attempt(ctx.run)).unwrap_or(1);
     go_on(ctx, first).await
 }
@@ -46,7 +46,7 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
             Err(error) => error,
         };
         let words = |f: &firmware_protocol::message::Fault| ctx.rig.fault_words(f);
-        let asked = ctx.abort.requested() == Some(super::abort::Abort::EStop);
+        let asked = ctx.abort.requested() == Some(crate::daemon::run::abort::Abort::EStop);
         let in_doubt = ctx.rig.motion_in_doubt();
         let Some(interruption) = Interruption::of(&error, in_doubt, asked, &words) else {
             return error.into();
@@ -142,12 +142,12 @@ async fn stages<K: CubeKind>(
 }
 
 /// Home: opens the link and homes the robot if its pose is unknown.
-pub(super) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
+pub(crate) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
     ctx.board.set(
         DaemonState::Scanning,
         "connecting to the robot and homing it",
     );
-    let news = super::context::LinkNews::new(ctx, DaemonState::Scanning);
+    let news = crate::daemon::run::context::LinkNews::new(ctx, DaemonState::Scanning);
     let opened = (ctx.rig)
         .ensure_link(|event| news.show(event))
         .await

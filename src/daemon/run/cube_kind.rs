@@ -1,7 +1,7 @@
 //! What a run does differently for a 3x3 and a 2x2 (`CubeKind`): reading and classifying the photos, solving for the robot, and the cube drawn after each planned step. The stage loop (`pipeline`), the classify stage with its re-captures (`scanning`) and the plan stage are one generic path serving both; the solvers keep their own types.
 
-use super::run_error::RunError;
 use crate::cube::FaceletCube;
+use crate::daemon::run::error::RunError;
 use crate::pocket::stickers::STICKERS as POCKET_STICKERS;
 use crate::pocket::{Metric, PocketFacelets, PocketSolver};
 use crate::robot::pocket_plan::{solve_pocket_for_robot, PocketAwareOptions};
@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// A classification refused as unsure: the doubtful stickers and the best guess (recorded).
-pub(super) struct Unsure<Seen> {
+pub(crate) struct Unsure<Seen> {
     pub stickers: Vec<usize>,
     /// What makes the classifier doubt them.
     pub doubt: Doubt,
@@ -28,7 +28,7 @@ pub(super) struct Unsure<Seen> {
 }
 
 /// The parts of a run that depend on the cube's size.
-pub(super) trait CubeKind: Clone + Send + 'static {
+pub(crate) trait CubeKind: Clone + Send + 'static {
     /// The photos' sticker readings, URFDLB, each face in net order.
     type Readings: AsRef<[Rgb]> + Send;
     /// The cube as read from the photos.
@@ -104,7 +104,7 @@ pub(super) trait CubeKind: Clone + Send + 'static {
 
 /// A 3x3: two-phase solving, robot-aware choice among short solutions.
 #[derive(Clone)]
-pub(super) struct Three(pub Arc<Solver>);
+pub(crate) struct Three(pub Arc<Solver>);
 
 impl CubeKind for Three {
     type Readings = [Rgb; 54];
@@ -211,7 +211,7 @@ impl CubeKind for Three {
 
 /// A 2x2: no centres (the fixed corner and the palette name the faces), solved optimally.
 #[derive(Clone)]
-pub(super) struct Pocket(pub Arc<PocketSolver>);
+pub(crate) struct Pocket(pub Arc<PocketSolver>);
 
 impl CubeKind for Pocket {
     type Readings = [Rgb; POCKET_STICKERS];

@@ -1,8 +1,8 @@
 //! The service between runs: the robot link kept open (reopened every few seconds while the robot is away), and what its events mean while no run is going (the start button, an e-stop or fault latched on the robot, the link lost).
 
 use super::{Job, Service, RECONNECT_IDLE};
-use crate::daemon::api::{DaemonState, LinkDoc, LinkState, StartSource};
 use crate::daemon::board::StatusBoard;
+use crate::daemon::docs::{DaemonState, LinkDoc, LinkState, StartSource};
 use crate::daemon::rig::Rig;
 use crate::error_chain::error_chain;
 use crate::link::LatchedBefore;
@@ -36,7 +36,7 @@ impl Service {
             }
             Some(LinkEvent::Fault(Fault::EStopLatched)) | Some(LinkEvent::EStopped { .. }) => {
                 if self.board.now().state != DaemonState::EStopped {
-                    crate::daemon::metrics::estop(false);
+                    crate::metrics::estop(false);
                     self.board.set(
                         DaemonState::EStopped,
                         "the robot's emergency stop is latched; check the robot, then reset",
@@ -44,7 +44,7 @@ impl Service {
                 }
             }
             Some(LinkEvent::Fault(fault)) => {
-                crate::daemon::metrics::fault(&fault);
+                crate::metrics::fault(&fault);
                 let words = self.rig.as_ref().map_or_else(
                     || crate::link::fault_words::fault_by_index(&fault),
                     |rig| rig.fault_words(&fault),

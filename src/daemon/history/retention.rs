@@ -1,34 +1,13 @@
-//! Keeping the run history within its limits and its endings recorded: old runs' photos pruned to `[history] keep_runs` / `max_photo_mb` after each run (the runs' records stay), a write that failed during a run (a full disk) named in the run's recorded ending, and endings that could not be written kept and written once space returns.
+//! Keeping the run history within its limits: old runs' photos pruned to `[history] keep_runs` / `max_photo_mb` after each run (the runs' records stay), and how much the photos weigh.
 
-use super::api::PhotosPruned;
-use super::config::Retention;
-use super::history::{now_ms, sql_id, History, HistoryError, IMAGES_DIR, OUTCOMES};
-use super::history_rows::is_safe_relative;
-use super::run_error::{history_stopped_run_by, HISTORY_STOPPED_RUN};
+use crate::daemon::config::Retention;
+use crate::daemon::docs::PhotosPruned;
+use crate::daemon::history::error::HistoryError;
+use crate::daemon::history::rows::is_safe_relative;
+use crate::daemon::history::store::{now_ms, sql_id, History, IMAGES_DIR};
 use crate::error_chain::error_chain;
 use rusqlite::{params, Connection};
-use std::collections::HashMap;
 use std::path::Path;
-
-/// A run's ending, as it is written.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Ending {
-    pub run: u64,
-    pub outcome: &'static str,
-    pub error: Option<String>,
-    pub finished_ms: i64,
-}
-
-/// What the history keeps besides the database: its limits and what is not written yet.
-#[derive(Debug, Default)]
-pub(crate) struct Upkeep {
-    /// None: photos are never pruned (a history opened without a configuration).
-    retention: Option<Retention>,
-    /// The first write that failed in each run not yet ended.
-    failed: HashMap<u64, String>,
-    /// Endings that could not be written yet, oldest first.
-    pending: Vec<Ending>,
-}
 
 /// What one pruning removed.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -44,113 +23,8 @@ impl History {
         self.with_upkeep(|u| u.retention = Some(retention));
     }
 
-    /// Endings waiting for the disk to accept them.
-    pub fn pending_endings(&self) -> usize {
-        self.with_upkeep(|u| u.pending.len())
-    }
-
-    /// Writes the endings that could not be written before; the first failure is returned
-    /// (and they are kept for the next try).
-    pub fn retry_pending(&self) -> Result<(), HistoryError> {
-        let waiting = self.with_upkeep(|u| std::mem::take(&mut u.pending));
-        let mut result = Ok(());
-        let mut still = Vec::new();
-        for ending in waiting {
-            match self.write_ending(&ending) {
-                Ok(()) => {
-                    tracing::warn!(
-                        "run history: the ending of run {} ({}) is recorded now that it can be written",
-                        ending.run,
-                        ending.outcome
-                    );
-                    self.with_upkeep(|u| u.failed.remove(&ending.run));
-                }
-                Err(e) => {
-                    if result.is_ok() {
-                        result = Err(e);
-                    }
-                    still.push(ending);
-                }
-            }
-        }
-        self.with_upkeep(|u| {
-            still.append(&mut u.pending);
-            u.pending = still;
-        });
-        result
-    }
-
-    /// The first write that failed during `run`, if one did and its ending is not written yet.
-    pub(super) fn first_failed_write(&self, run: u64) -> Option<String> {
-        self.with_upkeep(|u| u.failed.get(&run).cloned())
-    }
-
-    /// Notes the first failed write of `run` (it becomes part of the run's ending) and gives
-    /// the error back.
-    pub(super) fn failed_write(&self, run: u64, error: HistoryError) -> HistoryError {
-        if !matches!(error, HistoryError::UnknownRun(_)) {
-            let words = error_chain(&error);
-            self.with_upkeep(|u| {
-                u.failed.entry(run).or_insert(words);
-            });
-        }
-        error
-    }
-
-    /// The ending to write for `run`: a run whose history could not be written is recorded
-    /// as failed (it was stopped for that reason), with the write that failed.
-    pub(super) fn ending_with_failed_writes(
-        &self,
-        run: u64,
-        outcome: &str,
-        error: Option<&str>,
-        finished_ms: i64,
-    ) -> Ending {
-        let failed = self.with_upkeep(|u| u.failed.remove(&run));
-        let outcome = OUTCOMES
-            .iter()
-            .copied()
-            .find(|o| *o == outcome)
-            .unwrap_or("failed");
-        let (outcome, error) = match failed {
-            None => (outcome, error.map(str::to_string)),
-            Some(write) => {
-                let said = history_stopped_run_by(&write);
-                let outcome = if outcome == "stopped" {
-                    "failed"
-                } else {
-                    outcome
-                };
-                // "stopped on request" would blame a person: the history stopped it.
-                let error = match error {
-                    Some(e) if !e.starts_with("stopped on request") && e != HISTORY_STOPPED_RUN => {
-                        format!("{e}; {said}")
-                    }
-                    _ => said,
-                };
-                (outcome, Some(error))
-            }
-        };
-        Ending {
-            run,
-            outcome,
-            error,
-            finished_ms,
-        }
-    }
-
-    /// Keeps an ending that could not be written, to write it once space returns.
-    pub(super) fn keep_pending(&self, ending: Ending) {
-        tracing::error!(
-            "run history: the ending of run {} ({}) cannot be written now; it is kept and written once the disk accepts it",
-            ending.run,
-            ending.outcome
-        );
-        self.with_upkeep(|u| u.pending.push(ending));
-    }
-
     /// Prunes after a run; a failure is logged (the run's outcome is already recorded).
-    pub(super) fn prune_after_run(&self) {
+    pub(crate) fn prune_after_run(&self) {
         match self.prune_photos() {
             Ok(p) if p.runs > 0 => tracing::info!(
                 "run history: pruned the photos of {} old run(s): {} files, {:.1} MB",
@@ -258,18 +132,10 @@ impl History {
         .map_err(failed)?;
         tx.commit().map_err(failed)
     }
-
-    fn with_upkeep<T>(&self, f: impl FnOnce(&mut Upkeep) -> T) -> T {
-        let mut guard = self
-            .upkeep
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        f(&mut guard)
-    }
 }
 
 /// Whether (and when) a run's photos were pruned; `key` is the run's database id.
-pub(super) fn photos_pruned(
+pub(crate) fn photos_pruned(
     conn: &Connection,
     key: i64,
 ) -> Result<Option<PhotosPruned>, HistoryError> {

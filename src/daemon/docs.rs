@@ -1,0 +1,343 @@
+//! The daemon's documents, as the web page, the CLI client and the run history exchange them: states, the status document, pushed events, guide and calibration answers, and run records.
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::daemon::link_status::{LinkDoc, LinkState};
+
+/// What the daemon is doing.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum DaemonState {
+    Idle,
+    Scanning,
+    Solving,
+    Executing,
+    Verifying,
+    /// The last run ended with the cube verified solved.
+    Done,
+    /// A run is waiting for the robot's link to come back (it resumes by itself).
+    Paused,
+    /// The last run failed (the message says why); a new start is allowed.
+    Faulted,
+    /// The emergency stop is latched; `resume` (finish the interrupted run) or `reset`
+    /// (abandon it) leaves this state.
+    EStopped,
+    /// A run was interrupted (a fault, a firmware restart during a move) and waits for a
+    /// person: the message says what to do before `resume` (or `reset` to abandon it).
+    NeedsAttention,
+}
+
+impl DaemonState {
+    /// The state as people read it (`e-stopped` for [`DaemonState::EStopped`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            DaemonState::Idle => "idle",
+            DaemonState::Scanning => "scanning",
+            DaemonState::Solving => "solving",
+            DaemonState::Executing => "executing",
+            DaemonState::Verifying => "verifying",
+            DaemonState::Done => "done",
+            DaemonState::Paused => "paused",
+            DaemonState::Faulted => "faulted",
+            DaemonState::EStopped => "e-stopped",
+            DaemonState::NeedsAttention => "needs attention",
+        }
+    }
+
+    /// Whether the state waits for a person's Resume or Reset (an e-stop latched, a run
+    /// interrupted by a fault or a firmware restart).
+    pub fn waits_for_a_person(self) -> bool {
+        matches!(self, DaemonState::EStopped | DaemonState::NeedsAttention)
+    }
+
+    /// Whether a run is in progress (start is refused).
+    pub fn is_busy(self) -> bool {
+        matches!(
+            self,
+            DaemonState::Scanning
+                | DaemonState::Solving
+                | DaemonState::Executing
+                | DaemonState::Verifying
+                | DaemonState::Paused
+        )
+    }
+}
+
+/// Who asked for a run.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum StartSource {
+    /// The robot's start button (a firmware event).
+    Button,
+    /// The web page or the REST API.
+    Web,
+    /// `cubed start`.
+    Cli,
+    /// `cubed dry-run`.
+    DryRun,
+    /// Calibration of the palette (a scan of a solved cube).
+    Calibration,
+}
+
+impl StartSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StartSource::Button => "button",
+            StartSource::Web => "web",
+            StartSource::Cli => "cli",
+            StartSource::DryRun => "dry_run",
+            StartSource::Calibration => "calibration",
+        }
+    }
+}
+
+/// Progress of the program being executed.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Face turns of the solution completed ("move 12 of 19").
+    pub moves_done: usize,
+    pub moves: usize,
+    /// Firmware commands acknowledged done, of all commands of the program.
+    pub commands_done: usize,
+    pub commands: usize,
+    pub elapsed_ms: u64,
+    /// Planned time left, scaled by the pace so far; 0 once the program ended short (a stop,
+    /// an e-stop, a fault: the counts above say where).
+    pub eta_ms: u64,
+}
+
+/// One sticker as read from a photo.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct StickerDoc {
+    /// Palette symbol of the colour it was read as.
+    pub symbol: char,
+    /// The sampled colour, "#rrggbb".
+    pub rgb: String,
+    /// The calibrated probability (0..=1) that it is read right.
+    pub confidence: f32,
+}
+
+/// One photo of the current or last run. The status lists photos by scan attempt, each
+/// scan's in URFDLB order.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct PhotoDoc {
+    /// Cube face (URFDLB letter).
+    pub face: char,
+    /// The run's round (see `ScanRecord::attempt`).
+    pub attempt: u32,
+    /// Where the PNG is served (`/api/runs/{id}/images/{attempt}/{face}`); the photo is
+    /// turned so the face appears as in the net (U above F, …), like `stickers`.
+    pub url: String,
+    /// The nine stickers in net order (empty until classified).
+    pub stickers: Vec<StickerDoc>,
+    /// Where the stickers are in the photo as shown: `[left, top, right, bottom]`, fractions
+    /// of its width and height, once it is read; none when not known (the page then spreads
+    /// the stickers over the whole photo).
+    #[serde(default)]
+    pub grid: Option<[f32; 4]>,
+}
+
+/// A colour of the palette.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct PaletteColourDoc {
+    pub name: String,
+    pub symbol: char,
+    pub face: char,
+    /// Reference colour as "#rrggbb".
+    pub rgb: String,
+}
+
+/// Everything the page shows, pushed on every change (and served by `GET /api/status`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct StatusDoc {
+    pub state: DaemonState,
+    /// Current run (or the one waiting for Resume), or the last one; none after an e-stop
+    /// between runs (then no photos, solution or cube either).
+    pub run: Option<u64>,
+    /// One sentence for people: what is happening, or why it failed.
+    pub message: String,
+    pub progress: Option<Progress>,
+    /// The cube as the daemon believes it now (URFDLB, palette symbols), updated move by move.
+    pub facelets: Option<String>,
+    /// `facelets` is only the best guess of a reading that was refused (not acted on).
+    #[serde(default)]
+    pub facelets_guessed: bool,
+    /// The solution being executed (Singmaster).
+    pub solution: Vec<String>,
+    pub photos: Vec<PhotoDoc>,
+    /// Something the user must know that outlives a run (e.g. an interrupted run after a crash).
+    pub notice: Option<String>,
+    pub robot: String,
+    pub camera: String,
+    /// The cube the daemon solves (`[run] cube_size`): "3x3" or "2x2".
+    #[serde(default)]
+    pub cube_size: String,
+    pub palette: Vec<PaletteColourDoc>,
+    /// The robot's link as the daemon last saw it.
+    #[serde(default)]
+    pub link: LinkDoc,
+    /// The run history could not be written when the daemon started (a full disk): runs are
+    /// refused until space is freed (and, when it opened read-only, the daemon restarted;
+    /// `notice` says which and where).
+    #[serde(default)]
+    pub history_read_only: bool,
+}
+
+/// Pushed over the WebSocket (`/api/events`), one JSON object per message.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // status pushes are the common case; boxing them buys nothing
+pub enum DaemonEvent {
+    Status(StatusDoc),
+    /// A line for the page's log; `at_ms`: when it was said (ms since the Unix epoch).
+    Log {
+        message: String,
+        #[serde(default)]
+        at_ms: u64,
+    },
+    /// A run has ended; `at_ms`: when (ms since the Unix epoch).
+    RunFinished {
+        run: u64,
+        outcome: String,
+        #[serde(default)]
+        at_ms: u64,
+    },
+}
+
+/// A solution for a person to follow (guide mode): the turns and the cube after each.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct GuideDoc {
+    /// The cube to solve (URFDLB, its own symbols).
+    pub facelets: String,
+    pub solution: Vec<String>,
+    /// The same turns in the 1988 notation (`T+ F- …`).
+    pub woolley: Vec<String>,
+    /// `states[0]` is the cube given; `states[i]` the cube after `i` turns.
+    pub states: Vec<String>,
+}
+
+/// What calibration changed.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct CalibrationDoc {
+    pub palette: Vec<PaletteColourDoc>,
+    /// Per colour: mean ΔE00 of its stickers to the old and the new reference.
+    pub before: Vec<f32>,
+    pub after: Vec<f32>,
+    /// Where the new palette was written.
+    pub saved_to: String,
+}
+
+/// A run in the history list.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    pub id: u64,
+    /// Unix time, ms.
+    pub started_ms: i64,
+    pub finished_ms: Option<i64>,
+    pub source: String,
+    /// The cube the run was for, "3x3" or "2x2" (`None` for runs recorded
+    /// before the history kept it).
+    pub cube: Option<String>,
+    /// `None` while running; else "solved", "already_solved", "calibrated", "refused",
+    /// "failed", "stopped", "estopped" or "interrupted".
+    pub outcome: Option<String>,
+    /// Face turns the robot made in the run, in all (before and after an interruption),
+    /// journaled as each command is acknowledged.
+    pub moves: Option<u32>,
+    /// Why the run did not end solved: the refusal, the failure, or the stop asked for.
+    pub error: Option<String>,
+    /// The firmware's id of the last command it acknowledged as done (the journal). Ids run on
+    /// across runs; `moves` counts the run's face turns.
+    pub last_acked_move: Option<u32>,
+}
+
+/// One scan of a run.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct ScanRecord {
+    /// The run's round: 0 is the first scan; solve N, its execute and the scan that verifies
+    /// it are round N. A run that goes on after an interruption starts a new round with a
+    /// fresh scan, so a round cut short has no scan (scans 0, 2, 3).
+    pub attempt: u32,
+    /// Faces photographed, with the image URL of each.
+    pub images: Vec<PhotoDoc>,
+    /// Sampled sRGB of the 54 stickers (24 of a 2x2; URFDLB), empty if sampling failed.
+    pub readings: Vec<[u8; 3]>,
+    /// Classified cube (palette symbols), if it was read; with `error` set (stickers in
+    /// doubt), the best guess, which was not given.
+    pub facelets: Option<String>,
+    /// Per sticker, the calibrated probability it is read right (empty if not read).
+    pub confidence: Vec<f32>,
+    /// Why the scan was refused.
+    pub error: Option<String>,
+}
+
+/// A solution and its program.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct SolutionRecord {
+    /// The run's round (see `ScanRecord::attempt`).
+    pub attempt: u32,
+    pub solution: String,
+    pub moves: u32,
+    /// The gripper program (as `cubed plan --format json` prints it).
+    pub program: serde_json::Value,
+    pub planned_ms: u32,
+}
+
+/// How long one phase of a run took.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct StepTiming {
+    /// "scan", "classify", "solve", "execute", "verify", …
+    pub name: String,
+    /// The run's round (see `ScanRecord::attempt`).
+    pub attempt: u32,
+    pub started_ms: i64,
+    pub ms: f64,
+}
+
+/// A run interrupted part-way (an e-stop, a fault, a firmware restart, the robot's link lost)
+/// and how it went on.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct InterruptionRecord {
+    /// Unix time, ms.
+    pub at_ms: i64,
+    /// "estop", "fault", "reboot" or "link" (the serial link lost: the run waits for it and
+    /// goes on by itself).
+    pub cause: String,
+    /// What happened and what the person had to do, in words.
+    pub advice: String,
+    pub needs_person: bool,
+    /// When the run went on (None: it did not, or not yet; a lost link that never came back).
+    pub resumed_ms: Option<i64>,
+    /// "person" (Resume) or "automatic"; "abandoned" when reset instead; for a lost link,
+    /// "rebooted" when it came back to a restarted firmware (whose interruption follows).
+    pub resumed_by: Option<String>,
+    /// The run waits on this interruption now: it is the latest of the newest run, it needs a
+    /// person, and nobody has resumed the run or reset to abandon it.
+    #[serde(default)]
+    pub waiting: bool,
+}
+
+/// Everything recorded of one run (`GET /api/runs/{id}`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct RunDetail {
+    pub summary: RunSummary,
+    pub scans: Vec<ScanRecord>,
+    pub solutions: Vec<SolutionRecord>,
+    pub steps: Vec<StepTiming>,
+    /// Interruptions and resumptions, oldest first.
+    #[serde(default)]
+    pub interruptions: Vec<InterruptionRecord>,
+    /// Set when the run's photos were removed to keep the history within `[history]
+    /// keep_runs` / `max_photo_mb` (its readings and everything else stay).
+    #[serde(default)]
+    pub photos_pruned: Option<PhotosPruned>,
+}
+
+/// A run's photos removed by the history's limits.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct PhotosPruned {
+    /// How many photos were removed.
+    pub photos: u32,
+    /// When, Unix time in ms.
+    pub at_ms: i64,
+}

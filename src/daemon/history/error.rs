@@ -1,0 +1,66 @@
+//! Why the run history could not be read or written: each error names the file, the run or the column.
+
+use std::path::PathBuf;
+
+/// Outcomes a run may end with.
+pub(crate) const OUTCOMES: [&str; 8] = [
+    "solved",
+    "already_solved",
+    "calibrated",
+    "refused",
+    "failed",
+    "stopped",
+    "estopped",
+    "interrupted",
+];
+
+/// Why the history could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error("run history {path}: {message}")]
+    Open { path: PathBuf, message: String },
+    #[error("run history {path} has schema version {found}, newer than this cubed understands ({supported}); it was left untouched: use a newer cubed or another data directory")]
+    NewerSchema {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+    #[error("run history: {doing}")]
+    Sql {
+        doing: String,
+        source: rusqlite::Error,
+    },
+    #[error("run history: {doing} {path}")]
+    Io {
+        doing: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("run history: cannot encode the photo {path} as PNG")]
+    Image {
+        path: PathBuf,
+        source: image::ImageError,
+    },
+    #[error("run history: run {run} has a bad {column}: {message}")]
+    BadRow {
+        run: i64,
+        column: String,
+        message: String,
+    },
+    #[error("run history: there is no run {0}")]
+    UnknownRun(u64),
+    #[error("run history: {0:?} is not a cube face (one of URFDLB)")]
+    BadFace(char),
+    #[error("run history: {0:?} is not a run outcome (one of {OUTCOMES:?})")]
+    BadOutcome(String),
+    #[error("run history: step {name:?} of run {run} has a duration of {ms} ms")]
+    BadDuration { run: u64, name: String, ms: f64 },
+    #[error("run history: unusable after a panic while it was being written")]
+    Poisoned,
+}
+
+impl HistoryError {
+    pub(crate) fn sql(doing: String, source: rusqlite::Error) -> HistoryError {
+        HistoryError::Sql { doing, source }
+    }
+}

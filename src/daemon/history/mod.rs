@@ -1,0 +1,20 @@
+//! Run history and journal in SQLite (rusqlite, bundled): each run's times, photos (PNG files in the data directory, paths in the database), readings, facelets with confidence, solutions and programs, per-phase timings, outcome, and the last acknowledged move id as it happens.
+
+mod endings;
+mod error;
+mod images;
+mod interruptions;
+mod retention;
+mod rows;
+mod runs;
+mod schema;
+mod store;
+#[cfg(test)]
+mod tests;
+
+pub use error::HistoryError;
+pub(crate) use interruptions::{turns_made, WaitingRun};
+pub use retention::Pruned;
+pub use store::History;
+#[cfg(test)]
+use store::DATABASE_FILE;
