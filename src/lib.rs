@@ -21,6 +21,7 @@
 #![warn(unreachable_pub)]
 
 pub mod atomic_file;
+pub mod config_file;
 pub mod cube;
 pub mod daemon;
 pub mod error_chain;

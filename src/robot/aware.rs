@@ -1,10 +1,11 @@
 //! Robot-aware solving: many candidate solutions within a compute budget, each rated by a fast estimate as it is found, the best few planned in full, the cheapest program kept; and the naive baseline it must beat.
 
+use super::candidates::AwareOptions;
 use super::candidates::{collect, first_solution};
 use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
 use crate::cube::{CubieCube, Turn};
-use crate::solver::{Cancel, Flow, SolveError, Solver};
+use crate::solver::{Flow, SolveError, Solver};
 use std::time::{Duration, Instant};
 
 /// Why a cube could not be solved and planned.
@@ -14,38 +15,6 @@ pub enum AwareError {
     Solve(#[from] SolveError),
     #[error(transparent)]
     Plan(#[from] PlanError),
-}
-
-/// How hard to look for a cheap program.
-#[derive(Clone, Debug)]
-pub struct AwareOptions {
-    /// Time the solver may spend finding candidate solutions (rating each by
-    /// [`Planner::estimate`] as it comes counts in it).
-    pub budget: Duration,
-    /// Whole-cube orientations the cube is searched in (1..=24), sharing the budget.
-    pub orientations: usize,
-    /// Candidates may be this many turns longer than the shortest found so far
-    /// (a longer solution can be quicker for the robot).
-    pub slack: usize,
-    /// Candidates (best by estimate) planned in full.
-    pub full_plans: usize,
-    /// Time after which no further candidate is planned in full (one always is).
-    pub planning_budget: Duration,
-    /// Ends the search for candidates early (those found so far are planned).
-    pub cancel: Cancel,
-}
-
-impl Default for AwareOptions {
-    fn default() -> Self {
-        AwareOptions {
-            budget: Duration::from_millis(300),
-            orientations: 1,
-            slack: 0,
-            full_plans: 1,
-            planning_budget: Duration::from_millis(25),
-            cancel: Cancel::default(),
-        }
-    }
 }
 
 /// A robot-aware solution and how it was found.

@@ -7,13 +7,44 @@
 //! With `alternatives` each search also reports solutions as long as its
 //! best, and every search reports its own progression from long to short.
 
-use super::aware::AwareOptions;
-use super::planner::{axis_blocks, block_turns};
+use super::blocks::{axis_blocks, block_turns};
 use crate::cube::{CubieCube, Face, FaceletCube, Move, Turn};
 use crate::robot::Orientation;
-use crate::solver::{Flow, SearchOptions, SolveError, Solver};
+use crate::solver::{Cancel, Flow, SearchOptions, SolveError, Solver};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
+
+/// How hard to look for a cheap program.
+#[derive(Clone, Debug)]
+pub struct AwareOptions {
+    /// Time the solver may spend finding candidate solutions (rating each by
+    /// [`Planner::estimate`] as it comes counts in it).
+    pub budget: Duration,
+    /// Whole-cube orientations the cube is searched in (1..=24), sharing the budget.
+    pub orientations: usize,
+    /// Candidates may be this many turns longer than the shortest found so far
+    /// (a longer solution can be quicker for the robot).
+    pub slack: usize,
+    /// Candidates (best by estimate) planned in full.
+    pub full_plans: usize,
+    /// Time after which no further candidate is planned in full (one always is).
+    pub planning_budget: Duration,
+    /// Ends the search for candidates early (those found so far are planned).
+    pub cancel: Cancel,
+}
+
+impl Default for AwareOptions {
+    fn default() -> Self {
+        AwareOptions {
+            budget: Duration::from_millis(300),
+            orientations: 1,
+            slack: 0,
+            full_plans: 1,
+            planning_budget: Duration::from_millis(25),
+            cancel: Cancel::default(),
+        }
+    }
+}
 
 /// Budget of the naive baseline's search (its first solution is kept).
 pub(crate) const NAIVE_BUDGET: Duration = Duration::from_millis(10);

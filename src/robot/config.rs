@@ -1,11 +1,12 @@
 //! Robot design files (`config/robots/*.toml`): the serde form, and its validation into a [`RobotModel`] with errors naming file, section and key.
 
-use super::config_syntax::{syntax_or_kind_error, FileKind};
 use super::direction::Direction;
 use super::drive::{timed, Drive, DriveToml};
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
 use super::wiring::pins::ActuatorWiring;
 use super::wiring::{BoardToml, WiringToml};
+use crate::config_file::syntax::{syntax_or_kind_error, FileKind};
+pub use crate::config_file::ConfigError;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -13,39 +14,6 @@ use std::path::Path;
 pub(crate) const MAX_ACTION_MS: u32 = 60_000;
 /// Furthest a limited gripper may reach from home, in quarter turns.
 pub(crate) const MAX_REACH: i8 = 4;
-
-/// What is wrong with a robot design file.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    #[error("{file}: cannot read the file")]
-    Read {
-        file: String,
-        source: std::io::Error,
-    },
-    #[error("{file}: {section} (line {line}): {message}")]
-    Syntax {
-        file: String,
-        section: String,
-        line: usize,
-        message: String,
-    },
-    #[error("{file}: {section}: key '{key}': {problem}")]
-    Invalid {
-        file: String,
-        section: String,
-        key: String,
-        problem: String,
-    },
-    #[error("{file}: {words}")]
-    WrongKind { file: String, words: String },
-    #[error("{file}: {section}: key '{key}': impossible design: {problem}")]
-    Impossible {
-        file: String,
-        section: String,
-        key: String,
-        problem: String,
-    },
-}
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]

@@ -1,41 +1,9 @@
 //! A fast estimate of a solution's program time, to rank many candidate solutions before the best few are planned in full: each axis block planned alone from the state the previous one left, memoised per (state, block).
 
+use super::blocks::{axis_blocks, Block, BlockResult};
 use super::model::RobotState;
-use super::planner::{axis_blocks, Block, PlanError, Planner};
+use super::planner::{PlanError, Planner};
 use crate::cube::Turn;
-use std::collections::HashMap;
-use std::sync::Mutex;
-
-/// Most (state, block) results kept; the memo is cleared when it grows past this.
-const MEMO_LIMIT: usize = 200_000;
-
-/// One block planned alone from a state: `(end state id, ms)`, or `None` if impossible.
-type BlockResult = Option<(u32, u32)>;
-type MemoMap = HashMap<(u32, Block), BlockResult>;
-
-/// Memo of blocks planned alone, keyed by (start state id, block).
-#[derive(Debug, Default)]
-pub struct BlockMemo(Mutex<MemoMap>);
-
-impl BlockMemo {
-    fn get(&self, key: &(u32, Block)) -> Option<BlockResult> {
-        self.lock().get(key).copied()
-    }
-
-    fn put(&self, key: (u32, Block), value: BlockResult) {
-        let mut memo = self.lock();
-        if memo.len() >= MEMO_LIMIT {
-            memo.clear();
-        }
-        memo.insert(key, value);
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, MemoMap> {
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
 
 impl Planner {
     /// An estimate of the program time of `solution` from `start`: each axis

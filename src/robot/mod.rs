@@ -2,10 +2,10 @@
 
 pub(crate) mod actuators;
 pub(crate) mod aware;
+mod blocks;
 pub(crate) mod candidates;
 mod capable;
 pub(crate) mod config;
-pub(crate) mod config_syntax;
 pub(crate) mod direction;
 pub mod drive;
 pub(crate) mod estimate;
@@ -32,14 +32,16 @@ mod physics_tests;
 mod tests;
 
 pub use actuators::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup, Role};
-pub use aware::{solve_for_robot, solve_naive, AwareError, AwareOptions, AwareSolve};
+pub use aware::{solve_for_robot, solve_naive, AwareError, AwareSolve};
+pub use candidates::AwareOptions;
 pub use config::{load_robot, parse_robot, ConfigError};
 pub use direction::{Direction, Orientation};
 pub use graph::build_progress as graph_build_progress;
 pub use model::{RobotModel, RobotState};
-pub use physics::{replay, view, IllegalStep, PhysicsState, Replay, StepEffect, Violation};
+pub use physics::Violation;
 pub use planner::{Plan, PlanError, Planner};
 pub use program::{Action, Program, ProgramDoc, Step};
 pub use recovery::{plan_recovery, RecoveryError, RecoveryInput, RecoveryPlan, RecoveryStep};
+pub use replay::{replay, view, IllegalStep, PhysicsState, Replay, StepEffect};
 pub use scan::ScanPlan;
 pub use select::Choice;

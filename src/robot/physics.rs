@@ -11,7 +11,6 @@
 use super::direction::Direction;
 use super::model::{Grip, RobotModel, RobotState, MAX_GRIPPERS};
 use super::program::{Action, Step};
-pub use super::replay::{replay, view, IllegalStep, PhysicsState, Replay, StepEffect};
 pub use super::violation::Violation;
 
 /// What one gripper does in a step, in compact form.

@@ -157,9 +157,12 @@ fn replay_names_the_first_illegal_step() {
 #[test]
 fn camera_reads_the_top_face_as_in_the_net() {
     let model = shipped("four-arm");
-    assert_eq!(physics::view(&model, Orientation::HOME, 0), (Face::U, 0));
+    assert_eq!(
+        crate::robot::replay::view(&model, Orientation::HOME, 0),
+        (Face::U, 0)
+    );
     let z = Orientation::HOME.rotated(Direction::Front, -1);
-    assert_eq!(physics::view(&model, z, 0), (Face::R, 3));
+    assert_eq!(crate::robot::replay::view(&model, z, 0), (Face::R, 3));
 }
 
 #[test]

@@ -7,13 +7,13 @@
 //! turns can be done in either order, together in one step where the
 //! hardware allows it, or a half turn as two quarter turns.
 
-use super::estimate::BlockMemo;
+use super::blocks::{axis_blocks, block_turns, Block, BlockMemo};
 use super::graph::{Edge, Effect, StateGraph};
 use super::heuristic::Bounds;
 use super::model::{RobotModel, RobotState};
 use super::program::Program;
 use super::search::{cheapest_path_widening, Space, Succ};
-use crate::cube::{Face, Turn};
+use crate::cube::Turn;
 use std::sync::Arc;
 
 /// How many nodes the search expands at most per layer, by default (`usize::MAX`: exact).
@@ -62,52 +62,6 @@ pub struct Planner {
     pub per_layer: usize,
     /// Memo of [`Planner::estimate`] (blocks planned alone), shared by clones.
     pub memo: Arc<BlockMemo>,
-}
-
-/// Turns on one axis: quarter turns owed to its positive face (U, R, F) and to the opposite face.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(crate) struct Block {
-    pub faces: [Face; 2],
-    pub quarters: [u8; 2],
-}
-
-/// Cuts a solution into axis blocks, merging turns of the same face and dropping what cancels.
-pub(crate) fn axis_blocks(solution: &[Turn]) -> Vec<Block> {
-    let mut blocks: Vec<Block> = Vec::new();
-    for t in solution {
-        let positive = Face::from_index(t.face.index() % 3);
-        let side = usize::from(t.face != positive);
-        match blocks.last_mut() {
-            Some(b) if b.faces[0] == positive => {
-                b.quarters[side] = (b.quarters[side] + t.quarters) % 4
-            }
-            _ => {
-                let mut b = Block {
-                    faces: [positive, positive.opposite()],
-                    quarters: [0, 0],
-                };
-                b.quarters[side] = t.quarters % 4;
-                blocks.push(b);
-            }
-        }
-        if blocks.last().is_some_and(|b| b.quarters == [0, 0]) {
-            blocks.pop();
-        }
-    }
-    blocks
-}
-
-/// The turns of a list of blocks, positive face first.
-pub(crate) fn block_turns(blocks: &[Block]) -> Vec<Turn> {
-    blocks
-        .iter()
-        .flat_map(|b| {
-            (0..2).filter(|&i| b.quarters[i] != 0).map(|i| Turn {
-                face: b.faces[i],
-                quarters: b.quarters[i],
-            })
-        })
-        .collect()
 }
 
 /// The search space of one solution: layer = block × quarters owed to each face (16 per block).

@@ -2,9 +2,9 @@
 
 use super::graph::clear_cameras;
 use super::model::RobotState;
-use super::physics::view;
 use super::planner::{PlanError, Planner};
 use super::program::{Action, Program, Step};
+use super::replay::view;
 use super::search::{cheapest_path_widening, Space, Succ};
 use crate::cube::Face;
 

@@ -1,6 +1,6 @@
 //! Tests of the robot module on the shipped designs: plan → replay → solved (property tests), scans, blocks and robot-aware choice.
 
-use super::planner::{axis_blocks, block_turns};
+use super::blocks::{axis_blocks, block_turns};
 use super::*;
 use crate::cube::random::random_scramble;
 use crate::cube::{parse_moves, FaceletCube, Move, Notation, Turn};

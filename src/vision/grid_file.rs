@@ -42,7 +42,7 @@ pub fn load_grid(path: &Path) -> Result<FaceGrid, GridFileError> {
             }
         })?;
     let file: GridFile = toml::from_str(&text).map_err(|e| {
-        let (line, message) = crate::robot::config_syntax::toml_in_words(&text, &e);
+        let (line, message) = crate::config_file::syntax::toml_in_words(&text, &e);
         GridFileError::Parse {
             path: path.into(),
             line,

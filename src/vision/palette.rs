@@ -204,7 +204,7 @@ pub fn save_palette(path: &Path, palette: &Palette) -> Result<(), PaletteError> 
 
 /// Parses and validates palette TOML (`path` is only used in messages).
 pub fn parse_palette(text: &str, path: &Path) -> Result<Palette, PaletteError> {
-    use crate::robot::config_syntax::{another_kind, toml_in_words, FileKind};
+    use crate::config_file::syntax::{another_kind, toml_in_words, FileKind};
     let file: PaletteFile = toml::from_str(text).map_err(|e| {
         if let Some(words) = another_kind(text, FileKind::Palette) {
             return PaletteError::WrongKind {

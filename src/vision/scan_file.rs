@@ -192,7 +192,7 @@ fn json_in_words(e: &serde_json::Error) -> String {
     let own = text
         .rsplit_once(" at line ")
         .map_or(text.as_str(), |(m, _)| m);
-    crate::robot::config_syntax::in_words(own)
+    crate::config_file::syntax::in_words(own)
 }
 
 #[cfg(test)]

@@ -1,8 +1,22 @@
 //! The `[camera]` keys: `grid` ("auto", `[x, y, side]` or four corners), and those that lock the webcam (`exposure`, `white_balance`, `gain`, `focus`: "auto", "locked" or a number; `flush_frames`, `average_frames`), validated with errors naming the key and what is allowed.
 
-use crate::daemon::config::GridSetting;
+use crate::daemon::config::values::whole_within;
 use crate::vision::camera::lock::{Control, ControlSetting, LockSettings};
 use serde::Deserialize;
+
+/// Where the stickers are in each photo.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GridSetting {
+    Auto,
+    /// Top-left corner and side of the face in the image, pixels.
+    Square {
+        x: f32,
+        y: f32,
+        side: f32,
+    },
+    /// The face's four corners as `--show-grids` says them (a camera that looks at a slant).
+    Corners(crate::vision::sample::FaceGrid),
+}
 
 /// `[camera]` as written.
 #[derive(Deserialize, Debug)]
@@ -140,7 +154,7 @@ fn frames(
     min: i64,
 ) -> Result<usize, KeyProblem> {
     let default = i64::try_from(default).unwrap_or(i64::MAX);
-    crate::daemon::config::whole_within(value, default, (min, 30)).map_err(|problem| (key, problem))
+    whole_within(value, default, (min, 30)).map_err(|problem| (key, problem))
 }
 
 #[cfg(test)]

@@ -2,12 +2,15 @@
 
 mod camera;
 pub mod search;
+mod values;
 
+use crate::config_file::syntax::{syntax_or_kind_error, FileKind};
+use crate::config_file::ConfigError;
+pub use crate::daemon::config::camera::GridSetting;
 use crate::daemon::config::camera::{grid_setting, CameraSection};
+use crate::daemon::config::values::whole_within;
 pub use crate::daemon::cube_size::CubeSize;
 use crate::error_chain::error_chain;
-use crate::robot::config_syntax::{syntax_or_kind_error, FileKind};
-use crate::robot::ConfigError;
 use crate::vision::camera::lock::LockSettings;
 use serde::Deserialize;
 use std::net::SocketAddr;
@@ -32,20 +35,6 @@ pub enum CameraChoice {
     Usb(String),
     /// Photos in a directory (`U.png` … or numbered frames).
     Dir(PathBuf),
-}
-
-/// Where the stickers are in each photo.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum GridSetting {
-    Auto,
-    /// Top-left corner and side of the face in the image, pixels.
-    Square {
-        x: f32,
-        y: f32,
-        side: f32,
-    },
-    /// The face's four corners as `--show-grids` says them (a camera that looks at a slant).
-    Corners(crate::vision::sample::FaceGrid),
 }
 
 /// The simulated robot's settings.
@@ -267,20 +256,6 @@ fn section_missing(error: ConfigError) -> ConfigError {
     }
 }
 
-/// A whole number within `min..=max` (`default` when not given), in the type it is used as.
-/// Read as TOML's own integer, so a negative or huge value is told the key's range.
-pub(super) fn whole_within<T: TryFrom<i64>>(
-    value: Option<i64>,
-    default: i64,
-    (min, max): (i64, i64),
-) -> Result<T, String> {
-    let value = value.unwrap_or(default);
-    match T::try_from(value) {
-        Ok(whole) if (min..=max).contains(&value) => Ok(whole),
-        _ => Err(format!("{value} is outside {min}..={max}")),
-    }
-}
-
 struct Validator<'a> {
     file: &'a str,
     base: &'a Path,
@@ -290,7 +265,7 @@ struct Validator<'a> {
 
 impl Validator<'_> {
     fn invalid(&self, section: &str, key: &str, problem: impl Into<String>) -> ConfigError {
-        let line = crate::robot::config_syntax::key_line(self.text, section, key);
+        let line = crate::config_file::syntax::key_line(self.text, section, key);
         ConfigError::Invalid {
             file: self.file.to_string(),
             section: match line {

@@ -1,8 +1,8 @@
 //! Where the daemon's configuration comes from: `--config`, `$CUBED_CONFIG`, `./config/cubed.toml`, `$XDG_CONFIG_HOME/cubed/cubed.toml` (else `~/.config/cubed/`), `/etc/cubed/cubed.toml`, then the defaults built into the binary; and the report of where each file came from (`cubed config show`).
 
+use crate::config_file::ConfigError;
 use crate::daemon::config::{load_config, DaemonConfig};
 use crate::named_file::{is_built_in, BUILT_IN};
-use crate::robot::ConfigError;
 use std::path::{Path, PathBuf};
 
 /// How the configuration file was chosen.

@@ -144,7 +144,7 @@ async fn move_robot(
         }
     }
     result.map(|_| ()).map_err(|e| {
-        let what = crate::daemon::run::scanning::doing(ctx.verifying);
+        let what = doing(ctx.verifying);
         RunError::from_stream(e, what, &ctx.abort, |f| ctx.rig.fault_words(f))
     })
 }
@@ -209,5 +209,14 @@ fn upright(image: &image::RgbImage, image_rotation: u8) -> image::RgbImage {
         2 => rotate180(image),
         3 => rotate90(image),
         _ => image.clone(),
+    }
+}
+
+/// What the camera's photos are for, in the run's words.
+pub(crate) fn doing(verifying: bool) -> &'static str {
+    if verifying {
+        "verifying"
+    } else {
+        "scanning"
     }
 }

@@ -3,7 +3,7 @@
 use crate::cube::Face;
 use crate::daemon::board::hex;
 use crate::daemon::docs::{DaemonState, StickerDoc};
-use crate::daemon::run::capture::{capture_scan, capture_scan_at};
+use crate::daemon::run::capture::{capture_scan, capture_scan_at, doing};
 use crate::daemon::run::context::{Phase, RunContext};
 use crate::daemon::run::cube_kind::{CubeKind, Unsure};
 use crate::daemon::run::error::RunError;
@@ -177,14 +177,6 @@ fn state_of(verifying: bool) -> DaemonState {
         DaemonState::Verifying
     } else {
         DaemonState::Scanning
-    }
-}
-
-pub(crate) fn doing(verifying: bool) -> &'static str {
-    if verifying {
-        "verifying"
-    } else {
-        "scanning"
     }
 }
 

@@ -1,6 +1,6 @@
 //! Syntax errors in TOML files a person writes (robot designs, `cubed.toml`, palettes): the message in words (no Rust type names), with the line, the key and the `[[table]] #n` section where the parser stopped.
 
-use super::config::ConfigError;
+use crate::config_file::error::ConfigError;
 
 /// The kinds of TOML file a person gives cubed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
