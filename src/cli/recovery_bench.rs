@@ -9,7 +9,7 @@ use clap::Args;
 use cubed::cube::random::random_cube;
 use cubed::robot::{load_robot, plan_recovery, solve_naive, Planner, Program, RecoveryInput};
 use cubed::robot::{ActuatorMap, MotionGroup, RobotModel};
-use cubed::sim::mechanics::PhysicsMechanics;
+use cubed::sim::PhysicsMechanics;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::process::ExitCode;

@@ -4,91 +4,9 @@ use super::error::CubeError;
 use super::face::Face;
 use super::facelets::FaceletCube;
 use super::moves::Turn;
+use super::pieces::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
+use super::pieces::{Corner, Edge};
 use std::sync::OnceLock;
-
-/// Corner positions (and pieces), named by the faces they touch.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-#[repr(u8)]
-pub enum Corner {
-    URF,
-    UFL,
-    ULB,
-    UBR,
-    DFR,
-    DLF,
-    DBL,
-    DRB,
-}
-
-/// Edge positions (and pieces), named by the faces they touch.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-#[repr(u8)]
-pub enum Edge {
-    UR,
-    UF,
-    UL,
-    UB,
-    DR,
-    DF,
-    DL,
-    DB,
-    FR,
-    FL,
-    BL,
-    BR,
-}
-
-impl Corner {
-    pub const ALL: [Corner; 8] = {
-        use Corner::*;
-        [URF, UFL, ULB, UBR, DFR, DLF, DBL, DRB]
-    };
-}
-
-impl Edge {
-    pub const ALL: [Edge; 12] = {
-        use Edge::*;
-        [UR, UF, UL, UB, DR, DF, DL, DB, FR, FL, BL, BR]
-    };
-}
-
-/// Sticker indices of each corner position, U/D sticker first, then clockwise.
-pub(crate) const CORNER_STICKERS: [[usize; 3]; 8] = [
-    [8, 9, 20],
-    [6, 18, 38],
-    [0, 36, 47],
-    [2, 45, 11],
-    [29, 26, 15],
-    [27, 44, 24],
-    [33, 53, 42],
-    [35, 17, 51],
-];
-
-/// Sticker indices of each edge position, reference sticker first.
-pub(crate) const EDGE_STICKERS: [[usize; 2]; 12] = [
-    [5, 10],
-    [7, 19],
-    [3, 37],
-    [1, 46],
-    [32, 16],
-    [28, 25],
-    [30, 43],
-    [34, 52],
-    [23, 12],
-    [21, 41],
-    [50, 39],
-    [48, 14],
-];
-
-/// Colours (faces) of each corner piece, in the order of `CORNER_STICKERS`.
-pub(crate) fn corner_colours(c: usize) -> [Face; 3] {
-    CORNER_STICKERS[c].map(|s| Face::from_index(s / 9))
-}
-
-/// Colours (faces) of each edge piece, in the order of `EDGE_STICKERS`.
-pub(crate) fn edge_colours(e: usize) -> [Face; 2] {
-    EDGE_STICKERS[e].map(|s| Face::from_index(s / 9))
-}
 
 /// Corner/edge permutation and orientation. `cp[i]` is the piece at position
 /// `i`, `co[i]` its twist (0..3; 3..6 only in mirrored symmetry cubes), `ep`, `eo` likewise.

@@ -1,7 +1,7 @@
 //! Everything that can be wrong with a described cube, each naming where.
 
-use super::cubie::{Corner, Edge};
 use super::face::{Face, Sticker};
+use super::pieces::{Corner, Edge};
 
 /// Why a facelet description is not a cube that can exist.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

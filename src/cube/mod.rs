@@ -7,17 +7,19 @@ pub(crate) mod facelets;
 pub(crate) mod geometry;
 pub(crate) mod moves;
 pub(crate) mod notation;
+pub(crate) mod pieces;
 pub mod random;
 
 #[cfg(test)]
 mod tests;
 
-pub use cubie::{Corner, CubieCube, Edge};
+pub use cubie::CubieCube;
 pub use error::CubeError;
 pub use face::{sticker_names, Face, Sticker};
 pub use facelets::{ColourScheme, FaceOrder, FaceletCube};
 pub use moves::{Axis, Move, Rotation, Turn};
 pub use notation::{format_moves, parse_moves, Notation, NotationError};
+pub use pieces::{Corner, Edge};
 
 /// Reads and fully checks a facelet description: the cube, its colour scheme
 /// and its cubie form, or the first thing that is wrong with it.

@@ -40,10 +40,10 @@ fn rotations_follow_their_faces() {
 
 #[test]
 fn piece_stickers_share_a_cubie() {
-    for s in cubie::CORNER_STICKERS {
+    for s in pieces::CORNER_STICKERS {
         assert!(s.iter().all(|&i| position(i) == position(s[0])));
     }
-    for s in cubie::EDGE_STICKERS {
+    for s in pieces::EDGE_STICKERS {
         assert_eq!(position(s[0]), position(s[1]));
     }
 }

@@ -6,7 +6,7 @@
 
 use super::error::PocketError;
 use super::stickers::{corner_stickers, move_perm, sticker_list, PocketSticker, STICKERS};
-use crate::cube::cubie::corner_colours;
+use crate::cube::pieces::corner_colours;
 use crate::cube::{ColourScheme, Corner, Face, FaceOrder, FaceletCube, Move};
 use std::fmt;
 

@@ -3,7 +3,8 @@
 use super::error::PocketError;
 use super::facelets::{corner_piece, PocketFacelets};
 use super::stickers::{corner_stickers, sticker_list, PocketSticker};
-use crate::cube::cubie::{corner_colours, turn_cubies};
+use crate::cube::cubie::turn_cubies;
+use crate::cube::pieces::corner_colours;
 use crate::cube::{ColourScheme, Corner, Face, Move, Turn};
 
 /// The corner that never moves: faces U, R and F are turned, never D, L or B.

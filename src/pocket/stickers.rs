@@ -15,7 +15,7 @@
 //!
 //! Sticker `k` of face `f` (k = 0..4) is the 3x3 sticker `9 f + [0, 2, 6, 8][k]`.
 
-use crate::cube::cubie::CORNER_STICKERS;
+use crate::cube::pieces::CORNER_STICKERS;
 use crate::cube::{Corner, Face, Move};
 use std::fmt;
 use std::sync::OnceLock;

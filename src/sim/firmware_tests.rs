@@ -3,7 +3,7 @@
 
 use super::firmware::SimFirmware;
 use super::inprocess::{run_program, InProcessError};
-use super::mechanics::PhysicsMechanics;
+use super::mechanics_robot::PhysicsMechanics;
 use crate::cube::FaceletCube;
 use crate::cube::{random::random_scramble, Move, Turn};
 use crate::robot::{load_robot, ActuatorMap, MotionGroup, Planner, RobotModel};

@@ -1,10 +1,9 @@
 //! What the simulated hardware drives: the `Mechanics` seam (the machine feels the motors
 //! move, batch by batch, and names a motor that cannot), the sim's own time formula for a
-//! whole step, and (re-exported) the robot machine (`PhysicsMechanics`, in
-//! `mechanics_robot.rs`: tracks the cube, faults on impossible steps).
+//! whole step; the robot machine (`PhysicsMechanics`) is in
+//! `mechanics_robot`: it tracks the cube and faults on impossible steps.
 
 use super::board::BoardBuildError;
-pub use super::mechanics_robot::PhysicsMechanics;
 use cubed_firmware::Machine;
 use firmware_protocol::message::{ActuatorConfig, Fault};
 

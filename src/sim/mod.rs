@@ -27,4 +27,5 @@ pub mod spawn;
 mod watch;
 
 pub use firmware::{FaultRecord, SimFirmware, SimStats};
-pub use mechanics::{Mechanics, PhysicsMechanics};
+pub use mechanics::Mechanics;
+pub use mechanics_robot::PhysicsMechanics;

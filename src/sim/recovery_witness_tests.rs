@@ -10,7 +10,7 @@ use crate::cube::{FaceletCube, Move};
 use crate::robot::actuators::{ActuatorMap, MotionGroup};
 use crate::robot::model::Reach;
 use crate::robot::{load_robot, plan_recovery, Planner, Program, RecoveryInput, RobotModel};
-use crate::sim::mechanics::PhysicsMechanics;
+use crate::sim::mechanics_robot::PhysicsMechanics;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -48,7 +48,7 @@ impl SimReport {
 
     /// The report of a served simulation of the physical robot.
     pub fn of_served(
-        served: &crate::sim::pty::Served<crate::sim::mechanics::PhysicsMechanics>,
+        served: &crate::sim::pty::Served<crate::sim::mechanics_robot::PhysicsMechanics>,
     ) -> SimReport {
         let mechanics = &served.firmware.mechanics;
         SimReport::new(

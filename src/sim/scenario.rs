@@ -4,7 +4,7 @@
 use super::board::BoardBuildError;
 use super::faults::FaultPlan;
 use super::firmware::SimFirmware;
-use super::mechanics::PhysicsMechanics;
+use super::mechanics_robot::PhysicsMechanics;
 use super::report::SimReport;
 use super::spawn::RunningSim;
 use crate::cube::FaceletCube;

@@ -1,7 +1,7 @@
 //! The piece-level decision: assigns the 8 corners and 12 edges to positions (Hungarian method, `assignment.rs`) with legal twist, flip and parity, at the lowest total sticker cost. Pure.
 
 use super::assignment::{min_cost_assignment, MAX_N};
-use crate::cube::cubie::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
+use crate::cube::pieces::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
 use crate::cube::{CubieCube, Face};
 
 /// Cost of each sticker (0..54, URFDLB) showing each colour (named by the

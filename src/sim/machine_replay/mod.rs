@@ -7,7 +7,7 @@
 //! grips a 2x2's half the way it grips a 3x3's outer layer, and the machine is never laxer
 //! with the 2x2 than with a 3x3 (it still refuses to tear a middle layer a 2x2 lacks).
 
-use super::mechanics::PhysicsMechanics;
+use super::mechanics_robot::PhysicsMechanics;
 use crate::cube::FaceletCube;
 use crate::error_chain::error_chain;
 use crate::robot::actuators::{ActuatorError, ActuatorMap, MotionGroup};
@@ -77,5 +77,4 @@ pub fn describe(error: &MachineReplayError) -> String {
 }
 
 #[cfg(test)]
-#[path = "machine_replay_tests.rs"]
 mod tests;

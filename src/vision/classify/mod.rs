@@ -464,5 +464,4 @@ pub fn name_colours(centres: &[LabColour; 6], palette: &Palette) -> ([usize; 6],
 }
 
 #[cfg(test)]
-#[path = "classify_tests.rs"]
 mod tests;

@@ -7,7 +7,7 @@ use crate::robot::actuators::{ActuatorMap, MotionGroup};
 use crate::robot::model::Reach;
 use crate::robot::program::{Action, Program, Step};
 use crate::robot::{load_robot, PhysicsState, RobotModel};
-use crate::sim::mechanics::PhysicsMechanics;
+use crate::sim::mechanics_robot::PhysicsMechanics;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -4,7 +4,7 @@ use crate::cube::FaceletCube;
 use crate::robot::actuators::{ActuatorMap, MotionGroup, Role};
 use crate::robot::program::{Action, Program, Step};
 use crate::robot::{load_robot, RobotModel};
-use crate::sim::mechanics::PhysicsMechanics;
+use crate::sim::mechanics_robot::PhysicsMechanics;
 use firmware_protocol::message::{Fault, Motion};
 
 const LEFT: usize = 0;

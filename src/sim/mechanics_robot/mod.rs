@@ -311,9 +311,7 @@ impl PhysicsMechanics {
 }
 
 #[cfg(test)]
-#[path = "mechanics_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "rigid_compare_tests.rs"]
 mod compare_tests;

@@ -256,5 +256,4 @@ impl std::fmt::Display for RecoveryInput {
 }
 
 #[cfg(test)]
-#[path = "recovery_tests.rs"]
 mod tests;

@@ -466,9 +466,7 @@ fn conflict(model: &RobotModel, mover: Constraint, other: Constraint) -> Impossi
     )
 }
 
-#[path = "rigid_home.rs"]
 mod home;
 
 #[cfg(test)]
-#[path = "rigid_tests.rs"]
 mod tests;

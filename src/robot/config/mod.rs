@@ -555,5 +555,4 @@ impl Ctx<'_> {
     }
 }
 
-#[path = "config_possible.rs"]
 mod possible;

@@ -172,5 +172,4 @@ impl Walk<'_> {
 }
 
 #[cfg(test)]
-#[path = "endings_tests.rs"]
 mod tests;
