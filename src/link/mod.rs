@@ -15,6 +15,7 @@
 
 pub(crate) mod clock;
 pub(crate) mod error;
+pub(crate) mod events;
 pub mod fault_words;
 pub(crate) mod handle;
 pub(crate) mod stream;
@@ -23,7 +24,8 @@ pub(crate) mod transport;
 
 pub use clock::{Clock, TokioClock};
 pub use error::{LatchedBefore, LinkError, RestartCause};
-pub use handle::{Connected, EStopHandle, LinkEvent, LinkHandle, LinkSettings};
+pub use events::{Connected, LinkEvent, LinkSettings};
+pub use handle::{EStopHandle, LinkHandle};
 pub use stream::{stream_gated, stream_program, StreamError, StreamOutcome};
 pub use task::WINDOW;
 pub use transport::{

@@ -2,7 +2,8 @@
 //! and stop at the first fault, refusal, e-stop or fatal link error.
 
 use super::error::LinkError;
-use super::handle::{LinkEvent, LinkHandle};
+use super::events::LinkEvent;
+use super::handle::LinkHandle;
 use crate::robot::MotionGroup;
 use firmware_protocol::message::{Fault, NakReason};
 

@@ -5,54 +5,15 @@
 
 use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
+use crate::link::events::{Connected, LinkEvent};
 use crate::link::fault_words::refusal_in_words;
-use crate::link::handle::{Connected, LinkEvent};
 use crate::robot::wiring::VIRTUAL_WIRING_FIRMWARE;
 use firmware_protocol::message::{ConfigRefusal, Fault, FaultFlags, HelloReply, NakReason, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{HostPhase, Message, PROTOCOL_VERSION};
-use std::collections::VecDeque;
 
 /// Attempts of the configuration stage (each from a fresh `Hello`) before giving up.
 pub(super) const CONFIGURE_ATTEMPTS: u32 = 4;
-
-/// How the handshake is going.
-#[derive(Debug, Clone)]
-pub(super) struct Progress {
-    /// When the first `Hello` went out.
-    pub began: u64,
-    /// `Hello`s sent in the current stage (for the backoff).
-    pub hellos: u32,
-    /// Configuration stages begun.
-    pub configure_attempts: u32,
-    /// Frames the firmware refused as damaged while configuring.
-    pub naks: u32,
-    /// What the firmware reported latched when greeted (its `Status`), if it said.
-    pub latched: Option<FaultFlags>,
-    /// Sequence number of the `ClearFault` sent ahead of `Configure`, if one was.
-    pub clear_seq: Option<u8>,
-    /// When the `ConfigureReply` came (its checksum right) and the `QueryStatus` that
-    /// confirms what the firmware holds latched under its new machine was last sent.
-    pub confirming_since: Option<u64>,
-    /// The setup frames and the `Configure` not yet sent: they go out as the firmware's
-    /// receive window takes them.
-    pub unsent: VecDeque<Message>,
-}
-
-impl Progress {
-    pub(super) fn new(now: u64) -> Progress {
-        Progress {
-            began: now,
-            hellos: 0,
-            configure_attempts: 0,
-            naks: 0,
-            latched: None,
-            clear_seq: None,
-            confirming_since: None,
-            unsent: VecDeque::new(),
-        }
-    }
-}
 
 /// The pause before the first `Hello` of configuration attempt `attempt` (1 = the first
 /// retry): 100 ms, 200 ms, 300 ms, … (the line gets time to settle; `Hello`s then go every

@@ -4,7 +4,7 @@
 
 use super::clock::Clock;
 use super::error::LinkError;
-use super::handle::{Connected, LinkEvent, LinkSettings, Request};
+use super::events::{Connected, LinkEvent, LinkSettings, Request};
 use super::transport::{Connector, Transport};
 use crate::error_chain::error_chain;
 use crate::robot::wiring::RobotSetup;
@@ -14,6 +14,7 @@ use firmware_protocol::message::{
 };
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{Decoder, HostInbound, HostLink, HostPhase, Message};
+use progress::Progress;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::sync::{mpsc, oneshot};
 
 mod handshake;
+mod progress;
 mod recovery;
 
 /// Retransmit window capacity (the usable window is the firmware's `rx_window` if smaller).
@@ -105,7 +107,7 @@ pub(crate) struct LinkTask {
     pub(super) boot_cause: Option<ResetCause>,
     ready: Option<oneshot::Sender<Result<Connected, LinkError>>>,
     /// How the handshake is going (`handshake.rs`).
-    handshake: handshake::Progress,
+    handshake: Progress,
 }
 
 impl LinkTask {
@@ -149,7 +151,7 @@ impl LinkTask {
             last_nak_resend: 0,
             hello: None,
             ready: None,
-            handshake: handshake::Progress::new(now),
+            handshake: Progress::new(now),
         }
     }
 

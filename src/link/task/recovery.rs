@@ -3,7 +3,7 @@
 
 use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
-use crate::link::handle::LinkEvent;
+use crate::link::events::LinkEvent;
 use firmware_protocol::message::{FirmwareState, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::Message;
