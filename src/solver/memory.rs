@@ -1,4 +1,4 @@
-//! Buffers for the large tables: on Linux they ask for transparent huge pages, so that random reads into tens of MB do not also miss the TLB.
+//! Memory for the large tables: buffers that on Linux ask for transparent huge pages, so that random reads into tens of MB do not also miss the TLB, and a hint that brings an entry into cache before it is read.
 
 /// Huge pages cover this many bytes; smaller buffers are left alone.
 const HUGE_PAGE: usize = 2 << 20;
@@ -42,3 +42,19 @@ fn advise_huge(start: usize, bytes: usize) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge(_: usize, _: usize) {}
+
+/// A hint to bring `slice[i]` into cache; no effect if `i` is out of range or on other CPUs.
+#[inline(always)]
+pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = slice.get(i) {
+        // SAFETY: a prefetch only hints the cache; the pointer is valid (in bounds).
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (item as *const T).cast::<i8>(),
+            )
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slice, i);
+}

@@ -15,6 +15,7 @@ pub(crate) mod symmetry;
 pub(crate) mod symtables;
 pub(crate) mod table_bytes;
 pub(crate) mod tables;
+pub(crate) mod turn_order;
 
 #[cfg(test)]
 pub(crate) mod tests;

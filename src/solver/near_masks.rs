@@ -67,7 +67,7 @@ impl NearMasks {
     /// Asks memory for the slot of `position`.
     #[inline(always)]
     pub(crate) fn prefetch(&self, position: u32) {
-        super::tables::prefetch(&self.slots, home_slot(position, MASK_SLOTS));
+        super::memory::prefetch(&self.slots, home_slot(position, MASK_SLOTS));
     }
 
     /// The turns that lower the distance of `position` and those that keep

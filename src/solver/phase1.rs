@@ -3,50 +3,19 @@
 use super::class_move::{ClassRow, MaskRemap, ALL_TURNS};
 use super::coord::{N_FLIP, N_TWIST};
 use super::endings::{Ending, Endings, ENDING_DEPTH};
+use super::memory::prefetch;
 use super::movetables::PHASE2_MASK;
 use super::near_masks::{NearMasks, MASK_DEPTH};
 use super::pruning::{next_depth, Packed2};
 use super::symmetry::{Symmetries, N_SYM_D4H};
 use super::symtables::SymClasses;
-use super::tables::{prefetch, Phase1Prune, Tables};
+use super::tables::{Phase1Prune, Tables};
+use super::turn_order::{followers, moves_in};
 
 /// A cube in phase 2 that leaves it and comes back within this many turns
 /// used phase-2 turns only (checked by a test): such a path ends in a
 /// phase-2 turn, which the search never lets a phase-1 solution end with.
 pub(crate) const NO_SHORT_RETURN: usize = 4;
-
-/// `table[last]`: bit `m` set when turn `m` may follow turn `last` (no same
-/// face twice, opposite faces in one order only); `table[18]` allows all.
-const FOLLOWERS: [u32; 19] = {
-    let mut t = [(1u32 << 18) - 1; 19];
-    let mut last = 0;
-    while last < 18 {
-        let mut m = 0;
-        let mut mask = 0;
-        while m < 18 {
-            let (fl, fm) = (last / 3, m / 3);
-            if fl != fm && fm + 3 != fl {
-                mask |= 1 << m;
-            }
-            m += 1;
-        }
-        t[last] = mask;
-        last += 1;
-    }
-    t
-};
-
-/// The turns that may follow `last` (None: any turn), as a bit mask.
-#[inline(always)]
-pub(crate) fn followers(last: Option<u8>) -> u32 {
-    FOLLOWERS[last.map_or(18, usize::from)]
-}
-
-/// True if turn `m` may follow turn `last`.
-#[inline(always)]
-pub(crate) fn may_follow(last: Option<u8>, m: u8) -> bool {
-    followers(last) & (1 << m) != 0
-}
 
 /// `Pending::index` of a candidate whose distance is already known (no table entry to read).
 const KNOWN: u32 = u32::MAX;
@@ -95,18 +64,6 @@ pub(crate) struct NodeEndings<'a> {
     pub paths: &'a [Ending],
     pub sym: u8,
     pub to_real: &'a [u8; 18],
-}
-
-/// Iterates the set bits of a move mask.
-#[inline(always)]
-pub(crate) fn moves_in(mut mask: u32) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let m = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            m
-        })
-    })
 }
 
 /// A full-table node: flip-slice class and the symmetry that maps the cube

@@ -1,10 +1,12 @@
 //! The anytime two-phase search: six directions (three axes, cube and inverse) searched in turn, depth by depth, each solution reported as found.
 
 use super::coord;
+use super::memory::prefetch;
 use super::movetables::PHASE2_MOVES;
-use super::phase1::{followers, may_follow, moves_in, Pending, Phase1, RawPhase1, SymPhase1};
+use super::phase1::{Pending, Phase1, RawPhase1, SymPhase1};
 use super::symmetry::Symmetries;
-use super::tables::{prefetch, Tables};
+use super::tables::Tables;
+use super::turn_order::{followers, may_follow, moves_in};
 use crate::cube::{CubieCube, Turn};
 use ends::EndQueue;
 use std::sync::atomic::{AtomicBool, Ordering};

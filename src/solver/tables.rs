@@ -239,22 +239,6 @@ impl Tables {
     }
 }
 
-/// A hint to bring `slice[i]` into cache; no effect if `i` is out of range or on other CPUs.
-#[inline(always)]
-pub(crate) fn prefetch<T>(slice: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(item) = slice.get(i) {
-        // SAFETY: a prefetch only hints the cache; the pointer is valid (in bounds).
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                (item as *const T).cast::<i8>(),
-            )
-        };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (slice, i);
-}
-
 fn cornslice_table(moves: &MoveTables) -> Vec<u8> {
     build_byte_table(
         N_PERM8,

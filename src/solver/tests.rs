@@ -160,7 +160,7 @@ fn tables_round_trip_through_bytes_and_corruption_is_caught() {
 fn returns_to_phase2(t: &Tables, c: (u16, u16, u16), last: Option<u8>, togo: usize) -> usize {
     let m = &t.moves;
     (0..18u8)
-        .filter(|&mv| phase1::may_follow(last, mv))
+        .filter(|&mv| turn_order::may_follow(last, mv))
         .map(|mv| {
             let k = mv as usize;
             let (f, tw, s) = (

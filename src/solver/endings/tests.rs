@@ -3,10 +3,10 @@
 use super::*;
 use crate::cube::{CubieCube, Turn};
 use crate::solver::coord::{flip, set_twist, slice_sorted, twist, N_FLIP, N_SLICE, N_TWIST};
-use crate::solver::phase1::{followers, moves_in};
 use crate::solver::pruning::build_byte_table;
 use crate::solver::symtables::conjugation_table;
 use crate::solver::tables::slice_move_table;
+use crate::solver::turn_order::{followers, moves_in};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

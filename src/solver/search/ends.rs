@@ -2,8 +2,9 @@
 
 use super::{Search, MAX_PHASE1};
 use crate::solver::endings::ENDING_DEPTH;
-use crate::solver::phase1::{may_follow, NodeEndings};
-use crate::solver::tables::prefetch;
+use crate::solver::memory::prefetch;
+use crate::solver::phase1::NodeEndings;
+use crate::solver::turn_order::may_follow;
 
 /// Ends queued before they are checked (measured: 16 and 256 are a few per cent slower).
 const QUEUE: usize = 64;
