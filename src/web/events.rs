@@ -1,7 +1,7 @@
 //! `GET /api/events`: the WebSocket that pushes the status on connect and on every change, and forwards every daemon event; capped in number and message size; closes cleanly on shutdown.
 
 use super::routes::ApiError;
-use super::server::AppState;
+use super::state::AppState;
 use crate::daemon::{DaemonEvent, StatusDoc};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};

@@ -1,7 +1,7 @@
 //! Request guards: the bearer token, the Origin/Host checks, and which of them actions and reads need (reads need the token when the server listens beyond loopback); the body limit on every guarded route.
 
 use super::routes::ApiError;
-use super::server::AppState;
+use super::state::AppState;
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::middleware::Next;

@@ -8,6 +8,7 @@ mod routes;
 #[doc(hidden)]
 pub mod scripted;
 pub mod server;
+mod state;
 
 #[cfg(test)]
 mod tests;

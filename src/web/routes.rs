@@ -1,6 +1,6 @@
 //! The REST handlers and the API's error body (`{"error": {"kind", "reason"}}`): daemon refusals, history errors and bad input mapped to HTTP statuses.
 
-use super::server::AppState;
+use super::state::AppState;
 use crate::daemon::docs::{CalibrationDoc, GuideDoc, RunSummary};
 use crate::daemon::{HistoryError, Refusal, RefusalKind, RunDetail, StartSource, StatusDoc};
 use crate::error_chain::error_chain;

@@ -1,6 +1,7 @@
 //! The HTTP server: settings and the bind check (token beyond loopback), the router with its guards, the embedded page, and graceful shutdown.
 
 use super::listen::{accept_loop, WebLimits};
+use super::state::AppState;
 use super::{events, guard, routes};
 use crate::daemon::DaemonHandle;
 use axum::extract::DefaultBodyLimit;
@@ -66,23 +67,6 @@ pub fn check_bind(settings: &WebSettings) -> Result<(), WebError> {
         return Err(WebError::TokenRequired { addr });
     }
     Ok(())
-}
-
-/// What every handler can reach.
-#[derive(Clone)]
-pub(super) struct AppState {
-    pub handle: DaemonHandle,
-    pub token: Option<Arc<str>>,
-    /// The server listens beyond loopback: reads need the token as actions do.
-    pub reads_need_token: bool,
-    /// One permit per event WebSocket that may still open.
-    pub socket_permits: Arc<Semaphore>,
-    /// Largest WebSocket message taken from a page.
-    pub max_message: usize,
-    /// Becomes true when the server shuts down (WebSockets close then).
-    pub shutdown: watch::Receiver<bool>,
-    /// Held by every open WebSocket; `serve` waits until all are dropped.
-    pub sockets: mpsc::Sender<()>,
 }
 
 /// How long `serve` waits for open WebSockets to say goodbye after shutdown.
