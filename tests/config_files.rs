@@ -2,7 +2,7 @@
 
 use cubed::daemon::config::load_config;
 use cubed::robot::load_robot;
-use cubed::vision::palette::load_palette;
+use cubed::vision::light::palette::load_palette;
 use std::path::{Path, PathBuf};
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {

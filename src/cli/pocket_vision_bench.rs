@@ -2,21 +2,21 @@
 
 use cubed::pocket::random_pocket;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
-use cubed::vision::classify::{Calibration, ClassifyOptions};
-use cubed::vision::evaluate::{fit_calibration, scans_in, LabelledScan, Part, Sample};
-use cubed::vision::palette::Palette;
-use cubed::vision::perturb::conditions;
-use cubed::vision::pocket_classify::{classify_pocket_best_guess, POCKET_UNSHOWN_REPAIR};
-use cubed::vision::pocket_evaluate::{
+use cubed::vision::grid::pocket::find_pocket_grid;
+use cubed::vision::grid::pocket_sample::sample_pocket_face;
+use cubed::vision::grid::sample::SampleOptions;
+use cubed::vision::light::palette::Palette;
+use cubed::vision::measure::evaluate::{fit_calibration, scans_in, LabelledScan, Part, Sample};
+use cubed::vision::measure::perturb::conditions;
+use cubed::vision::measure::pocket::{
     tally_real_pockets, tally_real_pockets_recaptured, tally_sim_pockets, PocketReading,
     PocketTally,
 };
-use cubed::vision::pocket_grid::find_pocket_grid;
-use cubed::vision::pocket_sample::sample_pocket_face;
+use cubed::vision::measure::sim::tally_sim_pocket_recaptures;
+use cubed::vision::read::classify::{Calibration, ClassifyOptions};
+use cubed::vision::read::pocket::{classify_pocket_best_guess, POCKET_UNSHOWN_REPAIR};
 use cubed::vision::recapture::Rounds;
-use cubed::vision::sample::SampleOptions;
 use cubed::vision::scan::GridChoice;
-use cubed::vision::sim_evaluate::tally_sim_pocket_recaptures;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -191,7 +191,7 @@ pub fn print_pocket_rows(
         both.retaken_brighter,
         both.retaken_normal
     );
-    let t = cubed::vision::pocket_evaluate::tally_turned_pockets(100, seed, palette, options);
+    let t = cubed::vision::measure::pocket::tally_turned_pockets(100, seed, palette, options);
     println!(
         "2x2, one face's photo turned (palette colours, 100 random 2x2s, each face each way, seed {seed}): 1800 readings, {} refused, {} read as the cube before the turn, {} read as another cube",
         t.refused, t.untouched, t.other

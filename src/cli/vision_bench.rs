@@ -4,21 +4,21 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
-use cubed::vision::classify::{
-    classify_best_guess, Calibration, ClassifyOptions, UNSHOWN_REPAIR, WORST_UNSHOWN_REPAIR,
-};
-use cubed::vision::evaluate::{
+use cubed::vision::grid::finder::find_grid;
+use cubed::vision::grid::sample::{sample_face, SampleOptions};
+use cubed::vision::light::palette::Palette;
+use cubed::vision::measure::evaluate::{
     choose_threshold, fit_calibration, reliability, scans_in, tally_scans, LabelledScan, Part,
     Sample, Tally,
 };
-use cubed::vision::evaluate_recapture::{tally_variants_recaptured, Reading, RecaptureTally};
-use cubed::vision::grid_finder::find_grid;
-use cubed::vision::palette::Palette;
-use cubed::vision::perturb::{conditions, Condition};
+use cubed::vision::measure::perturb::{conditions, Condition};
+use cubed::vision::measure::recapture::{tally_variants_recaptured, Reading, RecaptureTally};
+use cubed::vision::measure::sim::{tally_sim_cubes, tally_sim_kept_photos, tally_sim_recaptures};
+use cubed::vision::read::classify::{
+    classify_best_guess, Calibration, ClassifyOptions, UNSHOWN_REPAIR, WORST_UNSHOWN_REPAIR,
+};
 use cubed::vision::recapture::Rounds;
-use cubed::vision::sample::{sample_face, SampleOptions};
 use cubed::vision::scan_file::load_scan;
-use cubed::vision::sim_evaluate::{tally_sim_cubes, tally_sim_kept_photos, tally_sim_recaptures};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -447,7 +447,7 @@ fn print_turned_faces_row(seed: u64, palette: &Palette, options: &ClassifyOption
     let cubes: Vec<_> = (0..100)
         .map(|_| cubed::cube::random::random_cube(&mut rng).to_facelets())
         .collect();
-    let t = cubed::vision::turned::tally_turned_faces(&cubes, palette, options);
+    let t = cubed::vision::read::turned::tally_turned_faces(&cubes, palette, options);
     println!(
         "one face's photo turned (palette colours, 100 random cubes, each face each way, seed {seed}): {} readings, {} refused, {} confidently wrong, {} still a cube that exists",
         t.total(),

@@ -2,16 +2,16 @@
 
 use cubed::cube::FaceletCube;
 use cubed::pocket::PocketFacelets;
-use cubed::vision::classify::Doubt;
-use cubed::vision::classify::{
+use cubed::vision::light::colour::Rgb;
+use cubed::vision::light::palette::Palette;
+use cubed::vision::measure::evaluate::{repair_reach, LabelledScan, Part, RepairReach, Sample};
+use cubed::vision::measure::pocket::corners_of;
+use cubed::vision::read::classify::Doubt;
+use cubed::vision::read::classify::{
     classify, Classification, ClassifyError, ClassifyOptions, IMPOSSIBLE_REPAIR,
     WORST_UNSHOWN_REPAIR,
 };
-use cubed::vision::colour::Rgb;
-use cubed::vision::evaluate::{repair_reach, LabelledScan, Part, RepairReach, Sample};
-use cubed::vision::palette::Palette;
-use cubed::vision::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
-use cubed::vision::pocket_evaluate::corners_of;
+use cubed::vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
 
 /// How far the best guesses' repairs reach against the bounds that refuse a cube that cannot
 /// exist (`IMPOSSIBLE_REPAIR`), stickers that make no cube (`unshown_bound`) and one sticker

@@ -4,12 +4,12 @@ use super::EXIT_INVALID;
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed::cube::Face;
 use cubed::error_chain::error_chain;
-use cubed::vision::advice::what_to_do;
-use cubed::vision::calibrate::calibrate;
 use cubed::vision::camera::Retake;
-use cubed::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions};
-use cubed::vision::colour::Rgb;
-use cubed::vision::palette::{load_palette, save_palette, Palette, PaletteError};
+use cubed::vision::light::calibrate::calibrate;
+use cubed::vision::light::colour::Rgb;
+use cubed::vision::light::palette::{load_palette, save_palette, Palette, PaletteError};
+use cubed::vision::read::advice::what_to_do;
+use cubed::vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed::vision::recapture::step_for;
 use cubed::vision::scan::PhotoReadings;
 use cubed::vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
@@ -155,7 +155,7 @@ fn refuse_unsure(
         min_confidence,
         ..ClassifyOptions::default()
     };
-    let turned = cubed::vision::turned::photo_mistake_words(readings, palette, &options);
+    let turned = cubed::vision::read::turned::photo_mistake_words(readings, palette, &options);
     match format {
         OutputFormat::Json => println!(
             "{}",
@@ -280,9 +280,9 @@ pub fn classify_and_print(
         min_confidence: flags.min_confidence,
         ..ClassifyOptions::default()
     };
-    let settled = cubed::vision::turned::settle_tops(readings, tops, &palette, &options);
+    let settled = cubed::vision::read::turned::settle_tops(readings, tops, &palette, &options);
     if let Some(settled) = &settled {
-        eprintln!("{}", cubed::vision::turned::settled_words(tops));
+        eprintln!("{}", cubed::vision::read::turned::settled_words(tops));
         dump(settled)?;
     }
     let readings = settled.as_ref().unwrap_or(readings);
@@ -419,7 +419,7 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     }
     // A cube scanned held another way: the table says where each colour was, the palette
     // keeps where it belongs.
-    let home = |c: &cubed::vision::calibrate::CalibratedColour| {
+    let home = |c: &cubed::vision::light::calibrate::CalibratedColour| {
         (cal.palette.colours.iter())
             .find(|p| p.symbol == c.symbol)
             .map(|p| p.home.letter())
@@ -446,7 +446,7 @@ fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
     use super::vision_folder::grid_choice;
     use cubed::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
     use cubed::vision::camera::Camera;
-    use cubed::vision::sample::SampleOptions;
+    use cubed::vision::grid::sample::SampleOptions;
     use cubed::vision::scan::{capture_faces, plain_plan};
     use std::path::Path;
     let mut camera = UsbCamera::open(&UsbCameraConfig {

@@ -4,8 +4,9 @@ use super::vision_cmds::{GridArgs, GridMode};
 use anyhow::Context;
 use cubed::cube::Face;
 use cubed::vision::camera::image_dir::ImageDirCamera;
-use cubed::vision::grid_file::{load_grid, parse_corners};
-use cubed::vision::sample::{FaceGrid, SampleOptions};
+use cubed::vision::grid::face_grid::FaceGrid;
+use cubed::vision::grid::file::{load_grid, parse_corners};
+use cubed::vision::grid::sample::SampleOptions;
 use cubed::vision::scan::{
     capture_faces, plain_plan, read_photos_with_tops, GridChoice, PhotoReadings,
 };
@@ -40,7 +41,7 @@ pub(super) fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridCho
     Ok(GridChoice::Fixed(grid))
 }
 
-fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::sample::FaceGrid> {
+fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::grid::face_grid::FaceGrid> {
     let numbers: Vec<f64> = text
         .split(|c: char| c == ',' || c.is_whitespace() || c == ';')
         .filter(|s| !s.is_empty())

@@ -1,35 +1,10 @@
-//! Vision: reading the cube's colours from camera images (`pocket_*`: the 2x2). `advice`, `classify*`, `colour`, `palette` and `recapture` are pure; `camera` does the I/O.
+//! Vision: reading the cube's colours from camera images. `camera` takes the photos, `grid` finds and samples the stickers, `light` holds the colours and the light, `read` turns the readings into a cube or a refusal, `scan` runs it for the daemon, `recapture` says what to photograph again, and `measure` is the vision bench's engine. All but `camera` are pure.
 
-pub mod advice;
-pub(crate) mod assignment;
-pub mod calibrate;
 pub mod camera;
-pub mod classify;
-pub(crate) mod classify_pieces;
-pub mod colour;
-pub(crate) mod colour_difference;
-pub mod evaluate;
-pub mod evaluate_recapture;
-pub(crate) mod face_consistency;
-pub mod grid_file;
-pub mod grid_finder;
-pub(crate) mod grid_search;
-pub(crate) mod highlight;
-pub(crate) mod lighting;
-pub mod mirrored;
-pub mod palette;
-pub mod perturb;
-pub mod perturb_photo;
-pub mod pocket_classify;
-pub mod pocket_evaluate;
-pub mod pocket_grid;
-pub mod pocket_sample;
+pub mod grid;
+pub mod light;
+pub mod measure;
+pub mod read;
 pub mod recapture;
-pub(crate) mod refine;
-pub mod repairs;
-pub mod sample;
 pub mod scan;
 pub mod scan_file;
-pub mod sim_evaluate;
-pub mod swapped;
-pub mod turned;

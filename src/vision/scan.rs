@@ -1,10 +1,11 @@
 //! From photos to readings: capture the six faces through a `Camera`, find or apply the grid, sample, un-rotate into net order. The daemon's entry point before `classify`.
 
-use super::camera::{Camera, CameraError, CaptureRequest};
-use super::colour::Rgb;
-use super::grid_finder::{find_grid, GridError};
-use super::sample::{sample_face, unrotate, FaceGrid, SampleError, SampleOptions};
 use crate::cube::Face;
+use crate::vision::camera::{Camera, CameraError, CaptureRequest};
+use crate::vision::grid::face_grid::FaceGrid;
+use crate::vision::grid::finder::{find_grid, GridError};
+use crate::vision::grid::sample::{sample_face, unrotate, SampleError, SampleOptions};
+use crate::vision::light::colour::Rgb;
 use image::RgbImage;
 
 /// Where the stickers are in each photo.
@@ -124,7 +125,7 @@ pub fn tops_in_doubt(grids: &[FaceGrid], grid: &GridChoice) -> Vec<(Face, u8)> {
         return Vec::new();
     }
     (Face::ALL.iter().zip(grids))
-        .filter_map(|(&face, g)| Some((face, crate::vision::grid_finder::top_in_doubt(g)?)))
+        .filter_map(|(&face, g)| Some((face, crate::vision::grid::finder::top_in_doubt(g)?)))
         .collect()
 }
 

@@ -1,6 +1,6 @@
 //! The sampled-readings JSON format (faces URFDLB, nine sRGB readings each, row by row in net orientation): reading, validating and writing.
 
-use super::colour::Rgb;
+use crate::vision::light::colour::Rgb;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

@@ -150,7 +150,7 @@ async fn calibration_scans_a_solved_cube_and_keeps_the_palette_in_the_data_direc
     );
     let saved = dir.path().join("palette.toml");
     assert_eq!(done.saved_to, saved.display().to_string());
-    cubed::vision::palette::load_palette(&saved).expect("the saved palette loads");
+    cubed::vision::light::palette::load_palette(&saved).expect("the saved palette loads");
     let run = daemon
         .handle
         .status()
@@ -495,7 +495,7 @@ async fn photos_turned_45_degrees_are_read_by_a_run_the_way_the_cube_is_sure() {
         let image = image::open(set.join(format!("{face}.png")))
             .expect("photo")
             .to_rgb8();
-        let turned = cubed::vision::perturb_photo::rotate(&image, degrees);
+        let turned = cubed::vision::measure::perturb_photo::rotate(&image, degrees);
         turned
             .save(photos.join(format!("{face}.png")))
             .expect("saved");

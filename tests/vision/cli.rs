@@ -309,7 +309,7 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
         "{}",
         stdout(&out)
     );
-    cubed::vision::palette::load_palette(&written).expect("the written palette loads");
+    cubed::vision::light::palette::load_palette(&written).expect("the written palette loads");
     // A real scan of a solved cube held upside down: the table says where each colour was
     // seen, and that the palette keeps each colour's home face.
     let scan = concat!(
@@ -330,7 +330,7 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
         "{}",
         stdout(&out)
     );
-    let palette = cubed::vision::palette::load_palette(&written).expect("loads");
+    let palette = cubed::vision::light::palette::load_palette(&written).expect("loads");
     let white = palette
         .colours
         .iter()

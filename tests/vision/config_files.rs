@@ -1,6 +1,6 @@
 //! The shipped palette is the standard scheme (every config file's loading: tests/config_files.rs).
 
-use cubed::vision::palette::{load_palette, Palette};
+use cubed::vision::light::palette::{load_palette, Palette};
 use std::path::Path;
 
 #[test]

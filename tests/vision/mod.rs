@@ -15,12 +15,12 @@ pub(crate) fn assert_the_grid_turns_with_the_photo(
     degrees: &[f32],
     at: &str,
 ) {
-    use cubed::vision::grid_finder::find_grid;
+    use cubed::vision::grid::finder::find_grid;
     let upright = find_grid(image).unwrap_or_else(|e| panic!("{at}: {e}"));
     let pitch = upright.cell_size();
     let (cx, cy) = (image.width() as f32 / 2.0, image.height() as f32 / 2.0);
     for &turn in degrees {
-        let turned = cubed::vision::perturb_photo::rotate(image, turn);
+        let turned = cubed::vision::measure::perturb_photo::rotate(image, turn);
         let grid = find_grid(&turned).unwrap_or_else(|e| panic!("{at} turned {turn}°: {e}"));
         let (sin, cos) = turn.to_radians().sin_cos();
         for i in 0..9 {

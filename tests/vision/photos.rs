@@ -1,14 +1,15 @@
 //! The real photo set (tests/data/vision/photos, MIT, Daniel Walton): grid found automatically, sampled, classified.
 
 use cubed::cube::{Face, FaceOrder, FaceletCube};
-use cubed::vision::classify::{classify, classify_best_guess, ClassifyOptions};
-use cubed::vision::colour::LabColour;
-use cubed::vision::evaluate_recapture::{tally_photo_variants, Reading};
-use cubed::vision::grid_finder::find_grid;
-use cubed::vision::palette::Palette;
-use cubed::vision::perturb_photo::{photo_conditions, PhotoChange};
+use cubed::vision::grid::face_grid::FaceGrid;
+use cubed::vision::grid::finder::find_grid;
+use cubed::vision::grid::sample::{sample_face, SampleOptions};
+use cubed::vision::light::colour::LabColour;
+use cubed::vision::light::palette::Palette;
+use cubed::vision::measure::perturb_photo::{photo_conditions, PhotoChange};
+use cubed::vision::measure::recapture::{tally_photo_variants, Reading};
+use cubed::vision::read::classify::{classify, classify_best_guess, ClassifyOptions};
 use cubed::vision::recapture::Rounds;
-use cubed::vision::sample::{sample_face, FaceGrid, SampleOptions};
 use cubed::vision::scan::FacePhoto;
 use std::path::{Path, PathBuf};
 

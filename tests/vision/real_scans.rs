@@ -7,12 +7,12 @@
 //! "every real scan is read right" check.
 
 use cubed::cube::{FaceOrder, FaceletCube};
-use cubed::vision::classify::{ClassifyOptions, Doubt};
-use cubed::vision::evaluate::{scans_in, tally_scans, tally_variants, LabelledScan, Part};
-use cubed::vision::evaluate_recapture::{tally_variants_recaptured, Reading, RecaptureTally};
-use cubed::vision::palette::Palette;
-use cubed::vision::perturb::Perturbation;
-use cubed::vision::pocket_evaluate::tally_real_pockets;
+use cubed::vision::light::palette::Palette;
+use cubed::vision::measure::evaluate::{scans_in, tally_scans, tally_variants, LabelledScan, Part};
+use cubed::vision::measure::perturb::Perturbation;
+use cubed::vision::measure::pocket::tally_real_pockets;
+use cubed::vision::measure::recapture::{tally_variants_recaptured, Reading, RecaptureTally};
+use cubed::vision::read::classify::{ClassifyOptions, Doubt};
 use cubed::vision::recapture::Rounds;
 use cubed::vision::scan_file::load_scan;
 use std::path::Path;
@@ -81,7 +81,7 @@ fn all_ten_real_scans_are_read_exactly() {
 #[test]
 fn an_edge_flipped_or_a_corner_twisted_or_mirrored_in_place_on_a_real_scan_is_refused_as_impossible(
 ) {
-    use cubed::vision::classify::{classify, ClassifyError, IMPOSSIBLE_REPAIR};
+    use cubed::vision::read::classify::{classify, ClassifyError, IMPOSSIBLE_REPAIR};
     for (_, scan) in real_scans() {
         let r = scan.readings;
         let clean = classify(&r, &Palette::default(), &ClassifyOptions::default());
@@ -164,9 +164,9 @@ fn the_corners_of_every_real_scan_read_as_the_2x2_they_show() {
 fn a_corner_twisted_or_mirrored_in_place_among_real_corners_is_refused() {
     use cubed::cube::Corner;
     use cubed::pocket::stickers::corner_stickers;
-    use cubed::vision::evaluate::LabelledScan as Scan;
-    use cubed::vision::pocket_classify::{classify_pocket, PocketClassifyError};
-    use cubed::vision::pocket_evaluate::corners_of;
+    use cubed::vision::measure::evaluate::LabelledScan as Scan;
+    use cubed::vision::measure::pocket::corners_of;
+    use cubed::vision::read::pocket::{classify_pocket, PocketClassifyError};
     for (
         _,
         Scan {
@@ -220,9 +220,9 @@ fn drifting_corners_of_the_development_scans_are_right_or_refused_never_confiden
 
 #[test]
 fn a_2x2_whose_colours_have_not_settled_is_refused_as_such() {
-    use cubed::vision::perturb::conditions;
-    use cubed::vision::pocket_classify::{classify_pocket, PocketClassifyError};
-    use cubed::vision::pocket_evaluate::corners_of;
+    use cubed::vision::measure::perturb::conditions;
+    use cubed::vision::measure::pocket::corners_of;
+    use cubed::vision::read::pocket::{classify_pocket, PocketClassifyError};
     use rand::SeedableRng;
     // One round of re-estimating the light is too few for strongly drifting light.
     let options = ClassifyOptions {
@@ -267,7 +267,7 @@ fn a_2x2_whose_colours_have_not_settled_is_refused_as_such() {
 
 /// The bench's condition named `prefix`.
 fn condition(prefix: &str) -> Perturbation {
-    (cubed::vision::perturb::conditions().into_iter())
+    (cubed::vision::measure::perturb::conditions().into_iter())
         .find(|c| c.name.starts_with(prefix))
         .and_then(|c| c.perturbation)
         .expect("a perturbed condition")
@@ -381,7 +381,7 @@ fn sure_readings_of_overexposed_faces_are_taken_again_and_none_ends_confidently_
 #[test]
 fn two_stickers_of_unlike_colours_swapped_between_pieces_are_mostly_refused() {
     use cubed::cube::CubieCube;
-    use cubed::vision::classify::classify;
+    use cubed::vision::read::classify::classify;
     let (mut swaps, mut sure) = (0, 0);
     for (_, scan) in real_scans() {
         let colour = |s: usize| scan.truth.stickers[s];
@@ -414,7 +414,7 @@ fn two_stickers_of_unlike_colours_swapped_between_pieces_are_mostly_refused() {
 #[test]
 fn a_covered_centre_is_seldom_explained_as_two_photos_exchanged() {
     use cubed::cube::Face;
-    use cubed::vision::swapped::swapped_photos;
+    use cubed::vision::read::swapped::swapped_photos;
     let (palette, options) = (Palette::default(), ClassifyOptions::default());
     let (mut told, mut exchanged) = (0, 0);
     for (_, scan) in real_scans() {

@@ -1,10 +1,10 @@
 //! The whole reading chain on the simulated camera: random cubes, rotated photos, sampling, classification.
 
 use cubed::vision::camera::sim::{SimCamera, SimLighting};
-use cubed::vision::classify::ClassifyOptions;
-use cubed::vision::grid_finder::find_grid;
-use cubed::vision::palette::Palette;
-use cubed::vision::sim_evaluate::tally_sim_cubes;
+use cubed::vision::grid::finder::find_grid;
+use cubed::vision::light::palette::Palette;
+use cubed::vision::measure::sim::tally_sim_cubes;
+use cubed::vision::read::classify::ClassifyOptions;
 
 #[test]
 fn simulated_photos_of_random_cubes_are_read_exactly() {

@@ -15,7 +15,7 @@ pub enum GridSetting {
         side: f32,
     },
     /// The face's four corners as `--show-grids` says them (a camera that looks at a slant).
-    Corners(crate::vision::sample::FaceGrid),
+    Corners(crate::vision::grid::face_grid::FaceGrid),
 }
 
 /// `[camera]` as written.
@@ -98,7 +98,7 @@ pub(crate) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
                 .collect::<Option<_>>()
                 .ok_or_else(bad)?;
             let corners = std::array::from_fn(|i| points[i].map(f64::from));
-            crate::vision::grid_file::parse_corners(corners).map(GridSetting::Corners)
+            crate::vision::grid::file::parse_corners(corners).map(GridSetting::Corners)
         }
         toml::Value::Array(items) if items.len() == 3 => {
             let n = numbers(items).ok_or_else(bad)?;

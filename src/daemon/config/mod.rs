@@ -188,7 +188,7 @@ struct SimSection {
 }
 
 fn default_min_confidence() -> f32 {
-    crate::vision::classify::DEFAULT_MIN_CONFIDENCE
+    crate::vision::read::classify::DEFAULT_MIN_CONFIDENCE
 }
 
 /// Default HTTP address.
@@ -327,7 +327,7 @@ impl Validator<'_> {
                 "min_confidence",
                 format!(
                     "{min_confidence} is outside 0..1 (the calibrated probability of a right reading; 1 is never reached, as no reading is certain; {} is the default)",
-                    crate::vision::classify::DEFAULT_MIN_CONFIDENCE
+                    crate::vision::read::classify::DEFAULT_MIN_CONFIDENCE
                 ),
             ));
         }

@@ -308,6 +308,6 @@ mod tests {
             Path::new("<built-in>/robots/four-arm.toml")
         );
         crate::robot::load_robot(&config.robot_design).expect("design loads");
-        crate::vision::palette::load_palette(&config.palette).expect("palette loads");
+        crate::vision::light::palette::load_palette(&config.palette).expect("palette loads");
     }
 }

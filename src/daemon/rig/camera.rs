@@ -5,7 +5,7 @@ use crate::daemon::config::{CameraChoice, DaemonConfig, GridSetting};
 use crate::vision::camera::image_dir::ImageDirCamera;
 use crate::vision::camera::sim::{SimCamera, SimLighting};
 use crate::vision::camera::Camera;
-use crate::vision::sample::FaceGrid;
+use crate::vision::grid::face_grid::FaceGrid;
 use crate::vision::scan::GridChoice;
 use std::path::Path;
 use std::sync::Arc;

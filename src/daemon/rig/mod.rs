@@ -15,7 +15,7 @@ use crate::robot::{load_robot, ConfigError, Planner, Program, RobotModel, RobotS
 use crate::robot::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
 use crate::solver::Solver;
 use crate::vision::camera::{Camera, CameraError, Retake};
-use crate::vision::palette::{load_palette, Palette, PaletteError};
+use crate::vision::light::palette::{load_palette, Palette, PaletteError};
 use crate::vision::scan::GridChoice;
 use firmware_protocol::message::{Fault, FirmwareState};
 use std::path::PathBuf;

@@ -7,15 +7,18 @@ use crate::pocket::{Metric, PocketFacelets, PocketSolver};
 use crate::robot::pocket_plan::{solve_pocket_for_robot, PocketAwareOptions};
 use crate::robot::{solve_for_robot, AwareError, AwareOptions, Plan, Planner, RobotState};
 use crate::solver::{Cancel, Solver};
-use crate::vision::classify::{classify, Classification, ClassifyError, ClassifyOptions, Doubt};
-use crate::vision::colour::Rgb;
-use crate::vision::palette::Palette;
-use crate::vision::pocket_classify::{classify_pocket, PocketClassification, PocketClassifyError};
-use crate::vision::pocket_sample::read_pocket_photos_and_grids;
+use crate::vision::grid::face_grid::FaceGrid;
+use crate::vision::grid::pocket_sample::read_pocket_photos_and_grids;
+use crate::vision::grid::sample::SampleOptions;
+use crate::vision::light::colour::Rgb;
+use crate::vision::light::palette::Palette;
+use crate::vision::read::classify::{
+    classify, Classification, ClassifyError, ClassifyOptions, Doubt,
+};
+use crate::vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
+use crate::vision::read::turned::{settle_tops, settled_words};
 use crate::vision::recapture::overexposed_cube;
-use crate::vision::sample::{FaceGrid, SampleOptions};
 use crate::vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
-use crate::vision::turned::{settle_tops, settled_words};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -162,7 +165,7 @@ impl CubeKind for Three {
         palette: &Palette,
         options: &ClassifyOptions,
     ) -> Option<String> {
-        crate::vision::turned::photo_mistake_words(readings, palette, options)
+        crate::vision::read::turned::photo_mistake_words(readings, palette, options)
     }
 
     fn is_solved(seen: &Classification) -> bool {

@@ -260,7 +260,7 @@ mod tests {
             stickers: "F3".into(),
             turned: None,
             rounds: 1,
-            doubt: crate::vision::classify::Doubt::Close,
+            doubt: crate::vision::read::classify::Doubt::Close,
             light: crate::vision::recapture::Step::Same,
             retake: crate::vision::camera::Retake::Exposure,
         };

@@ -9,10 +9,11 @@ use crate::daemon::run::cube_kind::{CubeKind, Unsure};
 use crate::daemon::run::error::RunError;
 use crate::error_chain::error_chain;
 use crate::vision::camera::{Exposure, Retake};
-use crate::vision::classify::ClassifyOptions;
-use crate::vision::colour::Rgb;
+use crate::vision::grid::face_grid::FaceGrid;
+use crate::vision::grid::sample::SampleOptions;
+use crate::vision::light::colour::Rgb;
+use crate::vision::read::classify::ClassifyOptions;
 use crate::vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
-use crate::vision::sample::{FaceGrid, SampleOptions};
 use crate::vision::scan::{FacePhoto, ScanError};
 
 /// Scan: the robot shows each face to the camera; `attempt` 0 is the first scan, later ones

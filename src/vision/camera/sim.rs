@@ -8,9 +8,10 @@
 
 use super::{Camera, CameraError, CaptureRequest};
 use crate::cube::{Face, FaceletCube};
-use crate::vision::colour::Rgb;
-use crate::vision::pocket_sample::rotate_pocket;
-use crate::vision::sample::{rotate, FaceGrid};
+use crate::vision::grid::face_grid::FaceGrid;
+use crate::vision::grid::pocket_sample::rotate_pocket;
+use crate::vision::grid::sample::rotate;
+use crate::vision::light::colour::Rgb;
 use image::RgbImage;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -461,7 +462,7 @@ fn gaussian<R: Rng>(rng: &mut R) -> f32 {
 mod tests {
     use super::*;
     use crate::vision::camera::Exposure;
-    use crate::vision::sample::{sample_face, unrotate, SampleOptions};
+    use crate::vision::grid::sample::{sample_face, unrotate, SampleOptions};
 
     #[test]
     fn a_darker_or_brighter_photo_scales_the_light_of_that_photo_only() {

@@ -1,0 +1,11 @@
+//! Where the stickers are in a photo and their colours: the grid found automatically (3x3 and 2x2) or given in a file, each sticker sampled robustly inside it, and the colour of a clipped sticker recovered from its rim. Pure.
+
+pub(crate) mod blobs;
+pub mod face_grid;
+pub mod file;
+pub mod finder;
+pub(crate) mod highlight;
+pub mod pocket;
+pub mod pocket_sample;
+pub mod sample;
+pub(crate) mod search;

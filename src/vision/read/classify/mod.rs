@@ -1,0 +1,262 @@
+//! Classification of 54 sticker readings into a legal cube (or a clear refusal): centres name faces, references adapt to this scan, pieces are decided together. Pure.
+
+use crate::cube::{ColourScheme, CubieCube, FaceletCube};
+use crate::vision::light::colour::Rgb;
+use crate::vision::light::palette::Palette;
+pub use crate::vision::read::centres::{name_colours, orientations};
+pub use crate::vision::read::doubt::{Doubt, Repairs};
+use crate::vision::read::face_consistency::{alike_stickers_told_apart, unlike_stickers};
+pub use crate::vision::read::options::{Calibration, ClassifyOptions, DEFAULT_MIN_CONFIDENCE};
+use crate::vision::read::pieces::{sticker_gaps, StickerCosts};
+use crate::vision::read::refine::{fit, Fit, STARTS};
+pub use crate::vision::read::repairs::{IMPOSSIBLE_REPAIR, UNSHOWN_REPAIR, WORST_UNSHOWN_REPAIR};
+
+/// A legal cube read from the stickers, with how sure each sticker is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Classification {
+    /// Each sticker's colour, named by the face of its centre.
+    pub facelets: FaceletCube,
+    pub cubies: CubieCube,
+    /// The palette symbol of each face's colour.
+    pub scheme: ColourScheme,
+    /// Index into the palette (by home face) of each face's colour.
+    pub names: [usize; 6],
+    /// Per sticker: cost gap (CIEDE2000 plus chromaticity) to the best legal
+    /// reading in which it has another colour; for centres, the naming's gap.
+    pub gaps: [f32; 54],
+    /// Whether the labels stopped changing as the light was refined (if not,
+    /// this is a guess and `classify` refuses it).
+    pub converged: bool,
+    /// How the gaps become probabilities.
+    pub calibration: Calibration,
+    /// How much more it costs than readings that keep fewer of the cube's rules.
+    pub repairs: Repairs,
+}
+
+impl Classification {
+    /// The 54 palette symbols, URFDLB.
+    pub fn symbols(&self) -> String {
+        self.facelets.to_symbols(&self.scheme)
+    }
+
+    /// Per sticker, the calibrated probability (0..=1) that it is read right
+    /// (one minus the calibrated error probability of its gap). Centres define the faces:
+    /// always 1.
+    pub fn sticker_confidence(&self) -> [f32; 54] {
+        std::array::from_fn(|s| {
+            if s % 9 == 4 {
+                1.0
+            } else {
+                1.0 - self.calibration.error_probability(self.gaps[s])
+            }
+        })
+    }
+
+    /// Non-centre stickers whose calibrated probability of being right is
+    /// below `min_confidence` (0..=1; 1 makes every sticker unsure).
+    pub fn unsure_stickers(&self, min_confidence: f32) -> Vec<usize> {
+        (0..54)
+            .filter(|&s| {
+                s % 9 != 4
+                    && self.calibration.error_probability(self.gaps[s]) > 1.0 - min_confidence
+            })
+            .collect()
+    }
+
+    /// The smallest gap of a non-centre sticker: how far the nearest other legal reading is.
+    pub fn least_gap(&self) -> f32 {
+        (0..54)
+            .filter(|s| s % 9 != 4)
+            .map(|s| self.gaps[s])
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// The calibrated chance that this cube is wrong (monotone in
+    /// `least_gap`; measured against held-out data by the bench's
+    /// reliability table).
+    pub fn error_probability(&self) -> f32 {
+        self.calibration.error_probability(self.least_gap())
+    }
+
+    /// The calibrated probability that this cube is read right (`1 - error_probability`).
+    pub fn confidence(&self) -> f32 {
+        1.0 - self.error_probability()
+    }
+
+    /// How sure the naming of the six colours is (cost gap to the next orientation of the palette's scheme).
+    pub fn naming_gap(&self) -> f32 {
+        self.gaps[4]
+    }
+}
+
+/// Why the classifier refuses to give a cube.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ClassifyError {
+    #[error("unsure of {} sticker(s) {} ({doubt}; least confidence wanted {threshold})", stickers.len(), crate::cube::sticker_names(stickers, 9))]
+    Unsure {
+        stickers: Vec<usize>,
+        threshold: f32,
+        doubt: Doubt,
+        best_guess: Box<Classification>,
+    },
+}
+
+impl ClassifyError {
+    /// A short machine-readable name of the refusal.
+    pub fn kind(&self) -> &'static str {
+        let ClassifyError::Unsure { doubt, .. } = self;
+        doubt.kind()
+    }
+}
+
+/// Reads a cube from 54 sRGB readings (URFDLB, each face row by row in net orientation).
+pub fn classify(
+    readings: &[Rgb; 54],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Result<Classification, ClassifyError> {
+    let Reading {
+        classification: best,
+        unsettled,
+        unlike,
+        alike,
+        impossible,
+    } = read_cube(readings, palette, options);
+    if !best.converged {
+        return Err(ClassifyError::Unsure {
+            stickers: unsettled,
+            threshold: options.min_confidence,
+            doubt: Doubt::Unsettled,
+            best_guess: Box::new(best),
+        });
+    }
+    let stickers = best.unsure_stickers(options.min_confidence);
+    if stickers.is_empty() {
+        Ok(best)
+    } else {
+        let among = |which: &[usize]| stickers.iter().any(|s| which.contains(s));
+        let doubt = if among(&impossible) {
+            Doubt::Impossible
+        } else if among(&unlike) {
+            Doubt::Unlike
+        } else if among(&alike) {
+            Doubt::Alike
+        } else {
+            Doubt::Close
+        };
+        Err(ClassifyError::Unsure {
+            stickers,
+            threshold: options.min_confidence,
+            doubt,
+            best_guess: Box::new(best),
+        })
+    }
+}
+
+/// The most likely legal cube, however unsure (see `read_cube`).
+pub fn classify_best_guess(
+    readings: &[Rgb; 54],
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Classification {
+    read_cube(readings, palette, options).classification
+}
+
+/// The most likely legal cube, with what makes it doubtful.
+struct Reading {
+    classification: Classification,
+    /// Stickers that kept changing when the labels did not settle.
+    unsettled: Vec<usize>,
+    /// Stickers that look unlike others given their colour on their face.
+    unlike: Vec<usize>,
+    /// Stickers that look like others given another colour on their face, where clipped.
+    alike: Vec<usize>,
+    /// Stickers where the readings, taken as they are, break a rule of the cube.
+    impossible: Vec<usize>,
+}
+
+/// The most likely legal cube, the stickers that kept changing if the labels
+/// did not settle, those unlike others of their colour on their face, and
+/// those alike others of another colour where clipped.
+///
+/// The reading is fitted from each start (`refine.rs`): the centres'
+/// chromaticities, and the calibrated palette. The cheapest settled fit wins
+/// (`Fit::total_cost`: its pieces and its centres under its own light); each sticker's gap is
+/// the cost gap to the best legal cube where it has another colour, and no
+/// more than the gap to a differing reading that another start settled on
+/// (a whole face read under another light is a legal alternative that no
+/// single-sticker change finds).
+fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions) -> Reading {
+    let mut fits: Vec<Fit> = STARTS
+        .iter()
+        .map(|&start| fit(readings, palette, options, start))
+        .collect();
+    fits.sort_by(|a, b| {
+        (!a.converged(), a.total_cost())
+            .partial_cmp(&(!b.converged(), b.total_cost()))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let best = fits.remove(0);
+    let colours = best.colours();
+    let doubted = best.costs_under_light_doubt(options);
+    let mut gaps = sticker_gaps(&doubted, &best.solution);
+    for rival in &fits {
+        let gap = (rival.total_cost() - best.total_cost()).max(0.0);
+        let theirs = rival.colours();
+        for s in (0..54).filter(|&s| theirs[s] != colours[s]) {
+            gaps[s] = gaps[s].min(gap);
+        }
+    }
+    bound_by_recolourings(&mut gaps, &best.costs, &colours);
+    // A reading that one light cannot give is no reading, and stickers of two
+    // colours that clipping made alike show the face's light is beyond what
+    // the correction models: those stickers are in doubt.
+    let unlike = unlike_stickers(readings, &colours);
+    let alike = alike_stickers_told_apart(readings, &colours);
+    let (repairs, impossible) = crate::vision::read::repairs::judge(&best.costs, &colours);
+    for &s in unlike.iter().chain(&alike).chain(&impossible) {
+        gaps[s] = 0.0;
+    }
+    for f in 0..6 {
+        gaps[f * 9 + 4] = best.naming.1;
+    }
+    let converged = best.converged();
+    let classification = Classification {
+        facelets: best.solution.cubies.to_facelets(),
+        cubies: best.solution.cubies,
+        scheme: palette.scheme(&best.naming.0),
+        names: best.naming.0,
+        gaps,
+        converged,
+        calibration: options.calibration,
+        repairs,
+    };
+    Reading {
+        classification,
+        unsettled: best.unsettled,
+        unlike,
+        alike,
+        impossible,
+    }
+}
+
+/// Bounds the gaps by the cube's recolourings: giving every non-centre
+/// sticker the colour a whole-cube rotation maps its colour to is another
+/// legal reading, and only the six centres tell the two apart (the other
+/// stickers keep their groups, so their references just follow them). Its
+/// cost gap is what the centres pay for belonging to the other colours; every
+/// sticker whose colour such a recolouring changes is no surer than that.
+fn bound_by_recolourings(gaps: &mut [f32; 54], costs: &StickerCosts, colours: &[usize; 54]) {
+    for map in orientations().iter().skip(1) {
+        let gap: f32 = (0..6)
+            .map(|f| costs[f * 9 + 4][map[f]] - costs[f * 9 + 4][f])
+            .sum::<f32>()
+            .max(0.0);
+        for s in (0..54).filter(|&s| s % 9 != 4 && map[colours[s]] != colours[s]) {
+            gaps[s] = gaps[s].min(gap);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
