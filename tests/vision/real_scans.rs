@@ -8,9 +8,10 @@
 
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::light::palette::Palette;
-use cubed::vision::measure::evaluate::{scans_in, tally_scans, tally_variants, LabelledScan, Part};
+use cubed::vision::measure::evaluate::{scans_in, tally_scans, LabelledScan, Part};
 use cubed::vision::measure::perturb::Perturbation;
 use cubed::vision::measure::pocket::tally_real_pockets;
+use cubed::vision::measure::recapture::tally_variants;
 use cubed::vision::measure::recapture::{tally_variants_recaptured, Reading, RecaptureTally};
 use cubed::vision::read::classify::{ClassifyOptions, Doubt};
 use cubed::vision::recapture::Rounds;

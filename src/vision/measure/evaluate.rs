@@ -4,12 +4,9 @@ use crate::cube::FaceletCube;
 use crate::vision::light::colour::Rgb;
 use crate::vision::light::lighting::CLIPPED;
 use crate::vision::light::palette::Palette;
-use crate::vision::measure::perturb::Perturbation;
-use crate::vision::measure::recapture::{tally_variants_recaptured, Reading};
 use crate::vision::read::classify::{
     classify, Calibration, Classification, ClassifyError, ClassifyOptions, Repairs,
 };
-use crate::vision::recapture::Rounds;
 
 /// Which part of the labelled data a scan belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,20 +235,6 @@ pub fn tally_scans(scans: &[LabelledScan], palette: &Palette, options: &Classify
         );
     }
     tally
-}
-
-/// `variants` seeded lighting variants of every scan.
-pub fn tally_variants(
-    scans: &[LabelledScan],
-    variants: usize,
-    seed: u64,
-    perturbation: &Perturbation,
-    palette: &Palette,
-    options: &ClassifyOptions,
-) -> Tally {
-    let reading = Reading { palette, options };
-    let once = (&reading, &Rounds::new(0));
-    tally_variants_recaptured(scans, (variants, seed), perturbation, once).first
 }
 
 /// One bin of the reliability table.

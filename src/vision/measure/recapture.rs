@@ -332,6 +332,20 @@ pub fn for_each_variant<'a>(
     }
 }
 
+/// `variants` seeded lighting variants of every scan.
+pub fn tally_variants(
+    scans: &[LabelledScan],
+    variants: usize,
+    seed: u64,
+    perturbation: &Perturbation,
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Tally {
+    let reading = Reading { palette, options };
+    let once = (&reading, &Rounds::new(0));
+    tally_variants_recaptured(scans, (variants, seed), perturbation, once).first
+}
+
 /// `variants` seeded lighting variants of every scan, re-captured in `rounds`.
 pub fn tally_variants_recaptured(
     scans: &[LabelledScan],
