@@ -1,33 +1,12 @@
 //! `cubed check`: cube validation from the command line.
 
+use super::cube_args::OrderArg;
 use super::EXIT_INVALID;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use cubed::cube::{parse_cube, FaceOrder};
 use cubed::error_chain::error_chain;
+use cubed::pocket::{parse_pocket, PocketFormat};
 use std::process::ExitCode;
-
-/// Face order of facelet input.
-#[derive(Clone, Copy, Debug, ValueEnum, Default)]
-#[value(rename_all = "UPPER")]
-pub enum OrderArg {
-    /// Up, right, front, down, left, back.
-    #[default]
-    Urfdlb,
-    /// Up, left, front, right, back, down.
-    Ulfrbd,
-    /// The 1988 order: top, front, right, posterior, left, bottom.
-    Tfrplb,
-}
-
-impl From<OrderArg> for FaceOrder {
-    fn from(o: OrderArg) -> FaceOrder {
-        match o {
-            OrderArg::Urfdlb => FaceOrder::Urfdlb,
-            OrderArg::Ulfrbd => FaceOrder::Ulfrbd,
-            OrderArg::Tfrplb => FaceOrder::Tfrplb,
-        }
-    }
-}
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -44,7 +23,7 @@ pub struct CheckArgs {
 /// Prints `ok` or the reason the cube cannot exist (exit 2).
 pub fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     if args.size == 2 {
-        return Ok(super::pocket_cmds::check(&args.facelets, args.order.into()));
+        return Ok(check_pocket(&args.facelets, args.order.into()));
     }
     match parse_cube(&args.facelets, args.order.into(), None) {
         Ok(_) => {
@@ -54,6 +33,21 @@ pub fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         Err(e) => {
             println!("invalid: {}", error_chain(&e));
             Ok(ExitCode::from(EXIT_INVALID))
+        }
+    }
+}
+
+/// `cubed check --size 2`: prints `ok` or the reason (exit 2).
+pub fn check_pocket(text: &str, order: FaceOrder) -> ExitCode {
+    let format = PocketFormat::Facelets(order);
+    match parse_pocket(text, format, None) {
+        Ok(_) => {
+            println!("ok");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("invalid: {}", format.in_input_terms(&e.to_string()));
+            ExitCode::from(EXIT_INVALID)
         }
     }
 }

@@ -43,7 +43,7 @@ pub struct ExecArgs {
     #[arg(long)]
     pub reset: bool,
     #[command(flatten)]
-    pub size: super::pocket_cmds::SizeArgs,
+    pub size: super::cube_args::SizeArgs,
 }
 
 fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
@@ -89,7 +89,7 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
     let plan = match (&args.job.moves, &args.job.facelets) {
         (None, Some(text)) if args.size.size == 2 => {
             let naive = false;
-            match super::pocket_cmds::pocket_plan(
+            match super::plan_cmds::pocket_plan(
                 &args.job,
                 &args.size,
                 naive,

@@ -1,12 +1,15 @@
 //! `cubed plan`: gripper programs for a robot design, from face turns, from a cube (solved robot-aware, or the naive baseline), or for the scan.
 
 use super::counts::count;
+use super::cube_args::{NotationArg, SizeArgs};
 use super::refuse;
+use super::tables_arg::pocket_solver;
 use super::tables_arg::TableArgs;
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed::cube::Face;
 use cubed::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
 use cubed::error_chain::error_chain;
+use cubed::pocket::{parse_pocket, Metric, PocketFormat};
 use cubed::robot::{
     load_robot, solve_for_robot, solve_naive, AwareError, AwareOptions, Plan, Planner, ProgramDoc,
 };
@@ -74,8 +77,8 @@ pub struct RobotJob {
     pub moves: Option<String>,
     /// The notation of --moves and of the text summary's solution: Singmaster (R U F'), or the
     /// 1988 program's (T+ F- R2, where B is the bottom and P the back). JSON is always Singmaster.
-    #[arg(long, value_enum, default_value_t = super::solve_cmds::NotationArg::Singmaster)]
-    pub notation: super::solve_cmds::NotationArg,
+    #[arg(long, value_enum, default_value_t = NotationArg::Singmaster)]
+    pub notation: NotationArg,
     /// A cube to solve (54 symbols, URFDLB): solved robot-aware, then planned.
     #[arg(long)]
     pub facelets: Option<String>,
@@ -106,7 +109,7 @@ pub struct PlanArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     #[command(flatten)]
-    pub size: super::pocket_cmds::SizeArgs,
+    pub size: super::cube_args::SizeArgs,
 }
 
 /// Reads face turns; whole-cube rotations are refused (the planner chooses them).
@@ -188,7 +191,7 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(done) = super::pocket_cmds::plan_if_pocket(&args, &planner, &start) {
+    if let Some(done) = plan_if_pocket(&args, &planner, &start) {
         return done;
     }
     let plan = if let Some(facelets) = &args.job.facelets {
@@ -298,4 +301,70 @@ fn print_program(
         }
     }
     Ok(())
+}
+
+/// `cubed plan --size 2 --facelets …` (robot-aware, or `--naive`), refused on a design that
+/// turns faces by centre caps; None: plan as for a 3x3 (face turns and the scan are the same
+/// for both sizes).
+pub fn plan_if_pocket(
+    args: &super::plan_cmds::PlanArgs,
+    planner: &cubed::robot::Planner,
+    start: &cubed::robot::RobotState,
+) -> Option<anyhow::Result<ExitCode>> {
+    if args.size.size == 3 {
+        return args.size.refuse_on_3x3();
+    }
+    if let Err(e) = cubed::robot::pocket_plan::check_holds_a_2x2(planner) {
+        return Some(super::refuse_error(&e));
+    }
+    let text = args.job.facelets.as_deref()?;
+    Some(plan_pocket(args, planner, start, text))
+}
+
+fn plan_pocket(
+    args: &super::plan_cmds::PlanArgs,
+    planner: &cubed::robot::Planner,
+    start: &cubed::robot::RobotState,
+    text: &str,
+) -> anyhow::Result<ExitCode> {
+    let plan = match pocket_plan(&args.job, &args.size, args.naive, (planner, start), text)? {
+        Ok(plan) => plan,
+        Err(refused) => return super::refuse(refused),
+    };
+    super::plan_cmds::print_plan(planner, &plan, args.format, args.job.notation.into())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The robot's plan for the 2x2 `text` (robot-aware, or `naive`: the first optimal solution,
+/// each turn planned alone); Err inside: the refusal in words (a design without centre caps,
+/// a cube that cannot be read).
+pub fn pocket_plan(
+    job: &super::plan_cmds::RobotJob,
+    size: &SizeArgs,
+    naive: bool,
+    (planner, start): (&cubed::robot::Planner, &cubed::robot::RobotState),
+    text: &str,
+) -> anyhow::Result<Result<cubed::robot::Plan, String>> {
+    use cubed::robot::pocket_plan::{pocket_naive, solve_pocket_for_robot, PocketAwareOptions};
+    let format = if size.legacy {
+        PocketFormat::Legacy
+    } else {
+        PocketFormat::Facelets(FaceOrder::Urfdlb)
+    };
+    let facelets = match parse_pocket(text, format, None) {
+        Ok((facelets, _, _)) => facelets,
+        Err(e) => return Ok(Err(format.in_input_terms(&e.to_string()))),
+    };
+    let solver = pocket_solver(job.tables.cache_dir.as_deref());
+    let metric: Metric = size.metric.unwrap_or_default().into();
+    Ok(Ok(if naive {
+        pocket_naive(planner, &solver, start, &facelets, metric)?
+    } else {
+        let opts = PocketAwareOptions {
+            metric,
+            budget: std::time::Duration::from_millis(job.budget_ms),
+            ..PocketAwareOptions::default()
+        };
+        solve_pocket_for_robot(planner, &solver, start, &facelets, &opts)?
+    }))
 }

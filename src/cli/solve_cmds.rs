@@ -1,42 +1,22 @@
 //! `cubed solve` and `cubed scramble`: solving facelet strings from arguments or stdin, and printing random cubes.
 
-use super::cube_cmds::OrderArg;
+use super::cube_args::clock_seed;
+use super::cube_args::{cube_lines, print_json, FormatArg, NotationArg, OrderArg, INVALID_LINE};
+use super::tables_arg::pocket_solver;
 use super::tables_arg::TableArgs;
 use super::EXIT_INVALID;
-use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use cubed::cube::random::random_cube;
+use cubed::cube::FaceOrder;
 use cubed::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
 use cubed::error_chain::error_chain;
+use cubed::pocket::{length_in, parse_pocket, Metric, PocketFormat, PocketSolver};
 use cubed::solver::{SolveError, Solver};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use std::io::BufRead;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum NotationArg {
-    Singmaster,
-    /// The 1988 program's notation (T F R P L B with + - 2).
-    Woolley,
-}
-
-impl From<NotationArg> for Notation {
-    fn from(n: NotationArg) -> Notation {
-        match n {
-            NotationArg::Singmaster => Notation::Singmaster,
-            NotationArg::Woolley => Notation::Woolley,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum FormatArg {
-    Text,
-    Json,
-}
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -62,12 +42,12 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub tables: TableArgs,
     #[command(flatten)]
-    pub size: super::pocket_cmds::SizeArgs,
+    pub size: super::cube_args::SizeArgs,
 }
 
 /// Solves each cube; exit 2 if any was invalid.
 pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    if let Some(done) = super::pocket_cmds::solve_if_pocket(&args) {
+    if let Some(done) = solve_if_pocket(&args) {
         return done;
     }
     if args.facelets.is_empty() && !args.stdin {
@@ -89,21 +69,6 @@ pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// The cubes of standard input, one a line, with their line numbers (from 1), trimmed; blank
-/// lines and `#` comments are skipped. A line that is not UTF-8 text is kept with its bad
-/// bytes shown as U+FFFD, so it is refused by its line number and the lines after it still read.
-pub fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
-    (std::io::stdin().lock().split(b'\n').enumerate())
-        .map(|(n, line)| {
-            let bytes = line.context("reading standard input")?;
-            Ok((n + 1, String::from_utf8_lossy(&bytes).trim().to_string()))
-        })
-        .filter(|cube| {
-            cube.as_ref()
-                .map_or(true, |(_, text)| !text.is_empty() && !text.starts_with('#'))
-        })
 }
 
 /// Prints one cube's solution or error; false if the cube was refused.
@@ -154,18 +119,6 @@ fn solve_one(
     }
 }
 
-/// Text output's line for a refused cube (the reason goes to stderr), so that standard output
-/// has one line per cube, in the input's order.
-pub const INVALID_LINE: &str = "invalid";
-
-/// Prints one JSON row; rows read from standard input say their line number.
-pub fn print_json(mut row: serde_json::Value, line: Option<usize>) {
-    if let (Some(n), Some(fields)) = (line, row.as_object_mut()) {
-        fields.insert("line".to_string(), json!(n));
-    }
-    println!("{row}");
-}
-
 /// A short machine-readable name of what went wrong.
 pub fn error_kind(e: &SolveError) -> String {
     let debug = match e {
@@ -200,7 +153,7 @@ pub struct ScrambleArgs {
 pub fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed.unwrap_or_else(clock_seed));
     if args.size == 2 {
-        super::pocket_cmds::scramble(&mut rng, args.count);
+        scramble_pocket(&mut rng, args.count);
         return Ok(ExitCode::SUCCESS);
     }
     for _ in 0..args.count {
@@ -214,10 +167,88 @@ pub fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A seed from the system clock, for runs that did not ask for one.
-pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0)
+/// `cubed solve` for a 2x2 (or a refusal of 2x2 options on a 3x3); None: solve a 3x3.
+pub fn solve_if_pocket(args: &SolveArgs) -> Option<anyhow::Result<ExitCode>> {
+    if args.size.size == 3 {
+        return args.size.refuse_on_3x3();
+    }
+    if args.budget_ms.is_some() {
+        return Some(super::refuse(
+            "--budget-ms applies to a 3x3 only: a 2x2's solution is always optimal",
+        ));
+    }
+    Some(solve_pocket(args))
+}
+
+fn solve_pocket(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    if args.facelets.is_empty() && !args.stdin {
+        return super::refuse("no cube given: give cubes as arguments or use --stdin");
+    }
+    let solver = pocket_solver(args.tables.cache_dir.as_deref());
+    let mut any_invalid = false;
+    for cube in &args.facelets {
+        any_invalid |= !solve_one_pocket(&solver, args, cube.trim(), None)?;
+    }
+    if args.stdin {
+        for cube in cube_lines() {
+            let (n, line) = cube?;
+            any_invalid |= !solve_one_pocket(&solver, args, &line, Some(n))?;
+        }
+    }
+    Ok(if any_invalid {
+        ExitCode::from(EXIT_INVALID)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Prints one cube's optimal solution or error; false if the cube was refused.
+fn solve_one_pocket(
+    solver: &PocketSolver,
+    args: &SolveArgs,
+    text: &str,
+    line: Option<usize>,
+) -> anyhow::Result<bool> {
+    let start = Instant::now();
+    let format = if args.size.legacy {
+        PocketFormat::Legacy
+    } else {
+        PocketFormat::Facelets(FaceOrder::from(args.order))
+    };
+    let metric: Metric = args.size.metric.unwrap_or_default().into();
+    let result = parse_pocket(text, format, None).map(|(_, _, c)| solver.solve(&c, metric));
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    let row = match result {
+        Ok(turns) => {
+            let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
+            let solution = format_moves(&moves, Notation::from(args.notation))?;
+            if args.format == FormatArg::Text {
+                println!("{}", super::counts::solution_line(&solution));
+                return Ok(true);
+            }
+            json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution,
+                   "moves": length_in(&turns, metric), "ms": (ms * 1000.0).round() / 1000.0})
+        }
+        Err(e) => {
+            let message = format.in_input_terms(&e.to_string());
+            if args.format == FormatArg::Text {
+                let at = line.map(|n| format!("line {n}: ")).unwrap_or_default();
+                println!("{}", INVALID_LINE);
+                eprintln!("{at}invalid cube {text}: {message}");
+                return Ok(false);
+            }
+            json!({"facelets": text, "error": {"kind": e.kind(), "message": message}})
+        }
+    };
+    let ok = row.get("error").is_none();
+    print_json(row, line);
+    Ok(ok)
+}
+
+/// `cubed scramble --size 2`: uniformly random 2x2 cubes as 24 URFDLB letters.
+pub fn scramble_pocket(rng: &mut ChaCha8Rng, count: usize) {
+    for _ in 0..count {
+        let cube = cubed::pocket::random_pocket(rng).to_facelets();
+        println!("{cube}");
+    }
 }

@@ -1,10 +1,13 @@
 //! The `--tables` and `--cache-dir` options shared by every command that solves, and loading a solver from them.
 
 use clap::{Args, ValueEnum};
+use cubed::pocket::PocketSolver;
 use cubed::solver::{Solver, TableMode, Tables};
+use cubed::table_cache::load_or_build_pocket;
 use cubed::table_cache::{default_cache_dir, load_or_build_announced, CacheOutcome};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -87,4 +90,22 @@ fn report(outcome: &CacheOutcome, tables: &Tables) {
             )
         }
     }
+}
+
+/// Loads (or builds and caches) the 2x2 tables, saying on stderr when they were built.
+pub fn pocket_solver(cache_dir: Option<&Path>) -> PocketSolver {
+    let dir = cache_dir.map_or_else(default_cache_dir, Path::to_path_buf);
+    let (tables, outcome) = load_or_build_pocket(&dir);
+    let ms = tables.build_seconds * 1000.0;
+    match outcome {
+        CacheOutcome::Loaded | CacheOutcome::BuiltSmall => {}
+        CacheOutcome::Built => eprintln!("cubed: built 2x2 tables in {ms:.0} ms and cached them"),
+        CacheOutcome::Rebuilt { reason } => {
+            eprintln!("cubed: cached 2x2 tables were unusable ({reason}); rebuilt in {ms:.0} ms")
+        }
+        CacheOutcome::NotSaved { reason } => {
+            eprintln!("cubed: built 2x2 tables in {ms:.0} ms but could not cache them: {reason}")
+        }
+    }
+    PocketSolver::new(Arc::new(tables))
 }

@@ -1,10 +1,12 @@
 //! `cubed test-program`: the 1988 Test Program — scramble N cubes with M random turns, solve and verify each, print the counts and the summary.
 
+use super::tables_arg::pocket_solver;
 use super::tables_arg::TableArgs;
 use clap::Args;
 use cubed::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
 use cubed::error_chain::error_chain;
 use cubed::pocket::program::{self, ProgramOutcome};
+use cubed::pocket::Metric;
 use cubed::solver::{SearchOptions, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
@@ -42,7 +44,7 @@ pub struct TestProgramArgs {
     #[command(flatten)]
     pub tables: TableArgs,
     #[command(flatten)]
-    pub size: super::pocket_cmds::SizeArgs,
+    pub size: super::cube_args::SizeArgs,
 }
 
 /// Runs the Test Program; exit 1 if any cube failed. Each cube's line is printed as soon as it
@@ -51,10 +53,10 @@ pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
     if let Err(reason) = super::counts::check_total_turns(args.cubes, args.turns) {
         return super::refuse(reason);
     }
-    if let Some(done) = super::pocket_cmds::test_program_if_pocket(&args) {
+    if let Some(done) = test_program_if_pocket(&args) {
         return done;
     }
-    let seed = args.seed.unwrap_or_else(super::solve_cmds::clock_seed);
+    let seed = args.seed.unwrap_or_else(super::cube_args::clock_seed);
     let solver = args.tables.solver();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let scrambles = program::scrambles(&mut rng, args.cubes, args.turns, args.rotations);
@@ -228,4 +230,32 @@ fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> P
         scramble: scramble.to_vec(),
         moves,
     }
+}
+
+/// `cubed test-program` for a 2x2 (or a refusal of 2x2 options on a 3x3); None: a 3x3 run.
+pub fn test_program_if_pocket(args: &TestProgramArgs) -> Option<anyhow::Result<ExitCode>> {
+    if args.size.size == 3 {
+        return args.size.refuse_on_3x3();
+    }
+    let only_3x3 = match (args.budget_ms, args.target, args.size.legacy) {
+        (Some(_), _, _) => "--budget-ms applies to a 3x3 only: a 2x2's solution is always optimal",
+        (_, Some(_), _) => "--target applies to a 3x3 only: a 2x2's solution is always optimal",
+        (_, _, true) => "--legacy reads 2x2 cubes typed in; test-program makes its own",
+        _ => return Some(test_program_pocket(args)),
+    };
+    Some(super::refuse(only_3x3))
+}
+
+fn test_program_pocket(args: &TestProgramArgs) -> anyhow::Result<ExitCode> {
+    let seed = args.seed.unwrap_or_else(super::cube_args::clock_seed);
+    let metric: Metric = args.size.metric.unwrap_or_default().into();
+    let solver = pocket_solver(args.tables.cache_dir.as_deref());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let scrambles = program::scrambles(&mut rng, args.cubes, args.turns, args.rotations);
+    let optimal = format!(", optimal in {}", metric.name());
+    let mut report = Report::start(seed, args, "2x2 cube", "2x2 cubes", &optimal);
+    for scramble in &scrambles {
+        report.cube(program::run_one(&solver, scramble, metric))?;
+    }
+    report.finish()
 }

@@ -1,5 +1,6 @@
 //! `cubed classify`, `cubed scan`, `cubed calibrate`: reading colours from the command line (readings JSON, photo folders, cameras).
 
+use super::vision_folder::GridArgs;
 use super::EXIT_INVALID;
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed::cube::Face;
@@ -22,15 +23,6 @@ pub enum OutputFormat {
     #[default]
     Text,
     Json,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq)]
-pub enum GridMode {
-    /// Find the sticker grid in each photo.
-    #[default]
-    Auto,
-    /// Use the configured grid (`--corners` or `--grid-file`, else `grid.toml` in the folder).
-    Config,
 }
 
 /// Options shared by the commands that classify.
@@ -56,20 +48,6 @@ pub struct ClassifyArgs {
     pub scan: PathBuf,
     #[command(flatten)]
     pub flags: ClassifyFlags,
-}
-
-/// How photos are located in a folder of images.
-#[derive(Args, Debug, Clone)]
-pub struct GridArgs {
-    /// Where the stickers are: found in each photo (`auto`, the default), or configured.
-    #[arg(long, value_enum)]
-    pub grid: Option<GridMode>,
-    /// Face corners, the same in every photo: "x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left); implies `--grid config`.
-    #[arg(long)]
-    pub corners: Option<String>,
-    /// A grid file (`corners = [[x, y] x 4]`); implies `--grid config`.
-    #[arg(long)]
-    pub grid_file: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -1,7 +1,7 @@
 //! Where `scan` and `calibrate` find a folder's stickers: the grid the arguments ask for (found, `--corners`, a grid file), the six photos read (a seventh frame refused, a photo not named after a face said), and the grids said back as `--corners` takes them.
 
-use super::vision_cmds::{GridArgs, GridMode};
 use anyhow::Context;
+use clap::{Args, ValueEnum};
 use cubed::cube::Face;
 use cubed::vision::camera::image_dir::ImageDirCamera;
 use cubed::vision::grid::face_grid::FaceGrid;
@@ -10,7 +10,30 @@ use cubed::vision::grid::sample::SampleOptions;
 use cubed::vision::scan::{
     capture_faces, plain_plan, read_photos_with_tops, GridChoice, PhotoReadings,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq)]
+pub enum GridMode {
+    /// Find the sticker grid in each photo.
+    #[default]
+    Auto,
+    /// Use the configured grid (`--corners` or `--grid-file`, else `grid.toml` in the folder).
+    Config,
+}
+
+/// How photos are located in a folder of images.
+#[derive(Args, Debug, Clone)]
+pub struct GridArgs {
+    /// Where the stickers are: found in each photo (`auto`, the default), or configured.
+    #[arg(long, value_enum)]
+    pub grid: Option<GridMode>,
+    /// Face corners, the same in every photo: "x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left); implies `--grid config`.
+    #[arg(long)]
+    pub corners: Option<String>,
+    /// A grid file (`corners = [[x, y] x 4]`); implies `--grid config`.
+    #[arg(long)]
+    pub grid_file: Option<PathBuf>,
+}
 
 /// The grid the arguments ask for in `dir`.
 /// `--corners` or `--grid-file` mean the configured grid even without `--grid config`.

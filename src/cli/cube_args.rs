@@ -1,0 +1,133 @@
+//! What the cube commands (check, solve, scramble, test-program, plan, exec) take alike: the cube's size and face order, the notation and output format, cubes read a line at a time, and a seed from the clock.
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use cubed::cube::{FaceOrder, Notation};
+use cubed::pocket::Metric;
+use serde_json::json;
+use std::io::BufRead;
+use std::process::ExitCode;
+
+/// Face order of facelet input.
+#[derive(Clone, Copy, Debug, ValueEnum, Default)]
+#[value(rename_all = "UPPER")]
+pub enum OrderArg {
+    /// Up, right, front, down, left, back.
+    #[default]
+    Urfdlb,
+    /// Up, left, front, right, back, down.
+    Ulfrbd,
+    /// The 1988 order: top, front, right, posterior, left, bottom.
+    Tfrplb,
+}
+
+impl From<OrderArg> for FaceOrder {
+    fn from(o: OrderArg) -> FaceOrder {
+        match o {
+            OrderArg::Urfdlb => FaceOrder::Urfdlb,
+            OrderArg::Ulfrbd => FaceOrder::Ulfrbd,
+            OrderArg::Tfrplb => FaceOrder::Tfrplb,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum NotationArg {
+    Singmaster,
+    /// The 1988 program's notation (T F R P L B with + - 2).
+    Woolley,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
+        match n {
+            NotationArg::Singmaster => Notation::Singmaster,
+            NotationArg::Woolley => Notation::Woolley,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum FormatArg {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
+pub enum MetricArg {
+    /// Half-turn metric: every face turn counts 1.
+    #[default]
+    Htm,
+    /// Quarter-turn metric: a half turn counts 2.
+    Qtm,
+}
+
+impl From<MetricArg> for Metric {
+    fn from(m: MetricArg) -> Metric {
+        match m {
+            MetricArg::Htm => Metric::Htm,
+            MetricArg::Qtm => Metric::Qtm,
+        }
+    }
+}
+
+/// The cube size and what only the 2x2 has.
+#[derive(Args, Debug, Clone)]
+pub struct SizeArgs {
+    /// Cube size: 3, or 2 for the pocket cube (24 stickers, always an optimal solution).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub size: u8,
+    /// With --size 2: the metric the solution is optimal in [default: htm].
+    #[arg(long, value_enum)]
+    pub metric: Option<MetricArg>,
+    /// With --size 2: cubes in the old 2x2 solver's format, 24 letters y g w b r o
+    /// in the face order T F R P L B (instead of the URFDLB order).
+    #[arg(long)]
+    pub legacy: bool,
+}
+
+impl SizeArgs {
+    /// Refuses the 2x2-only options on a 3x3.
+    pub(super) fn refuse_on_3x3(&self) -> Option<anyhow::Result<ExitCode>> {
+        match (self.size, self.metric, self.legacy) {
+            (3, Some(_), _) => Some(super::refuse("--metric applies to --size 2 only")),
+            (3, _, true) => Some(super::refuse("--legacy applies to --size 2 only")),
+            _ => None,
+        }
+    }
+}
+
+/// Text output's line for a refused cube (the reason goes to stderr), so that standard output
+/// has one line per cube, in the input's order.
+pub const INVALID_LINE: &str = "invalid";
+
+/// Prints one JSON row; rows read from standard input say their line number.
+pub fn print_json(mut row: serde_json::Value, line: Option<usize>) {
+    if let (Some(n), Some(fields)) = (line, row.as_object_mut()) {
+        fields.insert("line".to_string(), json!(n));
+    }
+    println!("{row}");
+}
+
+/// The cubes of standard input, one a line, with their line numbers (from 1), trimmed; blank
+/// lines and `#` comments are skipped. A line that is not UTF-8 text is kept with its bad
+/// bytes shown as U+FFFD, so it is refused by its line number and the lines after it still read.
+pub fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
+    (std::io::stdin().lock().split(b'\n').enumerate())
+        .map(|(n, line)| {
+            let bytes = line.context("reading standard input")?;
+            Ok((n + 1, String::from_utf8_lossy(&bytes).trim().to_string()))
+        })
+        .filter(|cube| {
+            cube.as_ref()
+                .map_or(true, |(_, text)| !text.is_empty() && !text.starts_with('#'))
+        })
+}
+
+/// A seed from the system clock, for runs that did not ask for one.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
