@@ -6,7 +6,7 @@ use std::path::Path;
 /// Creates the directory if needed, writes `bytes` to a temporary file in it, syncs it, and
 /// renames it over `path`, then syncs the directory so the rename survives a power cut (the
 /// temporary file is removed if anything fails).
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomically_with(path, |out| out.write_all(bytes))
 }
 
@@ -35,7 +35,7 @@ pub(crate) fn write_atomically_with(
 /// Why a file a person named for output should not be written: its directory is missing (a
 /// typo, more likely than a wish for a new directory), or a file is there that `is_ours` does
 /// not take for one of the kind written (its reason given), which would be lost.
-pub fn refuse_to_replace(
+pub(crate) fn refuse_to_replace(
     path: &Path,
     is_ours: impl FnOnce(&Path) -> Result<(), String>,
 ) -> Option<String> {

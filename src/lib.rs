@@ -20,8 +20,8 @@
 
 #![warn(unreachable_pub)]
 
-pub mod atomic_file;
-pub mod config_file;
+pub(crate) mod atomic_file;
+pub(crate) mod config_file;
 pub mod cube;
 pub mod daemon;
 pub mod error_chain;

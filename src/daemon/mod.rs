@@ -3,7 +3,7 @@
 pub(crate) mod api;
 pub(crate) mod board;
 pub mod config;
-pub mod cube_size;
+pub(crate) mod cube_size;
 mod data_lock;
 pub(crate) mod docs;
 pub mod dry_run;

@@ -68,7 +68,7 @@ pub enum LinkEvent {
     /// The emergency stop is latched in the firmware; these commands will not run.
     EStopped { cancelled: Vec<u32> },
     /// The firmware took a ClearFault (or it was overtaken by an e-stop): what it reported
-    /// before is over. The handle reads it itself; [`LinkHandle::next_event`] never returns it.
+    /// before is over. The handle reads it itself; [`LinkHandle::next_event`](crate::link::LinkHandle::next_event) never returns it.
     FaultCleared,
     /// The link stopped for good (the error, if any, says why).
     Stopped { error: Option<LinkError> },

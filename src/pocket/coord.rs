@@ -4,14 +4,14 @@ use super::model::{PocketCube, FIXED};
 use crate::cube::Turn;
 
 /// Permutations of the seven corners other than the fixed one.
-pub const PERMS: usize = 5040;
+pub(crate) const PERMS: usize = 5040;
 /// Twists of six free corners (the seventh's follows).
-pub const TWISTS: usize = 729;
+pub(crate) const TWISTS: usize = 729;
 /// Every state of the pocket cube with the DLB corner fixed.
-pub const STATES: usize = PERMS * TWISTS;
+pub(crate) const STATES: usize = PERMS * TWISTS;
 
 /// The nine turns that keep the DLB corner in place: U U2 U' R R2 R' F F2 F'.
-pub fn fixed_turns() -> [Turn; 9] {
+pub(crate) fn fixed_turns() -> [Turn; 9] {
     std::array::from_fn(Turn::from_index)
 }
 
@@ -28,7 +28,7 @@ fn free_rank(piece: u8) -> usize {
 }
 
 /// Lehmer rank of the free corners' permutation, 0..5040.
-pub fn perm_coord(c: &PocketCube) -> usize {
+pub(crate) fn perm_coord(c: &PocketCube) -> usize {
     let ranks = FREE.map(|pos| free_rank(c.cp[pos]));
     let mut coord = 0;
     for i in 0..7 {
@@ -39,19 +39,19 @@ pub fn perm_coord(c: &PocketCube) -> usize {
 }
 
 /// Twist of the first six free corners in base 3, 0..729.
-pub fn twist_coord(c: &PocketCube) -> usize {
+pub(crate) fn twist_coord(c: &PocketCube) -> usize {
     FREE[..6]
         .iter()
         .fold(0, |acc, &pos| acc * 3 + c.co[pos] as usize)
 }
 
 /// The state number, 0..STATES.
-pub fn state_index(c: &PocketCube) -> usize {
+pub(crate) fn state_index(c: &PocketCube) -> usize {
     perm_coord(c) * TWISTS + twist_coord(c)
 }
 
 /// The cube with state number `index` (the inverse of `state_index`).
-pub fn cube_of_index(index: usize) -> PocketCube {
+pub(crate) fn cube_of_index(index: usize) -> PocketCube {
     let mut c = PocketCube::default();
     set_perm(&mut c, index / TWISTS % PERMS);
     set_twist(&mut c, index % TWISTS);

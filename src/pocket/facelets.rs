@@ -11,7 +11,7 @@ use crate::cube::{ColourScheme, Corner, Face, FaceOrder, FaceletCube, Move};
 use std::fmt;
 
 /// The colour letters of the old 2x2 solver's input.
-pub const LEGACY_COLOURS: [char; 6] = ['y', 'g', 'w', 'b', 'r', 'o'];
+pub(crate) const LEGACY_COLOURS: [char; 6] = ['y', 'g', 'w', 'b', 'r', 'o'];
 
 /// How 24 stickers are written.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -312,7 +312,7 @@ fn read_corner_symbols(
 
 /// The corner piece with these colours (read U/D sticker first, then clockwise
 /// at the position) and its twist: the sticker holding the piece's U/D colour.
-pub fn corner_piece(colours: [Face; 3]) -> Option<(u8, u8)> {
+pub(crate) fn corner_piece(colours: [Face; 3]) -> Option<(u8, u8)> {
     let twist = colours.iter().position(|&c| c == Face::U || c == Face::D)?;
     let turned = [0, 1, 2].map(|n| colours[(twist + n) % 3]);
     let piece = (0..8).find(|&p| corner_colours(p) == turned)?;

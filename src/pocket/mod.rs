@@ -4,14 +4,14 @@
 //! notations (`crate::cube`), and the corner geometry. Its own: everything that
 //! follows from having no centres and no edges.
 
-pub mod coord;
-pub mod error;
-pub mod facelets;
-pub mod model;
+pub(crate) mod coord;
+pub(crate) mod error;
+pub(crate) mod facelets;
+pub(crate) mod model;
 pub mod program;
-pub mod solver;
+pub(crate) mod solver;
 pub mod stickers;
-pub mod tables;
+pub(crate) mod tables;
 
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,7 @@ use crate::cube::pieces::corner_colours;
 use crate::cube::{ColourScheme, Corner, Face, Move, Turn};
 
 /// The corner that never moves: faces U, R and F are turned, never D, L or B.
-pub const FIXED: Corner = Corner::DBL;
+pub(crate) const FIXED: Corner = Corner::DBL;
 
 /// Corner permutation and twist. `cp[i]` is the piece at position `i` (3x3 corner
 /// numbering), `co[i]` its twist (0..3); the DLB corner is always in place, untwisted.

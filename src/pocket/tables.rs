@@ -5,13 +5,13 @@ use std::io::{self, Read, Write};
 
 const MAGIC: &[u8; 8] = b"CUBEDPKT";
 /// Bump whenever a table's layout or meaning changes.
-pub const POCKET_FORMAT_VERSION: u32 = 1;
+pub(crate) const POCKET_FORMAT_VERSION: u32 = 1;
 /// Distance of a state the search has not reached (never left after a build).
 const UNKNOWN: u8 = u8::MAX;
 /// Turn indices (into `fixed_turns`) of the quarter turns U U' R R' F F'.
-pub const QUARTER_TURNS: [usize; 6] = [0, 2, 3, 5, 6, 8];
+pub(crate) const QUARTER_TURNS: [usize; 6] = [0, 2, 3, 5, 6, 8];
 /// Turn indices of all nine turns.
-pub const ALL_TURNS: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+pub(crate) const ALL_TURNS: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 
 /// How solution length is counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct AwareOptions {
     /// Time the solver may spend finding candidate solutions (rating each by
-    /// [`Planner::estimate`] as it comes counts in it).
+    /// [`Planner::estimate`](crate::robot::Planner::estimate) as it comes counts in it).
     pub budget: Duration,
     /// Whole-cube orientations the cube is searched in (1..=24), sharing the budget.
     pub orientations: usize,

@@ -14,13 +14,16 @@ pub enum BoardBuildError {
 }
 
 /// A chip with 32 GPIOs, none kept, whose steps are pulsed as they come due.
-pub static SIM_CHIP: Chip = Chip {
+pub(crate) static SIM_CHIP: Chip = Chip {
     name: VIRTUAL_WIRING_FIRMWARE,
     ..cubed_firmware::examples::EXAMPLE_CHIP
 };
 
 /// The machine for `model` with `map`'s actuator order.
-pub fn machine_for(model: &RobotModel, map: &ActuatorMap) -> Result<Machine, BoardBuildError> {
+pub(crate) fn machine_for(
+    model: &RobotModel,
+    map: &ActuatorMap,
+) -> Result<Machine, BoardBuildError> {
     Ok(RobotSetup::for_design(model, map)?.machine)
 }
 

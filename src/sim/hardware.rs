@@ -7,7 +7,7 @@ use cubed_firmware::{Actuator, Machine, Pins, Servo, Stepper};
 
 /// What the firmware did to the hardware, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PinEvent {
+pub(crate) enum PinEvent {
     /// A step edge the motor took (not sent while stalled).
     Step { actuator: u8, positive: bool },
     /// A servo was sent to a side.
@@ -40,7 +40,7 @@ enum Part {
 
 /// Every motor and servo of the board, and what happened since the last look.
 #[derive(Debug, Clone)]
-pub struct SimHardware {
+pub(crate) struct SimHardware {
     /// The firmware's time, µs: stamps servo travel.
     pub now_us: u64,
     parts: Vec<Part>,
@@ -49,7 +49,7 @@ pub struct SimHardware {
 
 impl SimHardware {
     /// The hardware at power-on: every motor at its magnet, every jaw closed on the cube.
-    pub fn new(machine: &Machine) -> SimHardware {
+    pub(crate) fn new(machine: &Machine) -> SimHardware {
         let parts = machine
             .actuators
             .iter()
@@ -76,12 +76,12 @@ impl SimHardware {
     }
 
     /// What happened since the last call.
-    pub fn take_events(&mut self) -> Vec<PinEvent> {
+    pub(crate) fn take_events(&mut self) -> Vec<PinEvent> {
         std::mem::take(&mut self.events)
     }
 
     /// A motor's angle in microsteps since power-on.
-    pub fn motor_steps(&self, actuator: usize) -> Option<i64> {
+    pub(crate) fn motor_steps(&self, actuator: usize) -> Option<i64> {
         match self.parts.get(actuator)? {
             Part::Motor(motor) => Some(motor.steps),
             Part::Jaw(_) | Part::Fixed => None,
@@ -89,7 +89,7 @@ impl SimHardware {
     }
 
     /// Microsteps per output revolution and position units per revolution of a motor.
-    pub fn motor_scale(&self, actuator: usize) -> Option<(i64, i64)> {
+    pub(crate) fn motor_scale(&self, actuator: usize) -> Option<(i64, i64)> {
         match self.parts.get(actuator)? {
             Part::Motor(motor) => Some((
                 motor.spec.steps_per_rev() as i64,
@@ -100,30 +100,22 @@ impl SimHardware {
     }
 
     /// The side a travelling jaw is heading for, if it is still travelling at `now_us`.
-    pub fn jaw_travelling(&self, actuator: usize, now_us: u64) -> Option<bool> {
+    pub(crate) fn jaw_travelling(&self, actuator: usize, now_us: u64) -> Option<bool> {
         match self.parts.get(actuator)? {
             Part::Jaw(jaw) if jaw.moving_until > now_us => Some(jaw.closed),
             _ => None,
         }
     }
 
-    /// Whether a jaw is (or is heading) closed.
-    pub fn jaw_closed(&self, actuator: usize) -> Option<bool> {
-        match self.parts.get(actuator)? {
-            Part::Jaw(jaw) => Some(jaw.closed),
-            Part::Motor(_) | Part::Fixed => None,
-        }
-    }
-
     /// Blocks a motor (it loses every step until released) or frees it.
-    pub fn set_stalled(&mut self, actuator: usize, stalled: bool) {
+    pub(crate) fn set_stalled(&mut self, actuator: usize, stalled: bool) {
         if let Some(Part::Motor(motor)) = self.parts.get_mut(actuator) {
             motor.stalled = stalled;
         }
     }
 
     /// Frees every motor.
-    pub fn release_all(&mut self) {
+    pub(crate) fn release_all(&mut self) {
         for index in 0..self.parts.len() {
             self.set_stalled(index, false);
         }
@@ -131,7 +123,7 @@ impl SimHardware {
 
     /// Each home sensor's input index and pin level now: active within a degree past the
     /// magnet (the angle the motor had at power-on) in the seek direction.
-    pub fn sensor_levels(&self) -> impl Iterator<Item = (u8, bool)> + '_ {
+    pub(crate) fn sensor_levels(&self) -> impl Iterator<Item = (u8, bool)> + '_ {
         self.parts.iter().filter_map(|part| {
             let Part::Motor(motor) = part else {
                 return None;

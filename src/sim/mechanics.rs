@@ -65,7 +65,7 @@ pub trait Mechanics {
 }
 
 /// How long moving `actuator` configured as `config` from `from` to `to` takes.
-pub fn action_ms(config: &ActuatorConfig, from: i32, to: i32) -> u32 {
+pub(crate) fn action_ms(config: &ActuatorConfig, from: i32, to: i32) -> u32 {
     let distance = from.abs_diff(to);
     match *config {
         ActuatorConfig::Jaw { open_ms, .. } if to == 0 => u32::from(open_ms),

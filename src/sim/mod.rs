@@ -3,23 +3,23 @@
 //! pseudo-terminal server that makes it a real serial peer.
 
 pub(crate) mod bench;
-pub mod board;
+pub(crate) mod board;
 mod clock;
 pub mod faults;
 pub(crate) mod firmware;
 #[cfg(test)]
 mod firmware_tests;
-pub mod hardware;
+pub(crate) mod hardware;
 pub mod inprocess;
 pub mod machine_replay;
-pub mod mechanics;
+pub(crate) mod mechanics;
 mod mechanics_feel;
 mod mechanics_robot;
 pub mod pty;
 #[cfg(test)]
 mod recovery_witness_tests;
 pub mod report;
-pub mod rigid;
+pub(crate) mod rigid;
 mod rigid_space;
 pub mod scenario;
 pub mod soak;

@@ -87,7 +87,7 @@ fn centres(cube: &FaceletCube) -> [Face; 6] {
 }
 
 /// The cube in its own frame: turned whole until every centre is at its home.
-pub fn own_frame(robot_frame: &FaceletCube) -> FaceletCube {
+pub(crate) fn own_frame(robot_frame: &FaceletCube) -> FaceletCube {
     turned_whole(robot_frame, |c| {
         centres(c) == centres(&FaceletCube::default())
     })
@@ -95,13 +95,13 @@ pub fn own_frame(robot_frame: &FaceletCube) -> FaceletCube {
 }
 
 /// `cube` (its own frame) put in the robot the way the cube there now sits.
-pub fn placed_like(cube: &FaceletCube, now: &FaceletCube) -> FaceletCube {
+pub(crate) fn placed_like(cube: &FaceletCube, now: &FaceletCube) -> FaceletCube {
     turned_whole(cube, |c| centres(c) == centres(now)).unwrap_or(*cube)
 }
 
 /// The view a camera at `at` with its image top towards `image_top` has of this cube:
 /// the face it sees and the photo's clockwise rotation from the face as drawn in the net.
-pub fn camera_view(cube: &FaceletCube, at: Direction, image_top: Direction) -> (Face, u8) {
+pub(crate) fn camera_view(cube: &FaceletCube, at: Direction, image_top: Direction) -> (Face, u8) {
     let face_at = |d: Direction| cube.stickers[d.index() * 9 + 4];
     let face = face_at(at);
     let above_in_net = match face {

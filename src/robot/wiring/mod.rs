@@ -5,7 +5,7 @@
 
 mod derived;
 mod keys;
-pub mod pins;
+pub(crate) mod pins;
 mod table;
 
 pub use derived::derived_drive;

@@ -9,7 +9,7 @@
 //! by the design's support sets, a flipper tips the cube only with its grippers clear and
 //! nothing else moving, and a jaw never opens or closes on a slab that moves.
 
-pub use super::rigid_space::{camera_view, own_frame, placed_like};
+pub(crate) use super::rigid_space::{camera_view, own_frame, placed_like};
 use super::rigid_space::{cross, direction_of, dot, gripped_cubies, moved, vector};
 use crate::cube::geometry::quarter_turn;
 use crate::cube::{Face, FaceletCube};

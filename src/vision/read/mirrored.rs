@@ -9,7 +9,7 @@ use crate::vision::read::classify::{classify, ClassifyOptions};
 
 /// Photos that read as a sure cube once flipped back.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MirroredPhotos {
+pub(crate) struct MirroredPhotos {
     /// The mirrored faces: one, or all six.
     pub faces: Vec<Face>,
     /// The calibrated confidence of the reading once flipped back.
@@ -18,7 +18,7 @@ pub struct MirroredPhotos {
 
 impl MirroredPhotos {
     /// "the photo of face R was likely mirrored (left and right exchanged): …".
-    pub fn words(&self) -> String {
+    pub(crate) fn words(&self) -> String {
         let sure = format!(
             "flipped back, it reads as a sure cube (confidence {:.4}); check whether the camera or the app that saved it mirrors its picture",
             self.confidence
@@ -35,7 +35,7 @@ impl MirroredPhotos {
 /// The mirrored photos that best explain a refused reading of `readings`: each face flipped,
 /// and every face flipped alike, the surest that reads sure; `None` when the readings are sure
 /// as they are or no flip reads sure.
-pub fn mirrored_photos(
+pub(crate) fn mirrored_photos(
     readings: &[Rgb; 54],
     palette: &Palette,
     options: &ClassifyOptions,
