@@ -1,5 +1,6 @@
 //! `cubed bench …`: benchmarks that measure what the issues ask for (never timing assertions in tests).
 
+use super::bench_report::{median, thread_cpu_secs};
 use super::tables_arg::TableArgs;
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -18,7 +19,7 @@ pub enum BenchCommand {
     /// Robot-aware solving against the naive baseline: mean program time per cube, ratio, planning time.
     Planner(super::planner_bench::PlannerBenchArgs),
     /// Real scans, real photos, lighting robustness, simulated camera, timings.
-    Vision(super::vision_bench::VisionBenchArgs),
+    Vision(super::vision_bench_args::VisionBenchArgs),
     /// Serial link over a pty: frames/s and move-ack latency (median, p99).
     Link(super::link_bench::LinkBenchArgs),
     /// The link's handshake over a pty with byte noise: success rate and time per noise level.
@@ -158,19 +159,6 @@ fn length_row(
         "{wrong} reported solutions did not solve their cube"
     );
     Ok(())
-}
-
-/// CPU time of the calling thread (so that nodes/s do not depend much on the machine's load).
-pub(crate) fn thread_cpu_secs() -> f64 {
-    match nix::time::clock_gettime(nix::time::ClockId::CLOCK_THREAD_CPUTIME_ID) {
-        Ok(ts) => ts.tv_sec() as f64 + ts.tv_nsec() as f64 * 1e-9,
-        Err(_) => f64::NAN,
-    }
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
 fn distribution(lengths: &[usize]) -> String {

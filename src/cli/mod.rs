@@ -5,6 +5,7 @@ use cubed::web::client::ControlCommand;
 use std::process::ExitCode;
 
 pub mod bench_cmds;
+mod bench_report;
 pub mod config_cmds;
 pub mod counts;
 pub mod cube_args;
@@ -29,6 +30,7 @@ pub mod tables_arg;
 pub mod test_program;
 pub mod trust_bench;
 pub mod vision_bench;
+pub mod vision_bench_args;
 pub mod vision_bench_photos;
 pub mod vision_bench_repairs;
 pub mod vision_cmds;

@@ -1,5 +1,6 @@
 //! `cubed bench pocket`: the 2x2 figures — distance-table build and cache load, optimal solve time per cube in both metrics, the 10,000-cube Test Program in-process and as a whole process, robot-aware against naive programs on the shipped designs, and every plan replayed on the simulator's own machine.
 
+use super::bench_report::{median, thread_cpu_secs};
 use anyhow::Context;
 use clap::Args;
 use cubed::pocket::{program, random_pocket, Metric, PocketSolver, PocketTables};
@@ -32,9 +33,9 @@ pub fn pocket_bench(args: PocketBenchArgs) -> anyhow::Result<ExitCode> {
     let (mut build_ms, mut build_cpu_ms) = (Vec::new(), Vec::new());
     let mut tables = None;
     for _ in 0..args.builds {
-        let cpu = super::bench_cmds::thread_cpu_secs();
+        let cpu = thread_cpu_secs();
         let t = PocketTables::build();
-        build_cpu_ms.push((super::bench_cmds::thread_cpu_secs() - cpu) * 1000.0);
+        build_cpu_ms.push((thread_cpu_secs() - cpu) * 1000.0);
         build_ms.push(t.build_seconds * 1000.0);
         tables = Some(t);
     }
@@ -242,9 +243,4 @@ impl MachineTally {
             println!("    refused: {r}");
         }
     }
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v.get(v.len() / 2).copied().unwrap_or(0.0)
 }

@@ -1,5 +1,6 @@
 //! `cubed bench vision`, the 2x2 rows: the corners of the real scans under every lighting condition (development and held-out parts apart, and the 2x2's own calibration fitted on the development part), random 2x2s through the simulated camera, under its default and its drifting lighting, read on the configured and on the found grid (right, refused, wrong), and under a lamp too bright for a webcam with the faces in doubt re-captured, and the 2x2 reader's timings.
 
+use super::bench_report::time_ms;
 use cubed::pocket::random_pocket;
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::grid::pocket::find_pocket_grid;
@@ -19,7 +20,6 @@ use cubed::vision::recapture::Rounds;
 use cubed::vision::scan::GridChoice;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
 
 fn report(label: &str, t: &PocketTally) {
     let percent = 100.0 * t.right as f64 / t.total().max(1) as f64;
@@ -117,18 +117,6 @@ pub fn fit_pocket_on_dev(
     }
 }
 
-fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
-    let mut v: Vec<f64> = (0..runs.max(1))
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64() * 1000.0
-        })
-        .collect();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 /// Prints the 2x2 rows: `cubes` simulated 2x2s per grid choice (under the roll-off lamp with
 /// `recaptures` rounds of re-capture), then timings over `runs`.
 pub fn print_pocket_rows(
@@ -208,7 +196,7 @@ pub fn print_pocket_rows(
         })
         .collect();
     let mut i = 0;
-    let classify_ms = median_ms(runs, || {
+    let classify_ms = time_ms(runs, || {
         std::hint::black_box(classify_pocket_best_guess(
             &cubes[i % cubes.len()],
             palette,
@@ -219,10 +207,10 @@ pub fn print_pocket_rows(
     let four = std::array::from_fn(|k| STANDARD_STICKERS[k]);
     let frame = SimCamera::new(1, lighting).render_pocket_face(&four, 0);
     let grid = SimCamera::nominal_grid();
-    let sample_ms = median_ms(runs, || {
+    let sample_ms = time_ms(runs, || {
         std::hint::black_box(sample_pocket_face(&frame, &grid, &SampleOptions::default()).ok());
     });
-    let find_ms = median_ms(runs.min(50), || {
+    let find_ms = time_ms(runs.min(50), || {
         std::hint::black_box(find_pocket_grid(&frame).ok());
     });
     println!("2x2 timings (median of {runs}): classify {classify_ms:.3} ms per cube (every placement, with confidence); sample a 640x480 frame {sample_ms:.3} ms; find the 2x2 grid in it {find_ms:.2} ms");

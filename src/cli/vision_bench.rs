@@ -1,7 +1,8 @@
 //! `cubed bench vision`: the vision figures — real scans under every hard-case condition (development and held-out parts apart), the reliability table, real photos, the simulated camera, timings.
 
+use super::bench_report::{report, time_ms};
+use super::vision_bench_args::{Parts, VisionBenchArgs};
 use anyhow::Context;
-use clap::{Args, ValueEnum};
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
 use cubed::vision::grid::finder::find_grid;
@@ -21,79 +22,6 @@ use cubed::vision::recapture::Rounds;
 use cubed::vision::scan_file::load_scan;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
-
-/// Which parts of the labelled scans to run.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
-pub enum Parts {
-    Dev,
-    HeldOut,
-    Both,
-}
-
-#[derive(Args, Debug)]
-pub struct VisionBenchArgs {
-    /// Folder of labelled scans (`expected` set). Split by file name into a
-    /// development part and a held-out part (FNV-1a of the stem odd: held out).
-    #[arg(long, default_value = "tests/data/vision/scans")]
-    pub scans: PathBuf,
-    /// Folder of six labelled photos (`expected.json`).
-    #[arg(long, default_value = "tests/data/vision/photos/3x3x3-random-01")]
-    pub photos: PathBuf,
-    /// Folder of held-out photo sets (each a folder of six labelled photos), never used to
-    /// choose a constant: read as they are and under the photo conditions, pooled.
-    #[arg(long, default_value = "tests/data/vision/photos-held-out")]
-    pub held_out_photos: PathBuf,
-    /// Lighting variants per real scan and condition.
-    #[arg(long, default_value_t = 200)]
-    pub variants: usize,
-    /// Random cubes through the simulated camera.
-    #[arg(long, default_value_t = 200)]
-    pub sim_cubes: usize,
-    /// Seeded variants of the photo set per photo condition.
-    #[arg(long, default_value_t = 20)]
-    pub photo_variants: usize,
-    /// Rounds of re-capturing the faces in doubt, in every table (as `[vision] recaptures`).
-    #[arg(long, default_value_t = cubed::vision::recapture::DEFAULT_RECAPTURES)]
-    pub recaptures: u32,
-    /// Repetitions for the timings.
-    #[arg(long, default_value_t = 300)]
-    pub timing_runs: usize,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Which parts of the scans to run.
-    #[arg(long, value_enum, default_value_t = Parts::Both)]
-    pub parts: Parts,
-    /// Print up to this many failures per condition (the scans: development part only; the
-    /// photo set: first take and after re-capture).
-    #[arg(long, default_value_t = 0)]
-    pub show_failures: usize,
-    /// The least calibrated probability of a right reading (default: the classifier's).
-    #[arg(long, default_value_t = ClassifyOptions::default().min_confidence)]
-    pub min_confidence: f32,
-    /// Write the development part's (least gap, right) pairs as CSV.
-    #[arg(long)]
-    pub samples_out: Option<PathBuf>,
-    /// First fit the calibration (the two logistic constants of `classify.rs`)
-    /// and choose the least confidence (≤ 0.1 % confident errors in every
-    /// condition but strong drift) on the development part, print them, and
-    /// measure with them.
-    #[arg(long)]
-    pub fit: bool,
-    /// How far one face's white balance may differ from its exposure, per
-    /// channel (ratio in linear light; default: the classifier's).
-    #[arg(long, default_value_t = ClassifyOptions::default().face_cast)]
-    pub face_cast: f32,
-    /// Weight of the chromaticity distance in the sticker cost (default: the classifier's).
-    #[arg(long, default_value_t = ClassifyOptions::default().chromaticity_weight)]
-    pub chromaticity_weight: f32,
-    /// Share of the calibrated palette in each reference colour (default: the classifier's).
-    #[arg(long, default_value_t = ClassifyOptions::default().palette_weight)]
-    pub palette_weight: f32,
-    /// How far off each face's corrected light may still be, per channel (ratio in linear light; default: the classifier's).
-    #[arg(long, default_value_t = ClassifyOptions::default().light_doubt)]
-    pub light_doubt: f32,
-}
 
 fn labelled_scans(dir: &Path) -> anyhow::Result<Vec<(Part, LabelledScan)>> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -138,35 +66,6 @@ fn row(condition: &str, part: &str, t: &Tally, after: &Tally) {
         after.percent(after.unsure),
         after.percent(after.wrong + after.illegal),
     );
-}
-
-pub(super) fn report(label: &str, t: &Tally) {
-    println!(
-        "{label}: {}/{} right ({:.1} %), {} refused, {} confidently wrong, {} illegal",
-        t.right,
-        t.total(),
-        t.percent_right(),
-        t.unsure,
-        t.wrong,
-        t.illegal
-    );
-}
-
-fn median_ms(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(0.0)
-}
-
-fn time_ms(runs: usize, mut f: impl FnMut()) -> f64 {
-    median_ms(
-        (0..runs.max(1))
-            .map(|_| {
-                let start = Instant::now();
-                f();
-                start.elapsed().as_secs_f64() * 1000.0
-            })
-            .collect(),
-    )
 }
 
 /// Runs one condition over some scans, the faces in doubt re-captured in `rounds`.

@@ -1,6 +1,7 @@
 //! `cubed bench vision`, the real photo sets: the shipped set and the held-out sets, each read as it is and under every photo condition (rotation, JPEG, brightness, colour cast), then re-captured as the daemon would.
 
-use super::vision_bench::{report, VisionBenchArgs};
+use super::bench_report::report;
+use super::vision_bench_args::VisionBenchArgs;
 use anyhow::Context;
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::camera::image_dir::ImageDirCamera;
