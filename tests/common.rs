@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: running the real `cubed` binary, a two-thread tokio runtime, the shipped four-arm design, scrambled cubes with the programs that solve them.
 
 use cubed::cube::{random::random_scramble, FaceletCube, Move, Turn};
-use cubed::robot::{load_robot, Planner, Program, RobotModel};
+use cubed::robot::{Planner, Program, RobotModel};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;
@@ -39,11 +39,7 @@ pub const SOLVED: &str = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB
 
 /// The shipped four-arm design.
 pub fn four_arm() -> RobotModel {
-    load_robot(Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/config/robots/four-arm.toml"
-    )))
-    .expect("four-arm design loads")
+    cubed::robot::shipped_design("four-arm").expect("four-arm design loads")
 }
 
 /// A cube scrambled by `length` seeded face turns, and the program undoing them on `model`.

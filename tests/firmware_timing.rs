@@ -5,14 +5,12 @@
 //! than planned. Prints planned vs firmware time (BENCHMARKS.md, "Firmware timing").
 
 use crate::common::scrambled;
-use cubed::robot::load_robot;
 use cubed::robot::wiring::RobotSetup;
 use cubed::robot::ActuatorMap;
 use cubed::robot::MotionGroup;
 use cubed_firmware::examples::EXAMPLE_CHIP;
 use cubed_firmware::{Actuator, Firmware, Machine, Pins};
 use firmware_protocol::{encode, Decoder, Frame, Message, Seq, MAX_WIRE_LEN};
-use std::path::Path;
 
 /// Motors whose magnets sit at angle 0 (the hall sensors' home).
 struct Motors {
@@ -113,9 +111,7 @@ impl Bench {
 
 #[test]
 fn firmware_ramps_never_take_longer_than_the_plan() {
-    let model =
-        load_robot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots/four-arm.toml"))
-            .expect("four-arm loads");
+    let model = cubed::robot::shipped_design("four-arm").expect("four-arm loads");
     let map = ActuatorMap::new(&model).expect("fits");
     let setup = RobotSetup::for_design(&model, &map).expect("wired");
     let (mut planned_total, mut firmware_total, mut errors) = (0u64, 0u64, Vec::new());

@@ -308,15 +308,10 @@ fn timed_in_words(timed: TimedMove, config: Option<ActuatorConfig>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::robot::load_robot;
 
     #[test]
     fn link_fault_words_name_the_actuator_from_the_config() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/config/robots/turntable-flipper.toml"
-        );
-        let model = load_robot(std::path::Path::new(path)).expect("loads");
+        let model = crate::robot::shipped_design("turntable-flipper").expect("loads");
         let map = ActuatorMap::new(&model).expect("fits");
         let stall = fault_in_words(&Fault::Stall { actuator: 0 }, &map, &model);
         assert!(

@@ -342,11 +342,10 @@ pub struct EncodedProgram {
 mod tests {
     use super::*;
     use crate::cube::Turn;
-    use crate::robot::{load_robot, Planner};
+    use crate::robot::Planner;
 
     fn four_arm() -> RobotModel {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config/robots/four-arm.toml");
-        load_robot(std::path::Path::new(path)).expect("four-arm loads")
+        crate::robot::shipped_design("four-arm").expect("four-arm loads")
     }
 
     #[test]

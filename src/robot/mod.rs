@@ -21,6 +21,7 @@ pub(crate) mod replay;
 pub(crate) mod scan;
 pub(crate) mod search;
 pub(crate) mod select;
+mod shipped;
 mod violation;
 pub mod wiring;
 
@@ -45,3 +46,4 @@ pub use recovery::{plan_recovery, RecoveryError, RecoveryInput, RecoveryPlan, Re
 pub use replay::{replay, view, IllegalStep, PhysicsState, Replay, StepEffect};
 pub use scan::ScanPlan;
 pub use select::Choice;
+pub use shipped::{shipped_design, SHIPPED_DESIGNS};

@@ -143,13 +143,9 @@ fn ways_to_perform(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::robot::load_robot;
 
     fn planner(design: &str) -> Planner {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("config/robots")
-            .join(format!("{design}.toml"));
-        Planner::new(load_robot(&path).expect("the shipped design loads"))
+        Planner::new(crate::robot::shipped_design(design).expect("the shipped design loads"))
     }
 
     #[test]

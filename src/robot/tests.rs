@@ -10,11 +10,10 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-pub(crate) const DESIGNS: [&str; 3] = ["four-arm", "turntable-flipper", "six-motor"];
+pub(crate) use crate::robot::SHIPPED_DESIGNS as DESIGNS;
 
 pub(crate) fn shipped(name: &str) -> RobotModel {
-    let path = format!("{}/config/robots/{name}.toml", env!("CARGO_MANIFEST_DIR"));
-    load_robot(std::path::Path::new(&path)).unwrap()
+    crate::robot::shipped_design(name).expect("the shipped design loads")
 }
 
 pub(crate) fn planners() -> &'static Vec<Planner> {

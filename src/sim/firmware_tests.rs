@@ -6,15 +6,13 @@ use super::inprocess::{run_program, InProcessError};
 use super::mechanics_robot::PhysicsMechanics;
 use crate::cube::FaceletCube;
 use crate::cube::{random::random_scramble, Move, Turn};
-use crate::robot::{load_robot, ActuatorMap, MotionGroup, Planner, RobotModel};
+use crate::robot::{ActuatorMap, MotionGroup, Planner, RobotModel};
 use firmware_protocol::message::{Action, Motion};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::path::Path;
 
 fn design(name: &str) -> (RobotModel, ActuatorMap) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("config/robots/{name}.toml"));
-    let model = load_robot(&path).expect("shipped design loads");
+    let model = crate::robot::shipped_design(name).expect("shipped design loads");
     let map = ActuatorMap::new(&model).expect("fits the protocol");
     (model, map)
 }

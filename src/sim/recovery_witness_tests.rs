@@ -9,19 +9,16 @@ use crate::cube::random::random_cube;
 use crate::cube::{FaceletCube, Move};
 use crate::robot::actuators::{ActuatorMap, MotionGroup};
 use crate::robot::model::Reach;
-use crate::robot::{load_robot, plan_recovery, Planner, Program, RecoveryInput, RobotModel};
+use crate::robot::{plan_recovery, Planner, Program, RecoveryInput, RobotModel};
 use crate::sim::mechanics_robot::PhysicsMechanics;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const DESIGNS: [&str; 3] = ["four-arm", "turntable-flipper", "six-motor"];
+use crate::robot::SHIPPED_DESIGNS as DESIGNS;
 
 fn design(name: &str) -> RobotModel {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("config/robots")
-        .join(format!("{name}.toml"));
-    load_robot(&path).expect("the shipped design loads")
+    crate::robot::shipped_design(name).expect("the shipped design loads")
 }
 
 fn scrambled(seed: u64) -> FaceletCube {

@@ -8,7 +8,7 @@ use crate::cube::{Move, Turn};
 use crate::pocket::{random_pocket, Metric, PocketFacelets, PocketSolver, PocketTables};
 use crate::robot::pocket_plan::{pocket_naive, solve_pocket_for_robot, PocketAwareOptions};
 use crate::robot::program::Step;
-use crate::robot::{load_robot, Planner};
+use crate::robot::Planner;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -23,10 +23,7 @@ fn solver() -> &'static PocketSolver {
 }
 
 fn planner(name: &str) -> Planner {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("config/robots")
-        .join(format!("{name}.toml"));
-    Planner::new(load_robot(&path).expect("the shipped design loads"))
+    Planner::new(crate::robot::shipped_design(name).expect("the shipped design loads"))
 }
 
 fn quick() -> PocketAwareOptions {

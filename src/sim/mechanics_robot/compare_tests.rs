@@ -6,19 +6,16 @@ use crate::cube::FaceletCube;
 use crate::robot::actuators::{ActuatorMap, MotionGroup};
 use crate::robot::model::Reach;
 use crate::robot::program::{Action, Program, Step};
-use crate::robot::{load_robot, PhysicsState, RobotModel};
+use crate::robot::{PhysicsState, RobotModel};
 use crate::sim::mechanics_robot::PhysicsMechanics;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const DESIGNS: [&str; 3] = ["four-arm", "turntable-flipper", "six-motor"];
+use crate::robot::SHIPPED_DESIGNS as DESIGNS;
 
 fn design(name: &str) -> RobotModel {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("config/robots")
-        .join(format!("{name}.toml"));
-    load_robot(&path).expect("the shipped design loads")
+    crate::robot::shipped_design(name).expect("the shipped design loads")
 }
 
 /// A random step from `state`: each gripper idle, toggling its jaw or turning ±1/±2, and

@@ -3,7 +3,7 @@
 use crate::cube::FaceletCube;
 use crate::robot::actuators::{ActuatorMap, MotionGroup, Role};
 use crate::robot::program::{Action, Program, Step};
-use crate::robot::{load_robot, RobotModel};
+use crate::robot::RobotModel;
 use crate::sim::mechanics_robot::PhysicsMechanics;
 use firmware_protocol::message::{Fault, Motion};
 
@@ -13,8 +13,7 @@ const FRONT: usize = 2;
 const BACK: usize = 3;
 
 fn four_arm() -> (RobotModel, ActuatorMap) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots/four-arm.toml");
-    let model = load_robot(&path).expect("the shipped design loads");
+    let model = crate::robot::shipped_design("four-arm").expect("the shipped design loads");
     let map = ActuatorMap::new(&model).expect("the design fits the protocol");
     (model, map)
 }
@@ -127,10 +126,7 @@ fn physics_home_of_a_mask_homes_one_pair_while_the_other_holds_the_cube() {
 }
 
 fn design(name: &str) -> (RobotModel, ActuatorMap) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("config/robots")
-        .join(format!("{name}.toml"));
-    let model = load_robot(&path).expect("the shipped design loads");
+    let model = crate::robot::shipped_design(name).expect("the shipped design loads");
     let map = ActuatorMap::new(&model).expect("the design fits the protocol");
     (model, map)
 }

@@ -3,13 +3,9 @@
 
 use super::*;
 use crate::cube::{Axis, Move, Rotation, Turn};
-use crate::robot::load_robot;
 
 fn design(name: &str) -> RobotModel {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("config/robots")
-        .join(format!("{name}.toml"));
-    load_robot(&path).expect("the shipped design loads")
+    crate::robot::shipped_design(name).expect("the shipped design loads")
 }
 
 const LEFT: usize = 0;
