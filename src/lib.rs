@@ -21,6 +21,7 @@
 #![warn(unreachable_pub)]
 
 pub(crate) mod atomic_file;
+pub mod command_line;
 pub(crate) mod config_file;
 pub mod cube;
 pub mod daemon;

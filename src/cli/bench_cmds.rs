@@ -1,9 +1,9 @@
 //! `cubed bench …`: benchmarks that measure what the issues ask for (never timing assertions in tests).
 
 use super::bench_report::{median, thread_cpu_secs};
-use super::tables_arg::TableArgs;
 use anyhow::Context;
 use clap::{Args, Subcommand};
+use cubed::command_line::tables::TableArgs;
 use cubed::cube::random::random_cube;
 use cubed::cube::ColourScheme;
 use cubed::solver::{SearchOptions, Solver};
@@ -39,10 +39,10 @@ pub enum BenchCommand {
 #[derive(Args, Debug)]
 pub struct SolverBenchArgs {
     /// Random cubes per budget.
-    #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 200, value_parser = cubed::command_line::counts::at_least_one)]
     pub cubes: usize,
     /// Budgets in milliseconds, comma separated.
-    #[arg(long, value_delimiter = ',', default_value = "10,100", value_parser = super::counts::budget_ms)]
+    #[arg(long, value_delimiter = ',', default_value = "10,100", value_parser = cubed::command_line::counts::budget_ms)]
     pub budgets: Vec<u64>,
     /// Cubes for the "every cube ≤ 20 moves at 1 s" check (0 skips it).
     #[arg(long, default_value_t = 20)]

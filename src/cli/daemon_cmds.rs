@@ -1,9 +1,9 @@
 //! `cubed run` (the daemon: robot, camera, run history, web page and API, until SIGINT/SIGTERM) and `cubed start|stop|estop|reset|resume|status` (ask the running daemon).
 
-use super::tables_arg::TableArgs;
 use super::{refuse, EXIT_ATTENTION, EXIT_INVALID, EXIT_SIGINT, EXIT_SIGTERM};
 use anyhow::Context;
 use clap::Args;
+use cubed::command_line::tables::TableArgs;
 use cubed::daemon::config::search::discover_config;
 use cubed::daemon::config::DaemonConfig;
 use cubed::daemon::RunningDaemon;

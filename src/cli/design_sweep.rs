@@ -1,7 +1,7 @@
 //! The options shared by the benches that sweep random cubes over the shipped robot designs.
 
-use super::tables_arg::TableArgs;
 use clap::Args;
+use cubed::command_line::tables::TableArgs;
 
 #[derive(Args, Debug)]
 pub struct DesignSweepArgs {
@@ -13,7 +13,7 @@ pub struct DesignSweepArgs {
     )]
     pub robots: Vec<String>,
     /// Uniformly random cubes per design.
-    #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 200, value_parser = cubed::command_line::counts::at_least_one)]
     pub cubes: usize,
     /// Seed of the random cubes (the same seed gives the same cubes).
     #[arg(long, default_value_t = 1)]

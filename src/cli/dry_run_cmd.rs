@@ -1,10 +1,10 @@
 //! `cubed dry-run`: the whole daemon pipeline (scan → solve → execute → verify) against the simulated robot on a pty and the simulated camera, for N random cubes; exits 0 only if every cube ends verified solved.
 
-use super::counts::count;
 use super::refuse;
-use super::tables_arg::TableArgs;
 use anyhow::Context;
 use clap::Args;
+use cubed::command_line::counts::count;
+use cubed::command_line::tables::TableArgs;
 use cubed::daemon::config::search::discover_config;
 use cubed::daemon::config::{CameraChoice, CubeSize, DaemonConfig, PortChoice};
 use cubed::daemon::dry_run::{dry_run, CubeResult, DryRunSettings};
@@ -33,7 +33,7 @@ const EXIT_OUTPUT_GONE: u8 = 141;
 #[derive(Args, Debug)]
 pub struct DryRunArgs {
     /// Random cubes to solve, one after another.
-    #[arg(long, default_value_t = 3, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 3, value_parser = cubed::command_line::counts::at_least_one)]
     pub cubes: usize,
     /// Seed of the random cubes.
     #[arg(long, default_value_t = 1)]
@@ -46,7 +46,7 @@ pub struct DryRunArgs {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Robot design file (or a shipped design's name) instead of the configured one.
-    #[arg(long, value_parser = super::plan_cmds::robot_design)]
+    #[arg(long, value_parser = cubed::command_line::designs::robot_design)]
     pub robot: Option<PathBuf>,
     /// Simulator speed: 0 = as fast as the host acknowledges, 1 = real time.
     #[arg(long, default_value_t = 0.0)]

@@ -143,7 +143,7 @@ fn link_news(event: &LinkEvent) -> Option<String> {
         } => Some(format!(
             "link restored on {}: {} while it was away (firmware's last completed move: {last_completed_move_id})",
             path.display(),
-            super::counts::count(*completed_meanwhile, "command completed", "commands completed"),
+            cubed::command_line::counts::count(*completed_meanwhile, "command completed", "commands completed"),
         )),
         LinkEvent::Button { button } => Some(format!("button {button} pressed")),
         _ => None,
@@ -306,7 +306,7 @@ async fn stream(
     let signals = Interrupts::catch().context("watching for Ctrl-C")?;
     eprintln!(
         "cubed exec: streaming {} to {} (Ctrl-C sends an emergency stop)",
-        super::counts::count(groups.len(), "command", "commands"),
+        cubed::command_line::counts::count(groups.len(), "command", "commands"),
         args.port.display()
     );
     let bar = ProgressBar::new(groups.len() as u64);
@@ -384,8 +384,8 @@ fn report(
         Ok(outcome) => {
             println!(
                 "done: {} acknowledged ({}, {} restored)",
-                super::counts::count(outcome.done, "command", "commands"),
-                super::counts::count(outcome.links_lost, "link loss", "link losses"),
+                cubed::command_line::counts::count(outcome.done, "command", "commands"),
+                cubed::command_line::counts::count(outcome.links_lost, "link loss", "link losses"),
                 outcome.links_restored
             );
             Ok(ExitCode::SUCCESS)

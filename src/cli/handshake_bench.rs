@@ -21,9 +21,9 @@ pub struct HandshakeBenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "0.01,0.02,0.03")]
     pub noise: Vec<f64>,
     /// Handshakes per noise level (each with a fresh simulator on a fresh pty).
-    #[arg(long, default_value_t = 100, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 100, value_parser = cubed::command_line::counts::at_least_one)]
     pub tries: usize,
-    #[arg(long, default_value_os_t = super::plan_cmds::default_robot(), value_parser = super::plan_cmds::robot_design)]
+    #[arg(long, default_value_os_t = cubed::command_line::designs::default_robot(), value_parser = cubed::command_line::designs::robot_design)]
     pub robot: PathBuf,
 }
 

@@ -1,9 +1,9 @@
 //! `cubed bench link` (frames/s and move-ack latency over a pty) and `cubed bench soak`
 //! (many random cubes solved through the simulator with faults and an unplug each).
 
-use super::tables_arg::TableArgs;
 use anyhow::Context;
 use clap::Args;
+use cubed::command_line::tables::TableArgs;
 use cubed::cube::random::random_cube;
 use cubed::cube::FaceletCube;
 use cubed::link::{open_serial, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock};
@@ -33,7 +33,7 @@ pub struct LinkBenchArgs {
     /// Commands streamed back to back for the throughput.
     #[arg(long, default_value_t = 5000)]
     pub streamed: usize,
-    #[arg(long, default_value_os_t = super::plan_cmds::default_robot(), value_parser = super::plan_cmds::robot_design)]
+    #[arg(long, default_value_os_t = cubed::command_line::designs::default_robot(), value_parser = cubed::command_line::designs::robot_design)]
     pub robot: PathBuf,
 }
 
@@ -175,20 +175,20 @@ async fn wait_done(link: &mut LinkHandle, move_id: u32) -> anyhow::Result<()> {
 #[derive(Args, Debug)]
 pub struct SoakArgs {
     /// Random cubes to solve.
-    #[arg(long, default_value_t = 1000, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 1000, value_parser = cubed::command_line::counts::at_least_one)]
     pub cubes: usize,
     /// Faults on every solve (an unplug at a random command is always added).
     #[arg(long, default_value = "corrupt=0.01,drop=0.01,unplug-for=100ms")]
     pub faults: String,
     /// Solves running at once (each with its own simulator and pty).
-    #[arg(long, default_value_t = 16, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 16, value_parser = cubed::command_line::counts::at_least_one)]
     pub parallel: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Solver budget per cube, ms.
-    #[arg(long, default_value_t = 50, value_parser = super::counts::budget_ms)]
+    #[arg(long, default_value_t = 50, value_parser = cubed::command_line::counts::budget_ms)]
     pub budget_ms: u64,
-    #[arg(long, default_value_os_t = super::plan_cmds::default_robot(), value_parser = super::plan_cmds::robot_design)]
+    #[arg(long, default_value_os_t = cubed::command_line::designs::default_robot(), value_parser = cubed::command_line::designs::robot_design)]
     pub robot: PathBuf,
     #[command(flatten)]
     pub tables: TableArgs,

@@ -4,10 +4,11 @@ use clap::{Parser, Subcommand};
 use cubed::web::client::ControlCommand;
 use std::process::ExitCode;
 
+pub use cubed::command_line::{refuse, refuse_error, EXIT_INVALID};
+
 pub mod bench_cmds;
 mod bench_report;
 pub mod config_cmds;
-pub mod counts;
 pub mod cube_args;
 pub mod cube_cmds;
 pub mod daemon_cmds;
@@ -26,7 +27,6 @@ pub mod progress;
 pub mod recovery_bench;
 pub mod sim_cmds;
 pub mod solve_cmds;
-pub mod tables_arg;
 pub mod test_program;
 pub mod trust_bench;
 pub mod vision_bench;
@@ -36,9 +36,6 @@ pub mod vision_bench_repairs;
 pub mod vision_cmds;
 mod vision_folder;
 pub mod web_bench;
-
-/// Exit status for a refused input (an impossible cube, a bad config, a request the daemon refused, …).
-pub const EXIT_INVALID: u8 = 2;
 
 /// Exit status of `cubed status` when the daemon waits for a person (e-stopped, faulted, a run
 /// interrupted), so a script sees trouble without reading the text.
@@ -154,17 +151,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::History(args) => history_cmd::history_cmd(args),
         Command::Config(cmd) => config_cmds::run(cmd),
     }
-}
-
-/// Says on stderr why an input is refused (`invalid: …`) and exits 2.
-pub fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    eprintln!("invalid: {message}");
-    Ok(ExitCode::from(EXIT_INVALID))
-}
-
-/// As [`refuse`], for an error: its text and each cause's, on one line.
-pub fn refuse_error(error: &(dyn std::error::Error + 'static)) -> anyhow::Result<ExitCode> {
-    refuse(cubed::error_chain::error_chain(error))
 }
 
 /// Logs to stderr with `tracing`; `RUST_LOG` overrides the default level.

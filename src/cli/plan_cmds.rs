@@ -1,11 +1,12 @@
 //! `cubed plan`: gripper programs for a robot design, from face turns, from a cube (solved robot-aware, or the naive baseline), or for the scan.
 
-use super::counts::count;
 use super::cube_args::{NotationArg, SizeArgs};
 use super::refuse;
-use super::tables_arg::pocket_solver;
-use super::tables_arg::TableArgs;
 use clap::{ArgGroup, Args, ValueEnum};
+use cubed::command_line::counts::count;
+use cubed::command_line::designs::{default_robot, robot_design};
+use cubed::command_line::tables::pocket_solver;
+use cubed::command_line::tables::TableArgs;
 use cubed::cube::Face;
 use cubed::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
 use cubed::error_chain::error_chain;
@@ -21,40 +22,6 @@ use std::time::Duration;
 
 /// How the cube is held unless `--start` says otherwise: U up, F to the front.
 pub const HOME_HOLDING: &str = "UF";
-
-/// The default robot design: `config/robots/four-arm.toml` here, else the copy built into the binary.
-pub fn default_robot() -> PathBuf {
-    shipped_design("four-arm.toml").unwrap_or_else(|| {
-        std::path::Path::new(cubed::named_file::BUILT_IN).join("robots/four-arm.toml")
-    })
-}
-
-/// A shipped design's `file`: in `config/robots/` here, else the copy built into the binary.
-fn shipped_design(file: &str) -> Option<PathBuf> {
-    let here = std::path::Path::new("config/robots").join(file);
-    if here.is_file() {
-        return Some(here);
-    }
-    let built_in = std::path::Path::new(cubed::named_file::BUILT_IN)
-        .join("robots")
-        .join(file);
-    cubed::named_file::built_in(&built_in).map(|_| built_in)
-}
-
-/// A `--robot` value: a path, or the name of a shipped design (`six-motor`, with or without
-/// `.toml`), found in `config/robots/` here, else built into the binary.
-pub fn robot_design(given: &str) -> Result<PathBuf, String> {
-    let path = PathBuf::from(given);
-    if path.exists() || given.contains('/') {
-        return Ok(path);
-    }
-    shipped_design(&format!("{}.toml", given.trim_end_matches(".toml"))).ok_or_else(|| {
-        format!(
-            "no file '{given}' here, and no shipped design of that name (shipped: {})",
-            cubed::named_file::built_in_design_names()
-        )
-    })
-}
 
 /// Output format of a program.
 #[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq, Eq)]
@@ -83,7 +50,7 @@ pub struct RobotJob {
     #[arg(long)]
     pub facelets: Option<String>,
     /// Compute budget for finding and rating candidate solutions, in ms.
-    #[arg(long, default_value_t = 300, value_parser = super::counts::budget_ms)]
+    #[arg(long, default_value_t = 300, value_parser = cubed::command_line::counts::budget_ms)]
     pub budget_ms: u64,
     /// Start with this cube face up and this one to the front (e.g. `FR`), as the cube was put
     /// in; grippers at home. Every design starts from every holding.

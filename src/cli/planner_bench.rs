@@ -1,9 +1,9 @@
 //! `cubed bench planner`: robot-aware solving against the naive baseline on uniformly random cubes, side by side in one run.
 
-use super::plan_cmds::default_robot;
-use super::tables_arg::TableArgs;
 use anyhow::Context;
 use clap::Args;
+use cubed::command_line::designs::default_robot;
+use cubed::command_line::tables::TableArgs;
 use cubed::cube::random::random_cube;
 use cubed::robot::{load_robot, solve_for_robot, solve_naive, AwareOptions, Planner};
 use rand::SeedableRng;
@@ -15,16 +15,16 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct PlannerBenchArgs {
     /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
-    #[arg(long, default_value_os_t = default_robot(), value_parser = super::plan_cmds::robot_design)]
+    #[arg(long, default_value_os_t = default_robot(), value_parser = cubed::command_line::designs::robot_design)]
     pub robot: PathBuf,
     /// Number of uniformly random cubes.
-    #[arg(long, default_value_t = 100, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 100, value_parser = cubed::command_line::counts::at_least_one)]
     pub cubes: usize,
     /// Seed of the random cubes.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Solver budget of robot-aware solving, in ms.
-    #[arg(long, default_value_t = 300, value_parser = super::counts::budget_ms)]
+    #[arg(long, default_value_t = 300, value_parser = cubed::command_line::counts::budget_ms)]
     pub budget_ms: u64,
     /// Whole-cube orientations searched (1..=24), sharing the budget.
     #[arg(long, default_value_t = AwareOptions::default().orientations)]

@@ -13,10 +13,10 @@ use std::time::Instant;
 #[derive(Args, Debug)]
 pub struct PocketBenchArgs {
     /// Table builds (and cache loads) to take the median of.
-    #[arg(long, default_value_t = 5, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 5, value_parser = cubed::command_line::counts::at_least_one)]
     pub builds: usize,
     /// Uniformly random cubes to solve per metric.
-    #[arg(long, default_value_t = 10_000, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 10_000, value_parser = cubed::command_line::counts::at_least_one)]
     pub cubes: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

@@ -31,7 +31,7 @@ pub struct SimArgs {
     #[arg(long, required = true)]
     pub pty: bool,
     /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
-    #[arg(long, default_value_os_t = super::plan_cmds::default_robot(), value_parser = super::plan_cmds::robot_design)]
+    #[arg(long, default_value_os_t = cubed::command_line::designs::default_robot(), value_parser = cubed::command_line::designs::robot_design)]
     pub robot: PathBuf,
     /// The cube in the robot (54 symbols, URFDLB); solved if neither this nor --random.
     #[arg(long)]

@@ -2,10 +2,10 @@
 
 use super::cube_args::clock_seed;
 use super::cube_args::{cube_lines, print_json, FormatArg, NotationArg, OrderArg, INVALID_LINE};
-use super::tables_arg::pocket_solver;
-use super::tables_arg::TableArgs;
 use super::EXIT_INVALID;
 use clap::Args;
+use cubed::command_line::tables::pocket_solver;
+use cubed::command_line::tables::TableArgs;
 use cubed::cube::random::random_cube;
 use cubed::cube::FaceOrder;
 use cubed::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
@@ -35,7 +35,7 @@ pub struct SolveArgs {
     pub notation: NotationArg,
     /// Time to search each cube for shorter solutions [default: 100] (a 3x3 only: a 2x2's
     /// solution is always optimal).
-    #[arg(long, value_parser = super::counts::budget_ms)]
+    #[arg(long, value_parser = cubed::command_line::counts::budget_ms)]
     pub budget_ms: Option<u64>,
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     pub format: FormatArg,
@@ -94,7 +94,9 @@ fn solve_one(
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, args.notation.into())?;
             match args.format {
-                FormatArg::Text => println!("{}", super::counts::solution_line(&solution)),
+                FormatArg::Text => {
+                    println!("{}", cubed::command_line::counts::solution_line(&solution))
+                }
                 FormatArg::Json => print_json(
                     json!({"facelets": text, "solution": solution, "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0}),
                     line,
@@ -142,7 +144,7 @@ pub struct ScrambleArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// How many cubes (at least 1).
-    #[arg(long, default_value_t = 1, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 1, value_parser = cubed::command_line::counts::at_least_one)]
     pub count: usize,
     /// Cube size: 3, or 2 for the pocket cube (24 stickers).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
@@ -223,7 +225,7 @@ fn solve_one_pocket(
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, Notation::from(args.notation))?;
             if args.format == FormatArg::Text {
-                println!("{}", super::counts::solution_line(&solution));
+                println!("{}", cubed::command_line::counts::solution_line(&solution));
                 return Ok(true);
             }
             json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution,

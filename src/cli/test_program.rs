@@ -1,8 +1,8 @@
 //! `cubed test-program`: the 1988 Test Program — scramble N cubes with M random turns, solve and verify each, print the counts and the summary.
 
-use super::tables_arg::pocket_solver;
-use super::tables_arg::TableArgs;
 use clap::Args;
+use cubed::command_line::tables::pocket_solver;
+use cubed::command_line::tables::TableArgs;
 use cubed::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
 use cubed::error_chain::error_chain;
 use cubed::pocket::program::{self, ProgramOutcome};
@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 pub struct TestProgramArgs {
     /// How many cubes to scramble and solve (1 to 1000000).
-    #[arg(long, default_value_t = 100, value_parser = super::counts::test_cubes)]
+    #[arg(long, default_value_t = 100, value_parser = cubed::command_line::counts::test_cubes)]
     pub cubes: usize,
     /// Random turns per scramble (0 to 1000).
-    #[arg(long, default_value_t = 25, value_parser = super::counts::scramble_turns)]
+    #[arg(long, default_value_t = 25, value_parser = cubed::command_line::counts::scramble_turns)]
     pub turns: usize,
     /// Seed for reproducible scrambles (default: from the clock).
     #[arg(long)]
@@ -36,10 +36,10 @@ pub struct TestProgramArgs {
     pub target: Option<usize>,
     /// Longest search per cube when the target is not reached [default: 3] (a 3x3 only: a 2x2's
     /// solution is always optimal).
-    #[arg(long, value_parser = super::counts::budget_ms)]
+    #[arg(long, value_parser = cubed::command_line::counts::budget_ms)]
     pub budget_ms: Option<u64>,
     /// Worker threads (default: all cores).
-    #[arg(long, value_parser = super::counts::at_least_one)]
+    #[arg(long, value_parser = cubed::command_line::counts::at_least_one)]
     pub threads: Option<usize>,
     #[command(flatten)]
     pub tables: TableArgs,
@@ -50,7 +50,7 @@ pub struct TestProgramArgs {
 /// Runs the Test Program; exit 1 if any cube failed. Each cube's line is printed as soon as it
 /// and the cubes before it are done.
 pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
-    if let Err(reason) = super::counts::check_total_turns(args.cubes, args.turns) {
+    if let Err(reason) = cubed::command_line::counts::check_total_turns(args.cubes, args.turns) {
         return super::refuse(reason);
     }
     if let Some(done) = test_program_if_pocket(&args) {
@@ -92,8 +92,8 @@ impl Report {
         };
         println!(
             "seed {seed}, {}, {} each{rotations}{extra}",
-            super::counts::count(args.cubes, one, many),
-            super::counts::count(args.turns, "turn", "turns"),
+            cubed::command_line::counts::count(args.cubes, one, many),
+            cubed::command_line::counts::count(args.turns, "turn", "turns"),
         );
         let bar =
             ProgressBar::with_draw_target(Some(args.cubes as u64), ProgressDrawTarget::stderr());
@@ -115,7 +115,7 @@ impl Report {
         let line = match &outcome.moves {
             Ok(n) => format!(
                 "cube {number}: {}",
-                super::counts::count(*n, "move", "moves")
+                cubed::command_line::counts::count(*n, "move", "moves")
             ),
             Err(e) => {
                 let scramble = format_moves(&outcome.scramble, Notation::Woolley)?;

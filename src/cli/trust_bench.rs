@@ -24,7 +24,7 @@ pub struct TrustBenchArgs {
     #[command(flatten)]
     pub sweep: DesignSweepArgs,
     /// Solver budget of robot-aware solving (the default plans), in ms.
-    #[arg(long, default_value_t = 50, value_parser = super::counts::budget_ms)]
+    #[arg(long, default_value_t = 50, value_parser = cubed::command_line::counts::budget_ms)]
     pub budget_ms: u64,
 }
 
@@ -118,7 +118,7 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
     let solver = args.sweep.tables.solver();
     println!(
         "{} per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
-        super::counts::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed, args.budget_ms
+        cubed::command_line::counts::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed, args.budget_ms
     );
     println!("(times are means per cube; dev = |planned - simulated| as a share of the plan's time, mean / max over the cubes; a row is named by its file)");
     println!(

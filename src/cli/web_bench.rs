@@ -17,13 +17,13 @@ pub struct WebBenchArgs {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Connections that send half a request header and hang.
-    #[arg(long, default_value_t = 200, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 200, value_parser = cubed::command_line::counts::at_least_one)]
     pub hung: usize,
     /// E-stop requests timed in each condition.
-    #[arg(long, default_value_t = 50, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 50, value_parser = cubed::command_line::counts::at_least_one)]
     pub estops: usize,
     /// Event WebSockets held open for the memory measurement.
-    #[arg(long, default_value_t = 50, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 50, value_parser = cubed::command_line::counts::at_least_one)]
     pub sockets: usize,
 }
 

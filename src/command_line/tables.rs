@@ -1,10 +1,10 @@
 //! The `--tables` and `--cache-dir` options shared by every command that solves, and loading a solver from them.
 
+use crate::pocket::PocketSolver;
+use crate::solver::{Solver, TableMode, Tables};
+use crate::table_cache::load_or_build_pocket;
+use crate::table_cache::{default_cache_dir, load_or_build_announced, CacheOutcome};
 use clap::{Args, ValueEnum};
-use cubed::pocket::PocketSolver;
-use cubed::solver::{Solver, TableMode, Tables};
-use cubed::table_cache::load_or_build_pocket;
-use cubed::table_cache::{default_cache_dir, load_or_build_announced, CacheOutcome};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
