@@ -10,9 +10,9 @@ use cubed::robot::ActuatorMap;
 use cubed::robot::{Program, RobotModel};
 use cubed::sim::faults::FaultPlan;
 use cubed::sim::pty::Control;
-use cubed::sim::scenario::{program_groups, Scenario, ScenarioResult};
 use cubed::sim::spawn::RunningSim;
 use cubed::sim::{PhysicsMechanics, SimFirmware};
+use cubed_bench::sim::scenario::{program_groups, Scenario, ScenarioResult};
 use firmware_protocol::message::FirmwareState;
 use std::sync::Arc;
 use std::time::Duration;
@@ -292,7 +292,7 @@ fn link_refuses_a_machine_the_firmware_refuses_naming_both_users_of_a_pin() {
     });
 }
 
-/// The CI-sized soak: the same runner as `cubed bench soak`, on a few cubes.
+/// The CI-sized soak: the same runner as `cubed-bench soak`, on a few cubes.
 #[test]
 fn link_soak_small() {
     let model = four_arm();
@@ -300,7 +300,7 @@ fn link_soak_small() {
         .map(|seed| scrambled(&model, 100 + seed, 20))
         .collect();
     let faults = FaultPlan::parse("corrupt=0.01,drop=0.01,unplug-for=80ms").expect("fault spec");
-    let summary = runtime().block_on(cubed::sim::soak::run_soak(
+    let summary = runtime().block_on(cubed_bench::sim::soak::run_soak(
         &model,
         cases,
         &faults,

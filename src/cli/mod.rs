@@ -6,36 +6,20 @@ use std::process::ExitCode;
 
 pub use cubed::command_line::{refuse, refuse_error, EXIT_INVALID};
 
-pub mod bench_cmds;
-mod bench_report;
 pub mod config_cmds;
 pub mod cube_args;
 pub mod cube_cmds;
 pub mod daemon_cmds;
-pub mod design_sweep;
 pub mod dry_run_cmd;
 pub mod exec_cmds;
-pub mod handshake_bench;
 pub mod history_cmd;
-pub mod host;
-pub mod link_bench;
 pub mod plan_cmds;
-pub mod planner_bench;
-pub mod pocket_bench;
-pub mod pocket_vision_bench;
 pub mod progress;
-pub mod recovery_bench;
 pub mod sim_cmds;
 pub mod solve_cmds;
 pub mod test_program;
-pub mod trust_bench;
-pub mod vision_bench;
-pub mod vision_bench_args;
-pub mod vision_bench_photos;
-pub mod vision_bench_repairs;
 pub mod vision_cmds;
 mod vision_folder;
-pub mod web_bench;
 
 /// Exit status of `cubed status` when the daemon waits for a person (e-stopped, faulted, a run
 /// interrupted), so a script sees trouble without reading the text.
@@ -91,9 +75,6 @@ pub enum Command {
     /// face back as it homes, and a previous program may have left the cube rotated). Ctrl-C
     /// sends an emergency stop; the firmware keeps it latched until the next exec gives --reset.
     Exec(exec_cmds::ExecArgs),
-    /// Benchmarks.
-    #[command(subcommand)]
-    Bench(bench_cmds::BenchCommand),
     /// Plan gripper commands for a robot design: face turns, a cube, or the scan.
     Plan(plan_cmds::PlanArgs),
     /// Read a cube from sticker readings (scan JSON): facelets and per-sticker confidence.
@@ -133,7 +114,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve_cmds::solve(args),
         Command::Scramble(args) => solve_cmds::scramble(args),
         Command::TestProgram(args) => test_program::test_program(args),
-        Command::Bench(cmd) => bench_cmds::run(cmd),
         Command::Sim(args) => sim_cmds::sim(args),
         Command::Exec(args) => exec_cmds::exec(args),
         Command::Plan(args) => plan_cmds::plan(args),

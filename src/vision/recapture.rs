@@ -90,7 +90,7 @@ impl Step {
 /// The default `[vision] recaptures`: two rounds. On the bench's simulated
 /// roll-off lamp one round (a stop darker) leaves 14 of 200 cubes refused and
 /// two read all 200; on the development scans a second round adds no
-/// confident error in any condition (`cubed bench vision --recaptures 1` and `2`).
+/// confident error in any condition (`cubed-bench vision --recaptures 1` and `2`).
 pub const DEFAULT_RECAPTURES: u32 = 2;
 
 /// The re-capture rounds of one scan: how many are left and the exposure each face's photo

@@ -495,7 +495,7 @@ async fn photos_turned_45_degrees_are_read_by_a_run_the_way_the_cube_is_sure() {
         let image = image::open(set.join(format!("{face}.png")))
             .expect("photo")
             .to_rgb8();
-        let turned = cubed::vision::measure::perturb_photo::rotate(&image, degrees);
+        let turned = cubed::vision::camera::tilt::rotate(&image, degrees);
         turned
             .save(photos.join(format!("{face}.png")))
             .expect("saved");

@@ -6,11 +6,11 @@ use cubed::vision::grid::finder::find_grid;
 use cubed::vision::grid::sample::{sample_face, SampleOptions};
 use cubed::vision::light::colour::LabColour;
 use cubed::vision::light::palette::Palette;
-use cubed::vision::measure::perturb_photo::{photo_conditions, PhotoChange};
-use cubed::vision::measure::recapture::{tally_photo_variants, Reading};
 use cubed::vision::read::classify::{classify, classify_best_guess, ClassifyOptions};
 use cubed::vision::recapture::Rounds;
 use cubed::vision::scan::FacePhoto;
+use cubed_bench::measure::perturb_photo::{photo_conditions, PhotoChange};
+use cubed_bench::measure::recapture::{tally_photo_variants, Reading};
 use std::path::{Path, PathBuf};
 
 fn photo_dir() -> PathBuf {

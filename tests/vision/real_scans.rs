@@ -3,19 +3,19 @@
 //! The scans are split by file name into a development part and a held-out
 //! part (`Part::of`: FNV-1a 64 of the file stem odd = held out). The method
 //! is developed against the development part only; the held-out part is
-//! looked at only to report (`cubed bench vision`), apart from the plain
+//! looked at only to report (`cubed-bench vision`), apart from the plain
 //! "every real scan is read right" check.
 
 use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::light::palette::Palette;
-use cubed::vision::measure::evaluate::{scans_in, tally_scans, LabelledScan, Part};
-use cubed::vision::measure::perturb::Perturbation;
-use cubed::vision::measure::pocket::tally_real_pockets;
-use cubed::vision::measure::recapture::tally_variants;
-use cubed::vision::measure::recapture::{tally_variants_recaptured, Reading, RecaptureTally};
 use cubed::vision::read::classify::{ClassifyOptions, Doubt};
 use cubed::vision::recapture::Rounds;
 use cubed::vision::scan_file::load_scan;
+use cubed_bench::measure::evaluate::{scans_in, tally_scans, LabelledScan, Part};
+use cubed_bench::measure::perturb::Perturbation;
+use cubed_bench::measure::pocket::tally_real_pockets;
+use cubed_bench::measure::recapture::tally_variants;
+use cubed_bench::measure::recapture::{tally_variants_recaptured, Reading, RecaptureTally};
 use std::path::Path;
 
 /// The ten real scans with their true states and parts.
@@ -165,9 +165,9 @@ fn the_corners_of_every_real_scan_read_as_the_2x2_they_show() {
 fn a_corner_twisted_or_mirrored_in_place_among_real_corners_is_refused() {
     use cubed::cube::Corner;
     use cubed::pocket::stickers::corner_stickers;
-    use cubed::vision::measure::evaluate::LabelledScan as Scan;
-    use cubed::vision::measure::pocket::corners_of;
     use cubed::vision::read::pocket::{classify_pocket, PocketClassifyError};
+    use cubed_bench::measure::evaluate::LabelledScan as Scan;
+    use cubed_bench::measure::pocket::corners_of;
     for (
         _,
         Scan {
@@ -221,9 +221,9 @@ fn drifting_corners_of_the_development_scans_are_right_or_refused_never_confiden
 
 #[test]
 fn a_2x2_whose_colours_have_not_settled_is_refused_as_such() {
-    use cubed::vision::measure::perturb::conditions;
-    use cubed::vision::measure::pocket::corners_of;
     use cubed::vision::read::pocket::{classify_pocket, PocketClassifyError};
+    use cubed_bench::measure::perturb::conditions;
+    use cubed_bench::measure::pocket::corners_of;
     use rand::SeedableRng;
     // One round of re-estimating the light is too few for strongly drifting light.
     let options = ClassifyOptions {
@@ -268,7 +268,7 @@ fn a_2x2_whose_colours_have_not_settled_is_refused_as_such() {
 
 /// The bench's condition named `prefix`.
 fn condition(prefix: &str) -> Perturbation {
-    (cubed::vision::measure::perturb::conditions().into_iter())
+    (cubed_bench::measure::perturb::conditions().into_iter())
         .find(|c| c.name.starts_with(prefix))
         .and_then(|c| c.perturbation)
         .expect("a perturbed condition")

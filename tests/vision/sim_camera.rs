@@ -3,8 +3,8 @@
 use cubed::vision::camera::sim::{SimCamera, SimLighting};
 use cubed::vision::grid::finder::find_grid;
 use cubed::vision::light::palette::Palette;
-use cubed::vision::measure::sim::tally_sim_cubes;
 use cubed::vision::read::classify::ClassifyOptions;
+use cubed_bench::measure::sim::tally_sim_cubes;
 
 #[test]
 fn simulated_photos_of_random_cubes_are_read_exactly() {

@@ -272,7 +272,7 @@ mod tests {
     #[test]
     fn finds_a_face_turned_by_thirty_degrees_with_the_lattice_turned_alike() {
         let image = synthetic_face(125, 75, 50);
-        let turned = crate::vision::measure::perturb_photo::rotate(&image, 30.0);
+        let turned = crate::vision::camera::tilt::rotate(&image, 30.0);
         let grid = find_grid(&turned).expect("found");
         // The face's centre stays at the image centre; its first edge turns by 30 degrees
         // (counter-clockwise as seen: y grows downwards, so the angle is negative).
@@ -391,7 +391,7 @@ mod tests {
         };
         for side in [-1.0f32, 1.0] {
             let turned = |degrees: f32| {
-                read(&crate::vision::measure::perturb_photo::rotate(
+                read(&crate::vision::camera::tilt::rotate(
                     &upright,
                     side * degrees,
                 ))
@@ -420,9 +420,7 @@ mod tests {
             );
         }
         for degrees in [-30.0f32, 10.0, 40.0] {
-            let (_, doubt) = read(&crate::vision::measure::perturb_photo::rotate(
-                &upright, degrees,
-            ));
+            let (_, doubt) = read(&crate::vision::camera::tilt::rotate(&upright, degrees));
             assert_eq!(doubt, None, "{degrees}");
         }
     }

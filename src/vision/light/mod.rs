@@ -3,5 +3,5 @@
 pub mod calibrate;
 pub mod colour;
 pub(crate) mod colour_difference;
-pub(crate) mod lighting;
+pub mod lighting;
 pub mod palette;

@@ -58,7 +58,7 @@ const LIGHT_DOUBT: f32 = 0.05;
 /// The default `min_confidence`: the least of the bench's candidate
 /// thresholds that keeps confident errors at or below 0.1 % in every
 /// development condition (0.5 % in strong drift), both counted and as the
-/// calibration expects them, with `CALIBRATION_A`/`B` (`cubed bench vision
+/// calibration expects them, with `CALIBRATION_A`/`B` (`cubed-bench vision
 /// --fit` chose all three on an earlier version of this reader; today's refit
 /// gives the same confident errors on the development part and fewer right
 /// readings, so these stay: BENCHMARKS.md).
@@ -67,7 +67,7 @@ pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.98;
 /// The calibration: the chance a cube is wrong when its least sure sticker's
 /// gap is `g` is `1 / (1 + exp(A + B * sqrt(min(g, 100))))`, a logistic fit
 /// (maximum likelihood) of the wrong best guesses on the development scans
-/// over all of the bench's lighting conditions (`cubed bench vision --fit`,
+/// over all of the bench's lighting conditions (`cubed-bench vision --fit`,
 /// 6006 cubes). The square root fits the long tail of the gaps better than
 /// the gap itself or its logarithm (log-likelihood -259 against -296 and -289
 /// when it was chosen).
@@ -104,7 +104,7 @@ impl Calibration {
 /// The 2x2's calibration: the chance a 2x2 is wrong when its least sure
 /// sticker's gap is `g` is `1 / (1 + exp(a + b * sqrt(min(g, 100))))`, a
 /// logistic fit of the wrong best guesses on the corners of the development
-/// scans over all of the bench's lighting conditions (`cubed bench vision
+/// scans over all of the bench's lighting conditions (`cubed-bench vision
 /// --fit` prints it). Its gaps come from its own search (every placement of
 /// the corners, no centres), so it has its own constants.
 pub const POCKET_CALIBRATION: Calibration = Calibration {

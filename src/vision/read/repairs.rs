@@ -31,7 +31,7 @@ pub(crate) fn judge(costs: &StickerCosts, colours: &[usize; 54]) -> (Repairs, Ve
 /// any twists, flips and parity, corners also mirrored) before the readings are taken to break
 /// a rule of the cube. Noise makes a legal reading cost more now and then (in the development
 /// part's readings under every lighting condition, up to 38.7 where the legal reading is right;
-/// up to 20.2 in the 2x2s of their corners, which allow no mirror: `cubed bench vision`); an
+/// up to 20.2 in the 2x2s of their corners, which allow no mirror: `cubed-bench vision`); an
 /// edge flipped, a corner twisted or mirrored in place makes it cost two or three clearly read
 /// stickers (47 to 229 on the ten real scans). The 2x2 reader uses the same bound (its costs
 /// are the same).
@@ -62,7 +62,7 @@ fn repair_over_the_readings(costs: &StickerCosts, colours: &[usize; 54]) -> (f32
 /// taken to show no cube. Chosen on the development part: its right readings then cost up to
 /// 99.0 over their nearest colours (strong drift: a few stickers the cube's rules read right
 /// against their look), median 0; the bound leaves a fifth more. Today one right reading of
-/// its 12 012 first and final takes costs more, 123.7, and is refused (`cubed bench vision`).
+/// its 12 012 first and final takes costs more, 123.7, and is refused (`cubed-bench vision`).
 /// A face photographed turned makes pieces that do not exist, which a piece-by-piece repair
 /// cannot see; read with the palette's own colours, 71 of the 78 turned faces of 100 random
 /// cubes that the light correction would otherwise read as another cube cost more
@@ -74,7 +74,7 @@ pub const UNSHOWN_REPAIR: f32 = 120.0;
 /// pieces, can give every legal reading a sticker of a colour it clearly does not have. Noise
 /// spreads its cost over many stickers
 /// instead: in the development part's readings under every lighting condition, first and final
-/// takes, one sticker of a right reading costs up to 40.5 (`cubed bench vision`); the bound
+/// takes, one sticker of a right reading costs up to 40.5 (`cubed-bench vision`); the bound
 /// leaves a fifth more. 45 refused 3 of 200 cubes under the simulated lamp with roll-off after
 /// re-capture; 50 refuses none there (seeds 1, 3, 7), nor on any other row of the bench, and
 /// reads a quarter fewer swaps surely. The 2x2 reader has no such bound: its swapped stickers

@@ -278,7 +278,7 @@ impl Decision {
 /// As the 3x3's `UNSHOWN_REPAIR`, for the 2x2's own costs. Chosen on the development part's
 /// corners: their right readings then cost up to 62.5 over their nearest colours (strong
 /// drift), median 0; the bound leaves a fifth more. Today one right reading of their 12 012
-/// first and final takes costs more, 80.8, and is refused (`cubed bench vision`). Faces
+/// first and final takes costs more, 80.8, and is refused (`cubed-bench vision`). Faces
 /// photographed turned read as another cube 199 times in 1 800 without it, 14 with it.
 pub const POCKET_UNSHOWN_REPAIR: f32 = 75.0;
 

@@ -1,0 +1,167 @@
+//! `cubed-bench planner`: robot-aware solving against the naive baseline on uniformly random cubes, side by side in one run.
+
+use anyhow::Context;
+use clap::Args;
+use cubed::command_line::designs::default_robot;
+use cubed::command_line::tables::TableArgs;
+use cubed::cube::random::random_cube;
+use cubed::robot::{load_robot, solve_for_robot, solve_naive, AwareOptions, Planner};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct PlannerBenchArgs {
+    /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
+    #[arg(long, default_value_os_t = default_robot(), value_parser = cubed::command_line::designs::robot_design)]
+    pub robot: PathBuf,
+    /// Number of uniformly random cubes.
+    #[arg(long, default_value_t = 100, value_parser = cubed::command_line::counts::at_least_one)]
+    pub cubes: usize,
+    /// Seed of the random cubes.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Solver budget of robot-aware solving, in ms.
+    #[arg(long, default_value_t = 300, value_parser = cubed::command_line::counts::budget_ms)]
+    pub budget_ms: u64,
+    /// Whole-cube orientations searched (1..=24), sharing the budget.
+    #[arg(long, default_value_t = AwareOptions::default().orientations)]
+    pub orientations: usize,
+    /// Candidates planned in full after ranking by estimate.
+    #[arg(long, default_value_t = AwareOptions::default().full_plans)]
+    pub full_plans: usize,
+    /// Candidates may be this many turns longer than the shortest found so far.
+    #[arg(long, default_value_t = AwareOptions::default().slack)]
+    pub slack: usize,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+/// Per-cube figures of one side of the comparison.
+#[derive(Default)]
+struct Column {
+    program_ms: Vec<u32>,
+    lengths: Vec<usize>,
+    planning: Vec<Duration>,
+}
+
+impl Column {
+    fn mean_ms(&self) -> f64 {
+        mean(self.program_ms.iter().map(|&m| m as f64))
+    }
+
+    fn mean_length(&self) -> f64 {
+        mean(self.lengths.iter().map(|&l| l as f64))
+    }
+}
+
+fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
+    let n = values.len().max(1) as f64;
+    values.sum::<f64>() / n
+}
+
+fn quantile_ms(times: &[Duration], q: f64) -> f64 {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    let at = ((sorted.len() as f64 - 1.0) * q).round().max(0.0) as usize;
+    sorted.get(at).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+/// Solves and plans random cubes both ways and prints the comparison.
+pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
+    println!("{}", super::host::host_line());
+    let built = Instant::now();
+    let model = load_robot(&args.robot)?;
+    let planner = Planner::new(model);
+    let setup = built.elapsed();
+    let solver = args.tables.solver();
+    let opts = AwareOptions {
+        budget: Duration::from_millis(args.budget_ms),
+        orientations: args.orientations,
+        full_plans: args.full_plans,
+        slack: args.slack,
+        ..AwareOptions::default()
+    };
+    let start = planner.home();
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let (mut aware, mut naive) = (Column::default(), Column::default());
+    let mut alone = Column::default();
+    let (mut candidates, mut naive_wins, mut wall) = (0usize, 0usize, Vec::new());
+    for i in 0..args.cubes {
+        let cube = random_cube(&mut rng);
+        let began = Instant::now();
+        let base = solve_naive(&planner, &solver, &start, &cube)
+            .with_context(|| format!("naive baseline, cube {i}"))?;
+        naive.planning.push(began.elapsed());
+        naive.program_ms.push(base.total_ms);
+        naive.lengths.push(base.solution.len());
+        let began = Instant::now();
+        let same = planner.plan(&start, &base.solution)?;
+        alone.planning.push(began.elapsed());
+        alone.program_ms.push(same.total_ms);
+        alone.lengths.push(same.solution.len());
+        let began = Instant::now();
+        let solved = solve_for_robot(&planner, &solver, &start, &cube, &opts)
+            .with_context(|| format!("robot-aware solving, cube {i}"))?;
+        wall.push(began.elapsed());
+        aware.program_ms.push(solved.plan.total_ms);
+        aware.lengths.push(solved.plan.solution.len());
+        aware.planning.push(solved.planning);
+        candidates += solved.candidates;
+        naive_wins += usize::from(solved.naive_won);
+    }
+    print_report(&args, &planner, setup, [&aware, &alone, &naive], &wall);
+    println!(
+        "candidates per cube: mean {:.1}; naive program kept on {naive_wins} cubes",
+        candidates as f64 / args.cubes.max(1) as f64
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_report(
+    args: &PlannerBenchArgs,
+    planner: &Planner,
+    setup: Duration,
+    [aware, alone, naive]: [&Column; 3],
+    wall: &[Duration],
+) {
+    println!(
+        "robot {}: {} uniformly random cubes (seed {}); robot-aware: solver budget {} ms over {} orientations, slack {}, {} full plans",
+        planner.model.name, args.cubes, args.seed, args.budget_ms, args.orientations, args.slack, args.full_plans
+    );
+    println!(
+        "setup (load, state graph, bounds): {:.0} ms, {} states",
+        setup.as_secs_f64() * 1000.0,
+        planner.graph.states.len()
+    );
+    println!(
+        "{:<12} {:>14} {:>12} {:>24}",
+        "", "mean ms/cube", "mean length", "planning ms median / p99"
+    );
+    let columns = [
+        ("robot-aware", aware),
+        ("planner only", alone),
+        ("naive", naive),
+    ];
+    for (name, c) in columns {
+        println!(
+            "{name:<12} {:>14.0} {:>12.2} {:>15.1} / {:.1}",
+            c.mean_ms(),
+            c.mean_length(),
+            quantile_ms(&c.planning, 0.5),
+            quantile_ms(&c.planning, 0.99)
+        );
+    }
+    println!(
+        "ratio robot-aware / naive: {:.3} (planner only, on the naive solution: {:.3})",
+        aware.mean_ms() / naive.mean_ms().max(1.0),
+        alone.mean_ms() / naive.mean_ms().max(1.0)
+    );
+    println!(
+        "robot-aware wall time per cube (solver + planning): median {:.0} ms, p99 {:.0} ms",
+        quantile_ms(wall, 0.5),
+        quantile_ms(wall, 0.99)
+    );
+}

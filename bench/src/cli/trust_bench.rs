@@ -1,0 +1,212 @@
+//! `cubed-bench trust`: planned programs of each design run on the simulator (the firmware
+//! core on simulated motors driving the simulator's own machine, `sim::rigid`, not the
+//! planner's rules): illegal steps, cubes left unsolved, planned against simulated time
+//! (the firmware's ramps), and the planner's time per cube.
+
+use super::design_sweep::DesignSweepArgs;
+use anyhow::Context;
+use clap::Args;
+use cubed::cube::random::random_cube;
+use cubed::robot::{load_robot, solve_for_robot, solve_naive, AwareOptions, Plan, Planner};
+use cubed::robot::{ActuatorMap, MotionGroup};
+use cubed::sim::inprocess::{run_program, InProcessError};
+use cubed::sim::{PhysicsMechanics, SimFirmware};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Largest mean |planned − simulated| / planned a design may show.
+const MAX_MEAN_DEVIATION: f64 = 0.03;
+
+#[derive(Args, Debug)]
+pub struct TrustBenchArgs {
+    #[command(flatten)]
+    pub sweep: DesignSweepArgs,
+    /// Solver budget of robot-aware solving (the default plans), in ms.
+    #[arg(long, default_value_t = 50, value_parser = cubed::command_line::counts::budget_ms)]
+    pub budget_ms: u64,
+}
+
+/// One kind of plan (default or naive) of one design, run on the machine.
+#[derive(Default)]
+struct Tally {
+    illegal: usize,
+    unsolved: usize,
+    planned_ms: u64,
+    simulated_ms: u64,
+    /// Per program run to the end, |planned − simulated| / planned.
+    deviations: Vec<f64>,
+    first_illegal: Option<String>,
+}
+
+/// What running one program on a fresh simulator showed.
+enum Verdict {
+    Solved { simulated_us: u64 },
+    Unsolved,
+    Illegal(String),
+}
+
+fn run_on_machine(
+    model: &cubed::robot::RobotModel,
+    map: &ActuatorMap,
+    cube: &cubed::cube::FaceletCube,
+    plan: &Plan,
+) -> anyhow::Result<Verdict> {
+    let machine = PhysicsMechanics::new(model.clone(), map.clone(), cube);
+    let mut firmware = SimFirmware::new(machine, 1.0, 0)?;
+    let encoded = map.encode_program(&plan.program, &plan.start, 2)?;
+    let groups: Vec<MotionGroup> = encoded.groups.iter().map(|(_, g)| *g).collect();
+    match run_program(&mut firmware, map.configure(), map.home_mask(), &groups) {
+        Ok(simulated_us) if firmware.mechanics.cube_solved() => {
+            Ok(Verdict::Solved { simulated_us })
+        }
+        Ok(_) => Ok(Verdict::Unsolved),
+        Err(InProcessError::Fault(what)) => {
+            let step = (firmware.stats.faults.last())
+                .and_then(|f| f.move_id)
+                .and_then(|id| encoded.groups.iter().find(|(_, g)| g.move_id() == id))
+                .map(|(step, _)| *step);
+            let actions: Vec<String> = step
+                .and_then(|s| plan.program.steps.get(s))
+                .map(|s| s.actions.iter().map(|a| a.describe(model)).collect())
+                .unwrap_or_default();
+            Ok(Verdict::Illegal(format!(
+                "step {} ({}): {what}",
+                step.map_or(0, |s| s + 1),
+                actions.join(", ")
+            )))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+impl Tally {
+    fn add(&mut self, plan: &Plan, verdict: Verdict) {
+        match verdict {
+            Verdict::Solved { simulated_us } => {
+                let planned_us = u64::from(plan.total_ms) * 1000;
+                self.planned_ms += u64::from(plan.total_ms);
+                self.simulated_ms += simulated_us / 1000;
+                let off = planned_us.abs_diff(simulated_us) as f64;
+                self.deviations.push(off / planned_us.max(1) as f64);
+            }
+            Verdict::Unsolved => self.unsolved += 1,
+            Verdict::Illegal(what) => {
+                self.illegal += 1;
+                self.first_illegal.get_or_insert(what);
+            }
+        }
+    }
+
+    fn mean(total: u64, n: usize) -> f64 {
+        total as f64 / n.max(1) as f64
+    }
+
+    /// Mean and largest |planned − simulated| / planned, per cent.
+    fn deviation(&self) -> String {
+        let n = self.deviations.len().max(1) as f64;
+        let mean = 100.0 * self.deviations.iter().sum::<f64>() / n;
+        let max = 100.0 * self.deviations.iter().copied().fold(0.0, f64::max);
+        format!("{mean:.2} / {max:.2}")
+    }
+}
+
+/// Plans random cubes on every design both ways and runs each program on the machine.
+pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
+    println!("{}", super::host::host_line());
+    let solver = args.sweep.tables.solver();
+    println!(
+        "{} per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
+        cubed::command_line::counts::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed, args.budget_ms
+    );
+    println!("(times are means per cube; dev = |planned - simulated| as a share of the plan's time, mean / max over the cubes; a row is named by its file)");
+    println!(
+        "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>20} {:>20} {:>14}",
+        "design",
+        "illegal dflt",
+        "illegal naive",
+        "unsolved",
+        "dflt planned/sim ms",
+        "naive planned/sim ms",
+        "dflt dev mean/max %",
+        "naive dev mean/max %",
+        "plan ms median"
+    );
+    let mut clean = true;
+    for robot in &args.sweep.robots {
+        let path = std::path::Path::new(robot);
+        let model = load_robot(path)?;
+        let row_name = path
+            .file_stem()
+            .map_or_else(|| model.name.clone(), |s| s.to_string_lossy().into_owned());
+        let map = ActuatorMap::new(&model)?;
+        let planner = Planner::new(model.clone());
+        let start = planner.home();
+        let opts = AwareOptions {
+            budget: Duration::from_millis(args.budget_ms),
+            ..AwareOptions::default()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(args.sweep.seed);
+        let (mut default, mut naive) = (Tally::default(), Tally::default());
+        let mut plan_times = Vec::new();
+        for i in 0..args.sweep.cubes {
+            let cube = random_cube(&mut rng);
+            let facelets = cube.to_facelets();
+            let base = solve_naive(&planner, &solver, &start, &cube)
+                .with_context(|| format!("{robot}: naive plan, cube {i}"))?;
+            let began = Instant::now();
+            planner.plan(&start, &base.solution)?;
+            plan_times.push(began.elapsed());
+            naive.add(&base, run_on_machine(&model, &map, &facelets, &base)?);
+            let aware = solve_for_robot(&planner, &solver, &start, &cube, &opts)
+                .with_context(|| format!("{robot}: robot-aware plan, cube {i}"))?;
+            default.add(
+                &aware.plan,
+                run_on_machine(&model, &map, &facelets, &aware.plan)?,
+            );
+        }
+        plan_times.sort();
+        let median = plan_times[plan_times.len() / 2].as_secs_f64() * 1000.0;
+        let n = args.sweep.cubes;
+        println!(
+            "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>20} {:>20} {:>14.1}",
+            row_name,
+            default.illegal,
+            naive.illegal,
+            default.unsolved + naive.unsolved,
+            format!(
+                "{:.0} / {:.0}",
+                Tally::mean(default.planned_ms, n - default.illegal - default.unsolved),
+                Tally::mean(default.simulated_ms, n - default.illegal - default.unsolved)
+            ),
+            format!(
+                "{:.0} / {:.0}",
+                Tally::mean(naive.planned_ms, n - naive.illegal - naive.unsolved),
+                Tally::mean(naive.simulated_ms, n - naive.illegal - naive.unsolved)
+            ),
+            default.deviation(),
+            naive.deviation(),
+            median
+        );
+        for (kind, tally) in [("default", &default), ("naive", &naive)] {
+            if let Some(what) = &tally.first_illegal {
+                println!("  first illegal {kind} step: {what}");
+            }
+            let mean = tally.deviations.iter().sum::<f64>() / tally.deviations.len().max(1) as f64;
+            if mean > MAX_MEAN_DEVIATION {
+                println!(
+                    "  {kind}: mean |planned - simulated| is {:.2} % of the plan, above {:.0} %",
+                    100.0 * mean,
+                    100.0 * MAX_MEAN_DEVIATION
+                );
+            }
+            clean &= tally.illegal == 0 && tally.unsolved == 0 && mean <= MAX_MEAN_DEVIATION;
+        }
+    }
+    Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,436 @@
+//! Measuring the daemon's re-capture, for either cube size (`Reader`): a cube's readings classified, the faces of doubtful stickers taken again (at the exposure `recapture` chooses, or always the same one) for a number of rounds, the first take and the final outcome counted apart; over photos (the simulated camera, the photo set) or over real readings under a seeded lighting perturbation.
+
+use crate::measure::evaluate::{name_hash, LabelledScan, Tally};
+use crate::measure::perturb::{DrawnLight, Perturbation};
+use crate::measure::perturb_photo::{PhotoCondition, PhotoPerturbError};
+use cubed::cube::{Face, FaceletCube};
+use cubed::error_chain::error_chain;
+use cubed::vision::camera::Exposure;
+use cubed::vision::grid::sample::SampleOptions;
+use cubed::vision::light::colour::Rgb;
+use cubed::vision::light::palette::Palette;
+use cubed::vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
+use cubed::vision::read::turned::settle_tops;
+use cubed::vision::recapture::{overexposed_cube, Rounds};
+use cubed::vision::scan::{read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings, ScanError};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Outcomes of the first take and after re-capturing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecaptureTally<T = Tally> {
+    pub first: T,
+    pub after: T,
+    /// Faces taken again, by the way their exposure stepped from their last photo.
+    pub retaken_darker: usize,
+    pub retaken_brighter: usize,
+    pub retaken_normal: usize,
+}
+
+impl RecaptureTally {
+    /// Adds `other`'s outcomes to these.
+    pub fn absorb(&mut self, other: RecaptureTally) {
+        self.first.absorb(other.first);
+        self.after.absorb(other.after);
+        self.retaken_darker += other.retaken_darker;
+        self.retaken_brighter += other.retaken_brighter;
+        self.retaken_normal += other.retaken_normal;
+    }
+}
+
+/// A cube's faces as taken so far, read as `R`.
+pub trait Shots<R = [Rgb; 54]> {
+    /// The readings of the faces as last taken (or why they cannot be read).
+    fn readings(&mut self) -> Result<R, String>;
+    /// Takes each face again at its exposure.
+    fn retake(&mut self, again: &[(Face, Exposure)]);
+}
+
+/// How photos become readings (`read_photos` for a 3x3, `read_pocket_photos` for a 2x2).
+pub type ReadPhotos<R> = fn(&[FacePhoto], &GridChoice, &SampleOptions) -> Result<R, ScanError>;
+
+/// Photos, taken by a function of the faces and their exposures, read with a grid.
+pub struct PhotoShots<'a, F, R = [Rgb; 54]> {
+    take: F,
+    grid: &'a GridChoice,
+    read: ReadPhotos<R>,
+    sampling: SampleOptions,
+    photos: Result<Vec<FacePhoto>, String>,
+}
+
+impl<'a, F, R> PhotoShots<'a, F, R>
+where
+    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
+{
+    /// Takes the six faces at the normal exposure, to be read by `read`.
+    pub fn read_by(mut take: F, grid: &'a GridChoice, read: ReadPhotos<R>) -> Self {
+        let photos = take(&Face::ALL.map(|f| (f, Exposure::NORMAL)));
+        PhotoShots {
+            take,
+            grid,
+            read,
+            sampling: SampleOptions::default(),
+            photos,
+        }
+    }
+
+    /// The photos sampled with `sampling` (by default as a camera's).
+    pub fn sampled(self, sampling: SampleOptions) -> Self {
+        PhotoShots { sampling, ..self }
+    }
+}
+
+impl<F, R> Shots<R> for PhotoShots<'_, F, R>
+where
+    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
+{
+    fn readings(&mut self) -> Result<R, String> {
+        let photos = self.photos.as_ref().map_err(Clone::clone)?;
+        (self.read)(photos, self.grid, &self.sampling).map_err(|e| error_chain(&e))
+    }
+
+    fn retake(&mut self, again: &[(Face, Exposure)]) {
+        let retaken = (self.take)(again);
+        let photos = std::mem::replace(&mut self.photos, Err(String::new()));
+        self.photos = photos.and_then(|mut p| {
+            p.retain(|photo| !again.iter().any(|(f, _)| *f == photo.face));
+            p.extend(retaken?);
+            Ok(p)
+        });
+    }
+}
+
+/// Real readings under one draw of a lighting perturbation; a face taken again keeps its draw
+/// with the light of the exposure asked for.
+pub struct ScanShots<'a> {
+    readings: &'a [Rgb; 54],
+    drawn: DrawnLight,
+    light: [f32; 6],
+}
+
+impl<'a> ScanShots<'a> {
+    /// The readings under `drawn`, every face at the normal exposure.
+    pub fn new(readings: &'a [Rgb; 54], drawn: DrawnLight) -> Self {
+        ScanShots {
+            readings,
+            drawn,
+            light: [1.0; 6],
+        }
+    }
+}
+
+impl Shots for ScanShots<'_> {
+    fn readings(&mut self) -> Result<[Rgb; 54], String> {
+        Ok(self.drawn.apply(self.readings, &self.light))
+    }
+
+    fn retake(&mut self, again: &[(Face, Exposure)]) {
+        for (face, exposure) in again {
+            self.light[face.index()] = exposure.factor();
+        }
+    }
+}
+
+/// One cube size's reading, for the re-capture rounds.
+pub trait Reader {
+    /// The readings, sticker by sticker.
+    type Readings: AsRef<[Rgb]>;
+    type Truth;
+    /// What classifying gives: a cube, or a refusal with the stickers in doubt.
+    type Outcome: Clone;
+    type Tally: Default;
+    /// Stickers a face.
+    const PER_FACE: usize;
+    fn classify(&self, readings: &Self::Readings) -> Self::Outcome;
+    /// The stickers to photograph again: those in doubt of a refused reading, or those of a
+    /// cube given that were overexposed (`recapture::overexposed_stickers`); `None`: none.
+    fn to_take_again(
+        &self,
+        outcome: &Self::Outcome,
+        readings: &Self::Readings,
+    ) -> Option<Vec<usize>>;
+    fn record(
+        tally: &mut Self::Tally,
+        name: String,
+        readings: &Self::Readings,
+        truth: &Self::Truth,
+        outcome: Self::Outcome,
+    );
+    /// Counts a cube whose photos could not be read as refused.
+    fn unreadable(tally: &mut Self::Tally, why: String);
+}
+
+/// The 3x3's reading.
+pub struct Reading<'a> {
+    pub palette: &'a Palette,
+    pub options: &'a ClassifyOptions,
+}
+
+impl Reader for Reading<'_> {
+    type Readings = [Rgb; 54];
+    type Truth = FaceletCube;
+    type Outcome = Result<Classification, ClassifyError>;
+    type Tally = Tally;
+    const PER_FACE: usize = 9;
+
+    fn classify(&self, readings: &[Rgb; 54]) -> Self::Outcome {
+        classify(readings, self.palette, self.options)
+    }
+
+    fn to_take_again(&self, outcome: &Self::Outcome, readings: &[Rgb; 54]) -> Option<Vec<usize>> {
+        match outcome {
+            Err(ClassifyError::Unsure { stickers, .. }) => Some(stickers.clone()),
+            Ok(c) => overexposed(
+                readings,
+                (&c.facelets.stickers, &c.names),
+                self.palette,
+                Self::PER_FACE,
+            ),
+        }
+    }
+
+    fn record(
+        tally: &mut Tally,
+        name: String,
+        readings: &[Rgb; 54],
+        truth: &FaceletCube,
+        outcome: Self::Outcome,
+    ) {
+        tally.record_result(name, readings, truth, outcome);
+    }
+
+    fn unreadable(tally: &mut Tally, why: String) {
+        tally.unsure += 1;
+        tally.failures.push(why);
+    }
+}
+
+/// The 3x3's reading of photos: faces whose tops were in doubt settled by the cube's rules
+/// (`turned::settle_tops`), then classified as [`Reading`] does.
+pub struct PhotoReading<'a>(pub Reading<'a>);
+
+impl PhotoReading<'_> {
+    fn settled(&self, r: &PhotoReadings) -> [Rgb; 54] {
+        let (palette, options) = (self.0.palette, self.0.options);
+        settle_tops(&r.readings, &r.tops, palette, options).unwrap_or(r.readings)
+    }
+}
+
+impl Reader for PhotoReading<'_> {
+    type Readings = PhotoReadings;
+    type Truth = FaceletCube;
+    type Outcome = Result<Classification, ClassifyError>;
+    type Tally = Tally;
+    const PER_FACE: usize = 9;
+
+    fn classify(&self, readings: &PhotoReadings) -> Self::Outcome {
+        self.0.classify(&self.settled(readings))
+    }
+
+    fn to_take_again(
+        &self,
+        outcome: &Self::Outcome,
+        readings: &PhotoReadings,
+    ) -> Option<Vec<usize>> {
+        self.0.to_take_again(outcome, &readings.readings)
+    }
+
+    fn record(
+        tally: &mut Tally,
+        name: String,
+        readings: &PhotoReadings,
+        truth: &FaceletCube,
+        outcome: Self::Outcome,
+    ) {
+        tally.record_result(name, &readings.readings, truth, outcome);
+    }
+
+    fn unreadable(tally: &mut Tally, why: String) {
+        Reading::unreadable(tally, why);
+    }
+}
+
+impl<T> RecaptureTally<T> {
+    /// Classifies one cube from `shots` as `reader` does, re-capturing in `rounds` (fresh: none
+    /// taken yet), and counts the first take and the outcome. Unreadable photos are all taken
+    /// again, as the daemon does.
+    pub fn read_cube<R: Reader<Tally = T>>(
+        &mut self,
+        (name, truth): (&str, &R::Truth),
+        (reader, rounds): (&R, &Rounds),
+        shots: &mut dyn Shots<R::Readings>,
+    ) {
+        let mut rounds = rounds.clone();
+        let mut first = true;
+        loop {
+            let readings = match shots.readings() {
+                Ok(r) => r,
+                Err(e) => {
+                    let again = rounds.again_after_unreadable();
+                    let why = format!("{name}: {e}");
+                    if std::mem::take(&mut first) {
+                        R::unreadable(&mut self.first, why.clone());
+                    }
+                    if !again {
+                        R::unreadable(&mut self.after, why);
+                        return;
+                    }
+                    shots.retake(&Face::ALL.map(|f| (f, Exposure::NORMAL)));
+                    continue;
+                }
+            };
+            let outcome = reader.classify(&readings);
+            if std::mem::take(&mut first) {
+                R::record(
+                    &mut self.first,
+                    name.to_owned(),
+                    &readings,
+                    truth,
+                    outcome.clone(),
+                );
+            }
+            let before = rounds.clone();
+            let again = reader
+                .to_take_again(&outcome, &readings)
+                .and_then(|doubtful| {
+                    rounds.again_after_doubt(readings.as_ref(), &doubtful, R::PER_FACE)
+                });
+            let Some(again) = again else {
+                R::record(&mut self.after, name.to_owned(), &readings, truth, outcome);
+                return;
+            };
+            for &(face, exposure) in &again {
+                self.count_retake(before.exposure_of(face), exposure);
+            }
+            shots.retake(&again);
+        }
+    }
+
+    fn count_retake(&mut self, before: Exposure, after: Exposure) {
+        *match after.in_stops().cmp(&before.in_stops()) {
+            std::cmp::Ordering::Less => &mut self.retaken_darker,
+            std::cmp::Ordering::Greater => &mut self.retaken_brighter,
+            std::cmp::Ordering::Equal => &mut self.retaken_normal,
+        } += 1;
+    }
+}
+
+/// Calls `each` with every scan's `variants` seeded lighting variants, numbered, as shots to
+/// read (the same draws for either cube size).
+pub fn for_each_variant<'a>(
+    scans: &'a [LabelledScan],
+    (variants, seed): (usize, u64),
+    perturbation: &'a Perturbation,
+    mut each: impl FnMut(&'a LabelledScan, usize, ScanShots<'a>),
+) {
+    for scan in scans {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(&scan.name));
+        for v in 0..variants {
+            let drawn = perturbation.draw(&mut rng);
+            each(scan, v, ScanShots::new(&scan.readings, drawn));
+        }
+    }
+}
+
+/// `variants` seeded lighting variants of every scan.
+pub fn tally_variants(
+    scans: &[LabelledScan],
+    variants: usize,
+    seed: u64,
+    perturbation: &Perturbation,
+    palette: &Palette,
+    options: &ClassifyOptions,
+) -> Tally {
+    let reading = Reading { palette, options };
+    let once = (&reading, &Rounds::new(0));
+    tally_variants_recaptured(scans, (variants, seed), perturbation, once).first
+}
+
+/// `variants` seeded lighting variants of every scan, re-captured in `rounds`.
+pub fn tally_variants_recaptured(
+    scans: &[LabelledScan],
+    draws: (usize, u64),
+    perturbation: &Perturbation,
+    (reading, rounds): (&Reading, &Rounds),
+) -> RecaptureTally {
+    let mut tally = RecaptureTally::default();
+    for_each_variant(scans, draws, perturbation, |scan, v, mut shots| {
+        let name = format!("{} variant {v}", scan.name);
+        tally.read_cube((&name, &scan.truth), (reading, rounds), &mut shots);
+    });
+    tally
+}
+
+/// `variants` seeded variants of a set of face photos under a photo condition (each face's
+/// photo changed with its own draw), each read with the grid found automatically and
+/// classified, re-captured in `rounds`. A face taken again repeats its draw at the exposure
+/// asked for. A variant whose photos cannot be read counts as refused.
+pub fn tally_photo_variants(
+    photos: &[FacePhoto],
+    truth: &FaceletCube,
+    condition: &PhotoCondition,
+    (variants, seed): (usize, u64),
+    (reading, rounds): (&Reading, &Rounds),
+) -> RecaptureTally {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ name_hash(condition.name));
+    let mut tally = RecaptureTally::default();
+    for v in 0..variants {
+        // Each face: its first take, and its draw to repeat at another exposure.
+        let takes: Vec<(Result<FacePhoto, String>, ChaCha8Rng)> = (photos.iter())
+            .map(|p| {
+                let draw = rng.clone();
+                let first = condition.change.apply(&p.image, &mut rng);
+                (changed_photo(p, first), draw)
+            })
+            .collect();
+        let take = |again: &[(Face, Exposure)]| {
+            (again.iter())
+                .filter_map(|&(face, exposure)| {
+                    let i = photos.iter().position(|p| p.face == face)?;
+                    let (first, draw) = &takes[i];
+                    Some(if exposure == Exposure::NORMAL {
+                        first.clone()
+                    } else {
+                        let change = &condition.change;
+                        let retaken =
+                            change.apply_at(&photos[i].image, &mut draw.clone(), exposure.factor());
+                        changed_photo(&photos[i], retaken)
+                    })
+                })
+                .collect()
+        };
+        let mut shots = PhotoShots::read_by(take, &GridChoice::Auto, read_photos_with_tops)
+            .sampled(SampleOptions::for_kept_photos());
+        let name = format!("{} variant {v}", condition.name);
+        let reading = PhotoReading(Reading {
+            palette: reading.palette,
+            options: reading.options,
+        });
+        tally.read_cube((&name, truth), (&reading, rounds), &mut shots);
+    }
+    tally
+}
+
+fn changed_photo(
+    photo: &FacePhoto,
+    changed: Result<image::RgbImage, PhotoPerturbError>,
+) -> Result<FacePhoto, String> {
+    changed
+        .map(|image| FacePhoto {
+            image,
+            ..photo.clone()
+        })
+        .map_err(|e| error_chain(&e))
+}
+
+/// The stickers to take again of a cube read surely (`recapture::overexposed_cube`), `None`
+/// when there are none.
+pub(crate) fn overexposed(
+    readings: &[Rgb],
+    faces_and_names: (&[Face], &[usize; 6]),
+    palette: &Palette,
+    per_face: usize,
+) -> Option<Vec<usize>> {
+    let stickers = overexposed_cube(readings, faces_and_names, palette, per_face);
+    (!stickers.is_empty()).then_some(stickers)
+}

@@ -1,0 +1,5 @@
+//! Whole programs run through the simulator: one scenario end to end over a pty, the soak of many with injected faults, and a program replayed on the simulator's own machine.
+
+pub mod machine_replay;
+pub mod scenario;
+pub mod soak;
