@@ -160,8 +160,11 @@ fn crash_child() {
 #[test]
 fn journal_survives_a_crash() {
     let dir = TempDir::new().unwrap();
+    // The child's test name, wherever this module stands (the path without the crate's name).
+    let (_, module) = module_path!().split_once("::").expect("a module path");
+    let child = format!("{module}::crash_child");
     let status = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "daemon::history_tests::crash_child", "--ignored"])
+        .args(["--exact", &child, "--ignored"])
         .env(CRASH_DIR_VAR, dir.path())
         .stdout(std::process::Stdio::null())
         .status()
