@@ -4,3 +4,15 @@ mod error;
 pub(crate) mod syntax;
 
 pub use error::ConfigError;
+
+use crate::named_file::{read_text, TEXT_LIMIT};
+use std::path::Path;
+
+/// The text of the TOML file at `path` (a built-in path gives the built-in copy), read up to
+/// the text limit; an error names the file.
+pub(crate) fn read_config_text(path: &Path) -> Result<String, ConfigError> {
+    read_text(path, TEXT_LIMIT).map_err(|source| ConfigError::Read {
+        file: path.display().to_string(),
+        source,
+    })
+}

@@ -196,14 +196,7 @@ pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Reads and validates a configuration file.
 pub fn load_config(path: &Path) -> Result<DaemonConfig, ConfigError> {
-    let file = path.display().to_string();
-    let text =
-        crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT).map_err(|source| {
-            ConfigError::Read {
-                file: file.clone(),
-                source,
-            }
-        })?;
+    let text = crate::config_file::read_config_text(path)?;
     parse_config(&text, path)
 }
 

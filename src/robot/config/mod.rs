@@ -115,15 +115,8 @@ struct CameraToml {
 
 /// Reads and validates a robot design file (the only function here that does I/O).
 pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
-    let file = path.display().to_string();
-    let text =
-        crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT).map_err(|source| {
-            ConfigError::Read {
-                file: file.clone(),
-                source,
-            }
-        })?;
-    parse_robot(&text, &file)
+    let text = crate::config_file::read_config_text(path)?;
+    parse_robot(&text, &path.display().to_string())
 }
 
 /// Parses and validates a robot design; `file` names it in errors.
