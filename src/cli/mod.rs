@@ -1,4 +1,4 @@
-//! Command-line interface: the clap definitions and one module per group of subcommands (the binary's edge, where anyhow lives).
+//! CubedCommand-line interface: the clap definitions and one module per group of subcommands (the binary's edge, where anyhow lives).
 
 use clap::{Parser, Subcommand};
 use cubed::web::client::ControlCommand;
@@ -52,11 +52,11 @@ pub const EXIT_STATUS_HELP: &str = "Exit status:
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: CubedCommand,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub enum CubedCommand {
     /// Check that facelet strings describe a cube that can exist.
     Check(cube_cmds::CheckArgs),
     /// Solve cubes given as facelet strings.
@@ -110,26 +110,26 @@ pub enum Command {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Check(args) => cube_cmds::check(args),
-        Command::Solve(args) => solve_cmds::solve(args),
-        Command::Scramble(args) => solve_cmds::scramble(args),
-        Command::TestProgram(args) => test_program::test_program(args),
-        Command::Sim(args) => sim_cmds::sim(args),
-        Command::Exec(args) => exec_cmds::exec(args),
-        Command::Plan(args) => plan_cmds::plan(args),
-        Command::Classify(args) => vision_cmds::classify_cmd(args),
-        Command::Scan(args) => vision_cmds::scan_cmd(args),
-        Command::Calibrate(args) => vision_cmds::calibrate_cmd(args),
-        Command::DryRun(args) => dry_run_cmd::dry_run_cmd(args),
-        Command::Run(args) => daemon_cmds::run_cmd(args),
-        Command::Start(args) => daemon_cmds::control_cmd(ControlCommand::Start, args),
-        Command::Stop(args) => daemon_cmds::control_cmd(ControlCommand::Stop, args),
-        Command::Estop(args) => daemon_cmds::control_cmd(ControlCommand::EStop, args),
-        Command::Reset(args) => daemon_cmds::control_cmd(ControlCommand::Reset, args),
-        Command::Resume(args) => daemon_cmds::control_cmd(ControlCommand::Resume, args),
-        Command::Status(args) => daemon_cmds::status_cmd(args),
-        Command::History(args) => history_cmd::history_cmd(args),
-        Command::Config(cmd) => config_cmds::run(cmd),
+        CubedCommand::Check(args) => cube_cmds::check(args),
+        CubedCommand::Solve(args) => solve_cmds::solve(args),
+        CubedCommand::Scramble(args) => solve_cmds::scramble(args),
+        CubedCommand::TestProgram(args) => test_program::test_program(args),
+        CubedCommand::Sim(args) => sim_cmds::sim(args),
+        CubedCommand::Exec(args) => exec_cmds::exec(args),
+        CubedCommand::Plan(args) => plan_cmds::plan(args),
+        CubedCommand::Classify(args) => vision_cmds::classify_cmd(args),
+        CubedCommand::Scan(args) => vision_cmds::scan_cmd(args),
+        CubedCommand::Calibrate(args) => vision_cmds::calibrate_cmd(args),
+        CubedCommand::DryRun(args) => dry_run_cmd::dry_run_cmd(args),
+        CubedCommand::Run(args) => daemon_cmds::run_cmd(args),
+        CubedCommand::Start(args) => daemon_cmds::control_cmd(ControlCommand::Start, args),
+        CubedCommand::Stop(args) => daemon_cmds::control_cmd(ControlCommand::Stop, args),
+        CubedCommand::Estop(args) => daemon_cmds::control_cmd(ControlCommand::EStop, args),
+        CubedCommand::Reset(args) => daemon_cmds::control_cmd(ControlCommand::Reset, args),
+        CubedCommand::Resume(args) => daemon_cmds::control_cmd(ControlCommand::Resume, args),
+        CubedCommand::Status(args) => daemon_cmds::status_cmd(args),
+        CubedCommand::History(args) => history_cmd::history_cmd(args),
+        CubedCommand::Config(cmd) => config_cmds::run(cmd),
     }
 }
 

@@ -76,7 +76,7 @@ pub enum LinkEvent {
 
 /// Requests to the link task.
 #[derive(Debug)]
-pub(crate) enum Request {
+pub(crate) enum LinkRequest {
     Send(MotionGroup),
     ClearFault,
     Status(oneshot::Sender<Status>),

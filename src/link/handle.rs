@@ -3,7 +3,7 @@
 
 use super::clock::Clock;
 use super::error::LinkError;
-use super::events::{Connected, LinkEvent, LinkSettings, Request};
+use super::events::{Connected, LinkEvent, LinkRequest, LinkSettings};
 use super::task::LinkTask;
 use super::transport::Connector;
 use crate::error_chain::error_chain;
@@ -28,7 +28,7 @@ impl EStopHandle {
 
 /// A running link: owns the tokio task that owns the port.
 pub struct LinkHandle {
-    requests: mpsc::UnboundedSender<Request>,
+    requests: mpsc::UnboundedSender<LinkRequest>,
     estop: mpsc::UnboundedSender<()>,
     events: mpsc::UnboundedReceiver<LinkEvent>,
     task: JoinHandle<()>,
@@ -74,7 +74,7 @@ impl LinkHandle {
         }
         self.last_move_id = Some(given);
         self.requests
-            .send(Request::Send(group))
+            .send(LinkRequest::Send(group))
             .map_err(|_| LinkError::Closed)
     }
 
@@ -93,7 +93,7 @@ impl LinkHandle {
     /// the firmware reported before it took the clear is not passed on as an event.
     pub fn clear_fault(&mut self) -> Result<(), LinkError> {
         self.requests
-            .send(Request::ClearFault)
+            .send(LinkRequest::ClearFault)
             .map_err(|_| LinkError::Closed)?;
         self.clears_untaken += 1;
         Ok(())
@@ -103,7 +103,7 @@ impl LinkHandle {
     pub async fn status(&self) -> Result<Status, LinkError> {
         let (tx, rx) = oneshot::channel();
         self.requests
-            .send(Request::Status(tx))
+            .send(LinkRequest::Status(tx))
             .map_err(|_| LinkError::Closed)?;
         rx.await.map_err(|_| LinkError::Closed)
     }
@@ -159,7 +159,7 @@ impl LinkHandle {
 
     /// Closes the port and ends the task.
     pub async fn shutdown(self) {
-        let _ = self.requests.send(Request::Shutdown);
+        let _ = self.requests.send(LinkRequest::Shutdown);
         let _ = self.task.await;
     }
 }

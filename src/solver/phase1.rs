@@ -2,7 +2,7 @@
 
 use super::class_move::{ClassRow, MaskRemap, ALL_TURNS};
 use super::coord::{N_FLIP, N_TWIST};
-use super::endings::{Ending, Endings, ENDING_DEPTH};
+use super::endings::{EndPath, Endings, ENDING_DEPTH};
 use super::memory::prefetch;
 use super::movetables::PHASE2_MASK;
 use super::near_masks::{NearMasks, MASK_DEPTH};
@@ -61,7 +61,7 @@ pub(crate) trait Phase1 {
 /// A node's precomputed ends of phase 1: the paths, in the frame that
 /// `sym` maps the node to, and that symmetry's map back to real turns.
 pub(crate) struct NodeEndings<'a> {
-    pub paths: &'a [Ending],
+    pub paths: &'a [EndPath],
     pub sym: u8,
     pub to_real: &'a [u8; 18],
 }

@@ -2,13 +2,13 @@
 
 use crate::daemon::history::error::HistoryError;
 use crate::daemon::history::error::OUTCOMES;
-use crate::daemon::history::store::{sql_id, Ending, History};
+use crate::daemon::history::store::{sql_id, History, RecordedEnding};
 use crate::daemon::run::error::{history_stopped_run_by, HISTORY_STOPPED_RUN};
 use rusqlite::params;
 
 impl History {
     /// Writes a run's ending durably.
-    pub(crate) fn write_ending(&self, ending: &Ending) -> Result<(), HistoryError> {
+    pub(crate) fn write_ending(&self, ending: &RecordedEnding) -> Result<(), HistoryError> {
         let run = ending.run;
         let id = sql_id(run)?;
         let outcome = ending.outcome;
@@ -65,7 +65,7 @@ impl History {
         outcome: &str,
         error: Option<&str>,
         finished_ms: i64,
-    ) -> Ending {
+    ) -> RecordedEnding {
         let failed = self.with_upkeep(|u| u.failed.remove(&run));
         let outcome = OUTCOMES
             .iter()
@@ -91,7 +91,7 @@ impl History {
                 (outcome, Some(error))
             }
         };
-        Ending {
+        RecordedEnding {
             run,
             outcome,
             error,
@@ -100,7 +100,7 @@ impl History {
     }
 
     /// Keeps an ending that could not be written, to write it once space returns.
-    pub(crate) fn keep_pending(&self, ending: Ending) {
+    pub(crate) fn keep_pending(&self, ending: RecordedEnding) {
         tracing::error!(
             "run history: the ending of run {} ({}) cannot be written now; it is kept and written once the disk accepts it",
             ending.run,

@@ -195,7 +195,7 @@ pub(crate) fn now_ms() -> i64 {
 
 /// A run's ending, as it is written.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Ending {
+pub(crate) struct RecordedEnding {
     pub run: u64,
     pub outcome: &'static str,
     pub error: Option<String>,
@@ -210,5 +210,5 @@ pub(crate) struct Upkeep {
     /// The first write that failed in each run not yet ended.
     pub(super) failed: HashMap<u64, String>,
     /// Endings that could not be written yet, oldest first.
-    pub(super) pending: Vec<Ending>,
+    pub(super) pending: Vec<RecordedEnding>,
 }

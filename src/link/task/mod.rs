@@ -4,7 +4,7 @@
 
 use super::clock::Clock;
 use super::error::LinkError;
-use super::events::{Connected, LinkEvent, LinkSettings, Request};
+use super::events::{Connected, LinkEvent, LinkRequest, LinkSettings};
 use super::transport::{Connector, Transport};
 use crate::error_chain::error_chain;
 use crate::robot::wiring::RobotSetup;
@@ -65,7 +65,7 @@ struct Port {
 enum Wake {
     EStop,
     Read(std::io::Result<usize>),
-    Request(Option<Request>),
+    Request(Option<LinkRequest>),
     Tick,
 }
 
@@ -157,7 +157,7 @@ impl LinkTask {
 
     pub(crate) async fn run(
         mut self,
-        mut requests: mpsc::UnboundedReceiver<Request>,
+        mut requests: mpsc::UnboundedReceiver<LinkRequest>,
         mut estop: mpsc::UnboundedReceiver<()>,
         ready: oneshot::Sender<Result<Connected, LinkError>>,
     ) {
@@ -184,7 +184,7 @@ impl LinkTask {
 
     async fn serve(
         &mut self,
-        requests: &mut mpsc::UnboundedReceiver<Request>,
+        requests: &mut mpsc::UnboundedReceiver<LinkRequest>,
         estop: &mut mpsc::UnboundedReceiver<()>,
     ) -> Result<(), LinkError> {
         self.open_port()?;
@@ -205,7 +205,7 @@ impl LinkTask {
                 Wake::Read(Ok(0)) => self.lose("hang-up: the port closed (unplugged?)".into()),
                 Wake::Read(Ok(n)) => self.on_bytes(&buf[..n])?,
                 Wake::Read(Err(e)) => self.lose(error_chain(&e)),
-                Wake::Request(None | Some(Request::Shutdown)) => return Ok(()),
+                Wake::Request(None | Some(LinkRequest::Shutdown)) => return Ok(()),
                 Wake::Request(Some(request)) => self.on_request(request),
                 Wake::Tick => {}
             }
@@ -320,18 +320,18 @@ impl LinkTask {
         Ok(())
     }
 
-    fn on_request(&mut self, request: Request) {
+    fn on_request(&mut self, request: LinkRequest) {
         match request {
-            Request::Send(group) => {
+            LinkRequest::Send(group) => {
                 self.outstanding.insert(group.move_id());
                 self.pending.push_back(group);
             }
-            Request::ClearFault => self.pending_control.push_back(Message::ClearFault),
-            Request::Status(reply) => {
+            LinkRequest::ClearFault => self.pending_control.push_back(Message::ClearFault),
+            LinkRequest::Status(reply) => {
                 self.status_waiters.push(reply);
                 let _ = self.emit_frame(&Message::QueryStatus);
             }
-            Request::Shutdown => {}
+            LinkRequest::Shutdown => {}
         }
     }
 

@@ -12,7 +12,7 @@ pub(crate) const ENDING_DEPTH: usize = 5;
 
 /// One path into phase 2, in the frame of its position's representative.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Ending {
+pub(crate) struct EndPath {
     pub turns: [u8; ENDING_DEPTH],
     /// Leading turns shared with the previous path of the same list.
     pub shared: u8,
@@ -30,7 +30,7 @@ pub(crate) struct Endings {
     lists_of: PositionMap,
     /// Per list: where its paths of length 1, 2, … start in `paths`, then its end.
     lists: Vec<[u32; ENDING_DEPTH + 1]>,
-    paths: Vec<Ending>,
+    paths: Vec<EndPath>,
     /// `to_real[s][k]`: the real turn that symmetry `s` sees as turn `k`.
     to_real: [[u8; 18]; N_SYM_D4H],
 }
@@ -75,7 +75,7 @@ impl Endings {
 
     /// The paths of exactly `len` turns into phase 2 from `position` (none if it is farther).
     #[inline(always)]
-    pub(crate) fn of(&self, position: u32, len: usize) -> &[Ending] {
+    pub(crate) fn of(&self, position: u32, len: usize) -> &[EndPath] {
         let Some(starts) = (self.lists_of.get(position)).and_then(|l| self.lists.get(l as usize))
         else {
             return &[];
@@ -134,7 +134,7 @@ struct Walk<'a> {
     space: &'a Phase1Space<'a>,
     near: &'a Near,
     turns: Vec<u8>,
-    out: &'a mut Vec<Ending>,
+    out: &'a mut Vec<EndPath>,
 }
 
 impl Walk<'_> {
@@ -152,7 +152,7 @@ impl Walk<'_> {
                     let mut turns = [0u8; ENDING_DEPTH];
                     turns[..self.turns.len()].copy_from_slice(&self.turns);
                     turns[self.turns.len()] = k;
-                    self.out.push(Ending {
+                    self.out.push(EndPath {
                         turns,
                         shared: 0,
                         frames: 0,
