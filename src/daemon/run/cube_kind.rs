@@ -16,8 +16,8 @@ use crate::vision::read::classify::{
     classify, Classification, ClassifyError, ClassifyOptions, Doubt,
 };
 use crate::vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
+use crate::vision::read::reading::CubeReading;
 use crate::vision::read::turned::{settle_tops, settled_words};
-use crate::vision::recapture::overexposed_cube;
 use crate::vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,9 +35,9 @@ pub(crate) trait CubeKind: Clone + Send + 'static {
     /// The photos' sticker readings, URFDLB, each face in net order.
     type Readings: AsRef<[Rgb]> + Send;
     /// The cube as read from the photos.
-    type Seen: Clone + Send + 'static;
+    type Seen: CubeReading + Clone + Send + 'static;
     /// Stickers on a face (9 or 4).
-    const PER_FACE: usize;
+    const PER_FACE: usize = <Self::Seen as CubeReading>::PER_FACE;
     /// What the page says while solving.
     const SOLVING: &'static str;
     /// "3x3" or "2x2".
@@ -81,14 +81,6 @@ pub(crate) trait CubeKind: Clone + Send + 'static {
     ) -> Option<String> {
         None
     }
-    fn is_solved(seen: &Self::Seen) -> bool;
-    /// The stickers of a cube read surely that were too bright to tell apart, whose faces are
-    /// taken again darker (`recapture::overexposed_cube`).
-    fn overexposed(seen: &Self::Seen, readings: &[Rgb], palette: &Palette) -> Vec<usize>;
-    /// The palette symbols of every sticker, URFDLB.
-    fn symbols(seen: &Self::Seen) -> String;
-    /// Per sticker, the confidence shown on the page and recorded.
-    fn confidence(seen: &Self::Seen) -> Vec<f32>;
     /// The cube as the robot planner holds it (a 2x2 rides in a 3x3's corners).
     fn held(seen: &Self::Seen) -> FaceletCube;
     /// The palette symbols of `held` (the planner's cube after a step), in this kind's stickers.
@@ -112,7 +104,6 @@ pub(crate) struct Three(pub Arc<Solver>);
 impl CubeKind for Three {
     type Readings = [Rgb; 54];
     type Seen = Classification;
-    const PER_FACE: usize = 9;
     const SOLVING: &'static str = "solving: looking for the fastest solution for this robot";
     const NAME: &'static str = "3x3";
     const ANNOUNCE: Option<&'static str> = None;
@@ -168,23 +159,6 @@ impl CubeKind for Three {
         crate::vision::read::turned::photo_mistake_words(readings, palette, options)
     }
 
-    fn is_solved(seen: &Classification) -> bool {
-        seen.cubies.is_solved()
-    }
-
-    fn overexposed(seen: &Classification, readings: &[Rgb], palette: &Palette) -> Vec<usize> {
-        let faces = (&seen.facelets.stickers[..], &seen.names);
-        overexposed_cube(readings, faces, palette, Self::PER_FACE)
-    }
-
-    fn symbols(seen: &Classification) -> String {
-        seen.symbols()
-    }
-
-    fn confidence(seen: &Classification) -> Vec<f32> {
-        seen.sticker_confidence().to_vec()
-    }
-
     fn held(seen: &Classification) -> FaceletCube {
         seen.facelets
     }
@@ -219,7 +193,6 @@ pub(crate) struct Pocket(pub Arc<PocketSolver>);
 impl CubeKind for Pocket {
     type Readings = [Rgb; POCKET_STICKERS];
     type Seen = PocketClassification;
-    const PER_FACE: usize = 4;
     const SOLVING: &'static str = "solving the 2x2: the fastest optimal solution for this robot";
     const NAME: &'static str = "2x2";
     const ANNOUNCE: Option<&'static str> = Some("the cube is a 2x2 ([run] cube_size = 2)");
@@ -250,23 +223,6 @@ impl CubeKind for Pocket {
                 best_guess: *best_guess,
             },
         })
-    }
-
-    fn is_solved(seen: &PocketClassification) -> bool {
-        seen.facelets.is_solved()
-    }
-
-    fn overexposed(seen: &PocketClassification, readings: &[Rgb], palette: &Palette) -> Vec<usize> {
-        let faces = (&seen.facelets.stickers[..], &seen.names);
-        overexposed_cube(readings, faces, palette, Self::PER_FACE)
-    }
-
-    fn symbols(seen: &PocketClassification) -> String {
-        seen.symbols()
-    }
-
-    fn confidence(seen: &PocketClassification) -> Vec<f32> {
-        seen.sticker_confidence().to_vec()
     }
 
     fn held(seen: &PocketClassification) -> FaceletCube {

@@ -13,6 +13,7 @@ use crate::daemon::run::scanning::{classify, scan};
 use crate::error_chain::error_chain;
 use crate::robot::{PhysicsState, Plan};
 use crate::solver::Cancel;
+use crate::vision::read::reading::CubeReading;
 use std::sync::Arc;
 
 /// Runs the whole pipeline; the outcome says how it ended.
@@ -106,7 +107,7 @@ async fn stages<K: CubeKind>(
     let photos = scan(ctx, first, &Face::ALL).await?;
     let mut seen = classify(ctx, &kind, first, photos).await?;
     let mut moves = 0;
-    if K::is_solved(&seen) {
+    if seen.is_solved() {
         return Ok(match first {
             0 => Outcome::AlreadySolved,
             _ => Outcome::Solved { moves },
@@ -114,7 +115,7 @@ async fn stages<K: CubeKind>(
     }
     for attempt in first + 1..=first + ctx.settings.max_solves {
         ctx.abort.check()?;
-        let before = K::symbols(&seen);
+        let before = seen.symbols();
         let plan = solve(ctx, &kind, &seen, attempt).await?;
         let executable = plan_program::<K>(ctx, plan, &seen)?;
         let turned = execute(ctx, &executable, attempt).await?;
@@ -122,10 +123,10 @@ async fn stages<K: CubeKind>(
         ctx.verifying = true;
         let photos = scan(ctx, attempt, &Face::ALL).await?;
         seen = classify(ctx, &kind, attempt, photos).await?;
-        if K::is_solved(&seen) {
+        if seen.is_solved() {
             return Ok(Outcome::Solved { moves });
         }
-        if K::symbols(&seen) == before {
+        if seen.symbols() == before {
             // No slipped turn leaves every sticker where it was: solving again would only
             // turn the real cube further from solved.
             return Err(RunError::Unchanged { turns: turned });

@@ -13,6 +13,7 @@ use crate::vision::grid::face_grid::FaceGrid;
 use crate::vision::grid::sample::SampleOptions;
 use crate::vision::light::colour::Rgb;
 use crate::vision::read::classify::ClassifyOptions;
+use crate::vision::read::reading::CubeReading;
 use crate::vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
 use crate::vision::scan::{FacePhoto, ScanError};
 
@@ -67,7 +68,7 @@ pub(crate) async fn classify<K: CubeKind>(
         };
         let unsure = match result {
             Ok(cube) => {
-                let bright = K::overexposed(&cube, readings.as_ref(), &ctx.rig.palette);
+                let bright = cube.overexposed(readings.as_ref(), &ctx.rig.palette);
                 let Some((again, why)) =
                     overexposed_again(ctx, &mut rounds, &readings, &bright, K::PER_FACE)
                 else {
@@ -255,13 +256,13 @@ fn record<K: CubeKind>(
     cube: &K::Seen,
     error: Option<&str>,
 ) {
-    let symbols: Vec<char> = K::symbols(cube).chars().collect();
-    let confidence = K::confidence(cube);
+    let symbols: Vec<char> = cube.symbols().chars().collect();
+    let confidence = cube.confidence();
     let recorded = ctx.history.record_scan(
         ctx.run,
         attempt,
         Some(readings),
-        Some(&K::symbols(cube)),
+        Some(&cube.symbols()),
         &confidence,
         error,
     );
@@ -278,7 +279,7 @@ fn record<K: CubeKind>(
                 })
                 .collect();
         }
-        s.facelets = Some(K::symbols(cube));
+        s.facelets = Some(cube.symbols());
         s.facelets_guessed = error.is_some();
     });
 }

@@ -10,6 +10,7 @@ pub(crate) mod mirrored;
 pub(crate) mod options;
 pub(crate) mod pieces;
 pub mod pocket;
+pub mod reading;
 pub(crate) mod refine;
 pub(crate) mod repairs;
 pub mod swapped;
