@@ -27,7 +27,7 @@ fn every_shipped_design_loads_plans_and_scans() {
         let planner = Planner::new(model);
         planner.plan(&planner.home(), &[]).unwrap();
         planner.plan_scan(&planner.home()).unwrap();
-        names.push(planner.model.name.clone());
+        names.push(planner.model().name.clone());
     }
     names.sort();
     assert_eq!(names, ["four-arm", "six-motor", "turntable-flipper"]);

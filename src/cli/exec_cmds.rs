@@ -68,17 +68,17 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
             Ok(doc) => doc,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
         };
-        if doc.robot != planner.model.name {
+        if doc.robot != planner.model().name {
             return Ok(Err(format!(
                 "{}: this program was planned for robot '{}', not '{}' ({}): give --robot with its design file",
                 path.display(),
                 doc.robot,
-                planner.model.name,
+                planner.model().name,
                 args.job.robot.display()
             )));
         }
         return Ok(doc
-            .to_program(&planner.model)
+            .to_program(planner.model())
             .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))
             .and_then(|program| checked(path, planner, program)));
     }
@@ -117,14 +117,14 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
 /// (counted from 1) and why, before anything is sent.
 fn checked(path: &std::path::Path, planner: &Planner, program: Program) -> Result<Program, String> {
     let cube = cubed::cube::FaceletCube::default();
-    match cubed::robot::replay(&planner.model, planner.home(), &cube, &program) {
+    match cubed::robot::replay(planner.model(), planner.home(), &cube, &program) {
         Ok(_) => Ok(program),
         Err(illegal) => Err(format!(
             "{}: refusing to run: step {} ({}) is illegal on robot '{}': {}",
             path.display(),
             illegal.step + 1,
             illegal.action,
-            planner.model.name,
+            planner.model().name,
             illegal.reason
         )),
     }
@@ -251,7 +251,7 @@ pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(stream(&args, &planner.model, &program))
+    runtime.block_on(stream(&args, planner.model(), &program))
 }
 
 async fn stream(

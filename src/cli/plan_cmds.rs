@@ -139,11 +139,11 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(e),
     };
     if args.scan {
-        if planner.model.cameras.is_empty() {
+        if planner.model().cameras.is_empty() {
             return refuse(format!(
                 "{}: robot '{}' has no [[camera]], so it has no scan to plan (add a [[camera]] with `at`, as in config/robots/)",
                 args.job.robot.display(),
-                planner.model.name
+                planner.model().name
             ));
         }
         let scan = planner.plan_scan(&start)?;
@@ -244,7 +244,7 @@ fn print_program(
     format: Format,
 ) -> anyhow::Result<()> {
     let doc = ProgramDoc::new(
-        &planner.model,
+        planner.model(),
         program,
         face_turns,
         cube_rotations,
@@ -253,7 +253,7 @@ fn print_program(
     match format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&doc)?),
         Format::Text => {
-            print!("{}", program.to_text(&planner.model));
+            print!("{}", program.to_text(planner.model()));
             println!(
                 "robot {}: {}, {:.2} s, {tally}{}",
                 doc.robot,

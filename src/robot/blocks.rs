@@ -59,7 +59,7 @@ type MemoMap = HashMap<(u32, Block), BlockResult>;
 
 /// Memo of blocks planned alone, keyed by (start state id, block).
 #[derive(Debug, Default)]
-pub struct BlockMemo(Mutex<MemoMap>);
+pub(crate) struct BlockMemo(Mutex<MemoMap>);
 
 impl BlockMemo {
     pub(crate) fn get(&self, key: &(u32, Block)) -> Option<BlockResult> {

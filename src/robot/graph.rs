@@ -34,14 +34,14 @@ pub fn build_progress() -> Option<(String, usize, usize)> {
 /// What an edge does to the cube in its own frame: up to two face turns
 /// (solver turn indices, sorted) and whether the whole cube turns.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Effect {
+pub(crate) struct Effect {
     pub turns: [Option<Turn>; 2],
     pub rotates: bool,
 }
 
 impl Effect {
     /// Whether the step turns no face.
-    pub fn keeps_faces(&self) -> bool {
+    pub(crate) fn keeps_faces(&self) -> bool {
         self.turns[0].is_none()
     }
 
@@ -64,7 +64,7 @@ impl Effect {
 
 /// A legal step from one state to another.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Edge {
+pub(crate) struct Edge {
     pub to: u32,
     pub ms: u32,
     /// Index into [`StateGraph::motions`].
@@ -74,7 +74,7 @@ pub struct Edge {
 
 /// All reachable states and the legal steps between them.
 #[derive(Clone, Debug)]
-pub struct StateGraph {
+pub(crate) struct StateGraph {
     pub states: Vec<RobotState>,
     /// How many of `states` (the first ones) are reachable from home itself; the others start
     /// from home with the cube loaded another way, copies of them turned.
@@ -88,7 +88,7 @@ pub struct StateGraph {
 impl StateGraph {
     /// The graph of `model`, built on first use and then shared (building
     /// the four-arm graph takes a good fraction of a second).
-    pub fn shared(model: &RobotModel) -> Arc<StateGraph> {
+    pub(crate) fn shared(model: &RobotModel) -> Arc<StateGraph> {
         static CACHE: Mutex<Vec<(RobotModel, Arc<StateGraph>)>> = Mutex::new(Vec::new());
         let mut cache = CACHE
             .lock()
@@ -103,7 +103,7 @@ impl StateGraph {
 
     /// Explores every state reachable from the design's home state, then from home with the
     /// cube held any other way that is not reachable (states of the home part keep their ids).
-    pub fn build(model: &RobotModel) -> StateGraph {
+    pub(crate) fn build(model: &RobotModel) -> StateGraph {
         let mut graph = StateGraph {
             states: vec![model.home()],
             home_part: 0,
@@ -176,24 +176,19 @@ impl StateGraph {
     }
 
     /// The id of a state, if it is reachable from home (the cube loaded any way up).
-    pub fn id(&self, state: &RobotState) -> Option<u32> {
+    pub(crate) fn id(&self, state: &RobotState) -> Option<u32> {
         self.index.get(state).copied()
     }
 
     /// Legal steps out of state `id`.
-    pub fn edges(&self, id: u32) -> &[Edge] {
+    pub(crate) fn edges(&self, id: u32) -> &[Edge] {
         let (a, b) = (self.offsets[id as usize], self.offsets[id as usize + 1]);
         &self.edges[a as usize..b as usize]
     }
 
-    /// Number of legal steps in the whole graph.
-    pub fn edge_count(&self) -> usize {
-        self.edges.len()
-    }
-
     /// Whether some state reachable from home has a step that turns cube face `face` (the
     /// cube loaded another way turns the same faces, relabelled).
-    pub fn can_turn(&self, face: Face) -> bool {
+    pub(crate) fn can_turn(&self, face: Face) -> bool {
         self.edges[..self.offsets[self.home_part] as usize]
             .iter()
             .any(|e| e.effect.turns.iter().flatten().any(|t| t.face == face))
@@ -201,7 +196,7 @@ impl StateGraph {
 
     /// Whether some state reachable from home shows cube face `face` to a camera with a
     /// clear view.
-    pub fn can_see(&self, model: &RobotModel, face: Face) -> bool {
+    pub(crate) fn can_see(&self, model: &RobotModel, face: Face) -> bool {
         self.states[..self.home_part].iter().any(|s| {
             clear_cameras(model, s).any(|c| s.orientation.face_at(model.cameras[c].at) == face)
         })

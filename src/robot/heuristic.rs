@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 
 /// Per-design lower bounds, computed once from the state graph.
 #[derive(Clone, Debug)]
-pub struct Bounds {
+pub(crate) struct Bounds {
     /// `until_turn[face][state]`: least time before a step can turn `face` (steps in between turn no face).
     pub until_turn: [Vec<u32>; 6],
     /// `until_seen[face][state]`: least time before a camera with a clear view sees `face`.
@@ -21,7 +21,7 @@ pub struct Bounds {
 
 impl Bounds {
     /// Computes the bounds by backward Dijkstra over steps that turn no face.
-    pub fn new(model: &RobotModel, graph: &StateGraph) -> Bounds {
+    pub(crate) fn new(model: &RobotModel, graph: &StateGraph) -> Bounds {
         let reverse = reverse_keeping_faces(graph);
         let until_turn = Face::ALL.map(|face| {
             let targets = (0..graph.states.len() as u32).filter(|&s| {

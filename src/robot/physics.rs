@@ -15,7 +15,7 @@ pub use super::violation::Violation;
 
 /// What one gripper does in a step, in compact form.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub enum Act {
+pub(crate) enum Act {
     #[default]
     Idle,
     Open,
@@ -25,7 +25,7 @@ pub enum Act {
 
 /// A step without photos, in compact form: one act per gripper, at most one flip.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Motions {
+pub(crate) struct Motions {
     pub acts: [Act; MAX_GRIPPERS],
     pub flip: Option<u8>,
 }
@@ -40,7 +40,7 @@ pub(crate) struct CubeMotion {
 
 impl Motions {
     /// The step as actions.
-    pub fn to_step(self) -> Step {
+    pub(crate) fn to_step(self) -> Step {
         let mut actions = Vec::new();
         for (g, act) in self.acts.iter().enumerate() {
             match *act {
@@ -58,7 +58,10 @@ impl Motions {
     }
 
     /// The step's actions split into motions and photos (camera indices).
-    pub fn of_step(model: &RobotModel, step: &Step) -> Result<(Motions, Vec<Action>), Violation> {
+    pub(crate) fn of_step(
+        model: &RobotModel,
+        step: &Step,
+    ) -> Result<(Motions, Vec<Action>), Violation> {
         let mut motions = Motions::default();
         let mut captures: Vec<Action> = Vec::new();
         for action in &step.actions {

@@ -56,12 +56,14 @@ pub struct Plan {
 /// Plans programs for one design; build once, plan many times.
 #[derive(Clone, Debug)]
 pub struct Planner {
-    pub model: RobotModel,
-    pub graph: Arc<StateGraph>,
-    pub bounds: Arc<Bounds>,
-    pub per_layer: usize,
+    pub(crate) model: RobotModel,
+    /// Every state reachable from home, built from `model`.
+    pub(crate) graph: Arc<StateGraph>,
+    /// Lower bounds of the search, built from `graph`.
+    pub(crate) bounds: Arc<Bounds>,
+    pub(crate) per_layer: usize,
     /// Memo of [`Planner::estimate`] (blocks planned alone), shared by clones.
-    pub memo: Arc<BlockMemo>,
+    pub(crate) memo: Arc<BlockMemo>,
 }
 
 /// The search space of one solution: layer = block × quarters owed to each face (16 per block).
@@ -153,6 +155,16 @@ impl Planner {
     }
 
     /// Builds the design's state graph (done once per design).
+    /// The robot design this planner plans for.
+    pub fn model(&self) -> &RobotModel {
+        &self.model
+    }
+
+    /// How many states of the robot (with the cube held each way) the planner searches.
+    pub fn state_count(&self) -> usize {
+        self.graph.states.len()
+    }
+
     pub fn new(model: RobotModel) -> Planner {
         let graph = StateGraph::shared(&model);
         let bounds = Arc::new(Bounds::new(&model, &graph));

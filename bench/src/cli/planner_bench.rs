@@ -129,12 +129,12 @@ fn print_report(
 ) {
     println!(
         "robot {}: {} uniformly random cubes (seed {}); robot-aware: solver budget {} ms over {} orientations, slack {}, {} full plans",
-        planner.model.name, args.cubes, args.seed, args.budget_ms, args.orientations, args.slack, args.full_plans
+        planner.model().name, args.cubes, args.seed, args.budget_ms, args.orientations, args.slack, args.full_plans
     );
     println!(
         "setup (load, state graph, bounds): {:.0} ms, {} states",
         setup.as_secs_f64() * 1000.0,
-        planner.graph.states.len()
+        planner.state_count()
     );
     println!(
         "{:<12} {:>14} {:>12} {:>24}",

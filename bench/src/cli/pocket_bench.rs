@@ -182,7 +182,7 @@ fn plan_row(solver: &PocketSolver, design: &str, cubes: usize, seed: u64) -> any
         aware_ms += u64::from(aware.total_ms);
         naive_ms += u64::from(naive.total_ms);
         for plan in [&aware, &naive] {
-            machine.replay(&planner.model, plan, &facelets);
+            machine.replay(planner.model(), plan, &facelets);
         }
     }
     println!(

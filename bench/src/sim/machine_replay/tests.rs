@@ -40,7 +40,7 @@ fn machine_end(
     facelets: &PocketFacelets,
     what: &str,
 ) -> MachineRun {
-    match run_on_machine(&planner.model, program, &facelets.to_3x3()) {
+    match run_on_machine(planner.model(), program, &facelets.to_3x3()) {
         Ok(run) => run,
         Err(e) => panic!("{what}: {}", describe(&e)),
     }
@@ -111,7 +111,7 @@ fn the_machine_refuses_a_2x2_plan_with_a_turn_doubled_while_the_other_half_is_he
     let mut broken = plan.program.clone();
     let again = broken.steps[turning].clone();
     broken.steps.insert(turning, again);
-    let refused = run_on_machine(&planner.model, &broken, &facelets.to_3x3());
+    let refused = run_on_machine(planner.model(), &broken, &facelets.to_3x3());
     assert!(
         matches!(
             refused,
