@@ -4,8 +4,8 @@ use crate::common;
 
 use firmware_protocol::crc::crc16;
 use firmware_protocol::message::{
-    Action, ActuatorConfig, Configure, FaultFlags, FirmwareState, JawTarget, Motion, Status,
-    MAX_ACTIONS, MAX_ACTUATORS,
+    Action, ActuatorConfig, BoardSetup, Configure, FaultFlags, FirmwareState, JawTarget, Motion,
+    Signal, Status, MAX_ACTIONS, MAX_ACTUATORS, NO_PIN,
 };
 use firmware_protocol::{
     decode_content, decode_frame, encode, Error, FixedList, Frame, Message, Seq, MAX_FRAME_LEN,
@@ -117,6 +117,54 @@ fn invalid_messages_are_refused_by_the_encoder() {
             value: 4
         })
     );
+}
+
+/// 0xFF on the wire means "no such input": a board input wired to pin 0xFF cannot be said (it
+/// would read back as none), so the encoder refuses it naming the pin's field.
+#[test]
+fn a_board_input_on_the_none_pin_is_refused_by_the_encoder() {
+    let on_none = Signal {
+        pin: NO_PIN,
+        active_high: false,
+    };
+    let cases = [
+        (
+            "enable_pin",
+            BoardSetup {
+                enable: Some(on_none),
+                ..BoardSetup::default()
+            },
+        ),
+        (
+            "estop_pin",
+            BoardSetup {
+                estop: Some(on_none),
+                ..BoardSetup::default()
+            },
+        ),
+        (
+            "button_pin",
+            BoardSetup {
+                button: Some(on_none),
+                ..BoardSetup::default()
+            },
+        ),
+    ];
+    for (field, board) in cases {
+        let board = BoardSetup {
+            actuators: 1,
+            ..board
+        };
+        let frame = Frame::new(Seq(0), Seq(0), Message::SetupBoard(board));
+        assert_eq!(
+            encode(&frame, &mut [0u8; MAX_WIRE_LEN]),
+            Err(Error::BadValue {
+                field,
+                value: i64::from(NO_PIN)
+            }),
+            "{field}"
+        );
+    }
 }
 
 #[test]

@@ -233,8 +233,10 @@ impl Machine {
     }
 }
 
-fn pin_byte(signal: Option<Signal>) -> u8 {
-    signal.map_or(NO_PIN, |s| s.pin)
+/// A board input's pin byte: 0xFF for none; a signal on pin 0xFF cannot be said (it would read
+/// back as none), so it is refused naming `field`.
+fn pin_byte(field: &'static str, signal: Option<Signal>) -> Result<u8, Error> {
+    signal.map_or(Ok(NO_PIN), |s| pin(field, s.pin))
 }
 
 fn signal_from(pin: u8, active_high: bool) -> Option<Signal> {
@@ -270,9 +272,9 @@ impl BoardSetup {
         check_actuator_count(self.actuators)?;
         w.u8(self.actuators)?;
         w.u8(self.debounce_samples)?;
-        w.u8(pin_byte(self.enable))?;
-        w.u8(pin_byte(self.estop))?;
-        w.u8(pin_byte(self.button))?;
+        w.u8(pin_byte("enable_pin", self.enable)?)?;
+        w.u8(pin_byte("estop_pin", self.estop)?)?;
+        w.u8(pin_byte("button_pin", self.button)?)?;
         let high = |s: Option<Signal>| s.is_some_and(|s| s.active_high);
         w.u8(flags(&[
             high(self.enable),
