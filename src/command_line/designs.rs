@@ -4,13 +4,13 @@ use std::path::PathBuf;
 
 /// The default robot design: `config/robots/four-arm.toml` here, else the copy built into the binary.
 pub fn default_robot() -> PathBuf {
-    shipped_design("four-arm.toml").unwrap_or_else(|| {
+    shipped_design_file("four-arm.toml").unwrap_or_else(|| {
         std::path::Path::new(crate::named_file::BUILT_IN).join("robots/four-arm.toml")
     })
 }
 
 /// A shipped design's `file`: in `config/robots/` here, else the copy built into the binary.
-fn shipped_design(file: &str) -> Option<PathBuf> {
+fn shipped_design_file(file: &str) -> Option<PathBuf> {
     let here = std::path::Path::new("config/robots").join(file);
     if here.is_file() {
         return Some(here);
@@ -28,7 +28,7 @@ pub fn robot_design(given: &str) -> Result<PathBuf, String> {
     if path.exists() || given.contains('/') {
         return Ok(path);
     }
-    shipped_design(&format!("{}.toml", given.trim_end_matches(".toml"))).ok_or_else(|| {
+    shipped_design_file(&format!("{}.toml", given.trim_end_matches(".toml"))).ok_or_else(|| {
         format!(
             "no file '{given}' here, and no shipped design of that name (shipped: {})",
             crate::named_file::built_in_design_names()

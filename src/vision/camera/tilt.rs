@@ -32,3 +32,47 @@ fn bilinear(image: &RgbImage, x: f32, y: f32) -> Rgb<u8> {
         (top * (1.0 - fy) + bottom * fy).round().clamp(0.0, 255.0) as u8
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 40x20 image, left half red and right half blue.
+    fn halves() -> RgbImage {
+        RgbImage::from_fn(40, 20, |x, _| {
+            if x < 20 {
+                Rgb([200, 0, 0])
+            } else {
+                Rgb([0, 0, 200])
+            }
+        })
+    }
+
+    #[test]
+    fn a_half_turn_swaps_the_halves_and_a_zero_turn_changes_nothing() {
+        let image = halves();
+        assert_eq!(rotate(&image, 0.0), image);
+        let turned = rotate(&image, 180.0);
+        assert_eq!(turned.get_pixel(5, 10).0, [0, 0, 200]);
+        assert_eq!(turned.get_pixel(35, 10).0, [200, 0, 0]);
+    }
+
+    #[test]
+    fn a_quarter_turn_moves_the_top_row_to_a_side_and_blackens_the_uncovered() {
+        // A square with a white top row: after a quarter turn (counter-clockwise
+        // as seen) the white is the left column.
+        let image = RgbImage::from_fn(20, 20, |_, y| {
+            if y < 2 {
+                Rgb([255, 255, 255])
+            } else {
+                Rgb([50, 50, 50])
+            }
+        });
+        let turned = rotate(&image, 90.0);
+        assert_eq!(turned.get_pixel(0, 10).0, [255, 255, 255]);
+        assert_eq!(turned.get_pixel(19, 10).0, [50, 50, 50]);
+        assert_eq!(turned.get_pixel(10, 0).0, [50, 50, 50]);
+        let tilted = rotate(&halves(), 45.0);
+        assert_eq!(tilted.get_pixel(0, 0).0, [0, 0, 0]);
+    }
+}
