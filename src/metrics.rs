@@ -111,7 +111,7 @@ fn metrics() -> &'static Metrics {
 }
 
 /// The content type of [`exposition`].
-pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+pub(crate) const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// All metrics in Prometheus' text format.
 pub fn exposition() -> String {

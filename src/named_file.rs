@@ -8,7 +8,7 @@ pub const BUILT_IN: &str = "<built-in>";
 /// Most bytes read from a text file a person names (configs, designs, palettes, scans).
 pub const TEXT_LIMIT: u64 = 1 << 20;
 /// Most bytes read from a photo.
-pub const PHOTO_LIMIT: u64 = 64 << 20;
+pub(crate) const PHOTO_LIMIT: u64 = 64 << 20;
 
 /// The shipped files compiled into the binary, by their path under `config/`.
 const BUILT_IN_FILES: [(&str, &str); 5] = [
@@ -31,13 +31,13 @@ const BUILT_IN_FILES: [(&str, &str); 5] = [
 /// A file was larger than the reader allows.
 #[derive(Debug, thiserror::Error)]
 #[error("larger than {} (read stopped there): not a file of this kind", size_in_words(*limit))]
-pub struct TooLarge {
+pub(crate) struct TooLarge {
     pub limit: u64,
 }
 
 /// Reads at most `limit` bytes of `path` as UTF-8 text; a built-in path gives the built-in file.
 ///
-/// A larger file is an error of kind `FileTooLarge` wrapping [`TooLarge`]; the caller's error
+/// A larger file is an error of kind `FileTooLarge` wrapping `TooLarge`; the caller's error
 /// names the file and the key that named it.
 pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
     if let Some(text) = built_in(path) {
@@ -62,7 +62,7 @@ pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
 }
 
 /// Reads at most `limit` bytes of `path`.
-pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
@@ -76,7 +76,7 @@ pub fn read_bytes(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
 }
 
 /// The built-in file at `path` (`<built-in>/robots/four-arm.toml`), if there is one.
-pub fn built_in(path: &Path) -> Option<&'static str> {
+pub(crate) fn built_in(path: &Path) -> Option<&'static str> {
     let rest = path.strip_prefix(BUILT_IN).ok()?;
     let name: Vec<&str> = rest
         .components()
@@ -93,12 +93,12 @@ pub fn built_in(path: &Path) -> Option<&'static str> {
 }
 
 /// Whether `path` points among the built-in files.
-pub fn is_built_in(path: &Path) -> bool {
+pub(crate) fn is_built_in(path: &Path) -> bool {
     path.starts_with(BUILT_IN)
 }
 
 /// The shipped robot designs' names in alphabetical order (`four-arm`, …), for messages.
-pub fn built_in_design_names() -> String {
+pub(crate) fn built_in_design_names() -> String {
     let mut names: Vec<&str> = (BUILT_IN_FILES.iter())
         .filter_map(|(n, _)| n.strip_prefix("robots/")?.strip_suffix(".toml"))
         .collect();
@@ -107,7 +107,7 @@ pub fn built_in_design_names() -> String {
 }
 
 /// The built-in files' names, for messages.
-pub fn built_in_names() -> String {
+pub(crate) fn built_in_names() -> String {
     let names: Vec<&str> = BUILT_IN_FILES.iter().map(|(n, _)| *n).collect();
     names.join(", ")
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// What happened when tables were asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CacheOutcome {
+pub(crate) enum CacheOutcome {
     /// Read from the cache file.
     Loaded,
     /// Built (small mode is never cached).
@@ -25,7 +25,7 @@ pub enum CacheOutcome {
 }
 
 /// The cache directory: `$CUBED_CACHE_DIR`, else `$XDG_CACHE_HOME/cubed`, else `~/.cache/cubed`, else `./.cubed-cache` (empty variables count as unset).
-pub fn default_cache_dir() -> PathBuf {
+pub(crate) fn default_cache_dir() -> PathBuf {
     cache_dir_from(|name| std::env::var_os(name))
 }
 
@@ -46,7 +46,7 @@ fn cache_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
 }
 
 /// File name of the cached tables of `mode` (the format version is part of it).
-pub fn cache_file(dir: &Path, mode: TableMode) -> PathBuf {
+pub(crate) fn cache_file(dir: &Path, mode: TableMode) -> PathBuf {
     let mode = match mode {
         TableMode::Small => "small",
         TableMode::Full => "full",
@@ -54,14 +54,10 @@ pub fn cache_file(dir: &Path, mode: TableMode) -> PathBuf {
     dir.join(format!("cubed-tables-v{FORMAT_VERSION}-{mode}.bin"))
 }
 
-/// Tables of `mode`: from the cache when it is sound, else built (and cached for the full mode).
-pub fn load_or_build(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
-    load_or_build_announced(dir, mode, || {})
-}
-
-/// As [`load_or_build`], calling `building` just before the full tables are built (seconds of
+/// Tables of `mode`: from the cache when it is sound, else built (and cached for the full mode),
+/// calling `building` just before the full tables are built (seconds of
 /// work: the caller shows progress).
-pub fn load_or_build_announced(
+pub(crate) fn load_or_build_announced(
     dir: &Path,
     mode: TableMode,
     building: impl FnOnce(),
@@ -96,7 +92,7 @@ pub fn pocket_cache_file(dir: &Path) -> PathBuf {
 }
 
 /// The 2x2 tables: from the cache when it is sound, else built and cached.
-pub fn load_or_build_pocket(dir: &Path) -> (PocketTables, CacheOutcome) {
+pub(crate) fn load_or_build_pocket(dir: &Path) -> (PocketTables, CacheOutcome) {
     let read = |input| PocketTables::read_from(input).map_err(|e| error_chain(&e));
     load_or_build_with(
         &pocket_cache_file(dir),

@@ -2,7 +2,7 @@
 //! budget of centuries is refused by clap with the allowed range instead of run.
 
 /// Longest time budget accepted per cube: one hour.
-pub const MAX_BUDGET_MS: u64 = 3_600_000;
+pub(crate) const MAX_BUDGET_MS: u64 = 3_600_000;
 
 /// A whole number of 0 or more, or what is wrong with `text`.
 fn whole_number(text: &str) -> Result<usize, String> {
@@ -21,11 +21,11 @@ pub fn at_least_one(text: &str) -> Result<usize, String> {
 }
 
 /// Most cubes one Test Program run takes (`--cubes`).
-pub const MAX_TEST_CUBES: usize = 1_000_000;
+pub(crate) const MAX_TEST_CUBES: usize = 1_000_000;
 /// Most random turns per scramble (`--turns`): a few dozen already scramble a cube fully.
-pub const MAX_SCRAMBLE_TURNS: usize = 1000;
+pub(crate) const MAX_SCRAMBLE_TURNS: usize = 1000;
 /// Most turns of all scrambles together, which are drawn before solving and kept in memory.
-pub const MAX_TOTAL_TURNS: usize = 100_000_000;
+pub(crate) const MAX_TOTAL_TURNS: usize = 100_000_000;
 
 /// `--cubes` of the Test Program: 1 to `MAX_TEST_CUBES`.
 pub fn test_cubes(text: &str) -> Result<usize, String> {

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum TablesArg {
+pub(crate) enum TablesArg {
     /// Symmetry-reduced tables (~122 MB), built once (~10 s) and cached.
     Full,
     /// Small tables (a few MB) built in well under a second, never cached.
@@ -23,7 +23,7 @@ pub enum TablesArg {
 pub struct TableArgs {
     /// Which solver tables to use.
     #[arg(long, value_enum, default_value_t = TablesArg::Full)]
-    pub tables: TablesArg,
+    pub(crate) tables: TablesArg,
     /// Where the full tables are cached (default: $CUBED_CACHE_DIR, $XDG_CACHE_HOME/cubed or ~/.cache/cubed).
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,

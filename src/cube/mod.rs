@@ -15,10 +15,18 @@ mod tests;
 
 pub use cubie::CubieCube;
 pub use error::CubeError;
-pub use face::{sticker_names, Face, Sticker};
+pub use face::sticker_names;
+pub use face::Face;
+pub use face::Sticker;
 pub use facelets::{ColourScheme, FaceOrder, FaceletCube};
-pub use moves::{Axis, Move, Rotation, Turn};
-pub use notation::{format_moves, parse_moves, Notation, NotationError};
+pub use moves::Axis;
+pub use moves::Move;
+pub use moves::Rotation;
+pub use moves::Turn;
+pub use notation::format_moves;
+pub use notation::parse_moves;
+pub use notation::Notation;
+pub use notation::NotationError;
 pub use pieces::{Corner, Edge};
 
 /// Reads and fully checks a facelet description: the cube, its colour scheme

@@ -51,7 +51,7 @@ impl Refusal {
 
 /// A request to the daemon task, with where to send the answer.
 #[derive(Debug)]
-pub enum Request {
+pub(crate) enum Request {
     Start {
         source: StartSource,
         reply: oneshot::Sender<Result<u64, Refusal>>,
@@ -86,7 +86,7 @@ pub enum Request {
 
 /// The daemon side of the channels behind a [`DaemonHandle`].
 pub struct DaemonInbox {
-    pub requests: mpsc::Receiver<Request>,
+    pub(crate) requests: mpsc::Receiver<Request>,
     pub status: watch::Sender<StatusDoc>,
     pub events: broadcast::Sender<DaemonEvent>,
     pub recent: RecentLog,

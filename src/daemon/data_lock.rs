@@ -25,7 +25,7 @@ pub enum DataLockError {
 
 /// The data directory, held by this process until dropped (the kernel drops it on a crash too).
 #[derive(Debug)]
-pub struct DataDirLock {
+pub(crate) struct DataDirLock {
     _file: File,
 }
 
@@ -64,7 +64,7 @@ pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
 
 impl DataDirLock {
     /// Creates the directory if needed and takes its lock, or says which process holds it.
-    pub fn acquire(dir: &Path) -> Result<DataDirLock, DataLockError> {
+    pub(crate) fn acquire(dir: &Path) -> Result<DataDirLock, DataLockError> {
         let path = dir.join(LOCK_FILE);
         let io = |doing| {
             let path = path.clone();

@@ -14,12 +14,17 @@ pub(crate) mod rig;
 pub(crate) mod run;
 pub(crate) mod service;
 
-pub use api::{DaemonHandle, DaemonInbox, Refusal, RefusalKind, Request};
-pub use data_lock::{DataDirLock, DataLockError};
+pub use api::DaemonHandle;
+pub use api::DaemonInbox;
+pub use api::Refusal;
+pub use api::RefusalKind;
+pub(crate) use api::Request;
+pub use data_lock::DataLockError;
 pub use docs::{
     DaemonEvent, DaemonState, InterruptionRecord, LinkDoc, LinkState, PhotosPruned, RunDetail,
     RunSummary, ScanRecord, StartSource, StatusDoc,
 };
-pub use history::{History, HistoryError, Pruned};
+pub use history::History;
+pub use history::HistoryError;
+pub use history::Pruned;
 pub use launch::{check_config_files, LaunchError, RunningDaemon};
-pub use run::error::{Ending, RunError};

@@ -12,7 +12,7 @@ use firmware_protocol::message::{
 
 /// The actuator at firmware index `actuator` by its config name, e.g. `the rotation of
 /// gripper 'right'` (or `actuator 9` if the design has none there).
-pub fn actuator_name(map: &ActuatorMap, model: &RobotModel, actuator: u8) -> String {
+pub(crate) fn actuator_name(map: &ActuatorMap, model: &RobotModel, actuator: u8) -> String {
     let gripper = |g: usize| model.grippers.get(g).map_or("?", |g| g.name.as_str());
     match map.roles.get(usize::from(actuator)) {
         Some(Role::Jaw { gripper: g }) => format!("the jaw of gripper '{}'", gripper(*g)),
@@ -38,7 +38,7 @@ pub fn actuator_names(map: &ActuatorMap, model: &RobotModel) -> Vec<String> {
 
 /// The fault in words without the robot's names (the actuator by its firmware index), for
 /// messages of the link layer, which knows no design.
-pub fn fault_by_index(fault: &Fault) -> String {
+pub(crate) fn fault_by_index(fault: &Fault) -> String {
     match *fault {
         Fault::Stall { actuator } => format!("actuator {actuator} stalled"),
         Fault::Limit { actuator } => format!("actuator {actuator} reached a limit"),
@@ -75,7 +75,7 @@ pub fn latched_in_words(faults: FaultFlags) -> Option<String> {
 }
 
 /// Why the firmware refused a frame, in words.
-pub fn nak_in_words(reason: NakReason) -> &'static str {
+pub(crate) fn nak_in_words(reason: NakReason) -> &'static str {
     match reason {
         NakReason::BadCrc => "a corrupted frame (bad CRC)",
         NakReason::BadFrame => "a malformed frame",
@@ -115,7 +115,7 @@ pub fn fault_in_words(fault: &Fault, map: &ActuatorMap, model: &RobotModel) -> S
 }
 
 /// A refused `Configure` in words: which actuator (by `names`, else by index and kind) and why.
-pub fn refusal_in_words(
+pub(crate) fn refusal_in_words(
     refusal: &ConfigRefusal,
     configure: &Configure,
     names: &[String],

@@ -22,13 +22,23 @@ pub(crate) mod stream;
 mod task;
 pub(crate) mod transport;
 
-pub use clock::{Clock, TokioClock};
-pub use error::{LatchedBefore, LinkError, RestartCause};
+pub use clock::Clock;
+pub use clock::TokioClock;
+pub use error::LatchedBefore;
+pub use error::LinkError;
+pub use error::RestartCause;
 pub use events::{Connected, LinkEvent, LinkSettings};
 pub use handle::{EStopHandle, LinkHandle};
-pub use stream::{stream_gated, stream_program, StreamError, StreamOutcome};
-pub use task::WINDOW;
-pub use transport::{
-    no_port_at, open_serial, Connector, FdStream, FixedPath, PathResolver, SerialConnector,
-    SharedPath, Transport,
-};
+pub(crate) use stream::stream_gated;
+pub use stream::stream_program;
+pub use stream::StreamError;
+pub use stream::StreamOutcome;
+pub(crate) use transport::no_port_at;
+pub use transport::open_serial;
+pub use transport::Connector;
+pub use transport::FdStream;
+pub use transport::FixedPath;
+pub use transport::PathResolver;
+pub use transport::SerialConnector;
+pub use transport::SharedPath;
+pub use transport::Transport;

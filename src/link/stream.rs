@@ -55,7 +55,7 @@ pub async fn stream_program(
 /// Like [`stream_program`], but keeps at most `lookahead` commands queued beyond those done,
 /// and once `stop_requested()` is true sends nothing more: the queued commands finish and the
 /// program ends at a step boundary with [`StreamError::Stopped`].
-pub async fn stream_gated(
+pub(crate) async fn stream_gated(
     link: &mut LinkHandle,
     groups: &[MotionGroup],
     lookahead: usize,

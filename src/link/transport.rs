@@ -136,7 +136,7 @@ fn not_a_serial_port(path: &Path, reason: String) -> String {
 
 /// What is at `path` when it cannot be a serial port whatever it answers: "a regular file" or
 /// "a folder"; `None` for a device, or for nothing there.
-pub fn no_port_at(path: &Path) -> Option<&'static str> {
+pub(crate) fn no_port_at(path: &Path) -> Option<&'static str> {
     let kind = std::fs::metadata(path).ok()?.file_type();
     if kind.is_file() {
         Some("a regular file")

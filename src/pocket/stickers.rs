@@ -55,7 +55,7 @@ impl fmt::Display for PocketSticker {
 }
 
 /// Stickers written as a list, e.g. `U1 (index 0), F3 (index 10)`.
-pub fn sticker_list(stickers: &[PocketSticker]) -> String {
+pub(crate) fn sticker_list(stickers: &[PocketSticker]) -> String {
     let names: Vec<String> = stickers.iter().map(ToString::to_string).collect();
     names.join(", ")
 }
@@ -71,13 +71,13 @@ pub fn corner_stickers(corner: Corner) -> [PocketSticker; 3] {
 
 /// A permutation of the 24 stickers: `src[i]` is the position whose sticker moves to `i`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct PocketPerm {
+pub(crate) struct PocketPerm {
     pub src: [u8; STICKERS],
 }
 
 impl PocketPerm {
     /// Rearranges `items` (indexed by sticker) as this permutation moves the stickers.
-    pub fn apply<T: Copy>(&self, items: &[T; STICKERS]) -> [T; STICKERS] {
+    pub(crate) fn apply<T: Copy>(&self, items: &[T; STICKERS]) -> [T; STICKERS] {
         std::array::from_fn(|i| items[self.src[i] as usize])
     }
 
@@ -97,7 +97,7 @@ impl PocketPerm {
 }
 
 /// Sticker permutation of a face turn or whole-cube rotation on the 2x2.
-pub fn move_perm(m: Move) -> &'static PocketPerm {
+pub(crate) fn move_perm(m: Move) -> &'static PocketPerm {
     static PERMS: OnceLock<Vec<(Move, PocketPerm)>> = OnceLock::new();
     let perms = PERMS.get_or_init(|| all_moves().map(|m| (m, PocketPerm::of_move(m))).collect());
     match perms.iter().find(|(n, _)| *n == m) {

@@ -74,7 +74,7 @@ pub enum Role {
 /// The firmware actuators of a design.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActuatorMap {
-    pub roles: Vec<Role>,
+    pub(crate) roles: Vec<Role>,
     pub configs: Vec<ActuatorConfig>,
 }
 

@@ -68,7 +68,7 @@ pub struct Gripper {
     /// The rotation's stepper drive, when the design gives one (its times derive from it).
     pub drive: Option<Drive>,
     /// Its pins, jaw servo and sensors, when the design gives them.
-    pub wiring: Option<ActuatorWiring>,
+    pub(crate) wiring: Option<ActuatorWiring>,
 }
 
 impl Gripper {
@@ -106,7 +106,7 @@ pub struct Flipper {
     /// The cam's stepper drive (one revolution per flip), when the design gives one.
     pub drive: Option<Drive>,
     /// Its pins and sensors, when the design gives them.
-    pub wiring: Option<ActuatorWiring>,
+    pub(crate) wiring: Option<ActuatorWiring>,
 }
 
 impl Flipper {

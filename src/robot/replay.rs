@@ -62,7 +62,7 @@ fn check_captures(
 
 /// What a legal step did, in the cube's own frame.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct StepEffect {
+pub(crate) struct StepEffect {
     pub ms: u32,
     pub turns: Vec<Turn>,
     pub rotated: bool,
@@ -107,7 +107,11 @@ impl PhysicsState {
     }
 
     /// Runs one step, or says which rule it breaks (the state is then unchanged).
-    pub fn apply_step(&mut self, model: &RobotModel, step: &Step) -> Result<StepEffect, Violation> {
+    pub(crate) fn apply_step(
+        &mut self,
+        model: &RobotModel,
+        step: &Step,
+    ) -> Result<StepEffect, Violation> {
         let (motions, captures) = Motions::of_step(model, step)?;
         if !captures.is_empty() {
             if !motions.is_idle() {

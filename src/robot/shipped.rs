@@ -5,10 +5,11 @@ use crate::named_file::BUILT_IN;
 use crate::robot::{load_robot, RobotModel};
 use std::path::Path;
 
-/// The shipped designs, by name.
-pub const SHIPPED_DESIGNS: [&str; 3] = ["four-arm", "turntable-flipper", "six-motor"];
+/// The shipped designs, by name (the tests walk them all).
+#[cfg(test)]
+pub(crate) const SHIPPED_DESIGNS: [&str; 3] = ["four-arm", "turntable-flipper", "six-motor"];
 
-/// The shipped design `name` (as in [`SHIPPED_DESIGNS`]), loaded and validated from the copy
+/// The shipped design `name` (a file name in `config/robots` without `.toml`), loaded and validated from the copy
 /// compiled in; another name is a read error that lists the shipped ones.
 pub fn shipped_design(name: &str) -> Result<RobotModel, ConfigError> {
     load_robot(&Path::new(BUILT_IN).join(format!("robots/{name}.toml")))

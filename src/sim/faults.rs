@@ -185,7 +185,7 @@ pub struct InjectionStats {
 }
 
 /// Corrupts and drops bytes at random (seeded).
-pub struct Mangler {
+pub(crate) struct Mangler {
     rng: ChaCha8Rng,
     corrupt: f64,
     drop: f64,
@@ -194,7 +194,7 @@ pub struct Mangler {
 
 impl Mangler {
     /// A mangler for `plan`, reproducible from `seed`.
-    pub fn new(plan: &FaultPlan, seed: u64) -> Mangler {
+    pub(crate) fn new(plan: &FaultPlan, seed: u64) -> Mangler {
         Mangler {
             rng: ChaCha8Rng::seed_from_u64(seed),
             corrupt: plan.corrupt,
@@ -204,7 +204,7 @@ impl Mangler {
     }
 
     /// The bytes as the line delivers them.
-    pub fn mangle(&mut self, bytes: &[u8]) -> Vec<u8> {
+    pub(crate) fn mangle(&mut self, bytes: &[u8]) -> Vec<u8> {
         if self.corrupt == 0.0 && self.drop == 0.0 {
             return bytes.to_vec();
         }

@@ -24,6 +24,8 @@ pub mod spawn;
 mod watch;
 
 pub use board::BoardBuildError;
-pub use firmware::{FaultRecord, SimFirmware, SimStats};
+pub use firmware::FaultRecord;
+pub use firmware::SimFirmware;
+pub use firmware::SimStats;
 pub use mechanics::Mechanics;
 pub use mechanics_robot::PhysicsMechanics;

@@ -20,8 +20,12 @@ pub(crate) mod turn_order;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use search::{Cancel, Flow, SearchOptions, SearchStats};
-pub use tables::{TableMode, Tables};
+pub use search::Cancel;
+pub use search::Flow;
+pub use search::SearchOptions;
+pub use search::SearchStats;
+pub use tables::TableMode;
+pub use tables::Tables;
 
 use crate::cube::{CubeError, CubieCube, Turn};
 use std::sync::Arc;

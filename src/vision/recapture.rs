@@ -7,14 +7,14 @@ use crate::vision::light::palette::Palette;
 
 /// The brightest channel's mean (0..255) over a face's doubtful stickers at or above which the
 /// face is taken again darker: they came out near clipping.
-pub const NEAR_CLIPPING: f32 = 230.0;
+pub(crate) const NEAR_CLIPPING: f32 = 230.0;
 /// ... at or below which it is taken again brighter: they came out near black.
-pub const NEAR_BLACK: f32 = 40.0;
+pub(crate) const NEAR_BLACK: f32 = 40.0;
 
 /// A channel at or above this sRGB code is in a webcam's highlight roll-off: it no longer keeps
 /// the sticker's ratios (`highlight` reads such a middle from its rim, scaled to the photo's
 /// own full scale).
-pub const ROLL_OFF_CODE: u8 = 240;
+pub(crate) const ROLL_OFF_CODE: u8 = 240;
 
 /// Stickers of a reading given as a cube that were too bright to be told apart: two stickers of
 /// one face given different colours where the channel that tells those colours apart most (in
@@ -175,7 +175,7 @@ impl Rounds {
 /// The faces the doubtful `stickers` of `readings` lie on (a cube of `per_face` stickers a
 /// face: 9 for a 3x3, 4 for a 2x2), in URFDLB order, each with the exposure to take it again
 /// at: a step on from `last[face]`, the exposure of the photo the readings came from.
-pub fn recapture_for(
+pub(crate) fn recapture_for(
     readings: &[Rgb],
     stickers: &[usize],
     per_face: usize,

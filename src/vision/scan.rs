@@ -54,7 +54,7 @@ pub enum ScanError {
 }
 
 /// The grid used for a photo.
-pub fn grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanError> {
+pub(crate) fn grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanError> {
     match grid {
         GridChoice::Fixed(g) => Ok(*g),
         GridChoice::Auto => find_grid(&photo.image).map_err(|source| ScanError::Grid {
@@ -65,7 +65,7 @@ pub fn grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanEr
 }
 
 /// The nine readings of one photo in net order, and the grid they were sampled on.
-pub fn read_photo(
+pub(crate) fn read_photo(
     photo: &FacePhoto,
     grid: &GridChoice,
     options: &SampleOptions,
@@ -88,7 +88,7 @@ pub fn read_photos(
 }
 
 /// [`read_photos`], with the grid each face's photo was sampled on (URFDLB).
-pub fn read_photos_and_grids(
+pub(crate) fn read_photos_and_grids(
     photos: &[FacePhoto],
     grid: &GridChoice,
     options: &SampleOptions,
@@ -120,7 +120,7 @@ pub fn read_photos_and_grids(
 /// be told (`grid_finder::top_in_doubt`), each with the quarter turns clockwise that take its
 /// readings to the other labelling; none on a configured grid. `grids` are URFDLB, as
 /// [`read_photos_and_grids`] gives them.
-pub fn tops_in_doubt(grids: &[FaceGrid], grid: &GridChoice) -> Vec<(Face, u8)> {
+pub(crate) fn tops_in_doubt(grids: &[FaceGrid], grid: &GridChoice) -> Vec<(Face, u8)> {
     if !matches!(grid, GridChoice::Auto) {
         return Vec::new();
     }
@@ -129,7 +129,7 @@ pub fn tops_in_doubt(grids: &[FaceGrid], grid: &GridChoice) -> Vec<(Face, u8)> {
         .collect()
 }
 
-/// A 3x3's readings from photos with the faces whose tops were in doubt ([`tops_in_doubt`]).
+/// A 3x3's readings from photos with the faces whose tops were in doubt (`tops_in_doubt`).
 pub struct PhotoReadings {
     pub readings: [Rgb; 54],
     pub tops: Vec<(Face, u8)>,

@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 /// How much the web server lets clients hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WebLimits {
+pub(crate) struct WebLimits {
     /// A request header must arrive in full within this; it also closes a keep-alive
     /// connection that sends nothing (the idle timeout).
     pub header_timeout: Duration,

@@ -16,6 +16,8 @@ mod tests;
 mod tests_limits;
 
 pub use client::{control, ClientError, ControlCommand, ControlReply};
-pub use listen::WebLimits;
-pub use routes::{ErrorBody, ErrorDetail, Started, DEFAULT_RUNS, MAX_RUNS};
-pub use server::{check_bind, serve, serve_with, WebError, WebSettings, MIN_TOKEN_LEN};
+pub use routes::Started;
+pub use server::check_bind;
+pub use server::serve;
+pub use server::WebError;
+pub use server::WebSettings;

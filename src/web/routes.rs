@@ -12,8 +12,8 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 /// Default and largest `limit` of `GET /api/runs`.
-pub const DEFAULT_RUNS: usize = 50;
-pub const MAX_RUNS: usize = 1000;
+pub(crate) const DEFAULT_RUNS: usize = 50;
+pub(crate) const MAX_RUNS: usize = 1000;
 
 /// An error answer: a status and `{"error": {"kind": ..., "reason": ...}}`.
 #[derive(Debug)]
@@ -25,12 +25,12 @@ pub(super) struct ApiError {
 
 /// The JSON body of an error answer (also read back by the client).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct ErrorBody {
+pub(crate) struct ErrorBody {
     pub error: ErrorDetail,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct ErrorDetail {
+pub(crate) struct ErrorDetail {
     pub kind: String,
     pub reason: String,
 }

@@ -17,7 +17,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch, Semaphore};
 
 /// Shortest token accepted (`[http] token` in cubed.toml).
-pub const MIN_TOKEN_LEN: usize = 16;
+pub(crate) const MIN_TOKEN_LEN: usize = 16;
 
 /// Where the web server listens and the token that guards state-changing requests.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +83,7 @@ pub async fn serve(
 }
 
 /// Serves the page and the API on `listener` until `shutdown` completes.
-pub async fn serve_with(
+pub(crate) async fn serve_with(
     listener: tokio::net::TcpListener,
     handle: DaemonHandle,
     settings: WebSettings,

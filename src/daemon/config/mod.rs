@@ -63,8 +63,8 @@ pub struct DaemonConfig {
     pub reconnect: Duration,
     pub camera: CameraChoice,
     /// How a webcam's exposure, white balance, gain and focus are fixed.
-    pub camera_lock: LockSettings,
-    pub grid: GridSetting,
+    pub(crate) camera_lock: LockSettings,
+    pub(crate) grid: GridSetting,
     pub palette: PathBuf,
     /// The least calibrated probability (0..=1) of being read right a cube
     /// must have; less sure faces are photographed again.
@@ -93,9 +93,9 @@ pub struct Retention {
 }
 
 /// Runs whose photos are kept when `[history] keep_runs` is not given.
-pub const DEFAULT_KEEP_RUNS: u32 = 100;
+pub(crate) const DEFAULT_KEEP_RUNS: u32 = 100;
 /// Photo budget when `[history] max_photo_mb` is not given, MB.
-pub const DEFAULT_MAX_PHOTO_MB: u64 = 1000;
+pub(crate) const DEFAULT_MAX_PHOTO_MB: u64 = 1000;
 
 impl Default for Retention {
     fn default() -> Self {
@@ -192,7 +192,7 @@ fn default_min_confidence() -> f32 {
 }
 
 /// Default HTTP address.
-pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+pub(crate) const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Reads and validates a configuration file.
 pub fn load_config(path: &Path) -> Result<DaemonConfig, ConfigError> {
@@ -201,7 +201,7 @@ pub fn load_config(path: &Path) -> Result<DaemonConfig, ConfigError> {
 }
 
 /// Parses and validates configuration text (`path` names it and anchors relative paths).
-pub fn parse_config(text: &str, path: &Path) -> Result<DaemonConfig, ConfigError> {
+pub(crate) fn parse_config(text: &str, path: &Path) -> Result<DaemonConfig, ConfigError> {
     let file = path.display().to_string();
     let raw: CubedToml = toml::from_str(text).map_err(|e| {
         section_missing(syntax_or_kind_error(
@@ -510,7 +510,7 @@ impl Validator<'_> {
 }
 
 /// `$XDG_DATA_HOME/cubed`, else `~/.local/share/cubed`.
-pub fn default_data_dir() -> Option<PathBuf> {
+pub(crate) fn default_data_dir() -> Option<PathBuf> {
     if let Some(xdg) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         return Some(PathBuf::from(xdg).join("cubed"));
     }

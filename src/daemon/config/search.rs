@@ -20,7 +20,7 @@ pub enum ConfigOrigin {
 
 /// The places searched, as read from the environment (injected for tests).
 #[derive(Clone, Debug, Default)]
-pub struct SearchPlaces {
+pub(crate) struct SearchPlaces {
     pub flag: Option<PathBuf>,
     pub env: Option<PathBuf>,
     pub cwd: Option<PathBuf>,
@@ -40,7 +40,7 @@ pub struct FoundConfig {
 
 impl SearchPlaces {
     /// The places of this process: `--config` as given, the environment, the current directory.
-    pub fn of_process(flag: Option<&Path>) -> SearchPlaces {
+    pub(crate) fn of_process(flag: Option<&Path>) -> SearchPlaces {
         let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
         SearchPlaces {
             flag: flag.map(Path::to_path_buf),
@@ -53,7 +53,7 @@ impl SearchPlaces {
     }
 
     /// The files looked for when neither `--config` nor `$CUBED_CONFIG` names one.
-    pub fn candidates(&self) -> Vec<PathBuf> {
+    pub(crate) fn candidates(&self) -> Vec<PathBuf> {
         let user = match (&self.xdg_config_home, &self.home) {
             (Some(xdg), _) => Some(xdg.join("cubed")),
             (None, Some(home)) => Some(home.join(".config/cubed")),
@@ -71,7 +71,7 @@ impl SearchPlaces {
     }
 
     /// The file to load: the first named or found, else the built-in one.
-    pub fn choose(&self) -> FoundConfig {
+    pub(crate) fn choose(&self) -> FoundConfig {
         if let Some(path) = &self.flag {
             return explicit(path, ConfigOrigin::Flag);
         }

@@ -78,7 +78,7 @@ impl RigError {
 
 /// Why a program cannot be turned into firmware commands.
 #[derive(Debug, thiserror::Error)]
-pub enum EncodeError {
+pub(crate) enum EncodeError {
     #[error("the robot's actuator positions are unknown (it must be homed first)")]
     PositionsUnknown,
     #[error(transparent)]

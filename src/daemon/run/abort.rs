@@ -5,7 +5,7 @@ use tokio::sync::Notify;
 
 /// What the run has been asked to do besides carry on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Abort {
+pub(crate) enum Abort {
     /// A person asked the run to stop.
     Stop,
     /// The run history could not be written: the run stops, and has failed.
@@ -15,13 +15,13 @@ pub enum Abort {
 
 /// Set by the service, read by the run at step boundaries.
 #[derive(Debug, Default)]
-pub struct AbortFlag {
+pub(crate) struct AbortFlag {
     code: AtomicU8,
     raised: Notify,
 }
 
 impl AbortFlag {
-    pub fn request(&self, abort: Abort) {
+    pub(crate) fn request(&self, abort: Abort) {
         let code = match abort {
             Abort::Stop => 1,
             Abort::History => 2,
@@ -33,7 +33,7 @@ impl AbortFlag {
 
     /// Returns once anything has been asked for (at once if it already was): for a run
     /// that only waits, such as on the solver, and can end without reaching a step boundary.
-    pub async fn raised(&self) -> Abort {
+    pub(crate) async fn raised(&self) -> Abort {
         loop {
             let notified = self.raised.notified();
             tokio::pin!(notified);
@@ -45,7 +45,7 @@ impl AbortFlag {
         }
     }
 
-    pub fn requested(&self) -> Option<Abort> {
+    pub(crate) fn requested(&self) -> Option<Abort> {
         match self.code.load(Ordering::SeqCst) {
             0 => None,
             1 => Some(Abort::Stop),

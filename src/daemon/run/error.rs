@@ -32,7 +32,7 @@ const COMMANDS: &str = "commands";
 
 /// A stage that could not finish.
 #[derive(Debug, thiserror::Error)]
-pub enum RunError {
+pub(crate) enum RunError {
     #[error("connecting to the robot and homing it")]
     Connect(#[source] RigError),
     #[error("the robot's pose is unknown (it must be homed first)")]
@@ -121,7 +121,7 @@ pub enum RunError {
 
 /// What a run error makes of the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     /// The cube (or its scan) is the problem: the person fixes it and starts again.
     Refused,
     /// The robot, the link or the software failed.
@@ -142,7 +142,7 @@ impl RunError {
     /// The error a streamed program ended with. A program that stopped at a step boundary
     /// because of an emergency stop (before the firmware confirmed it) is e-stopped.
     /// `fault_words` says a firmware fault in words (the actuator by its config name).
-    pub fn from_stream(
+    pub(crate) fn from_stream(
         error: StreamError,
         what: &'static str,
         abort: &AbortFlag,
@@ -180,13 +180,13 @@ impl RunError {
 
     /// A stop or a fault counted in face turns (`done` of `total` moves) instead of commands,
     /// as the page counts a solution; other errors as they are.
-    pub fn in_moves(self, turns_done: usize, turns: usize) -> RunError {
+    pub(crate) fn in_moves(self, turns_done: usize, turns: usize) -> RunError {
         self.counted_in(turns_done, turns, "moves")
     }
 
     /// A stop or a fault during a scan counted in faces photographed: the commands of the one
     /// stretch of motion between two photos say nothing to a person.
-    pub fn in_faces(self, photographed: usize, faces: usize) -> RunError {
+    pub(crate) fn in_faces(self, photographed: usize, faces: usize) -> RunError {
         self.counted_in(photographed, faces, "faces photographed")
     }
 
@@ -204,7 +204,7 @@ impl RunError {
     }
 
     /// How the run ends because of this error.
-    pub fn ending(&self) -> Ending {
+    pub(crate) fn ending(&self) -> Ending {
         match self {
             RunError::Unreadable(_) | RunError::Unsure { .. } | RunError::Calibrate(_) => {
                 Ending::Refused
@@ -225,7 +225,7 @@ impl RunError {
 
 impl AbortFlag {
     /// Ends the stage now if a stop or an emergency stop was asked for.
-    pub fn check(&self) -> Result<(), RunError> {
+    pub(crate) fn check(&self) -> Result<(), RunError> {
         self.requested()
             .map_or(Ok(()), |a| Err(RunError::Aborted(a)))
     }

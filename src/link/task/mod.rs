@@ -27,7 +27,7 @@ mod progress;
 mod recovery;
 
 /// Retransmit window capacity (the usable window is the firmware's `rx_window` if smaller).
-pub const WINDOW: usize = 32;
+pub(crate) const WINDOW: usize = 32;
 /// How often timers are checked when nothing arrives.
 const TICK: Duration = Duration::from_millis(5);
 /// Without any acknowledgement progress for this long the link counts as lost.

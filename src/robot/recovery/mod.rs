@@ -64,7 +64,7 @@ pub enum RecoveryStep {
 /// The steps, in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RecoveryPlan {
-    pub steps: Vec<RecoveryStep>,
+    pub(crate) steps: Vec<RecoveryStep>,
 }
 
 /// Why the robot cannot be re-homed by itself.

@@ -131,7 +131,7 @@ pub(super) fn flip_drive(flip_ms: u32) -> Drive {
 /// A drive whose quarter turn takes `quarter_ms` and half turn at most `half_ms` (0: no
 /// half turn): an exact trapezoid when the two times allow one (1.5·q ≤ h < 2·q), else
 /// triangles short enough for both.
-pub fn derived_drive(quarter_ms: u32, half_ms: u32) -> Drive {
+pub(crate) fn derived_drive(quarter_ms: u32, half_ms: u32) -> Drive {
     let (q, h) = (
         f64::from(quarter_ms.max(1)) / 1000.0,
         f64::from(half_ms) / 1000.0,

@@ -8,10 +8,12 @@ mod keys;
 pub(crate) mod pins;
 mod table;
 
-pub use derived::derived_drive;
+pub(crate) use derived::derived_drive;
 pub(crate) use keys::{BoardToml, WiringToml};
-pub use pins::{ActuatorWiring, JawWiring, MotorPins};
-pub use table::{ActuatorDoc, BoardDoc, HomeDoc, SignalDoc, WiringDoc};
+pub(crate) use pins::ActuatorWiring;
+pub(crate) use pins::JawWiring;
+pub(crate) use pins::MotorPins;
+pub use table::WiringDoc;
 
 use super::actuators::{ActuatorMap, Role};
 use super::drive::Drive;
@@ -20,7 +22,7 @@ use firmware_protocol::message::{Actuator, Configure, Machine, Servo, Stepper};
 use firmware_protocol::FixedList;
 
 /// The firmware name of the simulator, the one firmware that takes a virtual wiring.
-pub const VIRTUAL_WIRING_FIRMWARE: &str = "cubed-sim";
+pub(crate) const VIRTUAL_WIRING_FIRMWARE: &str = "cubed-sim";
 
 /// Everything the host sends the firmware at connect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +147,7 @@ fn wired_actuator(model: &RobotModel, role: Role) -> Actuator {
 }
 
 /// Every pin a wired design names, with the section and key that name it, in file order.
-pub fn pins_named(model: &RobotModel) -> Vec<(String, &'static str, u8)> {
+pub(crate) fn pins_named(model: &RobotModel) -> Vec<(String, &'static str, u8)> {
     let mut pins = Vec::new();
     if let Some(board) = model.board {
         for (key, signal) in [

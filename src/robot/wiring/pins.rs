@@ -5,7 +5,7 @@ use firmware_protocol::message::{HomeSensor, Signal};
 
 /// A jaw servo's signal pin and pulse widths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct JawWiring {
+pub(crate) struct JawWiring {
     pub pin: u8,
     pub open_us: u16,
     pub closed_us: u16,
@@ -13,7 +13,7 @@ pub struct JawWiring {
 
 /// A stepper driver's STEP and DIR inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MotorPins {
+pub(crate) struct MotorPins {
     pub step: u8,
     pub dir: u8,
 }
@@ -21,7 +21,7 @@ pub struct MotorPins {
 /// One gripper's or flipper's wiring: its stepper driver's pins (none for a gripper
 /// that never turns), its jaw servo, its home sensor and stall output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ActuatorWiring {
+pub(crate) struct ActuatorWiring {
     pub motor: Option<MotorPins>,
     pub invert_dir: bool,
     pub jaw: Option<JawWiring>,

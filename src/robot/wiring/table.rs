@@ -10,7 +10,7 @@ use serde::Serialize;
 
 /// A pin and the level that means "active".
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct SignalDoc {
+pub(crate) struct SignalDoc {
     pub pin: u8,
     /// "high" or "low".
     pub active: &'static str,
@@ -18,7 +18,7 @@ pub struct SignalDoc {
 
 /// A home sensor.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct HomeDoc {
+pub(crate) struct HomeDoc {
     pub pin: u8,
     pub active: &'static str,
     /// "hall" or "end-stop".
@@ -35,7 +35,7 @@ pub struct HomeDoc {
 /// One actuator, by firmware index.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ActuatorDoc {
+pub(crate) enum ActuatorDoc {
     Servo {
         index: usize,
         name: String,
@@ -65,7 +65,7 @@ pub enum ActuatorDoc {
 
 /// What every actuator shares.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct BoardDoc {
+pub(crate) struct BoardDoc {
     pub enable: Option<SignalDoc>,
     pub estop: Option<SignalDoc>,
     pub button: Option<SignalDoc>,
@@ -79,8 +79,8 @@ pub struct WiringDoc {
     pub robot: String,
     /// False: the design gives no wiring; this is the virtual one the simulator takes.
     pub wired: bool,
-    pub board: BoardDoc,
-    pub actuators: Vec<ActuatorDoc>,
+    pub(crate) board: BoardDoc,
+    pub(crate) actuators: Vec<ActuatorDoc>,
 }
 
 fn level(active_high: bool) -> &'static str {

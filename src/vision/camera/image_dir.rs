@@ -137,7 +137,7 @@ fn is_image(path: &Path) -> bool {
 }
 
 /// Reads an image file as RGB.
-pub fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
+pub(crate) fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
     let bytes =
         crate::named_file::read_bytes(path, crate::named_file::PHOTO_LIMIT).map_err(|e| {
             CameraError::Decode {

@@ -1,4 +1,6 @@
 //! Locking a webcam's automatic controls and taking a settled frame: after the robot settles, stale frames are flushed, exposure / white balance / gain / focus are fixed (to what the automatic control chose, or to a configured number), what the device accepted is read back, every refused control is named, and a few frames are averaged. Device access goes through `ControlDevice`, so the logic is tested with a recording fake.
+// Only the USB webcam backend (the `camera` feature) drives this; without it the unit tests do.
+#![cfg_attr(not(feature = "camera"), allow(dead_code))]
 
 use super::{CameraError, Exposure};
 use image::RgbImage;
@@ -104,7 +106,7 @@ impl LockSettings {
 }
 
 /// What the lock needs from a webcam. Errors are the device's own words.
-pub trait ControlDevice {
+pub(crate) trait ControlDevice {
     /// The next frame from the stream.
     fn grab(&mut self) -> Result<RgbImage, CameraError>;
     /// Turns the control's automatic mode on or off.
@@ -118,7 +120,7 @@ pub trait ControlDevice {
 /// A control the device would not set as asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the camera refused to set {control} to {wanted} ([camera] {key}): {why}", key = control.key())]
-pub struct ControlRefusal {
+pub(crate) struct ControlRefusal {
     pub control: Control,
     pub wanted: ControlSetting,
     pub why: String,
@@ -126,7 +128,7 @@ pub struct ControlRefusal {
 
 /// What the device accepted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LockReport {
+pub(crate) struct LockReport {
     /// Controls fixed, with the value read back.
     pub fixed: Vec<(Control, i64)>,
     /// Controls left automatic, as configured.
@@ -137,7 +139,7 @@ pub struct LockReport {
 
 impl LockReport {
     /// One line for the log: "exposure 156, gain 32 fixed; focus automatic; REFUSED: …".
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let mut parts = Vec::new();
         if !self.fixed.is_empty() {
             let fixed: Vec<String> = self.fixed.iter().map(|(c, v)| format!("{c} {v}")).collect();
@@ -155,7 +157,7 @@ impl LockReport {
 }
 
 /// Fixes every control as `settings` say and reads back what the device took.
-pub fn lock_controls(device: &mut dyn ControlDevice, settings: &LockSettings) -> LockReport {
+pub(crate) fn lock_controls(device: &mut dyn ControlDevice, settings: &LockSettings) -> LockReport {
     let mut report = LockReport::default();
     for control in Control::ALL {
         let wanted = settings.of(control);
@@ -200,7 +202,7 @@ fn apply(
 
 /// A photo after the robot has settled: `flush_frames` dropped, then
 /// `average_frames` averaged pixel by pixel.
-pub fn settled_frame(
+pub(crate) fn settled_frame(
     device: &mut dyn ControlDevice,
     settings: &LockSettings,
 ) -> Result<RgbImage, CameraError> {
@@ -233,7 +235,7 @@ pub fn settled_frame(
 /// A settled frame at `exposure`. With the exposure fixed at `locked`, the value is scaled for
 /// this photo and put back after it; with the exposure automatic (or refused) the camera
 /// decides, and the normal settled frame is taken.
-pub fn frame_at_exposure(
+pub(crate) fn frame_at_exposure(
     device: &mut dyn ControlDevice,
     settings: &LockSettings,
     locked: Option<i64>,

@@ -1,14 +1,16 @@
 //! A camera opened when a photo is wanted and opened again after one fails: a webcam missing when the daemon starts, or unplugged and plugged back in, is found at the next photo without restarting the daemon.
+// Only the USB webcam backend (the `camera` feature) drives this; without it the unit tests do.
+#![cfg_attr(not(feature = "camera"), allow(dead_code))]
 
 use super::{Camera, CameraError, CaptureRequest, Retake};
 use image::RgbImage;
 
 /// Opens the camera behind a [`ReopeningCamera`].
-pub type Opener = Box<dyn FnMut() -> Result<Box<dyn Camera>, CameraError> + Send>;
+pub(crate) type Opener = Box<dyn FnMut() -> Result<Box<dyn Camera>, CameraError> + Send>;
 
 /// A camera that is opened when needed: tried once when made, again at each photo while it is
 /// not open, and closed after a photo fails so that the next one opens it afresh.
-pub struct ReopeningCamera {
+pub(crate) struct ReopeningCamera {
     name: String,
     open: Opener,
     camera: Option<Box<dyn Camera>>,
@@ -18,7 +20,7 @@ pub struct ReopeningCamera {
 impl ReopeningCamera {
     /// Tries to open the camera named `name` (as the config gives it, "usb:0") now; the error,
     /// when it is not there, is returned beside the camera to be said at start.
-    pub fn new(name: &str, retake: Retake, mut open: Opener) -> (Self, Option<CameraError>) {
+    pub(crate) fn new(name: &str, retake: Retake, mut open: Opener) -> (Self, Option<CameraError>) {
         let (camera, missing) = match open() {
             Ok(camera) => (Some(camera), None),
             Err(e) => (None, Some(e)),
@@ -33,7 +35,7 @@ impl ReopeningCamera {
     }
 
     /// Whether the camera is open now.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         self.camera.is_some()
     }
 }

@@ -18,8 +18,8 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::{Arc, Mutex};
 
 /// Image size of the simulated webcam.
-pub const WIDTH: u32 = 640;
-pub const HEIGHT: u32 = 480;
+pub(crate) const WIDTH: u32 = 640;
+pub(crate) const HEIGHT: u32 = 480;
 /// Side of the face in the image at its nominal place, pixels.
 const FACE_SIDE: f32 = 300.0;
 const BODY: [f32; 3] = [18.0, 18.0, 20.0];
@@ -148,7 +148,7 @@ impl SimScene {
 }
 
 /// A scene shared between the simulated robot (which moves the cube) and the camera.
-pub type SharedScene = Arc<Mutex<SimScene>>;
+pub(crate) type SharedScene = Arc<Mutex<SimScene>>;
 
 /// The simulated webcam.
 #[derive(Debug)]

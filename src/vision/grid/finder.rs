@@ -111,7 +111,7 @@ const TOP_DOUBT_DEGREES: f32 = 3.0;
 /// When a found grid is turned so near 45 degrees that which edge is the face's top cannot be
 /// told, the quarter turns clockwise (1 or 3, as `turned` counts them) that take the face's
 /// nine readings to the other labelling.
-pub fn top_in_doubt(grid: &FaceGrid) -> Option<u8> {
+pub(crate) fn top_in_doubt(grid: &FaceGrid) -> Option<u8> {
     let [tl, tr, _, bl] = grid.corners;
     let (u, v) = (
         [tr[0] - tl[0], tr[1] - tl[1]],

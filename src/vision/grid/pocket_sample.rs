@@ -47,14 +47,14 @@ pub fn sample_pocket_face(
 
 /// The readings in net order, given readings in image order of a photo rotated
 /// `image_rotation` clockwise quarter turns relative to the net.
-pub fn unrotate_pocket<T: Copy>(readings: &[T; 4], image_rotation: u8) -> [T; 4] {
+pub(crate) fn unrotate_pocket<T: Copy>(readings: &[T; 4], image_rotation: u8) -> [T; 4] {
     (0..image_rotation % 4).fold(*readings, |g, _| {
         std::array::from_fn(|i| g[(i % 2) * 2 + 1 - i / 2])
     })
 }
 
 /// The readings as they appear in a photo rotated `image_rotation` clockwise quarter turns
-/// (inverse of [`unrotate_pocket`]).
+/// (inverse of `unrotate_pocket`).
 pub fn rotate_pocket<T: Copy>(readings: &[T; 4], image_rotation: u8) -> [T; 4] {
     (0..image_rotation % 4).fold(*readings, |g, _| {
         std::array::from_fn(|i| g[(1 - i % 2) * 2 + i / 2])
@@ -62,7 +62,7 @@ pub fn rotate_pocket<T: Copy>(readings: &[T; 4], image_rotation: u8) -> [T; 4] {
 }
 
 /// The grid used for a photo of a 2x2.
-pub fn pocket_grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanError> {
+pub(crate) fn pocket_grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanError> {
     match grid {
         GridChoice::Auto => {
             crate::vision::grid::pocket::find_pocket_grid(&photo.image).map_err(|source| {
@@ -77,7 +77,7 @@ pub fn pocket_grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid,
 }
 
 /// The four readings of one photo of a 2x2 in net order, and the grid they were sampled on.
-pub fn read_pocket_photo(
+pub(crate) fn read_pocket_photo(
     photo: &FacePhoto,
     grid: &GridChoice,
     options: &SampleOptions,
@@ -101,7 +101,7 @@ pub fn read_pocket_photos(
 }
 
 /// [`read_pocket_photos`], with the grid each face's photo was sampled on (URFDLB).
-pub fn read_pocket_photos_and_grids(
+pub(crate) fn read_pocket_photos_and_grids(
     photos: &[FacePhoto],
     grid: &GridChoice,
     options: &SampleOptions,
@@ -123,7 +123,7 @@ pub fn read_pocket_photos_and_grids(
 
 /// A solved 2x2's readings spread over a 3x3's 54 places, each face's nine places taking its
 /// four readings (each at least twice): what calibration, which reads a solved cube, needs.
-pub fn solved_pocket_as_nine(readings: &[Rgb; STICKERS]) -> [Rgb; 54] {
+pub(crate) fn solved_pocket_as_nine(readings: &[Rgb; STICKERS]) -> [Rgb; 54] {
     const FROM: [usize; 9] = [0, 0, 1, 2, 3, 1, 2, 3, 3];
     std::array::from_fn(|i| readings[i / 9 * 4 + FROM[i % 9]])
 }

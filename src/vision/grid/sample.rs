@@ -161,7 +161,7 @@ fn is_glare(p: &Rgb, glare_min_channel: u8) -> bool {
 }
 
 /// Per-channel median of the pixels that are not glare (all of them if most are "glare": a white sticker).
-pub fn robust_colour(mut pixels: Vec<Rgb>, glare_min_channel: u8) -> Rgb {
+pub(crate) fn robust_colour(mut pixels: Vec<Rgb>, glare_min_channel: u8) -> Rgb {
     let is_glare = |p: &Rgb| is_glare(p, glare_min_channel);
     let glare = pixels.iter().filter(|p| is_glare(p)).count();
     if glare * 2 < pixels.len() {
@@ -176,7 +176,7 @@ pub fn robust_colour(mut pixels: Vec<Rgb>, glare_min_channel: u8) -> Rgb {
 
 /// The readings in net order, given readings in image order of a photo rotated
 /// `image_rotation` clockwise quarter turns relative to the net.
-pub fn unrotate(readings: &[Rgb; 9], image_rotation: u8) -> [Rgb; 9] {
+pub(crate) fn unrotate(readings: &[Rgb; 9], image_rotation: u8) -> [Rgb; 9] {
     (0..image_rotation % 4).fold(*readings, |g, _| {
         std::array::from_fn(|i| g[(i % 3) * 3 + 2 - i / 3])
     })

@@ -72,7 +72,7 @@ impl LabColour {
 }
 
 /// The middle value (mean of the two middle ones for an even count).
-pub fn median_of_sorted(v: &[f32]) -> Option<f32> {
+pub(crate) fn median_of_sorted(v: &[f32]) -> Option<f32> {
     match v.len() {
         0 => None,
         n if n % 2 == 1 => Some(v[n / 2]),

@@ -20,7 +20,7 @@ pub struct PaletteColour {
 
 /// Two colours closer than this (CIEDE2000, where about 1 is a just-noticeable difference) look
 /// the same to a person and to the camera: a palette keeps every pair further apart.
-pub const LEAST_APART: f32 = 3.0;
+pub(crate) const LEAST_APART: f32 = 3.0;
 
 /// Six valid colours, indexed by their home face (URFDLB).
 #[derive(Clone, Debug, PartialEq)]
@@ -203,7 +203,7 @@ pub fn save_palette(path: &Path, palette: &Palette) -> Result<(), PaletteError> 
 }
 
 /// Parses and validates palette TOML (`path` is only used in messages).
-pub fn parse_palette(text: &str, path: &Path) -> Result<Palette, PaletteError> {
+pub(crate) fn parse_palette(text: &str, path: &Path) -> Result<Palette, PaletteError> {
     use crate::config_file::syntax::{another_kind, toml_in_words, FileKind};
     let file: PaletteFile = toml::from_str(text).map_err(|e| {
         if let Some(words) = another_kind(text, FileKind::Palette) {

@@ -30,7 +30,7 @@ pub fn orientations() -> &'static [[usize; 6]] {
 
 /// Which palette colour each face's colour is: the cheapest of the 24
 /// orientations of the palette's scheme, and the cost gap to the next cheapest.
-pub fn name_colours(centres: &[LabColour; 6], palette: &Palette) -> ([usize; 6], f32) {
+pub(crate) fn name_colours(centres: &[LabColour; 6], palette: &Palette) -> ([usize; 6], f32) {
     let distance: [[f32; 6]; 6] = std::array::from_fn(|f| {
         std::array::from_fn(|c| centres[f].delta_e(palette.colours[c].reference))
     });

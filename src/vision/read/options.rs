@@ -62,7 +62,7 @@ const LIGHT_DOUBT: f32 = 0.05;
 /// --fit` chose all three on an earlier version of this reader; today's refit
 /// gives the same confident errors on the development part and fewer right
 /// readings, so these stay: BENCHMARKS.md).
-pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.98;
+pub(crate) const DEFAULT_MIN_CONFIDENCE: f32 = 0.98;
 
 /// The calibration: the chance a cube is wrong when its least sure sticker's
 /// gap is `g` is `1 / (1 + exp(A + B * sqrt(min(g, 100))))`, a logistic fit
@@ -107,7 +107,7 @@ impl Calibration {
 /// scans over all of the bench's lighting conditions (`cubed-bench vision
 /// --fit` prints it). Its gaps come from its own search (every placement of
 /// the corners, no centres), so it has its own constants.
-pub const POCKET_CALIBRATION: Calibration = Calibration {
+pub(crate) const POCKET_CALIBRATION: Calibration = Calibration {
     a: -8.110,
     b: 2.0419,
 };

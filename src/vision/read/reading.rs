@@ -8,7 +8,7 @@ use crate::vision::read::pocket::PocketClassification;
 use crate::vision::recapture::overexposed_cube;
 
 /// A cube read from its photos, of either size.
-pub trait CubeReading {
+pub(crate) trait CubeReading {
     /// Stickers on a face (9 or 4).
     const PER_FACE: usize;
     /// The face each sticker was given, URFDLB.

@@ -12,7 +12,7 @@ use crate::vision::read::pieces::PieceKind;
 
 /// Photos that read as a sure cube once turned.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TurnedPhotos {
+pub(crate) struct TurnedPhotos {
     /// Each turned photo's face with the quarter turns clockwise (as the face is seen, 1, 2
     /// or 3) that turn it back: one face, two, or all six alike.
     pub turns: Vec<(Face, u8)>,
@@ -33,7 +33,7 @@ fn turned_ways(quarter_turns: u8) -> (&'static str, &'static str) {
 impl TurnedPhotos {
     /// "the photo of face F was likely taken turned a quarter turn anticlockwise: turned back
     /// (a quarter turn clockwise) it reads as a sure cube …".
-    pub fn words(&self) -> String {
+    pub(crate) fn words(&self) -> String {
         let check = "check how it was taken (the camera's mounting, or the face shown in another orientation)";
         let sure = format!("reads as a sure cube (confidence {:.4})", self.confidence);
         match &self.turns[..] {
@@ -69,7 +69,7 @@ impl TurnedPhotos {
 /// each way, and every face turned alike, the turn whose reading is surest, if one reads sure;
 /// if none does, of every two faces turned each way. (More than one may: a wrongly turned
 /// face can also be read, less surely, as another cube.)
-pub fn turned_photos(
+pub(crate) fn turned_photos(
     readings: &[Rgb; 54],
     palette: &Palette,
     options: &ClassifyOptions,

@@ -3,10 +3,12 @@
 use crate::cube::{ColourScheme, CubieCube, FaceletCube};
 use crate::vision::light::colour::Rgb;
 use crate::vision::light::palette::Palette;
-pub use crate::vision::read::centres::{name_colours, orientations};
+pub use crate::vision::read::centres::orientations;
 pub use crate::vision::read::doubt::{Doubt, Repairs};
 use crate::vision::read::face_consistency::{alike_stickers_told_apart, unlike_stickers};
-pub use crate::vision::read::options::{Calibration, ClassifyOptions, DEFAULT_MIN_CONFIDENCE};
+pub use crate::vision::read::options::Calibration;
+pub use crate::vision::read::options::ClassifyOptions;
+pub(crate) use crate::vision::read::options::DEFAULT_MIN_CONFIDENCE;
 use crate::vision::read::pieces::{sticker_gaps, StickerCosts};
 use crate::vision::read::refine::{fit, Fit, STARTS};
 pub use crate::vision::read::repairs::{IMPOSSIBLE_REPAIR, UNSHOWN_REPAIR, WORST_UNSHOWN_REPAIR};

@@ -14,10 +14,10 @@
 //! stickers' labels (bounded, as for the 3x3: `lighting.rs`) and each colour's
 //! reference is the median of its corrected stickers, blended with the palette.
 //! A sticker's gap is the cost gap to the best legal cube in which it has
-//! another colour, as for the 3x3 (at most [`CONFIDENCE_CAP`]:
+//! another colour, as for the 3x3 (at most `CONFIDENCE_CAP`:
 //! readings dearer than that are pruned from the search, which keeps it quick),
 //! and the least gap becomes the chance the cube is wrong by the 2x2's own
-//! calibration ([`POCKET_CALIBRATION`]), so `min_confidence` means the same
+//! calibration (`POCKET_CALIBRATION`), so `min_confidence` means the same
 //! for both sizes.
 
 use crate::cube::{ColourScheme, Corner, Face};
@@ -30,7 +30,6 @@ use crate::vision::read::assignment::min_cost_assignment;
 use crate::vision::read::centres::orientations;
 use crate::vision::read::doubt::{Doubt, Repairs};
 use crate::vision::read::face_consistency::blank_stickers_given_a_hue;
-pub use crate::vision::read::options::POCKET_CALIBRATION;
 use crate::vision::read::options::{Calibration, ClassifyOptions};
 use crate::vision::read::refine::sticker_cost;
 use crate::vision::read::repairs::IMPOSSIBLE_REPAIR;
@@ -438,7 +437,7 @@ struct Search {
 
 /// Readings costing more than the best by this much are not looked at: a sticker's
 /// confidence is reported as at most this (far above any threshold in use).
-pub const CONFIDENCE_CAP: f32 = 100.0;
+pub(crate) const CONFIDENCE_CAP: f32 = 100.0;
 
 impl Search {
     /// Tries every assignment of the free pieces to the free places (`used` is a bit mask)
