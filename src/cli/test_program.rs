@@ -5,7 +5,7 @@ use cubed::command_line::tables::pocket_solver;
 use cubed::command_line::tables::TableArgs;
 use cubed::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
 use cubed::error_chain::error_chain;
-use cubed::pocket::program::{self, ProgramOutcome};
+use cubed::pocket::program::{self, ProgramFailure, ProgramOutcome};
 use cubed::pocket::Metric;
 use cubed::solver::{SearchOptions, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -216,14 +216,16 @@ fn report_in_order(
 fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> ProgramOutcome {
     let scrambled = FaceletCube::default().apply_all(scramble);
     let moves = CubieCube::from_facelets(&scrambled.relabel_by_centres())
-        .map_err(|e| format!("scrambled cube is invalid: {}", error_chain(&e)))
-        .and_then(|c| solver.solve_with(&c, opts).map_err(|e| error_chain(&e)))
+        .map_err(|e| ProgramFailure::Invalid(error_chain(&e)))
+        .and_then(|c| {
+            (solver.solve_with(&c, opts)).map_err(|e| ProgramFailure::Solver(error_chain(&e)))
+        })
         .and_then(|turns| {
             let solution: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             if scrambled.apply_all(&solution).is_solved() {
                 Ok(turns.len())
             } else {
-                Err("the solution does not solve the cube".to_string())
+                Err(ProgramFailure::NotSolved)
             }
         });
     ProgramOutcome {

@@ -59,10 +59,21 @@ pub enum DryRunError {
     ResumeRefused {
         index: usize,
         run: u64,
-        reason: String,
+        reason: ResumeProblem,
     },
     #[error("run history")]
     History(#[from] crate::daemon::history::HistoryError),
+}
+
+/// Why pressing Resume (or Reset) did not take the run on.
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeProblem {
+    /// The daemon refused the button, in its own words.
+    #[error(transparent)]
+    Refused(#[from] crate::daemon::api::Refusal),
+    /// The daemon went on with another run than the interrupted one.
+    #[error("Resume went on with run {resumed}, not {interrupted}")]
+    OtherRun { resumed: u64, interrupted: u64 },
 }
 
 /// How many cubes, from which seed, and how patient the dry run is.
@@ -114,7 +125,7 @@ pub async fn dry_run(
             Err(_) if settings.resumes > 0 && latched_while_idle(daemon) => {
                 press_until_accepted(|| daemon.handle.reset())
                     .await
-                    .map_err(refused)?;
+                    .map_err(|r| refused(r.reason))?;
                 let run = (daemon.handle.start(StartSource::DryRun).await)
                     .map_err(|r| refused(r.reason))?;
                 (run, true)
@@ -204,7 +215,7 @@ async fn follow_run(
     run: u64,
     resumes: usize,
     ended: &mut RunEnd,
-) -> Result<(), String> {
+) -> Result<(), ResumeProblem> {
     let mut last_state = DaemonState::Scanning;
     loop {
         let (state, this_run) = {
@@ -224,11 +235,16 @@ async fn follow_run(
             let detail = wait_recorded(&daemon.handle, run).await.ok().flatten();
             if detail.and_then(|d| d.summary.outcome).as_deref() == Some("solved") {
                 // The e-stop came as the run ended solved: only the latch is left to clear.
-                return press_until_accepted(|| daemon.handle.reset()).await;
+                return Ok(press_until_accepted(|| daemon.handle.reset()).await?);
             }
             match press_until_accepted(|| daemon.handle.resume()).await? {
                 resumed if resumed == run => ended.resumes += 1,
-                other => return Err(format!("Resume went on with run {other}, not {run}")),
+                other => {
+                    return Err(ResumeProblem::OtherRun {
+                        resumed: other,
+                        interrupted: run,
+                    })
+                }
             }
             continue;
         }
@@ -244,7 +260,7 @@ const RESUME_PATIENCE: Duration = Duration::from_secs(60);
 /// Presses a button (Resume, Reset) as a person would, again while the daemon refuses it for
 /// the state it is in (the robot's e-stop button still held: the simulator releases it after
 /// `estop-for`).
-async fn press_until_accepted<T, F>(press: impl Fn() -> F) -> Result<T, String>
+async fn press_until_accepted<T, F>(press: impl Fn() -> F) -> Result<T, crate::daemon::api::Refusal>
 where
     F: std::future::Future<Output = Result<T, crate::daemon::api::Refusal>>,
 {
@@ -257,7 +273,7 @@ where
                 tokio::time::sleep(step).await;
                 waited += step;
             }
-            Err(refusal) => return Err(refusal.reason),
+            Err(refusal) => return Err(refusal),
         }
     }
 }

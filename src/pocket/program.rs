@@ -12,7 +12,22 @@ use rand::Rng;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgramOutcome {
     pub scramble: Vec<Move>,
-    pub moves: Result<usize, String>,
+    pub moves: Result<usize, ProgramFailure>,
+}
+
+/// Why the Test Program failed on one cube (of either size): each cause is kept as its
+/// chained text, since the report prints it beside the cube's scramble.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProgramFailure {
+    /// The scrambled stickers are not a cube (a bug in the scramble or the sticker model).
+    #[error("scrambled cube is invalid: {0}")]
+    Invalid(String),
+    /// The solver gave no solution.
+    #[error("{0}")]
+    Solver(String),
+    /// The solver's answer, applied to the stickers, leaves the cube unsolved.
+    #[error("the solution does not solve the cube")]
+    NotSolved,
 }
 
 /// The summary over all cubes.
@@ -41,14 +56,14 @@ pub fn scrambles<R: Rng>(
 pub fn run_one(solver: &PocketSolver, scramble: &[Move], metric: Metric) -> ProgramOutcome {
     let scrambled = PocketFacelets::default().apply_all(scramble);
     let moves = PocketCube::read(&scrambled.relabel_by_fixed_corner())
-        .map_err(|e| format!("scrambled cube is invalid: {e}"))
+        .map_err(|e| ProgramFailure::Invalid(e.to_string()))
         .and_then(|cube| {
             let turns = solver.solve(&cube, metric);
             let solution: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             if scrambled.apply_all(&solution).is_solved() {
                 Ok(length_in(&turns, metric))
             } else {
-                Err("the solution does not solve the cube".to_string())
+                Err(ProgramFailure::NotSolved)
             }
         });
     ProgramOutcome {

@@ -98,7 +98,9 @@ pub(crate) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
                 .collect::<Option<_>>()
                 .ok_or_else(bad)?;
             let corners = std::array::from_fn(|i| points[i].map(f64::from));
-            crate::vision::grid::file::parse_corners(corners).map(GridSetting::Corners)
+            crate::vision::grid::file::parse_corners(corners)
+                .map(GridSetting::Corners)
+                .map_err(|e| e.to_string())
         }
         toml::Value::Array(items) if items.len() == 3 => {
             let n = numbers(items).ok_or_else(bad)?;

@@ -60,24 +60,39 @@ pub fn load_grid(path: &Path) -> Result<FaceGrid, GridFileError> {
             format!("{} points, exactly 4 are needed", file.corners.len()),
         )
     })?;
-    parse_corners(corners).map_err(|p| invalid("corners", p))
+    parse_corners(corners).map_err(|p| invalid("corners", p.to_string()))
 }
 
+/// Why four corners do not outline a face that can be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CornersError {
+    #[error("coordinate {0} is outside 0..100000 pixels")]
+    OutOfRange(f64),
+    #[error("the corners go round the face anticlockwise, which would read it mirrored: {ORDER}")]
+    Anticlockwise,
+    #[error("the corners do not go round the face (two sides cross, or three corners are in a line): {ORDER}")]
+    Crossed,
+    #[error("the face is smaller than 9 pixels a side")]
+    TooSmall,
+}
+
+const ORDER: &str = "give them top-left, top-right, bottom-right, bottom-left, clockwise round the face as the photo shows it";
+
 /// Checks four corners (non-negative, below 100 000 pixels, a face of at least 9 pixels a side).
-pub fn parse_corners(corners: [[f64; 2]; 4]) -> Result<FaceGrid, String> {
-    if let Some(p) = corners
+pub fn parse_corners(corners: [[f64; 2]; 4]) -> Result<FaceGrid, CornersError> {
+    if let Some(&p) = corners
         .iter()
         .flatten()
         .find(|v| !(0.0..100_000.0).contains(*v))
     {
-        return Err(format!("coordinate {p} is outside 0..100000 pixels"));
+        return Err(CornersError::OutOfRange(p));
     }
     check_goes_round_clockwise(&corners)?;
     let grid = FaceGrid {
         corners: corners.map(|c| c.map(|v| v as f32)),
     };
     if grid.cell_size() < 3.0 {
-        return Err("the face is smaller than 9 pixels a side".into());
+        return Err(CornersError::TooSmall);
     }
     Ok(grid)
 }
@@ -85,23 +100,18 @@ pub fn parse_corners(corners: [[f64; 2]; 4]) -> Result<FaceGrid, String> {
 /// The corners must go round the face clockwise as the photo shows it (its y axis points
 /// down), each turn of the outline the same way: given anticlockwise, the face would be read
 /// mirrored; given across (a bow tie), its stickers out of place.
-fn check_goes_round_clockwise(corners: &[[f64; 2]; 4]) -> Result<(), String> {
+fn check_goes_round_clockwise(corners: &[[f64; 2]; 4]) -> Result<(), CornersError> {
     let turn = |i: usize| {
         let [a, b, c] = [0, 1, 2].map(|k| corners[(i + k) % 4]);
         (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
     };
     let turns = [0, 1, 2, 3].map(turn);
-    let order = "give them top-left, top-right, bottom-right, bottom-left, clockwise round the face as the photo shows it";
     if turns.iter().all(|&t| t > 0.0) {
         Ok(())
     } else if turns.iter().all(|&t| t < 0.0) {
-        Err(format!(
-            "the corners go round the face anticlockwise, which would read it mirrored: {order}"
-        ))
+        Err(CornersError::Anticlockwise)
     } else {
-        Err(format!(
-            "the corners do not go round the face (two sides cross, or three corners are in a line): {order}"
-        ))
+        Err(CornersError::Crossed)
     }
 }
 
@@ -117,11 +127,13 @@ mod tests {
         assert!(parse_corners(turned).is_ok(), "any start, still clockwise");
         let mut mirrored = square;
         mirrored.reverse();
-        let said = parse_corners(mirrored).expect_err("anticlockwise");
+        let said = parse_corners(mirrored)
+            .expect_err("anticlockwise")
+            .to_string();
         assert!(said.contains("anticlockwise"), "{said}");
         let mut crossed = square;
         crossed.swap(2, 3);
-        let said = parse_corners(crossed).expect_err("bow tie");
+        let said = parse_corners(crossed).expect_err("bow tie").to_string();
         assert!(said.contains("do not go round"), "{said}");
     }
 
