@@ -119,7 +119,7 @@ fn refuse_unsure(
     readings: &[Rgb; 54],
     (palette, min_confidence): (&Palette, f32),
 ) -> ExitCode {
-    let ClassifyError::Unsure {
+    let ClassifyError {
         stickers,
         doubt,
         best_guess: guess,
@@ -283,7 +283,7 @@ pub fn classify_and_print(
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(e @ ClassifyError::Unsure { .. }) => Ok(refuse_unsure(
+        Err(e @ ClassifyError { .. }) => Ok(refuse_unsure(
             flags.format,
             &e,
             readings,

@@ -100,9 +100,9 @@ fn an_edge_flipped_or_a_corner_twisted_or_mirrored_in_place_on_a_real_scan_is_re
             ("mirrored", mirrored),
         ] {
             match classify(&readings, &Palette::default(), &ClassifyOptions::default()) {
-                Err(e @ ClassifyError::Unsure { .. }) => {
+                Err(e @ ClassifyError { .. }) => {
                     assert_eq!(e.kind(), "impossible", "{} {how}: {e}", scan.name);
-                    let ClassifyError::Unsure { best_guess, .. } = e;
+                    let ClassifyError { best_guess, .. } = e;
                     // The repair the bench reports is the one the refusal was judged by.
                     assert!(
                         best_guess.repairs.as_read > IMPOSSIBLE_REPAIR,
@@ -184,7 +184,7 @@ fn a_corner_twisted_or_mirrored_in_place_among_real_corners_is_refused() {
         let mut mirrored = r;
         mirrored.swap(a, b);
         match classify_pocket(&twisted, &Palette::default(), &ClassifyOptions::default()) {
-            Err(PocketClassifyError::Unsure { doubt, .. }) => {
+            Err(PocketClassifyError { doubt, .. }) => {
                 assert_eq!(doubt, Doubt::Impossible, "{name}")
             }
             Ok(read) => panic!("{name}: given as {}", read.symbols()),
@@ -242,7 +242,7 @@ fn a_2x2_whose_colours_have_not_settled_is_refused_as_such() {
             let varied = strong.apply(&scan.readings, &mut rng);
             let (readings, _) = corners_of(&varied, &scan.truth);
             match classify_pocket(&readings, &Palette::default(), &options) {
-                Err(PocketClassifyError::Unsure {
+                Err(PocketClassifyError {
                     stickers,
                     doubt: Doubt::Unsettled,
                     best_guess,
@@ -256,7 +256,7 @@ fn a_2x2_whose_colours_have_not_settled_is_refused_as_such() {
                     assert!(read.unsettled.is_empty());
                     given += 1;
                 }
-                Err(PocketClassifyError::Unsure { .. }) => {}
+                Err(PocketClassifyError { .. }) => {}
             }
         }
     }

@@ -78,7 +78,7 @@ pub(super) fn print_pieces_wrong_in_place(
                 Ok(cube) => (cube, false),
                 Err(e) => {
                     let impossible = e.kind() == "impossible";
-                    let ClassifyError::Unsure { best_guess, .. } = e;
+                    let ClassifyError { best_guess, .. } = e;
                     (*best_guess, impossible)
                 }
             };
@@ -148,7 +148,7 @@ impl Ends {
         truth: &PocketFacelets,
     ) {
         match result {
-            Err(PocketClassifyError::Unsure {
+            Err(PocketClassifyError {
                 doubt: Doubt::Impossible,
                 ..
             }) => self.count(End::Impossible, 0.0),

@@ -173,7 +173,7 @@ impl Tally {
     ) {
         let guess = match &result {
             Ok(c) => c,
-            Err(ClassifyError::Unsure { best_guess, .. }) => best_guess,
+            Err(ClassifyError { best_guess, .. }) => best_guess,
         };
         self.samples.push(Sample {
             gap: guess.least_gap(),
@@ -203,7 +203,7 @@ impl Tally {
                     cubed::cube::sticker_names(&differ, 9)
                 ));
             }
-            Err(ClassifyError::Unsure {
+            Err(ClassifyError {
                 stickers,
                 best_guess,
                 doubt,

@@ -63,7 +63,7 @@ impl PocketTally {
     ) {
         let guess = match &result {
             Ok(c) => c,
-            Err(PocketClassifyError::Unsure { best_guess, .. }) => best_guess,
+            Err(PocketClassifyError { best_guess, .. }) => best_guess,
         };
         self.samples.push(Sample {
             gap: guess.least_gap(),
@@ -132,7 +132,7 @@ impl Reader for PocketReading<'_> {
         readings: &[Rgb; STICKERS],
     ) -> Option<Vec<usize>> {
         match outcome {
-            Err(PocketClassifyError::Unsure { stickers, .. }) => Some(stickers.clone()),
+            Err(PocketClassifyError { stickers, .. }) => Some(stickers.clone()),
             Ok(c) => crate::measure::recapture::overexposed(
                 readings,
                 (&c.facelets.stickers, &c.names),

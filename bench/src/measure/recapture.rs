@@ -179,7 +179,7 @@ impl Reader for Reading<'_> {
 
     fn to_take_again(&self, outcome: &Self::Outcome, readings: &[Rgb; 54]) -> Option<Vec<usize>> {
         match outcome {
-            Err(ClassifyError::Unsure { stickers, .. }) => Some(stickers.clone()),
+            Err(ClassifyError { stickers, .. }) => Some(stickers.clone()),
             Ok(c) => overexposed(
                 readings,
                 (&c.facelets.stickers, &c.names),

@@ -12,23 +12,13 @@ use crate::vision::grid::pocket_sample::read_pocket_photos_and_grids;
 use crate::vision::grid::sample::SampleOptions;
 use crate::vision::light::colour::Rgb;
 use crate::vision::light::palette::Palette;
-use crate::vision::read::classify::{
-    classify, Classification, ClassifyError, ClassifyOptions, Doubt,
-};
-use crate::vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
-use crate::vision::read::reading::CubeReading;
+use crate::vision::read::classify::{classify, Classification, ClassifyOptions};
+use crate::vision::read::pocket::{classify_pocket, PocketClassification};
+use crate::vision::read::reading::{CubeReading, Unsure};
 use crate::vision::read::turned::{settle_tops, settled_words};
 use crate::vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// A classification refused as unsure: the doubtful stickers and the best guess (recorded).
-pub(crate) struct Unsure<Seen> {
-    pub stickers: Vec<usize>,
-    /// What makes the classifier doubt them.
-    pub doubt: Doubt,
-    pub best_guess: Seen,
-}
 
 /// The parts of a run that depend on the cube's size.
 pub(crate) trait CubeKind: Clone + Send + 'static {
@@ -122,18 +112,7 @@ impl CubeKind for Three {
         palette: &Palette,
         options: &ClassifyOptions,
     ) -> Result<Classification, Unsure<Classification>> {
-        classify(readings, palette, options).map_err(|e| match e {
-            ClassifyError::Unsure {
-                stickers,
-                doubt,
-                best_guess,
-                ..
-            } => Unsure {
-                stickers,
-                doubt,
-                best_guess: *best_guess,
-            },
-        })
+        classify(readings, palette, options)
     }
 
     fn settle(
@@ -211,18 +190,7 @@ impl CubeKind for Pocket {
         palette: &Palette,
         options: &ClassifyOptions,
     ) -> Result<PocketClassification, Unsure<PocketClassification>> {
-        classify_pocket(readings, palette, options).map_err(|e| match e {
-            PocketClassifyError::Unsure {
-                stickers,
-                doubt,
-                best_guess,
-                ..
-            } => Unsure {
-                stickers,
-                doubt,
-                best_guess: *best_guess,
-            },
-        })
+        classify_pocket(readings, palette, options)
     }
 
     fn held(seen: &PocketClassification) -> FaceletCube {

@@ -5,7 +5,7 @@ use crate::daemon::board::hex;
 use crate::daemon::docs::{DaemonState, StickerDoc};
 use crate::daemon::run::capture::{capture_scan, capture_scan_at, doing};
 use crate::daemon::run::context::{Phase, RunContext};
-use crate::daemon::run::cube_kind::{CubeKind, Unsure};
+use crate::daemon::run::cube_kind::CubeKind;
 use crate::daemon::run::error::RunError;
 use crate::error_chain::error_chain;
 use crate::vision::camera::{Exposure, Retake};
@@ -14,6 +14,7 @@ use crate::vision::grid::sample::SampleOptions;
 use crate::vision::light::colour::Rgb;
 use crate::vision::read::classify::ClassifyOptions;
 use crate::vision::read::reading::CubeReading;
+use crate::vision::read::reading::Unsure;
 use crate::vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
 use crate::vision::scan::{FacePhoto, ScanError};
 
@@ -83,6 +84,7 @@ pub(crate) async fn classify<K: CubeKind>(
                 stickers,
                 doubt,
                 best_guess,
+                ..
             }) => {
                 record::<K>(ctx, attempt, readings.as_ref(), &best_guess, Some("unsure"));
                 (stickers, doubt, best_guess)

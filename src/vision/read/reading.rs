@@ -1,16 +1,17 @@
-//! What a 3x3's and a 2x2's readings have alike (`CubeReading`): the face each sticker was given, the palette colour naming each face, the symbols and confidences shown and recorded, whether the cube is solved, and its stickers too bright to tell apart.
+//! What a 3x3's and a 2x2's readings have alike (`CubeReading`), and why either is refused (`Unsure`): the face each sticker was given, the palette colour naming each face, the symbols and confidences shown and recorded, whether the cube is solved, and its stickers too bright to tell apart.
 
 use crate::cube::Face;
 use crate::vision::light::colour::Rgb;
 use crate::vision::light::palette::Palette;
-use crate::vision::read::classify::Classification;
-use crate::vision::read::pocket::PocketClassification;
+use crate::vision::read::doubt::Doubt;
 use crate::vision::recapture::overexposed_cube;
 
 /// A cube read from its photos, of either size.
-pub(crate) trait CubeReading {
+pub trait CubeReading {
     /// Stickers on a face (9 or 4).
     const PER_FACE: usize;
+    /// How a refusal names the cube after its stickers: "" for a 3x3, " of the 2x2".
+    const OF_CUBE: &'static str;
     /// The face each sticker was given, URFDLB.
     fn faces(&self) -> &[Face];
     /// Which palette colour names each face.
@@ -28,50 +29,20 @@ pub(crate) trait CubeReading {
     }
 }
 
-impl CubeReading for Classification {
-    const PER_FACE: usize = 9;
-
-    fn faces(&self) -> &[Face] {
-        &self.facelets.stickers
-    }
-
-    fn colour_names(&self) -> &[usize; 6] {
-        &self.names
-    }
-
-    fn symbols(&self) -> String {
-        Classification::symbols(self)
-    }
-
-    fn confidence(&self) -> Vec<f32> {
-        self.sticker_confidence().to_vec()
-    }
-
-    fn is_solved(&self) -> bool {
-        self.cubies.is_solved()
-    }
+/// Why the classifier refuses to give a cube of either size: the stickers it is unsure of, why,
+/// and its best guess (recorded, and shown to a person).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("unsure of {} sticker(s) {}{} ({doubt}; least confidence wanted {threshold})", stickers.len(), crate::cube::sticker_names(stickers, R::PER_FACE), R::OF_CUBE)]
+pub struct Unsure<R: CubeReading> {
+    pub stickers: Vec<usize>,
+    pub threshold: f32,
+    pub doubt: Doubt,
+    pub best_guess: Box<R>,
 }
 
-impl CubeReading for PocketClassification {
-    const PER_FACE: usize = 4;
-
-    fn faces(&self) -> &[Face] {
-        &self.facelets.stickers
-    }
-
-    fn colour_names(&self) -> &[usize; 6] {
-        &self.names
-    }
-
-    fn symbols(&self) -> String {
-        PocketClassification::symbols(self)
-    }
-
-    fn confidence(&self) -> Vec<f32> {
-        self.sticker_confidence().to_vec()
-    }
-
-    fn is_solved(&self) -> bool {
-        self.facelets.is_solved()
+impl<R: CubeReading> Unsure<R> {
+    /// A short machine-readable name of the refusal.
+    pub fn kind(&self) -> &'static str {
+        self.doubt.kind()
     }
 }

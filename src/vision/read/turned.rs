@@ -75,7 +75,7 @@ pub(crate) fn turned_photos(
     options: &ClassifyOptions,
 ) -> Option<TurnedPhotos> {
     let doubted = match classify(readings, palette, options) {
-        Err(ClassifyError::Unsure { stickers, .. }) => stickers,
+        Err(ClassifyError { stickers, .. }) => stickers,
         Ok(_) => return None,
     };
     let single = (Face::ALL.iter()).flat_map(|&face| (1..=3).map(move |t| vec![(face, t)]));

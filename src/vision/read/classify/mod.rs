@@ -1,6 +1,6 @@
 //! Classification of 54 sticker readings into a legal cube (or a clear refusal): centres name faces, references adapt to this scan, pieces are decided together. Pure.
 
-use crate::cube::{ColourScheme, CubieCube, FaceletCube};
+use crate::cube::{ColourScheme, CubieCube, Face, FaceletCube};
 use crate::vision::light::colour::Rgb;
 use crate::vision::light::palette::Palette;
 pub use crate::vision::read::centres::orientations;
@@ -10,6 +10,7 @@ pub use crate::vision::read::options::Calibration;
 pub use crate::vision::read::options::ClassifyOptions;
 pub(crate) use crate::vision::read::options::DEFAULT_MIN_CONFIDENCE;
 use crate::vision::read::pieces::{sticker_gaps, StickerCosts};
+use crate::vision::read::reading::{CubeReading, Unsure};
 use crate::vision::read::refine::{fit, Fit, STARTS};
 pub use crate::vision::read::repairs::{IMPOSSIBLE_REPAIR, UNSHOWN_REPAIR, WORST_UNSHOWN_REPAIR};
 
@@ -91,25 +92,8 @@ impl Classification {
     }
 }
 
-/// Why the classifier refuses to give a cube.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum ClassifyError {
-    #[error("unsure of {} sticker(s) {} ({doubt}; least confidence wanted {threshold})", stickers.len(), crate::cube::sticker_names(stickers, 9))]
-    Unsure {
-        stickers: Vec<usize>,
-        threshold: f32,
-        doubt: Doubt,
-        best_guess: Box<Classification>,
-    },
-}
-
-impl ClassifyError {
-    /// A short machine-readable name of the refusal.
-    pub fn kind(&self) -> &'static str {
-        let ClassifyError::Unsure { doubt, .. } = self;
-        doubt.kind()
-    }
-}
+/// Why the classifier refuses to give a 3x3.
+pub type ClassifyError = Unsure<Classification>;
 
 /// Reads a cube from 54 sRGB readings (URFDLB, each face row by row in net orientation).
 pub fn classify(
@@ -125,7 +109,7 @@ pub fn classify(
         impossible,
     } = read_cube(readings, palette, options);
     if !best.converged {
-        return Err(ClassifyError::Unsure {
+        return Err(ClassifyError {
             stickers: unsettled,
             threshold: options.min_confidence,
             doubt: Doubt::Unsettled,
@@ -146,7 +130,7 @@ pub fn classify(
         } else {
             Doubt::Close
         };
-        Err(ClassifyError::Unsure {
+        Err(ClassifyError {
             stickers,
             threshold: options.min_confidence,
             doubt,
@@ -257,6 +241,31 @@ fn bound_by_recolourings(gaps: &mut [f32; 54], costs: &StickerCosts, colours: &[
         for s in (0..54).filter(|&s| s % 9 != 4 && map[colours[s]] != colours[s]) {
             gaps[s] = gaps[s].min(gap);
         }
+    }
+}
+
+impl CubeReading for Classification {
+    const PER_FACE: usize = 9;
+    const OF_CUBE: &'static str = "";
+
+    fn faces(&self) -> &[Face] {
+        &self.facelets.stickers
+    }
+
+    fn colour_names(&self) -> &[usize; 6] {
+        &self.names
+    }
+
+    fn symbols(&self) -> String {
+        Classification::symbols(self)
+    }
+
+    fn confidence(&self) -> Vec<f32> {
+        self.sticker_confidence().to_vec()
+    }
+
+    fn is_solved(&self) -> bool {
+        self.cubies.is_solved()
     }
 }
 

@@ -31,6 +31,7 @@ use crate::vision::read::centres::orientations;
 use crate::vision::read::doubt::{Doubt, Repairs};
 use crate::vision::read::face_consistency::blank_stickers_given_a_hue;
 use crate::vision::read::options::{Calibration, ClassifyOptions};
+use crate::vision::read::reading::{CubeReading, Unsure};
 use crate::vision::read::refine::sticker_cost;
 use crate::vision::read::repairs::IMPOSSIBLE_REPAIR;
 
@@ -101,16 +102,7 @@ impl PocketClassification {
 }
 
 /// Why the 2x2 classifier gives no cube.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum PocketClassifyError {
-    #[error("unsure of {} sticker(s) {} of the 2x2 ({doubt}; least confidence wanted {threshold})", stickers.len(), crate::cube::sticker_names(stickers, 4))]
-    Unsure {
-        stickers: Vec<usize>,
-        threshold: f32,
-        doubt: Doubt,
-        best_guess: Box<PocketClassification>,
-    },
-}
+pub type PocketClassifyError = Unsure<PocketClassification>;
 
 /// Reads a 2x2 from 24 sRGB readings (URFDLB, each face row by row in net orientation).
 pub fn classify_pocket(
@@ -120,7 +112,7 @@ pub fn classify_pocket(
 ) -> Result<PocketClassification, PocketClassifyError> {
     let best = classify_pocket_best_guess(readings, palette, options);
     if !best.unsettled.is_empty() {
-        return Err(PocketClassifyError::Unsure {
+        return Err(PocketClassifyError {
             stickers: best.unsettled.clone(),
             threshold: options.min_confidence,
             doubt: Doubt::Unsettled,
@@ -138,7 +130,7 @@ pub fn classify_pocket(
         } else {
             Doubt::Close
         };
-        Err(PocketClassifyError::Unsure {
+        Err(PocketClassifyError {
             stickers,
             threshold: options.min_confidence,
             doubt,
@@ -537,6 +529,31 @@ impl Search {
             twists[i] = t;
         }
         h.colours(pieces, &twists)
+    }
+}
+
+impl CubeReading for PocketClassification {
+    const PER_FACE: usize = 4;
+    const OF_CUBE: &'static str = " of the 2x2";
+
+    fn faces(&self) -> &[Face] {
+        &self.facelets.stickers
+    }
+
+    fn colour_names(&self) -> &[usize; 6] {
+        &self.names
+    }
+
+    fn symbols(&self) -> String {
+        PocketClassification::symbols(self)
+    }
+
+    fn confidence(&self) -> Vec<f32> {
+        self.sticker_confidence().to_vec()
+    }
+
+    fn is_solved(&self) -> bool {
+        self.facelets.is_solved()
     }
 }
 

@@ -71,7 +71,7 @@ fn a_sticker_painted_another_colour_is_repaired_or_refused_never_read_as_another
                 assert_eq!(read.facelets, truth, "sticker {n}: read another cube");
                 repaired += 1;
             }
-            Err(PocketClassifyError::Unsure { stickers, .. }) => {
+            Err(PocketClassifyError { stickers, .. }) => {
                 assert!(!stickers.is_empty());
                 refused += 1;
             }
@@ -103,7 +103,7 @@ fn stickers_read_blank_white_but_given_a_hue_are_refused_and_blank_whites_are_re
         refused.to_string().contains("clipped to blank white"),
         "{refused}"
     );
-    let PocketClassifyError::Unsure {
+    let PocketClassifyError {
         stickers, doubt, ..
     } = &refused;
     assert_eq!(*doubt, crate::vision::read::classify::Doubt::Blank);
@@ -121,7 +121,7 @@ fn a_corner_twisted_in_place_is_refused_as_impossible() {
         let mut twisted = readings;
         (twisted[a], twisted[b], twisted[c]) = (readings[c], readings[a], readings[b]);
         match classify_pocket(&twisted, &palette(), &ClassifyOptions::default()) {
-            Err(PocketClassifyError::Unsure { doubt, .. }) => {
+            Err(PocketClassifyError { doubt, .. }) => {
                 assert_eq!(doubt, Doubt::Impossible)
             }
             Ok(read) => panic!("an impossible 2x2 was given as {}", read.symbols()),
