@@ -118,9 +118,46 @@ pub fn exposition() -> String {
     metrics().text()
 }
 
-/// Starts the uptime clock (the daemon calls this as it starts).
-pub(crate) fn daemon_started() {
-    let _ = metrics();
+/// What the daemon may report, named at its start so that every series is exported from then on
+/// (zero where nothing happened yet), as Prometheus recommends: a dashboard and its alerts
+/// work before the first fault.
+pub(crate) struct KnownSeries<'a> {
+    /// How a run may end (`cubed_runs_total`, `cubed_run_duration_seconds`).
+    pub outcomes: &'a [&'a str],
+    /// The phases of a run (`cubed_phase_duration_seconds`).
+    pub phases: &'a [&'a str],
+    /// The robot's firmware actuators (a fault names one by index).
+    pub actuators: usize,
+}
+
+/// Fault kinds that name an actuator, and those that do not (`actuator="none"`).
+const ACTUATOR_FAULTS: [&str; 3] = ["stall", "limit", "home_not_found"];
+const ROBOT_FAULTS: [&str; 3] = ["brown_out", "comms_timeout", "estop_latched"];
+
+/// Starts the uptime clock and exports every series the daemon may report, at zero.
+pub(crate) fn daemon_started(known: &KnownSeries) {
+    let m = metrics();
+    for outcome in known.outcomes {
+        m.runs.with_label_values(&[outcome]);
+        m.run_seconds.with_label_values(&[outcome]);
+    }
+    for phase in known.phases {
+        m.phase_seconds.with_label_values(&[phase]);
+    }
+    for direction in ["to_robot", "from_robot"] {
+        m.crc_errors.with_label_values(&[direction]);
+    }
+    for source in ["request", "robot"] {
+        m.estops.with_label_values(&[source]);
+    }
+    for kind in ACTUATOR_FAULTS {
+        for actuator in 0..known.actuators {
+            m.faults.with_label_values(&[kind, &actuator.to_string()]);
+        }
+    }
+    for kind in ROBOT_FAULTS {
+        m.faults.with_label_values(&[kind, "none"]);
+    }
 }
 
 pub(crate) fn run_started(run: u64) {
@@ -169,16 +206,23 @@ pub(crate) fn crc_error(to_robot: bool) {
     metrics().crc_errors.with_label_values(&[direction]).inc();
 }
 
-pub(crate) fn fault(fault: &firmware_protocol::message::Fault) {
+/// A fault's kind label, and the actuator it names.
+fn fault_labels(fault: &firmware_protocol::message::Fault) -> (&'static str, Option<u8>) {
     use firmware_protocol::message::Fault;
-    let (kind, actuator) = match fault {
-        Fault::Stall { actuator } => ("stall", Some(*actuator)),
-        Fault::Limit { actuator } => ("limit", Some(*actuator)),
-        Fault::HomeNotFound { actuator } => ("home_not_found", Some(*actuator)),
-        Fault::BrownOut => ("brown_out", None),
-        Fault::CommsTimeout => ("comms_timeout", None),
-        Fault::EStopLatched => ("estop_latched", None),
-    };
+    let [stall, limit, home_not_found] = ACTUATOR_FAULTS;
+    let [brown_out, comms_timeout, estop_latched] = ROBOT_FAULTS;
+    match fault {
+        Fault::Stall { actuator } => (stall, Some(*actuator)),
+        Fault::Limit { actuator } => (limit, Some(*actuator)),
+        Fault::HomeNotFound { actuator } => (home_not_found, Some(*actuator)),
+        Fault::BrownOut => (brown_out, None),
+        Fault::CommsTimeout => (comms_timeout, None),
+        Fault::EStopLatched => (estop_latched, None),
+    }
+}
+
+pub(crate) fn fault(fault: &firmware_protocol::message::Fault) {
+    let (kind, actuator) = fault_labels(fault);
     let actuator = actuator.map_or_else(|| "none".to_string(), |a| a.to_string());
     metrics()
         .faults
@@ -256,6 +300,29 @@ mod tests {
             (bucket("0.001"), bucket("0.005"), bucket("+Inf")),
             (Some(0.0), Some(1.0), Some(1.0))
         );
+    }
+
+    #[test]
+    fn every_series_is_exported_at_zero_from_the_start() {
+        let known = KnownSeries {
+            outcomes: &["solved", "estopped"],
+            phases: &["solve"],
+            actuators: 2,
+        };
+        daemon_started(&known);
+        let text = exposition();
+        for series in [
+            "cubed_runs_total{outcome=\"estopped\"}",
+            "cubed_run_duration_seconds_count{outcome=\"solved\"}",
+            "cubed_phase_duration_seconds_count{phase=\"solve\"}",
+            "cubed_estops_total{source=\"robot\"}",
+            "cubed_estops_total{source=\"request\"}",
+            "cubed_link_crc_errors_total{direction=\"from_robot\"}",
+            "cubed_faults_total{actuator=\"1\",kind=\"stall\"}",
+            "cubed_faults_total{actuator=\"none\",kind=\"brown_out\"}",
+        ] {
+            assert!(sample(&text, series).is_some(), "{series}:\n{text}");
+        }
     }
 
     #[test]

@@ -46,6 +46,40 @@ fn a_solved_cube_is_said_to_be_already_solved_and_one_turn_is_one_move() {
     assert_eq!(text.matches(": 1 move\n").count(), 3, "{text}");
 }
 
+/// With a seed the Test Program counts its search budget in nodes: the same lines on a quiet
+/// and on a busy machine (a time budget finds fewer short solutions under load).
+#[test]
+fn a_seeded_test_program_prints_the_same_on_a_busy_machine() {
+    let args = [
+        "test-program",
+        "--tables",
+        "small",
+        "--cubes",
+        "20",
+        "--seed",
+        "4",
+        "--threads",
+        "1",
+    ];
+    let run = || {
+        let out = cubed(&args, None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains("search nodes at most per cube"), "{text}");
+        // Every line but the time taken ("… in 0.42 s").
+        (text.lines())
+            .filter(|l| !l.ends_with(" s"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let quiet = run();
+    let busy = {
+        let _load = crate::common::BusyCores::start(4);
+        run()
+    };
+    assert_eq!(quiet, busy);
+}
+
 #[test]
 fn scramble_is_reproducible_and_valid() {
     let a = scrambles("42", "5");

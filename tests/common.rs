@@ -172,3 +172,37 @@ pub fn setup_for(model: &RobotModel) -> cubed::robot::wiring::RobotSetup {
     let map = cubed::robot::ActuatorMap::new(model).expect("design fits the protocol");
     cubed::robot::wiring::RobotSetup::for_design(model, &map).expect("design is wired")
 }
+
+/// Busy threads on every core while it lives: a machine under load, for a test that the
+/// output does not depend on it.
+pub struct BusyCores {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl BusyCores {
+    pub fn start(threads: usize) -> BusyCores {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..threads)
+            .map(|_| {
+                let stop = std::sync::Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        x = std::hint::black_box(x.wrapping_mul(6364136223846793005) + 1);
+                    }
+                })
+            })
+            .collect();
+        BusyCores { stop, threads }
+    }
+}
+
+impl Drop for BusyCores {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.threads
+            .drain(..)
+            .for_each(|t| t.join().expect("busy thread"));
+    }
+}

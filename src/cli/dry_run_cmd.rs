@@ -35,7 +35,9 @@ pub struct DryRunArgs {
     /// Random cubes to solve, one after another.
     #[arg(long, default_value_t = 3, value_parser = cubed::command_line::counts::at_least_one)]
     pub cubes: usize,
-    /// Seed of the random cubes.
+    /// Seed of the random cubes. The solver's budget (`[solver] budget_ms`) is counted in search
+    /// nodes, not time, so the same seed prints the same solutions on every machine and under
+    /// any load (the daemon, `cubed run`, keeps its wall-time budget).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Faults to inject in the simulator, e.g. unplug-at-move=20,slip-at-turn=5,corrupt=0.001.
@@ -82,6 +84,7 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
     config.data_dir = data_dir;
     config.sim.speed = args.speed;
     config.sim.faults = args.faults.clone();
+    config.solve_budget = config.solve_budget.counted();
     cubed::sim::faults::FaultPlan::parse(&args.faults)
         .map_err(|e| format!("--faults: {}", error_chain(&e)))?;
     if !(args.speed.is_finite() && args.speed >= 0.0) {
@@ -172,6 +175,9 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
             args.speed,
             if args.faults.is_empty() { "none" } else { &args.faults }
         );
+        if let cubed::solver::Budget::Nodes(nodes) = config.solve_budget {
+            say!("solver budget: {nodes} search nodes per solve, so this seed prints the same on any machine");
+        }
         let settings = DryRunSettings {
             cubes: args.cubes,
             seed: args.seed,

@@ -200,7 +200,7 @@ pub fn plan_cube(
         solve_naive(planner, &solver, start, &cube)
     } else {
         let opts = AwareOptions {
-            budget: Duration::from_millis(job.budget_ms),
+            budget: cubed::solver::Budget::Time(Duration::from_millis(job.budget_ms)),
             ..AwareOptions::default()
         };
         solve_for_robot(planner, &solver, start, &cube, &opts).map(|s| s.plan)
@@ -329,7 +329,7 @@ pub fn pocket_plan(
     } else {
         let opts = PocketAwareOptions {
             metric,
-            budget: std::time::Duration::from_millis(job.budget_ms),
+            budget: cubed::solver::Budget::Time(std::time::Duration::from_millis(job.budget_ms)),
             ..PocketAwareOptions::default()
         };
         solve_pocket_for_robot(planner, &solver, start, &facelets, &opts)?

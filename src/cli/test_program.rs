@@ -7,6 +7,7 @@ use cubed::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
 use cubed::error_chain::error_chain;
 use cubed::pocket::program::{self, ProgramFailure, ProgramOutcome};
 use cubed::pocket::Metric;
+use cubed::solver::Budget;
 use cubed::solver::{SearchOptions, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
@@ -25,7 +26,9 @@ pub struct TestProgramArgs {
     /// Random turns per scramble (0 to 1000).
     #[arg(long, default_value_t = 25, value_parser = cubed::command_line::counts::scramble_turns)]
     pub turns: usize,
-    /// Seed for reproducible scrambles (default: from the clock).
+    /// Seed for reproducible scrambles (default: from the clock). With a seed, the search's
+    /// budget is counted in nodes (--budget-ms x 10 000), not time, so the same seed prints the
+    /// same solutions on every machine and under any load.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Also draw whole-cube rotations RC+ RC- RC2 in scrambles.
@@ -60,15 +63,25 @@ pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
     let solver = args.tables.solver();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let scrambles = program::scrambles(&mut rng, args.cubes, args.turns, args.rotations);
+    let budget = Budget::Time(Duration::from_millis(args.budget_ms.unwrap_or(3)));
+    let budget = match args.seed {
+        Some(_) => budget.counted(),
+        None => budget,
+    };
+    let (time, node_budget) = budget.for_search();
     let opts = SearchOptions {
-        budget: Duration::from_millis(args.budget_ms.unwrap_or(3)),
+        budget: time,
+        node_budget,
         target_length: Some(args.target.unwrap_or(20)),
         ..SearchOptions::default()
     };
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let mut report = Report::start(seed, &args, "cube", "cubes", "");
+    let counted = node_budget.map_or(String::new(), |n| {
+        format!(", {n} search nodes at most per cube")
+    });
+    let mut report = Report::start(seed, &args, "cube", "cubes", &counted);
     solve_all(&solver, &scrambles, &opts, threads.max(1), &mut report)?;
     report.finish()
 }

@@ -171,7 +171,11 @@ impl RunningDaemon {
             solve_budget: config.solve_budget,
             cube: RunCube::for_size(config.cube_size).await,
         };
-        crate::metrics::daemon_started();
+        crate::metrics::daemon_started(&crate::metrics::KnownSeries {
+            outcomes: &crate::daemon::history::OUTCOMES,
+            phases: &crate::daemon::run::context::PHASES,
+            actuators: rig.map.configs.len(),
+        });
         for run in &interrupted {
             // Found ended by a crash or power loss: counted now, as the daemon records it.
             crate::metrics::run_finished(run.id, "interrupted");

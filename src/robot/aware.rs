@@ -70,7 +70,11 @@ pub fn solve_for_robot(
     }
     let solving = began.elapsed();
     let planning_began = Instant::now();
-    let chosen = planner.choose(start, shortlist.into_solutions(), opts.planning_budget)?;
+    let chosen = planner.choose(
+        start,
+        shortlist.into_solutions(),
+        opts.budget.time().map(|_| opts.planning_budget),
+    )?;
     let naive_plan = planner.plan_naive(start, &naive)?;
     let (plan, naive_won) = match chosen {
         Some(c) if c.plan.total_ms <= naive_plan.total_ms => (c.plan, false),

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 fn quick() -> AwareOptions {
     AwareOptions {
-        budget: Duration::from_millis(2),
+        budget: crate::solver::Budget::Time(Duration::from_millis(2)),
         full_plans: 1,
         ..AwareOptions::default()
     }
@@ -86,7 +86,7 @@ fn collected_candidates_are_distinct_solutions() {
     let mut all: Vec<Vec<Turn>> = Vec::new();
     // A generous budget, cut short by the callback: no timing dependence under load.
     let opts = AwareOptions {
-        budget: Duration::from_secs(20),
+        budget: crate::solver::Budget::Time(Duration::from_secs(20)),
         ..AwareOptions::default()
     };
     let count = collect(&small_solver(), &cube, &opts, |s| {

@@ -10,16 +10,17 @@
 use super::blocks::{axis_blocks, block_turns};
 use crate::cube::{CubieCube, Face, FaceletCube, Move, Turn};
 use crate::robot::Orientation;
-use crate::solver::{Cancel, Flow, SearchOptions, SolveError, Solver};
+use crate::solver::{Budget, Cancel, Flow, SearchOptions, SolveError, Solver};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 /// How hard to look for a cheap program.
 #[derive(Clone, Debug)]
 pub struct AwareOptions {
-    /// Time the solver may spend finding candidate solutions (rating each by
-    /// [`Planner::estimate`](crate::robot::Planner::estimate) as it comes counts in it).
-    pub budget: Duration,
+    /// What the solver may spend finding candidate solutions (rating each by
+    /// [`Planner::estimate`](crate::robot::Planner::estimate) as it comes counts in a time).
+    /// Counted in nodes, every shortlisted candidate is also planned: the same choice everywhere.
+    pub budget: Budget,
     /// Whole-cube orientations the cube is searched in (1..=24), sharing the budget.
     pub orientations: usize,
     /// Candidates may be this many turns longer than the shortest found so far
@@ -27,7 +28,8 @@ pub struct AwareOptions {
     pub slack: usize,
     /// Candidates (best by estimate) planned in full.
     pub full_plans: usize,
-    /// Time after which no further candidate is planned in full (one always is).
+    /// Time after which no further candidate is planned in full (one always is), under a
+    /// time budget.
     pub planning_budget: Duration,
     /// Ends the search for candidates early (those found so far are planned).
     pub cancel: Cancel,
@@ -36,7 +38,7 @@ pub struct AwareOptions {
 impl Default for AwareOptions {
     fn default() -> Self {
         AwareOptions {
-            budget: Duration::from_millis(300),
+            budget: Budget::Time(Duration::from_millis(300)),
             orientations: 1,
             slack: 0,
             full_plans: 1,
@@ -110,13 +112,13 @@ pub(crate) fn collect(
     mut on_candidate: impl FnMut(Vec<Turn>) -> Flow,
 ) -> Result<usize, SolveError> {
     let began = Instant::now();
-    let budget = opts.budget;
     let count = opts.orientations.clamp(1, 24);
     let mut seen_keys = HashSet::new();
     for (i, orientation) in Orientation::all().take(count).enumerate() {
-        let left = budget.saturating_sub(began.elapsed());
+        let (budget, node_budget) = opts.budget.share(began, i, count).for_search();
         let search = SearchOptions {
-            budget: left / (count - i) as u32,
+            budget,
+            node_budget,
             alternatives: true,
             slack: opts.slack,
             cancel: opts.cancel.clone(),

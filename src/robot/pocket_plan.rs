@@ -9,7 +9,7 @@ use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
 use crate::cube::{Move, Turn};
 use crate::pocket::{Metric, PocketCube, PocketFacelets, PocketSolver};
-use crate::solver::Cancel;
+use crate::solver::{Budget, Cancel};
 use std::time::{Duration, Instant};
 
 /// How hard to look for a quick program.
@@ -20,8 +20,10 @@ pub struct PocketAwareOptions {
     pub solutions: usize,
     /// Ways of performing each kept while stepping through it (by estimate).
     pub beam: usize,
-    /// Time for rating candidates by the planner's estimate.
-    pub budget: Duration,
+    /// Time for rating candidates by the planner's estimate (and for planning the best in
+    /// full); counted in nodes, every optimal solution asked for is rated and every shortlisted
+    /// one planned: the same choice everywhere.
+    pub budget: Budget,
     /// Candidates (best by estimate) planned in full.
     pub full_plans: usize,
     /// Ends the rating early (those rated so far are planned).
@@ -34,7 +36,7 @@ impl Default for PocketAwareOptions {
             metric: Metric::Htm,
             solutions: 24,
             beam: 8,
-            budget: Duration::from_millis(200),
+            budget: Budget::Time(Duration::from_millis(200)),
             full_plans: 4,
             cancel: Cancel::default(),
         }
@@ -71,14 +73,14 @@ pub fn solve_pocket_for_robot(
         for way in ways_to_perform(planner, start, facelets, &solution, opts.beam)? {
             rated.push(way);
         }
-        if began.elapsed() >= opts.budget || opts.cancel.is_cancelled() {
+        if opts.budget.spent(began) || opts.cancel.is_cancelled() {
             break;
         }
     }
     rated.sort_by_key(|(ms, _)| *ms);
     rated.dedup_by(|a, b| a.1 == b.1);
     let shortlist = rated.into_iter().take(opts.full_plans.max(1)).map(|r| r.1);
-    let chosen = planner.choose(start, shortlist, opts.budget)?;
+    let chosen = planner.choose(start, shortlist, opts.budget.time())?;
     let naive = pocket_naive(planner, solver, start, facelets, opts.metric)?;
     Ok(match chosen {
         Some(c) if c.plan.total_ms <= naive.total_ms => c.plan,

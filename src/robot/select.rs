@@ -16,14 +16,14 @@ pub struct Choice {
 }
 
 impl Planner {
-    /// Plans each candidate (until `planning_budget` is spent; at least one is
+    /// Plans each candidate (until `planning_budget`, if any, is spent; at least one is
     /// always planned) and keeps the cheapest program; ties go to fewer face
     /// turns, then to the earlier candidate. `None` when there is no candidate.
     pub fn choose<I>(
         &self,
         start: &RobotState,
         candidates: I,
-        planning_budget: Duration,
+        planning_budget: Option<Duration>,
     ) -> Result<Option<Choice>, PlanError>
     where
         I: IntoIterator<Item = Vec<Turn>>,
@@ -31,7 +31,7 @@ impl Planner {
         let began = Instant::now();
         let mut best: Option<Choice> = None;
         for (index, solution) in candidates.into_iter().enumerate() {
-            if best.is_some() && began.elapsed() >= planning_budget {
+            if best.is_some() && planning_budget.is_some_and(|b| began.elapsed() >= b) {
                 break;
             }
             let plan = self.plan(start, &solution)?;

@@ -175,7 +175,7 @@ fn robot_aware_choice_keeps_the_cheapest_program() {
     let planner = &planners()[0];
     let candidates = vec![turns("U D U2"), turns("R L R2")];
     let choice = planner
-        .choose(&planner.home(), candidates, Duration::from_secs(5))
+        .choose(&planner.home(), candidates, Some(Duration::from_secs(5)))
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -184,7 +184,11 @@ fn robot_aware_choice_keeps_the_cheapest_program() {
     );
     assert_eq!(choice.planned, 2);
     assert!(planner
-        .choose(&planner.home(), Vec::<Vec<Turn>>::new(), Duration::ZERO)
+        .choose(
+            &planner.home(),
+            Vec::<Vec<Turn>>::new(),
+            Some(Duration::ZERO)
+        )
         .unwrap()
         .is_none());
 }

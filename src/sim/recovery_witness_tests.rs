@@ -72,10 +72,10 @@ fn check_both(mechanics: &PhysicsMechanics, what: &str) -> Result<(), String> {
     let known = RecoveryInput::from_positions(&mechanics.map, model, &mechanics.positions());
     for input in [known, RecoveryInput::all_lost(model)] {
         let mut copy = mechanics.clone();
-        recover(&mut copy, &input).map_err(|e| format!("{what}, {input}: {e}"))?;
+        recover(&mut copy, &input).map_err(|e| format!("{what}, {input:?}: {e}"))?;
         let all_jawed = model.grippers.iter().all(|g| g.has_jaw);
         if all_jawed && copy.cube_frame() != mechanics.cube_frame() {
-            return Err(format!("{what}, {input}: a face turned while re-homing"));
+            return Err(format!("{what}, {input:?}: a face turned while re-homing"));
         }
     }
     Ok(())

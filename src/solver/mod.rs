@@ -1,5 +1,6 @@
 //! Solver: the two-phase search over move, symmetry and pruning tables, with an anytime interface. Pure: no I/O.
 
+pub(crate) mod budget;
 pub(crate) mod class_move;
 pub(crate) mod coord;
 pub(crate) mod endings;
@@ -20,6 +21,8 @@ pub(crate) mod turn_order;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use budget::Budget;
+pub use budget::NODES_PER_MS;
 pub use search::Cancel;
 pub use search::Flow;
 pub use search::SearchOptions;

@@ -25,6 +25,32 @@ fn dry_run_solves_every_cube_and_says_so() {
     );
 }
 
+/// The same seed prints the same cubes, solutions and robot times, whatever the machine's load:
+/// the dry run counts the solver's budget in search nodes. The second run shares the cores
+/// with busy threads, which a wall-time budget feels as fewer, longer candidates.
+#[test]
+fn a_seeded_dry_run_prints_the_same_on_a_busy_machine() {
+    let args = [
+        "dry-run", "--cubes", "2", "--seed", "11", "--tables", "small",
+    ];
+    let cube_lines = |out: &std::process::Output| -> Vec<String> {
+        let text = stdout(out);
+        assert!(out.status.success(), "{text}\n{}", stderr(out));
+        let lines: Vec<String> = (text.lines())
+            .filter(|l| l.starts_with("cube ") || l.starts_with("solver budget"))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        lines
+    };
+    let quiet = cube_lines(&cubed(&args, None));
+    let busy = {
+        let _load = crate::common::BusyCores::start(4);
+        cube_lines(&cubed(&args, None))
+    };
+    assert_eq!(quiet, busy);
+}
+
 /// An e-stop from the robot's own button mid-run: the dry run plays the person who releases it
 /// and presses Resume, and the simulator, not the daemon, says the cube ended solved. With no
 /// resumes allowed the interrupted run blocks the next cube, and the dry run fails saying so.

@@ -114,3 +114,58 @@ async fn a_noisy_run_shows_in_the_metrics() {
         .expect("server task")
         .expect("server ends cleanly");
 }
+
+/// A fresh daemon, before any run or fault, exports every series at zero (with HELP), so a
+/// dashboard and its alerts work from the start: each run outcome and its duration, each
+/// phase, both e-stop sources and CRC directions, and each fault kind (those naming an
+/// actuator once per actuator of the configured design).
+#[test]
+fn a_fresh_daemon_exports_every_series_at_zero() {
+    use crate::common::{robot_config, run_daemon, wait_status};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = robot_config(std::path::Path::new("/dev/null"), dir.path());
+    let (mut daemon, http) = run_daemon(&file, dir.path());
+    wait_status(&http, "robot link");
+    let text = ureq::get(&format!("http://{http}/metrics"))
+        .call()
+        .expect("the daemon answers /metrics")
+        .body_mut()
+        .read_to_string()
+        .expect("text");
+    let _ = daemon.kill();
+    let _ = daemon.wait();
+    let zero = |series: &str| {
+        let found = text
+            .lines()
+            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '));
+        assert_eq!(found, Some("0"), "{series}:\n{text}");
+    };
+    for outcome in ["solved", "refused", "failed", "stopped", "estopped"] {
+        zero(&format!("cubed_runs_total{{outcome=\"{outcome}\"}}"));
+        zero(&format!(
+            "cubed_run_duration_seconds_count{{outcome=\"{outcome}\"}}"
+        ));
+    }
+    for phase in ["scan", "classify", "solve", "execute"] {
+        zero(&format!(
+            "cubed_phase_duration_seconds_count{{phase=\"{phase}\"}}"
+        ));
+    }
+    zero("cubed_estops_total{source=\"request\"}");
+    zero("cubed_estops_total{source=\"robot\"}");
+    zero("cubed_link_crc_errors_total{direction=\"to_robot\"}");
+    let design = cubed::robot::shipped_design("four-arm").expect("shipped design");
+    let actuators = cubed::robot::ActuatorMap::new(&design)
+        .expect("fits")
+        .configs
+        .len();
+    for actuator in 0..actuators {
+        zero(&format!(
+            "cubed_faults_total{{actuator=\"{actuator}\",kind=\"stall\"}}"
+        ));
+    }
+    zero("cubed_faults_total{actuator=\"none\",kind=\"brown_out\"}");
+    let families = text.lines().filter(|l| l.starts_with("# TYPE ")).count();
+    let helped = text.lines().filter(|l| l.starts_with("# HELP ")).count();
+    assert_eq!((families, helped), (11, 11), "{text}");
+}

@@ -39,7 +39,7 @@ pub fn config(dir: &Path, faults: &str, speed: f64) -> DaemonConfig {
     config.data_dir = dir.to_path_buf();
     config.sim.faults = faults.to_string();
     config.sim.speed = speed;
-    config.solve_budget = Duration::from_millis(50);
+    config.solve_budget = cubed::solver::Budget::Time(Duration::from_millis(50));
     config
 }
 

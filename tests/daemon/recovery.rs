@@ -255,7 +255,10 @@ const PHASES: [(&str, InPhase, bool); 4] = [
 /// solution for the robot): with a budget of a second an e-stop lands inside it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_emergency_stop_while_homing_photographing_solving_or_verifying_is_resumed_to_solved() {
-    let rig = on_the_web_with(|c| c.solve_budget = std::time::Duration::from_secs(1)).await;
+    let rig = on_the_web_with(|c| {
+        c.solve_budget = cubed::solver::Budget::Time(std::time::Duration::from_secs(1))
+    })
+    .await;
     let (daemon, web) = (&rig.daemon, rig.web);
     let sim = daemon.sim.clone().expect("sim");
     // The first run homes the robot; an e-stopped run re-homes when it is resumed.
@@ -410,7 +413,7 @@ async fn calibration_works_on_the_simulator_and_a_start_after_a_refused_one_solv
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stop_or_an_emergency_stop_while_solving_ends_the_run_without_waiting_for_the_solver() {
     let budget = std::time::Duration::from_secs(60);
-    let rig = on_the_web_with(|c| c.solve_budget = budget).await;
+    let rig = on_the_web_with(|c| c.solve_budget = cubed::solver::Budget::Time(budget)).await;
     let daemon = &rig.daemon;
     let sim = daemon.sim.clone().expect("sim");
     for (i, emergency) in [true, false].into_iter().enumerate() {

@@ -78,7 +78,7 @@ pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
     let setup = built.elapsed();
     let solver = args.tables.solver();
     let opts = AwareOptions {
-        budget: Duration::from_millis(args.budget_ms),
+        budget: cubed::solver::Budget::Time(Duration::from_millis(args.budget_ms)),
         orientations: args.orientations,
         full_plans: args.full_plans,
         slack: args.slack,

@@ -83,7 +83,7 @@ fn recover_and_solve(
             tally.machine_ms += ms;
         }
         Err(e) => {
-            tally.first_failure.get_or_insert(format!("{input}: {e}"));
+            tally.first_failure.get_or_insert(format!("{input:?}: {e}"));
             return Ok(());
         }
     }

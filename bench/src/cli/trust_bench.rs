@@ -144,7 +144,7 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
         let planner = Planner::new(model.clone());
         let start = planner.home();
         let opts = AwareOptions {
-            budget: Duration::from_millis(args.budget_ms),
+            budget: cubed::solver::Budget::Time(Duration::from_millis(args.budget_ms)),
             ..AwareOptions::default()
         };
         let mut rng = ChaCha8Rng::seed_from_u64(args.sweep.seed);

@@ -71,7 +71,9 @@ pub struct DaemonConfig {
     pub min_confidence: f32,
     /// Rounds of re-capturing unsure faces before refusing.
     pub recaptures: u32,
-    pub solve_budget: Duration,
+    /// `[solver] budget_ms` as time; a dry run counts it in search nodes, for the same
+    /// solutions on every machine.
+    pub solve_budget: crate::solver::Budget,
     /// Solves per run: the first plus re-solves after a failed verification.
     pub max_solves: u32,
     /// `[run] cube_size`: 3, or 2 for the pocket cube.
@@ -361,7 +363,7 @@ impl Validator<'_> {
             palette: self.path("vision", "palette", &raw.vision.palette)?,
             min_confidence,
             recaptures,
-            solve_budget: Duration::from_millis(budget_ms),
+            solve_budget: crate::solver::Budget::Time(Duration::from_millis(budget_ms)),
             max_solves,
             cube_size,
             bind,

@@ -13,6 +13,7 @@ mod store;
 mod tests;
 
 pub use error::HistoryError;
+pub(crate) use error::OUTCOMES;
 pub(crate) use interruptions::{turns_made, WaitingRun};
 pub use retention::Pruned;
 pub use store::History;

@@ -74,7 +74,8 @@ impl Rig {
         let input = self.recovery_input().await;
         let plan = plan_recovery(&self.model, &input)?;
         tracing::info!(
-            "re-homing from {input}: {}",
+            "re-homing ({}): {}",
+            input.describe(&self.model),
             plan.describe(&self.model).join("; ")
         );
         self.plan_motion(opening_ms(&self.model, &plan));

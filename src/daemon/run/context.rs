@@ -8,7 +8,7 @@ use crate::daemon::rig::Rig;
 use crate::daemon::run::abort::AbortFlag;
 use crate::error_chain::error_chain;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// Settings of a run, from the config.
 #[derive(Clone, Debug)]
@@ -16,7 +16,7 @@ pub(crate) struct RunSettings {
     pub min_confidence: f32,
     pub recaptures: u32,
     pub max_solves: u32,
-    pub solve_budget: Duration,
+    pub solve_budget: crate::solver::Budget,
     /// A 3x3, or a 2x2 with its solver.
     pub cube: RunCube,
 }
@@ -44,6 +44,9 @@ pub(crate) fn unix_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// The phases of a run that are timed (the history's phase rows, the metrics' `phase` label).
+pub(crate) const PHASES: [&str; 4] = ["scan", "classify", "solve", "execute"];
+
 /// A phase being timed for the history.
 pub(crate) struct Phase {
     name: &'static str,
@@ -54,6 +57,7 @@ pub(crate) struct Phase {
 
 impl Phase {
     pub(crate) fn begin(name: &'static str, attempt: u32) -> Phase {
+        debug_assert!(PHASES.contains(&name), "{name} is listed in PHASES");
         Phase {
             name,
             attempt,

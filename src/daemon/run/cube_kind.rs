@@ -6,7 +6,7 @@ use crate::pocket::stickers::STICKERS as POCKET_STICKERS;
 use crate::pocket::{Metric, PocketFacelets, PocketSolver};
 use crate::robot::pocket_plan::{solve_pocket_for_robot, PocketAwareOptions};
 use crate::robot::{solve_for_robot, AwareError, AwareOptions, Plan, Planner, RobotState};
-use crate::solver::{Cancel, Solver};
+use crate::solver::{Budget, Cancel, Solver};
 use crate::vision::grid::face_grid::FaceGrid;
 use crate::vision::grid::pocket_sample::read_pocket_photos_and_grids;
 use crate::vision::grid::sample::SampleOptions;
@@ -18,7 +18,6 @@ use crate::vision::read::reading::{CubeReading, Unsure};
 use crate::vision::read::turned::{settle_tops, settled_words};
 use crate::vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The parts of a run that depend on the cube's size.
 pub(crate) trait CubeKind: Clone + Send + 'static {
@@ -82,7 +81,7 @@ pub(crate) trait CubeKind: Clone + Send + 'static {
         planner: &Planner,
         start: &RobotState,
         seen: &Self::Seen,
-        budget: Duration,
+        budget: Budget,
         cancel: Cancel,
     ) -> Result<Plan, RunError>;
 }
@@ -151,7 +150,7 @@ impl CubeKind for Three {
         planner: &Planner,
         start: &RobotState,
         seen: &Classification,
-        budget: Duration,
+        budget: Budget,
         cancel: Cancel,
     ) -> Result<Plan, RunError> {
         let options = AwareOptions {
@@ -206,7 +205,7 @@ impl CubeKind for Pocket {
         planner: &Planner,
         start: &RobotState,
         seen: &PocketClassification,
-        budget: Duration,
+        budget: Budget,
         cancel: Cancel,
     ) -> Result<Plan, RunError> {
         let options = PocketAwareOptions {

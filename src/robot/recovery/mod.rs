@@ -246,12 +246,25 @@ impl RecoveryPlan {
     }
 }
 
-impl std::fmt::Display for RecoveryInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let known: Vec<String> = (self.rotations.iter())
-            .map(|r| r.map_or("?".to_string(), |p| p.to_string()))
-            .collect();
-        write!(f, "rotations [{}]", known.join(", "))
+impl RecoveryInput {
+    /// What the host knows, in words, grippers named as in the design: whose rotation is lost
+    /// and whether a cube may be held ("the rotation of 'U', 'R' lost; a cube may be held").
+    pub fn describe(&self, model: &RobotModel) -> String {
+        let lost = (self.rotations.iter().enumerate())
+            .filter(|(_, r)| r.is_none())
+            .fold(0u16, |mask, (g, _)| mask | (1 << g));
+        let rotations = match lost {
+            0 => "every gripper's rotation known".to_string(),
+            lost if lost == all(self.rotations.len()) => {
+                "every gripper's rotation lost".to_string()
+            }
+            lost => format!("the rotation of {} lost", names(model, lost)),
+        };
+        let held = match self.cube_held {
+            true => "a cube may be held",
+            false => "no cube held",
+        };
+        format!("{rotations}; {held}")
     }
 }
 

@@ -56,7 +56,7 @@ fn every_plan_homes_every_actuator() {
             },
         ] {
             let plan = plan_recovery(&model, &input).expect("plans");
-            assert_eq!(homes(&plan, &map), map.home_mask(), "{name}: {input}");
+            assert_eq!(homes(&plan, &map), map.home_mask(), "{name}: {input:?}");
         }
     }
 }
@@ -125,4 +125,28 @@ fn a_design_that_needs_every_gripper_to_hold_cannot_reopen_and_says_which() {
             .all(|n| words.contains(n)),
         "{words}"
     );
+}
+
+#[test]
+fn what_the_host_knows_is_said_in_words_naming_the_grippers() {
+    let model = shipped("four-arm");
+    let names: Vec<String> = model
+        .grippers
+        .iter()
+        .map(|g| format!("'{}'", g.name))
+        .collect();
+    let mut input = RecoveryInput::all_lost(&model);
+    assert_eq!(
+        input.describe(&model),
+        "every gripper's rotation lost; a cube may be held"
+    );
+    input.rotations = vec![Some(0); model.grippers.len()];
+    input.rotations[1] = None;
+    input.cube_held = false;
+    let said = input.describe(&model);
+    assert_eq!(
+        said,
+        format!("the rotation of {} lost; no cube held", names[1])
+    );
+    assert!(!said.contains('?'), "{said}");
 }

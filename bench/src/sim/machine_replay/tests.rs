@@ -28,7 +28,7 @@ fn planner(name: &str) -> Planner {
 
 fn quick() -> PocketAwareOptions {
     PocketAwareOptions {
-        budget: std::time::Duration::from_millis(60),
+        budget: cubed::solver::Budget::Time(std::time::Duration::from_millis(60)),
         ..PocketAwareOptions::default()
     }
 }
