@@ -98,7 +98,7 @@ pub struct RecentLog(Arc<std::sync::Mutex<std::collections::VecDeque<DaemonEvent
 
 impl RecentLog {
     /// Lines kept (the page shows as many).
-    pub const KEPT: usize = 8;
+    pub const KEPT: usize = 24;
 
     /// Keeps `line` (a log line or a run's end), dropping the oldest beyond [`RecentLog::KEPT`].
     pub fn keep(&self, line: DaemonEvent) {

@@ -164,6 +164,10 @@ impl RunningDaemon {
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
         let board = StatusBoard::new(&inbox);
+        if let Some(w) = &waiting {
+            // Said in the log too: the status alone would leave no line of it.
+            board.log(still_waiting(w).1);
+        }
         let settings = RunSettings {
             min_confidence: config.min_confidence,
             recaptures: config.recaptures,

@@ -90,6 +90,12 @@ fn a_run_waiting_after_an_e_stop_still_waits_after_a_restart_and_resume_finishes
             "{}",
             status.message
         );
+        // The log says so too (the page opened now shows it, as does the daemon's own log).
+        let logged = daemon.handle.recent_log().into_iter().any(|line| {
+            matches!(line, cubed::daemon::DaemonEvent::Log { message, .. }
+                if message.contains(&format!("run {run} was interrupted before the daemon restarted")))
+        });
+        assert!(logged, "{:?}", daemon.handle.recent_log());
         let refused = daemon.handle.start(StartSource::Web).await;
         assert!(
             refused

@@ -641,3 +641,54 @@ async fn a_run_after_the_drivers_went_off_while_idle_homes_the_robot_first() {
     );
     daemon.shutdown().await;
 }
+
+/// The page's Log tells the run as it goes (read, solution, executing, executed, verifying,
+/// solved), and the first ETA is the planned robot time at the simulator's speed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_tells_the_run_and_the_first_eta_follows_the_simulators_speed() {
+    use cubed::daemon::DaemonEvent;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 4.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(23));
+    let mut events = daemon.handle.subscribe();
+    // Read as the run goes (the channel keeps only the latest events for a slow reader).
+    let told = tokio::spawn(async move {
+        let (mut lines, mut first_eta) = (Vec::new(), None);
+        loop {
+            match events.recv().await {
+                Ok(DaemonEvent::Log { message, .. }) => lines.push(message),
+                Ok(DaemonEvent::Status(s)) => {
+                    let start = s.progress.filter(|p| p.moves_done == 0);
+                    first_eta = first_eta.or(start.map(|p| p.eta_ms));
+                }
+                Ok(DaemonEvent::RunFinished { .. }) => return (lines, first_eta),
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(_) => return (lines, first_eta),
+            }
+        }
+    });
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    let (lines, first_eta) = told.await.expect("events read");
+    let told = [
+        "read the 3x3: ",
+        "solution: ",
+        "executed ",
+        "verifying: ",
+        "the camera sees the 3x3 solved",
+    ];
+    let mut at = 0;
+    for words in told {
+        let found = lines[at..].iter().position(|l| l.contains(words));
+        assert!(found.is_some(), "{words:?} after line {at}: {lines:#?}");
+        at += found.unwrap_or(0) + 1;
+    }
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let planned = f64::from(detail.solutions[0].planned_ms);
+    let eta = first_eta.expect("a first ETA") as f64;
+    assert!(
+        (eta - planned / 4.0).abs() <= 1.0,
+        "ETA {eta} ms, planned {planned} ms"
+    );
+}

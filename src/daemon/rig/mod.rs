@@ -147,6 +147,9 @@ pub(crate) struct Rig {
     /// firmware holds latched from before (see [`LinkSettings::clear_latched`]).
     clear_at_connect: bool,
     pub sim: Option<SimRig>,
+    /// Wall-clock time per planned millisecond of robot time: 1 on a real robot, 1/speed on
+    /// the simulator (0 when it runs as fast as the host acknowledges). A run's first ETA.
+    pub pace: f64,
     /// Planned robot time of every motion streamed so far, ms (to compare with the robot's own).
     pub planned_motion_ms: Arc<std::sync::atomic::AtomicU64>,
 }
@@ -278,6 +281,11 @@ impl Rig {
             next_move_id: 1,
             clear_at_connect: false,
             sim,
+            pace: match config.port {
+                PortChoice::Sim if config.sim.speed > 0.0 => 1.0 / config.sim.speed,
+                PortChoice::Sim => 0.0,
+                PortChoice::Serial(_) => 1.0,
+            },
             planned_motion_ms: Arc::default(),
         })
     }

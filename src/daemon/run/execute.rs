@@ -44,7 +44,13 @@ pub(crate) async fn execute(
 ) -> Result<u32, RunError> {
     let phase = Phase::begin("execute", attempt);
     let solution = record_solution(ctx, &executable.plan, attempt);
-    show_start(&ctx.board, executable, solution);
+    ctx.board.log(format!(
+        "run {}: solution: {solution} ({} face turns, {:.1} s of robot time); executing it",
+        ctx.run,
+        executable.total_turns(),
+        executable.total_ms() as f64 / 1000.0
+    ));
+    show_start(&ctx.board, executable, solution, ctx.rig.pace);
     ctx.rig.plan_motion(executable.total_ms());
     let groups: Vec<MotionGroup> = executable.encoded.groups.iter().map(|(_, g)| *g).collect();
     let mut progress = ProgressReport::new(ctx, executable);
@@ -57,7 +63,7 @@ pub(crate) async fn execute(
             |done, event| progress.on_event(done, event),
         )
         .await;
-    let (last_step, ran) = (progress.last_step, progress.ran);
+    let (last_step, ran, progress_began) = (progress.last_step, progress.ran, progress.began);
     let turns_done = last_step.map_or(0, |s| executable.after[s].turns);
     crate::metrics::moves_executed(turns_done as u32);
     ctx.rig.advance(&executable.encoded, ran);
@@ -65,6 +71,11 @@ pub(crate) async fn execute(
     phase.end(ctx);
     match result {
         Ok(_) => {
+            ctx.board.log(format!(
+                "run {}: executed {turns_done} face turns in {:.1} s",
+                ctx.run,
+                progress_began.elapsed().as_secs_f64()
+            ));
             ctx.rig.robot_state = Some(executable.plan.end);
             Ok(turns_done as u32)
         }
@@ -110,8 +121,9 @@ fn record_solution(ctx: &RunContext, plan: &Plan, attempt: u32) -> String {
     text
 }
 
-/// Shows "move 0 of N" with the solution and the planned time as the first ETA.
-fn show_start(board: &StatusBoard, executable: &Executable, solution: String) {
+/// Shows "move 0 of N" with the solution and the planned time, at the robot's `pace`, as the
+/// first ETA.
+fn show_start(board: &StatusBoard, executable: &Executable, solution: String, pace: f64) {
     let (total_turns, total_ms) = (executable.total_turns(), executable.total_ms());
     board.update(|s| {
         s.state = DaemonState::Executing;
@@ -123,7 +135,7 @@ fn show_start(board: &StatusBoard, executable: &Executable, solution: String) {
             commands_done: 0,
             commands: executable.encoded.groups.len(),
             elapsed_ms: 0,
-            eta_ms: total_ms,
+            eta_ms: (total_ms as f64 * pace) as u64,
         });
     });
 }

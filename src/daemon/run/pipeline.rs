@@ -106,6 +106,12 @@ async fn stages<K: CubeKind>(
     ctx.verifying = false;
     let photos = scan(ctx, first, &Face::ALL).await?;
     let mut seen = classify(ctx, &kind, first, photos).await?;
+    ctx.board.log(format!(
+        "run {}: read the {}: {}",
+        ctx.run,
+        K::NAME,
+        seen.symbols()
+    ));
     let mut moves = 0;
     if seen.is_solved() {
         return Ok(match first {
@@ -121,9 +127,19 @@ async fn stages<K: CubeKind>(
         let turned = execute(ctx, &executable, attempt).await?;
         moves += turned;
         ctx.verifying = true;
+        ctx.board.log(format!(
+            "run {}: verifying: photographing the {} again",
+            ctx.run,
+            K::NAME
+        ));
         let photos = scan(ctx, attempt, &Face::ALL).await?;
         seen = classify(ctx, &kind, attempt, photos).await?;
         if seen.is_solved() {
+            ctx.board.log(format!(
+                "run {}: the camera sees the {} solved",
+                ctx.run,
+                K::NAME
+            ));
             return Ok(Outcome::Solved { moves });
         }
         if seen.symbols() == before {

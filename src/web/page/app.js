@@ -333,7 +333,7 @@ function log(message, atMs) {
   const list = $('log');
   const when = atMs ? new Date(atMs) : new Date();
   list.insertBefore(el('li', '', when.toLocaleTimeString() + '  ' + message), list.firstChild);
-  while (list.childElementCount > 8) list.removeChild(list.lastChild);
+  while (list.childElementCount > 24) list.removeChild(list.lastChild);
 }
 
 let backoff = 500;
