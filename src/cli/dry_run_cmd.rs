@@ -232,10 +232,9 @@ fn print_cube(index: usize, r: &CubeResult) -> bool {
     let said = say!(
         "cube {index} (run {}): {}, {}, {}, {}; planned {:.1} s, simulated {:.1} s; link losses {}{}",
         r.run,
-        match (r.verified, r.outcome.as_str()) {
-            (true, _) => "solved (verified)",
-            (false, "estopped") => "e-stopped",
-            (false, outcome) => outcome,
+        match r.verified {
+            true => "solved (verified)",
+            false => cubed::daemon::outcome_in_words(&r.outcome),
         },
         count(r.moves, "move", "moves"),
         count(r.solves, "solve", "solves"),

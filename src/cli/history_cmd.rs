@@ -3,7 +3,7 @@
 
 use super::daemon_cmds::{address_and_token, reachable, ControlArgs};
 use clap::Args;
-use cubed::daemon::{RunDetail, RunSummary};
+use cubed::daemon::{outcome_in_words, RunDetail, RunSummary};
 use cubed::error_chain::error_chain;
 use cubed::web::client;
 use std::process::ExitCode;
@@ -75,22 +75,90 @@ fn list_text(runs: &[RunSummary]) -> String {
     if runs.is_empty() {
         return "no runs yet".to_string();
     }
-    let mut lines = vec![
-        "run  started                        source  cube  outcome          moves  why".to_string(),
-    ];
-    for r in runs {
-        lines.push(format!(
-            "{:<4} {:<30} {:<7} {:<5} {:<16} {:>5}  {}",
-            r.id,
+    let header = [
+        "run", "started", "source", "cube", "outcome", "moves", "why",
+    ]
+    .map(String::from);
+    let rows = runs.iter().map(|r| {
+        [
+            r.id.to_string(),
             when(r.started_ms),
-            r.source,
-            r.cube.as_deref().unwrap_or("-"),
-            r.outcome.as_deref().unwrap_or("running"),
+            r.source.clone(),
+            r.cube.clone().unwrap_or_else(|| "-".into()),
+            r.outcome
+                .as_deref()
+                .map_or("running", outcome_in_words)
+                .to_string(),
             r.moves.map_or("-".to_string(), |m| m.to_string()),
             shortened(r.error.as_deref().unwrap_or(""), 100),
-        ));
+        ]
+    });
+    aligned(std::iter::once(header).chain(rows).collect())
+}
+
+/// Rows as columns as wide as their widest cell (the last one left as it is), two spaces apart.
+fn aligned<const N: usize>(rows: Vec<[String; N]>) -> String {
+    let width = |c: usize| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..N).map(width).collect();
+    let line = |row: &[String; N]| {
+        let cells: Vec<String> = (row.iter().zip(&widths).enumerate())
+            .map(|(c, (cell, &w))| match c + 1 == N {
+                true => cell.clone(),
+                false => format!("{cell:<w$}"),
+            })
+            .collect();
+        cells.join("  ").trim_end().to_string()
+    };
+    rows.iter().map(line).collect::<Vec<_>>().join("\n")
+}
+
+/// What a person calls each round of a run: the scans before solving "scan 1", "scan 2" (a
+/// fresh one after each resumption), each solution "solve N" and the scan that checked it
+/// "check N".
+struct Rounds {
+    /// The rounds (`attempt`) that have a solution, in order.
+    solved: Vec<u32>,
+    /// The rounds whose scan came before any solution of theirs, in order.
+    scanned: Vec<u32>,
+}
+
+impl Rounds {
+    fn of(d: &RunDetail) -> Rounds {
+        let mut solved: Vec<u32> = d.solutions.iter().map(|s| s.attempt).collect();
+        solved.sort_unstable();
+        let mut scanned: Vec<u32> = (d.scans.iter().map(|s| s.attempt))
+            .filter(|a| !solved.contains(a))
+            .collect();
+        scanned.sort_unstable();
+        scanned.dedup();
+        Rounds { solved, scanned }
     }
-    lines.join("\n")
+
+    fn solve(&self, attempt: u32) -> String {
+        match self.solved.iter().position(|&a| a == attempt) {
+            Some(i) => format!("solve {}", i + 1),
+            None => format!("round {attempt}"),
+        }
+    }
+
+    /// A scan, or a phase of one (photographing, reading).
+    fn scan(&self, attempt: u32) -> String {
+        if let Some(i) = self.solved.iter().position(|&a| a == attempt) {
+            return format!("check {}", i + 1);
+        }
+        match self.scanned.iter().position(|&a| a == attempt) {
+            Some(i) => format!("scan {}", i + 1),
+            None => format!("round {attempt}"),
+        }
+    }
+
+    /// A timed phase: "scan" and "classify" belong to a scan or a check, the others to a solve.
+    fn step(&self, name: &str, attempt: u32) -> String {
+        match name {
+            "scan" | "classify" => self.scan(attempt),
+            _ => self.solve(attempt),
+        }
+    }
 }
 
 /// One run's record in words; its photos as whole URLs on the daemon at `served_at`
@@ -100,7 +168,7 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
     let mut lines = vec![format!(
         "run {}: {} ({}{}), started {}{}",
         s.id,
-        s.outcome.as_deref().unwrap_or("running"),
+        s.outcome.as_deref().map_or("running", outcome_in_words),
         s.source,
         s.cube
             .as_deref()
@@ -132,6 +200,14 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
             i.advice
         ));
     }
+    let rounds = Rounds::of(d);
+    lines.push(
+        "(scan N: photographed before solving; solve N: a solution run by the robot; check N: \
+         the scan that verified it)"
+            .to_string(),
+    );
+    // Each round's solution, then the scan that checked it.
+    let mut told: Vec<(u32, u8, Vec<String>)> = Vec::new();
     for scan in &d.scans {
         let read = match (&scan.facelets, &scan.error) {
             (Some(f), None) => f.clone(),
@@ -142,11 +218,24 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
         let photos: Vec<String> = (scan.images.iter())
             .map(|p| format!("{served_at}{}", p.url))
             .collect();
-        lines.push(format!("scan (round {}): {read}", scan.attempt));
+        let mut scan_lines = vec![format!("{}: {read}", rounds.scan(scan.attempt))];
         if !photos.is_empty() {
-            lines.push(format!("  photos: {}", photos.join(" ")));
+            scan_lines.push(format!("  photos: {}", photos.join(" ")));
         }
+        told.push((scan.attempt, 1, scan_lines));
     }
+    for sol in &d.solutions {
+        let line = format!(
+            "{}: {} ({} moves, planned {:.1} s)",
+            rounds.solve(sol.attempt),
+            sol.solution,
+            sol.moves,
+            f64::from(sol.planned_ms) / 1000.0,
+        );
+        told.push((sol.attempt, 0, vec![line]));
+    }
+    told.sort_by_key(|(attempt, order, _)| (*attempt, *order));
+    lines.extend(told.into_iter().flat_map(|(_, _, l)| l));
     if let Some(p) = &d.photos_pruned {
         lines.push(format!(
             "photos: {} removed {} to keep the history within [history] keep_runs and \
@@ -155,17 +244,11 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
             when(p.at_ms)
         ));
     }
-    for sol in &d.solutions {
-        lines.push(format!(
-            "solution (round {}, {} moves, planned {:.1} s): {}",
-            sol.attempt,
-            sol.moves,
-            f64::from(sol.planned_ms) / 1000.0,
-            sol.solution
-        ));
-    }
     let steps: Vec<String> = (d.steps.iter())
-        .map(|t| format!("{} {} {:.1} s", t.name, t.attempt, t.ms / 1000.0))
+        .map(|t| {
+            let round = rounds.step(&t.name, t.attempt);
+            format!("{} ({round}) {:.1} s", t.name, t.ms / 1000.0)
+        })
         .collect();
     if !steps.is_empty() {
         lines.push(format!("steps: {}", steps.join(", ")));
@@ -253,5 +336,69 @@ mod tests {
         assert!(lines[1].ends_with("not resumed"), "{text}");
         assert!(lines[2].contains("to a restarted firmware"), "{text}");
         assert!(lines[3].contains("waiting: Resume"), "{text}");
+    }
+
+    /// Rounds are numbered as a person reads them: the scan before solving, each solution and
+    /// the scan that checked it, and a fresh scan after a resumption, in the order they came.
+    #[test]
+    fn rounds_are_numbered_scan_solve_check_in_order() {
+        use cubed::daemon::{ScanRecord, SolutionRecord};
+        let scan = |attempt| ScanRecord {
+            attempt,
+            facelets: Some(format!("seen in round {attempt}")),
+            error: None,
+            images: Vec::new(),
+            readings: Vec::new(),
+            confidence: Vec::new(),
+        };
+        let solution = |attempt| SolutionRecord {
+            attempt,
+            solution: format!("R{attempt}"),
+            moves: 1,
+            program: serde_json::Value::Null,
+            planned_ms: 1000,
+        };
+        let mut detail = finished_run(None);
+        // Scan, solve, check; then an interruption and a fresh scan, solve, check.
+        detail.scans = vec![scan(0), scan(1), scan(2), scan(3)];
+        detail.solutions = vec![solution(3), solution(1)];
+        let text = run_text(&detail, "http://127.0.0.1:8080");
+        let told: Vec<&str> = (text.lines())
+            .filter_map(|l| l.split_once(": ").map(|(name, _)| name))
+            .filter(|name| {
+                ["scan", "solve", "check"]
+                    .iter()
+                    .any(|w| name.starts_with(w))
+            })
+            .collect();
+        assert_eq!(
+            told,
+            ["scan 1", "solve 1", "check 1", "scan 2", "solve 2", "check 2"],
+            "{text}"
+        );
+        assert!(text.contains("check 1: seen in round 1"), "{text}");
+    }
+
+    /// A source as long as "calibration" keeps the columns in line.
+    #[test]
+    fn the_run_list_keeps_its_columns_whatever_the_source() {
+        let run = |source: &str, outcome: &str| RunSummary {
+            source: source.into(),
+            outcome: Some(outcome.into()),
+            ..finished_run(None).summary
+        };
+        let text = list_text(&[run("calibration", "calibrated"), run("web", "estopped")]);
+        let lines: Vec<&str> = text.lines().collect();
+        let column = |line: &str, word: &str| line.find(word);
+        assert_eq!(
+            column(lines[1], "calibrated"),
+            column(lines[2], "e-stopped"),
+            "{text}"
+        );
+        assert_eq!(
+            column(lines[0], "outcome"),
+            column(lines[1], "calibrated"),
+            "{text}"
+        );
     }
 }

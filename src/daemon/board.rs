@@ -62,10 +62,16 @@ impl StatusBoard {
 
     /// A run task has ended. The metrics count the run only when it is over: a run waiting
     /// for a person is counted when it is resumed to its end, or abandoned.
+    /// A run that waits is not finished: the log says so instead.
     pub(crate) fn finished(&self, run: u64, outcome: &str, over: bool) {
-        if over {
-            crate::metrics::run_finished(run, outcome);
+        if !over {
+            let words = crate::daemon::docs::outcome_in_words(outcome);
+            self.log(format!(
+                "run {run} {words}: it waits for you (Resume goes on with it, Reset abandons it)"
+            ));
+            return;
         }
+        crate::metrics::run_finished(run, outcome);
         let event = DaemonEvent::RunFinished {
             run,
             outcome: outcome.to_string(),

@@ -20,9 +20,10 @@ pub use api::Refusal;
 pub use api::RefusalKind;
 pub(crate) use api::Request;
 pub use data_lock::DataLockError;
+pub use docs::outcome_in_words;
 pub use docs::{
     DaemonEvent, DaemonState, InterruptionRecord, LinkDoc, LinkState, PhotosPruned, RunDetail,
-    RunSummary, ScanRecord, StartSource, StatusDoc,
+    RunSummary, ScanRecord, SolutionRecord, StartSource, StatusDoc,
 };
 pub use history::History;
 pub use history::HistoryError;

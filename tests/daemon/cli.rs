@@ -310,7 +310,7 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
         "{rows:?}"
     );
     assert!(
-        rows[1].contains("solved") && rows[0].contains("estop"),
+        rows[1].contains("solved") && rows[0].contains("e-stopped"),
         "{rows:?}"
     );
     let first = cubed(&["history", "1", "--http", &http], None);
@@ -319,8 +319,9 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     let photo = format!("http://{http}/api/runs/1/images/0/U");
     for words in [
         "run 1: solved",
-        "scan (round 0): ",
-        "solution (round 1, ",
+        "scan 1: ",
+        "solve 1: ",
+        "check 1: ",
         &photo,
     ] {
         assert!(record.contains(words), "{words}: {record}");

@@ -78,6 +78,17 @@ fn a_run_waiting_after_an_e_stop_still_waits_after_a_restart_and_resume_finishes
             s.message.contains("press Resume")
         })
         .await;
+        // The run waits: the log says so in words, and does not call it finished.
+        let recent = daemon.handle.recent_log();
+        let said = |words: &str| {
+            recent.iter().any(|line| {
+                matches!(line, cubed::daemon::DaemonEvent::Log { message, .. } if message.contains(words))
+            })
+        };
+        assert!(said(&format!("run {run} e-stopped: it waits for you")), "{recent:?}");
+        let announced_finished = (recent.iter())
+            .any(|l| matches!(l, cubed::daemon::DaemonEvent::RunFinished { run: r, .. } if *r == run));
+        assert!(!announced_finished, "{recent:?}");
         let cube = sim.cube();
         daemon.shutdown().await;
 

@@ -427,9 +427,15 @@ impl Service {
             // Start is refused until it is reset.
             message.push_str("; the emergency stop pressed meanwhile is still latched: reset it first (`cubed reset`, or the page's Reset)");
         }
-        self.board.set(state, message);
         let over = outcome.waiting().is_none();
-        self.board.finished(active.id, outcome.name(), over);
+        if !over {
+            // Said before the status, which a watcher may take as the end of the story.
+            self.board.finished(active.id, outcome.name(), over);
+        }
+        self.board.set(state, message);
+        if over {
+            self.board.finished(active.id, outcome.name(), over);
+        }
         if let Some(reply) = active.calibration_reply.take() {
             let answer = calibration.ok_or_else(|| {
                 Refusal::conflict(outcome.message(active.id, failed_write.as_deref()))
