@@ -11,7 +11,10 @@ fn main() -> ExitCode {
     // SAFETY: restoring the default disposition of a signal before any thread starts.
     // A failure leaves the inherited disposition, which only matters for a closed pipe.
     let _ = unsafe { signal(Signal::SIGPIPE, SigHandler::SigDfl) };
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return cli::argument_words::report(e),
+    };
     cli::progress::say_long_graph_builds();
     match cli::run(cli) {
         Ok(code) => code,

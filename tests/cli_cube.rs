@@ -261,6 +261,38 @@ fn solve_without_a_cube_exits_2_and_says_how_to_give_one() {
     assert!(stderr(&out).contains("--stdin"), "{}", stderr(&out));
 }
 
+/// A number that does not parse is said in words, naming the option, not as Rust's parse error.
+#[test]
+fn a_value_that_is_not_a_number_is_said_in_words() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["dry-run", "--seed", "abc"],
+            "--seed <SEED> 'abc': not a whole number",
+        ),
+        (
+            &["dry-run", "--speed", "fast"],
+            "--speed <SPEED> 'fast': not a number",
+        ),
+        (
+            &["scramble", "--count", "12x"],
+            "'12x' is not a whole number",
+        ),
+        (
+            &["scramble", "--count", "99999999999999999999999"],
+            "far too large",
+        ),
+    ];
+    for (args, words) in cases {
+        let out = cubed(args, None);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(words), "{args:?}: {said}");
+        for rust in ["invalid digit", "invalid float", "target type"] {
+            assert!(!said.contains(rust), "{args:?}: {said}");
+        }
+    }
+}
+
 #[test]
 fn zero_cubes_and_endless_budgets_are_refused_with_the_range() {
     let cases: [(&[&str], &str); 7] = [

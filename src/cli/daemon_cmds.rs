@@ -1,7 +1,6 @@
 //! `cubed run` (the daemon: robot, camera, run history, web page and API, until SIGINT/SIGTERM) and `cubed start|stop|estop|reset|resume|status` (ask the running daemon).
 
 use super::{refuse, EXIT_ATTENTION, EXIT_INVALID, EXIT_SIGINT, EXIT_SIGTERM};
-use anyhow::Context;
 use clap::Args;
 use cubed::command_line::tables::TableArgs;
 use cubed::daemon::config::search::discover_config;
@@ -131,6 +130,36 @@ pub(super) fn parse_address(given: &str) -> Result<SocketAddr, String> {
     .ok_or_else(|| format!("{bare} names no address"))
 }
 
+/// Why the daemon cannot listen on `bind` (set by `from`), in words, with what to do.
+fn cannot_listen(bind: SocketAddr, from: &str, e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    let what = match e.kind() {
+        ErrorKind::AddrInUse => format!(
+            "another program already listens on {bind} (another `cubed run`?): stop it, or give \
+             this daemon another address with --http HOST:PORT"
+        ),
+        ErrorKind::PermissionDenied => format!(
+            "this user may not listen on {bind} (ports below 1024 need root): pick a port \
+             above 1024"
+        ),
+        ErrorKind::AddrNotAvailable => format!(
+            "{bind} is not an address of this machine: use 127.0.0.1, 0.0.0.0 or one of its \
+             own addresses"
+        ),
+        _ => format!("cannot listen on {bind}: {}", io_words(e)),
+    };
+    format!("{what} (the address is set by {from})")
+}
+
+/// An I/O error without Rust's "(os error N)" suffix.
+fn io_words(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
 fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
     let (mut config, _) = discover_config(args.config.as_deref()).map_err(|e| error_chain(&e))?;
     if let Some(dir) = &args.data_dir {
@@ -161,9 +190,10 @@ pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         None => format!("[http] bind in {}", config.file.display()),
     };
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(web.bind)
-            .await
-            .with_context(|| format!("listening on {} (set by {from})", web.bind))?;
+        let listener = match tokio::net::TcpListener::bind(web.bind).await {
+            Ok(listener) => listener,
+            Err(e) => return Err(anyhow::anyhow!("{}", cannot_listen(web.bind, &from, &e))),
+        };
         // The launch errors already say what and where (file, key, port), cause included:
         // printed once, not again as an error chain.
         let daemon = match RunningDaemon::start(&config, solver).await {

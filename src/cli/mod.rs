@@ -1,4 +1,4 @@
-//! CubedCommand-line interface: the clap definitions and one module per group of subcommands (the binary's edge, where anyhow lives).
+//! Command-line interface: the clap definitions and one module per group of subcommands (the binary's edge, where anyhow lives).
 
 use clap::{Parser, Subcommand};
 use cubed::web::client::ControlCommand;
@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 pub use cubed::command_line::{refuse, refuse_error, EXIT_INVALID};
 
+pub mod argument_words;
 pub mod config_cmds;
 pub mod cube_args;
 pub mod cube_cmds;

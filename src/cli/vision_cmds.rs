@@ -97,7 +97,8 @@ fn refuse(format: OutputFormat, kind: &str, message: &str, unsure: &[usize]) -> 
                        "unsure_names": names_of(unsure)})
             );
         }
-        OutputFormat::Text => eprintln!("refused ({kind}): {message}"),
+        // The kind is for programs (JSON); a person reads the message.
+        OutputFormat::Text => eprintln!("refused: {message}"),
     }
     ExitCode::from(EXIT_INVALID)
 }
@@ -142,7 +143,7 @@ fn refuse_unsure(
                    "error_probability": guess.error_probability()})
         ),
         OutputFormat::Text => {
-            eprintln!("refused ({}): {}", e.kind(), error_chain(e));
+            eprintln!("refused: {}", error_chain(e));
             eprintln!(
                 "in doubt, as the best guess reads them: {}",
                 by_colour(stickers, guess, palette)

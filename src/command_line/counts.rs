@@ -4,11 +4,16 @@
 /// Longest time budget accepted per cube: one hour.
 pub(crate) const MAX_BUDGET_MS: u64 = 3_600_000;
 
-/// A whole number of 0 or more, or what is wrong with `text`.
+/// A whole number of 0 or more, or what is wrong with `text`, in words.
 fn whole_number(text: &str) -> Result<usize, String> {
+    use std::num::IntErrorKind;
     text.trim()
         .parse()
-        .map_err(|e| format!("'{text}' is not a whole number: {e}"))
+        .map_err(|e: std::num::ParseIntError| match e.kind() {
+            IntErrorKind::PosOverflow => format!("'{text}' is far too large"),
+            IntErrorKind::Empty => "empty: give a whole number".to_string(),
+            _ => format!("'{text}' is not a whole number (digits only, e.g. 42)"),
+        })
 }
 
 /// A count that must be at least 1 (`--cubes`, `--threads`, `--parallel`).

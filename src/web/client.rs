@@ -69,11 +69,13 @@ pub enum ClientError {
     NotRunning { addr: SocketAddr },
     #[error("the daemon refused: {reason}")]
     Refused { reason: String },
-    #[error("the daemon wants a valid token ({reason}); give the daemon's config (`--config FILE`, whose `[http] token` is used) or set $CUBED_TOKEN")]
-    Unauthorized { reason: String },
-    #[error("the daemon answered {status} ({kind}): {reason}")]
+    #[error("the daemon on {addr} wants a valid token ({reason}): set $CUBED_TOKEN to its `[http] token`, or give its config with `--config FILE` and keep `--http {addr}` so the same daemon is asked")]
+    Unauthorized { addr: SocketAddr, reason: String },
+    #[error("the daemon on {addr} {}: {reason}", status_in_words(*status))]
     Daemon {
+        addr: SocketAddr,
         status: u16,
+        /// The daemon's machine-readable name of the refusal (as its JSON gives it).
         kind: String,
         reason: String,
     },
@@ -81,6 +83,16 @@ pub enum ClientError {
     Transport { addr: SocketAddr, message: String },
     #[error("the daemon on {addr} sent an answer that is not understood: {message}")]
     Reply { addr: SocketAddr, message: String },
+}
+
+/// An HTTP status the daemon answers with, as a person would say it.
+fn status_in_words(status: u16) -> &'static str {
+    match status {
+        400 => "could not use the request",
+        404 => "has no such thing",
+        503 => "cannot do it now",
+        _ => "failed",
+    }
 }
 
 /// How long one request may take (the daemon answers at once; a run goes on after).
@@ -199,8 +211,9 @@ fn send(
         };
         return Err(match status {
             409 => ClientError::Refused { reason },
-            401 => ClientError::Unauthorized { reason },
+            401 => ClientError::Unauthorized { addr, reason },
             _ => ClientError::Daemon {
+                addr,
                 status,
                 kind,
                 reason,
@@ -347,6 +360,32 @@ mod tests {
                 "robot link: the robot's e-stop button was still held at the last Reset or Resume (release it, then reset again): {refused}"
             )),
             "{text}"
+        );
+    }
+
+    /// What the daemon answered is said in words, naming the daemon asked; its
+    /// machine-readable kind stays out of the text.
+    #[test]
+    fn a_refusal_names_the_daemon_asked_in_words() {
+        let addr: SocketAddr = "127.0.0.1:8181".parse().expect("address");
+        let missing = ClientError::Daemon {
+            addr,
+            status: 404,
+            kind: "not_found".into(),
+            reason: "no run 99".into(),
+        };
+        assert_eq!(
+            missing.to_string(),
+            "the daemon on 127.0.0.1:8181 has no such thing: no run 99"
+        );
+        let token = ClientError::Unauthorized {
+            addr,
+            reason: "no token given".into(),
+        }
+        .to_string();
+        assert!(
+            token.contains("127.0.0.1:8181") && token.contains("--http 127.0.0.1:8181"),
+            "{token}"
         );
     }
 }

@@ -228,6 +228,34 @@ fn binding_beyond_loopback_without_a_token_is_refused() {
     assert!(stderr(&out).contains("[http] token"), "{}", stderr(&out));
 }
 
+/// An address another program holds is said in words, with what to do, not as an OS error.
+#[test]
+fn an_address_in_use_is_said_in_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let http = taken.local_addr().expect("address").to_string();
+    let out = cubed(
+        &[
+            "run",
+            "--http",
+            &http,
+            "--tables",
+            "small",
+            "--data-dir",
+            &dir.path().display().to_string(),
+        ],
+        None,
+    );
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!("another program already listens on {http}"))
+            && said.contains("--http HOST:PORT")
+            && !said.contains("os error"),
+        "{said}"
+    );
+}
+
 #[test]
 fn control_commands_say_when_no_daemon_listens() {
     let port = free_port();
