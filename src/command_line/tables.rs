@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub(crate) enum TablesArg {
-    /// Symmetry-reduced tables (~122 MB), built once (~10 s) and cached.
+    /// Symmetry-reduced tables (~122 MB), built once (10 to 20 s) and cached.
     Full,
     /// Small tables (a few MB) built in well under a second, never cached.
     Small,
@@ -53,7 +53,7 @@ impl TableArgs {
 /// the time elapsed (hidden when stderr is not a terminal, where the log line stands alone).
 fn announce_build(dir: &std::path::Path) -> ProgressBar {
     let what = format!(
-        "building the solver tables (first use: about 10 s, then cached in {}, ~122 MB)",
+        "building the solver tables (first use only: 10 to 20 s on a 2-core machine, then cached in {}, ~122 MB)",
         dir.display()
     );
     if tracing::dispatcher::has_been_set() {
