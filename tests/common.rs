@@ -10,10 +10,14 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Runs `cubed` with `args` (and `stdin`, if any) and returns its output.
+/// Runs `cubed` with `args` (and `stdin`, if any) and returns its output. Its default data
+/// directory is an empty one of the tests' own, so a palette calibrated on this machine is
+/// never read.
 pub fn cubed(args: &[&str], stdin: Option<&str>) -> Output {
+    let no_data = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-data-home");
     let mut child = Command::new(env!("CARGO_BIN_EXE_cubed"))
         .args(args)
+        .env("XDG_DATA_HOME", no_data)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -4,6 +4,7 @@ use super::vision_folder::GridArgs;
 use super::EXIT_INVALID;
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed::cube::Face;
+use cubed::daemon::config::palette_choice::choose_palette;
 use cubed::error_chain::error_chain;
 use cubed::vision::camera::Retake;
 use cubed::vision::light::calibrate::calibrate;
@@ -25,12 +26,43 @@ pub enum OutputFormat {
     Json,
 }
 
+/// Which palette reads the colours: as the daemon chooses it, unless one is given.
+#[derive(Args, Debug, Clone)]
+pub struct PaletteArgs {
+    /// Palette of valid colours (default: as the daemon chooses it: the one calibrated into its
+    /// data directory, else its config's `[vision] palette`; said on stderr, as in `cubed config
+    /// show`).
+    #[arg(long)]
+    pub palette: Option<PathBuf>,
+    /// The daemon's configuration, for its palette and data directory (default: found as `cubed
+    /// run` finds it).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The daemon's data directory (as `cubed run --data-dir`), for a palette calibrated there.
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+}
+
+impl PaletteArgs {
+    /// The palette chosen and loaded; says on stderr which it is ("cubed: palette PATH (why)").
+    fn load(&self) -> anyhow::Result<Palette> {
+        let (mut config, _) =
+            cubed::daemon::config::search::discover_config(self.config.as_deref())
+                .map_err(|e| anyhow::anyhow!("{}", error_chain(&e)))?;
+        if let Some(dir) = &self.data_dir {
+            config.data_dir = dir.clone();
+        }
+        let chosen = choose_palette(self.palette.as_deref(), &config);
+        eprintln!("cubed: palette {}", chosen.describe(&config));
+        load_palette(&chosen.path).map_err(|e| anyhow::anyhow!("{}", error_chain(&e)))
+    }
+}
+
 /// Options shared by the commands that classify.
 #[derive(Args, Debug, Clone)]
 pub struct ClassifyFlags {
-    /// Palette of valid colours (default: the built-in standard scheme, the same as config/palette.toml).
-    #[arg(long)]
-    pub palette: Option<PathBuf>,
+    #[command(flatten)]
+    pub palette: PaletteArgs,
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// The least calibrated probability (0 up to, not including, 1) of being read right a sticker must have; less sure stickers make the result "unsure".
@@ -77,9 +109,10 @@ pub struct CalibrateArgs {
     /// Readings of a solved cube in the scan JSON format.
     #[arg(long)]
     pub scan: Option<PathBuf>,
-    /// The palette to start from (names, symbols, faces are kept).
-    #[arg(long)]
-    pub palette: Option<PathBuf>,
+    /// The palette to start from (names, symbols, faces are kept): as the daemon reads with it,
+    /// unless `--palette` gives one.
+    #[command(flatten)]
+    pub palette: PaletteArgs,
     /// Where to write the calibrated palette.
     #[arg(long)]
     pub output: PathBuf,
@@ -191,12 +224,6 @@ fn by_colour(stickers: &[usize], guess: &Classification, palette: &Palette) -> S
         .join("; ")
 }
 
-fn palette_of(path: &Option<PathBuf>) -> Result<Palette, PaletteError> {
-    path.as_deref()
-        .map(load_palette)
-        .unwrap_or_else(|| Ok(Palette::default()))
-}
-
 /// `cubed classify`: readings JSON → facelets.
 pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
     let (file, readings) = match load_scan(&args.scan) {
@@ -237,13 +264,13 @@ pub fn classify_and_print(
         }
         written => written?,
     }
-    let palette = match palette_of(&flags.palette) {
+    let palette = match flags.palette.load() {
         Ok(p) => p,
         Err(e) => {
             return Ok(refuse(
                 flags.format,
                 "invalid_palette",
-                &error_chain(&e),
+                &format!("{e:#}"),
                 &[],
             ))
         }
@@ -354,9 +381,9 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
 pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     // What the person gave (palette, scan file, photos) is refused with exit 2; a camera
     // that fails is a runtime failure (exit 1).
-    let palette = match palette_of(&args.palette) {
+    let palette = match args.palette.load() {
         Ok(p) => p,
-        Err(e) => return super::refuse_error(&e),
+        Err(e) => return super::refuse(format!("{e:#}")),
     };
     let readings = if let Some(path) = &args.scan {
         match load_scan(path) {

@@ -357,8 +357,13 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
         "a scrambled cube cannot calibrate: {}",
         stderr(&refused)
     );
+    // After the notice of the palette used ("cubed: palette …"), the refusal.
+    let first_word = stderr(&refused)
+        .lines()
+        .find(|l| !l.starts_with("cubed: "))
+        .map(str::to_string);
     assert!(
-        stderr(&refused).starts_with("invalid: "),
+        first_word.is_some_and(|l| l.starts_with("invalid: ")),
         "{}",
         stderr(&refused)
     );
@@ -609,4 +614,54 @@ fn a_face_read_turned_is_refused_naming_the_photo_and_the_turn_that_reads_sure()
         None,
     );
     assert!(right.status.success(), "{}", stderr(&right));
+}
+
+/// `cubed scan` and `cubed calibrate` read with the palette the daemon would: one calibrated
+/// into the data directory wins over the config's, `--palette` over both, and each says which
+/// it used. A calibrated palette whose symbols differ shows in what the scan prints.
+#[test]
+fn the_command_line_reads_with_the_palette_the_daemon_would() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let data_dir = home.path().display().to_string();
+    let photos = data("photos/3x3x3-random-01");
+    let scan = |extra: &[&str]| {
+        let mut args = vec!["scan", "--images", photos.as_str(), "--data-dir", &data_dir];
+        args.extend_from_slice(extra);
+        let out = cubed(&args, None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        (stdout(&out), stderr(&out))
+    };
+    let (configured, said) = scan(&[]);
+    assert!(
+        said.contains("cubed: palette ") && said.contains("[vision] palette"),
+        "{said}"
+    );
+    // The same colours under other symbols, calibrated into the data directory.
+    let shipped = std::fs::read_to_string(format!(
+        "{}/config/palette.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("shipped palette");
+    let lowered = shipped.replace("symbol = \"W\"", "symbol = \"w\"");
+    let calibrated = home.path().join("palette.toml");
+    std::fs::write(&calibrated, lowered).expect("written");
+    let (read, said) = scan(&[]);
+    assert!(
+        said.contains(&format!("cubed: palette {}", calibrated.display())),
+        "{said}"
+    );
+    assert!(said.contains("calibrated, in the data directory"), "{said}");
+    let facelets = |text: &str| text.lines().next().unwrap_or_default().to_string();
+    let (read_now, before) = (facelets(&read), facelets(&configured));
+    assert_eq!(
+        read_now.replace('w', "W"),
+        before,
+        "only the symbol differs"
+    );
+    assert_ne!(read_now, before);
+    // --palette wins over the calibrated one.
+    let given = format!("{}/config/palette.toml", env!("CARGO_MANIFEST_DIR"));
+    let (read, said) = scan(&["--palette", &given]);
+    assert!(said.contains("(--palette)"), "{said}");
+    assert_eq!(facelets(&read), facelets(&configured));
 }

@@ -1,6 +1,7 @@
 //! The daemon's configuration file (`config/cubed.toml`): serde form, then validation into typed settings with errors naming file, section, key and the allowed values.
 
 mod camera;
+pub mod palette_choice;
 pub mod search;
 mod values;
 

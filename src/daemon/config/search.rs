@@ -144,20 +144,8 @@ pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<Strin
         config.robot_design.display(),
         built_in_note(&config.robot_design)
     ));
-    let calibrated = crate::daemon::rig::calibrated_palette_file(config);
-    if calibrated.is_file() {
-        lines.push(format!(
-            "palette       {}  (calibrated, in the data directory: wins over [vision] palette = {})",
-            calibrated.display(),
-            config.palette.display()
-        ));
-    } else {
-        lines.push(format!(
-            "palette       {}  ([vision] palette{}; no calibrated palette in the data directory yet)",
-            config.palette.display(),
-            built_in_note(&config.palette)
-        ));
-    }
+    let palette = crate::daemon::config::palette_choice::choose_palette(None, config);
+    lines.push(format!("palette       {}", palette.describe(config)));
     lines.push(format!(
         "data dir      {}  (run history, photos, calibrated palette)",
         config.data_dir.display()

@@ -176,10 +176,8 @@ impl Unreachable {
     }
 }
 
-/// The palette calibrated by the daemon, kept in the data directory (the config stays untouched).
-pub(crate) fn calibrated_palette_file(config: &DaemonConfig) -> PathBuf {
-    config.data_dir.join("palette.toml")
-}
+pub(crate) use crate::daemon::config::palette_choice::calibrated_palette_file;
+use crate::daemon::config::palette_choice::PaletteOrigin;
 
 /// The files a configuration names, loaded and checked: the robot design (and its actuators)
 /// and the palette (the one calibrated into the data directory, if there is one).
@@ -202,12 +200,13 @@ impl ConfigFiles {
             crate::robot::pocket_plan::check_holds_a_2x2(&planner)
                 .map_err(RigError::NoPocketGrip)?;
         }
-        let calibrated = calibrated_palette_file(config);
-        let (palette_file, palette) = if calibrated.exists() {
-            let palette = load_palette(&calibrated).map_err(RigError::CalibratedPalette)?;
-            (calibrated, palette)
-        } else {
-            (config.palette.clone(), load_palette(&config.palette)?)
+        let chosen = crate::daemon::config::palette_choice::choose_palette(None, config);
+        let palette_file = chosen.path;
+        let palette = match chosen.origin {
+            PaletteOrigin::Calibrated => {
+                load_palette(&palette_file).map_err(RigError::CalibratedPalette)?
+            }
+            _ => load_palette(&palette_file)?,
         };
         Ok(ConfigFiles {
             model,

@@ -1,0 +1,99 @@
+//! Which palette reads the colours, chosen one way for the daemon and every command: a palette given on the command line, else the one calibrated into the data directory, else `[vision] palette` (the built-in one unless a config names another).
+
+use crate::daemon::config::DaemonConfig;
+use crate::named_file::is_built_in;
+use std::path::{Path, PathBuf};
+
+/// The palette chosen, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PaletteChoice {
+    pub path: PathBuf,
+    pub origin: PaletteOrigin,
+}
+
+/// Where the chosen palette comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaletteOrigin {
+    /// `--palette FILE`.
+    Given,
+    /// Calibrated (the page's Calibrate, or `cubed calibrate --output` there) into the data
+    /// directory: it wins over the config's.
+    Calibrated,
+    /// The config's `[vision] palette`.
+    Configured,
+    /// The palette built into the binary (no config names another).
+    BuiltIn,
+}
+
+/// The palette calibrated by the daemon, kept in the data directory (the config stays untouched).
+pub(crate) fn calibrated_palette_file(config: &DaemonConfig) -> PathBuf {
+    config.data_dir.join("palette.toml")
+}
+
+/// The palette that reads colours for `config`, `given` on the command line first.
+pub fn choose_palette(given: Option<&Path>, config: &DaemonConfig) -> PaletteChoice {
+    let calibrated = calibrated_palette_file(config);
+    let (path, origin) = match given {
+        Some(path) => (path.to_path_buf(), PaletteOrigin::Given),
+        None if calibrated.is_file() => (calibrated, PaletteOrigin::Calibrated),
+        None if is_built_in(&config.palette) => (config.palette.clone(), PaletteOrigin::BuiltIn),
+        None => (config.palette.clone(), PaletteOrigin::Configured),
+    };
+    PaletteChoice { path, origin }
+}
+
+impl PaletteChoice {
+    /// "PATH (calibrated, in the data directory: wins over [vision] palette)", as
+    /// `cubed config show` and the commands that read colours say it.
+    pub fn describe(&self, config: &DaemonConfig) -> String {
+        let why = match self.origin {
+            PaletteOrigin::Given => "--palette".to_string(),
+            PaletteOrigin::Calibrated => format!(
+                "calibrated, in the data directory: wins over [vision] palette = {}",
+                config.palette.display()
+            ),
+            PaletteOrigin::Configured => {
+                format!("[vision] palette in {}", config.file.display())
+            }
+            PaletteOrigin::BuiltIn => {
+                "[vision] palette, built into the binary; no calibrated palette in the data directory yet"
+                    .to_string()
+            }
+        };
+        format!("{}  ({why})", self.path.display())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_given_palette_wins_then_the_calibrated_one_then_the_configs() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (mut config, _) =
+            crate::daemon::config::search::discover_config(None).expect("the built-in config");
+        config.data_dir = dir.path().to_path_buf();
+        let chosen = choose_palette(None, &config);
+        assert_eq!(chosen.path, config.palette);
+        let calibrated = dir.path().join("palette.toml");
+        std::fs::write(&calibrated, "calibrated").expect("written");
+        let chosen = choose_palette(None, &config);
+        assert_eq!(
+            (chosen.path, chosen.origin),
+            (calibrated, PaletteOrigin::Calibrated)
+        );
+        let given = Path::new("/somewhere/mine.toml");
+        let chosen = choose_palette(Some(given), &config);
+        assert_eq!(
+            (chosen.path.as_path(), chosen.origin),
+            (given, PaletteOrigin::Given)
+        );
+        config.palette = dir.path().join("theirs.toml");
+        std::fs::remove_file(dir.path().join("palette.toml")).expect("removed");
+        assert_eq!(
+            choose_palette(None, &config).origin,
+            PaletteOrigin::Configured
+        );
+    }
+}
