@@ -15,6 +15,7 @@ pub mod dry_run_cmd;
 pub mod exec_cmds;
 pub mod history_cmd;
 pub mod plan_cmds;
+pub mod pocket_vision;
 pub mod progress;
 pub mod sim_cmds;
 pub mod solve_cmds;

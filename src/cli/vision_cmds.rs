@@ -45,7 +45,7 @@ pub struct PaletteArgs {
 
 impl PaletteArgs {
     /// The palette chosen and loaded; says on stderr which it is ("cubed: palette PATH (why)").
-    fn load(&self) -> anyhow::Result<Palette> {
+    pub(super) fn load(&self) -> anyhow::Result<Palette> {
         let (mut config, _) =
             cubed::daemon::config::search::discover_config(self.config.as_deref())
                 .map_err(|e| anyhow::anyhow!("{}", error_chain(&e)))?;
@@ -75,9 +75,13 @@ pub struct ClassifyFlags {
 
 #[derive(Args, Debug)]
 pub struct ClassifyArgs {
-    /// Readings: `{"faces": {"U": [[r,g,b] x 9], …}}`, faces URFDLB, each row by row in net orientation.
+    /// Readings: `{"faces": {"U": [[r,g,b] x 9], …}}`, faces URFDLB, each row by row in net
+    /// orientation (four a face with --size 2).
     #[arg(long)]
     pub scan: PathBuf,
+    /// Cube size: 3, or 2 for the pocket cube (four readings a face).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub size: u8,
     #[command(flatten)]
     pub flags: ClassifyFlags,
 }
@@ -87,6 +91,9 @@ pub struct ScanArgs {
     /// Folder with `U.png … B.png` (or six frames in URFDLB order), each in net orientation.
     #[arg(long)]
     pub images: PathBuf,
+    /// Cube size: 3, or 2 for the pocket cube (a 2x2 grid found in each photo).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub size: u8,
     #[command(flatten)]
     pub grid: GridArgs,
     /// Also say on stderr the grid each photo was read on, as `--corners` takes it (to fix a
@@ -121,7 +128,12 @@ pub struct CalibrateArgs {
 }
 
 /// A refusal in the requested format (JSON on stdout, text on stderr), exit status 2.
-fn refuse(format: OutputFormat, kind: &str, message: &str, unsure: &[usize]) -> ExitCode {
+pub(super) fn refuse(
+    format: OutputFormat,
+    kind: &str,
+    message: &str,
+    unsure: &[usize],
+) -> ExitCode {
     match format {
         OutputFormat::Json => {
             println!(
@@ -226,6 +238,9 @@ fn by_colour(stickers: &[usize], guess: &Classification, palette: &Palette) -> S
 
 /// `cubed classify`: readings JSON → facelets.
 pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
+    if args.size == 2 {
+        return super::pocket_vision::classify_pocket_cmd(&args.scan, &args.flags);
+    }
     let (file, readings) = match load_scan(&args.scan) {
         Ok(x) => x,
         Err(e) => {
@@ -275,11 +290,7 @@ pub fn classify_and_print(
             ))
         }
     };
-    if !(0.0..1.0).contains(&flags.min_confidence) {
-        let why = format!(
-            "--min-confidence {} is outside 0..1 (a probability of being read right; 1 is never reached, as no reading is certain)",
-            flags.min_confidence
-        );
+    if let Some(why) = confidence_problem(flags.min_confidence) {
         return Ok(refuse(flags.format, "invalid_argument", &why, &[]));
     }
     let options = ClassifyOptions {
@@ -320,6 +331,15 @@ pub fn classify_and_print(
     }
 }
 
+/// What is wrong with a `--min-confidence`, if anything.
+pub(super) fn confidence_problem(min_confidence: f32) -> Option<String> {
+    (!(0.0..1.0).contains(&min_confidence)).then(|| {
+        format!(
+            "--min-confidence {min_confidence} is outside 0..1 (a probability of being read right; 1 is never reached, as no reading is certain)"
+        )
+    })
+}
+
 fn print_text(c: &Classification) {
     let symbols = c.symbols();
     println!("{symbols}");
@@ -348,6 +368,9 @@ fn print_text(c: &Classification) {
 
 /// `cubed scan`: six photos → facelets.
 pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
+    if args.size == 2 {
+        return super::pocket_vision::scan_pocket_cmd(&args);
+    }
     let choice = match super::vision_folder::grid_choice(&args.grid, &args.images) {
         Ok(choice) => choice,
         Err(e) => {

@@ -8,7 +8,7 @@ use cubed::vision::grid::face_grid::FaceGrid;
 use cubed::vision::grid::file::{load_grid, parse_corners};
 use cubed::vision::grid::sample::SampleOptions;
 use cubed::vision::scan::{
-    capture_faces, plain_plan, read_photos_with_tops, GridChoice, PhotoReadings,
+    capture_faces, plain_plan, read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings,
 };
 use std::path::{Path, PathBuf};
 
@@ -88,6 +88,13 @@ fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::grid::face_gri
 
 /// Reads the six photos of a folder, and names the faces whose tops are in doubt.
 pub(super) fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<PhotoReadings> {
+    let photos = folder_photos(dir)?;
+    let sampling = SampleOptions::for_kept_photos();
+    Ok(read_photos_with_tops(&photos, choice, &sampling)?)
+}
+
+/// The folder's six photos, one a face (named after it, or six frames in URFDLB order).
+pub(super) fn folder_photos(dir: &Path) -> anyhow::Result<Vec<FacePhoto>> {
     let mut camera = ImageDirCamera::open(dir)?;
     let left_over = camera.left_over_by_one_scan();
     let names = || {
@@ -108,9 +115,7 @@ pub(super) fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<Pho
     if !left_over.is_empty() {
         eprintln!("not read (not named after a face): {}", names());
     }
-    let photos = capture_faces(&mut camera, &plain_plan())?;
-    let sampling = SampleOptions::for_kept_photos();
-    Ok(read_photos_with_tops(&photos, choice, &sampling)?)
+    Ok(capture_faces(&mut camera, &plain_plan())?)
 }
 
 /// Each photo's grid on stderr, as `--corners` takes it (to fix a grid found automatically).

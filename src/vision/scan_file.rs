@@ -1,4 +1,4 @@
-//! The sampled-readings JSON format (faces URFDLB, nine sRGB readings each, row by row in net orientation): reading, validating and writing.
+//! The sampled-readings JSON format (faces URFDLB, nine sRGB readings each for a 3x3, four for a 2x2, row by row in net orientation): reading, validating and writing.
 
 use crate::vision::light::colour::Rgb;
 use serde::{Deserialize, Serialize};
@@ -47,11 +47,13 @@ pub enum ScanFileError {
         column: usize,
         message: String,
     },
-    #[error("scan {path}: faces.{face} has {found} readings, each face needs exactly 9")]
+    #[error("scan {path}: faces.{face} has {found} readings, each face of a {cube} needs exactly {needed}")]
     WrongCount {
         path: PathBuf,
         face: char,
         found: usize,
+        needed: usize,
+        cube: &'static str,
     },
     #[error("will not write the scan {path}: {why}; name a new file in a directory that exists, or remove the one there first")]
     NotAScan { path: PathBuf, why: String },
@@ -70,10 +72,11 @@ pub enum ScanFileError {
 }
 
 impl ScanFile {
-    /// A file holding these 54 readings (URFDLB).
-    pub fn from_readings(id: Option<String>, readings: &[Rgb; 54]) -> ScanFile {
+    /// A file holding these readings (URFDLB, 54 of a 3x3 or 24 of a 2x2).
+    pub fn from_readings(id: Option<String>, readings: &[Rgb]) -> ScanFile {
+        let per_face = readings.len() / 6;
         let face = |f: usize| {
-            (readings[f * 9..f * 9 + 9].iter())
+            (readings[f * per_face..(f + 1) * per_face].iter())
                 .map(|rgb| rgb.iter().map(|&c| i64::from(c)).collect())
                 .collect()
         };
@@ -92,10 +95,25 @@ impl ScanFile {
         }
     }
 
-    /// The 54 readings in URFDLB order, or which face has the wrong count.
+    /// The 54 readings of a 3x3 in URFDLB order, or which face has the wrong count.
     pub fn readings(&self, path: &Path) -> Result<[Rgb; 54], ScanFileError> {
+        self.readings_of(path, "3x3")
+    }
+
+    /// The 24 readings of a 2x2 (four a face, row by row) in URFDLB order.
+    pub fn pocket_readings(&self, path: &Path) -> Result<[Rgb; 24], ScanFileError> {
+        self.readings_of(path, "2x2")
+    }
+
+    /// `N` readings, `N / 6` a face, in URFDLB order.
+    fn readings_of<const N: usize>(
+        &self,
+        path: &Path,
+        cube: &'static str,
+    ) -> Result<[Rgb; N], ScanFileError> {
         let f = &self.faces;
-        let mut out = [[0u8; 3]; 54];
+        let per_face = N / 6;
+        let mut out = [[0u8; 3]; N];
         for (i, (letter, face)) in [
             ('U', &f.U),
             ('R', &f.R),
@@ -107,20 +125,23 @@ impl ScanFile {
         .into_iter()
         .enumerate()
         {
-            if face.len() != 9 {
+            if face.len() != per_face {
                 return Err(ScanFileError::WrongCount {
                     path: path.to_path_buf(),
                     face: letter,
                     found: face.len(),
+                    needed: per_face,
+                    cube,
                 });
             }
             for (k, reading) in face.iter().enumerate() {
-                out[i * 9 + k] = rgb_of(reading).map_err(|problem| ScanFileError::BadReading {
-                    path: path.to_path_buf(),
-                    face: letter,
-                    sticker: k + 1,
-                    problem,
-                })?;
+                out[i * per_face + k] =
+                    rgb_of(reading).map_err(|problem| ScanFileError::BadReading {
+                        path: path.to_path_buf(),
+                        face: letter,
+                        sticker: k + 1,
+                        problem,
+                    })?;
             }
         }
         Ok(out)
@@ -146,6 +167,20 @@ fn rgb_of(reading: &[i64]) -> Result<Rgb, String> {
 
 /// Reads a scan file and its 54 readings.
 pub fn load_scan(path: &Path) -> Result<(ScanFile, [Rgb; 54]), ScanFileError> {
+    let file = read_scan_file(path)?;
+    let readings = file.readings(path)?;
+    Ok((file, readings))
+}
+
+/// Reads a 2x2's scan file (four readings a face) and its 24 readings.
+pub fn load_pocket_scan(path: &Path) -> Result<(ScanFile, [Rgb; 24]), ScanFileError> {
+    let file = read_scan_file(path)?;
+    let readings = file.pocket_readings(path)?;
+    Ok((file, readings))
+}
+
+/// The file, parsed, its readings not yet checked.
+fn read_scan_file(path: &Path) -> Result<ScanFile, ScanFileError> {
     let text =
         crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT).map_err(|source| {
             ScanFileError::Read {
@@ -159,8 +194,7 @@ pub fn load_scan(path: &Path) -> Result<(ScanFile, [Rgb; 54]), ScanFileError> {
         column: e.column(),
         message: json_in_words(&e),
     })?;
-    let readings = file.readings(path)?;
-    Ok((file, readings))
+    Ok(file)
 }
 
 /// Writes a scan file, whole or not at all. A file already at `path` is replaced only when it

@@ -76,3 +76,131 @@ fn a_2x2_under_a_lamp_too_bright_for_a_webcam_is_read_after_darker_recaptures() 
     assert_eq!(both.after.right, 20, "{:?}", both.after.failures);
     assert!(both.retaken_darker > 0 && both.retaken_brighter == 0);
 }
+
+/// The command line reads a 2x2 as the daemon does: six photos (the simulated camera's, the
+/// grid found in each) give the simulator's own cube, in the palette's symbols, as text and
+/// JSON; `--dump` writes the 24 readings, which `classify --size 2` reads back to the same
+/// cube; a 3x3's scan file is refused naming the face and the count a 2x2 needs; a reading
+/// made grey is refused naming its sticker.
+#[test]
+fn the_command_line_reads_a_2x2_from_photos_and_from_its_readings() {
+    use crate::common::{cubed, stderr, stdout};
+    use cubed::cube::Face;
+    use cubed::vision::camera::{Camera, CaptureRequest, Exposure};
+    use rand::SeedableRng;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+    let truth = cubed::pocket::random_pocket(&mut rng).to_facelets();
+    let mut camera = SimCamera::new(41, SimLighting::default());
+    if let Ok(mut scene) = camera.scene().lock() {
+        scene.cube = truth.to_3x3();
+        scene.pocket = true;
+    }
+    let photos = dir.path().join("photos");
+    std::fs::create_dir(&photos).expect("photo folder");
+    for face in Face::ALL {
+        let request = CaptureRequest {
+            camera: 0,
+            face,
+            image_rotation: 0,
+            exposure: Exposure::NORMAL,
+        };
+        let image = camera.capture(&request).expect("a simulated photo");
+        image
+            .save(photos.join(format!("{face}.png")))
+            .expect("saved");
+    }
+    // The shipped palette's symbols for the faces' colours: white up, red right, green front…
+    let expected: String = (truth.to_string().chars())
+        .map(|c| match c {
+            'U' => 'W',
+            'F' => 'G',
+            'D' => 'Y',
+            'L' => 'O',
+            other => other,
+        })
+        .collect();
+    let dump = dir.path().join("pocket-scan.json");
+    let (photos, dump_arg) = (photos.display().to_string(), dump.display().to_string());
+    let out = cubed(
+        &[
+            "scan",
+            "--size",
+            "2",
+            "--images",
+            &photos,
+            "--dump",
+            &dump_arg,
+            "--show-grids",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().next(), Some(expected.as_str()), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("  ")).count(),
+        6,
+        "{text}"
+    );
+    assert!(
+        stderr(&out).contains("--corners"),
+        "grids said: {}",
+        stderr(&out)
+    );
+    let out = cubed(
+        &[
+            "classify", "--size", "2", "--scan", &dump_arg, "--format", "json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(json["facelets"].as_str(), Some(expected.as_str()), "{json}");
+    assert_eq!(
+        json["confidence"].as_array().map(Vec::len),
+        Some(24),
+        "{json}"
+    );
+    // A 3x3's scan is not a 2x2's.
+    let three = format!(
+        "{}/tests/data/vision/scans/3x3x3-superflip.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = cubed(&["classify", "--size", "2", "--scan", &three], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("each face of a 2x2 needs exactly 4"),
+        "{}",
+        stderr(&out)
+    );
+    // Two readings of different colours swapped on a face: no 2x2 has those corners, so the
+    // reading is refused, naming stickers in doubt.
+    let mut scan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).expect("dump")).expect("JSON");
+    let symbols: Vec<char> = expected.chars().collect();
+    assert_ne!(
+        symbols[0], symbols[1],
+        "the seed gives U1 and U2 two colours"
+    );
+    let (u1, u2) = (scan["faces"]["U"][0].clone(), scan["faces"]["U"][1].clone());
+    scan["faces"]["U"][0] = u2;
+    scan["faces"]["U"][1] = u1;
+    std::fs::write(&dump, scan.to_string()).expect("written");
+    let out = cubed(
+        &[
+            "classify", "--size", "2", "--scan", &dump_arg, "--format", "json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let names = json["unsure_names"].as_array().cloned().unwrap_or_default();
+    assert!(!names.is_empty(), "{json}");
+    assert!(
+        json["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("of the 2x2")),
+        "{json}"
+    );
+}
