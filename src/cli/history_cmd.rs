@@ -3,7 +3,7 @@
 
 use super::daemon_cmds::{address_and_token, reachable, ControlArgs};
 use clap::Args;
-use cubed::daemon::{outcome_in_words, RunDetail, RunSummary};
+use cubed::daemon::{RunDetail, RunSummary};
 use cubed::error_chain::error_chain;
 use cubed::web::client;
 use std::process::ExitCode;
@@ -85,10 +85,7 @@ fn list_text(runs: &[RunSummary]) -> String {
             when(r.started_ms),
             r.source.clone(),
             r.cube.clone().unwrap_or_else(|| "-".into()),
-            r.outcome
-                .as_deref()
-                .map_or("running", outcome_in_words)
-                .to_string(),
+            r.ending_in_words(),
             r.moves.map_or("-".to_string(), |m| m.to_string()),
             shortened(r.error.as_deref().unwrap_or(""), 100),
         ]
@@ -168,7 +165,7 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
     let mut lines = vec![format!(
         "run {}: {} ({}{}), started {}{}",
         s.id,
-        s.outcome.as_deref().map_or("running", outcome_in_words),
+        s.ending_in_words(),
         s.source,
         s.cube
             .as_deref()
@@ -285,6 +282,7 @@ mod tests {
                 moves: Some(19),
                 error: None,
                 last_acked_move: None,
+                abandoned: false,
             },
             scans: Vec::new(),
             solutions: Vec::new(),

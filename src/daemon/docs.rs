@@ -249,6 +249,20 @@ pub struct RunSummary {
     /// The firmware's id of the last command it acknowledged as done (the journal). Ids run on
     /// across runs; `moves` counts the run's face turns.
     pub last_acked_move: Option<u32>,
+    /// Interrupted, then abandoned with Reset instead of resumed.
+    #[serde(default)]
+    pub abandoned: bool,
+}
+
+impl RunSummary {
+    /// How the run ended, in words: "solved", "e-stopped, abandoned (reset)", "running".
+    pub fn ending_in_words(&self) -> String {
+        let outcome = self.outcome.as_deref().map_or("running", outcome_in_words);
+        match self.abandoned {
+            true => format!("{outcome}, abandoned (reset)"),
+            false => outcome.to_string(),
+        }
+    }
 }
 
 /// One scan of a run.

@@ -338,7 +338,7 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
         "{rows:?}"
     );
     assert!(
-        rows[1].contains("solved") && rows[0].contains("e-stopped"),
+        rows[1].contains("solved") && rows[0].contains("e-stopped, abandoned (reset)"),
         "{rows:?}"
     );
     let first = cubed(&["history", "1", "--http", &http], None);

@@ -15,7 +15,9 @@ pub(crate) const FACES: &str = "URFDLB";
 
 /// Columns read by [`summary`], in `SELECT` form.
 pub(crate) const SUMMARY_COLUMNS: &str =
-    "id, started_ms, finished_ms, source, cube, outcome, moves, error, last_acked_move";
+    "id, started_ms, finished_ms, source, cube, outcome, moves, error, last_acked_move, \
+     EXISTS (SELECT 1 FROM interruptions i WHERE i.run = runs.id AND i.resumed_by = 'abandoned') \
+     AS abandoned";
 
 /// Net position of a face letter.
 pub(crate) fn face_index(face: char) -> Option<usize> {
@@ -103,6 +105,7 @@ pub(crate) fn summary(row: &Row<'_>) -> Result<RunSummary, HistoryError> {
         moves: cols.get("moves")?,
         error: cols.get("error")?,
         last_acked_move: cols.get("last_acked_move")?,
+        abandoned: cols.get("abandoned")?,
     })
 }
 
