@@ -3,6 +3,7 @@
 mod daemon_page;
 mod phone_page;
 mod pocket_page;
+mod recovery_page;
 mod scripted_page;
 
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -21,6 +22,9 @@ const SKIPPED: &str = "SKIPPED: browser test needs chromium + chromium-driver \
 
 /// How long the page may take to show what a step expects (a bound, not a timing assertion).
 pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A phone's window, width and height in CSS pixels.
+pub const PHONE: (u32, u32) = (390, 844);
 
 const CHROMEDRIVERS: &[&str] = &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"];
 const CHROMIUMS: &[&str] = &["/usr/lib/chromium/chromium", "/usr/bin/chromium"];
@@ -261,6 +265,17 @@ pub async fn text_of(client: &Client, css: &str) -> String {
             .await
             .unwrap_or_else(|e| format!("<unreadable: {e}>")),
         Err(_) => format!("<no element {css}>"),
+    }
+}
+
+/// Whether the first element matching `css` is shown (false when there is none).
+pub async fn shown(client: &Client, css: &str) -> bool {
+    match client.find(Locator::Css(css)).await {
+        Ok(e) => e
+            .is_displayed()
+            .await
+            .unwrap_or_else(|e| panic!("is {css} shown: {e}")),
+        Err(_) => false,
     }
 }
 

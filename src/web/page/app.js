@@ -22,6 +22,23 @@ function el(tag, className, text) {
   return e;
 }
 
+// Puts the daemon's `text` into `box` as words: a span between backticks (how the daemon marks
+// a command or a setting, as in Markdown) becomes a <code>; an unmatched backtick stays as it
+// is. Built from text nodes only: the daemon's text is never read as HTML.
+function putWords(box, text) {
+  box.textContent = '';
+  const parts = String(text ?? '').split('`');
+  parts.forEach((part, i) => {
+    const inside = i % 2 === 1;
+    if (inside && i < parts.length - 1) box.appendChild(el('code', '', part));
+    else if (inside || part) box.appendChild(document.createTextNode((inside ? '`' : '') + part));
+  });
+  return box;
+}
+
+// A new element showing the daemon's `text` as words (see putWords).
+const wordsEl = (tag, className, text) => putWords(el(tag, className), text);
+
 // ---- Token and requests ---------------------------------------------------
 
 (function takeTokenFromUrl() {
@@ -99,7 +116,7 @@ function takeToken(e) {
 }
 
 function showError(message) {
-  $('error-text').textContent = message;
+  putWords($('error-text'), message);
   $('error').hidden = false;
 }
 
@@ -292,13 +309,13 @@ function render(s) {
   const state = $('state');
   state.textContent = s.state.replace('_', s.state === 'needs_attention' ? ' ' : '-');
   state.className = 'state ' + s.state;
-  $('message').textContent = s.message;
+  putWords($('message'), s.message);
   $('notice').hidden = !s.notice;
-  $('notice').textContent = s.notice || '';
+  putWords($('notice'), s.notice || '');
   // Shown while the link is not simply open and there is something to say about it.
   const link = s.link || { state: 'closed', problem: null, line: '' };
   $('link').hidden = link.state === 'open' || !link.problem;
-  $('link').textContent = link.line;
+  putWords($('link'), link.line);
   $('devices').textContent = 'robot: ' + s.robot + ' · camera: ' + s.camera
     + (s.cube_size ? ' · cube: ' + s.cube_size : '') + (s.run ? ' · run ' + s.run : '');
   const busy = BUSY.includes(s.state);
@@ -306,7 +323,9 @@ function render(s) {
   $('start').disabled = busy || waiting;
   $('stop').disabled = !busy;
   $('reset').hidden = !(waiting || s.state === 'faulted');
-  $('resume').hidden = !waiting;
+  // Offered only when the daemon would take it: a run waits for a person (not an e-stop
+  // between runs, nor a run still stopping).
+  $('resume').hidden = s.resumable == null;
 
   const p = s.progress;
   $('progress-text').textContent = p ? 'move ' + p.moves_done + ' of ' + p.moves : '';
@@ -332,7 +351,9 @@ function render(s) {
 function log(message, atMs) {
   const list = $('log');
   const when = atMs ? new Date(atMs) : new Date();
-  list.insertBefore(el('li', '', when.toLocaleTimeString() + '  ' + message), list.firstChild);
+  const line = wordsEl('li', '', message);
+  line.insertBefore(document.createTextNode(when.toLocaleTimeString() + '  '), line.firstChild);
+  list.insertBefore(line, list.firstChild);
   while (list.childElementCount > 24) list.removeChild(list.lastChild);
 }
 
@@ -384,8 +405,9 @@ async function loadHistory() {
     row.dataset.outcome = r.outcome || 'running';
     row.dataset.run = r.id;
     const cells = [['', r.id], ['', when(r.started_ms)], ['', r.source], ['', r.cube || ''],
-      ['outcome', r.outcome || 'running'], ['', r.moves ?? ''], ['', r.error || '']];
+      ['outcome', r.outcome || 'running'], ['', r.moves ?? '']];
     for (const [cls, text] of cells) row.appendChild(el('td', cls, text));
+    row.appendChild(wordsEl('td', '', r.error || ''));
     row.addEventListener('click', () => showRun(r.id));
     body.appendChild(row);
   }
@@ -406,7 +428,7 @@ async function showRun(id) {
   close.addEventListener('click', () => { box.hidden = true; });
   const s = d.summary;
   box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + (s.outcome || 'running')));
-  box.appendChild(el('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
+  box.appendChild(wordsEl('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
     ' · from ' + s.source + (s.cube ? ' · ' + s.cube : '') + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
   // Each interruption (e-stop, fault, lost link, firmware restart) and how the run went on.
   for (const i of d.interruptions || []) {
@@ -415,11 +437,11 @@ async function showRun(id) {
       : i.resumed_by === 'abandoned' ? 'abandoned (reset) ' + when(i.resumed_ms)
         : i.resumed_by === 'rebooted' ? 'back ' + when(i.resumed_ms) + ', to a restarted firmware (below)'
         : 'resumed ' + when(i.resumed_ms) + ' (' + i.resumed_by + ')';
-    box.appendChild(el('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
+    box.appendChild(wordsEl('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
   }
   for (const scan of d.scans) {
     box.appendChild(el('h3', '', scan.attempt === 0 ? 'Scan' : 'Rescan ' + scan.attempt));
-    if (scan.error) box.appendChild(el('p', 'notice', scan.error));
+    if (scan.error) box.appendChild(wordsEl('p', 'notice', scan.error));
     if (scan.error && scan.facelets) box.appendChild(el('p', 'small', 'best guess, not given:'));
     drawPhotos(box.appendChild(el('div', 'photos')), scan.images, prunedWords(d.photos_pruned));
     drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
