@@ -5,6 +5,7 @@ mod phone_page;
 mod pocket_page;
 mod recovery_page;
 mod scripted_page;
+mod tabs_page;
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use nix::sys::signal::{killpg, Signal};
@@ -277,6 +278,18 @@ pub async fn shown(client: &Client, css: &str) -> bool {
             .unwrap_or_else(|e| panic!("is {css} shown: {e}")),
         Err(_) => false,
     }
+}
+
+/// Runs `script` in the page (its arguments `args`) and reads what it returns as a `T`.
+pub async fn in_page<T: serde::de::DeserializeOwned>(
+    client: &Client,
+    script: &str,
+    args: Vec<serde_json::Value>,
+) -> T {
+    let value = (client.execute(script, args).await)
+        .unwrap_or_else(|e| panic!("the page runs the script: {e}"));
+    serde_json::from_value(value.clone())
+        .unwrap_or_else(|e| panic!("reading the page's answer {value}: {e}"))
 }
 
 /// Clicks the element matching `css`. A list the page redraws (the history, when a run ends)

@@ -103,6 +103,7 @@ async function begin() {
     }
   }
   $('token-form').hidden = true;
+  followAddress();
   connect();
 }
 
@@ -398,34 +399,46 @@ async function loadHistory() {
     return;
   }
   $('history-status').textContent = runs.length ? '' : 'no runs yet';
-  const body = $('history').tBodies[0];
+  const body = $('runs').tBodies[0];
   body.textContent = '';
   for (const r of runs) {
     const row = el('tr', 'run-row');
     row.dataset.outcome = r.outcome || 'running';
     row.dataset.run = r.id;
-    const cells = [['', r.id], ['', when(r.started_ms)], ['', r.source], ['', r.cube || ''],
+    // The run's number is a link to its record's address (to copy or share).
+    const link = el('a', '', r.id);
+    link.href = '#run-' + r.id;
+    row.appendChild(el('td')).appendChild(link);
+    const cells = [['', when(r.started_ms)], ['', r.source], ['', r.cube || ''],
       ['outcome', r.outcome || 'running'], ['', r.moves ?? '']];
     for (const [cls, text] of cells) row.appendChild(el('td', cls, text));
     row.appendChild(wordsEl('td', '', r.error || ''));
-    row.addEventListener('click', () => showRun(r.id));
+    row.addEventListener('click', (e) => {
+      if (!e.target.closest('a')) location.hash = 'run-' + r.id; // the link goes there itself
+    });
     body.appendChild(row);
   }
 }
 
+let runAsked = 0; // counts the records asked for, so that only the last one asked is shown
+
+// Shows run `id`'s record below the list (the page at #run-ID).
 async function showRun(id) {
   const box = $('run-detail');
+  const asked = ++runAsked;
   let d;
   try {
     d = await api('GET', '/api/runs/' + id);
   } catch (e) {
-    showError('run ' + id + ': ' + e.message);
+    if (asked === runAsked) showError('run ' + id + ': ' + e.message);
     return;
   }
+  if (asked !== runAsked) return; // the address moved on meanwhile
   box.textContent = '';
   box.hidden = false;
-  const close = box.appendChild(el('button', 'small-btn', 'close'));
-  close.addEventListener('click', () => { box.hidden = true; });
+  const close = box.appendChild(el('button', 'small-btn close', 'close'));
+  close.type = 'button';
+  close.addEventListener('click', () => { location.hash = 'history'; });
   const s = d.summary;
   box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + (s.outcome || 'running')));
   box.appendChild(wordsEl('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
@@ -520,14 +533,47 @@ function guideStep(delta) {
 
 // ---- Wiring ---------------------------------------------------------------
 
-function showTab(id) {
-  for (const b of document.querySelectorAll('.tab')) b.classList.toggle('active', b.dataset.tab === id);
-  for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== id;
-  if (id === 'history-panel') loadHistory();
+// The page's addresses: #robot, #history, #guide, #colours (a tab, each a link), and #run-12
+// (run 12's record, in History), so a person can bookmark or share one. No element has one of
+// these ids, so following one never scrolls the page. Anything else is the robot's panel.
+const TABS = ['robot', 'history', 'guide', 'colours'];
+
+function addressed() {
+  let address = location.hash.slice(1);
+  try { address = decodeURIComponent(address); } catch (e) { /* as typed */ }
+  const run = /^run-(\d+)$/.exec(address);
+  return { tab: run ? 'history' : TABS.includes(address) ? address : 'robot', run: run ? Number(run[1]) : null };
+}
+
+// Shows tab `tab` (its panel, the tab marked open).
+function showTab(tab) {
+  for (const b of document.querySelectorAll('.tab')) {
+    const open = b.dataset.tab === tab;
+    b.classList.toggle('active', open);
+    if (open) b.setAttribute('aria-current', 'page');
+    else b.removeAttribute('aria-current');
+  }
+  for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== tab + '-panel';
+}
+
+// Shows what the address names, with its data: the tab, and in History the run's record.
+function followAddress() {
+  const { tab, run } = addressed();
+  showTab(tab);
+  if (tab === 'history') loadHistory();
+  if (run !== null) {
+    showRun(run);
+  } else {
+    runAsked++; // a record still on its way is not shown
+    $('run-detail').hidden = true;
+  }
 }
 
 document.addEventListener('DOMContentLoaded', () => {
-  for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => showTab(b.dataset.tab));
+  // The tabs are links to their addresses: following one (a click, back, forward, or an address
+  // typed) changes the fragment.
+  window.addEventListener('hashchange', followAddress);
+  showTab(addressed().tab);
   $('start').addEventListener('click', () => act('POST', '/api/start'));
   $('stop').addEventListener('click', () => act('POST', '/api/stop'));
   $('estop').addEventListener('click', () => act('POST', '/api/estop'));
@@ -545,7 +591,7 @@ document.addEventListener('DOMContentLoaded', () => {
     else showError('there is no scan yet: let the robot read a cube, or type the stickers');
   });
   document.addEventListener('keydown', (e) => {
-    if ($('guide').hidden || ['TEXTAREA', 'INPUT', 'SELECT'].includes(e.target.tagName)) return;
+    if ($('guide-panel').hidden || ['TEXTAREA', 'INPUT', 'SELECT'].includes(e.target.tagName)) return;
     if (e.key === 'ArrowRight') guideStep(1);
     else if (e.key === 'ArrowLeft') guideStep(-1);
   });
