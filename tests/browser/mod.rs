@@ -1,6 +1,7 @@
 //! Browser tests: a real headless Chromium, driven over WebDriver (`chromedriver` + fantoccini), against the page served by `cubed::web::serve`. Skipped loudly when Chromium is missing, unless `CUBED_REQUIRE_BROWSER=1`.
 
 mod daemon_page;
+mod lines_page;
 mod phone_page;
 mod pocket_page;
 mod recovery_page;

@@ -293,9 +293,14 @@ function cropToGrid(img, overlay, [left, top, right, bottom]) {
   overlay.style.inset = 100 * margin / (1 + 2 * margin) + '%';
 }
 
-function drawMoves(box, moves, done) {
+// Each move its own element that never breaks inside; lines break only at the spaces between
+// moves. `done`: how many are done (the next is marked as the one now); none when not given.
+function drawMoves(box, moves, done = -1) {
   box.textContent = '';
-  moves.forEach((m, i) => box.appendChild(el('span', i < done ? 'done' : i === done ? 'now' : '', m)));
+  moves.forEach((m, i) => {
+    if (i > 0) box.appendChild(document.createTextNode(' '));
+    box.appendChild(el('span', 'move' + (i < done ? ' done' : i === done ? ' now' : ''), m));
+  });
 }
 
 // ---- Live status ----------------------------------------------------------
@@ -460,8 +465,9 @@ async function showRun(id) {
     drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
   }
   for (const sol of d.solutions) {
-    box.appendChild(el('p', 'moves', 'solution ' + sol.attempt + ' (' + sol.moves + ' moves, planned ' +
-      seconds(sol.planned_ms) + '): ' + sol.solution));
+    const line = box.appendChild(el('p', 'moves', 'solution ' + sol.attempt + ' (' + sol.moves + ' moves, planned ' +
+      seconds(sol.planned_ms) + '): '));
+    drawMoves(line.appendChild(el('span')), sol.solution.split(' ').filter(Boolean));
   }
   if (d.steps.length) {
     const table = box.appendChild(el('table'));
