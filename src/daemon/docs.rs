@@ -154,6 +154,12 @@ pub struct StatusDoc {
     /// Current run (or the one waiting for Resume), or the last one; none after an e-stop
     /// between runs (then no photos, solution or cube either).
     pub run: Option<u64>,
+    /// The interrupted run a Resume goes on with: set while a run waits for a person (its
+    /// task ended e-stopped or needing attention) until it is resumed or reset to abandon it.
+    /// None when Resume is refused as having nothing to resume (an e-stop or fault between
+    /// runs, a run still stopping, a Reset done); the page offers Resume only while it is set.
+    #[serde(default)]
+    pub resumable: Option<u64>,
     /// One sentence for people: what is happening, or why it failed.
     pub message: String,
     pub progress: Option<Progress>,

@@ -148,6 +148,7 @@ impl RunningDaemon {
                 .as_ref()
                 .map(|w| w.run)
                 .or(interrupted.first().map(|r| r.id)),
+            resumable: waiting.as_ref().map(|w| w.run),
             message,
             progress: None,
             facelets: None,

@@ -48,6 +48,7 @@ pub fn idle_status() -> StatusDoc {
     StatusDoc {
         state: DaemonState::Idle,
         run: None,
+        resumable: None,
         message: "ready: put a cube in the robot and press start".to_string(),
         progress: None,
         facelets: None,

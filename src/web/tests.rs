@@ -154,7 +154,7 @@ async fn the_page_and_its_files_are_served() {
         "reset",
         "progress-text",
         "net",
-        "history",
+        "runs",
         "guide-input",
         "guide-solve",
         "guide-next",

@@ -25,16 +25,16 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     wait_for_text(page, "state", "done").await;
     wait_for(
         page,
-        "#history .run-row[data-outcome=solved]",
+        "#runs .run-row[data-outcome=solved]",
         "the run in the history",
     )
     .await;
-    click(page, "button[data-tab=history-panel]").await;
-    click(page, "#history .run-row[data-outcome=solved]").await;
+    click(page, ".tab[data-tab=history]").await;
+    click(page, "#runs .run-row[data-outcome=solved]").await;
     wait_for_text(page, "run-detail", "(link): robot link lost").await;
     wait_for_text(page, "run-detail", "resumed").await;
     // The outcome is coloured in its own column.
-    let outcome = wait_for(page, "#history .run-row td.outcome", "the outcome cell").await;
+    let outcome = wait_for(page, "#runs .run-row td.outcome", "the outcome cell").await;
     assert_eq!(outcome.text().await.expect("text"), "solved");
     // The run's photos are shown where their stickers were found, as on the live page.
     let cropped = (page.find_all(Locator::Css("#run-detail img.cropped")).await).expect("photos");
@@ -47,18 +47,18 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     // A run e-stopped part-way: its record says it waits, until Resume takes it to solved.
     let sim = daemon.sim.as_ref().expect("sim");
     sim.load_cube(crate::daemon::random(42));
-    click(page, "button[data-tab=robot]").await;
+    click(page, ".tab[data-tab=robot]").await;
     click(page, "#start").await;
     wait_for_text(page, "progress-text", "move").await;
     click(page, "#estop").await;
     wait_for_text(page, "message", "press Resume").await;
-    click(page, "button[data-tab=history-panel]").await;
-    let stopped = "#history .run-row[data-outcome=estopped]";
+    click(page, ".tab[data-tab=history]").await;
+    let stopped = "#runs .run-row[data-outcome=estopped]";
     wait_for(page, stopped, "the e-stopped run in the history").await;
     click(page, stopped).await;
     wait_for_text(page, "run-detail", "(estop)").await;
     wait_for_text(page, "run-detail", "waiting: press Resume").await;
-    click(page, "button[data-tab=robot]").await;
+    click(page, ".tab[data-tab=robot]").await;
     click(page, "#resume").await;
     wait_for_text(page, "state", "done").await;
     assert!(sim.cube().is_solved(), "resumed to solved");
@@ -77,8 +77,8 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
         .last()
         .expect("two runs")
         .id;
-    click(page, "button[data-tab=history-panel]").await;
-    click(page, &format!("#history .run-row[data-run=\"{first}\"]")).await;
+    click(page, ".tab[data-tab=history]").await;
+    click(page, &format!("#runs .run-row[data-run=\"{first}\"]")).await;
     wait_for_text(page, "run-detail", "photos removed").await;
     wait_for_text(page, "run-detail", "keep_runs").await;
     close_all(browser, daemon, server).await;

@@ -1,9 +1,12 @@
 //! Browser tests: a real headless Chromium, driven over WebDriver (`chromedriver` + fantoccini), against the page served by `cubed::web::serve`. Skipped loudly when Chromium is missing, unless `CUBED_REQUIRE_BROWSER=1`.
 
 mod daemon_page;
+mod lines_page;
 mod phone_page;
 mod pocket_page;
+mod recovery_page;
 mod scripted_page;
+mod tabs_page;
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use nix::sys::signal::{killpg, Signal};
@@ -21,6 +24,9 @@ const SKIPPED: &str = "SKIPPED: browser test needs chromium + chromium-driver \
 
 /// How long the page may take to show what a step expects (a bound, not a timing assertion).
 pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A phone's window, width and height in CSS pixels.
+pub const PHONE: (u32, u32) = (390, 844);
 
 const CHROMEDRIVERS: &[&str] = &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"];
 const CHROMIUMS: &[&str] = &["/usr/lib/chromium/chromium", "/usr/bin/chromium"];
@@ -262,6 +268,29 @@ pub async fn text_of(client: &Client, css: &str) -> String {
             .unwrap_or_else(|e| format!("<unreadable: {e}>")),
         Err(_) => format!("<no element {css}>"),
     }
+}
+
+/// Whether the first element matching `css` is shown (false when there is none).
+pub async fn shown(client: &Client, css: &str) -> bool {
+    match client.find(Locator::Css(css)).await {
+        Ok(e) => e
+            .is_displayed()
+            .await
+            .unwrap_or_else(|e| panic!("is {css} shown: {e}")),
+        Err(_) => false,
+    }
+}
+
+/// Runs `script` in the page (its arguments `args`) and reads what it returns as a `T`.
+pub async fn in_page<T: serde::de::DeserializeOwned>(
+    client: &Client,
+    script: &str,
+    args: Vec<serde_json::Value>,
+) -> T {
+    let value = (client.execute(script, args).await)
+        .unwrap_or_else(|e| panic!("the page runs the script: {e}"));
+    serde_json::from_value(value.clone())
+        .unwrap_or_else(|e| panic!("reading the page's answer {value}: {e}"))
 }
 
 /// Clicks the element matching `css`. A list the page redraws (the history, when a run ends)

@@ -62,7 +62,7 @@ async fn the_page_shows_a_2x2_net_and_four_marks_a_photo() {
 
     // The page says the size, and guide mode walks a typed 2x2 through its solution on a 2x2 net.
     wait_for_text(page, "devices", "cube: 2x2").await;
-    click(page, "button[data-tab=guide]").await;
+    click(page, ".tab[data-tab=guide]").await;
     let input = wait_for(page, "#guide-input", "guide input").await;
     let typed = random_2x2(44).to_symbols(&cubed::cube::ColourScheme::default());
     input.send_keys(&typed).await.expect("typing the 2x2");

@@ -84,7 +84,7 @@ async fn the_page_runs_the_scripted_daemon() {
     screenshot(page, "refused").await;
 
     // Guide mode: the scripted scramble, step by step.
-    click(page, "button[data-tab=guide]").await;
+    click(page, ".tab[data-tab=guide]").await;
     let input = wait_for(page, "#guide-input", "guide input").await;
     input
         .send_keys(&scripted::states()[0])
@@ -123,7 +123,7 @@ async fn the_page_runs_the_scripted_daemon() {
 
     // The emergency stop works while another panel is open.
     click(page, "#estop").await;
-    click(page, "button[data-tab=robot]").await;
+    click(page, ".tab[data-tab=robot]").await;
     wait_for_text(page, "state", "e-stopped").await;
     // Where the robot link stands is shown while it is not simply open.
     wait_for_text(

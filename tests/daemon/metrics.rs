@@ -96,6 +96,7 @@ async fn a_noisy_run_shows_in_the_metrics() {
     let idle_stop = daemon.handle.status();
     assert_eq!(idle_stop.state, DaemonState::EStopped);
     assert_eq!(idle_stop.run, None, "an e-stop between runs names none");
+    assert_eq!(idle_stop.resumable, None, "nothing to resume after it");
     assert!(
         idle_stop.photos.is_empty()
             && idle_stop.solution.is_empty()

@@ -93,6 +93,11 @@ async fn resume_until_done(handle: &DaemonHandle, web: SocketAddr, run: u64) -> 
             end.message
         );
         assert!(resumes < 3, "run {run} keeps stopping: {}", end.message);
+        assert_eq!(
+            end.resumable,
+            Some(run),
+            "the status names the run Resume takes"
+        );
         let detail = handle.run(run).expect("history").expect("recorded");
         let shown: Vec<bool> = detail.interruptions.iter().map(|i| i.waiting).collect();
         assert_eq!(
@@ -171,6 +176,7 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
             // Reset abandons the run; a new start re-homes in a safe order and solves.
             finished(&daemon.handle, run).await;
             daemon.handle.reset().await.expect("reset after an e-stop");
+            assert_eq!(daemon.handle.status().resumable, None, "abandoned");
             let again = daemon.handle.start(StartSource::Web).await.expect("start");
             let end = finished(&daemon.handle, again).await;
             assert!(

@@ -413,7 +413,7 @@ impl Service {
             ));
         }
         if outcome.waiting().is_some() {
-            self.waiting = Some(active.id);
+            self.set_waiting(Some(active.id));
         }
         let latched = self.board.now().state == DaemonState::EStopped;
         let state = if latched {
@@ -442,6 +442,12 @@ impl Service {
             });
             let _ = reply.send(answer);
         }
+    }
+
+    /// The run waiting for a person (or none), kept in the status too: what Resume would take.
+    fn set_waiting(&mut self, run: Option<u64>) {
+        self.waiting = run;
+        self.board.update(|s| s.resumable = run);
     }
 
     /// Stops a run at a step boundary (e-stop if it does not come), records it, closes the link.

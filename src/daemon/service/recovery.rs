@@ -42,7 +42,8 @@ impl Service {
             }
         }
         let abandoned = self.waiting;
-        if let Some(run) = self.waiting.take() {
+        if let Some(run) = abandoned {
+            self.set_waiting(None);
             if let Err(e) = self.history.record_resumption(run, "abandoned") {
                 self.board.log(format!(
                     "could not record that run {run} was abandoned: {}",
@@ -110,6 +111,7 @@ impl Service {
         }
         self.waiting = None;
         self.board.update(|s| {
+            s.resumable = None;
             s.state = DaemonState::Scanning;
             s.message = format!(
                 "run {id} resuming: re-homing the robot in a safe order, then scanning the cube again"

@@ -22,6 +22,23 @@ function el(tag, className, text) {
   return e;
 }
 
+// Puts the daemon's `text` into `box` as words: a span between backticks (how the daemon marks
+// a command or a setting, as in Markdown) becomes a <code>; an unmatched backtick stays as it
+// is. Built from text nodes only: the daemon's text is never read as HTML.
+function putWords(box, text) {
+  box.textContent = '';
+  const parts = String(text ?? '').split('`');
+  parts.forEach((part, i) => {
+    const inside = i % 2 === 1;
+    if (inside && i < parts.length - 1) box.appendChild(el('code', '', part));
+    else if (inside || part) box.appendChild(document.createTextNode((inside ? '`' : '') + part));
+  });
+  return box;
+}
+
+// A new element showing the daemon's `text` as words (see putWords).
+const wordsEl = (tag, className, text) => putWords(el(tag, className), text);
+
 // ---- Token and requests ---------------------------------------------------
 
 (function takeTokenFromUrl() {
@@ -86,6 +103,7 @@ async function begin() {
     }
   }
   $('token-form').hidden = true;
+  followAddress();
   connect();
 }
 
@@ -99,7 +117,7 @@ function takeToken(e) {
 }
 
 function showError(message) {
-  $('error-text').textContent = message;
+  putWords($('error-text'), message);
   $('error').hidden = false;
 }
 
@@ -275,9 +293,14 @@ function cropToGrid(img, overlay, [left, top, right, bottom]) {
   overlay.style.inset = 100 * margin / (1 + 2 * margin) + '%';
 }
 
-function drawMoves(box, moves, done) {
+// Each move its own element that never breaks inside; lines break only at the spaces between
+// moves. `done`: how many are done (the next is marked as the one now); none when not given.
+function drawMoves(box, moves, done = -1) {
   box.textContent = '';
-  moves.forEach((m, i) => box.appendChild(el('span', i < done ? 'done' : i === done ? 'now' : '', m)));
+  moves.forEach((m, i) => {
+    if (i > 0) box.appendChild(document.createTextNode(' '));
+    box.appendChild(el('span', 'move' + (i < done ? ' done' : i === done ? ' now' : ''), m));
+  });
 }
 
 // ---- Live status ----------------------------------------------------------
@@ -292,13 +315,13 @@ function render(s) {
   const state = $('state');
   state.textContent = s.state.replace('_', s.state === 'needs_attention' ? ' ' : '-');
   state.className = 'state ' + s.state;
-  $('message').textContent = s.message;
+  putWords($('message'), s.message);
   $('notice').hidden = !s.notice;
-  $('notice').textContent = s.notice || '';
+  putWords($('notice'), s.notice || '');
   // Shown while the link is not simply open and there is something to say about it.
   const link = s.link || { state: 'closed', problem: null, line: '' };
   $('link').hidden = link.state === 'open' || !link.problem;
-  $('link').textContent = link.line;
+  putWords($('link'), link.line);
   $('devices').textContent = 'robot: ' + s.robot + ' · camera: ' + s.camera
     + (s.cube_size ? ' · cube: ' + s.cube_size : '') + (s.run ? ' · run ' + s.run : '');
   const busy = BUSY.includes(s.state);
@@ -306,7 +329,9 @@ function render(s) {
   $('start').disabled = busy || waiting;
   $('stop').disabled = !busy;
   $('reset').hidden = !(waiting || s.state === 'faulted');
-  $('resume').hidden = !waiting;
+  // Offered only when the daemon would take it: a run waits for a person (not an e-stop
+  // between runs, nor a run still stopping).
+  $('resume').hidden = s.resumable == null;
 
   const p = s.progress;
   $('progress-text').textContent = p ? 'move ' + p.moves_done + ' of ' + p.moves : '';
@@ -332,7 +357,9 @@ function render(s) {
 function log(message, atMs) {
   const list = $('log');
   const when = atMs ? new Date(atMs) : new Date();
-  list.insertBefore(el('li', '', when.toLocaleTimeString() + '  ' + message), list.firstChild);
+  const line = wordsEl('li', '', message);
+  line.insertBefore(document.createTextNode(when.toLocaleTimeString() + '  '), line.firstChild);
+  list.insertBefore(line, list.firstChild);
   while (list.childElementCount > 24) list.removeChild(list.lastChild);
 }
 
@@ -377,36 +404,49 @@ async function loadHistory() {
     return;
   }
   $('history-status').textContent = runs.length ? '' : 'no runs yet';
-  const body = $('history').tBodies[0];
+  const body = $('runs').tBodies[0];
   body.textContent = '';
   for (const r of runs) {
     const row = el('tr', 'run-row');
     row.dataset.outcome = r.outcome || 'running';
     row.dataset.run = r.id;
-    const cells = [['', r.id], ['', when(r.started_ms)], ['', r.source], ['', r.cube || ''],
-      ['outcome', r.outcome || 'running'], ['', r.moves ?? ''], ['', r.error || '']];
+    // The run's number is a link to its record's address (to copy or share).
+    const link = el('a', '', r.id);
+    link.href = '#run-' + r.id;
+    row.appendChild(el('td')).appendChild(link);
+    const cells = [['', when(r.started_ms)], ['', r.source], ['', r.cube || ''],
+      ['outcome', r.outcome || 'running'], ['', r.moves ?? '']];
     for (const [cls, text] of cells) row.appendChild(el('td', cls, text));
-    row.addEventListener('click', () => showRun(r.id));
+    row.appendChild(wordsEl('td', '', r.error || ''));
+    row.addEventListener('click', (e) => {
+      if (!e.target.closest('a')) location.hash = 'run-' + r.id; // the link goes there itself
+    });
     body.appendChild(row);
   }
 }
 
+let runAsked = 0; // counts the records asked for, so that only the last one asked is shown
+
+// Shows run `id`'s record below the list (the page at #run-ID).
 async function showRun(id) {
   const box = $('run-detail');
+  const asked = ++runAsked;
   let d;
   try {
     d = await api('GET', '/api/runs/' + id);
   } catch (e) {
-    showError('run ' + id + ': ' + e.message);
+    if (asked === runAsked) showError('run ' + id + ': ' + e.message);
     return;
   }
+  if (asked !== runAsked) return; // the address moved on meanwhile
   box.textContent = '';
   box.hidden = false;
-  const close = box.appendChild(el('button', 'small-btn', 'close'));
-  close.addEventListener('click', () => { box.hidden = true; });
+  const close = box.appendChild(el('button', 'small-btn close', 'close'));
+  close.type = 'button';
+  close.addEventListener('click', () => { location.hash = 'history'; });
   const s = d.summary;
   box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + (s.outcome || 'running')));
-  box.appendChild(el('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
+  box.appendChild(wordsEl('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
     ' · from ' + s.source + (s.cube ? ' · ' + s.cube : '') + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
   // Each interruption (e-stop, fault, lost link, firmware restart) and how the run went on.
   for (const i of d.interruptions || []) {
@@ -415,18 +455,19 @@ async function showRun(id) {
       : i.resumed_by === 'abandoned' ? 'abandoned (reset) ' + when(i.resumed_ms)
         : i.resumed_by === 'rebooted' ? 'back ' + when(i.resumed_ms) + ', to a restarted firmware (below)'
         : 'resumed ' + when(i.resumed_ms) + ' (' + i.resumed_by + ')';
-    box.appendChild(el('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
+    box.appendChild(wordsEl('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
   }
   for (const scan of d.scans) {
     box.appendChild(el('h3', '', scan.attempt === 0 ? 'Scan' : 'Rescan ' + scan.attempt));
-    if (scan.error) box.appendChild(el('p', 'notice', scan.error));
+    if (scan.error) box.appendChild(wordsEl('p', 'notice', scan.error));
     if (scan.error && scan.facelets) box.appendChild(el('p', 'small', 'best guess, not given:'));
     drawPhotos(box.appendChild(el('div', 'photos')), scan.images, prunedWords(d.photos_pruned));
     drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
   }
   for (const sol of d.solutions) {
-    box.appendChild(el('p', 'moves', 'solution ' + sol.attempt + ' (' + sol.moves + ' moves, planned ' +
-      seconds(sol.planned_ms) + '): ' + sol.solution));
+    const line = box.appendChild(el('p', 'moves', 'solution ' + sol.attempt + ' (' + sol.moves + ' moves, planned ' +
+      seconds(sol.planned_ms) + '): '));
+    drawMoves(line.appendChild(el('span')), sol.solution.split(' ').filter(Boolean));
   }
   if (d.steps.length) {
     const table = box.appendChild(el('table'));
@@ -498,14 +539,47 @@ function guideStep(delta) {
 
 // ---- Wiring ---------------------------------------------------------------
 
-function showTab(id) {
-  for (const b of document.querySelectorAll('.tab')) b.classList.toggle('active', b.dataset.tab === id);
-  for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== id;
-  if (id === 'history-panel') loadHistory();
+// The page's addresses: #robot, #history, #guide, #colours (a tab, each a link), and #run-12
+// (run 12's record, in History), so a person can bookmark or share one. No element has one of
+// these ids, so following one never scrolls the page. Anything else is the robot's panel.
+const TABS = ['robot', 'history', 'guide', 'colours'];
+
+function addressed() {
+  let address = location.hash.slice(1);
+  try { address = decodeURIComponent(address); } catch (e) { /* as typed */ }
+  const run = /^run-(\d+)$/.exec(address);
+  return { tab: run ? 'history' : TABS.includes(address) ? address : 'robot', run: run ? Number(run[1]) : null };
+}
+
+// Shows tab `tab` (its panel, the tab marked open).
+function showTab(tab) {
+  for (const b of document.querySelectorAll('.tab')) {
+    const open = b.dataset.tab === tab;
+    b.classList.toggle('active', open);
+    if (open) b.setAttribute('aria-current', 'page');
+    else b.removeAttribute('aria-current');
+  }
+  for (const p of document.querySelectorAll('.panel')) p.hidden = p.id !== tab + '-panel';
+}
+
+// Shows what the address names, with its data: the tab, and in History the run's record.
+function followAddress() {
+  const { tab, run } = addressed();
+  showTab(tab);
+  if (tab === 'history') loadHistory();
+  if (run !== null) {
+    showRun(run);
+  } else {
+    runAsked++; // a record still on its way is not shown
+    $('run-detail').hidden = true;
+  }
 }
 
 document.addEventListener('DOMContentLoaded', () => {
-  for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => showTab(b.dataset.tab));
+  // The tabs are links to their addresses: following one (a click, back, forward, or an address
+  // typed) changes the fragment.
+  window.addEventListener('hashchange', followAddress);
+  showTab(addressed().tab);
   $('start').addEventListener('click', () => act('POST', '/api/start'));
   $('stop').addEventListener('click', () => act('POST', '/api/stop'));
   $('estop').addEventListener('click', () => act('POST', '/api/estop'));
@@ -523,7 +597,7 @@ document.addEventListener('DOMContentLoaded', () => {
     else showError('there is no scan yet: let the robot read a cube, or type the stickers');
   });
   document.addEventListener('keydown', (e) => {
-    if ($('guide').hidden || ['TEXTAREA', 'INPUT', 'SELECT'].includes(e.target.tagName)) return;
+    if ($('guide-panel').hidden || ['TEXTAREA', 'INPUT', 'SELECT'].includes(e.target.tagName)) return;
     if (e.key === 'ArrowRight') guideStep(1);
     else if (e.key === 'ArrowLeft') guideStep(-1);
   });
