@@ -354,6 +354,12 @@ function render(s) {
   }
 }
 
+// How a run ended, in the words the daemon's log and the command line use.
+function outcomeWords(outcome, abandoned) {
+  const words = { already_solved: 'already solved', estopped: 'e-stopped' }[outcome] || outcome || 'running';
+  return abandoned ? words + ', abandoned (reset)' : words;
+}
+
 function log(message, atMs) {
   const list = $('log');
   const when = atMs ? new Date(atMs) : new Date();
@@ -379,7 +385,7 @@ function connect() {
     if (event.type === 'status') render(event);
     else if (event.type === 'log') log(event.message, event.at_ms);
     else if (event.type === 'run_finished') {
-      log('run ' + event.run + ' finished: ' + event.outcome, event.at_ms);
+      log('run ' + event.run + ' finished: ' + outcomeWords(event.outcome, false), event.at_ms);
       loadHistory();
     }
   });
@@ -415,7 +421,7 @@ async function loadHistory() {
     link.href = '#run-' + r.id;
     row.appendChild(el('td')).appendChild(link);
     const cells = [['', when(r.started_ms)], ['', r.source], ['', r.cube || ''],
-      ['outcome', r.outcome || 'running'], ['', r.moves ?? '']];
+      ['outcome', outcomeWords(r.outcome, r.abandoned)], ['', r.moves ?? '']];
     for (const [cls, text] of cells) row.appendChild(el('td', cls, text));
     row.appendChild(wordsEl('td', '', r.error || ''));
     row.addEventListener('click', (e) => {
@@ -445,7 +451,7 @@ async function showRun(id) {
   close.type = 'button';
   close.addEventListener('click', () => { location.hash = 'history'; });
   const s = d.summary;
-  box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + (s.outcome || 'running')));
+  box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + outcomeWords(s.outcome, s.abandoned)));
   box.appendChild(wordsEl('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
     ' · from ' + s.source + (s.cube ? ' · ' + s.cube : '') + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
   // Each interruption (e-stop, fault, lost link, firmware restart) and how the run went on.
