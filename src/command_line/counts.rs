@@ -10,7 +10,7 @@ fn whole_number(text: &str) -> Result<usize, String> {
     text.trim()
         .parse()
         .map_err(|e: std::num::ParseIntError| match e.kind() {
-            IntErrorKind::PosOverflow => format!("'{text}' is far too large"),
+            IntErrorKind::PosOverflow => format!("'{text}' is far too large a whole number"),
             IntErrorKind::Empty => "empty: give a whole number".to_string(),
             _ => format!("'{text}' is not a whole number (digits only, e.g. 42)"),
         })

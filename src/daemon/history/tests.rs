@@ -352,8 +352,8 @@ fn a_version_2_history_gains_the_cube_of_each_new_run_and_keeps_its_old_runs() {
     let dir = TempDir::new().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        // The runs and images tables as version 2 wrote them, typed here independently of the
-        // migrations.
+        // The runs, images and interruptions tables as version 2 wrote them, typed here
+        // independently of the migrations.
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, started_ms INTEGER NOT NULL,
@@ -362,6 +362,9 @@ fn a_version_2_history_gains_the_cube_of_each_new_run_and_keeps_its_old_runs() {
              CREATE TABLE images (run INTEGER NOT NULL REFERENCES runs (id),
                  attempt INTEGER NOT NULL, face TEXT NOT NULL, path TEXT NOT NULL,
                  PRIMARY KEY (run, attempt, face)) WITHOUT ROWID;
+             CREATE TABLE interruptions (id INTEGER PRIMARY KEY, run INTEGER NOT NULL,
+                 at_ms INTEGER NOT NULL, cause TEXT NOT NULL, advice TEXT NOT NULL,
+                 needs_person INTEGER NOT NULL, resumed_ms INTEGER, resumed_by TEXT);
              INSERT INTO runs (started_ms, finished_ms, source, robot, outcome, moves)
                  VALUES (1000, 2000, 'web', 'four-arm', 'solved', 21);
              INSERT INTO images VALUES (1, 0, 'U', 'images/1/0-U.png');
