@@ -120,7 +120,7 @@ pub(crate) trait ControlDevice {
 /// A control the device would not set as asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the camera refused to set {control} to {wanted} ([camera] {key}): {why}", key = control.key())]
-pub(crate) struct ControlRefusal {
+pub struct ControlRefusal {
     pub control: Control,
     pub wanted: ControlSetting,
     pub why: String,
@@ -128,7 +128,7 @@ pub(crate) struct ControlRefusal {
 
 /// What the device accepted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct LockReport {
+pub struct LockReport {
     /// Controls fixed, with the value read back.
     pub fixed: Vec<(Control, i64)>,
     /// Controls left automatic, as configured.
@@ -139,7 +139,7 @@ pub(crate) struct LockReport {
 
 impl LockReport {
     /// One line for the log: "exposure 156, gain 32 fixed; focus automatic; REFUSED: …".
-    pub(crate) fn summary(&self) -> String {
+    pub fn summary(&self) -> String {
         let mut parts = Vec::new();
         if !self.fixed.is_empty() {
             let fixed: Vec<String> = self.fixed.iter().map(|(c, v)| format!("{c} {v}")).collect();

@@ -35,6 +35,7 @@ impl ReopeningCamera {
     }
 
     /// Whether the camera is open now.
+    #[cfg(test)]
     pub(crate) fn is_open(&self) -> bool {
         self.camera.is_some()
     }
