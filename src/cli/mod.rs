@@ -119,7 +119,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         CubedCommand::Sim(args) => sim_cmds::sim(args),
         CubedCommand::Exec(args) => exec_cmds::exec(args),
         CubedCommand::Plan(args) => plan_cmds::plan(args),
+        CubedCommand::Classify(args) if args.size == 2 => {
+            pocket_vision::classify_pocket_cmd(&args.scan, &args.flags)
+        }
         CubedCommand::Classify(args) => vision_cmds::classify_cmd(args),
+        CubedCommand::Scan(args) if args.size == 2 => pocket_vision::scan_pocket_cmd(&args),
         CubedCommand::Scan(args) => vision_cmds::scan_cmd(args),
         CubedCommand::Calibrate(args) => vision_cmds::calibrate_cmd(args),
         CubedCommand::DryRun(args) => dry_run_cmd::dry_run_cmd(args),

@@ -238,9 +238,6 @@ fn by_colour(stickers: &[usize], guess: &Classification, palette: &Palette) -> S
 
 /// `cubed classify`: readings JSON → facelets.
 pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
-    if args.size == 2 {
-        return super::pocket_vision::classify_pocket_cmd(&args.scan, &args.flags);
-    }
     let (file, readings) = match load_scan(&args.scan) {
         Ok(x) => x,
         Err(e) => {
@@ -368,9 +365,6 @@ fn print_text(c: &Classification) {
 
 /// `cubed scan`: six photos → facelets.
 pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
-    if args.size == 2 {
-        return super::pocket_vision::scan_pocket_cmd(&args);
-    }
     let choice = match super::vision_folder::grid_choice(&args.grid, &args.images) {
         Ok(choice) => choice,
         Err(e) => {
