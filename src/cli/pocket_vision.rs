@@ -6,7 +6,6 @@ use cubed::error_chain::error_chain;
 use cubed::vision::grid::pocket_sample::read_pocket_photos_and_grids;
 use cubed::vision::grid::sample::SampleOptions;
 use cubed::vision::light::colour::Rgb;
-use cubed::vision::read::classify::ClassifyOptions;
 use cubed::vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
 use cubed::vision::scan_file::{load_pocket_scan, save_scan, ScanFile};
 use serde_json::json;
@@ -63,23 +62,9 @@ fn classify_and_print(
             ));
         }
     }
-    let palette = match flags.palette.load() {
-        Ok(p) => p,
-        Err(e) => {
-            return Ok(refuse(
-                flags.format,
-                "invalid_palette",
-                &format!("{e:#}"),
-                &[],
-            ))
-        }
-    };
-    if let Some(why) = super::vision_cmds::confidence_problem(flags.min_confidence) {
-        return Ok(refuse(flags.format, "invalid_argument", &why, &[]));
-    }
-    let options = ClassifyOptions {
-        min_confidence: flags.min_confidence,
-        ..ClassifyOptions::default()
+    let (palette, options) = match flags.reading_setup() {
+        Ok(setup) => setup,
+        Err(refused) => return Ok(refused),
     };
     match classify_pocket(readings, &palette, &options) {
         Ok(cube) => {

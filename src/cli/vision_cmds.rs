@@ -276,23 +276,9 @@ pub fn classify_and_print(
         }
         written => written?,
     }
-    let palette = match flags.palette.load() {
-        Ok(p) => p,
-        Err(e) => {
-            return Ok(refuse(
-                flags.format,
-                "invalid_palette",
-                &format!("{e:#}"),
-                &[],
-            ))
-        }
-    };
-    if let Some(why) = confidence_problem(flags.min_confidence) {
-        return Ok(refuse(flags.format, "invalid_argument", &why, &[]));
-    }
-    let options = ClassifyOptions {
-        min_confidence: flags.min_confidence,
-        ..ClassifyOptions::default()
+    let (palette, options) = match flags.reading_setup() {
+        Ok(setup) => setup,
+        Err(refused) => return Ok(refused),
     };
     let settled = cubed::vision::read::turned::settle_tops(readings, tops, &palette, &options);
     if let Some(settled) = &settled {
@@ -328,13 +314,25 @@ pub fn classify_and_print(
     }
 }
 
-/// What is wrong with a `--min-confidence`, if anything.
-pub(super) fn confidence_problem(min_confidence: f32) -> Option<String> {
-    (!(0.0..1.0).contains(&min_confidence)).then(|| {
-        format!(
-            "--min-confidence {min_confidence} is outside 0..1 (a probability of being read right; 1 is never reached, as no reading is certain)"
-        )
-    })
+impl ClassifyFlags {
+    /// The palette and the classifier's options these flags give, or their refusal (exit 2) in
+    /// the requested format: a palette that does not load, a `--min-confidence` outside 0..1.
+    pub(super) fn reading_setup(&self) -> Result<(Palette, ClassifyOptions), ExitCode> {
+        let palette = (self.palette.load())
+            .map_err(|e| refuse(self.format, "invalid_palette", &format!("{e:#}"), &[]))?;
+        if !(0.0..1.0).contains(&self.min_confidence) {
+            let why = format!(
+                "--min-confidence {} is outside 0..1 (a probability of being read right; 1 is never reached, as no reading is certain)",
+                self.min_confidence
+            );
+            return Err(refuse(self.format, "invalid_argument", &why, &[]));
+        }
+        let options = ClassifyOptions {
+            min_confidence: self.min_confidence,
+            ..ClassifyOptions::default()
+        };
+        Ok((palette, options))
+    }
 }
 
 fn print_text(c: &Classification) {
