@@ -13,6 +13,7 @@
 //! Reconnection keeps the protocol session rather than sending a new `Hello`: a `Hello`
 //! flushes the firmware's queue and interrupts the running move (PROTOCOL.md §9).
 
+mod classic_termios;
 pub(crate) mod clock;
 pub(crate) mod error;
 pub(crate) mod events;

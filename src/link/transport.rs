@@ -9,6 +9,7 @@
 //! The host then resolves the path again: [`SharedPath`] holds the latest announced path for
 //! in-process use; a symlink works with [`FixedPath`].
 
+use super::classic_termios::{lacks_termios2, open_classic};
 use super::error::LinkError;
 use crate::error_chain::error_chain;
 use std::io;
@@ -102,17 +103,23 @@ impl AsyncWrite for FdStream {
 
 /// Opens a serial port with `serialport`: exclusive (a second opener fails), raw 8N1 at
 /// `baud`, no DTR/RTS changes (those calls fail on a pty), then hands its descriptor to tokio.
+/// Where the system has no `termios2` (qemu-user), the classic termios calls do the same.
 pub fn open_serial(path: &Path, baud: u32) -> Result<FdStream, LinkError> {
     let fail = |reason: String| LinkError::Open {
         path: path.to_path_buf(),
         reason,
     };
-    let port = serialport::new(path.to_string_lossy(), baud)
-        .open_native()
-        .map_err(|e| fail(not_a_serial_port(path, error_chain(&e))))?;
-    let raw = port.into_raw_fd();
-    // SAFETY: `into_raw_fd` released the descriptor, so this `OwnedFd` is its only owner.
-    let fd = unsafe { OwnedFd::from_raw_fd(raw) };
+    let fd = match serialport::new(path.to_string_lossy(), baud).open_native() {
+        Ok(port) => {
+            let raw = port.into_raw_fd();
+            // SAFETY: `into_raw_fd` released the descriptor, so this `OwnedFd` is its only owner.
+            unsafe { OwnedFd::from_raw_fd(raw) }
+        }
+        Err(e) if lacks_termios2(&error_chain(&e)) => {
+            open_classic(path, baud).map_err(|e| fail(not_a_serial_port(path, error_chain(&e))))?
+        }
+        Err(e) => return Err(fail(not_a_serial_port(path, error_chain(&e)))),
+    };
     FdStream::new(fd).map_err(|e| fail(error_chain(&e)))
 }
 
