@@ -18,50 +18,12 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${CUBED_FW_TOOLCHAIN:-${XDG_CACHE_HOME:-$HOME/.cache}/cubed-fw-toolchain}
-TOOLROOT="$CACHE/root"
+CROSS_WHO=firmware/build.sh
+# shellcheck source=../tools/cross-rust.sh
+source "$ROOT/tools/cross-rust.sh"
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 mkdir -p "$TARGET_DIR"
 TARGET_DIR=$(cd "$TARGET_DIR" && pwd)
-
-die() { echo "firmware/build.sh: $*" >&2; exit 1; }
-
-# The versioned package names change with Debian point releases: look them up.
-toolchain_packages() {
-    local deps
-    if ! deps=$(apt-cache depends rustc-web libstd-rust-web-dev 2>/dev/null); then
-        # A fresh machine may have no package lists yet.
-        [ "$(id -u)" = 0 ] && apt-get update -qq >&2 || true
-        deps=$(apt-cache depends rustc-web libstd-rust-web-dev 2>/dev/null) \
-            || die "apt-cache cannot see rustc-web (run 'apt-get update' first)"
-    fi
-    local std llvm
-    std=$(grep -o 'libstd-rust-web-[0-9][0-9.]*' <<<"$deps" | head -n1)
-    [ -n "$std" ] || die "no libstd-rust-web-<version> among rustc-web's dependencies"
-    llvm=$(apt-cache depends "$std" | grep -o 'libllvm[0-9][0-9]*' | head -n1)
-    [ -n "$llvm" ] || die "no libllvm<N> among $std's dependencies"
-    echo rustc-web rust-web-src libstd-rust-web-dev "$std" "$llvm"
-}
-
-ensure_toolchain() {
-    if [ -x "$TOOLROOT/usr/bin/rustc" ]; then
-        return
-    fi
-    command -v apt-get >/dev/null || die "the cross toolchain needs apt-get (Debian/Ubuntu)"
-    echo "fetching the Debian Rust toolchain into $CACHE (once)" >&2
-    local packages
-    packages=$(toolchain_packages)
-    rm -rf "$CACHE/debs" "$TOOLROOT.partial"
-    mkdir -p "$CACHE/debs" "$TOOLROOT.partial"
-    # shellcheck disable=SC2086
-    (cd "$CACHE/debs" && apt-get download $packages) || die "apt-get download $packages failed"
-    for deb in "$CACHE"/debs/*.deb; do
-        dpkg -x "$deb" "$TOOLROOT.partial" || die "dpkg -x $deb failed"
-    done
-    rm -rf "$TOOLROOT"
-    mv "$TOOLROOT.partial" "$TOOLROOT"
-    rm -rf "$CACHE/debs"
-}
 
 # rust-lld from the rustup toolchain (Debian's rustc has none), else Debian's ld.lld-19.
 linker_path() {
@@ -71,7 +33,7 @@ linker_path() {
     if [ -x "$bin/rust-lld" ]; then
         echo "$bin"
     elif command -v ld.lld-19 >/dev/null; then
-        local shim="$CACHE/lld-shim"
+        local shim="$CROSS_CACHE/lld-shim"
         mkdir -p "$shim"
         ln -sf "$(command -v ld.lld-19)" "$shim/rust-lld"
         echo "$shim"
@@ -113,38 +75,13 @@ print(f"flash {flash} bytes ({flash / 1024:.1f} KiB), static RAM {ram} bytes ({r
 PY
 }
 
-# Whether the ordinary toolchain has `triple`, adding it if rustup can.
-rustup_has_target() {
-    local triple=$1
-    command -v rustup >/dev/null || return 1
-    rustup target list --installed 2>/dev/null | grep -qx "$triple" && return 0
-    echo "trying: rustup target add $triple" >&2
-    timeout 60 rustup target add "$triple" >&2 2>/dev/null
-}
-
-# Which toolchain builds for `triple`: rustup, else debian (set up on first use).
-choose_toolchain() {
-    local triple=$1 kind=${CUBED_FW_TOOLCHAIN_KIND:-}
-    case "$kind" in
-        rustup) rustup_has_target "$triple" || die "rustup cannot add $triple (CUBED_FW_TOOLCHAIN_KIND=rustup)" ;;
-        debian) ;;
-        "") if rustup_has_target "$triple"; then kind=rustup; else kind=debian; fi ;;
-        *) die "CUBED_FW_TOOLCHAIN_KIND is '$kind': rustup or debian" ;;
-    esac
-    if [ "$kind" = debian ]; then ensure_toolchain >&2; fi
-    echo "$kind"
-}
-
 cargo_build() {
     local kind=$1 dir=$2
     if [ "$kind" = rustup ]; then
         (cd "$dir" && CARGO_TARGET_DIR="$TARGET_DIR" cargo build --release --quiet)
     else
-        (cd "$dir" && RUSTC="$TOOLROOT/usr/bin/rustc" \
-            LD_LIBRARY_PATH="$TOOLROOT/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-            RUSTC_BOOTSTRAP=1 PATH="$(linker_path):$PATH" \
-            CARGO_TARGET_DIR="$TARGET_DIR" \
-            cargo build --release --quiet -Zbuild-std=core)
+        (cd "$dir" && PATH="$(linker_path):$PATH" CARGO_TARGET_DIR="$TARGET_DIR" \
+            debian_cargo build --release --quiet -Zbuild-std=core)
     fi
 }
 
@@ -156,14 +93,7 @@ build_board() {
     [ -n "$triple" ] || die "$dir/.cargo/config.toml names no build target"
     local kind
     kind=$(choose_toolchain "$triple")
-    case "$kind" in
-        rustup) echo "building $board for $triple with rustup's toolchain ($(rustc --version))" >&2 ;;
-        *)
-            local version why="rustup could not add the target"
-            version=$(LD_LIBRARY_PATH="$TOOLROOT/usr/lib/x86_64-linux-gnu" "$TOOLROOT/usr/bin/rustc" --version 2>/dev/null || echo "version unknown")
-            [ "${CUBED_FW_TOOLCHAIN_KIND:-}" = debian ] && why="CUBED_FW_TOOLCHAIN_KIND=debian"
-            echo "building $board for $triple with Debian's rustc ($version, from $TOOLROOT): $why" >&2 ;;
-    esac
+    describe_toolchain "$kind" "$board" "$triple"
     cargo_build "$kind" "$dir" || die "building board '$board' failed"
     local elf
     elf=$(sed -n '/^\[\[bin\]\]/,/^$/s/^name *= *"\(.*\)"/\1/p' "$dir/Cargo.toml" | head -n1)

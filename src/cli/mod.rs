@@ -19,6 +19,7 @@ pub mod pocket_vision;
 pub mod progress;
 pub mod sim_cmds;
 pub mod solve_cmds;
+pub mod tables_cmd;
 pub mod test_program;
 pub mod vision_cmds;
 mod vision_folder;
@@ -104,6 +105,8 @@ pub enum CubedCommand {
     Status(daemon_cmds::StatusArgs),
     /// The running daemon's run history: the runs, newest first, or one run's record.
     History(history_cmd::HistoryArgs),
+    /// Build the solver tables into the cache now (else the first solve does), and say where they are.
+    Tables(tables_cmd::TablesArgs),
     /// The daemon's configuration: which files are used and where they come from.
     #[command(subcommand)]
     Config(config_cmds::ConfigCommand),
@@ -135,6 +138,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         CubedCommand::Resume(args) => daemon_cmds::control_cmd(ControlCommand::Resume, args),
         CubedCommand::Status(args) => daemon_cmds::status_cmd(args),
         CubedCommand::History(args) => history_cmd::history_cmd(args),
+        CubedCommand::Tables(args) => tables_cmd::tables_cmd(args),
         CubedCommand::Config(cmd) => config_cmds::run(cmd),
     }
 }

@@ -2,8 +2,9 @@
 
 use crate::pocket::PocketSolver;
 use crate::solver::{Solver, TableMode, Tables};
+pub use crate::table_cache::default_cache_dir;
 use crate::table_cache::load_or_build_pocket;
-use crate::table_cache::{default_cache_dir, load_or_build_announced, CacheOutcome};
+use crate::table_cache::{load_or_build_announced, CacheOutcome};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -108,4 +109,66 @@ pub fn pocket_solver(cache_dir: Option<&Path>) -> PocketSolver {
         }
     }
     PocketSolver::new(Arc::new(tables))
+}
+
+/// One cached table file `cubed tables` reports.
+#[derive(Debug, Clone)]
+pub struct CachedTables {
+    /// What the tables are for ("3x3", "2x2").
+    pub cube: &'static str,
+    pub path: PathBuf,
+    pub bytes: u64,
+    /// Whether they were there already (else built now).
+    pub were_cached: bool,
+}
+
+/// Why the tables could not be left in the cache.
+#[derive(Debug, thiserror::Error)]
+#[error("the {cube} tables were built but not cached: {reason}")]
+pub struct TablesNotCached {
+    pub cube: &'static str,
+    pub reason: String,
+}
+
+/// Builds the 3x3's and the 2x2's tables into `dir` unless they are cached there already (an
+/// unusable file is rebuilt), saying on stderr what takes time, as every solving command does.
+pub fn cache_all_tables(dir: &Path) -> Result<Vec<CachedTables>, TablesNotCached> {
+    let mut spinner = None;
+    let (tables, outcome) = load_or_build_announced(dir, TableMode::Full, || {
+        spinner = Some(announce_build(dir));
+    });
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    report(&outcome, &tables);
+    drop(tables);
+    let full = cached(
+        "3x3",
+        crate::table_cache::cache_file(dir, TableMode::Full),
+        &outcome,
+    )?;
+    let (pocket, outcome) = load_or_build_pocket(dir);
+    drop(pocket);
+    let pocket = cached("2x2", crate::table_cache::pocket_cache_file(dir), &outcome)?;
+    Ok(vec![full, pocket])
+}
+
+fn cached(
+    cube: &'static str,
+    path: PathBuf,
+    outcome: &CacheOutcome,
+) -> Result<CachedTables, TablesNotCached> {
+    if let CacheOutcome::NotSaved { reason } = outcome {
+        return Err(TablesNotCached {
+            cube,
+            reason: reason.clone(),
+        });
+    }
+    let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+    Ok(CachedTables {
+        cube,
+        path,
+        bytes,
+        were_cached: *outcome == CacheOutcome::Loaded,
+    })
 }

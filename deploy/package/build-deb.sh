@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Builds cubed's Debian package for amd64 or arm64 (a Raspberry Pi's 64-bit OS): the binary
+# with the USB camera backend, /etc/cubed (the config and the designs, as conffiles), the
+# systemd unit and udev rule of deploy/, the Pico's UF2 under /usr/share/cubed/firmware, and
+# the maintainer scripts beside this file. Prints the .deb's path and size.
+#
+#   deploy/package/build-deb.sh                      amd64, a release build
+#   deploy/package/build-deb.sh --arch arm64         cross-built for aarch64-unknown-linux-gnu
+#   deploy/package/build-deb.sh --binary PATH        package an already built binary
+#   deploy/package/build-deb.sh --out DIR            where the .deb goes (default target/package)
+#
+# arm64 needs the aarch64 C toolchain (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross: installed
+# when run as root) and a Rust standard library for the target: `rustup target add
+# aarch64-unknown-linux-gnu`, else Debian's (tools/cross-rust.sh). The camera backend needs
+# libclang at build time (Debian libclang1-14).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+HERE="$ROOT/deploy/package"
+CROSS_WHO=build-deb.sh
+# shellcheck source=../../tools/cross-rust.sh
+source "$ROOT/tools/cross-rust.sh"
+
+arch=amd64 binary="" out="$ROOT/target/package"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --arch) arch=${2:?--arch needs amd64 or arm64}; shift 2 ;;
+        --binary) binary=${2:?--binary needs a path}; shift 2 ;;
+        --out) out=${2:?--out needs a folder}; shift 2 ;;
+        *) die "unknown argument '$1' (see the top of $0)" ;;
+    esac
+done
+case "$arch" in
+    amd64) triple=x86_64-unknown-linux-gnu ;;
+    arm64) triple=aarch64-unknown-linux-gnu ;;
+    *) die "--arch $arch: amd64 or arm64" ;;
+esac
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+
+need_packages() {
+    local missing=()
+    for package in "$@"; do
+        dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return
+    [ "$(id -u)" = 0 ] || die "needs ${missing[*]}: sudo apt-get install ${missing[*]}"
+    echo "installing ${missing[*]}" >&2
+    (apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
+        || { apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null; }) \
+        || die "cannot install ${missing[*]}"
+}
+
+# The release binary for `triple`, with the camera backend; echoes its path.
+build_binary() {
+    need_packages libclang1-14
+    local features=(--release --features camera --bin cubed)
+    if [ "$arch" = amd64 ]; then
+        (cd "$ROOT" && cargo build "${features[@]}") >&2 || die "cargo build failed"
+        echo "$TARGET_DIR/release/cubed"
+        return
+    fi
+    need_packages gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+    local kind
+    kind=$(choose_toolchain "$triple")
+    describe_toolchain "$kind" cubed "$triple"
+    export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+    export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
+    export BINDGEN_EXTRA_CLANG_ARGS_aarch64_unknown_linux_gnu="--sysroot=/usr/aarch64-linux-gnu"
+    if [ "$kind" = rustup ]; then
+        (cd "$ROOT" && cargo build --target "$triple" "${features[@]}") >&2 || die "cargo build failed"
+    else
+        ensure_target_std "$triple" arm64 >&2
+        (cd "$ROOT" && debian_cargo build --target "$triple" "${features[@]}") >&2 \
+            || die "cargo build failed"
+    fi
+    echo "$TARGET_DIR/$triple/release/cubed"
+}
+
+# The Pico's UF2, built if missing; echoes its path.
+pico_uf2() {
+    local uf2
+    uf2=$(ls "$TARGET_DIR"/thumbv6m-none-eabi/release/*.uf2 2>/dev/null | head -n1 || true)
+    if [ -z "$uf2" ]; then
+        "$ROOT/firmware/build.sh" pico >&2 || die "building the Pico firmware failed"
+        uf2=$(ls "$TARGET_DIR"/thumbv6m-none-eabi/release/*.uf2 | head -n1)
+    fi
+    echo "$uf2"
+}
+
+version=$(sed -n 's/^version *= *"\(.*\)"/\1/p' "$ROOT/Cargo.toml" | head -n1)
+[ -n "$version" ] || die "no version in Cargo.toml"
+[ -n "$binary" ] || binary=$(build_binary)
+[ -x "$binary" ] || die "no binary at $binary"
+uf2=$(pico_uf2)
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+root="$stage/cubed_${version}-1_$arch"
+mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/etc/cubed" "$root/lib/systemd/system" \
+    "$root/lib/udev/rules.d" "$root/usr/share/cubed/firmware" "$root/usr/share/doc/cubed"
+
+strip_tool=strip
+[ "$arch" = arm64 ] && strip_tool=aarch64-linux-gnu-strip
+"$strip_tool" -o "$root/usr/bin/cubed" "$binary" || die "$strip_tool $binary failed"
+chmod 0755 "$root/usr/bin/cubed"
+
+# The configuration: the repository's, with the run history under /var/lib/cubed.
+cp -r "$ROOT/config/." "$root/etc/cubed/"
+sed -i 's|^# dir = "~/.local/share/cubed".*|dir = "/var/lib/cubed"              # run history (SQLite), photos, the calibrated palette|' \
+    "$root/etc/cubed/cubed.toml"
+grep -q '^dir = "/var/lib/cubed"' "$root/etc/cubed/cubed.toml" \
+    || die "config/cubed.toml has no '# dir = \"~/.local/share/cubed\"' line to set"
+(cd "$root" && find etc -type f | sort | sed 's|^|/|') >"$root/DEBIAN/conffiles"
+
+sed 's|/usr/local/bin/cubed|/usr/bin/cubed|g; s|/usr/local/share/doc/cubed|/usr/share/doc/cubed|g' \
+    "$ROOT/deploy/cubed.service" >"$root/lib/systemd/system/cubed.service"
+cp "$ROOT/deploy/99-cubed.rules" "$root/lib/udev/rules.d/99-cubed.rules"
+cp "$uf2" "$root/usr/share/cubed/firmware/cubed-pico.uf2"
+cp "$ROOT/README.md" "$root/usr/share/doc/cubed/README.md"
+cp "$HERE/copyright" "$root/usr/share/doc/cubed/copyright"
+for script in postinst prerm postrm; do
+    install -m 0755 "$HERE/$script" "$root/DEBIAN/$script"
+done
+
+# The newest glibc symbol version the binary needs.
+glibc=$(readelf -V --wide "$root/usr/bin/cubed" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -n1)
+[ -n "$glibc" ] || die "cannot read the glibc version $binary needs (readelf -V)"
+installed_kb=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+sed -e "s/@VERSION@/$version-1/" -e "s/@ARCH@/$arch/" -e "s/@GLIBC@/$glibc/" -e "s/@INSTALLED_KB@/$installed_kb/" \
+    "$HERE/control" >"$root/DEBIAN/control"
+
+mkdir -p "$out"
+deb="$out/cubed_${version}-1_$arch.deb"
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null || die "dpkg-deb failed"
+echo "$deb ($(stat -c %s "$deb") bytes; installed $installed_kb KB)"
