@@ -76,13 +76,14 @@ build_binary() {
     echo "$TARGET_DIR/$triple/release/cubed"
 }
 
-# The Pico's UF2, built if missing; echoes its path.
+# The Pico's UF2 (where firmware/build.sh leaves it), built if missing; echoes its path.
 pico_uf2() {
-    local uf2
-    uf2=$(ls "$TARGET_DIR"/thumbv6m-none-eabi/release/*.uf2 2>/dev/null | head -n1 || true)
+    local uf2 found="$ROOT/target/thumbv6m-none-eabi/release"
+    uf2=$(ls "$found"/*.uf2 2>/dev/null | head -n1 || true)
     if [ -z "$uf2" ]; then
-        "$ROOT/firmware/build.sh" pico >&2 || die "building the Pico firmware failed"
-        uf2=$(ls "$TARGET_DIR"/thumbv6m-none-eabi/release/*.uf2 | head -n1)
+        CARGO_TARGET_DIR="$ROOT/target" "$ROOT/firmware/build.sh" pico >&2 \
+            || die "building the Pico firmware failed"
+        uf2=$(ls "$found"/*.uf2 | head -n1)
     fi
     echo "$uf2"
 }

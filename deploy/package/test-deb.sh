@@ -154,7 +154,7 @@ if [ -n "$arm64_deb" ]; then
         qemu-aarch64 -L /usr/aarch64-linux-gnu "$bin" dry-run --cubes 2 --config "$work/contents-arm64/etc/cubed/cubed.toml" --data-dir "$work/arm64-data") \
         >"$work/arm64-dry-run.txt" 2>&1 || { cat "$work/arm64-dry-run.txt"; die "the arm64 dry run failed"; }
     grep -q "^solved 2/2" "$work/arm64-dry-run.txt" || { cat "$work/arm64-dry-run.txt"; die "the arm64 dry run did not solve both cubes"; }
-    pass "arm64 under qemu-user: the amd64-built tables load; $(grep '^solved' "$work/arm64-dry-run.txt" | cut -d'·' -f1-2)"
+    pass "arm64 under qemu-user: the amd64-built tables load; $(sed -n 's/ · re-solves.*//p' "$work/arm64-dry-run.txt")"
 fi
 # ---- remove, then purge ---------------------------------------------------------------------
 dpkg -r cubed || die "dpkg -r"
