@@ -446,3 +446,26 @@ pub fn move_count(text: &str) -> Option<usize> {
     assert_eq!(noun, expected, "{text:?}: the noun agrees with the count");
     Some(n)
 }
+
+#[test]
+fn tables_refuse_a_cache_folder_they_cannot_write_before_building_anything() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"").expect("write");
+    let inside_a_file = file.join("cache");
+    let out = cubed(
+        &["tables", "--cache-dir", &inside_a_file.to_string_lossy()],
+        None,
+    );
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("cannot cache the solver tables in"), "{said}");
+    assert!(
+        said.contains(&inside_a_file.display().to_string()),
+        "{said}"
+    );
+    assert!(
+        !said.contains("building"),
+        "it must refuse before building: {said}"
+    );
+}

@@ -124,15 +124,28 @@ pub struct CachedTables {
 
 /// Why the tables could not be left in the cache.
 #[derive(Debug, thiserror::Error)]
-#[error("the {cube} tables were built but not cached: {reason}")]
-pub struct TablesNotCached {
-    pub cube: &'static str,
-    pub reason: String,
+pub enum TablesNotCached {
+    #[error("cannot cache the solver tables in {}: {reason}", dir.display())]
+    NoFolder { dir: PathBuf, reason: String },
+    #[error("the {cube} tables were built but not cached: {reason}")]
+    NotSaved { cube: &'static str, reason: String },
+}
+
+/// Makes `dir` and checks that a file can be written there, before minutes of building.
+fn writable_folder(dir: &Path) -> Result<(), TablesNotCached> {
+    let no_folder = |e: std::io::Error| TablesNotCached::NoFolder {
+        dir: dir.to_path_buf(),
+        reason: crate::error_chain::error_chain(&e),
+    };
+    std::fs::create_dir_all(dir).map_err(no_folder)?;
+    tempfile::NamedTempFile::new_in(dir).map_err(no_folder)?;
+    Ok(())
 }
 
 /// Builds the 3x3's and the 2x2's tables into `dir` unless they are cached there already (an
 /// unusable file is rebuilt), saying on stderr what takes time, as every solving command does.
 pub fn cache_all_tables(dir: &Path) -> Result<Vec<CachedTables>, TablesNotCached> {
+    writable_folder(dir)?;
     let mut spinner = None;
     let (tables, outcome) = load_or_build_announced(dir, TableMode::Full, || {
         spinner = Some(announce_build(dir));
@@ -159,7 +172,7 @@ fn cached(
     outcome: &CacheOutcome,
 ) -> Result<CachedTables, TablesNotCached> {
     if let CacheOutcome::NotSaved { reason } = outcome {
-        return Err(TablesNotCached {
+        return Err(TablesNotCached::NotSaved {
             cube,
             reason: reason.clone(),
         });
