@@ -35,7 +35,8 @@ case "$arch" in
     arm64) triple=aarch64-unknown-linux-gnu ;;
     *) die "--arch $arch: amd64 or arm64" ;;
 esac
-TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+TARGET_DIR=$(realpath -m "${CARGO_TARGET_DIR:-$ROOT/target}")
+export CARGO_TARGET_DIR="$TARGET_DIR"
 
 need_packages() {
     local missing=()
