@@ -243,6 +243,17 @@ impl EmulatedPico {
         reset
     }
 
+    /// Waits until the emulated chip's clock has run `ms` further: the emulator runs slower
+    /// than real time, and slower still on a busy machine, so a wall-clock sleep may give the
+    /// firmware less time than it needs. At most 60 s of wall time.
+    pub async fn run_for_emulated_ms(&self, ms: u64) {
+        let until = self.trace().now_ns + ms * 1_000_000;
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while self.trace().now_ns < until && std::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Everything traced so far, and each stepper's modelled position (by actuator).
     pub fn trace(&self) -> Trace {
         self.command("flush");

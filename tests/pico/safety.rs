@@ -78,10 +78,11 @@ fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
         assert!(last < pressed + 1_000_000, "stepping stopped within 1 ms of the e-stop pin");
         // Released, cleared and homed again, it runs.
         pico.set_pin(estop, released);
-        // The firmware reads its inputs once a loop: let it see the switch let go.
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        // The firmware reads its inputs once a loop: let it see the switch let go (in the
+        // emulated chip's time, which a busy machine slows).
+        pico.run_for_emulated_ms(200).await;
         link.clear_fault().expect("clear fault");
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        pico.run_for_emulated_ms(500).await;
         assert_eq!(link.status().await.expect("status").state, FirmwareState::Unhomed);
         run_all(&mut link, &[home(&map, 40), four_rotations(41, 1)]).await;
         assert_eq!(link.status().await.expect("status").state, FirmwareState::Idle);
