@@ -15,7 +15,9 @@ pub struct TablesArgs {
 
 /// Builds what is missing, then lists each table file with its size.
 pub fn tables_cmd(args: TablesArgs) -> anyhow::Result<ExitCode> {
-    let dir = (args.cache_dir).unwrap_or_else(cubed::command_line::tables::default_cache_dir);
+    let dir = args
+        .cache_dir
+        .unwrap_or_else(cubed::command_line::tables::default_cache_dir);
     let files = cache_all_tables(&dir)?;
     for file in files {
         let how = if file.were_cached {

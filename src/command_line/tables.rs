@@ -1,6 +1,6 @@
 //! The `--tables` and `--cache-dir` options shared by every command that solves, and loading a solver from them.
 
-use crate::pocket::PocketSolver;
+use crate::pocket::{PocketSolver, PocketTables};
 use crate::solver::{Solver, TableMode, Tables};
 pub use crate::table_cache::default_cache_dir;
 use crate::table_cache::load_or_build_pocket;
@@ -38,16 +38,23 @@ impl TableArgs {
             TablesArg::Small => TableMode::Small,
         };
         let dir = self.cache_dir.clone().unwrap_or_else(default_cache_dir);
-        let mut spinner = None;
-        let (tables, outcome) = load_or_build_announced(&dir, mode, || {
-            spinner = Some(announce_build(&dir));
-        });
-        if let Some(bar) = spinner {
-            bar.finish_and_clear();
-        }
-        report(&outcome, &tables);
+        let (tables, _) = load_reported(&dir, mode);
         Solver::new(Arc::new(tables))
     }
+}
+
+/// The tables of `mode` from the cache in `dir`, else built: a spinner while they are built,
+/// then a line on stderr when they were built or the cache was unusable.
+fn load_reported(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
+    let mut spinner = None;
+    let (tables, outcome) = load_or_build_announced(dir, mode, || {
+        spinner = Some(announce_build(dir));
+    });
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    report(&outcome, &tables);
+    (tables, outcome)
 }
 
 /// Says that the tables are being built: a line in the log, and on a terminal a spinner with
@@ -97,6 +104,12 @@ fn report(outcome: &CacheOutcome, tables: &Tables) {
 pub fn pocket_solver(cache_dir: Option<&Path>) -> PocketSolver {
     let dir = cache_dir.map_or_else(default_cache_dir, Path::to_path_buf);
     let (tables, outcome) = load_or_build_pocket(&dir);
+    report_pocket(&outcome, &tables);
+    PocketSolver::new(Arc::new(tables))
+}
+
+/// Says on stderr when the 2x2 tables were built or their cache was unusable.
+fn report_pocket(outcome: &CacheOutcome, tables: &PocketTables) {
     let ms = tables.build_seconds * 1000.0;
     match outcome {
         CacheOutcome::Loaded | CacheOutcome::BuiltSmall => {}
@@ -108,7 +121,6 @@ pub fn pocket_solver(cache_dir: Option<&Path>) -> PocketSolver {
             eprintln!("cubed: built 2x2 tables in {ms:.0} ms but could not cache them: {reason}")
         }
     }
-    PocketSolver::new(Arc::new(tables))
 }
 
 /// One cached table file `cubed tables` reports.
@@ -146,14 +158,7 @@ fn writable_folder(dir: &Path) -> Result<(), TablesNotCached> {
 /// unusable file is rebuilt), saying on stderr what takes time, as every solving command does.
 pub fn cache_all_tables(dir: &Path) -> Result<Vec<CachedTables>, TablesNotCached> {
     writable_folder(dir)?;
-    let mut spinner = None;
-    let (tables, outcome) = load_or_build_announced(dir, TableMode::Full, || {
-        spinner = Some(announce_build(dir));
-    });
-    if let Some(bar) = spinner {
-        bar.finish_and_clear();
-    }
-    report(&outcome, &tables);
+    let (tables, outcome) = load_reported(dir, TableMode::Full);
     drop(tables);
     let full = cached(
         "3x3",
@@ -161,6 +166,7 @@ pub fn cache_all_tables(dir: &Path) -> Result<Vec<CachedTables>, TablesNotCached
         &outcome,
     )?;
     let (pocket, outcome) = load_or_build_pocket(dir);
+    report_pocket(&outcome, &pocket);
     drop(pocket);
     let pocket = cached("2x2", crate::table_cache::pocket_cache_file(dir), &outcome)?;
     Ok(vec![full, pocket])
