@@ -12,6 +12,10 @@ set -euo pipefail
 
 die() { echo "test-deb.sh: FAILED: $*" >&2; exit 1; }
 pass() { echo "test-deb.sh: ok: $*"; }
+# Whether TEXT matches PATTERN. Output is matched once captured, never through `| grep -q`:
+# grep leaves at its first match, and a writer still writing then dies of SIGPIPE, which
+# pipefail reports as a failure.
+matches() { grep -q -- "$1" <<<"$2"; }
 
 [ $# -ge 1 ] || die "usage: $0 AMD64.deb [ARM64.deb]"
 amd64_deb=$(realpath "$1")
@@ -26,6 +30,11 @@ work=$(mktemp -d)
 daemon_pid=""
 cleanup() {
     [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null || true
+    # A failure part way leaves no package behind: the next run would refuse to start.
+    if dpkg -s cubed >/dev/null 2>&1; then
+        echo "test-deb.sh: purging the package this test installed" >&2
+        dpkg -P cubed >/dev/null 2>&1 || true
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -42,7 +51,7 @@ check_contents() {
         usr/share/doc/cubed/copyright; do
         [ -f "$tree/$path" ] || die "$deb has no /$path"
     done
-    readelf -h "$tree/usr/bin/cubed" | grep -q "Machine:.*$machine" \
+    matches "Machine:.*$machine" "$(readelf -h "$tree/usr/bin/cubed")" \
         || die "/usr/bin/cubed in $deb is not a $machine binary"
     for conf in $(cd "$tree" && find etc -type f); do
         grep -qx "/$conf" "$tree/DEBIAN/conffiles" || die "/$conf is not a conffile in $deb"
@@ -115,10 +124,10 @@ idle_kb=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
 pass "the service's command ($exec_start) runs as cubed and answers /api/status; idle RSS $((idle_kb / 1024)) MB"
 cubed start --http "$address" >/dev/null || die "cubed start"
 for _ in $(seq 1 600); do
-    cubed history --http "$address" 2>/dev/null | grep -q "solved" && break
+    matches "solved" "$(cubed history --http "$address" 2>/dev/null)" && break
     sleep 0.2
 done
-cubed history --http "$address" | grep -q "solved" || die "the run did not end solved: $(cubed history --http "$address")"
+matches "solved" "$(cubed history --http "$address")" || die "the run did not end solved: $(cubed history --http "$address")"
 peak_kb=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
 pass "a run on the simulated robot ended solved; peak RSS $((peak_kb / 1024)) MB"
 stop_daemon
@@ -148,8 +157,9 @@ if [ -n "$arm64_deb" ]; then
     # The tables are the same bytes on every machine (little-endian, built deterministically):
     # the amd64 install's copy saves building them under emulation (~100 s).
     cp /var/lib/cubed/cache/* "$work/arm64-cache/"
-    CUBED_CACHE_DIR="$work/arm64-cache" qemu-aarch64 -L /usr/aarch64-linux-gnu "$bin" tables \
-        | grep -q "3x3 tables: .*cached" || die "the arm64 binary does not load the tables amd64 built"
+    tables=$(CUBED_CACHE_DIR="$work/arm64-cache" qemu-aarch64 -L /usr/aarch64-linux-gnu "$bin" tables) \
+        || die "the arm64 binary's cubed tables failed: $tables"
+    matches "3x3 tables: .*cached" "$tables" || die "the arm64 binary does not load the tables amd64 built: $tables"
     (cd "$work" && CUBED_CACHE_DIR="$work/arm64-cache" XDG_DATA_HOME="$work/arm64-data" \
         qemu-aarch64 -L /usr/aarch64-linux-gnu "$bin" dry-run --cubes 2 --config "$work/contents-arm64/etc/cubed/cubed.toml" --data-dir "$work/arm64-data") \
         >"$work/arm64-dry-run.txt" 2>&1 || { cat "$work/arm64-dry-run.txt"; die "the arm64 dry run failed"; }
