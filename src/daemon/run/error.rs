@@ -9,6 +9,7 @@ use crate::vision::camera::{CameraError, Retake};
 use crate::vision::light::calibrate::CalibrateError;
 use crate::vision::read::advice::what_to_do;
 use crate::vision::read::classify::Doubt;
+use crate::vision::read::washed_out::face_letters;
 use crate::vision::recapture::Step;
 use crate::vision::scan::ScanError;
 use firmware_protocol::message::Fault;
@@ -57,7 +58,7 @@ pub(crate) enum RunError {
     },
     #[error("the photos cannot be read")]
     Unreadable(#[source] ScanError),
-    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}", after_rounds(*rounds, *retake), match turned { Some(t) => format!("{t}; otherwise: {}", what_to_do(*doubt, *light, *retake)), None => what_to_do(*doubt, *light, *retake).to_string() })]
+    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}", after_rounds(*rounds, *retake), match turned { Some(t) => format!("{t}; otherwise: {}", unsure_advice(*doubt, (*light, *retake), washed_out)), None => unsure_advice(*doubt, (*light, *retake), washed_out) })]
     Unsure {
         stickers: String,
         /// Which photo a turn would make read sure, if one does (see `vision::turned`).
@@ -69,6 +70,8 @@ pub(crate) enum RunError {
         light: Step,
         /// What taking the photos again could bring with this camera.
         retake: Retake,
+        /// The faces the light washed out in the last photos (`vision::read::washed_out`).
+        washed_out: Vec<Face>,
     },
     #[error("solving")]
     Solve(#[source] AwareError),
@@ -131,6 +134,26 @@ pub(crate) enum Ending {
 }
 
 /// How many times the photos were taken again ("after 2 re-capture(s)"), or why they were not.
+/// What a person can do about stickers in doubt (`what_to_do`), naming the faces the light
+/// washed out: the light is what to fix there, whatever else the doubt says.
+fn unsure_advice(doubt: Doubt, (light, retake): (Step, Retake), washed_out: &[Face]) -> String {
+    let advice = what_to_do(doubt, light, retake);
+    if washed_out.is_empty() {
+        return advice.to_string();
+    }
+    let faces = match washed_out {
+        [face] => format!("face {face}"),
+        _ => format!("faces {}", face_letters(washed_out)),
+    };
+    match doubt {
+        Doubt::Alike => format!("{faces} washed out: {advice}"),
+        _ => format!(
+            "{advice}; {faces} washed out too: {}",
+            what_to_do(Doubt::Alike, light, retake)
+        ),
+    }
+}
+
 fn after_rounds(rounds: u32, retake: Retake) -> String {
     match retake {
         Retake::SamePhoto => "in the folder's photos (files named after faces are read as they are, never taken again)".into(),
@@ -280,6 +303,7 @@ mod tests {
             doubt,
             light,
             retake: Retake::Exposure,
+            washed_out: Vec::new(),
         };
         assert_eq!(unsure(Doubt::Close, Step::Same).ending(), Ending::Refused);
         // What the person is told to do, by why and how the stickers came out.
