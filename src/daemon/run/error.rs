@@ -295,6 +295,38 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_over_washed_out_faces_names_them_and_the_light_never_the_cube() {
+        let refused = |doubt: Doubt, washed_out: Vec<Face>| {
+            let error = RunError::Unsure {
+                stickers: "U1, L4".into(),
+                turned: None,
+                rounds: 2,
+                doubt,
+                light: Step::Same,
+                retake: Retake::Exposure,
+                washed_out,
+            };
+            error.to_string()
+        };
+        let said = refused(Doubt::Alike, vec![Face::U, Face::L]);
+        assert!(
+            said.contains("faces U, L washed out: they came out near white, too bright for the camera: dim the lamp"),
+            "{said}"
+        );
+        assert!(!said.contains("check the cube"), "{said}");
+        // Doubt elsewhere: its own advice, and the light's for the washed-out face.
+        let said = refused(Doubt::Close, vec![Face::B]);
+        assert!(
+            said.contains(
+                "recalibrate the palette; face B washed out too: they came out near white"
+            ),
+            "{said}"
+        );
+        let said = refused(Doubt::Alike, Vec::new());
+        assert!(!said.contains("washed out"), "{said}");
+    }
+
+    #[test]
     fn an_unsure_reading_is_refused_and_a_lost_pose_is_a_failure() {
         let unsure = |doubt: Doubt, light: Step| RunError::Unsure {
             stickers: "U1, U3".into(),
