@@ -133,7 +133,6 @@ pub(crate) enum Ending {
     EStopped,
 }
 
-/// How many times the photos were taken again ("after 2 re-capture(s)"), or why they were not.
 /// What a person can do about stickers in doubt (`what_to_do`), naming the faces the light
 /// washed out: the light is what to fix there, whatever else the doubt says.
 fn unsure_advice(doubt: Doubt, (light, retake): (Step, Retake), washed_out: &[Face]) -> String {
@@ -145,15 +144,15 @@ fn unsure_advice(doubt: Doubt, (light, retake): (Step, Retake), washed_out: &[Fa
         [face] => format!("face {face}"),
         _ => format!("faces {}", face_letters(washed_out)),
     };
-    match doubt {
-        Doubt::Alike => format!("{faces} washed out: {advice}"),
-        _ => format!(
-            "{advice}; {faces} washed out too: {}",
-            what_to_do(Doubt::Alike, light, retake)
-        ),
+    let too_bright = what_to_do(Doubt::Alike, light, retake);
+    if advice == too_bright {
+        format!("{faces} washed out: {advice}")
+    } else {
+        format!("{advice}; {faces} washed out too: {too_bright}")
     }
 }
 
+/// How many times the photos were taken again ("after 2 re-capture(s)"), or why they were not.
 fn after_rounds(rounds: u32, retake: Retake) -> String {
     match retake {
         Retake::SamePhoto => "in the folder's photos (files named after faces are read as they are, never taken again)".into(),
