@@ -4,6 +4,7 @@ use crate::cube::Face;
 use crate::vision::camera::Exposure;
 use crate::vision::light::colour::Rgb;
 use crate::vision::light::palette::Palette;
+use crate::vision::read::washed_out::faces_of;
 
 /// The brightest channel's mean (0..255) over a face's doubtful stickers at or above which the
 /// face is taken again darker: they came out near clipping.
@@ -153,10 +154,24 @@ impl Rounds {
         stickers: &[usize],
         per_face: usize,
     ) -> Option<Vec<(Face, Exposure)>> {
+        self.again_after_doubt_in_light(readings, (stickers, &[]), per_face)
+    }
+
+    /// `again_after_doubt`, with the faces of `washed_out` stickers (`read::washed_out`: the
+    /// light washed them out, whether or not the reading doubts them) taken again too, and
+    /// darker: one lamp lights every face, and a face left as bright keeps misleading the
+    /// reading of the others.
+    pub fn again_after_doubt_in_light(
+        &mut self,
+        readings: &[Rgb],
+        (stickers, washed_out): (&[usize], &[usize]),
+        per_face: usize,
+    ) -> Option<Vec<(Face, Exposure)>> {
         if !self.take_round() {
             return None;
         }
-        let mut again = recapture_for(readings, stickers, per_face, &self.exposures);
+        let last = &self.exposures;
+        let mut again = recapture_in_light(readings, (stickers, washed_out), per_face, last);
         for (face, exposure) in again.iter_mut() {
             if !self.step_exposure {
                 *exposure = Exposure::NORMAL;
@@ -192,6 +207,25 @@ pub(crate) fn recapture_for(
                 .then(|| (face, step_for(readings, &doubtful).from(last[face.index()])))
         })
         .collect()
+}
+
+/// `recapture_for`, with the faces of `washed_out` stickers taken again a stop darker.
+fn recapture_in_light(
+    readings: &[Rgb],
+    (stickers, washed_out): (&[usize], &[usize]),
+    per_face: usize,
+    last: &[Exposure; 6],
+) -> Vec<(Face, Exposure)> {
+    let mut again = recapture_for(readings, stickers, per_face, last);
+    for face in faces_of(washed_out, per_face) {
+        let darker = Step::Darker.from(last[face.index()]);
+        match again.iter_mut().find(|(f, _)| *f == face) {
+            Some((_, exposure)) => *exposure = darker,
+            None => again.push((face, darker)),
+        }
+    }
+    again.sort_by_key(|(face, _)| face.index());
+    again
 }
 
 /// Which way to photograph the doubtful `stickers` again: darker when they came out near
@@ -280,6 +314,28 @@ mod tests {
             reset.exposure_of(Face::U),
             Exposure::NORMAL,
             "all six again, as locked"
+        );
+    }
+
+    #[test]
+    fn washed_out_faces_are_taken_again_darker_in_doubt_or_not() {
+        let mut readings = [[120u8, 90, 60]; 54];
+        readings[22] = [20, 30, 25];
+        let mut rounds = Rounds::new(2);
+        // F's doubtful sticker came out near black, but F was washed out too: darker. L was
+        // washed out with nothing in doubt: darker. U is in doubt only: as its stickers say.
+        let again = rounds.again_after_doubt_in_light(&readings, (&[4, 22], &[19, 38]), 9);
+        let expected = vec![
+            (Face::U, Exposure::NORMAL),
+            (Face::F, Exposure::stops(-1)),
+            (Face::L, Exposure::stops(-1)),
+        ];
+        assert_eq!(again, Some(expected));
+        let again = rounds.again_after_doubt_in_light(&readings, (&[], &[38]), 9);
+        assert_eq!(again, Some(vec![(Face::L, Exposure::stops(-2))]));
+        assert_eq!(
+            rounds.again_after_doubt_in_light(&readings, (&[], &[38]), 9),
+            None
         );
     }
 

@@ -6,6 +6,7 @@ mod data_dir;
 mod disk;
 mod faults;
 mod http;
+mod lamp;
 mod latched;
 mod metrics;
 pub mod pocket;

@@ -236,7 +236,7 @@ async fn clipped_faces_in_doubt_are_photographed_a_stop_darker_each_round() {
     let mut config = super::config(dir.path(), "", 0.0);
     config.min_confidence = 1.0; // every sticker stays in doubt
     config.recaptures = 2;
-    config.sim.exposure = 4.0; // a lamp far too bright: the stickers clip
+    config.sim.exposure = light_for_gain(4.0); // a lamp far too bright: the stickers clip
     let daemon = start_with(&config).await;
     let sim = daemon.sim.clone().expect("sim");
     sim.load_cube(random(17));
@@ -273,8 +273,14 @@ async fn clipped_faces_in_doubt_are_photographed_a_stop_darker_each_round() {
     daemon.shutdown().await;
 }
 
-/// Runs `cube` on the simulator under a lamp of `exposure` that fades highlights as a webcam
-/// does (the configuration then changed by `adjust`) and asserts the run ends verified solved:
+/// The `[sim] exposure` (light, as a camera's stops count it) of a lamp that multiplies the
+/// simulated camera's sRGB codes by `gain`: what `[sim] exposure` said before it was light.
+fn light_for_gain(gain: f32) -> f32 {
+    gain.powf(2.2)
+}
+
+/// Runs `cube` on the simulator under a lamp of `exposure` (`light_for_gain`) that fades
+/// highlights as a webcam does (the configuration then changed by `adjust`) and asserts the run ends verified solved:
 /// the daemon, the run and what it said.
 async fn solved_under_a_webcam_lamp(
     exposure: f32,
@@ -283,7 +289,7 @@ async fn solved_under_a_webcam_lamp(
 ) -> (cubed::daemon::RunningDaemon, u64, Vec<String>) {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = super::config(dir.path(), "", 0.0);
-    config.sim.exposure = exposure;
+    config.sim.exposure = light_for_gain(exposure);
     config.sim.highlight_rolloff = 1.0;
     adjust(&mut config);
     let daemon = start_with(&config).await;
@@ -373,7 +379,7 @@ async fn a_lamp_far_too_bright_is_refused_saying_to_dim_it_for_both_sizes() {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut config = super::config(dir.path(), "", 0.0);
         config.cube_size = size;
-        config.sim.exposure = 3.0;
+        config.sim.exposure = light_for_gain(3.0);
         config.sim.highlight_rolloff = 1.0;
         let daemon = start_with(&config).await;
         let sim = daemon.sim.clone().expect("sim");

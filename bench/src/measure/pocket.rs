@@ -130,16 +130,8 @@ impl Reader for PocketReading<'_> {
         &self,
         outcome: &Self::Outcome,
         readings: &[Rgb; STICKERS],
-    ) -> Option<Vec<usize>> {
-        match outcome {
-            Err(PocketClassifyError { stickers, .. }) => Some(stickers.clone()),
-            Ok(c) => crate::measure::recapture::overexposed(
-                readings,
-                (&c.facelets.stickers, &c.names),
-                self.palette,
-                Self::PER_FACE,
-            ),
-        }
+    ) -> Option<crate::measure::recapture::ToTakeAgain> {
+        crate::measure::recapture::take_again(outcome, readings, self.palette)
     }
 
     fn record(

@@ -10,6 +10,7 @@ use cubed::vision::grid::sample::SampleOptions;
 use cubed::vision::light::colour::Rgb;
 use cubed::vision::light::palette::Palette;
 use cubed::vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
+use cubed::vision::read::reading::{CubeReading, Unsure};
 use cubed::vision::read::turned::settle_tops;
 use cubed::vision::recapture::{overexposed_cube, Rounds};
 use cubed::vision::scan::{read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings, ScanError};
@@ -142,13 +143,15 @@ pub trait Reader {
     /// Stickers a face.
     const PER_FACE: usize;
     fn classify(&self, readings: &Self::Readings) -> Self::Outcome;
-    /// The stickers to photograph again: those in doubt of a refused reading, or those of a
-    /// cube given that were overexposed (`recapture::overexposed_stickers`); `None`: none.
+    /// The stickers whose faces to photograph again, as the daemon chooses them: those in doubt
+    /// of a refused reading, with those that show their face washed out (taken darker); or
+    /// those of a cube given that were overexposed (`recapture::overexposed_stickers`, taken
+    /// darker); `None`: none.
     fn to_take_again(
         &self,
         outcome: &Self::Outcome,
         readings: &Self::Readings,
-    ) -> Option<Vec<usize>>;
+    ) -> Option<ToTakeAgain>;
     fn record(
         tally: &mut Self::Tally,
         name: String,
@@ -158,6 +161,29 @@ pub trait Reader {
     );
     /// Counts a cube whose photos could not be read as refused.
     fn unreadable(tally: &mut Self::Tally, why: String);
+}
+
+/// Stickers whose faces to take again: those in doubt (each face stepped as its stickers came
+/// out) and those whose faces to take darker.
+pub type ToTakeAgain = (Vec<usize>, Vec<usize>);
+
+/// What to take again after `outcome` (a reading of either size) as the daemon chooses it.
+pub(crate) fn take_again<R: CubeReading>(
+    outcome: &Result<R, Unsure<R>>,
+    readings: &[Rgb],
+    palette: &Palette,
+) -> Option<ToTakeAgain> {
+    match outcome {
+        Err(Unsure {
+            stickers,
+            best_guess,
+            ..
+        }) => Some((stickers.clone(), best_guess.washed_out().to_vec())),
+        Ok(c) => {
+            let faces_and_names = (c.faces(), c.colour_names());
+            overexposed(readings, faces_and_names, palette, R::PER_FACE).map(|s| (Vec::new(), s))
+        }
+    }
 }
 
 /// The 3x3's reading.
@@ -177,16 +203,8 @@ impl Reader for Reading<'_> {
         classify(readings, self.palette, self.options)
     }
 
-    fn to_take_again(&self, outcome: &Self::Outcome, readings: &[Rgb; 54]) -> Option<Vec<usize>> {
-        match outcome {
-            Err(ClassifyError { stickers, .. }) => Some(stickers.clone()),
-            Ok(c) => overexposed(
-                readings,
-                (&c.facelets.stickers, &c.names),
-                self.palette,
-                Self::PER_FACE,
-            ),
-        }
+    fn to_take_again(&self, outcome: &Self::Outcome, readings: &[Rgb; 54]) -> Option<ToTakeAgain> {
+        take_again(outcome, readings, self.palette)
     }
 
     fn record(
@@ -231,7 +249,7 @@ impl Reader for PhotoReading<'_> {
         &self,
         outcome: &Self::Outcome,
         readings: &PhotoReadings,
-    ) -> Option<Vec<usize>> {
+    ) -> Option<ToTakeAgain> {
         self.0.to_take_again(outcome, &readings.readings)
     }
 
@@ -292,8 +310,9 @@ impl<T> RecaptureTally<T> {
             let before = rounds.clone();
             let again = reader
                 .to_take_again(&outcome, &readings)
-                .and_then(|doubtful| {
-                    rounds.again_after_doubt(readings.as_ref(), &doubtful, R::PER_FACE)
+                .and_then(|(doubtful, darker)| {
+                    let stickers = (doubtful.as_slice(), darker.as_slice());
+                    rounds.again_after_doubt_in_light(readings.as_ref(), stickers, R::PER_FACE)
                 });
             let Some(again) = again else {
                 R::record(&mut self.after, name.to_owned(), &readings, truth, outcome);

@@ -46,7 +46,8 @@ pub struct SimSettings {
     pub speed: f64,
     /// Faults to inject (`cubed sim --faults` syntax).
     pub faults: String,
-    /// The simulated camera's light: 1 normal, above 1 too bright (stickers clip), below dim.
+    /// The simulated camera's light (linear, as a camera's stops count it: 2 is a stop too
+    /// bright, 4 two): 1 normal, above 1 too bright (stickers clip), below dim.
     pub exposure: f32,
     /// How the simulated camera fades highlights towards white (0 = each channel clips alone,
     /// 1 = as a webcam's processing does: an overexposed yellow looks white).

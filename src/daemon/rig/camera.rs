@@ -21,13 +21,12 @@ pub(super) fn open_camera(
     };
     match &config.camera {
         CameraChoice::Sim => {
-            let normal = SimLighting::default();
-            let light = config.sim.exposure;
+            // `[sim] exposure` is light, as a re-capture's stops are: 4 is two stops over.
             let lighting = SimLighting {
-                exposure: (normal.exposure.0 * light, normal.exposure.1 * light),
                 highlight_rolloff: config.sim.highlight_rolloff,
-                ..normal
-            };
+                ..SimLighting::default()
+            }
+            .under_light(config.sim.exposure);
             let camera = SimCamera::new(config.sim.seed, lighting);
             let camera = match sim {
                 Some(s) => camera.with_scene(Arc::clone(&s.controls.scene)),

@@ -9,6 +9,7 @@ use crate::vision::camera::{CameraError, Retake};
 use crate::vision::light::calibrate::CalibrateError;
 use crate::vision::read::advice::what_to_do;
 use crate::vision::read::classify::Doubt;
+use crate::vision::read::washed_out::face_letters;
 use crate::vision::recapture::Step;
 use crate::vision::scan::ScanError;
 use firmware_protocol::message::Fault;
@@ -57,7 +58,7 @@ pub(crate) enum RunError {
     },
     #[error("the photos cannot be read")]
     Unreadable(#[source] ScanError),
-    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}", after_rounds(*rounds, *retake), match turned { Some(t) => format!("{t}; otherwise: {}", what_to_do(*doubt, *light, *retake)), None => what_to_do(*doubt, *light, *retake).to_string() })]
+    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}", after_rounds(*rounds, *retake), match turned { Some(t) => format!("{t}; otherwise: {}", unsure_advice(*doubt, (*light, *retake), washed_out)), None => unsure_advice(*doubt, (*light, *retake), washed_out) })]
     Unsure {
         stickers: String,
         /// Which photo a turn would make read sure, if one does (see `vision::turned`).
@@ -69,6 +70,8 @@ pub(crate) enum RunError {
         light: Step,
         /// What taking the photos again could bring with this camera.
         retake: Retake,
+        /// The faces the light washed out in the last photos (`vision::read::washed_out`).
+        washed_out: Vec<Face>,
     },
     #[error("solving")]
     Solve(#[source] AwareError),
@@ -128,6 +131,25 @@ pub(crate) enum Ending {
     Failed,
     Stopped,
     EStopped,
+}
+
+/// What a person can do about stickers in doubt (`what_to_do`), naming the faces the light
+/// washed out: the light is what to fix there, whatever else the doubt says.
+fn unsure_advice(doubt: Doubt, (light, retake): (Step, Retake), washed_out: &[Face]) -> String {
+    let advice = what_to_do(doubt, light, retake);
+    if washed_out.is_empty() {
+        return advice.to_string();
+    }
+    let faces = match washed_out {
+        [face] => format!("face {face}"),
+        _ => format!("faces {}", face_letters(washed_out)),
+    };
+    let too_bright = what_to_do(Doubt::Alike, light, retake);
+    if advice == too_bright {
+        format!("{faces} washed out: {advice}")
+    } else {
+        format!("{advice}; {faces} washed out too: {too_bright}")
+    }
 }
 
 /// How many times the photos were taken again ("after 2 re-capture(s)"), or why they were not.
@@ -272,6 +294,38 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_over_washed_out_faces_names_them_and_the_light_never_the_cube() {
+        let refused = |doubt: Doubt, washed_out: Vec<Face>| {
+            let error = RunError::Unsure {
+                stickers: "U1, L4".into(),
+                turned: None,
+                rounds: 2,
+                doubt,
+                light: Step::Same,
+                retake: Retake::Exposure,
+                washed_out,
+            };
+            error.to_string()
+        };
+        let said = refused(Doubt::Alike, vec![Face::U, Face::L]);
+        assert!(
+            said.contains("faces U, L washed out: they came out near white, too bright for the camera: dim the lamp"),
+            "{said}"
+        );
+        assert!(!said.contains("check the cube"), "{said}");
+        // Doubt elsewhere: its own advice, and the light's for the washed-out face.
+        let said = refused(Doubt::Close, vec![Face::B]);
+        assert!(
+            said.contains(
+                "recalibrate the palette; face B washed out too: they came out near white"
+            ),
+            "{said}"
+        );
+        let said = refused(Doubt::Alike, Vec::new());
+        assert!(!said.contains("washed out"), "{said}");
+    }
+
+    #[test]
     fn an_unsure_reading_is_refused_and_a_lost_pose_is_a_failure() {
         let unsure = |doubt: Doubt, light: Step| RunError::Unsure {
             stickers: "U1, U3".into(),
@@ -280,6 +334,7 @@ mod tests {
             doubt,
             light,
             retake: Retake::Exposure,
+            washed_out: Vec::new(),
         };
         assert_eq!(unsure(Doubt::Close, Step::Same).ending(), Ending::Refused);
         // What the person is told to do, by why and how the stickers came out.

@@ -263,6 +263,7 @@ mod tests {
             doubt: crate::vision::read::classify::Doubt::Close,
             light: crate::vision::recapture::Step::Same,
             retake: crate::vision::camera::Retake::Exposure,
+            washed_out: Vec::new(),
         };
         assert_eq!(Interruption::of(&unsure, true, false, &words), None);
         let stop = RunError::Halted {

@@ -15,6 +15,7 @@ use crate::vision::light::colour::Rgb;
 use crate::vision::read::classify::ClassifyOptions;
 use crate::vision::read::reading::CubeReading;
 use crate::vision::read::reading::Unsure;
+use crate::vision::read::washed_out::{face_letters, faces_of};
 use crate::vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
 use crate::vision::scan::{FacePhoto, ScanError};
 
@@ -92,7 +93,13 @@ pub(crate) async fn classify<K: CubeKind>(
         };
         let (unsure, doubt, best_guess) = unsure;
         let stickers = crate::cube::sticker_names(&unsure, K::PER_FACE);
-        let Some(again) = rounds.again_after_doubt(readings.as_ref(), &unsure, K::PER_FACE) else {
+        // Faces the light washed out are taken again darker, in doubt or not.
+        let washed = best_guess.washed_out();
+        let washed_out = faces_of(washed, K::PER_FACE);
+        let doubtful = (unsure.as_slice(), washed);
+        let Some(again) =
+            rounds.again_after_doubt_in_light(readings.as_ref(), doubtful, K::PER_FACE)
+        else {
             let rounds = rounds.done();
             let options = ClassifyOptions {
                 min_confidence: ctx.settings.min_confidence,
@@ -105,6 +112,7 @@ pub(crate) async fn classify<K: CubeKind>(
                 doubt,
                 light: step_for(readings.as_ref(), &unsure),
                 retake,
+                washed_out,
             };
             // The record keeps the best guess beside the reason it was not given.
             crate::metrics::vision_refused();
@@ -112,7 +120,13 @@ pub(crate) async fn classify<K: CubeKind>(
             record::<K>(ctx, attempt, readings.as_ref(), &best_guess, Some(&reason));
             return Err(error);
         };
-        let why = format!("unsure of {stickers}");
+        let why = match washed_out.as_slice() {
+            [] => format!("unsure of {stickers}"),
+            faces => format!(
+                "unsure of {stickers} ({doubt}); {} washed out by the light",
+                face_letters(faces)
+            ),
+        };
         photos = photograph_again(ctx, attempt, (&again, &why), photos).await?;
     }
 }
@@ -151,7 +165,8 @@ fn overexposed_again(
         return None;
     }
     let why = overexposed_words(bright, per_face);
-    if let Some(again) = rounds.again_after_doubt(readings.as_ref(), bright, per_face) {
+    let doubtful = (&[][..], bright);
+    if let Some(again) = rounds.again_after_doubt_in_light(readings.as_ref(), doubtful, per_face) {
         return Some((again, why));
     }
     let left = match ctx.rig.camera_retake {

@@ -95,6 +95,23 @@ impl SimLighting {
             ..SimLighting::too_bright_for_a_webcam()
         }
     }
+
+    /// This lighting with `light` times as much light on the cube (linear, as a camera's
+    /// exposure time: 2 is a stop brighter, 0.5 a stop darker). The drawing is in sRGB units,
+    /// so its exposure range scales by `srgb_gain(light)`.
+    pub fn under_light(self, light: f32) -> SimLighting {
+        let gain = srgb_gain(light);
+        SimLighting {
+            exposure: (self.exposure.0 * gain, self.exposure.1 * gain),
+            ..self
+        }
+    }
+}
+
+/// The factor on sRGB codes (below clipping) of `light` times as much linear light: the
+/// encoding's gamma, 2.2.
+pub fn srgb_gain(light: f32) -> f32 {
+    light.max(0.0).powf(1.0 / 2.2)
 }
 
 /// What the camera looks at: a cube and the physical colour of each face's stickers.
@@ -210,7 +227,7 @@ impl SimCamera {
     fn render_grid(&mut self, shown: &[Rgb], side: usize) -> RgbImage {
         let mut shot = Shot::draw(&mut self.rng, &self.lighting);
         // The factor is on the light (linear); the drawing is in sRGB units.
-        shot.exposure *= self.exposure_factor.powf(1.0 / 2.2);
+        shot.exposure *= srgb_gain(self.exposure_factor);
         let mut pixels = vec![[0f32; 3]; (WIDTH * HEIGHT) as usize];
         for (i, p) in pixels.iter_mut().enumerate() {
             let (x, y) = (
@@ -362,7 +379,7 @@ impl Shot {
 /// `lit` (sRGB units, not yet clipped) with its highlight faded towards white: when its brightest
 /// channel passes full scale, each other channel closes `strength` times that excess (as a
 /// fraction of full scale) of its gap to the brightest.
-fn rolled_off(lit: [f32; 3], strength: f32) -> [f32; 3] {
+pub(crate) fn rolled_off(lit: [f32; 3], strength: f32) -> [f32; 3] {
     let brightest = lit.iter().copied().fold(0.0f32, f32::max);
     if strength <= 0.0 || brightest <= 255.0 {
         return lit;

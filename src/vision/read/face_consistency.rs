@@ -54,7 +54,7 @@ pub(crate) const ALIKE_CODES: u8 = 12;
 /// a clipped channel and a recorded one, and no channel differs by more than
 /// `ALIKE_CODES`. (Readings clipped in every channel say nothing of their
 /// colour at all; the pieces they belong to decide them.)
-fn alike_where_clipped(a: Rgb, b: Rgb) -> bool {
+pub(crate) fn alike_where_clipped(a: Rgb, b: Rgb) -> bool {
     let clipped = |r: Rgb| r.iter().any(|&c| c >= CLIPPED);
     let recorded = |r: Rgb| r.iter().any(|&c| c < CLIPPED);
     clipped(a)

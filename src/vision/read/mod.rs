@@ -15,3 +15,4 @@ pub(crate) mod refine;
 pub(crate) mod repairs;
 pub mod swapped;
 pub mod turned;
+pub mod washed_out;

@@ -27,6 +27,10 @@ pub trait CubeReading {
         let faces = (self.faces(), self.colour_names());
         overexposed_cube(readings, faces, palette, Self::PER_FACE)
     }
+    /// The stickers that show their face was washed out by the light
+    /// (`washed_out::washed_out_stickers`, judged by the pieces as read), whose faces are taken
+    /// again darker.
+    fn washed_out(&self) -> &[usize];
 }
 
 /// Why the classifier refuses to give a cube of either size: the stickers it is unsure of, why,

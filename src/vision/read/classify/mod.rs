@@ -9,10 +9,11 @@ use crate::vision::read::face_consistency::{alike_stickers_told_apart, unlike_st
 pub use crate::vision::read::options::Calibration;
 pub use crate::vision::read::options::ClassifyOptions;
 pub(crate) use crate::vision::read::options::DEFAULT_MIN_CONFIDENCE;
-use crate::vision::read::pieces::{sticker_gaps, StickerCosts};
+use crate::vision::read::pieces::{colours_without_cube_rules, sticker_gaps, StickerCosts};
 use crate::vision::read::reading::{CubeReading, Unsure};
 use crate::vision::read::refine::{fit, Fit, STARTS};
 pub use crate::vision::read::repairs::{IMPOSSIBLE_REPAIR, UNSHOWN_REPAIR, WORST_UNSHOWN_REPAIR};
+use crate::vision::read::washed_out::{on_washed_out_faces, washed_out_stickers};
 
 /// A legal cube read from the stickers, with how sure each sticker is.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +35,8 @@ pub struct Classification {
     pub calibration: Calibration,
     /// How much more it costs than readings that keep fewer of the cube's rules.
     pub repairs: Repairs,
+    /// Stickers that show their face was washed out by the light (`read::washed_out`).
+    pub washed_out: Vec<usize>,
 }
 
 impl Classification {
@@ -101,41 +104,48 @@ pub fn classify(
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Result<Classification, ClassifyError> {
-    let Reading {
-        classification: best,
-        unsettled,
-        unlike,
-        alike,
-        impossible,
-    } = read_cube(readings, palette, options);
-    if !best.converged {
-        return Err(ClassifyError {
-            stickers: unsettled,
-            threshold: options.min_confidence,
-            doubt: Doubt::Unsettled,
-            best_guess: Box::new(best),
-        });
-    }
-    let stickers = best.unsure_stickers(options.min_confidence);
+    let reading = read_cube(readings, palette, options);
+    let stickers = reading.in_doubt(options.min_confidence);
     if stickers.is_empty() {
-        Ok(best)
-    } else {
+        return Ok(reading.classification);
+    }
+    Err(ClassifyError {
+        doubt: reading.doubt_over(&stickers),
+        stickers,
+        threshold: options.min_confidence,
+        best_guess: Box::new(reading.classification),
+    })
+}
+
+impl Reading {
+    /// The stickers in doubt: those whose gaps leave them less sure than `min_confidence`, and
+    /// when the labels did not settle (the reading is a guess) those that kept changing too.
+    fn in_doubt(&self, min_confidence: f32) -> Vec<usize> {
+        let mut stickers = self.classification.unsure_stickers(min_confidence);
+        stickers.extend(&self.unsettled);
+        stickers.sort_unstable();
+        stickers.dedup();
+        stickers
+    }
+
+    /// Why `stickers` are in doubt. Stickers on a face the light washed out are in doubt
+    /// because of the light, whatever else their reading breaks: it names the light, not the
+    /// cube (`Alike`).
+    fn doubt_over(&self, stickers: &[usize]) -> Doubt {
         let among = |which: &[usize]| stickers.iter().any(|s| which.contains(s));
-        let doubt = if among(&impossible) {
+        if on_washed_out_faces(stickers, &self.washed_out, 9) {
+            Doubt::Alike
+        } else if !self.classification.converged {
+            Doubt::Unsettled
+        } else if among(&self.impossible) {
             Doubt::Impossible
-        } else if among(&unlike) {
+        } else if among(&self.unlike) {
             Doubt::Unlike
-        } else if among(&alike) {
+        } else if among(&self.alike) {
             Doubt::Alike
         } else {
             Doubt::Close
-        };
-        Err(ClassifyError {
-            stickers,
-            threshold: options.min_confidence,
-            doubt,
-            best_guess: Box::new(best),
-        })
+        }
     }
 }
 
@@ -159,6 +169,8 @@ struct Reading {
     alike: Vec<usize>,
     /// Stickers where the readings, taken as they are, break a rule of the cube.
     impossible: Vec<usize>,
+    /// Stickers that show their face was washed out by the light (`washed_out`).
+    washed_out: Vec<usize>,
 }
 
 /// The most likely legal cube, the stickers that kept changing if the labels
@@ -203,6 +215,7 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
     for &s in unlike.iter().chain(&alike).chain(&impossible) {
         gaps[s] = 0.0;
     }
+    let washed_out = washed_out_as_read(readings, palette, &best);
     for f in 0..6 {
         gaps[f * 9 + 4] = best.naming.1;
     }
@@ -216,6 +229,7 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
         converged,
         calibration: options.calibration,
         repairs,
+        washed_out: washed_out.clone(),
     };
     Reading {
         classification,
@@ -223,7 +237,18 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
         unlike,
         alike,
         impossible,
+        washed_out,
     }
+}
+
+/// The stickers that show their face was washed out (`washed_out_stickers`), judged by the
+/// colours the pieces show as read (any twist, flip or parity: `colours_without_cube_rules`):
+/// a legal reading repairs a piece wrong in place by moving colours onto stickers that do not
+/// look them, and that is no evidence of the light.
+fn washed_out_as_read(readings: &[Rgb; 54], palette: &Palette, best: &Fit) -> Vec<usize> {
+    let as_read = colours_without_cube_rules(&best.costs).map(|c| best.naming.0[c]);
+    let pale = (&palette.references_rgb(), palette.palest());
+    washed_out_stickers(readings, &as_read, pale, 9)
 }
 
 /// Bounds the gaps by the cube's recolourings: giving every non-centre
@@ -266,6 +291,10 @@ impl CubeReading for Classification {
 
     fn is_solved(&self) -> bool {
         self.cubies.is_solved()
+    }
+
+    fn washed_out(&self) -> &[usize] {
+        &self.washed_out
     }
 }
 

@@ -34,6 +34,7 @@ use crate::vision::read::options::{Calibration, ClassifyOptions};
 use crate::vision::read::reading::{CubeReading, Unsure};
 use crate::vision::read::refine::sticker_cost;
 use crate::vision::read::repairs::IMPOSSIBLE_REPAIR;
+use crate::vision::read::washed_out::{on_washed_out_faces, washed_out_stickers};
 
 /// A legal 2x2 read from its stickers, with how sure each sticker is.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,6 +60,8 @@ pub struct PocketClassification {
     /// Stickers where the readings twist a corner as no 2x2 can be (the twists do not sum
     /// to 0): in doubt, whatever their gap.
     pub impossible: Vec<usize>,
+    /// Stickers that show their face was washed out by the light (`read::washed_out`).
+    pub washed_out: Vec<usize>,
     /// How much more this reading costs than the corners as read (`as_read`: large when the
     /// readings twist a corner as no 2x2 can be) and than every sticker read as the colour it
     /// looks most like (`unshown`: large when the stickers show no cube).
@@ -123,9 +126,16 @@ pub fn classify_pocket(
     if stickers.is_empty() {
         Ok(best)
     } else {
-        let doubt = if stickers.iter().any(|s| best.impossible.contains(s)) {
+        // Faces the light washed out name the light before a cube that cannot exist; a
+        // legal repair of one may give a clipped white a hue (`blank`), which does not.
+        let among = |which: &[usize]| stickers.iter().any(|s| which.contains(s));
+        let doubt = if among(&best.blank) && !among(&best.impossible) {
+            Doubt::Blank
+        } else if on_washed_out_faces(&stickers, &best.washed_out, 4) {
+            Doubt::Alike
+        } else if among(&best.impossible) {
             Doubt::Impossible
-        } else if stickers.iter().any(|s| best.blank.contains(s)) {
+        } else if among(&best.blank) {
             Doubt::Blank
         } else {
             Doubt::Close
@@ -185,8 +195,12 @@ pub fn classify_pocket_best_guess(
     } else {
         Vec::new()
     };
+    // Judged by the corners as read: a legal reading's repair is no evidence of the light.
+    let pale = (&palette.references_rgb(), palette.palest());
+    let washed_out = washed_out_stickers(readings, &found.as_read, pale, 4);
     let mut read = found.into_classification(palette, options.pocket_calibration);
     read.unsettled = unsettled;
+    read.washed_out = washed_out;
     for &s in blank.iter().chain(&impossible) {
         read.gaps[s] = 0.0;
     }
@@ -257,6 +271,7 @@ impl Decision {
             unsettled: Vec::new(),
             blank: Vec::new(),
             impossible: Vec::new(),
+            washed_out: Vec::new(),
             repairs: Repairs {
                 as_read: self.repair,
                 unshown: self.unshown,
@@ -554,6 +569,10 @@ impl CubeReading for PocketClassification {
 
     fn is_solved(&self) -> bool {
         self.facelets.is_solved()
+    }
+
+    fn washed_out(&self) -> &[usize] {
+        &self.washed_out
     }
 }
 
