@@ -82,12 +82,20 @@ fn a_lamp_two_stops_too_bright_is_read_two_stops_darker_and_the_cube_solved() {
     }
 }
 
-/// Too few rounds to come back to the light the cube reads in: refused, naming the light and
-/// the faces it washed out (the cases that said the cube cannot exist before).
+/// Too few rounds to come back to the light the cube reads in (no round, one, or a lamp three
+/// and four and a half stops too bright with the default two): refused, naming the light and the
+/// faces it washed out (the cases that said the cube cannot exist before).
 #[test]
 fn with_too_few_rounds_a_lamp_too_bright_is_refused_naming_the_light_not_the_cube() {
     let mut refused = 0;
-    for (exposure, recaptures, seed) in [(2.5, 0, 1), (3.0, 0, 5), (4.0, 0, 7), (3.0, 1, 2)] {
+    for (exposure, recaptures, seed) in [
+        (2.5, 0, 1),
+        (3.0, 0, 5),
+        (4.0, 0, 7),
+        (3.0, 1, 2),
+        (8.0, 2, 1),
+        (21.0, 2, 3),
+    ] {
         let run = dry_run(exposure, recaptures, seed);
         let at = format!("[sim] exposure {exposure}, {recaptures} round(s), seed {seed}");
         let refusal = (run.out.lines())

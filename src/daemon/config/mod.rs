@@ -494,8 +494,8 @@ impl Validator<'_> {
         let exposure = self.bounded(
             ("sim", "exposure"),
             sim.exposure.unwrap_or(1.0),
-            (0.1, 4.0),
-            "1 = normal light",
+            (0.05, 32.0),
+            "light: 1 = normal, 2 = a stop brighter, 32 = five",
         )?;
         let highlight_rolloff = self.bounded(
             ("sim", "highlight_rolloff"),

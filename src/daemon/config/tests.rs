@@ -145,10 +145,10 @@ fn errors_name_the_section_key_and_range() {
         ),
         ("[sim]\nspeed = nan\n", "[sim]", "speed", "0..=1000"),
         (
-            "[sim]\nexposure = 5.0\n",
+            "[sim]\nexposure = 40.0\n",
             "[sim]",
             "exposure",
-            "0.1..=4 (1 = normal light)",
+            "0.05..=32 (light: 1 = normal",
         ),
         (
             "[sim]\nhighlight_rolloff = -0.5\n",
