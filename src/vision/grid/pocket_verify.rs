@@ -1,4 +1,4 @@
-//! A 2x2 candidate checked and refined in the full-resolution photo, by what makes a cube face: each of its four cells holds one flat-coloured sticker, lit well above the dark body round it and enclosed by it (a patch that runs on out of its cell is part of something else), filling a good part of its cell; and the body shows dark in every gap between neighbouring stickers, under the light the stickers share. Each sticker's middle is measured from its pixels, so the face's corners come from where its stickers are, not from the reduced photo's squares.
+//! A 2x2 candidate checked and refined in the full-resolution photo, by what makes a cube face: each of its four cells holds one flat-coloured sticker, lit well above the dark body round it and enclosed by it in the photo (a patch that runs on out of its cell, or out of the photo, is part of something else), filling a good part of its cell; the body shows dark in every gap between neighbouring stickers, under the light the stickers share; and the lattice ends there (one that runs on into the cells round it is a window's panes or a frame's openings). Each sticker's middle is measured from its pixels, so the face's corners come from where its stickers are, not from the reduced photo's squares.
 
 use crate::vision::grid::pocket_lattice::Candidate;
 use image::RgbImage;
@@ -18,6 +18,12 @@ const LEAST_FILL: f32 = 0.35;
 /// The body encloses a sticker: its colour reaches at most this share of the edge of the
 /// window round it (a glint across a gap to a neighbour reaches a few per cent).
 const MOST_EDGE: f32 = 0.25;
+/// A 2x2 face ends at the cube's edge: a lattice holding stickers in this many of the twelve
+/// cells round its four runs on (a window's panes, the openings of a frame, a 3x3's face),
+/// and is no 2x2.
+const RUN_ON: usize = 2;
+/// Stickers of one lattice are one size: each side within this share of the others' mean.
+const SAME_SIZE: f32 = 0.25;
 
 /// One sticker as measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,7 +53,33 @@ pub(crate) fn verified_stickers(image: &RgbImage, candidate: &Candidate) -> [Opt
             }
         }
     }
+    let found: Vec<&Sticker> = stickers.iter().flatten().collect();
+    if found.len() >= 3 && runs_on(image, candidate, &found) {
+        return [None; 4];
+    }
     stickers
+}
+
+/// The candidate's lattice holds stickers the size of its own (`face`) in at least
+/// [`RUN_ON`] of the twelve cells round its four.
+fn runs_on(image: &RgbImage, candidate: &Candidate, face: &[&Sticker]) -> bool {
+    let typical: [f32; 2] = std::array::from_fn(|axis| {
+        face.iter().map(|s| s.half[axis]).sum::<f32>() / face.len() as f32
+    });
+    let alike =
+        |s: &Sticker| (0..2).all(|axis| (s.half[axis] / typical[axis] - 1.0).abs() < SAME_SIZE);
+    let ring = [-1.5f32, -0.5, 0.5, 1.5]
+        .into_iter()
+        .flat_map(|b| [-1.5f32, -0.5, 0.5, 1.5].map(|a| [a, b]))
+        .filter(|[a, b]| a.abs() > 1.0 || b.abs() > 1.0);
+    let mut held = 0;
+    for at in ring {
+        held += usize::from(measure_sticker(image, candidate, at).is_some_and(|s| alike(&s)));
+        if held >= RUN_ON {
+            return true;
+        }
+    }
+    false
 }
 
 /// The sticker expected at lattice coordinates `at` (in pitches from the face's centre), if a
@@ -60,7 +92,9 @@ fn measure_sticker(image: &RgbImage, candidate: &Candidate, at: [f32; 2]) -> Opt
     let middle = [centred[0] + second.offset[0], centred[1] + second.offset[1]];
     let off = (middle[0] - at[0]).hypot(middle[1] - at[1]);
     let fill = 4.0 * second.half[0] * second.half[1];
-    if second.edge_share > MOST_EDGE || fill < LEAST_FILL || off > 0.2 {
+    let within_cell = second.half.iter().all(|&h| h <= 0.5);
+    let enclosed = !second.cut && second.edge_share <= MOST_EDGE;
+    if !enclosed || !within_cell || fill < LEAST_FILL || off > 0.2 {
         return None;
     }
     Some(Sticker {
@@ -78,6 +112,8 @@ struct Look {
     half: [f32; 2],
     /// The share of the window's edge its colour reaches.
     edge_share: f32,
+    /// Its colour reaches the photo's edge: no body is seen to enclose it there.
+    cut: bool,
     /// Its typical colour.
     core: [u8; 3],
 }
@@ -96,6 +132,7 @@ impl Look {
             offset,
             half,
             edge_share: region.edge_share,
+            cut: region.cut,
             core,
         })
     }
@@ -191,7 +228,7 @@ impl CellWindow {
         }
         let mut member = vec![false; like_core.len()];
         stack.iter().for_each(|&k| member[k] = true);
-        let (last, mut on_edge) = (self.side - 1, 0usize);
+        let (last, mut on_edge, mut cut) = (self.side - 1, 0usize, false);
         while let Some(k) = stack.pop() {
             let (x, y) = (k % self.side, k / self.side);
             on_edge += usize::from(x == 0 || y == 0 || x == last || y == last);
@@ -202,6 +239,7 @@ impl CellWindow {
                 (y < last).then(|| k + self.side),
             ];
             for n in next.into_iter().flatten() {
+                cut |= self.samples[n].is_none();
                 if !member[n] && like_core[n] {
                     member[n] = true;
                     stack.push(n);
@@ -211,6 +249,7 @@ impl CellWindow {
         Some(Region {
             from_body,
             edge_share: on_edge as f32 / (4 * last) as f32,
+            cut,
         })
     }
 
@@ -237,6 +276,8 @@ struct Region {
     /// for a sticker the body encloses, a little where something of its colour touches it
     /// across the rim, much for a patch that runs on out of the cell.
     edge_share: f32,
+    /// The sticker's colour reaches the photo's edge.
+    cut: bool,
 }
 
 impl Region {
