@@ -3,7 +3,7 @@
 use crate::vision::grid::face_grid::{map_point, square_to_quad, FaceGrid};
 use crate::vision::grid::finder::GridError;
 use crate::vision::grid::pocket_lattice::candidates;
-use crate::vision::grid::pocket_verify::{verified_stickers, Sticker};
+use crate::vision::grid::pocket_verify::{verify, Sticker, Verified};
 use crate::vision::grid::search::blobs_per_mask;
 use image::RgbImage;
 
@@ -15,15 +15,14 @@ pub fn find_pocket_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
     let (masks, scale) = blobs_per_mask(image);
     let squares = masks.iter().map(Vec::len).max().unwrap_or(0);
     let (candidates, lined_up) = candidates(&masks, scale);
-    let (mut best, mut most_stickers) = (None::<(usize, FaceGrid)>, 0);
+    let (mut best, mut most_stickers) = (None::<Verified>, 0);
     for candidate in &candidates {
-        let stickers = verified_stickers(image, candidate);
-        let count = stickers.iter().flatten().count();
-        most_stickers = most_stickers.max(count);
-        if count >= 3 && best.as_ref().is_none_or(|(n, _)| count > *n) {
-            best = Some((count, face_corners(&stickers)));
+        let verified = verify(image, candidate);
+        most_stickers = most_stickers.max(verified.count());
+        if verified.count() >= 3 && best.as_ref().is_none_or(|b| verified.more_face_like(b)) {
+            best = Some(verified);
         }
-        if count == 4 {
+        if best.as_ref().is_some_and(|b| b.count() == 4 && b.body_beyond == 0) {
             break;
         }
     }
@@ -32,7 +31,8 @@ pub fn find_pocket_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
     } else {
         most_stickers
     };
-    best.map(|(_, grid)| grid).ok_or(GridError::PocketNotFound {
+    let best = best.map(|b| face_corners(&b.stickers));
+    best.ok_or(GridError::PocketNotFound {
         found,
         candidates: squares,
     })

@@ -36,9 +36,77 @@ pub(crate) struct Sticker {
     pub(crate) value: u8,
 }
 
+/// What a candidate is found to be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Verified {
+    /// Its cells that hold stickers (row by row: top-left, top-right, bottom-left,
+    /// bottom-right); none when a gap between two of them is not the dark body, or when its
+    /// lattice runs on into the cells round it.
+    pub(crate) stickers: [Option<Sticker>; 4],
+    /// How many of its gaps' four lines still show the body dark half a pitch and more beyond
+    /// the face: a cube's body ends at its edge, a frame's bars run on.
+    pub(crate) body_beyond: usize,
+}
+
+impl Verified {
+    pub(crate) fn count(&self) -> usize {
+        self.stickers.iter().flatten().count()
+    }
+
+    /// More stickers; among as many, a body that ends sooner (a candidate found earlier wins
+    /// a tie).
+    pub(crate) fn more_face_like(&self, other: &Verified) -> bool {
+        (self.count(), std::cmp::Reverse(self.body_beyond))
+            > (other.count(), std::cmp::Reverse(other.body_beyond))
+    }
+}
+
+/// The candidate checked: its stickers, and how far its body runs on.
+pub(crate) fn verify(image: &RgbImage, candidate: &Candidate) -> Verified {
+    let stickers = verified_stickers(image, candidate);
+    let found: Vec<&Sticker> = stickers.iter().flatten().collect();
+    let dimmest = found.iter().map(|s| s.value).min().unwrap_or(0);
+    let body_beyond = if found.is_empty() {
+        0
+    } else {
+        [[0.0, -1.0], [0.0, 1.0], [-1.0, 0.0], [1.0, 0.0]]
+            .into_iter()
+            .filter(|&outward| dark_beyond(image, candidate, outward, dimmest))
+            .count()
+    };
+    Verified {
+        stickers,
+        body_beyond,
+    }
+}
+
+/// The line between the stickers, followed `outward` (a lattice axis, either way) from half
+/// a pitch to a pitch beyond the face's edge, is as dark as the body next to a sticker of
+/// brightness `dimmest` may be.
+fn dark_beyond(image: &RgbImage, candidate: &Candidate, outward: [f32; 2], dimmest: u8) -> bool {
+    let mut values = Vec::with_capacity(15);
+    for along in [1.25f32, 1.375, 1.5, 1.625, 1.75] {
+        for across in [-0.05f32, 0.0, 0.05] {
+            let (a, b) = if outward[0] == 0.0 {
+                (across, along * outward[1])
+            } else {
+                (along * outward[0], across)
+            };
+            values.extend(pixel(image, candidate.at(a, b)).map(value));
+        }
+    }
+    if values.len() < 8 {
+        return false;
+    }
+    let middle = values.len() / 2;
+    let typical = *values.select_nth_unstable(middle).1;
+    f32::from(typical) <= BODY_AT_MOST * f32::from(dimmest)
+}
+
 /// The stickers of a candidate that are stickers (row by row: top-left, top-right,
-/// bottom-left, bottom-right), when every gap between two of them shows the dark body.
-pub(crate) fn verified_stickers(image: &RgbImage, candidate: &Candidate) -> [Option<Sticker>; 4] {
+/// bottom-left, bottom-right), when every gap between two of them shows the dark body and
+/// the lattice does not run on.
+fn verified_stickers(image: &RgbImage, candidate: &Candidate) -> [Option<Sticker>; 4] {
     let stickers: [Option<Sticker>; 4] = std::array::from_fn(|k| {
         let (col, row) = ((k % 2) as f32 - 0.5, (k / 2) as f32 - 0.5);
         measure_sticker(image, candidate, [col, row])
