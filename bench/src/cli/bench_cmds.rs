@@ -32,6 +32,8 @@ pub enum BenchCommand {
     Recovery(super::recovery_bench::RecoveryBenchArgs),
     /// The 2x2: table build, optimal solve time per cube, the 10,000-cube Test Program.
     Pocket(super::pocket_bench::PocketBenchArgs),
+    /// The 2x2 found and read in cluttered 1920x1080 frames of our own, development and held-out sets apart.
+    PocketFrames(super::pocket_frames_bench::PocketFramesArgs),
     /// A `cubed run` child measured over TCP: e-stop latency under hung connections, memory with WebSockets.
     Web(super::web_bench::WebBenchArgs),
 }
@@ -70,6 +72,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Handshake(args) => super::handshake_bench::handshake_bench(args),
         BenchCommand::Trust(args) => super::trust_bench::trust_bench(args),
         BenchCommand::Pocket(args) => super::pocket_bench::pocket_bench(args),
+        BenchCommand::PocketFrames(args) => super::pocket_frames_bench::pocket_frames_bench(args),
         BenchCommand::Recovery(args) => super::recovery_bench::recovery_bench(args),
         BenchCommand::Web(args) => super::web_bench::web_bench(args),
     }

@@ -10,6 +10,7 @@ pub mod host;
 pub mod link_bench;
 pub mod planner_bench;
 pub mod pocket_bench;
+pub mod pocket_frames_bench;
 pub mod pocket_vision_bench;
 pub mod recovery_bench;
 pub mod trust_bench;

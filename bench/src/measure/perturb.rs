@@ -127,9 +127,8 @@ impl DrawnLight {
     /// so the readings scale by `light^(1/2.2)`, clipped once with the drawn changes.
     pub fn apply(&self, readings: &[Rgb; 54], light: &[f32; 6]) -> [Rgb; 54] {
         let mut out = *readings;
-        for ((face, (drawn, gain)), light) in out.chunks_mut(9).zip(self.faces).zip(light) {
-            let brightness = drawn * light.powf(1.0 / 2.2);
-            let gains: [f32; 3] = std::array::from_fn(|c| self.cast[c] * brightness * gain[c]);
+        for ((k, face), light) in out.chunks_mut(9).enumerate().zip(light) {
+            let gains = self.face_gains(k, *light);
             for rgb in face {
                 for c in 0..3 {
                     rgb[c] = (rgb[c] as f32 * gains[c]).round().clamp(0.0, 255.0) as u8;
@@ -137,6 +136,16 @@ impl DrawnLight {
             }
         }
         out
+    }
+
+    /// The factor on each channel of face `face` (URFDLB index) photographed with `light`
+    /// times the light (1 = as drawn): the camera-wide cast times the face's brightness and
+    /// channel gains, the brightness scaled by `light^(1/2.2)`. A whole photo of that face
+    /// scaled by these factors is the face under this draw.
+    pub fn face_gains(&self, face: usize, light: f32) -> [f32; 3] {
+        let (drawn, gain) = self.faces[face];
+        let brightness = drawn * light.powf(1.0 / 2.2);
+        std::array::from_fn(|c| self.cast[c] * brightness * gain[c])
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::{Camera, CameraError, CaptureRequest};
 use crate::cube::{Face, FaceletCube};
-use crate::vision::grid::face_grid::FaceGrid;
+use crate::vision::grid::face_grid::{square_to_quad, FaceGrid};
 use crate::vision::grid::pocket_sample::rotate_pocket;
 use crate::vision::grid::sample::rotate;
 use crate::vision::light::colour::Rgb;
@@ -213,18 +213,29 @@ impl SimCamera {
     /// Renders a face showing `stickers` (net order) in a photo rotated `image_rotation` clockwise quarter turns.
     pub fn render_face(&mut self, stickers: &[Rgb; 9], image_rotation: u8) -> RgbImage {
         let shown = rotate(stickers, image_rotation);
-        self.render_grid(&shown, 3)
+        self.render_grid(&shown, 3).0
     }
 
     /// Renders a 2x2 face showing `stickers` (net order) in a photo rotated `image_rotation`
     /// clockwise quarter turns: the same face outline, two stickers a side.
     pub fn render_pocket_face(&mut self, stickers: &[Rgb; 4], image_rotation: u8) -> RgbImage {
+        self.render_pocket_face_and_grid(stickers, image_rotation).0
+    }
+
+    /// [`Self::render_pocket_face`], with where the face's outer corners fell in the photo (its
+    /// nominal grid moved by this photo's perspective jitter): the truth a grid finder is
+    /// measured against.
+    pub fn render_pocket_face_and_grid(
+        &mut self,
+        stickers: &[Rgb; 4],
+        image_rotation: u8,
+    ) -> (RgbImage, FaceGrid) {
         let shown = rotate_pocket(stickers, image_rotation);
         self.render_grid(&shown, 2)
     }
 
-    /// Renders `side` x `side` stickers (image order) in the face outline.
-    fn render_grid(&mut self, shown: &[Rgb], side: usize) -> RgbImage {
+    /// Renders `side` x `side` stickers (image order) in the face outline; with the face's corners.
+    fn render_grid(&mut self, shown: &[Rgb], side: usize) -> (RgbImage, FaceGrid) {
         let mut shot = Shot::draw(&mut self.rng, &self.lighting);
         // The factor is on the light (linear); the drawing is in sRGB units.
         shot.exposure *= srgb_gain(self.exposure_factor);
@@ -244,7 +255,12 @@ impl SimCamera {
             });
             p.0 = noisy.map(|v| v.round().clamp(0.0, 255.0) as u8);
         }
-        image
+        (
+            image,
+            FaceGrid {
+                corners: shot.corners,
+            },
+        )
     }
 }
 
@@ -285,6 +301,8 @@ impl Camera for SimCamera {
 
 /// Everything random about one photo.
 struct Shot {
+    /// The face's outer corners in the image (TL, TR, BR, BL).
+    corners: [[f32; 2]; 4],
     /// Image point → face coordinates (inverse homography).
     to_face: [[f32; 3]; 3],
     exposure: f32,
@@ -328,6 +346,7 @@ impl Shot {
             })
             .collect();
         Shot {
+            corners,
             to_face: invert(square_to_quad(corners)),
             exposure,
             gradient,
@@ -415,21 +434,6 @@ fn on_sticker(fu: f32, fv: f32) -> bool {
         return du <= RADIUS && dv <= RADIUS;
     }
     du * du + dv * dv <= RADIUS * RADIUS
-}
-
-/// Homography mapping the unit square (corners TL, TR, BR, BL) onto a quadrilateral.
-fn square_to_quad(q: [[f32; 2]; 4]) -> [[f32; 3]; 3] {
-    let [[x0, y0], [x1, y1], [x2, y2], [x3, y3]] = q;
-    let (dx1, dx2, dx3) = (x1 - x2, x3 - x2, x0 - x1 + x2 - x3);
-    let (dy1, dy2, dy3) = (y1 - y2, y3 - y2, y0 - y1 + y2 - y3);
-    let den = dx1 * dy2 - dx2 * dy1;
-    let g = (dx3 * dy2 - dx2 * dy3) / den;
-    let h = (dx1 * dy3 - dx3 * dy1) / den;
-    [
-        [x1 - x0 + g * x1, x3 - x0 + h * x3, x0],
-        [y1 - y0 + g * y1, y3 - y0 + h * y3, y0],
-        [g, h, 1.0],
-    ]
 }
 
 /// Inverse of a 3x3 matrix (the adjugate; the scale does not matter for a homography).

@@ -70,6 +70,30 @@ impl FaceGrid {
     }
 }
 
+/// Homography mapping the unit square (corners TL, TR, BR, BL) onto a quadrilateral.
+pub(crate) fn square_to_quad(q: [[f32; 2]; 4]) -> [[f32; 3]; 3] {
+    let [[x0, y0], [x1, y1], [x2, y2], [x3, y3]] = q;
+    let (dx1, dx2, dx3) = (x1 - x2, x3 - x2, x0 - x1 + x2 - x3);
+    let (dy1, dy2, dy3) = (y1 - y2, y3 - y2, y0 - y1 + y2 - y3);
+    let den = dx1 * dy2 - dx2 * dy1;
+    let g = (dx3 * dy2 - dx2 * dy3) / den;
+    let h = (dx1 * dy3 - dx3 * dy1) / den;
+    [
+        [x1 - x0 + g * x1, x3 - x0 + h * x3, x0],
+        [y1 - y0 + g * y1, y3 - y0 + h * y3, y0],
+        [g, h, 1.0],
+    ]
+}
+
+/// The point (u, v) of the unit square mapped by the homography `m` (from [`square_to_quad`]).
+pub(crate) fn map_point(m: &[[f32; 3]; 3], [u, v]: [f32; 2]) -> [f32; 2] {
+    let w = m[2][0] * u + m[2][1] * v + m[2][2];
+    [
+        (m[0][0] * u + m[0][1] * v + m[0][2]) / w,
+        (m[1][0] * u + m[1][1] * v + m[1][2]) / w,
+    ]
+}
+
 /// The `points` x `points` lattice of [`sticker_pixels`], row by row, each point `None` where
 /// it falls outside the image.
 pub(crate) fn sticker_lattice(

@@ -1,9 +1,10 @@
-//! Automatic grid finding for a 2x2: sticker squares found under each of `grid_masks`' masks, a 2x2 lattice fitted to each mask's blobs, and the lattice that matches the most stickers with the smallest fit residual kept. A 2x2 face has no centre sticker: a lattice is anchored at a corner sticker and its nearest neighbour.
+//! Automatic grid finding for a 2x2, in a close-up or in a whole frame among clutter: sticker squares found under each of the shared search's masks in the reduced photo, every 2x2 lattice three or four of them lie on taken as a candidate (`pocket_lattice`), each candidate checked in the full-resolution photo for what makes a cube face and its stickers' middles measured there (`pocket_verify`); the first candidate whose four (else three) stickers are stickers is the face, its corners from where those middles lie. A 2x2 face has no centre sticker: a lattice is anchored at a corner sticker and its nearest neighbour.
 
-use crate::vision::grid::blobs::{Blob, LatticePoint};
-use crate::vision::grid::face_grid::FaceGrid;
-use crate::vision::grid::finder::{least_squares_lattice, upright_axes, GridError};
-use crate::vision::grid::search::{best_lattice, residual, AmongEquals, LatticeFit};
+use crate::vision::grid::face_grid::{map_point, square_to_quad, FaceGrid};
+use crate::vision::grid::finder::GridError;
+use crate::vision::grid::pocket_lattice::candidates;
+use crate::vision::grid::pocket_verify::{verify, Sticker, Verified};
+use crate::vision::grid::search::blobs_per_mask;
 use image::RgbImage;
 
 /// Finds a 2x2 face's grid (its outer corners) in a photo.
@@ -11,110 +12,56 @@ pub fn find_pocket_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
     if image.width() == 0 || image.height() == 0 {
         return Err(GridError::EmptyImage);
     }
-    best_lattice(image, fit_pocket_lattice, AmongEquals::SmallerResidual)
-        .map_err(|(found, candidates)| GridError::PocketNotFound { found, candidates })
-}
-
-/// The 2x2 lattice that explains the most similar blobs (at least three), refined by least squares; `Err` holds the most blobs any lattice matched.
-fn fit_pocket_lattice(blobs: &[Blob]) -> Result<LatticeFit, usize> {
-    let mut best: Option<(usize, f32, Vec<LatticePoint>)> = None;
-    for anchor in blobs {
-        let similar: Vec<&Blob> = (blobs.iter())
-            .filter(|b| (b.side / anchor.side - 1.0).abs() < 0.35)
-            .collect();
-        let Some((u, v)) = axes(anchor, &similar) else {
-            continue;
-        };
-        for [i, j] in [[0, 0], [1, 0], [0, 1], [1, 1]] {
-            let origin = [
-                anchor.centre[0] - i as f32 * u[0] - j as f32 * v[0],
-                anchor.centre[1] - i as f32 * u[1] - j as f32 * v[1],
-            ];
-            let matched = matched_points(origin, u, v, &similar);
-            let area: f32 = similar.iter().map(|b| b.side).sum();
-            let better = best
-                .as_ref()
-                .is_none_or(|(n, a, _)| matched.len() > *n || (matched.len() == *n && area > *a));
-            if better {
-                best = Some((matched.len(), area, matched));
-            }
+    let (masks, scale) = blobs_per_mask(image);
+    let squares = masks.iter().map(Vec::len).max().unwrap_or(0);
+    let (candidates, lined_up) = candidates(&masks, scale);
+    let (mut best, mut most_stickers) = (None::<Verified>, 0);
+    for candidate in &candidates {
+        let verified = verify(image, candidate);
+        most_stickers = most_stickers.max(verified.count());
+        if verified.count() >= 3 && best.as_ref().is_none_or(|b| verified.more_face_like(b)) {
+            best = Some(verified);
         }
-    }
-    let (found, _, matched) = best.unwrap_or((0, 0.0, Vec::new()));
-    if found < 3 {
-        return Err(found);
-    }
-    let (o, u, v) = least_squares_lattice(&matched);
-    let at = |i: f32, j: f32| [o[0] + i * u[0] + j * v[0], o[1] + i * u[1] + j * v[1]];
-    // Labelled upright from every matched sticker, about the face's centre.
-    let centre = at(0.5, 0.5);
-    let (u, v) = upright_axes(u, v);
-    let corner = |i: f32, j: f32| {
-        [
-            centre[0] + i * u[0] + j * v[0],
-            centre[1] + i * u[1] + j * v[1],
-        ]
-    };
-    Ok(LatticeFit {
-        matched: found,
-        residual: residual(&matched, (o, u, v)),
-        grid: FaceGrid {
-            corners: [
-                corner(-1.0, -1.0),
-                corner(1.0, -1.0),
-                corner(1.0, 1.0),
-                corner(-1.0, 1.0),
-            ],
-        },
-    })
-}
-/// The lattice steps from `anchor` to its nearest similar neighbour: u (mostly +x), v (u turned a quarter).
-fn axes(anchor: &Blob, similar: &[&Blob]) -> Option<([f32; 2], [f32; 2])> {
-    let step = (similar.iter())
-        .map(|b| {
-            [
-                b.centre[0] - anchor.centre[0],
-                b.centre[1] - anchor.centre[1],
-            ]
-        })
-        .filter(|d| {
-            let r = d[0].hypot(d[1]);
-            r > anchor.side * 0.8 && r < anchor.side * 1.8
-        })
-        .min_by(|a, b| a[0].hypot(a[1]).total_cmp(&b[0].hypot(b[1])))?;
-    let mut u = step;
-    for _ in 0..4 {
-        if u[0] >= u[1].abs() {
+        if best.as_ref().is_some_and(|b| b.count() == 4 && b.body_beyond == 0) {
             break;
         }
-        u = [u[1], -u[0]];
     }
-    Some((u, [-u[1], u[0]]))
+    let found = if candidates.is_empty() {
+        lined_up
+    } else {
+        most_stickers
+    };
+    let best = best.map(|b| face_corners(&b.stickers));
+    best.ok_or(GridError::PocketNotFound {
+        found,
+        candidates: squares,
+    })
 }
 
-/// Blobs lying on `origin + i u + j v` for i, j in 0..=1, each with its lattice index.
-fn matched_points(
-    origin: [f32; 2],
-    u: [f32; 2],
-    v: [f32; 2],
-    blobs: &[&Blob],
-) -> Vec<LatticePoint> {
-    let pitch = u[0].hypot(u[1]);
-    let mut matched = Vec::new();
-    for j in 0..=1 {
-        for i in 0..=1 {
-            let want = [
-                origin[0] + i as f32 * u[0] + j as f32 * v[0],
-                origin[1] + i as f32 * u[1] + j as f32 * v[1],
-            ];
-            let near =
-                |b: &&&Blob| (b.centre[0] - want[0]).hypot(b.centre[1] - want[1]) < 0.25 * pitch;
-            if let Some(b) = blobs.iter().find(near) {
-                matched.push((b.centre, [i, j]));
-            }
-        }
+/// The face's outer corners from its stickers' middles (row by row; at least three): the
+/// homography taking the four middles' square to where they lie, a missing one completing the
+/// parallelogram of the other three, extended half a pitch beyond them.
+fn face_corners(stickers: &[Option<Sticker>; 4]) -> FaceGrid {
+    let at = |k: usize| stickers[k].map(|s| s.centre);
+    // Each middle from the other three: the sticker diagonally opposite is subtracted.
+    let completed = |k: usize| {
+        at(k).unwrap_or_else(|| {
+            let (a, b, opposite) = match k {
+                0 => (1, 2, 3),
+                1 => (0, 3, 2),
+                2 => (0, 3, 1),
+                _ => (1, 2, 0),
+            };
+            let [p, q, r] = [a, b, opposite].map(|i| at(i).unwrap_or_default());
+            [p[0] + q[0] - r[0], p[1] + q[1] - r[1]]
+        })
+    };
+    let middles = [completed(0), completed(1), completed(3), completed(2)];
+    let homography = square_to_quad(middles);
+    FaceGrid {
+        corners: [[-0.5, -0.5], [1.5, -0.5], [1.5, 1.5], [-0.5, 1.5]]
+            .map(|p| map_point(&homography, p)),
     }
-    matched
 }
 
 #[cfg(test)]

@@ -140,6 +140,17 @@ pub(crate) fn best_lattice(
     })
 }
 
+/// The sticker squares under each mask of the photo reduced to the working width (in working
+/// pixels, mask by mask), and the photo pixels per working pixel: what a finder that weighs
+/// every mask's lattices itself starts from.
+pub(crate) fn blobs_per_mask(image: &RgbImage) -> (Vec<Vec<Blob>>, f32) {
+    let work = WorkImage::reduce(image);
+    let blobs = (work.masks())
+        .map(|mask| square_blobs(&mask, work.w, work.h))
+        .collect();
+    (blobs, work.scale)
+}
+
 /// Otsu's threshold, then a sweep from the mean of the values below it to the mean of those above it.
 fn brightness_thresholds(value: &[u8]) -> Vec<u8> {
     let t0 = otsu(value);
