@@ -22,7 +22,10 @@ pub fn find_pocket_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
         if verified.count() >= 3 && best.as_ref().is_none_or(|b| verified.more_face_like(b)) {
             best = Some(verified);
         }
-        if best.as_ref().is_some_and(|b| b.count() == 4 && b.body_beyond == 0) {
+        if best
+            .as_ref()
+            .is_some_and(|b| b.count() == 4 && b.body_beyond == 0)
+        {
             break;
         }
     }

@@ -92,7 +92,11 @@ fn a_2x2_face_in_a_cluttered_frame_turned_a_little_is_found_within_a_few_pixels(
         let grid = find_pocket_grid(&frame).unwrap_or_else(|e| panic!("{degrees}: {e}"));
         for (got, want) in grid.corners.iter().zip(truth) {
             let off = (got[0] - want[0]).hypot(got[1] - want[1]);
-            assert!(off < 4.0, "turned {degrees}: {:?}, truth {truth:?}", grid.corners);
+            assert!(
+                off < 4.0,
+                "turned {degrees}: {:?}, truth {truth:?}",
+                grid.corners
+            );
         }
     }
 }
