@@ -12,6 +12,13 @@ fn clipped(reading: Rgb) -> bool {
     reading.iter().any(|&c| c >= CLIPPED)
 }
 
+/// Whether the sensor clipped any of `readings`: when none, no sticker shows its face washed
+/// out (every sign `washed_out_stickers` looks for needs a clipped reading), and a reader can
+/// skip working out the colours it would judge.
+pub(crate) fn any_clipped(readings: &[Rgb]) -> bool {
+    readings.iter().any(|&r| clipped(r))
+}
+
 /// Whether `reading` was clipped and every channel of it is in the highlight roll-off: the
 /// camera recorded that the sticker was too bright, and next to no hue.
 fn blank(reading: Rgb) -> bool {

@@ -13,7 +13,7 @@ use crate::vision::read::pieces::{colours_without_cube_rules, sticker_gaps, Stic
 use crate::vision::read::reading::{CubeReading, Unsure};
 use crate::vision::read::refine::{fit, Fit, STARTS};
 pub use crate::vision::read::repairs::{IMPOSSIBLE_REPAIR, UNSHOWN_REPAIR, WORST_UNSHOWN_REPAIR};
-use crate::vision::read::washed_out::{on_washed_out_faces, washed_out_stickers};
+use crate::vision::read::washed_out::{any_clipped, on_washed_out_faces, washed_out_stickers};
 
 /// A legal cube read from the stickers, with how sure each sticker is.
 #[derive(Clone, Debug, PartialEq)]
@@ -246,6 +246,9 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
 /// a legal reading repairs a piece wrong in place by moving colours onto stickers that do not
 /// look them, and that is no evidence of the light.
 fn washed_out_as_read(readings: &[Rgb; 54], palette: &Palette, best: &Fit) -> Vec<usize> {
+    if !any_clipped(readings) {
+        return Vec::new();
+    }
     let as_read = colours_without_cube_rules(&best.costs).map(|c| best.naming.0[c]);
     let pale = (&palette.references_rgb(), palette.palest());
     washed_out_stickers(readings, &as_read, pale, 9)
