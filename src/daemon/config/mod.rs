@@ -494,7 +494,7 @@ impl Validator<'_> {
         let exposure = self.bounded(
             ("sim", "exposure"),
             sim.exposure.unwrap_or(1.0),
-            (0.05, 32.0),
+            (0.01, 32.0),
             "light: 1 = normal, 2 = a stop brighter, 32 = five",
         )?;
         let highlight_rolloff = self.bounded(

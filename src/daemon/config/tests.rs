@@ -148,7 +148,7 @@ fn errors_name_the_section_key_and_range() {
             "[sim]\nexposure = 40.0\n",
             "[sim]",
             "exposure",
-            "0.05..=32 (light: 1 = normal",
+            "0.01..=32 (light: 1 = normal",
         ),
         (
             "[sim]\nhighlight_rolloff = -0.5\n",
