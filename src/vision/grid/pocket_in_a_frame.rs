@@ -55,7 +55,7 @@ fn a_3x3_face_is_no_2x2() {
     fill(&mut image, [170, 90, 470, 390], [18, 18, 20]);
     for k in 0..9u32 {
         let (x, y) = (170 + 100 * (k % 3) + 8, 90 + 100 * (k / 3) + 8);
-        let colour = STANDARD_STICKERS[k as usize % 6].map(|c| c as u8);
+        let colour = STANDARD_STICKERS[k as usize % 6];
         fill(&mut image, [x, y, x + 84, y + 84], colour);
     }
     let found = find_pocket_grid(&image);

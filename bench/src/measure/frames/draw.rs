@@ -152,8 +152,8 @@ pub fn box_blur(image: &RgbImage, r: u32) -> RgbImage {
                 } else {
                     src.get_pixel(x, k)
                 };
-                for c in 0..3 {
-                    sum[c] += u32::from(p.0[c]);
+                for (total, &channel) in sum.iter_mut().zip(&p.0) {
+                    *total += u32::from(channel);
                 }
             }
             let n = hi - lo + 1;

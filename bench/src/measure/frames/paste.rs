@@ -57,7 +57,7 @@ impl Placement {
     }
 
     /// The photo point that lands on frame point `q`.
-    fn to_photo(&self, q: [f32; 2]) -> [f32; 2] {
+    fn photo_point(&self, q: [f32; 2]) -> [f32; 2] {
         let c = nominal_centre();
         let (sin, cos) = self.degrees.to_radians().sin_cos();
         let k = self.scale();
@@ -87,7 +87,7 @@ pub fn paste_face(
     let k = placement.scale();
     for y in y0..y1 {
         for x in x0..x1 {
-            let p = placement.to_photo([x as f32 + 0.5, y as f32 + 0.5]);
+            let p = placement.photo_point([x as f32 + 0.5, y as f32 + 0.5]);
             // Signed distance inside the outline, in frame pixels: the edge blends over one.
             let coverage = (inside_distance(&outline.corners, p) * k + 0.5).clamp(0.0, 1.0);
             if coverage <= 0.0 {
@@ -171,7 +171,7 @@ mod tests {
             assert!((384.0..=640.0).contains(&placement.side), "{placement:?}");
             assert!(placement.degrees.abs() <= 10.0, "{placement:?}");
             let p = [200.0, 300.0];
-            let back = placement.to_photo(placement.to_frame(p));
+            let back = placement.photo_point(placement.to_frame(p));
             assert!((back[0] - p[0]).abs() < 1e-3 && (back[1] - p[1]).abs() < 1e-3);
             for [x, y] in SimCamera::nominal_grid()
                 .corners
