@@ -84,6 +84,23 @@ pub fn sticker_names(stickers: &[usize], per_face: usize) -> String {
         .join(", ")
 }
 
+/// The faces `stickers` lie on (a cube of `per_face` stickers a face), in URFDLB order.
+pub fn faces_of(stickers: &[usize], per_face: usize) -> Vec<Face> {
+    let per_face = per_face.max(1);
+    Face::ALL
+        .into_iter()
+        .filter(|f| stickers.iter().any(|&s| s / per_face == f.index()))
+        .collect()
+}
+
+/// "U, R, L": faces by their letters.
+pub fn face_letters(faces: &[Face]) -> String {
+    (faces.iter())
+        .map(|f| f.letter().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl fmt::Display for Sticker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{} (index {})", self.face(), self.0 % 9 + 1, self.0)

@@ -15,9 +15,9 @@ mod tests;
 
 pub use cubie::CubieCube;
 pub use error::CubeError;
-pub use face::sticker_names;
 pub use face::Face;
 pub use face::Sticker;
+pub use face::{face_letters, faces_of, sticker_names};
 pub use facelets::{ColourScheme, FaceOrder, FaceletCube};
 pub use moves::Axis;
 pub use moves::Move;

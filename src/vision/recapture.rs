@@ -1,10 +1,10 @@
 //! What to photograph again when stickers are in doubt: the faces they lie on, each at an exposure a stop on from its last photo (darker when its doubtful stickers came out near clipping, brighter near black), for a number of rounds (`Rounds`). Pure; the daemon's classify stage and the re-capture bench both go by it.
 
+use crate::cube::faces_of;
 use crate::cube::Face;
 use crate::vision::camera::Exposure;
 use crate::vision::light::colour::Rgb;
 use crate::vision::light::palette::Palette;
-use crate::vision::read::washed_out::faces_of;
 
 /// The brightest channel's mean (0..255) over a face's doubtful stickers at or above which the
 /// face is taken again darker: they came out near clipping.

@@ -1,5 +1,6 @@
 //! Why a run (or a calibration) did not go on: one typed error per way a stage can end early, and how each maps to the run's outcome (refused, failed, stopped, e-stopped).
 
+use crate::cube::face_letters;
 use crate::cube::Face;
 use crate::daemon::rig::{EncodeError, RigError};
 use crate::daemon::run::abort::{Abort, AbortFlag};
@@ -9,7 +10,6 @@ use crate::vision::camera::{CameraError, Retake};
 use crate::vision::light::calibrate::CalibrateError;
 use crate::vision::read::advice::what_to_do;
 use crate::vision::read::classify::Doubt;
-use crate::vision::read::washed_out::face_letters;
 use crate::vision::recapture::Step;
 use crate::vision::scan::ScanError;
 use firmware_protocol::message::Fault;

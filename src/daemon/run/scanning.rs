@@ -1,6 +1,7 @@
 //! The scan and classify stages of a run: the robot shows each face to the camera (`capture`), the photos are read as the run's `CubeKind` (a 3x3 or a 2x2), unsure faces (and faces of a sure reading too bright to be sure of) are photographed again, and the classified cube is recorded or refused with the reason.
 
 use crate::cube::Face;
+use crate::cube::{face_letters, faces_of};
 use crate::daemon::board::hex;
 use crate::daemon::docs::{DaemonState, StickerDoc};
 use crate::daemon::run::capture::{capture_scan, capture_scan_at, doing};
@@ -15,7 +16,6 @@ use crate::vision::light::colour::Rgb;
 use crate::vision::read::classify::ClassifyOptions;
 use crate::vision::read::reading::CubeReading;
 use crate::vision::read::reading::Unsure;
-use crate::vision::read::washed_out::{face_letters, faces_of};
 use crate::vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
 use crate::vision::scan::{FacePhoto, ScanError};
 

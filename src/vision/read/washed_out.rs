@@ -1,6 +1,6 @@
 //! Faces the light washed out, told by the camera's physics alone: once a sticker's brightest channel clips, a webcam's highlight roll-off fades the others towards it, and a channel in the roll-off (`ROLL_OFF_CODE` or over) no longer keeps its ratio to the others; so a clipped sticker recorded there in every channel has no hue, and two clipped stickers of different colours recorded there in what tells them apart (or alike) were pressed together at the top of the range. Such stickers set no colour with confidence; a refusal over them names the light, not the cube, and their faces are taken again darker. Pure.
 
-use crate::cube::Face;
+use crate::cube::faces_of;
 use crate::vision::light::colour::Rgb;
 use crate::vision::light::lighting::CLIPPED;
 use crate::vision::read::face_consistency::alike_where_clipped;
@@ -57,15 +57,6 @@ pub fn washed_out_stickers(
         .collect()
 }
 
-/// The faces `stickers` lie on (a cube of `per_face` stickers a face), in URFDLB order.
-pub fn faces_of(stickers: &[usize], per_face: usize) -> Vec<Face> {
-    let per_face = per_face.max(1);
-    Face::ALL
-        .into_iter()
-        .filter(|f| stickers.iter().any(|&s| s / per_face == f.index()))
-        .collect()
-}
-
 /// Whether any of `stickers` lies on a face that one of `washed_out` lies on.
 pub(crate) fn on_washed_out_faces(
     stickers: &[usize],
@@ -76,14 +67,6 @@ pub(crate) fn on_washed_out_faces(
     faces_of(stickers, per_face)
         .iter()
         .any(|f| faces.contains(f))
-}
-
-/// "U, R, L": faces by their letters.
-pub fn face_letters(faces: &[Face]) -> String {
-    (faces.iter())
-        .map(|f| f.letter().to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]

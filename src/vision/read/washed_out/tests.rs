@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::cube::random::random_cube;
+use crate::cube::Face;
 use crate::vision::camera::sim::{rolled_off, STANDARD_STICKERS};
 use crate::vision::light::palette::Palette;
 use crate::vision::read::classify::{classify, ClassifyOptions, Doubt};
