@@ -9,6 +9,11 @@ pub(crate) type Linear = [f32; 3];
 /// Readings at or above this (0..255) may be clipped (the sensor's full
 /// scale, whatever the exposure) and say nothing about gain.
 pub const CLIPPED: u8 = 254;
+
+/// Whether the sensor may have clipped a channel of `reading` (any at [`CLIPPED`] or over).
+pub(crate) fn clipped(reading: Rgb) -> bool {
+    reading.iter().any(|&c| c >= CLIPPED)
+}
 /// Channel values below this share of the calibrated white (linear) are too
 /// noisy to estimate a gain from: the floor follows the calibration's exposure.
 const TOO_DARK_OF_WHITE: f32 = 0.025;

@@ -1,7 +1,7 @@
 //! Whether the stickers of one face agree with the colours given them: they share that face's light, so stickers of one colour can differ only by brightness (shading) and noise, and stickers of two colours can look alike only where the camera clipped what tells them apart. Pure.
 
 use crate::vision::light::colour::Rgb;
-use crate::vision::light::lighting::CLIPPED;
+use crate::vision::light::lighting::{clipped, CLIPPED};
 /// Camera noise floor in sRGB codes: channel ratios are taken of `code + NOISE_FLOOR`.
 const NOISE_FLOOR: f32 = 8.0;
 
@@ -55,7 +55,6 @@ pub(crate) const ALIKE_CODES: u8 = 12;
 /// `ALIKE_CODES`. (Readings clipped in every channel say nothing of their
 /// colour at all; the pieces they belong to decide them.)
 pub(crate) fn alike_where_clipped(a: Rgb, b: Rgb) -> bool {
-    let clipped = |r: Rgb| r.iter().any(|&c| c >= CLIPPED);
     let recorded = |r: Rgb| r.iter().any(|&c| c < CLIPPED);
     clipped(a)
         && clipped(b)

@@ -2,15 +2,11 @@
 
 use crate::cube::faces_of;
 use crate::vision::light::colour::Rgb;
-use crate::vision::light::lighting::CLIPPED;
+// Only past full scale does a webcam's roll-off fade the other channels: a reading clipped
+// nowhere kept its channels' ratios.
+use crate::vision::light::lighting::clipped;
 use crate::vision::read::face_consistency::alike_where_clipped;
 use crate::vision::recapture::{overexposed_stickers, ROLL_OFF_CODE};
-
-/// Whether the sensor clipped a channel of `reading`: only past full scale does a webcam's
-/// roll-off fade the others, so a reading clipped nowhere kept its channels' ratios.
-fn clipped(reading: Rgb) -> bool {
-    reading.iter().any(|&c| c >= CLIPPED)
-}
 
 /// Whether the sensor clipped any of `readings`: when none, no sticker shows its face washed
 /// out (every sign `washed_out_stickers` looks for needs a clipped reading), and a reader can
