@@ -228,6 +228,7 @@ pub(crate) fn assert_near_square(grid: &FaceGrid, left: f32, top: f32, side: f32
 mod tests {
     use super::*;
     use crate::vision::grid::blobs::otsu;
+    use crate::vision::light::colour::brightest_channel;
 
     /// A face of `cell`-pixel cells at (left, top) on grey, dark gaps between the stickers,
     /// sticker (column, row) coloured `colour(column, row)`.
@@ -347,9 +348,7 @@ mod tests {
                 image.put_pixel(x, y, image::Rgb(colour));
             }
         }
-        let value: Vec<u8> = (image.pixels())
-            .map(|p| p.0[0].max(p.0[1]).max(p.0[2]))
-            .collect();
+        let value: Vec<u8> = (image.pixels()).map(|p| brightest_channel(p.0)).collect();
         assert!(
             otsu(&value) < 180,
             "the case needs one threshold to keep the background"

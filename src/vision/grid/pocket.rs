@@ -71,6 +71,7 @@ fn face_corners(stickers: &[Option<Sticker>; 4]) -> FaceGrid {
 mod tests {
     use super::*;
     use crate::vision::grid::blobs::otsu;
+    use crate::vision::light::colour::brightest_channel;
 
     /// A 2x2 face drawn on `background`: `cell`-pixel cells at (left, top), dark gaps between
     /// stickers, sticker (column, row) coloured `colour(column + row)`.
@@ -120,9 +121,7 @@ mod tests {
                 [245, 245, 240]
             }
         });
-        let value: Vec<u8> = (image.pixels())
-            .map(|p| p.0[0].max(p.0[1]).max(p.0[2]))
-            .collect();
+        let value: Vec<u8> = (image.pixels()).map(|p| brightest_channel(p.0)).collect();
         let one_threshold = otsu(&value);
         assert!(
             one_threshold >= 118,

@@ -1,6 +1,7 @@
 //! A 2x2 candidate checked and refined in the full-resolution photo, by what makes a cube face: each of its four cells holds one flat-coloured sticker, lit well above the dark body round it and enclosed by it in the photo (a patch that runs on out of its cell, or out of the photo, is part of something else), filling a good part of its cell; the body shows dark in every gap between neighbouring stickers, under the light the stickers share; and the lattice ends there (one that runs on into the cells round it is a window's panes or a frame's openings). Each sticker's middle is measured from its pixels, so the face's corners come from where its stickers are, not from the reduced photo's squares.
 
 use crate::vision::grid::pocket_lattice::Candidate;
+use crate::vision::light::colour::brightest_channel;
 use image::RgbImage;
 
 /// Samples per pitch when a cell is measured (a pixel every pitch/64: enough for a centre to
@@ -92,7 +93,7 @@ fn dark_beyond(image: &RgbImage, candidate: &Candidate, outward: [f32; 2], dimme
             } else {
                 (along * outward[0], across)
             };
-            values.extend(pixel(image, candidate.at(a, b)).map(value));
+            values.extend(pixel(image, candidate.at(a, b)).map(brightest_channel));
         }
     }
     if values.len() < 8 {
@@ -168,7 +169,7 @@ fn measure_sticker(image: &RgbImage, candidate: &Candidate, at: [f32; 2]) -> Opt
     Some(Sticker {
         centre: candidate.at(middle[0], middle[1]),
         half: second.half,
-        value: value(second.core),
+        value: brightest_channel(second.core),
     })
 }
 
@@ -191,7 +192,7 @@ impl Look {
         let window = CellWindow::sample(image, candidate, at);
         let core = window.core_colour()?;
         let body = window.body_colour();
-        if f32::from(value(body)) > BODY_AT_MOST * f32::from(value(core)) {
+        if f32::from(brightest_channel(body)) > BODY_AT_MOST * f32::from(brightest_channel(core)) {
             return None;
         }
         let region = window.sticker_region(core, body)?;
@@ -204,10 +205,6 @@ impl Look {
             core,
         })
     }
-}
-
-fn value(rgb: [u8; 3]) -> u8 {
-    rgb[0].max(rgb[1]).max(rgb[2])
 }
 
 /// A cell's samples on a square grid in lattice coordinates, `None` outside the photo.
@@ -268,7 +265,7 @@ impl CellWindow {
         if tenth == 0 {
             return [0; 3];
         }
-        seen.select_nth_unstable_by_key(tenth - 1, |p| value(*p));
+        seen.select_nth_unstable_by_key(tenth - 1, |p| brightest_channel(*p));
         let sum = seen[..tenth].iter().fold([0u32; 3], |mut s, p| {
             (0..3).for_each(|c| s[c] += u32::from(p[c]));
             s
@@ -436,7 +433,7 @@ fn dark_gap(
                 a.centre[0] + t * d[0] + w * across[0],
                 a.centre[1] + t * d[1] + w * across[1],
             ];
-            values.extend(pixel(image, p).map(value));
+            values.extend(pixel(image, p).map(brightest_channel));
         }
     }
     if values.is_empty() {

@@ -2,6 +2,7 @@
 
 use crate::vision::grid::blobs::{otsu, square_blobs, Blob, LatticePoint};
 use crate::vision::grid::face_grid::FaceGrid;
+use crate::vision::light::colour::brightest_channel;
 use image::RgbImage;
 
 /// The working width the image is reduced to before searching.
@@ -33,7 +34,7 @@ impl WorkImage {
         };
         let (mut value, mut chroma) = (Vec::with_capacity(w * h), Vec::with_capacity(w * h));
         for p in (0..w * h).map(pixel) {
-            let (hi, lo) = (p[0].max(p[1]).max(p[2]), p[0].min(p[1]).min(p[2]));
+            let (hi, lo) = (brightest_channel(p), p[0].min(p[1]).min(p[2]));
             value.push(hi);
             chroma.push(hi - lo);
         }

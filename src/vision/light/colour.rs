@@ -6,6 +6,11 @@ use palette::{FromColor, Lab, Srgb};
 /// One camera reading of a sticker: sRGB, 0..=255 per channel.
 pub type Rgb = [u8; 3];
 
+/// A reading's brightest channel (its value, in HSV's terms): what clipping and exposure act on.
+pub(crate) fn brightest_channel(rgb: Rgb) -> u8 {
+    rgb[0].max(rgb[1]).max(rgb[2])
+}
+
 /// A CIELAB (D65) colour: lightness 0..100, a and b roughly -128..128.
 #[derive(Clone, Copy, PartialEq, Debug, Default)]
 pub struct LabColour {

@@ -22,8 +22,9 @@ pub enum Doubt {
     Close,
     /// They kept changing as each face's light was re-estimated (no convergence).
     Unsettled,
-    /// Stickers given one colour on one face look unlike each other, which
-    /// one light cannot do: the reading fits the light, not the cube.
+    /// Stickers given one colour on one face look unlike each other, or
+    /// stickers that read the same were given two colours, which one light
+    /// cannot do: the reading fits the light, not the cube.
     Unlike,
     /// Stickers given different colours on one face look alike where the
     /// camera clipped: what tells their colours apart was not recorded.
@@ -42,7 +43,10 @@ impl std::fmt::Display for Doubt {
         f.write_str(match self {
             Doubt::Close => "another legal reading is nearly as good",
             Doubt::Unsettled => "the colours did not settle as the light was re-estimated",
-            Doubt::Unlike => "stickers read as one colour on one face look unlike each other",
+            Doubt::Unlike => {
+                "stickers on one face look unlike the colour they were given: one colour that \
+                 looks unlike itself, or one reading given two colours, which one light cannot do"
+            }
             Doubt::Alike => {
                 "stickers read as different colours on one face look alike where the camera clipped"
             }

@@ -78,6 +78,44 @@ pub(crate) fn alike_stickers_told_apart(readings: &[Rgb; 54], colours: &[usize; 
         .collect()
 }
 
+/// Whether two readings are the same as far as the camera can tell: every
+/// channel equal to within the half code rounding leaves, a clipped channel
+/// meaning only "at least full scale". (Readings clipped in every channel
+/// recorded no colour at all; the pieces they belong to decide them.)
+pub(crate) fn same_reading(a: Rgb, b: Rgb) -> bool {
+    let recorded = |r: Rgb| r.iter().any(|&c| c < CLIPPED);
+    recorded(a)
+        && recorded(b)
+        && (0..3).all(|c| a[c] == b[c] || (a[c] >= CLIPPED && b[c] >= CLIPPED))
+}
+
+/// Stickers given another colour than a sticker of their own face that reads
+/// the same: under the one light of a face, one reading is one colour. Split
+/// by what that shows: where the pair has a clipped channel, the camera lost
+/// what tells the colours apart (`alike`: taken again darker); where it has
+/// none, the labels fit the light and not the cube (`unlike`).
+pub(crate) fn colours_one_light_cannot_give(
+    readings: &[Rgb; 54],
+    colours: &[usize; 54],
+) -> (Vec<usize>, Vec<usize>) {
+    let (mut alike, mut unlike) = (Vec::new(), Vec::new());
+    for s in 0..54 {
+        let face = s / 9;
+        let twins: Vec<usize> = (face * 9..face * 9 + 9)
+            .filter(|&t| colours[t] != colours[s] && same_reading(readings[s], readings[t]))
+            .collect();
+        if twins.is_empty() {
+            continue;
+        }
+        if clipped(readings[s]) {
+            alike.push(s);
+        } else {
+            unlike.push(s);
+        }
+    }
+    (alike, unlike)
+}
+
 /// Stickers read clipped in every channel but given another colour than
 /// `palest` (the colour a camera clips first): such a reading recorded no hue,
 /// only that the sticker was too bright for the camera, and a webcam's
@@ -151,6 +189,37 @@ mod tests {
         assert_eq!(alike_stickers_told_apart(&readings, &colours), vec![18, 19]);
         colours[19] = 2;
         assert!(alike_stickers_told_apart(&readings, &colours).is_empty());
+    }
+
+    #[test]
+    fn stickers_reading_the_same_but_given_two_colours_are_alike_where_clipped_else_unlike() {
+        let mut readings = [[30u8, 150, 60]; 54];
+        let mut colours = [0usize; 54];
+        let stickers: [(usize, Rgb, usize); 8] = [
+            // Face 0: the same dark reading given two colours: no light does that.
+            (0, [40, 12, 9], 4),
+            (1, [40, 12, 9], 5),
+            // Face 1: clipped in red, equal in the rest: the camera lost the difference.
+            (9, [255, 120, 20], 2),
+            (10, [254, 120, 20], 3),
+            // Face 2: one code apart: a real, if small, difference; not judged here.
+            (18, [40, 12, 9], 4),
+            (19, [40, 13, 9], 5),
+            // Face 3: blank white given two colours: nothing recorded, not judged here.
+            (27, [255, 255, 255], 1),
+            (28, [255, 255, 255], 2),
+        ];
+        for (s, reading, colour) in stickers {
+            readings[s] = reading;
+            colours[s] = colour;
+        }
+        let (alike, unlike) = colours_one_light_cannot_give(&readings, &colours);
+        assert_eq!(alike, vec![9, 10]);
+        assert_eq!(unlike, vec![0, 1]);
+        colours[1] = 4;
+        colours[10] = 2;
+        let (alike, unlike) = colours_one_light_cannot_give(&readings, &colours);
+        assert!(alike.is_empty() && unlike.is_empty());
     }
 
     #[test]

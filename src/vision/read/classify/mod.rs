@@ -5,7 +5,9 @@ use crate::vision::light::colour::Rgb;
 use crate::vision::light::palette::Palette;
 pub use crate::vision::read::centres::orientations;
 pub use crate::vision::read::doubt::{Doubt, Repairs};
-use crate::vision::read::face_consistency::{alike_stickers_told_apart, unlike_stickers};
+use crate::vision::read::face_consistency::{
+    alike_stickers_told_apart, colours_one_light_cannot_give, unlike_stickers,
+};
 pub use crate::vision::read::options::Calibration;
 pub use crate::vision::read::options::ClassifyOptions;
 pub(crate) use crate::vision::read::options::DEFAULT_MIN_CONFIDENCE;
@@ -206,11 +208,17 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
         }
     }
     bound_by_recolourings(&mut gaps, &best.costs, &colours);
-    // A reading that one light cannot give is no reading, and stickers of two
+    // A reading that one light cannot give is no reading (one colour that looks
+    // unlike itself, or one reading given two colours), and stickers of two
     // colours that clipping made alike show the face's light is beyond what
     // the correction models: those stickers are in doubt.
-    let unlike = unlike_stickers(readings, &colours);
-    let alike = alike_stickers_told_apart(readings, &colours);
+    let (mut alike, mut unlike) = colours_one_light_cannot_give(readings, &colours);
+    unlike.extend(unlike_stickers(readings, &colours));
+    alike.extend(alike_stickers_told_apart(readings, &colours));
+    for stickers in [&mut alike, &mut unlike] {
+        stickers.sort_unstable();
+        stickers.dedup();
+    }
     let (repairs, impossible) = crate::vision::read::repairs::judge(&best.costs, &colours);
     for &s in unlike.iter().chain(&alike).chain(&impossible) {
         gaps[s] = 0.0;
