@@ -1,5 +1,5 @@
 //! The `cubed` library: everything the `cubed` binary does, as modules a robot builder can
-//! also call. The binary (`src/main.rs`, `src/cli/`) only parses arguments and prints.
+//! also call. The command line (`cli`, private) only parses arguments and prints; `src/main.rs` calls [`command_line_main`].
 //!
 //! A run flows through the modules in this order:
 //!
@@ -21,6 +21,7 @@
 #![warn(unreachable_pub)]
 
 pub(crate) mod atomic_file;
+mod cli;
 pub mod command_line;
 pub(crate) mod config_file;
 pub mod cube;
@@ -36,3 +37,28 @@ pub mod solver;
 pub mod table_cache;
 pub mod vision;
 pub mod web;
+
+/// The `cubed` command line: parses the arguments, runs the command, prints its error and each
+/// cause once, and gives the exit status (the binary's `main` is only this).
+pub fn command_line_main() -> std::process::ExitCode {
+    use clap::Parser;
+    use nix::sys::signal::{signal, SigHandler, Signal};
+    // Output piped into `head` and closed early ends the program quietly, as
+    // other command-line tools do, instead of a panic on a failed print.
+    // SAFETY: restoring the default disposition of a signal before any thread starts.
+    // A failure leaves the inherited disposition, which only matters for a closed pipe.
+    let _ = unsafe { signal(Signal::SIGPIPE, SigHandler::SigDfl) };
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return cli::argument_words::report(e),
+    };
+    cli::progress::say_long_graph_builds();
+    match cli::run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            // The error and each of its causes once: every error's text says only its own level.
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

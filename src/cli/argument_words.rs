@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 /// Prints clap's error, or for a number that did not parse, what was wrong in words; the exit
 /// status clap would use (2 for a bad argument, 0 for `--help` and `--version`).
-pub fn report(error: clap::Error) -> ExitCode {
+pub(crate) fn report(error: clap::Error) -> ExitCode {
     match number_words(&error) {
         Some(words) => {
             eprintln!("error: {words}\n\nFor more information, try '--help'.");

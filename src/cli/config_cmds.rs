@@ -1,15 +1,15 @@
 //! `cubed config show`: which configuration file the daemon would use, why, and where its robot design, palette and data directory come from; then whether the files it names load. `cubed config wiring`: which pin drives what on the robot's board.
 
 use super::refuse;
+use crate::daemon::config::search::{describe_sources, discover_config};
+use crate::error_chain::error_chain;
+use crate::robot::wiring::{RobotSetup, WiringDoc};
 use clap::{Args, Subcommand};
-use cubed::daemon::config::search::{describe_sources, discover_config};
-use cubed::error_chain::error_chain;
-use cubed::robot::wiring::{RobotSetup, WiringDoc};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Subcommand, Debug)]
-pub enum ConfigCommand {
+pub(crate) enum ConfigCommand {
     /// Where each configuration file comes from (the search order, the file chosen, its robot design and palette).
     Show(ShowArgs),
     /// The robot design's wiring: each actuator's pins, motor and sensors, and what the board shares (sent to the firmware at every connect).
@@ -17,33 +17,33 @@ pub enum ConfigCommand {
 }
 
 #[derive(Args, Debug)]
-pub struct WiringArgs {
+pub(crate) struct WiringArgs {
     /// A robot design file instead of the configuration's (`[robot] design`).
     #[arg(long)]
-    pub design: Option<PathBuf>,
+    pub(crate) design: Option<PathBuf>,
     /// A configuration file instead of the search.
     #[arg(long, conflicts_with = "design")]
-    pub config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// `text` (a table) or `json`.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
-    pub format: String,
+    pub(crate) format: String,
 }
 
 #[derive(Args, Debug)]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     /// A configuration file instead of the search.
     #[arg(long)]
-    pub config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// As `cubed run --data-dir`: check this data directory (and a palette calibrated into it).
     #[arg(long)]
-    pub data_dir: Option<PathBuf>,
+    pub(crate) data_dir: Option<PathBuf>,
     /// As `cubed run --http`: check this address for the page and API.
     #[arg(long, value_parser = super::daemon_cmds::parse_address)]
-    pub http: Option<std::net::SocketAddr>,
+    pub(crate) http: Option<std::net::SocketAddr>,
 }
 
 /// Runs a `cubed config` subcommand.
-pub fn run(command: ConfigCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(command: ConfigCommand) -> anyhow::Result<ExitCode> {
     match command {
         ConfigCommand::Show(args) => show(args),
         ConfigCommand::Wiring(args) => wiring(args),
@@ -58,11 +58,11 @@ fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return refuse(error_chain(&e)),
         },
     };
-    let model = match cubed::robot::load_robot(&design) {
+    let model = match crate::robot::load_robot(&design) {
         Ok(model) => model,
         Err(e) => return refuse(error_chain(&e)),
     };
-    let map = cubed::robot::ActuatorMap::new(&model)?;
+    let map = crate::robot::ActuatorMap::new(&model)?;
     let setup = match RobotSetup::for_design(&model, &map) {
         Ok(setup) => setup,
         Err(e) => return refuse(format!("{}: {}", design.display(), error_chain(&e))),
@@ -95,14 +95,14 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         println!("{line}");
     }
     // What `cubed run` would refuse is refused here too, before anything is opened.
-    if let Err(e) = cubed::daemon::check_config_files(&config) {
+    if let Err(e) = crate::daemon::check_config_files(&config) {
         return refuse(format!("{}: {}", config.file.display(), error_chain(&e)));
     }
-    let web = cubed::web::WebSettings {
+    let web = crate::web::WebSettings {
         bind: config.bind,
         token: config.token.clone(),
     };
-    if let Err(e) = cubed::web::check_bind(&web) {
+    if let Err(e) = crate::web::check_bind(&web) {
         return refuse(format!("{}: {}", config.file.display(), error_chain(&e)));
     }
     println!(

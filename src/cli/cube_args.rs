@@ -1,9 +1,9 @@
 //! What the cube commands (check, solve, scramble, test-program, plan, exec) take alike: the cube's size and face order, the notation and output format, cubes read a line at a time, and a seed from the clock.
 
+use crate::cube::{FaceOrder, Notation};
+use crate::pocket::Metric;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use cubed::cube::{FaceOrder, Notation};
-use cubed::pocket::Metric;
 use serde_json::json;
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -11,7 +11,7 @@ use std::process::ExitCode;
 /// Face order of facelet input.
 #[derive(Clone, Copy, Debug, ValueEnum, Default)]
 #[value(rename_all = "UPPER")]
-pub enum OrderArg {
+pub(crate) enum OrderArg {
     /// Up, right, front, down, left, back.
     #[default]
     Urfdlb,
@@ -32,7 +32,7 @@ impl From<OrderArg> for FaceOrder {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum NotationArg {
+pub(crate) enum NotationArg {
     Singmaster,
     /// The 1988 program's notation (T F R P L B with + - 2).
     Woolley,
@@ -48,13 +48,13 @@ impl From<NotationArg> for Notation {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     Text,
     Json,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
-pub enum MetricArg {
+pub(crate) enum MetricArg {
     /// Half-turn metric: every face turn counts 1.
     #[default]
     Htm,
@@ -73,17 +73,17 @@ impl From<MetricArg> for Metric {
 
 /// The cube size and what only the 2x2 has.
 #[derive(Args, Debug, Clone)]
-pub struct SizeArgs {
+pub(crate) struct SizeArgs {
     /// Cube size: 3, or 2 for the pocket cube (24 stickers, always an optimal solution).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub size: u8,
+    pub(crate) size: u8,
     /// With --size 2: the metric the solution is optimal in [default: htm].
     #[arg(long, value_enum)]
-    pub metric: Option<MetricArg>,
+    pub(crate) metric: Option<MetricArg>,
     /// With --size 2: cubes in the old 2x2 solver's format, 24 letters y g w b r o
     /// in the face order T F R P L B (instead of the URFDLB order).
     #[arg(long)]
-    pub legacy: bool,
+    pub(crate) legacy: bool,
 }
 
 impl SizeArgs {
@@ -99,10 +99,10 @@ impl SizeArgs {
 
 /// Text output's line for a refused cube (the reason goes to stderr), so that standard output
 /// has one line per cube, in the input's order.
-pub const INVALID_LINE: &str = "invalid";
+pub(crate) const INVALID_LINE: &str = "invalid";
 
 /// Prints one JSON row; rows read from standard input say their line number.
-pub fn print_json(mut row: serde_json::Value, line: Option<usize>) {
+pub(crate) fn print_json(mut row: serde_json::Value, line: Option<usize>) {
     if let (Some(n), Some(fields)) = (line, row.as_object_mut()) {
         fields.insert("line".to_string(), json!(n));
     }
@@ -112,7 +112,7 @@ pub fn print_json(mut row: serde_json::Value, line: Option<usize>) {
 /// The cubes of standard input, one a line, with their line numbers (from 1), trimmed; blank
 /// lines and `#` comments are skipped. A line that is not UTF-8 text is kept with its bad
 /// bytes shown as U+FFFD, so it is refused by its line number and the lines after it still read.
-pub fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
+pub(crate) fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
     (std::io::stdin().lock().split(b'\n').enumerate())
         .map(|(n, line)| {
             let bytes = line.context("reading standard input")?;
@@ -125,7 +125,7 @@ pub fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
 }
 
 /// A seed from the system clock, for runs that did not ask for one.
-pub fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)

@@ -2,26 +2,26 @@
 
 use super::cube_args::OrderArg;
 use super::EXIT_INVALID;
+use crate::cube::{parse_cube, FaceOrder};
+use crate::error_chain::error_chain;
+use crate::pocket::{parse_pocket, PocketFormat};
 use clap::Args;
-use cubed::cube::{parse_cube, FaceOrder};
-use cubed::error_chain::error_chain;
-use cubed::pocket::{parse_pocket, PocketFormat};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// 54 colour symbols; the centres say which colour is which face.
-    pub facelets: String,
+    pub(crate) facelets: String,
     /// Order of the faces in the input.
     #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
-    pub order: OrderArg,
+    pub(crate) order: OrderArg,
     /// Cube size: 3, or 2 for the pocket cube (24 stickers).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub size: u8,
+    pub(crate) size: u8,
 }
 
 /// Prints `ok` or the reason the cube cannot exist (exit 2).
-pub fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     if args.size == 2 {
         return Ok(check_pocket(&args.facelets, args.order.into()));
     }
@@ -38,7 +38,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `cubed check --size 2`: prints `ok` or the reason (exit 2).
-pub fn check_pocket(text: &str, order: FaceOrder) -> ExitCode {
+pub(crate) fn check_pocket(text: &str, order: FaceOrder) -> ExitCode {
     let format = PocketFormat::Facelets(order);
     match parse_pocket(text, format, None) {
         Ok(_) => {

@@ -1,60 +1,60 @@
 //! `cubed run` (the daemon: robot, camera, run history, web page and API, until SIGINT/SIGTERM) and `cubed start|stop|estop|reset|resume|status` (ask the running daemon).
 
 use super::{refuse, EXIT_ATTENTION, EXIT_INVALID, EXIT_SIGINT, EXIT_SIGTERM};
+use crate::command_line::tables::TableArgs;
+use crate::daemon::config::search::discover_config;
+use crate::daemon::config::DaemonConfig;
+use crate::daemon::RunningDaemon;
+use crate::daemon::{DaemonState, LinkState};
+use crate::error_chain::error_chain;
+use crate::web::client::{control, ClientError, ControlCommand, ControlReply};
+use crate::web::server::{check_bind, serve, WebSettings};
 use clap::Args;
-use cubed::command_line::tables::TableArgs;
-use cubed::daemon::config::search::discover_config;
-use cubed::daemon::config::DaemonConfig;
-use cubed::daemon::RunningDaemon;
-use cubed::daemon::{DaemonState, LinkState};
-use cubed::error_chain::error_chain;
-use cubed::web::client::{control, ClientError, ControlCommand, ControlReply};
-use cubed::web::server::{check_bind, serve, WebSettings};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 #[derive(Args, Debug)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Daemon configuration (default: the first of $CUBED_CONFIG, ./config/cubed.toml,
     /// $XDG_CONFIG_HOME/cubed/cubed.toml, /etc/cubed/cubed.toml, else built in; see `cubed config show`).
     #[arg(long)]
-    pub config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// Address of the page and API, HOST:PORT (overrides `[http] bind`).
     #[arg(long, value_parser = parse_address)]
-    pub http: Option<SocketAddr>,
+    pub(crate) http: Option<SocketAddr>,
     /// Run history and photos here (overrides `[data] dir`).
     #[arg(long)]
-    pub data_dir: Option<PathBuf>,
+    pub(crate) data_dir: Option<PathBuf>,
     #[command(flatten)]
-    pub tables: TableArgs,
+    pub(crate) tables: TableArgs,
 }
 
 #[derive(Args, Debug)]
-pub struct ControlArgs {
+pub(crate) struct ControlArgs {
     /// The daemon's configuration, for its address and token (found as `cubed run` finds it).
     #[arg(long)]
-    pub config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// The daemon's address, HOST:PORT or http://HOST:PORT/ (default: $CUBED_HTTP, else the
     /// config's `[http] bind`).
     #[arg(long, value_parser = parse_address)]
-    pub http: Option<SocketAddr>,
+    pub(crate) http: Option<SocketAddr>,
 }
 
 #[derive(Args, Debug)]
-pub struct StatusArgs {
+pub(crate) struct StatusArgs {
     #[command(flatten)]
-    pub control: ControlArgs,
+    pub(crate) control: ControlArgs,
     /// Print the daemon's status document as JSON (as `GET /api/status` serves it: `state`,
     /// `run`, `message`, `progress`, …) instead of the lines for people.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 /// `cubed status`: the daemon's state, for people or (`--json`) for scripts; exits 3 when the
 /// daemon needs a person.
-pub fn status_cmd(args: StatusArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn status_cmd(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let print = match args.json {
         true => Print::Json,
         false => Print::Text,
@@ -63,7 +63,7 @@ pub fn status_cmd(args: StatusArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// 3 when the daemon needs a person, else 0.
-fn exit_for(status: &cubed::daemon::StatusDoc) -> ExitCode {
+fn exit_for(status: &crate::daemon::StatusDoc) -> ExitCode {
     // A robot that cannot be reached, or whose e-stop button is still held, waits for a
     // person too, whatever the state; so does a daemon that cannot write its run history.
     let robot_away = matches!(
@@ -174,7 +174,7 @@ fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
 }
 
 /// Runs the daemon until SIGINT or SIGTERM.
-pub fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
     super::init_logging("info");
     let (config, web) = match settings(&args) {
         Ok(pair) => pair,
@@ -263,7 +263,7 @@ enum Print {
 }
 
 /// Sends one control command to the running daemon and prints its answer.
-pub fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn control_cmd(command: ControlCommand, args: ControlArgs) -> anyhow::Result<ExitCode> {
     ask(command, args, Print::Text)
 }
 

@@ -1,15 +1,15 @@
 //! `cubed dry-run`: the whole daemon pipeline (scan → solve → execute → verify) against the simulated robot on a pty and the simulated camera, for N random cubes; exits 0 only if every cube ends verified solved.
 
 use super::refuse;
+use crate::command_line::counts::count;
+use crate::command_line::tables::TableArgs;
+use crate::daemon::config::search::discover_config;
+use crate::daemon::config::{CameraChoice, CubeSize, DaemonConfig, PortChoice};
+use crate::daemon::dry_run::{dry_run, CubeResult, DryRunSettings};
+use crate::daemon::RunningDaemon;
+use crate::error_chain::error_chain;
 use anyhow::Context;
 use clap::Args;
-use cubed::command_line::counts::count;
-use cubed::command_line::tables::TableArgs;
-use cubed::daemon::config::search::discover_config;
-use cubed::daemon::config::{CameraChoice, CubeSize, DaemonConfig, PortChoice};
-use cubed::daemon::dry_run::{dry_run, CubeResult, DryRunSettings};
-use cubed::daemon::RunningDaemon;
-use cubed::error_chain::error_chain;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -31,50 +31,50 @@ macro_rules! say {
 const EXIT_OUTPUT_GONE: u8 = 141;
 
 #[derive(Args, Debug)]
-pub struct DryRunArgs {
+pub(crate) struct DryRunArgs {
     /// Random cubes to solve, one after another.
-    #[arg(long, default_value_t = 3, value_parser = cubed::command_line::counts::at_least_one)]
-    pub cubes: usize,
+    #[arg(long, default_value_t = 3, value_parser = crate::command_line::counts::at_least_one)]
+    pub(crate) cubes: usize,
     /// Seed of the random cubes. The solver's budget (`[solver] budget_ms`) is counted in search
     /// nodes, not time, so the same seed prints the same solutions on every machine and under
     /// any load (the daemon, `cubed run`, keeps its wall-time budget).
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Faults to inject in the simulator, e.g. unplug-at-move=20,slip-at-turn=5,corrupt=0.001.
     #[arg(long, default_value = "")]
-    pub faults: String,
+    pub(crate) faults: String,
     /// Daemon configuration (its robot, palette and run settings are used; robot and camera are
     /// simulated). Found as `cubed run` finds it; see `cubed config show`.
     #[arg(long)]
-    pub config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// Robot design file (or a shipped design's name) instead of the configured one.
-    #[arg(long, value_parser = cubed::command_line::designs::robot_design)]
-    pub robot: Option<PathBuf>,
+    #[arg(long, value_parser = crate::command_line::designs::robot_design)]
+    pub(crate) robot: Option<PathBuf>,
     /// Simulator speed: 0 = as fast as the host acknowledges, 1 = real time.
     #[arg(long, default_value_t = 0.0)]
-    pub speed: f64,
+    pub(crate) speed: f64,
     /// Keep the run history and photos here (default: a temporary directory, removed at exit).
     #[arg(long)]
-    pub data_dir: Option<PathBuf>,
+    pub(crate) data_dir: Option<PathBuf>,
     /// Runs that keep their photos (overrides `[history] keep_runs`).
     #[arg(long)]
-    pub keep_runs: Option<u32>,
+    pub(crate) keep_runs: Option<u32>,
     /// Most disk the photos may take, MB (overrides `[history] max_photo_mb`).
     #[arg(long)]
-    pub max_photo_mb: Option<u64>,
+    pub(crate) max_photo_mb: Option<u64>,
     /// Longest one cube may take, seconds (its resumptions included).
     #[arg(long, default_value_t = 300)]
-    pub timeout_secs: u64,
+    pub(crate) timeout_secs: u64,
     /// Interruptions resumed per cube (an e-stop, a fault or a firmware restart during a move,
     /// from --faults): the dry run presses Resume as a person would once the robot's e-stop
     /// button is released; 0 leaves the run interrupted and ends the dry run there.
     #[arg(long, default_value_t = 2)]
-    pub resumes: usize,
+    pub(crate) resumes: usize,
     /// Cube size: 3, or 2 for the pocket cube (default: the config's `[run] cube_size`).
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub size: Option<u8>,
+    pub(crate) size: Option<u8>,
     #[command(flatten)]
-    pub tables: TableArgs,
+    pub(crate) tables: TableArgs,
 }
 
 fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, String> {
@@ -85,7 +85,7 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
     config.sim.speed = args.speed;
     config.sim.faults = args.faults.clone();
     config.solve_budget = config.solve_budget.counted();
-    cubed::sim::faults::FaultPlan::parse(&args.faults)
+    crate::sim::faults::FaultPlan::parse(&args.faults)
         .map_err(|e| format!("--faults: {}", error_chain(&e)))?;
     if !(args.speed.is_finite() && args.speed >= 0.0) {
         return Err(format!(
@@ -125,7 +125,7 @@ fn overrides(args: &DryRunArgs) -> String {
 }
 
 /// Runs the dry run and prints the summary.
-pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
     super::init_logging("warn");
     // A closed output must not end the process before its temporary directory is removed: the
     // write fails instead (`say!`), and the dry run stops.
@@ -175,7 +175,7 @@ pub fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
             args.speed,
             if args.faults.is_empty() { "none" } else { &args.faults }
         );
-        if let cubed::solver::Budget::Nodes(nodes) = config.solve_budget {
+        if let crate::solver::Budget::Nodes(nodes) = config.solve_budget {
             say!("solver budget: {nodes} search nodes per solve, so this seed prints the same on any machine");
         }
         let settings = DryRunSettings {
@@ -234,7 +234,7 @@ fn print_cube(index: usize, r: &CubeResult) -> bool {
         r.run,
         match r.verified {
             true => "solved (verified)",
-            false => cubed::daemon::outcome_in_words(&r.outcome),
+            false => crate::daemon::outcome_in_words(&r.outcome),
         },
         count(r.moves, "move", "moves"),
         count(r.solves, "solve", "solves"),

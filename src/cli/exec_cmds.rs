@@ -3,15 +3,15 @@
 
 use super::plan_cmds::{face_turns, plan_cube, RobotJob};
 use super::{refuse, EXIT_SIGINT, EXIT_SIGTERM};
-use anyhow::Context;
-use clap::{ArgGroup, Args};
-use cubed::error_chain::error_chain;
-use cubed::link::{
+use crate::error_chain::error_chain;
+use crate::link::{
     stream_program, EStopHandle, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
     TokioClock,
 };
-use cubed::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
-use cubed::robot::{Planner, Program, ProgramDoc, RobotModel};
+use crate::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
+use crate::robot::{Planner, Program, ProgramDoc, RobotModel};
+use anyhow::Context;
+use clap::{ArgGroup, Args};
 use firmware_protocol::message::FaultFlags;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -23,32 +23,32 @@ use tokio::signal::unix::{signal, Signal, SignalKind};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input").required(true).args(["moves", "facelets", "program"])))]
-pub struct ExecArgs {
+pub(crate) struct ExecArgs {
     /// Serial port (e.g. /dev/serial/by-id/…, or the pty / --link symlink of `cubed sim`).
     #[arg(long)]
-    pub port: PathBuf,
+    pub(crate) port: PathBuf,
     /// Baud rate.
     #[arg(long, default_value_t = 115_200)]
-    pub baud: u32,
+    pub(crate) baud: u32,
     #[command(flatten)]
-    pub job: RobotJob,
+    pub(crate) job: RobotJob,
     /// A program document (JSON, as printed by `cubed plan --format json`).
     #[arg(long)]
-    pub program: Option<PathBuf>,
+    pub(crate) program: Option<PathBuf>,
     /// Seconds to keep trying to reopen a lost port.
     #[arg(long, default_value_t = 30)]
-    pub reconnect_secs: u64,
+    pub(crate) reconnect_secs: u64,
     /// First clear an emergency stop or fault the robot holds latched from before (an
     /// interrupted program, the e-stop button): check the robot first, it moves at once.
     #[arg(long)]
-    pub reset: bool,
+    pub(crate) reset: bool,
     #[command(flatten)]
-    pub size: super::cube_args::SizeArgs,
+    pub(crate) size: super::cube_args::SizeArgs,
 }
 
 fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
     if args.size.size == 2 {
-        if let Err(e) = cubed::robot::pocket_plan::check_holds_a_2x2(planner) {
+        if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner) {
             return Ok(Err(error_chain(&e)));
         }
     }
@@ -60,7 +60,7 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
             )));
         }
         // A program that cannot be read is the input's fault (exit 2), as a bad one is.
-        let text = match cubed::named_file::read_text(path, cubed::named_file::TEXT_LIMIT) {
+        let text = match crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT) {
             Ok(text) => text,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
         };
@@ -116,8 +116,8 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
 /// The program if the robot model allows every step from home; else the first illegal step
 /// (counted from 1) and why, before anything is sent.
 fn checked(path: &std::path::Path, planner: &Planner, program: Program) -> Result<Program, String> {
-    let cube = cubed::cube::FaceletCube::default();
-    match cubed::robot::replay(planner.model(), planner.home(), &cube, &program) {
+    let cube = crate::cube::FaceletCube::default();
+    match crate::robot::replay(planner.model(), planner.home(), &cube, &program) {
         Ok(_) => Ok(program),
         Err(illegal) => Err(format!(
             "{}: refusing to run: step {} ({}) is illegal on robot '{}': {}",
@@ -143,7 +143,7 @@ fn link_news(event: &LinkEvent) -> Option<String> {
         } => Some(format!(
             "link restored on {}: {} while it was away (firmware's last completed move: {last_completed_move_id})",
             path.display(),
-            cubed::command_line::counts::count(*completed_meanwhile, "command completed", "commands completed"),
+            crate::command_line::counts::count(*completed_meanwhile, "command completed", "commands completed"),
         )),
         LinkEvent::Button { button } => Some(format!("button {button} pressed")),
         _ => None,
@@ -236,7 +236,7 @@ impl Interrupts {
 }
 
 /// Plans, connects, streams, and reports.
-pub fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
     if let Some(refused) = args.size.refuse_on_3x3() {
         return refused;
     }
@@ -268,13 +268,13 @@ async fn stream(
     ));
     let settings = LinkSettings {
         reconnect_timeout: Duration::from_secs(args.reconnect_secs),
-        actuator_names: cubed::link::fault_words::actuator_names(&map, model),
+        actuator_names: crate::link::fault_words::actuator_names(&map, model),
         clear_latched: args.reset,
         ..LinkSettings::default()
     };
     let opened = LinkHandle::open(
         connector,
-        cubed::robot::wiring::RobotSetup::for_design(model, &map)?,
+        crate::robot::wiring::RobotSetup::for_design(model, &map)?,
         settings,
         Arc::new(TokioClock::new()),
     )
@@ -282,10 +282,10 @@ async fn stream(
     let mut link = match opened {
         Ok(link) => link,
         // The firmware cannot drive this design: a configuration error, not a runtime one.
-        Err(e @ cubed::link::LinkError::ConfigureRefused { .. }) => return super::refuse_error(&e),
+        Err(e @ crate::link::LinkError::ConfigureRefused { .. }) => return super::refuse_error(&e),
         Err(e) => return Err(e.into()),
     };
-    if let Some(words) = cubed::link::RestartCause::abnormal(link.connected.boot_cause) {
+    if let Some(words) = crate::link::RestartCause::abnormal(link.connected.boot_cause) {
         eprintln!("cubed exec: the robot's firmware had just restarted{words}");
     }
     // Latched before this program (the button pressed at power-on, say): nothing will run.
@@ -298,7 +298,7 @@ async fn stream(
         return Ok(ExitCode::FAILURE);
     }
     if args.reset {
-        match cubed::link::fault_words::latched_in_words(link.connected.latched) {
+        match crate::link::fault_words::latched_in_words(link.connected.latched) {
             Some(what) => eprintln!("cubed exec: cleared {what}, latched from before"),
             None => eprintln!("cubed exec: nothing was latched to clear"),
         }
@@ -306,7 +306,7 @@ async fn stream(
     let signals = Interrupts::catch().context("watching for Ctrl-C")?;
     eprintln!(
         "cubed exec: streaming {} to {} (Ctrl-C sends an emergency stop)",
-        cubed::command_line::counts::count(groups.len(), "command", "commands"),
+        crate::command_line::counts::count(groups.len(), "command", "commands"),
         args.port.display()
     );
     let bar = ProgressBar::new(groups.len() as u64);
@@ -352,7 +352,7 @@ async fn stream(
     link.shutdown().await;
     let latched = matches!(
         outcome,
-        Err(cubed::link::StreamError::Fault { .. } | cubed::link::StreamError::EStopped { .. })
+        Err(crate::link::StreamError::Fault { .. } | crate::link::StreamError::EStopped { .. })
     );
     let code = report(outcome, progress, &map, model);
     let signal_code = interrupted.load(Ordering::SeqCst);
@@ -375,7 +375,7 @@ async fn stream(
 
 /// Prints how the program ended; exit 0 only if every command was done.
 fn report(
-    outcome: Result<cubed::link::StreamOutcome, cubed::link::StreamError>,
+    outcome: Result<crate::link::StreamOutcome, crate::link::StreamError>,
     (done, total): (u64, usize),
     map: &ActuatorMap,
     model: &RobotModel,
@@ -384,18 +384,18 @@ fn report(
         Ok(outcome) => {
             println!(
                 "done: {} acknowledged ({}, {} restored)",
-                cubed::command_line::counts::count(outcome.done, "command", "commands"),
-                cubed::command_line::counts::count(outcome.links_lost, "link loss", "link losses"),
+                crate::command_line::counts::count(outcome.done, "command", "commands"),
+                crate::command_line::counts::count(outcome.links_lost, "link loss", "link losses"),
                 outcome.links_restored
             );
             Ok(ExitCode::SUCCESS)
         }
-        Err(cubed::link::StreamError::Fault { fault, done, total }) => {
-            let words = cubed::link::fault_words::fault_in_words(&fault, map, model);
+        Err(crate::link::StreamError::Fault { fault, done, total }) => {
+            let words = crate::link::fault_words::fault_in_words(&fault, map, model);
             eprintln!("error: after {done} of {total} commands, {words}");
             Ok(ExitCode::FAILURE)
         }
-        Err(e @ cubed::link::StreamError::Link(_)) => {
+        Err(e @ crate::link::StreamError::Link(_)) => {
             eprintln!(
                 "error: after {done} of {total} commands acknowledged, {}",
                 error_chain(&e)

@@ -2,30 +2,30 @@
 //! one run's record (its scans, solutions, interruptions and timings), for people or as JSON.
 
 use super::daemon_cmds::{address_and_token, reachable, ControlArgs};
+use crate::daemon::{RunDetail, RunSummary};
+use crate::error_chain::error_chain;
+use crate::web::client;
 use clap::Args;
-use cubed::daemon::{RunDetail, RunSummary};
-use cubed::error_chain::error_chain;
-use cubed::web::client;
 use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
 
 #[derive(Args, Debug)]
-pub struct HistoryArgs {
+pub(crate) struct HistoryArgs {
     /// One run's whole record instead of the list.
-    pub run: Option<u64>,
+    pub(crate) run: Option<u64>,
     /// How many runs to list, newest first (1 to 1000).
     #[arg(long, default_value_t = 20, conflicts_with = "run",
           value_parser = clap::value_parser!(u16).range(1..=1000))]
-    pub limit: u16,
+    pub(crate) limit: u16,
     /// Print the daemon's JSON (as `GET /api/runs` or `/api/runs/RUN` serves it).
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     #[command(flatten)]
-    pub control: ControlArgs,
+    pub(crate) control: ControlArgs,
 }
 
 /// Lists the runs, or prints one run's record.
-pub fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let (bind, token) = match address_and_token(&args.control) {
         Ok(pair) => pair,
         Err(refused) => return refused,
@@ -256,7 +256,7 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cubed::daemon::{InterruptionRecord, PhotosPruned};
+    use crate::daemon::{InterruptionRecord, PhotosPruned};
 
     fn interruption(resumed_by: Option<&str>, waiting: bool) -> InterruptionRecord {
         InterruptionRecord {
@@ -340,7 +340,7 @@ mod tests {
     /// the scan that checked it, and a fresh scan after a resumption, in the order they came.
     #[test]
     fn rounds_are_numbered_scan_solve_check_in_order() {
-        use cubed::daemon::{ScanRecord, SolutionRecord};
+        use crate::daemon::{ScanRecord, SolutionRecord};
         let scan = |attempt| ScanRecord {
             attempt,
             facelets: Some(format!("seen in round {attempt}")),

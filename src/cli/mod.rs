@@ -1,39 +1,39 @@
 //! Command-line interface: the clap definitions and one module per group of subcommands (the binary's edge, where anyhow lives).
 
+use crate::web::client::ControlCommand;
 use clap::{Parser, Subcommand};
-use cubed::web::client::ControlCommand;
 use std::process::ExitCode;
 
-pub use cubed::command_line::{refuse, refuse_error, EXIT_INVALID};
+pub(crate) use crate::command_line::{refuse, refuse_error, EXIT_INVALID};
 
-pub mod argument_words;
-pub mod config_cmds;
-pub mod cube_args;
-pub mod cube_cmds;
-pub mod daemon_cmds;
-pub mod dry_run_cmd;
-pub mod exec_cmds;
-pub mod history_cmd;
-pub mod plan_cmds;
-pub mod pocket_vision;
-pub mod progress;
-pub mod sim_cmds;
-pub mod solve_cmds;
-pub mod tables_cmd;
-pub mod test_program;
-pub mod vision_cmds;
+pub(crate) mod argument_words;
+pub(crate) mod config_cmds;
+pub(crate) mod cube_args;
+pub(crate) mod cube_cmds;
+pub(crate) mod daemon_cmds;
+pub(crate) mod dry_run_cmd;
+pub(crate) mod exec_cmds;
+pub(crate) mod history_cmd;
+pub(crate) mod plan_cmds;
+pub(crate) mod pocket_vision;
+pub(crate) mod progress;
+pub(crate) mod sim_cmds;
+pub(crate) mod solve_cmds;
+pub(crate) mod tables_cmd;
+pub(crate) mod test_program;
+pub(crate) mod vision_cmds;
 mod vision_folder;
 
 /// Exit status of `cubed status` when the daemon waits for a person (e-stopped, faulted, a run
 /// interrupted), so a script sees trouble without reading the text.
-pub const EXIT_ATTENTION: u8 = 3;
+pub(crate) const EXIT_ATTENTION: u8 = 3;
 
 /// Exit statuses of a command Ctrl-C (SIGINT) or SIGTERM ended, as a shell reports them.
-pub const EXIT_SIGINT: u8 = 130;
-pub const EXIT_SIGTERM: u8 = 143;
+pub(crate) const EXIT_SIGINT: u8 = 130;
+pub(crate) const EXIT_SIGTERM: u8 = 143;
 
 /// The exit statuses, as `--help` shows them.
-pub const EXIT_STATUS_HELP: &str = "Exit status:
+pub(crate) const EXIT_STATUS_HELP: &str = "Exit status:
   0  done (every cube solved, the command did what it says)
   1  a runtime failure: the robot, the serial link, the camera, the disk, a daemon that does not answer
   2  usage or configuration: a wrong option, a bad config file (named with its section and key), an
@@ -53,13 +53,13 @@ pub const EXIT_STATUS_HELP: &str = "Exit status:
     about = "Drives a Rubik's-cube-solving robot: scan, solve, plan, execute, verify",
     after_help = EXIT_STATUS_HELP
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    pub command: CubedCommand,
+    pub(crate) command: CubedCommand,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum CubedCommand {
+pub(crate) enum CubedCommand {
     /// Check that facelet strings describe a cube that can exist.
     Check(cube_cmds::CheckArgs),
     /// Solve cubes given as facelet strings.
@@ -113,7 +113,7 @@ pub enum CubedCommand {
 }
 
 /// Runs the parsed command.
-pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         CubedCommand::Check(args) => cube_cmds::check(args),
         CubedCommand::Solve(args) => solve_cmds::solve(args),
@@ -144,7 +144,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Logs to stderr with `tracing`; `RUST_LOG` overrides the default level.
-pub fn init_logging(default: &str) {
+pub(crate) fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()

@@ -2,30 +2,30 @@
 
 use super::cube_args::{NotationArg, SizeArgs};
 use super::refuse;
-use clap::{ArgGroup, Args, ValueEnum};
-use cubed::command_line::counts::count;
-use cubed::command_line::designs::{default_robot, robot_design};
-use cubed::command_line::tables::pocket_solver;
-use cubed::command_line::tables::TableArgs;
-use cubed::cube::Face;
-use cubed::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
-use cubed::error_chain::error_chain;
-use cubed::pocket::{parse_pocket, Metric, PocketFormat};
-use cubed::robot::{
+use crate::command_line::counts::count;
+use crate::command_line::designs::{default_robot, robot_design};
+use crate::command_line::tables::pocket_solver;
+use crate::command_line::tables::TableArgs;
+use crate::cube::Face;
+use crate::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
+use crate::error_chain::error_chain;
+use crate::pocket::{parse_pocket, Metric, PocketFormat};
+use crate::robot::{
     load_robot, solve_for_robot, solve_naive, AwareError, AwareOptions, Plan, Planner, ProgramDoc,
 };
-use cubed::robot::{Direction, Orientation, RobotState};
-use cubed::solver::SolveError;
+use crate::robot::{Direction, Orientation, RobotState};
+use crate::solver::SolveError;
+use clap::{ArgGroup, Args, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 /// How the cube is held unless `--start` says otherwise: U up, F to the front.
-pub const HOME_HOLDING: &str = "UF";
+pub(crate) const HOME_HOLDING: &str = "UF";
 
 /// Output format of a program.
 #[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     #[default]
     Text,
     Json,
@@ -33,54 +33,54 @@ pub enum Format {
 
 /// What `cubed plan` and `cubed exec` work on: a robot design, and face turns or a cube.
 #[derive(Args, Debug)]
-pub struct RobotJob {
+pub(crate) struct RobotJob {
     /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
     #[arg(long, default_value_os_t = default_robot(), value_parser = robot_design)]
-    pub robot: PathBuf,
+    pub(crate) robot: PathBuf,
     /// Moves to perform, e.g. "R U F'". Whole-cube rotations (x y z, or RC+ RC- RC2 in the
     /// 1988 notation) rename the faces turned after them; the robot reorients as its planner
     /// chooses, so the cube ends as the moves leave it, held as the robot finds best.
     #[arg(long)]
-    pub moves: Option<String>,
+    pub(crate) moves: Option<String>,
     /// The notation of --moves and of the text summary's solution: Singmaster (R U F'), or the
     /// 1988 program's (T+ F- R2, where B is the bottom and P the back). JSON is always Singmaster.
     #[arg(long, value_enum, default_value_t = NotationArg::Singmaster)]
-    pub notation: NotationArg,
+    pub(crate) notation: NotationArg,
     /// A cube to solve (54 symbols, URFDLB): solved robot-aware, then planned.
     #[arg(long)]
-    pub facelets: Option<String>,
+    pub(crate) facelets: Option<String>,
     /// Compute budget for finding and rating candidate solutions, in ms.
-    #[arg(long, default_value_t = 300, value_parser = cubed::command_line::counts::budget_ms)]
-    pub budget_ms: u64,
+    #[arg(long, default_value_t = 300, value_parser = crate::command_line::counts::budget_ms)]
+    pub(crate) budget_ms: u64,
     /// Start with this cube face up and this one to the front (e.g. `FR`), as the cube was put
     /// in; grippers at home. Every design starts from every holding.
     #[arg(long, default_value = HOME_HOLDING)]
-    pub start: String,
+    pub(crate) start: String,
     #[command(flatten)]
-    pub tables: TableArgs,
+    pub(crate) tables: TableArgs,
 }
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input").required(true).args(["moves", "facelets", "scan"])))]
-pub struct PlanArgs {
+pub(crate) struct PlanArgs {
     #[command(flatten)]
-    pub job: RobotJob,
+    pub(crate) job: RobotJob,
     /// Plan the scan: show all six faces to the cameras.
     #[arg(long)]
-    pub scan: bool,
+    pub(crate) scan: bool,
     /// The baseline: the solver's first solution (10 ms budget), each face turn planned alone.
     #[arg(long)]
-    pub naive: bool,
+    pub(crate) naive: bool,
     /// Text: one line per step (at its start time) and a summary; JSON: the program document
     /// that `cubed exec --program` streams.
     #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    pub(crate) format: Format,
     #[command(flatten)]
-    pub size: super::cube_args::SizeArgs,
+    pub(crate) size: super::cube_args::SizeArgs,
 }
 
 /// Reads face turns; whole-cube rotations are refused (the planner chooses them).
-pub fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, String> {
+pub(crate) fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, String> {
     let moves = parse_moves(text, notation).map_err(|e| {
         let hint = match notation {
             Notation::Singmaster if parse_moves(text, Notation::Woolley).is_ok() => {
@@ -92,7 +92,7 @@ pub fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, String> {
     })?;
     // A whole-cube rotation renames the faces after it; the robot reorients as its planner
     // chooses, so each turn is planned as the face it turns in the cube's starting frame.
-    Ok(cubed::cube::FaceletCube::turns_without_rotations(&moves))
+    Ok(crate::cube::FaceletCube::turns_without_rotations(&moves))
 }
 
 /// The home state with the cube held as `faces` says: the face up, then the face to the front.
@@ -119,7 +119,7 @@ pub(super) fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, 
 impl RobotJob {
     /// The design's planner, loaded and checked to turn every face again and again; Err: the
     /// refusal (exit 2) naming the file.
-    pub fn planner(&self) -> Result<Planner, anyhow::Result<ExitCode>> {
+    pub(crate) fn planner(&self) -> Result<Planner, anyhow::Result<ExitCode>> {
         let model = load_robot(&self.robot).map_err(|e| super::refuse_error(&e))?;
         let planner = Planner::new(model);
         (planner.check_every_turn())
@@ -129,7 +129,7 @@ impl RobotJob {
 }
 
 /// Prints the program for the requested moves, cube or scan.
-pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
     let planner = match args.job.planner() {
         Ok(planner) => planner,
         Err(refused) => return refused,
@@ -184,7 +184,7 @@ pub fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
 
 /// Solves the cube in `facelets` (robot-aware, or the naive baseline) and plans it from
 /// `start`; an invalid cube is `Ok(Err(reason))`.
-pub fn plan_cube(
+pub(crate) fn plan_cube(
     job: &RobotJob,
     planner: &Planner,
     start: &RobotState,
@@ -200,7 +200,7 @@ pub fn plan_cube(
         solve_naive(planner, &solver, start, &cube)
     } else {
         let opts = AwareOptions {
-            budget: cubed::solver::Budget::Time(Duration::from_millis(job.budget_ms)),
+            budget: crate::solver::Budget::Time(Duration::from_millis(job.budget_ms)),
             ..AwareOptions::default()
         };
         solve_for_robot(planner, &solver, start, &cube, &opts).map(|s| s.plan)
@@ -213,7 +213,7 @@ pub fn plan_cube(
 }
 
 /// The text's summary gives the solution in `notation`; the JSON document always in Singmaster's.
-pub fn print_plan(
+pub(crate) fn print_plan(
     planner: &Planner,
     plan: &Plan,
     format: Format,
@@ -237,7 +237,7 @@ pub fn print_plan(
 /// ("3 face turns, 1 cube rotation", "6 photos").
 fn print_program(
     planner: &Planner,
-    program: &cubed::robot::Program,
+    program: &crate::robot::Program,
     (face_turns, cube_rotations): (usize, usize),
     solution: String,
     tally: String,
@@ -273,15 +273,15 @@ fn print_program(
 /// `cubed plan --size 2 --facelets …` (robot-aware, or `--naive`), refused on a design that
 /// turns faces by centre caps; None: plan as for a 3x3 (face turns and the scan are the same
 /// for both sizes).
-pub fn plan_if_pocket(
+pub(crate) fn plan_if_pocket(
     args: &super::plan_cmds::PlanArgs,
-    planner: &cubed::robot::Planner,
-    start: &cubed::robot::RobotState,
+    planner: &crate::robot::Planner,
+    start: &crate::robot::RobotState,
 ) -> Option<anyhow::Result<ExitCode>> {
     if args.size.size == 3 {
         return args.size.refuse_on_3x3();
     }
-    if let Err(e) = cubed::robot::pocket_plan::check_holds_a_2x2(planner) {
+    if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner) {
         return Some(super::refuse_error(&e));
     }
     let text = args.job.facelets.as_deref()?;
@@ -290,8 +290,8 @@ pub fn plan_if_pocket(
 
 fn plan_pocket(
     args: &super::plan_cmds::PlanArgs,
-    planner: &cubed::robot::Planner,
-    start: &cubed::robot::RobotState,
+    planner: &crate::robot::Planner,
+    start: &crate::robot::RobotState,
     text: &str,
 ) -> anyhow::Result<ExitCode> {
     let plan = match pocket_plan(&args.job, &args.size, args.naive, (planner, start), text)? {
@@ -305,14 +305,14 @@ fn plan_pocket(
 /// The robot's plan for the 2x2 `text` (robot-aware, or `naive`: the first optimal solution,
 /// each turn planned alone); Err inside: the refusal in words (a design without centre caps,
 /// a cube that cannot be read).
-pub fn pocket_plan(
+pub(crate) fn pocket_plan(
     job: &super::plan_cmds::RobotJob,
     size: &SizeArgs,
     naive: bool,
-    (planner, start): (&cubed::robot::Planner, &cubed::robot::RobotState),
+    (planner, start): (&crate::robot::Planner, &crate::robot::RobotState),
     text: &str,
-) -> anyhow::Result<Result<cubed::robot::Plan, String>> {
-    use cubed::robot::pocket_plan::{pocket_naive, solve_pocket_for_robot, PocketAwareOptions};
+) -> anyhow::Result<Result<crate::robot::Plan, String>> {
+    use crate::robot::pocket_plan::{pocket_naive, solve_pocket_for_robot, PocketAwareOptions};
     let format = if size.legacy {
         PocketFormat::Legacy
     } else {
@@ -329,7 +329,7 @@ pub fn pocket_plan(
     } else {
         let opts = PocketAwareOptions {
             metric,
-            budget: cubed::solver::Budget::Time(std::time::Duration::from_millis(job.budget_ms)),
+            budget: crate::solver::Budget::Time(std::time::Duration::from_millis(job.budget_ms)),
             ..PocketAwareOptions::default()
         };
         solve_pocket_for_robot(planner, &solver, start, &facelets, &opts)?

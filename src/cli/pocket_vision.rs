@@ -1,13 +1,13 @@
 //! `cubed classify --size 2` and `cubed scan --size 2`: a 2x2's 24 readings (four a face, row by row) or six photos read as the daemon reads a pocket cube, with the same output, refusals and options as the 3x3.
 
 use super::vision_cmds::{refuse, ClassifyFlags, OutputFormat, ScanArgs};
-use cubed::cube::{sticker_names, Face};
-use cubed::error_chain::error_chain;
-use cubed::vision::grid::pocket_sample::read_pocket_photos_and_grids;
-use cubed::vision::grid::sample::SampleOptions;
-use cubed::vision::light::colour::Rgb;
-use cubed::vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
-use cubed::vision::scan_file::{load_pocket_scan, save_scan, ScanFile};
+use crate::cube::{sticker_names, Face};
+use crate::error_chain::error_chain;
+use crate::vision::grid::pocket_sample::read_pocket_photos_and_grids;
+use crate::vision::grid::sample::SampleOptions;
+use crate::vision::light::colour::Rgb;
+use crate::vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
+use crate::vision::scan_file::{load_pocket_scan, save_scan, ScanFile};
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
@@ -16,7 +16,7 @@ use std::process::ExitCode;
 const PER_FACE: usize = 4;
 
 /// `cubed classify --size 2 --scan FILE`.
-pub fn classify_pocket_cmd(scan: &Path, flags: &ClassifyFlags) -> anyhow::Result<ExitCode> {
+pub(crate) fn classify_pocket_cmd(scan: &Path, flags: &ClassifyFlags) -> anyhow::Result<ExitCode> {
     match load_pocket_scan(scan) {
         Ok((file, readings)) => classify_and_print(&readings, flags, file.id.clone()),
         Err(e) => Ok(refuse(flags.format, "invalid_scan", &error_chain(&e), &[])),
@@ -24,7 +24,7 @@ pub fn classify_pocket_cmd(scan: &Path, flags: &ClassifyFlags) -> anyhow::Result
 }
 
 /// `cubed scan --size 2 --images DIR`.
-pub fn scan_pocket_cmd(args: &ScanArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn scan_pocket_cmd(args: &ScanArgs) -> anyhow::Result<ExitCode> {
     let format = args.flags.format;
     let choice = match super::vision_folder::grid_choice(&args.grid, &args.images) {
         Ok(choice) => choice,

@@ -9,13 +9,13 @@ const QUIET_FOR: Duration = Duration::from_secs(3);
 const EVERY: Duration = Duration::from_secs(10);
 
 /// Watches for planning-graph builds from a background thread for the life of the process.
-pub fn say_long_graph_builds() {
+pub(crate) fn say_long_graph_builds() {
     let watcher = std::thread::Builder::new().name("graph-progress".into());
     let _ = watcher.spawn(|| {
         let (mut began, mut said): (Option<Instant>, Option<Instant>) = (None, None);
         loop {
             std::thread::sleep(Duration::from_millis(250));
-            let Some((robot, explored, found)) = cubed::robot::graph_build_progress() else {
+            let Some((robot, explored, found)) = crate::robot::graph_build_progress() else {
                 (began, said) = (None, None);
                 continue;
             };

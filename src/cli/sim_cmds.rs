@@ -4,16 +4,16 @@
 //! and a terminal is read only while the simulator is in its foreground.
 
 use super::refuse;
+use crate::cube::{parse_cube, random::random_cube, FaceOrder, FaceletCube};
+use crate::error_chain::error_chain;
+use crate::robot::load_robot;
+use crate::robot::ActuatorMap;
+use crate::sim::faults::FaultPlan;
+use crate::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeCounts, ServeOptions};
+use crate::sim::report::SimReport;
+use crate::sim::{PhysicsMechanics, SimFirmware};
 use anyhow::Context;
 use clap::{ArgGroup, Args};
-use cubed::cube::{parse_cube, random::random_cube, FaceOrder, FaceletCube};
-use cubed::error_chain::error_chain;
-use cubed::robot::load_robot;
-use cubed::robot::ActuatorMap;
-use cubed::sim::faults::FaultPlan;
-use cubed::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeCounts, ServeOptions};
-use cubed::sim::report::SimReport;
-use cubed::sim::{PhysicsMechanics, SimFirmware};
 use nix::sys::signal::{signal, SigHandler, Signal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -26,22 +26,22 @@ use tokio::sync::mpsc;
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("start").args(["cube", "random"])))]
-pub struct SimArgs {
+pub(crate) struct SimArgs {
     /// Serve on a pseudo-terminal (its path is printed as the first line, and again after each unplug).
     #[arg(long, required = true)]
-    pub pty: bool,
+    pub(crate) pty: bool,
     /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
-    #[arg(long, default_value_os_t = cubed::command_line::designs::default_robot(), value_parser = cubed::command_line::designs::robot_design)]
-    pub robot: PathBuf,
+    #[arg(long, default_value_os_t = crate::command_line::designs::default_robot(), value_parser = crate::command_line::designs::robot_design)]
+    pub(crate) robot: PathBuf,
     /// The cube in the robot (54 symbols, URFDLB); solved if neither this nor --random.
     #[arg(long)]
-    pub cube: Option<String>,
+    pub(crate) cube: Option<String>,
     /// A uniformly random cube from this seed.
     #[arg(long)]
-    pub random: Option<u64>,
+    pub(crate) random: Option<u64>,
     /// Firmware time against the wall clock: 1 = real time, 10 = ten times faster, 0 = as fast as the host acknowledges.
     #[arg(long, default_value_t = 1.0)]
-    pub speed: f64,
+    pub(crate) speed: f64,
     /// Faults to inject, comma-separated: corrupt=P and drop=P (each byte, both directions, with
     /// probability P); unplug-every=DURATION (500ms, 2s) and unplug-at-move=N (the pty hangs up),
     /// unplug-for=DURATION (how long, default 100ms); reboot-at=N; estop-at-move=N (the e-stop
@@ -51,13 +51,13 @@ pub struct SimArgs {
     /// command has started (they may cut it short). E.g.
     /// corrupt=0.01,unplug-at-move=10,slip-at-turn=5.
     #[arg(long, default_value = "")]
-    pub faults: String,
+    pub(crate) faults: String,
     /// Seed of the fault injection.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Keep this symlink pointing at the current pty (like /dev/serial/by-id; give it to `cubed exec --port`).
     #[arg(long)]
-    pub link: Option<PathBuf>,
+    pub(crate) link: Option<PathBuf>,
     /// Write the JSON report here on exit: `cube` (the cube in its own frame, 54 URFDLB
     /// letters, each sticker named by where its colour's centre was when the cube was put in),
     /// `robot_frame` (its stickers as the robot holds it, by robot-frame position), `solved`,
@@ -66,7 +66,7 @@ pub struct SimArgs {
     /// `bytes_dropped` and `faults` (each with `at_ms`, `move_id`, `fault`, `reason`; an
     /// emergency stop is no fault).
     #[arg(long)]
-    pub report: Option<PathBuf>,
+    pub(crate) report: Option<PathBuf>,
 }
 
 fn starting_cube(args: &SimArgs) -> Result<FaceletCube, String> {
@@ -82,7 +82,7 @@ fn starting_cube(args: &SimArgs) -> Result<FaceletCube, String> {
 }
 
 /// Runs the simulator until piped stdin ends, `q`, SIGINT or SIGTERM.
-pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     // In the background of a terminal, a read or a terminal setting must not stop the process
     // (SIGTTIN/SIGTTOU): ignored, the read fails instead and is tried again in the foreground.
     // Nor may a reader of its output gone away (`| head -1`, a test that read the first pty)
@@ -110,7 +110,7 @@ pub fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "cubed sim: robot {}, cube {}",
         model.name,
-        cube.to_symbols(&cubed::cube::ColourScheme::default())
+        cube.to_symbols(&crate::cube::ColourScheme::default())
     );
     let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0)?;
     let runtime = tokio::runtime::Builder::new_current_thread()

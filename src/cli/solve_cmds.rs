@@ -3,15 +3,15 @@
 use super::cube_args::clock_seed;
 use super::cube_args::{cube_lines, print_json, FormatArg, NotationArg, OrderArg, INVALID_LINE};
 use super::EXIT_INVALID;
+use crate::command_line::tables::pocket_solver;
+use crate::command_line::tables::TableArgs;
+use crate::cube::random::random_cube;
+use crate::cube::FaceOrder;
+use crate::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
+use crate::error_chain::error_chain;
+use crate::pocket::{length_in, parse_pocket, Metric, PocketFormat, PocketSolver};
+use crate::solver::{SolveError, Solver};
 use clap::Args;
-use cubed::command_line::tables::pocket_solver;
-use cubed::command_line::tables::TableArgs;
-use cubed::cube::random::random_cube;
-use cubed::cube::FaceOrder;
-use cubed::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
-use cubed::error_chain::error_chain;
-use cubed::pocket::{length_in, parse_pocket, Metric, PocketFormat, PocketSolver};
-use cubed::solver::{SolveError, Solver};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -19,34 +19,34 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
-pub struct SolveArgs {
+pub(crate) struct SolveArgs {
     /// Cubes as 54 colour symbols each (centres say which colour is which face).
-    pub facelets: Vec<String>,
+    pub(crate) facelets: Vec<String>,
     /// Read one cube per line from standard input (a bad line is reported, the others still
     /// solved; blank lines and lines starting with `#` are skipped). Text output has one line
     /// per cube in order: its solution, `already solved (0 moves)`, or `invalid` (the reason,
     /// with the line number, on stderr); `--format json` gives `"solution": ""` for a solved cube.
     #[arg(long)]
-    pub stdin: bool,
+    pub(crate) stdin: bool,
     /// Order of the faces in the input.
     #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
-    pub order: OrderArg,
+    pub(crate) order: OrderArg,
     #[arg(long, value_enum, default_value_t = NotationArg::Singmaster)]
-    pub notation: NotationArg,
+    pub(crate) notation: NotationArg,
     /// Time to search each cube for shorter solutions [default: 100] (a 3x3 only: a 2x2's
     /// solution is always optimal).
-    #[arg(long, value_parser = cubed::command_line::counts::budget_ms)]
-    pub budget_ms: Option<u64>,
+    #[arg(long, value_parser = crate::command_line::counts::budget_ms)]
+    pub(crate) budget_ms: Option<u64>,
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
-    pub format: FormatArg,
+    pub(crate) format: FormatArg,
     #[command(flatten)]
-    pub tables: TableArgs,
+    pub(crate) tables: TableArgs,
     #[command(flatten)]
-    pub size: super::cube_args::SizeArgs,
+    pub(crate) size: super::cube_args::SizeArgs,
 }
 
 /// Solves each cube; exit 2 if any was invalid.
-pub fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if let Some(done) = solve_if_pocket(&args) {
         return done;
     }
@@ -95,7 +95,7 @@ fn solve_one(
             let solution = format_moves(&moves, args.notation.into())?;
             match args.format {
                 FormatArg::Text => {
-                    println!("{}", cubed::command_line::counts::solution_line(&solution))
+                    println!("{}", crate::command_line::counts::solution_line(&solution))
                 }
                 FormatArg::Json => print_json(
                     json!({"facelets": text, "solution": solution, "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0}),
@@ -122,7 +122,7 @@ fn solve_one(
 }
 
 /// A short machine-readable name of what went wrong.
-pub fn error_kind(e: &SolveError) -> String {
+pub(crate) fn error_kind(e: &SolveError) -> String {
     let debug = match e {
         SolveError::InvalidCube(c) => format!("{c:?}"),
         SolveError::NoSolution { .. } => "NoSolution".to_string(),
@@ -139,20 +139,20 @@ pub fn error_kind(e: &SolveError) -> String {
 }
 
 #[derive(Args, Debug)]
-pub struct ScrambleArgs {
+pub(crate) struct ScrambleArgs {
     /// Seed for reproducible cubes (default: from the clock).
     #[arg(long)]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// How many cubes (at least 1).
-    #[arg(long, default_value_t = 1, value_parser = cubed::command_line::counts::at_least_one)]
-    pub count: usize,
+    #[arg(long, default_value_t = 1, value_parser = crate::command_line::counts::at_least_one)]
+    pub(crate) count: usize,
     /// Cube size: 3, or 2 for the pocket cube (24 stickers).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub size: u8,
+    pub(crate) size: u8,
 }
 
 /// Prints uniformly random cubes as facelet strings.
-pub fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed.unwrap_or_else(clock_seed));
     if args.size == 2 {
         scramble_pocket(&mut rng, args.count);
@@ -170,7 +170,7 @@ pub fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `cubed solve` for a 2x2 (or a refusal of 2x2 options on a 3x3); None: solve a 3x3.
-pub fn solve_if_pocket(args: &SolveArgs) -> Option<anyhow::Result<ExitCode>> {
+pub(crate) fn solve_if_pocket(args: &SolveArgs) -> Option<anyhow::Result<ExitCode>> {
     if args.size.size == 3 {
         return args.size.refuse_on_3x3();
     }
@@ -225,7 +225,7 @@ fn solve_one_pocket(
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, Notation::from(args.notation))?;
             if args.format == FormatArg::Text {
-                println!("{}", cubed::command_line::counts::solution_line(&solution));
+                println!("{}", crate::command_line::counts::solution_line(&solution));
                 return Ok(true);
             }
             json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution,
@@ -248,9 +248,9 @@ fn solve_one_pocket(
 }
 
 /// `cubed scramble --size 2`: uniformly random 2x2 cubes as 24 URFDLB letters.
-pub fn scramble_pocket(rng: &mut ChaCha8Rng, count: usize) {
+pub(crate) fn scramble_pocket(rng: &mut ChaCha8Rng, count: usize) {
     for _ in 0..count {
-        let cube = cubed::pocket::random_pocket(rng).to_facelets();
+        let cube = crate::pocket::random_pocket(rng).to_facelets();
         println!("{cube}");
     }
 }

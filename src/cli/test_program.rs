@@ -1,14 +1,14 @@
 //! `cubed test-program`: the 1988 Test Program — scramble N cubes with M random turns, solve and verify each, print the counts and the summary.
 
+use crate::command_line::tables::pocket_solver;
+use crate::command_line::tables::TableArgs;
+use crate::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
+use crate::error_chain::error_chain;
+use crate::pocket::program::{self, ProgramFailure, ProgramOutcome};
+use crate::pocket::Metric;
+use crate::solver::Budget;
+use crate::solver::{SearchOptions, Solver};
 use clap::Args;
-use cubed::command_line::tables::pocket_solver;
-use cubed::command_line::tables::TableArgs;
-use cubed::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
-use cubed::error_chain::error_chain;
-use cubed::pocket::program::{self, ProgramFailure, ProgramOutcome};
-use cubed::pocket::Metric;
-use cubed::solver::Budget;
-use cubed::solver::{SearchOptions, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -19,41 +19,41 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
-pub struct TestProgramArgs {
+pub(crate) struct TestProgramArgs {
     /// How many cubes to scramble and solve (1 to 1000000).
-    #[arg(long, default_value_t = 100, value_parser = cubed::command_line::counts::test_cubes)]
-    pub cubes: usize,
+    #[arg(long, default_value_t = 100, value_parser = crate::command_line::counts::test_cubes)]
+    pub(crate) cubes: usize,
     /// Random turns per scramble (0 to 1000).
-    #[arg(long, default_value_t = 25, value_parser = cubed::command_line::counts::scramble_turns)]
-    pub turns: usize,
+    #[arg(long, default_value_t = 25, value_parser = crate::command_line::counts::scramble_turns)]
+    pub(crate) turns: usize,
     /// Seed for reproducible scrambles (default: from the clock). With a seed, the search's
     /// budget is counted in nodes (--budget-ms x 10 000), not time, so the same seed prints the
     /// same solutions on every machine and under any load.
     #[arg(long)]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Also draw whole-cube rotations RC+ RC- RC2 in scrambles.
     #[arg(long)]
-    pub rotations: bool,
+    pub(crate) rotations: bool,
     /// Stop searching a cube once a solution this short is found [default: 20] (a 3x3 only).
     #[arg(long)]
-    pub target: Option<usize>,
+    pub(crate) target: Option<usize>,
     /// Longest search per cube when the target is not reached [default: 3] (a 3x3 only: a 2x2's
     /// solution is always optimal).
-    #[arg(long, value_parser = cubed::command_line::counts::budget_ms)]
-    pub budget_ms: Option<u64>,
+    #[arg(long, value_parser = crate::command_line::counts::budget_ms)]
+    pub(crate) budget_ms: Option<u64>,
     /// Worker threads (default: all cores).
-    #[arg(long, value_parser = cubed::command_line::counts::at_least_one)]
-    pub threads: Option<usize>,
+    #[arg(long, value_parser = crate::command_line::counts::at_least_one)]
+    pub(crate) threads: Option<usize>,
     #[command(flatten)]
-    pub tables: TableArgs,
+    pub(crate) tables: TableArgs,
     #[command(flatten)]
-    pub size: super::cube_args::SizeArgs,
+    pub(crate) size: super::cube_args::SizeArgs,
 }
 
 /// Runs the Test Program; exit 1 if any cube failed. Each cube's line is printed as soon as it
 /// and the cubes before it are done.
-pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
-    if let Err(reason) = cubed::command_line::counts::check_total_turns(args.cubes, args.turns) {
+pub(crate) fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
+    if let Err(reason) = crate::command_line::counts::check_total_turns(args.cubes, args.turns) {
         return super::refuse(reason);
     }
     if let Some(done) = test_program_if_pocket(&args) {
@@ -88,7 +88,7 @@ pub fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
 
 /// The Test Program's output: the header, a line per cube in order (a failure with its
 /// scramble in the 1988 notation), then the average, most and least and the counts.
-pub struct Report {
+pub(crate) struct Report {
     bar: ProgressBar,
     start: Instant,
     outcomes: Vec<ProgramOutcome>,
@@ -97,7 +97,13 @@ pub struct Report {
 impl Report {
     /// Prints the header ("seed S, N cubes, M turns each…", `extra` after it) and starts the
     /// progress bar (on stderr, shown only on a terminal).
-    pub fn start(seed: u64, args: &TestProgramArgs, one: &str, many: &str, extra: &str) -> Report {
+    pub(crate) fn start(
+        seed: u64,
+        args: &TestProgramArgs,
+        one: &str,
+        many: &str,
+        extra: &str,
+    ) -> Report {
         let rotations = if args.rotations {
             " with rotations"
         } else {
@@ -105,8 +111,8 @@ impl Report {
         };
         println!(
             "seed {seed}, {}, {} each{rotations}{extra}",
-            cubed::command_line::counts::count(args.cubes, one, many),
-            cubed::command_line::counts::count(args.turns, "turn", "turns"),
+            crate::command_line::counts::count(args.cubes, one, many),
+            crate::command_line::counts::count(args.turns, "turn", "turns"),
         );
         let bar =
             ProgressBar::with_draw_target(Some(args.cubes as u64), ProgressDrawTarget::stderr());
@@ -123,12 +129,12 @@ impl Report {
     }
 
     /// Prints the next cube's line (cubes come in order) and flushes it.
-    pub fn cube(&mut self, outcome: ProgramOutcome) -> anyhow::Result<()> {
+    pub(crate) fn cube(&mut self, outcome: ProgramOutcome) -> anyhow::Result<()> {
         let number = self.outcomes.len() + 1;
         let line = match &outcome.moves {
             Ok(n) => format!(
                 "cube {number}: {}",
-                cubed::command_line::counts::count(*n, "move", "moves")
+                crate::command_line::counts::count(*n, "move", "moves")
             ),
             Err(e) => {
                 let scramble = format_moves(&outcome.scramble, Notation::Woolley)?;
@@ -152,7 +158,7 @@ impl Report {
     }
 
     /// Prints the summary; exit 1 if any cube failed.
-    pub fn finish(self) -> anyhow::Result<ExitCode> {
+    pub(crate) fn finish(self) -> anyhow::Result<ExitCode> {
         self.bar.finish_and_clear();
         let summary = program::summarise(&self.outcomes);
         if let (Some(avg), Some(most), Some(least)) = (summary.average, summary.most, summary.least)
@@ -248,7 +254,7 @@ fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> P
 }
 
 /// `cubed test-program` for a 2x2 (or a refusal of 2x2 options on a 3x3); None: a 3x3 run.
-pub fn test_program_if_pocket(args: &TestProgramArgs) -> Option<anyhow::Result<ExitCode>> {
+pub(crate) fn test_program_if_pocket(args: &TestProgramArgs) -> Option<anyhow::Result<ExitCode>> {
     if args.size.size == 3 {
         return args.size.refuse_on_3x3();
     }

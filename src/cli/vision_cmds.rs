@@ -2,25 +2,25 @@
 
 use super::vision_folder::GridArgs;
 use super::EXIT_INVALID;
+use crate::cube::Face;
+use crate::daemon::config::palette_choice::choose_palette;
+use crate::error_chain::error_chain;
+use crate::vision::camera::Retake;
+use crate::vision::light::calibrate::calibrate;
+use crate::vision::light::colour::Rgb;
+use crate::vision::light::palette::{load_palette, save_palette, Palette, PaletteError};
+use crate::vision::read::advice::what_to_do;
+use crate::vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
+use crate::vision::recapture::step_for;
+use crate::vision::scan::PhotoReadings;
+use crate::vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use clap::{ArgGroup, Args, ValueEnum};
-use cubed::cube::Face;
-use cubed::daemon::config::palette_choice::choose_palette;
-use cubed::error_chain::error_chain;
-use cubed::vision::camera::Retake;
-use cubed::vision::light::calibrate::calibrate;
-use cubed::vision::light::colour::Rgb;
-use cubed::vision::light::palette::{load_palette, save_palette, Palette, PaletteError};
-use cubed::vision::read::advice::what_to_do;
-use cubed::vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
-use cubed::vision::recapture::step_for;
-use cubed::vision::scan::PhotoReadings;
-use cubed::vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq)]
-pub enum OutputFormat {
+pub(crate) enum OutputFormat {
     #[default]
     Text,
     Json,
@@ -28,26 +28,26 @@ pub enum OutputFormat {
 
 /// Which palette reads the colours: as the daemon chooses it, unless one is given.
 #[derive(Args, Debug, Clone)]
-pub struct PaletteArgs {
+pub(crate) struct PaletteArgs {
     /// Palette of valid colours (default: as the daemon chooses it: the one calibrated into its
     /// data directory, else its config's `[vision] palette`; said on stderr, as in `cubed config
     /// show`).
     #[arg(long)]
-    pub palette: Option<PathBuf>,
+    pub(crate) palette: Option<PathBuf>,
     /// The daemon's configuration, for its palette and data directory (default: found as `cubed
     /// run` finds it).
     #[arg(long)]
-    pub config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// The daemon's data directory (as `cubed run --data-dir`), for a palette calibrated there.
     #[arg(long)]
-    pub data_dir: Option<PathBuf>,
+    pub(crate) data_dir: Option<PathBuf>,
 }
 
 impl PaletteArgs {
     /// The palette chosen and loaded; says on stderr which it is ("cubed: palette PATH (why)").
     pub(super) fn load(&self) -> anyhow::Result<Palette> {
         let (mut config, _) =
-            cubed::daemon::config::search::discover_config(self.config.as_deref())
+            crate::daemon::config::search::discover_config(self.config.as_deref())
                 .map_err(|e| anyhow::anyhow!("{}", error_chain(&e)))?;
         if let Some(dir) = &self.data_dir {
             config.data_dir = dir.clone();
@@ -60,71 +60,71 @@ impl PaletteArgs {
 
 /// Options shared by the commands that classify.
 #[derive(Args, Debug, Clone)]
-pub struct ClassifyFlags {
+pub(crate) struct ClassifyFlags {
     #[command(flatten)]
-    pub palette: PaletteArgs,
+    pub(crate) palette: PaletteArgs,
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    pub(crate) format: OutputFormat,
     /// The least calibrated probability (0 up to, not including, 1) of being read right a sticker must have; less sure stickers make the result "unsure".
     #[arg(long, default_value_t = ClassifyOptions::default().min_confidence)]
-    pub min_confidence: f32,
+    pub(crate) min_confidence: f32,
     /// Also write the readings in the scan JSON format (a regression test for later).
     #[arg(long)]
-    pub dump: Option<PathBuf>,
+    pub(crate) dump: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
-pub struct ClassifyArgs {
+pub(crate) struct ClassifyArgs {
     /// Readings: `{"faces": {"U": [[r,g,b] x 9], …}}`, faces URFDLB, each row by row in net
     /// orientation (four a face with --size 2).
     #[arg(long)]
-    pub scan: PathBuf,
+    pub(crate) scan: PathBuf,
     /// Cube size: 3, or 2 for the pocket cube (four readings a face).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub size: u8,
+    pub(crate) size: u8,
     #[command(flatten)]
-    pub flags: ClassifyFlags,
+    pub(crate) flags: ClassifyFlags,
 }
 
 #[derive(Args, Debug)]
-pub struct ScanArgs {
+pub(crate) struct ScanArgs {
     /// Folder with `U.png … B.png` (or six frames in URFDLB order), each in net orientation.
     #[arg(long)]
-    pub images: PathBuf,
+    pub(crate) images: PathBuf,
     /// Cube size: 3, or 2 for the pocket cube (a 2x2 grid found in each photo).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub size: u8,
+    pub(crate) size: u8,
     #[command(flatten)]
-    pub grid: GridArgs,
+    pub(crate) grid: GridArgs,
     /// Also say on stderr the grid each photo was read on, as `--corners` takes it (to fix a
     /// grid found automatically, or to check one).
     #[arg(long)]
-    pub show_grids: bool,
+    pub(crate) show_grids: bool,
     #[command(flatten)]
-    pub flags: ClassifyFlags,
+    pub(crate) flags: ClassifyFlags,
 }
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("source").required(true).args(["camera", "images", "scan"])))]
-pub struct CalibrateArgs {
+pub(crate) struct CalibrateArgs {
     /// A USB camera (index or name); needs the `camera` feature. Shows one face per capture, URFDLB.
     #[arg(long)]
-    pub camera: Option<String>,
+    pub(crate) camera: Option<String>,
     /// Photos of a solved cube (`U.png … B.png`).
     #[arg(long)]
-    pub images: Option<PathBuf>,
+    pub(crate) images: Option<PathBuf>,
     /// Readings of a solved cube in the scan JSON format.
     #[arg(long)]
-    pub scan: Option<PathBuf>,
+    pub(crate) scan: Option<PathBuf>,
     /// The palette to start from (names, symbols, faces are kept): as the daemon reads with it,
     /// unless `--palette` gives one.
     #[command(flatten)]
-    pub palette: PaletteArgs,
+    pub(crate) palette: PaletteArgs,
     /// Where to write the calibrated palette.
     #[arg(long)]
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
     #[command(flatten)]
-    pub grid: GridArgs,
+    pub(crate) grid: GridArgs,
 }
 
 /// A refusal in the requested format (JSON on stdout, text on stderr), exit status 2.
@@ -152,7 +152,7 @@ pub(super) fn refuse(
 fn names_of(stickers: &[usize]) -> Vec<String> {
     stickers
         .iter()
-        .map(|&s| cubed::cube::sticker_names(&[s], 9))
+        .map(|&s| crate::cube::sticker_names(&[s], 9))
         .collect()
 }
 
@@ -179,7 +179,7 @@ fn refuse_unsure(
         min_confidence,
         ..ClassifyOptions::default()
     };
-    let turned = cubed::vision::read::turned::photo_mistake_words(readings, palette, &options);
+    let turned = crate::vision::read::turned::photo_mistake_words(readings, palette, &options);
     match format {
         OutputFormat::Json => println!(
             "{}",
@@ -230,14 +230,14 @@ fn by_colour(stickers: &[usize], guess: &Classification, palette: &Palette) -> S
                 .colours
                 .get(*colour)
                 .map_or("?", |c| c.name.as_str());
-            format!("{name} {}", cubed::cube::sticker_names(members, 9))
+            format!("{name} {}", crate::cube::sticker_names(members, 9))
         })
         .collect::<Vec<_>>()
         .join("; ")
 }
 
 /// `cubed classify`: readings JSON → facelets.
-pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
     let (file, readings) = match load_scan(&args.scan) {
         Ok(x) => x,
         Err(e) => {
@@ -256,7 +256,7 @@ pub fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
 /// Classifies and prints `readings`; faces whose tops were in doubt (`tops`, photos turned by
 /// about 45 degrees) are settled by the cube's rules first, and said so on stderr. `--dump`
 /// writes the readings (scan `id`) first, and again as settled.
-pub fn classify_and_print(
+pub(crate) fn classify_and_print(
     (readings, tops): (&[Rgb; 54], &[(Face, u8)]),
     flags: &ClassifyFlags,
     id: Option<String>,
@@ -280,9 +280,9 @@ pub fn classify_and_print(
         Ok(setup) => setup,
         Err(refused) => return Ok(refused),
     };
-    let settled = cubed::vision::read::turned::settle_tops(readings, tops, &palette, &options);
+    let settled = crate::vision::read::turned::settle_tops(readings, tops, &palette, &options);
     if let Some(settled) = &settled {
-        eprintln!("{}", cubed::vision::read::turned::settled_words(tops));
+        eprintln!("{}", crate::vision::read::turned::settled_words(tops));
         dump(settled)?;
     }
     let readings = settled.as_ref().unwrap_or(readings);
@@ -362,7 +362,7 @@ fn print_text(c: &Classification) {
 }
 
 /// `cubed scan`: six photos → facelets.
-pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
     let choice = match super::vision_folder::grid_choice(&args.grid, &args.images) {
         Ok(choice) => choice,
         Err(e) => {
@@ -393,7 +393,7 @@ pub fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `cubed calibrate`: a solved cube → palette file, with distances before and after.
-pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     // What the person gave (palette, scan file, photos) is refused with exit 2; a camera
     // that fails is a runtime failure (exit 1).
     let palette = match args.palette.load() {
@@ -440,7 +440,7 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     }
     // A cube scanned held another way: the table says where each colour was, the palette
     // keeps where it belongs.
-    let home = |c: &cubed::vision::light::calibrate::CalibratedColour| {
+    let home = |c: &crate::vision::light::calibrate::CalibratedColour| {
         (cal.palette.colours.iter())
             .find(|p| p.symbol == c.symbol)
             .map(|p| p.home.letter())
@@ -465,10 +465,10 @@ pub fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
 #[cfg(feature = "camera")]
 fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
     use super::vision_folder::grid_choice;
-    use cubed::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
-    use cubed::vision::camera::Camera;
-    use cubed::vision::grid::sample::SampleOptions;
-    use cubed::vision::scan::{capture_faces, plain_plan};
+    use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
+    use crate::vision::camera::Camera;
+    use crate::vision::grid::sample::SampleOptions;
+    use crate::vision::scan::{capture_faces, plain_plan};
     use std::path::Path;
     let mut camera = UsbCamera::open(&UsbCameraConfig {
         device: device.into(),
@@ -485,7 +485,7 @@ fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
         photos.extend(capture_faces(&mut camera, &[request])?);
     }
     let sampling = SampleOptions::default();
-    Ok(cubed::vision::scan::read_photos(
+    Ok(crate::vision::scan::read_photos(
         &photos, &choice, &sampling,
     )?)
 }

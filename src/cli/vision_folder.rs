@@ -1,19 +1,19 @@
 //! Where `scan` and `calibrate` find a folder's stickers: the grid the arguments ask for (found, `--corners`, a grid file), the six photos read (a seventh frame refused, a photo not named after a face said), and the grids said back as `--corners` takes them.
 
-use anyhow::Context;
-use clap::{Args, ValueEnum};
-use cubed::cube::Face;
-use cubed::vision::camera::image_dir::ImageDirCamera;
-use cubed::vision::grid::face_grid::FaceGrid;
-use cubed::vision::grid::file::{load_grid, parse_corners};
-use cubed::vision::grid::sample::SampleOptions;
-use cubed::vision::scan::{
+use crate::cube::Face;
+use crate::vision::camera::image_dir::ImageDirCamera;
+use crate::vision::grid::face_grid::FaceGrid;
+use crate::vision::grid::file::{load_grid, parse_corners};
+use crate::vision::grid::sample::SampleOptions;
+use crate::vision::scan::{
     capture_faces, plain_plan, read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings,
 };
+use anyhow::Context;
+use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq)]
-pub enum GridMode {
+pub(crate) enum GridMode {
     /// Find the sticker grid in each photo.
     #[default]
     Auto,
@@ -23,16 +23,16 @@ pub enum GridMode {
 
 /// How photos are located in a folder of images.
 #[derive(Args, Debug, Clone)]
-pub struct GridArgs {
+pub(crate) struct GridArgs {
     /// Where the stickers are: found in each photo (`auto`, the default), or configured.
     #[arg(long, value_enum)]
-    pub grid: Option<GridMode>,
+    pub(crate) grid: Option<GridMode>,
     /// Face corners, the same in every photo: "x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left); implies `--grid config`.
     #[arg(long)]
-    pub corners: Option<String>,
+    pub(crate) corners: Option<String>,
     /// A grid file (`corners = [[x, y] x 4]`); implies `--grid config`.
     #[arg(long)]
-    pub grid_file: Option<PathBuf>,
+    pub(crate) grid_file: Option<PathBuf>,
 }
 
 /// The grid the arguments ask for in `dir`.
@@ -64,7 +64,7 @@ pub(super) fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridCho
     Ok(GridChoice::Fixed(grid))
 }
 
-fn parse_corners_arg(text: &str) -> anyhow::Result<cubed::vision::grid::face_grid::FaceGrid> {
+fn parse_corners_arg(text: &str) -> anyhow::Result<crate::vision::grid::face_grid::FaceGrid> {
     let numbers: Vec<f64> = text
         .split(|c: char| c == ',' || c.is_whitespace() || c == ';')
         .filter(|s| !s.is_empty())
