@@ -27,6 +27,7 @@ pub use search::Cancel;
 pub use search::Flow;
 pub use search::SearchOptions;
 pub use search::SearchStats;
+pub use search::ALL_DIRECTIONS;
 pub use tables::TableMode;
 pub use tables::Tables;
 

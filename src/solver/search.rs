@@ -27,6 +27,13 @@ pub struct SearchOptions {
     /// With `alternatives`: also report solutions up to this many turns longer
     /// than the best so far (more varied candidates for the robot planner).
     pub slack: usize,
+    /// With `alternatives`: report up to this many phase-2 completions of each phase-1
+    /// path (all of the shortest length that has one), not only the first (0 or 1: the
+    /// first). Phase 2 is cheap, so many more candidates for the robot planner.
+    pub phase2_alternatives: usize,
+    /// Which of the six directions (bit i: direction i; 0..3 the cube along each axis, 3..6
+    /// its inverse) are searched: threads searching disjoint directions share one search.
+    pub directions: u8,
     /// Longest solution worth reporting.
     pub max_length: usize,
     /// Stop after this many search nodes (once a solution exists): makes results
@@ -57,6 +64,8 @@ impl Default for SearchOptions {
             target_length: None,
             alternatives: false,
             slack: 0,
+            phase2_alternatives: 0,
+            directions: ALL_DIRECTIONS,
             max_length: 30,
             node_budget: None,
             cancel: Cancel::default(),
@@ -83,6 +92,9 @@ pub struct SearchStats {
     /// True when every phase-1 depth that could still shorten the solution was searched.
     pub exhausted: bool,
 }
+
+/// Every direction (see [`SearchOptions::directions`]).
+pub const ALL_DIRECTIONS: u8 = 0b11_1111;
 
 const MAX_PHASE1: usize = 20;
 const MAX_PHASE2: usize = 18;
@@ -153,6 +165,8 @@ pub(crate) struct Search<'a, 'f> {
     dir: usize,
     /// Ends of phase 1 waiting to be checked (all of the current direction and depth).
     queue: EndQueue,
+    /// Phase-2 completions of the current phase-1 path reported so far (with `phase2_alternatives`).
+    completions: usize,
 }
 
 /// A phase-1 node with the corner and slice coordinates phase 2 starts from
@@ -192,6 +206,7 @@ impl<'a, 'f> Search<'a, 'f> {
             dirs: Vec::new(),
             dir: 0,
             queue: EndQueue::new(),
+            completions: 0,
         }
     }
 
@@ -225,7 +240,7 @@ impl<'a, 'f> Search<'a, 'f> {
                 return;
             }
             for (i, root) in roots.iter().enumerate() {
-                if P::dist(&root.node) as usize > depth1 {
+                if self.opts.directions & (1 << i) == 0 || P::dist(&root.node) as usize > depth1 {
                     continue;
                 }
                 self.dir = i;
@@ -421,15 +436,23 @@ impl<'a, 'f> Search<'a, 'f> {
         let Some(dprune) = self.t.phase2_depth_within(corners, ud, slice, limit) else {
             return;
         };
+        self.completions = 0;
         for togo in cs.max(dprune as usize)..=limit {
             if self.phase2(corners, ud, slice, togo, self.len1) {
-                self.report(self.len1 + togo);
+                if !self.enumerates() {
+                    self.report(self.len1 + togo);
+                }
                 return;
             }
-            if self.stop {
+            if self.stop || self.completions > 0 {
                 return;
             }
         }
+    }
+
+    /// Whether phase 2 reports its completions itself (more than the first one).
+    fn enumerates(&self) -> bool {
+        self.opts.alternatives && self.opts.phase2_alternatives > 1
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -437,7 +460,13 @@ impl<'a, 'f> Search<'a, 'f> {
         self.tick();
         self.stats.phase2_nodes += 1;
         if togo == 0 {
-            return corners == 0 && ud == 0 && slice == 0;
+            let solved = corners == 0 && ud == 0 && slice == 0;
+            if solved && self.enumerates() {
+                self.report(n);
+                self.completions += 1;
+                return self.completions >= self.opts.phase2_alternatives;
+            }
+            return solved;
         }
         let m = &self.t.moves;
         let last = (n > 0).then(|| self.path[n - 1]);

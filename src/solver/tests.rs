@@ -236,3 +236,58 @@ fn a_cancelled_search_ends_within_a_few_hundred_nodes_whatever_its_budget() {
     let stats = solver.search(&c, &before, |_| Flow::Continue).unwrap();
     assert!(stats.nodes <= 256, "{} nodes after a cancel", stats.nodes);
 }
+
+/// The solutions a counted search with alternatives reports on a random cube, each checked to solve.
+fn reported(seed: u64, opts: SearchOptions) -> Vec<Vec<Turn>> {
+    let solver = small_solver();
+    let c = random_cube(&mut ChaCha8Rng::seed_from_u64(seed));
+    let opts = SearchOptions {
+        budget: Duration::from_secs(60),
+        node_budget: Some(200_000),
+        alternatives: true,
+        ..opts
+    };
+    let mut found = Vec::new();
+    solver
+        .search(&c, &opts, |s| {
+            assert!(apply(&c, s).is_solved(), "{s:?}");
+            found.push(s.to_vec());
+            Flow::Continue
+        })
+        .unwrap();
+    found
+}
+
+#[test]
+fn phase2_alternatives_report_more_solutions_that_solve() {
+    let first_only = reported(11, SearchOptions::default());
+    let many = reported(
+        11,
+        SearchOptions {
+            phase2_alternatives: 16,
+            ..SearchOptions::default()
+        },
+    );
+    assert!(
+        many.len() > first_only.len(),
+        "{} {}",
+        many.len(),
+        first_only.len()
+    );
+    let best = |s: &[Vec<Turn>]| s.iter().map(Vec::len).min();
+    assert_eq!(best(&many), best(&first_only));
+}
+
+#[test]
+fn disjoint_directions_each_find_solutions() {
+    for directions in [0b01_0101, 0b10_1010, 0b00_0001] {
+        let found = reported(
+            12,
+            SearchOptions {
+                directions,
+                ..SearchOptions::default()
+            },
+        );
+        assert!(!found.is_empty(), "{directions:b}");
+    }
+}
