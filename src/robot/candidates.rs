@@ -112,14 +112,7 @@ pub(crate) fn first_solution(solver: &Solver, cube: &CubieCube) -> Result<Vec<Tu
 
 /// One thread's share of the search: the solver's directions it searches (a mask).
 pub(crate) fn thread_directions(opts: &AwareOptions) -> Vec<u8> {
-    let threads = opts.threads.clamp(1, 6);
-    (0..threads)
-        .map(|t| {
-            (0..6)
-                .filter(|i| i % threads == t)
-                .fold(0u8, |mask, i| mask | 1 << i)
-        })
-        .collect()
+    crate::solver::direction_shares(opts.threads)
 }
 
 /// Calls `on_candidate` with each distinct solution (same-axis runs in

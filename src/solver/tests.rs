@@ -291,3 +291,23 @@ fn disjoint_directions_each_find_solutions() {
         assert!(!found.is_empty(), "{directions:b}");
     }
 }
+
+#[test]
+fn solving_on_threads_shares_the_directions_and_a_node_budget_gives_one_answer() {
+    let shares = direction_shares(2);
+    assert_eq!(shares.iter().fold(0, |a, m| a | m), ALL_DIRECTIONS);
+    assert_eq!(shares[0] & shares[1], 0);
+    let solver = small_solver();
+    let opts = SearchOptions {
+        budget: Duration::from_secs(60),
+        node_budget: Some(100_000),
+        ..SearchOptions::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for _ in 0..5 {
+        let c = random_cube(&mut rng);
+        let once = solver.solve_on_threads(&c, &opts, 2).unwrap();
+        assert!(apply(&c, &once).is_solved());
+        assert_eq!(solver.solve_on_threads(&c, &opts, 2).unwrap(), once);
+    }
+}
