@@ -5,8 +5,9 @@ use super::candidates::{collect_in, first_solution, thread_directions};
 use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
 use crate::cube::{CubieCube, Turn};
-use crate::solver::{Flow, SolveError, Solver};
+use crate::solver::{Budget, Flow, SolveError, Solver};
 use std::collections::HashSet;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Why a cube could not be solved and planned.
@@ -53,6 +54,8 @@ pub fn solve_for_robot(
     opts: &AwareOptions,
 ) -> Result<AwareSolve, AwareError> {
     let began = Instant::now();
+    let reserved = reserve_for_planning(planner, opts);
+    let opts = &reserved;
     let naive = first_solution(solver, cube)?;
     let mut shortlist = Shortlist::new(opts.full_plans);
     shortlist.offer(planner, start, naive.clone())?;
@@ -74,6 +77,7 @@ pub fn solve_for_robot(
         opts.budget.time().map(|_| opts.planning_budget),
     )?;
     let naive_plan = planner.plan_naive(start, &naive)?;
+    note_planning(planner, planning_began.elapsed());
     let (plan, naive_won) = match chosen {
         Some(c) if c.total_ms <= naive_plan.total_ms => (c, false),
         _ => (naive_plan, true),
@@ -85,6 +89,30 @@ pub fn solve_for_robot(
         solving,
         planning: planning_began.elapsed(),
     })
+}
+
+/// `opts` with a time budget shortened by what planning took lately (half as much again, at
+/// most a quarter of the budget), so that the whole answer comes within the budget; a count
+/// is kept as it is (the same answer everywhere).
+fn reserve_for_planning(planner: &Planner, opts: &AwareOptions) -> AwareOptions {
+    let mut opts = opts.clone();
+    if let Budget::Time(time) = opts.budget {
+        let recent = Duration::from_micros(planner.planning_us.load(Ordering::Relaxed));
+        opts.budget = Budget::Time(time - (recent * 3 / 2).min(time / 4));
+    }
+    opts
+}
+
+/// Folds the planning stage's time into the planner's moving average.
+fn note_planning(planner: &Planner, took: Duration) {
+    let took = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+    let old = planner.planning_us.load(Ordering::Relaxed);
+    let new = if old == 0 {
+        took
+    } else {
+        (old.saturating_mul(7).saturating_add(took)) / 8
+    };
+    planner.planning_us.store(new.max(1), Ordering::Relaxed);
 }
 
 /// What one thread found: its shortlist and every distinct candidate it met.

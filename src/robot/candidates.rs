@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 pub struct AwareOptions {
     /// What the solver may spend finding candidate solutions (rating each by
     /// [`Planner::estimate`](crate::robot::Planner::estimate) as it comes counts in a time).
-    /// Counted in nodes, every shortlisted candidate is also planned: the same choice everywhere.
+    /// A time also covers the planning after it: the search ends earlier by about what
+    /// planning took on the last cubes. Counted in nodes, every shortlisted candidate is also
+    /// planned: the same choice everywhere.
     pub budget: Budget,
     /// Whole-cube orientations the cube is searched in (1..=24), sharing the budget.
     pub orientations: usize,
