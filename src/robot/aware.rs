@@ -1,11 +1,13 @@
 //! Robot-aware solving: many candidate solutions within a compute budget, each rated by a fast estimate as it is found, the best few planned in full, the cheapest program kept; and the naive baseline it must beat.
 
 use super::candidates::AwareOptions;
-use super::candidates::{collect, first_solution};
+use super::candidates::{collect_in, first_solution, thread_directions};
 use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
 use crate::cube::{CubieCube, Turn};
-use crate::solver::{Flow, SolveError, Solver};
+use crate::solver::{Budget, Flow, SolveError, Solver};
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Why a cube could not be solved and planned.
@@ -52,41 +54,164 @@ pub fn solve_for_robot(
     opts: &AwareOptions,
 ) -> Result<AwareSolve, AwareError> {
     let began = Instant::now();
+    let reserved = reserve_for_planning(planner, opts);
+    let opts = &reserved;
     let naive = first_solution(solver, cube)?;
     let mut shortlist = Shortlist::new(opts.full_plans);
     shortlist.offer(planner, start, naive.clone())?;
-    let mut failed = None;
-    let found = collect(solver, cube, opts, |s| {
-        match shortlist.offer(planner, start, s) {
-            Ok(()) => Flow::Continue,
-            Err(e) => {
-                failed = Some(e);
-                Flow::Stop
-            }
-        }
-    })?;
-    if let Some(e) = failed {
-        return Err(e.into());
+    let mut distinct = HashSet::new();
+    // Each thread rates its own candidates; the shortlists merge in thread order, so a
+    // counted budget gives the same choice however the threads interleave.
+    for part in rate_on_threads(planner, solver, start, cube, opts) {
+        let (found, keys) = part?;
+        distinct.extend(keys);
+        shortlist.merge(found);
     }
     let solving = began.elapsed();
     let planning_began = Instant::now();
-    let chosen = planner.choose(
+    let chosen = choose_on_threads(
+        planner,
         start,
         shortlist.into_solutions(),
+        opts.threads,
         opts.budget.time().map(|_| opts.planning_budget),
     )?;
     let naive_plan = planner.plan_naive(start, &naive)?;
+    note_planning(planner, planning_began.elapsed());
     let (plan, naive_won) = match chosen {
-        Some(c) if c.plan.total_ms <= naive_plan.total_ms => (c.plan, false),
+        Some(c) if c.total_ms <= naive_plan.total_ms => (c, false),
         _ => (naive_plan, true),
     };
     Ok(AwareSolve {
         plan,
-        candidates: found + 1,
+        candidates: distinct.len() + 1,
         naive_won,
         solving,
         planning: planning_began.elapsed(),
     })
+}
+
+/// `opts` with a time budget shortened by what planning took lately (half as much again, at
+/// most a quarter of the budget), so that the whole answer comes within the budget; a count
+/// is kept as it is (the same answer everywhere).
+fn reserve_for_planning(planner: &Planner, opts: &AwareOptions) -> AwareOptions {
+    let mut opts = opts.clone();
+    if let Budget::Time(time) = opts.budget {
+        let recent = Duration::from_micros(planner.planning_us.load(Ordering::Relaxed));
+        opts.budget = Budget::Time(time - (recent * 3 / 2).min(time / 4));
+    }
+    opts
+}
+
+/// Folds the planning stage's time into the planner's moving average.
+fn note_planning(planner: &Planner, took: Duration) {
+    let took = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+    let old = planner.planning_us.load(Ordering::Relaxed);
+    let new = if old == 0 {
+        took
+    } else {
+        (old.saturating_mul(7).saturating_add(took)) / 8
+    };
+    planner.planning_us.store(new.max(1), Ordering::Relaxed);
+}
+
+/// What one thread found: its shortlist and every distinct candidate it met.
+type Rated = Result<(Shortlist, HashSet<Vec<Turn>>), AwareError>;
+
+/// Finds and rates candidates on `opts.threads` threads, each searching its share of the
+/// solver's directions with the whole budget; the results in thread order.
+fn rate_on_threads(
+    planner: &Planner,
+    solver: &Solver,
+    start: &RobotState,
+    cube: &CubieCube,
+    opts: &AwareOptions,
+) -> Vec<Rated> {
+    let parts = thread_directions(opts);
+    let rate = |directions: u8| -> Rated {
+        let mut shortlist = Shortlist::new(opts.full_plans);
+        let mut failed = None;
+        let keys = collect_in(solver, cube, opts, directions, |s| {
+            match shortlist.offer(planner, start, s) {
+                Ok(()) => Flow::Continue,
+                Err(e) => {
+                    failed = Some(e);
+                    Flow::Stop
+                }
+            }
+        })?;
+        match failed {
+            Some(e) => Err(e.into()),
+            None => Ok((shortlist, keys)),
+        }
+    };
+    let Some((first, others)) = parts.split_first() else {
+        return Vec::new();
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (others.iter())
+            .map(|&part| scope.spawn(move || rate(part)))
+            .collect();
+        let mut results = vec![rate(*first)];
+        for handle in handles {
+            match handle.join() {
+                Ok(result) => results.push(result),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        results
+    })
+}
+
+/// Plans the shortlist in full, its candidates dealt round-robin to `threads` threads, each
+/// planning its own until `planning_budget` (at least one each): the cheapest program, ties
+/// going to fewer face turns, then to the earlier candidate, as one thread would choose.
+fn choose_on_threads(
+    planner: &Planner,
+    start: &RobotState,
+    solutions: Vec<Vec<Turn>>,
+    threads: usize,
+    planning_budget: Option<Duration>,
+) -> Result<Option<Plan>, PlanError> {
+    let threads = threads.clamp(1, solutions.len().max(1));
+    let mut parts = vec![Vec::new(); threads];
+    for (i, solution) in solutions.into_iter().enumerate() {
+        parts[i % threads].push((i, solution));
+    }
+    let plan_part = |part: &[(usize, Vec<Turn>)]| {
+        let chosen = planner.choose(start, part.iter().map(|p| p.1.clone()), planning_budget)?;
+        Ok::<_, PlanError>(chosen.map(|c| (part[c.index].0, c.plan)))
+    };
+    let Some((first, others)) = parts.split_first() else {
+        return Ok(None);
+    };
+    let results = std::thread::scope(|scope| {
+        let handles: Vec<_> = (others.iter())
+            .map(|part| scope.spawn(move || plan_part(part)))
+            .collect();
+        let mut results = vec![plan_part(first)];
+        for handle in handles {
+            match handle.join() {
+                Ok(result) => results.push(result),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        results
+    });
+    let mut best: Option<(usize, Plan)> = None;
+    for result in results {
+        let Some((index, plan)) = result? else {
+            continue;
+        };
+        let key = |i: usize, p: &Plan| (p.total_ms, p.face_turns, i);
+        if best
+            .as_ref()
+            .is_none_or(|(i, p)| key(index, &plan) < key(*i, p))
+        {
+            best = Some((index, plan));
+        }
+    }
+    Ok(best.map(|b| b.1))
 }
 
 /// The candidates with the lowest estimates so far, best first.
@@ -119,6 +244,22 @@ impl Shortlist {
             self.best.truncate(self.keep);
         }
         Ok(())
+    }
+
+    /// Offers another shortlist's entries (already rated), after this one's equal ones.
+    fn merge(&mut self, other: Shortlist) {
+        for entry in other.best {
+            if self.best.iter().any(|e| e.2 == entry.2) {
+                continue;
+            }
+            let at = self
+                .best
+                .partition_point(|(m, l, _)| (*m, *l) <= (entry.0, entry.1));
+            if at < self.keep {
+                self.best.insert(at, entry);
+                self.best.truncate(self.keep);
+            }
+        }
     }
 
     fn into_solutions(self) -> Vec<Vec<Turn>> {

@@ -138,3 +138,35 @@ fn the_estimate_is_close_to_the_planned_time() {
         "estimate {estimate} planned {planned}"
     );
 }
+
+#[test]
+fn threads_share_the_directions_and_a_counted_budget_chooses_the_same_every_time() {
+    let opts = AwareOptions {
+        budget: crate::solver::Budget::Nodes(20_000),
+        threads: 2,
+        full_plans: 2,
+        ..AwareOptions::default()
+    };
+    let masks = super::candidates::thread_directions(&opts);
+    assert_eq!(
+        masks.iter().fold(0, |a, m| a | m),
+        crate::solver::ALL_DIRECTIONS
+    );
+    assert_eq!(masks.iter().map(|m| m.count_ones()).sum::<u32>(), 6);
+    let cube = random_cube(&mut ChaCha8Rng::seed_from_u64(7));
+    let solver = small_solver();
+    for planner in planners() {
+        let start = planner.home();
+        let once = solve_for_robot(planner, &solver, &start, &cube, &opts).unwrap();
+        let again = solve_for_robot(planner, &solver, &start, &cube, &opts).unwrap();
+        assert_eq!(once.plan, again.plan, "{}", planner.model.name);
+        let result = replay(
+            &planner.model,
+            start,
+            &cube.to_facelets(),
+            &once.plan.program,
+        )
+        .expect("the program replays");
+        assert!(result.end.cube_frame().is_solved());
+    }
+}

@@ -19,10 +19,19 @@ use std::time::{Duration, Instant};
 pub struct AwareOptions {
     /// What the solver may spend finding candidate solutions (rating each by
     /// [`Planner::estimate`](crate::robot::Planner::estimate) as it comes counts in a time).
-    /// Counted in nodes, every shortlisted candidate is also planned: the same choice everywhere.
+    /// A time also covers the planning after it: the search ends earlier by about what
+    /// planning took on the last cubes. Counted in nodes, every shortlisted candidate is also
+    /// planned: the same choice everywhere.
     pub budget: Budget,
     /// Whole-cube orientations the cube is searched in (1..=24), sharing the budget.
     pub orientations: usize,
+    /// Threads searching at once (1..=6), each the solver's directions of its own and the
+    /// whole budget: a time budget is spent on as many cores, a count by each thread (the
+    /// result the same everywhere).
+    pub threads: usize,
+    /// Phase-2 completions reported per phase-1 path (see
+    /// [`SearchOptions::phase2_alternatives`]): more candidates for nearly no search.
+    pub phase2_alternatives: usize,
     /// Candidates may be this many turns longer than the shortest found so far
     /// (a longer solution can be quicker for the robot).
     pub slack: usize,
@@ -40,8 +49,10 @@ impl Default for AwareOptions {
         AwareOptions {
             budget: Budget::Time(Duration::from_millis(300)),
             orientations: 1,
-            slack: 0,
-            full_plans: 1,
+            threads: 2,
+            phase2_alternatives: 16,
+            slack: 1,
+            full_plans: 2,
             planning_budget: Duration::from_millis(25),
             cancel: Cancel::default(),
         }
@@ -101,16 +112,35 @@ pub(crate) fn first_solution(solver: &Solver, cube: &CubieCube) -> Result<Vec<Tu
     })
 }
 
+/// One thread's share of the search: the solver's directions it searches (a mask).
+pub(crate) fn thread_directions(opts: &AwareOptions) -> Vec<u8> {
+    crate::solver::direction_shares(opts.threads)
+}
+
 /// Calls `on_candidate` with each distinct solution (same-axis runs in
 /// canonical order) found within `opts.budget`, shared equally by searches of
 /// the cube in `opts.orientations` orientations, up to `opts.slack` turns
 /// longer than the best so far. The callback's time counts in the budget.
+#[cfg(test)]
 pub(crate) fn collect(
     solver: &Solver,
     cube: &CubieCube,
     opts: &AwareOptions,
-    mut on_candidate: impl FnMut(Vec<Turn>) -> Flow,
+    on_candidate: impl FnMut(Vec<Turn>) -> Flow,
 ) -> Result<usize, SolveError> {
+    let all = crate::solver::ALL_DIRECTIONS;
+    Ok(collect_in(solver, cube, opts, all, on_candidate)?.len())
+}
+
+/// As [`collect`], searching only the solver's `directions` (one thread's share); returns
+/// the distinct candidates found.
+pub(crate) fn collect_in(
+    solver: &Solver,
+    cube: &CubieCube,
+    opts: &AwareOptions,
+    directions: u8,
+    mut on_candidate: impl FnMut(Vec<Turn>) -> Flow,
+) -> Result<HashSet<Vec<Turn>>, SolveError> {
     let began = Instant::now();
     let count = opts.orientations.clamp(1, 24);
     let mut seen_keys = HashSet::new();
@@ -121,6 +151,8 @@ pub(crate) fn collect(
             node_budget,
             alternatives: true,
             slack: opts.slack,
+            phase2_alternatives: opts.phase2_alternatives,
+            directions,
             cancel: opts.cancel.clone(),
             ..SearchOptions::default()
         };
@@ -137,5 +169,5 @@ pub(crate) fn collect(
             break;
         }
     }
-    Ok(seen_keys.len())
+    Ok(seen_keys)
 }

@@ -14,6 +14,7 @@ use super::model::{RobotModel, RobotState};
 use super::program::Program;
 use super::search::{cheapest_path_widening, Space, Succ};
 use crate::cube::Turn;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 /// How many nodes the search expands at most per layer, by default (`usize::MAX`: exact).
@@ -64,6 +65,9 @@ pub struct Planner {
     pub(crate) per_layer: usize,
     /// Memo of [`Planner::estimate`] (blocks planned alone), shared by clones.
     pub(crate) memo: Arc<BlockMemo>,
+    /// Recent time of robot-aware solving's planning stage (µs, a moving average; 0: none
+    /// yet), shared by clones: a time budget keeps that much back for it.
+    pub(crate) planning_us: Arc<AtomicU64>,
 }
 
 /// The search space of one solution: layer = block × quarters owed to each face (16 per block).
@@ -174,6 +178,7 @@ impl Planner {
             bounds,
             per_layer: DEFAULT_PER_LAYER,
             memo: Arc::default(),
+            planning_us: Arc::default(),
         }
     }
 

@@ -27,12 +27,28 @@ pub use search::Cancel;
 pub use search::Flow;
 pub use search::SearchOptions;
 pub use search::SearchStats;
+pub use search::ALL_DIRECTIONS;
 pub use tables::TableMode;
 pub use tables::Tables;
 
 use crate::cube::{CubeError, CubieCube, Turn};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Threads [`Solver::solve`] searches on (the daemon's plain solve among them).
+pub const SOLVE_THREADS: usize = 2;
+
+/// The solver's six directions dealt round-robin to `threads` threads (1..=6): a mask each.
+pub(crate) fn direction_shares(threads: usize) -> Vec<u8> {
+    let threads = threads.clamp(1, 6);
+    (0..threads)
+        .map(|t| {
+            (0..6)
+                .filter(|i| i % threads == t)
+                .fold(0u8, |mask, i| mask | 1 << i)
+        })
+        .collect()
+}
 
 /// Solves cubes with shared tables. Cheap to clone.
 #[derive(Clone)]
@@ -83,13 +99,59 @@ impl Solver {
         Ok(search::Search::new(&self.tables, opts, &mut on_solution).run(cube))
     }
 
-    /// The shortest solution found within `budget`.
+    /// The shortest solution found within `budget`, on [`SOLVE_THREADS`] threads.
     pub fn solve(&self, cube: &CubieCube, budget: Duration) -> Result<Vec<Turn>, SolveError> {
         let opts = SearchOptions {
             budget,
             ..SearchOptions::default()
         };
-        self.solve_with(cube, &opts)
+        self.solve_on_threads(cube, &opts, SOLVE_THREADS)
+    }
+
+    /// As [`Solver::solve_with`], the six directions shared by `threads` threads, each with
+    /// the whole budget: the shortest of their solutions, ties going to the earlier thread
+    /// (under a node budget the same answer however the threads interleave).
+    pub fn solve_on_threads(
+        &self,
+        cube: &CubieCube,
+        opts: &SearchOptions,
+        threads: usize,
+    ) -> Result<Vec<Turn>, SolveError> {
+        let shares = direction_shares(threads);
+        if shares.len() == 1 {
+            return self.solve_with(cube, opts);
+        }
+        let results = std::thread::scope(|scope| {
+            let handles: Vec<_> = (shares.iter())
+                .map(|&share| {
+                    let opts = SearchOptions {
+                        directions: opts.directions & share,
+                        ..opts.clone()
+                    };
+                    scope.spawn(move || self.solve_with(cube, &opts))
+                })
+                .collect();
+            (handles.into_iter())
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect::<Vec<_>>()
+        });
+        let mut best: Option<Vec<Turn>> = None;
+        let mut failed = None;
+        for result in results {
+            match result {
+                Ok(s) if best.as_ref().is_none_or(|b| s.len() < b.len()) => best = Some(s),
+                Ok(_) => {}
+                Err(e) => failed = Some(e),
+            }
+        }
+        best.ok_or_else(|| {
+            failed.unwrap_or(SolveError::NoSolution {
+                max_length: opts.max_length,
+            })
+        })
     }
 
     /// The shortest solution found with these options.

@@ -14,27 +14,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod ends;
+mod options;
 
-/// What to search for and for how long.
-#[derive(Clone, Debug)]
-pub struct SearchOptions {
-    /// Time after which the search stops (it runs on past it only until a first solution exists).
-    pub budget: Duration,
-    /// Stop as soon as a solution of at most this many turns is found.
-    pub target_length: Option<usize>,
-    /// Also report solutions as long as the best so far (not only shorter ones).
-    pub alternatives: bool,
-    /// With `alternatives`: also report solutions up to this many turns longer
-    /// than the best so far (more varied candidates for the robot planner).
-    pub slack: usize,
-    /// Longest solution worth reporting.
-    pub max_length: usize,
-    /// Stop after this many search nodes (once a solution exists): makes results
-    /// reproducible whatever the machine's speed.
-    pub node_budget: Option<u64>,
-    /// Ends the search early when another thread asks (with or without a solution).
-    pub cancel: Cancel,
-}
+pub use options::{SearchOptions, ALL_DIRECTIONS};
 
 /// Asks a search running on another thread to end now; clones share the request.
 #[derive(Clone, Debug, Default)]
@@ -47,20 +29,6 @@ impl Cancel {
 
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
-    }
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions {
-            budget: Duration::from_millis(100),
-            target_length: None,
-            alternatives: false,
-            slack: 0,
-            max_length: 30,
-            node_budget: None,
-            cancel: Cancel::default(),
-        }
     }
 }
 
@@ -153,6 +121,8 @@ pub(crate) struct Search<'a, 'f> {
     dir: usize,
     /// Ends of phase 1 waiting to be checked (all of the current direction and depth).
     queue: EndQueue,
+    /// Phase-2 completions of the current phase-1 path reported so far (with `phase2_alternatives`).
+    completions: usize,
 }
 
 /// A phase-1 node with the corner and slice coordinates phase 2 starts from
@@ -192,6 +162,7 @@ impl<'a, 'f> Search<'a, 'f> {
             dirs: Vec::new(),
             dir: 0,
             queue: EndQueue::new(),
+            completions: 0,
         }
     }
 
@@ -225,7 +196,7 @@ impl<'a, 'f> Search<'a, 'f> {
                 return;
             }
             for (i, root) in roots.iter().enumerate() {
-                if P::dist(&root.node) as usize > depth1 {
+                if self.opts.directions & (1 << i) == 0 || P::dist(&root.node) as usize > depth1 {
                     continue;
                 }
                 self.dir = i;
@@ -421,15 +392,23 @@ impl<'a, 'f> Search<'a, 'f> {
         let Some(dprune) = self.t.phase2_depth_within(corners, ud, slice, limit) else {
             return;
         };
+        self.completions = 0;
         for togo in cs.max(dprune as usize)..=limit {
             if self.phase2(corners, ud, slice, togo, self.len1) {
-                self.report(self.len1 + togo);
+                if !self.enumerates() {
+                    self.report(self.len1 + togo);
+                }
                 return;
             }
-            if self.stop {
+            if self.stop || self.completions > 0 {
                 return;
             }
         }
+    }
+
+    /// Whether phase 2 reports its completions itself (more than the first one).
+    fn enumerates(&self) -> bool {
+        self.opts.alternatives && self.opts.phase2_alternatives > 1
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -437,7 +416,13 @@ impl<'a, 'f> Search<'a, 'f> {
         self.tick();
         self.stats.phase2_nodes += 1;
         if togo == 0 {
-            return corners == 0 && ud == 0 && slice == 0;
+            let solved = corners == 0 && ud == 0 && slice == 0;
+            if solved && self.enumerates() {
+                self.report(n);
+                self.completions += 1;
+                return self.completions >= self.opts.phase2_alternatives;
+            }
+            return solved;
         }
         let m = &self.t.moves;
         let last = (n > 0).then(|| self.path[n - 1]);

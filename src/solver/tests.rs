@@ -236,3 +236,78 @@ fn a_cancelled_search_ends_within_a_few_hundred_nodes_whatever_its_budget() {
     let stats = solver.search(&c, &before, |_| Flow::Continue).unwrap();
     assert!(stats.nodes <= 256, "{} nodes after a cancel", stats.nodes);
 }
+
+/// The solutions a counted search with alternatives reports on a random cube, each checked to solve.
+fn reported(seed: u64, opts: SearchOptions) -> Vec<Vec<Turn>> {
+    let solver = small_solver();
+    let c = random_cube(&mut ChaCha8Rng::seed_from_u64(seed));
+    let opts = SearchOptions {
+        budget: Duration::from_secs(60),
+        node_budget: Some(200_000),
+        alternatives: true,
+        ..opts
+    };
+    let mut found = Vec::new();
+    solver
+        .search(&c, &opts, |s| {
+            assert!(apply(&c, s).is_solved(), "{s:?}");
+            found.push(s.to_vec());
+            Flow::Continue
+        })
+        .unwrap();
+    found
+}
+
+#[test]
+fn phase2_alternatives_report_more_solutions_that_solve() {
+    let first_only = reported(11, SearchOptions::default());
+    let many = reported(
+        11,
+        SearchOptions {
+            phase2_alternatives: 16,
+            ..SearchOptions::default()
+        },
+    );
+    assert!(
+        many.len() > first_only.len(),
+        "{} {}",
+        many.len(),
+        first_only.len()
+    );
+    let best = |s: &[Vec<Turn>]| s.iter().map(Vec::len).min();
+    assert_eq!(best(&many), best(&first_only));
+}
+
+#[test]
+fn disjoint_directions_each_find_solutions() {
+    for directions in [0b01_0101, 0b10_1010, 0b00_0001] {
+        let found = reported(
+            12,
+            SearchOptions {
+                directions,
+                ..SearchOptions::default()
+            },
+        );
+        assert!(!found.is_empty(), "{directions:b}");
+    }
+}
+
+#[test]
+fn solving_on_threads_shares_the_directions_and_a_node_budget_gives_one_answer() {
+    let shares = direction_shares(2);
+    assert_eq!(shares.iter().fold(0, |a, m| a | m), ALL_DIRECTIONS);
+    assert_eq!(shares[0] & shares[1], 0);
+    let solver = small_solver();
+    let opts = SearchOptions {
+        budget: Duration::from_secs(60),
+        node_budget: Some(100_000),
+        ..SearchOptions::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for _ in 0..5 {
+        let c = random_cube(&mut rng);
+        let once = solver.solve_on_threads(&c, &opts, 2).unwrap();
+        assert!(apply(&c, &once).is_solved());
+        assert_eq!(solver.solve_on_threads(&c, &opts, 2).unwrap(), once);
+    }
+}

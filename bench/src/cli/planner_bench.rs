@@ -35,6 +35,20 @@ pub struct PlannerBenchArgs {
     /// Candidates may be this many turns longer than the shortest found so far.
     #[arg(long, default_value_t = AwareOptions::default().slack)]
     pub slack: usize,
+    /// Threads searching for candidates, each with the whole budget.
+    #[arg(long, default_value_t = AwareOptions::default().threads)]
+    pub threads: usize,
+    /// Phase-2 completions reported per phase-1 path (0 or 1: the first only).
+    #[arg(long, default_value_t = AwareOptions::default().phase2_alternatives)]
+    pub phase2_alternatives: usize,
+    /// Count the budget in search nodes (`NODES_PER_MS` per ms, per thread) instead of wall
+    /// time: the same choice on any machine and under any load.
+    #[arg(long)]
+    pub counted: bool,
+    /// Also run the earlier robot-aware choice (one thread, one orientation, no slack, the
+    /// first phase-2 completion only, one full plan) on each cube, side by side.
+    #[arg(long)]
+    pub earlier: bool,
     #[command(flatten)]
     pub tables: TableArgs,
 }
@@ -77,17 +91,34 @@ pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
     let planner = Planner::new(model);
     let setup = built.elapsed();
     let solver = args.tables.solver();
+    let budget = cubed::solver::Budget::Time(Duration::from_millis(args.budget_ms));
     let opts = AwareOptions {
-        budget: cubed::solver::Budget::Time(Duration::from_millis(args.budget_ms)),
+        budget: if args.counted {
+            budget.counted()
+        } else {
+            budget
+        },
         orientations: args.orientations,
         full_plans: args.full_plans,
         slack: args.slack,
+        threads: args.threads,
+        phase2_alternatives: args.phase2_alternatives,
         ..AwareOptions::default()
+    };
+    // The robot-aware choice as it was before two threads (#54): same budget and cancel.
+    let earlier_opts = AwareOptions {
+        orientations: 1,
+        threads: 1,
+        phase2_alternatives: 0,
+        slack: 0,
+        full_plans: 1,
+        ..opts.clone()
     };
     let start = planner.home();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let (mut aware, mut naive) = (Column::default(), Column::default());
     let mut alone = Column::default();
+    let mut earlier = Column::default();
     let (mut candidates, mut naive_wins, mut wall) = (0usize, 0usize, Vec::new());
     for i in 0..args.cubes {
         let cube = random_cube(&mut rng);
@@ -111,8 +142,24 @@ pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
         aware.planning.push(solved.planning);
         candidates += solved.candidates;
         naive_wins += usize::from(solved.naive_won);
+        if args.earlier {
+            let before = solve_for_robot(&planner, &solver, &start, &cube, &earlier_opts)
+                .with_context(|| format!("earlier robot-aware solving, cube {i}"))?;
+            earlier.program_ms.push(before.plan.total_ms);
+            earlier.lengths.push(before.plan.solution.len());
+            earlier.planning.push(before.planning);
+        }
     }
     print_report(&args, &planner, setup, [&aware, &alone, &naive], &wall);
+    if args.earlier {
+        println!(
+            "earlier robot-aware choice: mean {:.0} ms/cube, length {:.2}, ratio to naive {:.3}; robot-aware / earlier: {:.3}",
+            earlier.mean_ms(),
+            earlier.mean_length(),
+            earlier.mean_ms() / naive.mean_ms().max(1.0),
+            aware.mean_ms() / earlier.mean_ms().max(1.0)
+        );
+    }
     println!(
         "candidates per cube: mean {:.1}; naive program kept on {naive_wins} cubes",
         candidates as f64 / args.cubes.max(1) as f64
@@ -128,8 +175,8 @@ fn print_report(
     wall: &[Duration],
 ) {
     println!(
-        "robot {}: {} uniformly random cubes (seed {}); robot-aware: solver budget {} ms over {} orientations, slack {}, {} full plans",
-        planner.model().name, args.cubes, args.seed, args.budget_ms, args.orientations, args.slack, args.full_plans
+        "robot {}: {} uniformly random cubes (seed {}); robot-aware: solver budget {} ms{} on {} threads over {} orientations, slack {}, {} phase-2 completions, {} full plans",
+        planner.model().name, args.cubes, args.seed, args.budget_ms, if args.counted { " (counted)" } else { "" }, args.threads, args.orientations, args.slack, args.phase2_alternatives, args.full_plans
     );
     println!(
         "setup (load, state graph, bounds): {:.0} ms, {} states",
