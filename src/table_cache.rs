@@ -25,7 +25,7 @@ pub(crate) enum CacheOutcome {
 }
 
 /// The cache directory: `$CUBED_CACHE_DIR`, else `$XDG_CACHE_HOME/cubed`, else `~/.cache/cubed`, else `./.cubed-cache` (empty variables count as unset).
-pub fn default_cache_dir() -> PathBuf {
+pub(crate) fn default_cache_dir() -> PathBuf {
     cache_dir_from(|name| std::env::var_os(name))
 }
 

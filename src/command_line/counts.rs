@@ -33,7 +33,7 @@ pub(crate) const MAX_SCRAMBLE_TURNS: usize = 1000;
 pub(crate) const MAX_TOTAL_TURNS: usize = 100_000_000;
 
 /// `--cubes` of the Test Program: 1 to `MAX_TEST_CUBES`.
-pub fn test_cubes(text: &str) -> Result<usize, String> {
+pub(crate) fn test_cubes(text: &str) -> Result<usize, String> {
     let n = at_least_one(text)?;
     if n > MAX_TEST_CUBES {
         return Err(format!(
@@ -44,7 +44,7 @@ pub fn test_cubes(text: &str) -> Result<usize, String> {
 }
 
 /// `--turns` of a scramble: 0 to `MAX_SCRAMBLE_TURNS`.
-pub fn scramble_turns(text: &str) -> Result<usize, String> {
+pub(crate) fn scramble_turns(text: &str) -> Result<usize, String> {
     let n = whole_number(text)?;
     if n > MAX_SCRAMBLE_TURNS {
         return Err(format!(
@@ -55,7 +55,7 @@ pub fn scramble_turns(text: &str) -> Result<usize, String> {
 }
 
 /// Cubes times turns within `MAX_TOTAL_TURNS` (the scrambles are drawn first, then solved).
-pub fn check_total_turns(cubes: usize, turns: usize) -> Result<(), String> {
+pub(crate) fn check_total_turns(cubes: usize, turns: usize) -> Result<(), String> {
     if cubes.saturating_mul(turns) > MAX_TOTAL_TURNS {
         return Err(format!(
             "--cubes {cubes} with --turns {turns} is more than the {MAX_TOTAL_TURNS} turns of \
@@ -86,7 +86,7 @@ pub fn count(n: impl TryInto<u64> + Copy + std::fmt::Display, one: &str, many: &
 }
 
 /// A solution's text, or "already solved (0 moves)" when there is nothing to do.
-pub fn solution_line(solution: &str) -> String {
+pub(crate) fn solution_line(solution: &str) -> String {
     if solution.trim().is_empty() {
         "already solved (0 moves)".to_string()
     } else {

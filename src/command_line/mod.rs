@@ -7,7 +7,7 @@ pub mod tables;
 use std::process::ExitCode;
 
 /// Exit status for a refused input (an impossible cube, a bad config, a request the daemon refused, …).
-pub const EXIT_INVALID: u8 = 2;
+pub(crate) const EXIT_INVALID: u8 = 2;
 
 /// Says on stderr why an input is refused (`invalid: …`) and exits 2.
 pub fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
@@ -16,6 +16,6 @@ pub fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
 }
 
 /// As [`refuse`], for an error: its text and each cause's, on one line.
-pub fn refuse_error(error: &(dyn std::error::Error + 'static)) -> anyhow::Result<ExitCode> {
+pub(crate) fn refuse_error(error: &(dyn std::error::Error + 'static)) -> anyhow::Result<ExitCode> {
     refuse(crate::error_chain::error_chain(error))
 }

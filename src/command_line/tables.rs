@@ -2,7 +2,7 @@
 
 use crate::pocket::{PocketSolver, PocketTables};
 use crate::solver::{Solver, TableMode, Tables};
-pub use crate::table_cache::default_cache_dir;
+pub(crate) use crate::table_cache::default_cache_dir;
 use crate::table_cache::load_or_build_pocket;
 use crate::table_cache::{load_or_build_announced, CacheOutcome};
 use clap::{Args, ValueEnum};
@@ -101,7 +101,7 @@ fn report(outcome: &CacheOutcome, tables: &Tables) {
 }
 
 /// Loads (or builds and caches) the 2x2 tables, saying on stderr when they were built.
-pub fn pocket_solver(cache_dir: Option<&Path>) -> PocketSolver {
+pub(crate) fn pocket_solver(cache_dir: Option<&Path>) -> PocketSolver {
     let dir = cache_dir.map_or_else(default_cache_dir, Path::to_path_buf);
     let (tables, outcome) = load_or_build_pocket(&dir);
     report_pocket(&outcome, &tables);
@@ -125,7 +125,7 @@ fn report_pocket(outcome: &CacheOutcome, tables: &PocketTables) {
 
 /// One cached table file `cubed tables` reports.
 #[derive(Debug, Clone)]
-pub struct CachedTables {
+pub(crate) struct CachedTables {
     /// What the tables are for ("3x3", "2x2").
     pub cube: &'static str,
     pub path: PathBuf,
@@ -136,7 +136,7 @@ pub struct CachedTables {
 
 /// Why the tables could not be left in the cache.
 #[derive(Debug, thiserror::Error)]
-pub enum TablesNotCached {
+pub(crate) enum TablesNotCached {
     #[error("cannot cache the solver tables in {}: {reason}", dir.display())]
     NoFolder { dir: PathBuf, reason: String },
     #[error("the {cube} tables were built but not cached: {reason}")]
@@ -156,7 +156,7 @@ fn writable_folder(dir: &Path) -> Result<(), TablesNotCached> {
 
 /// Builds the 3x3's and the 2x2's tables into `dir` unless they are cached there already (an
 /// unusable file is rebuilt), saying on stderr what takes time, as every solving command does.
-pub fn cache_all_tables(dir: &Path) -> Result<Vec<CachedTables>, TablesNotCached> {
+pub(crate) fn cache_all_tables(dir: &Path) -> Result<Vec<CachedTables>, TablesNotCached> {
     writable_folder(dir)?;
     let (tables, outcome) = load_reported(dir, TableMode::Full);
     drop(tables);

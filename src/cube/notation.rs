@@ -51,7 +51,7 @@ pub fn parse_moves(text: &str, notation: Notation) -> Result<Vec<Move>, Notation
 }
 
 /// Writes a move sequence, moves separated by single spaces.
-pub fn format_moves(moves: &[Move], notation: Notation) -> Result<String, NotationError> {
+pub(crate) fn format_moves(moves: &[Move], notation: Notation) -> Result<String, NotationError> {
     let mut out = String::new();
     for (i, m) in moves.iter().enumerate() {
         if i > 0 {

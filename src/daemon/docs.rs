@@ -364,7 +364,7 @@ pub struct PhotosPruned {
 
 /// A run's outcome as the history stores it (and the metrics label it), in the words the page,
 /// the log and the command line use: "already solved", "e-stopped"; the others as they are.
-pub fn outcome_in_words(outcome: &str) -> &str {
+pub(crate) fn outcome_in_words(outcome: &str) -> &str {
     match outcome {
         "already_solved" => "already solved",
         "estopped" => "e-stopped",

@@ -41,7 +41,7 @@ impl LaunchError {
 
 /// Loads the robot design and palette `config` names, and lists a `dir:` camera's folder, as a
 /// start would, without opening the robot, a webcam or the data directory (`cubed config show`).
-pub fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
+pub(crate) fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
     crate::daemon::rig::ConfigFiles::load(config)?;
     crate::daemon::data_lock::check_usable(&config.data_dir)?;
     match &config.camera {

@@ -20,12 +20,16 @@ pub use api::Refusal;
 pub use api::RefusalKind;
 pub(crate) use api::Request;
 pub use data_lock::DataLockError;
-pub use docs::outcome_in_words;
+pub(crate) use docs::outcome_in_words;
+pub use docs::InterruptionRecord;
+pub use docs::PhotosPruned;
+pub use docs::RunSummary;
+pub use docs::SolutionRecord;
 pub use docs::{
-    DaemonEvent, DaemonState, InterruptionRecord, LinkDoc, LinkState, PhotosPruned, RunDetail,
-    RunSummary, ScanRecord, SolutionRecord, StartSource, StatusDoc,
+    DaemonEvent, DaemonState, LinkDoc, LinkState, RunDetail, ScanRecord, StartSource, StatusDoc,
 };
 pub use history::History;
 pub use history::HistoryError;
 pub use history::Pruned;
-pub use launch::{check_config_files, LaunchError, RunningDaemon};
+pub(crate) use launch::check_config_files;
+pub use launch::{LaunchError, RunningDaemon};

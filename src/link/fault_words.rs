@@ -53,7 +53,7 @@ pub(crate) fn fault_by_index(fault: &Fault) -> String {
 
 /// The faults latched in a `Status` in words, e.g. `the emergency stop and a stall`
 /// (`None` when no flag is set).
-pub fn latched_in_words(faults: FaultFlags) -> Option<String> {
+pub(crate) fn latched_in_words(faults: FaultFlags) -> Option<String> {
     let named = [
         (FaultFlags::ESTOP, "the emergency stop"),
         (FaultFlags::STALL, "a stall"),
@@ -92,7 +92,7 @@ pub(crate) fn nak_in_words(reason: NakReason) -> &'static str {
 }
 
 /// The fault in words: what stopped, and why.
-pub fn fault_in_words(fault: &Fault, map: &ActuatorMap, model: &RobotModel) -> String {
+pub(crate) fn fault_in_words(fault: &Fault, map: &ActuatorMap, model: &RobotModel) -> String {
     match *fault {
         Fault::Stall { actuator } => format!(
             "{} stalled: something blocks it (a layer held by another gripper, a jaw on a moving layer, or the cube in the way)",

@@ -55,7 +55,7 @@ pub use recovery::plan_recovery;
 pub use recovery::RecoveryError;
 pub use recovery::RecoveryInput;
 pub use recovery::RecoveryPlan;
-pub use recovery::RecoveryStep;
+pub(crate) use recovery::RecoveryStep;
 pub use replay::replay;
 pub use replay::view;
 pub use replay::IllegalStep;

@@ -89,7 +89,7 @@ pub fn solve_pocket_for_robot(
 }
 
 /// Refuses a design that turns faces by their centre caps: a 2x2 has none to grip.
-pub fn check_holds_a_2x2(planner: &Planner) -> Result<(), PlanError> {
+pub(crate) fn check_holds_a_2x2(planner: &Planner) -> Result<(), PlanError> {
     match planner.model.centre_grippers() {
         grippers if grippers.is_empty() => Ok(()),
         grippers => Err(PlanError::NoCentreCaps {

@@ -69,7 +69,7 @@ pub fn point_symlink(link: &Path, target: &Path) -> io::Result<()> {
 }
 
 /// Receives each new pty path, or `None` when the pty is unplugged.
-pub type PathAnnouncer = Box<dyn FnMut(Option<&Path>) + Send>;
+pub(crate) type PathAnnouncer = Box<dyn FnMut(Option<&Path>) + Send>;
 
 /// How the simulator is served.
 pub struct ServeOptions {

@@ -231,7 +231,7 @@ fn recapture_in_light(
 /// Which way to photograph the doubtful `stickers` again: darker when they came out near
 /// clipping (the brightest channel at `NEAR_CLIPPING` or more on average), brighter when near
 /// black (at most `NEAR_BLACK`), otherwise the same.
-pub fn step_for(readings: &[Rgb], stickers: &[usize]) -> Step {
+pub(crate) fn step_for(readings: &[Rgb], stickers: &[usize]) -> Step {
     let brightest: Vec<f32> = stickers
         .iter()
         .filter_map(|&s| readings.get(s))

@@ -173,7 +173,7 @@ pub fn load_scan(path: &Path) -> Result<(ScanFile, [Rgb; 54]), ScanFileError> {
 }
 
 /// Reads a 2x2's scan file (four readings a face) and its 24 readings.
-pub fn load_pocket_scan(path: &Path) -> Result<(ScanFile, [Rgb; 24]), ScanFileError> {
+pub(crate) fn load_pocket_scan(path: &Path) -> Result<(ScanFile, [Rgb; 24]), ScanFileError> {
     let file = read_scan_file(path)?;
     let readings = file.pocket_readings(path)?;
     Ok((file, readings))
@@ -200,7 +200,7 @@ fn read_scan_file(path: &Path) -> Result<ScanFile, ScanFileError> {
 /// Writes a scan file, whole or not at all. A file already at `path` is replaced only when it
 /// is itself a scan file (an earlier dump): anything else there, a photo the scan was read
 /// from say, is kept and the write refused.
-pub fn save_scan(path: &Path, file: &ScanFile) -> Result<(), ScanFileError> {
+pub(crate) fn save_scan(path: &Path, file: &ScanFile) -> Result<(), ScanFileError> {
     let is_a_scan = |p: &Path| {
         let not_one = |e: ScanFileError| format!("it is there and is not a scan file ({e})");
         load_scan(p).map(drop).map_err(not_one)

@@ -17,7 +17,7 @@ mod tests_limits;
 
 pub use client::{control, ClientError, ControlCommand, ControlReply};
 pub use routes::Started;
-pub use server::check_bind;
+pub(crate) use server::check_bind;
 pub use server::serve;
 pub use server::WebError;
 pub use server::WebSettings;

@@ -42,7 +42,7 @@ pub enum WebError {
 }
 
 /// Checks that the settings are safe: a non-loopback address needs a token, and a given token must be usable.
-pub fn check_bind(settings: &WebSettings) -> Result<(), WebError> {
+pub(crate) fn check_bind(settings: &WebSettings) -> Result<(), WebError> {
     let addr = settings.bind;
     if let Some(token) = &settings.token {
         let problem = if token.is_empty() {

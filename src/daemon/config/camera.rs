@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 /// Where the stickers are in each photo.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum GridSetting {
+pub(crate) enum GridSetting {
     Auto,
     /// Top-left corner and side of the face in the image, pixels.
     Square {

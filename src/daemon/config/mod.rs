@@ -7,7 +7,7 @@ mod values;
 
 use crate::config_file::syntax::{syntax_or_kind_error, FileKind};
 use crate::config_file::ConfigError;
-pub use crate::daemon::config::camera::GridSetting;
+pub(crate) use crate::daemon::config::camera::GridSetting;
 use crate::daemon::config::camera::{grid_setting, CameraSection};
 use crate::daemon::config::values::whole_within;
 pub use crate::daemon::cube_size::CubeSize;

@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 
 /// The palette chosen, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PaletteChoice {
+pub(crate) struct PaletteChoice {
     pub path: PathBuf,
     pub origin: PaletteOrigin,
 }
 
 /// Where the chosen palette comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PaletteOrigin {
+pub(crate) enum PaletteOrigin {
     /// `--palette FILE`.
     Given,
     /// Calibrated (the page's Calibrate, or `cubed calibrate --output` there) into the data
@@ -31,7 +31,7 @@ pub(crate) fn calibrated_palette_file(config: &DaemonConfig) -> PathBuf {
 }
 
 /// The palette that reads colours for `config`, `given` on the command line first.
-pub fn choose_palette(given: Option<&Path>, config: &DaemonConfig) -> PaletteChoice {
+pub(crate) fn choose_palette(given: Option<&Path>, config: &DaemonConfig) -> PaletteChoice {
     let calibrated = calibrated_palette_file(config);
     let (path, origin) = match given {
         Some(path) => (path.to_path_buf(), PaletteOrigin::Given),
@@ -45,7 +45,7 @@ pub fn choose_palette(given: Option<&Path>, config: &DaemonConfig) -> PaletteCho
 impl PaletteChoice {
     /// "PATH (calibrated, in the data directory: wins over [vision] palette)", as
     /// `cubed config show` and the commands that read colours say it.
-    pub fn describe(&self, config: &DaemonConfig) -> String {
+    pub(crate) fn describe(&self, config: &DaemonConfig) -> String {
         let why = match self.origin {
             PaletteOrigin::Given => "--palette".to_string(),
             PaletteOrigin::Calibrated => format!(

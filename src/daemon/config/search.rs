@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// How the configuration file was chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConfigOrigin {
+pub(crate) enum ConfigOrigin {
     /// `--config FILE`.
     Flag,
     /// `$CUBED_CONFIG`.
@@ -31,7 +31,7 @@ pub(crate) struct SearchPlaces {
 
 /// The configuration file chosen and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FoundConfig {
+pub(crate) struct FoundConfig {
     pub path: PathBuf,
     pub origin: ConfigOrigin,
     /// Every place looked at, in order, with whether a file was there.
@@ -110,7 +110,9 @@ fn explicit(path: &Path, origin: ConfigOrigin) -> FoundConfig {
 }
 
 /// Finds and loads the configuration (`--config` if given).
-pub fn discover_config(flag: Option<&Path>) -> Result<(DaemonConfig, FoundConfig), ConfigError> {
+pub(crate) fn discover_config(
+    flag: Option<&Path>,
+) -> Result<(DaemonConfig, FoundConfig), ConfigError> {
     let found = SearchPlaces::of_process(flag).choose();
     let config = load_config(&found.path)?;
     Ok((config, found))
@@ -118,7 +120,7 @@ pub fn discover_config(flag: Option<&Path>) -> Result<(DaemonConfig, FoundConfig
 
 impl FoundConfig {
     /// Why this file, in words.
-    pub fn why(&self) -> String {
+    pub(crate) fn why(&self) -> String {
         match self.origin {
             ConfigOrigin::Flag => "given by --config".into(),
             ConfigOrigin::Env => "given by $CUBED_CONFIG".into(),
@@ -129,7 +131,7 @@ impl FoundConfig {
 }
 
 /// Where each file of a configuration comes from, one line each (`cubed config show`).
-pub fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<String> {
+pub(crate) fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<String> {
     let mut lines = vec![format!(
         "config        {}  ({})",
         found.path.display(),

@@ -50,7 +50,7 @@ impl RecoveryInput {
 
 /// One command of a recovery plan; masks are over gripper (or flipper) indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RecoveryStep {
+pub(crate) enum RecoveryStep {
     /// One `Home`: these rotations and flippers find their marks, then these jaws close.
     Home {
         jaws: u16,
@@ -170,7 +170,7 @@ fn names(model: &RobotModel, mask: u16) -> String {
 
 impl RecoveryStep {
     /// The step in words, grippers and flippers named as in the design.
-    pub fn describe(&self, model: &RobotModel) -> String {
+    pub(crate) fn describe(&self, model: &RobotModel) -> String {
         match *self {
             RecoveryStep::Open { grippers } => {
                 format!("open {} (the others hold the cube)", names(model, grippers))

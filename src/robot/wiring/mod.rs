@@ -13,7 +13,7 @@ pub(crate) use keys::{BoardToml, WiringToml};
 pub(crate) use pins::ActuatorWiring;
 pub(crate) use pins::JawWiring;
 pub(crate) use pins::MotorPins;
-pub use table::WiringDoc;
+pub(crate) use table::WiringDoc;
 
 use super::actuators::{ActuatorMap, Role};
 use super::drive::Drive;

@@ -75,7 +75,7 @@ pub(crate) struct BoardDoc {
 
 /// A design's whole wiring.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct WiringDoc {
+pub(crate) struct WiringDoc {
     pub robot: String,
     /// False: the design gives no wiring; this is the virtual one the simulator takes.
     pub wired: bool,
@@ -130,7 +130,7 @@ fn role_name(model: &RobotModel, role: Role) -> String {
 
 impl WiringDoc {
     /// The wiring `setup` sends for `model`.
-    pub fn new(model: &RobotModel, map: &ActuatorMap, setup: &RobotSetup) -> WiringDoc {
+    pub(crate) fn new(model: &RobotModel, map: &ActuatorMap, setup: &RobotSetup) -> WiringDoc {
         let board = setup.machine.board;
         let actuators = setup
             .machine
@@ -181,7 +181,7 @@ impl WiringDoc {
     }
 
     /// The table as text lines.
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         let mut lines = vec![if self.wired {
             format!("robot '{}': wiring as its design gives it", self.robot)
         } else {

@@ -48,7 +48,7 @@ impl std::fmt::Display for Control {
 
 /// What to do with one control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ControlSetting {
+pub(crate) enum ControlSetting {
     /// Leave the camera's automatic control on.
     Auto,
     /// Fix it at the value the automatic control has settled on.
@@ -69,7 +69,7 @@ impl std::fmt::Display for ControlSetting {
 
 /// How the camera is set up before photographing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LockSettings {
+pub(crate) struct LockSettings {
     pub exposure: ControlSetting,
     pub white_balance: ControlSetting,
     pub gain: ControlSetting,
@@ -95,7 +95,7 @@ impl Default for LockSettings {
 
 impl LockSettings {
     /// The setting of one control.
-    pub fn of(&self, control: Control) -> ControlSetting {
+    pub(crate) fn of(&self, control: Control) -> ControlSetting {
         match control {
             Control::Exposure => self.exposure,
             Control::WhiteBalance => self.white_balance,
@@ -120,7 +120,7 @@ pub(crate) trait ControlDevice {
 /// A control the device would not set as asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the camera refused to set {control} to {wanted} ([camera] {key}): {why}", key = control.key())]
-pub struct ControlRefusal {
+pub(crate) struct ControlRefusal {
     pub control: Control,
     pub wanted: ControlSetting,
     pub why: String,
@@ -128,7 +128,7 @@ pub struct ControlRefusal {
 
 /// What the device accepted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LockReport {
+pub(crate) struct LockReport {
     /// Controls fixed, with the value read back.
     pub fixed: Vec<(Control, i64)>,
     /// Controls left automatic, as configured.
@@ -139,7 +139,7 @@ pub struct LockReport {
 
 impl LockReport {
     /// One line for the log: "exposure 156, gain 32 fixed; focus automatic; REFUSED: …".
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let mut parts = Vec::new();
         if !self.fixed.is_empty() {
             let fixed: Vec<String> = self.fixed.iter().map(|(c, v)| format!("{c} {v}")).collect();

@@ -110,7 +110,7 @@ impl SimLighting {
 
 /// The factor on sRGB codes (below clipping) of `light` times as much linear light: the
 /// encoding's gamma, 2.2.
-pub fn srgb_gain(light: f32) -> f32 {
+pub(crate) fn srgb_gain(light: f32) -> f32 {
     light.max(0.0).powf(1.0 / 2.2)
 }
 

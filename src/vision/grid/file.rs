@@ -12,7 +12,7 @@ struct GridFile {
 
 /// Why a grid file cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub enum GridFileError {
+pub(crate) enum GridFileError {
     #[error("cannot read grid {path}")]
     Read {
         path: PathBuf,
@@ -33,7 +33,7 @@ pub enum GridFileError {
 }
 
 /// Reads and validates a grid file.
-pub fn load_grid(path: &Path) -> Result<FaceGrid, GridFileError> {
+pub(crate) fn load_grid(path: &Path) -> Result<FaceGrid, GridFileError> {
     let text =
         crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT).map_err(|source| {
             GridFileError::Read {
@@ -65,7 +65,7 @@ pub fn load_grid(path: &Path) -> Result<FaceGrid, GridFileError> {
 
 /// Why four corners do not outline a face that can be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum CornersError {
+pub(crate) enum CornersError {
     #[error("coordinate {0} is outside 0..100000 pixels")]
     OutOfRange(f64),
     #[error("the corners go round the face anticlockwise, which would read it mirrored: {ORDER}")]
@@ -79,7 +79,7 @@ pub enum CornersError {
 const ORDER: &str = "give them top-left, top-right, bottom-right, bottom-left, clockwise round the face as the photo shows it";
 
 /// Checks four corners (non-negative, below 100 000 pixels, a face of at least 9 pixels a side).
-pub fn parse_corners(corners: [[f64; 2]; 4]) -> Result<FaceGrid, CornersError> {
+pub(crate) fn parse_corners(corners: [[f64; 2]; 4]) -> Result<FaceGrid, CornersError> {
     if let Some(&p) = corners
         .iter()
         .flatten()

@@ -101,7 +101,7 @@ pub fn read_pocket_photos(
 }
 
 /// [`read_pocket_photos`], with the grid each face's photo was sampled on (URFDLB).
-pub fn read_pocket_photos_and_grids(
+pub(crate) fn read_pocket_photos_and_grids(
     photos: &[FacePhoto],
     grid: &GridChoice,
     options: &SampleOptions,

@@ -183,7 +183,7 @@ pub fn load_palette(path: &Path) -> Result<Palette, PaletteError> {
 
 /// Writes `palette` to `path` whole or not at all; refused into a missing directory or over a
 /// file that is not a palette (a configuration named by mistake would be lost).
-pub fn save_palette(path: &Path, palette: &Palette) -> Result<(), PaletteError> {
+pub(crate) fn save_palette(path: &Path, palette: &Palette) -> Result<(), PaletteError> {
     let is_a_palette = |p: &Path| {
         let not_one = |e: PaletteError| format!("it is there and is not a palette ({e})");
         load_palette(p).map(drop).map_err(not_one)

@@ -6,7 +6,7 @@ use crate::vision::recapture::Step;
 
 /// What a person can do about stickers the classifier doubts, by how they came out, why it
 /// doubts them, and whether the camera's exposure can be changed.
-pub fn what_to_do(doubt: Doubt, light: Step, retake: Retake) -> &'static str {
+pub(crate) fn what_to_do(doubt: Doubt, light: Step, retake: Retake) -> &'static str {
     // What to do with a camera whose exposure the daemon sets, and with photos from a folder.
     let (camera, photos) = match (doubt, light) {
         (Doubt::Impossible, _) => (

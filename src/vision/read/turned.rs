@@ -96,7 +96,7 @@ pub(crate) fn turned_photos(
 /// as well: a set of photos mirrored reads as the mirror image of the cube, and two
 /// opposite faces swapped or every photo flipped can read as a mirror image too, so the
 /// readings alone cannot tell which happened. `None` when none reads sure.
-pub fn photo_mistake_words(
+pub(crate) fn photo_mistake_words(
     readings: &[Rgb; 54],
     palette: &Palette,
     options: &ClassifyOptions,
@@ -154,7 +154,7 @@ pub fn settle_tops(
 }
 
 /// What to tell a person when [`settle_tops`] settled faces whose tops were in doubt.
-pub fn settled_words(tops: &[(Face, u8)]) -> String {
+pub(crate) fn settled_words(tops: &[(Face, u8)]) -> String {
     let faces: Vec<String> = tops.iter().map(|(f, _)| f.to_string()).collect();
     format!(
         "face(s) {} photographed turned about 45 degrees, where the photo cannot show which edge is the top: read the way that makes the cube sure",

@@ -29,7 +29,7 @@ fn blank(reading: Rgb) -> bool {
 /// nothing, whatever colour a guess gives it. `colours[s]` is the
 /// palette colour given sticker `s`, `references` the palette's colours (sRGB) and `palest`
 /// the one a camera clips first; `per_face` stickers a face (9, or 4 for a 2x2).
-pub fn washed_out_stickers(
+pub(crate) fn washed_out_stickers(
     readings: &[Rgb],
     colours: &[usize],
     (references, palest): (&[Rgb; 6], usize),
