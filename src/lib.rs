@@ -30,6 +30,7 @@ pub mod error_chain;
 pub mod link;
 pub mod metrics;
 pub mod named_file;
+pub(crate) mod parallel;
 pub mod pocket;
 pub mod robot;
 pub mod sim;

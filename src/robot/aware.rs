@@ -145,22 +145,7 @@ fn rate_on_threads(
             None => Ok((shortlist, keys)),
         }
     };
-    let Some((first, others)) = parts.split_first() else {
-        return Vec::new();
-    };
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (others.iter())
-            .map(|&part| scope.spawn(move || rate(part)))
-            .collect();
-        let mut results = vec![rate(*first)];
-        for handle in handles {
-            match handle.join() {
-                Ok(result) => results.push(result),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        results
-    })
+    crate::parallel::each_on_its_thread(&parts, |&directions| rate(directions))
 }
 
 /// Plans the shortlist in full, its candidates dealt round-robin to `threads` threads, each
@@ -182,22 +167,7 @@ fn choose_on_threads(
         let chosen = planner.choose(start, part.iter().map(|p| p.1.clone()), planning_budget)?;
         Ok::<_, PlanError>(chosen.map(|c| (part[c.index].0, c.plan)))
     };
-    let Some((first, others)) = parts.split_first() else {
-        return Ok(None);
-    };
-    let results = std::thread::scope(|scope| {
-        let handles: Vec<_> = (others.iter())
-            .map(|part| scope.spawn(move || plan_part(part)))
-            .collect();
-        let mut results = vec![plan_part(first)];
-        for handle in handles {
-            match handle.join() {
-                Ok(result) => results.push(result),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        results
-    });
+    let results = crate::parallel::each_on_its_thread(&parts, |part| plan_part(part));
     let mut best: Option<(usize, Plan)> = None;
     for result in results {
         let Some((index, plan)) = result? else {

@@ -121,22 +121,12 @@ impl Solver {
         if shares.len() == 1 {
             return self.solve_with(cube, opts);
         }
-        let results = std::thread::scope(|scope| {
-            let handles: Vec<_> = (shares.iter())
-                .map(|&share| {
-                    let opts = SearchOptions {
-                        directions: opts.directions & share,
-                        ..opts.clone()
-                    };
-                    scope.spawn(move || self.solve_with(cube, &opts))
-                })
-                .collect();
-            (handles.into_iter())
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect::<Vec<_>>()
+        let results = crate::parallel::each_on_its_thread(&shares, |&share| {
+            let opts = SearchOptions {
+                directions: opts.directions & share,
+                ..opts.clone()
+            };
+            self.solve_with(cube, &opts)
         });
         let mut best: Option<Vec<Turn>> = None;
         let mut failed = None;
