@@ -58,6 +58,10 @@ pub struct SolverBenchArgs {
     /// Skip the cold/warm start and memory measurements (they run `cubed solve` in a child process).
     #[arg(long)]
     pub no_startup: bool,
+    /// Also solve each cube on one thread and on two in turn, at each budget: average lengths
+    /// side by side and their ratio.
+    #[arg(long)]
+    pub threads_side_by_side: bool,
     #[command(flatten)]
     pub tables: TableArgs,
 }
@@ -97,6 +101,10 @@ fn solver_bench(args: SolverBenchArgs) -> anyhow::Result<ExitCode> {
     }
     if args.long_cubes > 0 && !args.nodes {
         length_row(&solver, 1000, args.long_cubes, args.seed, false)?;
+    }
+    if args.threads_side_by_side {
+        let (budgets, cubes) = (&args.budgets, args.cubes);
+        super::solver_threads_bench::threads_side_by_side(&solver, budgets, cubes, args.seed)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -48,7 +48,7 @@ impl std::fmt::Display for Control {
 
 /// What to do with one control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ControlSetting {
+pub enum ControlSetting {
     /// Leave the camera's automatic control on.
     Auto,
     /// Fix it at the value the automatic control has settled on.
@@ -69,7 +69,7 @@ impl std::fmt::Display for ControlSetting {
 
 /// How the camera is set up before photographing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct LockSettings {
+pub struct LockSettings {
     pub exposure: ControlSetting,
     pub white_balance: ControlSetting,
     pub gain: ControlSetting,
@@ -120,7 +120,7 @@ pub(crate) trait ControlDevice {
 /// A control the device would not set as asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the camera refused to set {control} to {wanted} ([camera] {key}): {why}", key = control.key())]
-pub(crate) struct ControlRefusal {
+pub struct ControlRefusal {
     pub control: Control,
     pub wanted: ControlSetting,
     pub why: String,
@@ -128,7 +128,7 @@ pub(crate) struct ControlRefusal {
 
 /// What the device accepted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct LockReport {
+pub struct LockReport {
     /// Controls fixed, with the value read back.
     pub fixed: Vec<(Control, i64)>,
     /// Controls left automatic, as configured.
