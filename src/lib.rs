@@ -5,7 +5,7 @@
 //!
 //! | module | what it gives you | I/O |
 //! | --- | --- | --- |
-//! | [`cube`] | facelets and cubies, moves, Singmaster and 1988 notation, validation with reasons, random cubes | none |
+//! | [`cube`] (the `cubed-core` crate, as are the next two) | facelets and cubies, moves, Singmaster and 1988 notation, validation with reasons, random cubes | none |
 //! | [`solver`] | [`solver::Solver`]: near-optimal solutions by a deadline, several alternatives | none |
 //! | [`pocket`] | the 2x2 pocket cube: input, validation, optimal solutions from complete distance tables | none |
 //! | [`robot`] | robot designs from TOML, the gripper planner, robot-aware solving, the scan plan, actuator naming ([`robot::ActuatorMap`]) | reads the design file |
@@ -20,21 +20,21 @@
 
 #![warn(unreachable_pub)]
 
+// The cube, the solver and the 2x2 are the `cubed-core` crate, documented there.
+use cubed_core::parallel;
+#[doc(no_inline)]
+pub use cubed_core::{cube, error_chain, pocket, solver};
+
 pub(crate) mod atomic_file;
 mod cli;
 pub mod command_line;
 pub(crate) mod config_file;
-pub mod cube;
 pub mod daemon;
-pub mod error_chain;
 pub mod link;
 pub mod metrics;
 pub mod named_file;
-pub(crate) mod parallel;
-pub mod pocket;
 pub mod robot;
 pub mod sim;
-pub mod solver;
 pub mod table_cache;
 pub mod vision;
 pub mod web;

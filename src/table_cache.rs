@@ -1,9 +1,9 @@
 //! On-disk cache of the solver tables: a versioned file per mode, checked on load, rebuilt when missing, stale or corrupt, written atomically.
 
 use crate::error_chain::error_chain;
-use crate::pocket::tables::POCKET_FORMAT_VERSION;
 use crate::pocket::PocketTables;
-use crate::solver::table_bytes::FORMAT_VERSION;
+use crate::pocket::POCKET_FORMAT_VERSION;
+use crate::solver::TABLE_FORMAT_VERSION as FORMAT_VERSION;
 use crate::solver::{TableMode, Tables};
 use std::fs::File;
 use std::io::{BufReader, Write};

@@ -1,11 +1,10 @@
 //! Tests of robot-aware solving on the small solver tables: plans replay to solved on every shipped design, never slower than the naive baseline; orientations map back.
 
 use super::candidates::{collect, first_solution, Seen};
-use super::tests::{planners, DESIGNS};
+use super::tests::{planners, small_solver, DESIGNS};
 use super::*;
 use crate::cube::random::random_cube;
 use crate::cube::{CubieCube, Turn};
-use crate::solver::tests::small_solver;
 use crate::solver::Flow;
 use proptest::prelude::*;
 use rand::SeedableRng;

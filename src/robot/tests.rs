@@ -16,6 +16,17 @@ pub(crate) fn shipped(name: &str) -> RobotModel {
     crate::robot::shipped_design(name).expect("the shipped design loads")
 }
 
+/// A solver on the small tables (built once per test binary).
+pub(crate) fn small_solver() -> crate::solver::Solver {
+    use crate::solver::{Solver, Tables};
+    static TABLES: OnceLock<std::sync::Arc<Tables>> = OnceLock::new();
+    Solver::new(
+        TABLES
+            .get_or_init(|| std::sync::Arc::new(Tables::small()))
+            .clone(),
+    )
+}
+
 pub(crate) fn planners() -> &'static Vec<Planner> {
     static PLANNERS: OnceLock<Vec<Planner>> = OnceLock::new();
     PLANNERS.get_or_init(|| DESIGNS.iter().map(|d| Planner::new(shipped(d))).collect())

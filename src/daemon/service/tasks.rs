@@ -1,9 +1,9 @@
 //! The daemon's other jobs: calibration from a scan of a solved cube (a recorded run that moves the robot) and guide mode (a solution for a person to follow, turn by turn; no robot): for a 3x3, or for a 2x2 (24 stickers, an optimal solution) when the daemon runs one.
 
 use crate::atomic_file::write_atomically;
-use crate::cube::notation::{singmaster, woolley};
 use crate::cube::Face;
 use crate::cube::{parse_cube, FaceOrder, Move};
+use crate::cube::{singmaster, woolley};
 use crate::daemon::api::Refusal;
 use crate::daemon::board::palette_doc;
 use crate::daemon::cube_size::RunCube;

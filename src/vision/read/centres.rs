@@ -1,6 +1,6 @@
 //! The centres name the faces: the 24 ways a cube can be held, and which palette colour each face's colour is.
 
-use crate::cube::moves::Axis;
+use crate::cube::Axis;
 use crate::cube::{FaceletCube, Move, Rotation};
 use crate::vision::light::colour::LabColour;
 use crate::vision::light::palette::Palette;

@@ -1,6 +1,6 @@
 //! The piece-level decision: assigns the 8 corners and 12 edges to positions (Hungarian method, `assignment.rs`) with legal twist, flip and parity, at the lowest total sticker cost. Pure.
 
-use crate::cube::pieces::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
+use crate::cube::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
 use crate::cube::{CubieCube, Face};
 use crate::vision::read::assignment::{min_cost_assignment, MAX_N};
 
@@ -123,7 +123,7 @@ pub(crate) struct Placement {
 /// The cheapest placement with even permutation parity (index 0) and with odd parity (index 1).
 pub(crate) fn best_by_parity(options: &OptionCosts) -> [Placement; 2] {
     let best = assign_pieces(options);
-    let parity = usize::from(crate::cube::cubie::permutation_parity(&best.perm));
+    let parity = usize::from(crate::cube::permutation_parity(&best.perm));
     let other = best_transposition(options, &best.perm);
     if parity == 0 {
         [best, other]

@@ -326,7 +326,7 @@ impl Holding {
 
 /// The palette colour of sticker `k` of a place holding `piece` with `twist`.
 fn colour_at(names: &[usize; 6], piece: usize, twist: usize, k: usize) -> usize {
-    let faces = crate::cube::pieces::corner_colours(piece);
+    let faces = crate::cube::corner_colours(piece);
     names[faces[(k + 3 - twist) % 3].index()]
 }
 

@@ -39,7 +39,7 @@ fn exact_readings_of_random_2x2s_read_back_as_the_same_legal_cube() {
 fn the_fixed_corner_names_d_l_and_b_whatever_the_colours_on_it() {
     // The solved cube held another way: white on the right, so DLB shows other colours.
     let truth = PocketFacelets::default().apply(crate::cube::Move::Rotate(crate::cube::Rotation {
-        axis: crate::cube::moves::Axis::Z,
+        axis: crate::cube::Axis::Z,
         quarters: 1,
     }));
     let read = classify_pocket(

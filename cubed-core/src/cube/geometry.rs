@@ -45,7 +45,7 @@ impl StickerPerm {
 }
 
 /// The outward normal of a face.
-pub(crate) fn normal(face: Face) -> Vec3 {
+pub fn normal(face: Face) -> Vec3 {
     match face {
         Face::U => [0, 1, 0],
         Face::R => [1, 0, 0],
@@ -96,7 +96,7 @@ fn sticker_at(pos: Vec3, normal_dir: Vec3) -> usize {
 }
 
 /// Clockwise quarter turn about `axis` of every sticker whose position satisfies `in_layer`.
-pub(crate) fn quarter_turn(axis: Face, in_layer: impl Fn(Vec3) -> bool) -> StickerPerm {
+pub fn quarter_turn(axis: Face, in_layer: impl Fn(Vec3) -> bool) -> StickerPerm {
     let a = normal(axis);
     let mut src = [0u8; 54];
     for i in 0..54 {

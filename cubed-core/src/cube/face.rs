@@ -85,7 +85,7 @@ pub fn sticker_names(stickers: &[usize], per_face: usize) -> String {
 }
 
 /// The faces `stickers` lie on (a cube of `per_face` stickers a face), in URFDLB order.
-pub(crate) fn faces_of(stickers: &[usize], per_face: usize) -> Vec<Face> {
+pub fn faces_of(stickers: &[usize], per_face: usize) -> Vec<Face> {
     let per_face = per_face.max(1);
     Face::ALL
         .into_iter()
@@ -94,7 +94,7 @@ pub(crate) fn faces_of(stickers: &[usize], per_face: usize) -> Vec<Face> {
 }
 
 /// "U, R, L": faces by their letters.
-pub(crate) fn face_letters(faces: &[Face]) -> String {
+pub fn face_letters(faces: &[Face]) -> String {
     (faces.iter())
         .map(|f| f.letter().to_string())
         .collect::<Vec<_>>()

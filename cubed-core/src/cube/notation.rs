@@ -51,7 +51,7 @@ pub fn parse_moves(text: &str, notation: Notation) -> Result<Vec<Move>, Notation
 }
 
 /// Writes a move sequence, moves separated by single spaces.
-pub(crate) fn format_moves(moves: &[Move], notation: Notation) -> Result<String, NotationError> {
+pub fn format_moves(moves: &[Move], notation: Notation) -> Result<String, NotationError> {
     let mut out = String::new();
     for (i, m) in moves.iter().enumerate() {
         if i > 0 {
@@ -66,7 +66,7 @@ pub(crate) fn format_moves(moves: &[Move], notation: Notation) -> Result<String,
 }
 
 /// One move in Singmaster notation, e.g. `R'`, `U2`, `y`.
-pub(crate) fn singmaster(m: Move) -> String {
+pub fn singmaster(m: Move) -> String {
     let (letter, q) = match m {
         Move::Turn(t) => (t.face.letter(), t.quarters),
         Move::Rotate(r) => (r.axis.letter(), r.quarters),
@@ -76,7 +76,7 @@ pub(crate) fn singmaster(m: Move) -> String {
 }
 
 /// One move in the 1988 notation, e.g. `R-`, `T2`, `RC+`.
-pub(crate) fn woolley(m: Move) -> Result<String, NotationError> {
+pub fn woolley(m: Move) -> Result<String, NotationError> {
     let suffix = ["+", "2", "-"][m.quarters() as usize - 1];
     match m {
         Move::Turn(t) => Ok(format!("{}{suffix}", t.face.woolley_letter())),

@@ -28,6 +28,7 @@ pub use search::Flow;
 pub use search::SearchOptions;
 pub use search::SearchStats;
 pub use search::ALL_DIRECTIONS;
+pub use table_bytes::FORMAT_VERSION as TABLE_FORMAT_VERSION;
 pub use tables::TableMode;
 pub use tables::Tables;
 
@@ -39,7 +40,7 @@ use std::time::Duration;
 pub const SOLVE_THREADS: usize = 2;
 
 /// The solver's six directions dealt round-robin to `threads` threads (1..=6): a mask each.
-pub(crate) fn direction_shares(threads: usize) -> Vec<u8> {
+pub fn direction_shares(threads: usize) -> Vec<u8> {
     let threads = threads.clamp(1, 6);
     (0..threads)
         .map(|t| {

@@ -11,7 +11,7 @@ use std::io::{self, Read, Write};
 
 const MAGIC: &[u8; 8] = b"CUBEDTBL";
 /// Bump whenever any table's layout or meaning changes.
-pub(crate) const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 9;
 
 /// Why bytes are not usable tables.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

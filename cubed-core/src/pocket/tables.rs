@@ -5,7 +5,7 @@ use std::io::{self, Read, Write};
 
 const MAGIC: &[u8; 8] = b"CUBEDPKT";
 /// Bump whenever a table's layout or meaning changes.
-pub(crate) const POCKET_FORMAT_VERSION: u32 = 1;
+pub const POCKET_FORMAT_VERSION: u32 = 1;
 /// Distance of a state the search has not reached (never left after a build).
 const UNKNOWN: u8 = u8::MAX;
 /// Turn indices (into `fixed_turns`) of the quarter turns U U' R R' F F'.

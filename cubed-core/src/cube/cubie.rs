@@ -217,7 +217,7 @@ fn duplicate(perm: &[u8]) -> Option<(usize, usize, usize)> {
 }
 
 /// Parity of a permutation: true when odd.
-pub(crate) fn permutation_parity(perm: &[u8]) -> bool {
+pub fn permutation_parity(perm: &[u8]) -> bool {
     let mut odd = false;
     for i in 0..perm.len() {
         for j in i + 1..perm.len() {

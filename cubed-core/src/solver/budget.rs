@@ -48,7 +48,7 @@ impl Budget {
 
     /// The share of what is left for search `index` of `count` searches sharing this budget,
     /// the first of which began at `began`.
-    pub(crate) fn share(self, began: Instant, index: usize, count: usize) -> Budget {
+    pub fn share(self, began: Instant, index: usize, count: usize) -> Budget {
         let left_searches = count.saturating_sub(index).max(1);
         match self {
             Budget::Time(time) => {
@@ -60,7 +60,7 @@ impl Budget {
 
     /// Whether a time budget that began at `began` is spent; a count never is (the work it
     /// bounds is counted elsewhere).
-    pub(crate) fn spent(self, began: Instant) -> bool {
+    pub fn spent(self, began: Instant) -> bool {
         match self {
             Budget::Time(time) => began.elapsed() >= time,
             Budget::Nodes(_) => false,
@@ -68,7 +68,7 @@ impl Budget {
     }
 
     /// The time, for a time budget.
-    pub(crate) fn time(self) -> Option<Duration> {
+    pub fn time(self) -> Option<Duration> {
         match self {
             Budget::Time(time) => Some(time),
             Budget::Nodes(_) => None,

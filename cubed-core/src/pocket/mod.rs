@@ -23,6 +23,7 @@ pub use facelets::{PocketFacelets, PocketFormat};
 pub use model::PocketCube;
 pub use solver::{length_in, PocketSolver};
 pub use stickers::PocketSticker;
+pub use tables::POCKET_FORMAT_VERSION;
 pub use tables::{Metric, PocketTables};
 
 use crate::cube::ColourScheme;

@@ -3,10 +3,7 @@
 /// Calls `work` on every part at once, the first part on this thread and each other on a
 /// scoped thread of its own; the results in the parts' order, whatever order they finish in.
 /// A panic in any part is raised again here.
-pub(crate) fn each_on_its_thread<P: Sync, T: Send>(
-    parts: &[P],
-    work: impl Fn(&P) -> T + Sync,
-) -> Vec<T> {
+pub fn each_on_its_thread<P: Sync, T: Send>(parts: &[P], work: impl Fn(&P) -> T + Sync) -> Vec<T> {
     let Some((first, others)) = parts.split_first() else {
         return Vec::new();
     };

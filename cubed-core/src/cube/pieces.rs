@@ -49,7 +49,7 @@ impl Edge {
 }
 
 /// Sticker indices of each corner position, U/D sticker first, then clockwise.
-pub(crate) const CORNER_STICKERS: [[usize; 3]; 8] = [
+pub const CORNER_STICKERS: [[usize; 3]; 8] = [
     [8, 9, 20],
     [6, 18, 38],
     [0, 36, 47],
@@ -61,7 +61,7 @@ pub(crate) const CORNER_STICKERS: [[usize; 3]; 8] = [
 ];
 
 /// Sticker indices of each edge position, reference sticker first.
-pub(crate) const EDGE_STICKERS: [[usize; 2]; 12] = [
+pub const EDGE_STICKERS: [[usize; 2]; 12] = [
     [5, 10],
     [7, 19],
     [3, 37],
@@ -77,11 +77,11 @@ pub(crate) const EDGE_STICKERS: [[usize; 2]; 12] = [
 ];
 
 /// Colours (faces) of each corner piece, in the order of `CORNER_STICKERS`.
-pub(crate) fn corner_colours(c: usize) -> [Face; 3] {
+pub fn corner_colours(c: usize) -> [Face; 3] {
     CORNER_STICKERS[c].map(|s| Face::from_index(s / 9))
 }
 
 /// Colours (faces) of each edge piece, in the order of `EDGE_STICKERS`.
-pub(crate) fn edge_colours(e: usize) -> [Face; 2] {
+pub fn edge_colours(e: usize) -> [Face; 2] {
     EDGE_STICKERS[e].map(|s| Face::from_index(s / 9))
 }

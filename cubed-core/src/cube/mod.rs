@@ -4,7 +4,7 @@ pub(crate) mod cubie;
 pub(crate) mod error;
 pub(crate) mod face;
 pub(crate) mod facelets;
-pub(crate) mod geometry;
+pub mod geometry;
 pub(crate) mod moves;
 pub(crate) mod notation;
 pub(crate) mod pieces;
@@ -13,23 +13,22 @@ pub mod random;
 #[cfg(test)]
 mod tests;
 
-pub use cubie::CubieCube;
+pub use cubie::{permutation_parity, CubieCube};
 pub use error::CubeError;
-pub(crate) use face::face_letters;
-pub(crate) use face::faces_of;
 pub use face::sticker_names;
 pub use face::Face;
 pub use face::Sticker;
+pub use face::{face_letters, faces_of};
 pub use facelets::{ColourScheme, FaceOrder, FaceletCube};
 pub use moves::Axis;
 pub use moves::Move;
 pub use moves::Rotation;
 pub use moves::Turn;
-pub(crate) use notation::format_moves;
 pub use notation::parse_moves;
 pub use notation::Notation;
 pub use notation::NotationError;
-pub use pieces::{Corner, Edge};
+pub use notation::{format_moves, singmaster, woolley};
+pub use pieces::{corner_colours, edge_colours, Corner, Edge, CORNER_STICKERS, EDGE_STICKERS};
 
 /// Reads and fully checks a facelet description: the cube, its colour scheme
 /// and its cubie form, or the first thing that is wrong with it.
