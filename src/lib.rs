@@ -9,7 +9,7 @@
 //! | [`solver`] | [`solver::Solver`]: near-optimal solutions by a deadline, several alternatives | none |
 //! | [`pocket`] | the 2x2 pocket cube: input, validation, optimal solutions from complete distance tables | none |
 //! | [`robot`] | robot designs from TOML, the gripper planner, robot-aware solving, the scan plan, actuator naming ([`robot::ActuatorMap`]) | reads the design file |
-//! | [`vision`] | sampling photos, classifying stickers against a palette, calibration, camera backends | cameras, image files |
+//! | [`vision`] (the `cubed-vision` crate) | sampling photos, classifying stickers against a palette, calibration, camera backends | cameras, image files |
 //! | [`link`] | the serial link to the firmware: window, retransmit, reconnect, e-stop | serial ports |
 //! | [`sim`] | the simulated robot on a pseudo-terminal | ptys |
 //! | [`daemon`] | the service: one run at a time through home → scan → classify → solve → plan → execute → verify, run history in SQLite | files, SQLite |
@@ -22,21 +22,23 @@
 
 // The cube, the solver and the 2x2 are the `cubed-core` crate, documented there.
 use cubed_core::parallel;
+// Vision and the file leaves are crates of their own too.
 #[doc(no_inline)]
 pub use cubed_core::{cube, error_chain, pocket, solver};
+#[doc(no_inline)]
+pub use cubed_files::named_file;
+use cubed_files::{atomic_file, config_file};
+#[doc(no_inline)]
+pub use cubed_vision as vision;
 
-pub(crate) mod atomic_file;
 mod cli;
 pub mod command_line;
-pub(crate) mod config_file;
 pub mod daemon;
 pub mod link;
 pub mod metrics;
-pub mod named_file;
 pub mod robot;
 pub mod sim;
 pub mod table_cache;
-pub mod vision;
 pub mod web;
 
 /// The `cubed` command line: parses the arguments, runs the command, prints its error and each

@@ -1,0 +1,334 @@
+//! Syntax errors in TOML files a person writes (robot designs, `cubed.toml`, palettes): the message in words (no Rust type names), with the line, the key and the `[[table]] #n` section where the parser stopped.
+
+use crate::config_file::error::ConfigError;
+
+/// The kinds of TOML file a person gives cubed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    DaemonConfig,
+    RobotDesign,
+    Palette,
+}
+
+impl FileKind {
+    fn words(self) -> &'static str {
+        match self {
+            FileKind::DaemonConfig => "the daemon's configuration (as config/cubed.toml)",
+            FileKind::RobotDesign => "a robot design (as config/robots/four-arm.toml)",
+            FileKind::Palette => "a palette of colours (as config/palette.toml)",
+        }
+    }
+
+    /// What `text` plainly is, by its top-level tables: `[[colour]]` a palette, `[[gripper]]`
+    /// or `[[flipper]]` a robot design, `[robot]`, `[vision]`, `[run]` or `[http]` the
+    /// daemon's configuration.
+    fn of(text: &str) -> Option<FileKind> {
+        let table: toml::Table = toml::from_str(text).ok()?;
+        let has = |key: &str| table.contains_key(key);
+        let has_table = |key: &str| table.get(key).is_some_and(toml::Value::is_table);
+        if has("colour") {
+            Some(FileKind::Palette)
+        } else if has("gripper") || has("flipper") {
+            Some(FileKind::RobotDesign)
+        } else if ["robot", "vision", "run", "http"]
+            .into_iter()
+            .any(has_table)
+        {
+            Some(FileKind::DaemonConfig)
+        } else {
+            None
+        }
+    }
+}
+
+/// "this is a palette of colours (…), not a robot design (…)", when `text`, which did not
+/// parse as `wanted`, is plainly a file of another kind (given in the wrong place).
+pub fn another_kind(text: &str, wanted: FileKind) -> Option<String> {
+    let is = FileKind::of(text).filter(|&k| k != wanted)?;
+    Some(format!("this is {}, not {}", is.words(), wanted.words()))
+}
+
+/// The line (from 1) of `key = …` in the table `[section]` of `text`, if it is written there.
+pub fn key_line(text: &str, section: &str, key: &str) -> Option<usize> {
+    let mut current = String::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            current = header.trim().to_string();
+        } else if current == section
+            && line
+                .split_once('=')
+                .is_some_and(|(name, _)| name.trim() == key)
+        {
+            return Some(n + 1);
+        }
+    }
+    None
+}
+
+/// The syntax error of `file`, a `wanted` kind of file, in words; or that it is another kind.
+pub fn syntax_or_kind_error(
+    text: &str,
+    file: &str,
+    wanted: FileKind,
+    e: &toml::de::Error,
+) -> ConfigError {
+    match another_kind(text, wanted) {
+        Some(words) => ConfigError::WrongKind {
+            file: file.to_string(),
+            words,
+        },
+        None => syntax_error(text, file, e),
+    }
+}
+
+pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
+    let offset = e.span().map_or(0, |s| s.start);
+    let (line, message) = toml_in_words(text, e);
+    // A key missing from the document itself is reported at its very start (an empty span
+    // at 0) or over all of it, not in whichever section comes first.
+    let whole_document = e.message().starts_with("missing field")
+        && e.span()
+            .is_none_or(|s| s.start == 0 && (s.end == 0 || s.end >= text.trim_end().len()));
+    let section = if whole_document {
+        "top level".to_string()
+    } else {
+        section_at(text, offset)
+    };
+    ConfigError::Syntax {
+        file: file.to_string(),
+        section,
+        line,
+        message,
+    }
+}
+
+/// A TOML error's line and message in words, naming the key (one line, no source snippet).
+pub fn toml_in_words(text: &str, e: &toml::de::Error) -> (usize, String) {
+    let offset = e.span().map_or(0, |s| s.start);
+    let line = text[..offset.min(text.len())].matches('\n').count() + 1;
+    let message = match key_without_value(text, offset) {
+        Some(key) => format!("key '{key}' has no value after '='"),
+        None => with_key(text, offset, &in_words(e.message().trim())),
+    };
+    (line, message)
+}
+
+/// The key of the line at `offset` when that line is `key =` with nothing after it but a
+/// comment (the parser's own words for it speak of quoting strings).
+fn key_without_value(text: &str, offset: usize) -> Option<&str> {
+    let (key, value) = line_at(text, offset).split_once('=')?;
+    let value = value.split('#').next().unwrap_or("").trim();
+    (is_bare_key(key.trim()) && value.is_empty()).then(|| key.trim())
+}
+
+/// The line of `text` that byte `offset` is on.
+fn line_at(text: &str, offset: usize) -> &str {
+    let offset = offset.min(text.len());
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    text[start..].lines().next().unwrap_or("")
+}
+
+/// Rust type names in a serde message said in words: `expected u32` → `expected a whole
+/// number` for a value of another kind (`"fast"`: the key's own range is checked once it is a
+/// number), `expected a whole number from 0 to 4294967295` for a number out of the type's range.
+pub fn in_words(message: &str) -> String {
+    let wrong_kind = message.starts_with("invalid type: ");
+    const TYPES: [(&str, &str); 12] = [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number of 0 or more"),
+        ("usize", "a whole number of 0 or more"),
+        ("i8", "a whole number from -128 to 127"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i32", "a whole number"),
+        ("i64", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+        ("char", "a single character"),
+    ];
+    let mut text = message.to_string();
+    for (rust, words) in TYPES {
+        let words = match words.strip_prefix("a whole number") {
+            Some(_) if wrong_kind => "a whole number",
+            _ => words,
+        };
+        for (before, after) in [("expected ", ""), ("expected ", ","), ("expected ", " ")] {
+            let from = format!("{before}{rust}{after}");
+            if after.is_empty() && !text.ends_with(&from) {
+                continue;
+            }
+            text = text.replace(&from, &format!("{before}{words}{after}"));
+        }
+    }
+    text = without_struct_names(&text);
+    text.replace("invalid type: ", "")
+        .replace("invalid value: ", "")
+        .replace(" as i128", " (too large for any key)")
+        .replace("EOF while parsing", "the file ends while reading")
+}
+
+/// "expected struct ScanFile" (a Rust type's name, which means nothing to a person) in words.
+fn without_struct_names(message: &str) -> String {
+    const STRUCT: &str = "expected struct ";
+    match message.find(STRUCT) {
+        Some(at) => {
+            let after = &message[at + STRUCT.len()..];
+            let name_ends = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            format!(
+                "{}expected a set of named keys{}",
+                &message[..at],
+                &after[name_ends..]
+            )
+        }
+        None => message.to_string(),
+    }
+}
+
+/// The message prefixed with the key on the line at `offset`, when that line is `key = …`.
+fn with_key(text: &str, offset: usize, message: &str) -> String {
+    match line_at(text, offset).split_once('=') {
+        Some((key, _)) if is_bare_key(key.trim()) && !message.contains(key.trim()) => {
+            format!("key '{}': {message}", key.trim())
+        }
+        _ => message.to_string(),
+    }
+}
+
+fn is_bare_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// The table header in force at byte `offset`, e.g. `[[gripper]] #2`.
+fn section_at(text: &str, offset: usize) -> String {
+    let mut section = "top level".to_string();
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if at > offset {
+            break;
+        }
+        at += line.len();
+        let header = line.trim();
+        if let Some(name) = header.strip_prefix("[[").and_then(|h| h.split("]]").next()) {
+            let n = match counts.iter_mut().find(|(k, _)| k == name) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    counts.push((name.to_string(), 1));
+                    1
+                }
+            };
+            section = format!("[[{name}]] #{n}");
+        } else if header.starts_with('[') {
+            section = header
+                .split('#')
+                .next()
+                .unwrap_or(header)
+                .trim()
+                .to_string();
+        }
+    }
+    section
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::*;
+
+    #[test]
+    fn a_struct_name_and_an_early_end_are_said_in_words() {
+        let said = in_words("sequence, expected struct ScanFile");
+        assert_eq!(said, "sequence, expected a set of named keys");
+        let said = in_words("integer `3`, expected struct ScanFaces at line 1");
+        assert_eq!(said, "integer `3`, expected a set of named keys at line 1");
+        let said = in_words("EOF while parsing a value");
+        assert_eq!(said, "the file ends while reading a value");
+    }
+
+    #[test]
+    fn rust_type_names_become_words_and_the_key_is_named() {
+        let text = "[history]\nkeep_runs = \"many\"\n";
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct H {
+            history: K,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct K {
+            keep_runs: u32,
+        }
+        let error = toml::from_str::<H>(text).expect_err("a string for a number");
+        let ConfigError::Syntax { message, line, .. } = syntax_error(text, "f.toml", &error) else {
+            panic!("a syntax error");
+        };
+        assert_eq!(line, 2);
+        assert!(message.contains("key 'keep_runs'"), "{message}");
+        // A string is not a number at all: the type's range would mislead (the key's own
+        // range is checked once it is one).
+        assert!(
+            message.ends_with("string \"many\", expected a whole number"),
+            "{message}"
+        );
+        assert!(!message.contains("u32"), "{message}");
+        let error = toml::from_str::<H>("[history]\nkeep_runs = 100000000000000000000\n")
+            .expect_err("huge");
+        let message = in_words(error.message());
+        assert!(message.contains("(too large for any key)"), "{message}");
+        assert!(!message.contains("i128"), "{message}");
+        let error = toml::from_str::<H>("[history]\nkeep_runs = -3\n").expect_err("negative");
+        let message = in_words(error.message());
+        assert!(
+            message.contains("expected a whole number from 0 to 4294967295"),
+            "a number out of the type's range: {message}"
+        );
+    }
+
+    #[test]
+    fn a_missing_section_is_placed_at_the_top_level_not_in_the_first_section() {
+        let text = "[run]\ncube_size = 3\n";
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Doc {
+            run: toml::Table,
+            robot: toml::Table,
+        }
+        let error = toml::from_str::<Doc>(text).expect_err("no [robot]");
+        let ConfigError::Syntax {
+            section, message, ..
+        } = syntax_error(text, "f.toml", &error)
+        else {
+            panic!("a syntax error");
+        };
+        assert_eq!(section, "top level");
+        assert!(message.contains("robot"), "{message}");
+    }
+    #[test]
+    fn a_key_with_no_value_is_said_so_not_as_an_unquoted_string() {
+        for text in [
+            "[robot]\nbaud =\n",
+            "[robot]\nbaud =   # the link's speed\n",
+        ] {
+            let error = toml::from_str::<toml::Table>(text).expect_err("no value");
+            let (line, message) = toml_in_words(text, &error);
+            assert_eq!(
+                (line, message.as_str()),
+                (2, "key 'baud' has no value after '='")
+            );
+        }
+        let text = "[robot]\nport = dev/tty\n";
+        let error = toml::from_str::<toml::Table>(text).expect_err("unquoted");
+        let (_, message) = toml_in_words(text, &error);
+        assert!(message.starts_with("key 'port': "), "{message}");
+        assert!(!message.contains("no value"), "{message}");
+    }
+}

@@ -1,0 +1,382 @@
+//! From photos to readings: capture the six faces through a `Camera`, find or apply the grid, sample, un-rotate into net order. The daemon's entry point before `classify`.
+
+use crate::camera::{Camera, CameraError, CaptureRequest};
+use crate::cube::Face;
+use crate::grid::face_grid::FaceGrid;
+use crate::grid::finder::{find_grid, GridError};
+use crate::grid::sample::{sample_face, unrotate, SampleError, SampleOptions};
+use crate::light::colour::Rgb;
+use image::RgbImage;
+
+/// Where the stickers are in each photo.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GridChoice {
+    /// The configured grid, the same for every photo.
+    Fixed(FaceGrid),
+    /// Found in each photo.
+    Auto,
+}
+
+/// One photo of one face.
+#[derive(Clone, Debug)]
+pub struct FacePhoto {
+    pub face: Face,
+    pub image_rotation: u8,
+    pub image: RgbImage,
+}
+
+/// Why a scan produced no readings.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    #[error("capturing face {face}")]
+    Camera { face: Face, source: CameraError },
+    #[error("face {face}")]
+    Grid { face: Face, source: GridError },
+    #[error("face {face}")]
+    Sample { face: Face, source: SampleError },
+    #[error("no photo of face {0}")]
+    MissingFace(Face),
+    #[error("the photos of faces {first} and {second} are the same picture, pixel for pixel: each face needs its own (a file copied twice, or a camera that gave a stale frame)")]
+    SamePhoto { first: Face, second: Face },
+    #[error("the photo of face {0} has no colour (every pixel grey, black or white): a greyscale picture cannot tell the stickers' colours apart; take it in colour (a camera in a monochrome or infrared mode, or a photo saved as greyscale)")]
+    NoColour(Face),
+    #[error("the photo of face {face} is {got_width}x{got_height}, but {sharing} of the {photos} are {width}x{height}: one camera takes every face at one size, so this photo is likely from another set or was edited (cropped, resized, turned on a larger canvas); take it again with the others, or save it at {width}x{height}")]
+    WrongSize {
+        face: Face,
+        got_width: u32,
+        got_height: u32,
+        width: u32,
+        height: u32,
+        /// How many photos have that size, of how many.
+        sharing: usize,
+        photos: usize,
+    },
+}
+
+/// The grid used for a photo.
+pub(crate) fn grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanError> {
+    match grid {
+        GridChoice::Fixed(g) => Ok(*g),
+        GridChoice::Auto => find_grid(&photo.image).map_err(|source| ScanError::Grid {
+            face: photo.face,
+            source,
+        }),
+    }
+}
+
+/// The nine readings of one photo in net order, and the grid they were sampled on.
+pub(crate) fn read_photo(
+    photo: &FacePhoto,
+    grid: &GridChoice,
+    options: &SampleOptions,
+) -> Result<([Rgb; 9], FaceGrid), ScanError> {
+    let g = grid_for(photo, grid)?;
+    let seen = sample_face(&photo.image, &g, options).map_err(|source| ScanError::Sample {
+        face: photo.face,
+        source,
+    })?;
+    Ok((unrotate(&seen, photo.image_rotation), g))
+}
+
+/// The 54 readings (URFDLB) from photos of all six faces, in any order.
+pub fn read_photos(
+    photos: &[FacePhoto],
+    grid: &GridChoice,
+    options: &SampleOptions,
+) -> Result<[Rgb; 54], ScanError> {
+    read_photos_and_grids(photos, grid, options).map(|(readings, _)| readings)
+}
+
+/// [`read_photos`], with the grid each face's photo was sampled on (URFDLB).
+pub fn read_photos_and_grids(
+    photos: &[FacePhoto],
+    grid: &GridChoice,
+    options: &SampleOptions,
+) -> Result<([Rgb; 54], Vec<FaceGrid>), ScanError> {
+    let mut readings = [[0u8; 3]; 54];
+    let mut grids = Vec::with_capacity(6);
+    let mut six = Vec::with_capacity(6);
+    for face in Face::ALL {
+        let photo = photos
+            .iter()
+            .find(|p| p.face == face)
+            .ok_or(ScanError::MissingFace(face))?;
+        six.push(photo);
+    }
+    check_sizes(&six, grid)?;
+    for photo in &six {
+        check_colour(photo)?;
+    }
+    for photo in six {
+        let face = photo.face;
+        let (nine, found) = read_photo(photo, grid, options)?;
+        readings[face.index() * 9..face.index() * 9 + 9].copy_from_slice(&nine);
+        grids.push(found);
+    }
+    Ok((readings, grids))
+}
+
+/// The faces whose found grid is turned so near 45 degrees that which edge is the top cannot
+/// be told (`grid_finder::top_in_doubt`), each with the quarter turns clockwise that take its
+/// readings to the other labelling; none on a configured grid. `grids` are URFDLB, as
+/// [`read_photos_and_grids`] gives them.
+pub fn tops_in_doubt(grids: &[FaceGrid], grid: &GridChoice) -> Vec<(Face, u8)> {
+    if !matches!(grid, GridChoice::Auto) {
+        return Vec::new();
+    }
+    (Face::ALL.iter().zip(grids))
+        .filter_map(|(&face, g)| Some((face, crate::grid::finder::top_in_doubt(g)?)))
+        .collect()
+}
+
+/// A 3x3's readings from photos with the faces whose tops were in doubt (`tops_in_doubt`).
+pub struct PhotoReadings {
+    pub readings: [Rgb; 54],
+    pub tops: Vec<(Face, u8)>,
+    /// The grid each photo was read on (URFDLB).
+    pub grids: Vec<FaceGrid>,
+}
+
+impl AsRef<[Rgb]> for PhotoReadings {
+    fn as_ref(&self) -> &[Rgb] {
+        &self.readings
+    }
+}
+
+/// Reads a 3x3's photos and names the faces whose tops are in doubt, as `scan --images` does.
+pub fn read_photos_with_tops(
+    photos: &[FacePhoto],
+    grid: &GridChoice,
+    sampling: &SampleOptions,
+) -> Result<PhotoReadings, ScanError> {
+    let (readings, grids) = read_photos_and_grids(photos, grid, sampling)?;
+    let tops = tops_in_doubt(&grids, grid);
+    Ok(PhotoReadings {
+        readings,
+        tops,
+        grids,
+    })
+}
+
+/// The photos are all one size, the size most of them have: with a fixed grid exactly; with a
+/// grid found in each photo, up to a quarter turn (photos saved upright from a camera turned
+/// for some faces). The first photo of another size is named.
+fn check_sizes(photos: &[&FacePhoto], grid: &GridChoice) -> Result<(), ScanError> {
+    let turned_alike = matches!(grid, GridChoice::Auto);
+    let alike = |a: (u32, u32), b: (u32, u32)| a == b || (turned_alike && a == (b.1, b.0));
+    let sizes: Vec<(u32, u32)> = photos.iter().map(|p| p.image.dimensions()).collect();
+    let shared = |s: &(u32, u32)| sizes.iter().filter(|&&t| alike(*s, t)).count();
+    // The most common size; among equally common ones, the first photo's.
+    let Some(&(width, height)) = sizes.iter().rev().max_by_key(|s| shared(s)) else {
+        return Ok(());
+    };
+    match photos
+        .iter()
+        .find(|p| !alike((width, height), p.image.dimensions()))
+    {
+        Some(odd) => Err(ScanError::WrongSize {
+            face: odd.face,
+            got_width: odd.image.width(),
+            got_height: odd.image.height(),
+            width,
+            height,
+            sharing: shared(&(width, height)),
+            photos: photos.len(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A photo must record colour: one whose every pixel is grey (its channels within the two
+/// levels a JPEG's rounding leaves) shows no sticker's colour, and reading it would only
+/// refuse it later as a cube that cannot exist, or mistake it for bad light.
+pub(crate) fn check_colour(photo: &FacePhoto) -> Result<(), ScanError> {
+    let coloured = |p: &image::Rgb<u8>| {
+        let [r, g, b] = p.0;
+        r.abs_diff(g) > 2 || g.abs_diff(b) > 2 || r.abs_diff(b) > 2
+    };
+    if photo.image.pixels().any(coloured) {
+        Ok(())
+    } else {
+        Err(ScanError::NoColour(photo.face))
+    }
+}
+
+/// Captures each requested face (normally all six, in the scan plan's order).
+pub fn capture_faces(
+    camera: &mut dyn Camera,
+    plan: &[CaptureRequest],
+) -> Result<Vec<FacePhoto>, ScanError> {
+    let photos = plan
+        .iter()
+        .map(|request| {
+            let image = camera
+                .capture(request)
+                .map_err(|source| ScanError::Camera {
+                    face: request.face,
+                    source,
+                })?;
+            Ok(FacePhoto {
+                face: request.face,
+                image_rotation: request.image_rotation,
+                image,
+            })
+        })
+        .collect::<Result<Vec<_>, ScanError>>()?;
+    refuse_the_same_picture_twice(&photos)?;
+    Ok(photos)
+}
+
+/// Two faces cannot give the same picture pixel for pixel: one of them is not its face.
+fn refuse_the_same_picture_twice(photos: &[FacePhoto]) -> Result<(), ScanError> {
+    for (i, a) in photos.iter().enumerate() {
+        if let Some(b) = photos[i + 1..]
+            .iter()
+            .find(|b| b.face != a.face && b.image == a.image)
+        {
+            return Err(ScanError::SamePhoto {
+                first: a.face,
+                second: b.face,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The plan that shows the faces in URFDLB order, unrotated (image directories, tests).
+pub fn plain_plan() -> Vec<CaptureRequest> {
+    Face::ALL
+        .iter()
+        .map(|&face| CaptureRequest {
+            camera: 0,
+            face,
+            image_rotation: 0,
+            exposure: crate::camera::Exposure::NORMAL,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_photo_of_another_size_is_refused_naming_its_face() {
+        let photos: Vec<FacePhoto> = Face::ALL
+            .iter()
+            .map(|&face| FacePhoto {
+                face,
+                image_rotation: 0,
+                image: if face == Face::L {
+                    RgbImage::new(320, 240)
+                } else {
+                    RgbImage::new(640, 480)
+                },
+            })
+            .collect();
+        let grid = GridChoice::Fixed(FaceGrid::square(10.0, 10.0, 150.0));
+        let err = read_photos(&photos, &grid, &SampleOptions::default()).expect_err("refused");
+        assert!(
+            matches!(err, ScanError::WrongSize { face: Face::L, .. }),
+            "{err:?}"
+        );
+        let words = err.to_string();
+        for said in [
+            "face L",
+            "320x240",
+            "5 of the 6 are 640x480",
+            "save it at 640x480",
+        ] {
+            assert!(words.contains(said), "{said}: {words}");
+        }
+    }
+
+    fn sized(size: impl Fn(Face) -> (u32, u32)) -> Vec<FacePhoto> {
+        (Face::ALL.iter())
+            .map(|&face| FacePhoto {
+                face,
+                image_rotation: 0,
+                image: RgbImage::new(size(face).0, size(face).1),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_picture_given_for_two_faces_is_refused_naming_both() {
+        use crate::camera::image_dir::ImageDirCamera;
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (n, face) in Face::ALL.iter().enumerate() {
+            RgbImage::from_pixel(4, 4, image::Rgb([n as u8 * 40; 3]))
+                .save(dir.path().join(format!("{face}.png")))
+                .expect("save");
+        }
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        assert_eq!(
+            capture_faces(&mut camera, &plain_plan())
+                .expect("six")
+                .len(),
+            6
+        );
+        std::fs::copy(dir.path().join("U.png"), dir.path().join("F.png")).expect("copy");
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        let err = capture_faces(&mut camera, &plain_plan()).expect_err("U twice");
+        assert!(
+            matches!(
+                err,
+                ScanError::SamePhoto {
+                    first: Face::U,
+                    second: Face::F
+                }
+            ),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn a_photo_without_colour_is_refused_naming_its_face() {
+        let mut photos = sized(|_| (8, 8));
+        for (n, photo) in photos.iter_mut().enumerate() {
+            photo.image = RgbImage::from_pixel(8, 8, image::Rgb([200, 40 * n as u8, 30]));
+        }
+        photos[2].image = RgbImage::from_pixel(8, 8, image::Rgb([120, 121, 119]));
+        let err = read_photos(&photos, &GridChoice::Auto, &SampleOptions::default())
+            .expect_err("F has no colour");
+        assert!(matches!(err, ScanError::NoColour(Face::F)), "{err:?}");
+    }
+
+    #[test]
+    fn the_odd_size_is_named_even_when_it_is_the_first_photo() {
+        let photos = sized(|f| if f == Face::U { (100, 82) } else { (1000, 820) });
+        let all: Vec<&FacePhoto> = photos.iter().collect();
+        for grid in [
+            GridChoice::Auto,
+            GridChoice::Fixed(FaceGrid::square(1.0, 1.0, 9.0)),
+        ] {
+            let err = check_sizes(&all, &grid).expect_err("refused");
+            assert!(
+                matches!(
+                    err,
+                    ScanError::WrongSize {
+                        face: Face::U,
+                        width: 1000,
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn photos_turned_a_quarter_are_one_size_unless_the_grid_is_fixed() {
+        let photos = sized(|f| if f == Face::U { (640, 480) } else { (480, 640) });
+        let all: Vec<&FacePhoto> = photos.iter().collect();
+        check_sizes(&all, &GridChoice::Auto).expect("upright photos from a turned camera");
+        let fixed = GridChoice::Fixed(FaceGrid::square(1.0, 1.0, 9.0));
+        let err = check_sizes(&all, &fixed).expect_err("a fixed grid needs one size");
+        assert!(
+            matches!(err, ScanError::WrongSize { face: Face::U, .. }),
+            "{err:?}"
+        );
+    }
+}
