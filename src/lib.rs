@@ -21,13 +21,11 @@
 #![warn(unreachable_pub)]
 
 // The cube, the solver and the 2x2 are the `cubed-core` crate, documented there.
-use cubed_core::parallel;
 // Vision and the file leaves are crates of their own too.
 #[doc(no_inline)]
 pub use cubed_core::{cube, error_chain, pocket, solver};
 #[doc(no_inline)]
 pub use cubed_files::named_file;
-use cubed_files::{atomic_file, config_file};
 #[doc(no_inline)]
 pub use cubed_vision as vision;
 

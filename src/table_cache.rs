@@ -1,10 +1,10 @@
 //! On-disk cache of the solver tables: a versioned file per mode, checked on load, rebuilt when missing, stale or corrupt, written atomically.
 
-use crate::error_chain::error_chain;
-use crate::pocket::PocketTables;
-use crate::pocket::POCKET_FORMAT_VERSION;
-use crate::solver::TABLE_FORMAT_VERSION as FORMAT_VERSION;
-use crate::solver::{TableMode, Tables};
+use cubed_core::error_chain::error_chain;
+use cubed_core::pocket::PocketTables;
+use cubed_core::pocket::POCKET_FORMAT_VERSION;
+use cubed_core::solver::TABLE_FORMAT_VERSION as FORMAT_VERSION;
+use cubed_core::solver::{TableMode, Tables};
 use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -119,7 +119,7 @@ fn load_or_build_with<T>(
         Err(e) => Some(format!("{}: {}", path.display(), error_chain(&e))),
     };
     let tables = build();
-    let saved = crate::atomic_file::write_atomically_with(path, |out| write(&tables, out));
+    let saved = cubed_files::atomic_file::write_atomically_with(path, |out| write(&tables, out));
     let outcome = match (saved, stale) {
         (Err(e), _) => CacheOutcome::NotSaved {
             reason: format!("{}: {}", path.display(), error_chain(&e)),

@@ -2,9 +2,9 @@
 
 use super::refuse;
 use crate::daemon::config::search::{describe_sources, discover_config};
-use crate::error_chain::error_chain;
 use crate::robot::wiring::{RobotSetup, WiringDoc};
 use clap::{Args, Subcommand};
+use cubed_core::error_chain::error_chain;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

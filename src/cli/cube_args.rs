@@ -1,9 +1,9 @@
 //! What the cube commands (check, solve, scramble, test-program, plan, exec) take alike: the cube's size and face order, the notation and output format, cubes read a line at a time, and a seed from the clock.
 
-use crate::cube::{FaceOrder, Notation};
-use crate::pocket::Metric;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use cubed_core::cube::{FaceOrder, Notation};
+use cubed_core::pocket::Metric;
 use serde_json::json;
 use std::io::BufRead;
 use std::process::ExitCode;

@@ -2,10 +2,10 @@
 
 use super::cube_args::OrderArg;
 use super::EXIT_INVALID;
-use crate::cube::{parse_cube, FaceOrder};
-use crate::error_chain::error_chain;
-use crate::pocket::{parse_pocket, PocketFormat};
 use clap::Args;
+use cubed_core::cube::{parse_cube, FaceOrder};
+use cubed_core::error_chain::error_chain;
+use cubed_core::pocket::{parse_pocket, PocketFormat};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]

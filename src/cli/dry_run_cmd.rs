@@ -7,9 +7,9 @@ use crate::daemon::config::search::discover_config;
 use crate::daemon::config::{CameraChoice, CubeSize, DaemonConfig, PortChoice};
 use crate::daemon::dry_run::{dry_run, CubeResult, DryRunSettings};
 use crate::daemon::RunningDaemon;
-use crate::error_chain::error_chain;
 use anyhow::Context;
 use clap::Args;
+use cubed_core::error_chain::error_chain;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -175,7 +175,7 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
             args.speed,
             if args.faults.is_empty() { "none" } else { &args.faults }
         );
-        if let crate::solver::Budget::Nodes(nodes) = config.solve_budget {
+        if let cubed_core::solver::Budget::Nodes(nodes) = config.solve_budget {
             say!("solver budget: {nodes} search nodes per solve, so this seed prints the same on any machine");
         }
         let settings = DryRunSettings {

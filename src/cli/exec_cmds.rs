@@ -3,7 +3,6 @@
 
 use super::plan_cmds::{face_turns, plan_cube, RobotJob};
 use super::{refuse, EXIT_SIGINT, EXIT_SIGTERM};
-use crate::error_chain::error_chain;
 use crate::link::{
     stream_program, EStopHandle, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
     TokioClock,
@@ -12,6 +11,7 @@ use crate::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
 use crate::robot::{Planner, Program, ProgramDoc, RobotModel};
 use anyhow::Context;
 use clap::{ArgGroup, Args};
+use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::FaultFlags;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -60,10 +60,11 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
             )));
         }
         // A program that cannot be read is the input's fault (exit 2), as a bad one is.
-        let text = match crate::named_file::read_text(path, crate::named_file::TEXT_LIMIT) {
-            Ok(text) => text,
-            Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
-        };
+        let text =
+            match cubed_files::named_file::read_text(path, cubed_files::named_file::TEXT_LIMIT) {
+                Ok(text) => text,
+                Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
+            };
         let doc: ProgramDoc = match serde_json::from_str(&text) {
             Ok(doc) => doc,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
@@ -116,7 +117,7 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
 /// The program if the robot model allows every step from home; else the first illegal step
 /// (counted from 1) and why, before anything is sent.
 fn checked(path: &std::path::Path, planner: &Planner, program: Program) -> Result<Program, String> {
-    let cube = crate::cube::FaceletCube::default();
+    let cube = cubed_core::cube::FaceletCube::default();
     match crate::robot::replay(planner.model(), planner.home(), &cube, &program) {
         Ok(_) => Ok(program),
         Err(illegal) => Err(format!(

@@ -3,9 +3,9 @@
 
 use super::daemon_cmds::{address_and_token, reachable, ControlArgs};
 use crate::daemon::{RunDetail, RunSummary};
-use crate::error_chain::error_chain;
 use crate::web::client;
 use clap::Args;
+use cubed_core::error_chain::error_chain;
 use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
 

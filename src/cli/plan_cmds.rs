@@ -6,16 +6,16 @@ use crate::command_line::counts::count;
 use crate::command_line::designs::{default_robot, robot_design};
 use crate::command_line::tables::pocket_solver;
 use crate::command_line::tables::TableArgs;
-use crate::cube::Face;
-use crate::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
-use crate::error_chain::error_chain;
-use crate::pocket::{parse_pocket, Metric, PocketFormat};
 use crate::robot::{
     load_robot, solve_for_robot, solve_naive, AwareError, AwareOptions, Plan, Planner, ProgramDoc,
 };
 use crate::robot::{Direction, Orientation, RobotState};
-use crate::solver::SolveError;
 use clap::{ArgGroup, Args, ValueEnum};
+use cubed_core::cube::Face;
+use cubed_core::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
+use cubed_core::error_chain::error_chain;
+use cubed_core::pocket::{parse_pocket, Metric, PocketFormat};
+use cubed_core::solver::SolveError;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -92,7 +92,9 @@ pub(crate) fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, St
     })?;
     // A whole-cube rotation renames the faces after it; the robot reorients as its planner
     // chooses, so each turn is planned as the face it turns in the cube's starting frame.
-    Ok(crate::cube::FaceletCube::turns_without_rotations(&moves))
+    Ok(cubed_core::cube::FaceletCube::turns_without_rotations(
+        &moves,
+    ))
 }
 
 /// The home state with the cube held as `faces` says: the face up, then the face to the front.
@@ -200,7 +202,7 @@ pub(crate) fn plan_cube(
         solve_naive(planner, &solver, start, &cube)
     } else {
         let opts = AwareOptions {
-            budget: crate::solver::Budget::Time(Duration::from_millis(job.budget_ms)),
+            budget: cubed_core::solver::Budget::Time(Duration::from_millis(job.budget_ms)),
             ..AwareOptions::default()
         };
         solve_for_robot(planner, &solver, start, &cube, &opts).map(|s| s.plan)
@@ -329,7 +331,9 @@ pub(crate) fn pocket_plan(
     } else {
         let opts = PocketAwareOptions {
             metric,
-            budget: crate::solver::Budget::Time(std::time::Duration::from_millis(job.budget_ms)),
+            budget: cubed_core::solver::Budget::Time(std::time::Duration::from_millis(
+                job.budget_ms,
+            )),
             ..PocketAwareOptions::default()
         };
         solve_pocket_for_robot(planner, &solver, start, &facelets, &opts)?

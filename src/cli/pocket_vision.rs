@@ -1,13 +1,13 @@
 //! `cubed classify --size 2` and `cubed scan --size 2`: a 2x2's 24 readings (four a face, row by row) or six photos read as the daemon reads a pocket cube, with the same output, refusals and options as the 3x3.
 
 use super::vision_cmds::{refuse, ClassifyFlags, OutputFormat, ScanArgs};
-use crate::cube::{sticker_names, Face};
-use crate::error_chain::error_chain;
-use crate::vision::grid::pocket_sample::read_pocket_photos_and_grids;
-use crate::vision::grid::sample::SampleOptions;
-use crate::vision::light::colour::Rgb;
-use crate::vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
-use crate::vision::scan_file::{load_pocket_scan, save_scan, ScanFile};
+use cubed_core::cube::{sticker_names, Face};
+use cubed_core::error_chain::error_chain;
+use cubed_vision::grid::pocket_sample::read_pocket_photos_and_grids;
+use cubed_vision::grid::sample::SampleOptions;
+use cubed_vision::light::colour::Rgb;
+use cubed_vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
+use cubed_vision::scan_file::{load_pocket_scan, save_scan, ScanFile};
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;

@@ -4,8 +4,6 @@
 //! and a terminal is read only while the simulator is in its foreground.
 
 use super::refuse;
-use crate::cube::{parse_cube, random::random_cube, FaceOrder, FaceletCube};
-use crate::error_chain::error_chain;
 use crate::robot::load_robot;
 use crate::robot::ActuatorMap;
 use crate::sim::faults::FaultPlan;
@@ -14,6 +12,8 @@ use crate::sim::report::SimReport;
 use crate::sim::{PhysicsMechanics, SimFirmware};
 use anyhow::Context;
 use clap::{ArgGroup, Args};
+use cubed_core::cube::{parse_cube, random::random_cube, FaceOrder, FaceletCube};
+use cubed_core::error_chain::error_chain;
 use nix::sys::signal::{signal, SigHandler, Signal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -110,7 +110,7 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "cubed sim: robot {}, cube {}",
         model.name,
-        cube.to_symbols(&crate::cube::ColourScheme::default())
+        cube.to_symbols(&cubed_core::cube::ColourScheme::default())
     );
     let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0)?;
     let runtime = tokio::runtime::Builder::new_current_thread()

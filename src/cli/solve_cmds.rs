@@ -5,13 +5,13 @@ use super::cube_args::{cube_lines, print_json, FormatArg, NotationArg, OrderArg,
 use super::EXIT_INVALID;
 use crate::command_line::tables::pocket_solver;
 use crate::command_line::tables::TableArgs;
-use crate::cube::random::random_cube;
-use crate::cube::FaceOrder;
-use crate::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
-use crate::error_chain::error_chain;
-use crate::pocket::{length_in, parse_pocket, Metric, PocketFormat, PocketSolver};
-use crate::solver::{SolveError, Solver};
 use clap::Args;
+use cubed_core::cube::random::random_cube;
+use cubed_core::cube::FaceOrder;
+use cubed_core::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
+use cubed_core::error_chain::error_chain;
+use cubed_core::pocket::{length_in, parse_pocket, Metric, PocketFormat, PocketSolver};
+use cubed_core::solver::{SolveError, Solver};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -250,7 +250,7 @@ fn solve_one_pocket(
 /// `cubed scramble --size 2`: uniformly random 2x2 cubes as 24 URFDLB letters.
 pub(crate) fn scramble_pocket(rng: &mut ChaCha8Rng, count: usize) {
     for _ in 0..count {
-        let cube = crate::pocket::random_pocket(rng).to_facelets();
+        let cube = cubed_core::pocket::random_pocket(rng).to_facelets();
         println!("{cube}");
     }
 }

@@ -2,13 +2,13 @@
 
 use crate::command_line::tables::pocket_solver;
 use crate::command_line::tables::TableArgs;
-use crate::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
-use crate::error_chain::error_chain;
-use crate::pocket::program::{self, ProgramFailure, ProgramOutcome};
-use crate::pocket::Metric;
-use crate::solver::Budget;
-use crate::solver::{SearchOptions, Solver};
 use clap::Args;
+use cubed_core::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
+use cubed_core::error_chain::error_chain;
+use cubed_core::pocket::program::{self, ProgramFailure, ProgramOutcome};
+use cubed_core::pocket::Metric;
+use cubed_core::solver::Budget;
+use cubed_core::solver::{SearchOptions, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -2,19 +2,19 @@
 
 use super::vision_folder::GridArgs;
 use super::EXIT_INVALID;
-use crate::cube::Face;
 use crate::daemon::config::palette_choice::choose_palette;
-use crate::error_chain::error_chain;
-use crate::vision::camera::Retake;
-use crate::vision::light::calibrate::calibrate;
-use crate::vision::light::colour::Rgb;
-use crate::vision::light::palette::{load_palette, save_palette, Palette, PaletteError};
-use crate::vision::read::advice::what_to_do;
-use crate::vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
-use crate::vision::recapture::step_for;
-use crate::vision::scan::PhotoReadings;
-use crate::vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use clap::{ArgGroup, Args, ValueEnum};
+use cubed_core::cube::Face;
+use cubed_core::error_chain::error_chain;
+use cubed_vision::camera::Retake;
+use cubed_vision::light::calibrate::calibrate;
+use cubed_vision::light::colour::Rgb;
+use cubed_vision::light::palette::{load_palette, save_palette, Palette, PaletteError};
+use cubed_vision::read::advice::what_to_do;
+use cubed_vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
+use cubed_vision::recapture::step_for;
+use cubed_vision::scan::PhotoReadings;
+use cubed_vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -152,7 +152,7 @@ pub(super) fn refuse(
 fn names_of(stickers: &[usize]) -> Vec<String> {
     stickers
         .iter()
-        .map(|&s| crate::cube::sticker_names(&[s], 9))
+        .map(|&s| cubed_core::cube::sticker_names(&[s], 9))
         .collect()
 }
 
@@ -179,7 +179,7 @@ fn refuse_unsure(
         min_confidence,
         ..ClassifyOptions::default()
     };
-    let turned = crate::vision::read::turned::photo_mistake_words(readings, palette, &options);
+    let turned = cubed_vision::read::turned::photo_mistake_words(readings, palette, &options);
     match format {
         OutputFormat::Json => println!(
             "{}",
@@ -230,7 +230,7 @@ fn by_colour(stickers: &[usize], guess: &Classification, palette: &Palette) -> S
                 .colours
                 .get(*colour)
                 .map_or("?", |c| c.name.as_str());
-            format!("{name} {}", crate::cube::sticker_names(members, 9))
+            format!("{name} {}", cubed_core::cube::sticker_names(members, 9))
         })
         .collect::<Vec<_>>()
         .join("; ")
@@ -280,9 +280,9 @@ pub(crate) fn classify_and_print(
         Ok(setup) => setup,
         Err(refused) => return Ok(refused),
     };
-    let settled = crate::vision::read::turned::settle_tops(readings, tops, &palette, &options);
+    let settled = cubed_vision::read::turned::settle_tops(readings, tops, &palette, &options);
     if let Some(settled) = &settled {
-        eprintln!("{}", crate::vision::read::turned::settled_words(tops));
+        eprintln!("{}", cubed_vision::read::turned::settled_words(tops));
         dump(settled)?;
     }
     let readings = settled.as_ref().unwrap_or(readings);
@@ -440,7 +440,7 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     }
     // A cube scanned held another way: the table says where each colour was, the palette
     // keeps where it belongs.
-    let home = |c: &crate::vision::light::calibrate::CalibratedColour| {
+    let home = |c: &cubed_vision::light::calibrate::CalibratedColour| {
         (cal.palette.colours.iter())
             .find(|p| p.symbol == c.symbol)
             .map(|p| p.home.letter())
@@ -465,10 +465,10 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
 #[cfg(feature = "camera")]
 fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
     use super::vision_folder::grid_choice;
-    use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
-    use crate::vision::camera::Camera;
-    use crate::vision::grid::sample::SampleOptions;
-    use crate::vision::scan::{capture_faces, plain_plan};
+    use cubed_vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
+    use cubed_vision::camera::Camera;
+    use cubed_vision::grid::sample::SampleOptions;
+    use cubed_vision::scan::{capture_faces, plain_plan};
     use std::path::Path;
     let mut camera = UsbCamera::open(&UsbCameraConfig {
         device: device.into(),
@@ -485,7 +485,7 @@ fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
         photos.extend(capture_faces(&mut camera, &[request])?);
     }
     let sampling = SampleOptions::default();
-    Ok(crate::vision::scan::read_photos(
+    Ok(cubed_vision::scan::read_photos(
         &photos, &choice, &sampling,
     )?)
 }

@@ -1,15 +1,15 @@
 //! Where `scan` and `calibrate` find a folder's stickers: the grid the arguments ask for (found, `--corners`, a grid file), the six photos read (a seventh frame refused, a photo not named after a face said), and the grids said back as `--corners` takes them.
 
-use crate::cube::Face;
-use crate::vision::camera::image_dir::ImageDirCamera;
-use crate::vision::grid::face_grid::FaceGrid;
-use crate::vision::grid::file::{load_grid, parse_corners};
-use crate::vision::grid::sample::SampleOptions;
-use crate::vision::scan::{
-    capture_faces, plain_plan, read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings,
-};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use cubed_core::cube::Face;
+use cubed_vision::camera::image_dir::ImageDirCamera;
+use cubed_vision::grid::face_grid::FaceGrid;
+use cubed_vision::grid::file::{load_grid, parse_corners};
+use cubed_vision::grid::sample::SampleOptions;
+use cubed_vision::scan::{
+    capture_faces, plain_plan, read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings,
+};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq)]
@@ -64,7 +64,7 @@ pub(super) fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridCho
     Ok(GridChoice::Fixed(grid))
 }
 
-fn parse_corners_arg(text: &str) -> anyhow::Result<crate::vision::grid::face_grid::FaceGrid> {
+fn parse_corners_arg(text: &str) -> anyhow::Result<cubed_vision::grid::face_grid::FaceGrid> {
     let numbers: Vec<f64> = text
         .split(|c: char| c == ',' || c.is_whitespace() || c == ';')
         .filter(|s| !s.is_empty())

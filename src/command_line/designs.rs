@@ -5,7 +5,7 @@ use std::path::PathBuf;
 /// The default robot design: `config/robots/four-arm.toml` here, else the copy built into the binary.
 pub fn default_robot() -> PathBuf {
     shipped_design_file("four-arm.toml").unwrap_or_else(|| {
-        std::path::Path::new(crate::named_file::BUILT_IN).join("robots/four-arm.toml")
+        std::path::Path::new(cubed_files::named_file::BUILT_IN).join("robots/four-arm.toml")
     })
 }
 
@@ -15,10 +15,10 @@ fn shipped_design_file(file: &str) -> Option<PathBuf> {
     if here.is_file() {
         return Some(here);
     }
-    let built_in = std::path::Path::new(crate::named_file::BUILT_IN)
+    let built_in = std::path::Path::new(cubed_files::named_file::BUILT_IN)
         .join("robots")
         .join(file);
-    crate::named_file::built_in(&built_in).map(|_| built_in)
+    cubed_files::named_file::built_in(&built_in).map(|_| built_in)
 }
 
 /// A `--robot` value: a path, or the name of a shipped design (`six-motor`, with or without
@@ -31,7 +31,7 @@ pub fn robot_design(given: &str) -> Result<PathBuf, String> {
     shipped_design_file(&format!("{}.toml", given.trim_end_matches(".toml"))).ok_or_else(|| {
         format!(
             "no file '{given}' here, and no shipped design of that name (shipped: {})",
-            crate::named_file::built_in_design_names()
+            cubed_files::named_file::built_in_design_names()
         )
     })
 }

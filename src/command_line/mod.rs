@@ -17,5 +17,5 @@ pub fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
 
 /// As [`refuse`], for an error: its text and each cause's, on one line.
 pub(crate) fn refuse_error(error: &(dyn std::error::Error + 'static)) -> anyhow::Result<ExitCode> {
-    refuse(crate::error_chain::error_chain(error))
+    refuse(cubed_core::error_chain::error_chain(error))
 }

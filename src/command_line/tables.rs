@@ -1,11 +1,11 @@
 //! The `--tables` and `--cache-dir` options shared by every command that solves, and loading a solver from them.
 
-use crate::pocket::{PocketSolver, PocketTables};
-use crate::solver::{Solver, TableMode, Tables};
 pub(crate) use crate::table_cache::default_cache_dir;
 use crate::table_cache::load_or_build_pocket;
 use crate::table_cache::{load_or_build_announced, CacheOutcome};
 use clap::{Args, ValueEnum};
+use cubed_core::pocket::{PocketSolver, PocketTables};
+use cubed_core::solver::{Solver, TableMode, Tables};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -147,7 +147,7 @@ pub(crate) enum TablesNotCached {
 fn writable_folder(dir: &Path) -> Result<(), TablesNotCached> {
     let no_folder = |e: std::io::Error| TablesNotCached::NoFolder {
         dir: dir.to_path_buf(),
-        reason: crate::error_chain::error_chain(&e),
+        reason: cubed_core::error_chain::error_chain(&e),
     };
     std::fs::create_dir_all(dir).map_err(no_folder)?;
     tempfile::NamedTempFile::new_in(dir).map_err(no_folder)?;

@@ -4,7 +4,7 @@ use crate::daemon::api::DaemonInbox;
 use crate::daemon::api::RecentLog;
 use crate::daemon::docs::StatusDoc;
 use crate::daemon::docs::{DaemonEvent, DaemonState, LinkDoc, PaletteColourDoc};
-use crate::vision::light::palette::Palette;
+use cubed_vision::light::palette::Palette;
 use tokio::sync::{broadcast, watch};
 
 /// Shared by the service loop and the run task.

@@ -1,6 +1,6 @@
 //! Which cube the daemon solves (`[run] cube_size` in `cubed.toml`): a 3x3, or a 2x2 pocket cube; and, for a run, the 2x2's solver.
 
-use crate::pocket::{PocketSolver, PocketTables};
+use cubed_core::pocket::{PocketSolver, PocketTables};
 use std::fmt;
 use std::sync::Arc;
 

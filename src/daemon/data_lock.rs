@@ -97,7 +97,7 @@ impl DataDirLock {
             tracing::warn!(
                 "cannot write the pid into {}: {}",
                 path.display(),
-                crate::error_chain::error_chain(&e)
+                cubed_core::error_chain::error_chain(&e)
             );
         }
         Ok(DataDirLock { _file: file })

@@ -1,12 +1,12 @@
 //! `cubed dry-run`'s engine: N random cubes (3x3 or 2x2, as the daemon is configured) loaded into the simulated robot one after another, each run started through the daemon's own handle, awaited, and checked against the simulator's truth.
 
-use crate::cube::ColourScheme;
 use crate::daemon::api::RefusalKind;
 use crate::daemon::config::CubeSize;
 use crate::daemon::docs::{DaemonState, StartSource};
 use crate::daemon::launch::RunningDaemon;
 use crate::daemon::launch::{random_of_size, solved_of_size};
-use crate::pocket::PocketFacelets;
+use cubed_core::cube::ColourScheme;
+use cubed_core::pocket::PocketFacelets;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;

@@ -1,7 +1,5 @@
 //! Starting and stopping the whole daemon in-process: history opened (interrupted runs reported), rig set up, the service task spawned; used by `cubed run`, `cubed dry-run` and the tests.
 
-use crate::cube::random::random_cube;
-use crate::cube::FaceletCube;
 use crate::daemon::api::DaemonHandle;
 use crate::daemon::board::{palette_doc, StatusBoard};
 use crate::daemon::config::{CubeSize, DaemonConfig};
@@ -12,9 +10,11 @@ use crate::daemon::history::{History, HistoryError, WaitingRun};
 use crate::daemon::rig::{Rig, RigError, SimControls};
 use crate::daemon::run::context::RunSettings;
 use crate::daemon::service::Service;
-use crate::error_chain::error_chain;
-use crate::pocket::{random_pocket, PocketFacelets};
-use crate::solver::Solver;
+use cubed_core::cube::random::random_cube;
+use cubed_core::cube::FaceletCube;
+use cubed_core::error_chain::error_chain;
+use cubed_core::pocket::{random_pocket, PocketFacelets};
+use cubed_core::solver::Solver;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! The link layer's errors: each names the port path, the frame or the move id involved.
 
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::{ConfigRefusal, FaultFlags, NakReason, ResetCause};
 use std::path::PathBuf;
 

@@ -11,7 +11,7 @@
 
 use super::classic_termios::{lacks_termios2, open_classic};
 use super::error::LinkError;
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use std::io;
 use std::os::fd::{AsFd, FromRawFd, IntoRawFd, OwnedFd};
 use std::path::{Path, PathBuf};

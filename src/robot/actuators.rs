@@ -8,7 +8,7 @@
 
 use super::model::Reach;
 use super::{Action as RobotAction, Program, RobotModel, RobotState, Step};
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::{
     Action, ActuatorConfig, Configure, JawTarget, Motion, RotationRange, MAX_ACTUATORS,
 };
@@ -341,8 +341,8 @@ pub struct EncodedProgram {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cube::Turn;
     use crate::robot::Planner;
+    use cubed_core::cube::Turn;
 
     fn four_arm() -> RobotModel {
         crate::robot::shipped_design("four-arm").expect("four-arm loads")
@@ -361,7 +361,7 @@ mod tests {
         let map = ActuatorMap::new(&model).expect("fits");
         let photo = RobotAction::Capture {
             camera: 0,
-            face: crate::cube::Face::U,
+            face: cubed_core::cube::Face::U,
             image_rotation: 0,
         };
         let alone = Program {
@@ -398,10 +398,11 @@ mod tests {
         let solution: Vec<Turn> = ["R", "U", "F2", "L'"]
             .iter()
             .map(|t| {
-                crate::cube::parse_moves(t, crate::cube::Notation::Singmaster).expect("move")[0]
+                cubed_core::cube::parse_moves(t, cubed_core::cube::Notation::Singmaster)
+                    .expect("move")[0]
             })
             .filter_map(|m| match m {
-                crate::cube::Move::Turn(t) => Some(t),
+                cubed_core::cube::Move::Turn(t) => Some(t),
                 _ => None,
             })
             .collect();

@@ -4,8 +4,8 @@ use super::candidates::AwareOptions;
 use super::candidates::{collect_in, first_solution, thread_directions};
 use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
-use crate::cube::{CubieCube, Turn};
-use crate::solver::{Budget, Flow, SolveError, Solver};
+use cubed_core::cube::{CubieCube, Turn};
+use cubed_core::solver::{Budget, Flow, SolveError, Solver};
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -145,7 +145,7 @@ fn rate_on_threads(
             None => Ok((shortlist, keys)),
         }
     };
-    crate::parallel::each_on_its_thread(&parts, |&directions| rate(directions))
+    cubed_core::parallel::each_on_its_thread(&parts, |&directions| rate(directions))
 }
 
 /// Plans the shortlist in full, its candidates dealt round-robin to `threads` threads, each
@@ -167,7 +167,7 @@ fn choose_on_threads(
         let chosen = planner.choose(start, part.iter().map(|p| p.1.clone()), planning_budget)?;
         Ok::<_, PlanError>(chosen.map(|c| (part[c.index].0, c.plan)))
     };
-    let results = crate::parallel::each_on_its_thread(&parts, |part| plan_part(part));
+    let results = cubed_core::parallel::each_on_its_thread(&parts, |part| plan_part(part));
     let mut best: Option<(usize, Plan)> = None;
     for result in results {
         let Some((index, plan)) = result? else {

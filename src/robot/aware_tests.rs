@@ -3,9 +3,9 @@
 use super::candidates::{collect, first_solution, Seen};
 use super::tests::{planners, small_solver, DESIGNS};
 use super::*;
-use crate::cube::random::random_cube;
-use crate::cube::{CubieCube, Turn};
-use crate::solver::Flow;
+use cubed_core::cube::random::random_cube;
+use cubed_core::cube::{CubieCube, Turn};
+use cubed_core::solver::Flow;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -13,7 +13,7 @@ use std::time::Duration;
 
 fn quick() -> AwareOptions {
     AwareOptions {
-        budget: crate::solver::Budget::Time(Duration::from_millis(2)),
+        budget: cubed_core::solver::Budget::Time(Duration::from_millis(2)),
         full_plans: 1,
         ..AwareOptions::default()
     }
@@ -85,7 +85,7 @@ fn collected_candidates_are_distinct_solutions() {
     let mut all: Vec<Vec<Turn>> = Vec::new();
     // A generous budget, cut short by the callback: no timing dependence under load.
     let opts = AwareOptions {
-        budget: crate::solver::Budget::Time(Duration::from_secs(20)),
+        budget: cubed_core::solver::Budget::Time(Duration::from_secs(20)),
         ..AwareOptions::default()
     };
     let count = collect(&small_solver(), &cube, &opts, |s| {
@@ -141,7 +141,7 @@ fn the_estimate_is_close_to_the_planned_time() {
 #[test]
 fn threads_share_the_directions_and_a_counted_budget_chooses_the_same_every_time() {
     let opts = AwareOptions {
-        budget: crate::solver::Budget::Nodes(20_000),
+        budget: cubed_core::solver::Budget::Nodes(20_000),
         threads: 2,
         full_plans: 2,
         ..AwareOptions::default()
@@ -149,7 +149,7 @@ fn threads_share_the_directions_and_a_counted_budget_chooses_the_same_every_time
     let masks = super::candidates::thread_directions(&opts);
     assert_eq!(
         masks.iter().fold(0, |a, m| a | m),
-        crate::solver::ALL_DIRECTIONS
+        cubed_core::solver::ALL_DIRECTIONS
     );
     assert_eq!(masks.iter().map(|m| m.count_ones()).sum::<u32>(), 6);
     let cube = random_cube(&mut ChaCha8Rng::seed_from_u64(7));

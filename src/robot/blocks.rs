@@ -1,6 +1,6 @@
 //! A solution's axis blocks (turns of one axis in a row, planned as one), and the memo of blocks planned alone that ranks candidate solutions quickly.
 
-use crate::cube::{Face, Turn};
+use cubed_core::cube::{Face, Turn};
 use std::collections::HashMap;
 use std::sync::Mutex;
 

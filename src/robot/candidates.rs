@@ -8,9 +8,9 @@
 //! best, and every search reports its own progression from long to short.
 
 use super::blocks::{axis_blocks, block_turns};
-use crate::cube::{CubieCube, Face, FaceletCube, Move, Turn};
 use crate::robot::Orientation;
-use crate::solver::{Budget, Cancel, Flow, SearchOptions, SolveError, Solver};
+use cubed_core::cube::{CubieCube, Face, FaceletCube, Move, Turn};
+use cubed_core::solver::{Budget, Cancel, Flow, SearchOptions, SolveError, Solver};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -114,7 +114,7 @@ pub(crate) fn first_solution(solver: &Solver, cube: &CubieCube) -> Result<Vec<Tu
 
 /// One thread's share of the search: the solver's directions it searches (a mask).
 pub(crate) fn thread_directions(opts: &AwareOptions) -> Vec<u8> {
-    crate::solver::direction_shares(opts.threads)
+    cubed_core::solver::direction_shares(opts.threads)
 }
 
 /// Calls `on_candidate` with each distinct solution (same-axis runs in
@@ -128,7 +128,7 @@ pub(crate) fn collect(
     opts: &AwareOptions,
     on_candidate: impl FnMut(Vec<Turn>) -> Flow,
 ) -> Result<usize, SolveError> {
-    let all = crate::solver::ALL_DIRECTIONS;
+    let all = cubed_core::solver::ALL_DIRECTIONS;
     Ok(collect_in(solver, cube, opts, all, on_candidate)?.len())
 }
 

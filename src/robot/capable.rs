@@ -1,7 +1,7 @@
 //! Whether a design can turn every face either way again and again from home (a jawless motor with a short range cannot): checked by planning, so a design that loads but cannot solve some cubes is refused before any run.
 
 use super::planner::{PlanError, Planner};
-use crate::cube::Turn;
+use cubed_core::cube::Turn;
 
 impl Planner {
     /// Every face turn, repeated until it comes back (four quarter turns, two half turns), planned
@@ -13,9 +13,9 @@ impl Planner {
             if self.plan_naive(&home, &vec![turn; repeats]).is_err() {
                 return Err(PlanError::CannotRepeat {
                     robot: self.model.name.clone(),
-                    turn: crate::cube::format_moves(
+                    turn: cubed_core::cube::format_moves(
                         &[turn.into()],
-                        crate::cube::Notation::Singmaster,
+                        cubed_core::cube::Notation::Singmaster,
                     )
                     .unwrap_or_default(),
                     repeats,

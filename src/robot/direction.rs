@@ -5,7 +5,7 @@
 //! cube's sticker permutations also describe turns and rotations in the robot
 //! frame. Rotation tables are derived from those permutations, not typed in.
 
-use crate::cube::{Axis, Face, FaceletCube, Move, Rotation};
+use cubed_core::cube::{Axis, Face, FaceletCube, Move, Rotation};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::OnceLock;

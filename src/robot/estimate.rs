@@ -3,7 +3,7 @@
 use super::blocks::{axis_blocks, Block, BlockResult};
 use super::model::RobotState;
 use super::planner::{PlanError, Planner};
-use crate::cube::Turn;
+use cubed_core::cube::Turn;
 
 impl Planner {
     /// An estimate of the program time of `solution` from `start`: each axis

@@ -3,7 +3,7 @@
 use super::direction::Orientation;
 use super::model::{RobotModel, RobotState};
 use super::physics::{step_motion, Act, CubeMotion, Motions};
-use crate::cube::{Face, Turn};
+use cubed_core::cube::{Face, Turn};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

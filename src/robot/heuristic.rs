@@ -2,7 +2,7 @@
 
 use super::graph::{clear_cameras, StateGraph};
 use super::model::RobotModel;
-use crate::cube::Face;
+use cubed_core::cube::Face;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

@@ -3,7 +3,7 @@
 use super::physics::{Act, Motions};
 use super::tests::shipped;
 use super::*;
-use crate::cube::{Axis, Face, FaceletCube, Move, Rotation, Turn};
+use cubed_core::cube::{Axis, Face, FaceletCube, Move, Rotation, Turn};
 
 fn step(model: &RobotModel, actions: &[(&str, Act)]) -> Motions {
     let mut m = Motions::default();

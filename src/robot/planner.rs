@@ -13,7 +13,7 @@ use super::heuristic::Bounds;
 use super::model::{RobotModel, RobotState};
 use super::program::Program;
 use super::search::{cheapest_path_widening, Space, Succ};
-use crate::cube::Turn;
+use cubed_core::cube::Turn;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 

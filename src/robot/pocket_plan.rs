@@ -7,9 +7,9 @@
 
 use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
-use crate::cube::{Move, Turn};
-use crate::pocket::{Metric, PocketCube, PocketFacelets, PocketSolver};
-use crate::solver::{Budget, Cancel};
+use cubed_core::cube::{Move, Turn};
+use cubed_core::pocket::{Metric, PocketCube, PocketFacelets, PocketSolver};
+use cubed_core::solver::{Budget, Cancel};
 use std::time::{Duration, Instant};
 
 /// How hard to look for a quick program.
@@ -165,8 +165,10 @@ mod tests {
                 grippers: names.join(", "),
             }
         );
-        let solver = PocketSolver::new(std::sync::Arc::new(crate::pocket::PocketTables::build()));
-        let solved = PocketFacelets::from_3x3(&crate::cube::FaceletCube::default());
+        let solver = PocketSolver::new(std::sync::Arc::new(
+            cubed_core::pocket::PocketTables::build(),
+        ));
+        let solved = PocketFacelets::from_3x3(&cubed_core::cube::FaceletCube::default());
         let naive = pocket_naive(&six, &solver, &six.home(), &solved, Metric::Htm);
         assert_eq!(naive.map(|p| p.total_ms), Err(refused));
     }

@@ -1,7 +1,7 @@
 //! Gripper programs: steps of simultaneous actions, their timing, and their JSON and text forms.
 
 use super::model::RobotModel;
-use crate::cube::Face;
+use cubed_core::cube::Face;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 

@@ -4,7 +4,7 @@ use super::direction::{rotation_about, Orientation};
 use super::model::{RobotModel, RobotState};
 use super::physics::{step_motion, CubeMotion, Motions, Violation};
 use super::program::{Action, Program, Step};
-use crate::cube::{Face, FaceletCube, Move, Turn};
+use cubed_core::cube::{Face, FaceletCube, Move, Turn};
 
 /// What camera `camera` sees in `orientation`: the cube face and the photo's
 /// rotation (clockwise quarter turns from the face as drawn in the net).

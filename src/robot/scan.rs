@@ -6,7 +6,7 @@ use super::planner::{PlanError, Planner};
 use super::program::{Action, Program, Step};
 use super::replay::view;
 use super::search::{cheapest_path_widening, Space, Succ};
-use crate::cube::Face;
+use cubed_core::cube::Face;
 
 const CAPTURE: u32 = u32::MAX;
 const ALL_SEEN: u32 = 0b11_1111;

@@ -2,7 +2,7 @@
 
 use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
-use crate::cube::Turn;
+use cubed_core::cube::Turn;
 use std::time::{Duration, Instant};
 
 /// How the choice went: the winner, how many candidates were planned, and the planning time.

@@ -1,8 +1,8 @@
 //! The robot designs shipped with cubed (`config/robots/*.toml`, compiled into the binary): their names, and each loaded by name.
 
-use crate::config_file::ConfigError;
-use crate::named_file::BUILT_IN;
 use crate::robot::{load_robot, RobotModel};
+use cubed_files::config_file::ConfigError;
+use cubed_files::named_file::BUILT_IN;
 use std::path::Path;
 
 /// The shipped designs, by name (the tests walk them all).

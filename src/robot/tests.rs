@@ -2,8 +2,8 @@
 
 use super::blocks::{axis_blocks, block_turns};
 use super::*;
-use crate::cube::random::random_scramble;
-use crate::cube::{parse_moves, FaceletCube, Move, Notation, Turn};
+use cubed_core::cube::random::random_scramble;
+use cubed_core::cube::{parse_moves, FaceletCube, Move, Notation, Turn};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -17,8 +17,8 @@ pub(crate) fn shipped(name: &str) -> RobotModel {
 }
 
 /// A solver on the small tables (built once per test binary).
-pub(crate) fn small_solver() -> crate::solver::Solver {
-    use crate::solver::{Solver, Tables};
+pub(crate) fn small_solver() -> cubed_core::solver::Solver {
+    use cubed_core::solver::{Solver, Tables};
     static TABLES: OnceLock<std::sync::Arc<Tables>> = OnceLock::new();
     Solver::new(
         TABLES
@@ -152,7 +152,7 @@ fn scan_plans_show_every_face_once_and_leave_the_cube_alone() {
         faces.sort();
         assert_eq!(
             faces,
-            crate::cube::Face::ALL.to_vec(),
+            cubed_core::cube::Face::ALL.to_vec(),
             "{}",
             planner.model.name
         );

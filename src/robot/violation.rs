@@ -1,7 +1,7 @@
 //! Why a step is illegal: the physics rules' verdicts, cheap to produce (indices only) and explained with the model's names.
 
 use super::model::RobotModel;
-use crate::cube::Face;
+use cubed_core::cube::Face;
 
 /// The first rule a step breaks. Actuators are named by index into the model.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

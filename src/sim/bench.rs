@@ -1,7 +1,7 @@
 //! The simulated workbench shared by the simulated robot, the simulated camera and whoever plays the person at the robot: the cube they put in, turns that slip, and the robot time spent.
 
-use crate::cube::{Face, FaceletCube};
-use crate::vision::camera::sim::SharedScene;
+use cubed_core::cube::{Face, FaceletCube};
+use cubed_vision::camera::sim::SharedScene;
 use std::sync::{Arc, Mutex};
 
 /// What happens at the simulated robot besides the commands it is sent.

@@ -4,9 +4,9 @@
 use super::firmware::SimFirmware;
 use super::inprocess::{run_program, InProcessError};
 use super::mechanics_robot::PhysicsMechanics;
-use crate::cube::FaceletCube;
-use crate::cube::{random::random_scramble, Move, Turn};
 use crate::robot::{ActuatorMap, MotionGroup, Planner, RobotModel};
+use cubed_core::cube::FaceletCube;
+use cubed_core::cube::{random::random_scramble, Move, Turn};
 use firmware_protocol::message::{Action, Motion};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -5,12 +5,12 @@
 //! twisted or torn), a motion moves only homed actuators (PROTOCOL.md, Home), and the robot
 //! ends in its home pose with every actuator homed.
 
-use crate::cube::random::random_cube;
-use crate::cube::{FaceletCube, Move};
 use crate::robot::actuators::{ActuatorMap, MotionGroup};
 use crate::robot::model::Reach;
 use crate::robot::{plan_recovery, Planner, Program, RecoveryInput, RobotModel};
 use crate::sim::mechanics_robot::PhysicsMechanics;
+use cubed_core::cube::random::random_cube;
+use cubed_core::cube::{FaceletCube, Move};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -149,7 +149,7 @@ fn random_program(planner: &Planner, rng: &mut ChaCha8Rng) -> Program {
     if rng.random_range(0..4u32) == 0 {
         return planner.plan_scan(&start).expect("scans plan").program;
     }
-    let turns: Vec<_> = crate::cube::random::random_scramble(rng, 8, false)
+    let turns: Vec<_> = cubed_core::cube::random::random_scramble(rng, 8, false)
         .into_iter()
         .filter_map(|m| match m {
             Move::Turn(t) => Some(t),

@@ -2,10 +2,10 @@
 //! jaw touches, whole-cube turns between the robot's frame and the cube's own, and what a
 //! camera sees. Built on the cube module's sticker geometry, not on the planner.
 
-use crate::cube::geometry::{normal, quarter_turn, StickerPerm};
-use crate::cube::{Face, FaceletCube};
 use crate::robot::model::Grip;
 use crate::robot::Direction;
+use cubed_core::cube::geometry::{normal, quarter_turn, StickerPerm};
+use cubed_core::cube::{Face, FaceletCube};
 
 pub(super) type Vec3 = [i8; 3];
 

@@ -2,7 +2,7 @@
 
 use super::routes::{ErrorBody, Started};
 use crate::daemon::{DaemonState, RunDetail, RunSummary, StatusDoc};
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use std::net::SocketAddr;
 use std::time::Duration;
 

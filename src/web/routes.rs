@@ -3,12 +3,12 @@
 use super::state::AppState;
 use crate::daemon::docs::{CalibrationDoc, GuideDoc, RunSummary};
 use crate::daemon::{HistoryError, Refusal, RefusalKind, RunDetail, StartSource, StatusDoc};
-use crate::error_chain::error_chain;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use cubed_core::error_chain::error_chain;
 use serde::{Deserialize, Serialize};
 
 /// Default and largest `limit` of `GET /api/runs`.

@@ -1,12 +1,12 @@
 //! A scripted stand-in for the daemon task, for tests of the web layer only: plays the [`DaemonInbox`] side with a fixed run (first start → run 1 to `done`, any later start → 409).
 
-use crate::cube::{format_moves, parse_moves, ColourScheme, FaceOrder, FaceletCube, Notation};
 use crate::daemon::docs::{
     CalibrationDoc, GuideDoc, PaletteColourDoc, PhotoDoc, Progress, StickerDoc,
 };
 use crate::daemon::{DaemonEvent, DaemonInbox, DaemonState, Refusal, Request, StatusDoc};
 use crate::daemon::{LinkDoc, LinkState};
-use crate::error_chain::error_chain;
+use cubed_core::cube::{format_moves, parse_moves, ColourScheme, FaceOrder, FaceletCube, Notation};
+use cubed_core::error_chain::error_chain;
 use std::time::Duration;
 
 /// The scramble the scripted robot finds in its cube.

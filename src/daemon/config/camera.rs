@@ -1,7 +1,7 @@
 //! The `[camera]` keys: `grid` ("auto", `[x, y, side]` or four corners), and those that lock the webcam (`exposure`, `white_balance`, `gain`, `focus`: "auto", "locked" or a number; `flush_frames`, `average_frames`), validated with errors naming the key and what is allowed.
 
 use crate::daemon::config::values::whole_within;
-use crate::vision::camera::lock::{Control, ControlSetting, LockSettings};
+use cubed_vision::camera::lock::{Control, ControlSetting, LockSettings};
 use serde::Deserialize;
 
 /// Where the stickers are in each photo.
@@ -15,7 +15,7 @@ pub(crate) enum GridSetting {
         side: f32,
     },
     /// The face's four corners as `--show-grids` says them (a camera that looks at a slant).
-    Corners(crate::vision::grid::face_grid::FaceGrid),
+    Corners(cubed_vision::grid::face_grid::FaceGrid),
 }
 
 /// `[camera]` as written.
@@ -98,7 +98,7 @@ pub(crate) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
                 .collect::<Option<_>>()
                 .ok_or_else(bad)?;
             let corners = std::array::from_fn(|i| points[i].map(f64::from));
-            crate::vision::grid::file::parse_corners(corners)
+            cubed_vision::grid::file::parse_corners(corners)
                 .map(GridSetting::Corners)
                 .map_err(|e| e.to_string())
         }

@@ -5,14 +5,14 @@ pub mod palette_choice;
 pub mod search;
 mod values;
 
-use crate::config_file::syntax::{syntax_or_kind_error, FileKind};
-use crate::config_file::ConfigError;
 pub(crate) use crate::daemon::config::camera::GridSetting;
 use crate::daemon::config::camera::{grid_setting, CameraSection};
 use crate::daemon::config::values::whole_within;
 pub use crate::daemon::cube_size::CubeSize;
-use crate::error_chain::error_chain;
-use crate::vision::camera::lock::LockSettings;
+use cubed_core::error_chain::error_chain;
+use cubed_files::config_file::syntax::{syntax_or_kind_error, FileKind};
+use cubed_files::config_file::ConfigError;
+use cubed_vision::camera::lock::LockSettings;
 use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -75,7 +75,7 @@ pub struct DaemonConfig {
     pub recaptures: u32,
     /// `[solver] budget_ms` as time; a dry run counts it in search nodes, for the same
     /// solutions on every machine.
-    pub solve_budget: crate::solver::Budget,
+    pub solve_budget: cubed_core::solver::Budget,
     /// Solves per run: the first plus re-solves after a failed verification.
     pub max_solves: u32,
     /// `[run] cube_size`: 3, or 2 for the pocket cube.
@@ -192,7 +192,7 @@ struct SimSection {
 }
 
 fn default_min_confidence() -> f32 {
-    crate::vision::read::classify::DEFAULT_MIN_CONFIDENCE
+    cubed_vision::read::classify::DEFAULT_MIN_CONFIDENCE
 }
 
 /// Default HTTP address.
@@ -200,7 +200,7 @@ pub(crate) const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Reads and validates a configuration file.
 pub fn load_config(path: &Path) -> Result<DaemonConfig, ConfigError> {
-    let text = crate::config_file::read_config_text(path)?;
+    let text = cubed_files::config_file::read_config_text(path)?;
     parse_config(&text, path)
 }
 
@@ -262,7 +262,7 @@ struct Validator<'a> {
 
 impl Validator<'_> {
     fn invalid(&self, section: &str, key: &str, problem: impl Into<String>) -> ConfigError {
-        let line = crate::config_file::syntax::key_line(self.text, section, key);
+        let line = cubed_files::config_file::syntax::key_line(self.text, section, key);
         ConfigError::Invalid {
             file: self.file.to_string(),
             section: match line {
@@ -324,11 +324,11 @@ impl Validator<'_> {
                 "min_confidence",
                 format!(
                     "{min_confidence} is outside 0..1 (the calibrated probability of a right reading; 1 is never reached, as no reading is certain; {} is the default)",
-                    crate::vision::read::classify::DEFAULT_MIN_CONFIDENCE
+                    cubed_vision::read::classify::DEFAULT_MIN_CONFIDENCE
                 ),
             ));
         }
-        let recaptures = crate::vision::recapture::DEFAULT_RECAPTURES.into();
+        let recaptures = cubed_vision::recapture::DEFAULT_RECAPTURES.into();
         let recaptures = self.whole(
             ("vision", "recaptures"),
             raw.vision.recaptures,
@@ -365,7 +365,7 @@ impl Validator<'_> {
             palette: self.path("vision", "palette", &raw.vision.palette)?,
             min_confidence,
             recaptures,
-            solve_budget: crate::solver::Budget::Time(Duration::from_millis(budget_ms)),
+            solve_budget: cubed_core::solver::Budget::Time(Duration::from_millis(budget_ms)),
             max_solves,
             cube_size,
             bind,

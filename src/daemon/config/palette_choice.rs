@@ -1,7 +1,7 @@
 //! Which palette reads the colours, chosen one way for the daemon and every command: a palette given on the command line, else the one calibrated into the data directory, else `[vision] palette` (the built-in one unless a config names another).
 
 use crate::daemon::config::DaemonConfig;
-use crate::named_file::is_built_in;
+use cubed_files::named_file::is_built_in;
 use std::path::{Path, PathBuf};
 
 /// The palette chosen, and why.

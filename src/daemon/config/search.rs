@@ -1,8 +1,8 @@
 //! Where the daemon's configuration comes from: `--config`, `$CUBED_CONFIG`, `./config/cubed.toml`, `$XDG_CONFIG_HOME/cubed/cubed.toml` (else `~/.config/cubed/`), `/etc/cubed/cubed.toml`, then the defaults built into the binary; and the report of where each file came from (`cubed config show`).
 
-use crate::config_file::ConfigError;
 use crate::daemon::config::{load_config, DaemonConfig};
-use crate::named_file::{is_built_in, BUILT_IN};
+use cubed_files::config_file::ConfigError;
+use cubed_files::named_file::{is_built_in, BUILT_IN};
 use std::path::{Path, PathBuf};
 
 /// How the configuration file was chosen.
@@ -155,7 +155,7 @@ pub(crate) fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Ve
     lines.push(format!("robot port    {}", port_words(&config.port)));
     lines.push(format!("camera        {}", camera_words(&config.camera)));
     let usb = matches!(config.camera, crate::daemon::config::CameraChoice::Usb(_));
-    if !usb && config.camera_lock != crate::vision::camera::lock::LockSettings::default() {
+    if !usb && config.camera_lock != cubed_vision::camera::lock::LockSettings::default() {
         lines.push(
             "              (the [camera] exposure, gain, white_balance, focus and frame keys set \
              here are for a USB webcam; this camera does not use them)"
@@ -227,7 +227,7 @@ fn video_devices_now() -> String {
 
 /// What the photo folder holds now (not a failure: photos may be put there later).
 fn photos_now(dir: &Path) -> String {
-    match crate::vision::camera::image_dir::ImageDirCamera::open(dir) {
+    match cubed_vision::camera::image_dir::ImageDirCamera::open(dir) {
         Ok(camera) if camera.photo_count() == 0 => "no photos in it now: a run finds none".into(),
         Ok(camera) => format!("{} photo(s) in it now", camera.photo_count()),
         Err(e) => format!("not readable now: {e}"),
@@ -298,6 +298,6 @@ mod tests {
             Path::new("<built-in>/robots/four-arm.toml")
         );
         crate::robot::load_robot(&config.robot_design).expect("design loads");
-        crate::vision::light::palette::load_palette(&config.palette).expect("palette loads");
+        cubed_vision::light::palette::load_palette(&config.palette).expect("palette loads");
     }
 }

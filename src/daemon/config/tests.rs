@@ -33,7 +33,7 @@ fn a_grid_given_as_four_corners_is_taken_as_given() {
     let expected = [[120.5, 40.0], [380.0, 52.0], [371.0, 300.0], [115.0, 290.0]];
     assert_eq!(
         c.grid,
-        GridSetting::Corners(crate::vision::grid::face_grid::FaceGrid { corners: expected })
+        GridSetting::Corners(cubed_vision::grid::face_grid::FaceGrid { corners: expected })
     );
 }
 

@@ -21,7 +21,7 @@ impl History {
         let id = self.existing_run(run)?;
         let relative = rows::image_relative_path(run, attempt, face);
         let path = self.data_dir.join(&relative);
-        crate::atomic_file::write_atomically(&path, &encode_png(image, &path)?)
+        cubed_files::atomic_file::write_atomically(&path, &encode_png(image, &path)?)
             .map_err(|source| HistoryError::Io {
                 doing: "cannot write",
                 path: path.clone(),

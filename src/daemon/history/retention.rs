@@ -5,7 +5,7 @@ use crate::daemon::docs::PhotosPruned;
 use crate::daemon::history::error::HistoryError;
 use crate::daemon::history::rows::is_safe_relative;
 use crate::daemon::history::store::{now_ms, sql_id, History, IMAGES_DIR};
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use rusqlite::{params, Connection};
 use std::path::Path;
 

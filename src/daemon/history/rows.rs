@@ -4,7 +4,7 @@ use crate::daemon::docs::{
     PhotoDoc, RunSummary, ScanRecord, SolutionRecord, StepTiming, StickerDoc,
 };
 use crate::daemon::history::error::HistoryError;
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use rusqlite::types::FromSql;
 use rusqlite::{params, Connection, Params, Row};
 use std::collections::BTreeMap;

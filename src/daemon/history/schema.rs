@@ -1,7 +1,7 @@
 //! The run history's SQLite file: opening it, its pragmas, and the versioned schema (`PRAGMA user_version`) with its migrations.
 
 use crate::daemon::history::error::HistoryError;
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use rusqlite::{Connection, TransactionBehavior};
 use std::path::Path;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 use crate::daemon::config::Retention;
 use crate::daemon::history::error::HistoryError;
 use crate::daemon::history::schema::open_database;
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use rusqlite::{params, Connection, Params};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -87,7 +87,7 @@ impl History {
             path: path.clone(),
             message: format!(
                 "cannot open it read-only: {}",
-                crate::error_chain::error_chain(&e)
+                cubed_core::error_chain::error_chain(&e)
             ),
         };
         let uri = format!("file:{}?immutable=1", path.display());

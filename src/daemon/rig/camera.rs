@@ -2,11 +2,11 @@
 
 use super::{RigError, SimRig};
 use crate::daemon::config::{CameraChoice, DaemonConfig, GridSetting};
-use crate::vision::camera::image_dir::ImageDirCamera;
-use crate::vision::camera::sim::{SimCamera, SimLighting};
-use crate::vision::camera::Camera;
-use crate::vision::grid::face_grid::FaceGrid;
-use crate::vision::scan::GridChoice;
+use cubed_vision::camera::image_dir::ImageDirCamera;
+use cubed_vision::camera::sim::{SimCamera, SimLighting};
+use cubed_vision::camera::Camera;
+use cubed_vision::grid::face_grid::FaceGrid;
+use cubed_vision::scan::GridChoice;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -57,18 +57,18 @@ pub(crate) fn open_camera_folder(dir: &Path) -> Result<ImageDirCamera, RigError>
 #[cfg(feature = "camera")]
 fn open_usb(
     device: &str,
-    lock: &crate::vision::camera::lock::LockSettings,
+    lock: &cubed_vision::camera::lock::LockSettings,
     grid: GridChoice,
 ) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
-    use crate::vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
-    use crate::vision::camera::reopen::ReopeningCamera;
-    use crate::vision::camera::Retake;
+    use cubed_vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
+    use cubed_vision::camera::reopen::ReopeningCamera;
+    use cubed_vision::camera::Retake;
     let config = UsbCameraConfig {
         device: device.to_string(),
         lock: *lock,
         ..UsbCameraConfig::default()
     };
-    let open = move || -> Result<Box<dyn Camera>, crate::vision::camera::CameraError> {
+    let open = move || -> Result<Box<dyn Camera>, cubed_vision::camera::CameraError> {
         let camera = UsbCamera::open(&config)?;
         let report = camera.lock_report.summary();
         if camera.lock_report.refused.is_empty() {
@@ -83,7 +83,7 @@ fn open_usb(
     if let Some(e) = missing {
         tracing::warn!(
             "camera {name}: {}; the daemon starts without it and tries again at each photo",
-            crate::error_chain::error_chain(&e)
+            cubed_core::error_chain::error_chain(&e)
         );
     }
     Ok((Box::new(camera), grid))
@@ -92,7 +92,7 @@ fn open_usb(
 #[cfg(not(feature = "camera"))]
 fn open_usb(
     _device: &str,
-    _lock: &crate::vision::camera::lock::LockSettings,
+    _lock: &cubed_vision::camera::lock::LockSettings,
     _grid: GridChoice,
 ) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
     Err(RigError::NoCameraSupport)

@@ -2,7 +2,6 @@
 
 use crate::daemon::config::{DaemonConfig, PortChoice};
 use crate::daemon::docs::{LinkDoc, LinkState};
-use crate::error_chain::error_chain;
 use crate::link::fault_words::fault_in_words;
 use crate::link::LatchedBefore;
 use crate::link::{
@@ -13,10 +12,11 @@ use crate::robot::wiring::RobotSetup;
 use crate::robot::RecoveryError;
 use crate::robot::{load_robot, ConfigError, Planner, Program, RobotModel, RobotState};
 use crate::robot::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
-use crate::solver::Solver;
-use crate::vision::camera::{Camera, CameraError, Retake};
-use crate::vision::light::palette::{load_palette, Palette, PaletteError};
-use crate::vision::scan::GridChoice;
+use cubed_core::error_chain::error_chain;
+use cubed_core::solver::Solver;
+use cubed_vision::camera::{Camera, CameraError, Retake};
+use cubed_vision::light::palette::{load_palette, Palette, PaletteError};
+use cubed_vision::scan::GridChoice;
 use firmware_protocol::message::{Fault, FirmwareState};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

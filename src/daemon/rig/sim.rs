@@ -1,7 +1,6 @@
 //! The daemon's in-process simulated robot: the simulator on a pty, the bench a person at it uses (load a cube, press the button, pull the cable), and the fault plan it follows.
 
 use super::RigError;
-use crate::cube::FaceletCube;
 use crate::daemon::config::DaemonConfig;
 use crate::robot::{ActuatorMap, RobotModel};
 use crate::sim::bench::{Attachment, Bench, SharedBench};
@@ -9,7 +8,8 @@ use crate::sim::faults::FaultPlan;
 use crate::sim::pty::{Control, ServeCounts};
 use crate::sim::spawn::RunningSim;
 use crate::sim::{PhysicsMechanics, SimFirmware};
-use crate::vision::camera::sim::SharedScene;
+use cubed_core::cube::FaceletCube;
+use cubed_vision::camera::sim::SharedScene;
 use std::sync::{Arc, Mutex};
 
 /// The in-process simulated robot and the bench around it.

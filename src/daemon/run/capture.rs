@@ -1,13 +1,13 @@
 //! Photographing during a run: the robot runs the planner's scan program from its pose and the camera takes each wanted face on the way, at the exposure asked for; each photo is saved to the history and shown on the page, drawn as in the net.
 
-use crate::cube::Face;
 use crate::daemon::docs::PhotoDoc;
 use crate::daemon::run::context::{LinkNews, Phase, RunContext};
 use crate::daemon::run::error::RunError;
 use crate::robot::{Action, PhysicsState, RobotState};
 use crate::robot::{EncodedProgram, MotionGroup};
-use crate::vision::camera::{CameraError, CaptureRequest, Exposure};
-use crate::vision::scan::FacePhoto;
+use cubed_core::cube::Face;
+use cubed_vision::camera::{CameraError, CaptureRequest, Exposure};
+use cubed_vision::scan::FacePhoto;
 use std::sync::Arc;
 
 /// Runs the scan program from the robot's pose and photographs `wanted` faces on the way.

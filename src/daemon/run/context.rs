@@ -6,7 +6,7 @@ use crate::daemon::docs::{LinkDoc, LinkState};
 use crate::daemon::history::{History, HistoryError};
 use crate::daemon::rig::Rig;
 use crate::daemon::run::abort::AbortFlag;
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -16,7 +16,7 @@ pub(crate) struct RunSettings {
     pub min_confidence: f32,
     pub recaptures: u32,
     pub max_solves: u32,
-    pub solve_budget: crate::solver::Budget,
+    pub solve_budget: cubed_core::solver::Budget,
     /// A 3x3, or a 2x2 with its solver.
     pub cube: RunCube,
 }

@@ -1,22 +1,22 @@
 //! What a run does differently for a 3x3 and a 2x2 (`CubeKind`): reading and classifying the photos, solving for the robot, and the cube drawn after each planned step. The stage loop (`pipeline`), the classify stage with its re-captures (`scanning`) and the plan stage are one generic path serving both; the solvers keep their own types.
 
-use crate::cube::FaceletCube;
 use crate::daemon::run::error::RunError;
-use crate::pocket::stickers::STICKERS as POCKET_STICKERS;
-use crate::pocket::{Metric, PocketFacelets, PocketSolver};
 use crate::robot::pocket_plan::{solve_pocket_for_robot, PocketAwareOptions};
 use crate::robot::{solve_for_robot, AwareError, AwareOptions, Plan, Planner, RobotState};
-use crate::solver::{Budget, Cancel, Solver};
-use crate::vision::grid::face_grid::FaceGrid;
-use crate::vision::grid::pocket_sample::read_pocket_photos_and_grids;
-use crate::vision::grid::sample::SampleOptions;
-use crate::vision::light::colour::Rgb;
-use crate::vision::light::palette::Palette;
-use crate::vision::read::classify::{classify, Classification, ClassifyOptions};
-use crate::vision::read::pocket::{classify_pocket, PocketClassification};
-use crate::vision::read::reading::{CubeReading, Unsure};
-use crate::vision::read::turned::{settle_tops, settled_words};
-use crate::vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
+use cubed_core::cube::FaceletCube;
+use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
+use cubed_core::pocket::{Metric, PocketFacelets, PocketSolver};
+use cubed_core::solver::{Budget, Cancel, Solver};
+use cubed_vision::grid::face_grid::FaceGrid;
+use cubed_vision::grid::pocket_sample::read_pocket_photos_and_grids;
+use cubed_vision::grid::sample::SampleOptions;
+use cubed_vision::light::colour::Rgb;
+use cubed_vision::light::palette::Palette;
+use cubed_vision::read::classify::{classify, Classification, ClassifyOptions};
+use cubed_vision::read::pocket::{classify_pocket, PocketClassification};
+use cubed_vision::read::reading::{CubeReading, Unsure};
+use cubed_vision::read::turned::{settle_tops, settled_words};
+use cubed_vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
 use std::sync::Arc;
 
 /// The parts of a run that depend on the cube's size.
@@ -134,7 +134,7 @@ impl CubeKind for Three {
         palette: &Palette,
         options: &ClassifyOptions,
     ) -> Option<String> {
-        crate::vision::read::turned::photo_mistake_words(readings, palette, options)
+        cubed_vision::read::turned::photo_mistake_words(readings, palette, options)
     }
 
     fn held(seen: &Classification) -> FaceletCube {

@@ -1,17 +1,17 @@
 //! Why a run (or a calibration) did not go on: one typed error per way a stage can end early, and how each maps to the run's outcome (refused, failed, stopped, e-stopped).
 
-use crate::cube::face_letters;
-use crate::cube::Face;
 use crate::daemon::rig::{EncodeError, RigError};
 use crate::daemon::run::abort::{Abort, AbortFlag};
 use crate::link::StreamError;
 use crate::robot::{AwareError, PlanError};
-use crate::vision::camera::{CameraError, Retake};
-use crate::vision::light::calibrate::CalibrateError;
-use crate::vision::read::advice::what_to_do;
-use crate::vision::read::classify::Doubt;
-use crate::vision::recapture::Step;
-use crate::vision::scan::ScanError;
+use cubed_core::cube::face_letters;
+use cubed_core::cube::Face;
+use cubed_vision::camera::{CameraError, Retake};
+use cubed_vision::light::calibrate::CalibrateError;
+use cubed_vision::read::advice::what_to_do;
+use cubed_vision::read::classify::Doubt;
+use cubed_vision::recapture::Step;
+use cubed_vision::scan::ScanError;
 use firmware_protocol::message::Fault;
 use std::path::PathBuf;
 use tokio::task::JoinError;

@@ -1,12 +1,12 @@
 //! The execute stage: records the solution, streams its firmware commands with progress on the page (move i of N, ETA), journals every acknowledged move, and leaves the rig knowing where the robot stopped.
 
-use crate::cube::{format_moves, Move, Notation};
 use crate::daemon::board::StatusBoard;
 use crate::daemon::docs::{DaemonState, Progress};
 use crate::daemon::run::context::{LinkNews, Phase, RunContext};
 use crate::daemon::run::error::RunError;
 use crate::link::LinkEvent;
 use crate::robot::{EncodedProgram, MotionGroup, Plan, ProgramDoc, RobotState};
+use cubed_core::cube::{format_moves, Move, Notation};
 use std::sync::Arc;
 use std::time::Instant;
 

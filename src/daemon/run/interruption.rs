@@ -260,9 +260,9 @@ mod tests {
             stickers: "F3".into(),
             turned: None,
             rounds: 1,
-            doubt: crate::vision::read::classify::Doubt::Close,
-            light: crate::vision::recapture::Step::Same,
-            retake: crate::vision::camera::Retake::Exposure,
+            doubt: cubed_vision::read::classify::Doubt::Close,
+            light: cubed_vision::recapture::Step::Same,
+            retake: cubed_vision::camera::Retake::Exposure,
             washed_out: Vec::new(),
         };
         assert_eq!(Interruption::of(&unsure, true, false, &words), None);

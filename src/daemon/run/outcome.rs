@@ -4,7 +4,7 @@ use crate::daemon::docs::DaemonState;
 use crate::daemon::run::abort::Abort;
 use crate::daemon::run::error::{Ending, RunError};
 use crate::daemon::run::interruption::Interruption;
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use std::sync::Arc;
 
 /// How a run ended.

@@ -1,6 +1,5 @@
 //! One run, stage by stage: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. After an interruption (e-stop, fault, firmware restart) the same stages run again from re-homing and a fresh scan, by themselves when nothing physical is in doubt, else when a person resumes. Each stage takes what it needs and returns what the next one needs; the stages that stream to the robot live in `scanning.rs` (scan, classify) and `execute.rs`. One generic path serves a 3x3 and a 2x2: what differs (reading, solving, the cube's stickers) is the `CubeKind`.
 
-use crate::cube::Face;
 use crate::daemon::cube_size::RunCube;
 use crate::daemon::docs::{DaemonState, LinkDoc, LinkState};
 use crate::daemon::run::context::{Phase, RunContext};
@@ -10,10 +9,11 @@ use crate::daemon::run::execute::{execute, AfterStep, Executable};
 use crate::daemon::run::interruption::Interruption;
 use crate::daemon::run::outcome::Outcome;
 use crate::daemon::run::scanning::{classify, scan};
-use crate::error_chain::error_chain;
 use crate::robot::{PhysicsState, Plan};
-use crate::solver::Cancel;
-use crate::vision::read::reading::CubeReading;
+use cubed_core::cube::Face;
+use cubed_core::error_chain::error_chain;
+use cubed_core::solver::Cancel;
+use cubed_vision::read::reading::CubeReading;
 use std::sync::Arc;
 
 /// Runs the whole pipeline; the outcome says how it ended.

@@ -1,23 +1,23 @@
 //! The scan and classify stages of a run: the robot shows each face to the camera (`capture`), the photos are read as the run's `CubeKind` (a 3x3 or a 2x2), unsure faces (and faces of a sure reading too bright to be sure of) are photographed again, and the classified cube is recorded or refused with the reason.
 
-use crate::cube::Face;
-use crate::cube::{face_letters, faces_of};
 use crate::daemon::board::hex;
 use crate::daemon::docs::{DaemonState, StickerDoc};
 use crate::daemon::run::capture::{capture_scan, capture_scan_at, doing};
 use crate::daemon::run::context::{Phase, RunContext};
 use crate::daemon::run::cube_kind::CubeKind;
 use crate::daemon::run::error::RunError;
-use crate::error_chain::error_chain;
-use crate::vision::camera::{Exposure, Retake};
-use crate::vision::grid::face_grid::FaceGrid;
-use crate::vision::grid::sample::SampleOptions;
-use crate::vision::light::colour::Rgb;
-use crate::vision::read::classify::ClassifyOptions;
-use crate::vision::read::reading::CubeReading;
-use crate::vision::read::reading::Unsure;
-use crate::vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
-use crate::vision::scan::{FacePhoto, ScanError};
+use cubed_core::cube::Face;
+use cubed_core::cube::{face_letters, faces_of};
+use cubed_core::error_chain::error_chain;
+use cubed_vision::camera::{Exposure, Retake};
+use cubed_vision::grid::face_grid::FaceGrid;
+use cubed_vision::grid::sample::SampleOptions;
+use cubed_vision::light::colour::Rgb;
+use cubed_vision::read::classify::ClassifyOptions;
+use cubed_vision::read::reading::CubeReading;
+use cubed_vision::read::reading::Unsure;
+use cubed_vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
+use cubed_vision::scan::{FacePhoto, ScanError};
 
 /// Scan: the robot shows each face to the camera; `attempt` 0 is the first scan, later ones
 /// verify. Returns the six photos.
@@ -92,7 +92,7 @@ pub(crate) async fn classify<K: CubeKind>(
             }
         };
         let (unsure, doubt, best_guess) = unsure;
-        let stickers = crate::cube::sticker_names(&unsure, K::PER_FACE);
+        let stickers = cubed_core::cube::sticker_names(&unsure, K::PER_FACE);
         // Faces the light washed out are taken again darker, in doubt or not.
         let washed = best_guess.washed_out();
         let washed_out = faces_of(washed, K::PER_FACE);
@@ -187,7 +187,7 @@ fn overexposed_again(
 fn overexposed_words(stickers: &[usize], per_face: usize) -> String {
     format!(
         "{} were too bright to be sure of: what tells their colours apart came out near full scale ({ROLL_OFF_CODE} or over) in both",
-        crate::cube::sticker_names(stickers, per_face)
+        cubed_core::cube::sticker_names(stickers, per_face)
     )
 }
 

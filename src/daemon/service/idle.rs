@@ -4,9 +4,9 @@ use super::{Job, Service, RECONNECT_IDLE};
 use crate::daemon::board::StatusBoard;
 use crate::daemon::docs::{DaemonState, LinkDoc, LinkState, StartSource};
 use crate::daemon::rig::Rig;
-use crate::error_chain::error_chain;
 use crate::link::LatchedBefore;
 use crate::link::LinkEvent;
+use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::Fault;
 
 impl Service {

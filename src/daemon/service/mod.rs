@@ -15,7 +15,7 @@ use crate::daemon::run::context::{RunContext, RunSettings};
 use crate::daemon::run::error::{Ending, RunError};
 use crate::daemon::run::outcome::Outcome;
 use crate::daemon::service::tasks::{calibrate_run, guide};
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 use idle::LinkNotes;
 use std::sync::Arc;
 use std::time::Duration;
@@ -178,7 +178,8 @@ impl Service {
         };
         let calibrates = sim.controls.bench().solved_for_calibration;
         if calibrates {
-            sim.controls.load_cube(crate::cube::FaceletCube::default());
+            sim.controls
+                .load_cube(cubed_core::cube::FaceletCube::default());
         }
     }
 

@@ -8,7 +8,7 @@ use crate::daemon::api::Refusal;
 use crate::daemon::board::StatusBoard;
 use crate::daemon::docs::{DaemonState, LinkDoc};
 use crate::daemon::rig::Rig;
-use crate::error_chain::error_chain;
+use cubed_core::error_chain::error_chain;
 
 impl Service {
     /// Clears a latched e-stop or fault; an interrupted run waiting for a person is abandoned.

@@ -1,9 +1,5 @@
 //! The daemon's other jobs: calibration from a scan of a solved cube (a recorded run that moves the robot) and guide mode (a solution for a person to follow, turn by turn; no robot): for a 3x3, or for a 2x2 (24 stickers, an optimal solution) when the daemon runs one.
 
-use crate::atomic_file::write_atomically;
-use crate::cube::Face;
-use crate::cube::{parse_cube, FaceOrder, Move};
-use crate::cube::{singmaster, woolley};
 use crate::daemon::api::Refusal;
 use crate::daemon::board::palette_doc;
 use crate::daemon::cube_size::RunCube;
@@ -12,14 +8,18 @@ use crate::daemon::run::capture::capture_scan;
 use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
 use crate::daemon::run::pipeline::home;
-use crate::error_chain::error_chain;
-use crate::pocket::stickers::STICKERS as POCKET_STICKERS;
-use crate::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
-use crate::solver::Solver;
-use crate::vision::grid::pocket_sample::{read_pocket_photos, solved_pocket_as_nine};
-use crate::vision::grid::sample::SampleOptions;
-use crate::vision::light::calibrate::calibrate;
-use crate::vision::scan::read_photos;
+use cubed_core::cube::Face;
+use cubed_core::cube::{parse_cube, FaceOrder, Move};
+use cubed_core::cube::{singmaster, woolley};
+use cubed_core::error_chain::error_chain;
+use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
+use cubed_core::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
+use cubed_core::solver::Solver;
+use cubed_files::atomic_file::write_atomically;
+use cubed_vision::grid::pocket_sample::{read_pocket_photos, solved_pocket_as_nine};
+use cubed_vision::grid::sample::SampleOptions;
+use cubed_vision::light::calibrate::calibrate;
+use cubed_vision::scan::read_photos;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -6,9 +6,9 @@ use super::clock::Clock;
 use super::error::LinkError;
 use super::events::{Connected, LinkEvent, LinkRequest, LinkSettings};
 use super::transport::{Connector, Transport};
-use crate::error_chain::error_chain;
 use crate::robot::wiring::RobotSetup;
 use crate::robot::MotionGroup;
+use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::{
     ChipInfo, Event, Fault, FirmwareState, HelloReply, NakReason, ResetCause, Status,
 };

@@ -5,8 +5,8 @@ use super::drive::{timed, Drive, DriveToml};
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
 use super::wiring::pins::ActuatorWiring;
 use super::wiring::{BoardToml, WiringToml};
-use crate::config_file::syntax::{syntax_or_kind_error, FileKind};
-pub use crate::config_file::ConfigError;
+use cubed_files::config_file::syntax::{syntax_or_kind_error, FileKind};
+pub use cubed_files::config_file::ConfigError;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -115,7 +115,7 @@ struct CameraToml {
 
 /// Reads and validates a robot design file (the only function here that does I/O).
 pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
-    let text = crate::config_file::read_config_text(path)?;
+    let text = cubed_files::config_file::read_config_text(path)?;
     parse_robot(&text, &path.display().to_string())
 }
 

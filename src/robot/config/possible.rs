@@ -2,9 +2,9 @@
 //! unsupported, a face that can never be turned, or a face no camera can see.
 
 use super::{ConfigError, Ctx};
-use crate::cube::Face;
 use crate::robot::graph::StateGraph;
 use crate::robot::RobotModel;
+use cubed_core::cube::Face;
 
 impl Ctx<'_> {
     /// Designs that validate one key at a time but cannot work as a whole.

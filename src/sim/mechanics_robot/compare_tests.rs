@@ -2,12 +2,12 @@
 //! (`sim::rigid` behind the firmware's actuators) judge the same random programs, legal and
 //! illegal, on the three shipped designs. Where they disagree one of them is wrong.
 
-use crate::cube::FaceletCube;
 use crate::robot::actuators::{ActuatorMap, MotionGroup};
 use crate::robot::model::Reach;
 use crate::robot::program::{Action, Program, Step};
 use crate::robot::{PhysicsState, RobotModel};
 use crate::sim::mechanics_robot::PhysicsMechanics;
+use cubed_core::cube::FaceletCube;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -160,13 +160,13 @@ fn rigid_machine_runs_the_four_arm_plan_of_r_l2_f2() {
     // `cubed plan --robot four-arm --moves "R L2 F2"` once planned a step that twists the cube.
     let model = design("four-arm");
     let planner = crate::robot::Planner::new(model.clone());
-    let moves = crate::cube::parse_moves("R L2 F2", crate::cube::Notation::Singmaster)
+    let moves = cubed_core::cube::parse_moves("R L2 F2", cubed_core::cube::Notation::Singmaster)
         .expect("moves parse");
-    let turns: Vec<crate::cube::Turn> = moves
+    let turns: Vec<cubed_core::cube::Turn> = moves
         .into_iter()
         .filter_map(|m| match m {
-            crate::cube::Move::Turn(t) => Some(t),
-            crate::cube::Move::Rotate(_) => None,
+            cubed_core::cube::Move::Turn(t) => Some(t),
+            cubed_core::cube::Move::Rotate(_) => None,
         })
         .collect();
     let plan = planner.plan(&planner.home(), &turns).expect("plans");
@@ -178,7 +178,7 @@ fn rigid_machine_runs_the_four_arm_plan_of_r_l2_f2() {
         }
     }
     let expected = turns.iter().fold(FaceletCube::default(), |c, &t| {
-        c.apply(crate::cube::Move::Turn(t))
+        c.apply(cubed_core::cube::Move::Turn(t))
     });
     assert_eq!(machine.cube_frame(), expected);
 }

@@ -9,9 +9,9 @@ use super::rigid::{
     camera_view, own_frame, placed_like, Culprit, GripperMove, HomeParts, Impossible, JawMove,
     Machine, MachineStep,
 };
-use crate::cube::{ColourScheme, FaceletCube};
 use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::RobotModel;
+use cubed_core::cube::{ColourScheme, FaceletCube};
 use firmware_protocol::message::{Action, ActuatorConfig, Fault, JawTarget, Motion};
 
 /// The robot design as a machine: the simulator tracks the cube and refuses impossible steps.

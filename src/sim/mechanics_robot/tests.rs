@@ -1,10 +1,10 @@
 //! Unit tests of the simulated mechanics behind the firmware: `Home` (rotations and flippers at 0, jaws closed), faults naming their motor, time from the motion parameters.
 
-use crate::cube::FaceletCube;
 use crate::robot::actuators::{ActuatorMap, MotionGroup, Role};
 use crate::robot::program::{Action, Program, Step};
 use crate::robot::RobotModel;
 use crate::sim::mechanics_robot::PhysicsMechanics;
+use cubed_core::cube::FaceletCube;
 use firmware_protocol::message::{Fault, Motion};
 
 const LEFT: usize = 0;

@@ -11,10 +11,10 @@
 
 pub(crate) use super::rigid_space::{camera_view, own_frame, placed_like};
 use super::rigid_space::{cross, direction_of, dot, gripped_cubies, moved, vector};
-use crate::cube::geometry::quarter_turn;
-use crate::cube::{Face, FaceletCube};
 use crate::robot::model::{Reach, RobotModel};
 use crate::robot::Direction;
+use cubed_core::cube::geometry::quarter_turn;
+use cubed_core::cube::{Face, FaceletCube};
 
 /// What a gripper's jaw does during a step.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

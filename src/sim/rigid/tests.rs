@@ -2,7 +2,7 @@
 //! module's own move tables (a separately written witness), never against `robot::physics`.
 
 use super::*;
-use crate::cube::{Axis, Move, Rotation, Turn};
+use cubed_core::cube::{Axis, Move, Rotation, Turn};
 
 fn design(name: &str) -> RobotModel {
     crate::robot::shipped_design(name).expect("the shipped design loads")
