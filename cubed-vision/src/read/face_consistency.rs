@@ -69,51 +69,34 @@ pub(crate) fn alike_where_clipped(a: Rgb, b: Rgb) -> bool {
 /// webcam's highlight roll-off fades an overexposed orange and yellow towards
 /// white), which the per-face light correction does not model.
 pub(crate) fn alike_stickers_told_apart(readings: &[Rgb; 54], colours: &[usize; 54]) -> Vec<usize> {
+    given_another_colour_than_a_mate(readings, colours, alike_where_clipped)
+}
+
+/// Stickers that read exactly as a sticker of their own face given another
+/// colour, nothing clipped: under the one light of a face one reading is one
+/// colour, so the labels fit the light and not the cube. (A clipped pair that
+/// reads the same is alike where clipped: `alike_stickers_told_apart`.)
+pub(crate) fn one_reading_given_two_colours(
+    readings: &[Rgb; 54],
+    colours: &[usize; 54],
+) -> Vec<usize> {
+    given_another_colour_than_a_mate(readings, colours, |a, b| a == b && !clipped(a))
+}
+
+/// Stickers with a sticker of their own face given another colour whose
+/// reading and theirs satisfy `pair`.
+fn given_another_colour_than_a_mate(
+    readings: &[Rgb; 54],
+    colours: &[usize; 54],
+    pair: impl Fn(Rgb, Rgb) -> bool,
+) -> Vec<usize> {
     (0..54)
         .filter(|&s| {
             let face = s / 9;
             (face * 9..face * 9 + 9)
-                .any(|t| colours[t] != colours[s] && alike_where_clipped(readings[s], readings[t]))
+                .any(|t| colours[t] != colours[s] && pair(readings[s], readings[t]))
         })
         .collect()
-}
-
-/// Whether two readings are the same as far as the camera can tell: every
-/// channel equal to within the half code rounding leaves, a clipped channel
-/// meaning only "at least full scale". (Readings clipped in every channel
-/// recorded no colour at all; the pieces they belong to decide them.)
-pub(crate) fn same_reading(a: Rgb, b: Rgb) -> bool {
-    let recorded = |r: Rgb| r.iter().any(|&c| c < CLIPPED);
-    recorded(a)
-        && recorded(b)
-        && (0..3).all(|c| a[c] == b[c] || (a[c] >= CLIPPED && b[c] >= CLIPPED))
-}
-
-/// Stickers given another colour than a sticker of their own face that reads
-/// the same: under the one light of a face, one reading is one colour. Split
-/// by what that shows: where the pair has a clipped channel, the camera lost
-/// what tells the colours apart (`alike`: taken again darker); where it has
-/// none, the labels fit the light and not the cube (`unlike`).
-pub(crate) fn colours_one_light_cannot_give(
-    readings: &[Rgb; 54],
-    colours: &[usize; 54],
-) -> (Vec<usize>, Vec<usize>) {
-    let (mut alike, mut unlike) = (Vec::new(), Vec::new());
-    for s in 0..54 {
-        let face = s / 9;
-        let twins: Vec<usize> = (face * 9..face * 9 + 9)
-            .filter(|&t| colours[t] != colours[s] && same_reading(readings[s], readings[t]))
-            .collect();
-        if twins.is_empty() {
-            continue;
-        }
-        if clipped(readings[s]) {
-            alike.push(s);
-        } else {
-            unlike.push(s);
-        }
-    }
-    (alike, unlike)
 }
 
 /// Stickers read clipped in every channel but given another colour than
@@ -213,12 +196,18 @@ mod tests {
             readings[s] = reading;
             colours[s] = colour;
         }
-        let (alike, unlike) = colours_one_light_cannot_give(&readings, &colours);
+        let (alike, unlike) = (
+            alike_stickers_told_apart(&readings, &colours),
+            one_reading_given_two_colours(&readings, &colours),
+        );
         assert_eq!(alike, vec![9, 10]);
         assert_eq!(unlike, vec![0, 1]);
         colours[1] = 4;
         colours[10] = 2;
-        let (alike, unlike) = colours_one_light_cannot_give(&readings, &colours);
+        let (alike, unlike) = (
+            alike_stickers_told_apart(&readings, &colours),
+            one_reading_given_two_colours(&readings, &colours),
+        );
         assert!(alike.is_empty() && unlike.is_empty());
     }
 

@@ -6,7 +6,7 @@ use crate::light::palette::Palette;
 pub use crate::read::centres::orientations;
 pub use crate::read::doubt::{Doubt, Repairs};
 use crate::read::face_consistency::{
-    alike_stickers_told_apart, colours_one_light_cannot_give, unlike_stickers,
+    alike_stickers_told_apart, one_reading_given_two_colours, unlike_stickers,
 };
 pub use crate::read::options::Calibration;
 pub use crate::read::options::ClassifyOptions;
@@ -212,13 +212,11 @@ fn read_cube(readings: &[Rgb; 54], palette: &Palette, options: &ClassifyOptions)
     // unlike itself, or one reading given two colours), and stickers of two
     // colours that clipping made alike show the face's light is beyond what
     // the correction models: those stickers are in doubt.
-    let (mut alike, mut unlike) = colours_one_light_cannot_give(readings, &colours);
-    unlike.extend(unlike_stickers(readings, &colours));
-    alike.extend(alike_stickers_told_apart(readings, &colours));
-    for stickers in [&mut alike, &mut unlike] {
-        stickers.sort_unstable();
-        stickers.dedup();
-    }
+    let mut unlike = unlike_stickers(readings, &colours);
+    unlike.extend(one_reading_given_two_colours(readings, &colours));
+    unlike.sort_unstable();
+    unlike.dedup();
+    let alike = alike_stickers_told_apart(readings, &colours);
     let (repairs, impossible) = crate::read::repairs::judge(&best.costs, &colours);
     for &s in unlike.iter().chain(&alike).chain(&impossible) {
         gaps[s] = 0.0;
