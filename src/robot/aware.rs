@@ -92,13 +92,13 @@ pub fn solve_for_robot(
 }
 
 /// `opts` with a time budget shortened by what planning took lately (half as much again, at
-/// most a quarter of the budget), so that the whole answer comes within the budget; a count
+/// most half the budget: at 100 ms one full plan on a design like four-arm takes a third of it), so that the whole answer comes within the budget; a count
 /// is kept as it is (the same answer everywhere).
 fn reserve_for_planning(planner: &Planner, opts: &AwareOptions) -> AwareOptions {
     let mut opts = opts.clone();
     if let Budget::Time(time) = opts.budget {
         let recent = Duration::from_micros(planner.planning_us.load(Ordering::Relaxed));
-        opts.budget = Budget::Time(time - (recent * 3 / 2).min(time / 4));
+        opts.budget = Budget::Time(time - (recent * 3 / 2).min(time / 2));
     }
     opts
 }
