@@ -4,7 +4,7 @@ use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::PocketTables;
 use cubed_core::pocket::POCKET_FORMAT_VERSION;
 use cubed_core::solver::TABLE_FORMAT_VERSION as FORMAT_VERSION;
-use cubed_core::solver::{TableMode, Tables};
+use cubed_core::solver::{TableBytesError, TableMode, Tables};
 use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -22,6 +22,17 @@ pub(crate) enum CacheOutcome {
     Rebuilt { reason: String },
     /// Built, but the cache could not be written (tables are still usable).
     NotSaved { reason: String },
+}
+
+/// Why a cached tables file cannot be used (it is rebuilt, and the reason said).
+#[derive(Debug, thiserror::Error)]
+enum CachedTablesError {
+    /// Sound tables, of the other mode (a file renamed or copied by hand).
+    #[error("holds tables of another mode")]
+    OtherMode,
+    /// Not tables this cubed reads: truncated, corrupt, or of another format.
+    #[error(transparent)]
+    Unreadable(#[from] TableBytesError),
 }
 
 /// The cache directory: `$CUBED_CACHE_DIR`, else `$XDG_CACHE_HOME/cubed`, else `~/.cache/cubed`, else `./.cubed-cache` (empty variables count as unset).
@@ -68,8 +79,8 @@ pub(crate) fn load_or_build_announced(
     let path = cache_file(dir, mode);
     let read = |input| match Tables::read_from(input) {
         Ok(t) if t.mode == mode => Ok(t),
-        Ok(_) => Err("holds tables of another mode".to_string()),
-        Err(e) => Err(error_chain(&e)),
+        Ok(_) => Err(CachedTablesError::OtherMode),
+        Err(e) => Err(CachedTablesError::Unreadable(e)),
     };
     let loaded = load_or_build_with(
         &path,
@@ -93,7 +104,7 @@ pub fn pocket_cache_file(dir: &Path) -> PathBuf {
 
 /// The 2x2 tables: from the cache when it is sound, else built and cached.
 pub(crate) fn load_or_build_pocket(dir: &Path) -> (PocketTables, CacheOutcome) {
-    let read = |input| PocketTables::read_from(input).map_err(|e| error_chain(&e));
+    let read = PocketTables::read_from;
     load_or_build_with(
         &pocket_cache_file(dir),
         read,
@@ -104,16 +115,16 @@ pub(crate) fn load_or_build_pocket(dir: &Path) -> (PocketTables, CacheOutcome) {
 
 /// Reads `path` with `read`; when it is missing or unusable, builds the tables and writes them
 /// there atomically (a failed write leaves the built tables usable and says why).
-fn load_or_build_with<T>(
+fn load_or_build_with<T, E: std::error::Error>(
     path: &Path,
-    read: impl FnOnce(BufReader<File>) -> Result<T, String>,
+    read: impl FnOnce(BufReader<File>) -> Result<T, E>,
     build: impl FnOnce() -> T,
     write: impl FnOnce(&T, &mut dyn Write) -> std::io::Result<()>,
 ) -> (T, CacheOutcome) {
     let stale = match File::open(path) {
         Ok(file) => match read(BufReader::with_capacity(1 << 16, file)) {
             Ok(t) => return (t, CacheOutcome::Loaded),
-            Err(why) => Some(format!("{}: {why}", path.display())),
+            Err(why) => Some(format!("{}: {}", path.display(), error_chain(&why))),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => Some(format!("{}: {}", path.display(), error_chain(&e))),

@@ -57,12 +57,19 @@ pub enum ScanFileError {
     },
     #[error("will not write the scan {path}: {why}; name a new file in a directory that exists, or remove the one there first")]
     NotAScan { path: PathBuf, why: String },
-    #[error("scan {path}: faces.{face}, reading {sticker} (sticker {face}{sticker}): {problem}")]
-    BadReading {
+    #[error("scan {path}: faces.{face}, reading {sticker} (sticker {face}{sticker}): {found} numbers, a reading is three: [r, g, b]")]
+    NotThreeNumbers {
         path: PathBuf,
         face: char,
         sticker: usize,
-        problem: String,
+        found: usize,
+    },
+    #[error("scan {path}: faces.{face}, reading {sticker} (sticker {face}{sticker}): {value} is outside 0..=255")]
+    ChannelOutOfRange {
+        path: PathBuf,
+        face: char,
+        sticker: usize,
+        value: i64,
     },
     #[error("cannot write scan {path}")]
     Write {
@@ -135,13 +142,7 @@ impl ScanFile {
                 });
             }
             for (k, reading) in face.iter().enumerate() {
-                out[i * per_face + k] =
-                    rgb_of(reading).map_err(|problem| ScanFileError::BadReading {
-                        path: path.to_path_buf(),
-                        face: letter,
-                        sticker: k + 1,
-                        problem,
-                    })?;
+                out[i * per_face + k] = rgb_of(reading, path, letter, k + 1)?;
             }
         }
         Ok(out)
@@ -153,15 +154,25 @@ impl ScanFile {
     }
 }
 
-/// One reading as sRGB: three whole numbers, each 0 to 255.
-fn rgb_of(reading: &[i64]) -> Result<Rgb, String> {
+/// One reading as sRGB: three whole numbers, each 0 to 255; else what is wrong with it, named
+/// by the file, its face and sticker (1 to 9, or 1 to 4 of a 2x2).
+fn rgb_of(reading: &[i64], path: &Path, face: char, sticker: usize) -> Result<Rgb, ScanFileError> {
     let [r, g, b] = reading else {
-        return Err(format!(
-            "{} numbers, a reading is three: [r, g, b]",
-            reading.len()
-        ));
+        return Err(ScanFileError::NotThreeNumbers {
+            path: path.to_path_buf(),
+            face,
+            sticker,
+            found: reading.len(),
+        });
     };
-    let channel = |v: i64| u8::try_from(v).map_err(|_| format!("{v} is outside 0..=255"));
+    let channel = |value: i64| {
+        u8::try_from(value).map_err(|_| ScanFileError::ChannelOutOfRange {
+            path: path.to_path_buf(),
+            face,
+            sticker,
+            value,
+        })
+    };
     Ok([channel(*r)?, channel(*g)?, channel(*b)?])
 }
 

@@ -21,17 +21,29 @@ fn shipped_design_file(file: &str) -> Option<PathBuf> {
     cubed_files::named_file::built_in(&built_in).map(|_| built_in)
 }
 
+/// Why a `--robot` value names no design file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RobotDesignError {
+    /// Neither a file here nor a shipped design's name.
+    #[error("no file '{given}' here, and no shipped design of that name (shipped: {shipped})")]
+    NotFound {
+        given: String,
+        /// The shipped designs' names, comma-separated.
+        shipped: String,
+    },
+}
+
 /// A `--robot` value: a path, or the name of a shipped design (`six-motor`, with or without
 /// `.toml`), found in `config/robots/` here, else built into the binary.
-pub fn robot_design(given: &str) -> Result<PathBuf, String> {
+pub fn robot_design(given: &str) -> Result<PathBuf, RobotDesignError> {
     let path = PathBuf::from(given);
     if path.exists() || given.contains('/') {
         return Ok(path);
     }
     shipped_design_file(&format!("{}.toml", given.trim_end_matches(".toml"))).ok_or_else(|| {
-        format!(
-            "no file '{given}' here, and no shipped design of that name (shipped: {})",
-            cubed_files::named_file::built_in_design_names()
-        )
+        RobotDesignError::NotFound {
+            given: given.to_string(),
+            shipped: cubed_files::named_file::built_in_design_names(),
+        }
     })
 }

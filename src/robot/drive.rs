@@ -152,21 +152,30 @@ impl Drive {
     }
 }
 
+/// Why a move's time in a design file cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum DriveTimeError {
+    /// A time given beside a `[motion]` table that is not the time its ramp takes.
+    #[error("{given_ms} ms does not match the ramp of its [motion] table ({derived_ms} ms); remove the key or give {derived_ms}")]
+    NotTheRamp { given_ms: u32, derived_ms: u32 },
+}
+
 /// The time a design gives a move of `fraction` of a revolution: derived from the drive
 /// when it has one (a value also given must match it), else the value given.
 pub(crate) fn timed(
     drive: Option<&Drive>,
     fraction: f64,
     given: Option<u32>,
-) -> Result<Option<u32>, String> {
+) -> Result<Option<u32>, DriveTimeError> {
     let Some(drive) = drive else {
         return Ok(given);
     };
     let derived = drive.move_ms(fraction);
     match given {
-        Some(ms) if ms != derived => Err(format!(
-            "{ms} ms does not match the ramp of its [motion] table ({derived} ms); remove the key or give {derived}"
-        )),
+        Some(ms) if ms != derived => Err(DriveTimeError::NotTheRamp {
+            given_ms: ms,
+            derived_ms: derived,
+        }),
         _ => Ok(Some(derived)),
     }
 }

@@ -27,5 +27,6 @@ pub use board::BoardBuildError;
 pub use firmware::FaultRecord;
 pub use firmware::SimFirmware;
 pub use firmware::SimStats;
+pub use mechanics::MechanicalFault;
 pub use mechanics::Mechanics;
 pub use mechanics_robot::PhysicsMechanics;

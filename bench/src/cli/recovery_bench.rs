@@ -9,7 +9,7 @@ use clap::Args;
 use cubed::cube::random::random_cube;
 use cubed::robot::{load_robot, plan_recovery, solve_naive, Planner, Program, RecoveryInput};
 use cubed::robot::{ActuatorMap, MotionGroup, RobotModel};
-use cubed::sim::PhysicsMechanics;
+use cubed::sim::{MechanicalFault, PhysicsMechanics};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::process::ExitCode;
@@ -32,8 +32,19 @@ struct Tally {
     first_failure: Option<String>,
 }
 
+/// A command of a program the simulated machine could not carry out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum CommandError {
+    /// The machine faulted on command `number` (counted from 1).
+    #[error("command {number}: {}", .fault.reason)]
+    Faulted {
+        number: usize,
+        fault: MechanicalFault,
+    },
+}
+
 /// Runs `groups` on the machine; the robot time, or why a command was impossible.
-fn run_groups(machine: &mut PhysicsMechanics, groups: &[MotionGroup]) -> Result<u64, String> {
+fn run_groups(machine: &mut PhysicsMechanics, groups: &[MotionGroup]) -> Result<u64, CommandError> {
     let mut ms = 0u64;
     for (i, group) in groups.iter().enumerate() {
         let took = match group {
@@ -41,7 +52,11 @@ fn run_groups(machine: &mut PhysicsMechanics, groups: &[MotionGroup]) -> Result<
             MotionGroup::Motion(motion) => machine.run(motion),
             MotionGroup::Dwell { ms, .. } => Ok(u32::from(*ms)),
         };
-        ms += u64::from(took.map_err(|f| format!("command {}: {}", i + 1, f.reason))?);
+        let faulted = |fault| CommandError::Faulted {
+            number: i + 1,
+            fault,
+        };
+        ms += u64::from(took.map_err(faulted)?);
     }
     Ok(ms)
 }

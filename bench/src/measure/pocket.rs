@@ -2,7 +2,9 @@
 
 use crate::measure::evaluate::{LabelledScan, Sample};
 use crate::measure::perturb::Perturbation;
-use crate::measure::recapture::{for_each_variant, Reader, RecaptureTally, ScanShots, Shots};
+use crate::measure::recapture::{
+    for_each_variant, Reader, RecaptureTally, ScanShots, Shots, ShotsError,
+};
 use cubed::cube::Face;
 use cubed::error_chain::error_chain;
 use cubed::pocket::stickers::{PocketSticker, STICKERS};
@@ -154,7 +156,7 @@ impl Reader for PocketReading<'_> {
 struct Corners<'a>(ScanShots<'a>);
 
 impl Shots<[Rgb; STICKERS]> for Corners<'_> {
-    fn readings(&mut self) -> Result<[Rgb; STICKERS], String> {
+    fn readings(&mut self) -> Result<[Rgb; STICKERS], ShotsError> {
         self.0.readings().map(|nine| corner_readings(&nine))
     }
 

@@ -5,7 +5,7 @@ use crate::measure::perturb::{DrawnLight, Perturbation};
 use crate::measure::perturb_photo::{PhotoCondition, PhotoPerturbError};
 use cubed::cube::{Face, FaceletCube};
 use cubed::error_chain::error_chain;
-use cubed::vision::camera::Exposure;
+use cubed::vision::camera::{CameraError, Exposure};
 use cubed::vision::grid::sample::SampleOptions;
 use cubed::vision::light::colour::Rgb;
 use cubed::vision::light::palette::Palette;
@@ -16,6 +16,7 @@ use cubed::vision::recapture::{overexposed_cube, Rounds};
 use cubed::vision::scan::{read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings, ScanError};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 /// Outcomes of the first take and after re-capturing.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -39,10 +40,43 @@ impl RecaptureTally {
     }
 }
 
+/// Why a cube's faces cannot be read: a photo not taken, or the photos not read (shared, as
+/// every read of the same shots says the same).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ShotsError {
+    /// The camera did not take a photo.
+    #[error(transparent)]
+    Camera(Arc<CameraError>),
+    /// A photo could not be changed as the condition says.
+    #[error(transparent)]
+    Perturb(Arc<PhotoPerturbError>),
+    /// The photos were taken but could not be read.
+    #[error(transparent)]
+    Scan(Arc<ScanError>),
+}
+
+impl From<CameraError> for ShotsError {
+    fn from(e: CameraError) -> Self {
+        ShotsError::Camera(Arc::new(e))
+    }
+}
+
+impl From<PhotoPerturbError> for ShotsError {
+    fn from(e: PhotoPerturbError) -> Self {
+        ShotsError::Perturb(Arc::new(e))
+    }
+}
+
+impl From<ScanError> for ShotsError {
+    fn from(e: ScanError) -> Self {
+        ShotsError::Scan(Arc::new(e))
+    }
+}
+
 /// A cube's faces as taken so far, read as `R`.
 pub trait Shots<R = [Rgb; 54]> {
     /// The readings of the faces as last taken (or why they cannot be read).
-    fn readings(&mut self) -> Result<R, String>;
+    fn readings(&mut self) -> Result<R, ShotsError>;
     /// Takes each face again at its exposure.
     fn retake(&mut self, again: &[(Face, Exposure)]);
 }
@@ -56,12 +90,12 @@ pub struct PhotoShots<'a, F, R = [Rgb; 54]> {
     grid: &'a GridChoice,
     read: ReadPhotos<R>,
     sampling: SampleOptions,
-    photos: Result<Vec<FacePhoto>, String>,
+    photos: Result<Vec<FacePhoto>, ShotsError>,
 }
 
 impl<'a, F, R> PhotoShots<'a, F, R>
 where
-    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
+    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, ShotsError>,
 {
     /// Takes the six faces at the normal exposure, to be read by `read`.
     pub fn read_by(mut take: F, grid: &'a GridChoice, read: ReadPhotos<R>) -> Self {
@@ -83,16 +117,16 @@ where
 
 impl<F, R> Shots<R> for PhotoShots<'_, F, R>
 where
-    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, String>,
+    F: FnMut(&[(Face, Exposure)]) -> Result<Vec<FacePhoto>, ShotsError>,
 {
-    fn readings(&mut self) -> Result<R, String> {
+    fn readings(&mut self) -> Result<R, ShotsError> {
         let photos = self.photos.as_ref().map_err(Clone::clone)?;
-        (self.read)(photos, self.grid, &self.sampling).map_err(|e| error_chain(&e))
+        Ok((self.read)(photos, self.grid, &self.sampling)?)
     }
 
     fn retake(&mut self, again: &[(Face, Exposure)]) {
         let retaken = (self.take)(again);
-        let photos = std::mem::replace(&mut self.photos, Err(String::new()));
+        let photos = std::mem::replace(&mut self.photos, Ok(Vec::new()));
         self.photos = photos.and_then(|mut p| {
             p.retain(|photo| !again.iter().any(|(f, _)| *f == photo.face));
             p.extend(retaken?);
@@ -121,7 +155,7 @@ impl<'a> ScanShots<'a> {
 }
 
 impl Shots for ScanShots<'_> {
-    fn readings(&mut self) -> Result<[Rgb; 54], String> {
+    fn readings(&mut self) -> Result<[Rgb; 54], ShotsError> {
         Ok(self.drawn.apply(self.readings, &self.light))
     }
 
@@ -285,7 +319,7 @@ impl<T> RecaptureTally<T> {
                 Ok(r) => r,
                 Err(e) => {
                     let again = rounds.again_after_unreadable();
-                    let why = format!("{name}: {e}");
+                    let why = format!("{name}: {}", error_chain(&e));
                     if std::mem::take(&mut first) {
                         R::unreadable(&mut self.first, why.clone());
                     }
@@ -395,7 +429,7 @@ pub fn tally_photo_variants(
     let mut tally = RecaptureTally::default();
     for v in 0..variants {
         // Each face: its first take, and its draw to repeat at another exposure.
-        let takes: Vec<(Result<FacePhoto, String>, ChaCha8Rng)> = (photos.iter())
+        let takes: Vec<(Result<FacePhoto, ShotsError>, ChaCha8Rng)> = (photos.iter())
             .map(|p| {
                 let draw = rng.clone();
                 let first = condition.change.apply(&p.image, &mut rng);
@@ -433,13 +467,11 @@ pub fn tally_photo_variants(
 fn changed_photo(
     photo: &FacePhoto,
     changed: Result<image::RgbImage, PhotoPerturbError>,
-) -> Result<FacePhoto, String> {
-    changed
-        .map(|image| FacePhoto {
-            image,
-            ..photo.clone()
-        })
-        .map_err(|e| error_chain(&e))
+) -> Result<FacePhoto, ShotsError> {
+    Ok(FacePhoto {
+        image: changed?,
+        ..photo.clone()
+    })
 }
 
 /// The stickers to take again of a cube read surely (`recapture::overexposed_cube`), `None`

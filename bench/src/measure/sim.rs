@@ -2,10 +2,11 @@
 
 use crate::measure::evaluate::Tally;
 use crate::measure::pocket::{PocketReading, PocketTally};
-use crate::measure::recapture::{PhotoShots, ReadPhotos, Reader, Reading, RecaptureTally};
+use crate::measure::recapture::{
+    PhotoShots, ReadPhotos, Reader, Reading, RecaptureTally, ShotsError,
+};
 use cubed::cube::random::random_cube;
 use cubed::cube::{Face, FaceletCube};
-use cubed::error_chain::error_chain;
 use cubed::pocket::{random_pocket, PocketFacelets};
 use cubed::vision::camera::sim::{SimCamera, SimLighting};
 use cubed::vision::camera::{CaptureRequest, Exposure};
@@ -137,7 +138,7 @@ fn tally_sim<R: SimSize>(
                     exposure,
                 })
                 .collect();
-            capture_faces(&mut camera, &plan).map_err(|e| error_chain(&e))
+            capture_faces(&mut camera, &plan).map_err(ShotsError::from)
         };
         let mut shots = PhotoShots::read_by(take, &grid, R::READ).sampled(sampling);
         let name = format!("sim cube {n}");

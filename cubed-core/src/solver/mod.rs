@@ -28,6 +28,7 @@ pub use search::Flow;
 pub use search::SearchOptions;
 pub use search::SearchStats;
 pub use search::ALL_DIRECTIONS;
+pub use table_bytes::TableBytesError;
 pub use table_bytes::FORMAT_VERSION as TABLE_FORMAT_VERSION;
 pub use tables::TableMode;
 pub use tables::Tables;

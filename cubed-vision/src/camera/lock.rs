@@ -105,16 +105,53 @@ impl LockSettings {
     }
 }
 
-/// What the lock needs from a webcam. Errors are the device's own words.
+/// What the lock needs from a webcam.
 pub(crate) trait ControlDevice {
     /// The next frame from the stream.
     fn grab(&mut self) -> Result<RgbImage, CameraError>;
     /// Turns the control's automatic mode on or off.
-    fn set_auto(&mut self, control: Control, auto: bool) -> Result<(), String>;
+    fn set_auto(&mut self, control: Control, auto: bool) -> Result<(), ControlError>;
     /// Sets the control's manual value.
-    fn set_value(&mut self, control: Control, value: i64) -> Result<(), String>;
+    fn set_value(&mut self, control: Control, value: i64) -> Result<(), ControlError>;
     /// The control's current value and whether its automatic mode is on.
-    fn read(&mut self, control: Control) -> Result<(i64, bool), String>;
+    fn read(&mut self, control: Control) -> Result<(i64, bool), ControlError>;
+}
+
+/// Why a control could not be set or read as asked: the device's refusal in its own words, or
+/// what it reads back instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ControlError {
+    /// The device refused the call (its driver's words).
+    #[error("{0}")]
+    Refused(String),
+    /// The device refused every id the control goes by (V4L2 offers some under two).
+    #[error("{}", in_words(.0))]
+    EveryIdRefused(Vec<IdRefusal>),
+    /// The device's value is not a number (a menu or a string control).
+    #[error("its value {value} is not a number")]
+    NotANumber { value: String },
+    /// The automatic mode was turned off but reads back on.
+    #[error("its automatic mode is still on (value {value})")]
+    StillAutomatic { value: i64 },
+    /// The value was set but reads back as another (a device clamps silently).
+    #[error("it reads back {got}")]
+    ReadsBack { wanted: i64, got: i64 },
+}
+
+/// One id of a control the device refused, and its words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdRefusal {
+    /// The V4L2 control id.
+    pub id: u32,
+    pub why: String,
+}
+
+/// "V4L2 control 0x009a0902: …; V4L2 control 0x00980911: …".
+fn in_words(refusals: &[IdRefusal]) -> String {
+    let each: Vec<String> = (refusals.iter())
+        .map(|r| format!("V4L2 control {:#010x}: {}", r.id, r.why))
+        .collect();
+    each.join("; ")
 }
 
 /// A control the device would not set as asked.
@@ -123,7 +160,7 @@ pub(crate) trait ControlDevice {
 pub struct ControlRefusal {
     pub control: Control,
     pub wanted: ControlSetting,
-    pub why: String,
+    pub why: ControlError,
 }
 
 /// What the device accepted.
@@ -179,7 +216,7 @@ fn apply(
     device: &mut dyn ControlDevice,
     control: Control,
     wanted: ControlSetting,
-) -> Result<Option<i64>, String> {
+) -> Result<Option<i64>, ControlError> {
     let target = match wanted {
         ControlSetting::Auto => {
             device.set_auto(control, true)?;
@@ -192,10 +229,13 @@ fn apply(
     device.set_value(control, target)?;
     let (got, auto) = device.read(control)?;
     if auto {
-        return Err(format!("its automatic mode is still on (value {got})"));
+        return Err(ControlError::StillAutomatic { value: got });
     }
     if got != target {
-        return Err(format!("it reads back {got}"));
+        return Err(ControlError::ReadsBack {
+            wanted: target,
+            got,
+        });
     }
     Ok(Some(got))
 }
@@ -247,7 +287,7 @@ pub(crate) fn frame_at_exposure(
     let scaled = ((locked as f64) * f64::from(exposure.factor()))
         .round()
         .max(1.0) as i64;
-    let words = |why: String| {
+    let words = |why: ControlError| {
         CameraError::Backend(format!(
             "cannot set the exposure to {scaled} for a {} photo: {why}",
             exposure.words()
@@ -301,29 +341,29 @@ mod tests {
             self.calls.push(format!("grab {v}"));
             Ok(RgbImage::from_pixel(2, 2, image::Rgb([v, v, v])))
         }
-        fn set_auto(&mut self, control: Control, auto: bool) -> Result<(), String> {
+        fn set_auto(&mut self, control: Control, auto: bool) -> Result<(), ControlError> {
             self.calls.push(format!("auto {} {auto}", control.key()));
             if !auto && self.stuck_auto.contains(&control) {
-                return Err("operation not permitted".into());
+                return Err(ControlError::Refused("operation not permitted".into()));
             }
             if let Some(entry) = self.values.get_mut(control.key()) {
                 entry.1 = auto;
             }
             Ok(())
         }
-        fn set_value(&mut self, control: Control, value: i64) -> Result<(), String> {
+        fn set_value(&mut self, control: Control, value: i64) -> Result<(), ControlError> {
             self.calls.push(format!("set {} {value}", control.key()));
             if let Some(entry) = self.values.get_mut(control.key()) {
                 entry.0 = value.min(self.max_value);
             }
             Ok(())
         }
-        fn read(&mut self, control: Control) -> Result<(i64, bool), String> {
+        fn read(&mut self, control: Control) -> Result<(i64, bool), ControlError> {
             self.calls.push(format!("read {}", control.key()));
             self.values
                 .get(control.key())
                 .copied()
-                .ok_or_else(|| "no such control".into())
+                .ok_or_else(|| ControlError::Refused("no such control".into()))
         }
     }
 

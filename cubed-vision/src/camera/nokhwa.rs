@@ -1,7 +1,8 @@
 //! The USB webcam backend (nokhwa, V4L2 on Linux): device by index or name, resolution, a settle period for the automatic controls, then exposure / gain / white balance / focus locked through `lock.rs` (read back, refusals named), and each photo taken after flushing stale frames and averaging a few. Behind the `camera` cargo feature (needs libclang at build time: Debian `libclang1-14`).
 
 use super::lock::{
-    frame_at_exposure, lock_controls, Control, ControlDevice, LockReport, LockSettings,
+    frame_at_exposure, lock_controls, Control, ControlDevice, ControlError, IdRefusal, LockReport,
+    LockSettings,
 };
 use super::{Camera, CameraError, CaptureRequest, Exposure};
 use crate::error_chain::error_chain;
@@ -214,15 +215,18 @@ fn auto_id(control: Control) -> KnownCameraControl {
 fn first_taken<T>(
     control: Control,
     mut act: impl FnMut(KnownCameraControl) -> Result<T, nokhwa::NokhwaError>,
-) -> Result<T, String> {
+) -> Result<T, ControlError> {
     let mut refusals = Vec::new();
     for &id in value_ids(control) {
         match act(named(id)) {
             Ok(done) => return Ok(done),
-            Err(e) => refusals.push(format!("V4L2 control {id:#010x}: {}", error_chain(&e))),
+            Err(e) => refusals.push(IdRefusal {
+                id,
+                why: error_chain(&e),
+            }),
         }
     }
-    Err(refusals.join("; "))
+    Err(ControlError::EveryIdRefused(refusals))
 }
 
 fn as_integer(value: &ControlValueSetter) -> Option<i64> {
@@ -239,7 +243,7 @@ impl ControlDevice for NokhwaDevice {
         frame.decode_image::<RgbFormat>().map_err(backend)
     }
 
-    fn set_auto(&mut self, control: Control, auto: bool) -> Result<(), String> {
+    fn set_auto(&mut self, control: Control, auto: bool) -> Result<(), ControlError> {
         let value = match control {
             Control::Exposure => ControlValueSetter::Integer(if auto {
                 EXPOSURE_APERTURE_PRIORITY
@@ -250,21 +254,22 @@ impl ControlDevice for NokhwaDevice {
         };
         self.0
             .set_camera_control(auto_id(control), value)
-            .map_err(|e| error_chain(&e))
+            .map_err(|e| ControlError::Refused(error_chain(&e)))
     }
 
-    fn set_value(&mut self, control: Control, value: i64) -> Result<(), String> {
+    fn set_value(&mut self, control: Control, value: i64) -> Result<(), ControlError> {
         let camera = &mut self.0;
         first_taken(control, |id| {
             camera.set_camera_control(id, ControlValueSetter::Integer(value))
         })
     }
 
-    fn read(&mut self, control: Control) -> Result<(i64, bool), String> {
+    fn read(&mut self, control: Control) -> Result<(i64, bool), ControlError> {
         let camera = &self.0;
         let value = first_taken(control, |id| camera.camera_control(id))?.value();
-        let value =
-            as_integer(&value).ok_or_else(|| format!("its value {value:?} is not a number"))?;
+        let value = as_integer(&value).ok_or_else(|| ControlError::NotANumber {
+            value: format!("{value:?}"),
+        })?;
         let auto = self
             .0
             .camera_control(auto_id(control))

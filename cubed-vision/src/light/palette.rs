@@ -50,6 +50,24 @@ pub enum PaletteError {
         key: String,
         problem: String,
     },
+    #[error("palette {path}: {key}: L = {lightness} is outside 0..=100")]
+    LightnessOutOfRange {
+        path: PathBuf,
+        key: String,
+        lightness: f64,
+    },
+    #[error("palette {path}: {key}: a and b must be in -128..=128, found {value}")]
+    ChromaOutOfRange {
+        path: PathBuf,
+        key: String,
+        value: f64,
+    },
+    #[error("palette {path}: {key}: {value} is outside 0..=255")]
+    ChannelOutOfRange {
+        path: PathBuf,
+        key: String,
+        value: i64,
+    },
     #[error("will not write the palette {path}: {why}; name a new file in a directory that exists, or remove the one there first")]
     Unwritable { path: PathBuf, why: String },
     #[error("cannot write palette {path}")]
@@ -224,13 +242,9 @@ pub(crate) fn parse_palette(text: &str, path: &Path) -> Result<Palette, PaletteE
 
 impl PaletteFile {
     fn validate(self, path: &Path) -> Result<Palette, PaletteError> {
-        let invalid = |key: String, problem: String| PaletteError::Invalid {
-            path: path.to_path_buf(),
-            key,
-            problem,
-        };
         if self.colour.len() != 6 {
             return Err(invalid(
+                path,
                 "colour".into(),
                 format!(
                     "{} [[colour]] entries, exactly 6 are needed",
@@ -240,8 +254,8 @@ impl PaletteFile {
         }
         let mut slots: [Option<PaletteColour>; 6] = Default::default();
         for (i, entry) in self.colour.into_iter().enumerate() {
-            let colour = entry.validate(i).map_err(|(k, p)| invalid(k, p))?;
-            check_unique(&slots, &colour, i).map_err(|(k, p)| invalid(k, p))?;
+            let colour = entry.validate(i, path)?;
+            check_unique(&slots, &colour, i, path)?;
             let home = colour.home.index();
             slots[home] = Some(colour);
         }
@@ -251,34 +265,49 @@ impl PaletteFile {
     }
 }
 
+/// The palette at `path` has `key` invalid, for the reason `problem` says.
+fn invalid(path: &Path, key: String, problem: String) -> PaletteError {
+    PaletteError::Invalid {
+        path: path.to_path_buf(),
+        key,
+        problem,
+    }
+}
+
 fn check_unique(
     slots: &[Option<PaletteColour>; 6],
     colour: &PaletteColour,
     i: usize,
-) -> Result<(), (String, String)> {
+    path: &Path,
+) -> Result<(), PaletteError> {
+    let key = |k: &str| format!("[[colour]] #{}{k}", i + 1);
     for other in slots.iter().flatten() {
         if other.name == colour.name {
-            return Err((
-                format!("[[colour]] #{} name", i + 1),
+            return Err(invalid(
+                path,
+                key(" name"),
                 format!("\"{}\" is used twice, names must differ", colour.name),
             ));
         }
         if other.symbol == colour.symbol {
-            return Err((
-                format!("[[colour]] #{} symbol", i + 1),
+            return Err(invalid(
+                path,
+                key(" symbol"),
                 format!("'{}' is used twice, symbols must differ", colour.symbol),
             ));
         }
         if other.home == colour.home {
-            return Err((
-                format!("[[colour]] #{} face", i + 1),
+            return Err(invalid(
+                path,
+                key(" face"),
                 format!("{} is used twice, each of U R F D L B once", colour.home),
             ));
         }
         let apart = other.reference.delta_e(colour.reference);
         if apart < LEAST_APART {
-            return Err((
-                format!("[[colour]] #{}", i + 1),
+            return Err(invalid(
+                path,
+                key(""),
                 format!(
                     "\"{}\" is {apart:.1} from \"{}\" (CIEDE2000); colours that look the same cannot be told apart: at least {LEAST_APART} is needed",
                     colour.name, other.name
@@ -290,16 +319,17 @@ fn check_unique(
 }
 
 impl ColourEntry {
-    fn validate(self, i: usize) -> Result<PaletteColour, (String, String)> {
+    fn validate(self, i: usize, path: &Path) -> Result<PaletteColour, PaletteError> {
         let key = |k: &str| format!("[[colour]] #{} {k}", i + 1);
         if self.name.trim().is_empty() {
-            return Err((key("name"), "must not be empty".into()));
+            return Err(invalid(path, key("name"), "must not be empty".into()));
         }
         let mut chars = self.symbol.chars();
         let symbol = match (chars.next(), chars.next()) {
             (Some(c), None) if !c.is_whitespace() => c,
             _ => {
-                return Err((
+                return Err(invalid(
+                    path,
                     key("symbol"),
                     format!("\"{}\" must be exactly one visible character", self.symbol),
                 ))
@@ -310,16 +340,18 @@ impl ColourEntry {
             _ => None,
         }
         .ok_or_else(|| {
-            (
+            invalid(
+                path,
                 key("face"),
                 format!("\"{}\" must be one of U R F D L B", self.face),
             )
         })?;
         let reference = match (self.lab, self.srgb) {
-            (Some(lab), None) => lab_reference(lab).map_err(|p| (key("lab"), p))?,
-            (None, Some(rgb)) => srgb_reference(rgb).map_err(|p| (key("srgb"), p))?,
+            (Some(lab), None) => lab_reference(lab, path, key("lab"))?,
+            (None, Some(rgb)) => srgb_reference(rgb, path, key("srgb"))?,
             _ => {
-                return Err((
+                return Err(invalid(
+                    path,
                     key("lab"),
                     "give exactly one of lab = [L, a, b] or srgb = [r, g, b]".into(),
                 ))
@@ -334,12 +366,21 @@ impl ColourEntry {
     }
 }
 
-fn lab_reference(lab: [f64; 3]) -> Result<LabColour, String> {
+/// A reference colour given as CIELAB (`key` of the palette at `path`, named if out of range).
+fn lab_reference(lab: [f64; 3], path: &Path, key: String) -> Result<LabColour, PaletteError> {
     if !(0.0..=100.0).contains(&lab[0]) {
-        return Err(format!("L = {} is outside 0..=100", lab[0]));
+        return Err(PaletteError::LightnessOutOfRange {
+            path: path.to_path_buf(),
+            key,
+            lightness: lab[0],
+        });
     }
-    if let Some(v) = lab[1..].iter().find(|v| !(-128.0..=128.0).contains(*v)) {
-        return Err(format!("a and b must be in -128..=128, found {v}"));
+    if let Some(&value) = lab[1..].iter().find(|v| !(-128.0..=128.0).contains(*v)) {
+        return Err(PaletteError::ChromaOutOfRange {
+            path: path.to_path_buf(),
+            key,
+            value,
+        });
     }
     Ok(LabColour {
         l: lab[0] as f32,
@@ -348,10 +389,15 @@ fn lab_reference(lab: [f64; 3]) -> Result<LabColour, String> {
     })
 }
 
-fn srgb_reference(rgb: [i64; 3]) -> Result<LabColour, String> {
+/// A reference colour given as sRGB (`key` of the palette at `path`, named if out of range).
+fn srgb_reference(rgb: [i64; 3], path: &Path, key: String) -> Result<LabColour, PaletteError> {
     let mut out = [0u8; 3];
-    for (o, v) in out.iter_mut().zip(rgb) {
-        *o = u8::try_from(v).map_err(|_| format!("{v} is outside 0..=255"))?;
+    for (o, value) in out.iter_mut().zip(rgb) {
+        *o = u8::try_from(value).map_err(|_| PaletteError::ChannelOutOfRange {
+            path: path.to_path_buf(),
+            key: key.clone(),
+            value,
+        })?;
     }
     Ok(LabColour::from_rgb(out))
 }

@@ -1,7 +1,8 @@
 //! The `[camera]` keys: `grid` ("auto", `[x, y, side]` or four corners), and those that lock the webcam (`exposure`, `white_balance`, `gain`, `focus`: "auto", "locked" or a number; `flush_frames`, `average_frames`), validated with errors naming the key and what is allowed.
 
-use crate::daemon::config::values::whole_within;
+use crate::daemon::config::values::{whole_within, WholeNumberError};
 use cubed_vision::camera::lock::{Control, ControlSetting, LockSettings};
+use cubed_vision::grid::file::CornersError;
 use serde::Deserialize;
 
 /// Where the stickers are in each photo.
@@ -37,8 +38,35 @@ fn default_grid() -> toml::Value {
     toml::Value::String("auto".into())
 }
 
-/// Why a lock key is invalid: the key and the problem.
+/// Why a lock key is invalid: the key and the problem, in words.
 pub(crate) type KeyProblem = (&'static str, String);
+
+/// What is wrong with a `[camera]` value (the key is said by the caller).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub(crate) enum CameraKeyError {
+    /// `grid` is neither "auto", nor three numbers, nor four corners.
+    #[error(
+        "expected \"auto\", [x, y, side] (the face's top-left corner and side, pixels) or four \
+             corners [[x, y], [x, y], [x, y], [x, y]] (top-left, top-right, bottom-right, \
+             bottom-left, as `scan --show-grids` says them)"
+    )]
+    GridShape,
+    /// `grid`'s four corners do not make a face.
+    #[error(transparent)]
+    GridCorners(#[from] CornersError),
+    /// `grid = [x, y, side]` beyond any camera's frame, or a side too small to hold nine stickers.
+    #[error("[{x}, {y}, {side}] is outside the frame: x and y must be 0..={MAX_GRID_PIXELS} and side 9..={MAX_GRID_PIXELS} pixels")]
+    GridOutsideFrame { x: f32, y: f32, side: f32 },
+    /// A control's number outside what a video device's control can hold.
+    #[error("{value} is outside {min}..={max} (a number is in the device's own units; it says its range when the camera is locked)")]
+    ControlOutOfRange { value: i64, min: i64, max: i64 },
+    /// A control given something other than "auto", "locked" or a whole number.
+    #[error("{value} is not allowed: \"auto\" (the camera decides), \"locked\" (fixed at what it chose after settling) or an integer in the device's units")]
+    ControlNotAllowed { value: toml::Value },
+    /// `flush_frames` or `average_frames` outside its range.
+    #[error(transparent)]
+    Frames(#[from] WholeNumberError),
+}
 
 impl CameraSection {
     /// The validated lock settings (defaults: every control locked, 4 frames flushed, 3 averaged).
@@ -46,7 +74,8 @@ impl CameraSection {
         let defaults = LockSettings::default();
         let setting = |control: Control, value: &Option<toml::Value>| match value {
             None => Ok(defaults.of(control)),
-            Some(v) => control_setting(control, v).map_err(|problem| (control.key(), problem)),
+            Some(v) => (control_setting(control, v))
+                .map_err(|problem| (control.key(), problem.to_string())),
         };
         Ok(LockSettings {
             exposure: setting(Control::Exposure, &self.exposure)?,
@@ -69,13 +98,8 @@ const MAX_GRID_PIXELS: f32 = 100_000.0;
 
 /// `grid`: "auto", `[x, y, side]` in pixels (finite, within the frame any camera has), or the
 /// face's four corners `[[x, y], [x, y], [x, y], [x, y]]` as `--show-grids` says them.
-pub(crate) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
-    let bad = || {
-        "expected \"auto\", [x, y, side] (the face's top-left corner and side, pixels) or four \
-         corners [[x, y], [x, y], [x, y], [x, y]] (top-left, top-right, bottom-right, \
-         bottom-left, as `scan --show-grids` says them)"
-            .to_string()
-    };
+pub(crate) fn grid_setting(value: &toml::Value) -> Result<GridSetting, CameraKeyError> {
+    let bad = || CameraKeyError::GridShape;
     let numbers = |items: &[toml::Value]| -> Option<Vec<f32>> {
         (items.iter())
             .map(|v| match v {
@@ -98,17 +122,18 @@ pub(crate) fn grid_setting(value: &toml::Value) -> Result<GridSetting, String> {
                 .collect::<Option<_>>()
                 .ok_or_else(bad)?;
             let corners = std::array::from_fn(|i| points[i].map(f64::from));
-            cubed_vision::grid::file::parse_corners(corners)
-                .map(GridSetting::Corners)
-                .map_err(|e| e.to_string())
+            let grid = cubed_vision::grid::file::parse_corners(corners)?;
+            Ok(GridSetting::Corners(grid))
         }
         toml::Value::Array(items) if items.len() == 3 => {
             let n = numbers(items).ok_or_else(bad)?;
             let pixels = |v: f32, least: f32| (least..=MAX_GRID_PIXELS).contains(&v);
             if !(pixels(n[0], 0.0) && pixels(n[1], 0.0) && pixels(n[2], 9.0)) {
-                return Err(format!(
-                    "x and y must be 0..={MAX_GRID_PIXELS} and side 9..={MAX_GRID_PIXELS} pixels"
-                ));
+                return Err(CameraKeyError::GridOutsideFrame {
+                    x: n[0],
+                    y: n[1],
+                    side: n[2],
+                });
             }
             Ok(GridSetting::Square {
                 x: n[0],
@@ -128,7 +153,10 @@ fn allowed_values(control: Control) -> std::ops::RangeInclusive<i64> {
     least..=i64::from(i32::MAX)
 }
 
-fn control_setting(control: Control, value: &toml::Value) -> Result<ControlSetting, String> {
+fn control_setting(
+    control: Control,
+    value: &toml::Value,
+) -> Result<ControlSetting, CameraKeyError> {
     match value {
         toml::Value::String(s) if s == "auto" => Ok(ControlSetting::Auto),
         toml::Value::String(s) if s == "locked" => Ok(ControlSetting::Locked),
@@ -137,15 +165,15 @@ fn control_setting(control: Control, value: &toml::Value) -> Result<ControlSetti
         }
         toml::Value::Integer(n) => {
             let allowed = allowed_values(control);
-            Err(format!(
-                "{n} is outside {}..={} (a number is in the device's own units; it says its range when the camera is locked)",
-                allowed.start(),
-                allowed.end()
-            ))
+            Err(CameraKeyError::ControlOutOfRange {
+                value: *n,
+                min: *allowed.start(),
+                max: *allowed.end(),
+            })
         }
-        other => Err(format!(
-            "{other} is not allowed: \"auto\" (the camera decides), \"locked\" (fixed at what it chose after settling) or an integer in the device's units"
-        )),
+        other => Err(CameraKeyError::ControlNotAllowed {
+            value: other.clone(),
+        }),
     }
 }
 
@@ -156,7 +184,8 @@ fn frames(
     min: i64,
 ) -> Result<usize, KeyProblem> {
     let default = i64::try_from(default).unwrap_or(i64::MAX);
-    whole_within(value, default, (min, 30)).map_err(|problem| (key, problem))
+    whole_within(value, default, (min, 30))
+        .map_err(|problem| (key, CameraKeyError::from(problem).to_string()))
 }
 
 #[cfg(test)]

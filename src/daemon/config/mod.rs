@@ -361,7 +361,7 @@ impl Validator<'_> {
             camera,
             camera_lock,
             grid: grid_setting(&raw.camera.grid)
-                .map_err(|problem| self.invalid("camera", "grid", problem))?,
+                .map_err(|problem| self.invalid("camera", "grid", problem.to_string()))?,
             palette: self.path("vision", "palette", &raw.vision.palette)?,
             min_confidence,
             recaptures,
@@ -384,7 +384,8 @@ impl Validator<'_> {
         default: i64,
         range: (i64, i64),
     ) -> Result<T, ConfigError> {
-        whole_within(value, default, range).map_err(|problem| self.invalid(section, key, problem))
+        whole_within(value, default, range)
+            .map_err(|problem| self.invalid(section, key, problem.to_string()))
     }
 
     /// A finite number within `min..=max`, or an error naming the range and what the number means.

@@ -121,9 +121,11 @@ pub(crate) fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> 
     Ok(ScanRecord {
         attempt: cols.get("attempt")?,
         images: Vec::new(),
-        readings: decode_readings(readings.as_deref()).map_err(|m| cols.bad("readings", m))?,
+        readings: (decode_readings(readings.as_deref()))
+            .map_err(|e| cols.bad("readings", error_chain(&e)))?,
         facelets: cols.get("facelets")?,
-        confidence: decode_confidence(&confidence).map_err(|m| cols.bad("confidence", m))?,
+        confidence: (decode_confidence(&confidence))
+            .map_err(|e| cols.bad("confidence", error_chain(&e)))?,
         error: cols.get("error")?,
     })
 }
@@ -298,31 +300,45 @@ fn single_face(text: &str) -> Option<char> {
     }
 }
 
-fn decode_readings(bytes: Option<&[u8]>) -> Result<Vec<[u8; 3]>, String> {
+/// What is wrong with a value the history holds (the run and column are said with it).
+#[derive(Debug, thiserror::Error)]
+enum ColumnValueError {
+    /// The readings blob is not 54 or 24 RGB triples.
+    #[error("{bytes} bytes, expected 162 (54 × RGB) or 72 (24 × RGB, a 2x2)")]
+    ReadingsLength { bytes: usize },
+    /// The confidences are not a JSON list.
+    #[error(transparent)]
+    ConfidenceNotJson(serde_json::Error),
+    /// One confidence is neither a number nor "inf", "-inf" or "nan".
+    #[error("{value} is not a confidence")]
+    NotAConfidence { value: serde_json::Value },
+}
+
+fn decode_readings(bytes: Option<&[u8]>) -> Result<Vec<[u8; 3]>, ColumnValueError> {
     match bytes {
         None => Ok(Vec::new()),
         // 54 stickers of a 3x3, or 24 of a 2x2.
         Some(b) if b.len() == 54 * 3 || b.len() == 24 * 3 => {
             Ok(b.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect())
         }
-        Some(b) => Err(format!(
-            "{} bytes, expected 162 (54 × RGB) or 72 (24 × RGB, a 2x2)",
-            b.len()
-        )),
+        Some(b) => Err(ColumnValueError::ReadingsLength { bytes: b.len() }),
     }
 }
 
-fn decode_confidence(text: &str) -> Result<Vec<f32>, String> {
-    let values: Vec<serde_json::Value> = serde_json::from_str(text).map_err(|e| error_chain(&e))?;
+fn decode_confidence(text: &str) -> Result<Vec<f32>, ColumnValueError> {
+    let values: Vec<serde_json::Value> =
+        serde_json::from_str(text).map_err(ColumnValueError::ConfidenceNotJson)?;
     values.iter().map(decode_confidence_value).collect()
 }
 
-fn decode_confidence_value(value: &serde_json::Value) -> Result<f32, String> {
+fn decode_confidence_value(value: &serde_json::Value) -> Result<f32, ColumnValueError> {
     match (value.as_f64(), value.as_str()) {
         (Some(v), _) => Ok(v as f32),
         (_, Some("inf")) => Ok(f32::INFINITY),
         (_, Some("-inf")) => Ok(f32::NEG_INFINITY),
         (_, Some("nan")) => Ok(f32::NAN),
-        _ => Err(format!("{value} is not a confidence")),
+        _ => Err(ColumnValueError::NotAConfidence {
+            value: value.clone(),
+        }),
     }
 }

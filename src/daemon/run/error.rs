@@ -114,8 +114,9 @@ pub(crate) enum RunError {
         #[source]
         source: std::io::Error,
     },
-    #[error("the run task failed: {0}")]
-    Panicked(String),
+    /// The run's task panicked or was cancelled.
+    #[error("the run task failed")]
+    Panicked(#[source] JoinError),
     #[error("the daemon was shut down (SIGINT/SIGTERM)")]
     Shutdown,
     #[error("the daemon shut down and the run did not reach a step boundary in time")]

@@ -20,7 +20,7 @@ use idle::LinkNotes;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{oneshot, watch};
-use tokio::task::JoinHandle;
+use tokio::task::{JoinError, JoinHandle};
 
 /// How long a shutdown waits for the run to reach a step boundary before it e-stops.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
@@ -390,7 +390,7 @@ impl Service {
         self.board.set(DaemonState::EStopped, words);
     }
 
-    async fn on_finished(&mut self, finished: Result<RunEnd, String>) {
+    async fn on_finished(&mut self, finished: Result<RunEnd, JoinError>) {
         let Some(mut active) = self.active.take() else {
             return;
         };
@@ -503,9 +503,9 @@ mod idle;
 use idle::idle_event;
 
 /// Waits for the active run to end (never, when there is none).
-async fn wait_run(active: &mut Option<ActiveRun>) -> Result<RunEnd, String> {
+async fn wait_run(active: &mut Option<ActiveRun>) -> Result<RunEnd, JoinError> {
     match active {
-        Some(run) => (&mut run.task).await.map_err(|e| error_chain(&e)),
+        Some(run) => (&mut run.task).await,
         None => std::future::pending().await,
     }
 }

@@ -223,7 +223,8 @@ impl Ctx<'_> {
         fraction: f64,
         given: Option<u32>,
     ) -> Result<Option<u32>, ConfigError> {
-        timed(drive, fraction, given).map_err(|problem| self.invalid(section, key, problem))
+        timed(drive, fraction, given)
+            .map_err(|problem| self.invalid(section, key, problem.to_string()))
     }
 
     fn build(&self, raw: &RobotToml) -> Result<RobotModel, ConfigError> {
