@@ -8,7 +8,6 @@ use cubed::pocket::{
 use cubed::robot::{load_robot, replay, ProgramDoc};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::path::PathBuf;
 
 const URFDLB: PocketFormat = PocketFormat::Facelets(FaceOrder::Urfdlb);
 
@@ -267,9 +266,7 @@ fn plan_size_2_replays_solved_on_every_design_and_never_loses_to_naive() {
         let (facelets, _, pieces) = parse_pocket(&cube, URFDLB, None).expect("valid");
         let optimal = solver.distance(&pieces, Metric::Htm) as usize;
         for name in ["four-arm.toml", "turntable-flipper.toml"] {
-            let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "config/robots", name]
-                .iter()
-                .collect();
+            let path = crate::common::shipped_design_file(name.trim_end_matches(".toml"));
             let model = load_robot(&path).expect("shipped design loads");
             let robot = path.to_str().expect("utf-8 path");
             let aware = plan_json(&dir, robot, &cube, false);

@@ -41,6 +41,21 @@ pub fn stderr(o: &Output) -> String {
 
 pub const SOLVED: &str = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
 
+/// The file of a shipped design (`name` without `.toml`: "four-arm", "six-motor", ...).
+pub fn shipped_design_file(name: &str) -> std::path::PathBuf {
+    shipped_designs_dir().join(format!("{name}.toml"))
+}
+
+/// The folder of the shipped designs.
+pub fn shipped_designs_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots")
+}
+
+/// The path of a shipped design's file as a command-line argument.
+pub fn shipped_design_arg(name: &str) -> String {
+    shipped_design_file(name).display().to_string()
+}
+
 /// The shipped four-arm design.
 pub fn four_arm() -> RobotModel {
     cubed::robot::shipped_design("four-arm").expect("four-arm design loads")

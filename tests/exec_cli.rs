@@ -316,7 +316,7 @@ fn exec_turns_the_named_faces_of_a_cube_loaded_another_way_up() {
     for design in ["six-motor", "four-arm"] {
         let dir = tempfile::tempdir().expect("temp dir");
         let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
-        let robot = format!("{}/config/robots/{design}.toml", env!("CARGO_MANIFEST_DIR"));
+        let robot = crate::common::shipped_design_arg(design);
         let args = ["--speed", "0", "--robot", &robot];
         let mut sim = start_sim(&args, &report, &link);
         let (code, said) = exec_on(

@@ -3,12 +3,9 @@
 use crate::common::{cubed, stderr, stdout};
 use cubed::cube::{parse_cube, FaceOrder};
 use cubed::robot::{load_robot, replay, ProgramDoc, RobotModel};
-use std::path::PathBuf;
 
 fn design(name: &str) -> (String, RobotModel) {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "config/robots", name]
-        .iter()
-        .collect();
+    let path = crate::common::shipped_design_file(name.trim_end_matches(".toml"));
     let model = load_robot(&path).expect("shipped design loads");
     (path.display().to_string(), model)
 }

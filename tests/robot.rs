@@ -3,9 +3,7 @@
 use cubed::robot::{load_robot, parse_robot, ConfigError, Planner};
 use std::path::Path;
 
-fn shipped_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots")
-}
+use crate::common::shipped_designs_dir as shipped_dir;
 
 fn four_arm_text() -> String {
     std::fs::read_to_string(shipped_dir().join("four-arm.toml")).unwrap()

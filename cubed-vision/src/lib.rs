@@ -5,6 +5,7 @@
 use cubed_core::{cube, error_chain, pocket};
 use cubed_files::{atomic_file, config_file, named_file};
 
+pub(crate) mod assignment;
 pub mod camera;
 pub mod grid;
 pub mod light;

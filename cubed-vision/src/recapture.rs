@@ -4,6 +4,7 @@ use crate::camera::Exposure;
 use crate::cube::faces_of;
 use crate::cube::Face;
 use crate::light::colour::Rgb;
+use crate::light::lighting::ROLL_OFF_CODE;
 use crate::light::palette::Palette;
 
 /// The brightest channel's mean (0..255) over a face's doubtful stickers at or above which the
@@ -11,11 +12,6 @@ use crate::light::palette::Palette;
 pub(crate) const NEAR_CLIPPING: f32 = 230.0;
 /// ... at or below which it is taken again brighter: they came out near black.
 pub(crate) const NEAR_BLACK: f32 = 40.0;
-
-/// A channel at or above this sRGB code is in a webcam's highlight roll-off: it no longer keeps
-/// the sticker's ratios (`highlight` reads such a middle from its rim, scaled to the photo's
-/// own full scale).
-pub const ROLL_OFF_CODE: u8 = 240;
 
 /// Stickers of a reading given as a cube that were too bright to be told apart: two stickers of
 /// one face given different colours where the channel that tells those colours apart most (in

@@ -3,10 +3,10 @@
 use super::vision_cmds::{refuse, ClassifyFlags, OutputFormat, ScanArgs};
 use cubed_core::cube::{sticker_names, Face};
 use cubed_core::error_chain::error_chain;
-use cubed_vision::grid::pocket_sample::read_pocket_photos_and_grids;
 use cubed_vision::grid::sample::SampleOptions;
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
+use cubed_vision::scan::pocket::read_pocket_photos_and_grids;
 use cubed_vision::scan_file::{load_pocket_scan, save_scan, ScanFile};
 use serde_json::json;
 use std::path::Path;

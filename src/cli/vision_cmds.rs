@@ -7,10 +7,10 @@ use clap::{ArgGroup, Args, ValueEnum};
 use cubed_core::cube::Face;
 use cubed_core::error_chain::error_chain;
 use cubed_vision::camera::Retake;
-use cubed_vision::light::calibrate::calibrate;
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::light::palette::{load_palette, save_palette, Palette, PaletteError};
 use cubed_vision::read::advice::what_to_do;
+use cubed_vision::read::calibrate::calibrate;
 use cubed_vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed_vision::recapture::step_for;
 use cubed_vision::scan::PhotoReadings;
@@ -440,7 +440,7 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     }
     // A cube scanned held another way: the table says where each colour was, the palette
     // keeps where it belongs.
-    let home = |c: &cubed_vision::light::calibrate::CalibratedColour| {
+    let home = |c: &cubed_vision::read::calibrate::CalibratedColour| {
         (cal.palette.colours.iter())
             .find(|p| p.symbol == c.symbol)
             .map(|p| p.home.letter())

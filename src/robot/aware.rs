@@ -54,11 +54,11 @@ pub fn solve_for_robot(
     opts: &AwareOptions,
 ) -> Result<AwareSolve, AwareError> {
     let began = Instant::now();
-    let reserved = reserve_for_planning(planner, opts);
-    let opts = &reserved;
     let naive = first_solution(solver, cube)?;
     let mut shortlist = Shortlist::new(opts.full_plans);
     shortlist.offer(planner, start, naive.clone())?;
+    let reserved = reserve_for_planning(planner, opts, began.elapsed());
+    let opts = &reserved;
     let mut distinct = HashSet::new();
     // Each thread rates its own candidates; the shortlists merge in thread order, so a
     // counted budget gives the same choice however the threads interleave.
@@ -91,14 +91,22 @@ pub fn solve_for_robot(
     })
 }
 
-/// `opts` with a time budget shortened by what planning took lately (half as much again, at
-/// most half the budget: at 100 ms one full plan on a design like four-arm takes a third of it), so that the whole answer comes within the budget; a count
-/// is kept as it is (the same answer everywhere).
-fn reserve_for_planning(planner: &Planner, opts: &AwareOptions) -> AwareOptions {
+/// `opts` with a time budget shortened by what was `spent` already (the naive baseline's
+/// solution) and by what planning took lately (twice its moving
+/// average, which covers the slow plans: on four-arm the p99 is about twice the median; a
+/// quarter of the budget before any cube was planned; at most half the budget), so that the
+/// whole answer comes within the budget; a count is kept as it is (the same answer
+/// everywhere).
+fn reserve_for_planning(planner: &Planner, opts: &AwareOptions, spent: Duration) -> AwareOptions {
     let mut opts = opts.clone();
     if let Budget::Time(time) = opts.budget {
         let recent = Duration::from_micros(planner.planning_us.load(Ordering::Relaxed));
-        opts.budget = Budget::Time(time - (recent * 3 / 2).min(time / 2));
+        let reserve = if recent.is_zero() {
+            time / 4
+        } else {
+            (recent * 2).min(time / 2)
+        };
+        opts.budget = Budget::Time(time.saturating_sub(reserve + spent));
     }
     opts
 }

@@ -410,7 +410,7 @@ fn status_exits_3_and_names_the_port_while_the_robot_cannot_be_reached() {
 #[test]
 fn dry_run_works_on_every_shipped_design() {
     for design in ["turntable-flipper", "six-motor"] {
-        let robot = format!("{}/config/robots/{design}.toml", env!("CARGO_MANIFEST_DIR"));
+        let robot = crate::common::shipped_design_arg(design);
         let out = cubed(
             &[
                 "dry-run", "--cubes", "3", "--robot", &robot, "--tables", "small",

@@ -75,7 +75,7 @@ async fn a_2x2_run_ends_verified_solved_in_an_optimal_number_of_turns() {
 #[test]
 fn dry_run_size_2_solves_2x2s_on_every_shipped_design_that_can_hold_one() {
     for design in ["four-arm", "turntable-flipper"] {
-        let robot = format!("{}/config/robots/{design}.toml", env!("CARGO_MANIFEST_DIR"));
+        let robot = crate::common::shipped_design_arg(design);
         let out = cubed(
             &[
                 "dry-run", "--size", "2", "--cubes", "3", "--seed", "2", "--robot", &robot,

@@ -501,7 +501,7 @@ async fn photos_turned_45_degrees_are_read_by_a_run_the_way_the_cube_is_sure() {
         let image = image::open(set.join(format!("{face}.png")))
             .expect("photo")
             .to_rgb8();
-        let turned = cubed::vision::camera::tilt::rotate(&image, degrees);
+        let turned = cubed::vision::grid::tilt::rotate(&image, degrees);
         turned
             .save(photos.join(format!("{face}.png")))
             .expect("saved");
@@ -612,8 +612,7 @@ fn hex_rgb(hex: &str) -> [u8; 3] {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_after_the_drivers_went_off_while_idle_homes_the_robot_first() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let shipped =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/robots/four-arm.toml");
+    let shipped = crate::common::shipped_design_file("four-arm");
     let text = std::fs::read_to_string(shipped).expect("the four-arm design");
     assert!(
         text.contains("idle_disable_ms = 300000"),

@@ -61,8 +61,7 @@ fn the_daemon_says_which_pin_the_pico_refuses_and_moves_nothing() {
     let config = robot_config(&pico.port, dir.path());
     // The left jaw's servo on GP25, the Pico's LED: the design loader takes it (a GPIO
     // number), the firmware knows it is the board's own.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shipped = root.join("config/robots/four-arm.toml");
+    let shipped = crate::common::shipped_design_file("four-arm");
     let text = std::fs::read_to_string(&shipped).expect("the four-arm design");
     let design = dir.path().join("four-arm-led.toml");
     std::fs::write(&design, text.replacen("jaw = 16", "jaw = 25", 1)).expect("design written");

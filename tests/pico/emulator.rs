@@ -394,7 +394,7 @@ fn decode_hex(hex: &str) -> Vec<u8> {
 /// for a builder: the machine the emulator models around the chip, and the one the host
 /// sends the firmware.
 pub fn four_arm_wiring_json() -> String {
-    let design = root().join("config/robots/four-arm.toml");
+    let design = crate::common::shipped_design_file("four-arm");
     let design = design.to_str().expect("a UTF-8 path");
     let output = crate::common::cubed(
         &["config", "wiring", "--design", design, "--format", "json"],

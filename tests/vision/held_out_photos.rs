@@ -69,7 +69,7 @@ fn scan_settles_the_tops_of_faces_photographed_turned_45_degrees() {
             Face::U => -44.6,
             _ => 0.0,
         };
-        let turned = cubed::vision::camera::tilt::rotate(&image, degrees);
+        let turned = cubed::vision::grid::tilt::rotate(&image, degrees);
         turned
             .save(dir.path().join(format!("{face}.png")))
             .expect("saved");

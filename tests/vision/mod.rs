@@ -21,7 +21,7 @@ pub(crate) fn assert_the_grid_turns_with_the_photo(
     let pitch = upright.cell_size();
     let (cx, cy) = (image.width() as f32 / 2.0, image.height() as f32 / 2.0);
     for &turn in degrees {
-        let turned = cubed::vision::camera::tilt::rotate(image, turn);
+        let turned = cubed::vision::grid::tilt::rotate(image, turn);
         let grid = find_grid(&turned).unwrap_or_else(|e| panic!("{at} turned {turn}°: {e}"));
         let (sin, cos) = turn.to_radians().sin_cos();
         for i in 0..9 {

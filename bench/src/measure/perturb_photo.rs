@@ -1,6 +1,6 @@
 //! Seeded perturbations of whole face photos (rotation, JPEG re-compression, brightness, a colour cast) and the photo conditions of the vision bench. Pure: images in, images out.
 
-use cubed::vision::camera::tilt::rotate;
+use cubed::vision::grid::tilt::rotate;
 use image::codecs::jpeg::JpegEncoder;
 use image::{ImageFormat, RgbImage};
 use rand::{Rng, RngExt};

@@ -6,7 +6,6 @@ pub mod lock;
 pub mod nokhwa;
 pub mod reopen;
 pub mod sim;
-pub mod tilt;
 
 use crate::cube::Face;
 use image::RgbImage;

@@ -273,7 +273,7 @@ mod tests {
     #[test]
     fn finds_a_face_turned_by_thirty_degrees_with_the_lattice_turned_alike() {
         let image = synthetic_face(125, 75, 50);
-        let turned = crate::camera::tilt::rotate(&image, 30.0);
+        let turned = crate::grid::tilt::rotate(&image, 30.0);
         let grid = find_grid(&turned).expect("found");
         // The face's centre stays at the image centre; its first edge turns by 30 degrees
         // (counter-clockwise as seen: y grows downwards, so the angle is negative).
@@ -389,8 +389,7 @@ mod tests {
                 .all(|(x, y)| x.iter().zip(y).all(|(p, q)| p.abs_diff(*q) < 40))
         };
         for side in [-1.0f32, 1.0] {
-            let turned =
-                |degrees: f32| read(&crate::camera::tilt::rotate(&upright, side * degrees));
+            let turned = |degrees: f32| read(&crate::grid::tilt::rotate(&upright, side * degrees));
             let ((inside, inside_doubt), (past, past_doubt)) = (turned(44.0), turned(46.0));
             let inside_turns =
                 inside_doubt.unwrap_or_else(|| panic!("{side}: 44 degrees, no doubt"));
@@ -409,7 +408,7 @@ mod tests {
             );
         }
         for degrees in [-30.0f32, 10.0, 40.0] {
-            let (_, doubt) = read(&crate::camera::tilt::rotate(&upright, degrees));
+            let (_, doubt) = read(&crate::grid::tilt::rotate(&upright, degrees));
             assert_eq!(doubt, None, "{degrees}");
         }
     }

@@ -8,7 +8,7 @@ use image::RgbImage;
 /// A channel at or above this share of its full scale is in the camera's highlight roll-off:
 /// it no longer keeps the sticker's ratios (240 of 255). The full scale is 255, or the photo's
 /// own (a photo darkened or given a cast after it was taken keeps its clipping, scaled).
-const ROLL_OFF: f32 = crate::recapture::ROLL_OFF_CODE as f32 / 255.0;
+const ROLL_OFF: f32 = crate::light::lighting::ROLL_OFF_CODE as f32 / 255.0;
 /// A full scale below this says nothing of clipping: a dark photo's brightest sticker.
 const LEAST_FULL_SCALE: u8 = 100;
 /// A sensor clips every channel at one level, and a cast after it moves them apart a little:

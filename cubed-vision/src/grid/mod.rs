@@ -7,9 +7,10 @@ pub mod finder;
 pub(crate) mod highlight;
 pub mod pocket;
 #[cfg(test)]
-mod pocket_in_a_frame;
+mod pocket_in_a_frame_tests;
 pub(crate) mod pocket_lattice;
 pub mod pocket_sample;
 pub(crate) mod pocket_verify;
 pub mod sample;
 pub(crate) mod search;
+pub mod tilt;

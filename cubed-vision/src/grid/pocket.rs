@@ -136,7 +136,7 @@ mod tests {
         let image = pocket_face((130, 80, 70), [90, 90, 90], |k| three[k as usize % 3]);
         let (cx, cy) = (200.0f32, 150.0f32);
         for degrees in [-40.0f32, -20.0, 20.0, 40.0] {
-            let turned = crate::camera::tilt::rotate(&image, degrees);
+            let turned = crate::grid::tilt::rotate(&image, degrees);
             let grid = find_pocket_grid(&turned).expect("found");
             let (sin, cos) = degrees.to_radians().sin_cos();
             let square = FaceGrid::square(130.0, 80.0, 140.0);

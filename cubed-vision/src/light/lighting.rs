@@ -10,6 +10,11 @@ pub(crate) type Linear = [f32; 3];
 /// scale, whatever the exposure) and say nothing about gain.
 pub const CLIPPED: u8 = 254;
 
+/// A channel at or above this sRGB code is in a webcam's highlight roll-off: it no longer keeps
+/// the sticker's ratios (`highlight` reads such a middle from its rim, scaled to the photo's
+/// own full scale).
+pub const ROLL_OFF_CODE: u8 = 240;
+
 /// Whether the sensor may have clipped a channel of `reading` (any at [`CLIPPED`] or over).
 pub(crate) fn clipped(reading: Rgb) -> bool {
     reading.iter().any(|&c| c >= CLIPPED)

@@ -139,7 +139,7 @@ impl Palette {
     /// six can be together (CIEDE2000 to the references): each look's colour index.
     pub fn colours_one_each(&self, looks: &[LabColour; 6]) -> [usize; 6] {
         let distance = |f: usize, c: usize| looks[f].delta_e(self.colours[c].reference);
-        let assigned = crate::read::assignment::min_cost_assignment(6, distance);
+        let assigned = crate::assignment::min_cost_assignment(6, distance);
         std::array::from_fn(|f| usize::from(assigned[f]))
     }
 

@@ -1,8 +1,8 @@
 //! The piece-level decision: assigns the 8 corners and 12 edges to positions (Hungarian method, `assignment.rs`) with legal twist, flip and parity, at the lowest total sticker cost. Pure.
 
+use crate::assignment::{min_cost_assignment, MAX_N};
 use crate::cube::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
 use crate::cube::{CubieCube, Face};
-use crate::read::assignment::{min_cost_assignment, MAX_N};
 
 /// Cost of each sticker (0..54, URFDLB) showing each colour (named by the
 /// face whose centre has it). Lower is more likely.

@@ -5,8 +5,9 @@ use crate::light::colour::Rgb;
 // Only past full scale does a webcam's roll-off fade the other channels: a reading clipped
 // nowhere kept its channels' ratios.
 use crate::light::lighting::clipped;
+use crate::light::lighting::ROLL_OFF_CODE;
 use crate::read::face_consistency::alike_where_clipped;
-use crate::recapture::{overexposed_stickers, ROLL_OFF_CODE};
+use crate::recapture::overexposed_stickers;
 
 /// Whether the sensor clipped any of `readings`: when none, no sticker shows its face washed
 /// out (every sign `washed_out_stickers` looks for needs a clipped reading), and a reader can

@@ -8,7 +8,6 @@ use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
 use cubed_core::pocket::{Metric, PocketFacelets, PocketSolver};
 use cubed_core::solver::{Budget, Cancel, Solver};
 use cubed_vision::grid::face_grid::FaceGrid;
-use cubed_vision::grid::pocket_sample::read_pocket_photos_and_grids;
 use cubed_vision::grid::sample::SampleOptions;
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::light::palette::Palette;
@@ -16,6 +15,7 @@ use cubed_vision::read::classify::{classify, Classification, ClassifyOptions};
 use cubed_vision::read::pocket::{classify_pocket, PocketClassification};
 use cubed_vision::read::reading::{CubeReading, Unsure};
 use cubed_vision::read::turned::{settle_tops, settled_words};
+use cubed_vision::scan::pocket::read_pocket_photos_and_grids;
 use cubed_vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
 use std::sync::Arc;
 

@@ -13,10 +13,11 @@ use cubed_vision::camera::{Exposure, Retake};
 use cubed_vision::grid::face_grid::FaceGrid;
 use cubed_vision::grid::sample::SampleOptions;
 use cubed_vision::light::colour::Rgb;
+use cubed_vision::light::lighting::ROLL_OFF_CODE;
 use cubed_vision::read::classify::ClassifyOptions;
 use cubed_vision::read::reading::CubeReading;
 use cubed_vision::read::reading::Unsure;
-use cubed_vision::recapture::{step_for, Rounds, ROLL_OFF_CODE};
+use cubed_vision::recapture::{step_for, Rounds};
 use cubed_vision::scan::{FacePhoto, ScanError};
 
 /// Scan: the robot shows each face to the camera; `attempt` 0 is the first scan, later ones

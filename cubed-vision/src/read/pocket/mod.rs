@@ -20,13 +20,13 @@
 //! calibration (`POCKET_CALIBRATION`), so `min_confidence` means the same
 //! for both sizes.
 
+use crate::assignment::min_cost_assignment;
 use crate::cube::{ColourScheme, Corner, Face};
 use crate::light::colour::{LabColour, Rgb};
 use crate::light::lighting::{chromaticity, linearize, FaceGains, LightBounds};
 use crate::light::palette::Palette;
 use crate::pocket::stickers::{corner_stickers, STICKERS};
 use crate::pocket::PocketFacelets;
-use crate::read::assignment::min_cost_assignment;
 use crate::read::centres::orientations;
 use crate::read::doubt::{Doubt, Repairs};
 use crate::read::face_consistency::blank_stickers_given_a_hue;

@@ -1,5 +1,7 @@
 //! From photos to readings: capture the six faces through a `Camera`, find or apply the grid, sample, un-rotate into net order. The daemon's entry point before `classify`.
 
+pub mod pocket;
+
 use crate::camera::{Camera, CameraError, CaptureRequest};
 use crate::cube::Face;
 use crate::grid::face_grid::FaceGrid;

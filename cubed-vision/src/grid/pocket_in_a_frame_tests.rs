@@ -1,9 +1,9 @@
 //! Tests of the 2x2 finder on whole 1920x1080 frames among clutter drawn here: things that look like a 2x2 in part (a grid of dark frame bars on a wall, a window's panes behind a bar, orange squares on a wall, a 3x3's face) refused, and a simulated face in such a frame, turned a little, found within pixels.
 
 use crate::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
-use crate::camera::tilt::rotate;
 use crate::grid::finder::GridError;
 use crate::grid::pocket::find_pocket_grid;
+use crate::grid::tilt::rotate;
 use image::RgbImage;
 
 const WALL: [u8; 3] = [150, 150, 145];
