@@ -2,6 +2,7 @@
 
 use crate::grid::face_grid::FaceGrid;
 use crate::grid::sample::{one_colour, sticker_pixels, SampleError, SampleOptions};
+use crate::grid::sample::{rotate_square, unrotate_square};
 use crate::light::colour::Rgb;
 use image::RgbImage;
 
@@ -41,17 +42,13 @@ pub fn sample_pocket_face(
 /// The readings in net order, given readings in image order of a photo rotated
 /// `image_rotation` clockwise quarter turns relative to the net.
 pub(crate) fn unrotate_pocket<T: Copy>(readings: &[T; 4], image_rotation: u8) -> [T; 4] {
-    (0..image_rotation % 4).fold(*readings, |g, _| {
-        std::array::from_fn(|i| g[(i % 2) * 2 + 1 - i / 2])
-    })
+    unrotate_square(readings, SIDE, image_rotation)
 }
 
 /// The readings as they appear in a photo rotated `image_rotation` clockwise quarter turns
 /// (inverse of `unrotate_pocket`).
 pub fn rotate_pocket<T: Copy>(readings: &[T; 4], image_rotation: u8) -> [T; 4] {
-    (0..image_rotation % 4).fold(*readings, |g, _| {
-        std::array::from_fn(|i| g[(1 - i % 2) * 2 + i / 2])
-    })
+    rotate_square(readings, SIDE, image_rotation)
 }
 
 #[cfg(test)]

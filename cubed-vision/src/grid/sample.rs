@@ -173,16 +173,34 @@ pub(crate) fn robust_colour(mut pixels: Vec<Rgb>, glare_min_channel: u8) -> Rgb 
 /// The readings in net order, given readings in image order of a photo rotated
 /// `image_rotation` clockwise quarter turns relative to the net.
 pub(crate) fn unrotate(readings: &[Rgb; 9], image_rotation: u8) -> [Rgb; 9] {
+    unrotate_square(readings, 3, image_rotation)
+}
+
+/// [`unrotate`] for a square face of any size: `readings` row by row, `side` to a row.
+pub(crate) fn unrotate_square<T: Copy, const K: usize>(
+    readings: &[T; K],
+    side: usize,
+    image_rotation: u8,
+) -> [T; K] {
     (0..image_rotation % 4).fold(*readings, |g, _| {
-        std::array::from_fn(|i| g[(i % 3) * 3 + 2 - i / 3])
+        std::array::from_fn(|i| g[(i % side) * side + side - 1 - i / side])
+    })
+}
+
+/// [`rotate`] for a square face of any size: `readings` row by row, `side` to a row.
+pub(crate) fn rotate_square<T: Copy, const K: usize>(
+    readings: &[T; K],
+    side: usize,
+    image_rotation: u8,
+) -> [T; K] {
+    (0..image_rotation % 4).fold(*readings, |g, _| {
+        std::array::from_fn(|i| g[(side - 1 - i % side) * side + i / side])
     })
 }
 
 /// The readings as they appear in a photo rotated `image_rotation` clockwise quarter turns (inverse of `unrotate`).
 pub fn rotate(readings: &[Rgb; 9], image_rotation: u8) -> [Rgb; 9] {
-    (0..image_rotation % 4).fold(*readings, |g, _| {
-        std::array::from_fn(|i| g[(2 - i % 3) * 3 + i / 3])
-    })
+    rotate_square(readings, 3, image_rotation)
 }
 
 #[cfg(test)]
