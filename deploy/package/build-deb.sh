@@ -61,6 +61,9 @@ build_binary() {
         return
     fi
     need_packages gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+    # The package's binary is stripped below: line tables built for it would be thrown away
+    # (a cross build has its own target folder; the host's release build keeps its settings).
+    export CARGO_PROFILE_RELEASE_DEBUG=false
     local kind
     kind=$(choose_toolchain "$triple")
     describe_toolchain "$kind" cubed "$triple"
