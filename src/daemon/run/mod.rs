@@ -1,4 +1,4 @@
-//! One run of the robot, stage by stage (`pipeline`), with what it carries (`context`), how it photographs and reads the cube (`capture`, `scanning`, `cube_kind`), how it executes the plan (`execute`), how it can be stopped (`abort`, `interruption`), and how it ends (`error`, `outcome`).
+//! One run of the robot, stage by stage (`pipeline`), with what it carries (`context`), how it photographs and reads the cube (`capture`, `scanning`, `cube_kind`), how it solves and plans (`solving`), how it executes the plan (`execute`), how it can be stopped (`abort`, `interruption`), and how it ends (`error`, `outcome`).
 
 pub(crate) mod abort;
 pub(crate) mod capture;
@@ -10,3 +10,4 @@ pub(crate) mod interruption;
 pub(crate) mod outcome;
 pub(crate) mod pipeline;
 pub(crate) mod scanning;
+pub(crate) mod solving;
