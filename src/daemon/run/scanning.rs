@@ -32,8 +32,11 @@ pub(crate) struct Read<K: CubeKind> {
     pub readings: K::Readings,
     pub grids: Vec<FaceGrid>,
     pub settled: Option<String>,
-    pub result: Result<K::Seen, Unsure<K::Seen>>,
+    pub result: Classified<K>,
 }
+
+/// The cube as classified, or the best guess with what was unsure.
+pub(crate) type Classified<K> = Result<<K as CubeKind>::Seen, Unsure<<K as CubeKind>::Seen>>;
 
 /// Reads the photos as a cube of `kind`, with the rig's grid finder and palette.
 pub(crate) fn read<K: CubeKind>(
@@ -88,7 +91,7 @@ pub(crate) enum Verdict<Seen> {
 /// again left; `doing` is what the photos are for, in the run's words.
 pub(crate) fn judge<K: CubeKind>(
     kind: &K,
-    (readings, result): (&K::Readings, Result<K::Seen, Unsure<K::Seen>>),
+    (readings, result): (&K::Readings, Classified<K>),
     rounds: &mut Rounds,
     (rig, min_confidence): (&Rig, f32),
     doing: &str,
