@@ -1,8 +1,9 @@
 //! Photographing during a run: the robot runs the planner's scan program from its pose and the camera takes each wanted face on the way, at the exposure asked for; each photo is saved to the history and shown on the page, drawn as in the net.
 
 use crate::daemon::docs::PhotoDoc;
-use crate::daemon::run::context::{LinkNews, RunContext};
+use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
+use crate::daemon::run::link_news::LinkNews;
 use crate::robot::{Action, PhysicsState, RobotState};
 use crate::robot::{EncodedProgram, MotionGroup};
 use cubed_core::cube::Face;

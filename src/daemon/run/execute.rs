@@ -2,37 +2,14 @@
 
 use crate::daemon::board::StatusBoard;
 use crate::daemon::docs::{DaemonState, Progress};
-use crate::daemon::run::context::{LinkNews, RunContext};
+use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
+use crate::daemon::run::link_news::LinkNews;
+use crate::daemon::run::solving::Executable;
 use crate::link::LinkEvent;
-use crate::robot::{EncodedProgram, MotionGroup, Plan, RobotState};
+use crate::robot::MotionGroup;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// A plan ready to stream: its firmware commands and what is true after each of its steps.
-pub(crate) struct Executable {
-    pub plan: Plan,
-    pub encoded: EncodedProgram,
-    pub after: Vec<AfterStep>,
-}
-
-/// The cube, the robot's pose, the face turns made and the planned time after one step.
-pub(crate) struct AfterStep {
-    pub facelets: String,
-    pub pose: RobotState,
-    pub turns: usize,
-    pub ms: u64,
-}
-
-impl Executable {
-    pub(crate) fn total_turns(&self) -> usize {
-        self.after.last().map_or(0, |a| a.turns)
-    }
-
-    pub(crate) fn total_ms(&self) -> u64 {
-        self.after.last().map_or(0, |a| a.ms)
-    }
-}
 
 /// Streams the program with progress (the `solution` shown in Singmaster notation), journaling
 /// each acknowledged move with the face turns it completed (durable at once: after a crash the
@@ -154,7 +131,7 @@ impl<'a> ProgressReport<'a> {
         self.turns_journaled = turns;
         if let Err(e) = self.history.journal_ack(self.ctx_run, move_id, new_turns) {
             // Without its journal a run could not be recovered after a crash: a fault.
-            crate::daemon::run::context::history_fault(
+            crate::daemon::run::record::history_fault(
                 &self.board,
                 &self.abort,
                 &format!("could not journal move {move_id}"),

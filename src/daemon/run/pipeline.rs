@@ -1,22 +1,21 @@
 //! One run, stage by stage, read top to bottom: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. After an interruption (e-stop, fault, firmware restart) the same stages run again from re-homing and a fresh scan, by themselves when nothing physical is in doubt, else when a person resumes. Each stage borrows what it needs and returns what it made; the pipeline records it (the phases' times, the readings, the solution) between stages. The stages live in `capture.rs` (scan), `scanning.rs` (classify), `solving.rs` (solve, plan) and `execute.rs`. One generic path serves a 3x3 and a 2x2: what differs (reading, solving, the cube's stickers) is the `CubeKind`.
 
-use crate::daemon::board::hex;
 use crate::daemon::cube_size::RunCube;
-use crate::daemon::docs::{DaemonState, LinkDoc, LinkState, StickerDoc};
+use crate::daemon::docs::{DaemonState, LinkDoc, LinkState};
 use crate::daemon::run::capture::{at_normal_exposure, capture_scan, doing};
-use crate::daemon::run::context::{Phase, RunContext};
+use crate::daemon::run::context::RunContext;
 use crate::daemon::run::cube_kind::{CubeKind, Pocket, Three};
 use crate::daemon::run::error::RunError;
-use crate::daemon::run::execute::{execute, Executable};
+use crate::daemon::run::execute::execute;
 use crate::daemon::run::interruption::Interruption;
+use crate::daemon::run::link_news::LinkNews;
 use crate::daemon::run::outcome::Outcome;
+use crate::daemon::run::record::{record_scan, record_solution, refuse, show_grids, Phase};
 use crate::daemon::run::scanning::{faces_and_exposures, judge, read, rounds_for, Read, Verdict};
 use crate::daemon::run::solving::{plan_program, solve};
-use crate::robot::ProgramDoc;
-use cubed_core::cube::{format_moves, Face, Move, Notation};
+use cubed_core::cube::Face;
 use cubed_core::error_chain::error_chain;
 use cubed_vision::camera::Exposure;
-use cubed_vision::grid::face_grid::FaceGrid;
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::read::reading::CubeReading;
 use cubed_vision::recapture::Rounds;
@@ -185,7 +184,7 @@ pub(crate) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
         DaemonState::Scanning,
         "connecting to the robot and homing it",
     );
-    let news = crate::daemon::run::context::LinkNews::new(ctx, DaemonState::Scanning);
+    let news = LinkNews::new(ctx, DaemonState::Scanning);
     let opened = (ctx.rig)
         .ensure_link(|event| news.show(event))
         .await
@@ -354,99 +353,4 @@ fn show_read<K: CubeKind>(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], 
     if let Some(words) = &read.settled {
         ctx.board.say(words.clone());
     }
-}
-
-fn show_grids(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], grids: &[FaceGrid]) {
-    let boxes: Vec<(char, [f32; 4])> = (Face::ALL.iter().zip(grids))
-        .filter_map(|(&face, grid)| {
-            let photo = photos.iter().find(|p| p.face == face)?;
-            // Shown as `upright` turns it: `image_rotation` quarter turns anticlockwise.
-            let turns = photo.image_rotation;
-            Some((face.letter(), grid.box_in(photo.image.dimensions(), turns)))
-        })
-        .collect();
-    ctx.board.update(|s| {
-        for doc in s.photos.iter_mut().filter(|p| p.attempt == attempt) {
-            doc.grid = boxes.iter().find(|(f, _)| *f == doc.face).map(|&(_, b)| b);
-        }
-    });
-    for &(face, grid) in &boxes {
-        ctx.note(ctx.history.record_grid(ctx.run, attempt, face, grid));
-    }
-}
-
-/// Records a refused scan with its reason and returns the error.
-fn refuse(ctx: &RunContext, attempt: u32, error: RunError) -> RunError {
-    crate::metrics::vision_refused();
-    let reason = error_chain(&error);
-    let recorded = (ctx.history).record_scan(ctx.run, attempt, None, None, &[], Some(&reason));
-    ctx.note(recorded);
-    error
-}
-
-/// Records the scan (`error`: why it is not taken) and shows each photo's stickers on the page.
-fn record_scan<K: CubeKind>(
-    ctx: &RunContext,
-    attempt: u32,
-    readings: &[Rgb],
-    cube: &K::Seen,
-    error: Option<&str>,
-) {
-    let symbols: Vec<char> = cube.symbols().chars().collect();
-    let confidence = cube.confidence();
-    let recorded = ctx.history.record_scan(
-        ctx.run,
-        attempt,
-        Some(readings),
-        Some(&cube.symbols()),
-        &confidence,
-        error,
-    );
-    ctx.note(recorded);
-    let n = K::PER_FACE;
-    ctx.board.update(|s| {
-        for photo in s.photos.iter_mut().filter(|p| p.attempt == attempt) {
-            let f = Face::from_letter(photo.face).map_or(0, Face::index);
-            photo.stickers = (f * n..f * n + n)
-                .map(|i| StickerDoc {
-                    symbol: symbols.get(i).copied().unwrap_or('?'),
-                    rgb: readings.get(i).map(|&r| hex(r)).unwrap_or_default(),
-                    confidence: confidence.get(i).copied().unwrap_or(0.0),
-                })
-                .collect();
-        }
-        s.facelets = Some(cube.symbols());
-        s.facelets_guessed = error.is_some();
-    });
-}
-
-/// Records the solution and its program in the history and says it; returns it in Singmaster
-/// notation.
-fn record_solution(ctx: &RunContext, executable: &Executable, attempt: u32) -> String {
-    let plan = &executable.plan;
-    let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
-    let text = format_moves(&moves, Notation::Singmaster).unwrap_or_default();
-    let doc = ProgramDoc::new(
-        &ctx.rig.model,
-        &plan.program,
-        plan.face_turns,
-        plan.cube_rotations,
-        text.clone(),
-    );
-    let program = serde_json::to_value(&doc).unwrap_or_default();
-    ctx.note(ctx.history.record_solution(
-        ctx.run,
-        attempt,
-        &text,
-        moves.len() as u32,
-        &program,
-        plan.total_ms,
-    ));
-    ctx.board.log(format!(
-        "run {}: solution: {text} ({} face turns, {:.1} s of robot time); executing it",
-        ctx.run,
-        executable.total_turns(),
-        executable.total_ms() as f64 / 1000.0
-    ));
-    text
 }

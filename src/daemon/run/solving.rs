@@ -1,4 +1,4 @@
-//! The solve and plan stages of a run: the fastest solution for this robot from the cube as read (on a worker thread, ended at once by a stop), and its gripper program as firmware commands with what is true after each step.
+//! The solve and plan stages of a run: the fastest solution for this robot from the cube as read (on a worker thread, ended at once by a stop), and its gripper program as firmware commands with what is true after each step (`Executable`, what the execute stage streams).
 
 use crate::daemon::board::StatusBoard;
 use crate::daemon::docs::DaemonState;
@@ -6,9 +6,33 @@ use crate::daemon::rig::Rig;
 use crate::daemon::run::abort::AbortFlag;
 use crate::daemon::run::cube_kind::CubeKind;
 use crate::daemon::run::error::RunError;
-use crate::daemon::run::execute::{AfterStep, Executable};
-use crate::robot::{PhysicsState, Plan};
+use crate::robot::{EncodedProgram, PhysicsState, Plan, RobotState};
 use cubed_core::solver::{Budget, Cancel};
+
+/// A plan ready to stream: its firmware commands and what is true after each of its steps.
+pub(crate) struct Executable {
+    pub plan: Plan,
+    pub encoded: EncodedProgram,
+    pub after: Vec<AfterStep>,
+}
+
+/// The cube, the robot's pose, the face turns made and the planned time after one step.
+pub(crate) struct AfterStep {
+    pub facelets: String,
+    pub pose: RobotState,
+    pub turns: usize,
+    pub ms: u64,
+}
+
+impl Executable {
+    pub(crate) fn total_turns(&self) -> usize {
+        self.after.last().map_or(0, |a| a.turns)
+    }
+
+    pub(crate) fn total_ms(&self) -> u64 {
+        self.after.last().map_or(0, |a| a.ms)
+    }
+}
 
 /// Solve: the fastest solution for this robot (for a 3x3 a robot-aware choice among short
 /// solutions, for a 2x2 among optimal ones), searched within `budget` from the robot's pose.
