@@ -178,7 +178,7 @@ impl RunningDaemon {
         };
         crate::metrics::daemon_started(&crate::metrics::KnownSeries {
             outcomes: &crate::daemon::history::OUTCOMES,
-            phases: &crate::daemon::run::context::PHASES,
+            phases: &crate::daemon::run::record::PHASES,
             actuators: rig.map.configs.len(),
         });
         for run in &interrupted {

@@ -1,8 +1,9 @@
 //! Photographing during a run: the robot runs the planner's scan program from its pose and the camera takes each wanted face on the way, at the exposure asked for; each photo is saved to the history and shown on the page, drawn as in the net.
 
 use crate::daemon::docs::PhotoDoc;
-use crate::daemon::run::context::{LinkNews, Phase, RunContext};
+use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
+use crate::daemon::run::link_news::LinkNews;
 use crate::robot::{Action, PhysicsState, RobotState};
 use crate::robot::{EncodedProgram, MotionGroup};
 use cubed_core::cube::Face;
@@ -10,24 +11,20 @@ use cubed_vision::camera::{CameraError, CaptureRequest, Exposure};
 use cubed_vision::scan::FacePhoto;
 use std::sync::Arc;
 
-/// Runs the scan program from the robot's pose and photographs `wanted` faces on the way.
-pub(crate) async fn capture_scan(
-    ctx: &mut RunContext,
-    attempt: u32,
-    wanted: &[Face],
-) -> Result<Vec<FacePhoto>, RunError> {
-    let wanted: Vec<(Face, Exposure)> = wanted.iter().map(|&f| (f, Exposure::NORMAL)).collect();
-    capture_scan_at(ctx, attempt, &wanted).await
+/// `faces`, each to be photographed at the camera's normal exposure.
+pub(crate) fn at_normal_exposure(faces: &[Face]) -> Vec<(Face, Exposure)> {
+    faces.iter().map(|&f| (f, Exposure::NORMAL)).collect()
 }
 
-/// `capture_scan` with each wanted face's photo taken at its exposure.
-pub(crate) async fn capture_scan_at(
+/// Runs the scan program from the robot's pose and photographs the `wanted` faces on the way,
+/// each at its exposure; each photo is saved to the history and shown as it is taken (a scan
+/// stopped midway keeps the photos it took).
+pub(crate) async fn capture_scan(
     ctx: &mut RunContext,
     attempt: u32,
     wanted: &[(Face, Exposure)],
 ) -> Result<Vec<FacePhoto>, RunError> {
     ctx.abort.check()?;
-    let phase = Phase::begin("scan", attempt);
     let start = ctx.rig.robot_state.ok_or(RunError::PoseUnknown)?;
     let plan = ctx
         .rig
@@ -66,7 +63,6 @@ pub(crate) async fn capture_scan_at(
         .await
         .map_err(|e| e.in_faces(photos.len(), wanted.len()))?;
     ctx.rig.robot_state = Some(plan.end);
-    phase.end(ctx);
     Ok(photos)
 }
 

@@ -1,55 +1,24 @@
-//! The execute stage: records the solution, streams its firmware commands with progress on the page (move i of N, ETA), journals every acknowledged move, and leaves the rig knowing where the robot stopped.
+//! The execute stage: streams the solution's firmware commands with progress on the page (move i of N, ETA), journals every acknowledged move, and leaves the rig knowing where the robot stopped.
 
 use crate::daemon::board::StatusBoard;
 use crate::daemon::docs::{DaemonState, Progress};
-use crate::daemon::run::context::{LinkNews, Phase, RunContext};
+use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
+use crate::daemon::run::link_news::LinkNews;
+use crate::daemon::run::solving::Executable;
 use crate::link::LinkEvent;
-use crate::robot::{EncodedProgram, MotionGroup, Plan, ProgramDoc, RobotState};
-use cubed_core::cube::{format_moves, Move, Notation};
+use crate::robot::MotionGroup;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// A plan ready to stream: its firmware commands and what is true after each of its steps.
-pub(crate) struct Executable {
-    pub plan: Plan,
-    pub encoded: EncodedProgram,
-    pub after: Vec<AfterStep>,
-}
-
-/// The cube, the robot's pose, the face turns made and the planned time after one step.
-pub(crate) struct AfterStep {
-    pub facelets: String,
-    pub pose: RobotState,
-    pub turns: usize,
-    pub ms: u64,
-}
-
-impl Executable {
-    fn total_turns(&self) -> usize {
-        self.after.last().map_or(0, |a| a.turns)
-    }
-
-    fn total_ms(&self) -> u64 {
-        self.after.last().map_or(0, |a| a.ms)
-    }
-}
-
-/// Streams the program with progress, journaling each acknowledged move with the face turns it
-/// completed; returns the turns made.
+/// Streams the program with progress (the `solution` shown in Singmaster notation), journaling
+/// each acknowledged move with the face turns it completed (durable at once: after a crash the
+/// run's turns are known to the move); returns the turns made.
 pub(crate) async fn execute(
     ctx: &mut RunContext,
     executable: &Executable,
-    attempt: u32,
+    solution: &str,
 ) -> Result<u32, RunError> {
-    let phase = Phase::begin("execute", attempt);
-    let solution = record_solution(ctx, &executable.plan, attempt);
-    ctx.board.log(format!(
-        "run {}: solution: {solution} ({} face turns, {:.1} s of robot time); executing it",
-        ctx.run,
-        executable.total_turns(),
-        executable.total_ms() as f64 / 1000.0
-    ));
     show_start(&ctx.board, executable, solution, ctx.rig.pace);
     ctx.rig.plan_motion(executable.total_ms());
     let groups: Vec<MotionGroup> = executable.encoded.groups.iter().map(|(_, g)| *g).collect();
@@ -67,8 +36,6 @@ pub(crate) async fn execute(
     let turns_done = last_step.map_or(0, |s| executable.after[s].turns);
     crate::metrics::moves_executed(turns_done as u32);
     ctx.rig.advance(&executable.encoded, ran);
-    // The time is recorded however the stream ended: a stopped run's history shows the part run.
-    phase.end(ctx);
     match result {
         Ok(_) => {
             ctx.board.log(format!(
@@ -98,32 +65,9 @@ pub(crate) async fn execute(
     }
 }
 
-/// Records the solution and its program in the history; returns it in Singmaster notation.
-fn record_solution(ctx: &RunContext, plan: &Plan, attempt: u32) -> String {
-    let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
-    let text = format_moves(&moves, Notation::Singmaster).unwrap_or_default();
-    let doc = ProgramDoc::new(
-        &ctx.rig.model,
-        &plan.program,
-        plan.face_turns,
-        plan.cube_rotations,
-        text.clone(),
-    );
-    let program = serde_json::to_value(&doc).unwrap_or_default();
-    ctx.note(ctx.history.record_solution(
-        ctx.run,
-        attempt,
-        &text,
-        moves.len() as u32,
-        &program,
-        plan.total_ms,
-    ));
-    text
-}
-
 /// Shows "move 0 of N" with the solution and the planned time, at the robot's `pace`, as the
 /// first ETA.
-fn show_start(board: &StatusBoard, executable: &Executable, solution: String, pace: f64) {
+fn show_start(board: &StatusBoard, executable: &Executable, solution: &str, pace: f64) {
     let (total_turns, total_ms) = (executable.total_turns(), executable.total_ms());
     board.update(|s| {
         s.state = DaemonState::Executing;
@@ -187,7 +131,7 @@ impl<'a> ProgressReport<'a> {
         self.turns_journaled = turns;
         if let Err(e) = self.history.journal_ack(self.ctx_run, move_id, new_turns) {
             // Without its journal a run could not be recovered after a crash: a fault.
-            crate::daemon::run::context::history_fault(
+            crate::daemon::run::record::history_fault(
                 &self.board,
                 &self.abort,
                 &format!("could not journal move {move_id}"),

@@ -1,19 +1,25 @@
-//! One run, stage by stage: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. After an interruption (e-stop, fault, firmware restart) the same stages run again from re-homing and a fresh scan, by themselves when nothing physical is in doubt, else when a person resumes. Each stage takes what it needs and returns what the next one needs; the stages that stream to the robot live in `scanning.rs` (scan, classify) and `execute.rs`. One generic path serves a 3x3 and a 2x2: what differs (reading, solving, the cube's stickers) is the `CubeKind`.
+//! One run, stage by stage, read top to bottom: home → scan → classify → solve → plan → execute → verify, and if verifying finds the cube unsolved (a slipped turn), solve again from what the camera saw, up to `[run] max_solves`. After an interruption (e-stop, fault, firmware restart) the same stages run again from re-homing and a fresh scan, by themselves when nothing physical is in doubt, else when a person resumes. Each stage borrows what it needs and returns what it made; the pipeline records it (the phases' times, the readings, the solution) between stages. The stages live in `capture.rs` (scan), `scanning.rs` (classify), `solving.rs` (solve, plan) and `execute.rs`. One generic path serves a 3x3 and a 2x2: what differs (reading, solving, the cube's stickers) is the `CubeKind`.
 
 use crate::daemon::cube_size::RunCube;
 use crate::daemon::docs::{DaemonState, LinkDoc, LinkState};
-use crate::daemon::run::context::{Phase, RunContext};
+use crate::daemon::run::capture::{at_normal_exposure, capture_scan, doing};
+use crate::daemon::run::context::RunContext;
 use crate::daemon::run::cube_kind::{CubeKind, Pocket, Three};
 use crate::daemon::run::error::RunError;
-use crate::daemon::run::execute::{execute, AfterStep, Executable};
+use crate::daemon::run::execute::execute;
 use crate::daemon::run::interruption::Interruption;
+use crate::daemon::run::link_news::LinkNews;
 use crate::daemon::run::outcome::Outcome;
-use crate::daemon::run::scanning::{classify, scan};
-use crate::robot::{PhysicsState, Plan};
+use crate::daemon::run::record::{record_scan, record_solution, refuse, show_grids, Phase};
+use crate::daemon::run::scanning::{faces_and_exposures, judge, read, rounds_for, Read, Verdict};
+use crate::daemon::run::solving::{plan_program, solve};
 use cubed_core::cube::Face;
 use cubed_core::error_chain::error_chain;
-use cubed_core::solver::Cancel;
+use cubed_vision::camera::Exposure;
+use cubed_vision::light::colour::Rgb;
 use cubed_vision::read::reading::CubeReading;
+use cubed_vision::recapture::Rounds;
+use cubed_vision::scan::{FacePhoto, ScanError};
 use std::sync::Arc;
 
 /// Runs the whole pipeline; the outcome says how it ended.
@@ -104,8 +110,7 @@ async fn stages<K: CubeKind>(
         ctx.board.say(words);
     }
     ctx.verifying = false;
-    let photos = scan(ctx, first, &Face::ALL).await?;
-    let mut seen = classify(ctx, &kind, first, photos).await?;
+    let mut seen = look(ctx, &kind, first).await?;
     ctx.board.log(format!(
         "run {}: read the {}: {}",
         ctx.run,
@@ -122,9 +127,25 @@ async fn stages<K: CubeKind>(
     for attempt in first + 1..=first + ctx.settings.max_solves {
         ctx.abort.check()?;
         let before = seen.symbols();
-        let plan = solve(ctx, &kind, &seen, attempt).await?;
-        let executable = plan_program::<K>(ctx, plan, &seen)?;
-        let turned = execute(ctx, &executable, attempt).await?;
+        let solving = Phase::begin("solve", attempt);
+        let (board, abort) = (&ctx.board, &*ctx.abort);
+        let plan = solve(
+            &kind,
+            &seen,
+            &ctx.rig,
+            (board, abort),
+            ctx.settings.solve_budget,
+        )
+        .await?;
+        solving.end(ctx);
+        let executable = plan_program::<K>(&mut ctx.rig, plan, &seen)?;
+        let executing = Phase::begin("execute", attempt);
+        // Recorded before a move is made: an interrupted run's history shows what it was doing.
+        let solution = record_solution(ctx, &executable, attempt);
+        let executed = execute(ctx, &executable, &solution).await;
+        // The time is recorded however the stream ended: a stopped run's history shows the part run.
+        executing.end(ctx);
+        let turned = executed?;
         moves += turned;
         ctx.verifying = true;
         ctx.board.log(format!(
@@ -132,8 +153,7 @@ async fn stages<K: CubeKind>(
             ctx.run,
             K::NAME
         ));
-        let photos = scan(ctx, attempt, &Face::ALL).await?;
-        seen = classify(ctx, &kind, attempt, photos).await?;
+        seen = look(ctx, &kind, attempt).await?;
         if seen.is_solved() {
             ctx.board.log(format!(
                 "run {}: the camera sees the {} solved",
@@ -164,7 +184,7 @@ pub(crate) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
         DaemonState::Scanning,
         "connecting to the robot and homing it",
     );
-    let news = crate::daemon::run::context::LinkNews::new(ctx, DaemonState::Scanning);
+    let news = LinkNews::new(ctx, DaemonState::Scanning);
     let opened = (ctx.rig)
         .ensure_link(|event| news.show(event))
         .await
@@ -176,78 +196,161 @@ pub(crate) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
     opened.map_err(RunError::Connect)
 }
 
-/// Solve: the fastest solution for this robot (for a 3x3 a robot-aware choice among short
-/// solutions, for a 2x2 among optimal ones).
-async fn solve<K: CubeKind>(
+/// Scan and classify: photographs the six faces and reads them as a cube of `kind`; what the
+/// reading doubts is photographed again, up to `[vision] recaptures` rounds, before the run is
+/// refused. Each photo is saved as it is taken and each reading recorded before the next photo,
+/// so a run stopped mid-scan keeps what it saw.
+async fn look<K: CubeKind>(
     ctx: &mut RunContext,
     kind: &K,
-    seen: &K::Seen,
     attempt: u32,
-) -> Result<Plan, RunError> {
-    ctx.board.set(DaemonState::Solving, K::SOLVING);
-    let phase = Phase::begin("solve", attempt);
-    let start = ctx.rig.robot_state.ok_or(RunError::PoseUnknown)?;
-    let (planner, kind, seen) = (ctx.rig.planner.clone(), kind.clone(), seen.clone());
-    let budget = ctx.settings.solve_budget;
-    let cancel = StopSolverOnDrop(Cancel::default());
-    let solver_cancel = cancel.0.clone();
-    let solving = tokio::task::spawn_blocking(move || {
-        kind.solve(&planner, &start, &seen, budget, solver_cancel)
-    });
-    let abort = Arc::clone(&ctx.abort);
-    // A stop or an e-stop ends the run at once (nothing moves while solving); leaving
-    // here in any way, the run task dropped at shutdown too, ends the solver's search.
-    let plan = tokio::select! {
-        joined = solving => joined.map_err(|source| RunError::Task {
-            what: "solver",
-            source,
-        })??,
-        asked = abort.raised() => return Err(RunError::Aborted(asked)),
-    };
-    phase.end(ctx);
-    Ok(plan)
-}
-
-/// Ends a solver search still running on its worker thread when the run stops waiting for it.
-struct StopSolverOnDrop(Cancel);
-
-impl Drop for StopSolverOnDrop {
-    fn drop(&mut self) {
-        self.0.cancel();
+) -> Result<K::Seen, RunError> {
+    let doing = doing(ctx.verifying);
+    ctx.board.set(
+        state_of(ctx.verifying),
+        format!("{doing}: photographing the six faces"),
+    );
+    ctx.board
+        .update(|s| s.photos.retain(|p| p.attempt != attempt));
+    let mut photos = photograph(ctx, attempt, &at_normal_exposure(&Face::ALL)).await?;
+    let mut rounds = rounds_for(ctx.rig.camera_retake, ctx.settings.recaptures);
+    loop {
+        photos = match classify(ctx, kind, attempt, &photos, &mut rounds)? {
+            Next::Seen(cube) => return Ok(cube),
+            Next::Unreadable(error) => {
+                let error = error_chain(&error);
+                ctx.board
+                    .say(format!("{doing}: {error}; photographing again"));
+                crate::metrics::recaptured();
+                photograph(ctx, attempt, &at_normal_exposure(&Face::ALL)).await?
+            }
+            Next::Again { faces, why } => {
+                photograph_again(ctx, attempt, (&faces, &why), photos).await?
+            }
+        };
     }
 }
 
-/// Plan: the gripper program as firmware commands, with the cube, pose, turns and planned
-/// time after each step (what the page shows as the moves are acknowledged).
-fn plan_program<K: CubeKind>(
+/// Scan: the robot shows the `wanted` faces to the camera, each at its exposure; the scan's
+/// time is recorded once they are all taken.
+pub(crate) async fn photograph(
     ctx: &mut RunContext,
-    plan: Plan,
-    seen: &K::Seen,
-) -> Result<Executable, RunError> {
-    let mut physics = PhysicsState::new(plan.start, &K::held(seen));
-    let mut after = Vec::with_capacity(plan.program.steps.len());
-    let (mut turns, mut ms) = (0, 0u64);
-    for (step, actions) in plan.program.steps.iter().enumerate() {
-        let effect =
-            physics
-                .apply_step(&ctx.rig.model, actions)
-                .map_err(|v| RunError::IllegalStep {
-                    step,
-                    why: v.explain(&ctx.rig.model),
-                })?;
-        turns += effect.turns.len();
-        ms += u64::from(effect.ms);
-        after.push(AfterStep {
-            facelets: K::symbols_of(seen, &physics.cube_frame()),
-            pose: physics.robot,
-            turns,
-            ms,
-        });
+    attempt: u32,
+    wanted: &[(Face, Exposure)],
+) -> Result<Vec<FacePhoto>, RunError> {
+    let scanning = Phase::begin("scan", attempt);
+    let photos = capture_scan(ctx, attempt, wanted).await?;
+    scanning.end(ctx);
+    Ok(photos)
+}
+
+/// Photographs the faces of `again` once more (saying `why` and how), in place of their photos.
+async fn photograph_again(
+    ctx: &mut RunContext,
+    attempt: u32,
+    (again, why): (&[(Face, Exposure)], &str),
+    mut photos: Vec<FacePhoto>,
+) -> Result<Vec<FacePhoto>, RunError> {
+    crate::metrics::recaptured();
+    ctx.board.say(format!(
+        "{}: {why}; photographing again: {}",
+        doing(ctx.verifying),
+        faces_and_exposures(again)
+    ));
+    let faces: Vec<Face> = again.iter().map(|&(face, _)| face).collect();
+    let retaken = photograph(ctx, attempt, again).await?;
+    photos.retain(|p| !faces.contains(&p.face));
+    photos.extend(retaken);
+    Ok(photos)
+}
+
+/// What a scan does after a reading of its photos.
+enum Next<Seen> {
+    /// The cube is read.
+    Seen(Seen),
+    /// The photos could not be read: all are taken again.
+    Unreadable(ScanError),
+    /// The `faces` are photographed again, at their exposures, because of `why`.
+    Again {
+        faces: Vec<(Face, Exposure)>,
+        why: String,
+    },
+}
+
+/// Classify: reads the photos and judges the reading with the `rounds` left, recording the
+/// classify phase's time, where each face's stickers were found, and the reading.
+fn classify<K: CubeKind>(
+    ctx: &RunContext,
+    kind: &K,
+    attempt: u32,
+    photos: &[FacePhoto],
+    rounds: &mut Rounds,
+) -> Result<Next<K::Seen>, RunError> {
+    let classifying = Phase::begin("classify", attempt);
+    let read = read(kind, &ctx.rig, ctx.settings.min_confidence, photos);
+    if let Ok(read) = &read {
+        show_read(ctx, attempt, photos, read);
     }
-    let encoded = ctx.rig.encode(&plan.program)?;
-    Ok(Executable {
-        plan,
-        encoded,
-        after,
-    })
+    classifying.end(ctx);
+    let read = match read {
+        Ok(read) => read,
+        Err(error) if rounds.again_after_unreadable() => return Ok(Next::Unreadable(error)),
+        Err(error) => return Err(refuse(ctx, attempt, RunError::Unreadable(error))),
+    };
+    let judging = (&ctx.rig, ctx.settings.min_confidence);
+    let doing = doing(ctx.verifying);
+    let verdict = judge(kind, (&read.readings, read.result), rounds, judging, doing);
+    record_verdict::<K>(ctx, attempt, read.readings.as_ref(), verdict)
+}
+
+/// Records the reading as judged (a refused one keeps its best guess beside the reason) and
+/// says what comes next.
+fn record_verdict<K: CubeKind>(
+    ctx: &RunContext,
+    attempt: u32,
+    readings: &[Rgb],
+    verdict: Verdict<K::Seen>,
+) -> Result<Next<K::Seen>, RunError> {
+    match verdict {
+        Verdict::Sure { cube, said } => {
+            if let Some(words) = said {
+                ctx.board.say(words);
+            }
+            record_scan::<K>(ctx, attempt, readings, &cube, None);
+            Ok(Next::Seen(cube))
+        }
+        Verdict::Again {
+            cube,
+            recorded_as,
+            faces,
+            why,
+        } => {
+            record_scan::<K>(ctx, attempt, readings, &cube, Some(&recorded_as));
+            Ok(Next::Again { faces, why })
+        }
+        Verdict::Refused { guess, error } => {
+            crate::metrics::vision_refused();
+            let reason = error_chain(&error);
+            record_scan::<K>(ctx, attempt, readings, &guess, Some(&reason));
+            Err(error)
+        }
+    }
+}
+
+fn state_of(verifying: bool) -> DaemonState {
+    if verifying {
+        DaemonState::Verifying
+    } else {
+        DaemonState::Scanning
+    }
+}
+
+/// Shows and records where each photo's stickers were found (URFDLB, as sampled), for the page
+/// to draw what was read over them, now and in the history; says when faces turned in their
+/// photos were settled.
+fn show_read<K: CubeKind>(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], read: &Read<K>) {
+    show_grids(ctx, attempt, photos, &read.grids);
+    if let Some(words) = &read.settled {
+        ctx.board.say(words.clone());
+    }
 }
