@@ -215,7 +215,7 @@ async fn look<K: CubeKind>(
     let mut photos = photograph(ctx, attempt, &at_normal_exposure(&Face::ALL)).await?;
     let mut rounds = rounds_for(ctx.rig.camera_retake, ctx.settings.recaptures);
     loop {
-        photos = match classify(ctx, kind, attempt, &photos, &mut rounds)? {
+        photos = match classify(ctx, (kind, doing), attempt, &photos, &mut rounds)? {
             Next::Seen(cube) => return Ok(cube),
             Next::Unreadable(error) => {
                 let error = error_chain(&error);
@@ -225,7 +225,7 @@ async fn look<K: CubeKind>(
                 photograph(ctx, attempt, &at_normal_exposure(&Face::ALL)).await?
             }
             Next::Again { faces, why } => {
-                photograph_again(ctx, attempt, (&faces, &why), photos).await?
+                photograph_again(ctx, attempt, (&faces, &why, doing), photos).await?
             }
         };
     }
@@ -244,17 +244,17 @@ pub(crate) async fn photograph(
     Ok(photos)
 }
 
-/// Photographs the faces of `again` once more (saying `why` and how), in place of their photos.
+/// Photographs the faces of `again` once more (saying what the photos are for, `why` and how),
+/// in place of their photos.
 async fn photograph_again(
     ctx: &mut RunContext,
     attempt: u32,
-    (again, why): (&[(Face, Exposure)], &str),
+    (again, why, doing): (&[(Face, Exposure)], &str, &str),
     mut photos: Vec<FacePhoto>,
 ) -> Result<Vec<FacePhoto>, RunError> {
     crate::metrics::recaptured();
     ctx.board.say(format!(
-        "{}: {why}; photographing again: {}",
-        doing(ctx.verifying),
+        "{doing}: {why}; photographing again: {}",
         faces_and_exposures(again)
     ));
     let faces: Vec<Face> = again.iter().map(|&(face, _)| face).collect();
@@ -277,11 +277,12 @@ enum Next<Seen> {
     },
 }
 
-/// Classify: reads the photos and judges the reading with the `rounds` left, recording the
-/// classify phase's time, where each face's stickers were found, and the reading.
+/// Classify: reads the photos as a cube of `kind` and judges the reading with the `rounds`
+/// left (`doing`: what the photos are for, in the run's words), recording the classify phase's
+/// time, where each face's stickers were found, and the reading.
 fn classify<K: CubeKind>(
     ctx: &RunContext,
-    kind: &K,
+    (kind, doing): (&K, &str),
     attempt: u32,
     photos: &[FacePhoto],
     rounds: &mut Rounds,
@@ -298,7 +299,6 @@ fn classify<K: CubeKind>(
         Err(error) => return Err(refuse(ctx, attempt, RunError::Unreadable(error))),
     };
     let judging = (&ctx.rig, ctx.settings.min_confidence);
-    let doing = doing(ctx.verifying);
     let verdict = judge(kind, (&read.readings, read.result), rounds, judging, doing);
     record_verdict::<K>(ctx, attempt, read.readings.as_ref(), verdict)
 }
