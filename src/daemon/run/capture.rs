@@ -17,11 +17,11 @@ pub(crate) fn at_normal_exposure(faces: &[Face]) -> Vec<(Face, Exposure)> {
 }
 
 /// Runs the scan program from the robot's pose and photographs the `wanted` faces on the way,
-/// each at its exposure; each photo is saved to the history and shown as it is taken (a scan
-/// stopped midway keeps the photos it took).
+/// each at its exposure, for `purpose`; each photo is saved to the history and shown as it is
+/// taken (a scan stopped midway keeps the photos it took).
 pub(crate) async fn capture_scan(
     ctx: &mut RunContext,
-    attempt: u32,
+    (attempt, purpose): (u32, Purpose),
     wanted: &[(Face, Exposure)],
 ) -> Result<Vec<FacePhoto>, RunError> {
     ctx.abort.check()?;
@@ -47,7 +47,7 @@ pub(crate) async fn capture_scan(
             .iter()
             .take_while(|(s, _)| *s < index)
             .count();
-        move_robot(ctx, &encoded, sent..upto, &poses)
+        move_robot(ctx, &encoded, (sent..upto, purpose), &poses)
             .await
             .map_err(|e| e.in_faces(photos.len(), wanted.len()))?;
         sent = upto;
@@ -59,7 +59,7 @@ pub(crate) async fn capture_scan(
             photos.push(take_photo(ctx, attempt, request).await?);
         }
     }
-    move_robot(ctx, &encoded, sent..encoded.groups.len(), &poses)
+    move_robot(ctx, &encoded, (sent..encoded.groups.len(), purpose), &poses)
         .await
         .map_err(|e| e.in_faces(photos.len(), wanted.len()))?;
     ctx.rig.robot_state = Some(plan.end);
@@ -112,7 +112,7 @@ pub(crate) fn robot_poses(
 async fn move_robot(
     ctx: &mut RunContext,
     encoded: &EncodedProgram,
-    range: std::ops::Range<usize>,
+    (range, purpose): (std::ops::Range<usize>, Purpose),
     poses: &[RobotState],
 ) -> Result<(), RunError> {
     let groups: Vec<MotionGroup> = encoded.groups[range.clone()]
@@ -140,8 +140,7 @@ async fn move_robot(
         }
     }
     result.map(|_| ()).map_err(|e| {
-        let what = doing(ctx.verifying);
-        RunError::from_stream(e, what, &ctx.abort, |f| ctx.rig.fault_words(f))
+        RunError::from_stream(e, purpose.doing(), &ctx.abort, |f| ctx.rig.fault_words(f))
     })
 }
 
@@ -208,11 +207,29 @@ fn upright(image: &image::RgbImage, image_rotation: u8) -> image::RgbImage {
     }
 }
 
-/// What the camera's photos are for, in the run's words.
-pub(crate) fn doing(verifying: bool) -> &'static str {
-    if verifying {
-        "verifying"
-    } else {
-        "scanning"
+/// What the camera's photos are for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    /// Finding the cube's state (before a solve, after a resume, or to calibrate).
+    Scanning,
+    /// Checking a solve the robot has just done.
+    Verifying,
+}
+
+impl Purpose {
+    /// The purpose in the run's words.
+    pub(crate) fn doing(self) -> &'static str {
+        match self {
+            Purpose::Scanning => "scanning",
+            Purpose::Verifying => "verifying",
+        }
+    }
+
+    /// The daemon's state while photographing for it.
+    pub(crate) fn state(self) -> crate::daemon::docs::DaemonState {
+        match self {
+            Purpose::Scanning => crate::daemon::docs::DaemonState::Scanning,
+            Purpose::Verifying => crate::daemon::docs::DaemonState::Verifying,
+        }
     }
 }

@@ -26,9 +26,6 @@ pub(crate) struct RunContext {
     pub abort: Arc<AbortFlag>,
     pub settings: RunSettings,
     pub run: u64,
-    /// Whether the scans now check a solve the robot has just done (after a resume the first
-    /// scan only finds the cube's state again).
-    pub verifying: bool,
     /// A lost robot link is recorded and its return not yet (shared by the stages' link news:
     /// a cable pulled while homing may come back while scanning).
     pub link_lost: Arc<std::sync::atomic::AtomicBool>,

@@ -2,7 +2,7 @@
 
 use crate::daemon::cube_size::RunCube;
 use crate::daemon::docs::{DaemonState, LinkDoc, LinkState};
-use crate::daemon::run::capture::{at_normal_exposure, capture_scan, doing};
+use crate::daemon::run::capture::{at_normal_exposure, capture_scan, Purpose};
 use crate::daemon::run::context::RunContext;
 use crate::daemon::run::cube_kind::{CubeKind, Pocket, Three};
 use crate::daemon::run::error::RunError;
@@ -109,8 +109,7 @@ async fn stages<K: CubeKind>(
     if let Some(words) = K::ANNOUNCE {
         ctx.board.say(words);
     }
-    ctx.verifying = false;
-    let mut seen = look(ctx, &kind, first).await?;
+    let mut seen = look(ctx, &kind, (first, Purpose::Scanning)).await?;
     ctx.board.log(format!(
         "run {}: read the {}: {}",
         ctx.run,
@@ -147,13 +146,12 @@ async fn stages<K: CubeKind>(
         executing.end(ctx);
         let turned = executed?;
         moves += turned;
-        ctx.verifying = true;
         ctx.board.log(format!(
             "run {}: verifying: photographing the {} again",
             ctx.run,
             K::NAME
         ));
-        seen = look(ctx, &kind, attempt).await?;
+        seen = look(ctx, &kind, (attempt, Purpose::Verifying)).await?;
         if seen.is_solved() {
             ctx.board.log(format!(
                 "run {}: the camera sees the {} solved",
@@ -203,16 +201,16 @@ pub(crate) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
 async fn look<K: CubeKind>(
     ctx: &mut RunContext,
     kind: &K,
-    attempt: u32,
+    (attempt, purpose): (u32, Purpose),
 ) -> Result<K::Seen, RunError> {
-    let doing = doing(ctx.verifying);
+    let doing = purpose.doing();
     ctx.board.set(
-        state_of(ctx.verifying),
+        purpose.state(),
         format!("{doing}: photographing the six faces"),
     );
     ctx.board
         .update(|s| s.photos.retain(|p| p.attempt != attempt));
-    let mut photos = photograph(ctx, attempt, &at_normal_exposure(&Face::ALL)).await?;
+    let mut photos = photograph(ctx, (attempt, purpose), &at_normal_exposure(&Face::ALL)).await?;
     let mut rounds = rounds_for(ctx.rig.camera_retake, ctx.settings.recaptures);
     loop {
         photos = match classify(ctx, (kind, doing), attempt, &photos, &mut rounds)? {
@@ -222,43 +220,43 @@ async fn look<K: CubeKind>(
                 ctx.board
                     .say(format!("{doing}: {error}; photographing again"));
                 crate::metrics::recaptured();
-                photograph(ctx, attempt, &at_normal_exposure(&Face::ALL)).await?
+                photograph(ctx, (attempt, purpose), &at_normal_exposure(&Face::ALL)).await?
             }
             Next::Again { faces, why } => {
-                photograph_again(ctx, attempt, (&faces, &why, doing), photos).await?
+                photograph_again(ctx, (attempt, purpose), (&faces, &why), photos).await?
             }
         };
     }
 }
 
-/// Scan: the robot shows the `wanted` faces to the camera, each at its exposure; the scan's
-/// time is recorded once they are all taken.
+/// Scan: the robot shows the `wanted` faces to the camera, each at its exposure, for `purpose`;
+/// the scan's time is recorded once they are all taken.
 pub(crate) async fn photograph(
     ctx: &mut RunContext,
-    attempt: u32,
+    (attempt, purpose): (u32, Purpose),
     wanted: &[(Face, Exposure)],
 ) -> Result<Vec<FacePhoto>, RunError> {
     let scanning = Phase::begin("scan", attempt);
-    let photos = capture_scan(ctx, attempt, wanted).await?;
+    let photos = capture_scan(ctx, (attempt, purpose), wanted).await?;
     scanning.end(ctx);
     Ok(photos)
 }
 
-/// Photographs the faces of `again` once more (saying what the photos are for, `why` and how),
-/// in place of their photos.
+/// Photographs the faces of `again` once more (saying `why` and how), in place of their photos.
 async fn photograph_again(
     ctx: &mut RunContext,
-    attempt: u32,
-    (again, why, doing): (&[(Face, Exposure)], &str, &str),
+    (attempt, purpose): (u32, Purpose),
+    (again, why): (&[(Face, Exposure)], &str),
     mut photos: Vec<FacePhoto>,
 ) -> Result<Vec<FacePhoto>, RunError> {
     crate::metrics::recaptured();
     ctx.board.say(format!(
-        "{doing}: {why}; photographing again: {}",
+        "{}: {why}; photographing again: {}",
+        purpose.doing(),
         faces_and_exposures(again)
     ));
     let faces: Vec<Face> = again.iter().map(|&(face, _)| face).collect();
-    let retaken = photograph(ctx, attempt, again).await?;
+    let retaken = photograph(ctx, (attempt, purpose), again).await?;
     photos.retain(|p| !faces.contains(&p.face));
     photos.extend(retaken);
     Ok(photos)
@@ -334,14 +332,6 @@ fn record_verdict<K: CubeKind>(
             record_scan::<K>(ctx, attempt, readings, &guess, Some(&reason));
             Err(error)
         }
-    }
-}
-
-fn state_of(verifying: bool) -> DaemonState {
-    if verifying {
-        DaemonState::Verifying
-    } else {
-        DaemonState::Scanning
     }
 }
 

@@ -281,7 +281,6 @@ impl Service {
             abort: Arc::clone(&abort),
             settings: self.settings.clone(),
             run: id,
-            verifying: false,
             link_lost: Arc::default(),
         };
         let (calibration_reply, resuming) = match job {

@@ -4,7 +4,7 @@ use crate::daemon::api::Refusal;
 use crate::daemon::board::palette_doc;
 use crate::daemon::cube_size::RunCube;
 use crate::daemon::docs::{CalibrationDoc, GuideDoc};
-use crate::daemon::run::capture::at_normal_exposure;
+use crate::daemon::run::capture::{at_normal_exposure, Purpose};
 use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
 use crate::daemon::run::pipeline::{home, photograph};
@@ -31,7 +31,7 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
         crate::daemon::docs::DaemonState::Scanning,
         "calibrating: photographing a solved cube",
     );
-    let photos = photograph(ctx, 0, &at_normal_exposure(&Face::ALL)).await?;
+    let photos = photograph(ctx, (0, Purpose::Scanning), &at_normal_exposure(&Face::ALL)).await?;
     let options = SampleOptions::default();
     let readings = match ctx.settings.cube {
         RunCube::Three => read_photos(&photos, &ctx.rig.grid, &options),
