@@ -8,6 +8,8 @@
 #   deploy/package/build-deb.sh --arch arm64         cross-built for aarch64-unknown-linux-gnu
 #   deploy/package/build-deb.sh --binary PATH        package an already built binary
 #   deploy/package/build-deb.sh --out DIR            where the .deb goes (default target/package)
+#   deploy/package/build-deb.sh --profile NAME       the cargo profile built (default release;
+#                                                    CI's arm64 check uses `ci-package`)
 #
 # arm64 needs the aarch64 C toolchain (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross: installed
 # when run as root) and a Rust standard library for the target: `rustup target add
@@ -21,12 +23,13 @@ CROSS_WHO=build-deb.sh
 # shellcheck source=../../tools/cross-rust.sh
 source "$ROOT/tools/cross-rust.sh"
 
-arch=amd64 binary="" out="$ROOT/target/package"
+arch=amd64 binary="" out="$ROOT/target/package" profile=release
 while [ $# -gt 0 ]; do
     case "$1" in
         --arch) arch=${2:?--arch needs amd64 or arm64}; shift 2 ;;
         --binary) binary=${2:?--binary needs a path}; shift 2 ;;
         --out) out=${2:?--out needs a folder}; shift 2 ;;
+        --profile) profile=${2:?--profile needs a cargo profile}; shift 2 ;;
         *) die "unknown argument '$1' (see the top of $0)" ;;
     esac
 done
@@ -51,13 +54,13 @@ need_packages() {
         || die "cannot install ${missing[*]}"
 }
 
-# The release binary for `triple`, with the camera backend; echoes its path.
+# The binary for `triple` in `profile`, with the camera backend; echoes its path.
 build_binary() {
     need_packages libclang1-14
-    local features=(--release --features camera --bin cubed)
+    local features=(--profile "$profile" --features camera --bin cubed)
     if [ "$arch" = amd64 ]; then
         (cd "$ROOT" && cargo build "${features[@]}") >&2 || die "cargo build failed"
-        echo "$TARGET_DIR/release/cubed"
+        echo "$TARGET_DIR/$profile/cubed"
         return
     fi
     need_packages gcc-aarch64-linux-gnu libc6-dev-arm64-cross
@@ -77,7 +80,7 @@ build_binary() {
         (cd "$ROOT" && debian_cargo build --target "$triple" "${features[@]}") >&2 \
             || die "cargo build failed"
     fi
-    echo "$TARGET_DIR/$triple/release/cubed"
+    echo "$TARGET_DIR/$triple/$profile/cubed"
 }
 
 # The Pico's UF2 (where firmware/build.sh leaves it), built if missing; echoes its path.
