@@ -1,6 +1,6 @@
 //! What to photograph again when stickers are in doubt: the faces they lie on, each at an exposure a stop on from its last photo (darker when its doubtful stickers came out near clipping, brighter near black), for a number of rounds (`Rounds`). Pure; the daemon's classify stage and the re-capture bench both go by it.
 
-use crate::camera::Exposure;
+use crate::camera::{Exposure, Retake};
 use crate::cube::faces_of;
 use crate::cube::Face;
 use crate::light::colour::Rgb;
@@ -117,6 +117,17 @@ impl Rounds {
         Rounds {
             step_exposure: false,
             ..Rounds::new(allowed)
+        }
+    }
+
+    /// The rounds a scan by a camera that retakes photos as `retake` says may take:
+    /// `recaptures` with one that can take a face darker or take another frame, none with
+    /// one whose photos cannot be taken again.
+    pub fn for_camera(retake: Retake, recaptures: u32) -> Rounds {
+        match retake {
+            Retake::Exposure => Rounds::new(recaptures),
+            Retake::NextFrame => Rounds::at_normal_exposure(recaptures),
+            Retake::SamePhoto => Rounds::new(0),
         }
     }
 
@@ -249,6 +260,21 @@ pub fn step_for(readings: &[Rgb], stickers: &[usize]) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_camera_gets_the_rounds_its_retakes_allow() {
+        let mut readings = [[120u8, 90, 60]; 54];
+        readings[4] = [250, 252, 255];
+        let mut darker = Rounds::for_camera(Retake::Exposure, 2);
+        let again = darker.again_after_doubt(&readings, &[4], 9);
+        assert_eq!(again, Some(vec![(Face::U, Exposure::stops(-1))]));
+        let mut next_frame = Rounds::for_camera(Retake::NextFrame, 2);
+        let again = next_frame.again_after_doubt(&readings, &[4], 9);
+        assert_eq!(again, Some(vec![(Face::U, Exposure::NORMAL)]));
+        let mut same_photo = Rounds::for_camera(Retake::SamePhoto, 2);
+        assert_eq!(same_photo.again_after_doubt(&readings, &[4], 9), None);
+        assert!(!same_photo.again_after_unreadable());
+    }
 
     #[test]
     fn doubtful_stickers_near_white_are_taken_darker_near_black_brighter() {

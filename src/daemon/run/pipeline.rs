@@ -10,13 +10,12 @@ use crate::daemon::run::execute::execute;
 use crate::daemon::run::interruption::Interruption;
 use crate::daemon::run::link_news::LinkNews;
 use crate::daemon::run::outcome::Outcome;
-use crate::daemon::run::record::{record_scan, record_solution, refuse, show_grids, Phase};
-use crate::daemon::run::scanning::{faces_and_exposures, judge, read, rounds_for, Read, Verdict};
+use crate::daemon::run::record::{record_classified, record_phase, record_solution, refuse, Began};
+use crate::daemon::run::scanning::{faces_and_exposures, judge, read, Verdict};
 use crate::daemon::run::solving::{plan_program, solve};
 use cubed_core::cube::Face;
 use cubed_core::error_chain::error_chain;
 use cubed_vision::camera::Exposure;
-use cubed_vision::light::colour::Rgb;
 use cubed_vision::read::reading::CubeReading;
 use cubed_vision::recapture::Rounds;
 use cubed_vision::scan::{FacePhoto, ScanError};
@@ -126,7 +125,7 @@ async fn stages<K: CubeKind>(
     for attempt in first + 1..=first + ctx.settings.max_solves {
         ctx.abort.check()?;
         let before = seen.symbols();
-        let solving = Phase::begin("solve", attempt);
+        let solving = Began::now();
         let (board, abort) = (&ctx.board, &*ctx.abort);
         let plan = solve(
             &kind,
@@ -136,14 +135,16 @@ async fn stages<K: CubeKind>(
             ctx.settings.solve_budget,
         )
         .await?;
-        solving.end(ctx);
-        let executable = plan_program::<K>(&mut ctx.rig, plan, &seen)?;
-        let executing = Phase::begin("execute", attempt);
+        let executable = plan_program::<K>(&mut ctx.rig, plan, &seen);
+        // The solve phase: the solution and its program for the robot, encoded for its link.
+        record_phase(ctx, ("solve", attempt), solving);
+        let executable = executable?;
+        let executing = Began::now();
         // Recorded before a move is made: an interrupted run's history shows what it was doing.
         let solution = record_solution(ctx, &executable, attempt);
         let executed = execute(ctx, &executable, &solution).await;
         // The time is recorded however the stream ended: a stopped run's history shows the part run.
-        executing.end(ctx);
+        record_phase(ctx, ("execute", attempt), executing);
         let turned = executed?;
         moves += turned;
         ctx.board.log(format!(
@@ -211,7 +212,7 @@ async fn look<K: CubeKind>(
     ctx.board
         .update(|s| s.photos.retain(|p| p.attempt != attempt));
     let mut photos = photograph(ctx, (attempt, purpose), &at_normal_exposure(&Face::ALL)).await?;
-    let mut rounds = rounds_for(ctx.rig.camera_retake, ctx.settings.recaptures);
+    let mut rounds = Rounds::for_camera(ctx.rig.camera_retake, ctx.settings.recaptures);
     loop {
         photos = match classify(ctx, (kind, doing), attempt, &photos, &mut rounds)? {
             Next::Seen(cube) => return Ok(cube),
@@ -236,9 +237,9 @@ pub(crate) async fn photograph(
     (attempt, purpose): (u32, Purpose),
     wanted: &[(Face, Exposure)],
 ) -> Result<Vec<FacePhoto>, RunError> {
-    let scanning = Phase::begin("scan", attempt);
+    let scanning = Began::now();
     let photos = capture_scan(ctx, (attempt, purpose), wanted).await?;
-    scanning.end(ctx);
+    record_phase(ctx, ("scan", attempt), scanning);
     Ok(photos)
 }
 
@@ -276,8 +277,8 @@ enum Next<Seen> {
 }
 
 /// Classify: reads the photos as a cube of `kind` and judges the reading with the `rounds`
-/// left (`doing`: what the photos are for, in the run's words), recording the classify phase's
-/// time, where each face's stickers were found, and the reading.
+/// left (`doing`: what the photos are for, in the run's words); then records, in one go, the
+/// classify phase's time, where each face's stickers were found and the reading as judged.
 fn classify<K: CubeKind>(
     ctx: &RunContext,
     (kind, doing): (&K, &str),
@@ -285,62 +286,30 @@ fn classify<K: CubeKind>(
     photos: &[FacePhoto],
     rounds: &mut Rounds,
 ) -> Result<Next<K::Seen>, RunError> {
-    let classifying = Phase::begin("classify", attempt);
-    let read = read(kind, &ctx.rig, ctx.settings.min_confidence, photos);
-    if let Ok(read) = &read {
-        show_read(ctx, attempt, photos, read);
-    }
-    classifying.end(ctx);
-    let read = match read {
-        Ok(read) => read,
+    let classifying = Began::now();
+    let judged = read(kind, &ctx.rig, ctx.settings.min_confidence, photos).map(|read| {
+        let judging = (&ctx.rig, ctx.settings.min_confidence);
+        let verdict = judge(
+            kind,
+            (&read.found.readings, read.result),
+            rounds,
+            judging,
+            doing,
+        );
+        (read.found, verdict)
+    });
+    record_phase(ctx, ("classify", attempt), classifying);
+    let verdict = match judged {
+        Ok((found, verdict)) => {
+            record_classified(ctx, (attempt, photos), &found, &verdict);
+            verdict
+        }
         Err(error) if rounds.again_after_unreadable() => return Ok(Next::Unreadable(error)),
         Err(error) => return Err(refuse(ctx, attempt, RunError::Unreadable(error))),
     };
-    let judging = (&ctx.rig, ctx.settings.min_confidence);
-    let verdict = judge(kind, (&read.readings, read.result), rounds, judging, doing);
-    record_verdict::<K>(ctx, attempt, read.readings.as_ref(), verdict)
-}
-
-/// Records the reading as judged (a refused one keeps its best guess beside the reason) and
-/// says what comes next.
-fn record_verdict<K: CubeKind>(
-    ctx: &RunContext,
-    attempt: u32,
-    readings: &[Rgb],
-    verdict: Verdict<K::Seen>,
-) -> Result<Next<K::Seen>, RunError> {
-    match verdict {
-        Verdict::Sure { cube, said } => {
-            if let Some(words) = said {
-                ctx.board.say(words);
-            }
-            record_scan::<K>(ctx, attempt, readings, &cube, None);
-            Ok(Next::Seen(cube))
-        }
-        Verdict::Again {
-            cube,
-            recorded_as,
-            faces,
-            why,
-        } => {
-            record_scan::<K>(ctx, attempt, readings, &cube, Some(&recorded_as));
-            Ok(Next::Again { faces, why })
-        }
-        Verdict::Refused { guess, error } => {
-            crate::metrics::vision_refused();
-            let reason = error_chain(&error);
-            record_scan::<K>(ctx, attempt, readings, &guess, Some(&reason));
-            Err(error)
-        }
-    }
-}
-
-/// Shows and records where each photo's stickers were found (URFDLB, as sampled), for the page
-/// to draw what was read over them, now and in the history; says when faces turned in their
-/// photos were settled.
-fn show_read<K: CubeKind>(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], read: &Read<K>) {
-    show_grids(ctx, attempt, photos, &read.grids);
-    if let Some(words) = &read.settled {
-        ctx.board.say(words.clone());
-    }
+    Ok(match verdict {
+        Verdict::Sure { cube, .. } => Next::Seen(cube),
+        Verdict::Again { faces, why, .. } => Next::Again { faces, why },
+        Verdict::Refused { error, .. } => return Err(error),
+    })
 }

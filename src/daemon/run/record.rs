@@ -7,6 +7,7 @@ use crate::daemon::run::abort::AbortFlag;
 use crate::daemon::run::context::RunContext;
 use crate::daemon::run::cube_kind::CubeKind;
 use crate::daemon::run::error::RunError;
+use crate::daemon::run::scanning::{Found, Verdict};
 use crate::daemon::run::solving::Executable;
 use crate::robot::ProgramDoc;
 use cubed_core::cube::{format_moves, Face, Move, Notation};
@@ -27,34 +28,29 @@ pub(crate) fn unix_ms() -> i64 {
 /// The phases of a run that are timed (the history's phase rows, the metrics' `phase` label).
 pub(crate) const PHASES: [&str; 4] = ["scan", "classify", "solve", "execute"];
 
-/// A phase being timed for the history.
-pub(crate) struct Phase {
-    name: &'static str,
-    attempt: u32,
-    started_ms: i64,
-    began: Instant,
+/// When a timed phase of the run began.
+pub(crate) struct Began {
+    unix_ms: i64,
+    at: Instant,
 }
 
-impl Phase {
-    pub(crate) fn begin(name: &'static str, attempt: u32) -> Phase {
-        debug_assert!(PHASES.contains(&name), "{name} is listed in PHASES");
-        Phase {
-            name,
-            attempt,
-            started_ms: unix_ms(),
-            began: Instant::now(),
+impl Began {
+    pub(crate) fn now() -> Began {
+        Began {
+            unix_ms: unix_ms(),
+            at: Instant::now(),
         }
     }
+}
 
-    /// Records the phase's duration.
-    pub(crate) fn end(self, ctx: &RunContext) {
-        let ms = self.began.elapsed().as_secs_f64() * 1000.0;
-        crate::metrics::phase(self.name, ms);
-        let recorded =
-            ctx.history
-                .record_step(ctx.run, self.name, self.attempt, self.started_ms, ms);
-        ctx.note(recorded);
-    }
+/// Records that phase `name` (one of [`PHASES`]) of scan or solve `attempt`, begun at
+/// `began`, has ended: its time in the history and the metrics.
+pub(crate) fn record_phase(ctx: &RunContext, (name, attempt): (&str, u32), began: Began) {
+    debug_assert!(PHASES.contains(&name), "{name} is listed in PHASES");
+    let ms = began.at.elapsed().as_secs_f64() * 1000.0;
+    crate::metrics::phase(name, ms);
+    let recorded = (ctx.history).record_step(ctx.run, name, attempt, began.unix_ms, ms);
+    ctx.note(recorded);
 }
 
 impl RunContext {
@@ -95,7 +91,7 @@ pub(crate) fn history_fault(
 
 /// Shows and records where each photo's stickers were found (`grids`, URFDLB, as sampled), for
 /// the page to draw what was read over them, now and in the history.
-pub(crate) fn show_grids(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], grids: &[FaceGrid]) {
+fn show_grids(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], grids: &[FaceGrid]) {
     let boxes: Vec<(char, [f32; 4])> = (Face::ALL.iter().zip(grids))
         .filter_map(|(&face, grid)| {
             let photo = photos.iter().find(|p| p.face == face)?;
@@ -114,6 +110,38 @@ pub(crate) fn show_grids(ctx: &RunContext, attempt: u32, photos: &[FacePhoto], g
     }
 }
 
+/// Records one reading as judged, in one go: where each photo's stickers were found, what
+/// settling faces turned in their photos said, and the scan row (a sure one as read, one
+/// photographed again with its reason, a refused one as its best guess beside the reason).
+pub(crate) fn record_classified<K: CubeKind>(
+    ctx: &RunContext,
+    (attempt, photos): (u32, &[FacePhoto]),
+    found: &Found<K>,
+    verdict: &Verdict<K::Seen>,
+) {
+    show_grids(ctx, attempt, photos, &found.grids);
+    if let Some(words) = &found.settled {
+        ctx.board.say(words.clone());
+    }
+    let readings = found.readings.as_ref();
+    match verdict {
+        Verdict::Sure { cube, said } => {
+            if let Some(words) = said {
+                ctx.board.say(words.clone());
+            }
+            record_scan::<K>(ctx, attempt, readings, cube, None);
+        }
+        Verdict::Again {
+            cube, recorded_as, ..
+        } => record_scan::<K>(ctx, attempt, readings, cube, Some(recorded_as)),
+        Verdict::Refused { guess, error } => {
+            crate::metrics::vision_refused();
+            let reason = error_chain(error);
+            record_scan::<K>(ctx, attempt, readings, guess, Some(&reason));
+        }
+    }
+}
+
 /// Records a refused scan with its reason and returns the error.
 pub(crate) fn refuse(ctx: &RunContext, attempt: u32, error: RunError) -> RunError {
     crate::metrics::vision_refused();
@@ -124,7 +152,7 @@ pub(crate) fn refuse(ctx: &RunContext, attempt: u32, error: RunError) -> RunErro
 }
 
 /// Records the scan (`error`: why it is not taken) and shows each photo's stickers on the page.
-pub(crate) fn record_scan<K: CubeKind>(
+fn record_scan<K: CubeKind>(
     ctx: &RunContext,
     attempt: u32,
     readings: &[Rgb],

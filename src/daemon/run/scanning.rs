@@ -15,24 +15,19 @@ use cubed_vision::read::reading::Unsure;
 use cubed_vision::recapture::{step_for, Rounds};
 use cubed_vision::scan::{FacePhoto, ScanError};
 
-/// The rounds of photographing again a scan may take: `recaptures` with a camera that can
-/// take a face darker or take another frame, none when the photos cannot be taken again.
-pub(crate) fn rounds_for(retake: Retake, recaptures: u32) -> Rounds {
-    match retake {
-        Retake::Exposure => Rounds::new(recaptures),
-        Retake::NextFrame => Rounds::at_normal_exposure(recaptures),
-        Retake::SamePhoto => Rounds::new(0),
-    }
+/// What one reading of the photos made: what it found on them, and the cube as classified
+/// (or the best guess with what was unsure).
+pub(crate) struct Read<K: CubeKind> {
+    pub found: Found<K>,
+    pub result: Classified<K>,
 }
 
-/// What one reading of the photos made: the sticker readings, the grid each face was sampled
-/// on (URFDLB), what to tell the person when faces turned in the photo were settled, and the
-/// cube as classified (or the best guess with what was unsure).
-pub(crate) struct Read<K: CubeKind> {
+/// What a reading found on the photos: the sticker readings, the grid each face was sampled
+/// on (URFDLB), and what to tell the person when faces turned in the photo were settled.
+pub(crate) struct Found<K: CubeKind> {
     pub readings: K::Readings,
     pub grids: Vec<FaceGrid>,
     pub settled: Option<String>,
-    pub result: Classified<K>,
 }
 
 /// The cube as classified, or the best guess with what was unsure.
@@ -56,9 +51,11 @@ pub(crate) fn read<K: CubeKind>(
     let (readings, settled) = kind.settle(readings, (&grids, &rig.grid), &rig.palette, &options);
     let result = kind.classify(&readings, &rig.palette, &options);
     Ok(Read {
-        readings,
-        grids,
-        settled,
+        found: Found {
+            readings,
+            grids,
+            settled,
+        },
         result,
     })
 }
