@@ -132,7 +132,7 @@ pub async fn dry_run(
             }
             Err(r) => return Err(refused(r.reason)),
         };
-        let mut ended = RunEnd::default();
+        let mut ended = Followed::default();
         let finished = tokio::time::timeout(
             settings.per_cube,
             follow_run(daemon, &mut status, run, settings.resumes, &mut ended),
@@ -201,7 +201,7 @@ fn latched_while_idle(daemon: &RunningDaemon) -> bool {
 
 /// What following one run counted.
 #[derive(Default)]
-struct RunEnd {
+struct Followed {
     link_losses: usize,
     interruptions: usize,
     resumes: usize,
@@ -214,7 +214,7 @@ async fn follow_run(
     status: &mut tokio::sync::watch::Receiver<crate::daemon::docs::StatusDoc>,
     run: u64,
     resumes: usize,
-    ended: &mut RunEnd,
+    ended: &mut Followed,
 ) -> Result<(), ResumeProblem> {
     let mut last_state = DaemonState::Scanning;
     loop {
