@@ -25,7 +25,7 @@ pub struct Chip {
     /// GPIO `n` drives PWM output `n % pwm_outputs` (two servos may not share one);
     /// 0: every pin has its own.
     pub pwm_outputs: u8,
-    /// How far ahead of its time a ramp step is handed to [`crate::Pins::step`], µs: 0
+    /// How far ahead of its time a ramp step is handed to [`crate::pins::Pins::step`], µs: 0
     /// when the board pulses at once, more when a timer pulses it at its time (then the
     /// board must hold every step of that span).
     pub step_lead_us: u32,

@@ -111,7 +111,7 @@ pub struct Firmware<'b> {
     /// The hardware applied with the last accepted `Configure` (none before).
     pub(crate) machine: Machine,
     pub(crate) staged: Staged,
-    /// The machine changed since the board's pins were last told ([`crate::Pins::apply`]).
+    /// The machine changed since the board's pins were last told ([`crate::pins::Pins::apply`]).
     pub(crate) pins_stale: bool,
     pub(crate) link: FirmwareLink<NOTIFY_WINDOW>,
     pub(crate) decoder: Decoder,

@@ -24,8 +24,8 @@ pub struct Ramp {
 const US_PER_S: u64 = 1_000_000;
 
 impl Ramp {
-    /// A ramp of `steps` steps; `speed` and `accel` must be at least 1 (a board
-    /// config guarantees it: [`crate::BoardConfig::check`]).
+    /// A ramp of `steps` steps; `speed` and `accel` must be at least 1 (a
+    /// machine that [`crate::check_machine`] accepts guarantees it).
     pub fn new(steps: u32, speed: u32, accel: u32) -> Ramp {
         let speed = speed.max(1);
         let accel = accel.max(1);

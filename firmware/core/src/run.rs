@@ -2,8 +2,8 @@
 //! e-stop switch, the button and the host, retransmit notifications.
 
 use crate::firmware::{Channel, FaultCause, Firmware, Running, NOTIFY_WINDOW};
+use crate::pins::Pins;
 use crate::queue::Command;
-use crate::Pins;
 use firmware_protocol::message::{Action, Actuator, Event, FaultFlags, JawTarget, Status};
 use firmware_protocol::{FixedList, Message, MAX_WIRE_LEN};
 

@@ -1,6 +1,6 @@
 //! One servo (jaw) channel at run time: the commanded side and when its travel ends.
 
-use crate::Pins;
+use crate::pins::Pins;
 use firmware_protocol::message::Servo;
 
 /// A servo channel's run-time state.

@@ -1,8 +1,8 @@
 //! One stepper channel at run time: its counted position, the move it is making
 //! (a trapezoidal ramp or a constant-speed creep), and homing as a sequence of moves.
 
+use crate::pins::Pins;
 use crate::ramp::Ramp;
-use crate::Pins;
 use firmware_protocol::message::{HomeSensor, SensorKind, Stepper};
 
 /// What went wrong on a stepper (latched as a fault naming the actuator).
