@@ -81,7 +81,7 @@ pub(crate) struct StateGraph {
     home_part: usize,
     index: HashMap<RobotState, u32>,
     offsets: Vec<u32>,
-    edges: Vec<Edge>,
+    pub(crate) edges: Vec<Edge>,
     pub motions: Vec<Motions>,
 }
 

@@ -9,6 +9,7 @@ pub(crate) mod config;
 pub(crate) mod direction;
 pub(crate) mod drive;
 pub(crate) mod estimate;
+mod floor;
 pub(crate) mod graph;
 pub(crate) mod heuristic;
 pub(crate) mod model;
@@ -28,6 +29,8 @@ pub mod wiring;
 #[cfg(test)]
 mod aware_tests;
 #[cfg(test)]
+mod floor_tests;
+#[cfg(test)]
 mod physics_tests;
 #[cfg(test)]
 mod tests;
@@ -44,6 +47,7 @@ pub use aware::AwareSolve;
 pub use candidates::AwareOptions;
 pub use config::{load_robot, parse_robot, ConfigError};
 pub use direction::{Direction, Orientation};
+pub use floor::{FloorError, TimeFloor, POSITIONS};
 pub use graph::build_progress as graph_build_progress;
 pub use model::{RobotModel, RobotState};
 pub use physics::Violation;

@@ -30,6 +30,8 @@ pub enum BenchCommand {
     Trust(super::trust_bench::TrustBenchArgs),
     /// Programs cut at a random step, re-homed by the recovery plan on the simulator's machine, solved again.
     Recovery(super::recovery_bench::RecoveryBenchArgs),
+    /// The counting floor of each design's robot time (no solver averages below it) against the naive baseline.
+    Floor(super::floor_bench::FloorBenchArgs),
     /// The 2x2: table build, optimal solve time per cube, the 10,000-cube Test Program.
     Pocket(super::pocket_bench::PocketBenchArgs),
     /// The 2x2 found and read in cluttered 1920x1080 frames of our own, development and held-out sets apart.
@@ -78,6 +80,7 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Pocket(args) => super::pocket_bench::pocket_bench(args),
         BenchCommand::PocketFrames(args) => super::pocket_frames_bench::pocket_frames_bench(args),
         BenchCommand::Recovery(args) => super::recovery_bench::recovery_bench(args),
+        BenchCommand::Floor(args) => super::floor_bench::floor_bench(args),
         BenchCommand::Web(args) => super::web_bench::web_bench(args),
     }
 }

@@ -5,6 +5,7 @@ use clap::Parser;
 pub mod bench_cmds;
 mod bench_report;
 pub mod design_sweep;
+pub mod floor_bench;
 pub mod handshake_bench;
 pub mod host;
 pub mod link_bench;

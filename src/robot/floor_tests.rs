@@ -1,0 +1,155 @@
+//! Witnesses of the counting floor: a hand count for six motors, the exact planner on every short block sequence, units found directly against units relabelled, and the counting against sequences listed one by one.
+
+use super::blocks::Block;
+use super::floor::{cheapest_sequences, kept_ends, steps_into, Relabel, Unit, POSITIONS};
+use super::planner::Planner;
+use super::shipped_design;
+use cubed_core::cube::Face;
+use std::collections::HashMap;
+
+fn planner(design: &str) -> Planner {
+    Planner::new(shipped_design(design).expect("a shipped design loads"))
+}
+
+#[test]
+fn six_motor_floor_is_the_hand_count_of_its_blocks() {
+    // Six motors turn any block in its dearer face's time: 120 ms a quarter, 200 a half.
+    let face = |q: usize| [0, 120, 200, 120][q];
+    let mut per_axis: HashMap<u32, f64> = HashMap::new();
+    for q in 1..16 {
+        *per_axis.entry(face(q / 4).max(face(q % 4))).or_default() += 1.0;
+    }
+    // Sequences by cost in 40 ms steps: the first block on any of 3 axes, then 2.
+    let mut count = vec![0f64; 200];
+    let mut ends_last = vec![0f64; 200];
+    for (&ms, &n) in &per_axis {
+        ends_last[ms as usize / 40] += 3.0 * n;
+    }
+    count[0] = 1.0;
+    for t in 0..200 {
+        count[t] += ends_last[t];
+        for (&ms, &n) in &per_axis {
+            let later = t + ms as usize / 40;
+            if later < 200 {
+                ends_last[later] += ends_last[t] * 2.0 * n;
+            }
+        }
+    }
+    let (mut taken, mut weighted) = (0f64, 0f64);
+    for (t, &c) in count.iter().enumerate() {
+        let take = c.min(POSITIONS - taken);
+        taken += take;
+        weighted += take * (t * 40) as f64;
+    }
+    let floor = planner("six-motor").time_floor(POSITIONS).unwrap();
+    assert!(
+        (floor.mean_ms - weighted / POSITIONS).abs() < 0.01,
+        "{floor:?}"
+    );
+}
+
+/// The least time of `blocks` (axis, quarters as 0..16) from home by kept units alone.
+fn by_units(planner: &Planner, relabel: &mut Relabel, blocks: &[(u8, usize)]) -> u32 {
+    let home = planner.start_id(&planner.home()).unwrap();
+    let mut reached = HashMap::from([(home, 0u32)]);
+    for &(axis, net) in blocks {
+        let mut next: HashMap<u32, u32> = HashMap::new();
+        for (&state, &cost) in &reached {
+            let ends = relabel.kept_ends(state, axis).expect("few ends");
+            for (_, end, ms) in ends.into_iter().filter(|e| e.0 == net) {
+                let best = next.entry(end).or_insert(u32::MAX);
+                *best = (*best).min(cost + ms);
+            }
+        }
+        reached = next;
+    }
+    reached.into_values().min().unwrap_or(u32::MAX)
+}
+
+#[test]
+fn kept_units_price_every_two_block_sequence_as_the_exact_planner_does() {
+    for design in ["turntable-flipper", "six-motor"] {
+        let planner = planner(design);
+        let exact = Planner {
+            per_layer: usize::MAX,
+            ..planner.clone()
+        };
+        let mut relabel = Relabel::new(&planner.graph);
+        let block = |axis: u8, net: usize| Block {
+            faces: [
+                Face::from_index(axis.into()),
+                Face::from_index(usize::from(axis) + 3),
+            ],
+            quarters: [(net / 4) as u8, (net % 4) as u8],
+        };
+        for a in 0..3u8 {
+            for b in (0..3u8).filter(|&b| b != a) {
+                for (x, y) in (1..16).flat_map(|x| (1..16).map(move |y| (x, y))) {
+                    let blocks = [block(a, x), block(b, y)];
+                    let plan = exact.plan_blocks(&planner.home(), &blocks).unwrap();
+                    let units = by_units(&planner, &mut relabel, &[(a, x), (b, y)]);
+                    // Units may turn a face past its quarters and back; never dearer.
+                    assert!(
+                        units <= plan.total_ms,
+                        "{design} {blocks:?}: {units} > {}",
+                        plan.total_ms
+                    );
+                    assert_eq!(units, plan.total_ms, "{design} {blocks:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn relabelled_units_are_the_units_found_directly() {
+    let planner = planner("turntable-flipper");
+    let into = steps_into(&planner.graph);
+    let mut relabel = Relabel::new(&planner.graph);
+    for state in 0..planner.graph.states.len() as u32 {
+        for axis in 0..3u8 {
+            let mut direct = kept_ends(&planner.graph, &into, state, axis).unwrap();
+            let mut moved = relabel.kept_ends(state, axis).unwrap();
+            direct.sort_unstable();
+            moved.sort_unstable();
+            assert_eq!(direct, moved, "state {state}, axis {axis}");
+        }
+    }
+}
+
+#[test]
+fn counting_agrees_with_sequences_listed_one_by_one() {
+    // Two nodes: from 0, units of 3 and 5 steps to 1 and one of 4 to 0; from 1, one of 2 to 0.
+    let units = vec![
+        vec![
+            Unit { ms: 30, to: 1 },
+            Unit { ms: 50, to: 1 },
+            Unit { ms: 40, to: 0 },
+        ],
+        vec![Unit { ms: 20, to: 0 }],
+    ];
+    let mut costs = Vec::new();
+    let mut paths = vec![(0usize, 0u32)];
+    while let Some((node, cost)) = paths.pop() {
+        if cost > 400 {
+            continue;
+        }
+        costs.push(cost);
+        paths.extend(units[node].iter().map(|u| (u.to, cost + u.ms)));
+    }
+    costs.sort_unstable();
+    for positions in [1usize, 2, 7, 40, 150] {
+        let cheapest = &costs[..positions];
+        let mean = cheapest.iter().map(|&c| f64::from(c)).sum::<f64>() / positions as f64;
+        let (got, median) = cheapest_sequences(&units, positions as f64).unwrap();
+        assert!(
+            (got - mean).abs() < 1e-9,
+            "{positions}: {got} against {mean}"
+        );
+        assert_eq!(
+            median,
+            u64::from(cheapest[(positions - 1) / 2]),
+            "{positions}"
+        );
+    }
+}
