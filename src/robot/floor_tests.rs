@@ -1,4 +1,4 @@
-//! Witnesses of the counting floor: a hand count for six motors, the exact planner on every short block sequence, units found directly against units relabelled, and the counting against sequences listed one by one.
+//! Witnesses of the counting floor: a hand count for six motors, the exact planner on every two-block and random four-block sequences, units found directly against units relabelled, and the counting against sequences listed one by one.
 
 use super::blocks::Block;
 use super::floor::{cheapest_sequences, kept_ends, steps_into, Relabel, Unit, POSITIONS};
@@ -75,13 +75,6 @@ fn kept_units_price_every_two_block_sequence_as_the_exact_planner_does() {
             ..planner.clone()
         };
         let mut relabel = Relabel::new(&planner.graph);
-        let block = |axis: u8, net: usize| Block {
-            faces: [
-                Face::from_index(axis.into()),
-                Face::from_index(usize::from(axis) + 3),
-            ],
-            quarters: [(net / 4) as u8, (net % 4) as u8],
-        };
         for a in 0..3u8 {
             for b in (0..3u8).filter(|&b| b != a) {
                 for (x, y) in (1..16).flat_map(|x| (1..16).map(move |y| (x, y))) {
@@ -98,6 +91,45 @@ fn kept_units_price_every_two_block_sequence_as_the_exact_planner_does() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn kept_units_price_random_four_block_sequences_as_the_exact_planner_does() {
+    use rand::{RngExt, SeedableRng};
+    let planner = planner("turntable-flipper");
+    let exact = Planner {
+        per_layer: usize::MAX,
+        ..planner.clone()
+    };
+    let mut relabel = Relabel::new(&planner.graph);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(54);
+    for _ in 0..200 {
+        let mut blocks: Vec<(u8, usize)> = Vec::new();
+        while blocks.len() < 4 {
+            let axis = rng.random_range(0..3u8);
+            if blocks.last().is_none_or(|b| b.0 != axis) {
+                blocks.push((axis, rng.random_range(1..16usize)));
+            }
+        }
+        let as_blocks: Vec<Block> = blocks.iter().map(|&(a, n)| block(a, n)).collect();
+        let plan = exact.plan_blocks(&planner.home(), &as_blocks).unwrap();
+        assert_eq!(
+            by_units(&planner, &mut relabel, &blocks),
+            plan.total_ms,
+            "{blocks:?}"
+        );
+    }
+}
+
+/// The block turning `net / 4` quarters on `axis`'s U, R or F face and `net % 4` on the other.
+fn block(axis: u8, net: usize) -> Block {
+    Block {
+        faces: [
+            Face::from_index(axis.into()),
+            Face::from_index(usize::from(axis) + 3),
+        ],
+        quarters: [(net / 4) as u8, (net % 4) as u8],
     }
 }
 
