@@ -179,18 +179,19 @@ impl<'a> Relabel<'a> {
             .entry((home_id, home_axis))
             .or_insert_with(|| kept_ends(graph, into, home_id, home_axis));
         let ends = ends.as_ref()?;
+        // Whether the home block's U, R or F face now sits where the opposite face belongs.
+        let flipped = o
+            .face_at(Direction::from_index(usize::from(home_axis)))
+            .index()
+            >= 3;
         let relabelled = ends
             .iter()
             .filter_map(|&(net, end, ms)| {
                 let moved = graph.states[end as usize];
                 let relabelled = RobotState {
-                    orientation: compose(o, moved.orientation),
+                    orientation: compose(o, moved.orientation)?,
                     ..moved
                 };
-                let flipped = o
-                    .face_at(Direction::from_index(usize::from(home_axis)))
-                    .index()
-                    >= 3;
                 let net = if flipped { net % 4 * 4 + net / 4 } else { net };
                 Some((net, graph.id(&relabelled)?, ms))
             })
@@ -201,14 +202,11 @@ impl<'a> Relabel<'a> {
 
 /// The orientation whose face in each direction is the face `first` has where `then` has
 /// the face it has in that direction at home: `then` performed on a cube that sat as `first`.
-fn compose(first: Orientation, then: Orientation) -> Orientation {
-    let moved = |dir: Direction| {
-        let home_face = then.face_at(dir);
+fn compose(first: Orientation, then: Orientation) -> Option<Orientation> {
+    Orientation::from_faces(std::array::from_fn(|d| {
+        let home_face = then.face_at(Direction::from_index(d));
         first.face_at(Direction::from_index(home_face.index()))
-    };
-    Orientation::all()
-        .find(|o| Direction::ALL.iter().all(|&d| o.face_at(d) == moved(d)))
-        .unwrap_or(first)
+    }))
 }
 
 /// What turning steps on `axis` have done so far (quarters turned on its two faces, mod 4, as
