@@ -3,6 +3,7 @@
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::PocketTables;
 use cubed_core::pocket::POCKET_FORMAT_VERSION;
+use cubed_core::solver::axial::{AxialTables, AXIAL_FORMAT_VERSION};
 use cubed_core::solver::TABLE_FORMAT_VERSION as FORMAT_VERSION;
 use cubed_core::solver::{TableBytesError, TableMode, Tables};
 use std::fs::File;
@@ -95,6 +96,28 @@ pub(crate) fn load_or_build_announced(
         remove_other_versions(&path);
     }
     loaded
+}
+
+/// File name of the cached axial-search tables.
+pub fn axial_cache_file(dir: &Path) -> PathBuf {
+    dir.join(format!("cubed-axial-v{AXIAL_FORMAT_VERSION}.bin"))
+}
+
+/// The axial search's tables: from the cache when it is sound, else built (calling `building`
+/// first: seconds of work) and cached.
+pub(crate) fn load_or_build_axial(
+    dir: &Path,
+    building: impl FnOnce(),
+) -> (AxialTables, CacheOutcome) {
+    load_or_build_with(
+        &axial_cache_file(dir),
+        AxialTables::read_from,
+        || {
+            building();
+            AxialTables::build()
+        },
+        |t, out| t.write_to(out),
+    )
 }
 
 /// File name of the cached pocket-cube (2x2) distance tables.

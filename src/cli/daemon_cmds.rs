@@ -180,7 +180,7 @@ pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         Ok(pair) => pair,
         Err(e) => return refuse(e),
     };
-    let solver = Arc::new(args.tables.solver());
+    let solver = Arc::new(args.tables.solver_for(&config.robot_design));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -145,7 +145,7 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         Ok(c) => c,
         Err(e) => return refuse(e),
     };
-    let solver = Arc::new(args.tables.solver());
+    let solver = Arc::new(args.tables.solver_for(&config.robot_design));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -201,6 +201,14 @@ pub(crate) fn plan_cube(
     let result = if naive {
         solve_naive(planner, &solver, start, &cube)
     } else {
+        let priced;
+        let planner = match job.tables.axial_tables_for(planner) {
+            Some(tables) => {
+                priced = planner.clone().with_axial(&tables)?;
+                &priced
+            }
+            None => planner,
+        };
         let opts = AwareOptions {
             budget: cubed_core::solver::Budget::Time(Duration::from_millis(job.budget_ms)),
             ..AwareOptions::default()

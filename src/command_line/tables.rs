@@ -1,10 +1,12 @@
 //! The `--tables` and `--cache-dir` options shared by every command that solves, and loading a solver from them.
 
+use crate::robot::Planner;
 pub(crate) use crate::table_cache::default_cache_dir;
 use crate::table_cache::load_or_build_pocket;
-use crate::table_cache::{load_or_build_announced, CacheOutcome};
+use crate::table_cache::{load_or_build_announced, load_or_build_axial, CacheOutcome};
 use clap::{Args, ValueEnum};
 use cubed_core::pocket::{PocketSolver, PocketTables};
+use cubed_core::solver::axial::AxialTables;
 use cubed_core::solver::{Solver, TableMode, Tables};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -41,6 +43,39 @@ impl TableArgs {
         let (tables, _) = load_reported(&dir, mode);
         Solver::new(Arc::new(tables))
     }
+
+    /// As [`TableArgs::solver`], with the axial search's tables too when the robot design at
+    /// `design` is one it prices (every block leaves the robot as it was); a design that
+    /// cannot be read is left for its user to report.
+    pub fn solver_for(&self, design: &Path) -> Solver {
+        let solver = self.solver();
+        let axial = crate::robot::load_robot(design)
+            .ok()
+            .and_then(|model| self.axial_tables_for(&Planner::new(model)));
+        match axial {
+            Some(axial) => solver.with_axial_tables(axial),
+            None => solver,
+        }
+    }
+
+    /// The axial search's tables (cached like the others) if `planner`'s design uses them.
+    pub fn axial_tables_for(&self, planner: &Planner) -> Option<Arc<AxialTables>> {
+        crate::robot::axial_prices(planner).ok()??;
+        let dir = self.cache_dir.clone().unwrap_or_else(default_cache_dir);
+        let mut spinner = None;
+        let (tables, outcome) = load_or_build_axial(&dir, || {
+            spinner = Some(announce(&format!(
+                "building the axial search's tables for {} (first use only: 5 to 10 s on a 2-core machine, then cached in {}, ~37 MB)",
+                planner.model().name,
+                dir.display()
+            )));
+        });
+        if let Some(bar) = spinner {
+            bar.finish_and_clear();
+        }
+        report_built("axial search tables", &outcome, tables.build_seconds);
+        Some(Arc::new(tables))
+    }
 }
 
 /// The tables of `mode` from the cache in `dir`, else built: a spinner while they are built,
@@ -60,10 +95,15 @@ fn load_reported(dir: &Path, mode: TableMode) -> (Tables, CacheOutcome) {
 /// Says that the tables are being built: a line in the log, and on a terminal a spinner with
 /// the time elapsed (hidden when stderr is not a terminal, where the log line stands alone).
 fn announce_build(dir: &std::path::Path) -> ProgressBar {
-    let what = format!(
+    announce(&format!(
         "building the solver tables (first use only: 10 to 20 s on a 2-core machine, then cached in {}, ~122 MB)",
         dir.display()
-    );
+    ))
+}
+
+/// Says `what` is being built, as [`announce_build`] does.
+fn announce(what: &str) -> ProgressBar {
+    let what = what.to_string();
     if tracing::dispatcher::has_been_set() {
         tracing::info!("{what}");
     } else if !std::io::stderr().is_terminal() {
@@ -81,21 +121,19 @@ fn announce_build(dir: &std::path::Path) -> ProgressBar {
 }
 
 fn report(outcome: &CacheOutcome, tables: &Tables) {
-    let secs = tables.build_seconds;
+    report_built("solver tables", outcome, tables.build_seconds);
+}
+
+/// Says on stderr when `what` was built, or its cache was unusable.
+fn report_built(what: &str, outcome: &CacheOutcome, secs: f64) {
     match outcome {
         CacheOutcome::Loaded | CacheOutcome::BuiltSmall => {}
-        CacheOutcome::Built => {
-            eprintln!("cubed: built solver tables in {secs:.1} s and cached them")
-        }
+        CacheOutcome::Built => eprintln!("cubed: built {what} in {secs:.1} s and cached them"),
         CacheOutcome::Rebuilt { reason } => {
-            eprintln!(
-                "cubed: cached solver tables were unusable ({reason}); rebuilt in {secs:.1} s"
-            )
+            eprintln!("cubed: cached {what} were unusable ({reason}); rebuilt in {secs:.1} s")
         }
         CacheOutcome::NotSaved { reason } => {
-            eprintln!(
-                "cubed: built solver tables in {secs:.1} s but could not cache them: {reason}"
-            )
+            eprintln!("cubed: built {what} in {secs:.1} s but could not cache them: {reason}")
         }
     }
 }

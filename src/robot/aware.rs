@@ -1,7 +1,7 @@
 //! Robot-aware solving: many candidate solutions within a compute budget, each rated by a fast estimate as it is found, the best few planned in full, the cheapest program kept; and the naive baseline it must beat.
 
 use super::candidates::AwareOptions;
-use super::candidates::{collect_in, first_solution, thread_directions};
+use super::candidates::{collect_axial, collect_in, first_solution, thread_directions};
 use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
 use cubed_core::cube::{CubieCube, Turn};
@@ -139,15 +139,17 @@ fn rate_on_threads(
     let rate = |directions: u8| -> Rated {
         let mut shortlist = Shortlist::new(opts.full_plans);
         let mut failed = None;
-        let keys = collect_in(solver, cube, opts, directions, |s| {
-            match shortlist.offer(planner, start, s) {
-                Ok(()) => Flow::Continue,
-                Err(e) => {
-                    failed = Some(e);
-                    Flow::Stop
-                }
+        let offer = |s| match shortlist.offer(planner, start, s) {
+            Ok(()) => Flow::Continue,
+            Err(e) => {
+                failed = Some(e);
+                Flow::Stop
             }
-        })?;
+        };
+        let keys = match planner.axial() {
+            Some(axial) => collect_axial(axial, cube, opts, directions, offer)?,
+            None => collect_in(solver, cube, opts, directions, offer)?,
+        };
         match failed {
             Some(e) => Err(e.into()),
             None => Ok((shortlist, keys)),

@@ -10,6 +10,7 @@
 use super::blocks::{axis_blocks, block_turns};
 use crate::robot::Orientation;
 use cubed_core::cube::{CubieCube, Face, FaceletCube, Move, Turn};
+use cubed_core::solver::axial::{AxialOptions, AxialSolver};
 use cubed_core::solver::{Budget, Cancel, Flow, SearchOptions, SolveError, Solver};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -169,5 +170,32 @@ pub(crate) fn collect_in(
             break;
         }
     }
+    Ok(seen_keys)
+}
+
+/// As [`collect_in`], with the axial search: each cheaper solution it finds in `directions`.
+pub(crate) fn collect_axial(
+    axial: &AxialSolver,
+    cube: &CubieCube,
+    opts: &AwareOptions,
+    directions: u8,
+    mut on_candidate: impl FnMut(Vec<Turn>) -> Flow,
+) -> Result<HashSet<Vec<Turn>>, SolveError> {
+    let (budget, node_budget) = opts.budget.share(Instant::now(), 0, 1).for_search();
+    let search = AxialOptions {
+        budget,
+        node_budget,
+        directions,
+        cancel: opts.cancel.clone(),
+    };
+    let mut seen_keys = HashSet::new();
+    axial.search(cube, &search, |s, _| {
+        let canonical = block_turns(&axis_blocks(s));
+        if seen_keys.insert(canonical.clone()) {
+            on_candidate(canonical)
+        } else {
+            Flow::Continue
+        }
+    })?;
     Ok(seen_keys)
 }

@@ -2,6 +2,7 @@
 
 pub(crate) mod actuators;
 pub(crate) mod aware;
+mod axial;
 mod blocks;
 pub(crate) mod candidates;
 mod capable;
@@ -29,6 +30,8 @@ pub mod wiring;
 #[cfg(test)]
 mod aware_tests;
 #[cfg(test)]
+mod axial_tests;
+#[cfg(test)]
 mod floor_tests;
 #[cfg(test)]
 mod physics_tests;
@@ -44,6 +47,7 @@ pub use aware::solve_for_robot;
 pub use aware::solve_naive;
 pub use aware::AwareError;
 pub use aware::AwareSolve;
+pub use axial::axial_prices;
 pub use candidates::AwareOptions;
 pub use config::{load_robot, parse_robot, ConfigError};
 pub use direction::{Direction, Orientation};

@@ -14,6 +14,7 @@ use super::model::{RobotModel, RobotState};
 use super::program::Program;
 use super::search::{cheapest_path_widening, Space, Succ};
 use cubed_core::cube::Turn;
+use cubed_core::solver::axial::{AxialSolver, AxialTables};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
@@ -68,6 +69,9 @@ pub struct Planner {
     /// Recent time of robot-aware solving's planning stage (µs, a moving average; 0: none
     /// yet), shared by clones: a time budget keeps that much back for it.
     pub(crate) planning_us: Arc<AtomicU64>,
+    /// The axial search priced in this design's block times, where it prices them exactly
+    /// (see [`Planner::with_axial`]): robot-aware solving then searches with it.
+    pub(crate) axial: Option<Arc<AxialSolver>>,
 }
 
 /// The search space of one solution: layer = block × quarters owed to each face (16 per block).
@@ -179,7 +183,21 @@ impl Planner {
             per_layer: DEFAULT_PER_LAYER,
             memo: Arc::default(),
             planning_us: Arc::default(),
+            axial: None,
         }
+    }
+
+    /// This planner with the axial search over `tables`, priced in this design's block times,
+    /// where every block leaves the robot as it was (see [`super::axial_prices`]); unchanged
+    /// elsewhere.
+    pub fn with_axial(mut self, tables: &Arc<AxialTables>) -> Result<Planner, PlanError> {
+        self.axial = super::axial::axial_solver(&self, tables)?;
+        Ok(self)
+    }
+
+    /// The axial search robot-aware solving uses, if this design has one.
+    pub fn axial(&self) -> Option<&Arc<AxialSolver>> {
+        self.axial.as_ref()
     }
 
     /// The design's home state.

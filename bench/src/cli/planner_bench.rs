@@ -49,6 +49,12 @@ pub struct PlannerBenchArgs {
     /// first phase-2 completion only, one full plan) on each cube, side by side.
     #[arg(long)]
     pub earlier: bool,
+    /// Search face turns even where the design's blocks are priced (the axial search).
+    #[arg(long)]
+    pub face_turns_only: bool,
+    /// Also run the face-turn search's choice (same options) on each cube, side by side.
+    #[arg(long)]
+    pub versus_face_turns: bool,
     #[command(flatten)]
     pub tables: TableArgs,
 }
@@ -114,8 +120,14 @@ pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
         full_plans: 1,
         ..opts.clone()
     };
+    let face_turns_planner = planner.clone();
+    let planner = match args.tables.axial_tables_for(&planner) {
+        Some(tables) if !args.face_turns_only => planner.with_axial(&tables)?,
+        _ => planner,
+    };
     let start = planner.home();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut face_turns = Column::default();
     let (mut aware, mut naive) = (Column::default(), Column::default());
     let mut alone = Column::default();
     let mut earlier = Column::default();
@@ -142,6 +154,13 @@ pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
         aware.planning.push(solved.planning);
         candidates += solved.candidates;
         naive_wins += usize::from(solved.naive_won);
+        if args.versus_face_turns {
+            let other = solve_for_robot(&face_turns_planner, &solver, &start, &cube, &opts)
+                .with_context(|| format!("face-turn robot-aware solving, cube {i}"))?;
+            face_turns.program_ms.push(other.plan.total_ms);
+            face_turns.lengths.push(other.plan.solution.len());
+            face_turns.planning.push(other.planning);
+        }
         if args.earlier {
             let before = solve_for_robot(&planner, &solver, &start, &cube, &earlier_opts)
                 .with_context(|| format!("earlier robot-aware solving, cube {i}"))?;
@@ -158,6 +177,15 @@ pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
             earlier.mean_length(),
             earlier.mean_ms() / naive.mean_ms().max(1.0),
             aware.mean_ms() / earlier.mean_ms().max(1.0)
+        );
+    }
+    if args.versus_face_turns {
+        println!(
+            "face-turn choice: mean {:.0} ms/cube, length {:.2}, ratio to naive {:.3}; robot-aware / face-turn: {:.3}",
+            face_turns.mean_ms(),
+            face_turns.mean_length(),
+            face_turns.mean_ms() / naive.mean_ms().max(1.0),
+            aware.mean_ms() / face_turns.mean_ms().max(1.0)
         );
     }
     println!(
@@ -178,6 +206,11 @@ fn print_report(
         "robot {}: {} uniformly random cubes (seed {}); robot-aware: solver budget {} ms{} on {} threads over {} orientations, slack {}, {} phase-2 completions, {} full plans",
         planner.model().name, args.cubes, args.seed, args.budget_ms, if args.counted { " (counted)" } else { "" }, args.threads, args.orientations, args.slack, args.phase2_alternatives, args.full_plans
     );
+    let search = match planner.axial() {
+        Some(_) => "the axial search (blocks priced in the design's times)",
+        None => "the face-turn search",
+    };
+    println!("robot-aware candidates from {search}");
     println!(
         "setup (load, state graph, bounds): {:.0} ms, {} states",
         setup.as_secs_f64() * 1000.0,

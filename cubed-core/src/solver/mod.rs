@@ -1,5 +1,6 @@
 //! Solver: the two-phase search over move, symmetry and pruning tables, with an anytime interface. Pure: no I/O.
 
+pub mod axial;
 pub(crate) mod budget;
 pub(crate) mod class_move;
 pub(crate) mod coord;
@@ -56,11 +57,29 @@ pub fn direction_shares(threads: usize) -> Vec<u8> {
 #[derive(Clone)]
 pub struct Solver {
     tables: Arc<Tables>,
+    /// The axial search's tables, where a robot design will price blocks with them.
+    axial: Option<Arc<axial::AxialTables>>,
 }
 
 impl Solver {
     pub fn new(tables: Arc<Tables>) -> Solver {
-        Solver { tables }
+        Solver {
+            tables,
+            axial: None,
+        }
+    }
+
+    /// This solver, carrying the axial search's tables for a robot planner to price.
+    pub fn with_axial_tables(self, axial: Arc<axial::AxialTables>) -> Solver {
+        Solver {
+            axial: Some(axial),
+            ..self
+        }
+    }
+
+    /// The axial search's tables, if loaded.
+    pub fn axial_tables(&self) -> Option<&Arc<axial::AxialTables>> {
+        self.axial.as_ref()
     }
 
     /// The tables this solver searches with.

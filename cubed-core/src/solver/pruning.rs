@@ -87,6 +87,8 @@ pub(crate) struct SymPruneSpec<'a> {
     /// Number of values of the coordinate that is not reduced (twist, ud_edges).
     pub n_inner: usize,
     pub moves: &'a [u8],
+    /// Row length of `inner_move` (18 face turns, or 45 axial moves).
+    pub stride: usize,
     /// Class-representative raw coordinate after turn `m`.
     pub rep_move: &'a dyn Fn(u32, u8) -> usize,
     pub inner_move: &'a [u16],
@@ -99,7 +101,7 @@ impl SymPruneSpec<'_> {
     fn neighbour(&self, neigh: &[(usize, usize)], k: usize, inner: usize) -> usize {
         let (c1, s1) = neigh[k];
         let m = self.moves[k] as usize;
-        let i1 = self.inner_conj[self.inner_move[inner * 18 + m] as usize * 16 + s1];
+        let i1 = self.inner_conj[self.inner_move[inner * self.stride + m] as usize * 16 + s1];
         c1 * self.n_inner + i1 as usize
     }
 
@@ -258,6 +260,18 @@ pub(crate) fn build_byte_table(
     move_a: &[u16],
     move_b: &[u16],
 ) -> Vec<u8> {
+    build_byte_table_strided(n_a, n_b, moves, 18, move_a, move_b)
+}
+
+/// As [`build_byte_table`], over move tables with rows of `stride` moves.
+pub(crate) fn build_byte_table_strided(
+    n_a: usize,
+    n_b: usize,
+    moves: &[u8],
+    stride: usize,
+    move_a: &[u16],
+    move_b: &[u16],
+) -> Vec<u8> {
     let mut table = vec![u8::MAX; n_a * n_b];
     table[0] = 0;
     let mut depth = 0u8;
@@ -268,7 +282,7 @@ pub(crate) fn build_byte_table(
             let (a, b) = (idx / n_b, idx % n_b);
             for &m in moves {
                 let m = m as usize;
-                let idx1 = move_a[a * 18 + m] as usize * n_b + move_b[b * 18 + m] as usize;
+                let idx1 = move_a[a * stride + m] as usize * n_b + move_b[b * stride + m] as usize;
                 if table[idx1] == u8::MAX {
                     table[idx1] = depth + 1;
                     next.push(idx1);

@@ -38,6 +38,11 @@ pub enum TableBytesError {
     BadMasks,
     #[error("unknown table mode {0}")]
     UnknownMode(u8),
+    #[error(
+        "axial table format version {found}, this build reads version {}",
+        super::axial::AXIAL_FORMAT_VERSION
+    )]
+    StaleAxialVersion { found: u32 },
 }
 
 /// The integer types tables are made of, stored little-endian.
@@ -59,17 +64,32 @@ macro_rules! word {
 word!(u8, u16, u32, u64);
 
 /// Writes tables with their lengths, hashing every byte.
-struct Writer<W: Write> {
+pub(crate) struct Writer<W: Write> {
     out: W,
     crc: crc32fast::Hasher,
 }
 
 impl<W: Write> Writer<W> {
-    fn bytes(&mut self, b: &[u8]) -> io::Result<()> {
+    pub(crate) fn new(out: W) -> Writer<W> {
+        Writer {
+            out,
+            crc: crc32fast::Hasher::new(),
+        }
+    }
+
+    /// Writes the checksum of everything written.
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        let crc = self.crc.finalize();
+        self.out.write_all(&crc.to_le_bytes())?;
+        self.out.flush()
+    }
+
+    pub(crate) fn bytes(&mut self, b: &[u8]) -> io::Result<()> {
         self.crc.update(b);
         self.out.write_all(b)
     }
-    fn values<T: Word>(&mut self, v: &[T]) -> io::Result<()> {
+    #[allow(private_bounds)]
+    pub(crate) fn values<T: Word>(&mut self, v: &[T]) -> io::Result<()> {
         self.bytes(&(v.len() as u64).to_le_bytes())?;
         if cfg!(target_endian = "little") {
             return self.bytes(bytemuck::cast_slice(v));
@@ -88,14 +108,38 @@ impl<W: Write> Writer<W> {
 }
 
 /// Reads tables with their lengths, hashing every byte and counting where it is.
-struct Reader<R: Read> {
+pub(crate) struct Reader<R: Read> {
     src: R,
     crc: crc32fast::Hasher,
     at: usize,
 }
 
 impl<R: Read> Reader<R> {
-    fn fill(&mut self, buf: &mut [u8]) -> Result<(), TableBytesError> {
+    pub(crate) fn new(src: R) -> Reader<R> {
+        Reader {
+            src,
+            crc: crc32fast::Hasher::new(),
+            at: 0,
+        }
+    }
+
+    /// The header: `magic`, then the format version (returned); a short or foreign file is
+    /// not tables at all.
+    pub(crate) fn header(&mut self, magic: &[u8; 8]) -> Result<u32, TableBytesError> {
+        let mut header = [0u8; 12];
+        self.fill(&mut header).map_err(|e| match e {
+            TableBytesError::Truncated { .. } => TableBytesError::BadMagic,
+            other => other,
+        })?;
+        if &header[..8] != magic {
+            return Err(TableBytesError::BadMagic);
+        }
+        Ok(u32::from_le_bytes([
+            header[8], header[9], header[10], header[11],
+        ]))
+    }
+
+    pub(crate) fn fill(&mut self, buf: &mut [u8]) -> Result<(), TableBytesError> {
         self.src.read_exact(buf).map_err(|e| match e.kind() {
             io::ErrorKind::UnexpectedEof => TableBytesError::Truncated { at: self.at },
             _ => TableBytesError::Io {
@@ -120,7 +164,12 @@ impl<R: Read> Reader<R> {
         }
         Ok(expected)
     }
-    fn values<T: Word>(&mut self, name: &'static str, n: usize) -> Result<Vec<T>, TableBytesError> {
+    #[allow(private_bounds)]
+    pub(crate) fn values<T: Word>(
+        &mut self,
+        name: &'static str,
+        n: usize,
+    ) -> Result<Vec<T>, TableBytesError> {
         let n = self.len(name, n)?;
         let mut v: Vec<T> = huge_zeroed_vec(n);
         self.fill(bytemuck::cast_slice_mut(&mut v))?;
@@ -244,7 +293,7 @@ impl Tables {
 }
 
 /// Reads the stored checksum, compares it with the bytes read, and makes sure nothing follows.
-fn check_end<R: Read>(mut r: Reader<R>) -> Result<(), TableBytesError> {
+pub(crate) fn check_end<R: Read>(mut r: Reader<R>) -> Result<(), TableBytesError> {
     let computed = r.crc.clone().finalize();
     let mut tail = [0u8; 4];
     r.fill(&mut tail)?;

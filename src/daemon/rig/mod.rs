@@ -229,6 +229,10 @@ impl Rig {
             palette,
             palette_file,
         } = ConfigFiles::load(config)?;
+        let planner = match solver.axial_tables() {
+            Some(tables) => planner.with_axial(tables)?,
+            None => planner,
+        };
         let actuator_names = crate::link::fault_words::actuator_names(&map, &model);
         let sim = match config.port {
             PortChoice::Sim => Some(start_sim(config, &model, &map).await?),
