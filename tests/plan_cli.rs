@@ -275,3 +275,58 @@ fn a_design_without_a_camera_has_no_scan_and_is_told_so_naming_the_file() {
         stderr(&out)
     );
 }
+
+/// Six-motor, whose blocks all leave the robot as it was, is planned with the axial search:
+/// its tables are built once into the cache and said so, then read; a damaged file is rebuilt
+/// and the reason said; a design it does not serve never builds them.
+#[test]
+fn six_motor_plans_with_the_axial_search_built_once_and_cached() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = dir.path().to_str().expect("utf-8 path");
+    let axial_file = dir.path().join("cubed-axial-v1.bin");
+    let (six_path, six) = design("six-motor.toml");
+    let (four_path, _) = design("four-arm.toml");
+    let cube = &scrambles("1")[0];
+    let plan = |robot: &str| {
+        let out = cubed(
+            &[
+                "plan",
+                "--robot",
+                robot,
+                "--facelets",
+                cube,
+                "--format",
+                "json",
+                "--cache-dir",
+                cache,
+                "--budget-ms",
+                "50",
+            ],
+            None,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let doc: ProgramDoc = serde_json::from_str(&stdout(&out)).expect("a program document");
+        (doc, stderr(&out))
+    };
+    let (_, said) = plan(&four_path);
+    assert!(!said.contains("axial"), "{said}");
+    assert!(
+        !axial_file.exists(),
+        "four-arm has no use for the axial tables"
+    );
+    let (cold, said) = plan(&six_path);
+    assert!(said.contains("built axial search tables"), "{said}");
+    assert!(axial_file.exists());
+    replays_to_solved(&six, cube, &cold);
+    let (warm, said) = plan(&six_path);
+    assert!(said.is_empty(), "{said}");
+    replays_to_solved(&six, cube, &warm);
+    let mut bytes = std::fs::read(&axial_file).expect("the cached file");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&axial_file, &bytes).expect("damaging the cache");
+    let (rebuilt, said) = plan(&six_path);
+    assert!(said.contains("checksum mismatch"), "{said}");
+    assert!(said.contains("rebuilt"), "{said}");
+    replays_to_solved(&six, cube, &rebuilt);
+}

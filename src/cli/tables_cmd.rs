@@ -11,6 +11,10 @@ pub(crate) struct TablesArgs {
     /// the daemon's service uses /var/lib/cubed/cache).
     #[arg(long)]
     pub(crate) cache_dir: Option<PathBuf>,
+    /// Also the axial search's tables (~37 MB), used by robots that turn opposite faces at
+    /// once (six-motor); otherwise built at the first solve that needs them.
+    #[arg(long)]
+    pub(crate) axial: bool,
 }
 
 /// Builds what is missing, then lists each table file with its size.
@@ -18,7 +22,7 @@ pub(crate) fn tables_cmd(args: TablesArgs) -> anyhow::Result<ExitCode> {
     let dir = args
         .cache_dir
         .unwrap_or_else(crate::command_line::tables::default_cache_dir);
-    let files = cache_all_tables(&dir)?;
+    let files = cache_all_tables(&dir, args.axial)?;
     for file in files {
         let how = if file.were_cached {
             "cached"

@@ -18,7 +18,8 @@ use std::sync::Arc;
 pub(crate) enum TablesArg {
     /// Symmetry-reduced tables (~122 MB), built once (10 to 20 s) and cached.
     Full,
-    /// Small tables (a few MB) built in well under a second, never cached.
+    /// Small tables (a few MB) built in well under a second, never cached (and no axial
+    /// search: face turns only, whatever the robot).
     Small,
 }
 
@@ -58,24 +59,34 @@ impl TableArgs {
         }
     }
 
-    /// The axial search's tables (cached like the others) if `planner`'s design uses them.
+    /// The axial search's tables (cached like the others) if `planner`'s design uses them;
+    /// never with the small tables (quick, and nothing cached).
     pub fn axial_tables_for(&self, planner: &Planner) -> Option<Arc<AxialTables>> {
+        if self.tables == TablesArg::Small {
+            return None;
+        }
         crate::robot::axial_prices(planner).ok()??;
         let dir = self.cache_dir.clone().unwrap_or_else(default_cache_dir);
-        let mut spinner = None;
-        let (tables, outcome) = load_or_build_axial(&dir, || {
-            spinner = Some(announce(&format!(
-                "building the axial search's tables for {} (first use only: 5 to 10 s on a 2-core machine, then cached in {}, ~37 MB)",
-                planner.model().name,
-                dir.display()
-            )));
-        });
-        if let Some(bar) = spinner {
-            bar.finish_and_clear();
-        }
-        report_built("axial search tables", &outcome, tables.build_seconds);
+        let (tables, _) = load_axial_reported(&dir);
         Some(Arc::new(tables))
     }
+}
+
+/// The axial search's tables from the cache in `dir`, else built (a spinner meanwhile) and
+/// cached, saying so on stderr.
+fn load_axial_reported(dir: &Path) -> (AxialTables, CacheOutcome) {
+    let mut spinner = None;
+    let (tables, outcome) = load_or_build_axial(dir, || {
+        spinner = Some(announce(&format!(
+            "building the axial search's tables, for robots that turn opposite faces at once (first use only: 5 to 10 s on a 2-core machine, then cached in {}, ~37 MB)",
+            dir.display()
+        )));
+    });
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    report_built("axial search tables", &outcome, tables.build_seconds);
+    (tables, outcome)
 }
 
 /// The tables of `mode` from the cache in `dir`, else built: a spinner while they are built,
@@ -193,8 +204,12 @@ fn writable_folder(dir: &Path) -> Result<(), TablesNotCached> {
 }
 
 /// Builds the 3x3's and the 2x2's tables into `dir` unless they are cached there already (an
-/// unusable file is rebuilt), saying on stderr what takes time, as every solving command does.
-pub(crate) fn cache_all_tables(dir: &Path) -> Result<Vec<CachedTables>, TablesNotCached> {
+/// unusable file is rebuilt), and with `axial` the axial search's too, saying on stderr what
+/// takes time, as every solving command does.
+pub(crate) fn cache_all_tables(
+    dir: &Path,
+    axial: bool,
+) -> Result<Vec<CachedTables>, TablesNotCached> {
     writable_folder(dir)?;
     let (tables, outcome) = load_reported(dir, TableMode::Full);
     drop(tables);
@@ -207,7 +222,17 @@ pub(crate) fn cache_all_tables(dir: &Path) -> Result<Vec<CachedTables>, TablesNo
     report_pocket(&outcome, &pocket);
     drop(pocket);
     let pocket = cached("2x2", crate::table_cache::pocket_cache_file(dir), &outcome)?;
-    Ok(vec![full, pocket])
+    if !axial {
+        return Ok(vec![full, pocket]);
+    }
+    let (tables, outcome) = load_axial_reported(dir);
+    drop(tables);
+    let path = crate::table_cache::axial_cache_file(dir);
+    Ok(vec![
+        full,
+        pocket,
+        cached("3x3 axial-search", path, &outcome)?,
+    ])
 }
 
 fn cached(

@@ -1,7 +1,7 @@
 //! Robot-aware solving: many candidate solutions within a compute budget, each rated by a fast estimate as it is found, the best few planned in full, the cheapest program kept; and the naive baseline it must beat.
 
 use super::candidates::AwareOptions;
-use super::candidates::{collect_axial, collect_in, first_solution, thread_directions};
+use super::candidates::{collect_axial, collect_in, first_solution, thread_shares, Share};
 use super::model::RobotState;
 use super::planner::{Plan, PlanError, Planner};
 use cubed_core::cube::{CubieCube, Turn};
@@ -62,7 +62,7 @@ pub fn solve_for_robot(
     let mut distinct = HashSet::new();
     // Each thread rates its own candidates; the shortlists merge in thread order, so a
     // counted budget gives the same choice however the threads interleave.
-    for part in rate_on_threads(planner, solver, start, cube, opts) {
+    for part in rate_on_threads(planner, solver, start, (cube, &naive), opts) {
         let (found, keys) = part?;
         distinct.extend(keys);
         shortlist.merge(found);
@@ -132,11 +132,11 @@ fn rate_on_threads(
     planner: &Planner,
     solver: &Solver,
     start: &RobotState,
-    cube: &CubieCube,
+    (cube, naive): (&CubieCube, &[Turn]),
     opts: &AwareOptions,
 ) -> Vec<Rated> {
-    let parts = thread_directions(opts);
-    let rate = |directions: u8| -> Rated {
+    let parts = thread_shares(opts, planner.axial().is_some());
+    let rate = |share: Share| -> Rated {
         let mut shortlist = Shortlist::new(opts.full_plans);
         let mut failed = None;
         let offer = |s| match shortlist.offer(planner, start, s) {
@@ -146,16 +146,20 @@ fn rate_on_threads(
                 Flow::Stop
             }
         };
-        let keys = match planner.axial() {
-            Some(axial) => collect_axial(axial, cube, opts, directions, offer)?,
-            None => collect_in(solver, cube, opts, directions, offer)?,
+        let keys = match (share, planner.axial()) {
+            (Share::Axial(directions), Some(axial)) => {
+                collect_axial(axial, (cube, naive), opts, directions, offer)?
+            }
+            (Share::Axial(directions) | Share::FaceTurns(directions), _) => {
+                collect_in(solver, cube, opts, directions, offer)?
+            }
         };
         match failed {
             Some(e) => Err(e.into()),
             None => Ok((shortlist, keys)),
         }
     };
-    cubed_core::parallel::each_on_its_thread(&parts, |&directions| rate(directions))
+    cubed_core::parallel::each_on_its_thread(&parts, |&share| rate(share))
 }
 
 /// Plans the shortlist in full, its candidates dealt round-robin to `threads` threads, each

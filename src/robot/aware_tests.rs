@@ -146,12 +146,40 @@ fn threads_share_the_directions_and_a_counted_budget_chooses_the_same_every_time
         full_plans: 2,
         ..AwareOptions::default()
     };
-    let masks = super::candidates::thread_directions(&opts);
-    assert_eq!(
-        masks.iter().fold(0, |a, m| a | m),
-        cubed_core::solver::ALL_DIRECTIONS
-    );
+    use super::candidates::{thread_shares, Share};
+    let all = cubed_core::solver::ALL_DIRECTIONS;
+    let masks: Vec<u8> = thread_shares(&opts, false)
+        .into_iter()
+        .map(|s| match s {
+            Share::FaceTurns(m) => m,
+            Share::Axial(_) => panic!("no axial search without its tables"),
+        })
+        .collect();
+    assert_eq!(masks.iter().fold(0, |a, m| a | m), all);
     assert_eq!(masks.iter().map(|m| m.count_ones()).sum::<u32>(), 6);
+    for threads in 1..=6 {
+        let shares = thread_shares(
+            &AwareOptions {
+                threads,
+                ..opts.clone()
+            },
+            true,
+        );
+        assert_eq!(shares.len(), threads);
+        let (mut axial, mut face) = (0u8, 0u8);
+        for share in &shares {
+            match share {
+                Share::Axial(m) => axial |= m,
+                Share::FaceTurns(m) => face |= m,
+            }
+        }
+        assert_eq!(
+            axial, all,
+            "{threads} threads: the axial search covers every direction"
+        );
+        let expected_face = if threads == 1 { 0 } else { all };
+        assert_eq!(face, expected_face, "{threads} threads");
+    }
     let cube = random_cube(&mut ChaCha8Rng::seed_from_u64(7));
     let solver = small_solver();
     for planner in planners() {

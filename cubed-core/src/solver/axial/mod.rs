@@ -21,6 +21,7 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct AxialSolver {
     tables: Arc<AxialTables>,
+    prices: AxialPrices,
     priced: Arc<PricedSet>,
 }
 
@@ -37,7 +38,16 @@ impl AxialSolver {
     /// second).
     pub fn new(tables: Arc<AxialTables>, prices: &AxialPrices) -> AxialSolver {
         let priced = Arc::new(PricedSet::build(&tables, prices));
-        AxialSolver { tables, priced }
+        AxialSolver {
+            tables,
+            prices: prices.clone(),
+            priced,
+        }
+    }
+
+    /// The prices it searches by.
+    pub fn prices(&self) -> &AxialPrices {
+        &self.prices
     }
 
     /// Calls `on_solution(turns, price)` with each solution cheaper than every one before.

@@ -76,9 +76,24 @@ impl AxialPrices {
         self.price.iter().copied().min().unwrap_or(0)
     }
 
-    /// The sum over a sequence of axial moves.
-    pub fn of(&self, moves: &[u8]) -> u32 {
-        moves.iter().map(|&k| self.price[k as usize] as u32).sum()
+    /// The price of face turns: each run on one axis is one block.
+    pub fn of_turns(&self, turns: &[Turn]) -> u32 {
+        let mut price = 0;
+        let mut i = 0;
+        while i < turns.len() {
+            let axis = turns[i].face.index() % 3;
+            let mut quarters = [0u8; 2];
+            while i < turns.len() && turns[i].face.index() % 3 == axis {
+                let side = usize::from(turns[i].face.index() >= 3);
+                quarters[side] = (quarters[side] + turns[i].quarters) % 4;
+                i += 1;
+            }
+            if quarters != [0, 0] {
+                let k = axis * 15 + quarters[0] as usize * 4 + quarters[1] as usize - 1;
+                price += self.price[k] as u32;
+            }
+        }
+        price
     }
 }
 
@@ -156,5 +171,26 @@ mod tests {
         assert_eq!(price(2, 2, 1), 5);
         assert_eq!(price(0, 0, 2), 5);
         assert_eq!(p.cheapest(), 3);
+    }
+
+    #[test]
+    fn face_turns_are_priced_block_by_block() {
+        let p = AxialPrices::dearer_face(3, 5);
+        let t = |face, quarters| Turn { face, quarters };
+        let turns = [
+            t(Face::R, 1),
+            t(Face::L, 2),
+            t(Face::R, 1),
+            t(Face::U, 1),
+            t(Face::F, 1),
+            t(Face::B, 3),
+            t(Face::F, 3),
+        ];
+        // R2 L2, U, then B' alone (F and F' cancel).
+        assert_eq!(p.of_turns(&turns), 5 + 3 + 3);
+        for k in 0..N_AXIAL {
+            let block: Vec<Turn> = AxialMove::from_index(k).turns().collect();
+            assert_eq!(p.of_turns(&block), p.price[k] as u32);
+        }
     }
 }
