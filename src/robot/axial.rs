@@ -20,13 +20,13 @@ pub fn axial_prices(planner: &Planner) -> Result<Option<AxialPrices>, PlanError>
     Ok(Some(AxialPrices { price }))
 }
 
-/// The axial search for this design over `tables`, if the design is one it prices exactly.
-pub(crate) fn axial_solver(
-    planner: &Planner,
-    tables: &Arc<AxialTables>,
-) -> Result<Option<Arc<AxialSolver>>, PlanError> {
-    Ok(
-        axial_prices(planner)?
-            .map(|prices| Arc::new(AxialSolver::new(Arc::clone(tables), &prices))),
-    )
+impl Planner {
+    /// This planner with the axial search over `tables`, priced in this design's block times,
+    /// where every block leaves the robot as it was (see [`axial_prices`]); unchanged
+    /// elsewhere.
+    pub fn with_axial(mut self, tables: &Arc<AxialTables>) -> Result<Planner, PlanError> {
+        let prices = axial_prices(&self)?;
+        self.axial = prices.map(|p| Arc::new(AxialSolver::new(Arc::clone(tables), &p)));
+        Ok(self)
+    }
 }

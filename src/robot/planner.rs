@@ -14,7 +14,7 @@ use super::model::{RobotModel, RobotState};
 use super::program::Program;
 use super::search::{cheapest_path_widening, Space, Succ};
 use cubed_core::cube::Turn;
-use cubed_core::solver::axial::{AxialSolver, AxialTables};
+use cubed_core::solver::axial::AxialSolver;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
@@ -185,14 +185,6 @@ impl Planner {
             planning_us: Arc::default(),
             axial: None,
         }
-    }
-
-    /// This planner with the axial search over `tables`, priced in this design's block times,
-    /// where every block leaves the robot as it was (see [`super::axial_prices`]); unchanged
-    /// elsewhere.
-    pub fn with_axial(mut self, tables: &Arc<AxialTables>) -> Result<Planner, PlanError> {
-        self.axial = super::axial::axial_solver(&self, tables)?;
-        Ok(self)
     }
 
     /// The axial search robot-aware solving uses, if this design has one.

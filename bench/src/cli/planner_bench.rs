@@ -207,7 +207,7 @@ fn print_report(
         planner.model().name, args.cubes, args.seed, args.budget_ms, if args.counted { " (counted)" } else { "" }, args.threads, args.orientations, args.slack, args.phase2_alternatives, args.full_plans
     );
     let search = match planner.axial() {
-        Some(_) => "the axial search (blocks priced in the design's times)",
+        Some(_) => "the axial search (blocks priced in the design's times) and the face-turn search, half the threads each",
         None => "the face-turn search",
     };
     println!("robot-aware candidates from {search}");

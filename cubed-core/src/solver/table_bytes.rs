@@ -198,10 +198,7 @@ impl Tables {
 
     /// Writes the tables (little-endian) followed by their checksum.
     pub fn write_to(&self, out: impl Write) -> io::Result<()> {
-        let mut w = Writer {
-            out,
-            crc: crc32fast::Hasher::new(),
-        };
+        let mut w = Writer::new(out);
         w.bytes(MAGIC)?;
         w.bytes(&FORMAT_VERSION.to_le_bytes())?;
         w.bytes(&[match self.mode {
@@ -251,9 +248,7 @@ impl Tables {
             w.values(ud_conj)?;
             w.values(&table.words)?;
         }
-        let crc = w.crc.finalize();
-        w.out.write_all(&crc.to_le_bytes())?;
-        w.out.flush()
+        w.finish()
     }
 
     /// Reads tables written by `to_bytes`, checking magic, version, sizes and checksum.
@@ -264,24 +259,14 @@ impl Tables {
     /// Reads tables written by `write_to`, checking magic, version, sizes and
     /// checksum before anything is derived from them.
     pub fn read_from(src: impl Read) -> Result<Tables, TableBytesError> {
-        let mut r = Reader {
-            src,
-            crc: crc32fast::Hasher::new(),
-            at: 0,
-        };
-        let mut header = [0u8; 13];
-        r.fill(&mut header).map_err(|e| match e {
-            TableBytesError::Truncated { .. } => TableBytesError::BadMagic,
-            other => other,
-        })?;
-        if &header[..8] != MAGIC {
-            return Err(TableBytesError::BadMagic);
-        }
-        let version = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
+        let mut r = Reader::new(src);
+        let version = r.header(MAGIC)?;
         if version != FORMAT_VERSION {
             return Err(TableBytesError::StaleVersion { found: version });
         }
-        let mode = match header[12] {
+        let mut mode = [0u8; 1];
+        r.fill(&mut mode)?;
+        let mode = match mode[0] {
             0 => TableMode::Small,
             1 => TableMode::Full,
             other => return Err(TableBytesError::UnknownMode(other)),
