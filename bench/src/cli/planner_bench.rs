@@ -162,8 +162,9 @@ pub fn planner_bench(args: PlannerBenchArgs) -> anyhow::Result<ExitCode> {
             face_turns.planning.push(other.planning);
         }
         if args.earlier {
-            let before = solve_for_robot(&face_turns_planner, &solver, &start, &cube, &earlier_opts)
-                .with_context(|| format!("earlier robot-aware solving, cube {i}"))?;
+            let before =
+                solve_for_robot(&face_turns_planner, &solver, &start, &cube, &earlier_opts)
+                    .with_context(|| format!("earlier robot-aware solving, cube {i}"))?;
             earlier.program_ms.push(before.plan.total_ms);
             earlier.lengths.push(before.plan.solution.len());
             earlier.planning.push(before.planning);
