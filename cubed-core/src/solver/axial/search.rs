@@ -16,9 +16,11 @@ const MAX_PATH: usize = 40;
 /// What to search for and for how long.
 #[derive(Clone, Debug)]
 pub struct AxialOptions {
-    /// Time after which the search stops (it runs on past it only until a first solution exists).
+    /// Time after which the search stops (it runs on past it only until a first solution
+    /// exists, or `below` gives one).
     pub budget: Duration,
-    /// Stop after this many nodes once a solution exists (the same result on any machine).
+    /// Instead of time, stop after this many nodes (as `budget` does): the same result on any
+    /// machine.
     pub node_budget: Option<u64>,
     /// Which of the six directions are searched (bit i: axis i % 3, the inverse cube from 3).
     pub directions: u8,
@@ -362,8 +364,9 @@ impl Axial<'_, '_> {
         }
     }
 
-    /// A phase-2 completion priced exactly `threshold` in all (`used` of it spent); its end
-    /// index if found. `next` gathers the least total above `threshold` met (the next one to try).
+    /// A phase-2 completion priced at most `threshold` in all (`used` of it spent; none
+    /// cheaper exists when the thresholds before it found none); its end index if found.
+    /// `next` gathers the least total above `threshold` met (the next one to try).
     #[allow(clippy::too_many_arguments)]
     fn phase2(
         &mut self,
