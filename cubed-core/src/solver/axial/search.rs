@@ -87,19 +87,6 @@ impl Direction<'_> {
     }
 }
 
-/// The axial move made of these face turns (one or two on one axis).
-fn axial_of(turns: &[Turn]) -> usize {
-    (0..N_AXIAL)
-        .find(|&k| {
-            let mut mine: Vec<Turn> = AxialMove::from_index(k).turns().collect();
-            let mut theirs = turns.to_vec();
-            mine.sort_by_key(|t| t.index());
-            theirs.sort_by_key(|t| t.index());
-            mine == theirs
-        })
-        .expect("the turns of one axial move, relabelled, are an axial move")
-}
-
 /// Prices of the searched cube's moves in direction `index` (each move mapped to the real
 /// cube's move: relabelled, and inverted for the inverse cube).
 pub(crate) fn direction_prices(prices: &AxialPrices, index: usize) -> [u16; N_AXIAL] {
@@ -112,7 +99,7 @@ pub(crate) fn direction_prices(prices: &AxialPrices, index: usize) -> [u16; N_AX
             .map(|t| Turn::from_index(back[t.index()] as usize))
             .map(|t| if index >= 3 { t.inverse() } else { t })
             .collect();
-        prices.price[axial_of(&real)]
+        prices.of_turns(&real) as u16
     })
 }
 
