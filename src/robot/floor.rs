@@ -8,22 +8,31 @@
 //! and can go on to do whatever could follow the dropped one's end (each
 //! first step of a next unit, matched by steps turning no face) by the same
 //! time: any program can then be rewritten into kept units at no more cost.
-//! So the cubes a design can solve within `T` are at most the sequences of
-//! kept units from home, consecutive blocks on different axes, costing at
-//! most `T`; with 4.3 × 10¹⁹ cubes, the mean over all cubes is at least the
-//! mean of the cheapest 4.3 × 10¹⁹ sequences. The floor counts sequences,
-//! not cubes (different sequences often give one cube), so optimal solving
-//! lies above it: for face turns (every block costing its turns) the same
-//! count gives 17.50, against 17.71 for the mean optimal solution of random
-//! cubes (a million solved by Rokicki and Kociemba).
+//! So the cubes a design can solve within `T` are at most the block sequences
+//! (consecutive blocks on different axes) whose cheapest run of kept units
+//! from home costs at most `T`; with 4.3 × 10¹⁹ cubes, the mean over all
+//! cubes is at least the mean of the cheapest 4.3 × 10¹⁹ sequences. Each
+//! sequence is counted once, at its cheapest run: the count follows the set
+//! of nodes a sequence may end in, each with what it costs above the
+//! cheapest (capped, which only lowers the count's costs). The floor counts
+//! sequences, not cubes (different sequences often give one cube), so
+//! optimal solving lies above it: for face turns (every block costing its
+//! turns) the same count gives 17.50, against 17.71 for the mean optimal
+//! solution of random cubes (a million solved by Rokicki and Kociemba).
+//!
+//! Where blocks end in too many states (they differ in how idle grippers
+//! stand), the count is made on the design with its grippers' ranges lifted
+//! (any angle, every turn from -2 to 2): every program of the design is a
+//! program of that one, in the same time, so its floor is a floor of the
+//! design's too.
 
 use super::direction::{Direction, Orientation};
 use super::graph::{Effect, StateGraph};
-use super::model::RobotState;
+use super::model::{Reach, RobotModel, RobotState};
 use super::planner::{PlanError, Planner};
 use cubed_core::cube::Face;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 /// Positions of the 3x3x3 cube.
 pub const POSITIONS: f64 = 43_252_003_274_489_856_000.0;
@@ -39,15 +48,22 @@ pub struct TimeFloor {
     pub states: usize,
     /// Units kept (start state, block, end state).
     pub units: usize,
+    /// Sets of nodes (each with its cost above the set's cheapest) that sequences end in.
+    pub sets: usize,
+    /// Whether the count was made with the grippers' ranges lifted (see the module's
+    /// documentation).
+    pub ranges_lifted: bool,
 }
 
 /// A unit's end: the block's quarters (0..16: to its U, R or F face × 4 + to the opposite),
 /// the state after its last turning step, and its time.
 pub(super) type UnitEnd = (usize, u32, u32);
 
-/// A kept unit out of a (state, previous axis) node: its cost and the node it ends in.
+/// A kept unit out of a (state, previous axis) node: its block (axis × 16 + quarters as
+/// 0..16), its cost and the node it ends in.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Unit {
+    pub(super) block: u8,
     pub(super) ms: u32,
     pub(super) to: usize,
 }
@@ -72,14 +88,34 @@ pub enum FloorError {
 
 impl Planner {
     /// The counting floor of this design (see the module's documentation), for `positions`
-    /// cubes (the 3x3x3: [`POSITIONS`]).
+    /// cubes (the 3x3x3: [`POSITIONS`]); made with the grippers' ranges lifted where blocks
+    /// end in too many states.
     pub fn time_floor(&self, positions: f64) -> Result<TimeFloor, FloorError> {
+        match self.counted_floor(positions) {
+            Err(FloorError::TooManyEnds { robot }) => {
+                let lifted = Planner::new(ranges_lifted(&self.model));
+                let floor = lifted.counted_floor(positions).map_err(|e| match e {
+                    FloorError::TooManyEnds { .. } => FloorError::TooManyEnds { robot },
+                    e => e,
+                })?;
+                Ok(TimeFloor {
+                    ranges_lifted: true,
+                    ..floor
+                })
+            }
+            counted => counted,
+        }
+    }
+
+    fn counted_floor(&self, positions: f64) -> Result<TimeFloor, FloorError> {
         let home = self.start_id(&self.home())?;
         let robot = || self.model.name.clone();
         let (nodes, units) = unit_graph(&self.graph, home)
             .ok_or_else(|| FloorError::TooManyEnds { robot: robot() })?;
         let count = units.iter().map(Vec::len).sum();
-        let (mean_ms, median_ms) = cheapest_sequences(&units, positions)
+        let sequences = by_sequence(&units, OFFSET_CAP_MS)
+            .ok_or_else(|| FloorError::TooManyEnds { robot: robot() })?;
+        let (mean_ms, median_ms) = cheapest_sequences(&sequences, positions)
             .ok_or_else(|| FloorError::TooFewSequences { robot: robot() })?;
         Ok(TimeFloor {
             mean_ms,
@@ -90,8 +126,77 @@ impl Planner {
                 .collect::<std::collections::HashSet<_>>()
                 .len(),
             units: count,
+            sets: sequences.len(),
+            ranges_lifted: false,
         })
     }
+}
+
+/// `model` with every turning gripper free to turn to any angle (see the module's
+/// documentation).
+pub(super) fn ranges_lifted(model: &RobotModel) -> RobotModel {
+    let mut lifted = model.clone();
+    for gripper in &mut lifted.grippers {
+        if let Reach::Limited { min, max } = gripper.reach {
+            if min < max {
+                gripper.reach = Reach::Continuous;
+            }
+        }
+    }
+    lifted
+}
+
+/// Most cost above the cheapest kept for a node in a sequence's set (ms): more counts as
+/// this (which only lowers the costs counted), and keeps the sets few.
+const OFFSET_CAP_MS: u32 = 3000;
+
+/// Most sets of nodes counted.
+const MOST_SETS: usize = 1 << 20;
+
+/// A set of nodes a block sequence may end in, each with its cost above the cheapest: sorted
+/// `(node, ms)`.
+type NodeSet = Vec<(usize, u32)>;
+
+/// The units of sequences: from each set of nodes, one unit per block that some node's units
+/// perform, to the set they end in, costing the cheapest of them (None: more than
+/// [`MOST_SETS`] sets). Counting over these counts each block sequence once, at its cheapest.
+pub(super) fn by_sequence(units: &[Vec<Unit>], cap_ms: u32) -> Option<Vec<Vec<Unit>>> {
+    let start: NodeSet = vec![(0, 0)];
+    let mut ids: HashMap<NodeSet, usize> = HashMap::from([(start.clone(), 0)]);
+    let mut sets = vec![start];
+    let mut out = Vec::new();
+    while out.len() < sets.len() {
+        let mut ends: BTreeMap<u8, HashMap<usize, u32>> = BTreeMap::new();
+        for &(node, above) in &sets[out.len()] {
+            for unit in &units[node] {
+                let cost = ends.entry(unit.block).or_default().entry(unit.to);
+                let cost = cost.or_insert(u32::MAX);
+                *cost = (*cost).min(above + unit.ms);
+            }
+        }
+        let mut row = Vec::with_capacity(ends.len());
+        for (block, reached) in ends {
+            let least = reached.values().copied().min().unwrap_or(0);
+            let mut set: NodeSet = (reached.into_iter())
+                .map(|(node, ms)| (node, (ms - least).min(cap_ms)))
+                .collect();
+            set.sort_unstable();
+            let to = *ids.entry(set).or_insert_with_key(|set| {
+                sets.push(set.clone());
+                sets.len() - 1
+            });
+            row.push(Unit {
+                block,
+                ms: least,
+                to,
+            });
+        }
+        out.push(row);
+        if sets.len() > MOST_SETS {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// The nodes and their units (None: too many).
@@ -110,13 +215,14 @@ fn unit_graph(graph: &StateGraph, home: u32) -> UnitGraph {
         let mut out = Vec::new();
         for axis in (0..3u8).filter(|&a| a != last) {
             let ends = relabel.kept_ends(state, axis)?;
-            for (_, end, ms) in ends {
+            for (net, end, ms) in ends {
                 let key = (end, axis);
                 let to = *ids.entry(key).or_insert_with(|| {
                     nodes.push(key);
                     nodes.len() - 1
                 });
-                out.push(Unit { ms, to });
+                let block = axis * 16 + net as u8;
+                out.push(Unit { block, ms, to });
             }
         }
         units.push(out);

@@ -1,7 +1,9 @@
-//! Witnesses of the counting floor: a hand count for six motors, the exact planner on every two-block and random four-block sequences, units found directly against units relabelled, and the counting against sequences listed one by one.
+//! Witnesses of the counting floor: a hand count for six motors, the exact planner on every two-block and random four-block sequences, units found directly against units relabelled, the counting against sequences listed one by one, and four-arm's programs run by the rules on the design with its ranges lifted.
 
 use super::blocks::Block;
-use super::floor::{cheapest_sequences, kept_ends, steps_into, Relabel, Unit, POSITIONS};
+use super::floor::{
+    by_sequence, cheapest_sequences, kept_ends, ranges_lifted, steps_into, Relabel, Unit, POSITIONS,
+};
 use super::planner::Planner;
 use super::shipped_design;
 use cubed_core::cube::Face;
@@ -148,11 +150,27 @@ fn counting_agrees_with_sequences_listed_one_by_one() {
     // Two nodes: from 0, units of 3 and 5 steps to 1 and one of 4 to 0; from 1, one of 2 to 0.
     let units = vec![
         vec![
-            Unit { ms: 30, to: 1 },
-            Unit { ms: 50, to: 1 },
-            Unit { ms: 40, to: 0 },
+            Unit {
+                block: 0,
+                ms: 30,
+                to: 1,
+            },
+            Unit {
+                block: 1,
+                ms: 50,
+                to: 1,
+            },
+            Unit {
+                block: 2,
+                ms: 40,
+                to: 0,
+            },
         ],
-        vec![Unit { ms: 20, to: 0 }],
+        vec![Unit {
+            block: 3,
+            ms: 20,
+            to: 0,
+        }],
     ];
     let mut costs = Vec::new();
     let mut paths = vec![(0usize, 0u32)];
@@ -177,5 +195,98 @@ fn counting_agrees_with_sequences_listed_one_by_one() {
             u64::from(cheapest[(positions - 1) / 2]),
             "{positions}"
         );
+    }
+}
+
+/// The least cost of every block sequence that some run of `units` from node 0 performs
+/// within `limit`, listed one run at a time.
+fn sequences_listed(units: &[Vec<Unit>], limit: u32) -> Vec<u32> {
+    let mut least: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut runs = vec![(0usize, 0u32, Vec::new())];
+    while let Some((node, cost, blocks)) = runs.pop() {
+        if cost > limit {
+            continue;
+        }
+        let known = least.entry(blocks.clone()).or_insert(u32::MAX);
+        *known = (*known).min(cost);
+        for unit in &units[node] {
+            let mut longer = blocks.clone();
+            longer.push(unit.block);
+            runs.push((unit.to, cost + unit.ms, longer));
+        }
+    }
+    let mut costs: Vec<u32> = least.into_values().collect();
+    costs.sort_unstable();
+    costs
+}
+
+#[test]
+fn each_block_sequence_is_counted_once_at_its_cheapest_run() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..20 {
+        // Three nodes, each with units of two or three of blocks 0..3, some blocks twice with
+        // different costs and ends: one sequence, several runs.
+        let units: Vec<Vec<Unit>> = (0..3)
+            .map(|_| {
+                (0..rng.random_range(2..6))
+                    .map(|_| Unit {
+                        block: rng.random_range(0..3),
+                        ms: 10 * rng.random_range(2..7),
+                        to: rng.random_range(0..3),
+                    })
+                    .collect()
+            })
+            .collect();
+        let listed = sequences_listed(&units, 150);
+        // Costs above 150 never matter to sequences within 150: a cap of 200 keeps them exact.
+        let sequences = by_sequence(&units, 200).expect("few sets");
+        let within = listed.iter().filter(|&&c| c <= 100).count();
+        for positions in [1, 3, within] {
+            let cheapest = &listed[..positions];
+            let mean = cheapest.iter().map(|&c| f64::from(c)).sum::<f64>() / positions as f64;
+            let (got, _) = cheapest_sequences(&sequences, positions as f64).expect("enough");
+            assert!(
+                (got - mean).abs() < 1e-9,
+                "{positions}: {got} against {mean}"
+            );
+            // A cap on what a node costs above the cheapest only lowers the count's costs.
+            let (capped, _) = cheapest_sequences(
+                &by_sequence(&units, 10).expect("few sets"),
+                positions as f64,
+            )
+            .expect("enough");
+            assert!(capped <= got + 1e-9, "{positions}: {capped} above {got}");
+        }
+    }
+}
+
+#[test]
+fn four_arm_programs_run_unchanged_with_the_ranges_lifted() {
+    use super::physics::{step_motion, Motions};
+    use cubed_core::cube::random::random_cube;
+    use rand::SeedableRng;
+    let real = planner("four-arm");
+    let lifted = ranges_lifted(&real.model);
+    assert_ne!(
+        lifted, real.model,
+        "four-arm's grippers turn within a range"
+    );
+    let solver = super::tests::small_solver();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..20 {
+        let cube = random_cube(&mut rng);
+        let plan = super::solve_naive(&real, &solver, &real.home(), &cube).expect("plans");
+        let (mut state, mut ms) = (lifted.home(), 0);
+        for (i, step) in plan.program.steps.iter().enumerate() {
+            let (motions, _) = Motions::of_step(&lifted, step).expect("a step of the design");
+            let (next, _) = step_motion(&lifted, &state, &motions)
+                .unwrap_or_else(|v| panic!("step {i} is illegal with the ranges lifted: {v:?}"));
+            ms += super::graph::motions_ms(&lifted, &motions);
+            state = next;
+        }
+        assert_eq!(ms, plan.total_ms, "the same steps take the same time");
+        assert_eq!(state.orientation, plan.end.orientation);
+        assert_eq!(state.closed, plan.end.closed);
     }
 }

@@ -81,10 +81,13 @@ impl Gripper {
         }
     }
 
-    /// The turns worth considering from `angle`: quarters in -2..=2 the reach allows.
+    /// The turns worth considering from `angle`: quarters in -2..=2 the reach allows. A
+    /// continuous gripper's -2 comes last: alone it is its +2 (the same time and effect, and
+    /// the state graph keeps the first), but against an opposite gripper's +2 it is the
+    /// half turn in sync that turns the whole cube.
     pub fn turn_options(&self, angle: i8) -> impl Iterator<Item = i8> + '_ {
         let candidates: &[i8] = match self.reach {
-            Reach::Continuous => &[-1, 1, 2],
+            Reach::Continuous => &[-1, 1, 2, -2],
             Reach::Limited { .. } => &[-2, -1, 1, 2],
         };
         candidates

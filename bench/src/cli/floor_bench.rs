@@ -20,7 +20,7 @@ pub struct FloorBenchArgs {
 pub fn floor_bench(args: FloorBenchArgs) -> anyhow::Result<ExitCode> {
     println!("{}", super::host::host_line());
     let solver = args.sweep.tables.solver();
-    println!("| design | floor: mean | floor: median | naive mean | floor / naive | states, units | counted in |");
+    println!("| design | floor: mean | floor: median | naive mean | floor / naive | states, units, sets | counted in |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     for path in &args.sweep.robots {
         let planner = Planner::new(load_robot(std::path::Path::new(path))?);
@@ -49,13 +49,19 @@ pub fn floor_bench(args: FloorBenchArgs) -> anyhow::Result<ExitCode> {
         }
         let naive = naive_ms as f64 / args.sweep.cubes as f64;
         println!(
-            "| {} | {:.0} ms | {} ms | {naive:.0} ms | {:.4} | {}, {} | {:.1} s |",
+            "| {}{} | {:.0} ms | {} ms | {naive:.0} ms | {:.4} | {}, {}, {} | {:.1} s |",
             planner.model().name,
+            if floor.ranges_lifted {
+                " (ranges lifted)"
+            } else {
+                ""
+            },
             floor.mean_ms,
             floor.median_ms,
             floor.mean_ms / naive,
             floor.states,
             floor.units,
+            floor.sets,
             took.as_secs_f64()
         );
     }
