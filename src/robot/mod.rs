@@ -32,8 +32,6 @@ mod aware_tests;
 #[cfg(test)]
 mod axial_tests;
 #[cfg(test)]
-mod floor_tests;
-#[cfg(test)]
 mod physics_tests;
 #[cfg(test)]
 mod tests;

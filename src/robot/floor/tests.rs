@@ -1,11 +1,11 @@
 //! Witnesses of the counting floor: a hand count for six motors, the exact planner on every two-block and random four-block sequences, units found directly against units relabelled, the counting against sequences listed one by one, and four-arm's programs run by the rules on the design with its ranges lifted.
 
-use super::blocks::Block;
-use super::floor::{
+use super::super::blocks::Block;
+use super::super::planner::Planner;
+use super::super::shipped_design;
+use super::{
     by_sequence, cheapest_sequences, kept_ends, ranges_lifted, steps_into, Relabel, Unit, POSITIONS,
 };
-use super::planner::Planner;
-use super::shipped_design;
 use cubed_core::cube::Face;
 use std::collections::HashMap;
 
@@ -263,7 +263,7 @@ fn each_block_sequence_is_counted_once_at_its_cheapest_run() {
 
 #[test]
 fn four_arm_programs_run_unchanged_with_the_ranges_lifted() {
-    use super::physics::{step_motion, Motions};
+    use super::super::physics::{step_motion, Motions};
     use cubed_core::cube::random::random_cube;
     use rand::SeedableRng;
     let real = planner("four-arm");
@@ -272,17 +272,17 @@ fn four_arm_programs_run_unchanged_with_the_ranges_lifted() {
         lifted, real.model,
         "four-arm's grippers turn within a range"
     );
-    let solver = super::tests::small_solver();
+    let solver = super::super::tests::small_solver();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     for _ in 0..20 {
         let cube = random_cube(&mut rng);
-        let plan = super::solve_naive(&real, &solver, &real.home(), &cube).expect("plans");
+        let plan = super::super::solve_naive(&real, &solver, &real.home(), &cube).expect("plans");
         let (mut state, mut ms) = (lifted.home(), 0);
         for (i, step) in plan.program.steps.iter().enumerate() {
             let (motions, _) = Motions::of_step(&lifted, step).expect("a step of the design");
             let (next, _) = step_motion(&lifted, &state, &motions)
                 .unwrap_or_else(|v| panic!("step {i} is illegal with the ranges lifted: {v:?}"));
-            ms += super::graph::motions_ms(&lifted, &motions);
+            ms += super::super::graph::motions_ms(&lifted, &motions);
             state = next;
         }
         assert_eq!(ms, plan.total_ms, "the same steps take the same time");
