@@ -258,6 +258,22 @@ fn a_pin_named_twice_in_a_design_is_refused_naming_both_keys() {
 }
 
 #[test]
+fn a_continuous_gripper_without_a_home_sensor_is_refused_when_the_file_loads() {
+    let text = std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).unwrap();
+    let turntable = text.find("name = \"turntable\"").expect("a turntable");
+    let home = turntable + text[turntable..].find("\nhome = ").expect("its home pin");
+    let end = home + 1 + text[home + 1..].find('\n').expect("a line end");
+    let without = format!("{}{}", &text[..home], &text[end..]);
+    let message = error_of(&without);
+    assert!(
+        message.contains("[[gripper]] 'turntable' wiring")
+            && message.contains("key 'home'")
+            && message.contains("continuous"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_design_wired_in_part_is_refused() {
     let text = four_arm_text();
     let start = text.find("[board]").expect("a [board]");

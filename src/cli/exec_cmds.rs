@@ -14,7 +14,7 @@ use clap::{ArgGroup, Args};
 use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::FaultFlags;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
@@ -46,7 +46,11 @@ pub(crate) struct ExecArgs {
     pub(crate) size: super::cube_args::SizeArgs,
 }
 
-fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Program, String>> {
+fn program_for(
+    args: &ExecArgs,
+    planner: &Planner,
+    design: &Path,
+) -> anyhow::Result<Result<Program, String>> {
     if args.size.size == 2 {
         if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner) {
             return Ok(Err(error_chain(&e)));
@@ -75,7 +79,7 @@ fn program_for(args: &ExecArgs, planner: &Planner) -> anyhow::Result<Result<Prog
                 path.display(),
                 doc.robot,
                 planner.model().name,
-                args.job.robot.display()
+                design.display()
             )));
         }
         return Ok(doc
@@ -241,11 +245,18 @@ pub(crate) fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
     if let Some(refused) = args.size.refuse_on_3x3() {
         return refused;
     }
-    let planner = match args.job.planner() {
-        Ok(planner) => planner,
+    let (planner, design) = match args.job.planner() {
+        Ok(chosen) => chosen,
         Err(refused) => return refused,
     };
-    let program = match program_for(&args, &planner)? {
+    if args.job.robot.is_none() {
+        eprintln!(
+            "cubed exec: robot '{}' ({}, as the configuration names it; --robot to choose another)",
+            planner.model().name,
+            design.display()
+        );
+    }
+    let program = match program_for(&args, &planner, &design)? {
         Ok(program) => program,
         Err(e) => return refuse(e),
     };

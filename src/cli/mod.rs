@@ -11,6 +11,7 @@ pub(crate) mod config_cmds;
 pub(crate) mod cube_args;
 pub(crate) mod cube_cmds;
 pub(crate) mod daemon_cmds;
+pub(crate) mod design_choice;
 pub(crate) mod dry_run_cmd;
 pub(crate) mod exec_cmds;
 pub(crate) mod history_cmd;

@@ -1,9 +1,10 @@
 //! `cubed plan`: gripper programs for a robot design, from face turns, from a cube (solved robot-aware, or the naive baseline), or for the scan.
 
 use super::cube_args::{NotationArg, SizeArgs};
+use super::design_choice::choose_design;
 use super::refuse;
 use crate::command_line::counts::count;
-use crate::command_line::designs::{default_robot, robot_design};
+use crate::command_line::designs::robot_design;
 use crate::command_line::tables::pocket_solver;
 use crate::command_line::tables::TableArgs;
 use crate::robot::{
@@ -34,9 +35,14 @@ pub(crate) enum Format {
 /// What `cubed plan` and `cubed exec` work on: a robot design, and face turns or a cube.
 #[derive(Args, Debug)]
 pub(crate) struct RobotJob {
-    /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
-    #[arg(long, default_value_os_t = default_robot(), value_parser = robot_design)]
-    pub(crate) robot: PathBuf,
+    /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper);
+    /// default: the design the daemon's configuration names (`[robot] design`).
+    #[arg(long, value_parser = robot_design)]
+    pub(crate) robot: Option<PathBuf>,
+    /// The configuration whose `[robot] design` to use when --robot is not given (default: the
+    /// daemon's search: $CUBED_CONFIG, ./config/cubed.toml, ~/.config/cubed/, /etc/cubed/).
+    #[arg(long)]
+    pub(crate) config: Option<PathBuf>,
     /// Moves to perform, e.g. "R U F'". Whole-cube rotations (x y z, or RC+ RC- RC2 in the
     /// 1988 notation) rename the faces turned after them; the robot reorients as its planner
     /// chooses, so the cube ends as the moves leave it, held as the robot finds best.
@@ -119,20 +125,21 @@ pub(super) fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, 
 }
 
 impl RobotJob {
-    /// The design's planner, loaded and checked to turn every face again and again; Err: the
+    /// The design (`--robot`, else the configuration's) and its planner, loaded and checked to turn every face again and again; Err: the
     /// refusal (exit 2) naming the file.
-    pub(crate) fn planner(&self) -> Result<Planner, anyhow::Result<ExitCode>> {
-        let model = load_robot(&self.robot).map_err(|e| super::refuse_error(&e))?;
+    pub(crate) fn planner(&self) -> Result<(Planner, PathBuf), anyhow::Result<ExitCode>> {
+        let design = choose_design(self.robot.as_deref(), self.config.as_deref())
+            .map_err(|e| refuse(e.to_string()))?;
+        let model = load_robot(&design).map_err(|e| super::refuse_error(&e))?;
         let planner = Planner::new(model);
-        (planner.check_every_turn())
-            .map_err(|e| refuse(format!("{}: {e}", self.robot.display())))?;
-        Ok(planner)
+        (planner.check_every_turn()).map_err(|e| refuse(format!("{}: {e}", design.display())))?;
+        Ok((planner, design))
     }
 }
 
 /// Prints the program for the requested moves, cube or scan.
 pub(crate) fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
-    let planner = match args.job.planner() {
+    let (planner, design) = match args.job.planner() {
         Ok(planner) => planner,
         Err(refused) => return refused,
     };
@@ -144,7 +151,7 @@ pub(crate) fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         if planner.model().cameras.is_empty() {
             return refuse(format!(
                 "{}: robot '{}' has no [[camera]], so it has no scan to plan (add a [[camera]] with `at`, as in config/robots/)",
-                args.job.robot.display(),
+                design.display(),
                 planner.model().name
             ));
         }

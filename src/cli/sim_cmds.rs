@@ -3,6 +3,7 @@
 //! signals. Backgrounded (`cubed sim … &`) it keeps serving: stdin at `/dev/null` is not read,
 //! and a terminal is read only while the simulator is in its foreground.
 
+use super::design_choice::choose_design;
 use super::refuse;
 use crate::robot::load_robot;
 use crate::robot::ActuatorMap;
@@ -30,9 +31,14 @@ pub(crate) struct SimArgs {
     /// Serve on a pseudo-terminal (its path is printed as the first line, and again after each unplug).
     #[arg(long, required = true)]
     pub(crate) pty: bool,
-    /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper).
-    #[arg(long, default_value_os_t = crate::command_line::designs::default_robot(), value_parser = crate::command_line::designs::robot_design)]
-    pub(crate) robot: PathBuf,
+    /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper);
+    /// default: the design the daemon's configuration names (`[robot] design`).
+    #[arg(long, value_parser = crate::command_line::designs::robot_design)]
+    pub(crate) robot: Option<PathBuf>,
+    /// The configuration whose `[robot] design` to simulate when --robot is not given (default:
+    /// the daemon's search: $CUBED_CONFIG, ./config/cubed.toml, ~/.config/cubed/, /etc/cubed/).
+    #[arg(long)]
+    pub(crate) config: Option<PathBuf>,
     /// The cube in the robot (54 symbols, URFDLB); solved if neither this nor --random.
     #[arg(long)]
     pub(crate) cube: Option<String>,
@@ -94,7 +100,11 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         let _ = signal(Signal::SIGTTOU, SigHandler::SigIgn);
         let _ = signal(Signal::SIGPIPE, SigHandler::SigIgn);
     }
-    let model = match load_robot(&args.robot) {
+    let design = match choose_design(args.robot.as_deref(), args.config.as_deref()) {
+        Ok(design) => design,
+        Err(e) => return super::refuse_error(&e),
+    };
+    let model = match load_robot(&design) {
         Ok(model) => model,
         Err(e) => return super::refuse_error(&e),
     };

@@ -192,9 +192,10 @@ impl Ctx<'_> {
         raw: Option<&WiringToml>,
         drive: Option<&Drive>,
         has_jaw: bool,
-        turns: bool,
+        reach: Reach,
     ) -> Result<Option<ActuatorWiring>, ConfigError> {
         let Some(raw) = raw else { return Ok(None) };
+        let turns = reach != Reach::Limited { min: 0, max: 0 };
         if turns && !raw.has_motor() {
             return Err(self.invalid(
                 &format!("{section} wiring"),
@@ -209,7 +210,7 @@ impl Ctx<'_> {
                 "a wired motor needs its `motion` table too (steps, microsteps and speeds the firmware drives it with)",
             ));
         }
-        raw.validate(drive, has_jaw)
+        raw.validate(drive, has_jaw, reach == Reach::Continuous)
             .map(Some)
             .map_err(|e| self.invalid(&format!("{section} wiring"), e.key, e.problem))
     }
@@ -371,7 +372,7 @@ impl Ctx<'_> {
             half_ms,
             open_ms: jaw_ms("open_ms", g.open_ms)?,
             close_ms: jaw_ms("close_ms", g.close_ms)?,
-            wiring: self.wiring(&section, g.wiring.as_ref(), drive.as_ref(), g.jaw, turns)?,
+            wiring: self.wiring(&section, g.wiring.as_ref(), drive.as_ref(), g.jaw, reach)?,
             drive,
         })
     }
@@ -456,7 +457,7 @@ impl Ctx<'_> {
                         f.wiring.as_ref(),
                         drive.as_ref(),
                         false,
-                        true,
+                        Reach::Limited { min: 0, max: 1 },
                     )?,
                     drive,
                 })

@@ -166,11 +166,14 @@ impl WiringToml {
     }
 
     /// Checks every key of an actuator driven by `drive` (none: it never turns, so it
-    /// has no motor); `has_jaw` says whether it needs (and may have) a jaw servo.
+    /// has no motor); `has_jaw` says whether it needs (and may have) a jaw servo, and
+    /// `continuous` whether it turns without end (then it needs a home sensor: its position
+    /// is counted from home, so the firmware must find it).
     pub(crate) fn validate(
         &self,
         drive: Option<&Drive>,
         has_jaw: bool,
+        continuous: bool,
     ) -> Result<ActuatorWiring, KeyProblem> {
         let jaw = match (has_jaw, self.jaw) {
             (true, None) => {
@@ -216,6 +219,13 @@ impl WiringToml {
                 problem: "missing: give the pin of the stepper driver's input".into(),
             })
         };
+        let home = self.home(drive)?;
+        if continuous && home.is_none() {
+            return Err(KeyProblem {
+                key: "home",
+                problem: "missing: a gripper with `range = \"continuous\"` needs a home sensor (its position is counted from home, so the firmware must find it); give the sensor's pin".into(),
+            });
+        }
         Ok(ActuatorWiring {
             motor: Some(MotorPins {
                 step: pin("step", needed("step", self.step)?)?,
@@ -223,7 +233,7 @@ impl WiringToml {
             }),
             invert_dir: self.invert_dir,
             jaw,
-            home: self.home(drive)?,
+            home,
             stall: signal("stall", self.stall, "stall_active", &self.stall_active)?,
         })
     }
