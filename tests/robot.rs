@@ -274,6 +274,21 @@ fn a_continuous_gripper_without_a_home_sensor_is_refused_when_the_file_loads() {
 }
 
 #[test]
+fn waiting_for_a_jawless_gripper_to_open_is_refused_at_needs_open() {
+    let text = std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).unwrap();
+    let message = error_of(&text.replacen(
+        "needs_open = [\"holder\"]",
+        "needs_open = [\"turntable\"]",
+        1,
+    ));
+    assert!(
+        message.contains("[[flipper]] 'flipper': key 'needs_open'")
+            && message.contains("gripper 'turntable' has no jaw"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_design_wired_in_part_is_refused() {
     let text = four_arm_text();
     let start = text.find("[board]").expect("a [board]");

@@ -236,9 +236,9 @@ impl Ctx<'_> {
         let model = RobotModel {
             name: raw.name.clone(),
             description: raw.description.clone(),
-            flippers: self.flippers(raw, &names)?,
+            flippers: self.flippers(raw, &grippers)?,
             support: self.support(raw, &names, &cradles)?,
-            cameras: self.cameras(raw, &names)?,
+            cameras: self.cameras(raw, &grippers)?,
             board: raw
                 .board
                 .as_ref()
@@ -426,7 +426,31 @@ impl Ctx<'_> {
             .collect()
     }
 
-    fn flippers(&self, raw: &RobotToml, names: &[&str]) -> Result<Vec<Flipper>, ConfigError> {
+    /// A `needs_open` list: grippers, each with a jaw (one without never opens, so what
+    /// waits for it, `what`, could never happen).
+    fn openable(
+        &self,
+        section: &str,
+        grippers: &[Gripper],
+        refs: &[String],
+        what: &str,
+    ) -> Result<Vec<usize>, ConfigError> {
+        let names: Vec<&str> = grippers.iter().map(|g| g.name.as_str()).collect();
+        let found = self.gripper_refs(section, "needs_open", &names, refs)?;
+        match found.iter().find(|&&g| !grippers[g].has_jaw) {
+            Some(&g) => Err(self.invalid(
+                section,
+                "needs_open",
+                format!(
+                    "gripper '{}' has no jaw (`jaw = false`), so it never opens and {what} could never happen: name only grippers with jaws",
+                    names[g]
+                ),
+            )),
+            None => Ok(found),
+        }
+    }
+
+    fn flippers(&self, raw: &RobotToml, grippers: &[Gripper]) -> Result<Vec<Flipper>, ConfigError> {
         raw.flipper
             .iter()
             .map(|f| {
@@ -450,7 +474,7 @@ impl Ctx<'_> {
                     name: f.name.clone(),
                     from,
                     to,
-                    needs_open: self.gripper_refs(&section, "needs_open", names, &f.needs_open)?,
+                    needs_open: self.openable(&section, grippers, &f.needs_open, "the flip")?,
                     flip_ms: self.ms(&section, "flip_ms", flip_ms)?,
                     wiring: self.wiring(
                         &section,
@@ -522,7 +546,7 @@ impl Ctx<'_> {
         Ok(sets)
     }
 
-    fn cameras(&self, raw: &RobotToml, names: &[&str]) -> Result<Vec<Camera>, ConfigError> {
+    fn cameras(&self, raw: &RobotToml, grippers: &[Gripper]) -> Result<Vec<Camera>, ConfigError> {
         raw.camera
             .iter()
             .map(|c| {
@@ -542,7 +566,12 @@ impl Ctx<'_> {
                     name: c.name.clone(),
                     at,
                     image_top,
-                    needs_open: self.gripper_refs(&section, "needs_open", names, &c.needs_open)?,
+                    needs_open: self.openable(
+                        &section,
+                        grippers,
+                        &c.needs_open,
+                        "the clear view",
+                    )?,
                     capture_ms: c.capture_ms.unwrap_or(0),
                 })
             })
