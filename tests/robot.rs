@@ -289,6 +289,14 @@ fn waiting_for_a_jawless_gripper_to_open_is_refused_at_needs_open() {
 }
 
 #[test]
+fn an_empty_design_file_is_called_empty() {
+    for text in ["", "\n  \n", "# my robot, to do\n"] {
+        let message = error_of(text);
+        assert!(message.contains("the file is empty"), "{message}");
+    }
+}
+
+#[test]
 fn a_design_wired_in_part_is_refused() {
     let text = four_arm_text();
     let start = text.find("[board]").expect("a [board]");

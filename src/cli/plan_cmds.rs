@@ -105,7 +105,10 @@ pub(crate) fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, St
 
 /// The home state with the cube held as `faces` says: the face up, then the face to the front.
 pub(super) fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
-    let letters: Vec<Option<Face>> = faces.trim().chars().map(Face::from_letter).collect();
+    // Lower case is read as the facelets are (`fr` is FR).
+    let letters: Vec<Option<Face>> = (faces.trim().chars())
+        .map(|c| Face::from_letter(c.to_ascii_uppercase()))
+        .collect();
     let [Some(up), Some(front)] = letters[..] else {
         return Err(format!("--start '{faces}': give two face letters, the face up then the face to the front (e.g. UF)"));
     };
@@ -125,8 +128,8 @@ pub(super) fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, 
 }
 
 impl RobotJob {
-    /// The design (`--robot`, else the configuration's) and its planner, loaded and checked to turn every face again and again; Err: the
-    /// refusal (exit 2) naming the file.
+    /// The design (`--robot`, else the configuration's) and its planner, loaded and checked
+    /// to turn every face again and again; Err: the refusal (exit 2) naming the file.
     pub(crate) fn planner(&self) -> Result<(Planner, PathBuf), anyhow::Result<ExitCode>> {
         let design = choose_design(self.robot.as_deref(), self.config.as_deref())
             .map_err(|e| refuse(e.to_string()))?;

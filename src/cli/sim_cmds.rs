@@ -20,7 +20,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, IsTerminal, Write};
 use std::os::fd::AsFd;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -114,6 +114,9 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         (_, Err(e)) => return super::refuse_error(&e),
     };
     if let Some(refused) = args.link.as_deref().and_then(link_refusal) {
+        return refuse(refused);
+    }
+    if let Some(refused) = args.report.as_deref().and_then(report_refusal) {
         return refuse(refused);
     }
     let map = ActuatorMap::new(&model)?;
@@ -315,4 +318,27 @@ fn forward_signals(controls: mpsc::UnboundedSender<Control>) {
         }
         let _ = controls.send(Control::Shutdown);
     });
+}
+
+/// Why the report could not be written at exit, said before the session starts rather than
+/// after it.
+fn report_refusal(path: &Path) -> Option<String> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if path.is_dir() {
+        Some(format!(
+            "--report {}: is a folder; give a file name",
+            path.display()
+        ))
+    } else if !folder.is_dir() {
+        Some(format!(
+            "--report {}: the folder {} does not exist",
+            path.display(),
+            folder.display()
+        ))
+    } else {
+        None
+    }
 }

@@ -74,6 +74,8 @@ impl DataDirLock {
                 source,
             }
         };
+        // A file where the folder should be, or a folder that cannot be made, said as such.
+        check_usable(dir)?;
         std::fs::create_dir_all(dir).map_err(io("cannot create the directory of"))?;
         let mut file = OpenOptions::new()
             .read(true)

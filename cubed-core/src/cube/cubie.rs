@@ -1,7 +1,7 @@
 //! The cubie-level cube: corner and edge permutation + orientation, conversions to and from facelets, and the piece-level checks.
 
 use super::error::CubeError;
-use super::face::Face;
+use super::face::{sticker_names, Face};
 use super::facelets::FaceletCube;
 use super::moves::Turn;
 use super::pieces::{corner_colours, edge_colours, CORNER_STICKERS, EDGE_STICKERS};
@@ -169,6 +169,7 @@ fn read_corner(f: &FaceletCube, pos: usize) -> Result<(u8, u8), CubeError> {
     let colours = CORNER_STICKERS[pos].map(|s| f.stickers[s]);
     let invalid = || CubeError::InvalidCorner {
         position: Corner::ALL[pos],
+        stickers: sticker_names(&CORNER_STICKERS[pos], 9),
         colours: colours.iter().map(|c| c.letter()).collect(),
     };
     let twist = colours
@@ -199,6 +200,7 @@ fn read_edge(f: &FaceletCube, pos: usize) -> Result<(u8, u8), CubeError> {
     }
     Err(CubeError::InvalidEdge {
         position: Edge::ALL[pos],
+        stickers: sticker_names(&EDGE_STICKERS[pos], 9),
         colours: colours.iter().map(|c| c.letter()).collect(),
     })
 }

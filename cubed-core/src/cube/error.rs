@@ -28,10 +28,20 @@ pub enum CubeError {
         /// appears 8 times, colour 'R' (face R) 10 times".
         wrong: String,
     },
-    #[error("the corner at {position:?} has colours {colours} which no corner piece has")]
-    InvalidCorner { position: Corner, colours: String },
-    #[error("the edge at {position:?} has colours {colours} which no edge piece has")]
-    InvalidEdge { position: Edge, colours: String },
+    #[error("the corner at {position:?} (stickers {stickers}) has colours {colours}, which no corner piece has")]
+    InvalidCorner {
+        position: Corner,
+        /// Its stickers, e.g. "U9, R1, F3".
+        stickers: String,
+        colours: String,
+    },
+    #[error("the edge at {position:?} (stickers {stickers}) has colours {colours}, which no edge piece has")]
+    InvalidEdge {
+        position: Edge,
+        /// Its stickers, e.g. "U6, R2".
+        stickers: String,
+        colours: String,
+    },
     #[error("corner piece {piece:?} appears twice: at {first:?} and at {second:?}")]
     DuplicateCorner {
         piece: Corner,

@@ -23,9 +23,12 @@ pub enum Notation {
 /// characters from 1, as a person does).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
-    #[error("unknown move '{text}' at character {}{hint}", .at + 1)]
+    #[error("unknown move '{text}'{within} at character {}{hint}", .at + 1)]
     UnknownMove {
         text: String,
+        /// The word it stands in, as ` in 'Rw'`, when that is more than the move (empty
+        /// otherwise).
+        within: String,
         at: usize,
         /// What was probably meant, with a leading space, or empty.
         hint: &'static str,
@@ -106,8 +109,14 @@ fn parse_singmaster(text: &str) -> Result<Vec<Move>, NotationError> {
         };
         let Some((face, axis)) = base else {
             let text = token_text(&chars, i - 1);
+            let within = word_around(&chars, i - 1, &text);
             let hint = singmaster_hint(c);
-            return Err(NotationError::UnknownMove { text, at, hint });
+            return Err(NotationError::UnknownMove {
+                text,
+                within,
+                at,
+                hint,
+            });
         };
         let letter = i - 1;
         let mut quarters = 1u8;
@@ -164,8 +173,14 @@ fn parse_woolley(text: &str) -> Result<Vec<Move>, NotationError> {
         };
         if !rotation && face.is_none() {
             let text = token_text(&chars, i);
+            let within = word_around(&chars, i, &text);
             let hint = woolley_hint(upper);
-            return Err(NotationError::UnknownMove { text, at, hint });
+            return Err(NotationError::UnknownMove {
+                text,
+                within,
+                at,
+                hint,
+            });
         }
         let quarters = match chars.get(i + len).map(|&(_, s)| s) {
             Some('+') => 1,
@@ -204,6 +219,21 @@ fn woolley_hint(upper: char) -> &'static str {
         'U' => " (the 1988 notation calls the top T: T+ T- T2)",
         'D' => " (the 1988 notation calls the bottom B: B+ B- B2)",
         _ => "",
+    }
+}
+
+/// ` in 'WORD'` for the whitespace-separated word around `chars[at]`, when it holds more
+/// than `text` (a move written against the one before it: `Rw`); else empty.
+fn word_around(chars: &[(usize, char)], at: usize, text: &str) -> String {
+    let start = chars[..at]
+        .iter()
+        .rposition(|(_, c)| c.is_whitespace() || *c == ',')
+        .map_or(0, |p| p + 1);
+    let word = token_text(chars, start);
+    if word == text {
+        String::new()
+    } else {
+        format!(" in '{word}'")
     }
 }
 

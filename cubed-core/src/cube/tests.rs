@@ -139,6 +139,10 @@ fn each_error_class_is_reported() {
             ..
         }
     ));
+    assert_eq!(
+        err(&with(SOLVED, &[(20, 'R'), (10, 'F')])).to_string(),
+        "the corner at URF (stickers U9, R1, F3) has colours URR, which no corner piece has"
+    );
     assert!(matches!(
         err(&with(SOLVED, &[(10, 'U'), (1, 'R')])),
         CubeError::InvalidEdge {
@@ -213,6 +217,20 @@ fn singmaster_accepts_compact_and_unicode_forms() {
         parse_moves("R Q", Notation::Singmaster),
         Err(NotationError::UnknownMove { at: 2, .. })
     ));
+    let wide = parse_moves("F Rw", Notation::Singmaster)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        wide.starts_with("unknown move 'w' in 'Rw' at character 4 (wide"),
+        "{wide}"
+    );
+    let alone = parse_moves("R Q", Notation::Singmaster)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        alone.starts_with("unknown move 'Q' at character 3"),
+        "{alone}"
+    );
 }
 
 #[test]

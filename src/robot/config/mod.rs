@@ -121,6 +121,13 @@ pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
 
 /// Parses and validates a robot design; `file` names it in errors.
 pub fn parse_robot(text: &str, file: &str) -> Result<RobotModel, ConfigError> {
+    let blank = |line: &str| line.trim().is_empty() || line.trim().starts_with('#');
+    if text.lines().all(blank) {
+        return Err(ConfigError::WrongKind {
+            file: file.to_string(),
+            words: "the file is empty: a robot design needs its `name` and [[gripper]]s (config/robots/ holds complete designs)".into(),
+        });
+    }
     let raw: RobotToml = toml::from_str(text)
         .map_err(|e| syntax_or_kind_error(text, file, FileKind::RobotDesign, &e))?;
     let ctx = Ctx { file };
