@@ -297,6 +297,20 @@ fn an_empty_design_file_is_called_empty() {
 }
 
 #[test]
+fn an_impossible_design_names_the_gripper_that_never_turns() {
+    let text = four_arm_text();
+    let left = text.find("name = \"left\"").expect("a left gripper");
+    let range = left + text[left..].find("range = ").expect("its range");
+    let end = range + text[range..].find('\n').expect("a line end");
+    let message = error_of(&format!("{}range = [0, 0]{}", &text[..range], &text[end..]));
+    assert!(
+        message.contains("impossible design")
+            && message.contains("gripper 'left' never turns (`range = [0, 0]`)"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_design_wired_in_part_is_refused() {
     let text = four_arm_text();
     let start = text.find("[board]").expect("a [board]");

@@ -3,6 +3,7 @@
 
 use super::{ConfigError, Ctx};
 use crate::robot::graph::StateGraph;
+use crate::robot::model::Reach;
 use crate::robot::RobotModel;
 use cubed_core::cube::Face;
 
@@ -28,7 +29,8 @@ impl Ctx<'_> {
                     key,
                     format!(
                         "face {face} can never be turned: no state the grippers reach ({cause}) \
-                         lets one of them turn it"
+                         lets one of them turn it{}",
+                        never_turning(model)
                     ),
                 ));
             }
@@ -38,7 +40,7 @@ impl Ctx<'_> {
                 if !graph.can_see(model, face) {
                     let (section, key, cause) = match held_anyhow(model).can_see(model, face) {
                         true => ("[support]", "sets", SUPPORT_BLOCKS),
-                        false => ("[[camera]]", "at", "their `at` and `range`"),
+                        false => ("[[camera]]", "at", "the grippers' `at` and `range`"),
                     };
                     return Err(self.impossible(
                         section,
@@ -46,7 +48,8 @@ impl Ctx<'_> {
                         format!(
                             "face {face} can never be shown to a camera with a clear view: no \
                              state the grippers reach ({cause}) turns it to a camera's `at` \
-                             with nothing in the way"
+                             with nothing in the way{}",
+                            never_turning(model)
                         ),
                     ));
                 }
@@ -54,6 +57,15 @@ impl Ctx<'_> {
         }
         Ok(())
     }
+}
+
+/// "; gripper 'left' never turns (`range = [0, 0]`)" for each gripper that cannot turn, the
+/// likeliest cause of an impossible design when one was meant to; else empty.
+fn never_turning(model: &RobotModel) -> String {
+    (model.grippers.iter())
+        .filter(|g| g.reach == Reach::Limited { min: 0, max: 0 })
+        .map(|g| format!("; gripper '{}' never turns (`range = [0, 0]`)", g.name))
+        .collect()
 }
 
 /// Why a state is out of reach when the cube held any way would reach it.
