@@ -145,11 +145,14 @@ fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
         .spawn()
         .expect("exec starts");
     let mut said = BufReader::new(exec.stderr.take().expect("stderr is piped")).lines();
-    // (Building the planning graph may say how far it got first, on a loaded machine.)
+    // (Which robot it drives comes first, and building the planning graph may say how far
+    // it got, on a loaded machine.)
     let streaming = said
         .by_ref()
         .map(|line| line.expect("readable"))
-        .find(|line| !line.starts_with("cubed: exploring"))
+        .find(|line| {
+            !line.starts_with("cubed: exploring") && !line.starts_with("cubed exec: robot")
+        })
         .expect("exec says it streams");
     assert!(streaming.contains("streaming"), "{streaming}");
     let total: u64 = (streaming.split_whitespace())

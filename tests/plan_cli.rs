@@ -330,3 +330,48 @@ fn six_motor_plans_with_the_axial_search_built_once_and_cached() {
     assert!(said.contains("rebuilt"), "{said}");
     replays_to_solved(&six, cube, &rebuilt);
 }
+
+/// `cubed plan --moves R` (and `args`) run in `dir`: its last line, stderr and status.
+fn plan_r_in(dir: &std::path::Path, args: &[&str]) -> (String, String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["plan", "--moves", "R"])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CUBED_CONFIG")
+        .output()
+        .expect("cubed runs");
+    let last = stdout(&out).lines().last().unwrap_or("").to_string();
+    (last, stderr(&out), out.status.success())
+}
+
+#[test]
+fn plan_takes_the_robot_the_configuration_names_unless_told_another() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let shipped = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/cubed.toml"),
+    )
+    .expect("the shipped configuration");
+    let six = crate::common::shipped_design_file("six-motor");
+    let config = shipped.replace(
+        "design = \"robots/four-arm.toml\"",
+        &format!("design = \"{}\"", six.display()),
+    );
+    assert_ne!(config, shipped, "the shipped configuration names four-arm");
+    std::fs::create_dir(dir.path().join("config")).expect("a config folder");
+    std::fs::write(dir.path().join("config/cubed.toml"), &config).expect("writes");
+    let (last, said, ok) = plan_r_in(dir.path(), &[]);
+    assert!(ok && last.starts_with("robot six-motor:"), "{last}\n{said}");
+    let (last, said, ok) = plan_r_in(dir.path(), &["--robot", "turntable-flipper"]);
+    assert!(
+        ok && last.starts_with("robot turntable-flipper:"),
+        "{last}\n{said}"
+    );
+    // A configuration that does not load is said, with the way around it.
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(&broken, "[robot\n").expect("writes");
+    let (_, said, ok) = plan_r_in(dir.path(), &["--config", broken.to_str().unwrap()]);
+    assert!(
+        !ok && said.contains("broken.toml") && said.contains("--robot"),
+        "{said}"
+    );
+}
