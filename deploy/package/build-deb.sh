@@ -85,10 +85,10 @@ build_binary() {
 
 # The Pico's UF2 (where firmware/build.sh leaves it), built if missing; echoes its path.
 pico_uf2() {
-    local uf2 found="$ROOT/target/thumbv6m-none-eabi/release"
+    local uf2 found="$TARGET_DIR/thumbv6m-none-eabi/release"
     uf2=$(ls "$found"/*.uf2 2>/dev/null | head -n1 || true)
     if [ -z "$uf2" ]; then
-        CARGO_TARGET_DIR="$ROOT/target" "$ROOT/firmware/build.sh" pico >&2 \
+        CARGO_TARGET_DIR="$TARGET_DIR" "$ROOT/firmware/build.sh" pico >&2 \
             || die "building the Pico firmware failed"
         uf2=$(ls "$found"/*.uf2 | head -n1)
     fi
@@ -120,7 +120,8 @@ grep -q '^dir = "/var/lib/cubed"' "$root/etc/cubed/cubed.toml" \
     || die "config/cubed.toml has no '# dir = \"~/.local/share/cubed\"' line to set"
 (cd "$root" && find etc -type f | sort | sed 's|^|/|') >"$root/DEBIAN/conffiles"
 
-sed 's|/usr/local/bin/cubed|/usr/bin/cubed|g; s|/usr/local/share/doc/cubed|/usr/share/doc/cubed|g' \
+# The packaged unit: the package's paths, without the by-hand steps (lines marked ####).
+sed '/^####/d; s|/usr/local/bin/cubed|/usr/bin/cubed|g; s|/usr/local/share/doc/cubed|/usr/share/doc/cubed|g' \
     "$ROOT/deploy/cubed.service" >"$root/lib/systemd/system/cubed.service"
 cp "$ROOT/deploy/99-cubed.rules" "$root/lib/udev/rules.d/99-cubed.rules"
 cp "$uf2" "$root/usr/share/cubed/firmware/cubed-pico.uf2"

@@ -60,6 +60,10 @@ check_contents() {
         || die "the packaged cubed.toml keeps its data elsewhere than /var/lib/cubed"
     grep -q '^ExecStart=/usr/bin/cubed run --config /etc/cubed/cubed.toml' \
         "$tree/lib/systemd/system/cubed.service" || die "the unit does not start /usr/bin/cubed"
+    # No by-hand install steps in the packaged unit, and no wait for a robot that may not be
+    # plugged in (the page would be dark for systemd's device timeout at every boot).
+    ! grep -q 'sudo install\|^Wants=dev-\|^After=dev-' "$tree/lib/systemd/system/cubed.service" \
+        || die "the packaged unit keeps the by-hand steps or waits for the robot's device"
     # UF2 blocks start with the magic words 0x0A324655 0x9E5D5157.
     [ "$(head -c 8 "$tree/usr/share/cubed/firmware/cubed-pico.uf2" | od -An -tx4 | tr -d ' ')" = 0a3246559e5d5157 ] \
         || die "the firmware file is no UF2"
@@ -91,6 +95,12 @@ shown=$(cd / && env -i PATH=/usr/bin:/bin HOME=/nonexistent cubed config show)
 grep -q "/etc/cubed/cubed.toml" <<<"$shown" || die "config show does not name /etc/cubed/cubed.toml: $shown"
 grep -q "/var/lib/cubed" <<<"$shown" || die "config show does not name /var/lib/cubed: $shown"
 pass "cubed config show finds /etc/cubed/cubed.toml and /var/lib/cubed"
+# From a user who is not the service's, the service's data folder is a note, not a failure.
+shown=$(cd / && runuser -u nobody -- env -i PATH=/usr/bin:/bin HOME=/nonexistent cubed config show) \
+    || die "config show fails for a user other than cubed: $shown"
+grep -q "note: the data directory /var/lib/cubed belongs to user 'cubed'" <<<"$shown" \
+    || die "config show does not say whose /var/lib/cubed is: $shown"
+pass "cubed config show, as another user, says /var/lib/cubed is the cubed user's"
 
 # ---- the service's own command, as the cubed user ---------------------------------------------
 unit=/lib/systemd/system/cubed.service

@@ -95,8 +95,11 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         println!("{line}");
     }
     // What `cubed run` would refuse is refused here too, before anything is opened.
-    if let Err(e) = crate::daemon::check_config_files(&config) {
-        return refuse(format!("{}: {}", config.file.display(), error_chain(&e)));
+    match crate::daemon::check_config_files(&config) {
+        // Another user's data folder (the service's): what matters is that user can write it.
+        Err(e) if e.is_another_users_data_dir() => println!("note: {}", error_chain(&e)),
+        Err(e) => return refuse(format!("{}: {}", config.file.display(), error_chain(&e))),
+        Ok(()) => {}
     }
     let web = crate::web::WebSettings {
         bind: config.bind,

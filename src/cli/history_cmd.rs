@@ -2,10 +2,13 @@
 //! one run's record (its scans, solutions, interruptions and timings), for people or as JSON.
 
 use super::daemon_cmds::{address_and_token, reachable, ControlArgs};
-use crate::daemon::{RunDetail, RunSummary};
+use crate::daemon::docs::PhotoDoc;
+use crate::daemon::history::image_relative_path;
+use crate::daemon::{History, RunDetail, RunSummary};
 use crate::web::client;
 use clap::Args;
 use cubed_core::error_chain::error_chain;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -20,12 +23,38 @@ pub(crate) struct HistoryArgs {
     /// Print the daemon's JSON (as `GET /api/runs` or `/api/runs/RUN` serves it).
     #[arg(long)]
     pub(crate) json: bool,
+    /// Read the history file in this data directory instead of asking the daemon, which need
+    /// not run (as the daemon's user: `sudo -u cubed cubed history --data-dir /var/lib/cubed`).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) data_dir: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) control: ControlArgs,
 }
 
+/// Where a run's photos are shown from.
+enum Photos {
+    /// Whole URLs on the daemon at "http://ADDR:PORT".
+    Served(String),
+    /// Files in the data directory.
+    Files(PathBuf),
+}
+
+impl Photos {
+    fn of(&self, run: u64, photo: &PhotoDoc) -> String {
+        match self {
+            Photos::Served(at) => format!("{at}{}", photo.url),
+            Photos::Files(dir) => (dir.join(image_relative_path(run, photo.attempt, photo.face)))
+                .display()
+                .to_string(),
+        }
+    }
+}
+
 /// Lists the runs, or prints one run's record.
 pub(crate) fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = &args.data_dir {
+        return history_in(dir, &args);
+    }
     let (bind, token) = match address_and_token(&args.control) {
         Ok(pair) => pair,
         Err(refused) => return refused,
@@ -34,7 +63,7 @@ pub(crate) fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let printed = match args.run {
         Some(id) => client::run(addr, token, id).map(|detail| match args.json {
             true => serde_json::to_string(&detail).unwrap_or_default(),
-            false => run_text(&detail, &format!("http://{addr}")),
+            false => run_text(&detail, &Photos::Served(format!("http://{addr}"))),
         }),
         None => client::runs(addr, token, usize::from(args.limit)).map(|runs| match args.json {
             true => serde_json::to_string(&runs).unwrap_or_default(),
@@ -48,6 +77,9 @@ pub(crate) fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => {
             eprintln!("{}", error_chain(&e));
+            if matches!(e, client::ClientError::NotRunning { .. }) {
+                eprintln!("(with no daemon running, read its data directory's history file: cubed history --data-dir DIR, as the daemon's user)");
+            }
             Ok(match e {
                 client::ClientError::Daemon { status: 400, .. } => ExitCode::from(2),
                 client::ClientError::Daemon { status: 404, .. } => ExitCode::from(2),
@@ -158,9 +190,39 @@ impl Rounds {
     }
 }
 
-/// One run's record in words; its photos as whole URLs on the daemon at `served_at`
-/// ("http://ADDR:PORT"), to open in a browser.
-fn run_text(d: &RunDetail, served_at: &str) -> String {
+/// The history file in `dir`, read as it is (read-only: a daemon may be writing it).
+fn history_in(dir: &Path, args: &HistoryArgs) -> anyhow::Result<ExitCode> {
+    let refused = |e: &dyn std::error::Error| {
+        eprintln!("{}", error_chain(e));
+        Ok(ExitCode::from(2))
+    };
+    let history = match History::open_read_only(dir) {
+        Ok(history) => history,
+        Err(e) => return refused(&e),
+    };
+    let text = match args.run {
+        Some(id) => match history.run(id) {
+            Ok(Some(detail)) if args.json => serde_json::to_string(&detail)?,
+            Ok(Some(detail)) => run_text(&detail, &Photos::Files(dir.to_path_buf())),
+            Ok(None) => {
+                eprintln!("{}: there is no run {id}", dir.display());
+                return Ok(ExitCode::from(2));
+            }
+            Err(e) => return refused(&e),
+        },
+        None => match history.list_runs(usize::from(args.limit)) {
+            Ok(runs) if args.json => serde_json::to_string(&runs)?,
+            Ok(runs) => list_text(&runs),
+            Err(e) => return refused(&e),
+        },
+    };
+    println!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One run's record in words; its photos as `photos` shows them (URLs to open in a browser,
+/// or files).
+fn run_text(d: &RunDetail, photos: &Photos) -> String {
     let s = &d.summary;
     let mut lines = vec![format!(
         "run {}: {} ({}{}), started {}{}",
@@ -212,9 +274,7 @@ fn run_text(d: &RunDetail, served_at: &str) -> String {
             (None, Some(e)) => format!("refused: {e}"),
             (None, None) => "not read (the run ended before it was)".to_string(),
         };
-        let photos: Vec<String> = (scan.images.iter())
-            .map(|p| format!("{served_at}{}", p.url))
-            .collect();
+        let photos: Vec<String> = (scan.images.iter()).map(|p| photos.of(s.id, p)).collect();
         let mut scan_lines = vec![format!("{}: {read}", rounds.scan(scan.attempt))];
         if !photos.is_empty() {
             scan_lines.push(format!("  photos: {}", photos.join(" ")));

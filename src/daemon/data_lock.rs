@@ -14,6 +14,9 @@ pub enum DataLockError {
     Busy { dir: PathBuf, holder: String },
     #[error("the data directory {dir} ([data] dir or --data-dir) cannot be used: {why}")]
     Unusable { dir: PathBuf, why: String },
+    /// Another user's folder (the service's, `cubed`): fine for that user.
+    #[error("the data directory {dir} belongs to user '{owner}' and this user cannot write in it: the daemon must run as '{owner}' (sudo -u {owner} cubed …; the package's service runs as 'cubed')")]
+    NotYours { dir: PathBuf, owner: String },
     #[error("cannot lock the data directory: {doing} {path}")]
     Io {
         doing: &'static str,
@@ -54,12 +57,32 @@ pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
     });
     match (probe, existing == dir) {
         (Ok(_removed_on_drop), _) => Ok(()),
-        (Err(e), true) => Err(unusable(format!("nothing can be written in it: {e}"))),
+        (Err(e), true) => match another_owner(dir) {
+            Some(owner) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                Err(DataLockError::NotYours {
+                    dir: dir.to_path_buf(),
+                    owner,
+                })
+            }
+            _ => Err(unusable(format!("nothing can be written in it: {e}"))),
+        },
         (Err(e), false) => Err(unusable(format!(
             "it does not exist and cannot be made in {}: {e}",
             existing.display()
         ))),
     }
+}
+
+/// The name (else the uid) of the user `dir` belongs to, when that is not this process's
+/// user.
+fn another_owner(dir: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let uid = std::fs::metadata(dir).ok()?.uid();
+    if uid == nix::unistd::geteuid().as_raw() {
+        return None;
+    }
+    let user = nix::unistd::User::from_uid(uid.into()).ok().flatten();
+    Some(user.map_or_else(|| format!("uid {uid}"), |u| u.name))
 }
 
 impl DataDirLock {

@@ -37,13 +37,18 @@ impl LaunchError {
     pub fn is_config(&self) -> bool {
         matches!(self, LaunchError::Rig(e) if e.is_config())
     }
+
+    /// Whether the data directory is another user's, which this one cannot write (the
+    /// service's, seen by a person checking the configuration).
+    pub fn is_another_users_data_dir(&self) -> bool {
+        matches!(self, LaunchError::Locked(DataLockError::NotYours { .. }))
+    }
 }
 
 /// Loads the robot design and palette `config` names, and lists a `dir:` camera's folder, as a
 /// start would, without opening the robot, a webcam or the data directory (`cubed config show`).
 pub(crate) fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
     crate::daemon::rig::ConfigFiles::load(config)?;
-    crate::daemon::data_lock::check_usable(&config.data_dir)?;
     match &config.camera {
         crate::daemon::config::CameraChoice::Dir(dir) => {
             crate::daemon::rig::open_camera_folder(dir)?;
@@ -53,6 +58,8 @@ pub(crate) fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchErro
         }
         _ => {}
     }
+    // Last: another user's data directory is only a note to `cubed config show`.
+    crate::daemon::data_lock::check_usable(&config.data_dir)?;
     Ok(())
 }
 

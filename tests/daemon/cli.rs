@@ -377,6 +377,26 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     assert!(status.success(), "exit {status:?}: {log}");
     assert!(log.contains("shutting down"), "{log}");
     assert!(dir.path().join("cubed.sqlite").exists());
+    // With the daemon gone, the history file itself: the same runs, photos as files.
+    let data = dir.path().to_str().expect("a UTF-8 path");
+    let gone = cubed(&["history", "--http", &http], None);
+    assert!(stderr(&gone).contains("--data-dir"), "{}", stderr(&gone));
+    let offline = cubed(&["history", "--data-dir", data], None);
+    assert!(offline.status.success(), "{}", stderr(&offline));
+    assert_eq!(
+        stdout(&offline),
+        stdout(&listed),
+        "the same list as the daemon gave"
+    );
+    let first = stdout(&cubed(&["history", "1", "--data-dir", data], None));
+    let photos = &first[first.find("photos: ").expect("photos") + 8..];
+    let photo = photos.split_whitespace().next().unwrap_or("");
+    assert!(
+        photo.starts_with(data) && std::path::Path::new(photo).is_file(),
+        "{photo}: {first}"
+    );
+    let missing = cubed(&["history", "99", "--data-dir", data], None);
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
 }
 
 /// A robot that cannot be reached: `cubed status` says so on its last line, naming the port,

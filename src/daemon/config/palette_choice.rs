@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 pub(crate) struct PaletteChoice {
     pub path: PathBuf,
     pub origin: PaletteOrigin,
+    /// Whether this user may not look in the data directory (another user's, the service's):
+    /// a palette calibrated there, which the daemon would read with, cannot be seen.
+    pub calibrated_hidden: bool,
 }
 
 /// Where the chosen palette comes from.
@@ -33,13 +36,20 @@ pub(crate) fn calibrated_palette_file(config: &DaemonConfig) -> PathBuf {
 /// The palette that reads colours for `config`, `given` on the command line first.
 pub(crate) fn choose_palette(given: Option<&Path>, config: &DaemonConfig) -> PaletteChoice {
     let calibrated = calibrated_palette_file(config);
+    let calibrated_hidden = given.is_none()
+        && std::fs::metadata(&calibrated)
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
     let (path, origin) = match given {
         Some(path) => (path.to_path_buf(), PaletteOrigin::Given),
         None if calibrated.is_file() => (calibrated, PaletteOrigin::Calibrated),
         None if is_built_in(&config.palette) => (config.palette.clone(), PaletteOrigin::BuiltIn),
         None => (config.palette.clone(), PaletteOrigin::Configured),
     };
-    PaletteChoice { path, origin }
+    PaletteChoice {
+        path,
+        origin,
+        calibrated_hidden,
+    }
 }
 
 impl PaletteChoice {
@@ -60,7 +70,15 @@ impl PaletteChoice {
                     .to_string()
             }
         };
-        format!("{}  ({why})", self.path.display())
+        let hidden = if self.calibrated_hidden {
+            format!(
+                "; this user cannot look in the data directory {}, where a calibrated palette would win: the daemon may read with another (run as the daemon's user, e.g. sudo -u cubed)",
+                config.data_dir.display()
+            )
+        } else {
+            String::new()
+        };
+        format!("{}  ({why}{hidden})", self.path.display())
     }
 }
 

@@ -16,6 +16,7 @@ pub use error::HistoryError;
 pub(crate) use error::OUTCOMES;
 pub(crate) use interruptions::{turns_made, WaitingRun};
 pub use retention::Pruned;
+pub(crate) use rows::image_relative_path;
 pub use store::History;
 #[cfg(test)]
 use store::DATABASE_FILE;
