@@ -360,7 +360,10 @@ mod tests {
             photos: 12,
             at_ms: 1_700_000_900_000,
         };
-        let text = run_text(&finished_run(Some(pruned)), "http://127.0.0.1:8080");
+        let text = run_text(
+            &finished_run(Some(pruned)),
+            &Photos::Served("http://127.0.0.1:8080".into()),
+        );
         let line = text.lines().find(|l| l.starts_with("photos:"));
         let line = line.unwrap_or_else(|| panic!("no photos line: {text}"));
         assert!(line.contains("12 removed"), "{line}");
@@ -368,7 +371,10 @@ mod tests {
             line.contains("keep_runs") && line.contains("max_photo_mb"),
             "{line}"
         );
-        let text = run_text(&finished_run(None), "http://127.0.0.1:8080");
+        let text = run_text(
+            &finished_run(None),
+            &Photos::Served("http://127.0.0.1:8080".into()),
+        );
         assert!(!text.contains("removed"), "{text}");
     }
 
@@ -384,7 +390,7 @@ mod tests {
             interruption(Some("rebooted"), false),
             interruption(None, true),
         ];
-        let text = run_text(&detail, "http://127.0.0.1:8080");
+        let text = run_text(&detail, &Photos::Served("http://127.0.0.1:8080".into()));
         let lines: Vec<&str> = text.lines().filter(|l| l.contains("(estop)")).collect();
         assert_eq!(lines.len(), 4, "{text}");
         assert!(
@@ -420,7 +426,7 @@ mod tests {
         // Scan, solve, check; then an interruption and a fresh scan, solve, check.
         detail.scans = vec![scan(0), scan(1), scan(2), scan(3)];
         detail.solutions = vec![solution(3), solution(1)];
-        let text = run_text(&detail, "http://127.0.0.1:8080");
+        let text = run_text(&detail, &Photos::Served("http://127.0.0.1:8080".into()));
         let told: Vec<&str> = (text.lines())
             .filter_map(|l| l.split_once(": ").map(|(name, _)| name))
             .filter(|name| {
