@@ -2,7 +2,8 @@
 
 use super::vision_folder::GridArgs;
 use super::EXIT_INVALID;
-use crate::daemon::config::palette_choice::choose_palette;
+use crate::daemon::config::palette_choice::{choose_palette, PaletteOrigin};
+use crate::daemon::config::DaemonConfig;
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed_core::cube::Face;
 use cubed_core::error_chain::error_chain;
@@ -16,7 +17,7 @@ use cubed_vision::recapture::step_for;
 use cubed_vision::scan::PhotoReadings;
 use cubed_vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, ValueEnum, Default, PartialEq)]
@@ -46,15 +47,46 @@ pub(crate) struct PaletteArgs {
 impl PaletteArgs {
     /// The palette chosen and loaded; says on stderr which it is ("cubed: palette PATH (why)").
     pub(super) fn load(&self) -> anyhow::Result<Palette> {
+        let config = self.config()?;
+        let chosen = choose_palette(self.palette.as_deref(), &config);
+        eprintln!("cubed: palette {}", chosen.describe(&config));
+        load_palette(&chosen.path).map_err(|e| anyhow::anyhow!("{}", error_chain(&e)))
+    }
+
+    /// The daemon's configuration as these options see it (its data directory overridden).
+    fn config(&self) -> anyhow::Result<DaemonConfig> {
         let (mut config, _) =
             crate::daemon::config::search::discover_config(self.config.as_deref())
                 .map_err(|e| anyhow::anyhow!("{}", error_chain(&e)))?;
         if let Some(dir) = &self.data_dir {
             config.data_dir = dir.clone();
         }
-        let chosen = choose_palette(self.palette.as_deref(), &config);
-        eprintln!("cubed: palette {}", chosen.describe(&config));
-        load_palette(&chosen.path).map_err(|e| anyhow::anyhow!("{}", error_chain(&e)))
+        Ok(config)
+    }
+
+    /// A note when `written` is not the palette the daemon reads with: which one it reads, and
+    /// how to make it this one.
+    fn not_the_daemons(&self, written: &Path) -> Option<String> {
+        let config = self.config().ok()?;
+        let daemons = choose_palette(None, &config);
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        if same(&daemons.path, written) {
+            return None;
+        }
+        let how = match daemons.origin {
+            PaletteOrigin::Calibrated => format!(
+                "a palette calibrated into the data directory wins over [vision] palette: write it there (--output {}) or remove that one",
+                daemons.path.display()
+            ),
+            _ => format!("to read with it, set [vision] palette in {}", config.file.display()),
+        };
+        Some(format!(
+            "note: the daemon reads with {}, not with this file; {how}",
+            daemons.describe(&config)
+        ))
     }
 }
 
@@ -456,6 +488,9 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     }
     println!("ΔE00: how far each colour's nine stickers are, on average, from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match)");
     println!("wrote {}", args.output.display());
+    if let Some(note) = args.palette.not_the_daemons(&args.output) {
+        eprintln!("{note}");
+    }
     if let Some(looks) = &cal.mirrored {
         eprintln!("warning: the colours sit as on no cube that can be held ({looks}): a camera that mirrors its picture, or two opposite faces' photos swapped, would do that (and this palette would have those colours' references swapped); so would a cube whose colour scheme is the palette's mirror image. If it is the picture, fix it and calibrate again");
     }

@@ -310,6 +310,32 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
         stdout(&out)
     );
     cubed::vision::light::palette::load_palette(&written).expect("the written palette loads");
+    // A palette the daemon would not read with is said so, with how to make it the one.
+    assert!(
+        stderr(&out).contains("note: the daemon reads with")
+            && stderr(&out).contains("[vision] palette"),
+        "{}",
+        stderr(&out)
+    );
+    let data_dir = solved.path().to_str().expect("utf8");
+    let into_data_dir = cubed(
+        &[
+            "calibrate",
+            "--images",
+            data_dir,
+            "--output",
+            written.to_str().expect("utf8"),
+            "--data-dir",
+            data_dir,
+        ],
+        None,
+    );
+    assert!(into_data_dir.status.success(), "{}", stderr(&into_data_dir));
+    assert!(
+        !stderr(&into_data_dir).contains("note:"),
+        "{}",
+        stderr(&into_data_dir)
+    );
     // A real scan of a solved cube held upside down: the table says where each colour was
     // seen, and that the palette keeps each colour's home face.
     let scan = concat!(
