@@ -18,8 +18,9 @@ pub(crate) enum ConfigCommand {
 
 #[derive(Args, Debug)]
 pub(crate) struct WiringArgs {
-    /// A robot design file instead of the configuration's (`[robot] design`).
-    #[arg(long)]
+    /// A robot design file, or a shipped design's name (four-arm, six-motor,
+    /// turntable-flipper), instead of the configuration's (`[robot] design`).
+    #[arg(long, visible_alias = "robot", value_parser = crate::command_line::designs::robot_design)]
     pub(crate) design: Option<PathBuf>,
     /// A configuration file instead of the search.
     #[arg(long, conflicts_with = "design")]
