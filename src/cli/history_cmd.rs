@@ -272,6 +272,10 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
             (Some(f), None) => f.clone(),
             (Some(f), Some(e)) => format!("refused: {e}\n  best guess, not given: {f}"),
             (None, Some(e)) => format!("refused: {e}"),
+            (None, None) if s.source == "calibration" => {
+                "photographed for calibration (a solved cube: its colours, not a cube to read)"
+                    .to_string()
+            }
             (None, None) => "not read (the run ended before it was)".to_string(),
         };
         let photos: Vec<String> = (scan.images.iter()).map(|p| photos.of(s.id, p)).collect();
@@ -441,6 +445,28 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("check 1: seen in round 1"), "{text}");
+    }
+
+    /// A calibration's photos were its reading: its record does not say they were not read.
+    #[test]
+    fn a_calibrations_scan_is_told_as_photographed_for_calibration() {
+        use crate::daemon::ScanRecord;
+        let mut detail = finished_run(None);
+        detail.summary.source = "calibration".into();
+        detail.scans = vec![ScanRecord {
+            attempt: 0,
+            facelets: None,
+            error: None,
+            images: Vec::new(),
+            readings: Vec::new(),
+            confidence: Vec::new(),
+        }];
+        let text = run_text(&detail, &Photos::Served("http://127.0.0.1:8080".into()));
+        assert!(
+            text.contains("scan 1: photographed for calibration"),
+            "{text}"
+        );
+        assert!(!text.contains("not read"), "{text}");
     }
 
     /// A source as long as "calibration" keeps the columns in line.
