@@ -136,6 +136,10 @@ fn is_image(path: &Path) -> bool {
     ext.is_some_and(|e| EXTENSIONS.contains(&e.as_str()))
 }
 
+/// The most pixels a photo may have (a 24 MP camera's photo, with room): a larger one is
+/// refused before it is decoded, saying its size, rather than taking gigabytes.
+pub const MOST_PIXELS: u64 = 25_000_000;
+
 /// Reads an image file as RGB.
 pub(crate) fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
     let bytes =
@@ -145,17 +149,31 @@ pub(crate) fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
                 source: image::ImageError::IoError(e),
             }
         })?;
-    let decoded = image::ImageReader::new(std::io::Cursor::new(bytes))
-        .with_guessed_format()
-        .map_err(|e| CameraError::Decode {
-            path: path.to_path_buf(),
-            source: image::ImageError::IoError(e),
-        })?
-        .decode()
+    let reader = || {
+        image::ImageReader::new(std::io::Cursor::new(&bytes))
+            .with_guessed_format()
+            .map_err(|e| CameraError::Decode {
+                path: path.to_path_buf(),
+                source: image::ImageError::IoError(e),
+            })
+    };
+    let (width, height) = reader()?
+        .into_dimensions()
         .map_err(|source| CameraError::Decode {
             path: path.to_path_buf(),
             source,
         })?;
+    if u64::from(width) * u64::from(height) > MOST_PIXELS {
+        return Err(CameraError::TooLarge {
+            path: path.to_path_buf(),
+            width,
+            height,
+        });
+    }
+    let decoded = reader()?.decode().map_err(|source| CameraError::Decode {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok(decoded.to_rgb8())
 }
 
@@ -215,6 +233,55 @@ mod tests {
             image_rotation: 0,
             exposure: crate::camera::Exposure::NORMAL,
         }
+    }
+
+    /// PNG's CRC-32 (ISO-HDLC), to rewrite a header.
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut c = 0xFFFF_FFFFu32;
+        for &b in bytes {
+            c ^= u32::from(b);
+            for _ in 0..8 {
+                c = if c & 1 != 0 {
+                    0xEDB8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+        }
+        !c
+    }
+
+    #[test]
+    fn a_photo_too_large_is_refused_by_its_size_before_it_is_decoded() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut png = Vec::new();
+        RgbImage::from_pixel(1, 1, image::Rgb([9; 3]))
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .expect("encodes");
+        // The header says 20000×15000 (300 MP); the pixels that follow are one.
+        png[16..20].copy_from_slice(&20_000u32.to_be_bytes());
+        png[20..24].copy_from_slice(&15_000u32.to_be_bytes());
+        let crc = crc32(&png[12..29]);
+        png[29..33].copy_from_slice(&crc.to_be_bytes());
+        let path = dir.path().join("U.png");
+        std::fs::write(&path, &png).expect("written");
+        let err = load_image(&path).expect_err("refused");
+        assert!(
+            matches!(
+                err,
+                CameraError::TooLarge {
+                    width: 20_000,
+                    height: 15_000,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .contains("20000×15000 pixels (300 megapixels)"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -165,6 +165,12 @@ pub enum CameraError {
         path: PathBuf,
         source: image::ImageError,
     },
+    #[error("image {path} is {width}×{height} pixels ({} megapixels): at most {} megapixels are read; scale it down (a webcam frame is 2 to 8)", (*.width as u64 * *.height as u64) / 1_000_000, image_dir::MOST_PIXELS / 1_000_000)]
+    TooLarge {
+        path: PathBuf,
+        width: u32,
+        height: u32,
+    },
     #[error("the simulated camera's scene is not available (its lock was poisoned)")]
     SceneUnavailable,
 }
