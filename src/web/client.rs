@@ -89,7 +89,7 @@ pub enum ClientError {
 fn status_in_words(status: u16) -> &'static str {
     match status {
         400 => "could not use the request",
-        404 => "has no such thing",
+        404 => "found nothing",
         503 => "cannot do it now",
         _ => "failed",
     }
@@ -376,7 +376,7 @@ mod tests {
         };
         assert_eq!(
             missing.to_string(),
-            "the daemon on 127.0.0.1:8181 has no such thing: no run 99"
+            "the daemon on 127.0.0.1:8181 found nothing: no run 99"
         );
         let token = ClientError::Unauthorized {
             addr,
