@@ -93,7 +93,8 @@ function askForToken(why) {
 // Loads the page's data once the daemon lets us read: asks for the token first if it must.
 async function begin() {
   try {
-    await api('GET', '/api/status');
+    // Shown at once, before the WebSocket's first push (or without it, behind a proxy).
+    render(await api('GET', '/api/status'));
   } catch (e) {
     if (!$('token-form').hidden) {
       $('conn').textContent = 'this robot needs its access token';
