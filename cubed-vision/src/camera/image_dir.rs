@@ -190,6 +190,11 @@ impl Camera for ImageDirCamera {
                         .collect(),
                 })
             }
+            None if self.frames.is_empty() => {
+                return Err(CameraError::NoPhotos {
+                    path: self.dir.clone(),
+                })
+            }
             None => {
                 let p = self.frames.get(self.next_frame).cloned();
                 self.next_frame += 1;
@@ -314,6 +319,12 @@ mod tests {
             Err(CameraError::MissingImage { face: Face::F, .. })
         ));
         assert_eq!(camera.retake(), Retake::NextFrame, "frames go on");
+        let empty = tempfile::tempdir().expect("temp dir");
+        let mut none = ImageDirCamera::open(empty.path()).expect("an empty folder opens");
+        assert!(matches!(
+            none.capture(&request(Face::U)),
+            Err(CameraError::NoPhotos { .. })
+        ));
         RgbImage::new(2, 2)
             .save(dir.path().join("u.png"))
             .expect("save");

@@ -145,6 +145,8 @@ pub enum CameraError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("image directory {path} has no photos (.png, .jpg or .jpeg): put the six faces' photos there (U.png … B.png), or frames in the order they were taken")]
+    NoPhotos { path: PathBuf },
     #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
     MissingImage { path: PathBuf, face: Face },
     #[error("image directory {path} has photos named after faces but none for face {} (looked for {face}.png, {face}.jpg, {face}.jpeg, in either case){}", .face, others_missing(.face, .missing))]
