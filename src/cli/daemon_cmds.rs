@@ -277,21 +277,25 @@ fn ask(command: ControlCommand, args: ControlArgs, print: Print) -> anyhow::Resu
             println!("{}", serde_json::to_string(&status)?);
             Ok(exit_for(&status))
         }
-        Ok(reply) => {
-            println!("{}", reply.render());
-            Ok(match &reply {
-                ControlReply::Status(status) => exit_for(status),
-                ControlReply::Accepted { command, status }
-                    if *command == ControlCommand::EStop
-                        && status.link.state != LinkState::Open =>
-                {
-                    // Latched in the daemon, but the robot did not hear it: a script must know.
-                    eprintln!("EMERGENCY STOP NOT DELIVERED to the robot ({}): it goes out when the link is back; if the robot moves, use its e-stop button or cut its power", status.link.line);
-                    ExitCode::FAILURE
-                }
-                _ => ExitCode::SUCCESS,
-            })
-        }
+        Ok(reply) => Ok(match &reply {
+            ControlReply::Accepted { command, status }
+                if *command == ControlCommand::EStop && status.link.state != LinkState::Open =>
+            {
+                // Latched in the daemon, but the robot did not hear it: said first, and a
+                // script must know.
+                eprintln!("EMERGENCY STOP NOT DELIVERED to the robot ({}): it goes out when the link is back; if the robot moves, use its e-stop button or cut its power", status.link.line);
+                println!("emergency stop latched in the daemon only, not at the robot");
+                ExitCode::FAILURE
+            }
+            ControlReply::Status(status) => {
+                println!("{}", reply.render());
+                exit_for(status)
+            }
+            _ => {
+                println!("{}", reply.render());
+                ExitCode::SUCCESS
+            }
+        }),
         Err(e) => {
             if command == ControlCommand::EStop {
                 // Said first and plainly: someone reaching for the stop must not misread this.

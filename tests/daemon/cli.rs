@@ -421,6 +421,11 @@ fn status_exits_3_and_names_the_port_while_the_robot_cannot_be_reached() {
         "{}",
         stderr(&estop)
     );
+    assert!(
+        stdout(&estop).contains("in the daemon only, not at the robot"),
+        "{}",
+        stdout(&estop)
+    );
     let _ = daemon.kill();
     let _ = daemon.wait();
 }
