@@ -245,6 +245,17 @@ fn unwired(text: &str) -> String {
     out.join("\n") + "\n"
 }
 
+/// `text` with the first line starting `key` after the actuator `name` replaced by `line`
+/// (which ends in a newline, or is empty to drop it).
+fn with_line(text: &str, name: &str, key: &str, line: &str) -> String {
+    let named = text
+        .find(&format!("name = \"{name}\""))
+        .expect("the actuator");
+    let start = named + 1 + text[named..].find(&format!("\n{key}")).expect("its key");
+    let end = start + 1 + text[start..].find('\n').expect("a line end");
+    format!("{}{line}{}", &text[..start], &text[end..])
+}
+
 #[test]
 fn a_pin_named_twice_in_a_design_is_refused_naming_both_keys() {
     let text = four_arm_text().replacen("home = 12", "home = 11", 1);
@@ -260,11 +271,7 @@ fn a_pin_named_twice_in_a_design_is_refused_naming_both_keys() {
 #[test]
 fn a_continuous_gripper_without_a_home_sensor_is_refused_when_the_file_loads() {
     let text = std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).unwrap();
-    let turntable = text.find("name = \"turntable\"").expect("a turntable");
-    let home = turntable + text[turntable..].find("\nhome = ").expect("its home pin");
-    let end = home + 1 + text[home + 1..].find('\n').expect("a line end");
-    let without = format!("{}{}", &text[..home], &text[end..]);
-    let message = error_of(&without);
+    let message = error_of(&with_line(&text, "turntable", "home = ", ""));
     assert!(
         message.contains("[[gripper]] 'turntable' wiring")
             && message.contains("key 'home'")
@@ -299,10 +306,7 @@ fn an_empty_design_file_is_called_empty() {
 #[test]
 fn an_impossible_design_names_the_gripper_that_never_turns() {
     let text = four_arm_text();
-    let left = text.find("name = \"left\"").expect("a left gripper");
-    let range = left + text[left..].find("range = ").expect("its range");
-    let end = range + text[range..].find('\n').expect("a line end");
-    let message = error_of(&format!("{}range = [0, 0]{}", &text[..range], &text[end..]));
+    let message = error_of(&with_line(&text, "left", "range = ", "range = [0, 0]\n"));
     assert!(
         message.contains("impossible design")
             && message.contains("gripper 'left' never turns (`range = [0, 0]`)"),
