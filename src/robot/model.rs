@@ -29,6 +29,11 @@ pub enum Reach {
 }
 
 impl Reach {
+    /// Whether it turns at all (`[0, 0]`: a gripper that only holds).
+    pub fn turns(self) -> bool {
+        self != Reach::Limited { min: 0, max: 0 }
+    }
+
     /// Whether a gripper at `angle` may turn by `quarters`.
     pub fn allows(self, angle: i8, quarters: i8) -> bool {
         match self {

@@ -192,17 +192,18 @@ impl Ctx<'_> {
     }
 
     /// The `wiring` table of `section`, validated: it needs the `motion` table (the
-    /// firmware steps the motor as that table says).
+    /// firmware steps the motor as that table says), a motor when it `turns`, and a home
+    /// sensor when it turns without end (`continuous`).
     fn wiring(
         &self,
         section: &str,
         raw: Option<&WiringToml>,
         drive: Option<&Drive>,
         has_jaw: bool,
-        reach: Reach,
+        turns: bool,
+        continuous: bool,
     ) -> Result<Option<ActuatorWiring>, ConfigError> {
         let Some(raw) = raw else { return Ok(None) };
-        let turns = reach != Reach::Limited { min: 0, max: 0 };
         if turns && !raw.has_motor() {
             return Err(self.invalid(
                 &format!("{section} wiring"),
@@ -217,7 +218,7 @@ impl Ctx<'_> {
                 "a wired motor needs its `motion` table too (steps, microsteps and speeds the firmware drives it with)",
             ));
         }
-        raw.validate(drive, has_jaw, reach == Reach::Continuous)
+        raw.validate(drive, has_jaw, continuous)
             .map(Some)
             .map_err(|e| self.invalid(&format!("{section} wiring"), e.key, e.problem))
     }
@@ -339,7 +340,7 @@ impl Ctx<'_> {
             }
         };
         let reach = self.reach(&section, &g.range)?;
-        let turns = reach != Reach::Limited { min: 0, max: 0 };
+        let turns = reach.turns();
         let drive = self.drive(&section, g.motion.as_ref())?;
         let turn_ms = |key, v: Option<u32>, fraction| {
             let v = match v {
@@ -379,7 +380,14 @@ impl Ctx<'_> {
             half_ms,
             open_ms: jaw_ms("open_ms", g.open_ms)?,
             close_ms: jaw_ms("close_ms", g.close_ms)?,
-            wiring: self.wiring(&section, g.wiring.as_ref(), drive.as_ref(), g.jaw, reach)?,
+            wiring: self.wiring(
+                &section,
+                g.wiring.as_ref(),
+                drive.as_ref(),
+                g.jaw,
+                turns,
+                reach == Reach::Continuous,
+            )?,
             drive,
         })
     }
@@ -488,7 +496,8 @@ impl Ctx<'_> {
                         f.wiring.as_ref(),
                         drive.as_ref(),
                         false,
-                        Reach::Limited { min: 0, max: 1 },
+                        true,
+                        false,
                     )?,
                     drive,
                 })

@@ -3,7 +3,6 @@
 
 use super::{ConfigError, Ctx};
 use crate::robot::graph::StateGraph;
-use crate::robot::model::Reach;
 use crate::robot::RobotModel;
 use cubed_core::cube::Face;
 
@@ -63,7 +62,7 @@ impl Ctx<'_> {
 /// likeliest cause of an impossible design when one was meant to; else empty.
 fn never_turning(model: &RobotModel) -> String {
     (model.grippers.iter())
-        .filter(|g| g.reach == Reach::Limited { min: 0, max: 0 })
+        .filter(|g| !g.reach.turns())
         .map(|g| format!("; gripper '{}' never turns (`range = [0, 0]`)", g.name))
         .collect()
 }
