@@ -1,5 +1,6 @@
 //! `cubed config show`: which configuration file the daemon would use, why, and where its robot design, palette and data directory come from; then whether the files it names load. `cubed config wiring`: which pin drives what on the robot's board.
 
+use super::design_choice::choose_design;
 use super::refuse;
 use crate::daemon::config::search::{describe_sources, discover_config};
 use crate::robot::wiring::{RobotSetup, WiringDoc};
@@ -52,12 +53,9 @@ pub(crate) fn run(command: ConfigCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
-    let design = match args.design {
-        Some(design) => design,
-        None => match discover_config(args.config.as_deref()) {
-            Ok((config, _)) => config.robot_design,
-            Err(e) => return refuse(error_chain(&e)),
-        },
+    let design = match choose_design(args.design.as_deref(), args.config.as_deref()) {
+        Ok(design) => design,
+        Err(e) => return refuse(e.to_string()),
     };
     let model = match crate::robot::load_robot(&design) {
         Ok(model) => model,

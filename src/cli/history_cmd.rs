@@ -61,14 +61,15 @@ pub(crate) fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
     };
     let (addr, token) = (reachable(bind), token.as_deref());
     let printed = match args.run {
-        Some(id) => client::run(addr, token, id).map(|detail| match args.json {
-            true => serde_json::to_string(&detail).unwrap_or_default(),
-            false => run_text(&detail, &Photos::Served(format!("http://{addr}"))),
+        Some(id) => client::run(addr, token, id).map(|detail| {
+            run_out(
+                &detail,
+                args.json,
+                &Photos::Served(format!("http://{addr}")),
+            )
         }),
-        None => client::runs(addr, token, usize::from(args.limit)).map(|runs| match args.json {
-            true => serde_json::to_string(&runs).unwrap_or_default(),
-            false => list_text(&runs),
-        }),
+        None => client::runs(addr, token, usize::from(args.limit))
+            .map(|runs| list_out(&runs, args.json)),
     };
     match printed {
         Ok(text) => {
@@ -202,8 +203,7 @@ fn history_in(dir: &Path, args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     };
     let text = match args.run {
         Some(id) => match history.run(id) {
-            Ok(Some(detail)) if args.json => serde_json::to_string(&detail)?,
-            Ok(Some(detail)) => run_text(&detail, &Photos::Files(dir.to_path_buf())),
+            Ok(Some(detail)) => run_out(&detail, args.json, &Photos::Files(dir.to_path_buf())),
             Ok(None) => {
                 eprintln!("{}: there is no run {id}", dir.display());
                 return Ok(ExitCode::from(2));
@@ -211,13 +211,28 @@ fn history_in(dir: &Path, args: &HistoryArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return refused(&e),
         },
         None => match history.list_runs(usize::from(args.limit)) {
-            Ok(runs) if args.json => serde_json::to_string(&runs)?,
-            Ok(runs) => list_text(&runs),
+            Ok(runs) => list_out(&runs, args.json),
             Err(e) => return refused(&e),
         },
     };
     println!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// One run's record as JSON (as `/api/runs/RUN` serves it) or in words.
+fn run_out(detail: &RunDetail, json: bool, photos: &Photos) -> String {
+    match json {
+        true => serde_json::to_string(detail).unwrap_or_default(),
+        false => run_text(detail, photos),
+    }
+}
+
+/// The runs as JSON (as `/api/runs` serves them) or as a table.
+fn list_out(runs: &[RunSummary], json: bool) -> String {
+    match json {
+        true => serde_json::to_string(runs).unwrap_or_default(),
+        false => list_text(runs),
+    }
 }
 
 /// One run's record in words; its photos as `photos` shows them (URLs to open in a browser,
