@@ -1,4 +1,4 @@
-//! Which robot design `cubed plan`, `exec` and `sim` work on: `--robot` if given, else the one the daemon's configuration names (found as the daemon finds it), so that all of them drive the same robot.
+//! Which robot design `cubed plan`, `exec`, `sim` and `config wiring` work on: `--robot` if given, else the one the daemon's configuration names (found as the daemon finds it), so that all of them drive the same robot.
 
 use crate::daemon::config::search::discover_config;
 use cubed_core::error_chain::error_chain;
