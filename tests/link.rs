@@ -13,7 +13,7 @@ use cubed::sim::pty::Control;
 use cubed::sim::spawn::RunningSim;
 use cubed::sim::{PhysicsMechanics, SimFirmware};
 use cubed_bench::sim::scenario::{program_groups, Scenario, ScenarioResult};
-use firmware_protocol::message::FirmwareState;
+use firmware_protocol::message::{Fault, FirmwareState, NakReason};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -405,4 +405,55 @@ fn a_loss_over_the_last_moves_is_counted_restored() {
         );
         assert_exactly_once(&result);
     }
+}
+
+/// A port away longer than the firmware's 2 s watchdog: the firmware stops and latches a
+/// host timeout, and the program ends on that fault, named, not on the refusal of a later
+/// command that reaches the firmware ahead of the fault's retransmitted report.
+#[test]
+fn a_port_away_past_the_firmwares_watchdog_ends_on_the_host_timeout() {
+    let model = four_arm();
+    let (cube, program) = scrambled(&model, 10, 15);
+    let faults = "unplug-at-move=5,unplug-for=2500ms";
+    let result = run(&scenario(model, cube, faults, 1), &program);
+    match &result.outcome {
+        Err(StreamError::Fault {
+            fault: Fault::CommsTimeout,
+            ..
+        }) => {}
+        other => panic!("expected the host timeout, got {other:?}"),
+    }
+    assert!(
+        !result
+            .events
+            .iter()
+            .any(|e| matches!(e, LinkEvent::Refused { .. })),
+        "{:?}",
+        result.events
+    );
+    assert_eq!(result.report.move_ids_run_twice, 0);
+}
+
+/// A motion before homing is refused for the firmware's state; no fault explains it, so
+/// the refusal is reported after waiting for one.
+#[test]
+fn a_motion_before_homing_is_refused_for_the_firmwares_state() {
+    runtime().block_on(async {
+        let model = four_arm();
+        let (_, program) = scrambled(&model, 4, 6);
+        let (sim, mut link, map) = open_link(&model, 0.0).await;
+        let groups = program_groups(&map, &program, &model.home()).expect("encodes");
+        link.send(groups[1]).expect("queued without its Home");
+        let event = wait_for(&mut link, |e| matches!(e, LinkEvent::Refused { .. })).await;
+        let LinkEvent::Refused { move_id, reason } = event else {
+            unreachable!()
+        };
+        assert_eq!(
+            (move_id, reason),
+            (Some(groups[1].move_id()), NakReason::BadState)
+        );
+        link.shutdown().await;
+        let served = sim.stop().await.expect("sim stops");
+        assert_eq!(served.firmware.stats.moves_executed, 0);
+    });
 }

@@ -67,6 +67,13 @@ impl VirtualClock {
         self.host_wall_ms = self.host_wall_ms.max(now_ms);
     }
 
+    /// The simulator itself did not run for `gap_ms` of wall time (its thread was starved):
+    /// the host's bytes of that while wait unread, so that while is not counted as the
+    /// host's silence. A firmware on a chip hears every byte as it comes.
+    pub(super) fn excuse_host(&mut self, gap_ms: u64) {
+        self.host_wall_ms = self.host_wall_ms.saturating_add(gap_ms);
+    }
+
     /// Moves to `at_us` (never back); returns the µs that passed.
     pub(super) fn set_now_us(&mut self, at_us: u64) -> u64 {
         let elapsed = at_us.saturating_sub(self.now_us);
@@ -95,5 +102,18 @@ mod tests {
         // …unless the host really was silent longer.
         clock.set_now_us(1_500_000);
         assert_eq!(clock.target_us(3100), 2_100_000);
+    }
+
+    #[test]
+    fn a_starved_simulator_does_not_count_its_own_sleep_as_the_hosts_silence() {
+        let mut clock = VirtualClock::new(1.0, 0);
+        clock.heard_host(0);
+        clock.excuse_host(2_500);
+        // 2.6 s of wall time, 2.5 s of it the simulator asleep: capped 1.5 s past the
+        // host's last byte, short of the firmware's 2 s watchdog…
+        assert_eq!(clock.target_us(2_600), 1_500_000);
+        clock.set_now_us(1_500_000);
+        // …until the host has been silent past the watchdog while the simulator looked.
+        assert_eq!(clock.target_us(4_600), 2_100_000);
     }
 }

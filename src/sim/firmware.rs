@@ -112,6 +112,11 @@ impl<M: Mechanics> SimFirmware<M> {
         self.step_at(now);
     }
 
+    /// The simulator did not run for `gap_ms` of wall time: see [`VirtualClock::excuse_host`].
+    pub fn excuse_host(&mut self, gap_ms: u64) {
+        self.clock.excuse_host(gap_ms);
+    }
+
     /// Bytes to write to the host.
     pub fn take_output(&mut self) -> Vec<u8> {
         self.collect_output();

@@ -26,6 +26,10 @@ use tokio::sync::mpsc;
 /// How long a write to a host that does not read may block before its bytes are dropped.
 const WRITE_STALL: Duration = Duration::from_millis(50);
 
+/// A gap between two looks at the port longer than this is the simulator's own thread
+/// starved (a look waits at most 5 ms, a write at most [`WRITE_STALL`]).
+const STARVED_MS: u64 = 100;
+
 /// Orders for a running simulator (its control endpoint).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Control {
@@ -156,8 +160,15 @@ pub async fn serve<M: Mechanics>(
     mut controls: mpsc::UnboundedReceiver<Control>,
 ) -> io::Result<Served<M>> {
     let mut server = Server::new(firmware, options)?;
+    let mut last_look = server.clock.now_ms();
     loop {
         let now = server.clock.now_ms();
+        // The loop looks at least every few ms; a longer gap is the simulator starved.
+        let gap = now.saturating_sub(last_look);
+        if gap > STARVED_MS {
+            server.firmware.excuse_host(gap);
+        }
+        last_look = now;
         server.firmware.poll(now);
         server.inject_faults(now);
         server.replug_when_due(now)?;

@@ -23,6 +23,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::sync::{mpsc, oneshot};
 
 mod handshake;
+mod held_refusal;
 mod progress;
 mod recovery;
 
@@ -108,6 +109,8 @@ pub(crate) struct LinkTask {
     ready: Option<oneshot::Sender<Result<Connected, LinkError>>>,
     /// How the handshake is going (`handshake.rs`).
     handshake: Progress,
+    /// A command refused for the firmware's state, waiting for the fault that explains it.
+    held_refusal: Option<held_refusal::HeldRefusal>,
 }
 
 impl LinkTask {
@@ -152,6 +155,7 @@ impl LinkTask {
             hello: None,
             ready: None,
             handshake: Progress::new(now),
+            held_refusal: None,
         }
     }
 
@@ -273,6 +277,7 @@ impl LinkTask {
             return Ok(());
         }
         self.repeat_estop(now)?;
+        self.release_held_refusal(now);
         self.retransmit_due(now)?;
         self.send_pending()?;
         if self.link.heartbeat_due(now) {
@@ -395,6 +400,7 @@ impl LinkTask {
             // While configuring, the confirming `Status` says what is latched.
             Message::Event(Event::Fault(_)) if matches!(self.stage, Stage::Configuring { .. }) => {}
             Message::Event(Event::Fault(fault)) => {
+                self.fault_explains_refusal();
                 if fault == Fault::EStopLatched {
                     self.confirm_estop();
                 }
@@ -444,7 +450,7 @@ impl LinkTask {
             if let Some(id) = move_id {
                 self.outstanding.remove(&id);
             }
-            self.emit(LinkEvent::Refused { move_id, reason });
+            self.refused(move_id, reason);
             return Ok(());
         }
         let now = self.now();
