@@ -240,8 +240,9 @@ fn progress(done: usize, moves: usize) -> Progress {
     Progress {
         moves_done: done,
         moves,
-        commands_done: done * 3,
-        commands: moves * 3,
+        // Homing first, then three commands a move: commands do not count as moves do.
+        commands_done: done * 3 + 1,
+        commands: moves * 3 + 1,
         elapsed_ms: done as u64 * 900,
         eta_ms: (moves - done) as u64 * 900,
     }

@@ -1,12 +1,36 @@
 //! The page against the scripted daemon (no robot): start a run and watch it finish, see a refusal, the e-stop from another panel, and guide mode.
 
-use super::{click, screenshot, text_of, wait_for, wait_for_text, Browser};
+use super::{click, in_page, screenshot, text_of, wait_for, wait_for_text, Browser};
 use cubed::daemon::{DaemonHandle, History};
 use cubed::web::scripted::{self, SECOND_START};
 use cubed::web::{serve, WebSettings};
 use fantoccini::Locator;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Waits for the run to be part way through its moves, then checks the progress bar shows
+/// the share of moves its text gives (read together, in one script).
+async fn bar_counts_moves_mid_run(page: &fantoccini::Client, moves: usize) {
+    let script = "const bar = document.getElementById('progress-bar'); \
+        return [document.getElementById('progress-text').textContent, bar.value];";
+    for _ in 0..2000 {
+        let (text, value): (String, f64) = in_page(page, script, vec![]).await;
+        let done = text
+            .strip_prefix("move ")
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        if let Some(done) = done.filter(|&d| d > 0 && d < moves) {
+            let share = done as f64 / moves as f64;
+            assert!(
+                (value - share).abs() < 1e-6,
+                "{text}: the bar shows {value}"
+            );
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("the run was never seen part way through its moves");
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_runs_the_scripted_daemon() {
@@ -41,8 +65,9 @@ async fn the_page_runs_the_scripted_daemon() {
 
     // A run, to the end.
     click(page, "#start").await;
-    wait_for_text(page, "state", "done").await;
     let moves = scripted::SOLUTION.split(' ').count();
+    bar_counts_moves_mid_run(page, moves).await;
+    wait_for_text(page, "state", "done").await;
     wait_for_text(page, "progress-text", &format!("move {moves} of {moves}")).await;
     let cells = page
         .find_all(Locator::Css("#net .cell"))

@@ -337,7 +337,11 @@ function render(s) {
   const p = s.progress;
   $('progress-text').textContent = p ? 'move ' + p.moves_done + ' of ' + p.moves : '';
   $('progress-bar').hidden = !p;
-  if (p) $('progress-bar').value = p.commands ? p.commands_done / p.commands : p.moves ? p.moves_done / p.moves : 0;
+  // The bar counts what its text counts (moves); the firmware's commands go in its tooltip.
+  if (p) {
+    $('progress-bar').value = p.moves ? p.moves_done / p.moves : 0;
+    $('progress-bar').title = p.commands ? 'command ' + p.commands_done + ' of ' + p.commands : '';
+  }
   $('progress-eta').textContent = p && busy && p.eta_ms > 0 ? 'ETA ' + seconds(p.eta_ms) : '';
   drawMoves($('solution'), s.solution, p ? p.moves_done : 0);
   drawNet($('net'), s.facelets);
