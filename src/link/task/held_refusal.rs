@@ -1,7 +1,8 @@
-//! A command the firmware refused for its state while running, held until the firmware
-//! says which fault latched: its `Event Fault` is a notification, retransmitted until
-//! acknowledged, while the refusal comes at once, so after a lost stretch of line (or a
-//! reopened port) the refusal of a later command can overtake the fault that caused it.
+//! Commands the firmware refused for its state while running: explained by a fault it
+//! reported, or held until it says which fault latched. Its `Event Fault` is a
+//! notification, retransmitted until acknowledged, while a refusal comes at once, so after
+//! a lost stretch of line (or a reopened port) the refusal of a later command can overtake
+//! the fault that caused it.
 
 use super::LinkTask;
 use crate::link::events::LinkEvent;
@@ -12,37 +13,47 @@ use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 /// retransmissions. A refusal no fault explains (an actuator not homed) is then reported.
 pub(super) const HOLD_MS: u64 = 5 * RETRANSMIT_TIMEOUT_MS;
 
-/// The first command refused for the firmware's state, and when.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct HeldRefusal {
-    move_id: Option<u32>,
-    since: u64,
+/// What the link knows of refusals for the firmware's state.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Refusals {
+    /// The firmware reported a fault not yet cleared: it refuses for that, and has said so.
+    fault_reported: bool,
+    /// The first refusal not yet explained: its move, and when it came.
+    held: Option<(Option<u32>, u64)>,
 }
 
 impl LinkTask {
-    /// Holds a refusal for the firmware's state (one held is enough: the program ends
-    /// on it or on the fault); other refusals are reported at once.
+    /// A refusal for the firmware's state is explained by a fault reported, else held
+    /// (one is enough: the program ends on it or on the fault); others are reported at once.
     pub(super) fn refused(&mut self, move_id: Option<u32>, reason: NakReason) {
         if reason != NakReason::BadState {
             return self.emit(LinkEvent::Refused { move_id, reason });
         }
-        let since = self.now();
-        self.held_refusal
-            .get_or_insert(HeldRefusal { move_id, since });
+        if !self.refusals.fault_reported && self.refusals.held.is_none() {
+            self.refusals.held = Some((move_id, self.now()));
+        }
     }
 
-    /// The fault came: it is what ends the program, not the refusal it caused.
-    pub(super) fn fault_explains_refusal(&mut self) {
-        self.held_refusal = None;
+    /// The firmware reported a fault: it is what ends the program, not the refusals it causes.
+    pub(super) fn fault_reported(&mut self) {
+        self.refusals = Refusals {
+            fault_reported: true,
+            held: None,
+        };
+    }
+
+    /// The firmware took a `ClearFault`: a later refusal needs explaining again.
+    pub(super) fn faults_cleared(&mut self) {
+        self.refusals.fault_reported = false;
     }
 
     /// Reports a held refusal no fault came to explain.
     pub(super) fn release_held_refusal(&mut self, now: u64) {
-        if let Some(held) = self.held_refusal {
-            if now.saturating_sub(held.since) >= HOLD_MS {
-                self.held_refusal = None;
+        if let Some((move_id, since)) = self.refusals.held {
+            if now.saturating_sub(since) >= HOLD_MS {
+                self.refusals.held = None;
                 self.emit(LinkEvent::Refused {
-                    move_id: held.move_id,
+                    move_id,
                     reason: NakReason::BadState,
                 });
             }

@@ -109,8 +109,8 @@ pub(crate) struct LinkTask {
     ready: Option<oneshot::Sender<Result<Connected, LinkError>>>,
     /// How the handshake is going (`handshake.rs`).
     handshake: Progress,
-    /// A command refused for the firmware's state, waiting for the fault that explains it.
-    held_refusal: Option<held_refusal::HeldRefusal>,
+    /// Refusals for the firmware's state: explained by a fault, or waiting for one.
+    refusals: held_refusal::Refusals,
 }
 
 impl LinkTask {
@@ -155,7 +155,7 @@ impl LinkTask {
             hello: None,
             ready: None,
             handshake: Progress::new(now),
-            held_refusal: None,
+            refusals: held_refusal::Refusals::default(),
         }
     }
 
@@ -400,7 +400,7 @@ impl LinkTask {
             // While configuring, the confirming `Status` says what is latched.
             Message::Event(Event::Fault(_)) if matches!(self.stage, Stage::Configuring { .. }) => {}
             Message::Event(Event::Fault(fault)) => {
-                self.fault_explains_refusal();
+                self.fault_reported();
                 if fault == Fault::EStopLatched {
                     self.confirm_estop();
                 }

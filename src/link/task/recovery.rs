@@ -164,6 +164,7 @@ impl LinkTask {
         let before = self.clears_unacked.len();
         self.clears_unacked.retain(|seq| unacked.contains(seq));
         for _ in self.clears_unacked.len()..before {
+            self.faults_cleared();
             self.emit(LinkEvent::FaultCleared);
         }
     }
