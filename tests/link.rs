@@ -434,6 +434,28 @@ fn a_port_away_past_the_firmwares_watchdog_ends_on_the_host_timeout() {
     assert_eq!(result.report.move_ids_run_twice, 0);
 }
 
+/// A jaw slower to close than to open (400 ms against 100): the simulated jaw takes its
+/// 400 ms, so a firmware that waited only the servo's quicker travel would turn a gripper
+/// against a jaw still closing, and the cube would not end solved.
+#[test]
+fn a_jaw_slower_to_close_is_waited_for_and_the_cube_ends_solved() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config/robots/four-arm.toml");
+    let text = std::fs::read_to_string(path)
+        .expect("the shipped four-arm design")
+        .replace("close_ms = 100", "close_ms = 400");
+    let model = cubed::robot::parse_robot(&text, "slow-jaws.toml").expect("a valid design");
+    let (cube, program) = scrambled(&model, 8, 12);
+    let result = run(&scenario(model, cube, "", 1), &program);
+    let outcome = result.outcome.as_ref().expect("program completes");
+    assert_eq!(outcome.done, result.commands);
+    assert!(result.report.solved, "cube {}", result.report.cube);
+    assert!(
+        result.report.faults.is_empty(),
+        "{:?}",
+        result.report.faults
+    );
+}
+
 /// A motion before homing is refused for the firmware's state; no fault explains it, so
 /// the refusal is reported after waiting for one.
 #[test]

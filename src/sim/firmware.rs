@@ -63,7 +63,12 @@ impl<M: Mechanics> SimFirmware<M> {
     /// to the wall clock (1 real time, 10 ten times faster, 0 as fast as the host keeps up).
     pub fn new(mechanics: M, speed: f64, now_ms: u64) -> Result<SimFirmware<M>, BoardBuildError> {
         let machine = mechanics.machine()?;
-        let hw = SimHardware::new(&machine);
+        let mut hw = SimHardware::new(&machine);
+        for actuator in 0..machine.actuators.len() {
+            if let Some((open_ms, close_ms)) = mechanics.jaw_times(actuator) {
+                hw.set_jaw_times(actuator, open_ms, close_ms);
+            }
+        }
         let watches = (0..machine.actuators.len())
             .map(|i| hw.motor_steps(i).map(Watch::homed_at))
             .collect();

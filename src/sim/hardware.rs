@@ -28,6 +28,10 @@ struct Jaw {
     spec: Servo,
     closed: bool,
     moving_until: u64,
+    /// How long the jaw really takes to open and to close, ms (the servo's travel unless
+    /// the machine says otherwise).
+    open_ms: u16,
+    close_ms: u16,
 }
 
 #[derive(Debug, Clone)]
@@ -65,6 +69,8 @@ impl SimHardware {
                     spec,
                     closed: true,
                     moving_until: 0,
+                    open_ms: spec.travel_ms,
+                    close_ms: spec.travel_ms,
                 }),
             })
             .collect();
@@ -104,6 +110,14 @@ impl SimHardware {
         match self.parts.get(actuator)? {
             Part::Jaw(jaw) if jaw.moving_until > now_us => Some(jaw.closed),
             _ => None,
+        }
+    }
+
+    /// How long jaw `actuator` really takes to open and to close (a jaw slower one way).
+    pub(crate) fn set_jaw_times(&mut self, actuator: usize, open_ms: u16, close_ms: u16) {
+        if let Some(Part::Jaw(jaw)) = self.parts.get_mut(actuator) {
+            jaw.open_ms = open_ms;
+            jaw.close_ms = close_ms;
         }
     }
 
@@ -168,7 +182,12 @@ impl Pins for SimHardware {
         let now = self.now_us;
         if let Some(Part::Jaw(jaw)) = self.parts.get_mut(usize::from(actuator)) {
             jaw.closed = pulse_us == jaw.spec.closed_us;
-            jaw.moving_until = now + u64::from(jaw.spec.travel_ms) * 1000;
+            let travel_ms = if jaw.closed {
+                jaw.close_ms
+            } else {
+                jaw.open_ms
+            };
+            jaw.moving_until = now + u64::from(travel_ms) * 1000;
             self.events.push(PinEvent::Jaw {
                 actuator,
                 closed: jaw.closed,

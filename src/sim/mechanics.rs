@@ -60,6 +60,11 @@ pub trait Mechanics {
     fn command_ended(&mut self) {}
     /// A `Motion` begins (before its first motors move).
     fn motion_began(&mut self) {}
+    /// How long jaw `actuator` really takes to open and to close, ms, where the machine
+    /// knows (else the servo's travel from the board setup).
+    fn jaw_times(&self, _actuator: usize) -> Option<(u16, u16)> {
+        None
+    }
     /// `us` µs of the firmware's time went by while a `Motion` ran.
     fn spent_us(&mut self, _us: u64) {}
 }

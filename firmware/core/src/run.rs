@@ -4,8 +4,20 @@
 use crate::firmware::{Channel, FaultCause, Firmware, Running, NOTIFY_WINDOW};
 use crate::pins::Pins;
 use crate::queue::Command;
-use firmware_protocol::message::{Action, Actuator, Event, FaultFlags, JawTarget, Status};
+use firmware_protocol::message::{
+    Action, Actuator, ActuatorConfig, Configure, Event, FaultFlags, JawTarget, Status,
+};
 use firmware_protocol::{FixedList, Message, MAX_WIRE_LEN};
+
+/// How long jaw `index` takes to close (or open), by the accepted `Configure`: a jaw slower
+/// one way than the other is waited for that way's time (0 when not a jaw).
+fn jaw_ms(configure: &Option<Configure>, index: usize, closed: bool) -> u16 {
+    match configure.as_ref().and_then(|c| c.actuators.get(index)) {
+        Some(ActuatorConfig::Jaw { close_ms, .. }) if closed => *close_ms,
+        Some(ActuatorConfig::Jaw { open_ms, .. }) => *open_ms,
+        _ => 0,
+    }
+}
 
 /// How often `poll` wants to run while anything is pending that has no exact deadline
 /// (retransmissions, the comms watchdog), µs.
@@ -199,12 +211,14 @@ impl Firmware<'_> {
     }
 
     fn start_action(&mut self, action: &Action, now: u64, pins: &mut impl Pins) {
-        let Some(channel) = self.channels.get_mut(usize::from(action.actuator())) else {
+        let index = usize::from(action.actuator());
+        let Some(channel) = self.channels.get_mut(index) else {
             return;
         };
         match (*action, channel) {
             (Action::Jaw { target, .. }, Channel::Servo(servo)) => {
-                servo.command(target == JawTarget::Closed, now, pins);
+                let closed = target == JawTarget::Closed;
+                servo.command(closed, jaw_ms(&self.configure, index, closed), now, pins);
             }
             (
                 Action::Rotate {
@@ -251,7 +265,7 @@ impl Firmware<'_> {
         let count = self.configured_count();
         for (index, channel) in self.channels.iter_mut().enumerate().take(count) {
             if let (Channel::Servo(servo), true) = (channel, mask & (1 << index) != 0) {
-                servo.command(true, now, pins);
+                servo.command(true, jaw_ms(&self.configure, index, true), now, pins);
             }
         }
         self.running = Some(Running::HomeJaws(mask));

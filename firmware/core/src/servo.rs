@@ -46,14 +46,21 @@ impl ServoChannel {
         }
     }
 
-    /// Commands a side. Already there: nothing moves. Returns the travel time, µs.
-    pub fn command(&mut self, closed: bool, now_us: u64, pins: &mut impl Pins) -> u64 {
+    /// Commands a side, waited for `side_ms` (the design's time that way; never less than
+    /// the servo's own travel). Already there: nothing moves. Returns the travel time, µs.
+    pub fn command(
+        &mut self,
+        closed: bool,
+        side_ms: u16,
+        now_us: u64,
+        pins: &mut impl Pins,
+    ) -> u64 {
         if self.closed == Some(closed) && self.busy_until.is_none() {
             return 0;
         }
         self.closed = Some(closed);
         pins.set_servo(self.index, self.hw.pulse_us(closed));
-        let travel_us = u64::from(self.hw.travel_ms) * 1000;
+        let travel_us = u64::from(self.hw.travel_ms.max(side_ms)) * 1000;
         self.busy_until = Some(now_us + travel_us);
         travel_us
     }

@@ -1,9 +1,11 @@
 //! Step trains against an independently written kinematic model, and motions of
 //! several actuators.
 
-use crate::rig::{four_arm_configure, jaw, motion, rotate, Edge, Rig, REV};
+use crate::rig::{four_arm_configure, jaw, motion, rotate, Edge, Rig, ALL_EIGHT, REV};
 use cubed_firmware::examples::four_arm;
 use cubed_firmware::ramp::Ramp;
+use firmware_protocol::message::{ActuatorConfig, Configure};
+use firmware_protocol::Message;
 use proptest::prelude::*;
 
 /// Witness: the ideal trapezoid (or triangle) as position over time, in f64, inverted
@@ -150,6 +152,40 @@ fn a_motion_of_several_actuators_finishes_when_the_slowest_does() {
         servo_edges.len(),
         2,
         "both jaws commanded once: {servo_edges:?}"
+    );
+}
+
+/// A jaw slower to close than to open (its servo travels in 100 ms, the design says it
+/// closes in 400): each way is waited for its own time, so nothing turns against a jaw
+/// still closing.
+#[test]
+fn a_jaw_is_waited_for_the_time_of_the_way_it_moves() {
+    let mut rig = Rig::new(four_arm());
+    let mut actuators = four_arm_configure(150, 250).actuators.to_vec();
+    actuators[0] = ActuatorConfig::Jaw {
+        open_ms: 100,
+        close_ms: 400,
+    };
+    rig.handshake(Configure::new(&actuators).expect("8 actuators"));
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: ALL_EIGHT,
+    });
+    rig.run_until_done(1, 5_000_000).expect("homed");
+    let took = |rig: &mut Rig, move_id: u32, closed: bool| {
+        let start = rig.hw.now;
+        rig.send(motion(move_id, &[jaw(0, closed)]));
+        rig.run_until_done(move_id, 1_000_000).expect("MoveDone") - start
+    };
+    let opening = took(&mut rig, 2, false);
+    let closing = took(&mut rig, 3, true);
+    assert!(
+        (100_000..110_000).contains(&opening),
+        "opened in {opening} µs"
+    );
+    assert!(
+        (400_000..410_000).contains(&closing),
+        "closed in {closing} µs"
     );
 }
 
