@@ -144,8 +144,49 @@ fn a_face_that_can_never_be_turned_is_impossible() {
     let text = four_arm_text().replace("range = [-1, 1]", "range = [0, 0]");
     let message = error_of(&text);
     assert!(
-        message.contains("impossible design") && message.contains("can never be turned"),
+        message.contains("impossible design") && message.contains("no face can ever be turned"),
         "{message}"
+    );
+}
+
+/// Two grippers at right angles, each gripping its layer: a closed one crosses every layer
+/// of the other's axis, and with it open nothing holds the cube (or it is carried whole).
+/// The message says what a turn needs and which keys decide it, not only `at`.
+#[test]
+fn grippers_at_right_angles_gripping_layers_can_turn_nothing_and_the_message_says_why() {
+    let gripper = |name: &str, at: &str| {
+        format!(
+            "[[gripper]]\nname = \"{name}\"\nat = \"{at}\"\ngrips = \"layer\"\n\
+             range = [-1, 1]\ncarries_cube = true\nquarter_ms = 200\nhalf_ms = 300\n\
+             open_ms = 100\nclose_ms = 100\n\n"
+        )
+    };
+    let text = format!(
+        "name = \"two-arm\"\n\n{}{}[support]\nsets = [[\"bottom\"], [\"side\"]]\n",
+        gripper("bottom", "down"),
+        gripper("side", "left")
+    );
+    let message = error_of(&text);
+    for words in [
+        "key 'grips'",
+        "no face can ever be turned",
+        "crosses the turning layer",
+        "`carries_cube`",
+    ] {
+        assert!(message.contains(words), "{words:?} in {message}");
+    }
+    // A `centre` grip from the side holds the cube without crossing: the bottom turns D.
+    let side_centre = text.replacen(
+        "at = \"left\"\ngrips = \"layer\"",
+        "at = \"left\"\ngrips = \"centre\"",
+        1,
+    );
+    let refused = parse_robot(&side_centre, "test.toml")
+        .err()
+        .map(|e| e.to_string());
+    assert!(
+        refused.as_ref().is_none_or(|m| !m.contains("face D")),
+        "{refused:?}"
     );
 }
 

@@ -17,22 +17,24 @@ impl Ctx<'_> {
             ));
         }
         let graph = StateGraph::shared(model);
-        for face in Face::ALL {
-            if !graph.can_turn(face) {
-                let (section, key, cause) = match held_anyhow(model).can_turn(face) {
-                    true => ("[support]", "sets", SUPPORT_BLOCKS),
-                    false => ("[[gripper]]", "at", "their `at` and `range`"),
-                };
-                return Err(self.impossible(
-                    section,
-                    key,
-                    format!(
-                        "face {face} can never be turned: no state the grippers reach ({cause}) \
-                         lets one of them turn it{}",
-                        never_turning(model)
-                    ),
-                ));
-            }
+        let unturnable: Vec<Face> = Face::ALL
+            .into_iter()
+            .filter(|&face| !graph.can_turn(face))
+            .collect();
+        if let Some(&face) = unturnable.first() {
+            let (section, key, cause) = match held_anyhow(model).can_turn(face) {
+                true => ("[support]", "sets", SUPPORT_BLOCKS),
+                false => ("[[gripper]]", "grips", A_TURN_NEEDS),
+            };
+            return Err(self.impossible(
+                section,
+                key,
+                format!(
+                    "{}: no state the grippers reach lets one of them turn it ({cause}){}",
+                    faces_never_turned(&unturnable),
+                    never_turning(model)
+                ),
+            ));
         }
         if !model.cameras.is_empty() {
             for face in Face::ALL {
@@ -66,6 +68,23 @@ fn never_turning(model: &RobotModel) -> String {
         .map(|g| format!("; gripper '{}' never turns (`range = [0, 0]`)", g.name))
         .collect()
 }
+
+/// "face U can never be turned", "faces U, F can never be turned", "no face can ever be turned".
+fn faces_never_turned(faces: &[Face]) -> String {
+    let letters: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
+    match faces.len() {
+        6 => "no face can ever be turned".to_string(),
+        1 => format!("face {} can never be turned", letters[0]),
+        _ => format!("faces {} can never be turned", letters.join(", ")),
+    }
+}
+
+/// What a face turn needs, and the keys that decide it.
+const A_TURN_NEEDS: &str = "a face turns when a closed gripper there turns its layer while \
+                            the rest of the cube is held still, by the gripper opposite or by \
+                            a `centre` grip from the side, and no closed `layer` or \
+                            `two-layers` grip from the side crosses the turning layer: check \
+                            the grippers' `at`, `grips`, `jaw`, `range` and `carries_cube`";
 
 /// Why a state is out of reach when the cube held any way would reach it.
 const SUPPORT_BLOCKS: &str = "the support sets: the grippers that would do it must let go \
