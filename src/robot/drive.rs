@@ -13,16 +13,17 @@ use serde::Deserialize;
 pub(crate) struct DriveToml {
     full_steps_per_rev: i64,
     microsteps: i64,
-    /// `[motor revolutions, output revolutions]`.
+    /// `[motor revolutions, output revolutions]` (a list, so that any other length is
+    /// refused by name: serde's pair would ignore a third value).
     #[serde(default = "direct")]
-    gear: [i64; 2],
+    gear: Vec<i64>,
     max_deg_s: i64,
     accel_deg_s2: i64,
 }
 
 /// Signed, so that a negative value is refused with the key's own range.
-fn direct() -> [i64; 2] {
-    [1, 1]
+fn direct() -> Vec<i64> {
+    vec![1, 1]
 }
 
 /// A validated stepper drive: motor, driver and gearing, top speed and acceleration.
@@ -77,11 +78,21 @@ impl DriveToml {
             Ok(value) if (lo..=hi).contains(&value) => Ok(value),
             _ => Err(out_of_range(key, value, &format!("{lo}..={hi}"))),
         };
+        let [gear_num, gear_den] = self.gear[..] else {
+            return Err(KeyProblem {
+                key: "gear",
+                problem: format!(
+                    "{:?} is not a pair; expected [motor revolutions, output revolutions], \
+                     e.g. [3, 1] for a 3:1 reduction",
+                    self.gear
+                ),
+            });
+        };
         let drive = Drive {
             full_steps_per_rev: within("full_steps_per_rev", self.full_steps_per_rev, 1, 10_000)?,
             microsteps: within("microsteps", self.microsteps, 1, 256)?,
-            gear_num: within("gear", self.gear[0], 1, 1000)?,
-            gear_den: within("gear", self.gear[1], 1, 1000)?,
+            gear_num: within("gear", gear_num, 1, 1000)?,
+            gear_den: within("gear", gear_den, 1, 1000)?,
             max_deg_s: u32::try_from(self.max_deg_s).unwrap_or(0),
             accel_deg_s2: u32::try_from(self.accel_deg_s2).unwrap_or(0),
         };
@@ -217,7 +228,7 @@ mod tests {
         let raw = DriveToml {
             full_steps_per_rev: 200,
             microsteps: 300,
-            gear: [1, 1],
+            gear: vec![1, 1],
             max_deg_s: 900,
             accel_deg_s2: 18_000,
         };
@@ -234,14 +245,14 @@ mod tests {
         let slow = DriveToml {
             microsteps: 8,
             accel_deg_s2: 1,
-            ..raw
+            ..raw.clone()
         };
         assert_eq!(slow.validate().unwrap_err().key, "accel_deg_s2");
         // Negative: the key's own range, not the number type's.
         let backwards = DriveToml {
             microsteps: 8,
             max_deg_s: -720,
-            ..raw
+            ..raw.clone()
         };
         let err = backwards.validate().expect_err("negative speed");
         assert!(
@@ -254,12 +265,32 @@ mod tests {
     }
 
     #[test]
+    fn a_gear_is_a_pair_and_anything_else_is_refused_by_name() {
+        let raw = |gear: Vec<i64>| DriveToml {
+            full_steps_per_rev: 200,
+            microsteps: 8,
+            gear,
+            max_deg_s: 900,
+            accel_deg_s2: 18_000,
+        };
+        for gear in [vec![2, 1, 3], vec![2], vec![]] {
+            let err = raw(gear.clone()).validate().expect_err("not a pair");
+            assert!(
+                err.key == "gear" && err.problem.contains("is not a pair"),
+                "{gear:?}: {err:?}"
+            );
+        }
+        let drive = raw(vec![3, 1]).validate().expect("a 3:1 reduction");
+        assert_eq!((drive.gear_num, drive.gear_den), (3, 1));
+    }
+
+    #[test]
     fn a_speed_too_fast_for_the_board_is_told_in_degrees() {
         // 1600 microsteps a revolution: 200 000 microsteps/s is 45 000°/s.
         let raw = DriveToml {
             full_steps_per_rev: 200,
             microsteps: 8,
-            gear: [1, 1],
+            gear: vec![1, 1],
             max_deg_s: 50_000,
             accel_deg_s2: 18_000,
         };
@@ -272,7 +303,7 @@ mod tests {
         );
         let fast_enough = DriveToml {
             max_deg_s: 45_000,
-            ..raw
+            ..raw.clone()
         };
         assert!(
             fast_enough.validate().is_ok(),
