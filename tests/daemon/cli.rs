@@ -221,6 +221,38 @@ fn a_bad_config_is_refused_with_its_file_section_and_key() {
     }
 }
 
+/// A design without a camera plans and streams, but a run scans first: the dry run refuses
+/// it at once, naming the key, instead of failing each cube at its scan.
+#[test]
+fn a_dry_run_refuses_a_design_without_a_camera_before_any_cube() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("blind.toml");
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/config/robots/four-arm.toml"
+    ))
+    .expect("shipped design");
+    // Every `[[camera]]` table cut out, up to the next table.
+    let blind: Vec<&str> = shipped
+        .split("\n[")
+        .filter(|table| !table.starts_with("[camera]]"))
+        .collect();
+    std::fs::write(&path, blind.join("\n[")).expect("write");
+    let robot = path.to_str().expect("utf-8");
+    let out = cubed(
+        &[
+            "dry-run", "--robot", robot, "--cubes", "1", "--tables", "small",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let message = stderr(&out);
+    for needle in ["blind.toml", "[robot] design", "has no [[camera]]"] {
+        assert!(message.contains(needle), "{message:?} lacks {needle}");
+    }
+    assert!(!stdout(&out).contains("cube 1"), "{}", stdout(&out));
+}
+
 #[test]
 fn binding_beyond_loopback_without_a_token_is_refused() {
     let out = cubed(&["run", "--http", "0.0.0.0:0", "--tables", "small"], None);

@@ -34,6 +34,8 @@ pub enum RigError {
     Actuators(#[from] ActuatorError),
     #[error("[robot] design")]
     Design(#[from] crate::robot::PlanError),
+    #[error("[robot] design: robot '{robot}' has no [[camera]], and a run scans the cube before it solves it (add a [[camera]] with `at`, as in config/robots/; `cubed plan` and `cubed exec` run a design without one)")]
+    NoCamera { robot: String },
     #[error("a 2x2 (`[run] cube_size = 2`, or `--size 2`) on this [robot] design")]
     NoPocketGrip(#[source] crate::robot::PlanError),
     #[error("camera")]
@@ -69,6 +71,8 @@ impl RigError {
                 | RigError::Palette(_)
                 | RigError::CalibratedPalette(_)
                 | RigError::Actuators(_)
+                | RigError::Design(_)
+                | RigError::NoCamera { .. }
                 | RigError::NoPocketGrip(_)
                 | RigError::CameraFolder { .. }
                 | RigError::NoCameraSupport
@@ -193,6 +197,11 @@ pub(crate) struct ConfigFiles {
 impl ConfigFiles {
     pub(crate) fn load(config: &DaemonConfig) -> Result<ConfigFiles, RigError> {
         let model = load_robot(&config.robot_design)?;
+        if model.cameras.is_empty() {
+            return Err(RigError::NoCamera {
+                robot: model.name.clone(),
+            });
+        }
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::new(model.clone());
         planner.check_every_turn()?;
