@@ -3,7 +3,7 @@
 use super::direction::Orientation;
 use super::model::{RobotModel, RobotState};
 use super::physics::{step_motion, Act, CubeMotion, Motions};
-use cubed_core::cube::{Face, Turn};
+use cubed_core::cube::Turn;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -185,22 +185,6 @@ impl StateGraph {
         let (a, b) = (self.offsets[id as usize], self.offsets[id as usize + 1]);
         &self.edges[a as usize..b as usize]
     }
-
-    /// Whether some state reachable from home has a step that turns cube face `face` (the
-    /// cube loaded another way turns the same faces, relabelled).
-    pub(crate) fn can_turn(&self, face: Face) -> bool {
-        self.edges[..self.offsets[self.home_part] as usize]
-            .iter()
-            .any(|e| e.effect.turns.iter().flatten().any(|t| t.face == face))
-    }
-
-    /// Whether some state reachable from home shows cube face `face` to a camera with a
-    /// clear view.
-    pub(crate) fn can_see(&self, model: &RobotModel, face: Face) -> bool {
-        self.states[..self.home_part].iter().any(|s| {
-            clear_cameras(model, s).any(|c| s.orientation.face_at(model.cameras[c].at) == face)
-        })
-    }
 }
 
 /// Cameras whose view is clear in `state`.
@@ -243,7 +227,7 @@ fn keep_cheapest(edges: &mut Vec<Edge>) {
 
 /// Calls `f` with every candidate step from `state`: each gripper idle, opening,
 /// closing or turning within reach (all combinations), and each flip alone.
-fn for_each_motion(model: &RobotModel, state: &RobotState, mut f: impl FnMut(&Motions)) {
+pub(crate) fn for_each_motion(model: &RobotModel, state: &RobotState, mut f: impl FnMut(&Motions)) {
     let options: Vec<Vec<Act>> = model
         .grippers
         .iter()

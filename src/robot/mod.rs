@@ -18,6 +18,7 @@ pub(crate) mod physics;
 pub(crate) mod planner;
 pub mod pocket_plan;
 pub(crate) mod program;
+pub(crate) mod reach;
 pub(crate) mod recovery;
 pub(crate) mod replay;
 pub(crate) mod scan;

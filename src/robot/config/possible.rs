@@ -2,7 +2,7 @@
 //! unsupported, a face that can never be turned, or a face no camera can see.
 
 use super::{ConfigError, Ctx};
-use crate::robot::graph::StateGraph;
+use crate::robot::reach::{abilities, Abilities};
 use crate::robot::RobotModel;
 use cubed_core::cube::Face;
 
@@ -16,7 +16,7 @@ impl Ctx<'_> {
                 "with every gripper closed the cube is in none of the support sets",
             ));
         }
-        let graph = StateGraph::shared(model);
+        let graph = abilities(model);
         let unturnable: Vec<Face> = Face::ALL
             .into_iter()
             .filter(|&face| !graph.can_turn(face))
@@ -38,8 +38,8 @@ impl Ctx<'_> {
         }
         if !model.cameras.is_empty() {
             for face in Face::ALL {
-                if !graph.can_see(model, face) {
-                    let (section, key, cause) = match held_anyhow(model).can_see(model, face) {
+                if !graph.can_see(face) {
+                    let (section, key, cause) = match held_anyhow(model).can_see(face) {
                         true => ("[support]", "sets", SUPPORT_BLOCKS),
                         false => ("[[camera]]", "at", "the grippers' `at` and `range`"),
                     };
@@ -90,12 +90,12 @@ const A_TURN_NEEDS: &str = "a face turns when a closed gripper there turns its l
 const SUPPORT_BLOCKS: &str = "the support sets: the grippers that would do it must let go \
                               while no set still holds the cube";
 
-/// The design's graph as if the cube stayed put whatever holds it: what `[support]` alone
-/// forbids is possible here (built only to say which key an impossible design should change).
-fn held_anyhow(model: &RobotModel) -> StateGraph {
+/// What the design could do if the cube stayed put whatever holds it: what `[support]` alone
+/// forbids is possible here (searched only to say which key an impossible design should change).
+fn held_anyhow(model: &RobotModel) -> Abilities {
     let relaxed = RobotModel {
         support: vec![0],
         ..model.clone()
     };
-    StateGraph::build(&relaxed)
+    abilities(&relaxed)
 }

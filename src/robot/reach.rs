@@ -1,0 +1,125 @@
+//! What a design can do from home: which cube faces some reachable state turns, and which it
+//! shows to a camera with a clear view, found by a search that stops as soon as it has seen
+//! every face both ways (the whole state graph of a large design takes minutes and
+//! gigabytes; a possible design shows all it can do within its first states).
+
+use super::graph::{clear_cameras, for_each_motion};
+use super::model::{RobotModel, RobotState};
+use super::physics::step_motion;
+use cubed_core::cube::Face;
+use std::collections::{HashSet, VecDeque};
+
+/// The faces a design can turn and show, from its home state with the cube loaded as at home.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Abilities {
+    turned: [bool; 6],
+    seen: [bool; 6],
+}
+
+impl Abilities {
+    /// Whether some reachable state has a step that turns cube face `face`.
+    pub(crate) fn can_turn(&self, face: Face) -> bool {
+        self.turned[face.index()]
+    }
+
+    /// Whether some reachable state shows cube face `face` to a camera with a clear view.
+    pub(crate) fn can_see(&self, face: Face) -> bool {
+        self.seen[face.index()]
+    }
+
+    fn complete(&self, model: &RobotModel) -> bool {
+        self.turned.iter().all(|&t| t) && (model.cameras.is_empty() || self.seen.iter().all(|&s| s))
+    }
+}
+
+/// Searches the states reachable from home, breadth first, until every face has been turned
+/// and seen (or nothing is left to reach).
+pub(crate) fn abilities(model: &RobotModel) -> Abilities {
+    let mut found = Abilities::default();
+    let mut visited = HashSet::from([model.home()]);
+    let mut queue = VecDeque::from([model.home()]);
+    while let Some(state) = queue.pop_front() {
+        note_views(model, &state, &mut found);
+        for_each_motion(model, &state, |m| {
+            let Ok((after, motion)) = step_motion(model, &state, m) else {
+                return;
+            };
+            for (direction, _) in motion.turns.iter().flatten() {
+                found.turned[state.orientation.face_at(*direction).index()] = true;
+            }
+            if visited.insert(after) {
+                queue.push_back(after);
+            }
+        });
+        if found.complete(model) {
+            break;
+        }
+    }
+    found
+}
+
+fn note_views(model: &RobotModel, state: &RobotState, found: &mut Abilities) {
+    for camera in clear_cameras(model, state) {
+        found.seen[state.orientation.face_at(model.cameras[camera].at).index()] = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::robot::graph::StateGraph;
+
+    /// The faces the whole state graph turns and shows from home (its home part, found by
+    /// following its edges): the witness of the search that stops early.
+    fn by_the_whole_graph(model: &RobotModel) -> Abilities {
+        let graph = StateGraph::build(model);
+        let mut found = Abilities::default();
+        let mut seen = HashSet::from([0u32]);
+        let mut todo = vec![0u32];
+        while let Some(id) = todo.pop() {
+            note_views(model, &graph.states[id as usize], &mut found);
+            for edge in graph.edges(id) {
+                for turn in edge.effect.turns.iter().flatten() {
+                    found.turned[turn.face.index()] = true;
+                }
+                if seen.insert(edge.to) {
+                    todo.push(edge.to);
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_search_that_stops_early_finds_what_the_whole_graph_does() {
+        let four_arm = crate::robot::tests::shipped("four-arm");
+        // Left and right never turn: L and R only by turning the cube, if at all.
+        let mut two_fixed = four_arm.clone();
+        for gripper in two_fixed.grippers.iter_mut().take(2) {
+            gripper.reach = crate::robot::model::Reach::Limited { min: 0, max: 0 };
+        }
+        let mut none_turn = four_arm.clone();
+        for gripper in none_turn.grippers.iter_mut() {
+            gripper.reach = crate::robot::model::Reach::Limited { min: 0, max: 0 };
+        }
+        let designs = [
+            four_arm,
+            two_fixed,
+            none_turn,
+            crate::robot::tests::shipped("turntable-flipper"),
+            crate::robot::tests::shipped("six-motor"),
+        ];
+        for model in designs {
+            let early = abilities(&model);
+            let whole = by_the_whole_graph(&model);
+            for face in Face::ALL {
+                assert_eq!(
+                    (early.can_turn(face), early.can_see(face)),
+                    (whole.can_turn(face), whole.can_see(face)),
+                    "{} {face}",
+                    model.name
+                );
+            }
+        }
+    }
+}
