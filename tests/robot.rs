@@ -141,7 +141,10 @@ fn a_design_without_support_is_impossible() {
 #[test]
 fn a_face_that_can_never_be_turned_is_impossible() {
     // Grippers that cannot rotate: no face can ever turn.
-    let text = four_arm_text().replace("range = [-1, 1]", "range = [0, 0]");
+    let text = four_arm_text().replace(
+        "range = [-1, 1]\nquarter_ms = 150\nhalf_ms = 250\n",
+        "range = [0, 0]\n",
+    );
     let message = error_of(&text);
     assert!(
         message.contains("impossible design") && message.contains("no face can ever be turned"),
@@ -346,7 +349,7 @@ fn an_empty_design_file_is_called_empty() {
 
 #[test]
 fn an_impossible_design_names_the_gripper_that_never_turns() {
-    let text = four_arm_text();
+    let text = four_arm_text().replacen("quarter_ms = 150\nhalf_ms = 250\n", "", 1);
     let message = error_of(&with_line(&text, "left", "range = ", "range = [0, 0]\n"));
     assert!(
         message.contains("impossible design")
@@ -377,4 +380,35 @@ fn a_design_wired_in_part_is_refused() {
         message.contains("every gripper and flipper needs its wiring"),
         "{message}"
     );
+}
+
+/// Nonsense that once passed: a blank robot name, a cradle where a gripper sits, times for
+/// a move the gripper never makes. Each is refused naming its section and key.
+#[test]
+fn a_blank_name_a_cradle_on_a_gripper_and_times_for_moves_never_made_are_refused() {
+    let four_arm = four_arm_text();
+    let turntable =
+        std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).expect("shipped");
+    let cases = [
+        (
+            four_arm.replacen("name = \"four-arm\"", "name = \" \"", 1),
+            "top level: key 'name'",
+        ),
+        (
+            format!("{four_arm}\n[[cradle]]\nname = \"rest\"\nat = \"left\"\n"),
+            "[[cradle]] 'rest': key 'at': gripper",
+        ),
+        (
+            turntable.replacen("range = [0, 0]", "range = [0, 0]\nquarter_ms = 100", 1),
+            "[[gripper]] 'holder': key 'quarter_ms': given, but this gripper never turns",
+        ),
+        (
+            turntable.replacen("jaw = false", "jaw = false\nopen_ms = 100", 1),
+            "[[gripper]] 'turntable': key 'open_ms': given, but this gripper has no jaw",
+        ),
+    ];
+    for (text, expected) in cases {
+        let message = error_of(&text);
+        assert!(message.contains(expected), "{expected:?} in {message}");
+    }
 }

@@ -237,9 +237,16 @@ impl Ctx<'_> {
     }
 
     fn build(&self, raw: &RobotToml) -> Result<RobotModel, ConfigError> {
+        if raw.name.trim().is_empty() {
+            return Err(self.invalid(
+                "top level",
+                "name",
+                "a name is needed: it names the robot in messages, plans and the page",
+            ));
+        }
         let grippers = self.grippers(raw)?;
         let names: Vec<&str> = grippers.iter().map(|g| g.name.as_str()).collect();
-        let cradles = self.cradles(raw)?;
+        let cradles = self.cradles(raw, &grippers)?;
         self.unique_names(raw)?;
         let model = RobotModel {
             name: raw.name.clone(),
@@ -343,6 +350,13 @@ impl Ctx<'_> {
         let turns = reach.turns();
         let drive = self.drive(&section, g.motion.as_ref())?;
         let turn_ms = |key, v: Option<u32>, fraction| {
+            if let (false, Some(_)) = (turns, v) {
+                return Err(self.invalid(
+                    &section,
+                    key,
+                    "given, but this gripper never turns (`range = [0, 0]`): remove it, or widen `range`",
+                ));
+            }
             let v = match v {
                 Some(0) => v,
                 _ => self.timed(&section, key, drive.as_ref(), fraction, v)?,
@@ -353,12 +367,16 @@ impl Ctx<'_> {
                 Ok(v.unwrap_or(0))
             }
         };
-        let jaw_ms = |key, v| {
-            if g.jaw {
-                self.ms(&section, key, v)
-            } else {
-                Ok(v.unwrap_or(0))
-            }
+        let jaw_ms = |key, v: Option<u32>| {
+            match (g.jaw, v) {
+            (true, _) => self.ms(&section, key, v),
+            (false, None) => Ok(0),
+            (false, Some(_)) => Err(self.invalid(
+                &section,
+                key,
+                "given, but this gripper has no jaw (`jaw = false`): remove it, or set `jaw = true`",
+            )),
+        }
         };
         let quarter_ms = turn_ms("quarter_ms", g.quarter_ms, 0.25)?;
         let half_ms = turn_ms("half_ms", g.half_ms, 0.5)?;
@@ -505,17 +523,28 @@ impl Ctx<'_> {
             .collect()
     }
 
-    fn cradles(&self, raw: &RobotToml) -> Result<Vec<Cradle>, ConfigError> {
-        raw.cradle
-            .iter()
-            .map(|c| {
-                let section = format!("[[cradle]] '{}'", c.name);
-                Ok(Cradle {
-                    name: c.name.clone(),
-                    at: self.direction(&section, "at", &c.at)?,
-                })
-            })
-            .collect()
+    /// The cradles, each on a side of its own (a gripper's side is taken).
+    fn cradles(&self, raw: &RobotToml, grippers: &[Gripper]) -> Result<Vec<Cradle>, ConfigError> {
+        let mut out: Vec<Cradle> = Vec::new();
+        for c in &raw.cradle {
+            let section = format!("[[cradle]] '{}'", c.name);
+            let at = self.direction(&section, "at", &c.at)?;
+            let taken = (grippers.iter().map(|g| ("gripper", &g.name, g.at)))
+                .chain(out.iter().map(|o| ("cradle", &o.name, o.at)))
+                .find(|(_, _, other)| *other == at);
+            if let Some((kind, name, _)) = taken {
+                return Err(self.invalid(
+                    &section,
+                    "at",
+                    format!("{kind} '{name}' is already at {at}: a cradle needs a side of its own"),
+                ));
+            }
+            out.push(Cradle {
+                name: c.name.clone(),
+                at,
+            });
+        }
+        Ok(out)
     }
 
     fn support(
