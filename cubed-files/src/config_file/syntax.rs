@@ -84,7 +84,7 @@ pub fn syntax_or_kind_error(
 
 pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
     let offset = e.span().map_or(0, |s| s.start);
-    let (line, message) = toml_in_words(text, e);
+    let (line, mut message) = toml_in_words(text, e);
     // A key missing from the document itself is reported at its very start (an empty span
     // at 0) or over all of it, not in whichever section comes first.
     let whole_document = e.message().starts_with("missing field")
@@ -95,6 +95,9 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError 
     } else {
         section_at(text, offset)
     };
+    if let Some(early) = sub_table_before_its_array(text, &section) {
+        message = format!("{message}: {early}");
+    }
     ConfigError::Syntax {
         file: file.to_string(),
         section,
@@ -205,6 +208,29 @@ fn is_bare_key(key: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+/// When `section` is the first `[[name]]` and a `[name.…]` header comes before it, the
+/// usual cause of TOML's "duplicate key" there, in words.
+fn sub_table_before_its_array(text: &str, section: &str) -> Option<String> {
+    let name = section.strip_prefix("[[")?.strip_suffix("]] #1")?;
+    let array_header = format!("[[{name}]]");
+    let sub_prefix = format!("[{name}.");
+    for (n, line) in text.lines().enumerate() {
+        let header = line.trim();
+        if header.starts_with(&array_header) {
+            return None;
+        }
+        if header.starts_with(&sub_prefix) {
+            let sub = header.split('#').next().unwrap_or(header).trim();
+            return Some(format!(
+                "`{sub}` at line {} comes before any `{array_header}`; a sub-table belongs \
+                 after the `{array_header}` it describes",
+                n + 1
+            ));
+        }
+    }
+    None
+}
+
 /// The table header in force at byte `offset`, e.g. `[[gripper]] #2`.
 fn section_at(text: &str, offset: usize) -> String {
     let mut section = "top level".to_string();
@@ -216,7 +242,9 @@ fn section_at(text: &str, offset: usize) -> String {
         }
         at += line.len();
         let header = line.trim();
-        if let Some(name) = header.strip_prefix("[[").and_then(|h| h.split("]]").next()) {
+        // `[[gripper]` (unclosed) is named as written, below.
+        let array = header.strip_prefix("[[").and_then(|h| h.split_once("]]"));
+        if let Some((name, _)) = array {
             let n = match counts.iter_mut().find(|(k, _)| k == name) {
                 Some((_, n)) => {
                     *n += 1;
@@ -291,6 +319,39 @@ mod words_tests {
             message.contains("expected a whole number from 0 to 4294967295"),
             "a number out of the type's range: {message}"
         );
+    }
+
+    /// The section and message TOML's own error for `text` is reported with.
+    fn reported(text: &str) -> (String, String) {
+        let error = toml::from_str::<toml::Table>(text).expect_err("not valid TOML");
+        let ConfigError::Syntax {
+            section, message, ..
+        } = syntax_error(text, "f.toml", &error)
+        else {
+            panic!("a syntax error");
+        };
+        (section, message)
+    }
+
+    #[test]
+    fn an_unclosed_array_header_is_named_as_written() {
+        let (section, _) = reported("name = \"x\"\n[[gripper]\nname = \"a\"\n");
+        assert_eq!(section, "[[gripper]");
+    }
+
+    #[test]
+    fn a_sub_table_before_its_array_is_said_to_be_the_cause() {
+        let text = "name = \"x\"\n[gripper.wiring]\nstep = 2\n[[gripper]]\nname = \"a\"\n";
+        let (section, message) = reported(text);
+        assert_eq!(section, "[[gripper]] #1");
+        assert!(
+            message.contains("`[gripper.wiring]` at line 2 comes before any `[[gripper]]`"),
+            "{message}"
+        );
+        // Where the sub-table follows its array, a duplicate is not blamed on it.
+        let text = "[[gripper]]\nname = \"a\"\n[gripper.wiring]\nstep = 2\nstep = 3\n";
+        let (_, message) = reported(text);
+        assert!(!message.contains("comes before"), "{message}");
     }
 
     #[test]
