@@ -211,7 +211,10 @@ fn is_bare_key(key: &str) -> bool {
 /// When `section` is the first `[[name]]` and a `[name.…]` header comes before it, the
 /// usual cause of TOML's "duplicate key" there, in words.
 fn sub_table_before_its_array(text: &str, section: &str) -> Option<String> {
-    let name = section.strip_prefix("[[")?.strip_suffix("]] #1")?;
+    let (name, number) = section.strip_prefix("[[")?.split_once("]] #")?;
+    if number.split(' ').next() != Some("1") {
+        return None;
+    }
     let array_header = format!("[[{name}]]");
     let sub_prefix = format!("[{name}.");
     for (n, line) in text.lines().enumerate() {
@@ -231,10 +234,13 @@ fn sub_table_before_its_array(text: &str, section: &str) -> Option<String> {
     None
 }
 
-/// The table header in force at byte `offset`, e.g. `[[gripper]] #2`.
+/// The table header in force at byte `offset`, e.g. `[[gripper]] #2 'right'` (its number,
+/// and its `name` if it has one), `[[gripper]] #2 'right' [gripper.motion]` for a sub-table
+/// of it, `[board]`.
 fn section_at(text: &str, offset: usize) -> String {
     let mut section = "top level".to_string();
-    let mut counts: Vec<(String, usize)> = Vec::new();
+    // Per array of tables: how many so far, and the label of the latest.
+    let mut arrays: Vec<(String, usize, String)> = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         if at > offset {
@@ -245,27 +251,46 @@ fn section_at(text: &str, offset: usize) -> String {
         // `[[gripper]` (unclosed) is named as written, below.
         let array = header.strip_prefix("[[").and_then(|h| h.split_once("]]"));
         if let Some((name, _)) = array {
-            let n = match counts.iter_mut().find(|(k, _)| k == name) {
-                Some((_, n)) => {
-                    *n += 1;
-                    *n
-                }
-                None => {
-                    counts.push((name.to_string(), 1));
-                    1
-                }
+            let n = match arrays.iter().position(|(k, _, _)| k == name) {
+                Some(i) => arrays[i].1 + 1,
+                None => 1,
             };
-            section = format!("[[{name}]] #{n}");
+            let label = match name_key(&text[at..]) {
+                Some(own) => format!("[[{name}]] #{n} '{own}'"),
+                None => format!("[[{name}]] #{n}"),
+            };
+            arrays.retain(|(k, _, _)| k != name);
+            arrays.push((name.to_string(), n, label.clone()));
+            section = label;
         } else if header.starts_with('[') {
-            section = header
-                .split('#')
-                .next()
-                .unwrap_or(header)
-                .trim()
-                .to_string();
+            let plain = header.split('#').next().unwrap_or(header).trim();
+            let parent = arrays
+                .iter()
+                .find(|(name, _, _)| plain.starts_with(&format!("[{name}.")));
+            section = match parent {
+                Some((_, _, label)) => format!("{label} {plain}"),
+                None => plain.to_string(),
+            };
         }
     }
     section
+}
+
+/// The `name = "…"` of the table whose body starts `body`, up to its next header.
+fn name_key(body: &str) -> Option<&str> {
+    for line in body.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            return None;
+        }
+        if let Some((key, value)) = line.split_once('=') {
+            if key.trim() == "name" {
+                let value = value.trim();
+                return value.strip_prefix('"')?.split('"').next();
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -334,6 +359,22 @@ mod words_tests {
     }
 
     #[test]
+    fn a_table_of_an_array_is_named_by_its_number_and_name_and_so_are_its_sub_tables() {
+        let text = "[[gripper]]\nname = \"left\"\n[[gripper]]\nname = \"right\"\n\
+                    [gripper.motion]\nmicrosteps = \"8\"\n[board]\nenable = 10\n";
+        let at = |needle: &str| text.find(needle).expect("in the text");
+        assert_eq!(
+            section_at(text, at("name = \"left")),
+            "[[gripper]] #1 'left'"
+        );
+        assert_eq!(
+            section_at(text, at("microsteps")),
+            "[[gripper]] #2 'right' [gripper.motion]"
+        );
+        assert_eq!(section_at(text, at("enable")), "[board]");
+    }
+
+    #[test]
     fn an_unclosed_array_header_is_named_as_written() {
         let (section, _) = reported("name = \"x\"\n[[gripper]\nname = \"a\"\n");
         assert_eq!(section, "[[gripper]");
@@ -343,7 +384,7 @@ mod words_tests {
     fn a_sub_table_before_its_array_is_said_to_be_the_cause() {
         let text = "name = \"x\"\n[gripper.wiring]\nstep = 2\n[[gripper]]\nname = \"a\"\n";
         let (section, message) = reported(text);
-        assert_eq!(section, "[[gripper]] #1");
+        assert_eq!(section, "[[gripper]] #1 'a'");
         assert!(
             message.contains("`[gripper.wiring]` at line 2 comes before any `[[gripper]]`"),
             "{message}"
