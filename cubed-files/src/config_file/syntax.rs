@@ -170,6 +170,7 @@ pub fn in_words(message: &str) -> String {
         .replace("invalid value: ", "")
         .replace(" as i128", " (too large for any key)")
         .replace("EOF while parsing", "the file ends while reading")
+        .replace("expected a sequence", "expected a list, [a, b, …]")
 }
 
 /// "expected struct ScanFile" (a Rust type's name, which means nothing to a person) in words.
@@ -305,6 +306,8 @@ mod words_tests {
         assert_eq!(said, "integer `3`, expected a set of named keys at line 1");
         let said = in_words("EOF while parsing a value");
         assert_eq!(said, "the file ends while reading a value");
+        let said = in_words("invalid type: floating point `2.0`, expected a sequence");
+        assert_eq!(said, "floating point `2.0`, expected a list, [a, b, …]");
     }
 
     #[test]
