@@ -296,7 +296,8 @@ fn print_summary(results: &[CubeResult]) {
             }
         ),
     };
-    // Each resumption solves the cube again, as each slipped turn does.
+    // Each resumption solves the cube again, as each slipped turn does: the re-solves
+    // counted here are the slips' (the resumes are counted apart).
     let resolves: usize = results
         .iter()
         .map(|r| r.solves.saturating_sub(1 + r.resumes))
@@ -318,7 +319,7 @@ fn print_summary(results: &[CubeResult]) {
         _ => "no cube solved".to_string(),
     };
     say!(
-        "solved {solved}/{} (verified by the simulator) · {lengths} · {timing} · re-solves {resolves} · re-captures {recaptures} · link losses {losses} · resumes {resumes}",
+        "solved {solved}/{} (verified by the simulator) · {lengths} · {timing} · re-solves after a slip {resolves} · re-captures {recaptures} · link losses {losses} · resumes {resumes}",
         results.len(),
     );
 }
