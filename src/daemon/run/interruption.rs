@@ -137,7 +137,7 @@ impl Interruption {
                 "emergency stop: nothing was moving (it came between steps); check the robot, then press Resume (`cubed resume`) to go on (or Reset to abandon the run)".into()
             }
             Interruption::Fault { words } => format!(
-                "the robot stopped on a fault ({words}): clear what blocks it; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
+                "the robot stopped on a fault ({words}): find and clear what stopped it (a jammed layer, a loose cable); {SQUARE_THE_CUBE} (or Reset to abandon the run)"
             ),
             Interruption::Reboot { in_doubt: true } => format!(
                 "the robot's firmware restarted during a move; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
