@@ -73,8 +73,7 @@ pub trait Mechanics {
 pub(crate) fn action_ms(config: &ActuatorConfig, from: i32, to: i32) -> u32 {
     let distance = from.abs_diff(to);
     match *config {
-        ActuatorConfig::Jaw { open_ms, .. } if to == 0 => u32::from(open_ms),
-        ActuatorConfig::Jaw { close_ms, .. } => u32::from(close_ms),
+        ActuatorConfig::Jaw { .. } => config.jaw_ms(to != 0).map_or(0, u32::from),
         ActuatorConfig::Rotation {
             quarter_turn_ms,
             half_turn_ms,

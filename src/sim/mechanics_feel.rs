@@ -8,7 +8,6 @@ use super::mechanics_robot::PhysicsMechanics;
 use super::rigid::{GripperMove, JawMove, MachineStep};
 use crate::robot::Role;
 use cubed_firmware::Machine;
-use firmware_protocol::message::ActuatorConfig;
 
 impl PhysicsMechanics {
     /// A step of the machine: jaws as given, turns and flips as given, by actuator index.
@@ -75,10 +74,8 @@ impl Mechanics for PhysicsMechanics {
     /// The design's jaw times are the jaw's own: a jaw slower to close than to open takes
     /// its time closing, whatever the firmware waits.
     fn jaw_times(&self, actuator: usize) -> Option<(u16, u16)> {
-        match self.map.configs.get(actuator)? {
-            ActuatorConfig::Jaw { open_ms, close_ms } => Some((*open_ms, *close_ms)),
-            _ => None,
-        }
+        let config = self.map.configs.get(actuator)?;
+        Some((config.jaw_ms(false)?, config.jaw_ms(true)?))
     }
 
     /// The rotations and flippers of the mask go back to their marks (their jaws close

@@ -84,6 +84,15 @@ fn check_order(field: &'static str, min: i16, max: i16) -> Result<(), Error> {
 }
 
 impl ActuatorConfig {
+    /// A jaw's time to close (`closed`) or to open, ms; `None` for any other actuator.
+    pub const fn jaw_ms(&self, closed: bool) -> Option<u16> {
+        match *self {
+            ActuatorConfig::Jaw { close_ms, .. } if closed => Some(close_ms),
+            ActuatorConfig::Jaw { open_ms, .. } => Some(open_ms),
+            _ => None,
+        }
+    }
+
     fn validate(&self) -> Result<(), Error> {
         match *self {
             ActuatorConfig::Rotation {

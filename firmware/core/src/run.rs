@@ -5,18 +5,18 @@ use crate::firmware::{Channel, FaultCause, Firmware, Running, NOTIFY_WINDOW};
 use crate::pins::Pins;
 use crate::queue::Command;
 use firmware_protocol::message::{
-    Action, Actuator, ActuatorConfig, Configure, Event, FaultFlags, JawTarget, Status,
+    Action, Actuator, Configure, Event, FaultFlags, JawTarget, Status,
 };
 use firmware_protocol::{FixedList, Message, MAX_WIRE_LEN};
 
 /// How long jaw `index` takes to close (or open), by the accepted `Configure`: a jaw slower
 /// one way than the other is waited for that way's time (0 when not a jaw).
 fn jaw_ms(configure: &Option<Configure>, index: usize, closed: bool) -> u16 {
-    match configure.as_ref().and_then(|c| c.actuators.get(index)) {
-        Some(ActuatorConfig::Jaw { close_ms, .. }) if closed => *close_ms,
-        Some(ActuatorConfig::Jaw { open_ms, .. }) => *open_ms,
-        _ => 0,
-    }
+    configure
+        .as_ref()
+        .and_then(|c| c.actuators.get(index))
+        .and_then(|actuator| actuator.jaw_ms(closed))
+        .unwrap_or(0)
 }
 
 /// How often `poll` wants to run while anything is pending that has no exact deadline
