@@ -150,6 +150,11 @@ impl Ctx<'_> {
         }
     }
 
+    /// A time given for a move this gripper never makes: `why` says which and what to do.
+    fn given_but(&self, section: &str, key: &str, why: &str) -> ConfigError {
+        self.invalid(section, key, format!("given, but this gripper {why}"))
+    }
+
     fn impossible(&self, section: &str, key: &str, problem: impl Into<String>) -> ConfigError {
         ConfigError::Impossible {
             file: self.file.to_string(),
@@ -351,11 +356,8 @@ impl Ctx<'_> {
         let drive = self.drive(&section, g.motion.as_ref())?;
         let turn_ms = |key, v: Option<u32>, fraction| {
             if let (false, Some(_)) = (turns, v) {
-                return Err(self.invalid(
-                    &section,
-                    key,
-                    "given, but this gripper never turns (`range = [0, 0]`): remove it, or widen `range`",
-                ));
+                let why = "never turns (`range = [0, 0]`): remove it, or widen `range`";
+                return Err(self.given_but(&section, key, why));
             }
             let v = match v {
                 Some(0) => v,
@@ -367,16 +369,13 @@ impl Ctx<'_> {
                 Ok(v.unwrap_or(0))
             }
         };
-        let jaw_ms = |key, v: Option<u32>| {
-            match (g.jaw, v) {
+        let jaw_ms = |key, v: Option<u32>| match (g.jaw, v) {
             (true, _) => self.ms(&section, key, v),
             (false, None) => Ok(0),
-            (false, Some(_)) => Err(self.invalid(
-                &section,
-                key,
-                "given, but this gripper has no jaw (`jaw = false`): remove it, or set `jaw = true`",
-            )),
-        }
+            (false, Some(_)) => {
+                let why = "has no jaw (`jaw = false`): remove it, or set `jaw = true`";
+                Err(self.given_but(&section, key, why))
+            }
         };
         let quarter_ms = turn_ms("quarter_ms", g.quarter_ms, 0.25)?;
         let half_ms = turn_ms("half_ms", g.half_ms, 0.5)?;

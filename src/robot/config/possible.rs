@@ -16,10 +16,10 @@ impl Ctx<'_> {
                 "with every gripper closed the cube is in none of the support sets",
             ));
         }
-        let graph = abilities(model);
+        let can = abilities(model);
         let unturnable: Vec<Face> = Face::ALL
             .into_iter()
-            .filter(|&face| !graph.can_turn(face))
+            .filter(|&face| !can.can_turn(face))
             .collect();
         if let Some(&face) = unturnable.first() {
             let (section, key, cause) = match held_anyhow(model).can_turn(face) {
@@ -38,7 +38,7 @@ impl Ctx<'_> {
         }
         if !model.cameras.is_empty() {
             for face in Face::ALL {
-                if !graph.can_see(face) {
+                if !can.can_see(face) {
                     let (section, key, cause) = match held_anyhow(model).can_see(face) {
                         true => ("[support]", "sets", SUPPORT_BLOCKS),
                         false => ("[[camera]]", "at", "the grippers' `at` and `range`"),
