@@ -93,11 +93,12 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError 
     let section = if whole_document {
         "top level".to_string()
     } else {
-        section_at(text, offset)
+        let (section, early) = section_at(text, offset);
+        if let Some(early) = early {
+            message = format!("{message}: {early}");
+        }
+        section
     };
-    if let Some(early) = sub_table_before_its_array(text, &section) {
-        message = format!("{message}: {early}");
-    }
     ConfigError::Syntax {
         file: file.to_string(),
         section,
@@ -209,45 +210,25 @@ fn is_bare_key(key: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-/// When `section` is the first `[[name]]` and a `[name.…]` header comes before it, the
-/// usual cause of TOML's "duplicate key" there, in words.
-fn sub_table_before_its_array(text: &str, section: &str) -> Option<String> {
-    let (name, number) = section.strip_prefix("[[")?.split_once("]] #")?;
-    if number.split(' ').next() != Some("1") {
-        return None;
-    }
-    let array_header = format!("[[{name}]]");
-    let sub_prefix = format!("[{name}.");
-    for (n, line) in text.lines().enumerate() {
-        let header = line.trim();
-        if header.starts_with(&array_header) {
-            return None;
-        }
-        if header.starts_with(&sub_prefix) {
-            let sub = header.split('#').next().unwrap_or(header).trim();
-            return Some(format!(
-                "`{sub}` at line {} comes before any `{array_header}`; a sub-table belongs \
-                 after the `{array_header}` it describes",
-                n + 1
-            ));
-        }
-    }
-    None
-}
-
 /// The table header in force at byte `offset`, e.g. `[[gripper]] #2 'right'` (its number,
 /// and its `name` if it has one), `[[gripper]] #2 'right' [gripper.motion]` for a sub-table
-/// of it, `[board]`.
-fn section_at(text: &str, offset: usize) -> String {
+/// of it, `[board]`; and, in the first `[[name]]` when a `[name.…]` header came before it
+/// (the usual cause of TOML's "duplicate key" there), that in words.
+fn section_at(text: &str, offset: usize) -> (String, Option<String>) {
     let mut section = "top level".to_string();
+    let mut early = None;
     // Per array of tables: how many so far, and the label of the latest.
     let mut arrays: Vec<(String, usize, String)> = Vec::new();
+    // Sub-tables met before any table of their array: the array's name, the header, its line.
+    let mut orphans: Vec<(&str, &str, usize)> = Vec::new();
+    let mut line_number = 0;
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         if at > offset {
             break;
         }
         at += line.len();
+        line_number += 1;
         let header = line.trim();
         // `[[gripper]` (unclosed) is named as written, below.
         let array = header.strip_prefix("[[").and_then(|h| h.split_once("]]"));
@@ -263,6 +244,16 @@ fn section_at(text: &str, offset: usize) -> String {
             arrays.retain(|(k, _, _)| k != name);
             arrays.push((name.to_string(), n, label.clone()));
             section = label;
+            let first = n == 1;
+            early = orphans
+                .iter()
+                .find(|(array, _, _)| first && *array == name)
+                .map(|(_, sub, at)| {
+                    format!(
+                        "`{sub}` at line {at} comes before any `[[{name}]]`; a sub-table belongs \
+                     after the `[[{name}]]` it describes"
+                    )
+                });
         } else if header.starts_with('[') {
             let plain = header.split('#').next().unwrap_or(header).trim();
             let parent = arrays
@@ -272,9 +263,18 @@ fn section_at(text: &str, offset: usize) -> String {
                 Some((_, _, label)) => format!("{label} {plain}"),
                 None => plain.to_string(),
             };
+            early = None;
+            let array = plain
+                .trim_start_matches('[')
+                .split('.')
+                .next()
+                .unwrap_or("");
+            if parent.is_none() && plain.contains('.') {
+                orphans.push((array, plain, line_number));
+            }
         }
     }
-    section
+    (section, early)
 }
 
 /// The `name = "…"` of the table whose body starts `body`, up to its next header.
@@ -367,14 +367,14 @@ mod words_tests {
                     [gripper.motion]\nmicrosteps = \"8\"\n[board]\nenable = 10\n";
         let at = |needle: &str| text.find(needle).expect("in the text");
         assert_eq!(
-            section_at(text, at("name = \"left")),
+            section_at(text, at("name = \"left")).0,
             "[[gripper]] #1 'left'"
         );
         assert_eq!(
-            section_at(text, at("microsteps")),
+            section_at(text, at("microsteps")).0,
             "[[gripper]] #2 'right' [gripper.motion]"
         );
-        assert_eq!(section_at(text, at("enable")), "[board]");
+        assert_eq!(section_at(text, at("enable")).0, "[board]");
     }
 
     #[test]
@@ -391,6 +391,15 @@ mod words_tests {
         assert!(
             message.contains("`[gripper.wiring]` at line 2 comes before any `[[gripper]]`"),
             "{message}"
+        );
+        // Said wherever in that table TOML places its error.
+        let at_key = section_at(text, text.find("name = \"a").expect("in the text"));
+        assert!(
+            at_key
+                .1
+                .as_ref()
+                .is_some_and(|early| early.contains("comes before")),
+            "{at_key:?}"
         );
         // Where the sub-table follows its array, a duplicate is not blamed on it.
         let text = "[[gripper]]\nname = \"a\"\n[gripper.wiring]\nstep = 2\nstep = 3\n";
