@@ -1,7 +1,7 @@
 //! The real host link against the simulated robot over real pseudo-terminals: clean runs,
 //! corrupted and dropped bytes, unplugs, reboots, e-stop, button, refused handshakes.
 
-use crate::common::{four_arm, runtime, scrambled};
+use crate::common::{four_arm, runtime, scrambled, shipped_design_file};
 use cubed::cube::FaceletCube;
 use cubed::link::{
     LinkError, LinkEvent, LinkHandle, LinkSettings, SerialConnector, StreamError, TokioClock,
@@ -443,8 +443,7 @@ fn a_port_away_past_the_firmwares_watchdog_ends_on_the_host_timeout() {
 /// against a jaw still closing, and the cube would not end solved.
 #[test]
 fn a_jaw_slower_to_close_is_waited_for_and_the_cube_ends_solved() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config/robots/four-arm.toml");
-    let text = std::fs::read_to_string(path)
+    let text = std::fs::read_to_string(shipped_design_file("four-arm"))
         .expect("the shipped four-arm design")
         .replace("close_ms = 100", "close_ms = 400");
     let model = cubed::robot::parse_robot(&text, "slow-jaws.toml").expect("a valid design");

@@ -1,6 +1,8 @@
 //! `cubed run`, `cubed dry-run` and the control commands as a user runs them: the real binary, the shipped config, signals, the simulator's help.
 
-use crate::common::{cubed, free_port, robot_config, run_daemon, stderr, stdout, wait_status};
+use crate::common::{
+    cubed, free_port, robot_config, run_daemon, shipped_design_file, stderr, stdout, wait_status,
+};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -227,11 +229,7 @@ fn a_bad_config_is_refused_with_its_file_section_and_key() {
 fn a_dry_run_refuses_a_design_without_a_camera_before_any_cube() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("blind.toml");
-    let shipped = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/config/robots/four-arm.toml"
-    ))
-    .expect("shipped design");
+    let shipped = std::fs::read_to_string(shipped_design_file("four-arm")).expect("shipped design");
     // Every `[[camera]]` table cut out, up to the next table.
     let blind: Vec<&str> = shipped
         .split("\n[")
