@@ -175,3 +175,32 @@ fn the_backgrounded_simulator_and_exec_run_as_written() {
         "{report}"
     );
 }
+
+#[test]
+fn the_emulated_pico_and_exec_run_as_written() {
+    if crate::pico::emulator::available("docs/simulator.md's `cubed sim --pico`").is_none() {
+        return;
+    }
+    let text = page(SIMULATOR_PAGE);
+    let block = blocks(&text)
+        .into_iter()
+        .find(|b| b.iter().any(|l| l.starts_with("cubed sim --pico")))
+        .unwrap_or_else(|| panic!("{SIMULATOR_PAGE}: no block with `cubed sim --pico`"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tmp = format!("{}/", dir.path().display());
+    let script = block.join("\n").replace("/tmp/", &tmp);
+    let out = shell(&format!("set -e\n{script}\nwait\n"));
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{SIMULATOR_PAGE}: {printed}");
+    assert!(printed.contains("done: "), "{SIMULATOR_PAGE}: {printed}");
+    let trace = std::fs::read_to_string(dir.path().join("pico-pins.txt")).expect("the trace");
+    let edges = trace.lines().filter(|l| l.starts_with("E ")).count();
+    assert!(
+        edges > 100,
+        "{SIMULATOR_PAGE}: the trace has {edges} pin edges"
+    );
+}

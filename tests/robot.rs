@@ -275,7 +275,7 @@ fn support_sets_that_block_every_turn_of_a_face_are_named_not_the_grippers() {
 
 /// A design's text without its wiring (`[board]` and every `wiring` table): what is left
 /// is a design only the simulator runs, and edits of its grippers need no pins.
-fn unwired(text: &str) -> String {
+pub fn unwired(text: &str) -> String {
     let mut skipping = false;
     let mut out = Vec::new();
     for line in text.lines() {

@@ -19,6 +19,8 @@ pub(crate) mod plan_cmds;
 pub(crate) mod pocket_vision;
 pub(crate) mod progress;
 pub(crate) mod sim_cmds;
+mod sim_pico;
+mod sim_stdin;
 pub(crate) mod solve_cmds;
 pub(crate) mod tables_cmd;
 pub(crate) mod test_program;

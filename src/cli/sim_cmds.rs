@@ -5,6 +5,7 @@
 
 use super::design_choice::choose_design;
 use super::refuse;
+use super::sim_stdin::{forward_signals, read_commands};
 use crate::robot::load_robot;
 use crate::robot::ActuatorMap;
 use crate::sim::faults::FaultPlan;
@@ -18,8 +19,7 @@ use cubed_core::error_chain::error_chain;
 use nix::sys::signal::{signal, SigHandler, Signal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::io::{BufRead, IsTerminal, Write};
-use std::os::fd::AsFd;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -27,10 +27,27 @@ use tokio::sync::mpsc;
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("start").args(["cube", "random"])))]
+#[command(group(ArgGroup::new("serving").args(["pty", "pico"]).required(true)))]
 pub(crate) struct SimArgs {
     /// Serve on a pseudo-terminal (its path is printed as the first line, and again after each unplug).
-    #[arg(long, required = true)]
+    #[arg(long)]
     pub(crate) pty: bool,
+    /// Serve the Pico firmware as built on an emulated RP2040 instead, on a pseudo-terminal
+    /// as --pty does, with the robot's motors and sensors modelled from its pins (no cube).
+    /// Runs from a clone of cubed: `bash firmware/build.sh pico`, then `npm ci` in
+    /// firmware/boards/pico/emulator. Typed commands: b = start button, e = e-stop pressed or
+    /// released, u = cable out or in, r = hang the firmware (its watchdog resets the chip),
+    /// q = quit.
+    #[arg(long, conflicts_with_all = ["cube", "random", "speed", "faults", "report"])]
+    pub(crate) pico: bool,
+    /// With --pico: the firmware ELF (default: the one `firmware/build.sh pico` builds in
+    /// the clone's target folder, or $CARGO_TARGET_DIR's).
+    #[arg(long, requires = "pico")]
+    pub(crate) elf: Option<PathBuf>,
+    /// With --pico: write the emulated pins' trace here (every output edge, servo pulse and
+    /// input change, on the emulated clock; the format is in firmware/boards/pico/emulator/machine.mjs).
+    #[arg(long, requires = "pico")]
+    pub(crate) trace: Option<PathBuf>,
     /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper);
     /// default: the design the daemon's configuration names (`[robot] design`).
     #[arg(long, value_parser = crate::command_line::designs::robot_design)]
@@ -58,7 +75,7 @@ pub(crate) struct SimArgs {
     /// corrupt=0.01,unplug-at-move=10,slip-at-turn=5.
     #[arg(long, default_value = "")]
     pub(crate) faults: String,
-    /// Seed of the fault injection.
+    /// Seed of the fault injection (with --pico: of where the motors stand at power-on).
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
     /// Keep this symlink pointing at the current pty (like /dev/serial/by-id; give it to `cubed exec --port`).
@@ -104,6 +121,9 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         Ok(design) => design,
         Err(e) => return super::refuse_error(&e),
     };
+    if args.pico {
+        return super::sim_pico::serve(args, &design);
+    }
     let model = match load_robot(&design) {
         Ok(model) => model,
         Err(e) => return super::refuse_error(&e),
@@ -132,8 +152,9 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     let counts = Arc::new(ServeCounts::default());
     let served = runtime.block_on(async {
         let (controls, control_rx) = mpsc::unbounded_channel();
-        read_stdin(controls.clone());
-        forward_signals(controls);
+        let help = "b = button, u = unplug, r = reboot, q = quit";
+        read_commands(controls.clone(), parse_control, help, Control::Shutdown);
+        forward_signals(controls, Control::Shutdown);
         let options = ServeOptions {
             faults: faults.clone(),
             counts: Arc::clone(&counts),
@@ -169,7 +190,7 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
 
 /// Why `--link` cannot be kept pointing at the pty: its folder is missing, or a file (not a
 /// link) is already there.
-fn link_refusal(link: &std::path::Path) -> Option<String> {
+pub(super) fn link_refusal(link: &std::path::Path) -> Option<String> {
     let folder = match link.parent() {
         Some(p) if p.as_os_str().is_empty() => std::path::Path::new("."),
         Some(p) => p,
@@ -220,104 +241,13 @@ fn announcer(link: Option<PathBuf>) -> PathAnnouncer {
     })
 }
 
-/// How often a backgrounded simulator checks whether its terminal is back in the foreground.
-const FOREGROUND_POLL: std::time::Duration = std::time::Duration::from_millis(200);
-
-/// What stdin is, for the simulator's commands.
-#[derive(Debug, PartialEq, Eq)]
-enum Input {
-    /// `/dev/null` (a backgrounded job in a script): nothing to read, never a reason to quit.
-    Nothing,
-    /// A terminal: read while in its foreground; Ctrl-D quits.
-    Terminal,
-    /// A pipe or a file: read; its end quits.
-    Stream,
-}
-
-fn stdin_kind() -> Input {
-    use std::os::unix::fs::MetadataExt;
-    let stdin = std::io::stdin();
-    if stdin.is_terminal() {
-        return Input::Terminal;
+fn parse_control(typed: &str) -> Option<Control> {
+    match typed {
+        "b" => Some(Control::Button),
+        "u" => Some(Control::Unplug),
+        "r" => Some(Control::Reboot),
+        _ => None,
     }
-    let null = std::fs::metadata("/dev/null").map(|m| m.rdev()).ok();
-    let ours = nix::sys::stat::fstat(stdin.as_fd()).ok();
-    match (null, ours) {
-        (Some(null), Some(st)) if st.st_rdev == null && is_char_device(st.st_mode) => {
-            Input::Nothing
-        }
-        _ => Input::Stream,
-    }
-}
-
-fn is_char_device(mode: nix::sys::stat::mode_t) -> bool {
-    mode & nix::sys::stat::SFlag::S_IFMT.bits() == nix::sys::stat::SFlag::S_IFCHR.bits()
-}
-
-/// Whether this process is in the foreground of the terminal on stdin.
-fn in_foreground() -> bool {
-    nix::unistd::tcgetpgrp(std::io::stdin()).is_ok_and(|group| group == nix::unistd::getpgrp())
-}
-
-/// The next line of stdin; `None` at its end (or, for a pipe, a read error).
-fn next_line(kind: &Input) -> Option<String> {
-    loop {
-        if *kind == Input::Terminal && !in_foreground() {
-            std::thread::sleep(FOREGROUND_POLL);
-            continue;
-        }
-        let mut line = String::new();
-        match std::io::stdin().lock().read_line(&mut line) {
-            Ok(0) => return None,
-            Ok(_) => return Some(line),
-            // Put in the background between the check and the read: EIO, try again later.
-            Err(_) if *kind == Input::Terminal => std::thread::sleep(FOREGROUND_POLL),
-            Err(_) => return None,
-        }
-    }
-}
-
-fn read_stdin(controls: mpsc::UnboundedSender<Control>) {
-    let kind = stdin_kind();
-    if kind == Input::Nothing {
-        return;
-    }
-    std::thread::spawn(move || {
-        while let Some(line) = next_line(&kind) {
-            let control = match line.trim() {
-                "b" => Control::Button,
-                "u" => Control::Unplug,
-                "r" => Control::Reboot,
-                "q" => break,
-                "" => continue,
-                other => {
-                    eprintln!("cubed sim: unknown command '{other}' (b = button, u = unplug, r = reboot, q = quit)");
-                    continue;
-                }
-            };
-            if controls.send(control).is_err() {
-                return;
-            }
-        }
-        let _ = controls.send(Control::Shutdown);
-    });
-}
-
-fn forward_signals(controls: mpsc::UnboundedSender<Control>) {
-    tokio::spawn(async move {
-        use tokio::signal::unix::{signal, SignalKind};
-        let (Ok(mut interrupt), Ok(mut terminate)) = (
-            signal(SignalKind::interrupt()),
-            signal(SignalKind::terminate()),
-        ) else {
-            return;
-        };
-        tokio::select! {
-            _ = interrupt.recv() => {}
-            _ = terminate.recv() => {}
-        }
-        let _ = controls.send(Control::Shutdown);
-    });
 }
 
 /// Why the report could not be written at exit, said before the session starts rather than

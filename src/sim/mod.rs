@@ -14,6 +14,7 @@ pub mod inprocess;
 pub(crate) mod mechanics;
 mod mechanics_feel;
 mod mechanics_robot;
+pub mod pico;
 pub mod pty;
 #[cfg(test)]
 mod recovery_witness_tests;

@@ -50,17 +50,35 @@ pub struct PtyEndpoint {
     pub path: PathBuf,
 }
 
-/// Opens a pty with its slave in raw mode.
-pub fn open_pty() -> io::Result<PtyEndpoint> {
+/// A pty's two ends, its slave in raw mode, and the slave's path.
+pub(crate) struct RawPty {
+    pub master: OwnedFd,
+    pub slave: OwnedFd,
+    pub path: PathBuf,
+}
+
+/// Opens a pty with its slave in raw mode (bytes written before a host opens it would
+/// otherwise be echoed), its master blocking.
+pub(crate) fn open_raw_pty() -> io::Result<RawPty> {
     let pty = openpty(None, None).map_err(io::Error::from)?;
     let mut termios = tcgetattr(&pty.slave).map_err(io::Error::from)?;
     cfmakeraw(&mut termios);
     tcsetattr(&pty.slave, SetArg::TCSANOW, &termios).map_err(io::Error::from)?;
     let path = nix::unistd::ttyname(&pty.slave).map_err(io::Error::from)?;
+    Ok(RawPty {
+        master: pty.master,
+        slave: pty.slave,
+        path,
+    })
+}
+
+/// Opens a pty with its slave in raw mode.
+pub fn open_pty() -> io::Result<PtyEndpoint> {
+    let pty = open_raw_pty()?;
     Ok(PtyEndpoint {
         master: FdStream::new(pty.master)?,
         _slave: pty.slave,
-        path,
+        path: pty.path,
     })
 }
 

@@ -8,11 +8,12 @@
 //! loudly and passes, unless `CUBED_REQUIRE_FIRMWARE=1` (firmware/ci.sh sets it).
 
 mod daemon;
-mod emulator;
+pub(crate) mod emulator;
 mod exec;
 mod safety;
 mod session;
 mod setup;
+mod sim_cmd;
 mod timing;
 mod trace;
 mod uf2;

@@ -1,0 +1,253 @@
+//! `cubed sim --pico`: the Pico firmware as built, on the emulated RP2040, served on a
+//! pseudo-terminal as `cubed sim --pty` serves the simulated firmware, its board's inputs
+//! worked from stdin: the start button, the e-stop, the USB cable, and a hang its watchdog
+//! must end.
+
+use super::sim_cmds::{link_refusal, SimArgs};
+use super::sim_stdin::{forward_signals, read_commands};
+use crate::robot::wiring::{RobotSetup, WiringDoc};
+use crate::robot::{load_robot, ActuatorMap};
+use crate::sim::pico::{EmulatedPico, PicoEvent, PicoFiles};
+use cubed_core::error_chain::error_chain;
+use firmware_protocol::message::Signal;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How long a typed `b` holds the start button down (wall time: the emulator runs slower
+/// than real time, so the firmware's debounce sees it held for longer than it needs).
+const BUTTON_HELD: Duration = Duration::from_millis(300);
+
+/// What the serving loop acts on: a typed command, or what the emulated Pico did.
+#[derive(Debug)]
+enum Order {
+    Button,
+    ButtonUp,
+    Estop,
+    Cable,
+    Hang,
+    Shutdown,
+    Heard(PicoEvent),
+}
+
+const HELP: &str = "b = start button, e = e-stop, u = cable, r = hang, q = quit";
+
+fn typed(command: &str) -> Option<Order> {
+    match command {
+        "b" => Some(Order::Button),
+        "e" => Some(Order::Estop),
+        "u" => Some(Order::Cable),
+        "r" => Some(Order::Hang),
+        _ => None,
+    }
+}
+
+/// The board's own inputs, as the design wires them.
+struct Inputs {
+    button: Option<Signal>,
+    estop: Option<Signal>,
+}
+
+/// Serves the emulated Pico until `q`, the input's end, SIGINT or SIGTERM.
+pub(super) fn serve(args: SimArgs, design: &Path) -> anyhow::Result<ExitCode> {
+    if let Some(refused) = args.link.as_deref().and_then(link_refusal) {
+        return super::refuse(refused);
+    }
+    let model = match load_robot(design) {
+        Ok(model) => model,
+        Err(e) => return super::refuse_error(&e),
+    };
+    let map = ActuatorMap::new(&model)?;
+    let setup = match RobotSetup::for_design(&model, &map) {
+        Ok(setup) if setup.wired => setup,
+        Ok(_) => return super::refuse(format!("{}: the design gives no wiring, and the Pico firmware takes only a real one: add its [board] and a `wiring` table to each gripper and flipper (docs/wiring.md), or serve it with --pty", design.display())),
+        Err(e) => return super::refuse(format!("{}: {}", design.display(), error_chain(&e))),
+    };
+    let wiring = serde_json::to_string(&WiringDoc::new(&model, &map, &setup))?;
+    let here = std::env::current_dir()?;
+    let files = match PicoFiles::find(&here, args.elf.as_deref()) {
+        Ok(files) => files,
+        Err(e) => return super::refuse(e.to_string()),
+    };
+    let board = setup.machine.board;
+    let inputs = Inputs {
+        button: board.button,
+        estop: board.estop,
+    };
+    eprintln!(
+        "cubed sim: the Pico firmware {} on an emulated RP2040, robot {} ({HELP})",
+        files.elf.display(),
+        model.name
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(run(args, files, wiring, inputs))
+}
+
+async fn run(
+    args: SimArgs,
+    files: PicoFiles,
+    wiring: String,
+    inputs: Inputs,
+) -> anyhow::Result<ExitCode> {
+    let (orders, mut received) = mpsc::unbounded_channel();
+    read_commands(orders.clone(), typed, HELP, Order::Shutdown);
+    forward_signals(orders.clone(), Order::Shutdown);
+    let fallback = tempfile::tempdir()?;
+    let port = args
+        .link
+        .clone()
+        .unwrap_or_else(|| fallback.path().join("cubed-pico"));
+    let heard = orders.clone();
+    let listener = Box::new(move |event: PicoEvent| {
+        if !matches!(
+            event,
+            PicoEvent::FromFirmware(..) | PicoEvent::ToFirmware(_)
+        ) {
+            let _ = heard.send(Order::Heard(event));
+        }
+    });
+    let pico = EmulatedPico::start(
+        &files,
+        &wiring,
+        args.seed,
+        &port,
+        args.trace.as_deref(),
+        listener,
+    )?;
+    let mut board = Board {
+        pico: &pico,
+        inputs,
+        orders,
+        pressed: false,
+        plugged: true,
+    };
+    let mut ended = Ended::Asked;
+    while let Some(order) = received.recv().await {
+        if let Some(end) = board.obey(order)? {
+            ended = end;
+            break;
+        }
+    }
+    let status = pico.stop();
+    if let Some(trace) = &args.trace {
+        eprintln!("cubed sim: the pins' trace is in {}", trace.display());
+    }
+    Ok(match ended {
+        Ended::Asked => ExitCode::SUCCESS,
+        Ended::Failed => ExitCode::FAILURE,
+        // The harness refused its arguments (status 2, said on stderr): a usage error.
+        Ended::Stopped if status.and_then(|s| s.code()) == Some(2) => ExitCode::from(2),
+        Ended::Stopped => {
+            eprintln!("cubed sim: the emulator stopped ({status:?})");
+            ExitCode::FAILURE
+        }
+    })
+}
+
+/// Why serving ended.
+enum Ended {
+    /// `q`, the input's end, a signal.
+    Asked,
+    /// The emulated CPU failed.
+    Failed,
+    /// The emulator stopped by itself.
+    Stopped,
+}
+
+/// The emulated board and what a person has done to it.
+struct Board<'a> {
+    pico: &'a EmulatedPico,
+    inputs: Inputs,
+    orders: mpsc::UnboundedSender<Order>,
+    pressed: bool,
+    plugged: bool,
+}
+
+impl Board<'_> {
+    /// Acts on one order; `Some` when serving ends.
+    fn obey(&mut self, order: Order) -> anyhow::Result<Option<Ended>> {
+        match order {
+            Order::Button => self.button(true),
+            Order::ButtonUp => self.button(false),
+            Order::Estop => {
+                self.pressed = !self.pressed;
+                match self.inputs.estop {
+                    Some(estop) => {
+                        self.pico
+                            .set_pin(estop.pin, estop.active_high == self.pressed);
+                        let now = if self.pressed { "pressed" } else { "released" };
+                        eprintln!("cubed sim: e-stop {now}");
+                    }
+                    None => eprintln!("cubed sim: the design wires no e-stop ([board] estop)"),
+                }
+            }
+            Order::Cable => {
+                self.plugged = !self.plugged;
+                if self.plugged {
+                    self.pico.plug()?;
+                } else {
+                    self.pico.unplug();
+                    eprintln!("cubed sim: cable pulled (u puts it back)");
+                }
+            }
+            Order::Hang => {
+                eprintln!("cubed sim: the firmware hangs; its watchdog should reset the chip");
+                self.pico.hang();
+            }
+            Order::Shutdown => return Ok(Some(Ended::Asked)),
+            Order::Heard(event) => return Ok(said(event)),
+        }
+        Ok(None)
+    }
+
+    /// Presses the start button, and lets it go after [`BUTTON_HELD`].
+    fn button(&self, down: bool) {
+        let Some(button) = self.inputs.button else {
+            eprintln!("cubed sim: the design wires no start button ([board] button)");
+            return;
+        };
+        self.pico.set_pin(button.pin, button.active_high == down);
+        if down {
+            let orders = self.orders.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(BUTTON_HELD).await;
+                let _ = orders.send(Order::ButtonUp);
+            });
+        }
+    }
+}
+
+/// Says what the emulated Pico did; `Some` when it has stopped.
+fn said(event: PicoEvent) -> Option<Ended> {
+    match event {
+        PicoEvent::Port(path) => announce(&path),
+        PicoEvent::Connected(serial) => {
+            eprintln!("cubed sim: enumerated, USB serial number {serial}")
+        }
+        PicoEvent::Reset(ns) => eprintln!(
+            "cubed sim: the watchdog reset the chip at {:.3} s emulated time",
+            ns as f64 / 1e9
+        ),
+        PicoEvent::Failed(why) => {
+            eprintln!("cubed sim: the emulated Pico failed: {why}");
+            return Some(Ended::Failed);
+        }
+        PicoEvent::Ended => return Some(Ended::Stopped),
+        PicoEvent::PortGone
+        | PicoEvent::Flushed(..)
+        | PicoEvent::FromFirmware(..)
+        | PicoEvent::ToFirmware(_) => {}
+    }
+    None
+}
+
+/// The pty's path on stdout, for whoever reads it; a reader gone (`| head -1`) must not
+/// stop the emulator.
+fn announce(path: &Path) {
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "{}", path.display()).and_then(|()| out.flush());
+}

@@ -1,0 +1,114 @@
+//! What a person types to a running simulator (one letter a line on stdin, read only while
+//! it is in the terminal's foreground) and the signals that stop it, as commands on a channel.
+
+use std::io::{BufRead, IsTerminal};
+use std::os::fd::AsFd;
+use tokio::sync::mpsc;
+
+/// How often a backgrounded simulator checks whether its terminal is back in the foreground.
+const FOREGROUND_POLL: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// What stdin is, for the simulator's commands.
+#[derive(Debug, PartialEq, Eq)]
+enum Input {
+    /// `/dev/null` (a backgrounded job in a script): nothing to read, never a reason to quit.
+    Nothing,
+    /// A terminal: read while in its foreground; Ctrl-D quits.
+    Terminal,
+    /// A pipe or a file: read; its end quits.
+    Stream,
+}
+
+fn stdin_kind() -> Input {
+    use std::os::unix::fs::MetadataExt;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Input::Terminal;
+    }
+    let null = std::fs::metadata("/dev/null").map(|m| m.rdev()).ok();
+    let ours = nix::sys::stat::fstat(stdin.as_fd()).ok();
+    match (null, ours) {
+        (Some(null), Some(st)) if st.st_rdev == null && is_char_device(st.st_mode) => {
+            Input::Nothing
+        }
+        _ => Input::Stream,
+    }
+}
+
+fn is_char_device(mode: nix::sys::stat::mode_t) -> bool {
+    mode & nix::sys::stat::SFlag::S_IFMT.bits() == nix::sys::stat::SFlag::S_IFCHR.bits()
+}
+
+/// Whether this process is in the foreground of the terminal on stdin.
+fn in_foreground() -> bool {
+    nix::unistd::tcgetpgrp(std::io::stdin()).is_ok_and(|group| group == nix::unistd::getpgrp())
+}
+
+/// The next line of stdin; `None` at its end (or, for a pipe, a read error).
+fn next_line(kind: &Input) -> Option<String> {
+    loop {
+        if *kind == Input::Terminal && !in_foreground() {
+            std::thread::sleep(FOREGROUND_POLL);
+            continue;
+        }
+        let mut line = String::new();
+        match std::io::stdin().lock().read_line(&mut line) {
+            Ok(0) => return None,
+            Ok(_) => return Some(line),
+            // Put in the background between the check and the read: EIO, try again later.
+            Err(_) if *kind == Input::Terminal => std::thread::sleep(FOREGROUND_POLL),
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Reads stdin's lines as commands (`parse`, or `q` to quit; `help` lists them) and sends
+/// them, then `shutdown` at `q` or the input's end.
+pub(super) fn read_commands<C: Send + 'static>(
+    controls: mpsc::UnboundedSender<C>,
+    parse: fn(&str) -> Option<C>,
+    help: &'static str,
+    shutdown: C,
+) {
+    let kind = stdin_kind();
+    if kind == Input::Nothing {
+        return;
+    }
+    std::thread::spawn(move || {
+        while let Some(line) = next_line(&kind) {
+            let control = match line.trim() {
+                "q" => break,
+                "" => continue,
+                typed => match parse(typed) {
+                    Some(control) => control,
+                    None => {
+                        eprintln!("cubed sim: unknown command '{typed}' ({help})");
+                        continue;
+                    }
+                },
+            };
+            if controls.send(control).is_err() {
+                return;
+            }
+        }
+        let _ = controls.send(shutdown);
+    });
+}
+
+/// Sends `shutdown` at SIGINT or SIGTERM (within a tokio runtime).
+pub(super) fn forward_signals<C: Send + 'static>(controls: mpsc::UnboundedSender<C>, shutdown: C) {
+    tokio::spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut interrupt), Ok(mut terminate)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) else {
+            return;
+        };
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+        let _ = controls.send(shutdown);
+    });
+}

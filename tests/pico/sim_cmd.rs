@@ -1,0 +1,112 @@
+//! `cubed sim --pico`, as a firmware developer runs it: the firmware as built behind a
+//! pty and a by-id style link, `cubed exec` streaming to it, the e-stop typed on its
+//! stdin reaching the chip's pin, and a design the Pico cannot take refused before
+//! anything starts.
+
+use super::emulator::available;
+use super::trace::Machine;
+use crate::common::{cubed, shipped_design_arg, shipped_design_file, stderr};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+#[test]
+fn the_pico_firmware_served_on_a_pty_runs_cubed_exec_and_takes_a_typed_estop() {
+    let Some(elf) = available("cubed sim --pico") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("cubed-pico");
+    let trace = dir.path().join("trace.txt");
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["sim", "--pico", "--robot", &shipped_design_arg("four-arm")])
+        .arg("--elf")
+        .arg(&elf)
+        .arg("--link")
+        .arg(&link)
+        .arg("--trace")
+        .arg(&trace)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cubed sim starts");
+    let mut lines = BufReader::new(sim.stdout.take().expect("piped")).lines();
+    let pty = lines.next().expect("the pty's path").expect("readable");
+    assert_eq!(
+        std::fs::read_link(&link)
+            .expect("the link")
+            .to_string_lossy(),
+        pty
+    );
+    let port = link.display().to_string();
+    let design = shipped_design_arg("four-arm");
+    let exec = |moves: &str| {
+        let args = [
+            "exec", "--port", &port, "--robot", &design, "--moves", moves,
+        ];
+        cubed(&args, None)
+    };
+    let turned = exec("R U2");
+    assert!(turned.status.success(), "{}", stderr(&turned));
+    let mut input = sim.stdin.take().expect("piped");
+    writeln!(input, "e").expect("typed");
+    // The firmware latches what its pin said: the next session is refused for it.
+    let stopped = (0..20).find_map(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let refused = exec("F");
+        (!refused.status.success()).then(|| stderr(&refused))
+    });
+    let stopped = stopped.expect("the typed e-stop stopped the firmware");
+    assert!(stopped.contains("emergency stop"), "{stopped}");
+    writeln!(input, "q").expect("typed");
+    let out = sim.wait_with_output().expect("cubed sim ends");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!link.exists(), "the link goes with the emulator");
+    // The pins' trace, written out at the end: steps were driven, and the e-stop's pin
+    // was set to its active level.
+    let text = std::fs::read_to_string(&trace).expect("the trace");
+    let machine = Machine::four_arm();
+    let stepped = machine.steppers.iter().any(|s| {
+        text.lines()
+            .any(|l| l.starts_with("E ") && l.split(' ').nth(2) == Some(&s.step.to_string()))
+    });
+    assert!(stepped, "no step edge in the trace");
+    let active = u8::from(!machine.estop.released).to_string();
+    let pressed = text.lines().any(|l| {
+        let words: Vec<&str> = l.split(' ').collect();
+        words.first() == Some(&"I")
+            && words.get(2) == Some(&machine.estop.pin.to_string().as_str())
+            && words.get(3) == Some(&active.as_str())
+    });
+    assert!(pressed, "the e-stop's pin never went active");
+}
+
+#[test]
+fn a_design_without_wiring_is_refused_for_the_pico_before_anything_starts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(shipped_design_file("six-motor")).expect("design");
+    let design = dir.path().join("unwired.toml");
+    std::fs::write(&design, crate::robot::unwired(&text)).expect("written");
+    let design = design.display().to_string();
+    let out = cubed(&["sim", "--pico", "--robot", &design], Some("q\n"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(said.contains(&design), "names the design: {said}");
+    assert!(said.contains("gives no wiring"), "{said}");
+    assert!(said.contains("--pty"), "says what runs it: {said}");
+}
+
+#[test]
+fn pico_serving_takes_no_cube_and_no_simulated_faults() {
+    for extra in [["--random", "3"], ["--faults", "drop=0.1"]] {
+        let mut args = vec!["sim", "--pico"];
+        args.extend(extra);
+        let out = cubed(&args, Some("q\n"));
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("cannot be used with"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
