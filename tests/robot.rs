@@ -70,9 +70,9 @@ fn a_range_with_a_non_number_and_a_half_turn_quicker_than_a_quarter_are_refused(
 fn a_bad_range_names_the_gripper_key_and_allowed_range() {
     let text = four_arm_text().replacen("range = [-1, 1]", "range = [1, 2]", 1);
     let message = error_of(&text);
+    let line = line_of(&text, "range = [1, 2]");
     assert!(
-        message.contains("[[gripper]] 'left'")
-            && message.contains("'range'")
+        message.contains(&format!("[[gripper]] #1 'left' (line {line}): key 'range'"))
             && message.contains("min <= 0 <= max"),
         "{message}"
     );
@@ -110,9 +110,11 @@ fn a_negative_or_huge_time_is_told_the_key_s_range_not_the_number_type_s() {
 
 #[test]
 fn an_unknown_direction_or_gripper_name_is_refused() {
-    let message = error_of(&four_arm_text().replacen("at = \"up\"", "at = \"top\"", 1));
+    let text = four_arm_text().replacen("at = \"up\"", "at = \"top\"", 1);
+    let message = error_of(&text);
+    let line = line_of(&text, "at = \"top\"");
     assert!(
-        message.contains("[[camera]] 'top'")
+        message.contains(&format!("[[camera]] #1 'top' (line {line})"))
             && message.contains("'at'")
             && message.contains("up down front back left right"),
         "{message}"
@@ -268,7 +270,10 @@ fn support_sets_that_block_every_turn_of_a_face_are_named_not_the_grippers() {
     );
     let message = error_of(&text);
     assert!(
-        message.contains("[support]: key 'sets'") && message.contains("can never be turned"),
+        message.contains(&format!(
+            "[support] (line {}): key 'sets'",
+            line_of(&text, "sets = [[\"left\"]]")
+        )) && message.contains("can never be turned"),
         "{message}"
     );
 }
@@ -304,10 +309,14 @@ fn with_line(text: &str, name: &str, key: &str, line: &str) -> String {
 fn a_pin_named_twice_in_a_design_is_refused_naming_both_keys() {
     let text = four_arm_text().replacen("home = 12", "home = 11", 1);
     let message = error_of(&text);
+    let line = nth_line_of(&text, "home = 11", 2);
     assert!(
-        message.contains("[[gripper]] 'right' wiring")
-            && message.contains("key 'home'")
-            && message.contains("pin 11 is already used by [[gripper]] 'left' wiring key 'home'"),
+        message.contains(&format!(
+            "[[gripper]] #2 'right' [gripper.wiring] (line {line}): key 'home'"
+        )) && message.contains(&format!(
+                "pin 11 is already used by key 'home' of [[gripper]] #1 'left' [gripper.wiring] (line {})",
+                nth_line_of(&text, "home = 11", 1)
+            )),
         "{message}"
     );
 }
@@ -317,7 +326,7 @@ fn a_continuous_gripper_without_a_home_sensor_is_refused_when_the_file_loads() {
     let text = std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).unwrap();
     let message = error_of(&with_line(&text, "turntable", "home = ", ""));
     assert!(
-        message.contains("[[gripper]] 'turntable' wiring")
+        message.contains("[[gripper]] #1 'turntable' [gripper.wiring] (line ")
             && message.contains("key 'home'")
             && message.contains("continuous"),
         "{message}"
@@ -327,14 +336,17 @@ fn a_continuous_gripper_without_a_home_sensor_is_refused_when_the_file_loads() {
 #[test]
 fn waiting_for_a_jawless_gripper_to_open_is_refused_at_needs_open() {
     let text = std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).unwrap();
-    let message = error_of(&text.replacen(
+    let text = text.replacen(
         "needs_open = [\"holder\"]",
         "needs_open = [\"turntable\"]",
         1,
-    ));
+    );
+    let message = error_of(&text);
+    let line = line_of(&text, "needs_open = [\"turntable\"]");
     assert!(
-        message.contains("[[flipper]] 'flipper': key 'needs_open'")
-            && message.contains("gripper 'turntable' has no jaw"),
+        message.contains(&format!(
+            "[[flipper]] #1 'flipper' (line {line}): key 'needs_open'"
+        )) && message.contains("gripper 'turntable' has no jaw"),
         "{message}"
     );
 }
@@ -389,26 +401,54 @@ fn a_blank_name_a_cradle_on_a_gripper_and_times_for_moves_never_made_are_refused
     let four_arm = four_arm_text();
     let turntable =
         std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).expect("shipped");
+    let holder = turntable.replacen("range = [0, 0]", "range = [0, 0]\nquarter_ms = 100", 1);
+    let jawless = turntable.replacen("jaw = false", "jaw = false\nopen_ms = 100", 1);
+    let blank = four_arm.replacen("name = \"four-arm\"", "name = \" \"", 1);
+    let cradle = format!("{four_arm}\n[[cradle]]\nname = \"rest\"\nat = \"left\"\n");
     let cases = [
         (
-            four_arm.replacen("name = \"four-arm\"", "name = \" \"", 1),
-            "top level: key 'name'",
+            line_of(&blank, "name = \" \""),
+            &blank,
+            "top level",
+            "key 'name'",
         ),
         (
-            format!("{four_arm}\n[[cradle]]\nname = \"rest\"\nat = \"left\"\n"),
-            "[[cradle]] 'rest': key 'at': gripper",
+            cradle.lines().count(),
+            &cradle,
+            "[[cradle]] #1 'rest'",
+            "key 'at': gripper",
         ),
         (
-            turntable.replacen("range = [0, 0]", "range = [0, 0]\nquarter_ms = 100", 1),
-            "[[gripper]] 'holder': key 'quarter_ms': given, but this gripper never turns",
+            line_of(&holder, "quarter_ms = 100"),
+            &holder,
+            "[[gripper]] #2 'holder'",
+            "key 'quarter_ms': given, but this gripper never turns",
         ),
         (
-            turntable.replacen("jaw = false", "jaw = false\nopen_ms = 100", 1),
-            "[[gripper]] 'turntable': key 'open_ms': given, but this gripper has no jaw",
+            line_of(&jawless, "open_ms = 100"),
+            &jawless,
+            "[[gripper]] #1 'turntable'",
+            "key 'open_ms': given, but this gripper has no jaw",
         ),
     ];
-    for (text, expected) in cases {
-        let message = error_of(&text);
-        assert!(message.contains(expected), "{expected:?} in {message}");
+    for (line, text, section, problem) in cases {
+        let message = error_of(text);
+        let expected = format!("{section} (line {line}): {problem}");
+        assert!(message.contains(&expected), "{expected:?} in {message}");
     }
+}
+
+/// The line (from 1) of the first line of `text` holding `needle`: where a person sees it,
+/// found apart from the design loader's parse.
+fn line_of(text: &str, needle: &str) -> usize {
+    nth_line_of(text, needle, 1)
+}
+
+/// The line (from 1) of the `n`-th line of `text` holding `needle`.
+fn nth_line_of(text: &str, needle: &str, n: usize) -> usize {
+    let found = text.lines().enumerate().filter(|(_, l)| l.contains(needle));
+    found
+        .map(|(i, _)| i + 1)
+        .nth(n - 1)
+        .expect("the needle is in the text")
 }

@@ -214,7 +214,7 @@ fn is_bare_key(key: &str) -> bool {
 /// and its `name` if it has one), `[[gripper]] #2 'right' [gripper.motion]` for a sub-table
 /// of it, `[board]`; and, in the first `[[name]]` when a `[name.…]` header came before it
 /// (the usual cause of TOML's "duplicate key" there), that in words.
-fn section_at(text: &str, offset: usize) -> (String, Option<String>) {
+pub(super) fn section_at(text: &str, offset: usize) -> (String, Option<String>) {
     let mut section = "top level".to_string();
     let mut early = None;
     // Per array of tables: how many so far, and the label of the latest.

@@ -130,7 +130,7 @@ pub fn parse_robot(text: &str, file: &str) -> Result<RobotModel, ConfigError> {
     }
     let raw: RobotToml = toml::from_str(text)
         .map_err(|e| syntax_or_kind_error(text, file, FileKind::RobotDesign, &e))?;
-    let ctx = Ctx { file };
+    let ctx = Ctx { file, text };
     let model = ctx.build(&raw)?;
     ctx.check_possible(&model)?;
     Ok(model)
@@ -138,13 +138,24 @@ pub fn parse_robot(text: &str, file: &str) -> Result<RobotModel, ConfigError> {
 
 struct Ctx<'a> {
     file: &'a str,
+    /// The design's text, to say where a refused key is written.
+    text: &'a str,
 }
 
 impl Ctx<'_> {
+    /// `section` as syntax errors name it, with the line `key` is on (else the section's),
+    /// where the text has them.
+    fn placed(&self, section: &str, key: &str) -> String {
+        match cubed_files::config_file::locate::locate_key(self.text, section, key) {
+            Some((named, line)) => format!("{named} (line {line})"),
+            None => section.to_string(),
+        }
+    }
+
     fn invalid(&self, section: &str, key: &str, problem: impl Into<String>) -> ConfigError {
         ConfigError::Invalid {
             file: self.file.to_string(),
-            section: section.to_string(),
+            section: self.placed(section, key),
             key: key.to_string(),
             problem: problem.into(),
         }
@@ -158,7 +169,7 @@ impl Ctx<'_> {
     fn impossible(&self, section: &str, key: &str, problem: impl Into<String>) -> ConfigError {
         ConfigError::Impossible {
             file: self.file.to_string(),
-            section: section.to_string(),
+            section: self.placed(section, key),
             key: key.to_string(),
             problem: problem.into(),
         }
@@ -268,7 +279,7 @@ impl Ctx<'_> {
             grippers,
             cradles,
         };
-        super::wiring::check_design(&model)
+        super::wiring::check_design(&model, |section, key| self.placed(section, key))
             .map_err(|(section, key, problem)| self.invalid(&section, key, problem))?;
         // The firmware's actuator limit, checked here (cheap) rather than after the slow
         // planning graph is built.

@@ -187,8 +187,11 @@ pub(crate) fn pins_named(model: &RobotModel) -> Vec<(String, &'static str, u8)> 
 }
 
 /// A design's wiring is whole or absent, and names each pin once: `Err` gives the
-/// section, key and problem.
-pub(crate) fn check_design(model: &RobotModel) -> Result<(), (String, &'static str, String)> {
+/// section, key and problem; `place` says where a section's key is, for a pin's first use.
+pub(crate) fn check_design(
+    model: &RobotModel,
+    place: impl Fn(&str, &str) -> String,
+) -> Result<(), (String, &'static str, String)> {
     let unwired = model
         .grippers
         .iter()
@@ -227,7 +230,10 @@ pub(crate) fn check_design(model: &RobotModel) -> Result<(), (String, &'static s
             return Err((
                 section.clone(),
                 key,
-                format!("pin {pin} is already used by {first_section} key '{first_key}'"),
+                format!(
+                    "pin {pin} is already used by key '{first_key}' of {}",
+                    place(first_section, first_key)
+                ),
             ));
         }
     }
