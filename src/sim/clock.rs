@@ -1,9 +1,9 @@
 //! The simulated firmware's clock: µs that follow the wall clock scaled by the speed, and at
 //! speed 0 jump ahead through motions. Never more than 1.5 s ahead of the host's last
-//! byte unless the wall clock says the host really was silent that long, so the
+//! valid frame unless the wall clock says the host really was silent that long, so the
 //! firmware's 2 s comms watchdog means what it means on a robot.
 
-/// How far the firmware's time may outrun the host's last byte, µs.
+/// How far the firmware's time may outrun the host's last valid frame, µs.
 const HOST_LEAD_US: u64 = 1_500_000;
 
 /// Virtual time against wall time.
@@ -61,7 +61,7 @@ impl VirtualClock {
         self.host_us + HOST_LEAD_US.max(silent_us)
     }
 
-    /// The host's bytes arrived now.
+    /// A valid frame from the host arrived now (what feeds the firmware's watchdog).
     pub(super) fn heard_host(&mut self, now_ms: u64) {
         self.host_us = self.now_us;
         self.host_wall_ms = self.host_wall_ms.max(now_ms);
@@ -97,7 +97,7 @@ mod tests {
         let mut clock = VirtualClock::new(10.0, 1000);
         clock.heard_host(1000);
         assert_eq!(clock.target_us(1100), 1_000_000);
-        // Capped 1.5 s past the host's last byte…
+        // Capped 1.5 s past the host's last frame…
         assert_eq!(clock.target_us(1300), 1_500_000);
         // …unless the host really was silent longer.
         clock.set_now_us(1_500_000);
@@ -110,7 +110,7 @@ mod tests {
         clock.heard_host(0);
         clock.excuse_host(2_500);
         // 2.6 s of wall time, 2.5 s of it the simulator asleep: capped 1.5 s past the
-        // host's last byte, short of the firmware's 2 s watchdog…
+        // host's last frame, short of the firmware's 2 s watchdog…
         assert_eq!(clock.target_us(2_600), 1_500_000);
         clock.set_now_us(1_500_000);
         // …until the host has been silent past the watchdog while the simulator looked.

@@ -137,13 +137,16 @@ impl<M: Mechanics> SimFirmware<M> {
     pub fn on_bytes(&mut self, bytes: &[u8], now_ms: u64) {
         self.poll(now_ms);
         let now = self.clock.now_us();
+        let frames = self.core.counters().frames;
         for &byte in bytes {
             self.core.on_byte(now, byte);
         }
         // A machine the bytes set up starts from its inputs' resting levels: say where
         // the sensors and the e-stop are.
         self.update_sensors();
-        if !bytes.is_empty() {
+        // Only a whole, valid frame feeds the firmware's comms watchdog: garbage, or the
+        // first part of a frame, must not let its time run further past the last one.
+        if self.core.counters().frames > frames {
             self.clock.heard_host(now_ms);
         }
         self.step_at(now);

@@ -135,3 +135,35 @@ fn after_a_reboot_homing_seeks_the_magnet_from_where_the_motors_are() {
         "homing turned the U face back"
     );
 }
+
+/// The firmware's time after a starved simulator may run 1.5 s past the host's last valid
+/// frame, short of the 2 s comms watchdog: bytes that make no frame (noise, half a frame)
+/// do not count as the host heard, since they do not feed the watchdog.
+#[test]
+fn bytes_that_make_no_frame_do_not_let_the_firmwares_time_run_past_its_watchdog() {
+    use firmware_protocol::frame::{encode, Frame};
+    use firmware_protocol::timing::COMMS_TIMEOUT_MS;
+    use firmware_protocol::{Message, Seq};
+    let (model, map) = design("four-arm");
+    let mut firmware = sim(&model, &map, &FaceletCube::default());
+    let mut bytes = [0u8; firmware_protocol::MAX_WIRE_LEN];
+    let len = encode(
+        &Frame::unsequenced(Seq::ZERO, Message::QueryStatus),
+        &mut bytes,
+    )
+    .expect("encodes");
+    firmware.on_bytes(&bytes[..len], 0);
+    let frames = firmware.core().counters().frames;
+    assert_eq!(frames, 1, "the query is a valid frame");
+    // 600 ms later, half a frame (its end lost on the line).
+    firmware.on_bytes(&bytes[..len / 2], 600);
+    assert_eq!(firmware.core().counters().frames, frames, "no frame made");
+    // The simulator then starved for 4.4 s (its pty loop excuses that while).
+    firmware.excuse_host(4_400);
+    firmware.poll(5_000);
+    let after_frame_ms = firmware.now_us() / 1000;
+    assert!(
+        after_frame_ms < COMMS_TIMEOUT_MS,
+        "the firmware's time ran {after_frame_ms} ms past the host's last frame"
+    );
+}
