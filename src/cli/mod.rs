@@ -20,7 +20,7 @@ pub(crate) mod pocket_vision;
 pub(crate) mod progress;
 pub(crate) mod sim_cmds;
 mod sim_pico;
-mod sim_stdin;
+mod sim_session;
 pub(crate) mod solve_cmds;
 pub(crate) mod tables_cmd;
 pub(crate) mod test_program;

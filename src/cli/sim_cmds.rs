@@ -5,7 +5,7 @@
 
 use super::design_choice::choose_design;
 use super::refuse;
-use super::sim_stdin::{forward_signals, read_commands};
+use super::sim_session::{forward_signals, link_refusal, read_commands};
 use crate::robot::load_robot;
 use crate::robot::ActuatorMap;
 use crate::sim::faults::FaultPlan;
@@ -122,7 +122,13 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return super::refuse_error(&e),
     };
     if args.pico {
-        return super::sim_pico::serve(args, &design);
+        let serving = super::sim_pico::PicoServing {
+            elf: args.elf,
+            trace: args.trace,
+            link: args.link,
+            seed: args.seed,
+        };
+        return super::sim_pico::serve(serving, &design);
     }
     let model = match load_robot(&design) {
         Ok(model) => model,
@@ -186,35 +192,6 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("writing the report {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Why `--link` cannot be kept pointing at the pty: its folder is missing, or a file (not a
-/// link) is already there.
-pub(super) fn link_refusal(link: &std::path::Path) -> Option<String> {
-    let folder = match link.parent() {
-        Some(p) if p.as_os_str().is_empty() => std::path::Path::new("."),
-        Some(p) => p,
-        None => {
-            return Some(format!(
-                "--link {}: give a file path for the link",
-                link.display()
-            ))
-        }
-    };
-    if !folder.is_dir() {
-        return Some(format!(
-            "--link {}: the folder {} does not exist",
-            link.display(),
-            folder.display()
-        ));
-    }
-    match link.symlink_metadata() {
-        Ok(m) if !m.file_type().is_symlink() => Some(format!(
-            "--link {}: a file that is not a link is there; give another path",
-            link.display()
-        )),
-        _ => None,
-    }
 }
 
 fn announcer(link: Option<PathBuf>) -> PathAnnouncer {

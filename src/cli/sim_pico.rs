@@ -3,15 +3,14 @@
 //! worked from stdin: the start button, the e-stop, the USB cable, and a hang its watchdog
 //! must end.
 
-use super::sim_cmds::{link_refusal, SimArgs};
-use super::sim_stdin::{forward_signals, read_commands};
+use super::sim_session::{forward_signals, link_refusal, read_commands};
 use crate::robot::wiring::{RobotSetup, WiringDoc};
 use crate::robot::{load_robot, ActuatorMap};
 use crate::sim::pico::{EmulatedPico, PicoEvent, PicoFiles};
 use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::Signal;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -44,6 +43,18 @@ fn typed(command: &str) -> Option<Order> {
     }
 }
 
+/// What `cubed sim --pico` was asked for.
+pub(super) struct PicoServing {
+    /// The firmware ELF, if not the clone's build.
+    pub(super) elf: Option<PathBuf>,
+    /// Where to keep the pins' trace.
+    pub(super) trace: Option<PathBuf>,
+    /// The by-id style symlink to keep pointing at the pty.
+    pub(super) link: Option<PathBuf>,
+    /// Where the motors stand at power-on.
+    pub(super) seed: u64,
+}
+
 /// The board's own inputs, as the design wires them.
 struct Inputs {
     button: Option<Signal>,
@@ -51,7 +62,7 @@ struct Inputs {
 }
 
 /// Serves the emulated Pico until `q`, the input's end, SIGINT or SIGTERM.
-pub(super) fn serve(args: SimArgs, design: &Path) -> anyhow::Result<ExitCode> {
+pub(super) fn serve(args: PicoServing, design: &Path) -> anyhow::Result<ExitCode> {
     if let Some(refused) = args.link.as_deref().and_then(link_refusal) {
         return super::refuse(refused);
     }
@@ -88,7 +99,7 @@ pub(super) fn serve(args: SimArgs, design: &Path) -> anyhow::Result<ExitCode> {
 }
 
 async fn run(
-    args: SimArgs,
+    args: PicoServing,
     files: PicoFiles,
     wiring: String,
     inputs: Inputs,

@@ -1,5 +1,7 @@
-//! What a person types to a running simulator (one letter a line on stdin, read only while
-//! it is in the terminal's foreground) and the signals that stop it, as commands on a channel.
+//! What both ways of serving a robot on a pty share (`cubed sim --pty`, `--pico`): what a
+//! person types to it (one letter a line on stdin, read only while it is in the terminal's
+//! foreground) and the signals that stop it, as commands on a channel; and the check of the
+//! `--link` path.
 
 use std::io::{BufRead, IsTerminal};
 use std::os::fd::AsFd;
@@ -111,4 +113,33 @@ pub(super) fn forward_signals<C: Send + 'static>(controls: mpsc::UnboundedSender
         }
         let _ = controls.send(shutdown);
     });
+}
+
+/// Why `--link` cannot be kept pointing at the pty: its folder is missing, or a file (not a
+/// link) is already there.
+pub(super) fn link_refusal(link: &std::path::Path) -> Option<String> {
+    let folder = match link.parent() {
+        Some(p) if p.as_os_str().is_empty() => std::path::Path::new("."),
+        Some(p) => p,
+        None => {
+            return Some(format!(
+                "--link {}: give a file path for the link",
+                link.display()
+            ))
+        }
+    };
+    if !folder.is_dir() {
+        return Some(format!(
+            "--link {}: the folder {} does not exist",
+            link.display(),
+            folder.display()
+        ));
+    }
+    match link.symlink_metadata() {
+        Ok(m) if !m.file_type().is_symlink() => Some(format!(
+            "--link {}: a file that is not a link is there; give another path",
+            link.display()
+        )),
+        _ => None,
+    }
 }
