@@ -1,4 +1,4 @@
-//! The link's handshake under trouble, over real pseudo-terminals: byte noise of 3 % (every handshake must succeed), and a firmware that answers `Hello` but never confirms the configuration (the error names that stage, after the retries).
+//! The link's handshake under trouble, over real pseudo-terminals: byte noise of 3 % (every handshake must succeed), a firmware that answers `Hello` but never confirms the configuration (the error names that stage, after the retries), and refusals an earlier session left unread on the port (they refuse nothing of the next).
 
 use crate::common::{four_arm, runtime};
 use cubed::cube::FaceletCube;
@@ -125,5 +125,133 @@ fn a_firmware_that_never_confirms_the_configuration_is_named_as_that_stage() {
         let text = error.to_string();
         assert!(text.contains("no ConfigureReply"), "{text}");
         assert!(!text.contains("no HelloReply"), "{text}");
+    });
+}
+
+/// Reads `stale` first (what the port still held of an earlier session when this host
+/// opened it), then the port.
+struct StaleFirst {
+    stale: Vec<u8>,
+    port: Box<dyn cubed::link::Transport>,
+}
+
+impl tokio::io::AsyncRead for StaleFirst {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        if self.stale.is_empty() {
+            return std::pin::Pin::new(&mut self.port).poll_read(cx, buf);
+        }
+        let n = self.stale.len().min(buf.remaining());
+        buf.put_slice(&self.stale[..n]);
+        self.stale.drain(..n);
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+impl tokio::io::AsyncWrite for StaleFirst {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.port).poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.port).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.port).poll_shutdown(cx)
+    }
+}
+
+/// The simulator's port, whose first opening reads what an earlier session left.
+struct LeftoverConnector {
+    serial: SerialConnector,
+    leftover: std::sync::Mutex<Vec<u8>>,
+}
+
+impl cubed::link::Connector for LeftoverConnector {
+    fn connect(&self) -> Result<(Box<dyn cubed::link::Transport>, std::path::PathBuf), LinkError> {
+        let (port, path) = self.serial.connect()?;
+        let stale = std::mem::take(&mut *self.leftover.lock().expect("leftover lock"));
+        Ok((Box::new(StaleFirst { stale, port }), path))
+    }
+}
+
+/// A `cubed exec` refused at its configuration (an e-stop latched) leaves the refusals of
+/// its later frames unread; the next session may read them before its `HelloReply`. They
+/// refuse nothing of that session: its program runs.
+#[test]
+fn refusals_left_by_an_earlier_session_refuse_nothing_of_the_next() {
+    let model = four_arm();
+    let map = ActuatorMap::new(&model).expect("fits");
+    runtime().block_on(async {
+        let mechanics = PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default());
+        let sim = RunningSim::start(
+            SimFirmware::new(mechanics, 0.0, 0).expect("the four-arm board"),
+            FaultPlan::default(),
+            1,
+        )
+        .await
+        .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
+        let mut leftover = Vec::new();
+        for seq in 1..=10 {
+            let nak = Message::Nak {
+                seq: Seq(seq),
+                reason: firmware_protocol::message::NakReason::BadState,
+            };
+            let mut out = [0u8; MAX_WIRE_LEN];
+            let len = encode(&Frame::unsequenced(Seq(0), nak), &mut out).expect("encodes");
+            leftover.extend_from_slice(&out[..len]);
+        }
+        let connector = Arc::new(LeftoverConnector {
+            serial: SerialConnector::new(sim.path.clone(), 115_200),
+            leftover: std::sync::Mutex::new(leftover),
+        });
+        let mut link = LinkHandle::open(
+            connector,
+            crate::common::setup_for(&model),
+            LinkSettings::default(),
+            Arc::new(TokioClock::new()),
+        )
+        .await
+        .expect("handshake");
+        let groups = [cubed::robot::MotionGroup::Home {
+            move_id: 1,
+            mask: map.home_mask(),
+        }];
+        for group in groups {
+            link.send(group).expect("queued");
+        }
+        // Past the time a refusal is held for the fault that would explain it.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        let mut events = Vec::new();
+        while let Ok(Some(event)) = tokio::time::timeout_at(deadline, link.next_event()).await {
+            events.push(event);
+        }
+        let refused = events
+            .iter()
+            .any(|e| matches!(e, cubed::link::LinkEvent::Refused { .. }));
+        assert!(
+            !refused,
+            "a leftover refusal was taken as this session's: {events:?}"
+        );
+        let homed = events
+            .iter()
+            .any(|e| matches!(e, cubed::link::LinkEvent::MoveDone { move_id: 1, .. }));
+        assert!(homed, "the session's homing ran: {events:?}");
+        link.shutdown().await;
+        sim.stop().await.expect("sim stops");
     });
 }

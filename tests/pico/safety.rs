@@ -299,3 +299,47 @@ fn pico_last_host_frame(trace: &super::trace::Trace, unplugged_ns: u64) -> u64 {
         .max()
         .expect("the host sent bytes")
 }
+
+/// A person forgets `--reset` once after an e-stop: that `cubed exec` is refused, and the
+/// next one, with `--reset`, clears the latch and runs its program.
+#[test]
+fn after_an_estop_a_refused_session_then_a_reset_runs_the_program() {
+    let Some(FourArmPico { pico, machine, .. }) =
+        four_arm_pico("a reset after a refused session on the emulated Pico", 9)
+    else {
+        return;
+    };
+    let port = pico.port.display().to_string();
+    let design = crate::common::shipped_design_arg("four-arm");
+    let exec = |extra: &[&str]| {
+        let mut args = vec!["exec", "--port", &port, "--robot", &design, "--moves", "U"];
+        args.extend_from_slice(extra);
+        crate::common::cubed(&args, None)
+    };
+    let first = exec(&[]);
+    assert!(first.status.success(), "{}", crate::common::stderr(&first));
+    let estop = machine.estop.pin;
+    pico.set_pin(estop, !machine.estop.released);
+    std::thread::sleep(Duration::from_millis(500));
+    pico.set_pin(estop, machine.estop.released);
+    std::thread::sleep(Duration::from_millis(500));
+    let refused = exec(&[]);
+    assert!(
+        !refused.status.success(),
+        "the latched e-stop refuses a session"
+    );
+    let reset = exec(&["--reset"]);
+    let frames = pico.from_firmware.lock().expect("log").messages();
+    let last: Vec<String> = frames
+        .iter()
+        .rev()
+        .take(40)
+        .rev()
+        .map(|(ns, m)| format!("{:.3} {m:?}", *ns as f64 / 1e9))
+        .collect();
+    assert!(
+        reset.status.success(),
+        "{}\nthe firmware's last frames: {last:#?}",
+        crate::common::stderr(&reset)
+    );
+}

@@ -439,6 +439,12 @@ impl LinkTask {
     }
 
     fn on_nak(&mut self, seq: u8, reason: NakReason) -> Result<(), LinkError> {
+        // Before the firmware answers this session's Hello, a Nak refuses a frame of an
+        // earlier session (the port's bytes arrive in order): this one sent nothing to
+        // refuse yet, and its Hello goes out again anyway.
+        if matches!(self.stage, Stage::Hello { .. }) {
+            return Ok(());
+        }
         if matches!(self.stage, Stage::Configuring { .. }) {
             if reason.consumes_seq() {
                 return Err(self.configuring_refused(seq, reason));
