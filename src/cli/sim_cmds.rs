@@ -42,11 +42,11 @@ pub(crate) struct SimArgs {
     pub(crate) pico: bool,
     /// With --pico: the firmware ELF (default: the one `firmware/build.sh pico` builds in
     /// the clone's target folder, or $CARGO_TARGET_DIR's).
-    #[arg(long, requires = "pico")]
+    #[arg(long, conflicts_with = "pty")]
     pub(crate) elf: Option<PathBuf>,
     /// With --pico: write the emulated pins' trace here (every output edge, servo pulse and
     /// input change, on the emulated clock; the format is in firmware/boards/pico/emulator/machine.mjs).
-    #[arg(long, requires = "pico")]
+    #[arg(long, conflicts_with = "pty")]
     pub(crate) trace: Option<PathBuf>,
     /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper);
     /// default: the design the daemon's configuration names (`[robot] design`).

@@ -92,6 +92,12 @@ pub(super) fn serve(args: PicoServing, design: &Path) -> anyhow::Result<ExitCode
         files.elf.display(),
         model.name
     );
+    if let Some(source) = &files.newer_source {
+        eprintln!(
+            "cubed sim: warning: {} changed after this firmware was built: `bash firmware/build.sh pico` builds it as it stands (then start this again)",
+            source.display()
+        );
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -153,7 +159,8 @@ async fn run(
         // The harness refused its arguments (status 2, said on stderr): a usage error.
         Ended::Stopped if status.and_then(|s| s.code()) == Some(2) => ExitCode::from(2),
         Ended::Stopped => {
-            eprintln!("cubed sim: the emulator stopped ({status:?})");
+            let how = status.map_or("and did not exit".to_string(), |s| format!("({s})"));
+            eprintln!("cubed sim: the emulator stopped by itself {how}");
             ExitCode::FAILURE
         }
     })
@@ -200,6 +207,7 @@ impl Board<'_> {
                 self.plugged = !self.plugged;
                 if self.plugged {
                     self.pico.plug()?;
+                    eprintln!("cubed sim: cable put back");
                 } else {
                     self.pico.unplug();
                     eprintln!("cubed sim: cable pulled (u puts it back)");
@@ -223,6 +231,7 @@ impl Board<'_> {
         };
         self.pico.set_pin(button.pin, button.active_high == down);
         if down {
+            eprintln!("cubed sim: start button pressed");
             let orders = self.orders.clone();
             tokio::spawn(async move {
                 tokio::time::sleep(BUTTON_HELD).await;

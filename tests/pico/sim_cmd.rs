@@ -97,9 +97,15 @@ fn a_design_without_wiring_is_refused_for_the_pico_before_anything_starts() {
 }
 
 #[test]
-fn pico_serving_takes_no_cube_and_no_simulated_faults() {
-    for extra in [["--random", "3"], ["--faults", "drop=0.1"]] {
-        let mut args = vec!["sim", "--pico"];
+fn pico_serving_takes_no_cube_and_no_simulated_faults_and_the_pty_no_elf() {
+    let cases = [
+        ["--pico", "--random", "3"],
+        ["--pico", "--faults", "drop=0.1"],
+        ["--pty", "--trace", "pins.txt"],
+        ["--pty", "--elf", "cubed-fw-pico"],
+    ];
+    for extra in cases {
+        let mut args = vec!["sim"];
         args.extend(extra);
         let out = cubed(&args, Some("q\n"));
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -109,4 +115,50 @@ fn pico_serving_takes_no_cube_and_no_simulated_faults() {
             stderr(&out)
         );
     }
+}
+
+#[test]
+fn a_pin_the_pico_does_not_have_is_refused_by_its_firmware_not_the_emulator() {
+    let Some(elf) = available("cubed sim --pico with GPIO 30 in the design") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(shipped_design_file("four-arm")).expect("design");
+    let wired = text.replacen("\nstep = 2\n", "\nstep = 30\n", 1);
+    assert_ne!(wired, text, "the left rotation's STEP pin moved to GP30");
+    let design = dir.path().join("gp30.toml");
+    std::fs::write(&design, wired).expect("written");
+    let design = design.display().to_string();
+    let link = dir.path().join("cubed-pico");
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["sim", "--pico", "--robot", &design])
+        .arg("--elf")
+        .arg(&elf)
+        .arg("--link")
+        .arg(&link)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cubed sim starts");
+    let mut lines = BufReader::new(sim.stdout.take().expect("piped")).lines();
+    lines.next().expect("the pty's path").expect("readable");
+    let port = link.display().to_string();
+    let refused = cubed(
+        &["exec", "--port", &port, "--robot", &design, "--moves", "U"],
+        None,
+    );
+    let said = stderr(&refused);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("pin 30, which this board does not have"),
+        "{said}"
+    );
+    writeln!(sim.stdin.take().expect("piped"), "q").expect("typed");
+    let out = sim.wait_with_output().expect("cubed sim ends");
+    assert!(
+        out.status.success(),
+        "the emulator kept running: {}",
+        stderr(&out)
+    );
 }

@@ -9,6 +9,13 @@ use std::process::Command;
 const HARNESS: &str = "firmware/boards/pico/emulator/pico.mjs";
 /// The ELF `firmware/build.sh pico` leaves, relative to the target folder.
 const ELF: &str = "thumbv6m-none-eabi/release/cubed-fw-pico";
+/// The firmware's sources, relative to a clone's root: a build older than any of them is
+/// not the firmware as it stands.
+const SOURCES: [&str; 3] = [
+    "firmware/core/src",
+    "firmware/boards/pico/src",
+    "firmware-protocol/src",
+];
 
 /// The emulated Pico's parts, found and checked.
 #[derive(Debug, Clone)]
@@ -17,6 +24,8 @@ pub struct PicoFiles {
     pub harness: PathBuf,
     /// The firmware, as built.
     pub elf: PathBuf,
+    /// A firmware source changed after the ELF was built (found in the clone's sources).
+    pub newer_source: Option<PathBuf>,
 }
 
 impl PicoFiles {
@@ -39,7 +48,9 @@ impl PicoFiles {
                 .unwrap_or_else(|| root.join("target"))
                 .join(ELF),
         };
-        Self::at(root.join(HARNESS), elf)
+        let mut files = Self::at(root.join(HARNESS), elf)?;
+        files.newer_source = newer_source(&root, &files.elf);
+        Ok(files)
     }
 
     /// The harness and the ELF given, each checked, and Node with rp2040js.
@@ -47,13 +58,49 @@ impl PicoFiles {
         if !elf.is_file() {
             return Err(PicoError::NoFirmware { elf });
         }
+        if !is_elf(&elf) {
+            return Err(PicoError::NotElf { elf });
+        }
         check_node()?;
         let dir = harness.parent().unwrap_or(Path::new(".")).to_path_buf();
         if !dir.join("node_modules/rp2040js").is_dir() {
             return Err(PicoError::NoEmulator { dir });
         }
-        Ok(PicoFiles { harness, elf })
+        Ok(PicoFiles {
+            harness,
+            elf,
+            newer_source: None,
+        })
     }
+}
+
+/// Whether the file starts as an ELF does.
+fn is_elf(path: &Path) -> bool {
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut magic))
+        .is_ok_and(|()| magic == *b"\x7fELF")
+}
+
+/// The first firmware source under `root` changed after `elf` was built.
+fn newer_source(root: &Path, elf: &Path) -> Option<PathBuf> {
+    let built = std::fs::metadata(elf).and_then(|m| m.modified()).ok()?;
+    let mut folders: Vec<PathBuf> = SOURCES.iter().map(|s| root.join(s)).collect();
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(meta) = entry.metadata() else { continue };
+            if meta.is_dir() {
+                folders.push(path);
+            } else if meta.modified().is_ok_and(|changed| changed > built) {
+                return Some(path);
+            }
+        }
+    }
+    None
 }
 
 fn clone_above(from: &Path) -> Option<PathBuf> {
@@ -102,6 +149,43 @@ mod tests {
             clone_above(&here).as_deref(),
             Some(Path::new(env!("CARGO_MANIFEST_DIR")))
         );
+    }
+
+    #[test]
+    fn a_file_that_is_no_elf_is_refused_naming_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let uf2 = dir.path().join("cubed-fw-pico.uf2");
+        std::fs::write(&uf2, b"UF2\nWQ]\x9e").expect("written");
+        let said = PicoFiles::at(dir.path().join("pico.mjs"), uf2)
+            .expect_err("not an ELF")
+            .to_string();
+        assert!(
+            said.contains("cubed-fw-pico.uf2") && said.contains("not an ELF"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_source_changed_after_the_build_is_found() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let elf = dir.path().join("cubed-fw-pico");
+        std::fs::write(&elf, b"\x7fELF").expect("written");
+        let source = dir.path().join("firmware/core/src/run.rs");
+        std::fs::create_dir_all(source.parent().expect("a folder")).expect("folders");
+        std::fs::write(&source, "//! run").expect("written");
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        std::fs::File::options()
+            .write(true)
+            .open(&elf)
+            .and_then(|f| f.set_modified(old))
+            .expect("dated");
+        assert_eq!(newer_source(dir.path(), &elf), Some(source.clone()));
+        std::fs::File::options()
+            .write(true)
+            .open(&source)
+            .and_then(|f| f.set_modified(old - std::time::Duration::from_secs(60)))
+            .expect("dated");
+        assert_eq!(newer_source(dir.path(), &elf), None);
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub enum PicoError {
     },
     #[error("no Pico firmware at {}: build it with `bash firmware/build.sh pico`, or give its ELF with --elf", elf.display())]
     NoFirmware { elf: PathBuf },
+    #[error("{} is not an ELF file: give the firmware's ELF (the build's `.uf2` beside it is for copying onto a board)", elf.display())]
+    NotElf { elf: PathBuf },
     #[error("the emulated Pico needs Node.js 18 or later: `node --version` {why} (apt-get install nodejs)")]
     NoNode { why: String },
     #[error("the emulator's rp2040js is not installed: run `npm ci` in {}", dir.display())]

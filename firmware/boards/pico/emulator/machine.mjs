@@ -84,9 +84,16 @@ export class Machine {
     this.trace.write(text, () => done());
   }
 
+  /** Listens to a pin's level; a pin the chip does not have (a design may name GPIO 30
+   * or 31) carries nothing, and the firmware refuses it at connect, as a real board does. */
+  listen(pin, listener) {
+    const gpio = this.rp2040.gpio[pin];
+    return gpio ? gpio.addListener(listener) : () => {};
+  }
+
   watchEnable() {
     const { pin, active_low: activeLow } = this.design.enable;
-    return this.rp2040.gpio[pin].addListener((state) => {
+    return this.listen(pin, (state) => {
       if (!isOutput(state)) return;
       this.enabled = high(state) !== activeLow;
       this.log(`E ${this.now()} ${pin} ${high(state) ? 1 : 0}`);
@@ -94,12 +101,12 @@ export class Machine {
   }
 
   watchStepper(stepper) {
-    const dir = this.rp2040.gpio[stepper.dir].addListener((state) => {
+    const dir = this.listen(stepper.dir, (state) => {
       if (!isOutput(state)) return;
       stepper.forward = high(state) !== Boolean(stepper.dir_inverted);
       this.log(`E ${this.now()} ${stepper.dir} ${high(state) ? 1 : 0}`);
     });
-    const step = this.rp2040.gpio[stepper.step].addListener((state, old) => {
+    const step = this.listen(stepper.step, (state, old) => {
       if (!isOutput(state)) return;
       this.log(`E ${this.now()} ${stepper.step} ${high(state) ? 1 : 0}`);
       if (high(state) && !high(old)) this.takeStep(stepper);
@@ -131,13 +138,13 @@ export class Machine {
   /** Drives an input; a switch's level (e-stop, button) stays across a chip reset. */
   setInput(pin, level) {
     if (this.levels.has(pin)) this.levels.set(pin, level);
-    this.rp2040.gpio[pin].setInputValue(level);
+    this.rp2040.gpio[pin]?.setInputValue(level);
     this.log(`I ${this.now()} ${pin} ${level ? 1 : 0}`);
   }
 
   watchServo(servo) {
     let rose = null;
-    return this.rp2040.gpio[servo.pin].addListener((state, old) => {
+    return this.listen(servo.pin, (state, old) => {
       if (!isOutput(state)) return;
       if (high(state) && !high(old)) rose = this.now();
       if (!high(state) && high(old) && rose !== null) {
