@@ -18,9 +18,7 @@ pub(crate) mod history_cmd;
 pub(crate) mod plan_cmds;
 pub(crate) mod pocket_vision;
 pub(crate) mod progress;
-pub(crate) mod sim_cmds;
-mod sim_pico;
-mod sim_session;
+pub(crate) mod sim;
 pub(crate) mod solve_cmds;
 pub(crate) mod tables_cmd;
 pub(crate) mod test_program;
@@ -72,7 +70,7 @@ pub(crate) enum CubedCommand {
     /// The 1988 Test Program: scramble, solve and verify many cubes, print the statistics.
     TestProgram(test_program::TestProgramArgs),
     /// The simulated robot on a pseudo-terminal.
-    Sim(sim_cmds::SimArgs),
+    Sim(sim::SimArgs),
     /// Plan a program and stream it to a robot (real or simulated).
     ///
     /// The robot is homed first, in a safe order (jaws closed, then each gripper opened, turned
@@ -122,7 +120,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         CubedCommand::Solve(args) => solve_cmds::solve(args),
         CubedCommand::Scramble(args) => solve_cmds::scramble(args),
         CubedCommand::TestProgram(args) => test_program::test_program(args),
-        CubedCommand::Sim(args) => sim_cmds::sim(args),
+        CubedCommand::Sim(args) => sim::sim(args),
         CubedCommand::Exec(args) => exec_cmds::exec(args),
         CubedCommand::Plan(args) => plan_cmds::plan(args),
         CubedCommand::Classify(args) if args.size == 2 => {

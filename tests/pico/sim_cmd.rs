@@ -88,7 +88,7 @@ fn a_design_without_wiring_is_refused_for_the_pico_before_anything_starts() {
     let design = dir.path().join("unwired.toml");
     std::fs::write(&design, crate::robot::unwired(&text)).expect("written");
     let design = design.display().to_string();
-    let out = cubed(&["sim", "--pico", "--robot", &design], Some("q\n"));
+    let out = cubed(&["sim", "--pico", "--robot", &design], None);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let said = stderr(&out);
     assert!(said.contains(&design), "names the design: {said}");
@@ -107,7 +107,7 @@ fn pico_serving_takes_no_cube_and_no_simulated_faults_and_the_pty_no_elf() {
     for extra in cases {
         let mut args = vec!["sim"];
         args.extend(extra);
-        let out = cubed(&args, Some("q\n"));
+        let out = cubed(&args, None);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
         assert!(
             stderr(&out).contains("cannot be used with"),

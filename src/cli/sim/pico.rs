@@ -3,7 +3,7 @@
 //! worked from stdin: the start button, the e-stop, the USB cable, and a hang its watchdog
 //! must end.
 
-use super::sim_session::{forward_signals, link_refusal, read_commands};
+use super::session::{forward_signals, link_refusal, read_commands};
 use crate::robot::wiring::{RobotSetup, WiringDoc};
 use crate::robot::{load_robot, ActuatorMap};
 use crate::sim::pico::{EmulatedPico, PicoEvent, PicoFiles};
@@ -64,23 +64,23 @@ struct Inputs {
 /// Serves the emulated Pico until `q`, the input's end, SIGINT or SIGTERM.
 pub(super) fn serve(args: PicoServing, design: &Path) -> anyhow::Result<ExitCode> {
     if let Some(refused) = args.link.as_deref().and_then(link_refusal) {
-        return super::refuse(refused);
+        return crate::cli::refuse(refused);
     }
     let model = match load_robot(design) {
         Ok(model) => model,
-        Err(e) => return super::refuse_error(&e),
+        Err(e) => return crate::cli::refuse_error(&e),
     };
     let map = ActuatorMap::new(&model)?;
     let setup = match RobotSetup::for_design(&model, &map) {
         Ok(setup) if setup.wired => setup,
-        Ok(_) => return super::refuse(format!("{}: the design gives no wiring, and the Pico firmware takes only a real one: add its [board] and a `wiring` table to each gripper and flipper (docs/wiring.md), or serve it with --pty", design.display())),
-        Err(e) => return super::refuse(format!("{}: {}", design.display(), error_chain(&e))),
+        Ok(_) => return crate::cli::refuse(format!("{}: the design gives no wiring, and the Pico firmware takes only a real one: add its [board] and a `wiring` table to each gripper and flipper (docs/wiring.md), or serve it with --pty", design.display())),
+        Err(e) => return crate::cli::refuse(format!("{}: {}", design.display(), error_chain(&e))),
     };
     let wiring = serde_json::to_string(&WiringDoc::new(&model, &map, &setup))?;
     let here = std::env::current_dir()?;
     let files = match PicoFiles::find(&here, args.elf.as_deref()) {
         Ok(files) => files,
-        Err(e) => return super::refuse(e.to_string()),
+        Err(e) => return crate::cli::refuse(e.to_string()),
     };
     let board = setup.machine.board;
     let inputs = Inputs {

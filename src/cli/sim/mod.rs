@@ -3,9 +3,11 @@
 //! signals. Backgrounded (`cubed sim … &`) it keeps serving: stdin at `/dev/null` is not read,
 //! and a terminal is read only while the simulator is in its foreground.
 
+mod pico;
+mod session;
+
 use super::design_choice::choose_design;
 use super::refuse;
-use super::sim_session::{forward_signals, link_refusal, read_commands};
 use crate::robot::load_robot;
 use crate::robot::ActuatorMap;
 use crate::sim::faults::FaultPlan;
@@ -19,6 +21,7 @@ use cubed_core::error_chain::error_chain;
 use nix::sys::signal::{signal, SigHandler, Signal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use session::{forward_signals, link_refusal, read_commands};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -122,13 +125,13 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return super::refuse_error(&e),
     };
     if args.pico {
-        let serving = super::sim_pico::PicoServing {
+        let serving = pico::PicoServing {
             elf: args.elf,
             trace: args.trace,
             link: args.link,
             seed: args.seed,
         };
-        return super::sim_pico::serve(serving, &design);
+        return pico::serve(serving, &design);
     }
     let model = match load_robot(&design) {
         Ok(model) => model,
