@@ -145,13 +145,15 @@ fn the_readme_transcripts_run_as_written() {
     }
 }
 
-#[test]
-fn the_backgrounded_simulator_and_exec_run_as_written() {
+/// Runs docs/simulator.md's block that starts a line with `command`, its `/tmp/` in a
+/// folder of its own (returned, with what the block printed), and checks that it ran and
+/// that its `cubed exec` finished.
+fn run_simulator_block(command: &str) -> (tempfile::TempDir, String) {
     let text = page(SIMULATOR_PAGE);
     let block = blocks(&text)
         .into_iter()
-        .find(|b| b.iter().any(|l| l.starts_with("cubed sim --pty")))
-        .unwrap_or_else(|| panic!("{SIMULATOR_PAGE}: no block with `cubed sim --pty`"));
+        .find(|b| b.iter().any(|l| l.starts_with(command)))
+        .unwrap_or_else(|| panic!("{SIMULATOR_PAGE}: no block with `{command}`"));
     let dir = tempfile::tempdir().expect("temp dir");
     let tmp = format!("{}/", dir.path().display());
     let script = block.join("\n").replace("/tmp/", &tmp);
@@ -166,6 +168,12 @@ fn the_backgrounded_simulator_and_exec_run_as_written() {
         printed.contains("done: "),
         "{SIMULATOR_PAGE}: exec finished: {printed}"
     );
+    (dir, printed)
+}
+
+#[test]
+fn the_backgrounded_simulator_and_exec_run_as_written() {
+    let (dir, _) = run_simulator_block("cubed sim --pty");
     let report = std::fs::read_to_string(dir.path().join("sim.json")).expect("the sim's report");
     let report: serde_json::Value = serde_json::from_str(&report).expect("JSON");
     assert_eq!(report["solved"], true, "{report}");
@@ -181,22 +189,7 @@ fn the_emulated_pico_and_exec_run_as_written() {
     if crate::pico::emulator::available("docs/simulator.md's `cubed sim --pico`").is_none() {
         return;
     }
-    let text = page(SIMULATOR_PAGE);
-    let block = blocks(&text)
-        .into_iter()
-        .find(|b| b.iter().any(|l| l.starts_with("cubed sim --pico")))
-        .unwrap_or_else(|| panic!("{SIMULATOR_PAGE}: no block with `cubed sim --pico`"));
-    let dir = tempfile::tempdir().expect("temp dir");
-    let tmp = format!("{}/", dir.path().display());
-    let script = block.join("\n").replace("/tmp/", &tmp);
-    let out = shell(&format!("set -e\n{script}\nwait\n"));
-    let printed = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{SIMULATOR_PAGE}: {printed}");
-    assert!(printed.contains("done: "), "{SIMULATOR_PAGE}: {printed}");
+    let (dir, _) = run_simulator_block("cubed sim --pico");
     let trace = std::fs::read_to_string(dir.path().join("pico-pins.txt")).expect("the trace");
     let edges = trace.lines().filter(|l| l.starts_with("E ")).count();
     assert!(

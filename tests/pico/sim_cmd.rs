@@ -7,7 +7,28 @@ use super::emulator::available;
 use super::trace::Machine;
 use crate::common::{cubed, shipped_design_arg, shipped_design_file, stderr};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// `cubed sim --pico` on `design`, serving `elf` behind `link`, with `extra` options; and
+/// the pty path it printed first (the link points at it).
+fn serve_pico(design: &str, elf: &Path, link: &Path, extra: &[&str]) -> (Child, String) {
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["sim", "--pico", "--robot", design])
+        .arg("--elf")
+        .arg(elf)
+        .arg("--link")
+        .arg(link)
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cubed sim starts");
+    let mut lines = BufReader::new(sim.stdout.take().expect("piped")).lines();
+    let pty = lines.next().expect("the pty's path").expect("readable");
+    (sim, pty)
+}
 
 #[test]
 fn the_pico_firmware_served_on_a_pty_runs_cubed_exec_and_takes_a_typed_estop() {
@@ -17,21 +38,13 @@ fn the_pico_firmware_served_on_a_pty_runs_cubed_exec_and_takes_a_typed_estop() {
     let dir = tempfile::tempdir().expect("temp dir");
     let link = dir.path().join("cubed-pico");
     let trace = dir.path().join("trace.txt");
-    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
-        .args(["sim", "--pico", "--robot", &shipped_design_arg("four-arm")])
-        .arg("--elf")
-        .arg(&elf)
-        .arg("--link")
-        .arg(&link)
-        .arg("--trace")
-        .arg(&trace)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cubed sim starts");
-    let mut lines = BufReader::new(sim.stdout.take().expect("piped")).lines();
-    let pty = lines.next().expect("the pty's path").expect("readable");
+    let design = shipped_design_arg("four-arm");
+    let (mut sim, pty) = serve_pico(
+        &design,
+        &elf,
+        &link,
+        &["--trace", &trace.display().to_string()],
+    );
     assert_eq!(
         std::fs::read_link(&link)
             .expect("the link")
@@ -39,7 +52,6 @@ fn the_pico_firmware_served_on_a_pty_runs_cubed_exec_and_takes_a_typed_estop() {
         pty
     );
     let port = link.display().to_string();
-    let design = shipped_design_arg("four-arm");
     let exec = |moves: &str| {
         let args = [
             "exec", "--port", &port, "--robot", &design, "--moves", moves,
@@ -130,19 +142,7 @@ fn a_pin_the_pico_does_not_have_is_refused_by_its_firmware_not_the_emulator() {
     std::fs::write(&design, wired).expect("written");
     let design = design.display().to_string();
     let link = dir.path().join("cubed-pico");
-    let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
-        .args(["sim", "--pico", "--robot", &design])
-        .arg("--elf")
-        .arg(&elf)
-        .arg("--link")
-        .arg(&link)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cubed sim starts");
-    let mut lines = BufReader::new(sim.stdout.take().expect("piped")).lines();
-    lines.next().expect("the pty's path").expect("readable");
+    let (mut sim, _) = serve_pico(&design, &elf, &link, &[]);
     let port = link.display().to_string();
     let refused = cubed(
         &["exec", "--port", &port, "--robot", &design, "--moves", "U"],
