@@ -69,7 +69,7 @@ pub(crate) enum CubedCommand {
     Scramble(solve_cmds::ScrambleArgs),
     /// The 1988 Test Program: scramble, solve and verify many cubes, print the statistics.
     TestProgram(test_program::TestProgramArgs),
-    /// The simulated robot on a pseudo-terminal.
+    /// The simulated robot on a pseudo-terminal (or, with --pico, the Pico firmware on an emulated chip).
     Sim(sim::SimArgs),
     /// Plan a program and stream it to a robot (real or simulated).
     ///
