@@ -162,3 +162,17 @@ fn a_pin_the_pico_does_not_have_is_refused_by_its_firmware_not_the_emulator() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_trace_that_cannot_be_written_is_refused_before_the_emulator_starts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace = dir.path().join("no-such-folder/pins.txt");
+    let trace = trace.display().to_string();
+    let out = cubed(&["sim", "--pico", "--trace", &trace], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("--trace") && said.contains("does not exist"),
+        "{said}"
+    );
+}

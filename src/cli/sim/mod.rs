@@ -21,9 +21,9 @@ use cubed_core::error_chain::error_chain;
 use nix::sys::signal::{signal, SigHandler, Signal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use session::{forward_signals, link_refusal, read_commands};
+use session::{forward_signals, link_refusal, output_refusal, read_commands};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -145,7 +145,11 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     if let Some(refused) = args.link.as_deref().and_then(link_refusal) {
         return refuse(refused);
     }
-    if let Some(refused) = args.report.as_deref().and_then(report_refusal) {
+    if let Some(refused) = args
+        .report
+        .as_deref()
+        .and_then(|r| output_refusal("--report", r))
+    {
         return refuse(refused);
     }
     let map = ActuatorMap::new(&model)?;
@@ -227,28 +231,5 @@ fn parse_control(typed: &str) -> Option<Control> {
         "u" => Some(Control::Unplug),
         "r" => Some(Control::Reboot),
         _ => None,
-    }
-}
-
-/// Why the report could not be written at exit, said before the session starts rather than
-/// after it.
-fn report_refusal(path: &Path) -> Option<String> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if path.is_dir() {
-        Some(format!(
-            "--report {}: is a folder; give a file name",
-            path.display()
-        ))
-    } else if !folder.is_dir() {
-        Some(format!(
-            "--report {}: the folder {} does not exist",
-            path.display(),
-            folder.display()
-        ))
-    } else {
-        None
     }
 }

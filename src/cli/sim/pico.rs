@@ -3,7 +3,7 @@
 //! worked from stdin: the start button, the e-stop, the USB cable, and a hang its watchdog
 //! must end.
 
-use super::session::{forward_signals, link_refusal, read_commands};
+use super::session::{forward_signals, link_refusal, output_refusal, read_commands};
 use crate::robot::wiring::{RobotSetup, WiringDoc};
 use crate::robot::{load_robot, ActuatorMap};
 use crate::sim::pico::{EmulatedPico, PicoEvent, PicoFiles};
@@ -64,6 +64,13 @@ struct Inputs {
 /// Serves the emulated Pico until `q`, the input's end, SIGINT or SIGTERM.
 pub(super) fn serve(args: PicoServing, design: &Path) -> anyhow::Result<ExitCode> {
     if let Some(refused) = args.link.as_deref().and_then(link_refusal) {
+        return crate::cli::refuse(refused);
+    }
+    if let Some(refused) = args
+        .trace
+        .as_deref()
+        .and_then(|t| output_refusal("--trace", t))
+    {
         return crate::cli::refuse(refused);
     }
     let model = match load_robot(design) {
@@ -150,7 +157,7 @@ async fn run(
         }
     }
     let status = pico.stop();
-    if let Some(trace) = &args.trace {
+    if let Some(trace) = args.trace.as_ref().filter(|t| t.is_file()) {
         eprintln!("cubed sim: the pins' trace is in {}", trace.display());
     }
     Ok(match ended {

@@ -5,6 +5,7 @@
 
 use std::io::{BufRead, IsTerminal};
 use std::os::fd::AsFd;
+use std::path::Path;
 use tokio::sync::mpsc;
 
 /// How often a backgrounded simulator checks whether its terminal is back in the foreground.
@@ -117,9 +118,9 @@ pub(super) fn forward_signals<C: Send + 'static>(controls: mpsc::UnboundedSender
 
 /// Why `--link` cannot be kept pointing at the pty: its folder is missing, or a file (not a
 /// link) is already there.
-pub(super) fn link_refusal(link: &std::path::Path) -> Option<String> {
+pub(super) fn link_refusal(link: &Path) -> Option<String> {
     let folder = match link.parent() {
-        Some(p) if p.as_os_str().is_empty() => std::path::Path::new("."),
+        Some(p) if p.as_os_str().is_empty() => Path::new("."),
         Some(p) => p,
         None => {
             return Some(format!(
@@ -141,5 +142,28 @@ pub(super) fn link_refusal(link: &std::path::Path) -> Option<String> {
             link.display()
         )),
         _ => None,
+    }
+}
+
+/// Why the file `option` names could not be written (at exit, or as the session goes), said
+/// before the session starts rather than after it.
+pub(super) fn output_refusal(option: &str, path: &Path) -> Option<String> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if path.is_dir() {
+        Some(format!(
+            "{option} {}: is a folder; give a file name",
+            path.display()
+        ))
+    } else if !folder.is_dir() {
+        Some(format!(
+            "{option} {}: the folder {} does not exist",
+            path.display(),
+            folder.display()
+        ))
+    } else {
+        None
     }
 }
