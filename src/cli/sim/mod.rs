@@ -21,8 +21,7 @@ use cubed_core::error_chain::error_chain;
 use nix::sys::signal::{signal, SigHandler, Signal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use session::{forward_signals, link_refusal, output_refusal, read_commands};
-use std::io::Write;
+use session::{announce, forward_signals, link_refusal, output_refusal, read_commands};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -210,9 +209,7 @@ fn announcer(link: Option<PathBuf>) -> PathAnnouncer {
             }
             return;
         };
-        // Said for whoever reads it; a reader gone (`| head -1`) must not stop the simulator.
-        let mut out = std::io::stdout();
-        let _ = writeln!(out, "{}", path.display()).and_then(|()| out.flush());
+        announce(path);
         if let Some(link) = &link {
             if let Err(e) = point_symlink(link, path) {
                 eprintln!(

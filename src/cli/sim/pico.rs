@@ -3,13 +3,12 @@
 //! worked from stdin: the start button, the e-stop, the USB cable, and a hang its watchdog
 //! must end.
 
-use super::session::{forward_signals, link_refusal, output_refusal, read_commands};
+use super::session::{announce, forward_signals, link_refusal, output_refusal, read_commands};
 use crate::robot::wiring::{RobotSetup, WiringDoc};
 use crate::robot::{load_robot, ActuatorMap};
 use crate::sim::pico::{EmulatedPico, PicoEvent, PicoFiles};
 use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::Signal;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -270,11 +269,4 @@ fn said(event: PicoEvent) -> Option<Ended> {
         | PicoEvent::ToFirmware(_) => {}
     }
     None
-}
-
-/// The pty's path on stdout, for whoever reads it; a reader gone (`| head -1`) must not
-/// stop the emulator.
-fn announce(path: &Path) {
-    let mut out = std::io::stdout();
-    let _ = writeln!(out, "{}", path.display()).and_then(|()| out.flush());
 }

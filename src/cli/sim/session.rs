@@ -3,7 +3,7 @@
 //! foreground) and the signals that stop it, as commands on a channel; and the check of the
 //! `--link` path.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::{BufRead, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::path::Path;
 use tokio::sync::mpsc;
@@ -166,4 +166,11 @@ pub(super) fn output_refusal(option: &str, path: &Path) -> Option<String> {
     } else {
         None
     }
+}
+
+/// The pty's path on stdout, for whoever reads it; a reader gone (`| head -1`) must not
+/// stop the simulator.
+pub(super) fn announce(path: &Path) {
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "{}", path.display()).and_then(|()| out.flush());
 }

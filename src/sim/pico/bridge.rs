@@ -115,11 +115,6 @@ impl EmulatedPico {
         Ok(pico)
     }
 
-    /// The symlink the host opens.
-    pub fn port(&self) -> &Path {
-        &self.bridge.port
-    }
-
     /// The pin trace's file (see `firmware/boards/pico/emulator/machine.mjs`).
     pub fn trace_path(&self) -> &Path {
         &self.trace
