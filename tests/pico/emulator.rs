@@ -10,8 +10,6 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const EMULATOR: &str = "firmware/boards/pico/emulator";
-
 /// The host's bytes, chunk by chunk, with the wall time each left the pty.
 type HostChunks = Vec<(Instant, Vec<u8>)>;
 
@@ -72,8 +70,7 @@ impl EmulatedPico {
     pub fn start(elf: &Path, seed: u64) -> EmulatedPico {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let port = dir.path().join("serial-by-id-cubed-pico");
-        let harness = root().join(EMULATOR).join("pico.mjs");
-        let files = PicoFiles::at(harness, elf.to_path_buf())
+        let files = PicoFiles::find(root(), Some(elf))
             .expect("the emulator's parts, checked by `available`");
         let (tell, said) = channel();
         let from_firmware = Arc::new(Mutex::new(FirmwareBytes::default()));
