@@ -29,7 +29,19 @@ pub enum DataLockError {
 /// The data directory, held by this process until dropped (the kernel drops it on a crash too).
 #[derive(Debug)]
 pub(crate) struct DataDirLock {
-    _file: File,
+    file: File,
+}
+
+impl Drop for DataDirLock {
+    /// Unlocked, not only closed: a child process being spawned by another thread at that
+    /// moment holds a copy of the descriptor until its exec, and closing this copy alone
+    /// would leave the directory locked for that while (a daemon restarted in the same
+    /// process was refused so). The unlock frees it for every copy.
+    fn drop(&mut self) {
+        if let Err(e) = self.file.unlock() {
+            tracing::warn!("cannot unlock the data directory's lock file: {e}");
+        }
+    }
 }
 
 /// Whether the daemon could take `dir` as its data directory (`cubed config show`): it, or the
@@ -125,7 +137,7 @@ impl DataDirLock {
                 cubed_core::error_chain::error_chain(&e)
             );
         }
-        Ok(DataDirLock { _file: file })
+        Ok(DataDirLock { file })
     }
 }
 
@@ -166,5 +178,16 @@ mod tests {
         );
         drop(first);
         DataDirLock::acquire(&data).expect("free again once dropped");
+    }
+
+    #[test]
+    fn a_copy_of_the_descriptor_left_in_a_spawning_child_does_not_keep_the_dir_locked() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let first = DataDirLock::acquire(dir.path()).expect("first lock");
+        // What a fork by another thread leaves until its exec: the same open file.
+        let inherited = first.file.try_clone().expect("a second descriptor");
+        drop(first);
+        DataDirLock::acquire(dir.path()).expect("free once dropped, whatever copies remain");
+        drop(inherited);
     }
 }

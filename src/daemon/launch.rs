@@ -72,6 +72,8 @@ pub struct RunningDaemon {
     pub interrupted: Vec<RunSummary>,
     shutdown: watch::Sender<bool>,
     task: JoinHandle<()>,
+    /// Retries endings a full disk refused; holds the history until it ends.
+    retry: JoinHandle<()>,
     planned_motion: Arc<std::sync::atomic::AtomicU64>,
     /// The cube the daemon solves (`[run] cube_size`).
     pub cube_size: CubeSize,
@@ -197,7 +199,7 @@ impl RunningDaemon {
         let service = Service::new(inbox, board, Arc::clone(&history), settings, rig, waiting)
             .refusing_runs(read_only);
         let (shutdown, shutdown_rx) = watch::channel(false);
-        tokio::spawn(retry_pending_endings(history, shutdown.subscribe()));
+        let retry = tokio::spawn(retry_pending_endings(history, shutdown.subscribe()));
         let task = tokio::spawn(service.serve(shutdown_rx));
         Ok(RunningDaemon {
             handle,
@@ -205,6 +207,7 @@ impl RunningDaemon {
             interrupted,
             shutdown,
             task,
+            retry,
             planned_motion,
             cube_size: config.cube_size,
             _lock: lock,
@@ -217,10 +220,12 @@ impl RunningDaemon {
             .load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Stops a run at a step boundary, records it, closes the link and the simulator.
+    /// Stops a run at a step boundary, records it, closes the link, the simulator and the
+    /// history, then frees the data directory.
     pub async fn shutdown(self) {
         let _ = self.shutdown.send(true);
         let _ = self.task.await;
+        let _ = self.retry.await;
     }
 
     /// A future that resolves once shutdown has been asked for (for the web server).
