@@ -3,9 +3,11 @@
 use super::design_choice::choose_design;
 use super::refuse;
 use crate::daemon::config::search::{describe_sources, discover_config};
-use crate::robot::wiring::{RobotSetup, WiringDoc};
+use crate::link::fault_words::{actuator_names, refusal_in_words};
+use crate::robot::wiring::{verdict_on, BoardVerdict, RobotSetup, WiringDoc};
 use clap::{Args, Subcommand};
 use cubed_core::error_chain::error_chain;
+use cubed_firmware::{chips, Chip};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,6 +31,11 @@ pub(crate) struct WiringArgs {
     /// `text` (a table) or `json`.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub(crate) format: String,
+    /// Also check the design against a shipped board as its firmware does at connect (the
+    /// pins it has and keeps, shared PWM outputs, its step rate, every key's range), and
+    /// list the pins left free: `pico`. A refusal exits 2.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(chips::SHIPPED.map(|(name, _, _)| name)))]
+    pub(crate) board: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -67,15 +74,85 @@ fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(format!("{}: {}", design.display(), error_chain(&e))),
     };
     let doc = WiringDoc::new(&model, &map, &setup);
+    let board = args.board.as_deref().and_then(|name| {
+        let (name, what, chip) = chips::SHIPPED.into_iter().find(|b| b.0 == name)?;
+        let verdict = verdict_on(chip, &setup);
+        let names = actuator_names(&map, &model);
+        Some(BoardDoc::new(name, what, chip, &verdict, &setup, &names))
+    });
     if args.format == "json" {
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        let mut json = serde_json::to_value(&doc)?;
+        if let (Some(board), Some(fields)) = (&board, json.as_object_mut()) {
+            fields.insert("board".to_string(), serde_json::to_value(board)?);
+        }
+        println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         println!("{}:", design.display());
         for line in doc.lines() {
             println!("{line}");
         }
+        if let Some(BoardDoc {
+            free_pins: Some(free),
+            takes: t,
+            ..
+        }) = &board
+        {
+            println!("{t}; free: {}", pin_list(free));
+        }
     }
-    Ok(ExitCode::SUCCESS)
+    match board {
+        Some(BoardDoc {
+            refusal: Some(why),
+            takes,
+            ..
+        }) => refuse(format!("{}: {takes}: {why}", design.display())),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// A shipped board's verdict on the design, as `--board` prints it.
+#[derive(Debug, serde::Serialize)]
+struct BoardDoc {
+    board: &'static str,
+    firmware: String,
+    /// "a Raspberry Pi Pico (cubed-fw-pico 0.3.0) takes this design", or would refuse it.
+    takes: String,
+    /// Why its firmware would refuse the design at connect, in the words the link uses.
+    refusal: Option<String>,
+    /// The board's pins the design leaves free (not the board's own, not used).
+    free_pins: Option<Vec<u8>>,
+}
+
+impl BoardDoc {
+    fn new(
+        board: &'static str,
+        what: &str,
+        chip: &Chip,
+        verdict: &BoardVerdict,
+        setup: &RobotSetup,
+        names: &[String],
+    ) -> BoardDoc {
+        let (major, minor, patch) = chip.version;
+        let firmware = format!("{} {major}.{minor}.{patch}", chip.name);
+        let (takes, refusal, free_pins) = match verdict {
+            BoardVerdict::Takes { free_pins } => ("takes this design", None, Some(free_pins.clone())),
+            BoardVerdict::Unwired => ("would refuse this design at connect", Some("the design gives no wiring ([board] and a `wiring` table per gripper and flipper), and a real board refuses to guess which pins drive what; describe the wiring in the design (docs/wiring.md)".to_string()), None),
+            BoardVerdict::Refuses(refusal) => ("would refuse this design at connect", Some(refusal_in_words(refusal, &setup.configure, names)), None),
+        };
+        BoardDoc {
+            board,
+            takes: format!("a {what} ({firmware}) {takes}"),
+            firmware,
+            refusal,
+            free_pins,
+        }
+    }
+}
+
+/// "GP0, GP1, GP17 (3 pins)".
+fn pin_list(pins: &[u8]) -> String {
+    let names: Vec<String> = pins.iter().map(|p| format!("GP{p}")).collect();
+    format!("{} ({} pins)", names.join(", "), pins.len())
 }
 
 fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {

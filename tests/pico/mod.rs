@@ -10,6 +10,7 @@
 mod daemon;
 pub(crate) mod emulator;
 mod exec;
+mod offline;
 mod safety;
 mod session;
 mod setup;

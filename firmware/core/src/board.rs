@@ -76,8 +76,9 @@ fn out_of_range(actuator: Option<u8>, key: SetupKey, value: i64, min: i64, max: 
     })
 }
 
-/// Every pin the machine uses, with who uses it, in the order they are checked.
-fn pins_of(machine: &Machine) -> impl Iterator<Item = (Option<u8>, SetupKey, u8)> + '_ {
+/// Every pin the machine uses, with who uses it (an actuator's index, none for the
+/// board's shared wiring) and for what, in the order they are checked.
+pub fn pins_of(machine: &Machine) -> impl Iterator<Item = (Option<u8>, SetupKey, u8)> + '_ {
     let board = &machine.board;
     let shared = [
         (SetupKey::Enable, board.enable),

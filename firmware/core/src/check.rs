@@ -1,13 +1,21 @@
 //! Whether the set-up machine can honour a `Configure`, and whether a `Motion` fits the
 //! accepted configuration. A refusal names the actuator and the reason.
 
-use crate::board::stepper_move_time_us;
+use crate::board::{check_machine, stepper_move_time_us, Chip};
 use firmware_protocol::message::{
     Action, Actuator, ActuatorConfig, ConfigRefusal, Configure, Machine, Motion, RotationRange,
     Stepper, TimedMove,
 };
 
 type Refusal = ConfigRefusal;
+
+/// What the firmware checks at connect, in its order: the machine (wiring, motors, pins)
+/// against the chip, then the configuration against the machine. The host runs the same
+/// check offline against a shipped chip ([`crate::chips`]).
+pub fn check_setup(chip: &Chip, machine: &Machine, configure: &Configure) -> Result<(), Refusal> {
+    check_machine(chip, machine)?;
+    check_configure(machine, configure)
+}
 
 /// Checks `configure` against the machine's actuators and ramps: one configuration per
 /// actuator set up, of its kind, with times its ramp meets.

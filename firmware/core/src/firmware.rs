@@ -1,8 +1,8 @@
 //! The firmware state machine: session and message handling (PROTOCOL.md §9–10).
 //! Time-driven work (steps, command completion, timers) is in `run.rs`.
 
-use crate::board::{check_machine, signal_active, Chip};
-use crate::check::{check_configure, home_fits, motion_fits, motion_mask};
+use crate::board::{signal_active, Chip};
+use crate::check::{check_setup, home_fits, motion_fits, motion_mask};
 use crate::inputs::Inputs;
 use crate::queue::{Command, Ring, TxBuffer};
 use crate::servo::ServoChannel;
@@ -442,8 +442,7 @@ impl<'b> Firmware<'b> {
             return self.nak(seq, NakReason::BadState);
         }
         let checked = self.staged.machine().and_then(|machine| {
-            check_machine(self.chip, &machine)?;
-            check_configure(&machine, &configure)?;
+            check_setup(self.chip, &machine, &configure)?;
             Ok(machine)
         });
         let machine = match checked {

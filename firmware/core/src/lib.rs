@@ -37,6 +37,7 @@
 
 pub mod board;
 mod check;
+pub mod chips;
 pub mod examples;
 mod firmware;
 mod inputs;
@@ -49,7 +50,7 @@ mod servo;
 mod stepper;
 
 pub use board::{check_machine, stepper_move_time_us, Chip};
-pub use check::{check_configure, home_fits, motion_fits, motion_mask};
+pub use check::{check_configure, check_setup, home_fits, motion_fits, motion_mask};
 pub use firmware::{Counters, FaultCause, Firmware, NOTIFY_WINDOW, QUEUE_DEPTH, RX_WINDOW};
 pub use firmware_protocol::message::{
     Actuator, BoardSetup, ChipInfo, ConfigRefusal, HomeSensor, Machine, SensorKind, Servo, Signal,

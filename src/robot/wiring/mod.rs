@@ -3,11 +3,13 @@
 //! design's `[board]` and `wiring` tables, or, for a design without them, a virtual
 //! wiring only the simulator accepts.
 
+mod board_check;
 mod derived;
 mod keys;
 pub(crate) mod pins;
 mod table;
 
+pub(crate) use board_check::{verdict_on, BoardVerdict};
 pub(crate) use derived::derived_drive;
 pub(crate) use keys::{BoardToml, WiringToml};
 pub(crate) use pins::ActuatorWiring;

@@ -12,11 +12,12 @@ use rp2040_hal::pac::{self, interrupt};
 
 /// Steps one stepper may have waiting: more than the lead holds at top speed.
 const SLOTS: usize = 32;
-/// Ramp steps are handed to the queue this far ahead of their time (the core's
+/// Ramp steps are handed to the queue this far ahead of their time (the chip's
 /// `step_lead_us`): far more than the main loop's slowest pass.
-pub const LEAD_US: u32 = 2_000;
-/// The fastest a stepper may step: what its ring holds over the lead, with two to spare.
-pub const MAX_STEP_RATE: u32 = (SLOTS as u32 - 2) * (1_000_000 / LEAD_US);
+const LEAD_US: u32 = cubed_firmware::chips::PICO.step_lead_us;
+/// The fastest a stepper may step (the chip's `max_step_rate`): its ring must hold every
+/// step of the lead at that rate, with two to spare.
+const MAX_STEP_RATE: u32 = cubed_firmware::chips::PICO.max_step_rate;
 const _: () = assert!(MAX_STEP_RATE as u64 * LEAD_US as u64 / 1_000_000 + 2 <= SLOTS as u64);
 /// Step pulse high time, µs (DRV8825-class drivers need 1.9 µs, A4988 1 µs).
 const PULSE_US: u64 = 3;

@@ -1,0 +1,111 @@
+//! `cubed config wiring --board pico`, the offline check, against the Pico firmware as
+//! built: for designs a builder gets wrong in each way the chip rules (a pin the board
+//! keeps, a pin it lacks, two jaws on one PWM output, a top speed beyond its step
+//! generator) and the shipped one, the command and the emulated Pico at connect say the
+//! same thing in the same words.
+
+use super::session::open_with;
+use crate::common::{cubed, runtime, shipped_design_file, stderr};
+use cubed::link::{LinkError, LinkSettings};
+use cubed::robot::wiring::RobotSetup;
+use cubed::robot::{load_robot, ActuatorMap};
+
+/// The four-arm design with `from` replaced by `to` once (or as shipped), and a word of
+/// the refusal expected (none: taken).
+const CASES: [(&str, &str, &str, &str); 5] = [
+    ("as shipped", "", "", ""),
+    (
+        "a jaw on the LED's pin",
+        "jaw = 16 ",
+        "jaw = 25 ",
+        "keeps for itself",
+    ),
+    (
+        "a step pin the RP2040 lacks",
+        "step = 2\n",
+        "step = 30\n",
+        "does not have",
+    ),
+    (
+        "two jaws on one PWM output",
+        "jaw = 17 ",
+        "jaw = 0 ",
+        "PWM output",
+    ),
+    // 900°/s at 32 microsteps of a 1.8° motor: 16 000 steps/s.
+    (
+        "a top speed beyond 15 000 steps/s",
+        "microsteps = 8\n",
+        "microsteps = 32\n",
+        "max_deg_s",
+    ),
+];
+
+#[test]
+fn the_offline_check_says_what_the_pico_as_built_says_at_connect() {
+    let Some(pico) = super::session::four_arm_pico("the offline board check", 13) else {
+        return;
+    };
+    let shipped = std::fs::read_to_string(shipped_design_file("four-arm")).expect("design");
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (case, from, to, refused_for) in CASES {
+        assert!(shipped.contains(from), "{case}: '{from}' is in the design");
+        let file = dir.path().join("my-robot.toml");
+        std::fs::write(&file, shipped.replacen(from, to, 1)).expect("written");
+        let design = file.display().to_string();
+        let offline = cubed(
+            &["config", "wiring", "--design", &design, "--board", "pico"],
+            None,
+        );
+
+        let model = load_robot(&file).expect("the design file is valid");
+        let map = ActuatorMap::new(&model).expect("actuators");
+        let setup = RobotSetup::for_design(&model, &map).expect("wired");
+        let settings = LinkSettings {
+            actuator_names: cubed::link::fault_words::actuator_names(&map, &model),
+            ..LinkSettings::default()
+        };
+        let at_connect = runtime().block_on(async {
+            let opened = open_with(&pico.pico, setup, settings).await;
+            match opened {
+                Ok(link) => {
+                    link.shutdown().await;
+                    None
+                }
+                Err(LinkError::ConfigureRefused { words, .. }) => Some(words),
+                Err(other) => panic!("{case}: the Pico failed otherwise: {other}"),
+            }
+        });
+        let said = stderr(&offline);
+        let expected_refusal = (!refused_for.is_empty()).then_some(refused_for);
+        assert_eq!(
+            at_connect
+                .as_ref()
+                .map(|words| words.contains(refused_for).then_some(refused_for)),
+            expected_refusal.map(Some),
+            "{case}: the Pico said {at_connect:?}"
+        );
+        match at_connect {
+            None => {
+                assert!(
+                    offline.status.success(),
+                    "{case}: refused offline only: {said}"
+                );
+                let out = String::from_utf8_lossy(&offline.stdout);
+                assert!(
+                    out.contains("takes this design; free: GP0"),
+                    "{case}: {out}"
+                );
+            }
+            Some(words) => {
+                assert_eq!(offline.status.code(), Some(2), "{case}: taken offline only");
+                let expected = format!("would refuse this design at connect: {words}");
+                assert!(
+                    said.contains(&expected),
+                    "{case}: offline '{said}', Pico '{words}'"
+                );
+            }
+        }
+        eprintln!("{case}: offline and the Pico agree: {}", said.trim());
+    }
+}
