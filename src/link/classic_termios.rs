@@ -10,6 +10,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::Path;
 
 nix::ioctl_none_bad!(claim_exclusive, nix::libc::TIOCEXCL);
+nix::ioctl_none_bad!(end_exclusive, nix::libc::TIOCNXCL);
 
 /// Why the classic way could not open the port either.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +50,19 @@ pub(crate) fn open_classic(path: &Path, baud: u32) -> Result<OwnedFd, ClassicOpe
     cfsetspeed(&mut termios, rate)?;
     tcsetattr(&fd, SetArg::TCSANOW, &termios)?;
     Ok(fd)
+}
+
+/// Gives up the port's exclusive claim (`TIOCEXCL` and the `flock`) before it is closed: a
+/// child process being spawned by another thread holds a copy of the descriptor until its
+/// exec, and a close alone would leave the port claimed for that while (a reconnect in the
+/// same process was refused as "another program has it open").
+pub(crate) fn release_exclusive(fd: &OwnedFd) {
+    // SAFETY: both calls take the open descriptor and plain flags; failures leave nothing
+    // to undo (the close that follows ends the claim anyway).
+    unsafe {
+        let _ = end_exclusive(fd.as_raw_fd());
+        nix::libc::flock(fd.as_raw_fd(), nix::libc::LOCK_UN);
+    }
 }
 
 /// The termios constant for `baud`, if it is one of the standard rates.

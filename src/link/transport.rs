@@ -30,6 +30,16 @@ impl<T: AsyncRead + AsyncWrite + Send + Unpin> Transport for T {}
 #[derive(Debug)]
 pub struct FdStream {
     fd: AsyncFd<OwnedFd>,
+    /// A serial port this process claimed alone: released at drop.
+    claimed: bool,
+}
+
+impl Drop for FdStream {
+    fn drop(&mut self) {
+        if self.claimed {
+            super::classic_termios::release_exclusive(self.fd.get_ref());
+        }
+    }
 }
 
 impl FdStream {
@@ -42,7 +52,7 @@ impl FdStream {
         // SAFETY: `OwnedFd` keeps its descriptor open and unchanged until it is dropped,
         // which happens only when the `AsyncFd` is.
         let fd = unsafe { AsyncFd::register(fd) }.map_err(io::Error::from)?;
-        Ok(FdStream { fd })
+        Ok(FdStream { fd, claimed: false })
     }
 }
 
@@ -120,7 +130,9 @@ pub fn open_serial(path: &Path, baud: u32) -> Result<FdStream, LinkError> {
         }
         Err(e) => return Err(fail(not_a_serial_port(path, error_chain(&e)))),
     };
-    FdStream::new(fd).map_err(|e| fail(error_chain(&e)))
+    let mut stream = FdStream::new(fd).map_err(|e| fail(error_chain(&e)))?;
+    stream.claimed = true;
+    Ok(stream)
 }
 
 /// `reason` a port could not be opened, saying so when `path` is no serial port at all (a
@@ -268,5 +280,16 @@ mod tests {
         assert!(said.contains("the cubed daemon"), "{said}");
         drop(first);
         open_serial(&pty.path, 115_200).expect("free again once the first lets go");
+    }
+
+    #[tokio::test]
+    async fn a_copy_of_the_descriptor_left_in_a_spawning_child_does_not_keep_the_port_held() {
+        let pty = crate::sim::pty::open_pty().expect("a pseudo-terminal");
+        let first = open_serial(&pty.path, 115_200).expect("the first opener gets the port");
+        // What a fork by another thread leaves until its exec: the same open file.
+        let inherited = first.fd.get_ref().try_clone().expect("a second descriptor");
+        drop(first);
+        open_serial(&pty.path, 115_200).expect("free once dropped, whatever copies remain");
+        drop(inherited);
     }
 }
