@@ -139,6 +139,9 @@ pub fn open_serial(path: &Path, baud: u32) -> Result<FdStream, LinkError> {
 /// regular file, a folder, or a device that is not a terminal: `/dev/null`) and when another
 /// program holds it.
 fn not_a_serial_port(path: &Path, reason: String) -> String {
+    if let Some(target) = dangling_link(path) {
+        return format!("it is a link to {}, which is gone (the simulator or the board it pointed at has stopped, or was unplugged): start it again, or plug the robot in", target.display());
+    }
     match no_port_at(path) {
         Some(what) => format!("it is {what}, not a serial port"),
         None if reason.contains(nix::errno::Errno::ENOTTY.desc()) => {
@@ -151,6 +154,16 @@ fn not_a_serial_port(path: &Path, reason: String) -> String {
         }
         None => reason,
     }
+}
+
+/// Where `path` points, when it is a symbolic link to nothing (a by-id link a killed
+/// `cubed sim --link` left behind, a board unplugged under a hand-made link).
+fn dangling_link(path: &Path) -> Option<std::path::PathBuf> {
+    let is_link = std::fs::symlink_metadata(path)
+        .ok()?
+        .file_type()
+        .is_symlink();
+    (is_link && !path.exists()).then(|| std::fs::read_link(path).ok())?
 }
 
 /// What is at `path` when it cannot be a serial port whatever it answers: "a regular file" or
@@ -269,6 +282,14 @@ mod tests {
         assert!(said.contains("this device is not a serial port"), "{said}");
         let missing = open_error(&dir.path().join("gone"));
         assert!(!missing.contains("not a serial port"), "{missing}");
+        let stale = dir.path().join("cubed-pico");
+        std::os::unix::fs::symlink(dir.path().join("pts-999"), &stale).expect("a link");
+        let said = open_error(&stale);
+        assert!(
+            said.contains("it is a link to") && said.contains("pts-999"),
+            "{said}"
+        );
+        assert!(said.contains("which is gone"), "{said}");
     }
 
     #[tokio::test]
