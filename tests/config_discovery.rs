@@ -445,3 +445,33 @@ fn config_show_says_webcam_keys_are_unused_by_the_simulated_camera() {
     let said = show("exposure = 200");
     assert!(said.contains("this camera does not use them"), "{said}");
 }
+
+#[test]
+fn the_board_check_refuses_a_design_cubed_cannot_plan_for_though_the_pico_takes_its_wiring() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let six_motor = std::fs::read_to_string(shipped("robots/six-motor.toml")).expect("design");
+    // The up motor, jawless, swings a quarter either way only: U U U U cannot be done.
+    let limited = six_motor.replacen("range = \"continuous\"", "range = [-1, 1]", 1);
+    let design = dir.path().join("six-limited.toml");
+    std::fs::write(&design, limited).expect("written");
+    let design = design.to_str().expect("utf-8");
+    let table = cubed_in(dir.path(), &[], &["config", "wiring", "--design", design]);
+    assert!(table.status.success(), "{}", text(&table));
+    let checked = cubed_in(
+        dir.path(),
+        &[],
+        &["config", "wiring", "--design", design, "--board", "pico"],
+    );
+    let said = text(&checked);
+    assert_eq!(checked.status.code(), Some(2), "{said}");
+    assert!(said.contains("cannot turn 'U' 4 times"), "{said}");
+    assert!(!said.contains("takes this design"), "{said}");
+    // The same words as `cubed plan`, which must refuse it too.
+    let plan = cubed_in(
+        dir.path(),
+        &[],
+        &["plan", "--robot", design, "--moves", "U"],
+    );
+    assert_eq!(plan.status.code(), Some(2), "{}", text(&plan));
+    assert!(text(&plan).contains("cannot turn 'U' 4 times"));
+}

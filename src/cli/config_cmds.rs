@@ -31,9 +31,11 @@ pub(crate) struct WiringArgs {
     /// `text` (a table) or `json`.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub(crate) format: String,
-    /// Also check the design against a shipped board as its firmware does at connect (the
-    /// pins it has and keeps, shared PWM outputs, its step rate, every key's range), and
-    /// list the pins left free: `pico`. A refusal exits 2.
+    /// Also check the design as a whole: that cubed can plan for it (every face turned
+    /// either way again and again, as `cubed plan` and the daemon check), and against a
+    /// shipped board as its firmware does at connect (the pins it has and keeps, shared PWM
+    /// outputs, its step rate, every key's range); then list the pins left free: `pico`. A
+    /// refusal exits 2.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(chips::SHIPPED.map(|(name, _, _)| name)))]
     pub(crate) board: Option<String>,
 }
@@ -68,6 +70,13 @@ fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
         Ok(model) => model,
         Err(e) => return refuse(error_chain(&e)),
     };
+    if args.board.is_some() {
+        // A board that takes the wiring is no use if cubed cannot plan for the design.
+        let planner = crate::robot::Planner::new(model.clone());
+        if let Err(e) = planner.check_every_turn() {
+            return refuse(format!("{}: {e}", design.display()));
+        }
+    }
     let map = crate::robot::ActuatorMap::new(&model)?;
     let setup = match RobotSetup::for_design(&model, &map) {
         Ok(setup) => setup,

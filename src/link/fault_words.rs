@@ -163,6 +163,11 @@ pub(crate) fn refusal_in_words(
 /// A refused setup (the robot's wiring and motors) in words, naming the design's key.
 fn setup_refusal_in_words(refusal: &ConfigRefusal, name: &dyn Fn(u8) -> String) -> String {
     let who = |actuator: Option<u8>| actuator.map_or_else(|| "[board]".to_string(), name);
+    // "the motor of gripper 'left': wiring step", or "[board] estop" (the key says the table).
+    let at = |actuator: Option<u8>, key: SetupKey, joint: &str| match actuator {
+        Some(a) => format!("{}{joint}{}", name(a), design_key(key)),
+        None => design_key(key).to_string(),
+    };
     match *refusal {
         ConfigRefusal::NotSetUp { actuator } => format!(
             "the firmware did not get the wiring of {} before the configuration (a damaged line?): reconnect",
@@ -175,9 +180,8 @@ fn setup_refusal_in_words(refusal: &ConfigRefusal, name: &dyn Fn(u8) -> String) 
             min,
             max,
         } => format!(
-            "{}: {} = {value} is out of range for this firmware; allowed {min}..={max}{}",
-            who(actuator),
-            design_key(key),
+            "{} = {value} is out of range for this firmware; allowed {min}..={max}{}",
+            at(actuator, key, ": "),
             if key == SetupKey::MaxDegS {
                 " (what its step generator can make with this gearing and microstepping)"
             } else {
@@ -191,11 +195,9 @@ fn setup_refusal_in_words(refusal: &ConfigRefusal, name: &dyn Fn(u8) -> String) 
             by_actuator,
             by_key,
         } => format!(
-            "{}: {} is pin {pin}, already used by {} {}",
-            who(actuator),
-            design_key(key),
-            who(by_actuator),
-            design_key(by_key)
+            "{} is pin {pin}, already used by {}",
+            at(actuator, key, ": "),
+            at(by_actuator, by_key, " ")
         ),
         ConfigRefusal::NoSuchPin {
             actuator,
@@ -203,15 +205,13 @@ fn setup_refusal_in_words(refusal: &ConfigRefusal, name: &dyn Fn(u8) -> String) 
             pin,
             pins,
         } => format!(
-            "{}: {} is pin {pin}, which this board does not have (GPIO 0..={})",
-            who(actuator),
-            design_key(key),
+            "{} is pin {pin}, which this board does not have (GPIO 0..={})",
+            at(actuator, key, ": "),
             pins.saturating_sub(1)
         ),
         ConfigRefusal::PinReserved { actuator, key, pin } => format!(
-            "{}: {} is pin {pin}, which the board keeps for itself (LED, power sensing…): wire it to another pin",
-            who(actuator),
-            design_key(key)
+            "{} is pin {pin}, which the board keeps for itself (LED, power sensing…): wire it to another pin",
+            at(actuator, key, ": ")
         ),
         ConfigRefusal::PwmShared {
             actuator,
@@ -391,5 +391,33 @@ mod tests {
             &names,
         );
         assert!(wide.contains("range -1..2 reaches beyond"), "{wide}");
+        let board = refusal_in_words(
+            &ConfigRefusal::PinReserved {
+                actuator: None,
+                key: SetupKey::Button,
+                pin: 29,
+            },
+            &configure,
+            &names,
+        );
+        assert!(
+            board.starts_with("[board] button is pin 29, which the board keeps"),
+            "{board}"
+        );
+        let shared = refusal_in_words(
+            &ConfigRefusal::PinTaken {
+                actuator: Some(0),
+                key: SetupKey::ServoPin,
+                pin: 10,
+                by_actuator: None,
+                by_key: SetupKey::Enable,
+            },
+            &configure,
+            &names,
+        );
+        assert_eq!(
+            shared,
+            "the jaw of gripper 'left': wiring jaw is pin 10, already used by [board] enable"
+        );
     }
 }

@@ -12,10 +12,12 @@ enum Section<'a> {
     TopLevel,
     /// `[a.b]`: the dotted path.
     Table(Vec<&'a str>),
-    /// `[[kind]] 'name'`, then maybe a sub-table of that element (`motion`, `wiring`).
+    /// `[[kind]] 'name'` or `[[kind]] #number` (both: the number rules), then maybe a
+    /// sub-table of that element (`motion`, `wiring`).
     Named {
         kind: &'a str,
-        name: &'a str,
+        number: Option<usize>,
+        name: Option<&'a str>,
         sub: Option<&'a str>,
     },
 }
@@ -25,8 +27,25 @@ fn section_of(label: &str) -> Option<Section<'_>> {
         return Some(Section::TopLevel);
     }
     if let Some(rest) = label.strip_prefix("[[") {
-        let (kind, rest) = rest.split_once("]] '")?;
-        let (name, rest) = rest.split_once('\'')?;
+        let (kind, rest) = rest.split_once("]]")?;
+        let mut rest = rest.trim_start();
+        let mut number = None;
+        if let Some(after) = rest.strip_prefix('#') {
+            let digits = after
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(after.len());
+            number = Some(after[..digits].parse::<usize>().ok()?);
+            rest = after[digits..].trim_start();
+        }
+        let mut name = None;
+        if let Some(after) = rest.strip_prefix('\'') {
+            let (quoted, after) = after.split_once('\'')?;
+            name = Some(quoted);
+            rest = after;
+        }
+        if number.is_none() && name.is_none() {
+            return None;
+        }
         let sub = rest.trim();
         let plain = |word: &str| {
             !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -36,6 +55,7 @@ fn section_of(label: &str) -> Option<Section<'_>> {
         }
         return Some(Section::Named {
             kind,
+            number,
             name,
             sub: (!sub.is_empty()).then_some(sub),
         });
@@ -76,15 +96,26 @@ fn find_table<'t, 'i>(
             }
             Some((table, at))
         }
-        Section::Named { kind, name, sub } => {
+        Section::Named {
+            kind,
+            number,
+            name,
+            sub,
+        } => {
             let DeValue::Array(items) = entry(root.get_ref(), kind)?.get_ref() else {
                 return None;
             };
-            let item = items.iter().find(|item| {
+            let named = |item: &&toml::Spanned<DeValue<'i>>| {
                 table_in(item.get_ref())
                     .and_then(|t| entry(t, "name"))
-                    .is_some_and(|n| matches!(n.get_ref(), DeValue::String(s) if s == name))
-            })?;
+                    .is_some_and(
+                        |n| matches!(n.get_ref(), DeValue::String(s) if Some(s.as_ref()) == *name),
+                    )
+            };
+            let item = match number {
+                Some(n) => items.get(n.checked_sub(1)?)?,
+                None => items.iter().find(named)?,
+            };
             let table = table_in(item.get_ref())?;
             match sub {
                 None => Some((table, item.span().start)),
@@ -129,6 +160,20 @@ mod tests {
             locate_key(DESIGN, "[[gripper]] 'left'", "at"),
             Some(("[[gripper]] #1 'left'".to_string(), 8))
         );
+    }
+
+    #[test]
+    fn a_numbered_table_is_found_by_its_number_when_two_share_a_name() {
+        let twice = DESIGN.replace("name = \"right\"", "name = \"left\"");
+        assert_eq!(
+            locate_key(&twice, "[[gripper]] #2 'left'", "name"),
+            Some(("[[gripper]] #2 'left'".to_string(), 11))
+        );
+        assert_eq!(
+            locate_key(&twice, "[[gripper]] #1", "name"),
+            Some(("[[gripper]] #1 'left'".to_string(), 7))
+        );
+        assert_eq!(locate_key(&twice, "[[gripper]] #3", "name"), None);
     }
 
     #[test]

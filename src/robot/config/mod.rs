@@ -295,24 +295,27 @@ impl Ctx<'_> {
 
     fn unique_names(&self, raw: &RobotToml) -> Result<(), ConfigError> {
         let mut seen: Vec<&str> = Vec::new();
-        let all = raw
-            .gripper
-            .iter()
-            .map(|g| ("gripper", g.name.as_str()))
-            .chain(raw.flipper.iter().map(|f| ("flipper", f.name.as_str())))
-            .chain(raw.cradle.iter().map(|c| ("cradle", c.name.as_str())))
-            .chain(raw.camera.iter().map(|c| ("camera", c.name.as_str())));
-        for (kind, name) in all {
+        let all = (raw.gripper.iter().enumerate())
+            .map(|(i, g)| ("gripper", i + 1, g.name.as_str()))
+            .chain(
+                (raw.flipper.iter().enumerate()).map(|(i, f)| ("flipper", i + 1, f.name.as_str())),
+            )
+            .chain((raw.cradle.iter().enumerate()).map(|(i, c)| ("cradle", i + 1, c.name.as_str())))
+            .chain(
+                (raw.camera.iter().enumerate()).map(|(i, c)| ("camera", i + 1, c.name.as_str())),
+            );
+        // The later of two, by its number: that is the copy to rename.
+        for (kind, number, name) in all {
             if name.trim().is_empty() {
                 return Err(self.invalid(
-                    &format!("[[{kind}]]"),
+                    &format!("[[{kind}]] #{number}"),
                     "name",
                     "a name is needed: it names the actuator or camera in messages and programs",
                 ));
             }
             if seen.contains(&name) {
                 return Err(self.invalid(
-                    &format!("[[{kind}]] '{name}'"),
+                    &format!("[[{kind}]] #{number} '{name}'"),
                     "name",
                     "names must be unique across all actuators and cameras",
                 ));
