@@ -352,6 +352,37 @@ fn waiting_for_a_jawless_gripper_to_open_is_refused_at_needs_open() {
 }
 
 #[test]
+fn a_flip_waits_for_every_closed_jaw_by_default_and_a_list_that_leaves_one_out_is_refused() {
+    let text = std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).unwrap();
+    let given = "needs_open = [\"holder\"]";
+    assert_eq!(
+        text.matches(given).count(),
+        2,
+        "the flipper's and the camera's"
+    );
+    // Left out, the flipper waits for the holder, the one gripper with a jaw.
+    let flipper_at = text.find("[[flipper]]").expect("a flipper");
+    let (head, tail) = text.split_at(flipper_at);
+    let left_out = format!("{head}{}", tail.replacen(given, "", 1));
+    let model = parse_robot(&left_out, "test.toml").expect("loads");
+    let holder = model.grippers.iter().position(|g| g.name == "holder");
+    assert_eq!(
+        model.flippers[0].needs_open,
+        vec![holder.expect("a holder")]
+    );
+    // Given without it, the flip would jam against the closed jaw: refused at the key.
+    let empty = format!("{head}{}", tail.replacen(given, "needs_open = []", 1));
+    let message = error_of(&empty);
+    let line = line_of(&empty, "needs_open = []");
+    assert!(
+        message.contains(&format!(
+            "[[flipper]] #1 'flipper' (line {line}): key 'needs_open'"
+        )) && message.contains("gripper 'holder' has a jaw"),
+        "{message}"
+    );
+}
+
+#[test]
 fn an_empty_design_file_is_called_empty() {
     for text in ["", "\n  \n", "# my robot, to do\n"] {
         let message = error_of(text);

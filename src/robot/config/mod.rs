@@ -80,8 +80,8 @@ struct FlipperToml {
     name: String,
     from: String,
     to: String,
-    #[serde(default)]
-    needs_open: Vec<String>,
+    /// Absent: every gripper with a jaw.
+    needs_open: Option<Vec<String>>,
     #[serde(default, deserialize_with = "millis::<_, 1>")]
     flip_ms: Option<u32>,
     motion: Option<DriveToml>,
@@ -496,6 +496,35 @@ impl Ctx<'_> {
         }
     }
 
+    /// The grippers a flip waits for open: every one with a jaw, as a closed jaw clamps the
+    /// cube and the flip would jam against it (a jawless gripper carries it, and the cube
+    /// tips off it). Given, the list must name them all.
+    fn clear_to_flip(
+        &self,
+        section: &str,
+        grippers: &[Gripper],
+        given: Option<&[String]>,
+    ) -> Result<Vec<usize>, ConfigError> {
+        let jaws: Vec<usize> = (0..grippers.len())
+            .filter(|&g| grippers[g].has_jaw)
+            .collect();
+        let Some(given) = given else {
+            return Ok(jaws);
+        };
+        let found = self.openable(section, grippers, given, "the flip")?;
+        match jaws.iter().find(|g| !found.contains(g)) {
+            Some(&g) => Err(self.invalid(
+                section,
+                "needs_open",
+                format!(
+                    "gripper '{}' has a jaw: closed, it clamps the cube and the flip would jam against it; list every gripper with a jaw (or leave `needs_open` out: that is the default)",
+                    grippers[g].name
+                ),
+            )),
+            None => Ok(found),
+        }
+    }
+
     fn flippers(&self, raw: &RobotToml, grippers: &[Gripper]) -> Result<Vec<Flipper>, ConfigError> {
         raw.flipper
             .iter()
@@ -520,7 +549,7 @@ impl Ctx<'_> {
                     name: f.name.clone(),
                     from,
                     to,
-                    needs_open: self.openable(&section, grippers, &f.needs_open, "the flip")?,
+                    needs_open: self.clear_to_flip(&section, grippers, f.needs_open.as_deref())?,
                     flip_ms: self.ms(&section, "flip_ms", flip_ms)?,
                     wiring: self.wiring(
                         &section,

@@ -199,7 +199,11 @@ impl Machine {
                 ),
             ));
         }
-        if let Some(&g) = flipper.needs_open.iter().find(|&&g| self.grips(model, g)) {
+        // A closed jaw clamps the cube to the frame, whatever the design lists; the cube tips
+        // off a jawless gripper that only carries it.
+        let clamped =
+            (0..model.grippers.len()).find(|&g| model.grippers[g].has_jaw && self.closed[g]);
+        if let Some(g) = clamped {
             return Err(stall(
                 Culprit::Flipper(f),
                 format!(

@@ -230,6 +230,21 @@ fn rigid_flipper_tips_the_back_face_up_only_with_the_holder_clear() {
 }
 
 #[test]
+fn rigid_flipper_never_tips_a_cube_a_closed_jaw_clamps_whatever_the_design_lists() {
+    let mut model = design("turntable-flipper");
+    model.flippers[0].needs_open.clear();
+    let mut m = Machine::homed(&model, solved());
+    let mut flip = step(&model, &[]);
+    flip.flips[0] = 1;
+    let err = m
+        .perform(&model, &flip, &mut never_slips())
+        .expect_err("the holder's jaw is closed");
+    assert_eq!(err.culprit, Culprit::Flipper(0));
+    assert!(err.cause.contains("'holder' holds it"), "{}", err.cause);
+    assert_eq!(m.cube, solved(), "nothing moved");
+}
+
+#[test]
 fn rigid_continuous_motor_off_its_mark_turns_its_face_back_when_homed() {
     let model = design("six-motor");
     let mut m = Machine::homed(&model, solved());
