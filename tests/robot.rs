@@ -383,6 +383,20 @@ fn a_flip_waits_for_every_closed_jaw_by_default_and_a_list_that_leaves_one_out_i
 }
 
 #[test]
+fn a_gripper_written_with_one_pair_of_brackets_is_told_to_take_two() {
+    let text = four_arm_text();
+    let second = text.match_indices("[[gripper]]").nth(1).expect("two").0;
+    let one_pair = format!("{}[gripper]{}", &text[..second], &text[second + 11..]);
+    let message = error_of(&one_pair);
+    let line = one_pair[..second].matches('\n').count() + 1;
+    assert!(
+        message.contains(&format!("`[gripper]` (line {line}) makes one table"))
+            && message.contains("write `[[gripper]]`"),
+        "{message}"
+    );
+}
+
+#[test]
 fn an_empty_design_file_is_called_empty() {
     for text in ["", "\n  \n", "# my robot, to do\n"] {
         let message = error_of(text);

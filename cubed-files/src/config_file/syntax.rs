@@ -99,12 +99,48 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError 
         }
         section
     };
+    if let Some(hint) = array_written_as_table(text, &message, &section) {
+        message = format!("{message}: {hint}");
+    }
     ConfigError::Syntax {
         file: file.to_string(),
         section,
         line,
         message,
     }
+}
+
+/// Why a file that writes one of a list's tables with one pair of brackets (`[gripper]`
+/// for `[[gripper]]`) fails, whatever the parser said: `[x]` next to `[[x]]`, `[x]` twice,
+/// or `[x]` where a list was expected.
+fn array_written_as_table(text: &str, message: &str, section: &str) -> Option<String> {
+    let headers: Vec<(usize, &str, bool)> = (text.lines().enumerate())
+        .filter_map(|(i, line)| {
+            let line = line.split('#').next().unwrap_or("").trim();
+            let double = line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]"));
+            let single = line.strip_prefix('[').and_then(|l| l.strip_suffix(']'));
+            match (double, single) {
+                (Some(name), _) => Some((i + 1, name.trim(), true)),
+                (None, Some(name)) => Some((i + 1, name.trim(), false)),
+                _ => None,
+            }
+        })
+        .collect();
+    let written = |name: &str, double: bool| {
+        (headers.iter())
+            .filter(|h| h.1 == name && h.2 == double)
+            .count()
+    };
+    let (line, name, _) = headers.iter().find(|&&(_, name, double)| {
+        !double
+            && !name.contains('.')
+            && (written(name, true) > 0
+                || written(name, false) > 1
+                || (message.contains("expected a list") && section == format!("[{name}]")))
+    })?;
+    Some(format!(
+        "`[{name}]` (line {line}) makes one table, but each {name} is one of a list: write `[[{name}]]`, with two brackets, for every one"
+    ))
 }
 
 /// A TOML error's line and message in words, naming the key (one line, no source snippet).
@@ -297,6 +333,33 @@ fn name_key(body: &str) -> Option<&str> {
 #[cfg(test)]
 mod words_tests {
     use super::*;
+
+    #[test]
+    fn a_list_table_written_with_one_pair_of_brackets_is_said_so() {
+        let two = "[[gripper]]\nname = \"a\"\n[gripper]\nname = \"b\"\n";
+        let hint = array_written_as_table(two, "duplicate key", "[gripper]").expect("said");
+        assert!(
+            hint.starts_with("`[gripper]` (line 3) makes one table"),
+            "{hint}"
+        );
+        assert!(hint.contains("write `[[gripper]]`"), "{hint}");
+        let twice = "[camera]\nname = \"a\"\n\n[camera]\nname = \"b\"\n";
+        let hint = array_written_as_table(twice, "duplicate key", "[camera]").expect("said");
+        assert!(hint.starts_with("`[camera]` (line 1)"), "{hint}");
+        let solo = "name = \"r\"\n[gripper] # the only one\nname = \"a\"\n";
+        let expected = "map, expected a list, [a, b, …]";
+        assert!(array_written_as_table(solo, expected, "[gripper]").is_some());
+        // A table that is one table, and a list written right, say nothing more.
+        let fine = "[board]\nenable = 1\n[[gripper]]\nname = \"a\"\n[gripper.motion]\n";
+        assert_eq!(
+            array_written_as_table(fine, "duplicate key", "[board]"),
+            None
+        );
+        assert_eq!(
+            array_written_as_table(solo, "duplicate key", "[gripper]"),
+            None
+        );
+    }
 
     #[test]
     fn a_struct_name_and_an_early_end_are_said_in_words() {
