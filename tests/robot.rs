@@ -211,6 +211,22 @@ fn a_camera_that_never_sees_some_face_is_impossible() {
 }
 
 #[test]
+fn a_camera_waiting_for_grippers_the_cube_needs_closed_is_blamed_at_its_needs_open() {
+    let text = four_arm_text();
+    let all = "needs_open = [\"left\", \"right\", \"front\", \"back\"]";
+    let waiting = text.replacen("needs_open = []", all, 1);
+    assert_ne!(waiting, text, "the camera's needs_open is in the design");
+    let message = error_of(&waiting);
+    let line = line_of(&waiting, all);
+    assert!(
+        message.contains(&format!(
+            "[[camera]] #1 'top' (line {line}): key 'needs_open'"
+        )) && message.contains("never be shown"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_missing_file_is_a_read_error() {
     let err = load_robot(Path::new("/nonexistent/robot.toml")).unwrap_err();
     assert!(matches!(err, ConfigError::Read { .. }));

@@ -39,12 +39,24 @@ impl Ctx<'_> {
         if !model.cameras.is_empty() {
             for face in Face::ALL {
                 if !can.can_see(face) {
-                    let (section, key, cause) = match held_anyhow(model).can_see(face) {
-                        true => ("[support]", "sets", SUPPORT_BLOCKS),
-                        false => ("[[camera]]", "at", "the grippers' `at` and `range`"),
+                    let waiting = model.cameras.iter().position(|c| !c.needs_open.is_empty());
+                    let (section, key, cause) = match waiting {
+                        Some(c) if views_cleared(model).can_see(face) => (
+                            format!("[[camera]] #{} '{}'", c + 1, model.cameras[c].name),
+                            "needs_open",
+                            NEEDS_OPEN_BLOCKS,
+                        ),
+                        _ => match held_anyhow(model).can_see(face) {
+                            true => ("[support]".to_string(), "sets", SUPPORT_BLOCKS),
+                            false => (
+                                "[[camera]]".to_string(),
+                                "at",
+                                "the grippers' `at` and `range`",
+                            ),
+                        },
                     };
                     return Err(self.impossible(
-                        section,
+                        &section,
                         key,
                         format!(
                             "face {face} can never be shown to a camera with a clear view: no \
@@ -89,6 +101,19 @@ const A_TURN_NEEDS: &str = "a face turns when a closed gripper there turns its l
 /// Why a state is out of reach when the cube held any way would reach it.
 const SUPPORT_BLOCKS: &str = "the support sets: the grippers that would do it must let go \
                               while no set still holds the cube";
+
+/// Why a face no camera sees would be seen if the cameras waited for no gripper.
+const NEEDS_OPEN_BLOCKS: &str = "the cameras' `needs_open`: a camera waits for those grippers \
+                                 to open, and while they are open no support set holds the cube";
+
+/// What the design could show if its cameras waited for no gripper to open.
+fn views_cleared(model: &RobotModel) -> Abilities {
+    let mut clear = model.clone();
+    for camera in &mut clear.cameras {
+        camera.needs_open.clear();
+    }
+    abilities(&clear)
+}
 
 /// What the design could do if the cube stayed put whatever holds it: what `[support]` alone
 /// forbids is possible here (searched only to say which key an impossible design should change).
