@@ -142,8 +142,9 @@ fn a_design_without_support_is_impossible() {
 
 #[test]
 fn a_face_that_can_never_be_turned_is_impossible() {
-    // Grippers that cannot rotate: no face can ever turn.
-    let text = four_arm_text().replace(
+    // Grippers that cannot rotate (and so have no motor): no face can ever turn.
+    let motorless = without_tables(&unwired(&four_arm_text()), |h| h.ends_with(".motion]"));
+    let text = motorless.replace(
         "range = [-1, 1]\nquarter_ms = 150\nhalf_ms = 250\n",
         "range = [0, 0]\n",
     );
@@ -297,11 +298,18 @@ fn support_sets_that_block_every_turn_of_a_face_are_named_not_the_grippers() {
 /// A design's text without its wiring (`[board]` and every `wiring` table): what is left
 /// is a design only the simulator runs, and edits of its grippers need no pins.
 pub fn unwired(text: &str) -> String {
+    without_tables(text, |header| {
+        header == "[board]" || header.ends_with(".wiring]")
+    })
+}
+
+/// `text` without the tables whose header `drop` picks.
+fn without_tables(text: &str, drop: impl Fn(&str) -> bool) -> String {
     let mut skipping = false;
     let mut out = Vec::new();
     for line in text.lines() {
         if line.starts_with('[') {
-            skipping = line == "[board]" || line.ends_with(".wiring]");
+            skipping = drop(line);
         }
         if !skipping {
             out.push(line);
@@ -413,6 +421,35 @@ fn a_gripper_written_with_one_pair_of_brackets_is_told_to_take_two() {
 }
 
 #[test]
+fn a_motor_wired_or_described_on_a_gripper_that_never_turns_is_refused_at_its_key() {
+    let text = std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).unwrap();
+    let jaw = "jaw = 16\n";
+    assert_eq!(text.matches(jaw).count(), 1, "the holder's jaw");
+    let wired = text.replacen(jaw, "jaw = 16\nstep = 6\ndir = 7\n", 1);
+    let message = error_of(&wired);
+    let line = line_of(&wired, "step = 6");
+    assert!(
+        message.contains(&format!(
+            "[[gripper]] #2 'holder' [gripper.wiring] (line {line}): key 'step'"
+        )) && message.contains("never turns"),
+        "{message}"
+    );
+    let motion = "[gripper.motion]\nfull_steps_per_rev = 200\nmicrosteps = 8\nmax_deg_s = 900\naccel_deg_s2 = 18000\n\n";
+    let holder_wiring = text
+        .find(jaw)
+        .and_then(|at| text[..at].rfind("[gripper.wiring]"));
+    let at = holder_wiring.expect("the holder's wiring");
+    let described = format!("{}{motion}{}", &text[..at], &text[at..]);
+    let message = error_of(&described);
+    assert!(
+        message.contains("[[gripper]] #2 'holder'")
+            && message.contains("key 'motion'")
+            && message.contains("never turns"),
+        "{message}"
+    );
+}
+
+#[test]
 fn an_empty_design_file_is_called_empty() {
     for text in ["", "\n  \n", "# my robot, to do\n"] {
         let message = error_of(text);
@@ -422,7 +459,13 @@ fn an_empty_design_file_is_called_empty() {
 
 #[test]
 fn an_impossible_design_names_the_gripper_that_never_turns() {
-    let text = four_arm_text().replacen("quarter_ms = 150\nhalf_ms = 250\n", "", 1);
+    // The left gripper with no motor: no turn times, no motion table, no wiring.
+    let text = unwired(&four_arm_text()).replacen("quarter_ms = 150\nhalf_ms = 250\n", "", 1);
+    let motion = text
+        .find("[gripper.motion]")
+        .expect("the left gripper's motion");
+    let next = motion + 1 + text[motion + 1..].find("\n[").expect("a table after it");
+    let text = format!("{}{}", &text[..motion], &text[next + 1..]);
     let message = error_of(&with_line(&text, "left", "range = ", "range = [0, 0]\n"));
     assert!(
         message.contains("impossible design")

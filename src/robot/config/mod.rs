@@ -227,6 +227,13 @@ impl Ctx<'_> {
                 "missing: this actuator turns; give its stepper driver's STEP and DIR pins",
             ));
         }
+        if !turns && raw.has_motor() {
+            return Err(self.invalid(
+                &format!("{section} wiring"),
+                "step",
+                "this actuator never turns (`range = [0, 0]`), so it has no motor to wire: remove `step` and `dir` (and any home sensor or stall output), or give it a `range` to turn in",
+            ));
+        }
         if raw.has_motor() && drive.is_none() {
             return Err(self.invalid(
                 section,
@@ -367,6 +374,10 @@ impl Ctx<'_> {
         };
         let reach = self.reach(&section, &g.range)?;
         let turns = reach.turns();
+        if let (false, Some(_)) = (turns, &g.motion) {
+            let why = "never turns (`range = [0, 0]`), so it has no motor: remove the table, or widen `range`";
+            return Err(self.given_but(&section, "motion", why));
+        }
         let drive = self.drive(&section, g.motion.as_ref())?;
         let turn_ms = |key, v: Option<u32>, fraction| {
             if let (false, Some(_)) = (turns, v) {
