@@ -450,6 +450,23 @@ fn a_motor_wired_or_described_on_a_gripper_that_never_turns_is_refused_at_its_ke
 }
 
 #[test]
+fn a_missing_support_table_and_microsteps_beyond_256_are_said_in_the_designs_terms() {
+    let text = four_arm_text();
+    let (start, end) = (text.find("[support]"), text.find("[[camera]]"));
+    let (start, end) = (start.expect("[support]"), end.expect("[[camera]]"));
+    let message = error_of(&format!("{}{}", &text[..start], &text[end..]));
+    assert!(
+        message.contains("key 'support'") && message.contains("needs a [support] table"),
+        "{message}"
+    );
+    let message = error_of(&text.replacen("microsteps = 8", "microsteps = 512", 1));
+    assert!(
+        message.contains("512 is out of range; allowed 1, 2, 4, 8"),
+        "{message}"
+    );
+}
+
+#[test]
 fn an_empty_design_file_is_called_empty() {
     for text in ["", "\n  \n", "# my robot, to do\n"] {
         let message = error_of(text);

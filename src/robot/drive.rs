@@ -90,16 +90,16 @@ impl DriveToml {
         };
         let drive = Drive {
             full_steps_per_rev: within("full_steps_per_rev", self.full_steps_per_rev, 1, 10_000)?,
-            microsteps: within("microsteps", self.microsteps, 1, 256)?,
+            microsteps: u32::try_from(self.microsteps).unwrap_or(0),
             gear_num: within("gear", gear_num, 1, 1000)?,
             gear_den: within("gear", gear_den, 1, 1000)?,
             max_deg_s: u32::try_from(self.max_deg_s).unwrap_or(0),
             accel_deg_s2: u32::try_from(self.accel_deg_s2).unwrap_or(0),
         };
-        if !drive.microsteps.is_power_of_two() {
+        if !(drive.microsteps.is_power_of_two() && drive.microsteps <= 256) {
             return Err(out_of_range(
                 "microsteps",
-                drive.microsteps,
+                self.microsteps,
                 "1, 2, 4, 8, 16, 32, 64, 128 or 256 (what stepper drivers offer)",
             ));
         }

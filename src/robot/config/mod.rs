@@ -27,7 +27,7 @@ struct RobotToml {
     flipper: Vec<FlipperToml>,
     #[serde(default)]
     cradle: Vec<CradleToml>,
-    support: SupportToml,
+    support: Option<SupportToml>,
     #[serde(default)]
     camera: Vec<CameraToml>,
     board: Option<BoardToml>,
@@ -190,7 +190,10 @@ impl Ctx<'_> {
 
     fn ms(&self, section: &str, key: &str, value: Option<u32>) -> Result<u32, ConfigError> {
         match value {
-            None => Err(self.invalid(section, key, "missing; required for this actuator")),
+            None => Err(self.invalid(section, key, match key {
+                "open_ms" | "close_ms" => "missing; required with a jaw: the ms it really takes",
+                _ => "missing; required for this actuator: give it in ms, or give the actuator a `motion` table (its stepper's ramp) and it follows from that",
+            })),
             Some(ms) if ms == 0 || ms > MAX_ACTION_MS => Err(self.invalid(
                 section,
                 key,
@@ -606,7 +609,14 @@ impl Ctx<'_> {
         names: &[&str],
         cradles: &[Cradle],
     ) -> Result<Vec<u16>, ConfigError> {
-        if raw.support.sets.is_empty() {
+        let Some(support) = &raw.support else {
+            return Err(self.invalid(
+                "top level",
+                "support",
+                "missing: the design needs a [support] table, whose `sets` name the grippers (or the cradle) that together hold the cube up, e.g. sets = [[\"left\", \"right\"]]",
+            ));
+        };
+        if support.sets.is_empty() {
             return Err(self.impossible(
                 "[support]",
                 "sets",
@@ -614,7 +624,7 @@ impl Ctx<'_> {
             ));
         }
         let mut sets = Vec::new();
-        for (number, set) in raw.support.sets.iter().enumerate() {
+        for (number, set) in support.sets.iter().enumerate() {
             if set.is_empty() {
                 return Err(self.impossible(
                     "[support]",
