@@ -467,6 +467,16 @@ fn a_missing_support_table_and_microsteps_beyond_256_are_said_in_the_designs_ter
 }
 
 #[test]
+fn a_homing_speed_without_a_home_sensor_is_refused_at_its_key() {
+    let text = four_arm_text().replacen("home = 11\n", "home_seek_deg_s = 90\n", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains("key 'home_seek_deg_s'") && message.contains("no home sensor"),
+        "{message}"
+    );
+}
+
+#[test]
 fn an_empty_design_file_is_called_empty() {
     for text in ["", "\n  \n", "# my robot, to do\n"] {
         let message = error_of(text);

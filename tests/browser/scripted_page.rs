@@ -40,8 +40,10 @@ async fn the_page_runs_the_scripted_daemon() {
     let history_dir = tempfile::tempdir().expect("temp dir");
     let history = Arc::new(History::open(history_dir.path()).expect("history opens"));
     let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), history);
-    // Slow enough that a person could watch; the test waits for states, not for time.
-    tokio::spawn(scripted::respond(inbox, Duration::from_millis(60)));
+    // Slow enough that a person could watch, and that a page polled over WebDriver on a
+    // loaded 2-core machine still sees each move (at 60 ms a move, one CI run saw none part
+    // way); the test waits for states, not for time.
+    tokio::spawn(scripted::respond(inbox, Duration::from_millis(250)));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a free port");

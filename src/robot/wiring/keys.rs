@@ -240,6 +240,16 @@ impl WiringToml {
 
     fn home(&self, drive: &Drive) -> Result<Option<HomeSensor>, KeyProblem> {
         let Some(input) = signal("home", self.home, "home_active", &self.home_active)? else {
+            let speeds = [
+                ("home_seek_deg_s", self.home_seek_deg_s),
+                ("home_approach_deg_s", self.home_approach_deg_s),
+            ];
+            if let Some((key, _)) = speeds.into_iter().find(|(_, given)| given.is_some()) {
+                return Err(KeyProblem {
+                    key,
+                    problem: "given, but there is no home sensor (`home`) to seek: give its pin, or remove the key".into(),
+                });
+            }
             return Ok(None);
         };
         let top = i64::from(drive.max_deg_s).min(i64::from(u16::MAX));
