@@ -84,7 +84,7 @@ fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
     };
     let doc = WiringDoc::new(&model, &map, &setup);
     let board = args.board.as_deref().and_then(|name| {
-        let (name, what, chip) = chips::SHIPPED.into_iter().find(|b| b.0 == name)?;
+        let (name, what, chip) = chips::shipped(name)?;
         let verdict = verdict_on(chip, &setup);
         let names = actuator_names(&map, &model);
         Some(BoardDoc::new(name, what, chip, &verdict, &setup, &names))

@@ -26,12 +26,9 @@ pub const PICO: Chip = Chip {
 /// Every shipped board by the name a builder gives (`--board`), with what it is.
 pub const SHIPPED: [(&str, &str, &Chip); 1] = [("pico", "Raspberry Pi Pico", &PICO)];
 
-/// The shipped board called `name`.
-pub fn shipped(name: &str) -> Option<&'static Chip> {
-    SHIPPED
-        .iter()
-        .find(|(known, _, _)| *known == name)
-        .map(|(_, _, chip)| *chip)
+/// The shipped board called `name`: its name, what it is, its chip.
+pub fn shipped(name: &str) -> Option<(&'static str, &'static str, &'static Chip)> {
+    SHIPPED.into_iter().find(|(known, _, _)| *known == name)
 }
 
 #[cfg(test)]
@@ -48,7 +45,7 @@ mod tests {
         let free = (0..PICO.gpio_count).filter(|&p| !info.reserves(p)).count();
         assert_eq!(free, 26);
         assert!(!info.has_pin(30));
-        assert_eq!(shipped("pico"), Some(&PICO));
+        assert_eq!(shipped("pico").map(|(_, _, chip)| chip), Some(&PICO));
         assert_eq!(shipped("uno"), None);
     }
 }
