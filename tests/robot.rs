@@ -484,19 +484,49 @@ fn an_empty_design_file_is_called_empty() {
     }
 }
 
-#[test]
-fn an_impossible_design_names_the_gripper_that_never_turns() {
-    // The left gripper with no motor: no turn times, no motion table, no wiring.
-    let text = unwired(&four_arm_text()).replacen("quarter_ms = 150\nhalf_ms = 250\n", "", 1);
-    let motion = text
-        .find("[gripper.motion]")
-        .expect("the left gripper's motion");
+/// `text` unwired, with the gripper `name` given no motor: `range = [0, 0]`, and no turn
+/// times or motion table.
+fn without_motor(text: &str, name: &str) -> String {
+    let text = unwired(text);
+    let named = text
+        .find(&format!("name = \"{name}\""))
+        .expect("the gripper");
+    let motion = named + text[named..].find("[gripper.motion]").expect("its motion");
     let next = motion + 1 + text[motion + 1..].find("\n[").expect("a table after it");
     let text = format!("{}{}", &text[..motion], &text[next + 1..]);
-    let message = error_of(&with_line(&text, "left", "range = ", "range = [0, 0]\n"));
+    let text = with_line(&text, name, "quarter_ms = ", "");
+    let text = with_line(&text, name, "half_ms = ", "");
+    with_line(&text, name, "range = ", "range = [0, 0]\n")
+}
+
+#[test]
+fn an_impossible_design_names_the_gripper_that_never_turns() {
+    let text = without_motor(&four_arm_text(), "left");
+    let message = error_of(&text);
+    let line = line_of(&text, "range = [0, 0]");
+    // Every face still turns (the other arms turn the cube), but F never reaches the camera.
     assert!(
-        message.contains("impossible design")
-            && message.contains("gripper 'left' never turns (`range = [0, 0]`)"),
+        message.contains(&format!("[[gripper]] #1 'left' (line {line}): key 'range'"))
+            && message.contains("face F can never be shown to a camera")
+            && message.contains("gripper 'left' never turns (`range = [0, 0]`)")
+            && message.contains("would let it be seen: gripper 'left' `range = [-1, 1]`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_face_no_motor_turns_is_blamed_on_that_motor_with_the_change_that_would_turn_it() {
+    let six = std::fs::read_to_string(shipped_dir().join("six-motor.toml")).unwrap();
+    let text = without_motor(&six, "front-motor");
+    let message = error_of(&text);
+    let line = line_of(&text, "range = [0, 0]");
+    assert!(
+        message.contains(&format!(
+            "[[gripper]] #3 'front-motor' (line {line}): key 'range'"
+        )) && message.contains("face F can never be turned")
+            && message.contains(
+                "this change would let it turn: gripper 'front-motor' `range = \"continuous\"`"
+            ),
         "{message}"
     );
 }

@@ -35,6 +35,13 @@ impl Abilities {
 /// Searches the states reachable from home, breadth first, until every face has been turned
 /// and seen (or nothing is left to reach).
 pub(crate) fn abilities(model: &RobotModel) -> Abilities {
+    abilities_within(model, usize::MAX).unwrap_or_default()
+}
+
+/// As [`abilities`], but gives up (`None`) after visiting `limit` states without having seen
+/// every face both ways: what a design could do with a key changed is asked only for advice,
+/// and an impossible large design would be searched to its end.
+pub(crate) fn abilities_within(model: &RobotModel, limit: usize) -> Option<Abilities> {
     let mut found = Abilities::default();
     let mut visited = HashSet::from([model.home()]);
     let mut queue = VecDeque::from([model.home()]);
@@ -54,8 +61,11 @@ pub(crate) fn abilities(model: &RobotModel) -> Abilities {
         if found.complete(model) {
             break;
         }
+        if visited.len() > limit {
+            return None;
+        }
     }
-    found
+    Some(found)
 }
 
 fn note_views(model: &RobotModel, state: &RobotState, found: &mut Abilities) {
@@ -64,31 +74,31 @@ fn note_views(model: &RobotModel, state: &RobotState, found: &mut Abilities) {
     }
 }
 
+/// The faces the whole state graph turns and shows from home (its home part, found by
+/// following its edges): the witness of the search that stops early.
+#[cfg(test)]
+pub(crate) fn by_the_whole_graph(model: &RobotModel) -> Abilities {
+    let graph = super::graph::StateGraph::build(model);
+    let mut found = Abilities::default();
+    let mut seen = HashSet::from([0u32]);
+    let mut todo = vec![0u32];
+    while let Some(id) = todo.pop() {
+        note_views(model, &graph.states[id as usize], &mut found);
+        for edge in graph.edges(id) {
+            for turn in edge.effect.turns.iter().flatten() {
+                found.turned[turn.face.index()] = true;
+            }
+            if seen.insert(edge.to) {
+                todo.push(edge.to);
+            }
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::robot::graph::StateGraph;
-
-    /// The faces the whole state graph turns and shows from home (its home part, found by
-    /// following its edges): the witness of the search that stops early.
-    fn by_the_whole_graph(model: &RobotModel) -> Abilities {
-        let graph = StateGraph::build(model);
-        let mut found = Abilities::default();
-        let mut seen = HashSet::from([0u32]);
-        let mut todo = vec![0u32];
-        while let Some(id) = todo.pop() {
-            note_views(model, &graph.states[id as usize], &mut found);
-            for edge in graph.edges(id) {
-                for turn in edge.effect.turns.iter().flatten() {
-                    found.turned[turn.face.index()] = true;
-                }
-                if seen.insert(edge.to) {
-                    todo.push(edge.to);
-                }
-            }
-        }
-        found
-    }
 
     #[test]
     fn the_search_that_stops_early_finds_what_the_whole_graph_does() {

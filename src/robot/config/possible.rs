@@ -2,7 +2,8 @@
 //! unsupported, a face that can never be turned, or a face no camera can see.
 
 use super::{ConfigError, Ctx};
-use crate::robot::reach::{abilities, Abilities};
+use crate::robot::model::{Grip, Reach};
+use crate::robot::reach::{abilities, abilities_within, Abilities};
 use crate::robot::RobotModel;
 use cubed_core::cube::Face;
 
@@ -22,53 +23,66 @@ impl Ctx<'_> {
             .filter(|&face| !can.can_turn(face))
             .collect();
         if let Some(&face) = unturnable.first() {
-            let (section, key, cause) = match held_anyhow(model).can_turn(face) {
-                true => ("[support]", "sets", SUPPORT_BLOCKS),
-                false => ("[[gripper]]", "grips", A_TURN_NEEDS),
+            let support_blocks = held_anyhow(model).can_turn(face);
+            let changes = match support_blocks {
+                true => Vec::new(),
+                false => changes_that_turn(model, &unturnable),
+            };
+            let (section, key, cause) = match (support_blocks, changes.first()) {
+                (true, _) => ("[support]".to_string(), "sets", SUPPORT_BLOCKS),
+                (false, Some(first)) => (first.section(model), first.key, A_TURN_NEEDS),
+                (false, None) => ("[[gripper]]".to_string(), "grips", A_TURN_NEEDS),
             };
             return Err(self.impossible(
-                section,
+                &section,
                 key,
                 format!(
-                    "{}: no state the grippers reach lets one of them turn it ({cause}){}",
+                    "{}: no state the grippers reach lets one of them turn it ({cause}){}{}",
                     faces_never_turned(&unturnable),
-                    never_turning(model)
+                    never_turning(model),
+                    advice(model, &changes, "turn", unturnable.len())
                 ),
             ));
         }
-        if !model.cameras.is_empty() {
-            for face in Face::ALL {
-                if !can.can_see(face) {
-                    let waiting = model.cameras.iter().position(|c| !c.needs_open.is_empty());
-                    let (section, key, cause) = match waiting {
-                        Some(c) if views_cleared(model).can_see(face) => (
-                            format!("[[camera]] #{} '{}'", c + 1, model.cameras[c].name),
-                            "needs_open",
-                            NEEDS_OPEN_BLOCKS,
-                        ),
-                        _ => match held_anyhow(model).can_see(face) {
-                            true => ("[support]".to_string(), "sets", SUPPORT_BLOCKS),
-                            false => (
-                                "[[camera]]".to_string(),
-                                "at",
-                                "the grippers' `at` and `range`",
-                            ),
-                        },
-                    };
-                    return Err(self.impossible(
-                        &section,
-                        key,
-                        format!(
-                            "face {face} can never be shown to a camera with a clear view: no \
-                             state the grippers reach ({cause}) turns it to a camera's `at` \
-                             with nothing in the way{}",
-                            never_turning(model)
-                        ),
-                    ));
+        match Face::ALL.into_iter().find(|&f| !can.can_see(f)) {
+            Some(face) if !model.cameras.is_empty() => Err(self.unseen(model, face)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Why `face` can never be shown to a camera, at the key likeliest to be wrong.
+    fn unseen(&self, model: &RobotModel, face: Face) -> ConfigError {
+        let waiting = model.cameras.iter().position(|c| !c.needs_open.is_empty());
+        let mut changes = Vec::new();
+        let (section, key, cause) = match waiting {
+            Some(c) if views_cleared(model).can_see(face) => (
+                format!("[[camera]] #{} '{}'", c + 1, model.cameras[c].name),
+                "needs_open",
+                NEEDS_OPEN_BLOCKS,
+            ),
+            _ if held_anyhow(model).can_see(face) => {
+                ("[support]".to_string(), "sets", SUPPORT_BLOCKS)
+            }
+            _ => {
+                changes = changes_that_show(model, &[face]);
+                let cause = "the grippers' `at` and `range`";
+                match changes.first() {
+                    Some(first) => (first.section(model), first.key, cause),
+                    None => ("[[camera]]".to_string(), "at", cause),
                 }
             }
-        }
-        Ok(())
+        };
+        self.impossible(
+            &section,
+            key,
+            format!(
+                "face {face} can never be shown to a camera with a clear view: no state the \
+                 grippers reach ({cause}) turns it to a camera's `at` with nothing in the \
+                 way{}{}",
+                never_turning(model),
+                advice(model, &changes, "be seen", 1)
+            ),
+        )
     }
 }
 
@@ -123,4 +137,218 @@ fn held_anyhow(model: &RobotModel) -> Abilities {
         ..model.clone()
     };
     abilities(&relaxed)
+}
+
+/// States a search with one key changed may visit before that change is not offered (an
+/// impossible large design would otherwise be searched to its end once per change).
+const STATES_PER_CHANGE: usize = 50_000;
+
+/// One key of one gripper written another way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Change {
+    gripper: usize,
+    key: &'static str,
+    written: String,
+}
+
+impl Change {
+    fn section(&self, model: &RobotModel) -> String {
+        format!("[[gripper]] '{}'", model.grippers[self.gripper].name)
+    }
+}
+
+/// Each change of one key of one gripper that would let every face of `faces` turn, tried
+/// alone; for `range`, the narrowest of those tried that does.
+fn changes_that_turn(model: &RobotModel, faces: &[Face]) -> Vec<Change> {
+    changes_that(model, |can| faces.iter().all(|&f| can.can_turn(f)))
+}
+
+/// Each change of one key of one gripper that would let every face of `faces` be seen.
+fn changes_that_show(model: &RobotModel, faces: &[Face]) -> Vec<Change> {
+    changes_that(model, |can| faces.iter().all(|&f| can.can_see(f)))
+}
+
+/// Each change of one key of one gripper after which the design can do what `wanted` asks,
+/// tried alone; for `range`, the narrowest of those tried that does.
+fn changes_that(model: &RobotModel, wanted: impl Fn(&Abilities) -> bool) -> Vec<Change> {
+    let turns_all = |changed: &RobotModel| {
+        abilities_within(changed, STATES_PER_CHANGE).is_some_and(|can| wanted(&can))
+    };
+    let mut found = Vec::new();
+    for (g, gripper) in model.grippers.iter().enumerate() {
+        let tries = one_key_changes(gripper);
+        let mut range_found = false;
+        for (key, written, changed) in tries {
+            if key == "range" && range_found {
+                continue;
+            }
+            let mut design = model.clone();
+            changed(&mut design.grippers[g]);
+            if turns_all(&design) {
+                range_found |= key == "range";
+                found.push(Change {
+                    gripper: g,
+                    key,
+                    written,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// A gripper changed in one key.
+type Changed = fn(&mut crate::robot::model::Gripper);
+
+/// The other ways worth trying for each key of `gripper` that decides what it can turn.
+fn one_key_changes(gripper: &crate::robot::model::Gripper) -> Vec<(&'static str, String, Changed)> {
+    let mut tries: Vec<(&'static str, String, Changed)> = Vec::new();
+    if let Reach::Limited { min, max } = gripper.reach {
+        // Without a jaw to let go, a limited gripper cannot turn its face again and again.
+        if gripper.has_jaw && (min > -1 || max < 1) {
+            let (min, max) = (min.min(-1), max.max(1));
+            tries.push(("range", format!("range = [{min}, {max}]"), |g| {
+                if let Reach::Limited { min, max } = &mut g.reach {
+                    (*min, *max) = ((*min).min(-1), (*max).max(1));
+                }
+            }));
+        }
+        tries.push(("range", "range = \"continuous\"".to_string(), |g| {
+            g.reach = Reach::Continuous
+        }));
+    }
+    if !gripper.has_jaw {
+        tries.push(("jaw", "jaw = true".to_string(), |g| g.has_jaw = true));
+    }
+    if gripper.grip != Grip::Centre {
+        tries.push(("grips", "grips = \"centre\"".to_string(), |g| {
+            g.grip = Grip::Centre
+        }));
+    }
+    if gripper.carries_cube {
+        tries.push(("carries_cube", "carries_cube = false".to_string(), |g| {
+            g.carries_cube = false
+        }));
+    }
+    tries
+}
+
+/// "; any one of these changes would let it turn: gripper 'left' `range = [-1, 1]`, …", or
+/// nothing.
+fn advice(model: &RobotModel, changes: &[Change], to_do: &str, faces: usize) -> String {
+    if changes.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> = (changes.iter())
+        .map(|c| {
+            format!(
+                "gripper '{}' `{}`",
+                model.grippers[c.gripper].name, c.written
+            )
+        })
+        .collect();
+    let lead = match each.len() {
+        1 => "this change would let",
+        _ => "any one of these changes would let",
+    };
+    let them = if faces == 1 { "it" } else { "them" };
+    format!("; {lead} {them} {to_do}: {}", each.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::robot::reach::by_the_whole_graph;
+    use crate::robot::tests::shipped;
+
+    /// Every change tried for every gripper is offered exactly when the whole state graph of
+    /// the changed design does what `can` asks (a `range` already offered makes a wider one
+    /// redundant, so that one is not offered again).
+    fn offered_exactly_when_the_whole_graph_can(
+        model: &RobotModel,
+        can: impl Fn(&Abilities) -> bool + Copy,
+    ) -> Vec<Change> {
+        assert!(
+            !can(&by_the_whole_graph(model)),
+            "{}: the design must fail",
+            model.name
+        );
+        let offered = changes_that(model, can);
+        for (g, gripper) in model.grippers.iter().enumerate() {
+            let mut range_offered = false;
+            for (key, written, changed) in one_key_changes(gripper) {
+                let mut design = model.clone();
+                changed(&mut design.grippers[g]);
+                let helps = can(&by_the_whole_graph(&design));
+                let change = Change {
+                    gripper: g,
+                    key,
+                    written,
+                };
+                let expected = helps && !(key == "range" && range_offered);
+                assert_eq!(
+                    offered.contains(&change),
+                    expected,
+                    "{}: {change:?}",
+                    model.name
+                );
+                range_offered |= expected && key == "range";
+            }
+        }
+        offered
+    }
+
+    fn offered_turning(model: &RobotModel) -> Vec<Change> {
+        let whole = by_the_whole_graph(model);
+        let unturnable: Vec<Face> = Face::ALL
+            .into_iter()
+            .filter(|&f| !whole.can_turn(f))
+            .collect();
+        offered_exactly_when_the_whole_graph_can(model, |can| {
+            unturnable.iter().all(|&f| can.can_turn(f))
+        })
+    }
+
+    #[test]
+    fn a_motor_that_never_turns_is_told_to_turn_all_the_way_round() {
+        let mut six = shipped("six-motor");
+        six.grippers[2].reach = Reach::Limited { min: 0, max: 0 };
+        let offered = offered_turning(&six);
+        assert_eq!(
+            offered,
+            [Change {
+                gripper: 2,
+                key: "range",
+                written: "range = \"continuous\"".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn two_arms_that_never_turn_are_each_offered_a_range() {
+        let mut four = shipped("four-arm");
+        for gripper in four.grippers.iter_mut().take(2) {
+            gripper.reach = Reach::Limited { min: 0, max: 0 };
+        }
+        let offered = offered_turning(&four);
+        let ranges: Vec<_> = offered
+            .iter()
+            .filter(|c| c.key == "range")
+            .map(|c| c.gripper)
+            .collect();
+        assert_eq!(ranges, [0, 1], "{offered:?}");
+    }
+
+    #[test]
+    fn an_arm_that_never_turns_is_offered_a_range_to_show_the_face_it_hides() {
+        let mut four = shipped("four-arm");
+        four.grippers[0].reach = Reach::Limited { min: 0, max: 0 };
+        let unseen = |can: &Abilities| can.can_see(Face::F);
+        let offered = offered_exactly_when_the_whole_graph_can(&four, unseen);
+        assert_eq!(offered, changes_that_show(&four, &[Face::F]));
+        assert_eq!(
+            offered.first().map(|c| (c.gripper, c.key)),
+            Some((0, "range"))
+        );
+    }
 }
