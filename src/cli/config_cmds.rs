@@ -4,7 +4,7 @@ use super::design_choice::choose_design;
 use super::refuse;
 use crate::daemon::config::search::{describe_sources, discover_config};
 use crate::link::fault_words::{actuator_names, refusal_in_words};
-use crate::robot::wiring::{verdict_on, BoardVerdict, RobotSetup, WiringDoc};
+use crate::robot::wiring::{refusal_placed_in, verdict_on, BoardVerdict, RobotSetup, WiringDoc};
 use clap::{Args, Subcommand};
 use cubed_core::error_chain::error_chain;
 use cubed_firmware::{chips, Chip};
@@ -87,7 +87,12 @@ fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
         let (name, what, chip) = chips::shipped(name)?;
         let verdict = verdict_on(chip, &setup);
         let names = actuator_names(&map, &model);
-        Some(BoardDoc::new(name, what, chip, &verdict, &setup, &names))
+        let mut doc = BoardDoc::new(name, what, chip, &verdict, &setup, &names);
+        if let BoardVerdict::Refuses(refusal) = &verdict {
+            let text = std::fs::read_to_string(&design).unwrap_or_default();
+            doc.place = refusal_placed_in(&text, &model, &map, refusal);
+        }
+        Some(doc)
     });
     if args.format == "json" {
         let mut json = serde_json::to_value(&doc)?;
@@ -113,8 +118,12 @@ fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
         Some(BoardDoc {
             refusal: Some(why),
             takes,
+            place,
             ..
-        }) => refuse(format!("{}: {takes}: {why}", design.display())),
+        }) => {
+            let at = place.map_or(String::new(), |place| format!("{place}: "));
+            refuse(format!("{}: {at}{takes}: {why}", design.display()))
+        }
         _ => Ok(ExitCode::SUCCESS),
     }
 }
@@ -130,6 +139,9 @@ struct BoardDoc {
     refusal: Option<String>,
     /// The board's pins the design leaves free (not the board's own, not used).
     free_pins: Option<Vec<u8>>,
+    /// Where the design writes what the board refuses: "[[gripper]] #2 'right'
+    /// [gripper.wiring] (line 58): key 'step'".
+    place: Option<String>,
 }
 
 impl BoardDoc {
@@ -154,6 +166,7 @@ impl BoardDoc {
             firmware,
             refusal,
             free_pins,
+            place: None,
         }
     }
 }

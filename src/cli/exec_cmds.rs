@@ -7,6 +7,7 @@ use crate::link::{
     stream_program, EStopHandle, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
     TokioClock,
 };
+use crate::robot::wiring::refusal_placed_in;
 use crate::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
 use crate::robot::{Planner, Program, ProgramDoc, RobotModel};
 use anyhow::Context;
@@ -263,11 +264,12 @@ pub(crate) fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(stream(&args, planner.model(), &program))
+    runtime.block_on(stream(&args, &design, planner.model(), &program))
 }
 
 async fn stream(
     args: &ExecArgs,
+    design: &std::path::Path,
     model: &RobotModel,
     program: &Program,
 ) -> anyhow::Result<ExitCode> {
@@ -294,7 +296,14 @@ async fn stream(
     let mut link = match opened {
         Ok(link) => link,
         // The firmware cannot drive this design: a configuration error, not a runtime one.
-        Err(e @ crate::link::LinkError::ConfigureRefused { .. }) => return super::refuse_error(&e),
+        Err(e @ crate::link::LinkError::ConfigureRefused { refusal, .. }) => {
+            let text = std::fs::read_to_string(design).unwrap_or_default();
+            let place = refusal_placed_in(&text, model, &map, &refusal);
+            let at = place.map_or(String::new(), |p| {
+                format!(" (the design writes it at {}: {p})", design.display())
+            });
+            return super::refuse(format!("{}{at}", error_chain(&e)));
+        }
         Err(e) => return Err(e.into()),
     };
     if let Some(words) = crate::link::RestartCause::abnormal(link.connected.boot_cause) {

@@ -2,7 +2,7 @@
 //! built: for designs a builder gets wrong in each way the chip rules (a pin the board
 //! keeps, a pin it lacks, two jaws on one PWM output, a top speed beyond its step
 //! generator) and the shipped one, the command and the emulated Pico at connect say the
-//! same thing in the same words.
+//! same thing in the same words, and both place it at the design's line.
 
 use super::session::open_with;
 use crate::common::{cubed, runtime, shipped_design_file, stderr};
@@ -10,27 +10,31 @@ use cubed::link::{LinkError, LinkSettings};
 use cubed::robot::wiring::RobotSetup;
 use cubed::robot::{load_robot, ActuatorMap};
 
-/// The four-arm design with `from` replaced by `to` once (or as shipped), and a word of
-/// the refusal expected (none: taken).
-const CASES: [(&str, &str, &str, &str); 5] = [
-    ("as shipped", "", "", ""),
+/// The four-arm design with `from` replaced by `to` once (or as shipped), a word of the
+/// refusal expected (none: taken), and the key the refusal is placed at (its first line
+/// in the changed file starts with it).
+const CASES: [(&str, &str, &str, &str, &str); 5] = [
+    ("as shipped", "", "", "", ""),
     (
         "a jaw on the LED's pin",
         "jaw = 16 ",
         "jaw = 25 ",
         "keeps for itself",
+        "jaw = 25 ",
     ),
     (
         "a step pin the RP2040 lacks",
         "step = 2\n",
         "step = 30\n",
         "does not have",
+        "step = 30\n",
     ),
     (
         "two jaws on one PWM output",
         "jaw = 17 ",
         "jaw = 0 ",
         "PWM output",
+        "jaw = 0 ",
     ),
     // 900°/s at 32 microsteps of a 1.8° motor: 16 000 steps/s.
     (
@@ -38,6 +42,7 @@ const CASES: [(&str, &str, &str, &str); 5] = [
         "microsteps = 8\n",
         "microsteps = 32\n",
         "max_deg_s",
+        "max_deg_s = ",
     ),
 ];
 
@@ -48,10 +53,11 @@ fn the_offline_check_says_what_the_pico_as_built_says_at_connect() {
     };
     let shipped = std::fs::read_to_string(shipped_design_file("four-arm")).expect("design");
     let dir = tempfile::tempdir().expect("temp dir");
-    for (case, from, to, refused_for) in CASES {
+    for (case, from, to, refused_for, placed_at) in CASES {
         assert!(shipped.contains(from), "{case}: '{from}' is in the design");
         let file = dir.path().join("my-robot.toml");
-        std::fs::write(&file, shipped.replacen(from, to, 1)).expect("written");
+        let changed = shipped.replacen(from, to, 1);
+        std::fs::write(&file, &changed).expect("written");
         let design = file.display().to_string();
         let offline = cubed(
             &["config", "wiring", "--design", &design, "--board", "pico"],
@@ -103,6 +109,27 @@ fn the_offline_check_says_what_the_pico_as_built_says_at_connect() {
                 assert!(
                     said.contains(&expected),
                     "{case}: offline '{said}', Pico '{words}'"
+                );
+                let key_at = changed.find(placed_at).expect("the key is in the design");
+                let line = changed[..key_at].matches('\n').count() + 1;
+                let key = placed_at.split(' ').next().unwrap_or_default();
+                assert!(
+                    said.contains(&format!("(line {line}): key '{key}': a Raspberry Pi Pico")),
+                    "{case}: not placed at line {line}: {said}"
+                );
+                // `cubed exec`, refused at connect, places it at the same line.
+                let port = pico.pico.port.display().to_string();
+                let exec = cubed(
+                    &["exec", "--port", &port, "--robot", &design, "--moves", "U"],
+                    None,
+                );
+                let refused = stderr(&exec);
+                assert_eq!(exec.status.code(), Some(2), "{case}: {refused}");
+                assert!(
+                    refused.contains(&words)
+                        && refused.contains(&format!("(the design writes it at {design}: "))
+                        && refused.contains(&format!("(line {line}): key '{key}')")),
+                    "{case}: exec said {refused}"
                 );
             }
         }

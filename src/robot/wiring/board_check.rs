@@ -3,8 +3,11 @@
 //! board's pins stay free.
 
 use super::RobotSetup;
+use crate::robot::actuators::{ActuatorMap, Role};
+use crate::robot::RobotModel;
 use cubed_firmware::board::pins_of;
 use cubed_firmware::{check_setup, Chip, ConfigRefusal};
+use firmware_protocol::message::{SetupKey, TimedMove};
 
 /// What a board would say to a design at connect.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,12 +36,130 @@ pub(crate) fn verdict_on(chip: &Chip, setup: &RobotSetup) -> BoardVerdict {
     BoardVerdict::Takes { free_pins }
 }
 
+/// Where the cause of `refusal` is written in the design file: the section as validation
+/// messages name it (`[[gripper]] #2 'right' wiring`, `[board]`) and the key; `None` for a
+/// cause no one key holds (the number of actuators, a setup the firmware lost).
+pub(crate) fn refusal_place(
+    model: &RobotModel,
+    map: &ActuatorMap,
+    refusal: &ConfigRefusal,
+) -> Option<(String, &'static str)> {
+    let (actuator, key) = match *refusal {
+        ConfigRefusal::OutOfRange { actuator, key, .. }
+        | ConfigRefusal::PinTaken { actuator, key, .. }
+        | ConfigRefusal::NoSuchPin { actuator, key, .. }
+        | ConfigRefusal::PinReserved { actuator, key, .. } => (actuator, key),
+        ConfigRefusal::PwmShared { actuator, .. } => (Some(actuator), SetupKey::ServoPin),
+        ConfigRefusal::TooFast {
+            actuator, timed, ..
+        } => return own_key(model, map, actuator, timed_key(timed)),
+        ConfigRefusal::ContinuousWithoutSensor { actuator }
+        | ConfigRefusal::RangeBeyondTravel { actuator } => {
+            return own_key(model, map, actuator, "range")
+        }
+        _ => return None,
+    };
+    let Some(actuator) = actuator else {
+        return Some(("[board]".to_string(), board_key(key)?));
+    };
+    let (table, key) = actuator_key(key)?;
+    let section = actuator_section(model, map, actuator)?;
+    Some((
+        table.map_or(section.clone(), |t| format!("{section} {t}")),
+        key,
+    ))
+}
+
+/// `key` of the actuator's own table.
+fn own_key(
+    model: &RobotModel,
+    map: &ActuatorMap,
+    actuator: u8,
+    key: &'static str,
+) -> Option<(String, &'static str)> {
+    Some((actuator_section(model, map, actuator)?, key))
+}
+
+/// "[[gripper]] #2 'right'": the table of the gripper or flipper that firmware actuator
+/// `actuator` belongs to.
+fn actuator_section(model: &RobotModel, map: &ActuatorMap, actuator: u8) -> Option<String> {
+    let (kind, index, name) = match map.roles.get(usize::from(actuator))? {
+        Role::Jaw { gripper } | Role::Rotation { gripper } => {
+            ("gripper", *gripper, &model.grippers.get(*gripper)?.name)
+        }
+        Role::Flipper { flipper } => ("flipper", *flipper, &model.flippers.get(*flipper)?.name),
+    };
+    Some(format!("[[{kind}]] #{} '{name}'", index + 1))
+}
+
+/// The design key that gives the time of a timed move.
+fn timed_key(timed: TimedMove) -> &'static str {
+    match timed {
+        TimedMove::QuarterTurn => "quarter_ms",
+        TimedMove::HalfTurn => "half_ms",
+        TimedMove::FlipperStep => "flip_ms",
+        TimedMove::Jaw => "open_ms",
+    }
+}
+
+/// "[[gripper]] #2 'right' [gripper.wiring] (line 58): key 'step'": where `text`, the
+/// design file, writes what `refusal` refuses (validation errors place keys the same way).
+pub(crate) fn refusal_placed_in(
+    text: &str,
+    model: &RobotModel,
+    map: &ActuatorMap,
+    refusal: &ConfigRefusal,
+) -> Option<String> {
+    let (section, key) = refusal_place(model, map, refusal)?;
+    let (named, line) = cubed_files::config_file::locate::locate_key(text, &section, key)?;
+    Some(format!("{named} (line {line}): key '{key}'"))
+}
+
+/// The `[board]` key of a setup key of the board itself.
+fn board_key(key: SetupKey) -> Option<&'static str> {
+    Some(match key {
+        SetupKey::Enable => "enable",
+        SetupKey::Estop => "estop",
+        SetupKey::Button => "button",
+        SetupKey::DebounceSamples => "debounce_samples",
+        SetupKey::IdleDisableMs => "idle_disable_ms",
+        _ => return None,
+    })
+}
+
+/// The sub-table (`wiring`, `motion`, or the actuator's own table) and key of an actuator's
+/// setup key.
+fn actuator_key(key: SetupKey) -> Option<(Option<&'static str>, &'static str)> {
+    let wiring = |k| Some((Some("wiring"), k));
+    let motion = |k| Some((Some("motion"), k));
+    match key {
+        SetupKey::StepPin => wiring("step"),
+        SetupKey::DirPin => wiring("dir"),
+        SetupKey::HomePin => wiring("home"),
+        SetupKey::StallPin => wiring("stall"),
+        SetupKey::ServoPin => wiring("jaw"),
+        SetupKey::OpenUs => wiring("jaw_open_us"),
+        SetupKey::ClosedUs => wiring("jaw_closed_us"),
+        SetupKey::SeekDegS => wiring("home_seek_deg_s"),
+        SetupKey::ApproachDegS => wiring("home_approach_deg_s"),
+        SetupKey::BackoffDeg => wiring("home_backoff_deg"),
+        SetupKey::MaxSeekDeg => wiring("home_max_seek_deg"),
+        SetupKey::FullStepsPerRev => motion("full_steps_per_rev"),
+        SetupKey::Microsteps => motion("microsteps"),
+        SetupKey::Gear => motion("gear"),
+        SetupKey::MaxDegS => motion("max_deg_s"),
+        SetupKey::AccelDegS2 => motion("accel_deg_s2"),
+        SetupKey::TravelMs => Some((None, "open_ms")),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::robot::{load_robot, ActuatorMap};
     use cubed_firmware::chips::PICO;
-    use firmware_protocol::message::{Actuator, SetupKey};
+    use firmware_protocol::message::Actuator;
     use firmware_protocol::FixedList;
     use std::path::Path;
 
@@ -94,6 +215,32 @@ mod tests {
                 pin: 25
             })
         );
+    }
+
+    #[test]
+    fn every_pin_a_board_could_refuse_is_placed_at_the_line_that_writes_it() {
+        for design in ["four-arm", "turntable-flipper", "six-motor"] {
+            let path = format!("config/robots/{design}.toml");
+            let model = load_robot(Path::new(&path)).expect("loads");
+            let map = ActuatorMap::new(&model).expect("actuators");
+            let setup = RobotSetup::for_design(&model, &map).expect("a setup");
+            let text = std::fs::read_to_string(&path).expect("design");
+            let mut placed = 0;
+            for (actuator, key, pin) in pins_of(&setup.machine) {
+                let refusal = ConfigRefusal::PinReserved { actuator, key, pin };
+                let (section, name) = refusal_place(&model, &map, &refusal).expect("placed");
+                let (_, line) = cubed_files::config_file::locate::locate_key(&text, &section, name)
+                    .unwrap_or_else(|| panic!("{design}: {section} {name} not found"));
+                // The file's own line, read apart from the parser: `key = pin`.
+                let written = text.lines().nth(line - 1).expect("the line").trim();
+                assert!(
+                    written.starts_with(&format!("{name} = {pin}")),
+                    "{design}: {section} {name}: line {line} is '{written}'"
+                );
+                placed += 1;
+            }
+            assert!(placed >= 8, "{design}: {placed} pins");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod keys;
 pub(crate) mod pins;
 mod table;
 
-pub(crate) use board_check::{verdict_on, BoardVerdict};
+pub(crate) use board_check::{refusal_placed_in, verdict_on, BoardVerdict};
 pub(crate) use derived::derived_drive;
 pub(crate) use keys::{BoardToml, WiringToml};
 pub(crate) use pins::ActuatorWiring;
