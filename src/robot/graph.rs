@@ -2,9 +2,10 @@
 
 use super::direction::Orientation;
 use super::model::{RobotModel, RobotState};
-use super::physics::{step_motion, Act, CubeMotion, Motions};
+use super::physics::{Act, CubeMotion, Motions};
+use super::steps::legal_steps;
 use cubed_core::cube::Turn;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -107,12 +108,13 @@ impl StateGraph {
         let mut graph = StateGraph {
             states: vec![model.home()],
             home_part: 0,
-            index: HashMap::from([(model.home(), 0)]),
+            index: [(model.home(), 0)].into_iter().collect(),
             offsets: vec![0],
             edges: Vec::new(),
             motions: Vec::new(),
         };
         let mut motion_ids: HashMap<Motions, u32> = HashMap::new();
+        let mut steps = Vec::new();
         *BUILDING
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = model.name.clone();
@@ -139,25 +141,29 @@ impl StateGraph {
                 EXPLORED.store(next.max(1), Ordering::Relaxed);
             }
             let state = graph.states[next];
-            let mut out: Vec<Edge> = Vec::new();
-            for_each_motion(model, &state, |m| {
-                let Ok((after, motion)) = step_motion(model, &state, m) else {
-                    return;
-                };
-                let to = graph.id_or_insert(after);
-                let id = *motion_ids.entry(*m).or_insert_with(|| {
-                    graph.motions.push(*m);
+            steps.clear();
+            legal_steps(model, &state, &mut steps);
+            // In the order of combinations: new states are numbered, and ties kept, alike.
+            steps.sort_unstable_by_key(|step| step.rank);
+            let mut out: Vec<(Edge, Motions)> = (steps.iter())
+                .map(|step| {
+                    let edge = Edge {
+                        to: graph.id_or_insert(step.after),
+                        ms: motions_ms(model, &step.motions),
+                        motions: 0,
+                        effect: Effect::of(&step.motion, &state),
+                    };
+                    (edge, step.motions)
+                })
+                .collect();
+            keep_cheapest(&mut out);
+            for (mut edge, m) in out {
+                edge.motions = *motion_ids.entry(m).or_insert_with(|| {
+                    graph.motions.push(m);
                     graph.motions.len() as u32 - 1
                 });
-                out.push(Edge {
-                    to,
-                    ms: motions_ms(model, m),
-                    motions: id,
-                    effect: Effect::of(&motion, &state),
-                });
-            });
-            keep_cheapest(&mut out);
-            graph.edges.extend(out);
+                graph.edges.push(edge);
+            }
             graph.offsets.push(graph.edges.len() as u32);
             next += 1;
         }
@@ -212,9 +218,9 @@ pub(crate) fn motions_ms(model: &RobotModel, m: &Motions) -> u32 {
     grippers.fold(flip, u32::max)
 }
 
-/// Keeps only the cheapest of steps with the same target and effect.
-fn keep_cheapest(edges: &mut Vec<Edge>) {
-    edges.sort_by_key(|e| {
+/// Keeps only the cheapest of steps with the same target and effect (the first of equals).
+fn keep_cheapest(edges: &mut Vec<(Edge, Motions)>) {
+    edges.sort_by_key(|(e, _)| {
         (
             e.to,
             e.effect.turns.map(|t| t.map(|t| t.index())),
@@ -222,16 +228,13 @@ fn keep_cheapest(edges: &mut Vec<Edge>) {
             e.ms,
         )
     });
-    edges.dedup_by(|later, first| later.to == first.to && later.effect == first.effect);
+    edges.dedup_by(|(later, _), (first, _)| later.to == first.to && later.effect == first.effect);
 }
 
-/// Calls `f` with every candidate step from `state`: each gripper idle, opening,
-/// closing or turning within reach (all combinations), and each flip alone.
-pub(crate) fn for_each_motion(model: &RobotModel, state: &RobotState, mut f: impl FnMut(&Motions)) {
-    let options: Vec<Vec<Act>> = model
-        .grippers
-        .iter()
-        .enumerate()
+/// Each gripper's options from `state`: idle, its jaw opening or closing, turning within
+/// reach.
+pub(crate) fn motion_options(model: &RobotModel, state: &RobotState) -> Vec<Vec<Act>> {
+    (model.grippers.iter().enumerate())
         .map(|(g, gripper)| {
             let mut acts = vec![Act::Idle];
             if gripper.has_jaw {
@@ -244,48 +247,7 @@ pub(crate) fn for_each_motion(model: &RobotModel, state: &RobotState, mut f: imp
             acts.extend(gripper.turn_options(state.angles[g]).map(Act::Turn));
             acts
         })
-        .collect();
-    let mut choice = vec![0usize; options.len()];
-    let mut m = Motions::default();
-    loop {
-        for (g, &c) in choice.iter().enumerate() {
-            m.acts[g] = options[g][c];
-        }
-        if choice.iter().any(|&c| c != 0) && turns_on_one_axis(model, state, &m) {
-            f(&m);
-        }
-        if !advance(&mut choice, &options) {
-            break;
-        }
-    }
-    for flip in 0..model.flippers.len() {
-        f(&Motions {
-            flip: Some(flip as u8),
-            ..Motions::default()
-        });
-    }
-}
-
-/// Cheap pre-check: closed grippers that turn all share one axis.
-fn turns_on_one_axis(model: &RobotModel, state: &RobotState, m: &Motions) -> bool {
-    let mut axes = 0u8;
-    for (g, gripper) in model.grippers.iter().enumerate() {
-        if state.is_closed(g) && matches!(m.acts[g], Act::Turn(_)) {
-            axes |= 1 << gripper.at.axis();
-        }
-    }
-    axes.count_ones() <= 1
-}
-
-fn advance(choice: &mut [usize], options: &[Vec<Act>]) -> bool {
-    for (c, opts) in choice.iter_mut().zip(options) {
-        *c += 1;
-        if *c < opts.len() {
-            return true;
-        }
-        *c = 0;
-    }
-    false
+        .collect()
 }
 
 #[cfg(test)]

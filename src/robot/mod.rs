@@ -25,6 +25,7 @@ pub(crate) mod scan;
 pub(crate) mod search;
 pub(crate) mod select;
 mod shipped;
+mod steps;
 mod violation;
 pub mod wiring;
 

@@ -3,9 +3,9 @@
 //! every face both ways (the whole state graph of a large design takes minutes and
 //! gigabytes; a possible design shows all it can do within its first states).
 
-use super::graph::{clear_cameras, for_each_motion};
+use super::graph::clear_cameras;
 use super::model::{RobotModel, RobotState};
-use super::physics::step_motion;
+use super::steps::legal_steps;
 use cubed_core::cube::Face;
 use std::collections::{HashSet, VecDeque};
 
@@ -45,19 +45,19 @@ pub(crate) fn abilities_within(model: &RobotModel, limit: usize) -> Option<Abili
     let mut found = Abilities::default();
     let mut visited = HashSet::from([model.home()]);
     let mut queue = VecDeque::from([model.home()]);
+    let mut steps = Vec::new();
     while let Some(state) = queue.pop_front() {
         note_views(model, &state, &mut found);
-        for_each_motion(model, &state, |m| {
-            let Ok((after, motion)) = step_motion(model, &state, m) else {
-                return;
-            };
-            for (direction, _) in motion.turns.iter().flatten() {
+        steps.clear();
+        legal_steps(model, &state, &mut steps);
+        for step in &steps {
+            for (direction, _) in step.motion.turns.iter().flatten() {
                 found.turned[state.orientation.face_at(*direction).index()] = true;
             }
-            if visited.insert(after) {
-                queue.push_back(after);
+            if visited.insert(step.after) {
+                queue.push_back(step.after);
             }
-        });
+        }
         if found.complete(model) {
             break;
         }
