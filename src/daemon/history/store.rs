@@ -78,9 +78,10 @@ impl History {
         })
     }
 
-    /// Opens `{data_dir}/cubed.sqlite` for reading only, without writing anything beside it
-    /// (SQLite's `immutable`): for a data directory on a full disk, so the history can still
-    /// be shown; every write is refused.
+    /// Opens `{data_dir}/cubed.sqlite` for reading only: with what its write-ahead log holds
+    /// (the newest runs, while a daemon writes them or after one crashed), else, where even
+    /// that cannot be read (a data directory on a full disk), the main file as it is, writing
+    /// nothing beside it (SQLite's `immutable`). Every write is refused.
     pub fn open_read_only(data_dir: &Path) -> Result<History, HistoryError> {
         let path = data_dir.join(DATABASE_FILE);
         let failed = |e: rusqlite::Error| HistoryError::Open {
@@ -90,14 +91,18 @@ impl History {
                 cubed_core::error_chain::error_chain(&e)
             ),
         };
-        let uri = format!("file:{}?immutable=1", path.display());
-        let flags =
-            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI;
-        let conn = Connection::open_with_flags(uri, flags).map_err(failed)?;
-        let last_run_before_open = conn
-            .query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |row| {
-                row.get(0)
-            })
+        let newest_run = |uri: String| {
+            let flags =
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI;
+            let conn = Connection::open_with_flags(uri, flags)?;
+            let newest: i64 =
+                conn.query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |row| {
+                    row.get(0)
+                })?;
+            Ok::<_, rusqlite::Error>((conn, newest))
+        };
+        let (conn, last_run_before_open) = newest_run(format!("file:{}", path.display()))
+            .or_else(|_| newest_run(format!("file:{}?immutable=1", path.display())))
             .map_err(failed)?;
         Ok(History {
             data_dir: data_dir.to_path_buf(),

@@ -123,6 +123,20 @@ fn round_trip_returns_everything_recorded() {
 }
 
 #[test]
+fn a_reader_sees_every_run_a_daemon_has_written_while_it_runs() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let ids: Vec<u64> = (0..3)
+        .map(|_| (history.begin_run(StartSource::Cli, "r", CubeSize::Three)).unwrap())
+        .collect();
+    let reader = History::open_read_only(dir.path()).unwrap();
+    let listed: Vec<u64> = reader.list_runs(10).unwrap().iter().map(|r| r.id).collect();
+    assert_eq!(listed, [ids[2], ids[1], ids[0]]);
+    let wal = dir.path().join(format!("{DATABASE_FILE}-wal"));
+    assert!(wal.exists(), "the runs are in the write-ahead log");
+}
+
+#[test]
 fn list_runs_is_newest_first_and_limited() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
@@ -170,6 +184,13 @@ fn journal_survives_a_crash() {
         .status()
         .unwrap();
     assert!(!status.success(), "the child must have aborted: {status}");
+
+    // Read as `cubed history --data-dir` reads it, before any daemon opens it again: the
+    // crashed run is there (it is only in the write-ahead log).
+    let read_only = History::open_read_only(dir.path()).unwrap();
+    let seen = read_only.list_runs(10).unwrap();
+    assert_eq!(seen.len(), 1, "the crashed run, read without a writer");
+    drop(read_only);
 
     let history = open(&dir);
     let interrupted = history.take_interrupted().unwrap();
