@@ -170,11 +170,28 @@ pub(crate) fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
             height,
         });
     }
+    if reader()?.format() == Some(image::ImageFormat::Jpeg) && jpeg_cut_short(&bytes) {
+        return Err(CameraError::CutShort {
+            path: path.to_path_buf(),
+            bytes: bytes.len(),
+        });
+    }
     let decoded = reader()?.decode().map_err(|source| CameraError::Decode {
         path: path.to_path_buf(),
         source,
     })?;
     Ok(decoded.to_rgb8())
+}
+
+/// Whether a JPEG file stops before its end-of-image marker (FF D9) follows its last scan
+/// (FF DA; in the scan's data an FF byte is always followed by 00 or a restart marker, so these
+/// pairs are markers): the decoder would fill the missing rows with grey and say nothing.
+fn jpeg_cut_short(bytes: &[u8]) -> bool {
+    let last = |marker: u8| bytes.windows(2).rposition(|w| w == [0xFF, marker]);
+    match (last(0xDA), last(0xD9)) {
+        (Some(scan), Some(end)) => end < scan,
+        _ => true,
+    }
 }
 
 impl Camera for ImageDirCamera {
@@ -254,6 +271,60 @@ mod tests {
             }
         }
         !c
+    }
+
+    /// A photo busy enough that the picture's data is most of the file.
+    fn busy_photo(format: image::ImageFormat) -> Vec<u8> {
+        let image = RgbImage::from_fn(320, 240, |x, y| {
+            image::Rgb([(x * y % 251) as u8, (x * 7 + y * 13) as u8, (x ^ y) as u8])
+        });
+        let mut photo = Vec::new();
+        (image::DynamicImage::ImageRgb8(image))
+            .write_to(&mut std::io::Cursor::new(&mut photo), format)
+            .expect("encoded");
+        photo
+    }
+
+    #[test]
+    fn a_jpeg_cut_short_is_refused_and_a_whole_one_with_bytes_after_its_end_is_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let photo = busy_photo(image::ImageFormat::Jpeg);
+        let whole = dir.path().join("whole.jpg");
+        std::fs::write(&whole, [photo.as_slice(), b"trailer"].concat()).expect("written");
+        assert!(
+            load_image(&whole).is_ok(),
+            "bytes after the end are ignored"
+        );
+        for kept in [photo.len() - 2, photo.len() * 2 / 3, photo.len() / 2] {
+            let cut = dir.path().join(format!("cut-{kept}.jpg"));
+            std::fs::write(&cut, &photo[..kept]).expect("written");
+            let error = load_image(&cut).expect_err("a photo cut short");
+            let said = error.to_string();
+            assert!(
+                matches!(error, CameraError::CutShort { .. }),
+                "{kept} bytes: {said}"
+            );
+            assert!(
+                said.contains(&format!("cut-{kept}.jpg")) && said.contains("cut short"),
+                "{said}"
+            );
+        }
+        // The decoder alone takes such a file (what this check is for).
+        let cut = &photo[..photo.len() * 2 / 3];
+        assert!(
+            image::load_from_memory(cut).is_ok(),
+            "the decoder refuses it by itself now"
+        );
+    }
+
+    #[test]
+    fn a_png_cut_short_is_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let photo = busy_photo(image::ImageFormat::Png);
+        let cut = dir.path().join("U.png");
+        std::fs::write(&cut, &photo[..photo.len() * 2 / 3]).expect("written");
+        let said = load_image(&cut).expect_err("a photo cut short").to_string();
+        assert!(said.contains("U.png"), "{said}");
     }
 
     #[test]

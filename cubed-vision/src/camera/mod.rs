@@ -162,6 +162,8 @@ pub enum CameraError {
         first: PathBuf,
         second: PathBuf,
     },
+    #[error("image {path} is cut short: its JPEG data ends before the end-of-image marker ({bytes} bytes; a copy or transfer that did not finish?): copy or take the photo again")]
+    CutShort { path: PathBuf, bytes: usize },
     #[error("cannot decode image {path}")]
     Decode {
         path: PathBuf,
