@@ -91,6 +91,25 @@ fn outside_the_repository_the_built_in_defaults_are_used_and_shown() {
     let said = text(&run);
     assert!(run.status.success(), "{said}");
     assert!(said.contains("solved 1/1"), "{said}");
+    // A palette calibrated elsewhere: the advice is where the daemon would read it, not the
+    // built-in configuration, which no one can edit.
+    let photos = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/photos/solved-3x3");
+    let args = ["calibrate", "--images", photos.to_str().expect("utf-8")];
+    let calibrated = cubed_in(
+        dir.path(),
+        &[],
+        &[&args[..], &["--output", "mine.toml"]].concat(),
+    );
+    let said = text(&calibrated);
+    let data_dir = dir.path().join("home/.local/share/cubed/palette.toml");
+    assert!(calibrated.status.success(), "{said}");
+    assert!(
+        said.contains(&format!(
+            "write it into the daemon's data directory (--output {})",
+            data_dir.display()
+        )) && !said.contains("set [vision] palette in <built-in>"),
+        "{said}"
+    );
 }
 
 #[test]

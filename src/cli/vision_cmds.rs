@@ -2,11 +2,14 @@
 
 use super::vision_folder::GridArgs;
 use super::EXIT_INVALID;
-use crate::daemon::config::palette_choice::{choose_palette, PaletteOrigin};
+use crate::daemon::config::palette_choice::{
+    calibrated_palette_file, choose_palette, PaletteOrigin,
+};
 use crate::daemon::config::DaemonConfig;
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed_core::cube::Face;
 use cubed_core::error_chain::error_chain;
+use cubed_files::named_file::is_built_in;
 use cubed_vision::camera::Retake;
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::light::palette::{load_palette, save_palette, Palette, PaletteError};
@@ -80,6 +83,10 @@ impl PaletteArgs {
             PaletteOrigin::Calibrated => format!(
                 "a palette calibrated into the data directory wins over [vision] palette: write it there (--output {}) or remove that one",
                 daemons.path.display()
+            ),
+            _ if is_built_in(&config.file) => format!(
+                "no configuration file was found (it runs on the built-in one), so to read with it write it into the daemon's data directory (--output {}), where it wins over the built-in palette",
+                calibrated_palette_file(&config).display()
             ),
             _ => format!("to read with it, set [vision] palette in {}", config.file.display()),
         };
