@@ -83,6 +83,23 @@ fn outside_the_repository_the_built_in_defaults_are_used_and_shown() {
     ] {
         assert!(said.contains(needle), "{needle:?} not in:\n{said}");
     }
+    // Given on the command line as `cubed run` is, each is said to come from there.
+    let data = dir.path().join("data").display().to_string();
+    let args = [
+        "config",
+        "show",
+        "--data-dir",
+        &data,
+        "--http",
+        "127.0.0.1:18555",
+    ];
+    let said = text(&cubed_in(dir.path(), &[], &args));
+    for needle in [
+        format!("data dir      {data}  (--data-dir; run history"),
+        "page and API  http://127.0.0.1:18555/  (--http; this machine only".to_string(),
+    ] {
+        assert!(said.contains(&needle), "{needle:?} not in:\n{said}");
+    }
     let run = cubed_in(
         dir.path(),
         &[],

@@ -2,7 +2,7 @@
 
 use super::design_choice::choose_design;
 use super::refuse;
-use crate::daemon::config::search::{describe_sources, discover_config};
+use crate::daemon::config::search::{describe_sources, discover_config, GivenOnCommandLine};
 use crate::link::fault_words::{actuator_names, refusal_in_words};
 use crate::robot::wiring::{refusal_placed_in, verdict_on, BoardVerdict, RobotSetup, WiringDoc};
 use clap::{Args, Subcommand};
@@ -183,13 +183,17 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(error_chain(&e)),
     };
     // What `cubed run` is given on its command line is checked as it will be used.
+    let given = GivenOnCommandLine {
+        data_dir: args.data_dir.is_some(),
+        http: args.http.is_some(),
+    };
     if let Some(dir) = args.data_dir {
         config.data_dir = dir;
     }
     if let Some(bind) = args.http {
         config.bind = bind;
     }
-    for line in describe_sources(&found, &config) {
+    for line in describe_sources(&found, &config, given) {
         println!("{line}");
     }
     // What `cubed run` would refuse is refused here too, before anything is opened.

@@ -130,8 +130,19 @@ impl FoundConfig {
     }
 }
 
+/// Which settings the command line gave instead of the file (`--data-dir`, `--http`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct GivenOnCommandLine {
+    pub data_dir: bool,
+    pub http: bool,
+}
+
 /// Where each file of a configuration comes from, one line each (`cubed config show`).
-pub(crate) fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Vec<String> {
+pub(crate) fn describe_sources(
+    found: &FoundConfig,
+    config: &DaemonConfig,
+    given: GivenOnCommandLine,
+) -> Vec<String> {
     let mut lines = vec![format!(
         "config        {}  ({})",
         found.path.display(),
@@ -149,8 +160,9 @@ pub(crate) fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Ve
     let palette = crate::daemon::config::palette_choice::choose_palette(None, config);
     lines.push(format!("palette       {}", palette.describe(config)));
     lines.push(format!(
-        "data dir      {}  (run history, photos, calibrated palette)",
-        config.data_dir.display()
+        "data dir      {}  ({}run history, photos, calibrated palette)",
+        config.data_dir.display(),
+        if given.data_dir { "--data-dir; " } else { "" }
     ));
     lines.push(format!("robot port    {}", port_words(&config.port)));
     lines.push(format!("camera        {}", camera_words(&config.camera)));
@@ -163,8 +175,9 @@ pub(crate) fn describe_sources(found: &FoundConfig, config: &DaemonConfig) -> Ve
         );
     }
     lines.push(format!(
-        "page and API  http://{}/  ([http] bind; {})",
+        "page and API  http://{}/  ({}; {})",
         config.bind,
+        if given.http { "--http" } else { "[http] bind" },
         match (&config.token, config.bind.ip().is_loopback()) {
             (Some(_), _) => "actions need [http] token",
             (None, true) => "this machine only, no token",
