@@ -416,6 +416,35 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
 /// by mistake is kept, byte for byte) nor into a directory that does not exist; over an old
 /// palette it writes.
 #[test]
+fn calibrate_from_two_neighbouring_faces_photos_swapped_is_refused_and_writes_nothing() {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/photos/solved-3x3");
+    let dir = tempfile::tempdir().expect("temp dir");
+    for face in "URFDLB".chars() {
+        // R's photo saved as F's, and F's as R's.
+        let from = match face {
+            'R' => 'F',
+            'F' => 'R',
+            other => other,
+        };
+        let to = dir.path().join(format!("{face}.jpg"));
+        std::fs::copy(shipped.join(format!("{from}.jpg")), to).expect("copied");
+    }
+    let written = dir.path().join("palette.toml");
+    let args = ["calibrate", "--images", dir.path().to_str().expect("utf8")];
+    let out = cubed(
+        &[&args[..], &["--output", written.to_str().expect("utf8")]].concat(),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("the photos of faces R and F were likely swapped"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!written.exists(), "no palette is written");
+}
+
+#[test]
 fn calibrate_keeps_a_file_that_is_not_a_palette_and_refuses_a_missing_directory() {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = dir.path().join("cubed.toml");

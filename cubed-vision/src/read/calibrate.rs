@@ -1,5 +1,6 @@
 //! Calibration ("set valid colors"): new palette references from a scan of a solved cube, with each colour's distances before and after. Pure.
 
+use crate::cube::Face;
 use crate::light::colour::{LabColour, Rgb};
 use crate::light::palette::Palette;
 use crate::read::classify::{classify_best_guess, ClassifyOptions};
@@ -32,6 +33,8 @@ pub struct Calibration {
 pub enum CalibrateError {
     #[error("the scan is not of a solved cube: face {face} does not read as one colour (calibrate from a solved cube)")]
     NotSolved { face: char },
+    #[error("the photos of faces {first} and {second} were likely swapped (each shows the other face): as they are, the colours sit as on no cube that can be held, and exchanged they do, each face most like its colour, and no light makes those two colours alike: check which photo is which face, then calibrate again (nothing was written)")]
+    PhotosSwapped { first: char, second: char },
     #[error("faces {first} and {second} look the same to the camera ({apart:.1} apart in CIEDE2000, at least {} needed): light the cube evenly and check the camera's white balance, then calibrate again", crate::light::palette::LEAST_APART)]
     TooAlike {
         first: char,
@@ -42,56 +45,150 @@ pub enum CalibrateError {
 
 /// Calibrates `palette` from readings (URFDLB) of a solved cube.
 pub fn calibrate(readings: &[Rgb; 54], palette: &Palette) -> Result<Calibration, CalibrateError> {
-    let labs = readings.map(LabColour::from_rgb);
-    let medians: [LabColour; 6] = std::array::from_fn(|f| {
-        LabColour::median(labs[f * 9..f * 9 + 9].iter().copied()).expect("nine stickers")
-    });
-    // A sticker nearer another face's colour than its own, where the two faces can be told
-    // apart: not a solved cube. Then two faces the camera cannot part (their stickers mixed
-    // only with each other), which would read as one colour, not as unsolved.
-    if let Some(s) = stray_sticker(&labs, &medians, |a, b| !too_alike(&medians, a, b)) {
-        return Err(CalibrateError::NotSolved {
-            face: b"URFDLB"[s / 9] as char,
-        });
+    let named = Named::of(readings, palette)?;
+    let mut mirrored = named.mirrored.clone();
+    if mirrored.is_some() {
+        match explaining_exchange(readings, palette) {
+            Some((first, second, colours)) if !alike_in(palette, colours) => {
+                return Err(CalibrateError::PhotosSwapped {
+                    first: first.letter(),
+                    second: second.letter(),
+                })
+            }
+            Some((first, second, _)) => {
+                mirrored = mirrored.map(|looks| {
+                    format!(
+                        "{looks}; exchanged, the photos of faces {} and {} read as a cube that \
+                         can be held",
+                        first.letter(),
+                        second.letter()
+                    )
+                })
+            }
+            None => {}
+        }
     }
-    check_apart(&medians)?;
-    let guess = classify_best_guess(readings, palette, &ClassifyOptions::default());
-    if let Some(face) =
-        (0..6).find(|&f| (0..9).any(|i| guess.facelets.stickers[f * 9 + i].index() != f))
-    {
-        return Err(CalibrateError::NotSolved {
-            face: b"URFDLB"[face] as char,
-        });
-    }
-    if let Some(s) = stray_sticker(&labs, &medians, |_, _| true) {
-        return Err(CalibrateError::NotSolved {
-            face: b"URFDLB"[s / 9] as char,
-        });
-    }
-    let mirrored = mirrored_faces(&medians, &guess.names, palette);
     let mut references = palette.colours.clone().map(|c| c.reference);
     let mut colours = Vec::new();
     for face in 0..6 {
-        let named = guess.names[face];
-        let stickers = &labs[face * 9..face * 9 + 9];
-        let new = medians[face];
-        let mean_to = |r: LabColour| stickers.iter().map(|s| s.delta_e(r)).sum::<f32>() / 9.0;
-        let old = &palette.colours[named];
+        let name = named.names[face];
+        let old = &palette.colours[name];
         colours.push(CalibratedColour {
             name: old.name.clone(),
             symbol: old.symbol,
             face: b"URFDLB"[face] as char,
-            before: mean_to(old.reference),
-            after: mean_to(new),
-            new_reference: new,
+            before: named.mean_to(face, old.reference),
+            after: named.mean_to(face, named.medians[face]),
+            new_reference: named.medians[face],
         });
-        references[named] = new;
+        references[name] = named.medians[face];
     }
     Ok(Calibration {
         palette: palette.with_references(references),
         colours,
         mirrored,
     })
+}
+
+/// A solved cube's readings, each face's median, and the palette colour each face is taken as.
+struct Named {
+    labs: [LabColour; 54],
+    medians: [LabColour; 6],
+    /// The palette colour (index) each face is taken as.
+    names: [usize; 6],
+    /// See [`Calibration::mirrored`].
+    mirrored: Option<String>,
+}
+
+impl Named {
+    fn of(readings: &[Rgb; 54], palette: &Palette) -> Result<Named, CalibrateError> {
+        let labs = readings.map(LabColour::from_rgb);
+        let medians: [LabColour; 6] = std::array::from_fn(|f| {
+            LabColour::median(labs[f * 9..f * 9 + 9].iter().copied()).expect("nine stickers")
+        });
+        // A sticker nearer another face's colour than its own, where the two faces can be told
+        // apart: not a solved cube. Then two faces the camera cannot part (their stickers mixed
+        // only with each other), which would read as one colour, not as unsolved.
+        if let Some(s) = stray_sticker(&labs, &medians, |a, b| !too_alike(&medians, a, b)) {
+            return Err(CalibrateError::NotSolved {
+                face: b"URFDLB"[s / 9] as char,
+            });
+        }
+        check_apart(&medians)?;
+        let guess = classify_best_guess(readings, palette, &ClassifyOptions::default());
+        if let Some(face) =
+            (0..6).find(|&f| (0..9).any(|i| guess.facelets.stickers[f * 9 + i].index() != f))
+        {
+            return Err(CalibrateError::NotSolved {
+                face: b"URFDLB"[face] as char,
+            });
+        }
+        if let Some(s) = stray_sticker(&labs, &medians, |_, _| true) {
+            return Err(CalibrateError::NotSolved {
+                face: b"URFDLB"[s / 9] as char,
+            });
+        }
+        let mirrored = mirrored_faces(&medians, &guess.names, palette);
+        Ok(Named {
+            labs,
+            medians,
+            names: guess.names,
+            mirrored,
+        })
+    }
+
+    /// Mean CIEDE2000 of face `face`'s nine stickers to `reference`.
+    fn mean_to(&self, face: usize, reference: LabColour) -> f32 {
+        let stickers = &self.labs[face * 9..face * 9 + 9];
+        stickers.iter().map(|s| s.delta_e(reference)).sum::<f32>() / 9.0
+    }
+
+    /// The largest of the faces' mean distances to the palette colour each is taken as.
+    fn worst_before(&self, palette: &Palette) -> f32 {
+        (0..6)
+            .map(|f| self.mean_to(f, palette.colours[self.names[f]].reference))
+            .fold(0.0, f32::max)
+    }
+}
+
+/// For readings whose colours sit as on no cube that can be held: the two faces whose photos,
+/// exchanged, make them sit as on one (each face then looks most like the colour it is taken
+/// as), and the palette colours (indices) they then show; the exchange that leaves the
+/// colours nearest the palette's if several do.
+fn explaining_exchange(
+    readings: &[Rgb; 54],
+    palette: &Palette,
+) -> Option<(Face, Face, [usize; 2])> {
+    let pairs = (0..6).flat_map(|a| (a + 1..6).map(move |b| (Face::ALL[a], Face::ALL[b])));
+    pairs
+        .filter_map(|(a, b)| {
+            let mut exchanged = *readings;
+            for i in 0..9 {
+                exchanged.swap(a.index() * 9 + i, b.index() * 9 + i);
+            }
+            let named = Named::of(&exchanged, palette).ok()?;
+            let colours = [named.names[a.index()], named.names[b.index()]];
+            (named.mirrored.is_none()).then(|| ((a, b, colours), named.worst_before(palette)))
+        })
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(found, _)| found)
+}
+
+/// Whether a light could make the two palette colours look like each other: one is the
+/// other's nearest in the palette (white and yellow, red and orange). Two colours farther
+/// apart than that are never confused by the light, so faces showing them swapped were
+/// photos swapped.
+fn alike_in(palette: &Palette, [first, second]: [usize; 2]) -> bool {
+    let nearest_other = |c: usize| {
+        let reference = palette.colours[c].reference;
+        (0..palette.colours.len())
+            .filter(|&o| o != c)
+            .min_by(|&x, &y| {
+                let to = |o: usize| reference.delta_e(palette.colours[o].reference);
+                to(x).total_cmp(&to(y))
+            })
+    };
+    nearest_other(first) == Some(second) || nearest_other(second) == Some(first)
 }
 
 /// Whether the colours sit on the faces as on no cube that can be held: the palette colour each
@@ -207,6 +304,22 @@ mod tests {
             ),
             "{said:?}"
         );
+    }
+
+    #[test]
+    fn two_neighbouring_faces_photos_swapped_are_refused_naming_both() {
+        let palette = Palette::default();
+        let seen = crate::camera::sim::STANDARD_STICKERS;
+        for (a, b) in [(Face::R, Face::F), (Face::U, Face::B), (Face::D, Face::L)] {
+            let mut swapped = seen;
+            swapped.swap(a.index(), b.index());
+            let said = calibrate(&solved_readings(swapped), &palette);
+            let expected = CalibrateError::PhotosSwapped {
+                first: a.letter(),
+                second: b.letter(),
+            };
+            assert_eq!(said, Err(expected), "{a}{b}");
+        }
     }
 
     #[test]
