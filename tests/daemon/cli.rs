@@ -460,6 +460,36 @@ fn status_exits_3_and_names_the_port_while_the_robot_cannot_be_reached() {
     let _ = daemon.wait();
 }
 
+/// A start pressed while the idle daemon is handshaking with a robot that does not answer
+/// (a board still booting): the start waits for that handshake instead of opening the port a
+/// second time beside it, which was refused as "another program has it open".
+#[test]
+fn a_start_during_the_idle_handshake_waits_for_it_instead_of_fighting_it_for_the_port() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A robot that never answers: a pseudo-terminal whose other end stays silent.
+    let silent = nix::pty::openpty(None, None).expect("a pseudo-terminal");
+    let port = nix::unistd::ttyname(&silent.slave).expect("its name");
+    let file = robot_config(&port, dir.path());
+    let (mut daemon, http) = run_daemon(&file, dir.path());
+    // The first handshake at launch has failed (no HelloReply in 3 s); the idle loop's next
+    // one starts at once and takes 3 s too.
+    wait_status(&http, "robot link: cannot be opened");
+    let mut refusals = Vec::new();
+    for _ in 0..3 {
+        let started = cubed(&["start", "--http", &http], None);
+        assert!(!started.status.success(), "no robot, no run");
+        refusals.push(stderr(&started));
+    }
+    let _ = daemon.kill();
+    let _ = daemon.wait();
+    for said in &refusals {
+        assert!(
+            said.contains("no HelloReply") && !said.contains("another program has it open"),
+            "{refusals:#?}"
+        );
+    }
+}
+
 /// Continuous grippers and flippers keep counting across programs; every design must run
 /// several cubes in a row (scan, solve, verify, next cube) without losing its place.
 #[test]

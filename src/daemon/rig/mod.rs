@@ -136,6 +136,10 @@ pub(crate) struct Rig {
     connector: Arc<dyn Connector>,
     settings: LinkSettings,
     link: Option<LinkHandle>,
+    /// An attempt to open the link that its caller stopped waiting for (the idle loop gives
+    /// way to a request): it goes on holding the port, so the next connect waits for it
+    /// rather than open the port a second time (refused as held by another program).
+    opening: Option<tokio::task::JoinHandle<Result<LinkHandle, LinkError>>>,
     estop: EStopSlot,
     /// Where the robot is, if known (None: home it before moving).
     pub robot_state: Option<RobotState>,
@@ -285,6 +289,7 @@ impl Rig {
                 ..LinkSettings::default()
             },
             link: None,
+            opening: None,
             estop: EStopSlot::default(),
             robot_state: None,
             positions: None,
@@ -305,18 +310,26 @@ impl Rig {
     /// Opens the link (handshake, configuration) if it is not open; the robot is not moved.
     pub(crate) async fn connect(&mut self) -> Result<(), RigError> {
         if self.link.is_none() {
-            let settings = LinkSettings {
-                clear_latched: self.clear_at_connect,
-                ..self.settings.clone()
+            let attempt = match self.opening.take() {
+                Some(attempt) => attempt,
+                None => {
+                    let settings = LinkSettings {
+                        clear_latched: self.clear_at_connect,
+                        ..self.settings.clone()
+                    };
+                    let setup = RobotSetup::for_design(&self.model, &self.map)?;
+                    tokio::spawn(LinkHandle::open(
+                        Arc::clone(&self.connector),
+                        setup,
+                        settings,
+                        Arc::new(TokioClock::new()),
+                    ))
+                }
             };
-            let setup = RobotSetup::for_design(&self.model, &self.map)?;
-            let opened = LinkHandle::open(
-                Arc::clone(&self.connector),
-                setup,
-                settings,
-                Arc::new(TokioClock::new()),
-            )
-            .await;
+            // Kept here while awaited: if this future is dropped, the attempt is not lost.
+            let attempt = self.opening.insert(attempt);
+            let opened = attempt.await.unwrap_or(Err(LinkError::Closed));
+            self.opening = None;
             // The clear a person asked for holds until the firmware took it or refused it (a
             // port still busy, or an attempt cut short, leaves it for the next one).
             if matches!(opened, Ok(_) | Err(LinkError::ClearRefused { .. })) {
