@@ -139,7 +139,7 @@ pub(crate) struct Rig {
     /// An attempt to open the link that its caller stopped waiting for (the idle loop gives
     /// way to a request): it goes on holding the port, so the next connect waits for it
     /// rather than open the port a second time (refused as held by another program).
-    opening: Option<tokio::task::JoinHandle<Result<LinkHandle, LinkError>>>,
+    opening: Option<Opening>,
     estop: EStopSlot,
     /// Where the robot is, if known (None: home it before moving).
     pub robot_state: Option<RobotState>,
@@ -160,6 +160,13 @@ pub(crate) struct Rig {
     pub pace: f64,
     /// Planned robot time of every motion streamed so far, ms (to compare with the robot's own).
     pub planned_motion_ms: Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// An attempt to open the link, under way in a task of its own.
+struct Opening {
+    /// Whether it clears what the firmware holds latched (see [`Rig::clear_at_connect`]).
+    clears: bool,
+    attempt: tokio::task::JoinHandle<Result<LinkHandle, LinkError>>,
 }
 
 /// Why the robot cannot be reached.
@@ -310,25 +317,30 @@ impl Rig {
     /// Opens the link (handshake, configuration) if it is not open; the robot is not moved.
     pub(crate) async fn connect(&mut self) -> Result<(), RigError> {
         if self.link.is_none() {
-            let attempt = match self.opening.take() {
-                Some(attempt) => attempt,
-                None => {
-                    let settings = LinkSettings {
-                        clear_latched: self.clear_at_connect,
-                        ..self.settings.clone()
-                    };
-                    let setup = RobotSetup::for_design(&self.model, &self.map)?;
-                    tokio::spawn(LinkHandle::open(
-                        Arc::clone(&self.connector),
-                        setup,
-                        settings,
-                        Arc::new(TokioClock::new()),
-                    ))
-                }
-            };
-            // Kept here while awaited: if this future is dropped, the attempt is not lost.
-            let attempt = self.opening.insert(attempt);
-            let opened = attempt.await.unwrap_or(Err(LinkError::Closed));
+            self.end_opening_unless_clearing(self.clear_at_connect)
+                .await;
+            if self.opening.is_none() {
+                let settings = LinkSettings {
+                    clear_latched: self.clear_at_connect,
+                    ..self.settings.clone()
+                };
+                let setup = RobotSetup::for_design(&self.model, &self.map)?;
+                let attempt = tokio::spawn(LinkHandle::open(
+                    Arc::clone(&self.connector),
+                    setup,
+                    settings,
+                    Arc::new(TokioClock::new()),
+                ));
+                self.opening = Some(Opening {
+                    clears: self.clear_at_connect,
+                    attempt,
+                });
+            }
+            // Kept in the rig while awaited: if this future is dropped, the attempt goes on.
+            let opening = self.opening.as_mut().expect("an attempt under way");
+            let opened = (&mut opening.attempt)
+                .await
+                .unwrap_or(Err(LinkError::Closed));
             self.opening = None;
             // The clear a person asked for holds until the firmware took it or refused it (a
             // port still busy, or an attempt cut short, leaves it for the next one).
@@ -346,6 +358,17 @@ impl Rig {
             self.forget_pose();
         }
         Ok(())
+    }
+
+    /// Ends an unfinished attempt to open the link that does not clear as `clears` asks (a
+    /// person pressed Reset since it began), so a new one can take the port.
+    async fn end_opening_unless_clearing(&mut self, clears: bool) {
+        let Some(opening) = self.opening.take_if(|o| o.clears != clears) else {
+            return;
+        };
+        if let Ok(Ok(link)) = opening.attempt.await {
+            link.shutdown().await;
+        }
     }
 
     /// Opens the link, retrying a few times while the port is still held (a link that ended
