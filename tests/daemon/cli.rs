@@ -460,6 +460,26 @@ fn status_exits_3_and_names_the_port_while_the_robot_cannot_be_reached() {
     let _ = daemon.wait();
 }
 
+/// A simulator whose line loses a third of its bytes cannot be reached: that is said to be the
+/// faults put on its line, not a cable.
+#[test]
+fn a_simulated_line_too_lossy_to_reach_blames_its_faults_not_a_cable() {
+    let out = cubed(
+        &[
+            "dry-run", "--cubes", "1", "--tables", "small", "--faults", "drop=0.3",
+        ],
+        None,
+    );
+    let said = stderr(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("cannot reach the robot")
+            && said
+                .contains("the faults put on its line, drop=0.3, did this: no cable is to blame"),
+        "{said}"
+    );
+}
+
 /// A start pressed while the idle daemon is handshaking with a robot that does not answer
 /// (a board still booting): the start waits for that handshake instead of opening the port a
 /// second time beside it, which was refused as "another program has it open".

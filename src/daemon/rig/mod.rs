@@ -408,6 +408,12 @@ impl Rig {
             ),
             _ => error_chain(&error),
         };
+        let words = match self.sim.as_ref().and_then(|sim| sim.controls.line_faults()) {
+            Some(faults) => format!(
+                "{words} (here the robot is the simulator, and the faults put on its line, {faults}, did this: no cable is to blame)"
+            ),
+            None => words,
+        };
         Unreachable { words, latched }
     }
 

@@ -31,6 +31,17 @@ pub struct SimControls {
 }
 
 impl SimControls {
+    /// "drop=0.05, corrupt=0.01": the faults the simulator puts on its line (damaged and lost
+    /// bytes), if any: what a failed handshake with it is owed to, not a cable.
+    pub fn line_faults(&self) -> Option<String> {
+        let named = [("corrupt", self.faults.corrupt), ("drop", self.faults.drop)];
+        let given: Vec<String> = (named.iter())
+            .filter(|(_, rate)| *rate > 0.0)
+            .map(|(name, rate)| format!("{name}={rate}"))
+            .collect();
+        (!given.is_empty()).then(|| given.join(", "))
+    }
+
     /// The fault plan's entries that have not come yet (`estop-at-move=5000` after 1200
     /// commands), and the commands executed so far.
     pub fn faults_not_reached(&self) -> (Vec<String>, u64) {
