@@ -18,18 +18,18 @@ pub struct ScanFile {
     pub other: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Nine readings per face, each `[r, g, b]`; read as any whole numbers so that one out of
-/// range is named by its face and sticker, not by a line and column.
+/// Nine readings per face, each `[r, g, b]`; read as any numbers so that one out of range or
+/// not whole is named by its face and sticker, not by a line and column.
 #[allow(non_snake_case)]
 #[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct ScanFaces {
-    pub U: Vec<Vec<i64>>,
-    pub R: Vec<Vec<i64>>,
-    pub F: Vec<Vec<i64>>,
-    pub D: Vec<Vec<i64>>,
-    pub L: Vec<Vec<i64>>,
-    pub B: Vec<Vec<i64>>,
+    pub U: Vec<Vec<serde_json::Number>>,
+    pub R: Vec<Vec<serde_json::Number>>,
+    pub F: Vec<Vec<serde_json::Number>>,
+    pub D: Vec<Vec<serde_json::Number>>,
+    pub L: Vec<Vec<serde_json::Number>>,
+    pub B: Vec<Vec<serde_json::Number>>,
 }
 
 /// Why a scan file cannot be used.
@@ -64,12 +64,12 @@ pub enum ScanFileError {
         sticker: usize,
         found: usize,
     },
-    #[error("scan {path}: faces.{face}, reading {sticker} (sticker {face}{sticker}): {value} is outside 0..=255")]
+    #[error("scan {path}: faces.{face}, reading {sticker} (sticker {face}{sticker}): {value} is not a whole number in 0..=255")]
     ChannelOutOfRange {
         path: PathBuf,
         face: char,
         sticker: usize,
-        value: i64,
+        value: String,
     },
     #[error("cannot write scan {path}")]
     Write {
@@ -84,7 +84,7 @@ impl ScanFile {
         let per_face = readings.len() / 6;
         let face = |f: usize| {
             (readings[f * per_face..(f + 1) * per_face].iter())
-                .map(|rgb| rgb.iter().map(|&c| i64::from(c)).collect())
+                .map(|rgb| rgb.iter().map(|&c| serde_json::Number::from(c)).collect())
                 .collect()
         };
         ScanFile {
@@ -156,7 +156,12 @@ impl ScanFile {
 
 /// One reading as sRGB: three whole numbers, each 0 to 255; else what is wrong with it, named
 /// by the file, its face and sticker (1 to 9, or 1 to 4 of a 2x2).
-fn rgb_of(reading: &[i64], path: &Path, face: char, sticker: usize) -> Result<Rgb, ScanFileError> {
+fn rgb_of(
+    reading: &[serde_json::Number],
+    path: &Path,
+    face: char,
+    sticker: usize,
+) -> Result<Rgb, ScanFileError> {
     let [r, g, b] = reading else {
         return Err(ScanFileError::NotThreeNumbers {
             path: path.to_path_buf(),
@@ -165,15 +170,16 @@ fn rgb_of(reading: &[i64], path: &Path, face: char, sticker: usize) -> Result<Rg
             found: reading.len(),
         });
     };
-    let channel = |value: i64| {
-        u8::try_from(value).map_err(|_| ScanFileError::ChannelOutOfRange {
+    let channel = |value: &serde_json::Number| {
+        let whole = value.as_i64().and_then(|v| u8::try_from(v).ok());
+        whole.ok_or_else(|| ScanFileError::ChannelOutOfRange {
             path: path.to_path_buf(),
             face,
             sticker,
-            value,
+            value: value.to_string(),
         })
     };
-    Ok([channel(*r)?, channel(*g)?, channel(*b)?])
+    Ok([channel(r)?, channel(g)?, channel(b)?])
 }
 
 /// Reads a scan file and its 54 readings.
@@ -265,13 +271,20 @@ mod tests {
     fn a_reading_out_of_range_or_of_four_numbers_is_named_by_face_and_sticker() {
         let readings = [[0u8; 3]; 54];
         let mut file = ScanFile::from_readings(None, &readings);
-        file.faces.L[4] = vec![300, 0, 0];
-        let err = file.readings(Path::new("s.json")).expect_err("300");
-        assert_eq!(
-            err.to_string(),
-            "scan s.json: faces.L, reading 5 (sticker L5): 300 is outside 0..=255"
-        );
-        file.faces.L[4] = vec![1, 2, 3, 4];
+        let numbers = |json: &str| serde_json::from_str::<Vec<serde_json::Number>>(json);
+        for (given, said) in [
+            ("[300, 0, 0]", "300"),
+            ("[0, 1.5, 2]", "1.5"),
+            ("[0, 1, -4]", "-4"),
+        ] {
+            file.faces.L[4] = numbers(given).expect("numbers");
+            let err = file.readings(Path::new("s.json")).expect_err(given);
+            assert_eq!(
+                err.to_string(),
+                format!("scan s.json: faces.L, reading 5 (sticker L5): {said} is not a whole number in 0..=255")
+            );
+        }
+        file.faces.L[4] = numbers("[1, 2, 3, 4]").expect("numbers");
         let err = file.readings(Path::new("s.json")).expect_err("four");
         assert!(
             err.to_string()
