@@ -205,6 +205,10 @@ impl Camera for ImageDirCamera {
                     missing: (Face::ALL.into_iter())
                         .filter(|f| self.by_face[f.index()].is_none())
                         .collect(),
+                    unnamed: (self.frames.iter())
+                        .filter(|p| face_named(p).is_none())
+                        .cloned()
+                        .collect(),
                 })
             }
             None if self.frames.is_empty() => {
@@ -429,6 +433,25 @@ mod tests {
         let err = camera.capture(&request(Face::R)).expect_err("no R.png");
         assert!(err.to_string().contains("none for face R ("), "{err}");
         assert!(err.to_string().ends_with(", nor for B"), "{err}");
+    }
+
+    #[test]
+    fn photos_named_a_to_f_are_told_that_some_are_named_after_no_face() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for name in ["a", "b", "c", "d", "e", "f"] {
+            RgbImage::from_pixel(2, 2, image::Rgb([9; 3]))
+                .save(dir.path().join(format!("{name}.png")))
+                .expect("save");
+        }
+        // b, d and f are faces B, D and F (in either case): U is missing.
+        let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+        let err = camera.capture(&request(Face::U)).expect_err("no U.png");
+        let said = err.to_string();
+        assert!(
+            said.contains("nor for R, L; a.png, c.png, e.png here are named after no face")
+                && said.contains("or number all six"),
+            "{said}"
+        );
     }
 
     #[test]

@@ -127,6 +127,22 @@ fn others_missing(face: &Face, missing: &[Face]) -> String {
     }
 }
 
+/// "; a.jpg, c.jpg are named after no face: …", for the photos a folder named after faces
+/// leaves unread (`b.jpg` beside `a.jpg` is face B's, which may not be what was meant).
+fn not_named(unnamed: &[PathBuf]) -> String {
+    let names: Vec<String> = (unnamed.iter())
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        _ => format!(
+            "; {} here {} named after no face: name each of the six photos after its face (U.jpg … B.jpg), or number all six in the order they were taken (1.jpg … 6.jpg)",
+            names.join(", "),
+            if names.len() == 1 { "is" } else { "are" }
+        ),
+    }
+}
+
 /// Why a photo could not be taken.
 #[derive(Debug, thiserror::Error)]
 pub enum CameraError {
@@ -149,12 +165,14 @@ pub enum CameraError {
     NoPhotos { path: PathBuf },
     #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
     MissingImage { path: PathBuf, face: Face },
-    #[error("image directory {path} has photos named after faces but none for face {} (looked for {face}.png, {face}.jpg, {face}.jpeg, in either case){}", .face, others_missing(.face, .missing))]
+    #[error("image directory {path} has photos named after faces but none for face {} (looked for {face}.png, {face}.jpg, {face}.jpeg, in either case){}{}", .face, others_missing(.face, .missing), not_named(.unnamed))]
     MissingFacePhoto {
         path: PathBuf,
         face: Face,
         /// Every face the folder has no photo of (URFDLB), `face` among them.
         missing: Vec<Face>,
+        /// The photos there named after no face (not read).
+        unnamed: Vec<PathBuf>,
     },
     #[error("two photos are named after face {face}: {first} and {second}; keep one{}", rounds_hint(.first, .second))]
     TwoFacePhotos {
