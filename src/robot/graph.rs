@@ -67,10 +67,27 @@ impl Effect {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Edge {
     pub to: u32,
-    pub ms: u32,
+    /// Its time (a step takes at most a minute: 16 bits keep a large design's many edges
+    /// small).
+    ms: u16,
     /// Index into [`StateGraph::motions`].
     pub motions: u32,
     pub effect: Effect,
+}
+
+// A large design has tens of millions of edges.
+const _: () = assert!(std::mem::size_of::<Edge>() <= 16);
+
+impl Edge {
+    /// The step's time, ms.
+    pub(crate) fn ms(&self) -> u32 {
+        u32::from(self.ms)
+    }
+
+    /// The step's time as stored.
+    pub(crate) fn ms16(&self) -> u16 {
+        self.ms
+    }
 }
 
 /// All reachable states and the legal steps between them.
@@ -149,7 +166,7 @@ impl StateGraph {
                 .map(|step| {
                     let edge = Edge {
                         to: graph.id_or_insert(step.after),
-                        ms: motions_ms(model, &step.motions),
+                        ms: edge_ms(model, &step.motions),
                         motions: 0,
                         effect: Effect::of(&step.motion, &state),
                     };
@@ -206,6 +223,12 @@ pub(crate) fn clear_cameras<'a>(
     })
 }
 
+/// An edge's time: a step's, which the design's limit on each action keeps within 16 bits.
+fn edge_ms(model: &RobotModel, m: &Motions) -> u16 {
+    const _: () = assert!(crate::robot::config::MAX_ACTION_MS <= u16::MAX as u32);
+    motions_ms(model, m).min(u32::from(u16::MAX)) as u16
+}
+
 /// Time of a motion step: its slowest action.
 pub(crate) fn motions_ms(model: &RobotModel, m: &Motions) -> u32 {
     let grippers = model.grippers.iter().zip(m.acts).map(|(g, act)| match act {
@@ -225,7 +248,7 @@ fn keep_cheapest(edges: &mut Vec<(Edge, Motions)>) {
             e.to,
             e.effect.turns.map(|t| t.map(|t| t.index())),
             e.effect.rotates,
-            e.ms,
+            e.ms(),
         )
     });
     edges.dedup_by(|(later, _), (first, _)| later.to == first.to && later.effect == first.effect);

@@ -45,7 +45,7 @@ impl Bounds {
                 .flat_map(|s| graph.edges(s))
                 .filter(|e| !e.effect.keeps_faces())
         };
-        let cheapest_turn = turn_edges().map(|e| e.ms).min().unwrap_or(0);
+        let cheapest_turn = turn_edges().map(|e| e.ms()).min().unwrap_or(0);
         let axis_change = turn_edges()
             .flat_map(|e| {
                 let axis = e.effect.turns[0].map_or(0, |t| t.face.index() % 3);
@@ -67,18 +67,52 @@ impl Bounds {
     }
 }
 
-/// For each state, the steps into it that turn no face: `(from, ms)`.
-fn reverse_keeping_faces(graph: &StateGraph) -> Vec<Vec<(u32, u32)>> {
-    let mut reverse = vec![Vec::new(); graph.states.len()];
-    for from in 0..graph.states.len() as u32 {
-        for e in graph.edges(from).iter().filter(|e| e.effect.keeps_faces()) {
-            reverse[e.to as usize].push((from, e.ms));
-        }
-    }
-    reverse
+/// For each state, the steps into it that turn no face, all in three flat lists (a large
+/// design has tens of millions: a list per state would double their memory).
+struct StepsInto {
+    /// The steps into state `s` are `starts[s]..starts[s + 1]` of the others.
+    starts: Vec<u32>,
+    from: Vec<u32>,
+    ms: Vec<u16>,
 }
 
-fn backward(reverse: &[Vec<(u32, u32)>], n: usize, targets: impl Iterator<Item = u32>) -> Vec<u32> {
+impl StepsInto {
+    fn steps_into(&self, state: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let (a, b) = (self.starts[state as usize], self.starts[state as usize + 1]);
+        (a as usize..b as usize).map(|i| (self.from[i], u32::from(self.ms[i])))
+    }
+}
+
+fn reverse_keeping_faces(graph: &StateGraph) -> StepsInto {
+    let n = graph.states.len();
+    let keeping = |from: u32| graph.edges(from).iter().filter(|e| e.effect.keeps_faces());
+    let mut starts = vec![0u32; n + 1];
+    for from in 0..n as u32 {
+        for e in keeping(from) {
+            starts[e.to as usize + 1] += 1;
+        }
+    }
+    for s in 0..n {
+        starts[s + 1] += starts[s];
+    }
+    let total = starts[n] as usize;
+    let (mut from_of, mut ms_of) = (vec![0u32; total], vec![0u16; total]);
+    let mut next = starts.clone();
+    for from in 0..n as u32 {
+        for e in keeping(from) {
+            let slot = &mut next[e.to as usize];
+            (from_of[*slot as usize], ms_of[*slot as usize]) = (from, e.ms16());
+            *slot += 1;
+        }
+    }
+    StepsInto {
+        starts,
+        from: from_of,
+        ms: ms_of,
+    }
+}
+
+fn backward(reverse: &StepsInto, n: usize, targets: impl Iterator<Item = u32>) -> Vec<u32> {
     let mut dist = vec![u32::MAX; n];
     let mut heap = BinaryHeap::new();
     for t in targets {
@@ -89,7 +123,7 @@ fn backward(reverse: &[Vec<(u32, u32)>], n: usize, targets: impl Iterator<Item =
         if d > dist[s as usize] {
             continue;
         }
-        for &(from, ms) in &reverse[s as usize] {
+        for (from, ms) in reverse.steps_into(s) {
             let next = d + ms;
             if next < dist[from as usize] {
                 dist[from as usize] = next;
@@ -98,4 +132,33 @@ fn backward(reverse: &[Vec<(u32, u32)>], n: usize, targets: impl Iterator<Item =
         }
     }
     dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flat_lists_hold_each_states_steps_in_as_a_list_per_state_would() {
+        for name in ["four-arm", "turntable-flipper"] {
+            let graph = StateGraph::build(&crate::robot::tests::shipped(name));
+            let mut per_state = vec![Vec::new(); graph.states.len()];
+            for from in 0..graph.states.len() as u32 {
+                for e in graph.edges(from) {
+                    if e.effect.turns.iter().all(Option::is_none) {
+                        per_state[e.to as usize].push((from, e.ms()));
+                    }
+                }
+            }
+            let flat = reverse_keeping_faces(&graph);
+            for (state, expected) in per_state.iter().enumerate() {
+                let found: Vec<_> = flat.steps_into(state as u32).collect();
+                assert_eq!(&found, expected, "{name}: into {state}");
+            }
+            assert!(
+                per_state.iter().map(Vec::len).sum::<usize>() > 100,
+                "{name}"
+            );
+        }
+    }
 }

@@ -126,7 +126,7 @@ impl Space for SolutionSpace<'_> {
                 out.push(Succ {
                     layer: next,
                     state: edge.to,
-                    ms: edge.ms,
+                    ms: edge.ms(),
                     via: i as u32,
                 });
             }

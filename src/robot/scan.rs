@@ -85,7 +85,7 @@ impl Space for ScanSpace<'_> {
                 out.push(Succ {
                     layer: seen,
                     state: edge.to,
-                    ms: edge.ms,
+                    ms: edge.ms(),
                     via: i as u32,
                 });
             }

@@ -207,7 +207,7 @@ pub(super) fn steps_into(graph: &StateGraph) -> StepsInto {
     let mut into = vec![Vec::new(); graph.states.len()];
     for from in 0..graph.states.len() as u32 {
         for edge in graph.edges(from) {
-            into[edge.to as usize].push((from, edge.ms, edge.effect));
+            into[edge.to as usize].push((from, edge.ms(), edge.effect));
         }
     }
     into
@@ -302,7 +302,7 @@ pub(super) fn kept_ends(
     }
     ends.sort_unstable_by_key(|&(net, end, ms)| (net, ms, end));
     let mut kept = Vec::new();
-    let longest_step = graph.edges.iter().map(|e| e.ms).max().unwrap_or(0);
+    let longest_step = graph.edges.iter().map(|e| e.ms()).max().unwrap_or(0);
     for block in ends.chunk_by(|a, b| a.0 == b.0) {
         let dearest = block.last().map_or(0, |e| e.2);
         let mut reach: HashMap<u32, HashMap<u32, u32>> = HashMap::new();
@@ -337,7 +337,7 @@ fn turning_arrivals(graph: &StateGraph, start: u32, axis: u8) -> Vec<UnitEnd> {
             let Some(next) = turned(net, &edge.effect.turns, axis) else {
                 continue;
             };
-            let c = cost + edge.ms;
+            let c = cost + edge.ms();
             if c < best[at(next, edge.to)] {
                 best[at(next, edge.to)] = c;
                 heap.push(Reverse((c, next, edge.to)));
@@ -358,7 +358,7 @@ fn turning_arrivals(graph: &StateGraph, start: u32, axis: u8) -> Vec<UnitEnd> {
             } else {
                 &mut by_turn[at(next, edge.to)]
             };
-            *slot = (*slot).min(cost + edge.ms);
+            *slot = (*slot).min(cost + edge.ms());
         }
     }
     (n..16 * n)
@@ -389,10 +389,10 @@ fn continues_as_well(
         if turned(0, &step.effect.turns, axis).is_some_and(|net| net != 0) {
             true // turns this unit's axis again: no next unit starts so
         } else if step.effect.keeps_faces() {
-            reach.get(&step.to).is_some_and(|&d| d <= slack + step.ms)
+            reach.get(&step.to).is_some_and(|&d| d <= slack + step.ms())
         } else {
             into[step.to as usize].iter().any(|&(z, ms, effect)| {
-                effect == step.effect && reach.get(&z).is_some_and(|&d| d + ms <= slack + step.ms)
+                effect == step.effect && reach.get(&z).is_some_and(|&d| d + ms <= slack + step.ms())
             })
         }
     })
@@ -407,7 +407,7 @@ fn walks_within(graph: &StateGraph, from: u32, limit: u32) -> HashMap<u32, u32> 
             continue;
         }
         for edge in graph.edges(state).iter().filter(|e| e.effect.keeps_faces()) {
-            let c = cost + edge.ms;
+            let c = cost + edge.ms();
             if c <= limit && best.get(&edge.to).is_none_or(|&b| c < b) {
                 best.insert(edge.to, c);
                 heap.push(Reverse((c, edge.to)));
