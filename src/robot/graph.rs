@@ -225,7 +225,6 @@ pub(crate) fn clear_cameras<'a>(
 
 /// An edge's time: a step's, which the design's limit on each action keeps within 16 bits.
 fn edge_ms(model: &RobotModel, m: &Motions) -> u16 {
-    const _: () = assert!(crate::robot::config::MAX_ACTION_MS <= u16::MAX as u32);
     motions_ms(model, m).min(u32::from(u16::MAX)) as u16
 }
 
@@ -252,25 +251,6 @@ fn keep_cheapest(edges: &mut Vec<(Edge, Motions)>) {
         )
     });
     edges.dedup_by(|(later, _), (first, _)| later.to == first.to && later.effect == first.effect);
-}
-
-/// Each gripper's options from `state`: idle, its jaw opening or closing, turning within
-/// reach.
-pub(crate) fn motion_options(model: &RobotModel, state: &RobotState) -> Vec<Vec<Act>> {
-    (model.grippers.iter().enumerate())
-        .map(|(g, gripper)| {
-            let mut acts = vec![Act::Idle];
-            if gripper.has_jaw {
-                acts.push(if state.is_closed(g) {
-                    Act::Open
-                } else {
-                    Act::Close
-                });
-            }
-            acts.extend(gripper.turn_options(state.angles[g]).map(Act::Turn));
-            acts
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -69,7 +69,7 @@ impl Bounds {
 
 /// For each state, the steps into it that turn no face, all in three flat lists (a large
 /// design has tens of millions: a list per state would double their memory).
-struct StepsInto {
+pub(super) struct StepsInto {
     /// The steps into state `s` are `starts[s]..starts[s + 1]` of the others.
     starts: Vec<u32>,
     from: Vec<u32>,
@@ -77,13 +77,13 @@ struct StepsInto {
 }
 
 impl StepsInto {
-    fn steps_into(&self, state: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+    pub(super) fn steps_into(&self, state: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
         let (a, b) = (self.starts[state as usize], self.starts[state as usize + 1]);
         (a as usize..b as usize).map(|i| (self.from[i], u32::from(self.ms[i])))
     }
 }
 
-fn reverse_keeping_faces(graph: &StateGraph) -> StepsInto {
+pub(super) fn reverse_keeping_faces(graph: &StateGraph) -> StepsInto {
     let n = graph.states.len();
     let keeping = |from: u32| graph.edges(from).iter().filter(|e| e.effect.keeps_faces());
     let mut starts = vec![0u32; n + 1];
@@ -132,33 +132,4 @@ fn backward(reverse: &StepsInto, n: usize, targets: impl Iterator<Item = u32>) -
         }
     }
     dist
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_flat_lists_hold_each_states_steps_in_as_a_list_per_state_would() {
-        for name in ["four-arm", "turntable-flipper"] {
-            let graph = StateGraph::build(&crate::robot::tests::shipped(name));
-            let mut per_state = vec![Vec::new(); graph.states.len()];
-            for from in 0..graph.states.len() as u32 {
-                for e in graph.edges(from) {
-                    if e.effect.turns.iter().all(Option::is_none) {
-                        per_state[e.to as usize].push((from, e.ms()));
-                    }
-                }
-            }
-            let flat = reverse_keeping_faces(&graph);
-            for (state, expected) in per_state.iter().enumerate() {
-                let found: Vec<_> = flat.steps_into(state as u32).collect();
-                assert_eq!(&found, expected, "{name}: into {state}");
-            }
-            assert!(
-                per_state.iter().map(Vec::len).sum::<usize>() > 100,
-                "{name}"
-            );
-        }
-    }
 }

@@ -34,7 +34,11 @@ mod aware_tests;
 #[cfg(test)]
 mod axial_tests;
 #[cfg(test)]
+mod heuristic_tests;
+#[cfg(test)]
 mod physics_tests;
+#[cfg(test)]
+mod steps_tests;
 #[cfg(test)]
 mod tests;
 

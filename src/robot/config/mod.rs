@@ -12,6 +12,8 @@ use std::path::Path;
 
 /// Longest time any single action may be given, in ms.
 pub(crate) const MAX_ACTION_MS: u32 = 60_000;
+// The state graph keeps each step's time (its slowest action) in 16 bits.
+const _: () = assert!(MAX_ACTION_MS <= u16::MAX as u32);
 /// Furthest a limited gripper may reach from home, in quarter turns.
 pub(crate) const MAX_REACH: i8 = 4;
 

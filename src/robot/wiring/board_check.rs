@@ -4,7 +4,7 @@
 
 use super::RobotSetup;
 use crate::robot::actuators::{ActuatorMap, Role};
-use crate::robot::RobotModel;
+use crate::robot::model::RobotModel;
 use cubed_firmware::board::pins_of;
 use cubed_firmware::{check_setup, Chip, ConfigRefusal};
 use firmware_protocol::message::{SetupKey, TimedMove};
