@@ -17,11 +17,7 @@ fn by_trying_every_combination(model: &RobotModel, state: &RobotState) -> Vec<Le
     let mut choice = vec![0usize; options.len()];
     let mut found = Vec::new();
     let mut rank = 0;
-    loop {
-        let mut motions = Motions::default();
-        for (g, &c) in choice.iter().enumerate() {
-            motions.acts[g] = options[g][c];
-        }
+    let mut tried = |motions: Motions, rank: u64| {
         if let Ok((after, motion)) = step_motion(model, state, &motions) {
             found.push(LegalStep {
                 motions,
@@ -30,6 +26,13 @@ fn by_trying_every_combination(model: &RobotModel, state: &RobotState) -> Vec<Le
                 rank,
             });
         }
+    };
+    loop {
+        let mut motions = Motions::default();
+        for (g, &c) in choice.iter().enumerate() {
+            motions.acts[g] = options[g][c];
+        }
+        tried(motions, rank);
         rank += 1;
         if !advance(&mut choice, &sizes) {
             break;
@@ -40,14 +43,7 @@ fn by_trying_every_combination(model: &RobotModel, state: &RobotState) -> Vec<Le
             flip: Some(flip as u8),
             ..Motions::default()
         };
-        if let Ok((after, motion)) = step_motion(model, state, &motions) {
-            found.push(LegalStep {
-                motions,
-                after,
-                motion,
-                rank,
-            });
-        }
+        tried(motions, rank);
         rank += 1;
     }
     found
