@@ -1,5 +1,6 @@
 //! The state graph of one design: every robot state reachable from home (with the cube loaded any way up) and every legal step between them, built once with the physics rules.
 
+use super::cores::map_on_cores;
 use super::direction::Orientation;
 use super::model::{RobotModel, RobotState};
 use super::physics::{Act, CubeMotion, Motions};
@@ -15,8 +16,10 @@ static EXPLORED: AtomicUsize = AtomicUsize::new(0);
 static FOUND: AtomicUsize = AtomicUsize::new(0);
 static BUILDING: Mutex<String> = Mutex::new(String::new());
 
-/// How often a build publishes its count.
-const PUBLISH_EVERY: usize = 1 << 10;
+/// States explored at a time (their steps found on every core, then numbered in order).
+const BATCH: usize = 1 << 12;
+/// Fewer states than this for each core are explored on one.
+const BATCH_PER_CORE: usize = 1 << 8;
 
 /// The design whose state graph is being built, the states explored so far and those found
 /// (explored or waiting to be), if a build is under way.
@@ -122,6 +125,12 @@ impl StateGraph {
     /// Explores every state reachable from the design's home state, then from home with the
     /// cube held any other way that is not reachable (states of the home part keep their ids).
     pub(crate) fn build(model: &RobotModel) -> StateGraph {
+        Self::build_on_cores(model, BATCH_PER_CORE)
+    }
+
+    /// As [`Self::build`], a batch's states split over the cores when each gets
+    /// `least_per_core` of them (`usize::MAX`: all on one).
+    fn build_on_cores(model: &RobotModel, least_per_core: usize) -> StateGraph {
         let mut graph = StateGraph {
             states: vec![model.home()],
             home_part: 0,
@@ -131,7 +140,6 @@ impl StateGraph {
             motions: Vec::new(),
         };
         let mut motion_ids: HashMap<Motions, u32> = HashMap::new();
-        let mut steps = Vec::new();
         *BUILDING
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = model.name.clone();
@@ -153,36 +161,42 @@ impl StateGraph {
                     None => break,
                 }
             }
-            if next % PUBLISH_EVERY == 0 {
-                FOUND.store(graph.states.len(), Ordering::Relaxed);
-                EXPLORED.store(next.max(1), Ordering::Relaxed);
+            FOUND.store(graph.states.len(), Ordering::Relaxed);
+            EXPLORED.store(next.max(1), Ordering::Relaxed);
+            // The steps out of the states found and not yet explored, found on every core at
+            // once (a state's steps depend on it alone), then numbered in order, as one core
+            // exploring them one by one would.
+            let batch: Vec<RobotState> = graph.states[next..].iter().take(BATCH).copied().collect();
+            let found = map_on_cores(&batch, least_per_core, |state| {
+                let mut steps = Vec::new();
+                legal_steps(model, state, &mut steps);
+                // In the order of combinations: new states are numbered, and ties kept, alike.
+                steps.sort_unstable_by_key(|step| step.rank);
+                steps
+            });
+            for (state, steps) in batch.iter().zip(found) {
+                let mut out: Vec<(Edge, Motions)> = (steps.iter())
+                    .map(|step| {
+                        let edge = Edge {
+                            to: graph.id_or_insert(step.after),
+                            ms: edge_ms(model, &step.motions),
+                            motions: 0,
+                            effect: Effect::of(&step.motion, state),
+                        };
+                        (edge, step.motions)
+                    })
+                    .collect();
+                keep_cheapest(&mut out);
+                for (mut edge, m) in out {
+                    edge.motions = *motion_ids.entry(m).or_insert_with(|| {
+                        graph.motions.push(m);
+                        graph.motions.len() as u32 - 1
+                    });
+                    graph.edges.push(edge);
+                }
+                graph.offsets.push(graph.edges.len() as u32);
+                next += 1;
             }
-            let state = graph.states[next];
-            steps.clear();
-            legal_steps(model, &state, &mut steps);
-            // In the order of combinations: new states are numbered, and ties kept, alike.
-            steps.sort_unstable_by_key(|step| step.rank);
-            let mut out: Vec<(Edge, Motions)> = (steps.iter())
-                .map(|step| {
-                    let edge = Edge {
-                        to: graph.id_or_insert(step.after),
-                        ms: edge_ms(model, &step.motions),
-                        motions: 0,
-                        effect: Effect::of(&step.motion, &state),
-                    };
-                    (edge, step.motions)
-                })
-                .collect();
-            keep_cheapest(&mut out);
-            for (mut edge, m) in out {
-                edge.motions = *motion_ids.entry(m).or_insert_with(|| {
-                    graph.motions.push(m);
-                    graph.motions.len() as u32 - 1
-                });
-                graph.edges.push(edge);
-            }
-            graph.offsets.push(graph.edges.len() as u32);
-            next += 1;
         }
         EXPLORED.store(0, Ordering::Relaxed);
         graph
@@ -285,6 +299,28 @@ mod tests {
             }
         }
         seen
+    }
+
+    #[test]
+    fn built_on_every_core_the_graph_is_the_one_a_single_core_builds() {
+        let mut wide = crate::robot::tests::shipped("four-arm");
+        for gripper in &mut wide.grippers {
+            gripper.reach = crate::robot::model::Reach::Limited { min: -2, max: 2 };
+        }
+        for model in [wide, crate::robot::tests::shipped("turntable-flipper")] {
+            let one = StateGraph::build_on_cores(&model, usize::MAX);
+            let every = StateGraph::build_on_cores(&model, 1);
+            assert!(
+                one.states.len() > 1000 || model.name != "four-arm",
+                "{}",
+                one.states.len()
+            );
+            assert_eq!(one.states, every.states, "{}", model.name);
+            assert_eq!(one.offsets, every.offsets, "{}", model.name);
+            assert_eq!(one.edges, every.edges, "{}", model.name);
+            assert_eq!(one.motions, every.motions, "{}", model.name);
+            assert_eq!(one.home_part, every.home_part, "{}", model.name);
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Lower bounds that steer the planner's search: per design, the time from each state until a given cube face can be turned (or photographed).
 
+use super::cores::map_on_cores;
 use super::graph::{clear_cameras, StateGraph};
 use super::model::RobotModel;
 use cubed_core::cube::Face;
@@ -23,23 +24,27 @@ impl Bounds {
     /// Computes the bounds by backward Dijkstra over steps that turn no face.
     pub(crate) fn new(model: &RobotModel, graph: &StateGraph) -> Bounds {
         let reverse = reverse_keeping_faces(graph);
-        let until_turn = Face::ALL.map(|face| {
-            let targets = (0..graph.states.len() as u32).filter(|&s| {
-                graph
-                    .edges(s)
-                    .iter()
-                    .any(|e| e.effect.turns.iter().flatten().any(|t| t.face == face))
-            });
-            backward(&reverse, graph.states.len(), targets)
-        });
-        let until_seen = Face::ALL.map(|face| {
-            let targets = (0..graph.states.len() as u32).filter(|&s| {
-                let state = &graph.states[s as usize];
-                clear_cameras(model, state)
-                    .any(|c| state.orientation.face_at(model.cameras[c].at) == face)
-            });
-            backward(&reverse, graph.states.len(), targets)
-        });
+        // Twelve searches, each alone: on every core at once.
+        let jobs: Vec<(Face, Until)> = (Face::ALL.into_iter())
+            .map(|face| (face, Until::Turned))
+            .chain(Face::ALL.into_iter().map(|face| (face, Until::Seen)))
+            .collect();
+        let mut found = map_on_cores(&jobs, 1, |&(face, until)| {
+            let n = graph.states.len();
+            let reached = |s: u32| match until {
+                Until::Turned => (graph.edges(s).iter())
+                    .any(|e| e.effect.turns.iter().flatten().any(|t| t.face == face)),
+                Until::Seen => {
+                    let state = &graph.states[s as usize];
+                    clear_cameras(model, state)
+                        .any(|c| state.orientation.face_at(model.cameras[c].at) == face)
+                }
+            };
+            backward(&reverse, n, (0..n as u32).filter(|&s| reached(s)))
+        })
+        .into_iter();
+        let until_turn: [Vec<u32>; 6] = std::array::from_fn(|_| found.next().unwrap_or_default());
+        let until_seen: [Vec<u32>; 6] = std::array::from_fn(|_| found.next().unwrap_or_default());
         let turn_edges = || {
             (0..graph.states.len() as u32)
                 .flat_map(|s| graph.edges(s))
@@ -65,6 +70,15 @@ impl Bounds {
             axis_change,
         }
     }
+}
+
+/// What a search of the bounds waits for.
+#[derive(Clone, Copy)]
+enum Until {
+    /// A step that turns the face.
+    Turned,
+    /// A camera with a clear view of the face.
+    Seen,
 }
 
 /// For each state, the steps into it that turn no face, all in three flat lists (a large

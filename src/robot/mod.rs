@@ -7,6 +7,7 @@ mod blocks;
 pub(crate) mod candidates;
 mod capable;
 pub(crate) mod config;
+mod cores;
 pub(crate) mod direction;
 pub(crate) mod drive;
 pub(crate) mod estimate;
