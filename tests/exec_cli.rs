@@ -359,3 +359,47 @@ fn a_missing_program_file_or_link_folder_is_refused_naming_it() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
 }
+
+/// A second simulator started on a link a live one holds says so and takes it; the first, when
+/// it stops, leaves the second's link alone (it removed any link there, stranding the second).
+#[test]
+fn a_simulator_that_stops_removes_its_own_link_only() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("robot");
+    let first = start_sim(&["--speed", "0"], &dir.path().join("a.json"), &link);
+    let mut second = start_sim(&["--speed", "0"], &dir.path().join("b.json"), &link);
+    let second_pty = std::fs::read_link(&link).expect("the second's link");
+    let stop = |child: &std::process::Child| {
+        kill(Pid::from_raw(child.id() as i32), Signal::SIGTERM).expect("signalled")
+    };
+    stop(&first);
+    let first_said = first.wait_with_output().expect("the first stops");
+    assert!(first_said.status.success(), "{first_said:?}");
+    assert_eq!(
+        std::fs::read_link(&link).ok(),
+        Some(second_pty),
+        "the second keeps its link"
+    );
+    let moved = cubed(
+        &["exec", "--port", &link.to_string_lossy(), "--moves", "R"],
+        None,
+    );
+    assert!(moved.status.success(), "{}", stderr(&moved));
+    stop(&second);
+    let mut warned = String::new();
+    use std::io::Read;
+    second
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut warned)
+        .expect("read");
+    second.wait().expect("the second stops");
+    assert!(warned.contains("which is still there"), "{warned}");
+    assert!(
+        link.symlink_metadata().is_err(),
+        "the second removed its own link"
+    );
+}

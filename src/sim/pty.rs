@@ -90,6 +90,14 @@ pub fn point_symlink(link: &Path, target: &Path) -> io::Result<()> {
     std::fs::rename(&temporary, link)
 }
 
+/// Removes the symlink `link` if it still points at `target` (this simulator's pty): another
+/// simulator may have taken the path over since, and its link is not ours to remove.
+pub fn remove_symlink_if_at(link: &Path, target: &Path) {
+    if std::fs::read_link(link).is_ok_and(|at| at == target) {
+        let _ = std::fs::remove_file(link);
+    }
+}
+
 /// Receives each new pty path, or `None` when the pty is unplugged.
 pub(crate) type PathAnnouncer = Box<dyn FnMut(Option<&Path>) + Send>;
 

@@ -11,7 +11,9 @@ use super::refuse;
 use crate::robot::load_robot;
 use crate::robot::ActuatorMap;
 use crate::sim::faults::FaultPlan;
-use crate::sim::pty::{point_symlink, serve, Control, PathAnnouncer, ServeCounts, ServeOptions};
+use crate::sim::pty::{
+    point_symlink, remove_symlink_if_at, serve, Control, PathAnnouncer, ServeCounts, ServeOptions,
+};
 use crate::sim::report::SimReport;
 use crate::sim::{PhysicsMechanics, SimFirmware};
 use anyhow::Context;
@@ -21,8 +23,10 @@ use cubed_core::error_chain::error_chain;
 use nix::sys::signal::{signal, SigHandler, Signal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use session::{announce, forward_signals, link_refusal, output_refusal, read_commands};
-use std::path::PathBuf;
+use session::{
+    announce, forward_signals, link_refusal, link_taken_over, output_refusal, read_commands,
+};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -141,6 +145,9 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         (Err(e), _) => return refuse(e),
         (_, Err(e)) => return super::refuse_error(&e),
     };
+    if let Some(warning) = args.link.as_deref().and_then(link_taken_over) {
+        eprintln!("{warning}");
+    }
     if let Some(refused) = args.link.as_deref().and_then(link_refusal) {
         return refuse(refused);
     }
@@ -162,6 +169,7 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()?;
     let counts = Arc::new(ServeCounts::default());
+    let current_pty = Arc::new(std::sync::Mutex::new(None));
     let served = runtime.block_on(async {
         let (controls, control_rx) = mpsc::unbounded_channel();
         let help = "b = button, u = unplug, r = reboot, q = quit";
@@ -171,18 +179,14 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
             faults: faults.clone(),
             counts: Arc::clone(&counts),
             seed: args.seed,
-            on_path: announcer(args.link.clone()),
+            on_path: announcer(args.link.clone(), Arc::clone(&current_pty)),
         };
         serve(firmware, options, control_rx).await
     })?;
     // The pty is gone with the simulator: so is the link to it, as when a device is unplugged.
-    if let Some(link) = &args.link {
-        if link
-            .symlink_metadata()
-            .is_ok_and(|m| m.file_type().is_symlink())
-        {
-            let _ = std::fs::remove_file(link);
-        }
+    let last_pty = current_pty.lock().ok().and_then(|pty| pty.clone());
+    if let (Some(link), Some(pty)) = (&args.link, last_pty) {
+        remove_symlink_if_at(link, &pty);
     }
     let executed = served.firmware.stats.moves_executed;
     let never = counts.not_reached(&faults, None);
@@ -200,12 +204,20 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn announcer(link: Option<PathBuf>) -> PathAnnouncer {
+/// Says each new pty and keeps `link` at it; `current` holds the pty now served.
+fn announcer(
+    link: Option<PathBuf>,
+    current: Arc<std::sync::Mutex<Option<PathBuf>>>,
+) -> PathAnnouncer {
     Box::new(move |path| {
+        let was = current
+            .lock()
+            .ok()
+            .and_then(|mut pty| std::mem::replace(&mut *pty, path.map(Path::to_path_buf)));
         let Some(path) = path else {
             // Unplugged: like udev, remove the by-id style link until the device is back.
-            if let Some(link) = &link {
-                let _ = std::fs::remove_file(link);
+            if let (Some(link), Some(was)) = (&link, was) {
+                remove_symlink_if_at(link, &was);
             }
             return;
         };

@@ -3,7 +3,9 @@
 //! worked from stdin: the start button, the e-stop, the USB cable, and a hang its watchdog
 //! must end.
 
-use super::session::{announce, forward_signals, link_refusal, output_refusal, read_commands};
+use super::session::{
+    announce, forward_signals, link_refusal, link_taken_over, output_refusal, read_commands,
+};
 use crate::robot::wiring::{RobotSetup, WiringDoc};
 use crate::robot::{load_robot, ActuatorMap};
 use crate::sim::pico::{EmulatedPico, PicoEvent, PicoFiles};
@@ -62,6 +64,9 @@ struct Inputs {
 
 /// Serves the emulated Pico until `q`, the input's end, SIGINT or SIGTERM.
 pub(super) fn serve(args: PicoServing, design: &Path) -> anyhow::Result<ExitCode> {
+    if let Some(warning) = args.link.as_deref().and_then(link_taken_over) {
+        eprintln!("{warning}");
+    }
     if let Some(refused) = args.link.as_deref().and_then(link_refusal) {
         return crate::cli::refuse(refused);
     }

@@ -145,6 +145,21 @@ pub(super) fn link_refusal(link: &Path) -> Option<String> {
     }
 }
 
+/// A warning when `--link` points at a device still there (another simulator, or a board, may
+/// be on this path, and loses it).
+pub(super) fn link_taken_over(link: &Path) -> Option<String> {
+    let is_link = link
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink());
+    (is_link && link.exists()).then(|| {
+        format!(
+            "cubed sim: warning: --link {} pointed at {}, which is still there (another simulator, or a board, may be on this path); it now points at this simulator",
+            link.display(),
+            std::fs::read_link(link).unwrap_or_default().display()
+        )
+    })
+}
+
 /// Why the file `option` names could not be written (at exit, or as the session goes), said
 /// before the session starts rather than after it.
 pub(super) fn output_refusal(option: &str, path: &Path) -> Option<String> {

@@ -24,6 +24,8 @@ const QUIT_WAIT: Duration = Duration::from_secs(5);
 struct Cable {
     master: File,
     unplugged: Arc<AtomicBool>,
+    /// The pty it is, which the link points at while it is in.
+    pty: std::path::PathBuf,
 }
 
 /// What the caller and the bridge's threads share.
@@ -192,14 +194,18 @@ impl Bridge {
             source,
         })?;
         spawn_pty_reader(reader, pty.slave, unplugged.clone(), self.clone());
-        *lock(&self.cable) = Some(Cable { master, unplugged });
+        *lock(&self.cable) = Some(Cable {
+            master,
+            unplugged,
+            pty: pty.path.clone(),
+        });
         (self.listener)(PicoEvent::Port(pty.path));
         Ok(())
     }
 
     fn unplug_pty(&self) {
-        let _ = std::fs::remove_file(&self.port);
         if let Some(cable) = lock(&self.cable).take() {
+            crate::sim::pty::remove_symlink_if_at(&self.port, &cable.pty);
             cable.unplugged.store(true, Ordering::SeqCst);
             (self.listener)(PicoEvent::PortGone);
         }
