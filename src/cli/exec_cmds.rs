@@ -251,8 +251,12 @@ pub(crate) fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
         Err(refused) => return refused,
     };
     if args.job.robot.is_none() {
+        let whence = match cubed_files::named_file::is_built_in(&design) {
+            true => "no configuration file was found, so the built-in design: give your robot's with --robot my-robot.toml",
+            false => "as the configuration names it; --robot to choose another",
+        };
         eprintln!(
-            "cubed exec: robot '{}' ({}, as the configuration names it; --robot to choose another)",
+            "cubed exec: robot '{}' ({}, {whence})",
             planner.model().name,
             design.display()
         );

@@ -31,7 +31,7 @@ impl Ctx<'_> {
             let (section, key, cause) = match (support_blocks, changes.first()) {
                 (true, _) => ("[support]".to_string(), "sets", SUPPORT_BLOCKS),
                 (false, Some(first)) => (first.section(model), first.key, A_TURN_NEEDS),
-                (false, None) => ("[[gripper]]".to_string(), "grips", A_TURN_NEEDS),
+                (false, None) => ("[[gripper]]".to_string(), "at", NO_ONE_CHANGE),
             };
             return Err(self.impossible(
                 &section,
@@ -111,6 +111,13 @@ const A_TURN_NEEDS: &str = "a face turns when a closed gripper there turns its l
                             a `centre` grip from the side, and no closed `layer` or \
                             `two-layers` grip from the side crosses the turning layer: check \
                             the grippers' `at`, `grips`, `jaw`, `range` and `carries_cube`";
+
+/// What a turn needs, when no single change of one gripper's key would give it.
+const NO_ONE_CHANGE: &str = "no one change of a gripper's `range`, `jaw`, `grips` or \
+                             `carries_cube` would let it: a face turns when a closed gripper \
+                             there turns its layer while the rest of the cube is held still, so \
+                             these faces need a gripper at them, or a way to turn the cube that \
+                             brings them to one (a flipper, or grippers that turn it)";
 
 /// Why a state is out of reach when the cube held any way would reach it.
 const SUPPORT_BLOCKS: &str = "the support sets: the grippers that would do it must let go \
