@@ -613,3 +613,20 @@ fn nth_line_of(text: &str, needle: &str, n: usize) -> usize {
         .nth(n - 1)
         .expect("the needle is in the text")
 }
+
+#[test]
+fn a_jaw_whose_open_and_closed_pulses_are_the_same_is_refused_at_its_key() {
+    let text = four_arm_text().replacen(
+        "jaw = 16 ",
+        "jaw_open_us = 1500\njaw_closed_us = 1500\njaw = 16 ",
+        1,
+    );
+    let message = error_of(&text);
+    assert!(
+        message.contains(&format!(
+            "(line {}): key 'jaw_closed_us'",
+            line_of(&text, "jaw_closed_us = 1500")
+        )) && message.contains("the jaw would never move"),
+        "{message}"
+    );
+}

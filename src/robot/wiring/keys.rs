@@ -188,6 +188,15 @@ impl WiringToml {
                     problem: "this actuator has no jaw (`jaw = false` or a flipper)".into(),
                 })
             }
+            (true, Some(_)) if self.jaw_open_us == self.jaw_closed_us => {
+                return Err(KeyProblem {
+                    key: "jaw_closed_us",
+                    problem: format!(
+                        "{} µs, the same pulse as `jaw_open_us`: the jaw would never move; give the pulse that closes it",
+                        self.jaw_closed_us
+                    ),
+                })
+            }
             (true, Some(jaw)) => Some(JawWiring {
                 pin: pin("jaw", jaw)?,
                 open_us: within("jaw_open_us", self.jaw_open_us, 400, 2600)? as u16,

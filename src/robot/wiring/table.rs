@@ -208,9 +208,10 @@ impl WiringDoc {
             pin("e-stop", &b.estop, "stop"),
             pin("start button", &b.button, "pressed"),
             b.debounce_samples,
-            match b.idle_disable_ms {
-                0 => "drivers stay on while idle".to_string(),
-                ms => format!("drivers off after {ms} ms idle (then homed again)"),
+            match (b.idle_disable_ms, &b.enable) {
+                (_, None) => "no ENABLE pin: the drivers stay on, and a fault or the e-stop cannot switch them off".to_string(),
+                (0, _) => "drivers stay on while idle".to_string(),
+                (ms, _) => format!("drivers off after {ms} ms idle (then homed again)"),
             }
         ));
         lines
