@@ -419,14 +419,30 @@ fn a_port_away_past_the_firmwares_watchdog_ends_on_the_host_timeout() {
     let model = four_arm();
     let (cube, program) = scrambled(&model, 10, 15);
     let faults = "unplug-at-move=5,unplug-for=2500ms";
-    let result = run(&scenario(model, cube, faults, 1), &program);
-    match &result.outcome {
-        Err(StreamError::Fault {
-            fault: Fault::CommsTimeout,
-            ..
-        }) => {}
-        other => panic!("expected the host timeout, got {other:?}"),
-    }
+    // The firmware times out only while it holds commands. A host starved of CPU (a loaded
+    // machine) may not have sent any beyond move 5 when the port goes: then the firmware is
+    // idle through the 2.5 s, rightly, and the program goes on once the port is back. Such a
+    // run is tried again (another seed); one of three must hold commands.
+    let mut tried = Vec::new();
+    let result = loop {
+        let result = run(
+            &scenario(model.clone(), cube, faults, 1 + tried.len() as u64),
+            &program,
+        );
+        match &result.outcome {
+            Err(StreamError::Fault {
+                fault: Fault::CommsTimeout,
+                ..
+            }) => break result,
+            Ok(outcome)
+                if (outcome.links_lost, outcome.links_restored) == (1, 1) && tried.len() < 2 =>
+            {
+                assert_exactly_once(&result);
+                tried.push(format!("{outcome:?}"));
+            }
+            other => panic!("expected the host timeout, got {other:?} (before: {tried:?})"),
+        }
+    };
     assert!(
         !result
             .events
