@@ -162,10 +162,7 @@ fn explaining_exchange(
     let pairs = (0..6).flat_map(|a| (a + 1..6).map(move |b| (Face::ALL[a], Face::ALL[b])));
     pairs
         .filter_map(|(a, b)| {
-            let mut exchanged = *readings;
-            for i in 0..9 {
-                exchanged.swap(a.index() * 9 + i, b.index() * 9 + i);
-            }
+            let exchanged = crate::read::swapped::exchange(readings, (a, b));
             let named = Named::of(&exchanged, palette).ok()?;
             let colours = [named.names[a.index()], named.names[b.index()]];
             (named.mirrored.is_none()).then(|| ((a, b, colours), named.worst_before(palette)))

@@ -67,7 +67,7 @@ fn centres_hold(readings: &[Rgb; 54], palette: &Palette) -> bool {
 }
 
 /// `readings` with two faces' nine readings exchanged.
-fn exchange(readings: &[Rgb; 54], (a, b): (Face, Face)) -> [Rgb; 54] {
+pub(crate) fn exchange(readings: &[Rgb; 54], (a, b): (Face, Face)) -> [Rgb; 54] {
     let mut out = *readings;
     for i in 0..9 {
         out.swap(a.index() * 9 + i, b.index() * 9 + i);
