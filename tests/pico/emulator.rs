@@ -77,9 +77,16 @@ impl EmulatedPico {
         let to_firmware = Arc::new(Mutex::new(Vec::new()));
         let listener = gatherer(tell, from_firmware.clone(), to_firmware.clone());
         let wiring = four_arm_wiring_json();
-        let pico =
-            cubed::sim::pico::EmulatedPico::start(&files, &wiring, seed, &port, None, listener)
-                .expect("the emulator starts");
+        let trace = dir.path().join("trace.txt");
+        let pico = cubed::sim::pico::EmulatedPico::start(
+            &files,
+            &wiring,
+            seed,
+            &port,
+            Some(&trace),
+            listener,
+        )
+        .expect("the emulator starts");
         let mut pico = EmulatedPico {
             pico,
             said,
@@ -179,7 +186,10 @@ impl EmulatedPico {
         loop {
             match self.said.recv_timeout(Duration::from_secs(60)) {
                 Ok(Said::Flushed(now_ns, positions)) => {
-                    let text = std::fs::read_to_string(self.pico.trace_path()).expect("trace file");
+                    let text = std::fs::read_to_string(
+                        self.pico.trace_path().expect("a trace was asked for"),
+                    )
+                    .expect("trace file");
                     return Trace::parse(&text, now_ns, &positions);
                 }
                 Ok(Said::Error(e)) => panic!("the emulated CPU failed: {e}"),

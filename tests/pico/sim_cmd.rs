@@ -11,9 +11,12 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 /// `cubed sim --pico` on `design`, serving `elf` behind `link`, with `extra` options; and
-/// the pty path it printed first (the link points at it).
+/// the pty path it printed first (the link points at it). Its temporary files go beside
+/// the link, where a test can see them.
 fn serve_pico(design: &str, elf: &Path, link: &Path, extra: &[&str]) -> (Child, String) {
+    let beside = link.parent().expect("the link is in a folder");
     let mut sim = Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .env("TMPDIR", beside)
         .args(["sim", "--pico", "--robot", design])
         .arg("--elf")
         .arg(elf)
@@ -91,6 +94,63 @@ fn the_pico_firmware_served_on_a_pty_runs_cubed_exec_and_takes_a_typed_estop() {
             && words.get(3) == Some(&active.as_str())
     });
     assert!(pressed, "the e-stop's pin never went active");
+}
+
+/// Every file under `dir`, with its size.
+fn files_under(dir: &Path) -> Vec<(std::path::PathBuf, u64)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+        let path = entry.path();
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            found.extend(files_under(&path));
+        } else if meta.is_file() {
+            found.push((path, meta.len()));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_pico_served_without_trace_writes_no_trace_while_it_runs() {
+    let Some(elf) = available("cubed sim --pico without --trace") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("cubed-pico");
+    let design = shipped_design_arg("four-arm");
+    let (mut sim, _pty) = serve_pico(&design, &elf, &link, &[]);
+    let port = link.display().to_string();
+    let args = [
+        "exec", "--port", &port, "--robot", &design, "--moves", "R U2 F",
+    ];
+    let turned = cubed(&args, None);
+    assert!(turned.status.success(), "{}", stderr(&turned));
+    // Thousands of STEP edges were driven: a trace would hold them by now.
+    let files = files_under(dir.path());
+    let written: Vec<_> = files
+        .iter()
+        .filter(|(path, _)| path.file_name().is_some_and(|n| n != "wiring.json"))
+        .collect();
+    assert!(
+        written.is_empty(),
+        "files written while serving: {written:?}"
+    );
+    let wiring = files.iter().map(|(_, len)| len).sum::<u64>();
+    assert!(
+        wiring < 64 * 1024,
+        "the machine description only: {files:?}"
+    );
+    writeln!(sim.stdin.take().expect("piped"), "q").expect("typed");
+    let out = sim.wait_with_output().expect("cubed sim ends");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("trace"),
+        "no trace is mentioned: {}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -52,6 +52,7 @@ pub(crate) struct SimArgs {
     pub(crate) elf: Option<PathBuf>,
     /// With --pico: write the emulated pins' trace here (every output edge, servo pulse and
     /// input change, on the emulated clock; the format is in firmware/boards/pico/emulator/machine.mjs).
+    /// Without it, nothing is traced.
     #[arg(long, conflicts_with = "pty")]
     pub(crate) trace: Option<PathBuf>,
     /// Robot design file, or a shipped design's name (four-arm, six-motor, turntable-flipper);

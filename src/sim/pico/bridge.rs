@@ -42,7 +42,7 @@ struct Bridge {
 pub struct EmulatedPico {
     child: Child,
     bridge: Arc<Bridge>,
-    trace: PathBuf,
+    trace: Option<PathBuf>,
     _dir: tempfile::TempDir,
 }
 
@@ -54,7 +54,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl EmulatedPico {
     /// Boots the firmware on the machine `wiring_json` describes (`cubed config wiring
     /// --format json`), with the motors at positions from `seed`, and plugs its cable into
-    /// a pty behind `port`. The trace of every pin goes to `trace` (else a temporary file).
+    /// a pty behind `port`. The trace of every pin goes to `trace`; with none, nothing is
+    /// traced (an emulator left running an hour would otherwise write about 10 MB).
     /// Events, the first pty's path among them, go to `listener` as they happen.
     pub fn start(
         files: &PicoFiles,
@@ -75,16 +76,19 @@ impl EmulatedPico {
             path: wiring.clone(),
             source,
         })?;
-        let trace = trace.map_or_else(|| dir.path().join("trace.txt"), Path::to_path_buf);
-        let mut child = Command::new("node")
+        let trace = trace.map(Path::to_path_buf);
+        let mut command = Command::new("node");
+        command
             .arg(&files.harness)
             .arg("--elf")
             .arg(&files.elf)
             .arg("--machine")
             .arg(&wiring)
-            .arg("--trace")
-            .arg(&trace)
-            .args(["--seed", &seed.to_string()])
+            .args(["--seed", &seed.to_string()]);
+        if let Some(trace) = &trace {
+            command.arg("--trace").arg(trace);
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -117,9 +121,10 @@ impl EmulatedPico {
         Ok(pico)
     }
 
-    /// The pin trace's file (see `firmware/boards/pico/emulator/machine.mjs`).
-    pub fn trace_path(&self) -> &Path {
-        &self.trace
+    /// The pin trace's file (see `firmware/boards/pico/emulator/machine.mjs`), if one
+    /// was asked for.
+    pub fn trace_path(&self) -> Option<&Path> {
+        self.trace.as_deref()
     }
 
     /// Drives a board input (the e-stop, the start button) to `high`.

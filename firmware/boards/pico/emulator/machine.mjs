@@ -20,12 +20,12 @@ const isOutput = (state) => state === GPIOPinState.High || state === GPIOPinStat
 export class Machine {
   /**
    * @param design the machine description (`machineFromWiring` of a design's wiring)
-   * @param tracePath where the trace goes
+   * @param tracePath where the trace goes (none: nothing is traced)
    * @param random a function giving [0, 1): where each motor starts
    */
   constructor(design, tracePath, random) {
     this.design = design;
-    this.trace = createWriteStream(tracePath);
+    this.trace = tracePath ? createWriteStream(tracePath) : null;
     this.pending = [];
     this.enabled = false;
     this.stepsWhileDisabled = 0;
@@ -66,6 +66,7 @@ export class Machine {
   }
 
   log(line) {
+    if (!this.trace) return;
     this.pending.push(line);
     if (this.pending.length >= 4096) this.flushTrace();
   }
@@ -79,6 +80,10 @@ export class Machine {
   drain(done) {
     // A write's callback runs once its bytes are in the file, after every write before
     // it: only then may a reader trust the file to hold everything traced.
+    if (!this.trace) {
+      setImmediate(done);
+      return;
+    }
     const text = this.pending.length ? this.pending.join('\n') + '\n' : '\n';
     this.pending = [];
     this.trace.write(text, () => done());

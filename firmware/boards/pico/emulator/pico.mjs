@@ -3,7 +3,8 @@
 // its USB CDC port carried over this process's standard input and output, so that a
 // test can bridge it to a pseudo-terminal and talk to it as to a real Pico.
 //
-//   node pico.mjs --elf FILE --machine WIRING.json --trace FILE [--seed N]
+//   node pico.mjs --elf FILE --machine WIRING.json [--trace FILE] [--seed N]
+//   (no --trace: no pin is traced, and nothing grows on disk while it runs)
 //   (WIRING.json: `cubed config wiring --design config/robots/four-arm.toml --format json`)
 //
 // Standard input, one command a line:
@@ -11,7 +12,7 @@
 //   pin <gpio> <0|1>  drive an input (the e-stop, the button; sensors follow the motors)
 //   unplug | plug     pull the USB cable, put it back (the board stays powered)
 //   hang              the firmware stops making progress (the watchdog should reset it)
-//   flush             write the trace out, then answer "flushed <ns> <positions JSON>"
+//   flush             write the trace out (if any), then answer "flushed <ns> <positions JSON>"
 //   quit              stop
 // Standard output, one line each:
 //   connected <serial number>   enumerated and the port opened (again after a plug)
@@ -37,7 +38,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
   },
 });
-for (const key of ['elf', 'machine', 'trace']) {
+for (const key of ['elf', 'machine']) {
   if (!args[key]) {
     process.stderr.write(`pico.mjs: --${key} is required\n`);
     process.exit(2);
