@@ -630,3 +630,48 @@ fn a_jaw_whose_open_and_closed_pulses_are_the_same_is_refused_at_its_key() {
         "{message}"
     );
 }
+
+#[test]
+fn a_wired_motor_without_its_motion_table_is_placed_at_motion_and_a_pin_name_gets_its_number() {
+    let text = four_arm_text();
+    let motion = text.find("[gripper.motion]").expect("a motion table");
+    let wiring = motion + text[motion..].find("[gripper.wiring]").expect("its wiring");
+    let message = error_of(&format!("{}{}", &text[..motion], &text[wiring..]));
+    let line = nth_line_of(&text, "name = \"left\"", 1) - 1;
+    assert!(
+        message.contains(&format!(
+            "[[gripper]] #1 'left' (line {line}): key 'motion'"
+        )) && message.contains("`motion` table beside its `wiring`"),
+        "{message}"
+    );
+    let named = text.replacen("\nstep = 2\n", "\nstep = \"GP2\"\n", 1);
+    assert_ne!(named, text, "the left rotation's STEP pin is GP2");
+    let message = error_of(&named);
+    assert!(
+        message.contains("key 'step'") && message.ends_with("write 2)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_home_offset_of_a_turn_or_more_is_refused_and_less_is_taken() {
+    let text = four_arm_text();
+    // 200 full steps × 8 microsteps, direct drive: 1600 microsteps a turn.
+    let offset = |steps: i64| {
+        text.replacen(
+            "home = 11\n",
+            &format!("home = 11\nhome_offset_steps = {steps}\n"),
+            1,
+        )
+    };
+    for steps in [1599, -1599, 0] {
+        parse_robot(&offset(steps), "test.toml").expect("within a turn");
+    }
+    for steps in [1600, -1600, 100_000] {
+        let message = error_of(&offset(steps));
+        assert!(
+            message.contains("key 'home_offset_steps'") && message.contains("-1599 ..= 1599"),
+            "{steps}: {message}"
+        );
+    }
+}

@@ -203,11 +203,29 @@ pub fn in_words(message: &str) -> String {
         }
     }
     text = without_struct_names(&text);
+    if wrong_kind && text.ends_with("expected a whole number") {
+        if let Some(number) = gpio_written_as_a_name(&text) {
+            text = format!("{text} (a pin is its GPIO number alone: write {number})");
+        }
+    }
     text.replace("invalid type: ", "")
         .replace("invalid value: ", "")
         .replace(" as i128", " (too large for any key)")
         .replace("EOF while parsing", "the file ends while reading")
         .replace("expected a sequence", "expected a list, [a, b, …]")
+}
+
+/// The number in a string value written as a board's pin name (`"GP4"`, `"GPIO4"`), as a
+/// serde message quotes it: `string "GP4", expected …`.
+fn gpio_written_as_a_name(message: &str) -> Option<&str> {
+    let quoted = message.strip_prefix("invalid type: string \"")?;
+    let value = &quoted[..quoted.find('"')?];
+    let upper = value.to_ascii_uppercase();
+    let digits_at = ["GPIO", "GP"]
+        .iter()
+        .find_map(|prefix| upper.strip_prefix(prefix).map(|_| prefix.len()))?;
+    let number = value[digits_at..].trim_start_matches(['_', ' ']);
+    (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit())).then_some(number)
 }
 
 /// "expected struct ScanFile" (a Rust type's name, which means nothing to a person) in words.
@@ -371,6 +389,28 @@ mod words_tests {
         assert_eq!(said, "the file ends while reading a value");
         let said = in_words("invalid type: floating point `2.0`, expected a sequence");
         assert_eq!(said, "floating point `2.0`, expected a list, [a, b, …]");
+    }
+
+    #[test]
+    fn a_pin_written_as_its_name_is_told_to_be_its_number() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct W {
+            step: i64,
+        }
+        let said = |value: &str| {
+            let error = toml::from_str::<W>(&format!("step = {value}\n")).expect_err("a string");
+            in_words(error.message())
+        };
+        for (value, number) in [("\"GP4\"", "4"), ("\"gpio12\"", "12"), ("\"GPIO_7\"", "7")] {
+            let message = said(value);
+            let hint = format!("(a pin is its GPIO number alone: write {number})");
+            assert!(message.ends_with(&hint), "{value}: {message}");
+        }
+        for value in ["\"D4\"", "\"GP\"", "\"GP4a\"", "\"fast\""] {
+            let message = said(value);
+            assert!(!message.contains("GPIO number"), "{value}: {message}");
+        }
     }
 
     #[test]

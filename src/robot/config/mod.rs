@@ -242,8 +242,8 @@ impl Ctx<'_> {
         if raw.has_motor() && drive.is_none() {
             return Err(self.invalid(
                 section,
-                "wiring",
-                "a wired motor needs its `motion` table too (steps, microsteps and speeds the firmware drives it with)",
+                "motion",
+                "missing: a wired motor needs its `motion` table beside its `wiring` (steps, microsteps and speeds the firmware drives it with; see docs/wiring.md)",
             ));
         }
         raw.validate(drive, has_jaw, continuous)

@@ -247,6 +247,27 @@ impl WiringToml {
         })
     }
 
+    /// Home lies within one output revolution of where the sensor triggers, either way:
+    /// a larger offset is a misread figure (steps of the motor, not of the output).
+    fn home_offset(&self, drive: &Drive) -> Result<i32, KeyProblem> {
+        let rev = i64::try_from(drive.steps_per_rev()).unwrap_or(i64::MAX);
+        let offset = self.home_offset_steps;
+        if let (true, Ok(offset)) = (
+            offset.unsigned_abs() < rev.unsigned_abs(),
+            i32::try_from(offset),
+        ) {
+            return Ok(offset);
+        }
+        Err(KeyProblem {
+            key: "home_offset_steps",
+            problem: format!(
+                "{offset} is more than a turn: home is within one output revolution ({rev} microsteps, from `motion`) of where the sensor triggers, so give -{} ..= {}",
+                rev - 1,
+                rev - 1
+            ),
+        })
+    }
+
     fn home(&self, drive: &Drive) -> Result<Option<HomeSensor>, KeyProblem> {
         let Some(input) = signal("home", self.home, "home_active", &self.home_active)? else {
             let speeds = [
@@ -286,12 +307,7 @@ impl WiringToml {
             approach_deg_s: approach as u16,
             backoff_deg: within("home_backoff_deg", self.home_backoff_deg, 1, 360)? as u16,
             max_seek_deg: within("home_max_seek_deg", self.home_max_seek_deg, 1, 3600)? as u16,
-            offset_steps: within(
-                "home_offset_steps",
-                self.home_offset_steps,
-                i64::from(i32::MIN),
-                i64::from(i32::MAX),
-            )? as i32,
+            offset_steps: self.home_offset(drive)?,
         }))
     }
 }
