@@ -403,3 +403,58 @@ fn a_simulator_that_stops_removes_its_own_link_only() {
         "the second removed its own link"
     );
 }
+
+/// Two programs, one after the other, on each shipped design: the second given the holding
+/// the first says it ends in, and undoing it. The second exec homes the robot first (a face
+/// motor or a turntable finds its mark and comes back), so only the simulator's own cube,
+/// solved at the end, shows that neither homing nor the holding said turned anything.
+#[test]
+fn a_second_program_given_the_holding_the_first_ends_in_undoes_it() {
+    for design in ["four-arm", "six-motor", "turntable-flipper"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+        let robot = crate::common::shipped_design_arg(design);
+        let mut sim = start_sim(&["--speed", "0", "--robot", &robot], &report, &link);
+        let port = link.to_string_lossy().into_owned();
+        let first = cubed(
+            &[
+                "exec",
+                "--port",
+                &port,
+                "--robot",
+                &robot,
+                "--moves",
+                "R U F' D2 L",
+            ],
+            None,
+        );
+        let said = stdout(&first);
+        assert!(first.status.success(), "{design}: {}", stderr(&first));
+        let held = said
+            .lines()
+            .find_map(|l| l.strip_prefix("the cube ends held "))
+            .and_then(|l| l.rsplit("--start ").next())
+            .unwrap_or_else(|| panic!("{design}: no holding said: {said}"))
+            .to_string();
+        let second = cubed(
+            &[
+                "exec",
+                "--port",
+                &port,
+                "--robot",
+                &robot,
+                "--start",
+                &held,
+                "--moves",
+                "L' D2 F U' R'",
+            ],
+            None,
+        );
+        drop(sim.stdin.take());
+        sim.wait().expect("the simulator exits");
+        assert!(second.status.success(), "{design}: {}", stderr(&second));
+        let (report, text) = sim_report(&report);
+        assert_eq!(report["faults"], serde_json::json!([]), "{design}: {text}");
+        assert_eq!(report["solved"], true, "{design} (held {held}): {text}");
+    }
+}

@@ -9,7 +9,7 @@ use crate::link::{
 };
 use crate::robot::wiring::refusal_placed_in;
 use crate::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
-use crate::robot::{Planner, Program, ProgramDoc, RobotModel};
+use crate::robot::{Orientation, Planner, Program, ProgramDoc, RobotModel};
 use anyhow::Context;
 use clap::{ArgGroup, Args};
 use cubed_core::error_chain::error_chain;
@@ -47,11 +47,18 @@ pub(crate) struct ExecArgs {
     pub(crate) size: super::cube_args::SizeArgs,
 }
 
+/// A program to stream, and how it leaves the cube held (the face up, then the face to
+/// the front), when that is known.
+struct Streamed {
+    program: Program,
+    ends_held: Option<String>,
+}
+
 fn program_for(
     args: &ExecArgs,
     planner: &Planner,
     design: &Path,
-) -> anyhow::Result<Result<Program, String>> {
+) -> anyhow::Result<Result<Streamed, String>> {
     if args.size.size == 2 {
         if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner) {
             return Ok(Err(error_chain(&e)));
@@ -86,7 +93,12 @@ fn program_for(
         return Ok(doc
             .to_program(planner.model())
             .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))
-            .and_then(|program| checked(path, planner, program)));
+            .and_then(|program| checked(path, planner, program))
+            .map(|(program, end)| Streamed {
+                program,
+                // A document from before it said so: its end, put in U up and F to the front.
+                ends_held: doc.ends_held.or(Some(end.holding())),
+            }));
     }
     let start = match super::plan_cmds::start_state(planner, &args.job.start) {
         Ok(start) => start,
@@ -116,15 +128,23 @@ fn program_for(
         },
         (None, None) => return Ok(Err("give --moves, --facelets or --program".into())),
     };
-    Ok(Ok(plan.program))
+    Ok(Ok(Streamed {
+        program: plan.program,
+        ends_held: Some(plan.end.orientation.holding()),
+    }))
 }
 
-/// The program if the robot model allows every step from home; else the first illegal step
-/// (counted from 1) and why, before anything is sent.
-fn checked(path: &std::path::Path, planner: &Planner, program: Program) -> Result<Program, String> {
+/// The program, and how it leaves a cube put in at home, if the robot model allows every
+/// step from home; else the first illegal step (counted from 1) and why, before anything is
+/// sent.
+fn checked(
+    path: &std::path::Path,
+    planner: &Planner,
+    program: Program,
+) -> Result<(Program, Orientation), String> {
     let cube = cubed_core::cube::FaceletCube::default();
     match crate::robot::replay(planner.model(), planner.home(), &cube, &program) {
-        Ok(_) => Ok(program),
+        Ok(replay) => Ok((program, replay.end.robot.orientation)),
         Err(illegal) => Err(format!(
             "{}: refusing to run: step {} ({}) is illegal on robot '{}': {}",
             path.display(),
@@ -261,24 +281,24 @@ pub(crate) fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
             design.display()
         );
     }
-    let program = match program_for(&args, &planner, &design)? {
-        Ok(program) => program,
+    let streamed = match program_for(&args, &planner, &design)? {
+        Ok(streamed) => streamed,
         Err(e) => return refuse(e),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(stream(&args, &design, planner.model(), &program))
+    runtime.block_on(stream(&args, &design, planner.model(), &streamed))
 }
 
 async fn stream(
     args: &ExecArgs,
     design: &std::path::Path,
     model: &RobotModel,
-    program: &Program,
+    streamed: &Streamed,
 ) -> anyhow::Result<ExitCode> {
     let map = ActuatorMap::new(model)?;
-    let groups = homed_then(&map, model, program)?;
+    let groups = homed_then(&map, model, &streamed.program)?;
     wait_for_port(&args.port, Duration::from_secs(PORT_APPEAR_SECS)).await;
     let connector = Arc::new(SerialConnector::new(
         FixedPath(args.port.clone()),
@@ -380,6 +400,11 @@ async fn stream(
         Err(crate::link::StreamError::Fault { .. } | crate::link::StreamError::EStopped { .. })
     );
     let code = report(outcome, progress, &map, model);
+    if code.as_ref().is_ok_and(|c| *c == ExitCode::SUCCESS) {
+        if let Some(words) = super::plan_cmds::held_words(streamed.ends_held.as_deref()) {
+            println!("{words}");
+        }
+    }
     let signal_code = interrupted.load(Ordering::SeqCst);
     if signal_code != 0 {
         let said = if latched {

@@ -160,14 +160,9 @@ pub(crate) fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         }
         let scan = planner.plan_scan(&start)?;
         let tally = count(scan.photos.len(), "photo", "photos");
-        print_program(
-            &planner,
-            &scan.program,
-            (0, 0),
-            String::new(),
-            tally,
-            args.format,
-        )?;
+        let doc = ProgramDoc::new(planner.model(), &scan.program, 0, 0, String::new())
+            .held(scan.start.orientation, scan.end.orientation);
+        print_program(&planner, &scan.program, doc, tally, args.format)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(done) = plan_if_pocket(&args, &planner, &start) {
@@ -249,27 +244,26 @@ pub(crate) fn print_plan(
         count(plan.face_turns, "face turn", "face turns"),
         count(plan.cube_rotations, "cube rotation", "cube rotations"),
     );
-    let counts = (plan.face_turns, plan.cube_rotations);
-    print_program(planner, &plan.program, counts, solution, tally, format)
+    let doc = ProgramDoc::new(
+        planner.model(),
+        &plan.program,
+        plan.face_turns,
+        plan.cube_rotations,
+        solution,
+    )
+    .held(plan.start.orientation, plan.end.orientation);
+    print_program(planner, &plan.program, doc, tally, format)
 }
 
-/// Prints a program as JSON or as text ending in a summary line; `tally` says what it does
-/// ("3 face turns, 1 cube rotation", "6 photos").
+/// Prints a program as JSON or as text ending in a summary line and how the cube ends
+/// held; `tally` says what it does ("3 face turns, 1 cube rotation", "6 photos").
 fn print_program(
     planner: &Planner,
     program: &crate::robot::Program,
-    (face_turns, cube_rotations): (usize, usize),
-    solution: String,
+    doc: ProgramDoc,
     tally: String,
     format: Format,
 ) -> anyhow::Result<()> {
-    let doc = ProgramDoc::new(
-        planner.model(),
-        program,
-        face_turns,
-        cube_rotations,
-        solution,
-    );
     match format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&doc)?),
         Format::Text => {
@@ -285,6 +279,9 @@ fn print_program(
                     format!("; solution {}", doc.solution)
                 }
             );
+            if let Some(words) = held_words(doc.ends_held.as_deref()) {
+                println!("{words}");
+            }
         }
     }
     Ok(())
@@ -356,4 +353,14 @@ pub(crate) fn pocket_plan(
         };
         solve_pocket_for_robot(planner, &solver, start, &facelets, &opts)?
     }))
+}
+
+/// How the cube ends held (`held`: the face up, then the face to the front), in words
+/// that say what to give the next program.
+pub(crate) fn held_words(held: Option<&str>) -> Option<String> {
+    let mut faces = held?.chars();
+    let (up, front) = (faces.next()?, faces.next()?);
+    Some(format!(
+        "the cube ends held {up} up, {front} to the front: give the next program --start {up}{front}"
+    ))
 }

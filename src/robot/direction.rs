@@ -125,6 +125,16 @@ impl Orientation {
         tables().faces[self.index()][dir.index()]
     }
 
+    /// How the cube is held, as `--start` takes it: the face up, then the face to the
+    /// front (e.g. `UF`).
+    pub fn holding(self) -> String {
+        format!(
+            "{}{}",
+            self.face_at(Direction::Up),
+            self.face_at(Direction::Front)
+        )
+    }
+
     /// The direction cube face `face` points in.
     pub fn direction_of(self, face: Face) -> Direction {
         let faces = &tables().faces[self.index()];

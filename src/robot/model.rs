@@ -44,9 +44,9 @@ impl Reach {
 
     /// The angle the planner keeps after turning by `quarters`. A continuous gripper's
     /// angle never limits a turn, so the planner keeps it at 0; the firmware still counts
-    /// its position from home, and `Home` refuses (a stall) while it holds the cube off a
-    /// whole turn: the host must use the firmware's positions, never this angle, to know
-    /// whether a continuous gripper is home.
+    /// its position from home (its `Home` finds the mark and comes back to the quarter it
+    /// left, which it counts 0 again): the host must use the firmware's positions, never
+    /// this angle, to know whether a continuous gripper is on its mark.
     pub fn after(self, angle: i8, quarters: i8) -> i8 {
         match self {
             Reach::Limited { .. } => angle + quarters,

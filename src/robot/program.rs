@@ -1,5 +1,6 @@
 //! Gripper programs: steps of simultaneous actions, their timing, and their JSON and text forms.
 
+use super::direction::Orientation;
 use super::model::RobotModel;
 use cubed_core::cube::Face;
 use serde::{Deserialize, Serialize};
@@ -148,6 +149,14 @@ pub struct ProgramDoc {
     pub face_turns: usize,
     pub cube_rotations: usize,
     pub solution: String,
+    /// How the cube is held when the program starts: the face up, then the face to the
+    /// front (`--start`), with the grippers at home.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts_held: Option<String>,
+    /// How it is held when the program ends, and after the next program's homing (which
+    /// turns no face and not the cube): the next program's `--start`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends_held: Option<String>,
 }
 
 /// A name in a program document that the robot does not have (steps counted from 1, as a
@@ -295,6 +304,17 @@ impl ProgramDoc {
             face_turns,
             cube_rotations,
             solution,
+            starts_held: None,
+            ends_held: None,
+        }
+    }
+
+    /// The document with how the cube is held at its start and at its end.
+    pub fn held(self, start: Orientation, end: Orientation) -> ProgramDoc {
+        ProgramDoc {
+            starts_held: Some(start.holding()),
+            ends_held: Some(end.holding()),
+            ..self
         }
     }
 

@@ -93,7 +93,7 @@ fn a_turn_the_cube_blocks_stalls_and_the_firmware_reports_its_motor() {
 }
 
 #[test]
-fn after_a_reboot_homing_seeks_the_magnet_from_where_the_motors_are() {
+fn after_a_reboot_homing_seeks_the_magnet_and_leaves_the_face_as_it_was() {
     let (model, map) = design("six-motor");
     let mut firmware = sim(&model, &map, &FaceletCube::default());
     let up = map
@@ -126,14 +126,18 @@ fn after_a_reboot_homing_seeks_the_magnet_from_where_the_motors_are() {
         None,
         "count lost: a rebooted firmware drives nothing until the host sets it up again"
     );
-    // The motor holds the cap a quarter off its mark: homing seeks its magnet from there and
-    // turns the face back with it (PROTOCOL.md, Home: a jawless motor is fixed to its face).
+    // The motor holds the cap a quarter off its mark: homing seeks its magnet from there,
+    // turning the face, and comes back to the quarter it left (PROTOCOL.md, Home: a
+    // continuous rotation), counting 0 there.
+    let turned = firmware.mechanics.cube_frame();
     let again = run_program(&mut firmware, map.configure(), map.home_mask(), &[]);
     assert!(again.is_ok(), "{again:?}");
-    assert!(
-        firmware.mechanics.cube_solved(),
-        "homing turned the U face back"
+    assert_eq!(
+        firmware.mechanics.cube_frame(),
+        turned,
+        "homing left the U face turned"
     );
+    assert_eq!(firmware.core().position_steps(usize::from(up)), Some(0));
 }
 
 /// The firmware's time after a starved simulator may run 1.5 s past the host's last valid

@@ -68,6 +68,11 @@ impl EmulatedPico {
     /// Boots the firmware, with the motors at seeded positions, and waits until the
     /// emulated host has enumerated it.
     pub fn start(elf: &Path, seed: u64) -> EmulatedPico {
+        EmulatedPico::start_design(elf, seed, "four-arm")
+    }
+
+    /// As [`EmulatedPico::start`], wired as the shipped design `design`.
+    pub fn start_design(elf: &Path, seed: u64, design: &str) -> EmulatedPico {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let port = dir.path().join("serial-by-id-cubed-pico");
         let files = PicoFiles::find(root(), Some(elf))
@@ -76,7 +81,7 @@ impl EmulatedPico {
         let from_firmware = Arc::new(Mutex::new(FirmwareBytes::default()));
         let to_firmware = Arc::new(Mutex::new(Vec::new()));
         let listener = gatherer(tell, from_firmware.clone(), to_firmware.clone());
-        let wiring = four_arm_wiring_json();
+        let wiring = wiring_json(design);
         let trace = dir.path().join("trace.txt");
         let pico = cubed::sim::pico::EmulatedPico::start(
             &files,
@@ -236,7 +241,12 @@ fn gatherer(
 /// for a builder: the machine the emulator models around the chip, and the one the host
 /// sends the firmware.
 pub fn four_arm_wiring_json() -> String {
-    let design = crate::common::shipped_design_file("four-arm");
+    wiring_json("four-arm")
+}
+
+/// `cubed config wiring --format json` of the shipped design `name`.
+pub fn wiring_json(name: &str) -> String {
+    let design = crate::common::shipped_design_file(name);
     let design = design.to_str().expect("a UTF-8 path");
     let output = crate::common::cubed(
         &["config", "wiring", "--design", design, "--format", "json"],

@@ -283,3 +283,52 @@ fn check_jaws(trace: &Trace, machine: &Machine, last: &[i32]) {
         );
     }
 }
+
+/// The six-motor design on the firmware as built, its motors counted from the emulated
+/// chip's STEP and DIR pins: a face motor that ends a program a quarter off its home mark
+/// is homed by the next program without turning its face (it finds its magnet and comes
+/// back to the quarter it left). Three programs, U, U' and U: the up motor stands a
+/// quarter apart after each, and the other five where they were.
+#[test]
+fn homing_between_programs_leaves_a_face_motor_on_the_quarter_it_left() {
+    let Some(elf) = available("six-motor programs one after another on the emulated Pico") else {
+        return;
+    };
+    let pico = EmulatedPico::start_design(&elf, 11, "six-motor");
+    let model = cubed::robot::shipped_design("six-motor").expect("six-motor loads");
+    let map = ActuatorMap::new(&model).expect("fits the protocol");
+    let up = map
+        .index_of(cubed::robot::Role::Rotation { gripper: 0 })
+        .expect("the up motor");
+    let design = crate::common::shipped_design_arg("six-motor");
+    let port = pico.port.display().to_string();
+    let mut after = Vec::new();
+    for moves in ["U", "U'", "U"] {
+        let args = [
+            "exec", "--port", &port, "--robot", &design, "--moves", moves,
+        ];
+        let out = cubed(&args, None);
+        assert!(out.status.success(), "{moves}: {}", stderr(&out));
+        after.push(pico.trace().positions);
+    }
+    let rev = 4 * STEPS_PER_QUARTER;
+    let apart = |a: &std::collections::BTreeMap<u8, i64>,
+                 b: &std::collections::BTreeMap<u8, i64>,
+                 motor: u8| { (b[&motor] - a[&motor]).rem_euclid(rev) };
+    assert_eq!(after[0].len(), 6, "six motors: {:?}", after[0]);
+    for motor in after[0].keys().copied() {
+        let turned = if motor == up {
+            [rev - STEPS_PER_QUARTER, STEPS_PER_QUARTER]
+        } else {
+            [0, 0]
+        };
+        assert_eq!(
+            [
+                apart(&after[0], &after[1], motor),
+                apart(&after[1], &after[2], motor)
+            ],
+            turned,
+            "motor {motor} (up is {up}), positions after each program: {after:?}"
+        );
+    }
+}

@@ -5,7 +5,8 @@ use crate::firmware::{Channel, FaultCause, Firmware, Running, NOTIFY_WINDOW};
 use crate::pins::Pins;
 use crate::queue::Command;
 use firmware_protocol::message::{
-    Action, Actuator, Configure, Event, FaultFlags, JawTarget, Status,
+    Action, Actuator, ActuatorConfig, Configure, Event, FaultFlags, JawTarget, RotationRange,
+    Status,
 };
 use firmware_protocol::{FixedList, Message, MAX_WIRE_LEN};
 
@@ -253,8 +254,17 @@ impl Firmware<'_> {
                 _ => None,
             };
             let sensor_active = self.input_active(sensor);
+            let continuous = self.configure.is_some_and(|c| {
+                matches!(
+                    c.actuators.get(index),
+                    Some(ActuatorConfig::Rotation {
+                        range: RotationRange::Continuous,
+                        ..
+                    })
+                )
+            });
             if let Channel::Stepper(stepper) = &mut self.channels[index] {
-                stepper.start_homing(now, sensor_active, pins);
+                stepper.start_homing(now, sensor_active, continuous, pins);
                 self.drivers_on |= 1 << index;
             }
         }

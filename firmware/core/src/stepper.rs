@@ -49,6 +49,11 @@ enum Phase {
     Offset,
 }
 
+/// The step `grid`'s multiple nearest `steps` (ties go up).
+const fn nearest_multiple(steps: i64, grid: i64) -> i64 {
+    (steps + grid / 2).div_euclid(grid) * grid
+}
+
 /// A stepper channel's run-time state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StepperChannel {
@@ -58,6 +63,8 @@ pub struct StepperChannel {
     position: i64,
     drive: Drive,
     homing: Option<Phase>,
+    /// A continuous rotation's homing: where it began, in the counted steps of then.
+    homing_began: Option<i64>,
     /// The time of the last ramp step handed to the board ahead of its time, until it
     /// has passed: the channel is busy (no new direction) until then.
     ahead_until: Option<u64>,
@@ -76,6 +83,7 @@ impl StepperChannel {
             position: 0,
             drive: Drive::Idle,
             homing: None,
+            homing_began: None,
             ahead_until: None,
             ahead_positive: false,
             cancel_pending: false,
@@ -185,8 +193,18 @@ impl StepperChannel {
     }
 
     /// Starts homing (see [`HomeSensor`]); without a sensor, ramps to the counted 0.
-    pub fn start_homing(&mut self, now_us: u64, sensor_active: bool, pins: &mut impl Pins) {
+    /// A `continuous` rotation has no end to keep to: it ends on the position unit (the
+    /// quarter turn) nearest where it began, counted from its sensor, and calls that 0,
+    /// so a face or a turntable it drives is left as it was found (squared).
+    pub fn start_homing(
+        &mut self,
+        now_us: u64,
+        sensor_active: bool,
+        continuous: bool,
+        pins: &mut impl Pins,
+    ) {
         pins.set_enable(self.index, true);
+        self.homing_began = continuous.then_some(self.position);
         match self.hw.home {
             None => {
                 self.homing = None;
@@ -260,10 +278,24 @@ impl StepperChannel {
             ),
             Phase::Offset => {
                 // The trigger point is `offset_steps` before home.
-                self.position = -i64::from(home.offset_steps);
+                let trigger = -i64::from(home.offset_steps);
+                let home_at = self.homing_began.map_or(0, |began| {
+                    self.unit_nearest(trigger - (self.position - began), trigger)
+                });
+                self.position = trigger - home_at;
                 self.move_to_steps(0, now_us, pins);
             }
         }
+    }
+
+    /// Where a continuous rotation that began at `began` (steps from its sensor's home)
+    /// stops: the position unit nearest `began`, as the turn of it nearest `near`
+    /// (positions a whole revolution apart are the same angle).
+    fn unit_nearest(&self, began: i64, near: i64) -> i64 {
+        let rev = self.hw.steps_per_rev() as i64;
+        let unit = self.hw.steps_for_units(1).max(1);
+        let angle = nearest_multiple(began, unit);
+        angle + nearest_multiple(near - angle, rev)
     }
 
     fn set_dir(&self, positive: bool, pins: &mut impl Pins) {

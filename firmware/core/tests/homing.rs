@@ -2,7 +2,7 @@
 
 use crate::rig::{four_arm_configure, Rig, ALL_EIGHT, MAGNET_HALF_WIDTH, REV};
 use cubed_firmware::examples::four_arm;
-use firmware_protocol::message::{Event, Fault};
+use firmware_protocol::message::{ActuatorConfig, Configure, Event, Fault, RotationRange};
 use firmware_protocol::Message;
 
 /// Seeking positively, the sensor first reads active at the magnet's near edge.
@@ -199,4 +199,78 @@ fn a_home_mask_homes_only_its_actuators_and_motions_wait_for_theirs() {
     rig.send(turn(5, 3));
     assert!(rig.run_until_done(5, 10_000_000).is_some());
     assert_eq!(rig.fw.state(), FirmwareState::Idle, "every actuator homed");
+}
+
+/// A jaw and one rotation configured as `range`, the rotation's home `offset` steps past
+/// its trigger point, the motor at physical angle `start`; homed, and its angle after.
+fn home_one_rotation(range: RotationRange, offset: i32, start: i64) -> (Rig, i64) {
+    use cubed_firmware::Actuator;
+    let mut rotation = cubed_firmware::examples::rotation(12, 0);
+    if let Some(home) = &mut rotation.home {
+        home.offset_steps = offset;
+    }
+    let mut rig = Rig::new(crate::rig::machine_of(&[
+        Actuator::Servo(cubed_firmware::examples::jaw(20)),
+        Actuator::Stepper(rotation),
+    ]));
+    rig.hw.motor[1] = start;
+    rig.update_sensors();
+    let mut configs = four_arm_configure(150, 250).actuators.as_slice().to_vec();
+    if let ActuatorConfig::Rotation { range: r, .. } = &mut configs[1] {
+        *r = range;
+    }
+    rig.handshake(Configure::new(&configs[..2]).expect("two"));
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: 0b11,
+    });
+    assert!(
+        rig.run_until_done(1, 20_000_000).is_some(),
+        "start {start}: homed"
+    );
+    let angle = rig.hw.motor[1];
+    (rig, angle)
+}
+
+/// How far apart two angles are, the short way round.
+fn apart(a: i64, b: i64) -> i64 {
+    let d = (a - b).rem_euclid(REV);
+    d.min(REV - d)
+}
+
+#[test]
+fn a_continuous_rotation_homes_to_the_quarter_nearest_where_it_began() {
+    const QUARTER: i64 = REV / 4;
+    for offset in [0i32, 37] {
+        let home = TRIGGER + i64::from(offset);
+        // Every quarter's position, a little off square either way, and on the magnet.
+        let starts = (0..8).flat_map(|q| [-31, 0, 29].map(|off| home + q * QUARTER + off));
+        for start in starts.chain([0, -5, 5, 777]) {
+            let (rig, angle) = home_one_rotation(RotationRange::Continuous, offset, start);
+            assert_eq!(
+                (angle - home).rem_euclid(QUARTER),
+                0,
+                "offset {offset}, start {start}: on a quarter of the sensor's mark, at {angle}"
+            );
+            assert!(
+                apart(angle, start) <= QUARTER / 2,
+                "offset {offset}, start {start}: the nearest quarter, not {angle}"
+            );
+            assert_eq!(rig.fw.position_steps(1), Some(0), "that quarter counts 0");
+        }
+    }
+}
+
+#[test]
+fn a_limited_rotation_still_homes_to_its_mark_from_any_quarter() {
+    for start in [TRIGGER + REV / 4, TRIGGER - REV / 4, TRIGGER + REV / 2 + 9] {
+        let limited = RotationRange::Limited { min: -1, max: 1 };
+        let (rig, angle) = home_one_rotation(limited, 0, start);
+        assert_eq!(
+            angle.rem_euclid(REV),
+            TRIGGER.rem_euclid(REV),
+            "start {start}"
+        );
+        assert_eq!(rig.fw.position_steps(1), Some(0));
+    }
 }

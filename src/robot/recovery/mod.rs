@@ -7,8 +7,10 @@
 //! every flipper; then the grippers with jaws whose rotation is not known to be on its home mark
 //! are re-homed in groups: a group opens while a support set of the others holds the cube,
 //! turns back to its mark and closes (one `Home`); then each jawless motor not on its mark is
-//! homed alone (it turns what it drives back with it: a face, or the whole cube on a
-//! turntable, which is why the cube is always rescanned); last, one `Home` for the rest.
+//! homed alone: a continuous one (a face motor, a turntable) turns what it drives to its
+//! mark and back to the quarter it left, which leaves it as it was if it was square, and a
+//! limited one turns it back to the mark; either may square a layer an interruption left
+//! half turned, which is why the cube is always rescanned. Last, one `Home` for the rest.
 
 use super::actuators::{ActuatorMap, MotionGroup, Role};
 use super::model::{Reach, RobotModel};

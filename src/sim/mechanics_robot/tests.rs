@@ -185,7 +185,7 @@ fn physics_fault_names_the_motor_that_goes_out_of_range() {
 }
 
 #[test]
-fn physics_continuous_motor_off_its_mark_turns_its_face_back_when_homed() {
+fn physics_continuous_motor_off_its_mark_leaves_its_face_as_it_was_when_homed() {
     let (model, map) = design("six-motor");
     let mut mechanics = PhysicsMechanics::new(model, map, &FaceletCube::default());
     let turn_up = |mechanics: &PhysicsMechanics| {
@@ -199,18 +199,20 @@ fn physics_continuous_motor_off_its_mark_turns_its_face_back_when_homed() {
     };
     mechanics.run(&turn_up(&mechanics)).expect("U turns");
     assert!(!mechanics.cube_solved());
+    let turned = mechanics.cube_frame();
     let ms = mechanics
         .home(mechanics.map.home_mask())
-        .expect("the up motor turns U back to its mark");
-    assert!(ms > 0, "turning back takes time");
+        .expect("the up motor finds its mark and comes back");
+    assert!(ms > 0, "the search takes time");
     assert_eq!(mechanics.positions(), vec![0; 6]);
-    assert!(mechanics.cube_solved(), "U turned back");
-    for _ in 0..4 {
+    assert_eq!(mechanics.cube_frame(), turned, "U is as it was");
+    for _ in 0..3 {
         mechanics.run(&turn_up(&mechanics)).expect("U turns");
     }
+    assert!(mechanics.cube_solved(), "four quarters in all");
     mechanics
         .home(mechanics.map.home_mask())
-        .expect("four quarter turns end on the home mark");
+        .expect("homed again");
     assert_eq!(mechanics.positions(), vec![0; 6]);
     assert!(mechanics.cube_solved());
 }
