@@ -458,3 +458,45 @@ fn a_second_program_given_the_holding_the_first_ends_in_undoes_it() {
         assert_eq!(report["solved"], true, "{design} (held {held}): {text}");
     }
 }
+
+/// First power-up: single actuators moved as written, their positions said after; the
+/// simulator's own cube shows what the motors did (front and back open, the left gripper's
+/// quarter turn is an L). A turn past a gripper's range, or a name the design lacks, is
+/// refused before anything moves, naming the step and the action.
+#[test]
+fn exec_actions_move_single_actuators_and_say_where_each_ends() {
+    use cubed::cube::{parse_moves, FaceletCube, Notation};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let mut sim = start_sim(&["--speed", "0"], &report, &link);
+    let port = link.to_string_lossy().into_owned();
+    let run = |actions: &str| cubed(&["exec", "--port", &port, "--actions", actions], None);
+    let moved = run("open front, open back; turn left +1");
+    let refused = [
+        run("open front, open back; turn left +1; turn left +1"),
+        run("open lfet"),
+    ];
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    let said = stdout(&moved);
+    assert!(moved.status.success(), "{}", stderr(&moved));
+    for line in [
+        "the jaw of gripper 'front': open",
+        "the jaw of gripper 'left': closed",
+        "the motor of gripper 'left': +1 quarter turn from home",
+        "the motor of gripper 'right': at home",
+    ] {
+        assert!(said.lines().any(|l| l == line), "{line}: {said}");
+    }
+    let l_turn = parse_moves("L", Notation::Singmaster).expect("a move");
+    let (report, text) = sim_report(&report);
+    let turned = FaceletCube::default().apply_all(&l_turn).to_string();
+    assert_eq!(report["cube"], turned.as_str(), "{text}");
+    for (out, words) in refused
+        .iter()
+        .zip(["step 3, action 1", "has no gripper 'lfet'"])
+    {
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(out));
+        assert!(stderr(out).contains(words), "{words}: {}", stderr(out));
+    }
+}

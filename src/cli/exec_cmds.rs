@@ -23,7 +23,7 @@ use std::time::Duration;
 use tokio::signal::unix::{signal, Signal, SignalKind};
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("input").required(true).args(["moves", "facelets", "program"])))]
+#[command(group(ArgGroup::new("input").required(true).args(["moves", "facelets", "program", "actions"])))]
 pub(crate) struct ExecArgs {
     /// Serial port (e.g. /dev/serial/by-id/…, or the pty / --link symlink of `cubed sim`).
     #[arg(long)]
@@ -36,6 +36,12 @@ pub(crate) struct ExecArgs {
     /// A program document (JSON, as printed by `cubed plan --format json`).
     #[arg(long)]
     pub(crate) program: Option<PathBuf>,
+    /// Move single actuators, as `cubed plan` prints steps: "open left; turn left +1, turn
+    /// right -1" (`;` between steps, `,` between actions done together). For first power-up:
+    /// the robot is homed, then does exactly these, unchecked against a cube (take it out),
+    /// and each actuator's position is printed after.
+    #[arg(long)]
+    pub(crate) actions: Option<String>,
     /// Seconds to keep trying to reopen a lost port.
     #[arg(long, default_value_t = 30)]
     pub(crate) reconnect_secs: u64,
@@ -52,6 +58,8 @@ pub(crate) struct ExecArgs {
 struct Streamed {
     program: Program,
     ends_held: Option<String>,
+    /// Actions moved by hand: say where every actuator ends.
+    by_hand: bool,
 }
 
 fn program_for(
@@ -98,7 +106,11 @@ fn program_for(
                 program,
                 // A document from before it said so: its end, put in U up and F to the front.
                 ends_held: doc.ends_held.or(Some(end.holding())),
+                by_hand: false,
             }));
+    }
+    if let Some(text) = &args.actions {
+        return Ok(by_hand(args, planner, text));
     }
     let start = match super::plan_cmds::start_state(planner, &args.job.start) {
         Ok(start) => start,
@@ -131,7 +143,25 @@ fn program_for(
     Ok(Ok(Streamed {
         program: plan.program,
         ends_held: Some(plan.end.orientation.holding()),
+        by_hand: false,
     }))
+}
+
+/// `--actions`: the written actions, from home; no cube is assumed, so none is checked.
+fn by_hand(args: &ExecArgs, planner: &Planner, text: &str) -> Result<Streamed, String> {
+    if args.job.start != super::plan_cmds::HOME_HOLDING {
+        return Err(format!(
+            "--start {}: --actions move the actuators as written, whatever holds the cube",
+            args.job.start
+        ));
+    }
+    let program = crate::robot::action_words::parse_actions(planner.model(), text)
+        .map_err(|e| format!("--actions: {e}"))?;
+    Ok(Streamed {
+        program,
+        ends_held: None,
+        by_hand: true,
+    })
 }
 
 /// The program, and how it leaves a cube put in at home, if the robot model allows every
@@ -394,6 +424,9 @@ async fn stream(
     let progress = (bar.position(), groups.len());
     bar.finish_and_clear();
     watcher.abort();
+    if streamed.by_hand {
+        say_positions(&link, &map, model).await;
+    }
     link.shutdown().await;
     let latched = matches!(
         outcome,
@@ -457,5 +490,32 @@ fn report(
             eprintln!("error: {}", error_chain(&e));
             Ok(ExitCode::FAILURE)
         }
+    }
+}
+
+/// Where each actuator stands now, as the firmware counts it, named as the design names it.
+async fn say_positions(link: &LinkHandle, map: &ActuatorMap, model: &RobotModel) {
+    let names = crate::link::fault_words::actuator_names(map, model);
+    let status = tokio::time::timeout(Duration::from_secs(2), link.status()).await;
+    let Ok(Ok(status)) = status else {
+        eprintln!("cubed exec: the robot did not say where its actuators stand");
+        return;
+    };
+    for (index, position) in status.positions.iter().enumerate() {
+        let name = names.get(index).map_or("?", String::as_str);
+        let words = match map.roles.get(index) {
+            Some(crate::robot::Role::Jaw { .. }) if *position == 0 => "open".to_string(),
+            Some(crate::robot::Role::Jaw { .. }) => "closed".to_string(),
+            Some(crate::robot::Role::Rotation { .. }) if *position == 0 => "at home".to_string(),
+            Some(crate::robot::Role::Rotation { .. }) => {
+                let turns = match position.unsigned_abs() {
+                    1 => "quarter turn",
+                    _ => "quarter turns",
+                };
+                format!("{position:+} {turns} from home")
+            }
+            _ => format!("at {position}"),
+        };
+        println!("{name}: {words}");
     }
 }

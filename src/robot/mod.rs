@@ -1,5 +1,6 @@
 //! Robot model (config → rules), physics checker, gripper planner, scan plan and robot-aware solution choice. Pure: no I/O except the config loader's file read.
 
+pub(crate) mod action_words;
 pub(crate) mod actuators;
 pub(crate) mod aware;
 mod axial;

@@ -1,0 +1,154 @@
+//! Gripper actions written as `cubed plan` prints them (`turn left +1, turn right -1; open
+//! left`): steps split by `;`, the actions of one step by `,`, names as the design gives
+//! them. For moving single actuators by hand at first power-up (`cubed exec --actions`).
+
+use super::model::RobotModel;
+use super::program::{Action, Program, Step};
+
+/// What is wrong with written actions, and where (steps and actions counted from 1).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ActionWordsError {
+    #[error("no actions given: write them as `cubed plan` prints them, e.g. \"open left; turn left +1\"")]
+    Empty,
+    #[error("step {step}, action {action} '{words}': {problem}")]
+    Bad {
+        step: usize,
+        action: usize,
+        words: String,
+        problem: String,
+    },
+}
+
+/// Reads `text` into a program for `model`; each turn is checked against its gripper's
+/// range, counted from home.
+pub(crate) fn parse_actions(model: &RobotModel, text: &str) -> Result<Program, ActionWordsError> {
+    let mut angles = vec![0i8; model.grippers.len()];
+    let mut steps = Vec::new();
+    let written = text.split(';').map(str::trim).filter(|s| !s.is_empty());
+    for (s, step_text) in written.enumerate() {
+        let mut step = Step::default();
+        for (a, words) in step_text.split(',').map(str::trim).enumerate() {
+            let bad = |problem: String| ActionWordsError::Bad {
+                step: s + 1,
+                action: a + 1,
+                words: words.to_string(),
+                problem,
+            };
+            let action = parse_action(model, words).map_err(bad)?;
+            if let Action::Turn { gripper, quarters } = action {
+                let reach = model.grippers[gripper].reach;
+                if let (false, super::model::Reach::Limited { min, max }) =
+                    (reach.allows(angles[gripper], quarters), reach)
+                {
+                    return Err(bad(format!(
+                        "'{}' is at {:+} quarter turns from home and reaches only [{min}, {max}] (its `range`)",
+                        model.grippers[gripper].name, angles[gripper]
+                    )));
+                }
+                angles[gripper] = reach.after(angles[gripper], quarters);
+            }
+            step.actions.push(action);
+        }
+        steps.push(step);
+    }
+    if steps.is_empty() {
+        return Err(ActionWordsError::Empty);
+    }
+    Ok(Program { steps })
+}
+
+/// One action: `open NAME`, `close NAME`, `turn NAME QUARTERS` (±1 or ±2), `flip NAME`.
+fn parse_action(model: &RobotModel, words: &str) -> Result<Action, String> {
+    let parts: Vec<&str> = words.split_whitespace().collect();
+    let gripper = |name: &str| {
+        model.gripper_index(name).ok_or_else(|| {
+            let names: Vec<&str> = model.grippers.iter().map(|g| g.name.as_str()).collect();
+            format!(
+                "robot '{}' has no gripper '{name}' (it has {})",
+                model.name,
+                names.join(", ")
+            )
+        })
+    };
+    match parts[..] {
+        ["open", name] => Ok(Action::Open(gripper(name)?)),
+        ["close", name] => Ok(Action::Close(gripper(name)?)),
+        ["turn", name, quarters] => {
+            let quarters = match quarters.trim_start_matches('+').parse::<i8>() {
+                Ok(q @ (-2..=-1 | 1..=2)) => q,
+                _ => {
+                    return Err(format!(
+                        "'{quarters}' is not a turn: give +1, -1, +2 or -2 quarter turns"
+                    ))
+                }
+            };
+            Ok(Action::Turn {
+                gripper: gripper(name)?,
+                quarters,
+            })
+        }
+        ["flip", name] => model
+            .flipper_index(name)
+            .map(Action::Flip)
+            .ok_or_else(|| format!("robot '{}' has no flipper '{name}'", model.name)),
+        _ => Err(
+            "write `open NAME`, `close NAME`, `turn NAME +1` (or -1, +2, -2) or `flip NAME`".into(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn four_arm() -> RobotModel {
+        crate::robot::shipped::shipped_design("four-arm").expect("four-arm loads")
+    }
+
+    #[test]
+    fn actions_as_plan_prints_them_read_back_into_the_same_program() {
+        let model = four_arm();
+        let planner = crate::robot::planner::Planner::new(model.clone());
+        let turns = cubed_core::cube::parse_moves("R U F'", cubed_core::cube::Notation::Singmaster)
+            .expect("moves");
+        let turns = cubed_core::cube::FaceletCube::turns_without_rotations(&turns);
+        let plan = planner.plan(&planner.home(), &turns).expect("plans");
+        let text: Vec<String> = (plan.program.to_text(&model).lines())
+            .map(|line| line.split_once("  ").map_or(line, |(_, a)| a).to_string())
+            .collect();
+        let read = parse_actions(&model, &text.join("; ")).expect("reads");
+        assert_eq!(read, plan.program);
+    }
+
+    #[test]
+    fn a_wrong_name_verb_turn_or_range_is_placed_by_step_and_action() {
+        let model = four_arm();
+        let cases = [
+            (
+                "open left; turn lfet +1",
+                "step 2, action 1",
+                "no gripper 'lfet'",
+            ),
+            (
+                "open left, spin left +1",
+                "step 1, action 2",
+                "write `open NAME`",
+            ),
+            ("turn left 3", "step 1, action 1", "'3' is not a turn"),
+            (
+                "turn left +1; turn left +1",
+                "step 2, action 1",
+                "at +1 quarter turns",
+            ),
+            ("flip left", "step 1, action 1", "no flipper 'left'"),
+        ];
+        for (text, place, problem) in cases {
+            let message = parse_actions(&model, text).expect_err(text).to_string();
+            assert!(
+                message.starts_with(place) && message.contains(problem),
+                "{text}: {message}"
+            );
+        }
+        assert_eq!(parse_actions(&model, " ; "), Err(ActionWordsError::Empty));
+    }
+}
