@@ -498,6 +498,9 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     if let Some(note) = args.palette.not_the_daemons(&args.output) {
         eprintln!("{note}");
     }
+    for wide in cal.wide_spreads() {
+        eprintln!("warning: {wide}: light the cube evenly, without glare, and calibrate again");
+    }
     if let Some(looks) = &cal.mirrored {
         eprintln!("warning: the colours sit as on no cube that can be held ({looks}): a camera that mirrors its picture, or two opposite faces' photos swapped, would do that (and this palette would have those colours' references swapped); so would a cube whose colour scheme is the palette's mirror image. If it is the picture, fix it and calibrate again");
     }

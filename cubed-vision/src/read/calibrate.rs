@@ -28,6 +28,55 @@ pub struct Calibration {
     pub mirrored: Option<String>,
 }
 
+/// A colour whose stickers spread so far under this light that some may read as another.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WideSpread {
+    pub name: String,
+    pub face: char,
+    /// Mean CIEDE2000 of its nine stickers to its new reference.
+    pub spread: f32,
+    /// The nearest other colour, and how far its new reference is.
+    pub nearest: String,
+    pub apart: f32,
+}
+
+impl std::fmt::Display for WideSpread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the {} stickers (face {}) spread {:.1} from their colour on average, more than half the way to {} ({:.1} away): some may read as {}",
+            self.name, self.face, self.spread, self.nearest, self.apart, self.nearest
+        )
+    }
+}
+
+impl Calibration {
+    /// The colours whose stickers lie, on average, more than halfway to the nearest other
+    /// colour's new reference: beyond that midpoint a sticker is nearer the other colour.
+    /// Uneven light or a glare on that face does it.
+    pub fn wide_spreads(&self) -> Vec<WideSpread> {
+        let colours = &self.colours;
+        let nearest = |i: usize| {
+            (colours.iter().enumerate())
+                .filter(|&(j, _)| j != i)
+                .map(|(_, c)| (c, colours[i].new_reference.delta_e(c.new_reference)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+        };
+        (colours.iter().enumerate())
+            .filter_map(|(i, c)| {
+                let (other, apart) = nearest(i)?;
+                (c.after > apart / 2.0).then(|| WideSpread {
+                    name: c.name.clone(),
+                    face: c.face,
+                    spread: c.after,
+                    nearest: other.name.clone(),
+                    apart,
+                })
+            })
+            .collect()
+    }
+}
+
 /// Why a scan cannot calibrate the palette.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum CalibrateError {
@@ -282,6 +331,47 @@ mod tests {
             assert!(c.after < 2.0, "{c:?}");
         }
         assert_eq!(cal.palette.symbols(), palette.symbols());
+    }
+
+    #[test]
+    fn stickers_spread_past_halfway_to_another_colour_are_said_and_even_ones_are_not() {
+        let palette = Palette::default();
+        let seen = crate::camera::sim::STANDARD_STICKERS;
+        let even = calibrate(&solved_readings(seen), &palette).expect("solved");
+        assert_eq!(even.wide_spreads(), vec![]);
+        // Green's stickers spread just past, then just short of, halfway to its nearest
+        // colour (as a shadow across F would spread them).
+        let green = even.colours.iter().position(|c| c.name == "green").expect("green");
+        let apart = (even.colours.iter())
+            .filter(|c| c.name != "green")
+            .map(|c| even.colours[green].new_reference.delta_e(c.new_reference))
+            .fold(f32::INFINITY, f32::min);
+        let spread = |after: f32| {
+            let mut cal = even.clone();
+            cal.colours[green].after = after;
+            cal.wide_spreads()
+        };
+        let wide = spread(apart / 2.0 + 0.1);
+        assert_eq!(wide.len(), 1, "{wide:?}");
+        assert_eq!((wide[0].face, wide[0].name.as_str()), ('F', "green"), "{wide:?}");
+        assert!((wide[0].apart - apart).abs() < 1e-4, "{wide:?}");
+        let said = wide[0].to_string();
+        assert!(said.contains("face F") && said.contains(&wide[0].nearest), "{said}");
+        assert_eq!(spread(apart / 2.0 - 0.1), vec![]);
+    }
+
+    #[test]
+    fn the_real_solved_scans_show_no_wide_spread() {
+        for name in ["3x3x3-solved-01", "3x3x3-solved-02"] {
+            let path = format!(
+                "{}/../tests/data/vision/scans/{name}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let (_, readings) =
+                crate::scan_file::load_scan(std::path::Path::new(&path)).expect("a real scan");
+            let cal = calibrate(&readings, &Palette::default()).expect(name);
+            assert_eq!(cal.wide_spreads(), vec![], "{name}");
+        }
     }
 
     #[test]

@@ -48,6 +48,13 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
         tracing::warn!("{words}");
         ctx.board.log(words);
     }
+    for wide in calibration.wide_spreads() {
+        let words = format!(
+            "calibration: {wide}: light the cube evenly, without glare, and calibrate again"
+        );
+        tracing::warn!("{words}");
+        ctx.board.log(words);
+    }
     let file = ctx.rig.calibrated_file.clone();
     write_atomically(&file, calibration.palette.to_toml().as_bytes()).map_err(|source| {
         RunError::WritePalette {
