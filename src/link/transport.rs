@@ -142,8 +142,14 @@ fn not_a_serial_port(path: &Path, reason: String) -> String {
     if let Some(target) = dangling_link(path) {
         return format!("it is a link to {}, which is gone (the simulator or the board it pointed at has stopped, or was unplugged): start it again, or plug the robot in", target.display());
     }
+    if std::fs::symlink_metadata(path).is_err() {
+        return format!("nothing is there: plug the robot in and power it (its port then appears in `ls -l /dev/serial/by-id/`), or start the simulator with `cubed sim --pty --link {}`", path.display());
+    }
     match no_port_at(path) {
         Some(what) => format!("it is {what}, not a serial port"),
+        None if reason.contains(nix::errno::Errno::EACCES.desc()) => {
+            format!("{reason}: this user may not open serial ports; add it to the `dialout` group (`sudo usermod -aG dialout $USER`, then log in again)")
+        }
         None if reason.contains(nix::errno::Errno::ENOTTY.desc()) => {
             format!("{reason}: this device is not a serial port")
         }
@@ -282,6 +288,10 @@ mod tests {
         assert!(said.contains("this device is not a serial port"), "{said}");
         let missing = open_error(&dir.path().join("gone"));
         assert!(!missing.contains("not a serial port"), "{missing}");
+        assert!(
+            missing.contains("nothing is there") && missing.contains("/dev/serial/by-id/"),
+            "{missing}"
+        );
         let stale = dir.path().join("cubed-pico");
         std::os::unix::fs::symlink(dir.path().join("pts-999"), &stale).expect("a link");
         let said = open_error(&stale);
@@ -290,6 +300,14 @@ mod tests {
             "{said}"
         );
         assert!(said.contains("which is gone"), "{said}");
+    }
+
+    #[test]
+    fn a_port_this_user_may_not_open_names_the_dialout_group() {
+        // Tests may run as root, which any device lets in: the words are checked alone.
+        let denied = nix::errno::Errno::EACCES.desc().to_string();
+        let said = not_a_serial_port(Path::new("/dev/null"), denied);
+        assert!(said.contains("`dialout` group"), "{said}");
     }
 
     #[tokio::test]

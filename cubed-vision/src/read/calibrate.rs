@@ -341,7 +341,11 @@ mod tests {
         assert_eq!(even.wide_spreads(), vec![]);
         // Green's stickers spread just past, then just short of, halfway to its nearest
         // colour (as a shadow across F would spread them).
-        let green = even.colours.iter().position(|c| c.name == "green").expect("green");
+        let green = even
+            .colours
+            .iter()
+            .position(|c| c.name == "green")
+            .expect("green");
         let apart = (even.colours.iter())
             .filter(|c| c.name != "green")
             .map(|c| even.colours[green].new_reference.delta_e(c.new_reference))
@@ -353,10 +357,17 @@ mod tests {
         };
         let wide = spread(apart / 2.0 + 0.1);
         assert_eq!(wide.len(), 1, "{wide:?}");
-        assert_eq!((wide[0].face, wide[0].name.as_str()), ('F', "green"), "{wide:?}");
+        assert_eq!(
+            (wide[0].face, wide[0].name.as_str()),
+            ('F', "green"),
+            "{wide:?}"
+        );
         assert!((wide[0].apart - apart).abs() < 1e-4, "{wide:?}");
         let said = wide[0].to_string();
-        assert!(said.contains("face F") && said.contains(&wide[0].nearest), "{said}");
+        assert!(
+            said.contains("face F") && said.contains(&wide[0].nearest),
+            "{said}"
+        );
         assert_eq!(spread(apart / 2.0 - 0.1), vec![]);
     }
 
