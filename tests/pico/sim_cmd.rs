@@ -122,6 +122,9 @@ fn the_pico_served_without_trace_writes_no_trace_while_it_runs() {
     let link = dir.path().join("cubed-pico");
     let design = shipped_design_arg("four-arm");
     let (mut sim, _pty) = serve_pico(&design, &elf, &link, &[]);
+    let mut input = sim.stdin.take().expect("piped");
+    // Before any host: the firmware knows no pins yet, and the button's line says so.
+    writeln!(input, "b").expect("typed");
     let port = link.display().to_string();
     let args = [
         "exec", "--port", &port, "--robot", &design, "--moves", "R U2 F",
@@ -143,14 +146,23 @@ fn the_pico_served_without_trace_writes_no_trace_while_it_runs() {
         wiring < 64 * 1024,
         "the machine description only: {files:?}"
     );
-    writeln!(sim.stdin.take().expect("piped"), "q").expect("typed");
+    writeln!(input, "e").expect("typed");
+    writeln!(input, "q").expect("typed");
     let out = sim.wait_with_output().expect("cubed sim ends");
-    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(!said.contains("trace"), "no trace is mentioned: {said}");
+    let unheard = |what: &str| {
+        let line = said.lines().find(|l| l.contains(what));
+        line.unwrap_or_else(|| panic!("{what}: {said}"))
+            .contains("no host has connected yet")
+    };
+    assert!(unheard("start button pressed"), "{said}");
     assert!(
-        !stderr(&out).contains("trace"),
-        "no trace is mentioned: {}",
-        stderr(&out)
+        !unheard("e-stop pressed"),
+        "after exec the host has: {said}"
     );
+    assert!(said.contains("no boot ROM"), "{said}");
 }
 
 #[test]

@@ -13,6 +13,8 @@ use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::Signal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -130,7 +132,12 @@ async fn run(
         .clone()
         .unwrap_or_else(|| fallback.path().join("cubed-pico"));
     let heard = orders.clone();
+    let host_spoke = Arc::new(AtomicBool::new(false));
+    let spoke = host_spoke.clone();
     let listener = Box::new(move |event: PicoEvent| {
+        if matches!(event, PicoEvent::ToFirmware(_)) {
+            spoke.store(true, Ordering::Relaxed);
+        }
         if !matches!(
             event,
             PicoEvent::FromFirmware(..) | PicoEvent::ToFirmware(_)
@@ -152,6 +159,7 @@ async fn run(
         orders,
         pressed: false,
         plugged: true,
+        host_spoke,
     };
     let mut ended = Ended::Asked;
     while let Some(order) = received.recv().await {
@@ -194,6 +202,8 @@ struct Board<'a> {
     orders: mpsc::UnboundedSender<Order>,
     pressed: bool,
     plugged: bool,
+    /// Bytes have come from a host: the firmware may have learnt its pins.
+    host_spoke: Arc<AtomicBool>,
 }
 
 impl Board<'_> {
@@ -209,7 +219,7 @@ impl Board<'_> {
                         self.pico
                             .set_pin(estop.pin, estop.active_high == self.pressed);
                         let now = if self.pressed { "pressed" } else { "released" };
-                        eprintln!("cubed sim: e-stop {now}");
+                        eprintln!("cubed sim: e-stop {now}{}", self.unheard());
                     }
                     None => eprintln!("cubed sim: the design wires no e-stop ([board] estop)"),
                 }
@@ -234,6 +244,15 @@ impl Board<'_> {
         Ok(None)
     }
 
+    /// Said after a board input changes before any host has spoken: the firmware learns its
+    /// pins at connect, so it cannot see the input yet.
+    fn unheard(&self) -> &'static str {
+        match self.host_spoke.load(Ordering::Relaxed) {
+            true => "",
+            false => " (no host has connected yet: the firmware learns its pins at connect, so it sees this only once `cubed exec` or the daemon has)",
+        }
+    }
+
     /// Presses the start button, and lets it go after [`BUTTON_HELD`].
     fn button(&self, down: bool) {
         let Some(button) = self.inputs.button else {
@@ -242,7 +261,7 @@ impl Board<'_> {
         };
         self.pico.set_pin(button.pin, button.active_high == down);
         if down {
-            eprintln!("cubed sim: start button pressed");
+            eprintln!("cubed sim: start button pressed{}", self.unheard());
             let orders = self.orders.clone();
             tokio::spawn(async move {
                 tokio::time::sleep(BUTTON_HELD).await;
@@ -256,6 +275,9 @@ impl Board<'_> {
 fn said(event: PicoEvent) -> Option<Ended> {
     match event {
         PicoEvent::Port(path) => announce(&path),
+        PicoEvent::Connected(serial) if serial == "NO-BOOT-ROM" => eprintln!(
+            "cubed sim: enumerated (USB serial number {serial}: the emulator has no boot ROM to read the flash id from, which a real Pico gives)"
+        ),
         PicoEvent::Connected(serial) => {
             eprintln!("cubed sim: enumerated, USB serial number {serial}")
         }
