@@ -472,6 +472,9 @@ fn exec_actions_move_single_actuators_and_say_where_each_ends() {
     let port = link.to_string_lossy().into_owned();
     let run = |actions: &str| cubed(&["exec", "--port", &port, "--actions", actions], None);
     let moved = run("open front, open back; turn left +1");
+    // Front and back grip the right layer across its axis: that turn jams (a stall), and
+    // where the actuators stand is then not said as if known.
+    let jammed = run("close front, close back; turn right -1");
     let refused = [
         run("open front, open back; turn left +1; turn left +1"),
         run("open lfet"),
@@ -480,7 +483,15 @@ fn exec_actions_move_single_actuators_and_say_where_each_ends() {
     sim.wait().expect("the simulator exits");
     let said = stdout(&moved);
     assert!(moved.status.success(), "{}", stderr(&moved));
+    assert_eq!(jammed.status.code(), Some(1), "{}", stderr(&jammed));
+    assert!(stderr(&jammed).contains("stall"), "{}", stderr(&jammed));
+    assert!(
+        !stdout(&jammed).contains("stands now"),
+        "{}",
+        stdout(&jammed)
+    );
     for line in [
+        "where each actuator stands now:",
         "the jaw of gripper 'front': open",
         "the jaw of gripper 'left': closed",
         "the motor of gripper 'left': +1 quarter turn from home",

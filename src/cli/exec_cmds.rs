@@ -89,6 +89,16 @@ fn program_for(
             Ok(doc) => doc,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
         };
+        if let Some(held) = doc
+            .starts_held
+            .as_deref()
+            .filter(|h| *h != super::plan_cmds::HOME_HOLDING)
+        {
+            eprintln!(
+                "cubed exec: {} was planned for the cube put in with {held} (up, then front): it runs as planned, so put the cube in that way",
+                path.display()
+            );
+        }
         if doc.robot != planner.model().name {
             return Ok(Err(format!(
                 "{}: this program was planned for robot '{}', not '{}' ({}): give --robot with its design file",
@@ -424,7 +434,7 @@ async fn stream(
     let progress = (bar.position(), groups.len());
     bar.finish_and_clear();
     watcher.abort();
-    if streamed.by_hand {
+    if streamed.by_hand && outcome.is_ok() {
         say_positions(&link, &map, model).await;
     }
     link.shutdown().await;
@@ -501,9 +511,21 @@ async fn say_positions(link: &LinkHandle, map: &ActuatorMap, model: &RobotModel)
         eprintln!("cubed exec: the robot did not say where its actuators stand");
         return;
     };
+    println!("where each actuator stands now:");
     for (index, position) in status.positions.iter().enumerate() {
         let name = names.get(index).map_or("?", String::as_str);
-        let words = match map.roles.get(index) {
+        let role = map.roles.get(index);
+        // A gripper that never turns has a rotation only on paper.
+        if let Some(crate::robot::Role::Rotation { gripper }) = role {
+            if !model
+                .grippers
+                .get(*gripper)
+                .is_some_and(|g| g.reach.turns())
+            {
+                continue;
+            }
+        }
+        let words = match role {
             Some(crate::robot::Role::Jaw { .. }) if *position == 0 => "open".to_string(),
             Some(crate::robot::Role::Jaw { .. }) => "closed".to_string(),
             Some(crate::robot::Role::Rotation { .. }) if *position == 0 => "at home".to_string(),
@@ -514,7 +536,7 @@ async fn say_positions(link: &LinkHandle, map: &ActuatorMap, model: &RobotModel)
                 };
                 format!("{position:+} {turns} from home")
             }
-            _ => format!("at {position}"),
+            _ => format!("at position {position} (0 is home)"),
         };
         println!("{name}: {words}");
     }

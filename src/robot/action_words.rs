@@ -1,6 +1,7 @@
 //! Gripper actions written as `cubed plan` prints them (`turn left +1, turn right -1; open
-//! left`): steps split by `;`, the actions of one step by `,`, names as the design gives
-//! them. For moving single actuators by hand at first power-up (`cubed exec --actions`).
+//! left`): steps split by `;` or by lines (a `t=0.35s` before a step is skipped, so plan's
+//! lines may be pasted), the actions of one step by `,`, names as the design gives them.
+//! For moving single actuators by hand at first power-up (`cubed exec --actions`).
 
 use super::model::RobotModel;
 use super::program::{Action, Program, Step};
@@ -24,9 +25,10 @@ pub(crate) enum ActionWordsError {
 pub(crate) fn parse_actions(model: &RobotModel, text: &str) -> Result<Program, ActionWordsError> {
     let mut angles = vec![0i8; model.grippers.len()];
     let mut steps = Vec::new();
-    let written = text.split(';').map(str::trim).filter(|s| !s.is_empty());
+    let written = (text.split([';', '\n']).map(without_time)).filter(|s| !s.is_empty());
     for (s, step_text) in written.enumerate() {
         let mut step = Step::default();
+        let mut moved = Vec::new();
         for (a, words) in step_text.split(',').map(str::trim).enumerate() {
             let bad = |problem: String| ActionWordsError::Bad {
                 step: s + 1,
@@ -35,6 +37,14 @@ pub(crate) fn parse_actions(model: &RobotModel, text: &str) -> Result<Program, A
                 problem,
             };
             let action = parse_action(model, words).map_err(bad)?;
+            let actuator = Moved::by(action);
+            if moved.contains(&actuator) {
+                return Err(bad(format!(
+                    "{} is moved twice in one step: give each actuator one action a step",
+                    actuator.words(model)
+                )));
+            }
+            moved.push(actuator);
             if let Action::Turn { gripper, quarters } = action {
                 let reach = model.grippers[gripper].reach;
                 if let (false, super::model::Reach::Limited { min, max }) =
@@ -57,6 +67,48 @@ pub(crate) fn parse_actions(model: &RobotModel, text: &str) -> Result<Program, A
     Ok(Program { steps })
 }
 
+/// A step's text without the `t=0.35s` that `cubed plan` prints before it.
+fn without_time(step: &str) -> &str {
+    let step = step.trim();
+    match step.split_once(char::is_whitespace) {
+        Some((first, rest)) if first.starts_with("t=") && first.ends_with('s') => rest.trim(),
+        _ => step,
+    }
+}
+
+/// Which actuator an action moves: a gripper's jaw or rotation, or a flipper.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Moved {
+    Jaw(usize),
+    Rotation(usize),
+    Flipper(usize),
+    Camera(usize),
+}
+
+impl Moved {
+    fn by(action: Action) -> Moved {
+        match action {
+            Action::Open(g) | Action::Close(g) => Moved::Jaw(g),
+            Action::Turn { gripper, .. } => Moved::Rotation(gripper),
+            Action::Flip(f) => Moved::Flipper(f),
+            Action::Capture { camera, .. } => Moved::Camera(camera),
+        }
+    }
+
+    fn words(self, model: &RobotModel) -> String {
+        let gripper = |g: usize| model.grippers.get(g).map_or("?", |g| g.name.as_str());
+        match self {
+            Moved::Jaw(g) => format!("the jaw of '{}'", gripper(g)),
+            Moved::Rotation(g) => format!("'{}'", gripper(g)),
+            Moved::Flipper(f) => format!(
+                "flipper '{}'",
+                model.flippers.get(f).map_or("?", |f| f.name.as_str())
+            ),
+            Moved::Camera(c) => format!("camera {c}"),
+        }
+    }
+}
+
 /// One action: `open NAME`, `close NAME`, `turn NAME QUARTERS` (±1 or ±2), `flip NAME`.
 fn parse_action(model: &RobotModel, words: &str) -> Result<Action, String> {
     let parts: Vec<&str> = words.split_whitespace().collect();
@@ -70,9 +122,31 @@ fn parse_action(model: &RobotModel, words: &str) -> Result<Action, String> {
             )
         })
     };
+    let jawed = |name: &str| {
+        let g = gripper(name)?;
+        match model.grippers[g].has_jaw {
+            true => Ok(g),
+            false => Err(format!(
+                "'{name}' has no jaw to open or close (`jaw = false`)"
+            )),
+        }
+    };
+    let turning = |name: &str| {
+        let g = gripper(name)?;
+        match model.grippers[g].reach.turns() {
+            true => Ok(g),
+            false => Err(format!("'{name}' never turns (`range = [0, 0]`)")),
+        }
+    };
+    let verb = parts.first().map(|v| v.to_ascii_lowercase());
+    if let Some(verb) = verb.filter(|v| Some(v.as_str()) != parts.first().copied()) {
+        if ["open", "close", "turn", "flip"].contains(&verb.as_str()) {
+            return Err(format!("write the verb in lower case: `{verb}`"));
+        }
+    }
     match parts[..] {
-        ["open", name] => Ok(Action::Open(gripper(name)?)),
-        ["close", name] => Ok(Action::Close(gripper(name)?)),
+        ["open", name] => Ok(Action::Open(jawed(name)?)),
+        ["close", name] => Ok(Action::Close(jawed(name)?)),
         ["turn", name, quarters] => {
             let quarters = match quarters.trim_start_matches('+').parse::<i8>() {
                 Ok(q @ (-2..=-1 | 1..=2)) => q,
@@ -83,14 +157,16 @@ fn parse_action(model: &RobotModel, words: &str) -> Result<Action, String> {
                 }
             };
             Ok(Action::Turn {
-                gripper: gripper(name)?,
+                gripper: turning(name)?,
                 quarters,
             })
         }
-        ["flip", name] => model
-            .flipper_index(name)
-            .map(Action::Flip)
-            .ok_or_else(|| format!("robot '{}' has no flipper '{name}'", model.name)),
+        ["flip", name] => model.flipper_index(name).map(Action::Flip).ok_or_else(|| {
+            match model.flippers.is_empty() {
+                true => format!("robot '{}' has no flippers", model.name),
+                false => format!("robot '{}' has no flipper '{name}'", model.name),
+            }
+        }),
         _ => Err(
             "write `open NAME`, `close NAME`, `turn NAME +1` (or -1, +2, -2) or `flip NAME`".into(),
         ),
@@ -118,6 +194,9 @@ mod tests {
             .collect();
         let read = parse_actions(&model, &text.join("; ")).expect("reads");
         assert_eq!(read, plan.program);
+        // Plan's lines pasted as they are, times and all.
+        let pasted = parse_actions(&model, &plan.program.to_text(&model)).expect("reads");
+        assert_eq!(pasted, plan.program);
     }
 
     #[test]
@@ -140,7 +219,13 @@ mod tests {
                 "step 2, action 1",
                 "at +1 quarter turns",
             ),
-            ("flip left", "step 1, action 1", "no flipper 'left'"),
+            ("flip left", "step 1, action 1", "has no flippers"),
+            (
+                "open left, close left",
+                "step 1, action 2",
+                "the jaw of 'left' is moved twice",
+            ),
+            ("Open left", "step 1, action 1", "lower case: `open`"),
         ];
         for (text, place, problem) in cases {
             let message = parse_actions(&model, text).expect_err(text).to_string();
@@ -150,5 +235,19 @@ mod tests {
             );
         }
         assert_eq!(parse_actions(&model, " ; "), Err(ActionWordsError::Empty));
+    }
+
+    #[test]
+    fn a_jawless_or_fixed_gripper_is_refused_what_it_cannot_do() {
+        let six = crate::robot::shipped::shipped_design("six-motor").expect("six-motor");
+        let said = parse_actions(&six, "open up-motor")
+            .expect_err("no jaw")
+            .to_string();
+        assert!(said.contains("'up-motor' has no jaw"), "{said}");
+        let table = crate::robot::shipped::shipped_design("turntable-flipper").expect("loads");
+        let said = parse_actions(&table, "turn holder +1")
+            .expect_err("fixed")
+            .to_string();
+        assert!(said.contains("'holder' never turns"), "{said}");
     }
 }

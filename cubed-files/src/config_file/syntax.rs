@@ -204,8 +204,12 @@ pub fn in_words(message: &str) -> String {
     }
     text = without_struct_names(&text);
     if wrong_kind && text.ends_with("expected a whole number") {
-        if let Some(number) = gpio_written_as_a_name(&text) {
-            text = format!("{text} (a pin is its GPIO number alone: write {number})");
+        match gpio_written_as_a_name(&text) {
+            Some((number, true)) => {
+                text = format!("{text} (a pin is its GPIO number alone: write {number})")
+            }
+            Some((number, false)) => text = format!("{text} (write it without quotes: {number})"),
+            None => {}
         }
     }
     text.replace("invalid type: ", "")
@@ -215,17 +219,18 @@ pub fn in_words(message: &str) -> String {
         .replace("expected a sequence", "expected a list, [a, b, …]")
 }
 
-/// The number in a string value written as a board's pin name (`"GP4"`, `"GPIO4"`), as a
-/// serde message quotes it: `string "GP4", expected …`.
-fn gpio_written_as_a_name(message: &str) -> Option<&str> {
+/// The number in a string value written as a board's pin name (`"GP4"`, `"GPIO4"`) or as
+/// a quoted number (`"4"`), as a serde message quotes it: `string "GP4", expected …`.
+fn gpio_written_as_a_name(message: &str) -> Option<(&str, bool)> {
     let quoted = message.strip_prefix("invalid type: string \"")?;
     let value = &quoted[..quoted.find('"')?];
     let upper = value.to_ascii_uppercase();
-    let digits_at = ["GPIO", "GP"]
+    let digits_at = ["GPIO", "GP", ""]
         .iter()
         .find_map(|prefix| upper.strip_prefix(prefix).map(|_| prefix.len()))?;
     let number = value[digits_at..].trim_start_matches(['_', ' ']);
-    (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit())).then_some(number)
+    let named = digits_at > 0;
+    (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit())).then_some((number, named))
 }
 
 /// "expected struct ScanFile" (a Rust type's name, which means nothing to a person) in words.
@@ -402,11 +407,17 @@ mod words_tests {
             let error = toml::from_str::<W>(&format!("step = {value}\n")).expect_err("a string");
             in_words(error.message())
         };
-        for (value, number) in [("\"GP4\"", "4"), ("\"gpio12\"", "12"), ("\"GPIO_7\"", "7")] {
+        let written = [("\"GP4\"", "4"), ("\"gpio12\"", "12"), ("\"GPIO_7\"", "7")];
+        for (value, number) in written {
             let message = said(value);
             let hint = format!("(a pin is its GPIO number alone: write {number})");
             assert!(message.ends_with(&hint), "{value}: {message}");
         }
+        let message = said("\"4\"");
+        assert!(
+            message.ends_with("(write it without quotes: 4)"),
+            "{message}"
+        );
         for value in ["\"D4\"", "\"GP\"", "\"GP4a\"", "\"fast\""] {
             let message = said(value);
             assert!(!message.contains("GPIO number"), "{value}: {message}");
