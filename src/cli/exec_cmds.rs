@@ -435,7 +435,7 @@ async fn stream(
     bar.finish_and_clear();
     watcher.abort();
     if streamed.by_hand && outcome.is_ok() {
-        say_positions(&link, &map, model).await;
+        super::actuator_positions::say_positions(&link, &map, model).await;
     }
     link.shutdown().await;
     let latched = matches!(
@@ -500,44 +500,5 @@ fn report(
             eprintln!("error: {}", error_chain(&e));
             Ok(ExitCode::FAILURE)
         }
-    }
-}
-
-/// Where each actuator stands now, as the firmware counts it, named as the design names it.
-async fn say_positions(link: &LinkHandle, map: &ActuatorMap, model: &RobotModel) {
-    let names = crate::link::fault_words::actuator_names(map, model);
-    let status = tokio::time::timeout(Duration::from_secs(2), link.status()).await;
-    let Ok(Ok(status)) = status else {
-        eprintln!("cubed exec: the robot did not say where its actuators stand");
-        return;
-    };
-    println!("where each actuator stands now:");
-    for (index, position) in status.positions.iter().enumerate() {
-        let name = names.get(index).map_or("?", String::as_str);
-        let role = map.roles.get(index);
-        // A gripper that never turns has a rotation only on paper.
-        if let Some(crate::robot::Role::Rotation { gripper }) = role {
-            if !model
-                .grippers
-                .get(*gripper)
-                .is_some_and(|g| g.reach.turns())
-            {
-                continue;
-            }
-        }
-        let words = match role {
-            Some(crate::robot::Role::Jaw { .. }) if *position == 0 => "open".to_string(),
-            Some(crate::robot::Role::Jaw { .. }) => "closed".to_string(),
-            Some(crate::robot::Role::Rotation { .. }) if *position == 0 => "at home".to_string(),
-            Some(crate::robot::Role::Rotation { .. }) => {
-                let turns = match position.unsigned_abs() {
-                    1 => "quarter turn",
-                    _ => "quarter turns",
-                };
-                format!("{position:+} {turns} from home")
-            }
-            _ => format!("at position {position} (0 is home)"),
-        };
-        println!("{name}: {words}");
     }
 }

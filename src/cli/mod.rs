@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 pub(crate) use crate::command_line::{refuse, refuse_error, EXIT_INVALID};
 
+mod actuator_positions;
 pub(crate) mod argument_words;
 pub(crate) mod config_cmds;
 pub(crate) mod cube_args;
