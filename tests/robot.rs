@@ -675,3 +675,25 @@ fn a_home_offset_of_a_turn_or_more_is_refused_and_less_is_taken() {
         );
     }
 }
+
+#[test]
+fn the_wiring_table_shows_a_home_offset_where_one_is_given() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let design = dir.path().join("offset.toml");
+    let text = four_arm_text().replacen("home = 11\n", "home = 11\nhome_offset_steps = -37\n", 1);
+    std::fs::write(&design, text).expect("written");
+    let design = design.display().to_string();
+    let out = crate::common::cubed(&["config", "wiring", "--design", &design], None);
+    let table = crate::common::stdout(&out);
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    let left = table
+        .lines()
+        .find(|l| l.contains("left rotation"))
+        .expect("a row");
+    assert!(left.contains("home -37 microsteps past it"), "{left}");
+    let right = table
+        .lines()
+        .find(|l| l.contains("right rotation"))
+        .expect("a row");
+    assert!(!right.contains("past it"), "no offset, no words: {right}");
+}

@@ -247,8 +247,12 @@ fn actuator_line(actuator: &ActuatorDoc) -> String {
             ..
         } => {
             let home = home.as_ref().map_or("no home sensor".to_string(), |h| {
+                let offset = match h.offset_steps {
+                    0 => String::new(),
+                    steps => format!(", home {steps:+} microsteps past it"),
+                };
                 format!(
-                    "home GP{} ({} {}, seek {} at {}°/s)",
+                    "home GP{} ({} {}, seek {} at {}°/s{offset})",
                     h.pin, h.sensor, h.active, h.seek, h.seek_deg_s
                 )
             });
