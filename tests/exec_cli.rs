@@ -171,6 +171,7 @@ fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
     assert_eq!(status.code(), Some(130), "{rest:?}");
     let rest = rest.join("\n");
     assert!(rest.contains("emergency stop after"), "{rest}");
+    assert!(!rest.contains("e-stop input"), "this program's own stop: {rest}");
     assert!(
         rest.contains("interrupted: an emergency stop was sent"),
         "{rest}"
@@ -206,6 +207,7 @@ fn an_emergency_stop_pressed_on_the_robot_is_cleared_only_by_exec_reset_once_rel
     let (code, said) = exec_on(&link, &["--moves", "R U"]);
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("emergency stop after"), "{said}");
+    assert!(said.contains("e-stop input stopped it"), "{said}");
     assert!(said.contains("give the next program --reset"), "{said}");
 
     // Held: the firmware will not clear it, and says why.

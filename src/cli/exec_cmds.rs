@@ -259,6 +259,9 @@ const INTERRUPTED: &str = "interrupted: an emergency stop was sent and the motor
 /// Said after an interruption the firmware did not confirm (the link was lost, or ended).
 const INTERRUPTED_UNCONFIRMED: &str = "interrupted, but the robot never confirmed the emergency stop (the link was lost): it may still run the commands it had queued; press the robot's e-stop button or cut its power";
 
+/// Said after an emergency stop this program did not send.
+const BUTTON: &str = "the robot's e-stop input stopped it: its button was pressed (or a normally-closed switch's wire came loose)";
+
 /// Said after the firmware latched a fault or an emergency stop.
 const LATCHED: &str = "the firmware keeps it latched: check the robot, then give the next program --reset (or power-cycle the board)";
 
@@ -442,6 +445,7 @@ async fn stream(
         outcome,
         Err(crate::link::StreamError::Fault { .. } | crate::link::StreamError::EStopped { .. })
     );
+    let estopped = matches!(outcome, Err(crate::link::StreamError::EStopped { .. }));
     let code = report(outcome, progress, &map, model);
     if code.as_ref().is_ok_and(|c| *c == ExitCode::SUCCESS) {
         if let Some(words) = super::plan_cmds::held_words(streamed.ends_held.as_deref()) {
@@ -456,6 +460,10 @@ async fn stream(
             INTERRUPTED_UNCONFIRMED
         };
         eprintln!("{said}");
+    }
+    if estopped && signal_code == 0 {
+        // Not this program's Ctrl-C: the robot's own e-stop input.
+        eprintln!("{BUTTON}");
     }
     if latched {
         eprintln!("{LATCHED}");
