@@ -171,7 +171,10 @@ fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
     assert_eq!(status.code(), Some(130), "{rest:?}");
     let rest = rest.join("\n");
     assert!(rest.contains("emergency stop after"), "{rest}");
-    assert!(!rest.contains("e-stop input"), "this program's own stop: {rest}");
+    assert!(
+        !rest.contains("e-stop input"),
+        "this program's own stop: {rest}"
+    );
     assert!(
         rest.contains("interrupted: an emergency stop was sent"),
         "{rest}"

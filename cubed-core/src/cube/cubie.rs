@@ -110,10 +110,15 @@ impl CubieCube {
         }
         let twist = self.co.iter().map(|&o| o as u32).sum::<u32>() % 3;
         if twist != 0 {
-            return Err(CubeError::CornerTwist { twist: twist as u8 });
+            return Err(CubeError::CornerTwist {
+                twist: twist as u8,
+                only: only_one(&self.co).map(|i| Corner::ALL[i]),
+            });
         }
         if self.eo.iter().map(|&o| o as u32).sum::<u32>() % 2 != 0 {
-            return Err(CubeError::EdgeFlip);
+            return Err(CubeError::EdgeFlip {
+                only: only_one(&self.eo).map(|i| Edge::ALL[i]),
+            });
         }
         if permutation_parity(&self.cp) != permutation_parity(&self.ep) {
             return Err(CubeError::Parity);
@@ -241,4 +246,13 @@ pub(crate) fn turn_cubies() -> &'static [CubieCube; 18] {
             CubieCube::from_facelets(&stickers).expect("a face turn of the solved cube is a cube")
         })
     })
+}
+
+/// The place of the only piece whose orientation is not 0, if exactly one's is not.
+fn only_one(orientations: &[u8]) -> Option<usize> {
+    let mut off = orientations.iter().enumerate().filter(|(_, &o)| o != 0);
+    match (off.next(), off.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
 }

@@ -54,10 +54,27 @@ pub enum CubeError {
         first: Edge,
         second: Edge,
     },
-    #[error("corner twist is {twist} mod 3 (must be 0): one corner is twisted in place")]
-    CornerTwist { twist: u8 },
-    #[error("edge flip is odd: one edge is flipped in place")]
-    EdgeFlip,
-    #[error("permutation parity is odd: two pieces are swapped")]
+    #[error("a corner is twisted in place (the corners' twists add up to {twist} third{} of a turn, where a cube that can be turned adds up to none): {}", if *twist == 1 { "" } else { "s" }, which_piece(only.map(|c| format!("{c:?}")), "corner", "twisting"))]
+    CornerTwist {
+        twist: u8,
+        /// The one corner not on its up/down colour, when only one is not.
+        only: Option<Corner>,
+    },
+    #[error("an edge is flipped in place (an odd number of edges are flipped, where a cube that can be turned has an even number): {}", which_piece(only.map(|e| format!("{e:?}")), "edge", "flipping"))]
+    EdgeFlip {
+        /// The one edge flipped, when only one is.
+        only: Option<Edge>,
+    },
+    #[error("two pieces are swapped: two edges, or two corners (the stickers cannot tell which); swapping any two edges, or any two corners, back fixes it")]
     Parity,
+}
+
+/// Which piece is at fault, when the stickers tell; else that any one would do.
+fn which_piece(only: Option<String>, piece: &str, fixing: &str) -> String {
+    match only {
+        Some(at) => format!("it is the {piece} at {at}"),
+        None => format!(
+            "{fixing} any one {piece} back in place fixes it (which one it was, the stickers cannot tell)"
+        ),
+    }
 }

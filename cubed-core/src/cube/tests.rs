@@ -153,12 +153,27 @@ fn each_error_class_is_reported() {
     // Twist URF in place.
     assert_eq!(
         err(&with(SOLVED, &[(8, 'F'), (9, 'U'), (20, 'R')])),
-        CubeError::CornerTwist { twist: 1 }
+        CubeError::CornerTwist {
+            twist: 1,
+            only: Some(Corner::URF)
+        }
     );
     // Flip UR in place.
     assert_eq!(
         err(&with(SOLVED, &[(5, 'R'), (10, 'U')])),
-        CubeError::EdgeFlip
+        CubeError::EdgeFlip {
+            only: Some(Edge::UR)
+        }
+    );
+    // Two corners off their up/down colour: the stickers cannot tell which was twisted.
+    let mut two = CubieCube::default();
+    (two.co[0], two.co[1]) = (1, 1);
+    assert_eq!(
+        two.check(),
+        Err(CubeError::CornerTwist {
+            twist: 2,
+            only: None
+        })
     );
     // Swap UR and UF edges.
     assert_eq!(

@@ -36,8 +36,12 @@ pub enum PocketError {
         first: Corner,
         second: Corner,
     },
-    #[error("corner twist is {twist} mod 3 (must be 0): a corner is twisted in place; the up/down colours of the twisted corners are at {stickers}")]
-    Twist { twist: u8, stickers: String },
+    #[error("a corner is twisted in place (the corners' twists add up to {twist} third{} of a turn, where a cube that can be turned adds up to none): {}", if *twist == 1 { "" } else { "s" }, match only { Some(at) => format!("it is the corner whose up/down colour is at {at}"), None => "twisting any one corner back in place fixes it (which one it was, the stickers cannot tell)".to_string() })]
+    Twist {
+        twist: u8,
+        /// Where the one corner off its up/down colour shows that colour, when only one is.
+        only: Option<String>,
+    },
 }
 
 impl PocketError {

@@ -129,7 +129,7 @@ fn reading(scheme: &ColourScheme) -> String {
     format!(" when the DLB corner names D '{d}', B '{b}' and L '{l}'")
 }
 
-/// Total twist must be 0 mod 3; the error lists where each twisted corner shows its U/D colour.
+/// Total twist must be 0 mod 3; the error names the twisted corner where only one is off.
 fn check_twist(c: &PocketCube) -> Result<(), PocketError> {
     let twist = c.co.iter().map(|&o| o as u32).sum::<u32>() % 3;
     if twist == 0 {
@@ -139,8 +139,9 @@ fn check_twist(c: &PocketCube) -> Result<(), PocketError> {
         .filter(|&pos| c.co[pos as usize] != 0)
         .map(|pos| corner_stickers(pos)[c.co[pos as usize] as usize])
         .collect();
+    // Only where a single corner is off its up/down colour can the stickers tell which.
     Err(PocketError::Twist {
         twist: twist as u8,
-        stickers: sticker_list(&twisted),
+        only: (twisted.len() == 1).then(|| sticker_list(&twisted)),
     })
 }

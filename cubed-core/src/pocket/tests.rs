@@ -310,6 +310,12 @@ fn each_error_names_what_and_where() {
     let e = urfdlb(&twisted.to_facelets().to_string()).unwrap_err();
     assert!(matches!(e, PocketError::Twist { twist: 1, .. }), "{e:?}");
     assert!(e.to_string().contains("R1 (index 4)"), "{e}");
+    // Two corners off their up/down colour: which one is twisted, no sticker can tell.
+    twisted.co[Corner::UFL as usize] = 2;
+    twisted.co[Corner::ULB as usize] = 1;
+    let e = urfdlb(&twisted.to_facelets().to_string()).unwrap_err();
+    assert!(matches!(e, PocketError::Twist { only: None, .. }), "{e:?}");
+    assert!(e.to_string().contains("any one corner"), "{e}");
     let duplicated = PocketCube {
         cp: [0, 0, 3, 1, 5, 6, 6, 7],
         co: [0; 8],
