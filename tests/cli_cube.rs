@@ -251,7 +251,11 @@ fn an_impossible_cube_exits_2_with_the_reason() {
     let twisted: String = twisted.into_iter().collect();
     let out = cubed(&["solve", "--tables", "small", &twisted], None);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("a corner is twisted in place"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("a corner is twisted in place"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -231,6 +231,30 @@ fn test_program_size_2_solves_every_cube() {
         text.contains(&format!("most {most}, least {least}")),
         "{text}"
     );
+    // Counted in quarter turns, the lines say so: a lone half turn is 2 of them.
+    let args = [
+        "test-program",
+        "--size",
+        "2",
+        "--metric",
+        "qtm",
+        "--cubes",
+        "20",
+        "--seed",
+        "4",
+        "--turns",
+        "1",
+    ];
+    let out = cubed(&with_cache(&dir, &args), None);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("cube ")).collect();
+    assert_eq!(lines.len(), 20, "{text}");
+    assert!(
+        (lines.iter()).all(|l| l.ends_with(": 1 quarter turn") || l.ends_with(": 2 quarter turns")),
+        "{text}"
+    );
+    assert!(text.contains("quarter turns, most"), "{text}");
 }
 
 /// `cubed plan --size 2 … --format json`, robot-aware or naive.
@@ -382,4 +406,39 @@ fn exec_size_2_leaves_the_2x2_solved_and_is_refused_on_centre_caps() {
     let (end, _, _) = cubed::cube::parse_cube(end, FaceOrder::Urfdlb, None).expect("a cube");
     assert!(PocketFacelets::from_3x3(&end).is_solved(), "{text}");
     assert_eq!(report["faults"], serde_json::json!([]), "{text}");
+}
+
+#[test]
+fn check_reads_a_2x2_in_the_old_letters_as_solve_does() {
+    let ok = cubed(
+        &[
+            "check",
+            "--size",
+            "2",
+            "--legacy",
+            "yyoo gggg yryr bbbb owow rrww",
+        ],
+        None,
+    );
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert_eq!(stdout(&ok).trim(), "ok");
+    let bad = cubed(
+        &[
+            "check",
+            "--size",
+            "2",
+            "--legacy",
+            "gyyy gggg wwww bbbb rrrr oooo",
+        ],
+        None,
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", stdout(&bad));
+    assert!(stdout(&bad).starts_with("invalid: "), "{}", stdout(&bad));
+    let three = cubed(&["check", "--legacy", &"U".repeat(54)], None);
+    assert_eq!(three.status.code(), Some(2));
+    assert!(
+        stderr(&three).contains("--size 2 only"),
+        "{}",
+        stderr(&three)
+    );
 }

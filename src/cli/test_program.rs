@@ -92,6 +92,8 @@ pub(crate) struct Report {
     bar: ProgressBar,
     start: Instant,
     outcomes: Vec<ProgramOutcome>,
+    /// What a solution's length counts: moves, or quarter turns.
+    unit: [&'static str; 2],
 }
 
 impl Report {
@@ -125,6 +127,15 @@ impl Report {
             bar,
             start: Instant::now(),
             outcomes: Vec::new(),
+            unit: ["move", "moves"],
+        }
+    }
+
+    /// Lengths counted in quarter turns (a half turn is two), and said so.
+    pub(crate) fn in_quarter_turns(self) -> Report {
+        Report {
+            unit: ["quarter turn", "quarter turns"],
+            ..self
         }
     }
 
@@ -134,7 +145,7 @@ impl Report {
         let line = match &outcome.moves {
             Ok(n) => format!(
                 "cube {number}: {}",
-                crate::command_line::counts::count(*n, "move", "moves")
+                crate::command_line::counts::count(*n, self.unit[0], self.unit[1])
             ),
             Err(e) => {
                 let scramble = format_moves(&outcome.scramble, Notation::Woolley)?;
@@ -163,7 +174,10 @@ impl Report {
         let summary = program::summarise(&self.outcomes);
         if let (Some(avg), Some(most), Some(least)) = (summary.average, summary.most, summary.least)
         {
-            println!("average {avg:.2} moves, most {most}, least {least}");
+            println!(
+                "average {avg:.2} {}, most {most}, least {least}",
+                self.unit[1]
+            );
         }
         println!(
             "{} solved, {} failed, in {:.2} s",
@@ -275,6 +289,9 @@ fn test_program_pocket(args: &TestProgramArgs) -> anyhow::Result<ExitCode> {
     let scrambles = program::scrambles(&mut rng, args.cubes, args.turns, args.rotations);
     let optimal = format!(", optimal in {}", metric.name());
     let mut report = Report::start(seed, args, "2x2 cube", "2x2 cubes", &optimal);
+    if metric == Metric::Qtm {
+        report = report.in_quarter_turns();
+    }
     for scramble in &scrambles {
         report.cube(program::run_one(&solver, scramble, metric))?;
     }
