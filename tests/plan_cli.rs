@@ -381,3 +381,20 @@ fn plan_takes_the_robot_the_configuration_names_unless_told_another() {
         "{said}"
     );
 }
+
+#[test]
+fn no_moves_at_all_are_refused_saying_so() {
+    for command in ["plan", "exec"] {
+        let mut args = vec![command, "--moves", " "];
+        if command == "exec" {
+            args.extend(["--port", "/nonexistent/robot"]);
+        }
+        let out = cubed(&args, None);
+        assert_eq!(out.status.code(), Some(2), "{command}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("no moves given"),
+            "{command}: {}",
+            stderr(&out)
+        );
+    }
+}

@@ -175,7 +175,9 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
             args.speed,
             if args.faults.is_empty() { "none" } else { &args.faults }
         );
-        if let cubed_core::solver::Budget::Nodes(nodes) = config.solve_budget {
+        // A 2x2 is solved optimally by table, with no search to budget.
+        let searched = daemon.cube_size == crate::daemon::cube_size::CubeSize::Three;
+        if let (true, cubed_core::solver::Budget::Nodes(nodes)) = (searched, config.solve_budget) {
             say!("solver budget: {nodes} search nodes per solve, so this seed prints the same on any machine");
         }
         let settings = DryRunSettings {

@@ -225,8 +225,13 @@ async fn wait_for_port(port: &std::path::Path, longest: Duration) {
     if port.exists() {
         return;
     }
+    // A link left behind (a simulator killed, a board unplugged) comes back only when
+    // something points it somewhere again: say where it points now.
+    let gone = crate::link::dangling_link(port).map_or(String::new(), |to| {
+        format!(" (it is a link to {}, which is gone)", to.display())
+    });
     eprintln!(
-        "cubed exec: waiting up to {} s for {} to appear",
+        "cubed exec: waiting up to {} s for {}{gone} to appear",
         longest.as_secs(),
         port.display()
     );

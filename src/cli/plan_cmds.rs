@@ -87,6 +87,9 @@ pub(crate) struct PlanArgs {
 
 /// Reads face turns; whole-cube rotations are refused (the planner chooses them).
 pub(crate) fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, String> {
+    if text.trim().is_empty() {
+        return Err("--moves '': no moves given; write them as \"R U F'\"".into());
+    }
     let moves = parse_moves(text, notation).map_err(|e| {
         let hint = match notation {
             Notation::Singmaster if parse_moves(text, Notation::Woolley).is_ok() => {

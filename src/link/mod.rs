@@ -35,6 +35,7 @@ pub(crate) use stream::stream_gated;
 pub use stream::stream_program;
 pub use stream::StreamError;
 pub use stream::StreamOutcome;
+pub(crate) use transport::dangling_link;
 pub(crate) use transport::no_port_at;
 pub use transport::open_serial;
 pub use transport::Connector;

@@ -164,7 +164,7 @@ fn not_a_serial_port(path: &Path, reason: String) -> String {
 
 /// Where `path` points, when it is a symbolic link to nothing (a by-id link a killed
 /// `cubed sim --link` left behind, a board unplugged under a hand-made link).
-fn dangling_link(path: &Path) -> Option<std::path::PathBuf> {
+pub(crate) fn dangling_link(path: &Path) -> Option<std::path::PathBuf> {
     let is_link = std::fs::symlink_metadata(path)
         .ok()?
         .file_type()

@@ -25,6 +25,10 @@ fn dry_run_solves_every_cube_and_says_so() {
         text.contains("planned") && text.contains("simulated"),
         "{text}"
     );
+    assert!(
+        text.contains("search nodes per solve"),
+        "a 3x3's budget: {text}"
+    );
 }
 
 /// The same seed prints the same cubes, solutions and robot times, whatever the machine's load:
