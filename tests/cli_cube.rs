@@ -242,6 +242,24 @@ fn solve_reads_the_1988_face_order_and_writes_the_1988_notation() {
     let line = stdout(&out);
     assert!(line.contains('+') || line.contains('-') || line.contains('2'));
     assert!(solves(cube, line.trim(), Notation::Woolley), "{line}");
+    // JSON says which notation its solution is in.
+    let args = [
+        "solve",
+        "--tables",
+        "small",
+        "--order",
+        "TFRPLB",
+        "--notation",
+        "woolley",
+        "--format",
+        "json",
+        &tfrplb,
+    ];
+    let row: serde_json::Value =
+        serde_json::from_str(&stdout(&cubed(&args, None))).expect("one JSON row");
+    assert_eq!(row["notation"], "woolley", "{row}");
+    let solution = row["solution"].as_str().expect("a solution");
+    assert!(solves(cube, solution, Notation::Woolley), "{row}");
 }
 
 #[test]

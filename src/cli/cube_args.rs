@@ -38,6 +38,16 @@ pub(crate) enum NotationArg {
     Woolley,
 }
 
+impl NotationArg {
+    /// As `--notation` spells it (and JSON says which a solution is written in).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            NotationArg::Singmaster => "singmaster",
+            NotationArg::Woolley => "woolley",
+        }
+    }
+}
+
 impl From<NotationArg> for Notation {
     fn from(n: NotationArg) -> Notation {
         match n {

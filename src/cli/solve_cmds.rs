@@ -98,7 +98,7 @@ fn solve_one(
                     println!("{}", crate::command_line::counts::solution_line(&solution))
                 }
                 FormatArg::Json => print_json(
-                    json!({"facelets": text, "solution": solution, "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0}),
+                    json!({"facelets": text, "solution": solution, "notation": args.notation.name(), "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0}),
                     line,
                 ),
             }
@@ -228,7 +228,7 @@ fn solve_one_pocket(
                 println!("{}", crate::command_line::counts::solution_line(&solution));
                 return Ok(true);
             }
-            json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution,
+            json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution, "notation": args.notation.name(),
                    "moves": length_in(&turns, metric), "ms": (ms * 1000.0).round() / 1000.0})
         }
         Err(e) => {

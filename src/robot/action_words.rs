@@ -114,6 +114,9 @@ fn parse_action(model: &RobotModel, words: &str) -> Result<Action, String> {
     let parts: Vec<&str> = words.split_whitespace().collect();
     let gripper = |name: &str| {
         model.gripper_index(name).ok_or_else(|| {
+            if model.flipper_index(name).is_some() {
+                return format!("'{name}' is a flipper: it only flips (`flip {name}`)");
+            }
             let names: Vec<&str> = model.grippers.iter().map(|g| g.name.as_str()).collect();
             format!(
                 "robot '{}' has no gripper '{name}' (it has {})",
@@ -249,5 +252,7 @@ mod tests {
             .expect_err("fixed")
             .to_string();
         assert!(said.contains("'holder' never turns"), "{said}");
+        let said = parse_actions(&table, "turn flipper +1").expect_err("a flipper");
+        assert!(said.to_string().contains("`flip flipper`"), "{said}");
     }
 }
