@@ -225,24 +225,6 @@ fn solve_reads_the_1988_face_order_and_writes_the_1988_notation() {
         .iter()
         .map(|&b| &s[b * 9..b * 9 + 9])
         .collect();
-    let out = cubed(
-        &[
-            "solve",
-            "--tables",
-            "small",
-            "--order",
-            "TFRPLB",
-            "--notation",
-            "woolley",
-            &tfrplb,
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let line = stdout(&out);
-    assert!(line.contains('+') || line.contains('-') || line.contains('2'));
-    assert!(solves(cube, line.trim(), Notation::Woolley), "{line}");
-    // JSON says which notation its solution is in.
     let args = [
         "solve",
         "--tables",
@@ -251,10 +233,15 @@ fn solve_reads_the_1988_face_order_and_writes_the_1988_notation() {
         "TFRPLB",
         "--notation",
         "woolley",
-        "--format",
-        "json",
         &tfrplb,
     ];
+    let out = cubed(&args, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = stdout(&out);
+    assert!(line.contains('+') || line.contains('-') || line.contains('2'));
+    assert!(solves(cube, line.trim(), Notation::Woolley), "{line}");
+    // JSON says which notation its solution is in.
+    let args = [&args[..], &["--format", "json"]].concat();
     let row: serde_json::Value =
         serde_json::from_str(&stdout(&cubed(&args, None))).expect("one JSON row");
     assert_eq!(row["notation"], "woolley", "{row}");

@@ -73,11 +73,11 @@ fn program_for(
         }
     }
     if let Some(path) = &args.program {
-        if args.job.start != super::plan_cmds::HOME_HOLDING {
-            return Ok(Err(format!(
-                "--start {}: a program document runs as it was planned; give --start to `cubed plan` instead",
-                args.job.start
-            )));
+        if let Err(refused) = no_start_given(
+            args,
+            "a program document runs as it was planned; give --start to `cubed plan` instead",
+        ) {
+            return Ok(Err(refused));
         }
         // A program that cannot be read is the input's fault (exit 2), as a bad one is.
         let text =
@@ -157,14 +157,21 @@ fn program_for(
     }))
 }
 
+/// Refuses a `--start` other than the default where the input leaves no holding to choose
+/// (`why` says so).
+fn no_start_given(args: &ExecArgs, why: &str) -> Result<(), String> {
+    match args.job.start == super::plan_cmds::HOME_HOLDING {
+        true => Ok(()),
+        false => Err(format!("--start {}: {why}", args.job.start)),
+    }
+}
+
 /// `--actions`: the written actions, from home; no cube is assumed, so none is checked.
 fn by_hand(args: &ExecArgs, planner: &Planner, text: &str) -> Result<Streamed, String> {
-    if args.job.start != super::plan_cmds::HOME_HOLDING {
-        return Err(format!(
-            "--start {}: --actions move the actuators as written, whatever holds the cube",
-            args.job.start
-        ));
-    }
+    no_start_given(
+        args,
+        "--actions move the actuators as written, whatever holds the cube",
+    )?;
     let program = crate::robot::action_words::parse_actions(planner.model(), text)
         .map_err(|e| format!("--actions: {e}"))?;
     Ok(Streamed {
