@@ -516,3 +516,48 @@ fn exec_actions_move_single_actuators_and_say_where_each_ends() {
         assert!(stderr(out).contains(words), "{words}: {}", stderr(out));
     }
 }
+
+/// A bench with the cube taken out (`sim --no-cube`): a turn that jams with a cube in (the
+/// left gripper's, front and back holding) moves freely; the report has no cube. With the
+/// cube in, a flip while the turntable turns jams, though the two motors start at different
+/// instants.
+#[test]
+fn exec_actions_on_an_empty_robot_move_freely_and_a_flip_with_a_turn_jams_with_a_cube() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let port = link.to_string_lossy().into_owned();
+    let mut sim = start_sim(&["--speed", "0", "--no-cube"], &report, &link);
+    let turned = cubed(
+        &["exec", "--port", &port, "--actions", "turn left +1"],
+        None,
+    );
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    assert!(turned.status.success(), "{}", stderr(&turned));
+    let said = stdout(&turned);
+    assert!(
+        said.contains("the motor of gripper 'left': +1 quarter turn from home"),
+        "{said}"
+    );
+    let (empty, text) = sim_report(&report);
+    assert_eq!(empty["cube"], serde_json::Value::Null, "{text}");
+    assert_eq!(empty["faults"], serde_json::json!([]), "{text}");
+
+    let robot = ["--robot", "turntable-flipper"];
+    let mut sim = start_sim(&[&["--speed", "0"][..], &robot].concat(), &report, &link);
+    let exec = |actions: &str| {
+        let args = [
+            &["exec", "--port", &port][..],
+            &robot,
+            &["--actions", actions],
+        ];
+        cubed(&args.concat(), None)
+    };
+    let jammed = exec("open holder; flip flipper, turn turntable +1");
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    assert_eq!(jammed.status.code(), Some(1), "{}", stderr(&jammed));
+    let (held, text) = sim_report(&report);
+    let fault = held["faults"][0]["reason"].as_str().unwrap_or_default();
+    assert!(fault.contains("flipper"), "{text}");
+}

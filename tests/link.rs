@@ -52,7 +52,7 @@ fn assert_exactly_once(result: &ScenarioResult) {
     assert!(
         result.report.solved,
         "cube not solved: {}",
-        result.report.cube
+        result.report.cube.as_deref().unwrap_or("none")
     );
 }
 
@@ -467,7 +467,7 @@ fn a_jaw_slower_to_close_is_waited_for_and_the_cube_ends_solved() {
     let result = run(&scenario(model, cube, "", 1), &program);
     let outcome = result.outcome.as_ref().expect("program completes");
     assert_eq!(outcome.done, result.commands);
-    assert!(result.report.solved, "cube {}", result.report.cube);
+    assert!(result.report.solved, "cube {:?}", result.report.cube);
     assert!(
         result.report.faults.is_empty(),
         "{:?}",

@@ -3,6 +3,7 @@
 mod browser;
 mod cli_cube;
 mod cli_pocket;
+mod cli_steps;
 mod common;
 mod config_discovery;
 mod config_files;

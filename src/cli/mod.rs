@@ -21,6 +21,7 @@ pub(crate) mod pocket_vision;
 pub(crate) mod progress;
 pub(crate) mod sim;
 pub(crate) mod solve_cmds;
+mod solve_steps;
 pub(crate) mod tables_cmd;
 pub(crate) mod test_program;
 pub(crate) mod vision_cmds;

@@ -2,13 +2,14 @@
 
 use super::cube_args::clock_seed;
 use super::cube_args::{cube_lines, print_json, FormatArg, NotationArg, OrderArg, INVALID_LINE};
+use super::solve_steps::Walkthrough;
 use super::EXIT_INVALID;
 use crate::command_line::tables::pocket_solver;
 use crate::command_line::tables::TableArgs;
 use clap::Args;
 use cubed_core::cube::random::random_cube;
 use cubed_core::cube::FaceOrder;
-use cubed_core::cube::{format_moves, parse_cube, ColourScheme, Move, Notation};
+use cubed_core::cube::{format_moves, parse_cube, states_after, ColourScheme, Move, Notation};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::{length_in, parse_pocket, Metric, PocketFormat, PocketSolver};
 use cubed_core::solver::{SolveError, Solver};
@@ -43,6 +44,11 @@ pub(crate) struct SolveArgs {
     pub(crate) tables: TableArgs,
     #[command(flatten)]
     pub(crate) size: super::cube_args::SizeArgs,
+    /// Say the solution step by step, for a person to follow: how to hold the cube, then
+    /// each turn in the notation and in words, with the cube drawn (as a net, in the colours
+    /// typed) after it. With --format json, a `steps` list of `move`, `words` and `cube`.
+    #[arg(long)]
+    pub(crate) steps: bool,
 }
 
 /// Solves each cube; exit 2 if any was invalid.
@@ -81,27 +87,31 @@ fn solve_one(
     let start = Instant::now();
     let result = parse_cube(text, args.order.into(), None)
         .map_err(SolveError::from)
-        .and_then(|(_, _, cubies)| {
-            solver.solve(
-                &cubies,
-                Duration::from_millis(args.budget_ms.unwrap_or(100)),
-            )
+        .and_then(|(facelets, scheme, cubies)| {
+            let budget = Duration::from_millis(args.budget_ms.unwrap_or(100));
+            Ok((facelets, scheme, solver.solve(&cubies, budget)?))
         });
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let where_ = line.map(|n| format!("line {n}: ")).unwrap_or_default();
     match result {
-        Ok(turns) => {
+        Ok((facelets, scheme, turns)) => {
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, args.notation.into())?;
-            match args.format {
-                FormatArg::Text => {
-                    println!("{}", crate::command_line::counts::solution_line(&solution))
-                }
-                FormatArg::Json => print_json(
-                    json!({"facelets": text, "solution": solution, "notation": args.notation.name(), "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0}),
-                    line,
-                ),
-            }
+            let states = states_after(
+                facelets,
+                &moves,
+                |c, m| c.apply(m),
+                |c| c.to_symbols(&scheme),
+            );
+            let walk = Walkthrough {
+                size: 3,
+                scheme: &scheme,
+                moves: &moves,
+                states: &states,
+                notation: args.notation.into(),
+            };
+            let mut row = json!({"facelets": text, "solution": solution, "notation": args.notation.name(), "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0});
+            print_solution(args, &solution, &walk, &mut row, line)?;
             Ok(true)
         }
         Err(e) => {
@@ -119,6 +129,32 @@ fn solve_one(
             Ok(false)
         }
     }
+}
+
+/// Prints a solved cube's line or JSON row (`row`), with its steps when asked for.
+fn print_solution(
+    args: &SolveArgs,
+    solution: &str,
+    walk: &Walkthrough,
+    row: &mut serde_json::Value,
+    line: Option<usize>,
+) -> anyhow::Result<()> {
+    match args.format {
+        FormatArg::Text => {
+            println!("{}", crate::command_line::counts::solution_line(solution));
+            if args.steps && !walk.moves.is_empty() {
+                walk.print()?;
+                println!();
+            }
+        }
+        FormatArg::Json => {
+            if args.steps {
+                row["steps"] = walk.json()?;
+            }
+            print_json(row.take(), line);
+        }
+    }
+    Ok(())
 }
 
 /// A short machine-readable name of what went wrong.
@@ -218,18 +254,30 @@ fn solve_one_pocket(
         PocketFormat::Facelets(FaceOrder::from(args.order))
     };
     let metric: Metric = args.size.metric.unwrap_or_default().into();
-    let result = parse_pocket(text, format, None).map(|(_, _, c)| solver.solve(&c, metric));
+    let result = parse_pocket(text, format, None)
+        .map(|(f, scheme, c)| (f, scheme, solver.solve(&c, metric)));
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let row = match result {
-        Ok(turns) => {
+        Ok((facelets, scheme, turns)) => {
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, Notation::from(args.notation))?;
-            if args.format == FormatArg::Text {
-                println!("{}", crate::command_line::counts::solution_line(&solution));
-                return Ok(true);
-            }
-            json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution, "notation": args.notation.name(),
-                   "moves": length_in(&turns, metric), "ms": (ms * 1000.0).round() / 1000.0})
+            let states = states_after(
+                facelets,
+                &moves,
+                |c, m| c.apply(m),
+                |c| c.to_symbols(&scheme),
+            );
+            let walk = Walkthrough {
+                size: 2,
+                scheme: &scheme,
+                moves: &moves,
+                states: &states,
+                notation: args.notation.into(),
+            };
+            let mut row = json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution, "notation": args.notation.name(),
+                   "moves": length_in(&turns, metric), "ms": (ms * 1000.0).round() / 1000.0});
+            print_solution(args, &solution, &walk, &mut row, line)?;
+            return Ok(true);
         }
         Err(e) => {
             let message = format.in_input_terms(&e.to_string());

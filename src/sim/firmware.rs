@@ -300,6 +300,13 @@ impl<M: Mechanics> SimFirmware<M> {
                 }
             }
         }
+        for (index, watch) in self.watches.iter().enumerate() {
+            let sense = watch.as_ref().and_then(Watch::heading);
+            let actuator = index as u8;
+            if let Some(sense) = sense.filter(|_| batch.leaving.iter().all(|l| l.0 != actuator)) {
+                batch.heading.push((actuator, sense));
+            }
+        }
         for index in 0..self.machine.actuators.len() {
             if let Some(closing) = self.hw.jaw_travelling(index, now) {
                 batch.jaws_travelling.push((index as u8, closing));

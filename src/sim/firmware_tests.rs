@@ -171,3 +171,43 @@ fn bytes_that_make_no_frame_do_not_let_the_firmwares_time_run_past_its_watchdog(
         "the firmware's time ran {after_frame_ms} ms past the host's last frame"
     );
 }
+
+/// Two motors of one step may leave their positions at different instants (their first
+/// step edges differ); the machine judges each leaving motor together with every motor
+/// still on its way, so a flip while the turntable turns the cube jams as it would on a
+/// real robot, whichever motor starts first.
+#[test]
+fn motors_that_start_at_different_instants_are_judged_together() {
+    use crate::robot::program::{Action as Act, Program, Step};
+    let (model, map) = design("turntable-flipper");
+    let gripper = |name: &str| model.grippers.iter().position(|g| g.name == name);
+    let (turntable, holder) = (gripper("turntable").unwrap(), gripper("holder").unwrap());
+    for quarters in [1, -1, 2] {
+        let program = Program {
+            steps: vec![
+                Step {
+                    actions: vec![Act::Open(holder)],
+                },
+                Step {
+                    actions: vec![
+                        Act::Flip(0),
+                        Act::Turn {
+                            gripper: turntable,
+                            quarters,
+                        },
+                    ],
+                },
+            ],
+        };
+        let encoded = map
+            .encode_program(&program, &model.home(), 2)
+            .expect("encodes");
+        let groups: Vec<MotionGroup> = encoded.groups.iter().map(|(_, g)| *g).collect();
+        let mut firmware = sim(&model, &map, &FaceletCube::default());
+        let result = run_program(&mut firmware, map.configure(), map.home_mask(), &groups);
+        assert!(
+            matches!(result, Err(InProcessError::Fault(_))),
+            "turntable {quarters:+}: a flip while the cube turns ran: {result:?}"
+        );
+    }
+}

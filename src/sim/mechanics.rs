@@ -33,8 +33,11 @@ pub struct MotorBatch {
     pub jaws_started: Vec<(u8, bool)>,
     /// Jaws still travelling (`true`: closing), those just sent included.
     pub jaws_travelling: Vec<(u8, bool)>,
-    /// Motors that left their position, in this sense (±1): the move must be possible.
+    /// Motors that left their position, in this sense (±1): the move must be possible,
+    /// together with every other motor still on its way.
     pub leaving: Vec<(u8, i32)>,
+    /// Other motors on their way (left earlier, not yet half-way), in this sense (±1).
+    pub heading: Vec<(u8, i32)>,
     /// Motors past half-way to the next position, in this sense (±1): the move happens.
     pub passing: Vec<(u8, i32)>,
 }

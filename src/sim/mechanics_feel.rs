@@ -1,6 +1,7 @@
 //! The robot machine felt through the firmware's motors: a jaw sent to a side changes its
-//! grip at once; a motor leaving its position must be free to move (else it stalls); a motor
-//! past half-way to the next position turns whatever it holds by that step.
+//! grip at once; a motor leaving its position must be free to move together with every motor
+//! still on its way (else it stalls); a motor past half-way to the next position turns
+//! whatever it holds by that step.
 
 use super::board::{machine_for, BoardBuildError};
 use super::mechanics::{MechanicalFault, Mechanics, MotorBatch};
@@ -105,7 +106,10 @@ impl Mechanics for PhysicsMechanics {
             return Err(Self::blocked_actuator(actuator));
         }
         if !batch.leaving.is_empty() {
-            self.try_step(&self.step_of(&batch.jaws_travelling, &batch.leaving))?;
+            // Motors of one step leave at different instants (their first edges differ):
+            // the move must be possible with those already on their way.
+            let moving = [batch.leaving.as_slice(), batch.heading.as_slice()].concat();
+            self.try_step(&self.step_of(&batch.jaws_travelling, &moving))?;
         }
         if !batch.passing.is_empty() {
             self.do_step(&self.step_of(&batch.jaws_travelling, &batch.passing))?;

@@ -7,10 +7,11 @@ use serde::Serialize;
 /// Written when the simulator exits.
 #[derive(Debug, Clone, Serialize)]
 pub struct SimReport {
-    /// The cube in its own frame (54 URFDLB letters).
-    pub cube: String,
-    /// The stickers as the robot sees them (by robot-frame position).
-    pub robot_frame: String,
+    /// The cube in its own frame (54 URFDLB letters); null for a robot with no cube in it.
+    pub cube: Option<String>,
+    /// The stickers as the robot sees them (by robot-frame position); null with no cube.
+    pub robot_frame: Option<String>,
+    /// Whether the cube is solved (false with no cube).
     pub solved: bool,
     pub moves_executed: u64,
     pub duplicates_rejected: u64,
@@ -25,8 +26,8 @@ pub struct SimReport {
 impl SimReport {
     /// The report of a run.
     pub fn new(
-        cube: String,
-        robot_frame: String,
+        cube: Option<String>,
+        robot_frame: Option<String>,
         solved: bool,
         stats: &SimStats,
         injected: &InjectionStats,
@@ -51,10 +52,11 @@ impl SimReport {
         served: &crate::sim::pty::Served<crate::sim::mechanics_robot::PhysicsMechanics>,
     ) -> SimReport {
         let mechanics = &served.firmware.mechanics;
+        let holds = mechanics.machine.holds_cube;
         SimReport::new(
-            mechanics.cube_facelets(),
-            mechanics.robot_frame_facelets(),
-            mechanics.cube_solved(),
+            holds.then(|| mechanics.cube_facelets()),
+            holds.then(|| mechanics.robot_frame_facelets()),
+            holds && mechanics.cube_solved(),
             &served.firmware.stats,
             &served.injected,
         )

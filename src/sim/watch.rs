@@ -10,6 +10,8 @@ pub(super) struct Watch {
     at: i64,
     /// Off `at`, on its way somewhere.
     leaving: bool,
+    /// The sense of a move begun and not yet half-way (what the machine has still to feel).
+    heading: Option<i32>,
 }
 
 /// What one step edge meant.
@@ -28,7 +30,14 @@ impl Watch {
             zero: steps,
             at: 0,
             leaving: false,
+            heading: None,
         }
+    }
+
+    /// The sense (±1) of a move the motor has begun and not yet taken half-way: the machine
+    /// holds it where it was, though it is turning.
+    pub(super) fn heading(&self) -> Option<i32> {
+        self.heading
     }
 
     /// The position the machine holds the motor at.
@@ -46,6 +55,7 @@ impl Watch {
         if !self.leaving && x != here {
             self.leaving = true;
             meaning.leaving = Some((x - here).signum() as i32);
+            self.heading = meaning.leaving;
         }
         // Half-way either side, alike in both senses (opposite motors in sync pass together).
         let off = 2 * (x - here);
@@ -59,9 +69,11 @@ impl Watch {
         if sense != 0 {
             meaning.passing = Some(sense as i32);
             self.at += sense;
+            self.heading = None;
         }
         if x == self.at * per_rev {
             self.leaving = false;
+            self.heading = None;
         }
         meaning
     }
@@ -121,5 +133,24 @@ mod tests {
         assert_eq!(at, vec![-200]);
         // Back at the position: the next step leaves again.
         assert_eq!(watch.on_step(101, 1600, 4).leaving, Some(1));
+    }
+
+    #[test]
+    fn a_motor_is_heading_somewhere_from_leaving_until_half_way() {
+        let mut watch = Watch::homed_at(0);
+        assert_eq!(watch.heading(), None);
+        walk(&mut watch, 0, 199);
+        assert_eq!(watch.heading(), Some(1), "left, short of half-way");
+        walk(&mut watch, 199, 1);
+        assert_eq!(
+            watch.heading(),
+            None,
+            "half-way: the machine has felt the move"
+        );
+        walk(&mut watch, 200, 200);
+        walk(&mut watch, 400, -10);
+        assert_eq!(watch.heading(), Some(-1), "left again, the other way");
+        walk(&mut watch, 390, 10);
+        assert_eq!(watch.heading(), None, "back where it was");
     }
 }

@@ -135,8 +135,9 @@ fn tally(
     if report.solved {
         summary.solved += 1;
     } else {
-        summary
-            .failures
-            .push(format!("cube {index}: not solved, cube {}", report.cube));
+        summary.failures.push(format!(
+            "cube {index}: not solved, cube {}",
+            report.cube.as_deref().unwrap_or("none")
+        ));
     }
 }

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("start").args(["cube", "random"])))]
+#[command(group(ArgGroup::new("start").args(["cube", "random", "no_cube"])))]
 #[command(group(ArgGroup::new("serving").args(["pty", "pico"]).required(true)))]
 pub(crate) struct SimArgs {
     /// Serve on a pseudo-terminal (its path is printed as the first line, and again after each unplug).
@@ -44,7 +44,7 @@ pub(crate) struct SimArgs {
     /// firmware/boards/pico/emulator. Typed commands: b = start button, e = e-stop pressed or
     /// released, u = cable out or in, r = hang the firmware (its watchdog resets the chip),
     /// q = quit.
-    #[arg(long, conflicts_with_all = ["cube", "random", "speed", "faults", "report"])]
+    #[arg(long, conflicts_with_all = ["cube", "random", "no_cube", "speed", "faults", "report"])]
     pub(crate) pico: bool,
     /// With --pico: the firmware ELF (default: the one `firmware/build.sh pico` builds in
     /// the clone's target folder, or $CARGO_TARGET_DIR's).
@@ -69,6 +69,11 @@ pub(crate) struct SimArgs {
     /// A uniformly random cube from this seed.
     #[arg(long)]
     pub(crate) random: Option<u64>,
+    /// No cube in the robot: every motor moves freely within its range, as on a bench with
+    /// the cube taken out (to try actuators one at a time with `cubed exec --actions`). The
+    /// report's `cube` and `robot_frame` are null.
+    #[arg(long)]
+    pub(crate) no_cube: bool,
     /// Firmware time against the wall clock: 1 = real time, 10 = ten times faster, 0 = as fast as the host acknowledges.
     #[arg(long, default_value_t = 1.0)]
     pub(crate) speed: f64,
@@ -160,12 +165,19 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         return refuse(refused);
     }
     let map = ActuatorMap::new(&model)?;
-    eprintln!(
-        "cubed sim: robot {}, cube {}",
-        model.name,
-        cube.to_symbols(&cubed_core::cube::ColourScheme::default())
-    );
-    let firmware = SimFirmware::new(PhysicsMechanics::new(model, map, &cube), args.speed, 0)?;
+    let held = match args.no_cube {
+        true => "no cube in it".to_string(),
+        false => format!(
+            "cube {}",
+            cube.to_symbols(&cubed_core::cube::ColourScheme::default())
+        ),
+    };
+    eprintln!("cubed sim: robot {}, {held}", model.name);
+    let mechanics = match args.no_cube {
+        true => PhysicsMechanics::empty(model, map),
+        false => PhysicsMechanics::new(model, map, &cube),
+    };
+    let firmware = SimFirmware::new(mechanics, args.speed, 0)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

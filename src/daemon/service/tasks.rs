@@ -10,7 +10,7 @@ use crate::daemon::run::error::RunError;
 use crate::daemon::run::pipeline::{home, photograph};
 use cubed_core::cube::Face;
 use cubed_core::cube::{parse_cube, FaceOrder, Move};
-use cubed_core::cube::{singmaster, woolley};
+use cubed_core::cube::{singmaster, states_after, woolley};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
 use cubed_core::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
@@ -122,22 +122,6 @@ async fn guide_pocket(solver: Arc<PocketSolver>, text: String) -> Result<GuideDo
         |c| c.to_symbols(&scheme),
     );
     Ok(guide_doc(text, &moves, states))
-}
-
-/// The cube shown before the first move and after each move.
-fn states_after<C>(
-    start: C,
-    moves: &[Move],
-    apply: impl Fn(&C, Move) -> C,
-    show: impl Fn(&C) -> String,
-) -> Vec<String> {
-    let mut states = vec![show(&start)];
-    let mut now = start;
-    for &m in moves {
-        now = apply(&now, m);
-        states.push(show(&now));
-    }
-    states
 }
 
 fn guide_doc(facelets: String, moves: &[Move], states: Vec<String>) -> GuideDoc {

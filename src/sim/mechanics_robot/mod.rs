@@ -41,6 +41,14 @@ impl PhysicsMechanics {
         }
     }
 
+    /// The robot homed with no cube in it: each motor moves freely within its range.
+    pub fn empty(model: RobotModel, map: ActuatorMap) -> PhysicsMechanics {
+        PhysicsMechanics {
+            machine: Machine::empty(&model),
+            ..PhysicsMechanics::new(model, map, &FaceletCube::default())
+        }
+    }
+
     /// Keeps `attachment`'s scene showing this robot's cube and takes cubes loaded on its bench.
     pub fn attach(mut self, attachment: Attachment) -> PhysicsMechanics {
         self.attached = Some(attachment);

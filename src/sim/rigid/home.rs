@@ -44,7 +44,7 @@ impl Machine {
                 Reach::Limited { .. } => self.rotations[g],
                 Reach::Continuous => self.rotations[g].rem_euclid(4),
             };
-            if !self.grips(model, g) || off_mark == 0 {
+            if !self.holds_cube || !self.grips(model, g) || off_mark == 0 {
                 continue;
             }
             together.grippers[g].turn = -off_mark;

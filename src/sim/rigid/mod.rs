@@ -66,6 +66,9 @@ pub struct Machine {
     pub flips: Vec<i32>,
     /// Stickers by robot-frame position (a direction's index stands for its home face).
     pub cube: FaceletCube,
+    /// Whether a cube is in the robot at all: an empty robot moves each motor freely within
+    /// its range (a builder trying actuators one at a time).
+    pub holds_cube: bool,
 }
 
 /// Who imposes an angle on a slab.
@@ -102,6 +105,15 @@ impl Machine {
             rotations: vec![0; model.grippers.len()],
             flips: vec![0; model.flippers.len()],
             cube,
+            holds_cube: true,
+        }
+    }
+
+    /// The machine homed with no cube in it.
+    pub fn empty(model: &RobotModel) -> Machine {
+        Machine {
+            holds_cube: false,
+            ..Machine::homed(model, FaceletCube::default())
         }
     }
 
@@ -120,12 +132,13 @@ impl Machine {
     ) -> Result<(), Impossible> {
         check_limits(model, self, step)?;
         check_jaws_still_while_turning(model, step)?;
-        self.check_support(model, step)?;
-        let cube = match step.flips.iter().position(|&f| f != 0) {
-            Some(f) => self.flip(model, step, f)?,
-            None => self.turn_slabs(model, step, slips)?,
-        };
-        self.cube = cube;
+        if self.holds_cube {
+            self.check_support(model, step)?;
+            self.cube = match step.flips.iter().position(|&f| f != 0) {
+                Some(f) => self.flip(model, step, f)?,
+                None => self.turn_slabs(model, step, slips)?,
+            };
+        }
         for (g, m) in step.grippers.iter().enumerate() {
             match m.jaw {
                 JawMove::Still => {}

@@ -1,0 +1,80 @@
+//! `cubed solve --steps`: a solution for a person to follow, as the 1988 program's text
+//! step-by-step solution was: how to hold the cube, then each turn in the chosen notation and
+//! in words, with the cube drawn after it in the colours it was typed in.
+
+use cubed_core::cube::{format_moves, net_lines, turn_in_words, ColourScheme, Face, Move};
+use cubed_core::cube::{Notation, NotationError};
+use serde_json::{json, Value};
+
+/// One cube's walk-through: the cube before the first move and after each (`states`, 6 ×
+/// size² symbols each), and the moves between them.
+pub(crate) struct Walkthrough<'a> {
+    pub(crate) size: usize,
+    pub(crate) scheme: &'a ColourScheme,
+    pub(crate) moves: &'a [Move],
+    pub(crate) states: &'a [String],
+    pub(crate) notation: Notation,
+}
+
+impl Walkthrough<'_> {
+    /// How to hold the cube so that the moves' faces are the ones meant.
+    fn holding(&self) -> String {
+        let colour = |face: Face| self.scheme.symbols[face.index()];
+        match self.size {
+            2 => format!(
+                "hold the cube with the corner of {}, {} and {} at the bottom, on the left, at the back (it stays there)",
+                colour(Face::D),
+                colour(Face::L),
+                colour(Face::B)
+            ),
+            _ => format!(
+                "hold the cube with the {} centre on top and the {} centre facing you",
+                colour(Face::U),
+                colour(Face::F)
+            ),
+        }
+    }
+
+    /// Each move as written in the chosen notation, with its words.
+    fn steps(&self) -> Result<Vec<(String, String)>, NotationError> {
+        self.moves
+            .iter()
+            .map(|&m| {
+                let words = match m {
+                    Move::Turn(t) => turn_in_words(t),
+                    Move::Rotate(_) => "turn the whole cube".to_string(),
+                };
+                Ok((format_moves(&[m], self.notation)?, words))
+            })
+            .collect()
+    }
+
+    /// The text: the holding and the cube, then each step and the cube after it.
+    pub(crate) fn print(&self) -> Result<(), NotationError> {
+        let steps = self.steps()?;
+        println!("{}:", self.holding());
+        self.print_net(0);
+        for (i, (written, words)) in steps.iter().enumerate() {
+            println!("step {} of {}: {written}, {words}", i + 1, steps.len());
+            self.print_net(i + 1);
+        }
+        println!("solved");
+        Ok(())
+    }
+
+    fn print_net(&self, state: usize) {
+        let lines = (self.states.get(state)).and_then(|s| net_lines(s, self.size));
+        for line in lines.unwrap_or_default() {
+            println!("    {line}");
+        }
+    }
+
+    /// The JSON field: each step's move, words and the cube after it.
+    pub(crate) fn json(&self) -> Result<Value, NotationError> {
+        let steps = self.steps()?;
+        let rows: Vec<Value> = (steps.iter().zip(self.states.iter().skip(1)))
+            .map(|((written, words), cube)| json!({"move": written, "words": words, "cube": cube}))
+            .collect();
+        Ok(Value::Array(rows))
+    }
+}
