@@ -13,6 +13,7 @@ use crate::robot::{
 use crate::robot::{Direction, Orientation, RobotState};
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed_core::cube::Face;
+use cubed_core::cube::NotationError;
 use cubed_core::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::{parse_pocket, Metric, PocketFormat};
@@ -91,8 +92,9 @@ pub(crate) fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, St
         return Err("--moves '': no moves given; write them as \"R U F'\"".into());
     }
     let moves = parse_moves(text, notation).map_err(|e| {
+        let hinted = matches!(&e, NotationError::UnknownMove { hint, .. } if !hint.is_empty());
         let hint = match notation {
-            Notation::Singmaster if parse_moves(text, Notation::Woolley).is_ok() => {
+            Notation::Singmaster if !hinted && parse_moves(text, Notation::Woolley).is_ok() => {
                 " (these read as the 1988 notation: give --notation woolley)"
             }
             _ => "",

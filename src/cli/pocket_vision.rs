@@ -90,9 +90,9 @@ fn print_cube(format: OutputFormat, cube: &PocketClassification) {
             println!("{}", symbols.iter().collect::<String>());
             for (face, four) in symbols.chunks(PER_FACE).enumerate() {
                 let rows: Vec<String> = four.chunks(2).map(|r| r.iter().collect()).collect();
-                println!("  {} {}", Face::from_index(face), rows.join(" "));
+                eprintln!("  {} {}", Face::from_index(face), rows.join(" "));
             }
-            println!(
+            eprintln!(
                 "chance of being wrong: {:.4} %",
                 100.0 * cube.error_probability()
             );

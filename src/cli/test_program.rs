@@ -46,8 +46,13 @@ pub(crate) struct TestProgramArgs {
     pub(crate) threads: Option<usize>,
     #[command(flatten)]
     pub(crate) tables: TableArgs,
-    #[command(flatten)]
-    pub(crate) size: super::cube_args::SizeArgs,
+    /// Cube size: 3, or 2 for pocket cubes (each solved optimally).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub(crate) size: u8,
+    /// With --size 2: the metric the solutions are optimal in, and moves are counted in
+    /// [default: htm].
+    #[arg(long, value_enum)]
+    pub(crate) metric: Option<super::cube_args::MetricArg>,
 }
 
 /// Runs the Test Program; exit 1 if any cube failed. Each cube's line is printed as soon as it
@@ -269,13 +274,13 @@ fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> P
 
 /// `cubed test-program` for a 2x2 (or a refusal of 2x2 options on a 3x3); None: a 3x3 run.
 pub(crate) fn test_program_if_pocket(args: &TestProgramArgs) -> Option<anyhow::Result<ExitCode>> {
-    if args.size.size == 3 {
-        return args.size.refuse_on_3x3();
+    if args.size == 3 {
+        let metric = args.metric.map(|_| "--metric applies to --size 2 only");
+        return metric.map(super::refuse);
     }
-    let only_3x3 = match (args.budget_ms, args.target, args.size.legacy) {
-        (Some(_), _, _) => "--budget-ms applies to a 3x3 only: a 2x2's solution is always optimal",
-        (_, Some(_), _) => "--target applies to a 3x3 only: a 2x2's solution is always optimal",
-        (_, _, true) => "--legacy reads 2x2 cubes typed in; test-program makes its own",
+    let only_3x3 = match (args.budget_ms, args.target) {
+        (Some(_), _) => "--budget-ms applies to a 3x3 only: a 2x2's solution is always optimal",
+        (_, Some(_)) => "--target applies to a 3x3 only: a 2x2's solution is always optimal",
         _ => return Some(test_program_pocket(args)),
     };
     Some(super::refuse(only_3x3))
@@ -283,7 +288,7 @@ pub(crate) fn test_program_if_pocket(args: &TestProgramArgs) -> Option<anyhow::R
 
 fn test_program_pocket(args: &TestProgramArgs) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(super::cube_args::clock_seed);
-    let metric: Metric = args.size.metric.unwrap_or_default().into();
+    let metric: Metric = args.metric.unwrap_or_default().into();
     let solver = pocket_solver(args.tables.cache_dir.as_deref());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let scrambles = program::scrambles(&mut rng, args.cubes, args.turns, args.rotations);

@@ -374,6 +374,8 @@ impl ClassifyFlags {
     }
 }
 
+/// The facelets on standard output (what `| cubed solve --stdin` reads); the faces and how
+/// sure the reading is, for the person, on standard error.
 fn print_text(c: &Classification) {
     let symbols = c.symbols();
     println!("{symbols}");
@@ -381,7 +383,7 @@ fn print_text(c: &Classification) {
     let chars: Vec<char> = symbols.chars().collect();
     for (face, row) in chars.chunks(9).enumerate() {
         let rows: Vec<String> = row.chunks(3).map(|r| r.iter().collect()).collect();
-        println!("  {} {}", Face::from_index(face), rows.join(" "));
+        eprintln!("  {} {}", Face::from_index(face), rows.join(" "));
     }
     let mut order: Vec<usize> = (0..54).filter(|s| s % 9 != 4).collect();
     order.sort_by(|a, b| c.gaps[*a].total_cmp(&c.gaps[*b]));
@@ -390,7 +392,7 @@ fn print_text(c: &Classification) {
         .take(4)
         .map(|&s| format!("{}{} {:.2}", Face::from_index(s / 9), s % 9 + 1, c.gaps[s]))
         .collect();
-    println!(
+    eprintln!(
         "chance of being wrong: {:.4} %; least sure, by how much worse the nearest other \
          reading fits (colour difference, CIEDE2000 plus chromaticity): {}; naming the colours \
          otherwise: {:.2}",

@@ -136,6 +136,11 @@ fn scan_reads_the_real_photos_surely() {
     let truth = "LBBUURDDRDDLBRFRBDLLFRFRBLURFFLDLDBLURFULFBUUUDFDBFBUR";
     let read = json["facelets"].as_str().expect("facelets");
     assert!(same_cube(read, truth), "{read}");
+    // As text, the cube read pipes into `cubed solve --stdin` as one cube.
+    let text = stdout(&cubed(&["scan", "--images", &photos], None));
+    let solved = cubed(&["solve", "--stdin", "--tables", "small"], Some(&text));
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    assert_eq!(stdout(&solved).lines().count(), 1, "{}", stdout(&solved));
 }
 
 /// A cube under a lamp too bright for a webcam whose highlights fade to white.
@@ -600,11 +605,14 @@ fn classify_prints_a_palette_of_any_symbols_face_by_face() {
     let palette = palette.to_str().expect("utf8");
     let out = cubed(&["classify", "--scan", &scan, "--palette", palette], None);
     assert!(out.status.success(), "{}", stderr(&out));
+    // The facelets alone on standard output (to pipe on); the faces for the person on stderr.
     let text = stdout(&out);
-    let mut lines = text.lines();
-    let symbols: Vec<char> = lines.next().expect("the facelets").chars().collect();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let symbols: Vec<char> = text.trim_end().chars().collect();
     assert_eq!(symbols.len(), 54, "{text}");
     assert!(symbols.contains(&'é') && symbols.contains(&'★'), "{text}");
+    let said = stderr(&out);
+    let mut lines = said.lines().filter(|l| l.starts_with("  "));
     for (face, letter) in "URFDLB".chars().enumerate() {
         let row = lines.next().expect("a face's row");
         let nine: String = symbols[face * 9..face * 9 + 9].iter().collect();

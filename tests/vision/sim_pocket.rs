@@ -135,11 +135,17 @@ fn the_command_line_reads_a_2x2_from_photos_and_from_its_readings() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert_eq!(text.lines().next(), Some(expected.as_str()), "{text}");
     assert_eq!(
-        text.lines().filter(|l| l.starts_with("  ")).count(),
-        6,
+        text.lines().collect::<Vec<_>>(),
+        [expected.as_str()],
         "{text}"
+    );
+    // Each face for the person, on stderr: stdout pipes into `cubed solve --stdin`.
+    let said = stderr(&out);
+    assert_eq!(
+        said.lines().filter(|l| l.starts_with("  ")).count(),
+        6,
+        "{said}"
     );
     assert!(
         stderr(&out).contains("--corners"),

@@ -99,6 +99,7 @@ impl CubieCube {
                 piece: Corner::ALL[piece],
                 first: Corner::ALL[first],
                 second: Corner::ALL[second],
+                colours: format!("{:?}", Corner::ALL[piece]),
             });
         }
         if let Some((piece, first, second)) = duplicate(&self.ep) {
@@ -106,6 +107,7 @@ impl CubieCube {
                 piece: Edge::ALL[piece],
                 first: Edge::ALL[first],
                 second: Edge::ALL[second],
+                colours: format!("{:?}", Edge::ALL[piece]),
             });
         }
         let twist = self.co.iter().map(|&o| o as u32).sum::<u32>() % 3;

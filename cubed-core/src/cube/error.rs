@@ -1,7 +1,8 @@
 //! Everything that can be wrong with a described cube, each naming where.
 
-use super::face::{Face, Sticker};
-use super::pieces::{Corner, Edge};
+use super::face::{sticker_names, Face, Sticker};
+use super::facelets::ColourScheme;
+use super::pieces::{Corner, Edge, CORNER_STICKERS, EDGE_STICKERS};
 
 /// Why a facelet description is not a cube that can exist.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -42,31 +43,99 @@ pub enum CubeError {
         stickers: String,
         colours: String,
     },
-    #[error("corner piece {piece:?} appears twice: at {first:?} and at {second:?}")]
+    #[error("corner piece {} appears twice: at {first:?} and at {second:?}", piece_words(format!("{piece:?}"), colours))]
     DuplicateCorner {
         piece: Corner,
         first: Corner,
         second: Corner,
+        /// The piece's colours as typed (face letters until `in_colours`).
+        colours: String,
     },
-    #[error("edge piece {piece:?} appears twice: at {first:?} and at {second:?}")]
+    #[error("edge piece {} appears twice: at {first:?} and at {second:?}", piece_words(format!("{piece:?}"), colours))]
     DuplicateEdge {
         piece: Edge,
         first: Edge,
         second: Edge,
+        /// The piece's colours as typed (face letters until `in_colours`).
+        colours: String,
     },
-    #[error("a corner is twisted in place (the corners' twists add up to {twist} third{} of a turn, where a cube that can be turned adds up to none): {}", if *twist == 1 { "" } else { "s" }, which_piece(only.map(|c| format!("{c:?}")), "corner", "twisting"))]
+    #[error("a corner is twisted in place (the corners' twists add up to {twist} third{} of a turn, where a cube that can be turned adds up to none): {}", if *twist == 1 { "" } else { "s" }, which_piece(only.map(|c| format!("{c:?} (stickers {})", sticker_names(&CORNER_STICKERS[c as usize], 9))), "corner", "twisting"))]
     CornerTwist {
         twist: u8,
         /// The one corner not on its up/down colour, when only one is not.
         only: Option<Corner>,
     },
-    #[error("an edge is flipped in place (an odd number of edges are flipped, where a cube that can be turned has an even number): {}", which_piece(only.map(|e| format!("{e:?}")), "edge", "flipping"))]
+    #[error("an edge is flipped in place (an odd number of edges are flipped, where a cube that can be turned has an even number): {}", which_piece(only.map(|e| format!("{e:?} (stickers {})", sticker_names(&EDGE_STICKERS[e as usize], 9))), "edge", "flipping"))]
     EdgeFlip {
         /// The one edge flipped, when only one is.
         only: Option<Edge>,
     },
     #[error("two pieces are swapped: two edges, or two corners (the stickers cannot tell which); swapping any two edges, or any two corners, back fixes it")]
     Parity,
+}
+
+impl CubeError {
+    /// The same error with each piece's colours in the symbols the cube was typed in
+    /// (`scheme`), where they were face letters.
+    pub fn in_colours(self, scheme: &ColourScheme) -> CubeError {
+        let typed = |letters: String| -> String {
+            (letters.chars())
+                .map(|c| Face::from_letter(c).map_or(c, |f| scheme.symbols[f.index()]))
+                .collect()
+        };
+        match self {
+            CubeError::InvalidCorner {
+                position,
+                stickers,
+                colours,
+            } => CubeError::InvalidCorner {
+                position,
+                stickers,
+                colours: typed(colours),
+            },
+            CubeError::InvalidEdge {
+                position,
+                stickers,
+                colours,
+            } => CubeError::InvalidEdge {
+                position,
+                stickers,
+                colours: typed(colours),
+            },
+            CubeError::DuplicateCorner {
+                piece,
+                first,
+                second,
+                colours,
+            } => CubeError::DuplicateCorner {
+                piece,
+                first,
+                second,
+                colours: typed(colours),
+            },
+            CubeError::DuplicateEdge {
+                piece,
+                first,
+                second,
+                colours,
+            } => CubeError::DuplicateEdge {
+                piece,
+                first,
+                second,
+                colours: typed(colours),
+            },
+            other => other,
+        }
+    }
+}
+
+/// A piece by its colours as typed, and by its home where those are not its faces' letters.
+fn piece_words(home: String, colours: &str) -> String {
+    if home == colours {
+        home
+    } else {
+        format!("{colours} (its home is {home})")
+    }
 }
 
 /// Which piece is at fault, when the stickers tell; else that any one would do.

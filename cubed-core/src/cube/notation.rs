@@ -209,6 +209,12 @@ fn singmaster_hint(c: char) -> &'static str {
         'u' | 'r' | 'f' | 'd' | 'l' | 'b' | 'w' | 'M' | 'E' | 'S' => {
             " (wide and slice turns are not read: a robot turns outer layers; give face turns U R F D L B)"
         }
+        'T' | 'P' => {
+            " (T and P are the top and the posterior in the 1988 notation: to write moves in it, give --notation woolley)"
+        }
+        '+' | '-' => {
+            " (+ and - are the 1988 notation's: to write moves in it, give --notation woolley; Singmaster writes R, R' and R2)"
+        }
         _ => "",
     }
 }

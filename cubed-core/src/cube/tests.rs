@@ -204,6 +204,37 @@ fn duplicated_pieces_are_named() {
     ));
 }
 
+/// A cube typed in colours has its pieces named in those colours, not by face letters the
+/// person never typed; a piece twisted in place is named with its stickers.
+#[test]
+fn pieces_are_named_in_the_colours_typed() {
+    let colours = |s: &str| -> String {
+        s.chars()
+            .map(|c| "WRGYOB".as_bytes()["URFDLB".find(c).unwrap_or(0)] as char)
+            .collect()
+    };
+    // U9 (of the URF corner) and D3 swapped: a corner of Y, R, G.
+    let swapped = with(SOLVED, &[(8, 'D'), (29, 'U')]);
+    let message = err(&colours(&swapped)).to_string();
+    assert!(message.contains("has colours YRG"), "{message}");
+    // The URF corner's colours put at UFL too (and DLF's at DFR, to keep nine of each).
+    let twice = with(SOLVED, &[(18, 'R'), (38, 'F'), (26, 'L'), (15, 'F')]);
+    let message = err(&colours(&twice)).to_string();
+    assert!(
+        message.contains("corner piece WRG (its home is URF) appears twice"),
+        "{message}"
+    );
+    assert!(err(&twice)
+        .to_string()
+        .contains("corner piece URF appears twice"));
+    let twisted = with(SOLVED, &[(8, 'F'), (9, 'U'), (20, 'R')]);
+    let message = err(&colours(&twisted)).to_string();
+    assert!(
+        message.ends_with("it is the corner at URF (stickers U9, R1, F3)"),
+        "{message}"
+    );
+}
+
 #[test]
 fn woolley_notation_reads_the_1988_program() {
     let m = parse_moves("T+ P- B2 RC+ RC2 RC- L+", Notation::Woolley).unwrap();
