@@ -22,6 +22,24 @@ fn check_says_ok_or_the_reason_with_exit_2() {
     let bad = cubed(&["check", &SOLVED[..53]], None);
     assert_eq!(bad.status.code(), Some(2));
     assert!(stdout(&bad).contains("53 stickers"), "{}", stdout(&bad));
+    // Many cubes, one line each in order; from stdin, JSON rows say their line.
+    let input = format!("{SOLVED}\n# a comment\n{}\n", &SOLVED[..53]);
+    let text = cubed(&["check", "--stdin"], Some(&input));
+    assert_eq!(text.status.code(), Some(2));
+    let lines: Vec<String> = stdout(&text).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0], "ok");
+    assert!(lines[1].starts_with("invalid: wrong length"), "{lines:?}");
+    let json = cubed(&["check", "--stdin", "--format", "json"], Some(&input));
+    let rows: Vec<serde_json::Value> = (stdout(&json).lines())
+        .map(|l| serde_json::from_str(l).expect("a JSON row"))
+        .collect();
+    assert_eq!(
+        (rows[0]["ok"].clone(), rows[0]["line"].clone()),
+        (true.into(), 1.into())
+    );
+    assert_eq!(rows[1]["error"]["kind"], "wrong_length", "{rows:?}");
+    assert_eq!(rows[1]["line"], 3, "{rows:?}");
 }
 
 #[test]
@@ -344,17 +362,31 @@ fn test_program_solves_and_verifies_every_cube() {
             "--rotations",
             "--tables",
             "small",
+            "--show",
         ],
         None,
     );
     assert!(out.status.success(), "{}", stdout(&out));
     let text = stdout(&out);
-    let counts: Vec<usize> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("cube ").and_then(|r| r.split(": ").nth(1)))
-        .filter_map(move_count)
+    let shown: Vec<Vec<&str>> = (text.lines())
+        .filter_map(|l| l.strip_prefix("cube "))
+        .map(|r| r.split("; ").collect())
+        .collect();
+    let counts: Vec<usize> = (shown.iter())
+        .filter_map(|parts| move_count(parts[0].split(": ").nth(1)?))
         .collect();
     assert_eq!(counts.len(), 60);
+    // Each shown solution, after its scramble (both in the 1988 notation), solves the cube.
+    for parts in &shown {
+        let moves = |label: &str| -> Vec<Move> {
+            let written = parts.iter().find_map(|p| p.strip_prefix(label));
+            let written = written.unwrap_or_else(|| panic!("no {label} in {parts:?}"));
+            cubed::cube::parse_moves(written, Notation::Woolley).expect("1988 notation")
+        };
+        let scrambled = cubed::cube::FaceletCube::default().apply_all(&moves("scramble: "));
+        let solution = moves("solution: ");
+        assert!(scrambled.apply_all(&solution).is_solved(), "{parts:?}");
+    }
     let (most, least) = (
         counts.iter().max().copied().unwrap_or(0),
         counts.iter().min().copied().unwrap_or(0),

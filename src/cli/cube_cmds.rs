@@ -1,20 +1,31 @@
-//! `cubed check`: cube validation from the command line.
+//! `cubed check`: cube validation from the command line, of cubes given as arguments or one
+//! a line on standard input.
 
-use super::cube_args::OrderArg;
+use super::cube_args::{cube_lines, print_json, FormatArg, OrderArg};
 use super::EXIT_INVALID;
 use clap::Args;
 use cubed_core::cube::parse_cube;
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::{parse_pocket, PocketFormat};
+use cubed_core::solver::SolveError;
+use serde_json::json;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub(crate) struct CheckArgs {
-    /// 54 colour symbols; the centres say which colour is which face.
-    pub(crate) facelets: String,
+    /// Cubes as 54 colour symbols each; the centres say which colour is which face.
+    pub(crate) facelets: Vec<String>,
+    /// Read one cube per line from standard input (blank lines and lines starting with `#`
+    /// are skipped). Text output has one line per cube in order: `ok` or `invalid: ` and the
+    /// reason; --format json gives `{"facelets", "ok": true}` or an `error` with `kind` and
+    /// `message`, each with its `line`.
+    #[arg(long)]
+    pub(crate) stdin: bool,
     /// Order of the faces in the input.
     #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
     pub(crate) order: OrderArg,
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    pub(crate) format: FormatArg,
     /// Cube size: 3, or 2 for the pocket cube (24 stickers).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
     pub(crate) size: u8,
@@ -24,40 +35,63 @@ pub(crate) struct CheckArgs {
     pub(crate) legacy: bool,
 }
 
-/// Prints `ok` or the reason the cube cannot exist (exit 2).
+/// Prints `ok` or the reason each cube cannot exist; exit 2 if any cannot.
 pub(crate) fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    if args.size == 2 {
-        let format = match args.legacy {
-            true => PocketFormat::Legacy,
-            false => PocketFormat::Facelets(args.order.into()),
-        };
-        return Ok(check_pocket(&args.facelets, format));
-    }
-    if args.legacy {
+    if args.legacy && args.size == 3 {
         return super::refuse("--legacy applies to --size 2 only");
     }
-    match parse_cube(&args.facelets, args.order.into(), None) {
-        Ok(_) => {
-            println!("ok");
-            Ok(ExitCode::SUCCESS)
+    if args.facelets.is_empty() && !args.stdin {
+        return super::refuse("no cube given: give cubes as arguments or use --stdin");
+    }
+    let mut any_invalid = false;
+    for cube in &args.facelets {
+        any_invalid |= !check_one(&args, cube.trim(), None);
+    }
+    if args.stdin {
+        for cube in cube_lines() {
+            let (n, line) = cube?;
+            any_invalid |= !check_one(&args, &line, Some(n));
         }
-        Err(e) => {
-            println!("invalid: {}", error_chain(&e));
-            Ok(ExitCode::from(EXIT_INVALID))
-        }
+    }
+    Ok(match any_invalid {
+        true => ExitCode::from(EXIT_INVALID),
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// Prints one cube's verdict; false if it cannot exist.
+fn check_one(args: &CheckArgs, text: &str, line: Option<usize>) -> bool {
+    let verdict = match args.size {
+        2 => check_pocket(text, pocket_format(args)),
+        _ => parse_cube(text, args.order.into(), None)
+            .map(|_| ())
+            .map_err(|e| {
+                let message = error_chain(&e);
+                (super::solve_cmds::error_kind(&SolveError::from(e)), message)
+            }),
+    };
+    match (args.format, &verdict) {
+        (FormatArg::Text, Ok(())) => println!("ok"),
+        (FormatArg::Text, Err((_, message))) => println!("invalid: {message}"),
+        (FormatArg::Json, Ok(())) => print_json(json!({"facelets": text, "ok": true}), line),
+        (FormatArg::Json, Err((kind, message))) => print_json(
+            json!({"facelets": text, "ok": false, "error": {"kind": kind, "message": message}}),
+            line,
+        ),
+    }
+    verdict.is_ok()
+}
+
+fn pocket_format(args: &CheckArgs) -> PocketFormat {
+    match args.legacy {
+        true => PocketFormat::Legacy,
+        false => PocketFormat::Facelets(args.order.into()),
     }
 }
 
-/// `cubed check --size 2`: prints `ok` or the reason (exit 2).
-pub(crate) fn check_pocket(text: &str, format: PocketFormat) -> ExitCode {
-    match parse_pocket(text, format, None) {
-        Ok(_) => {
-            println!("ok");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            println!("invalid: {}", format.in_input_terms(&e.to_string()));
-            ExitCode::from(EXIT_INVALID)
-        }
-    }
+/// A 2x2's verdict: Err with the kind of fault and the reason, in the input's terms.
+fn check_pocket(text: &str, format: PocketFormat) -> Result<(), (String, String)> {
+    parse_pocket(text, format, None)
+        .map(|_| ())
+        .map_err(|e| (e.kind().to_string(), format.in_input_terms(&e.to_string())))
 }

@@ -1,5 +1,6 @@
 //! `cubed test-program`: the 1988 Test Program — scramble N cubes with M random turns, solve and verify each, print the counts and the summary.
 
+use super::cube_args::NotationArg;
 use crate::command_line::tables::pocket_solver;
 use crate::command_line::tables::TableArgs;
 use clap::Args;
@@ -41,6 +42,12 @@ pub(crate) struct TestProgramArgs {
     /// solution is always optimal).
     #[arg(long, value_parser = crate::command_line::counts::budget_ms)]
     pub(crate) budget_ms: Option<u64>,
+    /// Print each cube's scramble and solution after its count, in --notation.
+    #[arg(long)]
+    pub(crate) show: bool,
+    /// The notation of scrambles and solutions printed (a failed cube's scramble too).
+    #[arg(long, value_enum, default_value_t = NotationArg::Woolley)]
+    pub(crate) notation: NotationArg,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = crate::command_line::counts::at_least_one)]
     pub(crate) threads: Option<usize>,
@@ -99,6 +106,9 @@ pub(crate) struct Report {
     outcomes: Vec<ProgramOutcome>,
     /// What a solution's length counts: moves, or quarter turns.
     unit: [&'static str; 2],
+    /// Each cube's scramble and solution are printed too.
+    show: bool,
+    notation: Notation,
 }
 
 impl Report {
@@ -133,6 +143,8 @@ impl Report {
             start: Instant::now(),
             outcomes: Vec::new(),
             unit: ["move", "moves"],
+            show: args.show,
+            notation: args.notation.into(),
         }
     }
 
@@ -147,15 +159,18 @@ impl Report {
     /// Prints the next cube's line (cubes come in order) and flushes it.
     pub(crate) fn cube(&mut self, outcome: ProgramOutcome) -> anyhow::Result<()> {
         let number = self.outcomes.len() + 1;
+        let scramble = format_moves(&outcome.scramble, self.notation)?;
         let line = match &outcome.moves {
+            Ok(n) if self.show => format!(
+                "cube {number}: {}; scramble: {scramble}; solution: {}",
+                crate::command_line::counts::count(*n, self.unit[0], self.unit[1]),
+                format_moves(&outcome.solution, self.notation)?
+            ),
             Ok(n) => format!(
                 "cube {number}: {}",
                 crate::command_line::counts::count(*n, self.unit[0], self.unit[1])
             ),
-            Err(e) => {
-                let scramble = format_moves(&outcome.scramble, Notation::Woolley)?;
-                format!("cube {number}: FAILED ({e}); scramble: {scramble}")
-            }
+            Err(e) => format!("cube {number}: FAILED ({e}); scramble: {scramble}"),
         };
         self.bar.suspend(|| {
             let mut out = std::io::stdout().lock();
@@ -168,6 +183,7 @@ impl Report {
         };
         self.outcomes.push(ProgramOutcome {
             scramble,
+            solution: Vec::new(),
             ..outcome
         });
         Ok(())
@@ -253,13 +269,14 @@ fn report_in_order(
 /// Scrambles a solved cube, solves it and checks the solution on the stickers.
 fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> ProgramOutcome {
     let scrambled = FaceletCube::default().apply_all(scramble);
+    let mut solution = Vec::new();
     let moves = CubieCube::from_facelets(&scrambled.relabel_by_centres())
         .map_err(|e| ProgramFailure::Invalid(error_chain(&e)))
         .and_then(|c| {
             (solver.solve_with(&c, opts)).map_err(|e| ProgramFailure::Solver(error_chain(&e)))
         })
         .and_then(|turns| {
-            let solution: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
+            solution = turns.iter().map(|&t| t.into()).collect();
             if scrambled.apply_all(&solution).is_solved() {
                 Ok(turns.len())
             } else {
@@ -269,6 +286,7 @@ fn solve_scramble(solver: &Solver, scramble: &[Move], opts: &SearchOptions) -> P
     ProgramOutcome {
         scramble: scramble.to_vec(),
         moves,
+        solution,
     }
 }
 

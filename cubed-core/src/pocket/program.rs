@@ -12,7 +12,10 @@ use rand::Rng;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgramOutcome {
     pub scramble: Vec<Move>,
+    /// The solution's length, or why there is none.
     pub moves: Result<usize, ProgramFailure>,
+    /// The solution checked (empty where there is none).
+    pub solution: Vec<Move>,
 }
 
 /// Why the Test Program failed on one cube (of either size): each cause is kept as its
@@ -55,11 +58,12 @@ pub fn scrambles<R: Rng>(
 /// Scrambles a solved cube, solves it in `metric` and checks the solution on the stickers.
 pub fn run_one(solver: &PocketSolver, scramble: &[Move], metric: Metric) -> ProgramOutcome {
     let scrambled = PocketFacelets::default().apply_all(scramble);
+    let mut solution = Vec::new();
     let moves = PocketCube::read(&scrambled.relabel_by_fixed_corner())
         .map_err(|e| ProgramFailure::Invalid(e.to_string()))
         .and_then(|cube| {
             let turns = solver.solve(&cube, metric);
-            let solution: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
+            solution = turns.iter().map(|&t| t.into()).collect();
             if scrambled.apply_all(&solution).is_solved() {
                 Ok(length_in(&turns, metric))
             } else {
@@ -69,6 +73,7 @@ pub fn run_one(solver: &PocketSolver, scramble: &[Move], metric: Metric) -> Prog
     ProgramOutcome {
         scramble: scramble.to_vec(),
         moves,
+        solution,
     }
 }
 
