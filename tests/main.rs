@@ -2,6 +2,7 @@
 
 mod browser;
 mod cli_cube;
+mod cli_moves;
 mod cli_pocket;
 mod cli_steps;
 mod common;

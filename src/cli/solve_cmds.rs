@@ -11,6 +11,7 @@ use cubed_core::cube::random::random_cube;
 use cubed_core::cube::FaceOrder;
 use cubed_core::cube::{format_moves, parse_cube, states_after, ColourScheme, Move, Notation};
 use cubed_core::error_chain::error_chain;
+use cubed_core::pocket::program::scrambles;
 use cubed_core::pocket::{length_in, parse_pocket, Metric, PocketFormat, PocketSolver};
 use cubed_core::solver::{SolveError, Solver};
 use rand::SeedableRng;
@@ -185,11 +186,33 @@ pub(crate) struct ScrambleArgs {
     /// Cube size: 3, or 2 for the pocket cube (24 stickers).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
     pub(crate) size: u8,
+    /// Instead of random cubes, the cube these moves make of a solved one (`"R U F'"`, in
+    /// --notation), as facelets.
+    #[arg(long, conflicts_with_all = ["seed", "count", "turns"])]
+    pub(crate) moves: Option<String>,
+    /// Instead of random cubes, scrambles of this many random face turns, printed as the
+    /// moves (in --notation; give one to --moves for its facelets).
+    #[arg(long, value_parser = crate::command_line::counts::scramble_turns)]
+    pub(crate) turns: Option<usize>,
+    /// The notation of --moves and of --turns' scrambles.
+    #[arg(long, value_enum, default_value_t = NotationArg::Singmaster)]
+    pub(crate) notation: NotationArg,
 }
 
-/// Prints uniformly random cubes as facelet strings.
+/// Prints uniformly random cubes as facelet strings, random-turn scrambles, or the cube some
+/// moves make.
 pub(crate) fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed.unwrap_or_else(clock_seed));
+    let notation = Notation::from(args.notation);
+    if let Some(text) = &args.moves {
+        return moves_made(text, notation, args.size);
+    }
+    if let Some(turns) = args.turns {
+        for scramble in scrambles(&mut rng, args.count, turns, false) {
+            println!("{}", format_moves(&scramble, notation)?);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.size == 2 {
         scramble_pocket(&mut rng, args.count);
         return Ok(ExitCode::SUCCESS);
@@ -202,6 +225,22 @@ pub(crate) fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
                 .to_symbols(&ColourScheme::default())
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the cube `text`'s moves make of a solved cube of `size`.
+fn moves_made(text: &str, notation: Notation, size: u8) -> anyhow::Result<ExitCode> {
+    let moves = match cubed_core::cube::parse_moves(text, notation) {
+        Ok(moves) => moves,
+        Err(e) => return super::refuse(format!("--moves: {}", error_chain(&e))),
+    };
+    let symbols = match size {
+        2 => (cubed_core::pocket::PocketFacelets::default().apply_all(&moves))
+            .to_symbols(&ColourScheme::default()),
+        _ => (cubed_core::cube::FaceletCube::default().apply_all(&moves))
+            .to_symbols(&ColourScheme::default()),
+    };
+    println!("{symbols}");
     Ok(ExitCode::SUCCESS)
 }
 
