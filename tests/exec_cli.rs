@@ -561,3 +561,35 @@ fn exec_actions_on_an_empty_robot_move_freely_and_a_flip_with_a_turn_jams_with_a
     let fault = held["faults"][0]["reason"].as_str().unwrap_or_default();
     assert!(fault.contains("flipper"), "{text}");
 }
+
+/// A simulator of one design driven as another is told apart at `Hello`, before anything
+/// moves, instead of ending in a home sensor "not found" on a robot that has none.
+#[test]
+fn exec_refuses_a_simulator_of_another_design_before_anything_moves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let port = link.to_string_lossy().into_owned();
+    let sim_args = ["--speed", "0", "--robot", "six-motor"];
+    let mut sim = start_sim(&sim_args, &report, &link);
+    let exec = |robot: &str| {
+        let args = ["exec", "--port", &port, "--robot", robot, "--moves", "R"];
+        cubed(&args, None)
+    };
+    let other = exec("four-arm");
+    let same = exec("six-motor");
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
+    assert_eq!(other.status.code(), Some(1), "{}", stderr(&other));
+    assert!(
+        stderr(&other).contains("simulates another robot"),
+        "{}",
+        stderr(&other)
+    );
+    assert!(same.status.success(), "{}", stderr(&same));
+    let (report, text) = sim_report(&report);
+    assert_eq!(report["faults"], serde_json::json!([]), "{text}");
+    assert_eq!(
+        report["moves_executed"], 7,
+        "only the second exec moved: {text}"
+    );
+}

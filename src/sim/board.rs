@@ -2,9 +2,11 @@
 //! design: the same machine the host sends it at connect (the design's wiring, or a
 //! virtual wiring for a design that gives none).
 
-use crate::robot::wiring::{RobotSetup, WiringError, VIRTUAL_WIRING_FIRMWARE};
+use crate::robot::wiring::{simulator_name, RobotSetup, WiringError, VIRTUAL_WIRING_FIRMWARE};
 use crate::robot::{ActuatorMap, RobotModel};
 use cubed_firmware::{Chip, Machine};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 /// Why the design cannot be a simulated machine.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -18,6 +20,20 @@ pub(crate) static SIM_CHIP: Chip = Chip {
     name: VIRTUAL_WIRING_FIRMWARE,
     ..cubed_firmware::examples::EXAMPLE_CHIP
 };
+
+/// The simulator's chip for `machine`: [`SIM_CHIP`] named for the machine it simulates, so
+/// that a host setting up another robot can tell at `Hello`. One chip per machine, kept for
+/// the process (the firmware core holds its chip for ever).
+pub(crate) fn sim_chip_for(machine: &Machine) -> &'static Chip {
+    static CHIPS: OnceLock<Mutex<HashMap<String, &'static Chip>>> = OnceLock::new();
+    let name = simulator_name(machine);
+    let mut chips = (CHIPS.get_or_init(Default::default).lock())
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    chips.entry(name).or_insert_with_key(|name| {
+        let name: &'static str = Box::leak(name.clone().into_boxed_str());
+        Box::leak(Box::new(Chip { name, ..SIM_CHIP }))
+    })
+}
 
 /// The machine for `model` with `map`'s actuator order.
 pub(crate) fn machine_for(

@@ -3,7 +3,7 @@
 //! core's deadlines to the next. Every step edge and servo pulse reaches the machine
 //! (`Mechanics`); a motor the machine blocks reports its stall to the core.
 
-use super::board::{BoardBuildError, SIM_CHIP};
+use super::board::{sim_chip_for, BoardBuildError};
 use super::clock::VirtualClock;
 use super::hardware::{PinEvent, SimHardware};
 use super::mechanics::{MechanicalFault, Mechanics, MotorBatch};
@@ -73,7 +73,7 @@ impl<M: Mechanics> SimFirmware<M> {
             .map(|i| hw.motor_steps(i).map(Watch::homed_at))
             .collect();
         let mut firmware = SimFirmware {
-            core: Firmware::new(&SIM_CHIP, 0),
+            core: Firmware::new(sim_chip_for(&machine), 0),
             machine,
             estop_pressed: false,
             hw,
@@ -110,7 +110,7 @@ impl<M: Mechanics> SimFirmware<M> {
         self.poll(now_ms);
         self.earlier = add(self.earlier, self.core.counters());
         let now = self.clock.now_us();
-        self.core = Firmware::restarted(&SIM_CHIP, now, ResetCause::Software);
+        self.core = Firmware::restarted(sim_chip_for(&self.machine), now, ResetCause::Software);
         self.hw.release_all();
         self.stats.reboots += 1;
         self.update_sensors();

@@ -7,7 +7,7 @@ use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
 use crate::link::events::{Connected, LinkEvent};
 use crate::link::fault_words::refusal_in_words;
-use crate::robot::wiring::VIRTUAL_WIRING_FIRMWARE;
+use crate::robot::wiring::{simulator_in, simulator_name};
 use firmware_protocol::message::{ConfigRefusal, Fault, FaultFlags, HelloReply, NakReason, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{HostPhase, Message, PROTOCOL_VERSION};
@@ -107,10 +107,12 @@ impl LinkTask {
                 firmware,
             });
         }
-        if !self.setup.wired && reply.name_bytes() != VIRTUAL_WIRING_FIRMWARE.as_bytes() {
+        let firmware = String::from_utf8_lossy(reply.name_bytes()).into_owned();
+        let simulator = simulator_in(&firmware);
+        if !self.setup.wired && simulator.is_none() {
             return Err(LinkError::Unwired {
                 path: self.path.clone(),
-                firmware: String::from_utf8_lossy(reply.name_bytes()).into_owned(),
+                firmware,
             });
         }
         self.hello = Some(reply);
@@ -201,11 +203,31 @@ impl LinkTask {
                 found,
             });
         }
+        self.check_simulated_machine()?;
         if self.handshake.confirming_since.is_none() {
             self.handshake.confirming_since = Some(self.now());
             self.emit_frame(&Message::QueryStatus)?;
         }
         Ok(())
+    }
+
+    /// A simulator that took the setup but simulates another machine (it says which in its
+    /// name) is refused before anything moves: its motors would not be this design's.
+    /// Checked once the firmware accepted the setup, so a setup it refuses is said as such.
+    fn check_simulated_machine(&self) -> Result<(), LinkError> {
+        let Some(hello) = &self.hello else {
+            return Ok(());
+        };
+        let firmware = String::from_utf8_lossy(hello.name_bytes()).into_owned();
+        let expected = simulator_name(&self.setup.machine);
+        match simulator_in(&firmware) {
+            Some(Some(simulated)) if simulated != expected => Err(LinkError::OtherSimulatedRobot {
+                path: self.path.clone(),
+                firmware: simulated.to_string(),
+                expected,
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The configuration is confirmed and what the firmware holds latched is known.

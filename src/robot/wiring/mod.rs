@@ -26,6 +26,34 @@ use firmware_protocol::FixedList;
 /// The firmware name of the simulator, the one firmware that takes a virtual wiring.
 pub(crate) const VIRTUAL_WIRING_FIRMWARE: &str = "cubed-sim";
 
+/// The simulator's name for the machine it simulates: `cubed-sim` and a fingerprint of the
+/// machine (CRC-16 of its setup frames), so that a host setting up another robot's machine
+/// can tell before any motor moves. Fits the 16 bytes of `HelloReply`.
+pub(crate) fn simulator_name(machine: &Machine) -> String {
+    let mut crc = firmware_protocol::crc::Crc16::new();
+    let mut bytes = [0u8; firmware_protocol::MAX_WIRE_LEN];
+    for message in machine.setup_messages() {
+        let frame =
+            firmware_protocol::frame::Frame::unsequenced(firmware_protocol::Seq::ZERO, message);
+        if let Ok(len) = firmware_protocol::frame::encode(&frame, &mut bytes) {
+            crc.update(&bytes[..len]);
+        }
+    }
+    format!("{VIRTUAL_WIRING_FIRMWARE} {:04x}", crc.value())
+}
+
+/// What a firmware's name says of the simulator: `None` for a board that is not it,
+/// `Some(None)` for a simulator that does not say its machine, `Some(Some(name))` for one
+/// that does (compare with [`simulator_name`]).
+pub(crate) fn simulator_in(firmware_name: &str) -> Option<Option<&str>> {
+    let rest = firmware_name.strip_prefix(VIRTUAL_WIRING_FIRMWARE)?;
+    match rest {
+        "" => Some(None),
+        _ if rest.starts_with(' ') => Some(Some(firmware_name)),
+        _ => None,
+    }
+}
+
 /// Everything the host sends the firmware at connect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RobotSetup {
