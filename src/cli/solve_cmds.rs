@@ -9,9 +9,11 @@ use crate::command_line::tables::TableArgs;
 use clap::Args;
 use cubed_core::cube::random::random_cube;
 use cubed_core::cube::FaceOrder;
+use cubed_core::cube::FaceletCube;
 use cubed_core::cube::{format_moves, parse_cube, states_after, ColourScheme, Move, Notation};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::program::scrambles;
+use cubed_core::pocket::PocketFacelets;
 use cubed_core::pocket::{length_in, parse_pocket, Metric, PocketFormat, PocketSolver};
 use cubed_core::solver::{SolveError, Solver};
 use rand::SeedableRng;
@@ -98,19 +100,9 @@ fn solve_one(
         Ok((facelets, scheme, turns)) => {
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, args.notation.into())?;
-            let states = states_after(
-                facelets,
-                &moves,
-                |c, m| c.apply(m),
-                |c| c.to_symbols(&scheme),
-            );
-            let walk = Walkthrough {
-                size: 3,
-                scheme: &scheme,
-                moves: &moves,
-                states: &states,
-                notation: args.notation.into(),
-            };
+            let shown = |c: &FaceletCube| c.to_symbols(&scheme);
+            let states = states_after(facelets, &moves, |c, m| c.apply(m), shown);
+            let walk = Walkthrough::new((3, &scheme), &moves, states, args.notation.into());
             let mut row = json!({"facelets": text, "solution": solution, "notation": args.notation.name(), "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0});
             print_solution(args, &solution, &walk, &mut row, line)?;
             Ok(true)
@@ -235,10 +227,8 @@ fn moves_made(text: &str, notation: Notation, size: u8) -> anyhow::Result<ExitCo
         Err(e) => return super::refuse(format!("--moves: {}", error_chain(&e))),
     };
     let symbols = match size {
-        2 => (cubed_core::pocket::PocketFacelets::default().apply_all(&moves))
-            .to_symbols(&ColourScheme::default()),
-        _ => (cubed_core::cube::FaceletCube::default().apply_all(&moves))
-            .to_symbols(&ColourScheme::default()),
+        2 => (PocketFacelets::default().apply_all(&moves)).to_symbols(&ColourScheme::default()),
+        _ => (FaceletCube::default().apply_all(&moves)).to_symbols(&ColourScheme::default()),
     };
     println!("{symbols}");
     Ok(ExitCode::SUCCESS)
@@ -300,19 +290,9 @@ fn solve_one_pocket(
         Ok((facelets, scheme, turns)) => {
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, Notation::from(args.notation))?;
-            let states = states_after(
-                facelets,
-                &moves,
-                |c, m| c.apply(m),
-                |c| c.to_symbols(&scheme),
-            );
-            let walk = Walkthrough {
-                size: 2,
-                scheme: &scheme,
-                moves: &moves,
-                states: &states,
-                notation: args.notation.into(),
-            };
+            let shown = |c: &PocketFacelets| c.to_symbols(&scheme);
+            let states = states_after(facelets, &moves, |c, m| c.apply(m), shown);
+            let walk = Walkthrough::new((2, &scheme), &moves, states, args.notation.into());
             let mut row = json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution, "notation": args.notation.name(),
                    "moves": length_in(&turns, metric), "ms": (ms * 1000.0).round() / 1000.0});
             print_solution(args, &solution, &walk, &mut row, line)?;

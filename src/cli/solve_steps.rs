@@ -9,14 +9,31 @@ use serde_json::{json, Value};
 /// One cube's walk-through: the cube before the first move and after each (`states`, 6 ×
 /// size² symbols each), and the moves between them.
 pub(crate) struct Walkthrough<'a> {
-    pub(crate) size: usize,
-    pub(crate) scheme: &'a ColourScheme,
+    size: usize,
+    scheme: &'a ColourScheme,
     pub(crate) moves: &'a [Move],
-    pub(crate) states: &'a [String],
-    pub(crate) notation: Notation,
+    states: Vec<String>,
+    notation: Notation,
 }
 
-impl Walkthrough<'_> {
+impl<'a> Walkthrough<'a> {
+    /// The walk-through of `moves` on a cube of `size` drawn in `scheme`, from `states`
+    /// (the cube before the first move and after each).
+    pub(crate) fn new(
+        (size, scheme): (usize, &'a ColourScheme),
+        moves: &'a [Move],
+        states: Vec<String>,
+        notation: Notation,
+    ) -> Walkthrough<'a> {
+        Walkthrough {
+            size,
+            scheme,
+            moves,
+            states,
+            notation,
+        }
+    }
+
     /// How to hold the cube so that the moves' faces are the ones meant.
     fn holding(&self) -> String {
         let colour = |face: Face| self.scheme.symbols[face.index()];

@@ -1,7 +1,6 @@
 //! Everything that can be wrong with a described cube, each naming where.
 
 use super::face::{sticker_names, Face, Sticker};
-use super::facelets::ColourScheme;
 use super::pieces::{Corner, Edge, CORNER_STICKERS, EDGE_STICKERS};
 
 /// Why a facelet description is not a cube that can exist.
@@ -76,11 +75,11 @@ pub enum CubeError {
 
 impl CubeError {
     /// The same error with each piece's colours in the symbols the cube was typed in
-    /// (`scheme`), where they were face letters.
-    pub fn in_colours(self, scheme: &ColourScheme) -> CubeError {
+    /// (`symbols`, by face: a colour scheme's), where they were face letters.
+    pub fn in_colours(self, symbols: &[char; 6]) -> CubeError {
         let typed = |letters: String| -> String {
             (letters.chars())
-                .map(|c| Face::from_letter(c).map_or(c, |f| scheme.symbols[f.index()]))
+                .map(|c| Face::from_letter(c).map_or(c, |f| symbols[f.index()]))
                 .collect()
         };
         match self {

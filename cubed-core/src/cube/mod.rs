@@ -40,6 +40,6 @@ pub fn parse_cube(
     valid: Option<&[char]>,
 ) -> Result<(FaceletCube, ColourScheme, CubieCube), CubeError> {
     let (facelets, scheme) = FaceletCube::parse(text, order, valid)?;
-    let cubies = CubieCube::from_facelets(&facelets).map_err(|e| e.in_colours(&scheme))?;
+    let cubies = CubieCube::from_facelets(&facelets).map_err(|e| e.in_colours(&scheme.symbols))?;
     Ok((facelets, scheme, cubies))
 }
