@@ -41,6 +41,14 @@ fn scramble_turns_print_moves_that_make_a_cube_the_solver_undoes() {
         stdout(&out),
         "the seed repeats"
     );
+    // Moves given where a cube is wanted: said how to make them one.
+    let piped = cubed(&["check", "--stdin"], Some(&stdout(&out)));
+    assert_eq!(piped.status.code(), Some(2));
+    assert!(
+        stdout(&piped).contains("this reads as moves, not stickers"),
+        "{}",
+        stdout(&piped)
+    );
     for scramble in &lines {
         assert_eq!(scramble.split(' ').count(), 12, "{scramble}");
         let made = stdout(&cubed(&["scramble", "--moves", scramble], None));

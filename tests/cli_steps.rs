@@ -106,7 +106,7 @@ fn solve_steps_draw_the_cube_typed_and_each_step_turns_the_layer_it_names() {
     let solution: Vec<&str> = text.lines().next().unwrap_or("").split(' ').collect();
     assert!(
         text.lines()
-            .any(|l| l == "hold the cube with the W centre on top and the G centre facing you:"),
+            .any(|l| l == "hold the cube with the centre coloured 'W' on top and the centre coloured 'G' facing you:"),
         "{text}"
     );
     let (nets, steps) = (nets(&text), steps(&text));

@@ -581,7 +581,7 @@ fn exec_refuses_a_simulator_of_another_design_before_anything_moves() {
     sim.wait().expect("the simulator exits");
     assert_eq!(other.status.code(), Some(1), "{}", stderr(&other));
     assert!(
-        stderr(&other).contains("simulates another robot"),
+        stderr(&other).contains("simulates another robot, the shipped design 'six-motor'"),
         "{}",
         stderr(&other)
     );

@@ -31,12 +31,18 @@ pub(crate) async fn say_positions(link: &LinkHandle, map: &ActuatorMap, model: &
             Some(Role::Jaw { .. }) if *position == 0 => "open".to_string(),
             Some(Role::Jaw { .. }) => "closed".to_string(),
             Some(Role::Rotation { .. }) if *position == 0 => "at home".to_string(),
-            Some(Role::Rotation { .. }) => {
+            Some(Role::Rotation { gripper }) => {
                 let turns = match position.unsigned_abs() {
                     1 => "quarter turn",
                     _ => "quarter turns",
                 };
-                format!("{position:+} {turns} from home")
+                let continuous = (model.grippers.get(*gripper))
+                    .is_some_and(|g| g.reach == crate::robot::model::Reach::Continuous);
+                match continuous {
+                    // Homing counts such a motor 0 on the quarter nearest where it stood.
+                    true => format!("{position:+} {turns} since homing (it turns without limit)"),
+                    false => format!("{position:+} {turns} from home"),
+                }
             }
             _ => format!("at position {position} (0 is home)"),
         };

@@ -141,3 +141,18 @@ pub(crate) fn clock_seed() -> u64 {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0)
 }
+
+/// ` (…)`: a hint for a cube typed as moves (`R U2 F'`, as `cubed scramble --turns` prints),
+/// which says how to make them a cube; else empty.
+pub(crate) fn moves_hint(text: &str) -> &'static str {
+    use cubed_core::cube::{parse_moves, Notation};
+    let symbols = text.chars().filter(|c| !c.is_whitespace()).count();
+    let marked = text.contains([' ', '\'', '2', '+', '-']);
+    let moves = [Notation::Singmaster, Notation::Woolley]
+        .into_iter()
+        .any(|n| parse_moves(text, n).is_ok());
+    match symbols != 24 && symbols != 54 && marked && moves {
+        true => " (this reads as moves, not stickers: make them a cube with `cubed scramble --moves \"...\"` (and --size 2 for a 2x2), and give that)",
+        false => "",
+    }
+}

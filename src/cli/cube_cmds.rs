@@ -1,7 +1,7 @@
 //! `cubed check`: cube validation from the command line, of cubes given as arguments or one
 //! a line on standard input.
 
-use super::cube_args::{cube_lines, print_json, FormatArg, OrderArg};
+use super::cube_args::{cube_lines, moves_hint, print_json, FormatArg, OrderArg};
 use super::EXIT_INVALID;
 use clap::Args;
 use cubed_core::cube::parse_cube;
@@ -70,6 +70,7 @@ fn check_one(args: &CheckArgs, text: &str, line: Option<usize>) -> bool {
                 (super::solve_cmds::error_kind(&SolveError::from(e)), message)
             }),
     };
+    let verdict = verdict.map_err(|(kind, message)| (kind, message + moves_hint(text)));
     match (args.format, &verdict) {
         (FormatArg::Text, Ok(())) => println!("ok"),
         (FormatArg::Text, Err((_, message))) => println!("invalid: {message}"),

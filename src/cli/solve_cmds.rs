@@ -1,7 +1,8 @@
 //! `cubed solve` and `cubed scramble`: solving facelet strings from arguments or stdin, and printing random cubes.
 
 use super::cube_args::clock_seed;
-use super::cube_args::{cube_lines, print_json, FormatArg, NotationArg, OrderArg, INVALID_LINE};
+use super::cube_args::INVALID_LINE;
+use super::cube_args::{cube_lines, moves_hint, print_json, FormatArg, NotationArg, OrderArg};
 use super::solve_steps::Walkthrough;
 use super::EXIT_INVALID;
 use crate::command_line::tables::pocket_solver;
@@ -112,10 +113,14 @@ fn solve_one(
             match args.format {
                 FormatArg::Text => {
                     println!("{INVALID_LINE}");
-                    eprintln!("{where_}invalid cube {text}: {e}", e = error_chain(&e));
+                    eprintln!(
+                        "{where_}invalid cube {text}: {e}{}",
+                        moves_hint(text),
+                        e = error_chain(&e)
+                    );
                 }
                 FormatArg::Json => print_json(
-                    json!({"facelets": text, "error": {"kind": kind, "message": error_chain(&e)}}),
+                    json!({"facelets": text, "error": {"kind": kind, "message": error_chain(&e) + moves_hint(text)}}),
                     line,
                 ),
             }
@@ -142,7 +147,7 @@ fn print_solution(
         }
         FormatArg::Json => {
             if args.steps {
-                row["steps"] = walk.json()?;
+                (row["hold"], row["steps"]) = walk.json()?;
             }
             print_json(row.take(), line);
         }
@@ -299,7 +304,7 @@ fn solve_one_pocket(
             return Ok(true);
         }
         Err(e) => {
-            let message = format.in_input_terms(&e.to_string());
+            let message = format.in_input_terms(&e.to_string()) + moves_hint(text);
             if args.format == FormatArg::Text {
                 let at = line.map(|n| format!("line {n}: ")).unwrap_or_default();
                 println!("{}", INVALID_LINE);

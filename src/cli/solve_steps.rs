@@ -39,13 +39,13 @@ impl<'a> Walkthrough<'a> {
         let colour = |face: Face| self.scheme.symbols[face.index()];
         match self.size {
             2 => format!(
-                "hold the cube with the corner of {}, {} and {} at the bottom, on the left, at the back (it stays there)",
+                "hold the cube with the corner of colours '{}', '{}' and '{}' at the bottom, on the left, at the back (it stays there)",
                 colour(Face::D),
                 colour(Face::L),
                 colour(Face::B)
             ),
             _ => format!(
-                "hold the cube with the {} centre on top and the {} centre facing you",
+                "hold the cube with the centre coloured '{}' on top and the centre coloured '{}' facing you",
                 colour(Face::U),
                 colour(Face::F)
             ),
@@ -86,12 +86,13 @@ impl<'a> Walkthrough<'a> {
         }
     }
 
-    /// The JSON field: each step's move, words and the cube after it.
-    pub(crate) fn json(&self) -> Result<Value, NotationError> {
+    /// The JSON fields: how to hold the cube, and each step's move, words and the cube
+    /// after it.
+    pub(crate) fn json(&self) -> Result<(Value, Value), NotationError> {
         let steps = self.steps()?;
         let rows: Vec<Value> = (steps.iter().zip(self.states.iter().skip(1)))
             .map(|((written, words), cube)| json!({"move": written, "words": words, "cube": cube}))
             .collect();
-        Ok(Value::Array(rows))
+        Ok((Value::String(self.holding()), Value::Array(rows)))
     }
 }

@@ -46,11 +46,13 @@ pub enum LinkError {
     },
     #[error("the robot design gives no wiring ([board] and a `wiring` table per gripper and flipper), and the firmware on {path} ('{firmware}') is a real board, not the simulator: refusing to guess which pins drive what; describe the wiring in the design (docs/wiring.md)")]
     Unwired { path: PathBuf, firmware: String },
-    #[error("the simulator on {path} simulates another robot ('{firmware}', where this design's machine would be '{expected}'): start it with the design this command uses (`cubed sim --pty --robot DESIGN`, the same DESIGN as here), or give this command the simulator's --robot")]
+    #[error("the simulator on {path} simulates another robot{} ('{firmware}', where this design's machine would be '{expected}'): start it with the design this command uses (`cubed sim --pty --robot DESIGN`, the same DESIGN as here), or give this command the simulator's --robot", shipped.map(|name| format!(", the shipped design '{name}'")).unwrap_or_default())]
     OtherSimulatedRobot {
         path: PathBuf,
         firmware: String,
         expected: String,
+        /// The shipped design it simulates, if it is one of them.
+        shipped: Option<&'static str>,
     },
     #[error("the firmware on {path} cannot drive this robot as configured: {words}")]
     ConfigureRefused {

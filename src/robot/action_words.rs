@@ -25,7 +25,11 @@ pub(crate) enum ActionWordsError {
 pub(crate) fn parse_actions(model: &RobotModel, text: &str) -> Result<Program, ActionWordsError> {
     let mut angles = vec![0i8; model.grippers.len()];
     let mut steps = Vec::new();
-    let written = (text.split([';', '\n']).map(without_time)).filter(|s| !s.is_empty());
+    // `cubed plan`'s output pasted whole: its steps are the timed lines, the rest is its
+    // summary.
+    let pasted_plan = text.lines().any(|l| l.trim_start().starts_with("t="));
+    let lines = (text.lines()).filter(|l| !pasted_plan || l.trim_start().starts_with("t="));
+    let written = (lines.flat_map(|l| l.split(';')).map(without_time)).filter(|s| !s.is_empty());
     for (s, step_text) in written.enumerate() {
         let mut step = Step::default();
         let mut moved = Vec::new();
@@ -197,9 +201,15 @@ mod tests {
             .collect();
         let read = parse_actions(&model, &text.join("; ")).expect("reads");
         assert_eq!(read, plan.program);
-        // Plan's lines pasted as they are, times and all.
+        // Plan's lines pasted as they are, times and all, and its whole output with the
+        // summary lines after the steps.
         let pasted = parse_actions(&model, &plan.program.to_text(&model)).expect("reads");
         assert_eq!(pasted, plan.program);
+        let whole = format!(
+            "{}robot four-arm: 6 steps, 0.75 s; solution R U F'\nthe cube ends held U up, F to the front: give the next program --start UF\n",
+            plan.program.to_text(&model)
+        );
+        assert_eq!(parse_actions(&model, &whole).expect("reads"), plan.program);
     }
 
     #[test]

@@ -5,8 +5,7 @@ use cubed_files::config_file::ConfigError;
 use cubed_files::named_file::BUILT_IN;
 use std::path::Path;
 
-/// The shipped designs, by name (the tests walk them all).
-#[cfg(test)]
+/// The shipped designs, by name (the tests walk them all; a simulator of one is named).
 pub(crate) const SHIPPED_DESIGNS: [&str; 3] = ["four-arm", "turntable-flipper", "six-motor"];
 
 /// The shipped design `name` (a file name in `config/robots` without `.toml`), loaded and validated from the copy

@@ -28,12 +28,14 @@ pub enum CubeError {
         /// appears 8 times, colour 'R' (face R) 10 times".
         wrong: String,
     },
-    #[error("the corner at {position:?} (stickers {stickers}) has colours {colours}, which no corner piece has")]
+    #[error("the corner at {position:?} (stickers {stickers}) has colours {colours}, {}", if *mirrored { "which a corner piece has, but the other way round it, as if two of its stickers were swapped" } else { "which no corner piece has" })]
     InvalidCorner {
         position: Corner,
         /// Its stickers, e.g. "U9, R1, F3".
         stickers: String,
         colours: String,
+        /// A piece has these colours in the other order round it (two stickers swapped).
+        mirrored: bool,
     },
     #[error("the edge at {position:?} (stickers {stickers}) has colours {colours}, which no edge piece has")]
     InvalidEdge {
@@ -87,10 +89,12 @@ impl CubeError {
                 position,
                 stickers,
                 colours,
+                mirrored,
             } => CubeError::InvalidCorner {
                 position,
                 stickers,
                 colours: typed(colours),
+                mirrored,
             },
             CubeError::InvalidEdge {
                 position,

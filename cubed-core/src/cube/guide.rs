@@ -36,16 +36,23 @@ pub fn net_lines(stickers: &str, size: usize) -> Option<Vec<String>> {
     Some(lines)
 }
 
-/// What a person holding the cube does for `turn`, e.g. "turn the right face a quarter turn
-/// clockwise". Clockwise is as seen looking straight at that face, the cube held still
-/// with its up face on top and its front face towards you.
+/// What a person holding the cube does for `turn`, e.g. "turn the back face a quarter turn
+/// clockwise, as seen from the back". Clockwise is as seen looking straight at that face,
+/// the cube held still with its up face on top and its front face towards you: the words
+/// say from where.
 pub fn turn_in_words(turn: Turn) -> String {
-    let how = match turn.quarters {
-        1 => "a quarter turn clockwise",
-        2 => "a half turn",
-        _ => "a quarter turn anticlockwise",
+    let name = face_name(turn.face);
+    let seen_from = match turn.face {
+        Face::U => "above".to_string(),
+        Face::D => "below".to_string(),
+        _ => format!("the {name}"),
     };
-    format!("turn the {} face {how}", face_name(turn.face))
+    let how = match turn.quarters {
+        1 => format!("a quarter turn clockwise, as seen from {seen_from}"),
+        2 => "a half turn".to_string(),
+        _ => format!("a quarter turn anticlockwise, as seen from {seen_from}"),
+    };
+    format!("turn the {name} face {how}")
 }
 
 /// The cube shown by `show` before the first move and after each of `moves`.
@@ -131,12 +138,16 @@ mod tests {
         let turn = |face, quarters| turn_in_words(Turn { face, quarters });
         assert_eq!(
             turn(Face::R, 1),
-            "turn the right face a quarter turn clockwise"
+            "turn the right face a quarter turn clockwise, as seen from the right"
         );
         assert_eq!(turn(Face::D, 2), "turn the bottom face a half turn");
         assert_eq!(
             turn(Face::B, 3),
-            "turn the back face a quarter turn anticlockwise"
+            "turn the back face a quarter turn anticlockwise, as seen from the back"
+        );
+        assert_eq!(
+            turn(Face::D, 1),
+            "turn the bottom face a quarter turn clockwise, as seen from below"
         );
     }
 }

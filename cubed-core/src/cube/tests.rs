@@ -217,6 +217,11 @@ fn pieces_are_named_in_the_colours_typed() {
     let swapped = with(SOLVED, &[(8, 'D'), (29, 'U')]);
     let message = err(&colours(&swapped)).to_string();
     assert!(message.contains("has colours YRG"), "{message}");
+    // Two stickers of one corner swapped: its colours exist, the other way round.
+    let mirrored = err(&colours(&with(SOLVED, &[(8, 'R'), (9, 'U')]))).to_string();
+    assert!(mirrored.ends_with("has colours RWG, which a corner piece has, but the other way round it, as if two of its stickers were swapped"), "{mirrored}");
+    let none = err(&with(SOLVED, &[(9, 'U'), (0, 'R')])).to_string();
+    assert!(none.ends_with("which no corner piece has"), "{none}");
     // The URF corner's colours put at UFL too (and DLF's at DFR, to keep nine of each).
     let twice = with(SOLVED, &[(18, 'R'), (38, 'F'), (26, 'L'), (15, 'F')]);
     let message = err(&colours(&twice)).to_string();

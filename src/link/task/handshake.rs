@@ -7,7 +7,7 @@ use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
 use crate::link::events::{Connected, LinkEvent};
 use crate::link::fault_words::refusal_in_words;
-use crate::robot::wiring::{simulator_in, simulator_name};
+use crate::robot::wiring::{shipped_design_named, simulator_in, simulator_name};
 use firmware_protocol::message::{ConfigRefusal, Fault, FaultFlags, HelloReply, NakReason, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{HostPhase, Message, PROTOCOL_VERSION};
@@ -225,6 +225,7 @@ impl LinkTask {
                 path: self.path.clone(),
                 firmware: simulated.to_string(),
                 expected,
+                shipped: shipped_design_named(simulated),
             }),
             _ => Ok(()),
         }
