@@ -555,11 +555,13 @@ fn exec_actions_on_an_empty_robot_move_freely_and_a_flip_with_a_turn_jams_with_a
     };
     let jammed = exec("open holder; flip flipper, turn turntable +1");
     drop(sim.stdin.take());
-    sim.wait().expect("the simulator exits");
+    let said = sim.wait_with_output().expect("the simulator exits");
     assert_eq!(jammed.status.code(), Some(1), "{}", stderr(&jammed));
     let (held, text) = sim_report(&report);
     let fault = held["faults"][0]["reason"].as_str().unwrap_or_default();
     assert!(fault.contains("flipper"), "{text}");
+    // The simulator says why at its terminal as it happens, as the report does after.
+    assert!(stderr(&said).contains(fault), "{}", stderr(&said));
 }
 
 /// A simulator of one design driven as another is told apart at `Hello`, before anything

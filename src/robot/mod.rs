@@ -78,5 +78,4 @@ pub use replay::Replay;
 pub use scan::ScanPlan;
 pub use select::Choice;
 pub use shipped::shipped_design;
-#[cfg(test)]
 pub(crate) use shipped::SHIPPED_DESIGNS;

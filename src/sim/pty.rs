@@ -100,6 +100,8 @@ pub fn remove_symlink_if_at(link: &Path, target: &Path) {
 
 /// Receives each new pty path, or `None` when the pty is unplugged.
 pub(crate) type PathAnnouncer = Box<dyn FnMut(Option<&Path>) + Send>;
+/// Told each fault the simulated machine causes, as it happens (what jammed, and why).
+pub(crate) type FaultTeller = Box<dyn FnMut(&super::firmware::FaultRecord) + Send>;
 
 /// How the simulator is served.
 pub struct ServeOptions {
@@ -111,6 +113,8 @@ pub struct ServeOptions {
     /// What has happened so far, kept up to date for whoever watches (which faults of the
     /// plan have come).
     pub counts: Arc<ServeCounts>,
+    /// Told each fault as it happens, if anyone listens (a person at the simulator's terminal).
+    pub on_fault: Option<FaultTeller>,
 }
 
 /// Counts of a serving simulator, readable while it runs.
@@ -202,6 +206,7 @@ pub async fn serve<M: Mechanics>(
         if !server.wait_for_input(now, &mut controls).await? {
             break;
         }
+        server.tell_faults();
     }
     Ok(server.finish())
 }
@@ -219,6 +224,8 @@ struct Server<M: Mechanics> {
     unplugged_until: Option<u64>,
     unplugs: u64,
     buf: Vec<u8>,
+    /// Faults already told (`ServeOptions::on_fault`).
+    faults_told: usize,
 }
 
 impl<M: Mechanics> Server<M> {
@@ -236,6 +243,7 @@ impl<M: Mechanics> Server<M> {
             unplugged_until: None,
             unplugs: 0,
             buf: vec![0u8; 4096],
+            faults_told: 0,
         })
     }
 
@@ -342,6 +350,17 @@ impl<M: Mechanics> Server<M> {
             _ = tokio::time::sleep(Duration::from_millis(wait)) => {}
         }
         Ok(true)
+    }
+
+    /// Tells the faults that came since the last look.
+    fn tell_faults(&mut self) {
+        let faults = &self.firmware.stats.faults;
+        if let Some(tell) = self.options.on_fault.as_mut() {
+            faults[self.faults_told.min(faults.len())..]
+                .iter()
+                .for_each(tell);
+        }
+        self.faults_told = faults.len();
     }
 
     fn obey(&mut self, control: Control) {

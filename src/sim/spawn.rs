@@ -39,6 +39,7 @@ impl<M: Mechanics + Send + 'static> RunningSim<M> {
                 announce.set(p.map(Path::to_path_buf).unwrap_or_default());
                 let _ = first_tx.send(());
             }),
+            on_fault: None,
         };
         let (controls, control_rx) = mpsc::unbounded_channel();
         let task = tokio::spawn(serve(firmware, options, control_rx));

@@ -193,6 +193,9 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
             counts: Arc::clone(&counts),
             seed: args.seed,
             on_path: announcer(args.link.clone(), Arc::clone(&current_pty)),
+            on_fault: Some(Box::new(|fault| {
+                eprintln!("cubed sim: {}: {}", fault.fault, fault.reason)
+            })),
         };
         serve(firmware, options, control_rx).await
     })?;

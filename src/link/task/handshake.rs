@@ -7,7 +7,8 @@ use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
 use crate::link::events::{Connected, LinkEvent};
 use crate::link::fault_words::refusal_in_words;
-use crate::robot::wiring::{shipped_design_named, simulator_in, simulator_name};
+use crate::robot::wiring::{simulator_in, simulator_name, RobotSetup};
+use crate::robot::{shipped_design, ActuatorMap, SHIPPED_DESIGNS};
 use firmware_protocol::message::{ConfigRefusal, Fault, FaultFlags, HelloReply, NakReason, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{HostPhase, Message, PROTOCOL_VERSION};
@@ -268,4 +269,18 @@ impl LinkTask {
             ),
         })
     }
+}
+
+/// The shipped design a simulator named `simulated` (see [`simulator_name`]) simulates, if
+/// it is one of them.
+fn shipped_design_named(simulated: &str) -> Option<&'static str> {
+    SHIPPED_DESIGNS.into_iter().find(|name| {
+        let Ok(model) = shipped_design(name) else {
+            return false;
+        };
+        let setup = ActuatorMap::new(&model)
+            .ok()
+            .and_then(|map| RobotSetup::for_design(&model, &map).ok());
+        setup.is_some_and(|setup| simulator_name(&setup.machine) == simulated)
+    })
 }

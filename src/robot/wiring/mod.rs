@@ -42,20 +42,6 @@ pub(crate) fn simulator_name(machine: &Machine) -> String {
     format!("{VIRTUAL_WIRING_FIRMWARE} {:04x}", crc.value())
 }
 
-/// The shipped design a simulator named `simulated` (see [`simulator_name`]) simulates, if
-/// it is one of them.
-pub(crate) fn shipped_design_named(simulated: &str) -> Option<&'static str> {
-    super::shipped::SHIPPED_DESIGNS.into_iter().find(|name| {
-        let Ok(model) = super::shipped::shipped_design(name) else {
-            return false;
-        };
-        let setup = ActuatorMap::new(&model)
-            .ok()
-            .and_then(|map| RobotSetup::for_design(&model, &map).ok());
-        setup.is_some_and(|setup| simulator_name(&setup.machine) == simulated)
-    })
-}
-
 /// What a firmware's name says of the simulator: `None` for a board that is not it,
 /// `Some(None)` for a simulator that does not say its machine, `Some(Some(name))` for one
 /// that does (compare with [`simulator_name`]).
