@@ -2,7 +2,7 @@
 //! step-by-step solution was: how to hold the cube, then each turn in the chosen notation and
 //! in words, with the cube drawn after it in the colours it was typed in.
 
-use cubed_core::cube::{format_moves, net_lines, turn_in_words, ColourScheme, Face, Move};
+use cubed_core::cube::{format_moves, move_in_words, net_lines, ColourScheme, Face, Move};
 use cubed_core::cube::{Notation, NotationError};
 use serde_json::{json, Value};
 
@@ -56,13 +56,7 @@ impl<'a> Walkthrough<'a> {
     fn steps(&self) -> Result<Vec<(String, String)>, NotationError> {
         self.moves
             .iter()
-            .map(|&m| {
-                let words = match m {
-                    Move::Turn(t) => turn_in_words(t),
-                    Move::Rotate(_) => "turn the whole cube".to_string(),
-                };
-                Ok((format_moves(&[m], self.notation)?, words))
-            })
+            .map(|&m| Ok((format_moves(&[m], self.notation)?, move_in_words(m))))
             .collect()
     }
 

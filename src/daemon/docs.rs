@@ -218,6 +218,10 @@ pub struct GuideDoc {
     pub solution: Vec<String>,
     /// The same turns in the 1988 notation (`T+ F- …`).
     pub woolley: Vec<String>,
+    /// Each turn in words, for a person holding the cube (`turn the right face a quarter
+    /// turn clockwise, as seen from the right`).
+    #[serde(default)]
+    pub words: Vec<String>,
     /// `states[0]` is the cube given; `states[i]` the cube after `i` turns.
     pub states: Vec<String>,
 }

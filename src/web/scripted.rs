@@ -6,6 +6,7 @@ use crate::daemon::docs::{
 use crate::daemon::{DaemonEvent, DaemonInbox, DaemonState, Refusal, Request, StatusDoc};
 use crate::daemon::{LinkDoc, LinkState};
 use cubed_core::cube::{format_moves, parse_moves, ColourScheme, FaceOrder, FaceletCube, Notation};
+use cubed_core::cube::{move_in_words, states_after};
 use cubed_core::error_chain::error_chain;
 use std::time::Duration;
 
@@ -149,16 +150,12 @@ fn guide(facelets: &str) -> Result<GuideDoc, Refusal> {
     }
     let moves = parse_moves(SOLUTION, Notation::Singmaster).unwrap_or_default();
     let woolley = format_moves(&moves, Notation::Woolley).unwrap_or_default();
-    let mut states = vec![cube.to_symbols(&scheme)];
-    let mut now = cube;
-    for m in &moves {
-        now = now.apply(*m);
-        states.push(now.to_symbols(&scheme));
-    }
+    let states = states_after(cube, &moves, |c, m| c.apply(m), |c| c.to_symbols(&scheme));
     Ok(GuideDoc {
         facelets: facelets.to_string(),
         solution: SOLUTION.split(' ').map(str::to_string).collect(),
         woolley: woolley.split(' ').map(str::to_string).collect(),
+        words: moves.iter().map(|&m| move_in_words(m)).collect(),
         states,
     })
 }

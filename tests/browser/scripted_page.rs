@@ -120,6 +120,16 @@ async fn the_page_runs_the_scripted_daemon() {
     click(page, "#guide-solve").await;
     let first = scripted::SOLUTION.split(' ').next().unwrap_or_default();
     wait_for_text(page, "guide-step", &format!("step 1 of {moves}: {first} (")).await;
+    // Said in words too, the face named as a person holding the cube names it.
+    let named = match &first[..1] {
+        "U" => "top",
+        "D" => "bottom",
+        "F" => "front",
+        "B" => "back",
+        "L" => "left",
+        _ => "right",
+    };
+    wait_for_text(page, "guide-step", &format!("turn the {named} face")).await;
     let face = &first[..1];
     wait_for(
         page,

@@ -2,7 +2,7 @@
 //! net in its own colours, and each face turn said in words.
 
 use super::face::Face;
-use super::moves::Turn;
+use super::moves::{Move, Turn};
 
 /// The cube's stickers (URFDLB order, each face row by row as seen from outside, `size` ×
 /// `size` per face) drawn as the usual net: up above left, front, right and back, down
@@ -53,6 +53,15 @@ pub fn turn_in_words(turn: Turn) -> String {
         _ => format!("a quarter turn anticlockwise, as seen from {seen_from}"),
     };
     format!("turn the {name} face {how}")
+}
+
+/// What a person holding the cube does for `m`: a face turn in words, or a turn of the
+/// whole cube.
+pub fn move_in_words(m: Move) -> String {
+    match m {
+        Move::Turn(turn) => turn_in_words(turn),
+        Move::Rotate(_) => "turn the whole cube".to_string(),
+    }
 }
 
 /// The cube shown by `show` before the first move and after each of `moves`.

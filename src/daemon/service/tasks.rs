@@ -9,8 +9,8 @@ use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
 use crate::daemon::run::pipeline::{home, photograph};
 use cubed_core::cube::Face;
+use cubed_core::cube::{move_in_words, singmaster, states_after, woolley};
 use cubed_core::cube::{parse_cube, FaceOrder, Move};
-use cubed_core::cube::{singmaster, states_after, woolley};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
 use cubed_core::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
@@ -131,6 +131,7 @@ fn guide_doc(facelets: String, moves: &[Move], states: Vec<String>) -> GuideDoc 
         woolley: (moves.iter())
             .map(|&m| woolley(m).unwrap_or_else(|_| singmaster(m)))
             .collect(),
+        words: moves.iter().map(|&m| move_in_words(m)).collect(),
         states,
     }
 }

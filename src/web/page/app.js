@@ -533,6 +533,7 @@ function renderGuide() {
   const i = guideAt;
   $('guide-step').textContent = n === 0 ? 'already solved'
     : i < n ? 'step ' + (i + 1) + ' of ' + n + ': ' + guideDoc.solution[i] + ' (' + guideDoc.woolley[i] + ')'
+        + (guideDoc.words && guideDoc.words[i] ? ': ' + guideDoc.words[i] : '')
       : 'solved after ' + n + ' steps';
   $('guide-prev').disabled = i === 0;
   $('guide-next').disabled = i >= n;
