@@ -4,7 +4,7 @@ use super::direction::Direction;
 use super::drive::{timed, Drive, DriveToml};
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
 use super::wiring::pins::ActuatorWiring;
-use super::wiring::{BoardToml, WiringToml};
+use super::wiring::{end_stop_in_the_way, BoardToml, WiringToml};
 use cubed_files::config_file::syntax::{syntax_or_kind_error, FileKind};
 pub use cubed_files::config_file::ConfigError;
 use serde::Deserialize;
@@ -427,16 +427,38 @@ impl Ctx<'_> {
             half_ms,
             open_ms: jaw_ms("open_ms", g.open_ms)?,
             close_ms: jaw_ms("close_ms", g.close_ms)?,
-            wiring: self.wiring(
+            wiring: self.limited_wiring(
                 &section,
-                g.wiring.as_ref(),
+                self.wiring(
+                    &section,
+                    g.wiring.as_ref(),
+                    drive.as_ref(),
+                    g.jaw,
+                    turns,
+                    reach == Reach::Continuous,
+                )?,
                 drive.as_ref(),
-                g.jaw,
-                turns,
-                reach == Reach::Continuous,
+                reach,
             )?,
             drive,
         })
+    }
+
+    /// `wiring` of a gripper turning within `reach`, refused where an end stop is in the way.
+    fn limited_wiring(
+        &self,
+        section: &str,
+        wiring: Option<ActuatorWiring>,
+        drive: Option<&Drive>,
+        reach: Reach,
+    ) -> Result<Option<ActuatorWiring>, ConfigError> {
+        let home = wiring.and_then(|w| w.home);
+        if let (Some(home), Some(drive), Reach::Limited { min, max }) = (home, drive, reach) {
+            if let Some(e) = end_stop_in_the_way(&home, drive, (min, max)) {
+                return Err(self.invalid(&format!("{section} wiring"), e.key, e.problem));
+            }
+        }
+        Ok(wiring)
     }
 
     fn reach(&self, section: &str, value: &toml::Value) -> Result<Reach, ConfigError> {

@@ -311,3 +311,103 @@ impl WiringToml {
         }))
     }
 }
+
+/// An end stop sits beyond a limited gripper's travel, on the side homing seeks: every
+/// quarter turn of `range` must stop short of where it triggers (`offset_steps` before
+/// home), or the first program that reaches that end trips it (a Limit fault). None when it
+/// does, or for a hall sensor (passed through at home by design).
+pub(crate) fn end_stop_in_the_way(
+    home: &HomeSensor,
+    drive: &Drive,
+    (min, max): (i8, i8),
+) -> Option<KeyProblem> {
+    if home.kind != SensorKind::EndStop {
+        return None;
+    }
+    let quarter = i64::try_from(drive.steps_per_rev() / 4).unwrap_or(i64::MAX);
+    let trigger = -i64::from(home.offset_steps);
+    let (side, farthest, clear) = match home.seek_positive {
+        true => (
+            "positive",
+            i64::from(max) * quarter,
+            trigger > i64::from(max) * quarter,
+        ),
+        false => (
+            "negative",
+            i64::from(min) * quarter,
+            trigger < i64::from(min) * quarter,
+        ),
+    };
+    // Half a quarter turn beyond the farthest position, towards the stop.
+    let toward = if home.seek_positive { 1 } else { -1 };
+    let suggested = farthest + toward * (quarter / 2);
+    (!clear).then(|| KeyProblem {
+        key: "home_offset_steps",
+        problem: format!(
+            "{}: the end stop then triggers {trigger:+} microsteps from home, but `range` reaches {:+} quarter turn(s) ({farthest:+} microsteps) on the {side} side, where homing seeks the stop: a program would trip it (a Limit fault); put home further from the stop, e.g. home_offset_steps = {} (the stop {suggested:+} from home), or seek the other way",
+            home.offset_steps,
+            if home.seek_positive { max } else { min },
+            -suggested
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 200 × 8 microsteps, direct drive: a quarter turn is 400.
+    const DRIVE: Drive = Drive {
+        full_steps_per_rev: 200,
+        microsteps: 8,
+        gear_num: 1,
+        gear_den: 1,
+        max_deg_s: 900,
+        accel_deg_s2: 18000,
+    };
+
+    fn stop(seek_positive: bool, offset_steps: i32) -> HomeSensor {
+        HomeSensor {
+            input: Signal {
+                pin: 11,
+                active_high: false,
+            },
+            kind: SensorKind::EndStop,
+            seek_positive,
+            seek_deg_s: 180,
+            approach_deg_s: 30,
+            backoff_deg: 20,
+            max_seek_deg: 400,
+            offset_steps,
+        }
+    }
+
+    #[test]
+    fn an_end_stop_must_lie_beyond_the_farthest_quarter_on_its_side() {
+        let range = (-1, 1);
+        // Seeking positively, the stop triggers `-offset` from home: past +400 it is clear.
+        assert!(end_stop_in_the_way(&stop(true, -401), &DRIVE, range).is_none());
+        for offset in [-400, 0, 300] {
+            let problem = end_stop_in_the_way(&stop(true, offset), &DRIVE, range);
+            let problem = problem.expect("the range reaches the stop");
+            assert_eq!(problem.key, "home_offset_steps");
+            assert!(
+                problem.problem.contains("home_offset_steps = -600"),
+                "{}",
+                problem.problem
+            );
+        }
+        // Seeking negatively, it must lie below -400; a range of [-1, 0] on that side alike.
+        assert!(end_stop_in_the_way(&stop(false, 401), &DRIVE, range).is_none());
+        assert!(end_stop_in_the_way(&stop(false, 400), &DRIVE, (-1, 0)).is_some());
+        // Seeking positively with nothing on that side ([-1, 0]): clear once past home.
+        assert!(end_stop_in_the_way(&stop(true, -1), &DRIVE, (-1, 0)).is_none());
+        assert!(end_stop_in_the_way(&stop(true, 0), &DRIVE, (-1, 0)).is_some());
+        // A hall sensor is passed at home by design.
+        let hall = HomeSensor {
+            kind: SensorKind::Hall,
+            ..stop(true, 0)
+        };
+        assert!(end_stop_in_the_way(&hall, &DRIVE, range).is_none());
+    }
+}

@@ -11,7 +11,7 @@ mod table;
 
 pub(crate) use board_check::{refusal_placed_in, verdict_on, BoardVerdict};
 pub(crate) use derived::derived_drive;
-pub(crate) use keys::{BoardToml, WiringToml};
+pub(crate) use keys::{end_stop_in_the_way, BoardToml, WiringToml};
 pub(crate) use pins::ActuatorWiring;
 pub(crate) use pins::JawWiring;
 pub(crate) use pins::MotorPins;
