@@ -134,6 +134,36 @@ pub(crate) fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String
         })
 }
 
+/// The refusal when no cube was given, neither as arguments nor `--stdin`.
+pub(crate) fn no_cube_given(facelets: &[String], stdin: bool) -> Option<anyhow::Result<ExitCode>> {
+    (facelets.is_empty() && !stdin).then(|| {
+        crate::command_line::refuse("no cube given: give cubes as arguments or use --stdin")
+    })
+}
+
+/// Runs `one` on each cube given, the arguments first (trimmed), then with `stdin` each cube
+/// line of standard input with its line number; exit 2 if `one` refused any (false).
+pub(crate) fn each_cube(
+    facelets: &[String],
+    stdin: bool,
+    mut one: impl FnMut(&str, Option<usize>) -> anyhow::Result<bool>,
+) -> anyhow::Result<ExitCode> {
+    let mut any_invalid = false;
+    for cube in facelets {
+        any_invalid |= !one(cube.trim(), None)?;
+    }
+    if stdin {
+        for cube in cube_lines() {
+            let (n, line) = cube?;
+            any_invalid |= !one(&line, Some(n))?;
+        }
+    }
+    Ok(match any_invalid {
+        true => ExitCode::from(crate::command_line::EXIT_INVALID),
+        false => ExitCode::SUCCESS,
+    })
+}
+
 /// A seed from the system clock, for runs that did not ask for one.
 pub(crate) fn clock_seed() -> u64 {
     std::time::SystemTime::now()

@@ -1,8 +1,7 @@
 //! `cubed check`: cube validation from the command line, of cubes given as arguments or one
 //! a line on standard input.
 
-use super::cube_args::{cube_lines, moves_hint, print_json, FormatArg, OrderArg};
-use super::EXIT_INVALID;
+use super::cube_args::{each_cube, moves_hint, no_cube_given, print_json, FormatArg, OrderArg};
 use clap::Args;
 use cubed_core::cube::parse_cube;
 use cubed_core::error_chain::error_chain;
@@ -40,22 +39,11 @@ pub(crate) fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     if args.legacy && args.size == 3 {
         return super::refuse("--legacy applies to --size 2 only");
     }
-    if args.facelets.is_empty() && !args.stdin {
-        return super::refuse("no cube given: give cubes as arguments or use --stdin");
+    if let Some(refused) = no_cube_given(&args.facelets, args.stdin) {
+        return refused;
     }
-    let mut any_invalid = false;
-    for cube in &args.facelets {
-        any_invalid |= !check_one(&args, cube.trim(), None);
-    }
-    if args.stdin {
-        for cube in cube_lines() {
-            let (n, line) = cube?;
-            any_invalid |= !check_one(&args, &line, Some(n));
-        }
-    }
-    Ok(match any_invalid {
-        true => ExitCode::from(EXIT_INVALID),
-        false => ExitCode::SUCCESS,
+    each_cube(&args.facelets, args.stdin, |text, line| {
+        Ok(check_one(&args, text, line))
     })
 }
 

@@ -2,9 +2,9 @@
 
 use super::cube_args::clock_seed;
 use super::cube_args::INVALID_LINE;
-use super::cube_args::{cube_lines, moves_hint, print_json, FormatArg, NotationArg, OrderArg};
+use super::cube_args::{each_cube, moves_hint, no_cube_given, print_json};
+use super::cube_args::{FormatArg, NotationArg, OrderArg};
 use super::solve_steps::Walkthrough;
-use super::EXIT_INVALID;
 use crate::command_line::tables::pocket_solver;
 use crate::command_line::tables::TableArgs;
 use clap::Args;
@@ -60,24 +60,12 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if let Some(done) = solve_if_pocket(&args) {
         return done;
     }
-    if args.facelets.is_empty() && !args.stdin {
-        return super::refuse("no cube given: give cubes as arguments or use --stdin");
+    if let Some(refused) = no_cube_given(&args.facelets, args.stdin) {
+        return refused;
     }
     let solver = args.tables.solver();
-    let mut any_invalid = false;
-    for cube in &args.facelets {
-        any_invalid |= !solve_one(&solver, &args, cube.trim(), None)?;
-    }
-    if args.stdin {
-        for cube in cube_lines() {
-            let (n, line) = cube?;
-            any_invalid |= !solve_one(&solver, &args, &line, Some(n))?;
-        }
-    }
-    Ok(if any_invalid {
-        ExitCode::from(EXIT_INVALID)
-    } else {
-        ExitCode::SUCCESS
+    each_cube(&args.facelets, args.stdin, |text, line| {
+        solve_one(&solver, &args, text, line)
     })
 }
 
@@ -101,11 +89,13 @@ fn solve_one(
         Ok((facelets, scheme, turns)) => {
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, args.notation.into())?;
-            let shown = |c: &FaceletCube| c.to_symbols(&scheme);
-            let states = states_after(facelets, &moves, |c, m| c.apply(m), shown);
-            let walk = Walkthrough::new((3, &scheme), &moves, states, args.notation.into());
+            let walk = args.steps.then(|| {
+                let shown = |c: &FaceletCube| c.to_symbols(&scheme);
+                let states = states_after(facelets, &moves, |c, m| c.apply(m), shown);
+                Walkthrough::new((3, &scheme), &moves, states, args.notation.into())
+            });
             let mut row = json!({"facelets": text, "solution": solution, "notation": args.notation.name(), "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0});
-            print_solution(args, &solution, &walk, &mut row, line)?;
+            print_solution(args, &solution, walk.as_ref(), &mut row, line)?;
             Ok(true)
         }
         Err(e) => {
@@ -129,24 +119,24 @@ fn solve_one(
     }
 }
 
-/// Prints a solved cube's line or JSON row (`row`), with its steps when asked for.
+/// Prints a solved cube's line or JSON row (`row`), with its steps (`walk`, when --steps).
 fn print_solution(
     args: &SolveArgs,
     solution: &str,
-    walk: &Walkthrough,
+    walk: Option<&Walkthrough>,
     row: &mut serde_json::Value,
     line: Option<usize>,
 ) -> anyhow::Result<()> {
     match args.format {
         FormatArg::Text => {
             println!("{}", crate::command_line::counts::solution_line(solution));
-            if args.steps && !walk.moves.is_empty() {
+            if let Some(walk) = walk.filter(|w| !w.moves.is_empty()) {
                 walk.print()?;
                 println!();
             }
         }
         FormatArg::Json => {
-            if args.steps {
+            if let Some(walk) = walk {
                 (row["hold"], row["steps"]) = walk.json()?;
             }
             print_json(row.take(), line);
@@ -253,24 +243,12 @@ pub(crate) fn solve_if_pocket(args: &SolveArgs) -> Option<anyhow::Result<ExitCod
 }
 
 fn solve_pocket(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    if args.facelets.is_empty() && !args.stdin {
-        return super::refuse("no cube given: give cubes as arguments or use --stdin");
+    if let Some(refused) = no_cube_given(&args.facelets, args.stdin) {
+        return refused;
     }
     let solver = pocket_solver(args.tables.cache_dir.as_deref());
-    let mut any_invalid = false;
-    for cube in &args.facelets {
-        any_invalid |= !solve_one_pocket(&solver, args, cube.trim(), None)?;
-    }
-    if args.stdin {
-        for cube in cube_lines() {
-            let (n, line) = cube?;
-            any_invalid |= !solve_one_pocket(&solver, args, &line, Some(n))?;
-        }
-    }
-    Ok(if any_invalid {
-        ExitCode::from(EXIT_INVALID)
-    } else {
-        ExitCode::SUCCESS
+    each_cube(&args.facelets, args.stdin, |text, line| {
+        solve_one_pocket(&solver, args, text, line)
     })
 }
 
@@ -295,12 +273,14 @@ fn solve_one_pocket(
         Ok((facelets, scheme, turns)) => {
             let moves: Vec<Move> = turns.iter().map(|&t| t.into()).collect();
             let solution = format_moves(&moves, Notation::from(args.notation))?;
-            let shown = |c: &PocketFacelets| c.to_symbols(&scheme);
-            let states = states_after(facelets, &moves, |c, m| c.apply(m), shown);
-            let walk = Walkthrough::new((2, &scheme), &moves, states, args.notation.into());
+            let walk = args.steps.then(|| {
+                let shown = |c: &PocketFacelets| c.to_symbols(&scheme);
+                let states = states_after(facelets, &moves, |c, m| c.apply(m), shown);
+                Walkthrough::new((2, &scheme), &moves, states, args.notation.into())
+            });
             let mut row = json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution, "notation": args.notation.name(),
                    "moves": length_in(&turns, metric), "ms": (ms * 1000.0).round() / 1000.0});
-            print_solution(args, &solution, &walk, &mut row, line)?;
+            print_solution(args, &solution, walk.as_ref(), &mut row, line)?;
             return Ok(true);
         }
         Err(e) => {

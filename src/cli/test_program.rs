@@ -159,18 +159,19 @@ impl Report {
     /// Prints the next cube's line (cubes come in order) and flushes it.
     pub(crate) fn cube(&mut self, outcome: ProgramOutcome) -> anyhow::Result<()> {
         let number = self.outcomes.len() + 1;
-        let scramble = format_moves(&outcome.scramble, self.notation)?;
+        let scramble = || format_moves(&outcome.scramble, self.notation);
         let line = match &outcome.moves {
             Ok(n) if self.show => format!(
-                "cube {number}: {}; scramble: {scramble}; solution: {}",
+                "cube {number}: {}; scramble: {}; solution: {}",
                 crate::command_line::counts::count(*n, self.unit[0], self.unit[1]),
+                scramble()?,
                 format_moves(&outcome.solution, self.notation)?
             ),
             Ok(n) => format!(
                 "cube {number}: {}",
                 crate::command_line::counts::count(*n, self.unit[0], self.unit[1])
             ),
-            Err(e) => format!("cube {number}: FAILED ({e}); scramble: {scramble}"),
+            Err(e) => format!("cube {number}: FAILED ({e}); scramble: {}", scramble()?),
         };
         self.bar.suspend(|| {
             let mut out = std::io::stdout().lock();

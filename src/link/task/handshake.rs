@@ -7,7 +7,7 @@ use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
 use crate::link::events::{Connected, LinkEvent};
 use crate::link::fault_words::refusal_in_words;
-use crate::robot::wiring::{simulator_in, simulator_name, RobotSetup};
+use crate::robot::wiring::{is_simulator, simulator_name, RobotSetup, VIRTUAL_WIRING_FIRMWARE};
 use crate::robot::{shipped_design, ActuatorMap, SHIPPED_DESIGNS};
 use firmware_protocol::message::{ConfigRefusal, Fault, FaultFlags, HelloReply, NakReason, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
@@ -109,8 +109,7 @@ impl LinkTask {
             });
         }
         let firmware = String::from_utf8_lossy(reply.name_bytes()).into_owned();
-        let simulator = simulator_in(&firmware);
-        if !self.setup.wired && simulator.is_none() {
+        if !self.setup.wired && !is_simulator(&firmware) {
             return Err(LinkError::Unwired {
                 path: self.path.clone(),
                 firmware,
@@ -220,15 +219,19 @@ impl LinkTask {
             return Ok(());
         };
         let firmware = String::from_utf8_lossy(hello.name_bytes()).into_owned();
+        // A simulator that does not say its machine (`cubed-sim` alone) is taken at its word.
+        if !is_simulator(&firmware) || firmware == VIRTUAL_WIRING_FIRMWARE {
+            return Ok(());
+        }
         let expected = simulator_name(&self.setup.machine);
-        match simulator_in(&firmware) {
-            Some(Some(simulated)) if simulated != expected => Err(LinkError::OtherSimulatedRobot {
+        match firmware == expected {
+            true => Ok(()),
+            false => Err(LinkError::OtherSimulatedRobot {
                 path: self.path.clone(),
-                firmware: simulated.to_string(),
+                shipped: shipped_design_named(&firmware),
+                firmware,
                 expected,
-                shipped: shipped_design_named(simulated),
             }),
-            _ => Ok(()),
         }
     }
 

@@ -4,7 +4,7 @@ use super::direction::Direction;
 use super::drive::{timed, Drive, DriveToml};
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
 use super::wiring::pins::ActuatorWiring;
-use super::wiring::{end_stop_in_the_way, BoardToml, WiringToml};
+use super::wiring::{BoardToml, WiringToml};
 use cubed_files::config_file::syntax::{syntax_or_kind_error, FileKind};
 pub use cubed_files::config_file::ConfigError;
 use serde::Deserialize;
@@ -213,8 +213,8 @@ impl Ctx<'_> {
     }
 
     /// The `wiring` table of `section`, validated: it needs the `motion` table (the
-    /// firmware steps the motor as that table says), a motor when it `turns`, and a home
-    /// sensor when it turns without end (`continuous`).
+    /// firmware steps the motor as that table says), a motor when it `turns`, and what a
+    /// gripper's `reach` asks of its home sensor (none for a flipper).
     fn wiring(
         &self,
         section: &str,
@@ -222,7 +222,7 @@ impl Ctx<'_> {
         drive: Option<&Drive>,
         has_jaw: bool,
         turns: bool,
-        continuous: bool,
+        reach: Option<Reach>,
     ) -> Result<Option<ActuatorWiring>, ConfigError> {
         let Some(raw) = raw else { return Ok(None) };
         if turns && !raw.has_motor() {
@@ -246,7 +246,7 @@ impl Ctx<'_> {
                 "missing: a wired motor needs its `motion` table beside its `wiring` (steps, microsteps and speeds the firmware drives it with; see docs/wiring.md)",
             ));
         }
-        raw.validate(drive, has_jaw, continuous)
+        raw.validate(drive, has_jaw, reach)
             .map(Some)
             .map_err(|e| self.invalid(&format!("{section} wiring"), e.key, e.problem))
     }
@@ -427,38 +427,16 @@ impl Ctx<'_> {
             half_ms,
             open_ms: jaw_ms("open_ms", g.open_ms)?,
             close_ms: jaw_ms("close_ms", g.close_ms)?,
-            wiring: self.limited_wiring(
+            wiring: self.wiring(
                 &section,
-                self.wiring(
-                    &section,
-                    g.wiring.as_ref(),
-                    drive.as_ref(),
-                    g.jaw,
-                    turns,
-                    reach == Reach::Continuous,
-                )?,
+                g.wiring.as_ref(),
                 drive.as_ref(),
-                reach,
+                g.jaw,
+                turns,
+                Some(reach),
             )?,
             drive,
         })
-    }
-
-    /// `wiring` of a gripper turning within `reach`, refused where an end stop is in the way.
-    fn limited_wiring(
-        &self,
-        section: &str,
-        wiring: Option<ActuatorWiring>,
-        drive: Option<&Drive>,
-        reach: Reach,
-    ) -> Result<Option<ActuatorWiring>, ConfigError> {
-        let home = wiring.and_then(|w| w.home);
-        if let (Some(home), Some(drive), Reach::Limited { min, max }) = (home, drive, reach) {
-            if let Some(e) = end_stop_in_the_way(&home, drive, (min, max)) {
-                return Err(self.invalid(&format!("{section} wiring"), e.key, e.problem));
-            }
-        }
-        Ok(wiring)
     }
 
     fn reach(&self, section: &str, value: &toml::Value) -> Result<Reach, ConfigError> {
@@ -595,7 +573,7 @@ impl Ctx<'_> {
                         drive.as_ref(),
                         false,
                         true,
-                        false,
+                        None,
                     )?,
                     drive,
                 })

@@ -4,6 +4,7 @@
 
 use super::pins::{ActuatorWiring, JawWiring, MotorPins};
 use crate::robot::drive::{out_of_range, Drive, KeyProblem};
+use crate::robot::model::Reach;
 use firmware_protocol::message::{BoardSetup, HomeSensor, SensorKind, Signal};
 use serde::Deserialize;
 
@@ -166,14 +167,15 @@ impl WiringToml {
     }
 
     /// Checks every key of an actuator driven by `drive` (none: it never turns, so it
-    /// has no motor); `has_jaw` says whether it needs (and may have) a jaw servo, and
-    /// `continuous` whether it turns without end (then it needs a home sensor: its position
-    /// is counted from home, so the firmware must find it).
+    /// has no motor); `has_jaw` says whether it needs (and may have) a jaw servo, and a
+    /// gripper's `reach` (none for a flipper) what its home sensor must be: a gripper that
+    /// turns without end needs one (its position is counted from home, so the firmware must
+    /// find it), and an end stop must lie beyond a limited one's range.
     pub(crate) fn validate(
         &self,
         drive: Option<&Drive>,
         has_jaw: bool,
-        continuous: bool,
+        reach: Option<Reach>,
     ) -> Result<ActuatorWiring, KeyProblem> {
         let jaw = match (has_jaw, self.jaw) {
             (true, None) => {
@@ -229,11 +231,17 @@ impl WiringToml {
             })
         };
         let home = self.home(drive)?;
-        if continuous && home.is_none() {
-            return Err(KeyProblem {
+        match (reach, &home) {
+            (Some(Reach::Continuous), None) => return Err(KeyProblem {
                 key: "home",
                 problem: "missing: a gripper with `range = \"continuous\"` needs a home sensor (its position is counted from home, so the firmware must find it); give the sensor's pin".into(),
-            });
+            }),
+            (Some(Reach::Limited { min, max }), Some(home)) => {
+                if let Some(problem) = end_stop_in_the_way(home, drive, (min, max)) {
+                    return Err(problem);
+                }
+            }
+            _ => {}
         }
         Ok(ActuatorWiring {
             motor: Some(MotorPins {
@@ -316,7 +324,7 @@ impl WiringToml {
 /// quarter turn of `range` must stop short of where it triggers (`offset_steps` before
 /// home), or the first program that reaches that end trips it (a Limit fault). None when it
 /// does, or for a hall sensor (passed through at home by design).
-pub(crate) fn end_stop_in_the_way(
+fn end_stop_in_the_way(
     home: &HomeSensor,
     drive: &Drive,
     (min, max): (i8, i8),
@@ -326,27 +334,22 @@ pub(crate) fn end_stop_in_the_way(
     }
     let quarter = i64::try_from(drive.steps_per_rev() / 4).unwrap_or(i64::MAX);
     let trigger = -i64::from(home.offset_steps);
-    let (side, farthest, clear) = match home.seek_positive {
-        true => (
-            "positive",
-            i64::from(max) * quarter,
-            trigger > i64::from(max) * quarter,
-        ),
-        false => (
-            "negative",
-            i64::from(min) * quarter,
-            trigger < i64::from(min) * quarter,
-        ),
+    // The farthest quarter on the stop's side, and which way the stop lies from it.
+    let (side, quarters, toward) = match home.seek_positive {
+        true => ("positive", max, 1),
+        false => ("negative", min, -1),
     };
+    let farthest = i64::from(quarters) * quarter;
+    if (trigger - farthest) * toward > 0 {
+        return None;
+    }
     // Half a quarter turn beyond the farthest position, towards the stop.
-    let toward = if home.seek_positive { 1 } else { -1 };
     let suggested = farthest + toward * (quarter / 2);
-    (!clear).then(|| KeyProblem {
+    Some(KeyProblem {
         key: "home_offset_steps",
         problem: format!(
-            "{}: the end stop then triggers {trigger:+} microsteps from home, but `range` reaches {:+} quarter turn(s) ({farthest:+} microsteps) on the {side} side, where homing seeks the stop: a program would trip it (a Limit fault); put home further from the stop, e.g. home_offset_steps = {} (the stop {suggested:+} from home), or seek the other way",
+            "{}: the end stop then triggers {trigger:+} microsteps from home, but `range` reaches {quarters:+} quarter turn(s) ({farthest:+} microsteps) on the {side} side, where homing seeks the stop: a program would trip it (a Limit fault); put home further from the stop, e.g. home_offset_steps = {} (the stop {suggested:+} from home), or seek the other way",
             home.offset_steps,
-            if home.seek_positive { max } else { min },
             -suggested
         ),
     })

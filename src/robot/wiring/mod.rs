@@ -11,7 +11,7 @@ mod table;
 
 pub(crate) use board_check::{refusal_placed_in, verdict_on, BoardVerdict};
 pub(crate) use derived::derived_drive;
-pub(crate) use keys::{end_stop_in_the_way, BoardToml, WiringToml};
+pub(crate) use keys::{BoardToml, WiringToml};
 pub(crate) use pins::ActuatorWiring;
 pub(crate) use pins::JawWiring;
 pub(crate) use pins::MotorPins;
@@ -42,16 +42,12 @@ pub(crate) fn simulator_name(machine: &Machine) -> String {
     format!("{VIRTUAL_WIRING_FIRMWARE} {:04x}", crc.value())
 }
 
-/// What a firmware's name says of the simulator: `None` for a board that is not it,
-/// `Some(None)` for a simulator that does not say its machine, `Some(Some(name))` for one
-/// that does (compare with [`simulator_name`]).
-pub(crate) fn simulator_in(firmware_name: &str) -> Option<Option<&str>> {
-    let rest = firmware_name.strip_prefix(VIRTUAL_WIRING_FIRMWARE)?;
-    match rest {
-        "" => Some(None),
-        _ if rest.starts_with(' ') => Some(Some(firmware_name)),
-        _ => None,
-    }
+/// Whether a firmware's name is the simulator's: `cubed-sim`, alone or with the machine it
+/// simulates (see [`simulator_name`]).
+pub(crate) fn is_simulator(firmware_name: &str) -> bool {
+    firmware_name
+        .strip_prefix(VIRTUAL_WIRING_FIRMWARE)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
 }
 
 /// Everything the host sends the firmware at connect.
