@@ -511,3 +511,44 @@ fn the_board_check_refuses_a_design_cubed_cannot_plan_for_though_the_pico_takes_
     assert_eq!(plan.status.code(), Some(2), "{}", text(&plan));
     assert!(text(&plan).contains("cannot turn 'U' 4 times"));
 }
+
+#[test]
+fn a_design_with_more_states_than_the_memory_allowed_is_refused_naming_what_to_change() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let wide = dir.path().join("wide.toml");
+    let four_arm = std::fs::read_to_string(shipped("robots/four-arm.toml")).expect("shipped");
+    // Each gripper two quarter turns either way: about 100 MB of states and steps.
+    std::fs::write(
+        &wide,
+        four_arm.replace("range = [-1, 1]", "range = [-2, 2]"),
+    )
+    .expect("write");
+    let config = dir.path().join("cubed.toml");
+    write_config(&config, wide.to_str().expect("utf-8"));
+    let config = config.to_str().expect("utf-8");
+    let wide = wide.to_str().expect("utf-8");
+    let tight = [("CUBED_PLANNER_MEMORY_MB", "20")];
+    let plan = ["plan", "--robot", wide, "--moves", "R", "--tables", "small"];
+    let dry_run = ["dry-run", "--config", config, "--tables", "small"];
+    for (args, place) in [(&plan[..], "wide.toml: "), (&dry_run[..], "[robot] design")] {
+        let out = cubed_in(dir.path(), &tight, args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        for needle in [
+            place,
+            "robot 'four-arm' has too many states",
+            "the 20 MB CUBED_PLANNER_MEMORY_MB allows",
+            "`range`",
+            "`jaw`",
+        ] {
+            assert!(said.contains(needle), "{needle:?} not in {said}");
+        }
+    }
+    // With room for it, the same design plans.
+    let out = cubed_in(dir.path(), &[("CUBED_PLANNER_MEMORY_MB", "400")], &plan);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = cubed_in(dir.path(), &[("CUBED_PLANNER_MEMORY_MB", "2GB")], &plan);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("CUBED_PLANNER_MEMORY_MB='2GB'"), "{said}");
+}

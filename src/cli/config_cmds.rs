@@ -72,8 +72,11 @@ fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
     };
     if args.board.is_some() {
         // A board that takes the wiring is no use if cubed cannot plan for the design.
-        let planner = crate::robot::Planner::new(model.clone());
-        if let Err(e) = planner.check_every_turn() {
+        let limit = match crate::robot::planner_memory_limit() {
+            Ok(limit) => limit,
+            Err(e) => return refuse(e),
+        };
+        if let Err(e) = crate::robot::Planner::checked(model.clone(), limit) {
             return refuse(format!("{}: {e}", design.display()));
         }
     }

@@ -10,7 +10,7 @@ use crate::command_line::tables::TableArgs;
 use crate::robot::{
     load_robot, solve_for_robot, solve_naive, AwareError, AwareOptions, Plan, Planner, ProgramDoc,
 };
-use crate::robot::{Direction, Orientation, RobotState};
+use crate::robot::{planner_memory_limit, Direction, Orientation, RobotState};
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed_core::cube::Face;
 use cubed_core::cube::NotationError;
@@ -139,8 +139,9 @@ impl RobotJob {
         let design = choose_design(self.robot.as_deref(), self.config.as_deref())
             .map_err(|e| refuse(e.to_string()))?;
         let model = load_robot(&design).map_err(|e| super::refuse_error(&e))?;
-        let planner = Planner::new(model);
-        (planner.check_every_turn()).map_err(|e| refuse(format!("{}: {e}", design.display())))?;
+        let limit = planner_memory_limit().map_err(refuse)?;
+        let planner = Planner::checked(model, limit)
+            .map_err(|e| refuse(format!("{}: {e}", design.display())))?;
         Ok((planner, design))
     }
 }

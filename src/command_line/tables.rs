@@ -47,12 +47,14 @@ impl TableArgs {
 
     /// As [`TableArgs::solver`], with the axial search's tables too when the robot design at
     /// `design` is one it prices (every block leaves the robot as it was); a design that
-    /// cannot be read is left for its user to report.
+    /// cannot be read, or planned for in the memory allowed, is left for its user to report.
     pub fn solver_for(&self, design: &Path) -> Solver {
         let solver = self.solver();
-        let axial = crate::robot::load_robot(design)
-            .ok()
-            .and_then(|model| self.axial_tables_for(&Planner::new(model)));
+        let planner = || {
+            let limit = crate::robot::planner_memory_limit().ok()?;
+            Planner::within(crate::robot::load_robot(design).ok()?, limit).ok()
+        };
+        let axial = planner().and_then(|planner| self.axial_tables_for(&planner));
         match axial {
             Some(axial) => solver.with_axial_tables(axial),
             None => solver,

@@ -2,6 +2,7 @@
 
 use super::cores::map_on_cores;
 use super::direction::Orientation;
+use super::graph_memory::{Footprint, MemoryLimit, TooManyStates};
 use super::model::{RobotModel, RobotState};
 use super::physics::{Act, CubeMotion, Motions};
 use super::steps::legal_steps;
@@ -109,28 +110,46 @@ pub(crate) struct StateGraph {
 impl StateGraph {
     /// The graph of `model`, built on first use and then shared (building
     /// the four-arm graph takes a good fraction of a second).
-    pub(crate) fn shared(model: &RobotModel) -> Arc<StateGraph> {
-        static CACHE: Mutex<Vec<(RobotModel, Arc<StateGraph>)>> = Mutex::new(Vec::new());
+    /// Err: the graph and its bounds would pass `limit` (nothing is kept).
+    pub(crate) fn shared(
+        model: &RobotModel,
+        limit: MemoryLimit,
+    ) -> Result<Arc<StateGraph>, TooManyStates> {
+        type Built = Result<Arc<StateGraph>, TooManyStates>;
+        static CACHE: Mutex<Vec<(RobotModel, Built)>> = Mutex::new(Vec::new());
         let mut cache = CACHE
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some((_, graph)) = cache.iter().find(|(m, _)| m == model) {
-            return graph.clone();
+        let known = cache.iter().position(|(m, _)| m == model);
+        if let Some(at) = known {
+            match &cache[at].1 {
+                Ok(graph) => return Ok(graph.clone()),
+                // The build is the same each time: within no more memory, it fails again.
+                Err(e) if !e.limit.allows_less_than(limit) => return Err(e.clone()),
+                Err(_) => _ = cache.remove(at),
+            }
         }
-        let graph = Arc::new(StateGraph::build(model));
-        cache.push((model.clone(), graph.clone()));
-        graph
+        let built = StateGraph::build_on_cores(model, BATCH_PER_CORE, limit).map(Arc::new);
+        cache.push((model.clone(), built.clone()));
+        built
     }
 
     /// Explores every state reachable from the design's home state, then from home with the
     /// cube held any other way that is not reachable (states of the home part keep their ids).
+    #[cfg(test)]
     pub(crate) fn build(model: &RobotModel) -> StateGraph {
-        Self::build_on_cores(model, BATCH_PER_CORE)
+        Self::build_on_cores(model, BATCH_PER_CORE, MemoryLimit::None)
+            .unwrap_or_else(|unlimited| unreachable!("{unlimited}"))
     }
 
     /// As [`Self::build`], a batch's states split over the cores when each gets
-    /// `least_per_core` of them (`usize::MAX`: all on one).
-    fn build_on_cores(model: &RobotModel, least_per_core: usize) -> StateGraph {
+    /// `least_per_core` of them (`usize::MAX`: all on one); Err as soon as the graph so far
+    /// and the bounds it will need pass `limit`.
+    fn build_on_cores(
+        model: &RobotModel,
+        least_per_core: usize,
+        limit: MemoryLimit,
+    ) -> Result<StateGraph, TooManyStates> {
         let mut graph = StateGraph {
             states: vec![model.home()],
             home_part: 0,
@@ -140,6 +159,7 @@ impl StateGraph {
             motions: Vec::new(),
         };
         let mut motion_ids: HashMap<Motions, u32> = HashMap::new();
+        let mut steps_keeping_faces = 0;
         *BUILDING
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = model.name.clone();
@@ -188,6 +208,7 @@ impl StateGraph {
                     .collect();
                 keep_cheapest(&mut out);
                 for (mut edge, m) in out {
+                    steps_keeping_faces += usize::from(edge.effect.keeps_faces());
                     edge.motions = *motion_ids.entry(m).or_insert_with(|| {
                         graph.motions.push(m);
                         graph.motions.len() as u32 - 1
@@ -197,9 +218,26 @@ impl StateGraph {
                 graph.offsets.push(graph.edges.len() as u32);
                 next += 1;
             }
+            let footprint = Footprint {
+                states: graph.states.len(),
+                index_slots: graph.index.capacity(),
+                steps: graph.edges.len(),
+                steps_keeping_faces,
+            };
+            if footprint.passes(limit) {
+                EXPLORED.store(0, Ordering::Relaxed);
+                return Err(TooManyStates {
+                    robot: model.name.clone(),
+                    found: footprint.states,
+                    unexplored: footprint.states - next,
+                    steps: footprint.steps,
+                    needed_mb: footprint.bytes().div_ceil(1 << 20),
+                    limit,
+                });
+            }
         }
         EXPLORED.store(0, Ordering::Relaxed);
-        graph
+        Ok(graph)
     }
 
     fn id_or_insert(&mut self, state: RobotState) -> u32 {
@@ -301,15 +339,73 @@ mod tests {
         seen
     }
 
-    #[test]
-    fn built_on_every_core_the_graph_is_the_one_a_single_core_builds() {
+    /// Four-arm with each gripper turning two quarters either way (105,000 states).
+    fn wide_four_arm() -> RobotModel {
         let mut wide = crate::robot::tests::shipped("four-arm");
         for gripper in &mut wide.grippers {
             gripper.reach = crate::robot::model::Reach::Limited { min: -2, max: 2 };
         }
-        for model in [wide, crate::robot::tests::shipped("turntable-flipper")] {
-            let one = StateGraph::build_on_cores(&model, usize::MAX);
-            let every = StateGraph::build_on_cores(&model, 1);
+        wide
+    }
+
+    #[test]
+    fn a_build_that_passes_its_memory_limit_stops_and_says_how_far_it_got() {
+        let model = wide_four_arm();
+        let whole = StateGraph::build(&model);
+        let keeping = whole
+            .edges
+            .iter()
+            .filter(|e| e.effect.keeps_faces())
+            .count();
+        let footprint = Footprint {
+            states: whole.states.len(),
+            index_slots: whole.index.capacity(),
+            steps: whole.edges.len(),
+            steps_keeping_faces: keeping,
+        };
+        let mb = footprint.bytes() >> 20;
+        assert!(mb > 40, "{mb} MB");
+        let limit = MemoryLimit::Set { mb: 20 };
+        let err = StateGraph::build_on_cores(&model, BATCH_PER_CORE, limit).expect_err("20 MB");
+        assert!(err.needed_mb > 20 && err.needed_mb < mb, "{err}");
+        assert!(
+            err.found < whole.states.len() && err.unexplored < err.found,
+            "{err}"
+        );
+        assert!(err.steps < whole.edges.len(), "{err}");
+        assert_eq!((err.robot.as_str(), err.limit), ("four-arm", limit));
+        // Room for all of it: the same graph as without a limit.
+        let room = MemoryLimit::Set { mb: mb + 1 };
+        let roomy = StateGraph::build_on_cores(&model, BATCH_PER_CORE, room).expect("fits");
+        assert_eq!(roomy.edges, whole.edges);
+    }
+
+    #[test]
+    fn a_shared_build_refused_is_refused_again_within_no_more_memory() {
+        let mut model = wide_four_arm();
+        model.name = "refused-once".into();
+        let tight = MemoryLimit::Set { mb: 20 };
+        let err = StateGraph::shared(&model, tight).expect_err("20 MB");
+        let tighter = StateGraph::shared(&model, MemoryLimit::Set { mb: 10 });
+        assert_eq!(tighter.err(), Some(err), "the first refusal, remembered");
+        assert!(StateGraph::shared(&model, MemoryLimit::None).is_ok());
+        assert!(
+            StateGraph::shared(&model, tight).is_ok(),
+            "built once, shared"
+        );
+    }
+
+    #[test]
+    fn built_on_every_core_the_graph_is_the_one_a_single_core_builds() {
+        for model in [
+            wide_four_arm(),
+            crate::robot::tests::shipped("turntable-flipper"),
+        ] {
+            let build = |least| StateGraph::build_on_cores(&model, least, MemoryLimit::None);
+            let (one, every) = (
+                build(usize::MAX).expect("no limit"),
+                build(1).expect("no limit"),
+            );
             assert!(
                 one.states.len() > 1000 || model.name != "four-arm",
                 "{}",

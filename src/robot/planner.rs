@@ -9,6 +9,7 @@
 
 use super::blocks::{axis_blocks, block_turns, Block, BlockMemo};
 use super::graph::{Edge, Effect, StateGraph};
+use super::graph_memory::{MemoryLimit, TooManyStates};
 use super::heuristic::Bounds;
 use super::model::{RobotModel, RobotState};
 use super::program::Program;
@@ -38,6 +39,8 @@ pub enum PlanError {
     },
     #[error("robot '{robot}' turns faces by their centre caps ({grippers}), and a 2x2 has none: it cannot hold or turn a 2x2 (a design whose grippers hold whole layers can)")]
     NoCentreCaps { robot: String, grippers: String },
+    #[error(transparent)]
+    TooManyStates(#[from] TooManyStates),
 }
 
 /// A planned program and what it does.
@@ -162,7 +165,6 @@ impl Planner {
         })
     }
 
-    /// Builds the design's state graph (done once per design).
     /// The robot design this planner plans for.
     pub fn model(&self) -> &RobotModel {
         &self.model
@@ -173,10 +175,26 @@ impl Planner {
         self.graph.states.len()
     }
 
+    /// The planner of a design, without a limit on its memory (the shipped designs take tens of
+    /// megabytes at most; a builder's design goes through [`Planner::checked`]).
     pub fn new(model: RobotModel) -> Planner {
-        let graph = StateGraph::shared(&model);
+        Self::within(model, MemoryLimit::None)
+            .unwrap_or_else(|unlimited| unreachable!("{unlimited}"))
+    }
+
+    /// The planner of a design loaded from a file: its state graph and bounds within `limit`,
+    /// and every face turn either way, again and again, planned from home.
+    pub fn checked(model: RobotModel, limit: MemoryLimit) -> Result<Planner, PlanError> {
+        let planner = Self::within(model, limit)?;
+        planner.check_every_turn()?;
+        Ok(planner)
+    }
+
+    /// The planner of a design, its state graph and bounds within `limit`.
+    pub(crate) fn within(model: RobotModel, limit: MemoryLimit) -> Result<Planner, TooManyStates> {
+        let graph = StateGraph::shared(&model, limit)?;
         let bounds = Arc::new(Bounds::new(&model, &graph));
-        Planner {
+        Ok(Planner {
             model,
             graph,
             bounds,
@@ -184,7 +202,7 @@ impl Planner {
             memo: Arc::default(),
             planning_us: Arc::default(),
             axial: None,
-        }
+        })
     }
 
     /// The axial search robot-aware solving uses, if this design has one.

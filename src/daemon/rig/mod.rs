@@ -10,7 +10,9 @@ use crate::link::{
 };
 use crate::robot::wiring::RobotSetup;
 use crate::robot::RecoveryError;
-use crate::robot::{load_robot, ConfigError, Planner, Program, RobotModel, RobotState};
+use crate::robot::{
+    load_robot, planner_memory_limit, ConfigError, Planner, Program, RobotModel, RobotState,
+};
 use crate::robot::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
 use cubed_core::error_chain::error_chain;
 use cubed_core::solver::Solver;
@@ -34,6 +36,8 @@ pub enum RigError {
     Actuators(#[from] ActuatorError),
     #[error("[robot] design")]
     Design(#[from] crate::robot::PlanError),
+    #[error("[robot] design")]
+    PlannerMemory(#[from] crate::robot::BadMemoryLimit),
     #[error("[robot] design: robot '{robot}' has no [[camera]], and a run scans the cube before it solves it (add a [[camera]] with `at`, as in config/robots/; `cubed plan` and `cubed exec` run a design without one)")]
     NoCamera { robot: String },
     #[error("a 2x2 (`[run] cube_size = 2`, or `--size 2`) on this [robot] design")]
@@ -214,8 +218,7 @@ impl ConfigFiles {
             });
         }
         let map = ActuatorMap::new(&model)?;
-        let planner = Planner::new(model.clone());
-        planner.check_every_turn()?;
+        let planner = Planner::checked(model.clone(), planner_memory_limit()?)?;
         if config.cube_size == crate::daemon::config::CubeSize::Two {
             crate::robot::pocket_plan::check_holds_a_2x2(&planner)
                 .map_err(RigError::NoPocketGrip)?;

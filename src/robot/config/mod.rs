@@ -10,6 +10,9 @@ pub use cubed_files::config_file::ConfigError;
 use serde::Deserialize;
 use std::path::Path;
 
+mod memory;
+pub use memory::{planner_memory_limit, BadMemoryLimit};
+
 /// Longest time any single action may be given, in ms.
 pub(crate) const MAX_ACTION_MS: u32 = 60_000;
 // The state graph keeps each step's time (its slowest action) in 16 bits.
@@ -115,7 +118,7 @@ struct CameraToml {
     capture_ms: Option<u32>,
 }
 
-/// Reads and validates a robot design file (the only function here that does I/O).
+/// Reads and validates a robot design file (with [`planner_memory_limit`], the only I/O here).
 pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
     let text = cubed_files::config_file::read_config_text(path)?;
     parse_robot(&text, &path.display().to_string())
