@@ -14,7 +14,6 @@ pub(crate) mod drive;
 pub(crate) mod estimate;
 mod floor;
 pub(crate) mod graph;
-mod graph_memory;
 pub(crate) mod heuristic;
 pub(crate) mod model;
 pub(crate) mod physics;
@@ -60,7 +59,7 @@ pub use config::{load_robot, parse_robot, planner_memory_limit, BadMemoryLimit, 
 pub use direction::{Direction, Orientation};
 pub use floor::{FloorError, TimeFloor, POSITIONS};
 pub use graph::build_progress as graph_build_progress;
-pub use graph_memory::{MemoryLimit, TooManyStates, PLANNER_MEMORY_VAR};
+pub use graph::memory::{MemoryLimit, TooManyStates, PLANNER_MEMORY_VAR};
 pub use model::{RobotModel, RobotState};
 pub use physics::Violation;
 pub use planner::Plan;

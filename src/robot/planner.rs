@@ -8,8 +8,8 @@
 //! hardware allows it, or a half turn as two quarter turns.
 
 use super::blocks::{axis_blocks, block_turns, Block, BlockMemo};
+use super::graph::memory::{MemoryLimit, TooManyStates};
 use super::graph::{Edge, Effect, StateGraph};
-use super::graph_memory::{MemoryLimit, TooManyStates};
 use super::heuristic::Bounds;
 use super::model::{RobotModel, RobotState};
 use super::program::Program;

@@ -1,6 +1,6 @@
 //! The memory the planner may take on this machine: `CUBED_PLANNER_MEMORY_MB` if set, else three quarters of what the kernel says is available (`/proc/meminfo`).
 
-use crate::robot::graph_memory::{MemoryLimit, PLANNER_MEMORY_VAR};
+use crate::robot::graph::memory::{MemoryLimit, PLANNER_MEMORY_VAR};
 
 /// A planner memory limit that is not a whole number of megabytes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
