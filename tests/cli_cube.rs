@@ -42,6 +42,59 @@ fn check_says_ok_or_the_reason_with_exit_2() {
     assert_eq!(rows[1]["line"], 3, "{rows:?}");
 }
 
+/// `text` with the stickers at `at` set to `to`.
+fn with_stickers(text: &str, at: &[usize], to: &str) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for (&i, c) in at.iter().zip(to.chars()) {
+        chars[i] = c;
+    }
+    chars.into_iter().collect()
+}
+
+#[test]
+fn the_same_fault_has_the_same_json_kind_on_a_2x2_and_a_3x3() {
+    let pocket = "UUUURRRRFFFFDDDDLLLLBBBB";
+    // The corner at U, R and F: stickers U9 R1 F3 on a 3x3, U4 R1 F2 on a 2x2.
+    let (big_corner, small_corner) = ([8, 9, 20], [3, 4, 9]);
+    let faults = [
+        (
+            "wrong_length",
+            SOLVED[..53].to_string(),
+            pocket[..23].to_string(),
+        ),
+        (
+            "colour_count",
+            with_stickers(SOLVED, &[0], "R"),
+            with_stickers(pocket, &[0], "R"),
+        ),
+        // The corner's colours turned a third round in place.
+        (
+            "corner_twist",
+            with_stickers(SOLVED, &big_corner, "FUR"),
+            with_stickers(pocket, &small_corner, "FUR"),
+        ),
+        // Two of its stickers swapped: colours no corner piece has in that order.
+        (
+            "invalid_corner",
+            with_stickers(SOLVED, &big_corner, "RUF"),
+            with_stickers(pocket, &small_corner, "RUF"),
+        ),
+    ];
+    for (kind, big, small) in faults {
+        for (size, cube) in [("3", &big), ("2", &small)] {
+            let out = cubed(&["check", "--size", size, "--format", "json", cube], None);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{kind} {size}: {}",
+                stdout(&out)
+            );
+            let row: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("JSON");
+            assert_eq!(row["error"]["kind"], kind, "{size}x{size} {cube}: {row}");
+        }
+    }
+}
+
 #[test]
 fn a_solved_cube_is_said_to_be_already_solved_and_one_turn_is_one_move() {
     let out = cubed(&["solve", "--tables", "small", SOLVED], None);

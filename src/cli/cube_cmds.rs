@@ -6,7 +6,6 @@ use clap::Args;
 use cubed_core::cube::parse_cube;
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::{parse_pocket, PocketFormat};
-use cubed_core::solver::SolveError;
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -55,7 +54,7 @@ fn check_one(args: &CheckArgs, text: &str, line: Option<usize>) -> bool {
             .map(|_| ())
             .map_err(|e| {
                 let message = error_chain(&e);
-                (super::solve_cmds::error_kind(&SolveError::from(e)), message)
+                (e.kind().to_string(), message)
             }),
     };
     let verdict = verdict.map_err(|(kind, message)| (kind, message + moves_hint(text)));

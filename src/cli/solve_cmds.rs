@@ -99,7 +99,7 @@ fn solve_one(
             Ok(true)
         }
         Err(e) => {
-            let kind = error_kind(&e);
+            let kind = e.kind();
             match args.format {
                 FormatArg::Text => {
                     println!("{INVALID_LINE}");
@@ -143,23 +143,6 @@ fn print_solution(
         }
     }
     Ok(())
-}
-
-/// A short machine-readable name of what went wrong.
-pub(crate) fn error_kind(e: &SolveError) -> String {
-    let debug = match e {
-        SolveError::InvalidCube(c) => format!("{c:?}"),
-        SolveError::NoSolution { .. } => "NoSolution".to_string(),
-    };
-    let name: String = debug.chars().take_while(|c| c.is_alphanumeric()).collect();
-    let mut snake = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() && i > 0 {
-            snake.push('_');
-        }
-        snake.push(c.to_ascii_lowercase());
-    }
-    snake
 }
 
 #[derive(Args, Debug)]

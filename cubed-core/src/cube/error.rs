@@ -76,6 +76,24 @@ pub enum CubeError {
 }
 
 impl CubeError {
+    /// A short machine-readable name of what is wrong (for JSON output); a 2x2's error of the
+    /// same kind has the same name ([`crate::pocket::PocketError::kind`]).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CubeError::WrongLength { .. } => "wrong_length",
+            CubeError::CentresNotDistinct { .. } => "centres_not_distinct",
+            CubeError::UnknownSymbol { .. } => "unknown_symbol",
+            CubeError::ColourCount { .. } => "colour_count",
+            CubeError::InvalidCorner { .. } => "invalid_corner",
+            CubeError::InvalidEdge { .. } => "invalid_edge",
+            CubeError::DuplicateCorner { .. } => "duplicate_corner",
+            CubeError::DuplicateEdge { .. } => "duplicate_edge",
+            CubeError::CornerTwist { .. } => "corner_twist",
+            CubeError::EdgeFlip { .. } => "edge_flip",
+            CubeError::Parity => "parity",
+        }
+    }
+
     /// The same error with each piece's colours in the symbols the cube was typed in
     /// (`symbols`, by face: a colour scheme's), where they were face letters.
     pub fn in_colours(self, symbols: &[char; 6]) -> CubeError {

@@ -45,16 +45,17 @@ pub enum PocketError {
 }
 
 impl PocketError {
-    /// A short machine-readable name of what is wrong (for JSON output).
+    /// A short machine-readable name of what is wrong (for JSON output), the name a 3x3's error
+    /// of the same kind has ([`crate::cube::CubeError::kind`]).
     pub fn kind(&self) -> &'static str {
         match self {
             PocketError::WrongLength { .. } => "wrong_length",
-            PocketError::UnknownColour { .. } => "unknown_colour",
+            PocketError::UnknownColour { .. } => "unknown_symbol",
             PocketError::SeventhColour { .. } => "seventh_colour",
             PocketError::ColourCount { .. } => "colour_count",
-            PocketError::ImpossibleCorner { .. } => "impossible_corner",
+            PocketError::ImpossibleCorner { .. } => "invalid_corner",
             PocketError::DuplicateCorner { .. } => "duplicate_corner",
-            PocketError::Twist { .. } => "twist",
+            PocketError::Twist { .. } => "corner_twist",
         }
     }
 }

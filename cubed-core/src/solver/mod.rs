@@ -192,3 +192,13 @@ pub enum SolveError {
     #[error("no solution of at most {max_length} turns was found")]
     NoSolution { max_length: usize },
 }
+
+impl SolveError {
+    /// A short machine-readable name of what went wrong (for JSON output).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SolveError::InvalidCube(e) => e.kind(),
+            SolveError::NoSolution { .. } => "no_solution",
+        }
+    }
+}
