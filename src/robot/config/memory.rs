@@ -13,6 +13,8 @@ pub struct BadMemoryLimit {
 /// neither says, no limit).
 pub fn planner_memory_limit() -> Result<MemoryLimit, BadMemoryLimit> {
     let set = std::env::var_os(PLANNER_MEMORY_VAR).map(|v| v.to_string_lossy().into_owned());
+    // Set empty, as unset (`CUBED_PLANNER_MEMORY_MB= cubed …`).
+    let set = set.filter(|value| !value.trim().is_empty());
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
     limit_from(set.as_deref(), meminfo.as_deref())
 }
@@ -66,7 +68,7 @@ mod tests {
 
     #[test]
     fn a_limit_that_is_not_whole_megabytes_is_refused_with_its_value() {
-        for value in ["", "0", "-5", "1.5", "2GB"] {
+        for value in ["0", "-5", "1.5", "2GB", " "] {
             let err = limit_from(Some(value), Some(MEMINFO)).expect_err(value);
             assert!(err.to_string().contains(&format!("'{value}'")), "{err}");
             assert!(err.to_string().contains(PLANNER_MEMORY_VAR), "{err}");

@@ -1,6 +1,6 @@
 //! Building a design's state graph: the states reachable from home explored in batches, each batch's steps found and sorted on every core, and numbered in order, as one core exploring them one by one would number them.
 
-use super::memory::{Footprint, MemoryLimit, TooManyStates};
+use super::memory::{Footprint, MemoryLimit, Need, TooManyStates};
 use super::{edge_ms, keep_cheapest, Edge, Effect, StateGraph};
 use crate::robot::cores::map_on_cores;
 use crate::robot::direction::Orientation;
@@ -17,10 +17,18 @@ static EXPLORED: AtomicUsize = AtomicUsize::new(0);
 static FOUND: AtomicUsize = AtomicUsize::new(0);
 static BUILDING: Mutex<String> = Mutex::new(String::new());
 
-/// States explored at a time.
-const BATCH: usize = 1 << 12;
-/// Fewer states than this for each core are explored on one.
+/// States explored at a time, at most.
+pub(super) const BATCH: usize = 1 << 12;
+/// Steps found at a time, about: fewer states are explored at once when each has many steps
+/// (a design with six jaws and wide ranges has thousands), so what a batch holds while its
+/// steps are numbered stays small beside the graph.
+const STEPS_PER_BATCH: usize = 1 << 18;
+/// Fewer states than this for each core are explored on one (unless each has so many steps
+/// that its batch was made smaller).
 pub(super) const BATCH_PER_CORE: usize = 1 << 8;
+/// Bytes a step found takes while its batch is numbered.
+const BATCH_STEP_BYTES: usize =
+    std::mem::size_of::<Found>() + std::mem::size_of::<(Edge, Option<Motions>)>();
 
 /// The design whose state graph is being built, the states explored so far and those found
 /// (explored or waiting to be), if a build is under way.
@@ -49,20 +57,35 @@ struct Found {
     motions: Motions,
 }
 
+/// How a build splits its work: states explored on one core when each core would get fewer
+/// than `least_per_core` (`usize::MAX`: always), and about `steps` steps found at a time.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Batching {
+    pub least_per_core: usize,
+    pub steps: usize,
+}
+
+impl Batching {
+    /// On every core, batches as large as they are worth.
+    pub(super) const EVERY_CORE: Batching = Batching {
+        least_per_core: BATCH_PER_CORE,
+        steps: STEPS_PER_BATCH,
+    };
+}
+
 /// Explores every state reachable from the design's home state, then from home with the cube
-/// held any other way that is not reachable (states of the home part keep their ids); a
-/// batch's states split over the cores when each gets `least_per_core` of them (`usize::MAX`:
-/// all on one). Err as soon as the graph so far and the bounds it will need pass `limit`.
-pub(super) fn build_on_cores(
+/// held any other way that is not reachable (states of the home part keep their ids). Err as
+/// soon as the graph so far and the bounds it will need pass `limit`.
+pub(super) fn build_in_batches(
     model: &RobotModel,
-    least_per_core: usize,
+    batching: Batching,
     limit: MemoryLimit,
 ) -> Result<StateGraph, TooManyStates> {
     *BUILDING
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner()) = model.name.clone();
     EXPLORED.store(1, Ordering::Relaxed);
-    let built = Builder::new(model).explore(least_per_core, limit);
+    let built = Builder::new(model, batching).explore(limit);
     EXPLORED.store(0, Ordering::Relaxed);
     built
 }
@@ -70,15 +93,20 @@ pub(super) fn build_on_cores(
 /// A graph being built.
 struct Builder<'m> {
     model: &'m RobotModel,
+    batching: Batching,
     graph: StateGraph,
     motion_ids: HashMap<Motions, u32>,
     steps_keeping_faces: usize,
     /// How many of the graph's states (the first ones) have their steps in it.
     explored: usize,
+    /// How many states the next batch explores.
+    batch: usize,
+    /// What the last batch held while its steps were numbered, bytes.
+    batch_bytes: usize,
 }
 
 impl<'m> Builder<'m> {
-    fn new(model: &'m RobotModel) -> Builder<'m> {
+    fn new(model: &'m RobotModel, batching: Batching) -> Builder<'m> {
         let graph = StateGraph {
             states: vec![model.home()],
             home_part: 0,
@@ -89,18 +117,17 @@ impl<'m> Builder<'m> {
         };
         Builder {
             model,
+            batching,
             graph,
             motion_ids: HashMap::new(),
             steps_keeping_faces: 0,
             explored: 0,
+            batch: BATCH,
+            batch_bytes: 0,
         }
     }
 
-    fn explore(
-        mut self,
-        least_per_core: usize,
-        limit: MemoryLimit,
-    ) -> Result<StateGraph, TooManyStates> {
+    fn explore(mut self, limit: MemoryLimit) -> Result<StateGraph, TooManyStates> {
         let mut seeds = Orientation::all().map(|orientation| RobotState {
             orientation,
             ..self.model.home()
@@ -119,22 +146,30 @@ impl<'m> Builder<'m> {
             }
             FOUND.store(self.graph.states.len(), Ordering::Relaxed);
             EXPLORED.store(self.explored.max(1), Ordering::Relaxed);
-            self.explore_batch(least_per_core);
+            self.explore_batch();
             self.check(limit)?;
         }
     }
 
     /// The steps out of the next states found and not yet explored. What depends on one state
     /// alone is done on every core; what numbers states and motions, on one, in order.
-    fn explore_batch(&mut self, least_per_core: usize) {
+    fn explore_batch(&mut self) {
         let batch: Vec<RobotState> = (self.graph.states[self.explored..].iter())
-            .take(BATCH)
+            .take(self.batch)
             .copied()
             .collect();
+        // States with many steps each are worth a thread each.
+        let least_per_core = match (self.batch < BATCH, self.batching.least_per_core) {
+            (true, at_least) if at_least != usize::MAX => 1,
+            (_, at_least) => at_least,
+        };
         let (model, graph) = (self.model, &self.graph);
         let mut found = map_on_cores(&batch, least_per_core, |state| {
             steps_out(model, graph, state)
         });
+        let steps_found: usize = found.iter().map(Vec::len).sum();
+        self.batch_bytes = steps_found * BATCH_STEP_BYTES;
+        self.batch = (self.batching.steps * batch.len() / steps_found.max(1)).clamp(1, BATCH);
         // The targets new to this batch, numbered in the order one core meets them.
         for step in found.iter_mut().flatten() {
             if step.to == UNNUMBERED {
@@ -166,7 +201,8 @@ impl<'m> Builder<'m> {
         })
     }
 
-    /// Err if the graph so far, with the bounds it will need, passes `limit`.
+    /// Err if the graph so far, with the bounds it will need and the last batch, passes
+    /// `limit`, or if every state found so far would need more than twice as much.
     fn check(&self, limit: MemoryLimit) -> Result<(), TooManyStates> {
         let footprint = Footprint {
             states: self.graph.states.len(),
@@ -174,15 +210,25 @@ impl<'m> Builder<'m> {
             steps: self.graph.edges.len(),
             steps_keeping_faces: self.steps_keeping_faces,
         };
-        if !footprint.passes(limit) {
+        let mb = |bytes: u64| bytes.div_ceil(1 << 20);
+        let already = footprint.bytes() + self.batch_bytes as u64;
+        let foreseen = footprint.foreseen(self.explored).bytes();
+        let need = if self.explored >= BATCH_PER_CORE && limit.passed_by(foreseen / 2) {
+            Need::Foreseen {
+                mb: mb(foreseen),
+                steps_per_state: footprint.steps / self.explored,
+            }
+        } else if limit.passed_by(already) {
+            Need::Already { mb: mb(already) }
+        } else {
             return Ok(());
-        }
+        };
         Err(TooManyStates {
             robot: self.model.name.clone(),
+            explored: self.explored,
             found: footprint.states,
-            unexplored: footprint.states - self.explored,
             steps: footprint.steps,
-            needed_mb: footprint.bytes().div_ceil(1 << 20),
+            need,
             limit,
         })
     }

@@ -62,19 +62,51 @@ impl fmt::Display for MemoryLimit {
 /// A design whose states outgrew the memory limit while its state graph was being built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "robot '{robot}' has too many states for the planner to hold in {limit}: it had found {found} \
-     states and {steps} steps between them, {needed_mb} MB with the planner's bounds, and still \
-     had {unexplored} states to explore; narrow the grippers' `range`, or give fewer of them a \
-     `jaw` (each one multiplies the states: docs/robot-design.md, \"How large a design may be\"), \
-     or {}", .limit.how_to_raise()
+    "robot '{robot}' has too many states for the planner to hold in {limit}: it had explored \
+     {explored} of the {found} states found so far, with {steps} steps between them, and {}; \
+     narrow the grippers' `range`, or give fewer of them a `jaw` (each one multiplies the \
+     states: docs/robot-design.md, \"How large a design may be\"), or {}",
+    .need.words(), .limit.how_to_raise()
 )]
 pub struct TooManyStates {
     pub robot: String,
+    pub explored: usize,
     pub found: usize,
-    pub unexplored: usize,
     pub steps: usize,
-    pub needed_mb: u64,
+    pub need: Need,
     pub limit: MemoryLimit,
+}
+
+/// What a refused build found it needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// What the graph so far, the bounds it will need and the batch under way took.
+    Already { mb: u64 },
+    /// Every state found so far with as many steps as those explored have on average, when
+    /// that is more than twice the limit.
+    Foreseen { mb: u64, steps_per_state: usize },
+}
+
+impl Need {
+    fn words(self) -> String {
+        match self {
+            Need::Already { mb } => format!("already needed {mb} MB with the planner's bounds"),
+            Need::Foreseen {
+                mb,
+                steps_per_state,
+            } => format!(
+                "with the {steps_per_state} steps each state explored has on average, those \
+                 found would need about {mb} MB, more than twice the limit"
+            ),
+        }
+    }
+
+    /// Megabytes needed (already, or foreseen).
+    pub fn mb(self) -> u64 {
+        match self {
+            Need::Already { mb } | Need::Foreseen { mb, .. } => mb,
+        }
+    }
 }
 
 /// What a state graph holds, counted as it grows.
@@ -106,9 +138,23 @@ impl Footprint {
             + self.steps_keeping_faces as u64 * REVERSE_STEP_BYTES
     }
 
-    /// Whether the graph so far, with its bounds, passes `limit`.
-    pub(crate) fn passes(&self, limit: MemoryLimit) -> bool {
-        limit.bytes().is_some_and(|bytes| self.bytes() > bytes)
+    /// The footprint once the `explored` first states' steps are in it and every other state
+    /// found has as many, and keeps faces as often, as they do on average.
+    pub(crate) fn foreseen(&self, explored: usize) -> Footprint {
+        let scale =
+            |count: usize| (count as u128 * self.states as u128 / explored.max(1) as u128) as usize;
+        Footprint {
+            steps: scale(self.steps),
+            steps_keeping_faces: scale(self.steps_keeping_faces),
+            ..*self
+        }
+    }
+}
+
+impl MemoryLimit {
+    /// Whether `bytes` pass this limit.
+    pub(crate) fn passed_by(self, bytes: u64) -> bool {
+        self.bytes().is_some_and(|limit| bytes > limit)
     }
 }
 
@@ -127,9 +173,16 @@ mod tests {
         let bytes = graph.bytes();
         assert_eq!(bytes, 1000 * 80 + 1024 * 17 + 1_600_000 + 300_000);
         let mb = bytes >> 20;
-        assert!(graph.passes(MemoryLimit::Set { mb }), "{bytes} > {mb} MB");
-        assert!(!graph.passes(MemoryLimit::Set { mb: mb + 1 }));
-        assert!(!graph.passes(MemoryLimit::None));
+        assert!(
+            MemoryLimit::Set { mb }.passed_by(bytes),
+            "{bytes} > {mb} MB"
+        );
+        assert!(!MemoryLimit::Set { mb: mb + 1 }.passed_by(bytes));
+        assert!(!MemoryLimit::None.passed_by(bytes));
+        // A quarter explored: four times the steps foreseen, the states as found.
+        let all = graph.foreseen(250);
+        assert_eq!((all.steps, all.steps_keeping_faces), (400_000, 200_000));
+        assert_eq!((all.states, all.index_slots), (1000, 1024));
     }
 
     #[test]

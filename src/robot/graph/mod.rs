@@ -2,7 +2,7 @@
 
 use super::model::{RobotModel, RobotState};
 use super::physics::{Act, CubeMotion, Motions};
-use build::BATCH_PER_CORE;
+use build::Batching;
 use cubed_core::cube::Turn;
 use foldhash::HashMap;
 use memory::{MemoryLimit, TooManyStates};
@@ -106,7 +106,7 @@ impl StateGraph {
                 Err(_) => _ = cache.remove(at),
             }
         }
-        let built = build::build_on_cores(model, BATCH_PER_CORE, limit).map(Arc::new);
+        let built = build::build_in_batches(model, Batching::EVERY_CORE, limit).map(Arc::new);
         cache.push((model.clone(), built.clone()));
         built
     }
@@ -114,7 +114,7 @@ impl StateGraph {
     /// Explores every state reachable from the design's home state (see [`build`]).
     #[cfg(test)]
     pub(crate) fn build(model: &RobotModel) -> StateGraph {
-        build::build_on_cores(model, BATCH_PER_CORE, MemoryLimit::None)
+        build::build_in_batches(model, Batching::EVERY_CORE, MemoryLimit::None)
             .unwrap_or_else(|unlimited| unreachable!("{unlimited}"))
     }
 

@@ -1,8 +1,9 @@
 //! The state graph's witnesses: built on every core as on one, within a memory limit or refused, every holding a start, progress published.
 
-use super::build::BATCH_PER_CORE;
-use super::memory::Footprint;
+use super::build::{Batching, BATCH, BATCH_PER_CORE};
+use super::memory::{Footprint, Need};
 use super::*;
+use crate::robot::direction::Direction;
 use crate::robot::direction::Orientation;
 
 #[test]
@@ -44,36 +45,80 @@ fn wide_four_arm() -> RobotModel {
     wide
 }
 
+/// The footprint of a whole graph, counted from its own edges.
+fn footprint_of(graph: &StateGraph) -> Footprint {
+    Footprint {
+        states: graph.states.len(),
+        index_slots: graph.index.capacity(),
+        steps: graph.edges.len(),
+        steps_keeping_faces: graph
+            .edges
+            .iter()
+            .filter(|e| e.effect.keeps_faces())
+            .count(),
+    }
+}
+
 #[test]
 fn a_build_that_passes_its_memory_limit_stops_and_says_how_far_it_got() {
     let model = wide_four_arm();
     let whole = StateGraph::build(&model);
-    let keeping = whole
-        .edges
-        .iter()
-        .filter(|e| e.effect.keeps_faces())
-        .count();
-    let footprint = Footprint {
-        states: whole.states.len(),
-        index_slots: whole.index.capacity(),
-        steps: whole.edges.len(),
-        steps_keeping_faces: keeping,
-    };
-    let mb = footprint.bytes() >> 20;
-    assert!(mb > 40, "{mb} MB");
-    let limit = MemoryLimit::Set { mb: 20 };
-    let err = build::build_on_cores(&model, BATCH_PER_CORE, limit).expect_err("20 MB");
-    assert!(err.needed_mb > 20 && err.needed_mb < mb, "{err}");
+    let mb = footprint_of(&whole).bytes() >> 20;
+    assert!(mb > 80, "{mb} MB");
+    let build = |mb| build::build_in_batches(&model, Batching::EVERY_CORE, MemoryLimit::Set { mb });
+    // Far too little: refused on what the states found so far foresee, or on what they took.
+    let err = build(20).expect_err("20 MB");
+    assert!(err.need.mb() > 20, "{err}");
     assert!(
-        err.found < whole.states.len() && err.unexplored < err.found,
+        err.explored < err.found && err.found < whole.states.len(),
         "{err}"
     );
     assert!(err.steps < whole.edges.len(), "{err}");
-    assert_eq!((err.robot.as_str(), err.limit), ("four-arm", limit));
-    // Room for all of it: the same graph as without a limit.
-    let room = MemoryLimit::Set { mb: mb + 1 };
-    let roomy = build::build_on_cores(&model, BATCH_PER_CORE, room).expect("fits");
-    assert_eq!(roomy.edges, whole.edges);
+    assert_eq!(
+        (err.robot.as_str(), err.limit),
+        ("four-arm", MemoryLimit::Set { mb: 20 })
+    );
+    // More than half of it: nothing foresees twice that, so refused on what it took.
+    let err = build(mb * 6 / 10).expect_err("60 %");
+    let Need::Already { mb: took } = err.need else {
+        panic!("{err}")
+    };
+    assert!(took > mb * 6 / 10 && took < mb + 32, "{err}");
+    // Room for all of it and a batch under way: the same graph as without a limit.
+    let roomy = build(mb + 32).expect("fits");
+    assert!(roomy.edges == whole.edges);
+}
+
+#[test]
+fn a_design_whose_states_have_thousands_of_steps_is_refused_on_what_it_foresees() {
+    // Six grippers with jaws, each turning two quarters either way.
+    let mut model = wide_four_arm();
+    for (name, at) in [("up", Direction::Up), ("down", Direction::Down)] {
+        let mut extra = model.grippers[0].clone();
+        (extra.name, extra.at) = (name.to_string(), at);
+        model.grippers.push(extra);
+    }
+    model.support.push(0b11_0000);
+    model.cameras.clear();
+    let limit = MemoryLimit::Set { mb: 100 };
+    let err = build::build_in_batches(&model, Batching::EVERY_CORE, limit).expect_err("100 MB");
+    let Need::Foreseen {
+        mb,
+        steps_per_state,
+    } = err.need
+    else {
+        panic!("{err}")
+    };
+    assert!(mb > 200 && steps_per_state > 500, "{err}");
+    // Refused within the first few thousand states, its steps in batches of fewer states.
+    assert!(
+        err.explored < BATCH && err.explored >= BATCH_PER_CORE,
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("more than twice the limit"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -166,10 +211,16 @@ fn built_in_batches_on_every_core_the_graph_is_the_one_built_state_by_state() {
             model.name,
             plain.states.len()
         );
-        for least_per_core in [usize::MAX, 1] {
-            let built =
-                build::build_on_cores(&model, least_per_core, MemoryLimit::None).expect("no limit");
-            let name = format!("{}, {least_per_core} a core", model.name);
+        // One core; every core; every core, a few states at a time.
+        let splits = [(usize::MAX, 1 << 18), (1, 1 << 18), (BATCH_PER_CORE, 1000)];
+        for (least_per_core, steps) in splits {
+            let batching = Batching {
+                least_per_core,
+                steps,
+            };
+            let built = build::build_in_batches(&model, batching, MemoryLimit::None);
+            let built = built.expect("no limit");
+            let name = format!("{}, {batching:?}", model.name);
             assert!(built.states == plain.states, "{name}: the states differ");
             assert!(built.offsets == plain.offsets, "{name}: the offsets differ");
             assert!(built.edges == plain.edges, "{name}: the edges differ");
