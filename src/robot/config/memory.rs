@@ -13,16 +13,14 @@ pub struct BadMemoryLimit {
 /// neither says, no limit).
 pub fn planner_memory_limit() -> Result<MemoryLimit, BadMemoryLimit> {
     let set = std::env::var_os(PLANNER_MEMORY_VAR).map(|v| v.to_string_lossy().into_owned());
-    // Set empty, as unset (`CUBED_PLANNER_MEMORY_MB= cubed …`).
-    let set = set.filter(|value| !value.trim().is_empty());
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
     limit_from(set.as_deref(), meminfo.as_deref())
 }
 
-/// The limit `set` (the variable's value) asks for, else three quarters of `meminfo`'s
-/// `MemAvailable`.
+/// The limit `set` (the variable's value; empty, as unset) asks for, else three quarters of
+/// `meminfo`'s `MemAvailable`.
 fn limit_from(set: Option<&str>, meminfo: Option<&str>) -> Result<MemoryLimit, BadMemoryLimit> {
-    if let Some(value) = set {
+    if let Some(value) = set.filter(|value| !value.trim().is_empty()) {
         return match value.trim().parse::<u64>() {
             Ok(mb) if mb >= 1 => Ok(MemoryLimit::Set { mb }),
             _ => Err(BadMemoryLimit {
@@ -60,6 +58,7 @@ mod tests {
             Ok(MemoryLimit::Available { mb: 1050 })
         );
         assert_eq!(limit_from(None, None), Ok(MemoryLimit::None));
+        assert_eq!(limit_from(Some(" "), None), Ok(MemoryLimit::None), "empty, as unset");
         assert_eq!(
             limit_from(None, Some("MemTotal: 5 kB\n")),
             Ok(MemoryLimit::None)
@@ -68,7 +67,7 @@ mod tests {
 
     #[test]
     fn a_limit_that_is_not_whole_megabytes_is_refused_with_its_value() {
-        for value in ["0", "-5", "1.5", "2GB", " "] {
+        for value in ["0", "-5", "1.5", "2GB"] {
             let err = limit_from(Some(value), Some(MEMINFO)).expect_err(value);
             assert!(err.to_string().contains(&format!("'{value}'")), "{err}");
             assert!(err.to_string().contains(PLANNER_MEMORY_VAR), "{err}");
