@@ -47,12 +47,38 @@ mod tests {
     #[test]
     fn a_jawless_motor_that_turns_one_quarter_only_is_refused() {
         // The up motor turns its face between -1 and 0 only: U' then back, never U U.
-        let text =
-            shipped("six-motor.toml").replacen("range = \"continuous\"", "range = [-1, 0]", 1);
-        let model = parse_robot(&text, "six-servo.toml").expect("loads");
+        let mut model = parse_robot(&shipped("six-motor.toml"), "six-motor.toml").expect("loads");
+        model.grippers[0].reach = crate::robot::model::Reach::Limited { min: -1, max: 0 };
         let err = Planner::new(model)
             .check_every_turn()
             .expect_err("U cannot repeat");
         assert!(err.to_string().contains("'U'"), "{err}");
+    }
+
+    #[test]
+    fn a_jawless_gripper_with_a_limited_range_is_refused_at_load() {
+        // Homing would turn its face back: six-motor's up motor, and the turntable (the cube).
+        for (design, range) in [
+            ("six-motor.toml", "[-2, 2]"),
+            ("turntable-flipper.toml", "[-1, 1]"),
+        ] {
+            let text =
+                shipped(design).replacen("range = \"continuous\"", &format!("range = {range}"), 1);
+            let err = parse_robot(&text, design).expect_err(design).to_string();
+            for needle in [
+                design,
+                "key 'range'",
+                range,
+                "`jaw = false`",
+                "homing",
+                "\"continuous\"",
+            ] {
+                assert!(err.contains(needle), "{needle:?} not in {err}");
+            }
+        }
+        // One that never turns (a fixed holder) is fine.
+        let text =
+            shipped("six-motor.toml").replacen("range = \"continuous\"", "range = [0, 0]", 1);
+        assert!(parse_robot(&text, "fixed").is_err_and(|e| !e.to_string().contains("homing")));
     }
 }

@@ -58,7 +58,11 @@ mod tests {
             Ok(MemoryLimit::Available { mb: 1050 })
         );
         assert_eq!(limit_from(None, None), Ok(MemoryLimit::None));
-        assert_eq!(limit_from(Some(" "), None), Ok(MemoryLimit::None), "empty, as unset");
+        assert_eq!(
+            limit_from(Some(" "), None),
+            Ok(MemoryLimit::None),
+            "empty, as unset"
+        );
         assert_eq!(
             limit_from(None, Some("MemTotal: 5 kB\n")),
             Ok(MemoryLimit::None)

@@ -376,12 +376,21 @@ impl Ctx<'_> {
                 return Err(self.invalid(
                     &section,
                     "grips",
-                    format!("'{other}' is not a grip; allowed: layer, two-layers, centre"),
+                    format!(
+                        "'{other}' is not a grip; allowed: layer, two-layers, centre (or center)"
+                    ),
                 ))
             }
         };
         let reach = self.reach(&section, &g.range)?;
         let turns = reach.turns();
+        if let (false, true, Reach::Limited { min, max }) = (g.jaw, turns, reach) {
+            return Err(self.invalid(
+                &section,
+                "range",
+                format!("[{min}, {max}] is not allowed for a gripper without a jaw (`jaw = false`): it never lets go of what it turns, so homing it back to 0 at every start would turn that back too, and the cube would not be where the last program left it; give it `range = \"continuous\"` and a home sensor (homing then counts 0 at the quarter it stands at, moving nothing), or a jaw"),
+            ));
+        }
         if let (false, Some(_)) = (turns, &g.motion) {
             let why = "never turns (`range = [0, 0]`), so it has no motor: remove the table, or widen `range`";
             return Err(self.given_but(&section, "motion", why));
