@@ -595,3 +595,56 @@ fn exec_refuses_a_simulator_of_another_design_before_anything_moves() {
         "only the second exec moved: {text}"
     );
 }
+
+#[test]
+fn a_design_with_times_and_no_motion_tables_runs_on_the_simulator() {
+    // Four-arm as a builder may first write it: times only, no [motion], wiring or board.
+    let shipped = std::fs::read_to_string(crate::common::shipped_design_file("four-arm"))
+        .expect("shipped design");
+    let mut design = String::new();
+    let mut skipping = false;
+    for line in shipped.lines() {
+        let table = line.starts_with('[');
+        if table {
+            skipping = ["[gripper.motion]", "[gripper.wiring]", "[board]"].contains(&line.trim());
+        }
+        if !skipping {
+            design.push_str(line);
+            design.push('\n');
+        }
+    }
+    // Times whose closed-form ramp needs microsteps a second the firmware cannot count whole.
+    let design = design
+        .replace("quarter_ms = 150", "quarter_ms = 180")
+        .replace("half_ms = 250", "half_ms = 300");
+    assert!(!design.contains("motion") && design.contains("quarter_ms = 180"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("times-only.toml");
+    std::fs::write(&file, design).expect("written");
+    let file = file.to_str().expect("utf-8");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let mut sim = start_sim(&["--speed", "0", "--robot", file], &report, &link);
+    let pty = link.to_string_lossy().into_owned();
+    let exec = cubed(
+        &[
+            "exec",
+            "--port",
+            &pty,
+            "--robot",
+            file,
+            "--moves",
+            "R U2 F' F U2 R'",
+        ],
+        None,
+    );
+    drop(sim.stdin.take());
+    let status = sim.wait().expect("the simulator exits");
+    assert!(exec.status.success(), "exec: {}", stderr(&exec));
+    assert!(status.success(), "simulator exit {status:?}");
+    let (report, text) = sim_report(&report);
+    assert_eq!(
+        (report["solved"].clone(), report["faults"].clone()),
+        (true.into(), serde_json::json!([])),
+        "{text}"
+    );
+}

@@ -46,6 +46,7 @@ pub(crate) fn machine_for(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::robot::drive::Drive;
     use crate::robot::load_robot;
     use crate::robot::wiring::derived_drive;
     use cubed_firmware::{check_configure, check_machine, stepper_move_time_us, Stepper};
@@ -66,9 +67,9 @@ mod tests {
 
     #[test]
     fn a_drive_derived_from_times_honours_them() {
-        // The ramp the firmware computes (its own formula) meets the times.
-        for (q, h) in [(150, 250), (120, 200), (300, 500), (100, 120), (200, 0)] {
-            let d = derived_drive(q, h);
+        // The ramp the firmware computes (its own formula) meets the times: every pair of
+        // quarter and half times in steps of 10 ms, a flip's alone, as the simulator sets up.
+        let fits = |d: Drive, units_per_rev: u16, units: u32, ms: u32| {
             let s = Stepper {
                 step_pin: 0,
                 dir_pin: 1,
@@ -76,23 +77,23 @@ mod tests {
                 microsteps: d.microsteps as u16,
                 gear_num: 1,
                 gear_den: 1,
-                units_per_rev: 4,
+                units_per_rev,
                 max_deg_s: d.max_deg_s,
                 accel_deg_s2: d.accel_deg_s2,
                 invert_dir: false,
                 home: None,
                 stall: None,
             };
-            assert!(
-                stepper_move_time_us(&s, 1) <= u64::from(q) * 1000,
-                "{q}/{h}: quarter"
-            );
-            if h > 0 {
-                assert!(
-                    stepper_move_time_us(&s, 2) <= u64::from(h) * 1000,
-                    "{q}/{h}: half"
-                );
+            stepper_move_time_us(&s, units) <= u64::from(ms) * 1000
+        };
+        for q in (50..=1000).step_by(10) {
+            for h in (q..=3 * q).step_by(10).chain([0]) {
+                let d = derived_drive(q, h);
+                assert!(fits(d, 4, 1, q), "{q}/{h}: quarter, {d:?}");
+                assert!(h == 0 || fits(d, 4, 2, h), "{q}/{h}: half, {d:?}");
             }
+            let flip = crate::robot::wiring::flip_drive(q);
+            assert!(fits(flip, 1, 1, q), "flip {q}: {flip:?}");
         }
     }
 }

@@ -118,14 +118,15 @@ fn hall_wiring(first: u8, drive: Drive) -> ActuatorWiring {
 }
 
 /// A flip is one revolution: four times the speed and acceleration of a drive that
-/// makes a quarter turn in the flip's time.
-pub(super) fn flip_drive(flip_ms: u32) -> Drive {
+/// makes a quarter turn in the flip's time (quickened until the firmware's ramp makes it).
+pub(crate) fn flip_drive(flip_ms: u32) -> Drive {
     let quarter = derived_drive(flip_ms, 0);
-    Drive {
+    let flip = Drive {
         max_deg_s: quarter.max_deg_s.saturating_mul(4),
         accel_deg_s2: quarter.accel_deg_s2.saturating_mul(4),
         ..quarter
-    }
+    };
+    quickened_until(flip, |drive| ramp_fits(drive, 1, 1, flip_ms))
 }
 
 /// A drive whose quarter turn takes `quarter_ms` and half turn at most `half_ms` (0: no
@@ -145,14 +146,44 @@ pub(crate) fn derived_drive(quarter_ms: u32, half_ms: u32) -> Drive {
         let a = (360.0 / (q * q)).max(if h > 0.0 { 720.0 / (h * h) } else { 0.0 });
         (10_000.0, a)
     };
-    Drive {
+    let drive = Drive {
         full_steps_per_rev: DERIVED_STEPS,
         microsteps: DERIVED_MICROSTEPS,
         gear_num: 1,
         gear_den: 1,
         max_deg_s: ceil_close(max_deg_s).clamp(1.0, 40_000.0) as u32,
         accel_deg_s2: ceil_close(accel_deg_s2).clamp(23.0, 1.0e7) as u32,
+    };
+    // The firmware counts whole microsteps a second, so its ramp can be a little slower
+    // than the closed form: quicken the drive until that ramp makes both times.
+    quickened_until(drive, |drive| {
+        ramp_fits(drive, 4, 1, quarter_ms) && (half_ms == 0 || ramp_fits(drive, 4, 2, half_ms))
+    })
+}
+
+/// `drive`, its speed and acceleration raised by half a percent at a time until `fits`.
+fn quickened_until(mut drive: Drive, fits: impl Fn(Drive) -> bool) -> Drive {
+    for _ in 0..200 {
+        if fits(drive) {
+            break;
+        }
+        drive.max_deg_s = (drive.max_deg_s + drive.max_deg_s / 200 + 1).min(40_000);
+        drive.accel_deg_s2 = (drive.accel_deg_s2 + drive.accel_deg_s2 / 200 + 1).min(10_000_000);
     }
+    drive
+}
+
+/// Whether the firmware's own ramp moves `units` (of `units_per_rev` a revolution) in `ms`.
+fn ramp_fits(drive: Drive, units_per_rev: u16, units: u32, ms: u32) -> bool {
+    let no_wiring = ActuatorWiring {
+        motor: None,
+        invert_dir: false,
+        jaw: None,
+        home: None,
+        stall: None,
+    };
+    let stepper = stepper(drive, units_per_rev, motor_at(0), &no_wiring);
+    cubed_firmware::stepper_move_time_us(&stepper, units) <= u64::from(ms) * 1000
 }
 
 /// Rounded up, except that a value a rounding error above a whole number is that number.

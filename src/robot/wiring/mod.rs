@@ -10,7 +10,7 @@ pub(crate) mod pins;
 mod table;
 
 pub(crate) use board_check::{refusal_placed_in, verdict_on, BoardVerdict};
-pub(crate) use derived::derived_drive;
+pub(crate) use derived::{derived_drive, flip_drive};
 pub(crate) use keys::{BoardToml, WiringToml};
 pub(crate) use pins::ActuatorWiring;
 pub(crate) use pins::JawWiring;
@@ -145,7 +145,7 @@ fn motor_of(model: &RobotModel, role: Role) -> Option<(Drive, u16, Option<Actuat
         }
         Role::Flipper { flipper } => {
             let f = &model.flippers[flipper];
-            let drive = f.drive.unwrap_or_else(|| derived::flip_drive(f.flip_ms));
+            let drive = f.drive.unwrap_or_else(|| flip_drive(f.flip_ms));
             Some((drive, 1, f.wiring))
         }
     }
