@@ -27,11 +27,14 @@ pub fn random_cube<R: Rng>(rng: &mut R) -> CubieCube {
 
 /// `count` random moves as the 1988 Test Program drew them: any face turn
 /// (`T+ T- T2 …`), and with `rotations` also `RC+ RC- RC2` (y rotations).
-/// Consecutive turns of the same face are avoided so no move is wasted.
+/// No turn is wasted: a face is not turned again, nor its opposite before it, until a turn
+/// on another axis comes between (faces named as the cube was first held, whatever rotations
+/// came before), so no two turns cancel or merge and `count` turns stay `count`.
 pub fn random_scramble<R: Rng>(rng: &mut R, count: usize, rotations: bool) -> Vec<Move> {
     let choices = if rotations { 21 } else { 18 };
     let mut moves: Vec<Move> = Vec::with_capacity(count);
-    let mut last_face: Option<Face> = None;
+    let mut last: Option<Face> = None;
+    let mut turned_y = 0u8;
     while moves.len() < count {
         let k = rng.random_range(0..choices);
         let m = if k < 18 {
@@ -42,13 +45,110 @@ pub fn random_scramble<R: Rng>(rng: &mut R, count: usize, rotations: bool) -> Ve
                 quarters: (k - 17) as u8,
             })
         };
-        if let Move::Turn(t) = m {
-            if last_face == Some(t.face) {
-                continue;
+        match m {
+            Move::Turn(t) => {
+                let face = held_first(t.face, turned_y);
+                if last.is_some_and(|last| wasted_after(last, face)) {
+                    continue;
+                }
+                last = Some(face);
             }
-            last_face = Some(t.face);
+            Move::Rotate(r) => turned_y = (turned_y + r.quarters) % 4,
         }
         moves.push(m);
     }
     moves
+}
+
+/// Whether a turn of `next` right after one of `last` could cancel or merge with turns on
+/// their axis: the same face, or the opposite one out of order (a fixed order keeps `R L` and
+/// drops `L R`, which does the same).
+fn wasted_after(last: Face, next: Face) -> bool {
+    last.index() % 3 == next.index() % 3 && next.index() <= last.index()
+}
+
+/// The face a turn of `face` turns, named as the cube was held before it was turned
+/// `quarters` times by `y` (the face at the front after `y` was at the right).
+fn held_first(face: Face, quarters: u8) -> Face {
+    const AROUND_Y: [Face; 4] = [Face::F, Face::R, Face::B, Face::L];
+    match AROUND_Y.iter().position(|&f| f == face) {
+        Some(at) => AROUND_Y[(at + usize::from(quarters)) % 4],
+        None => face,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::FaceletCube;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use std::collections::HashSet;
+
+    /// Every cube within `depth` face turns of solved (held as at the start), by its stickers.
+    fn within(depth: usize) -> HashSet<[Face; 54]> {
+        let mut seen = HashSet::from([FaceletCube::default().stickers]);
+        let mut layer = vec![FaceletCube::default()];
+        for _ in 0..depth {
+            let next: Vec<FaceletCube> = (layer.iter())
+                .flat_map(|cube| (0..18).map(|k| cube.apply(Move::Turn(Turn::from_index(k)))))
+                .filter(|cube| seen.insert(cube.stickers))
+                .collect();
+            layer = next;
+        }
+        seen
+    }
+
+    #[test]
+    fn a_scramble_of_n_turns_is_n_turns_from_solved_for_short_ones() {
+        // 1 + 18 + 243 + 3240 cubes within three turns: a scramble of n turns (n up to four,
+        // y rotations among them or not) is none of those within n - 1.
+        let nearer: Vec<HashSet<[Face; 54]>> = (0..4).map(within).collect();
+        let sizes: Vec<usize> = nearer.iter().map(HashSet::len).collect();
+        assert_eq!(sizes, [1, 19, 262, 3502]);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for rotations in [false, true] {
+            for _ in 0..500 {
+                for count in [3, 4, 5] {
+                    let moves = random_scramble(&mut rng, count, rotations);
+                    // The turns as the cube was first held: the cube up to how it is held.
+                    let turned = FaceletCube::turns_without_rotations(&moves);
+                    let turns = turned.len();
+                    let is_turn = |m: &&Move| matches!(m, Move::Turn(_));
+                    assert_eq!(turns, moves.iter().filter(is_turn).count(), "{moves:?}");
+                    let Some(nearer) = turns.checked_sub(1).and_then(|n| nearer.get(n)) else {
+                        continue;
+                    };
+                    let turned: Vec<Move> = turned.into_iter().map(Move::Turn).collect();
+                    let cube = FaceletCube::default().apply_all(&turned);
+                    assert!(
+                        !nearer.contains(&cube.stickers),
+                        "{moves:?}: fewer than {turns}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_turn_after_y_rotations_is_named_as_the_cube_was_first_held() {
+        for quarters in 1..4 {
+            for k in 0..18 {
+                let turn = Turn::from_index(k);
+                let moves = [
+                    Move::Rotate(Rotation {
+                        axis: Axis::Y,
+                        quarters,
+                    }),
+                    Move::Turn(turn),
+                ];
+                let first_held = FaceletCube::turns_without_rotations(&moves)[0].face;
+                assert_eq!(
+                    held_first(turn.face, quarters),
+                    first_held,
+                    "y{quarters} {turn:?}"
+                );
+            }
+        }
+    }
 }
