@@ -26,7 +26,7 @@ impl Ctx<'_> {
             let support_blocks = held_anyhow(model).can_turn(face);
             let changes = match support_blocks {
                 true => Vec::new(),
-                false => changes_that_turn(model, &unturnable),
+                false => complete_first(model, changes_that_turn(model, &unturnable)),
             };
             let (section, key, cause) = match (support_blocks, changes.first()) {
                 (true, _) => ("[support]".to_string(), "sets", SUPPORT_BLOCKS),
@@ -162,12 +162,39 @@ impl Change {
     fn section(&self, model: &RobotModel) -> String {
         format!("[[gripper]] '{}'", model.grippers[self.gripper].name)
     }
+
+    /// `model` with this change made.
+    fn applied(&self, model: &RobotModel) -> RobotModel {
+        let mut changed = model.clone();
+        let gripper = &mut changed.grippers[self.gripper];
+        let tries = one_key_changes(gripper);
+        if let Some((_, _, change)) = (tries.into_iter())
+            .find(|(key, written, _)| *key == self.key && *written == self.written)
+        {
+            change(gripper);
+        }
+        changed
+    }
 }
 
 /// Each change of one key of one gripper that would let every face of `faces` turn, tried
 /// alone; for `range`, the narrowest of those tried that does.
 fn changes_that_turn(model: &RobotModel, faces: &[Face]) -> Vec<Change> {
     changes_that(model, |can| faces.iter().all(|&f| can.can_turn(f)))
+}
+
+/// `changes`, first those after which the design also shows every face to its cameras: the
+/// advice and its line lead with a change that leaves nothing else to refuse.
+fn complete_first(model: &RobotModel, mut changes: Vec<Change>) -> Vec<Change> {
+    if model.cameras.is_empty() {
+        return changes;
+    }
+    changes.sort_by_cached_key(|change| {
+        let changed = change.applied(model);
+        let can = abilities_within(&changed, STATES_PER_CHANGE);
+        !can.is_some_and(|can| Face::ALL.into_iter().all(|f| can.can_see(f)))
+    });
+    changes
 }
 
 /// Each change of one key of one gripper that would let every face of `faces` be seen.
@@ -232,10 +259,13 @@ fn one_key_changes(gripper: &crate::robot::model::Gripper) -> Vec<(&'static str,
             g.grip = Grip::Centre
         }));
     }
-    if gripper.carries_cube {
-        tries.push(("carries_cube", "carries_cube = false".to_string(), |g| {
+    match gripper.carries_cube {
+        true => tries.push(("carries_cube", "carries_cube = false".to_string(), |g| {
             g.carries_cube = false
-        }));
+        })),
+        false => tries.push(("carries_cube", "carries_cube = true".to_string(), |g| {
+            g.carries_cube = true
+        })),
     }
     tries
 }
@@ -314,6 +344,82 @@ mod tests {
         offered_exactly_when_the_whole_graph_can(model, |can| {
             unturnable.iter().all(|&f| can.can_turn(f))
         })
+    }
+
+    fn toml_without_carrying(text: &str) -> String {
+        text.replace("carries_cube = true", "")
+    }
+
+    #[test]
+    fn a_carrier_that_does_not_carry_is_told_to_and_no_change_that_hides_a_face_is_offered() {
+        // Left and right arms with jaws, a down gripper that should carry the cube round, a
+        // camera in front: without `carries_cube`, nothing brings U, F, D or B to a gripper.
+        let text = r#"
+            name = "tri"
+            [[gripper]]
+            name = "left"
+            at = "left"
+            grips = "layer"
+            quarter_ms = 150
+            half_ms = 250
+            open_ms = 100
+            close_ms = 100
+            range = [-1, 1]
+            [[gripper]]
+            name = "right"
+            at = "right"
+            grips = "layer"
+            quarter_ms = 150
+            half_ms = 250
+            open_ms = 100
+            close_ms = 100
+            range = [-1, 1]
+            [[gripper]]
+            name = "down"
+            at = "down"
+            grips = "layer"
+            quarter_ms = 150
+            half_ms = 250
+            open_ms = 100
+            close_ms = 100
+            range = [-2, 2]
+            carries_cube = true
+            [support]
+            sets = [["left", "right"], ["down"]]
+            [[camera]]
+            name = "front"
+            at = "front"
+            image_top = "up"
+            needs_open = ["down"]
+        "#;
+        let carrying = crate::robot::parse_robot(text, "tri.toml").expect("the tri design loads");
+        let mut tri = carrying.clone();
+        tri.grippers[2].carries_cube = false;
+        let offered = offered_turning(&tri);
+        let down_carries = Change {
+            gripper: 2,
+            key: "carries_cube",
+            written: "carries_cube = true".into(),
+        };
+        assert!(offered.contains(&down_carries), "{offered:?}");
+        // Centre grips at the sides turn the faces too, but leave some no camera sees: the
+        // change that leaves nothing to refuse leads, and the message points at its line.
+        let sees_all = |m: &RobotModel| Face::ALL.iter().all(|&f| by_the_whole_graph(m).can_see(f));
+        for change in &offered {
+            assert_eq!(
+                sees_all(&change.applied(&tri)),
+                *change == down_carries,
+                "{change:?}"
+            );
+        }
+        let ordered = complete_first(&tri, offered);
+        assert_eq!(ordered.first(), Some(&down_carries), "{ordered:?}");
+        let text = toml_without_carrying(text);
+        let err = crate::robot::parse_robot(&text, "tri.toml").expect_err("cannot turn U");
+        let said = err.to_string();
+        let at = said.find("carries_cube = true").expect(&said);
+        let centre = said.find("`grips = \"centre\"`").unwrap_or(usize::MAX);
+        assert!(said.contains("'down' (line") && at < centre, "{said}");
     }
 
     #[test]
