@@ -557,6 +557,12 @@ fn exec_actions_on_an_empty_robot_move_freely_and_a_flip_with_a_turn_jams_with_a
     drop(sim.stdin.take());
     let said = sim.wait_with_output().expect("the simulator exits");
     assert_eq!(jammed.status.code(), Some(1), "{}", stderr(&jammed));
+    // The host can only say that it stalled; it points at where the simulator says why.
+    let told = stderr(&jammed);
+    assert!(
+        told.contains("stalled") && told.contains("the simulator says what stopped it"),
+        "{told}"
+    );
     let (held, text) = sim_report(&report);
     let fault = held["faults"][0]["reason"].as_str().unwrap_or_default();
     assert!(fault.contains("flipper"), "{text}");

@@ -13,7 +13,7 @@ use crate::robot::{Orientation, Planner, Program, ProgramDoc, RobotModel};
 use anyhow::Context;
 use clap::{ArgGroup, Args};
 use cubed_core::error_chain::error_chain;
-use firmware_protocol::message::FaultFlags;
+use firmware_protocol::message::{Fault, FaultFlags};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -452,13 +452,15 @@ async fn stream(
     if streamed.by_hand && outcome.is_ok() {
         super::actuator_positions::say_positions(&link, &map, model).await;
     }
+    let firmware = String::from_utf8_lossy(link.connected.hello.name_bytes()).into_owned();
+    let simulated = crate::robot::wiring::is_simulator(&firmware);
     link.shutdown().await;
     let latched = matches!(
         outcome,
         Err(crate::link::StreamError::Fault { .. } | crate::link::StreamError::EStopped { .. })
     );
     let estopped = matches!(outcome, Err(crate::link::StreamError::EStopped { .. }));
-    let code = report(outcome, progress, &map, model);
+    let code = report(outcome, progress, (&map, model), simulated);
     if code.as_ref().is_ok_and(|c| *c == ExitCode::SUCCESS) {
         if let Some(words) = super::plan_cmds::held_words(streamed.ends_held.as_deref()) {
             println!("{words}");
@@ -486,12 +488,13 @@ async fn stream(
     }
 }
 
-/// Prints how the program ended; exit 0 only if every command was done.
+/// Prints how the program ended; exit 0 only if every command was done. A simulator
+/// (`simulated`) knows why an actuator stopped, and says so on its own terminal.
 fn report(
     outcome: Result<crate::link::StreamOutcome, crate::link::StreamError>,
     (done, total): (u64, usize),
-    map: &ActuatorMap,
-    model: &RobotModel,
+    (map, model): (&ActuatorMap, &RobotModel),
+    simulated: bool,
 ) -> anyhow::Result<ExitCode> {
     match outcome {
         Ok(outcome) => {
@@ -506,6 +509,10 @@ fn report(
         Err(crate::link::StreamError::Fault { fault, done, total }) => {
             let words = crate::link::fault_words::fault_in_words(&fault, map, model);
             eprintln!("error: after {done} of {total} commands, {words}");
+            let moved = matches!(fault, Fault::Stall { .. } | Fault::Limit { .. });
+            if simulated && moved {
+                eprintln!("the simulator says what stopped it on its own terminal (its stderr)");
+            }
             Ok(ExitCode::FAILURE)
         }
         Err(e @ crate::link::StreamError::Link(_)) => {
