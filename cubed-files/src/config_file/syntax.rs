@@ -102,12 +102,46 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError 
     if let Some(hint) = array_written_as_table(text, &message, &section) {
         message = format!("{message}: {hint}");
     }
+    if let Some(hint) = unclosed_array(text, offset, &message) {
+        message = format!("{message}: {hint}");
+    }
     ConfigError::Syntax {
         file: file.to_string(),
         section,
         line,
         message,
     }
+}
+
+/// "`range` on line 10 opens a list it never closes (`[-1, 1`: a `]` is missing)", when the
+/// parser, still inside a list, took the next line's key for an element without a comma.
+fn unclosed_array(text: &str, offset: usize, message: &str) -> Option<String> {
+    if !message.contains("missing comma between array elements") {
+        return None;
+    }
+    let before = text.get(..offset)?;
+    let error_line = before.matches('\n').count() + 1;
+    // The key whose list is still open where the error is: lists may span lines.
+    let (mut open, mut depth) = (None, 0usize);
+    for (n, line) in before.lines().enumerate().take(error_line - 1) {
+        let line = line.split('#').next().unwrap_or("");
+        let part = match (depth, line.split_once('=')) {
+            (0, Some((key, value))) => {
+                open = Some((n + 1, key.trim(), value.trim()));
+                value
+            }
+            (0, None) => continue,
+            _ => line,
+        };
+        depth = (depth + part.matches('[').count()).saturating_sub(part.matches(']').count());
+        if depth == 0 {
+            open = None;
+        }
+    }
+    let (n, key, value) = open?;
+    Some(format!(
+        "`{key}` on line {n} opens a list it never closes (`{value}`: a `]` is missing)"
+    ))
 }
 
 /// Why a file that writes one of a list's tables with one pair of brackets (`[gripper]`
@@ -356,6 +390,27 @@ fn name_key(body: &str) -> Option<&str> {
 #[cfg(test)]
 mod words_tests {
     use super::*;
+
+    fn parsed(text: &str) -> String {
+        let e = toml::from_str::<toml::Table>(text).expect_err("bad TOML");
+        syntax_error(text, "design.toml", &e).to_string()
+    }
+
+    #[test]
+    fn a_list_left_open_is_named_with_its_own_line_and_key() {
+        // The parser stops at the next key, on the line after.
+        let text = "name = \"x\"\n[[gripper]]\nname = \"left\"\nrange = [-1, 1\nopen_ms = 100\n";
+        let said = parsed(text);
+        assert!(
+            said.contains("`range` on line 4 opens a list it never closes (`[-1, 1`"),
+            "{said}"
+        );
+        // A list over several lines, closed, is not the one blamed.
+        let text = "sets = [\n  [\"a\", \"b\"],\n]\nrange = [-1, 1\nopen_ms = 100\n";
+        let said = parsed(text);
+        assert!(said.contains("`range` on line 4"), "{said}");
+        assert!(!said.contains("`sets`"), "{said}");
+    }
 
     #[test]
     fn a_list_table_written_with_one_pair_of_brackets_is_said_so() {
