@@ -58,7 +58,7 @@ pub use candidates::AwareOptions;
 pub use config::{load_robot, parse_robot, planner_memory_limit, BadMemoryLimit, ConfigError};
 pub use direction::{Direction, Orientation};
 pub use floor::{FloorError, TimeFloor, POSITIONS};
-pub use graph::build_progress as graph_build_progress;
+pub use graph::build::build_progress as graph_build_progress;
 pub use graph::memory::{MemoryLimit, TooManyStates, PLANNER_MEMORY_VAR};
 pub use model::{RobotModel, RobotState};
 pub use physics::Violation;

@@ -9,7 +9,7 @@ use crate::robot::physics::Motions;
 use crate::robot::steps::legal_steps;
 use foldhash::{HashMap, HashMapExt};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// States explored so far by the graph build under way (0: none under way), and its design's
 /// name: a large design takes minutes, and a front end may say how far it got.
@@ -88,6 +88,41 @@ pub(super) fn build_in_batches(
     let built = Builder::new(model, batching).explore(limit);
     EXPLORED.store(0, Ordering::Relaxed);
     built
+}
+
+impl StateGraph {
+    /// The graph of `model`, built on first use and then shared (building
+    /// the four-arm graph takes a good fraction of a second).
+    /// Err: the graph and its bounds would pass `limit` (nothing is kept).
+    pub(crate) fn shared(
+        model: &RobotModel,
+        limit: MemoryLimit,
+    ) -> Result<Arc<StateGraph>, TooManyStates> {
+        type Built = Result<Arc<StateGraph>, TooManyStates>;
+        static CACHE: Mutex<Vec<(RobotModel, Built)>> = Mutex::new(Vec::new());
+        let mut cache = CACHE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let known = cache.iter().position(|(m, _)| m == model);
+        if let Some(at) = known {
+            match &cache[at].1 {
+                Ok(graph) => return Ok(graph.clone()),
+                // The build is the same each time: within no more memory, it fails again.
+                Err(e) if !e.limit.allows_less_than(limit) => return Err(e.clone()),
+                Err(_) => _ = cache.remove(at),
+            }
+        }
+        let built = build_in_batches(model, Batching::EVERY_CORE, limit).map(Arc::new);
+        cache.push((model.clone(), built.clone()));
+        built
+    }
+
+    /// Explores every state reachable from the design's home state (see [`build`]).
+    #[cfg(test)]
+    pub(crate) fn build(model: &RobotModel) -> StateGraph {
+        build_in_batches(model, Batching::EVERY_CORE, MemoryLimit::None)
+            .unwrap_or_else(|unlimited| unreachable!("{unlimited}"))
+    }
 }
 
 /// A graph being built.

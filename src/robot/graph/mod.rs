@@ -2,16 +2,11 @@
 
 use super::model::{RobotModel, RobotState};
 use super::physics::{Act, CubeMotion, Motions};
-use build::Batching;
 use cubed_core::cube::Turn;
 use foldhash::HashMap;
-use memory::{MemoryLimit, TooManyStates};
-use std::sync::{Arc, Mutex};
 
-mod build;
+pub(crate) mod build;
 pub(crate) mod memory;
-
-pub use build::build_progress;
 
 /// What an edge does to the cube in its own frame: up to two face turns
 /// (solver turn indices, sorted) and whether the whole cube turns.
@@ -85,39 +80,6 @@ pub(crate) struct StateGraph {
 }
 
 impl StateGraph {
-    /// The graph of `model`, built on first use and then shared (building
-    /// the four-arm graph takes a good fraction of a second).
-    /// Err: the graph and its bounds would pass `limit` (nothing is kept).
-    pub(crate) fn shared(
-        model: &RobotModel,
-        limit: MemoryLimit,
-    ) -> Result<Arc<StateGraph>, TooManyStates> {
-        type Built = Result<Arc<StateGraph>, TooManyStates>;
-        static CACHE: Mutex<Vec<(RobotModel, Built)>> = Mutex::new(Vec::new());
-        let mut cache = CACHE
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let known = cache.iter().position(|(m, _)| m == model);
-        if let Some(at) = known {
-            match &cache[at].1 {
-                Ok(graph) => return Ok(graph.clone()),
-                // The build is the same each time: within no more memory, it fails again.
-                Err(e) if !e.limit.allows_less_than(limit) => return Err(e.clone()),
-                Err(_) => _ = cache.remove(at),
-            }
-        }
-        let built = build::build_in_batches(model, Batching::EVERY_CORE, limit).map(Arc::new);
-        cache.push((model.clone(), built.clone()));
-        built
-    }
-
-    /// Explores every state reachable from the design's home state (see [`build`]).
-    #[cfg(test)]
-    pub(crate) fn build(model: &RobotModel) -> StateGraph {
-        build::build_in_batches(model, Batching::EVERY_CORE, MemoryLimit::None)
-            .unwrap_or_else(|unlimited| unreachable!("{unlimited}"))
-    }
-
     fn id_or_insert(&mut self, state: RobotState) -> u32 {
         if let Some(&id) = self.index.get(&state) {
             return id;

@@ -1,7 +1,7 @@
 //! The state graph's witnesses: built on every core as on one, within a memory limit or refused, every holding a start, progress published.
 
-use super::build::{Batching, BATCH, BATCH_PER_CORE};
-use super::memory::{Footprint, Need};
+use super::build::{build_progress, Batching, BATCH, BATCH_PER_CORE};
+use super::memory::{Footprint, MemoryLimit, Need};
 use super::*;
 use crate::robot::direction::Direction;
 use crate::robot::direction::Orientation;
