@@ -70,7 +70,7 @@ fn first_states(model: &RobotModel, limit: usize) -> Vec<RobotState> {
 
 /// A four-arm design with jaws on all six sides, each gripper turning two quarters
 /// either way: many open grippers turning freely at once.
-fn six_jaws() -> RobotModel {
+pub(crate) fn six_jaws() -> RobotModel {
     let mut model = shipped("four-arm");
     for gripper in &mut model.grippers {
         gripper.reach = Reach::Limited { min: -2, max: 2 };

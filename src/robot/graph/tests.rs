@@ -3,7 +3,6 @@
 use super::build::{build_progress, Batching, BATCH, BATCH_PER_CORE};
 use super::memory::{Footprint, MemoryLimit, Need};
 use super::*;
-use crate::robot::direction::Direction;
 use crate::robot::direction::Orientation;
 
 #[test]
@@ -91,15 +90,7 @@ fn a_build_that_passes_its_memory_limit_stops_and_says_how_far_it_got() {
 
 #[test]
 fn a_design_whose_states_have_thousands_of_steps_is_refused_on_what_it_foresees() {
-    // Six grippers with jaws, each turning two quarters either way.
-    let mut model = wide_four_arm();
-    for (name, at) in [("up", Direction::Up), ("down", Direction::Down)] {
-        let mut extra = model.grippers[0].clone();
-        (extra.name, extra.at) = (name.to_string(), at);
-        model.grippers.push(extra);
-    }
-    model.support.push(0b11_0000);
-    model.cameras.clear();
+    let model = crate::robot::steps_tests::six_jaws();
     let limit = MemoryLimit::Set { mb: 100 };
     let err = build::build_in_batches(&model, Batching::EVERY_CORE, limit).expect_err("100 MB");
     let Need::Foreseen {
