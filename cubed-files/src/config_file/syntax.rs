@@ -102,6 +102,9 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError 
     if let Some(hint) = array_written_as_table(text, &message, &section) {
         message = format!("{message}: {hint}");
     }
+    if let Some(hint) = table_written_as_array(text, &message, &section) {
+        message = format!("{message}: {hint}");
+    }
     if let Some(hint) = unclosed_array(text, offset, &message) {
         message = format!("{message}: {hint}");
     }
@@ -111,6 +114,20 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError 
         line,
         message,
     }
+}
+
+/// "`[[support]]` makes a list of tables; write `[support]`", when a single table was written
+/// with two pairs of brackets: the parser then reads the list's one table as the table's first
+/// key, and says that a table ("map") is not what that key takes.
+fn table_written_as_array(text: &str, message: &str, section: &str) -> Option<String> {
+    let name = section.strip_prefix("[[")?.split("]]").next()?;
+    let header = format!("[[{name}]]");
+    let written = (text.lines())
+        .filter(|line| line.split('#').next().unwrap_or("").trim() == header)
+        .count();
+    (message.starts_with("map, expected") && written == 1).then(|| {
+        format!("`{header}` makes a list of tables, and `{name}` is one table: write `[{name}]`")
+    })
 }
 
 /// "`range` on line 10 opens a list it never closes (`[-1, 1`: a `]` is missing)", when the
@@ -394,6 +411,26 @@ mod words_tests {
     fn parsed(text: &str) -> String {
         let e = toml::from_str::<toml::Table>(text).expect_err("bad TOML");
         syntax_error(text, "design.toml", &e).to_string()
+    }
+
+    #[test]
+    fn a_single_table_written_with_two_pairs_of_brackets_is_said_so() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Design {
+            support: Support,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Support {
+            sets: Vec<Vec<String>>,
+        }
+        let text = "[[support]]\nsets = [[\"a\", \"b\"]]\n";
+        let e = toml::from_str::<Design>(text).expect_err("a list of tables");
+        let said = syntax_error(text, "design.toml", &e).to_string();
+        assert!(said.contains("write `[support]`"), "{said}");
+        // Written as one table, it parses.
+        assert!(toml::from_str::<Design>(&text.replace("[[support]]", "[support]")).is_ok());
     }
 
     #[test]
