@@ -31,7 +31,8 @@ impl Ctx<'_> {
             let (section, key, cause) = match (support_blocks, changes.first()) {
                 (true, _) => ("[support]".to_string(), "sets", SUPPORT_BLOCKS),
                 (false, Some(first)) => (first.section(model), first.key, A_TURN_NEEDS),
-                (false, None) => ("[[gripper]]".to_string(), "at", NO_ONE_CHANGE),
+                // No one change: the first gripper's `at`, where a person starts to look.
+                (false, None) => (gripper_section(model, 0), "at", NO_ONE_CHANGE),
             };
             return Err(self.impossible(
                 &section,
@@ -68,7 +69,11 @@ impl Ctx<'_> {
                 let cause = "the grippers' `at` and `range`";
                 match changes.first() {
                     Some(first) => (first.section(model), first.key, cause),
-                    None => ("[[camera]]".to_string(), "at", cause),
+                    None => (
+                        format!("[[camera]] #1 '{}'", model.cameras[0].name),
+                        "at",
+                        cause,
+                    ),
                 }
             }
         };
@@ -83,6 +88,14 @@ impl Ctx<'_> {
                 advice(model, &changes, "be seen", 1)
             ),
         )
+    }
+}
+
+/// The section of gripper `g`, by its name (placed at its line), or `[[gripper]]` if it has none.
+fn gripper_section(model: &RobotModel, g: usize) -> String {
+    match model.grippers.get(g) {
+        Some(gripper) => format!("[[gripper]] '{}'", gripper.name),
+        None => "[[gripper]]".to_string(),
     }
 }
 
@@ -160,7 +173,7 @@ struct Change {
 
 impl Change {
     fn section(&self, model: &RobotModel) -> String {
-        format!("[[gripper]] '{}'", model.grippers[self.gripper].name)
+        gripper_section(model, self.gripper)
     }
 
     /// `model` with this change made.
@@ -344,6 +357,26 @@ mod tests {
         offered_exactly_when_the_whole_graph_can(model, |can| {
             unturnable.iter().all(|&f| can.can_turn(f))
         })
+    }
+
+    #[test]
+    fn a_design_no_one_change_mends_is_placed_at_its_first_grippers_line() {
+        // Two arms facing each other: U, F, D and B have no gripper, and nothing turns the cube.
+        let arm = |name: &str| {
+            format!("[[gripper]]\nname = \"{name}\"\nat = \"{name}\"\ngrips = \"layer\"\nrange = [-1, 1]\nquarter_ms = 150\nhalf_ms = 250\nopen_ms = 100\nclose_ms = 100\n")
+        };
+        let text = format!(
+            "name = \"two\"\n{}{}[support]\nsets = [[\"left\", \"right\"]]\n",
+            arm("left"),
+            arm("right")
+        );
+        let err = crate::robot::parse_robot(&text, "two.toml").expect_err("U cannot turn");
+        let said = err.to_string();
+        assert!(
+            said.contains("[[gripper]] #1 'left' (line 4): key 'at'"),
+            "{said}"
+        );
+        assert!(said.contains("no one change"), "{said}");
     }
 
     fn toml_without_carrying(text: &str) -> String {
