@@ -117,7 +117,7 @@ impl StateGraph {
         built
     }
 
-    /// Explores every state reachable from the design's home state (see [`build`]).
+    /// Explores every state reachable from the design's home state (see [`build_in_batches`]).
     #[cfg(test)]
     pub(crate) fn build(model: &RobotModel) -> StateGraph {
         build_in_batches(model, Batching::EVERY_CORE, MemoryLimit::None)
