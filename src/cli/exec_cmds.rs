@@ -452,7 +452,7 @@ async fn stream(
     if streamed.by_hand && outcome.is_ok() {
         super::actuator_positions::say_positions(&link, &map, model).await;
     }
-    let firmware = String::from_utf8_lossy(link.connected.hello.name_bytes()).into_owned();
+    let firmware = crate::link::events::firmware_name(&link.connected.hello);
     let simulated = crate::robot::wiring::is_simulator(&firmware);
     link.shutdown().await;
     let latched = matches!(

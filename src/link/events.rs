@@ -83,6 +83,11 @@ pub(crate) enum LinkRequest {
     Shutdown,
 }
 
+/// The name a firmware gives in its `HelloReply` (`cubed-sim 0c9d` for a simulator).
+pub(crate) fn firmware_name(hello: &HelloReply) -> String {
+    String::from_utf8_lossy(hello.name_bytes()).into_owned()
+}
+
 /// Who the firmware is, from the handshake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Connected {

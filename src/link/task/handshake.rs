@@ -5,7 +5,7 @@
 
 use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
-use crate::link::events::{Connected, LinkEvent};
+use crate::link::events::{firmware_name, Connected, LinkEvent};
 use crate::link::fault_words::refusal_in_words;
 use crate::robot::wiring::{is_simulator, simulator_name, RobotSetup, VIRTUAL_WIRING_FIRMWARE};
 use crate::robot::{shipped_design, ActuatorMap, SHIPPED_DESIGNS};
@@ -108,7 +108,7 @@ impl LinkTask {
                 firmware,
             });
         }
-        let firmware = String::from_utf8_lossy(reply.name_bytes()).into_owned();
+        let firmware = firmware_name(&reply);
         if !self.setup.wired && !is_simulator(&firmware) {
             return Err(LinkError::Unwired {
                 path: self.path.clone(),
@@ -218,7 +218,7 @@ impl LinkTask {
         let Some(hello) = &self.hello else {
             return Ok(());
         };
-        let firmware = String::from_utf8_lossy(hello.name_bytes()).into_owned();
+        let firmware = firmware_name(hello);
         // A simulator that does not say its machine (`cubed-sim` alone) is taken at its word.
         if !is_simulator(&firmware) || firmware == VIRTUAL_WIRING_FIRMWARE {
             return Ok(());

@@ -272,14 +272,10 @@ fn one_key_changes(gripper: &crate::robot::model::Gripper) -> Vec<(&'static str,
             g.grip = Grip::Centre
         }));
     }
-    match gripper.carries_cube {
-        true => tries.push(("carries_cube", "carries_cube = false".to_string(), |g| {
-            g.carries_cube = false
-        })),
-        false => tries.push(("carries_cube", "carries_cube = true".to_string(), |g| {
-            g.carries_cube = true
-        })),
-    }
+    let carries = !gripper.carries_cube;
+    tries.push(("carries_cube", format!("carries_cube = {carries}"), |g| {
+        g.carries_cube = !g.carries_cube
+    }));
     tries
 }
 
@@ -359,16 +355,19 @@ mod tests {
         })
     }
 
+    /// A `[[gripper]]` with a jaw, named after where it stands, gripping its layer, with the
+    /// shipped four-arm's times and `more` keys.
+    fn arm(at: &str, more: &str) -> String {
+        format!("[[gripper]]\nname = \"{at}\"\nat = \"{at}\"\ngrips = \"layer\"\nquarter_ms = 150\nhalf_ms = 250\nopen_ms = 100\nclose_ms = 100\n{more}\n")
+    }
+
     #[test]
     fn a_design_no_one_change_mends_is_placed_at_its_first_grippers_line() {
         // Two arms facing each other: U, F, D and B have no gripper, and nothing turns the cube.
-        let arm = |name: &str| {
-            format!("[[gripper]]\nname = \"{name}\"\nat = \"{name}\"\ngrips = \"layer\"\nrange = [-1, 1]\nquarter_ms = 150\nhalf_ms = 250\nopen_ms = 100\nclose_ms = 100\n")
-        };
         let text = format!(
             "name = \"two\"\n{}{}[support]\nsets = [[\"left\", \"right\"]]\n",
-            arm("left"),
-            arm("right")
+            arm("left", "range = [-1, 1]"),
+            arm("right", "range = [-1, 1]")
         );
         let err = crate::robot::parse_robot(&text, "two.toml").expect_err("U cannot turn");
         let said = err.to_string();
@@ -387,45 +386,14 @@ mod tests {
     fn a_carrier_that_does_not_carry_is_told_to_and_no_change_that_hides_a_face_is_offered() {
         // Left and right arms with jaws, a down gripper that should carry the cube round, a
         // camera in front: without `carries_cube`, nothing brings U, F, D or B to a gripper.
-        let text = r#"
-            name = "tri"
-            [[gripper]]
-            name = "left"
-            at = "left"
-            grips = "layer"
-            quarter_ms = 150
-            half_ms = 250
-            open_ms = 100
-            close_ms = 100
-            range = [-1, 1]
-            [[gripper]]
-            name = "right"
-            at = "right"
-            grips = "layer"
-            quarter_ms = 150
-            half_ms = 250
-            open_ms = 100
-            close_ms = 100
-            range = [-1, 1]
-            [[gripper]]
-            name = "down"
-            at = "down"
-            grips = "layer"
-            quarter_ms = 150
-            half_ms = 250
-            open_ms = 100
-            close_ms = 100
-            range = [-2, 2]
-            carries_cube = true
-            [support]
-            sets = [["left", "right"], ["down"]]
-            [[camera]]
-            name = "front"
-            at = "front"
-            image_top = "up"
-            needs_open = ["down"]
-        "#;
-        let carrying = crate::robot::parse_robot(text, "tri.toml").expect("the tri design loads");
+        let text = format!(
+            "name = \"tri\"\n{}{}{}{}",
+            arm("left", "range = [-1, 1]"),
+            arm("right", "range = [-1, 1]"),
+            arm("down", "range = [-2, 2]\ncarries_cube = true"),
+            "[support]\nsets = [[\"left\", \"right\"], [\"down\"]]\n[[camera]]\nname = \"front\"\nat = \"front\"\nimage_top = \"up\"\nneeds_open = [\"down\"]\n"
+        );
+        let carrying = crate::robot::parse_robot(&text, "tri.toml").expect("the tri design loads");
         let mut tri = carrying.clone();
         tri.grippers[2].carries_cube = false;
         let offered = offered_turning(&tri);
@@ -447,7 +415,7 @@ mod tests {
         }
         let ordered = complete_first(&tri, offered);
         assert_eq!(ordered.first(), Some(&down_carries), "{ordered:?}");
-        let text = toml_without_carrying(text);
+        let text = toml_without_carrying(&text);
         let err = crate::robot::parse_robot(&text, "tri.toml").expect_err("cannot turn U");
         let said = err.to_string();
         let at = said.find("carries_cube = true").expect(&said);

@@ -142,14 +142,7 @@ struct Builder<'m> {
 
 impl<'m> Builder<'m> {
     fn new(model: &'m RobotModel, batching: Batching) -> Builder<'m> {
-        let graph = StateGraph {
-            states: vec![model.home()],
-            home_part: 0,
-            index: [(model.home(), 0)].into_iter().collect(),
-            offsets: vec![0],
-            edges: Vec::new(),
-            motions: Vec::new(),
-        };
+        let graph = StateGraph::holding_home(model);
         Builder {
             model,
             batching,

@@ -80,6 +80,18 @@ pub(crate) struct StateGraph {
 }
 
 impl StateGraph {
+    /// A graph of home alone (id 0), not yet explored: where every build starts.
+    fn holding_home(model: &RobotModel) -> StateGraph {
+        StateGraph {
+            states: vec![model.home()],
+            home_part: 0,
+            index: [(model.home(), 0)].into_iter().collect(),
+            offsets: vec![0],
+            edges: Vec::new(),
+            motions: Vec::new(),
+        }
+    }
+
     fn id_or_insert(&mut self, state: RobotState) -> u32 {
         if let Some(&id) = self.index.get(&state) {
             return id;

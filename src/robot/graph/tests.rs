@@ -130,14 +130,7 @@ fn a_shared_build_refused_is_refused_again_within_no_more_memory() {
 /// The graph as the plainest build makes it: one state at a time, each step's target numbered
 /// as it is met in the order of combinations, then the cheapest kept and their motions numbered.
 fn one_by_one(model: &RobotModel) -> StateGraph {
-    let mut graph = StateGraph {
-        states: vec![model.home()],
-        home_part: 0,
-        index: [(model.home(), 0)].into_iter().collect(),
-        offsets: vec![0],
-        edges: Vec::new(),
-        motions: Vec::new(),
-    };
+    let mut graph = StateGraph::holding_home(model);
     let mut seeds = Orientation::all().map(|orientation| RobotState {
         orientation,
         ..model.home()
