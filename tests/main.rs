@@ -13,6 +13,7 @@ mod exec_cli;
 mod firmware_timing;
 mod link;
 mod link_handshake;
+mod memory_group;
 mod pico;
 mod plan_cli;
 mod readme;

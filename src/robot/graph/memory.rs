@@ -12,6 +12,9 @@ pub enum MemoryLimit {
     None,
     /// A share of the memory this machine had available when the limit was read.
     Available { mb: u64 },
+    /// A share of the room left under this process's control-group limit (systemd's
+    /// `MemoryMax=`, a container's memory limit), when that was less than the machine had.
+    InGroup { mb: u64 },
     /// Set by [`PLANNER_MEMORY_VAR`].
     Set { mb: u64 },
 }
@@ -20,7 +23,9 @@ impl MemoryLimit {
     fn bytes(self) -> Option<u64> {
         match self {
             MemoryLimit::None => None,
-            MemoryLimit::Available { mb } | MemoryLimit::Set { mb } => Some(mb << 20),
+            MemoryLimit::Available { mb }
+            | MemoryLimit::InGroup { mb }
+            | MemoryLimit::Set { mb } => Some(mb << 20),
         }
     }
 
@@ -30,6 +35,10 @@ impl MemoryLimit {
             MemoryLimit::Set { .. } => {
                 format!("raise {PLANNER_MEMORY_VAR} if this machine has more memory to give")
             }
+            MemoryLimit::InGroup { .. } => format!(
+                "raise the service's MemoryMax= or the container's memory limit \
+                 ({PLANNER_MEMORY_VAR} sets the planner's limit)"
+            ),
             _ => format!(
                 "plan for it on a machine with more memory ({PLANNER_MEMORY_VAR} sets the limit)"
             ),
@@ -53,6 +62,11 @@ impl fmt::Display for MemoryLimit {
             MemoryLimit::Available { mb } => write!(
                 f,
                 "the {mb} MB it may take (three quarters of the memory this machine has available)"
+            ),
+            MemoryLimit::InGroup { mb } => write!(
+                f,
+                "the {mb} MB it may take (three quarters of the room left under this process's \
+                 control-group memory limit: systemd's MemoryMax=, or a container's)"
             ),
             MemoryLimit::Set { mb } => write!(f, "the {mb} MB {PLANNER_MEMORY_VAR} allows"),
         }
@@ -194,5 +208,7 @@ mod tests {
         );
         let available = MemoryLimit::Available { mb: 1400 }.to_string();
         assert!(available.contains("1400 MB") && available.contains("available"));
+        let in_group = MemoryLimit::InGroup { mb: 223 }.to_string();
+        assert!(in_group.contains("223 MB") && in_group.contains("MemoryMax="));
     }
 }
