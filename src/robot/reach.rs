@@ -7,7 +7,8 @@ use super::graph::clear_cameras;
 use super::model::{RobotModel, RobotState};
 use super::steps::legal_steps;
 use cubed_core::cube::Face;
-use std::collections::{HashSet, VecDeque};
+use foldhash::HashSet;
+use std::collections::VecDeque;
 
 /// The faces a design can turn and show, from its home state with the cube loaded as at home.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -32,8 +33,10 @@ impl Abilities {
     }
 }
 
-/// Searches the states reachable from home, breadth first, until every face has been turned
-/// and seen (or nothing is left to reach).
+/// Searches the states reachable from home until every face has been turned and seen (or
+/// nothing is left to reach). Breadth first, except that a state whose cube orientation and
+/// jaws (all a camera's view depends on) are new is explored next: a large design has hundreds
+/// of thousands of states a few steps from home, and those that show a new face lie deeper.
 pub(crate) fn abilities(model: &RobotModel) -> Abilities {
     abilities_within(model, usize::MAX).unwrap_or_default()
 }
@@ -43,19 +46,26 @@ pub(crate) fn abilities(model: &RobotModel) -> Abilities {
 /// and an impossible large design would be searched to its end.
 pub(crate) fn abilities_within(model: &RobotModel, limit: usize) -> Option<Abilities> {
     let mut found = Abilities::default();
-    let mut visited = HashSet::from([model.home()]);
-    let mut queue = VecDeque::from([model.home()]);
+    let home = model.home();
+    note_views(model, &home, &mut found);
+    let mut visited = HashSet::from_iter([home]);
+    let mut views = HashSet::from_iter([(home.orientation, home.closed)]);
+    let mut queue = VecDeque::from([home]);
     let mut steps = Vec::new();
     while let Some(state) = queue.pop_front() {
-        note_views(model, &state, &mut found);
         steps.clear();
         legal_steps(model, &state, &mut steps);
         for step in &steps {
             for (direction, _) in step.motion.turns.iter().flatten() {
                 found.turned[state.orientation.face_at(*direction).index()] = true;
             }
-            if visited.insert(step.after) {
-                queue.push_back(step.after);
+            if !visited.insert(step.after) {
+                continue;
+            }
+            note_views(model, &step.after, &mut found);
+            match views.insert((step.after.orientation, step.after.closed)) {
+                true => queue.push_front(step.after),
+                false => queue.push_back(step.after),
             }
         }
         if found.complete(model) {
@@ -80,7 +90,7 @@ fn note_views(model: &RobotModel, state: &RobotState, found: &mut Abilities) {
 pub(crate) fn by_the_whole_graph(model: &RobotModel) -> Abilities {
     let graph = super::graph::StateGraph::build(model);
     let mut found = Abilities::default();
-    let mut seen = HashSet::from([0u32]);
+    let mut seen = HashSet::from_iter([0u32]);
     let mut todo = vec![0u32];
     while let Some(id) = todo.pop() {
         note_views(model, &graph.states[id as usize], &mut found);
@@ -130,6 +140,33 @@ mod tests {
                     model.name
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_design_with_thousands_of_steps_a_state_shows_every_face_within_its_first_states() {
+        use crate::robot::direction::Direction;
+        use crate::robot::model::{Camera, Reach};
+        // Six jaw grippers turning four quarters either way (about 1,800 steps out of each
+        // state), a camera in front that needs the front gripper open: breadth first, it
+        // took more than 600,000 states to see a second face (and 25 s to load).
+        let mut model = crate::robot::steps_tests::six_jaws();
+        for gripper in &mut model.grippers {
+            gripper.reach = Reach::Limited { min: -4, max: 4 };
+        }
+        let front = (model.grippers.iter())
+            .position(|g| g.at == Direction::Front)
+            .expect("a front gripper");
+        model.cameras = vec![Camera {
+            name: "cam".into(),
+            at: Direction::Front,
+            image_top: Direction::Up,
+            needs_open: vec![front],
+            capture_ms: 50,
+        }];
+        let can = abilities_within(&model, 50_000).expect("found within 50,000 states");
+        for face in Face::ALL {
+            assert!(can.can_turn(face) && can.can_see(face), "{face}");
         }
     }
 }

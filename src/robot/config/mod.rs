@@ -118,7 +118,7 @@ struct CameraToml {
     capture_ms: Option<u32>,
 }
 
-/// Reads and validates a robot design file (with [`planner_memory_limit`], the only I/O here).
+/// Reads and validates a robot design file.
 pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
     let text = cubed_files::config_file::read_config_text(path)?;
     parse_robot(&text, &path.display().to_string())
