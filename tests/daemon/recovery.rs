@@ -107,6 +107,16 @@ async fn resume_until_done(handle: &DaemonHandle, web: SocketAddr, run: u64) -> 
             detail.interruptions
         );
         assert_eq!(shown.iter().filter(|&&w| w).count(), 1, "{shown:?}");
+        // A run that waits is not over: recorded as waiting after its e-stop or its fault.
+        let waiting_as = match end.state {
+            DaemonState::EStopped => "estopped",
+            _ => "interrupted",
+        };
+        assert_eq!(
+            detail.summary.outcome.as_deref(),
+            Some(waiting_as),
+            "{detail:?}"
+        );
         resumes += 1;
         let (status, resumed) = status_then_resume(web).await;
         assert!(

@@ -95,6 +95,16 @@ pub(crate) enum RunError {
         #[source]
         source: StreamError,
     },
+    /// The link was lost for good with commands still to run: the robot confirmed `confirmed`
+    /// of `total` face turns, and may have made the next before the link went.
+    #[error("while {what}, after {confirmed} of {total} moves confirmed (the robot may have made the next one before the link was lost; the next run scans the cube, never assumes it)")]
+    LostMidProgram {
+        what: &'static str,
+        confirmed: usize,
+        total: usize,
+        #[source]
+        source: StreamError,
+    },
     #[error("{what} was stopped after {done} of {total} {unit}")]
     Halted {
         what: &'static str,
@@ -213,6 +223,23 @@ impl RunError {
         self.counted_in(photographed, faces, "faces photographed")
     }
 
+    /// A link lost for good (its port never came back) with turns still to make, said as one
+    /// whose last turn is in doubt.
+    pub(crate) fn lost_mid_program(self, confirmed: usize, total: usize) -> RunError {
+        match self {
+            RunError::Stream {
+                what,
+                source: source @ StreamError::Link(crate::link::LinkError::PortGone { .. }),
+            } if confirmed < total => RunError::LostMidProgram {
+                what,
+                confirmed,
+                total,
+                source,
+            },
+            other => other,
+        }
+    }
+
     fn counted_in(mut self, now_done: usize, of: usize, counting: &'static str) -> RunError {
         if let RunError::Halted {
             done, total, unit, ..
@@ -277,6 +304,29 @@ mod tests {
         assert_eq!(ending_after(None, stopped()), Ending::Stopped);
         let confirmed = StreamError::EStopped { done: 3, total: 9 };
         assert_eq!(ending_after(None, confirmed), Ending::EStopped);
+    }
+
+    #[test]
+    fn a_link_lost_for_good_mid_program_says_the_count_may_be_short() {
+        let abort = AbortFlag::default();
+        let gone = || {
+            let source = StreamError::Link(crate::link::LinkError::PortGone {
+                path: "/dev/ttyACM0".into(),
+                waited_ms: 4000,
+            });
+            RunError::from_stream(source, "executing the solution", &abort, |f| {
+                format!("{f:?}")
+            })
+        };
+        let said = gone().lost_mid_program(7, 17).to_string();
+        assert!(
+            said.contains("after 7 of 17 moves confirmed") && said.contains("may have made"),
+            "{said}"
+        );
+        assert_eq!(gone().lost_mid_program(7, 17).ending(), Ending::Failed);
+        // All confirmed: nothing in doubt.
+        let whole = gone().lost_mid_program(17, 17);
+        assert!(matches!(whole, RunError::Stream { .. }), "{whole}");
     }
 
     #[test]

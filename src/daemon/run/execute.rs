@@ -60,7 +60,8 @@ pub(crate) async fn execute(
             let error = RunError::from_stream(e, "executing the solution", &ctx.abort, |f| {
                 ctx.rig.fault_words(f)
             });
-            Err(error.in_moves(turns_done, executable.total_turns()))
+            let total = executable.total_turns();
+            Err((error.in_moves(turns_done, total)).lost_mid_program(turns_done, total))
         }
     }
 }
