@@ -49,10 +49,33 @@ pub(crate) const EXIT_STATUS_HELP: &str = "Exit status:
      summary of the cubes done) ended by Ctrl-C or SIGTERM
   141  `cubed dry-run` whose output was closed (`| head`), after removing its temporary directory";
 
+/// The version, and whether this build drives a USB webcam.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (USB webcams: ",
+    usb_camera_words!(),
+    ")"
+);
+
+#[cfg(feature = "camera")]
+macro_rules! usb_camera_words {
+    () => {
+        "built in"
+    };
+}
+
+#[cfg(not(feature = "camera"))]
+macro_rules! usb_camera_words {
+    () => {
+        "not built in; `cargo build --release --features camera`, or the Debian package, has them"
+    };
+}
+use usb_camera_words;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "cubed",
-    version,
+    version = VERSION,
     about = "Drives a Rubik's-cube-solving robot: scan, solve, plan, execute, verify",
     after_help = EXIT_STATUS_HELP
 )]

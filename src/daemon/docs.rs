@@ -249,7 +249,8 @@ pub struct RunSummary {
     /// before the history kept it).
     pub cube: Option<String>,
     /// `None` while running; else "solved", "already_solved", "calibrated", "refused",
-    /// "failed", "stopped", "estopped" or "interrupted".
+    /// "failed", "stopped", "estopped", "waiting" (for Resume, after a fault or a firmware
+    /// restart) or "interrupted" (the daemon stopped during the run).
     pub outcome: Option<String>,
     /// Face turns the robot made in the run, in all (before and after an interruption),
     /// journaled as each command is acknowledged.
@@ -372,6 +373,7 @@ pub(crate) fn outcome_in_words(outcome: &str) -> &str {
     match outcome {
         "already_solved" => "already solved",
         "estopped" => "e-stopped",
+        "waiting" => "waiting for Resume",
         other => other,
     }
 }

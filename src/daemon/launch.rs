@@ -110,6 +110,10 @@ impl RunningDaemon {
         if read_only.is_none() {
             history.prune_after_run();
         }
+        // A disk with no room for a run's photos: a run would fail part-way.
+        let read_only = read_only.or_else(|| {
+            (history.room_for_a_run().err()).map(|e| read_only_notice(config, &e, false))
+        });
         let waiting = waiting_for_person(&history, read_only.is_none());
         let mut rig = Rig::new(config, solver).await?;
         // Open the link now so the robot's start button works at once (a robot that is
@@ -144,10 +148,7 @@ impl RunningDaemon {
             Some(w) => still_waiting(w),
             // Starts are refused while the history cannot be written: not ready, and why.
             None => match &read_only {
-                Some(_) => (
-                    DaemonState::Idle,
-                    "not ready: runs are refused until the run history can be written (the notice says where and why)".to_string(),
-                ),
+                Some(_) => (DaemonState::Idle, NOT_READY_FOR_HISTORY.to_string()),
                 None => (DaemonState::Idle, ready),
             },
         };
@@ -304,6 +305,9 @@ async fn retry_pending_endings(history: Arc<History>, mut shutdown: watch::Recei
         }
     }
 }
+
+/// The status while runs are refused because the history cannot be written.
+pub(crate) const NOT_READY_FOR_HISTORY: &str = "not ready: runs are refused until the run history can be written (the notice says where and why)";
 
 /// What to tell the user when the history cannot be written at start-up.
 fn read_only_notice(config: &DaemonConfig, error: &HistoryError, until_restart: bool) -> String {

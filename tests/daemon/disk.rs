@@ -153,6 +153,48 @@ async fn a_daemon_started_on_a_full_disk_runs_read_only_and_says_so() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disk_without_room_for_a_runs_photos_is_said_at_start_up_and_no_run_starts_until_there_is(
+) {
+    let Some(disk) = SmallDisk::mount(16) else {
+        return;
+    };
+    let data = disk.path().join("data");
+    // A history with nothing to write at start-up (no run left open), its log files kept
+    // (as a reader keeps them) so that it opens, then the disk filled.
+    let reader = cubed::daemon::History::open(&data).expect("history");
+    let filler = disk.fill();
+    let daemon = RunningDaemon::start(&config(&data, "", 0.0), solver())
+        .await
+        .expect("a full disk does not stop the daemon from starting");
+    let status = daemon.handle.status();
+    assert!(
+        status.message.starts_with("not ready"),
+        "{}",
+        status.message
+    );
+    assert!(status.history_read_only, "`cubed status` exits 3 on it");
+    let notice = status.notice.unwrap_or_default();
+    assert!(
+        notice.contains("MB free on the disk under")
+            && notice.contains(&data.display().to_string()),
+        "{notice}"
+    );
+    let refused = daemon.handle.start(StartSource::Web).await;
+    let reason = refused.expect_err("no room for a run").reason;
+    assert!(reason.contains("MB free"), "{reason}");
+    assert!(daemon.handle.status().history_read_only);
+    // Space comes back: the next start runs, without a restart.
+    std::fs::remove_file(&filler).expect("space returns");
+    daemon.sim.as_ref().expect("sim").load_cube(random(44));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    assert!(!daemon.handle.status().history_read_only);
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    daemon.shutdown().await;
+    drop(reader);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn photos_of_old_runs_are_pruned_to_keep_runs_and_their_records_stay() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut settings = config(dir.path(), "", 0.0);

@@ -110,7 +110,7 @@ async fn resume_until_done(handle: &DaemonHandle, web: SocketAddr, run: u64) -> 
         // A run that waits is not over: recorded as waiting after its e-stop or its fault.
         let waiting_as = match end.state {
             DaemonState::EStopped => "estopped",
-            _ => "interrupted",
+            _ => "waiting",
         };
         assert_eq!(
             detail.summary.outcome.as_deref(),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 /// Outcomes a run may end with.
-pub(crate) const OUTCOMES: [&str; 8] = [
+pub(crate) const OUTCOMES: [&str; 9] = [
     "solved",
     "already_solved",
     "calibrated",
@@ -11,6 +11,7 @@ pub(crate) const OUTCOMES: [&str; 8] = [
     "failed",
     "stopped",
     "estopped",
+    "waiting",
     "interrupted",
 ];
 
@@ -49,6 +50,12 @@ pub enum HistoryError {
     },
     #[error("run history: there is no run {0}")]
     UnknownRun(u64),
+    #[error("run history: only {free_mb:.1} MB free on the disk under {path}, and a run needs about {need_mb:.1} MB (its photos, as large as the last run's, and its records)")]
+    NoRoom {
+        path: PathBuf,
+        free_mb: f64,
+        need_mb: f64,
+    },
     #[error("run history: {0:?} is not a cube face (one of URFDLB)")]
     BadFace(char),
     #[error("run history: {0:?} is not a run outcome (one of {OUTCOMES:?})")]

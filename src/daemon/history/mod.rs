@@ -8,6 +8,7 @@ mod retention;
 mod rows;
 mod runs;
 mod schema;
+mod space;
 mod store;
 #[cfg(test)]
 mod tests;

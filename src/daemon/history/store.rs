@@ -84,6 +84,20 @@ impl History {
     /// nothing beside it (SQLite's `immutable`). Every write is refused.
     pub fn open_read_only(data_dir: &Path) -> Result<History, HistoryError> {
         let path = data_dir.join(DATABASE_FILE);
+        let missing = match (data_dir.is_dir(), path.is_file()) {
+            (false, _) => Some("no such directory"),
+            (true, false) => Some("no run history here"),
+            (true, true) => None,
+        };
+        if let Some(missing) = missing {
+            return Err(HistoryError::Open {
+                path,
+                message: format!(
+                    "{missing}: is {} the daemon's data directory? (`cubed config show` names it)",
+                    data_dir.display()
+                ),
+            });
+        }
         let failed = |e: rusqlite::Error| HistoryError::Open {
             path: path.clone(),
             message: format!(

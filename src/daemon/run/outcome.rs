@@ -39,14 +39,14 @@ impl Outcome {
             Outcome::Solved { .. } => "solved",
             Outcome::AlreadySolved => "already_solved",
             Outcome::Calibrated => "calibrated",
-            // Waiting for a person after a fault or a firmware restart: not over (an e-stop's
-            // wait keeps its own name, as the page shows the latch).
-            Outcome::Interrupted { interruption, .. }
-                if !matches!(interruption, Interruption::EStop { .. }) =>
-            {
-                "interrupted"
-            }
-            Outcome::Ended(e) | Outcome::Interrupted { error: e, .. } => match e.ending() {
+            // Waiting for a person: after an e-stop (its latch, as the page shows it), or a
+            // fault or a firmware restart; not over, whatever stopped it.
+            Outcome::Interrupted {
+                interruption: Interruption::EStop { .. },
+                ..
+            } => "estopped",
+            Outcome::Interrupted { .. } => "waiting",
+            Outcome::Ended(e) => match e.ending() {
                 Ending::Refused => "refused",
                 Ending::Failed => "failed",
                 Ending::Stopped => "stopped",

@@ -239,16 +239,25 @@ impl Service {
                 why.words
             )));
         }
-        let id = match (self.history).begin_run(source, &rig.model.name, self.settings.cube.size())
-        {
+        let size = self.settings.cube.size();
+        let recorded = (self.history.room_for_a_run())
+            .and_then(|()| self.history.begin_run(source, &rig.model.name, size));
+        let id = match recorded {
             Ok(id) => id,
             Err(e) => {
                 self.rig = Some(rig);
-                return Err(Refusal::unavailable(format!(
+                let words = format!(
                     "cannot record a new run: {}; free space where the run history is kept ({}), then start again",
                     error_chain(&e),
                     self.history.data_dir().display()
-                )));
+                );
+                // Said by the status too (`cubed status` exits 3), not only to this request.
+                self.board.update(|s| {
+                    s.history_read_only = true;
+                    s.notice = Some(words.clone());
+                    s.message = crate::daemon::launch::NOT_READY_FOR_HISTORY.to_string();
+                });
+                return Err(Refusal::unavailable(words));
             }
         };
         crate::metrics::run_started(id);
