@@ -128,6 +128,8 @@ pub(crate) struct Rig {
     pub palette_file: PathBuf,
     /// Where calibration writes the palette.
     pub calibrated_file: PathBuf,
+    /// When the calibrated palette was written, as it was last read (none: there was none).
+    palette_written: Option<std::time::SystemTime>,
     pub camera: Arc<Mutex<Box<dyn Camera>>>,
     pub camera_name: String,
     /// What photographing a face again brings with this camera.
@@ -286,6 +288,7 @@ impl Rig {
             palette,
             palette_file,
             calibrated_file: calibrated_palette_file(config),
+            palette_written: palette::written_at(&calibrated_palette_file(config)),
             camera: Arc::new(Mutex::new(camera)),
             camera_name,
             camera_retake,
@@ -597,6 +600,7 @@ impl Rig {
     }
 }
 
+mod palette;
 mod recovery;
 
 mod sim;

@@ -239,6 +239,18 @@ impl Service {
                 why.words
             )));
         }
+        match rig.refresh_palette() {
+            Ok(None) => {}
+            Ok(Some(words)) => {
+                let palette = crate::daemon::board::palette_doc(&rig.palette);
+                self.board.update(|s| s.palette = palette);
+                self.board.log(words);
+            }
+            Err(e) => {
+                self.rig = Some(rig);
+                return Err(Refusal::unavailable(error_chain(&e)));
+            }
+        }
         let size = self.settings.cube.size();
         let recorded = (self.history.room_for_a_run())
             .and_then(|()| self.history.begin_run(source, &rig.model.name, size));

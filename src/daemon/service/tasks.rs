@@ -64,6 +64,7 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
     })?;
     ctx.rig.palette = calibration.palette.clone();
     ctx.rig.palette_file = file.clone();
+    ctx.rig.calibrated_palette_written();
     let palette = palette_doc(&calibration.palette);
     ctx.board.update(|s| s.palette = palette.clone());
     Ok(CalibrationDoc {
