@@ -1,7 +1,7 @@
 //! Reading a file a person named (daemon config, robot design, palette, scan, grid, program, photo): never more than a limit, so `/dev/zero` or a runaway file is refused naming the limit instead of read for ever; and the files compiled into the binary (the shipped config, robot designs and palette) under the path `<built-in>/…`.
 
 use std::io::Read;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 /// The directory name under which the built-in files are found.
 pub const BUILT_IN: &str = "<built-in>";
@@ -95,6 +95,18 @@ pub fn built_in(path: &Path) -> Option<&'static str> {
 /// Whether `path` points among the built-in files.
 pub fn is_built_in(path: &Path) -> bool {
     path.starts_with(BUILT_IN)
+}
+
+/// A shipped design named `name` (`six-motor`, with or without `.toml`): in `robots/` under
+/// `dir` (a configuration's folder), else the copy built into the binary.
+pub fn shipped_design_under(dir: &Path, name: &str) -> Option<PathBuf> {
+    let file = format!("{}.toml", name.trim_end_matches(".toml"));
+    let beside = dir.join("robots").join(&file);
+    if beside.is_file() {
+        return Some(beside);
+    }
+    let built_in = Path::new(BUILT_IN).join("robots").join(file);
+    self::built_in(&built_in).map(|_| built_in)
 }
 
 /// The shipped robot designs' names in alphabetical order (`four-arm`, …), for messages.

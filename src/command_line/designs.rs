@@ -11,14 +11,7 @@ pub fn default_robot() -> PathBuf {
 
 /// A shipped design's `file`: in `config/robots/` here, else the copy built into the binary.
 fn shipped_design_file(file: &str) -> Option<PathBuf> {
-    let here = std::path::Path::new("config/robots").join(file);
-    if here.is_file() {
-        return Some(here);
-    }
-    let built_in = std::path::Path::new(cubed_files::named_file::BUILT_IN)
-        .join("robots")
-        .join(file);
-    cubed_files::named_file::built_in(&built_in).map(|_| built_in)
+    cubed_files::named_file::shipped_design_under(std::path::Path::new("config"), file)
 }
 
 /// Why a `--robot` value names no design file.
@@ -40,10 +33,8 @@ pub fn robot_design(given: &str) -> Result<PathBuf, RobotDesignError> {
     if path.exists() || given.contains('/') {
         return Ok(path);
     }
-    shipped_design_file(&format!("{}.toml", given.trim_end_matches(".toml"))).ok_or_else(|| {
-        RobotDesignError::NotFound {
-            given: given.to_string(),
-            shipped: cubed_files::named_file::built_in_design_names(),
-        }
+    shipped_design_file(given).ok_or_else(|| RobotDesignError::NotFound {
+        given: given.to_string(),
+        shipped: cubed_files::named_file::built_in_design_names(),
     })
 }

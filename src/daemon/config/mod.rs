@@ -287,6 +287,16 @@ impl Validator<'_> {
         Ok(self.base.join(value))
     }
 
+    /// `[robot] design`: a file (relative to the configuration), or a shipped design's name
+    /// (`six-motor`) as `--robot` takes it: in `robots/` beside the configuration, else built in.
+    fn design_path(&self, value: &str) -> Result<PathBuf, ConfigError> {
+        let path = self.path("robot", "design", value)?;
+        if path.exists() || value.contains('/') {
+            return Ok(path);
+        }
+        Ok(cubed_files::named_file::shipped_design_under(self.base, value).unwrap_or(path))
+    }
+
     fn validate(&self, raw: CubedToml, path: &Path) -> Result<DaemonConfig, ConfigError> {
         let port = match raw.robot.port.as_str() {
             "sim" => PortChoice::Sim,
@@ -354,7 +364,7 @@ impl Validator<'_> {
         let sim = self.sim(raw.sim)?;
         Ok(DaemonConfig {
             file: path.to_path_buf(),
-            robot_design: self.path("robot", "design", &raw.robot.design)?,
+            robot_design: self.design_path(&raw.robot.design)?,
             port,
             baud,
             reconnect: Duration::from_secs(reconnect_secs),

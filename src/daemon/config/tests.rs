@@ -21,6 +21,29 @@ fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
     assert_eq!(c.max_solves, 3);
 }
 
+#[test]
+fn a_shipped_designs_name_is_taken_as_robot_takes_it() {
+    let named = |name: &str| MINIMAL.replace("robots/four-arm.toml", name);
+    // Nothing of that name beside /etc/cubed/cubed.toml: the copy built into the binary.
+    for name in ["six-motor", "six-motor.toml"] {
+        let c = parse(&named(name)).expect("valid");
+        assert_eq!(
+            c.robot_design,
+            Path::new(cubed_files::named_file::BUILT_IN).join("robots/six-motor.toml")
+        );
+    }
+    // A design file beside the configuration comes first.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("robots")).expect("dir");
+    let mine = dir.path().join("robots/six-motor.toml");
+    std::fs::write(&mine, "name = \"mine\"").expect("written");
+    let c = parse_config(&named("six-motor"), &dir.path().join("cubed.toml")).expect("valid");
+    assert_eq!(c.robot_design, mine);
+    // Not a shipped name: the path as written, for the load to say it cannot be read.
+    let c = parse(&named("sixmotor")).expect("valid");
+    assert_eq!(c.robot_design, PathBuf::from("/etc/cubed/sixmotor"));
+}
+
 /// The four corners `scan --show-grids` says are taken as they are, as `--corners` takes them.
 #[test]
 fn a_grid_given_as_four_corners_is_taken_as_given() {
