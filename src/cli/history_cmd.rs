@@ -201,9 +201,20 @@ fn history_in(dir: &Path, args: &HistoryArgs) -> anyhow::Result<ExitCode> {
         Ok(history) => history,
         Err(e) => return refused(&e),
     };
+    // With no daemon on the directory, a run without an outcome is not running: shown as
+    // the next start will record it.
+    let daemon_away = !crate::daemon::held_by_a_daemon(dir);
+    let as_found = |run: &mut RunSummary| {
+        if daemon_away {
+            crate::daemon::history::as_found_at_next_start(run);
+        }
+    };
     let text = match args.run {
         Some(id) => match history.run(id) {
-            Ok(Some(detail)) => run_out(&detail, args.json, &Photos::Files(dir.to_path_buf())),
+            Ok(Some(mut detail)) => {
+                as_found(&mut detail.summary);
+                run_out(&detail, args.json, &Photos::Files(dir.to_path_buf()))
+            }
             Ok(None) => {
                 eprintln!("{}: there is no run {id}", dir.display());
                 return Ok(ExitCode::from(2));
@@ -211,7 +222,10 @@ fn history_in(dir: &Path, args: &HistoryArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return refused(&e),
         },
         None => match history.list_runs(usize::from(args.limit)) {
-            Ok(runs) => list_out(&runs, args.json),
+            Ok(mut runs) => {
+                runs.iter_mut().for_each(as_found);
+                list_out(&runs, args.json)
+            }
             Err(e) => return refused(&e),
         },
     };

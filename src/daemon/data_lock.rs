@@ -97,6 +97,15 @@ fn another_owner(dir: &Path) -> Option<String> {
     Some(user.map_or_else(|| format!("uid {uid}"), |u| u.name))
 }
 
+/// Whether a daemon holds `dir` now (its lock file is locked); false where there is no lock
+/// file, or it cannot be read.
+pub(crate) fn held_by_a_daemon(dir: &Path) -> bool {
+    let Ok(file) = File::open(dir.join(LOCK_FILE)) else {
+        return false;
+    };
+    matches!(file.try_lock_shared(), Err(TryLockError::WouldBlock))
+}
+
 impl DataDirLock {
     /// Creates the directory if needed and takes its lock, or says which process holds it.
     pub(crate) fn acquire(dir: &Path) -> Result<DataDirLock, DataLockError> {

@@ -19,6 +19,7 @@ pub use api::DaemonInbox;
 pub use api::Refusal;
 pub use api::RefusalKind;
 pub(crate) use api::Request;
+pub(crate) use data_lock::held_by_a_daemon;
 pub use data_lock::DataLockError;
 pub(crate) use docs::outcome_in_words;
 pub use docs::InterruptionRecord;

@@ -24,8 +24,31 @@ fn a_crash_mid_run_is_reported_at_restart_and_the_next_run_rescans() {
         executing_with_done(&daemon.handle, 3).await;
         (run, daemon)
     });
+    let history = |dir: &std::path::Path| {
+        let args = [
+            "history",
+            "--data-dir",
+            dir.to_str().expect("utf-8"),
+            "--json",
+        ];
+        let out = crate::common::cubed(&args, None);
+        assert!(out.status.success(), "{}", crate::common::stderr(&out));
+        let runs: Vec<cubed::daemon::RunSummary> =
+            serde_json::from_slice(&out.stdout).expect("runs as JSON");
+        runs.into_iter().find(|r| r.id == run).expect("listed")
+    };
+    assert_eq!(
+        history(dir.path()).outcome,
+        None,
+        "running, its daemon there"
+    );
     first.shutdown_background();
     drop(daemon);
+    // Read with no daemon on the directory: not running, but as the next start records it.
+    let found = history(dir.path());
+    assert_eq!(found.outcome.as_deref(), Some("interrupted"), "{found:?}");
+    let why = found.error.unwrap_or_default();
+    assert!(why.contains("at the daemon's next start"), "{why}");
 
     let second = runtime();
     second.block_on(async {

@@ -183,12 +183,29 @@ pub(crate) fn turns_made(run: &RunSummary) -> String {
     }
 }
 
-fn mark_interrupted(conn: &Connection, run: &mut RunSummary) -> Result<(), HistoryError> {
-    let error = format!(
+/// Why a run the daemon stopped during has no outcome of its own.
+fn stopped_during(run: &RunSummary) -> String {
+    format!(
         "the daemon stopped during this run (crash or power loss) {}; \
          the cube state is unknown, so the next run rescans it",
         turns_made(run)
-    );
+    )
+}
+
+/// A run left without an outcome, read while no daemon holds the data directory: shown as
+/// the daemon's next start will record it (nothing is written).
+pub(crate) fn as_found_at_next_start(run: &mut RunSummary) {
+    if run.outcome.is_none() {
+        run.error = Some(format!(
+            "{} (recorded so at the daemon's next start)",
+            stopped_during(run)
+        ));
+        run.outcome = Some("interrupted".into());
+    }
+}
+
+fn mark_interrupted(conn: &Connection, run: &mut RunSummary) -> Result<(), HistoryError> {
+    let error = stopped_during(run);
     conn.execute(
         "UPDATE runs SET outcome = 'interrupted', error = ?2 WHERE id = ?1",
         params![run.id as i64, error],

@@ -15,7 +15,7 @@ mod tests;
 
 pub use error::HistoryError;
 pub(crate) use error::OUTCOMES;
-pub(crate) use interruptions::{turns_made, WaitingRun};
+pub(crate) use interruptions::{as_found_at_next_start, turns_made, WaitingRun};
 pub use retention::Pruned;
 pub(crate) use rows::image_relative_path;
 pub use store::History;
