@@ -472,7 +472,12 @@ async fn a_stop_or_an_emergency_stop_while_solving_ends_the_run_without_waiting_
         } else {
             assert_eq!(end.state, DaemonState::Idle, "{}", end.message);
             assert_eq!(detail.summary.outcome.as_deref(), Some("stopped"));
+            // The record says what the stop cut short, and keeps the time it took.
+            let why = detail.summary.error.clone().unwrap_or_default();
+            assert!(why.contains("while solving"), "{why}");
         }
+        let phases: Vec<&str> = detail.steps.iter().map(|s| s.name.as_str()).collect();
+        assert!(phases.contains(&"solve"), "run {run}: {phases:?}");
     }
     rig.daemon.shutdown().await;
 }

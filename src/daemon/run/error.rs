@@ -116,6 +116,8 @@ pub(crate) enum RunError {
     },
     #[error("{}", match .0 { Abort::Stop => "stopped on request", Abort::History => HISTORY_STOPPED_RUN, Abort::EStop => "emergency stop requested" })]
     Aborted(Abort),
+    #[error("stopped on request while solving (the search was cancelled; nothing had moved since the scan)")]
+    StoppedWhileSolving,
     #[error("the scan of the solved cube cannot calibrate the palette")]
     Calibrate(#[source] CalibrateError),
     #[error("writing the palette {}", .path.display())]
@@ -223,6 +225,14 @@ impl RunError {
         self.counted_in(photographed, faces, "faces photographed")
     }
 
+    /// A stop asked for while solving, said as such (the run's record says what it cut short).
+    pub(crate) fn while_solving(self) -> RunError {
+        match self {
+            RunError::Aborted(Abort::Stop) => RunError::StoppedWhileSolving,
+            other => other,
+        }
+    }
+
     /// A link lost for good (its port never came back) with turns still to make, said as one
     /// whose last turn is in doubt.
     pub(crate) fn lost_mid_program(self, confirmed: usize, total: usize) -> RunError {
@@ -265,9 +275,10 @@ impl RunError {
             | RunError::Aborted(Abort::EStop)
             | RunError::ShutdownTimedOut => Ending::EStopped,
             RunError::Aborted(Abort::History) => Ending::Failed,
-            RunError::Halted { .. } | RunError::Aborted(Abort::Stop) | RunError::Shutdown => {
-                Ending::Stopped
-            }
+            RunError::Halted { .. }
+            | RunError::Aborted(Abort::Stop)
+            | RunError::StoppedWhileSolving
+            | RunError::Shutdown => Ending::Stopped,
             _ => Ending::Failed,
         }
     }

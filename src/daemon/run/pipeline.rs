@@ -127,14 +127,22 @@ async fn stages<K: CubeKind>(
         let before = seen.symbols();
         let solving = Began::now();
         let (board, abort) = (&ctx.board, &*ctx.abort);
-        let plan = solve(
+        let solved = solve(
             &kind,
             &seen,
             &ctx.rig,
             (board, abort),
             ctx.settings.solve_budget,
         )
-        .await?;
+        .await;
+        let plan = match solved {
+            Ok(plan) => plan,
+            Err(error) => {
+                // A stopped or failed solve keeps its time, as a stopped run keeps the part run.
+                record_phase(ctx, ("solve", attempt), solving);
+                return Err(error.while_solving());
+            }
+        };
         let executable = plan_program::<K>(&mut ctx.rig, plan, &seen);
         // The solve phase: the solution and its program for the robot, encoded for its link.
         record_phase(ctx, ("solve", attempt), solving);
