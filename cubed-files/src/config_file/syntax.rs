@@ -198,9 +198,16 @@ fn array_written_as_table(text: &str, message: &str, section: &str) -> Option<St
 pub fn toml_in_words(text: &str, e: &toml::de::Error) -> (usize, String) {
     let offset = e.span().map_or(0, |s| s.start);
     let line = text[..offset.min(text.len())].matches('\n').count() + 1;
-    let message = match key_without_value(text, offset) {
-        Some(key) => format!("key '{key}' has no value after '='"),
-        None => with_key(text, offset, &in_words(e.message().trim())),
+    let message = match (
+        key_without_value(text, offset),
+        more_after_value(text, offset),
+    ) {
+        (Some(key), _) => format!("key '{key}' has no value after '='"),
+        (None, Some((key, value, more))) => format!(
+            "key '{key}' has `{more}` after its value `{value}` on the same line: a key takes \
+             one value (a list is written `[a, b]`, a comment starts with '#')"
+        ),
+        (None, None) => with_key(text, offset, &in_words(e.message().trim())),
     };
     (line, message)
 }
@@ -211,6 +218,18 @@ fn key_without_value(text: &str, offset: usize) -> Option<&str> {
     let (key, value) = line_at(text, offset).split_once('=')?;
     let value = value.split('#').next().unwrap_or("").trim();
     (is_bare_key(key.trim()) && value.is_empty()).then(|| key.trim())
+}
+
+/// The key, its value and what follows it, when the line at `offset` is `key = value more`
+/// with a value that is whole on its own (`max_solves = 3 3`: the parser's own words speak of
+/// quoting strings).
+fn more_after_value(text: &str, offset: usize) -> Option<(&str, &str, &str)> {
+    let (key, value) = line_at(text, offset).split_once('=')?;
+    let key = key.trim();
+    let value = value.split('#').next().unwrap_or("").trim();
+    let (first, more) = value.split_once(char::is_whitespace)?;
+    let whole = toml::from_str::<toml::Table>(&format!("k = {first}")).is_ok();
+    (is_bare_key(key) && whole).then(|| (key, first, more.trim()))
 }
 
 /// The line of `text` that byte `offset` is on.
@@ -645,6 +664,14 @@ mod words_tests {
                 (2, "key 'baud' has no value after '='")
             );
         }
+        let text = "[run]\nmax_solves = 3 3   # solves\n";
+        let error = toml::from_str::<toml::Table>(text).expect_err("two values");
+        let (line, message) = toml_in_words(text, &error);
+        assert_eq!(line, 2);
+        assert!(
+            message.starts_with("key 'max_solves' has `3` after its value `3`"),
+            "{message}"
+        );
         let text = "[robot]\nport = dev/tty\n";
         let error = toml::from_str::<toml::Table>(text).expect_err("unquoted");
         let (_, message) = toml_in_words(text, &error);
