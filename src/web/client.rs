@@ -255,7 +255,8 @@ impl ControlReply {
 /// The status line, then the daemon's message (what is happening, or what to do next).
 fn line_and_message(status: &StatusDoc) -> String {
     let mut out = status_line(status);
-    if !status.message.is_empty() {
+    // "executing: move 6 of 17" says again what the line says ("… (ETA 2 s), run 1").
+    if !status.message.is_empty() && !out.starts_with(&status.message) {
         out.push('\n');
         out.push_str(&status.message);
     }
@@ -313,6 +314,10 @@ mod tests {
             text.starts_with("executing: move 12 of 19 (ETA 41 s), run 3\n"),
             "{text}"
         );
+        // The executing message says nothing the line does not.
+        s.message = "executing: move 12 of 19".into();
+        let text = ControlReply::Status(Box::new(s.clone())).render();
+        assert!(!text.contains("\nexecuting: move 12 of 19\n"), "{text}");
         let mut paused = s.clone();
         paused.state = DaemonState::Paused;
         assert_eq!(status_line(&paused), "paused: move 12 of 19, run 3");
