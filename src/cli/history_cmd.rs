@@ -62,11 +62,16 @@ pub(crate) fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let (addr, token) = (reachable(bind), token.as_deref());
     let printed = match args.run {
         Some(id) => client::run(addr, token, id).map(|detail| {
-            run_out(
+            let text = run_out(
                 &detail,
                 args.json,
                 &Photos::Served(format!("http://{addr}")),
-            )
+            );
+            match token.is_some() && !args.json && text.contains("  photos: ") {
+                // The token is not printed: the person has it, a log need not.
+                true => format!("{text}\n(this daemon has a token: add ?token=… with the [http] token to open the photos)"),
+                false => text,
+            }
         }),
         None => client::runs(addr, token, usize::from(args.limit))
             .map(|runs| list_out(&runs, args.json)),
