@@ -147,55 +147,6 @@ fn aligned<const N: usize>(rows: Vec<[String; N]>) -> String {
     rows.iter().map(line).collect::<Vec<_>>().join("\n")
 }
 
-/// What a person calls each round of a run: the scans before solving "scan 1", "scan 2" (a
-/// fresh one after each resumption), each solution "solve N" and the scan that checked it
-/// "check N".
-struct Rounds {
-    /// The rounds (`attempt`) that have a solution, in order.
-    solved: Vec<u32>,
-    /// The rounds whose scan came before any solution of theirs, in order.
-    scanned: Vec<u32>,
-}
-
-impl Rounds {
-    fn of(d: &RunDetail) -> Rounds {
-        let mut solved: Vec<u32> = d.solutions.iter().map(|s| s.attempt).collect();
-        solved.sort_unstable();
-        let mut scanned: Vec<u32> = (d.scans.iter().map(|s| s.attempt))
-            .filter(|a| !solved.contains(a))
-            .collect();
-        scanned.sort_unstable();
-        scanned.dedup();
-        Rounds { solved, scanned }
-    }
-
-    fn solve(&self, attempt: u32) -> String {
-        match self.solved.iter().position(|&a| a == attempt) {
-            Some(i) => format!("solve {}", i + 1),
-            None => format!("round {attempt}"),
-        }
-    }
-
-    /// A scan, or a phase of one (photographing, reading).
-    fn scan(&self, attempt: u32) -> String {
-        if let Some(i) = self.solved.iter().position(|&a| a == attempt) {
-            return format!("check {}", i + 1);
-        }
-        match self.scanned.iter().position(|&a| a == attempt) {
-            Some(i) => format!("scan {}", i + 1),
-            None => format!("round {attempt}"),
-        }
-    }
-
-    /// A timed phase: "scan" and "classify" belong to a scan or a check, the others to a solve.
-    fn step(&self, name: &str, attempt: u32) -> String {
-        match name {
-            "scan" | "classify" => self.scan(attempt),
-            _ => self.solve(attempt),
-        }
-    }
-}
-
 /// The history file in `dir`, read as it is (read-only: a daemon may be writing it).
 fn history_in(dir: &Path, args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     let refused = |e: &dyn std::error::Error| {
@@ -257,6 +208,7 @@ fn list_out(runs: &[RunSummary], json: bool) -> String {
 /// One run's record in words; its photos as `photos` shows them (URLs to open in a browser,
 /// or files).
 fn run_text(d: &RunDetail, photos: &Photos) -> String {
+    let d = &crate::daemon::history::named_rounds(d.clone());
     let s = &d.summary;
     let mut lines = vec![format!(
         "run {}: {} ({}{}), started {}{}",
@@ -293,7 +245,6 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
             i.advice
         ));
     }
-    let rounds = Rounds::of(d);
     lines.push(
         "(scan N: photographed before solving; solve N: a solution run by the robot; check N: \
          the scan that verified it)"
@@ -313,7 +264,7 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
             (None, None) => "not read (the run ended before it was)".to_string(),
         };
         let photos: Vec<String> = (scan.images.iter()).map(|p| photos.of(s.id, p)).collect();
-        let mut scan_lines = vec![format!("{}: {read}", rounds.scan(scan.attempt))];
+        let mut scan_lines = vec![format!("{}: {read}", scan.label)];
         if !photos.is_empty() {
             scan_lines.push(format!("  photos: {}", photos.join(" ")));
         }
@@ -322,7 +273,7 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
     for sol in &d.solutions {
         let line = format!(
             "{}: {} ({} moves, planned {:.1} s)",
-            rounds.solve(sol.attempt),
+            sol.label,
             sol.solution,
             sol.moves,
             f64::from(sol.planned_ms) / 1000.0,
@@ -340,10 +291,7 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
         ));
     }
     let steps: Vec<String> = (d.steps.iter())
-        .map(|t| {
-            let round = rounds.step(&t.name, t.attempt);
-            format!("{} ({round}) {:.1} s", t.name, t.ms / 1000.0)
-        })
+        .map(|t| format!("{} ({}) {:.1} s", t.name, t.label, t.ms / 1000.0))
         .collect();
     if !steps.is_empty() {
         lines.push(format!("steps: {}", steps.join(", ")));
@@ -452,6 +400,7 @@ mod tests {
             images: Vec::new(),
             readings: Vec::new(),
             confidence: Vec::new(),
+            label: String::new(),
         };
         let solution = |attempt| SolutionRecord {
             attempt,
@@ -459,6 +408,7 @@ mod tests {
             moves: 1,
             program: serde_json::Value::Null,
             planned_ms: 1000,
+            label: String::new(),
         };
         let mut detail = finished_run(None);
         // Scan, solve, check; then an interruption and a fresh scan, solve, check.
@@ -494,6 +444,7 @@ mod tests {
             images: Vec::new(),
             readings: Vec::new(),
             confidence: Vec::new(),
+            label: String::new(),
         }];
         let text = run_text(&detail, &Photos::Served("http://127.0.0.1:8080".into()));
         assert!(

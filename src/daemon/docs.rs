@@ -294,6 +294,9 @@ pub struct ScanRecord {
     pub confidence: Vec<f32>,
     /// Why the scan was refused.
     pub error: Option<String>,
+    /// What a person calls it: "scan 1" (before solving), "check 1" (after solve 1).
+    #[serde(default)]
+    pub label: String,
 }
 
 /// A solution and its program.
@@ -306,6 +309,9 @@ pub struct SolutionRecord {
     /// The gripper program (as `cubed plan --format json` prints it).
     pub program: serde_json::Value,
     pub planned_ms: u32,
+    /// What a person calls it: "solve 1", "solve 2".
+    #[serde(default)]
+    pub label: String,
 }
 
 /// How long one phase of a run took.
@@ -317,6 +323,9 @@ pub struct StepTiming {
     pub attempt: u32,
     pub started_ms: i64,
     pub ms: f64,
+    /// The round it belongs to as a person calls it: "scan 1", "solve 1", "check 1".
+    #[serde(default)]
+    pub label: String,
 }
 
 /// A run interrupted part-way (an e-stop, a fault, a firmware restart, the robot's link lost)

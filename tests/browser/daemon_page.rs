@@ -33,6 +33,10 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     click(page, "#runs .run-row[data-outcome=solved]").await;
     wait_for_text(page, "run-detail", "(link): robot link lost").await;
     wait_for_text(page, "run-detail", "resumed").await;
+    // Its rounds named as `cubed history` names them (the record's labels).
+    wait_for_text(page, "run-detail", "scan 1").await;
+    wait_for_text(page, "run-detail", "solve 1 (").await;
+    wait_for_text(page, "run-detail", "check 1").await;
     // The outcome is coloured in its own column.
     let outcome = wait_for(page, "#runs .run-row td.outcome", "the outcome cell").await;
     assert_eq!(outcome.text().await.expect("text"), "solved");

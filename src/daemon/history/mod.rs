@@ -5,6 +5,7 @@ mod error;
 mod images;
 mod interruptions;
 mod retention;
+mod rounds;
 mod rows;
 mod runs;
 mod schema;
@@ -17,6 +18,7 @@ pub use error::HistoryError;
 pub(crate) use error::OUTCOMES;
 pub(crate) use interruptions::{as_found_at_next_start, turns_made, WaitingRun};
 pub use retention::Pruned;
+pub(crate) use rounds::named as named_rounds;
 pub(crate) use rows::image_relative_path;
 pub use store::History;
 #[cfg(test)]

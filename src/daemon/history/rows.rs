@@ -127,6 +127,7 @@ pub(crate) fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> 
         confidence: (decode_confidence(&confidence))
             .map_err(|e| cols.bad("confidence", error_chain(&e)))?,
         error: cols.get("error")?,
+        label: String::new(),
     })
 }
 
@@ -214,6 +215,7 @@ pub(crate) fn solution(row: &Row<'_>, run: i64) -> Result<SolutionRecord, Histor
         program: serde_json::from_str(&program)
             .map_err(|e| cols.bad("program", error_chain(&e)))?,
         planned_ms: cols.get("planned_ms")?,
+        label: String::new(),
     })
 }
 
@@ -229,6 +231,7 @@ pub(crate) fn step(row: &Row<'_>, run: i64) -> Result<StepTiming, HistoryError> 
         attempt: cols.get("attempt")?,
         started_ms: cols.get("started_ms")?,
         ms: cols.get("ms")?,
+        label: String::new(),
     })
 }
 
@@ -267,6 +270,7 @@ fn unscanned(attempt: u32) -> ScanRecord {
         facelets: None,
         confidence: Vec::new(),
         error: None,
+        label: String::new(),
     }
 }
 

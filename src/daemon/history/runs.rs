@@ -194,13 +194,13 @@ impl History {
             |row| rows::step(row, key),
         )?;
         let interruptions = interruptions::of_run(&conn, key)?;
-        Ok(Some(RunDetail {
+        Ok(Some(super::rounds::named(RunDetail {
             summary,
             scans: rows::assemble_scans(scans, photos),
             solutions,
             steps,
             interruptions,
             photos_pruned: photos_pruned(&conn, key)?,
-        }))
+        })))
     }
 }

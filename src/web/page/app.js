@@ -469,22 +469,22 @@ async function showRun(id) {
     box.appendChild(wordsEl('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
   }
   for (const scan of d.scans) {
-    box.appendChild(el('h3', '', scan.attempt === 0 ? 'Scan' : 'Rescan ' + scan.attempt));
+    box.appendChild(el('h3', '', scan.label || 'round ' + scan.attempt));
     if (scan.error) box.appendChild(wordsEl('p', 'notice', scan.error));
     if (scan.error && scan.facelets) box.appendChild(el('p', 'small', 'best guess, not given:'));
     drawPhotos(box.appendChild(el('div', 'photos')), scan.images, prunedWords(d.photos_pruned));
     drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
   }
   for (const sol of d.solutions) {
-    const line = box.appendChild(el('p', 'moves', 'solution ' + sol.attempt + ' (' + sol.moves + ' moves, planned ' +
-      seconds(sol.planned_ms) + '): '));
+    const line = box.appendChild(el('p', 'moves', (sol.label || 'round ' + sol.attempt) + ' (' + sol.moves + ' moves, planned ' +
+      (sol.planned_ms / 1000).toFixed(1) + ' s): '));
     drawMoves(line.appendChild(el('span')), sol.solution.split(' ').filter(Boolean));
   }
   if (d.steps.length) {
     const table = box.appendChild(el('table'));
-    table.appendChild(el('tr')).append(el('th', '', 'step'), el('th', '', 'attempt'), el('th', '', 'ms'));
+    table.appendChild(el('tr')).append(el('th', '', 'step'), el('th', '', 'of'), el('th', '', 's'));
     for (const st of d.steps) {
-      table.appendChild(el('tr')).append(el('td', '', st.name), el('td', '', st.attempt), el('td', '', st.ms.toFixed(0)));
+      table.appendChild(el('tr')).append(el('td', '', st.name), el('td', '', st.label || 'round ' + st.attempt), el('td', '', (st.ms / 1000).toFixed(1)));
     }
   }
 }
