@@ -1,5 +1,6 @@
 //! The daemon against the simulated robot (a real pty) and camera, with a real SQLite history: runs started by the button and the handle, faults, stop, e-stop, a crash and restart, bad configs.
 
+mod calibration;
 mod cli;
 mod crash;
 mod data_dir;

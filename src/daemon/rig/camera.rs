@@ -4,8 +4,9 @@ use super::{RigError, SimRig};
 use crate::daemon::config::{CameraChoice, DaemonConfig, GridSetting};
 use cubed_vision::camera::image_dir::ImageDirCamera;
 use cubed_vision::camera::sim::{SimCamera, SimLighting};
-use cubed_vision::camera::Camera;
+use cubed_vision::camera::{Camera, Retake};
 use cubed_vision::grid::face_grid::FaceGrid;
+use cubed_vision::grid::sample::SampleOptions;
 use cubed_vision::scan::GridChoice;
 use std::path::Path;
 use std::sync::Arc;
@@ -96,4 +97,17 @@ fn open_usb(
     _grid: GridChoice,
 ) -> Result<(Box<dyn Camera>, GridChoice), RigError> {
     Err(RigError::NoCameraSupport)
+}
+
+impl super::Rig {
+    /// How this camera's photos are sampled, by scans and calibration alike (a palette
+    /// calibrated from readings taken otherwise would not match what the scans read): a camera
+    /// takes a clipped face again darker; photos that cannot be taken again are read from the
+    /// rims of their clipped stickers.
+    pub(crate) fn sampling(&self) -> SampleOptions {
+        match self.camera_retake {
+            Retake::Exposure => SampleOptions::default(),
+            Retake::NextFrame | Retake::SamePhoto => SampleOptions::for_kept_photos(),
+        }
+    }
 }

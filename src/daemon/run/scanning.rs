@@ -7,7 +7,6 @@ use cubed_core::cube::Face;
 use cubed_core::cube::{face_letters, faces_of};
 use cubed_vision::camera::{Exposure, Retake};
 use cubed_vision::grid::face_grid::FaceGrid;
-use cubed_vision::grid::sample::SampleOptions;
 use cubed_vision::light::lighting::ROLL_OFF_CODE;
 use cubed_vision::read::classify::ClassifyOptions;
 use cubed_vision::read::reading::CubeReading;
@@ -40,12 +39,7 @@ pub(crate) fn read<K: CubeKind>(
     min_confidence: f32,
     photos: &[FacePhoto],
 ) -> Result<Read<K>, ScanError> {
-    // A camera takes a clipped face again darker; photos that cannot be taken again are
-    // read from the rims of their clipped stickers.
-    let sampling = match rig.camera_retake {
-        Retake::Exposure => SampleOptions::default(),
-        Retake::NextFrame | Retake::SamePhoto => SampleOptions::for_kept_photos(),
-    };
+    let sampling = rig.sampling();
     let (readings, grids) = kind.read(photos, (&rig.grid, &sampling))?;
     let options = classify_options(min_confidence);
     let (readings, settled) = kind.settle(readings, (&grids, &rig.grid), &rig.palette, &options);

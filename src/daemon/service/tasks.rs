@@ -16,7 +16,6 @@ use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
 use cubed_core::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
 use cubed_core::solver::Solver;
 use cubed_files::atomic_file::write_atomically;
-use cubed_vision::grid::sample::SampleOptions;
 use cubed_vision::read::calibrate::calibrate;
 use cubed_vision::scan::pocket::{read_pocket_photos, solved_pocket_as_nine};
 use cubed_vision::scan::read_photos;
@@ -32,7 +31,7 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
         "calibrating: photographing a solved cube",
     );
     let photos = photograph(ctx, (0, Purpose::Scanning), &at_normal_exposure(&Face::ALL)).await?;
-    let options = SampleOptions::default();
+    let options = ctx.rig.sampling();
     let readings = match ctx.settings.cube {
         RunCube::Three => read_photos(&photos, &ctx.rig.grid, &options),
         RunCube::Pocket(_) => read_pocket_photos(&photos, &ctx.rig.grid, &options)
