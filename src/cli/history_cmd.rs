@@ -3,8 +3,8 @@
 
 use super::daemon_cmds::{address_and_token, reachable, ControlArgs};
 use crate::daemon::docs::PhotoDoc;
-use crate::daemon::history::image_relative_path;
-use crate::daemon::{History, RunDetail, RunSummary};
+use crate::daemon::history::{image_relative_path, retaken_relative_path};
+use crate::daemon::{EarlierPhoto, History, RunDetail, RunSummary};
 use crate::web::client;
 use clap::Args;
 use cubed_core::error_chain::error_chain;
@@ -46,6 +46,17 @@ impl Photos {
             Photos::Files(dir) => (dir.join(image_relative_path(run, photo.attempt, photo.face)))
                 .display()
                 .to_string(),
+        }
+    }
+
+    /// An earlier take of a photo, replaced when its face was taken again.
+    fn of_earlier(&self, run: u64, photo: &EarlierPhoto) -> String {
+        match self {
+            Photos::Served(at) => format!("{at}{}", photo.url),
+            Photos::Files(dir) => {
+                let relative = retaken_relative_path(run, photo.attempt, photo.face, photo.take);
+                dir.join(relative).display().to_string()
+            }
         }
     }
 }
@@ -263,10 +274,19 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
             }
             (None, None) => "not read (the run ended before it was)".to_string(),
         };
-        let photos: Vec<String> = (scan.images.iter()).map(|p| photos.of(s.id, p)).collect();
+        let shown: Vec<String> = (scan.images.iter()).map(|p| photos.of(s.id, p)).collect();
         let mut scan_lines = vec![format!("{}: {read}", scan.label)];
-        if !photos.is_empty() {
-            scan_lines.push(format!("  photos: {}", photos.join(" ")));
+        if !shown.is_empty() {
+            scan_lines.push(format!("  photos: {}", shown.join(" ")));
+        }
+        let earlier: Vec<String> = (scan.earlier.iter())
+            .map(|p| format!("{} take {}: {}", p.face, p.take, photos.of_earlier(s.id, p)))
+            .collect();
+        if !earlier.is_empty() {
+            scan_lines.push(format!(
+                "  taken again (stickers in doubt), the earlier takes: {}",
+                earlier.join(", ")
+            ));
         }
         told.push((scan.attempt, 1, scan_lines));
     }
@@ -401,6 +421,7 @@ mod tests {
             readings: Vec::new(),
             confidence: Vec::new(),
             label: String::new(),
+            earlier: Vec::new(),
         };
         let solution = |attempt| SolutionRecord {
             attempt,
@@ -445,6 +466,7 @@ mod tests {
             readings: Vec::new(),
             confidence: Vec::new(),
             label: String::new(),
+            earlier: Vec::new(),
         }];
         let text = run_text(&detail, &Photos::Served("http://127.0.0.1:8080".into()));
         assert!(

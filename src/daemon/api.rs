@@ -230,4 +230,13 @@ impl DaemonHandle {
     ) -> Result<Option<PathBuf>, HistoryError> {
         self.history.image_path(run, attempt, face)
     }
+
+    /// The file of an earlier take of a photo, replaced when its face was taken again.
+    pub fn earlier_image(
+        &self,
+        run: u64,
+        (attempt, face, take): (u32, char, u32),
+    ) -> Result<Option<PathBuf>, HistoryError> {
+        self.history.retaken_path(run, attempt, face, take)
+    }
 }

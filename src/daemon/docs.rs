@@ -297,6 +297,23 @@ pub struct ScanRecord {
     /// What a person calls it: "scan 1" (before solving), "check 1" (after solve 1).
     #[serde(default)]
     pub label: String,
+    /// Photos this scan replaced when it took their faces again (stickers in doubt, a stop
+    /// darker or brighter), by face and take: take 1 is a face's first photo.
+    #[serde(default)]
+    pub earlier: Vec<EarlierPhoto>,
+}
+
+/// A photo a scan took again: the take it replaced.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct EarlierPhoto {
+    /// Cube face (URFDLB letter).
+    pub face: char,
+    /// The run's round (see `ScanRecord::attempt`).
+    pub attempt: u32,
+    /// 1 for the face's first photo in this scan, 2 for the next, …
+    pub take: u32,
+    /// Where the PNG is served (`/api/runs/{id}/images/{attempt}/{face}/{take}`).
+    pub url: String,
 }
 
 /// A solution and its program.

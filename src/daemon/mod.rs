@@ -22,6 +22,7 @@ pub(crate) use api::Request;
 pub(crate) use data_lock::held_by_a_daemon;
 pub use data_lock::DataLockError;
 pub(crate) use docs::outcome_in_words;
+pub use docs::EarlierPhoto;
 pub use docs::InterruptionRecord;
 pub use docs::PhotosPruned;
 pub use docs::RunSummary;

@@ -281,17 +281,54 @@ pub(super) async fn image(
     path: Result<Path<(String, String, String)>, PathRejection>,
 ) -> Result<Response, ApiError> {
     let Path((run, attempt, face)) = path?;
-    let run: u64 = record_number("run", &run, RUN_NUMBER, || format!("there is no run {run}"))?;
+    let (run, attempt, face) = photo_key(&run, &attempt, &face)?;
+    let handle = app.handle.clone();
+    let missing = move || ApiError::not_found(format!("run {run} has no photo {attempt}/{face}"));
+    let file = history(move || handle.image(run, attempt, face)).await?;
+    png(file, missing).await
+}
+
+/// An earlier take of a photo, replaced when its face was taken again.
+pub(super) async fn earlier_image(
+    State(app): State<AppState>,
+    path: Result<Path<(String, String, String, String)>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let Path((run, attempt, face, take)) = path?;
+    let (run, attempt, face) = photo_key(&run, &attempt, &face)?;
+    let take: u32 = record_number(
+        "take",
+        &take,
+        "a take number (1 is a face's first photo in that scan, as in /api/runs/12/images/0/U/1)",
+        || format!("run {run} has no take {take} of photo {attempt}/{face}"),
+    )?;
+    let handle = app.handle.clone();
+    let missing = move || {
+        ApiError::not_found(format!(
+            "run {run} has no take {take} of photo {attempt}/{face}"
+        ))
+    };
+    let file = history(move || handle.earlier_image(run, (attempt, face, take))).await?;
+    png(file, missing).await
+}
+
+/// A photo's run, scan and face, from the path's words.
+fn photo_key(run: &str, attempt: &str, face: &str) -> Result<(u64, u32, char), ApiError> {
+    let run: u64 = record_number("run", run, RUN_NUMBER, || format!("there is no run {run}"))?;
     let attempt: u32 = record_number(
         "scan",
-        &attempt,
+        attempt,
         "a scan number (the run's round: 0 is its first scan, as in /api/runs/12/images/0/U)",
         || format!("run {run} has no scan {attempt}"),
     )?;
-    let face = face_letter(&face)?;
-    let handle = app.handle.clone();
-    let missing = || ApiError::not_found(format!("run {run} has no photo {attempt}/{face}"));
-    let Some(file) = history(move || handle.image(run, attempt, face)).await? else {
+    Ok((run, attempt, face_letter(face)?))
+}
+
+/// The PNG in `file`, or `missing` when there is none.
+async fn png(
+    file: Option<std::path::PathBuf>,
+    missing: impl Fn() -> ApiError,
+) -> Result<Response, ApiError> {
+    let Some(file) = file else {
         return Err(missing());
     };
     match tokio::fs::read(&file).await {

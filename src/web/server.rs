@@ -140,6 +140,10 @@ fn router(state: AppState) -> Router {
         .route("/api/runs", get(routes::runs))
         .route("/api/runs/{id}", get(routes::run))
         .route("/api/runs/{id}/images/{attempt}/{face}", get(routes::image))
+        .route(
+            "/api/runs/{id}/images/{attempt}/{face}/{take}",
+            get(routes::earlier_image),
+        )
         .route("/api/events", get(events::upgrade))
         .route("/metrics", get(metrics))
         .route_layer(middleware::from_fn_with_state(state.clone(), guard::reads));

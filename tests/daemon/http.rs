@@ -117,3 +117,52 @@ async fn a_run_started_through_the_api_is_served_back_with_its_photos() {
         .expect("server task")
         .expect("server ends cleanly");
 }
+
+/// A lamp two stops too bright: faces are taken again darker, and their first photos are kept
+/// and served as earlier takes of the scan, beside the ones it was read from.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_face_taken_again_keeps_its_first_photo_as_an_earlier_take() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "", 0.0);
+    (config.sim.exposure, config.sim.highlight_rolloff) = (4.0, 1.0);
+    let daemon = cubed::daemon::RunningDaemon::start(&config, super::solver())
+        .await
+        .expect("starts");
+    daemon.sim.as_ref().expect("sim").load_cube(random(33));
+    let (addr, server) = crate::daemon::serve_web(&daemon).await;
+    let run = (daemon.handle)
+        .start(cubed::daemon::StartSource::Web)
+        .await
+        .expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let first = &detail.scans[0];
+    assert!(
+        !first.earlier.is_empty(),
+        "no face was taken again: {first:?}"
+    );
+    for earlier in &first.earlier {
+        let (status, png) = get(addr, &earlier.url).await;
+        assert_eq!(status, 200, "{}", earlier.url);
+        let (_, latest) = get(addr, &format!("/api/runs/{run}/images/0/{}", earlier.face)).await;
+        assert!(
+            png.starts_with(b"\x89PNG") && png != latest,
+            "{}",
+            earlier.url
+        );
+    }
+    let (status, _) = get(addr, &format!("/api/runs/{run}/images/0/U/9")).await;
+    assert_eq!(status, 404, "a take never taken");
+    daemon.shutdown().await;
+    let _ = server.await;
+    // The command line names them too, as files in the data directory.
+    let data = dir.path().to_str().expect("utf-8");
+    let out = crate::common::cubed(&["history", &run.to_string(), "--data-dir", data], None);
+    let text = crate::common::stdout(&out);
+    let face = first.earlier[0].face;
+    assert!(
+        text.contains("the earlier takes: ") && text.contains(&format!("0-{face}-take1.png")),
+        "{text}"
+    );
+}

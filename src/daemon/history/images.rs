@@ -19,6 +19,7 @@ impl History {
     ) -> Result<String, HistoryError> {
         rows::face_index(face).ok_or(HistoryError::BadFace(face))?;
         let id = self.existing_run(run)?;
+        (self.keep_earlier_take(run, id, attempt, face)).map_err(|e| self.failed_write(run, e))?;
         let relative = rows::image_relative_path(run, attempt, face);
         let path = self.data_dir.join(&relative);
         cubed_files::atomic_file::write_atomically(&path, &encode_png(image, &path)?)

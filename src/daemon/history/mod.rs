@@ -4,6 +4,7 @@ mod endings;
 mod error;
 mod images;
 mod interruptions;
+mod retaken;
 mod retention;
 mod rounds;
 mod rows;
@@ -19,7 +20,7 @@ pub(crate) use error::OUTCOMES;
 pub(crate) use interruptions::{as_found_at_next_start, turns_made, WaitingRun};
 pub use retention::Pruned;
 pub(crate) use rounds::named as named_rounds;
-pub(crate) use rows::image_relative_path;
+pub(crate) use rows::{image_relative_path, retaken_relative_path};
 pub use store::History;
 #[cfg(test)]
 use store::DATABASE_FILE;

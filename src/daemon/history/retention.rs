@@ -79,7 +79,10 @@ impl History {
 pub(super) fn photos_by_run(conn: &Connection) -> Result<Vec<(u64, Vec<String>)>, HistoryError> {
     let doing = || "listing the photos of old runs".to_string();
     let mut statement = conn
-        .prepare_cached("SELECT run, path FROM images ORDER BY run DESC")
+        .prepare_cached(
+            "SELECT run, path FROM images UNION ALL SELECT run, path FROM retaken \
+             ORDER BY run DESC",
+        )
         .map_err(|e| HistoryError::sql(doing(), e))?;
     let rows = statement
         .query_map([], |row| {
@@ -129,6 +132,8 @@ impl History {
         let conn = self.lock()?;
         let tx = conn.unchecked_transaction().map_err(failed)?;
         tx.execute("DELETE FROM images WHERE run = ?1", params![id])
+            .map_err(failed)?;
+        tx.execute("DELETE FROM retaken WHERE run = ?1", params![id])
             .map_err(failed)?;
         tx.execute(
             "UPDATE runs SET photos_pruned = COALESCE(photos_pruned, 0) + ?2, \

@@ -34,6 +34,16 @@ pub(crate) fn image_relative_path(run: u64, attempt: u32, face: char) -> String 
     format!("images/{run}/{attempt}-{face}.png")
 }
 
+/// Where an earlier take of a photo, replaced when the face was taken again, is served.
+pub(crate) fn retaken_url(run: u64, attempt: u32, face: char, take: u32) -> String {
+    format!("{}/{take}", image_url(run, attempt, face))
+}
+
+/// An earlier take's file, relative to the data directory.
+pub(crate) fn retaken_relative_path(run: u64, attempt: u32, face: char, take: u32) -> String {
+    format!("images/{run}/{attempt}-{face}-take{take}.png")
+}
+
 /// Whether a stored relative path stays inside the data directory.
 pub(crate) fn is_safe_relative(path: &str) -> bool {
     let path = Path::new(path);
@@ -128,6 +138,7 @@ pub(crate) fn scan(row: &Row<'_>, run: i64) -> Result<ScanRecord, HistoryError> 
             .map_err(|e| cols.bad("confidence", error_chain(&e)))?,
         error: cols.get("error")?,
         label: String::new(),
+        earlier: Vec::new(),
     })
 }
 
@@ -271,6 +282,7 @@ fn unscanned(attempt: u32) -> ScanRecord {
         confidence: Vec::new(),
         error: None,
         label: String::new(),
+        earlier: Vec::new(),
     }
 }
 

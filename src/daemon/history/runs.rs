@@ -194,9 +194,15 @@ impl History {
             |row| rows::step(row, key),
         )?;
         let interruptions = interruptions::of_run(&conn, key)?;
+        let mut scans = rows::assemble_scans(scans, photos);
+        for earlier in super::retaken::of_run(&conn, key, id)? {
+            if let Some(scan) = scans.iter_mut().find(|s| s.attempt == earlier.attempt) {
+                scan.earlier.push(earlier);
+            }
+        }
         Ok(Some(super::rounds::named(RunDetail {
             summary,
-            scans: rows::assemble_scans(scans, photos),
+            scans,
             solutions,
             steps,
             interruptions,

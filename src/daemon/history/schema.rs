@@ -7,11 +7,12 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Schema version this build writes, and the newest it can read.
-pub(crate) const SCHEMA_VERSION: i64 = 5;
+pub(crate) const SCHEMA_VERSION: i64 = 6;
 
 /// `MIGRATIONS[v]` takes the schema from version `v` to `v + 1`; append, never edit.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] =
-    [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
+    SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6,
+];
 
 /// Version 1. Ids grow monotonically (AUTOINCREMENT), so "newest first" never depends on the
 /// wall clock. Readings are 162 bytes (54 × RGB; 72 for a 2x2); confidences and programs are JSON text.
@@ -95,6 +96,20 @@ ALTER TABLE images ADD COLUMN grid TEXT;
 const SCHEMA_V5: &str = "
 ALTER TABLE runs ADD COLUMN photos_pruned INTEGER;
 ALTER TABLE runs ADD COLUMN photos_pruned_ms INTEGER;
+";
+
+/// Version 6: the photos a scan replaced when it took a face again (its stickers in doubt, a
+/// stop darker or brighter): take 1 is the face's first photo, and so on; `images` keeps the
+/// one the scan was read from.
+const SCHEMA_V6: &str = "
+CREATE TABLE retaken (
+    run     INTEGER NOT NULL REFERENCES runs (id),
+    attempt INTEGER NOT NULL,
+    face    TEXT    NOT NULL,
+    take    INTEGER NOT NULL,
+    path    TEXT    NOT NULL,
+    PRIMARY KEY (run, attempt, face, take)
+) WITHOUT ROWID;
 ";
 
 /// Opens `path`, refusing files that are not a cubed history of a version this build knows,

@@ -484,22 +484,51 @@ fn another_programs_database_is_refused() {
 }
 
 #[test]
-fn saving_a_photo_again_replaces_it_atomically() {
+fn a_photo_taken_again_replaces_it_atomically_and_keeps_the_earlier_takes() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
     let run = history
         .begin_run(StartSource::Web, "r", CubeSize::Three)
         .unwrap();
     history.save_image(run, 0, 'U', &photo(1)).unwrap();
+    history.save_image(run, 0, 'U', &photo(100)).unwrap();
     history.save_image(run, 0, 'U', &photo(200)).unwrap();
     let path = history.image_path(run, 0, 'U').unwrap().expect("recorded");
     assert_eq!(path, dir.path().join(format!("images/{run}/0-U.png")));
     let saved = image::open(&path).unwrap().to_rgb8();
     assert_eq!(saved, photo(200));
     let files = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
-    assert_eq!(files, 1, "no temporary file is left behind");
+    assert_eq!(
+        files, 3,
+        "the photo and its two earlier takes, no temporary file"
+    );
+    for (take, value) in [(1, 1), (2, 100)] {
+        let earlier = history
+            .retaken_path(run, 0, 'U', take)
+            .unwrap()
+            .expect("kept");
+        assert_eq!(image::open(&earlier).unwrap().to_rgb8(), photo(value));
+    }
     let detail = history.run(run).unwrap().unwrap();
     assert_eq!(detail.scans[0].images.len(), 1);
+    let takes: Vec<(char, u32, &str)> = (detail.scans[0].earlier.iter())
+        .map(|p| (p.face, p.take, p.url.as_str()))
+        .collect();
+    let url = |take| format!("/api/runs/{run}/images/0/U/{take}");
+    assert_eq!(
+        takes,
+        [('U', 1, url(1).as_str()), ('U', 2, url(2).as_str())]
+    );
+    // Pruned with the run's photos.
+    history.set_retention(crate::daemon::config::Retention {
+        keep_runs: 1,
+        max_photo_bytes: 1,
+    });
+    let next = (history.begin_run(StartSource::Web, "r", CubeSize::Three)).unwrap();
+    history.save_image(next, 0, 'U', &photo(5)).unwrap();
+    let pruned = history.prune_photos().unwrap();
+    assert_eq!((pruned.runs, pruned.files), (1, 3), "{pruned:?}");
+    assert_eq!(history.retaken_path(run, 0, 'U', 1).unwrap(), None);
 }
 
 #[test]

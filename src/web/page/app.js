@@ -473,6 +473,16 @@ async function showRun(id) {
     if (scan.error) box.appendChild(wordsEl('p', 'notice', scan.error));
     if (scan.error && scan.facelets) box.appendChild(el('p', 'small', 'best guess, not given:'));
     drawPhotos(box.appendChild(el('div', 'photos')), scan.images, prunedWords(d.photos_pruned));
+    if ((scan.earlier || []).length) {
+      // The photos this scan took again (stickers in doubt): what the camera first saw.
+      const earlier = box.appendChild(el('p', 'small earlier', 'taken again, the earlier takes: '));
+      scan.earlier.forEach((p, i) => {
+        if (i) earlier.appendChild(document.createTextNode(', '));
+        const link = earlier.appendChild(el('a', '', p.face + ' take ' + p.take));
+        link.href = withToken(p.url);
+        link.target = '_blank';
+      });
+    }
     drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
   }
   for (const sol of d.solutions) {
