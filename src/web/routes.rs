@@ -285,7 +285,8 @@ pub(super) async fn image(
     let handle = app.handle.clone();
     let missing = move || ApiError::not_found(format!("run {run} has no photo {attempt}/{face}"));
     let file = history(move || handle.image(run, attempt, face)).await?;
-    png(file, missing).await
+    // Taken again while its scan runs (stickers in doubt): never shown from a cache.
+    png(file, missing, "no-cache").await
 }
 
 /// An earlier take of a photo, replaced when its face was taken again.
@@ -308,7 +309,7 @@ pub(super) async fn earlier_image(
         ))
     };
     let file = history(move || handle.earlier_image(run, (attempt, face, take))).await?;
-    png(file, missing).await
+    png(file, missing, "max-age=3600").await
 }
 
 /// A photo's run, scan and face, from the path's words.
@@ -323,10 +324,11 @@ fn photo_key(run: &str, attempt: &str, face: &str) -> Result<(u64, u32, char), A
     Ok((run, attempt, face_letter(face)?))
 }
 
-/// The PNG in `file`, or `missing` when there is none.
+/// The PNG in `file`, kept by caches as `cache` says, or `missing` when there is none.
 async fn png(
     file: Option<std::path::PathBuf>,
     missing: impl Fn() -> ApiError,
+    cache: &'static str,
 ) -> Result<Response, ApiError> {
     let Some(file) = file else {
         return Err(missing());
@@ -335,7 +337,7 @@ async fn png(
         Ok(bytes) => Ok((
             [
                 (header::CONTENT_TYPE, "image/png"),
-                (header::CACHE_CONTROL, "max-age=3600"),
+                (header::CACHE_CONTROL, cache),
             ],
             bytes,
         )
