@@ -143,7 +143,12 @@ fn not_a_serial_port(path: &Path, reason: String) -> String {
         return format!("it is a link to {}, which is gone (the simulator or the board it pointed at has stopped, or was unplugged): start it again, or plug the robot in", target.display());
     }
     if std::fs::symlink_metadata(path).is_err() {
-        return format!("nothing is there: plug the robot in and power it (its port then appears in `ls -l /dev/serial/by-id/`), or start the simulator with `cubed sim --pty --link {}`", path.display());
+        // A link of the simulator's own under /dev would need root, and mimic a device.
+        let simulator = match path.starts_with("/dev") {
+            true => "or try the simulator instead: `cubed sim --pty --link /tmp/cubed-robot`, and that link as the port".to_string(),
+            false => format!("or start the simulator with `cubed sim --pty --link {}`", path.display()),
+        };
+        return format!("nothing is there: plug the robot in and power it (its port then appears in `ls -l /dev/serial/by-id/`), {simulator}");
     }
     match no_port_at(path) {
         Some(what) => format!("it is {what}, not a serial port"),
@@ -292,6 +297,13 @@ mod tests {
             missing.contains("nothing is there") && missing.contains("/dev/serial/by-id/"),
             "{missing}"
         );
+        assert!(
+            missing.contains("--link") && missing.contains("gone`"),
+            "{missing}"
+        );
+        // A device path is not offered as the simulator's link (it would need root).
+        let device = open_error(Path::new("/dev/ttyACM77"));
+        assert!(device.contains("--link /tmp/cubed-robot`"), "{device}");
         let stale = dir.path().join("cubed-pico");
         std::os::unix::fs::symlink(dir.path().join("pts-999"), &stale).expect("a link");
         let said = open_error(&stale);
