@@ -21,7 +21,9 @@ impl SwappedPhotos {
         let (a, b) = self.faces;
         format!(
             "the photos of faces {a} and {b} were likely swapped (each shows the other face): \
-             exchanged, they read as a sure cube (confidence {:.4}); check which photo is which face",
+             exchanged, they read as a sure cube (confidence {:.4}); check which photo is which \
+             face, and whether the palette has {a}'s and {b}'s colours the other way round (one \
+             calibrated from those two photos swapped: calibrate it again)",
             self.confidence
         )
     }
