@@ -9,7 +9,7 @@ use crate::daemon::docs::{DaemonEvent, DaemonState, LinkDoc, RunSummary, StatusD
 use crate::daemon::history::{History, HistoryError, WaitingRun};
 use crate::daemon::rig::{Rig, RigError, SimControls};
 use crate::daemon::run::context::RunSettings;
-use crate::daemon::service::Service;
+use crate::daemon::service::{Service, NOT_READY_FOR_HISTORY};
 use cubed_core::cube::random::random_cube;
 use cubed_core::cube::FaceletCube;
 use cubed_core::error_chain::error_chain;
@@ -305,9 +305,6 @@ async fn retry_pending_endings(history: Arc<History>, mut shutdown: watch::Recei
         }
     }
 }
-
-/// The status while runs are refused because the history cannot be written.
-pub(crate) const NOT_READY_FOR_HISTORY: &str = "not ready: runs are refused until the run history can be written (the notice says where and why)";
 
 /// What to tell the user when the history cannot be written at start-up.
 fn read_only_notice(config: &DaemonConfig, error: &HistoryError, until_restart: bool) -> String {

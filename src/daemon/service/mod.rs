@@ -22,6 +22,9 @@ use std::time::Duration;
 use tokio::sync::{oneshot, watch};
 use tokio::task::{JoinError, JoinHandle};
 
+/// The status while runs are refused because the history cannot be written.
+pub(crate) const NOT_READY_FOR_HISTORY: &str = "not ready: runs are refused until the run history can be written (the notice says where and why)";
+
 /// How long a shutdown waits for the run to reach a step boundary before it e-stops.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
 /// How often an idle daemon without a robot link tries to open it.
@@ -267,7 +270,7 @@ impl Service {
                 self.board.update(|s| {
                     s.history_read_only = true;
                     s.notice = Some(words.clone());
-                    s.message = crate::daemon::launch::NOT_READY_FOR_HISTORY.to_string();
+                    s.message = NOT_READY_FOR_HISTORY.to_string();
                 });
                 return Err(Refusal::unavailable(words));
             }
