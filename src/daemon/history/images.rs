@@ -69,23 +69,38 @@ impl History {
         attempt: u32,
         face: char,
     ) -> Result<Option<PathBuf>, HistoryError> {
+        self.photo_file(
+            run,
+            || format!("finding photo {attempt}-{face} of run {run}"),
+            "SELECT path FROM images WHERE run = ?1 AND attempt = ?2 AND face = ?3",
+            |key| vec![key.into(), attempt.into(), face.to_string().into()],
+        )
+    }
+
+    /// The file `sql` (given the run's key by `params`) finds for a photo of `run`, checked to
+    /// lie inside the data directory.
+    pub(super) fn photo_file(
+        &self,
+        run: u64,
+        doing: impl FnOnce() -> String,
+        sql: &str,
+        params: impl FnOnce(i64) -> Vec<rusqlite::types::Value>,
+    ) -> Result<Option<PathBuf>, HistoryError> {
         let Ok(key) = i64::try_from(run) else {
             return Ok(None);
         };
         let conn = self.lock()?;
         let relative: Option<String> = conn
-            .prepare_cached("SELECT path FROM images WHERE run = ?1 AND attempt = ?2 AND face = ?3")
+            .prepare_cached(sql)
             .and_then(|mut s| {
-                s.query_row(params![key, attempt, face.to_string()], |row| row.get(0))
+                s.query_row(rusqlite::params_from_iter(params(key)), |row| row.get(0))
                     .optional()
             })
-            .map_err(|e| {
-                HistoryError::sql(format!("finding photo {attempt}-{face} of run {run}"), e)
-            })?;
+            .map_err(|e| HistoryError::sql(doing(), e))?;
         match relative {
             Some(path) if !rows::is_safe_relative(&path) => Err(HistoryError::BadRow {
                 run: key,
-                column: "images.path".into(),
+                column: "path".into(),
                 message: format!("{path:?} is not a path inside the data directory"),
             }),
             relative => Ok(relative.map(|path| self.data_dir.join(path))),

@@ -68,28 +68,19 @@ impl History {
         face: char,
         take: u32,
     ) -> Result<Option<PathBuf>, HistoryError> {
-        let Ok(key) = i64::try_from(run) else {
-            return Ok(None);
-        };
-        let conn = self.lock()?;
-        let relative: Option<String> = conn
-            .prepare_cached(
-                "SELECT path FROM retaken WHERE run = ?1 AND attempt = ?2 AND face = ?3 \
-                 AND take = ?4",
-            )
-            .and_then(|mut s| {
-                s.query_row(params![key, attempt, face.to_string(), take], |row| {
-                    row.get(0)
-                })
-                .optional()
-            })
-            .map_err(|e| {
-                HistoryError::sql(
-                    format!("finding photo {attempt}-{face} take {take} of run {run}"),
-                    e,
-                )
-            })?;
-        Ok((relative.filter(|p| rows::is_safe_relative(p))).map(|p| self.data_dir.join(p)))
+        self.photo_file(
+            run,
+            || format!("finding photo {attempt}-{face} take {take} of run {run}"),
+            "SELECT path FROM retaken WHERE run = ?1 AND attempt = ?2 AND face = ?3 AND take = ?4",
+            |key| {
+                vec![
+                    key.into(),
+                    attempt.into(),
+                    face.to_string().into(),
+                    take.into(),
+                ]
+            },
+        )
     }
 }
 
