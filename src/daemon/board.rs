@@ -67,7 +67,7 @@ impl StatusBoard {
         if !over {
             let words = crate::daemon::docs::outcome_in_words(outcome);
             self.log(format!(
-                "run {run} {words}: it waits for you (Resume goes on with it, Reset abandons it)"
+                "run {run} stopped part-way ({words}): it waits for you (Resume goes on with it, Reset abandons it)"
             ));
             return;
         }

@@ -187,7 +187,7 @@ impl RunningDaemon {
             cube: RunCube::for_size(config.cube_size).await,
         };
         crate::metrics::daemon_started(&crate::metrics::KnownSeries {
-            outcomes: &crate::daemon::history::OUTCOMES,
+            outcomes: &crate::daemon::history::FINAL_OUTCOMES,
             phases: &crate::daemon::run::record::PHASES,
             actuators: rig.map.configs.len(),
         });

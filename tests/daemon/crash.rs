@@ -108,7 +108,7 @@ fn a_run_waiting_after_an_e_stop_still_waits_after_a_restart_and_resume_finishes
                 matches!(line, cubed::daemon::DaemonEvent::Log { message, .. } if message.contains(words))
             })
         };
-        assert!(said(&format!("run {run} e-stopped: it waits for you")), "{recent:?}");
+        assert!(said(&format!("run {run} stopped part-way (e-stopped): it waits for you")), "{recent:?}");
         let announced_finished = (recent.iter())
             .any(|l| matches!(l, cubed::daemon::DaemonEvent::RunFinished { run: r, .. } if *r == run));
         assert!(!announced_finished, "{recent:?}");

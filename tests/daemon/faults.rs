@@ -338,8 +338,10 @@ async fn the_emergency_stop_latches_until_reset() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_robots_own_e_stop_button_is_named_as_the_cause() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = start(dir.path(), "estop-at-move=40,estop-for=300ms", 10.0).await;
+    // Pressed for a moment only: released by the time a person resets.
+    let daemon = start(dir.path(), "estop-at-move=40,estop-for=1ms", 10.0).await;
     daemon.sim.as_ref().expect("sim").load_cube(random(16));
+    let counted_before = robot_estops_counted();
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
@@ -354,6 +356,66 @@ async fn the_robots_own_e_stop_button_is_named_as_the_cause() {
     };
     assert_eq!(pressed.cause, "estop");
     assert!(pressed.advice.contains("wire is loose"), "{pressed:?}");
+    // Counted by its source (the registry is process-wide: at least this one).
+    assert!(
+        robot_estops_counted() > counted_before,
+        "the robot's e-stop is counted"
+    );
+    // Abandoned: over now, and announced so.
+    let mut events = daemon.handle.subscribe();
+    daemon.handle.reset().await.expect("reset, the button released");
+    assert_eq!(announced(&mut events, run).await, "estopped");
+    daemon.shutdown().await;
+}
+
+/// `cubed_estops_total{source="robot"}` in the daemon's metrics.
+fn robot_estops_counted() -> f64 {
+    cubed::metrics::exposition()
+        .lines()
+        .find_map(|l| l.strip_prefix("cubed_estops_total{source=\"robot\"} "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// The outcome `run` is announced over with (the event a script waits on).
+async fn announced(
+    events: &mut tokio::sync::broadcast::Receiver<cubed::daemon::DaemonEvent>,
+    run: u64,
+) -> String {
+    let wait = async {
+        loop {
+            match events.recv().await {
+                Ok(cubed::daemon::DaemonEvent::RunFinished {
+                    run: r, outcome, ..
+                }) if r == run => return outcome,
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(e) => panic!("no end announced for run {run}: {e}"),
+            }
+        }
+    };
+    (tokio::time::timeout(std::time::Duration::from_secs(30), wait).await)
+        .unwrap_or_else(|_| panic!("run {run}'s end was not announced"))
+}
+
+/// A run that waits after a firmware restart is recorded as waiting, not failed; abandoned with
+/// Reset, it ends failed by the restart, and is announced so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_waiting_after_a_restart_is_recorded_waiting_and_ends_failed_when_abandoned() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "reboot-at=40", 10.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(17));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::NeedsAttention, "{}", end.message);
+    let outcome = |daemon: &cubed::daemon::RunningDaemon| {
+        let detail = daemon.handle.run(run).expect("history").expect("recorded");
+        (detail.summary.outcome, detail.summary.abandoned)
+    };
+    assert_eq!(outcome(&daemon), (Some("waiting".into()), false));
+    let mut events = daemon.handle.subscribe();
+    daemon.handle.reset().await.expect("reset");
+    assert_eq!(announced(&mut events, run).await, "failed");
+    assert_eq!(outcome(&daemon), (Some("failed".into()), true));
     daemon.shutdown().await;
 }
 

@@ -15,6 +15,19 @@ pub(crate) const OUTCOMES: [&str; 9] = [
     "interrupted",
 ];
 
+/// The outcomes a run is over with, as the metrics count runs ("waiting" is not one: such a
+/// run is counted when it is resumed to its end, or abandoned).
+pub(crate) const FINAL_OUTCOMES: [&str; 8] = [
+    "solved",
+    "already_solved",
+    "calibrated",
+    "refused",
+    "failed",
+    "stopped",
+    "estopped",
+    "interrupted",
+];
+
 /// Why the history could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {

@@ -70,6 +70,28 @@ impl History {
         .map_err(|e| HistoryError::sql("finding a run that waits for a person".into(), e))
     }
 
+    /// The outcome `run` ends with now that it was abandoned (Reset) while it waited: a run
+    /// that waited after a fault or a firmware restart ("waiting") is recorded as failed by it;
+    /// an e-stopped one stays e-stopped.
+    pub fn settle_abandoned(&self, run: u64) -> Result<String, HistoryError> {
+        let id = sql_id(run)?;
+        let conn = self.lock()?;
+        let doing = || format!("recording how abandoned run {run} ended");
+        conn.execute(
+            "UPDATE runs SET outcome = 'failed' WHERE id = ?1 AND outcome = 'waiting'",
+            params![id],
+        )
+        .map_err(|e| HistoryError::sql(doing(), e))?;
+        conn.query_row(
+            "SELECT outcome FROM runs WHERE id = ?1",
+            params![id],
+            |row| row.get::<_, Option<String>>(0),
+        )
+        .optional()
+        .map_err(|e| HistoryError::sql(doing(), e))
+        .map(|outcome| outcome.flatten().unwrap_or_else(|| "failed".to_string()))
+    }
+
     /// Records that `run` was interrupted; `advice` says what the person was told.
     pub fn record_interruption(
         &self,

@@ -13,6 +13,7 @@ use crate::daemon::rig::Rig;
 use crate::daemon::run::abort::{Abort, AbortFlag};
 use crate::daemon::run::context::{RunContext, RunSettings};
 use crate::daemon::run::error::{Ending, RunError};
+use crate::daemon::run::interruption::Interruption;
 use crate::daemon::run::outcome::Outcome;
 use crate::daemon::service::tasks::{calibrate_run, guide};
 use cubed_core::error_chain::error_chain;
@@ -436,8 +437,12 @@ impl Service {
                 error_chain(&e)
             ));
         }
-        if outcome.waiting().is_some() {
+        if let Some(interruption) = outcome.waiting() {
             self.set_waiting(Some(active.id));
+            if matches!(interruption, Interruption::EStop { by_robot: true, .. }) {
+                // Nobody asked the daemon for it: the robot's own switch or firmware.
+                crate::metrics::estop(false);
+            }
         }
         let latched = self.board.now().state == DaemonState::EStopped;
         let state = if latched {

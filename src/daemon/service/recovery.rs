@@ -51,9 +51,18 @@ impl Service {
                 ));
             }
             self.board.log(format!("run {run} abandoned (reset)"));
-            let recorded = self.history.run(run).ok().flatten();
-            let outcome = recorded.and_then(|r| r.summary.outcome);
-            crate::metrics::run_finished(run, outcome.as_deref().unwrap_or("interrupted"));
+            // Over now: a run that waited after a fault or a restart ends failed by it.
+            let outcome = match self.history.settle_abandoned(run) {
+                Ok(outcome) => outcome,
+                Err(e) => {
+                    self.board.log(format!(
+                        "could not record how run {run} ended: {}",
+                        error_chain(&e)
+                    ));
+                    "failed".to_string()
+                }
+            };
+            self.board.finished(run, &outcome, true);
         }
         let reached = self.rig.as_ref().is_none_or(|rig| rig.connected());
         let mut words = if reached {
