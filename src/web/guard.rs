@@ -16,24 +16,42 @@ pub(super) async fn actions(State(app): State<AppState>, request: Request, next:
     if let Err(e) = checked {
         return e.into_response();
     }
-    match within_body_limit(request).await {
+    match within_body_limit(request, app.body_timeout).await {
         Ok(request) => next.run(request).await,
         Err(e) => e.into_response(),
     }
 }
 
 /// The request with its body read whole, or 413 when it is over `MAX_BODY`: a route that
-/// takes no body (stop, reset, …) must not take a huge one either.
-async fn within_body_limit(request: Request) -> Result<Request, ApiError> {
+/// takes no body (stop, reset, …) must not take a huge one either; 408 when the body does not
+/// arrive whole within `timeout` (a client that stops half-way must not hold a connection).
+async fn within_body_limit(
+    request: Request,
+    timeout: std::time::Duration,
+) -> Result<Request, ApiError> {
     use super::routes::MAX_BODY;
     let (parts, body) = request.into_parts();
-    let bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
-        ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
-            format!("request body: larger than {MAX_BODY} bytes (or not sent whole)"),
-        )
-    })?;
+    let read = tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY)).await;
+    let bytes = match read {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("request body: larger than {MAX_BODY} bytes (or not sent whole)"),
+            ))
+        }
+        Err(_) => {
+            return Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "timed_out",
+                format!(
+                    "request body: not sent whole within {:.1} s",
+                    timeout.as_secs_f64()
+                ),
+            ))
+        }
+    };
     Ok(Request::from_parts(parts, axum::body::Body::from(bytes)))
 }
 

@@ -65,7 +65,13 @@ impl IntoResponse for ApiError {
                 reason: self.reason,
             },
         };
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            // What HTTP says a 401 carries: the scheme the token goes in.
+            let challenge = header::HeaderValue::from_static("Bearer realm=\"cubed\"");
+            (response.headers_mut()).insert(header::WWW_AUTHENTICATE, challenge);
+        }
+        response
     }
 }
 
@@ -201,7 +207,9 @@ pub(super) async fn calibrate(State(app): State<AppState>) -> ApiResult<Calibrat
     Ok(Json(app.handle.calibrate().await?))
 }
 
+/// `{"facelets": "…"}`: the cube's stickers, face by face (URFDLB), as `cubed solve` takes them.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(super) struct GuideRequest {
     facelets: String,
 }

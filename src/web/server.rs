@@ -107,6 +107,7 @@ pub(crate) async fn serve_with(
         reads_need_token: !local.ip().to_canonical().is_loopback(),
         socket_permits: Arc::new(Semaphore::new(limits.max_sockets)),
         max_message: limits.max_message,
+        body_timeout: limits.header_timeout,
         shutdown: stop_rx.clone(),
         sockets: sockets_tx,
     };

@@ -15,6 +15,8 @@ pub(crate) struct AppState {
     pub socket_permits: Arc<Semaphore>,
     /// Largest WebSocket message taken from a page.
     pub max_message: usize,
+    /// A request's body must arrive in full within this, as its header must.
+    pub body_timeout: std::time::Duration,
     /// Becomes true when the server shuts down (WebSockets close then).
     pub shutdown: watch::Receiver<bool>,
     /// Held by every open WebSocket; `serve` waits until all are dropped.

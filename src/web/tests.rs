@@ -280,7 +280,13 @@ async fn bad_input_is_a_400_with_a_reason() {
     assert_eq!(kind, "not_a_websocket", "{body}");
     assert!(reason.contains("is a WebSocket"), "{reason}");
     let json = [("Content-Type", "application/json")];
-    for body in ["{", "[]", "{\"facelets\": 5}", "{}"] {
+    for body in [
+        "{",
+        "[]",
+        "{\"facelets\": 5}",
+        "{}",
+        "{\"facelets\": \"UUU\", \"order\": \"ULFRBD\"}",
+    ] {
         let (status, answer) = server.call("POST", "/api/guide", &json, Some(body)).await;
         assert_eq!(status, 400, "{body}: {answer}");
         assert!(error_of(&answer).1.starts_with("request body"), "{answer}");

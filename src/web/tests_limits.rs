@@ -55,6 +55,18 @@ impl Server {
 
     /// One request on a new connection (`Connection: close`): the status and the body.
     async fn call(&self, head: &str, body: &[u8]) -> (u16, String) {
+        let text = self.answer(head, body).await;
+        let status = text
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{head}: not an HTTP answer: {text:?}"));
+        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        (status, body.to_string())
+    }
+
+    /// The whole answer to a request of `head` and `body`, its head included.
+    async fn answer(&self, head: &str, body: &[u8]) -> String {
         let mut stream = TcpStream::connect(self.addr).await.expect("connects");
         let request = format!(
             "{head}\r\nHost: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -72,14 +84,7 @@ impl Server {
             .await
             .unwrap_or_else(|_| panic!("{head}: no answer within {PATIENCE:?}"))
             .unwrap_or_else(|e| panic!("{head}: {e}"));
-        let text = String::from_utf8_lossy(&text).to_string();
-        let status = text
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("{head}: not an HTTP answer: {text:?}"));
-        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-        (status, body.to_string())
+        String::from_utf8_lossy(&text).to_string()
     }
 }
 
@@ -165,6 +170,19 @@ async fn hung_and_silent_connections_are_closed_after_the_header_timeout() {
     );
     let (status, _) = server.call("GET /api/status HTTP/1.1", b"").await;
     assert_eq!(status, 200, "a whole request is still answered");
+    // A body that stops half-way: 100 bytes promised, 12 sent.
+    let mut stream = TcpStream::connect(server.addr).await.expect("connects");
+    let head = format!(
+        "POST /api/guide HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\n\r\n{{\"facelets\":",
+        server.addr
+    );
+    stream.write_all(head.as_bytes()).await.expect("sent");
+    let mut answer = vec![0u8; 4096];
+    let read = tokio::time::timeout(PATIENCE, stream.read(&mut answer)).await;
+    let got = read.expect("answered within the patience").expect("read");
+    let text = String::from_utf8_lossy(&answer[..got]);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
 }
 
 #[tokio::test]
@@ -218,6 +236,12 @@ async fn beyond_loopback_reads_need_the_token() {
         .call("GET /api/status?token=wrong-token-wrong HTTP/1.1", b"")
         .await;
     assert_eq!((status, kind_of(&body).as_str()), (401, "unauthorized"));
+    // A 401 says the scheme the token goes in, as HTTP has it.
+    let text = server.answer("GET /api/status HTTP/1.1", b"").await;
+    assert!(
+        text.to_lowercase().contains("\r\nwww-authenticate: bearer"),
+        "{text}"
+    );
 }
 
 #[tokio::test]

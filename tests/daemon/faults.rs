@@ -363,7 +363,11 @@ async fn the_robots_own_e_stop_button_is_named_as_the_cause() {
     );
     // Abandoned: over now, and announced so.
     let mut events = daemon.handle.subscribe();
-    daemon.handle.reset().await.expect("reset, the button released");
+    daemon
+        .handle
+        .reset()
+        .await
+        .expect("reset, the button released");
     assert_eq!(announced(&mut events, run).await, "estopped");
     daemon.shutdown().await;
 }

@@ -162,6 +162,8 @@ async fn a_2x2_daemon_says_its_size_and_guides_a_2x2_optimally() {
     let read = cubed::pocket::PocketCube::read(&loaded.relabel_by_fixed_corner()).expect("a cube");
     let optimal = usize::from(pocket.distance(&read, cubed::pocket::Metric::Htm));
     assert_eq!(guide.solution.len(), optimal);
+    let short = (daemon.handle.guide(cube[1..].to_string()).await).expect_err("23 stickers");
+    assert!(short.reason.contains("a 2x2 has 24"), "{}", short.reason);
     let bad = (daemon.handle.guide(twisted(&cube)).await).expect_err("a twisted corner");
     assert_eq!(bad.kind, RefusalKind::BadRequest, "{}", bad.reason);
     assert!(

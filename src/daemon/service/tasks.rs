@@ -88,6 +88,9 @@ pub(crate) async fn guide(
         None if stickers == POCKET_STICKERS => Err(Refusal::bad_request(
             "24 stickers are a 2x2, and this daemon runs a 3x3: set [run] cube_size = 2 in cubed.toml to be guided through a 2x2",
         )),
+        Some(_) if stickers != 54 => Err(Refusal::bad_request(format!(
+            "wrong length: {stickers} stickers, a 2x2 has 24 (this daemon runs a 2x2; a 3x3's 54 are guided too)"
+        ))),
         _ => guide_three(solver, text).await,
     }
 }
