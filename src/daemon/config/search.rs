@@ -179,7 +179,8 @@ pub(crate) fn describe_sources(
         config.bind,
         if given.http { "--http" } else { "[http] bind" },
         match (&config.token, config.bind.ip().is_loopback()) {
-            (Some(_), _) => "actions need [http] token",
+            (Some(_), true) => "actions need [http] token",
+            (Some(_), false) => "beyond this machine: actions and reads need [http] token",
             (None, true) => "this machine only, no token",
             (None, false) => "beyond this machine: [http] token is needed",
         }
