@@ -216,10 +216,13 @@ pub(super) struct GuideRequest {
 
 pub(super) async fn guide(
     State(app): State<AppState>,
-    body: Result<Json<GuideRequest>, JsonRejection>,
+    body: Result<Json<serde_json::Map<String, serde_json::Value>>, JsonRejection>,
 ) -> ApiResult<GuideDoc> {
-    let Json(body) = body?;
-    Ok(Json(app.handle.guide(body.facelets).await?))
+    // An object, never a list taken field by field.
+    let Json(object) = body?;
+    let request: GuideRequest = serde_json::from_value(serde_json::Value::Object(object))
+        .map_err(|e| ApiError::bad_request(format!("request body: {e}")))?;
+    Ok(Json(app.handle.guide(request.facelets).await?))
 }
 
 #[derive(Deserialize)]

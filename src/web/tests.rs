@@ -286,6 +286,7 @@ async fn bad_input_is_a_400_with_a_reason() {
         "{\"facelets\": 5}",
         "{}",
         "{\"facelets\": \"UUU\", \"order\": \"ULFRBD\"}",
+        "[\"UUU\"]",
     ] {
         let (status, answer) = server.call("POST", "/api/guide", &json, Some(body)).await;
         assert_eq!(status, 400, "{body}: {answer}");
