@@ -2,7 +2,7 @@
 //! step-by-step solution was: how to hold the cube, then each turn in the chosen notation and
 //! in words, with the cube drawn after it in the colours it was typed in.
 
-use cubed_core::cube::{format_moves, move_in_words, net_lines, ColourScheme, Face, Move};
+use cubed_core::cube::{format_moves, move_in_words, net_lines, ColourScheme, Move};
 use cubed_core::cube::{Notation, NotationError};
 use serde_json::{json, Value};
 
@@ -36,20 +36,7 @@ impl<'a> Walkthrough<'a> {
 
     /// How to hold the cube so that the moves' faces are the ones meant.
     fn holding(&self) -> String {
-        let colour = |face: Face| self.scheme.symbols[face.index()];
-        match self.size {
-            2 => format!(
-                "hold the cube with the corner of colours '{}', '{}' and '{}' at the bottom, on the left, at the back (it stays there)",
-                colour(Face::D),
-                colour(Face::L),
-                colour(Face::B)
-            ),
-            _ => format!(
-                "hold the cube with the centre coloured '{}' on top and the centre coloured '{}' facing you",
-                colour(Face::U),
-                colour(Face::F)
-            ),
-        }
+        cubed_core::cube::holding_words(self.size, self.scheme)
     }
 
     /// Each move as written in the chosen notation, with its words.

@@ -215,6 +215,10 @@ pub enum DaemonEvent {
 pub struct GuideDoc {
     /// The cube to solve (URFDLB, its own symbols).
     pub facelets: String,
+    /// How to hold the cube so the turns' faces are the ones meant (a 2x2 by the corner that
+    /// never moves), as `cubed solve --steps` says it.
+    #[serde(default)]
+    pub hold: String,
     pub solution: Vec<String>,
     /// The same turns in the 1988 notation (`T+ F- …`).
     pub woolley: Vec<String>,

@@ -153,6 +153,7 @@ fn guide(facelets: &str) -> Result<GuideDoc, Refusal> {
     let states = states_after(cube, &moves, |c, m| c.apply(m), |c| c.to_symbols(&scheme));
     Ok(GuideDoc {
         facelets: facelets.to_string(),
+        hold: cubed_core::cube::holding_words(3, &scheme),
         solution: SOLUTION.split(' ').map(str::to_string).collect(),
         woolley: woolley.split(' ').map(str::to_string).collect(),
         words: moves.iter().map(|&m| move_in_words(m)).collect(),

@@ -68,6 +68,13 @@ async fn the_page_shows_a_2x2_net_and_four_marks_a_photo() {
     input.send_keys(&typed).await.expect("typing the 2x2");
     click(page, "#guide-solve").await;
     wait_for_text(page, "guide-step", "step 1 of").await;
+    // Held by the corner that never moves, said before the first turn.
+    wait_for_text(
+        page,
+        "guide-step",
+        "at the back (it stays there); then step 1",
+    )
+    .await;
     wait_for(page, "#guide-net .net.pocket", "the guide's 2x2 net").await;
     let cells = (page.find_all(Locator::Css("#guide-net .cell")).await).expect("guide net cells");
     assert_eq!(cells.len(), 24, "the guide draws the 2x2's 24 stickers");

@@ -147,6 +147,11 @@ async fn a_2x2_daemon_says_its_size_and_guides_a_2x2_optimally() {
     let cube = loaded.to_symbols(&scheme);
     let guide = daemon.handle.guide(cube.clone()).await.expect("guided");
     assert_eq!(guide.states[0], cube);
+    assert!(
+        guide.hold.contains("corner") && guide.hold.contains("stays there"),
+        "{}",
+        guide.hold
+    );
     assert_eq!(guide.states.len(), guide.solution.len() + 1);
     assert!(guide.states.iter().all(|s| s.len() == 24));
     // The turns, replayed on the 3x3 model (which knows nothing of 2x2s), solve its corners.

@@ -81,6 +81,25 @@ pub fn states_after<C, M: Copy>(
 }
 
 /// The everyday name of a face of a cube held in front of you.
+/// How to hold a cube of `size` (2 or 3) whose colours are `scheme`'s so that the moves'
+/// faces are the ones meant: a 3x3 by its centres, a 2x2 by the corner that never moves.
+pub fn holding_words(size: usize, scheme: &super::ColourScheme) -> String {
+    let colour = |face: Face| scheme.symbols[face.index()];
+    match size {
+        2 => format!(
+            "hold the cube with the corner of colours '{}', '{}' and '{}' at the bottom, on the left, at the back (it stays there)",
+            colour(Face::D),
+            colour(Face::L),
+            colour(Face::B)
+        ),
+        _ => format!(
+            "hold the cube with the centre coloured '{}' on top and the centre coloured '{}' facing you",
+            colour(Face::U),
+            colour(Face::F)
+        ),
+    }
+}
+
 pub fn face_name(face: Face) -> &'static str {
     match face {
         Face::U => "top",

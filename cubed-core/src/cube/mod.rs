@@ -21,7 +21,7 @@ pub use face::Face;
 pub use face::Sticker;
 pub use face::{face_letters, faces_of};
 pub use facelets::{ColourScheme, FaceOrder, FaceletCube};
-pub use guide::{face_name, move_in_words, net_lines, states_after, turn_in_words};
+pub use guide::{face_name, holding_words, move_in_words, net_lines, states_after, turn_in_words};
 pub use moves::Axis;
 pub use moves::Move;
 pub use moves::Rotation;

@@ -9,7 +9,7 @@ use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
 use crate::daemon::run::pipeline::{home, photograph};
 use cubed_core::cube::Face;
-use cubed_core::cube::{move_in_words, singmaster, states_after, woolley};
+use cubed_core::cube::{holding_words, move_in_words, singmaster, states_after, woolley};
 use cubed_core::cube::{parse_cube, FaceOrder, Move};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
@@ -105,7 +105,8 @@ async fn guide_three(solver: Arc<Solver>, text: String) -> Result<GuideDoc, Refu
             .map_err(|e| Refusal::bad_request(error_chain(&e)))?;
     let moves: Vec<Move> = turns.iter().map(|&t| Move::Turn(t)).collect();
     let states = states_after(cube, &moves, |c, m| c.apply(m), |c| c.to_symbols(&scheme));
-    Ok(guide_doc(text, &moves, states))
+    let hold = holding_words(3, &scheme);
+    Ok(guide_doc((text, hold), &moves, states))
 }
 
 /// A 2x2's guide: an optimal solution (the fixed corner D, L, B stays put), refused with the
@@ -124,12 +125,14 @@ async fn guide_pocket(solver: Arc<PocketSolver>, text: String) -> Result<GuideDo
         |c, m| c.apply(m),
         |c| c.to_symbols(&scheme),
     );
-    Ok(guide_doc(text, &moves, states))
+    let hold = holding_words(2, &scheme);
+    Ok(guide_doc((text, hold), &moves, states))
 }
 
-fn guide_doc(facelets: String, moves: &[Move], states: Vec<String>) -> GuideDoc {
+fn guide_doc((facelets, hold): (String, String), moves: &[Move], states: Vec<String>) -> GuideDoc {
     GuideDoc {
         facelets,
+        hold,
         solution: moves.iter().map(|&m| singmaster(m)).collect(),
         woolley: (moves.iter())
             .map(|&m| woolley(m).unwrap_or_else(|_| singmaster(m)))

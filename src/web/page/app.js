@@ -541,8 +541,10 @@ function renderGuide() {
   if (!guideDoc) return;
   const n = guideDoc.solution.length;
   const i = guideAt;
+  // Before the first turn: how to hold the cube (a 2x2 by the corner that never moves).
+  const hold = i === 0 && guideDoc.hold ? guideDoc.hold + '; then ' : '';
   $('guide-step').textContent = n === 0 ? 'already solved'
-    : i < n ? 'step ' + (i + 1) + ' of ' + n + ': ' + guideDoc.solution[i] + ' (' + guideDoc.woolley[i] + ')'
+    : i < n ? hold + 'step ' + (i + 1) + ' of ' + n + ': ' + guideDoc.solution[i] + ' (' + guideDoc.woolley[i] + ')'
         + (guideDoc.words && guideDoc.words[i] ? ': ' + guideDoc.words[i] : '')
       : 'solved after ' + n + ' steps';
   $('guide-prev').disabled = i === 0;
