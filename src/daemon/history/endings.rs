@@ -1,7 +1,7 @@
 //! A run's ending written durably; an ending the disk refused kept and written once space returns; a run whose history could not be written recorded as stopped by that write.
 
+use crate::daemon::history::error::known_outcome;
 use crate::daemon::history::error::HistoryError;
-use crate::daemon::history::error::OUTCOMES;
 use crate::daemon::history::store::{sql_id, History, RecordedEnding};
 use crate::daemon::run::error::{history_stopped_run_by, HISTORY_STOPPED_RUN};
 use rusqlite::params;
@@ -67,11 +67,7 @@ impl History {
         finished_ms: i64,
     ) -> RecordedEnding {
         let failed = self.with_upkeep(|u| u.failed.remove(&run));
-        let outcome = OUTCOMES
-            .iter()
-            .copied()
-            .find(|o| *o == outcome)
-            .unwrap_or("failed");
+        let outcome = known_outcome(outcome).unwrap_or("failed");
         let (outcome, error) = match failed {
             None => (outcome, error.map(str::to_string)),
             Some(write) => {

@@ -2,21 +2,7 @@
 
 use std::path::PathBuf;
 
-/// Outcomes a run may end with.
-pub(crate) const OUTCOMES: [&str; 9] = [
-    "solved",
-    "already_solved",
-    "calibrated",
-    "refused",
-    "failed",
-    "stopped",
-    "estopped",
-    "waiting",
-    "interrupted",
-];
-
-/// The outcomes a run is over with, as the metrics count runs ("waiting" is not one: such a
-/// run is counted when it is resumed to its end, or abandoned).
+/// The outcomes a run is over with, as the metrics count runs.
 pub(crate) const FINAL_OUTCOMES: [&str; 8] = [
     "solved",
     "already_solved",
@@ -27,6 +13,17 @@ pub(crate) const FINAL_OUTCOMES: [&str; 8] = [
     "estopped",
     "interrupted",
 ];
+
+/// The outcome of a run that waits for a person after a fault or a firmware restart: not over
+/// (counted when it is resumed to its end, or abandoned).
+pub(crate) const WAITING: &str = "waiting";
+
+/// `outcome` as the history stores it, if it is one a run may have.
+pub(crate) fn known_outcome(outcome: &str) -> Option<&'static str> {
+    (FINAL_OUTCOMES.iter().copied())
+        .chain([WAITING])
+        .find(|o| *o == outcome)
+}
 
 /// Why the history could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -71,7 +68,7 @@ pub enum HistoryError {
     },
     #[error("run history: {0:?} is not a cube face (one of URFDLB)")]
     BadFace(char),
-    #[error("run history: {0:?} is not a run outcome (one of {OUTCOMES:?})")]
+    #[error("run history: {0:?} is not a run outcome (one of {FINAL_OUTCOMES:?}, or {WAITING:?})")]
     BadOutcome(String),
     #[error("run history: step {name:?} of run {run} has a duration of {ms} ms")]
     BadDuration { run: u64, name: String, ms: f64 },

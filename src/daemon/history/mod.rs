@@ -16,7 +16,7 @@ mod store;
 mod tests;
 
 pub use error::HistoryError;
-pub(crate) use error::FINAL_OUTCOMES;
+pub(crate) use error::{FINAL_OUTCOMES, WAITING};
 pub(crate) use interruptions::{as_found_at_next_start, turns_made, WaitingRun};
 pub use retention::Pruned;
 pub(crate) use rounds::named as named_rounds;

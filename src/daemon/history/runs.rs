@@ -2,8 +2,8 @@
 
 use crate::daemon::cube_size::CubeSize;
 use crate::daemon::docs::{RunDetail, RunSummary, StartSource};
+use crate::daemon::history::error::known_outcome;
 use crate::daemon::history::error::HistoryError;
-use crate::daemon::history::error::OUTCOMES;
 use crate::daemon::history::interruptions;
 use crate::daemon::history::retention::photos_pruned;
 use crate::daemon::history::rows::{self, query_rows, query_summaries, SUMMARY_COLUMNS};
@@ -133,7 +133,7 @@ impl History {
         outcome: &str,
         error: Option<&str>,
     ) -> Result<(), HistoryError> {
-        if !OUTCOMES.contains(&outcome) {
+        if known_outcome(outcome).is_none() {
             return Err(HistoryError::BadOutcome(outcome.to_string()));
         }
         let _ = self.retry_pending();

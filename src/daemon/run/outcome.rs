@@ -45,7 +45,7 @@ impl Outcome {
                 interruption: Interruption::EStop { .. },
                 ..
             } => "estopped",
-            Outcome::Interrupted { .. } => "waiting",
+            Outcome::Interrupted { .. } => crate::daemon::history::WAITING,
             Outcome::Ended(e) => match e.ending() {
                 Ending::Refused => "refused",
                 Ending::Failed => "failed",
