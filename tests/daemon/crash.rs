@@ -6,11 +6,7 @@ use cubed::daemon::{DaemonState, StartSource};
 
 /// `cubed_runs_total{outcome="interrupted"}` in the daemon's metrics (process-wide).
 fn interrupted_runs_counted() -> f64 {
-    cubed::metrics::exposition()
-        .lines()
-        .find_map(|l| l.strip_prefix("cubed_runs_total{outcome=\"interrupted\"} "))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0)
+    super::counted("cubed_runs_total{outcome=\"interrupted\"}")
 }
 
 #[test]

@@ -368,37 +368,13 @@ async fn the_robots_own_e_stop_button_is_named_as_the_cause() {
         .reset()
         .await
         .expect("reset, the button released");
-    assert_eq!(announced(&mut events, run).await, "estopped");
+    assert_eq!(super::announced(&mut events, run).await, "estopped");
     daemon.shutdown().await;
 }
 
 /// `cubed_estops_total{source="robot"}` in the daemon's metrics.
 fn robot_estops_counted() -> f64 {
-    cubed::metrics::exposition()
-        .lines()
-        .find_map(|l| l.strip_prefix("cubed_estops_total{source=\"robot\"} "))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0)
-}
-
-/// The outcome `run` is announced over with (the event a script waits on).
-async fn announced(
-    events: &mut tokio::sync::broadcast::Receiver<cubed::daemon::DaemonEvent>,
-    run: u64,
-) -> String {
-    let wait = async {
-        loop {
-            match events.recv().await {
-                Ok(cubed::daemon::DaemonEvent::RunFinished {
-                    run: r, outcome, ..
-                }) if r == run => return outcome,
-                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                Err(e) => panic!("no end announced for run {run}: {e}"),
-            }
-        }
-    };
-    (tokio::time::timeout(std::time::Duration::from_secs(30), wait).await)
-        .unwrap_or_else(|_| panic!("run {run}'s end was not announced"))
+    super::counted("cubed_estops_total{source=\"robot\"}")
 }
 
 /// A run that waits after a firmware restart is recorded as waiting, not failed; abandoned with
@@ -418,7 +394,7 @@ async fn a_run_waiting_after_a_restart_is_recorded_waiting_and_ends_failed_when_
     assert_eq!(outcome(&daemon), (Some("waiting".into()), false));
     let mut events = daemon.handle.subscribe();
     daemon.handle.reset().await.expect("reset");
-    assert_eq!(announced(&mut events, run).await, "failed");
+    assert_eq!(super::announced(&mut events, run).await, "failed");
     assert_eq!(outcome(&daemon), (Some("failed".into()), true));
     daemon.shutdown().await;
 }

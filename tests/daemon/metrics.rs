@@ -1,9 +1,8 @@
 //! `/metrics` of the real daemon on the simulator: a run through byte noise is counted (outcome, duration, phases, moves, retransmits/CRC errors), each figure checked against the run history or the run itself. The registry is process-wide and other tests run beside this one, so figures are checked as at-least differences.
 
 use super::{finished, random, start};
-use cubed::daemon::{DaemonEvent, DaemonState, StartSource};
+use cubed::daemon::{DaemonState, StartSource};
 use std::net::SocketAddr;
-use tokio::sync::broadcast::error::RecvError;
 
 async fn scrape(addr: SocketAddr) -> String {
     let url = format!("http://{addr}/metrics");
@@ -47,17 +46,7 @@ async fn a_noisy_run_shows_in_the_metrics() {
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     // The outcome is counted as the daemon announces it (just after recording it).
-    let announced = tokio::time::timeout(std::time::Duration::from_secs(120), async {
-        loop {
-            match events.recv().await {
-                Ok(DaemonEvent::RunFinished { run: r, .. }) if r == run => return true,
-                Ok(_) | Err(RecvError::Lagged(_)) => {}
-                Err(RecvError::Closed) => return false,
-            }
-        }
-    })
-    .await;
-    assert_eq!(announced.ok(), Some(true), "run {run} was announced");
+    super::announced(&mut events, run).await;
     let after = scrape(addr).await;
     let grew =
         |name: &str, labels: &str| value(&after, name, labels) - value(&before, name, labels);

@@ -198,3 +198,35 @@ pub fn named_the_hand(messages: &[String]) -> bool {
         .iter()
         .any(|m| m.contains("face U") && m.contains("a hand?") && m.contains("again"))
 }
+
+/// The outcome `run` is announced over with on `events` (the `run_finished` a script waits
+/// on), within 120 s.
+pub async fn announced(
+    events: &mut tokio::sync::broadcast::Receiver<cubed::daemon::DaemonEvent>,
+    run: u64,
+) -> String {
+    use tokio::sync::broadcast::error::RecvError;
+    let wait = async {
+        loop {
+            match events.recv().await {
+                Ok(cubed::daemon::DaemonEvent::RunFinished {
+                    run: r, outcome, ..
+                }) if r == run => return outcome,
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => panic!("no end announced for run {run}: events closed"),
+            }
+        }
+    };
+    (tokio::time::timeout(Duration::from_secs(120), wait).await)
+        .unwrap_or_else(|_| panic!("run {run}'s end was not announced"))
+}
+
+/// The value of the metrics series `series` (`cubed_estops_total{source="robot"}`) in this
+/// process's registry (0 when absent).
+pub fn counted(series: &str) -> f64 {
+    cubed::metrics::exposition()
+        .lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}

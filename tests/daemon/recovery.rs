@@ -9,9 +9,7 @@
 
 use super::{finished, random, serve_web, start_with, wait_until};
 use cubed::daemon::config::DaemonConfig;
-use cubed::daemon::{
-    DaemonEvent, DaemonHandle, DaemonState, RunDetail, RunningDaemon, StartSource, StatusDoc,
-};
+use cubed::daemon::{DaemonHandle, DaemonState, RunDetail, RunningDaemon, StartSource, StatusDoc};
 use cubed::web::{control, ControlCommand, ControlReply};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -397,14 +395,7 @@ async fn calibration_works_on_the_simulator_and_a_start_after_a_refused_one_solv
     let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     assert_eq!(resumes, 0, "nothing interrupted the run");
-    let announced = tokio::time::timeout(std::time::Duration::from_secs(30), async {
-        while let Ok(event) = events.recv().await {
-            if matches!(event, DaemonEvent::RunFinished { run: r, .. } if r == run) {
-                return;
-            }
-        }
-    });
-    announced.await.expect("the run's end is announced");
+    super::announced(&mut events, run).await;
     // `cubed run` on the simulator: its simulated person keeps a scrambled cube in, and puts a
     // solved one in when calibration is asked for.
     daemon.keep_scrambling(5);
