@@ -69,39 +69,34 @@ impl History {
         dir_bytes(&self.data_dir.join(IMAGES_DIR))
     }
 
-    /// Each run with photos, newest first, with its photos' relative paths.
-    fn photos_by_run(&self) -> Result<Vec<(u64, Vec<String>)>, HistoryError> {
-        photos_by_run(&*self.lock()?)
-    }
-}
-
-/// Each run with photos in `conn`'s history, newest first, with its photos' relative paths.
-pub(super) fn photos_by_run(conn: &Connection) -> Result<Vec<(u64, Vec<String>)>, HistoryError> {
-    let doing = || "listing the photos of old runs".to_string();
-    let mut statement = conn
-        .prepare_cached(
-            "SELECT run, path FROM images UNION ALL SELECT run, path FROM retaken \
-             ORDER BY run DESC",
-        )
-        .map_err(|e| HistoryError::sql(doing(), e))?;
-    let rows = statement
-        .query_map([], |row| {
-            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
-        })
-        .map_err(|e| HistoryError::sql(doing(), e))?;
-    let mut by_run: Vec<(u64, Vec<String>)> = Vec::new();
-    for row in rows {
-        let (run, path) = row.map_err(|e| HistoryError::sql(doing(), e))?;
-        let run = u64::try_from(run).unwrap_or(0);
-        match by_run.last_mut() {
-            Some((last, paths)) if *last == run => paths.push(path),
-            _ => by_run.push((run, vec![path])),
+    /// Each run with photos (taken again or not), newest first, with its photos' relative
+    /// paths.
+    pub(super) fn photos_by_run(&self) -> Result<Vec<(u64, Vec<String>)>, HistoryError> {
+        let conn = self.lock()?;
+        let doing = || "listing the photos of old runs".to_string();
+        let mut statement = conn
+            .prepare_cached(
+                "SELECT run, path FROM images UNION ALL SELECT run, path FROM retaken \
+                 ORDER BY run DESC",
+            )
+            .map_err(|e| HistoryError::sql(doing(), e))?;
+        let rows = statement
+            .query_map([], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })
+            .map_err(|e| HistoryError::sql(doing(), e))?;
+        let mut by_run: Vec<(u64, Vec<String>)> = Vec::new();
+        for row in rows {
+            let (run, path) = row.map_err(|e| HistoryError::sql(doing(), e))?;
+            let run = u64::try_from(run).unwrap_or(0);
+            match by_run.last_mut() {
+                Some((last, paths)) if *last == run => paths.push(path),
+                _ => by_run.push((run, vec![path])),
+            }
         }
+        Ok(by_run)
     }
-    Ok(by_run)
-}
 
-impl History {
     /// Deletes a run's photo files (freeing the space first), then their records.
     fn remove_photos(&self, run: u64, paths: &[String]) -> Result<usize, HistoryError> {
         let mut removed = 0;

@@ -1,7 +1,7 @@
 //! Whether the disk under the run history has room for one more run: its photos (as many bytes as the newest run's, or about what a run's photos take before there is one) and its rows.
 
 use crate::daemon::history::error::HistoryError;
-use crate::daemon::history::retention::{file_size, photos_by_run};
+use crate::daemon::history::retention::file_size;
 use crate::daemon::history::store::History;
 use std::path::Path;
 
@@ -18,9 +18,7 @@ impl History {
         let Some(free) = free_bytes(&self.data_dir) else {
             return Ok(());
         };
-        let newest = (self.lock().ok())
-            .and_then(|conn| photos_by_run(&conn).ok())
-            .and_then(|runs| runs.into_iter().next());
+        let newest = (self.photos_by_run().ok()).and_then(|runs| runs.into_iter().next());
         let photos = newest
             .map(|(_, paths)| (paths.iter()).map(|p| file_size(&self.data_dir, p)).sum())
             .filter(|&bytes: &u64| bytes > 0)
