@@ -8,7 +8,7 @@ use crate::wire::Writer;
 use crate::Error;
 
 /// Protocol version carried in every header and in `Hello`/`HelloReply`.
-pub const PROTOCOL_VERSION: u8 = 3;
+pub const PROTOCOL_VERSION: u8 = 4;
 /// Header bytes: version, seq, ack, message type.
 pub const HEADER_LEN: usize = 4;
 /// CRC bytes at the end of a frame.

@@ -3,7 +3,9 @@
 
 use std::collections::VecDeque;
 
-use firmware_protocol::message::{FaultFlags, FirmwareState, FirmwareVersion, HelloReply, Status};
+use firmware_protocol::message::{
+    FaultFlags, FirmwareState, FirmwareVersion, HelloReply, InputFlags, Status,
+};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::{
     Decoder, FirmwareLink, FixedList, Frame, HostInbound, HostLink, HostPhase, Inbound, Message,
@@ -92,6 +94,7 @@ impl Robot {
             last_completed_move_id: self.executed.last().copied().unwrap_or(0),
             queue_used: self.queue.len() as u8,
             config_checksum: 0,
+            inputs: InputFlags::default(),
             positions: FixedList::new(),
         })
     }

@@ -4,8 +4,8 @@ use crate::common;
 
 use firmware_protocol::crc::crc16;
 use firmware_protocol::message::{
-    Action, ActuatorConfig, BoardSetup, Configure, FaultFlags, FirmwareState, JawTarget, Motion,
-    Signal, Status, MAX_ACTIONS, MAX_ACTUATORS, NO_PIN,
+    Action, ActuatorConfig, BoardSetup, Configure, FaultFlags, FirmwareState, InputFlags,
+    JawTarget, Motion, Signal, Status, MAX_ACTIONS, MAX_ACTUATORS, NO_PIN,
 };
 use firmware_protocol::{
     decode_content, decode_frame, encode, Error, FixedList, Frame, Message, Seq, MAX_FRAME_LEN,
@@ -63,6 +63,7 @@ fn largest_messages_fit_in_a_frame() {
         last_completed_move_id: u32::MAX,
         queue_used: 255,
         config_checksum: 0xFFFF,
+        inputs: InputFlags(InputFlags::ESTOP_HELD),
         positions: FixedList::from_slice(&[i32::MAX; MAX_ACTUATORS], "positions").expect("fits"),
     };
     round_trip(Message::Status(status));
@@ -219,10 +220,10 @@ fn variable_lengths_follow_their_count_bytes() {
         decode_payload(0x04, &[0, 0, 0, 0, 2]),
         length_error(0x04, 17, 5)
     );
-    assert_eq!(decode_payload(0x85, &[0; 4]), length_error(0x85, 10, 4));
-    let mut status = [0u8; 10];
-    status[9] = 1;
-    assert_eq!(decode_payload(0x85, &status), length_error(0x85, 14, 10));
+    assert_eq!(decode_payload(0x85, &[0; 4]), length_error(0x85, 11, 4));
+    let mut status = [0u8; 11];
+    status[10] = 1;
+    assert_eq!(decode_payload(0x85, &status), length_error(0x85, 15, 11));
 }
 
 #[test]
@@ -233,8 +234,8 @@ fn counts_out_of_range_are_bad_values() {
         decode_payload(0x04, &[1, 0, 0, 0, 0]),
         bad_value("action_count", 0)
     );
-    let mut status = [0u8; 10];
-    status[9] = 13;
+    let mut status = [0u8; 11];
+    status[10] = 13;
     assert_eq!(
         decode_payload(0x85, &status),
         bad_value("position_count", 13)
@@ -311,7 +312,7 @@ fn field_values_are_checked() {
         bad_value("fault_actuator", 1)
     );
 
-    let mut status = [0u8; 10];
+    let mut status = [0u8; 11];
     status[0] = 6;
     assert_eq!(decode_payload(0x85, &status), bad_value("state", 6));
     status[0] = 0;
@@ -319,6 +320,12 @@ fn field_values_are_checked() {
     assert_eq!(
         decode_payload(0x85, &status),
         bad_value("fault_flags", 0x40)
+    );
+    status[1] = 0;
+    status[9] = 0x02;
+    assert_eq!(
+        decode_payload(0x85, &status),
+        bad_value("input_flags", 0x02)
     );
 
     // Home: the mask names at least one actuator, none at or above 12.

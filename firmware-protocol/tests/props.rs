@@ -6,9 +6,9 @@ use crate::common;
 use common::{check_stream, golden_bodies, golden_stream, wire_with_valid_crc, StreamStats};
 use firmware_protocol::message::{
     Action, Actuator, ActuatorConfig, BoardSetup, ChipInfo, ConfigRefusal, Configure, Event, Fault,
-    FaultFlags, FirmwareState, FirmwareVersion, HelloReply, HomeSensor, JawTarget, Motion,
-    NakReason, ResetCause, RotationRange, SensorKind, Servo, SetupKey, Signal, Status, Stepper,
-    TimedMove,
+    FaultFlags, FirmwareState, FirmwareVersion, HelloReply, HomeSensor, InputFlags, JawTarget,
+    Motion, NakReason, ResetCause, RotationRange, SensorKind, Servo, SetupKey, Signal, Status,
+    Stepper, TimedMove,
 };
 use firmware_protocol::{
     decode_frame, encode, Error, FixedList, Frame, Message, Seq, MAX_WIRE_LEN,
@@ -240,17 +240,20 @@ fn status() -> impl Strategy<Value = Status> {
         any::<u8>(),
         any::<u32>(),
         any::<u8>(),
-        any::<u16>(),
+        (any::<u16>(), any::<u8>()),
         proptest::collection::vec(any::<i32>(), 0..=12),
     )
-        .prop_map(|(state, faults, last, used, checksum, positions)| Status {
-            state,
-            faults: FaultFlags(faults),
-            last_completed_move_id: last,
-            queue_used: used,
-            config_checksum: checksum,
-            positions: FixedList::from_slice(&positions, "positions").expect("at most 12"),
-        })
+        .prop_map(
+            |(state, faults, last, used, (checksum, inputs), positions)| Status {
+                state,
+                faults: FaultFlags(faults),
+                last_completed_move_id: last,
+                queue_used: used,
+                config_checksum: checksum,
+                inputs: InputFlags(inputs),
+                positions: FixedList::from_slice(&positions, "positions").expect("at most 12"),
+            },
+        )
 }
 
 fn hello_reply() -> impl Strategy<Value = HelloReply> {

@@ -2,7 +2,8 @@
 //! credits and handshake.
 
 use firmware_protocol::message::{
-    Event, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason, ResetCause, Status,
+    Event, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, InputFlags, NakReason,
+    ResetCause, Status,
 };
 use firmware_protocol::timing::{COMMS_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS, RETRANSMIT_TIMEOUT_MS};
 use firmware_protocol::{
@@ -360,6 +361,7 @@ fn host_asks_for_status_sooner_when_credits_run_out() {
         last_completed_move_id: 2,
         queue_used: 0,
         config_checksum: 0,
+        inputs: InputFlags::default(),
         positions: FixedList::new(),
     };
     host.on_frame(&Frame::unsequenced(Seq(2), Message::Status(status)));
@@ -387,6 +389,7 @@ fn host_notices_a_firmware_reboot() {
         last_completed_move_id: 0,
         queue_used: 0,
         config_checksum: 1,
+        inputs: InputFlags::default(),
         positions: FixedList::new(),
     };
     host.on_frame(&Frame::unsequenced(Seq(0), Message::Status(status)));

@@ -57,8 +57,8 @@ pub use command::{
 };
 pub use refusal::{ConfigRefusal, SetupKey, TimedMove, REFUSAL_LEN};
 pub use report::{
-    Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, NakReason, ResetCause,
-    Status, EVENT_LEN, FIRMWARE_NAME_LEN, HELLO_REPLY_LEN, STATUS_FIXED_LEN,
+    Event, Fault, FaultFlags, FirmwareState, FirmwareVersion, HelloReply, InputFlags, NakReason,
+    ResetCause, Status, EVENT_LEN, FIRMWARE_NAME_LEN, HELLO_REPLY_LEN, STATUS_FIXED_LEN,
 };
 
 use crate::seq::Seq;

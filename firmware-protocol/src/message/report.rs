@@ -371,6 +371,34 @@ impl FaultFlags {
     }
 }
 
+/// The robot's inputs as they stand (`Status` byte 9); bits 1..7 must be zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct InputFlags(pub u8);
+
+impl InputFlags {
+    /// The e-stop switch is active now (its button held down, or its wiring open): the
+    /// firmware refuses `ClearFault` until it is released.
+    pub const ESTOP_HELD: u8 = 0x01;
+    const DEFINED: u8 = 0x01;
+
+    /// The flags, if no undefined bit is set.
+    pub fn from_bits(bits: u8) -> Result<Self, Error> {
+        if bits & !Self::DEFINED == 0 {
+            Ok(InputFlags(bits))
+        } else {
+            Err(Error::BadValue {
+                field: "input_flags",
+                value: bits.into(),
+            })
+        }
+    }
+
+    /// Whether the e-stop switch is active.
+    pub const fn estop_held(self) -> bool {
+        self.0 & Self::ESTOP_HELD != 0
+    }
+}
+
 /// `Status` payload: a snapshot the host can ask for at any time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Status {
@@ -384,12 +412,14 @@ pub struct Status {
     pub queue_used: u8,
     /// Checksum of the accepted `Configure` payload (0 while unconfigured).
     pub config_checksum: u16,
+    /// The inputs a person acts on, as they stand now (the e-stop switch).
+    pub inputs: InputFlags,
     /// Current position of each configured actuator (jaws: 0 open, 1 closed).
     pub positions: FixedList<i32, MAX_ACTUATORS>,
 }
 
 /// Length of a `Status` payload without positions.
-pub const STATUS_FIXED_LEN: usize = 10;
+pub const STATUS_FIXED_LEN: usize = 11;
 
 impl Status {
     pub(crate) fn write(&self, w: &mut Writer<'_>) -> Result<(), Error> {
@@ -398,6 +428,7 @@ impl Status {
         w.u32(self.last_completed_move_id)?;
         w.u8(self.queue_used)?;
         w.u16(self.config_checksum)?;
+        w.u8(InputFlags::from_bits(self.inputs.0)?.0)?;
         w.u8(self.positions.len() as u8)?;
         self.positions
             .iter()
@@ -421,6 +452,7 @@ impl Status {
             last_completed_move_id: r.u32()?,
             queue_used: r.u8()?,
             config_checksum: r.u16()?,
+            inputs: InputFlags::from_bits(r.u8()?)?,
             positions: FixedList::new(),
         };
         r.u8()?;

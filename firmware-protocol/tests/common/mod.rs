@@ -3,9 +3,9 @@
 
 use firmware_protocol::message::{
     Action, Actuator, ActuatorConfig, BoardSetup, ChipInfo, ConfigRefusal, Configure, Event, Fault,
-    FaultFlags, FirmwareState, FirmwareVersion, HelloReply, HomeSensor, JawTarget, Motion,
-    NakReason, ResetCause, RotationRange, SensorKind, Servo, SetupKey, Signal, Status, Stepper,
-    TimedMove,
+    FaultFlags, FirmwareState, FirmwareVersion, HelloReply, HomeSensor, InputFlags, JawTarget,
+    Motion, NakReason, ResetCause, RotationRange, SensorKind, Servo, SetupKey, Signal, Status,
+    Stepper, TimedMove,
 };
 use firmware_protocol::{FixedList, Frame, Message, Seq};
 
@@ -59,7 +59,7 @@ fn sample_motion() -> Motion {
 
 fn sample_hello_reply() -> HelloReply {
     HelloReply {
-        protocol_version: 3,
+        protocol_version: firmware_protocol::PROTOCOL_VERSION,
         firmware_version: FirmwareVersion {
             major: 0,
             minor: 3,
@@ -78,6 +78,7 @@ fn sample_status() -> Status {
         last_completed_move_id: 1,
         queue_used: 2,
         config_checksum: sample_configure().checksum().expect("checksum"),
+        inputs: InputFlags(InputFlags::ESTOP_HELD),
         positions: FixedList::from_slice(&[1, -1, 0, 4], "positions").expect("fits"),
     }
 }
@@ -149,7 +150,7 @@ pub fn samples() -> Vec<(&'static str, Frame)> {
         (
             "hello",
             host_unseq(Message::Hello {
-                protocol_version: 3,
+                protocol_version: firmware_protocol::PROTOCOL_VERSION,
             }),
         ),
         ("configure", host(0, Message::Configure(sample_configure()))),
@@ -311,68 +312,63 @@ pub fn to_hex(bytes: &[u8]) -> String {
 /// the encoder, checked against an independent CRC/COBS implementation and by hand
 /// against PROTOCOL.md, then frozen. A change here is a wire-format change.
 pub const GOLDEN: &[(&str, &str)] = &[
-    ("hello", "02 03 01 05 01 03 8c fc 00"),
+    ("hello", "02 04 01 05 01 04 bf eb 00"),
     (
         "configure",
-        "02 03 01 04 02 04 01 01 01 01 01 02 96 02 c8 02 02 04 ff ff 02 02 b4 04 2c 01 03 01 \
-         01 02 01 02 fa 01 01 03 02 01 01 01 01 02 78 02 c8 03 68 b6 00",
+        "02 04 01 04 02 04 01 01 01 01 01 02 96 02 c8 02 02 04 ff ff 02 02 b4 04 2c 01 03 01 01 02 01 02 fa 01 01 03 02 01 01 01 01 02 78 02 c8 03 c3 ba 00",
     ),
-    ("home", "03 03 01 03 03 01 01 01 02 05 03 02 d9 00"),
+    ("home", "03 04 01 03 03 01 01 01 02 05 03 f8 c5 00"),
     (
         "motion",
-        "03 03 02 03 04 02 01 01 03 03 01 02 01 01 01 0a 02 01 ff ff ff ff 03 02 01 01 01 03 \
-         66 c1 00",
+        "03 04 02 03 04 02 01 01 03 03 01 02 01 01 01 0a 02 01 ff ff ff ff 03 02 01 01 01 03 54 ab 00",
     ),
-    ("dwell", "03 03 03 03 05 03 01 01 02 fa 03 ff 36 00"),
-    ("query_status", "02 03 01 04 06 da 7f 00"),
-    ("ping", "02 03 01 08 07 78 56 34 12 65 4e 00"),
-    ("emergency_stop", "02 03 01 04 08 14 9e 00"),
-    ("clear_fault", "03 03 04 04 09 f5 52 00"),
-    ("ack", "02 03 06 05 40 07 05 69 00"),
-    ("nak", "02 03 07 05 41 05 07 3a d9 00"),
+    ("dwell", "03 04 03 03 05 03 01 01 02 fa 03 05 2a 00"),
+    ("query_status", "02 04 01 04 06 f7 2e 00"),
+    ("ping", "02 04 01 08 07 78 56 34 12 7d 89 00"),
+    ("emergency_stop", "02 04 01 04 08 39 cf 00"),
+    ("clear_fault", "03 04 04 04 09 d8 03 00"),
+    ("ack", "02 04 06 05 40 07 d1 0e 00"),
+    ("nak", "02 04 07 05 41 05 07 7b 11 00"),
     (
         "hello_reply",
-        "02 03 04 05 81 03 0d 03 01 08 08 63 75 62 65 64 2d 66 77 01 01 01 01 01 01 01 03 fe \
-         0d 00",
+        "02 04 04 05 81 04 0d 03 01 08 08 63 75 62 65 64 2d 66 77 01 01 01 01 01 01 01 03 93 69 00",
     ),
-    ("configure_reply", "02 03 07 05 82 75 05 86 8e 00"),
-    ("move_done", "06 03 01 05 83 02 01 01 03 41 23 00"),
-    ("event_button", "06 03 02 05 84 02 01 03 f2 f8 00"),
-    ("event_stall", "0a 03 03 05 84 03 01 01 72 a9 00"),
-    ("event_boot", "02 03 01 04 84 01 01 03 84 3a 00"),
+    ("configure_reply", "02 04 07 05 82 75 05 c7 46 00"),
+    ("move_done", "06 04 01 05 83 02 01 01 03 59 e4 00"),
+    ("event_button", "06 04 02 05 84 02 01 03 b6 e1 00"),
+    ("event_stall", "0a 04 03 05 84 03 01 01 36 b0 00"),
+    ("event_boot", "02 04 01 04 84 01 01 03 c0 23 00"),
     (
         "status",
-        "02 03 04 05 85 03 02 01 01 01 06 02 75 05 04 01 01 01 05 ff ff ff ff 01 01 01 02 04 \
-         01 01 03 6b 2e 00",
+        "02 04 04 05 85 03 02 01 01 01 07 02 75 05 01 04 01 01 01 05 ff ff ff ff 01 01 01 02 04 01 01 03 fc 15 00",
     ),
-    ("pong", "02 03 09 05 86 78 56 34 12 e5 85 00"),
+    ("pong", "02 04 09 05 86 78 56 34 12 fd 42 00"),
     (
         "configure_refused",
-        "02 03 03 05 87 03 11 03 01 02 d4 01 01 01 01 01 01 01 01 01 01 03 46 fd 00",
+        "02 04 03 05 87 03 11 03 01 02 d4 01 01 01 01 01 01 01 01 01 01 03 c6 f4 00",
     ),
     (
         "configure_refused_pin_taken",
-        "02 03 07 05 87 09 07 03 11 02 02 01 01 02 01 01 01 02 10 01 01 03 68 23 00",
+        "02 04 07 05 87 09 07 03 11 02 02 01 01 02 01 01 01 02 10 01 01 03 e8 2a 00",
     ),
     (
         "setup_board",
-        "03 03 05 0a 0a 08 04 0a 0f 14 02 30 75 01 03 bc ec 00",
+        "03 04 05 0a 0a 08 04 0a 0f 14 02 30 75 01 03 ba 9c 00",
     ),
     (
         "setup_actuator_stepper",
-        "03 03 06 0a 0b 01 01 02 03 72 0b 15 c8 02 08 02 01 02 01 02 04 03 38 04 01 03 50 46 \
-         01 02 b4 02 1e 02 14 09 90 01 f4 ff ff ff d0 40 00",
+        "03 04 06 0a 0b 01 01 02 03 72 0b 15 c8 02 08 02 01 02 01 02 04 03 38 04 01 03 50 46 01 02 b4 02 1e 02 14 09 90 01 f4 ff ff ff 13 5a 00",
     ),
     (
         "setup_actuator_servo",
-        "03 03 07 02 0b 08 02 10 e8 03 d0 07 64 03 6e 2e 00",
+        "03 04 07 02 0b 08 02 10 e8 03 d0 07 64 03 66 e4 00",
     ),
-    ("query_board", "02 03 01 04 0c 90 de 00"),
+    ("query_board", "02 04 01 04 0c bd 8f 00"),
     (
         "board_info",
-        "02 03 05 05 88 1e 0c 01 05 80 23 98 3a 01 03 d0 07 01 03 47 01 00",
+        "02 04 05 05 88 1e 0c 01 05 80 23 98 3a 01 03 d0 07 01 03 92 f1 00",
     ),
-    ("event_home_not_found", "0a 03 04 05 84 03 06 02 c7 c8 00"),
+    ("event_home_not_found", "0a 04 04 05 84 03 06 02 83 d1 00"),
 ];
 
 /// The golden wire bytes of the sample called `name`.

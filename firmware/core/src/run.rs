@@ -5,8 +5,8 @@ use crate::firmware::{Channel, FaultCause, Firmware, Running, NOTIFY_WINDOW};
 use crate::pins::Pins;
 use crate::queue::Command;
 use firmware_protocol::message::{
-    Action, Actuator, ActuatorConfig, Configure, Event, FaultFlags, JawTarget, RotationRange,
-    Status,
+    Action, Actuator, ActuatorConfig, Configure, Event, FaultFlags, InputFlags, JawTarget,
+    RotationRange, Status,
 };
 use firmware_protocol::{FixedList, Message, MAX_WIRE_LEN};
 
@@ -104,8 +104,15 @@ impl Firmware<'_> {
             } else {
                 0
             },
+            inputs: self.input_flags(),
             positions,
         }
+    }
+
+    /// The inputs a person acts on, as `Status` reports them.
+    fn input_flags(&self) -> InputFlags {
+        let held = self.input_active(self.machine.board.estop);
+        InputFlags(if held { InputFlags::ESTOP_HELD } else { 0 })
     }
 
     fn watch_button(&mut self) {

@@ -87,10 +87,41 @@ fn clear_fault_is_refused_while_the_switch_is_pressed() {
         }
     )));
     assert_eq!(rig.fw.state(), FirmwareState::EStopped);
+    assert_eq!(reported_estop_held(&mut rig), Some(true));
     let input = four_arm().board.estop.expect("e-stop").pin;
     rig.fw.set_input(input, true); // released
+    assert_eq!(reported_estop_held(&mut rig), Some(false));
+    assert_eq!(rig.fw.state(), FirmwareState::EStopped, "still latched");
     rig.send(Message::ClearFault);
     assert_eq!(rig.fw.state(), FirmwareState::Unhomed);
+    assert_eq!(reported_estop_held(&mut rig), Some(false));
+}
+
+#[test]
+fn status_follows_the_switch_without_a_latch_changing() {
+    let mut rig = Rig::new(four_arm());
+    rig.ready();
+    assert_eq!(reported_estop_held(&mut rig), Some(false));
+    let input = four_arm().board.estop.expect("e-stop").pin;
+    for round in 0..3 {
+        rig.fw.set_input(input, false); // pressed (active low)
+        rig.poll();
+        assert_eq!(reported_estop_held(&mut rig), Some(true), "round {round}");
+        rig.fw.set_input(input, true);
+        rig.poll();
+        assert_eq!(reported_estop_held(&mut rig), Some(false), "round {round}");
+        assert_eq!(rig.fw.state(), FirmwareState::EStopped, "latched since round 0");
+    }
+}
+
+/// The e-stop level of the `Status` the firmware sends for a `QueryStatus`, as on the wire.
+fn reported_estop_held(rig: &mut Rig) -> Option<bool> {
+    let before = rig.received.len();
+    rig.send(Message::QueryStatus);
+    rig.received[before..].iter().rev().find_map(|(_, m)| match m {
+        Message::Status(status) => Some(status.inputs.estop_held()),
+        _ => None,
+    })
 }
 
 /// A ready firmware, 18 dwells of `dwell_ms` queued, and a host that says nothing more
