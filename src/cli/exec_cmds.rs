@@ -219,6 +219,10 @@ fn link_news(event: &LinkEvent) -> Option<String> {
             crate::command_line::counts::count(*completed_meanwhile, "command completed", "commands completed"),
         )),
         LinkEvent::Button { button } => Some(format!("button {button} pressed")),
+        LinkEvent::EStopButton { held: true } => Some("e-stop button held down".to_string()),
+        LinkEvent::EStopButton { held: false } => {
+            Some("e-stop button released (the stop stays latched until a reset)".to_string())
+        }
         _ => None,
     }
 }

@@ -3,7 +3,9 @@
 use crate::daemon::api::DaemonInbox;
 use crate::daemon::api::RecentLog;
 use crate::daemon::docs::StatusDoc;
-use crate::daemon::docs::{DaemonEvent, DaemonState, LinkDoc, PaletteColourDoc};
+use crate::daemon::docs::{
+    DaemonEvent, DaemonState, EStopButtonDoc, LinkDoc, LinkState, PaletteColourDoc,
+};
 use cubed_vision::light::palette::Palette;
 use tokio::sync::{broadcast, watch};
 
@@ -82,13 +84,36 @@ impl StatusBoard {
         let _ = self.events.send(event);
     }
 
-    /// The robot's link as last seen; pushed only when it changed.
+    /// The robot's link as last seen; pushed only when it changed. A link that is not open
+    /// cannot say the e-stop button's level: it is forgotten, except when the link closed
+    /// because the robot would not clear its stop with the button held.
     pub(crate) fn link(&self, link: LinkDoc) {
         if self.status.borrow().link == link {
             return;
         }
         tracing::info!("{}", link.line);
-        self.update(|s| s.link = link);
+        self.update(|s| {
+            s.estop_button = match link.state {
+                LinkState::Open => s.estop_button.take(),
+                LinkState::EStopHeld => Some(EStopButtonDoc::new(true)),
+                _ => None,
+            };
+            s.link = link;
+        });
+    }
+
+    /// The e-stop button's level as the robot reported it (`None`: nothing to show, e.g.
+    /// after a clear the robot took, which it takes only with the button released); logged
+    /// when it changed.
+    pub(crate) fn estop_button(&self, held: Option<bool>) {
+        let doc = held.map(EStopButtonDoc::new);
+        if self.status.borrow().estop_button == doc {
+            return;
+        }
+        if let Some(doc) = &doc {
+            self.log(doc.line.clone());
+        }
+        self.update(|s| s.estop_button = doc);
     }
 
     pub(crate) fn now(&self) -> StatusDoc {

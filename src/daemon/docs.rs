@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::daemon::link_status::{LinkDoc, LinkState};
+pub use crate::daemon::link_status::{EStopButtonDoc, LinkDoc, LinkState};
 
 /// What the daemon is doing.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -182,6 +182,10 @@ pub struct StatusDoc {
     /// The robot's link as the daemon last saw it.
     #[serde(default)]
     pub link: LinkDoc,
+    /// The robot's e-stop button, while it is held or the stop it latched waits for a Reset;
+    /// none otherwise, and while the robot cannot say (its link not open).
+    #[serde(default)]
+    pub estop_button: Option<EStopButtonDoc>,
     /// The run history could not be written when the daemon started (a full disk): runs are
     /// refused until space is freed (and, when it opened read-only, the daemon restarted;
     /// `notice` says which and where).

@@ -171,6 +171,7 @@ impl RunningDaemon {
             cube_size: config.cube_size.name().to_string(),
             palette: palette_doc(&rig.palette),
             link,
+            estop_button: None,
             history_read_only: read_only.is_some(),
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));

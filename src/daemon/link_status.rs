@@ -1,4 +1,4 @@
-//! The robot link as the status shows it: open, lost, unreachable, the e-stop button held, closed, with the problem in words and one line for people.
+//! The robot link as the status shows it: open, lost, unreachable, the e-stop button held, closed, with the problem in words and one line for people; and the e-stop button's level as the robot last reported it.
 
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +76,31 @@ impl LinkDoc {
             state,
             problem,
             line,
+        }
+    }
+}
+
+/// The robot's e-stop button as its firmware last reported it (each `Status`, about twice a
+/// second while the link is idle): shown while it is held, and while the stop it latched
+/// waits for a Reset. Letting go never clears the stop.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct EStopButtonDoc {
+    /// Held down now (or its normally-closed wiring open).
+    pub held: bool,
+    /// One line for people, as `cubed status` and the page show it.
+    pub line: String,
+}
+
+impl EStopButtonDoc {
+    pub fn new(held: bool) -> EStopButtonDoc {
+        let line = if held {
+            "e-stop button: held down: release it, then reset"
+        } else {
+            "e-stop button: released: the stop stays latched until a reset; check the robot, then reset"
+        };
+        EStopButtonDoc {
+            held,
+            line: line.to_string(),
         }
     }
 }

@@ -28,7 +28,8 @@ pub use docs::PhotosPruned;
 pub use docs::RunSummary;
 pub use docs::SolutionRecord;
 pub use docs::{
-    DaemonEvent, DaemonState, LinkDoc, LinkState, RunDetail, ScanRecord, StartSource, StatusDoc,
+    DaemonEvent, DaemonState, EStopButtonDoc, LinkDoc, LinkState, RunDetail, ScanRecord,
+    StartSource, StatusDoc,
 };
 pub use history::History;
 pub use history::HistoryError;

@@ -38,11 +38,15 @@ pub enum LinkError {
         reason: NakReason,
         /// What the firmware reported latched while it was greeted, if it said.
         latched: Option<FaultFlags>,
+        /// Whether its e-stop switch was active then, if it said.
+        estop_held: Option<bool>,
     },
     #[error("the firmware on {path} would not clear {}: its emergency-stop input is still active; release the e-stop button (a normally-closed switch also reads pressed when a wire is loose), then clear it again", latched_or(*latched, "what it holds latched"))]
     ClearRefused {
         path: PathBuf,
         latched: Option<FaultFlags>,
+        /// Whether its e-stop switch was active then, if it said.
+        estop_held: Option<bool>,
     },
     #[error("the robot design gives no wiring ([board] and a `wiring` table per gripper and flipper), and the firmware on {path} ('{firmware}') is a real board, not the simulator: refusing to guess which pins drive what; describe the wiring in the design (docs/wiring.md)")]
     Unwired { path: PathBuf, firmware: String },
@@ -113,6 +117,8 @@ pub struct LatchedBefore {
     pub faults: Option<FaultFlags>,
     /// A clear was asked for and refused: the e-stop input is still active.
     pub clear_refused: bool,
+    /// Whether the e-stop switch was active at the firmware's last `Status`, if it said.
+    pub estop_held: Option<bool>,
 }
 
 impl LatchedBefore {
@@ -135,14 +141,21 @@ impl LinkError {
             LinkError::ConfigRefused {
                 reason: NakReason::BadState | NakReason::EStopLatched,
                 latched,
+                estop_held,
                 ..
             } => Some(LatchedBefore {
                 faults: *latched,
                 clear_refused: false,
+                estop_held: *estop_held,
             }),
-            LinkError::ClearRefused { latched, .. } => Some(LatchedBefore {
+            LinkError::ClearRefused {
+                latched,
+                estop_held,
+                ..
+            } => Some(LatchedBefore {
                 faults: *latched,
                 clear_refused: true,
+                estop_held: *estop_held,
             }),
             _ => None,
         }

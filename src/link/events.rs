@@ -65,6 +65,10 @@ pub enum LinkEvent {
         last_completed_move_id: u32,
         completed_meanwhile: usize,
     },
+    /// The robot's e-stop switch was pressed (`held`) or let go, as the firmware's `Status`
+    /// reported it: told when it changes, and at the handshake while the stop is latched.
+    /// Letting go does not clear the latched stop (a Reset does).
+    EStopButton { held: bool },
     /// The emergency stop is latched in the firmware; these commands will not run.
     EStopped { cancelled: Vec<u32> },
     /// The firmware took a ClearFault (or it was overtaken by an e-stop): what it reported

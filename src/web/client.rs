@@ -243,6 +243,10 @@ impl ControlReply {
                     out.push_str("\nnotice: ");
                     out.push_str(notice);
                 }
+                if let Some(button) = &status.estop_button {
+                    out.push('\n');
+                    out.push_str(&button.line);
+                }
                 // Last, where a script finds it.
                 out.push('\n');
                 out.push_str(&status.link.line);

@@ -4,7 +4,7 @@ use crate::daemon::docs::{
     CalibrationDoc, GuideDoc, PaletteColourDoc, PhotoDoc, Progress, StickerDoc,
 };
 use crate::daemon::{DaemonEvent, DaemonInbox, DaemonState, Refusal, Request, StatusDoc};
-use crate::daemon::{LinkDoc, LinkState};
+use crate::daemon::{EStopButtonDoc, LinkDoc, LinkState};
 use cubed_core::cube::{format_moves, parse_moves, ColourScheme, FaceOrder, FaceletCube, Notation};
 use cubed_core::cube::{move_in_words, states_after};
 use cubed_core::error_chain::error_chain;
@@ -62,6 +62,7 @@ pub fn idle_status() -> StatusDoc {
         cube_size: "3x3".to_string(),
         palette: palette(),
         link: Default::default(),
+        estop_button: None,
         history_read_only: false,
     }
 }
@@ -101,6 +102,7 @@ pub async fn respond(mut inbox: DaemonInbox, step: Duration) {
                     s.state = DaemonState::EStopped;
                     s.message = "emergency stop".to_string();
                     s.link = LinkDoc::down(LinkState::EStopHeld, BUTTON_HELD);
+                    s.estop_button = Some(EStopButtonDoc::new(true));
                 });
                 let _ = reply.send(Ok(()));
             }
@@ -114,6 +116,7 @@ pub async fn respond(mut inbox: DaemonInbox, step: Duration) {
                         s.state = DaemonState::Idle;
                         s.message = "reset".to_string();
                         s.link = LinkDoc::open();
+                        s.estop_button = None;
                     });
                     let _ = reply.send(Ok(()));
                 } else {

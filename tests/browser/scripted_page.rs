@@ -170,6 +170,8 @@ async fn the_page_runs_the_scripted_daemon() {
     )
     .await;
     wait_for_text(page, "link", scripted::BUTTON_HELD).await;
+    // And whether its button is still down, on a line of its own.
+    wait_for_text(page, "estop-button", "e-stop button: held down").await;
     screenshot(page, "e-stopped").await;
     click(page, "#reset").await;
     wait_for_text(page, "state", "idle").await;
@@ -181,6 +183,14 @@ async fn the_page_runs_the_scripted_daemon() {
         .await
         .expect("displayed or not");
     assert!(!link_shown, "an open link needs no line");
+    let button_shown = page
+        .find(Locator::Css("#estop-button"))
+        .await
+        .expect("the e-stop button's line")
+        .is_displayed()
+        .await
+        .expect("displayed or not");
+    assert!(!button_shown, "nothing to say of the button after a reset");
     let error = text_of(page, "#error").await;
     assert!(
         error.trim().is_empty(),

@@ -4,10 +4,10 @@
 //! the link opens. The robot is `cubed sim` in another process; its firmware core is the
 //! witness that the latch was cleared (a later `cubed exec` runs without `--reset`).
 
-use super::{start_with, wait_until};
+use super::{finished, random, start, start_with, wait_until};
 use crate::common::{cubed, start_sim, stderr};
 use cubed::daemon::config::{CameraChoice, DaemonConfig, PortChoice};
-use cubed::daemon::{DaemonState, LinkDoc, LinkState, StartSource};
+use cubed::daemon::{DaemonState, EStopButtonDoc, LinkDoc, LinkState, StartSource};
 use std::time::Duration;
 
 /// The shipped config with its data in `dir`, on the robot at `link` (`cubed sim`) and with the
@@ -84,21 +84,27 @@ async fn reset_is_refused_while_the_e_stop_button_is_held_and_clears_once_it_is_
     assert_eq!(held.state, DaemonState::EStopped);
     // The status shows the button held, so a script can wait for its release.
     assert_eq!(held.link.state, LinkState::EStopHeld, "{:?}", held.link);
-    // Let go: the next Reset clears it (tried again as a person would, for up to 20 s).
-    let began = std::time::Instant::now();
-    let cleared = loop {
-        match daemon.handle.reset().await {
-            Ok(()) => break true,
-            Err(_) if began.elapsed() < Duration::from_secs(20) => {
-                tokio::time::sleep(Duration::from_millis(300)).await
-            }
-            Err(_) => break false,
-        }
-    };
-    assert!(cleared, "{:?}", daemon.handle.status());
+    assert_eq!(held.estop_button, Some(EStopButtonDoc::new(true)));
+    // Let go: the status says so by itself (the robot's own report, read while the daemon
+    // retries), the stop still latched; then one Reset clears it.
+    let released = wait_until(&daemon.handle, "the button released", |s| {
+        s.estop_button.as_ref().is_some_and(|b| !b.held)
+    })
+    .await;
+    assert_eq!(
+        released.state,
+        DaemonState::EStopped,
+        "{}",
+        released.message
+    );
+    daemon.handle.reset().await.expect("reset once released");
     let after = daemon.handle.status();
     assert_eq!(after.state, DaemonState::Idle);
     assert_eq!(after.link, LinkDoc::open());
+    assert_eq!(
+        after.estop_button, None,
+        "nothing left to say of the button"
+    );
     daemon.shutdown().await;
     let after = cubed(
         &["exec", "--port", &link.to_string_lossy(), "--moves", "R R'"],
@@ -157,4 +163,43 @@ async fn a_robot_plugged_in_after_the_daemon_started_is_said_to_be_reachable() {
         let latched = after.status.code() == Some(1) && stderr(&after).contains("emergency stop");
         assert_eq!(latched, estop, "{estop}: {}", stderr(&after));
     }
+}
+
+/// The robot's e-stop button pressed mid-run and held a while, with the link open all along:
+/// the status shows it held, then released (the robot's own reports, read about twice a
+/// second), the stop latched throughout; a Reset clears it and the button's line goes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_e_stop_buttons_level_is_shown_live_while_the_stop_is_latched() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Held 30 s of the simulator's time: 3 s at ten times real time.
+    let daemon = start(dir.path(), "estop-at-move=30,estop-for=30s", 10.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(21));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    let held = wait_until(&daemon.handle, "the button held", |s| {
+        s.estop_button.as_ref().is_some_and(|b| b.held)
+    })
+    .await;
+    assert_eq!(held.link.state, LinkState::Open, "{:?}", held.link);
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
+    let released = wait_until(&daemon.handle, "the button released", |s| {
+        s.estop_button.as_ref().is_some_and(|b| !b.held)
+    })
+    .await;
+    assert_eq!(released.state, DaemonState::EStopped, "still latched");
+    assert!(
+        released
+            .estop_button
+            .expect("shown")
+            .line
+            .contains("until a reset"),
+        "the line says the stop is still latched"
+    );
+    daemon
+        .handle
+        .reset()
+        .await
+        .expect("reset, the button released");
+    assert_eq!(daemon.handle.status().estop_button, None);
+    daemon.shutdown().await;
 }

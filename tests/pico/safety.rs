@@ -1,5 +1,6 @@
 //! The emulated Pico's safety paths, pin in and pins out with their emulated times: the
-//! e-stop switch stops every stepper at once and nothing moves until a reset (then the
+//! e-stop switch stops every stepper at once, its level is reported as the pin stands, and
+//! nothing moves until a reset (then the
 //! host's own EmergencyStop cancels a second program); a pulled USB cable halts the
 //! motors by the comms timeout, and `cubed exec --reset` recovers.
 
@@ -41,9 +42,11 @@ fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
         wait_until_stepping(&pico, &machine).await;
         let released = machine.estop.released;
         pico.set_pin(estop, !released); // pressed
+        let mut told_held = false;
         loop {
             match next(&mut link, 60).await {
                 LinkEvent::Fault(Fault::EStopLatched) => break,
+                LinkEvent::EStopButton { held: true } => told_held = true,
                 LinkEvent::EStopped { .. } | LinkEvent::MoveDone { .. } => {}
                 other => panic!("expected the latched e-stop, got {other:?}"),
             }
@@ -51,12 +54,22 @@ fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
         // Nothing moves while it is latched: a motion is refused, the switch still pressed
         // keeps the latch.
         link.send(four_rotations(30, 0)).expect("queued");
-        match next(&mut link, 60).await {
-            LinkEvent::Refused { reason, .. } => assert_eq!(reason, NakReason::EStopLatched),
-            other => panic!("expected the motion refused, got {other:?}"),
-        }
+        let refused = loop {
+            match next(&mut link, 60).await {
+                LinkEvent::Refused { reason, .. } => break reason,
+                LinkEvent::EStopButton { held: true } => told_held = true,
+                other => panic!("expected the motion refused, got {other:?}"),
+            }
+        };
+        assert_eq!(refused, NakReason::EStopLatched);
         tokio::time::sleep(Duration::from_secs(2)).await;
-        assert_eq!(link.status().await.expect("status").state, FirmwareState::EStopped);
+        let status = link.status().await.expect("status");
+        assert_eq!(status.state, FirmwareState::EStopped);
+        // The chip reads its e-stop pin and reports it held, and the host was told.
+        assert!(status.inputs.estop_held(), "the pressed pin reads held");
+        told_held |= (link.take_waiting_events().iter())
+            .any(|e| matches!(e, LinkEvent::EStopButton { held: true }));
+        assert!(told_held, "the host was told the button is held");
         let trace = pico.trace();
         let pressed = trace.input_set(estop, !released, 0).expect("the e-stop pressed");
         let last = trace.last_step_ns(&machine).expect("steps");
@@ -81,6 +94,13 @@ fn the_estop_switch_stops_every_stepper_at_once_until_a_reset() {
         // The firmware reads its inputs once a loop: let it see the switch let go (in the
         // emulated chip's time, which a busy machine slows).
         pico.run_for_emulated_ms(200).await;
+        let status = link.status().await.expect("status");
+        assert!(!status.inputs.estop_held(), "the let-go pin reads released");
+        assert_eq!(status.state, FirmwareState::EStopped, "letting go clears nothing");
+        match next(&mut link, 60).await {
+            LinkEvent::EStopButton { held: false } => {}
+            other => panic!("expected the button told released, got {other:?}"),
+        }
         link.clear_fault().expect("clear fault");
         pico.run_for_emulated_ms(500).await;
         assert_eq!(link.status().await.expect("status").state, FirmwareState::Unhomed);

@@ -110,7 +110,11 @@ fn status_follows_the_switch_without_a_latch_changing() {
         rig.fw.set_input(input, true);
         rig.poll();
         assert_eq!(reported_estop_held(&mut rig), Some(false), "round {round}");
-        assert_eq!(rig.fw.state(), FirmwareState::EStopped, "latched since round 0");
+        assert_eq!(
+            rig.fw.state(),
+            FirmwareState::EStopped,
+            "latched since round 0"
+        );
     }
 }
 
@@ -118,10 +122,13 @@ fn status_follows_the_switch_without_a_latch_changing() {
 fn reported_estop_held(rig: &mut Rig) -> Option<bool> {
     let before = rig.received.len();
     rig.send(Message::QueryStatus);
-    rig.received[before..].iter().rev().find_map(|(_, m)| match m {
-        Message::Status(status) => Some(status.inputs.estop_held()),
-        _ => None,
-    })
+    rig.received[before..]
+        .iter()
+        .rev()
+        .find_map(|(_, m)| match m {
+            Message::Status(status) => Some(status.inputs.estop_held()),
+            _ => None,
+        })
 }
 
 /// A ready firmware, 18 dwells of `dwell_ms` queued, and a host that says nothing more

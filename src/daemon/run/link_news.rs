@@ -70,6 +70,7 @@ impl LinkNews {
             LinkEvent::Button { .. } => {
                 self.board.log("start button pressed during a run: ignored")
             }
+            LinkEvent::EStopButton { held } => self.board.estop_button(Some(*held)),
             _ => {}
         }
     }

@@ -43,6 +43,7 @@ impl Service {
                     );
                 }
             }
+            Some(LinkEvent::EStopButton { held }) => self.board.estop_button(Some(held)),
             Some(LinkEvent::Fault(fault)) => {
                 crate::metrics::fault(&fault);
                 let words = self.rig.as_ref().map_or_else(
@@ -180,7 +181,11 @@ pub(super) async fn idle_event(
             }
             Err(why) if still_held(board, &why) => {
                 // The e-stop a Reset found held is still latched: the status keeps saying so
-                // (the firmware says no more until a person resets again).
+                // (the firmware says no more until a person resets again), and whether the
+                // button is still down.
+                if let Some(held) = why.latched.and_then(|l| l.estop_held) {
+                    board.estop_button(Some(held));
+                }
                 *last_error = Some(why.words);
                 tokio::time::sleep(RECONNECT_IDLE).await;
             }
@@ -188,6 +193,7 @@ pub(super) async fn idle_event(
                 board.link(why.link());
                 if let Some(latched) = why.latched {
                     latched_before(board, latched, &why.words);
+                    board.estop_button(latched.estop_held.filter(|_| latched.estop()));
                 } else if last_error.as_deref() != Some(why.words.as_str()) {
                     tell(
                         board,
@@ -224,6 +230,7 @@ mod tests {
         LatchedBefore {
             faults: Some(FaultFlags(flags)),
             clear_refused: false,
+            estop_held: None,
         }
     }
 

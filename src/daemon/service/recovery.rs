@@ -145,6 +145,8 @@ async fn clear_latch(
         .await
         .map_err(|why| still_pressed(board, why))?;
     notes.estop_undelivered = false;
+    // Cleared: the robot took it, so its button is released; nothing more to show.
+    board.estop_button(None);
     if rig.connected() {
         notes.last_error = None;
         board.link(LinkDoc::open());

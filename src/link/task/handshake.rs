@@ -154,6 +154,7 @@ impl LinkTask {
         if !matches!(self.stage, Stage::Configuring { .. }) {
             return Ok(());
         }
+        self.handshake.estop_held = Some(status.inputs.estop_held());
         if self.handshake.confirming_since.is_none() {
             self.handshake.latched = Some(status.faults);
             return Ok(());
@@ -165,6 +166,7 @@ impl LinkTask {
                 return Err(LinkError::ClearRefused {
                     path: self.path.clone(),
                     latched: Some(status.faults),
+                    estop_held: self.handshake.estop_held,
                 });
             }
         } else {
@@ -183,12 +185,14 @@ impl LinkTask {
             return LinkError::ClearRefused {
                 path: self.path.clone(),
                 latched: self.handshake.latched,
+                estop_held: self.handshake.estop_held,
             };
         }
         LinkError::ConfigRefused {
             path: self.path.clone(),
             reason,
             latched: self.handshake.latched,
+            estop_held: self.handshake.estop_held,
         }
     }
 
@@ -253,8 +257,14 @@ impl LinkTask {
             .handshake
             .latched
             .is_some_and(|f| f.any(FaultFlags::ESTOP));
+        // From here on, a change of the e-stop switch's level is told as it is seen.
+        self.estop_held = self.handshake.estop_held;
         if estopped && self.handshake.clear_seq.is_none() {
             self.emit(LinkEvent::Fault(Fault::EStopLatched));
+            // The stop stays latched: whether its button is still down is news too.
+            if let Some(held) = self.estop_held {
+                self.emit(LinkEvent::EStopButton { held });
+            }
         }
     }
 

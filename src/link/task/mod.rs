@@ -111,6 +111,9 @@ pub(crate) struct LinkTask {
     handshake: Progress,
     /// Refusals for the firmware's state: explained by a fault, or waiting for one.
     refusals: held_refusal::Refusals,
+    /// The e-stop switch's level last told (`LinkEvent::EStopButton`), once the handshake
+    /// said it.
+    estop_held: Option<bool>,
 }
 
 impl LinkTask {
@@ -156,6 +159,7 @@ impl LinkTask {
             ready: None,
             handshake: Progress::new(now),
             refusals: held_refusal::Refusals::default(),
+            estop_held: None,
         }
     }
 
@@ -482,10 +486,23 @@ impl LinkTask {
         if self.estop_last_sent.is_some() && status.state == FirmwareState::EStopped {
             self.confirm_estop();
         }
+        self.tell_estop_switch(status.inputs.estop_held());
         if let Stage::Verifying { .. } = self.stage {
             self.verify_after_reconnect(&status)?;
         }
         Ok(())
+    }
+}
+
+impl LinkTask {
+    /// Tells the e-stop switch's level when it changed since last told (in a session whose
+    /// handshake is done: the handshake's own `Status` sets where it starts).
+    fn tell_estop_switch(&mut self, held: bool) {
+        if !matches!(self.stage, Stage::Running) || self.estop_held == Some(held) {
+            return;
+        }
+        self.estop_held = Some(held);
+        self.emit(LinkEvent::EStopButton { held });
     }
 }
 

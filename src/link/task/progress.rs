@@ -17,6 +17,8 @@ pub(crate) struct Progress {
     pub naks: u32,
     /// What the firmware reported latched when greeted (its `Status`), if it said.
     pub latched: Option<FaultFlags>,
+    /// Whether the e-stop switch was active at the firmware's last `Status`, if it said.
+    pub estop_held: Option<bool>,
     /// Sequence number of the `ClearFault` sent ahead of `Configure`, if one was.
     pub clear_seq: Option<u8>,
     /// When the `ConfigureReply` came (its checksum right) and the `QueryStatus` that
@@ -35,6 +37,7 @@ impl Progress {
             configure_attempts: 0,
             naks: 0,
             latched: None,
+            estop_held: None,
             clear_seq: None,
             confirming_since: None,
             unsent: VecDeque::new(),

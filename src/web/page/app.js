@@ -323,6 +323,9 @@ function render(s) {
   const link = s.link || { state: 'closed', problem: null, line: '' };
   $('link').hidden = link.state === 'open' || !link.problem;
   putWords($('link'), link.line);
+  // The robot's e-stop button, while it is held or its stop waits for a Reset.
+  $('estop-button').hidden = !s.estop_button;
+  putWords($('estop-button'), s.estop_button ? s.estop_button.line : '');
   $('devices').textContent = 'robot: ' + s.robot + ' · camera: ' + s.camera
     + (s.cube_size ? ' · cube: ' + s.cube_size : '') + (s.run ? ' · run ' + s.run : '');
   const busy = BUSY.includes(s.state);
