@@ -367,7 +367,7 @@ fn link_refuses_a_version_1_firmware_and_says_what_to_flash() {
             matches!(
                 error,
                 LinkError::VersionMismatch {
-                    host: 3,
+                    host: firmware_protocol::PROTOCOL_VERSION,
                     firmware: 1,
                     ..
                 }
@@ -376,7 +376,10 @@ fn link_refuses_a_version_1_firmware_and_says_what_to_flash() {
         );
         let text = error.to_string();
         assert!(
-            text.contains("speaks protocol 1, this cubed needs 3"),
+            text.contains(&format!(
+                "speaks protocol 1, this cubed needs {}",
+                firmware_protocol::PROTOCOL_VERSION
+            )),
             "{text}"
         );
         assert!(

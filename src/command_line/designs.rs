@@ -24,17 +24,59 @@ pub enum RobotDesignError {
         /// The shipped designs' names, comma-separated.
         shipped: String,
     },
+    /// A file name that is not here, though a shipped design has that name: the builder may
+    /// mean an edited copy elsewhere, so the shipped one is not taken silently.
+    #[error("no file '{given}' here (a copy you edited may be in another folder: give its path); for the shipped design of that name, give `--robot {name}`")]
+    NotHere { given: String, name: String },
 }
 
-/// A `--robot` value: a path, or the name of a shipped design (`six-motor`, with or without
-/// `.toml`), found in `config/robots/` here, else built into the binary.
+/// A `--robot` value: a path, or the name of a shipped design (`six-motor`), found in
+/// `config/robots/` here, else built into the binary. A file name (`six-motor.toml`) that is
+/// not here is refused, naming the shipped design it may mean.
 pub fn robot_design(given: &str) -> Result<PathBuf, RobotDesignError> {
     let path = PathBuf::from(given);
     if path.exists() || given.contains('/') {
         return Ok(path);
     }
+    if let Some(name) = given.strip_suffix(".toml") {
+        return Err(match shipped_design_file(given) {
+            Some(_) => RobotDesignError::NotHere {
+                given: given.to_string(),
+                name: name.to_string(),
+            },
+            None => RobotDesignError::NotFound {
+                given: given.to_string(),
+                shipped: cubed_files::named_file::built_in_design_names(),
+            },
+        });
+    }
     shipped_design_file(given).ok_or_else(|| RobotDesignError::NotFound {
         given: given.to_string(),
         shipped: cubed_files::named_file::built_in_design_names(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shipped_name_is_taken_but_its_file_name_only_when_the_file_is_here() {
+        assert!(robot_design("six-motor").is_ok());
+        let here = tempfile::tempdir().expect("temp dir");
+        let missing = here.path().join("nowhere").join("six-motor.toml");
+        // A path is taken as given (reading it says it is missing).
+        assert_eq!(robot_design(missing.to_str().unwrap()), Ok(missing.clone()));
+        assert_eq!(
+            robot_design("six-motor.toml"),
+            Err(RobotDesignError::NotHere {
+                given: "six-motor.toml".into(),
+                name: "six-motor".into()
+            }),
+            "run where no six-motor.toml is (the crate's root)"
+        );
+        let unknown = robot_design("sixmotor.toml").expect_err("no such design");
+        assert!(matches!(unknown, RobotDesignError::NotFound { .. }));
+        assert!(unknown.to_string().contains("four-arm"), "{unknown}");
+    }
 }

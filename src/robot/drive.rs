@@ -124,7 +124,71 @@ impl DriveToml {
     }
 }
 
+/// What one move of a drive is: a gripper's quarter turn, a flipper's flip (one revolution
+/// of its cam).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MoveUnit {
+    QuarterTurn,
+    Flip,
+}
+
+impl MoveUnit {
+    fn per_rev(self) -> u64 {
+        match self {
+            MoveUnit::QuarterTurn => 4,
+            MoveUnit::Flip => 1,
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            MoveUnit::QuarterTurn => "quarter turn",
+            MoveUnit::Flip => "flip (one revolution of its cam)",
+        }
+    }
+}
+
 impl Drive {
+    /// Checks that one `unit` is a whole number of microsteps: a motor stops only on whole
+    /// microsteps, so a move of a fraction would fall short and the shortfall would add up
+    /// move after move. The problem names the driver setting that would make it whole.
+    pub(crate) fn check_whole_steps(&self, unit: MoveUnit) -> Result<(), KeyProblem> {
+        let motor = u64::from(self.full_steps_per_rev) * u64::from(self.gear_num);
+        let per_unit = u64::from(self.gear_den) * unit.per_rev();
+        if (motor * u64::from(self.microsteps)) % per_unit == 0 {
+            return Ok(());
+        }
+        let exact = (motor * u64::from(self.microsteps)) as f64 / per_unit as f64;
+        let whole = (0..=8)
+            .map(|shift| 1u64 << shift)
+            .find(|&micro| (motor * micro) % per_unit == 0);
+        let what = format!(
+            "{} full steps a revolution, `microsteps = {}` and `gear = [{}, {}]` make {exact:.3} microsteps per {}, not a whole number: the motor stops only on whole microsteps, so every {} would fall short and the error would add up",
+            self.full_steps_per_rev,
+            self.microsteps,
+            self.gear_num,
+            self.gear_den,
+            unit.words(),
+            unit.words(),
+        );
+        Err(match whole {
+            Some(micro) => KeyProblem {
+                key: "microsteps",
+                problem: format!(
+                    "{what}; `microsteps = {micro}` (set the driver to match) makes it {}",
+                    motor * micro / per_unit
+                ),
+            },
+            None => KeyProblem {
+                key: "gear",
+                problem: format!(
+                    "{what}, whatever the microsteps; choose a gear (or a motor) whose {} is a whole number of steps",
+                    unit.words()
+                ),
+            },
+        })
+    }
+
     /// Microsteps per output revolution.
     pub fn steps_per_rev(&self) -> u64 {
         u64::from(self.full_steps_per_rev) * u64::from(self.microsteps) * u64::from(self.gear_num)
@@ -213,6 +277,46 @@ mod tests {
         assert_eq!(d.move_ms(0.25), 150);
         // A half turn: 135° cruising = 150 ms, plus 100 ms of ramps.
         assert_eq!(d.move_ms(0.5), 250);
+    }
+
+    #[test]
+    fn a_quarter_turn_of_a_fraction_of_a_microstep_is_refused_naming_what_makes_it_whole() {
+        let geared = |full, micro, num, den| Drive {
+            full_steps_per_rev: full,
+            microsteps: micro,
+            gear_num: num,
+            gear_den: den,
+            ..drive(900, 18_000)
+        };
+        // 50 full steps a revolution: 12.5 a quarter; 2 microsteps make 25.
+        let err = (geared(50, 1, 1, 1).check_whole_steps(MoveUnit::QuarterTurn)).unwrap_err();
+        assert_eq!(err.key, "microsteps");
+        assert!(
+            err.problem.contains("12.500 microsteps per quarter turn"),
+            "{err:?}"
+        );
+        assert!(err.problem.contains("`microsteps = 2`"), "{err:?}");
+        assert!(err.problem.ends_with("makes it 25"), "{err:?}");
+        // A 15:4 belt at full steps: 187.5 a quarter; 2 microsteps make 375.
+        let belt = geared(200, 1, 15, 4).check_whole_steps(MoveUnit::QuarterTurn);
+        assert!(belt.unwrap_err().problem.ends_with("makes it 375"));
+        // 3:7: 200 × 3 / 28 is no whole number at any power-of-two microsteps.
+        let err = (geared(200, 16, 3, 7).check_whole_steps(MoveUnit::QuarterTurn)).unwrap_err();
+        assert_eq!(err.key, "gear");
+        // Whole: the shipped kind, and a flip of a cam that turns once.
+        assert!(geared(200, 8, 1, 1)
+            .check_whole_steps(MoveUnit::QuarterTurn)
+            .is_ok());
+        assert!(geared(200, 1, 3, 1)
+            .check_whole_steps(MoveUnit::QuarterTurn)
+            .is_ok());
+        assert!(geared(50, 1, 1, 1)
+            .check_whole_steps(MoveUnit::Flip)
+            .is_ok());
+        let err = geared(200, 1, 1, 3)
+            .check_whole_steps(MoveUnit::Flip)
+            .unwrap_err();
+        assert!(err.problem.contains("per flip"), "{err:?}");
     }
 
     #[test]

@@ -86,6 +86,22 @@ impl Gripper {
         }
     }
 
+    /// Whether this gripper and `other` turn through the same angle at every instant: the
+    /// same times and, where a stepper drive is given, the same ramp in the same microsteps.
+    /// Only such a pair may turn one block of the cube between them.
+    pub fn turns_in_step_with(&self, other: &Gripper) -> bool {
+        let same_times = self.quarter_ms == other.quarter_ms && self.half_ms == other.half_ms;
+        let same_ramp = match (&self.drive, &other.drive) {
+            (Some(a), Some(b)) => {
+                a.steps_per_rev() == b.steps_per_rev()
+                    && (a.max_deg_s, a.accel_deg_s2) == (b.max_deg_s, b.accel_deg_s2)
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        same_times && same_ramp
+    }
+
     /// The turns worth considering from `angle`: quarters in -2..=2 the reach allows. A
     /// continuous gripper's -2 comes last: alone it is its +2 (the same time and effect, and
     /// the state graph keeps the first), but against an opposite gripper's +2 it is the

@@ -213,6 +213,8 @@ struct AxisLayers {
     value: [Option<i8>; 3],
     owner: [usize; 3],
     touched_by: [Option<usize>; 3],
+    /// Two grippers that turn one layer together (they must turn in step).
+    shared: Option<(usize, usize)>,
 }
 
 impl AxisLayers {
@@ -223,7 +225,12 @@ impl AxisLayers {
                 self.owner[layer] = g;
                 Ok(())
             }
-            Some(old) if old == value => Ok(()),
+            Some(old) if old == value => {
+                if value != 0 && self.owner[layer] != g {
+                    self.shared = Some((self.owner[layer], g));
+                }
+                Ok(())
+            }
             Some(old) => {
                 let (turning, holder) = if old != 0 {
                     (self.owner[layer], g)
@@ -260,6 +267,14 @@ fn layer_motion(
     }
     let layers = collect_layers(model, state, m, axis)?;
     let values = resolve_layers(model, state, m, &layers, first)?;
+    if let Some((a, b)) = turned_together(&layers) {
+        if !model.grippers[a].turns_in_step_with(&model.grippers[b]) {
+            return Err(Violation::OutOfStep {
+                first: a,
+                second: b,
+            });
+        }
+    }
     for (layer, toucher) in layers.touched_by.iter().enumerate() {
         if let (Some(holder), true) = (toucher, values[layer] != 0) {
             return Err(Violation::Jammed {
@@ -281,6 +296,7 @@ fn collect_layers(
         value: [None; 3],
         owner: [usize::MAX; 3],
         touched_by: [None; 3],
+        shared: None,
     };
     for (g, gripper) in model.grippers.iter().enumerate() {
         let jaw_moving = matches!(m.acts[g], Act::Open | Act::Close);
@@ -338,6 +354,16 @@ fn resolve_layers(
         return Err(Violation::NothingHolds { gripper: first });
     }
     Ok(values)
+}
+
+/// Two grippers that turn one block of the cube between them: both drive one layer, or
+/// they drive the two outer layers alike and the free middle goes with them. Unless they
+/// turn in step, the faster turns its layer ahead of the rest.
+fn turned_together(layers: &AxisLayers) -> Option<(usize, usize)> {
+    match layers.value {
+        [Some(a), None, Some(b)] if a == b && a != 0 => Some((layers.owner[0], layers.owner[2])),
+        _ => layers.shared,
+    }
 }
 
 fn motion_of_layers(positive: Direction, values: [i8; 3]) -> CubeMotion {

@@ -190,3 +190,44 @@ fn opposite_half_turns_compare_signed_never_modulo_four() {
         "+2 and +2 seen from each face turn opposite ways about the axis"
     );
 }
+
+#[test]
+fn opposite_grippers_out_of_step_may_not_turn_the_cube_between_them() {
+    let mut slow_left = shipped("four-arm");
+    let left = slow_left.gripper_index("left").unwrap();
+    slow_left.grippers[left].quarter_ms *= 2;
+    let rotate_x = [
+        open_front_back(&slow_left),
+        step(
+            &slow_left,
+            &[("right", Act::Turn(1)), ("left", Act::Turn(-1))],
+        ),
+    ];
+    assert!(
+        matches!(run(&slow_left, &rotate_x), Err(Violation::OutOfStep { .. })),
+        "the right layer would turn ahead of the middle one"
+    );
+    // Either alone still turns its face; the other pair still turns the cube.
+    run(&slow_left, &rotate_x[..1]).expect("open");
+    let r = [
+        open_front_back(&slow_left),
+        step(&slow_left, &[("right", Act::Turn(1))]),
+    ];
+    run(&slow_left, &r).expect("R alone");
+    let z = [
+        step(&slow_left, &[("left", Act::Open), ("right", Act::Open)]),
+        step(
+            &slow_left,
+            &[("front", Act::Turn(1)), ("back", Act::Turn(-1))],
+        ),
+    ];
+    assert!(run(&slow_left, &z).is_ok(), "front and back are in step");
+    // The same drive but a different microstep count is not in step either.
+    let mut fine_left = shipped("four-arm");
+    let drive = fine_left.grippers[left].drive.as_mut().expect("a drive");
+    drive.microsteps *= 2;
+    assert!(matches!(
+        run(&fine_left, &rotate_x),
+        Err(Violation::OutOfStep { .. })
+    ));
+}

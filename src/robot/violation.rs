@@ -49,6 +49,11 @@ pub enum Violation {
         first: usize,
         second: usize,
     },
+    /// Two grippers turn one block of the cube between them without turning in step.
+    OutOfStep {
+        first: usize,
+        second: usize,
+    },
     NothingHolds {
         gripper: usize,
     },
@@ -129,6 +134,20 @@ impl Violation {
                 g(first),
                 g(second)
             ),
+            Violation::OutOfStep { first, second } => {
+                let times = |i: usize| {
+                    model.grippers.get(i).map_or(String::new(), |g| {
+                        format!("{} ms a quarter turn, {} a half", g.quarter_ms, g.half_ms)
+                    })
+                };
+                format!(
+                    "{} ({}) and {} ({}) would turn the cube between them, but not in step (their times or [gripper.motion] ramps differ): the faster would turn its layer ahead of the middle one",
+                    g(first),
+                    times(first),
+                    g(second),
+                    times(second)
+                )
+            }
             Violation::NothingHolds { gripper } => format!(
                 "{} turns but nothing holds the rest of the cube (and it may not carry the cube)",
                 g(gripper)

@@ -10,7 +10,8 @@ use cubed::link::{LinkError, LinkSettings};
 use cubed::robot::wiring::RobotSetup;
 use cubed::robot::{load_robot, ActuatorMap};
 
-/// The four-arm design with `from` replaced by `to` once (or as shipped), a word of the
+/// The four-arm design with `from` replaced by `to` wherever it is written (or as shipped:
+/// opposite grippers must stay alike to turn the cube between them), a word of the
 /// refusal expected (none: taken), and the key the refusal is placed at (its first line
 /// in the changed file starts with it).
 const CASES: [(&str, &str, &str, &str, &str); 5] = [
@@ -36,7 +37,7 @@ const CASES: [(&str, &str, &str, &str, &str); 5] = [
         "PWM output",
         "jaw = 0 ",
     ),
-    // 900°/s at 32 microsteps of a 1.8° motor: 16 000 steps/s.
+    // 900°/s at 32 microsteps of a 1.8° motor (every gripper's): 16 000 steps/s.
     (
         "a top speed beyond 15 000 steps/s",
         "microsteps = 8\n",
@@ -56,7 +57,7 @@ fn the_offline_check_says_what_the_pico_as_built_says_at_connect() {
     for (case, from, to, refused_for, placed_at) in CASES {
         assert!(shipped.contains(from), "{case}: '{from}' is in the design");
         let file = dir.path().join("my-robot.toml");
-        let changed = shipped.replacen(from, to, 1);
+        let changed = shipped.replace(from, to);
         std::fs::write(&file, &changed).expect("written");
         let design = file.display().to_string();
         let offline = cubed(

@@ -2,6 +2,7 @@
 
 mod error;
 pub mod locate;
+mod subtable;
 pub mod syntax;
 
 pub use error::ConfigError;

@@ -108,6 +108,9 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError 
     if let Some(hint) = unclosed_array(text, offset, &message) {
         message = format!("{message}: {hint}");
     }
+    if let Some(hint) = super::subtable::key_below_subtable(&message, &section) {
+        message = format!("{message}: {hint}");
+    }
     ConfigError::Syntax {
         file: file.to_string(),
         section,

@@ -1,7 +1,7 @@
 //! Robot design files (`config/robots/*.toml`): the serde form, and its validation into a [`RobotModel`] with errors naming file, section and key.
 
 use super::direction::Direction;
-use super::drive::{timed, Drive, DriveToml};
+use super::drive::{timed, Drive, DriveToml, MoveUnit};
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
 use super::wiring::pins::ActuatorWiring;
 use super::wiring::{BoardToml, WiringToml};
@@ -208,11 +208,19 @@ impl Ctx<'_> {
         }
     }
 
-    /// The `[motion]` table of `section`, validated.
-    fn drive(&self, section: &str, raw: Option<&DriveToml>) -> Result<Option<Drive>, ConfigError> {
-        raw.map(|raw| raw.validate())
-            .transpose()
-            .map_err(|e| self.invalid(&format!("{section} motion"), e.key, e.problem))
+    /// The `[motion]` table of `section`, validated: its moves of one `unit` whole microsteps.
+    fn drive(
+        &self,
+        section: &str,
+        raw: Option<&DriveToml>,
+        unit: MoveUnit,
+    ) -> Result<Option<Drive>, ConfigError> {
+        raw.map(|raw| {
+            let drive = raw.validate()?;
+            drive.check_whole_steps(unit).map(|()| drive)
+        })
+        .transpose()
+        .map_err(|e| self.invalid(&format!("{section} motion"), e.key, e.problem))
     }
 
     /// The `wiring` table of `section`, validated: it needs the `motion` table (the
@@ -395,7 +403,7 @@ impl Ctx<'_> {
             let why = "never turns (`range = [0, 0]`), so it has no motor: remove the table, or widen `range`";
             return Err(self.given_but(&section, "motion", why));
         }
-        let drive = self.drive(&section, g.motion.as_ref())?;
+        let drive = self.drive(&section, g.motion.as_ref(), MoveUnit::QuarterTurn)?;
         let turn_ms = |key, v: Option<u32>, fraction| {
             if let (false, Some(_)) = (turns, v) {
                 let why = "never turns (`range = [0, 0]`): remove it, or widen `range`";
@@ -558,7 +566,7 @@ impl Ctx<'_> {
             .iter()
             .map(|f| {
                 let section = format!("[[flipper]] '{}'", f.name);
-                let drive = self.drive(&section, f.motion.as_ref())?;
+                let drive = self.drive(&section, f.motion.as_ref(), MoveUnit::Flip)?;
                 // A flip is one revolution of the flipper's cam.
                 let flip_ms = match f.flip_ms {
                     Some(0) => f.flip_ms,
@@ -701,4 +709,5 @@ impl Ctx<'_> {
     }
 }
 
+mod in_step;
 mod possible;

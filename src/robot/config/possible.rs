@@ -23,6 +23,11 @@ impl Ctx<'_> {
             .filter(|&face| !can.can_turn(face))
             .collect();
         if let Some(&face) = unturnable.first() {
+            let what = faces_never_turned(&unturnable);
+            let all_turn = |can: &Abilities| unturnable.iter().all(|&f| can.can_turn(f));
+            if let Some(refusal) = self.out_of_step_blocks(model, all_turn, &what) {
+                return Err(refusal);
+            }
             let support_blocks = held_anyhow(model).can_turn(face);
             let changes = match support_blocks {
                 true => Vec::new(),
@@ -45,27 +50,32 @@ impl Ctx<'_> {
                 ),
             ));
         }
-        match Face::ALL.into_iter().find(|&f| !can.can_see(f)) {
-            Some(face) if !model.cameras.is_empty() => Err(self.unseen(model, face)),
-            _ => Ok(()),
+        let unseen: Vec<Face> = Face::ALL.into_iter().filter(|&f| !can.can_see(f)).collect();
+        if unseen.is_empty() || model.cameras.is_empty() {
+            return Ok(());
         }
+        let all_seen = |can: &Abilities| unseen.iter().all(|&f| can.can_see(f));
+        let what = faces_never_shown(&unseen);
+        if let Some(refusal) = self.out_of_step_blocks(model, all_seen, &what) {
+            return Err(refusal);
+        }
+        Err(self.unseen(model, &unseen))
     }
 
-    /// Why `face` can never be shown to a camera, at the key likeliest to be wrong.
-    fn unseen(&self, model: &RobotModel, face: Face) -> ConfigError {
+    /// Why `faces` can never be shown to a camera, at the key likeliest to be wrong.
+    fn unseen(&self, model: &RobotModel, faces: &[Face]) -> ConfigError {
+        let seen_all = |can: Abilities| faces.iter().all(|&f| can.can_see(f));
         let waiting = model.cameras.iter().position(|c| !c.needs_open.is_empty());
         let mut changes = Vec::new();
         let (section, key, cause) = match waiting {
-            Some(c) if views_cleared(model).can_see(face) => (
+            Some(c) if seen_all(views_cleared(model)) => (
                 format!("[[camera]] #{} '{}'", c + 1, model.cameras[c].name),
                 "needs_open",
                 NEEDS_OPEN_BLOCKS,
             ),
-            _ if held_anyhow(model).can_see(face) => {
-                ("[support]".to_string(), "sets", SUPPORT_BLOCKS)
-            }
+            _ if seen_all(held_anyhow(model)) => ("[support]".to_string(), "sets", SUPPORT_BLOCKS),
             _ => {
-                changes = changes_that_show(model, &[face]);
+                changes = changes_that_show(model, faces);
                 let cause = "the grippers' `at` and `range`";
                 match changes.first() {
                     Some(first) => (first.section(model), first.key, cause),
@@ -81,11 +91,12 @@ impl Ctx<'_> {
             &section,
             key,
             format!(
-                "face {face} can never be shown to a camera with a clear view: no state the \
-                 grippers reach ({cause}) turns it to a camera's `at` with nothing in the \
-                 way{}{}",
+                "{} with a clear view: no state the grippers reach ({cause}) turns {} to a \
+                 camera's `at` with nothing in the way{}{}",
+                faces_never_shown(faces),
+                if faces.len() == 1 { "it" } else { "them" },
                 never_turning(model),
-                advice(model, &changes, "be seen", 1)
+                advice(model, &changes, "be seen", faces.len())
             ),
         )
     }
@@ -115,6 +126,18 @@ fn faces_never_turned(faces: &[Face]) -> String {
         6 => "no face can ever be turned".to_string(),
         1 => format!("face {} can never be turned", letters[0]),
         _ => format!("faces {} can never be turned", letters.join(", ")),
+    }
+}
+
+/// "face R can never be shown to a camera", "faces R, F can never be shown to a camera".
+fn faces_never_shown(faces: &[Face]) -> String {
+    let letters: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
+    match faces.len() {
+        1 => format!("face {} can never be shown to a camera", letters[0]),
+        _ => format!(
+            "faces {} can never be shown to a camera",
+            letters.join(", ")
+        ),
     }
 }
 
