@@ -29,8 +29,8 @@ impl Ctx<'_> {
                 return Err(refusal);
             }
             let support_blocks = held_anyhow(model).can_turn(face);
-            let changes = match support_blocks {
-                true => Vec::new(),
+            let (changes, complete) = match support_blocks {
+                true => (Vec::new(), 0),
                 false => complete_first(model, changes_that_turn(model, &unturnable)),
             };
             let (section, key, cause) = match (support_blocks, changes.first()) {
@@ -43,10 +43,11 @@ impl Ctx<'_> {
                 &section,
                 key,
                 format!(
-                    "{}: no state the grippers reach lets one of them turn it ({cause}){}{}",
+                    "{}: no state the grippers reach lets one of them turn it ({cause}){}{}{}",
                     faces_never_turned(&unturnable),
                     never_turning(model),
-                    advice(model, &changes, "turn", unturnable.len())
+                    advice(model, &changes, "turn", unturnable.len()),
+                    not_all_complete(&changes, complete)
                 ),
             ));
         }
@@ -219,18 +220,26 @@ fn changes_that_turn(model: &RobotModel, faces: &[Face]) -> Vec<Change> {
     changes_that(model, |can| faces.iter().all(|&f| can.can_turn(f)))
 }
 
-/// `changes`, first those after which the design also shows every face to its cameras: the
-/// advice and its line lead with a change that leaves nothing else to refuse.
-fn complete_first(model: &RobotModel, mut changes: Vec<Change>) -> Vec<Change> {
+/// `changes`, first those after which the design also shows every face to its cameras (how
+/// many, second): the advice and its line lead with a change that leaves nothing else to
+/// refuse.
+fn complete_first(model: &RobotModel, mut changes: Vec<Change>) -> (Vec<Change>, usize) {
     if model.cameras.is_empty() {
-        return changes;
+        let all = changes.len();
+        return (changes, all);
     }
     changes.sort_by_cached_key(|change| {
         let changed = change.applied(model);
         let can = abilities_within(&changed, STATES_PER_CHANGE);
         !can.is_some_and(|can| Face::ALL.into_iter().all(|f| can.can_see(f)))
     });
-    changes
+    let complete = (changes.iter())
+        .take_while(|change| {
+            let can = abilities_within(&change.applied(model), STATES_PER_CHANGE);
+            can.is_some_and(|can| Face::ALL.into_iter().all(|f| can.can_see(f)))
+        })
+        .count();
+    (changes, complete)
 }
 
 /// Each change of one key of one gripper that would let every face of `faces` be seen.
@@ -300,6 +309,17 @@ fn one_key_changes(gripper: &crate::robot::model::Gripper) -> Vec<(&'static str,
         g.carries_cube = !g.carries_cube
     }));
     tries
+}
+
+/// " (only the first 2 also leave every face in a camera's view; the others leave more to
+/// change)" when some of the changes offered would not make the design whole; else empty.
+fn not_all_complete(changes: &[Change], complete: usize) -> String {
+    match complete {
+        _ if complete >= changes.len() => String::new(),
+        0 => " (none of them alone also leaves every face in a camera's view)".to_string(),
+        1 => " (only the first also leaves every face in a camera's view; the others leave more to change)".to_string(),
+        n => format!(" (only the first {n} also leave every face in a camera's view; the others leave more to change)"),
+    }
 }
 
 /// "; any one of these changes would let it turn: gripper 'left' `range = [-1, 1]`, …", or
@@ -436,7 +456,8 @@ mod tests {
                 "{change:?}"
             );
         }
-        let ordered = complete_first(&tri, offered);
+        let (ordered, complete) = complete_first(&tri, offered);
+        assert_eq!(complete, 1, "{ordered:?}");
         assert_eq!(ordered.first(), Some(&down_carries), "{ordered:?}");
         let text = toml_without_carrying(&text);
         let err = crate::robot::parse_robot(&text, "tri.toml").expect_err("cannot turn U");
@@ -444,6 +465,10 @@ mod tests {
         let at = said.find("carries_cube = true").expect(&said);
         let centre = said.find("`grips = \"centre\"`").unwrap_or(usize::MAX);
         assert!(said.contains("'down' (line") && at < centre, "{said}");
+        assert!(
+            said.contains("(only the first also leaves every face in a camera's view"),
+            "the offers that leave more to change are said so: {said}"
+        );
     }
 
     #[test]
