@@ -42,3 +42,68 @@ async fn the_pages_calibration_and_the_command_lines_give_the_same_palette_from_
         }
     }
 }
+
+/// The recent log lines' words.
+fn logged(daemon: &RunningDaemon) -> Vec<String> {
+    (daemon.handle.recent_log().into_iter())
+        .filter_map(|event| match event {
+            cubed::daemon::DaemonEvent::Log { message, .. } => Some(message),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Under a lamp two stops too bright for a webcam (the simulated camera's physics: it clips,
+/// and its roll-off presses an orange and a yellow together), calibration photographs all six
+/// faces again a stop darker each round until none is washed out, keeps the first photos as
+/// earlier takes, and the palette it writes reads cubes under that lamp; with no rounds
+/// allowed it is refused naming the light, not the cube.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calibration_under_a_lamp_too_bright_is_taken_darker_and_refused_naming_the_light() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = config(&dir.path().join("data"), "", 0.0);
+    (config.sim.exposure, config.sim.highlight_rolloff) = (4.0, 1.0);
+    let daemon = RunningDaemon::start(&config, solver())
+        .await
+        .expect("starts");
+    daemon.handle.calibrate().await.expect("calibrated, darker");
+    let said = logged(&daemon);
+    assert!(
+        said.iter()
+            .any(|l| l.contains("stop(s) darker than the camera's exposure")),
+        "{said:#?}"
+    );
+    let run = daemon.handle.status().run.expect("the calibration's run");
+    let record = daemon.handle.run(run).expect("history").expect("recorded");
+    assert!(
+        record.scans.iter().any(|scan| !scan.earlier.is_empty()),
+        "the first photos are kept as earlier takes"
+    );
+    // The palette reads under that lamp: a cube is scanned, solved and verified.
+    daemon
+        .sim
+        .as_ref()
+        .expect("sim")
+        .load_cube(super::random(5));
+    let started = (daemon.handle.start(cubed::daemon::StartSource::Web).await).expect("start");
+    let end = super::finished(&daemon.handle, started).await;
+    assert_eq!(
+        end.state,
+        cubed::daemon::DaemonState::Done,
+        "{}",
+        end.message
+    );
+    daemon.shutdown().await;
+
+    config.recaptures = 0;
+    config.data_dir = dir.path().join("data-no-rounds");
+    let daemon = RunningDaemon::start(&config, solver())
+        .await
+        .expect("starts");
+    let refused = daemon.handle.calibrate().await.expect_err("washed out");
+    let words = format!("{refused:?}");
+    assert!(words.contains("the light washed out"), "{words}");
+    assert!(words.contains("dim the lamp"), "{words}");
+    assert!(!words.contains("calibrate from a solved cube"), "{words}");
+    daemon.shutdown().await;
+}

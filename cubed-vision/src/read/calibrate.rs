@@ -92,6 +92,42 @@ pub enum CalibrateError {
     },
 }
 
+/// The faces of a solved cube (URFDLB readings) the light washed out, told by the camera's
+/// physics as scans tell them: in a webcam's highlight roll-off (`ROLL_OFF_CODE` or over) a
+/// channel no longer keeps its ratio to the others, so two faces recorded there in the channel
+/// that tells their colours apart (an orange and a yellow in green) were pressed together, and a
+/// face recorded there in every channel, not the palest colour, lost its hue. Their colours
+/// would be calibrated wrong; photographed darker, they are not. Each face is judged by the
+/// median of its stickers in each channel, and given its colour one each (`colours_one_each`).
+pub fn washed_out_faces(readings: &[Rgb; 54], palette: &Palette) -> Vec<Face> {
+    use crate::light::lighting::ROLL_OFF_CODE;
+    let looks: [Rgb; 6] = std::array::from_fn(|f| channel_medians(&readings[f * 9..f * 9 + 9]));
+    let colours = palette.colours_one_each(&looks.map(LabColour::from_rgb));
+    let references = palette.references_rgb();
+    let in_roll_off = |f: usize, channel: usize| looks[f][channel] >= ROLL_OFF_CODE;
+    let blank = |f: usize| (0..3).all(|c| in_roll_off(f, c)) && colours[f] != palette.palest();
+    let pressed_with = |f: usize, g: usize| {
+        let (a, b) = (references[colours[f]], references[colours[g]]);
+        let telling = (0..3).max_by_key(|&c| a[c].abs_diff(b[c])).unwrap_or(0);
+        colours[f] != colours[g] && in_roll_off(f, telling) && in_roll_off(g, telling)
+    };
+    (Face::ALL.into_iter())
+        .filter(|face| {
+            let f = face.index();
+            blank(f) || (0..6).any(|g| g != f && pressed_with(f, g))
+        })
+        .collect()
+}
+
+/// Each channel's median over `readings`.
+fn channel_medians(readings: &[Rgb]) -> Rgb {
+    std::array::from_fn(|channel| {
+        let mut values: Vec<u8> = readings.iter().map(|r| r[channel]).collect();
+        values.sort_unstable();
+        values.get(values.len() / 2).copied().unwrap_or(0)
+    })
+}
+
 /// Calibrates `palette` from readings (URFDLB) of a solved cube.
 pub fn calibrate(readings: &[Rgb; 54], palette: &Palette) -> Result<Calibration, CalibrateError> {
     let named = Named::of(readings, palette)?;
@@ -310,6 +346,32 @@ mod tests {
                 c[2].saturating_sub(wobble),
             ]
         })
+    }
+
+    #[test]
+    fn faces_pressed_together_in_the_roll_off_are_washed_out_and_nothing_else() {
+        let palette = Palette::default();
+        // As the palette's own references: nothing washed out, though yellow and orange read
+        // 255 in red (red does not tell them apart).
+        let normal = solved_readings(palette.references_rgb());
+        assert_eq!(washed_out_faces(&normal, &palette), []);
+        // Under a lamp too bright: yellow and orange both near full scale in green, what
+        // tells them apart; white blank, as the palest may be; the others keep their hue.
+        let bright = [
+            [255, 255, 255],
+            [255, 60, 50],
+            [90, 255, 120],
+            [255, 255, 120],
+            [255, 246, 110],
+            [60, 160, 255],
+        ];
+        let washed = washed_out_faces(&solved_readings(bright), &palette);
+        assert_eq!(washed, [Face::D, Face::L]);
+        // A red recorded blank lost its hue.
+        let mut blank_red = bright;
+        blank_red[1] = [255, 250, 248];
+        let washed = washed_out_faces(&solved_readings(blank_red), &palette);
+        assert!(washed.contains(&Face::R), "{washed:?}");
     }
 
     #[test]

@@ -120,6 +120,14 @@ pub(crate) enum RunError {
     StoppedWhileSolving,
     #[error("the scan of the solved cube cannot calibrate the palette")]
     Calibrate(#[source] CalibrateError),
+    #[error("the scan of the solved cube cannot calibrate the palette: the light washed out {faces}{}, too bright for the camera: dim the lamp or lower `[camera] exposure` (on the simulator, `[sim] exposure`), then calibrate again", if *rounds > 0 { format!(" still after {rounds} round(s) of photographing all six faces darker") } else { String::new() })]
+    CalibrateWashedOut {
+        faces: String,
+        rounds: u32,
+        /// What calibrating the washed-out photos said (not chained: the light is the cause
+        /// to mend first, and a cube not solved is said at the next try).
+        refused: CalibrateError,
+    },
     #[error("writing the palette {}", .path.display())]
     WritePalette {
         path: PathBuf,
@@ -266,9 +274,10 @@ impl RunError {
     /// How the run ends because of this error.
     pub(crate) fn ending(&self) -> Ending {
         match self {
-            RunError::Unreadable(_) | RunError::Unsure { .. } | RunError::Calibrate(_) => {
-                Ending::Refused
-            }
+            RunError::Unreadable(_)
+            | RunError::Unsure { .. }
+            | RunError::Calibrate(_)
+            | RunError::CalibrateWashedOut { .. } => Ending::Refused,
             RunError::Halted {
                 emergency: true, ..
             }

@@ -252,7 +252,7 @@ pub(crate) async fn photograph(
 }
 
 /// Photographs the faces of `again` once more (saying `why` and how), in place of their photos.
-async fn photograph_again(
+pub(crate) async fn photograph_again(
     ctx: &mut RunContext,
     (attempt, purpose): (u32, Purpose),
     (again, why): (&[(Face, Exposure)], &str),

@@ -1,5 +1,6 @@
 //! The daemon task: one run at a time, requests answered with 409 when they do not fit the state, the robot's start button, e-stop at any time, and a safe shutdown (stop at a step boundary, record, exit).
 
+mod calibration;
 pub(crate) mod tasks;
 
 use crate::daemon::api::{DaemonInbox, Refusal, Request};
@@ -15,7 +16,8 @@ use crate::daemon::run::context::{RunContext, RunSettings};
 use crate::daemon::run::error::{Ending, RunError};
 use crate::daemon::run::interruption::Interruption;
 use crate::daemon::run::outcome::Outcome;
-use crate::daemon::service::tasks::{calibrate_run, guide};
+use crate::daemon::service::calibration::calibrate_run;
+use crate::daemon::service::tasks::guide;
 use cubed_core::error_chain::error_chain;
 use idle::LinkNotes;
 use std::sync::Arc;

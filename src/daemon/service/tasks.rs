@@ -1,78 +1,15 @@
-//! The daemon's other jobs: calibration from a scan of a solved cube (a recorded run that moves the robot) and guide mode (a solution for a person to follow, turn by turn; no robot): for a 3x3, or for a 2x2 (24 stickers, an optimal solution) when the daemon runs one.
+//! Guide mode, the daemon's job without the robot: a solution for a person to follow, turn by turn, for a 3x3, or for a 2x2 (24 stickers, an optimal solution) when the daemon runs one.
 
 use crate::daemon::api::Refusal;
-use crate::daemon::board::palette_doc;
-use crate::daemon::cube_size::RunCube;
-use crate::daemon::docs::{CalibrationDoc, GuideDoc};
-use crate::daemon::run::capture::{at_normal_exposure, Purpose};
-use crate::daemon::run::context::RunContext;
-use crate::daemon::run::error::RunError;
-use crate::daemon::run::pipeline::{home, photograph};
-use cubed_core::cube::Face;
+use crate::daemon::docs::GuideDoc;
 use cubed_core::cube::{holding_words, move_in_words, singmaster, states_after, woolley};
 use cubed_core::cube::{parse_cube, FaceOrder, Move};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
 use cubed_core::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
 use cubed_core::solver::Solver;
-use cubed_files::atomic_file::write_atomically;
-use cubed_vision::read::calibrate::calibrate;
-use cubed_vision::scan::pocket::{read_pocket_photos, solved_pocket_as_nine};
-use cubed_vision::scan::read_photos;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Scans the (solved) cube in the robot and recalibrates the palette from it; the new palette
-/// is written to the data directory (atomically) and used from now on.
-pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc, RunError> {
-    home(ctx).await?;
-    ctx.board.set(
-        crate::daemon::docs::DaemonState::Scanning,
-        "calibrating: photographing a solved cube",
-    );
-    let photos = photograph(ctx, (0, Purpose::Scanning), &at_normal_exposure(&Face::ALL)).await?;
-    let options = ctx.rig.sampling();
-    let readings = match ctx.settings.cube {
-        RunCube::Three => read_photos(&photos, &ctx.rig.grid, &options),
-        RunCube::Pocket(_) => read_pocket_photos(&photos, &ctx.rig.grid, &options)
-            .map(|four| solved_pocket_as_nine(&four)),
-    }
-    .map_err(RunError::Unreadable)?;
-    let calibration = calibrate(&readings, &ctx.rig.palette).map_err(RunError::Calibrate)?;
-    if let Some(looks) = &calibration.mirrored {
-        let words = format!(
-            "calibration: the colours sit as on no cube that can be held ({looks}): a camera \
-             that mirrors its picture would do that; if so, fix it and calibrate again"
-        );
-        tracing::warn!("{words}");
-        ctx.board.log(words);
-    }
-    for wide in calibration.wide_spreads() {
-        let words = format!(
-            "calibration: {wide}: light the cube evenly, without glare, and calibrate again"
-        );
-        tracing::warn!("{words}");
-        ctx.board.log(words);
-    }
-    let file = ctx.rig.calibrated_file.clone();
-    write_atomically(&file, calibration.palette.to_toml().as_bytes()).map_err(|source| {
-        RunError::WritePalette {
-            path: file.clone(),
-            source,
-        }
-    })?;
-    ctx.rig.palette = calibration.palette.clone();
-    ctx.rig.palette_file = file.clone();
-    ctx.rig.calibrated_palette_written();
-    let palette = palette_doc(&calibration.palette);
-    ctx.board.update(|s| s.palette = palette.clone());
-    Ok(CalibrationDoc {
-        palette,
-        before: calibration.colours.iter().map(|c| c.before).collect(),
-        after: calibration.colours.iter().map(|c| c.after).collect(),
-        saved_to: file.display().to_string(),
-    })
-}
 
 /// Solves a cube typed by a person and lists the cube after each turn: 24 stickers are a 2x2
 /// (solved optimally, half-turn metric) when the daemon runs one (`pocket`), else a 3x3.
