@@ -413,16 +413,26 @@ fn a_jawless_motor_with_a_limited_range_is_refused_by_config_show() {
 #[test]
 fn a_shipped_design_is_found_by_its_name_outside_the_repository() {
     let dir = tempfile::tempdir().expect("temp dir");
-    for name in ["six-motor", "turntable-flipper.toml"] {
+    for name in ["six-motor", "turntable-flipper"] {
         let out = cubed_in(dir.path(), &[], &["plan", "--robot", name, "--moves", "R"]);
         assert!(out.status.success(), "{name}: {}", text(&out));
-        let design = name.trim_end_matches(".toml");
         assert!(
-            text(&out).contains(&format!("robot {design}:")),
+            text(&out).contains(&format!("robot {name}:")),
             "{}",
             text(&out)
         );
     }
+    // A file name that is not here is not taken for the shipped design silently (an edited
+    // copy may be elsewhere): the refusal names the shipped design's name.
+    let file = "turntable-flipper.toml";
+    let out = cubed_in(dir.path(), &[], &["plan", "--robot", file, "--moves", "R"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("no file 'turntable-flipper.toml' here")
+            && text(&out).contains("`--robot turntable-flipper`"),
+        "{}",
+        text(&out)
+    );
     let out = cubed_in(
         dir.path(),
         &[],

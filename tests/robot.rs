@@ -504,12 +504,13 @@ fn an_impossible_design_names_the_gripper_that_never_turns() {
     let text = without_motor(&four_arm_text(), "left");
     let message = error_of(&text);
     let line = line_of(&text, "range = [0, 0]");
-    // Every face still turns (the other arms turn the cube), but F never reaches the camera.
+    // Every face still turns (the other arms turn the cube), but F and B never reach the
+    // camera.
     assert!(
         message.contains(&format!("[[gripper]] #1 'left' (line {line}): key 'range'"))
-            && message.contains("face F can never be shown to a camera")
+            && message.contains("faces F, B can never be shown to a camera")
             && message.contains("gripper 'left' never turns (`range = [0, 0]`)")
-            && message.contains("would let it be seen: gripper 'left' `range = [-1, 1]`"),
+            && message.contains("would let them be seen: gripper 'left' `range = [-1, 1]`"),
         "{message}"
     );
 }

@@ -203,12 +203,11 @@ impl Change {
     /// `model` with this change made.
     fn applied(&self, model: &RobotModel) -> RobotModel {
         let mut changed = model.clone();
-        let gripper = &mut changed.grippers[self.gripper];
-        let tries = one_key_changes(gripper);
+        let tries = one_key_changes(&model.grippers[self.gripper]);
         if let Some((_, _, change)) = (tries.into_iter())
             .find(|(key, written, _)| *key == self.key && *written == self.written)
         {
-            change(gripper);
+            apply(&mut changed, self.gripper, change);
         }
         changed
     }
@@ -262,7 +261,7 @@ fn changes_that(model: &RobotModel, wanted: impl Fn(&Abilities) -> bool) -> Vec<
                 continue;
             }
             let mut design = model.clone();
-            changed(&mut design.grippers[g]);
+            apply(&mut design, g, changed);
             if turns_all(&design) {
                 range_found |= key == "range";
                 found.push(Change {
@@ -278,6 +277,23 @@ fn changes_that(model: &RobotModel, wanted: impl Fn(&Abilities) -> bool) -> Vec<
 
 /// A gripper changed in one key.
 type Changed = fn(&mut crate::robot::model::Gripper);
+
+/// Gripper `g` of `design` changed by `changed`; one that turns now but was given no times
+/// (it never turned) is tried as built like the gripper opposite it, so in step with it (the
+/// builder gives it times once it turns; a mismatch is refused then, naming both).
+fn apply(design: &mut RobotModel, g: usize, changed: Changed) {
+    changed(&mut design.grippers[g]);
+    let gripper = &design.grippers[g];
+    if !gripper.reach.turns() || gripper.quarter_ms != 0 {
+        return;
+    }
+    let at = gripper.at.opposite();
+    let times = (design.grippers.iter())
+        .find(|other| other.at == at && other.reach.turns())
+        .map_or((150, 250, None), |o| (o.quarter_ms, o.half_ms, o.drive));
+    let gripper = &mut design.grippers[g];
+    (gripper.quarter_ms, gripper.half_ms, gripper.drive) = times;
+}
 
 /// The other ways worth trying for each key of `gripper` that decides what it can turn.
 fn one_key_changes(gripper: &crate::robot::model::Gripper) -> Vec<(&'static str, String, Changed)> {
@@ -367,7 +383,7 @@ mod tests {
             let mut range_offered = false;
             for (key, written, changed) in one_key_changes(gripper) {
                 let mut design = model.clone();
-                changed(&mut design.grippers[g]);
+                apply(&mut design, g, changed);
                 let helps = can(&by_the_whole_graph(&design));
                 let change = Change {
                     gripper: g,
