@@ -459,6 +459,11 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     } else {
         read_camera(args.camera.as_deref().unwrap_or("0"), &args.grid)?
     };
+    let washed = cubed_vision::read::calibrate::washed_out_faces(&readings, &palette);
+    if !washed.is_empty() {
+        let faces: Vec<String> = washed.iter().map(|f| f.to_string()).collect();
+        return super::refuse(format!("the light washed out faces {} (colours pressed together near full scale, or recorded blank), so their colours would be calibrated wrong: take the photos again with less light or a shorter exposure, then calibrate again (nothing was written)", faces.join(", ")));
+    }
     let cal = match calibrate(&readings, &palette) {
         Ok(c) => c,
         Err(e) => return super::refuse_error(&e),
@@ -497,11 +502,6 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     }
     println!("ΔE00: how far each colour's nine stickers are, on average, from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match)");
     println!("wrote {}", args.output.display());
-    let washed = cubed_vision::read::calibrate::washed_out_faces(&readings, &palette);
-    if !washed.is_empty() {
-        let faces: Vec<String> = washed.iter().map(|f| f.to_string()).collect();
-        eprintln!("warning: the light washed out faces {} (colours pressed together near full scale): their colours may be off; take the photos again with less light or a shorter exposure, then calibrate again", faces.join(", "));
-    }
     if let Some(note) = args.palette.not_the_daemons(&args.output) {
         eprintln!("{note}");
     }

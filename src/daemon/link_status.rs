@@ -42,7 +42,7 @@ impl LinkState {
             LinkState::Lost => "lost, reconnecting",
             LinkState::Unreachable => "cannot be opened, retrying",
             LinkState::EStopHeld => {
-                "the robot's e-stop button was still held at the last Reset or Resume (release it, then reset again)"
+                "the robot's e-stop button was still held at the last Reset or Resume (release it, then reset or resume again)"
             }
         }
     }
@@ -94,9 +94,9 @@ pub struct EStopButtonDoc {
 impl EStopButtonDoc {
     pub fn new(held: bool) -> EStopButtonDoc {
         let line = if held {
-            "e-stop button: held down: release it, then reset"
+            "e-stop button: held down: release it before Reset (or Resume, when a run waits for it)"
         } else {
-            "e-stop button: released: the stop stays latched until a reset; check the robot, then reset"
+            "e-stop button: released: the stop stays latched until a Reset (or a Resume, when a run waits for it); check the robot first"
         };
         EStopButtonDoc {
             held,

@@ -366,7 +366,7 @@ mod tests {
         let text = ControlReply::Status(Box::new(s)).render();
         assert!(
             text.ends_with(&format!(
-                "robot link: the robot's e-stop button was still held at the last Reset or Resume (release it, then reset again): {refused}"
+                "robot link: the robot's e-stop button was still held at the last Reset or Resume (release it, then reset or resume again): {refused}"
             )),
             "{text}"
         );

@@ -153,7 +153,11 @@ impl Feed {
 
     async fn on_event(&mut self, event: Result<DaemonEvent, RecvError>) -> Next {
         match event {
-            Ok(DaemonEvent::Status(now)) => self.fresh(now),
+            // The daemon publishes each status on the watch and as an event: one the watch
+            // has since moved on from is stale (its newer one is, or will be, sent), and a page
+            // must never see the state go back.
+            Ok(DaemonEvent::Status(now)) if now != *self.status.borrow() => Next::Nothing,
+            Ok(DaemonEvent::Status(_)) => self.status_now(),
             Ok(other) => {
                 // A status change published before this event goes first
                 // (the page must see `done` before `run_finished`).

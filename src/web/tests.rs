@@ -584,3 +584,50 @@ async fn the_socket_pushes_status_and_events_then_closes_on_shutdown() {
     let frame = frame.expect("a close frame");
     assert_eq!(u16::from(frame.code), 1001);
 }
+
+/// Statuses published in a burst, as the daemon's board publishes them (on the watch and as
+/// events), reach a page in order: never an older state after a newer one.
+#[tokio::test]
+async fn the_socket_never_sends_a_state_older_than_one_it_sent() {
+    let (history, _dir) = test_history();
+    let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), history);
+    let board = crate::daemon::board::StatusBoard::new(&inbox);
+    let server = Server::start_with(handle, None).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/events", server.addr))
+        .await
+        .expect("WebSocket connects");
+    assert_eq!(next_json(&mut ws).await["state"].as_str(), Some("idle"));
+    let published = [
+        DaemonState::Scanning,
+        DaemonState::Solving,
+        DaemonState::Executing,
+        DaemonState::Verifying,
+        DaemonState::Done,
+    ];
+    for round in 0..20 {
+        for (i, &state) in published.iter().enumerate() {
+            board.set(state, format!("round {round}, step {i}"));
+        }
+        let mut last_seen = 0;
+        loop {
+            let event = next_json(&mut ws).await;
+            let message = event["message"].as_str().unwrap_or_default().to_string();
+            let Some(step) = message.strip_prefix(&format!("round {round}, step ")) else {
+                panic!("round {round}: an earlier round's status came late: {message}");
+            };
+            let step: usize = step.parse().expect("a step");
+            assert!(
+                step >= last_seen,
+                "round {round}: step {step} after {last_seen}"
+            );
+            last_seen = step;
+            if step == published.len() - 1 {
+                break;
+            }
+        }
+        board.set(DaemonState::Idle, format!("round {round} over"));
+        assert_eq!(next_json(&mut ws).await["state"].as_str(), Some("idle"));
+    }
+    drop(ws);
+    server.shut_down().await;
+}

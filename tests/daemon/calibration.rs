@@ -95,15 +95,26 @@ async fn calibration_under_a_lamp_too_bright_is_taken_darker_and_refused_naming_
     );
     daemon.shutdown().await;
 
+    // No rounds allowed: refused under a lamp one or two stops too bright, nothing written.
     config.recaptures = 0;
-    config.data_dir = dir.path().join("data-no-rounds");
-    let daemon = RunningDaemon::start(&config, solver())
-        .await
-        .expect("starts");
-    let refused = daemon.handle.calibrate().await.expect_err("washed out");
-    let words = format!("{refused:?}");
-    assert!(words.contains("the light washed out"), "{words}");
-    assert!(words.contains("dim the lamp"), "{words}");
-    assert!(!words.contains("calibrate from a solved cube"), "{words}");
-    daemon.shutdown().await;
+    for exposure in [2.0, 4.0] {
+        config.sim.exposure = exposure;
+        config.data_dir = dir.path().join(format!("data-no-rounds-{exposure}"));
+        let daemon = RunningDaemon::start(&config, solver())
+            .await
+            .expect("starts");
+        let refused = daemon.handle.calibrate().await.expect_err("washed out");
+        let words = format!("{refused:?}");
+        assert!(
+            words.contains("the light washed out"),
+            "{exposure}: {words}"
+        );
+        assert!(words.contains("dim the lamp"), "{words}");
+        assert!(!words.contains("calibrate from a solved cube"), "{words}");
+        assert!(
+            !config.data_dir.join("palette.toml").exists(),
+            "nothing written"
+        );
+        daemon.shutdown().await;
+    }
 }

@@ -192,7 +192,7 @@ async fn the_e_stop_buttons_level_is_shown_live_while_the_stop_is_latched() {
             .estop_button
             .expect("shown")
             .line
-            .contains("until a reset"),
+            .contains("until a Reset"),
         "the line says the stop is still latched"
     );
     daemon

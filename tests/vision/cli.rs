@@ -728,3 +728,60 @@ fn the_command_line_reads_with_the_palette_the_daemon_would() {
     assert!(said.contains("(--palette)"), "{said}");
     assert_eq!(facelets(&read), facelets(&configured));
 }
+
+/// A solved cube read under a lamp too bright (an orange and a yellow pressed together near
+/// full scale in green, what tells them apart) is refused naming the light and those faces,
+/// and nothing is written; the same colours a stop darker calibrate.
+#[test]
+fn calibrating_from_washed_out_readings_is_refused_naming_the_light() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scan_of = |colours: [[u8; 3]; 6]| {
+        let faces: Vec<String> = (["U", "R", "F", "D", "L", "B"].iter().zip(colours))
+            .map(|(face, rgb)| format!("\"{face}\": [{}]", vec![format!("{rgb:?}"); 9].join(", ")))
+            .collect();
+        format!("{{\"id\": \"lamp\", \"faces\": {{{}}}}}", faces.join(", "))
+    };
+    let bright = [
+        [255, 255, 255],
+        [255, 60, 50],
+        [90, 255, 120],
+        [255, 255, 120],
+        [255, 246, 110],
+        [60, 160, 255],
+    ];
+    let darker = [
+        [250, 245, 235],
+        [215, 30, 35],
+        [30, 160, 80],
+        [235, 215, 40],
+        [255, 140, 45],
+        [20, 90, 230],
+    ];
+    for (name, colours, refused) in [("bright", bright, true), ("darker", darker, false)] {
+        let scan = dir.path().join(format!("{name}.json"));
+        std::fs::write(&scan, scan_of(colours)).expect("scan written");
+        let written = dir.path().join(format!("{name}.toml"));
+        let out = cubed(
+            &[
+                "calibrate",
+                "--scan",
+                scan.to_str().expect("utf8"),
+                "--output",
+                written.to_str().expect("utf8"),
+            ],
+            None,
+        );
+        if refused {
+            assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+            assert!(
+                stderr(&out).contains("the light washed out faces D, L"),
+                "{}",
+                stderr(&out)
+            );
+            assert!(!written.exists(), "nothing written");
+        } else {
+            assert!(out.status.success(), "{}", stderr(&out));
+            assert!(written.exists());
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! The hint for a key written below a sub-table's header (`[gripper.motion]`) that belongs to the table above it.
 
-/// "keys below `[gripper.motion]` belong to it, up to the next header: if `close_ms` is a key
-/// of `[[gripper]]`, write it above `[gripper.motion]`", for a key unknown in a dotted table
+/// "keys below `[gripper.motion]` belong to it, up to the next header: if `close_ms` belongs to
+/// another table (such as `[[gripper]]`, above it), move it under that table's header", for a
+/// key unknown in a dotted table
 /// (`section` as syntax errors name it, e.g. "[[gripper]] #2 'holder' [gripper.motion]").
 pub(super) fn key_below_subtable(message: &str, section: &str) -> Option<String> {
     let rest = message.strip_prefix("unknown field `")?;
@@ -17,7 +18,7 @@ pub(super) fn key_below_subtable(message: &str, section: &str) -> Option<String>
         false => format!("[{parent}]"),
     };
     Some(format!(
-        "keys below `{sub}` belong to it, up to the next header: if `{key}` is a key of `{outer}`, write it above `{sub}`"
+        "keys below `{sub}` belong to it, up to the next header: if `{key}` belongs to another table (such as `{outer}`, above it), move it under that table's header"
     ))
 }
 
@@ -33,7 +34,7 @@ mod tests {
         );
         assert_eq!(
             said.as_deref(),
-            Some("keys below `[gripper.motion]` belong to it, up to the next header: if `close_ms` is a key of `[[gripper]]`, write it above `[gripper.motion]`")
+            Some("keys below `[gripper.motion]` belong to it, up to the next header: if `close_ms` belongs to another table (such as `[[gripper]]`, above it), move it under that table's header")
         );
         // Not in a sub-table, or not an unknown key: nothing to add.
         assert_eq!(

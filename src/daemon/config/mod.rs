@@ -294,7 +294,17 @@ impl Validator<'_> {
         if path.exists() || value.contains('/') {
             return Ok(path);
         }
-        Ok(cubed_files::named_file::shipped_design_under(self.base, value).unwrap_or(path))
+        let shipped = cubed_files::named_file::shipped_design_under(self.base, value);
+        match (value.strip_suffix(".toml"), shipped) {
+            // A file name not there, though a shipped design has that name: an edited copy
+            // may be elsewhere, so the shipped one is not taken silently.
+            (Some(name), Some(_)) => Err(self.invalid(
+                "robot",
+                "design",
+                format!("no file {value:?} beside this configuration ({}): give your design's path, or for the shipped design of that name write `design = \"{name}\"`", self.base.display()),
+            )),
+            (_, shipped) => Ok(shipped.unwrap_or(path)),
+        }
     }
 
     fn validate(&self, raw: CubedToml, path: &Path) -> Result<DaemonConfig, ConfigError> {

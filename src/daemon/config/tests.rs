@@ -25,13 +25,16 @@ fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
 fn a_shipped_designs_name_is_taken_as_robot_takes_it() {
     let named = |name: &str| MINIMAL.replace("robots/four-arm.toml", name);
     // Nothing of that name beside /etc/cubed/cubed.toml: the copy built into the binary.
-    for name in ["six-motor", "six-motor.toml"] {
-        let c = parse(&named(name)).expect("valid");
-        assert_eq!(
-            c.robot_design,
-            Path::new(cubed_files::named_file::BUILT_IN).join("robots/six-motor.toml")
-        );
-    }
+    let c = parse(&named("six-motor")).expect("valid");
+    assert_eq!(
+        c.robot_design,
+        Path::new(cubed_files::named_file::BUILT_IN).join("robots/six-motor.toml")
+    );
+    // Its file name, not there, is refused: an edited copy may be elsewhere.
+    let refused = parse(&named("six-motor.toml")).expect_err("no such file there");
+    let said = refused.to_string();
+    assert!(said.contains("key 'design'"), "{said}");
+    assert!(said.contains("write `design = \"six-motor\"`"), "{said}");
     // A design file beside the configuration comes first.
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::create_dir(dir.path().join("robots")).expect("dir");

@@ -121,13 +121,7 @@ pub(crate) enum RunError {
     #[error("the scan of the solved cube cannot calibrate the palette")]
     Calibrate(#[source] CalibrateError),
     #[error("the scan of the solved cube cannot calibrate the palette: the light washed out {faces}{}, too bright for the camera: dim the lamp or lower `[camera] exposure` (on the simulator, `[sim] exposure`), then calibrate again", if *rounds > 0 { format!(" still after {rounds} round(s) of photographing all six faces darker") } else { String::new() })]
-    CalibrateWashedOut {
-        faces: String,
-        rounds: u32,
-        /// What calibrating the washed-out photos said (not chained: the light is the cause
-        /// to mend first, and a cube not solved is said at the next try).
-        refused: CalibrateError,
-    },
+    CalibrateWashedOut { faces: String, rounds: u32 },
     #[error("writing the palette {}", .path.display())]
     WritePalette {
         path: PathBuf,

@@ -25,16 +25,14 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
         "calibrating: photographing a solved cube",
     );
     let taken = readings_not_washed_out(ctx).await?;
-    let calibration = calibrate(&taken.readings, &ctx.rig.palette).map_err(|refused| {
-        if taken.washed_out.is_empty() {
-            return RunError::Calibrate(refused);
-        }
-        RunError::CalibrateWashedOut {
+    // Colours the light washed out would be calibrated wrong: refused, naming the light.
+    if !taken.washed_out.is_empty() {
+        return Err(RunError::CalibrateWashedOut {
             faces: face_letters(&taken.washed_out),
             rounds: taken.rounds,
-            refused,
-        }
-    })?;
+        });
+    }
+    let calibration = calibrate(&taken.readings, &ctx.rig.palette).map_err(RunError::Calibrate)?;
     say_what_to_mend(ctx, &calibration, &taken);
     let file = ctx.rig.calibrated_file.clone();
     write_atomically(&file, calibration.palette.to_toml().as_bytes()).map_err(|source| {
@@ -113,17 +111,11 @@ fn read_solved(ctx: &RunContext, photos: &[FacePhoto]) -> Result<[Rgb; 54], RunE
     .map_err(RunError::Unreadable)
 }
 
-/// Logs what the person should mend: a light too bright (calibrated darker, or washed out still),
+/// Logs what the person should mend: a light too bright (calibrated darker),
 /// a camera that mirrors, colours spread by uneven light.
 fn say_what_to_mend(ctx: &RunContext, calibration: &Calibration, taken: &Taken) {
     let mut words = Vec::new();
-    if !taken.washed_out.is_empty() {
-        words.push(format!(
-            "calibration: the light washed out {} (after {} round(s) darker), so their colours may be off: dim the lamp or lower `[camera] exposure` (on the simulator, `[sim] exposure`), then calibrate again",
-            face_letters(&taken.washed_out),
-            taken.rounds
-        ));
-    } else if taken.exposure != Exposure::NORMAL {
+    if taken.exposure != Exposure::NORMAL {
         words.push(format!(
             "calibration: taken {} stop(s) darker than the camera's exposure, the light being too bright for it; scans take such faces darker too, but a dimmer lamp reads more surely",
             -taken.exposure.in_stops()
