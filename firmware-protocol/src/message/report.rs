@@ -355,19 +355,23 @@ impl FaultFlags {
 
     /// The flags, if no undefined bit is set.
     pub fn from_bits(bits: u8) -> Result<Self, Error> {
-        if bits & !Self::DEFINED == 0 {
-            Ok(FaultFlags(bits))
-        } else {
-            Err(Error::BadValue {
-                field: "fault_flags",
-                value: bits.into(),
-            })
-        }
+        defined_bits(bits, Self::DEFINED, "fault_flags").map(FaultFlags)
     }
 
     /// Whether any of the bits in `mask` is set.
     pub const fn any(self, mask: u8) -> bool {
         self.0 & mask != 0
+    }
+}
+
+/// `bits`, if none outside `defined` is set; else a bad value of `field`.
+fn defined_bits(bits: u8, defined: u8, field: &'static str) -> Result<u8, Error> {
+    match bits & !defined {
+        0 => Ok(bits),
+        _ => Err(Error::BadValue {
+            field,
+            value: bits.into(),
+        }),
     }
 }
 
@@ -383,14 +387,7 @@ impl InputFlags {
 
     /// The flags, if no undefined bit is set.
     pub fn from_bits(bits: u8) -> Result<Self, Error> {
-        if bits & !Self::DEFINED == 0 {
-            Ok(InputFlags(bits))
-        } else {
-            Err(Error::BadValue {
-                field: "input_flags",
-                value: bits.into(),
-            })
-        }
+        defined_bits(bits, Self::DEFINED, "input_flags").map(InputFlags)
     }
 
     /// Whether the e-stop switch is active.
