@@ -67,7 +67,7 @@ struct Taken {
 
 /// The solved cube's readings from photos the light washed out no face of: while it did (a
 /// webcam's roll-off pressed two colours together), all six faces are
-/// photographed again a stop darker, as many rounds as `[camera] recaptures` allows and the
+/// photographed again a stop darker, as many rounds as `[vision] recaptures` allows and the
 /// camera can (a folder of photos cannot). All six, so that every colour is taken in the
 /// same light: a scan's own darker photos are read against it as its normal ones are.
 async fn readings_not_washed_out(ctx: &mut RunContext) -> Result<Taken, RunError> {
