@@ -109,6 +109,38 @@ pub fn shipped_design_under(dir: &Path, name: &str) -> Option<PathBuf> {
     self::built_in(&built_in).map(|_| built_in)
 }
 
+/// How a robot design's value (`--robot`, `[robot] design`) is taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DesignValue {
+    /// A file: a path, or a name that is a file where it was looked for.
+    File,
+    /// A shipped design, named by its name (`six-motor`), and where it was found.
+    Shipped(PathBuf),
+    /// A shipped design's file name (`six-motor.toml`) that is not a file where it was looked
+    /// for: an edited copy may be elsewhere, so the shipped one is not taken silently.
+    ShippedFileNotThere { name: String },
+    /// Neither a file there nor a shipped design's name.
+    Unknown,
+}
+
+/// How `value` is taken as a robot design, `path` being where it names a file and `dir` where
+/// shipped designs are looked for before the built-in ones (see [`shipped_design_under`]).
+pub fn design_value(value: &str, path: &Path, dir: &Path) -> DesignValue {
+    if path.exists() || value.contains('/') {
+        return DesignValue::File;
+    }
+    match (
+        value.strip_suffix(".toml"),
+        shipped_design_under(dir, value),
+    ) {
+        (Some(name), Some(_)) => DesignValue::ShippedFileNotThere {
+            name: name.to_string(),
+        },
+        (_, Some(shipped)) => DesignValue::Shipped(shipped),
+        (_, None) => DesignValue::Unknown,
+    }
+}
+
 /// The shipped robot designs' names in alphabetical order (`four-arm`, …), for messages.
 pub fn built_in_design_names() -> String {
     let mut names: Vec<&str> = (BUILT_IN_FILES.iter())

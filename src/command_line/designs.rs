@@ -1,5 +1,6 @@
 //! A `--robot` value made a design file: a path, or a shipped design's name found in `config/robots/` here, else the copy built into the binary.
 
+use cubed_files::named_file::{design_value, DesignValue};
 use std::path::PathBuf;
 
 /// The default robot design: `config/robots/four-arm.toml` here, else the copy built into the binary.
@@ -35,25 +36,18 @@ pub enum RobotDesignError {
 /// not here is refused, naming the shipped design it may mean.
 pub fn robot_design(given: &str) -> Result<PathBuf, RobotDesignError> {
     let path = PathBuf::from(given);
-    if path.exists() || given.contains('/') {
-        return Ok(path);
+    match design_value(given, &path, std::path::Path::new("config")) {
+        DesignValue::File => Ok(path),
+        DesignValue::Shipped(shipped) => Ok(shipped),
+        DesignValue::ShippedFileNotThere { name } => Err(RobotDesignError::NotHere {
+            given: given.to_string(),
+            name,
+        }),
+        DesignValue::Unknown => Err(RobotDesignError::NotFound {
+            given: given.to_string(),
+            shipped: cubed_files::named_file::built_in_design_names(),
+        }),
     }
-    if let Some(name) = given.strip_suffix(".toml") {
-        return Err(match shipped_design_file(given) {
-            Some(_) => RobotDesignError::NotHere {
-                given: given.to_string(),
-                name: name.to_string(),
-            },
-            None => RobotDesignError::NotFound {
-                given: given.to_string(),
-                shipped: cubed_files::named_file::built_in_design_names(),
-            },
-        });
-    }
-    shipped_design_file(given).ok_or_else(|| RobotDesignError::NotFound {
-        given: given.to_string(),
-        shipped: cubed_files::named_file::built_in_design_names(),
-    })
 }
 
 #[cfg(test)]

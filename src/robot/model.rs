@@ -102,6 +102,49 @@ impl Gripper {
         same_times && same_ramp
     }
 
+    /// Its turns' times in words: "150 ms a quarter turn, 250 a half".
+    pub fn times_in_words(&self) -> String {
+        format!(
+            "{} ms a quarter turn, {} a half",
+            self.quarter_ms, self.half_ms
+        )
+    }
+
+    /// What keeps this gripper and `other` from turning in step, in words: "their times",
+    /// "`microsteps` 8 and 16", … (empty when nothing does).
+    pub fn out_of_step_words(&self, other: &Gripper) -> String {
+        let mut differ = Vec::new();
+        if (self.quarter_ms, self.half_ms) != (other.quarter_ms, other.half_ms) {
+            differ.push("their times".to_string());
+        }
+        match (&self.drive, &other.drive) {
+            (Some(x), Some(y)) => {
+                let keys = [
+                    (
+                        "full_steps_per_rev",
+                        x.full_steps_per_rev,
+                        y.full_steps_per_rev,
+                    ),
+                    ("microsteps", x.microsteps, y.microsteps),
+                    ("max_deg_s", x.max_deg_s, y.max_deg_s),
+                    ("accel_deg_s2", x.accel_deg_s2, y.accel_deg_s2),
+                ];
+                for (key, first, second) in keys.into_iter().filter(|(_, p, q)| p != q) {
+                    differ.push(format!("`{key}` {first} and {second}"));
+                }
+                if (x.gear_num, x.gear_den) != (y.gear_num, y.gear_den) {
+                    differ.push(format!(
+                        "`gear` [{}, {}] and [{}, {}]",
+                        x.gear_num, x.gear_den, y.gear_num, y.gear_den
+                    ));
+                }
+            }
+            (None, None) => {}
+            _ => differ.push("a [gripper.motion] table on one only".to_string()),
+        }
+        differ.join(", ")
+    }
+
     /// The turns worth considering from `angle`: quarters in -2..=2 the reach allows. A
     /// continuous gripper's -2 comes last: alone it is its +2 (the same time and effect, and
     /// the state graph keeps the first), but against an opposite gripper's +2 it is the

@@ -135,17 +135,15 @@ impl Violation {
                 g(second)
             ),
             Violation::OutOfStep { first, second } => {
-                let times = |i: usize| {
-                    model.grippers.get(i).map_or(String::new(), |g| {
-                        format!("{} ms a quarter turn, {} a half", g.quarter_ms, g.half_ms)
-                    })
-                };
+                let (a, b) = (model.grippers.get(first), model.grippers.get(second));
+                let times = |g: Option<&super::model::Gripper>| g.map_or(String::new(), |g| g.times_in_words());
+                let differ = a.zip(b).map_or(String::new(), |(a, b)| a.out_of_step_words(b));
                 format!(
-                    "{} ({}) and {} ({}) would turn the cube between them, but not in step (their times or [gripper.motion] ramps differ): the faster would turn its layer ahead of the middle one",
+                    "{} ({}) and {} ({}) would turn the cube between them, but not in step ({differ}): one would turn its layer ahead of the middle one",
                     g(first),
-                    times(first),
+                    times(a),
                     g(second),
-                    times(second)
+                    times(b)
                 )
             }
             Violation::NothingHolds { gripper } => format!(

@@ -119,12 +119,12 @@ pub fn washed_out_faces(readings: &[Rgb; 54], palette: &Palette) -> Vec<Face> {
         .collect()
 }
 
-/// Each channel's median over `readings`.
+/// Each channel's median over `readings` (nine: the middle one).
 fn channel_medians(readings: &[Rgb]) -> Rgb {
     std::array::from_fn(|channel| {
-        let mut values: Vec<u8> = readings.iter().map(|r| r[channel]).collect();
-        values.sort_unstable();
-        values.get(values.len() / 2).copied().unwrap_or(0)
+        let mut values: Vec<f32> = readings.iter().map(|r| f32::from(r[channel])).collect();
+        values.sort_unstable_by(f32::total_cmp);
+        crate::light::colour::median_of_sorted(&values).map_or(0, |m| m.round() as u8)
     })
 }
 

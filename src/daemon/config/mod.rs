@@ -290,20 +290,16 @@ impl Validator<'_> {
     /// `[robot] design`: a file (relative to the configuration), or a shipped design's name
     /// (`six-motor`) as `--robot` takes it: in `robots/` beside the configuration, else built in.
     fn design_path(&self, value: &str) -> Result<PathBuf, ConfigError> {
+        use cubed_files::named_file::{design_value, DesignValue};
         let path = self.path("robot", "design", value)?;
-        if path.exists() || value.contains('/') {
-            return Ok(path);
-        }
-        let shipped = cubed_files::named_file::shipped_design_under(self.base, value);
-        match (value.strip_suffix(".toml"), shipped) {
-            // A file name not there, though a shipped design has that name: an edited copy
-            // may be elsewhere, so the shipped one is not taken silently.
-            (Some(name), Some(_)) => Err(self.invalid(
+        match design_value(value, &path, self.base) {
+            DesignValue::File | DesignValue::Unknown => Ok(path),
+            DesignValue::Shipped(shipped) => Ok(shipped),
+            DesignValue::ShippedFileNotThere { name } => Err(self.invalid(
                 "robot",
                 "design",
                 format!("no file {value:?} beside this configuration ({}): give your design's path, or for the shipped design of that name write `design = \"{name}\"`", self.base.display()),
             )),
-            (_, shipped) => Ok(shipped.unwrap_or(path)),
         }
     }
 

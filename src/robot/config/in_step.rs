@@ -1,7 +1,6 @@
 //! Grippers opposite each other that cannot turn the cube between them because they do not turn in step, when that is all a design lacks to turn or show a face.
 
 use super::{ConfigError, Ctx};
-use crate::robot::model::Gripper;
 use crate::robot::reach::{abilities_within, Abilities};
 use crate::robot::RobotModel;
 
@@ -37,55 +36,13 @@ impl Ctx<'_> {
             format!(
                 "{what}: only grippers '{}' ({}) and '{}' ({}) could turn the cube between them for it, and they do not turn in step ({}), so one would turn its layer ahead of the middle one and no program turns the cube that way; give both the same times and the same [gripper.motion] (motor, microsteps, gear, speed and acceleration)",
                 fast.name,
-                times(fast),
+                fast.times_in_words(),
                 slow.name,
-                times(slow),
-                differences(fast, slow),
+                slow.times_in_words(),
+                fast.out_of_step_words(slow),
             ),
         ))
     }
-}
-
-/// What differs between two grippers' turns: "their times", "`microsteps` 8 and 16", ….
-fn differences(a: &Gripper, b: &Gripper) -> String {
-    let mut differ = Vec::new();
-    if (a.quarter_ms, a.half_ms) != (b.quarter_ms, b.half_ms) {
-        differ.push("their times".to_string());
-    }
-    match (&a.drive, &b.drive) {
-        (Some(x), Some(y)) => {
-            let keys = [
-                (
-                    "full_steps_per_rev",
-                    x.full_steps_per_rev,
-                    y.full_steps_per_rev,
-                ),
-                ("microsteps", x.microsteps, y.microsteps),
-                ("max_deg_s", x.max_deg_s, y.max_deg_s),
-                ("accel_deg_s2", x.accel_deg_s2, y.accel_deg_s2),
-            ];
-            for (key, first, second) in keys.into_iter().filter(|(_, p, q)| p != q) {
-                differ.push(format!("`{key}` {first} and {second}"));
-            }
-            if (x.gear_num, x.gear_den) != (y.gear_num, y.gear_den) {
-                differ.push(format!(
-                    "`gear` [{}, {}] and [{}, {}]",
-                    x.gear_num, x.gear_den, y.gear_num, y.gear_den
-                ));
-            }
-        }
-        (None, None) => {}
-        _ => differ.push("a [gripper.motion] table on one only".to_string()),
-    }
-    differ.join(", ")
-}
-
-/// "150 ms a quarter turn, 250 a half".
-fn times(gripper: &Gripper) -> String {
-    format!(
-        "{} ms a quarter turn, {} a half",
-        gripper.quarter_ms, gripper.half_ms
-    )
 }
 
 /// Opposite grippers that both turn but not in step, as (faster, slower).
