@@ -222,23 +222,25 @@ fn changes_that_turn(model: &RobotModel, faces: &[Face]) -> Vec<Change> {
 /// `changes`, first those after which the design also shows every face to its cameras (how
 /// many, second): the advice and its line lead with a change that leaves nothing else to
 /// refuse.
-fn complete_first(model: &RobotModel, mut changes: Vec<Change>) -> (Vec<Change>, usize) {
+fn complete_first(model: &RobotModel, changes: Vec<Change>) -> (Vec<Change>, usize) {
     if model.cameras.is_empty() {
         let all = changes.len();
         return (changes, all);
     }
-    changes.sort_by_cached_key(|change| {
-        let changed = change.applied(model);
-        let can = abilities_within(&changed, STATES_PER_CHANGE);
-        !can.is_some_and(|can| Face::ALL.into_iter().all(|f| can.can_see(f)))
-    });
-    let complete = (changes.iter())
-        .take_while(|change| {
-            let can = abilities_within(&change.applied(model), STATES_PER_CHANGE);
-            can.is_some_and(|can| Face::ALL.into_iter().all(|f| can.can_see(f)))
-        })
-        .count();
-    (changes, complete)
+    let shows_all = |change: &Change| {
+        let can = abilities_within(&change.applied(model), STATES_PER_CHANGE);
+        can.is_some_and(|can| Face::ALL.into_iter().all(|f| can.can_see(f)))
+    };
+    // Each change searched once; a stable sort keeps the order found among equals.
+    let mut judged: Vec<(bool, Change)> = (changes.into_iter())
+        .map(|change| (shows_all(&change), change))
+        .collect();
+    judged.sort_by_key(|(complete, _)| !complete);
+    let complete = judged.iter().filter(|(complete, _)| *complete).count();
+    (
+        judged.into_iter().map(|(_, change)| change).collect(),
+        complete,
+    )
 }
 
 /// Each change of one key of one gripper that would let every face of `faces` be seen.
