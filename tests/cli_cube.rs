@@ -23,13 +23,15 @@ fn check_says_ok_or_the_reason_with_exit_2() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stdout(&bad).contains("53 stickers"), "{}", stdout(&bad));
     // Many cubes, one line each in order; from stdin, JSON rows say their line.
-    let input = format!("{SOLVED}\n# a comment\n{}\n", &SOLVED[..53]);
+    // `#` and a space is a comment; `#` as a colour (first sticker too) is a cube.
+    let hashed = SOLVED.replace('U', "#");
+    let input = format!("{SOLVED}\n# a comment\n#\n{hashed}\n{}\n", &SOLVED[..53]);
     let text = cubed(&["check", "--stdin"], Some(&input));
     assert_eq!(text.status.code(), Some(2));
     let lines: Vec<String> = stdout(&text).lines().map(str::to_string).collect();
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    assert_eq!(lines[0], "ok");
-    assert!(lines[1].starts_with("invalid: wrong length"), "{lines:?}");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[..2], ["ok", "ok"]);
+    assert!(lines[2].starts_with("invalid: wrong length"), "{lines:?}");
     let json = cubed(&["check", "--stdin", "--format", "json"], Some(&input));
     let rows: Vec<serde_json::Value> = (stdout(&json).lines())
         .map(|l| serde_json::from_str(l).expect("a JSON row"))
@@ -38,8 +40,12 @@ fn check_says_ok_or_the_reason_with_exit_2() {
         (rows[0]["ok"].clone(), rows[0]["line"].clone()),
         (true.into(), 1.into())
     );
-    assert_eq!(rows[1]["error"]["kind"], "wrong_length", "{rows:?}");
-    assert_eq!(rows[1]["line"], 3, "{rows:?}");
+    assert_eq!(
+        (rows[1]["ok"].clone(), rows[1]["line"].clone()),
+        (true.into(), 4.into())
+    );
+    assert_eq!(rows[2]["error"]["kind"], "wrong_length", "{rows:?}");
+    assert_eq!(rows[2]["line"], 5, "{rows:?}");
 }
 
 /// `text` with the stickers at `at` set to `to`.

@@ -178,3 +178,39 @@ fn solve_steps_in_json_and_for_a_pocket_cube_end_solved() {
         .unwrap_or("")
         .starts_with("turn the "));
 }
+
+/// `--order` given: each step's `cube` in the JSON is in the order typed, as `facelets` is,
+/// and is the net the text draws after that step (the text's nets read back by the test's
+/// own net reader, in URFDLB, then put in the typed order here).
+#[test]
+fn solve_steps_in_json_keep_the_order_the_cube_was_typed_in() {
+    let urfdlb = stdout(&cubed(&["scramble", "--seed", "21"], None));
+    let in_order = |order: &str, cube: &str| -> String {
+        (order.chars())
+            .flat_map(|f| {
+                let at = "URFDLB".find(f).expect("a face letter") * 9;
+                cube[at..at + 9].chars().collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    for order in ["ULFRBD", "TFRPLB"] {
+        let faces = if order == "TFRPLB" { "UFRBLD" } else { order };
+        let typed = in_order(faces, urfdlb.trim());
+        let text = stdout(&cubed(
+            &["solve", "--steps", "--order", order, &typed],
+            None,
+        ));
+        let drawn = nets(&text);
+        let args = [
+            "solve", "--steps", "--format", "json", "--order", order, &typed,
+        ];
+        let row: serde_json::Value =
+            serde_json::from_str(&stdout(&cubed(&args, None))).expect("one JSON row");
+        let rows = row["steps"].as_array().expect("steps");
+        assert_eq!(rows.len() + 1, drawn.len(), "{text}");
+        for (step, net) in rows.iter().zip(&drawn[1..]) {
+            let expected = in_order(faces, &facelets(net, 3));
+            assert_eq!(step["cube"].as_str(), Some(expected.as_str()), "{order}");
+        }
+    }
+}

@@ -120,7 +120,8 @@ pub(crate) fn print_json(mut row: serde_json::Value, line: Option<usize>) {
 }
 
 /// The cubes of standard input, one a line, with their line numbers (from 1), trimmed; blank
-/// lines and `#` comments are skipped. A line that is not UTF-8 text is kept with its bad
+/// lines and comments (`#` and a space, or `#` alone) are skipped: `#` is a colour symbol too,
+/// so a cube whose first sticker is `#` is read. A line that is not UTF-8 text is kept with its bad
 /// bytes shown as U+FFFD, so it is refused by its line number and the lines after it still read.
 pub(crate) fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
     (std::io::stdin().lock().split(b'\n').enumerate())
@@ -130,8 +131,14 @@ pub(crate) fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String
         })
         .filter(|cube| {
             cube.as_ref()
-                .map_or(true, |(_, text)| !text.is_empty() && !text.starts_with('#'))
+                .map_or(true, |(_, text)| !text.is_empty() && !is_comment(text))
         })
+}
+
+/// A trimmed input line that is a comment: `#` followed by whitespace, or alone.
+fn is_comment(line: &str) -> bool {
+    (line.strip_prefix('#'))
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
 }
 
 /// The refusal when no cube was given, neither as arguments nor `--stdin`.

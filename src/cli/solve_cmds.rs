@@ -92,7 +92,8 @@ fn solve_one(
             let walk = args.steps.then(|| {
                 let shown = |c: &FaceletCube| c.to_symbols(&scheme);
                 let states = states_after(facelets, &moves, |c, m| c.apply(m), shown);
-                Walkthrough::new((3, &scheme), &moves, states, args.notation.into())
+                let drawn = (3, &scheme, args.order.into());
+                Walkthrough::new(drawn, &moves, states, args.notation.into())
             });
             let mut row = json!({"facelets": text, "solution": solution, "notation": args.notation.name(), "moves": turns.len(), "ms": (ms * 10.0).round() / 10.0});
             print_solution(args, &solution, walk.as_ref(), &mut row, line)?;
@@ -259,7 +260,11 @@ fn solve_one_pocket(
             let walk = args.steps.then(|| {
                 let shown = |c: &PocketFacelets| c.to_symbols(&scheme);
                 let states = states_after(facelets, &moves, |c, m| c.apply(m), shown);
-                Walkthrough::new((2, &scheme), &moves, states, args.notation.into())
+                let typed = match format {
+                    PocketFormat::Facelets(order) => order,
+                    PocketFormat::Legacy => FaceOrder::default(),
+                };
+                Walkthrough::new((2, &scheme, typed), &moves, states, args.notation.into())
             });
             let mut row = json!({"facelets": text, "size": 2, "metric": metric.name(), "solution": solution, "notation": args.notation.name(),
                    "moves": length_in(&turns, metric), "ms": (ms * 1000.0).round() / 1000.0});

@@ -3,7 +3,7 @@
 //! in words, with the cube drawn after it in the colours it was typed in.
 
 use cubed_core::cube::{format_moves, move_in_words, net_lines, ColourScheme, Move};
-use cubed_core::cube::{Notation, NotationError};
+use cubed_core::cube::{FaceOrder, Notation, NotationError};
 use serde_json::{json, Value};
 
 /// One cube's walk-through: the cube before the first move and after each (`states`, 6 ×
@@ -14,13 +14,15 @@ pub(crate) struct Walkthrough<'a> {
     pub(crate) moves: &'a [Move],
     states: Vec<String>,
     notation: Notation,
+    /// The order the cube's faces were typed in, which the JSON's cubes keep.
+    typed: FaceOrder,
 }
 
 impl<'a> Walkthrough<'a> {
-    /// The walk-through of `moves` on a cube of `size` drawn in `scheme`, from `states`
-    /// (the cube before the first move and after each).
+    /// The walk-through of `moves` on a cube of `size` drawn in `scheme` and typed in
+    /// `typed` order, from `states` (the cube before the first move and after each, URFDLB).
     pub(crate) fn new(
-        (size, scheme): (usize, &'a ColourScheme),
+        (size, scheme, typed): (usize, &'a ColourScheme, FaceOrder),
         moves: &'a [Move],
         states: Vec<String>,
         notation: Notation,
@@ -31,6 +33,7 @@ impl<'a> Walkthrough<'a> {
             moves,
             states,
             notation,
+            typed,
         }
     }
 
@@ -68,11 +71,14 @@ impl<'a> Walkthrough<'a> {
     }
 
     /// The JSON fields: how to hold the cube, and each step's move, words and the cube
-    /// after it.
+    /// after it (in the order it was typed in).
     pub(crate) fn json(&self) -> Result<(Value, Value), NotationError> {
         let steps = self.steps()?;
         let rows: Vec<Value> = (steps.iter().zip(self.states.iter().skip(1)))
-            .map(|((written, words), cube)| json!({"move": written, "words": words, "cube": cube}))
+            .map(|((written, words), cube)| {
+                let cube = self.typed.from_urfdlb(cube);
+                json!({"move": written, "words": words, "cube": cube})
+            })
             .collect();
         Ok((Value::String(self.holding()), Value::Array(rows)))
     }

@@ -16,10 +16,12 @@ pub enum CubeError {
         first: Face,
         second: Face,
     },
-    #[error("unknown symbol '{symbol}' at sticker {sticker}: it is not {allowed}")]
+    #[error("unknown symbol '{symbol}' at sticker {} (index {as_given} as given): it is not {allowed}", sticker_names(&[sticker.0], 9))]
     UnknownSymbol {
         symbol: char,
         sticker: Sticker,
+        /// Its index in the input as typed (in the order the faces were given).
+        as_given: usize,
         allowed: String,
     },
     #[error("{wrong}: each colour must appear exactly 9 times")]

@@ -37,6 +37,23 @@ impl FaceOrder {
         }
         out
     }
+
+    /// Where sticker `urfdlb` (its index in URFDLB order, `per_face` stickers a face) stands
+    /// in input given in this order.
+    pub fn index_as_given(self, urfdlb: usize, per_face: usize) -> usize {
+        let face = Face::from_index((urfdlb / per_face).min(5));
+        let block = (self.faces().iter().position(|&f| f == face)).unwrap_or(0);
+        block * per_face + urfdlb % per_face
+    }
+
+    /// `urfdlb` (symbols in URFDLB order, a sixth of them a face) given in this order.
+    pub fn from_urfdlb(self, urfdlb: &str) -> String {
+        let symbols: Vec<char> = urfdlb.chars().collect();
+        let per_face = symbols.len() / 6;
+        (self.faces().iter())
+            .flat_map(|f| &symbols[f.index() * per_face..(f.index() + 1) * per_face])
+            .collect()
+    }
 }
 
 /// The colour symbol of each face, indexed by face (URFDLB).
@@ -86,11 +103,25 @@ impl FaceletCube {
                     found: symbols.len(),
                 })?;
         let symbols = order.to_urfdlb(&input);
+        let as_given = |e: CubeError| match e {
+            CubeError::UnknownSymbol {
+                symbol,
+                sticker,
+                allowed,
+                ..
+            } => CubeError::UnknownSymbol {
+                symbol,
+                sticker,
+                as_given: order.index_as_given(sticker.0, 9),
+                allowed,
+            },
+            other => other,
+        };
         if let Some(valid) = valid {
-            check_symbols_allowed(&symbols, valid)?;
+            check_symbols_allowed(&symbols, valid).map_err(as_given)?;
         }
         let scheme = scheme_from_centres(&symbols)?;
-        let stickers = faces_of_symbols(&symbols, &scheme)?;
+        let stickers = faces_of_symbols(&symbols, &scheme).map_err(as_given)?;
         check_counts(&stickers, &scheme)?;
         Ok((FaceletCube { stickers }, scheme))
     }
@@ -164,6 +195,7 @@ fn check_symbols_allowed(symbols: &[char; 54], valid: &[char]) -> Result<(), Cub
         Some(i) => Err(CubeError::UnknownSymbol {
             symbol: symbols[i],
             sticker: Sticker(i),
+            as_given: i,
             allowed: format!(
                 "one of the valid colours {}",
                 valid.iter().collect::<String>()
@@ -196,6 +228,7 @@ fn faces_of_symbols(symbols: &[char; 54], scheme: &ColourScheme) -> Result<[Face
         stickers[i] = *face_of.get(s).ok_or_else(|| CubeError::UnknownSymbol {
             symbol: *s,
             sticker: Sticker(i),
+            as_given: i,
             allowed: format!(
                 "the colour of any centre ({})",
                 scheme.symbols.iter().collect::<String>()

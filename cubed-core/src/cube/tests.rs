@@ -127,6 +127,16 @@ fn each_error_class_is_reported() {
             ..
         }
     ));
+    // Typed in another order, the sticker is named where the input has it: the 11th symbol
+    // of ULFRBD input is L2 (URFDLB index 37).
+    let ulfrbd = "UUUUUUUUULQLLLLLLLFFFFFFFFFRRRRRRRRRBBBBBBBBBDDDDDDDDD";
+    let said = FaceletCube::parse(ulfrbd, FaceOrder::Ulfrbd, None)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        said.to_string(),
+        "unknown symbol 'Q' at sticker L2 (index 10 as given): it is not the colour of any centre (URFDLB)"
+    );
     assert_eq!(
         err(&with(SOLVED, &[(0, 'R')])).to_string(),
         "colour 'U' (face U) appears 8 times, colour 'R' (face R) 10 times: each colour must appear exactly 9 times"
@@ -406,5 +416,28 @@ proptest! {
         let moves = random_scramble(&mut rng, 25, true);
         let f = FaceletCube::default().apply_all(&moves).relabel_by_centres();
         prop_assert!(CubieCube::from_facelets(&f).is_ok());
+    }
+}
+
+/// Putting URFDLB symbols in an order and reading them back from it gives them unchanged, and
+/// each sticker's index as given is where that order puts it (3x3 and 2x2).
+#[test]
+fn a_face_order_puts_stickers_where_it_reads_them_from() {
+    for order in [FaceOrder::Urfdlb, FaceOrder::Ulfrbd, FaceOrder::Tfrplb] {
+        let urfdlb: Vec<char> = (0..54u8).map(|i| char::from(b'0' + i)).collect();
+        let given: Vec<char> = order
+            .from_urfdlb(&urfdlb.iter().collect::<String>())
+            .chars()
+            .collect();
+        let given: [char; 54] = given.try_into().expect("54 symbols");
+        assert_eq!(order.to_urfdlb(&given).to_vec(), urfdlb, "{order:?}");
+        for (s, symbol) in urfdlb.iter().enumerate() {
+            assert_eq!(given[order.index_as_given(s, 9)], *symbol, "{order:?} {s}");
+        }
+        let pocket: String = (0..24u8).map(|i| char::from(b'a' + i)).collect();
+        let given: Vec<char> = order.from_urfdlb(&pocket).chars().collect();
+        for (s, symbol) in pocket.chars().enumerate() {
+            assert_eq!(given[order.index_as_given(s, 4)], symbol, "{order:?} {s}");
+        }
     }
 }
