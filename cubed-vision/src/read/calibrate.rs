@@ -82,6 +82,12 @@ impl Calibration {
 pub enum CalibrateError {
     #[error("the scan is not of a solved cube: face {face} does not read as one colour (calibrate from a solved cube)")]
     NotSolved { face: char },
+    #[error("face {face} does not read as one colour: sticker {sticker} reads {reading:?}, clipped by the camera on a face the light brought to the top of its range: if the cube is solved, the light changed that sticker's colour (take the photos again with less light or a shorter exposure, then calibrate again); if not, calibrate from a solved cube (nothing was written)")]
+    StrayWhereClipped {
+        face: char,
+        sticker: String,
+        reading: Rgb,
+    },
     #[error("the photos of faces {first} and {second} were likely swapped (each shows the other face): as they are, the colours sit as on no cube that can be held, and exchanged they do, each face most like its colour, and no light makes those two colours alike: check which photo is which face, then calibrate again (nothing was written)")]
     PhotosSwapped { first: char, second: char },
     #[error("faces {first} and {second} look the same to the camera ({apart:.1} apart in CIEDE2000, at least {} needed): light the cube evenly and check the camera's white balance, then calibrate again", crate::light::palette::LEAST_APART)]
@@ -117,6 +123,17 @@ pub fn washed_out_faces(readings: &[Rgb; 54], palette: &Palette) -> Vec<Face> {
             blank(f) || (0..6).any(|g| g != f && pressed_with(f, g))
         })
         .collect()
+}
+
+/// The face of a solved cube (URFDLB readings) with a sticker the light may have changed:
+/// clipped, astray, on a face the light brought to the top of the camera's range
+/// ([`CalibrateError::StrayWhereClipped`]). Photographed darker, a solved cube's sticker reads
+/// its colour again, and another colour's shows as one.
+pub fn face_clipped_astray(readings: &[Rgb; 54], palette: &Palette) -> Option<Face> {
+    match Named::of(readings, palette) {
+        Err(CalibrateError::StrayWhereClipped { face, .. }) => Face::from_letter(face),
+        _ => None,
+    }
 }
 
 /// Each channel's median over `readings` (nine: the middle one).
@@ -195,23 +212,15 @@ impl Named {
         // apart: not a solved cube. Then two faces the camera cannot part (their stickers mixed
         // only with each other), which would read as one colour, not as unsolved.
         if let Some(s) = stray_sticker(&labs, &medians, |a, b| !too_alike(&medians, a, b)) {
-            return Err(CalibrateError::NotSolved {
-                face: b"URFDLB"[s / 9] as char,
-            });
+            return Err(not_solved(readings, s));
         }
         check_apart(&medians)?;
         let guess = classify_best_guess(readings, palette, &ClassifyOptions::default());
-        if let Some(face) =
-            (0..6).find(|&f| (0..9).any(|i| guess.facelets.stickers[f * 9 + i].index() != f))
-        {
-            return Err(CalibrateError::NotSolved {
-                face: b"URFDLB"[face] as char,
-            });
+        if let Some(s) = (0..54).find(|&s| guess.facelets.stickers[s].index() != s / 9) {
+            return Err(not_solved(readings, s));
         }
         if let Some(s) = stray_sticker(&labs, &medians, |_, _| true) {
-            return Err(CalibrateError::NotSolved {
-                face: b"URFDLB"[s / 9] as char,
-            });
+            return Err(not_solved(readings, s));
         }
         let mirrored = mirrored_faces(&medians, &guess.names, palette);
         Ok(Named {
@@ -297,6 +306,25 @@ fn mirrored_faces(
         })
         .collect();
     (!looks.is_empty()).then(|| looks.join(", "))
+}
+
+/// Why readings with sticker `s` astray are not of a solved cube. When the camera clipped
+/// that sticker on a face whose own readings it clipped (the light brought the face to the top
+/// of its range), the light may be the cause: past full scale a sticker's channels no longer
+/// keep its colour's ratios, and a solved cube's sticker can read as another colour there.
+fn not_solved(readings: &[Rgb; 54], s: usize) -> CalibrateError {
+    use crate::light::lighting::clipped;
+    let face = s / 9;
+    let letter = b"URFDLB"[face] as char;
+    if clipped(readings[s]) && clipped(channel_medians(&readings[face * 9..face * 9 + 9])) {
+        CalibrateError::StrayWhereClipped {
+            face: letter,
+            sticker: crate::cube::sticker_names(&[s], 9),
+            reading: readings[s],
+        }
+    } else {
+        CalibrateError::NotSolved { face: letter }
+    }
 }
 
 /// The first sticker nearer the colour of another face than its own's, among the faces
@@ -536,5 +564,36 @@ mod tests {
             calibrate(&readings, &palette),
             Err(CalibrateError::NotSolved { .. })
         ));
+    }
+
+    /// A sticker astray on a face the light brought to full scale, itself clipped (an orange
+    /// faded to blank) may be the light: said so, naming it, and the face is one to take again
+    /// darker. A white sticker astray on a face below full scale is the cube.
+    #[test]
+    fn a_clipped_sticker_astray_on_a_clipped_face_is_said_to_be_the_light_or_the_cube() {
+        let palette = Palette::default();
+        let mut colours = crate::camera::sim::STANDARD_STICKERS;
+        colours[4] = [255, 190, 120]; // orange on L, the light past full scale in red
+        let mut readings = solved_readings(colours);
+        readings[36 + 2] = [255, 255, 255];
+        let said = calibrate(&readings, &palette).map(|_| ()).unwrap_err();
+        assert_eq!(
+            said,
+            CalibrateError::StrayWhereClipped {
+                face: 'L',
+                sticker: "L3".into(),
+                reading: [255, 255, 255]
+            }
+        );
+        assert!(said.to_string().contains("less light"), "{said}");
+        assert_eq!(face_clipped_astray(&readings, &palette), Some(Face::L));
+        // The same white sticker on the red face, which is not clipped: not solved.
+        let mut readings = solved_readings(crate::camera::sim::STANDARD_STICKERS);
+        readings[9 + 2] = [250, 250, 245];
+        assert_eq!(
+            calibrate(&readings, &palette).map(|_| ()),
+            Err(CalibrateError::NotSolved { face: 'R' })
+        );
+        assert_eq!(face_clipped_astray(&readings, &palette), None);
     }
 }

@@ -11,7 +11,9 @@ use cubed_core::cube::Face;
 use cubed_files::atomic_file::write_atomically;
 use cubed_vision::camera::{Exposure, Retake};
 use cubed_vision::light::colour::Rgb;
-use cubed_vision::read::calibrate::{calibrate, washed_out_faces, Calibration};
+use cubed_vision::read::calibrate::{
+    calibrate, face_clipped_astray, washed_out_faces, Calibration,
+};
 use cubed_vision::scan::pocket::{read_pocket_photos, solved_pocket_as_nine};
 use cubed_vision::scan::read_photos;
 use cubed_vision::scan::FacePhoto;
@@ -81,8 +83,14 @@ async fn readings_not_washed_out(ctx: &mut RunContext) -> Result<Taken, RunError
     loop {
         let readings = read_solved(ctx, &photos)?;
         let washed_out = washed_out_faces(&readings, &ctx.rig.palette);
+        // A sticker the light may have changed (clipped, astray on a clipped face) is told
+        // from another colour's by photographing darker too.
+        let too_bright = match face_clipped_astray(&readings, &ctx.rig.palette) {
+            Some(face) if washed_out.is_empty() => vec![face],
+            _ => washed_out.clone(),
+        };
         let darker = exposure.darker();
-        if washed_out.is_empty() || rounds == allowed || darker == exposure {
+        if too_bright.is_empty() || rounds == allowed || darker == exposure {
             return Ok(Taken {
                 readings,
                 exposure,
@@ -94,7 +102,7 @@ async fn readings_not_washed_out(ctx: &mut RunContext) -> Result<Taken, RunError
         let again: Vec<(Face, Exposure)> = Face::ALL.iter().map(|&f| (f, exposure)).collect();
         let why = format!(
             "the light washed out {}, too bright to take colours from",
-            face_letters(&washed_out)
+            face_letters(&too_bright)
         );
         photos = photograph_again(ctx, (0, Purpose::Scanning), (&again, &why), photos).await?;
     }
