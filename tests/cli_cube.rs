@@ -23,6 +23,15 @@ fn check_says_ok_or_the_reason_with_exit_2() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stdout(&bad).contains("53 stickers"), "{}", stdout(&bad));
     // Many cubes, one line each in order; from stdin, JSON rows say their line.
+    // A cube typed a face at a time without quotes is six arguments: told to quote it.
+    let faces: Vec<&str> = (0..6).map(|f| &SOLVED[f * 9..f * 9 + 9]).collect();
+    let split = cubed(&[&["check"][..], &faces].concat(), None);
+    assert_eq!(split.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&split.stderr);
+    assert!(
+        said.contains("six arguments of 9 stickers each") && said.contains("quote it"),
+        "{said}"
+    );
     // `#` and a space is a comment; `#` as a colour (first sticker too) is a cube.
     let hashed = SOLVED.replace('U', "#");
     let input = format!("{SOLVED}\n# a comment\n#\n{hashed}\n{}\n", &SOLVED[..53]);

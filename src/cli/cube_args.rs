@@ -155,6 +155,9 @@ pub(crate) fn each_cube(
     stdin: bool,
     mut one: impl FnMut(&str, Option<usize>) -> anyhow::Result<bool>,
 ) -> anyhow::Result<ExitCode> {
+    if let Some(refused) = faces_as_arguments(facelets) {
+        return refused;
+    }
     let mut any_invalid = false;
     for cube in facelets {
         any_invalid |= !one(cube.trim(), None)?;
@@ -168,6 +171,21 @@ pub(crate) fn each_cube(
     Ok(match any_invalid {
         true => ExitCode::from(crate::command_line::EXIT_INVALID),
         false => ExitCode::SUCCESS,
+    })
+}
+
+/// The refusal of a cube typed a face at a time without quotes: six arguments of one face's
+/// stickers each (9, or 4 for a 2x2), which the shell split into six cubes.
+fn faces_as_arguments(facelets: &[String]) -> Option<anyhow::Result<ExitCode>> {
+    let stickers = |a: &String| a.chars().filter(|c| !c.is_whitespace()).count();
+    let per_face = facelets.first().map(stickers)?;
+    let one_face_each = facelets.len() == 6 && facelets.iter().all(|a| stickers(a) == per_face);
+    (one_face_each && [9, 4].contains(&per_face)).then(|| {
+        crate::command_line::refuse(format!(
+            "six arguments of {per_face} stickers each: a cube typed a face at a time is one \
+             argument, so quote it (\"{} …\")",
+            facelets[..2].join(" ")
+        ))
     })
 }
 

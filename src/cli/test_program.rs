@@ -4,6 +4,7 @@ use super::cube_args::NotationArg;
 use crate::command_line::tables::pocket_solver;
 use crate::command_line::tables::TableArgs;
 use clap::Args;
+use cubed_core::cube::random::random_scramble;
 use cubed_core::cube::{format_moves, CubieCube, FaceletCube, Move, Notation};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::program::{self, ProgramFailure, ProgramOutcome};
@@ -74,7 +75,9 @@ pub(crate) fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(super::cube_args::clock_seed);
     let solver = args.tables.solver();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let scrambles = program::scrambles(&mut rng, args.cubes, args.turns, args.rotations);
+    let scrambles: Vec<Vec<Move>> = (0..args.cubes)
+        .map(|_| random_scramble(&mut rng, args.turns, args.rotations))
+        .collect();
     let budget = Budget::Time(Duration::from_millis(args.budget_ms.unwrap_or(3)));
     let budget = match args.seed {
         Some(_) => budget.counted(),

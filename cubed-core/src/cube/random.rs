@@ -29,11 +29,32 @@ pub fn random_cube<R: Rng>(rng: &mut R) -> CubieCube {
 /// (`T+ T- T2 …`), and with `rotations` also `RC+ RC- RC2` (y rotations).
 /// No turn is wasted: a face is not turned again, nor its opposite before it, until a turn
 /// on another axis comes between (faces named as the cube was first held, whatever rotations
-/// came before), so no two turns cancel or merge and `count` turns stay `count`.
+/// came before), and no rotation follows a rotation, so no two moves cancel or merge and
+/// `count` moves stay `count`.
 pub fn random_scramble<R: Rng>(rng: &mut R, count: usize, rotations: bool) -> Vec<Move> {
+    scramble(rng, count, rotations, Layers::Three)
+}
+
+/// [`random_scramble`] for a 2x2, whose two layers on an axis are the whole cube: a turn of
+/// one layer then the other is one turn and a rotation, and a y rotation turns both U-D
+/// layers, so no two turns on one axis come in a row, nor a rotation beside a U or D turn.
+pub fn random_pocket_scramble<R: Rng>(rng: &mut R, count: usize, rotations: bool) -> Vec<Move> {
+    scramble(rng, count, rotations, Layers::Two)
+}
+
+/// How many layers a cube has on each axis: what makes two moves in a row merge.
+#[derive(Clone, Copy, PartialEq)]
+enum Layers {
+    Two,
+    Three,
+}
+
+fn scramble<R: Rng>(rng: &mut R, count: usize, rotations: bool, layers: Layers) -> Vec<Move> {
     let choices = if rotations { 21 } else { 18 };
     let mut moves: Vec<Move> = Vec::with_capacity(count);
+    // The last turn's face as first held, or None after a rotation (`rotated`).
     let mut last: Option<Face> = None;
+    let mut rotated = false;
     let mut turned_y = 0u8;
     while moves.len() < count {
         let k = rng.random_range(0..choices);
@@ -48,23 +69,37 @@ pub fn random_scramble<R: Rng>(rng: &mut R, count: usize, rotations: bool) -> Ve
         match m {
             Move::Turn(t) => {
                 let face = held_first(t.face, turned_y);
-                if last.is_some_and(|last| wasted_after(last, face)) {
+                let after_rotation = rotated && layers == Layers::Two && on_y(face);
+                if after_rotation || last.is_some_and(|last| wasted_after(last, face, layers)) {
                     continue;
                 }
-                last = Some(face);
+                (last, rotated) = (Some(face), false);
             }
-            Move::Rotate(r) => turned_y = (turned_y + r.quarters) % 4,
+            Move::Rotate(r) => {
+                let beside_turn = layers == Layers::Two && last.is_some_and(on_y);
+                if rotated || beside_turn {
+                    continue;
+                }
+                turned_y = (turned_y + r.quarters) % 4;
+                (last, rotated) = (None, true);
+            }
         }
         moves.push(m);
     }
     moves
 }
 
+/// Whether `face` is turned about the y axis (U or D), as a y rotation turns the cube.
+fn on_y(face: Face) -> bool {
+    matches!(face, Face::U | Face::D)
+}
+
 /// Whether a turn of `next` right after one of `last` could cancel or merge with turns on
 /// their axis: the same face, or the opposite one out of order (a fixed order keeps `R L` and
-/// drops `L R`, which does the same).
-fn wasted_after(last: Face, next: Face) -> bool {
-    last.index() % 3 == next.index() % 3 && next.index() <= last.index()
+/// drops `L R`, which does the same); on a 2x2 the opposite one in any order.
+fn wasted_after(last: Face, next: Face, layers: Layers) -> bool {
+    let same_axis = last.index() % 3 == next.index() % 3;
+    same_axis && (layers == Layers::Two || next.index() <= last.index())
 }
 
 /// The face a turn of `face` turns, named as the cube was held before it was turned

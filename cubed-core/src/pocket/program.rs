@@ -4,7 +4,7 @@ use super::facelets::PocketFacelets;
 use super::model::PocketCube;
 use super::solver::{length_in, PocketSolver};
 use super::tables::Metric;
-use crate::cube::random::random_scramble;
+use crate::cube::random::random_pocket_scramble;
 use crate::cube::Move;
 use rand::Rng;
 
@@ -43,7 +43,8 @@ pub struct ProgramSummary {
     pub least: Option<usize>,
 }
 
-/// `cubes` scrambles of `turns` random moves each (with `rotations`, also `RC+ RC- RC2`).
+/// `cubes` 2x2 scrambles of `turns` random moves each (with `rotations`, also `RC+ RC- RC2`),
+/// none of which merge on a 2x2.
 pub fn scrambles<R: Rng>(
     rng: &mut R,
     cubes: usize,
@@ -51,7 +52,7 @@ pub fn scrambles<R: Rng>(
     rotations: bool,
 ) -> Vec<Vec<Move>> {
     (0..cubes)
-        .map(|_| random_scramble(rng, turns, rotations))
+        .map(|_| random_pocket_scramble(rng, turns, rotations))
         .collect()
 }
 

@@ -387,3 +387,29 @@ fn the_test_program_solves_and_sums_up() {
         assert_eq!(o.moves, Ok(solver().distance(&cube, Metric::Htm) as usize));
     }
 }
+
+/// No 2x2 scramble wastes a turn: one or two random moves (rotations among them) leave a
+/// cube as many optimal face turns from solved as the scramble has face turns, by the
+/// brute-force-checked distances (a turn of one layer then of the other on its axis, or a
+/// rotation beside a U or D turn, would leave fewer; so would two rotations, none).
+#[test]
+fn two_by_two_scrambles_of_few_turns_waste_none() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for (turns, rotations) in [(1, false), (2, false), (2, true), (1, true)] {
+        for scramble in program::scrambles(&mut rng, 500, turns, rotations) {
+            let cube = PocketCube::default().apply_all(&scramble);
+            let face_turns = (scramble.iter())
+                .filter(|m| matches!(m, Move::Turn(_)))
+                .count();
+            let rotations_only = face_turns == 0;
+            assert!(
+                rotations_only || solver().distance(&cube, Metric::Htm) as usize == face_turns,
+                "{scramble:?}"
+            );
+            let rotations_in_a_row = scramble
+                .windows(2)
+                .any(|w| matches!(w, [Move::Rotate(_), Move::Rotate(_)]));
+            assert!(!rotations_in_a_row, "{scramble:?}");
+        }
+    }
+}
