@@ -110,22 +110,32 @@ impl CubieCube {
                 colours: format!("{:?}", Edge::ALL[piece]),
             });
         }
+        // The three laws a turned cube keeps are independent: every one broken is said.
+        let mut broken = Vec::new();
         let twist = self.co.iter().map(|&o| o as u32).sum::<u32>() % 3;
         if twist != 0 {
-            return Err(CubeError::CornerTwist {
+            broken.push(CubeError::CornerTwist {
                 twist: twist as u8,
                 only: only_one(&self.co).map(|i| Corner::ALL[i]),
             });
         }
         if self.eo.iter().map(|&o| o as u32).sum::<u32>() % 2 != 0 {
-            return Err(CubeError::EdgeFlip {
+            broken.push(CubeError::EdgeFlip {
                 only: only_one(&self.eo).map(|i| Edge::ALL[i]),
             });
         }
         if permutation_parity(&self.cp) != permutation_parity(&self.ep) {
-            return Err(CubeError::Parity);
+            broken.push(CubeError::Parity);
         }
-        Ok(())
+        let mut broken = broken.into_iter();
+        match (broken.next(), broken.collect::<Vec<_>>()) {
+            (None, _) => Ok(()),
+            (Some(first), also) if also.is_empty() => Err(first),
+            (Some(first), also) => Err(CubeError::Several {
+                first: Box::new(first),
+                also,
+            }),
+        }
     }
 
     /// The stickers of this cube.

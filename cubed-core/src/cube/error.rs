@@ -75,6 +75,12 @@ pub enum CubeError {
     },
     #[error("two pieces are swapped: two edges, or two corners (the stickers cannot tell which); swapping any two edges, or any two corners, back fixes it")]
     Parity,
+    /// More than one of the corner twist, the edge flip and the parity is wrong: each said.
+    #[error("{first}; and {}", also.iter().map(ToString::to_string).collect::<Vec<_>>().join("; and "))]
+    Several {
+        first: Box<CubeError>,
+        also: Vec<CubeError>,
+    },
 }
 
 impl CubeError {
@@ -93,6 +99,7 @@ impl CubeError {
             CubeError::CornerTwist { .. } => "corner_twist",
             CubeError::EdgeFlip { .. } => "edge_flip",
             CubeError::Parity => "parity",
+            CubeError::Several { first, .. } => first.kind(),
         }
     }
 

@@ -52,7 +52,8 @@ enum Layers {
 fn scramble<R: Rng>(rng: &mut R, count: usize, rotations: bool, layers: Layers) -> Vec<Move> {
     let choices = if rotations { 21 } else { 18 };
     let mut moves: Vec<Move> = Vec::with_capacity(count);
-    // The last turn's face as first held, or None after a rotation (`rotated`).
+    // The last turn's face as first held (rotations between kept out of it), and whether a
+    // rotation came after it.
     let mut last: Option<Face> = None;
     let mut rotated = false;
     let mut turned_y = 0u8;
@@ -81,7 +82,7 @@ fn scramble<R: Rng>(rng: &mut R, count: usize, rotations: bool, layers: Layers) 
                     continue;
                 }
                 turned_y = (turned_y + r.quarters) % 4;
-                (last, rotated) = (None, true);
+                rotated = true;
             }
         }
         moves.push(m);

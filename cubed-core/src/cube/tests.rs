@@ -190,6 +190,21 @@ fn each_error_class_is_reported() {
         err(&with(SOLVED, &[(5, 'F'), (10, 'U'), (7, 'R'), (19, 'U')])),
         CubeError::Parity
     );
+    // URF twisted, UR flipped and UF swapped with UB: each law broken is said, in one error
+    // of the first's kind.
+    let mut three = CubieCube::default();
+    (three.co[0], three.eo[0]) = (1, 1);
+    three.ep.swap(1, 3);
+    let said = three.check().unwrap_err();
+    assert_eq!(said.kind(), "corner_twist");
+    let words = said.to_string();
+    for law in [
+        "a corner is twisted",
+        "an edge is flipped",
+        "two pieces are swapped",
+    ] {
+        assert_eq!(words.matches(law).count(), 1, "{words}");
+    }
 }
 
 #[test]
