@@ -23,12 +23,14 @@ pub enum PocketError {
         stickers: String,
     },
     /// `reading` says how the faces were named (empty for the DLB corner itself).
-    #[error("the corner at {position:?} (stickers {stickers}) has colours {colours}, which is no corner piece{reading}")]
+    #[error("the corner at {position:?} (stickers {stickers}) has colours {colours}, {}{reading}", if *mirrored { "which a corner piece has, but the other way round it, as if two of its stickers were swapped" } else { "which is no corner piece" })]
     ImpossibleCorner {
         position: Corner,
         stickers: String,
         colours: String,
         reading: String,
+        /// A piece has these colours in the other order round it (two stickers swapped).
+        mirrored: bool,
     },
     #[error("corner piece {colours} appears twice: at {first:?} and at {second:?}")]
     DuplicateCorner {

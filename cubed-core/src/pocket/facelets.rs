@@ -327,5 +327,6 @@ fn impossible_corner(symbols: &[char; STICKERS], corner: Corner) -> PocketError 
         stickers: sticker_list(&stickers),
         colours: stickers.iter().map(|s| symbols[s.0]).collect(),
         reading: String::new(),
+        mirrored: false,
     }
 }

@@ -293,6 +293,13 @@ fn each_error_names_what_and_where() {
             .contains("when the DLB corner names D 'U', B 'B' and L 'L'"),
         "{e}"
     );
+    // A second DLB piece at ULB, its colours the other way round: said so, as on a 3x3.
+    let e = urfdlb("DUUURRRRFFFFUDDDLLLLBBBB").unwrap_err();
+    assert!(
+        matches!(e, PocketError::ImpossibleCorner { mirrored: true, .. }),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("the other way round"), "{e}");
     // Two stickers of the DLB corner alike: that corner itself is named.
     let e = urfdlb(&swapped(18, 14 - 1)).unwrap_err();
     assert!(
