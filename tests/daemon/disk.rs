@@ -64,6 +64,10 @@ async fn a_disk_filling_mid_run_stops_the_run_and_its_ending_is_recorded_once_sp
     daemon.sim.as_ref().expect("sim").load_cube(random(41));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     executing_with_done(&daemon.handle, 2).await;
+    wait_until(&daemon.handle, "a face turned", |s| {
+        s.progress.as_ref().is_some_and(|p| p.moves_done >= 1)
+    })
+    .await;
     let filler = disk.fill();
     wait_until(&daemon.handle, "the run ends", |s| {
         s.run == Some(run) && !s.state.is_busy()
@@ -71,6 +75,7 @@ async fn a_disk_filling_mid_run_stops_the_run_and_its_ending_is_recorded_once_sp
     .await;
     // The page says the run failed for its history, not that someone stopped it.
     let status = daemon.handle.status();
+    let turned = status.progress.as_ref().map(|p| p.moves_done);
     assert_eq!(status.state, DaemonState::Faulted, "{}", status.message);
     assert!(
         status
@@ -91,6 +96,14 @@ async fn a_disk_filling_mid_run_stops_the_run_and_its_ending_is_recorded_once_sp
     assert_eq!(
         detail.summary.outcome.as_deref(),
         Some("failed"),
+        "{detail:?}"
+    );
+    // Every turn made is counted, the one whose journaling the full disk refused too: the
+    // record agrees with the turns the daemon saw acknowledged live.
+    assert!(turned.is_some_and(|t| t >= 1), "{turned:?}");
+    assert_eq!(
+        detail.summary.moves.map(|m| m as usize),
+        turned,
         "{detail:?}"
     );
     let error = detail.summary.error.unwrap_or_default();

@@ -16,8 +16,16 @@ impl History {
             run,
             || format!("finishing run {run} as {outcome:?}"),
             "UPDATE runs SET outcome = ?2, error = ?3, finished_ms = ?4, \
-             moves = COALESCE(moves, 0) WHERE id = ?1",
-            params![id, outcome, ending.error, ending.finished_ms],
+             moves = COALESCE(moves, 0) + ?5, last_acked_move = COALESCE(?6, last_acked_move) \
+             WHERE id = ?1",
+            params![
+                id,
+                outcome,
+                ending.error,
+                ending.finished_ms,
+                ending.unjournaled.turns,
+                ending.unjournaled.last_move_id
+            ],
         )
     }
 
@@ -66,7 +74,8 @@ impl History {
         error: Option<&str>,
         finished_ms: i64,
     ) -> RecordedEnding {
-        let failed = self.with_upkeep(|u| u.failed.remove(&run));
+        let (failed, unjournaled) =
+            self.with_upkeep(|u| (u.failed.remove(&run), u.unjournaled.remove(&run)));
         let outcome = known_outcome(outcome).unwrap_or("failed");
         let (outcome, error) = match failed {
             None => (outcome, error.map(str::to_string)),
@@ -92,6 +101,7 @@ impl History {
             outcome,
             error,
             finished_ms,
+            unjournaled: unjournaled.unwrap_or_default(),
         }
     }
 

@@ -102,14 +102,23 @@ impl History {
     /// Journals the firmware's id of a command it acknowledged as done and the face `turns` that
     /// command completed, added to the run's `moves` (durable before returning: after a crash
     /// the run's turns are known to the command).
+    /// A command the disk refused to journal is kept and written with the run's ending.
     pub fn journal_ack(&self, run: u64, move_id: u32, turns: u32) -> Result<(), HistoryError> {
         let id = sql_id(run)?;
-        self.execute_for_run_durably(
+        let journaled = self.execute_for_run_durably(
             run,
             || format!("journaling acknowledged move {move_id} of run {run}"),
             "UPDATE runs SET last_acked_move = ?2, moves = COALESCE(moves, 0) + ?3 WHERE id = ?1",
             params![id, move_id, turns],
-        )
+        );
+        if journaled.is_err() {
+            self.with_upkeep(|u| {
+                let kept = u.unjournaled.entry(run).or_default();
+                kept.last_move_id = Some(move_id);
+                kept.turns += turns;
+            });
+        }
+        journaled
     }
 
     /// Adds face turns to the run's count without waiting for the disk (the journal's cost

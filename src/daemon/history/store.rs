@@ -219,6 +219,16 @@ pub(crate) struct RecordedEnding {
     pub outcome: &'static str,
     pub error: Option<String>,
     pub finished_ms: i64,
+    /// Acknowledged commands the disk refused to journal: written with the ending.
+    pub unjournaled: Unjournaled,
+}
+
+/// Acknowledged commands of a run whose journaling the disk refused: the last one's id and
+/// the face turns they completed, so that the run's `moves` still count every turn it made.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Unjournaled {
+    pub last_move_id: Option<u32>,
+    pub turns: u32,
 }
 
 /// What the history keeps besides the database: its limits and what is not written yet.
@@ -230,4 +240,6 @@ pub(crate) struct Upkeep {
     pub(super) failed: HashMap<u64, String>,
     /// Endings that could not be written yet, oldest first.
     pub(super) pending: Vec<RecordedEnding>,
+    /// Per run not yet ended, what the disk refused to journal.
+    pub(super) unjournaled: HashMap<u64, Unjournaled>,
 }

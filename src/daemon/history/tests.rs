@@ -660,3 +660,27 @@ fn percentiles(times: impl Iterator<Item = std::time::Duration>) -> String {
         at(1.0)
     )
 }
+
+/// An acknowledged command the disk refused to journal (here the database made read-only for
+/// that write) still counts: its turns and id are written with the run's ending.
+#[test]
+fn turns_the_disk_refused_to_journal_are_written_with_the_ending() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = (history.begin_run(StartSource::Web, "two-gripper", CubeSize::Three)).unwrap();
+    history.journal_ack(run, 1, 1).unwrap();
+    let refuse_writes = |on: bool| {
+        let conn = history.lock().unwrap();
+        conn.pragma_update(None, "query_only", on).unwrap();
+    };
+    refuse_writes(true);
+    assert!(
+        history.journal_ack(run, 2, 1).is_err(),
+        "the write is refused"
+    );
+    assert!(history.journal_ack(run, 3, 0).is_err());
+    refuse_writes(false);
+    history.finish_run(run, "failed", Some("history")).unwrap();
+    let summary = history.run(run).unwrap().expect("recorded").summary;
+    assert_eq!((summary.moves, summary.last_acked_move), (Some(2), Some(3)));
+}
