@@ -193,8 +193,9 @@ impl RunningDaemon {
             actuators: rig.map.configs.len(),
         });
         for run in &interrupted {
-            // Found ended by a crash or power loss: counted now, as the daemon records it.
-            crate::metrics::run_finished(run.id, "interrupted");
+            // Found ended by a crash or power loss: counted now, as the daemon records it, and
+            // its end told among the recent lines a page or script that connects is sent first.
+            board.finished(run.id, "interrupted", true);
         }
         let waiting = waiting.map(|w| w.run);
         let read_only = read_only.filter(|_| opened_read_only);

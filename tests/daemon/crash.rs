@@ -70,6 +70,12 @@ fn a_crash_mid_run_is_reported_at_restart_and_the_next_run_rescans() {
         );
         let old = daemon.handle.run(run).expect("history").expect("recorded");
         assert_eq!(old.summary.outcome.as_deref(), Some("interrupted"));
+        // A page or script that connects now is told the run's end among the recent messages.
+        let told = daemon.handle.recent_log().into_iter().any(|e| {
+            matches!(e, cubed::daemon::DaemonEvent::RunFinished { run: r, ref outcome, .. }
+                if r == run && outcome == "interrupted")
+        });
+        assert!(told, "{:?}", daemon.handle.recent_log());
         daemon.sim.as_ref().expect("sim").load_cube(random(22));
         let next = daemon.handle.start(StartSource::Web).await.expect("start");
         assert!(next > run);
