@@ -229,11 +229,12 @@ pub(crate) fn as_found_at_next_start(run: &mut RunSummary) {
 fn mark_interrupted(conn: &Connection, run: &mut RunSummary) -> Result<(), HistoryError> {
     let error = stopped_during(run);
     conn.execute(
-        "UPDATE runs SET outcome = 'interrupted', error = ?2 WHERE id = ?1",
+        "UPDATE runs SET outcome = 'interrupted', error = ?2, moves = COALESCE(moves, 0) WHERE id = ?1",
         params![run.id as i64, error],
     )
     .map_err(|e| HistoryError::sql(format!("marking run {} interrupted", run.id), e))?;
     run.outcome = Some("interrupted".into());
     run.error = Some(error);
+    run.moves = Some(run.moves.unwrap_or(0));
     Ok(())
 }

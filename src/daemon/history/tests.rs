@@ -314,6 +314,12 @@ fn dropped_history_leaves_the_run_interrupted_once() {
         .map(|r| (r.id, r.last_acked_move))
         .collect();
     assert_eq!(found, [(acked, Some(7)), (unacked, None)]);
+    // A run that turned nothing made 0 moves, as an ended one says (not an unknown count),
+    // here and as read back.
+    let moves: Vec<Option<u32>> = interrupted.iter().map(|r| r.moves).collect();
+    assert_eq!(moves, [Some(1), Some(0)]);
+    let read_back = history.run(unacked).unwrap().unwrap().summary.moves;
+    assert_eq!(read_back, Some(0));
     let error = interrupted[1].error.as_deref().unwrap();
     assert_eq!(
         error,
