@@ -262,6 +262,29 @@ async fn a_slipped_turn_is_seen_at_verification_and_solved_again() {
     daemon.shutdown().await;
 }
 
+/// A run stopped while photographing keeps the time of the part of the scan it ran.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_stopped_while_photographing_keeps_the_time_of_the_scan_so_far() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 10.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(14));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    wait_until(&daemon.handle, "photographing", |s| {
+        s.state == DaemonState::Scanning && !s.message.contains("homing")
+    })
+    .await;
+    daemon.handle.stop().await.expect("stop");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Idle, "{}", end.message);
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    assert_eq!(detail.summary.outcome.as_deref(), Some("stopped"));
+    let read = detail.scans.iter().any(|s| !s.readings.is_empty());
+    assert!(!read, "stopped before a scan was read: {detail:?}");
+    let scan = detail.steps.iter().find(|s| s.name == "scan");
+    assert!(scan.is_some_and(|s| s.ms > 0.0), "{:?}", detail.steps);
+    daemon.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_ends_the_run_at_a_step_boundary() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -239,16 +239,17 @@ async fn look<K: CubeKind>(
 }
 
 /// Scan: the robot shows the `wanted` faces to the camera, each at its exposure, for `purpose`;
-/// the scan's time is recorded once they are all taken.
+/// the scan's time is recorded once they are all taken, or the scan stopped.
 pub(crate) async fn photograph(
     ctx: &mut RunContext,
     (attempt, purpose): (u32, Purpose),
     wanted: &[(Face, Exposure)],
 ) -> Result<Vec<FacePhoto>, RunError> {
     let scanning = Began::now();
-    let photos = capture_scan(ctx, (attempt, purpose), wanted).await?;
+    let photos = capture_scan(ctx, (attempt, purpose), wanted).await;
+    // The time is recorded however the scan ended: a stopped run's history shows the part run.
     record_phase(ctx, ("scan", attempt), scanning);
-    Ok(photos)
+    photos
 }
 
 /// Photographs the faces of `again` once more (saying `why` and how), in place of their photos.
