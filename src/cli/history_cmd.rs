@@ -272,6 +272,9 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
                 "photographed for calibration (a solved cube: its colours, not a cube to read)"
                     .to_string()
             }
+            (None, None) if s.outcome.is_none() => {
+                "not read yet (the run is under way)".to_string()
+            }
             (None, None) => "not read (the run ended before it was)".to_string(),
         };
         let shown: Vec<String> = (scan.images.iter()).map(|p| photos.of(s.id, p)).collect();
@@ -382,6 +385,32 @@ mod tests {
             &Photos::Served("http://127.0.0.1:8080".into()),
         );
         assert!(!text.contains("removed"), "{text}");
+    }
+
+    /// A scan not read is "not read yet" while its run is under way, and "not read" once the
+    /// run ended before it was.
+    #[test]
+    fn a_scan_not_read_says_whether_its_run_is_still_under_way() {
+        let mut detail = finished_run(None);
+        detail.scans = vec![crate::daemon::ScanRecord {
+            attempt: 0,
+            facelets: None,
+            error: None,
+            images: Vec::new(),
+            readings: Vec::new(),
+            confidence: Vec::new(),
+            label: "scan 1".into(),
+            earlier: Vec::new(),
+        }];
+        let served = Photos::Served("http://127.0.0.1:8080".into());
+        assert!(run_text(&detail, &served).contains("scan 1: not read (the run ended"));
+        detail.summary.outcome = None;
+        detail.summary.finished_ms = None;
+        let text = run_text(&detail, &served);
+        assert!(
+            text.contains("scan 1: not read yet (the run is under way)"),
+            "{text}"
+        );
     }
 
     /// A run that waits says so; one resumed says by whom; one left (a run started since)
