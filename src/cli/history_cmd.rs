@@ -387,21 +387,30 @@ mod tests {
         assert!(!text.contains("removed"), "{text}");
     }
 
+    /// A scan of `attempt` read as `facelets` (None: not read), labelled `label`.
+    fn scan_record(
+        attempt: u32,
+        facelets: Option<String>,
+        label: &str,
+    ) -> crate::daemon::ScanRecord {
+        crate::daemon::ScanRecord {
+            attempt,
+            facelets,
+            error: None,
+            images: Vec::new(),
+            readings: Vec::new(),
+            confidence: Vec::new(),
+            label: label.into(),
+            earlier: Vec::new(),
+        }
+    }
+
     /// A scan not read is "not read yet" while its run is under way, and "not read" once the
     /// run ended before it was.
     #[test]
     fn a_scan_not_read_says_whether_its_run_is_still_under_way() {
         let mut detail = finished_run(None);
-        detail.scans = vec![crate::daemon::ScanRecord {
-            attempt: 0,
-            facelets: None,
-            error: None,
-            images: Vec::new(),
-            readings: Vec::new(),
-            confidence: Vec::new(),
-            label: "scan 1".into(),
-            earlier: Vec::new(),
-        }];
+        detail.scans = vec![scan_record(0, None, "scan 1")];
         let served = Photos::Served("http://127.0.0.1:8080".into());
         assert!(run_text(&detail, &served).contains("scan 1: not read (the run ended"));
         detail.summary.outcome = None;
@@ -441,17 +450,8 @@ mod tests {
     /// the scan that checked it, and a fresh scan after a resumption, in the order they came.
     #[test]
     fn rounds_are_numbered_scan_solve_check_in_order() {
-        use crate::daemon::{ScanRecord, SolutionRecord};
-        let scan = |attempt| ScanRecord {
-            attempt,
-            facelets: Some(format!("seen in round {attempt}")),
-            error: None,
-            images: Vec::new(),
-            readings: Vec::new(),
-            confidence: Vec::new(),
-            label: String::new(),
-            earlier: Vec::new(),
-        };
+        use crate::daemon::SolutionRecord;
+        let scan = |attempt| scan_record(attempt, Some(format!("seen in round {attempt}")), "");
         let solution = |attempt| SolutionRecord {
             attempt,
             solution: format!("R{attempt}"),
