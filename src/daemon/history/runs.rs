@@ -111,13 +111,19 @@ impl History {
             "UPDATE runs SET last_acked_move = ?2, moves = COALESCE(moves, 0) + ?3 WHERE id = ?1",
             params![id, move_id, turns],
         );
-        if journaled.is_err() {
-            self.with_upkeep(|u| {
+        self.with_upkeep(|u| match journaled {
+            Err(_) => {
                 let kept = u.unjournaled.entry(run).or_default();
                 kept.last_move_id = Some(move_id);
                 kept.turns += turns;
-            });
-        }
+            }
+            // A later command journaled is the last acknowledged one.
+            Ok(()) => {
+                if let Some(kept) = u.unjournaled.get_mut(&run) {
+                    kept.last_move_id = None;
+                }
+            }
+        });
         journaled
     }
 

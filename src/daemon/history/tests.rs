@@ -689,4 +689,13 @@ fn turns_the_disk_refused_to_journal_are_written_with_the_ending() {
     history.finish_run(run, "failed", Some("history")).unwrap();
     let summary = history.run(run).unwrap().expect("recorded").summary;
     assert_eq!((summary.moves, summary.last_acked_move), (Some(2), Some(3)));
+    // One refused, then a later one journaled: that one is the last acknowledged.
+    let run = (history.begin_run(StartSource::Web, "two-gripper", CubeSize::Three)).unwrap();
+    refuse_writes(true);
+    assert!(history.journal_ack(run, 4, 1).is_err());
+    refuse_writes(false);
+    history.journal_ack(run, 5, 1).unwrap();
+    history.finish_run(run, "failed", Some("history")).unwrap();
+    let summary = history.run(run).unwrap().expect("recorded").summary;
+    assert_eq!((summary.moves, summary.last_acked_move), (Some(2), Some(5)));
 }
