@@ -185,13 +185,7 @@ fn add_twist(a: u8, b: u8) -> u8 {
 fn read_corner(f: &FaceletCube, pos: usize) -> Result<(u8, u8), CubeError> {
     let colours = CORNER_STICKERS[pos].map(|s| f.stickers[s]);
     // A piece with these colours running the other way round: two of its stickers swapped.
-    let mut sorted = colours;
-    sorted.sort_by_key(|c| c.index());
-    let mirrored = (0..8).any(|p| {
-        let mut pc = corner_colours(p);
-        pc.sort_by_key(|c| c.index());
-        pc == sorted
-    });
+    let mirrored = super::pieces::some_corner_has(colours);
     let invalid = || CubeError::InvalidCorner {
         position: Corner::ALL[pos],
         stickers: sticker_names(&CORNER_STICKERS[pos], 9),

@@ -81,6 +81,16 @@ pub fn corner_colours(c: usize) -> [Face; 3] {
     CORNER_STICKERS[c].map(|s| Face::from_index(s / 9))
 }
 
+/// Whether some corner piece has `colours`, in whatever order round it (a corner whose
+/// stickers show them the other way round had two of its stickers swapped).
+pub(crate) fn some_corner_has(colours: [Face; 3]) -> bool {
+    let sorted = |mut c: [Face; 3]| {
+        c.sort_by_key(|f| f.index());
+        c
+    };
+    (0..8).any(|p| sorted(corner_colours(p)) == sorted(colours))
+}
+
 /// Colours (faces) of each edge piece, in the order of `EDGE_STICKERS`.
 pub fn edge_colours(e: usize) -> [Face; 2] {
     EDGE_STICKERS[e].map(|s| Face::from_index(s / 9))

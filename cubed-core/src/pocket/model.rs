@@ -84,7 +84,7 @@ impl PocketCube {
                     stickers: sticker_list(&stickers),
                     colours: named(),
                     reading: reading(scheme),
-                    mirrored: some_piece_has(colours),
+                    mirrored: crate::cube::pieces::some_corner_has(colours),
                 })?;
             if let Some(first) = seen[piece as usize] {
                 return Err(PocketError::DuplicateCorner {
@@ -145,13 +145,4 @@ fn check_twist(c: &PocketCube) -> Result<(), PocketError> {
         twist: twist as u8,
         only: (twisted.len() == 1).then(|| sticker_list(&twisted)),
     })
-}
-
-/// Whether some corner piece has `colours`, in whatever order round it.
-fn some_piece_has(colours: [Face; 3]) -> bool {
-    let sorted = |mut c: [Face; 3]| {
-        c.sort_by_key(|f| f.index());
-        c
-    };
-    (0..8).any(|p| sorted(crate::cube::pieces::corner_colours(p)) == sorted(colours))
 }
