@@ -42,14 +42,13 @@ pub mod web;
 /// The `cubed` command line: parses the arguments, runs the command, prints its error and each
 /// cause once, and gives the exit status (the binary's `main` is only this).
 pub fn command_line_main() -> std::process::ExitCode {
-    use clap::Parser;
     use nix::sys::signal::{signal, SigHandler, Signal};
     // Output piped into `head` and closed early ends the program quietly, as
     // other command-line tools do, instead of a panic on a failed print.
     // SAFETY: restoring the default disposition of a signal before any thread starts.
     // A failure leaves the inherited disposition, which only matters for a closed pipe.
     let _ = unsafe { signal(Signal::SIGPIPE, SigHandler::SigDfl) };
-    let cli = match cli::Cli::try_parse() {
+    let cli = match cli::Cli::parse_with_negative_numbers() {
         Ok(cli) => cli,
         Err(e) => return cli::argument_words::report(e),
     };

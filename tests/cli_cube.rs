@@ -388,6 +388,83 @@ fn a_value_that_is_not_a_number_is_said_in_words() {
     }
 }
 
+/// A negative number reaches the option's own check, which says what it takes, instead of
+/// being taken for an unknown option.
+#[test]
+fn a_negative_number_is_refused_as_negative_by_its_option() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["scramble", "--count", "-1"],
+            "'-1' is negative: give 1 or more",
+        ),
+        (
+            &["test-program", "--turns", "-3"],
+            "'-3' is negative: give 0 or more",
+        ),
+        (&["dry-run", "--seed", "-5"], "--seed <SEED> '-5': negative"),
+        (
+            &["solve", "--budget-ms", "-2", "x"],
+            "'-2' is negative: give 0 ms",
+        ),
+        (&["scramble", "--size", "-2"], "-2 is not in 2..=3"),
+    ];
+    for (args, words) in cases {
+        let out = cubed(args, None);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(words), "{args:?}: {said}");
+        assert!(!said.contains("unexpected argument"), "{args:?}: {said}");
+    }
+}
+
+/// Inputs that ask for nothing are refused, saying so, rather than answered with nothing.
+#[test]
+fn asking_for_nothing_is_refused_rather_than_answered_with_nothing() {
+    let cases: [(&[&str], Option<&str>, &str); 6] = [
+        (
+            &["solve", "--stdin", "--tables", "small"],
+            Some(""),
+            "no cube on standard input",
+        ),
+        (
+            &["check", "--stdin"],
+            Some("\n# only a comment\n\n"),
+            "no cube on standard input",
+        ),
+        (&["scramble", "--moves", ""], None, "no moves given"),
+        (&["scramble", "--moves", "  "], None, "no moves given"),
+        (
+            &["scramble", "--turns", "0"],
+            None,
+            "--turns 0 makes no scramble",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "2",
+                "--legacy",
+                "--order",
+                "ULFRBD",
+                "yyyyggggwwwwbbbbrrrroooo",
+            ],
+            None,
+            "'--legacy' cannot be used with '--order",
+        ),
+    ];
+    for (args, input, words) in cases {
+        let out = cubed(args, input);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(words), "{args:?}: {said}");
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
 #[test]
 fn zero_cubes_and_endless_budgets_are_refused_with_the_range() {
     let cases: [(&[&str], &str); 7] = [

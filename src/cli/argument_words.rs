@@ -30,20 +30,29 @@ fn number_words(error: &clap::Error) -> Option<String> {
         source.downcast_ref::<ParseIntError>(),
         source.downcast_ref::<ParseFloatError>(),
     ) {
-        (Some(int), _) => whole_number_problem(int.kind()),
+        (Some(int), _) => whole_number_problem(int.kind(), &value_given(error)),
         (None, Some(_)) => "not a number (e.g. 0.5 or 2)",
         (None, None) => return None,
     };
-    let context = |kind| match error.get(kind) {
-        Some(ContextValue::String(text)) => Some(text.clone()),
-        _ => None,
+    let arg = match error.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(text)) => text.clone(),
+        _ => "a value".into(),
     };
-    let arg = context(ContextKind::InvalidArg).unwrap_or_else(|| "a value".into());
-    let value = context(ContextKind::InvalidValue).unwrap_or_default();
-    Some(format!("{arg} '{value}': {problem}"))
+    Some(format!("{arg} '{}': {problem}", value_given(error)))
 }
 
-fn whole_number_problem(kind: &IntErrorKind) -> &'static str {
+/// The value clap could not take, as typed.
+fn value_given(error: &clap::Error) -> String {
+    match error.get(ContextKind::InvalidValue) {
+        Some(ContextValue::String(text)) => text.clone(),
+        _ => String::new(),
+    }
+}
+
+fn whole_number_problem(kind: &IntErrorKind, value: &str) -> &'static str {
+    if crate::command_line::counts::is_negative_whole_number(value) {
+        return "negative: give a whole number of 0 or more";
+    }
     match kind {
         IntErrorKind::Empty => "empty: give a whole number",
         IntErrorKind::PosOverflow => "too large for this option",

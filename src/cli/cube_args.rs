@@ -2,7 +2,8 @@
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use cubed_core::cube::{FaceOrder, Notation};
+use cubed_core::cube::{parse_moves, FaceOrder, Move, Notation, NotationError};
+use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::Metric;
 use serde_json::json;
 use std::io::BufRead;
@@ -162,11 +163,18 @@ pub(crate) fn each_cube(
     for cube in facelets {
         any_invalid |= !one(cube.trim(), None)?;
     }
+    let mut lines_read = 0;
     if stdin {
         for cube in cube_lines() {
             let (n, line) = cube?;
             any_invalid |= !one(&line, Some(n))?;
+            lines_read += 1;
         }
+    }
+    if stdin && facelets.is_empty() && lines_read == 0 {
+        return crate::command_line::refuse(
+            "--stdin: no cube on standard input (it was empty, or only blank and comment lines)",
+        );
     }
     Ok(match any_invalid {
         true => ExitCode::from(crate::command_line::EXIT_INVALID),
@@ -200,7 +208,6 @@ pub(crate) fn clock_seed() -> u64 {
 /// ` (…)`: a hint for a cube typed as moves (`R U2 F'`, as `cubed scramble --turns` prints),
 /// which says how to make them a cube; else empty.
 pub(crate) fn moves_hint(text: &str) -> &'static str {
-    use cubed_core::cube::{parse_moves, Notation};
     let symbols = text.chars().filter(|c| !c.is_whitespace()).count();
     let marked = text.contains([' ', '\'', '2', '+', '-']);
     let moves = [Notation::Singmaster, Notation::Woolley]
@@ -210,4 +217,24 @@ pub(crate) fn moves_hint(text: &str) -> &'static str {
         true => " (this reads as moves, not stickers: make them a cube with `cubed scramble --moves \"...\"` (and --size 2 for a 2x2), and give that)",
         false => "",
     }
+}
+
+/// The moves of a `--moves` option, or what is wrong with them: none given, or a symbol that
+/// is not a move (with a hint when they read as the other notation).
+pub(crate) fn moves_argument(text: &str, notation: Notation) -> Result<Vec<Move>, String> {
+    if text.trim().is_empty() {
+        return Err(format!(
+            "--moves '{text}': no moves given; write them as \"R U F'\""
+        ));
+    }
+    parse_moves(text, notation).map_err(|e| {
+        let hinted = matches!(&e, NotationError::UnknownMove { hint, .. } if !hint.is_empty());
+        let hint = match notation {
+            Notation::Singmaster if !hinted && parse_moves(text, Notation::Woolley).is_ok() => {
+                " (these read as the 1988 notation: give --notation woolley)"
+            }
+            _ => "",
+        };
+        format!("{}{hint}", error_chain(&e))
+    })
 }

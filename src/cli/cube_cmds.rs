@@ -19,8 +19,8 @@ pub(crate) struct CheckArgs {
     /// `message`, each with its `line`.
     #[arg(long)]
     pub(crate) stdin: bool,
-    /// Order of the faces in the input.
-    #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
+    /// Order of the faces in the input (--legacy has its own: T F R P L B).
+    #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb, conflicts_with = "legacy")]
     pub(crate) order: OrderArg,
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     pub(crate) format: FormatArg,

@@ -84,6 +84,32 @@ pub(crate) struct Cli {
     pub(crate) command: CubedCommand,
 }
 
+impl Cli {
+    /// The command line parsed, where a negative number given to an option reaches that
+    /// option's own check, which says what it allows ("--count '-1': ..."), instead of being
+    /// taken for an unknown option.
+    pub(crate) fn parse_with_negative_numbers() -> Result<Self, clap::Error> {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = negative_numbers_are_values(Self::command()).try_get_matches()?;
+        Self::from_arg_matches(&matches)
+    }
+}
+
+/// `command` and its subcommands with every option that takes a value taking "-1" as one.
+fn negative_numbers_are_values(command: clap::Command) -> clap::Command {
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    let command = command.mut_args(|arg| match arg.get_action().takes_values() {
+        true => arg.allow_negative_numbers(true),
+        false => arg,
+    });
+    names.iter().fold(command, |command, name| {
+        command.mut_subcommand(name, negative_numbers_are_values)
+    })
+}
+
 #[derive(Subcommand, Debug)]
 pub(crate) enum CubedCommand {
     /// Check that facelet strings describe a cube that can exist.

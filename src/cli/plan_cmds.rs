@@ -13,8 +13,7 @@ use crate::robot::{
 use crate::robot::{planner_memory_limit, Direction, Orientation, RobotState};
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed_core::cube::Face;
-use cubed_core::cube::NotationError;
-use cubed_core::cube::{format_moves, parse_cube, parse_moves, FaceOrder, Move, Notation, Turn};
+use cubed_core::cube::{format_moves, parse_cube, FaceOrder, Move, Notation, Turn};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::{parse_pocket, Metric, PocketFormat};
 use cubed_core::solver::SolveError;
@@ -88,19 +87,7 @@ pub(crate) struct PlanArgs {
 
 /// Reads face turns; whole-cube rotations are refused (the planner chooses them).
 pub(crate) fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, String> {
-    if text.trim().is_empty() {
-        return Err("--moves '': no moves given; write them as \"R U F'\"".into());
-    }
-    let moves = parse_moves(text, notation).map_err(|e| {
-        let hinted = matches!(&e, NotationError::UnknownMove { hint, .. } if !hint.is_empty());
-        let hint = match notation {
-            Notation::Singmaster if !hinted && parse_moves(text, Notation::Woolley).is_ok() => {
-                " (these read as the 1988 notation: give --notation woolley)"
-            }
-            _ => "",
-        };
-        format!("{}{hint}", error_chain(&e))
-    })?;
+    let moves = super::cube_args::moves_argument(text, notation)?;
     // A whole-cube rotation renames the faces after it; the robot reorients as its planner
     // chooses, so each turn is planned as the face it turns in the cube's starting frame.
     Ok(cubed_core::cube::FaceletCube::turns_without_rotations(

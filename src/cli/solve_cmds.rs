@@ -33,8 +33,8 @@ pub(crate) struct SolveArgs {
     /// with the line number, on stderr); `--format json` gives `"solution": ""` for a solved cube.
     #[arg(long)]
     pub(crate) stdin: bool,
-    /// Order of the faces in the input.
-    #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb)]
+    /// Order of the faces in the input (--legacy has its own: T F R P L B).
+    #[arg(long, value_enum, default_value_t = OrderArg::Urfdlb, conflicts_with = "legacy")]
     pub(crate) order: OrderArg,
     #[arg(long, value_enum, default_value_t = NotationArg::Singmaster)]
     pub(crate) notation: NotationArg,
@@ -179,6 +179,9 @@ pub(crate) fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
         return moves_made(text, notation, args.size);
     }
     if let Some(turns) = args.turns {
+        if turns == 0 {
+            return super::refuse("--turns 0 makes no scramble: give 1 or more turns");
+        }
         for scramble in scrambles(&mut rng, args.count, turns, false) {
             println!("{}", format_moves(&scramble, notation)?);
         }
@@ -201,9 +204,9 @@ pub(crate) fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
 
 /// Prints the cube `text`'s moves make of a solved cube of `size`.
 fn moves_made(text: &str, notation: Notation, size: u8) -> anyhow::Result<ExitCode> {
-    let moves = match cubed_core::cube::parse_moves(text, notation) {
+    let moves = match super::cube_args::moves_argument(text, notation) {
         Ok(moves) => moves,
-        Err(e) => return super::refuse(format!("--moves: {}", error_chain(&e))),
+        Err(words) => return super::refuse(words),
     };
     let symbols = match size {
         2 => (PocketFacelets::default().apply_all(&moves)).to_symbols(&ColourScheme::default()),

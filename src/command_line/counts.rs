@@ -4,21 +4,32 @@
 /// Longest time budget accepted per cube: one hour.
 pub(crate) const MAX_BUDGET_MS: u64 = 3_600_000;
 
-/// A whole number of 0 or more, or what is wrong with `text`, in words.
-fn whole_number(text: &str) -> Result<usize, String> {
+/// A whole number of 0 or more, or what is wrong with `text`, in words (`least`: the smallest
+/// the option takes, said to a negative number).
+fn whole_number(text: &str, least: usize) -> Result<usize, String> {
     use std::num::IntErrorKind;
     text.trim()
         .parse()
         .map_err(|e: std::num::ParseIntError| match e.kind() {
             IntErrorKind::PosOverflow => format!("'{text}' is far too large a whole number"),
             IntErrorKind::Empty => "empty: give a whole number".to_string(),
+            _ if is_negative_whole_number(text) => {
+                format!("'{text}' is negative: give {least} or more")
+            }
             _ => format!("'{text}' is not a whole number (digits only, e.g. 42)"),
         })
 }
 
+/// "-3": a whole number below zero, said as such rather than as not a number.
+pub(crate) fn is_negative_whole_number(text: &str) -> bool {
+    text.trim()
+        .strip_prefix('-')
+        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// A count that must be at least 1 (`--cubes`, `--threads`, `--parallel`).
 pub fn at_least_one(text: &str) -> Result<usize, String> {
-    let n = whole_number(text)?;
+    let n = whole_number(text, 1)?;
     if n == 0 {
         return Err("must be at least 1".to_string());
     }
@@ -45,7 +56,7 @@ pub(crate) fn test_cubes(text: &str) -> Result<usize, String> {
 
 /// `--turns` of a scramble: 0 to `MAX_SCRAMBLE_TURNS`.
 pub(crate) fn scramble_turns(text: &str) -> Result<usize, String> {
-    let n = whole_number(text)?;
+    let n = whole_number(text, 0)?;
     if n > MAX_SCRAMBLE_TURNS {
         return Err(format!(
             "{n} is more than the {MAX_SCRAMBLE_TURNS} turns a scramble takes (a few dozen scramble a cube fully)"
@@ -70,7 +81,10 @@ pub fn budget_ms(text: &str) -> Result<u64, String> {
     let ms: u64 = text
         .trim()
         .parse()
-        .map_err(|e| format!("'{text}' is not a whole number of milliseconds: {e}"))?;
+        .map_err(|e| match is_negative_whole_number(text) {
+            true => format!("'{text}' is negative: give 0 ms or more"),
+            false => format!("'{text}' is not a whole number of milliseconds: {e}"),
+        })?;
     if ms > MAX_BUDGET_MS {
         return Err(format!(
             "{ms} ms is more than the allowed {MAX_BUDGET_MS} ms (one hour)"
@@ -111,7 +125,10 @@ mod tests {
     fn counts_start_at_one() {
         assert_eq!(at_least_one("3"), Ok(3));
         assert_eq!(at_least_one("0"), Err("must be at least 1".to_string()));
-        assert!(at_least_one("-1").unwrap_err().contains("'-1'"));
+        assert_eq!(
+            at_least_one("-1"),
+            Err("'-1' is negative: give 1 or more".to_string())
+        );
         assert!(at_least_one("x")
             .unwrap_err()
             .contains("not a whole number"));
