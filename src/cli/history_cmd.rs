@@ -20,6 +20,9 @@ pub(crate) struct HistoryArgs {
     #[arg(long, default_value_t = 20, conflicts_with = "run",
           value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub(crate) limit: u16,
+    /// Only runs older than this one: the next page of a list is `--before` its last run.
+    #[arg(long, value_name = "RUN", conflicts_with = "run")]
+    pub(crate) before: Option<u64>,
     /// Print the daemon's JSON (as `GET /api/runs` or `/api/runs/RUN` serves it).
     #[arg(long)]
     pub(crate) json: bool,
@@ -84,7 +87,7 @@ pub(crate) fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
                 false => text,
             }
         }),
-        None => client::runs(addr, token, usize::from(args.limit))
+        None => client::runs(addr, token, usize::from(args.limit), args.before)
             .map(|runs| list_out(&runs, args.json)),
     };
     match printed {
@@ -188,7 +191,7 @@ fn history_in(dir: &Path, args: &HistoryArgs) -> anyhow::Result<ExitCode> {
             }
             Err(e) => return refused(&e),
         },
-        None => match history.list_runs(usize::from(args.limit)) {
+        None => match history.list_runs_before(usize::from(args.limit), args.before) {
             Ok(mut runs) => {
                 runs.iter_mut().for_each(as_found);
                 list_out(&runs, args.json)

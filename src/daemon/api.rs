@@ -212,9 +212,9 @@ impl DaemonHandle {
         self.ask(|reply| Request::Guide { facelets, reply }).await
     }
 
-    /// The newest `limit` runs, newest first.
-    pub fn runs(&self, limit: usize) -> Result<Vec<RunSummary>, HistoryError> {
-        self.history.list_runs(limit)
+    /// The newest `limit` runs older than run `before` (all when None), newest first.
+    pub fn runs(&self, limit: usize, before: Option<u64>) -> Result<Vec<RunSummary>, HistoryError> {
+        self.history.list_runs_before(limit, before)
     }
 
     pub fn run(&self, id: u64) -> Result<Option<RunDetail>, HistoryError> {

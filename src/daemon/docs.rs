@@ -246,7 +246,7 @@ pub struct CalibrationDoc {
 }
 
 /// A run in the history list.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
 pub struct RunSummary {
     pub id: u64,
     /// Unix time, ms.

@@ -129,13 +129,16 @@ pub fn control(
     })
 }
 
-/// The run history, newest first (`limit` runs), as `GET /api/runs` serves it.
+/// The run history, newest first (`limit` runs, older than run `before` if given), as
+/// `GET /api/runs` serves it.
 pub fn runs(
     addr: SocketAddr,
     token: Option<&str>,
     limit: usize,
+    before: Option<u64>,
 ) -> Result<Vec<RunSummary>, ClientError> {
-    read(addr, token, &format!("/api/runs?limit={limit}"))
+    let before = before.map_or(String::new(), |id| format!("&before={id}"));
+    read(addr, token, &format!("/api/runs?limit={limit}{before}"))
 }
 
 /// One run's record (`GET /api/runs/{id}`).

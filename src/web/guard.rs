@@ -78,7 +78,7 @@ enum Access {
 /// `?limt=5` is not silently read as no limit.
 fn keys_taken(route: &str, access: Access) -> &'static [&'static str] {
     match (route, access) {
-        ("/api/runs", _) => &["limit", "token"],
+        ("/api/runs", _) => &["limit", "before", "token"],
         ("/api/start", _) => &["source"],
         (_, Access::Read) => &["token"],
         (_, Access::Action) => &[],

@@ -4,6 +4,7 @@ pub mod client;
 mod events;
 mod guard;
 mod listen;
+mod missing_photo;
 mod routes;
 #[doc(hidden)]
 pub mod scripted;

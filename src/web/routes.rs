@@ -1,5 +1,6 @@
 //! The REST handlers and the API's error body (`{"error": {"kind", "reason"}}`): daemon refusals, history errors and bad input mapped to HTTP statuses.
 
+use super::missing_photo::{photo_file_gone, why_no_photo, PhotoAsked};
 use super::state::AppState;
 use crate::daemon::docs::{CalibrationDoc, GuideDoc, RunSummary};
 use crate::daemon::{HistoryError, Refusal, RefusalKind, RunDetail, StartSource, StatusDoc};
@@ -229,6 +230,8 @@ pub(super) async fn guide(
 pub(super) struct RunsQuery {
     /// Read as text, so a bad value is named as the API's own words say.
     limit: Option<String>,
+    /// Only runs older than this one (the next page: the last id of the page before).
+    before: Option<String>,
 }
 
 /// A whole number from `text`, a path segment or query value named `what`, or a 400 that
@@ -270,8 +273,12 @@ pub(super) async fn runs(
             "limit `{limit}` is not {allowed}"
         )));
     }
+    let before: Option<u64> = match query.before.as_deref() {
+        None => None,
+        Some(text) => Some(number("before", text, RUN_NUMBER)?),
+    };
     let handle = app.handle.clone();
-    Ok(Json(history(move || handle.runs(limit)).await?))
+    Ok(Json(history(move || handle.runs(limit, before)).await?))
 }
 
 pub(super) async fn run(
@@ -294,10 +301,15 @@ pub(super) async fn image(
     let Path((run, attempt, face)) = path?;
     let (run, attempt, face) = photo_key(&run, &attempt, &face)?;
     let handle = app.handle.clone();
-    let missing = move || ApiError::not_found(format!("run {run} has no photo {attempt}/{face}"));
     let file = history(move || handle.image(run, attempt, face)).await?;
+    let asked = PhotoAsked {
+        run,
+        attempt,
+        face,
+        take: None,
+    };
     // Taken again while its scan runs (stickers in doubt): never shown from a cache.
-    png(file, missing, "no-cache").await
+    png(&app, asked, file, "no-cache").await
 }
 
 /// An earlier take of a photo, replaced when its face was taken again.
@@ -314,13 +326,14 @@ pub(super) async fn earlier_image(
         || format!("run {run} has no take {take} of photo {attempt}/{face}"),
     )?;
     let handle = app.handle.clone();
-    let missing = move || {
-        ApiError::not_found(format!(
-            "run {run} has no take {take} of photo {attempt}/{face}"
-        ))
-    };
     let file = history(move || handle.earlier_image(run, (attempt, face, take))).await?;
-    png(file, missing, "max-age=3600").await
+    let asked = PhotoAsked {
+        run,
+        attempt,
+        face,
+        take: Some(take),
+    };
+    png(&app, asked, file, "max-age=3600").await
 }
 
 /// A photo's run, scan and face, from the path's words.
@@ -335,14 +348,17 @@ fn photo_key(run: &str, attempt: &str, face: &str) -> Result<(u64, u32, char), A
     Ok((run, attempt, face_letter(face)?))
 }
 
-/// The PNG in `file`, kept by caches as `cache` says, or `missing` when there is none.
+/// The PNG in `file`, kept by caches as `cache` says, or a 404 saying why `asked` has none.
 async fn png(
+    app: &AppState,
+    asked: PhotoAsked,
     file: Option<std::path::PathBuf>,
-    missing: impl Fn() -> ApiError,
     cache: &'static str,
 ) -> Result<Response, ApiError> {
     let Some(file) = file else {
-        return Err(missing());
+        let handle = app.handle.clone();
+        let record = history(move || handle.run(asked.run)).await?;
+        return Err(ApiError::not_found(why_no_photo(asked, record.as_ref())));
     };
     match tokio::fs::read(&file).await {
         Ok(bytes) => Ok((
@@ -353,7 +369,9 @@ async fn png(
             bytes,
         )
             .into_response()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(missing()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(ApiError::not_found(photo_file_gone(asked, &file)))
+        }
         Err(e) => Err(ApiError::internal(format!(
             "reading {}: {}",
             file.display(),

@@ -205,6 +205,7 @@ async fn bad_input_is_a_400_with_a_reason() {
         ),
         ("/api/runs?limit=-1", "limit `-1` is not a number of runs"),
         ("/api/runs?limit=0", "limit `0` is not a number of runs"),
+        ("/api/runs?before=last", "before `last` is not a run number"),
         ("/api/runs/abc", "run `abc` is not a run number"),
         ("/api/runs/-1", "run `-1` is not a run number"),
         ("/api/runs/1/images/0/X", "face \"X\" is not one of"),
@@ -228,7 +229,7 @@ async fn bad_input_is_a_400_with_a_reason() {
         (
             "GET",
             "/api/runs?limt=5",
-            "query key `limt` is not taken here: GET /api/runs takes only limit, token",
+            "query key `limt` is not taken here: GET /api/runs takes only limit, before, token",
         ),
         (
             "GET",

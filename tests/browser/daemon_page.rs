@@ -76,7 +76,7 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     assert_eq!(history.prune_photos().expect("prunes").runs, 1);
     let first = daemon
         .handle
-        .runs(10)
+        .runs(10, None)
         .expect("runs")
         .last()
         .expect("two runs")

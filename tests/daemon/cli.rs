@@ -396,6 +396,16 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     );
     let runs: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("JSON");
     assert_eq!(runs.as_array().map(Vec::len), Some(1), "{runs}");
+    // The next page: the runs before the newest, here run 1 only.
+    let older = cubed(
+        &["history", "--json", "--before", "2", "--http", &http],
+        None,
+    );
+    let runs: serde_json::Value = serde_json::from_str(&stdout(&older)).expect("JSON");
+    let ids: Vec<u64> = (runs.as_array().expect("a list").iter())
+        .filter_map(|run| run["id"].as_u64())
+        .collect();
+    assert_eq!(ids, [1], "{runs}");
     let missing = cubed(&["history", "99", "--http", &http], None);
     assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
     nix::sys::signal::kill(
@@ -417,6 +427,12 @@ fn cubed_run_serves_start_and_status_and_shuts_down_on_sigterm() {
     assert!(stderr(&gone).contains("--data-dir"), "{}", stderr(&gone));
     let offline = cubed(&["history", "--data-dir", data], None);
     assert!(offline.status.success(), "{}", stderr(&offline));
+    let older = stdout(&cubed(
+        &["history", "--before", "2", "--data-dir", data],
+        None,
+    ));
+    let rows: Vec<&str> = older.lines().skip(1).collect();
+    assert!(rows.len() == 1 && rows[0].starts_with("1 "), "{older}");
     assert_eq!(
         stdout(&offline),
         stdout(&listed),

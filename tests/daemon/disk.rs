@@ -150,7 +150,7 @@ async fn a_daemon_started_on_a_full_disk_runs_read_only_and_says_so() {
     assert!(reason.contains(&data.display().to_string()), "{reason}");
     let old = daemon
         .handle
-        .runs(10)
+        .runs(10, None)
         .expect("the history is still readable");
     assert_eq!(old.len(), 1, "{old:?}");
     daemon.shutdown().await;
@@ -262,5 +262,15 @@ async fn photos_of_old_runs_are_pruned_to_keep_runs_and_their_records_stay() {
             (pruned, kept) => panic!("run {run}: kept {kept}, marked {pruned:?}"),
         }
     }
+    // Asked for over HTTP, a pruned photo is said to be pruned, not merely missing.
+    let (addr, server) = super::serve_web(&daemon).await;
+    let (status, body) = super::http::get(addr, &format!("/api/runs/{}/images/0/U", runs[0])).await;
+    let body = String::from_utf8_lossy(&body);
+    assert_eq!(status, 404, "{body}");
+    assert!(
+        body.contains("photos were removed") && body.contains("keep_runs"),
+        "{body}"
+    );
     daemon.shutdown().await;
+    let _ = server.await;
 }

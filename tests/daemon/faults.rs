@@ -516,7 +516,7 @@ async fn a_port_that_is_no_serial_port_is_named_and_a_start_is_refused() {
         .expect_err("no robot to run");
     assert_eq!(refusal.kind, RefusalKind::Unavailable, "{}", refusal.reason);
     assert!(said(&refusal.reason), "{}", refusal.reason);
-    let runs = daemon.handle.runs(10).expect("history");
+    let runs = daemon.handle.runs(10, None).expect("history");
     assert!(runs.is_empty(), "no run is recorded: {runs:?}");
     daemon.shutdown().await;
 }

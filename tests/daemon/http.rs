@@ -5,7 +5,7 @@ use cubed::daemon::DaemonState;
 use cubed::web::{control, ClientError, ControlCommand, ControlReply};
 use std::net::SocketAddr;
 
-async fn get(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
+pub(super) async fn get(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
     call(addr, "GET", path).await
 }
 
@@ -152,8 +152,27 @@ async fn a_face_taken_again_keeps_its_first_photo_as_an_earlier_take() {
             earlier.url
         );
     }
-    let (status, _) = get(addr, &format!("/api/runs/{run}/images/0/U/9")).await;
-    assert_eq!(status, 404, "a take never taken");
+    // A photo that is not there says why: the takes there are, the scans there are, no run.
+    let face = first.earlier[0].face;
+    for (path, said) in [
+        (
+            format!("/api/runs/{run}/images/0/{face}/9"),
+            format!("has no take 9 of face {face} (earlier takes: 1"),
+        ),
+        (
+            format!("/api/runs/{run}/images/7/U"),
+            format!("run {run} has no scan 7 (its scans: 0, 1)"),
+        ),
+        (
+            format!("/api/runs/{}/images/0/U", run + 50),
+            format!("there is no run {}", run + 50),
+        ),
+    ] {
+        let (status, body) = get(addr, &path).await;
+        let body = String::from_utf8_lossy(&body);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(body.contains(&said), "{path}: {body}");
+    }
     daemon.shutdown().await;
     let _ = server.await;
     // The command line names them too, as files in the data directory.

@@ -164,12 +164,23 @@ impl History {
 
     /// The newest `limit` runs, newest first.
     pub fn list_runs(&self, limit: usize) -> Result<Vec<RunSummary>, HistoryError> {
+        self.list_runs_before(limit, None)
+    }
+
+    /// The newest `limit` runs older than run `before` (all runs when None), newest first: the
+    /// next page of a list is the runs before its last.
+    pub fn list_runs_before(
+        &self,
+        limit: usize,
+        before: Option<u64>,
+    ) -> Result<Vec<RunSummary>, HistoryError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let before = before.map_or(i64::MAX, |id| i64::try_from(id).unwrap_or(i64::MAX));
         let conn = self.lock()?;
         query_summaries(
             &conn,
-            &format!("SELECT {SUMMARY_COLUMNS} FROM runs ORDER BY id DESC LIMIT ?1"),
-            params![limit],
+            &format!("SELECT {SUMMARY_COLUMNS} FROM runs WHERE id < ?2 ORDER BY id DESC LIMIT ?1"),
+            params![limit, before],
         )
     }
 

@@ -152,6 +152,20 @@ fn list_runs_is_newest_first_and_limited() {
     assert_eq!(history.list_runs(100).unwrap().len(), 4);
     assert!(history.list_runs(0).unwrap().is_empty());
     assert!(history.run(999).unwrap().is_none());
+    // Pages: each the runs before the last of the page before, until none are left.
+    let mut paged = Vec::new();
+    let mut before = None;
+    loop {
+        let page = history.list_runs_before(3, before).unwrap();
+        let Some(last) = page.last() else { break };
+        before = Some(last.id);
+        paged.extend(page.iter().map(|r| r.id));
+    }
+    assert_eq!(paged, [ids[3], ids[2], ids[1], ids[0]]);
+    assert_eq!(
+        history.list_runs_before(10, Some(u64::MAX)).unwrap().len(),
+        4
+    );
 }
 
 /// Runs only as the child process of [`journal_survives_a_crash`], which sets the variable.
