@@ -168,7 +168,10 @@ pub(crate) fn run_started(run: u64) {
         .insert(run, Instant::now());
 }
 
-pub(crate) fn run_finished(run: u64, outcome: &str) {
+/// A run is over: counted, and its duration observed, `recorded_seconds` as the history has
+/// it (from its start to its end, in whichever process they were) or else since it started in
+/// this one.
+pub(crate) fn run_finished(run: u64, outcome: &str, recorded_seconds: Option<f64>) {
     let m = metrics();
     m.runs.with_label_values(&[outcome]).inc();
     let began = m
@@ -176,10 +179,9 @@ pub(crate) fn run_finished(run: u64, outcome: &str) {
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .remove(&run);
-    if let Some(began) = began {
-        m.run_seconds
-            .with_label_values(&[outcome])
-            .observe(began.elapsed().as_secs_f64());
+    let seconds = recorded_seconds.or_else(|| began.map(|b| b.elapsed().as_secs_f64()));
+    if let Some(seconds) = seconds {
+        m.run_seconds.with_label_values(&[outcome]).observe(seconds);
     }
 }
 
@@ -336,8 +338,8 @@ mod tests {
             .unwrap_or(0.0)
         };
         run_started(u64::MAX);
-        run_finished(u64::MAX, "metrics_test");
-        run_finished(u64::MAX, "metrics_test");
+        run_finished(u64::MAX, "metrics_test", None);
+        run_finished(u64::MAX, "metrics_test", None);
         let after = exposition();
         assert_eq!(count(&after) - count(&before), 1.0, "timed once");
         assert_eq!(
@@ -345,5 +347,19 @@ mod tests {
             Some(2.0),
             "counted each time it is said"
         );
+    }
+
+    /// A run begun in another process (resumed after a restart) is timed as its record says.
+    #[test]
+    fn a_run_begun_before_a_restart_is_timed_as_recorded() {
+        let series = |text: &str, what: &str| {
+            let name = format!("cubed_run_duration_seconds_{what}{{outcome=\"metrics_restart\"}}");
+            sample(text, &name).unwrap_or(0.0)
+        };
+        let before = exposition();
+        run_finished(u64::MAX - 1, "metrics_restart", Some(754.5));
+        let after = exposition();
+        assert_eq!(series(&after, "count") - series(&before, "count"), 1.0);
+        assert_eq!(series(&after, "sum") - series(&before, "sum"), 754.5);
     }
 }

@@ -2,10 +2,10 @@
 
 use crate::daemon::api::DaemonInbox;
 use crate::daemon::api::RecentLog;
-use crate::daemon::docs::StatusDoc;
 use crate::daemon::docs::{
     DaemonEvent, DaemonState, EStopButtonDoc, LinkDoc, LinkState, PaletteColourDoc,
 };
+use crate::daemon::docs::{RunSummary, StatusDoc};
 use cubed_vision::light::palette::Palette;
 use tokio::sync::{broadcast, watch};
 
@@ -62,22 +62,28 @@ impl StatusBoard {
         let _ = self.events.send(line);
     }
 
-    /// A run task has ended. The metrics count the run only when it is over: a run waiting
-    /// for a person is counted when it is resumed to its end, or abandoned.
-    /// A run that waits is not finished: the log says so instead.
-    pub(crate) fn finished(&self, run: u64, outcome: &str, over: bool) {
-        if !over {
-            let words = crate::daemon::docs::outcome_in_words(outcome);
-            self.log(format!(
-                "run {run} stopped part-way ({words}): it waits for you (Resume goes on with it, Reset abandons it)"
-            ));
-            return;
-        }
-        crate::metrics::run_finished(run, outcome);
+    /// A run task has stopped part-way and the run waits for a person: not finished, so the
+    /// log says so instead (the metrics count it when it is resumed to its end, or abandoned).
+    pub(crate) fn waits(&self, run: u64, outcome: &str) {
+        let words = crate::daemon::docs::outcome_in_words(outcome);
+        self.log(format!(
+            "run {run} stopped part-way ({words}): it waits for you (Resume goes on with it, Reset abandons it)"
+        ));
+    }
+
+    /// A run is over: counted in the metrics and told as `run_finished`, with its start and end
+    /// as `recorded` in the history (a run resumed after a restart began in another process; an
+    /// abandoned one ended when it stopped, not at the Reset), or now when the history has
+    /// none.
+    pub(crate) fn finished(&self, run: u64, outcome: &str, recorded: Option<&RunSummary>) {
+        let span = recorded.and_then(|r| Some((r.started_ms, r.finished_ms?)));
+        let seconds = span.map(|(start, end)| (end - start).max(0) as f64 / 1000.0);
+        crate::metrics::run_finished(run, outcome, seconds);
+        let at_ms = span.map_or_else(now_ms, |(_, end)| u64::try_from(end).unwrap_or(0));
         let event = DaemonEvent::RunFinished {
             run,
             outcome: outcome.to_string(),
-            at_ms: now_ms(),
+            at_ms,
         };
         // A page opened later shows it among the last lines too.
         self.recent.keep(event.clone());

@@ -195,7 +195,7 @@ impl RunningDaemon {
         for run in &interrupted {
             // Found ended by a crash or power loss: counted now, as the daemon records it, and
             // its end told among the recent lines a page or script that connects is sent first.
-            board.finished(run.id, "interrupted", true);
+            board.finished(run.id, "interrupted", Some(run));
         }
         let waiting = waiting.map(|w| w.run);
         let read_only = read_only.filter(|_| opened_read_only);

@@ -184,14 +184,21 @@ impl History {
         )
     }
 
+    /// One run's summary, as the list gives it.
+    pub fn summary(&self, id: u64) -> Result<Option<RunSummary>, HistoryError> {
+        let Ok(key) = i64::try_from(id) else {
+            return Ok(None);
+        };
+        summary_of(&*self.lock()?, key)
+    }
+
     /// Everything recorded of one run.
     pub fn run(&self, id: u64) -> Result<Option<RunDetail>, HistoryError> {
         let Ok(key) = i64::try_from(id) else {
             return Ok(None);
         };
         let conn = self.lock()?;
-        let sql = format!("SELECT {SUMMARY_COLUMNS} FROM runs WHERE id = ?1");
-        let Some(summary) = query_summaries(&conn, &sql, params![key])?.pop() else {
+        let Some(summary) = summary_of(&conn, key)? else {
             return Ok(None);
         };
         let scans = query_rows(
@@ -235,4 +242,10 @@ impl History {
             photos_pruned: photos_pruned(&conn, key)?,
         })))
     }
+}
+
+/// The summary of the run whose key is `key`, if there is one.
+fn summary_of(conn: &rusqlite::Connection, key: i64) -> Result<Option<RunSummary>, HistoryError> {
+    let sql = format!("SELECT {SUMMARY_COLUMNS} FROM runs WHERE id = ?1");
+    Ok(query_summaries(conn, &sql, params![key])?.pop())
 }

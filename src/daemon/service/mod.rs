@@ -461,11 +461,11 @@ impl Service {
         let over = outcome.waiting().is_none();
         if !over {
             // Said before the status, which a watcher may take as the end of the story.
-            self.board.finished(active.id, outcome.name(), over);
+            self.board.waits(active.id, outcome.name());
         }
         self.board.set(state, message);
         if over {
-            self.board.finished(active.id, outcome.name(), over);
+            self.finished(active.id, outcome.name());
         }
         if let Some(reply) = active.calibration_reply.take() {
             let answer = calibration.ok_or_else(|| {
@@ -473,6 +473,12 @@ impl Service {
             });
             let _ = reply.send(answer);
         }
+    }
+
+    /// Run `run` is over: counted and told with its times as the history recorded them.
+    fn finished(&self, run: u64, outcome: &str) {
+        let recorded = self.history.summary(run).ok().flatten();
+        self.board.finished(run, outcome, recorded.as_ref());
     }
 
     /// The run waiting for a person (or none), kept in the status too: what Resume would take.
@@ -517,7 +523,7 @@ impl Service {
             let _ = self
                 .history
                 .finish_run(active.id, outcome.name(), outcome.error().as_deref());
-            self.board.finished(active.id, outcome.name(), true);
+            self.finished(active.id, outcome.name());
         }
         if let Some(rig) = self.rig.take() {
             rig.shutdown().await;

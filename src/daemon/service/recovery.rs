@@ -62,7 +62,7 @@ impl Service {
                     "failed".to_string()
                 }
             };
-            self.board.finished(run, &outcome, true);
+            self.finished(run, &outcome);
         }
         let reached = self.rig.as_ref().is_none_or(|rig| rig.connected());
         let mut words = if reached {
