@@ -71,6 +71,9 @@ pub struct RunningDaemon {
     /// Runs a crash or power loss interrupted, reported once at start.
     pub interrupted: Vec<RunSummary>,
     shutdown: watch::Sender<bool>,
+    /// Set once the service has stopped (its run recorded and its end told): the web server
+    /// serves until then, so that a page or script hears how the run ended.
+    stopped: watch::Sender<bool>,
     task: JoinHandle<()>,
     /// Retries endings a full disk refused; holds the history until it ends.
     retry: JoinHandle<()>,
@@ -209,6 +212,7 @@ impl RunningDaemon {
             sim,
             interrupted,
             shutdown,
+            stopped: watch::channel(false).0,
             task,
             retry,
             planned_motion,
@@ -228,12 +232,14 @@ impl RunningDaemon {
     pub async fn shutdown(self) {
         let _ = self.shutdown.send(true);
         let _ = self.task.await;
+        self.stopped.send_replace(true);
         let _ = self.retry.await;
     }
 
-    /// A future that resolves once shutdown has been asked for (for the web server).
+    /// A future that resolves once the daemon has shut down (for the web server, which serves
+    /// while a run is stopped and recorded, so that its end reaches the event stream).
     pub fn shutdown_signal(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
-        let mut rx = self.shutdown.subscribe();
+        let mut rx = self.stopped.subscribe();
         async move {
             let _ = rx.wait_for(|&s| s).await;
         }

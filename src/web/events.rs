@@ -118,7 +118,7 @@ impl Feed {
         }
         loop {
             if *self.shutdown.borrow() {
-                return End::Close(close_code::AWAY, "the daemon is shutting down");
+                return self.last_words().await;
             }
             match self.next().await {
                 Next::Send(event) => {
@@ -130,6 +130,19 @@ impl Feed {
                 Next::End(end) => return end,
             }
         }
+    }
+
+    /// At shutdown: the events already published (a run's end among them) go out before the
+    /// socket closes.
+    async fn last_words(&mut self) -> End {
+        while let Ok(event) = self.events.try_recv() {
+            if let Next::Send(event) = self.on_event(Ok(event)).await {
+                if self.send(&event).await.is_err() {
+                    return End::Peer;
+                }
+            }
+        }
+        End::Close(close_code::AWAY, "the daemon is shutting down")
     }
 
     async fn next(&mut self) -> Next {

@@ -185,3 +185,47 @@ async fn a_face_taken_again_keeps_its_first_photo_as_an_earlier_take() {
         "{text}"
     );
 }
+
+/// Shut down mid-run (SIGTERM to `cubed run`), the daemon stops the run and records it, and a
+/// page or script on the event stream hears how it ended before the stream closes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_stopped_by_shutdown_is_told_on_the_event_stream_before_it_closes() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "", 10.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(random(61));
+    let (addr, server) = crate::daemon::serve_web(&daemon).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/events"))
+        .await
+        .expect("the event stream opens");
+    let run = (daemon.handle)
+        .start(cubed::daemon::StartSource::Web)
+        .await
+        .expect("start");
+    super::executing_with_done(&daemon.handle, 2).await;
+    let history = daemon.handle.clone();
+    let shutdown = tokio::spawn(daemon.shutdown());
+    let mut told = None;
+    while let Some(Ok(message)) = ws.next().await {
+        let Message::Text(text) = message else {
+            continue;
+        };
+        let event: serde_json::Value = serde_json::from_str(text.as_str()).expect("JSON event");
+        if event["type"] == "run_finished" && event["run"].as_u64() == Some(run) {
+            told = event["outcome"].as_str().map(String::from);
+        }
+    }
+    shutdown.await.expect("shut down");
+    let _ = server.await;
+    let recorded = history
+        .run(run)
+        .expect("history")
+        .expect("recorded")
+        .summary
+        .outcome;
+    assert!(
+        told.is_some() && told == recorded,
+        "told {told:?}, recorded {recorded:?}"
+    );
+}

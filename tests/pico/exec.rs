@@ -332,3 +332,49 @@ fn homing_between_programs_leaves_a_face_motor_on_the_quarter_it_left() {
         );
     }
 }
+
+/// Four-arm on the firmware as built, its motors counted from the emulated chip's STEP and
+/// DIR pins, not wrapped round the turn: a gripper left a quarter off its mark (its jaw's
+/// wiring turns with it) is homed by the next exec back the way it came. Before, each exec
+/// homed it on round the turn, winding the wiring one turn more every time.
+#[test]
+fn homing_turns_a_limited_gripper_back_the_way_it_came_not_on_round() {
+    let Some(elf) = available("four-arm grippers homed again on the emulated Pico") else {
+        return;
+    };
+    let pico = EmulatedPico::start_design(&elf, 12, "four-arm");
+    let model = cubed::robot::shipped_design("four-arm").expect("four-arm loads");
+    let map = ActuatorMap::new(&model).expect("fits the protocol");
+    let design = crate::common::shipped_design_arg("four-arm");
+    let port = pico.port.display().to_string();
+    let mut after = Vec::new();
+    for (turn, moves) in [("+1", 1), ("+1", 1), ("-1", -1)] {
+        let actions = format!("open front; turn front {turn}; close front");
+        let args = [
+            "exec",
+            "--port",
+            &port,
+            "--robot",
+            &design,
+            "--actions",
+            &actions,
+        ];
+        let out = cubed(&args, None);
+        assert!(out.status.success(), "{actions}: {}", stderr(&out));
+        after.push((moves, pico.trace().positions));
+    }
+    let front = (0..model.grippers.len())
+        .find(|&g| model.grippers[g].name == "front")
+        .and_then(|g| map.index_of(cubed::robot::Role::Rotation { gripper: g }))
+        .expect("the front motor");
+    // From the first exec's home: each exec leaves front its quarter off that same home.
+    let home = after[0].1[&front] - STEPS_PER_QUARTER;
+    for (i, (quarters, positions)) in after.iter().enumerate() {
+        assert_eq!(
+            positions[&front] - home,
+            quarters * STEPS_PER_QUARTER,
+            "exec {i}: front stands {} microsteps from its first home (positions {positions:?})",
+            positions[&front] - home
+        );
+    }
+}

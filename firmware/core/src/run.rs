@@ -4,6 +4,7 @@
 use crate::firmware::{Channel, FaultCause, Firmware, Running, NOTIFY_WINDOW};
 use crate::pins::Pins;
 use crate::queue::Command;
+use crate::stepper::HomingWay;
 use firmware_protocol::message::{
     Action, Actuator, ActuatorConfig, Configure, Event, FaultFlags, InputFlags, JawTarget,
     RotationRange, Status,
@@ -261,17 +262,16 @@ impl Firmware<'_> {
                 _ => None,
             };
             let sensor_active = self.input_active(sensor);
-            let continuous = self.configure.is_some_and(|c| {
-                matches!(
-                    c.actuators.get(index),
-                    Some(ActuatorConfig::Rotation {
-                        range: RotationRange::Continuous,
-                        ..
-                    })
-                )
-            });
+            let way = match self.configure.and_then(|c| c.actuators.get(index).copied()) {
+                Some(ActuatorConfig::Rotation {
+                    range: RotationRange::Continuous,
+                    ..
+                }) => HomingWay::Continuous,
+                Some(ActuatorConfig::Rotation { .. }) => HomingWay::Limited,
+                _ => HomingWay::Seek,
+            };
             if let Channel::Stepper(stepper) = &mut self.channels[index] {
-                stepper.start_homing(now, sensor_active, continuous, pins);
+                stepper.start_homing(now, sensor_active, way, pins);
                 self.drivers_on |= 1 << index;
             }
         }

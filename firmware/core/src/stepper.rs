@@ -34,9 +34,24 @@ enum Drive {
     },
 }
 
+/// How a stepper's homing treats where it stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HomingWay {
+    /// A continuous rotation: it ends on the quarter turn nearest where it began.
+    Continuous,
+    /// A rotation with a limited range (a jaw's wiring turns with it): once its count is
+    /// known, it turns back the way it came to its mark, never on round the turn.
+    Limited,
+    /// Anything else (a flipper's cam): it seeks its sensor in the configured direction.
+    Seek,
+}
+
 /// Homing phases, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
+    /// A limited rotation whose count is known: ramp back to just short of its sensor's
+    /// trigger point (on the side the seek comes from), then approach.
+    Return,
     /// Sensor active at the start: move off it first.
     Clear,
     /// Fast towards the sensor.
@@ -65,6 +80,12 @@ pub struct StepperChannel {
     homing: Option<Phase>,
     /// A continuous rotation's homing: where it began, in the counted steps of then.
     homing_began: Option<i64>,
+    /// The count is from a home found since power-up (or this setup): a limited rotation
+    /// can turn back to its mark by it.
+    counted_from_home: bool,
+    /// An approach after [`Phase::Return`] that misses the sensor (steps lost) seeks it
+    /// instead of giving up.
+    seek_if_missed: bool,
     /// The time of the last ramp step handed to the board ahead of its time, until it
     /// has passed: the channel is busy (no new direction) until then.
     ahead_until: Option<u64>,
@@ -84,6 +105,8 @@ impl StepperChannel {
             drive: Drive::Idle,
             homing: None,
             homing_began: None,
+            counted_from_home: false,
+            seek_if_missed: false,
             ahead_until: None,
             ahead_positive: false,
             cancel_pending: false,
@@ -193,22 +216,31 @@ impl StepperChannel {
     }
 
     /// Starts homing (see [`HomeSensor`]); without a sensor, ramps to the counted 0.
-    /// A `continuous` rotation has no end to keep to: it ends on the position unit (the
+    /// A continuous rotation has no end to keep to: it ends on the position unit (the
     /// quarter turn) nearest where it began, counted from its sensor, and calls that 0,
-    /// so a face or a turntable it drives is left as it was found (squared).
+    /// so a face or a turntable it drives is left as it was found (squared). A limited
+    /// rotation homed before turns back to its hall sensor the way it came.
     pub fn start_homing(
         &mut self,
         now_us: u64,
         sensor_active: bool,
-        continuous: bool,
+        way: HomingWay,
         pins: &mut impl Pins,
     ) {
         pins.set_enable(self.index, true);
-        self.homing_began = continuous.then_some(self.position);
+        self.homing_began = (way == HomingWay::Continuous).then_some(self.position);
+        self.seek_if_missed = false;
         match self.hw.home {
             None => {
                 self.homing = None;
                 self.move_to_steps(0, now_us, pins);
+            }
+            Some(home)
+                if way == HomingWay::Limited
+                    && self.counted_from_home
+                    && home.kind == SensorKind::Hall =>
+            {
+                self.return_to_mark(home, now_us, sensor_active, pins);
             }
             Some(home) => {
                 let phase = if sensor_active {
@@ -218,6 +250,47 @@ impl StepperChannel {
                 };
                 self.enter(phase, home, now_us, pins);
             }
+        }
+    }
+
+    /// [`Phase::Return`]: back to the back-off point before the sensor's trigger, by the
+    /// count; from there the approach finds the sensor as a seek would have.
+    fn return_to_mark(
+        &mut self,
+        home: HomeSensor,
+        now_us: u64,
+        sensor_active: bool,
+        pins: &mut impl Pins,
+    ) {
+        let backoff = i64::from(self.hw.deg_to_steps(home.backoff_deg.into()).max(1));
+        let trigger = -i64::from(home.offset_steps);
+        let before_trigger = match home.seek_positive {
+            true => trigger - backoff,
+            false => trigger + backoff,
+        };
+        self.homing = Some(Phase::Return);
+        let distance = before_trigger - self.position;
+        let steps = distance.unsigned_abs().min(u64::from(u32::MAX)) as u32;
+        // A creep at the seek speed, as a seek would have been: no steps handed ahead, so the
+        // approach that follows reads the sensor where the motor is.
+        if steps > 0 {
+            self.creep(
+                now_us,
+                home.seek_deg_s.into(),
+                distance > 0,
+                steps,
+                None,
+                pins,
+            );
+        } else {
+            // Already there: on with the phase the sensor's level calls for.
+            let next = if sensor_active {
+                Phase::Clear
+            } else {
+                Phase::Approach
+            };
+            self.seek_if_missed = !sensor_active;
+            self.enter(next, home, now_us, pins);
         }
     }
 
@@ -249,6 +322,7 @@ impl StepperChannel {
         let seek_limit = self.hw.deg_to_steps(home.max_seek_deg.into());
         let backoff = self.hw.deg_to_steps(home.backoff_deg.into()).max(1);
         match phase {
+            Phase::Return => {}
             Phase::Clear => self.creep(
                 now_us,
                 home.seek_deg_s.into(),
@@ -409,7 +483,7 @@ impl StepperChannel {
                 if *taken >= *limit {
                     let searching = until_active.is_some();
                     self.drive = Drive::Idle;
-                    if searching {
+                    if searching && !self.seek_if_missed {
                         self.homing = None;
                         return Err(StepperFault::HomeNotFound);
                     }
@@ -434,7 +508,15 @@ impl StepperChannel {
             self.homing = None;
             return Ok(());
         };
+        let missed = core::mem::replace(&mut self.seek_if_missed, false);
         let next = match phase {
+            Phase::Return if sensor_active => Phase::Clear,
+            Phase::Return => {
+                self.seek_if_missed = true;
+                Phase::Approach
+            }
+            // Not where the count said (steps lost): found as from an unknown place.
+            Phase::Approach if missed && !sensor_active => Phase::Seek,
             Phase::Clear => Phase::Seek,
             Phase::Seek => Phase::BackOff,
             Phase::BackOff if sensor_active => {
@@ -445,12 +527,14 @@ impl StepperChannel {
             Phase::Approach => Phase::Offset,
             Phase::Offset => {
                 self.homing = None;
+                self.counted_from_home = true;
                 return Ok(());
             }
         };
         self.enter(next, home, now_us, pins);
         if next == Phase::Offset && !matches!(self.drive, Drive::Ramp { .. }) {
             self.homing = None;
+            self.counted_from_home = true;
         }
         Ok(())
     }

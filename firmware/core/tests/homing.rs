@@ -274,3 +274,106 @@ fn a_limited_rotation_still_homes_to_its_mark_from_any_quarter() {
         assert_eq!(rig.fw.position_steps(1), Some(0));
     }
 }
+
+/// A jaw and one limited rotation (seeking `seek_positive`), the motor at physical angle
+/// `start`, homed once.
+fn limited_rotation_homed(seek_positive: bool, start: i64) -> Rig {
+    use cubed_firmware::Actuator;
+    let mut rotation = cubed_firmware::examples::rotation(12, 0);
+    if let Some(home) = &mut rotation.home {
+        home.seek_positive = seek_positive;
+    }
+    let mut rig = Rig::new(crate::rig::machine_of(&[
+        Actuator::Servo(cubed_firmware::examples::jaw(20)),
+        Actuator::Stepper(rotation),
+    ]));
+    rig.hw.motor[1] = start;
+    rig.update_sensors();
+    let mut configs = four_arm_configure(150, 250).actuators.as_slice().to_vec();
+    if let ActuatorConfig::Rotation { range, .. } = &mut configs[1] {
+        *range = RotationRange::Limited { min: -1, max: 1 };
+    }
+    rig.handshake(Configure::new(&configs[..2]).expect("two"));
+    rig.send(Message::Home {
+        move_id: 1,
+        mask: 0b11,
+    });
+    assert!(rig.run_until_done(1, 20_000_000).is_some(), "homed once");
+    rig
+}
+
+/// Turns the rotation `quarters`, then homes it again; the steps the second homing took.
+fn turn_and_home_again(rig: &mut Rig, quarters: i32, move_id: u32) -> usize {
+    rig.send(crate::rig::motion(
+        move_id,
+        &[crate::rig::rotate(1, quarters)],
+    ));
+    let turned = rig.run_until_done(move_id, 20_000_000).expect("turned");
+    rig.send(Message::Home {
+        move_id: move_id + 1,
+        mask: 0b11,
+    });
+    assert!(
+        rig.run_until_done(move_id + 1, 20_000_000).is_some(),
+        "homed again: {:?}",
+        rig.fw.status()
+    );
+    rig.steps(1, turned, u64::MAX).len()
+}
+
+/// A limited rotation carries its jaw's wiring: homed again after a turn, it goes back the
+/// way it came to its magnet, never on round the turn (which winds the wiring a turn more
+/// each time). Judged by the simulated motor's own angle, not wrapped round the turn.
+#[test]
+fn a_limited_rotation_homed_again_turns_back_the_way_it_came() {
+    const QUARTER: i64 = REV / 4;
+    for seek_positive in [true, false] {
+        for quarters in [1, -1] {
+            let mut rig = limited_rotation_homed(seek_positive, 321);
+            let home = rig.hw.motor[1];
+            // Twice: the second would show a turn wound on by the first. (The rig never
+            // acknowledges the firmware's notifications, so a third would wait for it.)
+            for round in 0..2u32 {
+                let steps = turn_and_home_again(&mut rig, quarters, 10 + 2 * round);
+                let what =
+                    format!("seek positive {seek_positive}, {quarters:+} quarter, round {round}");
+                assert_eq!(
+                    rig.hw.motor[1], home,
+                    "{what}: where the first homing left it"
+                );
+                // Back a quarter, past the trigger by at most the back-off and approach.
+                assert!(
+                    steps as i64 <= QUARTER + 3 * 89 + 40,
+                    "{what}: {steps} steps to home"
+                );
+                assert_eq!(rig.fw.position_steps(1), Some(0), "{what}");
+            }
+        }
+    }
+}
+
+/// Steps lost since the last homing (the motor knocked 60° off its count): the approach
+/// misses the sensor where the count put it, and homing seeks it instead of failing.
+#[test]
+fn a_limited_rotation_off_its_count_still_finds_its_mark() {
+    for seek_positive in [true, false] {
+        let mut rig = limited_rotation_homed(seek_positive, -500);
+        rig.hw.motor[1] += 267;
+        rig.update_sensors();
+        turn_and_home_again(&mut rig, 1, 10);
+        let trigger = match seek_positive {
+            true => TRIGGER,
+            false => MAGNET_HALF_WIDTH,
+        };
+        assert_eq!(
+            rig.hw.motor[1].rem_euclid(REV),
+            trigger.rem_euclid(REV),
+            "seek positive {seek_positive}: on its sensor's edge"
+        );
+        assert_eq!(rig.fw.position_steps(1), Some(0));
+        assert_eq!(
+            rig.fw.state(),
+            firmware_protocol::message::FirmwareState::Idle
+        );
+    }
+}
