@@ -99,6 +99,9 @@ version=$(sed -n 's/^version *= *"\(.*\)"/\1/p' "$ROOT/Cargo.toml" | head -n1)
 [ -n "$version" ] || die "no version in Cargo.toml"
 [ -n "$binary" ] || binary=$(build_binary)
 [ -x "$binary" ] || die "no binary at $binary"
+# The package promises the USB camera: its version line says whether the binary has it.
+grep -qaF '(USB webcams: built in)' "$binary" \
+    || die "$binary has no USB camera backend (its \`cubed --version\` says not built in): build it with --features camera, or give no --binary and this script builds it"
 uf2=$(pico_uf2)
 
 stage=$(mktemp -d)

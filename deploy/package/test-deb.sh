@@ -53,6 +53,9 @@ check_contents() {
     done
     matches "Machine:.*$machine" "$(readelf -h "$tree/usr/bin/cubed")" \
         || die "/usr/bin/cubed in $deb is not a $machine binary"
+    # The package is for a robot beside a webcam: its version line says the camera is built in.
+    grep -qaF '(USB webcams: built in)' "$tree/usr/bin/cubed" \
+        || die "/usr/bin/cubed in $deb has no USB camera backend (built without --features camera)"
     for conf in $(cd "$tree" && find etc -type f); do
         grep -qx "/$conf" "$tree/DEBIAN/conffiles" || die "/$conf is not a conffile in $deb"
     done
