@@ -15,8 +15,24 @@ pub enum DataLockError {
     #[error("the data directory {dir} ([data] dir or --data-dir) cannot be used: {why}")]
     Unusable { dir: PathBuf, why: String },
     /// Another user's folder (the service's, `cubed`): fine for that user.
-    #[error("the data directory {dir} belongs to user '{owner}' and this user cannot write in it: the daemon must run as '{owner}' (sudo -u {owner} cubed …; the package's service runs as 'cubed')")]
-    NotYours { dir: PathBuf, owner: String },
+    #[error("the data directory {dir} belongs to user '{owner}' and this user ('{user}') cannot write in it: run the daemon as '{owner}' (sudo -u {owner} cubed …; the package's service runs as 'cubed'), or give the folder to this user (sudo chown -R {user}: {dir})")]
+    NotYours {
+        dir: PathBuf,
+        owner: String,
+        user: String,
+    },
+    /// Root could write in another user's folder, but what it leaves there that user could
+    /// not open again (the package's service would no longer start).
+    #[error("the data directory {dir} belongs to user '{owner}': run the daemon as '{owner}' (the package's service: sudo systemctl start cubed; by hand: sudo -u {owner} cubed run …), not as root, whose files there '{owner}' could not open again")]
+    RootInAnothersFolder { dir: PathBuf, owner: String },
+    /// A file in the data directory this user cannot open (left by a daemon run as root).
+    #[error("cannot open {path}: it belongs to user '{owner}', not to this user ('{user}'); if a daemon was run as '{owner}' by mistake, give the folder back: sudo chown -R {user}: {dir}")]
+    FileNotYours {
+        dir: PathBuf,
+        path: PathBuf,
+        owner: String,
+        user: String,
+    },
     #[error("cannot lock the data directory: {doing} {path}")]
     Io {
         doing: &'static str,
@@ -59,6 +75,14 @@ pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
     if !existing.is_dir() {
         return Err(unusable(format!("{} is not a folder", existing.display())));
     }
+    if nix::unistd::geteuid().is_root() && existing == dir {
+        if let Some(owner) = another_owner(dir) {
+            return Err(DataLockError::RootInAnothersFolder {
+                dir: dir.to_path_buf(),
+                owner,
+            });
+        }
+    }
     let probe = tempfile::Builder::new()
         .prefix(".cubed-check-")
         .tempdir_in(existing);
@@ -74,6 +98,7 @@ pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
                 Err(DataLockError::NotYours {
                     dir: dir.to_path_buf(),
                     owner,
+                    user: this_user(),
                 })
             }
             _ => Err(unusable(format!("nothing can be written in it: {e}"))),
@@ -85,16 +110,26 @@ pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
     }
 }
 
-/// The name (else the uid) of the user `dir` belongs to, when that is not this process's
+/// The name (else the uid) of the user `path` belongs to, when that is not this process's
 /// user.
-fn another_owner(dir: &Path) -> Option<String> {
+pub(crate) fn another_owner(path: &Path) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
-    let uid = std::fs::metadata(dir).ok()?.uid();
+    let uid = std::fs::metadata(path).ok()?.uid();
     if uid == nix::unistd::geteuid().as_raw() {
         return None;
     }
+    Some(user_name(uid))
+}
+
+/// The name of user `uid`, else "uid N".
+fn user_name(uid: u32) -> String {
     let user = nix::unistd::User::from_uid(uid.into()).ok().flatten();
-    Some(user.map_or_else(|| format!("uid {uid}"), |u| u.name))
+    user.map_or_else(|| format!("uid {uid}"), |u| u.name)
+}
+
+/// This process's user, by name.
+fn this_user() -> String {
+    user_name(nix::unistd::geteuid().as_raw())
 }
 
 /// Whether a daemon holds `dir` now (its lock file is locked); false where there is no lock
@@ -127,7 +162,17 @@ impl DataDirLock {
             .create(true)
             .truncate(false)
             .open(&path)
-            .map_err(io("cannot open"))?;
+            .map_err(|source| match another_owner(&path) {
+                Some(owner) if source.kind() == std::io::ErrorKind::PermissionDenied => {
+                    DataLockError::FileNotYours {
+                        dir: dir.to_path_buf(),
+                        path: path.clone(),
+                        owner,
+                        user: this_user(),
+                    }
+                }
+                _ => io("cannot open")(source),
+            })?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {

@@ -41,7 +41,12 @@ impl LaunchError {
     /// Whether the data directory is another user's, which this one cannot write (the
     /// service's, seen by a person checking the configuration).
     pub fn is_another_users_data_dir(&self) -> bool {
-        matches!(self, LaunchError::Locked(DataLockError::NotYours { .. }))
+        matches!(
+            self,
+            LaunchError::Locked(
+                DataLockError::NotYours { .. } | DataLockError::RootInAnothersFolder { .. }
+            )
+        )
     }
 }
 

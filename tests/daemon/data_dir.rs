@@ -81,3 +81,125 @@ async fn a_palette_calibrated_into_the_data_dir_while_running_is_read_at_the_nex
     );
     daemon.shutdown().await;
 }
+
+/// Root, or the loud reason the ownership tests cannot run (CI runs them as root).
+fn running_as_root() -> bool {
+    if nix::unistd::geteuid().is_root() {
+        return true;
+    }
+    let message = "OWNERSHIP TESTS NOT RUN: they need root (to give folders to another user)";
+    assert!(
+        std::env::var_os("CUBED_REQUIRE_DISK_TESTS").is_none(),
+        "{message}"
+    );
+    eprintln!("{message}");
+    false
+}
+
+/// `cubed run` with the shipped configuration (the simulated robot) on `data`, as the user
+/// `as_uid` (None: this one); its stderr, once it has refused.
+fn refused_run(data: &Path, as_uid: Option<u32>) -> String {
+    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/config/cubed.toml");
+    let cubed = env!("CARGO_BIN_EXE_cubed");
+    let args = [
+        "run",
+        "--config",
+        config,
+        "--data-dir",
+        data.to_str().expect("utf-8"),
+        "--http",
+        "127.0.0.1:0",
+        "--tables",
+        "small",
+    ];
+    let mut command = match as_uid {
+        Some(uid) => {
+            let mut c = std::process::Command::new("setpriv");
+            c.args([
+                &format!("--reuid={uid}"),
+                &format!("--regid={uid}"),
+                "--clear-groups",
+                cubed,
+            ]);
+            c
+        }
+        None => std::process::Command::new(cubed),
+    };
+    let mut child = (command.args(args))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("cubed runs");
+    // Refused at once; one still running after a minute has taken the folder.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the daemon started on {}", data.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let mut said = String::new();
+    let mut stderr = child.stderr.take().expect("stderr");
+    std::io::Read::read_to_string(&mut stderr, &mut said).expect("stderr");
+    said
+}
+
+/// The package's data folder is its service user's. Root running the daemon there by hand is
+/// refused before it leaves a file the service could not open; and a file root left there
+/// anyway is named, with its owner and the chown that gives the folder back.
+#[test]
+fn root_is_refused_another_users_data_dir_and_a_file_root_left_there_is_named() {
+    if !running_as_root() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    const NOBODY: u32 = 65534;
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).expect("data dir");
+    let nobody = Some(nix::unistd::Uid::from_raw(NOBODY));
+    let nogroup = Some(nix::unistd::Gid::from_raw(NOBODY));
+    nix::unistd::chown(&data, nobody, nogroup).expect("chown");
+
+    let said = refused_run(&data, None);
+    assert!(
+        said.contains("belongs to user 'nobody'") && said.contains("not as root"),
+        "{said}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&data).expect("read").flatten().collect();
+    assert!(left.is_empty(), "root left {left:?}");
+
+    // A lock file root left there (a daemon run as root before this check).
+    let lock = data.join("cubed.lock");
+    std::fs::write(&lock, "").expect("lock file");
+    std::fs::set_permissions(&lock, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let said = refused_run(&data, Some(NOBODY));
+    assert!(
+        said.contains("belongs to user 'root'")
+            && said.contains(&format!("sudo chown -R nobody: {}", data.display())),
+        "{said}"
+    );
+
+    // The service's history read by a user who may not: said so, not "no history here".
+    let private = dir.path().join("private");
+    std::fs::create_dir(&private).expect("dir");
+    std::fs::write(private.join("cubed.sqlite"), "").expect("file");
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o750)).expect("chmod");
+    let out = std::process::Command::new("setpriv")
+        .args([
+            &format!("--reuid={NOBODY}"),
+            &format!("--regid={NOBODY}"),
+            "--clear-groups",
+        ])
+        .args([env!("CARGO_BIN_EXE_cubed"), "history", "--data-dir"])
+        .arg(&private)
+        .output()
+        .expect("cubed history runs");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("this user may not read it") && said.contains("sudo -u root cubed history"),
+        "{said}"
+    );
+}

@@ -84,19 +84,31 @@ impl History {
     /// nothing beside it (SQLite's `immutable`). Every write is refused.
     pub fn open_read_only(data_dir: &Path) -> Result<History, HistoryError> {
         let path = data_dir.join(DATABASE_FILE);
-        let missing = match (data_dir.is_dir(), path.is_file()) {
-            (false, _) => Some("no such directory"),
-            (true, false) => Some("no run history here"),
-            (true, true) => None,
+        let not_here = |missing: &str| HistoryError::Open {
+            path: path.clone(),
+            message: format!(
+                "{missing}: is {} the daemon's data directory? (`cubed config show` names it)",
+                data_dir.display()
+            ),
         };
-        if let Some(missing) = missing {
-            return Err(HistoryError::Open {
-                path,
-                message: format!(
-                    "{missing}: is {} the daemon's data directory? (`cubed config show` names it)",
-                    data_dir.display()
-                ),
-            });
+        match std::fs::metadata(&path) {
+            Ok(found) if found.is_file() => {}
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                let owner = crate::daemon::data_lock::another_owner(data_dir)
+                    .unwrap_or_else(|| "the daemon's user".into());
+                return Err(HistoryError::Open {
+                    path: path.clone(),
+                    message: format!(
+                        "this user may not read it ({} belongs to '{owner}'): read it as that \
+                         user (sudo -u {owner} cubed history --data-dir {}), or ask the running \
+                         daemon (cubed history)",
+                        data_dir.display(),
+                        data_dir.display()
+                    ),
+                });
+            }
+            _ if !data_dir.is_dir() => return Err(not_here("no such directory")),
+            _ => return Err(not_here("no run history here")),
         }
         let failed = |e: rusqlite::Error| HistoryError::Open {
             path: path.clone(),
