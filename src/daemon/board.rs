@@ -122,6 +122,11 @@ impl StatusBoard {
         self.update(|s| s.estop_button = doc);
     }
 
+    /// Whether runs are refused because the history cannot be written now.
+    pub(crate) fn history_refused(&self) -> bool {
+        self.status.borrow().history_read_only
+    }
+
     pub(crate) fn now(&self) -> StatusDoc {
         self.status.borrow().clone()
     }

@@ -128,7 +128,7 @@ fn user_name(uid: u32) -> String {
 }
 
 /// This process's user, by name.
-fn this_user() -> String {
+pub(crate) fn this_user() -> String {
     user_name(nix::unistd::geteuid().as_raw())
 }
 

@@ -181,6 +181,18 @@ fn root_is_refused_another_users_data_dir_and_a_file_root_left_there_is_named() 
         "{said}"
     );
 
+    // A history file root left there: the daemon starts, not ready, and says whose it is,
+    // instead of taking starts it cannot record and blaming the disk.
+    std::fs::remove_file(&lock).expect("lock gone");
+    drop(cubed::daemon::History::open(&data).expect("a history, root's"));
+    let notice = status_of_daemon_as(&data, NOBODY);
+    assert!(
+        notice.contains("this user may not write it (it belongs to 'root')")
+            && notice.contains("sudo chown -R nobody:")
+            && !notice.contains("full disk"),
+        "{notice}"
+    );
+
     // The service's history read by a user who may not: said so, not "no history here".
     let private = dir.path().join("private");
     std::fs::create_dir(&private).expect("dir");
@@ -202,4 +214,51 @@ fn root_is_refused_another_users_data_dir_and_a_file_root_left_there_is_named() 
         said.contains("this user may not read it") && said.contains("sudo -u root cubed history"),
         "{said}"
     );
+}
+
+/// `cubed run` on `data` as the user `uid`: the JSON status it serves once up (then stopped).
+fn status_of_daemon_as(data: &Path, uid: u32) -> String {
+    use std::io::BufRead;
+    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/config/cubed.toml");
+    let mut daemon = std::process::Command::new("setpriv")
+        .args([
+            &format!("--reuid={uid}"),
+            &format!("--regid={uid}"),
+            "--clear-groups",
+        ])
+        .arg(env!("CARGO_BIN_EXE_cubed"))
+        .args([
+            "run",
+            "--config",
+            config,
+            "--http",
+            "127.0.0.1:0",
+            "--tables",
+            "small",
+        ])
+        .arg("--data-dir")
+        .arg(data)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("cubed run starts");
+    let stderr = std::io::BufReader::new(daemon.stderr.take().expect("stderr"));
+    let mut said = Vec::new();
+    let address = stderr.lines().map_while(Result::ok).find_map(|line| {
+        said.push(line.clone());
+        let rest = line.split("serving the page and API on http://").nth(1)?;
+        Some(rest.split('/').next()?.to_string())
+    });
+    let status = address.map(|address| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cubed"))
+            .args(["status", "--json", "--http", &address])
+            .output()
+            .expect("cubed status runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    });
+    let _ = nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(daemon.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    );
+    let _ = daemon.wait();
+    status.unwrap_or_else(|| panic!("the daemon did not serve: {said:?}"))
 }

@@ -196,8 +196,14 @@ async fn a_disk_without_room_for_a_runs_photos_is_said_at_start_up_and_no_run_st
     let reason = refused.expect_err("no room for a run").reason;
     assert!(reason.contains("MB free"), "{reason}");
     assert!(daemon.handle.status().history_read_only);
-    // Space comes back: the next start runs, without a restart.
+    // Space comes back: the status says so by itself, and the next start runs, without a
+    // restart.
     std::fs::remove_file(&filler).expect("space returns");
+    let ready = wait_until(&daemon.handle, "room again", |s| !s.history_read_only).await;
+    assert!(
+        ready.message.starts_with("ready") && ready.notice.is_none(),
+        "{ready:?}"
+    );
     daemon.sim.as_ref().expect("sim").load_cube(random(44));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     assert!(!daemon.handle.status().history_read_only);

@@ -30,6 +30,9 @@ pub(crate) fn known_outcome(outcome: &str) -> Option<&'static str> {
 pub enum HistoryError {
     #[error("run history {path}: {message}")]
     Open { path: PathBuf, message: String },
+    /// There, but this user may not write it (permissions, not room).
+    #[error("run history {path}: {message}")]
+    NotWritable { path: PathBuf, message: String },
     #[error("run history {path} has schema version {found}, newer than this cubed understands ({supported}); it was left untouched: use a newer cubed or another data directory")]
     NewerSchema {
         path: PathBuf,

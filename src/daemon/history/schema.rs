@@ -117,6 +117,11 @@ CREATE TABLE retaken (
 pub(crate) fn open_database(path: &Path) -> Result<Connection, HistoryError> {
     let failed = |e: rusqlite::Error| open_error(path, e);
     let mut conn = Connection::open(path).map_err(failed)?;
+    // SQLite opens a file this user may not write read-only, without a word: every run would
+    // then fail to be recorded, blamed on the disk.
+    if conn.is_readonly(rusqlite::MAIN_DB).map_err(failed)? {
+        return Err(not_writable(path));
+    }
     conn.busy_timeout(Duration::from_secs(5)).map_err(failed)?;
     let found = schema_version(&conn).map_err(failed)?;
     refuse_foreign(path, &conn, found)?;
@@ -188,6 +193,23 @@ fn open_error(path: &Path, e: rusqlite::Error) -> HistoryError {
         format!("cannot open or set up the run history: {}", error_chain(&e))
     };
     HistoryError::Open {
+        path: path.to_path_buf(),
+        message,
+    }
+}
+
+/// The history file is there but this user may not write it (left by a daemon run as root).
+fn not_writable(path: &Path) -> HistoryError {
+    let dir = path.parent().unwrap_or(path).display();
+    let message = match crate::daemon::data_lock::another_owner(path) {
+        Some(owner) => format!(
+            "this user may not write it (it belongs to '{owner}'): if a daemon was run as \
+             '{owner}' by mistake, give the folder back: sudo chown -R {}: {dir}",
+            crate::daemon::data_lock::this_user()
+        ),
+        None => "this user may not write it (its permissions, or a read-only file system)".into(),
+    };
+    HistoryError::NotWritable {
         path: path.to_path_buf(),
         message,
     }

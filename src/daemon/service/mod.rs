@@ -26,6 +26,9 @@ use tokio::sync::{oneshot, watch};
 use tokio::task::{JoinError, JoinHandle};
 
 /// The status while runs are refused because the history cannot be written.
+/// How often a daemon short of room for a run's history looks again.
+const ROOM_CHECK_EVERY: Duration = Duration::from_secs(5);
+
 pub(crate) const NOT_READY_FOR_HISTORY: &str = "not ready: runs are refused until the run history can be written (the notice says where and why)";
 
 /// How long a shutdown waits for the run to reach a step boundary before it e-stops.
@@ -115,8 +118,11 @@ impl Service {
 
     /// Serves until `shutdown` turns true (or every handle is dropped).
     pub(crate) async fn serve(mut self, mut shutdown: watch::Receiver<bool>) {
+        let mut room_check = tokio::time::interval(ROOM_CHECK_EVERY);
+        room_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let idle = self.active.is_none();
+            let short_of_room = self.read_only.is_none() && self.board.history_refused();
             tokio::select! {
                 request = self.inbox.requests.recv() => match request {
                     Some(r) => self.on_request(r).await,
@@ -124,6 +130,7 @@ impl Service {
                 },
                 finished = wait_run(&mut self.active) => self.on_finished(finished).await,
                 event = idle_event(&mut self.rig, &self.board, &mut self.link_notes), if idle => self.on_idle_event(event).await,
+                _ = room_check.tick(), if idle && short_of_room => self.check_room_again(),
                 _ = async { let _ = shutdown.wait_for(|&s| s).await; } => break,
             }
         }
@@ -479,6 +486,21 @@ impl Service {
     fn finished(&self, run: u64, outcome: &str) {
         let recorded = self.history.summary(run).ok().flatten();
         self.board.finished(run, outcome, recorded.as_ref());
+    }
+
+    /// Runs were refused for want of room on the history's disk: once there is room again,
+    /// the status says so (it is not only the next start that finds out).
+    fn check_room_again(&mut self) {
+        if self.history.room_for_a_run().is_err() {
+            return;
+        }
+        self.board.update(|s| {
+            s.history_read_only = false;
+            s.notice = None;
+            s.message = "ready: the run history has room again".to_string();
+        });
+        self.board
+            .log("the run history's disk has room for a run again: starts are taken");
     }
 
     /// The run waiting for a person (or none), kept in the status too: what Resume would take.
