@@ -248,3 +248,53 @@ fn a_trace_that_cannot_be_written_is_refused_before_the_emulator_starts() {
         "{said}"
     );
 }
+
+/// A design with no e-stop or start button fitted (both are optional) is served; and the
+/// chip's pads are modelled: an e-stop input with no switch on it, which the firmware pulls
+/// up, reads high, pressed, as on a real Pico, so a design that names such a pin stops.
+#[test]
+fn a_design_without_switches_is_served_and_an_unfitted_estop_pin_reads_pressed() {
+    let Some(elf) = available("cubed sim --pico, a design without switches") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let shipped = std::fs::read_to_string(shipped_design_file("four-arm")).expect("four-arm");
+    let without: String = (shipped.lines())
+        .filter(|l| !l.starts_with("estop") && !l.starts_with("button"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let bare = dir.path().join("no-switches.toml");
+    std::fs::write(&bare, &without).expect("design");
+    // The same robot, told its e-stop is on GP21, where nothing is fitted.
+    let unfitted = dir.path().join("estop-on-21.toml");
+    let estop_21 = without.replace(
+        "[board]\n",
+        "[board]\nestop = 21\nestop_active = \"high\"\n",
+    );
+    std::fs::write(&unfitted, estop_21).expect("design");
+    let link = dir.path().join("cubed-pico");
+    let (mut sim, _) = serve_pico(bare.to_str().expect("utf-8"), &elf, &link, &[]);
+    let port = link.display().to_string();
+    let exec = |design: &Path| {
+        let design = design.to_str().expect("utf-8");
+        cubed(
+            &["exec", "--port", &port, "--robot", design, "--moves", "R"],
+            None,
+        )
+    };
+    let turned = exec(&bare);
+    assert!(turned.status.success(), "{}", stderr(&turned));
+    let stopped = exec(&unfitted);
+    assert!(
+        !stopped.status.success(),
+        "an e-stop pin with no switch let it run"
+    );
+    assert!(
+        stderr(&stopped).contains("emergency stop"),
+        "{}",
+        stderr(&stopped)
+    );
+    writeln!(sim.stdin.take().expect("piped"), "q").expect("typed");
+    let out = sim.wait_with_output().expect("cubed sim ends");
+    assert!(out.status.success(), "{}", stderr(&out));
+}

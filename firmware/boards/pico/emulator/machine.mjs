@@ -36,10 +36,10 @@ export class Machine {
       forward: false,
       sensorLevel: null,
     }));
-    this.levels = new Map([
-      [design.estop.pin, design.estop.released],
-      [design.button.pin, design.button.released],
-    ]);
+    // The switches fitted, at rest; a pin of the design with none floats (see `watchPulls`).
+    this.levels = new Map(
+      [design.estop, design.button].filter(Boolean).map((s) => [s.pin, s.released]),
+    );
   }
 
   /**
@@ -50,8 +50,9 @@ export class Machine {
   attach(rp2040, clock) {
     this.rp2040 = rp2040;
     this.clock = clock;
-    this.enabled = false;
+    this.enabled = !this.design.enable;
     const unwire = [this.watchEnable(), ...this.steppers.flatMap((s) => this.watchStepper(s))];
+    unwire.push(...this.watchPulls());
     unwire.push(...this.design.servos.map((servo) => this.watchServo(servo)));
     for (const stepper of this.steppers) {
       stepper.sensorLevel = null;
@@ -96,7 +97,23 @@ export class Machine {
     return gpio ? gpio.addListener(listener) : () => {};
   }
 
+  /**
+   * Every pin nothing of the machine drives (no sensor, no switch fitted) reads what its
+   * pad's pull-up or pull-down makes it, as a real chip's does: an e-stop input the
+   * firmware pulls up, with no switch on it, reads high.
+   */
+  watchPulls() {
+    const halls = new Set(this.steppers.map((s) => s.hall));
+    const pins = [...Array(this.rp2040.gpio.length).keys()].filter((pin) => !halls.has(pin));
+    return pins.map((pin) => this.listen(pin, (state) => {
+      if (this.levels.has(pin)) return; // a switch, or something driving it from outside
+      if (state === GPIOPinState.InputPullUp) this.setInput(pin, true);
+      if (state === GPIOPinState.InputPullDown) this.setInput(pin, false);
+    }));
+  }
+
   watchEnable() {
+    if (!this.design.enable) return () => {};
     const { pin, active_low: activeLow } = this.design.enable;
     return this.listen(pin, (state) => {
       if (!isOutput(state)) return;
@@ -138,6 +155,15 @@ export class Machine {
       stepper.sensorLevel = level;
       this.setInput(stepper.hall, level);
     }
+  }
+
+  /**
+   * Something outside drives `pin` to `level` from now on (a switch pressed, a driver's
+   * DIAG output): it stays so across a chip reset, and its pad's pull no longer counts.
+   */
+  drive(pin, level) {
+    this.levels.set(pin, level);
+    this.setInput(pin, level);
   }
 
   /** Drives an input; a switch's level (e-stop, button) stays across a chip reset. */

@@ -152,7 +152,7 @@ function obey(line) {
       chip.host.send(Buffer.from(rest[0] ?? '', 'hex'));
       break;
     case 'pin':
-      machine.setInput(Number(rest[0]), rest[1] === '1');
+      machine.drive(Number(rest[0]), rest[1] === '1');
       break;
     case 'unplug':
       machine.log(`U ${machine.now()} unplugged`);

@@ -34,16 +34,16 @@ export function machineFromWiring(doc) {
   const servos = doc.actuators
     .filter((a) => a.kind === 'servo')
     .map((a) => ({ actuator: a.index, name: a.name, pin: a.pin }));
+  // Each is optional, as on a real board: drivers without an ENABLE pin are always on; an
+  // e-stop or start button not fitted is no switch at all (its pin, if any, floats or
+  // reads its pull, as the chip's pads say).
   const { enable, estop, button } = doc.board;
-  if (!enable || !estop || !button) {
-    throw new Error('the emulated robot needs the [board] enable, estop and button pins');
-  }
   return {
     steppers,
     servos,
-    enable: { pin: enable.pin, active_low: lowMeansActive(enable) },
+    enable: enable ? { pin: enable.pin, active_low: lowMeansActive(enable) } : null,
     // A switch at rest reads its inactive level.
-    estop: { pin: estop.pin, released: lowMeansActive(estop) },
-    button: { pin: button.pin, released: lowMeansActive(button) },
+    estop: estop ? { pin: estop.pin, released: lowMeansActive(estop) } : null,
+    button: button ? { pin: button.pin, released: lowMeansActive(button) } : null,
   };
 }
