@@ -293,7 +293,17 @@ impl Validator<'_> {
         use cubed_files::named_file::{design_value, DesignValue};
         let path = self.path("robot", "design", value)?;
         match design_value(value, &path, self.base) {
-            DesignValue::File | DesignValue::Unknown => Ok(path),
+            DesignValue::File => Ok(path),
+            // Neither a file nor a shipped name: most likely a name mistyped.
+            DesignValue::Unknown => Err(self.invalid(
+                "robot",
+                "design",
+                format!(
+                    "{value:?} is neither a file beside this configuration ({}) nor a shipped design ({}): give your design's path, or one of those names",
+                    self.base.display(),
+                    cubed_files::named_file::built_in_design_names()
+                ),
+            )),
             DesignValue::Shipped(shipped) => Ok(shipped),
             DesignValue::ShippedFileNotThere { name } => Err(self.invalid(
                 "robot",

@@ -42,9 +42,12 @@ fn a_shipped_designs_name_is_taken_as_robot_takes_it() {
     std::fs::write(&mine, "name = \"mine\"").expect("written");
     let c = parse_config(&named("six-motor"), &dir.path().join("cubed.toml")).expect("valid");
     assert_eq!(c.robot_design, mine);
-    // Not a shipped name: the path as written, for the load to say it cannot be read.
-    let c = parse(&named("sixmotor")).expect("valid");
-    assert_eq!(c.robot_design, PathBuf::from("/etc/cubed/sixmotor"));
+    // Neither a file there nor a shipped name (mistyped): refused, naming the shipped ones.
+    let said = parse(&named("sixmotor")).expect_err("no such design").to_string();
+    assert!(
+        said.contains("key 'design'") && said.contains("four-arm, six-motor, turntable-flipper"),
+        "{said}"
+    );
 }
 
 /// The four corners `scan --show-grids` says are taken as they are, as `--corners` takes them.
