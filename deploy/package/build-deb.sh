@@ -129,6 +129,9 @@ sed '/^####/d; s|/usr/local/bin/cubed|/usr/bin/cubed|g; s|/usr/local/share/doc/c
 cp "$ROOT/deploy/99-cubed.rules" "$root/lib/udev/rules.d/99-cubed.rules"
 cp "$uf2" "$root/usr/share/cubed/firmware/cubed-pico.uf2"
 cp "$ROOT/README.md" "$root/usr/share/doc/cubed/README.md"
+# The guides the README links to, beside it as it links them (docs/*.md).
+mkdir -p "$root/usr/share/doc/cubed/docs"
+cp "$ROOT"/docs/*.md "$root/usr/share/doc/cubed/docs/"
 cp "$HERE/copyright" "$root/usr/share/doc/cubed/copyright"
 for script in postinst prerm postrm; do
     install -m 0755 "$HERE/$script" "$root/DEBIAN/$script"

@@ -65,7 +65,7 @@ pub enum ControlReply {
 /// Why a control request failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
-    #[error("no daemon is listening on {addr}; start it with `cubed run` (one started with `--config FILE` or `--http HOST:PORT` is reached by giving the same here)")]
+    #[error("no daemon is listening on {addr}; start it with `cubed run`, or where the Debian package runs it as a service, see why it is not running: systemctl status cubed, journalctl -u cubed (one started with `--config FILE` or `--http HOST:PORT` is reached by giving the same here)")]
     NotRunning { addr: SocketAddr },
     #[error("the daemon refused: {reason}")]
     Refused { reason: String },
