@@ -568,3 +568,27 @@ fn a_design_with_more_states_than_the_memory_allowed_is_refused_naming_what_to_c
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(said.contains("CUBED_PLANNER_MEMORY_MB='2GB'"), "{said}");
 }
+
+/// `config wiring --board pico --format json` says whether the board takes the design as a
+/// true or false a tool can test, beside the sentence and the refusal.
+#[test]
+fn the_boards_verdict_in_json_is_a_boolean_beside_its_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let four_arm = std::fs::read_to_string(shipped("robots/four-arm.toml")).expect("shipped");
+    let reserved = dir.path().join("pin-25.toml");
+    std::fs::write(&reserved, four_arm.replacen("step = 2\n", "step = 25\n", 1)).expect("written");
+    for (design, accepted) in [
+        (shipped("robots/four-arm.toml"), true),
+        (reserved.display().to_string(), false),
+    ] {
+        let args = [
+            "config", "wiring", "--design", &design, "--board", "pico", "--format", "json",
+        ];
+        let out = cubed_in(dir.path(), &[], &args);
+        let doc: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+        let board = &doc["board"];
+        assert_eq!(board["accepted"], accepted, "{design}: {board}");
+        assert_eq!(board["refusal"].is_null(), accepted, "{design}: {board}");
+    }
+}

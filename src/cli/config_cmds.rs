@@ -138,6 +138,8 @@ struct BoardDoc {
     firmware: String,
     /// "a Raspberry Pi Pico (cubed-fw-pico 0.3.0) takes this design", or would refuse it.
     takes: String,
+    /// Whether its firmware would take the design at connect (`refusal` says why not).
+    accepted: bool,
     /// Why its firmware would refuse the design at connect, in the words the link uses.
     refusal: Option<String>,
     /// The board's pins the design leaves free (not the board's own, not used).
@@ -166,6 +168,7 @@ impl BoardDoc {
         BoardDoc {
             board,
             takes: format!("a {what} ({firmware}) {takes}"),
+            accepted: refusal.is_none(),
             firmware,
             refusal,
             free_pins,

@@ -218,7 +218,10 @@ fn link_news(event: &LinkEvent) -> Option<String> {
             path.display(),
             crate::command_line::counts::count(*completed_meanwhile, "command completed", "commands completed"),
         )),
-        LinkEvent::Button { button } => Some(format!("button {button} pressed")),
+        LinkEvent::Button { button: 0 } => Some(
+            "the start button ([board] button) was pressed: exec runs only its own program; the daemon (`cubed run`) starts a run on it".to_string(),
+        ),
+        LinkEvent::Button { button } => Some(format!("button {button} pressed (exec takes no buttons)")),
         LinkEvent::EStopButton { held: true } => Some("e-stop button held down".to_string()),
         LinkEvent::EStopButton { held: false } => {
             Some("e-stop button released (the stop stays latched until a reset)".to_string())

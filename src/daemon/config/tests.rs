@@ -43,7 +43,9 @@ fn a_shipped_designs_name_is_taken_as_robot_takes_it() {
     let c = parse_config(&named("six-motor"), &dir.path().join("cubed.toml")).expect("valid");
     assert_eq!(c.robot_design, mine);
     // Neither a file there nor a shipped name (mistyped): refused, naming the shipped ones.
-    let said = parse(&named("sixmotor")).expect_err("no such design").to_string();
+    let said = parse(&named("sixmotor"))
+        .expect_err("no such design")
+        .to_string();
     assert!(
         said.contains("key 'design'") && said.contains("four-arm, six-motor, turntable-flipper"),
         "{said}"
