@@ -155,11 +155,8 @@ fn a_run_waiting_after_an_e_stop_still_waits_after_a_restart_and_resume_finishes
             .collect();
         assert_eq!(resumed, [("estop", Some("person"))]);
         // Its end is told with the time its record has (the run began in the daemon before).
-        let told = daemon.handle.recent_log().into_iter().find_map(|line| match line {
-            cubed::daemon::DaemonEvent::RunFinished { run: r, at_ms, .. } if r == run => Some(at_ms),
-            _ => None,
-        });
-        let recorded = detail.summary.finished_ms.and_then(|ms| u64::try_from(ms).ok());
+        let told = super::told_finished_at(&daemon.handle, run);
+        let recorded = super::recorded_end(&daemon.handle, run);
         assert!(told.is_some() && told == recorded, "{told:?} against {recorded:?}");
         daemon.shutdown().await;
     });

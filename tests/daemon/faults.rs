@@ -416,40 +416,18 @@ async fn a_run_waiting_after_a_restart_is_recorded_waiting_and_ends_failed_when_
     };
     assert_eq!(outcome(&daemon), (Some("waiting".into()), false));
     let mut events = daemon.handle.subscribe();
-    let stopped_ms = daemon
-        .handle
-        .run(run)
-        .expect("history")
-        .expect("recorded")
-        .summary
-        .finished_ms;
+    let stopped = super::recorded_end(&daemon.handle, run);
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     daemon.handle.reset().await.expect("reset");
     assert_eq!(super::announced(&mut events, run).await, "failed");
     assert_eq!(outcome(&daemon), (Some("failed".into()), true));
     // Its end is told as recorded: when it stopped, not when it was reset.
-    let told = daemon
-        .handle
-        .recent_log()
-        .into_iter()
-        .find_map(|line| match line {
-            cubed::daemon::DaemonEvent::RunFinished { run: r, at_ms, .. } if r == run => {
-                Some(at_ms)
-            }
-            _ => None,
-        });
-    let recorded = daemon
-        .handle
-        .run(run)
-        .expect("history")
-        .expect("recorded")
-        .summary
-        .finished_ms;
+    let recorded = super::recorded_end(&daemon.handle, run);
     assert!(
-        stopped_ms.is_some() && recorded == stopped_ms,
-        "{stopped_ms:?} then {recorded:?}"
+        stopped.is_some() && recorded == stopped,
+        "{stopped:?} then {recorded:?}"
     );
-    assert_eq!(told, recorded.and_then(|ms| u64::try_from(ms).ok()));
+    assert_eq!(super::told_finished_at(&daemon.handle, run), recorded);
     daemon.shutdown().await;
 }
 

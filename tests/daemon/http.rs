@@ -218,12 +218,7 @@ async fn a_run_stopped_by_shutdown_is_told_on_the_event_stream_before_it_closes(
     }
     shutdown.await.expect("shut down");
     let _ = server.await;
-    let recorded = history
-        .run(run)
-        .expect("history")
-        .expect("recorded")
-        .summary
-        .outcome;
+    let recorded = super::recorded(&history, run).outcome;
     assert!(
         told.is_some() && told == recorded,
         "told {told:?}, recorded {recorded:?}"

@@ -230,3 +230,33 @@ pub fn counted(series: &str) -> f64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0.0)
 }
+
+/// Run `run`'s summary as the history recorded it.
+pub fn recorded(handle: &DaemonHandle, run: u64) -> cubed::daemon::RunSummary {
+    handle.run(run).expect("history").expect("recorded").summary
+}
+
+/// When the `run_finished` among the recent messages says `run` ended.
+pub fn told_finished_at(handle: &DaemonHandle, run: u64) -> Option<u64> {
+    handle.recent_log().into_iter().find_map(|line| match line {
+        cubed::daemon::DaemonEvent::RunFinished { run: r, at_ms, .. } if r == run => Some(at_ms),
+        _ => None,
+    })
+}
+
+/// Run `run`'s recorded end, as the events give times (ms since the epoch).
+pub fn recorded_end(handle: &DaemonHandle, run: u64) -> Option<u64> {
+    recorded(handle, run)
+        .finished_ms
+        .and_then(|ms| u64::try_from(ms).ok())
+}
+
+/// Says loudly that a test that needs root cannot run here; fails where CI requires it
+/// (`CUBED_REQUIRE_DISK_TESTS`).
+pub fn root_tests_not_run(message: &str) {
+    assert!(
+        std::env::var_os("CUBED_REQUIRE_DISK_TESTS").is_none(),
+        "{message}"
+    );
+    eprintln!("{message}");
+}

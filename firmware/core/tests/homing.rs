@@ -204,10 +204,22 @@ fn a_home_mask_homes_only_its_actuators_and_motions_wait_for_theirs() {
 /// A jaw and one rotation configured as `range`, the rotation's home `offset` steps past
 /// its trigger point, the motor at physical angle `start`; homed, and its angle after.
 fn home_one_rotation(range: RotationRange, offset: i32, start: i64) -> (Rig, i64) {
+    let rig = one_rotation_homed(range, |home| home.offset_steps = offset, start);
+    let angle = rig.hw.motor[1];
+    (rig, angle)
+}
+
+/// A jaw and one rotation configured as `range`, its home sensor as `sensor` sets it, the
+/// motor at physical angle `start`, homed once.
+fn one_rotation_homed(
+    range: RotationRange,
+    sensor: impl FnOnce(&mut firmware_protocol::message::HomeSensor),
+    start: i64,
+) -> Rig {
     use cubed_firmware::Actuator;
     let mut rotation = cubed_firmware::examples::rotation(12, 0);
     if let Some(home) = &mut rotation.home {
-        home.offset_steps = offset;
+        sensor(home);
     }
     let mut rig = Rig::new(crate::rig::machine_of(&[
         Actuator::Servo(cubed_firmware::examples::jaw(20)),
@@ -228,8 +240,7 @@ fn home_one_rotation(range: RotationRange, offset: i32, start: i64) -> (Rig, i64
         rig.run_until_done(1, 20_000_000).is_some(),
         "start {start}: homed"
     );
-    let angle = rig.hw.motor[1];
-    (rig, angle)
+    rig
 }
 
 /// How far apart two angles are, the short way round.
@@ -278,28 +289,8 @@ fn a_limited_rotation_still_homes_to_its_mark_from_any_quarter() {
 /// A jaw and one limited rotation (seeking `seek_positive`), the motor at physical angle
 /// `start`, homed once.
 fn limited_rotation_homed(seek_positive: bool, start: i64) -> Rig {
-    use cubed_firmware::Actuator;
-    let mut rotation = cubed_firmware::examples::rotation(12, 0);
-    if let Some(home) = &mut rotation.home {
-        home.seek_positive = seek_positive;
-    }
-    let mut rig = Rig::new(crate::rig::machine_of(&[
-        Actuator::Servo(cubed_firmware::examples::jaw(20)),
-        Actuator::Stepper(rotation),
-    ]));
-    rig.hw.motor[1] = start;
-    rig.update_sensors();
-    let mut configs = four_arm_configure(150, 250).actuators.as_slice().to_vec();
-    if let ActuatorConfig::Rotation { range, .. } = &mut configs[1] {
-        *range = RotationRange::Limited { min: -1, max: 1 };
-    }
-    rig.handshake(Configure::new(&configs[..2]).expect("two"));
-    rig.send(Message::Home {
-        move_id: 1,
-        mask: 0b11,
-    });
-    assert!(rig.run_until_done(1, 20_000_000).is_some(), "homed once");
-    rig
+    let limited = RotationRange::Limited { min: -1, max: 1 };
+    one_rotation_homed(limited, |home| home.seek_positive = seek_positive, start)
 }
 
 /// Turns the rotation `quarters`, then homes it again; the steps the second homing took.
