@@ -34,6 +34,7 @@ pub mod command_line;
 pub mod daemon;
 pub mod link;
 pub mod metrics;
+mod owner;
 pub mod robot;
 pub mod sim;
 pub mod table_cache;

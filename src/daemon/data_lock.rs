@@ -110,27 +110,7 @@ pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
     }
 }
 
-/// The name (else the uid) of the user `path` belongs to, when that is not this process's
-/// user.
-pub(crate) fn another_owner(path: &Path) -> Option<String> {
-    use std::os::unix::fs::MetadataExt;
-    let uid = std::fs::metadata(path).ok()?.uid();
-    if uid == nix::unistd::geteuid().as_raw() {
-        return None;
-    }
-    Some(user_name(uid))
-}
-
-/// The name of user `uid`, else "uid N".
-fn user_name(uid: u32) -> String {
-    let user = nix::unistd::User::from_uid(uid.into()).ok().flatten();
-    user.map_or_else(|| format!("uid {uid}"), |u| u.name)
-}
-
-/// This process's user, by name.
-pub(crate) fn this_user() -> String {
-    user_name(nix::unistd::geteuid().as_raw())
-}
+use crate::owner::{another_owner, this_user};
 
 /// Whether a daemon holds `dir` now (its lock file is locked); false where there is no lock
 /// file, or it cannot be read.

@@ -148,12 +148,16 @@ fn not_a_serial_port(path: &Path, reason: String) -> String {
             true => "or try the simulator instead: `cubed sim --pty --link /tmp/cubed-robot`, and that link as the port".to_string(),
             false => format!("or start the simulator with `cubed sim --pty --link {}`", path.display()),
         };
-        return format!("nothing is there: plug the robot in and power it (its port then appears in `ls -l /dev/serial/by-id/`), {simulator}");
+        let service = private_tmp_words(path, std::env::var_os("INVOCATION_ID").is_some());
+        return format!("nothing is there: plug the robot in and power it (its port then appears in `ls -l /dev/serial/by-id/`), {simulator}{service}");
     }
     match no_port_at(path) {
         Some(what) => format!("it is {what}, not a serial port"),
         None if reason.contains(nix::errno::Errno::EACCES.desc()) => {
-            format!("{reason}: this user may not open serial ports; add it to the `dialout` group (`sudo usermod -aG dialout $USER`, then log in again)")
+            match another_users_pty(path) {
+                Some(owner) => format!("{reason}: it is a pseudo-terminal of user '{owner}' (a simulator started by that user), which only its owner may open: start the simulator as this user"),
+                None => format!("{reason}: this user may not open serial ports; add it to the `dialout` group (`sudo usermod -aG dialout $USER`, then log in again)"),
+            }
         }
         None if reason.contains(nix::errno::Errno::ENOTTY.desc()) => {
             format!("{reason}: this device is not a serial port")
@@ -164,6 +168,24 @@ fn not_a_serial_port(path: &Path, reason: String) -> String {
             format!("{reason}: another program has it open (the cubed daemon, another `cubed exec`, or a serial terminal); stop it first, or run through the daemon")
         }
         None => reason,
+    }
+}
+
+/// For a link under /tmp looked for by a systemd service (`INVOCATION_ID` set), whose /tmp is
+/// its own (`PrivateTmp`): why a link made from a shell is not seen, and where to make one.
+fn private_tmp_words(path: &Path, under_systemd: bool) -> &'static str {
+    match under_systemd && path.starts_with("/tmp") {
+        true => " (this daemon runs as a systemd service, whose /tmp is its own: a link made in /tmp from a shell is not seen here; make it elsewhere, e.g. `sudo -u cubed cubed sim --pty --link /var/lib/cubed/sim-link`, and give that as the port)",
+        false => "",
+    }
+}
+
+/// The user whose pseudo-terminal `path` leads to, when it is not this process's user.
+fn another_users_pty(path: &Path) -> Option<String> {
+    let target = std::fs::canonicalize(path).ok()?;
+    match target.starts_with("/dev/pts") {
+        true => crate::owner::another_owner(&target),
+        false => None,
     }
 }
 
@@ -312,6 +334,17 @@ mod tests {
             "{said}"
         );
         assert!(said.contains("which is gone"), "{said}");
+    }
+
+    #[test]
+    fn a_link_under_tmp_looked_for_by_a_service_says_its_tmp_is_its_own() {
+        let tmp = Path::new("/tmp/cubed-robot");
+        assert!(private_tmp_words(tmp, true).contains("whose /tmp is its own"));
+        assert_eq!(private_tmp_words(tmp, false), "");
+        assert_eq!(
+            private_tmp_words(Path::new("/var/lib/cubed/link"), true),
+            ""
+        );
     }
 
     #[test]

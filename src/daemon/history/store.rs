@@ -94,7 +94,7 @@ impl History {
         match std::fs::metadata(&path) {
             Ok(found) if found.is_file() => {}
             Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-                let owner = crate::daemon::data_lock::another_owner(data_dir)
+                let owner = crate::owner::another_owner(data_dir)
                     .unwrap_or_else(|| "the daemon's user".into());
                 return Err(HistoryError::Open {
                     path: path.clone(),
