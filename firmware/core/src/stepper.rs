@@ -49,7 +49,7 @@ pub enum HomingWay {
 /// Homing phases, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
-    /// A limited rotation whose count is known: ramp back to just short of its sensor's
+    /// A limited rotation whose count is known: creep back to just short of its sensor's
     /// trigger point (on the side the seek comes from), then approach.
     Return,
     /// Sensor active at the start: move off it first.
@@ -284,14 +284,19 @@ impl StepperChannel {
             );
         } else {
             // Already there: on with the phase the sensor's level calls for.
-            let next = if sensor_active {
-                Phase::Clear
-            } else {
-                Phase::Approach
-            };
-            self.seek_if_missed = !sensor_active;
+            let next = self.phase_after_return(sensor_active);
             self.enter(next, home, now_us, pins);
         }
+    }
+
+    /// What follows [`Phase::Return`]: off the sensor first if it reads active there, else
+    /// the approach (which seeks if it misses the sensor).
+    fn phase_after_return(&mut self, sensor_active: bool) -> Phase {
+        if sensor_active {
+            return Phase::Clear;
+        }
+        self.seek_if_missed = true;
+        Phase::Approach
     }
 
     fn creep(
@@ -510,11 +515,7 @@ impl StepperChannel {
         };
         let missed = core::mem::replace(&mut self.seek_if_missed, false);
         let next = match phase {
-            Phase::Return if sensor_active => Phase::Clear,
-            Phase::Return => {
-                self.seek_if_missed = true;
-                Phase::Approach
-            }
+            Phase::Return => self.phase_after_return(sensor_active),
             // Not where the count said (steps lost): found as from an unknown place.
             Phase::Approach if missed && !sensor_active => Phase::Seek,
             Phase::Clear => Phase::Seek,

@@ -99,11 +99,10 @@ impl History {
                 return Err(HistoryError::Open {
                     path: path.clone(),
                     message: format!(
-                        "this user may not read it ({} belongs to '{owner}'): read it as that \
-                         user (sudo -u {owner} cubed history --data-dir {}), or ask the running \
+                        "this user may not read it ({dir} belongs to '{owner}'): read it as that \
+                         user (sudo -u {owner} cubed history --data-dir {dir}), or ask the running \
                          daemon (cubed history)",
-                        data_dir.display(),
-                        data_dir.display()
+                        dir = data_dir.display()
                     ),
                 });
             }
