@@ -66,7 +66,15 @@ fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
         Ok(design) => design,
         Err(e) => return refuse(e.to_string()),
     };
-    let model = match crate::robot::load_robot(&design) {
+    // Known, the board's own step rate is checked before what follows from the speeds.
+    let limit = args.board.as_deref().and_then(chips::shipped).map_or(
+        crate::robot::StepLimit::ANY_BOARD,
+        |(_, what, chip)| crate::robot::StepLimit {
+            max_steps_s: chip.max_step_rate,
+            board: Some(what),
+        },
+    );
+    let model = match crate::robot::load_robot_for(&design, limit) {
         Ok(model) => model,
         Err(e) => return refuse(error_chain(&e)),
     };

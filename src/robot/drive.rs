@@ -61,19 +61,43 @@ pub(crate) fn out_of_range(
     }
 }
 
-/// The output degrees `per` a board's `lo..=hi` microsteps allow at `per_rev` microsteps per
-/// output revolution, in words that say both.
-fn degrees_allowed(per_rev: u64, lo: u64, hi: u64, per: &str) -> String {
+/// The fastest stepping a design is checked against, and who sets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepLimit {
+    /// Most microsteps per second.
+    pub max_steps_s: u32,
+    /// Which shipped board takes no more ("Raspberry Pi Pico"); `None`: any board.
+    pub board: Option<&'static str>,
+}
+
+impl StepLimit {
+    /// What any board may take (the protocol's limit): a design not yet checked against its
+    /// own board.
+    pub const ANY_BOARD: StepLimit = StepLimit {
+        max_steps_s: 200_000,
+        board: None,
+    };
+
+    /// Who takes no more, in words.
+    fn who(&self) -> String {
+        self.board
+            .map_or_else(|| "the board".to_string(), |name| format!("the {name}"))
+    }
+}
+
+/// The output degrees `per` that `who`'s `lo..=hi` microsteps allow at `per_rev` microsteps
+/// per output revolution, in words that say both.
+fn degrees_allowed(per_rev: u64, lo: u64, hi: u64, per: &str, who: &str) -> String {
     let first = (lo * 360).div_ceil(per_rev);
     let last = hi * 360 / per_rev;
     format!(
-        "{first}..={last} degrees {per} with this gearing ({per_rev} microsteps per output revolution; the board takes {lo}..={hi} microsteps {per})"
+        "{first}..={last} degrees {per} with this gearing ({per_rev} microsteps per output revolution; {who} takes {lo}..={hi} microsteps {per})"
     )
 }
 
 impl DriveToml {
-    /// Checks every key (the ranges a firmware board accepts).
-    pub(crate) fn validate(&self) -> Result<Drive, KeyProblem> {
+    /// Checks every key (the ranges a firmware board accepts, the top speed `limit`'s).
+    pub(crate) fn validate(&self, limit: StepLimit) -> Result<Drive, KeyProblem> {
         let within = |key, value: i64, lo: u32, hi: u32| match u32::try_from(value) {
             Ok(value) if (lo..=hi).contains(&value) => Ok(value),
             _ => Err(out_of_range(key, value, &format!("{lo}..={hi}"))),
@@ -112,12 +136,13 @@ impl DriveToml {
             ));
         }
         let in_type = |value: i64| u32::try_from(value).is_ok();
-        if !(1..=200_000).contains(&drive.steps_per_s()) || !in_type(self.max_deg_s) {
-            let allowed = degrees_allowed(per_rev, 1, 200_000, "per second");
+        let top = u64::from(limit.max_steps_s);
+        if !(1..=top).contains(&drive.steps_per_s()) || !in_type(self.max_deg_s) {
+            let allowed = degrees_allowed(per_rev, 1, top, "per second", &limit.who());
             return Err(out_of_range("max_deg_s", self.max_deg_s, &allowed));
         }
         if !(100..=50_000_000).contains(&drive.steps_per_s2()) || !in_type(self.accel_deg_s2) {
-            let allowed = degrees_allowed(per_rev, 100, 50_000_000, "per second²");
+            let allowed = degrees_allowed(per_rev, 100, 50_000_000, "per second²", "the board");
             return Err(out_of_range("accel_deg_s2", self.accel_deg_s2, &allowed));
         }
         Ok(drive)
@@ -336,12 +361,17 @@ mod tests {
             max_deg_s: 900,
             accel_deg_s2: 18_000,
         };
-        assert_eq!(raw.validate().unwrap_err().key, "microsteps");
+        assert_eq!(
+            raw.validate(StepLimit::ANY_BOARD).unwrap_err().key,
+            "microsteps"
+        );
         let three = DriveToml {
             microsteps: 3,
             ..raw.clone()
         };
-        let err = three.validate().expect_err("no driver steps in thirds");
+        let err = three
+            .validate(StepLimit::ANY_BOARD)
+            .expect_err("no driver steps in thirds");
         assert!(
             err.key == "microsteps" && err.problem.contains("1, 2, 4, 8"),
             "{err:?}"
@@ -351,14 +381,19 @@ mod tests {
             accel_deg_s2: 1,
             ..raw.clone()
         };
-        assert_eq!(slow.validate().unwrap_err().key, "accel_deg_s2");
+        assert_eq!(
+            slow.validate(StepLimit::ANY_BOARD).unwrap_err().key,
+            "accel_deg_s2"
+        );
         // Negative: the key's own range, not the number type's.
         let backwards = DriveToml {
             microsteps: 8,
             max_deg_s: -720,
             ..raw.clone()
         };
-        let err = backwards.validate().expect_err("negative speed");
+        let err = backwards
+            .validate(StepLimit::ANY_BOARD)
+            .expect_err("negative speed");
         assert!(
             err.key == "max_deg_s"
                 && err
@@ -378,13 +413,17 @@ mod tests {
             accel_deg_s2: 18_000,
         };
         for gear in [vec![2, 1, 3], vec![2], vec![]] {
-            let err = raw(gear.clone()).validate().expect_err("not a pair");
+            let err = raw(gear.clone())
+                .validate(StepLimit::ANY_BOARD)
+                .expect_err("not a pair");
             assert!(
                 err.key == "gear" && err.problem.contains("is not a pair"),
                 "{gear:?}: {err:?}"
             );
         }
-        let drive = raw(vec![3, 1]).validate().expect("a 3:1 reduction");
+        let drive = raw(vec![3, 1])
+            .validate(StepLimit::ANY_BOARD)
+            .expect("a 3:1 reduction");
         assert_eq!((drive.gear_num, drive.gear_den), (3, 1));
     }
 
@@ -398,7 +437,7 @@ mod tests {
             max_deg_s: 50_000,
             accel_deg_s2: 18_000,
         };
-        let err = raw.validate().expect_err("too fast");
+        let err = raw.validate(StepLimit::ANY_BOARD).expect_err("too fast");
         assert_eq!(err.key, "max_deg_s");
         assert!(
             err.problem.contains("1..=45000 degrees per second"),
@@ -410,8 +449,36 @@ mod tests {
             ..raw.clone()
         };
         assert!(
-            fast_enough.validate().is_ok(),
+            fast_enough.validate(StepLimit::ANY_BOARD).is_ok(),
             "the top of the range is allowed"
         );
+    }
+
+    #[test]
+    fn a_known_board_sets_the_top_speed_and_is_named() {
+        let pico = StepLimit {
+            max_steps_s: 15_000,
+            board: Some("Raspberry Pi Pico"),
+        };
+        // 1600 microsteps a revolution: 15 000 microsteps/s is 3375°/s.
+        let at = |max_deg_s| DriveToml {
+            full_steps_per_rev: 200,
+            microsteps: 8,
+            gear: vec![1, 1],
+            max_deg_s,
+            accel_deg_s2: 18_000,
+        };
+        assert!(at(3375).validate(pico).is_ok());
+        let err = at(3376).validate(pico).expect_err("beyond the Pico");
+        assert_eq!(err.key, "max_deg_s");
+        assert!(
+            err.problem.contains("allowed 1..=3375 degrees per second")
+                && err
+                    .problem
+                    .contains("the Raspberry Pi Pico takes 1..=15000"),
+            "{}",
+            err.problem
+        );
+        assert!(at(3376).validate(StepLimit::ANY_BOARD).is_ok());
     }
 }

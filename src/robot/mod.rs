@@ -55,8 +55,11 @@ pub use aware::AwareError;
 pub use aware::AwareSolve;
 pub use axial::axial_prices;
 pub use candidates::AwareOptions;
-pub use config::{load_robot, parse_robot, planner_memory_limit, BadMemoryLimit, ConfigError};
+pub use config::{
+    load_robot, load_robot_for, parse_robot, planner_memory_limit, BadMemoryLimit, ConfigError,
+};
 pub use direction::{Direction, Orientation};
+pub use drive::StepLimit;
 pub use floor::{FloorError, TimeFloor, POSITIONS};
 pub use graph::build::build_progress as graph_build_progress;
 pub use graph::memory::{MemoryLimit, TooManyStates, PLANNER_MEMORY_VAR};

@@ -13,7 +13,9 @@ use cubed::robot::{load_robot, ActuatorMap};
 /// The four-arm design with `from` replaced by `to` wherever it is written (or as shipped:
 /// opposite grippers must stay alike to turn the cube between them), a word of the
 /// refusal expected (none: taken), and the key the refusal is placed at (its first line
-/// in the changed file starts with it).
+/// in the changed file starts with it). A top speed beyond the board is refused offline
+/// by the design's own check, with the board's range, before the times that follow from
+/// the speed are checked (see [`offline_range_is_the_picos`]).
 const CASES: [(&str, &str, &str, &str, &str); 5] = [
     ("as shipped", "", "", "", ""),
     (
@@ -104,6 +106,10 @@ fn the_offline_check_says_what_the_pico_as_built_says_at_connect() {
                     "{case}: {out}"
                 );
             }
+            Some(words) if placed_at == "max_deg_s = " => {
+                assert_eq!(offline.status.code(), Some(2), "{case}: taken offline only");
+                offline_range_is_the_picos(case, &changed, &said, &words);
+            }
             Some(words) => {
                 assert_eq!(offline.status.code(), Some(2), "{case}: taken offline only");
                 let expected = format!("would refuse this design at connect: {words}");
@@ -136,4 +142,32 @@ fn the_offline_check_says_what_the_pico_as_built_says_at_connect() {
         }
         eprintln!("{case}: offline and the Pico agree: {}", said.trim());
     }
+}
+
+/// The offline refusal of a top speed names the key at its line, and allows the range the
+/// Pico named at connect.
+fn offline_range_is_the_picos(case: &str, changed: &str, said: &str, words: &str) {
+    let allowed = |text: &str| {
+        let at = text.find("allowed ").expect("a range") + "allowed ".len();
+        let range: String = text[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '=')
+            .collect();
+        range
+    };
+    let key_at = changed
+        .find("max_deg_s = ")
+        .expect("the key is in the design");
+    let line = changed[..key_at].matches('\n').count() + 1;
+    assert!(
+        said.contains(&format!(
+            "(line {line}): key 'max_deg_s': 900 is out of range"
+        )) && said.contains("the Raspberry Pi Pico takes 1..=15000 microsteps per second"),
+        "{case}: offline said {said}"
+    );
+    assert_eq!(
+        allowed(said),
+        allowed(words),
+        "{case}: offline '{said}', Pico '{words}'"
+    );
 }

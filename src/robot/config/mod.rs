@@ -1,7 +1,7 @@
 //! Robot design files (`config/robots/*.toml`): the serde form, and its validation into a [`RobotModel`] with errors naming file, section and key.
 
 use super::direction::Direction;
-use super::drive::{timed, Drive, DriveToml, MoveUnit};
+use super::drive::{timed, Drive, DriveToml, MoveUnit, StepLimit};
 use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
 use super::wiring::pins::ActuatorWiring;
 use super::wiring::{BoardToml, WiringToml};
@@ -120,12 +120,23 @@ struct CameraToml {
 
 /// Reads and validates a robot design file.
 pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
+    load_robot_for(path, StepLimit::ANY_BOARD)
+}
+
+/// Reads and validates a robot design file for a board that steps no faster than `limit`
+/// (its speeds are checked against it before anything that follows from them).
+pub fn load_robot_for(path: &Path, limit: StepLimit) -> Result<RobotModel, ConfigError> {
     let text = cubed_files::config_file::read_config_text(path)?;
-    parse_robot(&text, &path.display().to_string())
+    parse_robot_for(&text, &path.display().to_string(), limit)
 }
 
 /// Parses and validates a robot design; `file` names it in errors.
 pub fn parse_robot(text: &str, file: &str) -> Result<RobotModel, ConfigError> {
+    parse_robot_for(text, file, StepLimit::ANY_BOARD)
+}
+
+/// As [`parse_robot`], for a board that steps no faster than `limit`.
+fn parse_robot_for(text: &str, file: &str, limit: StepLimit) -> Result<RobotModel, ConfigError> {
     let blank = |line: &str| line.trim().is_empty() || line.trim().starts_with('#');
     if text.lines().all(blank) {
         return Err(ConfigError::WrongKind {
@@ -135,7 +146,7 @@ pub fn parse_robot(text: &str, file: &str) -> Result<RobotModel, ConfigError> {
     }
     let raw: RobotToml = toml::from_str(text)
         .map_err(|e| syntax_or_kind_error(text, file, FileKind::RobotDesign, &e))?;
-    let ctx = Ctx { file, text };
+    let ctx = Ctx { file, text, limit };
     let model = ctx.build(&raw)?;
     ctx.check_possible(&model)?;
     Ok(model)
@@ -145,6 +156,8 @@ struct Ctx<'a> {
     file: &'a str,
     /// The design's text, to say where a refused key is written.
     text: &'a str,
+    /// The fastest stepping its board takes.
+    limit: StepLimit,
 }
 
 impl Ctx<'_> {
@@ -216,7 +229,7 @@ impl Ctx<'_> {
         unit: MoveUnit,
     ) -> Result<Option<Drive>, ConfigError> {
         raw.map(|raw| {
-            let drive = raw.validate()?;
+            let drive = raw.validate(self.limit)?;
             drive.check_whole_steps(unit).map(|()| drive)
         })
         .transpose()
