@@ -1,4 +1,4 @@
-//! The daemon with `[run] cube_size = 2`: a 2x2 scanned (four stickers a face), read without centres, solved optimally and verified, judged by the simulator's own cube; the size in the status; guide mode for a 2x2 (and a 3x3 daemon's refusal of one); `cubed dry-run --size 2` on every shipped design.
+//! The daemon with `[run] cube_size = 2`: a 2x2 scanned (four stickers a face), read without centres, solved optimally and verified, judged by the simulator's own cube; the size in the status; a run begun on one size is not resumed on the other; guide mode for a 2x2 (and a 3x3 daemon's refusal of one); `cubed dry-run --size 2` on every shipped design.
 
 use super::{config, finished, named_the_hand, said_so_far, scans_photographed};
 use crate::common::{cubed, stderr, stdout};
@@ -69,6 +69,54 @@ async fn a_2x2_run_ends_verified_solved_in_an_optimal_number_of_turns() {
         detail.solutions[0]
     );
     assert_eq!(end.facelets.as_deref().map(str::len), Some(24));
+    daemon.shutdown().await;
+}
+
+/// A 3x3 run e-stopped and waiting, the daemon restarted for a 2x2: Resume is refused, naming
+/// both sizes; back on a 3x3, it resumes to solved.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_begun_on_a_3x3_is_not_resumed_by_a_daemon_now_running_a_2x2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = super::start(dir.path(), "", 10.0).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(super::random(31));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    super::executing_with_done(&daemon.handle, 2).await;
+    daemon.handle.estop().await.expect("e-stop");
+    super::wait_until(&daemon.handle, "the run's advice", |s| {
+        s.message.contains("press Resume")
+    })
+    .await;
+    let cube = sim.cube();
+    daemon.shutdown().await;
+
+    let daemon = start_pocket(dir.path(), 10.0).await;
+    assert_eq!(daemon.handle.status().run, Some(run), "the run still waits");
+    let refused = daemon.handle.resume().await.expect_err("another size");
+    assert_eq!(refused.kind, RefusalKind::Conflict, "{}", refused.reason);
+    assert!(
+        refused
+            .reason
+            .contains(&format!("run {run} began on a 3x3"))
+            && refused.reason.contains("now runs a 2x2"),
+        "{}",
+        refused.reason
+    );
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    assert_eq!(detail.summary.cube.as_deref(), Some("3x3"));
+    assert_eq!(
+        detail.scans.len(),
+        1,
+        "nothing rescanned: {:?}",
+        detail.scans
+    );
+    daemon.shutdown().await;
+
+    let daemon = super::start(dir.path(), "", 10.0).await;
+    daemon.sim.as_ref().expect("sim").load_cube(cube);
+    assert_eq!(daemon.handle.resume().await, Ok(run));
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
     daemon.shutdown().await;
 }
 

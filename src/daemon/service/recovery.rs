@@ -98,6 +98,7 @@ impl Service {
                 "no interrupted run waits to be resumed; {next}"
             )));
         };
+        self.same_cube_as(id)?;
         let Some(mut rig) = self.rig.take() else {
             return Err(Refusal::unavailable("the robot is not available"));
         };
@@ -130,6 +131,29 @@ impl Service {
         self.board.log(format!("run {id} resumed"));
         self.launch(id, rig, Job::Resume);
         Ok(id)
+    }
+}
+
+impl Service {
+    /// Refuses to resume run `id` on another size of cube than it began with (`[run]
+    /// cube_size` changed since): its record, scans and solution are of that size.
+    fn same_cube_as(&self, id: u64) -> Result<(), Refusal> {
+        let ours = self.settings.cube.size().name();
+        let recorded = match self.history.summary(id) {
+            Ok(summary) => summary.and_then(|s| s.cube),
+            Err(e) => {
+                return Err(Refusal::unavailable(format!(
+                    "cannot read run {id}'s record: {}",
+                    error_chain(&e)
+                )))
+            }
+        };
+        match recorded {
+            Some(theirs) if theirs != ours => Err(Refusal::conflict(format!(
+                "run {id} began on a {theirs}, and this daemon now runs a {ours} ([run] cube_size): restart it with the size the run began with to resume it, or reset to abandon it"
+            ))),
+            _ => Ok(()),
+        }
     }
 }
 
