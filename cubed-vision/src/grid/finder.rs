@@ -8,21 +8,57 @@ use image::RgbImage;
 /// Why no grid was found.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GridError {
-    #[error("no 3x3 grid of stickers found: at best {found} of the 9 stickers lined up ({candidates} sticker-like squares in the photo); is the whole face in the picture, lit, and nothing in front of it (a hand)? Or give the grid (`--corners`, `[camera] grid`)")]
-    NotFound { found: usize, candidates: usize },
-    #[error("no 2x2 grid of stickers found: at best {found} of the 4 stickers lined up ({candidates} sticker-like squares in the photo); is the whole face in the picture, lit, and nothing in front of it (a hand)? Or give the grid (`--corners`, `[camera] grid`)")]
+    #[error("no 3x3 grid of stickers found: at best {found} of the 9 stickers lined up ({candidates} sticker-like squares in the photo); {}", other_size_hint(*.pocket_found, "a 2x2's four stickers are there, though: if the cube is a 2x2, give `--size 2` (the daemon: `[run] cube_size = 2` in cubed.toml)"))]
+    NotFound {
+        found: usize,
+        candidates: usize,
+        /// A 2x2's face was found in the photo instead.
+        pocket_found: bool,
+    },
+    #[error("no 2x2 grid of stickers found: at best {found} of the 4 stickers lined up ({candidates} sticker-like squares in the photo); {}", other_size_hint(false, ""))]
     PocketNotFound { found: usize, candidates: usize },
     #[error("the image is empty")]
     EmptyImage,
 }
 
-/// Finds the face's grid in a photo where the cube may not be where the config says.
+/// What to check when no grid was found: the other size of cube when its face is there (a
+/// 2x2's, which its finder tells apart from clutter and a 3x3's face; the 3x3 finder, made for
+/// close-ups, takes a grid of openings in a whole frame for a face, so is not asked).
+fn other_size_hint(other_found: bool, other: &str) -> &str {
+    if other_found {
+        other
+    } else {
+        "is the whole face in the picture, lit, and nothing in front of it (a hand)? Or give the grid (`--corners`, `[camera] grid`)"
+    }
+}
+
+/// Finds the face's grid in a photo where the cube may not be where the config says; when
+/// there is none, whether a 2x2's face is there instead.
 pub fn find_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
+    find_grid_alone(image).map_err(|e| match e {
+        GridError::NotFound {
+            found, candidates, ..
+        } => GridError::NotFound {
+            found,
+            candidates,
+            pocket_found: crate::grid::pocket::find_pocket_grid_alone(image).is_ok(),
+        },
+        other => other,
+    })
+}
+
+/// [`find_grid`] without looking for the other size.
+pub(crate) fn find_grid_alone(image: &RgbImage) -> Result<FaceGrid, GridError> {
     if image.width() == 0 || image.height() == 0 {
         return Err(GridError::EmptyImage);
     }
-    best_lattice(image, fit_lattice, AmongEquals::EarlierMask { stickers: 9 })
-        .map_err(|(found, candidates)| GridError::NotFound { found, candidates })
+    best_lattice(image, fit_lattice, AmongEquals::EarlierMask { stickers: 9 }).map_err(
+        |(found, candidates)| GridError::NotFound {
+            found,
+            candidates,
+            pocket_found: false,
+        },
+    )
 }
 
 /// The 3x3 lattice that explains the most blobs (at least five), refined by least squares: each

@@ -1,7 +1,7 @@
 //! Tests of the 2x2 finder on whole 1920x1080 frames among clutter drawn here: things that look like a 2x2 in part (a grid of dark frame bars on a wall, a window's panes behind a bar, orange squares on a wall, a 3x3's face) refused, and a simulated face in such a frame, turned a little, found within pixels.
 
 use crate::camera::sim::{SimCamera, SimLighting, STANDARD_STICKERS};
-use crate::grid::finder::GridError;
+use crate::grid::finder::{find_grid, GridError};
 use crate::grid::pocket::find_pocket_grid;
 use crate::grid::tilt::rotate;
 use image::RgbImage;
@@ -99,4 +99,33 @@ fn a_2x2_face_in_a_cluttered_frame_turned_a_little_is_found_within_a_few_pixels(
             );
         }
     }
+}
+
+#[test]
+fn a_2x2_face_given_to_the_3x3_finder_is_refused_saying_a_2x2_is_there() {
+    let mut camera = SimCamera::new(7, SimLighting::default());
+    let four = [0, 1, 2, 5].map(|k| STANDARD_STICKERS[k]);
+    let (photo, _) = camera.render_pocket_face_and_grid(&four, 0);
+    let found = find_grid(&photo);
+    assert!(
+        matches!(
+            found,
+            Err(GridError::NotFound {
+                pocket_found: true,
+                ..
+            })
+        ),
+        "{found:?}"
+    );
+    let words = found.expect_err("refused").to_string();
+    assert!(
+        words.contains("if the cube is a 2x2, give `--size 2`"),
+        "{words}"
+    );
+    // Clutter alone is no 2x2: the 3x3 finder's refusal (or find) of it names none.
+    let clutter_words = find_grid(&clutter()).err().map(|e| e.to_string());
+    assert!(
+        clutter_words.as_ref().is_none_or(|w| !w.contains("2x2")),
+        "{clutter_words:?}"
+    );
 }

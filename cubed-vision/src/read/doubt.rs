@@ -52,10 +52,10 @@ impl std::fmt::Display for Doubt {
             }
             Doubt::Blank => "stickers the camera clipped to blank white were given another colour",
             Doubt::Impossible => {
-                "the stickers as read make a cube that cannot exist: a corner twisted, an edge \
-                 flipped, two pieces swapped or a corner mirrored (two of its stickers swapped) \
-                 in place, by a misread or by hand; these are where the nearest cube that can \
-                 exist differs"
+                "the stickers as read make a cube that cannot exist: a corner twisted or \
+                 mirrored (two of its stickers swapped), two pieces swapped, or on a 3x3 an \
+                 edge flipped, in place, by a misread or by hand; these are where the nearest \
+                 cube that can exist differs"
             }
         })
     }
