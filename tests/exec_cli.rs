@@ -1,4 +1,4 @@
-//! `cubed exec` as a user runs it: against `cubed sim --pty` in another process, a scrambled cube given by its facelets is solved robot-aware, streamed and left solved in the simulator.
+//! `cubed exec` as a user runs it: against `cubed sim --pty` in another process, a scrambled cube given by its facelets (a 3x3, or a 2x2 with `--size 2` on both) is solved robot-aware, streamed and left solved in the simulator.
 
 use crate::common::{cubed, start_sim, stderr, stdout};
 use std::io::{BufRead, BufReader};
@@ -48,6 +48,39 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
     assert!(report["moves_executed"].as_u64().unwrap_or(0) > 0, "{text}");
     // Each exec is a session of its own, its move ids from 1: none ran twice.
     assert_eq!(report["move_ids_run_twice"], 0, "{text}");
+}
+
+#[test]
+fn exec_size_2_solves_a_2x2_held_by_a_simulator_started_with_size_2() {
+    let out = cubed(&["scramble", "--size", "2", "--seed", "12"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let cube = stdout(&out).trim().to_string();
+    assert_eq!(cube.len(), 24, "{cube}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let args = ["--speed", "0", "--size", "2", "--cube", &cube];
+    let mut sim = start_sim(&args, &report, &link);
+    let pty = link.to_string_lossy().into_owned();
+    let exec = cubed(
+        &["exec", "--size", "2", "--port", &pty, "--facelets", &cube],
+        None,
+    );
+    drop(sim.stdin.take());
+    let status = sim.wait().expect("the simulator exits");
+    assert!(exec.status.success(), "exec failed: {}", stderr(&exec));
+    assert!(status.success(), "simulator exit {status:?}");
+    let (report, text) = sim_report(&report);
+    assert_eq!(report["solved"], true, "{text}");
+    let held = report["cube"].as_str().unwrap_or_default();
+    assert_eq!(held.len(), 24, "{text}");
+    // Judged apart from the report's own word: every face of the 24 stickers one colour.
+    assert!(
+        held.as_bytes()
+            .chunks(4)
+            .all(|face| face.iter().all(|&s| s == face[0])),
+        "{text}"
+    );
+    assert!(report["moves_executed"].as_u64().unwrap_or(0) > 0, "{text}");
 }
 
 #[test]

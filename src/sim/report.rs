@@ -7,7 +7,8 @@ use serde::Serialize;
 /// Written when the simulator exits.
 #[derive(Debug, Clone, Serialize)]
 pub struct SimReport {
-    /// The cube in its own frame (54 URFDLB letters); null for a robot with no cube in it.
+    /// The cube in its own frame (54 URFDLB letters, 24 for a 2x2); null for a robot with no
+    /// cube in it.
     pub cube: Option<String>,
     /// The stickers as the robot sees them (by robot-frame position); null with no cube.
     pub robot_frame: Option<String>,
@@ -60,5 +61,23 @@ impl SimReport {
             &served.firmware.stats,
             &served.injected,
         )
+    }
+
+    /// The report of a served simulation holding a 2x2 (a 3x3's corners): the cube as its
+    /// 24 stickers, solved when they are.
+    pub fn of_served_pocket(
+        served: &crate::sim::pty::Served<crate::sim::mechanics_robot::PhysicsMechanics>,
+    ) -> SimReport {
+        use cubed_core::pocket::PocketFacelets;
+        let mechanics = &served.firmware.mechanics;
+        let holds = mechanics.machine.holds_cube;
+        let own = PocketFacelets::from_3x3(&mechanics.cube_frame());
+        SimReport {
+            cube: holds.then(|| own.to_string()),
+            robot_frame: holds
+                .then(|| PocketFacelets::from_3x3(&mechanics.machine.cube).to_string()),
+            solved: holds && own.is_solved(),
+            ..SimReport::of_served(served)
+        }
     }
 }

@@ -63,9 +63,14 @@ pub(crate) struct SimArgs {
     /// the daemon's search: $CUBED_CONFIG, ./config/cubed.toml, ~/.config/cubed/, /etc/cubed/).
     #[arg(long)]
     pub(crate) config: Option<PathBuf>,
-    /// The cube in the robot (54 symbols, URFDLB); solved if neither this nor --random.
+    /// The cube in the robot (54 symbols, URFDLB; with --size 2, a 2x2's 24); solved if
+    /// neither this nor --random.
     #[arg(long)]
     pub(crate) cube: Option<String>,
+    /// Cube size: 3, or 2 for the pocket cube (held as a 3x3's corners: its 24 stickers in
+    /// --cube, --random and the report).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub(crate) size: u8,
     /// A uniformly random cube from this seed.
     #[arg(long)]
     pub(crate) random: Option<u64>,
@@ -105,6 +110,9 @@ pub(crate) struct SimArgs {
 }
 
 fn starting_cube(args: &SimArgs) -> Result<FaceletCube, String> {
+    if args.size == 2 {
+        return starting_pocket(args);
+    }
     if let Some(text) = &args.cube {
         return parse_cube(text, FaceOrder::Urfdlb, None)
             .map(|(f, _, _)| f)
@@ -114,6 +122,22 @@ fn starting_cube(args: &SimArgs) -> Result<FaceletCube, String> {
         Some(seed) => random_cube(&mut ChaCha8Rng::seed_from_u64(seed)).to_facelets(),
         None => FaceletCube::default(),
     })
+}
+
+/// A 2x2 as the 3x3 whose corners it is.
+fn starting_pocket(args: &SimArgs) -> Result<FaceletCube, String> {
+    use cubed_core::pocket::{parse_pocket, random_pocket, PocketFacelets, PocketFormat};
+    let facelets = match (&args.cube, args.random) {
+        (Some(text), _) => {
+            let format = PocketFormat::Facelets(FaceOrder::Urfdlb);
+            parse_pocket(text, format, None)
+                .map(|(facelets, _, _)| facelets)
+                .map_err(|e| format!("not a 2x2: {}", error_chain(&e)))?
+        }
+        (None, Some(seed)) => random_pocket(&mut ChaCha8Rng::seed_from_u64(seed)).to_facelets(),
+        (None, None) => PocketFacelets::default(),
+    };
+    Ok(facelets.to_3x3())
 }
 
 /// Runs the simulator until piped stdin ends, `q`, SIGINT or SIGTERM.
@@ -165,9 +189,13 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         return refuse(refused);
     }
     let map = ActuatorMap::new(&model)?;
-    let held = match args.no_cube {
-        true => "no cube in it".to_string(),
-        false => format!(
+    let held = match (args.no_cube, args.size) {
+        (true, _) => "no cube in it".to_string(),
+        (false, 2) => format!(
+            "2x2 {}",
+            cubed_core::pocket::PocketFacelets::from_3x3(&cube)
+        ),
+        (false, _) => format!(
             "cube {}",
             cube.to_symbols(&cubed_core::cube::ColourScheme::default())
         ),
@@ -212,7 +240,10 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
             never.join(", ")
         );
     }
-    let report = SimReport::of_served(&served);
+    let report = match args.size {
+        2 => SimReport::of_served_pocket(&served),
+        _ => SimReport::of_served(&served),
+    };
     if let Some(path) = &args.report {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
             .with_context(|| format!("writing the report {}", path.display()))?;
