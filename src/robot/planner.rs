@@ -37,7 +37,7 @@ pub enum PlanError {
         turn: String,
         repeats: usize,
     },
-    #[error("robot '{robot}' turns faces by their centre caps ({grippers}), and a 2x2 has none: it cannot hold or turn a 2x2 (a design whose grippers hold whole layers can)")]
+    #[error("robot '{robot}' turns faces by their centre caps ({grippers}), and a 2x2 has none: it cannot hold or turn a 2x2 (a design whose grippers hold its layers can: `grips = \"layer\"` or `\"two-layers\"`, as the shipped four-arm and turntable-flipper designs do)")]
     NoCentreCaps { robot: String, grippers: String },
     #[error(transparent)]
     TooManyStates(#[from] TooManyStates),

@@ -317,6 +317,12 @@ fn one_key_changes(gripper: &crate::robot::model::Gripper) -> Vec<(&'static str,
     if !gripper.has_jaw {
         tries.push(("jaw", "jaw = true".to_string(), |g| g.has_jaw = true));
     }
+    // A layer grip first: it holds a 2x2 too, which has no centre caps.
+    if gripper.grip == Grip::TwoLayers {
+        tries.push(("grips", "grips = \"layer\"".to_string(), |g| {
+            g.grip = Grip::Layer
+        }));
+    }
     if gripper.grip != Grip::Centre {
         tries.push(("grips", "grips = \"centre\"".to_string(), |g| {
             g.grip = Grip::Centre
@@ -486,6 +492,33 @@ mod tests {
         assert!(
             said.contains("(only the first also leaves every face in a camera's view"),
             "the offers that leave more to change are said so: {said}"
+        );
+    }
+
+    #[test]
+    fn two_layer_grips_that_block_every_turn_are_offered_a_layer_grip_first() {
+        // Every four-arm gripper clamping two layers: each side grip crosses the layer the
+        // others would turn. A layer grip mends it on any cube; a centre grip not on a 2x2.
+        let mut four = shipped("four-arm");
+        for gripper in &mut four.grippers {
+            gripper.grip = Grip::TwoLayers;
+        }
+        let offered = offered_turning(&four);
+        let for_left: Vec<_> = (offered.iter())
+            .filter(|c| c.gripper == 0)
+            .map(|c| c.written.as_str())
+            .collect();
+        assert_eq!(
+            for_left,
+            ["grips = \"layer\"", "grips = \"centre\""],
+            "{offered:?}"
+        );
+        let mended = offered[0].applied(&four);
+        assert!(
+            Face::ALL
+                .iter()
+                .all(|&f| by_the_whole_graph(&mended).can_turn(f)),
+            "a layer grip on the left lets every face turn"
         );
     }
 
