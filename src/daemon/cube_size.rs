@@ -52,15 +52,18 @@ impl RunCube {
     pub(crate) async fn for_size(size: CubeSize) -> RunCube {
         match size {
             CubeSize::Three => RunCube::Three,
-            CubeSize::Two => {
-                let tables = match tokio::task::spawn_blocking(PocketTables::build).await {
-                    Ok(tables) => tables,
-                    Err(_) => PocketTables::build(),
-                };
-                RunCube::Pocket(Arc::new(PocketSolver::new(Arc::new(tables))))
-            }
+            CubeSize::Two => RunCube::Pocket(pocket_solver().await),
         }
     }
+}
+
+/// A 2x2 solver: its distance tables built (well under a second) off the runtime's threads.
+pub(crate) async fn pocket_solver() -> Arc<PocketSolver> {
+    let tables = match tokio::task::spawn_blocking(PocketTables::build).await {
+        Ok(tables) => tables,
+        Err(_) => PocketTables::build(),
+    };
+    Arc::new(PocketSolver::new(Arc::new(tables)))
 }
 
 impl fmt::Debug for RunCube {

@@ -1,4 +1,4 @@
-//! The daemon with `[run] cube_size = 2`: a 2x2 scanned (four stickers a face), read without centres, solved optimally and verified, judged by the simulator's own cube; the size in the status; a run begun on one size is not resumed on the other; guide mode for a 2x2 (and a 3x3 daemon's refusal of one); `cubed dry-run --size 2` on every shipped design.
+//! The daemon with `[run] cube_size = 2`: a 2x2 scanned (four stickers a face), read without centres, solved optimally and verified, judged by the simulator's own cube; the size in the status; a run begun on one size is not resumed on the other; guide mode for a 2x2 (on a 3x3 daemon too); `cubed dry-run --size 2` on every shipped design.
 
 use super::{config, finished, named_the_hand, said_so_far, scans_photographed};
 use crate::common::{cubed, stderr, stdout};
@@ -228,14 +228,29 @@ async fn a_2x2_daemon_says_its_size_and_guides_a_2x2_optimally() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_3x3_daemon_says_its_size_and_refuses_to_guide_a_2x2_naming_the_setting() {
+async fn a_3x3_daemon_says_its_size_and_guides_a_2x2_too() {
     let dir = tempfile::tempdir().expect("temp dir");
     let daemon = super::start(dir.path(), "", 0.0).await;
     assert_eq!(daemon.handle.status().cube_size, "3x3");
-    let cube = random_2x2(43).to_symbols(&ColourScheme::default());
-    let bad = (daemon.handle.guide(cube).await).expect_err("a 2x2 on a 3x3 daemon");
+    let loaded = random_2x2(43);
+    let cube = loaded.to_symbols(&ColourScheme::default());
+    let guide = (daemon.handle.guide(cube.clone()).await).expect("a 2x2 is guided");
+    assert_eq!(guide.states[0], cube);
+    assert!(guide.states.iter().all(|s| s.len() == 24));
+    let turns = parse_moves(&guide.solution.join(" "), Notation::Singmaster).expect("Singmaster");
+    let end = loaded.relabel_by_fixed_corner().to_3x3().apply_all(&turns);
+    assert!(
+        PocketFacelets::from_3x3(&end).is_solved(),
+        "{:?}",
+        guide.solution
+    );
+    let pocket = PocketSolver::new(Arc::new(PocketTables::build()));
+    let read = cubed::pocket::PocketCube::read(&loaded.relabel_by_fixed_corner()).expect("a cube");
+    let optimal = usize::from(pocket.distance(&read, cubed::pocket::Metric::Htm));
+    assert_eq!(guide.solution.len(), optimal);
+    let bad = (daemon.handle.guide(twisted(&cube)).await).expect_err("a twisted corner");
     assert_eq!(bad.kind, RefusalKind::BadRequest, "{}", bad.reason);
-    assert!(bad.reason.contains("cube_size = 2"), "{}", bad.reason);
+    assert!(bad.reason.contains("not a 2x2"), "{}", bad.reason);
     daemon.shutdown().await;
 }
 

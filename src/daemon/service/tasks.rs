@@ -1,4 +1,4 @@
-//! Guide mode, the daemon's job without the robot: a solution for a person to follow, turn by turn, for a 3x3, or for a 2x2 (24 stickers, an optimal solution) when the daemon runs one.
+//! Guide mode, the daemon's job without the robot: a solution for a person to follow, turn by turn, for a 3x3, or for a 2x2 (24 stickers, an optimal solution) whichever size the daemon runs.
 
 use crate::daemon::api::Refusal;
 use crate::daemon::docs::GuideDoc;
@@ -12,7 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Solves a cube typed by a person and lists the cube after each turn: 24 stickers are a 2x2
-/// (solved optimally, half-turn metric) when the daemon runs one (`pocket`), else a 3x3.
+/// (solved optimally, half-turn metric; by the daemon's own 2x2 solver, `pocket`, when it runs
+/// one), 54 a 3x3.
 pub(crate) async fn guide(
     solver: Arc<Solver>,
     pocket: Option<Arc<PocketSolver>>,
@@ -22,14 +23,23 @@ pub(crate) async fn guide(
     let stickers = text.chars().filter(|c| !c.is_whitespace()).count();
     match pocket {
         Some(pocket) if stickers == POCKET_STICKERS => guide_pocket(pocket, text).await,
-        None if stickers == POCKET_STICKERS => Err(Refusal::bad_request(
-            "24 stickers are a 2x2, and this daemon runs a 3x3: set [run] cube_size = 2 in cubed.toml to be guided through a 2x2",
-        )),
+        None if stickers == POCKET_STICKERS => guide_pocket(guide_only_pocket().await, text).await,
         Some(_) if stickers != 54 => Err(Refusal::bad_request(format!(
             "wrong length: {stickers} stickers, a 2x2 has 24 (this daemon runs a 2x2; a 3x3's 54 are guided too)"
         ))),
         _ => guide_three(solver, text).await,
     }
+}
+
+/// A 2x2 solver for a daemon that runs a 3x3, built at its first 2x2 guide (well under a
+/// second) and kept.
+async fn guide_only_pocket() -> Arc<PocketSolver> {
+    static BUILT: tokio::sync::OnceCell<Arc<PocketSolver>> = tokio::sync::OnceCell::const_new();
+    Arc::clone(
+        BUILT
+            .get_or_init(crate::daemon::cube_size::pocket_solver)
+            .await,
+    )
 }
 
 async fn guide_three(solver: Arc<Solver>, text: String) -> Result<GuideDoc, Refusal> {
