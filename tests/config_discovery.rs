@@ -76,6 +76,7 @@ fn outside_the_repository_the_built_in_defaults_are_used_and_shown() {
         "config        <built-in>/cubed.toml",
         "built in: no configuration file was found",
         "robot design  <built-in>/robots/four-arm.toml",
+        "cube          3x3  ([run] cube_size)",
         "built into the binary",
         "home/.config/cubed/cubed.toml  (none)",
         "/etc/cubed/cubed.toml  (none)",

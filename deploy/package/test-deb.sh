@@ -104,6 +104,13 @@ shown=$(cd / && runuser -u nobody -- env -i PATH=/usr/bin:/bin HOME=/nonexistent
 grep -q "note: the data directory /var/lib/cubed belongs to user 'cubed'" <<<"$shown" \
     || die "config show does not say whose /var/lib/cubed is: $shown"
 pass "cubed config show, as another user, says /var/lib/cubed is the cubed user's"
+# The service's file gone: the built-in configuration is found, and the service's loss said.
+mv /etc/cubed/cubed.toml /etc/cubed/cubed.toml.away
+shown=$(cd / && env -i PATH=/usr/bin:/bin HOME=/nonexistent cubed config show)
+mv /etc/cubed/cubed.toml.away /etc/cubed/cubed.toml
+grep -q "note: the cubed service (/lib/systemd/system/cubed.service) runs with /etc/cubed/cubed.toml, which is missing" <<<"$shown" \
+    || die "config show does not say the service's configuration is missing: $shown"
+pass "cubed config show says when the service's /etc/cubed/cubed.toml is missing"
 
 # ---- the service's own command, as the cubed user ---------------------------------------------
 unit=/lib/systemd/system/cubed.service

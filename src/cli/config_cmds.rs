@@ -2,13 +2,15 @@
 
 use super::design_choice::choose_design;
 use super::refuse;
-use crate::daemon::config::search::{describe_sources, discover_config, GivenOnCommandLine};
+use crate::daemon::config::search::{
+    describe_sources, discover_config, ConfigOrigin, FoundConfig, GivenOnCommandLine,
+};
 use crate::link::fault_words::{actuator_names, refusal_in_words};
 use crate::robot::wiring::{refusal_placed_in, verdict_on, BoardVerdict, RobotSetup, WiringDoc};
 use clap::{Args, Subcommand};
 use cubed_core::error_chain::error_chain;
 use cubed_firmware::{chips, Chip};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Subcommand, Debug)]
@@ -191,6 +193,21 @@ fn pin_list(pins: &[u8]) -> String {
     format!("{} ({} pins)", names.join(", "), pins.len())
 }
 
+/// Where the Debian package installs the service, and the configuration it runs with.
+const SERVICE_UNIT: &str = "/lib/systemd/system/cubed.service";
+const SERVICE_CONFIG: &str = "/etc/cubed/cubed.toml";
+
+/// With the package's service installed but its configuration gone, the built-in one is what
+/// this command found: the service itself, given that file, will not start.
+fn service_file_missing(found: &FoundConfig) -> Option<String> {
+    let built_in = found.origin == ConfigOrigin::BuiltIn;
+    (built_in && Path::new(SERVICE_UNIT).exists() && !Path::new(SERVICE_CONFIG).exists()).then(|| {
+        format!(
+            "the cubed service ({SERVICE_UNIT}) runs with {SERVICE_CONFIG}, which is missing, so it will not start: put it back with `sudo apt-get install --reinstall -o Dpkg::Options::=--force-confmiss cubed` (or `sudo dpkg -i --force-confmiss` on the package file)"
+        )
+    })
+}
+
 fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     let (mut config, found) = match discover_config(args.config.as_deref()) {
         Ok(pair) => pair,
@@ -209,6 +226,9 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     }
     for line in describe_sources(&found, &config, given) {
         println!("{line}");
+    }
+    if let Some(note) = service_file_missing(&found) {
+        println!("note: {note}");
     }
     // What `cubed run` would refuse is refused here too, before anything is opened.
     match crate::daemon::check_config_files(&config) {

@@ -157,6 +157,10 @@ pub(crate) fn describe_sources(
         config.robot_design.display(),
         built_in_note(&config.robot_design)
     ));
+    lines.push(format!(
+        "cube          {}  ([run] cube_size)",
+        config.cube_size.name()
+    ));
     let palette = crate::daemon::config::palette_choice::choose_palette(None, config);
     lines.push(format!("palette       {}", palette.describe(config)));
     lines.push(format!(
