@@ -418,12 +418,13 @@ pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
     } = match super::vision_folder::read_folder(&args.images, &choice) {
         Ok(r) => r,
         Err(e) => {
-            return Ok(refuse(
-                args.flags.format,
-                "unreadable_photos",
-                &format!("{e:#}"),
-                &[],
-            ))
+            let mut why = format!("{e:#}");
+            if args.show_grids {
+                super::vision_folder::say_grids_after_refusal(&args.images, &choice);
+            } else if why.contains("grid") {
+                why.push_str(" (`--show-grids` shows the grid each photo is read with)");
+            }
+            return Ok(refuse(args.flags.format, "unreadable_photos", &why, &[]));
         }
     };
     if args.show_grids {

@@ -115,22 +115,56 @@ pub(super) fn folder_photos(dir: &Path) -> anyhow::Result<Vec<FacePhoto>> {
     if !left_over.is_empty() {
         eprintln!("not read (not named after a face): {}", names());
     }
+    if !camera.named_by_face() && camera.photo_count() == 6 {
+        let taken: Vec<String> = (camera.frames().iter().zip(Face::ALL))
+            .map(|(path, face)| {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                format!("{name} as {face}")
+            })
+            .collect();
+        eprintln!(
+            "no photo is named after a face (U.png, front.jpg…): read in name order, {}",
+            taken.join(", ")
+        );
+    }
     Ok(capture_faces(&mut camera, &plain_plan())?)
 }
 
 /// Each photo's grid on stderr, as `--corners` takes it (to fix a grid found automatically).
 pub(super) fn say_grids(grids: &[FaceGrid]) {
     for (face, grid) in Face::ALL.iter().zip(grids) {
-        let corners: Vec<String> = (grid.corners.iter())
-            .map(|[x, y]| format!("{x:.0},{y:.0}"))
-            .collect();
-        let points: Vec<String> = (grid.corners.iter())
-            .map(|[x, y]| format!("[{x:.0}, {y:.0}]"))
-            .collect();
-        eprintln!(
-            "grid of face {face}: --corners \"{}\" ([camera] grid = [{}])",
-            corners.join(" "),
-            points.join(", ")
-        );
+        say_grid(*face, grid);
+    }
+}
+
+fn say_grid(face: Face, grid: &FaceGrid) {
+    let corners: Vec<String> = (grid.corners.iter())
+        .map(|[x, y]| format!("{x:.0},{y:.0}"))
+        .collect();
+    let points: Vec<String> = (grid.corners.iter())
+        .map(|[x, y]| format!("[{x:.0}, {y:.0}]"))
+        .collect();
+    eprintln!(
+        "grid of face {face}: --corners \"{}\" ([camera] grid = [{}])",
+        corners.join(" "),
+        points.join(", ")
+    );
+}
+
+/// After a refusal, each photo's grid as far as one is found (`--show-grids`: to see which
+/// face's grid went wrong), or why none is.
+pub(super) fn say_grids_after_refusal(dir: &Path, choice: &GridChoice) {
+    let Ok(photos) = folder_photos(dir) else {
+        return;
+    };
+    for photo in &photos {
+        let found = match choice {
+            GridChoice::Fixed(grid) => Ok(*grid),
+            GridChoice::Auto => cubed_vision::grid::finder::find_grid(&photo.image),
+        };
+        match found {
+            Ok(grid) => say_grid(photo.face, &grid),
+            Err(e) => eprintln!("grid of face {}: none ({e})", photo.face),
+        }
     }
 }

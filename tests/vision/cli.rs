@@ -785,3 +785,61 @@ fn calibrating_from_washed_out_readings_is_refused_naming_the_light() {
         }
     }
 }
+
+/// Six photos named after no face are read in name order, and the command says which file it
+/// took as which face; a photo with something over a sticker is refused, and `--show-grids`
+/// then still shows each photo's grid (the one in doubt among them).
+#[test]
+fn frames_in_name_order_are_said_and_a_refusal_still_shows_the_grids() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
+        .expect("legal")
+        .0;
+    simulated_folder(cube, dir.path());
+    let frames = tempfile::tempdir().expect("temp dir");
+    for (n, face) in ["U", "R", "F", "D", "L", "B"].iter().enumerate() {
+        let from = dir.path().join(format!("{face}.png"));
+        std::fs::copy(&from, frames.path().join(format!("shot-{}.png", n + 1))).expect("copy");
+    }
+    let framed = frames.path().to_str().expect("utf8");
+    let out = cubed(&["scan", "--images", framed], None);
+    let said = stderr(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("read in name order, shot-1.png as U, shot-2.png as R")
+            && said.contains("shot-6.png as B"),
+        "{said}"
+    );
+    let named = cubed(
+        &["scan", "--images", dir.path().to_str().expect("utf8")],
+        None,
+    );
+    assert_eq!(stdout(&out), stdout(&named), "the same cube either way");
+    assert!(!stderr(&named).contains("name order"), "{}", stderr(&named));
+
+    // A grey card over half of face F's photo.
+    let f = dir.path().join("F.png");
+    let mut photo = image::open(&f).expect("photo").to_rgb8();
+    let (w, h) = photo.dimensions();
+    for y in h / 2..h {
+        for x in 0..w / 2 {
+            photo.put_pixel(x, y, image::Rgb([128, 128, 128]));
+        }
+    }
+    photo.save(&f).expect("saved");
+    let images = dir.path().to_str().expect("utf8");
+    let refused = cubed(&["scan", "--images", images], None);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    let shown = cubed(&["scan", "--images", images, "--show-grids"], None);
+    assert_eq!(shown.status.code(), Some(2), "{}", stderr(&shown));
+    let said = stderr(&shown);
+    let grid_lines: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("grid of face"))
+        .collect();
+    assert_eq!(grid_lines.len(), 6, "{said}");
+    assert!(
+        grid_lines.iter().any(|l| l.starts_with("grid of face F")),
+        "{said}"
+    );
+}

@@ -182,6 +182,10 @@ pub enum CameraError {
     },
     #[error("image {path} is cut short: its JPEG data ends before the end-of-image marker ({bytes} bytes; a copy or transfer that did not finish?): copy or take the photo again")]
     CutShort { path: PathBuf, bytes: usize },
+    #[error("image {path} is empty (0 bytes): copy or take the photo again")]
+    EmptyFile { path: PathBuf },
+    #[error("image {path} is neither PNG nor JPEG (its first bytes are {first}): give the photo as a .png or .jpg")]
+    NotAnImage { path: PathBuf, first: String },
     #[error("cannot decode image {path}")]
     Decode {
         path: PathBuf,

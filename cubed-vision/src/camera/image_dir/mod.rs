@@ -69,6 +69,11 @@ impl ImageDirCamera {
         self.by_face.iter().any(Option::is_some)
     }
 
+    /// The folder's images in name order (numbers by value).
+    pub fn frames(&self) -> &[PathBuf] {
+        &self.frames
+    }
+
     /// How many images the folder holds.
     pub fn photo_count(&self) -> usize {
         self.frames.len()

@@ -17,6 +17,18 @@ pub(crate) fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
                 source: image::ImageError::IoError(e),
             }
         })?;
+    if bytes.is_empty() {
+        return Err(CameraError::EmptyFile {
+            path: path.to_path_buf(),
+        });
+    }
+    if image::guess_format(&bytes).is_err() {
+        let first: Vec<String> = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        return Err(CameraError::NotAnImage {
+            path: path.to_path_buf(),
+            first: first.join(" "),
+        });
+    }
     let reader = || {
         image::ImageReader::new(std::io::Cursor::new(&bytes))
             .with_guessed_format()

@@ -431,3 +431,22 @@ fn a_photo_stored_turned_with_its_orientation_flag_is_read_upright() {
     let plain = load_image(&dir.path().join("plain.jpg")).expect("read");
     assert_eq!(plain.dimensions(), (32, 64));
 }
+
+#[test]
+fn an_empty_file_and_a_text_file_named_as_photos_are_said_to_be_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let empty = dir.path().join("U.png");
+    std::fs::write(&empty, b"").expect("written");
+    let err = load_image(&empty).expect_err("empty");
+    assert!(matches!(err, CameraError::EmptyFile { .. }), "{err:?}");
+    assert!(err.to_string().contains("is empty (0 bytes)"), "{err}");
+    let text = dir.path().join("R.jpg");
+    std::fs::write(&text, b"hello\n").expect("written");
+    let err = load_image(&text).expect_err("text");
+    assert!(matches!(err, CameraError::NotAnImage { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains("its first bytes are 68 65 6c 6c 6f 0a"),
+        "{err}"
+    );
+}
