@@ -197,7 +197,7 @@ fn scan_refuses_photos_too_bright_naming_the_stickers_in_doubt() {
     for words in [
         format!("sticker(s) {}", names.join(", ")),
         "in doubt, as the best guess reads them: ".to_string(),
-        "what to do: they came out near white, too bright: take the photos again".to_string(),
+        "what to do: they came out too bright (clipped at full".to_string(),
         "best guess".to_string(),
     ] {
         assert!(said.contains(&words), "{words}: {said}");

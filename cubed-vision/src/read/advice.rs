@@ -14,8 +14,8 @@ pub fn what_to_do(doubt: Doubt, light: Step, retake: Retake) -> &'static str {
             "check the cube: a piece turned in place by hand (a corner twisted, or on a 3x3 an edge flipped), two stickers swapped (re-stickered), or a cube put back together wrong, cannot be solved; if it is sound, take the photos again with those stickers lit evenly",
         ),
         (Doubt::Alike | Doubt::Blank, _) | (_, Step::Darker) => (
-            "they came out near white, too bright for the camera: dim the lamp or lower `[camera] exposure` (on the simulator, `[sim] exposure`)",
-            "they came out near white, too bright: take the photos again with less light or a shorter exposure",
+            "they came out too bright for the camera (clipped at full, so colours look alike: near white, or a yellow at full red and green): dim the lamp or lower `[camera] exposure` (on the simulator, `[sim] exposure`)",
+            "they came out too bright (clipped at full, so colours look alike: near white, or a yellow at full red and green): take the photos again with less light or a shorter exposure",
         ),
         (_, Step::Brighter) => (
             "they came out near black: light the cube better or raise `[camera] exposure` (on the simulator, `[sim] exposure`)",

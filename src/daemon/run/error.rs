@@ -374,7 +374,9 @@ mod tests {
         };
         let said = refused(Doubt::Alike, vec![Face::U, Face::L]);
         assert!(
-            said.contains("faces U, L washed out: they came out near white, too bright for the camera: dim the lamp"),
+            said.contains(
+                "faces U, L washed out: they came out too bright for the camera (clipped at full"
+            ),
             "{said}"
         );
         assert!(!said.contains("check the cube"), "{said}");
@@ -382,7 +384,7 @@ mod tests {
         let said = refused(Doubt::Close, vec![Face::B]);
         assert!(
             said.contains(
-                "recalibrate the palette; face B washed out too: they came out near white"
+                "recalibrate the palette; face B washed out too: they came out too bright"
             ),
             "{said}"
         );
