@@ -17,7 +17,7 @@ use cubed_vision::read::advice::what_to_do;
 use cubed_vision::read::calibrate::calibrate;
 use cubed_vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed_vision::recapture::step_for;
-use cubed_vision::scan::PhotoReadings;
+use cubed_vision::scan::{GridChoice, PhotoReadings};
 use cubed_vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -402,6 +402,9 @@ fn print_text(c: &Classification) {
     );
 }
 
+/// Said when photos read with a grid given are refused.
+const GIVEN_GRID_NOTE: &str = "note: the grid was given (--corners or a grid file), the same in every photo: where it is off, the stickers read are not the cube's (without it, each photo's grid is found: --show-grids shows them)";
+
 /// `cubed scan`: six photos → facelets.
 pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
     let choice = match super::vision_folder::grid_choice(&args.grid, &args.images) {
@@ -424,6 +427,9 @@ pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             } else if why.contains("grid") {
                 why.push_str(" (`--show-grids` shows the grid each photo is read with)");
             }
+            if matches!(choice, GridChoice::Fixed(_)) {
+                eprintln!("{GIVEN_GRID_NOTE}");
+            }
             return Ok(refuse(args.flags.format, "unreadable_photos", &why, &[]));
         }
     };
@@ -431,7 +437,11 @@ pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
         super::vision_folder::say_grids(&grids);
     }
     let id = (args.images.file_name()).map(|n| n.to_string_lossy().into_owned());
-    classify_and_print((&readings, &tops), &args.flags, id)
+    let code = classify_and_print((&readings, &tops), &args.flags, id)?;
+    if code != ExitCode::SUCCESS && matches!(choice, GridChoice::Fixed(_)) {
+        eprintln!("{GIVEN_GRID_NOTE}");
+    }
+    Ok(code)
 }
 
 /// `cubed calibrate`: a solved cube → palette file, with distances before and after.

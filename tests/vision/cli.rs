@@ -843,3 +843,28 @@ fn frames_in_name_order_are_said_and_a_refusal_still_shows_the_grids() {
         "{said}"
     );
 }
+
+/// A grid given off the stickers reads a cube that is not there: the refusal says the grid was
+/// given, not only what is wrong with the cube.
+#[test]
+fn a_refusal_with_a_given_grid_says_the_grid_may_be_off() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
+        .expect("legal")
+        .0;
+    simulated_folder(cube, dir.path());
+    let images = dir.path().to_str().expect("utf8");
+    let found = cubed(&["scan", "--images", images], None);
+    assert!(found.status.success(), "{}", stderr(&found));
+    assert!(!stderr(&found).contains("the grid was given"));
+    let (w, h) = image::image_dimensions(dir.path().join("U.png")).expect("a photo");
+    // The top-left quarter of each photo: mostly not the face's stickers.
+    let corners = format!("0,0 {},0 {},{} 0,{}", w / 2, w / 2, h / 2, h / 2);
+    let off = cubed(&["scan", "--images", images, "--corners", &corners], None);
+    assert_eq!(off.status.code(), Some(2), "{}", stderr(&off));
+    assert!(
+        stderr(&off).contains("note: the grid was given (--corners or a grid file)"),
+        "{}",
+        stderr(&off)
+    );
+}
