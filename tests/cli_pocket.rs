@@ -333,6 +333,17 @@ fn plan_size_2_is_refused_on_a_design_that_grips_centre_caps() {
         assert_eq!(out.status.code(), Some(2), "{naive}: {said}");
         assert!(said.contains("a 2x2 has none"), "{naive}: {said}");
     }
+    // Its scan too; a design that holds a 2x2 plans one.
+    let scan = |design| cubed(&["plan", "--size", "2", "--robot", design, "--scan"], None);
+    let refused = scan("six-motor");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("a 2x2 has none"),
+        "{}",
+        stderr(&refused)
+    );
+    let planned = scan("four-arm");
+    assert!(planned.status.success(), "{}", stderr(&planned));
 }
 
 #[test]

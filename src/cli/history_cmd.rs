@@ -278,7 +278,7 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
             (None, None) if s.outcome.is_none() => {
                 "not read yet (the run is under way)".to_string()
             }
-            (None, None) => "not read (the run ended before it was)".to_string(),
+            (None, None) => "not read (the run stopped before it was)".to_string(),
         };
         let shown: Vec<String> = (scan.images.iter()).map(|p| photos.of(s.id, p)).collect();
         let mut scan_lines = vec![format!("{}: {read}", scan.label)];

@@ -144,6 +144,12 @@ pub(crate) fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(e),
     };
     if args.scan {
+        // A design that cannot hold a 2x2 has no 2x2 scan either.
+        if args.size.size == 2 {
+            if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(&planner) {
+                return super::refuse_error(&e);
+            }
+        }
         if planner.model().cameras.is_empty() {
             return refuse(format!(
                 "{}: robot '{}' has no [[camera]], so it has no scan to plan (add a [[camera]] with `at`, as in config/robots/)",
