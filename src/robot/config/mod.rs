@@ -2,16 +2,18 @@
 
 use super::direction::Direction;
 use super::drive::{timed, Drive, DriveToml, MoveUnit, StepLimit};
-use super::model::{Camera, Cradle, Flipper, Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
+use super::model::{Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
 use super::wiring::pins::ActuatorWiring;
 use super::wiring::{BoardToml, WiringToml};
 use cubed_files::config_file::syntax::{syntax_or_kind_error, FileKind};
 pub use cubed_files::config_file::ConfigError;
-use serde::Deserialize;
 use std::path::Path;
 
 mod memory;
+mod parts;
+mod toml_form;
 pub use memory::{planner_memory_limit, BadMemoryLimit};
+use toml_form::{GripperToml, RobotToml};
 
 /// Longest time any single action may be given, in ms.
 pub(crate) const MAX_ACTION_MS: u32 = 60_000;
@@ -19,104 +21,6 @@ pub(crate) const MAX_ACTION_MS: u32 = 60_000;
 const _: () = assert!(MAX_ACTION_MS <= u16::MAX as u32);
 /// Furthest a limited gripper may reach from home, in quarter turns.
 pub(crate) const MAX_REACH: i8 = 4;
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct RobotToml {
-    name: String,
-    #[serde(default)]
-    description: String,
-    #[serde(default)]
-    gripper: Vec<GripperToml>,
-    #[serde(default)]
-    flipper: Vec<FlipperToml>,
-    #[serde(default)]
-    cradle: Vec<CradleToml>,
-    support: Option<SupportToml>,
-    #[serde(default)]
-    camera: Vec<CameraToml>,
-    board: Option<BoardToml>,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct GripperToml {
-    name: String,
-    at: String,
-    grips: String,
-    #[serde(default = "yes")]
-    jaw: bool,
-    range: toml::Value,
-    #[serde(default)]
-    carries_cube: bool,
-    #[serde(default, deserialize_with = "millis::<_, 1>")]
-    quarter_ms: Option<u32>,
-    #[serde(default, deserialize_with = "millis::<_, 1>")]
-    half_ms: Option<u32>,
-    #[serde(default, deserialize_with = "millis::<_, 1>")]
-    open_ms: Option<u32>,
-    #[serde(default, deserialize_with = "millis::<_, 1>")]
-    close_ms: Option<u32>,
-    motion: Option<DriveToml>,
-    wiring: Option<WiringToml>,
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// A time in ms, refused with the key's own range (`MIN..=MAX_ACTION_MS`) when it is negative
-/// or too large for any key, rather than with the range of the number type behind it.
-fn millis<'de, D: serde::Deserializer<'de>, const MIN: u32>(
-    value: D,
-) -> Result<Option<u32>, D::Error> {
-    let ms = i64::deserialize(value)?;
-    match u32::try_from(ms) {
-        Ok(ms) if ms <= MAX_ACTION_MS => Ok(Some(ms)),
-        _ => Err(serde::de::Error::custom(format!(
-            "{ms} ms is out of range; allowed {MIN}..={MAX_ACTION_MS}"
-        ))),
-    }
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct FlipperToml {
-    name: String,
-    from: String,
-    to: String,
-    /// Absent: every gripper with a jaw.
-    needs_open: Option<Vec<String>>,
-    #[serde(default, deserialize_with = "millis::<_, 1>")]
-    flip_ms: Option<u32>,
-    motion: Option<DriveToml>,
-    wiring: Option<WiringToml>,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct CradleToml {
-    name: String,
-    at: String,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct SupportToml {
-    sets: Vec<Vec<String>>,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct CameraToml {
-    name: String,
-    at: String,
-    image_top: String,
-    #[serde(default)]
-    needs_open: Vec<String>,
-    #[serde(default, deserialize_with = "millis::<_, 0>")]
-    capture_ms: Option<u32>,
-}
 
 /// Reads and validates a robot design file.
 pub fn load_robot(path: &Path) -> Result<RobotModel, ConfigError> {
@@ -572,153 +476,6 @@ impl Ctx<'_> {
             )),
             None => Ok(found),
         }
-    }
-
-    fn flippers(&self, raw: &RobotToml, grippers: &[Gripper]) -> Result<Vec<Flipper>, ConfigError> {
-        raw.flipper
-            .iter()
-            .map(|f| {
-                let section = format!("[[flipper]] '{}'", f.name);
-                let drive = self.drive(&section, f.motion.as_ref(), MoveUnit::Flip)?;
-                // A flip is one revolution of the flipper's cam.
-                let flip_ms = match f.flip_ms {
-                    Some(0) => f.flip_ms,
-                    _ => self.timed(&section, "flip_ms", drive.as_ref(), 1.0, f.flip_ms)?,
-                };
-                let from = self.direction(&section, "from", &f.from)?;
-                let to = self.direction(&section, "to", &f.to)?;
-                if from.axis() == to.axis() {
-                    return Err(self.invalid(
-                        &section,
-                        "to",
-                        format!("a flip must move {from} to a perpendicular direction, not {to}"),
-                    ));
-                }
-                Ok(Flipper {
-                    name: f.name.clone(),
-                    from,
-                    to,
-                    needs_open: self.clear_to_flip(&section, grippers, f.needs_open.as_deref())?,
-                    flip_ms: self.ms(&section, "flip_ms", flip_ms)?,
-                    wiring: self.wiring(
-                        &section,
-                        f.wiring.as_ref(),
-                        drive.as_ref(),
-                        false,
-                        true,
-                        None,
-                    )?,
-                    drive,
-                })
-            })
-            .collect()
-    }
-
-    /// The cradles, each on a side of its own (a gripper's side is taken).
-    fn cradles(&self, raw: &RobotToml, grippers: &[Gripper]) -> Result<Vec<Cradle>, ConfigError> {
-        let mut out: Vec<Cradle> = Vec::new();
-        for c in &raw.cradle {
-            let section = format!("[[cradle]] '{}'", c.name);
-            let at = self.direction(&section, "at", &c.at)?;
-            let taken = (grippers.iter().map(|g| ("gripper", &g.name, g.at)))
-                .chain(out.iter().map(|o| ("cradle", &o.name, o.at)))
-                .find(|(_, _, other)| *other == at);
-            if let Some((kind, name, _)) = taken {
-                return Err(self.invalid(
-                    &section,
-                    "at",
-                    format!("{kind} '{name}' is already at {at}: a cradle needs a side of its own"),
-                ));
-            }
-            out.push(Cradle {
-                name: c.name.clone(),
-                at,
-            });
-        }
-        Ok(out)
-    }
-
-    fn support(
-        &self,
-        raw: &RobotToml,
-        names: &[&str],
-        cradles: &[Cradle],
-    ) -> Result<Vec<u16>, ConfigError> {
-        let Some(support) = &raw.support else {
-            return Err(self.invalid(
-                "top level",
-                "support",
-                "missing: the design needs a [support] table, whose `sets` name the grippers (or the cradle) that together hold the cube up, e.g. sets = [[\"left\", \"right\"]]",
-            ));
-        };
-        if support.sets.is_empty() {
-            return Err(self.impossible(
-                "[support]",
-                "sets",
-                "no set of grippers supports the cube",
-            ));
-        }
-        let mut sets = Vec::new();
-        for (number, set) in support.sets.iter().enumerate() {
-            if set.is_empty() {
-                return Err(self.impossible(
-                    "[support]",
-                    "sets",
-                    format!("set {} is empty: a set names the grippers (or the cradle) that together hold the cube", number + 1),
-                ));
-            }
-            if let Some(twice) = set
-                .iter()
-                .enumerate()
-                .find_map(|(i, n)| set[..i].contains(n).then_some(n))
-            {
-                return Err(self.invalid(
-                    "[support]",
-                    "sets",
-                    format!("set {} names '{twice}' twice", number + 1),
-                ));
-            }
-            let grippers: Vec<String> = set
-                .iter()
-                .filter(|n| !cradles.iter().any(|c| &c.name == *n))
-                .cloned()
-                .collect();
-            let indices = self.gripper_refs("[support]", "sets", names, &grippers)?;
-            sets.push(indices.iter().fold(0u16, |mask, &g| mask | 1 << g));
-        }
-        Ok(sets)
-    }
-
-    fn cameras(&self, raw: &RobotToml, grippers: &[Gripper]) -> Result<Vec<Camera>, ConfigError> {
-        raw.camera
-            .iter()
-            .map(|c| {
-                let section = format!("[[camera]] '{}'", c.name);
-                let at = self.direction(&section, "at", &c.at)?;
-                let image_top = self.direction(&section, "image_top", &c.image_top)?;
-                if image_top.axis() == at.axis() {
-                    return Err(self.invalid(
-                        &section,
-                        "image_top",
-                        format!(
-                            "must be perpendicular to the camera's direction {at}, not {image_top}"
-                        ),
-                    ));
-                }
-                Ok(Camera {
-                    name: c.name.clone(),
-                    at,
-                    image_top,
-                    needs_open: self.openable(
-                        &section,
-                        grippers,
-                        &c.needs_open,
-                        "the clear view",
-                    )?,
-                    capture_ms: c.capture_ms.unwrap_or(0),
-                })
-            })
-            .collect()
     }
 }
 

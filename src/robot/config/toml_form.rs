@@ -1,0 +1,104 @@
+//! The serde form of a robot design file: each table as written, unknown keys refused, before validation.
+
+use super::super::drive::DriveToml;
+use super::super::wiring::{BoardToml, WiringToml};
+use super::MAX_ACTION_MS;
+use serde::Deserialize;
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RobotToml {
+    pub(super) name: String,
+    #[serde(default)]
+    pub(super) description: String,
+    #[serde(default)]
+    pub(super) gripper: Vec<GripperToml>,
+    #[serde(default)]
+    pub(super) flipper: Vec<FlipperToml>,
+    #[serde(default)]
+    pub(super) cradle: Vec<CradleToml>,
+    pub(super) support: Option<SupportToml>,
+    #[serde(default)]
+    pub(super) camera: Vec<CameraToml>,
+    pub(super) board: Option<BoardToml>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct GripperToml {
+    pub(super) name: String,
+    pub(super) at: String,
+    pub(super) grips: String,
+    #[serde(default = "yes")]
+    pub(super) jaw: bool,
+    pub(super) range: toml::Value,
+    #[serde(default)]
+    pub(super) carries_cube: bool,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
+    pub(super) quarter_ms: Option<u32>,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
+    pub(super) half_ms: Option<u32>,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
+    pub(super) open_ms: Option<u32>,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
+    pub(super) close_ms: Option<u32>,
+    pub(super) motion: Option<DriveToml>,
+    pub(super) wiring: Option<WiringToml>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A time in ms, refused with the key's own range (`MIN..=MAX_ACTION_MS`) when it is negative
+/// or too large for any key, rather than with the range of the number type behind it.
+fn millis<'de, D: serde::Deserializer<'de>, const MIN: u32>(
+    value: D,
+) -> Result<Option<u32>, D::Error> {
+    let ms = i64::deserialize(value)?;
+    match u32::try_from(ms) {
+        Ok(ms) if ms <= MAX_ACTION_MS => Ok(Some(ms)),
+        _ => Err(serde::de::Error::custom(format!(
+            "{ms} ms is out of range; allowed {MIN}..={MAX_ACTION_MS}"
+        ))),
+    }
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FlipperToml {
+    pub(super) name: String,
+    pub(super) from: String,
+    pub(super) to: String,
+    /// Absent: every gripper with a jaw.
+    pub(super) needs_open: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "millis::<_, 1>")]
+    pub(super) flip_ms: Option<u32>,
+    pub(super) motion: Option<DriveToml>,
+    pub(super) wiring: Option<WiringToml>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CradleToml {
+    pub(super) name: String,
+    pub(super) at: String,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SupportToml {
+    pub(super) sets: Vec<Vec<String>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CameraToml {
+    pub(super) name: String,
+    pub(super) at: String,
+    pub(super) image_top: String,
+    #[serde(default)]
+    pub(super) needs_open: Vec<String>,
+    #[serde(default, deserialize_with = "millis::<_, 0>")]
+    pub(super) capture_ms: Option<u32>,
+}
