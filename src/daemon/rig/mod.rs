@@ -9,89 +9,22 @@ use crate::link::{
     LinkSettings, SerialConnector, StreamError, StreamOutcome, TokioClock,
 };
 use crate::robot::wiring::RobotSetup;
-use crate::robot::RecoveryError;
-use crate::robot::{
-    load_robot, planner_memory_limit, ConfigError, Planner, Program, RobotModel, RobotState,
-};
-use crate::robot::{ActuatorError, ActuatorMap, EncodedProgram, MotionGroup};
+use crate::robot::{ActuatorMap, EncodedProgram, MotionGroup};
+use crate::robot::{Planner, Program, RobotModel, RobotState};
 use cubed_core::error_chain::error_chain;
 use cubed_core::solver::Solver;
-use cubed_vision::camera::{Camera, CameraError, Retake};
-use cubed_vision::light::palette::{load_palette, Palette, PaletteError};
+use cubed_vision::camera::{Camera, Retake};
+use cubed_vision::light::palette::Palette;
 use cubed_vision::scan::GridChoice;
 use firmware_protocol::message::{Fault, FirmwareState};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-/// Why the daemon cannot set up its hardware.
-#[derive(Debug, thiserror::Error)]
-pub enum RigError {
-    #[error("[robot] design")]
-    Robot(#[from] ConfigError),
-    #[error("[vision] palette")]
-    Palette(#[from] PaletteError),
-    #[error("the calibrated palette in the data directory does not load (calibrate again, or remove the file to use [vision] palette)")]
-    CalibratedPalette(#[source] PaletteError),
-    #[error("robot design")]
-    Actuators(#[from] ActuatorError),
-    #[error("[robot] design")]
-    Design(#[from] crate::robot::PlanError),
-    #[error("[robot] design")]
-    PlannerMemory(#[from] crate::robot::BadMemoryLimit),
-    #[error("[robot] design: robot '{robot}' has no [[camera]], and a run scans the cube before it solves it (add a [[camera]] with `at`, as in config/robots/; `cubed plan` and `cubed exec` run a design without one)")]
-    NoCamera { robot: String },
-    #[error("a 2x2 (`[run] cube_size = 2`, or `--size 2`) on this [robot] design")]
-    NoPocketGrip(#[source] crate::robot::PlanError),
-    #[error("camera")]
-    Camera(#[from] CameraError),
-    #[error("[camera] source = \"dir:{}\"", .dir.display())]
-    CameraFolder {
-        dir: PathBuf,
-        #[source]
-        source: CameraError,
-    },
-    #[error("the USB camera needs a build with `--features camera` (this one has none); or set [camera] source = \"dir:PATH\" or \"sim\"")]
-    NoCameraSupport,
-    #[error("cannot start the simulated robot on a pseudo-terminal")]
-    Sim(#[source] std::io::Error),
-    #[error("the simulated robot's firmware board")]
-    SimBoard(#[from] crate::sim::board::BoardBuildError),
-    #[error("the robot design's wiring")]
-    Wiring(#[from] crate::robot::wiring::WiringError),
-    #[error("robot link")]
-    Link(#[from] LinkError),
-    #[error("homing the robot")]
-    Home(#[source] StreamError),
-    #[error("planning how to re-home the robot")]
-    Recovery(#[from] RecoveryError),
-}
-
-impl RigError {
-    /// Whether a configured file (the robot design or the palette) is at fault.
-    pub fn is_config(&self) -> bool {
-        matches!(
-            self,
-            RigError::Robot(_)
-                | RigError::Palette(_)
-                | RigError::CalibratedPalette(_)
-                | RigError::Actuators(_)
-                | RigError::Design(_)
-                | RigError::NoCamera { .. }
-                | RigError::NoPocketGrip(_)
-                | RigError::CameraFolder { .. }
-                | RigError::NoCameraSupport
-        )
-    }
-}
-
-/// Why a program cannot be turned into firmware commands.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum EncodeError {
-    #[error("the robot's actuator positions are unknown (it must be homed first)")]
-    PositionsUnknown,
-    #[error(transparent)]
-    Actuators(#[from] ActuatorError),
-}
+mod config_files;
+mod error;
+pub(crate) use config_files::{calibrated_palette_file, ConfigFiles};
+pub(crate) use error::EncodeError;
+pub(crate) use error::RigError;
 
 /// Commands queued ahead of the one running while streaming.
 const LOOKAHEAD: usize = 2;
@@ -194,52 +127,6 @@ impl Unreachable {
             _ => LinkState::Unreachable,
         };
         LinkDoc::down(state, self.words.clone())
-    }
-}
-
-pub(crate) use crate::daemon::config::palette_choice::calibrated_palette_file;
-use crate::daemon::config::palette_choice::PaletteOrigin;
-
-/// The files a configuration names, loaded and checked: the robot design (and its actuators)
-/// and the palette (the one calibrated into the data directory, if there is one).
-pub(crate) struct ConfigFiles {
-    pub model: RobotModel,
-    pub map: ActuatorMap,
-    /// The design's planner, checked to turn every face either way again and again.
-    pub planner: Planner,
-    pub palette: Palette,
-    pub palette_file: PathBuf,
-}
-
-impl ConfigFiles {
-    pub(crate) fn load(config: &DaemonConfig) -> Result<ConfigFiles, RigError> {
-        let model = load_robot(&config.robot_design)?;
-        if model.cameras.is_empty() {
-            return Err(RigError::NoCamera {
-                robot: model.name.clone(),
-            });
-        }
-        let map = ActuatorMap::new(&model)?;
-        let planner = Planner::checked(model.clone(), planner_memory_limit()?)?;
-        if config.cube_size == crate::daemon::config::CubeSize::Two {
-            crate::robot::pocket_plan::check_holds_a_2x2(&planner)
-                .map_err(RigError::NoPocketGrip)?;
-        }
-        let chosen = crate::daemon::config::palette_choice::choose_palette(None, config);
-        let palette_file = chosen.path;
-        let palette = match chosen.origin {
-            PaletteOrigin::Calibrated => {
-                load_palette(&palette_file).map_err(RigError::CalibratedPalette)?
-            }
-            _ => load_palette(&palette_file)?,
-        };
-        Ok(ConfigFiles {
-            model,
-            map,
-            planner,
-            palette,
-            palette_file,
-        })
     }
 }
 

@@ -1,8 +1,8 @@
 //! The serde form of a robot design file: each table as written, unknown keys refused, before validation.
 
-use super::super::drive::DriveToml;
-use super::super::wiring::{BoardToml, WiringToml};
 use super::MAX_ACTION_MS;
+use crate::robot::drive::DriveToml;
+use crate::robot::wiring::{BoardToml, WiringToml};
 use serde::Deserialize;
 
 #[derive(Deserialize, Debug)]

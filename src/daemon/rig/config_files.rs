@@ -1,0 +1,53 @@
+//! The files a daemon's configuration names, loaded and checked before any hardware is opened: the robot design, its actuators and planner, and the palette.
+
+use super::error::RigError;
+use crate::daemon::config::DaemonConfig;
+use crate::robot::{load_robot, planner_memory_limit, ActuatorMap, Planner, RobotModel};
+use cubed_vision::light::palette::{load_palette, Palette};
+use std::path::PathBuf;
+
+pub(crate) use crate::daemon::config::palette_choice::calibrated_palette_file;
+use crate::daemon::config::palette_choice::PaletteOrigin;
+
+/// The files a configuration names, loaded and checked: the robot design (and its actuators)
+/// and the palette (the one calibrated into the data directory, if there is one).
+pub(crate) struct ConfigFiles {
+    pub model: RobotModel,
+    pub map: ActuatorMap,
+    /// The design's planner, checked to turn every face either way again and again.
+    pub planner: Planner,
+    pub palette: Palette,
+    pub palette_file: PathBuf,
+}
+
+impl ConfigFiles {
+    pub(crate) fn load(config: &DaemonConfig) -> Result<ConfigFiles, RigError> {
+        let model = load_robot(&config.robot_design)?;
+        if model.cameras.is_empty() {
+            return Err(RigError::NoCamera {
+                robot: model.name.clone(),
+            });
+        }
+        let map = ActuatorMap::new(&model)?;
+        let planner = Planner::checked(model.clone(), planner_memory_limit()?)?;
+        if config.cube_size == crate::daemon::config::CubeSize::Two {
+            crate::robot::pocket_plan::check_holds_a_2x2(&planner)
+                .map_err(RigError::NoPocketGrip)?;
+        }
+        let chosen = crate::daemon::config::palette_choice::choose_palette(None, config);
+        let palette_file = chosen.path;
+        let palette = match chosen.origin {
+            PaletteOrigin::Calibrated => {
+                load_palette(&palette_file).map_err(RigError::CalibratedPalette)?
+            }
+            _ => load_palette(&palette_file)?,
+        };
+        Ok(ConfigFiles {
+            model,
+            map,
+            planner,
+            palette,
+            palette_file,
+        })
+    }
+}
