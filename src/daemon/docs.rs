@@ -232,6 +232,10 @@ pub struct GuideDoc {
     pub words: Vec<String>,
     /// `states[0]` is the cube given; `states[i]` the cube after `i` turns.
     pub states: Vec<String>,
+    /// The symbol of each face, U R F D L B (a 2x2's from its fixed back-left-bottom corner
+    /// and the pieces): what colours the page draws each symbol in.
+    #[serde(default)]
+    pub faces: String,
 }
 
 /// What calibration changed.

@@ -161,6 +161,7 @@ fn guide(facelets: &str) -> Result<GuideDoc, Refusal> {
         woolley: woolley.split(' ').map(str::to_string).collect(),
         words: moves.iter().map(|&m| move_in_words(m)).collect(),
         states,
+        faces: scheme.symbols.iter().collect(),
     })
 }
 

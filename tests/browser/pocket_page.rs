@@ -1,6 +1,6 @@
 //! The page for a 2x2: the real daemon configured with `cube_size = 2` on the simulated robot, run to done from the page; the net has four stickers a face laid out as the 2x2 net is documented, and each photo four marks; the page names the size, and guide mode solves a typed 2x2 on a 2x2 net.
 
-use super::{click, close_all, open_idle_page, wait_for, wait_for_text, Browser};
+use super::{click, close_all, in_page, open_idle_page, shown, wait_for, wait_for_text, Browser};
 use crate::daemon::pocket::{random_2x2, start_pocket};
 use fantoccini::Locator;
 
@@ -78,5 +78,36 @@ async fn the_page_shows_a_2x2_net_and_four_marks_a_photo() {
     wait_for(page, "#guide-net .net.pocket", "the guide's 2x2 net").await;
     let cells = (page.find_all(Locator::Css("#guide-net .cell")).await).expect("guide net cells");
     assert_eq!(cells.len(), 24, "the guide draws the 2x2's 24 stickers");
+    // Typed in symbols of no palette (digits), every sticker still gets its face's colour:
+    // six colours, none the grey of a symbol not known.
+    let digits = cubed::cube::ColourScheme {
+        symbols: ['1', '2', '3', '4', '5', '6'],
+    };
+    let input = wait_for(page, "#guide-input", "guide input").await;
+    input.clear().await.expect("cleared");
+    (input.send_keys(&random_2x2(45).to_symbols(&digits)).await).expect("typing the 2x2");
+    click(page, "#guide-solve").await;
+    wait_for_text(page, "guide-step", "step 1 of").await;
+    let colours: Vec<String> = in_page(
+        page,
+        "return [...document.querySelectorAll('#guide-net .cell')].map(c => getComputedStyle(c).backgroundColor);",
+        vec![],
+    )
+    .await;
+    let distinct: std::collections::BTreeSet<&String> = colours.iter().collect();
+    assert_eq!(distinct.len(), 6, "{colours:?}");
+    assert!(
+        !colours.iter().any(|c| c == "rgb(136, 136, 136)"),
+        "{colours:?}"
+    );
+    // A cube refused next: its error, and no earlier cube's steps under it.
+    input.clear().await.expect("cleared");
+    (input.send_keys("1234").await).expect("typing");
+    click(page, "#guide-solve").await;
+    wait_for(page, "#error:not([hidden])", "the refusal").await;
+    assert!(
+        !shown(page, "#guide-steps").await,
+        "the 2x2's steps are gone"
+    );
     close_all(browser, daemon, server).await;
 }

@@ -3,7 +3,7 @@
 use crate::daemon::api::Refusal;
 use crate::daemon::docs::GuideDoc;
 use cubed_core::cube::{holding_words, move_in_words, singmaster, states_after, woolley};
-use cubed_core::cube::{parse_cube, FaceOrder, Move};
+use cubed_core::cube::{parse_cube, ColourScheme, FaceOrder, Move};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
 use cubed_core::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
@@ -53,7 +53,7 @@ async fn guide_three(solver: Arc<Solver>, text: String) -> Result<GuideDoc, Refu
     let moves: Vec<Move> = turns.iter().map(|&t| Move::Turn(t)).collect();
     let states = states_after(cube, &moves, |c, m| c.apply(m), |c| c.to_symbols(&scheme));
     let hold = holding_words(3, &scheme);
-    Ok(guide_doc((text, hold), &moves, states))
+    Ok(guide_doc((text, hold), &moves, states, &scheme))
 }
 
 /// A 2x2's guide: an optimal solution (the fixed corner D, L, B stays put), refused with the
@@ -73,11 +73,17 @@ async fn guide_pocket(solver: Arc<PocketSolver>, text: String) -> Result<GuideDo
         |c| c.to_symbols(&scheme),
     );
     let hold = holding_words(2, &scheme);
-    Ok(guide_doc((text, hold), &moves, states))
+    Ok(guide_doc((text, hold), &moves, states, &scheme))
 }
 
-fn guide_doc((facelets, hold): (String, String), moves: &[Move], states: Vec<String>) -> GuideDoc {
+fn guide_doc(
+    (facelets, hold): (String, String),
+    moves: &[Move],
+    states: Vec<String>,
+    scheme: &ColourScheme,
+) -> GuideDoc {
     GuideDoc {
+        faces: scheme.symbols.iter().collect(),
         facelets,
         hold,
         solution: moves.iter().map(|&m| singmaster(m)).collect(),

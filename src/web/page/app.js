@@ -154,9 +154,11 @@ function paletteBySymbol() {
 }
 
 // Colour of each symbol of `facelets`: the palette's own symbols, or else by the
-// face whose centre shows the symbol (guide mode accepts any six symbols); a 2x2
-// has no centres: its back-left-bottom corner (stickers D3, L3, B4) names D, L, B.
-function colourer(facelets) {
+// face each symbol stands for: `faces` (the symbol of U, R, F, D, L, B, as the
+// guide's answer gives them), else the face whose centre shows it; a 2x2 has no
+// centres: without `faces`, its back-left-bottom corner (stickers D3, L3, B4)
+// names D, L, B only.
+function colourer(facelets, faces) {
   const bySymbol = paletteBySymbol();
   if ([...facelets].every((s) => s in bySymbol)) return (s) => bySymbol[s];
   const byFace = {};
@@ -165,7 +167,8 @@ function colourer(facelets) {
   const namer = facelets.length === 24 ? { D: 14, L: 18, B: 23 } : null;
   FACES.forEach((f, k) => {
     const at = namer ? namer[f] : 9 * k + 4;
-    if (at !== undefined) m[facelets[at]] = byFace[f] || DEFAULT_COLOURS[f];
+    const symbol = faces && faces.length === 6 ? faces[k] : facelets[at];
+    if (symbol !== undefined) m[symbol] = byFace[f] || DEFAULT_COLOURS[f];
   });
   return (s) => m[s] || '#888';
 }
@@ -216,7 +219,7 @@ function drawNet(box, facelets, opts = {}) {
   const side = sideOf(facelets);
   const per = side * side;
   const turn = VIEW[opts.view || 'F'];
-  const colour = colourer(facelets);
+  const colour = colourer(facelets, opts.faces);
   const net = el('div', 'net' + (opts.large ? ' large' : '') + (side === 2 ? ' pocket' : ''));
   const cells = {};
   for (const f of FACES) {
@@ -533,7 +536,12 @@ async function calibrate() {
 async function guideSolve() {
   const facelets = $('guide-input').value.replace(/\s+/g, '');
   const doc = await act('POST', '/api/guide', { facelets });
-  if (!doc) return;
+  if (!doc) {
+    // Refused: an earlier cube's steps would look like this one's answer.
+    guideDoc = null;
+    $('guide-steps').hidden = true;
+    return;
+  }
   guideDoc = doc;
   guideAt = 0;
   $('guide-steps').hidden = false;
@@ -555,6 +563,7 @@ function renderGuide() {
   drawMoves($('guide-moves'), guideDoc.solution.map((m, k) => m + ' (' + guideDoc.woolley[k] + ')'), i);
   drawNet($('guide-net'), guideDoc.states[i], {
     view: $('guide-view').value, turning: i < n ? guideDoc.solution[i][0] : null, labels: true, large: true,
+    faces: guideDoc.faces,
   });
 }
 
