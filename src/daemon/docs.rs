@@ -191,6 +191,10 @@ pub struct StatusDoc {
     /// `notice` says which and where).
     #[serde(default)]
     pub history_read_only: bool,
+    /// Starting, stopping (the emergency stop too) and the other actions need `[http]
+    /// token`: a page asks for it before anything is pressed.
+    #[serde(default)]
+    pub actions_need_token: bool,
 }
 
 /// Pushed over the WebSocket (`/api/events`), one JSON object per message.

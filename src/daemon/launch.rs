@@ -181,6 +181,7 @@ impl RunningDaemon {
             link,
             estop_button: None,
             history_read_only: read_only.is_some(),
+            actions_need_token: config.token.is_some(),
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
         let board = StatusBoard::new(&inbox);

@@ -64,6 +64,7 @@ pub fn idle_status() -> StatusDoc {
         link: Default::default(),
         estop_button: None,
         history_read_only: false,
+        actions_need_token: false,
     }
 }
 

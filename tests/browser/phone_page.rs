@@ -1,6 +1,6 @@
-//! The page on a phone-wide window (390 px: nothing overflows, the e-stop is big and in reach on every panel) and on a daemon listening beyond loopback (the page asks for the token, then works).
+//! The page on a phone-wide window (390 px: nothing overflows, the e-stop is big and in reach on every panel) and on a daemon with a token (beyond loopback, or on it: the page asks for the token as it opens, then works, the e-stop at its first press).
 
-use super::{click, screenshot, wait_for, wait_for_text, Browser};
+use super::{click, screenshot, shown, wait_for, wait_for_text, Browser};
 use cubed::daemon::{DaemonHandle, History};
 use cubed::web::scripted;
 use cubed::web::{serve, WebSettings};
@@ -21,7 +21,11 @@ async fn scripted_server(
 ) -> (SocketAddr, oneshot::Sender<()>, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let history = Arc::new(History::open(dir.path()).expect("history opens"));
-    let (handle, inbox) = DaemonHandle::new(scripted::idle_status(), history);
+    let idle = cubed::daemon::StatusDoc {
+        actions_need_token: token.is_some(),
+        ..scripted::idle_status()
+    };
+    let (handle, inbox) = DaemonHandle::new(idle, history);
     tokio::spawn(scripted::respond(inbox, Duration::from_millis(20)));
     let listener = tokio::net::TcpListener::bind(bind)
         .await
@@ -183,6 +187,32 @@ async fn a_page_beyond_loopback_asks_for_the_token_then_works() {
     .await;
     click(page, "#estop").await;
     wait_for_text(page, "state", "e-stopped").await;
+    browser.close().await;
+    let _ = stop.send(());
+}
+
+/// On loopback with a token (reached through an ssh tunnel), reads need none but every button
+/// does: the page asks for the token as it opens, so the first e-stop press stops the robot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_on_loopback_with_a_token_asks_for_it_before_any_button_is_pressed() {
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let (addr, stop, _dir) = scripted_server("127.0.0.1:0", Some(TOKEN)).await;
+    let page = browser.client();
+    page.goto(&format!("http://{addr}/"))
+        .await
+        .expect("the page loads");
+    wait_for_text(page, "state", "idle").await;
+    wait_for(page, "#token-form:not([hidden])", "the token form, at once").await;
+    wait_for_text(page, "token-why", "the emergency stop too").await;
+    let input = wait_for(page, "#token-input", "the token field").await;
+    input.send_keys(TOKEN).await.expect("typing the token");
+    click(page, "#token-submit").await;
+    wait_for(page, "#token-form[hidden]", "the form goes away").await;
+    click(page, "#estop").await;
+    wait_for_text(page, "state", "e-stopped").await;
+    assert!(!shown(page, "#error").await, "the first press was taken");
     browser.close().await;
     let _ = stop.send(());
 }

@@ -92,9 +92,11 @@ function askForToken(why) {
 
 // Loads the page's data once the daemon lets us read: asks for the token first if it must.
 async function begin() {
+  let first = null;
   try {
     // Shown at once, before the WebSocket's first push (or without it, behind a proxy).
-    render(await api('GET', '/api/status'));
+    first = await api('GET', '/api/status');
+    render(first);
   } catch (e) {
     if (!$('token-form').hidden) {
       $('conn').textContent = 'this robot needs its access token';
@@ -103,7 +105,23 @@ async function begin() {
       return;
     }
   }
+  // Reads need no token here, but every button does, the emergency stop too: ask now, so
+  // that its first press stops the robot.
+  if (first && first.actions_need_token && !sessionStorage.getItem(TOKEN_KEY)) {
+    askForToken('the buttons, the emergency stop too, need it');
+    $('token-input').focus();
+    follow();
+    return;
+  }
   $('token-form').hidden = true;
+  follow();
+}
+
+// Follows the address and the daemon's events, once however often the token is given.
+let following = false;
+function follow() {
+  if (following) return;
+  following = true;
   followAddress();
   connect();
 }
@@ -114,6 +132,7 @@ function takeToken(e) {
   if (!given) return;
   sessionStorage.setItem(TOKEN_KEY, given);
   $('token-input').value = '';
+  clearError();
   begin();
 }
 
