@@ -195,6 +195,10 @@ pub struct StatusDoc {
     /// token`: a page asks for it before anything is pressed.
     #[serde(default)]
     pub actions_need_token: bool,
+    /// `[vision] min_confidence`: stickers read less surely are in doubt (the page marks them
+    /// on the photos).
+    #[serde(default)]
+    pub min_confidence: f32,
 }
 
 /// Pushed over the WebSocket (`/api/events`), one JSON object per message.

@@ -182,6 +182,7 @@ impl RunningDaemon {
             estop_button: None,
             history_read_only: read_only.is_some(),
             actions_need_token: config.token.is_some(),
+            min_confidence: config.min_confidence,
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
         let board = StatusBoard::new(&inbox);

@@ -65,6 +65,7 @@ pub fn idle_status() -> StatusDoc {
         estop_button: None,
         history_read_only: false,
         actions_need_token: false,
+        min_confidence: 0.98,
     }
 }
 

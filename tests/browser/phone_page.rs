@@ -216,3 +216,35 @@ async fn a_page_on_loopback_with_a_token_asks_for_it_before_any_button_is_presse
     browser.close().await;
     let _ = stop.send(());
 }
+
+/// The daemon gone while the page is open: the page says it cannot reach it and offers no
+/// button but the e-stop, which, pressed, says to use the robot's own; back, it is live again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_whose_daemon_goes_away_says_so_and_sends_to_the_robots_own_e_stop() {
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let (addr, stop, _dir) = scripted_server("127.0.0.1:0", None).await;
+    let page = browser.client();
+    page.goto(&format!("http://{addr}/"))
+        .await
+        .expect("the page loads");
+    wait_for_text(page, "conn", "live").await;
+    wait_for_text(page, "state", "idle").await;
+    let _ = stop.send(());
+    wait_for_text(page, "state", "no connection").await;
+    wait_for_text(page, "message", "press its own emergency stop button").await;
+    let start_disabled: bool = super::in_page(
+        page,
+        "return document.getElementById('start').disabled;",
+        vec![],
+    )
+    .await;
+    assert!(
+        start_disabled,
+        "Start is not offered to a daemon that is gone"
+    );
+    click(page, "#estop").await;
+    wait_for_text(page, "error-text", "the robot did not stop").await;
+    browser.close().await;
+}

@@ -6,7 +6,10 @@ const $ = (id) => document.getElementById(id);
 const FACES = ['U', 'R', 'F', 'D', 'L', 'B'];
 const DEFAULT_COLOURS = { U: '#eeeeee', R: '#c41e3a', F: '#009e60', D: '#ffd500', L: '#ff5800', B: '#0051ba' };
 const BUSY = ['scanning', 'solving', 'executing', 'verifying', 'paused'];
-const UNSURE = 0.9; // stickers whose calibrated chance of being right is below this are marked on the photos
+// Stickers whose calibrated chance of being right is below the daemon's `[vision]
+// min_confidence` are marked on the photos (this, from a daemon that does not say it).
+const UNSURE = 0.9;
+const unsureBelow = () => (status && status.min_confidence) || UNSURE;
 const TOKEN_KEY = 'cubed-token';
 
 let status = null; // the last StatusDoc pushed
@@ -285,7 +288,7 @@ function drawPhotos(box, photos, none = 'no photos yet') {
     const overlay = frame.appendChild(el('div', 'overlay' + (p.stickers.length === 4 ? ' pocket' : '')));
     if (p.grid) cropToGrid(img, overlay, p.grid);
     p.stickers.forEach((s) => {
-      const unsure = s.confidence < UNSURE;
+      const unsure = s.confidence < unsureBelow();
       const mark = overlay.appendChild(el('div', 'mark' + (unsure ? ' unsure' : ''), s.symbol + (unsure ? '?' : '')));
       mark.style.background = colour[s.symbol] || s.rgb;
       mark.style.color = isDark(colour[s.symbol] || s.rgb) ? '#fff' : '#000';
@@ -334,7 +337,10 @@ function seconds(ms) {
 }
 
 function render(s) {
+  // An error said of another state or run (a double click, a refusal mid-run) is stale now.
+  if (status && (status.state !== s.state || status.run !== s.run)) clearError();
   status = s;
+  reachable = true;
   const state = $('state');
   state.textContent = s.state.replace('_', s.state === 'needs_attention' ? ' ' : '-');
   state.className = 'state ' + s.state;
@@ -400,6 +406,20 @@ function log(message, atMs) {
 }
 
 let backoff = 500;
+// Whether the daemon answered last (its status is what the page shows).
+let reachable = true;
+
+// The daemon gone: what the page last heard is no state to act on. Only the e-stop stays (it
+// says, if pressed, to use the robot's own button).
+function showUnreachable() {
+  if (!reachable) return;
+  reachable = false;
+  $('state').textContent = 'no connection';
+  $('state').className = 'state unknown';
+  putWords($('message'), 'the daemon cannot be reached: what is shown below is from before; if the robot must stop, press its own emergency stop button');
+  for (const id of ['start', 'stop', 'resume', 'reset']) $(id).disabled = true;
+}
+
 function connect() {
   const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + withToken('/api/events'));
   ws.addEventListener('open', () => {
@@ -422,6 +442,7 @@ function connect() {
   ws.addEventListener('close', () => {
     $('conn').textContent = 'no connection to the daemon; retrying in ' + seconds(backoff);
     $('conn').className = 'conn down';
+    showUnreachable();
     setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, 10000);
   });
@@ -637,7 +658,16 @@ document.addEventListener('DOMContentLoaded', () => {
   showTab(addressed().tab);
   $('start').addEventListener('click', () => act('POST', '/api/start'));
   $('stop').addEventListener('click', () => act('POST', '/api/stop'));
-  $('estop').addEventListener('click', () => act('POST', '/api/estop'));
+  $('estop').addEventListener('click', async () => {
+    try {
+      await api('POST', '/api/estop');
+      clearError();
+    } catch (e) {
+      // Not taken by a daemon that cannot be reached: the robot's own button is the way.
+      const unreached = e.message.startsWith('cannot reach the daemon');
+      showError(e.message + (unreached ? ': the robot did not stop; press its own emergency stop button' : ''));
+    }
+  });
   $('reset').addEventListener('click', () => act('POST', '/api/reset'));
   $('resume').addEventListener('click', () => act('POST', '/api/resume'));
   $('error-close').addEventListener('click', clearError);
