@@ -424,7 +424,7 @@ pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             let mut why = format!("{e:#}");
             if args.show_grids {
                 super::vision_folder::say_grids_after_refusal(&args.images, &choice);
-            } else if why.contains("grid") {
+            } else if why.contains("the grid is off") {
                 why.push_str(" (`--show-grids` shows the grid each photo is read with)");
             }
             if matches!(choice, GridChoice::Fixed(_)) {

@@ -32,23 +32,9 @@ fn other_size_hint(other_found: bool, other: &str) -> &str {
     }
 }
 
-/// Finds the face's grid in a photo where the cube may not be where the config says; when
-/// there is none, whether a 2x2's face is there instead.
+/// Finds the face's grid in a photo where the cube may not be where the config says (whether
+/// a 2x2's face is there instead is for the caller to ask: `pocket_found` is false here).
 pub fn find_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
-    find_grid_alone(image).map_err(|e| match e {
-        GridError::NotFound {
-            found, candidates, ..
-        } => GridError::NotFound {
-            found,
-            candidates,
-            pocket_found: crate::grid::pocket::find_pocket_grid_alone(image).is_ok(),
-        },
-        other => other,
-    })
-}
-
-/// [`find_grid`] without looking for the other size.
-pub(crate) fn find_grid_alone(image: &RgbImage) -> Result<FaceGrid, GridError> {
     if image.width() == 0 || image.height() == 0 {
         return Err(GridError::EmptyImage);
     }

@@ -9,11 +9,6 @@ use image::RgbImage;
 
 /// Finds a 2x2 face's grid (its outer corners) in a photo.
 pub fn find_pocket_grid(image: &RgbImage) -> Result<FaceGrid, GridError> {
-    find_pocket_grid_alone(image)
-}
-
-/// [`find_pocket_grid`]: what the 3x3 finder asks when it finds no 3x3.
-pub(crate) fn find_pocket_grid_alone(image: &RgbImage) -> Result<FaceGrid, GridError> {
     if image.width() == 0 || image.height() == 0 {
         return Err(GridError::EmptyImage);
     }

@@ -106,7 +106,7 @@ fn a_2x2_face_given_to_the_3x3_finder_is_refused_saying_a_2x2_is_there() {
     let mut camera = SimCamera::new(7, SimLighting::default());
     let four = [0, 1, 2, 5].map(|k| STANDARD_STICKERS[k]);
     let (photo, _) = camera.render_pocket_face_and_grid(&four, 0);
-    let found = find_grid(&photo);
+    let found = find_grid(&photo).map_err(|e| crate::scan::with_pocket_found(&photo, e));
     assert!(
         matches!(
             found,
@@ -123,7 +123,8 @@ fn a_2x2_face_given_to_the_3x3_finder_is_refused_saying_a_2x2_is_there() {
         "{words}"
     );
     // Clutter alone is no 2x2: the 3x3 finder's refusal (or find) of it names none.
-    let clutter_words = find_grid(&clutter()).err().map(|e| e.to_string());
+    let clutter_words = (find_grid(&clutter()).err())
+        .map(|e| crate::scan::with_pocket_found(&clutter(), e).to_string());
     assert!(
         clutter_words.as_ref().is_none_or(|w| !w.contains("2x2")),
         "{clutter_words:?}"

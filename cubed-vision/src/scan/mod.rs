@@ -61,8 +61,22 @@ pub(crate) fn grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid,
         GridChoice::Fixed(g) => Ok(*g),
         GridChoice::Auto => find_grid(&photo.image).map_err(|source| ScanError::Grid {
             face: photo.face,
-            source,
+            source: with_pocket_found(&photo.image, source),
         }),
+    }
+}
+
+/// No 3x3 found: whether a 2x2's face is there instead (the cube's size mistaken).
+pub fn with_pocket_found(image: &RgbImage, error: GridError) -> GridError {
+    match error {
+        GridError::NotFound {
+            found, candidates, ..
+        } => GridError::NotFound {
+            found,
+            candidates,
+            pocket_found: crate::grid::pocket::find_pocket_grid(image).is_ok(),
+        },
+        other => other,
     }
 }
 
