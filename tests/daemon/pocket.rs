@@ -202,19 +202,7 @@ async fn a_2x2_daemon_says_its_size_and_guides_a_2x2_optimally() {
     );
     assert_eq!(guide.states.len(), guide.solution.len() + 1);
     assert!(guide.states.iter().all(|s| s.len() == 24));
-    // The turns, replayed on the 3x3 model (which knows nothing of 2x2s), solve its corners.
-    let turns = parse_moves(&guide.solution.join(" "), Notation::Singmaster).expect("Singmaster");
-    let end = loaded.relabel_by_fixed_corner().to_3x3().apply_all(&turns);
-    assert!(
-        PocketFacelets::from_3x3(&end).is_solved(),
-        "{:?}",
-        guide.solution
-    );
-    // And they are as few as can be (HTM), from separately built tables.
-    let pocket = PocketSolver::new(Arc::new(PocketTables::build()));
-    let read = cubed::pocket::PocketCube::read(&loaded.relabel_by_fixed_corner()).expect("a cube");
-    let optimal = usize::from(pocket.distance(&read, cubed::pocket::Metric::Htm));
-    assert_eq!(guide.solution.len(), optimal);
+    solves_optimally(&loaded, &guide.solution);
     let short = (daemon.handle.guide(cube[1..].to_string()).await).expect_err("23 stickers");
     assert!(short.reason.contains("a 2x2 has 24"), "{}", short.reason);
     let bad = (daemon.handle.guide(twisted(&cube)).await).expect_err("a twisted corner");
@@ -227,6 +215,18 @@ async fn a_2x2_daemon_says_its_size_and_guides_a_2x2_optimally() {
     daemon.shutdown().await;
 }
 
+/// The guide's `solution` for `loaded`, replayed on the 3x3 model (which knows nothing of
+/// 2x2s), solves its corners, in as few turns as can be (HTM, from separately built tables).
+fn solves_optimally(loaded: &PocketFacelets, solution: &[String]) {
+    let turns = parse_moves(&solution.join(" "), Notation::Singmaster).expect("Singmaster");
+    let end = loaded.relabel_by_fixed_corner().to_3x3().apply_all(&turns);
+    assert!(PocketFacelets::from_3x3(&end).is_solved(), "{solution:?}");
+    let pocket = PocketSolver::new(Arc::new(PocketTables::build()));
+    let read = cubed::pocket::PocketCube::read(&loaded.relabel_by_fixed_corner()).expect("a cube");
+    let optimal = usize::from(pocket.distance(&read, cubed::pocket::Metric::Htm));
+    assert_eq!(solution.len(), optimal);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_3x3_daemon_says_its_size_and_guides_a_2x2_too() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -237,17 +237,7 @@ async fn a_3x3_daemon_says_its_size_and_guides_a_2x2_too() {
     let guide = (daemon.handle.guide(cube.clone()).await).expect("a 2x2 is guided");
     assert_eq!(guide.states[0], cube);
     assert!(guide.states.iter().all(|s| s.len() == 24));
-    let turns = parse_moves(&guide.solution.join(" "), Notation::Singmaster).expect("Singmaster");
-    let end = loaded.relabel_by_fixed_corner().to_3x3().apply_all(&turns);
-    assert!(
-        PocketFacelets::from_3x3(&end).is_solved(),
-        "{:?}",
-        guide.solution
-    );
-    let pocket = PocketSolver::new(Arc::new(PocketTables::build()));
-    let read = cubed::pocket::PocketCube::read(&loaded.relabel_by_fixed_corner()).expect("a cube");
-    let optimal = usize::from(pocket.distance(&read, cubed::pocket::Metric::Htm));
-    assert_eq!(guide.solution.len(), optimal);
+    solves_optimally(&loaded, &guide.solution);
     let bad = (daemon.handle.guide(twisted(&cube)).await).expect_err("a twisted corner");
     assert_eq!(bad.kind, RefusalKind::BadRequest, "{}", bad.reason);
     assert!(bad.reason.contains("not a 2x2"), "{}", bad.reason);
