@@ -81,6 +81,17 @@ fn exec_size_2_solves_a_2x2_held_by_a_simulator_started_with_size_2() {
         "{text}"
     );
     assert!(report["moves_executed"].as_u64().unwrap_or(0) > 0, "{text}");
+    // A design that turns faces by their centre caps cannot hold one.
+    let refused = cubed(
+        &["sim", "--pty", "--robot", "six-motor", "--size", "2"],
+        None,
+    );
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("a 2x2 has none"),
+        "{}",
+        stderr(&refused)
+    );
 }
 
 #[test]

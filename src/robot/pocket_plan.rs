@@ -90,10 +90,15 @@ pub fn solve_pocket_for_robot(
 
 /// Refuses a design that turns faces by their centre caps: a 2x2 has none to grip.
 pub(crate) fn check_holds_a_2x2(planner: &Planner) -> Result<(), PlanError> {
-    match planner.model.centre_grippers() {
+    model_holds_a_2x2(&planner.model)
+}
+
+/// As [`check_holds_a_2x2`], of a design alone (the simulator holds no planner).
+pub(crate) fn model_holds_a_2x2(model: &crate::robot::RobotModel) -> Result<(), PlanError> {
+    match model.centre_grippers() {
         grippers if grippers.is_empty() => Ok(()),
         grippers => Err(PlanError::NoCentreCaps {
-            robot: planner.model.name.clone(),
+            robot: model.name.clone(),
             grippers: grippers.join(", "),
         }),
     }

@@ -170,6 +170,11 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         Ok(model) => model,
         Err(e) => return super::refuse_error(&e),
     };
+    if args.size == 2 {
+        if let Err(e) = crate::robot::pocket_plan::model_holds_a_2x2(&model) {
+            return super::refuse_error(&e);
+        }
+    }
     let (cube, faults) = match (starting_cube(&args), FaultPlan::parse(&args.faults)) {
         (Ok(cube), Ok(faults)) => (cube, faults),
         (Err(e), _) => return refuse(e),
