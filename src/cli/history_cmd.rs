@@ -409,13 +409,13 @@ mod tests {
     }
 
     /// A scan not read is "not read yet" while its run is under way, and "not read" once the
-    /// run ended before it was.
+    /// run stopped before it was.
     #[test]
     fn a_scan_not_read_says_whether_its_run_is_still_under_way() {
         let mut detail = finished_run(None);
         detail.scans = vec![scan_record(0, None, "scan 1")];
         let served = Photos::Served("http://127.0.0.1:8080".into());
-        assert!(run_text(&detail, &served).contains("scan 1: not read (the run ended"));
+        assert!(run_text(&detail, &served).contains("scan 1: not read (the run stopped"));
         detail.summary.outcome = None;
         detail.summary.finished_ms = None;
         let text = run_text(&detail, &served);
