@@ -68,7 +68,7 @@ fn program_for(
     design: &Path,
 ) -> anyhow::Result<Result<Streamed, String>> {
     if args.size.size == 2 {
-        if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner) {
+        if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner.model()) {
             return Ok(Err(error_chain(&e)));
         }
     }

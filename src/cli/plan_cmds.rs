@@ -143,13 +143,13 @@ pub(crate) fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Ok(start) => start,
         Err(e) => return refuse(e),
     };
-    if args.scan {
-        // A design that cannot hold a 2x2 has no 2x2 scan either.
-        if args.size.size == 2 {
-            if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(&planner) {
-                return super::refuse_error(&e);
-            }
+    // A design that cannot hold a 2x2 has no 2x2 plan, its scan's either.
+    if args.size.size == 2 {
+        if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner.model()) {
+            return super::refuse_error(&e);
         }
+    }
+    if args.scan {
         if planner.model().cameras.is_empty() {
             return refuse(format!(
                 "{}: robot '{}' has no [[camera]], so it has no scan to plan (add a [[camera]] with `at`, as in config/robots/)",
@@ -286,8 +286,8 @@ fn print_program(
     Ok(())
 }
 
-/// `cubed plan --size 2 --facelets …` (robot-aware, or `--naive`), refused on a design that
-/// turns faces by centre caps; None: plan as for a 3x3 (face turns and the scan are the same
+/// `cubed plan --size 2 --facelets …` (robot-aware, or `--naive`; a design that turns faces by
+/// centre caps is refused before); None: plan as for a 3x3 (face turns and the scan are the same
 /// for both sizes).
 pub(crate) fn plan_if_pocket(
     args: &super::plan_cmds::PlanArgs,
@@ -296,9 +296,6 @@ pub(crate) fn plan_if_pocket(
 ) -> Option<anyhow::Result<ExitCode>> {
     if args.size.size == 3 {
         return args.size.refuse_on_3x3();
-    }
-    if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner) {
-        return Some(super::refuse_error(&e));
     }
     let text = args.job.facelets.as_deref()?;
     Some(plan_pocket(args, planner, start, text))

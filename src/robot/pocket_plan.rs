@@ -51,7 +51,7 @@ pub fn pocket_naive(
     facelets: &PocketFacelets,
     metric: Metric,
 ) -> Result<Plan, PlanError> {
-    check_holds_a_2x2(planner)?;
+    check_holds_a_2x2(&planner.model)?;
     let solution = solver.solve(&seen(facelets), metric);
     planner.plan_naive(start, &solution)
 }
@@ -65,7 +65,7 @@ pub fn solve_pocket_for_robot(
     facelets: &PocketFacelets,
     opts: &PocketAwareOptions,
 ) -> Result<Plan, PlanError> {
-    check_holds_a_2x2(planner)?;
+    check_holds_a_2x2(&planner.model)?;
     let began = Instant::now();
     let cube = seen(facelets);
     let mut rated: Vec<(u32, Vec<Turn>)> = Vec::new();
@@ -89,12 +89,7 @@ pub fn solve_pocket_for_robot(
 }
 
 /// Refuses a design that turns faces by their centre caps: a 2x2 has none to grip.
-pub(crate) fn check_holds_a_2x2(planner: &Planner) -> Result<(), PlanError> {
-    model_holds_a_2x2(&planner.model)
-}
-
-/// As [`check_holds_a_2x2`], of a design alone (the simulator holds no planner).
-pub(crate) fn model_holds_a_2x2(model: &crate::robot::RobotModel) -> Result<(), PlanError> {
+pub(crate) fn check_holds_a_2x2(model: &crate::robot::RobotModel) -> Result<(), PlanError> {
     match model.centre_grippers() {
         grippers if grippers.is_empty() => Ok(()),
         grippers => Err(PlanError::NoCentreCaps {
@@ -158,10 +153,14 @@ mod tests {
     #[test]
     fn only_designs_that_grip_layers_hold_a_2x2() {
         for design in ["four-arm", "turntable-flipper"] {
-            assert_eq!(check_holds_a_2x2(&planner(design)), Ok(()), "{design}");
+            assert_eq!(
+                check_holds_a_2x2(&planner(design).model),
+                Ok(()),
+                "{design}"
+            );
         }
         let six = planner("six-motor");
-        let refused = check_holds_a_2x2(&six).expect_err("six motors on centre caps");
+        let refused = check_holds_a_2x2(&six.model).expect_err("six motors on centre caps");
         let names: Vec<&str> = six.model.grippers.iter().map(|g| g.name.as_str()).collect();
         assert_eq!(
             refused,

@@ -171,7 +171,7 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return super::refuse_error(&e),
     };
     if args.size == 2 {
-        if let Err(e) = crate::robot::pocket_plan::model_holds_a_2x2(&model) {
+        if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(&model) {
             return super::refuse_error(&e);
         }
     }

@@ -31,8 +31,7 @@ impl ConfigFiles {
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::checked(model.clone(), planner_memory_limit()?)?;
         if config.cube_size == crate::daemon::config::CubeSize::Two {
-            crate::robot::pocket_plan::check_holds_a_2x2(&planner)
-                .map_err(RigError::NoPocketGrip)?;
+            crate::robot::pocket_plan::check_holds_a_2x2(&model).map_err(RigError::NoPocketGrip)?;
         }
         let chosen = crate::daemon::config::palette_choice::choose_palette(None, config);
         let palette_file = chosen.path;
