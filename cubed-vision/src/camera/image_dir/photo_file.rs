@@ -22,27 +22,19 @@ pub(crate) fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
             path: path.to_path_buf(),
         });
     }
-    if image::guess_format(&bytes).is_err() {
+    let failed = |source| CameraError::Decode {
+        path: path.to_path_buf(),
+        source,
+    };
+    let Ok(format) = image::guess_format(&bytes) else {
         let first: Vec<String> = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
         return Err(CameraError::NotAnImage {
             path: path.to_path_buf(),
             first: first.join(" "),
         });
-    }
-    let reader = || {
-        image::ImageReader::new(std::io::Cursor::new(&bytes))
-            .with_guessed_format()
-            .map_err(|e| CameraError::Decode {
-                path: path.to_path_buf(),
-                source: image::ImageError::IoError(e),
-            })
     };
-    let (width, height) = reader()?
-        .into_dimensions()
-        .map_err(|source| CameraError::Decode {
-            path: path.to_path_buf(),
-            source,
-        })?;
+    let reader = || image::ImageReader::with_format(std::io::Cursor::new(&bytes), format);
+    let (width, height) = reader().into_dimensions().map_err(failed)?;
     if u64::from(width) * u64::from(height) > MOST_PIXELS {
         return Err(CameraError::TooLarge {
             path: path.to_path_buf(),
@@ -50,17 +42,13 @@ pub(crate) fn load_image(path: &Path) -> Result<RgbImage, CameraError> {
             height,
         });
     }
-    if reader()?.format() == Some(image::ImageFormat::Jpeg) && jpeg_cut_short(&bytes) {
+    if format == image::ImageFormat::Jpeg && jpeg_cut_short(&bytes) {
         return Err(CameraError::CutShort {
             path: path.to_path_buf(),
             bytes: bytes.len(),
         });
     }
-    let failed = |source| CameraError::Decode {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut decoder = reader()?.into_decoder().map_err(failed)?;
+    let mut decoder = reader().into_decoder().map_err(failed)?;
     // A flag the file's pixels do not carry: phones store a portrait photo turned, and every
     // viewer turns it upright.
     let orientation = decoder
