@@ -8,27 +8,30 @@ use image::RgbImage;
 /// Why no grid was found.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GridError {
-    #[error("no 3x3 grid of stickers found: at best {found} of the 9 stickers lined up ({candidates} sticker-like squares in the photo); {}", other_size_hint(*.pocket_found, "a 2x2's four stickers are there, though: if the cube is a 2x2, give `--size 2` (the daemon: `[run] cube_size = 2` in cubed.toml)"))]
+    #[error("no 3x3 grid of stickers found: at best {found} of the 9 stickers lined up ({candidates} sticker-like squares in the photo); {}", what_to_check(*.pocket_found))]
     NotFound {
         found: usize,
         candidates: usize,
         /// A 2x2's face was found in the photo instead.
         pocket_found: bool,
     },
-    #[error("no 2x2 grid of stickers found: at best {found} of the 4 stickers lined up ({candidates} sticker-like squares in the photo); {}", other_size_hint(false, ""))]
+    #[error("no 2x2 grid of stickers found: at best {found} of the 4 stickers lined up ({candidates} sticker-like squares in the photo); {LOOK_AGAIN}")]
     PocketNotFound { found: usize, candidates: usize },
     #[error("the image is empty")]
     EmptyImage,
 }
 
-/// What to check when no grid was found: the other size of cube when its face is there (a
-/// 2x2's, which its finder tells apart from clutter and a 3x3's face; the 3x3 finder, made for
-/// close-ups, takes a grid of openings in a whole frame for a face, so is not asked).
-fn other_size_hint(other_found: bool, other: &str) -> &str {
-    if other_found {
-        other
+/// What to check when no grid was found in a photo.
+const LOOK_AGAIN: &str = "is the whole face in the picture, lit, and nothing in front of it (a hand)? Or give the grid (`--corners`, `[camera] grid`)";
+
+/// What to check when no 3x3 was found: the cube's size when a 2x2's face is there (its finder
+/// tells one apart from clutter and from a 3x3's face; the 3x3 finder, made for close-ups, takes
+/// a grid of openings in a whole frame for a face, so a 2x2 refused is not said to be a 3x3).
+fn what_to_check(pocket_found: bool) -> &'static str {
+    if pocket_found {
+        "a 2x2's four stickers are there, though: if the cube is a 2x2, give `--size 2` (the daemon: `[run] cube_size = 2` in cubed.toml)"
     } else {
-        "is the whole face in the picture, lit, and nothing in front of it (a hand)? Or give the grid (`--corners`, `[camera] grid`)"
+        LOOK_AGAIN
     }
 }
 
