@@ -8,6 +8,7 @@ use cubed::pocket::{
 use cubed::robot::{load_robot, replay, ProgramDoc};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::path::Path;
 
 const URFDLB: PocketFormat = PocketFormat::Facelets(FaceOrder::Urfdlb);
 
@@ -452,4 +453,45 @@ fn check_reads_a_2x2_in_the_old_letters_as_solve_does() {
         "{}",
         stderr(&three)
     );
+}
+
+/// `plan` on the configuration's design takes its `[run] cube_size` too: a configuration for a
+/// 2x2 plans a 2x2's 24 stickers without `--size 2` (the program replays solved on the design),
+/// and `--size 3` given still means a 3x3.
+#[test]
+fn plan_on_the_configurations_design_takes_its_cube_size() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = crate::common::robot_config(Path::new("/dev/null"), dir.path());
+    let text = std::fs::read_to_string(&file).expect("written");
+    let pocket = text.replace("cube_size = 3", "cube_size = 2");
+    assert_ne!(pocket, text, "the shipped config names its cube_size");
+    std::fs::write(&file, pocket).expect("rewritten");
+    let config = file.to_str().expect("utf-8 path");
+    let cube = &random_cubes(8, 1)[0];
+    let plan = |size: &[&str]| {
+        let mut args = with_cache(
+            &dir,
+            &[
+                "plan",
+                "--config",
+                config,
+                "--facelets",
+                cube,
+                "--format",
+                "json",
+            ],
+        );
+        args.extend(size);
+        cubed(&args, None)
+    };
+    let out = plan(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: ProgramDoc = serde_json::from_str(&stdout(&out)).expect("a program document");
+    let model = load_robot(&crate::common::shipped_design_file("four-arm")).expect("loads");
+    let program = doc.to_program(&model).expect("names resolve");
+    let (facelets, _, _) = parse_pocket(cube, URFDLB, None).expect("valid");
+    let result = replay(&model, model.home(), &facelets.to_3x3(), &program).expect("legal");
+    assert!(PocketFacelets::from_3x3(&result.end.cube_frame()).is_solved());
+    let three = plan(&["--size", "3"]);
+    assert_eq!(three.status.code(), Some(2), "{}", stderr(&three));
 }

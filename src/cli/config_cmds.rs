@@ -65,7 +65,7 @@ pub(crate) fn run(command: ConfigCommand) -> anyhow::Result<ExitCode> {
 
 fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
     let design = match choose_design(args.design.as_deref(), args.config.as_deref()) {
-        Ok(design) => design,
+        Ok(chosen) => chosen.design,
         Err(e) => return refuse(e.to_string()),
     };
     // Known, the board's own step rate is checked before what follows from the speeds.

@@ -85,9 +85,10 @@ impl From<MetricArg> for Metric {
 /// The cube size and what only the 2x2 has.
 #[derive(Args, Debug, Clone)]
 pub(crate) struct SizeArgs {
-    /// Cube size: 3, or 2 for the pocket cube (24 stickers, always an optimal solution).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub(crate) size: u8,
+    /// Cube size: 3, or 2 for the pocket cube (24 stickers, always an optimal solution)
+    /// [default: 3; `plan` and `exec` on the configuration's design: its `[run] cube_size`].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub(crate) size: Option<u8>,
     /// With --size 2: the metric the solution is optimal in [default: htm].
     #[arg(long, value_enum)]
     pub(crate) metric: Option<MetricArg>,
@@ -98,9 +99,19 @@ pub(crate) struct SizeArgs {
 }
 
 impl SizeArgs {
+    /// Whether the cube is a 2x2 (`--size 2`, or the configuration's size where it was taken).
+    pub(crate) fn is_pocket(&self) -> bool {
+        self.size == Some(2)
+    }
+
+    /// Takes the configuration's `[run] cube_size` (`configured`) when `--size` is not given.
+    pub(crate) fn or_configured(&mut self, configured: Option<crate::daemon::config::CubeSize>) {
+        self.size = Some(super::design_choice::cube_edge(self.size, configured));
+    }
+
     /// Refuses the 2x2-only options on a 3x3.
     pub(super) fn refuse_on_3x3(&self) -> Option<anyhow::Result<ExitCode>> {
-        match (self.size, self.metric, self.legacy) {
+        match (self.size.unwrap_or(3), self.metric, self.legacy) {
             (3, Some(_), _) => Some(super::refuse("--metric applies to --size 2 only")),
             (3, _, true) => Some(super::refuse("--legacy applies to --size 2 only")),
             _ => None,

@@ -67,7 +67,7 @@ fn program_for(
     planner: &Planner,
     design: &Path,
 ) -> anyhow::Result<Result<Streamed, String>> {
-    if args.size.size == 2 {
+    if args.size.is_pocket() {
         if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner.model()) {
             return Ok(Err(error_chain(&e)));
         }
@@ -127,7 +127,7 @@ fn program_for(
         Err(e) => return Ok(Err(e)),
     };
     let plan = match (&args.job.moves, &args.job.facelets) {
-        (None, Some(text)) if args.size.size == 2 => {
+        (None, Some(text)) if args.size.is_pocket() => {
             let naive = false;
             match super::plan_cmds::pocket_plan(
                 &args.job,
@@ -324,14 +324,14 @@ impl Interrupts {
 }
 
 /// Plans, connects, streams, and reports.
-pub(crate) fn exec(args: ExecArgs) -> anyhow::Result<ExitCode> {
-    if let Some(refused) = args.size.refuse_on_3x3() {
-        return refused;
-    }
-    let (planner, design) = match args.job.planner() {
+pub(crate) fn exec(mut args: ExecArgs) -> anyhow::Result<ExitCode> {
+    let (planner, design) = match args.job.planner(&mut args.size) {
         Ok(chosen) => chosen,
         Err(refused) => return refused,
     };
+    if let Some(refused) = args.size.refuse_on_3x3() {
+        return refused;
+    }
     if args.job.robot.is_none() {
         let whence = match cubed_files::named_file::is_built_in(&design) {
             true => "no configuration file was found, so the built-in design: give your robot's with --robot my-robot.toml",

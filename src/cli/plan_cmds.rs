@@ -121,10 +121,16 @@ pub(super) fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, 
 
 impl RobotJob {
     /// The design (`--robot`, else the configuration's) and its planner, loaded and checked
-    /// to turn every face again and again; Err: the refusal (exit 2) naming the file.
-    pub(crate) fn planner(&self) -> Result<(Planner, PathBuf), anyhow::Result<ExitCode>> {
-        let design = choose_design(self.robot.as_deref(), self.config.as_deref())
+    /// to turn every face again and again, with the size the configuration gives when
+    /// `size` does not say; Err: the refusal (exit 2) naming the file.
+    pub(crate) fn planner(
+        &self,
+        size: &mut SizeArgs,
+    ) -> Result<(Planner, PathBuf), anyhow::Result<ExitCode>> {
+        let chosen = choose_design(self.robot.as_deref(), self.config.as_deref())
             .map_err(|e| refuse(e.to_string()))?;
+        size.or_configured(chosen.cube_size);
+        let design = chosen.design;
         let model = load_robot(&design).map_err(|e| super::refuse_error(&e))?;
         let limit = planner_memory_limit().map_err(refuse)?;
         let planner = Planner::checked(model, limit)
@@ -134,8 +140,8 @@ impl RobotJob {
 }
 
 /// Prints the program for the requested moves, cube or scan.
-pub(crate) fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
-    let (planner, design) = match args.job.planner() {
+pub(crate) fn plan(mut args: PlanArgs) -> anyhow::Result<ExitCode> {
+    let (planner, design) = match args.job.planner(&mut args.size) {
         Ok(planner) => planner,
         Err(refused) => return refused,
     };
@@ -144,7 +150,7 @@ pub(crate) fn plan(args: PlanArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(e),
     };
     // A design that cannot hold a 2x2 has no 2x2 plan, its scan's either.
-    if args.size.size == 2 {
+    if args.size.is_pocket() {
         if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(planner.model()) {
             return super::refuse_error(&e);
         }
@@ -294,7 +300,7 @@ pub(crate) fn plan_if_pocket(
     planner: &crate::robot::Planner,
     start: &crate::robot::RobotState,
 ) -> Option<anyhow::Result<ExitCode>> {
-    if args.size.size == 3 {
+    if !args.size.is_pocket() {
         return args.size.refuse_on_3x3();
     }
     let text = args.job.facelets.as_deref()?;

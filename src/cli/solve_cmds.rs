@@ -218,7 +218,7 @@ fn moves_made(text: &str, notation: Notation, size: u8) -> anyhow::Result<ExitCo
 
 /// `cubed solve` for a 2x2 (or a refusal of 2x2 options on a 3x3); None: solve a 3x3.
 pub(crate) fn solve_if_pocket(args: &SolveArgs) -> Option<anyhow::Result<ExitCode>> {
-    if args.size.size == 3 {
+    if !args.size.is_pocket() {
         return args.size.refuse_on_3x3();
     }
     if args.budget_ms.is_some() {

@@ -23,6 +23,14 @@ impl CubeSize {
         }
     }
 
+    /// Stickers along an edge: 3 or 2 (what `--size` takes).
+    pub fn edge(self) -> u8 {
+        match self {
+            CubeSize::Three => 3,
+            CubeSize::Two => 2,
+        }
+    }
+
     /// "3x3" or "2x2".
     pub fn name(self) -> &'static str {
         match self {

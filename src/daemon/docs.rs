@@ -269,7 +269,7 @@ pub struct RunSummary {
     /// before the history kept it).
     pub cube: Option<String>,
     /// `None` while running; else "solved", "already_solved", "calibrated", "refused",
-    /// "failed", "stopped", "estopped", "waiting" (for Resume, after a fault or a firmware
+    /// "unverified" (the turns made, the check scan after them unsure), "failed", "stopped", "estopped", "waiting" (for Resume, after a fault or a firmware
     /// restart) or "interrupted" (the daemon stopped during the run).
     pub outcome: Option<String>,
     /// Face turns the robot made in the run, in all (before and after an interruption),

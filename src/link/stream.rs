@@ -26,6 +26,10 @@ pub enum StreamError {
     },
     #[error("emergency stop after {done} of {total} commands had completed")]
     EStopped { done: usize, total: usize },
+    /// An emergency stop asked for while the link was lost: nothing can confirm it (the link
+    /// sends it the moment the port is back), and the robot may have run the commands queued.
+    #[error("emergency stop asked while the link to the robot was lost, after {done} of {total} commands were heard done (the robot may have run those queued behind them; the stop goes out the moment the link is back)")]
+    EStopUnreached { done: usize, total: usize },
     #[error(transparent)]
     Link(#[from] LinkError),
     #[error("stopped on request after {done} of {total} commands")]
@@ -49,21 +53,29 @@ pub async fn stream_program(
     groups: &[MotionGroup],
     progress: impl FnMut(usize, usize, &LinkEvent),
 ) -> Result<StreamOutcome, StreamError> {
-    stream_gated(link, groups, usize::MAX, || false, progress).await
+    let never = std::future::pending();
+    stream_gated(link, groups, (usize::MAX, &|| false, never), progress).await
 }
 
 /// Like [`stream_program`], but keeps at most `lookahead` commands queued beyond those done,
 /// and once `stop_requested()` is true sends nothing more: the queued commands finish and the
-/// program ends at a step boundary with [`StreamError::Stopped`].
+/// program ends at a step boundary with [`StreamError::Stopped`]. `emergency` resolves once an
+/// emergency stop is asked for: while the link is lost nothing can confirm it, so the wait for
+/// the link ends there ([`StreamError::EStopUnreached`]); with the link up, the firmware's
+/// confirmation ends the program.
 pub(crate) async fn stream_gated(
     link: &mut LinkHandle,
     groups: &[MotionGroup],
-    lookahead: usize,
-    stop_requested: impl Fn() -> bool,
+    (lookahead, stop_requested, emergency): (
+        usize,
+        &(dyn Fn() -> bool + Sync),
+        impl std::future::Future<Output = ()>,
+    ),
     mut progress: impl FnMut(usize, usize, &LinkEvent),
 ) -> Result<StreamOutcome, StreamError> {
     let total = groups.len();
     let mut outcome = StreamOutcome::default();
+    tokio::pin!(emergency);
     let (mut sent, mut stopping) = (0, false);
     loop {
         stopping = stopping || stop_requested();
@@ -80,7 +92,15 @@ pub(crate) async fn stream_gated(
                 total,
             });
         }
-        let Some(event) = link.next_event().await else {
+        let link_lost = outcome.links_lost > outcome.links_restored;
+        let next = tokio::select! {
+            biased;
+            next = link.next_event() => next,
+            () = &mut emergency, if link_lost => {
+                return Err(StreamError::EStopUnreached { done: outcome.done, total });
+            }
+        };
+        let Some(event) = next else {
             return Err(LinkError::Closed.into());
         };
         match &event {

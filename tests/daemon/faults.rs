@@ -84,12 +84,13 @@ async fn an_unplug_mid_run_pauses_it_and_it_resumes_to_solved() {
 }
 
 /// An e-stop while the cable is out cannot reach the robot: the status says so and what to
-/// do, instead of "motors halted". When the cable is back the run waits for Resume, and
-/// Resume takes it to solved.
+/// do, instead of "motors halted". The run ends e-stopped at once, recorded so in its history
+/// while the cable is still out (a person who walks away finds it said); when the cable is back
+/// the stop goes out, and Resume takes the run to solved.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = start(dir.path(), "unplug-at-move=30,unplug-for=3s", 2.0).await;
+    let daemon = start(dir.path(), "unplug-at-move=30,unplug-for=5s", 2.0).await;
     daemon.sim.as_ref().expect("sim").load_cube(random(12));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let paused = wait_until(&daemon.handle, "paused", is(DaemonState::Paused)).await;
@@ -108,14 +109,26 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
         "{}",
         status.message
     );
-    // The cable goes back in: the e-stop reaches the robot, and the run waits for Resume like
-    // any e-stopped run, its history saying so.
     let end = finished(&daemon.handle, run).await;
+    assert_eq!(
+        end.link.state,
+        LinkState::Lost,
+        "the run ended only once the cable was back: {:?}",
+        end.link
+    );
     assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
-    assert!(end.message.contains("press Resume"), "{}", end.message);
+    for words in ["cannot be reached", "cut its power", "press Resume"] {
+        assert!(end.message.contains(words), "{words}: {}", end.message);
+    }
     let told = interruptions_told(&daemon, run);
-    let link_back = ("link".to_string(), Some("automatic".to_string()), false);
-    assert_eq!(told, [link_back, ("estop".into(), None, true)]);
+    let link_lost = ("link".to_string(), None, false);
+    assert_eq!(told, [link_lost, ("estop".into(), None, true)]);
+    // The cable goes back in: the run still waits for Resume, which takes it to solved.
+    wait_until(&daemon.handle, "the cable back", |s| {
+        s.link.state == LinkState::Open
+    })
+    .await;
+    assert_eq!(daemon.handle.status().resumable, Some(run));
     resume_to_solved(&daemon, run).await;
     daemon.shutdown().await;
 }
@@ -187,17 +200,15 @@ async fn a_link_that_never_comes_back_fails_the_run_and_leaves_nothing_waiting()
     again.shutdown().await;
 }
 
-/// An e-stop pressed while a run waits for a cable that never comes back: the run fails, and
-/// the status says the stop is still latched and to reset it before a new start (which is
-/// refused until then).
+/// An e-stop pressed while a run waits for a cable that stays out longer than the run waits:
+/// the run ends e-stopped at once and waits for a person; the link gives up, and when the cable
+/// is back the idle daemon's reconnect sends the stop, the run still waiting, and a new start
+/// is refused until the stop is reset.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_run_that_fails_while_an_e_stop_is_latched_says_to_reset_first() {
+async fn an_e_stop_while_the_cable_stays_out_is_sent_when_it_is_back_and_the_run_waits() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut config = super::config(dir.path(), "unplug-at-move=30,unplug-for=20s", 2.0);
-    // Long enough that the e-stop comes while the run still waits for the cable even on a
-    // loaded machine: an e-stop after the run has failed is another case (the status no
-    // longer names the run).
-    config.reconnect = std::time::Duration::from_secs(4);
+    let mut config = super::config(dir.path(), "unplug-at-move=30,unplug-for=6s", 2.0);
+    config.reconnect = std::time::Duration::from_secs(2);
     let daemon = super::start_with(&config).await;
     daemon.sim.as_ref().expect("sim").load_cube(random(15));
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
@@ -205,11 +216,15 @@ async fn a_run_that_fails_while_an_e_stop_is_latched_says_to_reset_first() {
     daemon.handle.estop().await.expect("estop");
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::EStopped, "{}", end.message);
-    assert!(
-        end.message.contains("still latched: reset it first"),
-        "{}",
-        end.message
-    );
+    assert_eq!(end.resumable, Some(run), "{}", end.message);
+    let sent = wait_until(&daemon.handle, "the stop sent", |s| {
+        s.message
+            .contains("sent to the robot now that its link is open")
+    })
+    .await;
+    assert_eq!(sent.link.state, LinkState::Open, "{:?}", sent.link);
+    assert_eq!(sent.state, DaemonState::EStopped, "{}", sent.message);
+    assert_eq!(sent.resumable, Some(run), "{}", sent.message);
     let refused = (daemon.handle.start(StartSource::Web).await).expect_err("latched");
     assert!(refused.reason.contains("reset"), "{}", refused.reason);
     daemon.shutdown().await;

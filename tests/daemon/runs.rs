@@ -1,7 +1,7 @@
 //! Whole runs: started by the robot's button and through the handle, the record they leave, a second start refused, an already solved cube left alone, a lamp far too bright refused saying what to do.
 
 use super::{
-    finished, named_the_hand, random, said_so_far, scans_photographed, start, start_with,
+    finished, is, named_the_hand, random, said_so_far, scans_photographed, start, start_with,
     wait_until,
 };
 use cubed::cube::FaceletCube;
@@ -422,6 +422,39 @@ async fn a_hand_in_a_photo_is_named_and_the_faces_photographed_again() {
         3,
         "scan, the re-capture, verify"
     );
+    daemon.shutdown().await;
+}
+
+/// A hand in the check scan's photo with no round left to take it again: the solution's turns
+/// were made, so the run is not "refused" but "unverified", and says to look at the cube (which
+/// the simulator's own mechanics show solved).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_check_scan_that_cannot_be_read_after_the_turns_leaves_the_run_unverified() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = super::config(dir.path(), "", 2.0);
+    config.recaptures = 0;
+    let daemon = start_with(&config).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(16));
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    wait_until(&daemon.handle, "executing", is(DaemonState::Executing)).await;
+    sim.hand_in_next_photos(1);
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Faulted, "{}", end.message);
+    for words in ["unverified", "face turns were made", "look at the cube"] {
+        assert!(end.message.contains(words), "{words}: {}", end.message);
+    }
+    assert!(sim.bench().turns > 0, "the solution was turned");
+    assert!(sim.cube().is_solved(), "the robot did solve it");
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    assert_eq!(detail.summary.outcome.as_deref(), Some("unverified"));
+    let why = detail.summary.error.as_deref().unwrap_or_default();
+    assert!(
+        why.contains("unsure of sticker") || why.contains("cannot be read"),
+        "{why}"
+    );
+    let check = detail.scans.last().expect("the check scan");
+    assert!(check.error.is_some(), "{check:?}");
     daemon.shutdown().await;
 }
 

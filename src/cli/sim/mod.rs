@@ -6,7 +6,7 @@
 mod pico;
 mod session;
 
-use super::design_choice::choose_design;
+use super::design_choice::{choose_design, cube_edge};
 use super::refuse;
 use crate::robot::load_robot;
 use crate::robot::ActuatorMap;
@@ -68,9 +68,10 @@ pub(crate) struct SimArgs {
     #[arg(long)]
     pub(crate) cube: Option<String>,
     /// Cube size: 3, or 2 for the pocket cube (held as a 3x3's corners: its 24 stickers in
-    /// --cube, --random and the report).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub(crate) size: u8,
+    /// --cube, --random and the report) [default: the configuration's `[run] cube_size` when
+    /// the design is the configuration's, else 3].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub(crate) size: Option<u8>,
     /// A uniformly random cube from this seed.
     #[arg(long)]
     pub(crate) random: Option<u64>,
@@ -110,7 +111,7 @@ pub(crate) struct SimArgs {
 }
 
 fn starting_cube(args: &SimArgs) -> Result<FaceletCube, String> {
-    if args.size == 2 {
+    if args.size == Some(2) {
         return starting_pocket(args);
     }
     if let Some(text) = &args.cube {
@@ -141,7 +142,7 @@ fn starting_pocket(args: &SimArgs) -> Result<FaceletCube, String> {
 }
 
 /// Runs the simulator until piped stdin ends, `q`, SIGINT or SIGTERM.
-pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn sim(mut args: SimArgs) -> anyhow::Result<ExitCode> {
     // In the background of a terminal, a read or a terminal setting must not stop the process
     // (SIGTTIN/SIGTTOU): ignored, the read fails instead and is tried again in the foreground.
     // Nor may a reader of its output gone away (`| head -1`, a test that read the first pty)
@@ -154,7 +155,10 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         let _ = signal(Signal::SIGPIPE, SigHandler::SigIgn);
     }
     let design = match choose_design(args.robot.as_deref(), args.config.as_deref()) {
-        Ok(design) => design,
+        Ok(chosen) => {
+            args.size = Some(cube_edge(args.size, chosen.cube_size));
+            chosen.design
+        }
         Err(e) => return super::refuse_error(&e),
     };
     if args.pico {
@@ -170,7 +174,7 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         Ok(model) => model,
         Err(e) => return super::refuse_error(&e),
     };
-    if args.size == 2 {
+    if args.size == Some(2) {
         if let Err(e) = crate::robot::pocket_plan::check_holds_a_2x2(&model) {
             return super::refuse_error(&e);
         }
@@ -196,7 +200,7 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
     let map = ActuatorMap::new(&model)?;
     let held = match (args.no_cube, args.size) {
         (true, _) => "no cube in it".to_string(),
-        (false, 2) => format!(
+        (false, Some(2)) => format!(
             "2x2 {}",
             cubed_core::pocket::PocketFacelets::from_3x3(&cube)
         ),
@@ -246,7 +250,7 @@ pub(crate) fn sim(args: SimArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let report = match args.size {
-        2 => SimReport::of_served_pocket(&served),
+        Some(2) => SimReport::of_served_pocket(&served),
         _ => SimReport::of_served(&served),
     };
     if let Some(path) = &args.report {

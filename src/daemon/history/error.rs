@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 
 /// The outcomes a run is over with, as the metrics count runs.
-pub(crate) const FINAL_OUTCOMES: [&str; 8] = [
+pub(crate) const FINAL_OUTCOMES: [&str; 9] = [
     "solved",
     "already_solved",
     "calibrated",
     "refused",
+    "unverified",
     "failed",
     "stopped",
     "estopped",

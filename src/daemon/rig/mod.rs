@@ -400,18 +400,23 @@ impl Rig {
     }
 
     /// Streams commands (two queued ahead of the one running), stopping at a step boundary
-    /// when `stop()` becomes true. A fatal link error drops the link (reopened next time).
+    /// when `stop()` becomes true, and at once when `emergency` resolves while the link is
+    /// lost (see `stream_gated`). A fatal link error drops the link (reopened next time).
     pub(crate) async fn stream(
         &mut self,
         groups: &[MotionGroup],
-        stop: &(dyn Fn() -> bool + Sync),
+        (stop, emergency): (
+            &(dyn Fn() -> bool + Sync),
+            impl std::future::Future<Output = ()>,
+        ),
         mut progress: impl FnMut(usize, &LinkEvent),
     ) -> Result<StreamOutcome, StreamError> {
         let Some(link) = self.link.as_mut() else {
             return Err(LinkError::Closed.into());
         };
         let (mut done, mut heard) = (0, false);
-        let result = stream_gated(link, groups, LOOKAHEAD, stop, |d, _, event| {
+        let gate = (LOOKAHEAD, stop, emergency);
+        let result = stream_gated(link, groups, gate, |d, _, event| {
             (done, heard) = (d, true);
             progress(d, event)
         })

@@ -81,7 +81,8 @@ impl Rig {
         self.plan_motion(opening_ms(&self.model, &plan));
         let first_move_id = self.take_move_ids(plan.steps.len());
         let groups = plan.encode(&self.map, first_move_id)?;
-        self.stream(&groups, &|| false, |_, event| news(event))
+        let never = std::future::pending();
+        self.stream(&groups, (&|| false, never), |_, event| news(event))
             .await
             .map_err(RigError::Home)?;
         self.robot_state = Some(self.model.home());

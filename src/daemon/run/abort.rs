@@ -34,12 +34,24 @@ impl AbortFlag {
     /// Returns once anything has been asked for (at once if it already was): for a run
     /// that only waits, such as on the solver, and can end without reaching a step boundary.
     pub(crate) async fn raised(&self) -> Abort {
+        self.until(|asked| asked).await
+    }
+
+    /// Returns once an emergency stop has been asked for (at once if it already was); a stop
+    /// asked for meanwhile does not end the wait.
+    pub(crate) async fn emergency(&self) {
+        self.until(|asked| (asked == Some(Abort::EStop)).then_some(()))
+            .await
+    }
+
+    /// Waits until what has been asked for makes `enough` say so.
+    async fn until<T>(&self, enough: impl Fn(Option<Abort>) -> Option<T>) -> T {
         loop {
             let notified = self.raised.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
-            if let Some(abort) = self.requested() {
-                return abort;
+            if let Some(done) = enough(self.requested()) {
+                return done;
             }
             notified.await;
         }
@@ -73,5 +85,21 @@ mod tests {
         flag.request(Abort::EStop);
         assert_eq!(waiting.await.ok(), Some(Abort::EStop));
         assert_eq!(flag.raised().await, Abort::EStop, "already asked");
+    }
+
+    #[tokio::test]
+    async fn emergency_waits_through_a_plain_stop_for_the_emergency_stop() {
+        let flag = Arc::new(AbortFlag::default());
+        let waiting = tokio::spawn({
+            let flag = Arc::clone(&flag);
+            async move { flag.emergency().await }
+        });
+        flag.request(Abort::Stop);
+        tokio::task::yield_now().await;
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "a plain stop is not an emergency");
+        flag.request(Abort::EStop);
+        assert!(waiting.await.is_ok());
+        flag.emergency().await; // already asked: returns at once
     }
 }

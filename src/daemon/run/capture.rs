@@ -125,9 +125,10 @@ async fn move_robot(
     let abort = Arc::clone(&ctx.abort);
     let news = LinkNews::new(ctx, ctx.board.now().state);
     let mut done = 0;
+    let stop = move || abort.requested().is_some();
     let result = ctx
         .rig
-        .stream(&groups, &move || abort.requested().is_some(), |d, event| {
+        .stream(&groups, (&stop, ctx.abort.emergency()), |d, event| {
             done = d;
             news.show(event);
         })

@@ -75,6 +75,14 @@ pub(crate) enum RunError {
     },
     #[error("solving")]
     Solve(#[source] AwareError),
+    /// The check scan after the solution's turns could not be read sure: the turns were made,
+    /// and whether the cube is solved is not known.
+    #[error("the solution's {turns} face turns were made, but the check scan after them could not be read sure, so the cube is not known to be solved")]
+    Unverified {
+        turns: u32,
+        #[source]
+        source: Box<RunError>,
+    },
     #[error("still not solved after {solves} solve(s); see the photos of the last scan")]
     NotSolved { solves: u32 },
     #[error("the cube reads the same after the solution's {turns} face turns as before them: the camera shows old pictures (a folder of photos, or a webcam whose picture froze) or the robot did not turn the faces; check both before starting again")]
@@ -142,6 +150,9 @@ pub(crate) enum RunError {
 pub(crate) enum Ending {
     /// The cube (or its scan) is the problem: the person fixes it and starts again.
     Refused,
+    /// The solution's turns were made but the check scan after them could not be read: the
+    /// person looks at the cube.
+    Unverified,
     /// The robot, the link or the software failed.
     Failed,
     Stopped,
@@ -227,6 +238,18 @@ impl RunError {
         self.counted_in(photographed, faces, "faces photographed")
     }
 
+    /// A check scan after `turns` face turns that could not be read, said as such: the turns
+    /// were made, so the run is not refused, only unverified. Other errors as they are.
+    pub(crate) fn unverified_after(self, turns: u32) -> RunError {
+        match self {
+            RunError::Unsure { .. } | RunError::Unreadable(_) => RunError::Unverified {
+                turns,
+                source: Box::new(self),
+            },
+            other => other,
+        }
+    }
+
     /// A stop asked for while solving, said as such (the run's record says what it cut short).
     pub(crate) fn while_solving(self) -> RunError {
         match self {
@@ -272,10 +295,15 @@ impl RunError {
             | RunError::Unsure { .. }
             | RunError::Calibrate(_)
             | RunError::CalibrateWashedOut { .. } => Ending::Refused,
+            RunError::Unverified { .. } => Ending::Unverified,
             RunError::Halted {
                 emergency: true, ..
             }
             | RunError::Aborted(Abort::EStop)
+            | RunError::Stream {
+                source: StreamError::EStopUnreached { .. },
+                ..
+            }
             | RunError::ShutdownTimedOut => Ending::EStopped,
             RunError::Aborted(Abort::History) => Ending::Failed,
             RunError::Halted { .. }

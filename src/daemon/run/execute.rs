@@ -24,13 +24,13 @@ pub(crate) async fn execute(
     let groups: Vec<MotionGroup> = executable.encoded.groups.iter().map(|(_, g)| *g).collect();
     let mut progress = ProgressReport::new(ctx, executable);
     let abort = Arc::clone(&ctx.abort);
+    let stop = move || abort.requested().is_some();
+    let emergency = Arc::clone(&ctx.abort);
     let result = ctx
         .rig
-        .stream(
-            &groups,
-            &move || abort.requested().is_some(),
-            |done, event| progress.on_event(done, event),
-        )
+        .stream(&groups, (&stop, emergency.emergency()), |done, event| {
+            progress.on_event(done, event)
+        })
         .await;
     let (last_step, ran, progress_began) = (progress.last_step, progress.ran, progress.began);
     let turns_done = last_step.map_or(0, |s| executable.after[s].turns);

@@ -15,6 +15,9 @@ pub(crate) enum Interruption {
     /// the daemon for it). `still`: it came between stages (while solving, say), when no
     /// command was running or queued.
     EStop { still: bool, by_robot: bool },
+    /// The emergency stop asked for while the link to the robot was lost: the daemon could not
+    /// deliver it (the link sends it once the port is back), and the robot may have gone on.
+    EStopUnreached,
     /// The robot latched a fault (a stall, a limit, the supply…), in words.
     Fault { words: String },
     /// The firmware restarted (power loss, brown-out, watchdog). `in_doubt`: a command was
@@ -24,6 +27,9 @@ pub(crate) enum Interruption {
     /// resumptions in this run (`times` in all): something keeps restarting it.
     Reboots { times: u32 },
 }
+
+/// What an e-stop says when no link is open to send it on (sent, and said so, once one is).
+pub(crate) const NOT_REACHED: &str = "the robot cannot be reached now (no link is open to it), so the stop goes out the moment one is: if it still moves, press its e-stop button or cut its power";
 
 /// Automatic resumptions allowed in one run (a firmware that keeps rebooting needs a person).
 pub(crate) const MAX_AUTOMATIC: u32 = 3;
@@ -60,6 +66,10 @@ impl Interruption {
                     by_robot: !estop_asked,
                 })
             }
+            RunError::Stream {
+                source: StreamError::EStopUnreached { .. },
+                ..
+            } => Some(Interruption::EStopUnreached),
             RunError::Fault { words, .. } => Some(Interruption::Fault {
                 words: words.clone(),
             }),
@@ -110,10 +120,18 @@ impl Interruption {
         !matches!(self, Interruption::Reboot { in_doubt: false })
     }
 
+    /// Whether an emergency stop made it, delivered or not.
+    pub(crate) fn is_estop(&self) -> bool {
+        matches!(
+            self,
+            Interruption::EStop { .. } | Interruption::EStopUnreached
+        )
+    }
+
     /// A short name for the history: "estop", "fault", "reboot".
     pub(crate) fn cause(&self) -> &'static str {
         match self {
-            Interruption::EStop { .. } => "estop",
+            Interruption::EStop { .. } | Interruption::EStopUnreached => "estop",
             Interruption::Fault { .. } => "fault",
             Interruption::Reboot { .. } | Interruption::Reboots { .. } => "reboot",
         }
@@ -133,6 +151,10 @@ impl Interruption {
                     "emergency stop: motors halted; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
                 ),
             },
+            Interruption::EStopUnreached => format!(
+                "emergency stop asked while the link to the robot was lost: {}. Then, as a layer may be half turned, square the cube, put it back in the grippers and press Resume (`cubed resume`); or Reset to abandon the run",
+                NOT_REACHED
+            ),
             Interruption::EStop { still: true, .. } => {
                 "emergency stop: nothing was moving (it came between steps); check the robot, then press Resume (`cubed resume`) to go on (or Reset to abandon the run)".into()
             }

@@ -41,13 +41,11 @@ impl Outcome {
             Outcome::Calibrated => "calibrated",
             // Waiting for a person: after an e-stop (its latch, as the page shows it), or a
             // fault or a firmware restart; not over, whatever stopped it.
-            Outcome::Interrupted {
-                interruption: Interruption::EStop { .. },
-                ..
-            } => "estopped",
+            Outcome::Interrupted { interruption, .. } if interruption.is_estop() => "estopped",
             Outcome::Interrupted { .. } => crate::daemon::history::WAITING,
             Outcome::Ended(e) => match e.ending() {
                 Ending::Refused => "refused",
+                Ending::Unverified => "unverified",
                 Ending::Failed => "failed",
                 Ending::Stopped => "stopped",
                 Ending::EStopped => "estopped",
@@ -101,13 +99,12 @@ impl Outcome {
         match self {
             Outcome::Solved { .. } | Outcome::AlreadySolved => DaemonState::Done,
             Outcome::Calibrated => DaemonState::Idle,
-            Outcome::Interrupted {
-                interruption: Interruption::EStop { .. },
-                ..
-            } => DaemonState::EStopped,
+            Outcome::Interrupted { interruption, .. } if interruption.is_estop() => {
+                DaemonState::EStopped
+            }
             Outcome::Interrupted { .. } => DaemonState::NeedsAttention,
             Outcome::Ended(e) => match e.ending() {
-                Ending::Refused | Ending::Failed => DaemonState::Faulted,
+                Ending::Refused | Ending::Unverified | Ending::Failed => DaemonState::Faulted,
                 Ending::Stopped => DaemonState::Idle,
                 Ending::EStopped => DaemonState::EStopped,
             },
@@ -135,6 +132,9 @@ impl Outcome {
                 };
                 match e.ending() {
                     Ending::Refused => format!("run {run} refused: {why}"),
+                    Ending::Unverified => format!(
+                        "run {run} unverified: {why}; look at the cube: if it is solved, take it out; if not, start a new run (`cubed start`, or the page's Start), which scans it first"
+                    ),
                     Ending::Failed => format!(
                         "run {run} failed: {why}; {}start a new run (`cubed start`, or the page's Start)",
                         what_to_check(e)

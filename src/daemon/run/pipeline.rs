@@ -160,7 +160,9 @@ async fn stages<K: CubeKind>(
             ctx.run,
             K::NAME
         ));
-        seen = look(ctx, &kind, (attempt, Purpose::Verifying)).await?;
+        seen = look(ctx, &kind, (attempt, Purpose::Verifying))
+            .await
+            .map_err(|e| e.unverified_after(moves))?;
         if seen.is_solved() {
             ctx.board.log(format!(
                 "run {}: the camera sees the {} solved",

@@ -14,7 +14,7 @@ use crate::daemon::rig::Rig;
 use crate::daemon::run::abort::{Abort, AbortFlag};
 use crate::daemon::run::context::{RunContext, RunSettings};
 use crate::daemon::run::error::{Ending, RunError};
-use crate::daemon::run::interruption::Interruption;
+use crate::daemon::run::interruption::{Interruption, NOT_REACHED};
 use crate::daemon::run::outcome::Outcome;
 use crate::daemon::service::calibration::calibrate_run;
 use crate::daemon::service::tasks::guide;
@@ -63,9 +63,6 @@ struct ActiveRun {
     task: JoinHandle<RunEnd>,
     calibration_reply: Option<CalibrationReply>,
 }
-
-/// What an e-stop says when no link is open to send it on (sent, and said so, once one is).
-const NOT_REACHED: &str = "the robot cannot be reached now (no link is open to it), so the stop goes out the moment one is: if it still moves, press its e-stop button or cut its power";
 
 /// The daemon's state between requests.
 pub(crate) struct Service {

@@ -392,7 +392,7 @@ function render(s) {
 
 // How a run ended, in the words the daemon's log and the command line use.
 function outcomeWords(outcome, abandoned) {
-  const words = { already_solved: 'already solved', estopped: 'e-stopped', waiting: 'waiting for Resume' }[outcome] || outcome || 'running';
+  const words = { already_solved: 'already solved', estopped: 'e-stopped', waiting: 'waiting for Resume', unverified: 'unverified: look at the cube' }[outcome] || outcome || 'running';
   return abandoned ? words + ', abandoned (reset)' : words;
 }
 
