@@ -84,6 +84,7 @@ impl StatusBoard {
             run,
             outcome: outcome.to_string(),
             at_ms,
+            abandoned: recorded.is_some_and(|r| r.abandoned),
         };
         // A page opened later shows it among the last lines too.
         self.recent.keep(event.clone());

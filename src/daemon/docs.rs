@@ -135,6 +135,10 @@ pub struct PhotoDoc {
     /// the stickers over the whole photo).
     #[serde(default)]
     pub grid: Option<[f32; 4]>,
+    /// Taken by the scan that checks a solution after its turns ("check N" in the run's
+    /// record), not by one before solving. In a run's record, each scan's `label` says it.
+    #[serde(default)]
+    pub check: bool,
 }
 
 /// A colour of the palette.
@@ -199,6 +203,10 @@ pub struct StatusDoc {
     /// on the photos).
     #[serde(default)]
     pub min_confidence: f32,
+    /// A Stop was taken and the run has not yet reached the step boundary it ends at (the move
+    /// under way finishes first).
+    #[serde(default)]
+    pub stopping: bool,
 }
 
 /// Pushed over the WebSocket (`/api/events`), one JSON object per message.
@@ -219,6 +227,9 @@ pub enum DaemonEvent {
         outcome: String,
         #[serde(default)]
         at_ms: u64,
+        /// The run waited for a person and Reset abandoned it (its outcome is how it stopped).
+        #[serde(default)]
+        abandoned: bool,
     },
 }
 
@@ -420,6 +431,7 @@ pub(crate) fn outcome_in_words(outcome: &str) -> &str {
         "already_solved" => "already solved",
         "estopped" => "e-stopped",
         "waiting" => "waiting for Resume",
+        "unverified" => "unverified: look at the cube",
         other => other,
     }
 }

@@ -183,6 +183,7 @@ impl RunningDaemon {
             history_read_only: read_only.is_some(),
             actions_need_token: config.token.is_some(),
             min_confidence: config.min_confidence,
+            stopping: false,
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
         let board = StatusBoard::new(&inbox);

@@ -112,6 +112,7 @@ mod tests {
             url: String::new(),
             stickers: Vec::new(),
             grid: None,
+            check: false,
         };
         let scan = ScanRecord {
             attempt: 0,

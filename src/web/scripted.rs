@@ -66,6 +66,7 @@ pub fn idle_status() -> StatusDoc {
         history_read_only: false,
         actions_need_token: false,
         min_confidence: 0.98,
+        stopping: false,
     }
 }
 
@@ -189,6 +190,7 @@ async fn run(inbox: &DaemonInbox, step: Duration) {
                 })
                 .collect(),
             grid: Some([0.25, 0.2, 0.75, 0.8]),
+            check: false,
         })
         .collect();
     let push = |f: &dyn Fn(&mut StatusDoc)| inbox.status.send_modify(|s| f(s));
@@ -237,6 +239,7 @@ async fn run(inbox: &DaemonInbox, step: Duration) {
         run: 1,
         outcome: "solved".to_string(),
         at_ms: 0,
+        abandoned: false,
     });
 }
 

@@ -87,3 +87,66 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     wait_for_text(page, "run-detail", "keep_runs").await;
     close_all(browser, daemon, server).await;
 }
+
+/// Stop says itself until the run reaches its step boundary; the live photos of a check scan
+/// are captioned as the record names them; a run abandoned with Reset is said so in one log
+/// line, and the record opened from the list is brought into view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_checks_and_an_abandoned_run_are_said_as_the_daemon_says_them() {
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = crate::daemon::start(dir.path(), "", 1.0).await;
+    let sim = daemon.sim.as_ref().expect("sim");
+    sim.load_cube(crate::daemon::random(43));
+    let server = open_idle_page(&browser, &daemon).await;
+    let page = browser.client();
+    click(page, "#start").await;
+    wait_for_text(page, "progress-text", "move").await;
+    click(page, "#stop").await;
+    wait_for_text(page, "stop", "Stopping").await;
+    wait_for(page, "#stop:disabled", "Stop disabled while stopping").await;
+    wait_for_text(page, "state", "(stopping)").await;
+    wait_for_text(page, "state", "idle").await;
+    assert_eq!(
+        super::text_of(page, "#stop").await,
+        "Stop",
+        "said no longer"
+    );
+
+    // Run to the end: the check scan's photos say they are its.
+    click(page, "#start").await;
+    wait_for_text(page, "state", "done").await;
+    wait_for_text(page, "photos", "(check)").await;
+    assert!(sim.cube().is_solved());
+
+    // E-stopped, then Reset: one line says how it ended and that it was abandoned.
+    sim.load_cube(crate::daemon::random(44));
+    click(page, "#start").await;
+    wait_for_text(page, "progress-text", "move").await;
+    click(page, "#estop").await;
+    wait_for_text(page, "message", "press Resume").await;
+    click(page, "#reset").await;
+    wait_for_text(page, "log", "finished: e-stopped, abandoned (reset)").await;
+
+    // The record opened from the list is in view, its heading focused.
+    click(page, ".tab[data-tab=history]").await;
+    let last = daemon.handle.runs(1, None).expect("runs")[0].id;
+    click(page, &format!("#runs .run-row[data-run=\"{last}\"]")).await;
+    wait_for_text(page, "run-detail", "abandoned (reset)").await;
+    let focused = page
+        .execute(
+            "const h = document.querySelector('#run-detail h2'); const r = h.getBoundingClientRect(); \
+             return document.activeElement === h && r.top >= 0 && r.top < window.innerHeight;",
+            Vec::new(),
+        )
+        .await
+        .expect("script");
+    assert_eq!(
+        focused,
+        serde_json::json!(true),
+        "the record's heading is focused and in view"
+    );
+    close_all(browser, daemon, server).await;
+}

@@ -196,6 +196,7 @@ pub(crate) fn photo(row: &Row<'_>, run: u64) -> Result<PhotoDoc, HistoryError> {
         url: image_url(run, attempt, face),
         stickers: Vec::new(),
         grid,
+        check: false,
     })
 }
 

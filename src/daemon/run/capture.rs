@@ -56,7 +56,7 @@ pub(crate) async fn capture_scan(
                 continue;
             };
             request.exposure = exposure;
-            photos.push(take_photo(ctx, attempt, request).await?);
+            photos.push(take_photo(ctx, (attempt, purpose), request).await?);
         }
     }
     move_robot(ctx, &encoded, (sent..encoded.groups.len(), purpose), &poses)
@@ -147,7 +147,7 @@ async fn move_robot(
 
 async fn take_photo(
     ctx: &mut RunContext,
-    attempt: u32,
+    (attempt, purpose): (u32, Purpose),
     mut request: CaptureRequest,
 ) -> Result<FacePhoto, RunError> {
     if ctx.rig.camera_upright {
@@ -185,6 +185,7 @@ async fn take_photo(
             url: url.unwrap_or_default(),
             stickers: Vec::new(),
             grid: None,
+            check: purpose == Purpose::Verifying,
         });
         // Shown by scan, then in URFDLB order, whatever order the robot showed the faces in.
         s.photos

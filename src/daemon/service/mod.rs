@@ -353,6 +353,7 @@ impl Service {
         match &self.active {
             Some(active) => {
                 active.abort.request(Abort::Stop);
+                self.board.update(|s| s.stopping = true);
                 self.board.say(format!(
                     "stopping run {} at the next step boundary (a move under way finishes first)",
                     active.id
@@ -462,6 +463,7 @@ impl Service {
             // Start is refused until it is reset.
             message.push_str("; the emergency stop pressed meanwhile is still latched: reset it first (`cubed reset`, or the page's Reset)");
         }
+        self.board.update(|s| s.stopping = false);
         let over = outcome.waiting().is_none();
         if !over {
             // Said before the status, which a watcher may take as the end of the story.

@@ -50,7 +50,6 @@ impl Service {
                     error_chain(&e)
                 ));
             }
-            self.board.log(format!("run {run} abandoned (reset)"));
             // Over now: a run that waited after a fault or a restart ends failed by it.
             let outcome = match self.history.settle_abandoned(run) {
                 Ok(outcome) => outcome,

@@ -268,7 +268,9 @@ function drawNet(box, facelets, opts = {}) {
 
 // The six photos (the latest attempt of each face) with the colours read drawn over them;
 // `none` says why there are none.
-function drawPhotos(box, photos, none = 'no photos yet') {
+// `labelled`: the photos' scan is named above them (a run's record), so captions name the face
+// only; on the robot's panel they say which scan a photo is from, as the run's record names it.
+function drawPhotos(box, photos, none = 'no photos yet', labelled = false) {
   box.textContent = '';
   const latest = {};
   for (const p of photos || []) if (!latest[p.face] || p.attempt >= latest[p.face].attempt) latest[p.face] = p;
@@ -278,7 +280,8 @@ function drawPhotos(box, photos, none = 'no photos yet') {
     if (!p) continue;
     const fig = el('figure', 'photo');
     // The caption above the photo, never over its stickers.
-    fig.appendChild(el('figcaption', '', f + (p.attempt > 0 ? ' (rescan ' + p.attempt + ')' : '')));
+    const scan = labelled || p.attempt === 0 ? '' : p.check ? ' (check)' : ' (scan again)';
+    fig.appendChild(el('figcaption', '', f + scan));
     const frame = fig.appendChild(el('div', 'frame'));
     const img = el('img');
     img.alt = 'photo of face ' + f;
@@ -342,7 +345,10 @@ function render(s) {
   status = s;
   reachable = true;
   const state = $('state');
-  state.textContent = s.state.replace('_', s.state === 'needs_attention' ? ' ' : '-');
+  const busy = BUSY.includes(s.state);
+  // A Stop taken stays said until the run reaches its step boundary (the move under way ends).
+  const stopping = busy && s.stopping;
+  state.textContent = s.state.replace('_', s.state === 'needs_attention' ? ' ' : '-') + (stopping ? ' (stopping)' : '');
   state.className = 'state ' + s.state;
   putWords($('message'), s.message);
   $('notice').hidden = !s.notice;
@@ -356,10 +362,12 @@ function render(s) {
   putWords($('estop-button'), s.estop_button ? s.estop_button.line : '');
   $('devices').textContent = 'robot: ' + s.robot + ' · camera: ' + s.camera
     + (s.cube_size ? ' · cube: ' + s.cube_size : '') + (s.run ? ' · run ' + s.run : '');
-  const busy = BUSY.includes(s.state);
   const waiting = s.state === 'e_stopped' || s.state === 'needs_attention';
   $('start').disabled = busy || waiting;
-  $('stop').disabled = !busy;
+  $('stop').disabled = !busy || stopping;
+  $('stop').textContent = stopping ? 'Stopping…' : 'Stop';
+  // Calibration is a run of its own: not while another runs or waits, nor twice at once.
+  $('calibrate').disabled = busy || waiting || calibrating;
   $('reset').hidden = !(waiting || s.state === 'faulted');
   // Offered only when the daemon would take it: a run waits for a person (not an e-stop
   // between runs, nor a run still stopping).
@@ -417,7 +425,7 @@ function showUnreachable() {
   $('state').textContent = 'no connection';
   $('state').className = 'state unknown';
   putWords($('message'), 'the daemon cannot be reached: what is shown below is from before; if the robot must stop, press its own emergency stop button');
-  for (const id of ['start', 'stop', 'resume', 'reset']) $(id).disabled = true;
+  for (const id of ['start', 'stop', 'resume', 'reset', 'calibrate']) $(id).disabled = true;
 }
 
 function connect() {
@@ -435,7 +443,7 @@ function connect() {
     if (event.type === 'status') render(event);
     else if (event.type === 'log') log(event.message, event.at_ms);
     else if (event.type === 'run_finished') {
-      log('run ' + event.run + ' finished: ' + outcomeWords(event.outcome, false), event.at_ms);
+      log('run ' + event.run + ' finished: ' + outcomeWords(event.outcome, event.abandoned), event.at_ms);
       loadHistory();
     }
   });
@@ -461,6 +469,7 @@ async function loadHistory() {
     return;
   }
   $('history-status').textContent = runs.length ? '' : 'no runs yet';
+  $('runs-scroll').hidden = !runs.length;
   const body = $('runs').tBodies[0];
   body.textContent = '';
   for (const r of runs) {
@@ -502,7 +511,7 @@ async function showRun(id) {
   close.type = 'button';
   close.addEventListener('click', () => { location.hash = 'history'; });
   const s = d.summary;
-  box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + outcomeWords(s.outcome, s.abandoned)));
+  const heading = box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + outcomeWords(s.outcome, s.abandoned)));
   box.appendChild(wordsEl('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
     ' · from ' + s.source + (s.cube ? ' · ' + s.cube : '') + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
   // Each interruption (e-stop, fault, lost link, firmware restart) and how the run went on.
@@ -518,7 +527,7 @@ async function showRun(id) {
     box.appendChild(el('h3', '', scan.label || 'round ' + scan.attempt));
     if (scan.error) box.appendChild(wordsEl('p', 'notice', scan.error));
     if (scan.error && scan.facelets) box.appendChild(el('p', 'small', 'best guess, not given:'));
-    drawPhotos(box.appendChild(el('div', 'photos')), scan.images, prunedWords(d.photos_pruned));
+    drawPhotos(box.appendChild(el('div', 'photos')), scan.images, prunedWords(d.photos_pruned), true);
     if ((scan.earlier || []).length) {
       // The photos this scan took again (stickers in doubt): what the camera first saw.
       const earlier = box.appendChild(el('p', 'small earlier', 'taken again, the earlier takes: '));
@@ -543,6 +552,10 @@ async function showRun(id) {
       table.appendChild(el('tr')).append(el('td', '', st.name), el('td', '', st.label || 'round ' + st.attempt), el('td', '', (st.ms / 1000).toFixed(1)));
     }
   }
+  // The record opens below the list: brought into view, and read out from its heading.
+  heading.tabIndex = -1;
+  box.scrollIntoView({ block: 'start' });
+  heading.focus({ preventScroll: true });
 }
 
 // ---- Colours and calibration ----------------------------------------------
@@ -557,9 +570,15 @@ function drawPalette() {
   }
 }
 
+let calibrating = false; // a calibration asked for and not yet answered
+
 async function calibrate() {
   $('calibration').textContent = 'calibrating…';
+  calibrating = true;
+  $('calibrate').disabled = true;
   const doc = await act('POST', '/api/calibrate');
+  calibrating = false;
+  if (status) render(status);
   $('calibration').textContent = '';
   if (!doc) return;
   const table = $('calibration').appendChild(el('table'));
@@ -575,7 +594,9 @@ async function calibrate() {
 
 async function guideSolve() {
   const facelets = $('guide-input').value.replace(/\s+/g, '');
-  const doc = await act('POST', '/api/guide', { facelets });
+  // Not asked twice while the first answer is on its way (a 2x2's tables may be built first).
+  $('guide-solve').disabled = true;
+  const doc = await act('POST', '/api/guide', { facelets }).finally(() => { $('guide-solve').disabled = false; });
   if (!doc) {
     // Refused: an earlier cube's steps would look like this one's answer.
     guideDoc = null;
@@ -586,6 +607,8 @@ async function guideSolve() {
   guideAt = 0;
   $('guide-steps').hidden = false;
   renderGuide();
+  // The keys step through it from here (← →, or Enter on Next).
+  if (!$('guide-next').disabled) $('guide-next').focus();
 }
 
 function renderGuide() {
@@ -674,6 +697,12 @@ document.addEventListener('DOMContentLoaded', () => {
   $('history-refresh').addEventListener('click', loadHistory);
   $('calibrate').addEventListener('click', calibrate);
   $('guide-solve').addEventListener('click', guideSolve);
+  $('guide-input').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      guideSolve();
+    }
+  });
   $('guide-next').addEventListener('click', () => guideStep(1));
   $('guide-prev').addEventListener('click', () => guideStep(-1));
   $('guide-view').addEventListener('change', renderGuide);
