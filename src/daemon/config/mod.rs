@@ -115,6 +115,7 @@ impl Default for Retention {
 struct CubedToml {
     robot: RobotSection,
     camera: CameraSection,
+    #[serde(default)]
     vision: VisionSection,
     #[serde(default)]
     solver: SolverSection,
@@ -142,10 +143,22 @@ struct RobotSection {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 struct VisionSection {
-    palette: String,
+    /// The shipped palette when not given.
+    palette: Option<String>,
     #[serde(default = "default_min_confidence")]
     min_confidence: f32,
     recaptures: Option<i64>,
+}
+
+/// A configuration without `[vision]` reads with the shipped palette and the defaults.
+impl Default for VisionSection {
+    fn default() -> Self {
+        VisionSection {
+            palette: None,
+            min_confidence: default_min_confidence(),
+            recaptures: None,
+        }
+    }
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -238,7 +251,7 @@ fn section_missing(error: ConfigError) -> ConfigError {
                 .flatten();
             let message = match missing {
                 Some(name) => format!(
-                    "the section [{name}] is missing (the file needs [robot], [camera] and [vision]; config/cubed.toml shows every section)"
+                    "the section [{name}] is missing (the file needs [robot] and [camera]; config/cubed.toml shows every section)"
                 ),
                 None => message,
             };
@@ -388,7 +401,10 @@ impl Validator<'_> {
             camera_lock,
             grid: grid_setting(&raw.camera.grid)
                 .map_err(|problem| self.invalid("camera", "grid", problem.to_string()))?,
-            palette: self.path("vision", "palette", &raw.vision.palette)?,
+            palette: match &raw.vision.palette {
+                Some(palette) => self.path("vision", "palette", palette)?,
+                None => Path::new(cubed_files::named_file::BUILT_IN).join("palette.toml"),
+            },
             min_confidence,
             recaptures,
             solve_budget: cubed_core::solver::Budget::Time(Duration::from_millis(budget_ms)),

@@ -69,6 +69,18 @@ fn a_grid_given_as_four_corners_is_taken_as_given() {
 }
 
 #[test]
+fn without_vision_the_shipped_palette_and_the_defaults_are_read() {
+    let without = MINIMAL.replace("[vision]\npalette = \"palette.toml\"\n", "");
+    assert_ne!(without, MINIMAL);
+    let c = parse(&without).expect("valid without [vision]");
+    assert_eq!(c.palette, Path::new("<built-in>/palette.toml"));
+    let given = parse(MINIMAL).expect("valid");
+    assert_eq!(c.min_confidence, given.min_confidence);
+    assert_eq!(c.recaptures, given.recaptures);
+    cubed_vision::light::palette::load_palette(&c.palette).expect("the shipped palette loads");
+}
+
+#[test]
 fn localhost_binds_loopback_and_a_missing_section_is_named() {
     let c = parse(&format!("{MINIMAL}[http]\nbind = \"localhost:18089\"\n")).expect("valid");
     assert_eq!(c.bind, "127.0.0.1:18089".parse().expect("addr"));
