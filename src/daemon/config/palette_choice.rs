@@ -66,7 +66,7 @@ impl PaletteChoice {
                 format!("[vision] palette in {}", config.file.display())
             }
             PaletteOrigin::BuiltIn => {
-                "the shipped palette, built into the binary (no file of yours names another); no calibrated palette in the data directory yet"
+                "the shipped palette, built into the binary: no file of yours names another, and none is calibrated in the data directory yet"
                     .to_string()
             }
         };
