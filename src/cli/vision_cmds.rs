@@ -13,10 +13,9 @@ use cubed_files::named_file::is_built_in;
 use cubed_vision::camera::Retake;
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::light::palette::{load_palette, save_palette, Palette, PaletteError};
-use cubed_vision::read::advice::what_to_do;
+use cubed_vision::read::advice::{light_for_advice, what_to_do};
 use cubed_vision::read::calibrate::calibrate;
 use cubed_vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
-use cubed_vision::recapture::step_for;
 use cubed_vision::scan::{GridChoice, PhotoReadings};
 use cubed_vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use serde_json::json;
@@ -212,7 +211,8 @@ fn refuse_unsure(
     } = e;
     // The command line reads photos and readings it is given: taking them again is the
     // person's part, as for a folder of photos.
-    let advice = what_to_do(*doubt, step_for(readings, stickers), Retake::SamePhoto);
+    let light = light_for_advice(readings, stickers, (&**guess, palette));
+    let advice = what_to_do(*doubt, light, Retake::SamePhoto);
     // A photo turned by mistake makes a cube that cannot be read sure: say which, if one does.
     let options = ClassifyOptions {
         min_confidence,

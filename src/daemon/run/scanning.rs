@@ -8,10 +8,11 @@ use cubed_core::cube::{face_letters, faces_of};
 use cubed_vision::camera::{Exposure, Retake};
 use cubed_vision::grid::face_grid::FaceGrid;
 use cubed_vision::light::lighting::ROLL_OFF_CODE;
+use cubed_vision::read::advice::light_for_advice;
 use cubed_vision::read::classify::ClassifyOptions;
 use cubed_vision::read::reading::CubeReading;
 use cubed_vision::read::reading::Unsure;
-use cubed_vision::recapture::{step_for, Rounds};
+use cubed_vision::recapture::Rounds;
 use cubed_vision::scan::{FacePhoto, ScanError};
 
 /// What one reading of the photos made: what it found on them, and the cube as classified
@@ -162,7 +163,7 @@ fn judge_unsure<K: CubeKind>(
             turned: kind.turned(readings, &rig.palette, &options),
             rounds: rounds.done(),
             doubt,
-            light: step_for(readings.as_ref(), &unsure),
+            light: light_for_advice(readings.as_ref(), &unsure, (&*best_guess, &rig.palette)),
             retake: rig.camera_retake,
             washed_out,
         };
