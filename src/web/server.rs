@@ -162,7 +162,12 @@ fn router(state: AppState) -> Router {
 }
 
 const INDEX_HTML: &str = include_str!("page/index.html");
-const APP_JS: &str = include_str!("page/app.js");
+/// The page's script: its parts in order, as one file (no build step, one request).
+const APP_JS: &str = concat!(
+    include_str!("page/app.js"),
+    include_str!("page/net.js"),
+    include_str!("page/panels.js")
+);
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// The page may load nothing from elsewhere (the robot may be offline anyway).

@@ -1,0 +1,182 @@
+// cubed's page: the History, Colours and Guide panels (a run's record, calibration, solving by
+// hand). Served after app.js and net.js, as one script.
+
+// ---- History --------------------------------------------------------------
+
+const when = (ms) => (ms ? new Date(ms).toLocaleString() : '');
+
+async function loadHistory() {
+  let runs;
+  try {
+    runs = await api('GET', '/api/runs?limit=50');
+  } catch (e) {
+    $('history-status').textContent = 'run history unavailable: ' + e.message;
+    return;
+  }
+  $('history-status').textContent = runs.length ? '' : 'no runs yet';
+  $('runs-scroll').hidden = !runs.length;
+  const body = $('runs').tBodies[0];
+  body.textContent = '';
+  for (const r of runs) {
+    const row = el('tr', 'run-row');
+    row.dataset.outcome = r.outcome || 'running';
+    row.dataset.run = r.id;
+    // The run's number is a link to its record's address (to copy or share).
+    const link = el('a', '', r.id);
+    link.href = '#run-' + r.id;
+    row.appendChild(el('td')).appendChild(link);
+    const cells = [['', when(r.started_ms)], ['', r.source], ['', r.cube || ''],
+      ['outcome', outcomeWords(r.outcome, r.abandoned)], ['', r.moves ?? '']];
+    for (const [cls, text] of cells) row.appendChild(el('td', cls, text));
+    row.appendChild(wordsEl('td', '', r.error || ''));
+    row.addEventListener('click', (e) => {
+      if (!e.target.closest('a')) location.hash = 'run-' + r.id; // the link goes there itself
+    });
+    body.appendChild(row);
+  }
+}
+
+let runAsked = 0; // counts the records asked for, so that only the last one asked is shown
+
+// Shows run `id`'s record below the list (the page at #run-ID).
+async function showRun(id) {
+  const box = $('run-detail');
+  const asked = ++runAsked;
+  let d;
+  try {
+    d = await api('GET', '/api/runs/' + id);
+  } catch (e) {
+    if (asked === runAsked) showError('run ' + id + ': ' + e.message);
+    return;
+  }
+  if (asked !== runAsked) return; // the address moved on meanwhile
+  box.textContent = '';
+  box.hidden = false;
+  const close = box.appendChild(el('button', 'small-btn close', 'close'));
+  close.type = 'button';
+  close.addEventListener('click', () => { location.hash = 'history'; });
+  const s = d.summary;
+  const heading = box.appendChild(el('h2', '', 'Run ' + s.id + ': ' + outcomeWords(s.outcome, s.abandoned)));
+  box.appendChild(wordsEl('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
+    ' · from ' + s.source + (s.cube ? ' · ' + s.cube : '') + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
+  // Each interruption (e-stop, fault, lost link, firmware restart) and how the run went on.
+  for (const i of d.interruptions || []) {
+    // A Reset abandons the run: recorded as the interruption's end "by" abandoned.
+    const after = !i.resumed_ms ? (i.waiting ? 'waiting: press Resume, or Reset to abandon the run' : 'not resumed')
+      : i.resumed_by === 'abandoned' ? 'abandoned (reset) ' + when(i.resumed_ms)
+        : i.resumed_by === 'rebooted' ? 'back ' + when(i.resumed_ms) + ', to a restarted firmware (below)'
+        : 'resumed ' + when(i.resumed_ms) + ' (' + i.resumed_by + ')';
+    box.appendChild(wordsEl('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
+  }
+  for (const scan of d.scans) {
+    box.appendChild(el('h3', '', scan.label || 'round ' + scan.attempt));
+    if (scan.error) box.appendChild(wordsEl('p', 'notice', scan.error));
+    if (scan.error && scan.facelets) box.appendChild(el('p', 'small', 'best guess, not given:'));
+    drawPhotos(box.appendChild(el('div', 'photos')), scan.images, prunedWords(d.photos_pruned), true);
+    if ((scan.earlier || []).length) {
+      // The photos this scan took again (stickers in doubt): what the camera first saw.
+      const earlier = box.appendChild(el('p', 'small earlier', 'taken again, the earlier takes: '));
+      scan.earlier.forEach((p, i) => {
+        if (i) earlier.appendChild(document.createTextNode(', '));
+        const link = earlier.appendChild(el('a', '', p.face + ' take ' + p.take));
+        link.href = withToken(p.url);
+        link.target = '_blank';
+      });
+    }
+    drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
+  }
+  for (const sol of d.solutions) {
+    const line = box.appendChild(el('p', 'moves', (sol.label || 'round ' + sol.attempt) + ' (' + sol.moves + ' moves, planned ' +
+      (sol.planned_ms / 1000).toFixed(1) + ' s): '));
+    drawMoves(line.appendChild(el('span')), sol.solution.split(' ').filter(Boolean));
+  }
+  if (d.steps.length) {
+    const table = box.appendChild(el('table'));
+    table.appendChild(el('tr')).append(el('th', '', 'step'), el('th', '', 'of'), el('th', '', 's'));
+    for (const st of d.steps) {
+      table.appendChild(el('tr')).append(el('td', '', st.name), el('td', '', st.label || 'round ' + st.attempt), el('td', '', (st.ms / 1000).toFixed(1)));
+    }
+  }
+  // The record opens below the list: brought into view, and read out from its heading.
+  heading.tabIndex = -1;
+  box.scrollIntoView({ block: 'start' });
+  heading.focus({ preventScroll: true });
+}
+
+// ---- Colours and calibration ----------------------------------------------
+
+function drawPalette() {
+  const box = $('palette');
+  box.textContent = '';
+  for (const c of (status && status.palette) || []) {
+    const sw = box.appendChild(el('div', 'swatch'));
+    sw.appendChild(el('span', 'chip')).style.background = c.rgb;
+    sw.appendChild(el('span', '', c.name + ' · ' + c.symbol + ' · face ' + c.face));
+  }
+}
+
+let calibrating = false; // a calibration asked for and not yet answered
+
+async function calibrate() {
+  $('calibration').textContent = 'calibrating…';
+  calibrating = true;
+  $('calibrate').disabled = true;
+  const doc = await act('POST', '/api/calibrate');
+  calibrating = false;
+  if (status) render(status);
+  $('calibration').textContent = '';
+  if (!doc) return;
+  const table = $('calibration').appendChild(el('table'));
+  table.appendChild(el('tr')).append(el('th', '', 'colour'), el('th', '', 'ΔE before'), el('th', '', 'ΔE after'));
+  doc.palette.forEach((c, i) => {
+    table.appendChild(el('tr')).append(el('td', '', c.name),
+      el('td', '', (doc.before[i] ?? NaN).toFixed(1)), el('td', '', (doc.after[i] ?? NaN).toFixed(1)));
+  });
+  $('calibration').appendChild(el('p', 'small', 'saved to ' + doc.saved_to));
+}
+
+// ---- Guide mode -----------------------------------------------------------
+
+async function guideSolve() {
+  const facelets = $('guide-input').value.replace(/\s+/g, '');
+  // Not asked twice while the first answer is on its way (a 2x2's tables may be built first).
+  $('guide-solve').disabled = true;
+  const doc = await act('POST', '/api/guide', { facelets }).finally(() => { $('guide-solve').disabled = false; });
+  if (!doc) {
+    // Refused: an earlier cube's steps would look like this one's answer.
+    guideDoc = null;
+    $('guide-steps').hidden = true;
+    return;
+  }
+  guideDoc = doc;
+  guideAt = 0;
+  $('guide-steps').hidden = false;
+  renderGuide();
+  // The keys step through it from here (← →, or Enter on Next).
+  if (!$('guide-next').disabled) $('guide-next').focus();
+}
+
+function renderGuide() {
+  if (!guideDoc) return;
+  const n = guideDoc.solution.length;
+  const i = guideAt;
+  // Before the first turn: how to hold the cube (a 2x2 by the corner that never moves).
+  const hold = i === 0 && guideDoc.hold ? guideDoc.hold + '; then ' : '';
+  $('guide-step').textContent = n === 0 ? 'already solved'
+    : i < n ? hold + 'step ' + (i + 1) + ' of ' + n + ': ' + guideDoc.solution[i] + ' (' + guideDoc.woolley[i] + ')'
+        + (guideDoc.words && guideDoc.words[i] ? ': ' + guideDoc.words[i] : '')
+      : 'solved after ' + n + ' steps';
+  $('guide-prev').disabled = i === 0;
+  $('guide-next').disabled = i >= n;
+  drawMoves($('guide-moves'), guideDoc.solution.map((m, k) => m + ' (' + guideDoc.woolley[k] + ')'), i);
+  drawNet($('guide-net'), guideDoc.states[i], {
+    view: $('guide-view').value, turning: i < n ? guideDoc.solution[i][0] : null, labels: true, large: true,
+    faces: guideDoc.faces,
+  });
+}
+
+function guideStep(delta) {
+  if (!guideDoc) return;
+  guideAt = Math.max(0, Math.min(guideDoc.solution.length, guideAt + delta));
+  renderGuide();
+}
