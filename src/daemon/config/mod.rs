@@ -3,20 +3,21 @@
 mod camera;
 pub mod palette_choice;
 pub mod search;
+mod toml_form;
 mod values;
 
+use crate::daemon::config::camera::grid_setting;
 pub(crate) use crate::daemon::config::camera::GridSetting;
-use crate::daemon::config::camera::{grid_setting, CameraSection};
 use crate::daemon::config::values::whole_within;
 pub use crate::daemon::cube_size::CubeSize;
 use cubed_core::error_chain::error_chain;
 use cubed_files::config_file::syntax::{syntax_or_kind_error, FileKind};
 use cubed_files::config_file::ConfigError;
 use cubed_vision::camera::lock::LockSettings;
-use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use toml_form::{CubedToml, DataSection, HistorySection, HttpSection, SimSection};
 
 /// Where the robot is.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,104 +109,6 @@ impl Default for Retention {
             max_photo_bytes: DEFAULT_MAX_PHOTO_MB * 1_000_000,
         }
     }
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct CubedToml {
-    robot: RobotSection,
-    camera: CameraSection,
-    #[serde(default)]
-    vision: VisionSection,
-    #[serde(default)]
-    solver: SolverSection,
-    #[serde(default)]
-    run: RunSection,
-    #[serde(default)]
-    http: HttpSection,
-    #[serde(default)]
-    data: DataSection,
-    #[serde(default)]
-    history: HistorySection,
-    #[serde(default)]
-    sim: SimSection,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct RobotSection {
-    design: String,
-    port: String,
-    baud: Option<i64>,
-    reconnect_secs: Option<i64>,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct VisionSection {
-    /// The shipped palette when not given.
-    palette: Option<String>,
-    #[serde(default = "default_min_confidence")]
-    min_confidence: f32,
-    recaptures: Option<i64>,
-}
-
-/// A configuration without `[vision]` reads with the shipped palette and the defaults.
-impl Default for VisionSection {
-    fn default() -> Self {
-        VisionSection {
-            palette: None,
-            min_confidence: default_min_confidence(),
-            recaptures: None,
-        }
-    }
-}
-
-#[derive(Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
-struct SolverSection {
-    budget_ms: Option<i64>,
-}
-
-#[derive(Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
-struct RunSection {
-    max_solves: Option<i64>,
-    cube_size: Option<i64>,
-}
-
-#[derive(Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
-struct HttpSection {
-    bind: Option<String>,
-    token: Option<String>,
-}
-
-#[derive(Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
-struct DataSection {
-    dir: Option<String>,
-}
-
-#[derive(Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
-struct HistorySection {
-    keep_runs: Option<i64>,
-    max_photo_mb: Option<i64>,
-}
-
-#[derive(Deserialize, Debug, Default)]
-#[serde(deny_unknown_fields)]
-struct SimSection {
-    seed: Option<i64>,
-    speed: Option<f64>,
-    faults: Option<String>,
-    exposure: Option<f32>,
-    highlight_rolloff: Option<f32>,
-}
-
-fn default_min_confidence() -> f32 {
-    cubed_vision::read::classify::DEFAULT_MIN_CONFIDENCE
 }
 
 /// Default HTTP address.
