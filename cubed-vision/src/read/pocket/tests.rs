@@ -2,7 +2,9 @@
 
 use super::*;
 use crate::camera::sim::STANDARD_STICKERS;
+use crate::cube::Corner;
 use crate::light::palette::load_palette;
+use crate::pocket::stickers::corner_stickers;
 use crate::pocket::{random_pocket, PocketCube};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -1,0 +1,79 @@
+//! Hints added to a TOML syntax error where a table and a list of tables were mixed up (`[x]` for `[[x]]` and back) or a list was left open.
+
+/// "`[[support]]` makes a list of tables; write `[support]`", when a single table was written
+/// with two pairs of brackets: the parser then reads the list's one table as the table's first
+/// key, and says that a table ("map") is not what that key takes.
+pub(super) fn table_written_as_array(text: &str, message: &str, section: &str) -> Option<String> {
+    let name = section.strip_prefix("[[")?.split("]]").next()?;
+    let header = format!("[[{name}]]");
+    let written = (text.lines())
+        .filter(|line| line.split('#').next().unwrap_or("").trim() == header)
+        .count();
+    (message.starts_with("map, expected") && written == 1).then(|| {
+        format!("`{header}` makes a list of tables, and `{name}` is one table: write `[{name}]`")
+    })
+}
+
+/// "`range` on line 10 opens a list it never closes (`[-1, 1`: a `]` is missing)", when the
+/// parser, still inside a list, took the next line's key for an element without a comma.
+pub(super) fn unclosed_array(text: &str, offset: usize, message: &str) -> Option<String> {
+    if !message.contains("missing comma between array elements") {
+        return None;
+    }
+    let before = text.get(..offset)?;
+    let error_line = before.matches('\n').count() + 1;
+    // The key whose list is still open where the error is: lists may span lines.
+    let (mut open, mut depth) = (None, 0usize);
+    for (n, line) in before.lines().enumerate().take(error_line - 1) {
+        let line = line.split('#').next().unwrap_or("");
+        let part = match (depth, line.split_once('=')) {
+            (0, Some((key, value))) => {
+                open = Some((n + 1, key.trim(), value.trim()));
+                value
+            }
+            (0, None) => continue,
+            _ => line,
+        };
+        depth = (depth + part.matches('[').count()).saturating_sub(part.matches(']').count());
+        if depth == 0 {
+            open = None;
+        }
+    }
+    let (n, key, value) = open?;
+    Some(format!(
+        "`{key}` on line {n} opens a list it never closes (`{value}`: a `]` is missing)"
+    ))
+}
+
+/// Why a file that writes one of a list's tables with one pair of brackets (`[gripper]`
+/// for `[[gripper]]`) fails, whatever the parser said: `[x]` next to `[[x]]`, `[x]` twice,
+/// or `[x]` where a list was expected.
+pub(super) fn array_written_as_table(text: &str, message: &str, section: &str) -> Option<String> {
+    let headers: Vec<(usize, &str, bool)> = (text.lines().enumerate())
+        .filter_map(|(i, line)| {
+            let line = line.split('#').next().unwrap_or("").trim();
+            let double = line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]"));
+            let single = line.strip_prefix('[').and_then(|l| l.strip_suffix(']'));
+            match (double, single) {
+                (Some(name), _) => Some((i + 1, name.trim(), true)),
+                (None, Some(name)) => Some((i + 1, name.trim(), false)),
+                _ => None,
+            }
+        })
+        .collect();
+    let written = |name: &str, double: bool| {
+        (headers.iter())
+            .filter(|h| h.1 == name && h.2 == double)
+            .count()
+    };
+    let (line, name, _) = headers.iter().find(|&&(_, name, double)| {
+        !double
+            && !name.contains('.')
+            && (written(name, true) > 0
+                || written(name, false) > 1
+                || (message.contains("expected a list") && section == format!("[{name}]")))
+    })?;
+    Some(format!(
+        "`[{name}]` (line {line}) makes one table, but each {name} is one of a list: write `[[{name}]]`, with two brackets, for every one"
+    ))
+}
