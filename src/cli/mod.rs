@@ -8,6 +8,7 @@ pub(crate) use crate::command_line::{refuse, refuse_error, EXIT_INVALID};
 
 mod actuator_positions;
 pub(crate) mod argument_words;
+mod calibrate_cmd;
 pub(crate) mod config_cmds;
 pub(crate) mod cube_args;
 pub(crate) mod cube_cmds;
@@ -137,7 +138,7 @@ pub(crate) enum CubedCommand {
     /// Read a cube from six photos (U.png … B.png).
     Scan(vision_cmds::ScanArgs),
     /// Write a palette of valid colours from a scan of a solved cube.
-    Calibrate(vision_cmds::CalibrateArgs),
+    Calibrate(calibrate_cmd::CalibrateArgs),
     /// The whole daemon pipeline on the simulated robot and camera, for N random cubes.
     DryRun(dry_run_cmd::DryRunArgs),
     /// The daemon: robot, camera, run history, and the web page and API, until SIGINT/SIGTERM.
@@ -180,7 +181,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         CubedCommand::Classify(args) => vision_cmds::classify_cmd(args),
         CubedCommand::Scan(args) if args.size == 2 => pocket_vision::scan_pocket_cmd(&args),
         CubedCommand::Scan(args) => vision_cmds::scan_cmd(args),
-        CubedCommand::Calibrate(args) => vision_cmds::calibrate_cmd(args),
+        CubedCommand::Calibrate(args) => calibrate_cmd::calibrate_cmd(args),
         CubedCommand::DryRun(args) => dry_run_cmd::dry_run_cmd(args),
         CubedCommand::Run(args) => daemon_cmds::run_cmd(args),
         CubedCommand::Start(args) => daemon_cmds::control_cmd(ControlCommand::Start, args),

@@ -6,15 +6,14 @@ use crate::daemon::config::palette_choice::{
     calibrated_palette_file, choose_palette, PaletteOrigin,
 };
 use crate::daemon::config::DaemonConfig;
-use clap::{ArgGroup, Args, ValueEnum};
+use clap::{Args, ValueEnum};
 use cubed_core::cube::Face;
 use cubed_core::error_chain::error_chain;
 use cubed_files::named_file::is_built_in;
 use cubed_vision::camera::Retake;
 use cubed_vision::light::colour::Rgb;
-use cubed_vision::light::palette::{load_palette, save_palette, Palette, PaletteError};
+use cubed_vision::light::palette::{load_palette, Palette};
 use cubed_vision::read::advice::{light_for_advice, what_to_do};
-use cubed_vision::read::calibrate::calibrate;
 use cubed_vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed_vision::scan::{GridChoice, PhotoReadings};
 use cubed_vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
@@ -68,7 +67,7 @@ impl PaletteArgs {
 
     /// A note when `written` is not the palette the daemon reads with: which one it reads, and
     /// how to make it this one.
-    fn not_the_daemons(&self, written: &Path) -> Option<String> {
+    pub(super) fn not_the_daemons(&self, written: &Path) -> Option<String> {
         let config = self.config().ok()?;
         let daemons = choose_palette(None, &config);
         let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
@@ -140,29 +139,6 @@ pub(crate) struct ScanArgs {
     pub(crate) show_grids: bool,
     #[command(flatten)]
     pub(crate) flags: ClassifyFlags,
-}
-
-#[derive(Args, Debug)]
-#[command(group(ArgGroup::new("source").required(true).args(["camera", "images", "scan"])))]
-pub(crate) struct CalibrateArgs {
-    /// A USB camera (index or name); needs the `camera` feature. Shows one face per capture, URFDLB.
-    #[arg(long)]
-    pub(crate) camera: Option<String>,
-    /// Photos of a solved cube (`U.png … B.png`).
-    #[arg(long)]
-    pub(crate) images: Option<PathBuf>,
-    /// Readings of a solved cube in the scan JSON format.
-    #[arg(long)]
-    pub(crate) scan: Option<PathBuf>,
-    /// The palette to start from (names, symbols, faces are kept): as the daemon reads with it,
-    /// unless `--palette` gives one.
-    #[command(flatten)]
-    pub(crate) palette: PaletteArgs,
-    /// Where to write the calibrated palette.
-    #[arg(long)]
-    pub(crate) output: PathBuf,
-    #[command(flatten)]
-    pub(crate) grid: GridArgs,
 }
 
 /// A refusal in the requested format (JSON on stdout, text on stderr), exit status 2.
@@ -442,121 +418,4 @@ pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{GIVEN_GRID_NOTE}");
     }
     Ok(code)
-}
-
-/// `cubed calibrate`: a solved cube → palette file, with distances before and after.
-pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
-    // What the person gave (palette, scan file, photos) is refused with exit 2; a camera
-    // that fails is a runtime failure (exit 1).
-    let palette = match args.palette.load() {
-        Ok(p) => p,
-        Err(e) => return super::refuse(format!("{e:#}")),
-    };
-    let readings = if let Some(path) = &args.scan {
-        match load_scan(path) {
-            Ok((_, readings)) => readings,
-            Err(e) => return super::refuse_error(&e),
-        }
-    } else if let Some(dir) = &args.images {
-        match super::vision_folder::grid_choice(&args.grid, dir)
-            .and_then(|choice| super::vision_folder::read_folder(dir, &choice))
-        {
-            Ok(read) => read.readings,
-            Err(e) => return super::refuse(format!("{e:#}")),
-        }
-    } else if !cfg!(feature = "camera") {
-        // A build choice the person can change: a usage error, not a failure.
-        return super::refuse(NO_CAMERA_SUPPORT);
-    } else {
-        read_camera(args.camera.as_deref().unwrap_or("0"), &args.grid)?
-    };
-    let washed = cubed_vision::read::calibrate::washed_out_faces(&readings, &palette);
-    if !washed.is_empty() {
-        let faces: Vec<String> = washed.iter().map(|f| f.to_string()).collect();
-        return super::refuse(format!("the light washed out faces {} (colours pressed together near full scale, or recorded blank), so their colours would be calibrated wrong: take the photos again with less light or a shorter exposure, then calibrate again (nothing was written)", faces.join(", ")));
-    }
-    let cal = match calibrate(&readings, &palette) {
-        Ok(c) => c,
-        Err(e) => return super::refuse_error(&e),
-    };
-    // Written whole or not at all (an old palette there is kept if the write fails), before
-    // anything is printed as done.
-    match save_palette(&args.output, &cal.palette) {
-        Err(e @ PaletteError::Unwritable { .. }) => return super::refuse_error(&e),
-        written => written?,
-    }
-    println!(
-        "{:<10} {:>6} {:>10} {:>12} {:>12}",
-        "colour", "symbol", "scanned on", "ΔE00 before", "ΔE00 after"
-    );
-    for c in &cal.colours {
-        println!(
-            "{:<10} {:>6} {:>10} {:>12.2} {:>12.2}",
-            c.name, c.symbol, c.face, c.before, c.after
-        );
-    }
-    // A cube scanned held another way: the table says where each colour was, the palette
-    // keeps where it belongs.
-    let home = |c: &cubed_vision::read::calibrate::CalibratedColour| {
-        (cal.palette.colours.iter())
-            .find(|p| p.symbol == c.symbol)
-            .map(|p| p.home.letter())
-    };
-    if cal.colours.iter().any(|c| home(c) != Some(c.face)) {
-        let homes: Vec<String> = (cal.palette.colours.iter())
-            .map(|p| format!("{} on {}", p.name, p.home.letter()))
-            .collect();
-        println!(
-            "the cube was scanned held another way; the palette keeps each colour's home face ({})",
-            homes.join(", ")
-        );
-    }
-    println!("ΔE00: how far each colour's nine stickers are, on average, from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match)");
-    println!("wrote {}", args.output.display());
-    if let Some(note) = args.palette.not_the_daemons(&args.output) {
-        eprintln!("{note}");
-    }
-    for wide in cal.wide_spreads() {
-        eprintln!("warning: {wide}: light the cube evenly, without glare, and calibrate again");
-    }
-    if let Some(looks) = &cal.mirrored {
-        eprintln!("warning: the colours sit as on no cube that can be held ({looks}): a camera that mirrors its picture, or two opposite faces' photos swapped, would do that (and this palette would have those colours' references swapped); so would a cube whose colour scheme is the palette's mirror image. If it is the picture, fix it and calibrate again");
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(feature = "camera")]
-fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
-    use super::vision_folder::grid_choice;
-    use cubed_vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
-    use cubed_vision::camera::Camera;
-    use cubed_vision::grid::sample::SampleOptions;
-    use cubed_vision::scan::{capture_faces, plain_plan};
-    use std::path::Path;
-    let mut camera = UsbCamera::open(&UsbCameraConfig {
-        device: device.into(),
-        ..UsbCameraConfig::default()
-    })?;
-    eprintln!("{}: {}", camera.describe(), camera.lock_report.summary());
-    eprintln!("show the faces U R F D L B in turn, each in net orientation; press Enter for each");
-    let choice = grid_choice(grid, Path::new("."))?;
-    let mut photos = Vec::new();
-    for request in plain_plan() {
-        eprintln!("face {} then Enter", request.face);
-        let mut line = String::new();
-        std::io::stdin().read_line(&mut line)?;
-        photos.extend(capture_faces(&mut camera, &[request])?);
-    }
-    let sampling = SampleOptions::default();
-    Ok(cubed_vision::scan::read_photos(
-        &photos, &choice, &sampling,
-    )?)
-}
-
-/// Why a build without the `camera` feature cannot use a webcam.
-const NO_CAMERA_SUPPORT: &str = "this cubed was built without USB cameras: rebuild with `--features camera` (needs the Debian package libclang1-14)";
-
-#[cfg(not(feature = "camera"))]
-fn read_camera(_device: &str, _grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
-    anyhow::bail!(NO_CAMERA_SUPPORT)
 }
