@@ -299,6 +299,14 @@ fn a_hung_firmware_is_reset_by_the_watchdog_and_its_boot_event_says_so() {
         Some(ResetCause::Watchdog),
         "the Boot event names the watchdog"
     );
+    // The reset let go of the pins: the board's pull-up switched the drivers off at that
+    // instant, whatever the hung firmware had left on.
+    let enable = &machine.enable;
+    assert_eq!(
+        trace.level_at(enable.pin, reset_ns),
+        Some(enable.active_low),
+        "ENABLE off at the reset"
+    );
 }
 
 fn stopped_words(cause: RestartCause) -> String {

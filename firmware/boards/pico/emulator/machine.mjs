@@ -51,6 +51,13 @@ export class Machine {
     this.rp2040 = rp2040;
     this.clock = clock;
     this.enabled = !this.design.enable;
+    if (this.design.enable && this.attachedBefore) {
+      // A chip reset lets go of every pin: the pull-up switches the drivers off now, and the
+      // trace says so (the last level it showed was the old firmware's).
+      const { pin, active_low: activeLow } = this.design.enable;
+      this.log(`E ${this.now()} ${pin} ${activeLow ? 1 : 0}`);
+    }
+    this.attachedBefore = true;
     const unwire = [this.watchEnable(), ...this.steppers.flatMap((s) => this.watchStepper(s))];
     unwire.push(...this.watchPulls());
     unwire.push(...this.design.servos.map((servo) => this.watchServo(servo)));
