@@ -1,8 +1,8 @@
-//! Colours that sit on the faces as on no cube that can be held: said naming the faces (a mirror image, a mirrored scheme), or explained by two faces' photos exchanged.
+//! Colours that sit on the faces as on no cube that can be held, explained by two faces' photos exchanged, and whether a light could make two palette colours look alike.
 
 use super::named::Named;
 use crate::cube::Face;
-use crate::light::colour::{LabColour, Rgb};
+use crate::light::colour::Rgb;
 use crate::light::palette::Palette;
 
 /// For readings whose colours sit as on no cube that can be held: the two faces whose photos,
@@ -40,30 +40,4 @@ pub(super) fn alike_in(palette: &Palette, [first, second]: [usize; 2]) -> bool {
             })
     };
     nearest_other(first) == Some(second) || nearest_other(second) == Some(first)
-}
-
-/// Whether the colours sit on the faces as on no cube that can be held: the palette colour each
-/// face looks most like (taken together, each colour once) is not one of the namings the 24
-/// ways of holding the cube allow. A picture mirrored (by the camera, or two opposite faces'
-/// photos swapped) does that, and calibrating from it swaps two colours' references; so does
-/// a cube whose scheme is the palette's mirror image, or a light that makes a red look
-/// orange. Said, not refused: the person knows which. `None` when they agree.
-pub(super) fn mirrored_faces(
-    medians: &[LabColour; 6],
-    names: &[usize; 6],
-    palette: &Palette,
-) -> Option<String> {
-    let nearest = palette.colours_one_each(medians);
-    let looks: Vec<String> = (0..6)
-        .filter(|&f| nearest[f] != names[f])
-        .map(|f| {
-            format!(
-                "face {} looks {} but is taken as {}",
-                b"URFDLB"[f] as char,
-                palette.colours[nearest[f]].name,
-                palette.colours[names[f]].name
-            )
-        })
-        .collect();
-    (!looks.is_empty()).then(|| looks.join(", "))
 }

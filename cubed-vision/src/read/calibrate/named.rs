@@ -1,6 +1,6 @@
-//! A solved cube's readings checked and named: each face's median and the palette colour it is taken as, refused naming the first sticker astray (the light's doing where the camera clipped it) or two faces the camera cannot part.
+//! A solved cube's readings checked and named: each face's median and the palette colour it is taken as, refused naming the first sticker astray (the light's doing where the camera clipped it) or two faces the camera cannot part, and whether the colours sit as on no cube that can be held.
 
-use super::{channel_medians, mirror::mirrored_faces, CalibrateError};
+use super::{channel_medians, CalibrateError};
 use crate::light::colour::{LabColour, Rgb};
 use crate::light::palette::Palette;
 use crate::read::classify::{classify_best_guess, ClassifyOptions};
@@ -108,4 +108,30 @@ fn check_apart(medians: &[LabColour; 6]) -> Result<(), CalibrateError> {
         }
     }
     Ok(())
+}
+
+/// Whether the colours sit on the faces as on no cube that can be held: the palette colour each
+/// face looks most like (taken together, each colour once) is not one of the namings the 24
+/// ways of holding the cube allow. A picture mirrored (by the camera, or two opposite faces'
+/// photos swapped) does that, and calibrating from it swaps two colours' references; so does
+/// a cube whose scheme is the palette's mirror image, or a light that makes a red look
+/// orange. Said, not refused: the person knows which. `None` when they agree.
+fn mirrored_faces(
+    medians: &[LabColour; 6],
+    names: &[usize; 6],
+    palette: &Palette,
+) -> Option<String> {
+    let nearest = palette.colours_one_each(medians);
+    let looks: Vec<String> = (0..6)
+        .filter(|&f| nearest[f] != names[f])
+        .map(|f| {
+            format!(
+                "face {} looks {} but is taken as {}",
+                b"URFDLB"[f] as char,
+                palette.colours[nearest[f]].name,
+                palette.colours[names[f]].name
+            )
+        })
+        .collect();
+    (!looks.is_empty()).then(|| looks.join(", "))
 }
