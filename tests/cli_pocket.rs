@@ -494,4 +494,17 @@ fn plan_on_the_configurations_design_takes_its_cube_size() {
     assert!(PocketFacelets::from_3x3(&result.end.cube_frame()).is_solved());
     let three = plan(&["--size", "3"]);
     assert_eq!(three.status.code(), Some(2), "{}", stderr(&three));
+    // A 3x3's stickers with that configuration: refused, saying where the size came from.
+    let solved_3x3 = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+    let args = with_cache(
+        &dir,
+        &["plan", "--config", config, "--facelets", solved_3x3],
+    );
+    let out = cubed(&args, None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`[run] cube_size = 2`: give --size 3"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -92,6 +92,9 @@ pub(crate) struct SizeArgs {
     /// With --size 2: the metric the solution is optimal in [default: htm].
     #[arg(long, value_enum)]
     pub(crate) metric: Option<MetricArg>,
+    /// The size came from the configuration's `[run] cube_size`, not `--size`.
+    #[arg(skip)]
+    pub(crate) configured: bool,
     /// With --size 2: cubes in the old 2x2 solver's format, 24 letters y g w b r o
     /// in the face order T F R P L B (instead of the URFDLB order).
     #[arg(long)]
@@ -106,7 +109,20 @@ impl SizeArgs {
 
     /// Takes the configuration's `[run] cube_size` (`configured`) when `--size` is not given.
     pub(crate) fn or_configured(&mut self, configured: Option<crate::daemon::config::CubeSize>) {
+        self.configured = self.size.is_none() && configured.is_some();
         self.size = Some(super::design_choice::cube_edge(self.size, configured));
+    }
+
+    /// Where the size came from when it was not given: for a refusal of stickers that are not
+    /// that size's ("" when `--size` said it).
+    pub(crate) fn taken_from(&self) -> String {
+        match (self.configured, self.size) {
+            (true, Some(edge)) => format!(
+                " (the size is the configuration's `[run] cube_size = {edge}`: give --size {} for the other)",
+                5 - edge
+            ),
+            _ => String::new(),
+        }
     }
 
     /// Refuses the 2x2-only options on a 3x3.

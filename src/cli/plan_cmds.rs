@@ -339,7 +339,10 @@ pub(crate) fn pocket_plan(
     };
     let facelets = match parse_pocket(text, format, None) {
         Ok((facelets, _, _)) => facelets,
-        Err(e) => return Ok(Err(format.in_input_terms(&e.to_string()))),
+        Err(e) => {
+            let why = format.in_input_terms(&e.to_string());
+            return Ok(Err(why + &size.taken_from()));
+        }
     };
     let solver = pocket_solver(job.tables.cache_dir.as_deref());
     let metric: Metric = size.metric.unwrap_or_default().into();

@@ -123,11 +123,15 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
     let told = interruptions_told(&daemon, run);
     let link_lost = ("link".to_string(), None, false);
     assert_eq!(told, [link_lost, ("estop".into(), None, true)]);
-    // The cable goes back in: the run still waits for Resume, which takes it to solved.
-    wait_until(&daemon.handle, "the cable back", |s| {
-        s.link.state == LinkState::Open
+    // The cable goes back in: the stop goes out and is said so; the run still waits for
+    // Resume, which takes it to solved.
+    let back = wait_until(&daemon.handle, "the stop sent", |s| {
+        s.message
+            .contains("sent to the robot now that its link is open")
     })
     .await;
+    assert_eq!(back.link.state, LinkState::Open, "{:?}", back.link);
+    assert!(back.message.contains("still waits"), "{}", back.message);
     assert_eq!(daemon.handle.status().resumable, Some(run));
     resume_to_solved(&daemon, run).await;
     daemon.shutdown().await;

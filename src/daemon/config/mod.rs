@@ -306,7 +306,12 @@ impl Validator<'_> {
                 .map_err(|problem| self.invalid("camera", "grid", problem.to_string()))?,
             palette: match &raw.vision.palette {
                 Some(palette) => self.path("vision", "palette", palette)?,
-                None => Path::new(cubed_files::named_file::BUILT_IN).join("palette.toml"),
+                // As the shipped configuration names it: beside the file, else the shipped one.
+                None => Some(self.base.join("palette.toml"))
+                    .filter(|beside| beside.is_file())
+                    .unwrap_or_else(|| {
+                        Path::new(cubed_files::named_file::BUILT_IN).join("palette.toml")
+                    }),
             },
             min_confidence,
             recaptures,

@@ -69,15 +69,21 @@ fn a_grid_given_as_four_corners_is_taken_as_given() {
 }
 
 #[test]
-fn without_vision_the_shipped_palette_and_the_defaults_are_read() {
+fn without_vision_the_palette_beside_else_the_shipped_one_and_the_defaults_are_read() {
     let without = MINIMAL.replace("[vision]\npalette = \"palette.toml\"\n", "");
     assert_ne!(without, MINIMAL);
-    let c = parse(&without).expect("valid without [vision]");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("cubed.toml");
+    let c = parse_config(&without, &file).expect("valid without [vision]");
     assert_eq!(c.palette, Path::new("<built-in>/palette.toml"));
     let given = parse(MINIMAL).expect("valid");
     assert_eq!(c.min_confidence, given.min_confidence);
     assert_eq!(c.recaptures, given.recaptures);
     cubed_vision::light::palette::load_palette(&c.palette).expect("the shipped palette loads");
+    // A palette.toml beside the file is the one read, as the shipped configuration names it.
+    std::fs::write(dir.path().join("palette.toml"), "").expect("written");
+    let c = parse_config(&without, &file).expect("valid");
+    assert_eq!(c.palette, dir.path().join("palette.toml"));
 }
 
 #[test]

@@ -36,7 +36,7 @@ pub(super) struct RobotSection {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub(super) struct VisionSection {
-    /// The shipped palette when not given.
+    /// When not given: `palette.toml` beside the configuration, else the shipped palette.
     pub(super) palette: Option<String>,
     #[serde(default = "default_min_confidence")]
     pub(super) min_confidence: f32,

@@ -11,9 +11,7 @@ use cubed_core::cube::Face;
 use cubed_files::atomic_file::write_atomically;
 use cubed_vision::camera::{Exposure, Retake};
 use cubed_vision::light::colour::Rgb;
-use cubed_vision::read::calibrate::{
-    calibrate, face_clipped_astray, washed_out_faces, Calibration,
-};
+use cubed_vision::read::calibrate::{calibrate, washed_out_faces, CalibrateError, Calibration};
 use cubed_vision::scan::pocket::{read_pocket_photos, solved_pocket_as_nine};
 use cubed_vision::scan::read_photos;
 use cubed_vision::scan::FacePhoto;
@@ -34,8 +32,8 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
             rounds: taken.rounds,
         });
     }
-    let calibration = calibrate(&taken.readings, &ctx.rig.palette).map_err(RunError::Calibrate)?;
-    say_what_to_mend(ctx, &calibration, &taken);
+    let calibration = (taken.calibrated.as_ref()).map_err(|e| RunError::Calibrate(e.clone()))?;
+    say_what_to_mend(ctx, calibration, &taken);
     let file = ctx.rig.calibrated_file.clone();
     write_atomically(&file, calibration.palette.to_toml().as_bytes()).map_err(|source| {
         RunError::WritePalette {
@@ -56,18 +54,19 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
     })
 }
 
-/// The solved cube's readings, and how they were taken.
+/// What the solved cube's readings made, and how they were taken.
 struct Taken {
-    readings: [Rgb; 54],
     /// The exposure of the photos they come from.
     exposure: Exposure,
     /// Faces the light still washed out in those photos.
     washed_out: Vec<Face>,
     /// Rounds of photographing again.
     rounds: u32,
+    /// The palette calibrated from them, or why not.
+    calibrated: Result<Calibration, CalibrateError>,
 }
 
-/// The solved cube's readings from photos the light washed out no face of: while it did (a
+/// The palette calibrated from photos of the solved cube the light washed out no face of: while it did (a
 /// webcam's roll-off pressed two colours together), all six faces are
 /// photographed again a stop darker, as many rounds as `[vision] recaptures` allows and the
 /// camera can (a folder of photos cannot). All six, so that every colour is taken in the
@@ -83,19 +82,24 @@ async fn readings_not_washed_out(ctx: &mut RunContext) -> Result<Taken, RunError
     loop {
         let readings = read_solved(ctx, &photos)?;
         let washed_out = washed_out_faces(&readings, &ctx.rig.palette);
+        let calibrated = calibrate(&readings, &ctx.rig.palette);
         // A sticker the light may have changed (clipped, astray on a clipped face) is told
         // from another colour's by photographing darker too.
-        let too_bright = match face_clipped_astray(&readings, &ctx.rig.palette) {
+        let astray = calibrated
+            .as_ref()
+            .err()
+            .and_then(|e| e.face_clipped_astray());
+        let too_bright = match astray {
             Some(face) if washed_out.is_empty() => vec![face],
             _ => washed_out.clone(),
         };
         let darker = exposure.darker();
         if too_bright.is_empty() || rounds == allowed || darker == exposure {
             return Ok(Taken {
-                readings,
                 exposure,
                 washed_out,
                 rounds,
+                calibrated,
             });
         }
         (exposure, rounds) = (darker, rounds + 1);

@@ -32,7 +32,13 @@ impl Service {
             }
             Some(LinkEvent::LinkRestored { .. }) => {
                 self.board.link(LinkDoc::open());
-                self.tell("robot link restored")
+                match (
+                    std::mem::take(&mut self.link_notes.estop_undelivered),
+                    &self.rig,
+                ) {
+                    (true, Some(rig)) => send_undelivered_estop(rig, &self.board),
+                    _ => self.tell("robot link restored"),
+                }
             }
             Some(LinkEvent::Fault(Fault::EStopLatched)) | Some(LinkEvent::EStopped { .. }) => {
                 if self.board.now().state != DaemonState::EStopped {
@@ -140,6 +146,22 @@ fn still_held(board: &StatusBoard, why: &crate::daemon::rig::Unreachable) -> boo
     board.now().link.state == LinkState::EStopHeld && why.latched.is_some_and(|l| l.estop())
 }
 
+/// Sends the e-stop asked for while no link was open, now that one is (the robot may still
+/// move: a program queued before the link was lost), and says so, with what the run still
+/// waiting, if one is, asks of a person.
+fn send_undelivered_estop(rig: &Rig, board: &StatusBoard) {
+    let sent = rig.estop_slot().get().map(|h| h.emergency_stop());
+    let what = match sent {
+        Some(Ok(())) => "sent to the robot now that its link is open",
+        _ => "the robot's link is open now, but the stop could not be sent on it",
+    };
+    let next = match board.now().resumable {
+        Some(run) => format!("run {run} still waits: check the robot (square the cube if a layer may be half turned), then Resume (`cubed resume`) goes on with it, Reset abandons it"),
+        None => "check the robot, then reset (`cubed reset`, or the page's Reset)".to_string(),
+    };
+    board.say(format!("EMERGENCY STOP: {what}; {next}"));
+}
+
 /// What the idle link owes the status and the robot.
 #[derive(Debug, Default)]
 pub(super) struct LinkNotes {
@@ -164,13 +186,7 @@ pub(super) async fn idle_event(
         match rig.reach().await {
             Ok(()) => {
                 if std::mem::take(&mut notes.estop_undelivered) {
-                    // The robot may still move (a program queued before the link was lost).
-                    let sent = rig.estop_slot().get().map(|h| h.emergency_stop());
-                    let what = match sent {
-                        Some(Ok(())) => "sent to the robot now that its link is open",
-                        _ => "the robot's link is open now, but the stop could not be sent on it",
-                    };
-                    board.say(format!("EMERGENCY STOP: {what}; check the robot, then reset (`cubed reset`, or the page's Reset)"));
+                    send_undelivered_estop(rig, board);
                 }
                 match last_error.take() {
                     // The status said the robot could not be reached: now it says otherwise.

@@ -212,7 +212,8 @@ function render(s) {
     $('progress-bar').value = p.moves ? p.moves_done / p.moves : 0;
     $('progress-bar').title = p.commands ? 'command ' + p.commands_done + ' of ' + p.commands : '';
   }
-  $('progress-eta').textContent = p && busy && p.eta_ms > 0 ? 'ETA ' + seconds(p.eta_ms) : '';
+  // No ETA while the run waits for its link: nothing moves that it could count down.
+  $('progress-eta').textContent = p && busy && s.state !== 'paused' && p.eta_ms > 0 ? 'ETA ' + seconds(p.eta_ms) : '';
   drawMoves($('solution'), s.solution, p ? p.moves_done : 0);
   drawNet($('net'), s.facelets);
   $('net-guess').hidden = !(s.facelets && s.facelets_guessed);

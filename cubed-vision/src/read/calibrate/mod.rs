@@ -131,14 +131,16 @@ pub fn washed_out_faces(readings: &[Rgb; 54], palette: &Palette) -> Vec<Face> {
         .collect()
 }
 
-/// The face of a solved cube (URFDLB readings) with a sticker the light may have changed:
-/// clipped, astray, on a face the light brought to the top of the camera's range
-/// ([`CalibrateError::StrayWhereClipped`]). Photographed darker, a solved cube's sticker reads
-/// its colour again, and another colour's shows as one.
-pub fn face_clipped_astray(readings: &[Rgb; 54], palette: &Palette) -> Option<Face> {
-    match Named::of(readings, palette) {
-        Err(CalibrateError::StrayWhereClipped { face, .. }) => Face::from_letter(face),
-        _ => None,
+impl CalibrateError {
+    /// The face of the solved cube with a sticker the light may have changed: clipped,
+    /// astray, on a face the light brought to the top of the camera's range
+    /// ([`CalibrateError::StrayWhereClipped`]). Photographed darker, a solved cube's sticker
+    /// reads its colour again, and another colour's shows as one.
+    pub fn face_clipped_astray(&self) -> Option<Face> {
+        match self {
+            CalibrateError::StrayWhereClipped { face, .. } => Face::from_letter(*face),
+            _ => None,
+        }
     }
 }
 
