@@ -13,7 +13,7 @@ use cubed_files::named_file::is_built_in;
 use cubed_vision::camera::Retake;
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::light::palette::{load_palette, Palette};
-use cubed_vision::read::advice::{light_for_advice, what_to_do};
+use cubed_vision::read::advice::{light_explains, light_for_advice, what_to_do};
 use cubed_vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed_vision::scan::{GridChoice, PhotoReadings};
 use cubed_vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
@@ -194,7 +194,9 @@ fn refuse_unsure(
         min_confidence,
         ..ClassifyOptions::default()
     };
-    let turned = cubed_vision::read::turned::photo_mistake_words(readings, palette, &options);
+    let turned = (!light_explains(*doubt, &guess.washed_out))
+        .then(|| cubed_vision::read::turned::photo_mistake_words(readings, palette, &options))
+        .flatten();
     match format {
         OutputFormat::Json => println!(
             "{}",

@@ -11,6 +11,14 @@ use crate::recapture::{step_for, Step};
 /// a stop or more darker than the light the palette was calibrated in (a stop halves the light).
 const A_STOP_DARKER: f32 = 0.5;
 
+/// Whether the light explains a refused reading: a face washed out (`washed_out`, its stickers),
+/// or stickers pressed together or blank where the camera clipped. Then a photo turned back by
+/// chance into a sure cube is no explanation to offer (it would send a person to the camera's
+/// mounting for what the lamp did).
+pub fn light_explains(doubt: Doubt, washed_out: &[usize]) -> bool {
+    !washed_out.is_empty() || matches!(doubt, Doubt::Alike | Doubt::Blank)
+}
+
 /// How the doubtful `stickers` came out, for a person's advice: `step_for` (near clipping, near
 /// black), or, where it finds neither, `Brighter` when the whole cube came out a stop or more
 /// darker than its palette's light (an evenly dark set reads as "too dark", not "uneven").
@@ -137,5 +145,14 @@ mod tests {
             light_for_advice(&readings, &[4], (&reading, &palette)),
             Step::Darker
         );
+    }
+
+    #[test]
+    fn the_light_explains_a_washed_out_face_or_clipped_stickers_not_an_impossible_cube() {
+        assert!(light_explains(Doubt::Alike, &[]));
+        assert!(light_explains(Doubt::Blank, &[]));
+        assert!(light_explains(Doubt::Impossible, &[40]));
+        assert!(!light_explains(Doubt::Impossible, &[]));
+        assert!(!light_explains(Doubt::Unlike, &[]));
     }
 }

@@ -8,7 +8,7 @@ use cubed_core::cube::{face_letters, faces_of};
 use cubed_vision::camera::{Exposure, Retake};
 use cubed_vision::grid::face_grid::FaceGrid;
 use cubed_vision::light::lighting::ROLL_OFF_CODE;
-use cubed_vision::read::advice::light_for_advice;
+use cubed_vision::read::advice::{light_explains, light_for_advice};
 use cubed_vision::read::classify::ClassifyOptions;
 use cubed_vision::read::reading::CubeReading;
 use cubed_vision::read::reading::Unsure;
@@ -160,7 +160,9 @@ fn judge_unsure<K: CubeKind>(
         let options = classify_options(min_confidence);
         let error = RunError::Unsure {
             stickers,
-            turned: kind.turned(readings, &rig.palette, &options),
+            turned: (!light_explains(doubt, washed))
+                .then(|| kind.turned(readings, &rig.palette, &options))
+                .flatten(),
             rounds: rounds.done(),
             doubt,
             light: light_for_advice(readings.as_ref(), &unsure, (&*best_guess, &rig.palette)),
