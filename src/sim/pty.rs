@@ -203,11 +203,14 @@ pub async fn serve<M: Mechanics>(
         server.inject_faults(now);
         server.replug_when_due(now)?;
         server.flush_output().await;
+        // Told before the next wait: a shutdown asked for right after the host heard of a
+        // fault (its stall report just flushed) must not leave it unsaid.
+        server.tell_faults();
         if !server.wait_for_input(now, &mut controls).await? {
             break;
         }
-        server.tell_faults();
     }
+    server.tell_faults();
     Ok(server.finish())
 }
 
