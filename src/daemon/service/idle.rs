@@ -185,6 +185,8 @@ pub(super) async fn idle_event(
     while !rig.connected() {
         match rig.reach().await {
             Ok(()) => {
+                // Open first: what is said next (the stop sent) is said of an open link.
+                board.link(LinkDoc::open());
                 if std::mem::take(&mut notes.estop_undelivered) {
                     send_undelivered_estop(rig, board);
                 }
@@ -193,7 +195,6 @@ pub(super) async fn idle_event(
                     Some(_) => tell(board, "robot link open: the robot is reachable again"),
                     None => board.log("robot link open"),
                 }
-                board.link(LinkDoc::open());
             }
             Err(why) if still_held(board, &why) => {
                 // The e-stop a Reset found held is still latched: the status keeps saying so
