@@ -90,8 +90,11 @@ async fn an_unplug_mid_run_pauses_it_and_it_resumes_to_solved() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let daemon = start(dir.path(), "unplug-at-move=30,unplug-for=5s", 2.0).await;
-    daemon.sim.as_ref().expect("sim").load_cube(random(12));
+    // Cut with a face turn queued behind the command running (seen on the simulator's count).
+    let daemon = start(dir.path(), "unplug-at-move=31,unplug-for=5s", 2.0).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(12));
+    let turns_before = sim.bench().turns;
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let paused = wait_until(&daemon.handle, "paused", is(DaemonState::Paused)).await;
     // The status says where the link stands, for a script as for a person.
@@ -110,6 +113,7 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
         status.message
     );
     let end = finished(&daemon.handle, run).await;
+    let made_before = end.progress.as_ref().map(|p| p.moves_done);
     assert_eq!(
         end.link.state,
         LinkState::Lost,
@@ -133,8 +137,47 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
     assert_eq!(back.link.state, LinkState::Open, "{:?}", back.link);
     assert!(back.message.contains("still waits"), "{}", back.message);
     assert_eq!(daemon.handle.status().resumable, Some(run));
+    // The turns the robot made meanwhile (its queue ran on while the cable was out) are the
+    // run's too: its record counts what the simulator's own mechanics turned.
+    let turned = sim.bench().turns - turns_before;
+    assert!(
+        made_before < Some(turned as usize),
+        "a turn made meanwhile: {made_before:?} of {turned}"
+    );
+    let recorded = wait_for_moves(&daemon, run, turned).await;
+    assert_eq!(
+        recorded,
+        Some(turned as u32),
+        "the run's moves against the robot's turns"
+    );
+    let progress = daemon.handle.status().progress.expect("progress");
+    assert_eq!(progress.moves_done as u64, turned, "{progress:?}");
     resume_to_solved(&daemon, run).await;
     daemon.shutdown().await;
+}
+
+/// The face turns `run`'s record counts, once they reach `turned` (or after 5 s).
+async fn wait_for_moves(
+    daemon: &cubed::daemon::RunningDaemon,
+    run: u64,
+    turned: u64,
+) -> Option<u32> {
+    let moves = || {
+        daemon
+            .handle
+            .run(run)
+            .expect("history")
+            .expect("recorded")
+            .summary
+            .moves
+    };
+    for _ in 0..100 {
+        if moves() >= Some(turned as u32) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    moves()
 }
 
 /// How each interruption of `run` ended (cause, by whom, whether the run waits on it).

@@ -1,9 +1,7 @@
 //! What a run works with: the robot model and planner, the solver, the palette, the camera, the link to the robot (opened, homed, reopened after a fatal error), and the in-process simulated robot when the config says `sim`.
 
 use crate::daemon::config::{DaemonConfig, PortChoice};
-use crate::daemon::docs::{LinkDoc, LinkState};
 use crate::link::fault_words::fault_in_words;
-use crate::link::LatchedBefore;
 use crate::link::{
     stream_gated, Connector, EStopHandle, FixedPath, LinkError, LinkEvent, LinkHandle,
     LinkSettings, SerialConnector, StreamError, StreamOutcome, TokioClock,
@@ -11,7 +9,6 @@ use crate::link::{
 use crate::robot::wiring::RobotSetup;
 use crate::robot::{ActuatorMap, EncodedProgram, MotionGroup};
 use crate::robot::{Planner, Program, RobotModel, RobotState};
-use cubed_core::error_chain::error_chain;
 use cubed_core::solver::Solver;
 use cubed_vision::camera::{Camera, Retake};
 use cubed_vision::light::palette::Palette;
@@ -22,9 +19,13 @@ use std::sync::{Arc, Mutex};
 
 mod config_files;
 mod error;
+mod unconfirmed;
+mod unreachable;
 pub(crate) use config_files::{calibrated_palette_file, ConfigFiles};
 pub(crate) use error::EncodeError;
 pub(crate) use error::RigError;
+pub(crate) use unconfirmed::Unconfirmed;
+pub(crate) use unreachable::Unreachable;
 
 /// Commands queued ahead of the one running while streaming.
 const LOOKAHEAD: usize = 2;
@@ -89,6 +90,8 @@ pub(crate) struct Rig {
     /// Whether the last interruption came while a command was running or queued (a layer
     /// may be half turned).
     motion_in_doubt: bool,
+    /// Commands a run ended without hearing done while the link was lost.
+    unconfirmed: Option<Unconfirmed>,
     next_move_id: u32,
     /// A person reset the daemon while no link was open: the next handshake clears what the
     /// firmware holds latched from before (see [`LinkSettings::clear_latched`]).
@@ -106,28 +109,6 @@ struct Opening {
     /// Whether it clears what the firmware holds latched (see [`Rig::clear_at_connect`]).
     clears: bool,
     attempt: tokio::task::JoinHandle<Result<LinkHandle, LinkError>>,
-}
-
-/// Why the robot cannot be reached.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Unreachable {
-    /// In words, naming the port.
-    pub words: String,
-    /// The firmware holds a fault or an emergency stop latched from before the link opened:
-    /// a person checks the robot and resets.
-    pub latched: Option<LatchedBefore>,
-}
-
-impl Unreachable {
-    /// The link as the status shows it: the e-stop button still held when the firmware
-    /// refused to clear its emergency stop, otherwise a link that cannot be opened.
-    pub(crate) fn link(&self) -> LinkDoc {
-        let state = match self.latched {
-            Some(latched) if latched.clear_refused => LinkState::EStopHeld,
-            _ => LinkState::Unreachable,
-        };
-        LinkDoc::down(state, self.words.clone())
-    }
 }
 
 impl Rig {
@@ -195,6 +176,7 @@ impl Rig {
             positions: None,
             lost: LOST_ALL,
             motion_in_doubt: false,
+            unconfirmed: None,
             next_move_id: 1,
             clear_at_connect: false,
             sim,
@@ -276,38 +258,6 @@ impl Rig {
             }
         }
         self.connect().await
-    }
-
-    /// Opens the link if it is not open; on failure, why the robot cannot be reached, in words
-    /// that name `[robot] port` when the configured port cannot be opened.
-    pub(crate) async fn reach(&mut self) -> Result<(), Unreachable> {
-        let error = match self.connect().await {
-            Ok(()) => return Ok(()),
-            Err(e) => e,
-        };
-        Err(self.unreachable(error))
-    }
-
-    /// Why the robot cannot be reached, from the error opening the link gave.
-    fn unreachable(&self, error: RigError) -> Unreachable {
-        let latched = match &error {
-            RigError::Link(link) => link.latched_before_session(),
-            _ => None,
-        };
-        let words = match &error {
-            RigError::Link(LinkError::Open { .. }) if !self.simulated => format!(
-                "{} (check `[robot] port`: the robot's serial device, e.g. /dev/serial/by-id/…)",
-                error_chain(&error)
-            ),
-            _ => error_chain(&error),
-        };
-        let words = match self.sim.as_ref().and_then(|sim| sim.controls.line_faults()) {
-            Some(faults) => format!(
-                "{words} (here the robot is the simulator, and the faults put on its line, {faults}, did this: no cable is to blame)"
-            ),
-            None => words,
-        };
-        Unreachable { words, latched }
     }
 
     /// Whether the link is open.
@@ -414,6 +364,8 @@ impl Rig {
         let Some(link) = self.link.as_mut() else {
             return Err(LinkError::Closed.into());
         };
+        // What an earlier program left unconfirmed is past news once the robot moves again.
+        self.unconfirmed = None;
         let (mut done, mut heard) = (0, false);
         let gate = (LOOKAHEAD, stop, emergency);
         let result = stream_gated(link, groups, gate, |d, _, event| {

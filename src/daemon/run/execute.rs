@@ -2,11 +2,12 @@
 
 use crate::daemon::board::StatusBoard;
 use crate::daemon::docs::{DaemonState, Progress};
+use crate::daemon::rig::Unconfirmed;
 use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
 use crate::daemon::run::link_news::LinkNews;
 use crate::daemon::run::solving::Executable;
-use crate::link::LinkEvent;
+use crate::link::{LinkEvent, StreamError};
 use crate::robot::MotionGroup;
 use std::sync::Arc;
 use std::time::Instant;
@@ -57,6 +58,11 @@ pub(crate) async fn execute(
                 let stopped_at = last_step.map(|s| executable.after[s].pose);
                 ctx.rig.robot_state = Some(stopped_at.unwrap_or(executable.plan.start));
             }
+            if matches!(e, StreamError::EStopUnreached { .. }) {
+                // The robot may still finish what it had queued: owed to this run's record.
+                let unconfirmed = unconfirmed_after(executable, ran, turns_done);
+                (ctx.rig).leave_unconfirmed(Unconfirmed::new(ctx.run, unconfirmed));
+            }
             let error = RunError::from_stream(e, "executing the solution", &ctx.abort, |f| {
                 ctx.rig.fault_words(f)
             });
@@ -64,6 +70,20 @@ pub(crate) async fn execute(
             Err((error.in_moves(turns_done, total)).lost_mid_program(turns_done, total))
         }
     }
+}
+
+/// The commands after the first `ran` with the face turns each completes (`turns_done` made
+/// before them).
+fn unconfirmed_after(executable: &Executable, ran: usize, turns_done: usize) -> Vec<(u32, u32)> {
+    let mut before = turns_done;
+    let rest = executable.encoded.groups.iter().skip(ran);
+    rest.map(|&(step, group)| {
+        let after = executable.after[step].turns;
+        let turns = after.saturating_sub(before) as u32;
+        before = after.max(before);
+        (group.move_id(), turns)
+    })
+    .collect()
 }
 
 /// Shows "move 0 of N" with the solution and the planned time, at the robot's `pace`, as the

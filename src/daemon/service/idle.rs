@@ -78,6 +78,7 @@ impl Service {
                     "robot link ended ({why}); it is reopened at the next start"
                 ));
             }
+            Some(LinkEvent::MoveDone { move_id, .. }) => self.journal_meanwhile(move_id),
             Some(other) => tracing::debug!("idle link event {other:?}"),
             None => {
                 if let Some(rig) = self.rig.as_mut() {
@@ -89,6 +90,40 @@ impl Service {
 
     fn tell(&self, news: impl Into<String>) {
         tell(&self.board, news);
+    }
+
+    /// A command the robot finished while its link was lost, reported now that it is back,
+    /// after its run ended without hearing of it (an e-stop that could not reach the robot):
+    /// its face turns are journaled into that run, and its progress shown moves on.
+    fn journal_meanwhile(&mut self, move_id: u32) {
+        let Some((run, turns)) = self.rig.as_mut().and_then(|r| r.confirm_meanwhile(move_id))
+        else {
+            return tracing::debug!("idle: move {move_id} done, no run's");
+        };
+        if let Err(e) = self.history.journal_ack(run, move_id, turns) {
+            let why = error_chain(&e);
+            return (self.board).log(format!("run {run}: could not journal move {move_id}, which the robot finished while its link was lost: {why}"));
+        }
+        let mut made = None;
+        self.board.update(|s| match s.progress.as_mut() {
+            Some(p) if s.run == Some(run) => {
+                p.moves_done += turns as usize;
+                p.commands_done += 1;
+                made = Some((p.moves_done, p.moves));
+            }
+            _ => {}
+        });
+        let made = made.map_or(String::new(), |(done, of)| {
+            format!("; {done} of {of} moves made")
+        });
+        let turned = if turns == 1 {
+            "1 face turn".to_string()
+        } else {
+            format!("{turns} face turns")
+        };
+        self.board.log(format!(
+            "run {run}: the robot finished command {move_id} ({turned}) while its link was lost, queued before it: recorded{made}"
+        ));
     }
 }
 
