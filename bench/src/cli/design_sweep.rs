@@ -5,9 +5,10 @@ use cubed::command_line::tables::TableArgs;
 
 #[derive(Args, Debug)]
 pub struct DesignSweepArgs {
-    /// Robot design files, comma separated.
+    /// Robot design files, comma separated (`--robot` is the same).
     #[arg(
         long,
+        alias = "robot",
         value_delimiter = ',',
         default_value = "config/robots/four-arm.toml,config/robots/turntable-flipper.toml,config/robots/six-motor.toml"
     )]

@@ -30,7 +30,7 @@ mod count;
 #[cfg(test)]
 mod tests;
 
-use count::{by_sequence, cheapest_sequences};
+use count::{by_sequence, cheapest_sequences, exact_step, time_step, Short};
 
 use super::direction::{Direction, Orientation};
 use super::graph::{Effect, StateGraph};
@@ -59,6 +59,13 @@ pub struct TimeFloor {
     /// Whether the count was made with the grippers' ranges lifted (see the module's
     /// documentation).
     pub ranges_lifted: bool,
+    /// Where the sets of states were too many for memory: what a state costs above its set's
+    /// cheapest, rounded down to a multiple of this (ms; at the cap, every such cost is 0).
+    /// Either way the count's costs are only lowered, so the floor stays a floor, looser.
+    pub offset_step_ms: Option<u32>,
+    /// Where counting by cost to the ms would not fit in memory: the step it took instead
+    /// (ms; each time rounded down to it, which only lowers the floor).
+    pub time_step_ms: Option<u32>,
 }
 
 /// A unit's end: the block's quarters (0..16: to its U, R or F face × 4 + to the opposite),
@@ -90,6 +97,18 @@ pub enum FloorError {
         "robot '{robot}' reaches fewer cubes than there are by any sequence of blocks from home"
     )]
     TooFewSequences { robot: String },
+    #[error("robot '{robot}': {what} would need more than the few hundred MB a count is allowed, even with its costs coarsened, so it is not made")]
+    TooLarge { robot: String, what: &'static str },
+}
+
+impl FloorError {
+    /// Whether the count was too large to make (rather than impossible).
+    pub fn too_large(&self) -> bool {
+        matches!(
+            self,
+            FloorError::TooManyEnds { .. } | FloorError::TooLarge { .. }
+        )
+    }
 }
 
 impl Planner {
@@ -98,10 +117,13 @@ impl Planner {
     /// end in too many states.
     pub fn time_floor(&self, positions: f64) -> Result<TimeFloor, FloorError> {
         match self.counted_floor(positions) {
-            Err(FloorError::TooManyEnds { robot }) => {
+            Err(too_large) if too_large.too_large() => {
                 let lifted = Planner::new(ranges_lifted(&self.model));
+                if lifted.model == self.model {
+                    return Err(too_large);
+                }
                 let floor = lifted.counted_floor(positions).map_err(|e| match e {
-                    FloorError::TooManyEnds { .. } => FloorError::TooManyEnds { robot },
+                    e if e.too_large() => too_large,
                     e => e,
                 })?;
                 Ok(TimeFloor {
@@ -119,10 +141,21 @@ impl Planner {
         let (nodes, units) = unit_graph(&self.graph, home)
             .ok_or_else(|| FloorError::TooManyEnds { robot: robot() })?;
         let count = units.iter().map(Vec::len).sum();
-        let sequences = by_sequence(&units, OFFSET_CAP_MS)
-            .ok_or_else(|| FloorError::TooManyEnds { robot: robot() })?;
-        let (mean_ms, median_ms) = cheapest_sequences(&sequences, positions)
-            .ok_or_else(|| FloorError::TooFewSequences { robot: robot() })?;
+        let (sequences, offset_step_ms) = (OFFSET_STEPS_MS.iter())
+            .find_map(|&step| Some((by_sequence(&units, OFFSET_CAP_MS, step)?, step)))
+            .ok_or_else(|| FloorError::TooLarge {
+                robot: robot(),
+                what: "the sets of states its block sequences end in",
+            })?;
+        let time_step_ms = time_step(&sequences).filter(|&s| s != exact_step(&sequences));
+        let (mean_ms, median_ms) =
+            cheapest_sequences(&sequences, positions).map_err(|short| match short {
+                Short::TooFew => FloorError::TooFewSequences { robot: robot() },
+                Short::TooLarge(what) => FloorError::TooLarge {
+                    robot: robot(),
+                    what,
+                },
+            })?;
         Ok(TimeFloor {
             mean_ms,
             median_ms,
@@ -134,6 +167,8 @@ impl Planner {
             units: count,
             sets: sequences.len(),
             ranges_lifted: false,
+            offset_step_ms: (offset_step_ms > 1).then_some(offset_step_ms.min(OFFSET_CAP_MS)),
+            time_step_ms,
         })
     }
 }
@@ -155,6 +190,10 @@ pub(super) fn ranges_lifted(model: &RobotModel) -> RobotModel {
 /// Most cost above the cheapest kept for a node in a sequence's set (ms): more counts as
 /// this (which only lowers the costs counted), and keeps the sets few.
 const OFFSET_CAP_MS: u32 = 3000;
+/// What a node costs above its set's cheapest is counted to the ms, or, where its sets would
+/// not fit in memory, rounded down to each of these in turn; the last makes every such cost 0
+/// (a set is then only which nodes a sequence may end in).
+const OFFSET_STEPS_MS: [u32; 6] = [1, 10, 50, 250, 1000, OFFSET_CAP_MS + 1];
 
 /// The nodes and their units (None: too many).
 type UnitGraph = Option<(Vec<(u32, u8)>, Vec<Vec<Unit>>)>;

@@ -3,6 +3,7 @@
 use super::super::blocks::Block;
 use super::super::planner::Planner;
 use super::super::shipped_design;
+use super::count::counted_in_steps;
 use super::{
     by_sequence, cheapest_sequences, kept_ends, ranges_lifted, steps_into, Relabel, Unit, POSITIONS,
 };
@@ -185,7 +186,7 @@ fn counting_agrees_with_sequences_listed_one_by_one() {
     for positions in [1usize, 2, 7, 40, 150] {
         let cheapest = &costs[..positions];
         let mean = cheapest.iter().map(|&c| f64::from(c)).sum::<f64>() / positions as f64;
-        let (got, median) = cheapest_sequences(&units, positions as f64).unwrap();
+        let (got, median) = cheapest_sequences(&units, positions as f64).expect("enough");
         assert!(
             (got - mean).abs() < 1e-9,
             "{positions}: {got} against {mean}"
@@ -240,7 +241,7 @@ fn each_block_sequence_is_counted_once_at_its_cheapest_run() {
             .collect();
         let listed = sequences_listed(&units, 150);
         // Costs above 150 never matter to sequences within 150: a cap of 200 keeps them exact.
-        let sequences = by_sequence(&units, 200).expect("few sets");
+        let sequences = by_sequence(&units, 200, 1).expect("few sets");
         let within = listed.iter().filter(|&&c| c <= 100).count();
         for positions in [1, 3, within] {
             let cheapest = &listed[..positions];
@@ -252,11 +253,23 @@ fn each_block_sequence_is_counted_once_at_its_cheapest_run() {
             );
             // A cap on what a node costs above the cheapest only lowers the count's costs.
             let (capped, _) = cheapest_sequences(
-                &by_sequence(&units, 10).expect("few sets"),
+                &by_sequence(&units, 10, 1).expect("few sets"),
                 positions as f64,
             )
             .expect("enough");
             assert!(capped <= got + 1e-9, "{positions}: {capped} above {got}");
+            // So does rounding it down to coarser steps, and each unit's cost to whole steps,
+            // as a count too large for memory is made.
+            for step in [10, 50, 201] {
+                let coarse = by_sequence(&units, 200, step).expect("few sets");
+                let (coarse, _) = cheapest_sequences(&coarse, positions as f64).expect("enough");
+                assert!(
+                    coarse <= got + 1e-9,
+                    "{positions}, {step}: {coarse} above {got}"
+                );
+            }
+            let (in_20s, _) = counted_in_steps(&sequences, positions as f64, 20).expect("enough");
+            assert!(in_20s <= got + 1e-9, "{positions}: {in_20s} above {got}");
         }
     }
 }

@@ -56,6 +56,9 @@ pub(crate) enum ActuatorDoc {
         accel_deg_s2: u32,
         home: Option<HomeDoc>,
         stall: Option<SignalDoc>,
+        /// The times the planner gives its moves (ms): a gripper's quarter and half turn, or
+        /// a flipper's flip; they follow from the ramp when the design gives a `motion` table.
+        planned_ms: PlannedMs,
     },
     Fixed {
         index: usize,
@@ -119,6 +122,28 @@ fn home(home: Option<HomeSensor>) -> Option<HomeDoc> {
     })
 }
 
+/// The times the planner gives a stepper's moves (ms).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(untagged)]
+pub(crate) enum PlannedMs {
+    Turns { quarter: u32, half: u32 },
+    Flip { flip: u32 },
+}
+
+impl PlannedMs {
+    fn of(model: &RobotModel, role: Role) -> PlannedMs {
+        match role {
+            Role::Flipper { flipper } => PlannedMs::Flip {
+                flip: model.flippers[flipper].flip_ms,
+            },
+            Role::Jaw { gripper } | Role::Rotation { gripper } => PlannedMs::Turns {
+                quarter: model.grippers[gripper].quarter_ms,
+                half: model.grippers[gripper].half_ms,
+            },
+        }
+    }
+}
+
 /// "left jaw", "left rotation", "flipper".
 fn role_name(model: &RobotModel, role: Role) -> String {
     match role {
@@ -161,6 +186,7 @@ impl WiringDoc {
                         accel_deg_s2: s.accel_deg_s2,
                         home: home(s.home),
                         stall: signal(s.stall),
+                        planned_ms: PlannedMs::of(model, role),
                     },
                     Actuator::Fixed => ActuatorDoc::Fixed { index, name },
                 }
@@ -244,6 +270,7 @@ fn actuator_line(actuator: &ActuatorDoc) -> String {
             accel_deg_s2,
             home,
             stall,
+            planned_ms,
             ..
         } => {
             let home = home.as_ref().map_or("no home sensor".to_string(), |h| {
@@ -260,12 +287,18 @@ fn actuator_line(actuator: &ActuatorDoc) -> String {
                 .as_ref()
                 .map_or(String::new(), |s| format!(", stall GP{} ({})", s.pin, s.active));
             let inverted = if *invert_dir { " (inverted)" } else { "" };
+            let planned = match planned_ms {
+                PlannedMs::Turns { quarter, half } => {
+                    format!("planned {quarter} ms a quarter turn, {half} ms a half")
+                }
+                PlannedMs::Flip { flip } => format!("planned {flip} ms a flip"),
+            };
             (
                 index,
                 name,
                 "stepper",
                 format!(
-                    "STEP GP{step}, DIR GP{dir}{inverted}, {home}{stall}; {microsteps_per_rev} microsteps/rev, {max_deg_s}°/s, {accel_deg_s2}°/s²"
+                    "STEP GP{step}, DIR GP{dir}{inverted}, {home}{stall}; {microsteps_per_rev} microsteps/rev, {max_deg_s}°/s, {accel_deg_s2}°/s²; {planned}"
                 ),
             )
         }
