@@ -140,6 +140,33 @@ fn a_design_without_support_is_impossible() {
     );
 }
 
+/// A passive rest holds the cube only from beneath: a set of cradles alone needs one at
+/// down (a cradle over the cube held nothing, and was planned as if it did).
+#[test]
+fn a_support_of_cradles_alone_must_rest_the_cube_from_beneath() {
+    let rest = |at: &str| {
+        let text = four_arm_text().replace(
+            "sets = [[\"left\", \"right\"], [\"front\", \"back\"]]",
+            "sets = [[\"rest\"]]",
+        );
+        format!("{text}\n[[cradle]]\nname = \"rest\"\nat = \"{at}\"\n")
+    };
+    let message = error_of(&rest("up"));
+    assert!(
+        message.contains("[support]")
+            && message.contains("impossible design")
+            && message.contains("only from beneath"),
+        "{message}"
+    );
+    let beneath = parse_robot(&rest("down"), "test.toml");
+    assert!(
+        !beneath
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains("only from beneath")),
+        "{beneath:?}"
+    );
+}
+
 #[test]
 fn a_face_that_can_never_be_turned_is_impossible() {
     // Grippers that cannot rotate (and so have no motor): no face can ever turn.

@@ -2,6 +2,7 @@
 
 use super::toml_form::RobotToml;
 use super::{ConfigError, Ctx};
+use crate::robot::direction::Direction;
 use crate::robot::drive::MoveUnit;
 use crate::robot::model::{Camera, Cradle, Flipper, Gripper};
 
@@ -123,6 +124,15 @@ impl Ctx<'_> {
                 .filter(|n| !cradles.iter().any(|c| &c.name == *n))
                 .cloned()
                 .collect();
+            let beneath =
+                (cradles.iter()).any(|c| set.contains(&c.name) && c.at == Direction::Down);
+            if grippers.is_empty() && !beneath {
+                return Err(self.impossible(
+                    "[support]",
+                    "sets",
+                    format!("set {} is of cradles alone, and a cradle is a passive rest: it holds the cube only from beneath (`at = \"down\"`); name a cradle at down, or grippers that close on the cube", number + 1),
+                ));
+            }
             let indices = self.gripper_refs("[support]", "sets", names, &grippers)?;
             sets.push(indices.iter().fold(0u16, |mask, &g| mask | 1 << g));
         }
