@@ -218,6 +218,8 @@ pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
             "cubed: serving the page and API on http://{address}/ (history in {})",
             config.data_dir.display()
         );
+        let palette = crate::daemon::config::palette_choice::choose_palette(None, &config);
+        eprintln!("cubed: reading colours with {}", palette.describe(&config));
         let server = tokio::spawn(serve(
             listener,
             daemon.handle.clone(),

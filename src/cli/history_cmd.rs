@@ -242,9 +242,15 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
     if let Some(error) = &s.error {
         lines.push(format!("why: {error}"));
     }
-    for i in &d.interruptions {
+    for (n, i) in d.interruptions.iter().enumerate() {
+        let next = d.interruptions.get(n + 1);
         let after = match (i.resumed_ms, i.resumed_by.as_deref()) {
             (None, _) if i.waiting => "waiting: Resume (`cubed resume`) or Reset".to_string(),
+            // An e-stop pressed while the run waited for its link ends the run there.
+            (None, _) if next.is_some() => format!(
+                "overtaken by the next interruption ({})",
+                next.map_or("", |n| n.cause.as_str())
+            ),
             (None, _) => "not resumed".to_string(),
             (Some(at), Some("abandoned")) => format!("abandoned (reset) {}", when(at)),
             (Some(at), Some("rebooted")) => {
@@ -425,8 +431,8 @@ mod tests {
         );
     }
 
-    /// A run that waits says so; one resumed says by whom; one left (a run started since)
-    /// says it was not resumed; a link that came back to a restarted robot says so.
+    /// A run that waits says so; one resumed says by whom; one left says it was not resumed,
+    /// or that the next overtook it; a link that came back to a restarted robot says so.
     #[test]
     fn a_run_waiting_on_an_interruption_is_shown_waiting() {
         let mut detail = finished_run(None);
@@ -444,9 +450,18 @@ mod tests {
             lines[0].contains("resumed") && lines[0].contains("(person)"),
             "{text}"
         );
-        assert!(lines[1].ends_with("not resumed"), "{text}");
+        // Not resumed, but another came before the run went on (an e-stop while the run
+        // waited for its link).
+        assert!(
+            lines[1].ends_with("overtaken by the next interruption (estop)"),
+            "{text}"
+        );
         assert!(lines[2].contains("to a restarted firmware"), "{text}");
         assert!(lines[3].contains("waiting: Resume"), "{text}");
+        detail.interruptions = vec![interruption(None, false)];
+        let text = run_text(&detail, &Photos::Served("http://127.0.0.1:8080".into()));
+        let last = text.lines().find(|l| l.contains("(estop)")).expect("shown");
+        assert!(last.ends_with("not resumed"), "{text}");
     }
 
     /// Rounds are numbered as a person reads them: the scan before solving, each solution and

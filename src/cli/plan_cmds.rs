@@ -187,7 +187,12 @@ pub(crate) fn plan(mut args: PlanArgs) -> anyhow::Result<ExitCode> {
     };
     match plan {
         Ok(plan) => {
-            print_plan(&planner, &plan, args.format, args.job.notation.into())?;
+            print_plan(
+                &planner,
+                &plan,
+                (args.format, args.job.notation.into()),
+                false,
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => refuse(e),
@@ -233,11 +238,12 @@ pub(crate) fn plan_cube(
 }
 
 /// The text's summary gives the solution in `notation`; the JSON document always in Singmaster's.
+/// `pocket`: the cube is a 2x2 (the summary says so).
 pub(crate) fn print_plan(
     planner: &Planner,
     plan: &Plan,
-    format: Format,
-    notation: Notation,
+    (format, notation): (Format, Notation),
+    pocket: bool,
 ) -> anyhow::Result<()> {
     let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
     let solution = match format {
@@ -245,7 +251,8 @@ pub(crate) fn print_plan(
         Format::Text => format_moves(&moves, notation)?,
     };
     let tally = format!(
-        "{}, {}",
+        "{}{}, {}",
+        if pocket { "a 2x2, " } else { "" },
         count(plan.face_turns, "face turn", "face turns"),
         count(plan.cube_rotations, "cube rotation", "cube rotations"),
     );
@@ -317,7 +324,12 @@ fn plan_pocket(
         Ok(plan) => plan,
         Err(refused) => return super::refuse(refused),
     };
-    super::plan_cmds::print_plan(planner, &plan, args.format, args.job.notation.into())?;
+    super::plan_cmds::print_plan(
+        planner,
+        &plan,
+        (args.format, args.job.notation.into()),
+        true,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -137,9 +137,8 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
     for robot in &args.sweep.robots {
         let path = std::path::Path::new(robot);
         let model = load_robot(path)?;
-        let row_name = path
-            .file_stem()
-            .map_or_else(|| model.name.clone(), |s| s.to_string_lossy().into_owned());
+        // The design's own name, as the other benches print it.
+        let row_name = model.name.clone();
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::new(model.clone());
         let start = planner.home();

@@ -60,14 +60,18 @@ async function showRun(id) {
   box.appendChild(wordsEl('p', 'small', 'started ' + when(s.started_ms) + (s.finished_ms ? ', finished ' + when(s.finished_ms) : '') +
     ' · from ' + s.source + (s.cube ? ' · ' + s.cube : '') + (s.moves != null ? ' · ' + s.moves + ' moves' : '') + (s.error ? ' · ' + s.error : '')));
   // Each interruption (e-stop, fault, lost link, firmware restart) and how the run went on.
-  for (const i of d.interruptions || []) {
-    // A Reset abandons the run: recorded as the interruption's end "by" abandoned.
-    const after = !i.resumed_ms ? (i.waiting ? 'waiting: press Resume, or Reset to abandon the run' : 'not resumed')
+  const interruptions = d.interruptions || [];
+  interruptions.forEach((i, n) => {
+    // A Reset abandons the run: recorded as the interruption's end "by" abandoned; an e-stop
+    // pressed while the run waited for its link ends it there (the next one overtakes it).
+    const next = interruptions[n + 1];
+    const after = !i.resumed_ms ? (i.waiting ? 'waiting: press Resume, or Reset to abandon the run'
+      : next ? 'overtaken by the next interruption (' + next.cause + ')' : 'not resumed')
       : i.resumed_by === 'abandoned' ? 'abandoned (reset) ' + when(i.resumed_ms)
         : i.resumed_by === 'rebooted' ? 'back ' + when(i.resumed_ms) + ', to a restarted firmware (below)'
         : 'resumed ' + when(i.resumed_ms) + ' (' + i.resumed_by + ')';
     box.appendChild(wordsEl('p', 'notice interruption', 'interrupted ' + when(i.at_ms) + ' (' + i.cause + '): ' + i.advice + ' · ' + after));
-  }
+  });
   for (const scan of d.scans) {
     box.appendChild(el('h3', '', scan.label || 'round ' + scan.attempt));
     if (scan.error) box.appendChild(wordsEl('p', 'notice', scan.error));
