@@ -167,6 +167,32 @@ fn a_support_of_cradles_alone_must_rest_the_cube_from_beneath() {
     );
 }
 
+/// Two grippers at right angles that both close on layers block each other (their layers
+/// share pieces), and no one key change fixes that: the refusal names the pair.
+#[test]
+fn two_layer_grippers_at_right_angles_are_named_as_blocking_each_other() {
+    let gripper = |name: &str, at: &str| {
+        format!(
+            "[[gripper]]\nname = \"{name}\"\nat = \"{at}\"\ngrips = \"layer\"\nrange = [-1, 2]\n\
+             quarter_ms = 150\nhalf_ms = 250\nopen_ms = 100\nclose_ms = 100\n"
+        )
+    };
+    let text = format!(
+        "name = \"two-arm\"\n{}{}[support]\nsets = [[\"bottom\"], [\"side\"]]\n\
+         [[camera]]\nname = \"cam\"\nat = \"front\"\nimage_top = \"up\"\ncapture_ms = 50\n",
+        gripper("bottom", "down"),
+        gripper("side", "right")
+    );
+    let message = error_of(&text);
+    assert!(
+        message.contains("no face can ever be turned")
+            && message.contains(
+                "grippers 'bottom' (at down) and 'side' (at right) both close on layers, and those layers cross"
+            ),
+        "{message}"
+    );
+}
+
 #[test]
 fn a_face_that_can_never_be_turned_is_impossible() {
     // Grippers that cannot rotate (and so have no motor): no face can ever turn.

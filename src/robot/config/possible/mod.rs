@@ -39,11 +39,15 @@ impl Ctx<'_> {
                 // No one change: the first gripper's `at`, where a person starts to look.
                 (false, None) => (gripper_section(model, 0), "at", NO_ONE_CHANGE),
             };
+            let crossing = match changes.is_empty() && !support_blocks {
+                true => crossing_grips(model),
+                false => String::new(),
+            };
             return Err(self.impossible(
                 &section,
                 key,
                 format!(
-                    "{}: no state the grippers reach lets one of them turn it ({cause}){}{}{}",
+                    "{}: no state the grippers reach lets one of them turn it ({cause}){crossing}{}{}{}",
                     faces_never_turned(&unturnable),
                     never_turning(model),
                     advice(model, &changes, "turn", unturnable.len()),
@@ -118,6 +122,31 @@ fn never_turning(model: &RobotModel) -> String {
         .filter(|g| !g.reach.turns())
         .map(|g| format!("; gripper '{}' never turns (`range = [0, 0]`)", g.name))
         .collect()
+}
+
+/// "; grippers 'bottom' (at down) and 'side' (at right) both grip layers, and those layers
+/// cross …" for the first two grippers on different axes that both close on layers: while
+/// either holds its layer, the other's cannot turn (they share the pieces between them), the
+/// likeliest cause when no one change helps; else empty.
+fn crossing_grips(model: &RobotModel) -> String {
+    let grips_layers = |g: &&crate::robot::model::Gripper| g.grip != Grip::Centre;
+    let layered: Vec<_> = model.grippers.iter().filter(grips_layers).collect();
+    let pair = layered.iter().enumerate().find_map(|(i, a)| {
+        let b = layered[i + 1..]
+            .iter()
+            .find(|b| b.at.axis() != a.at.axis())?;
+        Some((a, b))
+    });
+    let Some((a, b)) = pair else {
+        return String::new();
+    };
+    format!(
+        "; grippers '{}' (at {}) and '{}' (at {}) both close on layers, and those layers cross \
+         (they share the pieces between {} and {}): while either holds its layer the other \
+         cannot turn its own, so one of them should grip the centre cap (`grips = \"centre\"`) \
+         or the cube be held by something else while each turns",
+        a.name, a.at, b.name, b.at, a.at, b.at
+    )
 }
 
 /// "face U can never be turned", "faces U, F can never be turned", "no face can ever be turned".
