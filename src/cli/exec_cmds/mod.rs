@@ -2,10 +2,9 @@
 //! bar; exits 0 only when every command is acknowledged done.
 
 use super::plan_cmds::{face_turns, plan_cube, RobotJob};
-use super::{refuse, EXIT_SIGINT, EXIT_SIGTERM};
+use super::refuse;
 use crate::link::{
-    stream_program, EStopHandle, FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector,
-    TokioClock,
+    stream_program, FixedPath, LinkHandle, LinkSettings, SerialConnector, TokioClock,
 };
 use crate::robot::wiring::refusal_placed_in;
 use crate::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
@@ -20,7 +19,12 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::signal::unix::{signal, Signal, SignalKind};
+
+mod news;
+mod signals;
+
+use news::{link_news, wait_for_port, PORT_APPEAR_SECS};
+use signals::{estop_on_interrupt, Interrupts};
 
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input").required(true).args(["moves", "facelets", "program", "actions"])))]
@@ -203,58 +207,6 @@ fn checked(
     }
 }
 
-/// What a person watching `exec` should read about `event`, if anything.
-fn link_news(event: &LinkEvent) -> Option<String> {
-    match event {
-        LinkEvent::LinkLost { path, reason } => {
-            Some(format!("link lost on {}: {reason}", path.display()))
-        }
-        LinkEvent::LinkRestored {
-            path,
-            last_completed_move_id,
-            completed_meanwhile,
-        } => Some(format!(
-            "link restored on {}: {} while it was away (firmware's last completed move: {last_completed_move_id})",
-            path.display(),
-            crate::command_line::counts::count(*completed_meanwhile, "command completed", "commands completed"),
-        )),
-        LinkEvent::Button { button: 0 } => Some(
-            "the start button ([board] button) was pressed: exec runs only its own program; the daemon (`cubed run`) starts a run on it".to_string(),
-        ),
-        LinkEvent::Button { button } => Some(format!("button {button} pressed (exec takes no buttons)")),
-        LinkEvent::EStopButton { held: true } => Some("e-stop button held down".to_string()),
-        LinkEvent::EStopButton { held: false } => {
-            Some("e-stop button released (the stop stays latched until a reset)".to_string())
-        }
-        _ => None,
-    }
-}
-
-/// How long `exec` waits for a port that is not there yet (a simulator just started, a robot
-/// being plugged in).
-const PORT_APPEAR_SECS: u64 = 10;
-
-/// Waits until `port` exists, up to `longest` (then opening it says what is missing).
-async fn wait_for_port(port: &std::path::Path, longest: Duration) {
-    if port.exists() {
-        return;
-    }
-    // A link left behind (a simulator killed, a board unplugged) comes back only when
-    // something points it somewhere again: say where it points now.
-    let gone = crate::link::dangling_link(port).map_or(String::new(), |to| {
-        format!(" (it is a link to {}, which is gone)", to.display())
-    });
-    eprintln!(
-        "cubed exec: waiting up to {} s for {}{gone} to appear",
-        longest.as_secs(),
-        port.display()
-    );
-    let began = tokio::time::Instant::now();
-    while !port.exists() && began.elapsed() < longest {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 /// The commands: first the robot is homed in the recovery plan's order for a robot whose
 /// positions are unknown with a cube in it (jaws first, then each gripper while a support set
 /// holds the cube), as a previous program may have left grippers closed and turned; then the
@@ -283,45 +235,6 @@ const BUTTON: &str = "the robot's e-stop input stopped it: its button was presse
 
 /// Said after the firmware latched a fault or an emergency stop.
 const LATCHED: &str = "the firmware keeps it latched: check the robot, then give the next program --reset (or power-cycle the board)";
-
-/// On Ctrl-C or SIGTERM, sends the firmware an emergency stop (the program then ends with its
-/// fault) and notes the exit status the signal calls for; a second one quits at once, for a
-/// link that cannot carry it.
-async fn estop_on_interrupt(
-    mut signals: Interrupts,
-    estop: EStopHandle,
-    interrupted: Arc<AtomicU8>,
-) {
-    loop {
-        let code = tokio::select! {
-            _ = signals.interrupt.recv() => EXIT_SIGINT,
-            _ = signals.terminate.recv() => EXIT_SIGTERM,
-        };
-        if interrupted.swap(code, Ordering::SeqCst) != 0 {
-            eprintln!("cubed exec: quitting without waiting for the robot: the emergency stop may not have reached it; press the robot's e-stop button if it still moves");
-            std::process::exit(i32::from(code));
-        }
-        eprintln!("cubed exec: interrupted, sending an emergency stop (a second Ctrl-C quits without waiting)");
-        if estop.emergency_stop().is_err() {
-            eprintln!("cubed exec: the link is closed: the emergency stop could not be sent; use the robot's e-stop button");
-        }
-    }
-}
-
-/// Ctrl-C and SIGTERM, caught from the moment this is made.
-struct Interrupts {
-    interrupt: Signal,
-    terminate: Signal,
-}
-
-impl Interrupts {
-    fn catch() -> std::io::Result<Interrupts> {
-        Ok(Interrupts {
-            interrupt: signal(SignalKind::interrupt())?,
-            terminate: signal(SignalKind::terminate())?,
-        })
-    }
-}
 
 /// Plans, connects, streams, and reports.
 pub(crate) fn exec(mut args: ExecArgs) -> anyhow::Result<ExitCode> {
