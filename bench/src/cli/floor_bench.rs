@@ -25,7 +25,7 @@ pub fn floor_bench(args: FloorBenchArgs) -> anyhow::Result<ExitCode> {
     for path in &args.sweep.robots {
         let planner = Planner::new(load_robot(std::path::Path::new(path))?);
         eprintln!(
-            "{}: counting its floor (a design whose blocks end in many states takes minutes)",
+            "{}: counting its floor (a design whose blocks end in many states takes up to a minute)",
             planner.model().name
         );
         let began = Instant::now();
@@ -76,10 +76,12 @@ fn how_counted(floor: &TimeFloor) -> String {
         how.push("ranges lifted".to_string());
     }
     if let Some(step) = floor.offset_step_ms {
-        how.push(format!("costs above a set's cheapest to {step} ms"));
+        how.push(format!(
+            "costs above a set's cheapest rounded down to {step} ms"
+        ));
     }
     if let Some(step) = floor.time_step_ms {
-        how.push(format!("times to {step} ms"));
+        how.push(format!("times rounded down to {step} ms"));
     }
     match how.is_empty() {
         true => String::new(),

@@ -120,7 +120,7 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
         "{} per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
         cubed::command_line::counts::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed, args.budget_ms
     );
-    println!("(times are means per cube; dev = |planned - simulated| as a share of the plan's time, mean / max over the cubes; a row is named by its file)");
+    println!("(times are means per cube; dev = |planned - simulated| as a share of the plan's time, mean / max over the cubes; a row is named by its design, and its file where the two differ)");
     println!(
         "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>20} {:>20} {:>14}",
         "design",
@@ -137,8 +137,13 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
     for robot in &args.sweep.robots {
         let path = std::path::Path::new(robot);
         let model = load_robot(path)?;
-        // The design's own name, as the other benches print it.
-        let row_name = model.name.clone();
+        // The design's own name, as the other benches print it (and its file where that
+        // differs: two files may describe designs of one name).
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let row_name = match stem {
+            Some(stem) if stem != model.name => format!("{} ({stem})", model.name),
+            _ => model.name.clone(),
+        };
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::new(model.clone());
         let start = planner.home();

@@ -143,8 +143,9 @@ fn crossing_grips(model: &RobotModel) -> String {
     format!(
         "; grippers '{}' (at {}) and '{}' (at {}) both close on layers, and those layers cross \
          (they share the pieces between {} and {}): while either holds its layer the other \
-         cannot turn its own, so one of them should grip the centre cap (`grips = \"centre\"`) \
-         or the cube be held by something else while each turns",
+         cannot turn its own, so one of them should grip only the centre cap (`grips = \"centre\"`, \
+         with `carries_cube = true` on the grippers that must turn the whole cube), or the cube \
+         be held by something else while each turns",
         a.name, a.at, b.name, b.at, a.at, b.at
     )
 }
