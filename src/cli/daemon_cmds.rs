@@ -151,6 +151,13 @@ fn cannot_listen(bind: SocketAddr, from: &str, e: &std::io::Error) -> String {
     format!("{what} (the address is set by {from})")
 }
 
+/// A line on stderr from the running daemon. A stderr nobody reads any more (a closed pipe,
+/// a terminal gone) loses the line: the daemon runs on, where `eprintln!` would panic.
+fn tell(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 /// An I/O error without Rust's "(os error N)" suffix.
 fn io_words(e: &std::io::Error) -> String {
     let text = e.to_string();
@@ -175,6 +182,13 @@ fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
 
 /// Runs the daemon until SIGINT or SIGTERM.
 pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
+    // A reader of the daemon's output gone away (`cubed run 2>&1 | grep -m1 serving`, a
+    // logger restarted) must not end the daemon mid-run (SIGPIPE): the lines are lost instead.
+    // SAFETY: setting a signal's disposition to "ignore" before any thread starts.
+    unsafe {
+        use nix::sys::signal::{signal, SigHandler, Signal};
+        let _ = signal(Signal::SIGPIPE, SigHandler::SigIgn);
+    }
     super::init_logging("info");
     let (config, web) = match settings(&args) {
         Ok(pair) => pair,
@@ -211,15 +225,18 @@ pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         };
         daemon.keep_scrambling(config.sim.seed);
         if let Some(notice) = daemon.handle.status().notice {
-            eprintln!("cubed: {notice}");
+            tell(&format!("cubed: {notice}"));
         }
         let address = listener.local_addr().unwrap_or(web.bind);
-        eprintln!(
+        tell(&format!(
             "cubed: serving the page and API on http://{address}/ (history in {})",
             config.data_dir.display()
-        );
+        ));
         let palette = crate::daemon::config::palette_choice::choose_palette(None, &config);
-        eprintln!("cubed: reading colours with {}", palette.describe(&config));
+        tell(&format!(
+            "cubed: reading colours with {}",
+            palette.describe(&config)
+        ));
         let server = tokio::spawn(serve(
             listener,
             daemon.handle.clone(),
@@ -227,7 +244,7 @@ pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
             daemon.shutdown_signal(),
         ));
         wait_for_signal().await;
-        eprintln!("cubed: shutting down (a run stops at the next step boundary)");
+        tell("cubed: shutting down (a run stops at the next step boundary)");
         daemon.shutdown().await;
         match server.await {
             Ok(Ok(())) => Ok(ExitCode::SUCCESS),

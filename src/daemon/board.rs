@@ -99,13 +99,17 @@ impl StatusBoard {
             return;
         }
         tracing::info!("{}", link.line);
+        self.update(|s| shown_link(s, link));
+    }
+
+    /// The link open, and `message` said with it in one update: a watcher never sees the
+    /// link open beside words from before it opened, nor such words beside the old link.
+    pub(crate) fn link_open_saying(&self, message: impl Into<String>) {
+        let message = message.into();
+        tracing::info!("robot link open: {message}");
         self.update(|s| {
-            s.estop_button = match link.state {
-                LinkState::Open => s.estop_button.take(),
-                LinkState::EStopHeld => Some(EStopButtonDoc::new(true)),
-                _ => None,
-            };
-            s.link = link;
+            shown_link(s, LinkDoc::open());
+            s.message = message;
         });
     }
 
@@ -157,4 +161,14 @@ fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// `link` as the status shows it, with the e-stop button's level it allows.
+fn shown_link(s: &mut StatusDoc, link: LinkDoc) {
+    s.estop_button = match link.state {
+        LinkState::Open => s.estop_button.take(),
+        LinkState::EStopHeld => Some(EStopButtonDoc::new(true)),
+        _ => None,
+    };
+    s.link = link;
 }

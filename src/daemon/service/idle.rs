@@ -31,13 +31,15 @@ impl Service {
                 self.tell(format!("robot link lost {where_why}; reconnecting"))
             }
             Some(LinkEvent::LinkRestored { .. }) => {
-                self.board.link(LinkDoc::open());
-                match (
-                    std::mem::take(&mut self.link_notes.estop_undelivered),
-                    &self.rig,
-                ) {
-                    (true, Some(rig)) => send_undelivered_estop(rig, &self.board),
-                    _ => self.tell("robot link restored"),
+                let estop = std::mem::take(&mut self.link_notes.estop_undelivered);
+                match (estop, &self.rig) {
+                    (true, Some(rig)) => {
+                        (self.board).link_open_saying(deliver_estop(rig, &self.board))
+                    }
+                    _ => {
+                        self.board.link(LinkDoc::open());
+                        self.tell("robot link restored");
+                    }
                 }
             }
             Some(LinkEvent::Fault(Fault::EStopLatched)) | Some(LinkEvent::EStopped { .. }) => {
@@ -130,16 +132,20 @@ impl Service {
 /// News of the link while idle: the status line, unless it says what a person must do
 /// (an e-stop, a fault, a failed run, a run waiting to be resumed); then only the page's log.
 fn tell(board: &StatusBoard, news: impl Into<String>) {
-    // A run waiting for a person leaves the daemon e-stopped or needing attention.
-    let person_told = matches!(
-        board.now().state,
-        DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention
-    );
-    if person_told {
+    if person_told(board) {
         board.log(news);
     } else {
         board.say(news);
     }
+}
+
+/// Whether the status says what a person must do (a run waiting for a person leaves the
+/// daemon e-stopped or needing attention): news then goes to the log only.
+fn person_told(board: &StatusBoard) -> bool {
+    matches!(
+        board.now().state,
+        DaemonState::EStopped | DaemonState::Faulted | DaemonState::NeedsAttention
+    )
 }
 
 /// The robot holds a fault or an e-stop latched from before the link opened (a daemon
@@ -182,9 +188,9 @@ fn still_held(board: &StatusBoard, why: &crate::daemon::rig::Unreachable) -> boo
 }
 
 /// Sends the e-stop asked for while no link was open, now that one is (the robot may still
-/// move: a program queued before the link was lost), and says so, with what the run still
-/// waiting, if one is, asks of a person.
-fn send_undelivered_estop(rig: &Rig, board: &StatusBoard) {
+/// move: a program queued before the link was lost); the words that say so, with what the run
+/// still waiting, if one is, asks of a person.
+fn deliver_estop(rig: &Rig, board: &StatusBoard) -> String {
     let sent = rig.estop_slot().get().map(|h| h.emergency_stop());
     let what = match sent {
         Some(Ok(())) => "sent to the robot now that its link is open",
@@ -194,7 +200,7 @@ fn send_undelivered_estop(rig: &Rig, board: &StatusBoard) {
         Some(run) => format!("run {run} still waits: check the robot (square the cube if a layer may be half turned), then Resume (`cubed resume`) goes on with it, Reset abandons it"),
         None => "check the robot, then reset (`cubed reset`, or the page's Reset)".to_string(),
     };
-    board.say(format!("EMERGENCY STOP: {what}; {next}"));
+    format!("EMERGENCY STOP: {what}; {next}")
 }
 
 /// What the idle link owes the status and the robot.
@@ -220,15 +226,24 @@ pub(super) async fn idle_event(
     while !rig.connected() {
         match rig.reach().await {
             Ok(()) => {
-                // Open first: what is said next (the stop sent) is said of an open link.
-                board.link(LinkDoc::open());
-                if std::mem::take(&mut notes.estop_undelivered) {
-                    send_undelivered_estop(rig, board);
-                }
-                match last_error.take() {
-                    // The status said the robot could not be reached: now it says otherwise.
-                    Some(_) => tell(board, "robot link open: the robot is reachable again"),
-                    None => board.log("robot link open"),
+                // The link shown open with the words said of it, in one update (a watcher saw
+                // the link open beside "cannot reach the robot").
+                let stop = std::mem::take(&mut notes.estop_undelivered);
+                let stop = stop.then(|| deliver_estop(rig, board));
+                let was_away = last_error.take().is_some();
+                // The status said the robot could not be reached: now it says otherwise.
+                let reachable = "robot link open: the robot is reachable again";
+                match (stop, was_away && !person_told(board)) {
+                    (Some(words), _) => board.link_open_saying(words),
+                    (None, true) => board.link_open_saying(reachable),
+                    (None, false) => {
+                        board.link(LinkDoc::open());
+                        board.log(if was_away {
+                            reachable
+                        } else {
+                            "robot link open"
+                        });
+                    }
                 }
             }
             Err(why) if still_held(board, &why) => {
