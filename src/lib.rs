@@ -23,7 +23,7 @@
 // The cube, the solver and the 2x2 are the `cubed-core` crate, documented there.
 // Vision and the file leaves are crates of their own too.
 #[doc(no_inline)]
-pub use cubed_core::{cube, error_chain, pocket, solver};
+pub use cubed_core::{cube, error_chain, pocket, solver, words};
 #[doc(no_inline)]
 pub use cubed_files::named_file;
 #[doc(no_inline)]

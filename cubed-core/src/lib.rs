@@ -6,7 +6,7 @@
 //! | [`solver`] | [`solver::Solver`]: near-optimal solutions by a deadline, several alternatives, on one thread or two |
 //! | [`pocket`] | the 2x2 pocket cube: input, validation, optimal solutions from complete distance tables |
 //!
-//! [`error_chain`] prints an error with its causes; [`parallel`] runs one piece of work per
+//! [`error_chain`] prints an error with its causes; [`words`] says a count with its noun; [`parallel`] runs one piece of work per
 //! part, each on a thread of its own.
 
 #![warn(unreachable_pub)]
@@ -16,3 +16,4 @@ pub mod error_chain;
 pub mod parallel;
 pub mod pocket;
 pub mod solver;
+pub mod words;

@@ -1,12 +1,12 @@
 //! `cubed dry-run`: the whole daemon pipeline (scan → solve → execute → verify) against the simulated robot on a pty and the simulated camera, for N random cubes; exits 0 only if every cube ends verified solved.
 
 use super::refuse;
-use crate::command_line::counts::count;
 use crate::command_line::tables::TableArgs;
 use crate::daemon::config::search::discover_config;
 use crate::daemon::config::{CameraChoice, CubeSize, DaemonConfig, PortChoice};
 use crate::daemon::dry_run::{dry_run, CubeResult, DryRunSettings};
 use crate::daemon::RunningDaemon;
+use crate::words::count;
 use anyhow::Context;
 use clap::Args;
 use cubed_core::error_chain::error_chain;
@@ -167,10 +167,9 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         let (output_gone, mut gone) = tokio::sync::oneshot::channel();
         let mut output_gone = Some(output_gone);
         say!(
-            "cubed dry-run: robot {}, {} {} from seed {}, simulated robot (speed {}) and camera, faults: {}",
+            "cubed dry-run: robot {}, {} from seed {}, simulated robot (speed {}) and camera, faults: {}",
             daemon.handle.status().robot,
-            args.cubes,
-            cubes_word(args.cubes, daemon.cube_size.name()),
+            count(args.cubes, &format!("{} cube", daemon.cube_size.name()), &format!("{} cubes", daemon.cube_size.name())),
             args.seed,
             args.speed,
             if args.faults.is_empty() { "none" } else { &args.faults }
@@ -370,10 +369,4 @@ fn dir_bytes(dir: &std::path::Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
-}
-
-/// "2x2 cube" or "2x2 cubes", as `count` asks.
-fn cubes_word(count: usize, size: &str) -> String {
-    let plural = if count == 1 { "" } else { "s" };
-    format!("{size} cube{plural}")
 }

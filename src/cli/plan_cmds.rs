@@ -3,7 +3,6 @@
 use super::cube_args::{NotationArg, SizeArgs};
 use super::design_choice::choose_design;
 use super::refuse;
-use crate::command_line::counts::count;
 use crate::command_line::designs::robot_design;
 use crate::command_line::tables::pocket_solver;
 use crate::command_line::tables::TableArgs;
@@ -11,6 +10,7 @@ use crate::robot::{
     load_robot, solve_for_robot, solve_naive, AwareError, AwareOptions, Plan, Planner, ProgramDoc,
 };
 use crate::robot::{planner_memory_limit, Direction, Orientation, RobotState};
+use crate::words::count;
 use clap::{ArgGroup, Args, ValueEnum};
 use cubed_core::cube::Face;
 use cubed_core::cube::{format_moves, parse_cube, FaceOrder, Move, Notation, Turn};

@@ -131,8 +131,8 @@ impl Report {
         };
         println!(
             "seed {seed}, {}, {} each{rotations}{extra}",
-            crate::command_line::counts::count(args.cubes, one, many),
-            crate::command_line::counts::count(args.turns, "turn", "turns"),
+            crate::words::count(args.cubes, one, many),
+            crate::words::count(args.turns, "turn", "turns"),
         );
         let bar =
             ProgressBar::with_draw_target(Some(args.cubes as u64), ProgressDrawTarget::stderr());
@@ -166,13 +166,13 @@ impl Report {
         let line = match &outcome.moves {
             Ok(n) if self.show => format!(
                 "cube {number}: {}; scramble: {}; solution: {}",
-                crate::command_line::counts::count(*n, self.unit[0], self.unit[1]),
+                crate::words::count(*n, self.unit[0], self.unit[1]),
                 scramble()?,
                 format_moves(&outcome.solution, self.notation)?
             ),
             Ok(n) => format!(
                 "cube {number}: {}",
-                crate::command_line::counts::count(*n, self.unit[0], self.unit[1])
+                crate::words::count(*n, self.unit[0], self.unit[1])
             ),
             Err(e) => format!("cube {number}: FAILED ({e}); scramble: {}", scramble()?),
         };

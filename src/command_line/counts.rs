@@ -93,12 +93,6 @@ pub fn budget_ms(text: &str) -> Result<u64, String> {
     Ok(ms)
 }
 
-/// "1 move", "0 moves", "2 moves": a count with its noun in the right number.
-pub fn count(n: impl TryInto<u64> + Copy + std::fmt::Display, one: &str, many: &str) -> String {
-    let is_one = n.try_into().is_ok_and(|v: u64| v == 1);
-    format!("{n} {}", if is_one { one } else { many })
-}
-
 /// A solution's text, or "already solved (0 moves)" when there is nothing to do.
 pub(crate) fn solution_line(solution: &str) -> String {
     if solution.trim().is_empty() {
@@ -111,10 +105,7 @@ pub(crate) fn solution_line(solution: &str) -> String {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn counts_take_the_singular_only_for_one() {
-        assert_eq!(count(0u32, "move", "moves"), "0 moves");
-        assert_eq!(count(1usize, "move", "moves"), "1 move");
-        assert_eq!(count(2u64, "link loss", "link losses"), "2 link losses");
+    fn an_empty_solution_says_already_solved() {
         assert_eq!(solution_line(""), "already solved (0 moves)");
         assert_eq!(solution_line("R U"), "R U");
     }

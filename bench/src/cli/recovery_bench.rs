@@ -121,7 +121,7 @@ pub fn recovery_bench(args: RecoveryBenchArgs) -> anyhow::Result<ExitCode> {
     let solver = args.sweep.tables.solver();
     println!(
         "{} per design (seed {}), each program cut at a random step, then re-homed by the recovery plan, rescanned and solved again",
-        cubed::command_line::counts::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed
+        cubed::words::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed
     );
     println!(
         "{:<18} {:>9} {:>17} {:>17} {:>15} {:>17} {:>14}",

@@ -118,7 +118,7 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
     let solver = args.sweep.tables.solver();
     println!(
         "{} per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
-        cubed::command_line::counts::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed, args.budget_ms
+        cubed::words::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed, args.budget_ms
     );
     println!("(times are means per cube; dev = |planned - simulated| as a share of the plan's time, mean / max over the cubes; a row is named by its design, and its file where the two differ)");
     println!(

@@ -76,12 +76,11 @@ impl Exposure {
 
     /// "1 stop darker", "2 stops brighter", or "" for the normal exposure.
     pub fn words(self) -> String {
-        let n = self.stops.unsigned_abs();
-        let unit = if n == 1 { "stop" } else { "stops" };
+        let stops = cubed_core::words::count(self.stops.unsigned_abs(), "stop", "stops");
         match self.stops {
             0 => String::new(),
-            s if s < 0 => format!("{n} {unit} darker"),
-            _ => format!("{n} {unit} brighter"),
+            s if s < 0 => format!("{stops} darker"),
+            _ => format!("{stops} brighter"),
         }
     }
 }

@@ -326,7 +326,7 @@ async fn stream(
     let signals = Interrupts::catch().context("watching for Ctrl-C")?;
     eprintln!(
         "cubed exec: streaming {} to {} (Ctrl-C sends an emergency stop)",
-        crate::command_line::counts::count(groups.len(), "command", "commands"),
+        crate::words::count(groups.len(), "command", "commands"),
         args.port.display()
     );
     let bar = ProgressBar::new(groups.len() as u64);
@@ -420,8 +420,8 @@ fn report(
         Ok(outcome) => {
             println!(
                 "done: {} acknowledged ({}, {} restored)",
-                crate::command_line::counts::count(outcome.done, "command", "commands"),
-                crate::command_line::counts::count(outcome.links_lost, "link loss", "link losses"),
+                crate::words::count(outcome.done, "command", "commands"),
+                crate::words::count(outcome.links_lost, "link loss", "link losses"),
                 outcome.links_restored
             );
             Ok(ExitCode::SUCCESS)

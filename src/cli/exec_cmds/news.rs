@@ -16,7 +16,7 @@ pub(super) fn link_news(event: &LinkEvent) -> Option<String> {
         } => Some(format!(
             "link restored on {}: {} while it was away (firmware's last completed move: {last_completed_move_id})",
             path.display(),
-            crate::command_line::counts::count(*completed_meanwhile, "command completed", "commands completed"),
+            crate::words::count(*completed_meanwhile, "command completed", "commands completed"),
         )),
         LinkEvent::Button { button: 0 } => Some(
             "the start button ([board] button) was pressed: exec runs only its own program; the daemon (`cubed run`) starts a run on it".to_string(),

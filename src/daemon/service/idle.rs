@@ -118,11 +118,7 @@ impl Service {
         let made = made.map_or(String::new(), |(done, of)| {
             format!("; {done} of {of} moves made")
         });
-        let turned = if turns == 1 {
-            "1 face turn".to_string()
-        } else {
-            format!("{turns} face turns")
-        };
+        let turned = crate::words::count(turns, "face turn", "face turns");
         self.board.log(format!(
             "run {run}: the robot finished command {move_id} ({turned}) while its link was lost, queued before it: recorded{made}"
         ));
