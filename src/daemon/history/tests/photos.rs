@@ -1,0 +1,83 @@
+//! A run's photos: the sticker grid recorded for a photo (and one broken on disk named), and a photo taken again replacing it atomically with its earlier takes kept until pruned.
+
+use super::{open, photo};
+use crate::daemon::cube_size::CubeSize;
+use crate::daemon::docs::StartSource;
+use crate::daemon::history::{HistoryError, DATABASE_FILE};
+use tempfile::TempDir;
+
+#[test]
+fn a_grid_for_a_photo_never_recorded_is_no_error_and_a_broken_one_is_named() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = history
+        .begin_run(StartSource::Web, "four-arm", CubeSize::Three)
+        .unwrap();
+    history
+        .record_grid(run, 0, 'U', [0.1, 0.1, 0.9, 0.9])
+        .unwrap();
+    let unknown = history.record_grid(run + 1, 0, 'U', [0.1, 0.1, 0.9, 0.9]);
+    assert!(
+        matches!(unknown, Err(HistoryError::UnknownRun(_))),
+        "{unknown:?}"
+    );
+    history.save_image(run, 0, 'U', &photo(3)).unwrap();
+    history
+        .record_grid(run, 0, 'U', [0.1, 0.2, 0.9, 0.8])
+        .unwrap();
+    let kept = history.run(run).unwrap().expect("recorded");
+    assert_eq!(kept.scans[0].images[0].grid, Some([0.1, 0.2, 0.9, 0.8]));
+    let conn = rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).unwrap();
+    conn.execute("UPDATE images SET grid = '[0.9, 0.1, 0.1, 0.9]'", [])
+        .unwrap();
+    let error = history.run(run).expect_err("a box inside out");
+    assert!(error.to_string().contains("images.grid"), "{error}");
+}
+
+#[test]
+fn a_photo_taken_again_replaces_it_atomically_and_keeps_the_earlier_takes() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = history
+        .begin_run(StartSource::Web, "r", CubeSize::Three)
+        .unwrap();
+    history.save_image(run, 0, 'U', &photo(1)).unwrap();
+    history.save_image(run, 0, 'U', &photo(100)).unwrap();
+    history.save_image(run, 0, 'U', &photo(200)).unwrap();
+    let path = history.image_path(run, 0, 'U').unwrap().expect("recorded");
+    assert_eq!(path, dir.path().join(format!("images/{run}/0-U.png")));
+    let saved = image::open(&path).unwrap().to_rgb8();
+    assert_eq!(saved, photo(200));
+    let files = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
+    assert_eq!(
+        files, 3,
+        "the photo and its two earlier takes, no temporary file"
+    );
+    for (take, value) in [(1, 1), (2, 100)] {
+        let earlier = history
+            .retaken_path(run, 0, 'U', take)
+            .unwrap()
+            .expect("kept");
+        assert_eq!(image::open(&earlier).unwrap().to_rgb8(), photo(value));
+    }
+    let detail = history.run(run).unwrap().unwrap();
+    assert_eq!(detail.scans[0].images.len(), 1);
+    let takes: Vec<(char, u32, &str)> = (detail.scans[0].earlier.iter())
+        .map(|p| (p.face, p.take, p.url.as_str()))
+        .collect();
+    let url = |take| format!("/api/runs/{run}/images/0/U/{take}");
+    assert_eq!(
+        takes,
+        [('U', 1, url(1).as_str()), ('U', 2, url(2).as_str())]
+    );
+    // Pruned with the run's photos.
+    history.set_retention(crate::daemon::config::Retention {
+        keep_runs: 1,
+        max_photo_bytes: 1,
+    });
+    let next = (history.begin_run(StartSource::Web, "r", CubeSize::Three)).unwrap();
+    history.save_image(next, 0, 'U', &photo(5)).unwrap();
+    let pruned = history.prune_photos().unwrap();
+    assert_eq!((pruned.runs, pruned.files), (1, 3), "{pruned:?}");
+    assert_eq!(history.retaken_path(run, 0, 'U', 1).unwrap(), None);
+}

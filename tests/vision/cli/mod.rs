@@ -1,0 +1,55 @@
+//! The vision commands through the real binary, by command, and what they share: the test data's paths, the same cube read, six simulated photos of a cube written to a folder.
+
+mod calibrate;
+mod classify;
+mod scan;
+
+use cubed::cube::{FaceOrder, FaceletCube};
+use cubed::vision::camera::sim::{SimCamera, SimLighting, SimScene};
+use cubed::vision::camera::{Camera, CaptureRequest};
+use std::path::Path;
+
+fn data(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/vision")
+        .join(path)
+        .display()
+        .to_string()
+}
+
+fn same_cube(symbols: &str, expected: &str) -> bool {
+    let ours = FaceletCube::parse(symbols, FaceOrder::Urfdlb, None)
+        .expect("legal output")
+        .0;
+    ours == FaceletCube::parse(expected, FaceOrder::Urfdlb, None)
+        .expect("legal")
+        .0
+}
+
+/// A cube under a lamp too bright for a webcam whose highlights fade to white.
+const TOO_BRIGHT: &str = "DURUULDBRFDFLRRLFBRLUUFFUFFLRUDDDRRDLBBDLLBBBDFFBBRLUU";
+
+/// Six simulated photos of `cube` written as U.png … B.png.
+fn simulated_folder(cube: FaceletCube, dir: &Path) {
+    simulated_folder_lit(cube, dir, SimLighting::default());
+}
+
+/// Six simulated photos of `cube` under `lighting`, written as U.png … B.png.
+fn simulated_folder_lit(cube: FaceletCube, dir: &Path, lighting: SimLighting) {
+    let mut camera = SimCamera::new(5, lighting);
+    *camera.scene().lock().expect("scene") = SimScene {
+        cube,
+        ..SimScene::default()
+    };
+    for face in cubed::cube::Face::ALL {
+        let image = camera
+            .capture(&CaptureRequest {
+                camera: 0,
+                face,
+                image_rotation: 0,
+                exposure: cubed::vision::camera::Exposure::NORMAL,
+            })
+            .expect("render");
+        image.save(dir.join(format!("{face}.png"))).expect("save");
+    }
+}
