@@ -282,7 +282,10 @@ fn print_summary(results: &[CubeResult]) {
     let planned: u64 = timed().map(|r| r.planned_ms).sum();
     let simulated: u64 = timed().map(|r| r.simulated_ms).sum();
     let timing = match (timed().count(), results.len() - timed().count()) {
-        (0, _) => "planned vs simulated: no cube ran its programs whole".to_string(),
+        (0, _) => {
+            "planned vs simulated: no cube was verified solved without an interruption, to compare"
+                .to_string()
+        }
         (_, left_out) => format!(
             "planned {:.1} s vs simulated {:.1} s (ratio {:.3}{})",
             planned as f64 / 1000.0,

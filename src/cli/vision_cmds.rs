@@ -380,8 +380,29 @@ fn print_text(c: &Classification) {
     );
 }
 
-/// Said when photos read with a grid given are refused.
-const GIVEN_GRID_NOTE: &str = "note: the grid was given (--corners or a grid file), the same in every photo: where it is off, the stickers read are not the cube's (without it, each photo's grid is found: --show-grids shows them)";
+/// Said when photos read with a grid given are refused: where it was given, and that a grid
+/// off the stickers reads what is not the cube's.
+fn given_grid_note(choice: &GridChoice) -> Option<String> {
+    let faces = choice.given_faces();
+    let given = match choice {
+        GridChoice::Auto => return None,
+        GridChoice::Fixed(_) => {
+            "the grid was given (--corners or a grid file), the same in every photo".to_string()
+        }
+        GridChoice::PerFace(_) if faces.len() == 6 => {
+            "the grid of every face was given (--corners or a grid file)".to_string()
+        }
+        GridChoice::PerFace(_) => {
+            let names: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
+            let them = crate::words::count(faces.len(), "face", "faces");
+            format!(
+                "the grid of {them} ({}) was given by --corners, the others' found",
+                names.join(", ")
+            )
+        }
+    };
+    Some(format!("note: {given}: where it is off, the stickers read are not the cube's (each photo's grid not given is found: --show-grids shows them all)"))
+}
 
 /// `cubed scan`: six photos → facelets.
 pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
@@ -405,8 +426,8 @@ pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             } else if why.contains("the grid is off") {
                 why.push_str(" (`--show-grids` shows the grid each photo is read with)");
             }
-            if matches!(choice, GridChoice::Fixed(_)) {
-                eprintln!("{GIVEN_GRID_NOTE}");
+            if let Some(note) = given_grid_note(&choice) {
+                eprintln!("{note}");
             }
             return Ok(refuse(args.flags.format, "unreadable_photos", &why, &[]));
         }
@@ -416,8 +437,8 @@ pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
     }
     let id = (args.images.file_name()).map(|n| n.to_string_lossy().into_owned());
     let code = classify_and_print((&readings, &tops), &args.flags, id)?;
-    if code != ExitCode::SUCCESS && matches!(choice, GridChoice::Fixed(_)) {
-        eprintln!("{GIVEN_GRID_NOTE}");
+    if let Some(note) = given_grid_note(&choice).filter(|_| code != ExitCode::SUCCESS) {
+        eprintln!("{note}");
     }
     Ok(code)
 }

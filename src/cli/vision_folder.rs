@@ -27,44 +27,87 @@ pub(crate) struct GridArgs {
     /// Where the stickers are: found in each photo (`auto`, the default), or configured.
     #[arg(long, value_enum)]
     pub(crate) grid: Option<GridMode>,
-    /// Face corners, the same in every photo: "x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left); implies `--grid config`.
-    #[arg(long)]
-    pub(crate) corners: Option<String>,
+    /// Face corners "x,y x,y x,y x,y" (top-left, top-right, bottom-right, bottom-left), the
+    /// same in every photo; or one face's, "F=x,y x,y x,y x,y", repeated for each face whose
+    /// grid is given (the others' grids are found, or the bare corners, if given too).
+    #[arg(long, value_name = "CORNERS")]
+    pub(crate) corners: Vec<String>,
     /// A grid file (`corners = [[x, y] x 4]`); implies `--grid config`.
     #[arg(long)]
     pub(crate) grid_file: Option<PathBuf>,
 }
 
-/// The grid the arguments ask for in `dir`.
-/// `--corners` or `--grid-file` mean the configured grid even without `--grid config`.
+/// The grid the arguments ask for in `dir`. `--corners` for every photo or `--grid-file`
+/// mean the configured grid even without `--grid config`; `--corners` for some faces mean the
+/// others' grids come from those, else are found (or read from `grid.toml` with `--grid config`).
 pub(super) fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridChoice> {
-    if let (Some(_), Some(_)) = (&args.corners, &args.grid_file) {
+    let (every, faces) = corners_given(&args.corners)?;
+    if let (Some(_), Some(_)) = (&every, &args.grid_file) {
         anyhow::bail!("give --corners or --grid-file, not both");
     }
-    let configured = args.corners.is_some() || args.grid_file.is_some();
-    if configured && args.grid == Some(GridMode::Auto) {
-        anyhow::bail!("--grid auto finds the grid in each photo: give it without --corners or --grid-file, or give those without it");
+    if (every.is_some() || args.grid_file.is_some()) && args.grid == Some(GridMode::Auto) {
+        anyhow::bail!("--grid auto finds the grid in each photo: give it without --corners or --grid-file, or give those without it (or give only some faces' corners, \"F=x,y x,y x,y x,y\", and the others' are found)");
     }
-    if let Some(text) = &args.corners {
-        return parse_corners_arg(text).map(GridChoice::Fixed);
-    }
-    if let Some(path) = &args.grid_file {
-        return Ok(GridChoice::Fixed(load_grid(path)?));
-    }
-    if args.grid.unwrap_or_default() == GridMode::Auto {
-        return Ok(GridChoice::Auto);
-    }
+    let others = match (every, &args.grid_file) {
+        (Some(grid), _) => Some(grid),
+        (None, Some(path)) => Some(load_grid(path)?),
+        (None, None) if args.grid == Some(GridMode::Config) => Some(folder_grid(dir)?),
+        (None, None) => None,
+    };
+    Ok(match others {
+        _ if faces.iter().any(Option::is_some) => GridChoice::PerFace(faces.map(|f| f.or(others))),
+        Some(grid) => GridChoice::Fixed(grid),
+        None => GridChoice::Auto,
+    })
+}
+
+/// `grid.toml` in the folder, for `--grid config` without corners or a grid file.
+fn folder_grid(dir: &Path) -> anyhow::Result<FaceGrid> {
     let path = dir.join("grid.toml");
-    let grid = load_grid(&path).with_context(|| {
+    load_grid(&path).with_context(|| {
         format!(
             "--grid config without --corners or --grid-file reads {}",
             path.display()
         )
-    })?;
-    Ok(GridChoice::Fixed(grid))
+    })
 }
 
-fn parse_corners_arg(text: &str) -> anyhow::Result<cubed_vision::grid::face_grid::FaceGrid> {
+/// The `--corners` values: the corners for every photo (a bare value, at most one) and each
+/// face's ("F=…", at most one a face), URFDLB.
+fn corners_given(values: &[String]) -> anyhow::Result<(Option<FaceGrid>, [Option<FaceGrid>; 6])> {
+    let mut every = None;
+    let mut faces = [None; 6];
+    for value in values {
+        let Some((name, corners)) = value.split_once('=') else {
+            anyhow::ensure!(
+                every.is_none(),
+                "--corners {value:?}: the corners for every photo were already given; give one face's as \"F=x,y x,y x,y x,y\""
+            );
+            every = Some(parse_corners_arg(value)?);
+            continue;
+        };
+        let face = face_of_corners(name)?;
+        anyhow::ensure!(
+            faces[face.index()].is_none(),
+            "--corners {value:?}: face {face}'s corners were already given"
+        );
+        let grid = parse_corners_arg(corners).with_context(|| format!("face {face}"))?;
+        faces[face.index()] = Some(grid);
+    }
+    Ok((every, faces))
+}
+
+/// The face named before `=` in `--corners F=…`: one of U R F D L B, in any case.
+fn face_of_corners(name: &str) -> anyhow::Result<Face> {
+    let mut letters = name.trim().chars();
+    match (letters.next(), letters.next()) {
+        (Some(letter), None) => Face::from_letter(letter.to_ascii_uppercase()),
+        _ => None,
+    }
+    .with_context(|| format!("--corners: {name:?} before '=' is not a face: give one of U R F D L B, as in \"F=x,y x,y x,y x,y\""))
+}
+
+fn parse_corners_arg(text: &str) -> anyhow::Result<FaceGrid> {
     let numbers: Vec<f64> = text
         .split(|c: char| c == ',' || c.is_whitespace() || c == ';')
         .filter(|s| !s.is_empty())
@@ -130,7 +173,8 @@ pub(super) fn folder_photos(dir: &Path) -> anyhow::Result<Vec<FacePhoto>> {
     Ok(capture_faces(&mut camera, &plain_plan())?)
 }
 
-/// Each photo's grid on stderr, as `--corners` takes it (to fix a grid found automatically).
+/// Each photo's grid on stderr, as `--corners` takes it for that face (to fix one grid found
+/// automatically, and let the others be found).
 pub(super) fn say_grids(grids: &[FaceGrid]) {
     for (face, grid) in Face::ALL.iter().zip(grids) {
         say_grid(*face, grid);
@@ -145,7 +189,7 @@ fn say_grid(face: Face, grid: &FaceGrid) {
         .map(|[x, y]| format!("[{x:.0}, {y:.0}]"))
         .collect();
     eprintln!(
-        "grid of face {face}: --corners \"{}\" ([camera] grid = [{}])",
+        "grid of face {face}: --corners \"{face}={}\" ([camera] grid = [{}])",
         corners.join(" "),
         points.join(", ")
     );
@@ -158,9 +202,9 @@ pub(super) fn say_grids_after_refusal(dir: &Path, choice: &GridChoice) {
         return;
     };
     for photo in &photos {
-        let found = match choice {
-            GridChoice::Fixed(grid) => Ok(*grid),
-            GridChoice::Auto => cubed_vision::grid::finder::find_grid(&photo.image),
+        let found = match choice.given(photo.face) {
+            Some(grid) => Ok(grid),
+            None => cubed_vision::grid::finder::find_grid(&photo.image),
         };
         match found {
             Ok(grid) => say_grid(photo.face, &grid),

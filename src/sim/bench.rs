@@ -11,6 +11,9 @@ pub struct Bench {
     pub load: Option<FaceletCube>,
     /// Face turns (counted from 1 over the simulator's life) that slip: the motor turns, the layer does not.
     pub slip_at_turns: Vec<u64>,
+    /// Face turns (counted from 1) after which a person's hand gets into the next scan's
+    /// photos.
+    pub hand_at_turns: Vec<u64>,
     /// Face turns performed so far.
     pub turns: u64,
     /// Turns that slipped.
@@ -46,6 +49,7 @@ impl Attachment {
     }
 
     /// Counts one face turn; true if it is due to slip (the motor turns, the layer stays).
+    /// A person's hand due after it gets into the next scan's photos (all six).
     pub fn next_turn_slips(&self) -> bool {
         let Ok(mut bench) = self.bench.lock() else {
             return false;
@@ -54,6 +58,11 @@ impl Attachment {
         let due = bench.turns;
         let slips = bench.slip_at_turns.contains(&due);
         bench.slips += u64::from(slips);
+        if bench.hand_at_turns.contains(&due) {
+            if let Ok(mut scene) = self.scene.lock() {
+                scene.hand_in_photos = 6;
+            }
+        }
         slips
     }
 

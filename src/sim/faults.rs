@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 /// The keys of a `--faults` specification (`cubed sim --help` describes each).
-pub const FAULT_KEYS: [&str; 9] = [
+pub const FAULT_KEYS: [&str; 10] = [
     "corrupt",
     "drop",
     "unplug-every",
@@ -26,6 +26,7 @@ pub const FAULT_KEYS: [&str; 9] = [
     "estop-at-move",
     "estop-for",
     "slip-at-turn",
+    "hand-at-turn",
 ];
 
 /// A `--faults` specification that could not be read.
@@ -59,6 +60,9 @@ pub struct FaultPlan {
     /// How long it stays pressed, wall ms.
     pub estop_for_ms: u64,
     pub slip_at_turns: Vec<u64>,
+    /// Face turns (counted from 1) after which a person's hand is in the next scan's photos
+    /// (six), where a simulated camera watches.
+    pub hand_at_turns: Vec<u64>,
 }
 
 fn parse_ms(key: &str, value: &str) -> Result<u64, FaultSpecError> {
@@ -100,6 +104,22 @@ fn parse_count(key: &str, value: &str) -> Result<u64, FaultSpecError> {
     })
 }
 
+fn parse_turn(key: &str, value: &str) -> Result<u64, FaultSpecError> {
+    match value.parse() {
+        Ok(0) => Err(FaultSpecError::BadValue {
+            key: key.into(),
+            value: value.into(),
+            expected: "face turns are counted from 1",
+        }),
+        Ok(turn) => Ok(turn),
+        Err(_) => Err(FaultSpecError::BadValue {
+            key: key.into(),
+            value: value.into(),
+            expected: "a number of face turns, from 1",
+        }),
+    }
+}
+
 impl FaultPlan {
     /// The entries counted in commands (and, given the face turns done, in turns) that have
     /// not come yet, as written (`estop-at-move=5000`), and `unplug-every` if it never made an
@@ -128,6 +148,7 @@ impl FaultPlan {
         later("estop-at-move", &self.estop_at_moves, commands);
         if let Some(turns) = turns {
             later("slip-at-turn", &self.slip_at_turns, turns);
+            later("hand-at-turn", &self.hand_at_turns, turns);
         }
         out
     }
@@ -159,16 +180,8 @@ impl FaultPlan {
                 "reboot-at" => plan.reboot_at_moves.push(parse_count(key, value)?),
                 "estop-at-move" => plan.estop_at_moves.push(parse_count(key, value)?),
                 "estop-for" => plan.estop_for_ms = parse_ms(key, value)?,
-                "slip-at-turn" => match parse_count(key, value)? {
-                    0 => {
-                        return Err(FaultSpecError::BadValue {
-                            key: key.into(),
-                            value: value.into(),
-                            expected: "face turns are counted from 1",
-                        })
-                    }
-                    turn => plan.slip_at_turns.push(turn),
-                },
+                "slip-at-turn" => plan.slip_at_turns.push(parse_turn(key, value)?),
+                "hand-at-turn" => plan.hand_at_turns.push(parse_turn(key, value)?),
                 _ => return Err(FaultSpecError::UnknownKey { key: key.into() }),
             }
         }
@@ -269,24 +282,27 @@ mod tests {
             FaultPlan::parse("corrupt=0.01,corrupt=0.02"),
             Err(FaultSpecError::Repeated { .. })
         ));
-        assert!(matches!(
-            FaultPlan::parse("slip-at-turn=0"),
-            Err(FaultSpecError::BadValue { .. })
-        ));
+        for zero in ["slip-at-turn=0", "hand-at-turn=0", "hand-at-turn=x"] {
+            assert!(
+                matches!(FaultPlan::parse(zero), Err(FaultSpecError::BadValue { .. })),
+                "{zero}"
+            );
+        }
         // Moments may repeat; a move count of 0 is before the first move.
-        let plan =
-            FaultPlan::parse("unplug-at-move=0,unplug-at-move=9,slip-at-turn=2,slip-at-turn=5")
-                .expect("valid");
+        let plan = FaultPlan::parse(
+            "unplug-at-move=0,unplug-at-move=9,slip-at-turn=2,slip-at-turn=5,hand-at-turn=7",
+        )
+        .expect("valid");
         assert_eq!(
-            (plan.unplug_at_moves, plan.slip_at_turns),
-            (vec![0, 9], vec![2, 5])
+            (plan.unplug_at_moves, plan.slip_at_turns, plan.hand_at_turns),
+            (vec![0, 9], vec![2, 5], vec![7])
         );
     }
 
     #[test]
     fn entries_beyond_the_commands_and_turns_done_are_named_as_not_reached() {
         let plan = FaultPlan::parse(
-            "estop-at-move=0,estop-at-move=30,reboot-at=31,unplug-at-move=29,slip-at-turn=4,corrupt=0.1",
+            "estop-at-move=0,estop-at-move=30,reboot-at=31,unplug-at-move=29,slip-at-turn=4,hand-at-turn=4,corrupt=0.1",
         )
         .expect("valid");
         assert_eq!(
@@ -295,9 +311,14 @@ mod tests {
         );
         assert_eq!(
             plan.not_reached(29, Some(3), 0),
-            ["reboot-at=31", "estop-at-move=30", "slip-at-turn=4"]
+            [
+                "reboot-at=31",
+                "estop-at-move=30",
+                "slip-at-turn=4",
+                "hand-at-turn=4"
+            ]
         );
-        // Turns unknown (no simulated camera to slip under): slips are not judged.
+        // Turns unknown (no simulated camera to slip under): slips and hands are not judged.
         assert_eq!(plan.not_reached(0, None, 0).len(), 3);
         assert!(FaultPlan::default().not_reached(0, Some(0), 0).is_empty());
         // A timed unplug that never came (the run was shorter than its period).

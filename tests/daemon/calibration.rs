@@ -70,7 +70,7 @@ async fn calibration_under_a_lamp_too_bright_is_taken_darker_and_refused_naming_
     let said = logged(&daemon);
     assert!(
         said.iter()
-            .any(|l| l.contains("stop(s) darker than the camera's exposure")),
+            .any(|l| l.contains("stops darker than the camera's exposure")),
         "{said:#?}"
     );
     let run = daemon.handle.status().run.expect("the calibration's run");

@@ -150,8 +150,26 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
         Some(turned as u32),
         "the run's moves against the robot's turns"
     );
-    let progress = daemon.handle.status().progress.expect("progress");
+    // The status moves on just after the record (the record is written first, durably).
+    let shown = wait_until(&daemon.handle, "the progress shown", |s| {
+        s.progress.as_ref().is_some_and(|p| p.moves_done as u64 == turned)
+    })
+    .await;
+    let progress = shown.progress.expect("progress");
     assert_eq!(progress.moves_done as u64, turned, "{progress:?}");
+    // The log numbers the command as the run counts its program's commands.
+    let said: Vec<String> = (daemon.handle.recent_log().into_iter())
+        .filter_map(|event| match event {
+            DaemonEvent::Log { message, .. } => Some(message),
+            _ => None,
+        })
+        .filter(|m| m.contains("while its link was lost"))
+        .collect();
+    let of = format!(" of {} (", progress.commands);
+    assert!(
+        !said.is_empty() && said.iter().all(|m| m.contains(&of)),
+        "{of}: {said:#?}"
+    );
     resume_to_solved(&daemon, run).await;
     daemon.shutdown().await;
 }

@@ -32,14 +32,24 @@ fn lamp_config(dir: &Path, exposure: f32, recaptures: u32) -> PathBuf {
 }
 
 /// What a dry run of one cube said: its exit code, its output and its log (stderr, at info).
-struct DryRun {
-    code: Option<i32>,
-    out: String,
-    log: String,
+pub(super) struct DryRun {
+    pub(super) code: Option<i32>,
+    pub(super) out: String,
+    pub(super) log: String,
 }
 
 /// `cubed dry-run` of the cube of `seed` under a lamp of `exposure`, `recaptures` rounds.
 fn dry_run(exposure: f32, recaptures: u32, seed: u64) -> DryRun {
+    dry_run_with_faults(exposure, recaptures, seed, "")
+}
+
+/// [`dry_run`] with the simulator's `--faults`.
+pub(super) fn dry_run_with_faults(
+    exposure: f32,
+    recaptures: u32,
+    seed: u64,
+    faults: &str,
+) -> DryRun {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = lamp_config(dir.path(), exposure, recaptures);
     let no_data = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-data-home");
@@ -47,7 +57,7 @@ fn dry_run(exposure: f32, recaptures: u32, seed: u64) -> DryRun {
     let config = config.to_str().expect("utf-8");
     let output = Command::new(env!("CARGO_BIN_EXE_cubed"))
         .args(["dry-run", "--cubes", "1", "--tables", "small"])
-        .args(["--seed", &seed, "--config", config])
+        .args(["--seed", &seed, "--config", config, "--faults", faults])
         .env("XDG_DATA_HOME", no_data)
         .env("RUST_LOG", "info")
         .output()

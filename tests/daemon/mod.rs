@@ -13,6 +13,7 @@ mod metrics;
 pub mod pocket;
 mod recovery;
 mod runs;
+mod staged;
 
 use cubed::cube::random::random_cube;
 use cubed::cube::FaceletCube;

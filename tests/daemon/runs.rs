@@ -356,7 +356,7 @@ async fn with_no_round_left_a_sure_but_overexposed_reading_stands_and_the_lamp_i
     .await;
     let said = too_bright_said(&messages);
     assert!(
-        said.contains("still after 0 re-capture(s) (dim the lamp or lower `[camera] exposure`)")
+        said.contains("still after 0 re-captures (dim the lamp or lower `[camera] exposure`)")
             && said.ends_with("going on with the sure reading, which the verify scan checks"),
         "{said}"
     );
@@ -388,7 +388,7 @@ async fn a_lamp_far_too_bright_is_refused_saying_to_dim_it_for_both_sizes() {
         let end = finished(&daemon.handle, run).await;
         assert_eq!(end.state, DaemonState::Faulted, "{size:?}: {}", end.message);
         assert!(
-            end.message.contains("after 2 re-capture(s)")
+            end.message.contains("after 2 re-captures")
                 && end.message.contains("too bright for the camera")
                 && end.message.contains("dim the lamp"),
             "{size:?}: {}",

@@ -17,6 +17,27 @@ pub enum GridChoice {
     Fixed(FaceGrid),
     /// Found in each photo.
     Auto,
+    /// Given for some faces (URFDLB), found in the photos of the others (`None`): photos
+    /// taken by hand, where one face's grid was found wrong.
+    PerFace([Option<FaceGrid>; 6]),
+}
+
+impl GridChoice {
+    /// The grid given for `face`'s photo, or `None` when it is found in the photo.
+    pub fn given(&self, face: Face) -> Option<FaceGrid> {
+        match self {
+            GridChoice::Fixed(g) => Some(*g),
+            GridChoice::Auto => None,
+            GridChoice::PerFace(grids) => grids[face.index()],
+        }
+    }
+
+    /// The faces whose grid was given, URFDLB.
+    pub fn given_faces(&self) -> Vec<Face> {
+        (Face::ALL.into_iter())
+            .filter(|&f| self.given(f).is_some())
+            .collect()
+    }
 }
 
 /// One photo of one face.
@@ -57,9 +78,9 @@ pub enum ScanError {
 
 /// The grid used for a photo.
 pub(crate) fn grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanError> {
-    match grid {
-        GridChoice::Fixed(g) => Ok(*g),
-        GridChoice::Auto => find_grid(&photo.image).map_err(|source| ScanError::Grid {
+    match grid.given(photo.face) {
+        Some(g) => Ok(g),
+        None => find_grid(&photo.image).map_err(|source| ScanError::Grid {
             face: photo.face,
             source: with_pocket_found(&photo.image, source),
         }),
@@ -134,13 +155,11 @@ pub fn read_photos_and_grids(
 
 /// The faces whose found grid is turned so near 45 degrees that which edge is the top cannot
 /// be told (`grid_finder::top_in_doubt`), each with the quarter turns clockwise that take its
-/// readings to the other labelling; none on a configured grid. `grids` are URFDLB, as
+/// readings to the other labelling; none where the grid was given. `grids` are URFDLB, as
 /// [`read_photos_and_grids`] gives them.
 pub fn tops_in_doubt(grids: &[FaceGrid], grid: &GridChoice) -> Vec<(Face, u8)> {
-    if !matches!(grid, GridChoice::Auto) {
-        return Vec::new();
-    }
     (Face::ALL.iter().zip(grids))
+        .filter(|(&face, _)| grid.given(face).is_none())
         .filter_map(|(&face, g)| Some((face, crate::grid::finder::top_in_doubt(g)?)))
         .collect()
 }
@@ -174,11 +193,11 @@ pub fn read_photos_with_tops(
     })
 }
 
-/// The photos are all one size, the size most of them have: with a fixed grid exactly; with a
-/// grid found in each photo, up to a quarter turn (photos saved upright from a camera turned
-/// for some faces). The first photo of another size is named.
+/// The photos are all one size, the size most of them have: with one grid for every photo
+/// exactly; with a grid found or given for each photo, up to a quarter turn (photos saved
+/// upright from a camera turned for some faces). The first photo of another size is named.
 fn check_sizes(photos: &[&FacePhoto], grid: &GridChoice) -> Result<(), ScanError> {
-    let turned_alike = matches!(grid, GridChoice::Auto);
+    let turned_alike = !matches!(grid, GridChoice::Fixed(_));
     let alike = |a: (u32, u32), b: (u32, u32)| a == b || (turned_alike && a == (b.1, b.0));
     let sizes: Vec<(u32, u32)> = photos.iter().map(|p| p.image.dimensions()).collect();
     let shared = |s: &(u32, u32)| sizes.iter().filter(|&&t| alike(*s, t)).count();
@@ -381,6 +400,71 @@ mod tests {
                 "{err:?}"
             );
         }
+    }
+
+    /// A face of nine `colour` stickers, 40-pixel cells at (left, top) on grey, dark gaps.
+    fn face_at(left: u32, top: u32, colour: [u8; 3]) -> RgbImage {
+        let mut image = RgbImage::from_pixel(400, 300, image::Rgb([90, 90, 90]));
+        for y in top..top + 120 {
+            for x in left..left + 120 {
+                let (cx, cy) = ((x - left) % 40, (y - top) % 40);
+                let inside = (4..36).contains(&cx) && (4..36).contains(&cy);
+                image.put_pixel(x, y, image::Rgb(if inside { colour } else { [15; 3] }));
+            }
+        }
+        image
+    }
+
+    #[test]
+    fn a_grid_given_for_one_face_is_read_there_and_the_others_are_found() {
+        let colours = [
+            [200, 40, 200],
+            [200, 30, 30],
+            [30, 160, 60],
+            [230, 220, 40],
+            [240, 120, 20],
+            [30, 60, 200],
+        ];
+        let photos: Vec<FacePhoto> = (Face::ALL.iter().zip(colours))
+            .map(|(&face, colour)| {
+                let (left, top) = if face == Face::F {
+                    (220, 150)
+                } else {
+                    (60, 40)
+                };
+                FacePhoto {
+                    face,
+                    image_rotation: 0,
+                    image: face_at(left, top, colour),
+                }
+            })
+            .collect();
+        let f_grid = FaceGrid::square(220.0, 150.0, 120.0);
+        let mut given = [None; 6];
+        given[Face::F.index()] = Some(f_grid);
+        let choice = GridChoice::PerFace(given);
+        assert_eq!(choice.given_faces(), vec![Face::F]);
+        let (readings, grids) =
+            read_photos_and_grids(&photos, &choice, &SampleOptions::default()).expect("read");
+        assert_eq!(grids[Face::F.index()], f_grid, "F's grid as given");
+        let u = grids[Face::U.index()].corners[0];
+        assert!(
+            (u[0] - 60.0).abs() < 6.0 && (u[1] - 40.0).abs() < 6.0,
+            "U found: {u:?}"
+        );
+        for (face, colour) in Face::ALL.iter().zip(colours) {
+            let nine = &readings[face.index() * 9..face.index() * 9 + 9];
+            let off = |r: &Rgb| (0..3).any(|c| r[c].abs_diff(colour[c]) > 20);
+            assert!(!nine.iter().any(off), "{face}: {nine:?} against {colour:?}");
+        }
+        // The same grid given for every face misses the stickers of all but F.
+        let everywhere = GridChoice::Fixed(f_grid);
+        let wrong = read_photos(&photos, &everywhere, &SampleOptions::default());
+        let u_read = wrong.map(|r| r[4]);
+        assert!(
+            !matches!(u_read, Ok(r) if r == [200, 40, 200]),
+            "{u_read:?}"
+        );
     }
 
     #[test]

@@ -10,14 +10,14 @@ use crate::scan::{grid_for, FacePhoto, GridChoice, ScanError};
 
 /// The grid used for a photo of a 2x2.
 pub(crate) fn pocket_grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanError> {
-    match grid {
-        GridChoice::Auto => {
+    match grid.given(photo.face) {
+        None => {
             crate::grid::pocket::find_pocket_grid(&photo.image).map_err(|source| ScanError::Grid {
                 face: photo.face,
                 source,
             })
         }
-        fixed => grid_for(photo, fixed),
+        Some(_) => grid_for(photo, grid),
     }
 }
 

@@ -87,8 +87,9 @@ pub(crate) struct SimArgs {
     /// probability P); unplug-every=DURATION (500ms, 2s) and unplug-at-move=N (the pty hangs up),
     /// unplug-for=DURATION (how long, default 100ms); reboot-at=N; estop-at-move=N (the e-stop
     /// button is pressed, 0 at power-on) and estop-for=DURATION (how long it stays pressed,
-    /// default 1s); slip-at-turn=N (the N-th face turn slips, where a simulated camera watches:
-    /// cubed run, cubed dry-run). unplug-at-move, reboot-at and estop-at-move come once the N-th
+    /// default 1s); slip-at-turn=N (the N-th face turn slips) and hand-at-turn=N (a person's
+    /// hand is in the six photos after the N-th face turn), where a simulated camera watches:
+    /// cubed run, cubed dry-run. unplug-at-move, reboot-at and estop-at-move come once the N-th
     /// command has started (they may cut it short). E.g.
     /// corrupt=0.01,unplug-at-move=10,slip-at-turn=5.
     #[arg(long, default_value = "")]

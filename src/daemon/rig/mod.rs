@@ -24,7 +24,7 @@ mod unreachable;
 pub(crate) use config_files::{calibrated_palette_file, ConfigFiles};
 pub(crate) use error::EncodeError;
 pub(crate) use error::RigError;
-pub(crate) use unconfirmed::Unconfirmed;
+pub(crate) use unconfirmed::{ConfirmedMeanwhile, Unconfirmed, UnconfirmedMove};
 pub(crate) use unreachable::Unreachable;
 
 /// Commands queued ahead of the one running while streaming.

@@ -113,6 +113,7 @@ pub(super) async fn start_sim(
     let scene: SharedScene = Arc::new(Mutex::new(Default::default()));
     let bench: SharedBench = Arc::new(Mutex::new(Bench {
         slip_at_turns: faults.slip_at_turns.clone(),
+        hand_at_turns: faults.hand_at_turns.clone(),
         ..Bench::default()
     }));
     let attachment = Attachment {

@@ -7,19 +7,42 @@ use super::Rig;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Unconfirmed {
     pub run: u64,
-    /// `(move id, face turns it completes)`, in the order they were sent.
-    moves: Vec<(u32, u32)>,
+    /// The commands, in the order they were sent.
+    moves: Vec<UnconfirmedMove>,
+    /// The commands of the run's program, all told.
+    of: usize,
+}
+
+/// One command a run left unconfirmed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UnconfirmedMove {
+    /// Its id on the link.
+    pub move_id: u32,
+    /// Its number in the program, from 1 (as the run counts commands).
+    pub number: usize,
+    /// The face turns it completes.
+    pub turns: u32,
+}
+
+/// A command reported done between runs: the run it belongs to, and what it was there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ConfirmedMeanwhile {
+    pub run: u64,
+    pub command: UnconfirmedMove,
+    /// The commands of the run's program, all told.
+    pub of: usize,
 }
 
 impl Unconfirmed {
-    pub(crate) fn new(run: u64, moves: Vec<(u32, u32)>) -> Unconfirmed {
-        Unconfirmed { run, moves }
+    /// `moves` of run `run`, whose program has `of` commands.
+    pub(crate) fn new(run: u64, moves: Vec<UnconfirmedMove>, of: usize) -> Unconfirmed {
+        Unconfirmed { run, moves, of }
     }
 
-    /// The face turns of `move_id` if it is one of these commands (no longer unconfirmed).
-    fn confirm(&mut self, move_id: u32) -> Option<u32> {
-        let at = self.moves.iter().position(|&(id, _)| id == move_id)?;
-        Some(self.moves.remove(at).1)
+    /// `move_id` if it is one of these commands (no longer unconfirmed).
+    fn confirm(&mut self, move_id: u32) -> Option<UnconfirmedMove> {
+        let at = self.moves.iter().position(|m| m.move_id == move_id)?;
+        Some(self.moves.remove(at))
     }
 }
 
@@ -30,12 +53,16 @@ impl Rig {
         self.unconfirmed = Some(unconfirmed);
     }
 
-    /// A command reported done between runs: the run it belongs to and the face turns it
-    /// completed, if it is one a run left unconfirmed.
-    pub(crate) fn confirm_meanwhile(&mut self, move_id: u32) -> Option<(u64, u32)> {
+    /// A command reported done between runs, if it is one a run left unconfirmed: the run
+    /// it belongs to, and what it was there.
+    pub(crate) fn confirm_meanwhile(&mut self, move_id: u32) -> Option<ConfirmedMeanwhile> {
         let unconfirmed = self.unconfirmed.as_mut()?;
-        let turns = unconfirmed.confirm(move_id)?;
-        Some((unconfirmed.run, turns))
+        let command = unconfirmed.confirm(move_id)?;
+        Some(ConfirmedMeanwhile {
+            run: unconfirmed.run,
+            command,
+            of: unconfirmed.of,
+        })
     }
 }
 
@@ -45,11 +72,16 @@ mod tests {
 
     #[test]
     fn each_command_is_confirmed_once_with_its_own_turns() {
-        let mut left = Unconfirmed::new(7, vec![(12, 0), (13, 2), (14, 1)]);
-        assert_eq!(left.confirm(13), Some(2));
+        let sent = |move_id, number, turns| UnconfirmedMove {
+            move_id,
+            number,
+            turns,
+        };
+        let mut left = Unconfirmed::new(7, vec![sent(12, 4, 0), sent(13, 5, 2), sent(14, 6, 1)], 9);
+        assert_eq!(left.confirm(13), Some(sent(13, 5, 2)));
         assert_eq!(left.confirm(13), None, "once");
         assert_eq!(left.confirm(11), None, "not one of them");
-        assert_eq!(left.confirm(12), Some(0));
-        assert_eq!(left.confirm(14), Some(1));
+        assert_eq!(left.confirm(12).map(|m| m.turns), Some(0));
+        assert_eq!(left.confirm(14).map(|m| m.number), Some(6));
     }
 }

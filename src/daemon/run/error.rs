@@ -83,7 +83,7 @@ pub(crate) enum RunError {
         #[source]
         source: Box<RunError>,
     },
-    #[error("still not solved after {solves} solve(s); see the photos of the last scan")]
+    #[error("still not solved after {}; see the photos of the last scan", crate::words::count(*solves, "solve", "solves"))]
     NotSolved { solves: u32 },
     #[error("the cube reads the same after the solution's {turns} face turns as before them: the camera shows old pictures (a folder of photos, or a webcam whose picture froze) or the robot did not turn the faces; check both before starting again")]
     Unchanged { turns: u32 },
@@ -128,7 +128,7 @@ pub(crate) enum RunError {
     StoppedWhileSolving,
     #[error("the scan of the solved cube cannot calibrate the palette")]
     Calibrate(#[source] CalibrateError),
-    #[error("the scan of the solved cube cannot calibrate the palette: the light washed out {faces}{}, too bright for the camera: dim the lamp or lower `[camera] exposure` (on the simulator, `[sim] exposure`), then calibrate again", if *rounds > 0 { format!(" still after {rounds} round(s) of photographing all six faces darker") } else { String::new() })]
+    #[error("the scan of the solved cube cannot calibrate the palette: the light washed out {faces}{}, too bright for the camera: dim the lamp or lower `[camera] exposure` (on the simulator, `[sim] exposure`), then calibrate again", if *rounds > 0 { format!(" still after {} of photographing all six faces darker", crate::words::count(*rounds, "round", "rounds")) } else { String::new() })]
     CalibrateWashedOut { faces: String, rounds: u32 },
     #[error("writing the palette {}", .path.display())]
     WritePalette {
@@ -178,11 +178,13 @@ fn unsure_advice(doubt: Doubt, (light, retake): (Step, Retake), washed_out: &[Fa
     }
 }
 
-/// How many times the photos were taken again ("after 2 re-capture(s)"), or why they were not.
+/// How many times the photos were taken again ("after 2 re-captures"), or why they were not.
 fn after_rounds(rounds: u32, retake: Retake) -> String {
     match retake {
         Retake::SamePhoto => "in the folder's photos (files named after faces are read as they are, never taken again)".into(),
-        Retake::Exposure | Retake::NextFrame => format!("after {rounds} re-capture(s)"),
+        Retake::Exposure | Retake::NextFrame => {
+            format!("after {}", crate::words::count(rounds, "re-capture", "re-captures"))
+        }
     }
 }
 
@@ -455,7 +457,7 @@ mod tests {
         for (doubt, light, words) in said {
             let message = unsure(doubt, light).to_string();
             assert!(
-                message.contains("U1, U3 after 2 re-capture(s)") && message.contains(words),
+                message.contains("U1, U3 after 2 re-captures") && message.contains(words),
                 "{doubt:?} {light:?}: {message}"
             );
         }

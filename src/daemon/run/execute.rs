@@ -2,7 +2,7 @@
 
 use crate::daemon::board::StatusBoard;
 use crate::daemon::docs::{DaemonState, Progress};
-use crate::daemon::rig::Unconfirmed;
+use crate::daemon::rig::{Unconfirmed, UnconfirmedMove};
 use crate::daemon::run::context::RunContext;
 use crate::daemon::run::error::RunError;
 use crate::daemon::run::link_news::LinkNews;
@@ -61,7 +61,8 @@ pub(crate) async fn execute(
             if matches!(e, StreamError::EStopUnreached { .. }) {
                 // The robot may still finish what it had queued: owed to this run's record.
                 let unconfirmed = unconfirmed_after(executable, ran, turns_done);
-                (ctx.rig).leave_unconfirmed(Unconfirmed::new(ctx.run, unconfirmed));
+                let of = executable.encoded.groups.len();
+                (ctx.rig).leave_unconfirmed(Unconfirmed::new(ctx.run, unconfirmed, of));
             }
             let error = RunError::from_stream(e, "executing the solution", &ctx.abort, |f| {
                 ctx.rig.fault_words(f)
@@ -74,14 +75,22 @@ pub(crate) async fn execute(
 
 /// The commands after the first `ran` with the face turns each completes (`turns_done` made
 /// before them).
-fn unconfirmed_after(executable: &Executable, ran: usize, turns_done: usize) -> Vec<(u32, u32)> {
+fn unconfirmed_after(
+    executable: &Executable,
+    ran: usize,
+    turns_done: usize,
+) -> Vec<UnconfirmedMove> {
     let mut before = turns_done;
-    let rest = executable.encoded.groups.iter().skip(ran);
-    rest.map(|&(step, group)| {
+    let rest = executable.encoded.groups.iter().enumerate().skip(ran);
+    rest.map(|(index, &(step, group))| {
         let after = executable.after[step].turns;
         let turns = after.saturating_sub(before) as u32;
         before = after.max(before);
-        (group.move_id(), turns)
+        UnconfirmedMove {
+            move_id: group.move_id(),
+            number: index + 1,
+            turns,
+        }
     })
     .collect()
 }

@@ -122,8 +122,8 @@ fn judge_sure<K: CubeKind>(
     let left = match rig.camera_retake {
         Retake::SamePhoto => "these photos cannot be taken again".to_string(),
         _ => format!(
-            "still after {} re-capture(s) (dim the lamp or lower `[camera] exposure`)",
-            rounds.done()
+            "still after {} (dim the lamp or lower `[camera] exposure`)",
+            crate::words::count(rounds.done(), "re-capture", "re-captures")
         ),
     };
     let said = format!(

@@ -129,8 +129,8 @@ fn say_what_to_mend(ctx: &RunContext, calibration: &Calibration, taken: &Taken) 
     let mut words = Vec::new();
     if taken.exposure != Exposure::NORMAL {
         words.push(format!(
-            "calibration: taken {} stop(s) darker than the camera's exposure, the light being too bright for it; scans take such faces darker too, but a dimmer lamp reads more surely",
-            -taken.exposure.in_stops()
+            "calibration: taken {} than the camera's exposure, the light being too bright for it; scans take such faces darker too, but a dimmer lamp reads more surely",
+            taken.exposure.words()
         ));
     }
     if let Some(looks) = &calibration.mirrored {

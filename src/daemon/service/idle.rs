@@ -3,7 +3,7 @@
 use super::{Job, Service, RECONNECT_IDLE};
 use crate::daemon::board::StatusBoard;
 use crate::daemon::docs::{DaemonState, LinkDoc, LinkState, StartSource};
-use crate::daemon::rig::Rig;
+use crate::daemon::rig::{ConfirmedMeanwhile, Rig};
 use crate::link::LatchedBefore;
 use crate::link::LinkEvent;
 use cubed_core::error_chain::error_chain;
@@ -98,18 +98,18 @@ impl Service {
     /// after its run ended without hearing of it (an e-stop that could not reach the robot):
     /// its face turns are journaled into that run, and its progress shown moves on.
     fn journal_meanwhile(&mut self, move_id: u32) {
-        let Some((run, turns)) = self.rig.as_mut().and_then(|r| r.confirm_meanwhile(move_id))
-        else {
+        let Some(done) = self.rig.as_mut().and_then(|r| r.confirm_meanwhile(move_id)) else {
             return tracing::debug!("idle: move {move_id} done, no run's");
         };
-        if let Err(e) = self.history.journal_ack(run, move_id, turns) {
+        let ConfirmedMeanwhile { run, command, of } = done;
+        if let Err(e) = self.history.journal_ack(run, move_id, command.turns) {
             let why = error_chain(&e);
-            return (self.board).log(format!("run {run}: could not journal move {move_id}, which the robot finished while its link was lost: {why}"));
+            return (self.board).log(format!("run {run}: could not journal command {} of {of}, which the robot finished while its link was lost: {why}", command.number));
         }
         let mut made = None;
         self.board.update(|s| match s.progress.as_mut() {
             Some(p) if s.run == Some(run) => {
-                p.moves_done += turns as usize;
+                p.moves_done += command.turns as usize;
                 p.commands_done += 1;
                 made = Some((p.moves_done, p.moves));
             }
@@ -118,9 +118,10 @@ impl Service {
         let made = made.map_or(String::new(), |(done, of)| {
             format!("; {done} of {of} moves made")
         });
-        let turned = crate::words::count(turns, "face turn", "face turns");
+        let turned = crate::words::count(command.turns, "face turn", "face turns");
         self.board.log(format!(
-            "run {run}: the robot finished command {move_id} ({turned}) while its link was lost, queued before it: recorded{made}"
+            "run {run}: the robot finished command {} of {of} ({turned}) while its link was lost, queued before it: recorded{made}",
+            command.number
         ));
     }
 }

@@ -165,9 +165,8 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
     assert!(stderr(&out).contains("broken.toml"), "{}", stderr(&out));
 }
 
-/// `calibrate --output` never writes over a file that is not a palette (a configuration named
-/// by mistake is kept, byte for byte) nor into a directory that does not exist; over an old
-/// palette it writes.
+/// Photos of two neighbouring faces saved under each other's names: refused naming them, and
+/// no palette is written.
 #[test]
 fn calibrate_from_two_neighbouring_faces_photos_swapped_is_refused_and_writes_nothing() {
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/photos/solved-3x3");
@@ -197,6 +196,9 @@ fn calibrate_from_two_neighbouring_faces_photos_swapped_is_refused_and_writes_no
     assert!(!written.exists(), "no palette is written");
 }
 
+/// `calibrate --output` never writes over a file that is not a palette (a configuration named
+/// by mistake is kept, byte for byte) nor into a directory that does not exist; over an old
+/// palette it writes.
 #[test]
 fn calibrate_keeps_a_file_that_is_not_a_palette_and_refuses_a_missing_directory() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -111,7 +111,8 @@ fn scan_with_a_face_photo_missing_names_the_face_instead_of_reusing_another() {
 }
 
 /// `--show-grids` says the grid found in each photo as `--corners` (and `[camera] grid`) takes
-/// it: given back, it reads the same cube; the same corners given anticlockwise (a mirrored face) are refused.
+/// it for that face: given back, all six or one, it reads the same cube; a face's corners given
+/// anticlockwise (a mirrored face) are refused.
 #[test]
 fn scan_shows_the_grids_it_found_as_corners_to_give_back() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -128,30 +129,29 @@ fn scan_shows_the_grids_it_found_as_corners_to_give_back() {
         .filter(|l| l.starts_with("grid of face"))
         .collect();
     assert_eq!(lines.len(), 6, "{said}");
-    let corners = lines[0]
-        .split('"')
-        .nth(1)
-        .expect("quoted corners")
-        .to_string();
-    let scan = |corners: &str| {
-        let args = [
-            "scan",
-            "--images",
-            dirname,
-            "--corners",
-            corners,
-            "--format",
-            "json",
-        ];
+    let given: Vec<String> = (lines.iter())
+        .map(|l| l.split('"').nth(1).expect("quoted corners").to_string())
+        .collect();
+    let scan = |corners: &[String]| {
+        let mut args = vec!["scan", "--images", dirname, "--format", "json"];
+        for c in corners {
+            args.extend(["--corners", c.as_str()]);
+        }
         cubed(&args, None)
     };
-    let out = scan(&corners);
-    assert!(out.status.success(), "{corners}: {}", stdout(&out));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
-    assert!(same_cube(
-        json["facelets"].as_str().expect("facelets"),
-        TOO_BRIGHT
-    ));
+    let reads_the_cube = |corners: &[String]| {
+        let out = scan(corners);
+        assert!(out.status.success(), "{corners:?}: {}", stdout(&out));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+        assert!(same_cube(
+            json["facelets"].as_str().expect("facelets"),
+            TOO_BRIGHT
+        ));
+    };
+    reads_the_cube(&given);
+    reads_the_cube(&given[2..3]);
+    let (face, corners) = given[0].split_once('=').expect("U=…");
+    assert_eq!(face, "U", "{}", lines[0]);
     // The same corners as `[camera] grid` takes them.
     let toml_form = lines[0]
         .split("([camera] ")
@@ -165,9 +165,66 @@ fn scan_shows_the_grids_it_found_as_corners_to_give_back() {
     assert_eq!(grid.concat(), said, "{toml_form}");
     let mut points: Vec<&str> = corners.split(' ').collect();
     points.reverse();
-    let out = scan(&points.join(" "));
+    let out = scan(&[format!("U={}", points.join(" "))]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stdout(&out).contains("anticlockwise"), "{}", stdout(&out));
+}
+
+/// One face's grid given off its stickers, the others found: the refusal names that face as
+/// the one whose grid was given. A face given twice, a name that is no face, or two grids for
+/// every photo are refused saying so.
+#[test]
+fn a_grid_given_for_one_face_is_named_when_the_photos_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
+        .expect("legal")
+        .0;
+    simulated_folder(cube, dir.path());
+    let images = dir.path().to_str().expect("utf8");
+    let (w, h) = image::image_dimensions(dir.path().join("F.png")).expect("a photo");
+    let quarter = format!("0,0 {},0 {},{} 0,{}", w / 2, w / 2, h / 2, h / 2);
+    let off = cubed(
+        &[
+            "scan",
+            "--images",
+            images,
+            "--corners",
+            &format!("f={quarter}"),
+        ],
+        None,
+    );
+    assert_eq!(off.status.code(), Some(2), "{}", stderr(&off));
+    assert!(
+        stderr(&off).contains("the grid of 1 face (F) was given by --corners, the others' found"),
+        "{}",
+        stderr(&off)
+    );
+    for (corners, words) in [
+        (
+            vec![format!("F={quarter}"), format!("F={quarter}")],
+            "face F's corners were already given",
+        ),
+        (
+            vec![format!("X={quarter}")],
+            "\"X\" before '=' is not a face",
+        ),
+        (
+            vec![quarter.clone(), quarter.clone()],
+            "the corners for every photo were already given",
+        ),
+        (
+            vec!["F=1,2 3,4".to_string()],
+            "face F: --corners needs 4 points",
+        ),
+    ] {
+        let mut args = vec!["scan", "--images", images];
+        for c in &corners {
+            args.extend(["--corners", c.as_str()]);
+        }
+        let out = cubed(&args, None);
+        assert_eq!(out.status.code(), Some(2), "{corners:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(words), "{words}: {}", stderr(&out));
+    }
 }
 
 /// Six photos named after no face are read in name order, and the command says which file it
