@@ -152,7 +152,9 @@ async fn an_emergency_stop_while_the_link_is_lost_says_the_robot_was_not_reached
     );
     // The status moves on just after the record (the record is written first, durably).
     let shown = wait_until(&daemon.handle, "the progress shown", |s| {
-        s.progress.as_ref().is_some_and(|p| p.moves_done as u64 == turned)
+        s.progress
+            .as_ref()
+            .is_some_and(|p| p.moves_done as u64 == turned)
     })
     .await;
     let progress = shown.progress.expect("progress");

@@ -29,6 +29,20 @@ fn same_cube(symbols: &str, expected: &str) -> bool {
 /// A cube under a lamp too bright for a webcam whose highlights fade to white.
 const TOO_BRIGHT: &str = "DURUULDBRFDFLRRLFBRLUUFFUFFLRUDDDRRDLBBDLLBBBDFFBBRLUU";
 
+/// The cube `TOO_BRIGHT` as a cube.
+fn too_bright_cube() -> FaceletCube {
+    FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
+        .expect("legal")
+        .0
+}
+
+/// A folder of six simulated photos of `TOO_BRIGHT` in ordinary light, U.png … B.png.
+fn too_bright_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    simulated_folder(too_bright_cube(), dir.path());
+    dir
+}
+
 /// Six simulated photos of `cube` written as U.png … B.png.
 fn simulated_folder(cube: FaceletCube, dir: &Path) {
     simulated_folder_lit(cube, dir, SimLighting::default());

@@ -1,8 +1,9 @@
 //! `cubed scan` from photos: real and simulated photos read surely or refused (too bright, a face missing, a given grid off), the grids found shown as corners to give back, frames in name order.
 
-use super::{data, same_cube, simulated_folder, simulated_folder_lit, TOO_BRIGHT};
+use super::{
+    data, same_cube, simulated_folder_lit, too_bright_cube, too_bright_folder, TOO_BRIGHT,
+};
 use crate::common::{cubed, stderr, stdout};
-use cubed::cube::{FaceOrder, FaceletCube};
 use cubed::vision::camera::sim::SimLighting;
 use std::path::Path;
 
@@ -29,9 +30,7 @@ fn scan_reads_the_real_photos_surely() {
 #[test]
 fn scan_refuses_photos_too_bright_naming_the_stickers_in_doubt() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
-        .expect("legal")
-        .0;
+    let cube = too_bright_cube();
     // Under the bench's lamp (x1.3-1.7) the stickers' rims tell this cube's colours apart.
     let bench_lamp = tempfile::tempdir().expect("temp dir");
     let lit = SimLighting::too_bright_for_a_webcam();
@@ -115,11 +114,7 @@ fn scan_with_a_face_photo_missing_names_the_face_instead_of_reusing_another() {
 /// anticlockwise (a mirrored face) are refused.
 #[test]
 fn scan_shows_the_grids_it_found_as_corners_to_give_back() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
-        .expect("legal")
-        .0;
-    simulated_folder(cube, dir.path());
+    let dir = too_bright_folder();
     let dirname = dir.path().to_str().expect("utf8");
     let out = cubed(&["scan", "--images", dirname, "--show-grids"], None);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -175,11 +170,7 @@ fn scan_shows_the_grids_it_found_as_corners_to_give_back() {
 /// every photo are refused saying so.
 #[test]
 fn a_grid_given_for_one_face_is_named_when_the_photos_are_refused() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
-        .expect("legal")
-        .0;
-    simulated_folder(cube, dir.path());
+    let dir = too_bright_folder();
     let images = dir.path().to_str().expect("utf8");
     let (w, h) = image::image_dimensions(dir.path().join("F.png")).expect("a photo");
     let quarter = format!("0,0 {},0 {},{} 0,{}", w / 2, w / 2, h / 2, h / 2);
@@ -232,11 +223,7 @@ fn a_grid_given_for_one_face_is_named_when_the_photos_are_refused() {
 /// then still shows each photo's grid (the one in doubt among them).
 #[test]
 fn frames_in_name_order_are_said_and_a_refusal_still_shows_the_grids() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
-        .expect("legal")
-        .0;
-    simulated_folder(cube, dir.path());
+    let dir = too_bright_folder();
     let frames = tempfile::tempdir().expect("temp dir");
     for (n, face) in ["U", "R", "F", "D", "L", "B"].iter().enumerate() {
         let from = dir.path().join(format!("{face}.png"));
@@ -289,11 +276,7 @@ fn frames_in_name_order_are_said_and_a_refusal_still_shows_the_grids() {
 /// given, not only what is wrong with the cube.
 #[test]
 fn a_refusal_with_a_given_grid_says_the_grid_may_be_off() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let cube = FaceletCube::parse(TOO_BRIGHT, FaceOrder::Urfdlb, None)
-        .expect("legal")
-        .0;
-    simulated_folder(cube, dir.path());
+    let dir = too_bright_folder();
     let images = dir.path().to_str().expect("utf8");
     let found = cubed(&["scan", "--images", images], None);
     assert!(found.status.success(), "{}", stderr(&found));

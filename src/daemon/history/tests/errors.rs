@@ -1,8 +1,6 @@
 //! Errors the history reports: unknown runs and photos, a bad face, outcome or duration, and a column broken on disk named with its run.
 
-use super::{open, photo};
-use crate::daemon::cube_size::CubeSize;
-use crate::daemon::docs::StartSource;
+use super::{new_run, open, photo};
 use crate::daemon::history::{HistoryError, DATABASE_FILE};
 use tempfile::TempDir;
 
@@ -10,9 +8,7 @@ use tempfile::TempDir;
 fn unknown_photos_and_runs_are_reported() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
-    let run = history
-        .begin_run(StartSource::Web, "r", CubeSize::Three)
-        .unwrap();
+    let run = new_run(&history);
     history.save_image(run, 0, 'U', &photo(1)).unwrap();
     assert_eq!(history.image_path(run, 0, 'R').unwrap(), None);
     assert_eq!(history.image_path(run, 1, 'U').unwrap(), None);
@@ -48,9 +44,7 @@ fn unknown_photos_and_runs_are_reported() {
 fn a_bad_column_is_an_error_naming_run_and_column() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
-    let run = history
-        .begin_run(StartSource::Web, "r", CubeSize::Three)
-        .unwrap();
+    let run = new_run(&history);
     history
         .record_scan(run, 0, None, None, &[1.0], None)
         .unwrap();

@@ -1,8 +1,6 @@
 //! Interrupted runs: a run the daemon dropped is taken as interrupted once, and a run that waits for a person is shown waiting (across a reopen) until resumed.
 
-use super::open;
-use crate::daemon::cube_size::CubeSize;
-use crate::daemon::docs::StartSource;
+use super::{new_run, open};
 use tempfile::TempDir;
 
 /// A run that ended waiting for a person still waits at the next open; one the daemon
@@ -12,9 +10,7 @@ fn only_a_run_that_ended_waiting_for_a_person_waits_after_a_reopen() {
     let dir = TempDir::new().unwrap();
     let run = {
         let history = open(&dir);
-        let run = history
-            .begin_run(StartSource::Web, "r", CubeSize::Three)
-            .unwrap();
+        let run = new_run(&history);
         let advice = "square the cube, press Resume";
         history
             .record_interruption(run, "estop", advice, true)
@@ -31,9 +27,7 @@ fn only_a_run_that_ended_waiting_for_a_person_waits_after_a_reopen() {
     let crashed = {
         let history = open(&dir);
         history.record_resumption(run, "person").unwrap();
-        let crashed = history
-            .begin_run(StartSource::Web, "r", CubeSize::Three)
-            .unwrap();
+        let crashed = new_run(&history);
         history
             .record_interruption(crashed, "reboot", "square it", true)
             .unwrap();
@@ -55,9 +49,7 @@ fn the_interruption_a_run_waits_on_is_shown_waiting_until_resumed() {
         let detail = history.run(run).unwrap().expect("recorded");
         detail.interruptions.iter().map(|i| i.waiting).collect()
     };
-    let run = history
-        .begin_run(StartSource::Web, "r", CubeSize::Three)
-        .unwrap();
+    let run = new_run(&history);
     history
         .record_interruption(run, "reboot", "goes on by itself", false)
         .unwrap();
@@ -77,9 +69,7 @@ fn the_interruption_a_run_waits_on_is_shown_waiting_until_resumed() {
         .unwrap();
     history.finish_run(run, "failed", Some("stall")).unwrap();
     assert_eq!(waiting(run), [false, false, true]);
-    let next = history
-        .begin_run(StartSource::Web, "r", CubeSize::Three)
-        .unwrap();
+    let next = new_run(&history);
     assert_eq!(
         waiting(run),
         [false, false, false],
@@ -92,19 +82,13 @@ fn dropped_history_leaves_the_run_interrupted_once() {
     let dir = TempDir::new().unwrap();
     let (acked, unacked) = {
         let history = open(&dir);
-        let acked = history
-            .begin_run(StartSource::Web, "r", CubeSize::Three)
-            .unwrap();
+        let acked = new_run(&history);
         history.journal_ack(acked, 7, 1).unwrap();
-        let unacked = history
-            .begin_run(StartSource::Web, "r", CubeSize::Three)
-            .unwrap();
+        let unacked = new_run(&history);
         (acked, unacked)
     };
     let history = open(&dir);
-    let live = history
-        .begin_run(StartSource::Web, "r", CubeSize::Three)
-        .unwrap();
+    let live = new_run(&history);
     let interrupted = history.take_interrupted().unwrap();
     let found: Vec<(u64, Option<u32>)> = interrupted
         .iter()

@@ -1,6 +1,6 @@
 //! The journal of acknowledged commands: it survives a real crash (a child process that aborts), a write the disk refused still counts at the run's ending, and what a durable write costs.
 
-use super::open;
+use super::{new_run, open};
 use crate::daemon::cube_size::CubeSize;
 use crate::daemon::docs::StartSource;
 use crate::daemon::history::History;
@@ -70,9 +70,7 @@ fn journal_survives_a_crash() {
 fn journal_ack_cost() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
-    let run = history
-        .begin_run(StartSource::Web, "r", CubeSize::Three)
-        .unwrap();
+    let run = new_run(&history);
     let durable = percentiles((1..=1000).map(|move_id| {
         let start = Instant::now();
         history.journal_ack(run, move_id, 1).unwrap();

@@ -1,6 +1,6 @@
 //! A run's photos: the sticker grid recorded for a photo (and one broken on disk named), and a photo taken again replacing it atomically with its earlier takes kept until pruned.
 
-use super::{open, photo};
+use super::{new_run, open, photo};
 use crate::daemon::cube_size::CubeSize;
 use crate::daemon::docs::StartSource;
 use crate::daemon::history::{HistoryError, DATABASE_FILE};
@@ -38,9 +38,7 @@ fn a_grid_for_a_photo_never_recorded_is_no_error_and_a_broken_one_is_named() {
 fn a_photo_taken_again_replaces_it_atomically_and_keeps_the_earlier_takes() {
     let dir = TempDir::new().unwrap();
     let history = open(&dir);
-    let run = history
-        .begin_run(StartSource::Web, "r", CubeSize::Three)
-        .unwrap();
+    let run = new_run(&history);
     history.save_image(run, 0, 'U', &photo(1)).unwrap();
     history.save_image(run, 0, 'U', &photo(100)).unwrap();
     history.save_image(run, 0, 'U', &photo(200)).unwrap();
@@ -75,7 +73,7 @@ fn a_photo_taken_again_replaces_it_atomically_and_keeps_the_earlier_takes() {
         keep_runs: 1,
         max_photo_bytes: 1,
     });
-    let next = (history.begin_run(StartSource::Web, "r", CubeSize::Three)).unwrap();
+    let next = new_run(&history);
     history.save_image(next, 0, 'U', &photo(5)).unwrap();
     let pruned = history.prune_photos().unwrap();
     assert_eq!((pruned.runs, pruned.files), (1, 3), "{pruned:?}");

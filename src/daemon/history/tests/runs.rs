@@ -1,6 +1,6 @@
 //! Runs recorded and read back: everything a run records round-trips, lists newest first and by page, a reader alongside the daemon, reopening, writers on several threads.
 
-use super::{open, photo};
+use super::{new_run, open, photo};
 use crate::daemon::cube_size::CubeSize;
 use crate::daemon::docs::StartSource;
 use crate::daemon::history::{History, DATABASE_FILE};
@@ -175,9 +175,7 @@ fn reopening_keeps_all_runs() {
     assert!(runs
         .iter()
         .all(|r| r.source == "dry_run" && r.moves == Some(0)));
-    let next = history
-        .begin_run(StartSource::Web, "r", CubeSize::Three)
-        .unwrap();
+    let next = new_run(&history);
     assert!(runs.iter().all(|r| r.id < next), "ids are never reused");
 }
 
@@ -189,9 +187,7 @@ fn shared_between_threads_every_write_lands() {
         .map(|_| {
             let history = Arc::clone(&history);
             std::thread::spawn(move || {
-                let run = history
-                    .begin_run(StartSource::Web, "r", CubeSize::Three)
-                    .unwrap();
+                let run = new_run(&history);
                 for move_id in 1..=20 {
                     history.journal_ack(run, move_id, 1).unwrap();
                     history.list_runs(5).unwrap();
