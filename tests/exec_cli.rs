@@ -92,6 +92,16 @@ fn exec_size_2_solves_a_2x2_held_by_a_simulator_started_with_size_2() {
         "{}",
         stderr(&refused)
     );
+    // Slips and hands are what a simulated camera sees: the robot served alone refuses them.
+    for fault in ["slip-at-turn=5", "hand-at-turn=2"] {
+        let refused = cubed(&["sim", "--pty", "--faults", fault], None);
+        assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+        assert!(
+            stderr(&refused).contains(fault) && stderr(&refused).contains("cubed dry-run"),
+            "{}",
+            stderr(&refused)
+        );
+    }
 }
 
 #[test]

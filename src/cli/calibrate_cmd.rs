@@ -41,17 +41,31 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
         Ok(p) => p,
         Err(e) => return super::refuse(format!("{e:#}")),
     };
+    let grid_given = !args.grid.corners.is_empty() || args.grid.grid_file.is_some();
+    if args.scan.is_some() && (grid_given || args.grid.grid.is_some()) {
+        return super::refuse("--corners, --grid-file and --grid say where the stickers are in photos; a scan file (--scan) holds their readings already: give them with --images or --camera");
+    }
+    // What to check first of a grid given by hand, when the photos do not calibrate.
+    let mut check_the_grid = None;
     let readings = if let Some(path) = &args.scan {
         match load_scan(path) {
             Ok((_, readings)) => readings,
             Err(e) => return super::refuse_error(&e),
         }
     } else if let Some(dir) = &args.images {
-        match super::vision_folder::grid_choice(&args.grid, dir)
-            .and_then(|choice| super::vision_folder::read_folder(dir, &choice))
-        {
-            Ok(read) => read.readings,
+        let choice = match super::vision_folder::grid_choice(&args.grid, dir) {
+            Ok(choice) => choice,
             Err(e) => return super::refuse(format!("{e:#}")),
+        };
+        check_the_grid = super::vision_cmds::given_grid_words(&choice, false);
+        match super::vision_folder::read_folder(dir, &choice) {
+            Ok(read) => read.readings,
+            Err(e) => {
+                if let Some(words) = super::vision_cmds::off_a_given_grid(&e, &choice, false) {
+                    eprintln!("note: {words}");
+                }
+                return super::refuse(format!("{e:#}"));
+            }
         }
     } else if !cfg!(feature = "camera") {
         // A build choice the person can change: a usage error, not a failure.
@@ -66,7 +80,12 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     }
     let cal = match calibrate(&readings, &palette) {
         Ok(c) => c,
-        Err(e) => return super::refuse_error(&e),
+        Err(e) => {
+            if let Some(words) = check_the_grid {
+                eprintln!("note: {words}");
+            }
+            return super::refuse_error(&e);
+        }
     };
     // Written whole or not at all (an old palette there is kept if the write fails), before
     // anything is printed as done.

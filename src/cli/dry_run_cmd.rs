@@ -40,9 +40,11 @@ pub(crate) struct DryRunArgs {
     /// any load (the daemon, `cubed run`, keeps its wall-time budget).
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
-    /// Faults to inject in the simulator, e.g. unplug-at-move=20,slip-at-turn=5,corrupt=0.001.
-    #[arg(long, default_value = "")]
-    pub(crate) faults: String,
+    /// Faults to inject in the simulator, e.g. unplug-at-move=20,slip-at-turn=5,corrupt=0.001
+    /// (the keys: `cubed sim --help`; docs/simulator.md says what each stages). Default: the
+    /// configuration's `[sim] faults`.
+    #[arg(long)]
+    pub(crate) faults: Option<String>,
     /// Daemon configuration (its robot, palette and run settings are used; robot and camera are
     /// simulated). Found as `cubed run` finds it; see `cubed config show`.
     #[arg(long)]
@@ -50,7 +52,8 @@ pub(crate) struct DryRunArgs {
     /// Robot design file (or a shipped design's name) instead of the configured one.
     #[arg(long, value_parser = crate::command_line::designs::robot_design)]
     pub(crate) robot: Option<PathBuf>,
-    /// Simulator speed: 0 = as fast as the host acknowledges, 1 = real time.
+    /// Simulator speed: 0 = as fast as the host acknowledges, 1 = real time (the configuration's
+    /// `[sim] speed` is `cubed run`'s).
     #[arg(long, default_value_t = 0.0)]
     pub(crate) speed: f64,
     /// Keep the run history and photos here (default: a temporary directory, removed at exit).
@@ -83,10 +86,12 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
     config.camera = CameraChoice::Sim;
     config.data_dir = data_dir;
     config.sim.speed = args.speed;
-    config.sim.faults = args.faults.clone();
+    if let Some(faults) = &args.faults {
+        crate::sim::faults::FaultPlan::parse(faults)
+            .map_err(|e| format!("--faults: {}", error_chain(&e)))?;
+        config.sim.faults = faults.clone();
+    }
     config.solve_budget = config.solve_budget.counted();
-    crate::sim::faults::FaultPlan::parse(&args.faults)
-        .map_err(|e| format!("--faults: {}", error_chain(&e)))?;
     if !(args.speed.is_finite() && args.speed >= 0.0) {
         return Err(format!(
             "--speed {}: must be 0 (instant) or more",
@@ -172,7 +177,10 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
             count(args.cubes, &format!("{} cube", daemon.cube_size.name()), &format!("{} cubes", daemon.cube_size.name())),
             args.seed,
             args.speed,
-            if args.faults.is_empty() { "none" } else { &args.faults }
+            match config.sim.faults.as_str() {
+                "" => "none",
+                faults => faults,
+            }
         );
         // A 2x2 is solved optimally by table, with no search to budget.
         let searched = daemon.cube_size == crate::daemon::cube_size::CubeSize::Three;
@@ -199,12 +207,14 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         if ended.is_err() {
             say!("interrupted: stopping the daemon (the run under way stops at its next step)");
         }
-        let never = daemon.sim.as_ref().map(|sim| sim.faults_not_reached());
+        let never = (daemon.sim.as_ref()).map(|sim| (sim.faults_not_reached(), sim.bench().turns));
         daemon.shutdown().await;
-        if let Some((never, executed)) = never.filter(|(never, _)| !never.is_empty()) {
+        if let Some(((never, executed), turns)) = never.filter(|((never, _), _)| !never.is_empty()) {
             say!(
-                "faults never reached: {} (the robot executed {executed} commands in all)",
-                never.join(", ")
+                "faults never reached: {} (the robot executed {} and {} in all)",
+                never.join(", "),
+                count(executed, "command", "commands"),
+                count(turns, "face turn", "face turns")
             );
         }
         let results = match ended {
@@ -250,11 +260,13 @@ fn print_cube(index: usize, r: &CubeResult) -> bool {
     );
     if !r.verified {
         say!(
-            "  failed: {}",
+            "  why: {}",
             r.error
                 .as_deref()
                 .unwrap_or("the simulator's cube is not solved")
         );
+        let own = if r.sim_solved { "solved" } else { "not solved" };
+        say!("  the simulator's own cube: {own}");
         say!("  scramble (URFDLB): {}", r.scramble);
     }
     if r.interruptions > r.resumes && !r.verified {
@@ -272,18 +284,19 @@ fn print_summary(results: &[CubeResult]) {
         .filter(|r| r.verified)
         .map(|r| r.moves)
         .collect();
-    // An interrupted or failed program was planned whole but run only in part: its cube is
-    // left out of the planned-against-simulated comparison.
-    let timed = || {
-        results
-            .iter()
-            .filter(|r| r.interruptions == 0 && r.verified)
+    // An interrupted or failed program was planned whole but may have run only in part: its
+    // cube is left out of the planned-against-simulated comparison. A run refused, or left
+    // unverified, ends between programs: every program it streamed ran whole.
+    let whole = |r: &&CubeResult| {
+        let ended_between = matches!(r.outcome.as_str(), "unverified" | "refused");
+        r.interruptions == 0 && (r.verified || ended_between)
     };
+    let timed = || results.iter().filter(whole);
     let planned: u64 = timed().map(|r| r.planned_ms).sum();
     let simulated: u64 = timed().map(|r| r.simulated_ms).sum();
     let timing = match (timed().count(), results.len() - timed().count()) {
         (0, _) => {
-            "planned vs simulated: no cube was verified solved without an interruption, to compare"
+            "planned vs simulated: no cube ran its programs whole (each was interrupted or failed)"
                 .to_string()
         }
         (_, left_out) => format!(

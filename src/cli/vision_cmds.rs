@@ -15,7 +15,7 @@ use cubed_vision::light::colour::Rgb;
 use cubed_vision::light::palette::{load_palette, Palette};
 use cubed_vision::read::advice::{light_explains, light_for_advice, what_to_do};
 use cubed_vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
-use cubed_vision::scan::{GridChoice, PhotoReadings};
+use cubed_vision::scan::{GridChoice, PhotoReadings, ScanError};
 use cubed_vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -174,7 +174,7 @@ fn names_of(stickers: &[usize]) -> Vec<String> {
 /// was read as, what to do about them, and the best guess (not to be acted on: a person may
 /// check it against the cube).
 fn refuse_unsure(
-    format: OutputFormat,
+    (format, grid): (OutputFormat, Option<&str>),
     e: &ClassifyError,
     readings: &[Rgb; 54],
     (palette, min_confidence): (&Palette, f32),
@@ -201,7 +201,8 @@ fn refuse_unsure(
         OutputFormat::Json => println!(
             "{}",
             json!({"error": {"kind": e.kind(), "message": error_chain(e)}, "unsure": stickers,
-                   "unsure_names": names_of(stickers), "advice": advice, "turned": turned, "best_guess": guess.symbols(),
+                   "unsure_names": names_of(stickers), "advice": advice, "turned": turned,
+                   "grid_given": grid, "best_guess": guess.symbols(),
                    "error_probability": guess.error_probability()})
         ),
         OutputFormat::Text => {
@@ -210,13 +211,12 @@ fn refuse_unsure(
                 "in doubt, as the best guess reads them: {}",
                 by_colour(stickers, guess, palette)
             );
-            // A turned photo explains the refusal better than the light does: said first.
-            match turned {
-                Some(turned) => {
-                    eprintln!("what to do: {turned}");
-                    eprintln!("otherwise: {advice}");
-                }
-                None => eprintln!("what to do: {advice}"),
+            // A turned photo explains the refusal better than the light does, and a grid given
+            // by hand better than the cube: said first.
+            let first = [turned.as_deref(), grid].into_iter().flatten();
+            for (n, words) in first.chain([advice]).enumerate() {
+                let lead = if n == 0 { "what to do" } else { "otherwise" };
+                eprintln!("{lead}: {words}");
             }
             let sure = if guess.least_gap() <= 0.0 {
                 // The calibration's floor would read as a real chance: say what it means.
@@ -266,17 +266,18 @@ pub(crate) fn classify_cmd(args: ClassifyArgs) -> anyhow::Result<ExitCode> {
             ))
         }
     };
-    classify_and_print((&readings, &[]), &args.flags, file.id.clone())
+    classify_and_print((&readings, &[]), &args.flags, (file.id.clone(), None))
 }
 
 /// Classifies readings and prints the result (or the refusal).
 /// Classifies and prints `readings`; faces whose tops were in doubt (`tops`, photos turned by
 /// about 45 degrees) are settled by the cube's rules first, and said so on stderr. `--dump`
 /// writes the readings (scan `id`) first, and again as settled.
+/// `grid` says what to check first of a grid given, if one was (`given_grid_words`).
 pub(crate) fn classify_and_print(
     (readings, tops): (&[Rgb; 54], &[(Face, u8)]),
     flags: &ClassifyFlags,
-    id: Option<String>,
+    (id, grid): (Option<String>, Option<&str>),
 ) -> anyhow::Result<ExitCode> {
     let dump = |readings: &[Rgb; 54]| match &flags.dump {
         Some(path) => save_scan(path, &ScanFile::from_readings(id.clone(), readings)),
@@ -323,7 +324,7 @@ pub(crate) fn classify_and_print(
             Ok(ExitCode::SUCCESS)
         }
         Err(e @ ClassifyError { .. }) => Ok(refuse_unsure(
-            flags.format,
+            (flags.format, grid),
             &e,
             readings,
             (&palette, flags.min_confidence),
@@ -380,28 +381,49 @@ fn print_text(c: &Classification) {
     );
 }
 
-/// Said when photos read with a grid given are refused: where it was given, and that a grid
-/// off the stickers reads what is not the cube's.
-fn given_grid_note(choice: &GridChoice) -> Option<String> {
+/// What to check first when photos read with a grid given are refused: that grid, where it
+/// was given (a grid off the stickers reads what is not the cube's).
+pub(super) fn given_grid_words(choice: &GridChoice, show_grids: bool) -> Option<String> {
     let faces = choice.given_faces();
     let given = match choice {
         GridChoice::Auto => return None,
         GridChoice::Fixed(_) => {
-            "the grid was given (--corners or a grid file), the same in every photo".to_string()
+            "the grid given for every photo (--corners or a grid file)".to_string()
         }
         GridChoice::PerFace(_) if faces.len() == 6 => {
-            "the grid of every face was given (--corners or a grid file)".to_string()
+            "the grid given for each face (--corners)".to_string()
         }
         GridChoice::PerFace(_) => {
             let names: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
-            let them = crate::words::count(faces.len(), "face", "faces");
+            let noun = if faces.len() == 1 { "face" } else { "faces" };
             format!(
-                "the grid of {them} ({}) was given by --corners, the others' found",
+                "the grid given for {noun} {} (--corners; the others' were found)",
                 names.join(", ")
             )
         }
     };
-    Some(format!("note: {given}: where it is off, the stickers read are not the cube's (each photo's grid not given is found: --show-grids shows them all)"))
+    let shown = match show_grids {
+        true => "",
+        false => " (--show-grids shows each photo's)",
+    };
+    Some(format!(
+        "check {given}: where it is off the stickers, what is read there is not the cube{shown}"
+    ))
+}
+
+/// What to check of a grid given, when `e` (reading the photos) is a face's stickers not read
+/// where its grid was given: likely off them.
+pub(super) fn off_a_given_grid(
+    e: &anyhow::Error,
+    choice: &GridChoice,
+    show_grids: bool,
+) -> Option<String> {
+    match e.downcast_ref::<ScanError>() {
+        Some(ScanError::Sample { face, .. }) if choice.given(*face).is_some() => {
+            given_grid_words(choice, show_grids)
+        }
+        _ => None,
+    }
 }
 
 /// `cubed scan`: six photos → facelets.
@@ -426,8 +448,8 @@ pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
             } else if why.contains("the grid is off") {
                 why.push_str(" (`--show-grids` shows the grid each photo is read with)");
             }
-            if let Some(note) = given_grid_note(&choice) {
-                eprintln!("{note}");
+            if let Some(words) = off_a_given_grid(&e, &choice, args.show_grids) {
+                eprintln!("note: {words}");
             }
             return Ok(refuse(args.flags.format, "unreadable_photos", &why, &[]));
         }
@@ -436,9 +458,6 @@ pub(crate) fn scan_cmd(args: ScanArgs) -> anyhow::Result<ExitCode> {
         super::vision_folder::say_grids(&grids);
     }
     let id = (args.images.file_name()).map(|n| n.to_string_lossy().into_owned());
-    let code = classify_and_print((&readings, &tops), &args.flags, id)?;
-    if let Some(note) = given_grid_note(&choice).filter(|_| code != ExitCode::SUCCESS) {
-        eprintln!("{note}");
-    }
-    Ok(code)
+    let grid = given_grid_words(&choice, args.show_grids);
+    classify_and_print((&readings, &tops), &args.flags, (id, grid.as_deref()))
 }

@@ -51,7 +51,9 @@ pub(super) fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridCho
     let others = match (every, &args.grid_file) {
         (Some(grid), _) => Some(grid),
         (None, Some(path)) => Some(load_grid(path)?),
-        (None, None) if args.grid == Some(GridMode::Config) => Some(folder_grid(dir)?),
+        (None, None) if args.grid == Some(GridMode::Config) => {
+            Some(folder_grid(dir, faces.iter().any(Option::is_some))?)
+        }
         (None, None) => None,
     };
     Ok(match others {
@@ -61,14 +63,19 @@ pub(super) fn grid_choice(args: &GridArgs, dir: &Path) -> anyhow::Result<GridCho
     })
 }
 
-/// `grid.toml` in the folder, for `--grid config` without corners or a grid file.
-fn folder_grid(dir: &Path) -> anyhow::Result<FaceGrid> {
+/// `grid.toml` in the folder, for `--grid config` without corners for every photo or a grid
+/// file (with some faces' corners: for the others).
+fn folder_grid(dir: &Path, some_faces_given: bool) -> anyhow::Result<FaceGrid> {
     let path = dir.join("grid.toml");
-    load_grid(&path).with_context(|| {
-        format!(
+    load_grid(&path).with_context(|| match some_faces_given {
+        true => format!(
+            "--grid config reads the grid of the faces --corners does not name from {} (without --grid config, theirs are found)",
+            path.display()
+        ),
+        false => format!(
             "--grid config without --corners or --grid-file reads {}",
             path.display()
-        )
+        ),
     })
 }
 

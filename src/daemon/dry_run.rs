@@ -39,6 +39,9 @@ pub struct CubeResult {
     pub latch_reset: bool,
     /// The daemon said solved and the simulator agrees.
     pub verified: bool,
+    /// The simulator's own cube is solved at the end, whatever the daemon said (an unverified
+    /// run's cube may be).
+    pub sim_solved: bool,
 }
 
 /// Why the dry run could not go on.
@@ -166,6 +169,7 @@ pub async fn dry_run(
                 CubeSize::Two => PocketFacelets::from_3x3(&cube).to_string(),
             },
             verified: truly_solved && (outcome == "solved"),
+            sim_solved: truly_solved,
             error: summary.as_ref().and_then(|s| s.error.clone()),
             moves: summary.as_ref().and_then(|s| s.moves).unwrap_or(0),
             solves: detail.as_ref().map_or(0, |d| d.solutions.len()),

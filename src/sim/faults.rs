@@ -153,6 +153,20 @@ impl FaultPlan {
         out
     }
 
+    /// The entries only a simulated camera can show (`slip-at-turn=5`, `hand-at-turn=3`), as
+    /// written: the robot served alone has no scene to slip or hide.
+    pub fn needing_a_camera(&self) -> Vec<String> {
+        let slips = self
+            .slip_at_turns
+            .iter()
+            .map(|t| format!("slip-at-turn={t}"));
+        let hands = self
+            .hand_at_turns
+            .iter()
+            .map(|t| format!("hand-at-turn={t}"));
+        slips.chain(hands).collect()
+    }
+
     /// Reads `corrupt=0.01,drop=0.01,unplug-every=2s,reboot-at=40`.
     pub fn parse(text: &str) -> Result<FaultPlan, FaultSpecError> {
         let mut plan = FaultPlan {
@@ -293,6 +307,10 @@ mod tests {
             "unplug-at-move=0,unplug-at-move=9,slip-at-turn=2,slip-at-turn=5,hand-at-turn=7",
         )
         .expect("valid");
+        assert_eq!(
+            plan.needing_a_camera(),
+            ["slip-at-turn=2", "slip-at-turn=5", "hand-at-turn=7"]
+        );
         assert_eq!(
             (plan.unplug_at_moves, plan.slip_at_turns, plan.hand_at_turns),
             (vec![0, 9], vec![2, 5], vec![7])

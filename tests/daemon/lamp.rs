@@ -109,7 +109,7 @@ fn with_too_few_rounds_a_lamp_too_bright_is_refused_naming_the_light_not_the_cub
         let run = dry_run(exposure, recaptures, seed);
         let at = format!("[sim] exposure {exposure}, {recaptures} round(s), seed {seed}");
         let refusal = (run.out.lines())
-            .find(|l| l.trim_start().starts_with("failed:"))
+            .find(|l| l.trim_start().starts_with("why:"))
             .unwrap_or_default();
         if run.code == Some(0) {
             // Read after all: nothing to name.

@@ -4,7 +4,8 @@ use super::lamp::dry_run_with_faults;
 
 /// A hand in the six photos after the solution's third turn: the check scan's. With a round of
 /// re-capture the faces it covered are photographed again and the cube is verified solved;
-/// with none the run ends "unverified", saying the turns were made and to look at the cube.
+/// with none the run ends "unverified", saying the turns were made and to look at the cube,
+/// and the dry run says the simulator's own cube is solved.
 #[test]
 fn a_hand_in_the_check_scan_is_photographed_again_or_leaves_the_run_unverified() {
     let again = dry_run_with_faults(1.0, 1, 1, "hand-at-turn=3");
@@ -36,6 +37,14 @@ fn a_hand_in_the_check_scan_is_photographed_again_or_leaves_the_run_unverified()
             unverified.out
         );
     }
+    // The simulator's own cube says what the daemon could not: the robot did solve it; and
+    // its programs ran whole, so their times are compared.
+    assert!(
+        unverified.out.contains("the simulator's own cube: solved"),
+        "{}",
+        unverified.out
+    );
+    assert!(unverified.out.contains("(ratio "), "{}", unverified.out);
 }
 
 /// A hand after more turns than the run makes is named as never reached, as other faults are.

@@ -63,7 +63,7 @@ pub enum ScanError {
     SamePhoto { first: Face, second: Face },
     #[error("the photo of face {0} has no colour (every pixel grey, black or white): a greyscale picture cannot tell the stickers' colours apart; take it in colour (a camera in a monochrome or infrared mode, or a photo saved as greyscale)")]
     NoColour(Face),
-    #[error("the photo of face {face} is {got_width}x{got_height}, but {sharing} of the {photos} are {width}x{height}: one camera takes every face at one size, so this photo is likely from another set or was edited (cropped, resized, turned on a larger canvas); take it again with the others, or save it at {width}x{height}")]
+    #[error("the photo of face {face} is {got_width}x{got_height}, but {sharing} of the {photos} are {width}x{height}: one grid given for every photo (--corners without a face, a grid file, `[camera] grid`) needs them all one size; give face {face} its own (--corners \"{face}=x,y x,y x,y x,y\"), or let each photo's grid be found")]
     WrongSize {
         face: Face,
         got_width: u32,
@@ -193,21 +193,21 @@ pub fn read_photos_with_tops(
     })
 }
 
-/// The photos are all one size, the size most of them have: with one grid for every photo
-/// exactly; with a grid found or given for each photo, up to a quarter turn (photos saved
-/// upright from a camera turned for some faces). The first photo of another size is named.
+/// With one grid given for every photo, the photos are all the size most of them have (among
+/// equally common sizes, the first photo's), and the first photo of another size is named. A
+/// grid found or given for each photo reads it at any size: a photo cropped, or turned.
 fn check_sizes(photos: &[&FacePhoto], grid: &GridChoice) -> Result<(), ScanError> {
-    let turned_alike = !matches!(grid, GridChoice::Fixed(_));
-    let alike = |a: (u32, u32), b: (u32, u32)| a == b || (turned_alike && a == (b.1, b.0));
+    if !matches!(grid, GridChoice::Fixed(_)) {
+        return Ok(());
+    }
     let sizes: Vec<(u32, u32)> = photos.iter().map(|p| p.image.dimensions()).collect();
-    let shared = |s: &(u32, u32)| sizes.iter().filter(|&&t| alike(*s, t)).count();
-    // The most common size; among equally common ones, the first photo's.
+    let shared = |s: &(u32, u32)| sizes.iter().filter(|&t| t == s).count();
     let Some(&(width, height)) = sizes.iter().rev().max_by_key(|s| shared(s)) else {
         return Ok(());
     };
     match photos
         .iter()
-        .find(|p| !alike((width, height), p.image.dimensions()))
+        .find(|p| p.image.dimensions() != (width, height))
     {
         Some(odd) => Err(ScanError::WrongSize {
             face: odd.face,
@@ -320,7 +320,7 @@ mod tests {
             "face L",
             "320x240",
             "5 of the 6 are 640x480",
-            "save it at 640x480",
+            "--corners \"L=x,y",
         ] {
             assert!(words.contains(said), "{said}: {words}");
         }
@@ -383,11 +383,10 @@ mod tests {
     fn the_odd_size_is_named_even_when_it_is_the_first_photo() {
         let photos = sized(|f| if f == Face::U { (100, 82) } else { (1000, 820) });
         let all: Vec<&FacePhoto> = photos.iter().collect();
-        for grid in [
-            GridChoice::Auto,
-            GridChoice::Fixed(FaceGrid::square(1.0, 1.0, 9.0)),
-        ] {
-            let err = check_sizes(&all, &grid).expect_err("refused");
+        let fixed = GridChoice::Fixed(FaceGrid::square(1.0, 1.0, 9.0));
+        check_sizes(&all, &GridChoice::Auto).expect("each photo's grid found, at its size");
+        {
+            let err = check_sizes(&all, &fixed).expect_err("refused");
             assert!(
                 matches!(
                     err,
@@ -472,6 +471,9 @@ mod tests {
         let photos = sized(|f| if f == Face::U { (640, 480) } else { (480, 640) });
         let all: Vec<&FacePhoto> = photos.iter().collect();
         check_sizes(&all, &GridChoice::Auto).expect("upright photos from a turned camera");
+        let mut given = [None; 6];
+        given[Face::U.index()] = Some(FaceGrid::square(1.0, 1.0, 9.0));
+        check_sizes(&all, &GridChoice::PerFace(given)).expect("U's own grid at its own size");
         let fixed = GridChoice::Fixed(FaceGrid::square(1.0, 1.0, 9.0));
         let err = check_sizes(&all, &fixed).expect_err("a fixed grid needs one size");
         assert!(

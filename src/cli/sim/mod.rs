@@ -87,11 +87,11 @@ pub(crate) struct SimArgs {
     /// probability P); unplug-every=DURATION (500ms, 2s) and unplug-at-move=N (the pty hangs up),
     /// unplug-for=DURATION (how long, default 100ms); reboot-at=N; estop-at-move=N (the e-stop
     /// button is pressed, 0 at power-on) and estop-for=DURATION (how long it stays pressed,
-    /// default 1s); slip-at-turn=N (the N-th face turn slips) and hand-at-turn=N (a person's
-    /// hand is in the six photos after the N-th face turn), where a simulated camera watches:
-    /// cubed run, cubed dry-run. unplug-at-move, reboot-at and estop-at-move come once the N-th
-    /// command has started (they may cut it short). E.g.
-    /// corrupt=0.01,unplug-at-move=10,slip-at-turn=5.
+    /// default 1s). unplug-at-move, reboot-at and estop-at-move come once the N-th command has
+    /// started (they may cut it short). E.g. corrupt=0.01,unplug-at-move=10. Where a simulated
+    /// camera watches the robot (cubed dry-run --faults, cubed run's `[sim] faults`, not here):
+    /// slip-at-turn=N (the N-th face turn slips) and hand-at-turn=N (a person's hand is in the
+    /// six photos after the N-th face turn).
     #[arg(long, default_value = "")]
     pub(crate) faults: String,
     /// Seed of the fault injection (with --pico: of where the motors stand at power-on).
@@ -185,6 +185,9 @@ pub(crate) fn sim(mut args: SimArgs) -> anyhow::Result<ExitCode> {
         (Err(e), _) => return refuse(e),
         (_, Err(e)) => return super::refuse_error(&e),
     };
+    if let Some(watched) = faults.needing_a_camera().first() {
+        return refuse(format!("--faults {watched}: face turns that slip and hands in the photos are simulated where a simulated camera watches the robot (cubed dry-run, or cubed run with port = \"sim\"); cubed sim serves the robot alone"));
+    }
     if let Some(warning) = args.link.as_deref().and_then(link_taken_over) {
         eprintln!("{warning}");
     }

@@ -363,3 +363,64 @@ fn calibrating_from_washed_out_readings_is_refused_naming_the_light() {
         }
     }
 }
+
+/// The shipped solved photos (three landscape, three portrait) calibrate with each grid found,
+/// and with one face's grid given; given off its stickers, the refusal says to check that
+/// grid first. Corners say where stickers are in photos: with a scan file they are refused.
+#[test]
+fn calibrate_takes_one_faces_grid_and_names_it_when_refused() {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/photos/solved-3x3");
+    let photos = shipped.to_str().expect("utf8");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("palette.toml");
+    let output = output.to_str().expect("utf8");
+    let calibrate = |corners: &[&str]| {
+        let mut args = vec!["calibrate", "--images", photos, "--output", output];
+        for c in corners {
+            args.extend(["--corners", c]);
+        }
+        cubed(&args, None)
+    };
+    let found = cubed(&["scan", "--images", photos, "--show-grids"], None);
+    let said = stderr(&found);
+    let f_line = (said.lines())
+        .find(|l| l.starts_with("grid of face F"))
+        .unwrap_or_else(|| panic!("F's grid: {said}"));
+    let f_corners = f_line.split('"').nth(1).expect("quoted corners");
+    let out = calibrate(&[f_corners]);
+    assert!(out.status.success(), "{f_corners}: {}", stderr(&out));
+    // Half a face to the right: a column of F's stickers, and the background beside them.
+    let numbers: Vec<f64> = (f_corners.trim_start_matches("F=").split([' ', ',']))
+        .map(|n| n.parse().expect("a number"))
+        .collect();
+    let half = (numbers[2] - numbers[0]) / 2.0;
+    let moved: Vec<String> = (numbers.chunks(2))
+        .map(|p| format!("{:.0},{:.0}", p[0] + half, p[1]))
+        .collect();
+    let off = calibrate(&[&format!("F={}", moved.join(" "))]);
+    assert_eq!(off.status.code(), Some(2), "{}", stdout(&off));
+    assert!(
+        stderr(&off).contains("check the grid given for face F (--corners"),
+        "{}",
+        stderr(&off)
+    );
+    let scan = data("scans/3x3x3-solved-01.json");
+    let out = cubed(
+        &[
+            "calibrate",
+            "--scan",
+            &scan,
+            "--output",
+            output,
+            "--corners",
+            f_corners,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("a scan file (--scan) holds their readings already"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -186,7 +186,8 @@ fn a_grid_given_for_one_face_is_named_when_the_photos_are_refused() {
     );
     assert_eq!(off.status.code(), Some(2), "{}", stderr(&off));
     assert!(
-        stderr(&off).contains("the grid of 1 face (F) was given by --corners, the others' found"),
+        stderr(&off)
+            .contains("check the grid given for face F (--corners; the others' were found)"),
         "{}",
         stderr(&off)
     );
@@ -287,7 +288,7 @@ fn a_refusal_with_a_given_grid_says_the_grid_may_be_off() {
     let off = cubed(&["scan", "--images", images, "--corners", &corners], None);
     assert_eq!(off.status.code(), Some(2), "{}", stderr(&off));
     assert!(
-        stderr(&off).contains("note: the grid was given (--corners or a grid file)"),
+        stderr(&off).contains("check the grid given for every photo (--corners or a grid file)"),
         "{}",
         stderr(&off)
     );
