@@ -131,6 +131,20 @@ impl Rounds {
         }
     }
 
+    /// These rounds, the first photos taken at `exposures` (URFDLB: the light an earlier scan
+    /// of the same robot was read in); every photo at the normal exposure if not stepped.
+    pub fn starting_at(self, exposures: [Exposure; 6]) -> Rounds {
+        match self.step_exposure {
+            true => Rounds { exposures, ..self },
+            false => self,
+        }
+    }
+
+    /// The exposure each face's photo was last taken at (URFDLB).
+    pub fn exposures(&self) -> [Exposure; 6] {
+        self.exposures
+    }
+
     /// Rounds taken so far.
     pub fn done(&self) -> u32 {
         self.done

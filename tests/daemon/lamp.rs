@@ -74,7 +74,7 @@ const ACCUSING_THE_CUBE: [&str; 3] = ["cannot exist", "re-stickered", "check the
 
 /// Lamps one to two stops too bright, for cubes whose first photos read as a cube that cannot
 /// exist or as another cube (seeds 1 and 3 at 4.0 did, and seed 3 at 2.5), solved after the
-/// faces the light washed out are taken again darker.
+/// faces the light washed out are taken again darker; the check scan starts that dark.
 #[test]
 fn a_lamp_two_stops_too_bright_is_read_two_stops_darker_and_the_cube_solved() {
     for (exposure, seed) in [(2.5, 3), (3.0, 1), (4.0, 1), (4.0, 3)] {
@@ -88,6 +88,14 @@ fn a_lamp_two_stops_too_bright_is_read_two_stops_darker_and_the_cube_solved() {
         assert!(
             (retakes.iter()).any(|l| l.contains("washed out by the light") && l.contains("darker")),
             "{at}: the log says it re-captured darker and why: {retakes:?}"
+        );
+        // The check scan starts in the light the first scan was read in, not at full light.
+        assert!(
+            (run.log.lines()).any(|l| l.contains(
+                "verifying: photographing the six faces in the light the last scan was read in"
+            ) && l.contains("darker")),
+            "{at}: {}",
+            run.log
         );
     }
 }

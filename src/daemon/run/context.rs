@@ -1,4 +1,4 @@
-//! What a run task carries: the rig, the history, the status board, the abort flag and the run's settings.
+//! What a run task carries: the rig, the history, the status board, the abort flag, the run's settings, and the light its last scan was read in.
 
 use crate::daemon::board::StatusBoard;
 use crate::daemon::cube_size::RunCube;
@@ -29,4 +29,7 @@ pub(crate) struct RunContext {
     /// A lost robot link is recorded and its return not yet (shared by the stages' link news:
     /// a cable pulled while homing may come back while scanning).
     pub link_lost: Arc<std::sync::atomic::AtomicBool>,
+    /// The exposure each face's photo was read at in this run's last scan (URFDLB), if it was
+    /// read: the robot's lamp lights each face's photo alike in the next scan.
+    pub read_at: Option<[cubed_vision::camera::Exposure; 6]>,
 }

@@ -221,11 +221,29 @@ async fn look<K: CubeKind>(
     );
     ctx.board
         .update(|s| s.photos.retain(|p| p.attempt != attempt));
-    let mut photos = photograph(ctx, (attempt, purpose), &at_normal_exposure(&Face::ALL)).await?;
     let mut rounds = Rounds::for_camera(ctx.rig.camera_retake, ctx.settings.recaptures);
+    if let Some(read_at) = ctx.read_at {
+        rounds = rounds.starting_at(next_scan_light(read_at));
+    }
+    let first: Vec<(Face, Exposure)> = (Face::ALL.iter())
+        .map(|&f| (f, rounds.exposure_of(f)))
+        .collect();
+    let darker_or_brighter: Vec<(Face, Exposure)> = (first.iter().copied())
+        .filter(|&(_, e)| e != Exposure::NORMAL)
+        .collect();
+    if !darker_or_brighter.is_empty() {
+        let faces = faces_and_exposures(&darker_or_brighter);
+        ctx.board.say(format!(
+            "{doing}: photographing the six faces in the light the last scan was read in: {faces}"
+        ));
+    }
+    let mut photos = photograph(ctx, (attempt, purpose), &first).await?;
     loop {
         photos = match classify(ctx, (kind, doing), attempt, &photos, &mut rounds)? {
-            Next::Seen(cube) => return Ok(cube),
+            Next::Seen(cube) => {
+                ctx.read_at = Some(rounds.exposures());
+                return Ok(cube);
+            }
             Next::Unreadable(error) => {
                 let error = error_chain(&error);
                 ctx.board
@@ -237,6 +255,17 @@ async fn look<K: CubeKind>(
                 photograph_again(ctx, (attempt, purpose), (&faces, &why), photos).await?
             }
         };
+    }
+}
+
+/// The exposures a scan starts at after one read at `read_at` (URFDLB): one lamp lights every
+/// face, and the colours have moved between the faces since, so when faces were read darker
+/// (none brighter) every face starts at the darkest of them; otherwise each at its own.
+fn next_scan_light(read_at: [Exposure; 6]) -> [Exposure; 6] {
+    let darkest = read_at.iter().copied().min_by_key(|e| e.in_stops());
+    match darkest {
+        Some(d) if read_at.iter().all(|e| e.in_stops() <= 0) => [d; 6],
+        _ => read_at,
     }
 }
 
@@ -323,4 +352,23 @@ fn classify<K: CubeKind>(
         Verdict::Again { faces, why, .. } => Next::Again { faces, why },
         Verdict::Refused { error, .. } => return Err(error),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_scan_light;
+    use cubed_vision::camera::Exposure;
+
+    #[test]
+    fn the_next_scan_starts_at_the_darkest_light_read_unless_a_face_was_read_brighter() {
+        let stops = |s: [i8; 6]| s.map(Exposure::stops);
+        assert_eq!(next_scan_light(stops([0; 6])), stops([0; 6]));
+        assert_eq!(
+            next_scan_light(stops([-2, -2, -1, 0, -2, -1])),
+            stops([-2; 6]),
+            "one lamp: every face as dark as the darkest read"
+        );
+        let mixed = stops([-1, 0, 1, 0, 0, 0]);
+        assert_eq!(next_scan_light(mixed), mixed, "each face its own");
+    }
 }

@@ -313,6 +313,7 @@ impl Service {
             settings: self.settings.clone(),
             run: id,
             link_lost: Arc::default(),
+            read_at: None,
         };
         let (calibration_reply, resuming) = match job {
             Job::Solve => (None, false),
