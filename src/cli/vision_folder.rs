@@ -104,14 +104,9 @@ fn corners_given(values: &[String]) -> anyhow::Result<(Option<FaceGrid>, [Option
     Ok((every, faces))
 }
 
-/// The face named before `=` in `--corners F=…`: one of U R F D L B, in any case.
+/// The face named before `=` in `--corners F=…`: a face letter or word, as photos are named.
 fn face_of_corners(name: &str) -> anyhow::Result<Face> {
-    let mut letters = name.trim().chars();
-    match (letters.next(), letters.next()) {
-        (Some(letter), None) => Face::from_letter(letter.to_ascii_uppercase()),
-        _ => None,
-    }
-    .with_context(|| format!("--corners: {name:?} before '=' is not a face: give one of U R F D L B, as in \"F=x,y x,y x,y x,y\""))
+    cubed_vision::camera::image_dir::face_of_name(name.trim()).with_context(|| format!("--corners: {name:?} before '=' is not a face: give one of U R F D L B (or up, right, front, down, left, back), as in \"F=x,y x,y x,y x,y\""))
 }
 
 fn parse_corners_arg(text: &str) -> anyhow::Result<FaceGrid> {

@@ -296,7 +296,7 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
             .collect();
         if !earlier.is_empty() {
             scan_lines.push(format!(
-                "  taken again (stickers in doubt), the earlier takes: {}",
+                "  taken again (stickers in doubt, or a light too bright), the earlier takes: {}",
                 earlier.join(", ")
             ));
         }

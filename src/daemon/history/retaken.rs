@@ -84,7 +84,7 @@ impl History {
     }
 }
 
-/// The earlier takes of run `key`'s photos, by round, face and take.
+/// The earlier takes of run `key`'s photos, by round, face (URFDLB) and take.
 pub(super) fn of_run(
     conn: &Connection,
     key: i64,
@@ -92,7 +92,8 @@ pub(super) fn of_run(
 ) -> Result<Vec<EarlierPhoto>, HistoryError> {
     rows::query_rows(
         conn,
-        "SELECT attempt, face, take FROM retaken WHERE run = ?1 ORDER BY attempt, face, take",
+        "SELECT attempt, face, take FROM retaken WHERE run = ?1 \
+         ORDER BY attempt, instr('URFDLB', face), take",
         key,
         |row| {
             let cols = rows::Cols {

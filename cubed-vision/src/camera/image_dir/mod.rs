@@ -105,10 +105,16 @@ fn face_named(path: &Path) -> Option<Face> {
             _ => None,
         };
     }
-    let mut letters = stem.chars();
+    face_of_name(stem)
+}
+
+/// The face a person names: one face letter, in either case, or a face's word (`front`,
+/// `top`), as photos are named.
+pub fn face_of_name(name: &str) -> Option<Face> {
+    let mut letters = name.chars();
     match (letters.next(), letters.next()) {
         (Some(letter), None) => Face::from_letter(letter.to_ascii_uppercase()),
-        _ => face_word(stem),
+        _ => face_word(name),
     }
 }
 

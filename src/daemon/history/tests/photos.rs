@@ -1,4 +1,4 @@
-//! A run's photos: the sticker grid recorded for a photo (and one broken on disk named), and a photo taken again replacing it atomically with its earlier takes kept until pruned.
+//! A run's photos: the sticker grid recorded for a photo (and one broken on disk named), and a photo taken again replacing it atomically with its earlier takes kept until pruned, listed in URFDLB order.
 
 use super::{new_run, open, photo};
 use crate::daemon::cube_size::CubeSize;
@@ -78,4 +78,18 @@ fn a_photo_taken_again_replaces_it_atomically_and_keeps_the_earlier_takes() {
     let pruned = history.prune_photos().unwrap();
     assert_eq!((pruned.runs, pruned.files), (1, 3), "{pruned:?}");
     assert_eq!(history.retaken_path(run, 0, 'U', 1).unwrap(), None);
+}
+
+#[test]
+fn earlier_takes_are_listed_face_by_face_in_urfdlb_order() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let run = new_run(&history);
+    for face in ['B', 'R', 'U', 'L'] {
+        history.save_image(run, 0, face, &photo(1)).unwrap();
+        history.save_image(run, 0, face, &photo(2)).unwrap();
+    }
+    let detail = history.run(run).unwrap().unwrap();
+    let faces: String = detail.scans[0].earlier.iter().map(|p| p.face).collect();
+    assert_eq!(faces, "URLB", "not by the letters' order (BLRU)");
 }
