@@ -31,6 +31,10 @@ pub(crate) struct CalibrateArgs {
     pub(crate) output: PathBuf,
     #[command(flatten)]
     pub(crate) grid: GridArgs,
+    /// With --images: also say on stderr the grid each photo was read on, as `--corners`
+    /// takes it for that face (to fix one found wrong).
+    #[arg(long)]
+    pub(crate) show_grids: bool,
 }
 
 /// `cubed calibrate`: a solved cube → palette file, with distances before and after.
@@ -42,8 +46,8 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return super::refuse(format!("{e:#}")),
     };
     let grid_given = !args.grid.corners.is_empty() || args.grid.grid_file.is_some();
-    if args.scan.is_some() && (grid_given || args.grid.grid.is_some()) {
-        return super::refuse("--corners, --grid-file and --grid say where the stickers are in photos; a scan file (--scan) holds their readings already: give them with --images or --camera");
+    if args.scan.is_some() && (grid_given || args.grid.grid.is_some() || args.show_grids) {
+        return super::refuse("--corners, --grid-file, --grid and --show-grids are about where the stickers are in photos; a scan file (--scan) holds their readings already: give them with --images or --camera");
     }
     // What to check first of a grid given by hand, when the photos do not calibrate.
     let mut check_the_grid = None;
@@ -57,11 +61,19 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
             Ok(choice) => choice,
             Err(e) => return super::refuse(format!("{e:#}")),
         };
-        check_the_grid = super::vision_cmds::given_grid_words(&choice, false);
+        let shown = args.show_grids;
+        check_the_grid = super::vision_cmds::given_grid_words(&choice, shown);
         match super::vision_folder::read_folder(dir, &choice) {
+            Ok(read) if shown => {
+                super::vision_folder::say_grids(&read.grids);
+                read.readings
+            }
             Ok(read) => read.readings,
             Err(e) => {
-                if let Some(words) = super::vision_cmds::off_a_given_grid(&e, &choice, false) {
+                if shown {
+                    super::vision_folder::say_grids_after_refusal(dir, &choice);
+                }
+                if let Some(words) = super::vision_cmds::off_a_given_grid(&e, &choice, shown) {
                     eprintln!("note: {words}");
                 }
                 return super::refuse(format!("{e:#}"));

@@ -366,7 +366,8 @@ fn calibrating_from_washed_out_readings_is_refused_naming_the_light() {
 
 /// The shipped solved photos (three landscape, three portrait) calibrate with each grid found,
 /// and with one face's grid given; given off its stickers, the refusal says to check that
-/// grid first. Corners say where stickers are in photos: with a scan file they are refused.
+/// grid first; `--show-grids` says each face's. Corners say where stickers are in photos:
+/// with a scan file they are refused.
 #[test]
 fn calibrate_takes_one_faces_grid_and_names_it_when_refused() {
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/photos/solved-3x3");
@@ -374,10 +375,13 @@ fn calibrate_takes_one_faces_grid_and_names_it_when_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
     let output = dir.path().join("palette.toml");
     let output = output.to_str().expect("utf8");
-    let calibrate = |corners: &[&str]| {
+    let calibrate = |given: &[&str]| {
         let mut args = vec!["calibrate", "--images", photos, "--output", output];
-        for c in corners {
-            args.extend(["--corners", c]);
+        for g in given {
+            match g.starts_with("--") {
+                true => args.push(g),
+                false => args.extend(["--corners", g]),
+            }
         }
         cubed(&args, None)
     };
@@ -404,6 +408,11 @@ fn calibrate_takes_one_faces_grid_and_names_it_when_refused() {
         "{}",
         stderr(&off)
     );
+    // As scan does, it shows the grids it read on, each ready to give back for its face.
+    let shown = calibrate(&["--show-grids"]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    let said = stderr(&shown);
+    assert!(said.contains("grid of face F: --corners \"F="), "{said}");
     let scan = data("scans/3x3x3-solved-01.json");
     let out = cubed(
         &[
