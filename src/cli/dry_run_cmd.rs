@@ -207,14 +207,14 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         if ended.is_err() {
             say!("interrupted: stopping the daemon (the run under way stops at its next step)");
         }
-        let never = (daemon.sim.as_ref()).map(|sim| (sim.faults_not_reached(), sim.bench().turns));
+        let never = daemon.sim.as_ref().map(|sim| sim.faults_not_reached());
         daemon.shutdown().await;
-        if let Some(((never, executed), turns)) = never.filter(|((never, _), _)| !never.is_empty()) {
+        if let Some(never) = never.filter(|never| !never.entries.is_empty()) {
             say!(
                 "faults never reached: {} (the robot executed {} and {} in all)",
-                never.join(", "),
-                count(executed, "command", "commands"),
-                count(turns, "face turn", "face turns")
+                never.entries.join(", "),
+                count(never.commands, "command", "commands"),
+                count(never.turns, "face turn", "face turns")
             );
         }
         let results = match ended {
@@ -227,7 +227,7 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         };
         print_summary(&results);
         let photos_within = print_photos(&config, args.data_dir.is_none());
-        Ok(if photos_within && results.iter().all(|r| r.verified) && results.len() == args.cubes {
+        Ok(if photos_within && results.iter().all(|r| r.verified()) && results.len() == args.cubes {
             ExitCode::SUCCESS
         } else {
             ExitCode::FAILURE
@@ -243,7 +243,7 @@ fn print_cube(index: usize, r: &CubeResult) -> bool {
     let said = say!(
         "cube {index} (run {}): {}, {}, {}, {}; planned {:.1} s, simulated {:.1} s; link losses {}{}",
         r.run,
-        match r.verified {
+        match r.verified() {
             true => "solved (verified)",
             false => crate::daemon::outcome_in_words(&r.outcome),
         },
@@ -258,7 +258,7 @@ fn print_cube(index: usize, r: &CubeResult) -> bool {
             n => format!("; resumed {} after an interruption", count(n, "time", "times")),
         }
     );
-    if !r.verified {
+    if !r.verified() {
         say!(
             "  why: {}",
             r.error
@@ -269,7 +269,7 @@ fn print_cube(index: usize, r: &CubeResult) -> bool {
         say!("  the simulator's own cube: {own}");
         say!("  scramble (URFDLB): {}", r.scramble);
     }
-    if r.interruptions > r.resumes && !r.verified {
+    if r.interruptions > r.resumes && !r.verified() {
         say!(
             "  it waits for a person, and the dry run's --resumes are used up: the dry run stops here"
         );
@@ -278,10 +278,10 @@ fn print_cube(index: usize, r: &CubeResult) -> bool {
 }
 
 fn print_summary(results: &[CubeResult]) {
-    let solved = results.iter().filter(|r| r.verified).count();
+    let solved = results.iter().filter(|r| r.verified()).count();
     let moves: Vec<u32> = results
         .iter()
-        .filter(|r| r.verified)
+        .filter(|r| r.verified())
         .map(|r| r.moves)
         .collect();
     // An interrupted or failed program was planned whole but may have run only in part: its
@@ -289,7 +289,7 @@ fn print_summary(results: &[CubeResult]) {
     // unverified, ends between programs: every program it streamed ran whole.
     let whole = |r: &&CubeResult| {
         let ended_between = matches!(r.outcome.as_str(), "unverified" | "refused");
-        r.interruptions == 0 && (r.verified || ended_between)
+        r.interruptions == 0 && (r.verified() || ended_between)
     };
     let timed = || results.iter().filter(whole);
     let planned: u64 = timed().map(|r| r.planned_ms).sum();

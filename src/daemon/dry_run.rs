@@ -37,11 +37,16 @@ pub struct CubeResult {
     /// An e-stop latched before the run (the button pressed while idle, or at power-on) that
     /// the dry run reset first, as a person would.
     pub latch_reset: bool,
-    /// The daemon said solved and the simulator agrees.
-    pub verified: bool,
     /// The simulator's own cube is solved at the end, whatever the daemon said (an unverified
     /// run's cube may be).
     pub sim_solved: bool,
+}
+
+impl CubeResult {
+    /// The daemon said solved and the simulator agrees.
+    pub fn verified(&self) -> bool {
+        self.sim_solved && self.outcome == "solved"
+    }
 }
 
 /// Why the dry run could not go on.
@@ -168,7 +173,6 @@ pub async fn dry_run(
                 CubeSize::Three => cube.to_symbols(&ColourScheme::default()),
                 CubeSize::Two => PocketFacelets::from_3x3(&cube).to_string(),
             },
-            verified: truly_solved && (outcome == "solved"),
             sim_solved: truly_solved,
             error: summary.as_ref().and_then(|s| s.error.clone()),
             moves: summary.as_ref().and_then(|s| s.moves).unwrap_or(0),
@@ -185,7 +189,7 @@ pub async fn dry_run(
             outcome,
         };
         each(index, &result);
-        let left_waiting = result.interruptions > result.resumes && !result.verified;
+        let left_waiting = result.interruptions > result.resumes && !result.verified();
         results.push(result);
         if left_waiting {
             // The run waits for a person the dry run may not be: the next start would be

@@ -12,6 +12,15 @@ use cubed_core::cube::FaceletCube;
 use cubed_vision::camera::sim::SharedScene;
 use std::sync::{Arc, Mutex};
 
+/// The fault plan's entries a run never reached, as written, and how far the robot got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FaultsNotReached {
+    pub entries: Vec<String>,
+    /// Commands executed and face turns made over the simulator's life.
+    pub commands: u64,
+    pub turns: u64,
+}
+
 /// The in-process simulated robot and the bench around it.
 pub(crate) struct SimRig {
     pub running: RunningSim<PhysicsMechanics>,
@@ -43,14 +52,18 @@ impl SimControls {
     }
 
     /// The fault plan's entries that have not come yet (`estop-at-move=5000` after 1200
-    /// commands), and the commands executed so far.
-    pub fn faults_not_reached(&self) -> (Vec<String>, u64) {
-        let executed = self
+    /// commands), with the commands executed and the face turns made so far.
+    pub fn faults_not_reached(&self) -> FaultsNotReached {
+        let commands = self
             .counts
             .executed
             .load(std::sync::atomic::Ordering::Relaxed);
         let turns = self.bench.lock().map(|b| b.turns).ok();
-        (self.counts.not_reached(&self.faults, turns), executed)
+        FaultsNotReached {
+            entries: self.counts.not_reached(&self.faults, turns),
+            commands,
+            turns: turns.unwrap_or(0),
+        }
     }
 
     /// A person puts `cube` (its own frame) into the robot.
