@@ -250,14 +250,14 @@ pub(crate) fn assert_near_square(grid: &FaceGrid, left: f32, top: f32, side: f32
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::grid::blobs::otsu;
     use crate::light::colour::brightest_channel;
 
     /// A face of `cell`-pixel cells at (left, top) on grey, dark gaps between the stickers,
     /// sticker (column, row) coloured `colour(column, row)`.
-    fn drawn_face(
+    pub(crate) fn drawn_face(
         left: u32,
         top: u32,
         cell: u32,

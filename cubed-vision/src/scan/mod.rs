@@ -385,33 +385,23 @@ mod tests {
         let all: Vec<&FacePhoto> = photos.iter().collect();
         let fixed = GridChoice::Fixed(FaceGrid::square(1.0, 1.0, 9.0));
         check_sizes(&all, &GridChoice::Auto).expect("each photo's grid found, at its size");
-        {
-            let err = check_sizes(&all, &fixed).expect_err("refused");
-            assert!(
-                matches!(
-                    err,
-                    ScanError::WrongSize {
-                        face: Face::U,
-                        width: 1000,
-                        ..
-                    }
-                ),
-                "{err:?}"
-            );
-        }
+        let err = check_sizes(&all, &fixed).expect_err("refused");
+        assert!(
+            matches!(
+                err,
+                ScanError::WrongSize {
+                    face: Face::U,
+                    width: 1000,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
     }
 
     /// A face of nine `colour` stickers, 40-pixel cells at (left, top) on grey, dark gaps.
     fn face_at(left: u32, top: u32, colour: [u8; 3]) -> RgbImage {
-        let mut image = RgbImage::from_pixel(400, 300, image::Rgb([90, 90, 90]));
-        for y in top..top + 120 {
-            for x in left..left + 120 {
-                let (cx, cy) = ((x - left) % 40, (y - top) % 40);
-                let inside = (4..36).contains(&cx) && (4..36).contains(&cy);
-                image.put_pixel(x, y, image::Rgb(if inside { colour } else { [15; 3] }));
-            }
-        }
-        image
+        crate::grid::finder::tests::drawn_face(left, top, 40, |_, _| colour)
     }
 
     #[test]
