@@ -189,7 +189,7 @@ fn refuse_unsure(
     // person's part, as for a folder of photos.
     let light = light_for_advice(readings, stickers, (&**guess, palette));
     let advice = what_to_do(*doubt, light, Retake::SamePhoto);
-    // A photo turned by mistake makes a cube that cannot be read sure: say which, if one does.
+    // A photo turned by mistake makes a cube that cannot be read for sure: say which, if one does.
     let options = ClassifyOptions {
         min_confidence,
         ..ClassifyOptions::default()

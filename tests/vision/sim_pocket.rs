@@ -71,11 +71,10 @@ fn a_2x2_under_a_lamp_too_bright_for_a_webcam_is_never_read_as_another_cube() {
 #[test]
 fn a_2x2_under_a_lamp_too_bright_for_a_webcam_is_read_after_darker_recaptures() {
     use cubed::vision::recapture::{Rounds, DEFAULT_RECAPTURES};
-    use cubed_bench::measure::sim::tally_sim_pocket_recaptures;
-    let lighting = SimLighting::too_bright_for_a_webcam();
+    use cubed_bench::measure::sim::{tally_sim_pocket_recaptures, SimPhotos};
+    let photos = SimPhotos::new(1, SimLighting::too_bright_for_a_webcam());
     let rounds = Rounds::new(DEFAULT_RECAPTURES);
-    let both =
-        tally_sim_pocket_recaptures(20, (1, &lighting), &rounds, &palette(), &Default::default());
+    let both = tally_sim_pocket_recaptures(20, &photos, &rounds, &palette(), &Default::default());
     assert!(
         both.first.right < 20,
         "the lamp should defeat some first takes"

@@ -20,6 +20,7 @@ pub mod vision_bench;
 pub mod vision_bench_args;
 pub mod vision_bench_photos;
 pub mod vision_bench_repairs;
+pub mod vision_bench_sim;
 pub mod web_bench;
 
 pub use cubed::command_line::refuse;

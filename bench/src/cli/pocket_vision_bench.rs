@@ -17,7 +17,7 @@ use cubed_bench::measure::pocket::{
     tally_real_pockets, tally_real_pockets_recaptured, tally_sim_pockets, PocketReading,
     PocketTally,
 };
-use cubed_bench::measure::sim::tally_sim_pocket_recaptures;
+use cubed_bench::measure::sim::{tally_sim_pocket_recaptures, SimPhotos};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -159,9 +159,9 @@ pub fn print_pocket_rows(
             &tally,
         );
     }
-    let rolloff = SimLighting::too_bright_for_a_webcam();
+    let rolloff = SimPhotos::new(seed, SimLighting::too_bright_for_a_webcam());
     let rounds = Rounds::new(recaptures);
-    let both = tally_sim_pocket_recaptures(cubes, (seed, &rolloff), &rounds, palette, options);
+    let both = tally_sim_pocket_recaptures(cubes, &rolloff, &rounds, palette, options);
     let cells = |t: &PocketTally| {
         format!(
             "{}/{} right, {} refused, {} confidently wrong",

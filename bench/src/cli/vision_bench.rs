@@ -1,6 +1,6 @@
 //! `cubed-bench vision`: the vision figures — real scans under every hard-case condition (development and held-out parts apart), the reliability table, real photos, the simulated camera, timings.
 
-use super::bench_report::{report, time_ms};
+use super::bench_report::time_ms;
 use super::vision_bench_args::{Parts, VisionBenchArgs};
 use anyhow::Context;
 use cubed::cube::{FaceOrder, FaceletCube};
@@ -19,7 +19,6 @@ use cubed_bench::measure::evaluate::{
 };
 use cubed_bench::measure::perturb::{conditions, Condition};
 use cubed_bench::measure::recapture::{tally_variants_recaptured, Reading, RecaptureTally};
-use cubed_bench::measure::sim::{tally_sim_cubes, tally_sim_kept_photos, tally_sim_recaptures};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -144,64 +143,6 @@ fn fit_on_dev(
     options.min_confidence = threshold;
 }
 
-/// The simulated camera under a lamp too bright, with a webcam's highlight roll-off (white and
-/// yellow fade together) and with plain clipping: the first take against the outcome after
-/// re-capturing.
-fn print_sim_recapture_rows(args: &VisionBenchArgs, palette: &Palette, options: &ClassifyOptions) {
-    let lamps = [
-        (
-            SimLighting::too_bright_for_a_webcam(),
-            "with a webcam's highlight roll-off",
-        ),
-        (
-            SimLighting::too_bright_clipping(),
-            "each channel clipping alone (no roll-off)",
-        ),
-    ];
-    for (lighting, how) in lamps {
-        print_sim_recapture_row(args, (&lighting, how), palette, options);
-    }
-}
-
-fn print_sim_recapture_row(
-    args: &VisionBenchArgs,
-    (lighting, lamp): (&SimLighting, &str),
-    palette: &Palette,
-    options: &ClassifyOptions,
-) {
-    let how = Rounds::new(args.recaptures);
-    let seeded = (args.seed, lighting);
-    let both = tally_sim_recaptures(args.sim_cubes, seeded, &how, palette, options);
-    let cells = |t: &Tally| {
-        format!(
-            "{}/{} right, {} refused, {} confidently wrong",
-            t.right,
-            t.total(),
-            t.unsure,
-            t.wrong + t.illegal
-        )
-    };
-    println!(
-        "simulated camera, lamp too bright (x1.3-1.7) {lamp}, seed {}: first take {}; after {} round(s) of re-capture {} ({} faces taken darker, {} brighter, {} as before)",
-        args.seed,
-        cells(&both.first),
-        args.recaptures,
-        cells(&both.after),
-        both.retaken_darker,
-        both.retaken_brighter,
-        both.retaken_normal
-    );
-    for failure in both.after.failures.iter().take(args.show_failures) {
-        println!("    {failure}");
-    }
-    let kept = tally_sim_kept_photos(args.sim_cubes, seeded, palette, options);
-    println!(
-        "  the same photos read as photos kept (clipped stickers read from their rims, as `scan --images` does): {}",
-        cells(&kept)
-    );
-}
-
-/// Prints every figure.
 pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
     let palette = Palette::default();
     let mut options = ClassifyOptions {
@@ -292,31 +233,7 @@ pub fn vision_bench(args: VisionBenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     super::vision_bench_photos::print_photo_sets(&args, &palette, &options)?;
-    let sim = tally_sim_cubes(
-        args.sim_cubes,
-        args.seed,
-        &SimLighting::default(),
-        &palette,
-        &options,
-    );
-    report(
-        &format!("simulated camera, default lighting, seed {}", args.seed),
-        &sim,
-    );
-    for failure in sim.failures.iter().take(args.show_failures) {
-        println!("    {failure}");
-    }
-    let kept = tally_sim_kept_photos(
-        args.sim_cubes,
-        (args.seed, &SimLighting::default()),
-        &palette,
-        &options,
-    );
-    report(
-        "  the same photos read as photos kept (clipped stickers read from their rims, as `scan --images` does)",
-        &kept,
-    );
-    print_sim_recapture_rows(&args, &palette, &options);
+    super::vision_bench_sim::print_sim_rows(&args, &palette, &options);
     print_turned_faces_row(args.seed, &palette, &options);
     super::vision_bench_repairs::print_pieces_wrong_in_place(&all, &palette, &options);
     super::vision_bench_repairs::print_stickers_swapped(&all, &palette, &options);

@@ -8,7 +8,7 @@ use crate::measure::recapture::{
 use cubed::cube::random::random_cube;
 use cubed::cube::{Face, FaceletCube};
 use cubed::pocket::{random_pocket, PocketFacelets};
-use cubed::vision::camera::sim::{SimCamera, SimLighting};
+use cubed::vision::camera::sim::{SimCamera, SimLighting, BLACK_BODY};
 use cubed::vision::camera::{CaptureRequest, Exposure};
 use cubed::vision::grid::sample::SampleOptions;
 use cubed::vision::light::colour::Rgb;
@@ -53,17 +53,42 @@ impl SimSize for PocketReading<'_> {
     const READ: ReadPhotos<[Rgb; cubed::pocket::stickers::STICKERS]> = read_pocket_photos;
 }
 
+/// How the simulated camera photographs the random cubes: its seed, its light and the cube's
+/// plastic between the stickers.
+#[derive(Clone, Copy, Debug)]
+pub struct SimPhotos {
+    pub seed: u64,
+    pub lighting: SimLighting,
+    /// sRGB of the cube's body ([`BLACK_BODY`] unless said).
+    pub body: Rgb,
+}
+
+impl SimPhotos {
+    /// Photos of black-body cubes under `lighting`.
+    pub fn new(seed: u64, lighting: SimLighting) -> SimPhotos {
+        SimPhotos {
+            seed,
+            lighting,
+            body: BLACK_BODY,
+        }
+    }
+
+    /// The same photos of cubes whose plastic is `body`.
+    pub fn on_body(self, body: Rgb) -> SimPhotos {
+        SimPhotos { body, ..self }
+    }
+}
+
 /// Random cubes photographed by the simulated camera, sampled with the camera's nominal grid
 /// and classified. Each cube has its own camera seed.
 pub fn tally_sim_cubes(
     cubes: usize,
-    seed: u64,
-    lighting: &SimLighting,
+    photos: &SimPhotos,
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Tally {
     let once = Rounds::new(0);
-    tally_sim_recaptures(cubes, (seed, lighting), &once, palette, options).first
+    tally_sim_recaptures(cubes, photos, &once, palette, options).first
 }
 
 /// `tally_sim_cubes` with the faces of doubtful stickers photographed again by the camera as
@@ -71,52 +96,48 @@ pub fn tally_sim_cubes(
 /// first takes).
 pub fn tally_sim_recaptures(
     cubes: usize,
-    (seed, lighting): (u64, &SimLighting),
+    photos: &SimPhotos,
     rounds: &Rounds,
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> RecaptureTally {
     let reading = Reading { palette, options };
     let sampling = SampleOptions::default();
-    tally_sim(cubes, (seed, lighting, sampling), (&reading, rounds))
+    tally_sim(cubes, (photos, sampling), (&reading, rounds))
 }
 
 /// `tally_sim_cubes` with the photos read as photos that cannot be taken again (clipped
 /// stickers read from their rims, `SampleOptions::for_kept_photos`).
 pub fn tally_sim_kept_photos(
     cubes: usize,
-    (seed, lighting): (u64, &SimLighting),
+    photos: &SimPhotos,
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> Tally {
     let reading = Reading { palette, options };
     let sampling = SampleOptions::for_kept_photos();
-    tally_sim(
-        cubes,
-        (seed, lighting, sampling),
-        (&reading, &Rounds::new(0)),
-    )
-    .first
+    tally_sim(cubes, (photos, sampling), (&reading, &Rounds::new(0))).first
 }
 
 /// `tally_sim_recaptures` for random 2x2s.
 pub fn tally_sim_pocket_recaptures(
     cubes: usize,
-    (seed, lighting): (u64, &SimLighting),
+    photos: &SimPhotos,
     rounds: &Rounds,
     palette: &Palette,
     options: &ClassifyOptions,
 ) -> RecaptureTally<PocketTally> {
     let reading = PocketReading { palette, options };
     let sampling = SampleOptions::default();
-    tally_sim(cubes, (seed, lighting, sampling), (&reading, rounds))
+    tally_sim(cubes, (photos, sampling), (&reading, rounds))
 }
 
 fn tally_sim<R: SimSize>(
     cubes: usize,
-    (seed, lighting, sampling): (u64, &SimLighting, SampleOptions),
+    (photos, sampling): (&SimPhotos, SampleOptions),
     (reader, rounds): (&R, &Rounds),
 ) -> RecaptureTally<R::Tally> {
+    let seed = photos.seed;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let grid = GridChoice::Fixed(SimCamera::nominal_grid());
     let mut tally = RecaptureTally::<R::Tally>::default();
@@ -124,10 +145,11 @@ fn tally_sim<R: SimSize>(
         let truth = R::random(&mut rng);
         let rotations: [u8; 6] = std::array::from_fn(|_| rng.random_range(0..4));
         let camera_seed = seed ^ (n as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mut camera = SimCamera::new(camera_seed, *lighting);
+        let mut camera = SimCamera::new(camera_seed, photos.lighting);
         if let Ok(mut scene) = camera.scene().lock() {
             scene.cube = R::on_the_robot(&truth);
             scene.pocket = R::POCKET;
+            scene.body = photos.body;
         }
         let take = |again: &[(Face, Exposure)]| {
             let plan: Vec<CaptureRequest> = (again.iter())

@@ -36,7 +36,7 @@ pub trait CubeReading {
 /// Why the classifier refuses to give a cube of either size: the stickers it is unsure of, why,
 /// and its best guess (recorded, and shown to a person).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("unsure of {} sticker(s) {}{} ({doubt}; least confidence wanted {threshold})", stickers.len(), crate::cube::sticker_names(stickers, R::PER_FACE), R::OF_CUBE)]
+#[error("unsure of {} {}{} ({doubt}; least confidence wanted {threshold})", cubed_core::words::count(stickers.len(), "sticker", "stickers"), crate::cube::sticker_names(stickers, R::PER_FACE), R::OF_CUBE)]
 pub struct Unsure<R: CubeReading> {
     pub stickers: Vec<usize>,
     pub threshold: f32,

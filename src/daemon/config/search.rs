@@ -239,7 +239,10 @@ fn video_devices_now() -> String {
     });
     match count {
         0 => "no video device (/dev/video*) is there now".into(),
-        n => format!("{n} video device(s) (/dev/video*) there now"),
+        n => format!(
+            "{} (/dev/video*) there now",
+            crate::words::count(n, "video device", "video devices")
+        ),
     }
 }
 
@@ -247,7 +250,10 @@ fn video_devices_now() -> String {
 fn photos_now(dir: &Path) -> String {
     match cubed_vision::camera::image_dir::ImageDirCamera::open(dir) {
         Ok(camera) if camera.photo_count() == 0 => "no photos in it now: a run finds none".into(),
-        Ok(camera) => format!("{} photo(s) in it now", camera.photo_count()),
+        Ok(camera) => format!(
+            "{} in it now",
+            crate::words::count(camera.photo_count(), "photo", "photos")
+        ),
         Err(e) => format!("not readable now: {e}"),
     }
 }

@@ -27,8 +27,8 @@ impl History {
     pub(crate) fn prune_after_run(&self) {
         match self.prune_photos() {
             Ok(p) if p.runs > 0 => tracing::info!(
-                "run history: pruned the photos of {} old run(s): {} files, {:.1} MB",
-                p.runs,
+                "run history: pruned the photos of {}: {} files, {:.1} MB",
+                crate::words::count(p.runs, "old run", "old runs"),
                 p.files,
                 p.bytes as f64 / 1e6
             ),

@@ -58,10 +58,11 @@ pub(crate) enum RunError {
     },
     #[error("the photos cannot be read")]
     Unreadable(#[source] ScanError),
-    #[error("unsure of sticker(s) {stickers} {}: {doubt}; {}", after_rounds(*rounds, *retake), match turned { Some(t) => format!("{t}; otherwise: {}", unsure_advice(*doubt, (*light, *retake), washed_out)), None => unsure_advice(*doubt, (*light, *retake), washed_out) })]
+    #[error("unsure of {stickers} {}: {doubt}; {}", after_rounds(*rounds, *retake), match turned { Some(t) => format!("{t}; otherwise: {}", unsure_advice(*doubt, (*light, *retake), washed_out)), None => unsure_advice(*doubt, (*light, *retake), washed_out) })]
     Unsure {
+        /// The stickers in doubt, counted and named ("2 stickers U1, L4").
         stickers: String,
-        /// Which photo a turn would make read sure, if one does (see `vision::turned`).
+        /// Which photo a turn would make readable for sure, if one does (see `vision::turned`).
         turned: Option<String>,
         rounds: u32,
         doubt: Doubt,
@@ -75,9 +76,9 @@ pub(crate) enum RunError {
     },
     #[error("solving")]
     Solve(#[source] AwareError),
-    /// The check scan after the solution's turns could not be read sure: the turns were made,
+    /// The check scan after the solution's turns could not be read for sure: the turns were made,
     /// and whether the cube is solved is not known.
-    #[error("the solution's {turns} face turns were made, but the check scan after them could not be read sure, so the cube is not known to be solved")]
+    #[error("the solution's {turns} face turns were made, but the check scan after them could not be read for sure, so the cube is not known to be solved")]
     Unverified {
         turns: u32,
         #[source]

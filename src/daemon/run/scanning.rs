@@ -151,7 +151,11 @@ fn judge_unsure<K: CubeKind>(
         best_guess,
         ..
     } = unsure;
-    let stickers = cubed_core::cube::sticker_names(&unsure, K::PER_FACE);
+    let stickers = format!(
+        "{} {}",
+        crate::words::count(unsure.len(), "sticker", "stickers"),
+        cubed_core::cube::sticker_names(&unsure, K::PER_FACE)
+    );
     let washed = best_guess.washed_out();
     let washed_out = faces_of(washed, K::PER_FACE);
     let doubtful = (unsure.as_slice(), washed);

@@ -348,8 +348,9 @@ fn end_stop_in_the_way(
     Some(KeyProblem {
         key: "home_offset_steps",
         problem: format!(
-            "{}: the end stop then triggers {trigger:+} microsteps from home, but `range` reaches {quarters:+} quarter turn(s) ({farthest:+} microsteps) on the {side} side, where homing seeks the stop: a program would trip it (a Limit fault); put home further from the stop, e.g. home_offset_steps = {} (the stop {suggested:+} from home), or seek the other way",
+            "{}: the end stop then triggers {trigger:+} microsteps from home, but `range` reaches {} ({farthest:+} microsteps) on the {side} side, where homing seeks the stop: a program would trip it (a Limit fault); put home further from the stop, e.g. home_offset_steps = {} (the stop {suggested:+} from home), or seek the other way",
             home.offset_steps,
+            crate::words::count(quarters.unsigned_abs(), "quarter turn", "quarter turns"),
             -suggested
         ),
     })

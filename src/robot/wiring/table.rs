@@ -229,11 +229,11 @@ impl WiringDoc {
             None => format!("no {what}"),
         };
         lines.push(format!(
-            "board: {}, {}, {}; inputs debounced over {} sample(s); {}",
+            "board: {}, {}, {}; inputs debounced over {}; {}",
             pin("ENABLE", &b.enable, "drivers on"),
             pin("e-stop", &b.estop, "stop"),
             pin("start button", &b.button, "pressed"),
-            b.debounce_samples,
+            crate::words::count(b.debounce_samples, "sample", "samples"),
             match (b.idle_disable_ms, &b.enable) {
                 (_, None) => "no ENABLE pin: the drivers stay on, and a fault or the e-stop cannot switch them off".to_string(),
                 (0, _) => "drivers stay on while idle".to_string(),

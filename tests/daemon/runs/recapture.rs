@@ -20,7 +20,7 @@ async fn unsure_stickers_are_photographed_again_then_the_run_is_refused_naming_t
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Faulted, "{}", end.message);
     assert!(
-        end.message.contains("unsure of sticker(s)") && end.message.contains("after 1 re-capture"),
+        end.message.contains("unsure of ") && end.message.contains("after 1 re-capture"),
         "{}",
         end.message
     );

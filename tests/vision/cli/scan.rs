@@ -72,7 +72,11 @@ fn scan_refuses_photos_too_bright_naming_the_stickers_in_doubt() {
     assert!(stdout(&out).is_empty(), "stdout: {}", stdout(&out));
     let said = stderr(&out);
     for words in [
-        format!("sticker(s) {}", names.join(", ")),
+        format!(
+            "{} {}",
+            cubed::words::count(names.len(), "sticker", "stickers"),
+            names.join(", ")
+        ),
         "in doubt, as the best guess reads them: ".to_string(),
         "what to do: they came out too bright (clipped at full".to_string(),
         "best guess".to_string(),

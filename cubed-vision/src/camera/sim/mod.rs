@@ -45,6 +45,8 @@ pub struct SimScene {
     pub pocket: bool,
     /// How many of the next photos have a hand in them (over the lower left of the face).
     pub hand_in_photos: u32,
+    /// sRGB of the cube's plastic, seen between the stickers ([`BLACK_BODY`] on most cubes).
+    pub body: Rgb,
 }
 
 /// Physical sticker colours of a standard cube (white U, red R, green F, yellow D, orange L, blue B).
@@ -57,6 +59,12 @@ pub const STANDARD_STICKERS: [Rgb; 6] = [
     [10, 70, 200],
 ];
 
+/// The plastic of most stickered cubes: near black.
+pub const BLACK_BODY: Rgb = [18, 18, 20];
+
+/// The plastic of a white-body cube (stickers on white, as the original cube was sold).
+pub const WHITE_BODY: Rgb = [232, 232, 226];
+
 impl Default for SimScene {
     fn default() -> Self {
         SimScene {
@@ -65,6 +73,7 @@ impl Default for SimScene {
             in_view: Vec::new(),
             pocket: false,
             hand_in_photos: 0,
+            body: BLACK_BODY,
         }
     }
 }
@@ -154,6 +163,7 @@ impl SimCamera {
 
     /// Renders `side` x `side` stickers (image order) in the face outline; with the face's corners.
     fn render_grid(&mut self, shown: &[Rgb], side: usize) -> (RgbImage, FaceGrid) {
+        let body = self.scene.lock().map_or(BLACK_BODY, |scene| scene.body);
         let mut shot = Shot::draw(&mut self.rng, &self.lighting);
         // The factor is on the light (linear); the drawing is in sRGB units.
         shot.exposure *= srgb_gain(self.exposure_factor);
@@ -163,7 +173,7 @@ impl SimCamera {
                 (i as u32 % WIDTH) as f32 + 0.5,
                 (i as u32 / WIDTH) as f32 + 0.5,
             );
-            *p = shot.light(x, y, shot.surface(x, y, shown, side));
+            *p = shot.light(x, y, shot.surface(x, y, (shown, side), body));
         }
         let pixels = box_blur(&pixels, self.lighting.blur);
         let mut image = RgbImage::new(WIDTH, HEIGHT);

@@ -7,8 +7,6 @@ use image::RgbImage;
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 
-const BODY: [f32; 3] = [18.0, 18.0, 20.0];
-
 /// Everything random about one photo.
 pub(super) struct Shot {
     /// The face's outer corners in the image (TL, TR, BR, BL).
@@ -66,8 +64,15 @@ impl Shot {
         }
     }
 
-    /// The colour of the surface at image point (x, y) before lighting.
-    pub(super) fn surface(&self, x: f32, y: f32, stickers: &[Rgb], side: usize) -> [f32; 3] {
+    /// The colour of the surface at image point (x, y) before lighting: a sticker of the
+    /// `side` x `side` `stickers` (image order), the cube's `body` between them, or the table.
+    pub(super) fn surface(
+        &self,
+        x: f32,
+        y: f32,
+        (stickers, side): (&[Rgb], usize),
+        body: Rgb,
+    ) -> [f32; 3] {
         let m = &self.to_face;
         let w = m[2][0] * x + m[2][1] * y + m[2][2];
         let (u, v) = (
@@ -84,7 +89,7 @@ impl Shot {
         if on_sticker(fu, fv) {
             stickers[cv as usize * side + cu as usize].map(|c| c as f32)
         } else {
-            BODY
+            body.map(|c| c as f32)
         }
     }
 
