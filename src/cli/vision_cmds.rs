@@ -189,14 +189,15 @@ fn refuse_unsure(
     // person's part, as for a folder of photos.
     let light = light_for_advice(readings, stickers, (&**guess, palette));
     let advice = what_to_do(*doubt, light, Retake::SamePhoto);
-    // A photo turned by mistake makes a cube that cannot be read for sure: say which, if one does.
+    // A photo turned by mistake makes a cube that cannot be read for sure: say which, if one
+    // does. Where the light explains the doubt too, the light is said first: a turn can make a
+    // washed-out scan read sure by chance.
     let options = ClassifyOptions {
         min_confidence,
         ..ClassifyOptions::default()
     };
-    let turned = (!light_explains(*doubt, &guess.washed_out))
-        .then(|| cubed_vision::read::turned::photo_mistake_words(readings, palette, &options))
-        .flatten();
+    let turned = cubed_vision::read::turned::photo_mistake_words(readings, palette, &options);
+    let light_first = light_explains(*doubt, &guess.washed_out);
     match format {
         OutputFormat::Json => println!(
             "{}",
@@ -211,10 +212,14 @@ fn refuse_unsure(
                 "in doubt, as the best guess reads them: {}",
                 by_colour(stickers, guess, palette)
             );
-            // A turned photo explains the refusal better than the light does, and a grid given
-            // by hand better than the cube: said first.
-            let first = [turned.as_deref(), grid].into_iter().flatten();
-            for (n, words) in first.chain([advice]).enumerate() {
+            // A turned photo explains the refusal better than the light does (unless the light
+            // explains it too), and a grid given by hand better than the cube: said first.
+            let (before, after) = match light_first {
+                true => (None, turned.as_deref()),
+                false => (turned.as_deref(), None),
+            };
+            let first = [before, grid].into_iter().flatten();
+            for (n, words) in first.chain([advice]).chain(after).enumerate() {
                 let lead = if n == 0 { "what to do" } else { "otherwise" };
                 eprintln!("{lead}: {words}");
             }

@@ -1,4 +1,4 @@
-//! `cubed scan` from photos: real and simulated photos read surely or refused (too bright, a face missing, a given grid off), the grids found shown as corners to give back, frames in name order.
+//! `cubed scan` from photos: real and simulated photos read surely or refused (too bright, a face missing, a given grid off, a photo turned in strong light), the grids found shown as corners to give back, frames in name order.
 
 use super::{
     data, same_cube, simulated_folder_lit, too_bright_cube, too_bright_folder, TOO_BRIGHT,
@@ -295,5 +295,33 @@ fn a_refusal_with_a_given_grid_says_the_grid_may_be_off() {
         stderr(&off).contains("check the grid given for every photo (--corners or a grid file)"),
         "{}",
         stderr(&off)
+    );
+}
+
+/// The real photo set, strongly lit (its whites and yellows clip), with face F's photo turned a
+/// quarter: the refusal blames the light first, as the clipped stickers look alike, and then
+/// says which photo reads as a sure cube once turned back.
+#[test]
+fn a_turned_photo_in_strong_light_is_named_after_the_light() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let shipped = Path::new(&data("photos/3x3x3-random-01")).to_path_buf();
+    for face in ["U", "R", "F", "D", "L", "B"] {
+        let name = format!("{face}.png");
+        std::fs::copy(shipped.join(&name), dir.path().join(&name)).expect("copied");
+    }
+    let f = dir.path().join("F.png");
+    let turned = image::imageops::rotate90(&image::open(&f).expect("photo").to_rgb8());
+    turned.save(&f).expect("saved");
+    let out = cubed(
+        &["scan", "--images", dir.path().to_str().expect("utf8")],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let said = stderr(&out);
+    let light = said.find("what to do: they came out too bright");
+    let photo = said.find("otherwise: the photo of face F was likely taken turned a quarter turn");
+    assert!(
+        matches!((light, photo), (Some(l), Some(p)) if l < p),
+        "{said}"
     );
 }
