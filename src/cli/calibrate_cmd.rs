@@ -2,6 +2,7 @@
 
 use super::vision_cmds::PaletteArgs;
 use super::vision_folder::GridArgs;
+use crate::command_line::refuse_reading;
 use clap::{ArgGroup, Args};
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::light::palette::{save_palette, PaletteError};
@@ -76,7 +77,7 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
                 if let Some(words) = super::vision_cmds::off_a_given_grid(&e, &choice, shown) {
                     eprintln!("note: {words}");
                 }
-                return super::refuse(format!("{e:#}"));
+                return refuse_reading(format!("{e:#}"));
             }
         }
     } else if !cfg!(feature = "camera") {
@@ -88,7 +89,7 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     let washed = cubed_vision::read::calibrate::washed_out_faces(&readings, &palette);
     if !washed.is_empty() {
         let faces: Vec<String> = washed.iter().map(|f| f.to_string()).collect();
-        return super::refuse(format!("the light washed out faces {} (colours pressed together near full scale, or recorded blank), so their colours would be calibrated wrong: take the photos again with less light or a shorter exposure, then calibrate again (nothing was written)", faces.join(", ")));
+        return refuse_reading(format!("the light washed out faces {} (colours pressed together near full scale, or recorded blank), so their colours would be calibrated wrong: take the photos again with less light or a shorter exposure, then calibrate again (nothing was written)", faces.join(", ")));
     }
     let cal = match calibrate(&readings, &palette) {
         Ok(c) => c,
@@ -96,7 +97,7 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
             if let Some(words) = check_the_grid {
                 eprintln!("note: {words}");
             }
-            return super::refuse_error(&e);
+            return refuse_reading(cubed_core::error_chain::error_chain(&e));
         }
     };
     // Written whole or not at all (an old palette there is kept if the write fails), before

@@ -120,10 +120,10 @@ fn parse_corners_arg(text: &str) -> anyhow::Result<FaceGrid> {
         .collect::<anyhow::Result<_>>()?;
     anyhow::ensure!(
         numbers.len() == 8,
-        "--corners needs 4 points \"x,y x,y x,y x,y\", got {} number(s), {}",
-        numbers.len(),
+        "--corners needs 4 points \"x,y x,y x,y x,y\", got {}, {}",
+        crate::words::count(numbers.len(), "number", "numbers"),
         match numbers.len() % 2 {
-            0 => format!("{} point(s)", numbers.len() / 2),
+            0 => crate::words::count(numbers.len() / 2, "point", "points"),
             _ => "an x without its y".to_string(),
         }
     );

@@ -15,6 +15,13 @@ pub fn refuse(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(EXIT_INVALID))
 }
 
+/// Says on stderr that what was read is refused (`refused: …`, as `scan` says it: the photos or
+/// the cube they show, not how they were asked for) and exits 2.
+pub(crate) fn refuse_reading(message: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
+    eprintln!("refused: {message}");
+    Ok(ExitCode::from(EXIT_INVALID))
+}
+
 /// As [`refuse`], for an error: its text and each cause's, on one line.
 pub(crate) fn refuse_error(error: &(dyn std::error::Error + 'static)) -> anyhow::Result<ExitCode> {
     refuse(cubed_core::error_chain::error_chain(error))

@@ -142,7 +142,7 @@ fn scan_with_the_configured_grid_and_calibrate_from_a_solved_cube() {
         .find(|l| !l.starts_with("cubed: "))
         .map(str::to_string);
     assert!(
-        first_word.is_some_and(|l| l.starts_with("invalid: ")),
+        first_word.is_some_and(|l| l.starts_with("refused: ")),
         "{}",
         stderr(&refused)
     );

@@ -123,7 +123,7 @@ fn a_refusal_in_text_goes_to_stderr_and_names_what_is_wrong() {
     let out = cubed(&["scan", "--images", &photos, "--corners", "1,2 3,4"], None);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).starts_with("refused: ") && stderr(&out).contains("2 point(s)"),
+        stderr(&out).starts_with("refused: ") && stderr(&out).contains("got 4 numbers, 2 points"),
         "{}",
         stderr(&out)
     );
