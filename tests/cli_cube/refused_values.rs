@@ -1,0 +1,140 @@
+//! Option values the cube and solver commands refuse in words: numbers that do not parse, negative numbers, inputs asking for nothing, zero cubes and endless budgets.
+
+use crate::common::{cubed, stderr, SOLVED};
+
+/// A number that does not parse is said in words, naming the option, not as Rust's parse error.
+#[test]
+fn a_value_that_is_not_a_number_is_said_in_words() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["dry-run", "--seed", "abc"],
+            "--seed <SEED> 'abc': not a whole number",
+        ),
+        (
+            &["dry-run", "--speed", "fast"],
+            "--speed <SPEED> 'fast': not a number",
+        ),
+        (
+            &["scramble", "--count", "12x"],
+            "'12x' is not a whole number",
+        ),
+        (
+            &["scramble", "--count", "99999999999999999999999"],
+            "far too large",
+        ),
+    ];
+    for (args, words) in cases {
+        let out = cubed(args, None);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(words), "{args:?}: {said}");
+        for rust in ["invalid digit", "invalid float", "target type"] {
+            assert!(!said.contains(rust), "{args:?}: {said}");
+        }
+    }
+}
+
+/// A negative number reaches the option's own check, which says what it takes, instead of
+/// being taken for an unknown option.
+#[test]
+fn a_negative_number_is_refused_as_negative_by_its_option() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["scramble", "--count", "-1"],
+            "'-1' is negative: give 1 or more",
+        ),
+        (
+            &["test-program", "--turns", "-3"],
+            "'-3' is negative: give 0 or more",
+        ),
+        (&["dry-run", "--seed", "-5"], "--seed <SEED> '-5': negative"),
+        (
+            &["solve", "--budget-ms", "-2", "x"],
+            "'-2' is negative: give 0 ms",
+        ),
+        (&["scramble", "--size", "-2"], "-2 is not in 2..=3"),
+    ];
+    for (args, words) in cases {
+        let out = cubed(args, None);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(words), "{args:?}: {said}");
+        assert!(!said.contains("unexpected argument"), "{args:?}: {said}");
+    }
+}
+
+/// Inputs that ask for nothing are refused, saying so, rather than answered with nothing.
+#[test]
+fn asking_for_nothing_is_refused_rather_than_answered_with_nothing() {
+    let cases: [(&[&str], Option<&str>, &str); 6] = [
+        (
+            &["solve", "--stdin", "--tables", "small"],
+            Some(""),
+            "no cube on standard input",
+        ),
+        (
+            &["check", "--stdin"],
+            Some("\n# only a comment\n\n"),
+            "no cube on standard input",
+        ),
+        (&["scramble", "--moves", ""], None, "no moves given"),
+        (&["scramble", "--moves", "  "], None, "no moves given"),
+        (
+            &["scramble", "--turns", "0"],
+            None,
+            "--turns 0 makes no scramble",
+        ),
+        (
+            &[
+                "solve",
+                "--size",
+                "2",
+                "--legacy",
+                "--order",
+                "ULFRBD",
+                "yyyyggggwwwwbbbbrrrroooo",
+            ],
+            None,
+            "'--legacy' cannot be used with '--order",
+        ),
+    ];
+    for (args, input, words) in cases {
+        let out = cubed(args, input);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(words), "{args:?}: {said}");
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn zero_cubes_and_endless_budgets_are_refused_with_the_range() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["dry-run", "--cubes", "0"], "at least 1"),
+        (&["test-program", "--cubes", "0"], "at least 1"),
+        (&["scramble", "--count", "0"], "at least 1"),
+        // Sizes that would not fit in memory are refused before anything is drawn.
+        (
+            &["test-program", "--cubes", "99999999999999"],
+            "1000000 cubes",
+        ),
+        (
+            &["test-program", "--turns", "18446744073709551615"],
+            "1000 turns",
+        ),
+        (
+            &["test-program", "--cubes", "1000000", "--turns", "1000"],
+            "fewer cubes or fewer turns",
+        ),
+        (&["solve", "--budget-ms", "99999999999", SOLVED], "one hour"),
+    ];
+    for (args, reason) in cases {
+        let out = cubed(args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(reason), "{args:?}: {}", stderr(&out));
+    }
+}

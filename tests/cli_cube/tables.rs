@@ -1,0 +1,106 @@
+//! The solver's table cache: full tables cached and a corrupt cache rebuilt, a cache folder that cannot be written refused before anything is built.
+
+use super::{scrambles, solves};
+use crate::common::{cubed, stderr, stdout};
+use cubed::cube::Notation;
+
+#[test]
+fn full_tables_are_cached_and_a_corrupt_cache_is_rebuilt() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = dir.path().to_str().expect("utf-8 path");
+    let stale = dir.path().join("cubed-tables-v0-full.bin");
+    std::fs::write(&stale, b"an older format").expect("writing a stale cache file");
+    let cube = &scrambles("5", "1")[0];
+    let run = || {
+        cubed(
+            &["solve", "--budget-ms", "10", "--cache-dir", cache, cube],
+            None,
+        )
+    };
+    let cold = run();
+    assert!(cold.status.success(), "{}", stderr(&cold));
+    assert!(
+        stderr(&cold).contains("built solver tables"),
+        "{}",
+        stderr(&cold)
+    );
+    assert!(solves(cube, stdout(&cold).trim(), Notation::Singmaster));
+    assert!(
+        !stale.exists(),
+        "a cache file of an older format is removed"
+    );
+    let warm = run();
+    assert!(
+        warm.status.success() && stderr(&warm).is_empty(),
+        "{}",
+        stderr(&warm)
+    );
+    // The full search (endings, queued ends, phase 2) on random cubes.
+    let many = scrambles("11", "20");
+    let input = many.join("\n");
+    let full = cubed(
+        &[
+            "solve",
+            "--stdin",
+            "--budget-ms",
+            "100",
+            "--cache-dir",
+            cache,
+        ],
+        Some(&input),
+    );
+    assert!(full.status.success(), "{}", stderr(&full));
+    let solutions: Vec<String> = stdout(&full).lines().map(str::to_string).collect();
+    assert_eq!(solutions.len(), many.len());
+    for (cube, solution) in many.iter().zip(&solutions) {
+        assert!(
+            solves(cube, solution, Notation::Singmaster),
+            "{cube}: {solution}"
+        );
+        assert!(
+            solution.split_whitespace().count() <= 22,
+            "{cube}: {solution}"
+        );
+    }
+    let file = std::fs::read_dir(dir.path())
+        .expect("cache dir")
+        .next()
+        .expect("a cache file")
+        .expect("entry")
+        .path();
+    let mut bytes = std::fs::read(&file).expect("cache file");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&file, &bytes).expect("corrupting the cache");
+    let rebuilt = run();
+    assert!(rebuilt.status.success());
+    assert!(
+        stderr(&rebuilt).contains("checksum mismatch"),
+        "{}",
+        stderr(&rebuilt)
+    );
+    assert!(solves(cube, stdout(&rebuilt).trim(), Notation::Singmaster));
+}
+
+#[test]
+fn tables_refuse_a_cache_folder_they_cannot_write_before_building_anything() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"").expect("write");
+    let inside_a_file = file.join("cache");
+    let out = cubed(
+        &["tables", "--cache-dir", &inside_a_file.to_string_lossy()],
+        None,
+    );
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("cannot cache the solver tables in"), "{said}");
+    assert!(
+        said.contains(&inside_a_file.display().to_string()),
+        "{said}"
+    );
+    assert!(
+        !said.contains("building"),
+        "it must refuse before building: {said}"
+    );
+}
