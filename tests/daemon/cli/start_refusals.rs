@@ -1,0 +1,70 @@
+//! `cubed run` refusing to start, in words: a bad config naming its file, section and key, an address beyond loopback without a token, an address another program holds.
+
+use crate::common::{cubed, stderr};
+use std::io::Write;
+
+#[test]
+fn a_bad_config_is_refused_with_its_file_section_and_key() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("cubed.toml");
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config/cubed.toml"))
+            .expect("shipped config");
+    let mut file = std::fs::File::create(&path).expect("create");
+    write!(
+        file,
+        "{}",
+        shipped.replace("budget_ms = 300", "budget_ms = 0")
+    )
+    .expect("write");
+    let out = cubed(
+        &[
+            "run",
+            "--config",
+            path.to_str().expect("utf-8"),
+            "--tables",
+            "small",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let message = stderr(&out);
+    for needle in ["cubed.toml", "[solver]", "budget_ms", "1..=60000"] {
+        assert!(message.contains(needle), "{message:?} lacks {needle}");
+    }
+}
+
+#[test]
+fn binding_beyond_loopback_without_a_token_is_refused() {
+    let out = cubed(&["run", "--http", "0.0.0.0:0", "--tables", "small"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("[http] token"), "{}", stderr(&out));
+}
+
+/// An address another program holds is said in words, with what to do, not as an OS error.
+#[test]
+fn an_address_in_use_is_said_in_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let http = taken.local_addr().expect("address").to_string();
+    let out = cubed(
+        &[
+            "run",
+            "--http",
+            &http,
+            "--tables",
+            "small",
+            "--data-dir",
+            &dir.path().display().to_string(),
+        ],
+        None,
+    );
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!("another program already listens on {http}"))
+            && said.contains("--http HOST:PORT")
+            && !said.contains("os error"),
+        "{said}"
+    );
+}
