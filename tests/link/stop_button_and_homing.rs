@@ -120,9 +120,9 @@ fn link_an_emergency_stop_cleared_before_it_was_read_is_not_reported_again() {
     });
 }
 
-/// The firmware's state once it is unhomed, as a clear leaves it (asked every 50 ms for up to
-/// 10 s; a reply may answer an earlier query, made before the e-stop).
-/// The firmware's status once the clear has been taken (it is then unhomed), or after 10 s.
+/// The firmware's status once the clear has been taken (it is then unhomed, as a clear leaves
+/// it), or after 10 s: asked every 50 ms, as a reply may answer an earlier query, made before
+/// the e-stop.
 async fn status_after_clear(link: &LinkHandle) -> firmware_protocol::message::Status {
     let mut status = link.status().await.expect("status");
     for _ in 0..200 {
