@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests: running the real `cubed` binary, a two-thread tokio runtime, the shipped four-arm design, scrambled cubes with the programs that solve them.
+//! Helpers shared by the integration tests: running the real `cubed` binary, a two-thread tokio runtime, the shipped four-arm design, scrambled cubes with the programs that solve them, six simulated photos of a cube written to a folder.
 
 use cubed::cube::{random::random_scramble, FaceletCube, Move, Turn};
 use cubed::robot::{Planner, Program, RobotModel};
@@ -229,5 +229,34 @@ impl Drop for BusyCores {
         self.threads
             .drain(..)
             .for_each(|t| t.join().expect("busy thread"));
+    }
+}
+
+/// Six photos of `cube` by the simulated camera (seed 5) under `lighting`, its stickers on
+/// plastic of colour `body`, written as U.png … B.png.
+pub fn simulated_photos(
+    cube: FaceletCube,
+    dir: &Path,
+    lighting: cubed::vision::camera::sim::SimLighting,
+    body: [u8; 3],
+) {
+    use cubed::vision::camera::sim::{SimCamera, SimScene};
+    use cubed::vision::camera::{Camera, CaptureRequest};
+    let mut camera = SimCamera::new(5, lighting);
+    *camera.scene().lock().expect("scene") = SimScene {
+        cube,
+        body,
+        ..SimScene::default()
+    };
+    for face in cubed::cube::Face::ALL {
+        let image = camera
+            .capture(&CaptureRequest {
+                camera: 0,
+                face,
+                image_rotation: 0,
+                exposure: cubed::vision::camera::Exposure::NORMAL,
+            })
+            .expect("render");
+        image.save(dir.join(format!("{face}.png"))).expect("save");
     }
 }

@@ -13,10 +13,11 @@ use std::process::ExitCode;
 pub(crate) struct CheckArgs {
     /// Cubes as 54 colour symbols each; the centres say which colour is which face.
     pub(crate) facelets: Vec<String>,
-    /// Read one cube per line from standard input (blank lines and lines starting with `#`
-    /// are skipped). Text output has one line per cube in order: `ok` or `invalid: ` and the
-    /// reason; --format json gives `{"facelets", "ok": true}` or an `error` with `kind` and
-    /// `message`, each with its `line`.
+    /// Read one cube per line from standard input (blank lines and comments, `#` followed by
+    /// a space or alone, are skipped: `#` may be a colour). Text output has one line per cube
+    /// in order: `ok`, or `invalid: line N: ` and the reason; --format json gives
+    /// `{"facelets", "ok": true}` or an `error` with `kind` and `message`, each with its
+    /// `line`.
     #[arg(long)]
     pub(crate) stdin: bool,
     /// Order of the faces in the input (--legacy has its own: T F R P L B).
@@ -60,7 +61,10 @@ fn check_one(args: &CheckArgs, text: &str, line: Option<usize>) -> bool {
     let verdict = verdict.map_err(|(kind, message)| (kind, message + moves_hint(text)));
     match (args.format, &verdict) {
         (FormatArg::Text, Ok(())) => println!("ok"),
-        (FormatArg::Text, Err((_, message))) => println!("invalid: {message}"),
+        (FormatArg::Text, Err((_, message))) => match line {
+            Some(n) => println!("invalid: line {n}: {message}"),
+            None => println!("invalid: {message}"),
+        },
         (FormatArg::Json, Ok(())) => print_json(json!({"facelets": text, "ok": true}), line),
         (FormatArg::Json, Err((kind, message))) => print_json(
             json!({"facelets": text, "ok": false, "error": {"kind": kind, "message": message}}),

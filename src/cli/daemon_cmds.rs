@@ -194,7 +194,10 @@ pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         Ok(pair) => pair,
         Err(e) => return refuse(e),
     };
-    let solver = Arc::new(args.tables.solver_for(&config.robot_design));
+    if let Err(e) = crate::daemon::check_before_tables(&config) {
+        return refuse(format!("{}: {}", config.file.display(), error_chain(&e)));
+    }
+    let solver = Arc::new(args.tables.solver_for_config(&config));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -212,7 +215,7 @@ pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         // printed once, not again as an error chain.
         let daemon = match RunningDaemon::start(&config, solver).await {
             Ok(daemon) => daemon,
-            Err(e) if e.is_config() => {
+            Err(e) if e.waits_for_a_person() => {
                 return refuse(format!("{}: {}", config.file.display(), error_chain(&e)))
             }
             Err(e) => {

@@ -150,7 +150,15 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         Ok(c) => c,
         Err(e) => return refuse(e),
     };
-    let solver = Arc::new(args.tables.solver_for(&config.robot_design));
+    if let Err(e) = crate::daemon::check_before_tables(&config) {
+        return refuse(format!(
+            "{}{}: {}",
+            config.file.display(),
+            overrides(&args),
+            error_chain(&e)
+        ));
+    }
+    let solver = Arc::new(args.tables.solver_for_config(&config));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -164,7 +172,7 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         });
         let daemon = match RunningDaemon::start(&config, solver).await {
             Ok(daemon) => daemon,
-            Err(e) if e.is_config() => {
+            Err(e) if e.waits_for_a_person() => {
                 return refuse(format!("{}{}: {}", config.file.display(), overrides(&args), error_chain(&e)))
             }
             Err(e) => return Err(e.into()),

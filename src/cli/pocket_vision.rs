@@ -38,6 +38,7 @@ pub(crate) fn scan_pocket_cmd(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         Ok(read) => read,
         Err(e) => return Ok(refuse(format, "unreadable_photos", &format!("{e:#}"), &[])),
     };
+    super::vision_folder::say_lent(&grids);
     if args.show_grids {
         super::vision_folder::say_grids(&grids);
     }

@@ -28,7 +28,8 @@ pub(crate) struct SolveArgs {
     /// Cubes as 54 colour symbols each (centres say which colour is which face).
     pub(crate) facelets: Vec<String>,
     /// Read one cube per line from standard input (a bad line is reported, the others still
-    /// solved; blank lines and lines starting with `#` are skipped). Text output has one line
+    /// solved; blank lines and comments, `#` followed by a space or alone, are skipped: `#`
+    /// may be a colour). Text output has one line
     /// per cube in order: its solution, `already solved (0 moves)`, or `invalid` (the reason,
     /// with the line number, on stderr); `--format json` gives `"solution": ""` for a solved cube.
     #[arg(long)]

@@ -8,7 +8,8 @@ use cubed_vision::grid::face_grid::FaceGrid;
 use cubed_vision::grid::file::{load_grid, parse_corners};
 use cubed_vision::grid::sample::SampleOptions;
 use cubed_vision::scan::{
-    capture_faces, plain_plan, read_photos_with_tops, FacePhoto, GridChoice, PhotoReadings,
+    capture_faces, plain_plan, read_photos_with_tops, FaceGrids, FacePhoto, GridChoice,
+    PhotoReadings,
 };
 use std::path::{Path, PathBuf};
 
@@ -135,7 +136,16 @@ fn parse_corners_arg(text: &str) -> anyhow::Result<FaceGrid> {
 pub(super) fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<PhotoReadings> {
     let photos = folder_photos(dir)?;
     let sampling = SampleOptions::for_kept_photos();
-    Ok(read_photos_with_tops(&photos, choice, &sampling)?)
+    let read = read_photos_with_tops(&photos, choice, &sampling)?;
+    say_lent(&read.grids);
+    Ok(read)
+}
+
+/// Which faces were read on a grid lent by the others (none found in their own photo).
+pub(super) fn say_lent(grids: &FaceGrids) {
+    if let Some(words) = grids.lent_words() {
+        eprintln!("{words}");
+    }
 }
 
 /// The folder's six photos, one a face (named after it, or six frames in URFDLB order).

@@ -61,6 +61,15 @@ impl TableArgs {
         }
     }
 
+    /// The solver a daemon started from `config` uses: [`TableArgs::solver_for`] its robot,
+    /// but never the axial search's tables for a 2x2, which only the 3x3's search reads.
+    pub fn solver_for_config(&self, config: &crate::daemon::config::DaemonConfig) -> Solver {
+        match config.cube_size {
+            crate::daemon::config::CubeSize::Three => self.solver_for(&config.robot_design),
+            crate::daemon::config::CubeSize::Two => self.solver(),
+        }
+    }
+
     /// The axial search's tables (cached like the others) if `planner`'s design uses them;
     /// never with the small tables (quick, and nothing cached).
     pub fn axial_tables_for(&self, planner: &Planner) -> Option<Arc<AxialTables>> {

@@ -14,6 +14,9 @@ pub enum DataLockError {
     Busy { dir: PathBuf, holder: String },
     #[error("the data directory {dir} ([data] dir or --data-dir) cannot be used: {why}")]
     Unusable { dir: PathBuf, why: String },
+    /// The data directory, or a folder above it, is a file: the configuration's mistake.
+    #[error("the data directory {dir} ([data] dir or --data-dir) cannot be used: {file} is not a folder")]
+    NotAFolder { dir: PathBuf, file: PathBuf },
     /// Another user's folder (the service's, `cubed`): fine for that user.
     #[error("the data directory {dir} belongs to user '{owner}' and this user ('{user}') cannot write in it: run the daemon as '{owner}' (sudo -u {owner} cubed …; the package's service runs as 'cubed'), or give the folder to this user (sudo chown -R {user}: {dir})")]
     NotYours {
@@ -40,6 +43,20 @@ pub enum DataLockError {
         #[source]
         source: std::io::Error,
     },
+}
+
+impl DataLockError {
+    /// Whether only a person can mend it (the configuration names a file, or a folder this
+    /// user may not use): a service restarted would be refused again, so it is not restarted.
+    pub fn waits_for_a_person(&self) -> bool {
+        matches!(
+            self,
+            DataLockError::NotAFolder { .. }
+                | DataLockError::NotYours { .. }
+                | DataLockError::RootInAnothersFolder { .. }
+                | DataLockError::FileNotYours { .. }
+        )
+    }
 }
 
 /// The data directory, held by this process until dropped (the kernel drops it on a crash too).
@@ -73,7 +90,10 @@ pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
         .find(|p| p.exists())
         .unwrap_or(Path::new("/"));
     if !existing.is_dir() {
-        return Err(unusable(format!("{} is not a folder", existing.display())));
+        return Err(DataLockError::NotAFolder {
+            dir: dir.to_path_buf(),
+            file: existing.to_path_buf(),
+        });
     }
     if nix::unistd::geteuid().is_root() && existing == dir {
         if let Some(owner) = another_owner(dir) {

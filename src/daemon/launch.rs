@@ -38,6 +38,13 @@ impl LaunchError {
         matches!(self, LaunchError::Rig(e) if e.is_config())
     }
 
+    /// Whether starting again cannot help until a person mends something: a configuration
+    /// file at fault, or a data directory that is a file or another user's (`cubed run` exits
+    /// 2 on it, which the service is not restarted after).
+    pub fn waits_for_a_person(&self) -> bool {
+        self.is_config() || matches!(self, LaunchError::Locked(e) if e.waits_for_a_person())
+    }
+
     /// Whether the data directory is another user's, which this one cannot write (the
     /// service's, seen by a person checking the configuration).
     pub fn is_another_users_data_dir(&self) -> bool {
@@ -66,6 +73,12 @@ pub(crate) fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchErro
     // Last: another user's data directory is only a note to `cubed config show`.
     crate::daemon::data_lock::check_usable(&config.data_dir)?;
     Ok(())
+}
+
+/// What a start would refuse that is known before the solver's tables are loaded (or built,
+/// for seconds): a design that cannot be read, or cannot hold the configured cube.
+pub(crate) fn check_before_tables(config: &DaemonConfig) -> Result<(), LaunchError> {
+    Ok(crate::daemon::rig::check_design_holds_the_cube(config)?)
 }
 
 /// A daemon running on the current tokio runtime.

@@ -34,5 +34,5 @@ pub use docs::{
 pub use history::History;
 pub use history::HistoryError;
 pub use history::Pruned;
-pub(crate) use launch::check_config_files;
+pub(crate) use launch::{check_before_tables, check_config_files};
 pub use launch::{LaunchError, RunningDaemon};

@@ -29,7 +29,11 @@ fn check_says_ok_or_the_reason_with_exit_2() {
     let lines: Vec<String> = stdout(&text).lines().map(str::to_string).collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!(lines[..2], ["ok", "ok"]);
-    assert!(lines[2].starts_with("invalid: wrong length"), "{lines:?}");
+    // The input line is named, the blank and comment lines counted.
+    assert!(
+        lines[2].starts_with("invalid: line 5: wrong length"),
+        "{lines:?}"
+    );
     let json = cubed(&["check", "--stdin", "--format", "json"], Some(&input));
     let rows: Vec<serde_json::Value> = (stdout(&json).lines())
         .map(|l| serde_json::from_str(l).expect("a JSON row"))

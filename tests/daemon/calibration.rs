@@ -43,6 +43,42 @@ async fn the_pages_calibration_and_the_command_lines_give_the_same_palette_from_
     }
 }
 
+/// A solved cube on white plastic, from a folder as a robot's camera takes them: no grid shows
+/// on its white face, which is read on the grid the other five photos agree on (the log says
+/// so), and the palette is written, as `cubed calibrate --images` does on the same photos.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_white_bodied_cube_calibrates_on_the_grid_its_other_faces_agree_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let photos = dir.path().join("photos");
+    std::fs::create_dir(&photos).expect("folder");
+    crate::common::simulated_photos(
+        cubed::cube::FaceletCube::default(),
+        &photos,
+        cubed::vision::camera::sim::SimLighting::default(),
+        cubed::vision::camera::sim::WHITE_BODY,
+    );
+    let white = image::open(photos.join("U.png")).expect("photo").to_rgb8();
+    assert!(
+        cubed::vision::grid::finder::find_grid(&white).is_err(),
+        "the case: none found"
+    );
+    let mut config = config(&dir.path().join("data"), "", 0.0);
+    config.camera = CameraChoice::Dir(photos);
+    let daemon = RunningDaemon::start(&config, solver())
+        .await
+        .expect("starts");
+    daemon.handle.calibrate().await.expect("calibrates");
+    let said = logged(&daemon);
+    assert!(
+        said.iter().any(|l| l.contains(
+            "no grid found in the photo of face U: read on the grid the other 5 photos agree on"
+        )),
+        "{said:#?}"
+    );
+    assert!(dir.path().join("data/palette.toml").exists());
+    daemon.shutdown().await;
+}
+
 /// The recent log lines' words.
 fn logged(daemon: &RunningDaemon) -> Vec<String> {
     (daemon.handle.recent_log().into_iter())

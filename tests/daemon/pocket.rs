@@ -144,9 +144,11 @@ fn dry_run_size_2_solves_2x2s_on_every_shipped_design_that_can_hold_one() {
 }
 
 /// Six motors on centre caps have nothing to grip on a 2x2: refused before anything runs,
-/// as a configuration error naming the motors.
+/// as a configuration error naming the motors, and before any solver table is built (the
+/// cache stays empty: no 3x3 tables, no axial search's for six motors).
 #[test]
 fn a_2x2_is_refused_on_a_design_that_grips_centre_caps() {
+    let cache = tempfile::tempdir().expect("temp dir");
     let out = cubed(
         &[
             "dry-run",
@@ -154,14 +156,16 @@ fn a_2x2_is_refused_on_a_design_that_grips_centre_caps() {
             "2",
             "--robot",
             "six-motor",
-            "--tables",
-            "small",
+            "--cache-dir",
+            cache.path().to_str().expect("utf-8"),
         ],
         None,
     );
     let said = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(said.contains("centre caps (up-motor, down-motor"), "{said}");
+    let built: Vec<_> = std::fs::read_dir(cache.path()).expect("cache").collect();
+    assert!(built.is_empty(), "{built:?}: {said}");
     assert!(
         !stdout(&out).contains("cube 1"),
         "nothing ran: {}",

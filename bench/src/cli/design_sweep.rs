@@ -5,14 +5,15 @@ use cubed::command_line::tables::TableArgs;
 
 #[derive(Args, Debug)]
 pub struct DesignSweepArgs {
-    /// Robot design files, comma separated (`--robot` is the same).
+    /// Robot design files or shipped designs' names, comma separated (`--robot` is the same).
     #[arg(
         long,
         alias = "robot",
         value_delimiter = ',',
+        value_parser = cubed::command_line::designs::robot_design,
         default_value = "config/robots/four-arm.toml,config/robots/turntable-flipper.toml,config/robots/six-motor.toml"
     )]
-    pub robots: Vec<String>,
+    pub robots: Vec<std::path::PathBuf>,
     /// Uniformly random cubes per design.
     #[arg(long, default_value_t = 200, value_parser = cubed::command_line::counts::at_least_one)]
     pub cubes: usize,

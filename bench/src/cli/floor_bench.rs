@@ -40,7 +40,7 @@ pub fn floor_bench(args: FloorBenchArgs) -> anyhow::Result<ExitCode> {
                 eprintln!("{e}");
                 continue;
             }
-            Err(e) => return Err(e).with_context(|| format!("the floor of {path}")),
+            Err(e) => return Err(e).with_context(|| format!("the floor of {}", path.display())),
         };
         let took = began.elapsed();
         let mut rng = ChaCha8Rng::seed_from_u64(args.sweep.seed);
@@ -48,7 +48,7 @@ pub fn floor_bench(args: FloorBenchArgs) -> anyhow::Result<ExitCode> {
         for i in 0..args.sweep.cubes {
             let cube = random_cube(&mut rng);
             let plan = solve_naive(&planner, &solver, &planner.home(), &cube)
-                .with_context(|| format!("{path}: naive baseline, cube {i}"))?;
+                .with_context(|| format!("{}: naive baseline, cube {i}", path.display()))?;
             naive_ms += u64::from(plan.total_ms);
         }
         let naive = naive_ms as f64 / args.sweep.cubes as f64;

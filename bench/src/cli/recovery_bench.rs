@@ -143,7 +143,7 @@ pub fn recovery_bench(args: RecoveryBenchArgs) -> anyhow::Result<ExitCode> {
         for i in 0..args.sweep.cubes {
             let cube = random_cube(&mut rng);
             let plan = solve_naive(&planner, &solver, &planner.home(), &cube)
-                .with_context(|| format!("{robot}: cube {i}"))?;
+                .with_context(|| format!("{}: cube {i}", robot.display()))?;
             let cut = rng.random_range(0..=plan.program.steps.len());
             let machine = interrupted(&model, &map, &cube.to_facelets(), &plan.program, cut)?;
             let reported = RecoveryInput::from_positions(&map, &model, &machine.positions());

@@ -158,13 +158,13 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
             let cube = random_cube(&mut rng);
             let facelets = cube.to_facelets();
             let base = solve_naive(&planner, &solver, &start, &cube)
-                .with_context(|| format!("{robot}: naive plan, cube {i}"))?;
+                .with_context(|| format!("{}: naive plan, cube {i}", robot.display()))?;
             let began = Instant::now();
             planner.plan(&start, &base.solution)?;
             plan_times.push(began.elapsed());
             naive.add(&base, run_on_machine(&model, &map, &facelets, &base)?);
             let aware = solve_for_robot(&planner, &solver, &start, &cube, &opts)
-                .with_context(|| format!("{robot}: robot-aware plan, cube {i}"))?;
+                .with_context(|| format!("{}: robot-aware plan, cube {i}", robot.display()))?;
             default.add(
                 &aware.plan,
                 run_on_machine(&model, &map, &facelets, &aware.plan)?,

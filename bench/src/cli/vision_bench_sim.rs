@@ -55,6 +55,12 @@ fn print_default_light_rows(
         "  the same photos read as photos kept (clipped stickers read from their rims, as `scan --images` does)",
         &kept,
     );
+    let found = photos.with_grids_found();
+    let kept = tally_sim_kept_photos(args.sim_cubes, &found, palette, options);
+    report(
+        "  the same, kept, each photo's grid found (`grid = \"auto\"`; a face without one read on the grid the others agree on)",
+        &kept,
+    );
 }
 
 /// The simulated camera under a lamp too bright: the first take against the outcome after

@@ -1,4 +1,4 @@
-//! Measuring the reading chain on the simulated camera, for either cube size: random cubes photographed in a given light (a random rotation per face), read with the camera's nominal grid and classified, the faces in doubt photographed again if asked.
+//! Measuring the reading chain on the simulated camera, for either cube size: random cubes photographed in a given light (a random rotation per face), read with the camera's nominal grid (or each photo's grid found) and classified, the faces in doubt photographed again if asked.
 
 use crate::measure::evaluate::Tally;
 use crate::measure::pocket::{PocketReading, PocketTally};
@@ -61,6 +61,8 @@ pub struct SimPhotos {
     pub lighting: SimLighting,
     /// sRGB of the cube's body ([`BLACK_BODY`] unless said).
     pub body: Rgb,
+    /// The grid found in each photo (`grid = "auto"`), not given as the camera's nominal one.
+    pub grids_found: bool,
 }
 
 impl SimPhotos {
@@ -70,6 +72,15 @@ impl SimPhotos {
             seed,
             lighting,
             body: BLACK_BODY,
+            grids_found: false,
+        }
+    }
+
+    /// The same photos, each read on the grid found in it.
+    pub fn with_grids_found(self) -> SimPhotos {
+        SimPhotos {
+            grids_found: true,
+            ..self
         }
     }
 
@@ -139,7 +150,10 @@ fn tally_sim<R: SimSize>(
 ) -> RecaptureTally<R::Tally> {
     let seed = photos.seed;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let grid = GridChoice::Fixed(SimCamera::nominal_grid());
+    let grid = match photos.grids_found {
+        true => GridChoice::Auto,
+        false => GridChoice::Fixed(SimCamera::nominal_grid()),
+    };
     let mut tally = RecaptureTally::<R::Tally>::default();
     for n in 0..cubes {
         let truth = R::random(&mut rng);

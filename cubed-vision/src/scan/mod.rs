@@ -1,6 +1,7 @@
 //! From photos to readings: capture the six faces through a `Camera`, find or apply the grid, sample, un-rotate into net order. The daemon's entry point before `classify`.
 
 pub mod pocket;
+pub mod steady;
 
 use crate::camera::{Camera, CameraError, CaptureRequest};
 use crate::cube::Face;
@@ -9,13 +10,16 @@ use crate::grid::finder::{find_grid, GridError};
 use crate::grid::sample::{sample_face, unrotate, SampleError, SampleOptions};
 use crate::light::colour::Rgb;
 use image::RgbImage;
+pub use steady::FaceGrids;
 
 /// Where the stickers are in each photo.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum GridChoice {
     /// The configured grid, the same for every photo.
     Fixed(FaceGrid),
-    /// Found in each photo.
+    /// Found in each photo; a photo where none is found is read on the grid the others agree
+    /// on, when they agree as a camera that did not move makes them (a robot's, or one on a
+    /// stand): see [`steady`].
     Auto,
     /// Given for some faces (URFDLB), found in the photos of the others (`None`): photos
     /// taken by hand, where one face's grid was found wrong.
@@ -101,18 +105,17 @@ pub fn with_pocket_found(image: &RgbImage, error: GridError) -> GridError {
     }
 }
 
-/// The nine readings of one photo in net order, and the grid they were sampled on.
-pub(crate) fn read_photo(
+/// The nine readings of one photo on grid `g`, in net order.
+fn read_on(
     photo: &FacePhoto,
-    grid: &GridChoice,
+    g: &FaceGrid,
     options: &SampleOptions,
-) -> Result<([Rgb; 9], FaceGrid), ScanError> {
-    let g = grid_for(photo, grid)?;
-    let seen = sample_face(&photo.image, &g, options).map_err(|source| ScanError::Sample {
+) -> Result<[Rgb; 9], ScanError> {
+    let seen = sample_face(&photo.image, g, options).map_err(|source| ScanError::Sample {
         face: photo.face,
         source,
     })?;
-    Ok((unrotate(&seen, photo.image_rotation), g))
+    Ok(unrotate(&seen, photo.image_rotation))
 }
 
 /// The 54 readings (URFDLB) from photos of all six faces, in any order.
@@ -129,9 +132,8 @@ pub fn read_photos_and_grids(
     photos: &[FacePhoto],
     grid: &GridChoice,
     options: &SampleOptions,
-) -> Result<([Rgb; 54], Vec<FaceGrid>), ScanError> {
+) -> Result<([Rgb; 54], FaceGrids), ScanError> {
     let mut readings = [[0u8; 3]; 54];
-    let mut grids = Vec::with_capacity(6);
     let mut six = Vec::with_capacity(6);
     for face in Face::ALL {
         let photo = photos
@@ -144,13 +146,31 @@ pub fn read_photos_and_grids(
     for photo in &six {
         check_colour(photo)?;
     }
-    for photo in six {
+    let grids = grids_of(&six, grid, grid_for, 3.0)?;
+    for (photo, g) in six.iter().zip(grids.iter()) {
         let face = photo.face;
-        let (nine, found) = read_photo(photo, grid, options)?;
+        let nine = read_on(photo, g, options)?;
         readings[face.index() * 9..face.index() * 9 + 9].copy_from_slice(&nine);
-        grids.push(found);
     }
     Ok((readings, grids))
+}
+
+/// Each photo's grid, given or found by `find`; where every grid is found ([`GridChoice::Auto`]),
+/// a photo where none is found is lent the one the others agree on (`stickers_across`: 3 or 2).
+pub(crate) fn grids_of(
+    photos: &[&FacePhoto],
+    grid: &GridChoice,
+    find: impl Fn(&FacePhoto, &GridChoice) -> Result<FaceGrid, ScanError>,
+    stickers_across: f32,
+) -> Result<FaceGrids, ScanError> {
+    let found = photos.iter().map(|p| (p.face, find(p, grid)));
+    match grid {
+        GridChoice::Auto => steady::lend_grids(found.collect(), stickers_across),
+        _ => Ok(FaceGrids {
+            grids: found.map(|(_, g)| g).collect::<Result<_, _>>()?,
+            lent: Vec::new(),
+        }),
+    }
 }
 
 /// The faces whose found grid is turned so near 45 degrees that which edge is the top cannot
@@ -168,8 +188,8 @@ pub fn tops_in_doubt(grids: &[FaceGrid], grid: &GridChoice) -> Vec<(Face, u8)> {
 pub struct PhotoReadings {
     pub readings: [Rgb; 54],
     pub tops: Vec<(Face, u8)>,
-    /// The grid each photo was read on (URFDLB).
-    pub grids: Vec<FaceGrid>,
+    /// The grid each photo was read on (URFDLB), and the faces lent one.
+    pub grids: FaceGrids,
 }
 
 impl AsRef<[Rgb]> for PhotoReadings {

@@ -6,7 +6,7 @@ use crate::grid::pocket_sample::{sample_pocket_face, unrotate_pocket};
 use crate::grid::sample::SampleOptions;
 use crate::light::colour::Rgb;
 use crate::pocket::stickers::STICKERS;
-use crate::scan::{grid_for, FacePhoto, GridChoice, ScanError};
+use crate::scan::{grid_for, grids_of, FaceGrids, FacePhoto, GridChoice, ScanError};
 
 /// The grid used for a photo of a 2x2.
 pub(crate) fn pocket_grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<FaceGrid, ScanError> {
@@ -21,19 +21,18 @@ pub(crate) fn pocket_grid_for(photo: &FacePhoto, grid: &GridChoice) -> Result<Fa
     }
 }
 
-/// The four readings of one photo of a 2x2 in net order, and the grid they were sampled on.
-pub(crate) fn read_pocket_photo(
+/// The four readings of one photo of a 2x2 on grid `g`, in net order.
+fn read_pocket_on(
     photo: &FacePhoto,
-    grid: &GridChoice,
+    g: &FaceGrid,
     options: &SampleOptions,
-) -> Result<([Rgb; 4], FaceGrid), ScanError> {
-    let g = pocket_grid_for(photo, grid)?;
+) -> Result<[Rgb; 4], ScanError> {
     let seen =
-        sample_pocket_face(&photo.image, &g, options).map_err(|source| ScanError::Sample {
+        sample_pocket_face(&photo.image, g, options).map_err(|source| ScanError::Sample {
             face: photo.face,
             source,
         })?;
-    Ok((unrotate_pocket(&seen, photo.image_rotation), g))
+    Ok(unrotate_pocket(&seen, photo.image_rotation))
 }
 
 /// The 24 readings (URFDLB) of a 2x2 from photos of all six faces, in any order.
@@ -50,18 +49,22 @@ pub fn read_pocket_photos_and_grids(
     photos: &[FacePhoto],
     grid: &GridChoice,
     options: &SampleOptions,
-) -> Result<([Rgb; STICKERS], Vec<FaceGrid>), ScanError> {
+) -> Result<([Rgb; STICKERS], FaceGrids), ScanError> {
     let mut readings = [[0u8; 3]; STICKERS];
-    let mut grids = Vec::with_capacity(6);
+    let mut six = Vec::with_capacity(6);
     for face in Face::ALL {
         let photo = photos
             .iter()
             .find(|p| p.face == face)
             .ok_or(ScanError::MissingFace(face))?;
         crate::scan::check_colour(photo)?;
-        let (four, found) = read_pocket_photo(photo, grid, options)?;
+        six.push(photo);
+    }
+    let grids = grids_of(&six, grid, pocket_grid_for, 2.0)?;
+    for (photo, g) in six.iter().zip(grids.iter()) {
+        let face = photo.face;
+        let four = read_pocket_on(photo, g, options)?;
         readings[face.index() * 4..face.index() * 4 + 4].copy_from_slice(&four);
-        grids.push(found);
     }
     Ok((readings, grids))
 }

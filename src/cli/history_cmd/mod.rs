@@ -88,7 +88,7 @@ pub(crate) fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
             }
         }),
         None => client::runs(addr, token, usize::from(args.limit), args.before)
-            .map(|runs| list_out(&runs, args.json)),
+            .map(|runs| list_out(&runs, args.json, args.before)),
     };
     match printed {
         Ok(text) => {
@@ -194,7 +194,7 @@ fn history_in(dir: &Path, args: &HistoryArgs) -> anyhow::Result<ExitCode> {
         None => match history.list_runs_before(usize::from(args.limit), args.before) {
             Ok(mut runs) => {
                 runs.iter_mut().for_each(as_found);
-                list_out(&runs, args.json)
+                list_out(&runs, args.json, args.before)
             }
             Err(e) => return refused(&e),
         },
@@ -211,11 +211,13 @@ fn run_out(detail: &RunDetail, json: bool, photos: &Photos) -> String {
     }
 }
 
-/// The runs as JSON (as `/api/runs` serves them) or as a table.
-fn list_out(runs: &[RunSummary], json: bool) -> String {
-    match json {
-        true => serde_json::to_string(runs).unwrap_or_default(),
-        false => list_text(runs),
+/// The runs as JSON (as `/api/runs` serves them) or as a table (those `before` a run, if
+/// asked: none there is not "no runs yet").
+fn list_out(runs: &[RunSummary], json: bool, before: Option<u64>) -> String {
+    match (json, before) {
+        (true, _) => serde_json::to_string(runs).unwrap_or_default(),
+        (false, Some(run)) if runs.is_empty() => format!("no runs before run {run}"),
+        (false, _) => list_text(runs),
     }
 }
 

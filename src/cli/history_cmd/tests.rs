@@ -208,3 +208,12 @@ fn the_run_list_keeps_its_columns_whatever_the_source() {
         "{text}"
     );
 }
+
+/// An empty page of older runs says there are none before the run asked for, not that the
+/// history is empty; JSON stays an empty list.
+#[test]
+fn no_runs_before_a_run_is_not_no_runs_yet() {
+    assert_eq!(list_out(&[], false, Some(1)), "no runs before run 1");
+    assert_eq!(list_out(&[], false, None), "no runs yet");
+    assert_eq!(list_out(&[], true, Some(1)), "[]");
+}

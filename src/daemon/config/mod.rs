@@ -69,6 +69,9 @@ pub struct DaemonConfig {
     pub(crate) camera_lock: LockSettings,
     pub(crate) grid: GridSetting,
     pub palette: PathBuf,
+    /// Whether `[vision] palette` names it (else it is the `palette.toml` beside the file, or
+    /// the shipped one).
+    pub(crate) palette_named: bool,
     /// The least calibrated probability (0..=1) of being read right a cube
     /// must have; less sure faces are photographed again.
     pub min_confidence: f32,
@@ -313,6 +316,7 @@ impl Validator<'_> {
                         Path::new(cubed_files::named_file::BUILT_IN).join("palette.toml")
                     }),
             },
+            palette_named: raw.vision.palette.is_some(),
             min_confidence,
             recaptures,
             solve_budget: cubed_core::solver::Budget::Time(Duration::from_millis(budget_ms)),

@@ -62,9 +62,13 @@ impl PaletteChoice {
                 "calibrated, in the data directory: wins over [vision] palette = {}",
                 config.palette.display()
             ),
-            PaletteOrigin::Configured => {
+            PaletteOrigin::Configured if config.palette_named => {
                 format!("[vision] palette in {}", config.file.display())
             }
+            PaletteOrigin::Configured => format!(
+                "beside {}, which names no [vision] palette",
+                config.file.display()
+            ),
             PaletteOrigin::BuiltIn => {
                 "the shipped palette, built into the binary: no file of yours names another, and none is calibrated in the data directory yet"
                     .to_string()
@@ -113,5 +117,30 @@ mod tests {
             choose_palette(None, &config).origin,
             PaletteOrigin::Configured
         );
+    }
+
+    /// A `palette.toml` beside a file that names none is said to be found there, not named by
+    /// a `[vision] palette` the file does not have; one the file names is said to be named.
+    #[test]
+    fn a_palette_beside_the_file_is_said_to_be_found_there() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("cubed.toml");
+        std::fs::write(dir.path().join("palette.toml"), "beside").expect("written");
+        let shipped = include_str!("../../../config/cubed.toml");
+        let describe = |palette: &str| {
+            let text = shipped.replace(
+                "palette = \"palette.toml\"",
+                &palette.replace("NAME", "palette ="),
+            );
+            let mut config = super::super::parse_config(&text, &file).expect("config");
+            config.data_dir = dir.path().join("data");
+            choose_palette(None, &config).describe(&config)
+        };
+        let said = describe("");
+        assert!(said.contains("beside"), "{said}");
+        assert!(!said.contains("[vision] palette in"), "{said}");
+        std::fs::write(dir.path().join("mine.toml"), "named").expect("written");
+        let said = describe("NAME \"mine.toml\"");
+        assert!(said.contains("mine.toml  ([vision] palette in"), "{said}");
     }
 }

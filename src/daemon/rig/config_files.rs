@@ -30,9 +30,7 @@ impl ConfigFiles {
         }
         let map = ActuatorMap::new(&model)?;
         let planner = Planner::checked(model.clone(), planner_memory_limit()?)?;
-        if config.cube_size == crate::daemon::config::CubeSize::Two {
-            crate::robot::pocket_plan::check_holds_a_2x2(&model).map_err(RigError::NoPocketGrip)?;
-        }
+        holds_the_cube(config, &model)?;
         let chosen = crate::daemon::config::palette_choice::choose_palette(None, config);
         let palette_file = chosen.path;
         let palette = match chosen.origin {
@@ -49,4 +47,19 @@ impl ConfigFiles {
             palette_file,
         })
     }
+}
+
+/// A 2x2 asked of a design whose grippers cannot hold one is refused.
+fn holds_the_cube(config: &DaemonConfig, model: &RobotModel) -> Result<(), RigError> {
+    if config.cube_size == crate::daemon::config::CubeSize::Two {
+        crate::robot::pocket_plan::check_holds_a_2x2(model).map_err(RigError::NoPocketGrip)?;
+    }
+    Ok(())
+}
+
+/// Whether the configuration's design can be read and holds its cube, checked before the
+/// solver's tables are loaded or built for it (a start refused after a build of several
+/// seconds wastes them); the rest is checked as the daemon starts.
+pub(crate) fn check_design_holds_the_cube(config: &DaemonConfig) -> Result<(), RigError> {
+    holds_the_cube(config, &load_robot(&config.robot_design)?)
 }

@@ -16,7 +16,9 @@ use cubed_vision::read::pocket::{classify_pocket, PocketClassification};
 use cubed_vision::read::reading::{CubeReading, Unsure};
 use cubed_vision::read::turned::{settle_tops, settled_words};
 use cubed_vision::scan::pocket::read_pocket_photos_and_grids;
-use cubed_vision::scan::{read_photos_and_grids, tops_in_doubt, FacePhoto, GridChoice, ScanError};
+use cubed_vision::scan::{
+    read_photos_and_grids, tops_in_doubt, FaceGrids, FacePhoto, GridChoice, ScanError,
+};
 use std::sync::Arc;
 
 /// The parts of a run that depend on the cube's size.
@@ -34,13 +36,13 @@ pub(crate) trait CubeKind: Clone + Send + 'static {
     /// What the run says after homing, if anything.
     const ANNOUNCE: Option<&'static str>;
 
-    /// Samples each photo's stickers.
-    /// The readings, and the grid each face's photo was sampled on (URFDLB).
+    /// Samples each photo's stickers: the readings, and the grid each face's photo was sampled
+    /// on (URFDLB), with the faces lent one.
     fn read(
         &self,
         photos: &[FacePhoto],
         how: (&GridChoice, &SampleOptions),
-    ) -> Result<(Self::Readings, Vec<FaceGrid>), ScanError>;
+    ) -> Result<(Self::Readings, FaceGrids), ScanError>;
     /// Names each sticker's colour, or refuses as unsure.
     fn classify(
         &self,
@@ -101,7 +103,7 @@ impl CubeKind for Three {
         &self,
         photos: &[FacePhoto],
         (grid, sampling): (&GridChoice, &SampleOptions),
-    ) -> Result<([Rgb; 54], Vec<FaceGrid>), ScanError> {
+    ) -> Result<([Rgb; 54], FaceGrids), ScanError> {
         read_photos_and_grids(photos, grid, sampling)
     }
 
@@ -179,7 +181,7 @@ impl CubeKind for Pocket {
         &self,
         photos: &[FacePhoto],
         (grid, sampling): (&GridChoice, &SampleOptions),
-    ) -> Result<([Rgb; POCKET_STICKERS], Vec<FaceGrid>), ScanError> {
+    ) -> Result<([Rgb; POCKET_STICKERS], FaceGrids), ScanError> {
         read_pocket_photos_and_grids(photos, grid, sampling)
     }
 

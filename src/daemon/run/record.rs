@@ -120,6 +120,9 @@ pub(crate) fn record_classified<K: CubeKind>(
     verdict: &Verdict<K::Seen>,
 ) {
     show_grids(ctx, attempt, photos, &found.grids);
+    if let Some(words) = found.grids.lent_words() {
+        ctx.board.log(words);
+    }
     if let Some(words) = &found.settled {
         ctx.board.say(words.clone());
     }

@@ -6,14 +6,13 @@ use crate::daemon::run::error::RunError;
 use cubed_core::cube::Face;
 use cubed_core::cube::{face_letters, faces_of};
 use cubed_vision::camera::{Exposure, Retake};
-use cubed_vision::grid::face_grid::FaceGrid;
 use cubed_vision::light::lighting::ROLL_OFF_CODE;
 use cubed_vision::read::advice::{light_explains, light_for_advice};
 use cubed_vision::read::classify::ClassifyOptions;
 use cubed_vision::read::reading::CubeReading;
 use cubed_vision::read::reading::Unsure;
 use cubed_vision::recapture::Rounds;
-use cubed_vision::scan::{FacePhoto, ScanError};
+use cubed_vision::scan::{FaceGrids, FacePhoto, ScanError};
 
 /// What one reading of the photos made: what it found on them, and the cube as classified
 /// (or the best guess with what was unsure).
@@ -23,10 +22,11 @@ pub(crate) struct Read<K: CubeKind> {
 }
 
 /// What a reading found on the photos: the sticker readings, the grid each face was sampled
-/// on (URFDLB), and what to tell the person when faces turned in the photo were settled.
+/// on (URFDLB, with the faces lent one), and what to tell the person when faces turned in the
+/// photo were settled.
 pub(crate) struct Found<K: CubeKind> {
     pub readings: K::Readings,
-    pub grids: Vec<FaceGrid>,
+    pub grids: FaceGrids,
     pub settled: Option<String>,
 }
 

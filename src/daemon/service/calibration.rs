@@ -12,8 +12,8 @@ use cubed_files::atomic_file::write_atomically;
 use cubed_vision::camera::{Exposure, Retake};
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::read::calibrate::{calibrate, washed_out_faces, CalibrateError, Calibration};
-use cubed_vision::scan::pocket::{read_pocket_photos, solved_pocket_as_nine};
-use cubed_vision::scan::read_photos;
+use cubed_vision::scan::pocket::{read_pocket_photos_and_grids, solved_pocket_as_nine};
+use cubed_vision::scan::read_photos_and_grids;
 use cubed_vision::scan::FacePhoto;
 
 /// Scans the (solved) cube in the robot and recalibrates the palette from it; the new palette
@@ -112,15 +112,20 @@ async fn readings_not_washed_out(ctx: &mut RunContext) -> Result<Taken, RunError
     }
 }
 
-/// The 54 readings of the solved cube in `photos` (a 2x2's stickers stand in for a 3x3's).
+/// The 54 readings of the solved cube in `photos` (a 2x2's stickers stand in for a 3x3's);
+/// the faces read on a grid lent by the others are logged.
 fn read_solved(ctx: &RunContext, photos: &[FacePhoto]) -> Result<[Rgb; 54], RunError> {
     let options = ctx.rig.sampling();
-    match ctx.settings.cube {
-        RunCube::Three => read_photos(photos, &ctx.rig.grid, &options),
-        RunCube::Pocket(_) => read_pocket_photos(photos, &ctx.rig.grid, &options)
-            .map(|four| solved_pocket_as_nine(&four)),
+    let (readings, grids) = match ctx.settings.cube {
+        RunCube::Three => read_photos_and_grids(photos, &ctx.rig.grid, &options),
+        RunCube::Pocket(_) => read_pocket_photos_and_grids(photos, &ctx.rig.grid, &options)
+            .map(|(four, grids)| (solved_pocket_as_nine(&four), grids)),
     }
-    .map_err(RunError::Unreadable)
+    .map_err(RunError::Unreadable)?;
+    if let Some(words) = grids.lent_words() {
+        ctx.board.log(words);
+    }
+    Ok(readings)
 }
 
 /// Logs what the person should mend: a light too bright (calibrated darker),

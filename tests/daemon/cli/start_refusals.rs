@@ -1,4 +1,4 @@
-//! `cubed run` refusing to start, in words: a bad config naming its file, section and key, an address beyond loopback without a token, an address another program holds.
+//! `cubed run` refusing to start, in words: a bad config naming its file, section and key, an address beyond loopback without a token, an address another program holds, a data directory that is a file.
 
 use crate::common::{cubed, stderr};
 use std::io::Write;
@@ -67,4 +67,29 @@ fn an_address_in_use_is_said_in_words() {
             && !said.contains("os error"),
         "{said}"
     );
+}
+
+/// A data directory that is a file waits for a person to mend the configuration: `cubed run`
+/// exits 2, which the packaged service is not restarted after (a daemon whose data directory
+/// another daemon holds exits 1, and is tried again).
+#[test]
+fn a_data_directory_that_is_a_file_is_refused_for_good() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("afile");
+    std::fs::write(&file, "not a folder").expect("write");
+    let out = cubed(
+        &[
+            "run",
+            "--http",
+            "127.0.0.1:0",
+            "--tables",
+            "small",
+            "--data-dir",
+            &file.join("data").display().to_string(),
+        ],
+        None,
+    );
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("afile is not a folder"), "{said}");
 }

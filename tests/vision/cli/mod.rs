@@ -3,10 +3,10 @@
 mod calibrate;
 mod classify;
 mod scan;
+mod white_body;
 
 use cubed::cube::{FaceOrder, FaceletCube};
-use cubed::vision::camera::sim::{SimCamera, SimLighting, SimScene};
-use cubed::vision::camera::{Camera, CaptureRequest};
+use cubed::vision::camera::sim::{SimLighting, BLACK_BODY};
 use std::path::Path;
 
 fn data(path: &str) -> String {
@@ -50,20 +50,5 @@ fn simulated_folder(cube: FaceletCube, dir: &Path) {
 
 /// Six simulated photos of `cube` under `lighting`, written as U.png … B.png.
 fn simulated_folder_lit(cube: FaceletCube, dir: &Path, lighting: SimLighting) {
-    let mut camera = SimCamera::new(5, lighting);
-    *camera.scene().lock().expect("scene") = SimScene {
-        cube,
-        ..SimScene::default()
-    };
-    for face in cubed::cube::Face::ALL {
-        let image = camera
-            .capture(&CaptureRequest {
-                camera: 0,
-                face,
-                image_rotation: 0,
-                exposure: cubed::vision::camera::Exposure::NORMAL,
-            })
-            .expect("render");
-        image.save(dir.join(format!("{face}.png"))).expect("save");
-    }
+    crate::common::simulated_photos(cube, dir, lighting, BLACK_BODY);
 }
