@@ -142,9 +142,20 @@ fn a_loss_over_the_last_moves_is_counted_restored() {
 /// command that reaches the firmware ahead of the fault's retransmitted report.
 #[test]
 fn a_port_away_past_the_firmwares_watchdog_ends_on_the_host_timeout() {
+    ends_on_the_host_timeout("unplug-at-move=5,unplug-for=2500ms");
+}
+
+/// Away longer still, past the 2 s the firmware retries its report of the fault for: the
+/// status read when the port is back is the only word of it, and the program ends on it all
+/// the same (it ended on "refused: not allowed in its current state").
+#[test]
+fn a_port_away_past_the_faults_report_ends_on_the_host_timeout_from_the_status() {
+    ends_on_the_host_timeout("unplug-at-move=5,unplug-for=5000ms");
+}
+
+fn ends_on_the_host_timeout(faults: &str) {
     let model = four_arm();
     let (cube, program) = scrambled(&model, 10, 15);
-    let faults = "unplug-at-move=5,unplug-for=2500ms";
     // The firmware times out only while it holds commands. A host starved of CPU (a loaded
     // machine) may not have sent any beyond move 5 when the port goes: then the firmware is
     // idle through the 2.5 s, rightly, and the program goes on once the port is back. Such a

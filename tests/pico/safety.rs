@@ -219,6 +219,55 @@ fn a_pulled_cable_halts_the_motors_at_the_comms_timeout_and_exec_reset_recovers(
     );
 }
 
+/// A cable out long past the comms timeout while the host waits for it: plugged back, the
+/// program ends on the host timeout the firmware latched meanwhile, named, not on the refusal
+/// of the next command (the firmware's report of the fault does not come again; the status
+/// read on reconnecting shows it latched).
+#[test]
+fn a_cable_out_past_the_comms_timeout_ends_the_program_on_the_host_timeout() {
+    let Some(FourArmPico {
+        pico,
+        machine,
+        map,
+        ..
+    }) = four_arm_pico("a long USB disconnect on the emulated Pico", 9)
+    else {
+        return;
+    };
+    runtime().block_on(async {
+        let mut link = open(&pico, &map, LinkSettings::default()).await;
+        run_all(&mut link, &[home(&map, 1)]).await;
+        for group in back_and_forth(2, 28) {
+            link.send(group).expect("queued");
+        }
+        wait_until_stepping(&pico, &machine).await;
+        pico.unplug();
+        let unplugged = pico.trace().now_ns;
+        loop {
+            if let LinkEvent::LinkLost { .. } = next(&mut link, 60).await {
+                break;
+            }
+        }
+        // Well past the comms timeout and the firmware's retries of its report, emulated.
+        while pico.trace().now_ns < unplugged + (COMMS_TIMEOUT_MS + 6_000) * 1_000_000 {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        pico.plug();
+        let ended = loop {
+            match next(&mut link, 120).await {
+                event @ (LinkEvent::Fault(_) | LinkEvent::Refused { .. }) => break event,
+                LinkEvent::Stopped { error } => panic!("the link stopped: {error:?}"),
+                _ => {}
+            }
+        };
+        assert!(
+            matches!(ended, LinkEvent::Fault(Fault::CommsTimeout)),
+            "{ended:?}"
+        );
+        link.shutdown().await;
+    });
+}
+
 #[test]
 fn a_hung_firmware_is_reset_by_the_watchdog_and_its_boot_event_says_so() {
     let Some(FourArmPico {

@@ -58,9 +58,12 @@ fn print_default_light_rows(
     let found = photos.with_grids_found();
     let kept = tally_sim_kept_photos(args.sim_cubes, &found, palette, options);
     report(
-        "  the same, kept, each photo's grid found (`grid = \"auto\"`; a face without one read on the grid the others agree on)",
+        "  the same, kept, each photo's grid found (`grid = \"auto\"`; a face without one, or with one a whole sticker off, read on the grid the others agree on)",
         &kept,
     );
+    for failure in kept.failures.iter().take(args.show_failures) {
+        println!("    {failure}");
+    }
 }
 
 /// The simulated camera under a lamp too bright: the first take against the outcome after

@@ -156,7 +156,8 @@ pub fn read_photos_and_grids(
 }
 
 /// Each photo's grid, given or found by `find`; where every grid is found ([`GridChoice::Auto`]),
-/// a photo where none is found is lent the one the others agree on (`stickers_across`: 3 or 2).
+/// a photo where none is found, or one found a whole sticker off, is read on the one the
+/// others agree on (`stickers_across`: 3 or 2).
 pub(crate) fn grids_of(
     photos: &[&FacePhoto],
     grid: &GridChoice,
@@ -168,7 +169,7 @@ pub(crate) fn grids_of(
         GridChoice::Auto => steady::lend_grids(found.collect(), stickers_across),
         _ => Ok(FaceGrids {
             grids: found.map(|(_, g)| g).collect::<Result<_, _>>()?,
-            lent: Vec::new(),
+            ..FaceGrids::default()
         }),
     }
 }

@@ -5,20 +5,21 @@ use crate::grid::face_grid::FaceGrid;
 use crate::grid::finder::GridError;
 use crate::scan::ScanError;
 
-/// How many photos must have had their grid found, all agreeing, before it is lent to another.
+/// How many photos must have had their grid found, agreeing, before it is lent to another.
 const LENDERS: usize = 3;
 
 /// How far a found grid's corner may lie from the found grids' median, in sticker pitches: the
-/// finder's own tolerance for a sticker on its lattice. Further apart, the cube was not shown
-/// in one place, and nothing is lent.
+/// finder's own tolerance for a sticker on its lattice. Further apart (and not by a whole
+/// sticker), the cube was not shown in one place, and nothing is lent.
 const AGREE_PITCHES: f32 = 0.25;
 
-/// The grid each photo was read on (URFDLB), and the faces lent one because none was found in
-/// their own photo.
+/// The grid each photo was read on (URFDLB), the faces lent one because none was found in
+/// their own photo, and those whose grid was found a sticker off the others' (read on theirs).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FaceGrids {
     pub grids: Vec<FaceGrid>,
     pub lent: Vec<Face>,
+    pub realigned: Vec<Face>,
 }
 
 impl std::ops::Deref for FaceGrids {
@@ -29,24 +30,41 @@ impl std::ops::Deref for FaceGrids {
 }
 
 impl FaceGrids {
-    /// What to tell the person when a face was lent a grid: which, and why it may be.
+    /// What to tell the person when a face was lent a grid or read on the others': which,
+    /// and why it may be.
     pub fn lent_words(&self) -> Option<String> {
-        let faces: Vec<String> = self.lent.iter().map(|f| f.to_string()).collect();
-        let others = self.grids.len() - self.lent.len();
-        (!faces.is_empty()).then(|| {
+        let letters = |faces: &[Face]| {
+            let names: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
+            let noun = if faces.len() == 1 { "face" } else { "faces" };
+            format!("{noun} {}", names.join(", "))
+        };
+        let others = self.grids.len() - self.lent.len() - self.realigned.len();
+        let mut said = Vec::new();
+        if !self.lent.is_empty() {
+            said.push(format!(
+                "no grid found in the photo of {}",
+                letters(&self.lent)
+            ));
+        }
+        if !self.realigned.is_empty() {
+            said.push(format!(
+                "the grid found in the photo of {} lay a whole sticker off the others'",
+                letters(&self.realigned)
+            ));
+        }
+        (!said.is_empty()).then(|| {
             format!(
-                "no grid found in the photo of {} {}: read on the grid the other {others} photos agree on (the camera did not move between them)",
-                if faces.len() == 1 { "face" } else { "faces" },
-                faces.join(", ")
+                "{}: read on the grid the other {others} photos agree on (the camera did not move between them)",
+                said.join("; ")
             )
         })
     }
 }
 
-/// Each face's grid (URFDLB as `found` is): the one found in its photo, or, where none was
-/// found, the median of those found, when at least [`LENDERS`] were and every one lies within
-/// a quarter of a sticker's pitch of it (`stickers_across`: 3 for a 3x3, 2 for a 2x2). With
-/// nothing to lend, the first face's error stands.
+/// Each face's grid (URFDLB as `found` is): the one found in its photo, or the one the found
+/// grids agree on ([`agreement`]) where none was found or the one found lies a whole sticker
+/// off it (the finder's lattice placed a column or row off, as on a white-bodied face whose
+/// white stickers it cannot see). With nothing agreed, the first face's error stands.
 pub(crate) fn lend_grids(
     found: Vec<(Face, Result<FaceGrid, ScanError>)>,
     stickers_across: f32,
@@ -54,10 +72,14 @@ pub(crate) fn lend_grids(
     let grids: Vec<FaceGrid> = (found.iter())
         .filter_map(|(_, r)| r.as_ref().ok().copied())
         .collect();
-    let agreed = agreed_grid(&grids, stickers_across);
+    let agreed = agreement(&grids, stickers_across);
     let mut out = FaceGrids::default();
     for (face, result) in found {
         match (result, agreed) {
+            (Ok(grid), Some(agreed)) if fit(&grid, &agreed, stickers_across) == Fit::StickerOff => {
+                out.realigned.push(face);
+                out.grids.push(agreed);
+            }
             (Ok(grid), _) => out.grids.push(grid),
             (Err(e), Some(grid)) if not_found(&e) => {
                 out.lent.push(face);
@@ -80,24 +102,71 @@ fn not_found(error: &ScanError) -> bool {
     )
 }
 
-/// The median of `grids`, corner by corner, when there are at least [`LENDERS`] of them and
-/// each lies within [`AGREE_PITCHES`] of it at every corner.
-fn agreed_grid(grids: &[FaceGrid], stickers_across: f32) -> Option<FaceGrid> {
+/// How a found grid lies against the one the others agree on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fit {
+    /// Every corner within [`AGREE_PITCHES`] of it.
+    Agrees,
+    /// So once moved a whole sticker (or one diagonally): a lattice placed off.
+    StickerOff,
+    /// Neither: the cube was somewhere else in that photo.
+    Apart,
+}
+
+/// How `grid` lies against `agreed`, a face of `stickers_across` stickers a side.
+fn fit(grid: &FaceGrid, agreed: &FaceGrid, stickers_across: f32) -> Fit {
+    let [a, b, _, d] = agreed.corners;
+    let step = |p: [f32; 2], q: [f32; 2]| {
+        [
+            (q[0] - p[0]) / stickers_across,
+            (q[1] - p[1]) / stickers_across,
+        ]
+    };
+    let (u, v) = (step(a, b), step(a, d));
+    let pitch = (u[0].hypot(u[1]) + v[0].hypot(v[1])) / 2.0;
+    let near = |(i, j): (f32, f32)| {
+        (grid.corners.iter().zip(agreed.corners)).all(|(p, m)| {
+            let moved = [m[0] + i * u[0] + j * v[0], m[1] + i * u[1] + j * v[1]];
+            (p[0] - moved[0]).hypot(p[1] - moved[1]) <= AGREE_PITCHES * pitch
+        })
+    };
+    let steps = (-1..=1).flat_map(|i| (-1..=1).map(move |j| (i as f32, j as f32)));
+    if near((0.0, 0.0)) {
+        Fit::Agrees
+    } else if steps.filter(|&s| s != (0.0, 0.0)).any(near) {
+        Fit::StickerOff
+    } else {
+        Fit::Apart
+    }
+}
+
+/// The grid the found ones agree on: the median, corner by corner, of those within
+/// [`AGREE_PITCHES`] of the median of all, when those are at least [`LENDERS`] and a
+/// majority, and every other lies a whole sticker off (none elsewhere: a camera that moved).
+fn agreement(grids: &[FaceGrid], stickers_across: f32) -> Option<FaceGrid> {
     if grids.len() < LENDERS {
         return None;
     }
-    let median = FaceGrid {
+    let all = median_grid(grids);
+    let agreeing: Vec<FaceGrid> = (grids.iter())
+        .filter(|g| fit(g, &all, stickers_across) == Fit::Agrees)
+        .copied()
+        .collect();
+    if agreeing.len() < LENDERS || 2 * agreeing.len() <= grids.len() {
+        return None;
+    }
+    let agreed = median_grid(&agreeing);
+    let steady = (grids.iter()).all(|g| fit(g, &agreed, stickers_across) != Fit::Apart);
+    steady.then_some(agreed)
+}
+
+/// The median of `grids`, corner by corner.
+fn median_grid(grids: &[FaceGrid]) -> FaceGrid {
+    FaceGrid {
         corners: std::array::from_fn(|c| {
             std::array::from_fn(|k| median(grids.iter().map(|g| g.corners[c][k]).collect()))
         }),
-    };
-    let [a, b, c, d] = median.corners;
-    let edge = |p: [f32; 2], q: [f32; 2]| (p[0] - q[0]).hypot(p[1] - q[1]);
-    let pitch = (edge(a, b) + edge(b, c) + edge(c, d) + edge(d, a)) / 4.0 / stickers_across;
-    let agrees = |g: &FaceGrid| {
-        (g.corners.iter().zip(median.corners)).all(|(p, m)| edge(*p, m) <= AGREE_PITCHES * pitch)
-    };
-    grids.iter().all(agrees).then_some(median)
+    }
 }
 
 /// The median of some numbers (the mean of the middle two when there is an even count).
@@ -161,6 +230,25 @@ mod tests {
         assert!(
             matches!(refused, ScanError::Grid { face: Face::B, .. }),
             "{refused:?}"
+        );
+    }
+
+    /// One face's lattice placed a whole sticker to the right of where the other five agree
+    /// (the finder saw two of its columns only): read on theirs, and said.
+    #[test]
+    fn a_grid_found_a_whole_sticker_off_is_read_on_the_others() {
+        let lefts = [100.0, 102.0, 150.0, 98.0, 101.0, 99.0];
+        let found: Vec<_> = (Face::ALL.iter().zip(lefts))
+            .map(|(&f, left)| (f, Ok(FaceGrid::square(left, 80.0, 150.0))))
+            .collect();
+        let grids = lend_grids(found, 3.0).expect("agreed");
+        assert_eq!(grids.realigned, [Face::F]);
+        assert_eq!(grids[2], FaceGrid::square(100.0, 80.0, 150.0));
+        assert_eq!(grids[1], FaceGrid::square(102.0, 80.0, 150.0), "kept");
+        let words = grids.lent_words().expect("said");
+        assert!(
+            words.starts_with("the grid found in the photo of face F lay a whole sticker off the others': read on the grid the other 5 photos agree on"),
+            "{words}"
         );
     }
 

@@ -42,6 +42,11 @@ impl LinkTask {
         };
     }
 
+    /// Whether a fault not yet cleared was reported in this session.
+    pub(super) fn fault_heard(&self) -> bool {
+        self.refusals.fault_reported
+    }
+
     /// The firmware took a `ClearFault`: a later refusal needs explaining again.
     pub(super) fn faults_cleared(&mut self) {
         self.refusals.fault_reported = false;

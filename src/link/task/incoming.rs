@@ -66,16 +66,19 @@ impl LinkTask {
             }
             // While configuring, the confirming `Status` says what is latched.
             Message::Event(Event::Fault(_)) if matches!(self.stage, Stage::Configuring { .. }) => {}
-            Message::Event(Event::Fault(fault)) => {
-                self.fault_reported();
-                if fault == Fault::EStopLatched {
-                    self.confirm_estop();
-                }
-                self.emit(LinkEvent::Fault(fault));
-            }
+            Message::Event(Event::Fault(fault)) => self.on_fault(fault),
             _ => {}
         }
         Ok(())
+    }
+
+    /// A fault the firmware latched: it ends the program (the refusals it causes do not).
+    pub(super) fn on_fault(&mut self, fault: Fault) {
+        self.fault_reported();
+        if fault == Fault::EStopLatched {
+            self.confirm_estop();
+        }
+        self.emit(LinkEvent::Fault(fault));
     }
 
     pub(super) fn mark_done(&mut self, move_id: u32) {

@@ -4,7 +4,7 @@
 use super::{LinkTask, Stage};
 use crate::link::error::LinkError;
 use crate::link::events::LinkEvent;
-use firmware_protocol::message::{FirmwareState, Status};
+use firmware_protocol::message::{Fault, FaultFlags, FirmwareState, Status};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 use firmware_protocol::Message;
 use std::collections::BTreeSet;
@@ -131,7 +131,32 @@ impl LinkTask {
         for id in done {
             self.mark_done(id);
         }
+        if let Some(fault) = self.latched_while_away(status) {
+            self.on_fault(fault);
+        }
         Ok(())
+    }
+
+    /// A fault the firmware latched while the line was out and that this session has not
+    /// heard: its report is retried for about 2 s only, so after a longer absence the status
+    /// is the only word of it. Those that name no actuator can be told from the status alone:
+    /// the host's silence while the firmware held commands (the usual one: a cable out past
+    /// the firmware's watchdog), an e-stop not this session's, the supply. A stalled or
+    /// limited actuator's report carries its index; without it, the refusals it causes say it.
+    fn latched_while_away(&self, status: &Status) -> Option<Fault> {
+        if self.fault_heard() {
+            return None;
+        }
+        let latched = |mask| status.faults.any(mask);
+        if latched(FaultFlags::ESTOP) && self.estop_last_sent.is_none() {
+            Some(Fault::EStopLatched)
+        } else if latched(FaultFlags::COMMS_TIMEOUT) {
+            Some(Fault::CommsTimeout)
+        } else if latched(FaultFlags::BROWN_OUT) {
+            Some(Fault::BrownOut)
+        } else {
+            None
+        }
     }
 
     pub(super) fn start_estop(&mut self) {
