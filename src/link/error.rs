@@ -41,7 +41,7 @@ pub enum LinkError {
         /// Whether its e-stop switch was active then, if it said.
         estop_held: Option<bool>,
     },
-    #[error("the firmware on {path} would not clear {}: its emergency-stop input is still active; release the e-stop button (a normally-closed switch also reads pressed when a wire is loose), then clear it again", latched_or(*latched, "what it holds latched"))]
+    #[error("the firmware on {path} would not clear {}: its emergency-stop input is still active; release the e-stop button (a normally-closed switch also reads pressed when a wire is loose), then clear it again; with no switch fitted, the input reads pressed for ever: take `estop` out of the robot design's [board]", latched_or(*latched, "what it holds latched"))]
     ClearRefused {
         path: PathBuf,
         latched: Option<FaultFlags>,

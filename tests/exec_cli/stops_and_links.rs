@@ -88,6 +88,11 @@ fn an_emergency_stop_pressed_on_the_robot_is_cleared_only_by_exec_reset_once_rel
         "{said}"
     );
     assert!(said.contains("release the e-stop button"), "{said}");
+    // A board with no switch on that input: what to change is named.
+    assert!(
+        said.contains("take `estop` out of the robot design's [board]"),
+        "{said}"
+    );
 
     // Without --reset nothing clears it, released or not.
     let (code, said) = exec_on(&link, &["--moves", "R U"]);
@@ -135,6 +140,7 @@ fn a_robot_powered_on_with_its_e_stop_pressed_is_sent_nothing() {
     sim.wait().expect("the simulator exits");
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("latched before this program"), "{said}");
+    assert!(said.contains("no switch fitted"), "{said}");
     assert!(said.contains("nothing was sent"), "{said}");
     let (report, text) = sim_report(&report);
     assert_eq!(report["moves_executed"], 0, "{text}");

@@ -226,10 +226,7 @@ fn a_pulled_cable_halts_the_motors_at_the_comms_timeout_and_exec_reset_recovers(
 #[test]
 fn a_cable_out_past_the_comms_timeout_ends_the_program_on_the_host_timeout() {
     let Some(FourArmPico {
-        pico,
-        machine,
-        map,
-        ..
+        pico, machine, map, ..
     }) = four_arm_pico("a long USB disconnect on the emulated Pico", 9)
     else {
         return;

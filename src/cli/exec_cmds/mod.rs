@@ -312,7 +312,7 @@ async fn stream(
     if !args.reset && link.connected.latched.any(FaultFlags::ESTOP) {
         link.shutdown().await;
         eprintln!(
-            "error: the robot's emergency stop was latched before this program (its e-stop button pressed, perhaps at power-on); nothing was sent"
+            "error: the robot's emergency stop was latched before this program (its e-stop button pressed, perhaps at power-on, or no switch fitted to an input the design's [board] names as `estop`); nothing was sent"
         );
         eprintln!("{LATCHED}");
         return Ok(ExitCode::FAILURE);
