@@ -35,6 +35,16 @@ fn exec_solves_the_cube_in_a_simulator_it_reaches_over_a_pty() {
     let status = sim.wait().expect("the simulator exits");
     assert!(exec.status.success(), "exec failed: {}", stderr(&exec));
     assert!(again.status.success(), "second exec: {}", stderr(&again));
+    // What it runs is said before it runs, as `cubed plan` says it.
+    let said = stderr(&exec);
+    assert!(
+        said.contains("cubed exec: planned ") && said.contains("on robot 'four-arm': "),
+        "{said}"
+    );
+    assert!(
+        said.contains(" face turns, ") && said.contains("; solution "),
+        "{said}"
+    );
     assert!(status.success(), "simulator exit {status:?}");
     assert!(
         link.symlink_metadata().is_err(),

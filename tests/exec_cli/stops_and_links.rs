@@ -21,13 +21,15 @@ fn ctrl_c_on_exec_sends_an_emergency_stop_and_the_robot_halts() {
         .spawn()
         .expect("exec starts");
     let mut said = BufReader::new(exec.stderr.take().expect("stderr is piped")).lines();
-    // (Which robot it drives comes first, and building the planning graph may say how far
-    // it got, on a loaded machine.)
+    // (Which robot it drives and what it planned come first, and building the planning
+    // graph may say how far it got, on a loaded machine.)
     let streaming = said
         .by_ref()
         .map(|line| line.expect("readable"))
         .find(|line| {
-            !line.starts_with("cubed: exploring") && !line.starts_with("cubed exec: robot")
+            !line.starts_with("cubed: exploring")
+                && !line.starts_with("cubed exec: robot")
+                && !line.starts_with("cubed exec: planned")
         })
         .expect("exec says it streams");
     assert!(streaming.contains("streaming"), "{streaming}");

@@ -11,6 +11,7 @@ mod daemon;
 pub(crate) mod emulator;
 mod exec;
 mod offline;
+mod reconnect;
 mod safety;
 mod session;
 mod setup;

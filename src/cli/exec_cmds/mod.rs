@@ -9,8 +9,10 @@ use crate::link::{
 use crate::robot::wiring::refusal_placed_in;
 use crate::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
 use crate::robot::{Orientation, Planner, Program, ProgramDoc, RobotModel};
+use crate::words::count;
 use anyhow::Context;
 use clap::{ArgGroup, Args};
+use cubed_core::cube::{format_moves, Move};
 use cubed_core::error_chain::error_chain;
 use firmware_protocol::message::{Fault, FaultFlags};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -64,6 +66,9 @@ struct Streamed {
     ends_held: Option<String>,
     /// Actions moved by hand: say where every actuator ends.
     by_hand: bool,
+    /// What was planned, for a cube or moves planned here (`cubed plan`'s summary: the
+    /// solution and the planned time), said before streaming.
+    planned: Option<String>,
 }
 
 fn program_for(
@@ -121,6 +126,7 @@ fn program_for(
                 // A document from before it said so: its end, put in U up and F to the front.
                 ends_held: doc.ends_held.or(Some(end.holding())),
                 by_hand: false,
+                planned: None,
             }));
     }
     if let Some(text) = &args.actions {
@@ -154,10 +160,20 @@ fn program_for(
         },
         (None, None) => return Ok(Err("give --moves, --facelets or --program".into())),
     };
+    let moves: Vec<Move> = plan.solution.iter().map(|&t| Move::Turn(t)).collect();
+    let planned = format!(
+        "cubed exec: planned {:.2} s on robot '{}': {}, {}; solution {}",
+        plan.total_ms as f64 / 1000.0,
+        planner.model().name,
+        count(plan.face_turns, "face turn", "face turns"),
+        count(plan.cube_rotations, "cube rotation", "cube rotations"),
+        format_moves(&moves, args.job.notation.into())?
+    );
     Ok(Ok(Streamed {
         program: plan.program,
         ends_held: Some(plan.end.orientation.holding()),
         by_hand: false,
+        planned: Some(planned),
     }))
 }
 
@@ -182,6 +198,7 @@ fn by_hand(args: &ExecArgs, planner: &Planner, text: &str) -> Result<Streamed, S
         program,
         ends_held: None,
         by_hand: true,
+        planned: None,
     })
 }
 
@@ -322,6 +339,9 @@ async fn stream(
             Some(what) => eprintln!("cubed exec: cleared {what}, latched from before"),
             None => eprintln!("cubed exec: nothing was latched to clear"),
         }
+    }
+    if let Some(planned) = &streamed.planned {
+        eprintln!("{planned}");
     }
     let signals = Interrupts::catch().context("watching for Ctrl-C")?;
     eprintln!(

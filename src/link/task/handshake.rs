@@ -174,6 +174,7 @@ impl LinkTask {
             // is latched from before this session too.
             self.handshake.latched = Some(status.faults);
         }
+        self.done_at_handshake = status.last_completed_move_id;
         self.finish_handshake(status.config_checksum);
         Ok(())
     }

@@ -91,6 +91,8 @@ pub(crate) struct LinkTask {
     /// Highest move id reported done, and highest sent, in this session.
     highest_done: u32,
     highest_sent: u32,
+    /// The firmware's last completed move as the handshake found it (an earlier session's).
+    done_at_handshake: u32,
     /// When the host's oldest unacked frame last made progress (or none was unacked).
     pub(super) last_progress: u64,
     seq_moves: HashMap<u8, u32>,
@@ -147,6 +149,7 @@ impl LinkTask {
             done_before_restore: Vec::new(),
             highest_done: 0,
             highest_sent: 0,
+            done_at_handshake: 0,
             last_progress: now,
             seq_moves: HashMap::new(),
             status_waiters: Vec::new(),

@@ -104,7 +104,10 @@ impl LinkTask {
         }
         let last = status.last_completed_move_id;
         let reported = std::mem::take(&mut self.done_before_restore);
-        if last < self.highest_done || last > self.highest_sent {
+        // A session that has sent no move finds the firmware as its handshake did (an
+        // earlier session's last move, the same boot): ours, with nothing to account for.
+        let untouched = self.highest_sent == 0 && last == self.done_at_handshake;
+        if !untouched && (last < self.highest_done || last > self.highest_sent) {
             return Err(LinkError::NotOurSession {
                 path: self.path.clone(),
                 reported: last,
