@@ -145,9 +145,8 @@ fn a_port_away_past_the_firmwares_watchdog_ends_on_the_host_timeout() {
     ends_on_the_host_timeout("unplug-at-move=5,unplug-for=2500ms");
 }
 
-/// Away longer still, past the 2 s the firmware retries its report of the fault for: the
-/// status read when the port is back is the only word of it, and the program ends on it all
-/// the same (it ended on "refused: not allowed in its current state").
+/// Away longer still (5 s): the program ends on the host timeout all the same, from the
+/// status read when the port is back or the firmware's report, whichever comes first.
 #[test]
 fn a_port_away_past_the_faults_report_ends_on_the_host_timeout_from_the_status() {
     ends_on_the_host_timeout("unplug-at-move=5,unplug-for=5000ms");

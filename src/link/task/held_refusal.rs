@@ -6,7 +6,7 @@
 
 use super::LinkTask;
 use crate::link::events::LinkEvent;
-use firmware_protocol::message::NakReason;
+use firmware_protocol::message::{Fault, NakReason};
 use firmware_protocol::timing::RETRANSMIT_TIMEOUT_MS;
 
 /// How long a refusal waits for the fault that explains it: five of the firmware's
@@ -18,6 +18,9 @@ pub(super) const HOLD_MS: u64 = 5 * RETRANSMIT_TIMEOUT_MS;
 pub(crate) struct Refusals {
     /// The firmware reported a fault not yet cleared: it refuses for that, and has said so.
     fault_reported: bool,
+    /// The last fault reported and not yet cleared (read from a status, its report may
+    /// still come: it is not told twice).
+    fault: Option<Fault>,
     /// The first refusal not yet explained: its move, and when it came.
     held: Option<(Option<u32>, u64)>,
 }
@@ -34,12 +37,16 @@ impl LinkTask {
         }
     }
 
-    /// The firmware reported a fault: it is what ends the program, not the refusals it causes.
-    pub(super) fn fault_reported(&mut self) {
+    /// The firmware reported `fault`: it is what ends the program, not the refusals it
+    /// causes. False when that fault was already told (from the status on reconnecting).
+    pub(super) fn fault_reported(&mut self, fault: Fault) -> bool {
+        let new = self.refusals.fault != Some(fault);
         self.refusals = Refusals {
             fault_reported: true,
+            fault: Some(fault),
             held: None,
         };
+        new
     }
 
     /// Whether a fault not yet cleared was reported in this session.
@@ -50,6 +57,7 @@ impl LinkTask {
     /// The firmware took a `ClearFault`: a later refusal needs explaining again.
     pub(super) fn faults_cleared(&mut self) {
         self.refusals.fault_reported = false;
+        self.refusals.fault = None;
     }
 
     /// Reports a held refusal no fault came to explain.

@@ -74,7 +74,9 @@ impl LinkTask {
 
     /// A fault the firmware latched: it ends the program (the refusals it causes do not).
     pub(super) fn on_fault(&mut self, fault: Fault) {
-        self.fault_reported();
+        if !self.fault_reported(fault) {
+            return;
+        }
         if fault == Fault::EStopLatched {
             self.confirm_estop();
         }

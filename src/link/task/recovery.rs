@@ -141,11 +141,13 @@ impl LinkTask {
     }
 
     /// A fault the firmware latched while the line was out and that this session has not
-    /// heard: its report is retried for about 2 s only, so after a longer absence the status
-    /// is the only word of it. Those that name no actuator can be told from the status alone:
-    /// the host's silence while the firmware held commands (the usual one: a cable out past
-    /// the firmware's watchdog), an e-stop not this session's, the supply. A stalled or
-    /// limited actuator's report carries its index; without it, the refusals it causes say it.
+    /// heard: the status read on reconnecting shows it at once, where the firmware's report
+    /// of it, retried, may come after the refusals of the commands sent again (on the
+    /// emulated Pico, slowed by a busy machine, it came too late, and the program ended on
+    /// "not allowed in its current state"). Those that name no actuator can be told from the
+    /// status alone: the host's silence while the firmware held commands (the usual one: a
+    /// cable out past the firmware's watchdog), an e-stop not this session's, the supply. A
+    /// stalled or limited actuator's report carries its index; it comes as before.
     fn latched_while_away(&self, status: &Status) -> Option<Fault> {
         if self.fault_heard() {
             return None;
