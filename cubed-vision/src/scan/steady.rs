@@ -3,6 +3,7 @@
 use crate::cube::Face;
 use crate::grid::face_grid::FaceGrid;
 use crate::grid::finder::GridError;
+use crate::light::colour::median_of_sorted;
 use crate::scan::ScanError;
 
 /// How many photos must have had their grid found, agreeing, before it is lent to another.
@@ -160,23 +161,15 @@ fn agreement(grids: &[FaceGrid], stickers_across: f32) -> Option<FaceGrid> {
     steady.then_some(agreed)
 }
 
-/// The median of `grids`, corner by corner.
+/// The median of `grids` (at least one), corner by corner.
 fn median_grid(grids: &[FaceGrid]) -> FaceGrid {
+    let median = |c: usize, k: usize| {
+        let mut values: Vec<f32> = grids.iter().map(|g| g.corners[c][k]).collect();
+        values.sort_by(f32::total_cmp);
+        median_of_sorted(&values).unwrap_or(0.0)
+    };
     FaceGrid {
-        corners: std::array::from_fn(|c| {
-            std::array::from_fn(|k| median(grids.iter().map(|g| g.corners[c][k]).collect()))
-        }),
-    }
-}
-
-/// The median of some numbers (the mean of the middle two when there is an even count).
-fn median(mut values: Vec<f32>) -> f32 {
-    values.sort_by(f32::total_cmp);
-    let n = values.len();
-    if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
+        corners: std::array::from_fn(|c| std::array::from_fn(|k| median(c, k))),
     }
 }
 
@@ -272,8 +265,13 @@ mod tests {
     }
 
     #[test]
-    fn the_median_of_an_even_count_is_the_mean_of_the_middle_two() {
-        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
-        assert_eq!(median(vec![5.0, 1.0, 3.0]), 3.0);
+    fn the_median_of_an_even_count_of_grids_is_the_mean_of_the_middle_two() {
+        let lefts = [4.0, 1.0, 3.0, 2.0];
+        let grids: Vec<FaceGrid> = lefts
+            .iter()
+            .map(|&l| FaceGrid::square(l, 0.0, 9.0))
+            .collect();
+        assert_eq!(median_grid(&grids), FaceGrid::square(2.5, 0.0, 9.0));
+        assert_eq!(median_grid(&grids[..3]), FaceGrid::square(3.0, 0.0, 9.0));
     }
 }
