@@ -48,6 +48,13 @@ pub enum LinkError {
         /// Whether its e-stop switch was active then, if it said.
         estop_held: Option<bool>,
     },
+    /// A handshake that failed after the firmware took the `ClearFault` asked for: the
+    /// latch is gone whatever the failure, and a person must know it.
+    #[error("{failed}; {}", super::fault_words::cleared_in_words(*cleared))]
+    AfterClear {
+        cleared: FaultFlags,
+        failed: Box<LinkError>,
+    },
     #[error("the robot design gives no wiring ([board] and a `wiring` table per gripper and flipper), and the firmware on {path} ('{firmware}') is a real board, not the simulator: refusing to guess which pins drive what; describe the wiring in the design (docs/wiring.md)")]
     Unwired { path: PathBuf, firmware: String },
     #[error("the simulator on {path} simulates another robot{} ('{firmware}', where this design's machine would be '{expected}'): start it with the design this command uses (`cubed sim --pty --robot DESIGN`, the same DESIGN as here), or give this command the simulator's --robot", shipped.map(|name| format!(", the shipped design '{name}'")).unwrap_or_default())]
@@ -99,6 +106,14 @@ impl LinkError {
         LinkError::Io {
             path: path.to_path_buf(),
             reason: error_chain(&error),
+        }
+    }
+
+    /// The failure itself, whether or not a clear was taken before it ([`LinkError::AfterClear`]).
+    pub fn failure(&self) -> &LinkError {
+        match self {
+            LinkError::AfterClear { failed, .. } => failed,
+            other => other,
         }
     }
 }

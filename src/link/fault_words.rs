@@ -74,6 +74,12 @@ pub(crate) fn latched_in_words(faults: FaultFlags) -> Option<String> {
     }
 }
 
+/// What a clear the firmware took before a failure undid, in words.
+pub(crate) fn cleared_in_words(cleared: FaultFlags) -> String {
+    let what = latched_in_words(cleared).unwrap_or_else(|| "what it held latched".into());
+    format!("before that, the firmware cleared {what}, latched from before, as asked")
+}
+
 /// Why the firmware refused a frame, in words.
 pub(crate) fn nak_in_words(reason: NakReason) -> &'static str {
     match reason {

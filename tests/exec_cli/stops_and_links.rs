@@ -1,4 +1,4 @@
-//! `cubed exec` and stops or links: Ctrl-C's emergency stop, the robot's own e-stop and `--reset`, a lost and restored link logged, a stopping simulator removing only its own link.
+//! `cubed exec` and stops or links: Ctrl-C's emergency stop, the robot's own e-stop and `--reset`, a `--reset` refused after its clear, a lost and restored link logged, a stopping simulator removing only its own link.
 
 use super::{exec_on, sim_report};
 use crate::common::{cubed, start_sim, stderr, stdout};
@@ -146,6 +146,41 @@ fn a_robot_powered_on_with_its_e_stop_pressed_is_sent_nothing() {
     assert!(said.contains("nothing was sent"), "{said}");
     let (report, text) = sim_report(&report);
     assert_eq!(report["moves_executed"], 0, "{text}");
+}
+
+/// `--reset` with a design the firmware takes the clear for but then refuses (here: the
+/// simulator simulates another robot): the latch is gone, and the refusal says so. The
+/// witness that it is gone is the firmware: the next program runs without `--reset`.
+#[test]
+fn exec_reset_refused_after_the_clear_says_what_it_cleared() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (report, link) = (dir.path().join("report.json"), dir.path().join("robot"));
+    let faults = "estop-at-move=0,estop-for=2s";
+    let mut sim = start_sim(&["--speed", "0", "--faults", faults], &report, &link);
+    let (code, said) = exec_on(&link, &["--moves", "R U"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("latched before this program"), "{said}");
+    let other = ["--robot", "turntable-flipper", "--moves", "R", "--reset"];
+    let began = std::time::Instant::now();
+    let (code, said) = loop {
+        let (code, said) = exec_on(&link, &other);
+        if !said.contains("would not clear") || began.elapsed().as_secs() > 30 {
+            break (code, said);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    };
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("simulates another robot"), "{said}");
+    assert!(
+        said.contains(
+            "before that, the firmware cleared the emergency stop, latched from before, as asked"
+        ),
+        "{said}"
+    );
+    let (code, said) = exec_on(&link, &["--moves", "R R'"]);
+    assert_eq!(code, Some(0), "the latch was cleared: {said}");
+    drop(sim.stdin.take());
+    sim.wait().expect("the simulator exits");
 }
 
 /// An unplug mid-program, with exec's output going to a file (a log, not a terminal): the

@@ -311,16 +311,24 @@ async fn stream(
     .await;
     let mut link = match opened {
         Ok(link) => link,
-        // The firmware cannot drive this design: a configuration error, not a runtime one.
-        Err(e @ crate::link::LinkError::ConfigureRefused { refusal, .. }) => {
-            let text = std::fs::read_to_string(design).unwrap_or_default();
-            let place = refusal_placed_in(&text, model, &map, &refusal);
-            let at = place.map_or(String::new(), |p| {
-                format!(" (the design writes it at {}: {p})", design.display())
-            });
-            return super::refuse(format!("{}{at}", error_chain(&e)));
-        }
-        Err(e) => return Err(e.into()),
+        Err(e) => match e.failure() {
+            // The firmware cannot drive this design: a configuration error, not a runtime one.
+            crate::link::LinkError::ConfigureRefused { refusal, .. } => {
+                let text = std::fs::read_to_string(design).unwrap_or_default();
+                let place = refusal_placed_in(&text, model, &map, refusal);
+                let at = place.map_or(String::new(), |p| {
+                    format!(" (the design writes it at {}: {p})", design.display())
+                });
+                let cleared = match &e {
+                    crate::link::LinkError::AfterClear { cleared, .. } => {
+                        format!("; {}", crate::link::fault_words::cleared_in_words(*cleared))
+                    }
+                    _ => String::new(),
+                };
+                return super::refuse(format!("{}{at}{cleared}", error_chain(e.failure())));
+            }
+            _ => return Err(e.into()),
+        },
     };
     if let Some(words) = crate::link::RestartCause::abnormal(link.connected.boot_cause) {
         eprintln!("cubed exec: the robot's firmware had just restarted{words}");

@@ -197,6 +197,28 @@ impl LinkTask {
         }
     }
 
+    /// A handshake failing after the firmware took the `ClearFault` asked for says what the
+    /// clear undid: a refused design, or another simulated robot, leaves the latch cleared.
+    pub(super) fn with_what_was_cleared(&self, error: LinkError) -> LinkError {
+        let Some(clear_seq) = self.handshake.clear_seq else {
+            return error;
+        };
+        let taken = !self
+            .link
+            .unacked_messages()
+            .any(|(seq, _)| seq.0 == clear_seq);
+        match self.handshake.latched {
+            Some(cleared) if taken && cleared.0 != 0 => match error {
+                LinkError::ClearRefused { .. } => error,
+                failed => LinkError::AfterClear {
+                    cleared,
+                    failed: Box::new(failed),
+                },
+            },
+            _ => error,
+        }
+    }
+
     pub(super) fn on_configure_reply(&mut self, found: u16) -> Result<(), LinkError> {
         if !matches!(self.stage, Stage::Configuring { .. }) {
             return Ok(());

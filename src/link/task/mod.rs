@@ -176,7 +176,7 @@ impl LinkTask {
         self.port = None;
         match (self.ready.take(), result) {
             (Some(ready), Err(error)) => {
-                let _ = ready.send(Err(error));
+                let _ = ready.send(Err(self.with_what_was_cleared(error)));
             }
             (_, result) => self.emit(LinkEvent::Stopped {
                 error: result.err(),
