@@ -6,8 +6,8 @@
 use crate::robot::actuators::{ActuatorMap, Role};
 use crate::robot::RobotModel;
 use firmware_protocol::message::{
-    ActuatorConfig, ConfigRefusal, Configure, Fault, FaultFlags, NakReason, RotationRange,
-    SetupKey, TimedMove,
+    Actuator, ActuatorConfig, ConfigRefusal, Configure, Fault, FaultFlags, HomeSensor, NakReason,
+    RotationRange, SensorKind, SetupKey, TimedMove,
 };
 
 /// The actuator at firmware index `actuator` by its config name, e.g. `the rotation of
@@ -114,10 +114,35 @@ pub(crate) fn fault_in_words(fault: &Fault, map: &ActuatorMap, model: &RobotMode
         }
         Fault::EStopLatched => "the emergency stop is latched".into(),
         Fault::HomeNotFound { actuator } => format!(
-            "{} did not find its home sensor while homing: check the sensor, its wiring and its magnet",
-            actuator_name(map, model, actuator)
+            "{} did not find its home sensor{} while homing: {}",
+            actuator_name(map, model, actuator),
+            home_pin_words(map, model, actuator),
+            match home_sensor(map, model, actuator).map(|h| h.kind) {
+                Some(SensorKind::EndStop) => "check the switch, its wiring, and that the seek direction runs towards it",
+                _ => "check the sensor, its wiring and its magnet",
+            }
         ),
     }
+}
+
+/// The home sensor `actuator` seeks, as the design wires it (none on a design without
+/// wiring: the simulator's own pins mean nothing to a builder).
+fn home_sensor(map: &ActuatorMap, model: &RobotModel, actuator: u8) -> Option<HomeSensor> {
+    let setup = crate::robot::wiring::RobotSetup::for_design(model, map).ok()?;
+    if !setup.wired {
+        return None;
+    }
+    match setup.machine.actuators.get(usize::from(actuator))? {
+        Actuator::Stepper(stepper) => stepper.home,
+        _ => None,
+    }
+}
+
+/// Where the home sensor is wired, e.g. ` (GP14, the \`home\` key of its \`wiring\`)`.
+fn home_pin_words(map: &ActuatorMap, model: &RobotModel, actuator: u8) -> String {
+    home_sensor(map, model, actuator).map_or(String::new(), |h| {
+        format!(" (GP{}, the `home` key of its `wiring`)", h.input.pin)
+    })
 }
 
 /// A refused `Configure` in words: which actuator (by `names`, else by index and kind) and why.
@@ -336,6 +361,25 @@ mod tests {
         let home = fault_in_words(&Fault::HomeNotFound { actuator: 3 }, &map, &model);
         assert!(
             home.starts_with("flipper 'flipper' did not find its home sensor"),
+            "{home}"
+        );
+        // Where the design wires it: four-arm's front gripper's sensor is on GP13.
+        let model = crate::robot::shipped_design("four-arm").expect("loads");
+        let map = ActuatorMap::new(&model).expect("fits");
+        let front = map
+            .roles
+            .iter()
+            .position(|r| *r == Role::Rotation { gripper: 2 })
+            .expect("a front motor");
+        let home = fault_in_words(
+            &Fault::HomeNotFound {
+                actuator: front as u8,
+            },
+            &map,
+            &model,
+        );
+        assert!(
+            home.contains("(GP13, the `home` key of its `wiring`) while homing"),
             "{home}"
         );
     }
