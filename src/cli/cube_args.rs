@@ -35,7 +35,8 @@ impl From<OrderArg> for FaceOrder {
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub(crate) enum NotationArg {
     Singmaster,
-    /// The 1988 program's notation (T F R P L B with + - 2).
+    /// The 1988 program's notation (T F R P L B with + - 2; `1988` names it too).
+    #[value(alias = "1988")]
     Woolley,
 }
 
@@ -232,18 +233,20 @@ pub(crate) fn clock_seed() -> u64 {
         .unwrap_or(0)
 }
 
-/// ` (…)`: a hint for a cube typed as moves (`R U2 F'`, as `cubed scramble --turns` prints),
-/// which says how to make them a cube; else empty.
-pub(crate) fn moves_hint(text: &str) -> &'static str {
+/// ` (…)`: a hint for a cube typed as moves (`R U2 F'`, as `cubed scramble --turns` prints,
+/// or `T+ R-` in the 1988 notation), which says how to make them a cube; else empty.
+pub(crate) fn moves_hint(text: &str) -> String {
     let symbols = text.chars().filter(|c| !c.is_whitespace()).count();
     let marked = text.contains([' ', '\'', '2', '+', '-']);
-    let moves = [Notation::Singmaster, Notation::Woolley]
-        .into_iter()
-        .any(|n| parse_moves(text, n).is_ok());
-    match symbols != 24 && symbols != 54 && marked && moves {
-        true => " (this reads as moves, not stickers: make them a cube with `cubed scramble --moves \"...\"` (and --size 2 for a 2x2), and give that)",
-        false => "",
+    if symbols == 24 || symbols == 54 || !(marked || symbols < 9) {
+        return String::new();
     }
+    let notation = match () {
+        _ if parse_moves(text, Notation::Singmaster).is_ok() => "",
+        _ if parse_moves(text, Notation::Woolley).is_ok() => " --notation woolley",
+        _ => return String::new(),
+    };
+    format!(" (this reads as moves, not stickers: make them a cube with `cubed scramble{notation} --moves \"...\"` (and --size 2 for a 2x2), and give that)")
 }
 
 /// The moves of a `--moves` option, or what is wrong with them: none given, or a symbol that

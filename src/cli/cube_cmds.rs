@@ -58,7 +58,7 @@ fn check_one(args: &CheckArgs, text: &str, line: Option<usize>) -> bool {
                 (e.kind().to_string(), message)
             }),
     };
-    let verdict = verdict.map_err(|(kind, message)| (kind, message + moves_hint(text)));
+    let verdict = verdict.map_err(|(kind, message)| (kind, message + &moves_hint(text)));
     match (args.format, &verdict) {
         (FormatArg::Text, Ok(())) => println!("ok"),
         (FormatArg::Text, Err((_, message))) => match line {

@@ -112,7 +112,7 @@ fn solve_one(
                     );
                 }
                 FormatArg::Json => print_json(
-                    json!({"facelets": text, "error": {"kind": kind, "message": error_chain(&e) + moves_hint(text)}}),
+                    json!({"facelets": text, "error": {"kind": kind, "message": error_chain(&e) + &moves_hint(text)}}),
                     line,
                 ),
             }
@@ -153,7 +153,7 @@ pub(crate) struct ScrambleArgs {
     #[arg(long)]
     pub(crate) seed: Option<u64>,
     /// How many cubes (at least 1).
-    #[arg(long, default_value_t = 1, value_parser = crate::command_line::counts::at_least_one)]
+    #[arg(long, default_value_t = 1, value_parser = crate::command_line::counts::scramble_count)]
     pub(crate) count: usize,
     /// Cube size: 3, or 2 for the pocket cube (24 stickers).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
@@ -276,7 +276,7 @@ fn solve_one_pocket(
             return Ok(true);
         }
         Err(e) => {
-            let message = format.in_input_terms(&e.to_string()) + moves_hint(text);
+            let message = format.in_input_terms(&e.to_string()) + &moves_hint(text);
             if args.format == FormatArg::Text {
                 let at = line.map(|n| format!("line {n}: ")).unwrap_or_default();
                 println!("{}", INVALID_LINE);

@@ -50,7 +50,7 @@ pub(crate) struct TestProgramArgs {
     #[arg(long, value_enum, default_value_t = NotationArg::Woolley)]
     pub(crate) notation: NotationArg,
     /// Worker threads (default: all cores).
-    #[arg(long, value_parser = crate::command_line::counts::at_least_one)]
+    #[arg(long, value_parser = crate::command_line::counts::threads)]
     pub(crate) threads: Option<usize>,
     #[command(flatten)]
     pub(crate) tables: TableArgs,
@@ -93,9 +93,18 @@ pub(crate) fn test_program(args: TestProgramArgs) -> anyhow::Result<ExitCode> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let counted = node_budget.map_or(String::new(), |n| {
-        format!(", {n} search nodes at most per cube")
-    });
+    // Which limit the search kept: a time limit finds what this machine's load lets it, so
+    // a run again with the printed seed (counted in nodes) may find other solutions.
+    let counted = match node_budget {
+        Some(n) => format!(
+            ", {} at most per cube",
+            crate::words::count(n as usize, "search node", "search nodes")
+        ),
+        None => format!(
+            ", {} ms a cube (a time limit: --seed counts nodes instead, the same on any machine)",
+            time.as_millis()
+        ),
+    };
     let mut report = Report::start(seed, &args, "cube", "cubes", &counted);
     solve_all(&solver, &scrambles, &opts, threads.max(1), &mut report)?;
     report.finish()

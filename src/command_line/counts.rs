@@ -54,6 +54,34 @@ pub(crate) fn test_cubes(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+/// Most scrambles one `cubed scramble` prints (`--count`), as many as a Test Program solves.
+pub(crate) const MAX_SCRAMBLES: usize = MAX_TEST_CUBES;
+/// Most search threads (`--threads`): far more than the cores only adds switching.
+pub(crate) const MAX_THREADS: usize = 256;
+
+/// `--count` of `cubed scramble`: 1 to `MAX_SCRAMBLES`.
+pub(crate) fn scramble_count(text: &str) -> Result<usize, String> {
+    let n = at_least_one(text)?;
+    if n > MAX_SCRAMBLES {
+        return Err(format!(
+            "{n} is more than the {MAX_SCRAMBLES} scrambles one command prints (run it again for more, with another --seed)"
+        ));
+    }
+    Ok(n)
+}
+
+/// `--threads` of a search: 1 to `MAX_THREADS`.
+pub(crate) fn threads(text: &str) -> Result<usize, String> {
+    let n = at_least_one(text)?;
+    if n > MAX_THREADS {
+        return Err(format!(
+            "{n} is more than the {MAX_THREADS} threads a search takes (more threads than cores only slow it; this machine has {})",
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        ));
+    }
+    Ok(n)
+}
+
 /// `--turns` of a scramble: 0 to `MAX_SCRAMBLE_TURNS`.
 pub(crate) fn scramble_turns(text: &str) -> Result<usize, String> {
     let n = whole_number(text, 0)?;
@@ -111,6 +139,15 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn scrambles_and_threads_have_ceilings() {
+        assert_eq!(scramble_count("1000000"), Ok(1_000_000));
+        assert!(scramble_count("1000001").is_err_and(|e| e.contains("1000000 scrambles")));
+        assert_eq!(threads("256"), Ok(256));
+        assert!(threads("100000").is_err_and(|e| e.contains("256 threads")));
+        assert!(threads("0").is_err());
+    }
 
     #[test]
     fn counts_start_at_one() {

@@ -6,8 +6,12 @@ use super::pieces::{Corner, Edge, CORNER_STICKERS, EDGE_STICKERS};
 /// Why a facelet description is not a cube that can exist.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CubeError {
-    #[error("wrong length: {found} stickers, a cube has 54{}", if *found == 24 { " (24 is a 2x2: give --size 2)" } else { "" })]
-    WrongLength { found: usize },
+    #[error("wrong length: {}, a cube has 54{}", stickers_counted(*found, *commas), if *found == 24 { " (24 is a 2x2: give --size 2)" } else { "" })]
+    WrongLength {
+        found: usize,
+        /// How many of them are commas (typed between faces, say).
+        commas: usize,
+    },
     #[error(
         "centres are not six distinct colours: {first} and {second} centres are both '{symbol}'"
     )]
@@ -174,6 +178,23 @@ fn which_piece(only: Option<String>, piece: &str, fixing: &str) -> String {
         Some(at) => format!("it is the {piece} at {at}"),
         None => format!(
             "{fixing} any one {piece} back in place fixes it (which one it was, the stickers cannot tell)"
+        ),
+    }
+}
+
+/// "53 stickers", "1 sticker", or "59 stickers (5 of them commas: …)".
+pub(crate) fn stickers_counted(found: usize, commas: usize) -> String {
+    let counted = match found {
+        1 => "1 sticker".to_string(),
+        n => format!("{n} stickers"),
+    };
+    match commas {
+        0 => counted,
+        1 => format!(
+            "{counted} (1 of them a comma: stickers are separated by spaces, or by nothing)"
+        ),
+        n => format!(
+            "{counted} ({n} of them commas: stickers are separated by spaces, or by nothing)"
         ),
     }
 }

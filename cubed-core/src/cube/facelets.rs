@@ -101,6 +101,7 @@ impl FaceletCube {
                 .try_into()
                 .map_err(|_| CubeError::WrongLength {
                     found: symbols.len(),
+                    commas: symbols.iter().filter(|&&c| c == ',').count(),
                 })?;
         let symbols = order.to_urfdlb(&input);
         let as_given = |e: CubeError| match e {

@@ -33,8 +33,13 @@ pub enum NotationError {
         /// What was probably meant, with a leading space, or empty.
         hint: &'static str,
     },
-    #[error("move '{text}' at character {} needs a suffix '+', '-' or '2' in the 1988 notation", .at + 1)]
-    MissingSuffix { text: String, at: usize },
+    #[error("move '{text}' at character {} needs a suffix '+', '-' or '2' in the 1988 notation{hint}", .at + 1)]
+    MissingSuffix {
+        text: String,
+        at: usize,
+        /// What the suffix given means there, with a leading space, or empty.
+        hint: String,
+    },
     #[error("move '{text}' at character {}: a turn is by 1, 2 or 3 quarters ({face}, {face}2, {face}3 or {face}')", .at + 1)]
     BadQuarters { text: String, at: usize, face: char },
     #[error("move '{text}' at character {}: a turn takes one count and at most one prime after it ({face}, {face}2, {face}' or {face}2'), so '{text}' may hide a typo", .at + 1)]
@@ -87,6 +92,23 @@ pub fn woolley(m: Move) -> Result<String, NotationError> {
         Move::Rotate(_) => Err(NotationError::NoWoolleyForm {
             rotation: singmaster(m),
         }),
+    }
+}
+
+/// What a Singmaster suffix (`'`, `3`) after a 1988 move means there, e.g.
+/// ` (the ' of Singmaster's R' is R- here)`.
+fn woolley_suffix_hint(letters: &[(usize, char)], given: Option<char>) -> String {
+    let letters: String = letters
+        .iter()
+        .map(|&(_, c)| c.to_ascii_uppercase())
+        .collect();
+    match given {
+        Some('\'' | '’' | '′') => {
+            format!(" (the ' of Singmaster's {letters}' is {letters}- here)")
+        }
+        Some('3') => format!(" (three quarters, {letters}3, is {letters}- here)"),
+        Some('1') => format!(" (one quarter, {letters}1, is {letters}+ here)"),
+        _ => String::new(),
     }
 }
 
@@ -186,9 +208,10 @@ fn parse_woolley(text: &str) -> Result<Vec<Move>, NotationError> {
             Some('+') => 1,
             Some('2') => 2,
             Some('-') => 3,
-            _ => {
+            given => {
                 let text = token_text(&chars, i);
-                return Err(NotationError::MissingSuffix { text, at });
+                let hint = woolley_suffix_hint(&chars[i..i + len], given);
+                return Err(NotationError::MissingSuffix { text, at, hint });
             }
         };
         i += len + 1;

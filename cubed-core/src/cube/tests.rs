@@ -111,7 +111,29 @@ fn with(s: &str, changes: &[(usize, char)]) -> String {
 
 #[test]
 fn each_error_class_is_reported() {
-    assert_eq!(err("UUU"), CubeError::WrongLength { found: 3 });
+    assert_eq!(
+        err("UUU"),
+        CubeError::WrongLength {
+            found: 3,
+            commas: 0
+        }
+    );
+    assert_eq!(
+        err("U").to_string(),
+        "wrong length: 1 sticker, a cube has 54"
+    );
+    let faces = [
+        "UUUUUUUUU",
+        "RRRRRRRRR",
+        "FFFFFFFFF",
+        "DDDDDDDDD",
+        "LLLLLLLLL",
+        "BBBBBBBBB",
+    ];
+    assert_eq!(
+        err(&faces.join(",")).to_string(),
+        "wrong length: 59 stickers (5 of them commas: stickers are separated by spaces, or by nothing), a cube has 54"
+    );
     let pocket = err("UUUURRRRFFFFDDDDLLLLBBBB").to_string();
     assert!(pocket.ends_with("(24 is a 2x2: give --size 2)"), "{pocket}");
     assert!(!err("UUU").to_string().contains("2x2"));
@@ -274,6 +296,20 @@ fn woolley_notation_reads_the_1988_program() {
         parse_moves("T", Notation::Woolley),
         Err(NotationError::MissingSuffix { .. })
     ));
+    let primed = parse_moves("T+ R'", Notation::Woolley)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        primed.ends_with("(the ' of Singmaster's R' is R- here)"),
+        "{primed}"
+    );
+    let thrice = parse_moves("rc3", Notation::Woolley)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        thrice.ends_with("(three quarters, RC3, is RC- here)"),
+        "{thrice}"
+    );
     assert!(matches!(
         parse_moves("Q+", Notation::Woolley),
         Err(NotationError::UnknownMove { .. })

@@ -6,8 +6,12 @@ use crate::cube::Corner;
 /// Why a 2x2 facelet description is not a pocket cube that can exist.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PocketError {
-    #[error("wrong length: {found} stickers, a 2x2 cube has 24")]
-    WrongLength { found: usize },
+    #[error("wrong length: {}, a 2x2 cube has 24", crate::cube::error::stickers_counted(*found, *commas))]
+    WrongLength {
+        found: usize,
+        /// How many of them are commas.
+        commas: usize,
+    },
     #[error("unknown colour '{symbol}' at sticker {sticker}: it is not {allowed}")]
     UnknownColour {
         symbol: char,

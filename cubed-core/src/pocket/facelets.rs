@@ -90,8 +90,11 @@ impl PocketFacelets {
             PocketFormat::Legacy => (FaceOrder::Tfrplb, Some(&LEGACY_COLOURS[..])),
         };
         let typed: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-        let typed: [char; STICKERS] = (typed.as_slice().try_into())
-            .map_err(|_| PocketError::WrongLength { found: typed.len() })?;
+        let typed: [char; STICKERS] =
+            (typed.as_slice().try_into()).map_err(|_| PocketError::WrongLength {
+                found: typed.len(),
+                commas: typed.iter().filter(|&&c| c == ',').count(),
+            })?;
         let typed = to_urfdlb(order, &typed);
         // The legacy letters are read in either case; a refusal shows the symbol as typed.
         let fold = format == PocketFormat::Legacy;

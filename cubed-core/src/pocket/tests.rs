@@ -240,7 +240,10 @@ fn swapped(a: usize, b: usize) -> String {
 fn each_error_names_what_and_where() {
     assert_eq!(
         urfdlb(&SOLVED[..23]),
-        Err(PocketError::WrongLength { found: 23 })
+        Err(PocketError::WrongLength {
+            found: 23,
+            commas: 0
+        })
     );
     let seventh = format!("{}X", &SOLVED[..23]);
     let e = urfdlb(&seventh).unwrap_err();
