@@ -54,19 +54,19 @@ pub(crate) struct DryRunArgs {
     pub(crate) robot: Option<PathBuf>,
     /// Simulator speed: 0 = as fast as the host acknowledges, 1 = real time (the configuration's
     /// `[sim] speed` is `cubed run`'s).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = crate::command_line::overrides::sim_speed)]
     pub(crate) speed: f64,
     /// Keep the run history and photos here (default: a temporary directory, removed at exit).
     #[arg(long)]
     pub(crate) data_dir: Option<PathBuf>,
     /// Runs that keep their photos (overrides `[history] keep_runs`).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::command_line::overrides::keep_runs)]
     pub(crate) keep_runs: Option<u32>,
     /// Most disk the photos may take, MB (overrides `[history] max_photo_mb`).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::command_line::overrides::max_photo_mb)]
     pub(crate) max_photo_mb: Option<u64>,
     /// Longest one cube may take, seconds (its resumptions included).
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = crate::command_line::overrides::timeout_secs)]
     pub(crate) timeout_secs: u64,
     /// Interruptions resumed per cube (an e-stop, a fault or a firmware restart during a move,
     /// from --faults): the dry run presses Resume as a person would once the robot's e-stop
@@ -92,12 +92,6 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
         config.sim.faults = faults.clone();
     }
     config.solve_budget = config.solve_budget.counted();
-    if !(args.speed.is_finite() && args.speed >= 0.0) {
-        return Err(format!(
-            "--speed {}: must be 0 (instant) or more",
-            args.speed
-        ));
-    }
     if let Some(size) = args.size {
         config.cube_size = CubeSize::from_value(i64::from(size))
             .ok_or_else(|| format!("--size {size}: allowed 3, or 2 (the pocket cube)"))?;
@@ -105,10 +99,8 @@ fn configure(args: &DryRunArgs, data_dir: PathBuf) -> Result<DaemonConfig, Strin
     if let Some(robot) = &args.robot {
         config.robot_design = robot.clone();
     }
-    if let Some(keep_runs) = args.keep_runs.filter(|&n| n > 0) {
+    if let Some(keep_runs) = args.keep_runs {
         config.retention.keep_runs = keep_runs;
-    } else if args.keep_runs.is_some() {
-        return Err("--keep-runs: must be at least 1".into());
     }
     if let Some(mb) = args.max_photo_mb {
         config.retention.max_photo_bytes = mb.saturating_mul(1_000_000);

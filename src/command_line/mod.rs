@@ -2,6 +2,7 @@
 
 pub mod counts;
 pub mod designs;
+pub mod overrides;
 pub mod tables;
 
 use std::process::ExitCode;

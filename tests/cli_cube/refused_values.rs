@@ -12,7 +12,7 @@ fn a_value_that_is_not_a_number_is_said_in_words() {
         ),
         (
             &["dry-run", "--speed", "fast"],
-            "--speed <SPEED> 'fast': not a number",
+            "'fast' is not a speed: 0 (instant)",
         ),
         (
             &["scramble", "--count", "12x"],
@@ -31,6 +31,47 @@ fn a_value_that_is_not_a_number_is_said_in_words() {
         for rust in ["invalid digit", "invalid float", "target type"] {
             assert!(!said.contains(rust), "{args:?}: {said}");
         }
+    }
+}
+
+/// A flag that overrides a configuration key takes only what the key takes (a `--max-photo-mb
+/// 0` would have pruned every photo kept; a `--speed nan` simulator never moved), and counts
+/// have ceilings.
+#[test]
+fn flags_are_held_to_their_keys_ranges_and_counts_to_ceilings() {
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["dry-run", "--max-photo-mb", "0"],
+            "outside 10..=10000000 (as [history] max_photo_mb takes)",
+        ),
+        (
+            &["dry-run", "--keep-runs", "0"],
+            "outside 1..=1000000 (as [history] keep_runs takes)",
+        ),
+        (&["dry-run", "--speed", "nan"], "'nan' is not a speed"),
+        (&["dry-run", "--timeout-secs", "0"], "must be at least 1"),
+        (
+            &["sim", "--pty", "--speed", "1e-300"],
+            "'1e-300' is not a speed",
+        ),
+        (
+            &["exec", "--port", "/dev/null", "--moves", "R", "--baud", "0"],
+            "outside 300..=4000000 (as [robot] baud takes)",
+        ),
+        (
+            &["test-program", "--threads", "100000"],
+            "more than the 256 threads",
+        ),
+        (
+            &["scramble", "--count", "1000001"],
+            "more than the 1000000 scrambles",
+        ),
+    ];
+    for (args, words) in cases {
+        let out = cubed(args, None);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(words), "{args:?}: {said}");
     }
 }
 

@@ -35,7 +35,7 @@ pub(crate) struct ExecArgs {
     #[arg(long)]
     pub(crate) port: PathBuf,
     /// Baud rate.
-    #[arg(long, default_value_t = 115_200)]
+    #[arg(long, default_value_t = 115_200, value_parser = crate::command_line::overrides::baud)]
     pub(crate) baud: u32,
     #[command(flatten)]
     pub(crate) job: RobotJob,

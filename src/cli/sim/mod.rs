@@ -81,7 +81,7 @@ pub(crate) struct SimArgs {
     #[arg(long)]
     pub(crate) no_cube: bool,
     /// Firmware time against the wall clock: 1 = real time, 10 = ten times faster, 0 = as fast as the host acknowledges.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::command_line::overrides::sim_speed)]
     pub(crate) speed: f64,
     /// Faults to inject, comma-separated: corrupt=P and drop=P (each byte, both directions, with
     /// probability P); unplug-every=DURATION (500ms, 2s) and unplug-at-move=N (the pty hangs up),

@@ -1,6 +1,7 @@
 //! The daemon's configuration file (`config/cubed.toml`): serde form, then validation into typed settings with errors naming file, section, key and the allowed values.
 
 mod camera;
+pub(crate) mod limits;
 pub mod palette_choice;
 pub mod search;
 mod toml_form;
@@ -245,7 +246,7 @@ impl Validator<'_> {
             }
             other => PortChoice::Serial(self.path("robot", "port", other)?),
         };
-        let baud = self.whole(("robot", "baud"), raw.robot.baud, 115_200, (300, 4_000_000))?;
+        let baud = self.whole(("robot", "baud"), raw.robot.baud, 115_200, limits::BAUD)?;
         let reconnect_secs = self.whole(
             ("robot", "reconnect_secs"),
             raw.robot.reconnect_secs,
@@ -421,14 +422,14 @@ impl Validator<'_> {
             ("history", "keep_runs"),
             history.keep_runs,
             keep_runs,
-            (1, 1_000_000),
+            limits::KEEP_RUNS,
         )?;
         let max_mb = DEFAULT_MAX_PHOTO_MB as i64;
         let max_photo_mb: u64 = self.whole(
             ("history", "max_photo_mb"),
             history.max_photo_mb,
             max_mb,
-            (10, 10_000_000),
+            limits::MAX_PHOTO_MB,
         )?;
         Ok(Retention {
             keep_runs,
@@ -440,9 +441,20 @@ impl Validator<'_> {
         let speed = self.bounded(
             ("sim", "speed"),
             sim.speed.unwrap_or(1.0),
-            (0.0, 1000.0),
+            limits::SIM_SPEED,
             "0 = instant, 1 = real time",
         )?;
+        if !limits::is_sim_speed(speed) {
+            return Err(self.invalid(
+                "sim",
+                "speed",
+                format!(
+                    "{speed} is too slow to move at all: 0 (instant), or {} to {} (1 = real time)",
+                    limits::SIM_SPEED_SLOWEST,
+                    limits::SIM_SPEED.1
+                ),
+            ));
+        }
         let faults = sim.faults.unwrap_or_default();
         crate::sim::faults::FaultPlan::parse(&faults)
             .map_err(|e| self.invalid("sim", "faults", error_chain(&e)))?;

@@ -15,6 +15,50 @@ pub(crate) const DATABASE_FILE: &str = "cubed.sqlite";
 /// The photo directory in the data directory.
 pub(crate) const IMAGES_DIR: &str = "images";
 
+/// The highest run number among the photo folders in `images` (`images/7/…`), if any.
+fn highest_photo_folder(images: &Path) -> Option<i64> {
+    let entries = std::fs::read_dir(images).ok()?;
+    (entries.flatten())
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i64>().ok())
+        .max()
+}
+
+/// Numbers new runs above every photo folder on disk: a history lost or emptied (the file
+/// removed, a backup restored) would otherwise start again at run 1 and write the new run's
+/// photos over the old run 1's. The folders are kept, and said.
+fn number_above_kept_photos(conn: &Connection, images: &Path) -> Result<(), HistoryError> {
+    let Some(highest) = highest_photo_folder(images) else {
+        return Ok(());
+    };
+    let failed = |e| HistoryError::sql("numbering runs above the photos kept".into(), e);
+    let numbered: i64 = conn
+        .query_row(
+            "SELECT MAX(COALESCE((SELECT MAX(id) FROM runs), 0), \
+                    COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'runs'), 0))",
+            [],
+            |row| row.get(0),
+        )
+        .map_err(failed)?;
+    if highest <= numbered {
+        return Ok(());
+    }
+    tracing::warn!(
+        "{} holds photos of runs up to {highest}, beyond the newest run its history numbers ({numbered}): a history removed, emptied or restored from before? The photos are kept; new runs are numbered from {}",
+        images.display(),
+        highest + 1
+    );
+    conn.execute("DELETE FROM sqlite_sequence WHERE name = 'runs'", [])
+        .and_then(|_| {
+            conn.execute(
+                "INSERT INTO sqlite_sequence (name, seq) VALUES ('runs', ?1)",
+                params![highest],
+            )
+        })
+        .map_err(failed)?;
+    Ok(())
+}
+
 /// The run history of one data directory.
 pub struct History {
     pub(super) data_dir: PathBuf,
@@ -61,10 +105,11 @@ impl History {
         let images = data_dir.join(IMAGES_DIR);
         std::fs::create_dir_all(&images).map_err(|source| HistoryError::Io {
             doing: "cannot create the directory",
-            path: images,
+            path: images.clone(),
             source,
         })?;
         let conn = open_database(&data_dir.join(DATABASE_FILE))?;
+        number_above_kept_photos(&conn, &images)?;
         let last_run_before_open = conn
             .query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |row| {
                 row.get(0)

@@ -93,3 +93,34 @@ fn earlier_takes_are_listed_face_by_face_in_urfdlb_order() {
     let faces: String = detail.scans[0].earlier.iter().map(|p| p.face).collect();
     assert_eq!(faces, "URLB", "not by the letters' order (BLRU)");
 }
+
+/// A history removed (or emptied) beside the photos of its runs: the new history numbers its
+/// runs above them, and the old photos stay as they were.
+#[test]
+fn a_new_history_beside_kept_photos_numbers_its_runs_above_them() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let first = new_run(&history);
+    history.save_image(first, 0, 'U', &photo(3)).unwrap();
+    let second = new_run(&history);
+    history.save_image(second, 0, 'U', &photo(4)).unwrap();
+    drop(history);
+    let kept = dir.path().join(format!("images/{second}/0-U.png"));
+    let before = std::fs::read(&kept).unwrap();
+    std::fs::remove_file(dir.path().join(DATABASE_FILE)).unwrap();
+    let history = open(&dir);
+    let run = new_run(&history);
+    assert_eq!(run, second + 1, "numbered above the photos kept");
+    history.save_image(run, 0, 'U', &photo(5)).unwrap();
+    assert_eq!(
+        std::fs::read(&kept).unwrap(),
+        before,
+        "the old photo is untouched"
+    );
+    // Opened again, the numbering holds (the history now has a run of its own).
+    drop(history);
+    assert_eq!(new_run(&open(&dir)), run + 1);
+    // An emptied file (0 bytes) is a new history too.
+    std::fs::write(dir.path().join(DATABASE_FILE), b"").unwrap();
+    assert_eq!(new_run(&open(&dir)), run + 1);
+}
