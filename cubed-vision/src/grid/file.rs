@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GridFile {
-    corners: Vec<[f64; 2]>,
+    corners: Vec<Vec<f64>>,
 }
 
 /// Why a grid file cannot be used.
@@ -54,7 +54,19 @@ pub fn load_grid(path: &Path) -> Result<FaceGrid, GridFileError> {
         key: key.into(),
         problem,
     };
-    let corners: [[f64; 2]; 4] = file.corners.as_slice().try_into().map_err(|_| {
+    // Two coordinates a point exactly: a longer list is not taken for its first two.
+    let points = (file.corners.iter().enumerate())
+        .map(|(i, point)| {
+            <[f64; 2]>::try_from(point.as_slice()).map_err(|_| {
+                let given = point.len();
+                invalid(
+                    "corners",
+                    format!("point {}: {given} values; give two, [x, y]", i + 1),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let corners: [[f64; 2]; 4] = points.as_slice().try_into().map_err(|_| {
         invalid(
             "corners",
             format!("{} points, exactly 4 are needed", file.corners.len()),
@@ -155,6 +167,13 @@ mod tests {
         let msg = load_grid(&bad).expect_err("three corners").to_string();
         assert!(
             msg.contains("bad.toml") && msg.contains("corners") && msg.contains("exactly 4"),
+            "{msg}"
+        );
+        let long = "corners = [[10, 10, 99999], [310, 10], [310, 310], [10, 310]]\n";
+        std::fs::write(&bad, long).expect("write");
+        let msg = load_grid(&bad).expect_err("three coordinates").to_string();
+        assert!(
+            msg.contains("corners: point 1: 3 values; give two"),
             "{msg}"
         );
     }

@@ -183,8 +183,8 @@ struct ColourEntry {
     name: String,
     symbol: String,
     face: String,
-    lab: Option<[f64; 3]>,
-    srgb: Option<[i64; 3]>,
+    lab: Option<Vec<f64>>,
+    srgb: Option<Vec<i64>>,
 }
 
 /// Reads and validates a palette file.
@@ -346,9 +346,19 @@ impl ColourEntry {
                 format!("\"{}\" must be one of U R F D L B", self.face),
             )
         })?;
-        let reference = match (self.lab, self.srgb) {
-            (Some(lab), None) => lab_reference(lab, path, key("lab"))?,
-            (None, Some(rgb)) => srgb_reference(rgb, path, key("srgb"))?,
+        // Three values exactly: a list longer than three is not taken for its first three.
+        let three = |values: &[f64], name: &str| -> Result<[f64; 3], PaletteError> {
+            values.try_into().map_err(|_| {
+                let given = values.len();
+                invalid(path, key(name), format!("{given} values; give three"))
+            })
+        };
+        let reference = match (&self.lab, &self.srgb) {
+            (Some(lab), None) => lab_reference(three(lab, "lab")?, path, key("lab"))?,
+            (None, Some(rgb)) => {
+                let rgb: Vec<f64> = rgb.iter().map(|&v| v as f64).collect();
+                srgb_reference(three(&rgb, "srgb")?.map(|v| v as i64), path, key("srgb"))?
+            }
             _ => {
                 return Err(invalid(
                     path,
@@ -481,6 +491,12 @@ mod tests {
         assert!(problem(&five).contains("exactly 6"), "{}", problem(&five));
         let unknown = six(|i| format!("{}\nshade = 1", entry(i)));
         assert!(problem(&unknown).contains("shade"), "{}", problem(&unknown));
+        let long = six(|i| entry(i).replace("srgb = [", "srgb = [9, "));
+        assert!(
+            problem(&long).contains("[[colour]] #1 srgb: 4 values; give three"),
+            "{}",
+            problem(&long)
+        );
         let lab = six(|i| entry(i).replace("srgb = [", "lab = [101, 0, 0]\n#"));
         assert!(problem(&lab).contains("0..=100"), "{}", problem(&lab));
         // Colour 5 given colour 2's value: two colours that cannot be told apart.
