@@ -73,6 +73,19 @@ pub(super) fn array_written_as_table(text: &str, message: &str, section: &str) -
                 || written(name, false) > 1
                 || (message.contains("expected a list") && section == format!("[{name}]")))
     })?;
+    // Written twice with one pair of brackets and nowhere with two: the text cannot tell a
+    // table written twice from a list's tables, so both are said, the table first.
+    if written(name, true) == 0 && !message.contains("expected a list") {
+        let lines: Vec<String> = (headers.iter())
+            .filter(|h| h.1 == *name && !h.2)
+            .map(|h| h.0.to_string())
+            .collect();
+        return Some(format!(
+            "`[{name}]` is written {} times (lines {}): write a table once, its keys together under one `[{name}]`; only where each is one of a list (a robot's `[[gripper]]`), write `[[{name}]]` for every one",
+            lines.len(),
+            lines.join(", ")
+        ));
+    }
     Some(format!(
         "`[{name}]` (line {line}) makes one table, but each {name} is one of a list: write `[[{name}]]`, with two brackets, for every one"
     ))

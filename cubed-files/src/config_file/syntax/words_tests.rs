@@ -54,7 +54,13 @@ fn a_list_table_written_with_one_pair_of_brackets_is_said_so() {
     assert!(hint.contains("write `[[gripper]]`"), "{hint}");
     let twice = "[camera]\nname = \"a\"\n\n[camera]\nname = \"b\"\n";
     let hint = array_written_as_table(twice, "duplicate key", "[camera]").expect("said");
-    assert!(hint.starts_with("`[camera]` (line 1)"), "{hint}");
+    // Nowhere `[[camera]]`: a table written twice, or a list's; the table is said first,
+    // since the advice to write `[[x]]` for a table would be refused next.
+    assert!(
+        hint.starts_with("`[camera]` is written 2 times (lines 1, 4): write a table once"),
+        "{hint}"
+    );
+    assert!(hint.contains("write `[[camera]]` for every one"), "{hint}");
     let solo = "name = \"r\"\n[gripper] # the only one\nname = \"a\"\n";
     let expected = "map, expected a list, [a, b, …]";
     assert!(array_written_as_table(solo, expected, "[gripper]").is_some());
