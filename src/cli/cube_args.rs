@@ -153,15 +153,35 @@ pub(crate) fn print_json(mut row: serde_json::Value, line: Option<usize>) {
 /// so a cube whose first sticker is `#` is read. A line that is not UTF-8 text is kept with its bad
 /// bytes shown as U+FFFD, so it is refused by its line number and the lines after it still read.
 pub(crate) fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String)>> {
-    (std::io::stdin().lock().split(b'\n').enumerate())
-        .map(|(n, line)| {
-            let bytes = line.context("reading standard input")?;
-            Ok((n + 1, String::from_utf8_lossy(&bytes).trim().to_string()))
-        })
-        .filter(|cube| {
-            cube.as_ref()
-                .map_or(true, |(_, text)| !text.is_empty() && !is_comment(text))
-        })
+    (std::io::stdin().lock().split(b'\n').enumerate()).filter_map(|(n, line)| {
+        let bytes = match line.context("reading standard input") {
+            Ok(bytes) => bytes,
+            Err(e) => return Some(Err(e)),
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        // A byte-order mark (a file saved by some Windows editors) is no sticker.
+        let text = text
+            .trim()
+            .trim_start_matches('\u{feff}')
+            .trim()
+            .to_string();
+        if is_comment(&text) {
+            warn_if_a_cube(n + 1, &text);
+            return None;
+        }
+        (!text.is_empty()).then_some(Ok((n + 1, text)))
+    })
+}
+
+/// A comment line that holds as many symbols as a cube has stickers, `#` counted, is said:
+/// a cube whose first sticker is `#` typed with a space after it is skipped as a comment.
+fn warn_if_a_cube(line: usize, text: &str) {
+    let symbols = text.chars().filter(|c| !c.is_whitespace()).count();
+    if symbols == 54 || symbols == 24 {
+        eprintln!(
+            "line {line}: skipped as a comment ('#' then a space), though it has {symbols} symbols, as a cube has stickers: were it a cube whose first sticker is '#', write that '#' without a space after it"
+        );
+    }
 }
 
 /// A trimmed input line that is a comment: `#` followed by whitespace, or alone.

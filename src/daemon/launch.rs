@@ -338,12 +338,16 @@ async fn retry_pending_endings(history: Arc<History>, mut shutdown: watch::Recei
 /// What to tell the user when the history cannot be written at start-up.
 fn read_only_notice(config: &DaemonConfig, error: &HistoryError, until_restart: bool) -> String {
     let until = match (error, until_restart) {
-        (HistoryError::NotWritable { .. }, _) => "until that is put right and the daemon restarted",
-        (_, true) => "until space is freed there and the daemon restarted (a full disk?)",
-        (_, false) => "until space is freed there (a full disk?)",
+        (HistoryError::NotWritable { .. }, _) => {
+            " until that is put right and the daemon restarted"
+        }
+        // Nothing to do with room: a newer cubed wrote it, and the error says what to do.
+        (HistoryError::NewerSchema { .. }, _) => "",
+        (_, true) => " until space is freed there and the daemon restarted (a full disk?)",
+        (_, false) => " until space is freed there (a full disk?)",
     };
     let words = format!(
-        "the run history in {} cannot be written ({}): started read-only, runs are refused {until}",
+        "the run history in {} cannot be written ({}): started read-only, runs are refused{until}",
         config.data_dir.display(),
         error_chain(error)
     );

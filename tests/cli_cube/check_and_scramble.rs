@@ -48,6 +48,17 @@ fn check_says_ok_or_the_reason_with_exit_2() {
     );
     assert_eq!(rows[2]["error"]["kind"], "wrong_length", "{rows:?}");
     assert_eq!(rows[2]["line"], 5, "{rows:?}");
+    // A byte-order mark and Windows line ends are no stickers; a cube whose first sticker
+    // is `#`, typed with spaces between stickers, is a comment, and said to be one.
+    let spaced: String = hashed.chars().flat_map(|c| [c, ' ']).collect();
+    let input = format!("\u{feff}{SOLVED}\r\n{spaced}\n");
+    let text = cubed(&["check", "--stdin"], Some(&input));
+    assert_eq!((text.status.code(), stdout(&text).trim()), (Some(0), "ok"));
+    let said = String::from_utf8_lossy(&text.stderr);
+    assert!(
+        said.contains("line 2: skipped as a comment ('#' then a space), though it has 54 symbols"),
+        "{said}"
+    );
 }
 
 /// `text` with the stickers at `at` set to `to`.
