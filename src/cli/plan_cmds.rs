@@ -97,26 +97,36 @@ pub(crate) fn face_turns(text: &str, notation: Notation) -> Result<Vec<Turn>, St
 
 /// The home state with the cube held as `faces` says: the face up, then the face to the front.
 pub(super) fn start_state(planner: &Planner, faces: &str) -> Result<RobotState, String> {
-    // Lower case is read as the facelets are (`fr` is FR).
-    let letters: Vec<Option<Face>> = (faces.trim().chars())
-        .map(|c| Face::from_letter(c.to_ascii_uppercase()))
-        .collect();
-    let [Some(up), Some(front)] = letters[..] else {
-        return Err(format!("--start '{faces}': give two face letters, the face up then the face to the front (e.g. UF)"));
-    };
-    if up == front {
-        return Err(format!(
-            "--start '{faces}': {up} is given twice; give the face up, then another face to the front"
-        ));
-    }
-    let orientation = Orientation::all()
-        .find(|o| o.face_at(Direction::Up) == up && o.face_at(Direction::Front) == front)
-        .ok_or_else(|| format!("--start '{faces}': {up} and {front} are opposite faces; they cannot be up and front at once"))?;
+    let orientation = orientation_held(faces).map_err(|why| format!("--start '{faces}': {why}"))?;
     // Every holding starts at home: the state graph holds them all (see `robot::graph`).
     Ok(RobotState {
         orientation,
         ..planner.home()
     })
+}
+
+/// How the cube is held when `faces` names the face up, then the face to the front (as
+/// `--start` and a program document's `starts_held` give it), or why it cannot be.
+pub(super) fn orientation_held(faces: &str) -> Result<Orientation, String> {
+    // Lower case is read as the facelets are (`fr` is FR).
+    let letters: Vec<Option<Face>> = (faces.trim().chars())
+        .map(|c| Face::from_letter(c.to_ascii_uppercase()))
+        .collect();
+    let [Some(up), Some(front)] = letters[..] else {
+        return Err(
+            "give two face letters, the face up then the face to the front (e.g. UF)".into(),
+        );
+    };
+    if up == front {
+        return Err(format!(
+            "{up} is given twice; give the face up, then another face to the front"
+        ));
+    }
+    Orientation::all()
+        .find(|o| o.face_at(Direction::Up) == up && o.face_at(Direction::Front) == front)
+        .ok_or_else(|| {
+            format!("{up} and {front} are opposite faces; they cannot be up and front at once")
+        })
 }
 
 impl RobotJob {

@@ -98,6 +98,14 @@ fn program_for(
             Ok(doc) => doc,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
         };
+        if let Some(held) = &doc.starts_held {
+            if let Err(why) = super::plan_cmds::orientation_held(held) {
+                return Ok(Err(format!(
+                    "{}: starts_held '{held}': {why}",
+                    path.display()
+                )));
+            }
+        }
         if let Some(held) = doc
             .starts_held
             .as_deref()
