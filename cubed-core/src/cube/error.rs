@@ -20,6 +20,21 @@ pub enum CubeError {
         first: Face,
         second: Face,
     },
+    #[error("the centre of face {face} (sticker {face}5, index {as_given} as given) is '{typed}', which no other sticker has, while '{likely}' is on 8 stickers and no centre: typed '{typed}' for '{likely}' there? (the centres name the colours)")]
+    CentreTypo {
+        face: Face,
+        typed: char,
+        likely: char,
+        /// The centre's index in the input as typed.
+        as_given: usize,
+    },
+    #[error("{found}; the centres may be typed in each other's places: with {moved}, every piece would be one a cube has, and it could be solved")]
+    CentresMisplaced {
+        /// What the pieces show with the centres as typed.
+        found: Box<CubeError>,
+        /// The centres moved, e.g. "U's centre 'G', F's centre 'W'".
+        moved: String,
+    },
     #[error("unknown symbol '{symbol}' at sticker {} (index {as_given} as given): it is not {allowed}", sticker_names(&[sticker.0], 9))]
     UnknownSymbol {
         symbol: char,
@@ -95,6 +110,8 @@ impl CubeError {
             CubeError::WrongLength { .. } => "wrong_length",
             CubeError::CentresNotDistinct { .. } => "centres_not_distinct",
             CubeError::UnknownSymbol { .. } => "unknown_symbol",
+            CubeError::CentreTypo { .. } => "centre_typo",
+            CubeError::CentresMisplaced { .. } => "centres_misplaced",
             CubeError::ColourCount { .. } => "colour_count",
             CubeError::InvalidCorner { .. } => "invalid_corner",
             CubeError::InvalidEdge { .. } => "invalid_edge",
@@ -105,6 +122,18 @@ impl CubeError {
             CubeError::Parity => "parity",
             CubeError::Several { first, .. } => first.kind(),
         }
+    }
+
+    /// Whether it is a piece no cube has (its colours, or one piece twice), rather than a
+    /// twist, flip or swap of pieces that are all a cube's.
+    pub fn is_of_a_piece(&self) -> bool {
+        matches!(
+            self,
+            CubeError::InvalidCorner { .. }
+                | CubeError::InvalidEdge { .. }
+                | CubeError::DuplicateCorner { .. }
+                | CubeError::DuplicateEdge { .. }
+        )
     }
 
     /// The same error with each piece's colours in the symbols the cube was typed in

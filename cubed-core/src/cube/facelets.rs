@@ -116,13 +116,26 @@ impl FaceletCube {
                 as_given: order.index_as_given(sticker.0, 9),
                 allowed,
             },
+            CubeError::CentreTypo {
+                face,
+                typed,
+                likely,
+                as_given,
+            } => CubeError::CentreTypo {
+                face,
+                typed,
+                likely,
+                as_given: order.index_as_given(as_given, 9),
+            },
             other => other,
         };
         if let Some(valid) = valid {
             check_symbols_allowed(&symbols, valid).map_err(as_given)?;
         }
         let scheme = scheme_from_centres(&symbols)?;
-        let stickers = faces_of_symbols(&symbols, &scheme).map_err(as_given)?;
+        let stickers = faces_of_symbols(&symbols, &scheme)
+            .map_err(|e| super::centres::centre_typo(&symbols).unwrap_or(e))
+            .map_err(as_given)?;
         check_counts(&stickers, &scheme)?;
         Ok((FaceletCube { stickers }, scheme))
     }

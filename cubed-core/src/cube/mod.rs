@@ -1,5 +1,6 @@
 //! Cube model: faces, stickers, cubies, moves, notation, validation and random cubes. Pure: no I/O.
 
+mod centres;
 pub(crate) mod cubie;
 pub(crate) mod error;
 pub(crate) mod face;
@@ -40,6 +41,22 @@ pub fn parse_cube(
     valid: Option<&[char]>,
 ) -> Result<(FaceletCube, ColourScheme, CubieCube), CubeError> {
     let (facelets, scheme) = FaceletCube::parse(text, order, valid)?;
-    let cubies = CubieCube::from_facelets(&facelets).map_err(|e| e.in_colours(&scheme.symbols))?;
+    let cubies = CubieCube::from_facelets(&facelets).map_err(|e| {
+        let found = e.in_colours(&scheme.symbols);
+        // Centres in each other's places make pieces no cube has; a twist, a flip or a swap
+        // of pieces is a fault of the pieces themselves.
+        if !found.is_of_a_piece() {
+            return found;
+        }
+        let symbols: [char; 54] =
+            std::array::from_fn(|i| scheme.symbols[facelets.stickers[i].index()]);
+        match centres::centres_misplaced(&symbols) {
+            Some(moved) => CubeError::CentresMisplaced {
+                found: Box::new(found),
+                moved,
+            },
+            None => found,
+        }
+    })?;
     Ok((facelets, scheme, cubies))
 }

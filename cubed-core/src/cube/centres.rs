@@ -1,0 +1,206 @@
+//! The centres as the likely place of a typo: typed cubes take their colours from the
+//! centres, so a centre typed wrong makes good stickers look wrong. Two cases are told: a
+//! centre no other sticker shares while eight stickers share a colour no centre has, and
+//! centres typed in each other's places (every piece would be a cube's with them moved).
+
+use super::cubie::CubieCube;
+use super::error::CubeError;
+use super::face::Face;
+use super::facelets::{ColourScheme, FaceletCube};
+
+/// The sticker index of `face`'s centre (URFDLB order).
+fn centre(face: Face) -> usize {
+    face.index() * 9 + 4
+}
+
+/// The centre typed wrong, when one centre's symbol is on no other sticker and the only
+/// symbol no centre has is on the eight stickers its colour should have.
+pub(crate) fn centre_typo(symbols: &[char; 54]) -> Option<CubeError> {
+    let count = |c: char| symbols.iter().filter(|&&s| s == c).count();
+    let centres = Face::ALL.map(|f| symbols[centre(f)]);
+    let mut strangers: Vec<char> = symbols
+        .iter()
+        .copied()
+        .filter(|s| !centres.contains(s))
+        .collect();
+    strangers.dedup();
+    strangers.sort_unstable();
+    strangers.dedup();
+    let [likely] = strangers[..] else {
+        return None;
+    };
+    let lone = Face::ALL
+        .into_iter()
+        .filter(|&f| count(symbols[centre(f)]) == 1);
+    let [face] = lone.collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    (count(likely) == 8).then(|| CubeError::CentreTypo {
+        face,
+        typed: symbols[centre(face)],
+        likely,
+        as_given: centre(face),
+    })
+}
+
+/// Centres typed in each other's places, in words: the fewest centres to move so that the
+/// cube can exist (each way, when two ways move as few), e.g. "U's centre 'F', F's centre
+/// 'U'"; none if no such move makes it one.
+pub(crate) fn centres_misplaced(symbols: &[char; 54]) -> Option<String> {
+    let typed = Face::ALL.map(|f| symbols[centre(f)]);
+    let mut fewest: Vec<Vec<(Face, char)>> = Vec::new();
+    for order in permutations_of_six() {
+        let centres = order.map(|i| typed[i]);
+        let moved: Vec<(Face, char)> = (Face::ALL.into_iter())
+            .filter(|f| centres[f.index()] != typed[f.index()])
+            .map(|f| (f, centres[f.index()]))
+            .collect();
+        if moved.is_empty() || fewest.first().is_some_and(|f| f.len() < moved.len()) {
+            continue;
+        }
+        let mut with = *symbols;
+        for (face, symbol) in &moved {
+            with[centre(*face)] = *symbol;
+        }
+        if can_exist(&with, &ColourScheme { symbols: centres }) {
+            if fewest.first().is_some_and(|f| f.len() > moved.len()) {
+                fewest.clear();
+            }
+            fewest.push(moved);
+        }
+    }
+    fewest.sort_by_key(|moved| {
+        moved
+            .iter()
+            .map(|(face, _)| face.index())
+            .collect::<Vec<_>>()
+    });
+    let words = |moved: &Vec<(Face, char)>| {
+        (moved.iter())
+            .map(|(face, symbol)| format!("{face}'s centre '{symbol}'"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &fewest[..] {
+        [] => None,
+        [one] => Some(words(one)),
+        [one, other, ..] => Some(format!("{} (or with {})", words(one), words(other))),
+    }
+}
+
+/// Whether the symbols, read with `scheme`'s centres, are a cube that can exist.
+fn can_exist(symbols: &[char; 54], scheme: &ColourScheme) -> bool {
+    let mut stickers = [Face::U; 54];
+    for (sticker, symbol) in stickers.iter_mut().zip(symbols) {
+        match scheme.symbols.iter().position(|s| s == symbol) {
+            Some(face) => *sticker = Face::from_index(face),
+            None => return false,
+        }
+    }
+    CubieCube::from_facelets(&FaceletCube { stickers }).is_ok()
+}
+
+/// Every order of six things (720), as indices.
+fn permutations_of_six() -> impl Iterator<Item = [usize; 6]> {
+    (0..6usize.pow(6)).filter_map(|n| {
+        let order: [usize; 6] = std::array::from_fn(|k| n / 6usize.pow(k as u32) % 6);
+        let distinct = (0..6).all(|i| !order[i + 1..].contains(&order[i]));
+        distinct.then_some(order)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::{parse_cube, random::random_cube, FaceOrder};
+    use rand::SeedableRng;
+
+    const SOLVED: &str = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+
+    fn refused(text: &str, order: FaceOrder) -> CubeError {
+        parse_cube(text, order, None).expect_err("refused")
+    }
+
+    fn with_centres(text: &str, centres: &[(Face, char)]) -> String {
+        let mut symbols: Vec<char> = text.chars().collect();
+        for &(face, symbol) in centres {
+            symbols[centre(face)] = symbol;
+        }
+        symbols.into_iter().collect()
+    }
+
+    #[test]
+    fn there_are_720_orders_of_six() {
+        assert_eq!(permutations_of_six().count(), 720);
+    }
+
+    #[test]
+    fn a_centre_typed_wrong_is_named_not_the_stickers_it_makes_look_wrong() {
+        let typo = with_centres(SOLVED, &[(Face::U, 'X')]);
+        let said = refused(&typo, FaceOrder::Urfdlb).to_string();
+        assert_eq!(
+            said,
+            "the centre of face U (sticker U5, index 4 as given) is 'X', which no other sticker has, while 'U' is on 8 stickers and no centre: typed 'X' for 'U' there? (the centres name the colours)"
+        );
+        // In the 1988 order, D's centre is the sixth block's: index 49 as typed.
+        let typo = with_centres(SOLVED, &[(Face::D, 'X')]);
+        let typed = FaceOrder::Tfrplb.from_urfdlb(&typo);
+        let said = refused(&typed, FaceOrder::Tfrplb).to_string();
+        assert!(said.contains("index 49 as given"), "{said}");
+        // A sticker typed wrong is still the sticker.
+        let mut sticker: Vec<char> = SOLVED.chars().collect();
+        sticker[0] = 'X';
+        let sticker: String = sticker.into_iter().collect();
+        assert_eq!(
+            refused(&sticker, FaceOrder::Urfdlb).kind(),
+            "unknown_symbol"
+        );
+    }
+
+    #[test]
+    fn centres_typed_in_each_others_places_are_said_with_what_the_pieces_show() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..20 {
+            // A cube that exists (made by turning), typed with U's and F's centres swapped.
+            let cube = random_cube(&mut rng).to_facelets().to_string();
+            let swapped = with_centres(&cube, &[(Face::U, 'F'), (Face::F, 'U')]);
+            let error = refused(&swapped, FaceOrder::Urfdlb);
+            assert_eq!(error.kind(), "centres_misplaced", "{error}");
+            let said = error.to_string();
+            assert!(
+                said.contains("with U's centre 'U', F's centre 'F', every"),
+                "{said}"
+            );
+        }
+        let cycled = with_centres(SOLVED, &[(Face::U, 'R'), (Face::R, 'F'), (Face::F, 'U')]);
+        let said = refused(&cycled, FaceOrder::Urfdlb).to_string();
+        // Cycled back, or the opposite three cycled to match (the cube turned about a corner).
+        assert!(
+            said.ends_with("with U's centre 'U', R's centre 'R', F's centre 'F' (or with D's centre 'L', L's centre 'B', B's centre 'D'), every piece would be one a cube has, and it could be solved"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_cube_wrong_in_its_pieces_is_not_blamed_on_its_centres() {
+        // One corner twisted in place (URF's stickers turned round), and two edges swapped.
+        let mut twisted: Vec<char> = SOLVED.chars().collect();
+        let (u9, r1, f3) = (8, 9, 20);
+        (twisted[u9], twisted[r1], twisted[f3]) = ('F', 'U', 'R');
+        let twisted: String = twisted.into_iter().collect();
+        assert_eq!(refused(&twisted, FaceOrder::Urfdlb).kind(), "corner_twist");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        let mut swapped: Vec<char> = random_cube(&mut rng)
+            .to_facelets()
+            .to_string()
+            .chars()
+            .collect();
+        // UR (U6, R2) and UF (U8, F2) swapped, each keeping its U sticker up.
+        let (u6, r2, u8_, f2) = (5, 10, 7, 19);
+        (swapped[u6], swapped[u8_]) = (swapped[u8_], swapped[u6]);
+        (swapped[r2], swapped[f2]) = (swapped[f2], swapped[r2]);
+        let swapped: String = swapped.into_iter().collect();
+        let error = refused(&swapped, FaceOrder::Urfdlb);
+        assert_ne!(error.kind(), "centres_misplaced", "{error}");
+    }
+}
