@@ -269,6 +269,17 @@ pub(crate) fn moves_hint(text: &str) -> String {
     format!(" (this reads as moves, not stickers: make them a cube with `cubed scramble{notation} --moves \"...\"` (and --size 2 for a 2x2), and give that)")
 }
 
+/// Said after the refusal (of `kind`) of a cube typed in the 1988 face order or the old 2x2
+/// format: the message names faces by Singmaster's letters, where B is the back, not the
+/// bottom; else empty.
+pub(crate) fn letters_note(typed_in_1988: bool, legacy: bool, kind: &str) -> &'static str {
+    match (typed_in_1988 && kind != "wrong_length", legacy) {
+        (true, false) => " [faces are named by Singmaster's letters here: U is the top (T), D the bottom (B), B the back (P); F, R and L as typed]",
+        (true, true) => " [stickers are named as typed (T F R P L B), corners and faces by Singmaster's letters: U is the top, D the bottom, B the back]",
+        (false, _) => "",
+    }
+}
+
 /// The moves of a `--moves` option, or what is wrong with them: none given, or a symbol that
 /// is not a move (with a hint when they read as the other notation).
 pub(crate) fn moves_argument(text: &str, notation: Notation) -> Result<Vec<Move>, String> {

@@ -58,7 +58,11 @@ fn check_one(args: &CheckArgs, text: &str, line: Option<usize>) -> bool {
                 (e.kind().to_string(), message)
             }),
     };
-    let verdict = verdict.map_err(|(kind, message)| (kind, message + &moves_hint(text)));
+    let in_1988 = args.legacy || matches!(args.order, OrderArg::Tfrplb);
+    let verdict = verdict.map_err(|(kind, message)| {
+        let note = super::cube_args::letters_note(in_1988, args.legacy, &kind);
+        (kind, message + &moves_hint(text) + note)
+    });
     match (args.format, &verdict) {
         (FormatArg::Text, Ok(())) => println!("ok"),
         (FormatArg::Text, Err((_, message))) => match line {

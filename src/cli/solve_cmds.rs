@@ -2,7 +2,7 @@
 
 use super::cube_args::clock_seed;
 use super::cube_args::INVALID_LINE;
-use super::cube_args::{each_cube, moves_hint, no_cube_given, print_json};
+use super::cube_args::{each_cube, letters_note, moves_hint, no_cube_given, print_json};
 use super::cube_args::{FormatArg, NotationArg, OrderArg};
 use super::solve_steps::Walkthrough;
 use crate::command_line::tables::pocket_solver;
@@ -102,17 +102,15 @@ fn solve_one(
         }
         Err(e) => {
             let kind = e.kind();
+            let in_1988 = matches!(args.order, OrderArg::Tfrplb);
+            let message = error_chain(&e) + &moves_hint(text) + letters_note(in_1988, false, kind);
             match args.format {
                 FormatArg::Text => {
                     println!("{INVALID_LINE}");
-                    eprintln!(
-                        "{where_}invalid cube {text}: {e}{}",
-                        moves_hint(text),
-                        e = error_chain(&e)
-                    );
+                    eprintln!("{where_}invalid cube {text}: {message}");
                 }
                 FormatArg::Json => print_json(
-                    json!({"facelets": text, "error": {"kind": kind, "message": error_chain(&e) + &moves_hint(text)}}),
+                    json!({"facelets": text, "error": {"kind": kind, "message": message}}),
                     line,
                 ),
             }
@@ -276,7 +274,13 @@ fn solve_one_pocket(
             return Ok(true);
         }
         Err(e) => {
-            let message = format.in_input_terms(&e.to_string()) + &moves_hint(text);
+            let in_1988 = matches!(
+                format,
+                PocketFormat::Legacy | PocketFormat::Facelets(FaceOrder::Tfrplb)
+            );
+            let message = format.in_input_terms(&e.to_string())
+                + &moves_hint(text)
+                + letters_note(in_1988, format == PocketFormat::Legacy, e.kind());
             if args.format == FormatArg::Text {
                 let at = line.map(|n| format!("line {n}: ")).unwrap_or_default();
                 println!("{}", INVALID_LINE);

@@ -183,6 +183,15 @@ fn solve_reads_the_1988_face_order_and_writes_the_1988_notation() {
     assert_eq!(row["notation"], "woolley", "{row}");
     let solution = row["solution"].as_str().expect("a solution");
     assert!(solves(cube, solution, Notation::Woolley), "{row}");
+    // Refused, the message's Singmaster letters are said (there B is the back, P in 1988):
+    // the 4th block typed, the posterior, holds sticker B1.
+    let mut typo: Vec<char> = tfrplb.chars().collect();
+    typo[27] = 'X';
+    let typo: String = typo.into_iter().collect();
+    let out = cubed(&["check", "--order", "TFRPLB", &typo], None);
+    let said = stdout(&out);
+    assert!(said.contains("at sticker B1 (index 27 as given)"), "{said}");
+    assert!(said.contains("B the back (P)"), "{said}");
 }
 
 #[test]
