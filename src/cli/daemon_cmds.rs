@@ -93,11 +93,17 @@ pub(super) fn address_and_token(
         (Err(_), Some(http)) => (http, None),
         (Err(e), None) => return Err(super::refuse_error(e)),
     };
-    let token = std::env::var("CUBED_TOKEN")
-        .ok()
-        .filter(|t| !t.is_empty())
-        .or(token);
-    Ok((bind, token))
+    let from_env = std::env::var("CUBED_TOKEN").ok().filter(|t| !t.is_empty());
+    // A token goes in a request's header: spaces, line breaks and other controls cannot.
+    if from_env
+        .as_deref()
+        .is_some_and(|t| !t.chars().all(|c| c.is_ascii_graphic()))
+    {
+        return Err(refuse(
+            "$CUBED_TOKEN holds a space, a line break or another character a token cannot have: set it to the token alone (the daemon's `[http] token`)",
+        ));
+    }
+    Ok((bind, from_env.or(token)))
 }
 
 /// `HOST:PORT` (an IP address or a name such as `localhost`), with or without `http://` and a

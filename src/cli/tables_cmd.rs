@@ -9,7 +9,7 @@ use std::process::ExitCode;
 pub(crate) struct TablesArgs {
     /// Where to cache them (default: $CUBED_CACHE_DIR, $XDG_CACHE_HOME/cubed or ~/.cache/cubed;
     /// the daemon's service uses /var/lib/cubed/cache).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::command_line::tables::cache_folder)]
     pub(crate) cache_dir: Option<PathBuf>,
     /// Also the axial search's tables (~37 MB), used by robots that turn opposite faces at
     /// once (six-motor); otherwise built at the first solve that needs them.

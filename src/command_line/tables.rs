@@ -29,8 +29,20 @@ pub struct TableArgs {
     #[arg(long, value_enum, default_value_t = TablesArg::Full)]
     pub(crate) tables: TablesArg,
     /// Where the full tables are cached (default: $CUBED_CACHE_DIR, $XDG_CACHE_HOME/cubed or ~/.cache/cubed).
-    #[arg(long)]
+    #[arg(long, value_parser = cache_folder)]
     pub cache_dir: Option<PathBuf>,
+}
+
+/// `--cache-dir`: a folder, or a path where one can be made; not a file (refused before
+/// seconds of building tables that then could not be kept there).
+pub(crate) fn cache_folder(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    match std::fs::metadata(&path) {
+        Ok(found) if !found.is_dir() => Err(format!(
+            "{text} is a file, not a folder: give the folder the tables are to be cached in"
+        )),
+        _ => Ok(path),
+    }
 }
 
 impl TableArgs {
@@ -207,7 +219,10 @@ pub(crate) enum TablesNotCached {
 fn writable_folder(dir: &Path) -> Result<(), TablesNotCached> {
     let no_folder = |e: std::io::Error| TablesNotCached::NoFolder {
         dir: dir.to_path_buf(),
-        reason: cubed_core::error_chain::error_chain(&e),
+        reason: match dir.is_file() {
+            true => "it is a file, not a folder".into(),
+            false => cubed_core::error_chain::error_chain(&e),
+        },
     };
     std::fs::create_dir_all(dir).map_err(no_folder)?;
     tempfile::NamedTempFile::new_in(dir).map_err(no_folder)?;

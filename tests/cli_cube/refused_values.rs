@@ -1,4 +1,4 @@
-//! Option values the cube and solver commands refuse in words: numbers that do not parse, negative numbers, inputs asking for nothing, zero cubes and endless budgets.
+//! Option values the commands refuse in words: numbers that do not parse, negative numbers, flags beyond their keys' ranges, files given for folders, a token no header can carry, inputs asking for nothing, zero cubes and endless budgets.
 
 use crate::common::{cubed, stderr, SOLVED};
 
@@ -39,7 +39,15 @@ fn a_value_that_is_not_a_number_is_said_in_words() {
 /// have ceilings.
 #[test]
 fn flags_are_held_to_their_keys_ranges_and_counts_to_ceilings() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &["history", "--data-dir", "/etc/passwd"],
+            "that is a file, not a directory",
+        ),
+        (
+            &["solve", "--cache-dir", "/etc/passwd", "R"],
+            "/etc/passwd is a file, not a folder",
+        ),
         (
             &["dry-run", "--max-photo-mb", "0"],
             "outside 10..=10000000 (as [history] max_photo_mb takes)",
@@ -73,6 +81,23 @@ fn flags_are_held_to_their_keys_ranges_and_counts_to_ceilings() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
         assert!(said.contains(words), "{args:?}: {said}");
     }
+}
+
+/// A token from the environment that no request header can carry is refused as the setting's
+/// fault, naming it, rather than failing as the request is made.
+#[test]
+fn a_token_with_a_line_break_is_refused_naming_cubed_token() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["status", "--http", "127.0.0.1:1"])
+        .env("CUBED_TOKEN", "abc\ndef")
+        .output()
+        .expect("cubed runs");
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("$CUBED_TOKEN holds a space, a line break"),
+        "{said}"
+    );
 }
 
 /// A negative number reaches the option's own check, which says what it takes, instead of

@@ -104,6 +104,17 @@ fn xdg_then_env_then_flag_each_win_and_config_show_names_them() {
     ));
     assert!(said.contains("given by --config"), "{said}");
     assert!(said.contains(&shipped("robots/four-arm.toml")), "{said}");
+
+    // A file $CUBED_CONFIG names that is not there: the refusal says who named it.
+    let missing = dir.path().join("missing.toml");
+    let gone = ("CUBED_CONFIG", missing.to_str().expect("utf-8"));
+    let out = cubed_in(dir.path(), &[gone], &["config", "show"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("missing.toml (named by $CUBED_CONFIG): cannot read the file"),
+        "{}",
+        text(&out)
+    );
 }
 
 /// Outside the repository a shipped design is named by its name; a name that is neither a

@@ -114,7 +114,14 @@ pub(crate) fn discover_config(
     flag: Option<&Path>,
 ) -> Result<(DaemonConfig, FoundConfig), ConfigError> {
     let found = SearchPlaces::of_process(flag).choose();
-    let config = load_config(&found.path)?;
+    let config = load_config(&found.path).map_err(|e| match (e, &found.origin) {
+        // A file the environment names is said to be named there: no flag named it.
+        (ConfigError::Read { file, source }, ConfigOrigin::Env) => ConfigError::Read {
+            file: format!("{file} (named by $CUBED_CONFIG)"),
+            source,
+        },
+        (e, _) => e,
+    })?;
     Ok((config, found))
 }
 

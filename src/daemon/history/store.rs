@@ -151,6 +151,7 @@ impl History {
                     ),
                 });
             }
+            _ if data_dir.is_file() => return Err(not_here("that is a file, not a directory")),
             _ if !data_dir.is_dir() => return Err(not_here("no such directory")),
             _ => return Err(not_here("no run history here")),
         }

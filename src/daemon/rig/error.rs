@@ -13,7 +13,7 @@ pub enum RigError {
     Robot(#[from] ConfigError),
     #[error("[vision] palette")]
     Palette(#[from] PaletteError),
-    #[error("the calibrated palette in the data directory does not load (calibrate again, or remove the file to use [vision] palette)")]
+    #[error("the calibrated palette in the data directory does not load: move the file aside (or remove it), then the daemon uses [vision] palette and calibrating writes a new one")]
     CalibratedPalette(#[source] PaletteError),
     #[error("robot design")]
     Actuators(#[from] ActuatorError),
