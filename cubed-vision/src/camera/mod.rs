@@ -142,6 +142,28 @@ fn not_named(unnamed: &[PathBuf]) -> String {
     }
 }
 
+/// "; U.png is here, but a folder, not a photo file", for entries named as photos that cannot
+/// be read as files.
+fn not_files_words(not_files: &[PathBuf]) -> String {
+    let what = |path: &PathBuf| {
+        let kind = match std::fs::symlink_metadata(path).map(|m| m.file_type()) {
+            Ok(t) if t.is_dir() => "a folder",
+            Ok(t) if t.is_symlink() && path.is_dir() => "a link to a folder",
+            Ok(t) if t.is_symlink() && !path.exists() => "a link to nothing",
+            _ => "no regular file (a pipe or a device)",
+        };
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        format!("{name} is here, but {kind}, not a photo file")
+    };
+    match not_files {
+        [] => String::new(),
+        _ => format!(
+            "; {}",
+            not_files.iter().map(what).collect::<Vec<_>>().join("; ")
+        ),
+    }
+}
+
 /// Why a photo could not be taken.
 #[derive(Debug, thiserror::Error)]
 pub enum CameraError {
@@ -160,11 +182,15 @@ pub enum CameraError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("image directory {path} has no photos (.png, .jpg or .jpeg): put the six faces' photos there (U.png … B.png), or frames in the order they were taken")]
-    NoPhotos { path: PathBuf },
+    #[error("image directory {path} has no photos (.png, .jpg or .jpeg){}: put the six faces' photos there (U.png … B.png), or frames in the order they were taken", not_files_words(.not_files))]
+    NoPhotos {
+        path: PathBuf,
+        /// Named as photos, but no files to read.
+        not_files: Vec<PathBuf>,
+    },
     #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
     MissingImage { path: PathBuf, face: Face },
-    #[error("image directory {path} has photos named after faces but none for face {} (looked for {face}.png, {face}.jpg, {face}.jpeg, in either case){}{}", .face, others_missing(.face, .missing), not_named(.unnamed))]
+    #[error("image directory {path} has photos named after faces but none for face {} (looked for {face}.png, {face}.jpg, {face}.jpeg, in either case){}{}{}", .face, others_missing(.face, .missing), not_files_words(.not_files), not_named(.unnamed))]
     MissingFacePhoto {
         path: PathBuf,
         face: Face,
@@ -172,6 +198,8 @@ pub enum CameraError {
         missing: Vec<Face>,
         /// The photos there named after no face (not read).
         unnamed: Vec<PathBuf>,
+        /// Named as photos, but no files to read.
+        not_files: Vec<PathBuf>,
     },
     #[error("two photos are named after face {face}: {first} and {second}; keep one{}", rounds_hint(.first, .second))]
     TwoFacePhotos {

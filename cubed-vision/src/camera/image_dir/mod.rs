@@ -19,6 +19,9 @@ pub struct ImageDirCamera {
     next_frame: usize,
     /// The photo named after each face (URFDLB order). If any is, every face must have one.
     by_face: [Option<PathBuf>; 6],
+    /// Named as photos, but no files to read (a folder, a broken link, a pipe): not read, and
+    /// said when a photo is missing.
+    not_files: Vec<PathBuf>,
 }
 
 const EXTENSIONS: [&str; 3] = ["png", "jpg", "jpeg"];
@@ -30,13 +33,16 @@ impl ImageDirCamera {
             path: dir.to_path_buf(),
             source,
         };
-        let mut frames = Vec::new();
+        let (mut frames, mut not_files) = (Vec::new(), Vec::new());
         for entry in std::fs::read_dir(dir).map_err(read_err)? {
             let path = entry.map_err(read_err)?.path();
-            if is_image(&path) && path.is_file() {
-                frames.push(path);
+            match (is_image(&path), path.is_file()) {
+                (true, true) => frames.push(path),
+                (true, false) => not_files.push(path),
+                (false, _) => {}
             }
         }
+        not_files.sort();
         frames.sort_by_cached_key(|path| natural_key(path));
         let mut by_face: [Option<PathBuf>; 6] = Default::default();
         for path in &frames {
@@ -56,6 +62,7 @@ impl ImageDirCamera {
             frames,
             next_frame: 0,
             by_face,
+            not_files,
         })
     }
 
@@ -181,11 +188,13 @@ impl Camera for ImageDirCamera {
                         .filter(|p| face_named(p).is_none())
                         .cloned()
                         .collect(),
+                    not_files: self.not_files.clone(),
                 })
             }
             None if self.frames.is_empty() => {
                 return Err(CameraError::NoPhotos {
                     path: self.dir.clone(),
+                    not_files: self.not_files.clone(),
                 })
             }
             None => {

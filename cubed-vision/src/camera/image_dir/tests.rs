@@ -184,6 +184,20 @@ fn a_missing_face_photo_is_an_error_naming_the_face_not_another_photo() {
     let err = camera.capture(&request(Face::R)).expect_err("no R.png");
     assert!(err.to_string().contains("none for face R ("), "{err}");
     assert!(err.to_string().ends_with(", nor for B"), "{err}");
+    // A face's name on what is no photo file (a folder, a broken link) is said, not skipped
+    // silently.
+    std::fs::create_dir(dir.path().join("B.png")).expect("a folder");
+    std::os::unix::fs::symlink(dir.path().join("gone.png"), dir.path().join("R.jpg"))
+        .expect("a link");
+    let mut camera = ImageDirCamera::open(dir.path()).expect("open");
+    let said = camera
+        .capture(&request(Face::B))
+        .expect_err("no B")
+        .to_string();
+    assert!(
+        said.contains("; B.png is here, but a folder, not a photo file; R.jpg is here, but a link to nothing, not a photo file"),
+        "{said}"
+    );
 }
 
 #[test]
