@@ -1,46 +1,14 @@
-//! The centres as the likely place of a typo: typed cubes take their colours from the
-//! centres, so a centre typed wrong makes good stickers look wrong. Two cases are told: a
-//! centre no other sticker shares while eight stickers share a colour no centre has, and
-//! centres typed in each other's places (every piece would be a cube's with them moved).
+//! Centres typed in each other's places: typed cubes take their colours from the centres,
+//! so centres swapped make good pieces look impossible; told when every piece would be a
+//! cube's with them moved back. (A centre typed wrong is `facelets::centre_typo`.)
 
 use super::cubie::CubieCube;
-use super::error::CubeError;
 use super::face::Face;
 use super::facelets::{ColourScheme, FaceletCube};
 
 /// The sticker index of `face`'s centre (URFDLB order).
 fn centre(face: Face) -> usize {
     face.index() * 9 + 4
-}
-
-/// The centre typed wrong, when one centre's symbol is on no other sticker and the only
-/// symbol no centre has is on the eight stickers its colour should have.
-pub(crate) fn centre_typo(symbols: &[char; 54]) -> Option<CubeError> {
-    let count = |c: char| symbols.iter().filter(|&&s| s == c).count();
-    let centres = Face::ALL.map(|f| symbols[centre(f)]);
-    let mut strangers: Vec<char> = symbols
-        .iter()
-        .copied()
-        .filter(|s| !centres.contains(s))
-        .collect();
-    strangers.dedup();
-    strangers.sort_unstable();
-    strangers.dedup();
-    let [likely] = strangers[..] else {
-        return None;
-    };
-    let lone = Face::ALL
-        .into_iter()
-        .filter(|&f| count(symbols[centre(f)]) == 1);
-    let [face] = lone.collect::<Vec<_>>()[..] else {
-        return None;
-    };
-    (count(likely) == 8).then(|| CubeError::CentreTypo {
-        face,
-        typed: symbols[centre(face)],
-        likely,
-        as_given: centre(face),
-    })
 }
 
 /// Centres typed in each other's places, in words: the fewest centres to move so that the
@@ -112,7 +80,7 @@ fn permutations_of_six() -> impl Iterator<Item = [usize; 6]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cube::{parse_cube, random::random_cube, FaceOrder};
+    use crate::cube::{parse_cube, random::random_cube, CubeError, FaceOrder};
     use rand::SeedableRng;
 
     const SOLVED: &str = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";

@@ -134,7 +134,7 @@ impl FaceletCube {
         }
         let scheme = scheme_from_centres(&symbols)?;
         let stickers = faces_of_symbols(&symbols, &scheme)
-            .map_err(|e| super::centres::centre_typo(&symbols).unwrap_or(e))
+            .map_err(|e| centre_typo(&symbols).unwrap_or(e))
             .map_err(as_given)?;
         check_counts(&stickers, &scheme)?;
         Ok((FaceletCube { stickers }, scheme))
@@ -276,4 +276,33 @@ fn check_counts(stickers: &[Face; 54], scheme: &ColourScheme) -> Result<(), Cube
             wrong: wrong.join(", "),
         }),
     }
+}
+
+/// The centre typed wrong, when one centre's symbol is on no other sticker and the only
+/// symbol no centre has is on the eight stickers its colour should have: typed cubes take
+/// their colours from the centres, so such a centre makes good stickers look wrong.
+fn centre_typo(symbols: &[char; 54]) -> Option<CubeError> {
+    let count = |c: char| symbols.iter().filter(|&&s| s == c).count();
+    let centre = |f: Face| f.index() * 9 + 4;
+    let centres = Face::ALL.map(|f| symbols[centre(f)]);
+    let mut strangers: Vec<char> = (symbols.iter().copied())
+        .filter(|s| !centres.contains(s))
+        .collect();
+    strangers.sort_unstable();
+    strangers.dedup();
+    let [likely] = strangers[..] else {
+        return None;
+    };
+    let lone: Vec<Face> = (Face::ALL.into_iter())
+        .filter(|&f| count(symbols[centre(f)]) == 1)
+        .collect();
+    let [face] = lone[..] else {
+        return None;
+    };
+    (count(likely) == 8).then(|| CubeError::CentreTypo {
+        face,
+        typed: symbols[centre(face)],
+        likely,
+        as_given: centre(face),
+    })
 }
