@@ -178,9 +178,6 @@ pub(crate) fn scramble(args: ScrambleArgs) -> anyhow::Result<ExitCode> {
         return moves_made(text, notation, args.size);
     }
     if let Some(turns) = args.turns {
-        if turns == 0 {
-            return super::refuse("--turns 0 makes no scramble: give 1 or more turns");
-        }
         for scramble in scrambles(&mut rng, args.count, turns, false) {
             println!("{}", format_moves(&scramble, notation)?);
         }

@@ -82,9 +82,12 @@ pub(crate) fn threads(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-/// `--turns` of a scramble: 0 to `MAX_SCRAMBLE_TURNS`.
+/// `--turns` of a scramble: 1 to `MAX_SCRAMBLE_TURNS`.
 pub(crate) fn scramble_turns(text: &str) -> Result<usize, String> {
-    let n = whole_number(text, 0)?;
+    let n = whole_number(text, 1)?;
+    if n == 0 {
+        return Err("--turns 0 makes no scramble: give 1 or more turns".into());
+    }
     if n > MAX_SCRAMBLE_TURNS {
         return Err(format!(
             "{n} is more than the {MAX_SCRAMBLE_TURNS} turns a scramble takes (a few dozen scramble a cube fully)"
@@ -169,7 +172,8 @@ mod tests {
             .unwrap_err()
             .contains("1000000 cubes"));
         assert!(test_cubes("0").is_err());
-        assert_eq!(scramble_turns("0"), Ok(0));
+        assert!(scramble_turns("0").is_err_and(|e| e.contains("makes no scramble")));
+        assert_eq!(scramble_turns("1"), Ok(1));
         assert!(scramble_turns("18446744073709551615")
             .unwrap_err()
             .contains("1000 turns"));

@@ -111,7 +111,7 @@ fn a_negative_number_is_refused_as_negative_by_its_option() {
         ),
         (
             &["test-program", "--turns", "-3"],
-            "'-3' is negative: give 0 or more",
+            "'-3' is negative: give 1 or more",
         ),
         (&["dry-run", "--seed", "-5"], "--seed <SEED> '-5': negative"),
         (
@@ -132,7 +132,7 @@ fn a_negative_number_is_refused_as_negative_by_its_option() {
 /// Inputs that ask for nothing are refused, saying so, rather than answered with nothing.
 #[test]
 fn asking_for_nothing_is_refused_rather_than_answered_with_nothing() {
-    let cases: [(&[&str], Option<&str>, &str); 6] = [
+    let cases: [(&[&str], Option<&str>, &str); 7] = [
         (
             &["solve", "--stdin", "--tables", "small"],
             Some(""),
@@ -147,6 +147,11 @@ fn asking_for_nothing_is_refused_rather_than_answered_with_nothing() {
         (&["scramble", "--moves", "  "], None, "no moves given"),
         (
             &["scramble", "--turns", "0"],
+            None,
+            "--turns 0 makes no scramble",
+        ),
+        (
+            &["test-program", "--turns", "0"],
             None,
             "--turns 0 makes no scramble",
         ),
