@@ -185,8 +185,8 @@ pub enum CameraError {
     #[error("image directory {path} has no photos (.png, .jpg or .jpeg){}: put the six faces' photos there (U.png … B.png), or frames in the order they were taken", not_files_words(.not_files))]
     NoPhotos {
         path: PathBuf,
-        /// Named as photos, but no files to read.
-        not_files: Vec<PathBuf>,
+        /// Named as photos, but no files to read (boxed: the error stays small).
+        not_files: Box<[PathBuf]>,
     },
     #[error("image directory {path} has no photo for face {face} and no frames left (looked for {face}.png/.jpg and numbered frames)")]
     MissingImage { path: PathBuf, face: Face },
@@ -198,8 +198,8 @@ pub enum CameraError {
         missing: Vec<Face>,
         /// The photos there named after no face (not read).
         unnamed: Vec<PathBuf>,
-        /// Named as photos, but no files to read.
-        not_files: Vec<PathBuf>,
+        /// Named as photos, but no files to read (boxed: the error stays small).
+        not_files: Box<[PathBuf]>,
     },
     #[error("two photos are named after face {face}: {first} and {second}; keep one{}", rounds_hint(.first, .second))]
     TwoFacePhotos {

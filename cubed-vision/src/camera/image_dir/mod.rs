@@ -188,13 +188,13 @@ impl Camera for ImageDirCamera {
                         .filter(|p| face_named(p).is_none())
                         .cloned()
                         .collect(),
-                    not_files: self.not_files.clone(),
+                    not_files: self.not_files.clone().into_boxed_slice(),
                 })
             }
             None if self.frames.is_empty() => {
                 return Err(CameraError::NoPhotos {
                     path: self.dir.clone(),
-                    not_files: self.not_files.clone(),
+                    not_files: self.not_files.clone().into_boxed_slice(),
                 })
             }
             None => {
