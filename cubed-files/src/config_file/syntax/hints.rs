@@ -3,14 +3,23 @@
 /// "`[[support]]` makes a list of tables; write `[support]`", when a single table was written
 /// with two pairs of brackets: the parser then reads the list's one table as the table's first
 /// key, and says that a table ("map") is not what that key takes.
-pub(super) fn table_written_as_array(text: &str, message: &str, section: &str) -> Option<String> {
+pub(super) fn table_written_as_array(
+    text: &str,
+    message: &str,
+    section: &str,
+    lists: Option<&[&str]>,
+) -> Option<String> {
     let name = section.strip_prefix("[[")?.split("]]").next()?;
     let header = format!("[[{name}]]");
     let written = (text.lines())
         .filter(|line| line.split('#').next().unwrap_or("").trim() == header)
         .count();
-    (message.starts_with("map, expected") && written == 1).then(|| {
-        format!("`{header}` makes a list of tables, and `{name}` is one table: write `[{name}]`")
+    // Written more than once, it may be a list: unless the file's kind says it is none.
+    let one_table =
+        written == 1 || lists.is_some_and(|lists| written > 1 && !lists.contains(&name));
+    (message.starts_with("map, expected") && one_table).then(|| match written {
+        1 => format!("`{header}` makes a list of tables, and `{name}` is one table: write `[{name}]`"),
+        _ => format!("`{header}` makes a list of tables, and `{name}` is one table: write `[{name}]` once, its keys together under it"),
     })
 }
 
@@ -48,7 +57,12 @@ pub(super) fn unclosed_array(text: &str, offset: usize, message: &str) -> Option
 /// Why a file that writes one of a list's tables with one pair of brackets (`[gripper]`
 /// for `[[gripper]]`) fails, whatever the parser said: `[x]` next to `[[x]]`, `[x]` twice,
 /// or `[x]` where a list was expected.
-pub(super) fn array_written_as_table(text: &str, message: &str, section: &str) -> Option<String> {
+pub(super) fn array_written_as_table(
+    text: &str,
+    message: &str,
+    section: &str,
+    lists: Option<&[&str]>,
+) -> Option<String> {
     let headers: Vec<(usize, &str, bool)> = (text.lines().enumerate())
         .filter_map(|(i, line)| {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -73,18 +87,27 @@ pub(super) fn array_written_as_table(text: &str, message: &str, section: &str) -
                 || written(name, false) > 1
                 || (message.contains("expected a list") && section == format!("[{name}]")))
     })?;
-    // Written twice with one pair of brackets and nowhere with two: the text cannot tell a
-    // table written twice from a list's tables, so both are said, the table first.
-    if written(name, true) == 0 && !message.contains("expected a list") {
-        let lines: Vec<String> = (headers.iter())
-            .filter(|h| h.1 == *name && !h.2)
-            .map(|h| h.0.to_string())
-            .collect();
-        return Some(format!(
-            "`[{name}]` is written {} times (lines {}): write a table once, its keys together under one `[{name}]`; only where each is one of a list (a robot's `[[gripper]]`), write `[[{name}]]` for every one",
-            lines.len(),
-            lines.join(", ")
-        ));
+    let lines: Vec<String> = (headers.iter())
+        .filter(|h| h.1 == *name)
+        .map(|h| h.0.to_string())
+        .collect();
+    let (lines, times) = (lines.join(", "), lines.len());
+    match lists.map(|lists| lists.contains(name)) {
+        // One table of this kind of file: written once, with one pair of brackets.
+        Some(false) => {
+            return Some(format!(
+                "`{name}` is one table, written {times} times (lines {lines}): write `[{name}]` once, with one pair of brackets, its keys together under it"
+            ))
+        }
+        Some(true) => {}
+        // Written twice with one pair of brackets and nowhere with two, in a file of no
+        // known kind: the text cannot tell a table written twice from a list's tables.
+        None if written(name, true) == 0 && !message.contains("expected a list") => {
+            return Some(format!(
+                "`[{name}]` is written {times} times (lines {lines}): write a table once, its keys together under one `[{name}]`; only where each is one of a list (a robot's `[[gripper]]`), write `[[{name}]]` for every one"
+            ));
+        }
+        None => {}
     }
     Some(format!(
         "`[{name}]` (line {line}) makes one table, but each {name} is one of a list: write `[[{name}]]`, with two brackets, for every one"

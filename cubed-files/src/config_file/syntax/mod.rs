@@ -19,6 +19,15 @@ pub enum FileKind {
 }
 
 impl FileKind {
+    /// The tables this kind of file writes as lists (`[[gripper]]`); the others are one table.
+    fn lists(self) -> &'static [&'static str] {
+        match self {
+            FileKind::DaemonConfig => &[],
+            FileKind::RobotDesign => &["gripper", "flipper", "cradle", "camera"],
+            FileKind::Palette => &["colour"],
+        }
+    }
+
     fn words(self) -> &'static str {
         match self {
             FileKind::DaemonConfig => "the daemon's configuration (as config/cubed.toml)",
@@ -86,11 +95,23 @@ pub fn syntax_or_kind_error(
             file: file.to_string(),
             words,
         },
-        None => syntax_error(text, file, e),
+        None => syntax_error_in(text, file, Some(wanted.lists()), e),
     }
 }
 
 pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
+    syntax_error_in(text, file, None, e)
+}
+
+/// The syntax error in words; `lists`: the tables the file writes as lists, when its kind
+/// is known (a table written twice is then told to be written once, or a list's tables
+/// each with two brackets, whichever it is).
+fn syntax_error_in(
+    text: &str,
+    file: &str,
+    lists: Option<&[&str]>,
+    e: &toml::de::Error,
+) -> ConfigError {
     let offset = e.span().map_or(0, |s| s.start);
     let (line, mut message) = toml_in_words(text, e);
     // A key missing from the document itself is reported at its very start (an empty span
@@ -107,10 +128,10 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError 
         }
         section
     };
-    if let Some(hint) = array_written_as_table(text, &message, &section) {
+    if let Some(hint) = array_written_as_table(text, &message, &section, lists) {
         message = format!("{message}: {hint}");
     }
-    if let Some(hint) = table_written_as_array(text, &message, &section) {
+    if let Some(hint) = table_written_as_array(text, &message, &section, lists) {
         message = format!("{message}: {hint}");
     }
     if let Some(hint) = unclosed_array(text, offset, &message) {

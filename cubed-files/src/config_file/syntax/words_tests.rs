@@ -46,14 +46,14 @@ fn a_list_left_open_is_named_with_its_own_line_and_key() {
 #[test]
 fn a_list_table_written_with_one_pair_of_brackets_is_said_so() {
     let two = "[[gripper]]\nname = \"a\"\n[gripper]\nname = \"b\"\n";
-    let hint = array_written_as_table(two, "duplicate key", "[gripper]").expect("said");
+    let hint = array_written_as_table(two, "duplicate key", "[gripper]", None).expect("said");
     assert!(
         hint.starts_with("`[gripper]` (line 3) makes one table"),
         "{hint}"
     );
     assert!(hint.contains("write `[[gripper]]`"), "{hint}");
     let twice = "[camera]\nname = \"a\"\n\n[camera]\nname = \"b\"\n";
-    let hint = array_written_as_table(twice, "duplicate key", "[camera]").expect("said");
+    let hint = array_written_as_table(twice, "duplicate key", "[camera]", None).expect("said");
     // Nowhere `[[camera]]`: a table written twice, or a list's; the table is said first,
     // since the advice to write `[[x]]` for a table would be refused next.
     assert!(
@@ -61,17 +61,34 @@ fn a_list_table_written_with_one_pair_of_brackets_is_said_so() {
         "{hint}"
     );
     assert!(hint.contains("write `[[camera]]` for every one"), "{hint}");
+    // Where the file's kind knows its lists, one advice: a daemon's `[vision]` is one table
+    // (written twice, or once with two brackets beside one), a design's cameras a list.
+    let daemon: &[&str] = &[];
+    let vision = "[vision]\ngrid = \"auto\"\n\n[vision]\nexposure = 1\n";
+    let hint = array_written_as_table(vision, "duplicate key", "[vision]", Some(daemon));
+    assert_eq!(
+        hint.as_deref(),
+        Some("`vision` is one table, written 2 times (lines 1, 4): write `[vision]` once, with one pair of brackets, its keys together under it")
+    );
+    let mixed = "[vision]\ngrid = \"auto\"\n[[vision]]\nexposure = 1\n";
+    let hint = array_written_as_table(mixed, "duplicate key", "[vision]", Some(daemon));
+    assert!(hint.is_some_and(|h| h.contains("write `[vision]` once")));
+    let design: &[&str] = &["gripper", "camera"];
+    let hint = array_written_as_table(twice, "duplicate key", "[camera]", Some(design));
+    assert!(hint
+        .is_some_and(|h| h
+            .starts_with("`[camera]` (line 1) makes one table, but each camera is one of a list")));
     let solo = "name = \"r\"\n[gripper] # the only one\nname = \"a\"\n";
     let expected = "map, expected a list, [a, b, …]";
-    assert!(array_written_as_table(solo, expected, "[gripper]").is_some());
+    assert!(array_written_as_table(solo, expected, "[gripper]", None).is_some());
     // A table that is one table, and a list written right, say nothing more.
     let fine = "[board]\nenable = 1\n[[gripper]]\nname = \"a\"\n[gripper.motion]\n";
     assert_eq!(
-        array_written_as_table(fine, "duplicate key", "[board]"),
+        array_written_as_table(fine, "duplicate key", "[board]", None),
         None
     );
     assert_eq!(
-        array_written_as_table(solo, "duplicate key", "[gripper]"),
+        array_written_as_table(solo, "duplicate key", "[gripper]", None),
         None
     );
 }
