@@ -37,22 +37,32 @@ pub(crate) fn centres_misplaced(symbols: &[char; 54]) -> Option<String> {
             fewest.push(moved);
         }
     }
-    fewest.sort_by_key(|moved| {
-        moved
-            .iter()
-            .map(|(face, _)| face.index())
-            .collect::<Vec<_>>()
-    });
-    let words = |moved: &Vec<(Face, char)>| {
-        (moved.iter())
-            .map(|(face, symbol)| format!("{face}'s centre '{symbol}'"))
-            .collect::<Vec<_>>()
-            .join(", ")
+    // Every way is said (a swap of opposite centres has three: the cube turned about each
+    // axis), the one leaving most stickers beside a centre of their colour first (the way a
+    // cube typed near solved was meant), then in face order.
+    let on_their_face = |moved: &Vec<(Face, char)>| {
+        let mut centres = typed;
+        for &(face, symbol) in moved {
+            centres[face.index()] = symbol;
+        }
+        (0..54).filter(|&i| symbols[i] == centres[i / 9]).count()
     };
-    match &fewest[..] {
+    fewest.sort_by_key(|moved| {
+        let faces: Vec<usize> = moved.iter().map(|(face, _)| face.index()).collect();
+        (std::cmp::Reverse(on_their_face(moved)), faces)
+    });
+    let words: Vec<String> = (fewest.iter())
+        .map(|moved| {
+            (moved.iter())
+                .map(|(face, symbol)| format!("{face}'s centre '{symbol}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    match &words[..] {
         [] => None,
-        [one] => Some(words(one)),
-        [one, other, ..] => Some(format!("{} (or with {})", words(one), words(other))),
+        [one] => Some(one.clone()),
+        [one, others @ ..] => Some(format!("{one} (or with {})", others.join("; or with "))),
     }
 }
 
@@ -147,6 +157,20 @@ mod tests {
             said.ends_with("with U's centre 'U', R's centre 'R', F's centre 'F' (or with D's centre 'L', L's centre 'B', B's centre 'D'), every piece would be one a cube has, and it could be solved"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn every_way_is_said_the_one_that_leaves_a_solved_cube_first() {
+        // F and B swapped on a solved cube: swapping U and D, or R and L, back makes a cube
+        // too (the whole cube turned), but only F and B leave it solved.
+        let swapped = with_centres(SOLVED, &[(Face::F, 'B'), (Face::B, 'F')]);
+        let said = refused(&swapped, FaceOrder::Urfdlb).to_string();
+        assert!(
+            said.contains("with F's centre 'F', B's centre 'B' (or with U's centre 'D', D's centre 'U'; or with R's centre 'L', L's centre 'R')"),
+            "{said}"
+        );
+        let fixed = with_centres(&swapped, &[(Face::F, 'F'), (Face::B, 'B')]);
+        assert!(parse_cube(&fixed, FaceOrder::Urfdlb, None).is_ok());
     }
 
     #[test]
