@@ -209,7 +209,8 @@ pub(crate) fn each_cube(
     }
     let mut any_invalid = false;
     for cube in facelets {
-        any_invalid |= !one(cube.trim(), None)?;
+        // A byte-order mark (text from a file saved by some Windows editors) is no sticker.
+        any_invalid |= !one(cube.trim().trim_start_matches('\u{feff}').trim(), None)?;
     }
     let mut lines_read = 0;
     if stdin {
@@ -257,8 +258,10 @@ pub(crate) fn clock_seed() -> u64 {
 /// or `T+ R-` in the 1988 notation), which says how to make them a cube; else empty.
 pub(crate) fn moves_hint(text: &str) -> String {
     let symbols = text.chars().filter(|c| !c.is_whitespace()).count();
-    let marked = text.contains([' ', '\'', '2', '+', '-']);
-    if symbols == 24 || symbols == 54 || !(marked || symbols < 9) {
+    // A turn's suffix, or too few symbols to be near a cube: `UUUUUUUUU RRRRRRRRR …` one
+    // sticker short also reads as moves, but is a cube typed a face at a time.
+    let marked = text.contains(['\'', '’', '2', '+', '-']) || symbols < 20;
+    if symbols == 24 || symbols == 54 || !marked {
         return String::new();
     }
     let notation = match () {

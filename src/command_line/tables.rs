@@ -37,11 +37,15 @@ pub struct TableArgs {
 /// seconds of building tables that then could not be kept there).
 pub(crate) fn cache_folder(text: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(text);
-    match std::fs::metadata(&path) {
-        Ok(found) if !found.is_dir() => Err(format!(
-            "{text} is a file, not a folder: give the folder the tables are to be cached in"
+    // The nearest part of the path that is there must be a folder (`/etc/passwd/sub` can
+    // never be made).
+    let there = path.ancestors().find(|p| p.exists());
+    match there.filter(|p| !p.is_dir()) {
+        Some(file) => Err(format!(
+            "{} is a file, not a folder: give the folder the tables are to be cached in",
+            file.display()
         )),
-        _ => Ok(path),
+        None => Ok(path),
     }
 }
 

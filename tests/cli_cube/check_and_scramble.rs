@@ -59,6 +59,13 @@ fn check_says_ok_or_the_reason_with_exit_2() {
         said.contains("line 2: skipped as a comment ('#' then a space), though it has 54 symbols"),
         "{said}"
     );
+    // A cube typed a face at a time, one sticker short, is not taken for moves.
+    let faces: Vec<&str> = (0..6).map(|f| &SOLVED[f * 9..f * 9 + 9]).collect();
+    let short = faces.join(" ")[1..].to_string();
+    let out = cubed(&["check", &short], None);
+    let said = stdout(&out);
+    assert!(said.contains("wrong length: 53 stickers"), "{said}");
+    assert!(!said.contains("reads as moves"), "{said}");
 }
 
 /// `text` with the stickers at `at` set to `to`.

@@ -42,10 +42,10 @@ fn flags_are_held_to_their_keys_ranges_and_counts_to_ceilings() {
     let cases: [(&[&str], &str); 10] = [
         (
             &["history", "--data-dir", "/etc/passwd"],
-            "that is a file, not a directory",
+            "/etc/passwd: a file, not a directory",
         ),
         (
-            &["solve", "--cache-dir", "/etc/passwd", "R"],
+            &["solve", "--cache-dir", "/etc/passwd/tables", "R"],
             "/etc/passwd is a file, not a folder",
         ),
         (

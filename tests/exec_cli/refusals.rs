@@ -66,25 +66,28 @@ fn exec_refuses_a_program_planned_for_another_design() {
     );
 }
 
-/// A program document's `starts_held` is held to what `--start` takes.
+/// A program document's `starts_held` and `ends_held` are held to what `--start` takes.
 #[test]
 fn exec_refuses_a_program_starting_from_a_holding_that_cannot_be() {
     let dir = tempfile::tempdir().expect("temp dir");
     let program = opening_left_then(dir.path(), "front");
-    let mut doc: serde_json::Value =
+    let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&program).expect("program")).expect("JSON");
     let port = dir.path().join("no-such-port");
     let port = port.to_string_lossy().into_owned();
-    for (held, why) in [
-        ("UD", "U and D are opposite faces"),
-        ("XX", "give two face letters"),
-    ] {
-        doc["starts_held"] = held.into();
+    let cases = [
+        ("starts_held", "UD", "U and D are opposite faces"),
+        ("starts_held", "XX", "give two face letters"),
+        ("ends_held", "QQ", "give two face letters"),
+    ];
+    for (key, held, why) in cases {
+        let mut doc = doc.clone();
+        doc[key] = held.into();
         std::fs::write(&program, doc.to_string()).expect("write");
         let path = program.to_string_lossy();
         let out = cubed(&["exec", "--port", &port, "--program", &path], None);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-        let said = format!("{path}: starts_held '{held}': {why}");
+        let said = format!("{path}: {key} '{held}': {why}");
         assert!(stderr(&out).contains(&said), "{}", stderr(&out));
     }
 }

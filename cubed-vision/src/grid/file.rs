@@ -58,10 +58,13 @@ pub fn load_grid(path: &Path) -> Result<FaceGrid, GridFileError> {
     let points = (file.corners.iter().enumerate())
         .map(|(i, point)| {
             <[f64; 2]>::try_from(point.as_slice()).map_err(|_| {
-                let given = point.len();
+                let given = match point.len() {
+                    1 => "1 value".to_string(),
+                    n => format!("{n} values"),
+                };
                 invalid(
                     "corners",
-                    format!("point {}: {given} values; give two, [x, y]", i + 1),
+                    format!("point {}: {given}; give two, [x, y]", i + 1),
                 )
             })
         })

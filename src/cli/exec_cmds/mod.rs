@@ -98,12 +98,14 @@ fn program_for(
             Ok(doc) => doc,
             Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
         };
-        if let Some(held) = &doc.starts_held {
+        let holdings = [
+            ("starts_held", &doc.starts_held),
+            ("ends_held", &doc.ends_held),
+        ];
+        for (key, held) in holdings {
+            let Some(held) = held else { continue };
             if let Err(why) = super::plan_cmds::orientation_held(held) {
-                return Ok(Err(format!(
-                    "{}: starts_held '{held}': {why}",
-                    path.display()
-                )));
+                return Ok(Err(format!("{}: {key} '{held}': {why}", path.display())));
             }
         }
         if let Some(held) = doc

@@ -137,6 +137,10 @@ impl History {
             ),
         };
         match std::fs::metadata(&path) {
+            // Emptied (or made by a daemon that wrote nothing yet): no runs to read.
+            Ok(found) if found.is_file() && found.len() == 0 => {
+                return Err(not_here("an empty file, with no runs in it"))
+            }
             Ok(found) if found.is_file() => {}
             Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
                 let owner = crate::owner::another_owner(data_dir)
@@ -151,7 +155,12 @@ impl History {
                     ),
                 });
             }
-            _ if data_dir.is_file() => return Err(not_here("that is a file, not a directory")),
+            _ if data_dir.is_file() => {
+                return Err(HistoryError::Open {
+                    path: data_dir.to_path_buf(),
+                    message: "a file, not a directory: give the daemon's data directory (`cubed config show` names it)".into(),
+                })
+            }
             _ if !data_dir.is_dir() => return Err(not_here("no such directory")),
             _ => return Err(not_here("no run history here")),
         }
