@@ -18,10 +18,15 @@ fn an_idle_session_finds_the_board_again_after_an_earlier_sessions_moves() {
         let mut first = open(&pico, &map, LinkSettings::default()).await;
         run_all(&mut first, &[home(&map, 1), four_rotations(2, 1)]).await;
         first.shutdown().await;
-        let mut idle = open(&pico, &map, LinkSettings::default()).await;
+        // The port's return is waited for in wall time, which a busy machine stretches.
+        let patient = LinkSettings {
+            reconnect_timeout: std::time::Duration::from_secs(180),
+            ..LinkSettings::default()
+        };
+        let mut idle = open(&pico, &map, patient).await;
         pico.unplug();
         loop {
-            match next(&mut idle, 60).await {
+            match next(&mut idle, 180).await {
                 LinkEvent::LinkLost { .. } => break,
                 LinkEvent::Stopped { error } => panic!("the link stopped: {error:?}"),
                 _ => {}
@@ -29,7 +34,7 @@ fn an_idle_session_finds_the_board_again_after_an_earlier_sessions_moves() {
         }
         pico.plug();
         loop {
-            match next(&mut idle, 60).await {
+            match next(&mut idle, 180).await {
                 LinkEvent::LinkRestored { .. } => break,
                 LinkEvent::Stopped { error } => panic!("the link stopped: {error:?}"),
                 _ => {}
