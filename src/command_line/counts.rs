@@ -43,15 +43,20 @@ pub(crate) const MAX_SCRAMBLE_TURNS: usize = 1000;
 /// Most turns of all scrambles together, which are drawn before solving and kept in memory.
 pub(crate) const MAX_TOTAL_TURNS: usize = 100_000_000;
 
+/// A count of 1 to `most`, or what is wrong with `text` (`beyond`: said of a count above it).
+fn one_to(text: &str, most: usize, beyond: impl FnOnce(usize) -> String) -> Result<usize, String> {
+    let n = at_least_one(text)?;
+    match n > most {
+        true => Err(beyond(n)),
+        false => Ok(n),
+    }
+}
+
 /// `--cubes` of the Test Program: 1 to `MAX_TEST_CUBES`.
 pub(crate) fn test_cubes(text: &str) -> Result<usize, String> {
-    let n = at_least_one(text)?;
-    if n > MAX_TEST_CUBES {
-        return Err(format!(
-            "{n} is more than the {MAX_TEST_CUBES} cubes one run takes"
-        ));
-    }
-    Ok(n)
+    one_to(text, MAX_TEST_CUBES, |n| {
+        format!("{n} is more than the {MAX_TEST_CUBES} cubes one run takes")
+    })
 }
 
 /// Most scrambles one `cubed scramble` prints (`--count`), as many as a Test Program solves.
@@ -61,25 +66,19 @@ pub(crate) const MAX_THREADS: usize = 256;
 
 /// `--count` of `cubed scramble`: 1 to `MAX_SCRAMBLES`.
 pub(crate) fn scramble_count(text: &str) -> Result<usize, String> {
-    let n = at_least_one(text)?;
-    if n > MAX_SCRAMBLES {
-        return Err(format!(
-            "{n} is more than the {MAX_SCRAMBLES} scrambles one command prints (run it again for more, with another --seed)"
-        ));
-    }
-    Ok(n)
+    one_to(text, MAX_SCRAMBLES, |n| {
+        format!("{n} is more than the {MAX_SCRAMBLES} scrambles one command prints (run it again for more, with another --seed)")
+    })
 }
 
 /// `--threads` of a search: 1 to `MAX_THREADS`.
 pub(crate) fn threads(text: &str) -> Result<usize, String> {
-    let n = at_least_one(text)?;
-    if n > MAX_THREADS {
-        return Err(format!(
+    one_to(text, MAX_THREADS, |n| {
+        format!(
             "{n} is more than the {MAX_THREADS} threads a search takes (more threads than cores only slow it; this machine has {})",
             std::thread::available_parallelism().map_or(1, |n| n.get())
-        ));
-    }
-    Ok(n)
+        )
+    })
 }
 
 /// `--turns` of a scramble: 1 to `MAX_SCRAMBLE_TURNS`.

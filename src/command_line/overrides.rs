@@ -3,32 +3,31 @@
 
 use crate::daemon::config::limits;
 
-/// A whole number within `(min, max)`, or what is wrong with `text`, naming the key it
-/// overrides.
-fn whole_within(text: &str, (min, max): (i64, i64), key: &str) -> Result<i64, String> {
+/// A whole number within `range`, checked as the configuration checks the key it overrides
+/// (`key`), in the type it is used as; or what is wrong with `text`, naming that key.
+fn whole_within<T: TryFrom<i64>>(text: &str, range: (i64, i64), key: &str) -> Result<T, String> {
+    let (min, max) = range;
     let n: i64 = text
         .trim()
         .parse()
         .map_err(|_| format!("'{text}' is not a whole number in {min}..={max} (as {key} takes)"))?;
-    if !(min..=max).contains(&n) {
-        return Err(format!("{n} is outside {min}..={max} (as {key} takes)"));
-    }
-    Ok(n)
+    crate::daemon::config::values::whole_within(Some(n), n, range)
+        .map_err(|e| format!("{e} (as {key} takes)"))
 }
 
 /// `exec --baud`: as `[robot] baud`.
 pub(crate) fn baud(text: &str) -> Result<u32, String> {
-    whole_within(text, limits::BAUD, "[robot] baud").map(|n| n as u32)
+    whole_within(text, limits::BAUD, "[robot] baud")
 }
 
 /// `dry-run --keep-runs`: as `[history] keep_runs`.
 pub(crate) fn keep_runs(text: &str) -> Result<u32, String> {
-    whole_within(text, limits::KEEP_RUNS, "[history] keep_runs").map(|n| n as u32)
+    whole_within(text, limits::KEEP_RUNS, "[history] keep_runs")
 }
 
 /// `dry-run --max-photo-mb`: as `[history] max_photo_mb`.
 pub(crate) fn max_photo_mb(text: &str) -> Result<u64, String> {
-    whole_within(text, limits::MAX_PHOTO_MB, "[history] max_photo_mb").map(|n| n as u64)
+    whole_within(text, limits::MAX_PHOTO_MB, "[history] max_photo_mb")
 }
 
 /// `sim --speed`, `dry-run --speed`: as `[sim] speed` (0 = instant, 1 = real time).

@@ -5,7 +5,7 @@ pub(crate) mod limits;
 pub mod palette_choice;
 pub mod search;
 mod toml_form;
-mod values;
+pub(crate) mod values;
 
 use crate::daemon::config::camera::grid_setting;
 pub(crate) use crate::daemon::config::camera::GridSetting;
