@@ -14,6 +14,7 @@ mod space;
 mod store;
 #[cfg(test)]
 mod tests;
+mod unrecorded;
 
 pub use error::HistoryError;
 pub(crate) use error::{FINAL_OUTCOMES, WAITING};

@@ -1,4 +1,4 @@
-//! Keeping the run history within its limits: old runs' photos pruned to `[history] keep_runs` / `max_photo_mb` after each run (the runs' records stay), and how much the photos weigh.
+//! Keeping the run history within its limits: old runs' photos pruned to `[history] keep_runs` / `max_photo_mb` after each run (the runs' records stay; photos no record names go by the same limits), and how much the photos weigh.
 
 use crate::daemon::config::Retention;
 use crate::daemon::docs::PhotosPruned;
@@ -7,12 +7,15 @@ use crate::daemon::history::rows::is_safe_relative;
 use crate::daemon::history::store::{now_ms, sql_id, History, IMAGES_DIR};
 use cubed_core::error_chain::error_chain;
 use rusqlite::{params, Connection};
+use std::collections::HashSet;
 use std::path::Path;
 
 /// What one pruning removed.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Pruned {
     pub runs: usize,
+    /// Of those runs, the ones whose photos the history had no record of.
+    pub unrecorded: usize,
     pub files: usize,
     pub bytes: u64,
 }
@@ -27,8 +30,12 @@ impl History {
     pub(crate) fn prune_after_run(&self) {
         match self.prune_photos() {
             Ok(p) if p.runs > 0 => tracing::info!(
-                "run history: pruned the photos of {}: {} files, {:.1} MB",
+                "run history: pruned the photos of {}{}: {} files, {:.1} MB",
                 crate::words::count(p.runs, "old run", "old runs"),
+                match p.unrecorded {
+                    0 => String::new(),
+                    n => format!(" ({n} of them with no record in the history)"),
+                },
                 p.files,
                 p.bytes as f64 / 1e6
             ),
@@ -38,15 +45,17 @@ impl History {
     }
 
     /// Removes the photos of the oldest runs until the newest `keep_runs` runs with photos
-    /// remain, within `max_photo_bytes` (the newest run's photos always stay).
+    /// remain, within `max_photo_bytes` (the newest run's photos always stay). Photos on disk
+    /// that no record names (a history removed beside them) count as their run's, and go
+    /// by the same limits.
     pub fn prune_photos(&self) -> Result<Pruned, HistoryError> {
         let Some(retention) = self.with_upkeep(|u| u.retention) else {
             return Ok(Pruned::default());
         };
-        let by_run = self.photos_by_run()?;
+        let by_run = self.photos_on_disk_by_run()?;
         let (mut kept_runs, mut kept_bytes, mut over) = (0u32, 0u64, false);
         let mut pruned = Pruned::default();
-        for (run, paths) in by_run {
+        for (run, paths, recorded) in by_run {
             let bytes: u64 = paths.iter().map(|p| file_size(&self.data_dir, p)).sum();
             over = over
                 || (kept_runs > 0
@@ -57,7 +66,11 @@ impl History {
                 kept_bytes += bytes;
                 continue;
             }
-            pruned.files += self.remove_photos(run, &paths)?;
+            pruned.files += self.remove_photo_files(run, &paths)?;
+            match recorded {
+                true => self.forget_photos(run, paths.len())?,
+                false => pruned.unrecorded += 1,
+            }
             pruned.runs += 1;
             pruned.bytes += bytes;
         }
@@ -67,6 +80,21 @@ impl History {
     /// Bytes of every file under the photo directory (measured on disk, not from the records).
     pub fn photo_bytes(&self) -> u64 {
         dir_bytes(&self.data_dir.join(IMAGES_DIR))
+    }
+
+    /// Each run with photos, recorded (true) or only on disk, newest first, with its photos'
+    /// relative paths.
+    fn photos_on_disk_by_run(&self) -> Result<Vec<(u64, Vec<String>, bool)>, HistoryError> {
+        let recorded = self.photos_by_run()?;
+        let runs: HashSet<u64> = recorded.iter().map(|(run, _)| *run).collect();
+        let mut all: Vec<_> = (recorded.into_iter())
+            .map(|(run, paths)| (run, paths, true))
+            .chain(
+                (self.unrecorded_photos(&runs).into_iter()).map(|(run, paths)| (run, paths, false)),
+            )
+            .collect();
+        all.sort_by_key(|run| std::cmp::Reverse(run.0));
+        Ok(all)
     }
 
     /// Each run with photos (taken again or not), newest first, with its photos' relative
@@ -97,8 +125,8 @@ impl History {
         Ok(by_run)
     }
 
-    /// Deletes a run's photo files (freeing the space first), then their records.
-    fn remove_photos(&self, run: u64, paths: &[String]) -> Result<usize, HistoryError> {
+    /// Deletes a run's photo files and then its folder if nothing else is left in it.
+    fn remove_photo_files(&self, run: u64, paths: &[String]) -> Result<usize, HistoryError> {
         let mut removed = 0;
         for relative in paths.iter().filter(|p| is_safe_relative(p)) {
             let path = self.data_dir.join(relative);
@@ -115,7 +143,6 @@ impl History {
             }
         }
         let _ = std::fs::remove_dir(self.data_dir.join(IMAGES_DIR).join(run.to_string()));
-        self.forget_photos(run, paths.len())?;
         Ok(removed)
     }
 

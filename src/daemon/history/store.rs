@@ -44,7 +44,7 @@ fn number_above_kept_photos(conn: &Connection, images: &Path) -> Result<(), Hist
         return Ok(());
     }
     tracing::warn!(
-        "{} holds photos of runs up to {highest}, beyond the newest run its history numbers ({numbered}): a history removed, emptied or restored from before? The photos are kept; new runs are numbered from {}",
+        "{} holds photos of runs up to {highest}, beyond the newest run its history numbers ({numbered}): a history removed, emptied or restored from before? The photos are kept, within [history]'s photo limits like any run's (the oldest go first); new runs are numbered from {}",
         images.display(),
         highest + 1
     );

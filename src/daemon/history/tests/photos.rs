@@ -124,3 +124,42 @@ fn a_new_history_beside_kept_photos_numbers_its_runs_above_them() {
     std::fs::write(dir.path().join(DATABASE_FILE), b"").unwrap();
     assert_eq!(new_run(&open(&dir)), run + 1);
 }
+
+/// Photos kept beside a removed history go by the photo limits like a recorded run's: the
+/// oldest first, only files named as photos, and a recorded run's photos never taken for them.
+#[test]
+fn photos_no_record_names_are_pruned_oldest_first_within_the_limits() {
+    let dir = TempDir::new().unwrap();
+    let history = open(&dir);
+    let old_runs: Vec<u64> = (0..3).map(|_| new_run(&history)).collect();
+    for (&run, shade) in old_runs.iter().zip(1..) {
+        history.save_image(run, 0, 'U', &photo(shade)).unwrap();
+        history.save_image(run, 0, 'U', &photo(shade + 10)).unwrap();
+    }
+    drop(history);
+    std::fs::remove_file(dir.path().join(DATABASE_FILE)).unwrap();
+    let notes = dir.path().join(format!("images/{}/notes.txt", old_runs[0]));
+    std::fs::write(&notes, b"the builder's own file").unwrap();
+    let history = open(&dir);
+    history.set_retention(crate::daemon::config::Retention {
+        keep_runs: 2,
+        max_photo_bytes: u64::MAX,
+    });
+    let run = new_run(&history);
+    history.save_image(run, 0, 'F', &photo(9)).unwrap();
+    let pruned = history.prune_photos().unwrap();
+    assert_eq!(
+        (pruned.runs, pruned.unrecorded, pruned.files),
+        (2, 2, 4),
+        "the two oldest unrecorded runs, a photo and its earlier take each: {pruned:?}"
+    );
+    let folder = |run: u64| dir.path().join(format!("images/{run}"));
+    assert!(
+        folder(old_runs[2]).join("0-U.png").exists(),
+        "the newest old run kept"
+    );
+    assert!(!folder(old_runs[1]).exists(), "an emptied folder removed");
+    assert!(!folder(old_runs[0]).join("0-U.png").exists());
+    assert!(notes.exists(), "a file not named as a photo stays");
+    assert!(history.image_path(run, 0, 'F').unwrap().unwrap().exists());
+}
