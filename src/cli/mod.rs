@@ -165,8 +165,32 @@ pub(crate) enum CubedCommand {
     Config(config_cmds::ConfigCommand),
 }
 
+impl CubedCommand {
+    /// For a command that loads the solver tables, its `--cache-dir`: `Some(None)` when it was
+    /// not given (the default folder, perhaps from `$CUBED_CACHE_DIR`, is used).
+    fn table_cache_flag(&self) -> Option<Option<&std::path::Path>> {
+        let tables = match self {
+            CubedCommand::Solve(args) => &args.tables,
+            CubedCommand::TestProgram(args) => &args.tables,
+            CubedCommand::Plan(args) => &args.job.tables,
+            CubedCommand::Exec(args) => &args.job.tables,
+            CubedCommand::DryRun(args) => &args.tables,
+            CubedCommand::Run(args) => &args.tables,
+            CubedCommand::Tables(args) => return Some(args.cache_dir.as_deref()),
+            _ => return None,
+        };
+        Some(tables.cache_dir.as_deref())
+    }
+}
+
 /// Runs the parsed command.
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Some(None) = cli.command.table_cache_flag() {
+        if let Err(refused) = crate::command_line::tables::cache_folder_from_env() {
+            eprintln!("error: {refused}");
+            return Ok(ExitCode::from(2));
+        }
+    }
     match cli.command {
         CubedCommand::Check(args) => cube_cmds::check(args),
         CubedCommand::Solve(args) => solve_cmds::solve(args),

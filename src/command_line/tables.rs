@@ -49,6 +49,17 @@ pub(crate) fn cache_folder(text: &str) -> Result<PathBuf, String> {
     }
 }
 
+/// `$CUBED_CACHE_DIR`, when it is set, held to what `--cache-dir` takes: a file there would
+/// cost every solve the seconds of building tables that then could not be kept.
+pub(crate) fn cache_folder_from_env() -> Result<(), String> {
+    match std::env::var_os("CUBED_CACHE_DIR").filter(|dir| !dir.is_empty()) {
+        Some(dir) => cache_folder(&dir.to_string_lossy())
+            .map(drop)
+            .map_err(|why| format!("$CUBED_CACHE_DIR: {why} (or unset it for the default)")),
+        None => Ok(()),
+    }
+}
+
 impl TableArgs {
     /// Loads (or builds) the tables and says on stderr when that takes time or the cache was unusable.
     pub fn solver(&self) -> Solver {

@@ -104,3 +104,48 @@ fn tables_refuse_a_cache_folder_they_cannot_write_before_building_anything() {
         "it must refuse before building: {said}"
     );
 }
+
+/// `$CUBED_CACHE_DIR` naming a file is refused as `--cache-dir` is, before any table is built,
+/// by every command that loads tables; `--cache-dir` given wins over it.
+#[test]
+fn a_cache_folder_from_the_environment_that_is_a_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"").expect("write");
+    let with_env = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_cubed"))
+            .args(args)
+            .env("CUBED_CACHE_DIR", &file)
+            .output()
+            .expect("cubed runs")
+    };
+    for args in [
+        &["solve", "--tables", "small", "R U"][..],
+        &["tables"],
+        &["test-program", "--cubes", "1", "--turns", "3"],
+    ] {
+        let out = with_env(args);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains(&format!(
+                "$CUBED_CACHE_DIR: {} is a file, not a folder",
+                file.display()
+            )),
+            "{args:?}: {said}"
+        );
+        assert!(!said.contains("building"), "{args:?}: {said}");
+    }
+    let cache = dir.path().join("cache");
+    let given = with_env(&[
+        "solve",
+        "--tables",
+        "small",
+        "--cache-dir",
+        &cache.to_string_lossy(),
+        crate::common::SOLVED,
+    ]);
+    assert!(given.status.success(), "{}", stderr(&given));
+    // A command that loads no tables is not held to it.
+    assert!(with_env(&["check", crate::common::SOLVED]).status.success());
+}
