@@ -269,7 +269,8 @@ impl Validator<'_> {
                 "vision",
                 "min_confidence",
                 format!(
-                    "{min_confidence} is outside 0..1 (the calibrated probability of a right reading; 1 is never reached, as no reading is certain; {} is the default)",
+                    "{} is outside 0..1 (the calibrated probability of a right reading; 1 is never reached, as no reading is certain; {} is the default)",
+                    crate::words::number(min_confidence),
                     cubed_vision::read::classify::DEFAULT_MIN_CONFIDENCE
                 ),
             ));
@@ -357,7 +358,10 @@ impl Validator<'_> {
             Err(self.invalid(
                 section,
                 key,
-                format!("{value} is outside {min}..={max} ({meaning})"),
+                format!(
+                    "{} is outside {min}..={max} ({meaning})",
+                    crate::words::number(value)
+                ),
             ))
         }
     }
@@ -449,7 +453,8 @@ impl Validator<'_> {
                 "sim",
                 "speed",
                 format!(
-                    "{speed} is too slow to move at all: 0 (instant), or {} to {} (1 = real time)",
+                    "{} is too slow to move at all: 0 (instant), or {} to {} (1 = real time)",
+                    crate::words::number(speed),
                     limits::SIM_SPEED_SLOWEST,
                     limits::SIM_SPEED.1
                 ),

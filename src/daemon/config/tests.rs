@@ -194,6 +194,18 @@ fn errors_name_the_section_key_and_range() {
         ),
         ("[sim]\nspeed = nan\n", "[sim]", "speed", "0..=1000"),
         (
+            "[sim]\nspeed = 1e-300\n",
+            "[sim]",
+            "speed",
+            "1e-300 is too slow to move at all",
+        ),
+        (
+            "[sim]\nspeed = -1e200\n",
+            "[sim]",
+            "speed",
+            "-1e200 is outside",
+        ),
+        (
             "[sim]\nexposure = 40.0\n",
             "[sim]",
             "exposure",

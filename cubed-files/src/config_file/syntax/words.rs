@@ -78,7 +78,7 @@ pub fn in_words(message: &str) -> String {
             text = text.replace(&from, &format!("{before}{words}{after}"));
         }
     }
-    text = without_struct_names(&text);
+    text = with_short_floats(&without_struct_names(&text));
     if wrong_kind && text.ends_with("expected a whole number") {
         match gpio_written_as_a_name(&text) {
             Some((number, true)) => {
@@ -107,6 +107,25 @@ fn gpio_written_as_a_name(message: &str) -> Option<(&str, bool)> {
     let number = value[digits_at..].trim_start_matches(['_', ' ']);
     let named = digits_at > 0;
     (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit())).then_some((number, named))
+}
+
+/// A float a serde message quotes in full (`floating point `1000…0.0``, 300 digits for `1e300`)
+/// in exponent form, so the error stays one line.
+fn with_short_floats(message: &str) -> String {
+    const FLOAT: &str = "floating point `";
+    let Some(at) = message.find(FLOAT).map(|at| at + FLOAT.len()) else {
+        return message.to_string();
+    };
+    let Some(len) = message[at..].find('`') else {
+        return message.to_string();
+    };
+    let quoted = &message[at..at + len];
+    match quoted.parse::<f64>() {
+        Ok(value) if quoted.len() > 24 => {
+            format!("{}{value:e}{}", &message[..at], &message[at + len..])
+        }
+        _ => message.to_string(),
+    }
 }
 
 /// "expected struct ScanFile" (a Rust type's name, which means nothing to a person) in words.

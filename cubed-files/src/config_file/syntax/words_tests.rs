@@ -164,6 +164,14 @@ fn rust_type_names_become_words_and_the_key_is_named() {
     let message = in_words(error.message());
     assert!(message.contains("(too large for any key)"), "{message}");
     assert!(!message.contains("i128"), "{message}");
+    let error = toml::from_str::<H>("[history]\nkeep_runs = 1e300\n").expect_err("a float");
+    let message = in_words(error.message());
+    assert!(
+        message.contains("floating point `1e300`, expected a whole number"),
+        "a huge float said short: {message}"
+    );
+    let error = toml::from_str::<H>("[history]\nkeep_runs = 2.5\n").expect_err("a float");
+    assert!(in_words(error.message()).contains("floating point `2.5`"));
     let error = toml::from_str::<H>("[history]\nkeep_runs = -3\n").expect_err("negative");
     let message = in_words(error.message());
     assert!(
