@@ -60,6 +60,7 @@ impl LaunchError {
 /// Loads the robot design and palette `config` names, and lists a `dir:` camera's folder, as a
 /// start would, without opening the robot, a webcam or the data directory (`cubed config show`).
 pub(crate) fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
+    crate::daemon::rig::check_port_could_be_one(config)?;
     crate::daemon::rig::ConfigFiles::load(config)?;
     match &config.camera {
         crate::daemon::config::CameraChoice::Dir(dir) => {

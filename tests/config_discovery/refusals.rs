@@ -1,6 +1,7 @@
 //! Config errors in words with exit status 2, refused alike by `config show` and `run`: missing photo folders, endless design files, wrong types, open addresses without a token, jawless motors, broken calibrated palettes, and the exit statuses in `--help`.
 
 use super::{cubed_in, shipped, show_and_run, text, write_config};
+use std::path::Path;
 
 #[test]
 fn config_show_refuses_what_run_would_refuse_naming_the_file() {
@@ -272,4 +273,52 @@ fn a_broken_calibrated_palette_is_named_as_the_data_directorys() {
             "{args:?}: {said}"
         );
     }
+}
+
+/// A `[robot] port` that can never be a serial port (a regular file, a folder) is refused by
+/// `config show` and `run` alike, naming the key; a device path with nothing there (a robot
+/// unplugged) is not.
+#[test]
+fn a_port_that_is_a_file_or_a_folder_is_refused_by_show_and_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("cubed.toml");
+    write_config(&config, &shipped("robots/six-motor.toml"));
+    let photos = dir.path().join("photos");
+    std::fs::create_dir(&photos).expect("photos");
+    let file = dir.path().join("not-a-port");
+    std::fs::write(&file, "").expect("a file");
+    let shipped_text = std::fs::read_to_string(&config).expect("read");
+    let with_port = |port: &Path| {
+        let text = shipped_text
+            .replacen(
+                "source = \"sim\"",
+                &format!("source = \"dir:{}\"", photos.display()),
+                1,
+            )
+            .replacen(
+                "port = \"sim\"",
+                &format!("port = {:?}", port.display().to_string()),
+                1,
+            );
+        std::fs::write(&config, text).expect("write");
+    };
+    let path = config.to_str().expect("utf-8");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("utf-8");
+    for (port, what) in [(file.as_path(), "a regular file"), (dir.path(), "a folder")] {
+        with_port(port);
+        for args in show_and_run(path, data) {
+            let out = cubed_in(dir.path(), &[], &args);
+            let said = text(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+            let refusal = format!(
+                "[robot] port = \"{}\" is {what}, not a serial port",
+                port.display()
+            );
+            assert!(said.contains(&refusal), "{args:?}: {said}");
+        }
+    }
+    with_port(&dir.path().join("ttyACM-unplugged"));
+    let out = cubed_in(dir.path(), &[], &show_and_run(path, data)[0]);
+    assert!(out.status.success(), "{}", text(&out));
 }

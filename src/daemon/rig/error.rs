@@ -33,6 +33,8 @@ pub enum RigError {
         #[source]
         source: CameraError,
     },
+    #[error("[robot] port = \"{}\" is {what}, not a serial port: give the robot's serial device (its /dev/serial/by-id/… path, or /dev/ttyACM0 for the Pico), or \"sim\"", .path.display())]
+    NotAPort { path: PathBuf, what: &'static str },
     #[error("the USB camera needs a build with `--features camera` (this one has none); or set [camera] source = \"dir:PATH\" or \"sim\"")]
     NoCameraSupport,
     #[error("cannot start the simulated robot on a pseudo-terminal")]
@@ -63,6 +65,7 @@ impl RigError {
                 | RigError::NoPocketGrip(_)
                 | RigError::CameraFolder { .. }
                 | RigError::NoCameraSupport
+                | RigError::NotAPort { .. }
         )
     }
 }

@@ -21,7 +21,9 @@ mod config_files;
 mod error;
 mod unconfirmed;
 mod unreachable;
-pub(crate) use config_files::{calibrated_palette_file, check_design_holds_the_cube, ConfigFiles};
+pub(crate) use config_files::{
+    calibrated_palette_file, check_design_holds_the_cube, check_port_could_be_one, ConfigFiles,
+};
 pub(crate) use error::EncodeError;
 pub(crate) use error::RigError;
 pub(crate) use unconfirmed::{ConfirmedMeanwhile, Unconfirmed, UnconfirmedMove};
