@@ -1,6 +1,7 @@
-//! Centres typed in each other's places: typed cubes take their colours from the centres,
-//! so centres swapped make good pieces look impossible; told when every piece would be a
-//! cube's with them moved back. (A centre typed wrong is `facelets::centre_typo`.)
+//! Centres typed in each other's places, or as the wrong colours: typed cubes take their
+//! colours from the centres, so such centres make good pieces look impossible; told when
+//! every piece would be a cube's with them put right. (One centre typed as a colour no other
+//! sticker has is `facelets::centre_typo`.)
 
 use super::cubie::CubieCube;
 use super::face::Face;
@@ -16,9 +17,43 @@ fn centre(face: Face) -> usize {
 /// 'U'"; none if no such move makes it one.
 pub(crate) fn centres_misplaced(symbols: &[char; 54]) -> Option<String> {
     let typed = Face::ALL.map(|f| symbols[centre(f)]);
+    in_words(symbols, fewest_changes(symbols, typed)).map(|(_, words)| words)
+}
+
+/// Centres typed as the wrong colours (one typed as another centre's, or two as colours no
+/// other sticker has), when the other 48 stickers show six colours 8 times each: the centres
+/// as typed that are wrong (e.g. "U's centre 'X'"), and the fewest to retype with those
+/// colours so the cube can exist, in words as [`centres_misplaced`] says them.
+pub(crate) fn centres_mistyped(symbols: &[char; 54]) -> Option<(String, String)> {
+    let mut beside: Vec<(char, usize)> = Vec::new();
+    for (i, &symbol) in symbols.iter().enumerate() {
+        if i % 9 == 4 {
+            continue;
+        }
+        match beside.iter_mut().find(|(s, _)| *s == symbol) {
+            Some((_, count)) => *count += 1,
+            None => beside.push((symbol, 1)),
+        }
+    }
+    let colours: [(char, usize); 6] = beside.try_into().ok()?;
+    if colours.iter().any(|&(_, count)| count != 8) {
+        return None;
+    }
+    let (faces, retyped) = in_words(symbols, fewest_changes(symbols, colours.map(|(s, _)| s)))?;
+    let typed = (faces.iter())
+        .map(|&face| format!("{face}'s centre '{}'", symbols[centre(face)]))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some((typed, retyped))
+}
+
+/// The fewest centre changes that give the centres the six `colours` in some order and make
+/// the cube one that can exist: every such way, as (face, its new centre) pairs.
+fn fewest_changes(symbols: &[char; 54], colours: [char; 6]) -> Vec<Vec<(Face, char)>> {
+    let typed = Face::ALL.map(|f| symbols[centre(f)]);
     let mut fewest: Vec<Vec<(Face, char)>> = Vec::new();
     for order in permutations_of_six() {
-        let centres = order.map(|i| typed[i]);
+        let centres = order.map(|i| colours[i]);
         let moved: Vec<(Face, char)> = (Face::ALL.into_iter())
             .filter(|f| centres[f.index()] != typed[f.index()])
             .map(|f| (f, centres[f.index()]))
@@ -37,9 +72,18 @@ pub(crate) fn centres_misplaced(symbols: &[char; 54]) -> Option<String> {
             fewest.push(moved);
         }
     }
-    // Every way is said (a swap of opposite centres has three: the cube turned about each
-    // axis), the one leaving most stickers beside a centre of their colour first (the way a
-    // cube typed near solved was meant), then in face order.
+    fewest
+}
+
+/// Every way of changing the centres, in words: the one leaving most stickers beside a
+/// centre of their colour first (the way a cube typed near solved was meant; a swap of
+/// opposite centres has three ways, the cube turned about each axis), then in face order;
+/// with the faces that first way changes.
+fn in_words(
+    symbols: &[char; 54],
+    mut fewest: Vec<Vec<(Face, char)>>,
+) -> Option<(Vec<Face>, String)> {
+    let typed = Face::ALL.map(|f| symbols[centre(f)]);
     let on_their_face = |moved: &Vec<(Face, char)>| {
         let mut centres = typed;
         for &(face, symbol) in moved {
@@ -59,11 +103,14 @@ pub(crate) fn centres_misplaced(symbols: &[char; 54]) -> Option<String> {
                 .join(", ")
         })
         .collect();
-    match &words[..] {
-        [] => None,
-        [one] => Some(one.clone()),
-        [one, others @ ..] => Some(format!("{one} (or with {})", others.join("; or with "))),
-    }
+    let faces = fewest.first()?.iter().map(|&(face, _)| face).collect();
+    let words = match &words[..] {
+        [one, others @ ..] if !others.is_empty() => {
+            format!("{one} (or with {})", others.join("; or with "))
+        }
+        _ => words.concat(),
+    };
+    Some((faces, words))
 }
 
 /// Whether the symbols, read with `scheme`'s centres, are a cube that can exist.
@@ -171,6 +218,59 @@ mod tests {
         );
         let fixed = with_centres(&swapped, &[(Face::F, 'F'), (Face::B, 'B')]);
         assert!(parse_cube(&fixed, FaceOrder::Urfdlb, None).is_ok());
+    }
+
+    #[test]
+    fn centres_typed_as_the_wrong_colours_are_said_and_retyping_them_makes_a_cube() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for n in 0..20 {
+            let cube = random_cube(&mut rng).to_facelets().to_string();
+            // One centre typed as another's colour; two typed as colours no sticker has.
+            type Centres = &'static [(Face, char)];
+            let (wrong, right): (Centres, Centres) = match n % 3 {
+                0 => (&[(Face::U, 'R')], &[(Face::U, 'U')]),
+                1 => (
+                    &[(Face::U, 'X'), (Face::F, 'Y')],
+                    &[(Face::U, 'U'), (Face::F, 'F')],
+                ),
+                _ => (
+                    &[(Face::R, 'X'), (Face::L, 'Y')],
+                    &[(Face::R, 'R'), (Face::L, 'L')],
+                ),
+            };
+            let typed = with_centres(&cube, wrong);
+            let error = refused(&typed, FaceOrder::Urfdlb);
+            assert_eq!(error.kind(), "centres_mistyped", "{error}");
+            let said = error.to_string();
+            let words = |centres: &[(Face, char)]| {
+                (centres.iter())
+                    .map(|(face, symbol)| format!("{face}'s centre '{symbol}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            assert!(
+                said.contains(&format!("({}) are not", words(wrong))),
+                "{said}"
+            );
+            assert!(
+                said.contains(&format!("with {}, every", words(right))),
+                "{said}"
+            );
+            assert_eq!(
+                parse_cube(&with_centres(&typed, right), FaceOrder::Urfdlb, None)
+                    .map(|c| c.0.to_string()),
+                Ok(cube)
+            );
+        }
+        // A sticker wrong too: the colours beside the centres are not 8 each, and no centre
+        // is blamed.
+        let mut sticker: Vec<char> = with_centres(SOLVED, &[(Face::U, 'R')]).chars().collect();
+        sticker[0] = 'F';
+        let sticker: String = sticker.into_iter().collect();
+        assert_eq!(
+            refused(&sticker, FaceOrder::Urfdlb).kind(),
+            "centres_not_distinct"
+        );
     }
 
     #[test]

@@ -35,6 +35,13 @@ pub enum CubeError {
         /// The centres moved, e.g. "U's centre 'G', F's centre 'W'".
         moved: String,
     },
+    #[error("the centres as typed ({typed}) are not the colours the other stickers show, six colours 8 times each: with {retyped}, every piece would be one a cube has: typed wrong there? (the centres name the colours)")]
+    CentresMistyped {
+        /// The centres that are wrong, as typed, e.g. "U's centre 'R'".
+        typed: String,
+        /// The centres retyped, e.g. "U's centre 'W'".
+        retyped: String,
+    },
     #[error("unknown symbol '{symbol}' at sticker {} (index {as_given} as given): it is not {allowed}", sticker_names(&[sticker.0], 9))]
     UnknownSymbol {
         symbol: char,
@@ -112,6 +119,7 @@ impl CubeError {
             CubeError::UnknownSymbol { .. } => "unknown_symbol",
             CubeError::CentreTypo { .. } => "centre_typo",
             CubeError::CentresMisplaced { .. } => "centres_misplaced",
+            CubeError::CentresMistyped { .. } => "centres_mistyped",
             CubeError::ColourCount { .. } => "colour_count",
             CubeError::InvalidCorner { .. } => "invalid_corner",
             CubeError::InvalidEdge { .. } => "invalid_edge",

@@ -94,16 +94,13 @@ impl FaceletCube {
         order: FaceOrder,
         valid: Option<&[char]>,
     ) -> Result<(FaceletCube, ColourScheme), CubeError> {
-        let symbols: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-        let input: [char; 54] =
-            symbols
-                .as_slice()
-                .try_into()
-                .map_err(|_| CubeError::WrongLength {
-                    found: symbols.len(),
-                    commas: symbols.iter().filter(|&&c| c == ',').count(),
-                })?;
-        let symbols = order.to_urfdlb(&input);
+        let symbols = symbols_in_urfdlb(text, order).ok_or_else(|| {
+            let typed = text.chars().filter(|c| !c.is_whitespace());
+            CubeError::WrongLength {
+                found: typed.clone().count(),
+                commas: typed.filter(|&c| c == ',').count(),
+            }
+        })?;
         let as_given = |e: CubeError| match e {
             CubeError::UnknownSymbol {
                 symbol,
@@ -201,6 +198,14 @@ impl fmt::Display for FaceletCube {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_symbols(&ColourScheme::default()))
     }
+}
+
+/// The 54 symbols of `text` (whitespace ignored), typed in `order`, in URFDLB order; `None`
+/// if there are not 54.
+pub(crate) fn symbols_in_urfdlb(text: &str, order: FaceOrder) -> Option<[char; 54]> {
+    let symbols: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let input: [char; 54] = symbols.as_slice().try_into().ok()?;
+    Some(order.to_urfdlb(&input))
 }
 
 fn check_symbols_allowed(symbols: &[char; 54], valid: &[char]) -> Result<(), CubeError> {

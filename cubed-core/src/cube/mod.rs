@@ -40,7 +40,8 @@ pub fn parse_cube(
     order: FaceOrder,
     valid: Option<&[char]>,
 ) -> Result<(FaceletCube, ColourScheme, CubieCube), CubeError> {
-    let (facelets, scheme) = FaceletCube::parse(text, order, valid)?;
+    let (facelets, scheme) = FaceletCube::parse(text, order, valid)
+        .map_err(|e| with_centres_mistyped(e, text, order))?;
     let cubies = CubieCube::from_facelets(&facelets).map_err(|e| {
         let found = e.in_colours(&scheme.symbols);
         // Centres in each other's places make pieces no cube has; a twist, a flip or a swap
@@ -59,4 +60,20 @@ pub fn parse_cube(
         }
     })?;
     Ok((facelets, scheme, cubies))
+}
+
+/// A cube refused for its centres' colours (two centres alike, or a symbol no centre has)
+/// that the other stickers say were typed wrong: which centres, and what to retype them as.
+fn with_centres_mistyped(found: CubeError, text: &str, order: FaceOrder) -> CubeError {
+    let by_centres = matches!(
+        found,
+        CubeError::CentresNotDistinct { .. } | CubeError::UnknownSymbol { .. }
+    );
+    let symbols = by_centres
+        .then(|| facelets::symbols_in_urfdlb(text, order))
+        .flatten();
+    match symbols.and_then(|symbols| centres::centres_mistyped(&symbols)) {
+        Some((typed, retyped)) => CubeError::CentresMistyped { typed, retyped },
+        None => found,
+    }
 }

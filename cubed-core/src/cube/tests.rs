@@ -137,10 +137,12 @@ fn each_error_class_is_reported() {
     let pocket = err("UUUURRRRFFFFDDDDLLLLBBBB").to_string();
     assert!(pocket.ends_with("(24 is a 2x2: give --size 2)"), "{pocket}");
     assert!(!err("UUU").to_string().contains("2x2"));
+    // R's centre typed 'U' and a sticker wrong too (U1 'R'): not just the centre.
     assert!(matches!(
-        err(&with(SOLVED, &[(13, 'U')])),
+        err(&with(SOLVED, &[(13, 'U'), (0, 'R')])),
         CubeError::CentresNotDistinct { symbol: 'U', .. }
     ));
+    assert_eq!(err(&with(SOLVED, &[(13, 'U')])).kind(), "centres_mistyped");
     assert!(matches!(
         err(&with(SOLVED, &[(0, 'Q')])),
         CubeError::UnknownSymbol {
