@@ -43,7 +43,7 @@ pub fn parse_cube(
     let (facelets, scheme) = FaceletCube::parse(text, order, valid)
         .map_err(|e| with_centres_mistyped(e, text, order))?;
     let cubies = CubieCube::from_facelets(&facelets).map_err(|e| {
-        let found = e.in_colours(&scheme.symbols);
+        let found = e.in_colours(&scheme.symbols).with_indexes_as_given(order);
         // Centres in each other's places make pieces no cube has; a twist, a flip or a swap
         // of pieces is a fault of the pieces themselves.
         if !found.is_of_a_piece() {

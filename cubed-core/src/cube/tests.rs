@@ -494,3 +494,23 @@ fn a_face_order_puts_stickers_where_it_reads_them_from() {
         }
     }
 }
+
+/// A piece no cube has, in a cube typed in the 1988 order, is also named by where its
+/// stickers were typed (the names are URFDLB's); typed URFDLB, the names say it alone.
+#[test]
+fn a_bad_piece_typed_in_another_order_says_its_indexes_as_given() {
+    // U9 and R1 swapped: the URF corner's stickers in the other order round it.
+    let bad = with(SOLVED, &[(8, 'R'), (9, 'U')]);
+    let said = err(&bad).to_string();
+    assert!(said.contains("(stickers U9, R1, F3) has"), "{said}");
+    let typed = FaceOrder::Tfrplb.from_urfdlb(&bad);
+    let said = parse_cube(&typed, FaceOrder::Tfrplb, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        said.contains("(stickers U9, R1, F3; indexes 8, 18, 11 as given)"),
+        "{said}"
+    );
+    let chars: Vec<char> = typed.chars().collect();
+    assert_eq!((chars[8], chars[18], chars[11]), ('R', 'U', 'F'));
+}
