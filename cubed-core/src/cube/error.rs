@@ -1,7 +1,6 @@
 //! Everything that can be wrong with a described cube, each naming where.
 
 use super::face::{sticker_names, Face, Sticker};
-use super::facelets::FaceOrder;
 use super::pieces::{Corner, Edge, CORNER_STICKERS, EDGE_STICKERS};
 
 /// Why a facelet description is not a cube that can exist.
@@ -195,46 +194,6 @@ impl CubeError {
                 first,
                 second,
                 colours: typed(colours),
-            },
-            other => other,
-        }
-    }
-}
-
-impl CubeError {
-    /// The same error with a piece's stickers also by their indexes in the input, when it was
-    /// typed in another face order than URFDLB (where the stickers' names are not where they
-    /// were typed: "U9, R1, F3; indexes 8, 18, 11 as given").
-    pub fn with_indexes_as_given(self, order: FaceOrder) -> CubeError {
-        if order == FaceOrder::Urfdlb {
-            return self;
-        }
-        let given = |stickers: String, at: &[usize]| {
-            let indexes: Vec<String> = (at.iter())
-                .map(|&i| order.index_as_given(i, 9).to_string())
-                .collect();
-            format!("{stickers}; indexes {} as given", indexes.join(", "))
-        };
-        match self {
-            CubeError::InvalidCorner {
-                position,
-                stickers,
-                colours,
-                mirrored,
-            } => CubeError::InvalidCorner {
-                stickers: given(stickers, &CORNER_STICKERS[position as usize]),
-                position,
-                colours,
-                mirrored,
-            },
-            CubeError::InvalidEdge {
-                position,
-                stickers,
-                colours,
-            } => CubeError::InvalidEdge {
-                stickers: given(stickers, &EDGE_STICKERS[position as usize]),
-                position,
-                colours,
             },
             other => other,
         }

@@ -43,7 +43,7 @@ pub fn parse_cube(
     let (facelets, scheme) = FaceletCube::parse(text, order, valid)
         .map_err(|e| with_centres_mistyped(e, text, order))?;
     let cubies = CubieCube::from_facelets(&facelets).map_err(|e| {
-        let found = e.in_colours(&scheme.symbols).with_indexes_as_given(order);
+        let found = with_indexes_as_given(e.in_colours(&scheme.symbols), order);
         // Centres in each other's places make pieces no cube has; a twist, a flip or a swap
         // of pieces is a fault of the pieces themselves.
         if !found.is_of_a_piece() {
@@ -75,5 +75,43 @@ fn with_centres_mistyped(found: CubeError, text: &str, order: FaceOrder) -> Cube
     match symbols.and_then(|symbols| centres::centres_mistyped(&symbols)) {
         Some((typed, retyped)) => CubeError::CentresMistyped { typed, retyped },
         None => found,
+    }
+}
+
+/// `error` with a piece's stickers also by their indexes in the input, when it was
+/// typed in another face order than URFDLB (where the stickers' names are not where they
+/// were typed: "U9, R1, F3; indexes 8, 18, 11 as given").
+fn with_indexes_as_given(error: CubeError, order: FaceOrder) -> CubeError {
+    if order == FaceOrder::Urfdlb {
+        return error;
+    }
+    let given = |stickers: String, at: &[usize]| {
+        let indexes: Vec<String> = (at.iter())
+            .map(|&i| order.index_as_given(i, 9).to_string())
+            .collect();
+        format!("{stickers}; indexes {} as given", indexes.join(", "))
+    };
+    match error {
+        CubeError::InvalidCorner {
+            position,
+            stickers,
+            colours,
+            mirrored,
+        } => CubeError::InvalidCorner {
+            stickers: given(stickers, &CORNER_STICKERS[position as usize]),
+            position,
+            colours,
+            mirrored,
+        },
+        CubeError::InvalidEdge {
+            position,
+            stickers,
+            colours,
+        } => CubeError::InvalidEdge {
+            stickers: given(stickers, &EDGE_STICKERS[position as usize]),
+            position,
+            colours,
+        },
+        other => other,
     }
 }
