@@ -81,37 +81,21 @@ fn with_centres_mistyped(found: CubeError, text: &str, order: FaceOrder) -> Cube
 /// `error` with a piece's stickers also by their indexes in the input, when it was
 /// typed in another face order than URFDLB (where the stickers' names are not where they
 /// were typed: "U9, R1, F3; indexes 8, 18, 11 as given").
-fn with_indexes_as_given(error: CubeError, order: FaceOrder) -> CubeError {
-    if order == FaceOrder::Urfdlb {
-        return error;
-    }
-    let given = |stickers: String, at: &[usize]| {
+fn with_indexes_as_given(mut error: CubeError, order: FaceOrder) -> CubeError {
+    let (stickers, at) = match &mut error {
+        CubeError::InvalidCorner {
+            position, stickers, ..
+        } => (stickers, &CORNER_STICKERS[*position as usize][..]),
+        CubeError::InvalidEdge {
+            position, stickers, ..
+        } => (stickers, &EDGE_STICKERS[*position as usize][..]),
+        _ => return error,
+    };
+    if order != FaceOrder::Urfdlb {
         let indexes: Vec<String> = (at.iter())
             .map(|&i| order.index_as_given(i, 9).to_string())
             .collect();
-        format!("{stickers}; indexes {} as given", indexes.join(", "))
-    };
-    match error {
-        CubeError::InvalidCorner {
-            position,
-            stickers,
-            colours,
-            mirrored,
-        } => CubeError::InvalidCorner {
-            stickers: given(stickers, &CORNER_STICKERS[position as usize]),
-            position,
-            colours,
-            mirrored,
-        },
-        CubeError::InvalidEdge {
-            position,
-            stickers,
-            colours,
-        } => CubeError::InvalidEdge {
-            stickers: given(stickers, &EDGE_STICKERS[position as usize]),
-            position,
-            colours,
-        },
-        other => other,
+        *stickers = format!("{stickers}; indexes {} as given", indexes.join(", "));
     }
+    error
 }
