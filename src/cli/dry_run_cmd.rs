@@ -342,18 +342,17 @@ fn print_summary(results: &[CubeResult]) {
 }
 
 /// Prints the photos left on disk against the retention limits (measured on disk, apart from
-/// the history's records; in a `temporary` directory, removed at exit); false if they exceed
-/// them.
+/// the history's records: each run folder's photos, as pruning counts them; in a `temporary`
+/// directory, removed at exit); false if they exceed them.
 fn print_photos(config: &DaemonConfig, temporary: bool) -> bool {
-    let images = config.data_dir.join("images");
-    let runs: Vec<u64> = std::fs::read_dir(&images)
-        .map(|dir| {
-            dir.flatten()
-                .filter(|e| std::fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_some()))
-                .map(|e| dir_bytes(&e.path()))
-                .collect()
+    use crate::daemon::history::{photo_file_size, photo_folders};
+    let runs: Vec<u64> = (photo_folders(&config.data_dir).into_iter())
+        .map(|(_, photos)| {
+            (photos.iter())
+                .map(|p| photo_file_size(&config.data_dir, p))
+                .sum()
         })
-        .unwrap_or_default();
+        .collect();
     let bytes: u64 = runs.iter().sum();
     let limit = config.retention;
     // The newest run keeps its photos even when they alone are over the byte limit.
@@ -373,16 +372,4 @@ fn print_photos(config: &DaemonConfig, temporary: bool) -> bool {
         }
     );
     within
-}
-
-fn dir_bytes(dir: &std::path::Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|d| {
-            d.flatten()
-                .filter_map(|e| e.metadata().ok())
-                .filter(|m| m.is_file())
-                .map(|m| m.len())
-                .sum()
-        })
-        .unwrap_or(0)
 }

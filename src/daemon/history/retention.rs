@@ -187,7 +187,8 @@ pub(crate) fn photos_pruned(
     })
 }
 
-pub(super) fn file_size(data_dir: &Path, relative: &str) -> u64 {
+/// The size of a photo given relative to the data directory (0 if it is not there).
+pub(crate) fn file_size(data_dir: &Path, relative: &str) -> u64 {
     if !is_safe_relative(relative) {
         return 0;
     }

@@ -3,6 +3,7 @@
 use crate::daemon::config::Retention;
 use crate::daemon::history::error::HistoryError;
 use crate::daemon::history::schema::open_database;
+use crate::daemon::history::unrecorded::run_folder;
 use cubed_core::error_chain::error_chain;
 use rusqlite::{params, Connection, Params};
 use std::collections::HashMap;
@@ -20,7 +21,8 @@ fn highest_photo_folder(images: &Path) -> Option<i64> {
     let entries = std::fs::read_dir(images).ok()?;
     (entries.flatten())
         .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<i64>().ok())
+        .filter_map(|entry| run_folder(entry.file_name().to_str()?))
+        .filter_map(|run| i64::try_from(run).ok())
         .max()
 }
 

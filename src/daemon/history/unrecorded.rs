@@ -11,25 +11,34 @@ impl History {
     /// its records; only files named as the history names photos are taken (anything else a
     /// builder put there stays).
     pub(super) fn unrecorded_photos(&self, recorded: &HashSet<u64>) -> Vec<(u64, Vec<String>)> {
-        let Ok(folders) = std::fs::read_dir(self.data_dir.join(IMAGES_DIR)) else {
-            return Vec::new();
-        };
-        let mut runs: Vec<(u64, Vec<String>)> = (folders.flatten())
-            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
-            .filter_map(|entry| {
-                let name = entry.file_name().into_string().ok()?;
-                let run = run_folder(&name)?;
-                let photos = photos_in(&entry.path(), &name);
-                (!recorded.contains(&run) && !photos.is_empty()).then_some((run, photos))
-            })
-            .collect();
-        runs.sort_unstable_by_key(|run| std::cmp::Reverse(run.0));
+        let mut runs = photo_folders(&self.data_dir);
+        runs.retain(|(run, _)| !recorded.contains(run));
         runs
     }
 }
 
+/// Each run folder under the data directory's `images/` (named by its run's number) that
+/// holds photos, newest first, with those photos' paths relative to the data directory:
+/// what the photo limits count, recorded or not. Other folders and files are not runs.
+pub(crate) fn photo_folders(data_dir: &Path) -> Vec<(u64, Vec<String>)> {
+    let Ok(folders) = std::fs::read_dir(data_dir.join(IMAGES_DIR)) else {
+        return Vec::new();
+    };
+    let mut runs: Vec<(u64, Vec<String>)> = (folders.flatten())
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let run = run_folder(&name)?;
+            let photos = photos_in(&entry.path(), &name);
+            (!photos.is_empty()).then_some((run, photos))
+        })
+        .collect();
+    runs.sort_unstable_by_key(|run| std::cmp::Reverse(run.0));
+    runs
+}
+
 /// The run a photo folder is named for: its number written as the history writes it.
-fn run_folder(name: &str) -> Option<u64> {
+pub(super) fn run_folder(name: &str) -> Option<u64> {
     let run: u64 = name.parse().ok()?;
     (run.to_string() == name).then_some(run)
 }

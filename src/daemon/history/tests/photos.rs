@@ -162,4 +162,22 @@ fn photos_no_record_names_are_pruned_oldest_first_within_the_limits() {
     assert!(!folder(old_runs[0]).join("0-U.png").exists());
     assert!(notes.exists(), "a file not named as a photo stays");
     assert!(history.image_path(run, 0, 'F').unwrap().unwrap().exists());
+    // What the limits count (and dry-run says): run folders with photos, not a folder left
+    // with the builder's file alone, nor folders not named as the history names runs.
+    for other in ["0099", "old"] {
+        let folder = dir.path().join("images").join(other);
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("0-U.png"), b"png").unwrap();
+    }
+    let counted: Vec<u64> = crate::daemon::history::photo_folders(dir.path())
+        .into_iter()
+        .map(|(run, _)| run)
+        .collect();
+    assert_eq!(counted, [run, old_runs[2]]);
+    drop(history);
+    assert_eq!(
+        new_run(&open(&dir)),
+        run + 1,
+        "0099 is no run to number above"
+    );
 }
