@@ -172,8 +172,9 @@ impl CubedCommand {
         let tables = match self {
             CubedCommand::Solve(args) => &args.tables,
             CubedCommand::TestProgram(args) => &args.tables,
-            CubedCommand::Plan(args) => &args.job.tables,
-            CubedCommand::Exec(args) => &args.job.tables,
+            // Only a cube given as stickers is solved; moves and actions are only planned.
+            CubedCommand::Plan(args) if args.job.facelets.is_some() => &args.job.tables,
+            CubedCommand::Exec(args) if args.job.facelets.is_some() => &args.job.tables,
             CubedCommand::DryRun(args) => &args.tables,
             CubedCommand::Run(args) => &args.tables,
             CubedCommand::Tables(args) => return Some(args.cache_dir.as_deref()),

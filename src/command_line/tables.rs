@@ -49,15 +49,18 @@ pub(crate) fn cache_folder(text: &str) -> Result<PathBuf, String> {
     }
 }
 
-/// `$CUBED_CACHE_DIR`, when it is set, held to what `--cache-dir` takes: a file there would
-/// cost every solve the seconds of building tables that then could not be kept.
+/// `$CUBED_CACHE_DIR`, when it is set, held to what `--cache-dir` takes, and made if it is
+/// not there: a folder that cannot be would cost every solve the seconds of building tables
+/// that then could not be kept.
 pub(crate) fn cache_folder_from_env() -> Result<(), String> {
-    match std::env::var_os("CUBED_CACHE_DIR").filter(|dir| !dir.is_empty()) {
-        Some(dir) => cache_folder(&dir.to_string_lossy())
-            .map(drop)
-            .map_err(|why| format!("$CUBED_CACHE_DIR: {why} (or unset it for the default)")),
-        None => Ok(()),
-    }
+    let Some(dir) = std::env::var_os("CUBED_CACHE_DIR").filter(|dir| !dir.is_empty()) else {
+        return Ok(());
+    };
+    let made = cache_folder(&dir.to_string_lossy()).and_then(|path| {
+        std::fs::create_dir_all(&path)
+            .map_err(|e| format!("{} cannot be made: {e}", path.display()))
+    });
+    made.map_err(|why| format!("$CUBED_CACHE_DIR: {why} (or unset it for the default)"))
 }
 
 impl TableArgs {

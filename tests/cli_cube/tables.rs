@@ -105,8 +105,9 @@ fn tables_refuse_a_cache_folder_they_cannot_write_before_building_anything() {
     );
 }
 
-/// `$CUBED_CACHE_DIR` naming a file is refused as `--cache-dir` is, before any table is built,
-/// by every command that loads tables; `--cache-dir` given wins over it.
+/// `$CUBED_CACHE_DIR` naming a file, or a folder that cannot be made, is refused as
+/// `--cache-dir` is, before any table is built, by every command that loads tables;
+/// `--cache-dir` given wins over it.
 #[test]
 fn a_cache_folder_from_the_environment_that_is_a_file_is_refused_at_once() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -146,6 +147,20 @@ fn a_cache_folder_from_the_environment_that_is_a_file_is_refused_at_once() {
         crate::common::SOLVED,
     ]);
     assert!(given.status.success(), "{}", stderr(&given));
-    // A command that loads no tables is not held to it.
+    // A command that loads no tables is not held to it: a check, a plan of moves.
     assert!(with_env(&["check", crate::common::SOLVED]).status.success());
+    let plan = with_env(&["plan", "--robot", "four-arm", "--moves", "R"]);
+    assert!(plan.status.success(), "{}", stderr(&plan));
+    // A folder that cannot be made (under /proc, which takes no new folders) is refused too.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cubed"))
+        .args(["solve", "--tables", "small", crate::common::SOLVED])
+        .env("CUBED_CACHE_DIR", "/proc/self/no-such-folder")
+        .output()
+        .expect("cubed runs");
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("$CUBED_CACHE_DIR: /proc/self/no-such-folder cannot be made"),
+        "{said}"
+    );
 }
