@@ -28,7 +28,7 @@ pub enum CubeError {
         /// The centre's index in the input as typed.
         as_given: usize,
     },
-    #[error("{found}; the centres may be typed in each other's places: with {moved}, every piece would be one a cube has, and it could be solved")]
+    #[error("the centres may be typed in each other's places: with {moved}, every piece would be one a cube has, and it could be solved (as typed, {found})")]
     CentresMisplaced {
         /// What the pieces show with the centres as typed.
         found: Box<CubeError>,
