@@ -264,7 +264,8 @@ impl Validator<'_> {
             ));
         }
         let min_confidence = raw.vision.min_confidence;
-        if !(0.0..1.0).contains(&min_confidence) {
+        // Checked as kept (a value just under 1 rounds up to it as an `f32`).
+        if !(0.0..1.0).contains(&(min_confidence as f32)) {
             return Err(self.invalid(
                 "vision",
                 "min_confidence",
@@ -319,7 +320,7 @@ impl Validator<'_> {
                     }),
             },
             palette_named: raw.vision.palette.is_some(),
-            min_confidence,
+            min_confidence: min_confidence as f32,
             recaptures,
             solve_budget: cubed_core::solver::Budget::Time(Duration::from_millis(budget_ms)),
             max_solves,
@@ -468,13 +469,13 @@ impl Validator<'_> {
             sim.exposure.unwrap_or(1.0),
             (0.01, 32.0),
             "light: 1 = normal, 2 = a stop brighter, 32 = five",
-        )?;
+        )? as f32;
         let highlight_rolloff = self.bounded(
             ("sim", "highlight_rolloff"),
             sim.highlight_rolloff.unwrap_or(0.0),
             (0.0, 1.0),
             "0 = channels clip alone, 1 = a webcam's highlight roll-off",
-        )?;
+        )? as f32;
         Ok(SimSettings {
             seed: self.whole(("sim", "seed"), sim.seed, 1, (0, i64::MAX))?,
             speed,

@@ -206,6 +206,18 @@ fn errors_name_the_section_key_and_range() {
             "-1e200 is outside",
         ),
         (
+            "[sim]\nexposure = 5e-324\n",
+            "[sim]",
+            "exposure",
+            "5e-324 is outside",
+        ),
+        (
+            "[vision]\nmin_confidence = -1e300\n",
+            "[vision]",
+            "min_confidence",
+            "-1e300 is outside 0..1",
+        ),
+        (
             "[sim]\nexposure = 40.0\n",
             "[sim]",
             "exposure",

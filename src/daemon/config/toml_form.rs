@@ -38,8 +38,9 @@ pub(super) struct RobotSection {
 pub(super) struct VisionSection {
     /// When not given: `palette.toml` beside the configuration, else the shipped palette.
     pub(super) palette: Option<String>,
+    /// Read as `f64` (then kept as `f32`) so a value far out of range is said as written.
     #[serde(default = "default_min_confidence")]
-    pub(super) min_confidence: f32,
+    pub(super) min_confidence: f64,
     pub(super) recaptures: Option<i64>,
 }
 
@@ -93,10 +94,11 @@ pub(super) struct SimSection {
     pub(super) seed: Option<i64>,
     pub(super) speed: Option<f64>,
     pub(super) faults: Option<String>,
-    pub(super) exposure: Option<f32>,
-    pub(super) highlight_rolloff: Option<f32>,
+    /// Read as `f64` (then kept as `f32`) so a value far out of range is said as written.
+    pub(super) exposure: Option<f64>,
+    pub(super) highlight_rolloff: Option<f64>,
 }
 
-pub(super) fn default_min_confidence() -> f32 {
-    cubed_vision::read::classify::DEFAULT_MIN_CONFIDENCE
+pub(super) fn default_min_confidence() -> f64 {
+    f64::from(cubed_vision::read::classify::DEFAULT_MIN_CONFIDENCE)
 }
