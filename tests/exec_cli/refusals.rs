@@ -66,6 +66,27 @@ fn exec_refuses_a_program_planned_for_another_design() {
     );
 }
 
+/// `cubed plan`'s text output given as a program: refused saying what a program file is.
+#[test]
+fn exec_refuses_plans_text_output_as_a_program_saying_which_output_to_give() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let plan = cubed(&["plan", "--robot", "four-arm", "--moves", "R U"], None);
+    assert!(plan.status.success(), "{}", stderr(&plan));
+    let program = dir.path().join("plan.txt");
+    std::fs::write(&program, &plan.stdout).expect("write");
+    let program = program.to_string_lossy().into_owned();
+    let port = dir.path().join("no-such-port");
+    let port = port.to_string_lossy().into_owned();
+    let out = cubed(&["exec", "--port", &port, "--program", &program], None);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains(&format!("{program}: ")), "{said}");
+    assert!(
+        said.contains("not JSON: a program file is what `cubed plan … --format json` writes"),
+        "{said}"
+    );
+}
+
 /// A program document's `starts_held` and `ends_held` are held to what `--start` takes.
 #[test]
 fn exec_refuses_a_program_starting_from_a_holding_that_cannot_be() {

@@ -8,7 +8,7 @@ use crate::link::{
 };
 use crate::robot::wiring::refusal_placed_in;
 use crate::robot::{plan_recovery, ActuatorMap, MotionGroup, RecoveryInput};
-use crate::robot::{Orientation, Planner, Program, ProgramDoc, RobotModel};
+use crate::robot::{Planner, Program, RobotModel};
 use crate::words::count;
 use anyhow::Context;
 use clap::{ArgGroup, Args};
@@ -23,6 +23,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod news;
+mod program_file;
 mod signals;
 
 use news::{link_news, wait_for_port, PORT_APPEAR_SECS};
@@ -82,62 +83,7 @@ fn program_for(
         }
     }
     if let Some(path) = &args.program {
-        if let Err(refused) = no_start_given(
-            args,
-            "a program document runs as it was planned; give --start to `cubed plan` instead",
-        ) {
-            return Ok(Err(refused));
-        }
-        // A program that cannot be read is the input's fault (exit 2), as a bad one is.
-        let text =
-            match cubed_files::named_file::read_text(path, cubed_files::named_file::TEXT_LIMIT) {
-                Ok(text) => text,
-                Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
-            };
-        let doc: ProgramDoc = match serde_json::from_str(&text) {
-            Ok(doc) => doc,
-            Err(e) => return Ok(Err(format!("{}: {}", path.display(), error_chain(&e)))),
-        };
-        let holdings = [
-            ("starts_held", &doc.starts_held),
-            ("ends_held", &doc.ends_held),
-        ];
-        for (key, held) in holdings {
-            let Some(held) = held else { continue };
-            if let Err(why) = super::plan_cmds::orientation_held(held) {
-                return Ok(Err(format!("{}: {key} '{held}': {why}", path.display())));
-            }
-        }
-        if let Some(held) = doc
-            .starts_held
-            .as_deref()
-            .filter(|h| *h != super::plan_cmds::HOME_HOLDING)
-        {
-            eprintln!(
-                "cubed exec: {} was planned for the cube put in with {held} (up, then front): it runs as planned, so put the cube in that way",
-                path.display()
-            );
-        }
-        if doc.robot != planner.model().name {
-            return Ok(Err(format!(
-                "{}: this program was planned for robot '{}', not '{}' ({}): give --robot with its design file",
-                path.display(),
-                doc.robot,
-                planner.model().name,
-                design.display()
-            )));
-        }
-        return Ok(doc
-            .to_program(planner.model())
-            .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))
-            .and_then(|program| checked(path, planner, program))
-            .map(|(program, end)| Streamed {
-                program,
-                // A document from before it said so: its end, put in U up and F to the front.
-                ends_held: doc.ends_held.or(Some(end.holding())),
-                by_hand: false,
-                planned: None,
-            }));
+        return Ok(program_file::read(args, planner, design, path));
     }
     if let Some(text) = &args.actions {
         return Ok(by_hand(args, planner, text));
@@ -210,28 +156,6 @@ fn by_hand(args: &ExecArgs, planner: &Planner, text: &str) -> Result<Streamed, S
         by_hand: true,
         planned: None,
     })
-}
-
-/// The program, and how it leaves a cube put in at home, if the robot model allows every
-/// step from home; else the first illegal step (counted from 1) and why, before anything is
-/// sent.
-fn checked(
-    path: &std::path::Path,
-    planner: &Planner,
-    program: Program,
-) -> Result<(Program, Orientation), String> {
-    let cube = cubed_core::cube::FaceletCube::default();
-    match crate::robot::replay(planner.model(), planner.home(), &cube, &program) {
-        Ok(replay) => Ok((program, replay.end.robot.orientation)),
-        Err(illegal) => Err(format!(
-            "{}: refusing to run: step {} ({}) is illegal on robot '{}': {}",
-            path.display(),
-            illegal.step + 1,
-            illegal.action,
-            planner.model().name,
-            illegal.reason
-        )),
-    }
 }
 
 /// The commands: first the robot is homed in the recovery plan's order for a robot whose
