@@ -193,3 +193,20 @@ fn the_wiring_table_shows_a_home_offset_where_one_is_given() {
         .expect("a row");
     assert!(!right.contains("past it"), "no offset, no words: {right}");
 }
+
+/// A turn time the ramp gives (no `quarter_ms` written) that is out of range is placed at
+/// the ramp's `max_deg_s`, which is what to change, not at a key the file does not have.
+#[test]
+fn a_turn_too_slow_from_its_ramp_is_placed_at_the_ramps_speed() {
+    let text = four_arm_text()
+        .replacen("quarter_ms = 150\nhalf_ms = 250\n", "", 1)
+        .replacen("max_deg_s = 900", "max_deg_s = 1", 1);
+    let message = error_of(&text);
+    let line = line_of(&text, "max_deg_s = 1");
+    assert!(
+        message.contains(&format!(
+            "[[gripper]] #1 'left' [gripper.motion] (line {line}): key 'max_deg_s': the quarter_ms this ramp gives, "
+        )) && message.contains("too slow; raise max_deg_s"),
+        "{message}"
+    );
+}

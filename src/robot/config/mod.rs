@@ -188,8 +188,23 @@ impl Ctx<'_> {
         fraction: f64,
         given: Option<u32>,
     ) -> Result<Option<u32>, ConfigError> {
-        timed(drive, fraction, given)
-            .map_err(|problem| self.invalid(section, key, problem.to_string()))
+        let ms = timed(drive, fraction, given)
+            .map_err(|problem| self.invalid(section, key, problem.to_string()))?;
+        match (given, ms) {
+            // Derived from the ramp: the ramp is what to change, not a key not written.
+            (None, Some(ms)) if ms == 0 || ms > MAX_ACTION_MS => Err(self.invalid(
+                &format!("{section} motion"),
+                "max_deg_s",
+                format!(
+                    "the {key} this ramp gives, {ms} ms, is out of 1..={MAX_ACTION_MS} ms: {}",
+                    match ms {
+                        0 => "too quick to time; lower max_deg_s",
+                        _ => "too slow; raise max_deg_s (or accel_deg_s2)",
+                    }
+                ),
+            )),
+            _ => Ok(ms),
+        }
     }
 
     fn build(&self, raw: &RobotToml) -> Result<RobotModel, ConfigError> {
