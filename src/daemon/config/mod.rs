@@ -236,6 +236,14 @@ impl Validator<'_> {
     fn validate(&self, raw: CubedToml, path: &Path) -> Result<DaemonConfig, ConfigError> {
         let port = match raw.robot.port.as_str() {
             "sim" => PortChoice::Sim,
+            // Spaces around a port are a typo (no device is named so, and "sim " is no sim).
+            other if other.trim() != other => {
+                return Err(self.invalid(
+                    "robot",
+                    "port",
+                    format!("{other:?} has spaces around it: write {:?}", other.trim()),
+                ));
+            }
             // A device is named by its path; "Sim" or "SIM" is the simulator mistyped.
             other if other.eq_ignore_ascii_case("sim") => {
                 return Err(self.invalid(

@@ -106,6 +106,12 @@ fn errors_name_the_section_key_and_range() {
     let cases = [
         ("[robot]\nbaud = 7\n", "[robot]", "baud", "300..=4000000"),
         (
+            "[robot]\nport = \"sim \"\n",
+            "[robot]",
+            "port",
+            "\"sim \" has spaces around it: write \"sim\"",
+        ),
+        (
             "[camera]\nsource = \"webcam\"\n",
             "[camera]",
             "source",
