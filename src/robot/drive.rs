@@ -5,6 +5,7 @@
 //! The firmware generates the same ramp step by step; this formula is written apart from
 //! it, so the simulator running the firmware is a witness of the planner's times.
 
+use crate::robot::gear_ratio::GearToml;
 use serde::Deserialize;
 
 /// The serde form of a `motion` table.
@@ -15,15 +16,10 @@ pub(crate) struct DriveToml {
     microsteps: i64,
     /// `[motor revolutions, output revolutions]` (a list, so that any other length is
     /// refused by name: serde's pair would ignore a third value).
-    #[serde(default = "direct")]
-    gear: Vec<i64>,
+    #[serde(default)]
+    gear: GearToml,
     max_deg_s: i64,
     accel_deg_s2: i64,
-}
-
-/// Signed, so that a negative value is refused with the key's own range.
-fn direct() -> Vec<i64> {
-    vec![1, 1]
 }
 
 /// A validated stepper drive: motor, driver and gearing, top speed and acceleration.
@@ -102,16 +98,10 @@ impl DriveToml {
             Ok(value) if (lo..=hi).contains(&value) => Ok(value),
             _ => Err(out_of_range(key, value, &format!("{lo}..={hi}"))),
         };
-        let [gear_num, gear_den] = self.gear[..] else {
-            return Err(KeyProblem {
-                key: "gear",
-                problem: format!(
-                    "{:?} is not a pair; expected [motor revolutions, output revolutions], \
-                     e.g. [3, 1] for a 3:1 reduction",
-                    self.gear
-                ),
-            });
-        };
+        let (gear_num, gear_den) = (self.gear.pair()).map_err(|problem| KeyProblem {
+            key: "gear",
+            problem,
+        })?;
         let drive = Drive {
             full_steps_per_rev: within("full_steps_per_rev", self.full_steps_per_rev, 1, 10_000)?,
             microsteps: u32::try_from(self.microsteps).unwrap_or(0),
@@ -357,7 +347,7 @@ mod tests {
         let raw = DriveToml {
             full_steps_per_rev: 200,
             microsteps: 300,
-            gear: vec![1, 1],
+            gear: GearToml::default(),
             max_deg_s: 900,
             accel_deg_s2: 18_000,
         };
@@ -408,7 +398,7 @@ mod tests {
         let raw = |gear: Vec<i64>| DriveToml {
             full_steps_per_rev: 200,
             microsteps: 8,
-            gear,
+            gear: GearToml::from(gear.as_slice()),
             max_deg_s: 900,
             accel_deg_s2: 18_000,
         };
@@ -433,7 +423,7 @@ mod tests {
         let raw = DriveToml {
             full_steps_per_rev: 200,
             microsteps: 8,
-            gear: vec![1, 1],
+            gear: GearToml::default(),
             max_deg_s: 50_000,
             accel_deg_s2: 18_000,
         };
@@ -464,7 +454,7 @@ mod tests {
         let at = |max_deg_s| DriveToml {
             full_steps_per_rev: 200,
             microsteps: 8,
-            gear: vec![1, 1],
+            gear: GearToml::default(),
             max_deg_s,
             accel_deg_s2: 18_000,
         };

@@ -13,6 +13,7 @@ pub(crate) mod direction;
 pub(crate) mod drive;
 pub(crate) mod estimate;
 mod floor;
+mod gear_ratio;
 pub(crate) mod graph;
 pub(crate) mod heuristic;
 pub(crate) mod model;
