@@ -50,6 +50,27 @@ fn a_bad_range_names_the_gripper_key_and_allowed_range() {
             && message.contains("min <= 0 <= max"),
         "{message}"
     );
+    // Degrees, as a builder may first write it: the unit is said.
+    let text = four_arm_text().replacen("range = [-1, 1]", "range = [-90, 90]", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains(
+            "[-90, 90] is not allowed; expected [min, max] in quarter turns from home (not degrees"
+        ),
+        "{message}"
+    );
+}
+
+/// A camera named as a gripper is: the other one is named, not only the rule.
+#[test]
+fn a_name_used_twice_names_both_places() {
+    let text = four_arm_text().replacen("name = \"top\"", "name = \"left\"", 1);
+    let message = error_of(&text);
+    assert!(
+        message.contains("[[camera]] #1 'left'")
+            && message.contains("key 'name': [[gripper]] #1 is named 'left' too"),
+        "{message}"
+    );
 }
 
 #[test]

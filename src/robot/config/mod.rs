@@ -249,7 +249,6 @@ impl Ctx<'_> {
     }
 
     fn unique_names(&self, raw: &RobotToml) -> Result<(), ConfigError> {
-        let mut seen: Vec<&str> = Vec::new();
         let all = (raw.gripper.iter().enumerate())
             .map(|(i, g)| ("gripper", i + 1, g.name.as_str()))
             .chain(
@@ -260,6 +259,7 @@ impl Ctx<'_> {
                 (raw.camera.iter().enumerate()).map(|(i, c)| ("camera", i + 1, c.name.as_str())),
             );
         // The later of two, by its number: that is the copy to rename.
+        let mut seen: Vec<(&str, usize, &str)> = Vec::new();
         for (kind, number, name) in all {
             if name.trim().is_empty() {
                 return Err(self.invalid(
@@ -268,14 +268,14 @@ impl Ctx<'_> {
                     "a name is needed: it names the actuator or camera in messages and programs",
                 ));
             }
-            if seen.contains(&name) {
+            if let Some((first_kind, first, _)) = seen.iter().find(|(.., seen)| *seen == name) {
                 return Err(self.invalid(
                     &format!("[[{kind}]] #{number} '{name}'"),
                     "name",
-                    "names must be unique across all actuators and cameras",
+                    format!("[[{first_kind}]] #{first} is named '{name}' too: names must be unique across all actuators and cameras"),
                 ));
             }
-            seen.push(name);
+            seen.push((kind, number, name));
         }
         Ok(())
     }
@@ -392,7 +392,7 @@ impl Ctx<'_> {
     }
 
     fn reach(&self, section: &str, value: &toml::Value) -> Result<Reach, ConfigError> {
-        let allowed = format!("expected [min, max] with -{MAX_REACH} <= min <= 0 <= max <= {MAX_REACH}, or \"continuous\"");
+        let allowed = format!("expected [min, max] in quarter turns from home (not degrees: [-1, 1] turns a quarter each way), with -{MAX_REACH} <= min <= 0 <= max <= {MAX_REACH}, or \"continuous\"");
         if value.as_str() == Some("continuous") {
             return Ok(Reach::Continuous);
         }
