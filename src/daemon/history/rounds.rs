@@ -24,11 +24,11 @@ impl Rounds {
         Rounds { solved, scanned }
     }
 
+    /// A solution, or a solve that found none (a run stopped while solving): numbered after
+    /// the solutions before it.
     fn solve(&self, attempt: u32) -> String {
-        match self.solved.iter().position(|&a| a == attempt) {
-            Some(i) => format!("solve {}", i + 1),
-            None => format!("round {attempt}"),
-        }
+        let before = self.solved.iter().filter(|&&a| a < attempt).count();
+        format!("solve {}", before + 1)
     }
 
     /// A scan, or a phase of one (photographing, reading).
@@ -64,4 +64,27 @@ pub(crate) fn named(mut detail: RunDetail) -> RunDetail {
         step.label = rounds.step(&step.name, step.attempt);
     }
     detail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rounds;
+
+    #[test]
+    fn a_solve_that_found_nothing_is_numbered_after_the_solutions_before_it() {
+        let rounds = Rounds {
+            solved: vec![1],
+            scanned: vec![0],
+        };
+        assert_eq!(rounds.step("solve", 1), "solve 1");
+        // Stopped while solving again, after the check of solve 1 (round 2).
+        assert_eq!(rounds.step("solve", 2), "solve 2");
+        // Stopped while solving the first time: no solution yet.
+        let none = Rounds {
+            solved: vec![],
+            scanned: vec![0],
+        };
+        assert_eq!(none.step("solve", 0), "solve 1");
+        assert_eq!(none.step("scan", 0), "scan 1");
+    }
 }
