@@ -424,6 +424,20 @@ pub struct PhotosPruned {
     pub at_ms: i64,
 }
 
+impl PhotosPruned {
+    /// When, as a date for people, in UTC ("Sat, 28 Nov 2026 00:50:00 GMT").
+    pub fn when(&self) -> String {
+        date_in_words(self.at_ms)
+    }
+}
+
+/// A time in Unix ms as a date for people, in UTC ("Sat, 28 Nov 2026 00:50:00 GMT"): the
+/// page's messages and `cubed history` say times alike.
+pub(crate) fn date_in_words(ms: i64) -> String {
+    let since = std::time::Duration::from_millis(u64::try_from(ms).unwrap_or(0));
+    httpdate::fmt_http_date(std::time::UNIX_EPOCH + since)
+}
+
 /// A run's outcome as the history stores it (and the metrics label it), in the words the page,
 /// the log and the command line use: "already solved", "e-stopped"; the others as they are.
 pub(crate) fn outcome_in_words(outcome: &str) -> &str {

@@ -29,12 +29,12 @@ pub(super) fn why_no_photo(asked: PhotoAsked, record: Option<&RunDetail>) -> Str
     };
     if let Some(pruned) = &record.photos_pruned {
         return format!(
-            "run {run} has no {} any more: its {} photos were removed (at {} ms Unix time) to \
+            "run {run} has no {} any more: its {} photos were removed ({}) to \
              keep the history within [history] keep_runs and max_photo_mb; its readings stay \
              in /api/runs/{run}",
             asked.name(),
             pruned.photos,
-            pruned.at_ms
+            pruned.when()
         );
     }
     let Some(scan) = record.scans.iter().find(|s| s.attempt == asked.attempt) else {
@@ -150,7 +150,7 @@ mod tests {
             (
                 asked(0, 'U', None),
                 Some(&record(true)),
-                "its 18 photos were removed",
+                "its 18 photos were removed (Tue, 14 Nov 2023 22:13:20 GMT)",
             ),
             (
                 asked(2, 'U', None),

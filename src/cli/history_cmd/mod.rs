@@ -10,7 +10,6 @@ use clap::Args;
 use cubed_core::error_chain::error_chain;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, UNIX_EPOCH};
 
 #[derive(Args, Debug)]
 pub(crate) struct HistoryArgs {
@@ -111,8 +110,7 @@ pub(crate) fn history_cmd(args: HistoryArgs) -> anyhow::Result<ExitCode> {
 
 /// A date for people, in UTC ("Sat, 28 Nov 2026 00:50:00 GMT").
 fn when(ms: i64) -> String {
-    let since = Duration::from_millis(u64::try_from(ms).unwrap_or(0));
-    httpdate::fmt_http_date(UNIX_EPOCH + since)
+    crate::daemon::docs::date_in_words(ms)
 }
 
 /// `text` cut to `most` characters, "…" marking the cut (the whole is in `history RUN`).
