@@ -4,6 +4,7 @@ mod endings;
 mod error;
 mod images;
 mod interruptions;
+mod photo_folders;
 mod retaken;
 mod retention;
 mod rounds;
@@ -14,11 +15,11 @@ mod space;
 mod store;
 #[cfg(test)]
 mod tests;
-mod unrecorded;
 
 pub use error::HistoryError;
 pub(crate) use error::{FINAL_OUTCOMES, WAITING};
 pub(crate) use interruptions::{as_found_at_next_start, turns_made, WaitingRun};
+pub(crate) use photo_folders::photo_folders;
 pub(crate) use retention::file_size as photo_file_size;
 pub use retention::Pruned;
 pub(crate) use rounds::named as named_rounds;
@@ -26,4 +27,3 @@ pub(crate) use rows::{image_relative_path, retaken_relative_path};
 pub use store::History;
 #[cfg(test)]
 use store::DATABASE_FILE;
-pub(crate) use unrecorded::photo_folders;

@@ -3,6 +3,7 @@
 use crate::daemon::config::Retention;
 use crate::daemon::docs::PhotosPruned;
 use crate::daemon::history::error::HistoryError;
+use crate::daemon::history::photo_folders::photo_folders;
 use crate::daemon::history::rows::is_safe_relative;
 use crate::daemon::history::store::{now_ms, sql_id, History, IMAGES_DIR};
 use cubed_core::error_chain::error_chain;
@@ -80,6 +81,15 @@ impl History {
     /// Bytes of every file under the photo directory (measured on disk, not from the records).
     pub fn photo_bytes(&self) -> u64 {
         dir_bytes(&self.data_dir.join(IMAGES_DIR))
+    }
+
+    /// Each run folder holding photos that no record names, newest first, with those photos'
+    /// relative paths. A run with any record is left to its records; only files named as the
+    /// history names photos are taken (anything else a builder put there stays).
+    fn unrecorded_photos(&self, recorded: &HashSet<u64>) -> Vec<(u64, Vec<String>)> {
+        let mut runs = photo_folders(&self.data_dir);
+        runs.retain(|(run, _)| !recorded.contains(run));
+        runs
     }
 
     /// Each run with photos, recorded (true) or only on disk, newest first, with its photos'

@@ -2,8 +2,8 @@
 
 use crate::daemon::config::Retention;
 use crate::daemon::history::error::HistoryError;
+use crate::daemon::history::photo_folders::run_folder;
 use crate::daemon::history::schema::open_database;
-use crate::daemon::history::unrecorded::run_folder;
 use cubed_core::error_chain::error_chain;
 use rusqlite::{params, Connection, Params};
 use std::collections::HashMap;
@@ -13,8 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The database file in the data directory.
 pub(crate) const DATABASE_FILE: &str = "cubed.sqlite";
-/// The photo directory in the data directory.
-pub(crate) const IMAGES_DIR: &str = "images";
+pub(crate) use crate::daemon::history::photo_folders::IMAGES_DIR;
 
 /// The highest run number among the photo folders in `images` (`images/7/…`), if any.
 fn highest_photo_folder(images: &Path) -> Option<i64> {

@@ -1,21 +1,10 @@
-//! Photos on disk that the run history has no record of (its file removed, emptied or restored from an older backup): found by their names so the photo limits count them and prune them, oldest first, as they do a recorded run's.
+//! The photo folders on disk (`images/N/`), read apart from the run history's records: which run each folder is, and which files in it are photos; so photos no record names (a history removed, emptied or restored from an older backup beside them) are counted and pruned by the photo limits as a recorded run's are.
 
 use crate::daemon::history::rows::face_index;
-use crate::daemon::history::store::{History, IMAGES_DIR};
-use std::collections::HashSet;
 use std::path::Path;
 
-impl History {
-    /// Each run folder under `images/` holding photos that no record names, newest first, with
-    /// those photos' paths relative to the data directory. A run with any record is left to
-    /// its records; only files named as the history names photos are taken (anything else a
-    /// builder put there stays).
-    pub(super) fn unrecorded_photos(&self, recorded: &HashSet<u64>) -> Vec<(u64, Vec<String>)> {
-        let mut runs = photo_folders(&self.data_dir);
-        runs.retain(|(run, _)| !recorded.contains(run));
-        runs
-    }
-}
+/// The photo directory in the data directory.
+pub(crate) const IMAGES_DIR: &str = "images";
 
 /// Each run folder under the data directory's `images/` (named by its run's number) that
 /// holds photos, newest first, with those photos' paths relative to the data directory:
