@@ -4,21 +4,23 @@ mod camera;
 pub(crate) mod limits;
 pub mod palette_choice;
 pub mod search;
+mod sim_section;
 mod toml_form;
 pub(crate) mod values;
+
+pub use sim_section::SimSettings;
 
 use crate::daemon::config::camera::grid_setting;
 pub(crate) use crate::daemon::config::camera::GridSetting;
 use crate::daemon::config::values::whole_within;
 pub use crate::daemon::cube_size::CubeSize;
-use cubed_core::error_chain::error_chain;
 use cubed_files::config_file::syntax::{syntax_or_kind_error, FileKind};
 use cubed_files::config_file::ConfigError;
 use cubed_vision::camera::lock::LockSettings;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use toml_form::{CubedToml, DataSection, HistorySection, HttpSection, SimSection};
+use toml_form::{CubedToml, DataSection, HistorySection, HttpSection};
 
 /// Where the robot is.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,22 +40,6 @@ pub enum CameraChoice {
     Usb(String),
     /// Photos in a directory (`U.png` … or numbered frames).
     Dir(PathBuf),
-}
-
-/// The simulated robot's settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SimSettings {
-    pub seed: u64,
-    /// Action time divisor: 0 = instant, 1 = real time.
-    pub speed: f64,
-    /// Faults to inject (`cubed sim --faults` syntax).
-    pub faults: String,
-    /// The simulated camera's light (linear, as a camera's stops count it: 2 is a stop too
-    /// bright, 4 two): 1 normal, above 1 too bright (stickers clip), below dim.
-    pub exposure: f32,
-    /// How the simulated camera fades highlights towards white (0 = each channel clips alone,
-    /// 1 = as a webcam's processing does: an overexposed yellow looks white).
-    pub highlight_rolloff: f32,
 }
 
 /// The validated configuration.
@@ -447,49 +433,6 @@ impl Validator<'_> {
         Ok(Retention {
             keep_runs,
             max_photo_bytes: max_photo_mb * 1_000_000,
-        })
-    }
-
-    fn sim(&self, sim: SimSection) -> Result<SimSettings, ConfigError> {
-        let speed = self.bounded(
-            ("sim", "speed"),
-            sim.speed.unwrap_or(1.0),
-            limits::SIM_SPEED,
-            "0 = instant, 1 = real time",
-        )?;
-        if !limits::is_sim_speed(speed) {
-            return Err(self.invalid(
-                "sim",
-                "speed",
-                format!(
-                    "{} is too slow to move at all: 0 (instant), or {} to {} (1 = real time)",
-                    crate::words::number(speed),
-                    limits::SIM_SPEED_SLOWEST,
-                    limits::SIM_SPEED.1
-                ),
-            ));
-        }
-        let faults = sim.faults.unwrap_or_default();
-        crate::sim::faults::FaultPlan::parse(&faults)
-            .map_err(|e| self.invalid("sim", "faults", error_chain(&e)))?;
-        let exposure = self.bounded(
-            ("sim", "exposure"),
-            sim.exposure.unwrap_or(1.0),
-            (0.01, 32.0),
-            "light: 1 = normal, 2 = a stop brighter, 32 = five",
-        )? as f32;
-        let highlight_rolloff = self.bounded(
-            ("sim", "highlight_rolloff"),
-            sim.highlight_rolloff.unwrap_or(0.0),
-            (0.0, 1.0),
-            "0 = channels clip alone, 1 = a webcam's highlight roll-off",
-        )? as f32;
-        Ok(SimSettings {
-            seed: self.whole(("sim", "seed"), sim.seed, 1, (0, i64::MAX))?,
-            speed,
-            faults,
-            exposure,
-            highlight_rolloff,
         })
     }
 }
