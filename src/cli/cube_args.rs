@@ -159,18 +159,19 @@ pub(crate) fn cube_lines() -> impl Iterator<Item = anyhow::Result<(usize, String
             Err(e) => return Some(Err(e)),
         };
         let text = String::from_utf8_lossy(&bytes);
-        // A byte-order mark (a file saved by some Windows editors) is no sticker.
-        let text = text
-            .trim()
-            .trim_start_matches('\u{feff}')
-            .trim()
-            .to_string();
+        let text = typed_cube(&text).to_string();
         if is_comment(&text) {
             warn_if_a_cube(n + 1, &text);
             return None;
         }
         (!text.is_empty()).then_some(Ok((n + 1, text)))
     })
+}
+
+/// A cube as typed (an argument or a line), trimmed, without the byte-order mark a file saved
+/// by some Windows editors starts with (it is no sticker).
+fn typed_cube(text: &str) -> &str {
+    text.trim().trim_start_matches('\u{feff}').trim()
 }
 
 /// A comment line that holds as many symbols as a cube has stickers, `#` counted, is said:
@@ -209,8 +210,7 @@ pub(crate) fn each_cube(
     }
     let mut any_invalid = false;
     for cube in facelets {
-        // A byte-order mark (text from a file saved by some Windows editors) is no sticker.
-        any_invalid |= !one(cube.trim().trim_start_matches('\u{feff}').trim(), None)?;
+        any_invalid |= !one(typed_cube(cube), None)?;
     }
     let mut lines_read = 0;
     if stdin {

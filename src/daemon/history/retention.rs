@@ -78,11 +78,6 @@ impl History {
         Ok(pruned)
     }
 
-    /// Bytes of every file under the photo directory (measured on disk, not from the records).
-    pub fn photo_bytes(&self) -> u64 {
-        dir_bytes(&self.data_dir.join(IMAGES_DIR))
-    }
-
     /// Each run folder holding photos that no record names, newest first, with those photos'
     /// relative paths. A run with any record is left to its records; only files named as the
     /// history names photos are taken (anything else a builder put there stays).
@@ -203,18 +198,4 @@ pub(crate) fn file_size(data_dir: &Path, relative: &str) -> u64 {
         return 0;
     }
     std::fs::metadata(data_dir.join(relative)).map_or(0, |m| m.len())
-}
-
-fn dir_bytes(dir: &Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    entries
-        .flatten()
-        .map(|entry| match entry.file_type() {
-            Ok(t) if t.is_dir() => dir_bytes(&entry.path()),
-            Ok(_) => entry.metadata().map_or(0, |m| m.len()),
-            Err(_) => 0,
-        })
-        .sum()
 }
