@@ -1,9 +1,12 @@
 //! The TOML files a person writes (robot designs, `cubed.toml`, palettes): what can be wrong with one (`ConfigError`), and syntax errors said in words with the line, key and section.
 
 mod error;
+pub mod field_names;
 pub mod locate;
-mod subtable;
+mod misplaced;
 pub mod syntax;
+
+pub use misplaced::Tables;
 
 pub use error::ConfigError;
 

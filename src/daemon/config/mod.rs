@@ -114,10 +114,12 @@ pub fn load_config(path: &Path) -> Result<DaemonConfig, ConfigError> {
 pub(crate) fn parse_config(text: &str, path: &Path) -> Result<DaemonConfig, ConfigError> {
     let file = path.display().to_string();
     let raw: CubedToml = toml::from_str(text).map_err(|e| {
+        let tables = toml_form::config_tables();
         section_missing(syntax_or_kind_error(
             text,
             &file,
             FileKind::DaemonConfig,
+            &tables,
             &e,
         ))
     })?;

@@ -48,8 +48,10 @@ fn parse_robot_for(text: &str, file: &str, limit: StepLimit) -> Result<RobotMode
             words: "the file is empty: a robot design needs its `name` and [[gripper]]s (config/robots/ holds complete designs)".into(),
         });
     }
-    let raw: RobotToml = toml::from_str(text)
-        .map_err(|e| syntax_or_kind_error(text, file, FileKind::RobotDesign, &e))?;
+    let raw: RobotToml = toml::from_str(text).map_err(|e| {
+        let tables = toml_form::design_tables();
+        syntax_or_kind_error(text, file, FileKind::RobotDesign, &tables, &e)
+    })?;
     let ctx = Ctx { file, text, limit };
     let model = ctx.build(&raw)?;
     ctx.check_possible(&model)?;

@@ -3,7 +3,26 @@
 use super::MAX_ACTION_MS;
 use crate::robot::drive::DriveToml;
 use crate::robot::wiring::{BoardToml, WiringToml};
+use cubed_files::config_file::field_names::field_names;
 use serde::Deserialize;
+
+/// A design's tables, each header as written with the keys it takes (read from the structs
+/// below), so that a key written under the wrong header is told where it belongs.
+pub(super) fn design_tables() -> [(&'static str, &'static [&'static str]); 11] {
+    [
+        ("", field_names::<RobotToml>()),
+        ("[[gripper]]", field_names::<GripperToml>()),
+        ("[gripper.motion]", field_names::<DriveToml>()),
+        ("[gripper.wiring]", field_names::<WiringToml>()),
+        ("[[flipper]]", field_names::<FlipperToml>()),
+        ("[flipper.motion]", field_names::<DriveToml>()),
+        ("[flipper.wiring]", field_names::<WiringToml>()),
+        ("[[cradle]]", field_names::<CradleToml>()),
+        ("[support]", field_names::<SupportToml>()),
+        ("[[camera]]", field_names::<CameraToml>()),
+        ("[board]", field_names::<BoardToml>()),
+    ]
+}
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -101,4 +120,39 @@ pub(super) struct CameraToml {
     pub(super) needs_open: Vec<String>,
     #[serde(default, deserialize_with = "millis::<_, 0>")]
     pub(super) capture_ms: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::design_tables;
+    use crate::robot::config::parse_robot;
+
+    #[test]
+    fn every_table_of_a_design_has_its_keys() {
+        for (header, keys) in design_tables() {
+            assert!(!keys.is_empty(), "{header}");
+        }
+    }
+
+    /// A shipped design with `edit` made to its text: the refusal in words.
+    fn refusal(edit: impl Fn(String) -> String) -> String {
+        let text = edit(include_str!("../../../config/robots/four-arm.toml").to_string());
+        parse_robot(&text, "mine.toml").err().unwrap().to_string()
+    }
+
+    #[test]
+    fn a_key_under_the_wrong_header_is_told_where_it_belongs() {
+        // A motion's key written among the gripper's own keys.
+        let said = refusal(|t| t.replacen("grips = ", "accel_deg_s2 = 3000\ngrips = ", 1));
+        assert!(
+            said.contains("`accel_deg_s2` is a key of `[gripper.motion]`, not of `[[gripper]]`"),
+            "{said}"
+        );
+        // A misspelled sub-table's header.
+        let said = refusal(|t| t.replacen("[gripper.wiring]", "[gripper.wirring]", 1));
+        assert!(said.contains("did you mean `[gripper.wiring]`?"), "{said}");
+        // A misspelled key.
+        let said = refusal(|t| t.replacen("half_ms", "haf_ms", 1));
+        assert!(said.contains("did you mean `half_ms`?"), "{said}");
+    }
 }

@@ -8,6 +8,7 @@ pub(super) use section::section_at;
 pub use words::{in_words, toml_in_words};
 
 use crate::config_file::error::ConfigError;
+use crate::config_file::Tables;
 use hints::{array_written_as_table, table_written_as_array, unclosed_array};
 
 /// The kinds of TOML file a person gives cubed.
@@ -83,11 +84,13 @@ pub fn key_line(text: &str, section: &str, key: &str) -> Option<usize> {
     None
 }
 
-/// The syntax error of `file`, a `wanted` kind of file, in words; or that it is another kind.
+/// The syntax error of `file`, a `wanted` kind of file whose tables take the keys `tables`
+/// says, in words; or that it is another kind.
 pub fn syntax_or_kind_error(
     text: &str,
     file: &str,
     wanted: FileKind,
+    tables: Tables,
     e: &toml::de::Error,
 ) -> ConfigError {
     match another_kind(text, wanted) {
@@ -95,21 +98,23 @@ pub fn syntax_or_kind_error(
             file: file.to_string(),
             words,
         },
-        None => syntax_error_in(text, file, Some(wanted.lists()), e),
+        None => syntax_error_in(text, file, Some(wanted.lists()), tables, e),
     }
 }
 
 pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigError {
-    syntax_error_in(text, file, None, e)
+    syntax_error_in(text, file, None, &[], e)
 }
 
 /// The syntax error in words; `lists`: the tables the file writes as lists, when its kind
 /// is known (a table written twice is then told to be written once, or a list's tables
-/// each with two brackets, whichever it is).
+/// each with two brackets, whichever it is); `tables`: the keys of each of its tables, to say
+/// where a key refused as unknown belongs.
 fn syntax_error_in(
     text: &str,
     file: &str,
     lists: Option<&[&str]>,
+    tables: Tables,
     e: &toml::de::Error,
 ) -> ConfigError {
     let offset = e.span().map_or(0, |s| s.start);
@@ -137,7 +142,7 @@ fn syntax_error_in(
     if let Some(hint) = unclosed_array(text, offset, &message) {
         message = format!("{message}: {hint}");
     }
-    if let Some(hint) = super::subtable::key_below_subtable(&message, &section) {
+    if let Some(hint) = super::misplaced::misplaced_key(&message, &section, tables) {
         message = format!("{message}: {hint}");
     }
     ConfigError::Syntax {
