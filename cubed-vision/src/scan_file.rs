@@ -32,6 +32,16 @@ pub struct ScanFaces {
     pub B: Vec<Vec<serde_json::Number>>,
 }
 
+/// " (four readings a face are a 2x2's: give --size 2 …)", when `found` is what the other size
+/// needs.
+fn other_size(found: usize, needed: usize) -> &'static str {
+    match (found, needed) {
+        (4, 9) => " (four readings a face are a 2x2's: give --size 2, or [run] cube_size = 2 in the configuration)",
+        (9, 4) => " (nine readings a face are a 3x3's: give --size 3)",
+        _ => "",
+    }
+}
+
 /// Why a scan file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanFileError {
@@ -47,7 +57,7 @@ pub enum ScanFileError {
         column: usize,
         message: String,
     },
-    #[error("scan {path}: faces.{face} has {found} readings, each face of a {cube} needs exactly {needed}")]
+    #[error("scan {path}: faces.{face} has {found} readings, each face of a {cube} needs exactly {needed}{}", other_size(*found, *needed))]
     WrongCount {
         path: PathBuf,
         face: char,

@@ -7,7 +7,8 @@ use clap::{ArgGroup, Args};
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::light::palette::{save_palette, PaletteError};
 use cubed_vision::read::calibrate::calibrate;
-use cubed_vision::scan_file::load_scan;
+use cubed_vision::scan::pocket::solved_pocket_as_nine;
+use cubed_vision::scan_file::{load_pocket_scan, load_scan};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,7 +37,14 @@ pub(crate) struct CalibrateArgs {
     /// takes it for that face (to fix one found wrong).
     #[arg(long)]
     pub(crate) show_grids: bool,
+    /// Cube size: 3, or 2 for the pocket cube (four stickers a face) [default: the
+    /// configuration's `[run] cube_size`].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub(crate) size: Option<u8>,
 }
+
+/// A refusal already said, as the command's result.
+type Refused = anyhow::Result<ExitCode>;
 
 /// `cubed calibrate`: a solved cube → palette file, with distances before and after.
 pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
@@ -50,41 +58,12 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     if args.scan.is_some() && (grid_given || args.grid.grid.is_some() || args.show_grids) {
         return super::refuse("--corners, --grid-file, --grid and --show-grids are about where the stickers are in photos; a scan file (--scan) holds their readings already: give them with --images or --camera");
     }
+    let edge = args.palette.cube_edge(args.size);
     // What to check first of a grid given by hand, when the photos do not calibrate.
     let mut check_the_grid = None;
-    let readings = if let Some(path) = &args.scan {
-        match load_scan(path) {
-            Ok((_, readings)) => readings,
-            Err(e) => return super::refuse_error(&e),
-        }
-    } else if let Some(dir) = &args.images {
-        let choice = match super::vision_folder::grid_choice(&args.grid, dir) {
-            Ok(choice) => choice,
-            Err(e) => return super::refuse(format!("{e:#}")),
-        };
-        let shown = args.show_grids;
-        check_the_grid = super::vision_cmds::given_grid_words(&choice, shown);
-        match super::vision_folder::read_folder(dir, &choice) {
-            Ok(read) if shown => {
-                super::vision_folder::say_grids(&read.grids);
-                read.readings
-            }
-            Ok(read) => read.readings,
-            Err(e) => {
-                if shown {
-                    super::vision_folder::say_grids_after_refusal(dir, &choice);
-                }
-                if let Some(words) = super::vision_cmds::off_a_given_grid(&e, &choice, shown) {
-                    eprintln!("note: {words}");
-                }
-                return refuse_reading(format!("{e:#}"));
-            }
-        }
-    } else if !cfg!(feature = "camera") {
-        // A build choice the person can change: a usage error, not a failure.
-        return super::refuse(NO_CAMERA_SUPPORT);
-    } else {
-        read_camera(args.camera.as_deref().unwrap_or("0"), &args.grid)?
+    let readings = match solved_readings(&args, edge, &mut check_the_grid) {
+        Ok(readings) => readings,
+        Err(refused) => return refused,
     };
     let washed = cubed_vision::read::calibrate::washed_out_faces(&readings, &palette);
     if !washed.is_empty() {
@@ -132,7 +111,8 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
             homes.join(", ")
         );
     }
-    println!("ΔE00: how far each colour's nine stickers are, on average, from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match)");
+    let stickers = if edge == 2 { "four" } else { "nine" };
+    println!("ΔE00: how far each colour's {stickers} stickers are, on average, from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match)");
     println!("wrote {}", args.output.display());
     if let Some(note) = args.palette.not_the_daemons(&args.output) {
         eprintln!("{note}");
@@ -146,8 +126,60 @@ pub(crate) fn calibrate_cmd(args: CalibrateArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The solved cube's readings from the scan file, photos or camera the arguments give (a 2x2's
+/// four a face spread over a 3x3's nine places, as calibration reads them); `check_the_grid`:
+/// what to check first of a grid given by hand, should they not calibrate.
+fn solved_readings(
+    args: &CalibrateArgs,
+    edge: u8,
+    check_the_grid: &mut Option<String>,
+) -> Result<[Rgb; 54], Refused> {
+    if let Some(path) = &args.scan {
+        let loaded = match edge {
+            2 => load_pocket_scan(path).map(|(_, four)| solved_pocket_as_nine(&four)),
+            _ => load_scan(path).map(|(_, readings)| readings),
+        };
+        return loaded.map_err(|e| super::refuse_error(&e));
+    }
+    let Some(dir) = &args.images else {
+        return match cfg!(feature = "camera") {
+            true => {
+                read_camera(args.camera.as_deref().unwrap_or("0"), &args.grid, edge).map_err(Err)
+            }
+            // A build choice the person can change: a usage error, not a failure.
+            false => Err(super::refuse(NO_CAMERA_SUPPORT)),
+        };
+    };
+    let choice = super::vision_folder::grid_choice(&args.grid, dir)
+        .map_err(|e| super::refuse(format!("{e:#}")))?;
+    let shown = args.show_grids;
+    *check_the_grid = super::vision_cmds::given_grid_words(&choice, shown);
+    let read = match edge {
+        2 => super::vision_folder::read_pocket_folder(dir, &choice)
+            .map(|(four, grids)| (solved_pocket_as_nine(&four), grids)),
+        _ => super::vision_folder::read_folder(dir, &choice).map(|r| (r.readings, r.grids)),
+    };
+    match read {
+        Ok((readings, grids)) => {
+            if shown {
+                super::vision_folder::say_grids(&grids);
+            }
+            Ok(readings)
+        }
+        Err(e) => {
+            if shown {
+                super::vision_folder::say_grids_after_refusal(dir, &choice);
+            }
+            if let Some(words) = super::vision_cmds::off_a_given_grid(&e, &choice, shown) {
+                eprintln!("note: {words}");
+            }
+            Err(refuse_reading(format!("{e:#}")))
+        }
+    }
+}
+
 #[cfg(feature = "camera")]
-fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
+fn read_camera(device: &str, grid: &GridArgs, edge: u8) -> anyhow::Result<[Rgb; 54]> {
     use super::vision_folder::grid_choice;
     use cubed_vision::camera::nokhwa::{UsbCamera, UsbCameraConfig};
     use cubed_vision::camera::Camera;
@@ -169,15 +201,18 @@ fn read_camera(device: &str, grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
         photos.extend(capture_faces(&mut camera, &[request])?);
     }
     let sampling = SampleOptions::default();
-    Ok(cubed_vision::scan::read_photos(
-        &photos, &choice, &sampling,
-    )?)
+    Ok(match edge {
+        2 => solved_pocket_as_nine(&cubed_vision::scan::pocket::read_pocket_photos(
+            &photos, &choice, &sampling,
+        )?),
+        _ => cubed_vision::scan::read_photos(&photos, &choice, &sampling)?,
+    })
 }
 
 /// Why a build without the `camera` feature cannot use a webcam.
 const NO_CAMERA_SUPPORT: &str = "this cubed was built without USB cameras: rebuild with `--features camera` (needs the Debian package libclang1-14)";
 
 #[cfg(not(feature = "camera"))]
-fn read_camera(_device: &str, _grid: &GridArgs) -> anyhow::Result<[Rgb; 54]> {
+fn read_camera(_device: &str, _grid: &GridArgs, _edge: u8) -> anyhow::Result<[Rgb; 54]> {
     anyhow::bail!(NO_CAMERA_SUPPORT)
 }

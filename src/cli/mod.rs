@@ -200,11 +200,13 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         CubedCommand::Sim(args) => sim::sim(args),
         CubedCommand::Exec(args) => exec_cmds::exec(args),
         CubedCommand::Plan(args) => plan_cmds::plan(args),
-        CubedCommand::Classify(args) if args.size == 2 => {
+        CubedCommand::Classify(args) if args.flags.palette.cube_edge(args.size) == 2 => {
             pocket_vision::classify_pocket_cmd(&args.scan, &args.flags)
         }
         CubedCommand::Classify(args) => vision_cmds::classify_cmd(args),
-        CubedCommand::Scan(args) if args.size == 2 => pocket_vision::scan_pocket_cmd(&args),
+        CubedCommand::Scan(args) if args.flags.palette.cube_edge(args.size) == 2 => {
+            pocket_vision::scan_pocket_cmd(&args)
+        }
         CubedCommand::Scan(args) => vision_cmds::scan_cmd(args),
         CubedCommand::Calibrate(args) => calibrate_cmd::calibrate_cmd(args),
         CubedCommand::DryRun(args) => dry_run_cmd::dry_run_cmd(args),

@@ -3,10 +3,8 @@
 use super::vision_cmds::{refuse, ClassifyFlags, OutputFormat, ScanArgs};
 use cubed_core::cube::{sticker_names, Face};
 use cubed_core::error_chain::error_chain;
-use cubed_vision::grid::sample::SampleOptions;
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::read::pocket::{classify_pocket, PocketClassification, PocketClassifyError};
-use cubed_vision::scan::pocket::read_pocket_photos_and_grids;
 use cubed_vision::scan_file::{load_pocket_scan, save_scan, ScanFile};
 use serde_json::json;
 use std::path::Path;
@@ -30,15 +28,10 @@ pub(crate) fn scan_pocket_cmd(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         Ok(choice) => choice,
         Err(e) => return Ok(refuse(format, "invalid_argument", &format!("{e:#}"), &[])),
     };
-    let read = super::vision_folder::folder_photos(&args.images).and_then(|photos| {
-        let sampling = SampleOptions::for_kept_photos();
-        Ok(read_pocket_photos_and_grids(&photos, &choice, &sampling)?)
-    });
-    let (readings, grids) = match read {
+    let (readings, grids) = match super::vision_folder::read_pocket_folder(&args.images, &choice) {
         Ok(read) => read,
         Err(e) => return Ok(refuse(format, "unreadable_photos", &format!("{e:#}"), &[])),
     };
-    super::vision_folder::say_lent(&grids);
     if args.show_grids {
         super::vision_folder::say_grids(&grids);
     }

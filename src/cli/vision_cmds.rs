@@ -65,6 +65,13 @@ impl PaletteArgs {
         Ok(config)
     }
 
+    /// The cube's edge: `given` (`--size`), else the configuration's `[run] cube_size` (the
+    /// daemon's, found as it finds it, or `--config`), as `plan` and `exec` take it.
+    pub(super) fn cube_edge(&self, given: Option<u8>) -> u8 {
+        let configured = given.is_none().then(|| self.config().ok()).flatten();
+        super::design_choice::cube_edge(given, configured.map(|c| c.cube_size))
+    }
+
     /// A note when `written` is not the palette the daemon reads with: which one it reads, and
     /// how to make it this one.
     pub(super) fn not_the_daemons(&self, written: &Path) -> Option<String> {
@@ -116,9 +123,10 @@ pub(crate) struct ClassifyArgs {
     /// orientation (four a face with --size 2).
     #[arg(long)]
     pub(crate) scan: PathBuf,
-    /// Cube size: 3, or 2 for the pocket cube (four readings a face).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub(crate) size: u8,
+    /// Cube size: 3, or 2 for the pocket cube (four readings a face) [default: the
+    /// configuration's `[run] cube_size`].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub(crate) size: Option<u8>,
     #[command(flatten)]
     pub(crate) flags: ClassifyFlags,
 }
@@ -128,9 +136,10 @@ pub(crate) struct ScanArgs {
     /// Folder with `U.png … B.png` (or six frames in URFDLB order), each in net orientation.
     #[arg(long)]
     pub(crate) images: PathBuf,
-    /// Cube size: 3, or 2 for the pocket cube (a 2x2 grid found in each photo).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
-    pub(crate) size: u8,
+    /// Cube size: 3, or 2 for the pocket cube (a 2x2 grid found in each photo) [default: the
+    /// configuration's `[run] cube_size`].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub(crate) size: Option<u8>,
     #[command(flatten)]
     pub(crate) grid: GridArgs,
     /// Also say on stderr the grid each photo was read on, as `--corners` takes it (to fix a

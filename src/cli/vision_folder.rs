@@ -7,6 +7,8 @@ use cubed_vision::camera::image_dir::ImageDirCamera;
 use cubed_vision::grid::face_grid::FaceGrid;
 use cubed_vision::grid::file::{load_grid, parse_corners};
 use cubed_vision::grid::sample::SampleOptions;
+use cubed_vision::light::colour::Rgb;
+use cubed_vision::scan::pocket::read_pocket_photos_and_grids;
 use cubed_vision::scan::{
     capture_faces, plain_plan, read_photos_with_tops, FaceGrids, FacePhoto, GridChoice,
     PhotoReadings,
@@ -138,6 +140,19 @@ pub(super) fn read_folder(dir: &Path, choice: &GridChoice) -> anyhow::Result<Pho
     let sampling = SampleOptions::for_kept_photos();
     let read = read_photos_with_tops(&photos, choice, &sampling)?;
     say_lent(&read.grids);
+    Ok(read)
+}
+
+/// A 2x2's 24 readings (URFDLB) from the folder's six photos, with the grids they were read
+/// on (the faces lent one said).
+pub(super) fn read_pocket_folder(
+    dir: &Path,
+    choice: &GridChoice,
+) -> anyhow::Result<([Rgb; 24], FaceGrids)> {
+    let photos = folder_photos(dir)?;
+    let sampling = SampleOptions::for_kept_photos();
+    let read = read_pocket_photos_and_grids(&photos, choice, &sampling)?;
+    say_lent(&read.1);
     Ok(read)
 }
 

@@ -91,31 +91,12 @@ fn a_2x2_under_a_lamp_too_bright_for_a_webcam_is_read_after_darker_recaptures() 
 #[test]
 fn the_command_line_reads_a_2x2_from_photos_and_from_its_readings() {
     use crate::common::{cubed, stderr, stdout};
-    use cubed::cube::Face;
-    use cubed::vision::camera::{Camera, CaptureRequest, Exposure};
     use rand::SeedableRng;
     let dir = tempfile::tempdir().expect("temp dir");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
     let truth = cubed::pocket::random_pocket(&mut rng).to_facelets();
-    let mut camera = SimCamera::new(41, SimLighting::default());
-    if let Ok(mut scene) = camera.scene().lock() {
-        scene.cube = truth.to_3x3();
-        scene.pocket = true;
-    }
     let photos = dir.path().join("photos");
-    std::fs::create_dir(&photos).expect("photo folder");
-    for face in Face::ALL {
-        let request = CaptureRequest {
-            camera: 0,
-            face,
-            image_rotation: 0,
-            exposure: Exposure::NORMAL,
-        };
-        let image = camera.capture(&request).expect("a simulated photo");
-        image
-            .save(photos.join(format!("{face}.png")))
-            .expect("saved");
-    }
+    save_pocket_photos(&photos, 41, &SimLighting::default(), &truth);
     let expected = in_palette_symbols(&truth.to_string());
     let dump = dir.path().join("pocket-scan.json");
     let (photos, dump_arg) = (photos.display().to_string(), dump.display().to_string());
@@ -248,4 +229,169 @@ fn the_command_line_reads_a_2x2_from_whole_cluttered_frames() {
             scan.name
         );
     }
+}
+
+/// Six simulated photos (`U.png` … `B.png`) of the 2x2 `cube` in `folder`, made here.
+fn save_pocket_photos(
+    folder: &std::path::Path,
+    seed: u64,
+    light: &SimLighting,
+    cube: &cubed::pocket::PocketFacelets,
+) {
+    use cubed::cube::Face;
+    use cubed::vision::camera::{Camera, CaptureRequest, Exposure};
+    let mut camera = SimCamera::new(seed, *light);
+    if let Ok(mut scene) = camera.scene().lock() {
+        scene.cube = cube.to_3x3();
+        scene.pocket = true;
+    }
+    std::fs::create_dir(folder).expect("photo folder");
+    for face in Face::ALL {
+        let request = CaptureRequest {
+            camera: 0,
+            face,
+            image_rotation: 0,
+            exposure: Exposure::NORMAL,
+        };
+        let image = camera.capture(&request).expect("a simulated photo");
+        image
+            .save(folder.join(format!("{face}.png")))
+            .expect("saved");
+    }
+}
+
+/// Set Valid Colors for a 2x2: `cubed calibrate` on photos of a solved 2x2 under a warm lamp
+/// (with `--size 2`, or a configuration's `[run] cube_size = 2`) writes a palette that then
+/// reads a scrambled 2x2 under that lamp right; its readings as a scan file calibrate the same;
+/// a 2x2's scan given as a 3x3's says which size it is.
+#[test]
+fn a_2x2_calibrates_the_palette_from_its_photos_or_its_readings() {
+    use crate::common::{cubed, stderr, stdout};
+    use rand::SeedableRng;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let at = |name: &str| dir.path().join(name).display().to_string();
+    let warm = SimLighting {
+        white_balance: 0.12,
+        ..SimLighting::default()
+    };
+    let solved = cubed::pocket::PocketFacelets {
+        stickers: std::array::from_fn(|i| cubed::cube::Face::ALL[i / 4]),
+    };
+    save_pocket_photos(&dir.path().join("solved"), 7, &warm, &solved);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
+    let truth = cubed::pocket::random_pocket(&mut rng).to_facelets();
+    save_pocket_photos(&dir.path().join("mixed"), 8, &warm, &truth);
+    let config = at("cubed.toml");
+    std::fs::write(
+        &config,
+        "[robot]\ndesign = \"four-arm\"\nport = \"sim\"\n[camera]\nsource = \"sim\"\n[run]\ncube_size = 2\n",
+    )
+    .expect("config written");
+    let (solved_dir, mixed_dir) = (at("solved"), at("mixed"));
+    let (by_size, by_config) = (at("by-size.toml"), at("by-config.toml"));
+    let calibrated = [
+        vec![
+            "calibrate",
+            "--size",
+            "2",
+            "--images",
+            &solved_dir,
+            "--output",
+            &by_size,
+        ],
+        vec![
+            "calibrate",
+            "--config",
+            &config,
+            "--images",
+            &solved_dir,
+            "--output",
+            &by_config,
+        ],
+    ];
+    for args in &calibrated {
+        let out = cubed(args, None);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains("each colour's four stickers"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    let palette = std::fs::read_to_string(&by_size).expect("palette written");
+    assert_eq!(
+        palette,
+        std::fs::read_to_string(&by_config).expect("written")
+    );
+    // Read with it, the scrambled 2x2 is the cube the camera was shown (the configuration
+    // saying the size here too).
+    let out = cubed(
+        &[
+            "scan",
+            "--config",
+            &config,
+            "--palette",
+            &by_size,
+            "--images",
+            &mixed_dir,
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = in_palette_symbols(&truth.to_string());
+    assert_eq!(
+        stdout(&out).lines().next(),
+        Some(expected.as_str()),
+        "{}",
+        stdout(&out)
+    );
+    // The solved 2x2's readings as a scan file calibrate the same palette; given as a 3x3's,
+    // the size is said.
+    let readings = at("solved.json");
+    let out = cubed(
+        &[
+            "scan",
+            "--size",
+            "2",
+            "--images",
+            &solved_dir,
+            "--dump",
+            &readings,
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let from_scan = at("from-scan.toml");
+    let out = cubed(
+        &[
+            "calibrate",
+            "--size",
+            "2",
+            "--scan",
+            &readings,
+            "--output",
+            &from_scan,
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        palette,
+        std::fs::read_to_string(&from_scan).expect("written")
+    );
+    let out = cubed(
+        &[
+            "calibrate",
+            "--size",
+            "3",
+            "--scan",
+            &readings,
+            "--output",
+            &at("no.toml"),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("has 4 readings, each face of a 3x3 needs exactly 9 (four readings a face are a 2x2's: give --size 2"), "{}", stderr(&out));
+    assert!(!dir.path().join("no.toml").exists());
 }
