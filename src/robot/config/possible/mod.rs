@@ -144,8 +144,8 @@ fn crossing_grips(model: &RobotModel) -> String {
         "; grippers '{}' (at {}) and '{}' (at {}) both close on layers, and those layers cross \
          (they share the pieces between {} and {}): while either holds its layer the other \
          cannot turn its own, so one of them should grip only the centre cap (`grips = \"centre\"`, \
-         with `carries_cube = true` on the grippers that must turn the whole cube), or the cube \
-         be held by something else while each turns",
+         with `carries_cube = true` on the grippers that must turn the whole cube; a 3x3 only, a \
+         2x2 has no centre caps), or the cube be held by something else while each turns",
         a.name, a.at, b.name, b.at, a.at, b.at
     )
 }
@@ -354,9 +354,7 @@ fn one_key_changes(gripper: &crate::robot::model::Gripper) -> Vec<(&'static str,
         }));
     }
     if gripper.grip != Grip::Centre {
-        tries.push(("grips", "grips = \"centre\"".to_string(), |g| {
-            g.grip = Grip::Centre
-        }));
+        tries.push(("grips", CENTRE_GRIP.to_string(), |g| g.grip = Grip::Centre));
     }
     let carries = !gripper.carries_cube;
     tries.push(("carries_cube", format!("carries_cube = {carries}"), |g| {
@@ -382,10 +380,12 @@ fn advice(model: &RobotModel, changes: &[Change], to_do: &str, faces: usize) -> 
     if changes.is_empty() {
         return String::new();
     }
+    let centre = |c: &Change| c.written == CENTRE_GRIP;
     let each: Vec<String> = (changes.iter())
         .map(|c| {
+            let only = if centre(c) { " (a 3x3 only)" } else { "" };
             format!(
-                "gripper '{}' `{}`",
+                "gripper '{}' `{}`{only}",
                 model.grippers[c.gripper].name, c.written
             )
         })
@@ -395,8 +395,21 @@ fn advice(model: &RobotModel, changes: &[Change], to_do: &str, faces: usize) -> 
         _ => "any one of these changes would let",
     };
     let them = if faces == 1 { "it" } else { "them" };
-    format!("; {lead} {them} {to_do}: {}", each.join(", "))
+    let pocket = match changes.iter().all(centre) {
+        true => format!("; a 2x2 has no centre caps to grip: for a 2x2, {FOR_A_POCKET}"),
+        false => String::new(),
+    };
+    format!("; {lead} {them} {to_do}: {}{pocket}", each.join(", "))
 }
+
+/// A gripper changed to grip the centre cap, as the advice writes it.
+const CENTRE_GRIP: &str = "grips = \"centre\"";
+
+/// What a 2x2 needs where only centre grips would do on a 3x3.
+const FOR_A_POCKET: &str = "each face to turn needs a gripper there whose layer turns while \
+                            the cube's other layer is held (by the gripper opposite, closed on \
+                            it), or a way to bring the face to such a gripper (a flipper, or \
+                            grippers that turn the whole cube)";
 
 #[cfg(test)]
 mod tests;

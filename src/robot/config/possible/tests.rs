@@ -194,3 +194,31 @@ fn an_arm_that_never_turns_is_offered_a_range_to_show_the_face_it_hides() {
         Some((0, "range"))
     );
 }
+
+#[test]
+fn centre_grips_offered_are_said_to_be_for_a_3x3_with_what_a_2x2_needs() {
+    // Two grippers on crossing axes, both on layers: only centre grips would let faces turn,
+    // and a 2x2 has no centre caps.
+    let gripper = |name: &str, at: &str, range: &str| {
+        format!(
+            "[[gripper]]\nname = \"{name}\"\nat = \"{at}\"\ngrips = \"layer\"\nrange = {range}\n\
+             carries_cube = true\nquarter_ms = 300\nhalf_ms = 500\nopen_ms = 150\nclose_ms = 150\n"
+        )
+    };
+    let text = format!(
+        "name = \"pocket-two\"\n{}{}[support]\nsets = [[\"bottom\"], [\"side\"]]\n",
+        gripper("bottom", "down", "\"continuous\""),
+        gripper("side", "right", "[-1, 1]")
+    );
+    let said = crate::robot::parse_robot(&text, "two.toml")
+        .expect_err("no face turns")
+        .to_string();
+    assert!(
+        said.contains("gripper 'bottom' `grips = \"centre\"` (a 3x3 only), gripper 'side' `grips = \"centre\"` (a 3x3 only); a 2x2 has no centre caps to grip: for a 2x2, each face to turn needs a gripper there"),
+        "{said}"
+    );
+    // The witness: the design as advised loads, and a 2x2 planner refuses it.
+    let advised = text.replacen("grips = \"layer\"", "grips = \"centre\"", 1);
+    let model = crate::robot::parse_robot(&advised, "two.toml").expect("a 3x3 design");
+    assert!(crate::robot::pocket_plan::check_holds_a_2x2(&model).is_err());
+}
