@@ -120,17 +120,35 @@ async fn a_run_begun_on_a_3x3_is_not_resumed_by_a_daemon_now_running_a_2x2() {
     daemon.shutdown().await;
 }
 
+/// `cubed dry-run --size 2` solves 2x2s on every shipped design that can hold one, and builds
+/// no 3x3 tables for it (the cache it is given stays empty), not even the
+/// full ones it was asked for: a 2x2 is solved by its own.
 #[test]
 fn dry_run_size_2_solves_2x2s_on_every_shipped_design_that_can_hold_one() {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let cache_dir = cache.path().display().to_string();
     for design in ["four-arm", "turntable-flipper"] {
         let robot = crate::common::shipped_design_arg(design);
         let out = cubed(
             &[
-                "dry-run", "--size", "2", "--cubes", "3", "--seed", "2", "--robot", &robot,
-                "--tables", "small",
+                "dry-run",
+                "--size",
+                "2",
+                "--cubes",
+                "3",
+                "--seed",
+                "2",
+                "--robot",
+                &robot,
+                "--tables",
+                "full",
+                "--cache-dir",
+                &cache_dir,
             ],
             None,
         );
+        let cached = std::fs::read_dir(cache.path()).expect("cache dir").count();
+        assert_eq!(cached, 0, "{design}: no tables cached: {}", stderr(&out));
         let text = stdout(&out);
         assert!(out.status.success(), "{design}: {text}\n{}", stderr(&out));
         assert!(text.contains("3 2x2 cubes"), "{design}: {text}");
