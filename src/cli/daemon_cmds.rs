@@ -173,6 +173,20 @@ fn io_words(e: &std::io::Error) -> String {
     }
 }
 
+/// Where a launch refusal is: `--data-dir` when it named the data directory at fault, else
+/// the configuration file (with `overrides`, the options that changed what it says).
+pub(super) fn refused_at(
+    config: &DaemonConfig,
+    data_dir_given: bool,
+    e: &crate::daemon::LaunchError,
+    overrides: &str,
+) -> String {
+    match (e, data_dir_given) {
+        (crate::daemon::LaunchError::Locked(_), true) => "--data-dir".to_string(),
+        _ => format!("{}{overrides}", config.file.display()),
+    }
+}
+
 fn settings(args: &RunArgs) -> Result<(DaemonConfig, WebSettings), String> {
     let (mut config, _) = discover_config(args.config.as_deref()).map_err(|e| error_chain(&e))?;
     if let Some(dir) = &args.data_dir {
@@ -201,7 +215,8 @@ pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(e),
     };
     if let Err(e) = crate::daemon::check_before_tables(&config) {
-        return refuse(format!("{}: {}", config.file.display(), error_chain(&e)));
+        let at = refused_at(&config, args.data_dir.is_some(), &e, "");
+        return refuse(format!("{at}: {}", error_chain(&e)));
     }
     let solver = Arc::new(args.tables.solver_for_config(&config));
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -222,7 +237,8 @@ pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         let daemon = match RunningDaemon::start(&config, solver).await {
             Ok(daemon) => daemon,
             Err(e) if e.waits_for_a_person() => {
-                return refuse(format!("{}: {}", config.file.display(), error_chain(&e)))
+                let at = refused_at(&config, args.data_dir.is_some(), &e, "");
+                return refuse(format!("{at}: {}", error_chain(&e)));
             }
             Err(e) => {
                 return Err(anyhow::anyhow!(

@@ -142,13 +142,13 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         Ok(c) => c,
         Err(e) => return refuse(e),
     };
+    let refused = |e: &crate::daemon::LaunchError| {
+        let at =
+            super::daemon_cmds::refused_at(&config, args.data_dir.is_some(), e, &overrides(&args));
+        refuse(format!("{at}: {}", error_chain(e)))
+    };
     if let Err(e) = crate::daemon::check_before_tables(&config) {
-        return refuse(format!(
-            "{}{}: {}",
-            config.file.display(),
-            overrides(&args),
-            error_chain(&e)
-        ));
+        return refused(&e);
     }
     // A 2x2 is solved by its own tables: the 3x3 solver, which a daemon keeps for the page's
     // guide, serves nothing in a dry run, so it gets the small tables (well under a second)
@@ -174,9 +174,7 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         });
         let daemon = match RunningDaemon::start(&config, solver).await {
             Ok(daemon) => daemon,
-            Err(e) if e.waits_for_a_person() => {
-                return refuse(format!("{}{}: {}", config.file.display(), overrides(&args), error_chain(&e)))
-            }
+            Err(e) if e.waits_for_a_person() => return refused(&e),
             Err(e) => return Err(e.into()),
         };
         let (output_gone, mut gone) = tokio::sync::oneshot::channel();

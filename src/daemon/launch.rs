@@ -77,9 +77,14 @@ pub(crate) fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchErro
 }
 
 /// What a start would refuse that is known before the solver's tables are loaded (or built,
-/// for seconds): a design that cannot be read, or cannot hold the configured cube.
+/// for seconds): a design that cannot be read, or cannot hold the configured cube; a data
+/// directory only a person can mend (a file, another user's folder).
 pub(crate) fn check_before_tables(config: &DaemonConfig) -> Result<(), LaunchError> {
-    Ok(crate::daemon::rig::check_design_holds_the_cube(config)?)
+    crate::daemon::rig::check_design_holds_the_cube(config)?;
+    match crate::daemon::data_lock::check_usable(&config.data_dir) {
+        Err(e) if e.waits_for_a_person() => Err(e.into()),
+        _ => Ok(()),
+    }
 }
 
 /// A daemon running on the current tokio runtime.

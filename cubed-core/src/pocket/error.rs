@@ -6,7 +6,7 @@ use crate::cube::Corner;
 /// Why a 2x2 facelet description is not a pocket cube that can exist.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PocketError {
-    #[error("wrong length: {}, a 2x2 cube has 24", crate::cube::error::stickers_counted(*found, *commas))]
+    #[error("wrong length: {}, a 2x2 cube has 24{}", crate::cube::error::stickers_counted(*found, *commas), if *found == 54 { " (54 is a 3x3: give --size 3)" } else { "" })]
     WrongLength {
         found: usize,
         /// How many of them are commas.

@@ -245,6 +245,12 @@ fn each_error_names_what_and_where() {
             commas: 0
         })
     );
+    let three = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+    let e = urfdlb(three).unwrap_err().to_string();
+    assert!(
+        e.ends_with("a 2x2 cube has 24 (54 is a 3x3: give --size 3)"),
+        "{e}"
+    );
     let seventh = format!("{}X", &SOLVED[..23]);
     let e = urfdlb(&seventh).unwrap_err();
     assert!(

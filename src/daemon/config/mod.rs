@@ -101,6 +101,15 @@ impl Default for Retention {
     }
 }
 
+/// The folder a configuration's relative paths start from, as a person finds it: the current
+/// folder's path when the configuration was named without one (`--config cubed.toml`).
+fn folder_words(base: &Path) -> String {
+    match base.as_os_str().is_empty() {
+        true => std::env::current_dir().map_or(".".into(), |dir| dir.display().to_string()),
+        false => base.display().to_string(),
+    }
+}
+
 /// Default HTTP address.
 pub(crate) const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
@@ -208,7 +217,7 @@ impl Validator<'_> {
                 "design",
                 format!(
                     "{value:?} is neither a file beside this configuration ({}) nor a shipped design ({}): give your design's path, or one of those names",
-                    self.base.display(),
+                    folder_words(self.base),
                     cubed_files::named_file::built_in_design_names()
                 ),
             )),
@@ -216,7 +225,7 @@ impl Validator<'_> {
             DesignValue::ShippedFileNotThere { name } => Err(self.invalid(
                 "robot",
                 "design",
-                format!("no file {value:?} beside this configuration ({}): give your design's path, or for the shipped design of that name write `design = \"{name}\"`", self.base.display()),
+                format!("no file {value:?} beside this configuration ({}): give your design's path, or for the shipped design of that name write `design = \"{name}\"`", folder_words(self.base)),
             )),
         }
     }

@@ -50,6 +50,15 @@ fn a_shipped_designs_name_is_taken_as_robot_takes_it() {
         said.contains("key 'design'") && said.contains("four-arm, six-motor, turntable-flipper"),
         "{said}"
     );
+    // A configuration named without a folder: the folder looked in is the current one.
+    let said = parse_config(&named("sixmotor"), Path::new("cubed.toml"))
+        .expect_err("no such design")
+        .to_string();
+    let here = std::env::current_dir().expect("current dir");
+    assert!(
+        said.contains(&format!("beside this configuration ({})", here.display())),
+        "{said}"
+    );
 }
 
 /// The four corners `scan --show-grids` says are taken as they are, as `--corners` takes them.

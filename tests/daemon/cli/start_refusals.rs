@@ -71,25 +71,29 @@ fn an_address_in_use_is_said_in_words() {
 
 /// A data directory that is a file waits for a person to mend the configuration: `cubed run`
 /// exits 2, which the packaged service is not restarted after (a daemon whose data directory
-/// another daemon holds exits 1, and is tried again).
+/// another daemon holds exits 1, and is tried again). It is refused before any solver table
+/// is built (an empty cache stays so), and blamed on `--data-dir` where that named it.
 #[test]
 fn a_data_directory_that_is_a_file_is_refused_for_good() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("afile");
     std::fs::write(&file, "not a folder").expect("write");
-    let out = cubed(
-        &[
-            "run",
-            "--http",
-            "127.0.0.1:0",
-            "--tables",
-            "small",
-            "--data-dir",
-            &file.join("data").display().to_string(),
-        ],
-        None,
-    );
-    let said = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{said}");
-    assert!(said.contains("afile is not a folder"), "{said}");
+    let cache = dir.path().join("cache");
+    let data_dir = file.join("data").display().to_string();
+    for command in ["run", "dry-run"] {
+        let mut args = vec![command, "--tables", "full", "--data-dir", &data_dir];
+        let cache_dir = cache.display().to_string();
+        args.extend(["--cache-dir", &cache_dir]);
+        if command == "run" {
+            args.extend(["--http", "127.0.0.1:0"]);
+        }
+        let out = cubed(&args, None);
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{command}: {said}");
+        assert!(
+            said.contains("invalid: --data-dir: ") && said.contains("afile is not a folder"),
+            "{command}: {said}"
+        );
+        assert!(!cache.exists(), "{command}: no tables built: {said}");
+    }
 }
