@@ -172,7 +172,7 @@ impl RunningDaemon {
             config.cube_size.name()
         );
         let (state, message) = match &waiting {
-            Some(w) => still_waiting(w),
+            Some(w) => still_waiting(w, &history, config.cube_size),
             // Starts are refused while the history cannot be written: not ready, and why.
             None => match &read_only {
                 Some(_) => (DaemonState::Idle, NOT_READY_FOR_HISTORY.to_string()),
@@ -208,7 +208,7 @@ impl RunningDaemon {
         let board = StatusBoard::new(&inbox);
         if let Some(w) = &waiting {
             // Said in the log too: the status alone would leave no line of it.
-            board.log(still_waiting(w).1);
+            board.log(still_waiting(w, &history, config.cube_size).1);
         }
         let settings = RunSettings {
             min_confidence: config.min_confidence,
@@ -381,16 +381,28 @@ fn waiting_for_person(history: &History, writable: bool) -> Option<WaitingRun> {
 }
 
 /// The state and message of a daemon that starts with run `w` waiting for a person.
-fn still_waiting(w: &WaitingRun) -> (DaemonState, String) {
+/// A run that began on another size of cube than this daemon's (`ours`) is told to be resumed
+/// by a daemon of its size, not here, where Resume is refused.
+fn still_waiting(w: &WaitingRun, history: &History, ours: CubeSize) -> (DaemonState, String) {
     let state = if w.cause == "estop" {
         DaemonState::EStopped
     } else {
         DaemonState::NeedsAttention
     };
-    let message = format!(
-        "run {} was interrupted before the daemon restarted and still waits for you: {}",
-        w.run, w.advice
-    );
+    let theirs = (history.summary(w.run).ok().flatten())
+        .and_then(|s| s.cube)
+        .filter(|theirs| theirs != ours.name());
+    let message = match theirs {
+        Some(theirs) => format!(
+            "run {} was interrupted before the daemon restarted and still waits for you, but it began on a {theirs} and this daemon now runs a {} ([run] cube_size): to resume it, restart the daemon with the size it began with; or Reset to abandon it",
+            w.run,
+            ours.name()
+        ),
+        None => format!(
+            "run {} was interrupted before the daemon restarted and still waits for you: {}",
+            w.run, w.advice
+        ),
+    };
     (state, message)
 }
 
