@@ -95,7 +95,9 @@ async fn a_run_begun_on_a_3x3_is_not_resumed_by_a_daemon_now_running_a_2x2() {
     assert_eq!(status.run, Some(run), "the run still waits");
     // Said before Resume is pressed: not "press Resume" here.
     assert!(
-        status.message.contains("it began on a 3x3 and this daemon now runs a 2x2")
+        status
+            .message
+            .contains("it began on a 3x3 and this daemon now runs a 2x2")
             && !status.message.contains("press Resume"),
         "{}",
         status.message
@@ -122,7 +124,11 @@ async fn a_run_begun_on_a_3x3_is_not_resumed_by_a_daemon_now_running_a_2x2() {
 
     let daemon = super::start(dir.path(), "", 10.0).await;
     let status = daemon.handle.status();
-    assert!(status.message.contains("press Resume"), "{}", status.message);
+    assert!(
+        status.message.contains("press Resume"),
+        "{}",
+        status.message
+    );
     daemon.sim.as_ref().expect("sim").load_cube(cube);
     assert_eq!(daemon.handle.resume().await, Ok(run));
     let end = finished(&daemon.handle, run).await;

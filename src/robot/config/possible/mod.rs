@@ -33,7 +33,16 @@ impl Ctx<'_> {
                 true => (Vec::new(), 0),
                 false => complete_first(model, changes_that_turn(model, &unturnable)),
             };
+            let never_flips = support_blocks.then(|| flipper_never_flips(model)).flatten();
             let (section, key, cause) = match (support_blocks, changes.first()) {
+                (true, _) if never_flips.is_some() => {
+                    let f = &model.flippers[never_flips.unwrap_or(0)];
+                    (
+                        format!("[[flipper]] '{}'", f.name),
+                        "needs_open",
+                        SUPPORT_BLOCKS,
+                    )
+                }
                 (true, _) => ("[support]".to_string(), "sets", SUPPORT_BLOCKS),
                 (false, Some(first)) => (first.section(model), first.key, A_TURN_NEEDS),
                 // No one change: the first gripper's `at`, where a person starts to look.
@@ -47,8 +56,9 @@ impl Ctx<'_> {
                 &section,
                 key,
                 format!(
-                    "{}: no state the grippers reach lets one of them turn it ({cause}){crossing}{}{}{}",
+                    "{}: no state the grippers reach lets one of them turn it ({cause}){crossing}{}{}{}{}",
                     faces_never_turned(&unturnable),
+                    never_flips.map_or(String::new(), |f| why_never_flips(model, f)),
                     never_turning(model),
                     advice(model, &changes, "turn", unturnable.len()),
                     not_all_complete(&changes, complete)
@@ -147,6 +157,33 @@ fn crossing_grips(model: &RobotModel) -> String {
          with `carries_cube = true` on the grippers that must turn the whole cube; a 3x3 only, a \
          2x2 has no centre caps), or the cube be held by something else while each turns",
         a.name, a.at, b.name, b.at, a.at, b.at
+    )
+}
+
+/// The first flipper that can never flip: with the grippers it needs open let go, no support
+/// set holds the cube.
+fn flipper_never_flips(model: &RobotModel) -> Option<usize> {
+    let all = model.home().closed;
+    model.flippers.iter().position(|f| {
+        let open = (f.needs_open.iter()).fold(0u16, |mask, &g| mask | 1 << g);
+        !model.supported(all & !open)
+    })
+}
+
+/// "; flipper 'tipper' can never flip: it needs 'base', 'clamp' open (…), and then no support
+/// set holds the cube: …", with what would hold it.
+fn why_never_flips(model: &RobotModel, f: usize) -> String {
+    let flipper = &model.flippers[f];
+    let names: Vec<String> = (flipper.needs_open.iter())
+        .map(|&g| format!("'{}'", model.grippers[g].name))
+        .collect();
+    format!(
+        "; flipper '{}' can never flip: it needs {} open (every gripper with a jaw must let go \
+         for a flip), and then no support set holds the cube: the cube needs a support set of \
+         grippers without a jaw, which hold it through a flip (`jaw = false` on the gripper the \
+         cube stands on, as a turntable, with `range = \"continuous\"`)",
+        flipper.name,
+        names.join(", ")
     )
 }
 

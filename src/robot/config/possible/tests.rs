@@ -222,3 +222,30 @@ fn centre_grips_offered_are_said_to_be_for_a_3x3_with_what_a_2x2_needs() {
     let model = crate::robot::parse_robot(&advised, "two.toml").expect("a 3x3 design");
     assert!(crate::robot::pocket_plan::check_holds_a_2x2(&model).is_err());
 }
+
+#[test]
+fn a_flipper_that_needs_every_holder_open_is_named_with_what_would_hold_the_cube() {
+    // A turntable with a jaw, a clamp above and a flipper: every gripper with a jaw must let
+    // go for a flip, and then nothing holds the cube.
+    let text = "name = \"pocket-bot\"\n\
+        [[gripper]]\nname = \"base\"\nat = \"down\"\ngrips = \"layer\"\nrange = [-1, 1]\n\
+        carries_cube = true\nopen_ms = 120\nclose_ms = 120\nquarter_ms = 350\nhalf_ms = 600\n\
+        [[gripper]]\nname = \"clamp\"\nat = \"up\"\ngrips = \"layer\"\nrange = [0, 0]\n\
+        open_ms = 150\nclose_ms = 150\n\
+        [[flipper]]\nname = \"tipper\"\nfrom = \"right\"\nto = \"up\"\nflip_ms = 700\n\
+        [support]\nsets = [[\"base\"], [\"clamp\"]]\n";
+    let said = crate::robot::parse_robot(text, "pocket.toml")
+        .expect_err("it never flips")
+        .to_string();
+    assert!(
+        said.contains("[[flipper]] #1 'tipper' (line 19): key 'needs_open'")
+            && said.contains("flipper 'tipper' can never flip: it needs 'base', 'clamp' open"),
+        "{said}"
+    );
+    // The witness: as advised, a base without a jaw turning freely, the design loads.
+    let advised = text
+        .replace("range = [-1, 1]\n", "range = \"continuous\"\njaw = false\n")
+        .replace("open_ms = 120\nclose_ms = 120\n", "");
+    let model = crate::robot::parse_robot(&advised, "pocket.toml").expect("as advised");
+    assert_eq!(flipper_never_flips(&model), None);
+}
