@@ -67,6 +67,42 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     wait_for_text(page, "state", "done").await;
     assert!(sim.cube().is_solved(), "resumed to solved");
 
+    // The Guide's "Use the last scan" after a solved run: the last cube the robot read
+    // unsolved (the rescan after the resumption), not the solved check.
+    let runs = daemon.handle.runs(1, None).expect("runs");
+    let record = (daemon.handle.run(runs[0].id))
+        .expect("history")
+        .expect("recorded");
+    let unsolved: Vec<String> = (record.scans.iter())
+        .filter(|s| s.error.is_none())
+        .filter_map(|s| s.facelets.clone())
+        .filter(|f| {
+            let faces: Vec<&[u8]> = f.as_bytes().chunks(9).collect();
+            faces.iter().any(|face| face.iter().any(|&c| c != face[0]))
+        })
+        .collect();
+    assert!(unsolved.len() >= 2, "scan 1 and the rescan: {unsolved:?}");
+    click(page, ".tab[data-tab=guide]").await;
+    click(page, "#guide-last").await;
+    let typed = "return document.getElementById('guide-input').value;";
+    let mut value = String::new();
+    for _ in 0..100 {
+        value = (page
+            .execute(typed, vec![])
+            .await
+            .expect("the input's value"))
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+        if !value.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(Some(&value), unsolved.last(), "{:?}", record.scans);
+    let check = record.scans.last().and_then(|s| s.facelets.clone());
+    assert_ne!(Some(value), check, "not the solved check");
+
     // The first run's photos pruned by the history's limits: its record says so, not "no photos".
     let history = cubed::daemon::History::open(dir.path()).expect("a second handle on the history");
     history.set_retention(cubed::daemon::config::Retention {

@@ -358,10 +358,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('guide-next').addEventListener('click', () => guideStep(1));
   $('guide-prev').addEventListener('click', () => guideStep(-1));
   $('guide-view').addEventListener('change', renderGuide);
-  $('guide-last').addEventListener('click', () => {
-    if (status && status.facelets) $('guide-input').value = status.facelets;
-    else showError('there is no scan yet: let the robot read a cube, or type the stickers');
-  });
+  $('guide-last').addEventListener('click', useLastScan);
   document.addEventListener('keydown', (e) => {
     if ($('guide-panel').hidden || ['TEXTAREA', 'INPUT', 'SELECT'].includes(e.target.tagName)) return;
     if (e.key === 'ArrowRight') guideStep(1);

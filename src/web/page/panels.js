@@ -141,6 +141,45 @@ async function calibrate() {
 
 // ---- Guide mode -----------------------------------------------------------
 
+// Whether `facelets` (54 or 24 symbols, URFDLB) is a solved cube: each face one colour.
+function isSolvedCube(facelets) {
+  const per = facelets.length / 6;
+  for (let f = 0; f < 6; f++) {
+    const face = facelets.slice(f * per, (f + 1) * per);
+    if ([...face].some((c) => c !== face[0])) return false;
+  }
+  return true;
+}
+
+// The last cube the robot read that was not solved (a run's first scan, or a rescan after a
+// slipped turn or a resumption): what a person would solve by hand. A solved run's check
+// scan is no use to them, so the runs before are looked through, newest first.
+async function lastUnsolvedScan() {
+  if (status && status.facelets && !status.facelets_guessed && !isSolvedCube(status.facelets)) {
+    return status.facelets;
+  }
+  const runs = await api('GET', '/api/runs?limit=20');
+  for (const r of runs) {
+    const d = await api('GET', '/api/runs/' + r.id);
+    const read = d.scans.filter((s) => s.facelets && !s.error && !isSolvedCube(s.facelets));
+    if (read.length) return read[read.length - 1].facelets;
+  }
+  return null;
+}
+
+// The Guide's "Use the last scan": the last cube the robot read unsolved, typed in.
+async function useLastScan() {
+  let facelets;
+  try {
+    facelets = await lastUnsolvedScan();
+  } catch (e) {
+    showError('the last scan: ' + e.message);
+    return;
+  }
+  if (facelets) $('guide-input').value = facelets;
+  else showError('no scan of an unsolved cube yet: let the robot read one, or type the stickers');
+}
+
 async function guideSolve() {
   const facelets = $('guide-input').value.replace(/\s+/g, '');
   // Not asked twice while the first answer is on its way (a 2x2's tables may be built first).
