@@ -311,8 +311,15 @@ fn a_port_that_is_a_file_or_a_folder_is_refused_by_show_and_run() {
             let out = cubed_in(dir.path(), &[], &args);
             let said = text(&out);
             assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+            // Placed at the line `port` is written on.
+            let written = std::fs::read_to_string(&config).expect("read");
+            let line = written
+                .lines()
+                .position(|l| l.starts_with("port ="))
+                .expect("port")
+                + 1;
             let refusal = format!(
-                "[robot] port = \"{}\" is {what}, not a serial port",
+                "[robot] (line {line}) port = \"{}\" is {what}, not a serial port",
                 port.display()
             );
             assert!(said.contains(&refusal), "{args:?}: {said}");

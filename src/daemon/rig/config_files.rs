@@ -3,6 +3,7 @@
 use super::error::RigError;
 use crate::daemon::config::DaemonConfig;
 use crate::robot::{load_robot, planner_memory_limit, ActuatorMap, Planner, RobotModel};
+use cubed_files::config_file::syntax::key_line;
 use cubed_vision::light::palette::{load_palette, Palette};
 use std::path::PathBuf;
 
@@ -75,6 +76,9 @@ pub(crate) fn check_port_could_be_one(config: &DaemonConfig) -> Result<(), RigEr
         Some(what) => Err(RigError::NotAPort {
             path: path.clone(),
             what,
+            line: cubed_files::config_file::read_config_text(&config.file)
+                .ok()
+                .and_then(|text| key_line(&text, "robot", "port")),
         }),
         None => Ok(()),
     }

@@ -33,8 +33,13 @@ pub enum RigError {
         #[source]
         source: CameraError,
     },
-    #[error("[robot] port = \"{}\" is {what}, not a serial port: give the robot's serial device (its /dev/serial/by-id/… path, or /dev/ttyACM0 for the Pico), or \"sim\"", .path.display())]
-    NotAPort { path: PathBuf, what: &'static str },
+    #[error("[robot]{} port = \"{}\" is {what}, not a serial port: give the robot's serial device (its /dev/serial/by-id/… path, or /dev/ttyACM0 for the Pico), or \"sim\"", .line.map_or(String::new(), |n| format!(" (line {n})")), .path.display())]
+    NotAPort {
+        path: PathBuf,
+        what: &'static str,
+        /// The line `port` is written on in the configuration, where it is read from a file.
+        line: Option<usize>,
+    },
     #[error("the USB camera needs a build with `--features camera` (this one has none); or set [camera] source = \"dir:PATH\" or \"sim\"")]
     NoCameraSupport,
     #[error("cannot start the simulated robot on a pseudo-terminal")]
