@@ -117,11 +117,13 @@ impl CubieCube {
             broken.push(CubeError::CornerTwist {
                 twist: twist as u8,
                 only: only_one(&self.co).map(|i| Corner::ALL[i]),
+                as_given: String::new(),
             });
         }
         if self.eo.iter().map(|&o| o as u32).sum::<u32>() % 2 != 0 {
             broken.push(CubeError::EdgeFlip {
                 only: only_one(&self.eo).map(|i| Edge::ALL[i]),
+                as_given: String::new(),
             });
         }
         if permutation_parity(&self.cp) != permutation_parity(&self.ep) {

@@ -88,16 +88,21 @@ pub enum CubeError {
         /// The piece's colours as typed (face letters until `in_colours`).
         colours: String,
     },
-    #[error("a corner is twisted in place (the corners' twists add up to {twist} third{} of a turn, where a cube that can be turned adds up to none): {}", if *twist == 1 { "" } else { "s" }, which_piece(only.map(|c| format!("{c:?} (stickers {})", sticker_names(&CORNER_STICKERS[c as usize], 9))), "corner", "twisting"))]
+    #[error("a corner is twisted in place (the corners' twists add up to {twist} third{} of a turn, where a cube that can be turned adds up to none): {}", if *twist == 1 { "" } else { "s" }, which_piece(only.map(|c| format!("{c:?} (stickers {}{as_given})", sticker_names(&CORNER_STICKERS[c as usize], 9))), "corner", "twisting"))]
     CornerTwist {
         twist: u8,
         /// The one corner not on its up/down colour, when only one is not.
         only: Option<Corner>,
+        /// Its stickers' indexes in the input, when it was typed in another face order than
+        /// URFDLB ("; indexes 8, 18, 11 as given"); else empty.
+        as_given: String,
     },
-    #[error("an edge is flipped in place (an odd number of edges are flipped, where a cube that can be turned has an even number): {}", which_piece(only.map(|e| format!("{e:?} (stickers {})", sticker_names(&EDGE_STICKERS[e as usize], 9))), "edge", "flipping"))]
+    #[error("an edge is flipped in place (an odd number of edges are flipped, where a cube that can be turned has an even number): {}", which_piece(only.map(|e| format!("{e:?} (stickers {}{as_given})", sticker_names(&EDGE_STICKERS[e as usize], 9))), "edge", "flipping"))]
     EdgeFlip {
         /// The one edge flipped, when only one is.
         only: Option<Edge>,
+        /// As [`CubeError::CornerTwist`]'s.
+        as_given: String,
     },
     #[error("two pieces are swapped: two edges, or two corners (the stickers cannot tell which); swapping any two edges, or any two corners, back fixes it")]
     Parity,

@@ -13,6 +13,8 @@ pub(crate) mod pieces;
 pub mod random;
 
 #[cfg(test)]
+mod order_tests;
+#[cfg(test)]
 mod tests;
 
 pub use cubie::{permutation_parity, CubieCube};
@@ -82,20 +84,39 @@ fn with_centres_mistyped(found: CubeError, text: &str, order: FaceOrder) -> Cube
 /// typed in another face order than URFDLB (where the stickers' names are not where they
 /// were typed: "U9, R1, F3; indexes 8, 18, 11 as given").
 fn with_indexes_as_given(mut error: CubeError, order: FaceOrder) -> CubeError {
-    let (stickers, at) = match &mut error {
-        CubeError::InvalidCorner {
-            position, stickers, ..
-        } => (stickers, &CORNER_STICKERS[*position as usize][..]),
-        CubeError::InvalidEdge {
-            position, stickers, ..
-        } => (stickers, &EDGE_STICKERS[*position as usize][..]),
-        _ => return error,
-    };
-    if order != FaceOrder::Urfdlb {
+    if order == FaceOrder::Urfdlb {
+        return error;
+    }
+    let as_given = |at: &[usize]| {
         let indexes: Vec<String> = (at.iter())
             .map(|&i| order.index_as_given(i, 9).to_string())
             .collect();
-        *stickers = format!("{stickers}; indexes {} as given", indexes.join(", "));
+        format!("; indexes {} as given", indexes.join(", "))
+    };
+    match &mut error {
+        CubeError::InvalidCorner {
+            position, stickers, ..
+        } => stickers.push_str(&as_given(&CORNER_STICKERS[*position as usize])),
+        CubeError::InvalidEdge {
+            position, stickers, ..
+        } => stickers.push_str(&as_given(&EDGE_STICKERS[*position as usize])),
+        CubeError::CornerTwist {
+            only: Some(corner),
+            as_given: said,
+            ..
+        } => *said = as_given(&CORNER_STICKERS[*corner as usize]),
+        CubeError::EdgeFlip {
+            only: Some(edge),
+            as_given: said,
+        } => *said = as_given(&EDGE_STICKERS[*edge as usize]),
+        CubeError::Several { first, also } => {
+            let first_said = with_indexes_as_given((**first).clone(), order);
+            **first = first_said;
+            *also = (also.drain(..))
+                .map(|e| with_indexes_as_given(e, order))
+                .collect();
+        }
+        _ => {}
     }
     error
 }
