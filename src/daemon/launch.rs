@@ -171,8 +171,9 @@ impl RunningDaemon {
             rig.camera_name,
             config.cube_size.name()
         );
-        let (state, message) = match &waiting {
-            Some(w) => still_waiting(w, &history, config.cube_size),
+        let waiting_said = (waiting.as_ref()).map(|w| still_waiting(w, &history, config.cube_size));
+        let (state, message) = match waiting_said.clone() {
+            Some(said) => said,
             // Starts are refused while the history cannot be written: not ready, and why.
             None => match &read_only {
                 Some(_) => (DaemonState::Idle, NOT_READY_FOR_HISTORY.to_string()),
@@ -206,9 +207,9 @@ impl RunningDaemon {
         };
         let (handle, inbox) = DaemonHandle::new(initial, Arc::clone(&history));
         let board = StatusBoard::new(&inbox);
-        if let Some(w) = &waiting {
+        if let Some((_, message)) = waiting_said {
             // Said in the log too: the status alone would leave no line of it.
-            board.log(still_waiting(w, &history, config.cube_size).1);
+            board.log(message);
         }
         let settings = RunSettings {
             min_confidence: config.min_confidence,
