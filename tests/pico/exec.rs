@@ -153,6 +153,14 @@ fn exec_of_random_cubes_moves_every_actuator_as_planned() {
         "a command {:.1} % off its plan",
         worst.planned_pct
     );
+    // The step interrupt wakes 12 µs early and USB masks it a few µs at a time; a step
+    // a sleeping main loop left to its next wake would be ~1 ms late.
+    let latest = worst.step_late_ns.last().copied().unwrap_or(0);
+    assert!(
+        latest <= 100_000,
+        "a step {:.1} µs late against the core's ramp",
+        latest as f64 / 1e3
+    );
 }
 
 /// Where each stepper stands when homing ends, in microsteps, from its modelled

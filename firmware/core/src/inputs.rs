@@ -56,6 +56,11 @@ impl Inputs {
     pub(crate) const fn levels(&self) -> u32 {
         self.levels
     }
+
+    /// Whether an input has been seen at a new level and not yet long enough to count.
+    pub(crate) fn settling(&self) -> bool {
+        self.run.iter().any(|&run| run > 0)
+    }
 }
 
 #[cfg(test)]
@@ -86,6 +91,21 @@ mod tests {
         inputs.sample(2, false);
         inputs.sample(2, false);
         assert_eq!(inputs.levels(), 1 << 2, "the count starts afresh");
+    }
+
+    #[test]
+    fn an_input_settles_from_its_first_new_sample_until_it_counts_or_goes_back() {
+        let mut inputs = Inputs::new(0, 3);
+        assert!(!inputs.settling());
+        inputs.sample(7, true);
+        assert!(inputs.settling());
+        inputs.sample(7, true);
+        inputs.sample(7, true);
+        assert!(!inputs.settling(), "counted: {:b}", inputs.levels());
+        inputs.sample(7, false);
+        assert!(inputs.settling());
+        inputs.sample(7, true);
+        assert!(!inputs.settling(), "back at its level before it counted");
     }
 
     #[test]

@@ -24,7 +24,7 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { Simulator } from 'rp2040js';
+import { PacedSimulator } from './paced.mjs';
 import { bootFromElf } from './elf.mjs';
 import { Machine } from './machine.mjs';
 import { machineFromWiring } from './wiring.mjs';
@@ -85,7 +85,7 @@ commands.on('close', () => quit(0));
 /** A chip running the firmware from power-on, or after a reset that left `carried` (the
  * watchdog's reason and scratch registers, which survive a reset). */
 function startChip(carried) {
-  const simulator = new Simulator();
+  const simulator = new PacedSimulator();
   const { rp2040 } = simulator;
   rp2040.logger = quiet;
   const watchdog = rp2040.peripherals[0x40058];

@@ -126,6 +126,7 @@ impl BoardIo {
         }
         self.outputs = 0;
         self.inputs = 0;
+        crate::wake::wake_on_inputs(0);
     }
 
     fn wire_signal_in(&mut self, signal: Option<Signal>) {
@@ -236,5 +237,6 @@ impl Pins for BoardIo {
         SAFE_ENABLE.store(safe_enable, Ordering::Relaxed);
         SAFE_SERVOS.store(servos, Ordering::Relaxed);
         crate::steps::rewire(machine);
+        crate::wake::wake_on_inputs(self.inputs);
     }
 }

@@ -1,6 +1,7 @@
 //! cubed firmware for the Raspberry Pi Pico: the firmware core behind USB CDC serial in
 //! the main loop, its steps pulsed by the timer's alarm interrupt (`steps.rs`), the
-//! hardware watchdog on. The robot is described in `board.rs`.
+//! hardware watchdog on. The robot is described in `board.rs`. Between passes the CPU
+//! sleeps until the firmware core's next deadline or the wake tick (`wake.rs`).
 #![no_std]
 #![no_main]
 
@@ -8,6 +9,7 @@ mod board;
 mod io;
 mod steps;
 mod unique_id;
+mod wake;
 
 use core::panic::PanicInfo;
 use cubed_firmware::Firmware;
@@ -91,49 +93,84 @@ fn main() -> ! {
         halt()
     };
     steps::start();
+    wake::start();
     watchdog.start(hal::fugit::MicrosDurationU32::millis(WATCHDOG_MS));
-    let mut pending = [0u8; 64];
-    let (mut pending_len, mut pending_sent) = (0usize, 0usize);
+    let mut outbox = Outbox::EMPTY;
     loop {
         watchdog.feed();
         let now = timer.get_counter().ticks();
+        let mut moved_bytes = false;
         if usb.poll(&mut [&mut serial]) {
             let mut received = [0u8; 64];
             if let Ok(count) = serial.read(&mut received) {
                 for &byte in &received[..count] {
                     firmware.on_byte(now, byte);
                 }
+                moved_bytes = count > 0;
             }
         }
         io.read_inputs(firmware);
-        firmware.poll(timer.get_counter().ticks(), &mut io);
+        let deadline = firmware.poll(timer.get_counter().ticks(), &mut io);
         // Nothing is written before a host opens the port (it raises DTR): what
         // usbd-serial buffered earlier would be dropped at enumeration, the Boot event
         // with it.
-        if !serial.dtr() {
-            continue;
+        if serial.dtr() {
+            moved_bytes |= outbox.send(firmware, &mut serial);
         }
-        // Refill the USB chunk only once it is all sent: bytes are never dropped here.
-        if pending_sent == pending_len {
-            pending_len = 0;
-            pending_sent = 0;
-            while pending_len < pending.len() {
+        // A pass that moved no byte, with no input settling, sleeps until the core's
+        // deadline, an input's edge or the wake tick, rather than spinning (steps go on in
+        // their interrupt): the emulated chip, which runs every instruction, then keeps up
+        // with real time.
+        if !moved_bytes && !firmware.inputs_settling() {
+            wake::sleep_until(deadline);
+        }
+    }
+}
+
+/// The firmware's bytes on their way to USB, a chunk at a time.
+struct Outbox {
+    chunk: [u8; 64],
+    len: usize,
+    sent: usize,
+}
+
+impl Outbox {
+    const EMPTY: Outbox = Outbox {
+        chunk: [0; 64],
+        len: 0,
+        sent: 0,
+    };
+
+    /// Refills the chunk only once it is all sent, then writes what USB takes: bytes are
+    /// never dropped here. Whether any byte went.
+    fn send<B: usb_device::bus::UsbBus>(
+        &mut self,
+        firmware: &mut Firmware<'static>,
+        serial: &mut SerialPort<'_, B>,
+    ) -> bool {
+        if self.sent == self.len {
+            self.len = 0;
+            self.sent = 0;
+            while self.len < self.chunk.len() {
                 match firmware.pop_tx() {
                     Some(byte) => {
-                        pending[pending_len] = byte;
-                        pending_len += 1;
+                        self.chunk[self.len] = byte;
+                        self.len += 1;
                     }
                     None => break,
                 }
             }
         }
-        if pending_sent < pending_len {
-            if let Ok(count) = serial.write(&pending[pending_sent..pending_len]) {
-                pending_sent += count;
+        if self.sent < self.len {
+            if let Ok(count) = serial.write(&self.chunk[self.sent..self.len]) {
+                self.sent += count;
+                return count > 0;
             }
         }
+        false
     }
 }
+
 
 /// Why the chip started: the watchdog (a hang, or the panic handler's deliberate reset,
 /// which it marks in scratch 0), else power-on. Clears the mark.

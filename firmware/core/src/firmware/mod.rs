@@ -202,6 +202,13 @@ impl<'b> Firmware<'b> {
         }
     }
 
+    /// Whether an input was sampled at a new level and needs more samples before it counts:
+    /// a board that sleeps between loops samples again at once instead, so debouncing takes
+    /// `debounce_samples` loops, not as many sleeps.
+    pub fn inputs_settling(&self) -> bool {
+        self.inputs.settling()
+    }
+
     fn is_safety_input_going_active(&self, pin: u8, high: bool) -> bool {
         let stalls = self.machine.actuators.iter().filter_map(|a| match a {
             Actuator::Stepper(stepper) => stepper.stall,

@@ -1,0 +1,69 @@
+// The emulated chip's clock kept from running ahead of real time. rp2040js jumps its clock
+// to the next alarm whenever the core sleeps (`wfi`): a firmware that sleeps between passes
+// would then see its time race while the host's stood still, and its comms timeout would
+// fire on a host that is keeping time. Here a sleeping chip waits on the wall clock for its
+// next alarm instead. A chip that falls behind (it runs every instruction, at a fraction of
+// the real chip's speed) is not let catch up by racing either: its lag is forgotten, so
+// its time never passes faster than the wall clock's.
+//
+// It also ends a `wfi` executed with an interrupt already pending, as the ARM does (even one
+// PRIMASK holds off, which is then taken once PRIMASK is cleared): rp2040js wakes a sleeping
+// core only for an interrupt raised while it sleeps, and would sleep through that one to
+// the next alarm. The firmware sleeps inside a critical section (so that no wake is lost
+// between its check and its `wfi`), where a step's alarm can come due.
+
+import { Simulator } from 'rp2040js';
+
+const CYCLE_NANOS = 1e9 / 125e6;
+/** Instructions run per turn of Node's event loop (the host's bytes arrive between turns). */
+const SLICE = 100_000;
+/** A chip behind the wall clock by more than this forgets its lag. */
+const LAG_FORGIVEN_NANOS = 2e6;
+
+const wallNanos = () => Number(process.hrtime.bigint());
+
+export class PacedSimulator extends Simulator {
+  constructor() {
+    super();
+    /** The wall time and the emulated time last taken as equal. */
+    this.anchor = null;
+  }
+
+  /** Emulated nanoseconds the chip may still go on by the wall clock (negative: none). */
+  allowance() {
+    const wall = wallNanos();
+    const emulated = this.clock.nanos;
+    if (!this.anchor || this.anchor.emulated + (wall - this.anchor.wall) - emulated > LAG_FORGIVEN_NANOS) {
+      this.anchor = { wall, emulated };
+    }
+    return this.anchor.emulated + (wall - this.anchor.wall) - emulated;
+  }
+
+  execute() {
+    const { rp2040, clock } = this;
+    const { core } = rp2040;
+    this.executeTimer = null;
+    this.stopped = false;
+    for (let i = 0; i < SLICE && !this.stopped; i++) {
+      if (!core.waiting) {
+        clock.tick(core.executeInstruction() * CYCLE_NANOS);
+        continue;
+      }
+      if ((core.pendingInterrupts & core.enabledInterrupts) !== 0) {
+        core.waiting = false;
+        continue;
+      }
+      const toAlarm = clock.nanosToNextAlarm;
+      const shortfall = toAlarm - this.allowance();
+      if (shortfall > 0) {
+        // Wait on the wall clock (Node's timers count whole milliseconds).
+        this.executeTimer = setTimeout(() => this.execute(), Math.max(1, Math.floor(shortfall / 1e6)));
+        return;
+      }
+      clock.tick(toAlarm);
+    }
+    if (!this.stopped) {
+      this.executeTimer = setTimeout(() => this.execute(), 0);
+    }
+  }
+}
