@@ -68,3 +68,44 @@ fn a_design_with_one_way_grippers_is_planned_and_runs_on_the_simulators_machine(
         "illegal dflt, illegal naive, unsolved: {text}"
     );
 }
+
+#[test]
+fn trust_runs_2x2s_on_the_machine_and_says_which_design_cannot_hold_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = dir.path().display().to_string();
+    let args = [
+        "trust",
+        "--size",
+        "2",
+        "--robots",
+        "four-arm,six-motor",
+        "--cubes",
+        "3",
+        "--cache-dir",
+        &cache,
+    ];
+    let out = bench(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("3 uniformly random 2x2s per design"),
+        "{text}"
+    );
+    let row: Vec<&str> = (text.lines())
+        .find_map(|l| l.strip_prefix("four-arm "))
+        .expect("a row for four-arm")
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        row[0..3],
+        ["0", "0", "0"],
+        "illegal dflt, illegal naive, unsolved: {text}"
+    );
+    let six = (text.lines())
+        .find(|l| l.starts_with("six-motor"))
+        .expect("a line for six-motor");
+    assert!(
+        six.contains("not run") && six.contains("centre caps"),
+        "{six}"
+    );
+}

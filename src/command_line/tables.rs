@@ -75,6 +75,11 @@ impl TableArgs {
         Solver::new(Arc::new(tables))
     }
 
+    /// The 2x2's solver, its tables from `--cache-dir` (or built and cached there).
+    pub fn pocket_solver(&self) -> PocketSolver {
+        pocket_solver(self.cache_dir.as_deref())
+    }
+
     /// As [`TableArgs::solver`], with the axial search's tables too when the robot design at
     /// `design` is one it prices (every block leaves the robot as it was); a design that
     /// cannot be read, or planned for in the memory allowed, is left for its user to report.

@@ -89,7 +89,7 @@ pub fn solve_pocket_for_robot(
 }
 
 /// Refuses a design that turns faces by their centre caps: a 2x2 has none to grip.
-pub(crate) fn check_holds_a_2x2(model: &crate::robot::RobotModel) -> Result<(), PlanError> {
+pub fn check_holds_a_2x2(model: &crate::robot::RobotModel) -> Result<(), PlanError> {
     match model.centre_grippers() {
         grippers if grippers.is_empty() => Ok(()),
         grippers => Err(PlanError::NoCentreCaps {

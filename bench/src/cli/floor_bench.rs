@@ -1,10 +1,10 @@
-//! `cubed-bench floor`: per design, the counting floor of robot time (no solver can average below it) beside the naive baseline's mean on random cubes, and their ratio: how far any robot-aware solver could go.
+//! `cubed-bench floor`: per design, the counting floor of robot time (no solver can average below it) beside the naive baseline's mean on random cubes, and their ratio: how far any robot-aware solver could go. For 3x3s, or with `--size 2` for 2x2s (counted against the 2x2's positions, its naive baseline its optimal solutions).
 
 use super::design_sweep::DesignSweepArgs;
+use super::sized_cubes::SizedCubes;
 use anyhow::Context;
 use clap::Args;
-use cubed::cube::random::random_cube;
-use cubed::robot::{load_robot, solve_naive, Planner, TimeFloor, POSITIONS};
+use cubed::robot::{load_robot, Planner, TimeFloor};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::process::ExitCode;
@@ -15,21 +15,54 @@ pub struct FloorBenchArgs {
     /// The designs, and the random cubes whose naive programs the floor is compared with.
     #[command(flatten)]
     pub sweep: DesignSweepArgs,
+    /// Cube size: 3, or 2 for the pocket cube (a design that turns faces by their centre
+    /// caps cannot hold one and is said so, not counted).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub size: u8,
+}
+
+/// The mean time of the naive programs of `cubes` random cubes on `planner`'s design.
+fn naive_mean_ms(
+    planner: &Planner,
+    sized: &SizedCubes,
+    args: &FloorBenchArgs,
+) -> anyhow::Result<f64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(args.sweep.seed);
+    let mut total_ms = 0u64;
+    for i in 0..args.sweep.cubes {
+        let trial = (sized.naive(planner, &planner.home(), &mut rng))
+            .with_context(|| format!("{}: naive baseline, cube {i}", planner.model().name))?;
+        total_ms += u64::from(trial.naive.total_ms);
+    }
+    Ok(total_ms as f64 / args.sweep.cubes as f64)
 }
 
 pub fn floor_bench(args: FloorBenchArgs) -> anyhow::Result<ExitCode> {
     println!("{}", super::host::host_line());
-    let solver = args.sweep.tables.solver();
+    let sized = SizedCubes::new(args.size, &args.sweep.tables);
+    if args.size == 2 {
+        println!(
+            "2x2s: counted against their {} positions; naive = an optimal solution (HTM), each turn alone",
+            cubed::pocket::POSITIONS
+        );
+    }
     println!("| design | floor: mean | floor: median | naive mean | floor / naive | states, units, sets | counted in |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     for path in &args.sweep.robots {
         let planner = Planner::new(load_robot(std::path::Path::new(path))?);
+        if let Some(why) = sized.refusal(planner.model()) {
+            println!(
+                "| {} | not counted: {why} | | | | | |",
+                planner.model().name
+            );
+            continue;
+        }
         eprintln!(
             "{}: counting its floor (a design whose blocks end in many states takes up to a minute)",
             planner.model().name
         );
         let began = Instant::now();
-        let floor = match planner.time_floor(POSITIONS) {
+        let floor = match planner.time_floor(sized.positions()) {
             Ok(floor) => floor,
             Err(e) if e.too_large() => {
                 println!(
@@ -43,15 +76,7 @@ pub fn floor_bench(args: FloorBenchArgs) -> anyhow::Result<ExitCode> {
             Err(e) => return Err(e).with_context(|| format!("the floor of {}", path.display())),
         };
         let took = began.elapsed();
-        let mut rng = ChaCha8Rng::seed_from_u64(args.sweep.seed);
-        let mut naive_ms = 0u64;
-        for i in 0..args.sweep.cubes {
-            let cube = random_cube(&mut rng);
-            let plan = solve_naive(&planner, &solver, &planner.home(), &cube)
-                .with_context(|| format!("{}: naive baseline, cube {i}", path.display()))?;
-            naive_ms += u64::from(plan.total_ms);
-        }
-        let naive = naive_ms as f64 / args.sweep.cubes as f64;
+        let naive = naive_mean_ms(&planner, &sized, &args)?;
         println!(
             "| {}{} | {:.0} ms | {} ms | {naive:.0} ms | {:.4} | {}, {}, {} | {:.1} s |",
             planner.model().name,

@@ -14,6 +14,7 @@ pub mod pocket_bench;
 pub mod pocket_frames_bench;
 pub mod pocket_vision_bench;
 pub mod recovery_bench;
+pub mod sized_cubes;
 pub mod solver_threads_bench;
 pub mod trust_bench;
 pub mod vision_bench;

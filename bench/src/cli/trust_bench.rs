@@ -1,13 +1,14 @@
 //! `cubed-bench trust`: planned programs of each design run on the simulator (the firmware
 //! core on simulated motors driving the simulator's own machine, `sim::rigid`, not the
 //! planner's rules): illegal steps, cubes left unsolved, planned against simulated time
-//! (the firmware's ramps), and the planner's time per cube.
+//! (the firmware's ramps), and the planner's time per cube. 3x3s, or with `--size 2`
+//! 2x2s (riding in the machine's 3x3's corners, `PocketFacelets::to_3x3`).
 
 use super::design_sweep::DesignSweepArgs;
+use super::sized_cubes::SizedCubes;
 use anyhow::Context;
 use clap::Args;
-use cubed::cube::random::random_cube;
-use cubed::robot::{load_robot, solve_for_robot, solve_naive, AwareOptions, Plan, Planner};
+use cubed::robot::{load_robot, Plan, Planner};
 use cubed::robot::{ActuatorMap, MotionGroup};
 use cubed::sim::inprocess::{run_program, InProcessError};
 use cubed::sim::{PhysicsMechanics, SimFirmware};
@@ -26,6 +27,10 @@ pub struct TrustBenchArgs {
     /// Solver budget of robot-aware solving (the default plans), in ms.
     #[arg(long, default_value_t = 50, value_parser = cubed::command_line::counts::budget_ms)]
     pub budget_ms: u64,
+    /// Cube size: 3, or 2 for the pocket cube (its optimal solutions, HTM; a design that
+    /// turns faces by their centre caps cannot hold one and is said so, not run).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub size: u8,
 }
 
 /// One kind of plan (default or naive) of one design, run on the machine.
@@ -52,13 +57,14 @@ fn run_on_machine(
     map: &ActuatorMap,
     cube: &cubed::cube::FaceletCube,
     plan: &Plan,
+    sized: &SizedCubes,
 ) -> anyhow::Result<Verdict> {
     let machine = PhysicsMechanics::new(model.clone(), map.clone(), cube);
     let mut firmware = SimFirmware::new(machine, 1.0, 0)?;
     let encoded = map.encode_program(&plan.program, &plan.start, 2)?;
     let groups: Vec<MotionGroup> = encoded.groups.iter().map(|(_, g)| *g).collect();
     match run_program(&mut firmware, map.configure(), map.home_mask(), &groups) {
-        Ok(simulated_us) if firmware.mechanics.cube_solved() => {
+        Ok(simulated_us) if sized.solved(&firmware.mechanics) => {
             Ok(Verdict::Solved { simulated_us })
         }
         Ok(_) => Ok(Verdict::Unsolved),
@@ -99,8 +105,14 @@ impl Tally {
         }
     }
 
-    fn mean(total: u64, n: usize) -> f64 {
-        total as f64 / n.max(1) as f64
+    /// Mean planned and simulated ms of the programs run to the end, of `cubes`.
+    fn planned_and_simulated(&self, cubes: usize) -> String {
+        let ran = (cubes - self.illegal - self.unsolved).max(1) as f64;
+        format!(
+            "{:.0} / {:.0}",
+            self.planned_ms as f64 / ran,
+            self.simulated_ms as f64 / ran
+        )
     }
 
     /// Mean and largest |planned − simulated| / planned, per cent.
@@ -115,10 +127,11 @@ impl Tally {
 /// Plans random cubes on every design both ways and runs each program on the machine.
 pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
     println!("{}", super::host::host_line());
-    let solver = args.sweep.tables.solver();
+    let sized = SizedCubes::new(args.size, &args.sweep.tables);
+    let (one, many) = sized.words();
     println!(
         "{} per design (seed {}); default = robot-aware ({} ms budget), naive = first solution, each turn alone",
-        cubed::words::count(args.sweep.cubes, "uniformly random cube", "uniformly random cubes"), args.sweep.seed, args.budget_ms
+        cubed::words::count(args.sweep.cubes, one, many), args.sweep.seed, args.budget_ms
     );
     println!("(times are means per cube; dev = |planned - simulated| as a share of the plan's time, mean / max over the cubes; a row is named by its design, and its file where the two differ)");
     println!(
@@ -135,82 +148,81 @@ pub fn trust_bench(args: TrustBenchArgs) -> anyhow::Result<ExitCode> {
     );
     let mut clean = true;
     for robot in &args.sweep.robots {
-        let path = std::path::Path::new(robot);
-        let model = load_robot(path)?;
-        // The design's own name, as the other benches print it (and its file where that
-        // differs: two files may describe designs of one name).
-        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
-        let row_name = match stem {
-            Some(stem) if stem != model.name => format!("{} ({stem})", model.name),
-            _ => model.name.clone(),
-        };
-        let map = ActuatorMap::new(&model)?;
-        let planner = Planner::new(model.clone());
-        let start = planner.home();
-        let opts = AwareOptions {
-            budget: cubed::solver::Budget::Time(Duration::from_millis(args.budget_ms)),
-            ..AwareOptions::default()
-        };
-        let mut rng = ChaCha8Rng::seed_from_u64(args.sweep.seed);
-        let (mut default, mut naive) = (Tally::default(), Tally::default());
-        let mut plan_times = Vec::new();
-        for i in 0..args.sweep.cubes {
-            let cube = random_cube(&mut rng);
-            let facelets = cube.to_facelets();
-            let base = solve_naive(&planner, &solver, &start, &cube)
-                .with_context(|| format!("{}: naive plan, cube {i}", robot.display()))?;
-            let began = Instant::now();
-            planner.plan(&start, &base.solution)?;
-            plan_times.push(began.elapsed());
-            naive.add(&base, run_on_machine(&model, &map, &facelets, &base)?);
-            let aware = solve_for_robot(&planner, &solver, &start, &cube, &opts)
-                .with_context(|| format!("{}: robot-aware plan, cube {i}", robot.display()))?;
-            default.add(
-                &aware.plan,
-                run_on_machine(&model, &map, &facelets, &aware.plan)?,
-            );
-        }
-        plan_times.sort();
-        let median = plan_times[plan_times.len() / 2].as_secs_f64() * 1000.0;
-        let n = args.sweep.cubes;
-        println!(
-            "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>20} {:>20} {:>14.1}",
-            row_name,
-            default.illegal,
-            naive.illegal,
-            default.unsolved + naive.unsolved,
-            format!(
-                "{:.0} / {:.0}",
-                Tally::mean(default.planned_ms, n - default.illegal - default.unsolved),
-                Tally::mean(default.simulated_ms, n - default.illegal - default.unsolved)
-            ),
-            format!(
-                "{:.0} / {:.0}",
-                Tally::mean(naive.planned_ms, n - naive.illegal - naive.unsolved),
-                Tally::mean(naive.simulated_ms, n - naive.illegal - naive.unsolved)
-            ),
-            default.deviation(),
-            naive.deviation(),
-            median
-        );
-        for (kind, tally) in [("default", &default), ("naive", &naive)] {
-            if let Some(what) = &tally.first_illegal {
-                println!("  first illegal {kind} step: {what}");
-            }
-            let mean = tally.deviations.iter().sum::<f64>() / tally.deviations.len().max(1) as f64;
-            if mean > MAX_MEAN_DEVIATION {
-                println!(
-                    "  {kind}: mean |planned - simulated| is {:.2} % of the plan, above {:.0} %",
-                    100.0 * mean,
-                    100.0 * MAX_MEAN_DEVIATION
-                );
-            }
-            clean &= tally.illegal == 0 && tally.unsolved == 0 && mean <= MAX_MEAN_DEVIATION;
-        }
+        clean &= trust_design(robot, &sized, &args)?;
     }
     Ok(if clean {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// One design's row: whether every program was legal, ended solved and took its time.
+fn trust_design(
+    robot: &std::path::Path,
+    sized: &SizedCubes,
+    args: &TrustBenchArgs,
+) -> anyhow::Result<bool> {
+    let model = load_robot(robot)?;
+    // The design's own name, as the other benches print it (and its file where that
+    // differs: two files may describe designs of one name).
+    let stem = robot.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let row_name = match stem {
+        Some(stem) if stem != model.name => format!("{} ({stem})", model.name),
+        _ => model.name.clone(),
+    };
+    if let Some(why) = sized.refusal(&model) {
+        println!("{row_name:<18} not run: {why}");
+        return Ok(true);
+    }
+    let map = ActuatorMap::new(&model)?;
+    let planner = Planner::new(model.clone());
+    let start = planner.home();
+    let budget = Duration::from_millis(args.budget_ms);
+    let mut rng = ChaCha8Rng::seed_from_u64(args.sweep.seed);
+    let (mut default, mut naive) = (Tally::default(), Tally::default());
+    let mut plan_times = Vec::new();
+    for i in 0..args.sweep.cubes {
+        let trial = (sized.naive(&planner, &start, &mut rng))
+            .with_context(|| format!("{}: cube {i}", robot.display()))?;
+        let began = Instant::now();
+        planner.plan(&start, &trial.naive.solution)?;
+        plan_times.push(began.elapsed());
+        let aware = (sized.aware(&planner, &start, &trial.cube, budget))
+            .with_context(|| format!("{}: robot-aware plan, cube {i}", robot.display()))?;
+        let on_machine = |plan| run_on_machine(&model, &map, &trial.cube, plan, sized);
+        naive.add(&trial.naive, on_machine(&trial.naive)?);
+        default.add(&aware, on_machine(&aware)?);
+    }
+    plan_times.sort();
+    let median = plan_times[plan_times.len() / 2].as_secs_f64() * 1000.0;
+    let n = args.sweep.cubes;
+    println!(
+        "{:<18} {:>12} {:>13} {:>9} {:>20} {:>20} {:>20} {:>20} {:>14.1}",
+        row_name,
+        default.illegal,
+        naive.illegal,
+        default.unsolved + naive.unsolved,
+        default.planned_and_simulated(n),
+        naive.planned_and_simulated(n),
+        default.deviation(),
+        naive.deviation(),
+        median
+    );
+    let mut clean = true;
+    for (kind, tally) in [("default", &default), ("naive", &naive)] {
+        if let Some(what) = &tally.first_illegal {
+            println!("  first illegal {kind} step: {what}");
+        }
+        let mean = tally.deviations.iter().sum::<f64>() / tally.deviations.len().max(1) as f64;
+        if mean > MAX_MEAN_DEVIATION {
+            println!(
+                "  {kind}: mean |planned - simulated| is {:.2} % of the plan, above {:.0} %",
+                100.0 * mean,
+                100.0 * MAX_MEAN_DEVIATION
+            );
+        }
+        clean &= tally.illegal == 0 && tally.unsolved == 0 && mean <= MAX_MEAN_DEVIATION;
+    }
+    Ok(clean)
 }

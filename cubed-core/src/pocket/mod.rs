@@ -41,6 +41,9 @@ pub fn parse_pocket(
     Ok((facelets, scheme, cube))
 }
 
+/// The pocket cube's positions, its DLB corner fixed (a robot's floor counts against them).
+pub const POSITIONS: usize = coord::STATES;
+
 /// A pocket cube drawn uniformly from all 3,674,160 states.
 pub fn random_pocket<R: Rng>(rng: &mut R) -> PocketCube {
     coord::cube_of_index(rng.random_range(0..coord::STATES))
