@@ -62,6 +62,14 @@ impl LaunchError {
 pub(crate) fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchError> {
     crate::daemon::rig::check_port_could_be_one(config)?;
     crate::daemon::rig::ConfigFiles::load(config)?;
+    check_camera_source(config)?;
+    // Last: another user's data directory is only a note to `cubed config show`.
+    crate::daemon::data_lock::check_usable(&config.data_dir)?;
+    Ok(())
+}
+
+/// A `dir:` camera's folder listed; a webcam refused by a build without one.
+fn check_camera_source(config: &DaemonConfig) -> Result<(), LaunchError> {
     match &config.camera {
         crate::daemon::config::CameraChoice::Dir(dir) => {
             crate::daemon::rig::open_camera_folder(dir)?;
@@ -71,18 +79,20 @@ pub(crate) fn check_config_files(config: &DaemonConfig) -> Result<(), LaunchErro
         }
         _ => {}
     }
-    // Last: another user's data directory is only a note to `cubed config show`.
-    crate::daemon::data_lock::check_usable(&config.data_dir)?;
     Ok(())
 }
 
 /// What a start would refuse that is known before the solver's tables are loaded (or built,
-/// for seconds): a design that cannot be read, or cannot hold the configured cube; a data
-/// directory only a person can mend (a file, another user's folder).
+/// for a minute on a Pi): a design that cannot be read, or cannot hold the configured cube; a
+/// palette that cannot be read; a `dir:` camera's folder that is not there; a data directory
+/// only a person can mend (a file, another user's folder).
 pub(crate) fn check_before_tables(config: &DaemonConfig) -> Result<(), LaunchError> {
     crate::daemon::rig::check_design_holds_the_cube(config)?;
-    match crate::daemon::data_lock::check_usable(&config.data_dir) {
-        Err(e) if e.waits_for_a_person() => Err(e.into()),
+    let files = (crate::daemon::rig::ConfigFiles::load(config).map_err(LaunchError::from))
+        .and_then(|_| check_camera_source(config))
+        .and_then(|_| Ok(crate::daemon::data_lock::check_usable(&config.data_dir)?));
+    match files {
+        Err(e) if e.waits_for_a_person() => Err(e),
         _ => Ok(()),
     }
 }

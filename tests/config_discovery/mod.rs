@@ -21,6 +21,20 @@ pub(super) fn cubed_in(cwd: &Path, env: &[(&str, &str)], args: &[&str]) -> Outpu
         .expect("cubed runs")
 }
 
+/// No solver tables were built in `cwd`'s home (where [`cubed_in`] runs): a refusal said
+/// before them, not after a minute of building on a Pi.
+pub(super) fn assert_refused_before_tables(cwd: &Path) {
+    let cache = cwd.join("home/.cache/cubed");
+    let built: Vec<_> = std::fs::read_dir(&cache)
+        .map(|entries| entries.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        built.is_empty(),
+        "tables built first, in {}: {built:?}",
+        cache.display()
+    );
+}
+
 pub(super) fn text(out: &Output) -> String {
     format!(
         "{}{}",

@@ -1,6 +1,6 @@
 //! Config errors in words with exit status 2, refused alike by `config show` and `run`: missing photo folders, endless design files, wrong types, open addresses without a token, jawless motors, broken calibrated palettes, and the exit statuses in `--help`.
 
-use super::{cubed_in, shipped, show_and_run, text, write_config};
+use super::{assert_refused_before_tables, cubed_in, shipped, show_and_run, text, write_config};
 use std::path::Path;
 
 #[test]
@@ -71,6 +71,7 @@ fn a_missing_photo_folder_is_refused_naming_the_camera_key() {
             assert!(said.contains(words), "{args:?} {words}: {said}");
         }
     }
+    assert_refused_before_tables(dir.path());
     // A webcam in a build without one is refused as run refuses it; the port is described.
     if cfg!(feature = "camera") {
         eprintln!("NOT CHECKED: this build has the camera feature, so usb:0 is accepted");
@@ -273,6 +274,7 @@ fn a_broken_calibrated_palette_is_named_as_the_data_directorys() {
             "{args:?}: {said}"
         );
     }
+    assert_refused_before_tables(dir.path());
 }
 
 /// A `[robot] port` that can never be a serial port (a regular file, a folder) is refused by

@@ -171,7 +171,6 @@ impl Outbox {
     }
 }
 
-
 /// Why the chip started: the watchdog (a hang, or the panic handler's deliberate reset,
 /// which it marks in scratch 0), else power-on. Clears the mark.
 fn reset_cause(watchdog: &pac::WATCHDOG) -> ResetCause {
