@@ -13,7 +13,6 @@ use cubed_core::error_chain::error_chain;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 #[derive(Args, Debug)]
 pub(crate) struct RunArgs {
@@ -218,7 +217,7 @@ pub(crate) fn run_cmd(args: RunArgs) -> anyhow::Result<ExitCode> {
         let at = refused_at(&config, args.data_dir.is_some(), &e, "");
         return refuse(format!("{at}: {}", error_chain(&e)));
     }
-    let solver = Arc::new(args.tables.solver_for_config(&config));
+    let solver = args.tables.solver_for_config(&config);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -1,7 +1,7 @@
 //! `cubed dry-run`: the whole daemon pipeline (scan → solve → execute → verify) against the simulated robot on a pty and the simulated camera, for N random cubes; exits 0 only if every cube ends verified solved.
 
 use super::refuse;
-use crate::command_line::tables::{TableArgs, TablesArg};
+use crate::command_line::tables::TableArgs;
 use crate::daemon::config::search::discover_config;
 use crate::daemon::config::{CameraChoice, CubeSize, DaemonConfig, PortChoice};
 use crate::daemon::dry_run::{dry_run, CubeResult, DryRunSettings};
@@ -12,7 +12,6 @@ use clap::Args;
 use cubed_core::error_chain::error_chain;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Prints a line to standard output; false once it is gone (a reader such as `| head` closed
@@ -151,16 +150,8 @@ pub(crate) fn dry_run_cmd(args: DryRunArgs) -> anyhow::Result<ExitCode> {
         return refused(&e);
     }
     // A 2x2 is solved by its own tables: the 3x3 solver, which a daemon keeps for the page's
-    // guide, serves nothing in a dry run, so it gets the small tables (well under a second)
-    // rather than building the full ones.
-    let tables = match config.cube_size {
-        CubeSize::Two => TableArgs {
-            tables: TablesArg::Small,
-            ..args.tables.clone()
-        },
-        CubeSize::Three => args.tables.clone(),
-    };
-    let solver = Arc::new(tables.solver_for_config(&config));
+    // guide, is never loaded in a dry run.
+    let solver = args.tables.solver_for_config(&config);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -13,7 +13,7 @@ use cubed_files::named_file::is_built_in;
 use cubed_vision::camera::Retake;
 use cubed_vision::light::colour::Rgb;
 use cubed_vision::light::palette::{load_palette, Palette};
-use cubed_vision::read::advice::{light_explains, light_for_advice, what_to_do};
+use cubed_vision::read::advice::{light_for_advice, what_to_do};
 use cubed_vision::read::classify::{classify, Classification, ClassifyError, ClassifyOptions};
 use cubed_vision::scan::{GridChoice, PhotoReadings, ScanError};
 use cubed_vision::scan_file::{load_scan, save_scan, ScanFile, ScanFileError};
@@ -199,14 +199,13 @@ fn refuse_unsure(
     let light = light_for_advice(readings, stickers, (&**guess, palette));
     let advice = what_to_do(*doubt, light, Retake::SamePhoto);
     // A photo turned by mistake makes a cube that cannot be read for sure: say which, if one
-    // does. Where the light explains the doubt too, the light is said first: a turn can make a
-    // washed-out scan read sure by chance.
+    // does, first, even where the light would explain the doubt too: turned back, the same
+    // pixels in the same light read sure, so the light was enough.
     let options = ClassifyOptions {
         min_confidence,
         ..ClassifyOptions::default()
     };
     let turned = cubed_vision::read::turned::photo_mistake_words(readings, palette, &options);
-    let light_first = light_explains(*doubt, &guess.washed_out);
     match format {
         OutputFormat::Json => println!(
             "{}",
@@ -221,14 +220,10 @@ fn refuse_unsure(
                 "in doubt, as the best guess reads them: {}",
                 by_colour(stickers, guess, palette)
             );
-            // A turned photo explains the refusal better than the light does (unless the light
-            // explains it too), and a grid given by hand better than the cube: said first.
-            let (before, after) = match light_first {
-                true => (None, turned.as_deref()),
-                false => (turned.as_deref(), None),
-            };
-            let first = [before, grid].into_iter().flatten();
-            for (n, words) in first.chain([advice]).chain(after).enumerate() {
+            // A turned photo explains the refusal better than the light does, and a grid given
+            // by hand better than the cube: said first.
+            let first = [turned.as_deref(), grid].into_iter().flatten();
+            for (n, words) in first.chain([advice]).enumerate() {
                 let lead = if n == 0 { "what to do" } else { "otherwise" };
                 eprintln!("{lead}: {words}");
             }

@@ -1,5 +1,6 @@
 //! The `--tables` and `--cache-dir` options shared by every command that solves, and loading a solver from them.
 
+use crate::daemon::ThreeSolver;
 use crate::robot::Planner;
 pub(crate) use crate::table_cache::default_cache_dir;
 use crate::table_cache::load_or_build_pocket;
@@ -96,12 +97,21 @@ impl TableArgs {
         }
     }
 
-    /// The solver a daemon started from `config` uses: [`TableArgs::solver_for`] its robot,
-    /// but never the axial search's tables for a 2x2, which only the 3x3's search reads.
-    pub fn solver_for_config(&self, config: &crate::daemon::config::DaemonConfig) -> Solver {
+    /// The 3x3 solver a daemon started from `config` holds: for 3x3s, [`TableArgs::solver_for`]
+    /// its robot, loaded now; for 2x2s (solved by their own tables), the plain solver, loaded
+    /// only if the page's guide is asked for a 3x3 (a Pi keeps the ~122 MB otherwise).
+    pub fn solver_for_config(&self, config: &crate::daemon::config::DaemonConfig) -> ThreeSolver {
         match config.cube_size {
-            crate::daemon::config::CubeSize::Three => self.solver_for(&config.robot_design),
-            crate::daemon::config::CubeSize::Two => self.solver(),
+            crate::daemon::config::CubeSize::Three => {
+                Arc::new(self.solver_for(&config.robot_design)).into()
+            }
+            crate::daemon::config::CubeSize::Two => {
+                let tables = self.clone();
+                ThreeSolver::on_first_use(move || {
+                    tracing::info!("loading the 3x3 solver's tables for the guide");
+                    tables.solver()
+                })
+            }
         }
     }
 

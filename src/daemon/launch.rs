@@ -10,11 +10,11 @@ use crate::daemon::history::{History, HistoryError, WaitingRun};
 use crate::daemon::rig::{Rig, RigError, SimControls};
 use crate::daemon::run::context::RunSettings;
 use crate::daemon::service::{Service, NOT_READY_FOR_HISTORY};
+use crate::daemon::ThreeSolver;
 use cubed_core::cube::random::random_cube;
 use cubed_core::cube::FaceletCube;
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::{random_pocket, PocketFacelets};
-use cubed_core::solver::Solver;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -83,15 +83,12 @@ fn check_camera_source(config: &DaemonConfig) -> Result<(), LaunchError> {
 }
 
 /// What a start would refuse that is known before the solver's tables are loaded (or built,
-/// for a minute on a Pi): a design that cannot be read, or cannot hold the configured cube; a
-/// palette that cannot be read; a `dir:` camera's folder that is not there; a data directory
-/// only a person can mend (a file, another user's folder).
+/// for a minute on a Pi): of what `cubed config show` checks, whatever only a person can mend
+/// (a `[robot] port` that can never be a serial port; a design that cannot be read, or cannot
+/// hold the configured cube; a palette that cannot be read; a `dir:` camera's folder that is
+/// not there; a data directory that is a file or another user's folder).
 pub(crate) fn check_before_tables(config: &DaemonConfig) -> Result<(), LaunchError> {
-    crate::daemon::rig::check_design_holds_the_cube(config)?;
-    let files = (crate::daemon::rig::ConfigFiles::load(config).map_err(LaunchError::from))
-        .and_then(|_| check_camera_source(config))
-        .and_then(|_| Ok(crate::daemon::data_lock::check_usable(&config.data_dir)?));
-    match files {
+    match check_config_files(config) {
         Err(e) if e.waits_for_a_person() => Err(e),
         _ => Ok(()),
     }
@@ -122,7 +119,7 @@ impl RunningDaemon {
     /// Opens the history, sets up the robot and camera, and starts serving requests.
     pub async fn start(
         config: &DaemonConfig,
-        solver: Arc<Solver>,
+        solver: impl Into<ThreeSolver>,
     ) -> Result<RunningDaemon, LaunchError> {
         // Taken before the history is opened: a second daemon must not mark the first
         // one's live run interrupted.
@@ -152,7 +149,7 @@ impl RunningDaemon {
             (history.room_for_a_run().err()).map(|e| read_only_notice(config, &e, false))
         });
         let waiting = waiting_for_person(&history, read_only.is_none());
-        let mut rig = Rig::new(config, solver).await?;
+        let mut rig = Rig::new(config, solver.into()).await?;
         // Open the link now so the robot's start button works at once (a robot that is
         // not there yet is retried by the service while idle).
         let link = match rig.reach().await {

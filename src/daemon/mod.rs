@@ -13,6 +13,7 @@ mod link_status;
 pub(crate) mod rig;
 pub(crate) mod run;
 pub(crate) mod service;
+mod three_solver;
 
 pub use api::DaemonHandle;
 pub use api::DaemonInbox;
@@ -36,3 +37,4 @@ pub use history::HistoryError;
 pub use history::Pruned;
 pub(crate) use launch::{check_before_tables, check_config_files};
 pub use launch::{LaunchError, RunningDaemon};
+pub use three_solver::ThreeSolver;

@@ -7,6 +7,7 @@ use cubed::cube::{parse_moves, Notation};
 use cubed::daemon::config::CubeSize;
 use cubed::daemon::{DaemonState, RefusalKind, RunningDaemon, StartSource};
 use cubed::pocket::{random_pocket, PocketFacelets, PocketSolver, PocketTables};
+use cubed::solver::Solver;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
@@ -249,6 +250,56 @@ async fn a_2x2_daemon_says_its_size_and_guides_a_2x2_optimally() {
         bad.reason.contains("not a 2x2") && bad.reason.contains("twist"),
         "{}",
         bad.reason
+    );
+    daemon.shutdown().await;
+}
+
+/// A 2x2 daemon never reads the 3x3 solver's tables (~122 MB) to run 2x2s or guide them: it
+/// loads them at the first 3x3 a person asks the guide for, once, and guides it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2x2_daemon_loads_the_3x3_solver_only_for_a_3x3_guide() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = config(dir.path(), "", 0.0);
+    config.cube_size = CubeSize::Two;
+    let loads = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&loads);
+    let three = cubed::daemon::ThreeSolver::on_first_use(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+        Solver::clone(&super::solver())
+    });
+    let daemon = RunningDaemon::start(&config, three).await.expect("starts");
+    let scheme = ColourScheme::default();
+    let pocket = random_2x2(44).to_symbols(&scheme);
+    (daemon.handle.guide(pocket).await).expect("a 2x2 is guided");
+    let sim = daemon.sim.clone().expect("simulated robot");
+    sim.load_cube(random_2x2(46).to_3x3());
+    let run = daemon.handle.start(StartSource::Web).await.expect("starts");
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert_eq!(
+        loads.load(Ordering::SeqCst),
+        0,
+        "not loaded to start, run or guide 2x2s"
+    );
+    let cube = super::random(45).to_symbols(&scheme);
+    for _ in 0..2 {
+        let guide = (daemon.handle.guide(cube.clone()))
+            .await
+            .expect("a 3x3 is guided");
+        let turns = parse_moves(&guide.solution.join(" "), Notation::Singmaster).expect("moves");
+        let end = super::random(45).apply_all(&turns);
+        assert_eq!(
+            end,
+            cubed::cube::FaceletCube::default(),
+            "{:?}",
+            guide.solution
+        );
+    }
+    assert_eq!(
+        loads.load(Ordering::SeqCst),
+        1,
+        "loaded once, at the first 3x3"
     );
     daemon.shutdown().await;
 }

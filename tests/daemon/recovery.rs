@@ -9,7 +9,9 @@
 
 use super::{finished, random, serve_web, start_with, wait_until};
 use cubed::daemon::config::DaemonConfig;
-use cubed::daemon::{DaemonHandle, DaemonState, RunDetail, RunningDaemon, StartSource, StatusDoc};
+use cubed::daemon::{
+    DaemonHandle, DaemonState, LinkState, RunDetail, RunningDaemon, StartSource, StatusDoc,
+};
 use cubed::web::{control, ControlCommand, ControlReply};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -296,6 +298,18 @@ async fn an_emergency_stop_while_homing_photographing_solving_or_verifying_is_re
         let turned_by_then = sim.bench().turns > turns_before;
         assert_eq!(turned_by_then, turned, "run {run}, e-stop while {phase}");
         stopped_homing += usize::from(phase == "homing");
+        // The robot still answers: the status says the stop, not a link that cannot be opened.
+        finished(&daemon.handle, run).await;
+        let stopped = wait_until(&daemon.handle, "the run's advice", |s| {
+            s.message.contains("press Resume") || solved_in_history(&daemon.handle, run)
+        })
+        .await;
+        assert_eq!(
+            stopped.link.state,
+            LinkState::Open,
+            "run {run}, e-stop while {phase}: {}",
+            stopped.link.line
+        );
         let (end, resumes) = resume_until_done(&daemon.handle, web, run).await;
         assert_eq!(end.state, DaemonState::Done, "run {run}: {}", end.message);
         let detail = check_history(&daemon.handle, run, resumes);

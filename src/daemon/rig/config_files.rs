@@ -58,14 +58,6 @@ fn holds_the_cube(config: &DaemonConfig, model: &RobotModel) -> Result<(), RigEr
     Ok(())
 }
 
-/// Whether the configuration's design can be read and holds its cube, checked before the
-/// solver's tables are loaded or built for it (a start refused after a build of several
-/// seconds wastes them); the rest is checked as the daemon starts.
-pub(crate) fn check_design_holds_the_cube(config: &DaemonConfig) -> Result<(), RigError> {
-    check_port_could_be_one(config)?;
-    holds_the_cube(config, &load_robot(&config.robot_design)?)
-}
-
 /// Err when `[robot] port` names what can never be a serial port (a regular file, a folder):
 /// the daemon would wait for it for ever. A path with nothing there is a robot unplugged.
 pub(crate) fn check_port_could_be_one(config: &DaemonConfig) -> Result<(), RigError> {

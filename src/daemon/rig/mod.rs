@@ -1,6 +1,7 @@
 //! What a run works with: the robot model and planner, the solver, the palette, the camera, the link to the robot (opened, homed, reopened after a fatal error), and the in-process simulated robot when the config says `sim`.
 
 use crate::daemon::config::{DaemonConfig, PortChoice};
+use crate::daemon::ThreeSolver;
 use crate::link::fault_words::fault_in_words;
 use crate::link::{
     stream_gated, Connector, EStopHandle, FixedPath, LinkError, LinkEvent, LinkHandle,
@@ -9,7 +10,6 @@ use crate::link::{
 use crate::robot::wiring::RobotSetup;
 use crate::robot::{ActuatorMap, EncodedProgram, MotionGroup};
 use crate::robot::{Planner, Program, RobotModel, RobotState};
-use cubed_core::solver::Solver;
 use cubed_vision::camera::{Camera, Retake};
 use cubed_vision::light::palette::Palette;
 use cubed_vision::scan::GridChoice;
@@ -21,9 +21,7 @@ mod config_files;
 mod error;
 mod unconfirmed;
 mod unreachable;
-pub(crate) use config_files::{
-    calibrated_palette_file, check_design_holds_the_cube, check_port_could_be_one, ConfigFiles,
-};
+pub(crate) use config_files::{calibrated_palette_file, check_port_could_be_one, ConfigFiles};
 pub(crate) use error::EncodeError;
 pub(crate) use error::RigError;
 pub(crate) use unconfirmed::{ConfirmedMeanwhile, Unconfirmed, UnconfirmedMove};
@@ -58,7 +56,8 @@ pub(crate) struct Rig {
     pub model: RobotModel,
     pub planner: Planner,
     pub map: ActuatorMap,
-    pub solver: Arc<Solver>,
+    /// The 3x3 solver (a 2x2 daemon's loaded at its first 3x3 guide).
+    pub solver: ThreeSolver,
     pub palette: Palette,
     /// Where the palette in use came from.
     pub palette_file: PathBuf,
@@ -116,7 +115,7 @@ struct Opening {
 impl Rig {
     /// Loads the design and palette, opens the camera and (for `sim`) starts the simulated robot.
     /// The link is opened by [`Rig::ensure_link`].
-    pub(crate) async fn new(config: &DaemonConfig, solver: Arc<Solver>) -> Result<Rig, RigError> {
+    pub(crate) async fn new(config: &DaemonConfig, solver: ThreeSolver) -> Result<Rig, RigError> {
         let ConfigFiles {
             model,
             map,
@@ -124,7 +123,7 @@ impl Rig {
             palette,
             palette_file,
         } = ConfigFiles::load(config)?;
-        let planner = match solver.axial_tables() {
+        let planner = match solver.loaded().and_then(|solver| solver.axial_tables()) {
             Some(tables) => planner.with_axial(tables)?,
             None => planner,
         };

@@ -39,7 +39,7 @@ async fn go_on(ctx: &mut RunContext, mut first: u32) -> Outcome {
     let mut automatic = 0;
     loop {
         let result = match ctx.settings.cube.clone() {
-            RunCube::Three => stages(ctx, Three(Arc::clone(&ctx.rig.solver)), first).await,
+            RunCube::Three => stages(ctx, Three(ctx.rig.solver.get().await), first).await,
             RunCube::Pocket(solver) => stages(ctx, Pocket(solver), first).await,
         };
         let error = match result {
@@ -200,6 +200,9 @@ pub(crate) async fn home(ctx: &mut RunContext) -> Result<(), RunError> {
         .map(|_| ());
     ctx.board.link(match &opened {
         Ok(()) => LinkDoc::open(),
+        // Homing stopped (an e-stop, a fault) by a robot that still answers: the run's
+        // interruption says why, the link is not to blame.
+        Err(_) if ctx.rig.connected() => LinkDoc::open(),
         Err(e) => LinkDoc::down(LinkState::Unreachable, error_chain(e)),
     });
     opened.map_err(RunError::Connect)

@@ -163,7 +163,7 @@ impl Service {
                 }
             }
             Request::Guide { facelets, reply } => {
-                let solver = self.rig.as_ref().map(|r| Arc::clone(&r.solver));
+                let solver = self.rig.as_ref().map(|r| r.solver.clone());
                 let pocket = match &self.settings.cube {
                     RunCube::Pocket(solver) => Some(Arc::clone(solver)),
                     RunCube::Three => None,

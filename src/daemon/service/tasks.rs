@@ -2,20 +2,20 @@
 
 use crate::daemon::api::Refusal;
 use crate::daemon::docs::GuideDoc;
+use crate::daemon::ThreeSolver;
 use cubed_core::cube::{holding_words, move_in_words, singmaster, states_after, woolley};
 use cubed_core::cube::{parse_cube, ColourScheme, FaceOrder, Move};
 use cubed_core::error_chain::error_chain;
 use cubed_core::pocket::stickers::STICKERS as POCKET_STICKERS;
 use cubed_core::pocket::{parse_pocket, Metric, PocketFormat, PocketSolver};
-use cubed_core::solver::Solver;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Solves a cube typed by a person and lists the cube after each turn: 24 stickers are a 2x2
 /// (solved optimally, half-turn metric; by the daemon's own 2x2 solver, `pocket`, when it runs
-/// one), 54 a 3x3.
+/// one), 54 a 3x3 (a 2x2 daemon's 3x3 solver loaded at the first).
 pub(crate) async fn guide(
-    solver: Arc<Solver>,
+    solver: ThreeSolver,
     pocket: Option<Arc<PocketSolver>>,
     facelets: String,
 ) -> Result<GuideDoc, Refusal> {
@@ -42,9 +42,10 @@ async fn guide_only_pocket() -> Arc<PocketSolver> {
     )
 }
 
-async fn guide_three(solver: Arc<Solver>, text: String) -> Result<GuideDoc, Refusal> {
+async fn guide_three(solver: ThreeSolver, text: String) -> Result<GuideDoc, Refusal> {
     let (cube, scheme, cubies) = parse_cube(&text, FaceOrder::Urfdlb, None)
         .map_err(|e| Refusal::bad_request(error_chain(&e)))?;
+    let solver = solver.get().await;
     let turns =
         tokio::task::spawn_blocking(move || solver.solve(&cubies, Duration::from_millis(500)))
             .await

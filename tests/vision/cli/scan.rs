@@ -298,11 +298,11 @@ fn a_refusal_with_a_given_grid_says_the_grid_may_be_off() {
     );
 }
 
-/// The real photo set, strongly lit (its whites and yellows clip), with face F's photo turned a
-/// quarter: the refusal blames the light first, as the clipped stickers look alike, and then
-/// says which photo reads as a sure cube once turned back.
+/// The real photo set, strongly lit (its whites and yellows clip, yet it reads sure), with face
+/// F's photo turned a quarter: the refusal names the photo that reads as a sure cube once
+/// turned back first, and the light's advice (the clipped stickers look alike) only after.
 #[test]
-fn a_turned_photo_in_strong_light_is_named_after_the_light() {
+fn a_turned_photo_in_strong_light_is_named_before_the_light() {
     let dir = tempfile::tempdir().expect("temp dir");
     let shipped = Path::new(&data("photos/3x3x3-random-01")).to_path_buf();
     for face in ["U", "R", "F", "D", "L", "B"] {
@@ -318,10 +318,10 @@ fn a_turned_photo_in_strong_light_is_named_after_the_light() {
     );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let said = stderr(&out);
-    let light = said.find("what to do: they came out too bright");
-    let photo = said.find("otherwise: the photo of face F was likely taken turned a quarter turn");
+    let photo = said.find("what to do: the photo of face F was likely taken turned a quarter turn");
+    let light = said.find("otherwise: they came out too bright");
     assert!(
-        matches!((light, photo), (Some(l), Some(p)) if l < p),
+        matches!((photo, light), (Some(p), Some(l)) if p < l),
         "{said}"
     );
 }

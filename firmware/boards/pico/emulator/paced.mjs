@@ -11,6 +11,10 @@
 // core only for an interrupt raised while it sleeps, and would sleep through that one to
 // the next alarm. The firmware sleeps inside a critical section (so that no wake is lost
 // between its check and its `wfi`), where a step's alarm can come due.
+//
+// And it says when the chip keeps less than half of real time for seconds on end (a busy
+// machine, or a design stepping faster than an emulator can follow): every motion then takes
+// longer than the host planned, which a real Pico does not.
 
 import { Simulator } from 'rp2040js';
 
@@ -19,14 +23,42 @@ const CYCLE_NANOS = 1e9 / 125e6;
 const SLICE = 100_000;
 /** A chip behind the wall clock by more than this forgets its lag. */
 const LAG_FORGIVEN_NANOS = 2e6;
+/** Wall time over which the chip's pace is judged. */
+const PACE_WINDOW_NANOS = 2e9;
+/** A pace (emulated time over wall time) below this is said. */
+const SLOW_PACE = 0.5;
+/** A slow pace is said again at most this often. */
+const SLOW_SAID_EVERY_NANOS = 30e9;
 
 const wallNanos = () => Number(process.hrtime.bigint());
 
 export class PacedSimulator extends Simulator {
-  constructor() {
+  /** `onSlow(pace)` hears a window of wall time in which the chip kept less than half of it. */
+  constructor(onSlow = () => {}) {
     super();
     /** The wall time and the emulated time last taken as equal. */
     this.anchor = null;
+    this.onSlow = onSlow;
+    /** The wall time and the emulated time the pace window began at. */
+    this.window = null;
+    /** The wall time a slow pace was last said at. */
+    this.slowSaid = null;
+  }
+
+  /** Tells `onSlow` when the last window's pace was slow (and it was not said lately). */
+  judgePace() {
+    const wall = wallNanos();
+    const emulated = this.clock.nanos;
+    if (!this.window || wall - this.window.wall < PACE_WINDOW_NANOS) {
+      this.window ??= { wall, emulated };
+      return;
+    }
+    const pace = (emulated - this.window.emulated) / (wall - this.window.wall);
+    this.window = { wall, emulated };
+    if (pace < SLOW_PACE && (this.slowSaid === null || wall - this.slowSaid >= SLOW_SAID_EVERY_NANOS)) {
+      this.slowSaid = wall;
+      this.onSlow(pace);
+    }
   }
 
   /** Emulated nanoseconds the chip may still go on by the wall clock (negative: none). */
@@ -44,6 +76,7 @@ export class PacedSimulator extends Simulator {
     const { core } = rp2040;
     this.executeTimer = null;
     this.stopped = false;
+    this.judgePace();
     for (let i = 0; i < SLICE && !this.stopped; i++) {
       if (!core.waiting) {
         clock.tick(core.executeInstruction() * CYCLE_NANOS);

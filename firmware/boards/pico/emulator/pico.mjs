@@ -85,7 +85,11 @@ commands.on('close', () => quit(0));
 /** A chip running the firmware from power-on, or after a reset that left `carried` (the
  * watchdog's reason and scratch registers, which survive a reset). */
 function startChip(carried) {
-  const simulator = new PacedSimulator();
+  const simulator = new PacedSimulator((pace) =>
+    process.stderr.write(
+      `pico.mjs: the emulated Pico keeps ${pace.toFixed(2)}x real time (this machine is busy, or the design steps faster than an emulator follows): motions take longer than planned, as a real Pico's would not\n`,
+    ),
+  );
   const { rp2040 } = simulator;
   rp2040.logger = quiet;
   const watchdog = rp2040.peripherals[0x40058];
