@@ -177,14 +177,23 @@ async fn stages<K: CubeKind>(
             return Err(RunError::Unchanged { turns: turned });
         }
         ctx.board.log(format!(
-            "run {}: the {} is not solved after solve {attempt} (a slipped turn?); solving again from what the camera sees",
+            "run {}: the {} is not solved after {} (a slipped turn?); solving again from what the camera sees",
             ctx.run,
-            K::NAME
+            K::NAME,
+            solve_label(ctx, attempt)
         ));
     }
     Err(RunError::NotSolved {
         solves: ctx.settings.max_solves,
     })
+}
+
+/// What the run's history calls the solve of round `attempt` ("solve 2": a round a
+/// resumption began with a scan alone is not counted).
+fn solve_label(ctx: &RunContext, attempt: u32) -> String {
+    let detail = ctx.history.run(ctx.run).ok().flatten();
+    let recorded = detail.and_then(|d| d.solutions.into_iter().find(|s| s.attempt == attempt));
+    recorded.map_or_else(|| format!("solve {attempt}"), |s| s.label)
 }
 
 /// Home: opens the link and homes the robot if its pose is unknown.

@@ -25,13 +25,14 @@ impl Ctx<'_> {
             return None;
         }
         let (fast, slow) = (&model.grippers[faster], &model.grippers[slower]);
-        let key = if fast.drive.is_some() {
+        let odd = &model.grippers[odd_one_out(model, (faster, slower))];
+        let key = if odd.drive.is_some() {
             "motion"
         } else {
             "quarter_ms"
         };
         Some(self.impossible(
-            &format!("[[gripper]] '{}'", fast.name),
+            &format!("[[gripper]] '{}'", odd.name),
             key,
             format!(
                 "{what}: only grippers '{}' ({}) and '{}' ({}) could turn the cube between them for it, and they do not turn in step ({}), so one would turn its layer ahead of the middle one and no program turns the cube that way; give both the same times and the same [gripper.motion] (motor, microsteps, gear, speed and acceleration)",
@@ -61,6 +62,27 @@ fn out_of_step_pairs(model: &RobotModel) -> Vec<(usize, usize)> {
         }
     }
     pairs
+}
+
+/// Of a pair out of step, the one to point at: the one fewer of the design's other turning
+/// grippers turn in step with (a builder who changed one gripper's motor or speed changed
+/// that one); the faster if neither is.
+fn odd_one_out(model: &RobotModel, (faster, slower): (usize, usize)) -> usize {
+    let grippers = &model.grippers;
+    let in_step_with = |i: usize| {
+        let others = grippers
+            .iter()
+            .enumerate()
+            .filter(|&(j, g)| j != i && g.reach.turns());
+        others
+            .filter(|(_, g)| g.turns_in_step_with(&grippers[i]))
+            .count()
+    };
+    if in_step_with(slower) < in_step_with(faster) {
+        slower
+    } else {
+        faster
+    }
 }
 
 /// `model` with the faster of each pair made to turn as the slower does.
@@ -96,7 +118,8 @@ mod tests {
         let slow_back = four_arms("quarter_ms = 300\nhalf_ms = 500");
         let err = crate::robot::parse_robot(&slow_back, "four.toml").expect_err("R is never seen");
         let said = err.to_string();
-        assert!(said.contains("[[gripper]] #3 'front' (line"), "{said}");
+        // Pointed at the one gripper unlike the other three, though it is the slower.
+        assert!(said.contains("[[gripper]] #4 'back' (line"), "{said}");
         assert!(said.contains("faces R, L can never be shown"), "{said}");
         assert!(
             said.contains("'front' (150 ms a quarter turn, 250 a half) and 'back' (300 ms"),
@@ -105,5 +128,18 @@ mod tests {
         // As the message says: the same times, and the design loads.
         let in_step = four_arms("quarter_ms = 150\nhalf_ms = 250");
         crate::robot::parse_robot(&in_step, "four.toml").expect("in step, it loads");
+    }
+
+    #[test]
+    fn the_gripper_pointed_at_is_the_one_unlike_the_others_faster_or_slower() {
+        let fast_front = four_arms("quarter_ms = 150\nhalf_ms = 250").replacen(
+            "name = \"front\"\nat = \"front\"\ngrips = \"layer\"\nrange = [-1, 1]\nquarter_ms = 150\nhalf_ms = 250",
+            "name = \"front\"\nat = \"front\"\ngrips = \"layer\"\nrange = [-1, 1]\nquarter_ms = 100\nhalf_ms = 200",
+            1,
+        );
+        assert!(fast_front.contains("quarter_ms = 100"), "{fast_front}");
+        let err = crate::robot::parse_robot(&fast_front, "four.toml").expect_err("R is never seen");
+        let said = err.to_string();
+        assert!(said.contains("[[gripper]] #3 'front' (line"), "{said}");
     }
 }

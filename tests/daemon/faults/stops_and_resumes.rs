@@ -175,3 +175,36 @@ async fn a_resumed_run_scans_before_it_verifies() {
     );
     daemon.shutdown().await;
 }
+
+/// A turn slipped after a Resume: the log names the solve it failed as the history does
+/// ("solve 2", though its round is the third: the resumption's scan was the second).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slip_after_a_resume_is_logged_with_the_solves_name_in_the_history() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let daemon = start(dir.path(), "slip-at-turn=12", 10.0).await;
+    let sim = daemon.sim.clone().expect("sim");
+    sim.load_cube(random(15));
+    let mut said = daemon.handle.subscribe();
+    let run = daemon.handle.start(StartSource::Web).await.expect("start");
+    wait_until(&daemon.handle, "two moves done", |s| {
+        s.state == DaemonState::Executing && s.progress.as_ref().is_some_and(|p| p.moves_done >= 2)
+    })
+    .await;
+    daemon.handle.estop().await.expect("estop");
+    finished(&daemon.handle, run).await;
+    run_advice(&daemon.handle).await;
+    let turned_before_resume = sim.bench().turns;
+    assert!(turned_before_resume < 12, "{turned_before_resume} turns");
+    assert_eq!(daemon.handle.resume().await.expect("resume"), run);
+    let end = finished(&daemon.handle, run).await;
+    assert_eq!(end.state, DaemonState::Done, "{}", end.message);
+    assert_eq!(sim.bench().slips, 1);
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    let labels: Vec<&str> = detail.solutions.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(labels, ["solve 1", "solve 2", "solve 3"]);
+    let slipped = (crate::daemon::said_so_far(&mut said).into_iter())
+        .find(|line| line.contains("is not solved after"))
+        .expect("the slip is logged");
+    assert!(slipped.contains("after solve 2 ("), "{slipped}");
+    daemon.shutdown().await;
+}
