@@ -29,18 +29,15 @@ pub struct PicoFiles {
 }
 
 impl PicoFiles {
-    /// Finds the clone at or above `from` (else above this program), and its firmware:
-    /// `elf` if given, else `$CARGO_TARGET_DIR` or the clone's `target/`.
+    /// Finds the clone at or above `from` (else above this program, else the one this
+    /// program was built from, if it is still there), and its firmware: `elf` if given, else
+    /// `$CARGO_TARGET_DIR` or the clone's `target/`.
     pub fn find(from: &Path, elf: Option<&Path>) -> Result<PicoFiles, PicoError> {
-        let root = clone_above(from)
-            .or_else(|| {
-                let program = std::env::current_exe().ok()?;
-                clone_above(program.parent()?)
-            })
-            .ok_or_else(|| PicoError::NoClone {
-                emulator: HARNESS,
-                searched: from.to_path_buf(),
-            })?;
+        let program = std::env::current_exe().ok();
+        let root = clone_root(from, program.as_deref()).ok_or_else(|| PicoError::NoClone {
+            emulator: HARNESS,
+            searched: from.to_path_buf(),
+        })?;
         let elf = match elf {
             Some(elf) => elf.to_path_buf(),
             None => std::env::var_os("CARGO_TARGET_DIR")
@@ -103,6 +100,14 @@ fn newer_source(root: &Path, elf: &Path) -> Option<PathBuf> {
     None
 }
 
+/// The clone at or above `from`, else above `program`, else the one this program was built
+/// from (a binary built with `$CARGO_TARGET_DIR` elsewhere, run outside the clone).
+fn clone_root(from: &Path, program: Option<&Path>) -> Option<PathBuf> {
+    clone_above(from)
+        .or_else(|| clone_above(program?.parent()?))
+        .or_else(|| clone_above(Path::new(env!("CARGO_MANIFEST_DIR"))))
+}
+
 fn clone_above(from: &Path) -> Option<PathBuf> {
     from.ancestors()
         .find(|dir| dir.join(HARNESS).is_file())
@@ -132,6 +137,15 @@ fn node_major(version: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_run_outside_any_clone_finds_the_one_it_was_built_from() {
+        let outside = tempfile::tempdir().expect("temp dir");
+        let program = outside.path().join("bin/cubed");
+        let root = clone_root(outside.path(), Some(&program)).expect("the clone built from");
+        assert!(root.join(HARNESS).is_file(), "{}", root.display());
+        assert_eq!(root, Path::new(env!("CARGO_MANIFEST_DIR")));
+    }
 
     #[test]
     fn node_versions_are_read_by_their_major_number() {

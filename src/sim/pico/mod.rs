@@ -15,7 +15,7 @@ use std::path::PathBuf;
 /// Why the emulated Pico cannot run here, or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum PicoError {
-    #[error("the emulated Pico runs from a clone of cubed: no {emulator} in {} or a folder above it, nor above this program", searched.display())]
+    #[error("the emulated Pico runs from a clone of cubed: no {emulator} in {} or a folder above it, nor above this program, nor in the clone it was built from: run it from inside a clone", searched.display())]
     NoClone {
         emulator: &'static str,
         searched: PathBuf,
