@@ -119,6 +119,9 @@ pub enum DesignValue {
     /// A shipped design's file name (`six-motor.toml`) that is not a file where it was looked
     /// for: an edited copy may be elsewhere, so the shipped one is not taken silently.
     ShippedFileNotThere { name: String },
+    /// Not a file, nor a shipped design's name, but a file once `.toml` is added (`../hobby`
+    /// for `../hobby.toml`): the value to write instead.
+    WithoutToml { value: String },
     /// Neither a file there nor a shipped design's name.
     Unknown,
 }
@@ -126,8 +129,20 @@ pub enum DesignValue {
 /// How `value` is taken as a robot design, `path` being where it names a file and `dir` where
 /// shipped designs are looked for before the built-in ones (see [`shipped_design_under`]).
 pub fn design_value(value: &str, path: &Path, dir: &Path) -> DesignValue {
-    if path.exists() || value.contains('/') {
+    let with_toml = || {
+        let mut file = path.as_os_str().to_owned();
+        file.push(".toml");
+        (!value.ends_with(".toml") && Path::new(&file).is_file()).then(|| {
+            DesignValue::WithoutToml {
+                value: format!("{value}.toml"),
+            }
+        })
+    };
+    if path.exists() {
         return DesignValue::File;
+    }
+    if value.contains('/') {
+        return with_toml().unwrap_or(DesignValue::File);
     }
     match (
         value.strip_suffix(".toml"),
@@ -137,7 +152,7 @@ pub fn design_value(value: &str, path: &Path, dir: &Path) -> DesignValue {
             name: name.to_string(),
         },
         (_, Some(shipped)) => DesignValue::Shipped(shipped),
-        (_, None) => DesignValue::Unknown,
+        (_, None) => with_toml().unwrap_or(DesignValue::Unknown),
     }
 }
 

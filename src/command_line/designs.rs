@@ -25,6 +25,9 @@ pub enum RobotDesignError {
         /// The shipped designs' names, comma-separated.
         shipped: String,
     },
+    /// A file named without its `.toml`.
+    #[error("no file '{given}' here, but there is '{file}': give `--robot {file}`")]
+    WithoutToml { given: String, file: String },
     /// A file name that is not here, though a shipped design has that name: the builder may
     /// mean an edited copy elsewhere, so the shipped one is not taken silently.
     #[error("no file '{given}' here (a copy you edited may be in another folder: give its path); for the shipped design of that name, give `--robot {name}`")]
@@ -42,6 +45,10 @@ pub fn robot_design(given: &str) -> Result<PathBuf, RobotDesignError> {
         DesignValue::ShippedFileNotThere { name } => Err(RobotDesignError::NotHere {
             given: given.to_string(),
             name,
+        }),
+        DesignValue::WithoutToml { value } => Err(RobotDesignError::WithoutToml {
+            given: given.to_string(),
+            file: value,
         }),
         DesignValue::Unknown => Err(RobotDesignError::NotFound {
             given: given.to_string(),
@@ -69,6 +76,11 @@ mod tests {
             }),
             "run where no six-motor.toml is (the crate's root)"
         );
+        let hobby = here.path().join("hobby");
+        std::fs::write(here.path().join("hobby.toml"), "").expect("written");
+        let said = robot_design(hobby.to_str().unwrap()).expect_err("no .toml");
+        assert!(said.to_string().contains("give `--robot "), "{said}");
+        assert!(said.to_string().contains("hobby.toml`"), "{said}");
         let unknown = robot_design("sixmotor.toml").expect_err("no such design");
         assert!(matches!(unknown, RobotDesignError::NotFound { .. }));
         assert!(unknown.to_string().contains("four-arm"), "{unknown}");

@@ -222,6 +222,11 @@ impl Validator<'_> {
                 ),
             )),
             DesignValue::Shipped(shipped) => Ok(shipped),
+            DesignValue::WithoutToml { value: file } => Err(self.invalid(
+                "robot",
+                "design",
+                format!("no file {value:?} beside this configuration ({}), but there is {file:?}: write `design = {file:?}`", folder_words(self.base)),
+            )),
             DesignValue::ShippedFileNotThere { name } => Err(self.invalid(
                 "robot",
                 "design",

@@ -59,6 +59,20 @@ fn a_shipped_designs_name_is_taken_as_robot_takes_it() {
         said.contains(&format!("beside this configuration ({})", here.display())),
         "{said}"
     );
+    // A design file named without its `.toml`, in a folder or not: the value to write.
+    std::fs::create_dir(dir.path().join("mine")).expect("dir");
+    std::fs::write(dir.path().join("mine/hobby.toml"), "name = \"mine\"").expect("written");
+    std::fs::write(dir.path().join("hobby.toml"), "name = \"mine\"").expect("written");
+    let config = dir.path().join("cubed.toml");
+    for (value, write) in [("mine/hobby", "mine/hobby.toml"), ("hobby", "hobby.toml")] {
+        let said = (parse_config(&named(value), &config).expect_err("no such file")).to_string();
+        assert!(
+            said.contains(&format!(
+                "but there is \"{write}\": write `design = \"{write}\"`"
+            )),
+            "{said}"
+        );
+    }
 }
 
 /// The four corners `scan --show-grids` says are taken as they are, as `--corners` takes them.
