@@ -398,3 +398,42 @@ fn no_moves_at_all_are_refused_saying_so() {
         );
     }
 }
+
+/// A design whose grippers turn at 4° a second (turns a second meant) is planned, with a note
+/// naming the gripper, its speed and the units to check; the shipped design gets none.
+#[test]
+fn a_design_turning_absurdly_slowly_is_planned_with_a_note_on_the_units() {
+    let (robot, _) = design("four-arm.toml");
+    let text = std::fs::read_to_string(&robot).expect("design");
+    let slow = (text.replace("quarter_ms = 150\nhalf_ms = 250\n", ""))
+        .replace("max_deg_s = 900", "max_deg_s = 4");
+    assert!(!slow.contains("max_deg_s = 900") && !slow.contains("quarter_ms"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("slow.toml");
+    std::fs::write(&path, slow).expect("write");
+    let out = cubed(
+        &[
+            "plan",
+            "--robot",
+            path.to_str().expect("utf-8"),
+            "--moves",
+            "R",
+        ],
+        None,
+    );
+    let said = stderr(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("note: ")
+            && said.contains("grippers 'left', 'right', 'front', 'back' take ")
+            && said.contains("`max_deg_s` 4")
+            && said.contains("check the units"),
+        "{said}"
+    );
+    let shipped = cubed(&["plan", "--robot", &robot, "--moves", "R"], None);
+    assert!(
+        !stderr(&shipped).contains("check the units"),
+        "{}",
+        stderr(&shipped)
+    );
+}

@@ -237,6 +237,10 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(format!("{}: {}", config.file.display(), error_chain(&e))),
         Ok(()) => {}
     }
+    let slow = crate::robot::load_robot(&config.robot_design).map(|m| m.slow_turns_note());
+    if let Ok(Some(note)) = slow {
+        println!("note: {}: {note}", config.robot_design.display());
+    }
     let web = crate::web::WebSettings {
         bind: config.bind,
         token: config.token.clone(),

@@ -142,6 +142,9 @@ impl RobotJob {
         size.or_configured(chosen.cube_size);
         let design = chosen.design;
         let model = load_robot(&design).map_err(|e| super::refuse_error(&e))?;
+        if let Some(note) = model.slow_turns_note() {
+            eprintln!("note: {}: {note}", design.display());
+        }
         let limit = planner_memory_limit().map_err(refuse)?;
         let planner = Planner::checked(model, limit)
             .map_err(|e| refuse(format!("{}: {e}", design.display())))?;

@@ -262,7 +262,48 @@ impl RobotModel {
     pub fn camera_index(&self, name: &str) -> Option<usize> {
         self.cameras.iter().position(|c| c.name == name)
     }
+
+    /// A note on grippers that take longer than [`SLOW_QUARTER_MS`] a quarter turn, which a
+    /// unit mistake makes likelier than a design does (`max_deg_s = 4`, thinking in turns a
+    /// second): "gripper 'left' takes 22.5 s a quarter turn (`max_deg_s` 4: …)".
+    pub fn slow_turns_note(&self) -> Option<String> {
+        // Grippers alike (the same time, for the same reason) are named together.
+        let mut alike: Vec<(String, Vec<&str>)> = Vec::new();
+        let slow_grippers =
+            (self.grippers.iter()).filter(|g| g.reach.turns() && g.quarter_ms > SLOW_QUARTER_MS);
+        for g in slow_grippers {
+            let why = match &g.drive {
+                Some(d) => format!(
+                    "`max_deg_s` {}, `accel_deg_s2` {}: degrees a second at the gripper",
+                    d.max_deg_s, d.accel_deg_s2
+                ),
+                None => "`quarter_ms`".to_string(),
+            };
+            let seconds = f64::from(g.quarter_ms) / 1000.0;
+            let time = format!("{seconds:.1} s a quarter turn ({why})");
+            match alike.iter_mut().find(|(t, _)| *t == time) {
+                Some((_, names)) => names.push(&g.name),
+                None => alike.push((time, vec![&g.name])),
+            }
+        }
+        let slow: Vec<String> = (alike.iter())
+            .map(|(time, names)| match &names[..] {
+                [one] => format!("gripper '{one}' takes {time}"),
+                many => format!("grippers '{}' take {time}", many.join("', '")),
+            })
+            .collect();
+        (!slow.is_empty()).then(|| {
+            format!(
+                "{}; if that is not meant, check the units (a cube robot's quarter turn takes well under {} s)",
+                slow.join("; "),
+                SLOW_QUARTER_MS / 1000
+            )
+        })
+    }
 }
+
+/// A quarter turn slower than this, in ms, is noted as a likely unit mistake.
+pub(crate) const SLOW_QUARTER_MS: u32 = 2_000;
 
 /// Everything about the robot that changes: the cube's orientation, which
 /// jaws are closed (bit per gripper) and each gripper's angle.
