@@ -27,6 +27,17 @@ fn exec_actions_move_single_actuators_and_say_where_each_ends() {
     sim.wait().expect("the simulator exits");
     let said = stdout(&moved);
     assert!(moved.status.success(), "{}", stderr(&moved));
+    // Each action is said as it is done, after the homing, once.
+    let told = stderr(&moved);
+    let done: Vec<&str> = (told.lines())
+        .filter_map(|l| l.strip_prefix("cubed exec: done: "))
+        .map(|l| l.split(" (").next().unwrap_or(l))
+        .collect();
+    assert_eq!(
+        done,
+        ["homing", "open front and open back", "turn left +1"],
+        "{told}"
+    );
     assert_eq!(jammed.status.code(), Some(1), "{}", stderr(&jammed));
     assert!(stderr(&jammed).contains("stall"), "{}", stderr(&jammed));
     assert!(

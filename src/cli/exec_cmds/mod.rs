@@ -158,21 +158,31 @@ fn by_hand(args: &ExecArgs, planner: &Planner, text: &str) -> Result<Streamed, S
     })
 }
 
-/// The commands: first the robot is homed in the recovery plan's order for a robot whose
-/// positions are unknown with a cube in it (jaws first, then each gripper while a support set
-/// holds the cube), as a previous program may have left grippers closed and turned; then the
-/// program, planned from home.
+/// The commands, each with what it does in words: first the robot is homed in the recovery
+/// plan's order for a robot whose positions are unknown with a cube in it (jaws first, then
+/// each gripper while a support set holds the cube), as a previous program may have left
+/// grippers closed and turned; then the program, planned from home.
 fn homed_then(
     map: &ActuatorMap,
     model: &RobotModel,
     program: &Program,
-) -> anyhow::Result<Vec<MotionGroup>> {
+) -> anyhow::Result<(Vec<MotionGroup>, Vec<String>)> {
     let homing = plan_recovery(model, &RecoveryInput::all_lost(model))?;
     let mut groups = homing.encode(map, 1)?;
+    let mut words = vec!["homing".to_string(); groups.len()];
     let first_move_id = 1 + groups.len() as u32;
     let encoded = map.encode_program(program, &model.home(), first_move_id)?;
-    groups.extend(encoded.groups.into_iter().map(|(_, group)| group));
-    Ok(groups)
+    for (step, group) in encoded.groups {
+        let actions = program
+            .steps
+            .get(step)
+            .map(|s| &s.actions[..])
+            .unwrap_or(&[]);
+        let said: Vec<String> = actions.iter().map(|a| a.describe(model)).collect();
+        words.push(said.join(" and "));
+        groups.push(group);
+    }
+    Ok((groups, words))
 }
 
 /// Said after an interruption stopped the program.
@@ -224,7 +234,7 @@ async fn stream(
     streamed: &Streamed,
 ) -> anyhow::Result<ExitCode> {
     let map = ActuatorMap::new(model)?;
-    let groups = homed_then(&map, model, &streamed.program)?;
+    let (groups, words) = homed_then(&map, model, &streamed.program)?;
     wait_for_port(&args.port, Duration::from_secs(PORT_APPEAR_SECS)).await;
     let connector = Arc::new(SerialConnector::new(
         FixedPath(args.port.clone()),
@@ -305,9 +315,27 @@ async fn stream(
         interrupted.clone(),
     ));
     let mut logged_tenths = 0;
+    let mut said_done = 0;
     let outcome = stream_program(&mut link, &groups, |done, _, event| {
         bar.set_position(done as u64);
-        if bar.is_hidden() {
+        if streamed.by_hand {
+            // Actions moved by hand: each said as it is done (homing's commands once).
+            for n in said_done..done.min(words.len()) {
+                if words[n] != "homing" || words.get(n + 1) != Some(&words[n]) {
+                    let line = format!(
+                        "cubed exec: done: {} ({} s)",
+                        words[n],
+                        bar.elapsed().as_secs()
+                    );
+                    match bar.is_hidden() {
+                        true => eprintln!("{line}"),
+                        false => bar.println(line),
+                    }
+                }
+            }
+            said_done = said_done.max(done);
+        }
+        if bar.is_hidden() && !streamed.by_hand {
             // No bar to watch (output to a log): a line at each tenth of the program.
             let tenths = done * 10 / groups.len().max(1);
             if tenths > logged_tenths {
