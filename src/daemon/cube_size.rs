@@ -67,10 +67,7 @@ impl RunCube {
 
 /// A 2x2 solver: its distance tables built (well under a second) off the runtime's threads.
 pub(crate) async fn pocket_solver() -> Arc<PocketSolver> {
-    let tables = match tokio::task::spawn_blocking(PocketTables::build).await {
-        Ok(tables) => tables,
-        Err(_) => PocketTables::build(),
-    };
+    let tables = crate::daemon::three_solver::off_the_runtime(PocketTables::build).await;
     Arc::new(PocketSolver::new(Arc::new(tables)))
 }
 

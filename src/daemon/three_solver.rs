@@ -32,15 +32,20 @@ impl ThreeSolver {
     /// The solver, loaded first if it has not been (callers meanwhile wait for the same load).
     pub async fn get(&self) -> Arc<Solver> {
         let load = Arc::clone(&self.load);
-        let solver = self.solver.get_or_init(|| async move {
-            let loading = Arc::clone(&load);
-            match tokio::task::spawn_blocking(move || loading()).await {
-                Ok(solver) => Arc::new(solver),
-                // A runtime shutting down refuses new blocking tasks: loaded here instead.
-                Err(_) => Arc::new(load()),
-            }
-        });
+        let solver = (self.solver)
+            .get_or_init(|| async move { Arc::new(off_the_runtime(move || load()).await) });
         Arc::clone(solver.await)
+    }
+}
+
+/// `work`'s result, worked out off the runtime's threads (or here, when a runtime shutting
+/// down refuses new blocking tasks).
+pub(crate) async fn off_the_runtime<T: Send + 'static>(
+    work: impl Fn() -> T + Clone + Send + 'static,
+) -> T {
+    match tokio::task::spawn_blocking(work.clone()).await {
+        Ok(done) => done,
+        Err(_) => work(),
     }
 }
 

@@ -158,7 +158,8 @@ fn by_hand(args: &ExecArgs, planner: &Planner, text: &str) -> Result<Streamed, S
     })
 }
 
-/// The commands, each with what it does in words: first the robot is homed in the recovery
+/// The commands, and what each does in words where it is said (the homing once, at its last
+/// command): first the robot is homed in the recovery
 /// plan's order for a robot whose positions are unknown with a cube in it (jaws first, then
 /// each gripper while a support set holds the cube), as a previous program may have left
 /// grippers closed and turned; then the program, planned from home.
@@ -166,10 +167,13 @@ fn homed_then(
     map: &ActuatorMap,
     model: &RobotModel,
     program: &Program,
-) -> anyhow::Result<(Vec<MotionGroup>, Vec<String>)> {
+) -> anyhow::Result<(Vec<MotionGroup>, Vec<Option<String>>)> {
     let homing = plan_recovery(model, &RecoveryInput::all_lost(model))?;
     let mut groups = homing.encode(map, 1)?;
-    let mut words = vec!["homing".to_string(); groups.len()];
+    let mut words = vec![None; groups.len()];
+    if let Some(last) = words.last_mut() {
+        *last = Some("homing".to_string());
+    }
     let first_move_id = 1 + groups.len() as u32;
     let encoded = map.encode_program(program, &model.home(), first_move_id)?;
     for (step, group) in encoded.groups {
@@ -179,7 +183,7 @@ fn homed_then(
             .map(|s| &s.actions[..])
             .unwrap_or(&[]);
         let said: Vec<String> = actions.iter().map(|a| a.describe(model)).collect();
-        words.push(said.join(" and "));
+        words.push(Some(said.join(" and ")));
         groups.push(group);
     }
     Ok((groups, words))
@@ -320,17 +324,14 @@ async fn stream(
         bar.set_position(done as u64);
         if streamed.by_hand {
             // Actions moved by hand: each said as it is done (homing's commands once).
-            for n in said_done..done.min(words.len()) {
-                if words[n] != "homing" || words.get(n + 1) != Some(&words[n]) {
-                    let line = format!(
-                        "cubed exec: done: {} ({} s)",
-                        words[n],
-                        bar.elapsed().as_secs()
-                    );
-                    match bar.is_hidden() {
-                        true => eprintln!("{line}"),
-                        false => bar.println(line),
-                    }
+            for said in words[said_done.min(done)..done.min(words.len())]
+                .iter()
+                .flatten()
+            {
+                let line = format!("cubed exec: done: {said} ({} s)", bar.elapsed().as_secs());
+                match bar.is_hidden() {
+                    true => eprintln!("{line}"),
+                    false => bar.println(line),
                 }
             }
             said_done = said_done.max(done);
