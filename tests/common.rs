@@ -10,6 +10,24 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// Says that a test could not check what it is for, and why, on the process's own stderr:
+/// the harness captures `eprintln!`, so a passing run would hide it, but not a direct write.
+/// Where CI forces the test (`forced_by`, a variable set to 1), it is a failure instead.
+pub fn not_checked(why: &str, forced_by: Option<&str>) {
+    if let Some(variable) = forced_by {
+        assert!(
+            std::env::var_os(variable).is_none(),
+            "NOT CHECKED: {why} ({variable}=1 makes this a failure)"
+        );
+    }
+    let bar = "!".repeat(78);
+    // Nowhere else to say it if stderr is closed.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "\n{bar}\nNOT CHECKED: {why}\n{bar}"
+    );
+}
+
 /// Runs `cubed` with `args` (and `stdin`, if any) and returns its output. Its default data
 /// directory is an empty one of the tests' own, so a palette calibrated on this machine is
 /// never read.

@@ -19,7 +19,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use tempfile::TempDir;
 
-const SKIPPED: &str = "SKIPPED: browser test needs chromium + chromium-driver \
+const SKIPPED: &str = "the browser tests need chromium + chromium-driver \
                        (apt-get install -y chromium chromium-driver); .ci/run installs them";
 
 /// How long the page may take to show what a step expects (a bound, not a timing assertion).
@@ -159,10 +159,7 @@ impl Browser {
         let (Some(driver_path), Some(chromium)) =
             (first_existing(CHROMEDRIVERS), first_existing(CHROMIUMS))
         else {
-            if std::env::var("CUBED_REQUIRE_BROWSER").is_ok_and(|v| v == "1") {
-                panic!("{SKIPPED} (CUBED_REQUIRE_BROWSER=1 makes this a failure)");
-            }
-            eprintln!("\n{bar}\n{SKIPPED}\n{bar}\n", bar = "!".repeat(78));
+            crate::common::not_checked(SKIPPED, Some("CUBED_REQUIRE_BROWSER"));
             return None;
         };
         // chromedriver picks its own port and says it, so no other test can take the port

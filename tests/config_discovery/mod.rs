@@ -76,7 +76,9 @@ pub(super) fn show_and_run<'a>(path: &'a str, data: &'a str) -> [Vec<&'a str>; 2
 pub(super) fn system_config_present() -> bool {
     let present = Path::new("/etc/cubed/cubed.toml").exists();
     if present {
-        eprintln!("NOT CHECKED: /etc/cubed/cubed.toml exists on this machine, so the built-in defaults are not reached");
+        let why = "the built-in defaults: /etc/cubed/cubed.toml exists on this machine \
+                   (an installed cubed package), and the search would find it first";
+        crate::common::not_checked(why, Some("CUBED_REQUIRE_NO_SYSTEM_CONFIG"));
     }
     present
 }

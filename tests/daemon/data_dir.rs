@@ -88,7 +88,7 @@ fn running_as_root() -> bool {
         return true;
     }
     super::root_tests_not_run(
-        "OWNERSHIP TESTS NOT RUN: they need root (to give folders to another user)",
+        "the ownership tests: they need root (to give folders to another user)",
     );
     false
 }

@@ -22,7 +22,9 @@ impl SmallDisk {
         if status.is_ok_and(|s| s.success()) {
             return Some(SmallDisk { dir });
         }
-        super::root_tests_not_run("DISK TESTS NOT RUN: cannot mount a tmpfs here (they need root)");
+        super::root_tests_not_run(
+            "the disk-full tests: cannot mount a tmpfs here (they need root)",
+        );
         None
     }
 

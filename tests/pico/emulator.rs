@@ -41,12 +41,9 @@ pub struct EmulatedPico {
 pub fn available(test: &str) -> Option<PathBuf> {
     match prerequisites() {
         Ok(elf) => Some(elf),
-        Err(why) if std::env::var_os("CUBED_REQUIRE_FIRMWARE").is_some() => {
-            panic!("{test}: {why} (CUBED_REQUIRE_FIRMWARE=1 makes this a failure)")
-        }
         Err(why) => {
-            let bar = "!".repeat(78);
-            eprintln!("\n{bar}\n*** SKIPPED {test}: {why} ***\n{bar}\n");
+            let why = format!("{test}: {why}");
+            crate::common::not_checked(&why, Some("CUBED_REQUIRE_FIRMWARE"));
             None
         }
     }

@@ -24,14 +24,17 @@ fn a_minimal_file_gets_defaults_and_paths_relative_to_it() {
 #[test]
 fn a_shipped_designs_name_is_taken_as_robot_takes_it() {
     let named = |name: &str| MINIMAL.replace("robots/four-arm.toml", name);
-    // Nothing of that name beside /etc/cubed/cubed.toml: the copy built into the binary.
-    let c = parse(&named("six-motor")).expect("valid");
+    // A folder of its own, empty: never /etc/cubed, which an installed package fills.
+    let empty = tempfile::tempdir().expect("temp dir");
+    let parse_beside_nothing = |text: &str| parse_config(text, &empty.path().join("cubed.toml"));
+    // Nothing of that name beside the configuration: the copy built into the binary.
+    let c = parse_beside_nothing(&named("six-motor")).expect("valid");
     assert_eq!(
         c.robot_design,
         Path::new(cubed_files::named_file::BUILT_IN).join("robots/six-motor.toml")
     );
     // Its file name, not there, is refused: an edited copy may be elsewhere.
-    let refused = parse(&named("six-motor.toml")).expect_err("no such file there");
+    let refused = parse_beside_nothing(&named("six-motor.toml")).expect_err("no such file there");
     let said = refused.to_string();
     assert!(said.contains("key 'design'"), "{said}");
     assert!(said.contains("write `design = \"six-motor\"`"), "{said}");
@@ -43,7 +46,7 @@ fn a_shipped_designs_name_is_taken_as_robot_takes_it() {
     let c = parse_config(&named("six-motor"), &dir.path().join("cubed.toml")).expect("valid");
     assert_eq!(c.robot_design, mine);
     // Neither a file there nor a shipped name (mistyped): refused, naming the shipped ones.
-    let said = parse(&named("sixmotor"))
+    let said = parse_beside_nothing(&named("sixmotor"))
         .expect_err("no such design")
         .to_string();
     assert!(
