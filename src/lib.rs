@@ -27,6 +27,8 @@ pub use cubed_core::{cube, error_chain, pocket, solver, words};
 #[doc(no_inline)]
 pub use cubed_files::named_file;
 #[doc(no_inline)]
+pub use cubed_robot as robot;
+#[doc(no_inline)]
 pub use cubed_vision as vision;
 
 mod cli;
@@ -35,7 +37,6 @@ pub mod daemon;
 pub mod link;
 pub mod metrics;
 mod owner;
-pub mod robot;
 pub mod sim;
 pub mod table_cache;
 pub mod web;
