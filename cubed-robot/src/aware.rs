@@ -219,7 +219,12 @@ impl Shortlist {
         solution: Vec<Turn>,
     ) -> Result<(), PlanError> {
         let ms = planner.estimate(start, &solution)?;
-        let entry = (ms, solution.len(), solution);
+        self.insert((ms, solution.len(), solution));
+        Ok(())
+    }
+
+    /// Puts a rated entry after the equal ones already kept, if it is among the best `keep`.
+    fn insert(&mut self, entry: (u32, usize, Vec<Turn>)) {
         let at = self
             .best
             .partition_point(|(m, l, _)| (*m, *l) <= (entry.0, entry.1));
@@ -227,21 +232,13 @@ impl Shortlist {
             self.best.insert(at, entry);
             self.best.truncate(self.keep);
         }
-        Ok(())
     }
 
     /// Offers another shortlist's entries (already rated), after this one's equal ones.
     fn merge(&mut self, other: Shortlist) {
         for entry in other.best {
-            if self.best.iter().any(|e| e.2 == entry.2) {
-                continue;
-            }
-            let at = self
-                .best
-                .partition_point(|(m, l, _)| (*m, *l) <= (entry.0, entry.1));
-            if at < self.keep {
-                self.best.insert(at, entry);
-                self.best.truncate(self.keep);
+            if !self.best.iter().any(|e| e.2 == entry.2) {
+                self.insert(entry);
             }
         }
     }

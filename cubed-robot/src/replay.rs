@@ -153,7 +153,8 @@ impl PhysicsState {
     }
 }
 
-fn capture_record(action: &Action) -> Option<(usize, Face, u8)> {
+/// A capture action as the record of a photo: camera, face and the photo's rotation.
+pub(crate) fn capture_record(action: &Action) -> Option<(usize, Face, u8)> {
     match *action {
         Action::Capture {
             camera,

@@ -131,14 +131,8 @@ impl Planner {
         for node in &path {
             let step = if node.via == CAPTURE {
                 let photos = space.new_photos(seen, from);
-                plan.photos.extend(photos.iter().filter_map(|p| match *p {
-                    Action::Capture {
-                        camera,
-                        face,
-                        image_rotation,
-                    } => Some((camera, face, image_rotation)),
-                    _ => None,
-                }));
+                plan.photos
+                    .extend(photos.iter().filter_map(crate::replay::capture_record));
                 Step { actions: photos }
             } else {
                 let edge = self.graph.edges(from)[node.via as usize];
