@@ -98,6 +98,7 @@ fn main() -> ! {
     let mut outbox = Outbox::EMPTY;
     loop {
         watchdog.feed();
+        let pass = wake::pass_start();
         let now = timer.get_counter().ticks();
         let mut moved_bytes = false;
         if usb.poll(&mut [&mut serial]) {
@@ -122,7 +123,7 @@ fn main() -> ! {
         // their interrupt): the emulated chip, which runs every instruction, then keeps up
         // with real time.
         if !moved_bytes && !firmware.inputs_settling() {
-            wake::sleep_until(deadline);
+            wake::sleep_until(deadline, pass);
         }
     }
 }

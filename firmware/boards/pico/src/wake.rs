@@ -61,27 +61,38 @@ pub fn wake_on_inputs(pins: u32) {
     }
 }
 
-/// Sleeps until `deadline` (µs on the timer) or a tick from now, whichever is first;
-/// returns at once for a deadline due within `SHORTEST_SLEEP_US`. Setting the alarm, the
-/// check and the `wfi` are one critical section: an alarm firing in between still ends the
-/// sleep (a pending interrupt ends `wfi` even while masked), and no other interrupt delays
-/// the alarm's setting past its time.
-pub fn sleep_until(deadline: Option<u64>) {
+/// The wake count when a pass began, before it read its inputs: an edge or an alarm after
+/// that point ends the sleep that follows the pass.
+#[derive(Clone, Copy)]
+pub struct PassStart(u32);
+
+/// Marks the start of a pass; call it before the inputs are read. A mark taken at the sleep
+/// instead would swallow an edge that came while the pass ran (after the inputs were read),
+/// and the loop would sleep through it to the tick: an e-stop seen a millisecond late.
+pub fn pass_start() -> PassStart {
+    PassStart(WAKES.load(Ordering::Relaxed))
+}
+
+/// Sleeps until `deadline` (µs on the timer) or a tick from now, whichever is first, unless
+/// an input's edge or the alarm came since `pass`; returns at once for a deadline due within
+/// `SHORTEST_SLEEP_US`. Setting the alarm, the check and the `wfi` are one critical
+/// section: an alarm firing in between still ends the sleep (a pending interrupt ends `wfi`
+/// even while masked), and no other interrupt delays the alarm's setting past its time.
+pub fn sleep_until(deadline: Option<u64>, pass: PassStart) {
     let armed = cortex_m::interrupt::free(|_| {
         let now = crate::steps::now_us();
         let wake_at = deadline.map_or(now + WAKE_TICK_US, |d| d.min(now + WAKE_TICK_US));
         if wake_at < now + SHORTEST_SLEEP_US {
-            return None;
+            return false;
         }
-        let woken = WAKES.load(Ordering::Relaxed);
         timer().alarm1().write(|w| unsafe { w.bits(wake_at as u32) });
-        Some(woken)
+        true
     });
-    let Some(woken) = armed else {
+    if !armed {
         return;
-    };
+    }
     while cortex_m::interrupt::free(|_| {
-        let asleep = WAKES.load(Ordering::Relaxed) == woken;
+        let asleep = WAKES.load(Ordering::Relaxed) == pass.0;
         if asleep {
             cortex_m::asm::wfi();
         }
