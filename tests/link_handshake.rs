@@ -3,7 +3,7 @@
 use crate::common::{four_arm, runtime};
 use cubed::cube::FaceletCube;
 use cubed::link::{LinkError, LinkHandle, LinkSettings, SerialConnector, TokioClock};
-use cubed::robot::ActuatorMap;
+use cubed::robot::{ActuatorMap, RobotModel};
 use cubed::sim::faults::FaultPlan;
 use cubed::sim::spawn::RunningSim;
 use cubed::sim::{PhysicsMechanics, SimFirmware};
@@ -17,38 +17,59 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 fn every_handshake_succeeds_at_three_percent_byte_noise() {
     let model = four_arm();
     let map = ActuatorMap::new(&model).expect("fits");
-    runtime().block_on(async {
-        let mut failures = Vec::new();
+    // Each handshake mostly waits (on retries after a corrupted frame), so the 25 run at once,
+    // each on a simulator and a pseudo-terminal of its own.
+    let failures = runtime().block_on(async {
+        let mut handshakes = tokio::task::JoinSet::new();
         for seed in 1..=25 {
-            let mechanics =
-                PhysicsMechanics::new(model.clone(), map.clone(), &FaceletCube::default());
-            let sim = RunningSim::start(
-                SimFirmware::new(mechanics, 0.0, 0).expect("the four-arm board"),
-                FaultPlan::parse("corrupt=0.03").expect("faults"),
-                seed,
-            )
-            .await
-            .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
-            let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
-            let opened = LinkHandle::open(
-                connector,
-                crate::common::setup_for(&model),
-                LinkSettings::default(),
-                Arc::new(TokioClock::new()),
-            )
-            .await;
-            match opened {
-                Ok(link) => link.shutdown().await,
-                Err(e) => failures.push(format!("seed {seed}: {e}")),
-            }
-            let served = sim.stop().await.expect("the simulator stops");
-            assert!(
-                served.injected.bytes_corrupted > 0,
-                "seed {seed}: no noise injected"
-            );
+            handshakes.spawn(handshake_through_noise(model.clone(), map.clone(), seed));
         }
-        assert!(failures.is_empty(), "{failures:#?}");
+        let mut failures = Vec::new();
+        while let Some(done) = handshakes.join_next().await {
+            if let Err(failure) = done.expect("a handshake's task ends without panicking") {
+                failures.push(failure);
+            }
+        }
+        failures
     });
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// One handshake with the simulator on a port whose bytes are corrupted at 3 %.
+async fn handshake_through_noise(
+    model: RobotModel,
+    map: ActuatorMap,
+    seed: u64,
+) -> Result<(), String> {
+    let mechanics = PhysicsMechanics::new(model.clone(), map, &FaceletCube::default());
+    let sim = RunningSim::start(
+        SimFirmware::new(mechanics, 0.0, 0).expect("the four-arm board"),
+        FaultPlan::parse("corrupt=0.03").expect("faults"),
+        seed,
+    )
+    .await
+    .expect("THIS TEST NEEDS PSEUDO-TERMINALS (/dev/ptmx); none could be opened here");
+    let connector = Arc::new(SerialConnector::new(sim.path.clone(), 115_200));
+    let opened = LinkHandle::open(
+        connector,
+        crate::common::setup_for(&model),
+        LinkSettings::default(),
+        Arc::new(TokioClock::new()),
+    )
+    .await;
+    let result = match opened {
+        Ok(link) => {
+            link.shutdown().await;
+            Ok(())
+        }
+        Err(e) => Err(format!("seed {seed}: {e}")),
+    };
+    let served = sim.stop().await.expect("the simulator stops");
+    assert!(
+        served.injected.bytes_corrupted > 0,
+        "seed {seed}: no noise injected"
+    );
+    result
 }
 
 /// A v2 `HelloReply` frame, as a firmware that does nothing else would send it.
