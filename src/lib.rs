@@ -10,7 +10,7 @@
 //! | [`pocket`] | the 2x2 pocket cube: input, validation, optimal solutions from complete distance tables | none |
 //! | [`robot`] | robot designs from TOML, the gripper planner, robot-aware solving, the scan plan, actuator naming ([`robot::ActuatorMap`]) | reads the design file |
 //! | [`vision`] (the `cubed-vision` crate) | sampling photos, classifying stickers against a palette, calibration, camera backends | cameras, image files |
-//! | [`link`] | the serial link to the firmware: window, retransmit, reconnect, e-stop | serial ports |
+//! | [`link`] (the `cubed-link` crate, as is the next) | the serial link to the firmware: window, retransmit, reconnect, e-stop | serial ports |
 //! | [`sim`] | the simulated robot on a pseudo-terminal | ptys |
 //! | [`daemon`] | the service: one run at a time through home → scan → classify → solve → plan → execute → verify, run history in SQLite | files, SQLite |
 //! | [`web`] | the HTTP API, the WebSocket and the page; the control client | TCP |
@@ -21,11 +21,13 @@
 #![warn(unreachable_pub)]
 
 // The cube, the solver and the 2x2 are the `cubed-core` crate, documented there.
-// Vision and the file leaves are crates of their own too.
+// Vision, the robots, the link with the simulator, and the file leaves are crates of their own too.
 #[doc(no_inline)]
 pub use cubed_core::{cube, error_chain, pocket, solver, words};
 #[doc(no_inline)]
 pub use cubed_files::named_file;
+#[doc(no_inline)]
+pub use cubed_link::{link, sim};
 #[doc(no_inline)]
 pub use cubed_robot as robot;
 #[doc(no_inline)]
@@ -34,10 +36,7 @@ pub use cubed_vision as vision;
 mod cli;
 pub mod command_line;
 pub mod daemon;
-pub mod link;
 pub mod metrics;
-mod owner;
-pub mod sim;
 pub mod table_cache;
 pub mod web;
 

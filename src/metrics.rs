@@ -1,7 +1,8 @@
 //! The daemon's Prometheus metrics: one process-wide registry, one short function per thing
-//! counted (called from where it happens in the daemon and the link), and the text exposition
+//! counted (called from where it happens in the daemon; the link keeps its own counters, registered here), and the text exposition
 //! that `GET /metrics` serves. Names are documented in `deploy/METRICS.md`.
 
+use crate::link::counted::counters as link_counters;
 use prometheus::{
     Encoder, Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, Opts, Registry,
     TextEncoder,
@@ -19,7 +20,6 @@ struct Metrics {
     run_seconds: HistogramVec,
     phase_seconds: HistogramVec,
     moves: IntCounter,
-    retransmits: IntCounter,
     crc_errors: IntCounterVec,
     faults: IntCounterVec,
     estops: IntCounterVec,
@@ -42,6 +42,14 @@ fn counter(registry: &Registry, name: &str, help: &str) -> IntCounter {
         .register(Box::new(c.clone()))
         .expect("registered once");
     c
+}
+
+/// One of the link's own counters (it counts where it happens), served by this registry too.
+fn registered<C: prometheus::core::Collector + Clone + 'static>(registry: &Registry, c: &C) -> C {
+    registry
+        .register(Box::new(c.clone()))
+        .expect("registered once");
+    c.clone()
 }
 
 fn counter_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
@@ -78,19 +86,58 @@ impl Metrics {
         .expect("a valid metric name");
         r.register(Box::new(uptime.clone()))
             .expect("registered once");
+        registered(&r, &link_counters().retransmits);
         Metrics {
             started: Instant::now(),
             uptime,
-            runs: counter_vec(&r, "cubed_runs_total", "Runs finished, by outcome.", &["outcome"]),
-            run_seconds: histogram(&r, "cubed_run_duration_seconds", "Whole runs, start to outcome.", &["outcome"], RUN_BUCKETS),
-            phase_seconds: histogram(&r, "cubed_phase_duration_seconds", "Phases of runs (scan, classify, solve, execute).", &["phase"], PHASE_BUCKETS),
-            moves: counter(&r, "cubed_moves_executed_total", "Face turns the robot made."),
-            retransmits: counter(&r, "cubed_link_retransmits_total", "Frames sent to the robot again (timeout or Nak)."),
-            crc_errors: counter_vec(&r, "cubed_link_crc_errors_total", "Frames with a bad CRC, by direction (to_robot: the firmware Nak'd ours; from_robot: ours to decode).", &["direction"]),
-            faults: counter_vec(&r, "cubed_faults_total", "Firmware faults, by kind and actuator index (\"none\" when no actuator).", &["kind", "actuator"]),
-            estops: counter_vec(&r, "cubed_estops_total", "Emergency stops, by source (request: page/CLI; robot: its switch or firmware).", &["source"]),
-            vision_refusals: counter(&r, "cubed_vision_refusals_total", "Runs refused because the stickers could not be read surely."),
-            recaptures: counter(&r, "cubed_vision_recaptures_total", "Rounds of photographing faces again because stickers were unsure."),
+            runs: counter_vec(
+                &r,
+                "cubed_runs_total",
+                "Runs finished, by outcome.",
+                &["outcome"],
+            ),
+            run_seconds: histogram(
+                &r,
+                "cubed_run_duration_seconds",
+                "Whole runs, start to outcome.",
+                &["outcome"],
+                RUN_BUCKETS,
+            ),
+            phase_seconds: histogram(
+                &r,
+                "cubed_phase_duration_seconds",
+                "Phases of runs (scan, classify, solve, execute).",
+                &["phase"],
+                PHASE_BUCKETS,
+            ),
+            moves: counter(
+                &r,
+                "cubed_moves_executed_total",
+                "Face turns the robot made.",
+            ),
+            crc_errors: registered(&r, &link_counters().crc_errors),
+            faults: counter_vec(
+                &r,
+                "cubed_faults_total",
+                "Firmware faults, by kind and actuator index (\"none\" when no actuator).",
+                &["kind", "actuator"],
+            ),
+            estops: counter_vec(
+                &r,
+                "cubed_estops_total",
+                "Emergency stops, by source (request: page/CLI; robot: its switch or firmware).",
+                &["source"],
+            ),
+            vision_refusals: counter(
+                &r,
+                "cubed_vision_refusals_total",
+                "Runs refused because the stickers could not be read surely.",
+            ),
+            recaptures: counter(
+                &r,
+                "cubed_vision_recaptures_total",
+                "Rounds of photographing faces again because stickers were unsure.",
+            ),
             running: Mutex::new(HashMap::new()),
             registry: r,
         }
@@ -196,16 +243,6 @@ pub(crate) fn phase(name: &str, ms: f64) {
 
 pub(crate) fn moves_executed(turns: u32) {
     metrics().moves.inc_by(u64::from(turns));
-}
-
-pub(crate) fn retransmitted(frames: u64) {
-    metrics().retransmits.inc_by(frames);
-}
-
-/// A frame with a bad CRC: `to_robot` when the firmware says so, else one we received.
-pub(crate) fn crc_error(to_robot: bool) {
-    let direction = if to_robot { "to_robot" } else { "from_robot" };
-    metrics().crc_errors.with_label_values(&[direction]).inc();
 }
 
 /// A fault's kind label, and the actuator it names.

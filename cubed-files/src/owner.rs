@@ -4,7 +4,7 @@ use std::path::Path;
 
 /// The name (else "uid N") of the user `path` belongs to, when that is not this process's
 /// user; None when it is, or when `path` cannot be looked at.
-pub(crate) fn another_owner(path: &Path) -> Option<String> {
+pub fn another_owner(path: &Path) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     let uid = std::fs::metadata(path).ok()?.uid();
     if uid == nix::unistd::geteuid().as_raw() {
@@ -14,7 +14,7 @@ pub(crate) fn another_owner(path: &Path) -> Option<String> {
 }
 
 /// This process's user, by name.
-pub(crate) fn this_user() -> String {
+pub fn this_user() -> String {
     user_name(nix::unistd::geteuid().as_raw())
 }
 

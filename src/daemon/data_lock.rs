@@ -130,7 +130,7 @@ pub(super) fn check_usable(dir: &Path) -> Result<(), DataLockError> {
     }
 }
 
-use crate::owner::{another_owner, this_user};
+use cubed_files::owner::{another_owner, this_user};
 
 /// Whether a daemon holds `dir` now (its lock file is locked); false where there is no lock
 /// file, or it cannot be read.

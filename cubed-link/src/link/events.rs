@@ -88,7 +88,7 @@ pub(crate) enum LinkRequest {
 }
 
 /// The name a firmware gives in its `HelloReply` (`cubed-sim 0c9d` for a simulator).
-pub(crate) fn firmware_name(hello: &HelloReply) -> String {
+pub fn firmware_name(hello: &HelloReply) -> String {
     String::from_utf8_lossy(hello.name_bytes()).into_owned()
 }
 

@@ -38,7 +38,7 @@ pub fn actuator_names(map: &ActuatorMap, model: &RobotModel) -> Vec<String> {
 
 /// The fault in words without the robot's names (the actuator by its firmware index), for
 /// messages of the link layer, which knows no design.
-pub(crate) fn fault_by_index(fault: &Fault) -> String {
+pub fn fault_by_index(fault: &Fault) -> String {
     match *fault {
         Fault::Stall { actuator } => format!("actuator {actuator} stalled"),
         Fault::Limit { actuator } => format!("actuator {actuator} reached a limit"),
@@ -53,7 +53,7 @@ pub(crate) fn fault_by_index(fault: &Fault) -> String {
 
 /// The faults latched in a `Status` in words, e.g. `the emergency stop and a stall`
 /// (`None` when no flag is set).
-pub(crate) fn latched_in_words(faults: FaultFlags) -> Option<String> {
+pub fn latched_in_words(faults: FaultFlags) -> Option<String> {
     let named = [
         (FaultFlags::ESTOP, "the emergency stop"),
         (FaultFlags::STALL, "a stall"),
@@ -75,7 +75,7 @@ pub(crate) fn latched_in_words(faults: FaultFlags) -> Option<String> {
 }
 
 /// What a clear the firmware took before a failure undid, in words.
-pub(crate) fn cleared_in_words(cleared: FaultFlags) -> String {
+pub fn cleared_in_words(cleared: FaultFlags) -> String {
     let what = latched_in_words(cleared).unwrap_or_else(|| "what it held latched".into());
     format!("before that, the firmware cleared {what}, latched from before, as asked")
 }
@@ -98,7 +98,7 @@ pub(crate) fn nak_in_words(reason: NakReason) -> &'static str {
 }
 
 /// The fault in words: what stopped, and why.
-pub(crate) fn fault_in_words(fault: &Fault, map: &ActuatorMap, model: &RobotModel) -> String {
+pub fn fault_in_words(fault: &Fault, map: &ActuatorMap, model: &RobotModel) -> String {
     match *fault {
         Fault::Stall { actuator } => format!(
             "{} stalled: something blocks it (a layer held by another gripper, a jaw on a moving layer, or the cube in the way)",
@@ -146,7 +146,7 @@ fn home_pin_words(map: &ActuatorMap, model: &RobotModel, actuator: u8) -> String
 }
 
 /// A refused `Configure` in words: which actuator (by `names`, else by index and kind) and why.
-pub(crate) fn refusal_in_words(
+pub fn refusal_in_words(
     refusal: &ConfigRefusal,
     configure: &Configure,
     names: &[String],

@@ -15,6 +15,7 @@
 
 mod classic_termios;
 pub(crate) mod clock;
+pub mod counted;
 pub(crate) mod error;
 pub(crate) mod events;
 pub mod fault_words;
@@ -28,15 +29,15 @@ pub use clock::TokioClock;
 pub use error::LatchedBefore;
 pub use error::LinkError;
 pub use error::RestartCause;
-pub use events::{Connected, LinkEvent, LinkSettings};
+pub use events::{firmware_name, Connected, LinkEvent, LinkSettings};
 pub use handle::EStopHandle;
 pub use handle::LinkHandle;
-pub(crate) use stream::stream_gated;
+pub use stream::stream_gated;
 pub use stream::stream_program;
 pub use stream::StreamError;
 pub use stream::StreamOutcome;
-pub(crate) use transport::dangling_link;
-pub(crate) use transport::no_port_at;
+pub use transport::dangling_link;
+pub use transport::no_port_at;
 pub use transport::open_serial;
 pub use transport::Connector;
 pub use transport::FdStream;

@@ -63,7 +63,7 @@ pub async fn stream_program(
 /// emergency stop is asked for: while the link is lost nothing can confirm it, so the wait for
 /// the link ends there ([`StreamError::EStopUnreached`]); with the link up, the firmware's
 /// confirmation ends the program.
-pub(crate) async fn stream_gated(
+pub async fn stream_gated(
     link: &mut LinkHandle,
     groups: &[MotionGroup],
     (lookahead, stop_requested, emergency): (

@@ -184,14 +184,14 @@ fn private_tmp_words(path: &Path, under_systemd: bool) -> &'static str {
 fn another_users_pty(path: &Path) -> Option<String> {
     let target = std::fs::canonicalize(path).ok()?;
     match target.starts_with("/dev/pts") {
-        true => crate::owner::another_owner(&target),
+        true => cubed_files::owner::another_owner(&target),
         false => None,
     }
 }
 
 /// Where `path` points, when it is a symbolic link to nothing (a by-id link a killed
 /// `cubed sim --link` left behind, a board unplugged under a hand-made link).
-pub(crate) fn dangling_link(path: &Path) -> Option<std::path::PathBuf> {
+pub fn dangling_link(path: &Path) -> Option<std::path::PathBuf> {
     let is_link = std::fs::symlink_metadata(path)
         .ok()?
         .file_type()
@@ -201,7 +201,7 @@ pub(crate) fn dangling_link(path: &Path) -> Option<std::path::PathBuf> {
 
 /// What is at `path` when it cannot be a serial port whatever it answers: "a regular file" or
 /// "a folder"; `None` for a device, or for nothing there.
-pub(crate) fn no_port_at(path: &Path) -> Option<&'static str> {
+pub fn no_port_at(path: &Path) -> Option<&'static str> {
     let kind = std::fs::metadata(path).ok()?.file_type();
     if kind.is_file() {
         Some("a regular file")

@@ -33,7 +33,7 @@ pub struct Bench {
 }
 
 /// A bench shared between threads.
-pub(crate) type SharedBench = Arc<Mutex<Bench>>;
+pub type SharedBench = Arc<Mutex<Bench>>;
 
 /// The scene and bench a simulated robot keeps up to date.
 #[derive(Debug, Clone)]

@@ -55,7 +55,10 @@ mod tests {
     #[test]
     fn every_shipped_design_is_a_machine_that_accepts_its_own_configure() {
         for design in ["four-arm", "turntable-flipper", "six-motor"] {
-            let path = format!("config/robots/{design}.toml");
+            let path = format!(
+                "{}/../config/robots/{design}.toml",
+                env!("CARGO_MANIFEST_DIR")
+            );
             let model = load_robot(Path::new(&path)).expect("shipped design loads");
             let map = ActuatorMap::new(&model).expect("actuators");
             let machine = machine_for(&model, &map).expect("a machine");

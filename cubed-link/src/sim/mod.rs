@@ -2,7 +2,7 @@
 //! and sensors, a machine model of the robot design of its own, fault injection, and the
 //! pseudo-terminal server that makes it a real serial peer.
 
-pub(crate) mod bench;
+pub mod bench;
 pub(crate) mod board;
 mod clock;
 pub mod faults;

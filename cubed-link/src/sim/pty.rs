@@ -99,7 +99,7 @@ pub fn remove_symlink_if_at(link: &Path, target: &Path) {
 }
 
 /// Receives each new pty path, or `None` when the pty is unplugged.
-pub(crate) type PathAnnouncer = Box<dyn FnMut(Option<&Path>) + Send>;
+pub type PathAnnouncer = Box<dyn FnMut(Option<&Path>) + Send>;
 /// Told each fault the simulated machine causes, as it happens (what jammed, and why).
 pub(crate) type FaultTeller = Box<dyn FnMut(&super::firmware::FaultRecord) + Send>;
 

@@ -363,7 +363,7 @@ async fn stream(
     if streamed.by_hand && outcome.is_ok() {
         super::actuator_positions::say_positions(&link, &map, model).await;
     }
-    let firmware = crate::link::events::firmware_name(&link.connected.hello);
+    let firmware = crate::link::firmware_name(&link.connected.hello);
     let simulated = crate::robot::wiring::is_simulator(&firmware);
     link.shutdown().await;
     let latched = matches!(

@@ -201,11 +201,11 @@ fn open_error(path: &Path, e: rusqlite::Error) -> HistoryError {
 /// The history file is there but this user may not write it (left by a daemon run as root).
 fn not_writable(path: &Path) -> HistoryError {
     let dir = path.parent().unwrap_or(path).display();
-    let message = match crate::owner::another_owner(path) {
+    let message = match cubed_files::owner::another_owner(path) {
         Some(owner) => format!(
             "this user may not write it (it belongs to '{owner}'): if a daemon was run as \
              '{owner}' by mistake, give the folder back: sudo chown -R {}: {dir}",
-            crate::owner::this_user()
+            cubed_files::owner::this_user()
         ),
         None => "this user may not write it (its permissions, or a read-only file system)".into(),
     };

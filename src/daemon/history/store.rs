@@ -144,7 +144,7 @@ impl History {
             }
             Ok(found) if found.is_file() => {}
             Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-                let owner = crate::owner::another_owner(data_dir)
+                let owner = cubed_files::owner::another_owner(data_dir)
                     .unwrap_or_else(|| "the daemon's user".into());
                 return Err(HistoryError::Open {
                     path: path.clone(),

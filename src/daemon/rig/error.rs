@@ -45,7 +45,7 @@ pub enum RigError {
     #[error("cannot start the simulated robot on a pseudo-terminal")]
     Sim(#[source] std::io::Error),
     #[error("the simulated robot's firmware board")]
-    SimBoard(#[from] crate::sim::board::BoardBuildError),
+    SimBoard(#[from] crate::sim::BoardBuildError),
     #[error("the robot design's wiring")]
     Wiring(#[from] crate::robot::wiring::WiringError),
     #[error("robot link")]

@@ -12,7 +12,9 @@ impl LinkTask {
         for decoded in self.decoder.feed(bytes) {
             match decoded {
                 Ok(frame) => frames.push(frame),
-                Err(firmware_protocol::Error::BadCrc { .. }) => crate::metrics::crc_error(false),
+                Err(firmware_protocol::Error::BadCrc { .. }) => {
+                    crate::link::counted::crc_error(false)
+                }
                 Err(_) => {}
             }
         }
@@ -137,7 +139,7 @@ impl LinkTask {
             NakReason::OutOfOrder | NakReason::BadCrc | NakReason::BadFrame
         );
         if matches!(reason, NakReason::BadCrc) {
-            crate::metrics::crc_error(true);
+            crate::link::counted::crc_error(true);
         }
         if early && now.saturating_sub(self.last_nak_resend) >= NAK_RESEND_SPACING_MS {
             self.last_nak_resend = now;

@@ -297,7 +297,7 @@ impl LinkTask {
         while let Some(seq) = self.link.due_for_retransmit(now) {
             let len = self.link.retransmit(seq, now, &mut out)?;
             self.outbox.extend_from_slice(&out[..len]);
-            crate::metrics::retransmitted(1);
+            crate::link::counted::retransmitted(1);
         }
         Ok(())
     }
