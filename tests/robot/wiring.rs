@@ -195,7 +195,8 @@ fn the_wiring_table_shows_a_home_offset_where_one_is_given() {
 }
 
 /// A turn time the ramp gives (no `quarter_ms` written) that is out of range is placed at
-/// the ramp's `max_deg_s`, which is what to change, not at a key the file does not have.
+/// the ramp's `max_deg_s`, which is what to change, not at a key the file does not have,
+/// and names the units.
 #[test]
 fn a_turn_too_slow_from_its_ramp_is_placed_at_the_ramps_speed() {
     let text = four_arm_text()
@@ -207,6 +208,11 @@ fn a_turn_too_slow_from_its_ramp_is_placed_at_the_ramps_speed() {
         message.contains(&format!(
             "[[gripper]] #1 'left' [gripper.motion] (line {line}): key 'max_deg_s': the quarter_ms this ramp gives, "
         )) && message.contains("too slow; raise max_deg_s"),
+        "{message}"
+    );
+    // A speed written in turns a second (1, 2) is the likely mistake: the units are named.
+    assert!(
+        message.contains("Check the units: max_deg_s is degrees a second"),
         "{message}"
     );
 }

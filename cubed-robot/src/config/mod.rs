@@ -198,10 +198,12 @@ impl Ctx<'_> {
                 &format!("{section} motion"),
                 "max_deg_s",
                 format!(
-                    "the {key} this ramp gives, {ms} ms, is out of 1..={MAX_ACTION_MS} ms: {}",
+                    "the {key} this ramp gives, {ms} ms ({:.1} s), is out of 1..={MAX_ACTION_MS} ms: {}",
+                    f64::from(ms) / 1000.0,
                     match ms {
                         0 => "too quick to time; lower max_deg_s",
-                        _ => "too slow; raise max_deg_s (or accel_deg_s2)",
+                        _ => "too slow; raise max_deg_s (or accel_deg_s2). Check the units: max_deg_s \
+                              is degrees a second at the gripper (a turn a second is 360)",
                     }
                 ),
             )),

@@ -328,7 +328,10 @@ async fn stream(
                 .iter()
                 .flatten()
             {
-                let line = format!("cubed exec: done: {said} ({} s)", bar.elapsed().as_secs());
+                let line = format!(
+                    "cubed exec: done: {said} (at {:.1} s)",
+                    bar.elapsed().as_secs_f64()
+                );
                 match bar.is_hidden() {
                     true => eprintln!("{line}"),
                     false => bar.println(line),

@@ -40,7 +40,7 @@ const BY_ROBOT: &str = " from the robot's e-stop button (nobody asked for it her
 
 /// What a person must do before pressing Resume when a layer may be half turned.
 const SQUARE_THE_CUBE: &str =
-    "a layer may be half turned: square the cube, put it back in the grippers, press Resume (`cubed resume`)";
+    "a layer may be half turned: square the cube, seat it back in the robot, press Resume (`cubed resume`)";
 
 impl Interruption {
     /// The interruption `error` is, if the run can be resumed from it. `motion_in_doubt`:
@@ -145,14 +145,14 @@ impl Interruption {
                 by_robot,
             } => match by_robot {
                 true => format!(
-                    "emergency stop{BY_ROBOT}. Motors halted: release the button (or fix the wiring), then, as a layer may be half turned, square the cube, put it back in the grippers and press Resume (`cubed resume`); or Reset to abandon the run"
+                    "emergency stop{BY_ROBOT}. Motors halted: release the button (or fix the wiring), then, as a layer may be half turned, square the cube, seat it back in the robot and press Resume (`cubed resume`); or Reset to abandon the run"
                 ),
                 false => format!(
                     "emergency stop: motors halted; {SQUARE_THE_CUBE} (or Reset to abandon the run)"
                 ),
             },
             Interruption::EStopUnreached => format!(
-                "emergency stop asked while the link to the robot was lost: {}. Then, as a layer may be half turned, square the cube, put it back in the grippers and press Resume (`cubed resume`); or Reset to abandon the run",
+                "emergency stop asked while the link to the robot was lost: {}. Then, as a layer may be half turned, square the cube, seat it back in the robot and press Resume (`cubed resume`); or Reset to abandon the run",
                 NOT_REACHED
             ),
             Interruption::EStop { still: true, .. } => {
