@@ -12,10 +12,10 @@ use super::faults::{FaultPlan, InjectionStats, Mangler};
 use super::firmware::SimFirmware;
 use super::mechanics::Mechanics;
 use crate::link::{Clock, FdStream, TokioClock};
-use nix::pty::openpty;
+use nix::pty::{grantpt, posix_openpt, ptsname_r, unlockpt};
 use nix::sys::termios::{cfmakeraw, tcgetattr, tcsetattr, SetArg};
 use std::io;
-use std::os::fd::OwnedFd;
+use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -58,16 +58,33 @@ pub(crate) struct RawPty {
 }
 
 /// Opens a pty with its slave in raw mode (bytes written before a host opens it would
-/// otherwise be echoed), its master blocking.
+/// otherwise be echoed), its master blocking. Both ends are closed on exec: a child another
+/// thread spawns meanwhile (a test beside this one, a daemon's helper) must not keep a copy
+/// of the master, or an unplug (the master dropped) would never reach the host as a
+/// hang-up. `openpty` opens both ends inheritable, so the pty is opened here step by step.
 pub(crate) fn open_raw_pty() -> io::Result<RawPty> {
-    let pty = openpty(None, None).map_err(io::Error::from)?;
-    let mut termios = tcgetattr(&pty.slave).map_err(io::Error::from)?;
+    use nix::fcntl::OFlag;
+    use std::os::unix::fs::OpenOptionsExt;
+    let master = posix_openpt(OFlag::O_RDWR | OFlag::O_NOCTTY | OFlag::O_CLOEXEC)
+        .map_err(io::Error::from)?;
+    grantpt(&master).map_err(io::Error::from)?;
+    unlockpt(&master).map_err(io::Error::from)?;
+    let path = PathBuf::from(ptsname_r(&master).map_err(io::Error::from)?);
+    // std opens with O_CLOEXEC.
+    let slave: OwnedFd = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(OFlag::O_NOCTTY.bits())
+        .open(&path)?
+        .into();
+    let mut termios = tcgetattr(&slave).map_err(io::Error::from)?;
     cfmakeraw(&mut termios);
-    tcsetattr(&pty.slave, SetArg::TCSANOW, &termios).map_err(io::Error::from)?;
-    let path = nix::unistd::ttyname(&pty.slave).map_err(io::Error::from)?;
+    tcsetattr(&slave, SetArg::TCSANOW, &termios).map_err(io::Error::from)?;
+    // SAFETY: `into_raw_fd` gives up the descriptor, which is open and owned by nothing else.
+    let master = unsafe { OwnedFd::from_raw_fd(master.into_raw_fd()) };
     Ok(RawPty {
-        master: pty.master,
-        slave: pty.slave,
+        master,
+        slave,
         path,
     })
 }
@@ -384,6 +401,42 @@ impl<M: Mechanics> Server<M> {
         Served {
             firmware: self.firmware,
             injected,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::open_raw_pty;
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+
+    /// A child spawned while the simulator's pty is open (as another test, or the daemon,
+    /// spawns one) keeps no copy of it: unplugged, the host's end hangs up at once.
+    #[test]
+    fn an_unplug_hangs_up_the_host_even_with_a_child_spawned_meanwhile() {
+        use nix::fcntl::OFlag;
+        let pty = open_raw_pty().expect("a pseudo-terminal");
+        let mut host = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags((OFlag::O_NOCTTY | OFlag::O_NONBLOCK).bits())
+            .open(&pty.path)
+            .expect("the host opens the slave");
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("a child process");
+        drop(pty);
+        let read = host.read(&mut [0u8; 1]);
+        let _ = child.kill();
+        let _ = child.wait();
+        // A hang-up reads as end of file or EIO; still plugged in (the child holding the
+        // master), the read would find nothing yet (EAGAIN).
+        match read {
+            Ok(0) => {}
+            Err(e) if e.raw_os_error() == Some(nix::errno::Errno::EIO as i32) => {}
+            other => panic!("the host was not hung up on: {other:?}"),
         }
     }
 }
