@@ -1,6 +1,7 @@
 //! The daemon's Prometheus metrics: one process-wide registry, one short function per thing
-//! counted (called from where it happens in the daemon; the link keeps its own counters, registered here), and the text exposition
-//! that `GET /metrics` serves. Names are documented in `deploy/METRICS.md`.
+//! counted (called from where it happens in the daemon; the link keeps its own counters,
+//! registered here), and the text exposition that `GET /metrics` serves. Names are
+//! documented in `deploy/METRICS.md`.
 
 use crate::link::counted::counters as link_counters;
 use prometheus::{
