@@ -4,7 +4,7 @@
 //! the board, which stops and switches its drivers off.
 
 use super::emulator::{available, EmulatedPico};
-use super::trace::Machine;
+use super::trace::four_arm_machine;
 use crate::common::{cubed, robot_config, run_daemon, stderr, wait_status};
 use std::time::Duration;
 
@@ -14,7 +14,7 @@ fn the_daemon_runs_from_the_pico_start_button_and_its_estop_reaches_the_board() 
         return;
     };
     let pico = EmulatedPico::start(&elf, 21);
-    let machine = Machine::four_arm();
+    let machine = four_arm_machine();
     let dir = tempfile::tempdir().expect("temp dir");
     let config = robot_config(&pico.port, dir.path());
     let (mut daemon, http) = run_daemon(&config, dir.path());

@@ -175,25 +175,28 @@ impl EmulatedPico {
     /// than real time, and slower still on a busy machine, so a wall-clock sleep may give the
     /// firmware less time than it needs. At most 60 s of wall time.
     pub async fn run_for_emulated_ms(&self, ms: u64) {
-        let until = self.trace().now_ns + ms * 1_000_000;
+        let until = self.flushed().0 + ms * 1_000_000;
         let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        while self.trace().now_ns < until && std::time::Instant::now() < deadline {
+        while self.flushed().0 < until && std::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
 
     /// Everything traced so far, and each stepper's modelled position (by actuator).
     pub fn trace(&self) -> Trace {
+        let (now_ns, positions) = self.flushed();
+        let path = self.pico.trace_path().expect("a trace was asked for");
+        let text = std::fs::read_to_string(path).expect("trace file");
+        Trace::parse(&text, now_ns, &positions)
+    }
+
+    /// The trace written out: the emulated time now, and each stepper's modelled position
+    /// (without reading the trace back, which a long run makes large).
+    fn flushed(&self) -> (u64, String) {
         self.pico.flush();
         loop {
             match self.said.recv_timeout(Duration::from_secs(60)) {
-                Ok(Said::Flushed(now_ns, positions)) => {
-                    let text = std::fs::read_to_string(
-                        self.pico.trace_path().expect("a trace was asked for"),
-                    )
-                    .expect("trace file");
-                    return Trace::parse(&text, now_ns, &positions);
-                }
+                Ok(Said::Flushed(now_ns, positions)) => return (now_ns, positions),
                 Ok(Said::Error(e)) => panic!("the emulated CPU failed: {e}"),
                 Ok(Said::Connected(_) | Said::Reset(_)) => {}
                 Err(_) => panic!("the emulator did not flush its trace within 60 s"),

@@ -4,7 +4,7 @@
 //! where the plan puts it; the program takes no longer than planned.
 
 use super::emulator::{available, EmulatedPico};
-use super::trace::{Machine, Trace};
+use super::trace::{four_arm_machine, Machine, Trace};
 use crate::common::{cubed, four_arm, scrambled, stderr, stdout};
 use cubed::robot::{ActuatorMap, EncodedProgram, Program, ProgramDoc, RobotModel};
 use cubed_firmware::ramp::Ramp;
@@ -89,7 +89,7 @@ fn exec_of_random_cubes_moves_every_actuator_as_planned() {
         pico.serial_number, "NO-BOOT-ROM",
         "without a boot ROM the flash id cannot be read, and the serial number says so"
     );
-    let (model, machine) = (four_arm(), Machine::four_arm());
+    let (model, machine) = (four_arm(), four_arm_machine());
     let map = ActuatorMap::new(&model).expect("fits the protocol");
     let dir = tempfile::tempdir().expect("temp dir");
     let mut worst = Worst::default();

@@ -2,7 +2,7 @@
 //! safety tests send through it: homing, and long moves of the four rotations at once.
 
 use super::emulator::{available, EmulatedPico};
-use super::trace::Machine;
+use super::trace::{four_arm_machine, Machine};
 use cubed::link::{FixedPath, LinkEvent, LinkHandle, LinkSettings, SerialConnector, TokioClock};
 use cubed::robot::wiring::RobotSetup;
 use cubed::robot::{ActuatorMap, MotionGroup, RobotModel};
@@ -28,7 +28,7 @@ pub fn four_arm_pico(test: &str, seed: u64) -> Option<FourArmPico> {
     Some(FourArmPico {
         pico: EmulatedPico::start(&elf, seed),
         model,
-        machine: Machine::four_arm(),
+        machine: four_arm_machine(),
         map,
     })
 }

@@ -4,7 +4,7 @@
 //! anything starts.
 
 use super::emulator::available;
-use super::trace::Machine;
+use super::trace::four_arm_machine;
 use crate::common::{cubed, shipped_design_arg, shipped_design_file, stderr};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -80,7 +80,7 @@ fn the_pico_firmware_served_on_a_pty_runs_cubed_exec_and_takes_a_typed_estop() {
     // The pins' trace, written out at the end: steps were driven, and the e-stop's pin
     // was set to its active level.
     let text = std::fs::read_to_string(&trace).expect("the trace");
-    let machine = Machine::four_arm();
+    let machine = four_arm_machine();
     let stepped = machine.steppers.iter().any(|s| {
         text.lines()
             .any(|l| l.starts_with("E ") && l.split(' ').nth(2) == Some(&s.step.to_string()))
