@@ -39,13 +39,11 @@ const PHASE_BUCKETS: &[f64] = &[
 
 fn counter(registry: &Registry, name: &str, help: &str) -> IntCounter {
     let c = IntCounter::with_opts(Opts::new(name, help)).expect("a valid metric name");
-    registry
-        .register(Box::new(c.clone()))
-        .expect("registered once");
-    c
+    registered(registry, &c)
 }
 
-/// One of the link's own counters (it counts where it happens), served by this registry too.
+/// `c`, served by `registry` from now on: the daemon's own metrics, and the link's counters
+/// (it counts where it happens).
 fn registered<C: prometheus::core::Collector + Clone + 'static>(registry: &Registry, c: &C) -> C {
     registry
         .register(Box::new(c.clone()))
@@ -55,10 +53,7 @@ fn registered<C: prometheus::core::Collector + Clone + 'static>(registry: &Regis
 
 fn counter_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
     let c = IntCounterVec::new(Opts::new(name, help), labels).expect("a valid metric name");
-    registry
-        .register(Box::new(c.clone()))
-        .expect("registered once");
-    c
+    registered(registry, &c)
 }
 
 fn histogram(
@@ -70,10 +65,7 @@ fn histogram(
 ) -> HistogramVec {
     let opts = HistogramOpts::new(name, help).buckets(buckets.to_vec());
     let h = HistogramVec::new(opts, labels).expect("a valid metric name");
-    registry
-        .register(Box::new(h.clone()))
-        .expect("registered once");
-    h
+    registered(registry, &h)
 }
 
 impl Metrics {
@@ -85,8 +77,7 @@ impl Metrics {
             "Seconds since the daemon started.",
         ))
         .expect("a valid metric name");
-        r.register(Box::new(uptime.clone()))
-            .expect("registered once");
+        let uptime = registered(&r, &uptime);
         registered(&r, &link_counters().retransmits);
         Metrics {
             started: Instant::now(),
