@@ -281,8 +281,9 @@ fn a_design_without_a_camera_has_no_scan_and_is_told_so_naming_the_file() {
 }
 
 /// Six-motor, whose blocks all leave the robot as it was, is planned with the axial search:
-/// its tables are built once into the cache and said so, then read; a damaged file is rebuilt
-/// and the reason said; a design it does not serve never builds them.
+/// its tables are built once into the cache and said so, then read; a design it does not serve
+/// never builds them. (A damaged file is caught by the tables' own check, a unit test of
+/// `axial`, and rebuilt by the cache every table shares, which `cubed solve`'s tests damage.)
 #[test]
 fn six_motor_plans_with_the_axial_search_built_once_and_cached() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -325,14 +326,6 @@ fn six_motor_plans_with_the_axial_search_built_once_and_cached() {
     let (warm, said) = plan(&six_path);
     assert!(said.is_empty(), "{said}");
     replays_to_solved(&six, cube, &warm);
-    let mut bytes = std::fs::read(&axial_file).expect("the cached file");
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0xff;
-    std::fs::write(&axial_file, &bytes).expect("damaging the cache");
-    let (rebuilt, said) = plan(&six_path);
-    assert!(said.contains("checksum mismatch"), "{said}");
-    assert!(said.contains("rebuilt"), "{said}");
-    replays_to_solved(&six, cube, &rebuilt);
 }
 
 /// `cubed plan --moves R` (and `args`) run in `dir`: its last line, stderr and status.

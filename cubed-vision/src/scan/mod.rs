@@ -1,5 +1,6 @@
 //! From photos to readings: capture the six faces through a `Camera`, find or apply the grid, sample, un-rotate into net order. The daemon's entry point before `classify`.
 
+pub mod photo;
 pub mod pocket;
 pub mod steady;
 

@@ -108,13 +108,10 @@ impl History {
     }
 }
 
+/// The photo as PNG bytes (encoded in the optimised vision crate), an error naming `path`.
 fn encode_png(image: &RgbImage, path: &Path) -> Result<Vec<u8>, HistoryError> {
-    let mut png = Vec::new();
-    image
-        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
-        .map_err(|source| HistoryError::Image {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    Ok(png)
+    crate::vision::scan::photo::encode_png(image).map_err(|source| HistoryError::Image {
+        path: path.to_path_buf(),
+        source,
+    })
 }

@@ -170,7 +170,7 @@ async fn take_photo(
         face: request.face,
         source,
     })?;
-    let upright = upright(&image, request.image_rotation);
+    let upright = crate::vision::scan::photo::upright(&image, request.image_rotation);
     let url = ctx.note(
         ctx.history
             .save_image(ctx.run, attempt, request.face.letter(), &upright),
@@ -196,17 +196,6 @@ async fn take_photo(
         image_rotation: request.image_rotation,
         image,
     })
-}
-
-/// The photo turned so the face is drawn as in the net (what the page overlays the stickers on).
-fn upright(image: &image::RgbImage, image_rotation: u8) -> image::RgbImage {
-    use image::imageops::{rotate180, rotate270, rotate90};
-    match image_rotation % 4 {
-        1 => rotate270(image),
-        2 => rotate180(image),
-        3 => rotate90(image),
-        _ => image.clone(),
-    }
 }
 
 /// What the camera's photos are for.
