@@ -146,6 +146,12 @@ impl EmulatedPico {
         self.pico.set_pin(gpio, high);
     }
 
+    /// Drives a board input to `high` the next time the CPU enters `function` (see
+    /// [`cubed::sim::pico::EmulatedPico::set_pin_on_entry`]).
+    pub fn set_pin_on_entry(&self, function: &str, gpio: u8, high: bool) {
+        self.pico.set_pin_on_entry(function, gpio, high);
+    }
+
     /// Pulls the USB cable: the host's port hangs up, the firmware hears nothing more.
     pub fn unplug(&self) {
         self.pico.unplug();

@@ -19,3 +19,4 @@ mod sim_cmd;
 mod timing;
 mod trace;
 mod uf2;
+mod wake;

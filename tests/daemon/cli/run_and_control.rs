@@ -220,10 +220,10 @@ fn a_simulated_line_too_lossy_to_reach_blames_its_faults_not_a_cable() {
 #[test]
 fn a_start_during_the_idle_handshake_waits_for_it_instead_of_fighting_it_for_the_port() {
     let dir = tempfile::tempdir().expect("temp dir");
-    // A robot that never answers: a pseudo-terminal whose other end stays silent.
-    let silent = nix::pty::openpty(None, None).expect("a pseudo-terminal");
-    let port = nix::unistd::ttyname(&silent.slave).expect("its name");
-    let file = robot_config(&port, dir.path());
+    // A robot that never answers: a pseudo-terminal whose other end stays silent (opened
+    // close-on-exec, as the simulator's are, so no other test's child keeps it).
+    let silent = cubed::sim::pty::open_pty().expect("a pseudo-terminal");
+    let file = robot_config(&silent.path, dir.path());
     let (mut daemon, http) = run_daemon(&file, dir.path());
     // The first handshake at launch has failed (no HelloReply in 3 s); the idle loop's next
     // one starts at once and takes 3 s too.

@@ -133,6 +133,16 @@ impl EmulatedPico {
             .command(&format!("pin {gpio} {}", u8::from(high)));
     }
 
+    /// Drives a board input to `high` the next time the CPU enters `function` (the one
+    /// function in the ELF's symbols whose name ends so, `Firmware>::next_deadline`): a
+    /// moment inside the firmware's loop that no timing from outside the chip can hit. A
+    /// name the ELF does not give one function is refused, said on stderr
+    /// ("emulated Pico said: refused pin-at: ..."), and nothing is driven.
+    pub fn set_pin_on_entry(&self, function: &str, gpio: u8, high: bool) {
+        self.bridge
+            .command(&format!("pin-at {function} {gpio} {}", u8::from(high)));
+    }
+
     /// Pulls the USB cable: the host's port hangs up, the firmware hears nothing more.
     pub fn unplug(&self) {
         self.bridge.unplug_pty();

@@ -48,3 +48,57 @@ export function bootFromElf(rp2040, path) {
   rp2040.core.PC = rp2040.flashView.getUint32(vectors + 4, true) & ~1;
   return segments;
 }
+
+const SHT_SYMTAB = 2;
+const STT_FUNC = 2;
+
+/** A Rust symbol's path as the compiler wrote it (`a::<impl b::C>::f`), from its legacy
+ * mangling (`_ZN` then length-prefixed parts then `E`), without the hash; other names as
+ * they are. */
+export function demangle(name) {
+  if (!name.startsWith('_ZN')) return name;
+  const parts = [];
+  let at = 3;
+  while (at < name.length && name[at] !== 'E') {
+    const digits = /^\d+/.exec(name.slice(at));
+    if (!digits) return name;
+    at += digits[0].length;
+    parts.push(name.slice(at, at + Number(digits[0])));
+    at += Number(digits[0]);
+  }
+  if (parts.length > 1 && /^h[0-9a-f]{16}$/.test(parts[parts.length - 1])) parts.pop();
+  const escapes = { LT: '<', GT: '>', RF: '&', BP: '*', C: ',', SP: '@', u20: ' ', u27: "'", u5b: '[', u5d: ']', u7b: '{', u7d: '}', u7e: '~' };
+  return parts
+    .map((part) => part.replace(/^_\$/, '$').replace(/\$([A-Za-z0-9]+)\$/g, (all, code) => escapes[code] ?? all).replaceAll('..', '::'))
+    .join('::');
+}
+
+/** The address of the one function in the ELF's symbol table whose path ends in `suffix`
+ * (`Firmware>::next_deadline`); throws, naming the ELF, when none or several do. */
+export function functionAddress(path, suffix) {
+  const data = readFileSync(path);
+  const shoff = data.readUInt32LE(32);
+  const shentsize = data.readUInt16LE(46);
+  const shnum = data.readUInt16LE(48);
+  const section = (i) => {
+    const at = shoff + i * shentsize;
+    return { type: data.readUInt32LE(at + 4), offset: data.readUInt32LE(at + 16), size: data.readUInt32LE(at + 20), link: data.readUInt32LE(at + 24) };
+  };
+  const found = new Map();
+  for (let i = 0; i < shnum; i++) {
+    const symtab = section(i);
+    if (symtab.type !== SHT_SYMTAB) continue;
+    const strtab = section(symtab.link);
+    for (let at = symtab.offset; at + 16 <= symtab.offset + symtab.size; at += 16) {
+      if ((data[at + 12] & 0xf) !== STT_FUNC) continue;
+      const nameAt = strtab.offset + data.readUInt32LE(at);
+      const name = demangle(data.toString('latin1', nameAt, data.indexOf(0, nameAt)));
+      if (name.endsWith(suffix)) found.set(name, data.readUInt32LE(at + 4) & ~1);
+    }
+  }
+  if (found.size !== 1) {
+    const which = found.size === 0 ? 'none' : [...found.keys()].join(', ');
+    throw new Error(`${path}: one function whose name ends in '${suffix}' was asked for; found ${which}`);
+  }
+  return [...found.values()][0];
+}

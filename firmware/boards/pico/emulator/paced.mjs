@@ -12,6 +12,9 @@
 // the next alarm. The firmware sleeps inside a critical section (so that no wake is lost
 // between its check and its `wfi`), where a step's alarm can come due.
 //
+// It can act at one instruction too (`atEntry`): a test drives a pin the moment the CPU
+// enters a function, which no timing from outside the chip can place.
+//
 // And it says when the chip keeps less than half of real time for seconds on end (a busy
 // machine, or a design stepping faster than an emulator can follow): every motion then takes
 // longer than the host planned, which a real Pico does not.
@@ -43,6 +46,14 @@ export class PacedSimulator extends Simulator {
     this.window = null;
     /** The wall time a slow pace was last said at. */
     this.slowSaid = null;
+    /** `{ address, action }`: `action()` runs once, before the instruction at `address`. */
+    this.entry = null;
+  }
+
+  /** Runs `action()` once, the next time the CPU is about to execute the instruction at
+   * `address` (a function's first, for its entry). */
+  atEntry(address, action) {
+    this.entry = { address, action };
   }
 
   /** Tells `onSlow` when the last window's pace was slow (and it was not said lately). */
@@ -79,6 +90,11 @@ export class PacedSimulator extends Simulator {
     this.judgePace();
     for (let i = 0; i < SLICE && !this.stopped; i++) {
       if (!core.waiting) {
+        if (this.entry !== null && core.PC === this.entry.address) {
+          const { action } = this.entry;
+          this.entry = null;
+          action();
+        }
         clock.tick(core.executeInstruction() * CYCLE_NANOS);
         continue;
       }

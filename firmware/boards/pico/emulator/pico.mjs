@@ -10,6 +10,9 @@
 // Standard input, one command a line:
 //   tx <hex>          bytes from the host to the firmware
 //   pin <gpio> <0|1>  drive an input (the e-stop, the button; sensors follow the motors)
+//   pin-at <function> <gpio> <0|1>
+//                     drive it the next time the CPU enters <function>: the one function in
+//                     the ELF's symbols whose name ends so (`Firmware>::next_deadline`)
 //   unplug | plug     pull the USB cable, put it back (the board stays powered)
 //   hang              the firmware stops making progress (the watchdog should reset it)
 //   flush             write the trace out (if any), then answer "flushed <ns> <positions JSON>"
@@ -20,12 +23,13 @@
 //   flushed ...                 see above
 //   reset <ns>                  the watchdog reset the chip; it boots again (and enumerates)
 //   error <text>                the emulated CPU failed; the process then exits 3
+//   refused <text>              a command it cannot obey (a function the ELF does not name)
 
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { PacedSimulator } from './paced.mjs';
-import { bootFromElf } from './elf.mjs';
+import { bootFromElf, functionAddress } from './elf.mjs';
 import { Machine } from './machine.mjs';
 import { machineFromWiring } from './wiring.mjs';
 import { CdcHost } from './usb-host.mjs';
@@ -158,6 +162,9 @@ function obey(line) {
     case 'pin':
       machine.drive(Number(rest[0]), rest[1] === '1');
       break;
+    case 'pin-at':
+      pinAtEntry(rest[0] ?? '', Number(rest[1]), rest[2] === '1');
+      break;
     case 'unplug':
       machine.log(`U ${machine.now()} unplugged`);
       plugged = false;
@@ -182,6 +189,18 @@ function obey(line) {
     default:
       process.stderr.write(`pico.mjs: unknown command '${command}'\n`);
   }
+}
+
+/** Drives input `gpio` the next time the CPU enters `function` (see the usage above). */
+function pinAtEntry(function_, gpio, high) {
+  let address;
+  try {
+    address = functionAddress(args.elf, function_);
+  } catch (error) {
+    say(`refused pin-at: ${error.message}`);
+    return;
+  }
+  chip.simulator.atEntry(address, () => machine.drive(gpio, high));
 }
 
 /** A CPU outside flash and RAM, or in the HardFault handler, is reported and ends the run. */
