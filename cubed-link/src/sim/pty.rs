@@ -51,7 +51,7 @@ pub struct PtyEndpoint {
 }
 
 /// A pty's two ends, its slave in raw mode, and the slave's path.
-pub(crate) struct RawPty {
+pub struct RawPty {
     pub master: OwnedFd,
     pub slave: OwnedFd,
     pub path: PathBuf,
@@ -62,7 +62,7 @@ pub(crate) struct RawPty {
 /// thread spawns meanwhile (a test beside this one, a daemon's helper) must not keep a copy
 /// of the master, or an unplug (the master dropped) would never reach the host as a
 /// hang-up. `openpty` opens both ends inheritable, so the pty is opened here step by step.
-pub(crate) fn open_raw_pty() -> io::Result<RawPty> {
+pub fn open_raw_pty() -> io::Result<RawPty> {
     use nix::fcntl::OFlag;
     use std::os::unix::fs::OpenOptionsExt;
     let master = posix_openpt(OFlag::O_RDWR | OFlag::O_NOCTTY | OFlag::O_CLOEXEC)

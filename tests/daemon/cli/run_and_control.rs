@@ -222,7 +222,7 @@ fn a_start_during_the_idle_handshake_waits_for_it_instead_of_fighting_it_for_the
     let dir = tempfile::tempdir().expect("temp dir");
     // A robot that never answers: a pseudo-terminal whose other end stays silent (opened
     // close-on-exec, as the simulator's are, so no other test's child keeps it).
-    let silent = cubed::sim::pty::open_pty().expect("a pseudo-terminal");
+    let silent = cubed::sim::pty::open_raw_pty().expect("a pseudo-terminal");
     let file = robot_config(&silent.path, dir.path());
     let (mut daemon, http) = run_daemon(&file, dir.path());
     // The first handshake at launch has failed (no HelloReply in 3 s); the idle loop's next
