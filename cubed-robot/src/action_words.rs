@@ -122,10 +122,15 @@ fn parse_action(model: &RobotModel, words: &str) -> Result<Action, String> {
                 return format!("'{name}' is a flipper: it only flips (`flip {name}`)");
             }
             let names: Vec<&str> = model.grippers.iter().map(|g| g.name.as_str()).collect();
+            let flippers: Vec<&str> = model.flippers.iter().map(|f| f.name.as_str()).collect();
+            let flippers = match flippers.is_empty() {
+                true => String::new(),
+                false => format!("; its flippers: {}", flippers.join(", ")),
+            };
             format!(
-                "robot '{}' has no gripper '{name}' (it has {})",
+                "robot '{}' has no gripper '{name}' (its grippers: {}{flippers})",
                 model.name,
-                names.join(", ")
+                names.join(", "),
             )
         })
     };
@@ -264,5 +269,18 @@ mod tests {
         assert!(said.contains("'holder' never turns"), "{said}");
         let said = parse_actions(&table, "turn flipper +1").expect_err("a flipper");
         assert!(said.to_string().contains("`flip flipper`"), "{said}");
+        // A name from another design: what this one has, its flipper too.
+        let said = parse_actions(&table, "open left").expect_err("four-arm's name");
+        let said = said.to_string();
+        assert!(
+            said.contains("(its grippers: turntable, holder; its flippers: flipper)"),
+            "{said}"
+        );
+        let said = parse_actions(&four_arm(), "open lfet").expect_err("a typo");
+        assert!(
+            said.to_string()
+                .ends_with("(its grippers: left, right, front, back)"),
+            "{said}"
+        );
     }
 }

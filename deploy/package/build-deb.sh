@@ -10,6 +10,8 @@
 #   deploy/package/build-deb.sh --out DIR            where the .deb goes (default target/package)
 #   deploy/package/build-deb.sh --profile NAME       the cargo profile built (default release;
 #                                                    CI's arm64 check uses `ci-package`)
+#   deploy/package/build-deb.sh --uf2 PATH           package an already built Pico firmware
+#                                                    (default: firmware/build.sh's, built if missing)
 #
 # arm64 needs the aarch64 C toolchain (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross: installed
 # when run as root) and a Rust standard library for the target: `rustup target add
@@ -23,13 +25,14 @@ CROSS_WHO=build-deb.sh
 # shellcheck source=../../tools/cross-rust.sh
 source "$ROOT/tools/cross-rust.sh"
 
-arch=amd64 binary="" out="$ROOT/target/package" profile=release
+arch=amd64 binary="" out="$ROOT/target/package" profile=release uf2=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --arch) arch=${2:?--arch needs amd64 or arm64}; shift 2 ;;
         --binary) binary=${2:?--binary needs a path}; shift 2 ;;
         --out) out=${2:?--out needs a folder}; shift 2 ;;
         --profile) profile=${2:?--profile needs a cargo profile}; shift 2 ;;
+        --uf2) uf2=${2:?--uf2 needs a path}; shift 2 ;;
         *) die "unknown argument '$1' (see the top of $0)" ;;
     esac
 done
@@ -102,7 +105,13 @@ version=$(sed -n 's/^version *= *"\(.*\)"/\1/p' "$ROOT/Cargo.toml" | head -n1)
 # The package promises the USB camera: its version line says whether the binary has it.
 grep -qaF '(USB webcams: built in)' "$binary" \
     || die "$binary has no USB camera backend (its \`cubed --version\` says not built in): build it with --features camera, or give no --binary and this script builds it"
-uf2=$(pico_uf2)
+if [ -n "$uf2" ]; then
+    [ -f "$uf2" ] || die "--uf2 $uf2: no such file"
+    [ "$(head -c 4 "$uf2" | od -An -tx1 | tr -d ' ')" = 5546320a ] \
+        || die "--uf2 $uf2: not a UF2 file (it does not start with UF2's magic 'UF2\n')"
+else
+    uf2=$(pico_uf2)
+fi
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -129,9 +138,13 @@ sed '/^####/d; s|/usr/local/bin/cubed|/usr/bin/cubed|g; s|/usr/local/share/doc/c
 cp "$ROOT/deploy/99-cubed.rules" "$root/lib/udev/rules.d/99-cubed.rules"
 cp "$uf2" "$root/usr/share/cubed/firmware/cubed-pico.uf2"
 cp "$ROOT/README.md" "$root/usr/share/doc/cubed/README.md"
-# The guides the README links to, beside it as it links them (docs/*.md).
-mkdir -p "$root/usr/share/doc/cubed/docs"
+# The guides the README links to, beside it as it links them (docs/*.md), and the pages a
+# builder needs beside the robot: every design key, flashing, the Pico's wiring.
+mkdir -p "$root/usr/share/doc/cubed/docs" "$root/usr/share/doc/cubed/firmware/boards/pico"
 cp "$ROOT"/docs/*.md "$root/usr/share/doc/cubed/docs/"
+cp "$ROOT/ROBOT-DESIGN.md" "$root/usr/share/doc/cubed/ROBOT-DESIGN.md"
+cp "$ROOT/firmware/README.md" "$root/usr/share/doc/cubed/firmware/README.md"
+cp "$ROOT/firmware/boards/pico/README.md" "$root/usr/share/doc/cubed/firmware/boards/pico/README.md"
 cp "$HERE/copyright" "$root/usr/share/doc/cubed/copyright"
 for script in postinst prerm postrm; do
     install -m 0755 "$HERE/$script" "$root/DEBIAN/$script"

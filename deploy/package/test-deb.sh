@@ -48,7 +48,8 @@ check_contents() {
         etc/cubed/robots/four-arm.toml etc/cubed/robots/six-motor.toml \
         etc/cubed/robots/turntable-flipper.toml lib/systemd/system/cubed.service \
         lib/udev/rules.d/99-cubed.rules usr/share/cubed/firmware/cubed-pico.uf2 \
-        usr/share/doc/cubed/copyright usr/share/doc/cubed/docs/raspberry-pi.md; do
+        usr/share/doc/cubed/copyright usr/share/doc/cubed/docs/raspberry-pi.md \
+        usr/share/doc/cubed/ROBOT-DESIGN.md usr/share/doc/cubed/firmware/boards/pico/README.md; do
         [ -f "$tree/$path" ] || die "$deb has no /$path"
     done
     matches "Machine:.*$machine" "$(readelf -h "$tree/usr/bin/cubed")" \

@@ -5,6 +5,7 @@ use super::refuse;
 use crate::daemon::config::search::{
     describe_sources, discover_config, ConfigOrigin, FoundConfig, GivenOnCommandLine,
 };
+use crate::daemon::config::PortChoice;
 use crate::link::fault_words::{actuator_names, refusal_in_words};
 use crate::robot::wiring::{refusal_placed_in, verdict_on, BoardVerdict, RobotSetup, WiringDoc};
 use clap::{Args, Subcommand};
@@ -187,6 +188,30 @@ impl BoardDoc {
     }
 }
 
+/// Why the Raspberry Pi Pico's firmware would refuse `design` at connect, naming the file,
+/// in the words `config wiring --board pico` uses (its step rate first, then the wiring), or
+/// `None` if it takes it. A design that does not load is said by the checks before this one.
+fn pico_refusal(design: &Path) -> Option<String> {
+    let (name, what, chip) = chips::shipped("pico")?;
+    let limit = crate::robot::StepLimit {
+        max_steps_s: chip.max_step_rate,
+        board: Some(what),
+    };
+    let model = match crate::robot::load_robot_for(design, limit) {
+        Ok(model) => model,
+        Err(e) => return Some(error_chain(&e)),
+    };
+    let map = crate::robot::ActuatorMap::new(&model).ok()?;
+    let setup = RobotSetup::for_design(&model, &map).ok()?;
+    let names = actuator_names(&map, &model);
+    let board = BoardDoc::new(name, what, chip, &verdict_on(chip, &setup), &setup, &names);
+    let why = board.refusal?;
+    Some(format!(
+        "{}: {why} (`cubed config wiring --board pico` names the key)",
+        design.display()
+    ))
+}
+
 /// "GP0, GP1, GP17 (3 pins)".
 fn pin_list(pins: &[u8]) -> String {
     let names: Vec<String> = pins.iter().map(|p| format!("GP{p}")).collect();
@@ -240,6 +265,15 @@ fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     let slow = crate::robot::load_robot(&config.robot_design).map(|m| m.slow_turns_note());
     if let Ok(Some(note)) = slow {
         println!("note: {}: {note}", config.robot_design.display());
+    }
+    // A real robot's board may be another, so this is a note, not a refusal.
+    if let PortChoice::Serial(port) = &config.port {
+        if let Some(why) = pico_refusal(&config.robot_design) {
+            let port = port.display();
+            println!(
+                "note: a Raspberry Pi Pico on {port} would refuse the design at connect: {why}"
+            );
+        }
     }
     let web = crate::web::WebSettings {
         bind: config.bind,

@@ -1,6 +1,7 @@
 //! The board check on a design: a design cubed cannot plan for, a design needing more states than the memory allows, and the board's verdict as a JSON boolean beside its words.
 
 use super::{cubed_in, shipped, text, write_config};
+use std::path::Path;
 
 #[test]
 fn the_board_check_refuses_a_design_cubed_cannot_plan_for_though_the_pico_takes_its_wiring() {
@@ -96,5 +97,68 @@ fn the_boards_verdict_in_json_is_a_boolean_beside_its_words() {
         let board = &doc["board"];
         assert_eq!(board["accepted"], accepted, "{design}: {board}");
         assert_eq!(board["refusal"].is_null(), accepted, "{design}: {board}");
+    }
+}
+
+/// `config show` with a real robot port says what a Pico there would refuse at connect (its
+/// step rate, a pin it keeps), naming the file and key, but only notes it: the robot's board
+/// may be another. With the simulated robot, or a design the Pico takes, it says nothing.
+#[test]
+fn config_show_notes_what_a_pico_on_the_robots_port_would_refuse() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let four_arm = std::fs::read_to_string(shipped("robots/four-arm.toml")).expect("shipped");
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("written");
+        path.display().to_string()
+    };
+    let reserved = write(
+        "pin-25.toml",
+        four_arm.replacen("step = 2\n", "step = 25\n", 1),
+    );
+    // Faster than the Pico steps, its turn times left to follow from the ramp.
+    let fast: String = (four_arm.lines())
+        .filter(|line| !line.starts_with("quarter_ms") && !line.starts_with("half_ms"))
+        .map(|line| line.replace("max_deg_s = 900", "max_deg_s = 5000") + "\n")
+        .collect();
+    let fast = write("fast.toml", fast);
+    let photos =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vision/photos/3x3x3-random-01");
+    let show = |design: &str, real_port: bool| {
+        let config = dir.path().join("cubed.toml");
+        write_config(&config, design);
+        if real_port {
+            let text = std::fs::read_to_string(&config).expect("written");
+            let text = text
+                .replacen("port = \"sim\"", "port = \"/dev/ttyACM0\"", 1)
+                .replacen(
+                    "source = \"sim\"",
+                    &format!("source = \"dir:{}\"", photos.display()),
+                    1,
+                );
+            std::fs::write(&config, text).expect("written");
+        }
+        let out = cubed_in(
+            dir.path(),
+            &[],
+            &["config", "show", "--config", &config.display().to_string()],
+        );
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    let note = "a Raspberry Pi Pico on /dev/ttyACM0 would refuse the design at connect";
+    let said = show(&reserved, true);
+    assert!(
+        said.contains(note) && said.contains("pin-25.toml") && said.contains("pin 25"),
+        "{said}"
+    );
+    let said = show(&fast, true);
+    assert!(
+        said.contains(note) && said.contains("key 'max_deg_s'"),
+        "{said}"
+    );
+    for (design, real_port) in [(&reserved, false), (&shipped("robots/four-arm.toml"), true)] {
+        let said = show(design, real_port);
+        assert!(!said.contains("Raspberry Pi Pico"), "{design}: {said}");
     }
 }

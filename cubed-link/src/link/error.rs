@@ -94,7 +94,7 @@ pub enum LinkError {
 /// What to flash or install when the protocol versions differ.
 fn version_advice(firmware: u8, host: u8) -> &'static str {
     if firmware < host {
-        "flash the firmware built from this cubed version (`bash firmware/build.sh pico` makes cubed-fw-pico.uf2: hold BOOTSEL, plug in, copy it to the RPI-RP2 drive; see firmware/README.md)"
+        "flash the firmware built from this cubed version (the package's /usr/share/cubed/firmware/cubed-pico.uf2, or in a clone `bash firmware/build.sh pico` makes cubed-fw-pico.uf2: hold BOOTSEL, plug in, copy it to the RPI-RP2 drive; see firmware/README.md)"
     } else {
         "this cubed is older than the firmware: install the cubed version the firmware was built from, or flash the firmware from this one"
     }

@@ -51,6 +51,8 @@ pub enum ActuatorDoc {
         dir: u8,
         invert_dir: bool,
         microsteps_per_rev: u64,
+        /// The driver's own microstep setting (its MS pins or jumpers must select it).
+        driver_microsteps: u16,
         units_per_rev: u16,
         max_deg_s: u32,
         accel_deg_s2: u32,
@@ -181,6 +183,7 @@ impl WiringDoc {
                         dir: s.dir_pin,
                         invert_dir: s.invert_dir,
                         microsteps_per_rev: s.steps_per_rev(),
+                        driver_microsteps: s.microsteps,
                         units_per_rev: s.units_per_rev,
                         max_deg_s: s.max_deg_s,
                         accel_deg_s2: s.accel_deg_s2,
@@ -266,6 +269,7 @@ fn actuator_line(actuator: &ActuatorDoc) -> String {
             dir,
             invert_dir,
             microsteps_per_rev,
+            driver_microsteps,
             max_deg_s,
             accel_deg_s2,
             home,
@@ -298,7 +302,7 @@ fn actuator_line(actuator: &ActuatorDoc) -> String {
                 name,
                 "stepper",
                 format!(
-                    "STEP GP{step}, DIR GP{dir}{inverted}, {home}{stall}; {microsteps_per_rev} microsteps/rev, {max_deg_s}°/s, {accel_deg_s2}°/s²; {planned}"
+                    "STEP GP{step}, DIR GP{dir}{inverted}, {home}{stall}; {microsteps_per_rev} microsteps/rev (driver set to {driver_microsteps}), {max_deg_s}°/s, {accel_deg_s2}°/s²; {planned}"
                 ),
             )
         }
