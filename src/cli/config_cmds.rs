@@ -70,13 +70,13 @@ fn wiring(args: WiringArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(e.to_string()),
     };
     // Known, the board's own step rate is checked before what follows from the speeds.
-    let limit = args.board.as_deref().and_then(chips::shipped).map_or(
-        crate::robot::StepLimit::ANY_BOARD,
-        |(_, what, chip)| crate::robot::StepLimit {
-            max_steps_s: chip.max_step_rate,
-            board: Some(what),
-        },
-    );
+    let limit = args
+        .board
+        .as_deref()
+        .and_then(chips::shipped)
+        .map_or(crate::robot::StepLimit::ANY_BOARD, |(_, what, chip)| {
+            board_step_limit(what, chip)
+        });
     let model = match crate::robot::load_robot_for(&design, limit) {
         Ok(model) => model,
         Err(e) => return refuse(error_chain(&e)),
@@ -193,11 +193,7 @@ impl BoardDoc {
 /// `None` if it takes it. A design that does not load is said by the checks before this one.
 fn pico_refusal(design: &Path) -> Option<String> {
     let (name, what, chip) = chips::shipped("pico")?;
-    let limit = crate::robot::StepLimit {
-        max_steps_s: chip.max_step_rate,
-        board: Some(what),
-    };
-    let model = match crate::robot::load_robot_for(design, limit) {
+    let model = match crate::robot::load_robot_for(design, board_step_limit(what, chip)) {
         Ok(model) => model,
         Err(e) => return Some(error_chain(&e)),
     };
@@ -210,6 +206,15 @@ fn pico_refusal(design: &Path) -> Option<String> {
         "{}: {why} (`cubed config wiring --board pico` names the key)",
         design.display()
     ))
+}
+
+/// The most steps a second a shipped board (`what`, "Raspberry Pi Pico") takes, as the
+/// design's speeds are checked against it.
+fn board_step_limit(what: &'static str, chip: &Chip) -> crate::robot::StepLimit {
+    crate::robot::StepLimit {
+        max_steps_s: chip.max_step_rate,
+        board: Some(what),
+    }
 }
 
 /// "GP0, GP1, GP17 (3 pins)".

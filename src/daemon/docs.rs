@@ -266,6 +266,10 @@ pub struct CalibrationDoc {
     pub after: Vec<f32>,
     /// Where the new palette was written.
     pub saved_to: String,
+    /// What the person should mend before the palette is trusted (uneven light, a camera that
+    /// mirrors, a lamp too bright); also in the log.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// A run in the history list.

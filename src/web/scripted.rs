@@ -19,6 +19,8 @@ pub const SECOND_START: &str = "scripted daemon: only one run per test";
 /// What the scripted robot says of its e-stop button after an e-stop: held, as if pressed
 /// on the robot as well, until the Reset.
 pub const BUTTON_HELD: &str = "scripted robot: its e-stop button is held";
+/// What the scripted calibration asks the person to mend.
+pub const CALIBRATION_WARNING: &str = "calibration: the orange stickers (face L) spread 7.9 from their colour on average, more than half the way to red (14.2 away): some may read as red: light the cube evenly, without glare, and calibrate again";
 
 const SCHEME: ColourScheme = ColourScheme {
     symbols: ['W', 'R', 'G', 'Y', 'O', 'B'],
@@ -135,6 +137,7 @@ pub async fn respond(mut inbox: DaemonInbox, step: Duration) {
                     before: vec![4.0; 6],
                     after: vec![1.0; 6],
                     saved_to: "/tmp/scripted-palette.toml".to_string(),
+                    warnings: vec![CALIBRATION_WARNING.to_string()],
                 }));
             }
             Request::Guide { facelets, reply } => {

@@ -197,6 +197,16 @@ async fn the_page_runs_the_scripted_daemon() {
         "a successful action clears the error: {error:?}"
     );
 
+    // Calibration: the ΔE table with its scale, and what to mend on the panel itself, set
+    // apart, not only in the Robot tab's log.
+    click(page, ".tab[data-tab=colours]").await;
+    click(page, "#calibrate").await;
+    wait_for_text(page, "calibration", "saved to /tmp/scripted-palette.toml").await;
+    wait_for_text(page, "calibration", "about 1 is just noticeable").await;
+    let notice = text_of(page, "#calibration .notice").await;
+    assert_eq!(notice.trim(), scripted::CALIBRATION_WARNING);
+    screenshot(page, "calibrated").await;
+
     browser.close().await;
     let _ = stop.send(());
     server

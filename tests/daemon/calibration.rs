@@ -15,6 +15,11 @@ async fn the_pages_calibration_and_the_command_lines_give_the_same_palette_from_
         .await
         .expect("starts");
     let by_page = daemon.handle.calibrate().await.expect("calibrates");
+    assert_eq!(
+        by_page.warnings,
+        Vec::<String>::new(),
+        "even light: nothing to mend"
+    );
     daemon.shutdown().await;
     let written = dir.path().join("cli.toml");
     let out = crate::common::cubed(
@@ -102,12 +107,18 @@ async fn calibration_under_a_lamp_too_bright_is_taken_darker_and_refused_naming_
     let daemon = RunningDaemon::start(&config, solver())
         .await
         .expect("starts");
-    daemon.handle.calibrate().await.expect("calibrated, darker");
+    let doc = daemon.handle.calibrate().await.expect("calibrated, darker");
     let said = logged(&daemon);
     assert!(
         said.iter()
             .any(|l| l.contains("stops darker than the camera's exposure")),
         "{said:#?}"
+    );
+    // The page is told too, beside the ΔE table.
+    assert!(
+        (doc.warnings.iter()).any(|w| w.contains("stops darker than the camera's exposure")),
+        "{:#?}",
+        doc.warnings
     );
     let run = daemon.handle.status().run.expect("the calibration's run");
     let record = daemon.handle.run(run).expect("history").expect("recorded");

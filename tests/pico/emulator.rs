@@ -20,6 +20,7 @@ enum Said {
     Reset(u64),
     Flushed(u64, String),
     Error(String),
+    Refused(String),
 }
 
 /// An emulated Pico on a cable; the harness is stopped on drop.
@@ -152,6 +153,17 @@ impl EmulatedPico {
         self.pico.set_pin_on_entry(function, gpio, high);
     }
 
+    /// Asks to drive a pin on entry to `function`, which names no one function: the
+    /// harness's refusal, in its words.
+    pub fn pin_on_entry_refused(&self, function: &str, gpio: u8) -> String {
+        self.pico.set_pin_on_entry(function, gpio, true);
+        match self.said.recv_timeout(Duration::from_secs(30)) {
+            Ok(Said::Refused(why)) => why,
+            Ok(other) => panic!("expected pin-at {function} refused, got {other:?}"),
+            Err(_) => panic!("pin-at {function} was neither refused nor obeyed within 30 s"),
+        }
+    }
+
     /// Pulls the USB cable: the host's port hangs up, the firmware hears nothing more.
     pub fn unplug(&self) {
         self.pico.unplug();
@@ -204,6 +216,7 @@ impl EmulatedPico {
             match self.said.recv_timeout(Duration::from_secs(60)) {
                 Ok(Said::Flushed(now_ns, positions)) => return (now_ns, positions),
                 Ok(Said::Error(e)) => panic!("the emulated CPU failed: {e}"),
+                Ok(Said::Refused(why)) => panic!("the emulator refused a command: {why}"),
                 Ok(Said::Connected(_) | Said::Reset(_)) => {}
                 Err(_) => panic!("the emulator did not flush its trace within 60 s"),
             }
@@ -237,6 +250,7 @@ fn gatherer(
                 eprintln!("emulated Pico: {why}");
                 Said::Error(why)
             }
+            PicoEvent::Refused(why) => Said::Refused(why),
             PicoEvent::Port(_) | PicoEvent::PortGone | PicoEvent::Ended => return,
         };
         let _ = tell.lock().expect("tell lock").send(said);

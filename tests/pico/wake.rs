@@ -32,6 +32,14 @@ fn an_estop_pressed_mid_pass_switches_the_drivers_off_before_the_wake_tick() {
         run_all(&mut link, &[home(&map, 1)]).await;
         // Let the link's last bytes go, so the pass the edge lands in is an idle one.
         pico.run_for_emulated_ms(50).await;
+        // A name that gives no one function is refused, naming what it found; nothing moves.
+        let none = pico.pin_on_entry_refused("no_such_function_in_the_firmware", estop);
+        assert!(none.contains("found none"), "{none}");
+        let two = pico.pin_on_entry_refused("::next_deadline", estop);
+        assert!(
+            two.contains(AFTER_THE_INPUTS_ARE_READ) && two.contains(", "),
+            "both named: {two}"
+        );
         pico.set_pin_on_entry(AFTER_THE_INPUTS_ARE_READ, estop, !machine.estop.released);
         loop {
             match next(&mut link, 60).await {

@@ -194,6 +194,37 @@ fn the_wiring_table_shows_a_home_offset_where_one_is_given() {
     assert!(!right.contains("past it"), "no offset, no words: {right}");
 }
 
+/// A flipper without a home sensor homes to where it stood at connect: its row says to leave
+/// it at rest at power-up, where a sensed one names its sensor.
+#[test]
+fn the_wiring_table_says_a_flipper_without_a_home_sensor_must_be_left_at_rest() {
+    let text = std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).unwrap();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let design = dir.path().join("unsensed.toml");
+    std::fs::write(&design, with_line(&text, "flipper", "home = ", "")).expect("written");
+    let row_of = |design: &str| {
+        let out = crate::common::cubed(&["config", "wiring", "--design", design], None);
+        assert!(out.status.success(), "{}", crate::common::stderr(&out));
+        let table = crate::common::stdout(&out);
+        let row = table
+            .lines()
+            .find(|l| l.contains(" flipper "))
+            .map(str::to_string);
+        row.unwrap_or_else(|| panic!("a flipper row: {table}"))
+    };
+    let unsensed = row_of(&design.display().to_string());
+    assert!(
+        unsensed.contains("no home sensor")
+            && unsensed.contains("leave the flipper at rest at every power-up"),
+        "{unsensed}"
+    );
+    let sensed = row_of("turntable-flipper");
+    assert!(
+        sensed.contains("home GP12") && !sensed.contains("at rest"),
+        "{sensed}"
+    );
+}
+
 /// A turn time the ramp gives (no `quarter_ms` written) that is out of range is placed at
 /// the ramp's `max_deg_s`, which is what to change, not at a key the file does not have,
 /// and names the units.

@@ -277,7 +277,13 @@ fn actuator_line(actuator: &ActuatorDoc) -> String {
             planned_ms,
             ..
         } => {
-            let home = home.as_ref().map_or("no home sensor".to_string(), |h| {
+            // Without a sensor, homing returns to where the motor stood when the firmware took
+            // the wiring: a flipper's cam must stand at rest then, or every flip is off.
+            let unsensed = match planned_ms {
+                PlannedMs::Flip { .. } => "no home sensor: homes to where it stood at connect, so leave the flipper at rest at every power-up",
+                PlannedMs::Turns { .. } => "no home sensor: homes to where it stood at connect",
+            };
+            let home = home.as_ref().map_or(unsensed.to_string(), |h| {
                 let offset = match h.offset_steps {
                     0 => String::new(),
                     steps => format!(", home {steps:+} microsteps past it"),

@@ -289,6 +289,7 @@ fn said(event: PicoEvent) -> Option<Ended> {
             eprintln!("cubed sim: the emulated Pico failed: {why}");
             return Some(Ended::Failed);
         }
+        PicoEvent::Refused(why) => eprintln!("cubed sim: the emulated Pico refused: {why}"),
         PicoEvent::Ended => return Some(Ended::Stopped),
         PicoEvent::PortGone
         | PicoEvent::Flushed(..)

@@ -7,6 +7,7 @@ pub mod search;
 mod sim_section;
 mod toml_form;
 pub(crate) mod values;
+mod video_devices;
 
 pub use sim_section::SimSettings;
 
@@ -112,6 +113,8 @@ fn folder_words(base: &Path) -> String {
 
 /// Default HTTP address.
 pub(crate) const DEFAULT_BIND: &str = "127.0.0.1:8080";
+/// The `[http] token` the shipped `cubed.toml` gives as an example (commented out): refused.
+pub(crate) const SAMPLE_TOKEN: &str = "a long random string";
 
 /// Reads and validates a configuration file.
 pub fn load_config(path: &Path) -> Result<DaemonConfig, ConfigError> {
@@ -410,9 +413,21 @@ impl Validator<'_> {
             )
         })?;
         let token = http.token.filter(|t| !t.is_empty());
+        let make_one = "`openssl rand -hex 16` makes one";
         if let Some(t) = &token {
             if t.len() < 16 {
-                return Err(self.invalid("http", "token", "at least 16 characters"));
+                return Err(self.invalid(
+                    "http",
+                    "token",
+                    format!("{} characters; give at least 16 ({make_one})", t.len()),
+                ));
+            }
+            if t.trim() == SAMPLE_TOKEN {
+                return Err(self.invalid(
+                    "http",
+                    "token",
+                    format!("\"{SAMPLE_TOKEN}\" is the shipped file's example, which anyone may read: give a random one of your own ({make_one})"),
+                ));
             }
         }
         Ok((bind, token))

@@ -223,7 +223,7 @@ fn camera_words(camera: &crate::daemon::config::CameraChoice) -> String {
         crate::daemon::config::CameraChoice::Usb(device) => {
             format!(
                 "usb:{device}  ([camera] source: a USB webcam; not opened here, {})",
-                video_devices_now()
+                video_devices_now(device)
             )
         }
         crate::daemon::config::CameraChoice::Dir(dir) => {
@@ -236,20 +236,20 @@ fn camera_words(camera: &crate::daemon::config::CameraChoice) -> String {
     }
 }
 
-/// How many video devices (`/dev/video*`) there are now.
-fn video_devices_now() -> String {
-    let count = std::fs::read_dir("/dev").map_or(0, |entries| {
+/// The video devices there now: which are USB webcams, and whether `source` names one.
+fn video_devices_now(source: &str) -> String {
+    use super::video_devices::{not_a_webcam, video_devices_under, video_devices_words};
+    let devices = video_devices_under(Path::new("/sys/class/video4linux"));
+    let in_dev = std::fs::read_dir("/dev").map_or(0, |entries| {
         entries
             .flatten()
             .filter(|e| e.file_name().to_string_lossy().starts_with("video"))
             .count()
     });
-    match count {
-        0 => "no video device (/dev/video*) is there now".into(),
-        n => format!(
-            "{} (/dev/video*) there now",
-            crate::words::count(n, "video device", "video devices")
-        ),
+    let words = video_devices_words(&devices, in_dev);
+    match not_a_webcam(&devices, source) {
+        Some(wrong) => format!("{words}; but {wrong}"),
+        None => words,
     }
 }
 

@@ -167,7 +167,18 @@ fn errors_name_the_section_key_and_range() {
             "bind",
             "ADDRESS:PORT",
         ),
-        ("[http]\ntoken = \"short\"\n", "[http]", "token", "16"),
+        (
+            "[http]\ntoken = \"short\"\n",
+            "[http]",
+            "token",
+            "5 characters; give at least 16",
+        ),
+        (
+            "[http]\ntoken = \"a long random string\"\n",
+            "[http]",
+            "token",
+            "the shipped file's example",
+        ),
         (
             "[sim]\nfaults = \"explode=1\"\n",
             "[sim]",
@@ -338,4 +349,18 @@ fn merge(base: &str, extra: &str) -> String {
     } else {
         format!("{base}{extra}")
     }
+}
+
+/// The example token the shipped file gives (commented out) is the one refused, so a person who
+/// uncomments it is told, not left with a token anyone may read.
+#[test]
+fn the_shipped_files_example_token_is_the_one_refused() {
+    let shipped = include_str!("../../../config/cubed.toml");
+    let example = (shipped.lines())
+        .find(|line| line.starts_with("# token = "))
+        .expect("the example token");
+    assert!(
+        example.contains(&format!("\"{}\"", super::SAMPLE_TOKEN)),
+        "{example}"
+    );
 }

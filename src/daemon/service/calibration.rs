@@ -33,7 +33,11 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
         });
     }
     let calibration = (taken.calibrated.as_ref()).map_err(|e| RunError::Calibrate(e.clone()))?;
-    say_what_to_mend(ctx, calibration, &taken);
+    let warnings = what_to_mend(calibration, &taken);
+    for line in &warnings {
+        tracing::warn!("{line}");
+        ctx.board.log(line.clone());
+    }
     let file = ctx.rig.calibrated_file.clone();
     write_atomically(&file, calibration.palette.to_toml().as_bytes()).map_err(|source| {
         RunError::WritePalette {
@@ -51,6 +55,7 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
         before: calibration.colours.iter().map(|c| c.before).collect(),
         after: calibration.colours.iter().map(|c| c.after).collect(),
         saved_to: file.display().to_string(),
+        warnings,
     })
 }
 
@@ -128,9 +133,9 @@ fn read_solved(ctx: &RunContext, photos: &[FacePhoto]) -> Result<[Rgb; 54], RunE
     Ok(readings)
 }
 
-/// Logs what the person should mend: a light too bright (calibrated darker),
-/// a camera that mirrors, colours spread by uneven light.
-fn say_what_to_mend(ctx: &RunContext, calibration: &Calibration, taken: &Taken) {
+/// What the person should mend: a light too bright (calibrated darker), a camera that
+/// mirrors, colours spread by uneven light.
+fn what_to_mend(calibration: &Calibration, taken: &Taken) -> Vec<String> {
     let mut words = Vec::new();
     if taken.exposure != Exposure::NORMAL {
         words.push(format!(
@@ -149,10 +154,7 @@ fn say_what_to_mend(ctx: &RunContext, calibration: &Calibration, taken: &Taken) 
             "calibration: {wide}: light the cube evenly, without glare, and calibrate again"
         ));
     }
-    for line in words {
-        tracing::warn!("{line}");
-        ctx.board.log(line);
-    }
+    words
 }
 
 /// "U, R": faces by their letters.

@@ -131,11 +131,15 @@ async function calibrate() {
   $('calibration').textContent = '';
   if (!doc) return;
   const table = $('calibration').appendChild(el('table'));
-  table.appendChild(el('tr')).append(el('th', '', 'colour'), el('th', '', 'ΔE before'), el('th', '', 'ΔE after'));
+  table.appendChild(el('tr')).append(el('th', '', 'colour'), el('th', '', 'ΔE00 before'), el('th', '', 'ΔE00 after'));
   doc.palette.forEach((c, i) => {
     table.appendChild(el('tr')).append(el('td', '', c.name),
       el('td', '', (doc.before[i] ?? NaN).toFixed(1)), el('td', '', (doc.after[i] ?? NaN).toFixed(1)));
   });
+  $('calibration').appendChild(el('p', 'small', 'ΔE00: how far each colour\'s stickers are, on average, ' +
+    'from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match)'));
+  // What to mend before the palette is trusted (uneven light, a mirroring camera, a lamp too bright).
+  for (const warning of doc.warnings || []) $('calibration').appendChild(el('p', 'notice', warning));
   $('calibration').appendChild(el('p', 'small', 'saved to ' + doc.saved_to));
 }
 

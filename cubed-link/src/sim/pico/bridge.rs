@@ -136,8 +136,8 @@ impl EmulatedPico {
     /// Drives a board input to `high` the next time the CPU enters `function` (the one
     /// function in the ELF's symbols whose name ends so, `Firmware>::next_deadline`): a
     /// moment inside the firmware's loop that no timing from outside the chip can hit. A
-    /// name the ELF does not give one function is refused, said on stderr
-    /// ("emulated Pico said: refused pin-at: ..."), and nothing is driven.
+    /// name the ELF does not give one function is refused ([`PicoEvent::Refused`], naming
+    /// the functions it found), and nothing is driven.
     pub fn set_pin_on_entry(&self, function: &str, gpio: u8, high: bool) {
         self.bridge
             .command(&format!("pin-at {function} {gpio} {}", u8::from(high)));
@@ -262,6 +262,9 @@ impl Bridge {
                 PicoEvent::Flushed(ns.parse().unwrap_or(0), positions.to_string())
             }
             (Some("error"), ..) => PicoEvent::Failed(line["error ".len().min(line.len())..].into()),
+            (Some("refused"), ..) => {
+                PicoEvent::Refused(line["refused ".len().min(line.len())..].into())
+            }
             _ => {
                 eprintln!("emulated Pico said: {line}");
                 return;

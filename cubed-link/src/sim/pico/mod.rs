@@ -71,6 +71,9 @@ pub enum PicoEvent {
     ToFirmware(Vec<u8>),
     /// The emulated CPU failed (a HardFault, a jump out of flash and RAM); the emulator ends.
     Failed(String),
+    /// The harness cannot obey a command (a `pin-at` function the ELF does not name once):
+    /// why; nothing was done, and the emulator runs on.
+    Refused(String),
     /// The emulator's output ended: it has stopped.
     Ended,
 }
