@@ -270,6 +270,23 @@ pub(crate) fn timed(
     }
 }
 
+/// A motor slowed or sped up in `[motion]` leaves both turn times written beside it wrong:
+/// said at once, with the times its ramp takes, so one edit mends both.
+pub(crate) fn both_off_the_ramp(
+    drive: Option<&Drive>,
+    quarter: Option<u32>,
+    half: Option<u32>,
+) -> Option<String> {
+    let (drive, quarter, half) = (drive?, quarter?, half?);
+    let (ramp_quarter, ramp_half) = (drive.move_ms(0.25), drive.move_ms(0.5));
+    let off = |given, ramp| given != 0 && given != ramp;
+    (off(quarter, ramp_quarter) && off(half, ramp_half)).then(|| {
+        format!(
+            "{quarter} ms, and half_ms {half} ms, do not match the ramp of its [motion] table ({ramp_quarter} ms and {ramp_half} ms); remove both keys, or give quarter_ms = {ramp_quarter} and half_ms = {ramp_half}"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -136,6 +136,16 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     click(page, &format!("#runs .run-row[data-run=\"{first}\"]")).await;
     wait_for_text(page, "run-detail", "photos removed").await;
     wait_for_text(page, "run-detail", "keep_runs").await;
+
+    // A calibration pressed on the page (the cube is solved): its record says what its
+    // photos were for, in `cubed history`'s words, not that a cube went unread.
+    click(page, ".tab[data-tab=colours]").await;
+    click(page, "#calibrate").await;
+    wait_for_text(page, "calibration", "saved to").await;
+    let run = daemon.handle.status().run.expect("the calibration's run");
+    click(page, ".tab[data-tab=history]").await;
+    click(page, &format!("#runs .run-row[data-run=\"{run}\"]")).await;
+    wait_for_text(page, "run-detail", "photographed for calibration").await;
     close_all(browser, daemon, server).await;
 }
 

@@ -225,6 +225,31 @@ fn the_wiring_table_says_a_flipper_without_a_home_sensor_must_be_left_at_rest() 
     );
 }
 
+/// A motor slowed in `[motion]` leaves both turn times beside it wrong: one refusal names
+/// both, with the ramp's own times, so one edit mends the file (the turntable at 300°/s:
+/// 367 and 667 ms).
+#[test]
+fn a_slowed_motor_is_refused_once_naming_both_turn_times() {
+    let text = std::fs::read_to_string(shipped_dir().join("turntable-flipper.toml")).unwrap();
+    let slowed = with_line(&text, "turntable", "max_deg_s = ", "max_deg_s = 300\n");
+    let message = error_of(&slowed);
+    // A trapezoid: a move of d degrees at v°/s, reached at a°/s², takes d/v + v/a seconds.
+    let ramp_ms = |degrees: f64| (1000.0 * (degrees / 300.0 + 300.0 / 4500.0)).ceil();
+    let (quarter, half) = (ramp_ms(90.0), ramp_ms(180.0));
+    assert!(
+        message.contains("key 'quarter_ms'")
+            && message.contains(&format!("give quarter_ms = {quarter} and half_ms = {half}")),
+        "{message}"
+    );
+    let mended = (slowed.replacen(
+        "quarter_ms = 300\n",
+        &format!("quarter_ms = {quarter}\n"),
+        1,
+    ))
+    .replacen("half_ms = 500\n", &format!("half_ms = {half}\n"), 1);
+    parse_robot(&mended, "test.toml").expect("one edit mends it");
+}
+
 /// A turn time the ramp gives (no `quarter_ms` written) that is out of range is placed at
 /// the ramp's `max_deg_s`, which is what to change, not at a key the file does not have,
 /// and names the units.

@@ -1,7 +1,7 @@
 //! Robot design files (`config/robots/*.toml`): the serde form, and its validation into a [`RobotModel`] with errors naming file, section and key.
 
 use super::direction::Direction;
-use super::drive::{timed, Drive, DriveToml, MoveUnit, StepLimit};
+use super::drive::{both_off_the_ramp, timed, Drive, DriveToml, MoveUnit, StepLimit};
 use super::model::{Grip, Gripper, Reach, RobotModel, MAX_GRIPPERS};
 use super::wiring::pins::ActuatorWiring;
 use super::wiring::{BoardToml, WiringToml};
@@ -363,6 +363,9 @@ impl Ctx<'_> {
                 Err(self.given_but(&section, key, why))
             }
         };
+        if let Some(both) = both_off_the_ramp(drive.as_ref(), g.quarter_ms, g.half_ms) {
+            return Err(self.invalid(&section, "quarter_ms", both));
+        }
         let quarter_ms = turn_ms("quarter_ms", g.quarter_ms, 0.25)?;
         let half_ms = turn_ms("half_ms", g.half_ms, 0.5)?;
         if half_ms < quarter_ms {

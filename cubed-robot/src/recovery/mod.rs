@@ -93,6 +93,9 @@ fn all(count: usize) -> u16 {
 /// Whether gripper `g` is known to be on its home mark.
 fn on_mark(model: &RobotModel, g: usize, position: Option<i32>) -> bool {
     match (model.grippers[g].reach, position) {
+        // One that never turns (`range = [0, 0]`) has no rotation to lose: its actuator is
+        // homed with the others' (the firmware counts it homed), nothing moves.
+        (reach, _) if !reach.turns() => true,
         (_, None) => false,
         (Reach::Limited { .. }, Some(p)) => p == 0,
         (Reach::Continuous, Some(p)) => p.rem_euclid(4) == 0,
@@ -121,8 +124,12 @@ pub fn plan_recovery(
     let off_mark = bits(grippers)
         .filter(|&g| !on_mark(model, g, input.rotations.get(g).copied().flatten()))
         .fold(0u16, |m, g| m | 1 << g);
+    // Those that never turn are counted homed in the first step, moving nothing.
+    let never_turn = bits(grippers)
+        .filter(|&g| !model.grippers[g].reach.turns())
+        .fold(0u16, |m, g| m | 1 << g);
     let mut steps = Vec::new();
-    push_home(&mut steps, jawed, 0, flippers);
+    push_home(&mut steps, jawed, never_turn, flippers);
     let mut pending = off_mark & jawed;
     while pending != 0 {
         let group = opening_group(model, pending);
@@ -138,7 +145,7 @@ pub fn plan_recovery(
     for g in bits(off_mark & !jawed) {
         push_home(&mut steps, 0, 1 << g, 0);
     }
-    let rest = grippers & !off_mark;
+    let rest = grippers & !off_mark & !never_turn;
     push_home(&mut steps, rest & jawed, rest, 0);
     Ok(RecoveryPlan { steps })
 }
@@ -183,8 +190,11 @@ impl RecoveryStep {
                 flippers,
             } => {
                 let mut parts = Vec::new();
-                if rotations != 0 {
-                    parts.push(format!("turn {} back to home", names(model, rotations)));
+                let turning = bits(rotations)
+                    .filter(|&g| model.grippers.get(g).is_some_and(|g| g.reach.turns()))
+                    .fold(0u16, |m, g| m | 1 << g);
+                if turning != 0 {
+                    parts.push(format!("turn {} back to home", names(model, turning)));
                 }
                 if flippers != 0 {
                     let flippers: Vec<String> = bits(flippers)

@@ -83,6 +83,30 @@ fn known_home_positions_need_no_jaw_to_open() {
     assert_eq!(opened, vec![0b0010], "only 'right' (off its mark) opens");
 }
 
+/// The turntable-flipper's holder never turns: re-homing neither opens it to turn it back
+/// nor says it turns; the flipper homes, the holder closes, the turntable squares its layer.
+#[test]
+fn a_gripper_that_never_turns_is_neither_opened_nor_turned_home() {
+    let model = shipped("turntable-flipper");
+    let plan = plan_recovery(&model, &RecoveryInput::all_lost(&model)).expect("plans");
+    let words = plan.describe(&model);
+    assert!(
+        !(plan.steps.iter()).any(|s| matches!(s, RecoveryStep::Open { .. })),
+        "{words:?}"
+    );
+    assert!(
+        !words.iter().any(|w| w.contains("turn 'holder'")),
+        "{words:?}"
+    );
+    assert_eq!(
+        words,
+        [
+            "home 'flipper', then close 'holder'",
+            "turn 'turntable' back to home"
+        ],
+    );
+}
+
 #[test]
 fn jawless_motors_off_their_mark_are_homed_one_at_a_time() {
     let model = shipped("six-motor");
@@ -98,19 +122,21 @@ fn jawless_motors_off_their_mark_are_homed_one_at_a_time() {
 
 #[test]
 fn a_continuous_motor_a_whole_turn_away_is_on_its_mark() {
-    let model = shipped("turntable-flipper");
+    let model = shipped("six-motor");
     let map = ActuatorMap::new(&model).expect("fits");
-    // turntable (rotation), holder jaw, holder rotation, flipper
-    let input = RecoveryInput::from_positions(&map, &model, &[8, 1, 0, 3]);
+    // Whole turns away (and none): all on their marks, homed together in one step.
+    let input = RecoveryInput::from_positions(&map, &model, &[8, 4, 0, -4, 12, 16]);
     let plan = plan_recovery(&model, &input).expect("plans");
-    assert!(
-        !plan.steps.iter().any(|s| matches!(
-            s,
-            RecoveryStep::Home { rotations: 1, .. } | RecoveryStep::Open { .. }
-        )),
-        "{:?}",
-        plan.describe(&model)
-    );
+    let all = RecoveryStep::Home {
+        jaws: 0,
+        rotations: 0b11_1111,
+        flippers: 0,
+    };
+    assert_eq!(plan.steps, [all], "{:?}", plan.describe(&model));
+    // A quarter past its mark: that motor is homed alone first.
+    let input = RecoveryInput::from_positions(&map, &model, &[9, 4, 0, -4, 12, 16]);
+    let plan = plan_recovery(&model, &input).expect("plans");
+    assert_eq!(plan.steps.len(), 2, "{:?}", plan.describe(&model));
 }
 
 #[test]

@@ -204,7 +204,13 @@ impl Validator<'_> {
                 .ok_or_else(|| self.invalid(section, key, "'~/' used but HOME is not set"))?;
             return Ok(PathBuf::from(home).join(rest));
         }
-        Ok(self.base.join(value))
+        // Relative to the configuration's folder, and said whole: an error naming the file
+        // then says where it was looked for, whatever folder the command ran in.
+        let path = self.base.join(value);
+        match cubed_files::named_file::is_built_in(&path) {
+            true => Ok(path),
+            false => Ok(std::path::absolute(&path).unwrap_or(path)),
+        }
     }
 
     /// `[robot] design`: a file (relative to the configuration), or a shipped design's name

@@ -87,7 +87,7 @@ async function showRun(id) {
         link.target = '_blank';
       });
     }
-    drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: 'the cube was not read' });
+    drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: unreadWords(s) });
   }
   for (const sol of d.solutions) {
     const line = box.appendChild(el('p', 'moves', (sol.label || 'round ' + sol.attempt) + ' (' + sol.moves + ' moves, planned ' +
@@ -105,6 +105,12 @@ async function showRun(id) {
   heading.tabIndex = -1;
   box.scrollIntoView({ block: 'start' });
   heading.focus({ preventScroll: true });
+}
+
+// Why a scan of run `s` has no cube, in `cubed history`'s words.
+function unreadWords(s) {
+  if (s.source === 'calibration') return 'photographed for calibration (a solved cube: its colours, not a cube to read)';
+  return s.outcome == null ? 'not read yet (the run is under way)' : 'not read (the run stopped before it was)';
 }
 
 // ---- Colours and calibration ----------------------------------------------
@@ -137,7 +143,8 @@ async function calibrate() {
       el('td', '', (doc.before[i] ?? NaN).toFixed(1)), el('td', '', (doc.after[i] ?? NaN).toFixed(1)));
   });
   $('calibration').appendChild(el('p', 'small', 'ΔE00: how far each colour\'s stickers are, on average, ' +
-    'from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match)'));
+    'from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match). ' +
+    'A large "before" says the old palette no longer fitted this light or camera; the new one is used from now on.'));
   // What to mend before the palette is trusted (uneven light, a mirroring camera, a lamp too bright).
   for (const warning of doc.warnings || []) $('calibration').appendChild(el('p', 'notice', warning));
   $('calibration').appendChild(el('p', 'small', 'saved to ' + doc.saved_to));
