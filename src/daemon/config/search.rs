@@ -203,7 +203,7 @@ pub(crate) fn describe_sources(
 fn port_words(port: &crate::daemon::config::PortChoice) -> String {
     let path = match port {
         crate::daemon::config::PortChoice::Sim => {
-            return "sim  ([robot] port: the simulated robot, on a pseudo-terminal)".into()
+            return "sim  ([robot] port: the simulated robot, in the daemon's own process, on a pseudo-terminal)".into()
         }
         crate::daemon::config::PortChoice::Serial(path) => path,
     };
@@ -221,8 +221,13 @@ fn camera_words(camera: &crate::daemon::config::CameraChoice) -> String {
             "sim  ([camera] source: the simulated camera)".into()
         }
         crate::daemon::config::CameraChoice::Usb(device) => {
+            // A build without the camera backend refuses the source below: said here too.
+            let opened = match cfg!(feature = "camera") {
+                true => "not opened here",
+                false => "which this build cannot open (built without --features camera)",
+            };
             format!(
-                "usb:{device}  ([camera] source: a USB webcam; not opened here, {})",
+                "usb:{device}  ([camera] source: a USB webcam, {opened}; {})",
                 video_devices_now(device)
             )
         }

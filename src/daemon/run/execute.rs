@@ -39,8 +39,17 @@ pub(crate) async fn execute(
     ctx.rig.advance(&executable.encoded, ran);
     match result {
         Ok(_) => {
+            // On the simulator the wall time is not the robot's: the pace is said with it.
+            let pace = match ctx.rig.pace {
+                1.0 => String::new(),
+                0.0 => " (the simulator as fast as it is answered)".to_string(),
+                p => format!(
+                    " (the simulator at {}x the robot's speed)",
+                    crate::words::number(1.0 / p)
+                ),
+            };
             ctx.board.log(format!(
-                "run {}: executed {turns_done} face turns in {:.1} s",
+                "run {}: executed {turns_done} face turns in {:.1} s{pace}",
                 ctx.run,
                 progress_began.elapsed().as_secs_f64()
             ));

@@ -282,6 +282,13 @@ async fn the_log_tells_the_run_and_the_first_eta_follows_the_simulators_speed() 
         assert!(found.is_some(), "{words:?} after line {at}: {lines:#?}");
         at += found.unwrap_or(0) + 1;
     }
+    // The wall time of a simulator at 4x is not the robot's: said so.
+    assert!(
+        (lines.iter())
+            .any(|l| l.contains("executed ")
+                && l.ends_with("s (the simulator at 4x the robot's speed)")),
+        "{lines:#?}"
+    );
     let detail = daemon.handle.run(run).expect("history").expect("recorded");
     let planned = f64::from(detail.solutions[0].planned_ms);
     let eta = first_eta.expect("a first ETA") as f64;
