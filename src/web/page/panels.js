@@ -25,8 +25,9 @@ async function loadHistory() {
     const link = el('a', '', r.id);
     link.href = '#run-' + r.id;
     row.appendChild(el('td')).appendChild(link);
-    const cells = [['', when(r.started_ms)], ['', r.source], ['', r.cube || ''],
-      ['outcome', outcomeWords(r.outcome, r.abandoned)], ['', r.moves ?? '']];
+    // The outcome first after the number: on a phone the table scrolls, and it matters most.
+    const cells = [['outcome', outcomeWords(r.outcome, r.abandoned)], ['', when(r.started_ms)], ['', r.source],
+      ['', r.cube || ''], ['', r.moves ?? '']];
     for (const [cls, text] of cells) row.appendChild(el('td', cls, text));
     row.appendChild(wordsEl('td', '', r.error || ''));
     row.addEventListener('click', (e) => {
