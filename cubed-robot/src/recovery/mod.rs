@@ -86,6 +86,11 @@ fn bits(mask: u16) -> impl Iterator<Item = usize> {
     (0..16).filter(move |i| mask & (1 << i) != 0)
 }
 
+/// The members of `mask` that `keep` keeps.
+fn those(mask: u16, keep: impl Fn(usize) -> bool) -> u16 {
+    bits(mask).filter(|&g| keep(g)).fold(0, |m, g| m | 1 << g)
+}
+
 fn all(count: usize) -> u16 {
     ((1u32 << count) - 1) as u16
 }
@@ -109,9 +114,7 @@ pub fn plan_recovery(
 ) -> Result<RecoveryPlan, RecoveryError> {
     let grippers = all(model.grippers.len());
     let flippers = all(model.flippers.len());
-    let jawed = bits(grippers)
-        .filter(|&g| model.grippers[g].has_jaw)
-        .fold(0u16, |m, g| m | 1 << g);
+    let jawed = those(grippers, |g| model.grippers[g].has_jaw);
     if !input.cube_held {
         return Ok(RecoveryPlan {
             steps: vec![RecoveryStep::Home {
@@ -121,13 +124,11 @@ pub fn plan_recovery(
             }],
         });
     }
-    let off_mark = bits(grippers)
-        .filter(|&g| !on_mark(model, g, input.rotations.get(g).copied().flatten()))
-        .fold(0u16, |m, g| m | 1 << g);
+    let off_mark = those(grippers, |g| {
+        !on_mark(model, g, input.rotations.get(g).copied().flatten())
+    });
     // Those that never turn are counted homed in the first step, moving nothing.
-    let never_turn = bits(grippers)
-        .filter(|&g| !model.grippers[g].reach.turns())
-        .fold(0u16, |m, g| m | 1 << g);
+    let never_turn = those(grippers, |g| !model.grippers[g].reach.turns());
     let mut steps = Vec::new();
     push_home(&mut steps, jawed, never_turn, flippers);
     let mut pending = off_mark & jawed;
@@ -190,9 +191,9 @@ impl RecoveryStep {
                 flippers,
             } => {
                 let mut parts = Vec::new();
-                let turning = bits(rotations)
-                    .filter(|&g| model.grippers.get(g).is_some_and(|g| g.reach.turns()))
-                    .fold(0u16, |m, g| m | 1 << g);
+                let turning = those(rotations, |g| {
+                    model.grippers.get(g).is_some_and(|g| g.reach.turns())
+                });
                 if turning != 0 {
                     parts.push(format!("turn {} back to home", names(model, turning)));
                 }
