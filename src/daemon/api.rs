@@ -1,7 +1,8 @@
 //! The daemon's public face, shared by the web layer and the CLI client: the requests it answers, why it refuses one, and the handle that sends requests to the daemon task.
 
 use crate::daemon::docs::{
-    CalibrationDoc, DaemonEvent, GuideDoc, RunDetail, RunSummary, StartSource, StatusDoc,
+    CalibrationDoc, DaemonEvent, GuideDoc, LastCalibration, RunDetail, RunSummary, StartSource,
+    StatusDoc,
 };
 use crate::daemon::history::{History, HistoryError};
 use serde::{Deserialize, Serialize};
@@ -219,6 +220,11 @@ impl DaemonHandle {
 
     pub fn run(&self, id: u64) -> Result<Option<RunDetail>, HistoryError> {
         self.history.run(id)
+    }
+
+    /// The newest calibration that succeeded, if there was one.
+    pub fn last_calibration(&self) -> Result<Option<LastCalibration>, HistoryError> {
+        self.history.last_calibration()
     }
 
     /// The file of one photo of a run, if it was recorded.

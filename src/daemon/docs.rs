@@ -172,6 +172,14 @@ pub struct StatusDoc {
     /// `facelets` is only the best guess of a reading that was refused (not acted on).
     #[serde(default)]
     pub facelets_guessed: bool,
+    /// `facelets` is the cube as the turns made should have left it, not yet read by a scan
+    /// (while the robot turns, and until the check scan has read it).
+    #[serde(default)]
+    pub facelets_unread: bool,
+    /// The run is a calibration: its photos are of a solved cube, taken for its colours, and
+    /// no cube is read from them.
+    #[serde(default)]
+    pub calibrating_run: bool,
     /// The solution being executed (Singmaster).
     pub solution: Vec<String>,
     pub photos: Vec<PhotoDoc>,
@@ -270,6 +278,16 @@ pub struct CalibrationDoc {
     /// mirrors, a lamp too bright); also in the log.
     #[serde(default)]
     pub warnings: Vec<String>,
+}
+
+/// The newest calibration that succeeded, for the page's Colours tab (`GET /api/calibration`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct LastCalibration {
+    /// Its run.
+    pub run: u64,
+    /// When it ended, Unix ms.
+    pub finished_ms: Option<i64>,
+    pub calibration: CalibrationDoc,
 }
 
 /// A run in the history list.
@@ -417,6 +435,10 @@ pub struct RunDetail {
     /// keep_runs` / `max_photo_mb` (its readings and everything else stay).
     #[serde(default)]
     pub photos_pruned: Option<PhotosPruned>,
+    /// What a calibration run made (its palette and ΔE00 figures); `None` for other runs, a
+    /// calibration that failed, and those recorded before the history kept them.
+    #[serde(default)]
+    pub calibration: Option<CalibrationDoc>,
 }
 
 /// A run's photos removed by the history's limits.

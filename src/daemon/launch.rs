@@ -198,6 +198,8 @@ impl RunningDaemon {
             progress: None,
             facelets: None,
             facelets_guessed: false,
+            facelets_unread: false,
+            calibrating_run: false,
             solution: Vec::new(),
             photos: Vec::new(),
             notice,

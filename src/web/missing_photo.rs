@@ -139,6 +139,7 @@ mod tests {
                 photos: 18,
                 at_ms: 1_700_000_000_000,
             }),
+            calibration: None,
         }
     }
 

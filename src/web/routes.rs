@@ -2,7 +2,7 @@
 
 use super::missing_photo::{photo_file_gone, why_no_photo, PhotoAsked};
 use super::state::AppState;
-use crate::daemon::docs::{CalibrationDoc, GuideDoc, RunSummary};
+use crate::daemon::docs::{CalibrationDoc, GuideDoc, LastCalibration, RunSummary};
 use crate::daemon::{HistoryError, Refusal, RefusalKind, RunDetail, StartSource, StatusDoc};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -206,6 +206,14 @@ pub(super) async fn resume(State(app): State<AppState>) -> ApiResult<Started> {
 
 pub(super) async fn calibrate(State(app): State<AppState>) -> ApiResult<CalibrationDoc> {
     Ok(Json(app.handle.calibrate().await?))
+}
+
+/// `GET /api/calibration`: the newest calibration that succeeded, with its run, or `null`.
+pub(super) async fn last_calibration(
+    State(app): State<AppState>,
+) -> ApiResult<Option<LastCalibration>> {
+    let handle = app.handle.clone();
+    Ok(Json(history(move || handle.last_calibration()).await?))
 }
 
 /// `{"facelets": "…"}`: the cube's stickers, face by face (URFDLB), as `cubed solve` takes them.

@@ -56,6 +56,8 @@ pub fn idle_status() -> StatusDoc {
         progress: None,
         facelets: None,
         facelets_guessed: false,
+        facelets_unread: false,
+        calibrating_run: false,
         solution: Vec::new(),
         photos: Vec::new(),
         notice: None,
@@ -225,6 +227,7 @@ async fn run(inbox: &DaemonInbox, step: Duration) {
             s.message = "turning".to_string();
             s.solution = solution.clone();
             s.facelets = Some(cube.clone());
+            s.facelets_unread = true;
             s.progress = Some(progress(done, moves));
         });
         tokio::time::sleep(step).await;
@@ -237,6 +240,8 @@ async fn run(inbox: &DaemonInbox, step: Duration) {
     push(&|s| {
         s.state = DaemonState::Done;
         s.message = format!("solved in {moves} moves");
+        // The check scan read it.
+        s.facelets_unread = false;
     });
     let _ = inbox.events.send(DaemonEvent::RunFinished {
         run: 1,

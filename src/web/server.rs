@@ -138,6 +138,7 @@ fn router(state: AppState) -> Router {
         ));
     let reads = Router::new()
         .route("/api/status", get(routes::status))
+        .route("/api/calibration", get(routes::last_calibration))
         .route("/api/runs", get(routes::runs))
         .route("/api/runs/{id}", get(routes::run))
         .route("/api/runs/{id}/images/{attempt}/{face}", get(routes::image))

@@ -1,6 +1,8 @@
 //! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move (through a pulled cable), and find it in the run history with its interruption; an e-stopped run shown waiting until Resume.
 
-use super::{click, close_all, open_idle_page, wait_for, wait_for_text, Browser};
+use super::{
+    click, close_all, open_idle_page, screenshot, text_of, wait_for, wait_for_text, Browser,
+};
 use fantoccini::Locator;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -146,6 +148,25 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     click(page, ".tab[data-tab=history]").await;
     click(page, &format!("#runs .run-row[data-run=\"{run}\"]")).await;
     wait_for_text(page, "run-detail", "photographed for calibration").await;
+    // ... and what it made, as the Colours tab showed it.
+    wait_for_text(page, "run-detail", "ΔE00 before").await;
+    let saved = dir.path().join("palette.toml").display().to_string();
+    wait_for_text(page, "run-detail", &format!("saved to {saved}")).await;
+    // A reload keeps the last calibration on the Colours tab, with its run.
+    page.refresh().await.expect("the page reloaded");
+    click(page, ".tab[data-tab=colours]").await;
+    wait_for_text(
+        page,
+        "calibration",
+        &format!("the last calibration: run {run}"),
+    )
+    .await;
+    wait_for_text(page, "calibration", &format!("saved to {saved}")).await;
+    let rows = text_of(page, "#calibration table").await;
+    for colour in &daemon.handle.status().palette {
+        assert!(rows.contains(&colour.name), "{} in {rows}", colour.name);
+    }
+    screenshot(page, "last-calibration").await;
     close_all(browser, daemon, server).await;
 }
 
@@ -190,11 +211,7 @@ async fn stopping_checks_and_an_abandoned_run_are_said_as_the_daemon_says_them()
         (shown.iter()).any(|(_, button, disabled)| button == "Stopping…" && *disabled),
         "Stop said it was stopping, disabled meanwhile: {shown:?}"
     );
-    assert_eq!(
-        super::text_of(page, "#stop").await,
-        "Stop",
-        "said no longer"
-    );
+    assert_eq!(text_of(page, "#stop").await, "Stop", "said no longer");
 
     // Run to the end: the check scan's photos say they are its.
     click(page, "#start").await;

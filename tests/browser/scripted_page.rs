@@ -1,6 +1,6 @@
 //! The page against the scripted daemon (no robot): start a run and watch it finish, see a refusal, the e-stop from another panel, and guide mode.
 
-use super::{click, in_page, screenshot, text_of, wait_for, wait_for_text, Browser};
+use super::{click, in_page, screenshot, shown, text_of, wait_for, wait_for_text, Browser};
 use cubed::daemon::{DaemonHandle, History};
 use cubed::web::scripted::{self, SECOND_START};
 use cubed::web::{serve, WebSettings};
@@ -9,12 +9,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Waits for the run to be part way through its moves, then checks the progress bar shows
-/// the share of moves its text gives (read together, in one script).
+/// the share of moves its text gives, and that the net is said not read yet (read together,
+/// in one script).
 async fn bar_counts_moves_mid_run(page: &fantoccini::Client, moves: usize) {
     let script = "const bar = document.getElementById('progress-bar'); \
-        return [document.getElementById('progress-text').textContent, bar.value];";
+        return [document.getElementById('progress-text').textContent, bar.value, \
+                document.getElementById('net-unread').hidden];";
     for _ in 0..2000 {
-        let (text, value): (String, f64) = in_page(page, script, vec![]).await;
+        let (text, value, unread_hidden): (String, f64, bool) = in_page(page, script, vec![]).await;
         let done = text
             .strip_prefix("move ")
             .and_then(|rest| rest.split(' ').next())
@@ -25,6 +27,7 @@ async fn bar_counts_moves_mid_run(page: &fantoccini::Client, moves: usize) {
                 (value - share).abs() < 1e-6,
                 "{text}: the bar shows {value}"
             );
+            assert!(!unread_hidden, "{text}: the net is not said to be unread");
             return;
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
@@ -76,6 +79,8 @@ async fn the_page_runs_the_scripted_daemon() {
         .await
         .expect("net cells");
     assert_eq!(cells.len(), 54, "the net shows the cube");
+    // The check scan read it: no longer said to be unread.
+    assert!(!shown(page, "#net-unread").await, "read by the check scan");
     let marks = page
         .find_all(Locator::Css("#photos .mark"))
         .await

@@ -156,6 +156,34 @@ fn check_history(handle: &DaemonHandle, run: u64, resumes: u32) -> RunDetail {
     detail
 }
 
+/// The last round's "executed N face turns" line of a run resumed to solved says the run's
+/// count as its record has it, when earlier rounds made turns too (then true).
+fn executed_says_the_runs_turns(handle: &DaemonHandle, detail: &RunDetail) -> bool {
+    let run = detail.summary.id;
+    let lines: Vec<String> = (handle.recent_log().into_iter())
+        .filter_map(|e| match e {
+            cubed::daemon::DaemonEvent::Log { message, .. } => Some(message),
+            _ => None,
+        })
+        .collect();
+    let prefix = format!("run {run}: executed ");
+    let line = (lines.iter().rev().find(|l| l.starts_with(&prefix)))
+        .unwrap_or_else(|| panic!("no {prefix:?} line: {lines:#?}"));
+    let this_round: u32 = (line[prefix.len()..].split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {line:?}"));
+    let all = detail.summary.moves.unwrap_or(0);
+    let said = format!(
+        ", {all} in the run, {} of them in its earlier rounds",
+        all.saturating_sub(this_round)
+    );
+    match all > this_round {
+        true => assert!(line.contains(&said), "{line:?}: the run made {all}"),
+        false => assert!(!line.contains("earlier rounds"), "{line:?}: made {all}"),
+    }
+    all > this_round
+}
+
 /// Waits until run `run` is executing with at least `fraction` of its commands done (or over).
 async fn executing_past(handle: &DaemonHandle, run: u64, fraction: f64) -> StatusDoc {
     wait_until(handle, "executing", |s| {
@@ -173,7 +201,7 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
     let (daemon, web) = (&rig.daemon, rig.web);
     let sim = daemon.sim.clone().expect("sim");
     let mut rng = ChaCha8Rng::seed_from_u64(20);
-    let mut stopped_mid_run = 0;
+    let (mut stopped_mid_run, mut told_earlier_rounds) = (0, 0);
     for i in 0..20u64 {
         sim.load_cube(random(200 + i));
         let run = daemon.handle.start(StartSource::Web).await.expect("start");
@@ -202,6 +230,9 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
                 end.message
             );
             let detail = check_history(&daemon.handle, run, resumes);
+            if executed_says_the_runs_turns(&daemon.handle, &detail) {
+                told_earlier_rounds += 1;
+            }
             if now.state.is_busy() {
                 assert!(
                     detail.interruptions.iter().any(|i| i.cause == "estop"),
@@ -218,6 +249,10 @@ async fn an_emergency_stop_at_a_random_step_is_resumed_to_solved_twenty_times() 
     assert!(
         stopped_mid_run >= 15,
         "only {stopped_mid_run} e-stops hit a run"
+    );
+    assert!(
+        told_earlier_rounds >= 5,
+        "only {told_earlier_rounds} runs resumed after turns were made"
     );
     rig.daemon.shutdown().await;
 }

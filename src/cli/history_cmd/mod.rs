@@ -2,7 +2,7 @@
 //! one run's record (its scans, solutions, interruptions and timings), for people or as JSON.
 
 use super::daemon_cmds::{address_and_token, reachable, ControlArgs};
-use crate::daemon::docs::PhotoDoc;
+use crate::daemon::docs::{CalibrationDoc, PhotoDoc};
 use crate::daemon::history::{image_relative_path, retaken_relative_path};
 use crate::daemon::{EarlierPhoto, History, RunDetail, RunSummary};
 use crate::web::client;
@@ -314,6 +314,9 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
     }
     told.sort_by_key(|(attempt, order, _)| (*attempt, *order));
     lines.extend(told.into_iter().flat_map(|(_, _, l)| l));
+    if let Some(calibration) = &d.calibration {
+        lines.extend(calibration_lines(calibration));
+    }
     if let Some(p) = &d.photos_pruned {
         lines.push(format!(
             "photos: {} removed {} to keep the history within [history] keep_runs and \
@@ -329,6 +332,29 @@ fn run_text(d: &RunDetail, photos: &Photos) -> String {
         lines.push(format!("steps: {}", steps.join(", ")));
     }
     lines.join("\n")
+}
+
+/// What a calibration run made: each colour's ΔE00 before and after (as `cubed calibrate`
+/// prints it), what to mend, and where the palette was saved.
+fn calibration_lines(c: &CalibrationDoc) -> Vec<String> {
+    let figure = |x: Option<&f32>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
+    let header = ["  colour", "ΔE00 before", "after"].map(String::from);
+    let rows = (c.palette.iter().enumerate()).map(|(i, colour)| {
+        [
+            format!("  {}", colour.name),
+            figure(c.before.get(i)),
+            figure(c.after.get(i)),
+        ]
+    });
+    let mut lines = vec![format!("calibration: the palette saved to {}", c.saved_to)];
+    lines.push(aligned(std::iter::once(header).chain(rows).collect()));
+    lines.push(
+        "  (ΔE00: how far each colour's stickers were, on average, from the old and the new \
+         reference colour; about 1 is just noticeable, under 3 a close match)"
+            .to_string(),
+    );
+    lines.extend(c.warnings.iter().map(|w| format!("  warning: {w}")));
+    lines
 }
 
 #[cfg(test)]

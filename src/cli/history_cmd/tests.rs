@@ -34,6 +34,7 @@ fn finished_run(photos_pruned: Option<PhotosPruned>) -> RunDetail {
         steps: Vec::new(),
         interruptions: Vec::new(),
         photos_pruned,
+        calibration: None,
     }
 }
 
@@ -61,6 +62,51 @@ fn a_run_whose_photos_were_pruned_says_so() {
         &Photos::Served("http://127.0.0.1:8080".into()),
     );
     assert!(!text.contains("removed"), "{text}");
+}
+
+/// A calibration's record gives each colour's figures as the page's table does, what to mend,
+/// and where the palette went.
+#[test]
+fn a_calibration_run_says_what_it_made() {
+    let colour = |name: &str, symbol| crate::daemon::docs::PaletteColourDoc {
+        name: name.into(),
+        symbol,
+        face: 'U',
+        rgb: "#ffffff".into(),
+    };
+    let mut detail = finished_run(None);
+    detail.summary.source = "calibration".into();
+    detail.summary.outcome = Some("calibrated".into());
+    detail.calibration = Some(CalibrationDoc {
+        palette: vec![colour("white", 'W'), colour("orange", 'O')],
+        before: vec![7.31, 2.0],
+        after: vec![1.04],
+        saved_to: "/var/lib/cubed/palette.toml".into(),
+        warnings: vec!["calibration: a lamp too bright".into()],
+    });
+    let text = run_text(&detail, &Photos::Files("/var/lib/cubed".into()));
+    assert!(
+        text.contains("calibration: the palette saved to /var/lib/cubed/palette.toml"),
+        "{text}"
+    );
+    let row = |name: &str| {
+        let found = text.lines().find(|l| l.trim_start().starts_with(name));
+        let line = found.unwrap_or_else(|| panic!("no row for {name}: {text}"));
+        line.split_whitespace()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(row("white"), "7.3 1.0");
+    // A figure missing from the record is said missing, not shifted.
+    assert_eq!(row("orange"), "2.0 -");
+    assert!(
+        text.contains("warning: calibration: a lamp too bright"),
+        "{text}"
+    );
+    // Other runs have none of it.
+    let solved = run_text(&finished_run(None), &Photos::Files("/d".into()));
+    assert!(!solved.contains("ΔE00"), "{solved}");
 }
 
 /// A scan of `attempt` read as `facelets` (None: not read), labelled `label`.

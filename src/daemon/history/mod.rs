@@ -1,5 +1,6 @@
 //! Run history and journal in SQLite (rusqlite, bundled): each run's times, photos (PNG files in the data directory, paths in the database), readings, facelets with confidence, solutions and programs, per-phase timings, outcome, and the last acknowledged move id as it happens.
 
+mod calibrations;
 mod endings;
 mod error;
 mod images;

@@ -240,6 +240,7 @@ impl History {
             steps,
             interruptions,
             photos_pruned: photos_pruned(&conn, key)?,
+            calibration: super::calibrations::of_run(&conn, key)?,
         })))
     }
 }

@@ -7,11 +7,11 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Schema version this build writes, and the newest it can read.
-pub(crate) const SCHEMA_VERSION: i64 = 6;
+pub(crate) const SCHEMA_VERSION: i64 = 7;
 
 /// `MIGRATIONS[v]` takes the schema from version `v` to `v + 1`; append, never edit.
 const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
-    SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6,
+    SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7,
 ];
 
 /// Version 1. Ids grow monotonically (AUTOINCREMENT), so "newest first" never depends on the
@@ -110,6 +110,15 @@ CREATE TABLE retaken (
     path    TEXT    NOT NULL,
     PRIMARY KEY (run, attempt, face, take)
 ) WITHOUT ROWID;
+";
+
+/// Version 7: what each calibration that succeeded made (its palette, each colour's ΔE00
+/// before and after, where it was saved, what to mend), as the JSON the page receives.
+const SCHEMA_V7: &str = "
+CREATE TABLE calibrations (
+    run INTEGER PRIMARY KEY REFERENCES runs (id),
+    doc TEXT    NOT NULL
+);
 ";
 
 /// Opens `path`, refusing files that are not a cubed history of a version this build knows,

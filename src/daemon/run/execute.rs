@@ -49,9 +49,10 @@ pub(crate) async fn execute(
                 ),
             };
             ctx.board.log(format!(
-                "run {}: executed {turns_done} face turns in {:.1} s{pace}",
+                "run {}: executed {turns_done} face turns in {:.1} s{pace}{}",
                 ctx.run,
-                progress_began.elapsed().as_secs_f64()
+                progress_began.elapsed().as_secs_f64(),
+                earlier_rounds(ctx, turns_done as u32)
             ));
             ctx.rig.robot_state = Some(executable.plan.end);
             Ok(turns_done as u32)
@@ -79,6 +80,20 @@ pub(crate) async fn execute(
             let total = executable.total_turns();
             Err((error.in_moves(turns_done, total)).lost_mid_program(turns_done, total))
         }
+    }
+}
+
+/// The run's turns made before this round's `turns_done` (a round before an e-stop and
+/// Resume, or before a slipped turn was found), as the run's count says them: ", 19 in the
+/// run, 2 of them in its earlier rounds"; nothing when there were none.
+fn earlier_rounds(ctx: &RunContext, turns_done: u32) -> String {
+    let journaled = ctx.history.summary(ctx.run).ok().flatten();
+    match journaled.and_then(|run| run.moves) {
+        Some(all) if all > turns_done => format!(
+            ", {all} in the run, {} of them in its earlier rounds",
+            all - turns_done
+        ),
+        _ => String::new(),
     }
 }
 
@@ -200,6 +215,7 @@ impl<'a> ProgressReport<'a> {
             s.state = DaemonState::Executing;
             s.message = format!("executing: move {} of {total_turns}", after.turns);
             s.facelets = Some(after.facelets.clone());
+            s.facelets_unread = true;
             s.progress = Some(Progress {
                 moves_done: after.turns,
                 moves: total_turns,

@@ -187,6 +187,7 @@ fn record_scan<K: CubeKind>(
         }
         s.facelets = Some(cube.symbols());
         s.facelets_guessed = error.is_some();
+        s.facelets_unread = false;
     });
 }
 

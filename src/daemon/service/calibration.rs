@@ -1,4 +1,4 @@
-//! Calibration, a recorded run that moves the robot: the solved cube photographed (again a stop darker while the light washed out a face and the camera can), its colours made the palette, written to the data directory and used from now on.
+//! Calibration, a recorded run that moves the robot: the solved cube photographed (again a stop darker while the light washed out a face and the camera can), its colours made the palette, written to the data directory and used from now on, and what it made kept with the run.
 
 use crate::daemon::board::palette_doc;
 use crate::daemon::cube_size::RunCube;
@@ -50,13 +50,16 @@ pub(crate) async fn calibrate_run(ctx: &mut RunContext) -> Result<CalibrationDoc
     ctx.rig.calibrated_palette_written();
     let palette = palette_doc(&calibration.palette);
     ctx.board.update(|s| s.palette = palette.clone());
-    Ok(CalibrationDoc {
+    let doc = CalibrationDoc {
         palette,
         before: calibration.colours.iter().map(|c| c.before).collect(),
         after: calibration.colours.iter().map(|c| c.after).collect(),
         saved_to: file.display().to_string(),
         warnings,
-    })
+    };
+    // Kept with the run: its record shows the figures, and the page's Colours tab the last.
+    ctx.note(ctx.history.record_calibration(ctx.run, &doc));
+    Ok(doc)
 }
 
 /// What the solved cube's readings made, and how they were taken.

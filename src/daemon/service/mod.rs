@@ -295,6 +295,8 @@ impl Service {
             s.solution.clear();
             s.facelets = None;
             s.facelets_guessed = false;
+            s.facelets_unread = false;
+            s.calibrating_run = source == StartSource::Calibration;
         });
         self.board
             .log(format!("run {id} started ({})", source.as_str()));

@@ -59,6 +59,7 @@ impl Service {
             self.board.update(|s| {
                 (s.run, s.progress, s.facelets) = (None, None, None);
                 s.facelets_guessed = false;
+                (s.facelets_unread, s.calibrating_run) = (false, false);
                 s.photos.clear();
                 s.solution.clear();
             });

@@ -44,6 +44,9 @@ function putWords(box, text) {
 // A new element showing the daemon's `text` as words (see putWords).
 const wordsEl = (tag, className, text) => putWords(el(tag, className), text);
 
+// What a calibration's photos are, where a scan's cube would be (`cubed history`'s words).
+const CALIBRATION_PHOTOS = 'photographed for calibration (a solved cube: its colours, not a cube to read)';
+
 // ---- Token and requests ---------------------------------------------------
 
 (function takeTokenFromUrl() {
@@ -215,8 +218,9 @@ function render(s) {
   // No ETA while the run waits for its link: nothing moves that it could count down.
   $('progress-eta').textContent = p && busy && s.state !== 'paused' && p.eta_ms > 0 ? 'ETA ' + seconds(p.eta_ms) : '';
   drawMoves($('solution'), s.solution, p ? p.moves_done : 0);
-  drawNet($('net'), s.facelets);
+  drawNet($('net'), s.facelets, { empty: s.calibrating_run ? CALIBRATION_PHOTOS : undefined });
   $('net-guess').hidden = !(s.facelets && s.facelets_guessed);
+  $('net-unread').hidden = !(s.facelets && s.facelets_unread && !s.facelets_guessed);
 
   const photosKey = JSON.stringify(s.photos);
   if (photosKey !== shownPhotos) {
@@ -268,6 +272,7 @@ function connect() {
     $('conn').textContent = 'live';
     $('conn').className = 'conn';
     loadHistory();
+    loadLastCalibration();
   });
   ws.addEventListener('message', (m) => {
     let event;
@@ -277,6 +282,7 @@ function connect() {
     else if (event.type === 'run_finished') {
       log('run ' + event.run + ' finished: ' + outcomeWords(event.outcome, event.abandoned), event.at_ms);
       loadHistory();
+      if (event.outcome === 'calibrated') loadLastCalibration();
     }
   });
   ws.addEventListener('close', () => {

@@ -90,6 +90,10 @@ async function showRun(id) {
     }
     drawNet(box.appendChild(el('div', 'net-box')), scan.facelets, { empty: unreadWords(s) });
   }
+  if (d.calibration) {
+    box.appendChild(el('h3', '', 'calibration'));
+    drawCalibration(box.appendChild(el('div', 'calibration')), d.calibration);
+  }
   for (const sol of d.solutions) {
     const line = box.appendChild(el('p', 'moves', (sol.label || 'round ' + sol.attempt) + ' (' + sol.moves + ' moves, planned ' +
       (sol.planned_ms / 1000).toFixed(1) + ' s): '));
@@ -110,7 +114,7 @@ async function showRun(id) {
 
 // Why a scan of run `s` has no cube, in `cubed history`'s words.
 function unreadWords(s) {
-  if (s.source === 'calibration') return 'photographed for calibration (a solved cube: its colours, not a cube to read)';
+  if (s.source === 'calibration') return CALIBRATION_PHOTOS;
   return s.outcome == null ? 'not read yet (the run is under way)' : 'not read (the run stopped before it was)';
 }
 
@@ -136,19 +140,44 @@ async function calibrate() {
   calibrating = false;
   if (status) render(status);
   $('calibration').textContent = '';
-  if (!doc) return;
-  const table = $('calibration').appendChild(el('table'));
+  if (doc) drawCalibration($('calibration'), doc);
+}
+
+// The Colours tab's calibration after a reload, or one made elsewhere (`cubed calibrate` on
+// the daemon, another page): the newest that succeeded, with its run.
+async function loadLastCalibration() {
+  let last;
+  try {
+    last = await api('GET', '/api/calibration');
+  } catch (e) {
+    if (!calibrating) $('calibration').textContent = 'the last calibration: ' + e.message;
+    return;
+  }
+  if (calibrating || !last) return; // the answer to this page's Calibrate is drawn by it
+  const box = $('calibration');
+  box.textContent = '';
+  const heading = box.appendChild(el('p', 'small', 'the last calibration: '));
+  const link = heading.appendChild(el('a', '', 'run ' + last.run));
+  link.href = '#run-' + last.run;
+  if (last.finished_ms) heading.appendChild(document.createTextNode(', ' + when(last.finished_ms)));
+  drawCalibration(box, last.calibration);
+}
+
+// What a calibration made (`doc`, as POST /api/calibrate answers it): each colour's ΔE00 before
+// and after, what the figures mean, what to mend, and where the palette was saved.
+function drawCalibration(box, doc) {
+  const table = box.appendChild(el('table', 'calibration-table'));
   table.appendChild(el('tr')).append(el('th', '', 'colour'), el('th', '', 'ΔE00 before'), el('th', '', 'ΔE00 after'));
   doc.palette.forEach((c, i) => {
     table.appendChild(el('tr')).append(el('td', '', c.name),
       el('td', '', (doc.before[i] ?? NaN).toFixed(1)), el('td', '', (doc.after[i] ?? NaN).toFixed(1)));
   });
-  $('calibration').appendChild(el('p', 'small', 'ΔE00: how far each colour\'s stickers are, on average, ' +
+  box.appendChild(el('p', 'small', 'ΔE00: how far each colour\'s stickers are, on average, ' +
     'from the old and the new reference colour (about 1 is just noticeable; under 3 is a close match). ' +
     'A large "before" says the old palette no longer fitted this light or camera; the new one is used from now on.'));
   // What to mend before the palette is trusted (uneven light, a mirroring camera, a lamp too bright).
-  for (const warning of doc.warnings || []) $('calibration').appendChild(el('p', 'notice', warning));
-  $('calibration').appendChild(el('p', 'small', 'saved to ' + doc.saved_to));
+  for (const warning of doc.warnings || []) box.appendChild(wordsEl('p', 'notice', warning));
+  box.appendChild(el('p', 'small', 'saved to ' + doc.saved_to));
 }
 
 // ---- Guide mode -----------------------------------------------------------

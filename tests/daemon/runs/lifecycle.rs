@@ -155,6 +155,20 @@ async fn calibration_scans_a_solved_cube_and_keeps_the_palette_in_the_data_direc
         .expect("calibration is a recorded run");
     finished(&daemon.handle, run).await;
     assert_eq!(daemon.handle.status().palette, done.palette);
+    // Its photos are of a solved cube for its colours: said so, not as a cube unread.
+    let status = daemon.handle.status();
+    assert!(
+        status.calibrating_run && status.facelets.is_none(),
+        "{status:?}"
+    );
+    // The run's record keeps what it made, and the page finds it as the last calibration.
+    let detail = daemon.handle.run(run).expect("history").expect("recorded");
+    assert_eq!(detail.calibration.as_ref(), Some(&done));
+    let last = daemon.handle.last_calibration().expect("history");
+    assert_eq!(
+        last.map(|l| (l.run, l.calibration)),
+        Some((run, done.clone()))
+    );
     daemon.sim.as_ref().expect("sim").load_cube(random(9));
     let refused = daemon
         .handle
@@ -162,6 +176,14 @@ async fn calibration_scans_a_solved_cube_and_keeps_the_palette_in_the_data_direc
         .await
         .expect_err("not a solved cube");
     assert!(refused.reason.contains("solved cube"), "{}", refused.reason);
+    // A refused calibration keeps nothing: the last is still the one that succeeded.
+    let refused_run = daemon.handle.status().run.expect("a recorded run");
+    assert_ne!(refused_run, run);
+    finished(&daemon.handle, refused_run).await;
+    let detail = daemon.handle.run(refused_run).expect("history");
+    assert_eq!(detail.expect("recorded").calibration, None);
+    let last = daemon.handle.last_calibration().expect("history");
+    assert_eq!(last.map(|l| l.run), Some(run));
     daemon.shutdown().await;
 }
 
@@ -251,24 +273,36 @@ async fn the_log_tells_the_run_and_the_first_eta_follows_the_simulators_speed() 
     let mut events = daemon.handle.subscribe();
     // Read as the run goes (the channel keeps only the latest events for a slow reader).
     let told = tokio::spawn(async move {
-        let (mut lines, mut first_eta) = (Vec::new(), None);
+        let (mut lines, mut first_eta, mut checking) = (Vec::new(), None, Vec::new());
         loop {
             match events.recv().await {
                 Ok(DaemonEvent::Log { message, .. }) => lines.push(message),
                 Ok(DaemonEvent::Status(s)) => {
                     let start = s.progress.filter(|p| p.moves_done == 0);
                     first_eta = first_eta.or(start.map(|p| p.eta_ms));
+                    if s.state == DaemonState::Verifying {
+                        checking.push((s.facelets.is_some(), s.facelets_unread));
+                    }
                 }
-                Ok(DaemonEvent::RunFinished { .. }) => return (lines, first_eta),
+                Ok(DaemonEvent::RunFinished { .. }) => return (lines, first_eta, checking),
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                Err(_) => return (lines, first_eta),
+                Err(_) => return (lines, first_eta, checking),
             }
         }
     });
     let run = daemon.handle.start(StartSource::Web).await.expect("start");
     let end = finished(&daemon.handle, run).await;
     assert_eq!(end.state, DaemonState::Done, "{}", end.message);
-    let (lines, first_eta) = told.await.expect("events read");
+    let (lines, first_eta, checking) = told.await.expect("events read");
+    // While the check scan photographs it, the cube shown is the one the turns should have
+    // left, said unread; once read, it is the cube the camera saw.
+    assert!(checking.iter().all(|&(shown, _)| shown), "{checking:?}");
+    let read_at = checking.iter().position(|&(_, unread)| !unread);
+    let (photographing, read) = checking.split_at(read_at.unwrap_or(checking.len()));
+    assert!(!photographing.is_empty(), "never said unread: {checking:?}");
+    assert!(read.iter().all(|&(_, unread)| !unread), "{checking:?}");
+    assert!(!end.facelets_unread && end.facelets.is_some(), "{end:?}");
+    assert!(!end.calibrating_run);
     let told = [
         "read the 3x3: ",
         "solution: ",

@@ -1,5 +1,6 @@
 //! Tests of the run history on real SQLite files in temporary directories, by concept, and the helpers they share: a history opened in a temporary directory, a run begun, a small photo.
 
+mod calibrations;
 mod errors;
 mod interruptions;
 mod journal;
