@@ -145,6 +145,9 @@ async fn the_page_starts_a_real_run_and_lists_it_in_the_history() {
     click(page, "#calibrate").await;
     wait_for_text(page, "calibration", "saved to").await;
     let run = daemon.handle.status().run.expect("the calibration's run");
+    // The Robot tab's net says what the photos beside it were for.
+    click(page, ".tab[data-tab=robot]").await;
+    wait_for_text(page, "net", "photographed for calibration").await;
     click(page, ".tab[data-tab=history]").await;
     click(page, &format!("#runs .run-row[data-run=\"{run}\"]")).await;
     wait_for_text(page, "run-detail", "photographed for calibration").await;
