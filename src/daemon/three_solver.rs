@@ -4,7 +4,7 @@ use cubed_core::solver::Solver;
 use std::sync::Arc;
 use tokio::sync::OnceCell;
 
-type Load = dyn Fn() -> Solver + Send + Sync;
+type Load = dyn Fn() -> Arc<Solver> + Send + Sync;
 
 /// A 3x3 solver, loaded now or at its first use. Cheap to clone: clones share the solver and
 /// load it once between them.
@@ -20,7 +20,7 @@ impl ThreeSolver {
     pub fn on_first_use(load: impl Fn() -> Solver + Send + Sync + 'static) -> ThreeSolver {
         ThreeSolver {
             solver: Arc::new(OnceCell::new()),
-            load: Arc::new(load),
+            load: Arc::new(move || Arc::new(load())),
         }
     }
 
@@ -32,8 +32,8 @@ impl ThreeSolver {
     /// The solver, loaded first if it has not been (callers meanwhile wait for the same load).
     pub async fn get(&self) -> Arc<Solver> {
         let load = Arc::clone(&self.load);
-        let solver = (self.solver)
-            .get_or_init(|| async move { Arc::new(off_the_runtime(move || load()).await) });
+        let solver =
+            (self.solver).get_or_init(|| async move { off_the_runtime(move || load()).await });
         Arc::clone(solver.await)
     }
 }
@@ -50,12 +50,12 @@ pub(crate) async fn off_the_runtime<T: Send + 'static>(
 }
 
 impl From<Arc<Solver>> for ThreeSolver {
-    /// A solver already loaded.
+    /// A solver already loaded: its "load" is the same solver, never read again.
     fn from(solver: Arc<Solver>) -> ThreeSolver {
-        let copy = Solver::clone(&solver);
+        let same = Arc::clone(&solver);
         ThreeSolver {
             solver: Arc::new(OnceCell::new_with(Some(solver))),
-            load: Arc::new(move || copy.clone()),
+            load: Arc::new(move || Arc::clone(&same)),
         }
     }
 }
