@@ -155,11 +155,16 @@ impl Service {
             Request::Calibrate { reply } => {
                 if let Some(refusal) = self.start_refusal() {
                     let _ = reply.send(Err(refusal));
-                } else {
-                    self.simulated_person_loads_a_solved_cube();
-                    let _ = self
-                        .start(StartSource::Calibration, Job::Calibrate(reply))
-                        .await;
+                    return;
+                }
+                self.simulated_person_loads_a_solved_cube();
+                // Refused (the robot unreachable, the history full): said to the one who
+                // asked, as a start's refusal is.
+                match self.begin(StartSource::Calibration).await {
+                    Ok((id, rig)) => self.launch(id, rig, Job::Calibrate(reply)),
+                    Err(refusal) => {
+                        let _ = reply.send(Err(refusal));
+                    }
                 }
             }
             Request::Guide { facelets, reply } => {
@@ -228,6 +233,14 @@ impl Service {
     }
 
     async fn start(&mut self, source: StartSource, job: Job) -> Result<u64, Refusal> {
+        let (id, rig) = self.begin(source).await?;
+        self.launch(id, rig, job);
+        Ok(id)
+    }
+
+    /// A new run `source` asked for, recorded and shown, with the rig it takes; or why none
+    /// can start now (the rig kept).
+    async fn begin(&mut self, source: StartSource) -> Result<(u64, Rig), Refusal> {
         if let Some(refusal) = self.start_refusal() {
             return Err(refusal);
         }
@@ -300,8 +313,7 @@ impl Service {
         });
         self.board
             .log(format!("run {id} started ({})", source.as_str()));
-        self.launch(id, rig, job);
-        Ok(id)
+        Ok((id, rig))
     }
 
     /// Runs `job` as run `id` in a task of its own, with the rig.

@@ -122,7 +122,8 @@ async fn an_unplug_while_homing_is_waited_for_and_recorded() {
 }
 
 /// A configured port that is no serial port (`/dev/null`): the status says so naming
-/// `[robot] port`, and a start is refused at once rather than failing a run a moment later.
+/// `[robot] port`, and a start or a calibration is refused at once rather than failing a run
+/// a moment later.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_port_that_is_no_serial_port_is_named_and_a_start_is_refused() {
     use cubed::daemon::config::{CameraChoice, PortChoice};
@@ -151,6 +152,10 @@ async fn a_port_that_is_no_serial_port_is_named_and_a_start_is_refused() {
         .start(StartSource::Web)
         .await
         .expect_err("no robot to run");
+    assert_eq!(refusal.kind, RefusalKind::Unavailable, "{}", refusal.reason);
+    assert!(said(&refusal.reason), "{}", refusal.reason);
+    // A calibration is refused for the same reason, not as a daemon shutting down.
+    let refusal = daemon.handle.calibrate().await.expect_err("no robot");
     assert_eq!(refusal.kind, RefusalKind::Unavailable, "{}", refusal.reason);
     assert!(said(&refusal.reason), "{}", refusal.reason);
     let runs = daemon.handle.runs(10, None).expect("history");
