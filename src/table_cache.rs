@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 pub(crate) enum CacheOutcome {
     /// Read from the cache file.
     Loaded,
+    /// Read from the package's tables ([`PACKAGE_TABLES`]), the cache having none; nothing
+    /// written.
+    Shared { path: PathBuf },
     /// Built (small mode is never cached).
     BuiltSmall,
     /// Built and written to the cache.
@@ -136,14 +139,52 @@ pub(crate) fn load_or_build_pocket(dir: &Path) -> (PocketTables, CacheOutcome) {
     )
 }
 
-/// Reads `path` with `read`; when it is missing or unusable, builds the tables and writes them
-/// there atomically (a failed write leaves the built tables usable and says why).
+/// Where the Debian package builds the tables at its install (its service's
+/// `CUBED_CACHE_DIR`). Read, never written, when the default cache (no `$CUBED_CACHE_DIR`, no
+/// `--cache-dir`) has none: the daemon run by hand as the `cubed` user, or a command run as
+/// root, then starts as quickly as the service (other users may not read it, and build their
+/// own as before).
+pub(crate) const PACKAGE_TABLES: &str = "/var/lib/cubed/cache";
+
+/// The folder whose tables stand in for a missing file in `dir`: [`PACKAGE_TABLES`] when
+/// `dir` is this user's default cache (a folder asked for by name is the one meant).
+fn shared_for(dir: &Path, env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let named = env("CUBED_CACHE_DIR").is_some_and(|v| !v.is_empty());
+    let shared = PathBuf::from(PACKAGE_TABLES);
+    (!named && dir == cache_dir_from(env) && dir != shared).then_some(shared)
+}
+
+/// Reads `path` with `read`; when it is missing, the same file in the shared folder
+/// ([`shared_for`]) if that is sound; else builds the tables and writes them to `path`
+/// atomically (a failed write leaves the built tables usable and says why).
 fn load_or_build_with<T, E: std::error::Error>(
     path: &Path,
-    read: impl FnOnce(BufReader<File>) -> Result<T, E>,
+    read: impl Fn(BufReader<File>) -> Result<T, E>,
     build: impl FnOnce() -> T,
     write: impl FnOnce(&T, &mut dyn Write) -> std::io::Result<()>,
 ) -> (T, CacheOutcome) {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let shared = shared_for(dir, |name| std::env::var_os(name));
+    load_or_build_beside(path, shared.as_deref(), read, build, write)
+}
+
+/// As [`load_or_build_with`], with the shared folder given.
+fn load_or_build_beside<T, E: std::error::Error>(
+    path: &Path,
+    shared: Option<&Path>,
+    read: impl Fn(BufReader<File>) -> Result<T, E>,
+    build: impl FnOnce() -> T,
+    write: impl FnOnce(&T, &mut dyn Write) -> std::io::Result<()>,
+) -> (T, CacheOutcome) {
+    let missing = matches!(File::open(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    let beside = (shared.zip(path.file_name())).map(|(dir, name)| dir.join(name));
+    if let Some(beside) = beside.filter(|_| missing) {
+        // Not there, not this user's to read, or not sound: built as before.
+        let file = File::open(&beside).ok();
+        if let Some(t) = file.and_then(|f| read(BufReader::with_capacity(1 << 16, f)).ok()) {
+            return (t, CacheOutcome::Shared { path: beside });
+        }
+    }
     let stale = match File::open(path) {
         Ok(file) => match read(BufReader::with_capacity(1 << 16, file)) {
             Ok(t) => return (t, CacheOutcome::Loaded),
@@ -201,6 +242,72 @@ mod tests {
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| OsString::from(v))
         })
+    }
+
+    /// The package's tables stand in for the default cache's missing ones, read only; a folder
+    /// named by `$CUBED_CACHE_DIR` (or `--cache-dir`) is the one meant.
+    #[test]
+    fn the_packages_tables_stand_in_only_for_the_default_cache() {
+        const HOME: (&str, &str) = ("HOME", "/home/r");
+        let default = PathBuf::from("/home/r/.cache/cubed");
+        let shared = Some(PathBuf::from(PACKAGE_TABLES));
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                (vars.iter())
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| OsString::from(v))
+            }
+        };
+        assert_eq!(shared_for(&default, env(&[HOME])), shared);
+        let unset = env(&[HOME, ("CUBED_CACHE_DIR", "")]);
+        assert_eq!(shared_for(&default, unset), shared);
+        assert_eq!(shared_for(Path::new("/tmp/asked"), env(&[HOME])), None);
+        let named = env(&[HOME, ("CUBED_CACHE_DIR", "/home/r/.cache/cubed")]);
+        assert_eq!(shared_for(&default, named), None);
+    }
+
+    /// A missing file is read from the shared folder and nothing is written to the cache; a
+    /// file there that is not sound is passed over and the tables built into the cache.
+    #[test]
+    fn missing_tables_are_read_from_the_shared_folder_and_not_copied() {
+        let (cache, shared) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let path = cache.path().join("t.bin");
+        let read = |mut input: BufReader<File>| {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut input, &mut text)?;
+            match text.starts_with("tables") {
+                true => Ok(text),
+                false => Err(std::io::Error::other("not tables")),
+            }
+        };
+        let write = |t: &String, out: &mut dyn Write| out.write_all(t.as_bytes());
+        std::fs::write(shared.path().join("t.bin"), "tables: shared").unwrap();
+        let (t, outcome) = load_or_build_beside(
+            &path,
+            Some(shared.path()),
+            read,
+            || "tables: built".to_string(),
+            write,
+        );
+        let from = shared.path().join("t.bin");
+        assert_eq!(
+            (t.as_str(), outcome),
+            ("tables: shared", CacheOutcome::Shared { path: from })
+        );
+        assert!(!path.exists(), "nothing written to the cache");
+        std::fs::write(shared.path().join("t.bin"), "garbage").unwrap();
+        let (t, outcome) = load_or_build_beside(
+            &path,
+            Some(shared.path()),
+            read,
+            || "tables: built".to_string(),
+            write,
+        );
+        assert_eq!(
+            (t.as_str(), outcome),
+            ("tables: built", CacheOutcome::Built)
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "tables: built");
     }
 
     #[test]

@@ -132,6 +132,13 @@ test_amd64() {
     grep -q "3x3 tables: /var/lib/cubed/cache/.*cached" <<<"$tables" \
         || die "the install did not leave the tables in /var/lib/cubed/cache: $tables"
     pass "user cubed in dialout and video; /var/lib/cubed its own; tables cached"
+    # By hand as the cubed user (its default cache, ~/.cache/cubed, is empty), as the docs
+    # say to run the daemon: the package's tables are read, not built again beside them.
+    tables=$(cd / && runuser -u cubed -- env -i PATH=/usr/bin:/bin HOME=/var/lib/cubed cubed tables 2>&1)
+    grep -q "3x3 tables: /var/lib/cubed/cache/.*the package's" <<<"$tables" \
+        || die "the cubed user's own commands do not read the package's tables: $tables"
+    [ ! -e /var/lib/cubed/.cache ] || die "tables were built again into /var/lib/cubed/.cache: $tables"
+    pass "the cubed user's commands by hand read the package's tables (none built beside them)"
     mkdir -p "$tables_dir"
     cp /var/lib/cubed/cache/* "$tables_dir/"
     if command -v systemd-analyze >/dev/null; then

@@ -24,10 +24,10 @@ pub(crate) fn tables_cmd(args: TablesArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(crate::command_line::tables::default_cache_dir);
     let files = cache_all_tables(&dir, args.axial)?;
     for file in files {
-        let how = if file.were_cached {
-            "cached"
-        } else {
-            "built now"
+        let how = match (file.from_the_package, file.were_cached) {
+            (true, _) => "the package's, read from there",
+            (false, true) => "cached",
+            (false, false) => "built now",
         };
         println!(
             "{} tables: {} ({:.1} MB, {how})",

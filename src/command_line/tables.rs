@@ -194,7 +194,7 @@ fn report(outcome: &CacheOutcome, tables: &Tables) {
 /// Says on stderr when `what` was built, or its cache was unusable.
 fn report_built(what: &str, outcome: &CacheOutcome, secs: f64) {
     match outcome {
-        CacheOutcome::Loaded | CacheOutcome::BuiltSmall => {}
+        CacheOutcome::Loaded | CacheOutcome::Shared { .. } | CacheOutcome::BuiltSmall => {}
         CacheOutcome::Built => eprintln!("cubed: built {what} in {secs:.1} s and cached them"),
         CacheOutcome::Rebuilt { reason } => {
             eprintln!("cubed: cached {what} were unusable ({reason}); rebuilt in {secs:.1} s")
@@ -217,7 +217,7 @@ pub(crate) fn pocket_solver(cache_dir: Option<&Path>) -> PocketSolver {
 fn report_pocket(outcome: &CacheOutcome, tables: &PocketTables) {
     let ms = tables.build_seconds * 1000.0;
     match outcome {
-        CacheOutcome::Loaded | CacheOutcome::BuiltSmall => {}
+        CacheOutcome::Loaded | CacheOutcome::Shared { .. } | CacheOutcome::BuiltSmall => {}
         CacheOutcome::Built => eprintln!("cubed: built 2x2 tables in {ms:.0} ms and cached them"),
         CacheOutcome::Rebuilt { reason } => {
             eprintln!("cubed: cached 2x2 tables were unusable ({reason}); rebuilt in {ms:.0} ms")
@@ -237,6 +237,8 @@ pub(crate) struct CachedTables {
     pub bytes: u64,
     /// Whether they were there already (else built now).
     pub were_cached: bool,
+    /// Read from the tables the package built (`path` is theirs), the cache having none.
+    pub from_the_package: bool,
 }
 
 /// Why the tables could not be left in the cache.
@@ -305,11 +307,16 @@ fn cached(
             reason: reason.clone(),
         });
     }
+    let (path, from_the_package) = match outcome {
+        CacheOutcome::Shared { path } => (path.clone(), true),
+        _ => (path, false),
+    };
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     Ok(CachedTables {
         cube,
         path,
         bytes,
-        were_cached: *outcome == CacheOutcome::Loaded,
+        were_cached: matches!(outcome, CacheOutcome::Loaded | CacheOutcome::Shared { .. }),
+        from_the_package,
     })
 }

@@ -18,7 +18,7 @@ pub enum DataLockError {
     #[error("the data directory {dir} ([data] dir or --data-dir) cannot be used: {file} is not a folder")]
     NotAFolder { dir: PathBuf, file: PathBuf },
     /// Another user's folder (the service's, `cubed`): fine for that user.
-    #[error("the data directory {dir} belongs to user '{owner}' and this user ('{user}') cannot write in it: run the daemon as '{owner}' (sudo -u {owner} cubed …; the package's service runs as 'cubed'), or give the folder to this user (sudo chown -R {user}: {dir})")]
+    #[error("{}", not_yours_words(.dir, .owner, .user))]
     NotYours {
         dir: PathBuf,
         owner: String,
@@ -43,6 +43,18 @@ pub enum DataLockError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// Whose `dir` is and what to do: run as its owner; for a folder of the package's service
+/// (user `cubed`), or else another folder, never handed to this user (the service could no
+/// longer open it); any other user's may be given to this one.
+fn not_yours_words(dir: &Path, owner: &str, user: &str) -> String {
+    let dir = dir.display();
+    let begin = format!("the data directory {dir} belongs to user '{owner}' and this user ('{user}') cannot write in it: run the daemon as '{owner}'");
+    match owner {
+        "cubed" => format!("{begin} (the package's service: sudo systemctl start cubed; by hand: sudo -u cubed cubed run …), or give this one a data directory of its own (--data-dir or [data] dir)"),
+        _ => format!("{begin} (sudo -u {owner} cubed …; the package's service runs as 'cubed'), or give the folder to this user (sudo chown -R {user}: {dir})"),
+    }
 }
 
 impl DataLockError {
@@ -215,6 +227,22 @@ fn holder(file: &mut File) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The package's service's folder is never offered to another user (the service could no
+    /// longer open it); any other user's folder may be.
+    #[test]
+    fn the_services_folder_is_not_offered_to_another_user() {
+        let dir = Path::new("/var/lib/cubed");
+        let service = not_yours_words(dir, "cubed", "builder");
+        assert!(service.contains("sudo -u cubed cubed run"), "{service}");
+        assert!(service.contains("a data directory of its own"), "{service}");
+        assert!(!service.contains("chown"), "{service}");
+        let other = not_yours_words(Path::new("/srv/robot"), "alice", "builder");
+        assert!(
+            other.contains("sudo chown -R builder: /srv/robot"),
+            "{other}"
+        );
+    }
 
     #[test]
     fn a_second_lock_is_refused_naming_the_dir_and_pid_until_the_first_is_dropped() {

@@ -1,7 +1,7 @@
 //! The page against the real daemon on the simulated robot: click Start, watch the run reach done move by move (through a pulled cable), and find it in the run history with its interruption; an e-stopped run shown waiting until Resume.
 
 use super::{
-    click, close_all, open_idle_page, screenshot, text_of, wait_for, wait_for_text, Browser,
+    click, close_all, open_idle_page, screenshot, shown, text_of, wait_for, wait_for_text, Browser,
 };
 use fantoccini::Locator;
 
@@ -249,5 +249,35 @@ async fn stopping_checks_and_an_abandoned_run_are_said_as_the_daemon_says_them()
         serde_json::json!(true),
         "the record's heading is focused and in view"
     );
+    close_all(browser, daemon, server).await;
+}
+
+/// A robot that cannot be reached (its port no serial port): the page says so once, not in
+/// the message and the link's line both, and a Calibrate pressed is refused with that reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_robot_is_said_once_and_refuses_a_calibration_with_its_reason() {
+    use cubed::daemon::config::{CameraChoice, PortChoice};
+    let Some(browser) = Browser::start().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut config = crate::daemon::config(dir.path(), "", 0.0);
+    config.port = PortChoice::Serial("/dev/null".into());
+    let photos = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/vision/photos/3x3x3-random-01");
+    config.camera = CameraChoice::Dir(photos);
+    let daemon = crate::daemon::start_with(&config).await;
+    let server = open_idle_page(&browser, &daemon).await;
+    let page = browser.client();
+    wait_for_text(page, "message", "not a serial port").await;
+    assert!(
+        !shown(page, "#link").await,
+        "the link's line repeats the message"
+    );
+    click(page, ".tab[data-tab=colours]").await;
+    click(page, "#calibrate").await;
+    wait_for_text(page, "error", "not a serial port").await;
+    let error = text_of(page, "#error").await;
+    assert!(!error.contains("shutting down"), "{error}");
     close_all(browser, daemon, server).await;
 }

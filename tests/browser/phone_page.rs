@@ -206,10 +206,21 @@ async fn a_page_on_loopback_with_a_token_asks_for_it_before_any_button_is_presse
     wait_for_text(page, "state", "idle").await;
     wait_for(page, "#token-form:not([hidden])", "the token form, at once").await;
     wait_for_text(page, "token-why", "the emergency stop too").await;
+    wait_for_text(page, "conn", "live").await;
+    // A token mistyped first is refused and said so; the right one puts the page back live.
+    let input = wait_for(page, "#token-input", "the token field").await;
+    input
+        .send_keys("not-the-token")
+        .await
+        .expect("typing a wrong token");
+    click(page, "#token-submit").await;
+    wait_for_text(page, "token-why", "that token was refused").await;
+    wait_for_text(page, "conn", "needs its access token").await;
     let input = wait_for(page, "#token-input", "the token field").await;
     input.send_keys(TOKEN).await.expect("typing the token");
     click(page, "#token-submit").await;
     wait_for(page, "#token-form[hidden]", "the form goes away").await;
+    wait_for_text(page, "conn", "live").await;
     click(page, "#estop").await;
     wait_for_text(page, "state", "e-stopped").await;
     assert!(!shown(page, "#error").await, "the first press was taken");

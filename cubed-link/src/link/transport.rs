@@ -143,12 +143,15 @@ fn not_a_serial_port(path: &Path, reason: String) -> String {
         return format!("it is a link to {}, which is gone (the simulator or the board it pointed at has stopped, or was unplugged): start it again, or plug the robot in", target.display());
     }
     if std::fs::symlink_metadata(path).is_err() {
-        // A link of the simulator's own under /dev would need root, and mimic a device.
-        let simulator = match path.starts_with("/dev") {
-            true => "or try the simulator instead: `cubed sim --pty --link /tmp/cubed-robot`, and that link as the port".to_string(),
-            false => format!("or start the simulator with `cubed sim --pty --link {}`", path.display()),
+        // A link of the simulator's own under /dev would need root, and mimic a device; a
+        // service's /tmp is its own, so it is offered one in its data folder.
+        let under_systemd = std::env::var_os("INVOCATION_ID").is_some();
+        let simulator = match (path.starts_with("/dev"), under_systemd) {
+            (true, false) => "or try the simulator instead: `cubed sim --pty --link /tmp/cubed-robot`, and that link as the port".to_string(),
+            (true, true) => "or try the simulator instead: `sudo -u cubed cubed sim --pty --link /var/lib/cubed/sim-link`, and that link as the port".to_string(),
+            (false, _) => format!("or start the simulator with `cubed sim --pty --link {}`", path.display()),
         };
-        let service = private_tmp_words(path, std::env::var_os("INVOCATION_ID").is_some());
+        let service = private_tmp_words(path, under_systemd);
         return format!("nothing is there: plug the robot in and power it (its port then appears in `ls -l /dev/serial/by-id/`), {simulator}{service}");
     }
     match no_port_at(path) {

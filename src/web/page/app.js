@@ -107,12 +107,13 @@ async function begin() {
     render(first);
   } catch (e) {
     if (!$('token-form').hidden) {
-      $('conn').textContent = 'this robot needs its access token';
-      $('conn').className = 'conn down';
+      showConn('this robot needs its access token', 'conn down', false);
       $('token-input').focus();
       return;
     }
   }
+  // A token refused before this one said so in place of the connection's state: back to it.
+  showConn(connection.text, connection.className);
   // Reads need no token here, but every button does, the emergency stop too: ask now, so
   // that its first press stops the robot.
   if (first && first.actions_need_token && !sessionStorage.getItem(TOKEN_KEY)) {
@@ -123,6 +124,15 @@ async function begin() {
   }
   $('token-form').hidden = true;
   follow();
+}
+
+// The event stream's state ('live', 'no connection …'), kept so that a word said in its place
+// (a token refused) can give way to it again.
+let connection = { text: 'connecting…', className: 'conn' };
+function showConn(text, className, kept = true) {
+  if (kept) connection = { text, className };
+  $('conn').textContent = text;
+  $('conn').className = className;
 }
 
 // Follows the address and the daemon's events, once however often the token is given.
@@ -189,7 +199,8 @@ function render(s) {
   putWords($('notice'), s.notice || '');
   // Shown while the link is not simply open and there is something to say about it.
   const link = s.link || { state: 'closed', problem: null, line: '' };
-  $('link').hidden = link.state === 'open' || !link.problem;
+  // Not said twice: an idle daemon's message is often the link's problem itself.
+  $('link').hidden = link.state === 'open' || !link.problem || s.message.includes(link.problem);
   putWords($('link'), link.line);
   // The robot's e-stop button, while it is held or its stop waits for a Reset.
   $('estop-button').hidden = !s.estop_button;
@@ -269,8 +280,7 @@ function connect() {
   ws.addEventListener('open', () => {
     backoff = 500;
     $('log').textContent = ''; // the daemon sends its last lines first
-    $('conn').textContent = 'live';
-    $('conn').className = 'conn';
+    showConn('live', 'conn');
     loadHistory();
     loadLastCalibration();
   });
@@ -286,8 +296,7 @@ function connect() {
     }
   });
   ws.addEventListener('close', () => {
-    $('conn').textContent = 'no connection to the daemon; retrying in ' + seconds(backoff);
-    $('conn').className = 'conn down';
+    showConn('no connection to the daemon; retrying in ' + seconds(backoff), 'conn down');
     showUnreachable();
     setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, 10000);
