@@ -138,13 +138,21 @@ sed '/^####/d; s|/usr/local/bin/cubed|/usr/bin/cubed|g; s|/usr/local/share/doc/c
 cp "$ROOT/deploy/99-cubed.rules" "$root/lib/udev/rules.d/99-cubed.rules"
 cp "$uf2" "$root/usr/share/cubed/firmware/cubed-pico.uf2"
 cp "$ROOT/README.md" "$root/usr/share/doc/cubed/README.md"
-# The guides the README links to, beside it as it links them (docs/*.md), and the pages a
-# builder needs beside the robot: every design key, flashing, the Pico's wiring.
-mkdir -p "$root/usr/share/doc/cubed/docs" "$root/usr/share/doc/cubed/firmware/boards/pico"
-cp "$ROOT"/docs/*.md "$root/usr/share/doc/cubed/docs/"
-cp "$ROOT/ROBOT-DESIGN.md" "$root/usr/share/doc/cubed/ROBOT-DESIGN.md"
-cp "$ROOT/firmware/README.md" "$root/usr/share/doc/cubed/firmware/README.md"
-cp "$ROOT/firmware/boards/pico/README.md" "$root/usr/share/doc/cubed/firmware/boards/pico/README.md"
+# The guides the README links to, beside it as it links them (docs/*.md, with the photos its
+# examples read), the pages a builder needs beside the robot (every design key, flashing, the
+# Pico's wiring), and what those pages link to (the figures, the protocol, the metrics, the
+# unit and udev rule as written, the designs as shipped): the package's test follows every link.
+doc="$root/usr/share/doc/cubed"
+mkdir -p "$doc/docs" "$doc/firmware/boards/pico" "$doc/firmware-protocol" "$doc/deploy" "$doc/config"
+cp "$ROOT"/docs/*.md "$doc/docs/"
+cp -r "$ROOT/docs/photos" "$doc/docs/photos"
+cp "$ROOT/ROBOT-DESIGN.md" "$ROOT/BENCHMARKS.md" "$ROOT/ARCHITECTURE.md" "$doc/"
+cp "$ROOT/firmware/README.md" "$doc/firmware/README.md"
+cp "$ROOT/firmware/boards/pico/README.md" "$doc/firmware/boards/pico/README.md"
+cp "$ROOT/firmware-protocol/PROTOCOL.md" "$doc/firmware-protocol/PROTOCOL.md"
+cp "$ROOT/deploy/METRICS.md" "$ROOT/deploy/prometheus.yml" "$ROOT/deploy/cubed.service" \
+    "$ROOT/deploy/99-cubed.rules" "$doc/deploy/"
+cp -r "$ROOT/config/robots" "$doc/config/robots"
 cp "$HERE/copyright" "$root/usr/share/doc/cubed/copyright"
 for script in postinst prerm postrm; do
     install -m 0755 "$HERE/$script" "$root/DEBIAN/$script"

@@ -72,7 +72,8 @@ check_contents() {
         etc/cubed/robots/turntable-flipper.toml lib/systemd/system/cubed.service \
         lib/udev/rules.d/99-cubed.rules usr/share/cubed/firmware/cubed-pico.uf2 \
         usr/share/doc/cubed/copyright usr/share/doc/cubed/docs/raspberry-pi.md \
-        usr/share/doc/cubed/ROBOT-DESIGN.md usr/share/doc/cubed/firmware/boards/pico/README.md; do
+        usr/share/doc/cubed/ROBOT-DESIGN.md usr/share/doc/cubed/firmware/boards/pico/README.md \
+        usr/share/doc/cubed/docs/photos/solved-3x3/U.jpg; do
         [ -f "$tree/$path" ] || die "$deb has no /$path"
     done
     matches "Machine:.*$machine" "$(readelf -h "$tree/usr/bin/cubed")" \
@@ -94,6 +95,18 @@ check_contents() {
     # UF2 blocks start with the magic words 0x0A324655 0x9E5D5157.
     [ "$(head -c 8 "$tree/usr/share/cubed/firmware/cubed-pico.uf2" | od -An -tx4 | tr -d ' ')" = 0a3246559e5d5157 ] \
         || die "the firmware file is no UF2"
+    # Every link between the shipped pages leads to a shipped file; only the firmware's notes
+    # for its developers link into the source (Rust, JavaScript, scripts, folders of code).
+    local page target broken=()
+    while IFS= read -r page; do
+        while IFS= read -r target; do
+            case "$target" in http*|mailto:*|"") continue ;; esac
+            [ -e "$(dirname "$page")/$target" ] && continue
+            case "$target" in *.rs|*.mjs|*.sh|*.py|core|boards/pico) [[ $page == */firmware/* ]] && continue ;; esac
+            broken+=("${page#"$tree"} -> $target")
+        done < <(grep -o '](\([^)#]*\)' "$page" | sed 's/^](//')
+    done < <(find "$tree/usr/share/doc/cubed" -name '*.md')
+    [ ${#broken[@]} -eq 0 ] || die "the shipped pages link to files the package lacks: ${broken[*]}"
     pass "$arch package: $(stat -c %s "$deb") bytes, $(dpkg-deb -f "$deb" Installed-Size) KB installed, $(wc -l <"$tree/DEBIAN/conffiles") conffiles, $(dpkg-deb -f "$deb" Depends)"
 }
 
