@@ -90,6 +90,16 @@ pub(super) fn address_and_token(
     let (bind, token) = match (&config, args.http.or(from_env)) {
         (Ok(c), http) => (http.unwrap_or(c.bind), c.token.clone()),
         (Err(_), Some(http)) => (http, None),
+        // Kept from other users for its token (docs/raspberry-pi.md): said how to go on.
+        (Err(e), None) if denied(e) => {
+            return Err(refuse(format!(
+                "{}: this user may not read it (it holds the daemon's [http] token): run the \
+                 command with sudo, or give the daemon's address with --http 127.0.0.1:8080 \
+                 (or $CUBED_HTTP), which needs no file, and the token with $CUBED_TOKEN where \
+                 one is needed",
+                cubed_core::error_chain::error_chain(e)
+            )))
+        }
         (Err(e), None) => return Err(super::refuse_error(e)),
     };
     let from_env = std::env::var("CUBED_TOKEN").ok().filter(|t| !t.is_empty());
@@ -103,6 +113,19 @@ pub(super) fn address_and_token(
         ));
     }
     Ok((bind, from_env.or(token)))
+}
+
+/// Whether `error` comes of a file this user may not read.
+fn denied(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        let io = e.downcast_ref::<std::io::Error>();
+        if io.is_some_and(|io| io.kind() == std::io::ErrorKind::PermissionDenied) {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
 }
 
 /// `HOST:PORT` (an IP address or a name such as `localhost`), with or without `http://` and a
@@ -379,7 +402,25 @@ pub(super) fn reachable(bind: SocketAddr) -> SocketAddr {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_address;
+    use super::{denied, parse_address};
+
+    /// A configuration this user may not read is told apart from one that is broken or gone,
+    /// however deep in the error the file system's refusal lies.
+    #[test]
+    fn a_file_this_user_may_not_read_is_told_apart() {
+        use cubed_files::config_file::ConfigError;
+        let read = |kind: std::io::ErrorKind| ConfigError::Read {
+            file: "/etc/cubed/cubed.toml".into(),
+            source: std::io::Error::from(kind),
+        };
+        assert!(denied(&read(std::io::ErrorKind::PermissionDenied)));
+        assert!(!denied(&read(std::io::ErrorKind::NotFound)));
+        let syntax = ConfigError::WrongKind {
+            file: "/etc/cubed/cubed.toml".into(),
+            words: "not a configuration".into(),
+        };
+        assert!(!denied(&syntax));
+    }
 
     #[test]
     fn an_address_is_taken_as_ip_or_name_with_or_without_the_pages_prefix() {

@@ -259,3 +259,33 @@ fn status_of_daemon_as(data: &Path, uid: u32) -> String {
     let _ = daemon.wait();
     status.unwrap_or_else(|| panic!("the daemon did not serve: {said:?}"))
 }
+
+/// A configuration kept from other users for its token (mode 0640, as the Pi's guide says):
+/// `cubed status` as another user says it may not read it and how to go on without it.
+#[test]
+fn a_configuration_this_user_may_not_read_says_how_to_go_on() {
+    if !running_as_root() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let config = dir.path().join("cubed.toml");
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/config/cubed.toml");
+    std::fs::copy(shipped, &config).expect("copied");
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    let out = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_cubed"))
+        .args(["status", "--config"])
+        .arg(&config)
+        .output()
+        .expect("cubed runs");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains(&config.display().to_string()), "{said}");
+    assert!(
+        said.contains("may not read it") && said.contains("--http"),
+        "{said}"
+    );
+}
