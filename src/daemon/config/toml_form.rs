@@ -145,13 +145,13 @@ mod tests {
         };
         let said = refusal("[solver]\nbudget_ms = 300\nreconnect_secs = 5\n");
         assert!(
-            said.contains("[solver] (line 8): unknown field `reconnect_secs`"),
+            said.contains("[solver] (line 8): unknown key `reconnect_secs`"),
             "{said}"
         );
         assert!(said.contains("`reconnect_secs` is a key of `[robot]`, not of `[solver]`: move it under that header"), "{said}");
         // The first unknown key in the file's order is the one said.
         let said = refusal("[run]\nzeta = 1\nalpha = 2\n");
-        assert!(said.contains("(line 7): unknown field `zeta`"), "{said}");
+        assert!(said.contains("(line 7): unknown key `zeta`"), "{said}");
         let said = refusal("[histroy]\nkeep_runs = 3\n");
         assert!(said.contains("did you mean `[history]`?"), "{said}");
     }

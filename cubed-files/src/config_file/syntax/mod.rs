@@ -142,9 +142,19 @@ fn syntax_error_in(
     if let Some(hint) = unclosed_array(text, offset, &message) {
         message = format!("{message}: {hint}");
     }
-    if let Some(hint) = super::misplaced::misplaced_key(&message, &section, tables) {
-        message = format!("{message}: {hint}");
-    }
+    let hint = super::misplaced::misplaced_key(&message, &section, tables);
+    // serde's "unknown field `x`, expected one of …", in this file's words: a key.
+    let unknown = (message.strip_prefix("unknown field `"))
+        .and_then(|rest| rest.split('`').next())
+        .map(str::to_string);
+    message = match (unknown, hint) {
+        // A misspelled header: the hint names the tables there are, and what was meant.
+        (Some(_), Some(hint)) if hint.starts_with("`[") => hint,
+        (Some(key), Some(hint)) => format!("unknown key `{key}`: {hint}"),
+        (Some(_), None) => message.replacen("unknown field", "unknown key", 1),
+        (None, Some(hint)) => format!("{message}: {hint}"),
+        (None, None) => message,
+    };
     ConfigError::Syntax {
         file: file.to_string(),
         section,
