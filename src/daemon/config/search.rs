@@ -209,10 +209,25 @@ fn port_words(port: &crate::daemon::config::PortChoice) -> String {
     };
     let now = match crate::link::no_port_at(path) {
         Some(what) => format!("{what}, not a serial port"),
-        None if path.exists() => "a device".into(),
+        None if path.exists() => device_words(path),
         None => "not there now: the daemon waits for it".into(),
     };
     format!("{}  ([robot] port; {now})", path.display())
+}
+
+/// What the device at `path` is, by the name it leads to (not opened: opening a board's port
+/// may reset it): serial ports and pseudo-terminals are `tty…` and `pts/…`.
+fn device_words(path: &std::path::Path) -> String {
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let name = real.file_name().map(|n| n.to_string_lossy().into_owned());
+    let terminal = real.starts_with("/dev/pts") || name.is_some_and(|n| n.starts_with("tty"));
+    match terminal {
+        true => format!("a serial device ({})", real.display()),
+        false => format!(
+            "{}, a device but no serial port (those are /dev/tty…, or /dev/pts/… for the simulator): the daemon refuses it",
+            real.display()
+        ),
+    }
 }
 
 fn camera_words(camera: &crate::daemon::config::CameraChoice) -> String {
@@ -280,6 +295,15 @@ fn built_in_note(path: &Path) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+
+    /// Devices are told apart by the name they lead to, without opening them.
+    #[test]
+    fn a_terminal_is_a_serial_device_and_null_is_not() {
+        let tty = super::device_words(std::path::Path::new("/dev/tty"));
+        assert!(tty.starts_with("a serial device"), "{tty}");
+        let null = super::device_words(std::path::Path::new("/dev/null"));
+        assert!(null.contains("no serial port"), "{null}");
+    }
     use super::*;
 
     fn places(dir: &Path) -> SearchPlaces {
