@@ -101,10 +101,12 @@ async function showRun(id) {
   }
   if (d.steps.length) {
     const table = box.appendChild(el('table'));
-    table.appendChild(el('tr')).append(el('th', '', 'step'), el('th', '', 'of'), el('th', '', 's'));
+    table.appendChild(el('tr')).append(el('th', '', 'step'), el('th', '', 'round'), el('th', '', 'seconds'));
     for (const st of d.steps) {
       table.appendChild(el('tr')).append(el('td', '', st.name), el('td', '', st.label || 'round ' + st.attempt), el('td', '', (st.ms / 1000).toFixed(1)));
     }
+    const total = d.steps.reduce((sum, st) => sum + st.ms, 0);
+    table.appendChild(el('tr', 'total')).append(el('td', '', 'in all'), el('td'), el('td', '', (total / 1000).toFixed(1)));
   }
   // The record opens below the list: brought into view, and read out from its heading.
   heading.tabIndex = -1;
