@@ -142,15 +142,7 @@ pub fn design_value(value: &str, path: &Path, dir: &Path) -> DesignValue {
         return DesignValue::File;
     }
     if value.contains('/') {
-        // A path to nothing is said with the names there are; one that cannot be looked at
-        // (a folder this user may not enter) is left to the reading's own error.
-        let nothing = !is_built_in(path) && matches!(path.try_exists(), Ok(false));
-        let missing = if nothing {
-            DesignValue::Unknown
-        } else {
-            DesignValue::File
-        };
-        return with_toml().unwrap_or(missing);
+        return with_toml().unwrap_or(DesignValue::File);
     }
     match (
         value.strip_suffix(".toml"),
@@ -228,27 +220,5 @@ mod tests {
         let missing = read_text(&Path::new(BUILT_IN).join("robots/x.toml"), TEXT_LIMIT);
         let message = missing.expect_err("no such file").to_string();
         assert!(message.contains("four-arm.toml"), "{message}");
-    }
-
-    /// A path to no file is said as a name unknown (the message then lists the shipped
-    /// designs); a built-in path, or one that names a file once `.toml` is added, is not.
-    #[test]
-    fn a_design_path_to_nothing_is_unknown() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("robots")).unwrap();
-        std::fs::write(dir.path().join("robots/mine.toml"), "").unwrap();
-        let at = |value: &str| design_value(value, &dir.path().join(value), dir.path());
-        assert!(matches!(at("robots/my-robot.toml"), DesignValue::Unknown));
-        assert!(matches!(at("robots/mine.toml"), DesignValue::File));
-        let without = at("robots/mine");
-        assert!(
-            matches!(&without, DesignValue::WithoutToml { value } if value == "robots/mine.toml")
-        );
-        let built_in = Path::new(BUILT_IN).join("robots/four-arm.toml");
-        let value = "robots/four-arm.toml";
-        assert!(matches!(
-            design_value(value, &built_in, Path::new(BUILT_IN)),
-            DesignValue::File
-        ));
     }
 }
