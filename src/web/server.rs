@@ -29,7 +29,7 @@ pub struct WebSettings {
 /// Why the web server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum WebError {
-    #[error("refusing to listen on {addr} without a token: anything beyond loopback (127.0.0.0/8, ::1) needs `[http] token` in cubed.toml (at least {MIN_TOKEN_LEN} characters)")]
+    #[error("refusing to listen on {addr} ([http] bind, or --http) without a token: anything beyond loopback (127.0.0.0/8, ::1) needs `[http] token` in cubed.toml (at least {MIN_TOKEN_LEN} characters; `openssl rand -hex 16` makes one), or bind 127.0.0.1 and reach the page through `ssh -L 8080:127.0.0.1:8080 THIS-HOST`")]
     TokenRequired { addr: SocketAddr },
     #[error("`[http] token` in cubed.toml (listening on {addr}): {problem}")]
     BadToken { addr: SocketAddr, problem: String },

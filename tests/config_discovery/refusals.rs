@@ -213,7 +213,7 @@ fn an_open_address_without_a_token_is_refused_naming_the_file() {
         let said = text(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
         for words in [
-            "cubed.toml: refusing to listen on 0.0.0.0:18230",
+            "cubed.toml: refusing to listen on 0.0.0.0:18230 ([http] bind, or --http)",
             "[http] token",
         ] {
             assert!(said.contains(words), "{args:?} {words}: {said}");
