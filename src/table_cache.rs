@@ -281,14 +281,12 @@ mod tests {
             }
         };
         let write = |t: &String, out: &mut dyn Write| out.write_all(t.as_bytes());
+        let load = || {
+            let build = || "tables: built".to_string();
+            load_or_build_beside(&path, Some(shared.path()), read, build, write)
+        };
         std::fs::write(shared.path().join("t.bin"), "tables: shared").unwrap();
-        let (t, outcome) = load_or_build_beside(
-            &path,
-            Some(shared.path()),
-            read,
-            || "tables: built".to_string(),
-            write,
-        );
+        let (t, outcome) = load();
         let from = shared.path().join("t.bin");
         assert_eq!(
             (t.as_str(), outcome),
@@ -296,13 +294,7 @@ mod tests {
         );
         assert!(!path.exists(), "nothing written to the cache");
         std::fs::write(shared.path().join("t.bin"), "garbage").unwrap();
-        let (t, outcome) = load_or_build_beside(
-            &path,
-            Some(shared.path()),
-            read,
-            || "tables: built".to_string(),
-            write,
-        );
+        let (t, outcome) = load();
         assert_eq!(
             (t.as_str(), outcome),
             ("tables: built", CacheOutcome::Built)
