@@ -333,3 +333,30 @@ fn a_port_that_is_a_file_or_a_folder_is_refused_by_show_and_run() {
     let out = cubed_in(dir.path(), &[], &show_and_run(path, data)[0]);
     assert!(out.status.success(), "{}", text(&out));
 }
+
+/// A design path to no file (a copy not made yet, a name mistyped) is refused by `config
+/// show` and `run` alike, naming the path and the shipped designs that need no file.
+#[test]
+fn a_design_path_to_no_file_names_the_shipped_designs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("cubed.toml");
+    write_config(&config, "robots/my-robot.toml");
+    let path = config.to_str().expect("utf-8");
+    let data = dir.path().join("data");
+    for args in show_and_run(path, data.to_str().expect("utf-8")) {
+        let out = cubed_in(dir.path(), &[], &args);
+        let said = text(&out);
+        // `config show` refuses it as the configuration's mistake; `run` on starting.
+        assert!(!out.status.success(), "{args:?}: {said}");
+        if args[0] == "config" {
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        }
+        let missing = dir.path().join("robots/my-robot.toml");
+        for words in [
+            format!("[robot] design: there is no file {}", missing.display()),
+            "four-arm, six-motor, turntable-flipper".to_string(),
+        ] {
+            assert!(said.contains(&words), "{args:?} {words}: {said}");
+        }
+    }
+}

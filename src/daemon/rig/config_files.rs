@@ -2,7 +2,9 @@
 
 use super::error::RigError;
 use crate::daemon::config::DaemonConfig;
-use crate::robot::{load_robot, planner_memory_limit, ActuatorMap, Planner, RobotModel};
+use crate::robot::{
+    load_robot, planner_memory_limit, ActuatorMap, ConfigError, Planner, RobotModel,
+};
 use cubed_files::config_file::syntax::key_line;
 use cubed_vision::light::palette::{load_palette, Palette};
 use std::path::PathBuf;
@@ -23,7 +25,16 @@ pub(crate) struct ConfigFiles {
 
 impl ConfigFiles {
     pub(crate) fn load(config: &DaemonConfig) -> Result<ConfigFiles, RigError> {
-        let model = load_robot(&config.robot_design)?;
+        let model = load_robot(&config.robot_design).map_err(|e| match e {
+            // A design path to nothing: said with the names that need no file.
+            ConfigError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                RigError::NoDesign {
+                    path: config.robot_design.clone(),
+                    shipped: cubed_files::named_file::built_in_design_names(),
+                }
+            }
+            e => RigError::Robot(e),
+        })?;
         if model.cameras.is_empty() {
             return Err(RigError::NoCamera {
                 robot: model.name.clone(),

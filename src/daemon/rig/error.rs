@@ -11,6 +11,8 @@ use std::path::PathBuf;
 pub enum RigError {
     #[error("[robot] design")]
     Robot(#[from] ConfigError),
+    #[error("[robot] design: there is no file {}: give your design's path, or a shipped design's name ({shipped}) as `design = \"six-motor\"`", .path.display())]
+    NoDesign { path: PathBuf, shipped: String },
     #[error("[vision] palette")]
     Palette(#[from] PaletteError),
     #[error("the calibrated palette in the data directory does not load: move the file aside (or remove it), then the daemon uses [vision] palette and calibrating writes a new one")]
