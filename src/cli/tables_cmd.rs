@@ -24,16 +24,12 @@ pub(crate) fn tables_cmd(args: TablesArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(crate::command_line::tables::default_cache_dir);
     let files = cache_all_tables(&dir, args.axial)?;
     for file in files {
-        let how = match (file.from_the_package, file.were_cached) {
-            (true, _) => "the package's, read from there",
-            (false, true) => "cached",
-            (false, false) => "built now",
-        };
         println!(
-            "{} tables: {} ({:.1} MB, {how})",
+            "{} tables: {} ({:.1} MB, {})",
             file.cube,
             file.path.display(),
-            file.bytes as f64 / 1e6
+            file.bytes as f64 / 1e6,
+            file.how
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -235,10 +235,9 @@ pub(crate) struct CachedTables {
     pub cube: &'static str,
     pub path: PathBuf,
     pub bytes: u64,
-    /// Whether they were there already (else built now).
-    pub were_cached: bool,
-    /// Read from the tables the package built (`path` is theirs), the cache having none.
-    pub from_the_package: bool,
+    /// How they came, in words: "cached", "built now", or read from the tables the package
+    /// built (`path` then theirs), the cache having none.
+    pub how: &'static str,
 }
 
 /// Why the tables could not be left in the cache.
@@ -307,16 +306,16 @@ fn cached(
             reason: reason.clone(),
         });
     }
-    let (path, from_the_package) = match outcome {
-        CacheOutcome::Shared { path } => (path.clone(), true),
-        _ => (path, false),
+    let (path, how) = match outcome {
+        CacheOutcome::Shared { path } => (path.clone(), "the package's, read from there"),
+        CacheOutcome::Loaded => (path, "cached"),
+        _ => (path, "built now"),
     };
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     Ok(CachedTables {
         cube,
         path,
         bytes,
-        were_cached: matches!(outcome, CacheOutcome::Loaded | CacheOutcome::Shared { .. }),
-        from_the_package,
+        how,
     })
 }
