@@ -217,6 +217,21 @@ pub struct StatusDoc {
     pub stopping: bool,
 }
 
+impl StatusDoc {
+    /// Shows nothing of the last run: its progress, photos, solution and cube (the history
+    /// keeps them), as a new run begins or an e-stop between runs leaves none.
+    pub(crate) fn forget_the_run(&mut self) {
+        (self.progress, self.facelets) = (None, None);
+        (
+            self.facelets_guessed,
+            self.facelets_unread,
+            self.calibrating_run,
+        ) = (false, false, false);
+        self.photos.clear();
+        self.solution.clear();
+    }
+}
+
 /// Pushed over the WebSocket (`/api/events`), one JSON object per message.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case")]

@@ -302,13 +302,8 @@ impl Service {
             s.notice = None;
             // A run was recorded: the history takes writes again.
             s.history_read_only = false;
+            s.forget_the_run();
             s.run = Some(id);
-            s.photos.clear();
-            s.progress = None;
-            s.solution.clear();
-            s.facelets = None;
-            s.facelets_guessed = false;
-            s.facelets_unread = false;
             s.calibrating_run = source == StartSource::Calibration;
         });
         self.board

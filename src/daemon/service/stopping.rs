@@ -57,11 +57,8 @@ impl Service {
         let between_runs = self.active.is_none() && self.waiting.is_none();
         if between_runs {
             self.board.update(|s| {
-                (s.run, s.progress, s.facelets) = (None, None, None);
-                s.facelets_guessed = false;
-                (s.facelets_unread, s.calibrating_run) = (false, false);
-                s.photos.clear();
-                s.solution.clear();
+                s.forget_the_run();
+                s.run = None;
             });
         }
         // "Reset" alone would throw away a run that can go on: say what each choice does.
